@@ -1,0 +1,103 @@
+# libcma — GNU Make build.
+#   make                 libcma.a, libcma.so, libcma.pc, cmasim
+#   make test            unit and scenario tests (installs what it needs as root)
+#   make stress          long randomized runs (STRESS_OPS bounds them)
+#   make bench           benchmarks, one line per figure
+#   make install PREFIX=/usr/local
+#   make SAN=address|thread|undefined   sanitizer build (in build-$(SAN)/)
+#   make CMA_DEBUG=0|1|2 assertion level (default 1; 2 runs the validators often)
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+CMA_DEBUG ?= 1
+SAN      ?=
+
+BUILD    := build$(if $(SAN),-$(SAN))
+VERSION  := 0.1.0
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+            -fPIC -pthread -Iinclude -Isrc -DCMA_DEBUG=$(CMA_DEBUG)
+LDFLAGS  += -pthread
+
+ifeq ($(SAN),address)
+  CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(SAN),undefined)
+  CFLAGS  += -fsanitize=undefined -fno-sanitize-recover=undefined
+  LDFLAGS += -fsanitize=undefined
+else ifeq ($(SAN),thread)
+  CFLAGS  += -fsanitize=thread
+  LDFLAGS += -fsanitize=thread
+else ifneq ($(SAN),)
+  $(error SAN must be address, thread or undefined, not '$(SAN)')
+endif
+
+LIB_SRC   := $(wildcard src/lib/*.c src/mm/*.c src/dma/*.c)
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+SIM_SRC   := $(wildcard tools/cmasim/*.c)
+SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_LIB  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
+BENCH_SRC := $(wildcard bench/*.c)
+
+HEADERS   := $(wildcard include/cma/*.h src/*/*.h tests/*.h)
+
+.PHONY: all test stress bench install clean deps
+all: $(BUILD)/libcma.a $(BUILD)/libcma.so $(BUILD)/libcma.pc $(BUILD)/cmasim
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libcma.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libcma.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libcma.so.0 $(LDFLAGS) -o $@ $^
+
+$(BUILD)/libcma.pc: Makefile
+	@mkdir -p $(BUILD)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} -lcma -lpthread\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(VERSION)' > $@
+
+$(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
+	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a
+
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(BUILD)/libcma.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libcma.a $(LDFLAGS) -lcmocka -lm
+
+deps:
+	@scripts/ensure-deps.sh test
+
+test: deps
+	@$(MAKE) --no-print-directory $(TEST_BIN)
+	@scripts/run-tests.sh $(TEST_BIN)
+
+STRESS_OPS ?= 1000000
+stress: deps $(BUILD)/tests/test_random
+	CMA_STRESS_OPS=$(STRESS_OPS) $(BUILD)/tests/test_random
+
+$(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O3 -o $@ $(BENCH_SRC) $(BUILD)/libcma.a $(LDFLAGS) -ldl -lm
+
+bench: $(BUILD)/bench/cmabench
+	@scripts/ensure-deps.sh bench
+	$(BUILD)/bench/cmabench $(BENCH_ARGS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/cma \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(BUILD)/libcma.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libcma.so $(DESTDIR)$(PREFIX)/lib/libcma.so.0
+	ln -sf libcma.so.0 $(DESTDIR)$(PREFIX)/lib/libcma.so
+	install -m 644 include/cma/*.h $(DESTDIR)$(PREFIX)/include/cma/
+	install -m 644 $(BUILD)/libcma.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 755 $(BUILD)/cmasim $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build build-*

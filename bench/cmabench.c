@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmabench — libcma's page allocator measured beside general-purpose
+ * allocators, through the public API only. One line per figure: the value
+ * with its unit and, where there is one, the ratio to a reference measured
+ * in the same run. Nothing here asserts a speed; it only reports.
+ *
+ * The idea that keeps the comparison fair: every allocator runs the same
+ * loop (alloc_one/free_one switch on a loop-invariant kind, which -O3
+ * unswitches) over the same precomputed sequence, and each timed figure is
+ * the best of BENCH_RUNS runs. mimalloc and jemalloc are dlopen()ed with
+ * RTLD_LOCAL and called through dlsym, because linking Debian's shared
+ * libraries would replace malloc for the whole process (libcma included).
+ *
+ * Machines are metadata_only: libcma hands out page descriptors, never
+ * bytes, and the reference allocators' memory is never touched either, so
+ * no figure pays for page faults.
+ *
+ * Usage: cmabench [--quick] [FILTER]   FILTER: a substring of a figure
+ * name; a group (order0_pair_*, mix_*, metadata_*) runs whole when any of
+ * its names matches, since its ratios need its libcma figure.
+ * CMA_BENCH_SEED=N replaces the mix's fixed seed.
+ */
+#include <cma/cma.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <malloc.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BENCH_RUNS	3
+#define PAGE_BYTES	4096ul
+#define MIX_SLOTS	256		/* live allocations in the mix */
+#define MIX_MAX_ORDER	10
+#define KERNEL_PAGE_DESC 64		/* sizeof(struct page) on x86-64 */
+
+/* Iteration counts; --quick divides them for CI. */
+struct bench_params {
+	unsigned long pairs;		/* order-0 alloc+free pairs per run */
+	unsigned long pair_warmup;
+	unsigned long mix_ops;		/* free+alloc ops per run */
+	uint64_t seed;
+};
+
+/* ------------------------------------------------------------------ */
+/* Allocators                                                          */
+/* ------------------------------------------------------------------ */
+
+enum alloc_kind {
+	KIND_LIBCMA,		/* cma_alloc_pages / cma_free_pages */
+	KIND_GLIBC,		/* aligned_alloc / free, linked normally */
+	KIND_MIMALLOC,		/* mi_malloc_aligned / mi_free via dlsym */
+	KIND_MALLOCX,		/* jemalloc mallocx / dallocx via dlsym */
+	KIND_DL_ALIGNED,	/* jemalloc without mallocx: its aligned_alloc / free */
+};
+
+/* jemalloc's MALLOCX_LG_ALIGN(la), spelled here to need no header. */
+#define JE_MALLOCX_LG_ALIGN(la)	((int)(la))
+#define JE_FLAGS_4K		JE_MALLOCX_LG_ALIGN(12)
+
+struct allocator {
+	const char *name;
+	enum alloc_kind kind;
+	bool loaded;			/* false: could not be loaded, skip */
+	char why[160];			/* when !loaded: dlerror() or the missing symbol */
+	struct cma_mm *mm;		/* KIND_LIBCMA: the machine, set per figure */
+	void *dl;			/* dlopen handle */
+	void *(*mi_malloc_aligned)(size_t size, size_t align);
+	void (*mi_free)(void *p);
+	void *(*mallocx)(size_t size, int flags);
+	void (*dallocx)(void *p, int flags);
+	void *(*dl_aligned_alloc)(size_t align, size_t size);
+	void (*dl_free)(void *p);
+};
+
+static void *must_sym(struct allocator *a, const char *sym)
+{
+	void *fn = dlsym(a->dl, sym);
+
+	if (!fn && a->loaded) {
+		snprintf(a->why, sizeof(a->why), "symbol %s not found", sym);
+		a->loaded = false;
+	}
+	return fn;
+}
+
+static void open_library(struct allocator *a, const char *soname)
+{
+	a->dl = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	a->loaded = a->dl != NULL;
+	if (!a->dl)
+		snprintf(a->why, sizeof(a->why), "%s", dlerror());
+}
+
+static void load_mimalloc(struct allocator *a)
+{
+	*a = (struct allocator){ .name = "mimalloc", .kind = KIND_MIMALLOC };
+	open_library(a, "libmimalloc.so.2");
+	if (!a->loaded)
+		return;
+	a->mi_malloc_aligned = (void *(*)(size_t, size_t))must_sym(a, "mi_malloc_aligned");
+	a->mi_free = (void (*)(void *))must_sym(a, "mi_free");
+}
+
+/*
+ * jemalloc's initial-exec TLS (2.6 KiB) exceeds the surplus glibc keeps for
+ * dlopen() (512 bytes by default): "cannot allocate memory in static TLS
+ * block". The surplus is a tunable read at startup, so re-execute ourselves
+ * once with it raised; if that fails, jemalloc is reported as not loaded.
+ */
+static void reexec_with_static_tls(char **argv)
+{
+	const char *old = getenv("GLIBC_TUNABLES");
+	char buf[1024];
+
+	if (old && strstr(old, "glibc.rtld.optional_static_tls"))
+		return;
+	snprintf(buf, sizeof(buf), "%s%sglibc.rtld.optional_static_tls=16384", old ? old : "",
+		 old && *old ? ":" : "");
+	if (setenv("GLIBC_TUNABLES", buf, 1))
+		return;
+	execv("/proc/self/exe", argv);
+}
+
+/* dlsym on an RTLD_LOCAL handle finds jemalloc's own aligned_alloc/free. */
+static void load_jemalloc(struct allocator *a)
+{
+	*a = (struct allocator){ .name = "jemalloc", .kind = KIND_MALLOCX };
+	open_library(a, "libjemalloc.so.2");
+	if (!a->loaded)
+		return;
+	a->mallocx = (void *(*)(size_t, int))dlsym(a->dl, "mallocx");
+	a->dallocx = (void (*)(void *, int))dlsym(a->dl, "dallocx");
+	if (a->mallocx && a->dallocx)
+		return;
+	a->kind = KIND_DL_ALIGNED;
+	a->dl_aligned_alloc = (void *(*)(size_t, size_t))must_sym(a, "aligned_alloc");
+	a->dl_free = (void (*)(void *))must_sym(a, "free");
+}
+
+/* libcma returns a page descriptor; the loops only carry it as a pointer. */
+static inline void *alloc_one(const struct allocator *a, unsigned order)
+{
+	size_t size = PAGE_BYTES << order;
+
+	switch (a->kind) {
+	case KIND_LIBCMA:
+		return cma_alloc_pages(a->mm, CMA_GFP_KERNEL, order);
+	case KIND_GLIBC:
+		return aligned_alloc(PAGE_BYTES, size);
+	case KIND_MIMALLOC:
+		return a->mi_malloc_aligned(size, PAGE_BYTES);
+	case KIND_MALLOCX:
+		return a->mallocx(size, JE_FLAGS_4K);
+	case KIND_DL_ALIGNED:
+		return a->dl_aligned_alloc(PAGE_BYTES, size);
+	}
+	return NULL;
+}
+
+static inline void free_one(const struct allocator *a, void *p, unsigned order)
+{
+	switch (a->kind) {
+	case KIND_LIBCMA:
+		cma_free_pages(a->mm, p, order);
+		return;
+	case KIND_GLIBC:
+		free(p);
+		return;
+	case KIND_MIMALLOC:
+		a->mi_free(p);
+		return;
+	case KIND_MALLOCX:
+		a->dallocx(p, JE_FLAGS_4K);
+		return;
+	case KIND_DL_ALIGNED:
+		a->dl_free(p);
+		return;
+	}
+}
+
+/* Keep the compiler from pairing away an allocation whose result is unused. */
+static inline void keep(void *p)
+{
+	__asm__ volatile("" : : "r"(p));
+}
+
+/* ------------------------------------------------------------------ */
+/* Machines, time, output                                              */
+/* ------------------------------------------------------------------ */
+
+static struct cma_mm *boot_machine(uint64_t bytes)
+{
+	struct cma_bank bank = { 0, bytes };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1,
+		.zone_dma_end = 16 << 20, .zone_dma32_end = 4ull << 30,
+		.metadata_only = true,
+	};
+	struct cma_mm *mm;
+	int ret = cma_mm_create(&cfg, &mm);
+
+	if (ret) {
+		fprintf(stderr, "cmabench: cma_mm_create(%" PRIu64 " MiB): %s\n", bytes >> 20,
+			strerror(-ret));
+		return NULL;
+	}
+	ret = cma_mm_boot(mm);
+	if (ret) {
+		fprintf(stderr, "cmabench: cma_mm_boot: %s\n", strerror(-ret));
+		cma_mm_dmesg(mm, stderr);
+		cma_mm_destroy(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void print_skipped(const char *figure, const struct allocator *a)
+{
+	printf("%-24s %10s            %s not loaded (%s); no ratio\n", figure, "-", a->name,
+	       a->why);
+}
+
+/* One figure line: value, unit, and ratio libcma/this when ref_ns > 0. */
+static void print_figure(const char *figure, double value, const char *unit,
+			 const char *ref_name, double ref_value, const char *note)
+{
+	printf("%-24s %10.1f %-10s", figure, value, unit);
+	if (ref_name)
+		printf("  libcma/%-8s %5.2f", ref_name, ref_value / value);
+	printf("   (%s)\n", note);
+}
+
+/* ------------------------------------------------------------------ */
+/* Figure 1: order-0 alloc+free pairs                                  */
+/* ------------------------------------------------------------------ */
+
+static bool pairs_loop(const struct allocator *a, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		void *p = alloc_one(a, 0);
+
+		if (__builtin_expect(!p, 0))
+			return false;
+		keep(p);
+		free_one(a, p, 0);
+	}
+	return true;
+}
+
+/* Best-of-BENCH_RUNS ns per pair after a warm-up, or a negative on failure. */
+static double time_pairs(const struct allocator *a, const struct bench_params *bp)
+{
+	double best = -1;
+
+	if (!pairs_loop(a, bp->pair_warmup))
+		return -1;
+	for (int run = 0; run < BENCH_RUNS; run++) {
+		double t0 = now_ns();
+
+		if (!pairs_loop(a, bp->pairs))
+			return -1;
+		double ns = (now_ns() - t0) / bp->pairs;
+
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+static int figure_pairs(struct allocator *allocs, int n, const struct bench_params *bp)
+{
+	char figure[64], note[160];
+	double cma_ns = -1;
+
+	allocs[0].mm = boot_machine(1ull << 30);
+	if (!allocs[0].mm)
+		return -1;
+	snprintf(note, sizeof(note), "best of %d x %lu pairs, no bytes touched, 1 GiB metadata_only",
+		 BENCH_RUNS, bp->pairs);
+	for (int i = 0; i < n; i++) {
+		const struct allocator *a = &allocs[i];
+
+		snprintf(figure, sizeof(figure), "order0_pair_%s", a->name);
+		if (!a->loaded) {
+			print_skipped(figure, a);
+			continue;
+		}
+		double ns = time_pairs(a, bp);
+
+		if (ns < 0) {
+			printf("%-24s %10s            allocation failed; no figure\n", figure, "-");
+			continue;
+		}
+		if (a->kind == KIND_LIBCMA)
+			cma_ns = ns;
+		print_figure(figure, ns, "ns/pair", a->kind == KIND_LIBCMA || cma_ns < 0 ? NULL : a->name,
+			     cma_ns, note);
+	}
+	cma_mm_destroy(allocs[0].mm);
+	allocs[0].mm = NULL;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Figure 2: random mix of orders with a live set                      */
+/* ------------------------------------------------------------------ */
+
+static uint64_t xorshift64(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/*
+ * The op sequence, the same for every allocator: entry i is (slot << 8 |
+ * order). The first MIX_SLOTS entries fill slot i and are not timed. The
+ * order is geometric, min(10, trailing zeros): P(k) = 2^-(k+1).
+ */
+static uint16_t *make_mix_sequence(unsigned long ops, uint64_t seed)
+{
+	uint16_t *seq = malloc((MIX_SLOTS + ops) * sizeof(*seq));
+	uint64_t s = seed ? seed : 1;
+
+	if (!seq)
+		return NULL;
+	for (unsigned long i = 0; i < MIX_SLOTS + ops; i++) {
+		uint64_t r = xorshift64(&s);
+		unsigned order = __builtin_ctzll(r | (1ull << MIX_MAX_ORDER));
+		unsigned slot = i < MIX_SLOTS ? i : (r >> 32) % MIX_SLOTS;
+
+		seq[i] = (uint16_t)(slot << 8 | order);
+	}
+	return seq;
+}
+
+struct mix_state {
+	void *ptr[MIX_SLOTS];
+	uint8_t order[MIX_SLOTS];
+	unsigned long failures;		/* allocations that returned NULL */
+};
+
+static void mix_step(const struct allocator *a, struct mix_state *st, uint16_t op)
+{
+	unsigned slot = op >> 8, order = op & 0xff;
+
+	if (st->ptr[slot])
+		free_one(a, st->ptr[slot], st->order[slot]);
+	st->ptr[slot] = alloc_one(a, order);
+	st->order[slot] = (uint8_t)order;
+	st->failures += !st->ptr[slot];
+}
+
+static void mix_release(const struct allocator *a, struct mix_state *st)
+{
+	for (unsigned i = 0; i < MIX_SLOTS; i++) {
+		if (st->ptr[i])
+			free_one(a, st->ptr[i], st->order[i]);
+		st->ptr[i] = NULL;
+	}
+}
+
+/* One run: fill untimed, time the ops, release untimed. ns per op. */
+static double mix_run(const struct allocator *a, const uint16_t *seq, unsigned long ops,
+		      unsigned long *failures)
+{
+	struct mix_state st = { .failures = 0 };
+	double t0, ns;
+
+	for (unsigned long i = 0; i < MIX_SLOTS; i++)
+		mix_step(a, &st, seq[i]);
+	t0 = now_ns();
+	for (unsigned long i = 0; i < ops; i++)
+		mix_step(a, &st, seq[MIX_SLOTS + i]);
+	ns = (now_ns() - t0) / ops;
+	mix_release(a, &st);
+	*failures += st.failures;
+	return ns;
+}
+
+static double time_mix(const struct allocator *a, const uint16_t *seq, unsigned long ops,
+		       unsigned long *failures)
+{
+	double best = -1;
+
+	*failures = 0;
+	mix_run(a, seq, ops / 10, failures);	/* warm-up */
+	*failures = 0;
+	for (int run = 0; run < BENCH_RUNS; run++) {
+		double ns = mix_run(a, seq, ops, failures);
+
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+static int figure_mix(struct allocator *allocs, int n, const struct bench_params *bp)
+{
+	uint16_t *seq = make_mix_sequence(bp->mix_ops, bp->seed);
+	char figure[64], note[200];
+	double cma_ns = -1;
+
+	if (!seq) {
+		fprintf(stderr, "cmabench: no memory for the mix sequence\n");
+		return -1;
+	}
+	allocs[0].mm = boot_machine(1ull << 30);
+	if (!allocs[0].mm) {
+		free(seq);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct allocator *a = &allocs[i];
+		unsigned long failures;
+
+		snprintf(figure, sizeof(figure), "mix_%s", a->name);
+		if (!a->loaded) {
+			print_skipped(figure, a);
+			continue;
+		}
+		double ns = time_mix(a, seq, bp->mix_ops, &failures);
+
+		if (a->kind == KIND_LIBCMA)
+			cma_ns = ns;
+		snprintf(note, sizeof(note),
+			 "best of %d x %lu ops, orders 0..%d geometric, %d live, seed %" PRIu64
+			 ", %lu failed allocs, no bytes touched, 1 GiB metadata_only",
+			 BENCH_RUNS, bp->mix_ops, MIX_MAX_ORDER, MIX_SLOTS, bp->seed, failures);
+		print_figure(figure, ns, "ns/op", a->kind == KIND_LIBCMA || cma_ns < 0 ? NULL : a->name,
+			     cma_ns, note);
+	}
+	cma_mm_destroy(allocs[0].mm);
+	allocs[0].mm = NULL;
+	free(seq);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Figure 3: metadata bytes per page                                   */
+/* ------------------------------------------------------------------ */
+
+static long rss_bytes(void)
+{
+	unsigned long size, resident;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int got;
+
+	if (!f)
+		return -1;
+	got = fscanf(f, "%lu %lu", &size, &resident);
+	fclose(f);
+	return got == 2 ? (long)(resident * sysconf(_SC_PAGESIZE)) : -1;
+}
+
+/* Write every page; a plain memset after malloc may become a lazy calloc. */
+static void touch(void *p, size_t bytes)
+{
+	volatile char *c = p;
+
+	for (size_t i = 0; i < bytes; i += 4096)
+		c[i] = 0;
+}
+
+/* Allocate order-0 pages until none is left; how many were taken. */
+static unsigned long fill_machine(struct cma_mm *mm, struct cma_page **pages, unsigned long max)
+{
+	unsigned long n = 0;
+
+	while (n < max) {
+		pages[n] = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+		if (!pages[n])
+			break;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The descriptor size is not public, so measure what a machine costs:
+ * the RSS growth from before cma_mm_create of a 4 GiB metadata_only
+ * machine to the moment every page it will give is allocated (so every
+ * descriptor is touched), divided by the machine's pages.
+ */
+static int figure_metadata(void)
+{
+	const uint64_t bytes = 4ull << 30;
+	const unsigned long nr_pages = bytes / PAGE_BYTES;
+	struct cma_page **pages = malloc(nr_pages * sizeof(*pages));
+	struct cma_mm *mm;
+	unsigned long taken;
+	long before, after;
+	char note[200];
+
+	if (!pages) {
+		fprintf(stderr, "cmabench: no memory for the page table\n");
+		return -1;
+	}
+	touch(pages, nr_pages * sizeof(*pages));	/* its RSS is not the machine's */
+	malloc_trim(0);
+	before = rss_bytes();
+	mm = boot_machine(bytes);
+	if (!mm) {
+		free(pages);
+		return -1;
+	}
+	taken = fill_machine(mm, pages, nr_pages);
+	after = rss_bytes();
+	for (unsigned long i = 0; i < taken; i++)
+		cma_free_pages(mm, pages[i], 0);
+	cma_mm_destroy(mm);
+	free(pages);
+	if (before < 0 || after < 0) {
+		printf("%-24s %10s            /proc/self/statm unreadable; no figure\n",
+		       "metadata_per_page", "-");
+		return 0;
+	}
+	double per_page = (double)(after - before) / nr_pages;
+
+	snprintf(note, sizeof(note),
+		 "RSS growth over create+boot+%lu of %lu pages allocated, 4 GiB metadata_only",
+		 taken, nr_pages);
+	printf("%-24s %10.1f %-10s  libcma/kernel   %5.2f   (%s; kernel struct page %d bytes)\n",
+	       "metadata_per_page", per_page, "bytes/page", per_page / KERNEL_PAGE_DESC, note,
+	       KERNEL_PAGE_DESC);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Driver                                                              */
+/* ------------------------------------------------------------------ */
+
+static bool group_selected(const char *filter, const char *prefix, const struct allocator *allocs,
+			   int n)
+{
+	char name[64];
+
+	if (!filter)
+		return true;
+	if (n == 0)
+		return strstr(prefix, filter) != NULL;
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s%s", prefix, allocs[i].name);
+		if (strstr(name, filter))
+			return true;
+	}
+	return false;
+}
+
+/* Pin to the CPU we start on, so runs do not migrate mid-loop. */
+static void pin_to_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int parse_args(int argc, char **argv, struct bench_params *bp, const char **filter)
+{
+	const char *seed = getenv("CMA_BENCH_SEED");
+
+	*bp = (struct bench_params){
+		.pairs = 5000000, .pair_warmup = 500000, .mix_ops = 2000000,
+		.seed = 0x2545f4914f6cdd1dull,
+	};
+	*filter = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick")) {
+			bp->pairs /= 10;
+			bp->pair_warmup /= 10;
+			bp->mix_ops /= 10;
+		} else if (argv[i][0] == '-' || *filter) {
+			fprintf(stderr, "usage: %s [--quick] [FILTER]\n", argv[0]);
+			return -1;
+		} else {
+			*filter = argv[i];
+		}
+	}
+	if (seed)
+		bp->seed = strtoull(seed, NULL, 0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct allocator allocs[4] = {
+		{ .name = "libcma", .kind = KIND_LIBCMA, .loaded = true },
+		{ .name = "glibc", .kind = KIND_GLIBC, .loaded = true },
+	};
+	struct bench_params bp;
+	const char *filter;
+	int ret = 0;
+
+	if (parse_args(argc, argv, &bp, &filter))
+		return 2;
+	reexec_with_static_tls(argv);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pin_to_current_cpu();
+	load_mimalloc(&allocs[2]);
+	load_jemalloc(&allocs[3]);
+
+	if (group_selected(filter, "order0_pair_", allocs, 4))
+		ret |= figure_pairs(allocs, 4, &bp);
+	if (group_selected(filter, "mix_", allocs, 4))
+		ret |= figure_mix(allocs, 4, &bp);
+	if (group_selected(filter, "metadata_per_page", allocs, 0))
+		ret |= figure_metadata();
+	return ret ? 1 : 0;
+}

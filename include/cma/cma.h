@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libcma — the Linux Contiguous Memory Allocator (CMA, v23) and the page
+ * allocator beneath it, over a physical memory the caller describes.
+ *
+ * Every call takes the machine (struct cma_mm *) it acts on; there is no
+ * process-wide state. Errors are negative errno values where the kernel
+ * returns them; calls returning a pointer return NULL on failure.
+ */
+#ifndef CMA_CMA_H
+#define CMA_CMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t cma_phys_t;
+
+struct cma_mm;
+struct cma_page;
+struct cma_device;
+struct cma;
+
+/* ------------------------------------------------------------------ */
+/* Machine and boot                                                    */
+/* ------------------------------------------------------------------ */
+
+struct cma_bank {
+	cma_phys_t base;
+	uint64_t size;
+};
+
+enum cma_arch { CMA_ARCH_X86, CMA_ARCH_ARM };
+
+struct cma_mm_config {
+	enum cma_arch arch;            /* CMA_ARCH_X86 (0) by default */
+	const struct cma_bank *banks;  /* RAM banks, ascending, non-overlapping */
+	unsigned nr_banks;
+	unsigned page_shift;           /* 0 means 12 */
+	unsigned max_order;            /* 0 means 11: orders 0..10 */
+	unsigned pageblock_order;      /* 0 means max_order - 1 */
+	cma_phys_t zone_dma_end;       /* 0: no ZONE_DMA */
+	cma_phys_t zone_dma32_end;     /* 0: no ZONE_DMA32 */
+	cma_phys_t highmem_start;      /* 0: no ZONE_HIGHMEM */
+	const char *cmdline;           /* kernel command line, e.g. "cma=64M" */
+	const char *kconfig;           /* .config text, e.g. "CONFIG_CMA_SIZE_MBYTES=16\n" */
+	cma_phys_t memblock_limit;     /* 0: end of RAM (x86), highmem_start (ARM) */
+	uint64_t atomic_pool_size;     /* ARM atomic DMA pool; 0 means 256 KiB */
+	uint64_t swap_bytes;           /* swap space for anonymous pages; 0: none */
+	bool metadata_only;            /* no backing bytes (large simulations) */
+	unsigned nr_cpus;              /* per-CPU page-list slots; 0 means 1 */
+};
+
+/**
+ * cma_mm_create() - an early machine: memblock only (setup_arch up to
+ * memblock_init). -EINVAL for a malformed config, -ENOMEM.
+ */
+int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
+
+/**
+ * cma_mm_boot() - free_area_init + mem_init + the initcalls: zones, the
+ * page array, free memory to the buddy allocator, CMA activation,
+ * watermarks. -EINVAL when called twice.
+ */
+int cma_mm_boot(struct cma_mm *mm);
+void cma_mm_destroy(struct cma_mm *mm);
+
+/** cma_mm_dmesg() - the machine's kernel log so far (boot messages, errors). */
+int cma_mm_dmesg(struct cma_mm *mm, FILE *out);
+
+/** cma_mm_verify() - DEBUG_VM: 0, or -EUCLEAN after printing what is broken. */
+int cma_mm_verify(struct cma_mm *mm);
+
+/** cma_memblock_reserve() - memblock_reserve(); early only. */
+int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size);
+/** cma_memblock_alloc_base() - memblock_alloc_base() top-down; 0 on failure. */
+cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
+				   cma_phys_t limit);
+
+/* ------------------------------------------------------------------ */
+/* Pages                                                               */
+/* ------------------------------------------------------------------ */
+
+typedef unsigned int cma_gfp_t;
+
+/* The kernel's (v3.4) bit values, so traces print the same flags. */
+#define CMA_GFP_DMA		0x01u
+#define CMA_GFP_HIGHMEM		0x02u
+#define CMA_GFP_DMA32		0x04u
+#define CMA_GFP_MOVABLE		0x08u
+#define CMA_GFP_WAIT		0x10u
+#define CMA_GFP_HIGH		0x20u
+#define CMA_GFP_IO		0x40u
+#define CMA_GFP_FS		0x80u
+#define CMA_GFP_COLD		0x100u
+#define CMA_GFP_NOWARN		0x200u
+#define CMA_GFP_NORETRY		0x1000u
+#define CMA_GFP_ZERO		0x8000u
+#define CMA_GFP_HARDWALL	0x20000u
+#define CMA_GFP_RECLAIMABLE	0x80000u
+
+#define CMA_GFP_ATOMIC		(CMA_GFP_HIGH)
+#define CMA_GFP_NOIO		(CMA_GFP_WAIT)
+#define CMA_GFP_KERNEL		(CMA_GFP_WAIT | CMA_GFP_IO | CMA_GFP_FS)
+#define CMA_GFP_USER		(CMA_GFP_WAIT | CMA_GFP_IO | CMA_GFP_FS | CMA_GFP_HARDWALL)
+#define CMA_GFP_HIGHUSER	(CMA_GFP_USER | CMA_GFP_HIGHMEM)
+#define CMA_GFP_HIGHUSER_MOVABLE (CMA_GFP_HIGHUSER | CMA_GFP_MOVABLE)
+
+enum cma_migratetype {
+	CMA_MIGRATE_UNMOVABLE,
+	CMA_MIGRATE_RECLAIMABLE,
+	CMA_MIGRATE_MOVABLE,
+	CMA_MIGRATE_RESERVE,
+	CMA_MIGRATE_CMA,
+	CMA_MIGRATE_ISOLATE,
+	CMA_MIGRATE_TYPES
+};
+
+/** cma_alloc_pages() - alloc_pages(): 2^order contiguous pages, or NULL. */
+struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
+/** cma_free_pages() - __free_pages(); a page not allocated is reported, not freed. */
+void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
+unsigned long cma_page_to_pfn(struct cma_mm *mm, const struct cma_page *page);
+/** cma_pfn_to_page() - NULL if !pfn_valid(pfn). */
+struct cma_page *cma_pfn_to_page(struct cma_mm *mm, unsigned long pfn);
+/** cma_page_address() - page_address(); NULL on a metadata-only machine. */
+void *cma_page_address(struct cma_mm *mm, const struct cma_page *page);
+/** cma_page_nth() - page + n. */
+struct cma_page *cma_page_nth(struct cma_mm *mm, struct cma_page *page, unsigned long n);
+/** cma_pageblock_migratetype() - get_pageblock_migratetype(); -EINVAL if !pfn_valid. */
+int cma_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
+/**
+ * cma_write_proc() - the kernel's /proc file @name: "buddyinfo",
+ * "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma". -ENOENT otherwise.
+ */
+int cma_write_proc(struct cma_mm *mm, const char *name, FILE *out);
+
+/* ------------------------------------------------------------------ */
+/* Movable pages                                                       */
+/* ------------------------------------------------------------------ */
+
+struct cma_owner_ops {
+	/* Switch the owner's reference from `from` to `to`; the bytes are already
+	 * copied. 0, or -EAGAIN if the owner cannot let go now. */
+	int (*migrate)(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to);
+	/* Drop a clean cache page: 0 if the owner forgot it (the page is then freed). */
+	int (*reclaim)(void *owner, uint64_t index, struct cma_page *page);
+	/* Make a dirty page clean (write it back). 0 on success. */
+	int (*writeback)(void *owner, uint64_t index, struct cma_page *page);
+	/* Anonymous memory: reclaimed only with swap room; false: file-backed. */
+	bool anon;
+};
+
+struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+				   const struct cma_owner_ops *ops, void *owner, uint64_t index);
+bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page);
+void cma_page_get(struct cma_mm *mm, struct cma_page *page);
+void cma_page_put(struct cma_mm *mm, struct cma_page *page);
+void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
+
+/* ------------------------------------------------------------------ */
+/* Contiguous ranges, isolation                                        */
+/* ------------------------------------------------------------------ */
+
+int cma_alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			   int migratetype);
+void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages);
+int cma_start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+				 int migratetype);
+int cma_undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+				int migratetype);
+int cma_test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long end);
+
+/* ------------------------------------------------------------------ */
+/* Devices and CMA                                                     */
+/* ------------------------------------------------------------------ */
+
+struct cma_device *cma_device_create(struct cma_mm *mm, const char *name,
+				     uint64_t coherent_dma_mask);
+struct cma *cma_dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev);
+void cma_dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma);
+unsigned long cma_area_base_pfn(const struct cma *cma);
+unsigned long cma_area_count(const struct cma *cma);
+
+void cma_dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit);
+int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64_t size,
+			       cma_phys_t base, cma_phys_t limit);
+struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
+					       int count, unsigned int align);
+bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
+				     struct cma_page *pages, int count);
+
+int cma_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
+			   cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr);
+void cma_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
+			   cma_phys_t dma_handle);
+
+/* ------------------------------------------------------------------ */
+/* Control and observation                                             */
+/* ------------------------------------------------------------------ */
+
+/** cma_mm_bind_cpu() - the calling thread's per-CPU page-list slot on @mm. */
+void cma_mm_bind_cpu(struct cma_mm *mm, unsigned cpu);
+int cma_kswapd_start(struct cma_mm *mm);
+void cma_kswapd_stop(struct cma_mm *mm);
+unsigned long cma_kswapd_step(struct cma_mm *mm);
+unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp);
+int cma_compact_memory(struct cma_mm *mm);
+/** cma_drain_all_pages() - drain_all_pages(): every per-CPU list back to buddy. */
+void cma_drain_all_pages(struct cma_mm *mm);
+
+typedef unsigned long (*cma_oom_fn)(void *ctx, struct cma_mm *mm, unsigned order);
+void cma_mm_set_oom_handler(struct cma_mm *mm, cma_oom_fn fn, void *ctx);
+
+typedef void (*cma_trace_fn)(void *ctx, const char *event, const char *line);
+void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx);
+
+/** cma_mm_counter() - a /proc/vmstat counter by name; -ENOENT if unknown. */
+int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value);
+
+struct cma_fault_attr {
+	unsigned long space;
+	unsigned long interval;
+	unsigned long times;
+	unsigned probability;
+	unsigned min_order;
+	bool only_migration;
+	unsigned long seed;
+};
+void cma_fault_inject(struct cma_mm *mm, const struct cma_fault_attr *attr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CMA_CMA_H */

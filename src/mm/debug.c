@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cma_mm_verify: the DEBUG_VM of libcma. With every per-CPU slot and
+ * every zone locked, it accounts for each valid pfn exactly once (free in
+ * one buddy list, free on one per-CPU list, allocated, or reserved),
+ * checks the counters against the lists, and checks the two CMA rules:
+ * free pages of CMA pageblocks sit on CMA, ISOLATE or per-CPU lists and
+ * nothing on a CMA list lies outside a CMA or ISOLATE pageblock; no
+ * unmovable or reclaimable allocation lies inside a CMA pageblock.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "mm/internal.h"
+
+enum pfn_state { PFN_UNSEEN, PFN_BUDDY, PFN_PCP, PFN_ALLOC, PFN_RESERVED };
+
+static const char *const state_names[] = { "unseen", "buddy", "pcp", "allocated", "reserved" };
+
+struct verifier {
+	struct cma_mm *mm;
+	uint8_t *state;
+	int errors;
+};
+
+#define MAX_REPORTS 20
+
+__attribute__((format(printf, 2, 3)))
+static void report(struct verifier *v, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	if (v->errors++ >= MAX_REPORTS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	mm_pr_err(v->mm, "cma_mm_verify: %s\n", line);
+}
+
+/* Claim [pfn, pfn + nr) for @state; each pfn may be claimed once. */
+static void claim(struct verifier *v, unsigned long pfn, unsigned long nr, enum pfn_state state,
+		  struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+
+	for (unsigned long p = pfn; p < pfn + nr; p++) {
+		uint8_t *s;
+
+		if (p < mm->base_pfn || p >= mm->end_pfn || !pfn_valid(mm, p)) {
+			report(v, "pfn %#lx (%s) is not a valid pfn", p, state_names[state]);
+			continue;
+		}
+		if (zone && !zone_spans_pfn(zone, p)) {
+			report(v, "pfn %#lx (%s) lies outside zone %s", p, state_names[state], zone->name);
+		}
+		s = &v->state[p - mm->base_pfn];
+		if (*s != PFN_UNSEEN)
+			report(v, "pfn %#lx is both %s and %s", p, state_names[*s], state_names[state]);
+		else
+			*s = state;
+	}
+}
+
+/* Rule 1 for free pages: list type CMA <=> pageblock CMA (or ISOLATE). */
+static void check_free_block_types(struct verifier *v, unsigned long pfn, unsigned long nr, int mt,
+				   const char *where)
+{
+	struct cma_mm *mm = v->mm;
+
+	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + nr;
+	     p += mm->pageblock_nr_pages) {
+		int bt = get_pageblock_migratetype(mm, p);
+
+		if (bt == MIGRATE_CMA && mt != MIGRATE_CMA && mt != MIGRATE_ISOLATE)
+			report(v, "free pfn %#lx of a CMA pageblock is on the %s %s list", pfn,
+			       where, migratetype_name(mt));
+		if (mt == MIGRATE_CMA && bt != MIGRATE_CMA && bt != MIGRATE_ISOLATE)
+			report(v, "pfn %#lx on the %s CMA list lies in a %s pageblock", pfn, where,
+			       migratetype_name(bt));
+	}
+}
+
+static void verify_free_lists(struct verifier *v, struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long free = 0, free_cma = 0, limit = mm->end_pfn - mm->base_pfn;
+
+	for (unsigned o = 0; o < mm->max_order; o++) {
+		unsigned long blocks = 0;
+
+		for (int t = 0; t < MIGRATE_TYPES; t++) {
+			const struct page_list *l = &zone->free_area[o].free_list[t];
+			uint32_t prev = PAGE_NIL, walked = 0;
+
+			for (struct cma_page *page = page_list_first(mm, l); page;
+			     page = page_list_next(mm, page)) {
+				unsigned long pfn = page_to_pfn(mm, page);
+
+				if (++walked > limit) {
+					report(v, "zone %s order %u %s list loops", zone->name, o,
+					       migratetype_name(t));
+					break;
+				}
+				if (page->prev != prev)
+					report(v, "pfn %#lx: broken prev link", pfn);
+				prev = page_idx(mm, page);
+				if (!page_test(page, PG_buddy) || page_order(page) != o ||
+				    page->private != (uint64_t)t || page_zonenum(page) != (unsigned)zone->idx)
+					report(v, "pfn %#lx on zone %s order %u %s list: flags %#x private %llu",
+					       pfn, zone->name, o, migratetype_name(t), page_flags(page),
+					       (unsigned long long)page->private);
+				if (pfn & ((1ul << o) - 1))
+					report(v, "pfn %#lx misaligned for order %u", pfn, o);
+				claim(v, pfn, 1ul << o, PFN_BUDDY, zone);
+				check_free_block_types(v, pfn, 1ul << o, t, "buddy");
+				blocks++;
+				free += 1ul << o;
+				if (t == MIGRATE_CMA)
+					free_cma += 1ul << o;
+			}
+			if (l->tail != prev)
+				report(v, "zone %s order %u %s list: tail is not the last page",
+				       zone->name, o, migratetype_name(t));
+		}
+		if (blocks != zone->free_area[o].nr_free)
+			report(v, "zone %s order %u: nr_free %lu but %lu blocks on the lists",
+			       zone->name, o, zone->free_area[o].nr_free, blocks);
+	}
+	if (free != zone_page_state(zone, NR_FREE_PAGES))
+		report(v, "zone %s: NR_FREE_PAGES %lu but %lu pages on the lists", zone->name,
+		       zone_page_state(zone, NR_FREE_PAGES), free);
+	if (free_cma != zone_page_state(zone, NR_FREE_CMA_PAGES))
+		report(v, "zone %s: NR_FREE_CMA_PAGES %lu but %lu pages on the CMA lists", zone->name,
+		       zone_page_state(zone, NR_FREE_CMA_PAGES), free_cma);
+}
+
+static void verify_pcp(struct verifier *v, struct cpu_slot *slot, unsigned cpu, struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
+	long count = 0;
+
+	for (int t = 0; t < MIGRATE_PCPTYPES; t++) {
+		for (struct cma_page *page = page_list_first(mm, &pcp->lists[t]); page;
+		     page = page_list_next(mm, page)) {
+			unsigned long pfn = page_to_pfn(mm, page);
+
+			if (++count > (long)(mm->end_pfn - mm->base_pfn))
+				break;
+			if (!page_test(page, PG_pcp) || page_test(page, PG_buddy | PG_head) ||
+			    page_count(page) || page_zonenum(page) != (unsigned)zone->idx)
+				report(v, "pfn %#lx on cpu %u %s pcp list: flags %#x count %d", pfn, cpu,
+				       zone->name, page_flags(page), page_count(page));
+			claim(v, pfn, 1, PFN_PCP, zone);
+			check_free_block_types(v, pfn, 1, (int)page->private, "pcp");
+		}
+	}
+	if (count != pcp->count)
+		report(v, "cpu %u zone %s: pcp count %d but %ld pages on its lists", cpu, zone->name,
+		       pcp->count, count);
+}
+
+static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_page *page)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned order = page_order(page);
+	unsigned mt = page_alloc_mt(page);
+
+	if (page_count(page) < 0)
+		report(v, "allocated pfn %#lx has count %d", pfn, page_count(page));
+	for (unsigned long i = 1; i < (1ul << order); i++)
+		if (page_flags(page + i) & ~PG_ZONE_MASK)
+			report(v, "tail pfn %#lx of order-%u pfn %#lx has flags %#x", pfn + i, order,
+			       pfn, page_flags(page + i));
+	claim(v, pfn, 1ul << order, PFN_ALLOC, page_zone(mm, page));
+	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
+		return;
+	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);
+	     p += mm->pageblock_nr_pages)
+		if (get_pageblock_migratetype(mm, p) == MIGRATE_CMA)
+			report(v, "%s allocation at pfn %#lx lies in a CMA pageblock",
+			       migratetype_name(mt), pfn);
+}
+
+static void verify_pfns(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+
+	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+		uint8_t s = v->state[pfn - mm->base_pfn];
+
+		if (!(pfn & (mm->pageblock_nr_pages - 1)) && pfn_valid(mm, pfn) &&
+		    get_pageblock_migratetype(mm, pfn) >= MIGRATE_TYPES)
+			report(v, "pageblock at pfn %#lx has type %d", pfn,
+			       get_pageblock_migratetype(mm, pfn));
+		if (s != PFN_UNSEEN)
+			continue;
+		if (!pfn_valid(mm, pfn)) {
+			if (page_flags(page))
+				report(v, "hole pfn %#lx has flags %#x", pfn, page_flags(page));
+			continue;
+		}
+		if (page_test(page, PG_reserved))
+			claim(v, pfn, 1, PFN_RESERVED, NULL);
+		else if (page_test(page, PG_head))
+			verify_allocated(v, pfn, page);
+		else
+			report(v, "pfn %#lx is in no state (flags %#x count %d)", pfn, page_flags(page),
+			       page_count(page));
+	}
+}
+
+static void verify_watermarks(struct verifier *v, struct zone *zone)
+{
+	if (!(min_wmark_pages(zone) <= low_wmark_pages(zone) &&
+	      low_wmark_pages(zone) <= high_wmark_pages(zone)))
+		report(v, "zone %s: watermarks min %lu low %lu high %lu do not ascend", zone->name,
+		       min_wmark_pages(zone), low_wmark_pages(zone), high_wmark_pages(zone));
+}
+
+int cma_mm_verify(struct cma_mm *mm)
+{
+	struct verifier v = { .mm = mm };
+	struct zone *zone;
+
+	if (!mm || mm->phase != MM_BOOTED)
+		return 0;
+	v.state = calloc(mm->end_pfn - mm->base_pfn, 1);
+	if (!v.state)
+		return -ENOMEM;
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		spin_lock(&mm->slots[c].lock);
+	for_each_zone(mm, zone)
+		spin_lock(&zone->lock);
+
+	for_each_populated_zone(mm, zone) {
+		verify_free_lists(&v, zone);
+		for (unsigned c = 0; c < mm->nr_cpus; c++)
+			verify_pcp(&v, &mm->slots[c], c, zone);
+		verify_watermarks(&v, zone);
+	}
+	verify_pfns(&v);
+
+	for_each_zone(mm, zone)
+		spin_unlock(&zone->lock);
+	for (unsigned c = mm->nr_cpus; c-- > 0;)
+		spin_unlock(&mm->slots[c].lock);
+	free(v.state);
+	if (v.errors > MAX_REPORTS)
+		mm_pr_err(mm, "cma_mm_verify: ... and %d more\n", v.errors - MAX_REPORTS);
+	return v.errors ? -EUCLEAN : 0;
+}

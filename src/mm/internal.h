@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Interfaces between the files of src/mm, grouped by the file that defines
+ * them (the kernel's mm/internal.h). Nothing here is public; tests may use it.
+ */
+#ifndef CMA_MM_INTERNAL_H
+#define CMA_MM_INTERNAL_H
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "mm/mmzone.h"
+
+/* Assertion levels (STYLE.md): 1 cheap preconditions, 2 also the validators. */
+#ifndef CMA_DEBUG
+#define CMA_DEBUG 1
+#endif
+
+void cma_bug(const char *file, int line, const char *cond);
+#define VM_BUG_ON(c) do { if (CMA_DEBUG >= 1 && (c)) cma_bug(__FILE__, __LINE__, #c); } while (0)
+
+/* Kernel-style log lines (printk); the level prefix is not printed. */
+void mm_printk(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Errors: to the log and to stderr (a NULL mm: stderr only). */
+void mm_pr_err(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- mmzone.c: pfn <-> page, zones, per-CPU slots ---- */
+
+static inline unsigned long page_idx(const struct cma_mm *mm, const struct cma_page *page)
+{
+	return (unsigned long)(page - mm->mem_map);
+}
+
+static inline unsigned long page_to_pfn(const struct cma_mm *mm, const struct cma_page *page)
+{
+	return mm->base_pfn + page_idx(mm, page);
+}
+
+/* Only for pfns inside [base_pfn, end_pfn). */
+static inline struct cma_page *pfn_to_page(const struct cma_mm *mm, unsigned long pfn)
+{
+	return mm->mem_map + (pfn - mm->base_pfn);
+}
+
+static inline struct zone *page_zone(struct cma_mm *mm, const struct cma_page *page)
+{
+	return &mm->zones[page_zonenum(page)];
+}
+
+bool pfn_valid(const struct cma_mm *mm, unsigned long pfn);
+struct cpu_slot *this_cpu_slot(struct cma_mm *mm);
+struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn);	/* NULL outside all zones */
+int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what);
+
+static inline void count_vm_events(struct cma_mm *mm, enum vm_event_item item, uint64_t n)
+{
+	atomic_fetch_add_explicit(&this_cpu_slot(mm)->events[item], n, memory_order_relaxed);
+}
+
+static inline void count_vm_event(struct cma_mm *mm, enum vm_event_item item)
+{
+	count_vm_events(mm, item, 1);
+}
+
+/* ---- pageblock.c ---- */
+
+int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
+void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt);
+
+/* ---- memblock.c ---- */
+
+int memblock_init(struct memblock *mb, const struct cma_bank *banks, unsigned nr);
+void memblock_free_all(struct memblock *mb);
+int memblock_add_region(struct memblock_type *type, cma_phys_t base, uint64_t size);
+bool memblock_is_region_reserved(struct memblock *mb, cma_phys_t base, uint64_t size);
+bool memblock_is_memory(struct memblock *mb, cma_phys_t addr);
+cma_phys_t memblock_phys_mem_size(struct memblock *mb);
+cma_phys_t memblock_end_of_DRAM(struct memblock *mb);
+/* Calls fn for each maximal [start, end) byte range of memory not reserved. */
+void memblock_for_each_free_range(struct memblock *mb,
+				  void (*fn)(void *ctx, cma_phys_t start, cma_phys_t end), void *ctx);
+
+/* ---- page_alloc.c: the buddy allocator ---- */
+
+void page_list_add(struct cma_mm *mm, struct page_list *l, struct cma_page *page);
+void page_list_add_tail(struct cma_mm *mm, struct page_list *l, struct cma_page *page);
+void page_list_del(struct cma_mm *mm, struct page_list *l, struct cma_page *page);
+static inline void page_list_init(struct page_list *l)
+{
+	l->head = l->tail = PAGE_NIL;
+}
+static inline bool page_list_empty(const struct page_list *l)
+{
+	return l->head == PAGE_NIL;
+}
+static inline struct cma_page *page_list_first(struct cma_mm *mm, const struct page_list *l)
+{
+	return l->head == PAGE_NIL ? NULL : mm->mem_map + l->head;
+}
+static inline struct cma_page *page_list_last(struct cma_mm *mm, const struct page_list *l)
+{
+	return l->tail == PAGE_NIL ? NULL : mm->mem_map + l->tail;
+}
+static inline struct cma_page *page_list_next(struct cma_mm *mm, const struct cma_page *page)
+{
+	return page->next == PAGE_NIL ? NULL : mm->mem_map + page->next;
+}
+
+unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item);
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
+bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
+		       int classzone_idx, int alloc_flags);
+int allocflags_to_migratetype(struct cma_mm *mm, cma_gfp_t gfp);
+enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp);
+
+/* alloc_flags, as the kernel's */
+#define ALLOC_WMARK_MIN		WMARK_MIN
+#define ALLOC_WMARK_LOW		WMARK_LOW
+#define ALLOC_WMARK_HIGH	WMARK_HIGH
+#define ALLOC_NO_WATERMARKS	0x04
+#define ALLOC_WMARK_MASK	(ALLOC_NO_WATERMARKS - 1)
+#define ALLOC_HARDER		0x10
+#define ALLOC_HIGH		0x20
+
+struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+					enum zone_type high_zoneidx, int alloc_flags,
+					int migratetype);
+void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order, cma_gfp_t gfp,
+		   int migratetype);
+void free_pages_locked_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
+void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
+void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int migratetype);
+int move_freepages_block(struct zone *zone, struct cma_page *page, int migratetype);
+void drain_local_pages(struct cma_mm *mm);
+void drain_all_pages(struct cma_mm *mm);
+int split_free_page(struct cma_mm *mm, struct cma_page *page);
+void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
+void setup_per_zone_wmarks(struct cma_mm *mm);
+void init_per_zone_wmark_min(struct cma_mm *mm);
+void setup_per_zone_lowmem_reserve(struct cma_mm *mm);
+void zone_pcp_init(struct cma_mm *mm);
+unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
+void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
+
+/* ---- slowpath.c ---- */
+
+struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
+
+/* ---- trace.c ---- */
+
+void trace_event(struct cma_mm *mm, const char *event, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline bool trace_enabled(const struct cma_mm *mm)
+{
+	return mm->trace_fn != NULL;
+}
+const char *migratetype_name(int mt);
+void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len);
+
+/* ---- vmstat.c ---- */
+
+unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item);
+uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item);
+
+/* ---- debug.c ---- */
+
+#if CMA_DEBUG >= 2
+#define VM_VERIFY(mm) VM_BUG_ON(cma_mm_verify(mm))
+#else
+#define VM_VERIFY(mm) do { } while (0)
+#endif
+
+#endif

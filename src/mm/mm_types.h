@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct cma_page: the page frame descriptor, 32 bytes where the kernel
+ * spends 64. Lists link pages by mem_map index (32 bits) instead of
+ * pointers, and the small fields (order, zone, migrate type of the
+ * allocation, owner ops id) are packed into the flags word.
+ *
+ * Glossary
+ *   buddy page   head of a free block on zone->free_area[order]; private
+ *                holds the migrate type of the list it is on
+ *   pcp page     order-0 free page on a per-CPU list; private holds the
+ *                migrate type it will be freed to (rmqueue_bulk/free_hot_cold)
+ *   allocated    head of an allocation: count >= 1, order in the flags
+ *   movable      an allocated page with an owner (ops id, owner, index)
+ *
+ * Concurrency: count is atomic (tryget/freeze race with owners); flag
+ * bits are read with relaxed loads and written with atomic operations,
+ * because owners set PG_dirty while the allocator may read PG_buddy.
+ */
+#ifndef CMA_MM_MM_TYPES_H
+#define CMA_MM_MM_TYPES_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PAGE_NIL UINT32_MAX	/* end of a page list */
+
+struct cma_page {
+	_Atomic uint32_t flags;
+	atomic_int count;		/* _count: references; 0 = free or frozen */
+	uint32_t next, prev;		/* page_list links (mem_map indexes) */
+	uint64_t private;		/* see the glossary */
+	void *owner;			/* movable: the owner (mapping) */
+};
+
+/* Page flag bits and packed fields of page->flags. */
+enum pageflags {
+	PG_buddy	= 1u << 0,	/* head of a free buddy block */
+	PG_reserved	= 1u << 1,	/* memblock-reserved, never free */
+	PG_head		= 1u << 2,	/* head of an allocation */
+	PG_lru		= 1u << 3,	/* on an LRU list */
+	PG_active	= 1u << 4,
+	PG_dirty	= 1u << 5,
+	PG_writeback	= 1u << 6,
+	PG_swapbacked	= 1u << 7,	/* anonymous: anon LRU */
+	PG_movable	= 1u << 8,	/* has an owner (ops, owner, index) */
+	PG_pcp		= 1u << 9,	/* on a per-CPU list */
+	PG_isolated	= 1u << 10,	/* taken off the LRU for migration */
+	PG_referenced	= 1u << 11,
+};
+
+#define PG_ORDER_SHIFT	12		/* 5 bits: buddy or allocation order */
+#define PG_ORDER_MASK	(0x1fu << PG_ORDER_SHIFT)
+#define PG_ZONE_SHIFT	17		/* 3 bits: zone index */
+#define PG_ZONE_MASK	(0x7u << PG_ZONE_SHIFT)
+#define PG_MT_SHIFT	20		/* 3 bits: migrate type asked for */
+#define PG_MT_MASK	(0x7u << PG_MT_SHIFT)
+#define PG_OPS_SHIFT	24		/* 8 bits: owner ops id */
+#define PG_OPS_MASK	(0xffu << PG_OPS_SHIFT)
+
+static inline uint32_t page_flags(const struct cma_page *page)
+{
+	return atomic_load_explicit(&((struct cma_page *)page)->flags, memory_order_relaxed);
+}
+
+/* Only for a page nobody else can see changing (free, or owned by us). */
+static inline void page_flags_store(struct cma_page *page, uint32_t flags)
+{
+	atomic_store_explicit(&page->flags, flags, memory_order_relaxed);
+}
+
+static inline void page_flags_set(struct cma_page *page, uint32_t bits)
+{
+	atomic_fetch_or_explicit(&page->flags, bits, memory_order_relaxed);
+}
+
+static inline void page_flags_clear(struct cma_page *page, uint32_t bits)
+{
+	atomic_fetch_and_explicit(&page->flags, ~bits, memory_order_relaxed);
+}
+
+static inline bool page_test(const struct cma_page *page, uint32_t bit)
+{
+	return page_flags(page) & bit;
+}
+
+static inline unsigned page_order(const struct cma_page *page)
+{
+	return (page_flags(page) & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
+}
+
+static inline unsigned page_zonenum(const struct cma_page *page)
+{
+	return (page_flags(page) & PG_ZONE_MASK) >> PG_ZONE_SHIFT;
+}
+
+static inline unsigned page_alloc_mt(const struct cma_page *page)
+{
+	return (page_flags(page) & PG_MT_MASK) >> PG_MT_SHIFT;
+}
+
+static inline unsigned page_ops_id(const struct cma_page *page)
+{
+	return (page_flags(page) & PG_OPS_MASK) >> PG_OPS_SHIFT;
+}
+
+/* Replace a packed field; the page must be ours (see page_flags_store). */
+static inline void page_set_field(struct cma_page *page, uint32_t mask, unsigned shift,
+				  unsigned val)
+{
+	page_flags_store(page, (page_flags(page) & ~mask) | ((uint32_t)val << shift));
+}
+
+static inline int page_count(const struct cma_page *page)
+{
+	return atomic_load_explicit(&((struct cma_page *)page)->count, memory_order_relaxed);
+}
+
+static inline void set_page_count(struct cma_page *page, int v)
+{
+	atomic_store_explicit(&page->count, v, memory_order_relaxed);
+}
+
+#endif

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine: one node (pglist_data) of zones, each with its buddy free
+ * areas and per-CPU page lists, over a flat mem_map covering every bank.
+ *
+ * Locking rules
+ *   zone->lock      free_area lists and nr_free, the free-page counters
+ *                   (zone->free_pages, zone->free_cma), page->private and
+ *                   PG_buddy of free pages, pageblock migrate types, the
+ *                   watermarks and nr_migrate_reserve_block
+ *   slot->lock      one per-CPU slot: its pcp lists and counts for every
+ *                   zone; taken before zone->lock, never after it
+ *   mm->cma_mutex   contiguous allocations and isolations (seed 009)
+ * Lock-free readers (watermark checks, /proc) read the counters with
+ * relaxed atomic loads; writers hold the lock named above.
+ */
+#ifndef CMA_MM_MMZONE_H
+#define CMA_MM_MMZONE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cma/cma.h>
+#include "lib/spinlock.h"
+#include "mm/mm_types.h"
+#include "mm/vmstat.h"
+
+#define MAX_ORDER_LIMIT		20	/* largest max_order a config may ask for */
+#define PAGE_ALLOC_COSTLY_ORDER	3
+#define MIGRATE_PCPTYPES	CMA_MIGRATE_RESERVE	/* types with pcp lists */
+
+enum migratetype {
+	MIGRATE_UNMOVABLE	= CMA_MIGRATE_UNMOVABLE,
+	MIGRATE_RECLAIMABLE	= CMA_MIGRATE_RECLAIMABLE,
+	MIGRATE_MOVABLE		= CMA_MIGRATE_MOVABLE,
+	MIGRATE_RESERVE		= CMA_MIGRATE_RESERVE,
+	/*
+	 * MIGRATE_CMA: only movable allocations are served from these
+	 * pageblocks, and the allocator never changes their type (only
+	 * isolation does, and restores it). A CMA range must be aligned to
+	 * MAX_ORDER_NR_PAGES when the largest buddy block spans more than a
+	 * pageblock, or merging would mix CMA and other pageblocks.
+	 */
+	MIGRATE_CMA		= CMA_MIGRATE_CMA,
+	MIGRATE_ISOLATE		= CMA_MIGRATE_ISOLATE,	/* can't allocate from here */
+	MIGRATE_TYPES		= CMA_MIGRATE_TYPES
+};
+
+static inline bool is_migrate_cma(int mt)
+{
+	return mt == MIGRATE_CMA;
+}
+
+enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_HIGHMEM, ZONE_MOVABLE, MAX_NR_ZONES };
+
+enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+/* A list of pages linked through page->next/prev by mem_map index. */
+struct page_list {
+	uint32_t head, tail;
+};
+
+struct free_area {
+	struct page_list free_list[MIGRATE_TYPES];
+	unsigned long nr_free;		/* blocks of this order, all types */
+};
+
+struct per_cpu_pages {
+	int count;			/* pages on the lists */
+	int high;			/* drain a batch above this */
+	int batch;			/* chunk size for buddy add/remove */
+	struct page_list lists[MIGRATE_PCPTYPES];
+};
+
+/* One "CPU": a pcp slot, and the event counters its threads count into. */
+struct cpu_slot {
+	spinlock_t lock;
+	struct per_cpu_pages pcp[MAX_NR_ZONES];
+	_Atomic uint64_t events[NR_VM_EVENT_ITEMS];
+} __attribute__((aligned(64)));
+
+struct zone {
+	spinlock_t lock;
+	unsigned long watermark[NR_WMARK];
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
+	unsigned long min_cma_pages;	/* seed 008: raised during alloc_contig_range */
+	int nr_migrate_reserve_block;
+
+	struct free_area free_area[MAX_ORDER_LIMIT];
+	atomic_long free_pages;		/* NR_FREE_PAGES: on the buddy lists */
+	atomic_long free_cma;		/* NR_FREE_CMA_PAGES: on the CMA lists */
+	atomic_long vm_stat[NR_VM_ZONE_STAT_ITEMS];	/* the other items */
+
+	struct cma_mm *mm;
+	enum zone_type idx;
+	const char *name;
+	bool configured;		/* the platform has this zone type */
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages;
+	unsigned long present_pages;	/* pages in banks within the span */
+	unsigned long managed_pages;	/* pages handed to the buddy allocator */
+};
+
+struct memblock_region {
+	cma_phys_t base;
+	uint64_t size;
+};
+
+struct memblock_type {
+	unsigned long cnt, max;
+	struct memblock_region *regions;
+};
+
+struct memblock {
+	cma_phys_t current_limit;
+	struct memblock_type memory;
+	struct memblock_type reserved;
+};
+
+enum mm_phase { MM_EARLY, MM_BOOTED };
+
+struct cma_mm {
+	/* geometry, fixed at create */
+	unsigned page_shift;
+	uint64_t page_size;
+	unsigned max_order;
+	unsigned pageblock_order;
+	unsigned long pageblock_nr_pages;
+	enum cma_arch arch;
+	bool metadata_only;
+	unsigned nr_cpus;
+	uint64_t swap_bytes;
+	uint64_t atomic_pool_size;
+	char *cmdline;
+	char *kconfig;
+
+	enum mm_phase phase;
+	struct memblock memblock;
+
+	/* the flat page array covers [base_pfn, end_pfn), holes included */
+	unsigned long base_pfn, end_pfn;
+	struct cma_page *mem_map;
+	size_t mem_map_bytes;
+	uint8_t *pageblock_flags;	/* one migrate type per pageblock */
+	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
+	size_t backing_bytes;
+
+	struct zone zones[MAX_NR_ZONES];
+	cma_phys_t zone_end[MAX_NR_ZONES];	/* configured zone upper bounds */
+	struct cpu_slot *slots;
+	bool page_group_by_mobility_disabled;
+	int min_free_kbytes;
+	unsigned long totalram_pages;
+	unsigned long totalreserve_pages;
+
+	pthread_mutex_t cma_mutex;
+
+	cma_trace_fn trace_fn;
+	void *trace_ctx;
+	cma_oom_fn oom_fn;
+	void *oom_ctx;
+
+	uint64_t id;			/* tells machines apart in per-thread state */
+};
+
+#define for_each_zone(mm, z) \
+	for ((z) = (mm)->zones; (z) < (mm)->zones + MAX_NR_ZONES; (z)++)
+#define for_each_populated_zone(mm, z) \
+	for_each_zone(mm, z) if (!(z)->present_pages) {} else
+
+static inline unsigned long max_order_nr_pages(const struct cma_mm *mm)
+{
+	return 1ul << (mm->max_order - 1);
+}
+
+static inline unsigned long min_wmark_pages(const struct zone *z)
+{
+	return z->watermark[WMARK_MIN];
+}
+
+static inline unsigned long low_wmark_pages(const struct zone *z)
+{
+	return z->watermark[WMARK_LOW];
+}
+
+static inline unsigned long high_wmark_pages(const struct zone *z)
+{
+	return z->watermark[WMARK_HIGH];
+}
+
+static inline bool is_highmem(const struct zone *z)
+{
+	return z->idx == ZONE_HIGHMEM;
+}
+
+static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
+{
+	return pfn >= z->zone_start_pfn && pfn < z->zone_start_pfn + z->spanned_pages;
+}
+
+#endif

@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The buddy allocator of the CMA patch set (v23 on v3.4): free areas per
+ * order and migrate type, the fallback table with MIGRATE_CMA, per-CPU
+ * page lists, watermarks, lowmem_reserve and the MIGRATE_RESERVE blocks.
+ *
+ * The one idea: a free block of 2^order pages is known by its head page
+ * (PG_buddy, order in the flags, list type in page->private), and its
+ * buddy is at pfn ^ 2^order; freeing merges buddies up to MAX_ORDER-1.
+ * The two CMA rules live in __rmqueue_fallback(): MOVABLE falls back to
+ * CMA first, nothing else ever reaches the CMA lists, and no fallback
+ * changes the type of a CMA pageblock.
+ *
+ * This file never calls upward: reclaim and compaction belong to the
+ * slow path (slowpath.c), which calls in here.
+ */
+#include <string.h>
+
+#include "mm/internal.h"
+
+/* ---- page lists (linked by mem_map index) ---- */
+
+void page_list_add(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
+{
+	uint32_t idx = page_idx(mm, page);
+
+	page->prev = PAGE_NIL;
+	page->next = l->head;
+	if (l->head != PAGE_NIL)
+		mm->mem_map[l->head].prev = idx;
+	else
+		l->tail = idx;
+	l->head = idx;
+}
+
+void page_list_add_tail(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
+{
+	uint32_t idx = page_idx(mm, page);
+
+	page->next = PAGE_NIL;
+	page->prev = l->tail;
+	if (l->tail != PAGE_NIL)
+		mm->mem_map[l->tail].next = idx;
+	else
+		l->head = idx;
+	l->tail = idx;
+}
+
+void page_list_del(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
+{
+	if (page->prev != PAGE_NIL)
+		mm->mem_map[page->prev].next = page->next;
+	else
+		l->head = page->next;
+	if (page->next != PAGE_NIL)
+		mm->mem_map[page->next].prev = page->prev;
+	else
+		l->tail = page->prev;
+	page->next = page->prev = PAGE_NIL;
+}
+
+/* ---- counters ---- */
+
+unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
+{
+	long v;
+
+	if (item == NR_FREE_PAGES)
+		v = atomic_load_explicit(&zone->free_pages, memory_order_relaxed);
+	else if (item == NR_FREE_CMA_PAGES)
+		v = atomic_load_explicit(&zone->free_cma, memory_order_relaxed);
+	else
+		v = atomic_load_explicit(&zone->vm_stat[item], memory_order_relaxed);
+	return v < 0 ? 0 : v;
+}
+
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	VM_BUG_ON(item == NR_FREE_PAGES || item == NR_FREE_CMA_PAGES);
+	atomic_fetch_add_explicit(&zone->vm_stat[item], delta, memory_order_relaxed);
+}
+
+/* NR_FREE_PAGES and NR_FREE_CMA_PAGES follow the lists; zone->lock held. */
+static void zone_free_add(struct zone *zone, long nr, int mt)
+{
+	atomic_store_explicit(&zone->free_pages,
+			      atomic_load_explicit(&zone->free_pages, memory_order_relaxed) + nr,
+			      memory_order_relaxed);
+	if (is_migrate_cma(mt))
+		atomic_store_explicit(&zone->free_cma,
+				      atomic_load_explicit(&zone->free_cma, memory_order_relaxed) + nr,
+				      memory_order_relaxed);
+}
+
+/* ---- free areas (zone->lock held) ---- */
+
+static void set_page_order(struct cma_page *page, unsigned order)
+{
+	page_flags_store(page, (page_flags(page) & (PG_ZONE_MASK)) | PG_buddy |
+			       (order << PG_ORDER_SHIFT));
+}
+
+static void rmv_page_order(struct cma_page *page)
+{
+	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
+}
+
+static void add_to_free_area(struct zone *zone, struct cma_page *page, unsigned order, int mt,
+			     bool tail)
+{
+	struct page_list *l = &zone->free_area[order].free_list[mt];
+
+	set_page_order(page, order);
+	page->private = mt;
+	if (tail)
+		page_list_add_tail(zone->mm, l, page);
+	else
+		page_list_add(zone->mm, l, page);
+	zone->free_area[order].nr_free++;
+	zone_free_add(zone, 1l << order, mt);
+}
+
+static void del_from_free_area(struct zone *zone, struct cma_page *page, unsigned order)
+{
+	int mt = (int)page->private;
+
+	page_list_del(zone->mm, &zone->free_area[order].free_list[mt], page);
+	rmv_page_order(page);
+	zone->free_area[order].nr_free--;
+	zone_free_add(zone, -(1l << order), mt);
+}
+
+static void move_to_free_list(struct zone *zone, struct cma_page *page, unsigned order, int mt)
+{
+	int old = (int)page->private;
+
+	page_list_del(zone->mm, &zone->free_area[order].free_list[old], page);
+	zone_free_add(zone, -(1l << order), old);
+	page->private = mt;
+	page_list_add(zone->mm, &zone->free_area[order].free_list[mt], page);
+	zone_free_add(zone, 1l << order, mt);
+}
+
+static bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn, unsigned order)
+{
+	struct cma_mm *mm = zone->mm;
+	struct cma_page *buddy;
+	uint32_t f;
+
+	if (buddy_pfn < mm->base_pfn || buddy_pfn >= mm->end_pfn)
+		return false;
+	buddy = pfn_to_page(mm, buddy_pfn);
+	f = page_flags(buddy);
+	/* holes have no flags, so PG_buddy also stands for pfn_valid_within */
+	return (f & PG_buddy) && page_order(buddy) == order &&
+	       ((f & PG_ZONE_MASK) >> PG_ZONE_SHIFT) == (uint32_t)zone->idx;
+}
+
+/*
+ * __free_one_page: merge with free buddies up to MAX_ORDER-1, whatever
+ * their pageblocks' types, and put the result on @mt's list. If the
+ * buddy one order up is free too, the block goes to the tail, so that it
+ * stays free long enough to merge.
+ */
+static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = page_to_pfn(mm, page);
+	bool tail = false;
+
+	VM_BUG_ON(pfn & ((1ul << order) - 1));
+	while (order < mm->max_order - 1) {
+		unsigned long buddy_pfn = pfn ^ (1ul << order);
+
+		if (!page_is_buddy(zone, buddy_pfn, order))
+			break;
+		del_from_free_area(zone, pfn_to_page(mm, buddy_pfn), order);
+		pfn &= buddy_pfn;
+		order++;
+	}
+	if (order + 2 < mm->max_order) {
+		unsigned long higher = pfn & ~(1ul << order);
+
+		tail = page_is_buddy(zone, higher ^ (1ul << (order + 1)), order + 1);
+	}
+	add_to_free_area(zone, pfn_to_page(mm, pfn), order, mt, tail);
+}
+
+void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
+{
+	spin_lock(&zone->lock);
+	__free_one_page(zone, page, order, mt);
+	spin_unlock(&zone->lock);
+}
+
+/* Split a 2^high block down to 2^low, putting the upper halves on @mt's lists. */
+static void expand(struct zone *zone, struct cma_page *page, unsigned low, unsigned high, int mt)
+{
+	while (high > low) {
+		high--;
+		add_to_free_area(zone, page + (1ul << high), high, mt, false);
+	}
+}
+
+static struct cma_page *__rmqueue_smallest(struct zone *zone, unsigned order, int mt)
+{
+	for (unsigned o = order; o < zone->mm->max_order; o++) {
+		struct cma_page *page = page_list_first(zone->mm, &zone->free_area[o].free_list[mt]);
+
+		if (!page)
+			continue;
+		del_from_free_area(zone, page, o);
+		expand(zone, page, order, o, mt);
+		return page;
+	}
+	return NULL;
+}
+
+/*
+ * Where each type falls back to when its own lists are empty, ending at
+ * MIGRATE_RESERVE (seeds 004, 005). MOVABLE tries CMA first; no other
+ * row names CMA, which is rule 1 of CMA.
+ */
+static const int fallbacks[MIGRATE_TYPES][4] = {
+	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE,     MIGRATE_RESERVE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE,     MIGRATE_RESERVE },
+	[MIGRATE_MOVABLE]     = { MIGRATE_CMA,         MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE,
+				  MIGRATE_RESERVE },
+	[MIGRATE_RESERVE]     = { MIGRATE_RESERVE },	/* never used */
+	[MIGRATE_CMA]         = { MIGRATE_RESERVE },	/* never used */
+	[MIGRATE_ISOLATE]     = { MIGRATE_RESERVE },	/* never used */
+};
+
+/*
+ * Move the free blocks of [start_pfn, end_pfn] to @mt's lists; returns
+ * the pages moved. The pageblock types are the caller's business.
+ */
+static int move_freepages(struct zone *zone, unsigned long start_pfn, unsigned long end_pfn, int mt)
+{
+	struct cma_mm *mm = zone->mm;
+	int moved = 0;
+
+	for (unsigned long pfn = start_pfn; pfn <= end_pfn;) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+		unsigned order;
+
+		if (!page_test(page, PG_buddy)) {
+			pfn++;
+			continue;
+		}
+		VM_BUG_ON(page_zonenum(page) != (unsigned)zone->idx);
+		order = page_order(page);
+		move_to_free_list(zone, page, order, mt);
+		pfn += 1ul << order;
+		moved += 1 << order;
+	}
+	return moved;
+}
+
+int move_freepages_block(struct zone *zone, struct cma_page *page, int mt)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = page_to_pfn(mm, page);
+	unsigned long start = pfn & ~(mm->pageblock_nr_pages - 1);
+	unsigned long end = start + mm->pageblock_nr_pages - 1;
+
+	/* do not cross zone boundaries */
+	if (start < zone->zone_start_pfn)
+		start = pfn;
+	if (end >= zone->zone_start_pfn + zone->spanned_pages)
+		return 0;
+	return move_freepages(zone, start, end, mt);
+}
+
+static void change_pageblock_range(struct cma_mm *mm, unsigned long pfn, unsigned order, int mt)
+{
+	unsigned long nr = 1ul << (order - mm->pageblock_order);
+
+	for (; nr--; pfn += mm->pageblock_nr_pages)
+		set_pageblock_migratetype(mm, pfn, mt);
+}
+
+static void trace_extfrag(struct zone *zone, struct cma_page *page, unsigned order,
+			  unsigned fallback_order, int start_mt, int fallback_mt)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = page_to_pfn(mm, page);
+
+	trace_event(mm, "mm_page_alloc_extfrag",
+		    "page=%p pfn=%lu alloc_order=%u fallback_order=%u pageblock_order=%u alloc_migratetype=%d fallback_migratetype=%d fragmenting=%d change_ownership=%d",
+		    (void *)(0xffffea0000000000ul + pfn * 64), pfn, order, fallback_order,
+		    mm->pageblock_order, start_mt, fallback_mt,
+		    fallback_order < mm->pageblock_order, start_mt == fallback_mt);
+}
+
+/*
+ * __rmqueue_fallback: steal the largest block of another type, so that
+ * fragmentation is kept to few pageblocks. Large steals (or any for
+ * RECLAIMABLE) move the whole pageblock's free pages, and claim the
+ * block if that was at least half of it; never for MIGRATE_CMA, whose
+ * pages keep their type so that only movable allocations hold them.
+ */
+static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, int start_mt)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (int o = mm->max_order - 1; o >= (int)order; o--) {
+		for (int i = 0;; i++) {
+			int mt = fallbacks[start_mt][i];
+			struct cma_page *page;
+			unsigned long pfn;
+
+			if (mt == MIGRATE_RESERVE)
+				break;
+			page = page_list_first(mm, &zone->free_area[o].free_list[mt]);
+			if (!page)
+				continue;
+			pfn = page_to_pfn(mm, page);
+			if (!is_migrate_cma(mt) &&
+			    ((unsigned)o >= mm->pageblock_order / 2 ||
+			     start_mt == MIGRATE_RECLAIMABLE ||
+			     mm->page_group_by_mobility_disabled)) {
+				int pages = move_freepages_block(zone, page, start_mt);
+
+				if (pages >= (1 << (mm->pageblock_order - 1)) ||
+				    mm->page_group_by_mobility_disabled)
+					set_pageblock_migratetype(mm, pfn, start_mt);
+				mt = start_mt;
+			}
+			del_from_free_area(zone, page, o);
+			if ((unsigned)o >= mm->pageblock_order && !is_migrate_cma(mt))
+				change_pageblock_range(mm, pfn, o, start_mt);
+			expand(zone, page, order, o, is_migrate_cma(mt) ? mt : start_mt);
+			if (trace_enabled(mm))
+				trace_extfrag(zone, page, order, o, start_mt, mt);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt)
+{
+	struct cma_page *page;
+
+	for (;;) {
+		page = __rmqueue_smallest(zone, order, mt);
+		if (page || mt == MIGRATE_RESERVE)
+			return page;
+		page = __rmqueue_fallback(zone, order, mt);
+		if (page)
+			return page;
+		/* the reserve is the last resort, for any type */
+		mt = MIGRATE_RESERVE;
+	}
+}
+
+/*
+ * rmqueue_bulk: refill a per-CPU list. Each page records the type it is
+ * to be freed to: the list's, except that CMA and ISOLATE pages stay so.
+ */
+static int rmqueue_bulk(struct zone *zone, unsigned long count, struct page_list *list, int mt,
+			bool cold)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long i;
+
+	spin_lock(&zone->lock);
+	for (i = 0; i < count; i++) {
+		struct cma_page *page = __rmqueue(zone, 0, mt);
+		int pmt;
+
+		if (!page)
+			break;
+		pmt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+		if (!is_migrate_cma(pmt) && pmt != MIGRATE_ISOLATE)
+			pmt = mt;
+		page->private = pmt;
+		page_flags_store(page, page_flags(page) | PG_pcp);
+		/* the list is empty: either way the first page taken is the first pulled */
+		if (cold)
+			page_list_add(mm, list, page);
+		else
+			page_list_add_tail(mm, list, page);
+	}
+	spin_unlock(&zone->lock);
+	return (int)i;
+}
+
+/*
+ * free_pcppages_bulk: give @count pages of @pcp back to the buddy lists,
+ * round-robin over the lists, each to the type recorded when it was freed.
+ */
+static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
+{
+	struct cma_mm *mm = zone->mm;
+	int mt = 0, batch_free = 0;
+
+	spin_lock(&zone->lock);
+	while (count) {
+		struct page_list *list;
+
+		do {
+			batch_free++;
+			if (++mt == MIGRATE_PCPTYPES)
+				mt = 0;
+			list = &pcp->lists[mt];
+		} while (page_list_empty(list));
+		/* the only non-empty list: free it all */
+		if (batch_free == MIGRATE_PCPTYPES)
+			batch_free = count;
+		do {
+			struct cma_page *page = page_list_last(mm, list);
+
+			page_list_del(mm, list, page);
+			page_flags_store(page, page_flags(page) & ~PG_pcp);
+			__free_one_page(zone, page, 0, (int)page->private);
+		} while (--count && --batch_free && !page_list_empty(list));
+	}
+	spin_unlock(&zone->lock);
+}
+
+/* ---- watermarks ---- */
+
+bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark, int classzone_idx,
+		       int alloc_flags)
+{
+	long min = mark;
+	long free_pages = zone_page_state(z, NR_FREE_PAGES) - ((1l << order) - 1);
+
+	/* v23: free CMA pages count here for every request, movable or not */
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
+	if (free_pages <= min + (long)__atomic_load_n(&z->lowmem_reserve[classzone_idx],
+							  __ATOMIC_RELAXED))
+		return false;
+	for (unsigned o = 0; o < order; o++) {
+		/* at the next order, this order's pages become unavailable */
+		free_pages -= (long)__atomic_load_n(&z->free_area[o].nr_free, __ATOMIC_RELAXED) << o;
+		min >>= 1;
+		if (free_pages <= min)
+			return false;
+	}
+	return true;
+}
+
+/* ---- allocation ---- */
+
+int allocflags_to_migratetype(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	if (mm->page_group_by_mobility_disabled)
+		return MIGRATE_UNMOVABLE;
+	return (((gfp & CMA_GFP_MOVABLE) != 0) << 1) | ((gfp & CMA_GFP_RECLAIMABLE) != 0);
+}
+
+/* gfp_zone: the highest zone a request may use; a missing zone type is ZONE_NORMAL. */
+enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	enum zone_type z = ZONE_NORMAL;
+
+	if (gfp & CMA_GFP_DMA)
+		z = ZONE_DMA;
+	else if (gfp & CMA_GFP_DMA32)
+		z = ZONE_DMA32;
+	else if (gfp & CMA_GFP_HIGHMEM)
+		z = ZONE_HIGHMEM;
+	return mm->zones[z].configured ? z : ZONE_NORMAL;
+}
+
+void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order, cma_gfp_t gfp,
+		   int migratetype)
+{
+	uint32_t zone_bits = page_flags(page) & PG_ZONE_MASK;
+
+	page_flags_store(page, zone_bits | PG_head | (order << PG_ORDER_SHIFT) |
+			       ((uint32_t)migratetype << PG_MT_SHIFT));
+	page->private = 0;
+	page->owner = NULL;
+	set_page_count(page, 1);
+	if ((gfp & CMA_GFP_ZERO) && mm->backing)
+		memset(cma_page_address(mm, page), 0, (size_t)mm->page_size << order);
+}
+
+/* buffered_rmqueue: order 0 through the per-CPU lists, the rest from buddy. */
+static struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_gfp_t gfp, int mt)
+{
+	struct cma_mm *mm = zone->mm;
+	struct cma_page *page;
+
+	if (order == 0) {
+		bool cold = gfp & CMA_GFP_COLD;
+		struct cpu_slot *slot = this_cpu_slot(mm);
+		struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
+		struct page_list *list = &pcp->lists[mt];
+
+		spin_lock(&slot->lock);
+		if (page_list_empty(list)) {
+			pcp->count += rmqueue_bulk(zone, pcp->batch, list, mt, cold);
+			if (page_list_empty(list)) {
+				spin_unlock(&slot->lock);
+				return NULL;
+			}
+		}
+		page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
+		page_list_del(mm, list, page);
+		page_flags_store(page, page_flags(page) & ~PG_pcp);
+		pcp->count--;
+		spin_unlock(&slot->lock);
+	} else {
+		spin_lock(&zone->lock);
+		page = __rmqueue(zone, order, mt);
+		spin_unlock(&zone->lock);
+		if (!page)
+			return NULL;
+	}
+	count_vm_events(mm, PGALLOC_DMA + zone->idx, 1ul << order);
+	return page;
+}
+
+struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+					enum zone_type high_zoneidx, int alloc_flags,
+					int migratetype)
+{
+	int classzone_idx = -1;
+
+	for (int i = high_zoneidx; i >= 0; i--) {
+		struct zone *zone = &mm->zones[i];
+		struct cma_page *page;
+
+		if (!zone->present_pages)
+			continue;
+		if (classzone_idx < 0)
+			classzone_idx = i;
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+			unsigned long mark = __atomic_load_n(&zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
+							     __ATOMIC_RELAXED);
+
+			if (!zone_watermark_ok(zone, order, mark, classzone_idx, alloc_flags))
+				continue;
+		}
+		page = buffered_rmqueue(zone, order, gfp, migratetype);
+		if (page) {
+			prep_new_page(mm, page, order, gfp, migratetype);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/* ---- freeing ---- */
+
+static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
+{
+	struct zone *zone = page_zone(mm, page);
+	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+	struct cpu_slot *slot;
+	struct per_cpu_pages *pcp;
+
+	page->private = mt;
+	/*
+	 * Only UNMOVABLE, RECLAIMABLE and MOVABLE have pcp lists: RESERVE and
+	 * CMA pages ride on the MOVABLE list and are freed to their own type
+	 * later; ISOLATE pages go straight back so that they stay isolated.
+	 */
+	if (mt >= MIGRATE_PCPTYPES) {
+		if (mt == MIGRATE_ISOLATE) {
+			free_one_page(zone, page, 0, mt);
+			return;
+		}
+		mt = MIGRATE_MOVABLE;
+	}
+	slot = this_cpu_slot(mm);
+	pcp = &slot->pcp[zone->idx];
+	spin_lock(&slot->lock);
+	page_flags_store(page, page_flags(page) | PG_pcp);
+	if (cold)
+		page_list_add_tail(mm, &pcp->lists[mt], page);
+	else
+		page_list_add(mm, &pcp->lists[mt], page);
+	if (++pcp->count >= pcp->high) {
+		free_pcppages_bulk(zone, pcp->batch, pcp);
+		pcp->count -= pcp->batch;
+	}
+	spin_unlock(&slot->lock);
+}
+
+/* The page is ours (count dropped to zero): clear what allocation set. */
+static void free_pages_prepare(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
+	page->owner = NULL;
+	page->private = 0;
+	count_vm_events(mm, PGFREE, 1ul << order);
+	if (trace_enabled(mm)) {
+		unsigned long pfn = page_to_pfn(mm, page);
+
+		trace_event(mm, "mm_page_free", "page=%p pfn=%lu order=%u",
+			    (void *)(0xffffea0000000000ul + pfn * 64), pfn, order);
+	}
+}
+
+/* __free_pages once the last reference is gone. */
+void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	free_pages_prepare(mm, page, order);
+	if (order == 0)
+		free_hot_cold_page(mm, page, false);
+	else
+		free_one_page(page_zone(mm, page), page, order,
+			      get_pageblock_migratetype(mm, page_to_pfn(mm, page)));
+}
+
+static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)
+{
+	return page >= mm->mem_map && page < mm->mem_map + (mm->end_pfn - mm->base_pfn) &&
+	       ((uintptr_t)page - (uintptr_t)mm->mem_map) % sizeof(*page) == 0;
+}
+
+/* bad_page(): report, and leave the page alone rather than corrupt the lists. */
+static bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	const char *why = NULL;
+
+	if (mm->phase != MM_BOOTED)
+		why = "machine not booted";
+	else if (!page || !page_in_mem_map(mm, page))
+		why = "not a page of this machine";
+	else if (!page_test(page, PG_head))
+		why = page_test(page, PG_buddy) || page_test(page, PG_pcp) ? "page already free" :
+		      page_test(page, PG_reserved) ? "reserved page" : "page was never allocated";
+	else if (page_order(page) != order)
+		why = "order differs from the allocation's";
+	else if (page_count(page) <= 0)
+		why = "nonzero _count expected";
+	if (!why)
+		return true;
+	mm_pr_err(mm, "BUG: Bad page state: %s: pfn:%#lx order:%u (page not freed)\n", why,
+		  page && page_in_mem_map(mm, page) ? page_to_pfn(mm, page) : 0ul, order);
+	return false;
+}
+
+void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	if (!free_page_check(mm, page, order))
+		return;
+	if (atomic_fetch_sub_explicit(&page->count, 1, memory_order_acq_rel) == 1)
+		__free_pages(mm, page, order);
+}
+
+struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_pages"))
+		return NULL;
+	return __alloc_pages(mm, gfp, order);
+}
+
+/* ---- per-CPU lists ---- */
+
+static void drain_slot(struct cma_mm *mm, struct cpu_slot *slot)
+{
+	spin_lock(&slot->lock);
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct per_cpu_pages *pcp = &slot->pcp[i];
+
+		if (pcp->count) {
+			free_pcppages_bulk(&mm->zones[i], pcp->count, pcp);
+			pcp->count = 0;
+		}
+	}
+	spin_unlock(&slot->lock);
+}
+
+void drain_local_pages(struct cma_mm *mm)
+{
+	drain_slot(mm, this_cpu_slot(mm));
+}
+
+void drain_all_pages(struct cma_mm *mm)
+{
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		drain_slot(mm, &mm->slots[c]);
+}
+
+void cma_drain_all_pages(struct cma_mm *mm)
+{
+	if (!mm_require_phase(mm, MM_BOOTED, "cma_drain_all_pages"))
+		drain_all_pages(mm);
+}
+
+static unsigned long rounddown_pow_of_two(unsigned long n)
+{
+	return 1ul << (63 - __builtin_clzl(n));
+}
+
+/* zone_batchsize: about a quarter of a percent of the zone, at most 512 KiB worth. */
+static int zone_batchsize(struct cma_mm *mm, struct zone *zone)
+{
+	unsigned long batch = zone->present_pages / 1024;
+
+	if (batch * mm->page_size > 512 * 1024)
+		batch = (512 * 1024) / mm->page_size;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	return (int)(rounddown_pow_of_two(batch + batch / 2) - 1);
+}
+
+void zone_pcp_init(struct cma_mm *mm)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		int batch = zone_batchsize(mm, &mm->zones[i]);
+
+		for (unsigned c = 0; c < mm->nr_cpus; c++) {
+			struct per_cpu_pages *pcp = &mm->slots[c].pcp[i];
+
+			pcp->count = 0;
+			pcp->high = 6 * batch;
+			pcp->batch = batch > 1 ? batch : 1;
+			for (int t = 0; t < MIGRATE_PCPTYPES; t++)
+				page_list_init(&pcp->lists[t]);
+		}
+	}
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		spin_lock_init(&mm->slots[c].lock);
+}
+
+/* ---- boot and CMA activation ---- */
+
+/* Release [start_pfn, end_pfn) to buddy in the largest aligned blocks, zone by zone. */
+void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn)
+{
+	while (start_pfn < end_pfn) {
+		struct zone *zone = pfn_zone(mm, start_pfn);
+		unsigned long zend = zone->zone_start_pfn + zone->spanned_pages;
+		unsigned long end = end_pfn < zend ? end_pfn : zend;
+		unsigned order = mm->max_order - 1;
+		struct cma_page *page;
+
+		if (start_pfn)
+			order = order < (unsigned)__builtin_ctzl(start_pfn) ? order :
+				(unsigned)__builtin_ctzl(start_pfn);
+		while (start_pfn + (1ul << order) > end)
+			order--;
+		page = pfn_to_page(mm, start_pfn);
+		for (unsigned long i = 0; i < (1ul << order); i++) {
+			page_flags_store(page + i, page_flags(page + i) & PG_ZONE_MASK);
+			set_page_count(page + i, 0);
+		}
+		free_one_page(zone, page, order, get_pageblock_migratetype(mm, start_pfn));
+		zone->managed_pages += 1ul << order;
+		mm->totalram_pages += 1ul << order;
+		start_pfn += 1ul << order;
+	}
+}
+
+/*
+ * init_cma_reserved_pageblock: hand a reserved pageblock to the
+ * allocator as MIGRATE_CMA. The caller has checked that the block is
+ * valid, reserved and in one zone.
+ */
+void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned long pfn = page_to_pfn(mm, page);
+	struct zone *zone = page_zone(mm, page);
+
+	for (unsigned long i = 0; i < mm->pageblock_nr_pages; i++) {
+		VM_BUG_ON(!page_test(page + i, PG_reserved));
+		page_flags_store(page + i, page_flags(page + i) & PG_ZONE_MASK);
+		set_page_count(page + i, 0);
+	}
+	spin_lock(&zone->lock);
+	set_pageblock_migratetype(mm, pfn, MIGRATE_CMA);
+	spin_unlock(&zone->lock);
+	if (mm->pageblock_order == 0) {
+		free_hot_cold_page(mm, page, false);
+	} else {
+		free_one_page(zone, page, mm->pageblock_order, MIGRATE_CMA);
+	}
+	zone->managed_pages += mm->pageblock_nr_pages;
+	mm->totalram_pages += mm->pageblock_nr_pages;
+}
+
+/*
+ * split_free_page: take a free block off the lists as 2^order separate
+ * allocated pages, but only if the zone stays above low + 2^order, as if
+ * the block were being allocated. zone->lock held. Returns the pages
+ * taken, or 0.
+ */
+int split_free_page(struct cma_mm *mm, struct cma_page *page)
+{
+	struct zone *zone = page_zone(mm, page);
+	unsigned order = page_order(page);
+	unsigned long pfn = page_to_pfn(mm, page);
+
+	if (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0))
+		return 0;
+	del_from_free_area(zone, page, order);
+	for (unsigned long i = 0; i < (1ul << order); i++)
+		prep_new_page(mm, page + i, 0, 0, MIGRATE_MOVABLE);
+	if (order + 1 >= mm->pageblock_order) {
+		for (unsigned long p = pfn; p < pfn + (1ul << order); p += mm->pageblock_nr_pages) {
+			int mt = get_pageblock_migratetype(mm, p);
+
+			if (mt != MIGRATE_ISOLATE && !is_migrate_cma(mt))
+				set_pageblock_migratetype(mm, p, MIGRATE_MOVABLE);
+		}
+	}
+	return 1 << order;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Zone watermarks and what hangs off them (page_alloc.c's init half in
+ * the kernel): min_free_kbytes, the min/low/high marks plus the seed-008
+ * min_cma_pages, lowmem_reserve, and the MIGRATE_RESERVE pageblocks whose
+ * number follows the min mark.
+ */
+#include "mm/internal.h"
+
+/* sysctl_lowmem_reserve_ratio, by the lower zone's type */
+static const unsigned lowmem_reserve_ratio[MAX_NR_ZONES] = {
+	[ZONE_DMA] = 256, [ZONE_DMA32] = 256, [ZONE_NORMAL] = 32, [ZONE_HIGHMEM] = 32,
+};
+
+static void wmark_store(unsigned long *p, unsigned long v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* Pages of zones <= @high_idx beyond their high marks (nr_free_zone_pages). */
+static unsigned long nr_free_zone_pages(struct cma_mm *mm, enum zone_type high_idx)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i <= (int)high_idx; i++) {
+		struct zone *z = &mm->zones[i];
+		unsigned long high = high_wmark_pages(z);
+
+		if (z->present_pages > high)
+			sum += z->present_pages - high;
+	}
+	return sum;
+}
+
+unsigned long nr_free_pagecache_pages(struct cma_mm *mm)
+{
+	return nr_free_zone_pages(mm, ZONE_MOVABLE);
+}
+
+static unsigned long pageblock_is_reserved(struct cma_mm *mm, unsigned long start,
+					   unsigned long end)
+{
+	for (unsigned long pfn = start; pfn < end; pfn++)
+		if (!pfn_valid(mm, pfn) || page_test(pfn_to_page(mm, pfn), PG_reserved))
+			return true;
+	return false;
+}
+
+/*
+ * setup_zone_migrate_reserve: mark up to two MOVABLE pageblocks with no
+ * reserved page as MIGRATE_RESERVE, as many as the min mark covers, and
+ * turn any surplus RESERVE block back to MOVABLE. zone->lock held.
+ */
+static void setup_zone_migrate_reserve(struct zone *zone)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long nr = mm->pageblock_nr_pages;
+	unsigned long start = (zone->zone_start_pfn + nr - 1) & ~(nr - 1);
+	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
+	long reserve = (long)((min_wmark_pages(zone) + nr - 1) / nr);
+
+	if (reserve > 2)
+		reserve = 2;
+	zone->nr_migrate_reserve_block = (int)reserve;
+	for (unsigned long pfn = start; pfn < end; pfn += nr) {
+		unsigned long block_end = pfn + nr < end ? pfn + nr : end;
+		int mt;
+
+		if (!pfn_valid(mm, pfn))
+			continue;
+		mt = get_pageblock_migratetype(mm, pfn);
+		if (reserve > 0) {
+			/* blocks with reserved pages will never free */
+			if (pageblock_is_reserved(mm, pfn, block_end))
+				continue;
+			if (mt == MIGRATE_RESERVE) {
+				reserve--;
+				continue;
+			}
+			if (mt == MIGRATE_MOVABLE) {
+				set_pageblock_migratetype(mm, pfn, MIGRATE_RESERVE);
+				move_freepages_block(zone, pfn_to_page(mm, pfn), MIGRATE_RESERVE);
+				reserve--;
+				continue;
+			}
+		}
+		/* the reserve is met: take back what an earlier pass reserved */
+		if (mt == MIGRATE_RESERVE) {
+			set_pageblock_migratetype(mm, pfn, MIGRATE_MOVABLE);
+			move_freepages_block(zone, pfn_to_page(mm, pfn), MIGRATE_MOVABLE);
+		}
+	}
+}
+
+static void calculate_totalreserve_pages(struct cma_mm *mm)
+{
+	unsigned long total = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &mm->zones[i];
+		unsigned long max = 0;
+
+		for (int j = i; j < MAX_NR_ZONES; j++)
+			if (z->lowmem_reserve[j] > max)
+				max = z->lowmem_reserve[j];
+		max += high_wmark_pages(z);
+		if (max > z->present_pages)
+			max = z->present_pages;
+		total += max;
+	}
+	mm->totalreserve_pages = total;
+}
+
+/*
+ * setup_per_zone_wmarks: share min_free_kbytes among the lowmem zones by
+ * size; highmem keeps a small fixed min. low and high sit a quarter and
+ * a half of the zone's share above min, and all three carry min_cma_pages.
+ */
+void setup_per_zone_wmarks(struct cma_mm *mm)
+{
+	unsigned long pages_min = (unsigned long)mm->min_free_kbytes >> (mm->page_shift - 10);
+	unsigned long lowmem_pages = 0;
+	struct zone *z;
+
+	for_each_populated_zone(mm, z)
+		if (!is_highmem(z))
+			lowmem_pages += z->present_pages;
+	for_each_populated_zone(mm, z) {
+		unsigned long tmp = lowmem_pages ?
+				    (unsigned long)((unsigned __int128)pages_min * z->present_pages / lowmem_pages) : 0;
+		unsigned long min = tmp;
+
+		spin_lock(&z->lock);
+		if (is_highmem(z)) {
+			min = z->present_pages / 1024;
+			min = min < 32 ? 32 : min > 128 ? 128 : min;
+		}
+		wmark_store(&z->watermark[WMARK_MIN], min + z->min_cma_pages);
+		wmark_store(&z->watermark[WMARK_LOW], min + (tmp >> 2) + z->min_cma_pages);
+		wmark_store(&z->watermark[WMARK_HIGH], min + (tmp >> 1) + z->min_cma_pages);
+		setup_zone_migrate_reserve(z);
+		spin_unlock(&z->lock);
+	}
+	calculate_totalreserve_pages(mm);
+}
+
+/* setup_per_zone_lowmem_reserve: what a lower zone keeps from higher-zone requests. */
+void setup_per_zone_lowmem_reserve(struct cma_mm *mm)
+{
+	for (int j = 0; j < MAX_NR_ZONES; j++) {
+		unsigned long present = mm->zones[j].present_pages;
+
+		wmark_store(&mm->zones[j].lowmem_reserve[j], 0);
+		for (int idx = j - 1; idx >= 0; idx--) {
+			struct zone *lower = &mm->zones[idx];
+
+			wmark_store(&lower->lowmem_reserve[j], present / lowmem_reserve_ratio[idx]);
+			present += lower->present_pages;
+		}
+	}
+	calculate_totalreserve_pages(mm);
+}
+
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0;
+
+	for (unsigned long bit = 1ul << 62; bit; bit >>= 2) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
+}
+
+/*
+ * init_per_zone_wmark_min: min_free_kbytes = sqrt(16 * lowmem KiB),
+ * clamped to [128, 65536]; run after CMA activation, as module_init is.
+ */
+void init_per_zone_wmark_min(struct cma_mm *mm)
+{
+	unsigned long lowmem_kbytes = nr_free_zone_pages(mm, ZONE_NORMAL) * (mm->page_size >> 10);
+	unsigned long k = int_sqrt(lowmem_kbytes * 16);
+
+	mm->min_free_kbytes = (int)(k < 128 ? 128 : k > 65536 ? 65536 : k);
+	setup_per_zone_wmarks(mm);
+	setup_per_zone_lowmem_reserve(mm);
+}

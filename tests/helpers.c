@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <time.h>
+
+#include "helpers.h"
+
+struct cma_mm *test_boot(const struct cma_mm_config *cfg)
+{
+	struct cma_mm *mm = NULL;
+
+	assert_int_equal(cma_mm_create(cfg, &mm), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	return mm;
+}
+
+struct cma_mm *test_machine(cma_phys_t base, uint64_t size, bool metadata_only)
+{
+	struct cma_bank bank = { base, size };
+	struct cma_mm_config cfg = {
+		.banks = &bank,
+		.nr_banks = 1,
+		.zone_dma_end = base < 16 * MiB && base + size > 16 * MiB ? 16 * MiB : 0,
+		.metadata_only = metadata_only,
+	};
+
+	return test_boot(&cfg);
+}
+
+void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages)
+{
+	for (unsigned long pfn = start_pfn; pfn < start_pfn + nr_pages; pfn += mm->pageblock_nr_pages)
+		init_cma_reserved_pageblock(mm, cma_pfn_to_page(mm, pfn));
+	init_per_zone_wmark_min(mm);
+}
+
+struct cma_mm *test_machine_with_cma(uint64_t size, cma_phys_t cma_base, uint64_t cma_size)
+{
+	struct cma_bank bank = { 0, size };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB };
+	struct cma_mm *mm = NULL;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(cma_memblock_reserve(mm, cma_base, cma_size), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	test_activate_cma(mm, cma_base >> mm->page_shift, cma_size >> mm->page_shift);
+	return mm;
+}
+
+unsigned long test_seed(const char *test)
+{
+	const char *env = getenv("CMA_TEST_SEED");
+	unsigned long seed = env ? strtoul(env, NULL, 0) : (unsigned long)time(NULL);
+
+	printf("%s: seed %lu (replay with CMA_TEST_SEED=%lu)\n", test, seed, seed);
+	return seed;
+}
+
+/* xorshift64* */
+uint64_t test_rand(uint64_t *state)
+{
+	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+unsigned long free_pages_of_type(struct zone *zone, int mt)
+{
+	unsigned long n = 0;
+
+	spin_lock(&zone->lock);
+	for (unsigned o = 0; o < zone->mm->max_order; o++)
+		for (struct cma_page *p = page_list_first(zone->mm, &zone->free_area[o].free_list[mt]); p;
+		     p = page_list_next(zone->mm, p))
+			n += 1ul << o;
+	spin_unlock(&zone->lock);
+	return n;
+}
+
+unsigned long pcp_count(struct cma_mm *mm, unsigned cpu, enum zone_type z)
+{
+	return (unsigned long)mm->slots[cpu].pcp[z].count;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Test helpers: machines built in one call, seeds that can be replayed
+ * (CMA_TEST_SEED), and small queries of allocator state.
+ */
+#ifndef CMA_TESTS_HELPERS_H
+#define CMA_TESTS_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cma/cma.h>
+#include "mm/internal.h"
+
+#define MiB (1ull << 20)
+#define GiB (1ull << 30)
+
+/* One bank at @base of @size bytes; DMA below 16 MiB when the bank reaches it. */
+struct cma_mm *test_machine(cma_phys_t base, uint64_t size, bool metadata_only);
+/* Boot @cfg, failing the test on error. */
+struct cma_mm *test_boot(const struct cma_mm_config *cfg);
+/*
+ * Boot a machine of @size bytes whose [cma_base, cma_base + cma_size)
+ * is reserved early and handed to the allocator as MIGRATE_CMA pageblocks
+ * (init_cma_reserved_pageblock), watermarks recomputed after, as the
+ * core initcall and module_init order it.
+ */
+struct cma_mm *test_machine_with_cma(uint64_t size, cma_phys_t cma_base, uint64_t cma_size);
+void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages);
+
+/* The seed of a randomized test: CMA_TEST_SEED, or time; printed either way. */
+unsigned long test_seed(const char *test);
+uint64_t test_rand(uint64_t *state);
+
+/* Free pages of @zone on the lists of @mt (all orders). */
+unsigned long free_pages_of_type(struct zone *zone, int mt);
+unsigned long pcp_count(struct cma_mm *mm, unsigned cpu, enum zone_type z);
+
+#define assert_verify(mm) assert_int_equal(cma_mm_verify(mm), 0)
+
+#endif

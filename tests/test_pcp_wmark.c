@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU page lists and watermarks: zone_batchsize and high, pages on
+ * pcp lists not counted free, the type recorded at free time, rmqueue_bulk
+ * keeping CMA, drain_all_pages across slots; min_free_kbytes, the
+ * min/low/high formulas, lowmem_reserve, zone_watermark_ok and the
+ * MIGRATE_RESERVE blocks.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static struct cma_mm *one_zone(uint64_t size, unsigned pb, unsigned cpus)
+{
+	struct cma_bank bank = { 0, size };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = pb,
+				     .nr_cpus = cpus, .metadata_only = true };
+
+	return test_boot(&cfg);
+}
+
+/* The formula of zone_batchsize(), computed independently. */
+static int expected_batch(unsigned long present)
+{
+	unsigned long b = present / 1024;
+	unsigned long p2 = 1;
+
+	if (b * 4096 > 512 * 1024)
+		b = 512 * 1024 / 4096;
+	b /= 4;
+	if (b < 1)
+		b = 1;
+	while (p2 * 2 <= b + b / 2)
+		p2 *= 2;
+	return (int)p2 - 1;
+}
+
+/*
+ * Expect: 1 GiB zone: batch 31, high 186. The first order-0 allocation
+ * pulls a batch off the buddy lists, so NR_FREE_PAGES drops by 31 and 30
+ * pages wait on the pcp list, not counted free.
+ */
+static void pcp_batch_and_high_follow_zone_size(void **state)
+{
+	struct cma_mm *mm = one_zone(1 * GiB, 0, 1);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
+	unsigned long before = zone_page_state(z, NR_FREE_PAGES);
+	struct cma_page *p;
+
+	assert_int_equal(pcp->batch, expected_batch(z->present_pages));
+	assert_int_equal(pcp->batch, 31);
+	assert_int_equal(pcp->high, 6 * 31);
+	p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(p);
+	assert_int_equal(before - zone_page_state(z, NR_FREE_PAGES), 31);
+	assert_int_equal(pcp->count, 30);
+	cma_free_pages(mm, p, 0);
+	assert_int_equal(pcp->count, 31);
+	cma_drain_all_pages(mm);
+	assert_int_equal(pcp->count, 0);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), before);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: freeing past high gives one batch back to buddy at once. */
+static void pcp_free_above_high_drains_a_batch(void **state)
+{
+	struct cma_mm *mm = one_zone(1 * GiB, 0, 1);
+	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
+	struct cma_page *pages[400];
+
+	for (int i = 0; i < 400; i++)
+		assert_non_null(pages[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+	cma_drain_all_pages(mm);
+	for (int i = 0; i < 400; i++) {
+		cma_free_pages(mm, pages[i], 0);
+		assert_true(pcp->count < pcp->high);
+	}
+	/* 400 frees: every time count reached 186 a batch of 31 left */
+	assert_int_equal(pcp->count, 400 - 31 * ((400 - 186) / 31 + 1));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a page goes back to buddy with the type its pageblock had when
+ * it was freed onto the pcp list, even if the pageblock changed since.
+ */
+static void pcp_drain_frees_to_recorded_type(void **state)
+{
+	struct cma_mm *mm = one_zone(64 * MiB, 9, 1);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	unsigned long pfn = cma_page_to_pfn(mm, p);
+	unsigned long unmovable_before;
+
+	assert_int_equal(get_pageblock_migratetype(mm, pfn), MIGRATE_MOVABLE);
+	cma_drain_all_pages(mm);
+	unmovable_before = free_pages_of_type(z, MIGRATE_UNMOVABLE);
+	cma_free_pages(mm, p, 0);
+	assert_int_equal(p->private, MIGRATE_MOVABLE);
+	spin_lock(&z->lock);
+	set_pageblock_migratetype(mm, pfn, MIGRATE_UNMOVABLE);
+	spin_unlock(&z->lock);
+	cma_drain_all_pages(mm);
+	assert_int_equal(free_pages_of_type(z, MIGRATE_UNMOVABLE), unmovable_before);
+	spin_lock(&z->lock);
+	set_pageblock_migratetype(mm, pfn, MIGRATE_MOVABLE);
+	spin_unlock(&z->lock);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: rmqueue_bulk records CMA for pages it takes from CMA
+ * pageblocks, so that they go back to the CMA lists, not MOVABLE.
+ */
+static void pcp_rmqueue_bulk_keeps_cma_type(void **state)
+{
+	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
+	unsigned long cma_start = (32 * MiB) >> 12, cma_free;
+	struct cma_page *pages[20000];
+	int n = 0, found = 0;
+
+	for (struct zone *zz = mm->zones; zz < mm->zones + MAX_NR_ZONES; zz++) {
+		memset(zz->watermark, 0, sizeof(zz->watermark));
+		memset(zz->lowmem_reserve, 0, sizeof(zz->lowmem_reserve));
+	}
+	/* movable allocations until one comes from the CMA area */
+	while (n < 20000) {
+		pages[n] = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+		assert_non_null(pages[n]);
+		if (cma_page_to_pfn(mm, pages[n]) >= cma_start &&
+		    cma_page_to_pfn(mm, pages[n]) < cma_start + 4096) {
+			n++;
+			break;
+		}
+		n++;
+	}
+	for (struct cma_page *p = page_list_first(mm, &pcp->lists[MIGRATE_MOVABLE]); p;
+	     p = page_list_next(mm, p))
+		if (cma_page_to_pfn(mm, p) >= cma_start && cma_page_to_pfn(mm, p) < cma_start + 4096) {
+			assert_int_equal(p->private, MIGRATE_CMA);
+			found++;
+		}
+	assert_true(found > 0);
+	while (n)
+		cma_free_pages(mm, pages[--n], 0);
+	cma_drain_all_pages(mm);
+	cma_free = zone_page_state(z, NR_FREE_CMA_PAGES);
+	assert_int_equal(cma_free, 4096);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+struct bound_ctx {
+	struct cma_mm *mm;
+	struct cma_page *page;
+};
+
+/* Expect: each thread's frees land on its own slot; drain_all empties all. */
+static void pcp_bind_cpu_and_drain_all(void **state)
+{
+	struct cma_mm *mm = one_zone(64 * MiB, 9, 2);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long before = zone_page_state(z, NR_FREE_PAGES);
+	struct cma_page *a, *b;
+
+	cma_mm_bind_cpu(mm, 1);
+	a = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_true(pcp_count(mm, 1, ZONE_NORMAL) > 0);
+	assert_int_equal(pcp_count(mm, 0, ZONE_NORMAL), 0);
+	cma_mm_bind_cpu(mm, 0);
+	b = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_true(pcp_count(mm, 0, ZONE_NORMAL) > 0);
+	cma_free_pages(mm, a, 0);	/* allocated on cpu 1, freed on cpu 0 */
+	cma_free_pages(mm, b, 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(pcp_count(mm, 0, ZONE_NORMAL), 0);
+	assert_int_equal(pcp_count(mm, 1, ZONE_NORMAL), 0);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), before);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- watermarks ---- */
+
+static unsigned long isqrt(unsigned long x)
+{
+	unsigned long r = (unsigned long)sqrt((double)x);
+
+	while (r * r > x)
+		r--;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* Expect: min_free_kbytes = sqrt(16 * lowmem KiB), clamped to [128, 65536]. */
+static void wmark_min_free_kbytes_formula(void **state)
+{
+	static const uint64_t sizes[] = { 512 << 10, 64 * MiB, 1 * GiB, 3 * GiB };
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct cma_mm *mm = one_zone(sizes[i], 0, 1);
+		unsigned long k = isqrt(16 * (sizes[i] >> 10));
+
+		k = k < 128 ? 128 : k > 65536 ? 65536 : k;
+		assert_int_equal(mm->min_free_kbytes, k);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect, per zone: min = pages_min * present / lowmem (highmem:
+ * present/1024 in [32, 128]), low = min + share/4, high = min + share/2.
+ */
+static void wmark_per_zone_formula(void **state)
+{
+	struct cma_bank bank = { 0x40000000, 1 * GiB };
+	struct cma_mm_config cfg = { .arch = CMA_ARCH_ARM, .banks = &bank, .nr_banks = 1,
+				     .zone_dma_end = 0x41000000, .highmem_start = 0x70000000,
+				     .metadata_only = true };
+	struct cma_mm *mm = test_boot(&cfg);
+	unsigned long pages_min = (unsigned long)mm->min_free_kbytes >> 2, lowmem = 0;
+	struct zone *z;
+
+	for_each_populated_zone(mm, z)
+		if (z->idx != ZONE_HIGHMEM)
+			lowmem += z->present_pages;
+	assert_int_equal(lowmem, (0x70000000 - 0x40000000) >> 12);
+	for_each_populated_zone(mm, z) {
+		unsigned long share = pages_min * z->present_pages / lowmem;
+		unsigned long min = share;
+
+		if (z->idx == ZONE_HIGHMEM) {
+			min = z->present_pages / 1024;
+			min = min < 32 ? 32 : min > 128 ? 128 : min;
+		}
+		assert_int_equal(min_wmark_pages(z), min);
+		assert_int_equal(low_wmark_pages(z), min + share / 4);
+		assert_int_equal(high_wmark_pages(z), min + share / 2);
+	}
+	/* min_cma_pages raises all three (seed 008) */
+	z = &mm->zones[ZONE_NORMAL];
+	{
+		unsigned long min = min_wmark_pages(z), low = low_wmark_pages(z), high = high_wmark_pages(z);
+
+		z->min_cma_pages = 100;
+		setup_per_zone_wmarks(mm);
+		assert_int_equal(min_wmark_pages(z), min + 100);
+		assert_int_equal(low_wmark_pages(z), low + 100);
+		assert_int_equal(high_wmark_pages(z), high + 100);
+		z->min_cma_pages = 0;
+		setup_per_zone_wmarks(mm);
+		assert_int_equal(min_wmark_pages(z), min);
+	}
+	cma_mm_destroy(mm);
+}
+
+/* Expect: lowmem_reserve[j] of a lower zone = pages of zones above it up to j / ratio. */
+static void wmark_lowmem_reserve_ratios(void **state)
+{
+	struct cma_bank bank = { 0, 2 * GiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
+				     .zone_dma32_end = 1 * GiB, .metadata_only = true };
+	struct cma_mm *mm = test_boot(&cfg);
+	struct zone *dma = &mm->zones[ZONE_DMA], *dma32 = &mm->zones[ZONE_DMA32];
+	struct zone *normal = &mm->zones[ZONE_NORMAL];
+
+	assert_int_equal(dma->lowmem_reserve[ZONE_DMA], 0);
+	assert_int_equal(dma->lowmem_reserve[ZONE_DMA32], dma32->present_pages / 256);
+	assert_int_equal(dma->lowmem_reserve[ZONE_NORMAL],
+			 (dma32->present_pages + normal->present_pages) / 256);
+	assert_int_equal(dma32->lowmem_reserve[ZONE_NORMAL], normal->present_pages / 256);
+	assert_int_equal(normal->lowmem_reserve[ZONE_NORMAL], 0);
+	/* a GFP_KERNEL request may not dip into DMA32's reserve for Normal */
+	assert_false(zone_watermark_ok(dma32, 0, zone_page_state(dma32, NR_FREE_PAGES) -
+				       dma32->lowmem_reserve[ZONE_NORMAL], ZONE_NORMAL, 0));
+	assert_true(zone_watermark_ok(dma32, 0, zone_page_state(dma32, NR_FREE_PAGES) -
+				      dma32->lowmem_reserve[ZONE_NORMAL] - 1, ZONE_NORMAL, 0));
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: zone_watermark_ok(order) discounts the free pages of lower
+ * orders: a zone whose free memory is all order-0 fails any order-1 check.
+ */
+static void wmark_ok_discounts_lower_orders(void **state)
+{
+	struct cma_mm *mm = one_zone(64 * MiB, 9, 1);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	static struct cma_page *pages[16384];
+	int n = 0;
+	struct cma_page *p;
+
+	memset(z->watermark, 0, sizeof(z->watermark));
+	while ((p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0)))
+		pages[n++] = p;
+	cma_drain_all_pages(mm);
+	/* free every other page: nothing can merge */
+	for (int i = 0; i < n; i++)
+		if (cma_page_to_pfn(mm, pages[i]) % 2 == 0) {
+			cma_free_pages(mm, pages[i], 0);
+			pages[i] = NULL;
+		}
+	cma_drain_all_pages(mm);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), z->free_area[0].nr_free);
+	assert_true(zone_page_state(z, NR_FREE_PAGES) > 1000);
+	assert_true(zone_watermark_ok(z, 0, 10, ZONE_NORMAL, 0));
+	assert_false(zone_watermark_ok(z, 1, 0, ZONE_NORMAL, 0));
+	assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 1));
+	/* order 0: the mark itself, with ALLOC_HIGH halving it */
+	{
+		unsigned long f = zone_page_state(z, NR_FREE_PAGES);
+
+		assert_false(zone_watermark_ok(z, 0, f, ZONE_NORMAL, 0));
+		assert_true(zone_watermark_ok(z, 0, f - 1, ZONE_NORMAL, 0));
+		assert_true(zone_watermark_ok(z, 0, 2 * f - 2, ZONE_NORMAL, ALLOC_HIGH));
+	}
+	for (int i = 0; i < n; i++)
+		if (pages[i])
+			cma_free_pages(mm, pages[i], 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+static int count_blocks(struct cma_mm *mm, struct zone *z, int mt)
+{
+	int n = 0;
+
+	for (unsigned long pfn = z->zone_start_pfn; pfn < z->zone_start_pfn + z->spanned_pages;
+	     pfn += mm->pageblock_nr_pages)
+		n += get_pageblock_migratetype(mm, pfn) == mt;
+	return n;
+}
+
+/*
+ * Expect: RESERVE blocks = min(2, ceil(min / pageblock)), only on blocks
+ * with no reserved page; when min falls the surplus goes back to MOVABLE.
+ */
+static void wmark_migrate_reserve_follows_min(void **state)
+{
+	struct cma_bank bank = { 0, 1 * GiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+				     .metadata_only = true };
+	struct cma_mm *mm = NULL;
+	struct zone *z;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	/* a reserved page in the first pageblock keeps it out of the reserve */
+	assert_int_equal(cma_memblock_reserve(mm, 4096, 4096), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	z = &mm->zones[ZONE_NORMAL];
+	/* min 1024 pages over 512-page blocks: 2 */
+	assert_int_equal(min_wmark_pages(z), 1024);
+	assert_int_equal(count_blocks(mm, z, MIGRATE_RESERVE), 2);
+	assert_int_not_equal(get_pageblock_migratetype(mm, 0), MIGRATE_RESERVE);
+	mm->min_free_kbytes = 1024;	/* min 256 pages: one block */
+	setup_per_zone_wmarks(mm);
+	assert_int_equal(count_blocks(mm, z, MIGRATE_RESERVE), 1);
+	assert_int_equal(count_blocks(mm, z, MIGRATE_MOVABLE), 1024 * 1024 / 4 / 512 - 1);
+	mm->min_free_kbytes = 65536;	/* never more than 2 */
+	setup_per_zone_wmarks(mm);
+	assert_int_equal(count_blocks(mm, z, MIGRATE_RESERVE), 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pcp_batch_and_high_follow_zone_size),
+		cmocka_unit_test(pcp_free_above_high_drains_a_batch),
+		cmocka_unit_test(pcp_drain_frees_to_recorded_type),
+		cmocka_unit_test(pcp_rmqueue_bulk_keeps_cma_type),
+		cmocka_unit_test(pcp_bind_cpu_and_drain_all),
+		cmocka_unit_test(wmark_min_free_kbytes_formula),
+		cmocka_unit_test(wmark_per_zone_formula),
+		cmocka_unit_test(wmark_lowmem_reserve_ratios),
+		cmocka_unit_test(wmark_ok_discounts_lower_orders),
+		cmocka_unit_test(wmark_migrate_reserve_follows_min),
+	};
+
+	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL);
+}
