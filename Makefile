@@ -56,7 +56,7 @@ $(BUILD)/libcma.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/libcma.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcma.so.0 $(LDFLAGS) -o $@ $^
+	$(CC) -shared -Wl,-soname,libcma.so.0 -Wl,--version-script=libcma.map $(LDFLAGS) -o $@ $^
 
 $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)

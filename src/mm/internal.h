@@ -48,13 +48,41 @@ static inline struct zone *page_zone(struct cma_mm *mm, const struct cma_page *p
 }
 
 bool pfn_valid(const struct cma_mm *mm, unsigned long pfn);
-struct cpu_slot *this_cpu_slot(struct cma_mm *mm);
+
+/* The slot the calling thread bound itself to, and on which machine. */
+struct cpu_binding {
+	uint64_t mm_id;
+	unsigned cpu;
+};
+extern _Thread_local struct cpu_binding cpu_binding;
+
+static inline struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
+{
+	return &mm->slots[cpu_binding.mm_id == mm->id ? cpu_binding.cpu : 0];
+}
+
 struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn);	/* NULL outside all zones */
 int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what);
 
+/*
+ * Events live in the per-CPU slots and change only under slot->lock, so
+ * that the allocator's fast path, which holds it anyway, counts with
+ * plain stores (__count_vm_events).
+ */
+static inline void __count_vm_events(struct cpu_slot *slot, enum vm_event_item item, uint64_t n)
+{
+	atomic_store_explicit(&slot->events[item],
+			      atomic_load_explicit(&slot->events[item], memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
 static inline void count_vm_events(struct cma_mm *mm, enum vm_event_item item, uint64_t n)
 {
-	atomic_fetch_add_explicit(&this_cpu_slot(mm)->events[item], n, memory_order_relaxed);
+	struct cpu_slot *slot = this_cpu_slot(mm);
+
+	spin_lock(&slot->lock);
+	__count_vm_events(slot, item, n);
+	spin_unlock(&slot->lock);
 }
 
 static inline void count_vm_event(struct cma_mm *mm, enum vm_event_item item)
@@ -82,9 +110,46 @@ void memblock_for_each_free_range(struct memblock *mb,
 
 /* ---- page_alloc.c: the buddy allocator ---- */
 
-void page_list_add(struct cma_mm *mm, struct page_list *l, struct cma_page *page);
-void page_list_add_tail(struct cma_mm *mm, struct page_list *l, struct cma_page *page);
-void page_list_del(struct cma_mm *mm, struct page_list *l, struct cma_page *page);
+/* page lists, linked by mem_map index (on the allocator's fast path: inline) */
+static inline void page_list_add(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
+{
+	uint32_t idx = page_idx(mm, page);
+
+	page->prev = PAGE_NIL;
+	page->next = l->head;
+	if (l->head != PAGE_NIL)
+		mm->mem_map[l->head].prev = idx;
+	else
+		l->tail = idx;
+	l->head = idx;
+}
+
+static inline void page_list_add_tail(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
+{
+	uint32_t idx = page_idx(mm, page);
+
+	page->next = PAGE_NIL;
+	page->prev = l->tail;
+	if (l->tail != PAGE_NIL)
+		mm->mem_map[l->tail].next = idx;
+	else
+		l->head = idx;
+	l->tail = idx;
+}
+
+static inline void page_list_del(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
+{
+	if (page->prev != PAGE_NIL)
+		mm->mem_map[page->prev].next = page->next;
+	else
+		l->head = page->next;
+	if (page->next != PAGE_NIL)
+		mm->mem_map[page->next].prev = page->prev;
+	else
+		l->tail = page->prev;
+	page->next = page->prev = PAGE_NIL;
+}
+
 static inline void page_list_init(struct page_list *l)
 {
 	l->head = l->tail = PAGE_NIL;

@@ -21,11 +21,7 @@ static const char *const zone_names[MAX_NR_ZONES] = {
 
 static atomic_uint_fast64_t mm_next_id = 1;
 
-/* The slot a thread bound itself to, and on which machine. */
-static _Thread_local struct {
-	uint64_t mm_id;
-	unsigned cpu;
-} cpu_binding;
+_Thread_local struct cpu_binding cpu_binding;
 
 void cma_bug(const char *file, int line, const char *cond)
 {
@@ -140,13 +136,6 @@ struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn)
 		if (zone_spans_pfn(z, pfn))
 			return z;
 	return NULL;
-}
-
-struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
-{
-	if (cpu_binding.mm_id == mm->id)
-		return &mm->slots[cpu_binding.cpu];
-	return &mm->slots[0];
 }
 
 void cma_mm_bind_cpu(struct cma_mm *mm, unsigned cpu)

@@ -18,47 +18,6 @@
 
 #include "mm/internal.h"
 
-/* ---- page lists (linked by mem_map index) ---- */
-
-void page_list_add(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
-{
-	uint32_t idx = page_idx(mm, page);
-
-	page->prev = PAGE_NIL;
-	page->next = l->head;
-	if (l->head != PAGE_NIL)
-		mm->mem_map[l->head].prev = idx;
-	else
-		l->tail = idx;
-	l->head = idx;
-}
-
-void page_list_add_tail(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
-{
-	uint32_t idx = page_idx(mm, page);
-
-	page->next = PAGE_NIL;
-	page->prev = l->tail;
-	if (l->tail != PAGE_NIL)
-		mm->mem_map[l->tail].next = idx;
-	else
-		l->head = idx;
-	l->tail = idx;
-}
-
-void page_list_del(struct cma_mm *mm, struct page_list *l, struct cma_page *page)
-{
-	if (page->prev != PAGE_NIL)
-		mm->mem_map[page->prev].next = page->next;
-	else
-		l->head = page->next;
-	if (page->next != PAGE_NIL)
-		mm->mem_map[page->next].prev = page->prev;
-	else
-		l->tail = page->prev;
-	page->next = page->prev = PAGE_NIL;
-}
-
 /* ---- counters ---- */
 
 unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
@@ -507,6 +466,7 @@ static struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_
 		page_list_del(mm, list, page);
 		page_flags_store(page, page_flags(page) & ~PG_pcp);
 		pcp->count--;
+		__count_vm_events(slot, PGALLOC_DMA + zone->idx, 1);
 		spin_unlock(&slot->lock);
 	} else {
 		spin_lock(&zone->lock);
@@ -514,8 +474,8 @@ static struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_
 		spin_unlock(&zone->lock);
 		if (!page)
 			return NULL;
+		count_vm_events(mm, PGALLOC_DMA + zone->idx, 1ul << order);
 	}
-	count_vm_events(mm, PGALLOC_DMA + zone->idx, 1ul << order);
 	return page;
 }
 
@@ -566,6 +526,7 @@ static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool co
 	 */
 	if (mt >= MIGRATE_PCPTYPES) {
 		if (mt == MIGRATE_ISOLATE) {
+			count_vm_event(mm, PGFREE);
 			free_one_page(zone, page, 0, mt);
 			return;
 		}
@@ -574,6 +535,7 @@ static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool co
 	slot = this_cpu_slot(mm);
 	pcp = &slot->pcp[zone->idx];
 	spin_lock(&slot->lock);
+	__count_vm_events(slot, PGFREE, 1);
 	page_flags_store(page, page_flags(page) | PG_pcp);
 	if (cold)
 		page_list_add_tail(mm, &pcp->lists[mt], page);
@@ -592,7 +554,6 @@ static void free_pages_prepare(struct cma_mm *mm, struct cma_page *page, unsigne
 	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
 	page->owner = NULL;
 	page->private = 0;
-	count_vm_events(mm, PGFREE, 1ul << order);
 	if (trace_enabled(mm)) {
 		unsigned long pfn = page_to_pfn(mm, page);
 
@@ -605,11 +566,13 @@ static void free_pages_prepare(struct cma_mm *mm, struct cma_page *page, unsigne
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	free_pages_prepare(mm, page, order);
-	if (order == 0)
+	if (order == 0) {
 		free_hot_cold_page(mm, page, false);
-	else
+	} else {
+		count_vm_events(mm, PGFREE, 1ul << order);
 		free_one_page(page_zone(mm, page), page, order,
 			      get_pageblock_migratetype(mm, page_to_pfn(mm, page)));
+	}
 }
 
 static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)
