@@ -6,7 +6,10 @@
  * checks the counters against the lists, and checks the two CMA rules:
  * free pages of CMA pageblocks sit on CMA, ISOLATE or per-CPU lists and
  * nothing on a CMA list lies outside a CMA or ISOLATE pageblock; no
- * unmovable or reclaimable allocation lies inside a CMA pageblock.
+ * unmovable or reclaimable allocation lies inside a CMA pageblock. It
+ * also walks the LRU lists and pagevecs: every PG_lru page on the list its
+ * flags name, the LRU and isolation counters equal to what it finds, and
+ * the ISOLATE pageblocks equal to those isolation accounts for.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,6 +24,9 @@ struct verifier {
 	struct cma_mm *mm;
 	uint8_t *state;
 	int errors;
+	unsigned long on_lru, flagged_lru;	/* pages on LRU lists / with PG_lru */
+	unsigned long isolated[2], flagged_isolated[2];	/* anon, file */
+	long isolate_blocks;
 };
 
 #define MAX_REPORTS 20
@@ -175,6 +181,12 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 			report(v, "tail pfn %#lx of order-%u pfn %#lx has flags %#x", pfn + i, order,
 			       pfn, page_flags(page + i));
 	claim(v, pfn, 1ul << order, PFN_ALLOC, page_zone(mm, page));
+	if (page_test(page, PG_lru))
+		v->flagged_lru++;
+	if (page_test(page, PG_isolated))
+		v->flagged_isolated[page_test(page, PG_swapbacked) ? 0 : 1]++;
+	if (page_test(page, PG_lru | PG_isolated) && !page_test(page, PG_movable))
+		report(v, "pfn %#lx is on the LRU or isolated but has no owner", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
 	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);
@@ -192,10 +204,13 @@ static void verify_pfns(struct verifier *v)
 		struct cma_page *page = pfn_to_page(mm, pfn);
 		uint8_t s = v->state[pfn - mm->base_pfn];
 
-		if (!(pfn & (mm->pageblock_nr_pages - 1)) && pfn_valid(mm, pfn) &&
-		    get_pageblock_migratetype(mm, pfn) >= MIGRATE_TYPES)
-			report(v, "pageblock at pfn %#lx has type %d", pfn,
-			       get_pageblock_migratetype(mm, pfn));
+		if (!(pfn & (mm->pageblock_nr_pages - 1)) && pfn_valid(mm, pfn)) {
+			int bt = get_pageblock_migratetype(mm, pfn);
+
+			if (bt >= MIGRATE_TYPES)
+				report(v, "pageblock at pfn %#lx has type %d", pfn, bt);
+			v->isolate_blocks += bt == MIGRATE_ISOLATE;
+		}
 		if (s != PFN_UNSEEN)
 			continue;
 		if (!pfn_valid(mm, pfn)) {
@@ -211,6 +226,34 @@ static void verify_pfns(struct verifier *v)
 			report(v, "pfn %#lx is in no state (flags %#x count %d)", pfn, page_flags(page),
 			       page_count(page));
 	}
+}
+
+static void verify_lru(struct verifier *v, struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		unsigned long n = 0;
+
+		for (struct cma_page *page = page_list_first(mm, &zone->lru[l]); page;
+		     page = page_list_next(mm, page)) {
+			bool anon = page_test(page, PG_swapbacked), active = page_test(page, PG_active);
+
+			if (++n > mm->end_pfn - mm->base_pfn)
+				break;
+			if (!page_test(page, PG_lru) || !page_test(page, PG_head) ||
+			    page_zonenum(page) != (unsigned)zone->idx ||
+			    (int)(anon ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE) + active != l)
+				report(v, "pfn %#lx on zone %s LRU list %d: flags %#x",
+				       page_to_pfn(mm, page), zone->name, l, page_flags(page));
+		}
+		if (n != zone_page_state(zone, NR_INACTIVE_ANON + l))
+			report(v, "zone %s: LRU list %d holds %lu pages, counter says %lu", zone->name,
+			       l, n, zone_page_state(zone, NR_INACTIVE_ANON + l));
+		v->on_lru += n;
+	}
+	v->isolated[0] += zone_page_state(zone, NR_ISOLATED_ANON);
+	v->isolated[1] += zone_page_state(zone, NR_ISOLATED_FILE);
 }
 
 static void verify_watermarks(struct verifier *v, struct zone *zone)
@@ -233,19 +276,34 @@ int cma_mm_verify(struct cma_mm *mm)
 		return -ENOMEM;
 	for (unsigned c = 0; c < mm->nr_cpus; c++)
 		spin_lock(&mm->slots[c].lock);
-	for_each_zone(mm, zone)
+	for_each_zone(mm, zone) {
 		spin_lock(&zone->lock);
+		spin_lock(&zone->lru_lock);
+	}
 
 	for_each_populated_zone(mm, zone) {
+		verify_lru(&v, zone);
 		verify_free_lists(&v, zone);
 		for (unsigned c = 0; c < mm->nr_cpus; c++)
 			verify_pcp(&v, &mm->slots[c], c, zone);
 		verify_watermarks(&v, zone);
 	}
 	verify_pfns(&v);
+	if (v.on_lru != v.flagged_lru)
+		report(&v, "%lu pages on LRU lists but %lu with PG_lru", v.on_lru,
+		       v.flagged_lru);
+	for (int i = 0; i < 2; i++)
+		if (v.isolated[i] != v.flagged_isolated[i])
+			report(&v, "NR_ISOLATED_%s %lu but %lu pages isolated", i ? "FILE" : "ANON",
+			       v.isolated[i], v.flagged_isolated[i]);
+	if (v.isolate_blocks != atomic_load(&mm->isolated_pageblocks))
+		report(&v, "%ld ISOLATE pageblocks but isolation accounts for %ld",
+		       v.isolate_blocks, atomic_load(&mm->isolated_pageblocks));
 
-	for_each_zone(mm, zone)
+	for_each_zone(mm, zone) {
+		spin_unlock(&zone->lru_lock);
 		spin_unlock(&zone->lock);
+	}
 	for (unsigned c = mm->nr_cpus; c-- > 0;)
 		spin_unlock(&mm->slots[c].lock);
 	free(v.state);

@@ -192,7 +192,7 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 					int migratetype);
 void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order, cma_gfp_t gfp,
 		   int migratetype);
-void free_pages_locked_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
+bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int migratetype);
 int move_freepages_block(struct zone *zone, struct cma_page *page, int migratetype);
@@ -207,9 +207,47 @@ void zone_pcp_init(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 
-/* ---- slowpath.c ---- */
+/* ---- swap.c: references, the LRU, movable pages ---- */
+
+const struct cma_owner_ops *page_owner_ops(struct cma_mm *mm, const struct cma_page *page);
+bool get_page_unless_zero(struct cma_page *page);
+bool page_freeze_refs(struct cma_page *page, int expected);
+void page_unfreeze_refs(struct cma_page *page, int count);
+void put_page(struct cma_mm *mm, struct cma_page *page);
+void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru);
+void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru);
+void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
+void lru_add_drain(struct cma_mm *mm);
+void lru_add_drain_all(struct cma_mm *mm);
+int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
+void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
+void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
+
+/* ---- page_isolation.c ---- */
+
+int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page);
+void unset_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int migratetype);
+int start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			     int migratetype);
+void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			     int migratetype);
+int test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long end);
+
+/* ---- migrate.c ---- */
+
+enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
+typedef struct cma_page *(*new_page_t)(struct cma_mm *mm, struct cma_page *page,
+				       unsigned long private);
+int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+		  unsigned long private, enum migrate_mode mode);
+
+/* ---- slowpath.c (fail_page_alloc.c: the injection rules) ---- */
 
 struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
+/* Allocations between these are migration targets (fail_page_alloc's only_migration). */
+void migration_alloc_begin(void);
+void migration_alloc_end(void);
+bool should_fail_alloc_page(struct cma_mm *mm, unsigned order);
 
 /* ---- trace.c ---- */
 

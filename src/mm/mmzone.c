@@ -273,6 +273,8 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 		return -ENOMEM;
 	pthread_mutex_init(&mm_log(mm)->lock, NULL);
 	pthread_mutex_init(&mm->cma_mutex, NULL);
+	pthread_mutex_init(&mm->ops_lock, NULL);
+	pthread_mutex_init(&mm->fail.lock, NULL);
 	mm->id = atomic_fetch_add(&mm_next_id, 1);
 	mm->arch = cfg->arch;
 	mm->page_shift = cfg->page_shift ? cfg->page_shift : 12;
@@ -410,6 +412,9 @@ static void free_area_init_zones(struct cma_mm *mm)
 		z->idx = i;
 		z->name = zone_names[i];
 		spin_lock_init(&z->lock);
+		spin_lock_init(&z->lru_lock);
+		for (int l = 0; l < NR_LRU_LISTS; l++)
+			page_list_init(&z->lru[l]);
 		for (unsigned o = 0; o < MAX_ORDER_LIMIT; o++)
 			for (int t = 0; t < MIGRATE_TYPES; t++)
 				page_list_init(&z->free_area[o].free_list[t]);
@@ -539,6 +544,8 @@ void cma_mm_destroy(struct cma_mm *mm)
 	free(mm->cmdline);
 	free(mm->kconfig);
 	pthread_mutex_destroy(&mm->cma_mutex);
+	pthread_mutex_destroy(&mm->ops_lock);
+	pthread_mutex_destroy(&mm->fail.lock);
 	pthread_mutex_destroy(&mm_log(mm)->lock);
 	free(mm_log(mm)->buf);
 	free(mm);

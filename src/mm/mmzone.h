@@ -9,7 +9,11 @@
  *                   PG_buddy of free pages, pageblock migrate types, the
  *                   watermarks and nr_migrate_reserve_block
  *   slot->lock      one per-CPU slot: its pcp lists and counts for every
- *                   zone; taken before zone->lock, never after it
+ *                   zone, its pagevec, its event counters; taken before
+ *                   zone->lock, never after it, and never held while a
+ *                   page is freed (freeing may need it)
+ *   zone->lru_lock  the zone's LRU lists, PG_lru and PG_active, the
+ *                   NR_*_ANON/FILE and NR_ISOLATED_* counts; a leaf lock
  *   mm->cma_mutex   contiguous allocations and isolations (seed 009)
  * Lock-free readers (watermark checks, /proc) read the counters with
  * relaxed atomic loads; writers hold the lock named above.
@@ -75,10 +79,27 @@ struct per_cpu_pages {
 	struct page_list lists[MIGRATE_PCPTYPES];
 };
 
-/* One "CPU": a pcp slot, and the event counters its threads count into. */
+#define PAGEVEC_SIZE	14
+
+/* Pages on their way to the LRU, by mem_map index; each holds a reference. */
+struct pagevec {
+	unsigned nr;
+	uint32_t pages[PAGEVEC_SIZE];
+};
+
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	NR_LRU_LISTS
+};
+
+/* One "CPU": a pcp slot, its LRU-add pagevec, and the events its threads count. */
 struct cpu_slot {
 	spinlock_t lock;
 	struct per_cpu_pages pcp[MAX_NR_ZONES];
+	struct pagevec lru_add_pvec;
 	_Atomic uint64_t events[NR_VM_EVENT_ITEMS];
 } __attribute__((aligned(64)));
 
@@ -90,6 +111,9 @@ struct zone {
 	int nr_migrate_reserve_block;
 
 	struct free_area free_area[MAX_ORDER_LIMIT];
+
+	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active */
+	struct page_list lru[NR_LRU_LISTS];
 	atomic_long free_pages;		/* NR_FREE_PAGES: on the buddy lists */
 	atomic_long free_cma;		/* NR_FREE_CMA_PAGES: on the CMA lists */
 	atomic_long vm_stat[NR_VM_ZONE_STAT_ITEMS];	/* the other items */
@@ -121,6 +145,17 @@ struct memblock {
 };
 
 enum mm_phase { MM_EARLY, MM_BOOTED };
+
+/* fault-injection state; lock protects all but enabled */
+struct fail_page_alloc {
+	pthread_mutex_t lock;
+	atomic_bool enabled;
+	struct cma_fault_attr attr;
+	unsigned long space;		/* pages still let through */
+	long times;			/* failures left; -1: unlimited */
+	unsigned long count;		/* eligible calls, for interval */
+	uint64_t rnd;
+};
 
 struct cma_mm {
 	/* geometry, fixed at create */
@@ -157,6 +192,14 @@ struct cma_mm {
 	unsigned long totalreserve_pages;
 
 	pthread_mutex_t cma_mutex;
+	atomic_long isolated_pageblocks;	/* ISOLATE pageblocks; changed under cma_mutex */
+
+	/* owner ops, by the id stored in page->flags; append-only under ops_lock */
+	pthread_mutex_t ops_lock;
+	const struct cma_owner_ops *owner_ops[256];
+	_Atomic unsigned nr_owner_ops;
+	uint64_t swap_used;		/* bytes of swap holding swapped-out anon pages */
+	struct fail_page_alloc fail;
 
 	cma_trace_fn trace_fn;
 	void *trace_ctx;

@@ -582,7 +582,7 @@ static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)
 }
 
 /* bad_page(): report, and leave the page alone rather than corrupt the lists. */
-static bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
+bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	const char *why = NULL;
 
@@ -595,21 +595,13 @@ static bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned o
 		      page_test(page, PG_reserved) ? "reserved page" : "page was never allocated";
 	else if (page_order(page) != order)
 		why = "order differs from the allocation's";
-	else if (page_count(page) <= 0)
+	else if (page_count(page) < 0 || (!page_count(page) && !page_test(page, PG_movable)))
 		why = "nonzero _count expected";
 	if (!why)
 		return true;
 	mm_pr_err(mm, "BUG: Bad page state: %s: pfn:%#lx order:%u (page not freed)\n", why,
 		  page && page_in_mem_map(mm, page) ? page_to_pfn(mm, page) : 0ul, order);
 	return false;
-}
-
-void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
-{
-	if (!free_page_check(mm, page, order))
-		return;
-	if (atomic_fetch_sub_explicit(&page->count, 1, memory_order_acq_rel) == 1)
-		__free_pages(mm, page, order);
 }
 
 struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)

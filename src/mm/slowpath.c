@@ -62,6 +62,8 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 			  gfp);
 		return NULL;
 	}
+	if (should_fail_alloc_page(mm, order))
+		return NULL;
 	high_zoneidx = gfp_zone(mm, gfp);
 	migratetype = allocflags_to_migratetype(mm, gfp);
 	page = get_page_from_freelist(mm, gfp, order, high_zoneidx, ALLOC_WMARK_LOW, migratetype);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page migration (mm/migrate.c): move isolated movable pages to new
+ * pages. For each page: allocate the target, freeze the references (only
+ * the owner's and the isolation's may exist, else -EAGAIN), copy the
+ * bytes, let the owner switch over (ops->migrate), then free the old page
+ * and put the new one on the LRU. A list is retried up to 10 passes.
+ *
+ * v23 migrates in MIGRATE_SYNC_LIGHT: a page under writeback is not
+ * waited for (-EBUSY), it goes back to the LRU at once.
+ */
+#include <string.h>
+
+#include "mm/internal.h"
+
+/* Bits that travel with the page's contents and owner. */
+#define PG_MIGRATE_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \
+			 PG_OPS_MASK)
+
+static const char *const migrate_mode_names[] = {
+	[MIGRATE_ASYNC] = "MIGRATE_ASYNC",
+	[MIGRATE_SYNC_LIGHT] = "MIGRATE_SYNC_LIGHT",
+	[MIGRATE_SYNC] = "MIGRATE_SYNC",
+};
+
+static void isolated_dec(struct cma_mm *mm, struct cma_page *page)
+{
+	mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
+			    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
+	page_flags_clear(page, PG_isolated);
+}
+
+/* The owner's reference has moved to @newpage: hand over what goes with it. */
+static void move_to_new_page(struct cma_mm *mm, struct cma_page *page, struct cma_page *newpage)
+{
+	uint32_t moving = page_flags(page) & PG_MIGRATE_MASK;
+
+	if (mm->backing)
+		memcpy(cma_page_address(mm, newpage), cma_page_address(mm, page),
+		       (size_t)mm->page_size << page_order(page));
+	newpage->owner = page->owner;
+	newpage->private = page->private;
+	page_flags_store(newpage, (page_flags(newpage) & ~PG_MIGRATE_MASK) | moving);
+}
+
+static void undo_new_page(struct cma_page *newpage)
+{
+	newpage->owner = NULL;
+	newpage->private = 0;
+	page_flags_store(newpage, page_flags(newpage) & ~PG_MIGRATE_MASK);
+}
+
+static void file_dirty_moved(struct cma_mm *mm, struct cma_page *page, struct cma_page *newpage)
+{
+	if (!page_test(page, PG_dirty) || page_test(page, PG_swapbacked))
+		return;
+	mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, -1);
+	mod_zone_page_state(page_zone(mm, newpage), NR_FILE_DIRTY, 1);
+}
+
+/*
+ * unmap_and_move: 0 when the page moved (or was freed under us), -EAGAIN
+ * to retry later, -ENOMEM when no target, another error when it cannot
+ * move in this mode. Except on -EAGAIN the page has left @from.
+ */
+static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned long private,
+			  struct page_list *from, struct cma_page *page, enum migrate_mode mode)
+{
+	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
+	struct cma_page *newpage;
+	int rc;
+
+	if (page_count(page) == 1) {
+		/* the owner freed it while it was isolated: just let it go */
+		page_list_del(mm, from, page);
+		isolated_dec(mm, page);
+		put_page(mm, page);
+		return 0;
+	}
+	if (page_test(page, PG_writeback) && mode != MIGRATE_SYNC) {
+		rc = -EBUSY;
+		goto putback;
+	}
+	migration_alloc_begin();
+	newpage = get_new_page(mm, page, private);
+	migration_alloc_end();
+	if (!newpage)
+		return -ENOMEM;
+	if (!page_freeze_refs(page, 2)) {
+		cma_free_pages(mm, newpage, page_order(newpage));
+		return -EAGAIN;
+	}
+	move_to_new_page(mm, page, newpage);
+	rc = ops->migrate(page->owner, page->private, page, newpage);
+	if (rc) {
+		page_unfreeze_refs(page, 2);
+		undo_new_page(newpage);
+		cma_free_pages(mm, newpage, page_order(newpage));
+		if (rc == -EAGAIN)
+			return rc;
+		goto putback;
+	}
+	file_dirty_moved(mm, page, newpage);
+	/* only our isolation reference is left on the old page */
+	page_unfreeze_refs(page, 1);
+	undo_new_page(page);
+	page_list_del(mm, from, page);
+	isolated_dec(mm, page);
+	put_page(mm, page);
+	lru_cache_add(mm, newpage);
+	return 0;
+putback:
+	page_list_del(mm, from, page);
+	putback_lru_page(mm, page);
+	return rc;
+}
+
+/*
+ * migrate_pages: up to 10 passes over @from. Returns the number of pages
+ * not migrated (left on @from when they kept saying -EAGAIN), or -ENOMEM.
+ * The caller puts back what is left with putback_lru_pages().
+ */
+int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+		  unsigned long private, enum migrate_mode mode)
+{
+	unsigned long nr_succeeded = 0, nr_failed = 0;
+	int retry = 1, rc = 0;
+
+	for (int pass = 0; pass < 10 && retry; pass++) {
+		struct cma_page *page = page_list_first(mm, from), *next;
+
+		retry = 0;
+		for (; page; page = next) {
+			next = page_list_next(mm, page);
+			rc = unmap_and_move(mm, get_new_page, private, from, page, mode);
+			if (rc == -ENOMEM)
+				goto out;
+			if (rc == -EAGAIN)
+				retry++;
+			else if (rc == 0)
+				nr_succeeded++;
+			else
+				nr_failed++;
+		}
+	}
+	rc = 0;
+out:
+	if (nr_succeeded)
+		count_vm_events(mm, PGMIGRATE_SUCCESS, nr_succeeded);
+	if (nr_failed + retry)
+		count_vm_events(mm, PGMIGRATE_FAIL, nr_failed + retry);
+	trace_event(mm, "mm_migrate_pages", "nr_succeeded=%lu nr_failed=%lu mode=%s",
+		    nr_succeeded, nr_failed + retry, migrate_mode_names[mode]);
+	return rc ? rc : (int)(nr_failed + retry);
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page isolation (mm/page_isolation.c with seed 006): mark pageblocks
+ * MIGRATE_ISOLATE so that the allocator hands out none of their pages
+ * while their contents are migrated away, and restore a given type after.
+ * A failed range isolation undoes the pageblocks it already changed.
+ */
+#include "mm/internal.h"
+
+static struct cma_page *__first_valid_page(struct cma_mm *mm, unsigned long pfn, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++)
+		if (pfn_valid(mm, pfn + i))
+			return pfn_to_page(mm, pfn + i);
+	return NULL;
+}
+
+/*
+ * __count_immobile_pages: may this pageblock be isolated? MOVABLE and
+ * CMA blocks always; others only when every page is free or on the LRU.
+ */
+static bool pageblock_is_movable(struct cma_mm *mm, struct zone *zone, unsigned long start)
+{
+	unsigned long end = start + mm->pageblock_nr_pages;
+	int mt = get_pageblock_migratetype(mm, start);
+
+	if (zone->idx == ZONE_MOVABLE || mt == MIGRATE_MOVABLE || is_migrate_cma(mt))
+		return true;
+	for (unsigned long pfn = start; pfn < end; pfn++) {
+		struct cma_page *page;
+
+		if (!pfn_valid(mm, pfn))
+			continue;
+		page = pfn_to_page(mm, pfn);
+		if (!page_count(page)) {
+			if (page_test(page, PG_buddy))
+				pfn += (1ul << page_order(page)) - 1;
+			continue;
+		}
+		if (!page_test(page, PG_lru))
+			return false;
+	}
+	return true;
+}
+
+int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page)
+{
+	struct zone *zone = page_zone(mm, page);
+	unsigned long pfn = page_to_pfn(mm, page) & ~(mm->pageblock_nr_pages - 1);
+	int ret = -EBUSY;
+
+	spin_lock(&zone->lock);
+	if (pageblock_is_movable(mm, zone, pfn)) {
+		set_pageblock_migratetype(mm, pfn, MIGRATE_ISOLATE);
+		move_freepages_block(zone, page, MIGRATE_ISOLATE);
+		atomic_fetch_add(&mm->isolated_pageblocks, 1);
+		ret = 0;
+	}
+	spin_unlock(&zone->lock);
+	if (!ret)
+		drain_all_pages(mm);
+	return ret;
+}
+
+void unset_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int migratetype)
+{
+	struct zone *zone = page_zone(mm, page);
+	unsigned long pfn = page_to_pfn(mm, page);
+
+	spin_lock(&zone->lock);
+	if (get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE) {
+		set_pageblock_migratetype(mm, pfn, migratetype);
+		move_freepages_block(zone, page, migratetype);
+		atomic_fetch_sub(&mm->isolated_pageblocks, 1);
+	}
+	spin_unlock(&zone->lock);
+}
+
+int start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			     int migratetype)
+{
+	unsigned long pfn;
+
+	for (pfn = start; pfn < end; pfn += mm->pageblock_nr_pages) {
+		struct cma_page *page = __first_valid_page(mm, pfn, mm->pageblock_nr_pages);
+
+		if (page && set_migratetype_isolate(mm, page))
+			goto undo;
+	}
+	return 0;
+undo:
+	for (unsigned long p = start; p < pfn; p += mm->pageblock_nr_pages) {
+		struct cma_page *page = __first_valid_page(mm, p, mm->pageblock_nr_pages);
+
+		if (page)
+			unset_migratetype_isolate(mm, page, migratetype);
+	}
+	return -EBUSY;
+}
+
+void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			     int migratetype)
+{
+	for (unsigned long pfn = start; pfn < end; pfn += mm->pageblock_nr_pages) {
+		struct cma_page *page = __first_valid_page(mm, pfn, mm->pageblock_nr_pages);
+
+		if (page && get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
+			unset_migratetype_isolate(mm, page, migratetype);
+	}
+}
+
+/* Every page free (in buddy) or a free pcp page recorded ISOLATE. zone->lock held. */
+static bool __test_page_isolated_in_pageblock(struct cma_mm *mm, unsigned long pfn,
+					      unsigned long end)
+{
+	while (pfn < end) {
+		struct cma_page *page;
+
+		if (!pfn_valid(mm, pfn)) {
+			pfn++;
+			continue;
+		}
+		page = pfn_to_page(mm, pfn);
+		if (page_test(page, PG_buddy))
+			pfn += 1ul << page_order(page);
+		else if (!page_count(page) && page_test(page, PG_pcp) &&
+			 page->private == MIGRATE_ISOLATE)
+			pfn++;
+		else
+			return false;
+	}
+	return true;
+}
+
+int test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	struct cma_page *page;
+	struct zone *zone;
+	unsigned long pfn;
+	bool ok;
+
+	for (pfn = start; pfn < end; pfn += mm->pageblock_nr_pages) {
+		page = __first_valid_page(mm, pfn, mm->pageblock_nr_pages);
+		if (page && get_pageblock_migratetype(mm, pfn) != MIGRATE_ISOLATE)
+			return -EBUSY;
+	}
+	page = __first_valid_page(mm, start, end - start);
+	if (!page)
+		return -EBUSY;
+	zone = page_zone(mm, page);
+	spin_lock(&zone->lock);
+	ok = __test_page_isolated_in_pageblock(mm, start, end);
+	spin_unlock(&zone->lock);
+	return ok ? 0 : -EBUSY;
+}
+
+/* ---- public entry points: checked, and serialized by the CMA mutex ---- */
+
+static int check_isolate_range(struct cma_mm *mm, const char *fn, unsigned long start,
+			       unsigned long end, int migratetype)
+{
+	int ret = mm_require_phase(mm, MM_BOOTED, fn);
+
+	if (ret)
+		return ret;
+	if (start >= end || start < mm->base_pfn || end > mm->end_pfn ||
+	    (start | end) & (mm->pageblock_nr_pages - 1)) {
+		mm_pr_err(mm, "%s: range [%#lx, %#lx) refused: it must be non-empty, within memory and aligned to pageblocks of %lu pages\n",
+			  fn, start, end, mm->pageblock_nr_pages);
+		return -EINVAL;
+	}
+	if (migratetype < 0 || migratetype >= MIGRATE_TYPES || migratetype == MIGRATE_ISOLATE) {
+		mm_pr_err(mm, "%s: migratetype %d refused: accepted 0..%d except MIGRATE_ISOLATE\n",
+			  fn, migratetype, MIGRATE_TYPES - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cma_start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+				 int migratetype)
+{
+	int ret = check_isolate_range(mm, "start_isolate_page_range", start, end, migratetype);
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mm->cma_mutex);
+	ret = start_isolate_page_range(mm, start, end, migratetype);
+	pthread_mutex_unlock(&mm->cma_mutex);
+	return ret;
+}
+
+int cma_undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+				int migratetype)
+{
+	int ret = check_isolate_range(mm, "undo_isolate_page_range", start, end, migratetype);
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mm->cma_mutex);
+	undo_isolate_page_range(mm, start, end, migratetype);
+	pthread_mutex_unlock(&mm->cma_mutex);
+	return 0;
+}
+
+int cma_test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	int ret = mm_require_phase(mm, MM_BOOTED, "test_pages_isolated");
+
+	if (ret)
+		return ret;
+	if (start >= end || start < mm->base_pfn || end > mm->end_pfn)
+		return -EINVAL;
+	return test_pages_isolated(mm, start, end);
+}

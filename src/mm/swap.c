@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page references and the LRU (the kernel's mm/swap.c): movable pages and
+ * their owners, the per-CPU pagevecs that batch LRU additions, isolation
+ * of single pages from the LRU and their putback, and the final put that
+ * takes a page off the LRU and frees it.
+ *
+ * A movable page's references: 1 held by its owner, 1 per pagevec or
+ * isolation holding it, 1 per pin. Migration and reclaim "freeze" a page
+ * by swapping its count from the expected value to 0; tryget fails and
+ * put waits while a page is frozen.
+ */
+#include <sched.h>
+
+#include "mm/internal.h"
+
+/* ---- owner ops ---- */
+
+static int owner_ops_id(struct cma_mm *mm, const struct cma_owner_ops *ops)
+{
+	unsigned n = atomic_load_explicit(&mm->nr_owner_ops, memory_order_acquire);
+	int id = -1;
+
+	for (unsigned i = 0; i < n; i++)
+		if (mm->owner_ops[i] == ops)
+			return (int)i;
+	pthread_mutex_lock(&mm->ops_lock);
+	n = atomic_load_explicit(&mm->nr_owner_ops, memory_order_relaxed);
+	for (unsigned i = 0; i < n && id < 0; i++)
+		if (mm->owner_ops[i] == ops)
+			id = (int)i;
+	if (id < 0 && n < 256) {
+		mm->owner_ops[n] = ops;
+		atomic_store_explicit(&mm->nr_owner_ops, n + 1, memory_order_release);
+		id = (int)n;
+	}
+	pthread_mutex_unlock(&mm->ops_lock);
+	return id;
+}
+
+const struct cma_owner_ops *page_owner_ops(struct cma_mm *mm, const struct cma_page *page)
+{
+	return mm->owner_ops[page_ops_id(page)];
+}
+
+/* ---- references ---- */
+
+bool get_page_unless_zero(struct cma_page *page)
+{
+	int c = page_count(page);
+
+	while (c > 0)
+		if (atomic_compare_exchange_weak_explicit(&page->count, &c, c + 1,
+							  memory_order_acquire, memory_order_relaxed))
+			return true;
+	return false;
+}
+
+bool page_freeze_refs(struct cma_page *page, int expected)
+{
+	return atomic_compare_exchange_strong_explicit(&page->count, &expected, 0,
+						       memory_order_acquire, memory_order_relaxed);
+}
+
+void page_unfreeze_refs(struct cma_page *page, int count)
+{
+	atomic_store_explicit(&page->count, count, memory_order_release);
+}
+
+static enum lru_list page_lru(const struct cma_page *page)
+{
+	return (page_test(page, PG_swapbacked) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE) +
+	       (page_test(page, PG_active) ? 1 : 0);
+}
+
+void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
+{
+	page_list_add(zone->mm, &zone->lru[lru], page);
+	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
+}
+
+void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
+{
+	page_list_del(zone->mm, &zone->lru[lru], page);
+	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
+}
+
+/* The last reference is gone: off the LRU, owner forgotten, back to buddy. */
+static void __put_page(struct cma_mm *mm, struct cma_page *page)
+{
+	if (page_test(page, PG_lru)) {
+		struct zone *zone = page_zone(mm, page);
+
+		spin_lock(&zone->lru_lock);
+		del_page_from_lru_list(zone, page, page_lru(page));
+		page_flags_clear(page, PG_lru);
+		spin_unlock(&zone->lru_lock);
+	}
+	if (page_test(page, PG_movable) && page_test(page, PG_dirty) &&
+	    !page_test(page, PG_swapbacked))
+		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, -1);
+	__free_pages(mm, page, page_order(page));
+}
+
+/* put_page: a frozen page (count 0 under migration or reclaim) is waited for. */
+void put_page(struct cma_mm *mm, struct cma_page *page)
+{
+	int c = page_count(page);
+
+	for (;;) {
+		if (c == 0) {
+			sched_yield();
+			c = page_count(page);
+			continue;
+		}
+		if (atomic_compare_exchange_weak_explicit(&page->count, &c, c - 1,
+							  memory_order_acq_rel, memory_order_relaxed))
+			break;
+	}
+	if (c == 1)
+		__put_page(mm, page);
+}
+
+void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	if (free_page_check(mm, page, order))
+		put_page(mm, page);
+}
+
+bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page)
+{
+	return get_page_unless_zero(page);
+}
+
+void cma_page_get(struct cma_mm *mm, struct cma_page *page)
+{
+	VM_BUG_ON(page_count(page) <= 0);
+	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
+}
+
+void cma_page_put(struct cma_mm *mm, struct cma_page *page)
+{
+	put_page(mm, page);
+}
+
+void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty)
+{
+	bool was;
+
+	if (!page_test(page, PG_movable)) {
+		mm_pr_err(mm, "cma_page_set_dirty: pfn %#lx is not a movable page\n",
+			  page_to_pfn(mm, page));
+		return;
+	}
+	if (dirty)
+		was = atomic_fetch_or_explicit(&page->flags, PG_dirty, memory_order_relaxed) & PG_dirty;
+	else
+		was = atomic_fetch_and_explicit(&page->flags, ~PG_dirty, memory_order_relaxed) & PG_dirty;
+	if (was != dirty && !page_test(page, PG_swapbacked))
+		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, dirty ? 1 : -1);
+}
+
+/* ---- the LRU and its pagevecs ---- */
+
+/* __pagevec_lru_add: onto the LRU, then drop the pagevec's references. */
+static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
+{
+	for (unsigned i = 0; i < pv->nr; i++) {
+		struct cma_page *page = mm->mem_map + pv->pages[i];
+		struct zone *zone = page_zone(mm, page);
+
+		spin_lock(&zone->lru_lock);
+		page_flags_set(page, PG_lru);
+		add_page_to_lru_list(zone, page, page_lru(page));
+		spin_unlock(&zone->lru_lock);
+	}
+	for (unsigned i = 0; i < pv->nr; i++)
+		put_page(mm, mm->mem_map + pv->pages[i]);
+}
+
+/* Empty @slot's pagevec; the pages are added outside the slot lock. */
+static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
+{
+	struct pagevec pv;
+
+	spin_lock(&slot->lock);
+	pv = slot->lru_add_pvec;
+	slot->lru_add_pvec.nr = 0;
+	spin_unlock(&slot->lock);
+	if (pv.nr)
+		pagevec_lru_add(mm, &pv);
+}
+
+/* lru_cache_add: through this CPU's pagevec, which holds a reference. */
+void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
+{
+	struct cpu_slot *slot = this_cpu_slot(mm);
+	struct pagevec *pv = &slot->lru_add_pvec;
+	bool full;
+
+	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
+	spin_lock(&slot->lock);
+	pv->pages[pv->nr++] = page_idx(mm, page);
+	full = pv->nr == PAGEVEC_SIZE;
+	spin_unlock(&slot->lock);
+	if (full)
+		drain_slot_pagevec(mm, slot);
+}
+
+void lru_add_drain(struct cma_mm *mm)
+{
+	drain_slot_pagevec(mm, this_cpu_slot(mm));
+}
+
+void lru_add_drain_all(struct cma_mm *mm)
+{
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		drain_slot_pagevec(mm, &mm->slots[c]);
+}
+
+/*
+ * isolate_lru_page: take @page off the LRU for migration or reclaim,
+ * holding a reference. -EBUSY if it is not on the LRU (in a pagevec,
+ * already isolated, or being freed).
+ */
+int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
+{
+	struct zone *zone = page_zone(mm, page);
+	int ret = -EBUSY;
+
+	spin_lock(&zone->lru_lock);
+	if (page_test(page, PG_lru) && get_page_unless_zero(page)) {
+		del_page_from_lru_list(zone, page, page_lru(page));
+		page_flags_clear(page, PG_lru);
+		page_flags_set(page, PG_isolated);
+		mod_zone_page_state(zone, page_test(page, PG_swapbacked) ? NR_ISOLATED_ANON :
+				    NR_ISOLATED_FILE, 1);
+		ret = 0;
+	}
+	spin_unlock(&zone->lru_lock);
+	return ret;
+}
+
+/* putback_lru_page: back through the pagevec, dropping the isolation reference. */
+void putback_lru_page(struct cma_mm *mm, struct cma_page *page)
+{
+	mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
+			    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
+	page_flags_clear(page, PG_isolated);
+	lru_cache_add(mm, page);
+	put_page(mm, page);
+}
+
+void putback_lru_pages(struct cma_mm *mm, struct page_list *list)
+{
+	struct cma_page *page;
+
+	while ((page = page_list_first(mm, list))) {
+		page_list_del(mm, list, page);
+		putback_lru_page(mm, page);
+	}
+}
+
+/* ---- movable allocations ---- */
+
+struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+				   const struct cma_owner_ops *ops, void *owner, uint64_t index)
+{
+	struct cma_page *page;
+	int id;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_movable"))
+		return NULL;
+	if (!ops || !ops->migrate) {
+		mm_pr_err(mm, "cma_alloc_movable: owner ops with a migrate callback are required\n");
+		return NULL;
+	}
+	id = owner_ops_id(mm, ops);
+	if (id < 0) {
+		mm_pr_err(mm, "cma_alloc_movable: more than 256 distinct owner ops tables\n");
+		return NULL;
+	}
+	/* a page with an owner is movable by definition */
+	page = __alloc_pages(mm, gfp | CMA_GFP_MOVABLE, order);
+	if (!page)
+		return NULL;
+	page->owner = owner;
+	page->private = index;
+	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
+	page_flags_set(page, PG_movable | (ops->anon ? PG_swapbacked : 0) |
+			     (ops->anon ? PG_active : 0));
+	lru_cache_add(mm, page);
+	return page;
+}

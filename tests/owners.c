@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "owners.h"
+
+static struct owner_slot *slot_of(struct fake_owner *o, uint64_t idx, struct cma_page *page)
+{
+	if (idx >= o->nr_slots || o->slots[idx].page != page)
+		return NULL;
+	return &o->slots[idx];
+}
+
+static int fake_migrate(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
+{
+	struct fake_owner *o = owner;
+	struct owner_slot *s;
+	int ret = -EAGAIN;
+
+	pthread_mutex_lock(&o->lock);
+	s = slot_of(o, idx, from);
+	if (s && o->refuse_migrate) {
+		ret = o->refuse_migrate;
+		o->refused++;
+	} else if (s) {
+		s->page = to;
+		o->migrated++;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return ret;
+}
+
+static int fake_reclaim(void *owner, uint64_t idx, struct cma_page *page)
+{
+	struct fake_owner *o = owner;
+	struct owner_slot *s;
+	int ret = -EAGAIN;
+
+	pthread_mutex_lock(&o->lock);
+	s = slot_of(o, idx, page);
+	if (s && o->refuse_reclaim) {
+		ret = o->refuse_reclaim;
+	} else if (s) {
+		s->page = NULL;
+		if (o->anon)
+			s->swapped = true;
+		else
+			s->dropped = true;
+		o->reclaimed++;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return ret;
+}
+
+static int fake_writeback(void *owner, uint64_t idx, struct cma_page *page)
+{
+	struct fake_owner *o = owner;
+
+	if (o->fail_writeback)
+		return o->fail_writeback;
+	__atomic_fetch_add(&o->written_back, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+const struct cma_owner_ops fake_anon_ops = {
+	.migrate = fake_migrate, .reclaim = fake_reclaim, .writeback = fake_writeback, .anon = true,
+};
+const struct cma_owner_ops fake_file_ops = {
+	.migrate = fake_migrate, .reclaim = fake_reclaim, .writeback = fake_writeback, .anon = false,
+};
+
+uint64_t page_checksum(struct cma_mm *mm, struct cma_page *page)
+{
+	const uint64_t *w = cma_page_address(mm, page);
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (!w)
+		return 0;
+	for (int i = 0; i < 4096 / 8; i++)
+		h = (h ^ w[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void fill(struct cma_mm *mm, struct cma_page *page, uint64_t seed)
+{
+	uint64_t *w = cma_page_address(mm, page);
+
+	if (!w)
+		return;
+	for (int i = 0; i < 4096 / 8; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		w[i] = seed;
+	}
+}
+
+struct fake_owner *owner_create(struct cma_mm *mm, bool anon, uint64_t nr_slots)
+{
+	struct fake_owner *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->slots = calloc(nr_slots, sizeof(*o->slots));
+	if (!o->slots) {
+		free(o);
+		return NULL;
+	}
+	o->mm = mm;
+	o->anon = anon;
+	o->nr_slots = nr_slots;
+	pthread_mutex_init(&o->lock, NULL);
+	return o;
+}
+
+struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed)
+{
+	struct cma_page *page;
+
+	if (idx >= o->nr_slots || o->slots[idx].page)
+		return NULL;
+	page = cma_alloc_movable(o->mm, gfp, 0, o->anon ? &fake_anon_ops : &fake_file_ops, o, idx);
+	if (!page)
+		return NULL;
+	/* nobody can migrate it before the table points at it: no reference needed */
+	fill(o->mm, page, seed);
+	pthread_mutex_lock(&o->lock);
+	o->slots[idx].page = page;
+	o->slots[idx].sum = page_checksum(o->mm, page);
+	o->slots[idx].swapped = o->slots[idx].dropped = false;
+	pthread_mutex_unlock(&o->lock);
+	return page;
+}
+
+void owner_release(struct fake_owner *o, uint64_t idx)
+{
+	struct cma_page *page;
+
+	pthread_mutex_lock(&o->lock);
+	page = o->slots[idx].page;
+	o->slots[idx].page = NULL;
+	o->slots[idx].swapped = o->slots[idx].dropped = false;
+	pthread_mutex_unlock(&o->lock);
+	if (page)
+		cma_free_pages(o->mm, page, 0);
+}
+
+bool owner_write(struct fake_owner *o, uint64_t idx, uint64_t seed)
+{
+	struct cma_page *page;
+
+	pthread_mutex_lock(&o->lock);
+	page = o->slots[idx].page;
+	if (!page || !cma_page_tryget(o->mm, page)) {
+		pthread_mutex_unlock(&o->lock);
+		return false;
+	}
+	fill(o->mm, page, seed);
+	o->slots[idx].sum = page_checksum(o->mm, page);
+	pthread_mutex_unlock(&o->lock);
+	cma_page_put(o->mm, page);
+	return true;
+}
+
+void owner_set_dirty(struct fake_owner *o, uint64_t idx, bool dirty)
+{
+	pthread_mutex_lock(&o->lock);
+	if (o->slots[idx].page)
+		cma_page_set_dirty(o->mm, o->slots[idx].page, dirty);
+	pthread_mutex_unlock(&o->lock);
+}
+
+long owner_check(struct fake_owner *o)
+{
+	long n = 0;
+
+	pthread_mutex_lock(&o->lock);
+	for (uint64_t i = 0; i < o->nr_slots; i++) {
+		if (!o->slots[i].page)
+			continue;
+		if (page_checksum(o->mm, o->slots[i].page) != o->slots[i].sum) {
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return n;
+}
+
+unsigned long owner_resident(struct fake_owner *o)
+{
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&o->lock);
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		n += o->slots[i].page != NULL;
+	pthread_mutex_unlock(&o->lock);
+	return n;
+}
+
+void owner_destroy(struct fake_owner *o)
+{
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		owner_release(o, i);
+	pthread_mutex_destroy(&o->lock);
+	free(o->slots);
+	free(o);
+}

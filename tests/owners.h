@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fake owners of movable pages, for tests: a "process" (anonymous memory,
+ * a page table from virtual page number to page) and a "file" (a page
+ * cache from file index to page). Each slot carries a checksum of the
+ * bytes its page should hold, so that migration that loses data is caught.
+ *
+ * Locking: each owner has a mutex over its table. Callbacks take it; the
+ * owner's own operations take it, and never hold it while calling into
+ * the library in a way that could wait for a migration (cma_free_pages).
+ */
+#ifndef CMA_TESTS_OWNERS_H
+#define CMA_TESTS_OWNERS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cma/cma.h>
+
+struct owner_slot {
+	struct cma_page *page;	/* NULL: not resident */
+	uint64_t sum;		/* checksum of the page's bytes */
+	bool swapped;		/* anon: swapped out by reclaim */
+	bool dropped;		/* file: dropped by reclaim (clean, can be re-read) */
+};
+
+struct fake_owner {
+	struct cma_mm *mm;
+	pthread_mutex_t lock;
+	bool anon;
+	struct owner_slot *slots;
+	uint64_t nr_slots;
+	/* behaviour switches for fault injection */
+	int refuse_migrate;		/* ops->migrate answers this (0: accept) */
+	int refuse_reclaim;		/* ops->reclaim answers this */
+	int fail_writeback;		/* ops->writeback answers this */
+	/* counters */
+	unsigned long migrated, reclaimed, written_back, refused;
+};
+
+extern const struct cma_owner_ops fake_anon_ops, fake_file_ops;
+
+struct fake_owner *owner_create(struct cma_mm *mm, bool anon, uint64_t nr_slots);
+/* Free every resident page and the owner. */
+void owner_destroy(struct fake_owner *o);
+/* Fault in slot @idx (order 0): allocate, fill with bytes from @seed, record the sum. */
+struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed);
+/* Drop slot @idx (munmap / truncate). */
+void owner_release(struct fake_owner *o, uint64_t idx);
+/* Rewrite slot @idx's bytes through tryget/put; false if it was frozen or not resident. */
+bool owner_write(struct fake_owner *o, uint64_t idx, uint64_t seed);
+void owner_set_dirty(struct fake_owner *o, uint64_t idx, bool dirty);
+/* Every resident page's bytes still match its checksum: the number checked, or -1. */
+long owner_check(struct fake_owner *o);
+unsigned long owner_resident(struct fake_owner *o);
+
+uint64_t page_checksum(struct cma_mm *mm, struct cma_page *page);
+
+#endif

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Owners, references and the LRU pagevecs; migrate_pages in v23's
+ * MIGRATE_SYNC_LIGHT mode; page isolation; fail_page_alloc. Fake owners
+ * (owners.c) carry a checksum per page, checked after every migration.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+static struct cma_mm *machine(unsigned cpus)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+				     .nr_cpus = cpus };
+
+	return test_boot(&cfg);
+}
+
+static struct cma_page *alloc_target(struct cma_mm *mm, struct cma_page *page, unsigned long priv)
+{
+	return cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, page_order(page));
+}
+
+/* Isolate every resident page of @o onto @list; returns how many. */
+static unsigned long isolate_owner(struct cma_mm *mm, struct fake_owner *o, struct page_list *list)
+{
+	unsigned long n = 0;
+
+	lru_add_drain_all(mm);
+	for (uint64_t i = 0; i < o->nr_slots; i++) {
+		struct cma_page *page = o->slots[i].page;
+
+		if (page && !isolate_lru_page(mm, page)) {
+			page_list_add_tail(mm, list, page);
+			n++;
+		}
+	}
+	return n;
+}
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+static void fault_owner(struct fake_owner *o, uint64_t n, cma_gfp_t gfp)
+{
+	for (uint64_t i = 0; i < n; i++)
+		assert_non_null(owner_fault(o, i, gfp, i * 7919 + 1));
+}
+
+/* ---- owners, references, pagevecs ---- */
+
+/*
+ * Expect: a new movable page waits in this CPU's pagevec (holding a
+ * reference) until 14 have gathered or it is drained; then it is on the
+ * inactive file or active anon list with only its owner's reference.
+ */
+static void alloc_movable_goes_through_pagevec(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *file = owner_create(mm, false, 32), *anon = owner_create(mm, true, 4);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *p;
+
+	p = owner_fault(file, 0, CMA_GFP_HIGHUSER_MOVABLE, 1);
+	assert_false(page_test(p, PG_lru));
+	assert_int_equal(page_count(p), 2);
+	for (uint64_t i = 1; i < 13; i++)	/* 13 pages in all */
+		assert_non_null(owner_fault(file, i, CMA_GFP_HIGHUSER_MOVABLE, i));
+	assert_false(page_test(p, PG_lru));
+	assert_non_null(owner_fault(file, 13, CMA_GFP_HIGHUSER_MOVABLE, 5));	/* the 14th */
+	assert_true(page_test(p, PG_lru));
+	assert_int_equal(page_count(p), 1);
+	assert_int_equal(zone_page_state(z, NR_INACTIVE_FILE), 14);
+	p = owner_fault(anon, 0, CMA_GFP_HIGHUSER_MOVABLE, 2);
+	lru_add_drain(mm);
+	assert_true(page_test(p, PG_lru) && page_test(p, PG_active) && page_test(p, PG_swapbacked));
+	assert_int_equal(zone_page_state(z, NR_ACTIVE_ANON), 1);
+	assert_verify(mm);
+	owner_destroy(file);
+	owner_destroy(anon);
+	lru_add_drain_all(mm);
+	assert_int_equal(zone_page_state(z, NR_INACTIVE_FILE) + zone_page_state(z, NR_ACTIVE_ANON), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: an owner freeing a page still in a pagevec frees it at the drain. */
+static void free_movable_in_pagevec_freed_at_drain(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 4);
+	unsigned long before;
+
+	cma_drain_all_pages(mm);
+	before = global_page_state(mm, NR_FREE_PAGES);
+	owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1);
+	owner_release(o, 0);
+	assert_verify(mm);
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+static void page_tryget_fails_while_frozen(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct cma_page *p = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1);
+
+	lru_add_drain(mm);
+	assert_true(page_freeze_refs(p, 1));
+	assert_false(cma_page_tryget(mm, p));
+	page_unfreeze_refs(p, 1);
+	assert_true(cma_page_tryget(mm, p));
+	assert_int_equal(page_count(p), 2);
+	cma_page_put(mm, p);
+	assert_false(page_freeze_refs(p, 2));	/* only the owner's reference is there */
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- migration ---- */
+
+/*
+ * Expect: every page moves to a new frame, the owner points at it, the
+ * bytes are the same, the old frames are free again, and the counters
+ * and trace say so.
+ */
+static int nr_trace;
+static char last_trace[256];
+static void trace_cb(void *ctx, const char *event, const char *line)
+{
+	if (!strcmp(event, "mm_migrate_pages")) {
+		nr_trace++;
+		snprintf(last_trace, sizeof(last_trace), "%s", line);
+	}
+}
+
+static void migrate_pages_moves_bytes_and_owner(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 100);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	struct cma_page *old[100];
+
+	fault_owner(o, 100, CMA_GFP_HIGHUSER_MOVABLE);
+	for (int i = 0; i < 100; i++)
+		old[i] = o->slots[i].page;
+	cma_mm_set_trace(mm, trace_cb, NULL);
+	assert_int_equal(isolate_owner(mm, o, &list), 100);
+	assert_int_equal(zone_page_state(&mm->zones[ZONE_NORMAL], NR_ISOLATED_FILE), 100);
+	assert_verify(mm);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 0);
+	assert_true(page_list_empty(&list));
+	assert_int_equal(owner_check(o), 100);
+	/* the old frames were freed; targets may reuse them, but never a slot's own */
+	for (int i = 0; i < 100; i++)
+		assert_ptr_not_equal(o->slots[i].page, old[i]);
+	assert_int_equal(o->migrated, 100);
+	assert_int_equal(counter(mm, "pgmigrate_success"), 100);
+	assert_int_equal(nr_trace, 1);
+	assert_string_equal(last_trace,
+			    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 mode=MIGRATE_SYNC_LIGHT");
+	assert_int_equal(zone_page_state(&mm->zones[ZONE_NORMAL], NR_ISOLATED_FILE), 0);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a pinned page is retried for all 10 passes (-EAGAIN), reported
+ * as not migrated and left on the list for putback; its data stays put.
+ */
+static void migrate_pages_pinned_page_stays(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 4);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	struct cma_page *pinned;
+
+	fault_owner(o, 4, CMA_GFP_HIGHUSER_MOVABLE);
+	pinned = o->slots[2].page;
+	cma_page_get(mm, pinned);
+	assert_int_equal(isolate_owner(mm, o, &list), 4);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 1);
+	assert_ptr_equal(page_list_first(mm, &list), pinned);
+	assert_ptr_equal(o->slots[2].page, pinned);
+	assert_int_equal(counter(mm, "pgmigrate_fail"), 1);
+	putback_lru_pages(mm, &list);
+	lru_add_drain_all(mm);
+	assert_true(page_test(pinned, PG_lru));
+	cma_page_put(mm, pinned);
+	assert_int_equal(owner_check(o), 4);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: an owner answering -EAGAIN is asked 10 times and its page left
+ * on the list; any other answer sends the page straight back to the LRU.
+ */
+static void migrate_pages_owner_refusals(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, true, 1);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+
+	fault_owner(o, 1, CMA_GFP_HIGHUSER_MOVABLE);
+	o->refuse_migrate = -EAGAIN;
+	isolate_owner(mm, o, &list);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 1);
+	assert_int_equal(o->refused, 10);
+	assert_false(page_list_empty(&list));
+	o->refuse_migrate = -EIO;
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 1);
+	assert_int_equal(o->refused, 11);
+	assert_true(page_list_empty(&list));	/* already put back */
+	assert_false(page_test(o->slots[0].page, PG_isolated));
+	assert_int_equal(owner_check(o), 1);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: MIGRATE_SYNC_LIGHT does not wait for writeback: -EBUSY, straight back. */
+static void migrate_pages_writeback_not_waited(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	struct cma_page *p;
+
+	fault_owner(o, 1, CMA_GFP_HIGHUSER_MOVABLE);
+	p = o->slots[0].page;
+	isolate_owner(mm, o, &list);
+	page_flags_set(p, PG_writeback);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 1);
+	assert_true(page_list_empty(&list));
+	assert_ptr_equal(o->slots[0].page, p);
+	page_flags_clear(p, PG_writeback);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: dirty pages migrate and stay dirty; NR_FILE_DIRTY is unchanged. */
+static void migrate_pages_keeps_dirty(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 8);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+
+	fault_owner(o, 8, CMA_GFP_HIGHUSER_MOVABLE);
+	for (int i = 0; i < 8; i += 2)
+		owner_set_dirty(o, i, true);
+	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 4);
+	isolate_owner(mm, o, &list);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(page_test(o->slots[i].page, PG_dirty), i % 2 == 0);
+	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 4);
+	owner_destroy(o);
+	lru_add_drain_all(mm);	/* the new pages' pagevec references go last */
+	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: a page its owner freed while isolated is simply freed by migration. */
+static void migrate_pages_page_freed_under_us(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 2);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	unsigned long before;
+
+	cma_drain_all_pages(mm);
+	before = global_page_state(mm, NR_FREE_PAGES);
+	fault_owner(o, 2, CMA_GFP_HIGHUSER_MOVABLE);
+	isolate_owner(mm, o, &list);
+	owner_release(o, 0);
+	owner_release(o, 1);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 0);
+	assert_int_equal(o->migrated, 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: with every target allocation failing, -ENOMEM, pages left for putback, data intact. */
+static void migrate_pages_no_target_is_enomem(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 4);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	struct cma_fault_attr fa = { .probability = 100, .only_migration = true };
+
+	fault_owner(o, 4, CMA_GFP_HIGHUSER_MOVABLE);
+	isolate_owner(mm, o, &list);
+	cma_fault_inject(mm, &fa);
+	assert_non_null(owner_fault(o, 3, CMA_GFP_HIGHUSER_MOVABLE, 3) ? NULL : mm); /* slot taken */
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), -ENOMEM);
+	cma_fault_inject(mm, NULL);
+	putback_lru_pages(mm, &list);
+	assert_int_equal(owner_check(o), 4);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* ---- racing owners ---- */
+
+struct race {
+	struct cma_mm *mm;
+	struct fake_owner *o;
+	atomic_bool stop;
+	unsigned long writes, migrations;
+};
+
+static void *writer(void *arg)
+{
+	struct race *r = arg;
+	uint64_t rnd = 12345;
+
+	cma_mm_bind_cpu(r->mm, 1);
+	while (!atomic_load(&r->stop)) {
+		uint64_t i = test_rand(&rnd) % r->o->nr_slots;
+
+		r->writes += owner_write(r->o, i, test_rand(&rnd));
+	}
+	return NULL;
+}
+
+/*
+ * Expect: an owner thread rewriting its pages through tryget/put while
+ * another thread migrates them loses no write: every checksum matches.
+ */
+static void migrate_pages_races_owner_writes(void **state)
+{
+	struct cma_mm *mm = machine(2);
+	struct race r = { .mm = mm };
+	pthread_t t;
+
+	r.o = owner_create(mm, false, 64);
+	fault_owner(r.o, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	assert_int_equal(pthread_create(&t, NULL, writer, &r), 0);
+	for (int round = 0; round < 200; round++) {
+		struct page_list list = { PAGE_NIL, PAGE_NIL };
+		unsigned long n = 0;
+
+		lru_add_drain_all(mm);
+		pthread_mutex_lock(&r.o->lock);
+		for (uint64_t i = 0; i < r.o->nr_slots; i++) {
+			struct cma_page *page = r.o->slots[i].page;
+
+			if (page && !isolate_lru_page(mm, page)) {
+				page_list_add_tail(mm, &list, page);
+				n++;
+			}
+		}
+		pthread_mutex_unlock(&r.o->lock);
+		if (n && migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT) >= 0)
+			r.migrations++;
+		putback_lru_pages(mm, &list);
+	}
+	atomic_store(&r.stop, true);
+	pthread_join(t, NULL);
+	printf("races: %lu writes, %lu migration rounds, %lu pages moved\n", r.writes,
+	       r.migrations, r.o->migrated);
+	assert_true(r.o->migrated > 0);
+	assert_int_equal(owner_check(r.o), 64);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(r.o);
+	cma_mm_destroy(mm);
+}
+
+/* ---- isolation ---- */
+
+static unsigned long free_on_list(struct zone *z, int mt)
+{
+	return free_pages_of_type(z, mt);
+}
+
+/*
+ * Expect: isolating MOVABLE pageblocks moves their free pages to the
+ * ISOLATE lists, out of the allocator's reach; a page freed inside stays
+ * there; undo restores the given type and gives the pages back.
+ */
+static void isolate_range_hides_free_pages(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long start = 8 * 512, end = 12 * 512;
+	struct cma_page *p;
+
+	assert_int_equal(cma_start_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	for (unsigned long pfn = start; pfn < end; pfn += 512)
+		assert_int_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_ISOLATE);
+	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), end - start);
+	assert_int_equal(cma_test_pages_isolated(mm, start, end), 0);
+	assert_verify(mm);
+	/* nothing is handed out from there */
+	for (int i = 0; i < 3000; i++) {
+		p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 1);
+		assert_non_null(p);
+		assert_false(cma_page_to_pfn(mm, p) >= start && cma_page_to_pfn(mm, p) < end);
+	}
+	assert_int_equal(cma_undo_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	for (unsigned long pfn = start; pfn < end; pfn += 512)
+		assert_int_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_MOVABLE);
+	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a page freed into an isolated range goes to the ISOLATE list,
+ * not a per-CPU list. (The range is MAX_ORDER-aligned, as
+ * alloc_contig_range isolates: buddies merge across pageblocks, so a
+ * smaller isolated range could swallow its neighbour's free pages.)
+ */
+static void isolate_range_page_freed_inside_stays_isolated(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	unsigned long pfn = cma_page_to_pfn(mm, p), start = pfn & ~1023ul;
+
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_start_isolate_page_range(mm, start, start + 1024, MIGRATE_MOVABLE), 0);
+	assert_int_equal(cma_test_pages_isolated(mm, start, start + 1024), -EBUSY);
+	cma_free_pages(mm, p, 0);
+	assert_int_equal(pcp_count(mm, 0, ZONE_NORMAL), 0);
+	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), 1024);
+	assert_int_equal(cma_test_pages_isolated(mm, start, start + 1024), 0);
+	assert_int_equal(cma_undo_isolate_page_range(mm, start, start + 1024, MIGRATE_MOVABLE), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a range reaching an UNMOVABLE pageblock with an unmovable page
+ * fails with -EBUSY and the blocks isolated before it are restored.
+ */
+static void isolate_range_busy_block_undoes_all(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct cma_page *u = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	unsigned long ublock = cma_page_to_pfn(mm, u) & ~511ul;
+	unsigned long start = ublock >= 4 * 512 ? ublock - 4 * 512 : 0;
+
+	assert_int_equal(cma_pageblock_migratetype(mm, ublock), MIGRATE_UNMOVABLE);
+	assert_int_equal(cma_start_isolate_page_range(mm, start, ublock + 512, MIGRATE_MOVABLE),
+			 -EBUSY);
+	for (unsigned long pfn = start; pfn <= ublock; pfn += 512)
+		assert_int_not_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_ISOLATE);
+	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 0);
+	assert_verify(mm);
+	/* once the unmovable page is gone, all-free UNMOVABLE blocks may be isolated */
+	cma_free_pages(mm, u, 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_start_isolate_page_range(mm, ublock, ublock + 512, MIGRATE_UNMOVABLE), 0);
+	assert_int_equal(cma_undo_isolate_page_range(mm, ublock, ublock + 512, MIGRATE_UNMOVABLE), 0);
+	assert_int_equal(cma_pageblock_migratetype(mm, ublock), MIGRATE_UNMOVABLE);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+static void isolate_range_bad_input(void **state)
+{
+	struct cma_mm *mm = machine(1);
+
+	assert_int_equal(cma_start_isolate_page_range(mm, 100, 612, MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 512, 512, MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1ul << 40, MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 0, 512, MIGRATE_ISOLATE), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 0, 512, 9), -EINVAL);
+	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: a page sitting in another CPU's pagevec cannot be isolated until drained. */
+static void isolate_lru_page_in_other_cpu_pagevec_busy(void **state)
+{
+	struct cma_mm *mm = machine(2);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct cma_page *p;
+
+	cma_mm_bind_cpu(mm, 1);
+	p = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1);
+	cma_mm_bind_cpu(mm, 0);
+	lru_add_drain(mm);	/* this CPU only, as migrate_prep_local */
+	assert_int_equal(isolate_lru_page(mm, p), -EBUSY);
+	lru_add_drain_all(mm);
+	assert_int_equal(isolate_lru_page(mm, p), 0);
+	putback_lru_page(mm, p);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* ---- fail_page_alloc ---- */
+
+static int count_failures(struct cma_mm *mm, int calls, unsigned order)
+{
+	int fails = 0;
+
+	for (int i = 0; i < calls; i++) {
+		struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, order);
+
+		if (p)
+			cma_free_pages(mm, p, order);
+		else
+			fails++;
+	}
+	return fails;
+}
+
+static void fault_inject_rules(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct cma_fault_attr fa = { .probability = 100, .space = 5, .times = 3 };
+
+	cma_fault_inject(mm, &fa);	/* 5 through, then 3 failures */
+	assert_int_equal(count_failures(mm, 5, 0), 0);
+	assert_int_equal(count_failures(mm, 10, 0), 3);
+	fa = (struct cma_fault_attr){ .probability = 100, .interval = 4 };
+	cma_fault_inject(mm, &fa);	/* every 4th */
+	assert_int_equal(count_failures(mm, 40, 0), 10);
+	fa = (struct cma_fault_attr){ .probability = 100, .min_order = 2 };
+	cma_fault_inject(mm, &fa);
+	assert_int_equal(count_failures(mm, 10, 1), 0);
+	assert_int_equal(count_failures(mm, 10, 2), 10);
+	fa = (struct cma_fault_attr){ .probability = 30, .seed = 42 };
+	cma_fault_inject(mm, &fa);
+	{
+		int f = count_failures(mm, 1000, 0);
+
+		assert_true(f > 200 && f < 400);
+	}
+	fa = (struct cma_fault_attr){ .probability = 100, .only_migration = true };
+	cma_fault_inject(mm, &fa);
+	assert_int_equal(count_failures(mm, 10, 0), 0);
+	cma_fault_inject(mm, NULL);
+	assert_int_equal(count_failures(mm, 10, 0), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(alloc_movable_goes_through_pagevec),
+		cmocka_unit_test(free_movable_in_pagevec_freed_at_drain),
+		cmocka_unit_test(page_tryget_fails_while_frozen),
+		cmocka_unit_test(migrate_pages_moves_bytes_and_owner),
+		cmocka_unit_test(migrate_pages_pinned_page_stays),
+		cmocka_unit_test(migrate_pages_owner_refusals),
+		cmocka_unit_test(migrate_pages_writeback_not_waited),
+		cmocka_unit_test(migrate_pages_keeps_dirty),
+		cmocka_unit_test(migrate_pages_page_freed_under_us),
+		cmocka_unit_test(migrate_pages_no_target_is_enomem),
+		cmocka_unit_test(migrate_pages_races_owner_writes),
+		cmocka_unit_test(isolate_range_hides_free_pages),
+		cmocka_unit_test(isolate_range_page_freed_inside_stays_isolated),
+		cmocka_unit_test(isolate_range_busy_block_undoes_all),
+		cmocka_unit_test(isolate_range_bad_input),
+		cmocka_unit_test(isolate_lru_page_in_other_cpu_pagevec_busy),
+		cmocka_unit_test(fault_inject_rules),
+	};
+
+	return cmocka_run_group_tests_name("migrate", tests, NULL, NULL);
+}
