@@ -84,3 +84,53 @@ unsigned long pcp_count(struct cma_mm *mm, unsigned cpu, enum zone_type z)
 {
 	return (unsigned long)mm->slots[cpu].pcp[z].count;
 }
+
+void test_zero_watermarks(struct cma_mm *mm)
+{
+	struct zone *z;
+
+	for_each_zone(mm, z) {
+		spin_lock(&z->lock);
+		for (int w = 0; w < NR_WMARK; w++)
+			__atomic_store_n(&z->watermark[w], 0, __ATOMIC_RELAXED);
+		for (int j = 0; j < MAX_NR_ZONES; j++)
+			__atomic_store_n(&z->lowmem_reserve[j], 0, __ATOMIC_RELAXED);
+		spin_unlock(&z->lock);
+	}
+	mm->min_free_kbytes = 0;
+}
+
+unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page **pages,
+			     unsigned long max)
+{
+	unsigned long n = 0;
+
+	for (;;) {
+		unsigned long before = n;
+		struct cma_page *page;
+
+		while ((page = cma_alloc_pages(mm, gfp, 0))) {
+			if (n == max) {
+				cma_free_pages(mm, page, 0);
+				print_error("test_alloc_all: expected at most %lu pages, found more\n", max);
+				fail();
+			}
+			pages[n++] = page;
+		}
+		cma_drain_all_pages(mm);
+		if (n == before)
+			return n;
+	}
+}
+
+char *test_dmesg(struct cma_mm *mm)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cma_mm_dmesg(mm, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}

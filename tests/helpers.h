@@ -41,4 +41,23 @@ unsigned long pcp_count(struct cma_mm *mm, unsigned cpu, enum zone_type z);
 
 #define assert_verify(mm) assert_int_equal(cma_mm_verify(mm), 0)
 
+/* ---- machine-wide queries and exhaustion (test_memblock, test_boot, test_verify) ---- */
+
+/*
+ * Watermarks and lowmem_reserve to 0, as min_free_kbytes = 0 by sysctl
+ * would: order-0 requests may then take the last free page. The highmem
+ * min mark does not follow min_free_kbytes, so it is zeroed directly.
+ */
+void test_zero_watermarks(struct cma_mm *mm);
+/*
+ * Order-0 allocations of @gfp until the allocator gives none, draining the
+ * per-CPU lists between rounds so that no free page stays stranded there;
+ * the pages go to pages[0..max). Fails the test if @max is reached.
+ * Returns how many pages were allocated.
+ */
+unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page **pages,
+			     unsigned long max);
+/* The machine's log (cma_mm_dmesg) as a NUL-terminated string; free() it. */
+char *test_dmesg(struct cma_mm *mm);
+
 #endif

@@ -88,6 +88,21 @@ static void check_free_block_types(struct verifier *v, unsigned long pfn, unsign
 	}
 }
 
+/* A free block's head has PG_buddy, its order and zone; the rest only the zone. */
+static void check_free_block_flags(struct verifier *v, struct cma_page *page, unsigned order)
+{
+	uint32_t zone_bits = page_flags(page) & PG_ZONE_MASK;
+
+	if (page_flags(page) != (zone_bits | PG_buddy | (order << PG_ORDER_SHIFT)) || page_count(page))
+		report(v, "free block head pfn %#lx has flags %#x count %d",
+		       page_to_pfn(v->mm, page), page_flags(page), page_count(page));
+	for (unsigned long i = 1; i < (1ul << order); i++)
+		if (page_flags(page + i) != zone_bits || page_count(page + i))
+			report(v, "pfn %#lx inside a free order-%u block has flags %#x count %d",
+			       page_to_pfn(v->mm, page + i), order, page_flags(page + i),
+			       page_count(page + i));
+}
+
 static void verify_free_lists(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
@@ -119,6 +134,7 @@ static void verify_free_lists(struct verifier *v, struct zone *zone)
 					       (unsigned long long)page->private);
 				if (pfn & ((1ul << o) - 1))
 					report(v, "pfn %#lx misaligned for order %u", pfn, o);
+				check_free_block_flags(v, page, o);
 				claim(v, pfn, 1ul << o, PFN_BUDDY, zone);
 				check_free_block_types(v, pfn, 1ul << o, t, "buddy");
 				blocks++;

@@ -259,11 +259,12 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	struct cma_mm *mm;
 	int ret;
 
+	if (mmp)
+		*mmp = NULL;
 	if (!cfg || !mmp) {
 		mm_pr_err(NULL, "cma_mm_create: config and result pointer are required\n");
 		return -EINVAL;
 	}
-	*mmp = NULL;
 	ret = check_config(cfg);
 	if (ret)
 		return ret;

@@ -53,6 +53,12 @@ static void zone_free_add(struct zone *zone, long nr, int mt)
 
 /* ---- free areas (zone->lock held) ---- */
 
+/* nr_free is read without the lock by zone_watermark_ok(): store atomically. */
+static void nr_free_add(struct free_area *area, long delta)
+{
+	__atomic_store_n(&area->nr_free, area->nr_free + delta, __ATOMIC_RELAXED);
+}
+
 static void set_page_order(struct cma_page *page, unsigned order)
 {
 	page_flags_store(page, (page_flags(page) & (PG_ZONE_MASK)) | PG_buddy |
@@ -75,7 +81,7 @@ static void add_to_free_area(struct zone *zone, struct cma_page *page, unsigned 
 		page_list_add_tail(zone->mm, l, page);
 	else
 		page_list_add(zone->mm, l, page);
-	zone->free_area[order].nr_free++;
+	nr_free_add(&zone->free_area[order], 1);
 	zone_free_add(zone, 1l << order, mt);
 }
 
@@ -85,7 +91,7 @@ static void del_from_free_area(struct zone *zone, struct cma_page *page, unsigne
 
 	page_list_del(zone->mm, &zone->free_area[order].free_list[mt], page);
 	rmv_page_order(page);
-	zone->free_area[order].nr_free--;
+	nr_free_add(&zone->free_area[order], -1);
 	zone_free_add(zone, -(1l << order), mt);
 }
 

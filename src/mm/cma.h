@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CMA areas: a run of MIGRATE_CMA pageblocks and a bitmap of the pages
+ * handed out from it, and the boot parameters that size the default one
+ * (cma= beats the Kconfig choice).
+ *
+ * Locking: the bitmap and the counters change under mm->cma_mutex; the
+ * reserved list is early-boot only (one thread).
+ */
+#ifndef CMA_MM_CMA_H
+#define CMA_MM_CMA_H
+
+#include <stdatomic.h>
+
+#include "mm/mmzone.h"
+
+enum cma_size_sel { CMA_SEL_MBYTES, CMA_SEL_PERCENTAGE, CMA_SEL_MIN, CMA_SEL_MAX };
+
+/* The Kconfig values and the command line, checked at cma_mm_create. */
+struct cma_params {
+	bool enabled;			/* CONFIG_CMA (y unless "is not set") */
+	long long size_cmdline;		/* cma=; -1: not given */
+	unsigned long size_mbytes;	/* CONFIG_CMA_SIZE_MBYTES */
+	unsigned long percentage;	/* CONFIG_CMA_SIZE_PERCENTAGE */
+	enum cma_size_sel sel;		/* CONFIG_CMA_SIZE_SEL_* */
+	unsigned long alignment;	/* CONFIG_CMA_ALIGNMENT, 4..9 */
+	unsigned long areas;		/* CONFIG_CMA_AREAS */
+};
+
+struct cma {
+	unsigned long base_pfn;
+	unsigned long count;
+	unsigned long *bitmap;
+	char name[32];
+	/* statistics, as later kernels keep them (in pages) */
+	atomic_ulong alloc_pages_success;
+	atomic_ulong alloc_pages_fail;
+	atomic_ulong release_pages_success;
+};
+
+/* An area reserved early, activated at the core initcall. */
+struct cma_reserved {
+	cma_phys_t start;
+	uint64_t size;
+	void *dev;			/* the DMA layer's device, or NULL */
+	char name[32];
+	struct cma *cma;		/* set once activated */
+};
+
+struct cma_state {
+	struct cma_params params;
+	struct cma_reserved *reserved;	/* MAX_CMA_AREAS = 1 + CONFIG_CMA_AREAS slots */
+	unsigned nr_reserved, max_areas;
+	bool reserve_called;		/* dma_contiguous_reserve ran in the early phase */
+};
+
+int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig,
+		     struct cma_params *p);
+int cma_declare_contiguous(struct cma_mm *mm, uint64_t size, cma_phys_t base, cma_phys_t limit,
+			   void *dev, const char *name);
+uint64_t cma_default_size(struct cma_mm *mm);
+void cma_init_reserved_areas(struct cma_mm *mm);
+void cma_state_free(struct cma_mm *mm);
+unsigned long cma_total_pages(struct cma_mm *mm);
+void cma_write_areas(struct cma_mm *mm, FILE *out);
+
+#endif

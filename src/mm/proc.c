@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The /proc files of a v3.5 kernel (mm/vmstat.c, fs/proc/meminfo.c):
+ * buddyinfo, pagetypeinfo, vmstat, meminfo and zoneinfo, written with the
+ * kernel's own format strings so that scripts written for the real files
+ * parse ours. Two later additions are marked where they appear: the
+ * "managed" line of zoneinfo and the CmaTotal/CmaFree lines of meminfo.
+ *
+ * The one idea: state is copied out under the lock that protects it
+ * (zone->lock for free lists and pageblock types, slot->lock for the
+ * per-CPU counts) and printed after the lock is dropped, so no stdio call
+ * ever runs under a spinlock. Counters are read lock-free, as the
+ * kernel's readers do.
+ */
+#include <string.h>
+
+#include "mm/internal.h"
+
+/* pages -> kB, fs/proc/meminfo.c's K(); page_shift >= 10 (check_config). */
+static unsigned long K(const struct cma_mm *mm, unsigned long pages)
+{
+	return pages << (mm->page_shift - 10);
+}
+
+static unsigned long read_ulong(const unsigned long *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/* ---- snapshots, taken under the lock that protects them ---- */
+
+/* Blocks on each free list, by type and order (pagetypeinfo_showfree_print). */
+struct free_counts {
+	unsigned long blocks[MIGRATE_TYPES][MAX_ORDER_LIMIT];
+};
+
+static void count_free_blocks_locked(struct zone *zone, struct free_counts *fc)
+{
+	struct cma_mm *mm = zone->mm;
+
+	memset(fc, 0, sizeof(*fc));
+	for (unsigned o = 0; o < mm->max_order; o++)
+		for (int t = 0; t < MIGRATE_TYPES; t++)
+			for (struct cma_page *p = page_list_first(mm, &zone->free_area[o].free_list[t]); p;
+			     p = page_list_next(mm, p))
+				fc->blocks[t][o]++;
+}
+
+/*
+ * Pageblocks by migrate type (pagetypeinfo_showblockcount_print): the
+ * zone walked from its first pfn in pageblock steps, holes skipped.
+ */
+static void count_pageblocks_locked(struct zone *zone, unsigned long count[MIGRATE_TYPES])
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
+
+	memset(count, 0, MIGRATE_TYPES * sizeof(count[0]));
+	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += mm->pageblock_nr_pages) {
+		int mt;
+
+		if (!pfn_valid(mm, pfn))
+			continue;
+		mt = get_pageblock_migratetype(mm, pfn);
+		if (mt >= 0 && mt < MIGRATE_TYPES)
+			count[mt]++;
+	}
+}
+
+static void count_pageblocks(struct zone *zone, unsigned long count[MIGRATE_TYPES])
+{
+	spin_lock(&zone->lock);
+	count_pageblocks_locked(zone, count);
+	spin_unlock(&zone->lock);
+}
+
+/*
+ * cma_total_pages() - CmaTotal (totalcma_pages of later kernels), counted
+ * from the pageblock flags: pages in MIGRATE_CMA pageblocks. While a CMA
+ * range is isolated by alloc_contig_range() its blocks read as Isolate and
+ * drop out of the sum until the isolation is undone.
+ */
+static unsigned long cma_total_pages(struct cma_mm *mm)
+{
+	unsigned long count[MIGRATE_TYPES], blocks = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone) {
+		count_pageblocks(zone, count);
+		blocks += count[MIGRATE_CMA];
+	}
+	return blocks * mm->pageblock_nr_pages;
+}
+
+/* ---- /proc/buddyinfo: frag_show_print() ---- */
+
+static int show_buddyinfo(struct cma_mm *mm, FILE *out)
+{
+	unsigned long nr_free[MAX_ORDER_LIMIT];
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone) {
+		spin_lock(&zone->lock);
+		for (unsigned o = 0; o < mm->max_order; o++)
+			nr_free[o] = zone->free_area[o].nr_free;
+		spin_unlock(&zone->lock);
+
+		fprintf(out, "Node %d, zone %8s ", 0, zone->name);
+		for (unsigned o = 0; o < mm->max_order; o++)
+			fprintf(out, "%6lu ", nr_free[o]);
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+/* ---- /proc/pagetypeinfo: pagetypeinfo_show() ---- */
+
+static void pagetypeinfo_showfree(struct cma_mm *mm, FILE *out)
+{
+	struct free_counts fc;
+	struct zone *zone;
+
+	fprintf(out, "%-43s ", "Free pages count per migrate type at order");
+	for (unsigned o = 0; o < mm->max_order; o++)
+		fprintf(out, "%6d ", (int)o);
+	fputc('\n', out);
+
+	for_each_populated_zone(mm, zone) {
+		spin_lock(&zone->lock);
+		count_free_blocks_locked(zone, &fc);
+		spin_unlock(&zone->lock);
+
+		for (int t = 0; t < MIGRATE_TYPES; t++) {
+			fprintf(out, "Node %4d, zone %8s, type %12s ", 0, zone->name,
+				migratetype_name(t));
+			for (unsigned o = 0; o < mm->max_order; o++)
+				fprintf(out, "%6lu ", fc.blocks[t][o]);
+			fputc('\n', out);
+		}
+	}
+}
+
+static void pagetypeinfo_showblockcount(struct cma_mm *mm, FILE *out)
+{
+	unsigned long count[MIGRATE_TYPES];
+	struct zone *zone;
+
+	fprintf(out, "\n%-23s", "Number of blocks type ");
+	for (int t = 0; t < MIGRATE_TYPES; t++)
+		fprintf(out, "%12s ", migratetype_name(t));
+	fputc('\n', out);
+
+	for_each_populated_zone(mm, zone) {
+		count_pageblocks(zone, count);
+		fprintf(out, "Node %d, zone %8s ", 0, zone->name);
+		for (int t = 0; t < MIGRATE_TYPES; t++)
+			fprintf(out, "%12lu ", count[t]);
+		fputc('\n', out);
+	}
+}
+
+static int show_pagetypeinfo(struct cma_mm *mm, FILE *out)
+{
+	fprintf(out, "Page block order: %d\n", (int)mm->pageblock_order);
+	fprintf(out, "Pages per block:  %lu\n", mm->pageblock_nr_pages);
+	fputc('\n', out);
+	pagetypeinfo_showfree(mm, out);
+	pagetypeinfo_showblockcount(mm, out);
+	return 0;
+}
+
+/* ---- /proc/vmstat: vmstat_start() + vmstat_show() ---- */
+
+static int show_vmstat(struct cma_mm *mm, FILE *out)
+{
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		fprintf(out, "%s %lu\n", vmstat_zone_item_names[i], global_page_state(mm, i));
+	/* enum writeback_stat_item: there is no writeback model, so no dirty limits */
+	fprintf(out, "%s %lu\n", "nr_dirty_threshold", 0ul);
+	fprintf(out, "%s %lu\n", "nr_dirty_background_threshold", 0ul);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		fprintf(out, "%s %llu\n", vmstat_event_names[i],
+			(unsigned long long)vm_event_sum(mm, i));
+	return 0;
+}
+
+/* ---- /proc/meminfo: meminfo_proc_show() ---- */
+
+#define SYSCTL_OVERCOMMIT_RATIO	50	/* the kernel's default */
+#define THREAD_SIZE_KB		8	/* x86_64 and ARM kernel stacks, v3.5 */
+
+struct meminfo_line {
+	const char *label;
+	unsigned long kb;
+};
+
+/* Every line is "%-16s%8lu kB": the label and its colon padded to 16. */
+static void meminfo_print(FILE *out, const struct meminfo_line *lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char label[24];
+
+		snprintf(label, sizeof(label), "%s:", lines[i].label);
+		fprintf(out, "%-16s%8lu kB\n", label, lines[i].kb);
+	}
+}
+
+/* CONFIG_HIGHMEM's four lines; totalhigh_pages is what highmem gave the buddy allocator. */
+static void meminfo_print_highmem(struct cma_mm *mm, FILE *out, unsigned long totalram,
+				  unsigned long freeram)
+{
+	struct zone *zone = &mm->zones[ZONE_HIGHMEM];
+	unsigned long high_total = zone->managed_pages;
+	unsigned long high_free = zone_page_state(zone, NR_FREE_PAGES);
+	const struct meminfo_line lines[] = {
+		{ "HighTotal", K(mm, high_total) },
+		{ "HighFree", K(mm, high_free) },
+		{ "LowTotal", K(mm, totalram - high_total) },
+		{ "LowFree", K(mm, freeram > high_free ? freeram - high_free : 0) },
+	};
+
+	meminfo_print(out, lines, sizeof(lines) / sizeof(lines[0]));
+}
+
+/*
+ * What the model has no counterpart for prints 0: buffers, the swap
+ * cache, Committed_AS, the vmalloc area. Swap slots in use are
+ * mm->swap_used; NR_KERNEL_STACK counts stacks, as in v3.5.
+ */
+static int show_meminfo(struct cma_mm *mm, FILE *out)
+{
+	unsigned long totalram = mm->totalram_pages;
+	unsigned long freeram = global_page_state(mm, NR_FREE_PAGES);
+	unsigned long swap_total = (unsigned long)(mm->swap_bytes >> 10);
+	unsigned long swap_used =
+		(unsigned long)(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED) >> 10);
+	unsigned long swap_pages = (unsigned long)(mm->swap_bytes >> mm->page_shift);
+	unsigned long active_anon = global_page_state(mm, NR_ACTIVE_ANON);
+	unsigned long inactive_anon = global_page_state(mm, NR_INACTIVE_ANON);
+	unsigned long active_file = global_page_state(mm, NR_ACTIVE_FILE);
+	unsigned long inactive_file = global_page_state(mm, NR_INACTIVE_FILE);
+	unsigned long slab_r = global_page_state(mm, NR_SLAB_RECLAIMABLE);
+	unsigned long slab_u = global_page_state(mm, NR_SLAB_UNRECLAIMABLE);
+	const struct meminfo_line head[] = {
+		{ "MemTotal", K(mm, totalram) },
+		{ "MemFree", K(mm, freeram) },
+		{ "Buffers", 0 },
+		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)) },
+		{ "SwapCached", 0 },
+		{ "Active", K(mm, active_anon + active_file) },
+		{ "Inactive", K(mm, inactive_anon + inactive_file) },
+		{ "Active(anon)", K(mm, active_anon) },
+		{ "Inactive(anon)", K(mm, inactive_anon) },
+		{ "Active(file)", K(mm, active_file) },
+		{ "Inactive(file)", K(mm, inactive_file) },
+		{ "Unevictable", K(mm, global_page_state(mm, NR_UNEVICTABLE)) },
+		{ "Mlocked", K(mm, global_page_state(mm, NR_MLOCK)) },
+	};
+	const struct meminfo_line tail[] = {
+		{ "SwapTotal", swap_total },
+		{ "SwapFree", swap_total > swap_used ? swap_total - swap_used : 0 },
+		{ "Dirty", K(mm, global_page_state(mm, NR_FILE_DIRTY)) },
+		{ "Writeback", K(mm, global_page_state(mm, NR_WRITEBACK)) },
+		{ "AnonPages", K(mm, global_page_state(mm, NR_ANON_PAGES)) },
+		{ "Mapped", K(mm, global_page_state(mm, NR_FILE_MAPPED)) },
+		{ "Shmem", K(mm, global_page_state(mm, NR_SHMEM)) },
+		{ "Slab", K(mm, slab_r + slab_u) },
+		{ "SReclaimable", K(mm, slab_r) },
+		{ "SUnreclaim", K(mm, slab_u) },
+		{ "KernelStack", global_page_state(mm, NR_KERNEL_STACK) * THREAD_SIZE_KB },
+		{ "PageTables", K(mm, global_page_state(mm, NR_PAGETABLE)) },
+		{ "NFS_Unstable", K(mm, global_page_state(mm, NR_UNSTABLE_NFS)) },
+		{ "Bounce", K(mm, global_page_state(mm, NR_BOUNCE)) },
+		{ "WritebackTmp", K(mm, global_page_state(mm, NR_WRITEBACK_TEMP)) },
+		{ "CommitLimit", K(mm, totalram * SYSCTL_OVERCOMMIT_RATIO / 100 + swap_pages) },
+		{ "Committed_AS", 0 },
+		{ "VmallocTotal", 0 },
+		{ "VmallocUsed", 0 },
+		{ "VmallocChunk", 0 },
+		/* later kernels (v4.1+) */
+		{ "CmaTotal", K(mm, cma_total_pages(mm)) },
+		{ "CmaFree", K(mm, global_page_state(mm, NR_FREE_CMA_PAGES)) },
+	};
+
+	meminfo_print(out, head, sizeof(head) / sizeof(head[0]));
+	if (mm->zones[ZONE_HIGHMEM].present_pages)
+		meminfo_print_highmem(mm, out, totalram, freeram);
+	meminfo_print(out, tail, sizeof(tail) / sizeof(tail[0]));
+	return 0;
+}
+
+/* ---- /proc/zoneinfo: zoneinfo_show_print() ---- */
+
+struct zone_marks {
+	unsigned long min, low, high;
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
+};
+
+static void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm)
+{
+	spin_lock(&zone->lock);
+	zm->min = read_ulong(&zone->watermark[WMARK_MIN]);
+	zm->low = read_ulong(&zone->watermark[WMARK_LOW]);
+	zm->high = read_ulong(&zone->watermark[WMARK_HIGH]);
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		zm->lowmem_reserve[i] = read_ulong(&zone->lowmem_reserve[i]);
+	spin_unlock(&zone->lock);
+}
+
+static void zoneinfo_pagesets(struct cma_mm *mm, struct zone *zone, FILE *out)
+{
+	fprintf(out, ")\n  pagesets");
+	for (unsigned cpu = 0; cpu < mm->nr_cpus; cpu++) {
+		struct cpu_slot *slot = &mm->slots[cpu];
+		struct per_cpu_pages pcp;
+
+		spin_lock(&slot->lock);
+		pcp = slot->pcp[zone->idx];
+		spin_unlock(&slot->lock);
+
+		fprintf(out,
+			"\n    cpu: %i"
+			"\n              count: %i"
+			"\n              high:  %i"
+			"\n              batch: %i",
+			(int)cpu, pcp.count, pcp.high, pcp.batch);
+		/* CONFIG_SMP: counters are exact here, no per-CPU drift */
+		fprintf(out, "\n  vm stats threshold: %d", 0);
+	}
+}
+
+static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
+{
+	struct zone_marks zm;
+
+	zone_marks_snapshot(zone, &zm);
+	fprintf(out, "Node %d, zone %8s", 0, zone->name);
+	fprintf(out,
+		"\n  pages free     %lu"
+		"\n        min      %lu"
+		"\n        low      %lu"
+		"\n        high     %lu"
+		"\n        scanned  %lu"
+		"\n        spanned  %lu"
+		"\n        present  %lu"
+		"\n        managed  %lu",	/* later kernels (v3.11+) */
+		zone_page_state(zone, NR_FREE_PAGES), zm.min, zm.low, zm.high, 0ul,
+		zone->spanned_pages, zone->present_pages, zone->managed_pages);
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		fprintf(out, "\n    %-12s %lu", vmstat_zone_item_names[i], zone_page_state(zone, i));
+	fprintf(out, "\n        protection: (%lu", zm.lowmem_reserve[0]);
+	for (int i = 1; i < MAX_NR_ZONES; i++)
+		fprintf(out, ", %lu", zm.lowmem_reserve[i]);
+	zoneinfo_pagesets(mm, zone, out);
+	fprintf(out,
+		"\n  all_unreclaimable: %u"
+		"\n  start_pfn:         %lu"
+		"\n  inactive_ratio:    %u",
+		0u, zone->zone_start_pfn, 1u);
+	fputc('\n', out);
+}
+
+static int show_zoneinfo(struct cma_mm *mm, FILE *out)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone)
+		zoneinfo_show_print(mm, zone, out);
+	return 0;
+}
+
+/* ---- per-area CMA statistics ---- */
+
+/*
+ * write_cma_areas() - one block per CMA area (base, count, pages in use).
+ * The machine keeps no list of its areas yet, so there is nothing to print.
+ */
+static int write_cma_areas(struct cma_mm *mm, FILE *out)
+{
+	return 0;
+}
+
+/* ---- the file table ---- */
+
+static const struct {
+	const char *name;
+	int (*show)(struct cma_mm *mm, FILE *out);
+} proc_files[] = {
+	{ "buddyinfo", show_buddyinfo },
+	{ "pagetypeinfo", show_pagetypeinfo },
+	{ "vmstat", show_vmstat },
+	{ "meminfo", show_meminfo },
+	{ "zoneinfo", show_zoneinfo },
+	{ "cma", write_cma_areas },
+};
+
+#define NR_PROC_FILES (sizeof(proc_files) / sizeof(proc_files[0]))
+
+static void report_unknown(struct cma_mm *mm, const char *name)
+{
+	char accepted[128];
+	size_t n = 0;
+
+	accepted[0] = '\0';
+	for (size_t i = 0; i < NR_PROC_FILES && n < sizeof(accepted); i++)
+		n += snprintf(accepted + n, sizeof(accepted) - n, "%s%s", i ? ", " : "",
+			      proc_files[i].name);
+	mm_pr_err(mm, "cma_write_proc: no /proc file '%s': accepted %s\n", name, accepted);
+}
+
+/**
+ * cma_write_proc() - the kernel's /proc/@name (mm/vmstat.c, fs/proc/meminfo.c)
+ * written to @out. -EINVAL for a machine not booted or a NULL argument,
+ * -ENOENT for an unknown @name, -EIO if @out reports a write error.
+ */
+int cma_write_proc(struct cma_mm *mm, const char *name, FILE *out)
+{
+	int ret;
+
+	if (!name || !out) {
+		mm_pr_err(mm, "cma_write_proc: NULL %s\n", name ? "stream" : "name");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < NR_PROC_FILES; i++) {
+		if (strcmp(name, proc_files[i].name))
+			continue;
+		ret = mm_require_phase(mm, MM_BOOTED, "cma_write_proc");
+		if (ret)
+			return ret;
+		ret = proc_files[i].show(mm, out);
+		if (!ret && ferror(out))
+			ret = -EIO;
+		return ret;
+	}
+	report_unknown(mm, name);
+	return -ENOENT;
+}

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for the machine's life (src/mm/mmzone.c): cma_mm_create refusing
+ * malformed configurations, the boot phases, zone layout on x86- and
+ * ARM-like machines and across holes, the release of free memory to the
+ * buddy allocator in the largest aligned blocks, page addresses, other
+ * page sizes, grouping by mobility on small machines, the boot log, and
+ * per-CPU slot binding.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static struct cma_mm *boot_banks(const struct cma_bank *banks, unsigned nr, bool metadata_only)
+{
+	struct cma_mm_config cfg = {
+		.banks = banks, .nr_banks = nr, .metadata_only = metadata_only, .cmdline = "cma=0",
+	};
+
+	return test_boot(&cfg);
+}
+
+/* One zone (Normal): @size bytes at @base. */
+static struct cma_mm *boot_one_zone(cma_phys_t base, uint64_t size, bool metadata_only)
+{
+	struct cma_bank bank = { base, size };
+
+	return boot_banks(&bank, 1, metadata_only);
+}
+
+/* ---- bad configurations ---- */
+
+/* Expect: -EINVAL, and *mmp set to NULL (it starts as garbage). */
+static void expect_create_einval(const struct cma_mm_config *cfg, const char *what)
+{
+	static int garbage;
+	struct cma_mm *mm = (struct cma_mm *)&garbage;
+	int ret = cma_mm_create(cfg, &mm);
+
+	if (ret != -EINVAL || mm != NULL) {
+		print_error("cma_mm_create(%s): expected -EINVAL and *mmp NULL, found %d and *mmp %p\n",
+			    what, ret, (void *)mm);
+		if (ret == 0 && mm && mm != (struct cma_mm *)&garbage)
+			cma_mm_destroy(mm);
+		fail();
+	}
+}
+
+static const struct cma_bank bank_64m = { 0, 64 * MiB };
+
+static void mm_create_null_cfg_einval(void **state)
+{
+	expect_create_einval(NULL, "NULL cfg");
+	assert_int_equal(cma_mm_create(&(struct cma_mm_config){ .banks = &bank_64m, .nr_banks = 1 },
+				       NULL), -EINVAL);
+}
+
+static void mm_create_no_banks_einval(void **state)
+{
+	expect_create_einval(&(struct cma_mm_config){ .banks = &bank_64m, .nr_banks = 0 }, "zero banks");
+	expect_create_einval(&(struct cma_mm_config){ .banks = NULL, .nr_banks = 1 }, "NULL banks");
+}
+
+static void mm_create_bad_banks_einval(void **state)
+{
+	static const struct cma_bank overlapping[] = { { 0, 64 * MiB }, { 32 * MiB, 64 * MiB } };
+	static const struct cma_bank descending[] = { { 128 * MiB, 64 * MiB }, { 0, 64 * MiB } };
+	static const struct cma_bank unaligned_base[] = { { 0x800, 64 * MiB } };
+	static const struct cma_bank unaligned_size[] = { { 0, 64 * MiB + 0x800 } };
+	static const struct cma_bank zero_size[] = { { 0, 64 * MiB }, { 128 * MiB, 0 } };
+	static const struct cma_bank wrapping[] = { { UINT64_MAX - 64 * MiB + 1, 128 * MiB } };
+
+	expect_create_einval(&(struct cma_mm_config){ .banks = overlapping, .nr_banks = 2 },
+			     "overlapping banks");
+	expect_create_einval(&(struct cma_mm_config){ .banks = descending, .nr_banks = 2 },
+			     "descending banks");
+	expect_create_einval(&(struct cma_mm_config){ .banks = unaligned_base, .nr_banks = 1 },
+			     "bank base not page-aligned");
+	expect_create_einval(&(struct cma_mm_config){ .banks = unaligned_size, .nr_banks = 1 },
+			     "bank size not page-aligned");
+	expect_create_einval(&(struct cma_mm_config){ .banks = zero_size, .nr_banks = 2 },
+			     "zero-size bank");
+	expect_create_einval(&(struct cma_mm_config){ .banks = wrapping, .nr_banks = 1 },
+			     "bank wrapping the address space");
+}
+
+static void mm_create_bad_geometry_einval(void **state)
+{
+	struct cma_mm_config cfg = { .banks = &bank_64m, .nr_banks = 1 };
+	struct cma_mm *mm = NULL;
+
+	cfg.page_shift = 9;
+	expect_create_einval(&cfg, "page_shift 9");
+	cfg.page_shift = 22;
+	expect_create_einval(&cfg, "page_shift 22");
+	cfg.page_shift = 0;
+	cfg.max_order = 25;
+	expect_create_einval(&cfg, "max_order 25");
+	cfg.max_order = 11;
+	cfg.pageblock_order = 11;
+	expect_create_einval(&cfg, "pageblock_order 11 > max_order - 1");
+	cfg.max_order = 8;
+	cfg.pageblock_order = 9;
+	expect_create_einval(&cfg, "pageblock_order 9 with max_order 8");
+
+	/* 0 means the defaults: MAX_ORDER 11, pageblock_order MAX_ORDER - 1, 4 KiB pages */
+	cfg.max_order = 0;
+	cfg.pageblock_order = 0;
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(mm->max_order, 11);
+	assert_int_equal(mm->pageblock_order, 10);
+	assert_int_equal(mm->page_size, 4096);
+	cma_mm_destroy(mm);
+}
+
+static void mm_create_zone_limits_not_ascending_einval(void **state)
+{
+	struct cma_mm_config cfg = { .banks = &bank_64m, .nr_banks = 1 };
+
+	cfg.zone_dma_end = 16 * MiB;
+	cfg.zone_dma32_end = 16 * MiB;
+	expect_create_einval(&cfg, "zone_dma32_end == zone_dma_end");
+	cfg.zone_dma32_end = 8 * MiB;
+	expect_create_einval(&cfg, "zone_dma32_end < zone_dma_end");
+	cfg.zone_dma32_end = 0;
+	cfg.highmem_start = 16 * MiB;
+	expect_create_einval(&cfg, "highmem_start == zone_dma_end");
+	cfg.zone_dma_end = 0;
+	cfg.zone_dma32_end = 4 * GiB;
+	cfg.highmem_start = 32 * MiB;
+	expect_create_einval(&cfg, "highmem_start < zone_dma32_end");
+	cfg.zone_dma32_end = 0;
+	cfg.highmem_start = 32 * MiB + 0x800;
+	expect_create_einval(&cfg, "highmem_start not page-aligned");
+}
+
+/* ---- phases ---- */
+
+static void mm_boot_twice_einval_changes_nothing(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, false);
+	unsigned long free_pages = global_page_state(mm, NR_FREE_PAGES);
+	struct cma_page *mem_map = mm->mem_map;
+	unsigned long totalram = mm->totalram_pages;
+
+	assert_int_equal(cma_mm_boot(mm), -EINVAL);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), free_pages);
+	assert_ptr_equal(mm->mem_map, mem_map);
+	assert_int_equal(mm->totalram_pages, totalram);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: before boot there are no pages: allocation fails, pfns have no page. */
+static void alloc_pages_before_boot_null(void **state)
+{
+	struct cma_mm_config cfg = { .banks = &bank_64m, .nr_banks = 1, .cmdline = "cma=0" };
+	struct cma_mm *mm = NULL;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
+	assert_null(cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, 3));
+	assert_null(cma_pfn_to_page(mm, 100));
+	assert_int_equal(cma_pageblock_migratetype(mm, 100), -EINVAL);
+	cma_mm_destroy(mm);
+}
+
+/* ---- zones ---- */
+
+static void expect_zone(struct cma_mm *mm, enum zone_type idx, unsigned long start,
+			unsigned long spanned, unsigned long present)
+{
+	struct zone *z = &mm->zones[idx];
+
+	if (present && (z->zone_start_pfn != start || z->spanned_pages != spanned)) {
+		print_error("zone %s: expected pfns [%#lx, %#lx), found [%#lx, %#lx)\n",
+			    z->name, start, start + spanned, z->zone_start_pfn,
+			    z->zone_start_pfn + z->spanned_pages);
+		fail();
+	}
+	if (z->present_pages != present) {
+		print_error("zone %s: expected %lu present pages, found %lu\n", z->name, present,
+			    z->present_pages);
+		fail();
+	}
+}
+
+/*
+ * x86: 1 GiB at 0, ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB.
+ * Expect: DMA pfns [0, 4096), DMA32 the rest, Normal empty.
+ */
+static void mm_boot_zones_x86(void **state)
+{
+	struct cma_bank bank = { 0, 1 * GiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .zone_dma32_end = 4 * GiB,
+		.metadata_only = true, .cmdline = "cma=0",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_page *page;
+
+	expect_zone(mm, ZONE_DMA, 0, 4096, 4096);
+	expect_zone(mm, ZONE_DMA32, 4096, 262144 - 4096, 262144 - 4096);
+	expect_zone(mm, ZONE_NORMAL, 0, 0, 0);
+	expect_zone(mm, ZONE_HIGHMEM, 0, 0, 0);
+	expect_zone(mm, ZONE_MOVABLE, 0, 0, 0);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 262144);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_DMA, 0);
+	assert_non_null(page);
+	assert_true(cma_page_to_pfn(mm, page) < 4096);
+	cma_free_pages(mm, page, 0);
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(page);
+	assert_true(cma_page_to_pfn(mm, page) >= 4096);
+	cma_free_pages(mm, page, 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * ARM: 1 GiB at 0x40000000, highmem from 0x70000000.
+ * Expect: Normal pfns [0x40000, 0x70000), HighMem [0x70000, 0x80000).
+ */
+static void mm_boot_zones_arm_highmem(void **state)
+{
+	struct cma_bank bank = { 0x40000000, 1 * GiB };
+	struct cma_mm_config cfg = {
+		.arch = CMA_ARCH_ARM, .banks = &bank, .nr_banks = 1, .highmem_start = 0x70000000,
+		.metadata_only = true, .cmdline = "cma=0",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_page *page;
+	unsigned long pfn;
+
+	expect_zone(mm, ZONE_DMA, 0, 0, 0);
+	expect_zone(mm, ZONE_DMA32, 0, 0, 0);
+	expect_zone(mm, ZONE_NORMAL, 0x40000, 0x30000, 0x30000);
+	expect_zone(mm, ZONE_HIGHMEM, 0x70000, 0x10000, 0x10000);
+	assert_null(cma_pfn_to_page(mm, 0x3ffff));
+	assert_non_null(cma_pfn_to_page(mm, 0x40000));
+	assert_non_null(cma_pfn_to_page(mm, 0x7ffff));
+	assert_null(cma_pfn_to_page(mm, 0x80000));
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(page);
+	pfn = cma_page_to_pfn(mm, page);
+	if (pfn < 0x40000 || pfn >= 0x70000) {
+		print_error("GFP_KERNEL: expected a lowmem pfn, found %#lx\n", pfn);
+		fail();
+	}
+	cma_free_pages(mm, page, 0);
+	page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(page);
+	pfn = cma_page_to_pfn(mm, page);
+	if (pfn < 0x70000 || pfn >= 0x80000) {
+		print_error("GFP_HIGHUSER_MOVABLE: expected a highmem pfn, found %#lx\n", pfn);
+		fail();
+	}
+	cma_free_pages(mm, page, 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ *   0          256M        512M        768M
+ *   |---bank---|---hole----|---bank----|
+ * Expect: the zone spans the hole but its present pages exclude it; hole
+ * pfns have no page; taking every free page never yields one in the hole.
+ */
+static void mm_boot_hole_excluded(void **state)
+{
+	static const struct cma_bank banks[] = { { 0, 256 * MiB }, { 512 * MiB, 256 * MiB } };
+	struct cma_mm *mm = boot_banks(banks, 2, true);
+	const unsigned long hole_start = 0x10000, hole_end = 0x20000, present = 0x20000;
+	unsigned long free_at_boot, n;
+	struct cma_page **pages;
+
+	expect_zone(mm, ZONE_NORMAL, 0, 0x30000, present);
+	free_at_boot = global_page_state(mm, NR_FREE_PAGES);
+	assert_int_equal(free_at_boot, present);
+	for (unsigned long pfn = hole_start; pfn < hole_end; pfn += 0x1fff) {
+		assert_false(pfn_valid(mm, pfn));
+		if (cma_pfn_to_page(mm, pfn)) {
+			print_error("cma_pfn_to_page(hole pfn %#lx): expected NULL, found a page\n", pfn);
+			fail();
+		}
+		assert_int_equal(cma_pageblock_migratetype(mm, pfn), -EINVAL);
+	}
+	assert_false(pfn_valid(mm, hole_end - 1));
+	assert_true(pfn_valid(mm, hole_start - 1));
+	assert_true(pfn_valid(mm, hole_end));
+	assert_null(cma_pfn_to_page(mm, 0x30000));
+
+	pages = calloc(present, sizeof(*pages));
+	assert_non_null(pages);
+	test_zero_watermarks(mm);
+	n = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, present);
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long pfn = cma_page_to_pfn(mm, pages[i]);
+
+		if (pfn >= hole_start && pfn < hole_end) {
+			print_error("allocation %lu: expected a pfn outside the hole, found %#lx\n", i, pfn);
+			fail();
+		}
+	}
+	if (n != free_at_boot) {
+		print_error("expected all %lu free pages allocatable, found %lu\n", free_at_boot, n);
+		fail();
+	}
+	assert_verify(mm);
+	for (unsigned long i = 0; i < n; i++)
+		cma_free_pages(mm, pages[i], 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), free_at_boot);
+	/* everything merged back to order 10 on both sides of the hole */
+	assert_int_equal(mm->zones[ZONE_NORMAL].free_area[10].nr_free, present >> 10);
+	assert_verify(mm);
+	free(pages);
+	cma_mm_destroy(mm);
+}
+
+/* ---- release of free memory ---- */
+
+static void expect_nr_free(struct cma_mm *mm, struct zone *z, const unsigned long *want)
+{
+	for (unsigned o = 0; o < mm->max_order; o++) {
+		if (z->free_area[o].nr_free != want[o]) {
+			print_error("zone %s order %u: expected %lu free blocks, found %lu\n", z->name, o,
+				    want[o], z->free_area[o].nr_free);
+			fail();
+		}
+	}
+}
+
+/*
+ * Expect: 64 MiB at 0, one zone: sixteen order-10 blocks and nothing
+ * smaller (RESERVE pageblocks take whole blocks, they split nothing).
+ */
+static void mm_boot_frees_in_max_order_blocks(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	const unsigned long want[11] = { [10] = 16 };
+
+	expect_nr_free(mm, &mm->zones[ZONE_NORMAL], want);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 16384);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * A bank at 0x10000 (pfn 16): blocks of order 4 (pfn 16), 5 (32), 6, 7,
+ * 8, 9 (512), then order 10 from pfn 1024 on.
+ */
+static void mm_boot_unaligned_bank_start(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0x10000, 64 * MiB - 0x10000, false);
+	const unsigned long want[11] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 15 };
+	struct cma_page *first = cma_pfn_to_page(mm, 16);
+
+	expect_nr_free(mm, &mm->zones[ZONE_NORMAL], want);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 16384 - 16);
+	assert_non_null(first);
+	assert_true(page_test(first, PG_buddy));
+	assert_int_equal(page_order(first), 4);
+	assert_null(cma_pfn_to_page(mm, 15));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- page addresses ---- */
+
+static void page_address_metadata_only_null(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
+
+	assert_non_null(page);
+	assert_null(cma_page_address(mm, page));
+	assert_null(cma_page_address(mm, cma_pfn_to_page(mm, 5)));
+	cma_free_pages(mm, page, 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: page n's bytes start n pages after page 0's; every page can be written. */
+static void page_address_backed_linear_and_writable(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0, 16 * MiB, false);
+	unsigned char *base = cma_page_address(mm, cma_pfn_to_page(mm, 0));
+	struct cma_page *pages[8];
+
+	assert_non_null(base);
+	for (unsigned long pfn = 0; pfn < 4096; pfn++) {
+		unsigned char *a = cma_page_address(mm, cma_pfn_to_page(mm, pfn));
+
+		if (a != base + pfn * 4096) {
+			print_error("pfn %#lx: expected address %p, found %p\n", pfn,
+				    (void *)(base + pfn * 4096), (void *)a);
+			fail();
+		}
+	}
+	for (int i = 0; i < 8; i++) {
+		pages[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 1);
+		assert_non_null(pages[i]);
+		memset(cma_page_address(mm, pages[i]), 0xa0 + i, 2 * 4096);
+	}
+	for (int i = 0; i < 8; i++) {
+		unsigned char *a = cma_page_address(mm, pages[i]);
+
+		for (size_t b = 0; b < 2 * 4096; b++)
+			if (a[b] != 0xa0 + i) {
+				print_error("allocation %d byte %zu: expected %#x, found %#x\n", i, b,
+					    0xa0 + i, a[b]);
+				fail();
+			}
+		cma_free_pages(mm, pages[i], 1);
+	}
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: 64 KiB pages: the machine boots, allocates and frees, pages 64 KiB apart. */
+static void mm_boot_page_shift_16(void **state)
+{
+	struct cma_bank bank = { 0, 512 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .page_shift = 16, .cmdline = "cma=0",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_page *p0, *p2;
+	unsigned char *a;
+
+	assert_int_equal(mm->page_size, 65536);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 8192);
+	p0 = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	p2 = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 2);
+	assert_non_null(p0);
+	assert_non_null(p2);
+	a = cma_page_address(mm, p2);
+	assert_ptr_equal(cma_page_address(mm, cma_page_nth(mm, p2, 1)), a + 65536);
+	memset(a, 0x5a, 4 * 65536);
+	memset(cma_page_address(mm, p0), 0xa5, 65536);
+	assert_int_equal(a[4 * 65536 - 1], 0x5a);
+	cma_free_pages(mm, p0, 0);
+	cma_free_pages(mm, p2, 2);
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 8192);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- grouping by mobility ---- */
+
+/*
+ * Expect: 8 MiB with 1024-page pageblocks is below 6 pageblocks: grouping
+ * by mobility is off, every pageblock UNMOVABLE, movable requests still served.
+ */
+static void mm_boot_small_machine_disables_mobility_grouping(void **state)
+{
+	struct cma_bank bank = { 0, 8 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .pageblock_order = 10, .cmdline = "cma=0",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_page *page;
+	char *log;
+
+	assert_true(mm->page_group_by_mobility_disabled);
+	for (unsigned long pfn = 0; pfn < 2048; pfn += 1024)
+		if (cma_pageblock_migratetype(mm, pfn) != CMA_MIGRATE_UNMOVABLE) {
+			print_error("pageblock at pfn %#lx: expected Unmovable, found %d\n", pfn,
+				    cma_pageblock_migratetype(mm, pfn));
+			fail();
+		}
+	page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(page);
+	cma_free_pages(mm, page, 0);
+	page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 3);
+	assert_non_null(page);
+	cma_free_pages(mm, page, 3);
+	assert_int_equal(cma_pageblock_migratetype(mm, 0), CMA_MIGRATE_UNMOVABLE);
+	assert_int_equal(cma_pageblock_migratetype(mm, 1024), CMA_MIGRATE_UNMOVABLE);
+	log = test_dmesg(mm);
+	assert_non_null(strstr(log, "mobility grouping off"));
+	free(log);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: at 64 MiB grouping is on: every pageblock MOVABLE or (1..2 of them) RESERVE. */
+static void mm_boot_64m_enables_mobility_grouping(void **state)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .pageblock_order = 10, .cmdline = "cma=0",
+		.metadata_only = true,
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	int reserve = 0;
+	char *log;
+
+	assert_false(mm->page_group_by_mobility_disabled);
+	for (unsigned long pfn = 0; pfn < 16384; pfn += 1024) {
+		int mt = cma_pageblock_migratetype(mm, pfn);
+
+		if (mt == CMA_MIGRATE_RESERVE)
+			reserve++;
+		else if (mt != CMA_MIGRATE_MOVABLE) {
+			print_error("pageblock at pfn %#lx: expected Movable or Reserve, found %d\n", pfn, mt);
+			fail();
+		}
+	}
+	if (reserve < 1 || reserve > 2 || reserve != mm->zones[ZONE_NORMAL].nr_migrate_reserve_block) {
+		print_error("expected 1..2 Reserve pageblocks (nr_migrate_reserve_block %d), found %d\n",
+			    mm->zones[ZONE_NORMAL].nr_migrate_reserve_block, reserve);
+		fail();
+	}
+	log = test_dmesg(mm);
+	assert_non_null(strstr(log, "mobility grouping on"));
+	free(log);
+	cma_mm_destroy(mm);
+}
+
+/* ---- log, CPUs ---- */
+
+static void mm_dmesg_has_boot_messages(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	char *log = test_dmesg(mm);
+
+	if (!strstr(log, "Zone ranges:") || !strstr(log, "Built 1 zonelists")) {
+		print_error("expected \"Zone ranges:\" and \"Built 1 zonelists\" in the log, found:\n%s\n", log);
+		fail();
+	}
+	free(log);
+	cma_mm_destroy(mm);
+}
+
+static void mm_create_nr_cpus_zero_means_one(void **state)
+{
+	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+
+	assert_int_equal(mm->nr_cpus, 1);
+	cma_mm_bind_cpu(mm, 1);		/* out of range: slot 0 stays */
+	assert_ptr_equal(this_cpu_slot(mm), &mm->slots[0]);
+	cma_mm_bind_cpu(mm, 0);
+	assert_ptr_equal(this_cpu_slot(mm), &mm->slots[0]);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: an out-of-range cpu is refused and the thread keeps the slot it had. */
+static void mm_bind_cpu_out_of_range_keeps_binding(void **state)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .nr_cpus = 4, .cmdline = "cma=0", .metadata_only = true,
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_page *page;
+
+	cma_mm_bind_cpu(mm, 2);
+	assert_ptr_equal(this_cpu_slot(mm), &mm->slots[2]);
+	cma_mm_bind_cpu(mm, 4);
+	cma_mm_bind_cpu(mm, UINT_MAX);
+	if (this_cpu_slot(mm) != &mm->slots[2]) {
+		print_error("after binding cpus 4 and UINT_MAX: expected slot 2, found slot %ld\n",
+			    (long)(this_cpu_slot(mm) - mm->slots));
+		fail();
+	}
+	/* the pcp lists used are slot 2's */
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(page);
+	assert_true(pcp_count(mm, 2, ZONE_NORMAL) > 0);
+	assert_int_equal(pcp_count(mm, 0, ZONE_NORMAL), 0);
+	cma_free_pages(mm, page, 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mm_create_null_cfg_einval),
+		cmocka_unit_test(mm_create_no_banks_einval),
+		cmocka_unit_test(mm_create_bad_banks_einval),
+		cmocka_unit_test(mm_create_bad_geometry_einval),
+		cmocka_unit_test(mm_create_zone_limits_not_ascending_einval),
+		cmocka_unit_test(mm_boot_twice_einval_changes_nothing),
+		cmocka_unit_test(alloc_pages_before_boot_null),
+		cmocka_unit_test(mm_boot_zones_x86),
+		cmocka_unit_test(mm_boot_zones_arm_highmem),
+		cmocka_unit_test(mm_boot_hole_excluded),
+		cmocka_unit_test(mm_boot_frees_in_max_order_blocks),
+		cmocka_unit_test(mm_boot_unaligned_bank_start),
+		cmocka_unit_test(page_address_metadata_only_null),
+		cmocka_unit_test(page_address_backed_linear_and_writable),
+		cmocka_unit_test(mm_boot_page_shift_16),
+		cmocka_unit_test(mm_boot_small_machine_disables_mobility_grouping),
+		cmocka_unit_test(mm_boot_64m_enables_mobility_grouping),
+		cmocka_unit_test(mm_dmesg_has_boot_messages),
+		cmocka_unit_test(mm_create_nr_cpus_zero_means_one),
+		cmocka_unit_test(mm_bind_cpu_out_of_range_keeps_binding),
+	};
+
+	return cmocka_run_group_tests_name("boot", tests, NULL, NULL);
+}

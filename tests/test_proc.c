@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cma_write_proc(): the v3.5 /proc files, golden. Every expected line is
+ * built here with the kernel's own format string (mm/vmstat.c,
+ * fs/proc/meminfo.c) from the machine's state, and compared whole, so a
+ * change of one column width fails; header lines are literal strings.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/internal.h"
+#include "helpers.h"
+
+/* The machine of every test: 256 MiB at 0, ZONE_DMA below 16 MiB, no DMA32. */
+#define RAM_SIZE	(256 * MiB)
+#define DMA_END		(16 * MiB)
+
+static struct cma_mm *proc_machine(unsigned nr_cpus)
+{
+	struct cma_bank bank = { 0, RAM_SIZE };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
+				     .zone_dma32_end = 0, .nr_cpus = nr_cpus };
+
+	return test_boot(&cfg);
+}
+
+/* The file as one string; free() it. */
+static char *proc_read(struct cma_mm *mm, const char *name)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cma_write_proc(mm, name, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* A growing string the expected text is built in. */
+struct text {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static void text_open(struct text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	assert_non_null(t->f);
+}
+
+static char *text_close(struct text *t)
+{
+	assert_int_equal(fclose(t->f), 0);
+	return t->buf;
+}
+
+/* Line @n (from 0) of @s, without its newline, in @line; false past the end. */
+static bool nth_line(const char *s, unsigned n, char *line, size_t size)
+{
+	const char *end;
+
+	for (; n; n--) {
+		s = strchr(s, '\n');
+		if (!s)
+			return false;
+		s++;
+	}
+	if (!*s)
+		return false;
+	end = strchrnul(s, '\n');
+	assert_true((size_t)(end - s) < size);
+	memcpy(line, s, end - s);
+	line[end - s] = '\0';
+	return true;
+}
+
+static unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The line of @s that starts with @prefix, or NULL. */
+static const char *find_line(const char *s, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	for (; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, prefix, len))
+			return s;
+	return NULL;
+}
+
+static unsigned long kb(struct cma_mm *mm, unsigned long pages)
+{
+	return pages << (mm->page_shift - 10);
+}
+
+static unsigned long blocks_in(struct cma_mm *mm, uint64_t bytes)
+{
+	return (unsigned long)(bytes >> mm->page_shift) / mm->pageblock_nr_pages;
+}
+
+static unsigned nr_populated(struct cma_mm *mm)
+{
+	unsigned n = 0;
+	struct zone *z;
+
+	for_each_populated_zone(mm, z)
+		n++;
+	return n;
+}
+
+/* ---- buddyinfo ---- */
+
+static char *expected_buddyinfo(struct cma_mm *mm)
+{
+	struct text t;
+	struct zone *z;
+
+	text_open(&t);
+	for_each_populated_zone(mm, z) {
+		fprintf(t.f, "Node %d, zone %8s ", 0, z->name);
+		for (unsigned o = 0; o < mm->max_order; o++)
+			fprintf(t.f, "%6lu ", z->free_area[o].nr_free);
+		fputc('\n', t.f);
+	}
+	return text_close(&t);
+}
+
+/*
+ * Expect: one line per populated zone (DMA, Normal), "%6lu " per order;
+ * the Normal line is 13 + 8 + 1 + 7 * max_order bytes. An order-3
+ * allocation splits a block and the counts follow.
+ */
+static void buddyinfo_lines_match_free_areas(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *before = proc_read(mm, "buddyinfo"), *after, *want = expected_buddyinfo(mm);
+	char line[512];
+	const char *normal;
+	struct cma_page *page;
+
+	assert_string_equal(before, want);
+	assert_int_equal(count_lines(before), 2);
+	assert_int_equal(nr_populated(mm), 2);
+	normal = find_line(before, "Node 0, zone   Normal ");
+	assert_non_null(normal);
+	assert_true(nth_line(normal, 0, line, sizeof(line)));
+	assert_int_equal(strlen(line), 13 + 8 + 1 + 7 * mm->max_order);
+	assert_null(find_line(before, "Node 0, zone    DMA32 "));
+	free(want);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
+	assert_non_null(page);
+	after = proc_read(mm, "buddyinfo");
+	want = expected_buddyinfo(mm);
+	assert_string_equal(after, want);
+	assert_string_not_equal(after, before);
+	cma_free_pages(mm, page, 3);
+	free(want);
+	free(after);
+	free(before);
+	cma_mm_destroy(mm);
+}
+
+/* ---- pagetypeinfo ---- */
+
+/* Expect: the v3.5 header lines, byte for byte, for max_order 11 and 4 MiB blocks. */
+static void pagetypeinfo_header_lines_are_exact(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *s = proc_read(mm, "pagetypeinfo");
+	unsigned zones = nr_populated(mm), free_hdr = 3, block_hdr = 3 + 1 + zones * MIGRATE_TYPES + 1;
+	char line[512];
+
+	assert_int_equal(mm->max_order, 11);
+	assert_int_equal(mm->pageblock_order, 10);
+	assert_true(nth_line(s, 0, line, sizeof(line)));
+	assert_string_equal(line, "Page block order: 10");
+	assert_true(nth_line(s, 1, line, sizeof(line)));
+	assert_string_equal(line, "Pages per block:  1024");
+	assert_true(nth_line(s, 2, line, sizeof(line)));
+	assert_string_equal(line, "");
+	assert_true(nth_line(s, free_hdr, line, sizeof(line)));
+	assert_string_equal(line, "Free pages count per migrate type at order       0      1      2"
+				  "      3      4      5      6      7      8      9     10 ");
+	assert_true(nth_line(s, block_hdr - 1, line, sizeof(line)));
+	assert_string_equal(line, "");
+	assert_true(nth_line(s, block_hdr, line, sizeof(line)));
+	assert_string_equal(line, "Number of blocks type     Unmovable  Reclaimable      Movable"
+				  "      Reserve          CMA      Isolate ");
+	assert_int_equal(count_lines(s), block_hdr + 1 + zones);
+	free(s);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * The free-count lines of @s: each "Node %4d, zone %8s, type %12s " and
+ * "%6lu " per order; the counts of all types at one order must add up
+ * to free_area[order].nr_free.
+ */
+static void check_free_counts(struct cma_mm *mm, const char *s)
+{
+	unsigned n = 4;
+	struct zone *z;
+
+	for_each_populated_zone(mm, z) {
+		unsigned long sum[MAX_ORDER_LIMIT] = { 0 };
+
+		for (int t = 0; t < MIGRATE_TYPES; t++, n++) {
+			char line[512], prefix[64];
+			const char *p;
+
+			assert_true(nth_line(s, n, line, sizeof(line)));
+			snprintf(prefix, sizeof(prefix), "Node %4d, zone %8s, type %12s ", 0, z->name,
+				 migratetype_name(t));
+			assert_memory_equal(line, prefix, strlen(prefix));
+			assert_int_equal(strlen(line), strlen(prefix) + 7 * mm->max_order);
+			p = line + strlen(prefix);
+			for (unsigned o = 0; o < mm->max_order; o++, p += 7) {
+				char field[8];
+
+				snprintf(field, sizeof(field), "%6lu ", strtoul(p, NULL, 10));
+				assert_memory_equal(p, field, 7);
+				sum[o] += strtoul(p, NULL, 10);
+			}
+		}
+		for (unsigned o = 0; o < mm->max_order; o++)
+			assert_int_equal(sum[o], z->free_area[o].nr_free);
+	}
+}
+
+/*
+ * Expect: per zone and type, blocks per order; the types add up to
+ * nr_free, before and after an allocation.
+ */
+static void pagetypeinfo_free_counts_add_up_to_nr_free(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *before = proc_read(mm, "pagetypeinfo"), *after;
+	struct cma_page *page;
+
+	check_free_counts(mm, before);
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
+	assert_non_null(page);
+	after = proc_read(mm, "pagetypeinfo");
+	check_free_counts(mm, after);
+	assert_string_not_equal(after, before);
+	cma_free_pages(mm, page, 3);
+	free(after);
+	free(before);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * The block-count lines of @s ("Node %d, zone %8s " and "%12lu " per type):
+ * the counts by type, summed over zones, in @total; the per-zone sums in @zone_sum.
+ */
+static void parse_block_counts(struct cma_mm *mm, const char *s, unsigned long total[MIGRATE_TYPES],
+			       unsigned long zone_sum[MAX_NR_ZONES])
+{
+	unsigned n = 3 + 1 + nr_populated(mm) * MIGRATE_TYPES + 2;
+	struct zone *z;
+
+	memset(total, 0, MIGRATE_TYPES * sizeof(total[0]));
+	memset(zone_sum, 0, MAX_NR_ZONES * sizeof(zone_sum[0]));
+	for_each_populated_zone(mm, z) {
+		char line[512], prefix[64];
+		const char *p;
+
+		assert_true(nth_line(s, n++, line, sizeof(line)));
+		snprintf(prefix, sizeof(prefix), "Node %d, zone %8s ", 0, z->name);
+		assert_memory_equal(line, prefix, strlen(prefix));
+		assert_int_equal(strlen(line), strlen(prefix) + 13 * MIGRATE_TYPES);
+		p = line + strlen(prefix);
+		for (int t = 0; t < MIGRATE_TYPES; t++, p += 13) {
+			unsigned long v = strtoul(p, NULL, 10);
+			char field[16];
+
+			snprintf(field, sizeof(field), "%12lu ", v);
+			assert_memory_equal(p, field, 13);
+			total[t] += v;
+			zone_sum[z->idx] += v;
+		}
+	}
+}
+
+/* Expect: 64 blocks of 4 MiB: 4 in DMA, 60 in Normal; none CMA or isolated. */
+static void pagetypeinfo_block_counts_cover_every_pageblock(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *s = proc_read(mm, "pagetypeinfo");
+	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
+
+	parse_block_counts(mm, s, total, zone_sum);
+	for (int t = 0; t < MIGRATE_TYPES; t++)
+		sum += total[t];
+	assert_int_equal(sum, blocks_in(mm, RAM_SIZE));
+	assert_int_equal(zone_sum[ZONE_DMA], blocks_in(mm, DMA_END));
+	assert_int_equal(zone_sum[ZONE_NORMAL], blocks_in(mm, RAM_SIZE - DMA_END));
+	assert_int_equal(total[MIGRATE_CMA], 0);
+	assert_int_equal(total[MIGRATE_ISOLATE], 0);
+	assert_true(total[MIGRATE_RESERVE] > 0);
+	free(s);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: with a 64 MiB hole between two banks, the hole's pageblocks
+ * (pfn_valid false) are not counted: 48 blocks, not the 64 spanned.
+ *
+ *   0      16M            128M      192M       256M
+ *   |  DMA  |    Normal     |  hole  |  Normal  |
+ */
+static void pagetypeinfo_block_counts_skip_holes(void **state)
+{
+	struct cma_bank banks[] = { { 0, 128 * MiB }, { 192 * MiB, 64 * MiB } };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .zone_dma_end = DMA_END };
+	struct cma_mm *mm = test_boot(&cfg);
+	char *s = proc_read(mm, "pagetypeinfo");
+	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES];
+
+	parse_block_counts(mm, s, total, zone_sum);
+	assert_int_equal(zone_sum[ZONE_DMA], blocks_in(mm, DMA_END));
+	assert_int_equal(zone_sum[ZONE_NORMAL], blocks_in(mm, 128 * MiB - DMA_END + 64 * MiB));
+	check_free_counts(mm, s);
+	free(s);
+	cma_mm_destroy(mm);
+}
+
+/* ---- meminfo ---- */
+
+/* v3.5's meminfo_proc_show() order, then CmaTotal/CmaFree of later kernels. */
+static const char *const meminfo_labels[] = {
+	"MemTotal", "MemFree", "Buffers", "Cached", "SwapCached", "Active", "Inactive",
+	"Active(anon)", "Inactive(anon)", "Active(file)", "Inactive(file)", "Unevictable",
+	"Mlocked", "SwapTotal", "SwapFree", "Dirty", "Writeback", "AnonPages", "Mapped", "Shmem",
+	"Slab", "SReclaimable", "SUnreclaim", "KernelStack", "PageTables", "NFS_Unstable",
+	"Bounce", "WritebackTmp", "CommitLimit", "Committed_AS", "VmallocTotal", "VmallocUsed",
+	"VmallocChunk", "CmaTotal", "CmaFree",
+};
+#define NR_MEMINFO_LABELS (sizeof(meminfo_labels) / sizeof(meminfo_labels[0]))
+
+/* The value of @label in @s, checking the line is "%-16s%8lu kB" with the colon. */
+static unsigned long meminfo_value(const char *s, const char *label)
+{
+	char prefix[32], line[128], want[128];
+	const char *p;
+	unsigned long v;
+
+	snprintf(prefix, sizeof(prefix), "%s:", label);
+	p = find_line(s, prefix);
+	if (!p)
+		fail_msg("meminfo: expected a '%s' line, found none", prefix);
+	assert_true(nth_line(p, 0, line, sizeof(line)));
+	assert_int_equal(sscanf(line + 16, "%lu", &v), 1);
+	snprintf(want, sizeof(want), "%-16s%8lu kB", prefix, v);
+	assert_string_equal(line, want);
+	return v;
+}
+
+/* The labels of @s in order, checked against @labels. */
+static void check_meminfo_labels(const char *s, const char *const *labels, unsigned n)
+{
+	assert_int_equal(count_lines(s), n);
+	for (unsigned i = 0; i < n; i++) {
+		char line[128], prefix[32];
+
+		assert_true(nth_line(s, i, line, sizeof(line)));
+		snprintf(prefix, sizeof(prefix), "%s:", labels[i]);
+		assert_memory_equal(line, prefix, strlen(prefix));
+		(void)meminfo_value(s, labels[i]);
+	}
+}
+
+/*
+ * Expect: the v3.5 lines in order, 27 bytes each here; MemTotal is
+ * totalram_pages, MemFree NR_FREE_PAGES, no CMA and no highmem lines. An
+ * order-3 allocation lowers MemFree to the counter's new value.
+ */
+static void meminfo_lines_follow_the_counters(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *before = proc_read(mm, "meminfo"), *after;
+	unsigned long free_before = meminfo_value(before, "MemFree");
+	struct cma_page *page;
+
+	check_meminfo_labels(before, meminfo_labels, NR_MEMINFO_LABELS);
+	assert_int_equal(meminfo_value(before, "MemTotal"), kb(mm, mm->totalram_pages));
+	assert_int_equal(free_before, kb(mm, global_page_state(mm, NR_FREE_PAGES)));
+	assert_int_equal(meminfo_value(before, "CommitLimit"), kb(mm, mm->totalram_pages / 2));
+	assert_int_equal(meminfo_value(before, "CmaTotal"), 0);
+	assert_int_equal(meminfo_value(before, "CmaFree"), 0);
+	assert_null(find_line(before, "HighTotal:"));
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
+	assert_non_null(page);
+	after = proc_read(mm, "meminfo");
+	assert_int_equal(meminfo_value(after, "MemTotal"), kb(mm, mm->totalram_pages));
+	assert_int_equal(meminfo_value(after, "MemFree"), kb(mm, global_page_state(mm, NR_FREE_PAGES)));
+	assert_true(meminfo_value(after, "MemFree") <= free_before - kb(mm, 8));
+	cma_free_pages(mm, page, 3);
+	free(after);
+	free(before);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: with 64 MiB of swap, none of it used, SwapTotal and SwapFree are
+ * 65536 kB and CommitLimit is half of RAM plus the swap (overcommit_ratio 50).
+ */
+static void meminfo_swap_lines_follow_swap_config(void **state)
+{
+	struct cma_bank bank = { 0, RAM_SIZE };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
+				     .swap_bytes = 64 * MiB };
+	struct cma_mm *mm = test_boot(&cfg);
+	char *s = proc_read(mm, "meminfo");
+
+	check_meminfo_labels(s, meminfo_labels, NR_MEMINFO_LABELS);
+	assert_int_equal(meminfo_value(s, "SwapTotal"), 65536);
+	assert_int_equal(meminfo_value(s, "SwapFree"), 65536);
+	assert_int_equal(meminfo_value(s, "CommitLimit"),
+			 kb(mm, mm->totalram_pages / 2 + (64 * MiB >> mm->page_shift)));
+	free(s);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: with 8 MiB at 64 MiB handed over as MIGRATE_CMA, CmaTotal is
+ * 8192 kB, CmaFree the NR_FREE_CMA_PAGES counter, and pagetypeinfo
+ * counts 8 MiB / block size CMA blocks.
+ */
+static void meminfo_cma_lines_count_cma_pageblocks(void **state)
+{
+	const uint64_t cma_base = 64 * MiB, cma_size = 8 * MiB;
+	struct cma_mm *mm = test_machine_with_cma(RAM_SIZE, cma_base, cma_size);
+	char *mi = proc_read(mm, "meminfo"), *pti = proc_read(mm, "pagetypeinfo");
+	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
+
+	assert_int_equal(meminfo_value(mi, "CmaTotal"), 8192);
+	assert_int_equal(meminfo_value(mi, "CmaTotal"), kb(mm, cma_size >> mm->page_shift));
+	assert_int_equal(meminfo_value(mi, "CmaFree"), kb(mm, global_page_state(mm, NR_FREE_CMA_PAGES)));
+	assert_true(meminfo_value(mi, "CmaFree") > 0);
+	parse_block_counts(mm, pti, total, zone_sum);
+	assert_int_equal(total[MIGRATE_CMA], blocks_in(mm, cma_size));
+	for (int t = 0; t < MIGRATE_TYPES; t++)
+		sum += total[t];
+	assert_int_equal(sum, blocks_in(mm, RAM_SIZE));
+	check_free_counts(mm, pti);
+	free(pti);
+	free(mi);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: with ZONE_HIGHMEM above 128 MiB, HighTotal/HighFree/LowTotal/
+ * LowFree follow Mlocked; HighTotal is what highmem gave the allocator
+ * and Low* are the rest.
+ */
+static void meminfo_highmem_lines_only_with_highmem(void **state)
+{
+	struct cma_bank bank = { 0, RAM_SIZE };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
+				     .highmem_start = 128 * MiB };
+	struct cma_mm *mm = test_boot(&cfg);
+	struct zone *high = &mm->zones[ZONE_HIGHMEM];
+	const char *labels[NR_MEMINFO_LABELS + 4];
+	unsigned n = 0;
+	char *s;
+
+	assert_true(high->present_pages > 0);
+	for (unsigned i = 0; i < NR_MEMINFO_LABELS; i++) {
+		labels[n++] = meminfo_labels[i];
+		if (!strcmp(meminfo_labels[i], "Mlocked")) {
+			labels[n++] = "HighTotal";
+			labels[n++] = "HighFree";
+			labels[n++] = "LowTotal";
+			labels[n++] = "LowFree";
+		}
+	}
+	s = proc_read(mm, "meminfo");
+	check_meminfo_labels(s, labels, n);
+	assert_int_equal(meminfo_value(s, "HighTotal"), kb(mm, high->managed_pages));
+	assert_int_equal(meminfo_value(s, "HighFree"), kb(mm, zone_page_state(high, NR_FREE_PAGES)));
+	assert_int_equal(meminfo_value(s, "LowTotal") + meminfo_value(s, "HighTotal"),
+			 meminfo_value(s, "MemTotal"));
+	assert_int_equal(meminfo_value(s, "LowFree") + meminfo_value(s, "HighFree"),
+			 meminfo_value(s, "MemFree"));
+	free(s);
+	cma_mm_destroy(mm);
+}
+
+/* ---- vmstat ---- */
+
+static void check_vmstat(struct cma_mm *mm, const char *s)
+{
+	unsigned n = 0;
+
+	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + 2 + NR_VM_EVENT_ITEMS);
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++, n++) {
+		char line[128], want[128];
+
+		assert_true(nth_line(s, n, line, sizeof(line)));
+		snprintf(want, sizeof(want), "%s %lu", vmstat_zone_item_names[i], global_page_state(mm, i));
+		assert_string_equal(line, want);
+	}
+	{
+		char line[128];
+
+		assert_true(nth_line(s, n++, line, sizeof(line)));
+		assert_string_equal(line, "nr_dirty_threshold 0");
+		assert_true(nth_line(s, n++, line, sizeof(line)));
+		assert_string_equal(line, "nr_dirty_background_threshold 0");
+	}
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++, n++) {
+		char line[128], want[128];
+
+		assert_true(nth_line(s, n, line, sizeof(line)));
+		snprintf(want, sizeof(want), "%s %llu", vmstat_event_names[i],
+			 (unsigned long long)vm_event_sum(mm, i));
+		assert_string_equal(line, want);
+	}
+}
+
+/* Each name exactly once: no name is a line of the file twice. */
+static void check_vmstat_names_unique(const char *s)
+{
+	char line[128], other[128];
+
+	for (unsigned i = 0; nth_line(s, i, line, sizeof(line)); i++) {
+		*strchr(line, ' ') = '\0';
+		for (unsigned j = i + 1; nth_line(s, j, other, sizeof(other)); j++) {
+			*strchr(other, ' ') = '\0';
+			if (!strcmp(line, other))
+				fail_msg("vmstat: '%s' on lines %u and %u, expected once", line, i, j);
+		}
+	}
+}
+
+/*
+ * Expect: the zone items, the two dirty thresholds, then the events, each
+ * "name value" once in enum order; an order-3 allocation shows in
+ * nr_free_pages and pgalloc_normal.
+ */
+static void vmstat_names_once_in_kernel_order(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *before = proc_read(mm, "vmstat"), *after, line[128];
+	uint64_t allocs = vm_event_sum(mm, PGALLOC_NORMAL);
+	struct cma_page *page;
+
+	check_vmstat(mm, before);
+	check_vmstat_names_unique(before);
+	assert_true(nth_line(before, 0, line, sizeof(line)));
+	assert_memory_equal(line, "nr_free_pages ", 14);
+	assert_true(nth_line(before, NR_VM_ZONE_STAT_ITEMS + 2, line, sizeof(line)));
+	assert_memory_equal(line, "pgpgin ", 7);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
+	assert_non_null(page);
+	after = proc_read(mm, "vmstat");
+	check_vmstat(mm, after);
+	assert_int_equal(vm_event_sum(mm, PGALLOC_NORMAL), allocs + 8);
+	assert_string_not_equal(after, before);
+	cma_free_pages(mm, page, 3);
+	free(after);
+	free(before);
+	cma_mm_destroy(mm);
+}
+
+/* ---- zoneinfo ---- */
+
+/* zoneinfo_show_print() of v3.5, with the "managed" line of v3.11. */
+static char *expected_zoneinfo(struct cma_mm *mm)
+{
+	struct text t;
+	struct zone *z;
+
+	text_open(&t);
+	for_each_populated_zone(mm, z) {
+		fprintf(t.f, "Node %d, zone %8s", 0, z->name);
+		fprintf(t.f,
+			"\n  pages free     %lu"
+			"\n        min      %lu"
+			"\n        low      %lu"
+			"\n        high     %lu"
+			"\n        scanned  %lu"
+			"\n        spanned  %lu"
+			"\n        present  %lu"
+			"\n        managed  %lu",
+			zone_page_state(z, NR_FREE_PAGES), min_wmark_pages(z), low_wmark_pages(z),
+			high_wmark_pages(z), 0ul, z->spanned_pages, z->present_pages, z->managed_pages);
+		for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+			fprintf(t.f, "\n    %-12s %lu", vmstat_zone_item_names[i], zone_page_state(z, i));
+		fprintf(t.f, "\n        protection: (%lu", z->lowmem_reserve[0]);
+		for (int i = 1; i < MAX_NR_ZONES; i++)
+			fprintf(t.f, ", %lu", z->lowmem_reserve[i]);
+		fprintf(t.f, ")\n  pagesets");
+		for (unsigned cpu = 0; cpu < mm->nr_cpus; cpu++) {
+			struct per_cpu_pages *pcp = &mm->slots[cpu].pcp[z->idx];
+
+			fprintf(t.f,
+				"\n    cpu: %i"
+				"\n              count: %i"
+				"\n              high:  %i"
+				"\n              batch: %i",
+				(int)cpu, pcp->count, pcp->high, pcp->batch);
+			fprintf(t.f, "\n  vm stats threshold: %d", 0);
+		}
+		fprintf(t.f,
+			"\n  all_unreclaimable: %u"
+			"\n  start_pfn:         %lu"
+			"\n  inactive_ratio:    %u",
+			0u, z->zone_start_pfn, 1u);
+		fputc('\n', t.f);
+	}
+	return text_close(&t);
+}
+
+/*
+ * Expect: per populated zone, the v3.5 block with two CPUs' pagesets;
+ * "pages free" is NR_FREE_PAGES, min/low/high the watermarks. An order-0
+ * allocation fills CPU 0's pcp list and the block follows.
+ */
+static void zoneinfo_matches_zone_state(void **state)
+{
+	struct cma_mm *mm = proc_machine(2);
+	struct zone *normal = &mm->zones[ZONE_NORMAL];
+	char *before = proc_read(mm, "zoneinfo"), *after, *want = expected_zoneinfo(mm);
+	const char *p = find_line(before, "Node 0, zone   Normal");
+	char line[128], field[64];
+	struct cma_page *page;
+
+	assert_string_equal(before, want);
+	assert_non_null(p);
+	assert_true(nth_line(p, 1, line, sizeof(line)));
+	snprintf(field, sizeof(field), "  pages free     %lu", zone_page_state(normal, NR_FREE_PAGES));
+	assert_string_equal(line, field);
+	assert_true(nth_line(p, 2, line, sizeof(line)));
+	snprintf(field, sizeof(field), "        min      %lu", min_wmark_pages(normal));
+	assert_string_equal(line, field);
+	assert_true(nth_line(p, 4, line, sizeof(line)));
+	snprintf(field, sizeof(field), "        high     %lu", high_wmark_pages(normal));
+	assert_string_equal(line, field);
+	assert_non_null(find_line(before, "    cpu: 1"));
+	free(want);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(page);
+	assert_true(mm->slots[0].pcp[ZONE_NORMAL].count > 0);
+	after = proc_read(mm, "zoneinfo");
+	want = expected_zoneinfo(mm);
+	assert_string_equal(after, want);
+	assert_string_not_equal(after, before);
+	cma_free_pages(mm, page, 0);
+	free(want);
+	free(after);
+	free(before);
+	cma_mm_destroy(mm);
+}
+
+/* ---- names and phases ---- */
+
+/* Expect: -ENOENT, nothing written, and the log names the accepted files. */
+static void write_proc_unknown_name_is_enoent(void **state)
+{
+	struct cma_mm *mm = proc_machine(1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cma_write_proc(mm, "slabinfo", f), -ENOENT);
+	assert_int_equal(cma_write_proc(mm, "", f), -ENOENT);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(len, 0);
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(cma_mm_dmesg(mm, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "'slabinfo'"));
+	assert_non_null(strstr(buf, "buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma"));
+	free(buf);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: -EINVAL before boot and for NULL arguments. */
+static void write_proc_before_boot_is_einval(void **state)
+{
+	static const char *const names[] = { "buddyinfo", "pagetypeinfo", "vmstat", "meminfo",
+					     "zoneinfo", "cma" };
+	struct cma_bank bank = { 0, RAM_SIZE };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END };
+	struct cma_mm *mm = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_int_equal(cma_write_proc(mm, names[i], f), -EINVAL);
+	assert_int_equal(cma_write_proc(NULL, "meminfo", f), -EINVAL);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(cma_write_proc(mm, "meminfo", NULL), -EINVAL);
+	assert_int_equal(cma_write_proc(mm, NULL, f), -EINVAL);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(len, 0);
+	free(buf);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: "cma" is accepted and, with no area list yet, empty. */
+static void write_proc_cma_is_empty_without_areas(void **state)
+{
+	struct cma_mm *mm = test_machine_with_cma(RAM_SIZE, 64 * MiB, 8 * MiB);
+	char *s = proc_read(mm, "cma");
+
+	assert_string_equal(s, "");
+	free(s);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buddyinfo_lines_match_free_areas),
+		cmocka_unit_test(pagetypeinfo_header_lines_are_exact),
+		cmocka_unit_test(pagetypeinfo_free_counts_add_up_to_nr_free),
+		cmocka_unit_test(pagetypeinfo_block_counts_cover_every_pageblock),
+		cmocka_unit_test(pagetypeinfo_block_counts_skip_holes),
+		cmocka_unit_test(meminfo_lines_follow_the_counters),
+		cmocka_unit_test(meminfo_swap_lines_follow_swap_config),
+		cmocka_unit_test(meminfo_cma_lines_count_cma_pageblocks),
+		cmocka_unit_test(meminfo_highmem_lines_only_with_highmem),
+		cmocka_unit_test(vmstat_names_once_in_kernel_order),
+		cmocka_unit_test(zoneinfo_matches_zone_state),
+		cmocka_unit_test(write_proc_unknown_name_is_enoent),
+		cmocka_unit_test(write_proc_before_boot_is_einval),
+		cmocka_unit_test(write_proc_cma_is_empty_without_areas),
+	};
+
+	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page allocator under threads: workers bound to their own per-CPU
+ * slots allocate and free random order-0..3 blocks (a live set of 64
+ * each, every byte stamped with a pattern no other live block uses and
+ * checked before the free, so a block handed out twice is caught) while a
+ * drainer empties every slot's pcp lists in a loop. Afterwards the machine
+ * must verify clean with every page back on the buddy lists. Meant to run
+ * under ThreadSanitizer too:
+ *   make SAN=thread build-thread/tests/test_threads && build-thread/tests/test_threads
+ * CMA_THREAD_OPS sets the operations per worker (default 200000);
+ * CMA_TEST_SEED replays a run.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define NR_CPUS		4
+#define LIVE		64	/* blocks per worker; NR_CPUS * LIVE <= 256 patterns */
+#define MAX_ORDER_USED	3
+
+static const cma_gfp_t worker_gfps[] = {
+	CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, CMA_GFP_HIGHUSER_MOVABLE,
+	CMA_GFP_HIGHUSER_MOVABLE, CMA_GFP_ATOMIC, CMA_GFP_KERNEL | CMA_GFP_DMA,
+};
+
+struct live_block {
+	struct cma_page *page;
+	unsigned order;
+};
+
+struct worker {
+	pthread_t thread;
+	struct cma_mm *mm;
+	pthread_barrier_t *start;
+	unsigned cpu;
+	unsigned long ops;
+	uint64_t rand;
+	struct live_block live[LIVE];
+	/* results, read by the main thread after the join */
+	unsigned long allocs, frees, failures, corrupt;
+};
+
+struct drainer {
+	pthread_t thread;
+	struct cma_mm *mm;
+	pthread_barrier_t *start;
+	atomic_bool stop;
+	unsigned long drains;
+};
+
+/* The pattern of live slot @slot of the worker on @cpu: unique among all live blocks. */
+static unsigned char pattern(unsigned cpu, unsigned slot)
+{
+	return (unsigned char)(cpu * LIVE + slot);
+}
+
+static size_t block_bytes(struct cma_mm *mm, unsigned order)
+{
+	return (size_t)mm->page_size << order;
+}
+
+/* Every byte equals the pattern: the first does, and each equals the next. */
+static bool stamp_intact(const unsigned char *p, size_t len, unsigned char want)
+{
+	return p[0] == want && !memcmp(p, p + 1, len - 1);
+}
+
+static void worker_free(struct worker *w, unsigned slot)
+{
+	struct live_block *b = &w->live[slot];
+	const unsigned char *p = cma_page_address(w->mm, b->page);
+
+	if (!stamp_intact(p, block_bytes(w->mm, b->order), pattern(w->cpu, slot))) {
+		if (w->corrupt++ < 5)
+			fprintf(stderr, "cpu %u: block at pfn %#lx order %u: expected every byte %#x, found %#x at the start (handed out twice?)\n",
+				w->cpu, cma_page_to_pfn(w->mm, b->page), b->order,
+				pattern(w->cpu, slot), p[0]);
+	}
+	cma_free_pages(w->mm, b->page, b->order);
+	b->page = NULL;
+	w->frees++;
+}
+
+static void worker_alloc(struct worker *w, unsigned slot, uint64_t r)
+{
+	struct live_block *b = &w->live[slot];
+	unsigned order = (unsigned)(r % (MAX_ORDER_USED + 1));
+	cma_gfp_t gfp = worker_gfps[(r >> 8) % (sizeof(worker_gfps) / sizeof(worker_gfps[0]))];
+
+	b->page = cma_alloc_pages(w->mm, gfp | CMA_GFP_NOWARN, order);
+	if (!b->page) {
+		w->failures++;
+		return;
+	}
+	b->order = order;
+	memset(cma_page_address(w->mm, b->page), pattern(w->cpu, slot), block_bytes(w->mm, order));
+	w->allocs++;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	cma_mm_bind_cpu(w->mm, w->cpu);
+	pthread_barrier_wait(w->start);
+	for (unsigned long i = 0; i < w->ops; i++) {
+		uint64_t r = test_rand(&w->rand);
+		unsigned slot = (unsigned)(r % LIVE);
+
+		if (w->live[slot].page)
+			worker_free(w, slot);
+		else
+			worker_alloc(w, slot, r / LIVE);
+	}
+	for (unsigned slot = 0; slot < LIVE; slot++)
+		if (w->live[slot].page)
+			worker_free(w, slot);
+	return NULL;
+}
+
+static void *drainer_main(void *arg)
+{
+	struct drainer *d = arg;
+
+	pthread_barrier_wait(d->start);
+	while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
+		cma_drain_all_pages(d->mm);
+		d->drains++;
+	}
+	return NULL;
+}
+
+/* 64 MiB, DMA below 16 MiB, 16 MiB of CMA at 32 MiB, NR_CPUS slots. */
+static struct cma_mm *threaded_machine(void)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .nr_cpus = NR_CPUS,
+		.cmdline = "cma=0",
+	};
+	struct cma_mm *mm = NULL;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(cma_memblock_reserve(mm, 32 * MiB, 16 * MiB), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	test_activate_cma(mm, (32 * MiB) >> 12, (16 * MiB) >> 12);
+	assert_verify(mm);
+	return mm;
+}
+
+static unsigned long ops_per_worker(void)
+{
+	const char *env = getenv("CMA_THREAD_OPS");
+
+	return env ? strtoul(env, NULL, 0) : 200000;
+}
+
+/*
+ * Expect: @nr_workers workers and a drainer leave no trace: no block is
+ * ever handed to two owners, the machine verifies clean, and every page
+ * is free again.
+ */
+static void run_workers(unsigned nr_workers, const char *name)
+{
+	struct cma_mm *mm = threaded_machine();
+	unsigned long free_at_boot = global_page_state(mm, NR_FREE_PAGES);
+	unsigned long seed = test_seed(name), corrupt = 0, allocs = 0;
+	struct worker *w = calloc(nr_workers, sizeof(*w));
+	struct drainer d = { .mm = mm };
+	pthread_barrier_t start;
+
+	assert_non_null(w);
+	assert_true(nr_workers <= NR_CPUS);
+	pthread_barrier_init(&start, NULL, nr_workers + 1);
+	d.start = &start;
+	atomic_init(&d.stop, false);
+	for (unsigned i = 0; i < nr_workers; i++) {
+		w[i].mm = mm;
+		w[i].start = &start;
+		w[i].cpu = i;
+		w[i].ops = ops_per_worker();
+		w[i].rand = seed * 0x9e3779b97f4a7c15ull + i + 1;
+		assert_int_equal(pthread_create(&w[i].thread, NULL, worker_main, &w[i]), 0);
+	}
+	assert_int_equal(pthread_create(&d.thread, NULL, drainer_main, &d), 0);
+	for (unsigned i = 0; i < nr_workers; i++)
+		pthread_join(w[i].thread, NULL);
+	atomic_store(&d.stop, true);
+	pthread_join(d.thread, NULL);
+	pthread_barrier_destroy(&start);
+
+	for (unsigned i = 0; i < nr_workers; i++) {
+		printf("%s: cpu %u: %lu ops: %lu allocations, %lu frees, %lu failed allocations, %lu corrupt blocks\n",
+		       name, w[i].cpu, w[i].ops, w[i].allocs, w[i].frees, w[i].failures, w[i].corrupt);
+		corrupt += w[i].corrupt;
+		allocs += w[i].allocs;
+		assert_int_equal(w[i].allocs, w[i].frees);
+	}
+	printf("%s: drainer: %lu drain_all_pages\n", name, d.drains);
+	if (corrupt) {
+		print_error("expected every block's pattern intact, found %lu corrupt blocks\n", corrupt);
+		fail();
+	}
+	assert_true(allocs > 0);
+	cma_drain_all_pages(mm);
+	assert_verify(mm);
+	if (global_page_state(mm, NR_FREE_PAGES) != free_at_boot) {
+		print_error("expected NR_FREE_PAGES %lu as after boot, found %lu\n", free_at_boot,
+			    global_page_state(mm, NR_FREE_PAGES));
+		fail();
+	}
+	free(w);
+	cma_mm_destroy(mm);
+}
+
+static void alloc_free_two_threads_with_drainer(void **state)
+{
+	run_workers(2, "alloc_free_two_threads_with_drainer");
+}
+
+static void alloc_free_four_threads_with_drainer(void **state)
+{
+	run_workers(4, "alloc_free_four_threads_with_drainer");
+}
+
+struct remote_alloc {
+	struct cma_mm *mm;
+	struct cma_page *page;
+};
+
+static void *alloc_on_cpu1(void *arg)
+{
+	struct remote_alloc *ra = arg;
+
+	cma_mm_bind_cpu(ra->mm, 1);
+	ra->page = cma_alloc_pages(ra->mm, CMA_GFP_KERNEL, 0);
+	return NULL;
+}
+
+static bool on_pcp_list(struct cma_mm *mm, unsigned cpu, struct cma_page *page)
+{
+	struct per_cpu_pages *pcp = &mm->slots[cpu].pcp[page_zonenum(page)];
+
+	for (int t = 0; t < MIGRATE_PCPTYPES; t++)
+		for (struct cma_page *p = page_list_first(mm, &pcp->lists[t]); p; p = page_list_next(mm, p))
+			if (p == page)
+				return true;
+	return false;
+}
+
+/* Expect: a page allocated by a thread on cpu 1 and freed on cpu 0 lands on cpu 0's pcp list. */
+static void free_pages_on_other_cpu_lands_on_its_pcp(void **state)
+{
+	struct cma_mm *mm = threaded_machine();
+	struct remote_alloc ra = { .mm = mm };
+	pthread_t t;
+	unsigned long before0, before1;
+	enum zone_type z;
+
+	assert_int_equal(pthread_create(&t, NULL, alloc_on_cpu1, &ra), 0);
+	pthread_join(t, NULL);
+	assert_non_null(ra.page);
+	z = page_zonenum(ra.page);
+	assert_true(pcp_count(mm, 1, z) > 0);
+	assert_false(on_pcp_list(mm, 1, ra.page));
+
+	cma_mm_bind_cpu(mm, 0);
+	before0 = pcp_count(mm, 0, z);
+	before1 = pcp_count(mm, 1, z);
+	cma_free_pages(mm, ra.page, 0);
+	if (!on_pcp_list(mm, 0, ra.page) || on_pcp_list(mm, 1, ra.page)) {
+		print_error("page freed on cpu 0: expected on cpu 0's pcp list only, found on cpu 0: %d, cpu 1: %d\n",
+			    on_pcp_list(mm, 0, ra.page), on_pcp_list(mm, 1, ra.page));
+		fail();
+	}
+	assert_true(page_test(ra.page, PG_pcp));
+	assert_int_equal(pcp_count(mm, 0, z), before0 + 1);
+	assert_int_equal(pcp_count(mm, 1, z), before1);
+	assert_verify(mm);
+	cma_drain_all_pages(mm);
+	assert_int_equal(pcp_count(mm, 0, z), 0);
+	assert_int_equal(pcp_count(mm, 1, z), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(free_pages_on_other_cpu_lands_on_its_pcp),
+		cmocka_unit_test(alloc_free_two_threads_with_drainer),
+		cmocka_unit_test(alloc_free_four_threads_with_drainer),
+	};
+
+	return cmocka_run_group_tests_name("threads", tests, NULL, NULL);
+}

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for cma_mm_verify (src/mm/debug.c): a check that cannot fail is a
+ * defect, so each test builds a fresh machine that verifies clean,
+ * corrupts exactly one thing through the internal structures, expects
+ * -EUCLEAN, restores the damage and expects a clean machine again (which
+ * also shows the corruption was the only thing wrong). Where a corruption
+ * would also unbalance a counter, the counter is kept consistent, so that
+ * only the check under test can see it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+/* 64 MiB, one zone (Normal), no CMA. */
+static struct cma_mm *plain_machine(void)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .metadata_only = true, .cmdline = "cma=0",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+
+	assert_verify(mm);
+	return mm;
+}
+
+/* Teardown: destroy the machine the test left in *state, even after a failure. */
+static int destroy_machine(void **state)
+{
+	cma_mm_destroy(*state);
+	*state = NULL;
+	return 0;
+}
+
+static void expect_verify_fails(struct cma_mm *mm, const char *corruption)
+{
+	int ret = cma_mm_verify(mm);
+
+	if (ret != -EUCLEAN) {
+		print_error("cma_mm_verify() after %s: expected -EUCLEAN, found %d\n", corruption, ret);
+		fail();
+	}
+}
+
+static void expect_verify_clean(struct cma_mm *mm, const char *after)
+{
+	int ret = cma_mm_verify(mm);
+
+	if (ret != 0) {
+		print_error("cma_mm_verify() after %s: expected 0, found %d\n", after, ret);
+		fail();
+	}
+}
+
+static struct zone *normal(struct cma_mm *mm)
+{
+	return &mm->zones[ZONE_NORMAL];
+}
+
+/* The first free block of @order on @mt's list of @zone; fails the test if none. */
+static struct cma_page *first_free(struct cma_mm *mm, struct zone *zone, unsigned order, int mt)
+{
+	struct cma_page *page = page_list_first(mm, &zone->free_area[order].free_list[mt]);
+
+	if (!page) {
+		print_error("zone %s: expected a free order-%u block on the %s list, found none\n",
+			    zone->name, order, migratetype_name(mt));
+		fail();
+	}
+	return page;
+}
+
+/* Move a free block from one list to another, as a corruption would (zone->lock held). */
+static void relink_free_block(struct cma_mm *mm, struct zone *zone, struct cma_page *page,
+			      unsigned order, int to)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	page_list_del(mm, &area->free_list[page->private], page);
+	page->private = to;
+	page_list_add(mm, &area->free_list[to], page);
+}
+
+static void add_free_cma(struct zone *zone, long delta)
+{
+	atomic_store(&zone->free_cma, atomic_load(&zone->free_cma) + delta);
+}
+
+/* ---- no false alarms ---- */
+
+/* Expect: a busy machine (all types allocated, pcp lists full, CMA in use) is clean. */
+static void verify_clean_busy_machine_passes(void **state)
+{
+	static const cma_gfp_t gfps[] = {
+		CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, CMA_GFP_HIGHUSER_MOVABLE,
+		CMA_GFP_KERNEL | CMA_GFP_DMA, CMA_GFP_ATOMIC,
+	};
+	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_page *pages[400];
+	unsigned orders[400];
+	int n = 0;
+
+	assert_verify(mm);
+	for (int i = 0; i < 400; i++) {
+		orders[n] = i % 4;
+		pages[n] = cma_alloc_pages(mm, gfps[i % 5] | CMA_GFP_NOWARN, orders[n]);
+		if (pages[n])
+			n++;
+	}
+	assert_true(n > 300);
+	expect_verify_clean(mm, "400 mixed allocations");
+	for (int i = 0; i < n; i += 2)
+		cma_free_pages(mm, pages[i], orders[i]);
+	expect_verify_clean(mm, "freeing half of them");
+	for (int i = 1; i < n; i += 2)
+		cma_free_pages(mm, pages[i], orders[i]);
+	cma_drain_all_pages(mm);
+	expect_verify_clean(mm, "freeing all and draining");
+}
+
+/* ---- counters ---- */
+
+static void verify_catches_free_pages_counter_off(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+	long v = atomic_load(&z->free_pages);
+
+	atomic_store(&z->free_pages, v + 1);
+	expect_verify_fails(mm, "NR_FREE_PAGES + 1");
+	atomic_store(&z->free_pages, v - 1);
+	expect_verify_fails(mm, "NR_FREE_PAGES - 1");
+	atomic_store(&z->free_pages, v);
+	expect_verify_clean(mm, "restoring NR_FREE_PAGES");
+}
+
+static void verify_catches_free_cma_counter_off(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+
+	add_free_cma(z, 1);
+	expect_verify_fails(mm, "NR_FREE_CMA_PAGES 1 on a machine without CMA");
+	add_free_cma(z, -1);
+	expect_verify_clean(mm, "restoring NR_FREE_CMA_PAGES");
+	destroy_machine(state);
+
+	mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	z = normal(mm);
+	assert_verify(mm);
+	add_free_cma(z, -1);
+	expect_verify_fails(mm, "NR_FREE_CMA_PAGES - 1");
+	add_free_cma(z, 1);
+	expect_verify_clean(mm, "restoring NR_FREE_CMA_PAGES");
+}
+
+static void verify_catches_nr_free_off(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+
+	z->free_area[3].nr_free++;
+	expect_verify_fails(mm, "free_area[3].nr_free + 1");
+	z->free_area[3].nr_free--;
+	z->free_area[10].nr_free--;
+	expect_verify_fails(mm, "free_area[10].nr_free - 1");
+	z->free_area[10].nr_free++;
+	expect_verify_clean(mm, "restoring nr_free");
+}
+
+static void verify_catches_pcp_count_off(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cpu_slot *slot = &mm->slots[0];
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+
+	assert_non_null(page);
+	cma_free_pages(mm, page, 0);
+	assert_true(pcp_count(mm, 0, ZONE_NORMAL) > 0);
+	expect_verify_clean(mm, "filling the pcp list");
+	spin_lock(&slot->lock);
+	slot->pcp[ZONE_NORMAL].count++;
+	spin_unlock(&slot->lock);
+	expect_verify_fails(mm, "pcp count + 1");
+	spin_lock(&slot->lock);
+	slot->pcp[ZONE_NORMAL].count -= 2;
+	spin_unlock(&slot->lock);
+	expect_verify_fails(mm, "pcp count - 1");
+	spin_lock(&slot->lock);
+	slot->pcp[ZONE_NORMAL].count++;
+	spin_unlock(&slot->lock);
+	expect_verify_clean(mm, "restoring the pcp count");
+}
+
+/* ---- free pages ---- */
+
+static void verify_catches_buddy_head_without_pg_buddy(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
+	uint32_t flags = page_flags(head);
+
+	page_flags_store(head, flags & ~PG_buddy);
+	expect_verify_fails(mm, "clearing PG_buddy of a free block's head");
+	page_flags_store(head, flags);
+	expect_verify_clean(mm, "restoring PG_buddy");
+}
+
+static void verify_catches_buddy_order_wrong(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
+
+	page_set_field(head, PG_ORDER_MASK, PG_ORDER_SHIFT, 9);
+	expect_verify_fails(mm, "order 9 in the flags of a block on the order-10 list");
+	page_set_field(head, PG_ORDER_MASK, PG_ORDER_SHIFT, 10);
+	expect_verify_clean(mm, "restoring the order");
+}
+
+/* Expect: page->private must name the list the block is on. */
+static void verify_catches_free_page_private_changed(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
+
+	head->private = MIGRATE_UNMOVABLE;
+	expect_verify_fails(mm, "private Unmovable on a block of the Movable list");
+	head->private = MIGRATE_MOVABLE;
+	expect_verify_clean(mm, "restoring private");
+}
+
+static void verify_catches_broken_list_link(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+	struct cma_page *head = first_free(mm, z, 10, MIGRATE_MOVABLE);
+	struct cma_page *second = page_list_next(mm, head);
+	uint32_t prev;
+
+	assert_non_null(second);
+	prev = second->prev;
+	second->prev = PAGE_NIL;
+	expect_verify_fails(mm, "a broken prev link on a free list");
+	second->prev = prev;
+	expect_verify_clean(mm, "restoring the link");
+}
+
+/*
+ * Expect: a page inside a free block that claims to be an allocation
+ * head (PG_head, count 1) is both free and allocated: cma_free_pages()
+ * would accept it and free it into the middle of a free block.
+ */
+static void verify_catches_allocation_head_inside_free_block(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
+	struct cma_page *tail = cma_page_nth(mm, head, 5);
+	uint32_t flags = page_flags(tail);
+
+	page_flags_store(tail, flags | PG_head);
+	set_page_count(tail, 1);
+	expect_verify_fails(mm, "PG_head and count 1 on pfn 5 of a free order-10 block");
+	page_flags_store(tail, flags);
+	set_page_count(tail, 0);
+	expect_verify_clean(mm, "clearing PG_head again");
+}
+
+/* Expect: a free block's head cannot also be reserved. */
+static void verify_catches_reserved_flag_on_free_block(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
+	uint32_t flags = page_flags(head);
+
+	page_flags_store(head, flags | PG_reserved);
+	expect_verify_fails(mm, "PG_reserved on a free block's head");
+	page_flags_store(head, flags);
+	expect_verify_clean(mm, "clearing PG_reserved");
+}
+
+/* ---- allocated pages ---- */
+
+/* Expect: an allocation head without PG_head leaves its pfns in no state. */
+static void verify_catches_allocated_page_without_head(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
+
+	assert_non_null(page);
+	expect_verify_clean(mm, "an order-2 allocation");
+	page_flags_clear(page, PG_head);
+	expect_verify_fails(mm, "clearing PG_head of an allocation");
+	page_flags_set(page, PG_head);
+	expect_verify_clean(mm, "restoring PG_head");
+	cma_free_pages(mm, page, 2);
+}
+
+/*
+ *   Q        Q+2       Q+4
+ *   |alloc o1|free o1  |free o2 ...      (Q is where the order-1 allocation split a block)
+ * Expect: widening the allocation's order to 2 makes Q+2 and Q+3 both
+ * allocated and on a buddy list.
+ */
+static void verify_catches_pfn_both_allocated_and_free(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 1);
+	struct cma_page *buddy;
+
+	assert_non_null(page);
+	buddy = cma_page_nth(mm, page, 2);
+	assert_true(page_test(buddy, PG_buddy));
+	assert_int_equal(page_order(buddy), 1);
+	page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, 2);
+	expect_verify_fails(mm, "an order-1 allocation widened to order 2 over a free buddy");
+	page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, 1);
+	expect_verify_clean(mm, "restoring the order");
+	cma_free_pages(mm, page, 1);
+}
+
+/* A movable allocation of @order lying in a CMA pageblock; the others go to @others. */
+static struct cma_page *alloc_movable_in_cma(struct cma_mm *mm, unsigned order,
+					     struct cma_page **others, int *nr_others)
+{
+	for (int i = 0; i < 64; i++) {
+		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, order);
+
+		assert_non_null(page);
+		if (cma_pageblock_migratetype(mm, cma_page_to_pfn(mm, page)) == CMA_MIGRATE_CMA)
+			return page;
+		others[(*nr_others)++] = page;
+	}
+	print_error("expected a movable order-%u allocation from CMA within 64 tries, found none\n", order);
+	fail();
+	return NULL;
+}
+
+/* Expect: CMA rule 1 — an unmovable allocation recorded inside a CMA pageblock is caught. */
+static void verify_catches_unmovable_allocation_in_cma_pageblock(void **state)
+{
+	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_page *others[64], *page;
+	int nr_others = 0;
+
+	assert_verify(mm);
+	page = alloc_movable_in_cma(mm, 10, others, &nr_others);
+	expect_verify_clean(mm, "a movable allocation from CMA");
+	assert_int_equal(page_alloc_mt(page), MIGRATE_MOVABLE);
+	page_set_field(page, PG_MT_MASK, PG_MT_SHIFT, MIGRATE_UNMOVABLE);
+	expect_verify_fails(mm, "recording the CMA allocation as Unmovable");
+	page_set_field(page, PG_MT_MASK, PG_MT_SHIFT, MIGRATE_RECLAIMABLE);
+	expect_verify_fails(mm, "recording the CMA allocation as Reclaimable");
+	page_set_field(page, PG_MT_MASK, PG_MT_SHIFT, MIGRATE_MOVABLE);
+	expect_verify_clean(mm, "restoring Movable");
+	cma_free_pages(mm, page, 10);
+	for (int i = 0; i < nr_others; i++)
+		cma_free_pages(mm, others[i], 10);
+}
+
+/*
+ * Expect: CMA rule 1 for free pages — a free block of a CMA pageblock on
+ * the Movable list is caught (free_cma is adjusted to match the lists, so
+ * that only the type check can see it).
+ */
+static void verify_catches_cma_free_block_on_movable_list(void **state)
+{
+	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct zone *z = normal(mm);
+	struct cma_page *page;
+
+	assert_verify(mm);
+	page = first_free(mm, z, 10, MIGRATE_CMA);
+	spin_lock(&z->lock);
+	relink_free_block(mm, z, page, 10, MIGRATE_MOVABLE);
+	add_free_cma(z, -1024);
+	spin_unlock(&z->lock);
+	expect_verify_fails(mm, "moving a CMA pageblock's free block to the Movable list");
+	spin_lock(&z->lock);
+	relink_free_block(mm, z, page, 10, MIGRATE_CMA);
+	add_free_cma(z, 1024);
+	spin_unlock(&z->lock);
+	expect_verify_clean(mm, "moving it back");
+}
+
+/* Expect: nothing on a CMA list may lie outside a CMA (or ISOLATE) pageblock. */
+static void verify_catches_movable_free_block_on_cma_list(void **state)
+{
+	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct zone *z = normal(mm);
+	struct cma_page *page;
+
+	assert_verify(mm);
+	page = first_free(mm, z, 10, MIGRATE_MOVABLE);
+	spin_lock(&z->lock);
+	relink_free_block(mm, z, page, 10, MIGRATE_CMA);
+	add_free_cma(z, 1024);
+	spin_unlock(&z->lock);
+	expect_verify_fails(mm, "moving a Movable pageblock's free block to the CMA list");
+	spin_lock(&z->lock);
+	relink_free_block(mm, z, page, 10, MIGRATE_MOVABLE);
+	add_free_cma(z, -1024);
+	spin_unlock(&z->lock);
+	expect_verify_clean(mm, "moving it back");
+}
+
+/*
+ * Expect: a pcp page of a CMA pageblock must go back to buddy as CMA. With
+ * the Movable blocks taken, an order-0 movable request refills the pcp
+ * list from CMA; one of the pages left there is then recorded as Movable.
+ */
+static void verify_catches_cma_pcp_page_with_movable_type(void **state)
+{
+	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
+	struct cma_page *others[64], *big, *small, *page;
+	int nr_others = 0;
+
+	assert_verify(mm);
+	big = alloc_movable_in_cma(mm, 10, others, &nr_others);
+	small = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(small);
+	assert_int_equal(cma_pageblock_migratetype(mm, cma_page_to_pfn(mm, small)), CMA_MIGRATE_CMA);
+	page = page_list_first(mm, &pcp->lists[MIGRATE_MOVABLE]);
+	if (!page || get_pageblock_migratetype(mm, page_to_pfn(mm, page)) != MIGRATE_CMA ||
+	    page->private != MIGRATE_CMA) {
+		print_error("expected a CMA page left on cpu 0's Movable pcp list, found %s\n",
+			    page ? "another page" : "none");
+		fail();
+	}
+	expect_verify_clean(mm, "refilling the pcp list from CMA");
+	spin_lock(&mm->slots[0].lock);
+	page->private = MIGRATE_MOVABLE;
+	spin_unlock(&mm->slots[0].lock);
+	expect_verify_fails(mm, "recording a CMA pcp page as Movable");
+	spin_lock(&mm->slots[0].lock);
+	page->private = MIGRATE_CMA;
+	spin_unlock(&mm->slots[0].lock);
+	expect_verify_clean(mm, "restoring CMA");
+	cma_free_pages(mm, small, 0);
+	cma_free_pages(mm, big, 10);
+	for (int i = 0; i < nr_others; i++)
+		cma_free_pages(mm, others[i], 10);
+	cma_drain_all_pages(mm);
+	expect_verify_clean(mm, "freeing everything");
+}
+
+/* ---- pageblocks, watermarks ---- */
+
+static void verify_catches_bad_pageblock_type(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	unsigned long idx = (4096 - mm->base_pfn) >> mm->pageblock_order;
+	uint8_t old = mm->pageblock_flags[idx];
+
+	__atomic_store_n(&mm->pageblock_flags[idx], 7, __ATOMIC_RELAXED);
+	expect_verify_fails(mm, "pageblock type 7");
+	__atomic_store_n(&mm->pageblock_flags[idx], MIGRATE_TYPES, __ATOMIC_RELAXED);
+	expect_verify_fails(mm, "pageblock type MIGRATE_TYPES");
+	__atomic_store_n(&mm->pageblock_flags[idx], old, __ATOMIC_RELAXED);
+	expect_verify_clean(mm, "restoring the pageblock type");
+}
+
+static void verify_catches_watermarks_not_ascending(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+	unsigned long wm[NR_WMARK];
+
+	memcpy(wm, z->watermark, sizeof(wm));
+	assert_true(wm[WMARK_MIN] < wm[WMARK_LOW] && wm[WMARK_LOW] < wm[WMARK_HIGH]);
+	z->watermark[WMARK_LOW] = wm[WMARK_HIGH] + 1;
+	expect_verify_fails(mm, "low above high");
+	z->watermark[WMARK_LOW] = wm[WMARK_LOW];
+	z->watermark[WMARK_MIN] = wm[WMARK_LOW] + 1;
+	expect_verify_fails(mm, "min above low");
+	memcpy(z->watermark, wm, sizeof(wm));
+	expect_verify_clean(mm, "restoring the watermarks");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(verify_clean_busy_machine_passes, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_free_pages_counter_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_free_cma_counter_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_nr_free_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_pcp_count_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_buddy_head_without_pg_buddy, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_buddy_order_wrong, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_free_page_private_changed, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_broken_list_link, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_allocation_head_inside_free_block, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_reserved_flag_on_free_block, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_allocated_page_without_head, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_pfn_both_allocated_and_free, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_unmovable_allocation_in_cma_pageblock, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_cma_free_block_on_movable_list, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_movable_free_block_on_cma_list, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_cma_pcp_page_with_movable_type, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_bad_pageblock_type, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_watermarks_not_ascending, destroy_machine),
+	};
+
+	return cmocka_run_group_tests_name("verify", tests, NULL, NULL);
+}
