@@ -6,9 +6,13 @@
 
 struct cma_mm *test_boot(const struct cma_mm_config *cfg)
 {
+	struct cma_mm_config c = *cfg;
 	struct cma_mm *mm = NULL;
 
-	assert_int_equal(cma_mm_create(cfg, &mm), 0);
+	/* no default CMA area unless the test asks for one */
+	if (!c.cmdline)
+		c.cmdline = "cma=0";
+	assert_int_equal(cma_mm_create(&c, &mm), 0);
 	assert_int_equal(cma_mm_boot(mm), 0);
 	return mm;
 }
@@ -36,7 +40,8 @@ void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long
 struct cma_mm *test_machine_with_cma(uint64_t size, cma_phys_t cma_base, uint64_t cma_size)
 {
 	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
+				     .cmdline = "cma=0" };
 	struct cma_mm *mm = NULL;
 
 	assert_int_equal(cma_mm_create(&cfg, &mm), 0);

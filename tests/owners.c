@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,13 +124,20 @@ struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, 
 	page = cma_alloc_movable(o->mm, gfp, 0, o->anon ? &fake_anon_ops : &fake_file_ops, o, idx);
 	if (!page)
 		return NULL;
-	/* nobody can migrate it before the table points at it: no reference needed */
+	/*
+	 * A full pagevec may put it on the LRU at once, where another thread
+	 * could start migrating it: write the bytes under a reference (the
+	 * migration, finding no slot for it yet, lets go soon).
+	 */
+	while (!cma_page_tryget(o->mm, page))
+		sched_yield();
 	fill(o->mm, page, seed);
 	pthread_mutex_lock(&o->lock);
 	o->slots[idx].page = page;
 	o->slots[idx].sum = page_checksum(o->mm, page);
 	o->slots[idx].swapped = o->slots[idx].dropped = false;
 	pthread_mutex_unlock(&o->lock);
+	cma_page_put(o->mm, page);
 	return page;
 }
 

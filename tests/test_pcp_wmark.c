@@ -348,7 +348,7 @@ static void wmark_migrate_reserve_follows_min(void **state)
 {
 	struct cma_bank bank = { 0, 1 * GiB };
 	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
-				     .metadata_only = true };
+				     .metadata_only = true, .cmdline = "cma=0" };
 	struct cma_mm *mm = NULL;
 	struct zone *z;
 

@@ -25,7 +25,7 @@ struct verifier {
 	uint8_t *state;
 	int errors;
 	unsigned long on_lru, flagged_lru;	/* pages on LRU lists / with PG_lru */
-	unsigned long isolated[2], flagged_isolated[2];	/* anon, file */
+	long isolated[2], flagged_isolated[2];	/* anon, file */
 	long isolate_blocks;
 };
 
@@ -263,13 +263,14 @@ static void verify_lru(struct verifier *v, struct zone *zone)
 				report(v, "pfn %#lx on zone %s LRU list %d: flags %#x",
 				       page_to_pfn(mm, page), zone->name, l, page_flags(page));
 		}
-		if (n != zone_page_state(zone, NR_INACTIVE_ANON + l))
-			report(v, "zone %s: LRU list %d holds %lu pages, counter says %lu", zone->name,
-			       l, n, zone_page_state(zone, NR_INACTIVE_ANON + l));
+		if ((long)n != atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]))
+			report(v, "zone %s: LRU list %d holds %lu pages, counter says %ld", zone->name,
+			       l, n, atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]));
 		v->on_lru += n;
 	}
-	v->isolated[0] += zone_page_state(zone, NR_ISOLATED_ANON);
-	v->isolated[1] += zone_page_state(zone, NR_ISOLATED_FILE);
+	/* raw values: zone_page_state() would hide a negative count */
+	v->isolated[0] += atomic_load(&zone->vm_stat[NR_ISOLATED_ANON]);
+	v->isolated[1] += atomic_load(&zone->vm_stat[NR_ISOLATED_FILE]);
 }
 
 static void verify_watermarks(struct verifier *v, struct zone *zone)
@@ -310,7 +311,7 @@ int cma_mm_verify(struct cma_mm *mm)
 		       v.flagged_lru);
 	for (int i = 0; i < 2; i++)
 		if (v.isolated[i] != v.flagged_isolated[i])
-			report(&v, "NR_ISOLATED_%s %lu but %lu pages isolated", i ? "FILE" : "ANON",
+			report(&v, "NR_ISOLATED_%s %ld but %ld pages isolated", i ? "FILE" : "ANON",
 			       v.isolated[i], v.flagged_isolated[i]);
 	if (v.isolate_blocks != atomic_load(&mm->isolated_pageblocks))
 		report(&v, "%ld ISOLATE pageblocks but isolation accounts for %ld",

@@ -48,6 +48,10 @@ static inline struct zone *page_zone(struct cma_mm *mm, const struct cma_page *p
 }
 
 bool pfn_valid(const struct cma_mm *mm, unsigned long pfn);
+/* The machine's own life; cma_mm_create/boot/destroy (dma/setup.c) add CMA and devices. */
+int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
+int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
+void mm_destroy(struct cma_mm *mm);
 
 /* The slot the calling thread bound itself to, and on which machine. */
 struct cpu_binding {
@@ -100,6 +104,7 @@ void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt);
 int memblock_init(struct memblock *mb, const struct cma_bank *banks, unsigned nr);
 void memblock_free_all(struct memblock *mb);
 int memblock_add_region(struct memblock_type *type, cma_phys_t base, uint64_t size);
+cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align, cma_phys_t limit);
 bool memblock_is_region_reserved(struct memblock *mb, cma_phys_t base, uint64_t size);
 bool memblock_is_memory(struct memblock *mb, cma_phys_t addr);
 cma_phys_t memblock_phys_mem_size(struct memblock *mb);
@@ -214,6 +219,9 @@ bool get_page_unless_zero(struct cma_page *page);
 bool page_freeze_refs(struct cma_page *page, int expected);
 void page_unfreeze_refs(struct cma_page *page, int count);
 void put_page(struct cma_mm *mm, struct cma_page *page);
+void page_account_owner(struct cma_mm *mm, struct cma_page *page);
+void page_forget_owner(struct cma_mm *mm, struct cma_page *page);
+void isolated_dec(struct cma_mm *mm, struct cma_page *page);
 void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru);
 void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru);
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
@@ -233,6 +241,45 @@ void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned lo
 			     int migratetype);
 int test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long end);
 
+/* ---- compaction.c ---- */
+
+/*
+ * compact_control: one compaction run, or one alloc_contig_range batch.
+ * The migrate scanner (migrate_pfn) climbs from the zone start, the free
+ * scanner (free_pfn) comes down from its end; the run is over when they
+ * meet. Both lists link pages through page->next/prev and belong to the
+ * run alone (no lock); compact_zone() leaves them empty.
+ * isolate_migratepages_range() returns 0 when too many pages are isolated;
+ * isolate_freepages_range() is strict (all free, or 0). Neither expects a
+ * lock held; compact_zone() and try_to_compact_pages() hold none across
+ * migration.
+ */
+#define COMPACT_CLUSTER_MAX 32	/* pages isolated per migration batch */
+
+struct compact_control {
+	struct page_list freepages;	/* isolated free pages: migration targets */
+	struct page_list migratepages;	/* isolated pages to migrate */
+	unsigned long nr_freepages;
+	unsigned long nr_migratepages;
+	unsigned long free_pfn;		/* the free scanner, moving down */
+	unsigned long migrate_pfn;	/* the migration scanner, moving up */
+	bool sync;
+	int order;			/* -1: compact the whole zone */
+	int migratetype;
+	struct zone *zone;
+};
+
+enum compact_result { COMPACT_SKIPPED, COMPACT_CONTINUE, COMPACT_PARTIAL, COMPACT_COMPLETE };
+
+unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn,
+				      unsigned long end_pfn);
+unsigned long isolate_migratepages_range(struct zone *zone, struct compact_control *cc,
+					 unsigned long low_pfn, unsigned long end_pfn);
+int compact_zone(struct zone *zone, struct compact_control *cc);
+int fragmentation_index(struct zone *zone, unsigned order);
+unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
+				   enum zone_type high_zoneidx, int migratetype);
+
 /* ---- migrate.c ---- */
 
 enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
@@ -240,6 +287,27 @@ typedef struct cma_page *(*new_page_t)(struct cma_mm *mm, struct cma_page *page,
 				       unsigned long private);
 int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 		  unsigned long private, enum migrate_mode mode);
+
+/* ---- contig.c, cma.c (the types are in mm/cma.h) ---- */
+
+int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype);
+void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages);
+struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align);
+bool cma_release(struct cma_mm *mm, struct cma *cma, struct cma_page *pages, unsigned long count);
+
+/* ---- vmscan.c: reclaim, kswapd, OOM; called with no library lock held, and callbacks run so ---- */
+
+#define DEF_PRIORITY		12	/* a pass scans lru_size >> priority pages, 12 down to 0 */
+#define SWAP_CLUSTER_MAX	32UL	/* pages isolated and decided per batch */
+
+/* Direct reclaim over zones <= gfp_zone(gfp) until @nr pages are freed; counts ALLOCSTALL. */
+unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp, unsigned order);
+/* Seed 007: one SWAP_CLUSTER_MAX batch of direct reclaim; progress = pages freed. */
+int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
+/* @zone is below its low mark: wake the kswapd thread if one runs. */
+void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order);
+/* Calls the machine's OOM handler: the pages it freed, or 0. */
+unsigned long out_of_memory(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 
 /* ---- slowpath.c (fail_page_alloc.c: the injection rules) ---- */
 

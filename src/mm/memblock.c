@@ -188,13 +188,10 @@ static cma_phys_t memblock_find_in_range(struct memblock *mb, uint64_t size, uin
 	return c.found;
 }
 
-cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
-				   cma_phys_t limit)
+cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align, cma_phys_t limit)
 {
 	cma_phys_t base;
 
-	if (mm_require_phase(mm, MM_EARLY, "memblock_alloc_base"))
-		return 0;
 	if (!size || (align & (align - 1))) {
 		mm_printk(mm, "memblock: alloc of %#llx bytes aligned to %#llx refused: size must be non-zero and alignment a power of two\n",
 			  (unsigned long long)size, (unsigned long long)align);
@@ -212,6 +209,14 @@ cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t al
 	if (!base || memblock_add_region(&mm->memblock.reserved, base, size))
 		return 0;
 	return base;
+}
+
+cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
+				   cma_phys_t limit)
+{
+	if (mm_require_phase(mm, MM_EARLY, "memblock_alloc_base"))
+		return 0;
+	return memblock_alloc_base(mm, size, align, limit);
 }
 
 int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size)

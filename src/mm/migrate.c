@@ -13,9 +13,6 @@
 
 #include "mm/internal.h"
 
-/* Bits that travel with the page's contents and owner. */
-#define PG_MIGRATE_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \
-			 PG_OPS_MASK)
 
 static const char *const migrate_mode_names[] = {
 	[MIGRATE_ASYNC] = "MIGRATE_ASYNC",
@@ -23,39 +20,24 @@ static const char *const migrate_mode_names[] = {
 	[MIGRATE_SYNC] = "MIGRATE_SYNC",
 };
 
-static void isolated_dec(struct cma_mm *mm, struct cma_page *page)
-{
-	mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
-			    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
-	page_flags_clear(page, PG_isolated);
-}
-
 /* The owner's reference has moved to @newpage: hand over what goes with it. */
 static void move_to_new_page(struct cma_mm *mm, struct cma_page *page, struct cma_page *newpage)
 {
-	uint32_t moving = page_flags(page) & PG_MIGRATE_MASK;
+	uint32_t moving = page_flags(page) & PG_OWNER_MASK;
 
 	if (mm->backing)
 		memcpy(cma_page_address(mm, newpage), cma_page_address(mm, page),
 		       (size_t)mm->page_size << page_order(page));
 	newpage->owner = page->owner;
 	newpage->private = page->private;
-	page_flags_store(newpage, (page_flags(newpage) & ~PG_MIGRATE_MASK) | moving);
+	page_flags_store(newpage, (page_flags(newpage) & ~PG_OWNER_MASK) | moving);
 }
 
 static void undo_new_page(struct cma_page *newpage)
 {
 	newpage->owner = NULL;
 	newpage->private = 0;
-	page_flags_store(newpage, page_flags(newpage) & ~PG_MIGRATE_MASK);
-}
-
-static void file_dirty_moved(struct cma_mm *mm, struct cma_page *page, struct cma_page *newpage)
-{
-	if (!page_test(page, PG_dirty) || page_test(page, PG_swapbacked))
-		return;
-	mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, -1);
-	mod_zone_page_state(page_zone(mm, newpage), NR_FILE_DIRTY, 1);
+	page_flags_store(newpage, page_flags(newpage) & ~PG_OWNER_MASK);
 }
 
 /*
@@ -100,12 +82,12 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 			return rc;
 		goto putback;
 	}
-	file_dirty_moved(mm, page, newpage);
+	page_account_owner(mm, newpage);
 	/* only our isolation reference is left on the old page */
 	page_unfreeze_refs(page, 1);
-	undo_new_page(page);
 	page_list_del(mm, from, page);
-	isolated_dec(mm, page);
+	isolated_dec(mm, page);		/* before the anon bit goes with the owner */
+	page_forget_owner(mm, page);
 	put_page(mm, page);
 	lru_cache_add(mm, newpage);
 	return 0;

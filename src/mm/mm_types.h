@@ -59,6 +59,10 @@ enum pageflags {
 #define PG_OPS_SHIFT	24		/* 8 bits: owner ops id */
 #define PG_OPS_MASK	(0xffu << PG_OPS_SHIFT)
 
+/* Owner state: travels with the contents on migration, goes when the owner forgets the page. */
+#define PG_OWNER_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \
+		       PG_OPS_MASK)
+
 static inline uint32_t page_flags(const struct cma_page *page)
 {
 	return atomic_load_explicit(&((struct cma_page *)page)->flags, memory_order_relaxed);

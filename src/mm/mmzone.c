@@ -254,7 +254,7 @@ static char *strdup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
+int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 {
 	struct cma_mm *mm;
 	int ret;
@@ -308,7 +308,7 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	*mmp = mm;
 	return 0;
 fail:
-	cma_mm_destroy(mm);
+	mm_destroy(mm);
 	return ret;
 }
 
@@ -506,13 +506,10 @@ static void mem_init(struct cma_mm *mm)
 		  (unsigned long long)reserved << (mm->page_shift - 10));
 }
 
-int cma_mm_boot(struct cma_mm *mm)
+int mm_boot_memory(struct cma_mm *mm)
 {
-	int ret = mm_require_phase(mm, MM_EARLY, "cma_mm_boot");
+	int ret = alloc_node_mem_map(mm);
 
-	if (ret)
-		return ret;
-	ret = alloc_node_mem_map(mm);
 	if (ret)
 		goto fail;
 	mm->slots = aligned_alloc(64, mm->nr_cpus * sizeof(struct cpu_slot));
@@ -527,8 +524,6 @@ int cma_mm_boot(struct cma_mm *mm)
 	zone_pcp_init(mm);
 	mm->phase = MM_BOOTED;
 	mem_init(mm);
-	init_per_zone_wmark_min(mm);
-	VM_VERIFY(mm);
 	return 0;
 fail:
 	/* back to a clean early machine: boot may be retried after freeing memory */
@@ -536,10 +531,11 @@ fail:
 	return ret;
 }
 
-void cma_mm_destroy(struct cma_mm *mm)
+void mm_destroy(struct cma_mm *mm)
 {
 	if (!mm)
 		return;
+	cma_kswapd_stop(mm);	/* before anything its thread touches goes */
 	free_node_mem_map(mm);
 	memblock_free_all(&mm->memblock);
 	free(mm->cmdline);

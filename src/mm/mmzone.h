@@ -189,9 +189,12 @@ struct cma_mm {
 	bool page_group_by_mobility_disabled;
 	int min_free_kbytes;
 	unsigned long totalram_pages;
+	unsigned long totalcma_pages;	/* pages given to the allocator as MIGRATE_CMA */
 	unsigned long totalreserve_pages;
 
 	pthread_mutex_t cma_mutex;
+	struct cma_state *cma;			/* mm/cma.h: parameters, reserved areas */
+	void *dma;				/* the DMA layer's state (devices, pool) */
 	atomic_long isolated_pageblocks;	/* ISOLATE pageblocks; changed under cma_mutex */
 
 	/* owner ops, by the id stored in page->flags; append-only under ops_lock */
@@ -207,6 +210,25 @@ struct cma_mm {
 	void *oom_ctx;
 
 	uint64_t id;			/* tells machines apart in per-thread state */
+
+	/*
+	 * kswapd (vmscan.c). kswapd_lock, a spinlock that the zeroed machine
+	 * leaves unlocked, guards kswapd_state (STOPPED, STARTING, RUNNING,
+	 * STOPPING; 0 = STOPPED; read without it by wakers as a hint) and
+	 * keeps the mutex and condvar alive for wakers: they exist from
+	 * cma_kswapd_start to the end of cma_kswapd_stop, which destroys them
+	 * only after leaving RUNNING. kswapd_mutex protects kswapd_woken,
+	 * kswapd_should_stop and kswapd_max_order; kswapd_thread belongs to
+	 * whoever moved the state out of STOPPED or RUNNING.
+	 */
+	spinlock_t kswapd_lock;
+	atomic_int kswapd_state;
+	pthread_t kswapd_thread;
+	pthread_mutex_t kswapd_mutex;
+	pthread_cond_t kswapd_wait;
+	bool kswapd_woken;		/* a wakeup since kswapd last looked */
+	bool kswapd_should_stop;
+	unsigned kswapd_max_order;	/* largest order asked for since then */
 };
 
 #define for_each_zone(mm, z) \
@@ -221,17 +243,17 @@ static inline unsigned long max_order_nr_pages(const struct cma_mm *mm)
 
 static inline unsigned long min_wmark_pages(const struct zone *z)
 {
-	return z->watermark[WMARK_MIN];
+	return __atomic_load_n(&z->watermark[WMARK_MIN], __ATOMIC_RELAXED);
 }
 
 static inline unsigned long low_wmark_pages(const struct zone *z)
 {
-	return z->watermark[WMARK_LOW];
+	return __atomic_load_n(&z->watermark[WMARK_LOW], __ATOMIC_RELAXED);
 }
 
 static inline unsigned long high_wmark_pages(const struct zone *z)
 {
-	return z->watermark[WMARK_HIGH];
+	return __atomic_load_n(&z->watermark[WMARK_HIGH], __ATOMIC_RELAXED);
 }
 
 static inline bool is_highmem(const struct zone *z)

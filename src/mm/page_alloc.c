@@ -741,6 +741,7 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
 	}
 	zone->managed_pages += mm->pageblock_nr_pages;
 	mm->totalram_pages += mm->pageblock_nr_pages;
+	mm->totalcma_pages += mm->pageblock_nr_pages;
 }
 
 /*

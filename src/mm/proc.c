@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "mm/cma.h"
 #include "mm/internal.h"
 
 /* pages -> kB, fs/proc/meminfo.c's K(); page_shift >= 10 (check_config). */
@@ -72,24 +73,6 @@ static void count_pageblocks(struct zone *zone, unsigned long count[MIGRATE_TYPE
 	spin_lock(&zone->lock);
 	count_pageblocks_locked(zone, count);
 	spin_unlock(&zone->lock);
-}
-
-/*
- * cma_total_pages() - CmaTotal (totalcma_pages of later kernels), counted
- * from the pageblock flags: pages in MIGRATE_CMA pageblocks. While a CMA
- * range is isolated by alloc_contig_range() its blocks read as Isolate and
- * drop out of the sum until the isolation is undone.
- */
-static unsigned long cma_total_pages(struct cma_mm *mm)
-{
-	unsigned long count[MIGRATE_TYPES], blocks = 0;
-	struct zone *zone;
-
-	for_each_populated_zone(mm, zone) {
-		count_pageblocks(zone, count);
-		blocks += count[MIGRATE_CMA];
-	}
-	return blocks * mm->pageblock_nr_pages;
 }
 
 /* ---- /proc/buddyinfo: frag_show_print() ---- */
@@ -371,12 +354,10 @@ static int show_zoneinfo(struct cma_mm *mm, FILE *out)
 
 /* ---- per-area CMA statistics ---- */
 
-/*
- * write_cma_areas() - one block per CMA area (base, count, pages in use).
- * The machine keeps no list of its areas yet, so there is nothing to print.
- */
+/* The per-area statistics of later kernels (mm/cma.c writes them). */
 static int write_cma_areas(struct cma_mm *mm, FILE *out)
 {
+	cma_write_areas(mm, out);
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * __alloc_pages_nodemask and its slow path: the fast attempt at the low
- * mark, then the min mark with the allowances of atomic and __GFP_HIGH
- * requests. It sits above page_alloc.c (and reclaim and compaction) so
- * that the allocator itself never calls upward.
+ * __alloc_pages_nodemask and its slow path (v3.4): the fast attempt at
+ * the low mark; then wake kswapd, retry at the min mark with the
+ * allowances of atomic and __GFP_HIGH requests, direct compaction (async,
+ * then sync), direct reclaim, and at last the OOM handler. It sits above
+ * page_alloc.c, compaction.c and vmscan.c so that none calls upward.
  */
 #include "mm/internal.h"
 
@@ -19,13 +20,118 @@ static int gfp_to_alloc_flags(cma_gfp_t gfp)
 	return alloc_flags;
 }
 
-static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
-					       enum zone_type high_zoneidx, int migratetype)
+/* Wake kswapd for every zone the request may use that sits below its low mark. */
+static void wake_all_kswapd(struct cma_mm *mm, unsigned order, enum zone_type high_zoneidx)
+{
+	for (int i = high_zoneidx; i >= 0; i--) {
+		struct zone *z = &mm->zones[i];
+
+		if (z->present_pages && !zone_watermark_ok(z, order, low_wmark_pages(z), 0, 0))
+			wakeup_kswapd(mm, z, order);
+	}
+}
+
+struct alloc_context {
+	cma_gfp_t gfp;
+	unsigned order;
+	enum zone_type high_zoneidx;
+	int alloc_flags;
+	int migratetype;
+};
+
+static struct cma_page *try_freelist(struct cma_mm *mm, const struct alloc_context *ac, int alloc_flags)
+{
+	return get_page_from_freelist(mm, ac->gfp, ac->order, ac->high_zoneidx, alloc_flags,
+				      ac->migratetype);
+}
+
+/* Compaction helps only high orders; the first pass is async, later ones sync. */
+static struct cma_page *__alloc_pages_direct_compact(struct cma_mm *mm,
+						     const struct alloc_context *ac, bool sync)
 {
 	struct cma_page *page;
 
-	page = get_page_from_freelist(mm, gfp, order, high_zoneidx, gfp_to_alloc_flags(gfp),
-				      migratetype);
+	if (!ac->order)
+		return NULL;
+	if (try_to_compact_pages(mm, ac->gfp, ac->order, sync, ac->high_zoneidx,
+				 ac->migratetype) == COMPACT_SKIPPED)
+		return NULL;
+	drain_local_pages(mm);
+	page = try_freelist(mm, ac, ac->alloc_flags);
+	count_vm_event(mm, page ? COMPACTSUCCESS : COMPACTFAIL);
+	return page;
+}
+
+static struct cma_page *__alloc_pages_direct_reclaim(struct cma_mm *mm,
+						     const struct alloc_context *ac,
+						     unsigned long *progress)
+{
+	struct cma_page *page;
+
+	*progress = __perform_reclaim(mm, ac->gfp, ac->order);
+	if (!*progress)
+		return NULL;
+	page = try_freelist(mm, ac, ac->alloc_flags);
+	if (!page) {
+		/* what reclaim freed may wait on per-CPU lists */
+		drain_all_pages(mm);
+		page = try_freelist(mm, ac, ac->alloc_flags);
+	}
+	return page;
+}
+
+/* should_alloc_retry: small orders retry while reclaim makes progress. */
+static bool should_alloc_retry(const struct alloc_context *ac)
+{
+	return !(ac->gfp & CMA_GFP_NORETRY) && ac->order <= PAGE_ALLOC_COSTLY_ORDER;
+}
+
+/*
+ * Each round of reclaim with progress is followed by a retry, as in the
+ * kernel; unlike the kernel, which may loop forever for small orders, the
+ * rounds are bounded so that a caller always gets an answer.
+ */
+#define MAX_RECLAIM_ROUNDS 64
+
+static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+					       enum zone_type high_zoneidx, int migratetype)
+{
+	struct alloc_context ac = {
+		.gfp = gfp, .order = order, .high_zoneidx = high_zoneidx,
+		.alloc_flags = gfp_to_alloc_flags(gfp), .migratetype = migratetype,
+	};
+	struct cma_page *page = NULL;
+	bool sync_migration = false;
+	unsigned long progress;
+
+	for (int round = 0; round < MAX_RECLAIM_ROUNDS; round++) {
+		wake_all_kswapd(mm, order, high_zoneidx);
+		page = try_freelist(mm, &ac, ac.alloc_flags);
+		if (page || !(gfp & CMA_GFP_WAIT))
+			break;
+		page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
+		if (page)
+			break;
+		sync_migration = true;
+		page = __alloc_pages_direct_reclaim(mm, &ac, &progress);
+		if (page)
+			break;
+		if (!progress) {
+			/* out of options: the OOM path, which may free a victim's memory */
+			if (!(gfp & CMA_GFP_FS) || (gfp & CMA_GFP_NORETRY))
+				break;
+			if (!out_of_memory(mm, gfp, order))
+				break;
+			page = try_freelist(mm, &ac, ALLOC_WMARK_HIGH);
+			if (page || order > PAGE_ALLOC_COSTLY_ORDER || high_zoneidx < ZONE_NORMAL)
+				break;
+			continue;
+		}
+		if (!should_alloc_retry(&ac)) {
+			page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
+			break;
+		}
+	}
 	if (!page && !(gfp & CMA_GFP_NOWARN))
 		mm_printk(mm, "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
 	return page;

@@ -85,6 +85,47 @@ void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_l
 	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
 }
 
+/* NR_FILE_PAGES / NR_ANON_PAGES and NR_FILE_DIRTY for an owned page with @flags. */
+static void owner_account(struct cma_mm *mm, struct cma_page *page, uint32_t flags, long sign)
+{
+	struct zone *zone = page_zone(mm, page);
+
+	if (!(flags & PG_movable))
+		return;
+	mod_zone_page_state(zone, flags & PG_swapbacked ? NR_ANON_PAGES : NR_FILE_PAGES,
+			    sign << page_order(page));
+	if ((flags & PG_dirty) && !(flags & PG_swapbacked))
+		mod_zone_page_state(zone, NR_FILE_DIRTY, sign);
+}
+
+/* @page now holds an owner's data (a new page, or a migration target). */
+void page_account_owner(struct cma_mm *mm, struct cma_page *page)
+{
+	owner_account(mm, page, page_flags(page), 1);
+}
+
+/*
+ * The owner has let go of @page (reclaim, migration, or its last put): it
+ * is an ordinary allocated page again. The flags are taken atomically so
+ * that a dirty bit set by the owner up to that instant is accounted.
+ */
+void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
+{
+	uint32_t old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_OWNER_MASK,
+						 memory_order_relaxed);
+
+	owner_account(mm, page, old, -1);
+	page->owner = NULL;
+	page->private = 0;
+}
+
+void isolated_dec(struct cma_mm *mm, struct cma_page *page)
+{
+	mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
+			    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
+	page_flags_clear(page, PG_isolated);
+}
+
 /* The last reference is gone: off the LRU, owner forgotten, back to buddy. */
 static void __put_page(struct cma_mm *mm, struct cma_page *page)
 {
@@ -96,9 +137,7 @@ static void __put_page(struct cma_mm *mm, struct cma_page *page)
 		page_flags_clear(page, PG_lru);
 		spin_unlock(&zone->lru_lock);
 	}
-	if (page_test(page, PG_movable) && page_test(page, PG_dirty) &&
-	    !page_test(page, PG_swapbacked))
-		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, -1);
+	page_forget_owner(mm, page);
 	__free_pages(mm, page, page_order(page));
 }
 
@@ -244,9 +283,7 @@ int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
 /* putback_lru_page: back through the pagevec, dropping the isolation reference. */
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page)
 {
-	mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
-			    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
-	page_flags_clear(page, PG_isolated);
+	isolated_dec(mm, page);
 	lru_cache_add(mm, page);
 	put_page(mm, page);
 }
@@ -289,6 +326,7 @@ struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
 	page_flags_set(page, PG_movable | (ops->anon ? PG_swapbacked : 0) |
 			     (ops->anon ? PG_active : 0));
+	page_account_owner(mm, page);
 	lru_cache_add(mm, page);
 	return page;
 }

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dma-contiguous (seed 009): devices' CMA areas. The default area is
+ * sized by cma= or Kconfig and reserved by the architecture's setup;
+ * boards declare per-device areas; at the core initcall each area is
+ * handed to its device, and the default follows v23's rule.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dma/dma.h"
+
+struct cma_device *cma_device_create(struct cma_mm *mm, const char *name, uint64_t coherent_dma_mask)
+{
+	struct dma_state *ds = dma_state(mm);
+	struct cma_device *dev;
+
+	if (!name || !*name) {
+		mm_pr_err(mm, "cma_device_create: a device needs a name\n");
+		return NULL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	dev->coherent_dma_mask = coherent_dma_mask;
+	pthread_mutex_lock(&ds->lock);
+	dev->next = ds->devices;
+	ds->devices = dev;
+	pthread_mutex_unlock(&ds->lock);
+	return dev;
+}
+
+void dma_devices_free(struct cma_mm *mm)
+{
+	struct dma_state *ds = dma_state(mm);
+
+	while (ds->devices) {
+		struct cma_device *dev = ds->devices;
+
+		ds->devices = dev->next;
+		free(dev);
+	}
+}
+
+struct cma *dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev)
+{
+	if (dev && dev->cma_area)
+		return dev->cma_area;
+	return dma_state(mm)->default_area;
+}
+
+/* v23: an area with no device, or the first device's if none yet, becomes the default. */
+void dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma)
+{
+	struct dma_state *ds = dma_state(mm);
+
+	if (dev)
+		dev->cma_area = cma;
+	if (!dev || !ds->default_area)
+		ds->default_area = cma;
+}
+
+struct cma *cma_dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev)
+{
+	return dev_get_cma_area(mm, dev);
+}
+
+void cma_dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma)
+{
+	dev_set_cma_area(mm, dev, cma);
+}
+
+/* dma_contiguous_reserve: the default area, cma= beating the Kconfig choice. */
+void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
+{
+	uint64_t size;
+
+	mm->cma->reserve_called = true;
+	if (!mm->cma->params.enabled)
+		return;
+	size = cma_default_size(mm);
+	if (size)
+		cma_declare_contiguous(mm, size, 0, limit, NULL, "reserved");
+}
+
+void cma_dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
+{
+	if (!mm_require_phase(mm, MM_EARLY, "dma_contiguous_reserve"))
+		dma_contiguous_reserve(mm, limit);
+}
+
+int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64_t size,
+			       cma_phys_t base, cma_phys_t limit)
+{
+	int ret = mm_require_phase(mm, MM_EARLY, "dma_declare_contiguous");
+
+	if (ret)
+		return ret;
+	if (!mm->cma->params.enabled) {
+		mm_pr_err(mm, "cma: dma_declare_contiguous: CONFIG_CMA is not set\n");
+		return -ENOSYS;
+	}
+	return cma_declare_contiguous(mm, size, base, limit, dev, dev ? dev->name : "reserved");
+}
+
+struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
+					       int count, unsigned int align)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "dma_alloc_from_contiguous") || count <= 0)
+		return NULL;
+	return cma_alloc(mm, dev_get_cma_area(mm, dev), (unsigned long)count, align);
+}
+
+bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
+				     struct cma_page *pages, int count)
+{
+	if (mm->phase != MM_BOOTED || count < 0)
+		return false;
+	return cma_release(mm, dev_get_cma_area(mm, dev), pages, (unsigned long)count);
+}

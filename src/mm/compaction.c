@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory compaction (mm/compaction.c of v3.5, as seed 002 splits it so
+ * that alloc_contig_range can use its two isolation helpers).
+ *
+ * The one idea: two scanners walk a zone towards each other. The migrate
+ * scanner climbs from the bottom, taking movable pages off the LRU in
+ * batches of COMPACT_CLUSTER_MAX; the free scanner comes down from the
+ * top, a pageblock at a time, splitting free blocks into order-0 pages
+ * that become the migration targets. Moving contents upwards gathers the
+ * free memory at the bottom into contiguous blocks. A run ends when the
+ * scanners meet, or, for a direct compactor, as soon as a block of the
+ * wanted order is free.
+ *
+ * The exports for CMA (seed 002):
+ *   isolate_freepages_range()     strict: every page of the range free,
+ *                                 taken as order-0 pages, or nothing
+ *   isolate_migratepages_range()  one batch of LRU pages to migrate
+ *
+ * Locking: the free scanner holds zone->lock over one pageblock at a
+ * time (split_free_page needs it); isolate_lru_page takes lru_lock itself.
+ * Events and traces are emitted once zone->lock is dropped, because
+ * count_vm_events takes slot->lock, which must not nest inside it. No
+ * lock is held across migrate_pages() or while pages are freed.
+ */
+#include <sched.h>
+
+#include "mm/internal.h"
+
+/* sysctl_extfrag_threshold: an index above this blames fragmentation, not lack of memory */
+#define EXTFRAG_THRESHOLD	500
+/* A synchronous isolator yields this many times for isolated pages to drain, then gives up. */
+#define ISOLATED_WAIT_TRIES	1000
+
+static unsigned long min_ul(unsigned long a, unsigned long b)
+{
+	return a < b ? a : b;
+}
+
+static unsigned long max_ul(unsigned long a, unsigned long b)
+{
+	return a > b ? a : b;
+}
+
+/* The first pfn of the pageblock after the one holding @pfn. */
+static unsigned long next_pageblock_pfn(const struct cma_mm *mm, unsigned long pfn)
+{
+	return (pfn | (mm->pageblock_nr_pages - 1)) + 1;
+}
+
+/* Seed 005: async compaction and the free scanner work in MOVABLE and CMA pageblocks only. */
+static bool migrate_async_suitable(int migratetype)
+{
+	return is_migrate_cma(migratetype) || migratetype == MIGRATE_MOVABLE;
+}
+
+static unsigned long page_list_count(struct cma_mm *mm, const struct page_list *list)
+{
+	unsigned long n = 0;
+
+	for (struct cma_page *page = page_list_first(mm, list); page; page = page_list_next(mm, page))
+		n++;
+	return n;
+}
+
+/* Give the order-0 pages of @list back to the allocator; returns how many. */
+static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list)
+{
+	struct cma_page *page;
+	unsigned long n = 0;
+
+	while ((page = page_list_first(mm, list))) {
+		page_list_del(mm, list, page);
+		cma_free_pages(mm, page, 0);
+		n++;
+	}
+	return n;
+}
+
+/* ---- the free scanner ---- */
+
+/*
+ * Take the free block whose head is @pfn, as 2^order allocated order-0
+ * pages at the tail of @freelist. 0 if @pfn is not the head of a free
+ * block of @zone, or if the watermark forbids the split. zone->lock held.
+ */
+static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
+				     struct page_list *freelist)
+{
+	struct cma_mm *mm = zone->mm;
+	struct cma_page *page = pfn_to_page(mm, pfn);
+	unsigned long isolated;
+
+	if (!page_test(page, PG_buddy) || page_zonenum(page) != (unsigned)zone->idx)
+		return 0;
+	isolated = (unsigned long)split_free_page(mm, page);
+	for (unsigned long i = 0; i < isolated; i++)
+		page_list_add_tail(mm, freelist, page + i);
+	return isolated;
+}
+
+/*
+ * isolate_freepages_block: split the free blocks found in [pfn, end_pfn)
+ * onto @freelist; a block found at its head is taken whole even where it
+ * extends past @end_pfn. Strict: the first pfn that is invalid, not free,
+ * or refused by the watermark ends the scan with 0; what was taken stays
+ * on @freelist for the caller to give back. zone->lock held. Returns the
+ * pages taken; *nr_scanned grows by the valid pfns looked at.
+ */
+static unsigned long isolate_freepages_block(struct zone *zone, unsigned long pfn,
+					     unsigned long end_pfn, struct page_list *freelist,
+					     bool strict, unsigned long *nr_scanned)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long total = 0;
+
+	for (; pfn < end_pfn; pfn++) {
+		unsigned long isolated = 0;
+
+		if (pfn_valid(mm, pfn)) {
+			(*nr_scanned)++;
+			isolated = take_free_block(zone, pfn, freelist);
+		}
+		if (!isolated) {
+			if (strict)
+				return 0;
+			continue;
+		}
+		total += isolated;
+		pfn += isolated - 1;
+	}
+	return total;
+}
+
+/* After zone->lock is dropped: the trace and the events of one free-page scan. */
+static void account_free_scan(struct cma_mm *mm, unsigned long nr_scanned, unsigned long nr_taken)
+{
+	trace_event(mm, "mm_compaction_isolate_freepages", "nr_scanned=%lu nr_taken=%lu",
+		    nr_scanned, nr_taken);
+	count_vm_events(mm, COMPACTFREE_SCANNED, nr_scanned);
+	if (nr_taken)
+		count_vm_events(mm, COMPACTISOLATED, nr_taken);
+}
+
+/**
+ * isolate_freepages_range() - take every page of [start_pfn, end_pfn) off
+ * the free lists (the kernel's isolate_freepages_range, seed 002).
+ *
+ * Strict: each pfn must be valid, in the zone of @start_pfn, and the head
+ * of a free block or inside one taken by this call; a split refused by the
+ * watermark counts as a failure too. On any failure everything taken so
+ * far goes back to the allocator and 0 is returned. On success the pages
+ * are allocated order-0 pages (count 1) and the return value is the pfn
+ * where taking stopped: past @end_pfn when the last free block extended
+ * beyond it, in which case the caller gives back the tail.
+ */
+unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn,
+				      unsigned long end_pfn)
+{
+	struct page_list freelist;
+	unsigned long pfn = start_pfn;
+	struct zone *zone;
+
+	if (start_pfn >= end_pfn || !pfn_valid(mm, start_pfn))
+		return 0;
+	page_list_init(&freelist);
+	zone = page_zone(mm, pfn_to_page(mm, start_pfn));
+	while (pfn < end_pfn) {
+		unsigned long block_end = min_ul(next_pageblock_pfn(mm, pfn), end_pfn);
+		unsigned long isolated, nr_scanned = 0;
+
+		if (!pfn_valid(mm, pfn) || page_zone(mm, pfn_to_page(mm, pfn)) != zone)
+			break;
+		spin_lock(&zone->lock);
+		isolated = isolate_freepages_block(zone, pfn, block_end, &freelist, true,
+						   &nr_scanned);
+		spin_unlock(&zone->lock);
+		account_free_scan(mm, nr_scanned, isolated);
+		if (!isolated)
+			break;
+		/* strict: the pages taken are exactly [pfn, pfn + isolated) */
+		pfn += isolated;
+	}
+	if (pfn < end_pfn) {
+		release_freepages(mm, &freelist);
+		return 0;
+	}
+	/* the list links of the pages taken are left as they are: nobody reads them */
+	return pfn;
+}
+
+/*
+ * suitable_migration_target: may the free scanner take pages from the
+ * pageblock at @pfn? Not from ISOLATE (CMA or hot-remove at work) or
+ * RESERVE (min_free_kbytes) blocks; from a whole free pageblock, whose
+ * split makes it MOVABLE; otherwise only from MOVABLE and CMA blocks, so
+ * that movable pages do not scatter into unmovable ones.
+ */
+static bool suitable_migration_target(struct cma_mm *mm, unsigned long pfn)
+{
+	struct cma_page *page = pfn_to_page(mm, pfn);
+	int mt = get_pageblock_migratetype(mm, pfn);
+
+	if (mt == MIGRATE_ISOLATE || mt == MIGRATE_RESERVE)
+		return false;
+	if (page_test(page, PG_buddy) && page_order(page) >= mm->pageblock_order)
+		return true;
+	return migrate_async_suitable(mt);
+}
+
+/*
+ * isolate_freepages: from cc->free_pfn down, pageblock by pageblock, take
+ * free pages until there are as many as pages to migrate, staying a
+ * pageblock above the migrate scanner. The next scan restarts at the
+ * highest pageblock that gave pages, as migration may have freed more.
+ */
+static void isolate_freepages(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long nr = mm->pageblock_nr_pages;
+	unsigned long zone_end = zone->zone_start_pfn + zone->spanned_pages;
+	unsigned long low_pfn = cc->migrate_pfn + nr;
+	unsigned long pfn = cc->free_pfn;
+	unsigned long high_pfn = min_ul(low_pfn, pfn);
+
+	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr) {
+		unsigned long isolated = 0, nr_scanned = 0;
+
+		if (!pfn_valid(mm, pfn) ||
+		    page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx)
+			continue;
+		/* checked unlocked first, to keep zone->lock for the blocks worth it */
+		if (!suitable_migration_target(mm, pfn))
+			continue;
+		spin_lock(&zone->lock);
+		if (suitable_migration_target(mm, pfn))
+			isolated = isolate_freepages_block(zone, pfn, min_ul(pfn + nr, zone_end),
+							   &cc->freepages, false, &nr_scanned);
+		spin_unlock(&zone->lock);
+		account_free_scan(mm, nr_scanned, isolated);
+		cc->nr_freepages += isolated;
+		if (isolated)
+			high_pfn = max_ul(high_pfn, pfn);
+	}
+	cc->free_pfn = high_pfn;
+}
+
+/*
+ * compaction_alloc: migrate_pages' new_page_t. A page off cc->freepages,
+ * refilled by the free scanner when empty; NULL when it finds nothing,
+ * which ends the run (-ENOMEM). Only order-0 pages are ever isolated for
+ * compaction; a larger one gets no target rather than a wrong one.
+ */
+static struct cma_page *compaction_alloc(struct cma_mm *mm, struct cma_page *migratepage,
+					 unsigned long data)
+{
+	struct compact_control *cc = (struct compact_control *)data;
+	struct cma_page *page;
+
+	if (page_order(migratepage))
+		return NULL;
+	if (page_list_empty(&cc->freepages)) {
+		isolate_freepages(cc->zone, cc);
+		if (page_list_empty(&cc->freepages))
+			return NULL;
+	}
+	page = page_list_first(mm, &cc->freepages);
+	page_list_del(mm, &cc->freepages, page);
+	cc->nr_freepages--;
+	return page;
+}
+
+/* ---- the migrate scanner ---- */
+
+/*
+ * too_many_isolated: more pages off the LRU (for reclaim, compaction or
+ * CMA) than half of those still on it; isolating more would leave too
+ * little for reclaim to work with.
+ */
+static bool too_many_isolated(struct zone *zone)
+{
+	unsigned long inactive = zone_page_state(zone, NR_INACTIVE_FILE) +
+				 zone_page_state(zone, NR_INACTIVE_ANON);
+	unsigned long active = zone_page_state(zone, NR_ACTIVE_FILE) +
+			       zone_page_state(zone, NR_ACTIVE_ANON);
+	unsigned long isolated = zone_page_state(zone, NR_ISOLATED_FILE) +
+				 zone_page_state(zone, NR_ISOLATED_ANON);
+
+	return isolated > (inactive + active) / 2;
+}
+
+/*
+ * While too many pages are isolated, async gives up at once; sync waits
+ * for them to be put back (the kernel's congestion_wait loop), but not
+ * forever. Returns true to give up.
+ */
+static bool throttle_isolation(struct zone *zone, bool sync)
+{
+	for (int tries = 0; too_many_isolated(zone); tries++) {
+		if (!sync || tries == ISOLATED_WAIT_TRIES)
+			return true;
+		sched_yield();
+	}
+	return false;
+}
+
+/**
+ * isolate_migratepages_range() - isolate one batch of migratable pages
+ * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
+ *
+ * Walks pfn by pfn, taking LRU pages with isolate_lru_page(): pages still
+ * in a pagevec, free pages and higher-order pages (whose tails it skips)
+ * stay. In async mode (!cc->sync) whole pageblocks other than MOVABLE and
+ * CMA are skipped, and so are pages under writeback. Stops once
+ * cc->nr_migratepages reaches COMPACT_CLUSTER_MAX.
+ *
+ * Returns the pfn to continue from, or 0 when too many pages are already
+ * isolated in @zone (async at once, sync after waiting a bounded time).
+ * Reads and writes no other field of @cc.
+ */
+unsigned long isolate_migratepages_range(struct zone *zone, struct compact_control *cc,
+					 unsigned long low_pfn, unsigned long end_pfn)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long nr_scanned = 0, nr_isolated = 0;
+
+	if (throttle_isolation(zone, cc->sync))
+		return 0;
+	for (; low_pfn < end_pfn; low_pfn++) {
+		struct cma_page *page;
+		uint32_t flags;
+		unsigned order;
+
+		if (!pfn_valid(mm, low_pfn))
+			continue;
+		nr_scanned++;
+		page = pfn_to_page(mm, low_pfn);
+		flags = page_flags(page);	/* one snapshot: the page may change under us */
+		/* free pages are passed one pfn at a time, as the kernel does */
+		if (((flags & PG_ZONE_MASK) >> PG_ZONE_SHIFT) != (uint32_t)zone->idx ||
+		    (flags & PG_buddy))
+			continue;
+		if (!cc->sync && !migrate_async_suitable(get_pageblock_migratetype(mm, low_pfn))) {
+			low_pfn = next_pageblock_pfn(mm, low_pfn) - 1;
+			continue;
+		}
+		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
+		if ((flags & PG_head) && order) {
+			/* compaction moves order-0 pages only */
+			if (order < mm->max_order)
+				low_pfn += (1ul << order) - 1;
+			continue;
+		}
+		/* async does not wait for writeback, so a page under it would only fail */
+		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
+		    isolate_lru_page(mm, page))
+			continue;
+		page_list_add_tail(mm, &cc->migratepages, page);
+		cc->nr_migratepages++;
+		nr_isolated++;
+		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX) {
+			low_pfn++;
+			break;
+		}
+	}
+	trace_event(mm, "mm_compaction_isolate_migratepages", "nr_scanned=%lu nr_taken=%lu",
+		    nr_scanned, nr_isolated);
+	count_vm_events(mm, COMPACTMIGRATE_SCANNED, nr_scanned);
+	if (nr_isolated)
+		count_vm_events(mm, COMPACTISOLATED, nr_isolated);
+	return low_pfn;
+}
+
+enum isolate_migrate {
+	ISOLATE_ABORT,		/* too many isolated: end the run */
+	ISOLATE_NONE,		/* nothing taken: scan on */
+	ISOLATE_SUCCESS,	/* a batch to migrate */
+};
+
+/*
+ * isolate_migratepages: the next batch from cc->migrate_pfn, within one
+ * pageblock, never reaching the free scanner's pageblock.
+ */
+static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn);
+	unsigned long end_pfn = next_pageblock_pfn(mm, low_pfn);
+
+	if (end_pfn > cc->free_pfn || !pfn_valid(mm, low_pfn)) {
+		cc->migrate_pfn = end_pfn;
+		return ISOLATE_NONE;
+	}
+	low_pfn = isolate_migratepages_range(zone, cc, low_pfn, end_pfn);
+	if (!low_pfn)
+		return ISOLATE_ABORT;
+	cc->migrate_pfn = low_pfn;
+	return cc->nr_migratepages ? ISOLATE_SUCCESS : ISOLATE_NONE;
+}
+
+/* ---- the run ---- */
+
+/*
+ * Move the batch on cc->migratepages into pages of the free scanner. What
+ * kept failing goes back to the LRU. Returns migrate_pages()' result:
+ * the pages not migrated, or -ENOMEM when the free scanner ran dry.
+ */
+static int migrate_batch(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long nr_migrate = cc->nr_migratepages, nr_failed;
+	int err;
+
+	err = migrate_pages(mm, &cc->migratepages, compaction_alloc, (unsigned long)cc,
+			    cc->sync ? MIGRATE_SYNC_LIGHT : MIGRATE_ASYNC);
+	/* update_nr_listpages: migration took pages from both lists */
+	cc->nr_migratepages = page_list_count(mm, &cc->migratepages);
+	cc->nr_freepages = page_list_count(mm, &cc->freepages);
+	nr_failed = err >= 0 ? (unsigned long)err : cc->nr_migratepages;
+	trace_event(mm, "mm_compaction_migratepages", "nr_migrated=%lu nr_failed=%lu",
+		    nr_migrate - min_ul(nr_failed, nr_migrate), nr_failed);
+	putback_lru_pages(mm, &cc->migratepages);
+	cc->nr_migratepages = 0;
+	return err;
+}
+
+/*
+ * compaction_suitable: is compaction for @order worth it? The order-0
+ * watermark must hold with 2^(order+1) to spare (targets and sources
+ * coexist during migration); a fragmentation index up to the threshold
+ * means the memory is missing, not fragmented; -1000 with the watermark
+ * met at @order means the allocation can already succeed.
+ */
+static int compaction_suitable(struct zone *zone, int order)
+{
+	unsigned long mark;
+	int fragindex;
+
+	if (order < 0)
+		return COMPACT_CONTINUE;
+	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (2ul << order);
+	if (!zone_watermark_ok(zone, 0, mark, 0, 0))
+		return COMPACT_SKIPPED;
+	fragindex = fragmentation_index(zone, (unsigned)order);
+	if (fragindex >= 0 && fragindex <= EXTFRAG_THRESHOLD)
+		return COMPACT_SKIPPED;
+	if (fragindex == -1000 && zone_watermark_ok(zone, (unsigned)order, mark, 0, 0))
+		return COMPACT_PARTIAL;
+	return COMPACT_CONTINUE;
+}
+
+/*
+ * compact_finished: COMPLETE when the scanners met; a whole-zone run
+ * (order -1) goes on until then. A direct compactor is done (PARTIAL)
+ * once the watermark holds at its order and a free block of that order
+ * sits on its type's list, or any block of a pageblock or more is free
+ * (the allocation would claim that pageblock).
+ */
+static int compact_finished(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long mark;
+	int ret = COMPACT_CONTINUE;
+
+	if (cc->free_pfn <= cc->migrate_pfn)
+		return COMPACT_COMPLETE;
+	if (cc->order < 0)
+		return COMPACT_CONTINUE;
+	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (1ul << cc->order);
+	if (!zone_watermark_ok(zone, (unsigned)cc->order, mark, 0, 0))
+		return COMPACT_CONTINUE;
+	spin_lock(&zone->lock);
+	for (unsigned o = (unsigned)cc->order; o < mm->max_order; o++) {
+		if (!page_list_empty(&zone->free_area[o].free_list[cc->migratetype]) ||
+		    (o >= mm->pageblock_order && zone->free_area[o].nr_free)) {
+			ret = COMPACT_PARTIAL;
+			break;
+		}
+	}
+	spin_unlock(&zone->lock);
+	return ret;
+}
+
+/**
+ * compact_zone() - one compaction run over @zone (the kernel's compact_zone).
+ *
+ * cc->order (-1: the whole zone), cc->sync, cc->migratetype and empty
+ * lists are the caller's; the scanners start at the zone's two ends.
+ * Sync runs migrate in MIGRATE_SYNC_LIGHT, async ones in MIGRATE_ASYNC.
+ * Returns a compact_result: SKIPPED or PARTIAL straight from the
+ * suitability check, PARTIAL when a direct compactor's block is free or
+ * the run had to stop early, COMPLETE when the scanners met. Leaves both
+ * lists empty. Takes and drops the zone's locks itself.
+ */
+int compact_zone(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	int ret = compaction_suitable(zone, cc->order);
+
+	if (ret != COMPACT_CONTINUE)
+		return ret;
+	cc->zone = zone;
+	cc->migrate_pfn = zone->zone_start_pfn;
+	cc->free_pfn = (zone->zone_start_pfn + zone->spanned_pages) & ~(mm->pageblock_nr_pages - 1);
+	/* migrate_prep_local: pages in this CPU's pagevec could not be isolated */
+	lru_add_drain(mm);
+
+	while ((ret = compact_finished(zone, cc)) == COMPACT_CONTINUE) {
+		enum isolate_migrate isolated = isolate_migratepages(zone, cc);
+
+		if (isolated == ISOLATE_ABORT) {
+			ret = COMPACT_PARTIAL;
+			break;
+		}
+		if (isolated == ISOLATE_NONE)
+			continue;
+		if (migrate_batch(zone, cc) == -ENOMEM) {
+			ret = COMPACT_PARTIAL;
+			break;
+		}
+	}
+	cc->nr_freepages -= release_freepages(mm, &cc->freepages);
+	VM_BUG_ON(cc->nr_freepages != 0);
+	VM_BUG_ON(!page_list_empty(&cc->migratepages));
+	return ret;
+}
+
+/*
+ * fragmentation_index() - why would an allocation of 2^@order fail in
+ * @zone (the kernel's, from vmstat.c)? -1000 if a large enough block is
+ * free; otherwise towards 0 for lack of memory, towards 1000 for
+ * fragmentation: 1000 - (1000 + 1000 * free_pages / 2^order) / free_blocks.
+ * 0 when nothing is free. Reads the counters without zone->lock.
+ */
+int fragmentation_index(struct zone *zone, unsigned order)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long requested = 1ul << order;
+	unsigned long free_pages = 0, blocks_total = 0, blocks_suitable = 0;
+
+	for (unsigned o = 0; o < mm->max_order; o++) {
+		unsigned long blocks = __atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED);
+
+		blocks_total += blocks;
+		free_pages += blocks << o;
+		if (o >= order)
+			blocks_suitable += blocks << (o - order);
+	}
+	if (!blocks_total)
+		return 0;
+	if (blocks_suitable)
+		return -1000;
+	return 1000 - (int)((1000 + free_pages * 1000ull / requested) / blocks_total);
+}
+
+static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync)
+{
+	struct compact_control cc = {
+		.order = (int)order,
+		.migratetype = migratetype,
+		.sync = sync,
+		.zone = zone,
+	};
+
+	page_list_init(&cc.freepages);
+	page_list_init(&cc.migratepages);
+	return compact_zone(zone, &cc);
+}
+
+/**
+ * try_to_compact_pages() - direct compaction for an allocation of 2^@order
+ * (the kernel's try_to_compact_pages).
+ *
+ * Only for order > 0 and requests that may do I/O and enter the file
+ * system; those count one compact_stall. Compacts each populated zone
+ * from @high_zoneidx down, stopping at the first where the allocation
+ * would now pass the low watermark. Returns the best compact_result seen
+ * (COMPACT_SKIPPED if none ran). The caller retries the allocation and
+ * counts compact_success or compact_fail.
+ */
+unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
+				   enum zone_type high_zoneidx, int migratetype)
+{
+	int rc = COMPACT_SKIPPED;
+
+	if (!order || !(gfp & CMA_GFP_FS) || !(gfp & CMA_GFP_IO))
+		return rc;
+	VM_BUG_ON(order >= mm->max_order);
+	count_vm_event(mm, COMPACTSTALL);
+	for (int i = (int)high_zoneidx; i >= 0; i--) {
+		struct zone *zone = &mm->zones[i];
+		int status;
+
+		if (!zone->present_pages)
+			continue;
+		status = compact_zone_order(zone, order, migratetype, sync);
+		if (status > rc)
+			rc = status;
+		if (zone_watermark_ok(zone, order,
+				      __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED),
+				      0, 0))
+			break;
+	}
+	return (unsigned long)rc;
+}
+
+/**
+ * cma_compact_memory() - write to /proc/sys/vm/compact_memory: every
+ * pagevec drained, then a synchronous whole-zone run over each populated
+ * zone (the kernel's compact_nodes). 0, or -EINVAL before boot.
+ */
+int cma_compact_memory(struct cma_mm *mm)
+{
+	int ret = mm_require_phase(mm, MM_BOOTED, "cma_compact_memory");
+	struct zone *zone;
+
+	if (ret)
+		return ret;
+	lru_add_drain_all(mm);
+	for_each_populated_zone(mm, zone) {
+		struct compact_control cc = {
+			.order = -1,
+			.migratetype = MIGRATE_MOVABLE,
+			.sync = true,
+			.zone = zone,
+		};
+
+		page_list_init(&cc.freepages);
+		page_list_init(&cc.migratepages);
+		compact_zone(zone, &cc);
+	}
+	return 0;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * alloc_contig_range (seeds 003, 006, 008): take a given pfn range out of
+ * the buddy allocator whatever it holds now. Isolate the pageblocks
+ * (aligned to MAX_ORDER_NR_PAGES, so no free block straddles the edge),
+ * migrate every page in use out of the range, make the zone's watermarks
+ * safe by reclaim (__reclaim_pages), then take the now free pages, give
+ * back the head and tail of the aligned range and undo the isolation.
+ *
+ * Callers hold mm->cma_mutex: one contiguous allocation at a time.
+ */
+#include "mm/internal.h"
+
+static unsigned long pfn_max_align_down(struct cma_mm *mm, unsigned long pfn)
+{
+	return pfn & ~(max_order_nr_pages(mm) - 1);
+}
+
+static unsigned long pfn_max_align_up(struct cma_mm *mm, unsigned long pfn)
+{
+	return (pfn + max_order_nr_pages(mm) - 1) & ~(max_order_nr_pages(mm) - 1);
+}
+
+static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page *page,
+					     unsigned long private)
+{
+	return __alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, page_order(page));
+}
+
+/*
+ * Migrate every LRU page of [start, end) away, batch by batch as
+ * compaction does; a batch gets 5 tries. Returns 0, -EBUSY, -ENOMEM or
+ * -EINTR (isolation aborted).
+ */
+static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	struct compact_control cc = {
+		.order = -1,
+		.zone = page_zone(mm, pfn_to_page(mm, start)),
+		.sync = true,
+	};
+	unsigned long pfn = start;
+	unsigned tries = 0;
+	int ret = 0;
+
+	page_list_init(&cc.migratepages);
+	page_list_init(&cc.freepages);
+	lru_add_drain(mm);	/* migrate_prep_local */
+	while (pfn < end || !page_list_empty(&cc.migratepages)) {
+		if (page_list_empty(&cc.migratepages)) {
+			cc.nr_migratepages = 0;
+			pfn = isolate_migratepages_range(cc.zone, &cc, pfn, end);
+			if (!pfn) {
+				ret = -EINTR;
+				break;
+			}
+			tries = 0;
+		} else if (++tries == 5) {
+			ret = ret < 0 ? ret : -EBUSY;
+			break;
+		}
+		ret = migrate_pages(mm, &cc.migratepages, alloc_migrate_target, 0, MIGRATE_SYNC_LIGHT);
+	}
+	putback_lru_pages(mm, &cc.migratepages);
+	return ret > 0 ? 0 : ret;
+}
+
+/* Raise (or lower) the zone's marks by @count through min_cma_pages (seed 008). */
+static void __update_cma_watermarks(struct zone *zone, long count)
+{
+	spin_lock(&zone->lock);
+	zone->min_cma_pages += count;
+	spin_unlock(&zone->lock);
+	setup_per_zone_wmarks(zone->mm);
+}
+
+/*
+ * __reclaim_pages: reclaim until the zone could lose @count pages and
+ * stay above its low mark, with the marks raised by @count meanwhile so
+ * that kswapd works towards the new level: low + 2 * count in effect.
+ * Departure: when neither reclaim nor the OOM handler frees anything,
+ * give up with -ENOMEM; the kernel loops (or panics) here.
+ */
+static int __reclaim_pages(struct zone *zone, cma_gfp_t gfp, unsigned long count)
+{
+	struct cma_mm *mm = zone->mm;
+	const unsigned order = 1;	/* as the seed */
+	int ret = 0;
+
+	__update_cma_watermarks(zone, (long)count);
+	while (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + count, 0, 0)) {
+		wakeup_kswapd(mm, zone, order);
+		/* reclaimed pages wait on per-CPU lists, where they do not count as free */
+		if (__perform_reclaim(mm, gfp, order)) {
+			drain_all_pages(mm);
+			continue;
+		}
+		if (!out_of_memory(mm, gfp, order)) {
+			ret = -ENOMEM;
+			break;
+		}
+		drain_all_pages(mm);
+	}
+	__update_cma_watermarks(zone, -(long)count);
+	return ret;
+}
+
+/* The first free block head at or below @start that isolate_freepages_range may start from. */
+static int find_outer_start(struct cma_mm *mm, unsigned long start, unsigned long *outer)
+{
+	unsigned long pfn = start;
+	unsigned order = 0;
+
+	while (!page_test(pfn_to_page(mm, pfn), PG_buddy)) {
+		if (++order >= mm->max_order)
+			return -EBUSY;
+		pfn &= ~0ul << order;
+	}
+	*outer = pfn;
+	return 0;
+}
+
+int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype)
+{
+	unsigned long astart = pfn_max_align_down(mm, start), aend = pfn_max_align_up(mm, end);
+	struct zone *zone = page_zone(mm, pfn_to_page(mm, start));
+	unsigned long outer_start, outer_end;
+	int ret;
+
+	ret = start_isolate_page_range(mm, astart, aend, migratetype);
+	if (ret)
+		return ret;
+	ret = __alloc_contig_migrate_range(mm, start, end);
+	if (ret)
+		goto done;
+	/* pages put back or freed on other CPUs must reach the buddy lists */
+	lru_add_drain_all(mm);
+	drain_all_pages(mm);
+	ret = find_outer_start(mm, start, &outer_start);
+	if (ret)
+		goto done;
+	if (test_pages_isolated(mm, outer_start, end)) {
+		mm_printk(mm, "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
+			  outer_start, end);
+		ret = -EBUSY;
+		goto done;
+	}
+	ret = __reclaim_pages(zone, CMA_GFP_HIGHUSER_MOVABLE, end - start);
+	if (ret)
+		goto done;
+	outer_end = isolate_freepages_range(mm, outer_start, end);
+	if (!outer_end) {
+		ret = -EBUSY;
+		goto done;
+	}
+	if (start != outer_start)
+		free_contig_range(mm, outer_start, start - outer_start);
+	if (end != outer_end)
+		free_contig_range(mm, end, outer_end - end);
+done:
+	undo_isolate_page_range(mm, astart, aend, migratetype);
+	return ret;
+}
+
+void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages)
+{
+	for (; nr_pages--; pfn++)
+		put_page(mm, pfn_to_page(mm, pfn));
+}
+
+/* ---- public entry points ---- */
+
+/*
+ * What the kernel would BUG on is -EINVAL here: a range outside memory
+ * or across zones, a type other than MOVABLE or CMA, or pageblocks in
+ * the MAX_ORDER-aligned range that are not all of that type.
+ */
+static int check_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			      int migratetype)
+{
+	unsigned long astart = pfn_max_align_down(mm, start), aend = pfn_max_align_up(mm, end);
+	struct zone *zone;
+
+	if (start >= end || start < mm->base_pfn || end > mm->end_pfn || !pfn_valid(mm, start)) {
+		mm_pr_err(mm, "alloc_contig_range: [%#lx, %#lx) is not a range of this machine's memory\n",
+			  start, end);
+		return -EINVAL;
+	}
+	if (migratetype != MIGRATE_MOVABLE && migratetype != MIGRATE_CMA) {
+		mm_pr_err(mm, "alloc_contig_range: migratetype %d refused: MIGRATE_MOVABLE (%d) or MIGRATE_CMA (%d)\n",
+			  migratetype, MIGRATE_MOVABLE, MIGRATE_CMA);
+		return -EINVAL;
+	}
+	zone = pfn_zone(mm, start);
+	if (!zone || !zone_spans_pfn(zone, astart) || !zone_spans_pfn(zone, aend - 1)) {
+		mm_pr_err(mm, "alloc_contig_range: [%#lx, %#lx) aligned to [%#lx, %#lx) leaves zone %s\n",
+			  start, end, astart, aend, zone ? zone->name : "(none)");
+		return -EINVAL;
+	}
+	for (unsigned long pfn = astart; pfn < aend; pfn += mm->pageblock_nr_pages) {
+		if (!pfn_valid(mm, pfn) || get_pageblock_migratetype(mm, pfn) != migratetype) {
+			mm_pr_err(mm, "alloc_contig_range: pageblock at pfn %#lx is %s, not %s: every pageblock of [%#lx, %#lx) must be\n",
+				  pfn, pfn_valid(mm, pfn) ? migratetype_name(get_pageblock_migratetype(mm, pfn)) : "a hole",
+				  migratetype_name(migratetype), astart, aend);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int cma_alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype)
+{
+	int ret = mm_require_phase(mm, MM_BOOTED, "alloc_contig_range");
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&mm->cma_mutex);
+	ret = check_contig_range(mm, start, end, migratetype);
+	if (!ret)
+		ret = alloc_contig_range(mm, start, end, migratetype);
+	pthread_mutex_unlock(&mm->cma_mutex);
+	return ret;
+}
+
+void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "free_contig_range"))
+		return;
+	for (unsigned long p = pfn; p < pfn + nr_pages; p++) {
+		struct cma_page *page = p >= mm->base_pfn && p < mm->end_pfn && pfn_valid(mm, p) ?
+					pfn_to_page(mm, p) : NULL;
+
+		if (!page || !page_test(page, PG_head) || page_order(page) || page_count(page) != 1 ||
+		    page_test(page, PG_movable)) {
+			mm_pr_err(mm, "free_contig_range: pfn %#lx is not a page of a contiguous allocation: nothing freed\n",
+				  p);
+			return;
+		}
+	}
+	free_contig_range(mm, pfn, nr_pages);
+}

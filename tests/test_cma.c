@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CMA itself (seeds 003, 005, 006, 008, 009): alloc_contig_range, CMA
+ * areas and dma-contiguous, the boot configuration (cma=, Kconfig), and
+ * the rules: data survives, pinned ranges are skipped, CMA pageblocks stay
+ * CMA, failures leave the machine as it was.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "mm/cma.h"
+#include "owners.h"
+
+/* 64 MiB at 0 (DMA below 16 MiB), pageblock order 9, with @cmdline and @kconfig. */
+static struct cma_mm *machine(const char *cmdline, const char *kconfig)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
+				     .pageblock_order = 9, .cmdline = cmdline, .kconfig = kconfig,
+				     .nr_cpus = 2 };
+
+	return test_boot(&cfg);
+}
+
+static struct cma *default_area(struct cma_mm *mm)
+{
+	return cma_dev_get_cma_area(mm, NULL);
+}
+
+static bool range_is_cma(struct cma_mm *mm, struct cma *cma)
+{
+	for (unsigned long pfn = cma_area_base_pfn(cma); pfn < cma_area_base_pfn(cma) + cma_area_count(cma);
+	     pfn += mm->pageblock_nr_pages)
+		if (cma_pageblock_migratetype(mm, pfn) != CMA_MIGRATE_CMA)
+			return false;
+	return true;
+}
+
+static void assert_clean(struct cma_mm *mm)
+{
+	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 0);
+	for (struct zone *z = mm->zones; z < mm->zones + MAX_NR_ZONES; z++)
+		assert_int_equal(z->min_cma_pages, 0);
+	assert_verify(mm);
+}
+
+/* Fill the machine with movable pages of @n owners until the CMA area is (nearly) full. */
+static void fill_with_owners(struct cma_mm *mm, struct fake_owner **o, int n, uint64_t slots)
+{
+	for (int k = 0; k < n; k++) {
+		o[k] = owner_create(mm, k % 2, slots);
+		for (uint64_t i = 0; i < slots; i++) {
+			if (!owner_fault(o[k], i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, k * 100000 + i))
+				break;
+			if (!o[k]->anon && i % 3 == 0)
+				owner_set_dirty(o[k], i, true);
+		}
+	}
+	lru_add_drain_all(mm);
+}
+
+/*
+ * Expect: an area full of movable pages of several owners (anon, file,
+ * some dirty) still yields a contiguous block, each owner's data intact
+ * at its new place, no owner page left inside the block.
+ */
+static void alloc_from_contiguous_full_area(void **state)
+{
+	struct cma_mm *mm = machine("cma=16M", NULL);
+	struct cma *cma = default_area(mm);
+	struct fake_owner *o[4];
+	struct cma_page *p;
+	unsigned long pfn, in_area = 0;
+
+	assert_non_null(cma);
+	fill_with_owners(mm, o, 4, 3000);
+	for (int k = 0; k < 4; k++)
+		for (uint64_t i = 0; i < o[k]->nr_slots; i++)
+			if (o[k]->slots[i].page) {
+				unsigned long q = cma_page_to_pfn(mm, o[k]->slots[i].page);
+
+				in_area += q >= cma_area_base_pfn(cma) &&
+					   q < cma_area_base_pfn(cma) + cma_area_count(cma);
+			}
+	printf("owners hold %lu pages of the %lu-page area\n", in_area, cma_area_count(cma));
+	assert_true(in_area > cma_area_count(cma) / 2);
+	p = cma_dma_alloc_from_contiguous(mm, NULL, 1024, 8);
+	assert_non_null(p);
+	pfn = cma_page_to_pfn(mm, p);
+	assert_true(pfn >= cma_area_base_pfn(cma) && pfn + 1024 <= cma_area_base_pfn(cma) + cma_area_count(cma));
+	for (int k = 0; k < 4; k++) {
+		assert_true(owner_check(o[k]) >= 0);
+		for (uint64_t i = 0; i < o[k]->nr_slots; i++)
+			if (o[k]->slots[i].page) {
+				unsigned long q = cma_page_to_pfn(mm, o[k]->slots[i].page);
+
+				assert_false(q >= pfn && q < pfn + 1024);
+			}
+	}
+	assert_true(range_is_cma(mm, cma));
+	assert_clean(mm);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 1024));
+	for (int k = 0; k < 4; k++)
+		owner_destroy(o[k]);
+	lru_add_drain_all(mm);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
+static int busy_retries;
+static void count_busy(void *ctx, const char *event, const char *line)
+{
+	if (!strcmp(event, "cma_alloc_busy_retry"))
+		busy_retries++;
+}
+
+/*
+ * Expect: a pinned page in the first candidate range makes it -EBUSY and
+ * the allocation lands at the next aligned candidate (pageno + mask + 1).
+ */
+static void alloc_from_contiguous_pinned_page_skips_range(void **state)
+{
+	struct cma_mm *mm = machine("cma=16M", NULL);
+	struct cma *cma = default_area(mm);
+	struct fake_owner *o;
+	struct cma_page *pinned = NULL, *p;
+	unsigned long base = cma_area_base_pfn(cma);
+
+	fill_with_owners(mm, &o, 1, 14000);
+	for (uint64_t i = 0; i < o->nr_slots && !pinned; i++) {
+		struct cma_page *q = o->slots[i].page;
+
+		if (q && cma_page_to_pfn(mm, q) >= base && cma_page_to_pfn(mm, q) < base + 256)
+			pinned = q;
+	}
+	assert_non_null(pinned);
+	cma_page_get(mm, pinned);
+	cma_mm_set_trace(mm, count_busy, NULL);
+	p = cma_dma_alloc_from_contiguous(mm, NULL, 256, 8);
+	assert_non_null(p);
+	assert_int_equal(cma_page_to_pfn(mm, p), base + 256);
+	assert_int_equal(busy_retries, 1);
+	assert_int_equal(cma_pageblock_migratetype(mm, cma_page_to_pfn(mm, pinned)), CMA_MIGRATE_CMA);
+	assert_true(owner_check(o) >= 0);
+	assert_clean(mm);
+	cma_mm_set_trace(mm, NULL, NULL);
+	cma_page_put(mm, pinned);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 256));
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: every failure leaves no pageblock ISOLATE, the marks restored, CMA blocks CMA. */
+static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma *cma = default_area(mm);
+	struct fake_owner *o;
+	unsigned long free_before;
+
+	fill_with_owners(mm, &o, 1, 15000);
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		if (o->slots[i].page)
+			cma_page_get(mm, o->slots[i].page);
+	cma_drain_all_pages(mm);
+	free_before = global_page_state(mm, NR_FREE_PAGES);
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2048, 8));
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), free_before);
+	assert_true(range_is_cma(mm, cma));
+	assert_clean(mm);
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		if (o->slots[i].page)
+			cma_page_put(mm, o->slots[i].page);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: an unaligned range takes exactly its pages; head and tail go back. */
+static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	unsigned long base = cma_area_base_pfn(default_area(mm)), before;
+
+	cma_drain_all_pages(mm);
+	before = global_page_state(mm, NR_FREE_PAGES);
+	assert_int_equal(cma_alloc_contig_range(mm, base + 3, base + 700, CMA_MIGRATE_CMA), 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(before - global_page_state(mm, NR_FREE_PAGES), 697);
+	for (unsigned long pfn = base; pfn < base + 1024; pfn++) {
+		bool taken = pfn >= base + 3 && pfn < base + 700;
+
+		assert_int_equal(page_test(pfn_to_page(mm, pfn), PG_head), taken);
+	}
+	assert_clean(mm);
+	cma_free_contig_range(mm, base + 3, 697);
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
+static void alloc_contig_range_bad_input(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	unsigned long base = cma_area_base_pfn(default_area(mm));
+
+	assert_int_equal(cma_alloc_contig_range(mm, base + 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 10, CMA_MIGRATE_UNMOVABLE), -EINVAL);
+	/* the area is CMA, its neighbours MOVABLE: mixed types */
+	assert_int_equal(cma_alloc_contig_range(mm, base - 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 10, CMA_MIGRATE_MOVABLE), -EINVAL);
+	/* across the DMA / Normal boundary */
+	assert_int_equal(cma_alloc_contig_range(mm, 4000, 4200, CMA_MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_alloc_contig_range(mm, 1ul << 30, (1ul << 30) + 1, CMA_MIGRATE_MOVABLE), -EINVAL);
+	/* free of pages that are not a contiguous allocation changes nothing */
+	cma_free_contig_range(mm, base, 4);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: MOVABLE ranges work too (memory hot-unplug style callers). */
+static void alloc_contig_range_movable_zone_memory(void **state)
+{
+	struct cma_mm *mm = machine("cma=0", NULL);
+	struct fake_owner *o;
+	unsigned long start = 8192, end = 9216;
+
+	fill_with_owners(mm, &o, 1, 4000);
+	assert_int_equal(cma_alloc_contig_range(mm, start, end, CMA_MIGRATE_MOVABLE), 0);
+	assert_true(owner_check(o) >= 0);
+	for (unsigned long pfn = start; pfn < end; pfn += 512)
+		assert_int_not_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_ISOLATE);
+	cma_free_contig_range(mm, start, end - start);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- areas, devices, configuration ---- */
+
+static uint64_t area_mib(struct cma_mm *mm)
+{
+	struct cma *cma = default_area(mm);
+
+	return cma ? (cma_area_count(cma) << 12) >> 20 : 0;
+}
+
+/* Expect: cma= beats Kconfig; MBYTES, PERCENTAGE, MIN, MAX as the seed chooses. */
+static void dma_contiguous_reserve_size_selection(void **state)
+{
+	static const struct {
+		const char *cmdline, *kconfig;
+		uint64_t mib;
+	} rows[] = {
+		{ NULL, NULL, 16 },					/* defaults: 16 MiB */
+		{ NULL, "CONFIG_CMA_SIZE_MBYTES=24\n", 24 },
+		{ NULL, "CONFIG_CMA_SIZE_SEL_PERCENTAGE=y\nCONFIG_CMA_SIZE_PERCENTAGE=25\n", 16 },
+		{ NULL, "CONFIG_CMA_SIZE_SEL_MIN=y\nCONFIG_CMA_SIZE_MBYTES=24\nCONFIG_CMA_SIZE_PERCENTAGE=25\n", 16 },
+		{ NULL, "CONFIG_CMA_SIZE_SEL_MAX=y\nCONFIG_CMA_SIZE_MBYTES=24\nCONFIG_CMA_SIZE_PERCENTAGE=25\n", 24 },
+		{ "cma=8M", "CONFIG_CMA_SIZE_MBYTES=24\n", 8 },
+		{ "quiet cma=0x1000000 ro", NULL, 16 },
+		{ "cma=0", NULL, 0 },
+		{ NULL, "# CONFIG_CMA is not set\n", 0 },
+		{ "cma=3M", NULL, 8 },					/* aligned up to 8 MiB */
+	};
+
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct cma_bank bank = { 0, 64 * MiB };
+		struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+					     .cmdline = rows[i].cmdline ? rows[i].cmdline : "",
+					     .kconfig = rows[i].kconfig };
+		struct cma_mm *mm = NULL;
+
+		assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+		assert_int_equal(cma_mm_boot(mm), 0);
+		if (area_mib(mm) != rows[i].mib)
+			fail_msg("row %u (cmdline '%s', kconfig '%s'): expected %llu MiB, found %llu",
+				 i, cfg.cmdline, rows[i].kconfig ? rows[i].kconfig : "",
+				 (unsigned long long)rows[i].mib, (unsigned long long)area_mib(mm));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* Expect: malformed cma= and Kconfig values are refused at create with -EINVAL. */
+static void mm_create_malformed_cma_config(void **state)
+{
+	static const struct {
+		const char *cmdline, *kconfig;
+	} bad[] = {
+		{ "cma=12Q", NULL }, { "cma=-5", NULL }, { "cma=", NULL }, { "cma=64MM", NULL },
+		{ NULL, "CONFIG_CMA_SIZE_PERCENTAGE=101\n" }, { NULL, "CONFIG_CMA_ALIGNMENT=3\n" },
+		{ NULL, "CONFIG_CMA_ALIGNMENT=10\n" }, { NULL, "CONFIG_CMA_SIZE_MBYTES=lots\n" },
+		{ NULL, "CONFIG_CMA_SIZE_SEL_MIN=y\nCONFIG_CMA_SIZE_SEL_MAX=y\n" },
+		{ NULL, "this is not a config line\n" },
+	};
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cma_bank bank = { 0, 64 * MiB };
+		struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = bad[i].cmdline,
+					     .kconfig = bad[i].kconfig };
+		struct cma_mm *mm = (struct cma_mm *)&bank;
+
+		if (cma_mm_create(&cfg, &mm) != -EINVAL || mm)
+			fail_msg("case %u (cmdline '%s', kconfig '%s') was not refused", i,
+				 bad[i].cmdline ? bad[i].cmdline : "", bad[i].kconfig ? bad[i].kconfig : "");
+	}
+}
+
+static void dma_declare_contiguous_error_codes(void **state)
+{
+	struct cma_bank bank = { 0, 256 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+				     .cmdline = "cma=0", .kconfig = "CONFIG_CMA_AREAS=2\n" };
+	struct cma_mm *mm = NULL;
+	struct cma_device *dev;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	dev = cma_device_create(mm, "camera", ~0ull);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 0, 0, 0), -EINVAL);
+	assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 4096), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 8 * MiB, 64 * MiB, 0), -EBUSY);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 512 * MiB, 0, 0), -ENOMEM);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 8 * MiB, 0, 16 * MiB), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 8 * MiB, 128 * MiB, 0), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 8 * MiB, 0, 0), 0);
+	/* 1 + CONFIG_CMA_AREAS = 3 slots */
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 8 * MiB, 0, 0), -ENOSPC);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 8 * MiB, 0, 0), -EINVAL);
+	/* the limit was honoured: the camera's area lies below 16 MiB */
+	assert_true(cma_area_base_pfn(cma_dev_get_cma_area(mm, dev)) + cma_area_count(cma_dev_get_cma_area(mm, dev)) <= (16 * MiB) >> 12);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect v23's dev_set_cma_area: the first area activated becomes the
+ * default if there is none; every area with no device replaces it; a
+ * device sees its own area, others see the default.
+ */
+static void dev_set_cma_area_follows_v23(void **state)
+{
+	struct cma_bank bank = { 0, 256 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+				     .cmdline = "cma=0" };
+	struct cma_mm *mm = NULL;
+	struct cma_device *a, *b, *c;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	a = cma_device_create(mm, "mfc-l", ~0ull);
+	b = cma_device_create(mm, "mfc-r", ~0ull);
+	c = cma_device_create(mm, "display", ~0ull);
+	assert_int_equal(cma_dma_declare_contiguous(mm, a, 8 * MiB, 64 * MiB, 0), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, b, 8 * MiB, 128 * MiB, 0), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, a)), (64 * MiB) >> 12);
+	assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, b)), (128 * MiB) >> 12);
+	/* no default area was reserved: the first device's became it */
+	assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), cma_dev_get_cma_area(mm, a));
+	assert_ptr_equal(cma_dev_get_cma_area(mm, c), cma_dev_get_cma_area(mm, a));
+	/* sharing an area between two devices, as the article shows */
+	cma_dev_set_cma_area(mm, c, cma_dev_get_cma_area(mm, b));
+	assert_ptr_equal(cma_dev_get_cma_area(mm, c), cma_dev_get_cma_area(mm, b));
+	assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), cma_dev_get_cma_area(mm, a));
+	cma_dev_set_cma_area(mm, NULL, cma_dev_get_cma_area(mm, b));
+	assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), cma_dev_get_cma_area(mm, b));
+	{
+		struct cma_page *p = cma_dma_alloc_from_contiguous(mm, a, 16, 4);
+
+		assert_non_null(p);
+		assert_int_equal(cma_page_to_pfn(mm, p), (64 * MiB) >> 12);
+		assert_false(cma_dma_release_from_contiguous(mm, b, p, 16));	/* foreign */
+		assert_true(cma_dma_release_from_contiguous(mm, a, p, 16));
+	}
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: alignment above CONFIG_CMA_ALIGNMENT is clamped to it. */
+static void alloc_from_contiguous_alignment_clamped(void **state)
+{
+	struct cma_mm *mm = machine("cma=16M", "CONFIG_CMA_ALIGNMENT=6\n");
+	struct cma *cma = default_area(mm);
+	struct cma_page *a = cma_dma_alloc_from_contiguous(mm, NULL, 1, 0);
+	struct cma_page *b = cma_dma_alloc_from_contiguous(mm, NULL, 1, 12);
+
+	assert_int_equal(cma_page_to_pfn(mm, a), cma_area_base_pfn(cma));
+	assert_int_equal(cma_page_to_pfn(mm, b), cma_area_base_pfn(cma) + 64);
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 0, 0));
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 5000, 0));
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, a, 1));
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, b, 1));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: releasing pages that are not the area's (or not allocated) returns false and changes nothing. */
+static void release_from_contiguous_foreign_pages(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma *cma = default_area(mm);
+	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 8, 0);
+	struct cma_page *other = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	unsigned long before;
+
+	cma_drain_all_pages(mm);
+	before = global_page_state(mm, NR_FREE_PAGES);
+	assert_false(cma_dma_release_from_contiguous(mm, NULL, other, 1));
+	assert_false(cma_dma_release_from_contiguous(mm, NULL, NULL, 1));
+	assert_false(cma_dma_release_from_contiguous(mm, NULL, cma_page_nth(mm, p, 8), 4));	/* never allocated */
+	assert_false(cma_dma_release_from_contiguous(mm, NULL, p, 16));	/* more than allocated */
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 8));
+	cma_free_pages(mm, other, 0);
+	assert_int_equal(cma_area_count(cma), 2048);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: an area across the DMA/Normal boundary is dropped whole; its memory stays reserved. */
+static void cma_area_spanning_zones_dropped(void **state)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
+				     .pageblock_order = 9, .cmdline = "cma=0" };
+	struct cma_mm *mm = NULL;
+	struct cma_device *dev;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	dev = cma_device_create(mm, "codec", ~0ull);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 16 * MiB, 8 * MiB, 0), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_null(cma_dev_get_cma_area(mm, dev));
+	for (unsigned long pfn = (8 * MiB) >> 12; pfn < (24 * MiB) >> 12; pfn++)
+		assert_true(page_test(pfn_to_page(mm, pfn), PG_reserved));
+	assert_int_equal(mm->totalcma_pages, 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: on a machine too small for grouping by mobility, areas are refused. */
+static void cma_area_refused_on_tiny_machine(void **state)
+{
+	struct cma_bank bank = { 0, 8 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = "cma=4M" };
+	struct cma_mm *mm = test_boot(&cfg);
+
+	assert_true(mm->page_group_by_mobility_disabled);
+	assert_null(default_area(mm));
+	assert_int_equal(mm->totalcma_pages, 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* Expect: per-area counters, vmstat cma_alloc_*, meminfo CmaTotal/CmaFree follow the allocations. */
+static void cma_statistics_follow_allocations(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
+	uint64_t v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 4096, 0));
+	assert_int_equal(cma_mm_counter(mm, "cma_alloc_success", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(cma_mm_counter(mm, "cma_alloc_fail", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(cma_write_proc(mm, "cma", f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "  used: 100\n"));
+	assert_non_null(strstr(buf, "  alloc_pages_success: 100\n"));
+	assert_non_null(strstr(buf, "  alloc_pages_fail: 4096\n"));
+	assert_non_null(strstr(buf, "  maxchunk: 1948\n"));
+	free(buf);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 100));
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(alloc_from_contiguous_full_area),
+		cmocka_unit_test(alloc_from_contiguous_pinned_page_skips_range),
+		cmocka_unit_test(alloc_from_contiguous_everything_pinned_fails_clean),
+		cmocka_unit_test(alloc_contig_range_unaligned_returns_head_and_tail),
+		cmocka_unit_test(alloc_contig_range_bad_input),
+		cmocka_unit_test(alloc_contig_range_movable_zone_memory),
+		cmocka_unit_test(dma_contiguous_reserve_size_selection),
+		cmocka_unit_test(mm_create_malformed_cma_config),
+		cmocka_unit_test(dma_declare_contiguous_error_codes),
+		cmocka_unit_test(dev_set_cma_area_follows_v23),
+		cmocka_unit_test(alloc_from_contiguous_alignment_clamped),
+		cmocka_unit_test(release_from_contiguous_foreign_pages),
+		cmocka_unit_test(cma_area_spanning_zones_dropped),
+		cmocka_unit_test(cma_area_refused_on_tiny_machine),
+		cmocka_unit_test(cma_statistics_follow_allocations),
+	};
+
+	return cmocka_run_group_tests_name("cma", tests, NULL, NULL);
+}

@@ -1,0 +1,937 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for compaction (src/mm/compaction.c): the strict free-page
+ * isolation and the migrate scanner's batches that CMA builds on, the
+ * two-scanner run behind /proc/sys/vm/compact_memory and direct
+ * compaction, and the fragmentation index. Movable pages belong to fake
+ * owners (owners.c) whose checksums catch any data lost in migration.
+ * Every machine has 4 KiB pages, orders 0..10 and 2 MiB pageblocks
+ * (pageblock_order 9), one zone (Normal), no CMA area.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+static struct cma_mm *machine(bool backed, uint64_t size, unsigned cpus)
+{
+	struct cma_bank bank = { 0, size };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .pageblock_order = 9, .nr_cpus = cpus,
+		.metadata_only = !backed, .cmdline = "cma=0",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+
+	assert_verify(mm);
+	return mm;
+}
+
+static struct zone *normal(struct cma_mm *mm)
+{
+	return &mm->zones[ZONE_NORMAL];
+}
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+static void compact_control_init(struct compact_control *cc, struct zone *zone, int order,
+				 bool sync)
+{
+	memset(cc, 0, sizeof(*cc));
+	page_list_init(&cc->freepages);
+	page_list_init(&cc->migratepages);
+	cc->order = order;
+	cc->sync = sync;
+	cc->zone = zone;
+	cc->migratetype = MIGRATE_MOVABLE;
+}
+
+/* The largest order with a free block in @z's buddy lists, or -1. */
+static int largest_free_order(struct cma_mm *mm, struct zone *z)
+{
+	int largest = -1;
+
+	spin_lock(&z->lock);
+	for (unsigned o = 0; o < mm->max_order; o++)
+		if (z->free_area[o].nr_free)
+			largest = (int)o;
+	spin_unlock(&z->lock);
+	return largest;
+}
+
+static void set_low_wmark(struct zone *z, unsigned long mark)
+{
+	spin_lock(&z->lock);
+	__atomic_store_n(&z->watermark[WMARK_LOW], mark, __ATOMIC_RELAXED);
+	spin_unlock(&z->lock);
+}
+
+static void set_block_type(struct cma_mm *mm, struct zone *z, unsigned long pfn, int mt)
+{
+	spin_lock(&z->lock);
+	set_pageblock_migratetype(mm, pfn, mt);
+	spin_unlock(&z->lock);
+}
+
+static void fault_owner(struct fake_owner *o, uint64_t first, uint64_t n)
+{
+	for (uint64_t i = first; i < first + n; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i * 7919 + 1));
+}
+
+/*
+ * Fill the machine with file pages until free memory is just above the
+ * low watermark (so the allocator's slow path, with its reclaim, never
+ * runs): what is left free is the tail of the last split block, less
+ * than a pageblock. Then release one page of each buddy pair at random:
+ * half the memory free, in blocks that cannot reach order 9.
+ */
+static struct fake_owner *fragment(struct cma_mm *mm, uint64_t *rnd)
+{
+	unsigned long nr = mm->end_pfn - mm->base_pfn;
+	struct zone *z = normal(mm);
+	unsigned long stop = low_wmark_pages(z) + 64;
+	struct fake_owner *o = owner_create(mm, false, nr);
+	long *slot_at = malloc(nr * sizeof(*slot_at));
+	uint64_t n;
+
+	assert_non_null(o);
+	assert_non_null(slot_at);
+	assert_true(stop < mm->pageblock_nr_pages);
+	for (n = 0; n < nr && zone_page_state(z, NR_FREE_PAGES) > stop; n++)
+		assert_non_null(owner_fault(o, n, CMA_GFP_HIGHUSER_MOVABLE, n * 2654435761u + 1));
+	assert_true(n > nr / 2);
+	lru_add_drain_all(mm);
+	for (unsigned long i = 0; i < nr; i++)
+		slot_at[i] = -1;
+	for (uint64_t i = 0; i < n; i++)
+		slot_at[page_to_pfn(mm, o->slots[i].page) - mm->base_pfn] = (long)i;
+	for (unsigned long i = 0; i + 1 < nr; i += 2) {
+		long a = slot_at[i], b = slot_at[i + 1];
+		bool first = test_rand(rnd) & 1;
+
+		if (a >= 0 && b >= 0)
+			owner_release(o, (uint64_t)(first ? a : b));
+		else if ((a >= 0 || b >= 0) && first)
+			owner_release(o, (uint64_t)(a >= 0 ? a : b));
+	}
+	free(slot_at);
+	cma_drain_all_pages(mm);
+	return o;
+}
+
+struct trace_counts {
+	unsigned long isolate_migratepages, isolate_freepages, migratepages;
+};
+
+static void count_trace(void *ctx, const char *event, const char *line)
+{
+	struct trace_counts *tc = ctx;
+
+	if (!strcmp(event, "mm_compaction_isolate_migratepages"))
+		tc->isolate_migratepages++;
+	else if (!strcmp(event, "mm_compaction_isolate_freepages"))
+		tc->isolate_freepages++;
+	else if (!strcmp(event, "mm_compaction_migratepages"))
+		tc->migratepages++;
+}
+
+/* ---- compaction runs ---- */
+
+/*
+ * Expect: with half the memory free but no free block of order 9 or more,
+ * compact_memory moves the movable pages up so that order-9 blocks form;
+ * an order-9 allocation then succeeds and no owner lost a byte.
+ */
+static void compact_memory_fragmented_zone_satisfies_order9(void **state)
+{
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct trace_counts tc = { 0 };
+	struct fake_owner *o = fragment(mm, &rnd);
+	long resident = (long)owner_resident(o);
+	struct cma_page *page;
+
+	if (largest_free_order(mm, z) >= 9) {
+		print_error("after fragmenting: expected no free block of order >= 9, found order %d\n",
+			    largest_free_order(mm, z));
+		fail();
+	}
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+
+	cma_mm_set_trace(mm, count_trace, &tc);
+	assert_int_equal(cma_compact_memory(mm), 0);
+	cma_mm_set_trace(mm, NULL, NULL);
+	if (largest_free_order(mm, z) < 9) {
+		print_error("after compact_memory: expected a free block of order >= 9, largest is %d\n",
+			    largest_free_order(mm, z));
+		fail();
+	}
+	assert_int_equal(owner_check(o), resident);
+	assert_true(o->migrated > 0);
+	assert_true(tc.isolate_migratepages > 0 && tc.isolate_freepages > 0 && tc.migratepages > 0);
+	assert_true(counter(mm, "compact_migrate_scanned") > 0);
+	assert_true(counter(mm, "compact_free_scanned") > 0);
+	assert_true(counter(mm, "compact_isolated") > 0);
+	assert_int_equal(zone_page_state(z, NR_ISOLATED_FILE), 0);
+	assert_verify(mm);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
+	assert_non_null(page);
+	assert_int_equal(owner_check(o), resident);
+	cma_free_pages(mm, page, 9);
+	assert_verify(mm);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: direct compaction for order 9 stops as soon as the allocation
+ * can succeed (COMPACT_PARTIAL, not a full run), counts one stall, and
+ * the order-9 allocation that follows succeeds.
+ */
+static void try_to_compact_pages_fragmented_zone_stops_at_order9(void **state)
+{
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	long resident = (long)owner_resident(o);
+	uint64_t stalls = counter(mm, "compact_stall");
+	struct cma_page *page;
+	unsigned long rc;
+
+	assert_true(largest_free_order(mm, z) < 9);
+	assert_verify(mm);
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	assert_int_equal(rc, COMPACT_PARTIAL);
+	assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
+	assert_true(largest_free_order(mm, z) >= 9);
+	assert_true(o->migrated > 0 && o->migrated < (unsigned long)resident);
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
+	assert_non_null(page);
+	cma_free_pages(mm, page, 9);
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a synchronous whole-zone run goes through the zone, migrating
+ * around pinned pages: each pinned page stays where it is, its owner
+ * still points at it, its bytes are intact; the migrations that failed
+ * on the pins are counted.
+ */
+static void compact_zone_sync_leaves_pinned_pages(void **state)
+{
+	enum { NR_PINS = 16 };
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	long resident = (long)owner_resident(o);
+	struct cma_page *pinned[NR_PINS];
+	uint64_t slot[NR_PINS], fails = counter(mm, "pgmigrate_fail");
+	struct compact_control cc;
+	int n = 0, rc;
+
+	/* the lowest pages: the migrate scanner reaches them first */
+	for (unsigned long pfn = z->zone_start_pfn; n < NR_PINS; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+
+		if (!page_test(page, PG_movable) || page->owner != o)
+			continue;
+		cma_page_get(mm, page);
+		pinned[n] = page;
+		slot[n++] = page->private;
+	}
+	assert_verify(mm);
+
+	compact_control_init(&cc, z, -1, true);
+	lru_add_drain_all(mm);
+	rc = compact_zone(z, &cc);
+	/* the scanners met, or the last batch found no free page left above them */
+	assert_true(rc == COMPACT_COMPLETE || rc == COMPACT_PARTIAL);
+	assert_true(cc.free_pfn <= cc.migrate_pfn + 2 * mm->pageblock_nr_pages);
+	assert_true(page_list_empty(&cc.freepages) && page_list_empty(&cc.migratepages));
+	assert_int_equal(cc.nr_freepages, 0);
+	assert_int_equal(cc.nr_migratepages, 0);
+	for (int i = 0; i < NR_PINS; i++) {
+		assert_ptr_equal(o->slots[slot[i]].page, pinned[i]);
+		assert_true(page_test(pinned[i], PG_movable));
+		assert_true(page_count(pinned[i]) >= 2);
+	}
+	assert_true(o->migrated > 0);
+	assert_true(counter(mm, "pgmigrate_fail") >= fails + NR_PINS);
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+
+	for (int i = 0; i < NR_PINS; i++)
+		cma_page_put(mm, pinned[i]);
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* An owner at work on CPU 1 while compaction runs on CPU 0. */
+struct race {
+	struct cma_mm *mm;
+	struct fake_owner *o;
+	atomic_bool stop;
+	uint64_t seed;
+	unsigned long writes, refaults;
+};
+
+static void *owner_at_work(void *arg)
+{
+	struct race *r = arg;
+	uint64_t rnd = r->seed;
+
+	cma_mm_bind_cpu(r->mm, 1);
+	while (!atomic_load(&r->stop)) {
+		uint64_t i = test_rand(&rnd) % r->o->nr_slots;
+		bool resident = owner_write(r->o, i, test_rand(&rnd));
+
+		r->writes += resident;
+		if (resident && test_rand(&rnd) % 8 == 0) {
+			owner_release(r->o, i);
+			r->refaults += owner_fault(r->o, i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN,
+						   test_rand(&rnd)) != NULL;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Expect: while an owner rewrites its pages through tryget/put, and
+ * frees and refaults some (so that pages are freed while isolated, and
+ * new ones wait in CPU 1's pagevec), compact_memory loses no write and
+ * leaves a consistent machine.
+ */
+static void compact_memory_races_owner(void **state)
+{
+	struct cma_mm *mm = machine(true, 64 * MiB, 2);
+	struct race r = { .mm = mm, .seed = test_seed(__func__) };
+	pthread_t t;
+
+	r.o = fragment(mm, &r.seed);
+	assert_verify(mm);
+	assert_int_equal(pthread_create(&t, NULL, owner_at_work, &r), 0);
+	for (int round = 0; round < 3; round++)
+		assert_int_equal(cma_compact_memory(mm), 0);
+	atomic_store(&r.stop, true);
+	pthread_join(t, NULL);
+	printf("races: %lu writes, %lu refaults, %lu pages moved\n", r.writes, r.refaults,
+	       r.o->migrated);
+	assert_true(r.o->migrated > 0);
+	assert_int_equal(owner_check(r.o), (long)owner_resident(r.o));
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(r.o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: direct compaction runs only for order > 0 with __GFP_FS and
+ * __GFP_IO, and each run counts one compact_stall, even one that finds
+ * compaction not worth it (watermark not met: COMPACT_SKIPPED). On a
+ * fresh zone an order-3 request can already succeed: COMPACT_PARTIAL.
+ */
+static void try_to_compact_pages_counts_stalls(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long low = low_wmark_pages(z);
+	uint64_t stalls = counter(mm, "compact_stall");
+
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 0, true, ZONE_NORMAL,
+					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, true, ZONE_NORMAL,
+					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
+	assert_int_equal(counter(mm, "compact_stall"), stalls);
+
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, false, ZONE_NORMAL,
+					      MIGRATE_UNMOVABLE), COMPACT_PARTIAL);
+	assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
+	assert_verify(mm);
+
+	set_low_wmark(z, zone_page_state(z, NR_FREE_PAGES) + 1);
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, true, ZONE_NORMAL,
+					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
+	set_low_wmark(z, low);
+	assert_int_equal(counter(mm, "compact_stall"), stalls + 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- isolate_freepages_range ---- */
+
+/* The buddy state, with every per-CPU list drained into it first. */
+struct free_state {
+	unsigned long free;
+	unsigned long nr_free[MAX_ORDER_LIMIT];
+};
+
+static void free_state(struct cma_mm *mm, struct zone *z, struct free_state *s)
+{
+	cma_drain_all_pages(mm);
+	spin_lock(&z->lock);
+	s->free = zone_page_state(z, NR_FREE_PAGES);
+	for (unsigned o = 0; o < MAX_ORDER_LIMIT; o++)
+		s->nr_free[o] = z->free_area[o].nr_free;
+	spin_unlock(&z->lock);
+}
+
+static void assert_free_state_unchanged(struct cma_mm *mm, struct zone *z,
+					const struct free_state *before, const char *after)
+{
+	struct free_state now;
+
+	free_state(mm, z, &now);
+	if (now.free != before->free) {
+		print_error("after %s: expected %lu free pages, found %lu\n", after, before->free,
+			    now.free);
+		fail();
+	}
+	for (unsigned o = 0; o < MAX_ORDER_LIMIT; o++) {
+		if (now.nr_free[o] != before->nr_free[o]) {
+			print_error("after %s: expected %lu free blocks of order %u, found %lu\n",
+				    after, before->nr_free[o], o, now.nr_free[o]);
+			fail();
+		}
+	}
+}
+
+/* The pfn of the first free block of @order on the MOVABLE lists. */
+static unsigned long free_block_pfn(struct cma_mm *mm, struct zone *z, unsigned order)
+{
+	struct cma_page *page;
+
+	spin_lock(&z->lock);
+	page = page_list_first(mm, &z->free_area[order].free_list[MIGRATE_MOVABLE]);
+	spin_unlock(&z->lock);
+	assert_non_null(page);
+	return page_to_pfn(mm, page);
+}
+
+/* Every page of [start, end) is an order-0 allocation that isolation made. */
+static void assert_taken(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long pfn = start; pfn < end; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+
+		if (!page_test(page, PG_head) || page_test(page, PG_buddy | PG_pcp) ||
+		    page_order(page) != 0 || page_count(page) != 1) {
+			print_error("pfn %#lx: expected an order-0 page with count 1, found flags %#x count %d\n",
+				    pfn, page_flags(page), page_count(page));
+			fail();
+		}
+	}
+}
+
+static void give_back(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long pfn = start; pfn < end; pfn++)
+		cma_free_pages(mm, pfn_to_page(mm, pfn), 0);
+}
+
+/*
+ * Lay out a free order-10 block at @p with one page allocated at p + 700:
+ *
+ *   p       p+512   p+640 p+672 p+688 p+696 p+700 p+701 p+702  p+704  p+768   p+1024
+ *   | o9    | o7    | o5  | o4  | o3  | o2  | X   | o0  | o1   | o6   | o8    |
+ */
+static void layout_one_allocated(struct cma_mm *mm, unsigned long p)
+{
+	assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
+	give_back(mm, p, p + 700);
+	give_back(mm, p + 701, p + 1024);
+	cma_drain_all_pages(mm);
+}
+
+/*
+ * Expect: a free range is taken whole, every page an order-0 allocation,
+ * and the return value is its end; giving the pages back restores the
+ * buddy state exactly. A range starting inside a free block is refused.
+ */
+static void isolate_freepages_range_free_range_taken(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long p = free_block_pfn(mm, z, 10);
+	uint64_t isolated = counter(mm, "compact_isolated");
+	struct free_state before;
+
+	free_state(mm, z, &before);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
+	assert_taken(mm, p, p + 1024);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), before.free - 1024);
+	assert_int_equal(counter(mm, "compact_isolated"), isolated + 1024);
+	assert_verify(mm);
+	give_back(mm, p, p + 1024);
+	assert_free_state_unchanged(mm, z, &before, "giving the range back");
+	assert_verify(mm);
+
+	assert_int_equal(isolate_freepages_range(mm, p + 1, p + 2), 0);
+	assert_free_state_unchanged(mm, z, &before, "a range starting inside a free block");
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: when the range ends inside a free block the whole block is
+ * taken and the pfn past it returned, for the caller to give back.
+ */
+static void isolate_freepages_range_ends_inside_block_returns_past_end(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long p = free_block_pfn(mm, z, 10);
+	struct free_state before;
+
+	free_state(mm, z, &before);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 100), p + 1024);
+	assert_taken(mm, p, p + 1024);
+	assert_verify(mm);
+	give_back(mm, p, p + 1024);
+	assert_free_state_unchanged(mm, z, &before, "giving the block back");
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: one allocated page in the range makes it fail with 0, and the
+ * blocks already split before reaching it (p .. p+699) go back: the
+ * buddy state after a drain is the one before the call.
+ */
+static void isolate_freepages_range_allocated_page_undoes_all(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long p = free_block_pfn(mm, z, 10);
+	struct free_state before;
+
+	layout_one_allocated(mm, p);
+	assert_verify(mm);
+	free_state(mm, z, &before);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 1024), 0);
+	assert_free_state_unchanged(mm, z, &before, "a refused range");
+	assert_verify(mm);
+
+	/* around the allocated page, both sides are free ranges */
+	assert_int_equal(isolate_freepages_range(mm, p, p + 700), p + 700);
+	assert_int_equal(isolate_freepages_range(mm, p + 701, p + 1024), p + 1024);
+	assert_taken(mm, p, p + 1024);
+	assert_verify(mm);
+	give_back(mm, p, p + 1024);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: split_free_page's watermark (low + 2^order) refuses a split:
+ * with the low mark above the free count nothing is taken; with it set so
+ * that the order-9 block passes but the order-7 one after it does not,
+ * the order-9 block is given back. Nothing leaks either way.
+ */
+static void isolate_freepages_range_watermark_refusal(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long low = low_wmark_pages(z);
+	unsigned long p = free_block_pfn(mm, z, 10);
+	struct free_state before;
+
+	free_state(mm, z, &before);
+	set_low_wmark(z, before.free + 1);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 1024), 0);
+	set_low_wmark(z, low);
+	assert_free_state_unchanged(mm, z, &before, "a split refused by the watermark");
+	assert_verify(mm);
+
+	layout_one_allocated(mm, p);
+	free_state(mm, z, &before);
+	/* p (order 9): free > low + 512 holds; p + 512 (order 7): free - 512 > low + 128 fails */
+	set_low_wmark(z, before.free - 600);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 700), 0);
+	set_low_wmark(z, low);
+	assert_free_state_unchanged(mm, z, &before, "a second split refused by the watermark");
+	assert_verify(mm);
+
+	assert_int_equal(isolate_freepages_range(mm, p, p + 700), p + 700);
+	give_back(mm, p, p + 700);
+	assert_free_state_unchanged(mm, z, &before, "giving the range back");
+	cma_free_pages(mm, pfn_to_page(mm, p + 700), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- isolate_migratepages_range ---- */
+
+static void expect_isolated(struct cma_mm *mm, struct compact_control *cc, struct fake_owner *o,
+			    uint64_t max_slot)
+{
+	unsigned long n = 0;
+
+	for (struct cma_page *page = page_list_first(mm, &cc->migratepages); page;
+	     page = page_list_next(mm, page), n++) {
+		if (!page_test(page, PG_isolated) || page_test(page, PG_lru) ||
+		    page_order(page) != 0 || page->owner != o || page->private >= max_slot) {
+			print_error("pfn %#lx isolated: expected an order-0 page of slots 0..%llu, found flags %#x index %llu\n",
+				    page_to_pfn(mm, page), (unsigned long long)max_slot - 1,
+				    page_flags(page), (unsigned long long)page->private);
+			fail();
+		}
+	}
+	assert_int_equal(n, cc->nr_migratepages);
+}
+
+static void put_back(struct cma_mm *mm, struct compact_control *cc)
+{
+	putback_lru_pages(mm, &cc->migratepages);
+	cc->nr_migratepages = 0;
+	lru_add_drain(mm);
+}
+
+/*
+ * Expect: walking the zone takes the 100 LRU pages in batches of at most
+ * 32, each call returning the pfn after its last page; it leaves alone
+ * pages still in another CPU's pagevec, unmovable pages and an order-2
+ * movable page on the LRU.
+ */
+static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 2);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 200);
+	unsigned long end = z->zone_start_pfn + z->spanned_pages, total = 0;
+	struct cma_page *unmovable[10], *big;
+	struct compact_control cc;
+	int calls = 0;
+
+	fault_owner(o, 0, 100);
+	lru_add_drain_all(mm);
+	cma_mm_bind_cpu(mm, 1);
+	fault_owner(o, 100, 5);		/* left in CPU 1's pagevec */
+	cma_mm_bind_cpu(mm, 0);
+	for (int i = 0; i < 10; i++)
+		assert_non_null(unmovable[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+	/* slot 199 does not point at it: an order-2 movable page no owner would let go */
+	big = cma_alloc_movable(mm, CMA_GFP_HIGHUSER_MOVABLE, 2, &fake_anon_ops, o, 199);
+	assert_non_null(big);
+	lru_add_drain(mm);
+	assert_true(page_test(big, PG_lru));
+	assert_verify(mm);
+
+	compact_control_init(&cc, z, -1, true);
+	for (unsigned long pfn = z->zone_start_pfn; pfn < end; calls++) {
+		unsigned long next = isolate_migratepages_range(z, &cc, pfn, end);
+
+		assert_true(next > pfn);
+		assert_true(cc.nr_migratepages <= COMPACT_CLUSTER_MAX);
+		expect_isolated(mm, &cc, o, 100);
+		if (next < end) {
+			assert_int_equal(cc.nr_migratepages, COMPACT_CLUSTER_MAX);
+			assert_int_equal(next, page_to_pfn(mm, page_list_last(mm, &cc.migratepages)) + 1);
+		}
+		total += cc.nr_migratepages;
+		put_back(mm, &cc);
+		pfn = next;
+	}
+	assert_int_equal(total, 100);
+	assert_int_equal(calls, 4);
+	assert_true(page_test(big, PG_lru) && !page_test(big, PG_isolated));
+	for (uint64_t i = 100; i < 105; i++)
+		assert_false(page_test(o->slots[i].page, PG_lru | PG_isolated));
+	assert_int_equal(zone_page_state(z, NR_ISOLATED_ANON), 0);
+	assert_verify(mm);
+
+	cma_free_pages(mm, big, 2);
+	for (int i = 0; i < 10; i++)
+		cma_free_pages(mm, unmovable[i], 0);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: async mode passes over whole pageblocks that are neither
+ * MOVABLE nor CMA, and over pages under writeback; sync mode takes them.
+ */
+static void isolate_migratepages_range_async_skips(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 64);
+	unsigned long nr = mm->pageblock_nr_pages, block, lru = 0, wpfn;
+	struct compact_control cc;
+	struct cma_page *w;
+
+	fault_owner(o, 0, 64);
+	lru_add_drain_all(mm);
+	block = page_to_pfn(mm, o->slots[0].page) & ~(nr - 1);
+	for (unsigned long pfn = block; pfn < block + nr; pfn++)
+		lru += page_test(pfn_to_page(mm, pfn), PG_lru);
+	assert_true(lru > 0);
+	if (lru > COMPACT_CLUSTER_MAX)
+		lru = COMPACT_CLUSTER_MAX;
+
+	set_block_type(mm, z, block, MIGRATE_UNMOVABLE);
+	compact_control_init(&cc, z, -1, false);
+	assert_int_equal(isolate_migratepages_range(z, &cc, block, block + nr), block + nr);
+	assert_int_equal(cc.nr_migratepages, 0);
+	cc.sync = true;
+	isolate_migratepages_range(z, &cc, block, block + nr);
+	assert_int_equal(cc.nr_migratepages, lru);
+	put_back(mm, &cc);
+
+	set_block_type(mm, z, block, MIGRATE_CMA);	/* CMA blocks are fine for async */
+	cc.sync = false;
+	isolate_migratepages_range(z, &cc, block, block + nr);
+	assert_int_equal(cc.nr_migratepages, lru);
+	put_back(mm, &cc);
+	set_block_type(mm, z, block, MIGRATE_MOVABLE);
+	assert_verify(mm);
+
+	w = o->slots[1].page;
+	wpfn = page_to_pfn(mm, w);
+	assert_true(page_test(w, PG_lru));
+	page_flags_set(w, PG_writeback);
+	assert_int_equal(isolate_migratepages_range(z, &cc, wpfn, wpfn + 1), wpfn + 1);
+	assert_int_equal(cc.nr_migratepages, 0);
+	cc.sync = true;
+	isolate_migratepages_range(z, &cc, wpfn, wpfn + 1);
+	assert_int_equal(cc.nr_migratepages, 1);
+	assert_ptr_equal(page_list_first(mm, &cc.migratepages), w);
+	put_back(mm, &cc);
+	page_flags_clear(w, PG_writeback);
+	assert_verify(mm);
+
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a pinned page is isolated like any other (the pin makes its
+ * migration fail, not its isolation), holding one more reference; put
+ * back, it is on the LRU with its owner's and the pin's references.
+ */
+static void isolate_migratepages_range_isolates_pinned_page(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 8);
+	struct compact_control cc;
+	struct cma_page *p;
+	unsigned long pfn;
+
+	fault_owner(o, 0, 8);
+	lru_add_drain_all(mm);
+	p = o->slots[3].page;
+	pfn = page_to_pfn(mm, p);
+	cma_page_get(mm, p);
+	assert_int_equal(page_count(p), 2);
+
+	compact_control_init(&cc, z, -1, true);
+	assert_int_equal(isolate_migratepages_range(z, &cc, pfn, pfn + 1), pfn + 1);
+	assert_int_equal(cc.nr_migratepages, 1);
+	assert_ptr_equal(page_list_first(mm, &cc.migratepages), p);
+	assert_int_equal(page_count(p), 3);
+	assert_int_equal(zone_page_state(z, NR_ISOLATED_ANON), 1);
+	assert_verify(mm);
+	put_back(mm, &cc);
+	assert_true(page_test(p, PG_lru));
+	assert_int_equal(page_count(p), 2);
+	assert_int_equal(zone_page_state(z, NR_ISOLATED_ANON), 0);
+	assert_verify(mm);
+
+	cma_page_put(mm, p);
+	assert_int_equal(page_count(p), 1);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: with more pages isolated than half of those on the LRU (64
+ * isolated, 36 left), async isolation gives up at once and sync gives up
+ * after its bounded wait, both returning 0 and taking nothing; once the
+ * pages are back, isolation works again.
+ */
+static void isolate_migratepages_range_too_many_isolated(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 100);
+	unsigned long end = z->zone_start_pfn + z->spanned_pages, pfn;
+	struct compact_control cc, other;
+
+	fault_owner(o, 0, 100);
+	lru_add_drain_all(mm);
+	compact_control_init(&cc, z, -1, true);
+	pfn = isolate_migratepages_range(z, &cc, z->zone_start_pfn, end);
+	assert_int_equal(cc.nr_migratepages, 32);
+	cc.nr_migratepages = 0;		/* a second batch on the same list */
+	pfn = isolate_migratepages_range(z, &cc, pfn, end);
+	assert_int_equal(cc.nr_migratepages, 32);
+	assert_int_equal(zone_page_state(z, NR_ISOLATED_ANON), 64);
+
+	compact_control_init(&other, z, -1, false);
+	assert_int_equal(isolate_migratepages_range(z, &other, pfn, end), 0);
+	other.sync = true;
+	assert_int_equal(isolate_migratepages_range(z, &other, pfn, end), 0);
+	assert_int_equal(other.nr_migratepages, 0);
+	assert_true(page_list_empty(&other.migratepages));
+	assert_verify(mm);
+
+	put_back(mm, &cc);
+	assert_int_equal(zone_page_state(z, NR_ISOLATED_ANON), 0);
+	assert_true(isolate_migratepages_range(z, &other, pfn, end) > pfn);
+	assert_int_equal(other.nr_migratepages, COMPACT_CLUSTER_MAX);	/* of the 36 left */
+	put_back(mm, &other);
+	assert_verify(mm);
+
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/* ---- fragmentation_index ---- */
+
+static void expect_index(struct zone *z, unsigned order, int expected)
+{
+	int found = fragmentation_index(z, order);
+
+	if (found != expected) {
+		print_error("fragmentation_index(order %u): expected %d, found %d\n", order, expected,
+			    found);
+		fail();
+	}
+}
+
+/*
+ * Expect the kernel's index, 1000 - (1000 + 1000 * free / 2^order) / blocks,
+ * on states built by allocating everything and freeing chosen pages:
+ *   nothing free                 0 for any order
+ *   one order-0 page             order 1: 1000 - 1500 = -500 (the formula's own quirk)
+ *   four order-0 pages           order 1: 250, 2: 500, 3: 625, 10: 750; order 0: -1000
+ *   four order-0 + one order-1   order 1: -1000, 2: 500, 3: 650
+ * and -1000 on a fresh machine, where blocks of the largest order are free.
+ */
+static void fragmentation_index_crafted_states(void **state)
+{
+	struct cma_mm *mm = machine(false, 16 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long nr = mm->end_pfn - mm->base_pfn, max = 4096, n, singles[4], pair = 0;
+	struct cma_page **pages = calloc(max, sizeof(*pages));
+	long *index_at = malloc(nr * sizeof(*index_at));
+	int found = 0;
+
+	assert_non_null(pages);
+	assert_non_null(index_at);
+	expect_index(z, 9, -1000);
+	expect_index(z, 10, -1000);
+
+	test_zero_watermarks(mm);
+	n = test_alloc_all(mm, CMA_GFP_KERNEL, pages, max);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), 0);
+	assert_verify(mm);
+	expect_index(z, 0, 0);
+	expect_index(z, 5, 0);
+
+	for (unsigned long i = 0; i < nr; i++)
+		index_at[i] = -1;
+	for (unsigned long i = 0; i < n; i++)
+		index_at[page_to_pfn(mm, pages[i]) - mm->base_pfn] = (long)i;
+	/* singles at pfn % 64 == 0, the pair at % 64 == 34: no two are buddies */
+	for (unsigned long i = 0; i + 1 < nr && (found < 4 || !pair); i++) {
+		if (i % 64 == 0 && found < 4 && index_at[i] >= 0)
+			singles[found++] = i;
+		else if (i % 64 == 34 && !pair && index_at[i] >= 0 && index_at[i + 1] >= 0)
+			pair = i;
+	}
+	assert_int_equal(found, 4);
+	assert_true(pair != 0);
+
+	cma_free_pages(mm, pages[index_at[singles[0]]], 0);
+	cma_drain_all_pages(mm);
+	expect_index(z, 0, -1000);
+	expect_index(z, 1, -500);
+	assert_verify(mm);
+
+	for (int i = 1; i < 4; i++)
+		cma_free_pages(mm, pages[index_at[singles[i]]], 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(z->free_area[0].nr_free, 4);
+	expect_index(z, 0, -1000);
+	expect_index(z, 1, 250);
+	expect_index(z, 2, 500);
+	expect_index(z, 3, 625);
+	expect_index(z, 10, 750);
+	assert_verify(mm);
+
+	cma_free_pages(mm, pages[index_at[pair]], 0);
+	cma_free_pages(mm, pages[index_at[pair + 1]], 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(z->free_area[1].nr_free, 1);
+	expect_index(z, 1, -1000);
+	expect_index(z, 2, 500);
+	expect_index(z, 3, 650);
+	assert_verify(mm);
+
+	for (int i = 0; i < 4; i++)
+		pages[index_at[singles[i]]] = NULL;
+	pages[index_at[pair]] = pages[index_at[pair + 1]] = NULL;
+	for (unsigned long i = 0; i < n; i++)
+		if (pages[i])
+			cma_free_pages(mm, pages[i], 0);
+	cma_drain_all_pages(mm);
+	expect_index(z, 10, -1000);
+	assert_verify(mm);
+	free(index_at);
+	free(pages);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(compact_memory_fragmented_zone_satisfies_order9),
+		cmocka_unit_test(try_to_compact_pages_fragmented_zone_stops_at_order9),
+		cmocka_unit_test(compact_zone_sync_leaves_pinned_pages),
+		cmocka_unit_test(compact_memory_races_owner),
+		cmocka_unit_test(try_to_compact_pages_counts_stalls),
+		cmocka_unit_test(isolate_freepages_range_free_range_taken),
+		cmocka_unit_test(isolate_freepages_range_ends_inside_block_returns_past_end),
+		cmocka_unit_test(isolate_freepages_range_allocated_page_undoes_all),
+		cmocka_unit_test(isolate_freepages_range_watermark_refusal),
+		cmocka_unit_test(isolate_migratepages_range_takes_lru_pages_in_batches),
+		cmocka_unit_test(isolate_migratepages_range_async_skips),
+		cmocka_unit_test(isolate_migratepages_range_isolates_pinned_page),
+		cmocka_unit_test(isolate_migratepages_range_too_many_isolated),
+		cmocka_unit_test(fragmentation_index_crafted_states),
+	};
+
+	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);
+}

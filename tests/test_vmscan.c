@@ -1,0 +1,862 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reclaim (src/mm/vmscan.c): direct reclaim, kswapd as a step and as a
+ * thread, swap-out, and the OOM handler. Each test boots its own small
+ * backed machine (one Normal zone unless it needs more) and fills it with
+ * fake owners' pages (owners.c), whose bytes carry checksums. After every
+ * phase: owner_check() >= 0 (no resident page lost its bytes) and
+ * cma_mm_verify() == 0.
+ *
+ * Reclaim never starts on its own here: pages are faulted only while the
+ * zone stays above the mark a test aims at, so the allocator's slow path
+ * is not entered.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+#define GFP_FILE	(CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN)
+#define MAX_OWNERS	4
+
+/* A test's machine and owners, torn down even when the test fails. */
+struct vm_test {
+	struct cma_mm *mm;
+	struct fake_owner *owners[MAX_OWNERS];
+	unsigned nr_owners;
+};
+
+static struct cma_mm *reclaim_machine(uint64_t size, cma_phys_t dma_end, uint64_t swap_bytes,
+				      unsigned cpus)
+{
+	struct cma_bank bank = { 0, size };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .cmdline = "cma=0", .zone_dma_end = dma_end,
+		.swap_bytes = swap_bytes, .nr_cpus = cpus,
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+
+	assert_verify(mm);
+	return mm;
+}
+
+/* 32 MiB, one Normal zone: 8192 pages, high mark 271. */
+static struct vm_test *vm_test(void **state, uint64_t swap_bytes, unsigned cpus)
+{
+	struct vm_test *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	*state = t;
+	t->mm = reclaim_machine(32 * MiB, 0, swap_bytes, cpus);
+	return t;
+}
+
+static int vm_teardown(void **state)
+{
+	struct vm_test *t = *state;
+
+	if (!t)
+		return 0;
+	while (t->nr_owners)
+		owner_destroy(t->owners[--t->nr_owners]);
+	cma_mm_destroy(t->mm);
+	free(t);
+	*state = NULL;
+	return 0;
+}
+
+static struct fake_owner *new_owner(struct vm_test *t, bool anon, uint64_t slots)
+{
+	struct fake_owner *o;
+
+	assert_true(t->nr_owners < MAX_OWNERS);
+	o = owner_create(t->mm, anon, slots);
+	assert_non_null(o);
+	t->owners[t->nr_owners++] = o;
+	return o;
+}
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+static void fault_owner(struct fake_owner *o, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		assert_non_null(owner_fault(o, i, GFP_FILE, i * 7919 + 1));
+}
+
+/* Every phase ends here: data intact, machine consistent. */
+static void check_phase(struct vm_test *t, const char *phase)
+{
+	for (unsigned i = 0; i < t->nr_owners; i++) {
+		long n = owner_check(t->owners[i]);
+
+		if (n < 0) {
+			print_error("%s: owner %u: a resident page's bytes changed\n", phase, i);
+			fail();
+		}
+	}
+	if (cma_mm_verify(t->mm)) {
+		print_error("%s: cma_mm_verify failed\n", phase);
+		fail();
+	}
+}
+
+/* Pages on the file LRU lists, pagevecs drained first. */
+static unsigned long file_lru(struct cma_mm *mm)
+{
+	lru_add_drain_all(mm);
+	return global_page_state(mm, NR_INACTIVE_FILE) + global_page_state(mm, NR_ACTIVE_FILE);
+}
+
+/* Free pages once the pagevecs and per-CPU lists have given back what they hold. */
+static unsigned long free_pages(struct cma_mm *mm)
+{
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	return global_page_state(mm, NR_FREE_PAGES);
+}
+
+static unsigned long count_slots(struct fake_owner *o, bool dropped, bool swapped)
+{
+	unsigned long n = 0;
+
+	pthread_mutex_lock(&o->lock);
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		n += (dropped && o->slots[i].dropped) || (swapped && o->slots[i].swapped);
+	pthread_mutex_unlock(&o->lock);
+	return n;
+}
+
+static struct zone *normal(struct cma_mm *mm)
+{
+	return &mm->zones[ZONE_NORMAL];
+}
+
+static bool zone_above(struct zone *zone, enum zone_watermarks w)
+{
+	return zone_watermark_ok(zone, 0, __atomic_load_n(&zone->watermark[w], __ATOMIC_RELAXED),
+				 0, 0);
+}
+
+static bool slot_resident(struct fake_owner *o, uint64_t idx)
+{
+	bool resident;
+
+	pthread_mutex_lock(&o->lock);
+	resident = o->slots[idx].page != NULL;
+	pthread_mutex_unlock(&o->lock);
+	return resident;
+}
+
+/*
+ * Fault the empty slots of @o, lowest first, until the Normal zone is
+ * below mark @w; returns how many were faulted (on a fresh owner: slots
+ * 0 .. n-1).
+ */
+static uint64_t fill_below(struct cma_mm *mm, struct fake_owner *o, enum zone_watermarks w)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; zone_above(normal(mm), w); i++) {
+		if (i == o->nr_slots) {
+			print_error("fill_below: %llu slots faulted, zone still above mark %d\n",
+				    (unsigned long long)n, (int)w);
+			fail();
+		}
+		if (slot_resident(o, i))
+			continue;
+		assert_non_null(owner_fault(o, i, GFP_FILE, i * 31 + 7));
+		n++;
+	}
+	return n;
+}
+
+/* ---- direct reclaim: file pages ---- */
+
+/*
+ * Expect: clean file pages are dropped through their owner: the slots
+ * become "dropped", the file LRU shrinks by as many as were reclaimed, and
+ * each freed page is back with the allocator.
+ */
+static void try_to_free_pages_drops_clean_file_pages(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 256);
+	unsigned long free0, lru0, got, rest;
+
+	free0 = free_pages(mm);
+	fault_owner(o, 256);
+	lru0 = file_lru(mm);
+	assert_int_equal(lru0, 256);
+	check_phase(t, "faulted");
+
+	got = cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL);
+	assert_true(got >= 64 && got <= 256);
+	assert_int_equal(o->reclaimed, got);
+	assert_int_equal(count_slots(o, true, false), got);
+	assert_int_equal(owner_resident(o), 256 - got);
+	assert_int_equal(file_lru(mm), lru0 - got);
+	assert_int_equal(counter(mm, "allocstall"), 1);
+	assert_int_equal(counter(mm, "pgsteal_direct_normal"), got);
+	assert_true(counter(mm, "pgscan_direct_normal") >= got);
+	assert_int_equal(counter(mm, "pgscan_kswapd_normal"), 0);
+	assert_int_equal(global_page_state(mm, NR_ISOLATED_FILE), 0);
+	check_phase(t, "first reclaim");
+
+	rest = cma_try_to_free_pages(mm, 1000, CMA_GFP_KERNEL);
+	assert_int_equal(rest, 256 - got);
+	assert_int_equal(owner_resident(o), 0);
+	assert_int_equal(file_lru(mm), 0);
+	assert_int_equal(free_pages(mm), free0);
+	assert_int_equal(counter(mm, "allocstall"), 2);
+	check_phase(t, "all reclaimed");
+}
+
+/*
+ * Expect: direct reclaim does not write dirty file pages (it would
+ * overflow the kernel stack in ->writepage); they stay resident and
+ * dirty, counted as nr_vmscan_immediate_reclaim.
+ */
+static void try_to_free_pages_skips_dirty_file_pages(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 64);
+
+	fault_owner(o, 64);
+	for (uint64_t i = 0; i < 64; i++)
+		owner_set_dirty(o, i, true);
+	assert_int_equal(counter(mm, "nr_dirty"), 64);
+
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
+	assert_int_equal(o->written_back, 0);
+	assert_int_equal(owner_resident(o), 64);
+	assert_int_equal(counter(mm, "nr_dirty"), 64);
+	assert_int_equal(counter(mm, "nr_vmscan_write"), 0);
+	assert_true(counter(mm, "nr_vmscan_immediate_reclaim") >= 64);
+	assert_true(counter(mm, "pgscan_direct_normal") >= 64);
+	assert_int_equal(file_lru(mm), 64);
+	check_phase(t, "direct reclaim over dirty pages");
+
+	/* cleaned by their owner, they go */
+	for (uint64_t i = 0; i < 64; i++)
+		owner_set_dirty(o, i, false);
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 64);
+	assert_int_equal(owner_resident(o), 0);
+	assert_int_equal(counter(mm, "nr_dirty"), 0);
+	check_phase(t, "after cleaning");
+}
+
+/* Expect: a page with a pin besides owner and isolation stays, activated; unpinned, it goes. */
+static void try_to_free_pages_keeps_pinned_pages(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 32);
+	unsigned long free0 = free_pages(mm);
+
+	fault_owner(o, 32);
+	for (uint64_t i = 0; i < 32; i += 2)
+		cma_page_get(mm, o->slots[i].page);
+
+	assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL), 16);
+	for (uint64_t i = 0; i < 32; i++)
+		assert_int_equal(o->slots[i].page != NULL, i % 2 == 0);
+	assert_true(counter(mm, "pgactivate") >= 16);
+	check_phase(t, "pinned kept");
+
+	for (uint64_t i = 0; i < 32; i += 2)
+		cma_page_put(mm, o->slots[i].page);
+	assert_int_equal(cma_try_to_free_pages(mm, 16, CMA_GFP_KERNEL), 16);
+	assert_int_equal(owner_resident(o), 0);
+	assert_int_equal(free_pages(mm), free0);
+	check_phase(t, "unpinned reclaimed");
+}
+
+/* Expect: a page under writeback is passed over, not activated; once written, it goes. */
+static void try_to_free_pages_skips_writeback_pages(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 32);
+
+	fault_owner(o, 32);
+	for (uint64_t i = 0; i < 8; i++)
+		page_flags_set(o->slots[i].page, PG_writeback);
+
+	assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL), 24);
+	for (uint64_t i = 0; i < 32; i++)
+		assert_int_equal(o->slots[i].page != NULL, i < 8);
+	assert_int_equal(counter(mm, "pgactivate"), 0);
+	assert_int_equal(counter(mm, "nr_active_file"), 0);
+	check_phase(t, "writeback pages kept");
+
+	for (uint64_t i = 0; i < 8; i++)
+		page_flags_clear(o->slots[i].page, PG_writeback);
+	assert_int_equal(cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL), 8);
+	assert_int_equal(owner_resident(o), 0);
+	check_phase(t, "written pages reclaimed");
+}
+
+/*
+ * Expect: an owner that refuses keeps its pages: nothing freed, nothing
+ * leaked (free pages unchanged), no swap taken for refused anon pages.
+ * When it stops refusing, everything goes and every page comes back.
+ */
+static void try_to_free_pages_refusing_owner_keeps_pages(void **state)
+{
+	struct vm_test *t = vm_test(state, 64 * 4096, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *file = new_owner(t, false, 32);
+	struct fake_owner *anon = new_owner(t, true, 32);
+	unsigned long free0 = free_pages(mm), free1;
+
+	fault_owner(file, 32);
+	fault_owner(anon, 32);
+	file->refuse_reclaim = -EBUSY;
+	anon->refuse_reclaim = -EBUSY;
+	free1 = free_pages(mm);
+
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
+	assert_int_equal(owner_resident(file), 32);
+	assert_int_equal(owner_resident(anon), 32);
+	assert_int_equal(free_pages(mm), free1);
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 0);
+	assert_int_equal(counter(mm, "pswpout"), 0);
+	assert_true(counter(mm, "pgscan_direct_normal") >= 64);
+	check_phase(t, "owners refused");
+
+	file->refuse_reclaim = 0;
+	anon->refuse_reclaim = 0;
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 64);
+	assert_int_equal(owner_resident(file), 0);
+	assert_int_equal(owner_resident(anon), 0);
+	assert_int_equal(count_slots(anon, false, true), 32);
+	assert_int_equal(free_pages(mm), free0);
+	check_phase(t, "owners gave in");
+}
+
+/*
+ * Expect: active file pages are aged to the inactive list before they can
+ * go, and PG_referenced buys one more round on the active list: asked for
+ * 8 of 16 active pages, reclaim takes exactly the 8 unreferenced ones.
+ */
+static void try_to_free_pages_referenced_pages_go_last(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 16);
+	struct zone *zone = normal(mm);
+
+	fault_owner(o, 16);
+	lru_add_drain_all(mm);
+	spin_lock(&zone->lru_lock);
+	for (uint64_t i = 0; i < 16; i++) {
+		struct cma_page *page = o->slots[i].page;
+
+		del_page_from_lru_list(zone, page, LRU_INACTIVE_FILE);
+		page_flags_set(page, PG_active | (i % 2 ? PG_referenced : 0));
+		add_page_to_lru_list(zone, page, LRU_ACTIVE_FILE);
+	}
+	spin_unlock(&zone->lru_lock);
+	check_phase(t, "pages made active");
+
+	assert_int_equal(cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL), 8);
+	for (uint64_t i = 0; i < 16; i++) {
+		struct cma_page *page = o->slots[i].page;
+
+		assert_int_equal(page != NULL, i % 2 == 1);
+		if (page)
+			assert_false(page_test(page, PG_referenced));
+	}
+	assert_int_equal(counter(mm, "pgdeactivate"), 16);
+	assert_true(counter(mm, "pgrefill_normal") >= 16);
+	check_phase(t, "unreferenced reclaimed first");
+}
+
+/* Expect: reclaim looks only at the zones the request may use. */
+static void try_to_free_pages_honours_gfp_zone(void **state)
+{
+	struct vm_test *t = calloc(1, sizeof(*t));
+	struct fake_owner *o;
+	struct cma_mm *mm;
+
+	assert_non_null(t);
+	*state = t;
+	t->mm = mm = reclaim_machine(64 * MiB, 16 * MiB, 0, 1);
+	o = new_owner(t, false, 32);
+	fault_owner(o, 32);
+	for (uint64_t i = 0; i < 32; i++)
+		assert_int_equal(page_zonenum(o->slots[i].page), ZONE_NORMAL);
+
+	assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL | CMA_GFP_DMA), 0);
+	assert_int_equal(owner_resident(o), 32);
+	assert_int_equal(counter(mm, "pgscan_direct_normal"), 0);
+	check_phase(t, "GFP_DMA reclaim");
+
+	assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL), 32);
+	assert_int_equal(owner_resident(o), 0);
+	assert_true(counter(mm, "pgscan_direct_normal") >= 32);
+	assert_int_equal(counter(mm, "pgscan_direct_dma"), 0);
+	check_phase(t, "GFP_KERNEL reclaim");
+}
+
+/* Expect: seed 007's __perform_reclaim frees one batch and reports it as progress. */
+static void perform_reclaim_reports_progress(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 100);
+
+	assert_int_equal(__perform_reclaim(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), 0);
+	fault_owner(o, 100);
+	lru_add_drain_all(mm);
+	assert_int_equal(__perform_reclaim(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), SWAP_CLUSTER_MAX);
+	assert_int_equal(owner_resident(o), 100 - SWAP_CLUSTER_MAX);
+	assert_int_equal(counter(mm, "allocstall"), 2);
+	check_phase(t, "one batch");
+}
+
+/* ---- anonymous pages and swap ---- */
+
+/* Expect: with no swap, anonymous pages are not even scanned. */
+static void try_to_free_pages_anon_without_swap_stays(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, true, 64);
+
+	fault_owner(o, 64);
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
+	assert_int_equal(owner_resident(o), 64);
+	assert_int_equal(count_slots(o, false, true), 0);
+	assert_int_equal(counter(mm, "pgscan_direct_normal"), 0);
+	assert_int_equal(counter(mm, "pgdeactivate"), 0);
+	assert_int_equal(counter(mm, "pswpout"), 0);
+	assert_int_equal(counter(mm, "nr_active_anon"), 64);
+	check_phase(t, "no swap");
+}
+
+/*
+ * Expect: with swap for 32 pages, 32 of 64 anonymous pages are swapped
+ * out (aged from the active list first), then swap is full and the rest
+ * stay; swap is never given back (no swap-in), so a second try frees none.
+ */
+static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
+{
+	struct vm_test *t = vm_test(state, 32 * 4096, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, true, 64);
+	uint64_t scanned;
+
+	fault_owner(o, 64);
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 32);
+	assert_int_equal(count_slots(o, false, true), 32);
+	assert_int_equal(owner_resident(o), 32);
+	assert_int_equal(counter(mm, "pswpout"), 32);
+	assert_int_equal(counter(mm, "pgsteal_direct_normal"), 32);
+	assert_true(counter(mm, "pgdeactivate") >= 32);
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 32 * 4096);
+	check_phase(t, "swap filled");
+
+	/* swap full is no swap: the 32 left on the inactive anon list are not even scanned */
+	scanned = counter(mm, "pgscan_direct_normal");
+	assert_int_equal(counter(mm, "nr_inactive_anon"), 32);
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
+	assert_int_equal(counter(mm, "pgscan_direct_normal"), scanned);
+	assert_int_equal(owner_resident(o), 32);
+	assert_int_equal(counter(mm, "pswpout"), 32);
+	/* releasing swapped slots does not give the swap back */
+	for (uint64_t i = 0; i < 64; i++)
+		if (!o->slots[i].page)
+			owner_release(o, i);
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
+	check_phase(t, "swap full");
+}
+
+/* Expect: without __GFP_IO there is no swap-out, but clean file pages still go. */
+static void try_to_free_pages_noio_keeps_anon(void **state)
+{
+	struct vm_test *t = vm_test(state, 64 * 4096, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *anon = new_owner(t, true, 32);
+	struct fake_owner *file = new_owner(t, false, 32);
+
+	fault_owner(anon, 32);
+	fault_owner(file, 32);
+	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_NOIO), 32);
+	assert_int_equal(owner_resident(anon), 32);
+	assert_int_equal(owner_resident(file), 0);
+	assert_int_equal(counter(mm, "pswpout"), 0);
+	check_phase(t, "GFP_NOIO");
+}
+
+/* ---- kswapd, step by step ---- */
+
+/* Records, for each writepage event, the priority of the shrink pass it belonged to. */
+struct wb_trace {
+	unsigned long pending, writes, early_writes;
+	int highest_prio_written;
+};
+
+static void wb_trace_fn(void *ctx, const char *event, const char *line)
+{
+	struct wb_trace *w = ctx;
+	const char *p;
+
+	if (!strcmp(event, "mm_vmscan_writepage")) {
+		w->pending++;
+		return;
+	}
+	if (strcmp(event, "mm_vmscan_lru_shrink_inactive") || !w->pending)
+		return;
+	p = strstr(line, "priority=");
+	assert_non_null(p);
+	int prio = atoi(p + strlen("priority="));
+
+	w->writes += w->pending;
+	if (prio >= DEF_PRIORITY - 2)
+		w->early_writes += w->pending;
+	if (prio > w->highest_prio_written)
+		w->highest_prio_written = prio;
+	w->pending = 0;
+}
+
+/*
+ * Expect: on a machine below its high mark full of dirty file pages,
+ * direct reclaim writes nothing; a kswapd step writes them back, only at
+ * priorities below DEF_PRIORITY - 2, then reclaims written pages until the
+ * zone is balanced. A failing ->writepage leaves the pages dirty.
+ */
+static void kswapd_step_writes_back_dirty_pages(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 8192);
+	struct wb_trace w = { .highest_prio_written = -1 };
+	uint64_t n = fill_below(mm, o, WMARK_HIGH);
+	unsigned long got;
+
+	for (uint64_t i = 0; i < n; i++)
+		owner_set_dirty(o, i, true);
+	assert_int_equal(counter(mm, "nr_dirty"), n);
+	check_phase(t, "filled with dirty pages");
+
+	assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL), 0);
+	assert_int_equal(o->written_back, 0);
+	check_phase(t, "direct reclaim wrote nothing");
+
+	o->fail_writeback = -EIO;
+	assert_int_equal(cma_kswapd_step(mm), 0);
+	assert_int_equal(o->written_back, 0);
+	assert_int_equal(counter(mm, "nr_dirty"), n);
+	assert_int_equal(counter(mm, "nr_writeback"), 0);
+	assert_int_equal(counter(mm, "nr_vmscan_write"), 0);
+	assert_int_equal(counter(mm, "pageoutrun"), 1);
+	assert_int_equal(owner_resident(o), n);
+	check_phase(t, "writeback failed");
+
+	o->fail_writeback = 0;
+	cma_mm_set_trace(mm, wb_trace_fn, &w);
+	got = cma_kswapd_step(mm);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_true(o->written_back > 0);
+	assert_int_equal(counter(mm, "nr_vmscan_write"), o->written_back);
+	assert_int_equal(counter(mm, "nr_dirty"), n - o->written_back);
+	assert_int_equal(counter(mm, "nr_writeback"), 0);
+	assert_int_equal(w.writes, o->written_back);
+	assert_int_equal(w.early_writes, 0);
+	assert_int_equal(w.highest_prio_written, DEF_PRIORITY - 3);
+	assert_true(got > 0);
+	assert_int_equal(o->reclaimed, got);
+	assert_int_equal(counter(mm, "pgsteal_kswapd_normal"), got);
+	assert_int_equal(counter(mm, "pageoutrun"), 2);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	check_phase(t, "kswapd wrote back and reclaimed");
+}
+
+/* Expect: kswapd leaves a balanced machine alone; a step before boot does nothing. */
+static void kswapd_step_balanced_machine_untouched(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm, *early = NULL;
+	struct fake_owner *o = new_owner(t, false, 64);
+	struct cma_bank bank = { 0, 32 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = "cma=0" };
+
+	fault_owner(o, 64);
+	assert_int_equal(cma_kswapd_step(mm), 0);
+	assert_int_equal(owner_resident(o), 64);
+	assert_int_equal(counter(mm, "pageoutrun"), 1);
+	assert_int_equal(counter(mm, "pgscan_kswapd_normal"), 0);
+	check_phase(t, "balanced");
+
+	assert_int_equal(cma_mm_create(&cfg, &early), 0);
+	assert_int_equal(cma_kswapd_step(early), 0);
+	assert_int_equal(cma_try_to_free_pages(early, 1, CMA_GFP_KERNEL), 0);
+	assert_int_equal(cma_kswapd_start(early), -EINVAL);
+	cma_kswapd_stop(early);
+	cma_mm_destroy(early);
+}
+
+/* Expect: kswapd reclaims clean pages of a zone below high until it is balanced. */
+static void kswapd_step_balances_to_high(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 8192);
+	uint64_t n = fill_below(mm, o, WMARK_LOW);
+	unsigned long got;
+
+	check_phase(t, "below low");
+	got = cma_kswapd_step(mm);
+	assert_true(got > 0 && got < n);
+	assert_int_equal(owner_resident(o), n - got);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_true(counter(mm, "pgscan_kswapd_normal") >= got);
+	assert_int_equal(counter(mm, "pgsteal_kswapd_normal"), got);
+	assert_int_equal(counter(mm, "pgscan_direct_normal"), 0);
+	assert_int_equal(counter(mm, "allocstall"), 0);
+	check_phase(t, "balanced by kswapd");
+}
+
+/* ---- kswapd, the thread ---- */
+
+static void kswapd_thread_lifecycle(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+
+	cma_kswapd_stop(mm);			/* none runs: nothing to do */
+	wakeup_kswapd(mm, normal(mm), 0);	/* nobody to wake */
+	assert_int_equal(cma_kswapd_start(mm), 0);
+	assert_int_equal(cma_kswapd_start(mm), -EBUSY);
+	cma_kswapd_stop(mm);
+	cma_kswapd_stop(mm);
+	assert_int_equal(cma_kswapd_start(mm), 0);
+	/* left running: cma_mm_destroy in the teardown stops it */
+	check_phase(t, "restarted");
+}
+
+struct allocator {
+	struct cma_mm *mm;
+	struct fake_owner *o;
+	unsigned cpu;
+	uint64_t seed;
+	unsigned long faulted, failed;
+};
+
+/*
+ * An allocating "process": faults its file, waking kswapd whenever the
+ * zone is below its low mark (as the slow path does), falls back to
+ * direct reclaim when a fault fails, and now and then rewrites or drops
+ * one of its pages while reclaim runs beside it.
+ */
+static void *allocator_fn(void *arg)
+{
+	struct allocator *a = arg;
+	struct zone *zone = normal(a->mm);
+
+	cma_mm_bind_cpu(a->mm, a->cpu);
+	for (uint64_t i = 0; i < a->o->nr_slots; i++) {
+		int tries = 0;
+
+		while (!owner_fault(a->o, i, GFP_FILE, a->seed + i)) {
+			wakeup_kswapd(a->mm, zone, 0);
+			cma_try_to_free_pages(a->mm, SWAP_CLUSTER_MAX, GFP_FILE);
+			if (++tries == 100) {
+				a->failed++;
+				break;
+			}
+		}
+		a->faulted += tries < 100;
+		if (!zone_above(zone, WMARK_LOW))
+			wakeup_kswapd(a->mm, zone, 0);
+		uint64_t r = test_rand(&a->seed);
+
+		if (r % 7 == 0)
+			owner_write(a->o, (r >> 8) % (i + 1), r);
+		else if (r % 29 == 0)
+			owner_release(a->o, (r >> 8) % (i + 1));
+	}
+	return NULL;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Expect: with kswapd running, two threads on two CPUs fault more file
+ * pages than the machine holds; kswapd (and direct reclaim when a fault
+ * fails) makes room. Then, driven below low and woken, kswapd balances the
+ * zone to its high mark within 10 s, and stops when told. How much kswapd
+ * does while the threads run is up to the scheduler. Run clean under
+ * ThreadSanitizer too.
+ */
+static void kswapd_thread_balances_under_allocation(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 2);
+	struct cma_mm *mm = t->mm;
+	struct allocator a[2];
+	pthread_t th[2];
+	struct fake_owner *last = new_owner(t, false, 8192);
+	unsigned long seed = test_seed("kswapd_thread_balances_under_allocation");
+	double deadline;
+
+	for (int i = 0; i < 2; i++)
+		a[i] = (struct allocator){ .mm = mm, .o = new_owner(t, false, 5000), .cpu = (unsigned)i,
+					   .seed = seed * 2 + (uint64_t)i + 1 };
+	assert_int_equal(cma_kswapd_start(mm), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, allocator_fn, &a[i]), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+	assert_true(a[0].faulted + a[1].faulted > 8192);
+
+	cma_mm_bind_cpu(mm, 0);
+	fill_below(mm, last, WMARK_LOW);
+	wakeup_kswapd(mm, normal(mm), 0);
+	deadline = now_seconds() + 10;
+	while (!zone_above(normal(mm), WMARK_HIGH)) {
+		if (now_seconds() > deadline) {
+			print_error("kswapd did not balance the zone within 10 s: %lu free, high %lu\n",
+				    zone_page_state(normal(mm), NR_FREE_PAGES),
+				    high_wmark_pages(normal(mm)));
+			fail();
+		}
+		wakeup_kswapd(mm, normal(mm), 0);
+		usleep(1000);
+	}
+	/* only kswapd frees pages now: whether it ran earlier is up to the scheduler */
+	assert_true(counter(mm, "pageoutrun") > 0);
+	assert_true(counter(mm, "pgsteal_kswapd_normal") > 0);
+	cma_kswapd_stop(mm);
+	cma_kswapd_stop(mm);
+	printf("kswapd thread: %lu + %lu faults (%lu + %lu gave up), %llu kswapd runs, %llu pages reclaimed by kswapd, %llu directly\n",
+	       a[0].faulted, a[1].faulted, a[0].failed, a[1].failed,
+	       (unsigned long long)counter(mm, "pageoutrun"),
+	       (unsigned long long)counter(mm, "pgsteal_kswapd_normal"),
+	       (unsigned long long)counter(mm, "pgsteal_direct_normal"));
+	check_phase(t, "after kswapd thread");
+}
+
+/* ---- out of memory ---- */
+
+struct oom_ctx {
+	unsigned calls, order;
+	struct cma_mm *mm;
+	unsigned long frees;
+};
+
+static unsigned long oom_handler(void *ctx, struct cma_mm *mm, unsigned order)
+{
+	struct oom_ctx *c = ctx;
+
+	c->calls++;
+	c->order = order;
+	c->mm = mm;
+	return c->frees;
+}
+
+/* Expect: out_of_memory calls the handler and passes on what it freed; without one, 0. */
+static void out_of_memory_calls_handler(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct oom_ctx c = { .frees = 7 };
+	char *log;
+
+	assert_int_equal(out_of_memory(mm, CMA_GFP_KERNEL, 2), 0);
+	log = test_dmesg(mm);
+	assert_non_null(strstr(log, "Out of memory"));
+	assert_non_null(strstr(log, "no killable processes"));
+	free(log);
+
+	cma_mm_set_oom_handler(mm, oom_handler, &c);
+	assert_int_equal(out_of_memory(mm, CMA_GFP_KERNEL, 3), 7);
+	assert_int_equal(c.calls, 1);
+	assert_int_equal(c.order, 3);
+	assert_ptr_equal(c.mm, mm);
+
+	c.frees = 0;
+	assert_int_equal(out_of_memory(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), 0);
+	assert_int_equal(c.calls, 2);
+
+	cma_mm_set_oom_handler(mm, NULL, NULL);
+	assert_int_equal(out_of_memory(mm, CMA_GFP_KERNEL, 0), 0);
+	assert_int_equal(c.calls, 2);
+	check_phase(t, "after OOM calls");
+}
+
+/* ---- counters ---- */
+
+/* Expect: the /proc/vmstat names of the reclaim counters all answer and move. */
+static void reclaim_counters_move(void **state)
+{
+	struct vm_test *t = vm_test(state, 8 * 4096, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *anon = new_owner(t, true, 16);
+	struct fake_owner *file = new_owner(t, false, 8192);
+	static const char *const names[] = {
+		"pgscan_direct_normal", "pgsteal_direct_normal", "allocstall", "pageoutrun",
+		"pswpout", "pgscan_kswapd_normal", "pgsteal_kswapd_normal",
+	};
+	uint64_t before[7];
+
+	for (int i = 0; i < 7; i++)
+		before[i] = counter(mm, names[i]);
+	fault_owner(anon, 16);
+	fill_below(mm, file, WMARK_LOW);
+	assert_true(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL) >= 64);
+	fill_below(mm, file, WMARK_LOW);
+	assert_true(cma_kswapd_step(mm) > 0);
+	for (int i = 0; i < 7; i++)
+		if (counter(mm, names[i]) == before[i]) {
+			print_error("counter %s: expected it to move from %llu, found it unchanged\n",
+				    names[i], (unsigned long long)before[i]);
+			fail();
+		}
+	check_phase(t, "counters");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(try_to_free_pages_drops_clean_file_pages, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_skips_dirty_file_pages, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_keeps_pinned_pages, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_skips_writeback_pages, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_refusing_owner_keeps_pages, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_referenced_pages_go_last, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_honours_gfp_zone, vm_teardown),
+		cmocka_unit_test_teardown(perform_reclaim_reports_progress, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_anon_without_swap_stays, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_anon_swapped_up_to_swap_size, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_noio_keeps_anon, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_step_writes_back_dirty_pages, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_step_balanced_machine_untouched, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_step_balances_to_high, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_thread_lifecycle, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_thread_balances_under_allocation, vm_teardown),
+		cmocka_unit_test_teardown(out_of_memory_calls_handler, vm_teardown),
+		cmocka_unit_test_teardown(reclaim_counters_move, vm_teardown),
+	};
+
+	return cmocka_run_group_tests_name("vmscan", tests, NULL, NULL);
+}
