@@ -216,10 +216,6 @@ static int cma_check_area(struct cma_mm *mm, struct cma_reserved *r, unsigned lo
 				  (unsigned long long)(r->size / SZ_1M));
 			return -EINVAL;
 		}
-		/* fast-forward inside a bank: the zone is the same up to its end */
-		if (zone_spans_pfn(z, base_pfn + count - 1) && pfn_valid(mm, base_pfn + count - 1) &&
-		    pfn == base_pfn)
-			break;
 	}
 	return 0;
 }

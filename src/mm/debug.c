@@ -27,6 +27,7 @@ struct verifier {
 	unsigned long on_lru, flagged_lru;	/* pages on LRU lists / with PG_lru */
 	long isolated[2], flagged_isolated[2];	/* anon, file */
 	long isolate_blocks;
+	long owned[2];				/* pages of owners: anon, file */
 };
 
 #define MAX_REPORTS 20
@@ -201,6 +202,8 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 		v->flagged_lru++;
 	if (page_test(page, PG_isolated))
 		v->flagged_isolated[page_test(page, PG_swapbacked) ? 0 : 1]++;
+	if (page_test(page, PG_movable))
+		v->owned[page_test(page, PG_swapbacked) ? 0 : 1] += 1l << order;
 	if (page_test(page, PG_lru | PG_isolated) && !page_test(page, PG_movable))
 		report(v, "pfn %#lx is on the LRU or isolated but has no owner", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
@@ -313,6 +316,17 @@ int cma_mm_verify(struct cma_mm *mm)
 		if (v.isolated[i] != v.flagged_isolated[i])
 			report(&v, "NR_ISOLATED_%s %ld but %ld pages isolated", i ? "FILE" : "ANON",
 			       v.isolated[i], v.flagged_isolated[i]);
+	{
+		long anon = 0, file = 0;
+
+		for_each_zone(mm, zone) {
+			anon += atomic_load(&zone->vm_stat[NR_ANON_PAGES]);
+			file += atomic_load(&zone->vm_stat[NR_FILE_PAGES]);
+		}
+		if (anon != v.owned[0] || file != v.owned[1])
+			report(&v, "NR_ANON_PAGES %ld, NR_FILE_PAGES %ld but owners hold %ld anon, %ld file pages",
+			       anon, file, v.owned[0], v.owned[1]);
+	}
 	if (v.isolate_blocks != atomic_load(&mm->isolated_pageblocks))
 		report(&v, "%ld ISOLATE pageblocks but isolation accounts for %ld",
 		       v.isolate_blocks, atomic_load(&mm->isolated_pageblocks));
