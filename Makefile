@@ -6,6 +6,9 @@
 #   make install PREFIX=/usr/local
 #   make SAN=address|thread|undefined   sanitizer build (in build-$(SAN)/)
 #   make CMA_DEBUG=0|1|2 assertion level (default 1; 2 runs the validators often)
+#   make fuzz            libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
+#   make fuzz-smoke      each target for FUZZ_SECONDS (30), failing on a finding
+#   make coverage        the tests under gcc --coverage; line and branch report of src/
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -44,7 +47,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 
 HEADERS   := $(wildcard include/cma/*.h src/*/*.h tests/*.h)
 
-.PHONY: all test stress bench install clean deps
+.PHONY: all test stress bench install clean deps sim-deps fuzz fuzz-smoke coverage
 all: $(BUILD)/libcma.a $(BUILD)/libcma.so $(BUILD)/libcma.pc $(BUILD)/cmasim
 
 $(BUILD)/%.o: %.c $(HEADERS)
@@ -63,8 +66,19 @@ $(BUILD)/libcma.pc: Makefile
 	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} -lcma -lpthread\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
+# cmasim reads platform files with libinih (Debian's libinih-dev)
+SIM_LIBS  := -linih
+
+$(SIM_OBJ): | sim-deps
+
+sim-deps:
+	@scripts/ensure-deps.sh sim
+
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
-	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a
+	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
+
+# test_cmasim runs the simulator it tests
+$(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
 
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -88,6 +102,56 @@ $(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
 bench: $(BUILD)/bench/cmabench
 	@scripts/ensure-deps.sh bench
 	$(BUILD)/bench/cmabench $(BENCH_ARGS)
+
+# libFuzzer: the library rebuilt with clang and the fuzzer's coverage hooks,
+# one binary per fuzz/fuzz_*.c; seeds in fuzz/corpus/<target>/, findings
+# kept as inputs in fuzz/regressions/<target>/.
+FUZZ_CC      ?= clang-14
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SAN     ?= -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_IGNORE  := fuzz/coverage-ignore.txt
+FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+                -pthread -Iinclude -Isrc -DCMA_DEBUG=$(CMA_DEBUG) $(FUZZ_SAN) \
+                -fsanitize-coverage-ignorelist=$(FUZZ_IGNORE)
+FUZZ_SRC     := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_SECONDS ?= 30
+
+$(FUZZ_BUILD)/%.o: %.c $(HEADERS) $(FUZZ_IGNORE)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(HEADERS) $(FUZZ_IGNORE)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
+
+# fuzz_platform includes cmasim's platform.h and links its platform code, all but main()
+FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
+$(FUZZ_SIM_OBJ): $(wildcard tools/cmasim/*.h)
+$(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+
+fuzz:
+	@scripts/ensure-deps.sh fuzz
+	@scripts/ensure-deps.sh sim
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+
+fuzz-smoke: fuzz
+	@fuzz/smoke.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+# Coverage: the test programs rebuilt by gcc with --coverage in build-coverage/
+# (counts reset each run), run, and summarized for src/ by gcovr. At -O0 gcc
+# sees less of snprintf's bounds than at -O2, so format-truncation only warns.
+COV_BUILD := build-coverage
+COV_BIN   := $(TEST_SRC:tests/%.c=$(COV_BUILD)/tests/%)
+
+coverage: deps
+	@scripts/ensure-deps.sh coverage
+	@find $(COV_BUILD) -name '*.gcda' -delete 2>/dev/null || true
+	@CFLAGS='-O0 -g --coverage -fprofile-update=atomic -Wno-error=format-truncation' LDFLAGS='--coverage' \
+		$(MAKE) --no-print-directory BUILD=$(COV_BUILD) CC=gcc $(COV_BIN)
+	@scripts/run-tests.sh $(COV_BIN); status=$$?; \
+		scripts/coverage-report.sh $(COV_BUILD) && exit $$status
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/cma \

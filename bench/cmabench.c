@@ -12,13 +12,21 @@
  * RTLD_LOCAL and called through dlsym, because linking Debian's shared
  * libraries would replace malloc for the whole process (libcma included).
  *
- * Machines are metadata_only: libcma hands out page descriptors, never
- * bytes, and the reference allocators' memory is never touched either, so
- * no figure pays for page faults.
+ * Those machines are metadata_only: libcma hands out page descriptors,
+ * never bytes, and the reference allocators' memory is never touched
+ * either, so no figure pays for page faults. The migration and CMA figures
+ * (migrate_*, cma_alloc_*) move real bytes, so they run on a backed
+ * machine written through once beforehand, and their references are
+ * memcpy or memset of the same bytes between touched buffers. Their ratio
+ * is of the printed values: migrate/memcpy and alloc/memcpy compare MiB/s
+ * (above 1: faster than memcpy), alloc/memset compares us (below 1:
+ * faster than memset). Owner data is checked after every measured
+ * migration; damaged data fails the run (exit 1).
  *
  * Usage: cmabench [--quick] [FILTER]   FILTER: a substring of a figure
  * name; a group (order0_pair_*, mix_*, metadata_*) runs whole when any of
- * its names matches, since its ratios need its libcma figure.
+ * its names matches, since its ratios need its libcma figure; the
+ * migration and CMA figures carry their own reference and run alone.
  * CMA_BENCH_SEED=N replaces the mix's fixed seed.
  */
 #include <cma/cma.h>
@@ -45,6 +53,7 @@ struct bench_params {
 	unsigned long pairs;		/* order-0 alloc+free pairs per run */
 	unsigned long pair_warmup;
 	unsigned long mix_ops;		/* free+alloc ops per run */
+	unsigned long migrate_mib;	/* owner pages migrated in the migration figure */
 	uint64_t seed;
 };
 
@@ -195,20 +204,14 @@ static inline void keep(void *p)
 /* Machines, time, output                                              */
 /* ------------------------------------------------------------------ */
 
-static struct cma_mm *boot_machine(uint64_t bytes)
+static struct cma_mm *boot_config(const struct cma_mm_config *cfg)
 {
-	struct cma_bank bank = { 0, bytes };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1,
-		.zone_dma_end = 16 << 20, .zone_dma32_end = 4ull << 30,
-		.metadata_only = true,
-	};
 	struct cma_mm *mm;
-	int ret = cma_mm_create(&cfg, &mm);
+	int ret = cma_mm_create(cfg, &mm);
 
 	if (ret) {
-		fprintf(stderr, "cmabench: cma_mm_create(%" PRIu64 " MiB): %s\n", bytes >> 20,
-			strerror(-ret));
+		fprintf(stderr, "cmabench: cma_mm_create(%" PRIu64 " MiB): %s\n",
+			cfg->banks[0].size >> 20, strerror(-ret));
 		return NULL;
 	}
 	ret = cma_mm_boot(mm);
@@ -219,6 +222,18 @@ static struct cma_mm *boot_machine(uint64_t bytes)
 		return NULL;
 	}
 	return mm;
+}
+
+static struct cma_mm *boot_machine(uint64_t bytes)
+{
+	struct cma_bank bank = { 0, bytes };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1,
+		.zone_dma_end = 16 << 20, .zone_dma32_end = 4ull << 30,
+		.metadata_only = true,
+	};
+
+	return boot_config(&cfg);
 }
 
 static double now_ns(void)
@@ -545,6 +560,518 @@ static int figure_metadata(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Figures 4-6: migration and CMA allocation, bytes included           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A backed machine: 512 MiB in one zone, the default CMA area (cma=256M)
+ * at its top. A movable request takes MIGRATE_CMA memory only when the
+ * movable lists are empty, so a range of the area is filled with one
+ * owner's pages in three steps: pin the memory outside the area with
+ * unmovable pages (which never fall back to CMA), less a reserve that
+ * keeps the watermarks met (pin_outside_area); allocate owner pages until
+ * every page of the range is one, then free those that landed elsewhere;
+ * unpin. The measured call then migrates the range into the memory just
+ * unpinned or the rest of the area. Every page of the machine is written
+ * once beforehand, so no measured run pays the host's page faults.
+ */
+#define CMA_BENCH_BYTES		(512ull << 20)
+#define CMA_BENCH_CMDLINE	"cma=256M"
+#define CMA_BENCH_ALIGN		8		/* alignment order of the allocations: 1 MiB */
+#define CMA_RESERVE_BYTES	(8ull << 20)	/* free outside the area while it fills */
+#define PIN_MAX_ORDER		10
+#define IDLE_RUNS		5
+#define MAX_REF_BYTES		(64ul << 20)	/* the largest figure's bytes */
+#define MIB			(1ul << 20)
+
+/* The owner of the movable pages: slot index -> page, and its bytes' checksum. */
+struct bench_owner {
+	struct cma_page **page;		/* NULL: the slot holds nothing */
+	uint64_t *sum;
+	unsigned long nr_slots;
+	unsigned long used;		/* slots handed out since the last owner_drop_all */
+	unsigned long migrated;		/* ops->migrate calls that moved a slot */
+};
+
+static int bench_migrate(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
+{
+	struct bench_owner *o = owner;
+
+	if (index >= o->nr_slots || o->page[index] != from)
+		return -EAGAIN;
+	o->page[index] = to;
+	o->migrated++;
+	return 0;
+}
+
+/* Our pages hold data that exists nowhere else: never dropped. */
+static int bench_reclaim(void *owner, uint64_t index, struct cma_page *page)
+{
+	return -EAGAIN;
+}
+
+static const struct cma_owner_ops bench_owner_ops = {
+	.migrate = bench_migrate, .reclaim = bench_reclaim, .anon = false,
+};
+
+struct pin {
+	struct cma_page *page;		/* NULL: given back */
+	unsigned order;
+};
+
+struct cma_bench {
+	struct cma_mm *mm;
+	unsigned long base, count;	/* the default area, in pfns */
+	unsigned long machine_pages;
+	struct bench_owner owner;
+	struct pin *pins;
+	unsigned long nr_pins;
+	uint64_t generation;		/* seeds each fill's bytes */
+	bool prefault;			/* write every page taken, not only the kept ones */
+	unsigned char *src, *dst;	/* reference buffers, MAX_REF_BYTES each, touched */
+};
+
+/* Keep a store whose result is never read. */
+static inline void clobber(void *p)
+{
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+static double mib_per_s(unsigned long bytes, double ns)
+{
+	return (double)bytes / MIB / (ns / 1e9);
+}
+
+/* Write @page's bytes from @seed; the checksum (FNV-1a over words) of what was written. */
+static uint64_t page_fill(struct cma_mm *mm, struct cma_page *page, uint64_t seed)
+{
+	uint64_t *w = cma_page_address(mm, page), h = 0xcbf29ce484222325ull;
+
+	for (unsigned i = 0; i < PAGE_BYTES / 8; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		w[i] = seed;
+		h = (h ^ seed) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t page_sum(struct cma_mm *mm, struct cma_page *page)
+{
+	const uint64_t *w = cma_page_address(mm, page);
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (unsigned i = 0; i < PAGE_BYTES / 8; i++)
+		h = (h ^ w[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void owner_drop_all(struct cma_bench *b)
+{
+	struct bench_owner *o = &b->owner;
+
+	for (unsigned long i = 0; i < o->used; i++) {
+		if (o->page[i])
+			cma_free_pages(b->mm, o->page[i], 0);
+		o->page[i] = NULL;
+	}
+	o->used = 0;
+	o->migrated = 0;
+}
+
+/*
+ * Owner pages whose bytes no longer match their checksum, or that still
+ * lie in [start, end), which the measured call should have emptied.
+ */
+static unsigned long owner_damaged(struct cma_bench *b, unsigned long start, unsigned long end,
+				   unsigned long *checked)
+{
+	struct bench_owner *o = &b->owner;
+	unsigned long bad = 0;
+
+	*checked = 0;
+	for (unsigned long i = 0; i < o->used; i++) {
+		unsigned long pfn;
+
+		if (!o->page[i])
+			continue;
+		pfn = cma_page_to_pfn(b->mm, o->page[i]);
+		bad += (pfn >= start && pfn < end) || page_sum(b->mm, o->page[i]) != o->sum[i];
+		(*checked)++;
+	}
+	return bad;
+}
+
+static void pin_order(struct cma_bench *b, unsigned order)
+{
+	struct cma_page *page;
+
+	/* no CMA_GFP_WAIT: fail at once, without reclaim or compaction */
+	while (b->nr_pins < b->machine_pages &&
+	       (page = cma_alloc_pages(b->mm, CMA_GFP_NOWARN, order))) {
+		if (b->prefault)
+			memset(cma_page_address(b->mm, page), 0, PAGE_BYTES << order);
+		b->pins[b->nr_pins++] = (struct pin){ page, order };
+	}
+}
+
+/*
+ * Every free page outside the CMA area as unmovable pages, except a
+ * reserve that keeps the watermarks met while the area fills up. A
+ * movable request falls back to the largest free block of any type, CMA
+ * first only among equals, so the reserve must be single pages: the
+ * largest pins are given back, taken again as single pages, and those at
+ * even pfns freed; their buddies stay pinned, so they cannot merge.
+ */
+static void pin_outside_area(struct cma_bench *b)
+{
+	unsigned long reserve = 2 * CMA_RESERVE_BYTES / PAGE_BYTES, first_single;
+
+	b->nr_pins = 0;
+	for (unsigned order = PIN_MAX_ORDER; order > 0; order--)
+		pin_order(b, order);
+	for (unsigned long i = 0; i < b->nr_pins && reserve; i++) {
+		unsigned long n = 1ul << b->pins[i].order;
+
+		cma_free_pages(b->mm, b->pins[i].page, b->pins[i].order);
+		b->pins[i].page = NULL;
+		reserve -= n < reserve ? n : reserve;
+	}
+	first_single = b->nr_pins;
+	pin_order(b, 0);
+	for (unsigned long i = first_single; i < b->nr_pins; i++) {
+		if (cma_page_to_pfn(b->mm, b->pins[i].page) % 2)
+			continue;
+		cma_free_pages(b->mm, b->pins[i].page, 0);
+		b->pins[i].page = NULL;
+	}
+}
+
+static void unpin(struct cma_bench *b)
+{
+	for (unsigned long i = 0; i < b->nr_pins; i++) {
+		if (b->pins[i].page)
+			cma_free_pages(b->mm, b->pins[i].page, b->pins[i].order);
+	}
+	b->nr_pins = 0;
+}
+
+/*
+ * Owner pages until every page of [start, end) is one. Those that landed
+ * elsewhere are freed only at the end (freed at once, they would come
+ * straight back); the kept ones get their bytes. -ENOMEM if the range
+ * could not be covered.
+ */
+static int fill_range(struct cma_bench *b, unsigned long start, unsigned long end)
+{
+	struct bench_owner *o = &b->owner;
+	unsigned long covered = 0;
+
+	b->generation++;
+	while (covered < end - start && o->used < o->nr_slots) {
+		struct cma_page *page = cma_alloc_movable(b->mm, CMA_GFP_NOWARN, 0, &bench_owner_ops,
+							  o, o->used);
+		unsigned long pfn;
+
+		if (!page)
+			break;
+		o->page[o->used++] = page;
+		pfn = cma_page_to_pfn(b->mm, page);
+		covered += pfn >= start && pfn < end;
+		if (b->prefault)
+			memset(cma_page_address(b->mm, page), 0, PAGE_BYTES);
+	}
+	for (unsigned long i = 0; i < o->used; i++) {
+		unsigned long pfn = cma_page_to_pfn(b->mm, o->page[i]);
+
+		if (pfn >= start && pfn < end) {
+			o->sum[i] = page_fill(b->mm, o->page[i], i ^ b->generation << 40);
+			continue;
+		}
+		cma_free_pages(b->mm, o->page[i], 0);
+		o->page[i] = NULL;
+	}
+	if (covered < end - start) {
+		fprintf(stderr, "cmabench: only %lu of the %lu pages from pfn %#lx became owner pages\n",
+			covered, end - start, start);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* [start, end) full of owner pages, the rest of memory free; nothing owned on failure. */
+static int prepare_full(struct cma_bench *b, unsigned long start, unsigned long end)
+{
+	int ret;
+
+	pin_outside_area(b);
+	ret = fill_range(b, start, end);
+	unpin(b);
+	if (ret)
+		owner_drop_all(b);
+	return ret;
+}
+
+static void cma_bench_teardown(struct cma_bench *b)
+{
+	if (b->mm) {
+		owner_drop_all(b);
+		cma_mm_destroy(b->mm);
+	}
+	free(b->owner.page);
+	free(b->owner.sum);
+	free(b->pins);
+	free(b->src);
+	free(b->dst);
+}
+
+static int cma_bench_setup(struct cma_bench *b)
+{
+	struct cma_bank bank = { 0, CMA_BENCH_BYTES };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = CMA_BENCH_CMDLINE };
+	struct cma *area;
+	int ret;
+
+	*b = (struct cma_bench){ .machine_pages = CMA_BENCH_BYTES / PAGE_BYTES };
+	b->mm = boot_config(&cfg);
+	if (!b->mm)
+		return -1;
+	area = cma_dev_get_cma_area(b->mm, NULL);
+	if (!area) {
+		fprintf(stderr, "cmabench: %s gave no default CMA area\n", CMA_BENCH_CMDLINE);
+		goto fail;
+	}
+	b->base = cma_area_base_pfn(area);
+	b->count = cma_area_count(area);
+	b->owner.nr_slots = b->machine_pages;
+	b->owner.page = calloc(b->machine_pages, sizeof(*b->owner.page));
+	b->owner.sum = calloc(b->machine_pages, sizeof(*b->owner.sum));
+	b->pins = calloc(b->machine_pages, sizeof(*b->pins));
+	b->src = malloc(MAX_REF_BYTES);
+	b->dst = malloc(MAX_REF_BYTES);
+	if (!b->owner.page || !b->owner.sum || !b->pins || !b->src || !b->dst) {
+		fprintf(stderr, "cmabench: no memory for the owner table or reference buffers\n");
+		goto fail;
+	}
+	memset(b->src, 0xa5, MAX_REF_BYTES);
+	memset(b->dst, 0x5a, MAX_REF_BYTES);
+	b->prefault = true;
+	ret = prepare_full(b, b->base, b->base + b->count);
+	b->prefault = false;
+	owner_drop_all(b);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	cma_bench_teardown(b);
+	return -1;
+}
+
+/* Best of @runs: ns to copy (or, !copy, to set) @bytes in the reference buffers. */
+static double time_reference(struct cma_bench *b, size_t bytes, bool copy, int runs)
+{
+	double best = -1;
+
+	for (int run = 0; run < runs; run++) {
+		double t0 = now_ns(), ns;
+
+		if (copy)
+			memcpy(b->dst, b->src, bytes);
+		else
+			memset(b->dst, run + 1, bytes);
+		clobber(b->dst);
+		ns = now_ns() - t0;
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+static void print_cma_figure(const char *figure, double value, const char *unit,
+			     const char *ratio_name, double ratio, const char *note)
+{
+	printf("%-24s %10.1f %-10s  %-15s %5.2f   (%s)\n", figure, value, unit, ratio_name, ratio,
+	       note);
+}
+
+static void print_no_figure(const char *figure, const char *why)
+{
+	printf("%-24s %10s            %s; no figure\n", figure, "-", why);
+}
+
+/* Damaged owner data fails the whole bench: a fast migration that loses bytes is no figure. */
+static int report_damage(const char *figure, unsigned long bad, unsigned long checked)
+{
+	if (!bad)
+		return 0;
+	fprintf(stderr, "cmabench: %s: data: %lu of %lu owner pages damaged or left in the range\n",
+		figure, bad, checked);
+	print_no_figure(figure, "owner data damaged");
+	return -1;
+}
+
+/*
+ * The first @mib MiB of the area full of owner pages, all of them moved
+ * by one cma_alloc_contig_range of exactly that range.
+ */
+static int figure_migrate(struct cma_bench *b, const char *figure, unsigned long mib)
+{
+	const unsigned long n = mib * MIB / PAGE_BYTES;
+	unsigned long bad = 0, checked = 0, migrated = 0;
+	double best = -1, copy_ns;
+	char note[200];
+
+	for (int run = 0; run < BENCH_RUNS && !bad; run++) {
+		double t0, ns;
+		int ret;
+
+		if (prepare_full(b, b->base, b->base + n)) {
+			print_no_figure(figure, "could not fill the range");
+			return -1;
+		}
+		t0 = now_ns();
+		ret = cma_alloc_contig_range(b->mm, b->base, b->base + n, CMA_MIGRATE_CMA);
+		ns = now_ns() - t0;
+		if (ret) {
+			owner_drop_all(b);
+			snprintf(note, sizeof(note), "cma_alloc_contig_range: %s", strerror(-ret));
+			print_no_figure(figure, note);
+			return -1;
+		}
+		migrated = b->owner.migrated;
+		bad = owner_damaged(b, b->base, b->base + n, &checked);
+		cma_free_contig_range(b->mm, b->base, n);
+		owner_drop_all(b);
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	if (report_damage(figure, bad, checked))
+		return -1;
+	copy_ns = time_reference(b, n * PAGE_BYTES, true, BENCH_RUNS);
+	snprintf(note, sizeof(note),
+		 "%.0f pages/s, best of %d, %lu owner pages migrated by alloc_contig_range, data: intact",
+		 n / (best / 1e9), BENCH_RUNS, migrated);
+	print_cma_figure(figure, mib_per_s(n * PAGE_BYTES, best), "MiB/s", "migrate/memcpy",
+			 copy_ns / best, note);
+	return 0;
+}
+
+/* µs per allocation of @mib MiB from the idle area, released between runs. */
+static int figure_alloc_idle(struct cma_bench *b, const char *figure, unsigned long mib)
+{
+	const int n = (int)(mib * MIB / PAGE_BYTES);
+	double best = -1, set_ns;
+	char note[200];
+
+	for (int run = 0; run < IDLE_RUNS; run++) {
+		double t0 = now_ns(), ns;
+		struct cma_page *pages = cma_dma_alloc_from_contiguous(b->mm, NULL, n, CMA_BENCH_ALIGN);
+
+		ns = now_ns() - t0;
+		if (!pages) {
+			print_no_figure(figure, "cma_dma_alloc_from_contiguous failed");
+			return -1;
+		}
+		if (!cma_dma_release_from_contiguous(b->mm, NULL, pages, n)) {
+			print_no_figure(figure, "cma_dma_release_from_contiguous refused");
+			return -1;
+		}
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	set_ns = time_reference(b, (size_t)n * PAGE_BYTES, false, IDLE_RUNS);
+	snprintf(note, sizeof(note),
+		 "best of %d, align order %d, nothing to migrate; memset %.1f us, <1: faster",
+		 IDLE_RUNS, CMA_BENCH_ALIGN, set_ns / 1e3);
+	print_cma_figure(figure, best / 1e3, "us/alloc", "alloc/memset", best / set_ns, note);
+	return 0;
+}
+
+/* MiB/s of an @mib MiB allocation from an area full of owner pages. */
+static int figure_alloc_full(struct cma_bench *b, const char *figure, unsigned long mib)
+{
+	const int n = (int)(mib * MIB / PAGE_BYTES);
+	unsigned long bad = 0, checked = 0, migrated = 0;
+	double best = -1, copy_ns;
+	char note[200];
+
+	for (int run = 0; run < BENCH_RUNS && !bad; run++) {
+		struct cma_page *pages;
+		unsigned long pfn;
+		double t0, ns;
+
+		if (prepare_full(b, b->base, b->base + b->count)) {
+			print_no_figure(figure, "could not fill the area");
+			return -1;
+		}
+		t0 = now_ns();
+		pages = cma_dma_alloc_from_contiguous(b->mm, NULL, n, CMA_BENCH_ALIGN);
+		ns = now_ns() - t0;
+		if (!pages) {
+			owner_drop_all(b);
+			print_no_figure(figure, "cma_dma_alloc_from_contiguous failed");
+			return -1;
+		}
+		pfn = cma_page_to_pfn(b->mm, pages);
+		migrated = b->owner.migrated;
+		bad = owner_damaged(b, pfn, pfn + (unsigned long)n, &checked);
+		cma_dma_release_from_contiguous(b->mm, NULL, pages, n);
+		owner_drop_all(b);
+		if (best < 0 || ns < best)
+			best = ns;
+	}
+	if (report_damage(figure, bad, checked))
+		return -1;
+	copy_ns = time_reference(b, (size_t)n * PAGE_BYTES, true, BENCH_RUNS);
+	snprintf(note, sizeof(note),
+		 "best of %d, area %lu MiB full of owner pages, %lu migrated, align order %d, data: intact",
+		 BENCH_RUNS, b->count * PAGE_BYTES / MIB, migrated, CMA_BENCH_ALIGN);
+	print_cma_figure(figure, mib_per_s((unsigned long)n * PAGE_BYTES, best), "MiB/s",
+			 "alloc/memcpy", copy_ns / best, note);
+	return 0;
+}
+
+static const unsigned long cma_alloc_mib[] = { 1, 16, 64 };
+#define NR_CMA_SIZES (sizeof(cma_alloc_mib) / sizeof(cma_alloc_mib[0]))
+
+static bool figure_selected(const char *filter, const char *name)
+{
+	return !filter || strstr(name, filter);
+}
+
+/* The backed machine is booted once, and only if one of its figures is selected. */
+static int figures_cma(const struct bench_params *bp, const char *filter)
+{
+	char migrate[32], idle[NR_CMA_SIZES][32], full[NR_CMA_SIZES][32];
+	bool any;
+	struct cma_bench b;
+	int ret = 0;
+
+	snprintf(migrate, sizeof(migrate), "migrate_%luMiB", bp->migrate_mib);
+	any = figure_selected(filter, migrate);
+	for (size_t i = 0; i < NR_CMA_SIZES; i++) {
+		snprintf(idle[i], sizeof(idle[i]), "cma_alloc_idle_%luMiB", cma_alloc_mib[i]);
+		snprintf(full[i], sizeof(full[i]), "cma_alloc_full_%luMiB", cma_alloc_mib[i]);
+		any |= figure_selected(filter, idle[i]) || figure_selected(filter, full[i]);
+	}
+	if (!any)
+		return 0;
+	if (cma_bench_setup(&b))
+		return -1;
+	if (figure_selected(filter, migrate))
+		ret |= figure_migrate(&b, migrate, bp->migrate_mib);
+	for (size_t i = 0; i < NR_CMA_SIZES; i++) {
+		if (figure_selected(filter, idle[i]))
+			ret |= figure_alloc_idle(&b, idle[i], cma_alloc_mib[i]);
+	}
+	for (size_t i = 0; i < NR_CMA_SIZES; i++) {
+		if (figure_selected(filter, full[i]))
+			ret |= figure_alloc_full(&b, full[i], cma_alloc_mib[i]);
+	}
+	cma_bench_teardown(&b);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
 /* Driver                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -583,7 +1110,7 @@ static int parse_args(int argc, char **argv, struct bench_params *bp, const char
 	const char *seed = getenv("CMA_BENCH_SEED");
 
 	*bp = (struct bench_params){
-		.pairs = 5000000, .pair_warmup = 500000, .mix_ops = 2000000,
+		.pairs = 5000000, .pair_warmup = 500000, .mix_ops = 2000000, .migrate_mib = 64,
 		.seed = 0x2545f4914f6cdd1dull,
 	};
 	*filter = NULL;
@@ -592,6 +1119,7 @@ static int parse_args(int argc, char **argv, struct bench_params *bp, const char
 			bp->pairs /= 10;
 			bp->pair_warmup /= 10;
 			bp->mix_ops /= 10;
+			bp->migrate_mib = 16;
 		} else if (argv[i][0] == '-' || *filter) {
 			fprintf(stderr, "usage: %s [--quick] [FILTER]\n", argv[0]);
 			return -1;
@@ -628,5 +1156,6 @@ int main(int argc, char **argv)
 		ret |= figure_mix(allocs, 4, &bp);
 	if (group_selected(filter, "metadata_per_page", allocs, 0))
 		ret |= figure_metadata();
+	ret |= figures_cma(&bp, filter);
 	return ret ? 1 : 0;
 }

@@ -139,3 +139,28 @@ char *test_dmesg(struct cma_mm *mm)
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
+
+int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len)
+{
+	long dirty = 0, counted = 0, writeback = 0, isolated = 0;
+	struct zone *z;
+
+	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn++) {
+		struct cma_page *page = cma_pfn_to_page(mm, pfn);
+
+		if (page && page_test(page, PG_head) && page_test(page, PG_movable) &&
+		    !page_test(page, PG_swapbacked) && page_test(page, PG_dirty))
+			dirty++;
+	}
+	for_each_zone(mm, z) {
+		counted += atomic_load(&z->vm_stat[NR_FILE_DIRTY]);
+		writeback += atomic_load(&z->vm_stat[NR_WRITEBACK]);
+		isolated += atomic_load(&z->vm_stat[NR_ISOLATED_ANON]) +
+			    atomic_load(&z->vm_stat[NR_ISOLATED_FILE]);
+	}
+	if (counted == dirty && !writeback && !isolated)
+		return 0;
+	snprintf(why, len, "NR_FILE_DIRTY %ld, NR_WRITEBACK %ld, NR_ISOLATED %ld: expected %ld dirty file pages as mem_map holds, none under writeback or isolated",
+		 counted, writeback, isolated, dirty);
+	return -1;
+}

@@ -60,4 +60,13 @@ unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page *
 /* The machine's log (cma_mm_dmesg) as a NUL-terminated string; free() it. */
 char *test_dmesg(struct cma_mm *mm);
 
+/* ---- counters cma_mm_verify leaves alone (test_mobility_stress, test_fault_sweep) ---- */
+
+/*
+ * With no reclaim or migration running: NR_FILE_DIRTY equals the dirty
+ * file pages found in mem_map, NR_WRITEBACK and NR_ISOLATED_* are 0.
+ * Returns 0, or -1 with what differs written to @why.
+ */
+int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len);
+
 #endif

@@ -216,3 +216,124 @@ void owner_destroy(struct fake_owner *o)
 	free(o->slots);
 	free(o);
 }
+
+/* ---- owners under threads and under callback fault injection ---- */
+
+struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed,
+				 const struct cma_owner_ops *ops)
+{
+	struct cma_page *page;
+	bool resident;
+
+	if (idx >= o->nr_slots)
+		return NULL;
+	pthread_mutex_lock(&o->lock);
+	resident = o->slots[idx].page != NULL;
+	pthread_mutex_unlock(&o->lock);
+	if (resident)
+		return NULL;
+	if (!ops)
+		ops = o->anon ? &fake_anon_ops : &fake_file_ops;
+	page = cma_alloc_movable(o->mm, gfp, 0, ops, o, idx);
+	if (!page)
+		return NULL;
+	/* as owner_fault: the bytes are written under a reference */
+	while (!cma_page_tryget(o->mm, page))
+		sched_yield();
+	fill(o->mm, page, seed);
+	pthread_mutex_lock(&o->lock);
+	o->slots[idx].page = page;
+	o->slots[idx].sum = page_checksum(o->mm, page);
+	o->slots[idx].swapped = o->slots[idx].dropped = false;
+	pthread_mutex_unlock(&o->lock);
+	cma_page_put(o->mm, page);
+	return page;
+}
+
+struct cma_page *owner_pin(struct fake_owner *o, uint64_t idx)
+{
+	struct cma_page *page;
+
+	if (idx >= o->nr_slots)
+		return NULL;
+	pthread_mutex_lock(&o->lock);
+	page = o->slots[idx].page;
+	if (page && !cma_page_tryget(o->mm, page))
+		page = NULL;
+	pthread_mutex_unlock(&o->lock);
+	return page;
+}
+
+/* The countdown; calls and fired are atomic, nth and err are set before the operation. */
+static struct {
+	unsigned long calls;
+	unsigned long nth;
+	int err;
+	bool fired;
+} countdown;
+
+void owner_callback_fail_nth(unsigned long nth, int err)
+{
+	countdown.nth = nth;
+	countdown.err = err;
+	__atomic_store_n(&countdown.calls, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&countdown.fired, false, __ATOMIC_SEQ_CST);
+}
+
+unsigned long owner_callback_calls(void)
+{
+	return __atomic_load_n(&countdown.calls, __ATOMIC_SEQ_CST);
+}
+
+bool owner_callback_fired(void)
+{
+	return __atomic_load_n(&countdown.fired, __ATOMIC_SEQ_CST);
+}
+
+/* Count a callback; true if it is the one to fail. */
+static bool countdown_hit(void)
+{
+	unsigned long n = __atomic_add_fetch(&countdown.calls, 1, __ATOMIC_SEQ_CST);
+
+	if (!countdown.nth || n != countdown.nth)
+		return false;
+	__atomic_store_n(&countdown.fired, true, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+static const struct cma_owner_ops *fake_ops_of(void *owner)
+{
+	return ((struct fake_owner *)owner)->anon ? &fake_anon_ops : &fake_file_ops;
+}
+
+static int countdown_migrate(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
+{
+	if (countdown_hit()) {
+		struct fake_owner *o = owner;
+
+		pthread_mutex_lock(&o->lock);
+		o->refused++;
+		pthread_mutex_unlock(&o->lock);
+		return countdown.err;
+	}
+	return fake_ops_of(owner)->migrate(owner, idx, from, to);
+}
+
+static int countdown_reclaim(void *owner, uint64_t idx, struct cma_page *page)
+{
+	return countdown_hit() ? countdown.err : fake_ops_of(owner)->reclaim(owner, idx, page);
+}
+
+static int countdown_writeback(void *owner, uint64_t idx, struct cma_page *page)
+{
+	return countdown_hit() ? countdown.err : fake_ops_of(owner)->writeback(owner, idx, page);
+}
+
+const struct cma_owner_ops countdown_anon_ops = {
+	.migrate = countdown_migrate, .reclaim = countdown_reclaim,
+	.writeback = countdown_writeback, .anon = true,
+};
+const struct cma_owner_ops countdown_file_ops = {
+	.migrate = countdown_migrate, .reclaim = countdown_reclaim,
+	.writeback = countdown_writeback, .anon = false,
+};

@@ -57,4 +57,33 @@ unsigned long owner_resident(struct fake_owner *o);
 
 uint64_t page_checksum(struct cma_mm *mm, struct cma_page *page);
 
+/* ---- owners under threads and under callback fault injection ---- */
+
+/*
+ * owner_fault() with the residency test made under the owner's lock, as a
+ * thread must while migration or reclaim may switch the slot, and with the
+ * page's ops chosen by the caller (NULL: fake_anon_ops / fake_file_ops).
+ */
+struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed,
+				 const struct cma_owner_ops *ops);
+/*
+ * A pin that may race migration: a tryget on slot @idx's page under the
+ * owner's lock, so that the page is the slot's own. NULL when the slot is
+ * not resident or its page is frozen. Drop it with cma_page_put().
+ */
+struct cma_page *owner_pin(struct fake_owner *o, uint64_t idx);
+
+/*
+ * Owner callbacks failing on a countdown, for fault sweeps. The countdown
+ * ops answer exactly as the fake ops of their kind, except that the @nth
+ * callback (migrate, reclaim or writeback of any owner, counted from the
+ * last owner_callback_fail_nth() call) answers @err. One countdown per
+ * process; nth 0 never fails.
+ */
+extern const struct cma_owner_ops countdown_anon_ops, countdown_file_ops;
+void owner_callback_fail_nth(unsigned long nth, int err);
+/* Callbacks made since owner_callback_fail_nth(), and whether the failure was given. */
+unsigned long owner_callback_calls(void);
+bool owner_callback_fired(void);
+
 #endif

@@ -73,6 +73,15 @@ void cma_mm_destroy(struct cma_mm *mm);
 /** cma_mm_dmesg() - the machine's kernel log so far (boot messages, errors). */
 int cma_mm_dmesg(struct cma_mm *mm, FILE *out);
 
+/**
+ * cma_mm_printk() - printk() for board code: add a line to the machine's
+ * log, in order with the kernel's own (a board's reserve() reporting a
+ * failed reservation, say). @fmt is printf's; end it with "\n".
+ */
+void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** cma_mm_pr_err() - printk(KERN_ERR) for board code: to the log and to stderr. */
+void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /** cma_mm_verify() - DEBUG_VM: 0, or -EUCLEAN after printing what is broken. */
 int cma_mm_verify(struct cma_mm *mm);
 
@@ -195,8 +204,25 @@ struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_dev
 bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 				     struct cma_page *pages, int count);
 
+/**
+ * cma_dma_alloc_coherent() - dma_alloc_coherent() of the machine's
+ * architecture (x86: seed 010, CMA first unless CMA_GFP_ATOMIC, else the
+ * buddy allocator, within the device's coherent mask; ARM: atomic
+ * requests from the atomic pool, the rest from CMA only). @dev NULL is
+ * the architecture's fallback device. The memory is zeroed, except that
+ * ARM's pool does not clear a block again when it is reused.
+ * *@dma_handle is the physical address; *@vaddr (may be NULL) the bytes,
+ * NULL on a metadata-only machine. 0, -ENOMEM, or -EINVAL for a size of
+ * 0, a NULL @dma_handle, or a machine not booted.
+ */
 int cma_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
 			   cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr);
+/**
+ * cma_dma_free_coherent() - dma_free_coherent(): give back the buffer at
+ * @dma_handle, with the @dev and @size it was allocated with, to where it
+ * came from (the atomic pool, @dev's CMA area, or the buddy allocator).
+ * A handle this machine never handed out is reported and changes nothing.
+ */
 void cma_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
 			   cma_phys_t dma_handle);
 

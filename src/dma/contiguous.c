@@ -2,8 +2,9 @@
 /*
  * dma-contiguous (seed 009): devices' CMA areas. The default area is
  * sized by cma= or Kconfig and reserved by the architecture's setup;
- * boards declare per-device areas; at the core initcall each area is
- * handed to its device, and the default follows v23's rule.
+ * boards declare per-device areas; each reservation is shown to the
+ * architecture (dma_contiguous_early_fixup); at the core initcall each
+ * area is handed to its device, and the default follows v23's rule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,25 @@ void cma_dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma 
 	dev_set_cma_area(mm, dev, cma);
 }
 
+/*
+ * dma_declare_contiguous: reserve the area, then let the architecture see
+ * it (dma_contiguous_early_fixup), once per area, as the seed does at the
+ * end of a successful reservation.
+ */
+static int dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64_t size,
+				  cma_phys_t base, cma_phys_t limit)
+{
+	unsigned before = mm->cma->nr_reserved;
+	int ret = cma_declare_contiguous(mm, size, base, limit, dev, dev ? dev->name : "reserved");
+
+	if (!ret && mm->cma->nr_reserved > before) {
+		const struct cma_reserved *r = &mm->cma->reserved[mm->cma->nr_reserved - 1];
+
+		dma_arch(mm)->early_fixup(mm, r->start, r->size);
+	}
+	return ret;
+}
+
 /* dma_contiguous_reserve: the default area, cma= beating the Kconfig choice. */
 void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
 {
@@ -81,7 +101,7 @@ void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
 		return;
 	size = cma_default_size(mm);
 	if (size)
-		cma_declare_contiguous(mm, size, 0, limit, NULL, "reserved");
+		dma_declare_contiguous(mm, NULL, size, 0, limit);
 }
 
 void cma_dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
@@ -101,7 +121,21 @@ int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64
 		mm_pr_err(mm, "cma: dma_declare_contiguous: CONFIG_CMA is not set\n");
 		return -ENOSYS;
 	}
-	return cma_declare_contiguous(mm, size, base, limit, dev, dev ? dev->name : "reserved");
+	return dma_declare_contiguous(mm, dev, size, base, limit);
+}
+
+/* dma_alloc_from_contiguous: from the device's area, or else the default one. */
+struct cma_page *dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
+					   unsigned long count, unsigned int align)
+{
+	return cma_alloc(mm, dev_get_cma_area(mm, dev), count, align);
+}
+
+/* dma_release_from_contiguous: false, changing nothing, for pages not the area's. */
+bool dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
+				 struct cma_page *pages, unsigned long count)
+{
+	return cma_release(mm, dev_get_cma_area(mm, dev), pages, count);
 }
 
 struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
@@ -109,7 +143,7 @@ struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_dev
 {
 	if (mm_require_phase(mm, MM_BOOTED, "dma_alloc_from_contiguous") || count <= 0)
 		return NULL;
-	return cma_alloc(mm, dev_get_cma_area(mm, dev), (unsigned long)count, align);
+	return dma_alloc_from_contiguous(mm, dev, (unsigned long)count, align);
 }
 
 bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
@@ -117,5 +151,5 @@ bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 {
 	if (mm->phase != MM_BOOTED || count < 0)
 		return false;
-	return cma_release(mm, dev_get_cma_area(mm, dev), pages, (unsigned long)count);
+	return dma_release_from_contiguous(mm, dev, pages, (unsigned long)count);
 }

@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The machine's boot as setup_arch and the initcalls run it: memblock,
- * the architecture's CMA reservation, zones and mem_init, the core
- * initcall that activates the CMA areas and gives them to their devices,
- * then module_init's watermarks (min_free_kbytes sees CMA memory).
+ * The machine's boot as setup_arch and the initcalls run it:
+ *
+ *   cma_mm_create          memblock (banks)
+ *   early calls            the caller's: the kernel image, the board's
+ *                          reserve() with its dma_declare_contiguous()
+ *   cma_mm_boot            the architecture's dma_contiguous_reserve(limit),
+ *                          unless an early call made it (x86 makes it right
+ *                          after memblock, ARM after the board's reserve);
+ *                          zones, mem_map, free memory to the buddy allocator;
+ *                          core_initcall: activate the CMA areas in
+ *                          declaration order and give them to their devices;
+ *                          postcore_initcall: the architecture's (ARM's atomic
+ *                          pool); module_init: the watermarks, which see the
+ *                          CMA memory
+ *
+ * Device probe, and dev_set_cma_area for areas shared between devices,
+ * come after cma_mm_boot returns.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +38,7 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	if (!mm->cma || !mm->dma)
 		goto fail;
 	pthread_mutex_init(&dma_state(mm)->lock, NULL);
+	pthread_mutex_init(&dma_state(mm)->pool.lock, NULL);
 	ret = cma_parse_params(mm, cfg->cmdline, cfg->kconfig, &mm->cma->params);
 	if (ret)
 		goto fail;
@@ -33,6 +48,9 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 		ret = -ENOMEM;
 		goto fail;
 	}
+	ret = dma_arch_init(mm);
+	if (ret)
+		goto fail;
 	return 0;
 fail:
 	cma_mm_destroy(mm);
@@ -40,27 +58,16 @@ fail:
 	return ret;
 }
 
-/* The limit of the architecture's default reservation (x86: 0, any; ARM: lowmem and DMA). */
-static cma_phys_t arch_cma_limit(struct cma_mm *mm)
-{
-	cma_phys_t limit = 0;
-
-	if (mm->arch != CMA_ARCH_ARM)
-		return 0;
-	limit = mm->zone_end[ZONE_NORMAL] ? mm->zone_end[ZONE_NORMAL] : memblock_end_of_DRAM(&mm->memblock);
-	if (mm->zone_end[ZONE_DMA] && mm->zone_end[ZONE_DMA] < limit)
-		limit = mm->zone_end[ZONE_DMA];
-	return limit;
-}
-
 int cma_mm_boot(struct cma_mm *mm)
 {
+	const struct dma_arch_ops *arch;
 	int ret = mm_require_phase(mm, MM_EARLY, "cma_mm_boot");
 
 	if (ret)
 		return ret;
+	arch = dma_arch(mm);
 	if (!mm->cma->reserve_called)
-		dma_contiguous_reserve(mm, arch_cma_limit(mm));
+		dma_contiguous_reserve(mm, arch->contiguous_limit(mm));
 	ret = mm_boot_memory(mm);
 	if (ret)
 		return ret;
@@ -69,6 +76,7 @@ int cma_mm_boot(struct cma_mm *mm)
 	for (unsigned i = 0; i < mm->cma->nr_reserved; i++)
 		if (mm->cma->reserved[i].cma)
 			dev_set_cma_area(mm, mm->cma->reserved[i].dev, mm->cma->reserved[i].cma);
+	arch->postcore_initcall(mm);
 	/* module_init(init_per_zone_wmark_min) */
 	init_per_zone_wmark_min(mm);
 	VM_VERIFY(mm);
@@ -81,10 +89,42 @@ void cma_mm_destroy(struct cma_mm *mm)
 		return;
 	if (mm->dma) {
 		dma_devices_free(mm);
+		dma_arch_free(mm);
+		pthread_mutex_destroy(&dma_state(mm)->pool.lock);
 		pthread_mutex_destroy(&dma_state(mm)->lock);
 		free(mm->dma);
 		mm->dma = NULL;
 	}
 	cma_state_free(mm);
 	mm_destroy(mm);
+}
+
+/* Board code's messages go to the machine's log, between the kernel's own. */
+static void board_printk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (err)
+		mm_pr_err(mm, "%s", line);
+	else
+		mm_printk(mm, "%s", line);
+}
+
+void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	board_printk(mm, false, fmt, ap);
+	va_end(ap);
+}
+
+void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	board_printk(mm, true, fmt, ap);
+	va_end(ap);
 }

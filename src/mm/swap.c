@@ -93,7 +93,7 @@ static void owner_account(struct cma_mm *mm, struct cma_page *page, uint32_t fla
 	if (!(flags & PG_movable))
 		return;
 	mod_zone_page_state(zone, flags & PG_swapbacked ? NR_ANON_PAGES : NR_FILE_PAGES,
-			    sign << page_order(page));
+			    sign * (1l << page_order(page)));
 	if ((flags & PG_dirty) && !(flags & PG_swapbacked))
 		mod_zone_page_state(zone, NR_FILE_DIRTY, sign);
 }
@@ -111,7 +111,11 @@ void page_account_owner(struct cma_mm *mm, struct cma_page *page)
  */
 void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
 {
-	uint32_t old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_OWNER_MASK,
+	uint32_t old;
+
+	if (!page_test(page, PG_movable))
+		return;
+	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_OWNER_MASK,
 						 memory_order_relaxed);
 
 	owner_account(mm, page, old, -1);
@@ -234,16 +238,19 @@ static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 {
 	struct cpu_slot *slot = this_cpu_slot(mm);
-	struct pagevec *pv = &slot->lru_add_pvec;
-	bool full;
+	struct pagevec *pv = &slot->lru_add_pvec, full = { 0 };
 
 	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
 	spin_lock(&slot->lock);
 	pv->pages[pv->nr++] = page_idx(mm, page);
-	full = pv->nr == PAGEVEC_SIZE;
+	/* empty it in the same critical section: threads may share a slot */
+	if (pv->nr == PAGEVEC_SIZE) {
+		full = *pv;
+		pv->nr = 0;
+	}
 	spin_unlock(&slot->lock);
-	if (full)
-		drain_slot_pagevec(mm, slot);
+	if (full.nr)
+		pagevec_lru_add(mm, &full);
 }
 
 void lru_add_drain(struct cma_mm *mm)

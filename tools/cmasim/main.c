@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmasim: boot a described board on libcma and show what the kernel
- * would print. Exit status: 0 success, 1 the run failed, 2 bad usage.
+ * would print. Exit status: 0 success, 1 the run failed, 2 bad usage or
+ * bad input, with a message naming what was wrong and what is accepted.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,36 +12,102 @@
 #include <cma/cma.h>
 #include "platform.h"
 
-#define MAX_DUMPS 16
+#define KCONFIG_MAX_BYTES (1 << 20)
+
+static const char *const dump_names[] = {
+	"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
+};
+#define NR_DUMP_NAMES (sizeof(dump_names) / sizeof(dump_names[0]))
+#define DUMP_NAMES_ACCEPTED "buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: cmasim boot [--platform NAME] [--cmdline STR] [--kconfig FILE] [--dump NAME]...\n"
+		"usage: cmasim boot [--platform NAME|FILE] [--cmdline STR] [--kconfig FILE] [--dump NAME]...\n"
 		"       cmasim list\n"
-		"--dump takes: buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma\n");
+		"\n"
+		"  --platform  a built-in platform (%s; see 'cmasim list') or a platform file\n"
+		"              (default x86)\n"
+		"  --cmdline   the kernel command line, replacing the platform's (cma=SIZE,\n"
+		"              coherent_pool=SIZE on arm)\n"
+		"  --kconfig   a .config fragment (CONFIG_CMA_*), replacing the platform's\n"
+		"  --dump      after the boot log, print /proc/NAME; NAME is one of\n"
+		"              " DUMP_NAMES_ACCEPTED "; repeatable\n",
+		platform_builtin_names());
 }
 
-static char *read_file(const char *path)
+/* The file's text, or NULL after saying why on stderr. */
+static char *read_kconfig(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
+	char *buf;
+	size_t n;
 
-	if (!f)
+	if (!f) {
+		fprintf(stderr, "cmasim: --kconfig %s: cannot read it: %s\n", path, strerror(errno));
 		return NULL;
-	FILE *mem = open_memstream(&buf, &len);
-	int c;
-
-	while (mem && (c = fgetc(f)) != EOF)
-		fputc(c, mem);
-	if (mem)
-		fclose(mem);
+	}
+	buf = malloc(KCONFIG_MAX_BYTES + 1);
+	n = buf ? fread(buf, 1, KCONFIG_MAX_BYTES + 1, f) : 0;
+	if (!buf || ferror(f) || n > KCONFIG_MAX_BYTES) {
+		fprintf(stderr, "cmasim: --kconfig %s: %s\n", path,
+			!buf ? "out of memory" : ferror(f) ? strerror(errno) :
+			"larger than 1 MiB: give a .config fragment");
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
 	fclose(f);
+	buf[n] = '\0';
 	return buf;
 }
 
-static int cmd_boot(int argc, char **argv)
+/* A built-in name, else a file; 0, or 2 after saying why on stderr. */
+static int load_platform(const char *arg, struct platform *p)
+{
+	const struct platform *builtin = platform_builtin(arg);
+	char err[512];
+
+	if (builtin) {
+		*p = *builtin;
+		return 0;
+	}
+	if (!strchr(arg, '/') && !strchr(arg, '.')) {
+		FILE *f = fopen(arg, "r");
+
+		if (!f) {
+			fprintf(stderr, "cmasim: --platform '%s': no such platform: accepted %s (see 'cmasim list'), or the path of a platform file\n",
+				arg, platform_builtin_names());
+			return 2;
+		}
+		fclose(f);
+	}
+	if (platform_read_file(arg, p, err, sizeof(err))) {
+		fprintf(stderr, "cmasim: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+struct boot_args {
+	const char *platform;
+	const char *cmdline;
+	char *kconfig;			/* the file's text, or NULL */
+	const char *kconfig_path;
+	const char **dumps;
+	int nr_dumps;
+};
+
+static bool dump_name_ok(const char *name)
+{
+	for (size_t i = 0; i < NR_DUMP_NAMES; i++)
+		if (!strcmp(name, dump_names[i]))
+			return true;
+	return false;
+}
+
+/* 0, -1 for --help, or 2 after saying what was wrong. */
+static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 {
 	static const struct option opts[] = {
 		{ "platform", required_argument, NULL, 'p' },
@@ -50,105 +117,131 @@ static int cmd_boot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const dump_names[] = {
-		"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
+	static const char *const what[] = {
+		['p'] = "a platform name or file", ['c'] = "a kernel command line",
+		['k'] = "a .config file", ['d'] = "a /proc file name (" DUMP_NAMES_ACCEPTED ")",
 	};
-	const char *platform = "x86", *dumps[MAX_DUMPS];
-	int nr_dumps = 0, opt, ret = 1;
-	struct cma_mm_config cfg = { 0 };
-	const struct platform *p;
-	char *kconfig = NULL;
-	struct cma_mm *mm;
+	int opt;
 
+	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			platform = optarg;
+			a->platform = optarg;
 			break;
 		case 'c':
-			cfg.cmdline = optarg;
+			a->cmdline = optarg;
 			break;
 		case 'k':
-			free(kconfig);
-			kconfig = read_file(optarg);
-			if (!kconfig) {
-				fprintf(stderr, "cmasim: --kconfig %s: %s\n", optarg, strerror(errno));
+			free(a->kconfig);
+			a->kconfig_path = optarg;
+			a->kconfig = read_kconfig(optarg);
+			if (!a->kconfig)
 				return 2;
-			}
 			break;
-		case 'd': {
-			size_t i;
-
-			for (i = 0; i < sizeof(dump_names) / sizeof(dump_names[0]); i++)
-				if (!strcmp(optarg, dump_names[i]))
-					break;
-			if (i == sizeof(dump_names) / sizeof(dump_names[0]) || nr_dumps == MAX_DUMPS) {
-				fprintf(stderr, "cmasim: --dump %s: unknown or too many; accepted: buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma\n",
+		case 'd':
+			if (!dump_name_ok(optarg)) {
+				fprintf(stderr, "cmasim: --dump '%s': no such /proc file: accepted " DUMP_NAMES_ACCEPTED "\n",
 					optarg);
-				free(kconfig);
 				return 2;
 			}
-			dumps[nr_dumps++] = optarg;
+			a->dumps[a->nr_dumps++] = optarg;
 			break;
-		}
 		case 'h':
-			usage(stdout);
-			free(kconfig);
-			return 0;
+			return -1;
+		case ':':
+			fprintf(stderr, "cmasim boot: %s needs a value: %s\n", argv[optind - 1],
+				optopt > 0 && optopt < (int)(sizeof(what) / sizeof(what[0])) && what[optopt] ?
+				what[optopt] : "see --help");
+			return 2;
 		default:
-			usage(stderr);
-			free(kconfig);
+			if (optopt)
+				fprintf(stderr, "cmasim boot: unknown option '-%c'", optopt);
+			else
+				fprintf(stderr, "cmasim boot: unknown option '%s'", argv[optind - 1]);
+			fprintf(stderr, ": accepted --platform, --cmdline, --kconfig, --dump, --help\n");
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cmasim boot: unexpected argument '%s'\n", argv[optind]);
-		free(kconfig);
+		fprintf(stderr, "cmasim boot: unexpected argument '%s': boot takes only options (see --help)\n",
+			argv[optind]);
 		return 2;
 	}
-	p = platform_find(platform);
-	if (!p) {
-		fprintf(stderr, "cmasim: unknown platform '%s'; see 'cmasim list'\n", platform);
-		free(kconfig);
-		return 2;
-	}
-	{
-		const char *cmdline = cfg.cmdline;
+	return 0;
+}
 
-		cfg = p->cfg;
-		cfg.cmdline = cmdline;
-		cfg.kconfig = kconfig;
-	}
-	if (cma_mm_create(&cfg, &mm)) {
-		free(kconfig);
+static int boot_and_report(const struct platform *p, const struct boot_args *a)
+{
+	struct cma_device *devs[PLATFORM_MAX_DEVICES];
+	struct cma_mm *mm;
+	int ret = platform_boot(p, a->cmdline, a->kconfig, &mm, devs);
+
+	if (ret == 2) {
+		fprintf(stderr, "cmasim: the machine refused this configuration (see the message above): platform %s, command line from %s, Kconfig from %s\n",
+			p->name, a->cmdline ? "--cmdline" : "the platform",
+			a->kconfig_path ? a->kconfig_path : "the platform");
 		return 2;
 	}
-	if (cma_mm_boot(mm) == 0) {
-		ret = 0;
-		cma_mm_dmesg(mm, stdout);
-		for (int i = 0; i < nr_dumps; i++) {
-			printf("\n==> /proc/%s <==\n", dumps[i]);
-			if (cma_write_proc(mm, dumps[i], stdout))
-				ret = 1;
-		}
-	} else {
-		cma_mm_dmesg(mm, stderr);
+	if (ret) {
+		if (mm)
+			cma_mm_dmesg(mm, stdout);
+		fprintf(stderr, "cmasim: platform %s did not boot (see the message above)\n", p->name);
+		cma_mm_destroy(mm);
+		return 1;
 	}
+	cma_mm_dmesg(mm, stdout);
+	printf("\n==> devices <==\n");
+	platform_write_devices(mm, p, devs, stdout);
+	for (int i = 0; i < a->nr_dumps; i++) {
+		printf("\n==> /proc/%s <==\n", a->dumps[i]);
+		if (cma_write_proc(mm, a->dumps[i], stdout))
+			ret = 1;
+	}
+	if (fflush(stdout))
+		ret = 1;
 	cma_mm_destroy(mm);
-	free(kconfig);
+	return ret;
+}
+
+static int cmd_boot(int argc, char **argv)
+{
+	struct boot_args a = { .platform = "x86" };
+	static struct platform p;
+	int ret;
+
+	a.dumps = calloc((size_t)argc, sizeof(*a.dumps));
+	if (!a.dumps)
+		return 1;
+	ret = parse_boot_args(argc, argv, &a);
+	if (ret < 0) {
+		usage(stdout);
+		ret = 0;
+	} else if (!ret) {
+		ret = load_platform(a.platform, &p);
+		if (!ret)
+			ret = boot_and_report(&p, &a);
+	}
+	free(a.kconfig);
+	free(a.dumps);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+		fprintf(stderr, "cmasim: no command: accepted boot, list\n");
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "boot"))
 		return cmd_boot(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list")) {
+		if (argc > 2) {
+			fprintf(stderr, "cmasim list: unexpected argument '%s': list takes none\n", argv[2]);
+			return 2;
+		}
 		platform_list(stdout);
 		return 0;
 	}
@@ -156,7 +249,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "cmasim: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "cmasim: unknown command '%s': accepted boot, list\n", argv[1]);
 	usage(stderr);
 	return 2;
 }

@@ -1,44 +1,110 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The built-in platforms. x86 is a PC with the BIOS hole below 1 MiB and
- * the DMA zone below 16 MiB, as seed 010 targets.
+ * The built-in platforms, one table each. Where the numbers come from:
+ *
+ * x86      the PC seed 010 targets: x86-64, ZONE_DMA below 16 MiB
+ *          (MAX_DMA_ADDRESS), ZONE_DMA32 below 4 GiB, 1 GiB of RAM with
+ *          the BIOS hole below 1 MiB; pageblock order 9 (HUGETLB_PAGE_ORDER);
+ *          the kernel at CONFIG_PHYSICAL_START (16 MiB).
+ * arm      a 32-bit ARMv7 board with 1 GiB at PHYS_OFFSET 0x40000000 and
+ *          the default 3G/1G split: lowmem is 760 MiB (the 240 MiB vmalloc
+ *          area and its 8 MiB guard below 0xff000000), so arm_lowmem_limit
+ *          is 0x6f800000 and HighMem holds the rest; no ZONE_DMA;
+ *          pageblock order MAX_ORDER - 1 = 10 (no hugetlb on ARM then);
+ *          swapper_pg_dir at +0x4000 and the image from +0x8000.
+ * s5p-mfc  the Exynos4210 Universal C210 (one of the boards whose reserve()
+ *          calls s5p_mfc_reserve_mem, seed 011): two 256 MiB banks, one
+ *          per memory controller, at 0x40000000 and 0x50000000; the
+ *          boards' call s5p_mfc_reserve_mem(0x43000000, 8 << 20,
+ *          0x51000000, 8 << 20) puts "s5p-mfc-r" in the first bank and
+ *          "s5p-mfc-l" in the second. All of it is lowmem.
+ * The kernel images' sizes (8 MiB) are typical of the era, not measured.
  */
 #include <string.h>
 
 #include "platform.h"
 
-static const struct cma_bank x86_banks[] = {
-	{ 0x00000000, 0x0009f000 },	/* conventional memory, up to the EBDA */
-	{ 0x00100000, 0x3ff00000 },	/* 1 MiB .. 1 GiB */
-};
+#define MiB (1ull << 20)
+#define GiB (1ull << 30)
 
-static const struct platform platforms[] = {
+/* ARM's default lowmem: VMALLOC_END 0xff000000 - 240 MiB - 8 MiB, less PAGE_OFFSET 0xc0000000. */
+#define ARM_LOWMEM_SIZE		(760 * MiB)
+#define ARM_PHYS_OFFSET		0x40000000ull
+
+static const struct platform builtins[] = {
 	{
 		.name = "x86",
-		.description = "PC, 1 GiB, ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB",
+		.description = "PC (seed 010), 1 GiB, ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB",
 		.cfg = {
 			.arch = CMA_ARCH_X86,
-			.banks = x86_banks,
-			.nr_banks = 2,
 			.pageblock_order = 9,
-			.zone_dma_end = 16ull << 20,
-			.zone_dma32_end = 4ull << 30,
+			.zone_dma_end = 16 * MiB,
+			.zone_dma32_end = 4 * GiB,
 			.nr_cpus = 2,
 		},
+		.banks = {
+			{ 0x00000000, 0x0009f000 },	/* conventional memory, up to the EBDA */
+			{ 0x00100000, 0x3ff00000 },	/* 1 MiB .. 1 GiB */
+		},
+		.nr_banks = 2,
+		.kernel = { 16 * MiB, 8 * MiB },
+	},
+	{
+		.name = "arm",
+		.description = "ARMv7, 1 GiB at 0x40000000, 760 MiB lowmem + HighMem, atomic DMA pool",
+		.cfg = {
+			.arch = CMA_ARCH_ARM,
+			.pageblock_order = 10,
+			.highmem_start = ARM_PHYS_OFFSET + ARM_LOWMEM_SIZE,
+			.nr_cpus = 2,
+		},
+		.banks = { { ARM_PHYS_OFFSET, 1 * GiB } },
+		.nr_banks = 1,
+		.kernel = { ARM_PHYS_OFFSET + 0x4000, 8 * MiB - 0x4000 },
+	},
+	{
+		.name = "s5p-mfc",
+		.description = "Samsung Exynos4210 (seed 011), 2 banks, MFC areas at 0x43000000 and 0x51000000",
+		.cfg = {
+			.arch = CMA_ARCH_ARM,
+			.pageblock_order = 10,
+			.highmem_start = ARM_PHYS_OFFSET + ARM_LOWMEM_SIZE,
+			.nr_cpus = 2,
+		},
+		.banks = {
+			{ 0x40000000, 256 * MiB },	/* DMC0 */
+			{ 0x50000000, 256 * MiB },	/* DMC1 */
+		},
+		.nr_banks = 2,
+		.kernel = { ARM_PHYS_OFFSET + 0x4000, 8 * MiB - 0x4000 },
+		.devices = {
+			{ .name = "s5p-mfc-r", .mask = 0xffffffff, .cma_size = 8 * MiB, .cma_base = 0x43000000 },
+			{ .name = "s5p-mfc-l", .mask = 0xffffffff, .cma_size = 8 * MiB, .cma_base = 0x51000000 },
+		},
+		.nr_devices = 2,
+		.reserve = board_reserve_s5p_mfc,
 	},
 };
 
-const struct platform *platform_find(const char *name)
+#define NR_BUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+const struct platform *platform_builtin(const char *name)
 {
-	for (size_t i = 0; i < sizeof(platforms) / sizeof(platforms[0]); i++)
-		if (!strcmp(platforms[i].name, name))
-			return &platforms[i];
+	for (size_t i = 0; i < NR_BUILTINS; i++)
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
 	return NULL;
+}
+
+const char *platform_builtin_names(void)
+{
+	return "x86, arm, s5p-mfc";
 }
 
 void platform_list(FILE *out)
 {
-	fprintf(out, "platforms:\n");
-	for (size_t i = 0; i < sizeof(platforms) / sizeof(platforms[0]); i++)
-		fprintf(out, "  %-10s %s\n", platforms[i].name, platforms[i].description);
+	fprintf(out, "platforms (--platform NAME, or the path of a platform file):\n");
+	for (size_t i = 0; i < NR_BUILTINS; i++)
+		fprintf(out, "  %-10s %s\n", builtins[i].name, builtins[i].description);
+	fprintf(out, "scenarios: none yet (cmasim run is to come)\n");
 }

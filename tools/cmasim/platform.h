@@ -1,17 +1,84 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Built-in platforms: a board's memory layout and configuration, as data. */
+/*
+ * Platforms: a board's memory layout, geometry, devices and boot
+ * configuration, as data. Built-in ones are tables (platform.c); others
+ * are read from a platform file (platform_file.c). Booting one runs the
+ * early phase the way that board's setup_arch would (boot.c).
+ */
 #ifndef CMASIM_PLATFORM_H
 #define CMASIM_PLATFORM_H
 
 #include <cma/cma.h>
 
-struct platform {
-	const char *name;
-	const char *description;
-	struct cma_mm_config cfg;
+#define PLATFORM_MAX_BANKS	16
+#define PLATFORM_MAX_DEVICES	16
+#define PLATFORM_NAME_MAX	32	/* device and platform names, with the NUL */
+
+struct platform_device {
+	char name[PLATFORM_NAME_MAX];
+	uint64_t mask;			/* coherent DMA mask */
+	uint64_t cma_size;		/* its own CMA area, declared at the board's reserve(); 0: none */
+	cma_phys_t cma_base;		/* 0: anywhere below the limit */
+	cma_phys_t cma_limit;		/* 0: the memblock limit */
+	char share[PLATFORM_NAME_MAX];	/* "": none; else uses that device's area from postcore on */
 };
 
-const struct platform *platform_find(const char *name);
+struct platform;
+struct cma_device;
+
+/*
+ * A board's reserve() callback (machine_desc->reserve): declares the
+ * devices' areas in the early phase. @devs[i] is @p->devices[i]'s device.
+ */
+typedef void (*board_reserve_fn)(struct cma_mm *mm, const struct platform *p,
+				 struct cma_device *const *devs);
+
+struct platform {
+	char name[PLATFORM_NAME_MAX];
+	char description[160];
+	/* arch, geometry, zone limits, cpus, pool size; banks, cmdline and kconfig are below */
+	struct cma_mm_config cfg;
+	struct cma_bank banks[PLATFORM_MAX_BANKS];
+	unsigned nr_banks;
+	struct cma_bank kernel;		/* the kernel image, reserved first; size 0: none */
+	struct platform_device devices[PLATFORM_MAX_DEVICES];
+	unsigned nr_devices;
+	board_reserve_fn reserve;	/* NULL: each device's area, in order (board_reserve_generic) */
+	char cmdline[512];		/* the board's command line; --cmdline replaces it */
+	char kconfig[4096];		/* .config lines; --kconfig replaces them */
+};
+
+/* The built-in platform @name, or NULL. */
+const struct platform *platform_builtin(const char *name);
 void platform_list(FILE *out);
+/* "x86, arm, s5p-mfc": for messages saying what is accepted. */
+const char *platform_builtin_names(void);
+
+/*
+ * Read a platform file into @p. 0, or -1 after writing one line to @err
+ * naming the file, the line when there is one, what was wrong and what
+ * is accepted.
+ */
+int platform_read_file(const char *path, struct platform *p, char *err, size_t errlen);
+
+/* ---- boot.c ---- */
+
+void board_reserve_generic(struct cma_mm *mm, const struct platform *p,
+			   struct cma_device *const *devs);
+void board_reserve_s5p_mfc(struct cma_mm *mm, const struct platform *p,
+			   struct cma_device *const *devs);
+
+/*
+ * Create the machine of @p with @cmdline and @kconfig (NULL: the
+ * platform's), run its early phase and boot it; share areas at postcore.
+ * Returns 0 with *@mmp booted and @devs[0..nr_devices) set; 2 when the
+ * machine refused the configuration (its message is on stderr; *@mmp is
+ * NULL); 1 when boot failed (*@mmp is kept for its log).
+ */
+int platform_boot(const struct platform *p, const char *cmdline, const char *kconfig,
+		  struct cma_mm **mmp, struct cma_device **devs);
+/* The devices and the default area, one line each (what device probe would find). */
+void platform_write_devices(struct cma_mm *mm, const struct platform *p,
+			    struct cma_device *const *devs, FILE *out);
 
 #endif

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulator from the outside: runs the cmasim binary built beside
+ * this test (BUILD/cmasim; CMASIM=path overrides) and compares what it
+ * prints with the golden files in tests/golden/ (CMA_GOLDEN_DIR
+ * overrides). CMA_UPDATE_GOLDEN=1 rewrites the golden files from the
+ * current output instead; review the diff before committing it.
+ *
+ * Every bad input must exit 2 with a message on stderr naming what was
+ * wrong and what is accepted; the table below lists each one with a
+ * piece of the message it must print.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static char cmasim[PATH_MAX], golden_dir[PATH_MAX], platforms_dir[PATH_MAX];
+
+struct run {
+	int status;		/* exit status, or -1 if it did not exit */
+	char *out, *err;
+};
+
+static char *read_all(FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int c;
+
+	assert_non_null(mem);
+	rewind(f);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(mem);
+	return buf;
+}
+
+/* Run cmasim with @args (NULL-terminated, without argv[0]). */
+static struct run run_cmasim(const char *const *args)
+{
+	const char *argv[32] = { cmasim };
+	FILE *out = tmpfile(), *err = tmpfile();
+	struct run r = { -1, NULL, NULL };
+	int status, n = 1;
+	pid_t pid;
+
+	assert_non_null(out);
+	assert_non_null(err);
+	while (*args && n < 31)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		execv(cmasim, (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status))
+		r.status = WEXITSTATUS(status);
+	r.out = read_all(out);
+	r.err = read_all(err);
+	fclose(out);
+	fclose(err);
+	return r;
+}
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s;
+
+	if (!f)
+		return NULL;
+	s = read_all(f);
+	fclose(f);
+	return s;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The first line where @a and @b differ, for the failure message. */
+static int first_difference(const char *a, const char *b)
+{
+	int line = 1;
+
+	for (; *a && *a == *b; a++, b++)
+		line += *a == '\n';
+	return line;
+}
+
+static void expect_golden(const char *name, const char *output)
+{
+	char path[PATH_MAX + 64];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/%s", golden_dir, name);
+	if (getenv("CMA_UPDATE_GOLDEN")) {
+		write_file(path, output);
+		printf("updated %s\n", path);
+		return;
+	}
+	want = read_file(path);
+	if (!want)
+		fail_msg("golden file %s is missing: run with CMA_UPDATE_GOLDEN=1 to write it", path);
+	if (strcmp(want, output)) {
+		int line = first_difference(want, output);
+
+		free(want);
+		fail_msg("output differs from %s from line %d on; the output was:\n%s", path, line, output);
+	}
+	free(want);
+}
+
+/* Expect: exit 0, nothing on stderr, stdout as in the golden file. */
+static void expect_boot_golden(const char *golden, const char *const *args)
+{
+	struct run r = run_cmasim(args);
+
+	if (r.status != 0 || *r.err)
+		fail_msg("cmasim %s ...: expected exit 0 and no stderr, found exit %d and stderr:\n%s",
+			 args[0], r.status, r.err);
+	expect_golden(golden, r.out);
+	run_free(&r);
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void boot_x86_golden(void **state)
+{
+	expect_boot_golden("boot-x86.txt", ARGS("boot", "--platform", "x86", "--dump", "pagetypeinfo",
+						"--dump", "cma"));
+}
+
+/* Expect: x86 is the default platform. */
+static void boot_default_platform_is_x86(void **state)
+{
+	expect_boot_golden("boot-x86.txt", ARGS("boot", "--dump", "pagetypeinfo", "--dump", "cma"));
+}
+
+static void boot_arm_golden(void **state)
+{
+	expect_boot_golden("boot-arm.txt", ARGS("boot", "--platform", "arm", "--dump", "pagetypeinfo",
+						"--dump", "cma"));
+}
+
+static void boot_s5p_mfc_golden(void **state)
+{
+	expect_boot_golden("boot-s5p-mfc.txt", ARGS("boot", "--platform", "s5p-mfc", "--dump",
+						    "pagetypeinfo", "--dump", "cma"));
+}
+
+/* Expect: with cma=0 the first MFC area becomes the default and gives the atomic pool. */
+static void boot_s5p_mfc_cma0_golden(void **state)
+{
+	expect_boot_golden("boot-s5p-mfc-cma0.txt", ARGS("boot", "--platform", "s5p-mfc", "--cmdline",
+							 "cma=0", "--dump", "cma"));
+}
+
+/* Expect: the built-in s5p-mfc, written as a file, boots to the same output. */
+static void boot_platform_file_same_as_builtin(void **state)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/s5p-mfc.ini", platforms_dir);
+	expect_boot_golden("boot-s5p-mfc.txt", ARGS("boot", "--platform", path, "--dump", "pagetypeinfo",
+						    "--dump", "cma"));
+}
+
+/* Expect: a file's devices (own area, area below a limit, shared, none), cmdline and Kconfig. */
+static void boot_platform_file_devices_golden(void **state)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/camera-board.ini", platforms_dir);
+	expect_boot_golden("boot-camera-board.txt", ARGS("boot", "--platform", path, "--dump", "cma",
+							 "--dump", "meminfo"));
+}
+
+/* Expect: --cmdline and --kconfig replace the platform's; every dump is accepted, repeated too. */
+static void boot_overrides_and_every_dump(void **state)
+{
+	char kconfig[] = "/tmp/cmasim-kconfig-XXXXXX";
+	int fd = mkstemp(kconfig);
+	struct run r;
+
+	assert_true(fd >= 0);
+	assert_true(write(fd, "CONFIG_CMA_SIZE_MBYTES=48\n", 26) == 26);
+	close(fd);
+	r = run_cmasim(ARGS("boot", "--platform", "arm", "--kconfig", kconfig, "--dump", "buddyinfo",
+			    "--dump", "vmstat", "--dump", "meminfo", "--dump", "zoneinfo", "--dump", "cma",
+			    "--dump", "cma"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cma: CMA: reserved 48 MiB at 6c800000\n"));
+	for (const char *const *d = ARGS("buddyinfo", "vmstat", "meminfo", "zoneinfo", "cma"); *d; d++) {
+		char header[64];
+
+		snprintf(header, sizeof(header), "\n==> /proc/%s <==\n", *d);
+		assert_non_null(strstr(r.out, header));
+	}
+	run_free(&r);
+	r = run_cmasim(ARGS("boot", "--platform", "arm", "--cmdline", "cma=24M coherent_pool=1M"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cma: CMA: reserved 24 MiB at 6e000000\n"));
+	assert_non_null(strstr(r.out, "DMA: preallocated 1024 KiB pool for atomic coherent allocations\n"));
+	run_free(&r);
+	unlink(kconfig);
+}
+
+/* Expect: the S5P failure message names the device that failed, with its own size and base. */
+static void boot_s5p_mfc_failure_names_the_device(void **state)
+{
+	char kconfig[] = "/tmp/cmasim-kconfig-XXXXXX";
+	int fd = mkstemp(kconfig);
+	struct run r;
+
+	assert_true(fd >= 0);
+	assert_true(write(fd, "CONFIG_CMA_AREAS=0\n", 19) == 19);	/* one slot: mfc-r takes it */
+	close(fd);
+	r = run_cmasim(ARGS("boot", "--platform", "s5p-mfc", "--kconfig", kconfig));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Failed to reserve memory for MFC device s5p-mfc-l (8388608 bytes at 0x51000000)\n"));
+	assert_null(strstr(r.out, "MFC device s5p-mfc-r"));
+	assert_non_null(strstr(r.err, "s5p-mfc-l (8388608 bytes at 0x51000000)"));
+	run_free(&r);
+	unlink(kconfig);
+}
+
+static void list_golden(void **state)
+{
+	struct run r = run_cmasim(ARGS("list"));
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	expect_golden("list.txt", r.out);
+	run_free(&r);
+}
+
+static void help_exits_0(void **state)
+{
+	for (const char *const *a = ARGS("--help", "-h"); *a; a++) {
+		struct run r = run_cmasim((const char *const[]){ *a, NULL });
+
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "usage: cmasim boot"));
+		run_free(&r);
+	}
+	{
+		struct run r = run_cmasim(ARGS("boot", "--help"));
+
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "--dump"));
+		run_free(&r);
+	}
+}
+
+/* ---- bad input ---- */
+
+struct bad_case {
+	const char *what;
+	const char *args[12];		/* "@FILE" stands for a file holding .file */
+	const char *file;		/* contents of @FILE, or NULL */
+	int status;
+	const char *message;		/* must appear on stderr */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted boot, list" },
+	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted boot, list" },
+	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
+	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
+	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --help" },
+	{ "unknown short option", { "boot", "-x" }, NULL, 2, "unknown option '-x': accepted" },
+	{ "--platform without value", { "boot", "--platform" }, NULL, 2,
+	  "--platform needs a value: a platform name or file" },
+	{ "--cmdline without value", { "boot", "--cmdline" }, NULL, 2, "--cmdline needs a value: a kernel command line" },
+	{ "--kconfig without value", { "boot", "--kconfig" }, NULL, 2, "--kconfig needs a value: a .config file" },
+	{ "--dump without value", { "boot", "--dump" }, NULL, 2,
+	  "--dump needs a value: a /proc file name (buddyinfo, pagetypeinfo" },
+	{ "stray argument", { "boot", "x86" }, NULL, 2, "unexpected argument 'x86': boot takes only options" },
+	{ "unknown platform", { "boot", "--platform", "pdp11" }, NULL, 2,
+	  "--platform 'pdp11': no such platform: accepted x86, arm, s5p-mfc (see 'cmasim list'), or the path of a platform file" },
+	{ "empty platform", { "boot", "--platform=" }, NULL, 2, "--platform '': no such platform" },
+	{ "missing platform file", { "boot", "--platform", "/nonexistent/board.ini" }, NULL, 2,
+	  "/nonexistent/board.ini: cannot read the platform file: No such file or directory" },
+	{ "unknown dump", { "boot", "--dump", "slabinfo" }, NULL, 2,
+	  "--dump 'slabinfo': no such /proc file: accepted buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma" },
+	{ "missing kconfig file", { "boot", "--kconfig", "/nonexistent/.config" }, NULL, 2,
+	  "--kconfig /nonexistent/.config: cannot read it: No such file or directory" },
+	{ "malformed kconfig line", { "boot", "--kconfig", "@FILE" }, "CONFIG_CMA_SIZE_MBYTES=16\nnot a config line\n", 2,
+	  "line 2" },
+	{ "kconfig value out of range", { "boot", "--kconfig", "@FILE" }, "CONFIG_CMA_ALIGNMENT=3\n", 2,
+	  "CONFIG_CMA_ALIGNMENT=3 out of range: accepted 4..9" },
+	{ "malformed cma=", { "boot", "--cmdline", "cma=12Q" }, NULL, 2,
+	  "invalid cma=12Q: expected a size in bytes with an optional K, M, G, T, P or E suffix" },
+	{ "negative cma=", { "boot", "--cmdline", "cma=-5" }, NULL, 2, "invalid cma=-5" },
+	{ "malformed coherent_pool=", { "boot", "--platform", "arm", "--cmdline", "coherent_pool=lots" }, NULL, 2,
+	  "invalid coherent_pool=lots: expected a size" },
+	/* platform files */
+	{ "file: not INI", { "boot", "--platform", "@FILE" }, "this is not a platform\n", 2,
+	  ":1: expected 'key = value', '[platform]', '[device NAME]', a comment or a blank line" },
+	{ "file: unknown section", { "boot", "--platform", "@FILE" }, "[board]\nbank = 0 64M\n", 2,
+	  ":2: unknown section [board]; accepted: [platform], [device NAME]" },
+	{ "file: key before any section", { "boot", "--platform", "@FILE" }, "bank = 0 64M\n", 2,
+	  ":1: 'bank' comes before any section: put it under [platform] or [device NAME]" },
+	{ "file: unknown key", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\nram = 64M\n", 2,
+	  ":3: unknown key 'ram' in [platform]; accepted: name, description, arch, bank" },
+	{ "file: malformed bank", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0x40000000 lots\n", 2,
+	  ":2: bank = 0x40000000 lots: expected BASE SIZE" },
+	{ "file: bank with a '#' comment", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M # ram\n", 2,
+	  ":2: bank = 0 64M # ram: expected BASE SIZE" },
+	{ "file: malformed size", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\nzone_dma_end = 16Q\n", 2,
+	  ":3: zone_dma_end = 16Q: not a number: give a decimal or 0x hex number, optionally with a K, M, G or T suffix" },
+	{ "file: unknown arch", { "boot", "--platform", "@FILE" }, "[platform]\narch = mips\nbank = 0 64M\n", 2,
+	  ":2: arch = mips: accepted x86 or arm" },
+	{ "file: bad boolean", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\nmetadata_only = maybe\n", 2,
+	  ":3: metadata_only = maybe: accepted yes, no, true, false, 1 or 0" },
+	{ "file: key given twice", { "boot", "--platform", "@FILE" }, "[platform]\narch = arm\nbank = 0 64M\narch = x86\n", 2,
+	  ":4: arch is given twice in [platform]" },
+	{ "file: no bank", { "boot", "--platform", "@FILE" }, "[platform]\narch = arm\n", 2,
+	  "no memory: give at least one 'bank = BASE SIZE' under [platform]" },
+	{ "file: indented line", { "boot", "--platform", "@FILE" }, "[platform]\n  bank = 0 64M\n", 2,
+	  ":2: indented line: start each 'key = value' and [section] at the beginning of the line" },
+	{ "file: empty section", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\n[device cam]\n", 2,
+	  ":3: [device cam] has no keys" },
+	{ "file: section twice", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\n[platform]\narch = arm\n", 2,
+	  ":3: [platform] appears twice" },
+	{ "file: bad device name", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\n[device my cam]\nmask = 1\n", 2,
+	  "[device my cam]: a device name is 1 to 31 letters, digits, '-', '_' or '.'" },
+	{ "file: device without mask", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\n[device cam]\ncma_size = 8M\n", 2,
+	  "[device cam] has no mask: give its coherent DMA mask (e.g. mask = 0xffffffff)" },
+	{ "file: zero mask", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\n[device cam]\nmask = 0\n", 2,
+	  ":4: mask = 0: a coherent DMA mask of 0 lets the device reach nothing" },
+	{ "file: unknown device key", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\n[device cam]\nirq = 5\n", 2,
+	  ":4: unknown key 'irq' in [device cam]; accepted: mask, cma_size, cma_base, cma_limit, share" },
+	{ "file: cma_base without cma_size", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\n[device cam]\nmask = 0xffffffff\ncma_base = 32M\n", 2,
+	  "[device cam]: cma_base and cma_limit need a cma_size" },
+	{ "file: share and cma_size", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\n[device a]\nmask = 1\ncma_size = 8M\nshare = b\n[device b]\nmask = 1\n", 2,
+	  "[device a]: give either cma_size (its own area) or share (another's), not both" },
+	{ "file: share names nothing", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\n[device a]\nmask = 1\nshare = a\n", 2,
+	  "[device a]: share = a names no other device of this platform" },
+	{ "file: line too long", { "boot", "--platform", "@FILE" },
+	  "[platform]\ndescription = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", 2,
+	  ":2: line longer than 197 characters" },
+	{ "file: geometry the machine refuses", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\npage_shift = 9\n", 2,
+	  "page_shift 9 not supported: accepted 10..21" },
+	{ "file: overlapping banks", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\nbank = 32M 64M\n", 2, "banks must be ascending and disjoint" },
+	{ "file: more page frames than a machine indexes", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\nbank = 0x100000000000 64M\nmetadata_only = yes\n", 1,
+	  "page frames exceed" },
+};
+
+static void write_temp(const char *text, char *path, size_t size)
+{
+	int fd;
+
+	snprintf(path, size, "/tmp/cmasim-input-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Expect for each: its exit status, nothing on stdout, and a message naming what was wrong. */
+static void bad_input_is_refused(void **state)
+{
+	unsigned passed = 0;
+
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		const char *args[13];
+		char path[64] = "";
+		struct run r;
+		unsigned n;
+
+		if (c->file)
+			write_temp(c->file, path, sizeof(path));
+		for (n = 0; c->args[n]; n++)
+			args[n] = strcmp(c->args[n], "@FILE") ? c->args[n] : path;
+		args[n] = NULL;
+		r = run_cmasim(args);
+		if (r.status != c->status || !strstr(r.err, c->message) || (c->status == 2 && *r.out))
+			fail_msg("bad input '%s': expected exit %d, no stdout and \"%s\" on stderr; found exit %d, stdout:\n%s\nstderr:\n%s",
+				 c->what, c->status, c->message, r.status, r.out, r.err);
+		run_free(&r);
+		if (c->file)
+			unlink(path);
+		passed++;
+	}
+	printf("bad inputs refused as expected: %u\n", passed);
+}
+
+static void platform_file_fixed_base_taken(void **state)
+{
+	char path[64];
+	struct run r;
+
+	/* the area's fixed base lies in the kernel image: the generic board says which device failed */
+	write_temp("[platform]\nbank = 0 256M\nkernel = 16M 8M\npageblock_order = 9\n"
+		   "[device cam]\nmask = 0xffffffff\ncma_size = 8M\ncma_base = 16M\n", path, sizeof(path));
+	r = run_cmasim(ARGS("boot", "--platform", path));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cam: failed to reserve its CMA area (8388608 bytes at 0x01000000): Device or resource busy\n"));
+	assert_non_null(strstr(r.out, "cam        0x00000000ffffffff  0x0f000000-0x0fffffff (16 MiB, the default area)\n"));
+	run_free(&r);
+	unlink(path);
+}
+
+static int setup_paths(void **state)
+{
+	char exe[PATH_MAX], build[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env;
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	/* BUILD/tests/test_cmasim -> BUILD -> the source tree */
+	snprintf(build, sizeof(build), "%s", dirname(dirname(exe)));
+	env = getenv("CMASIM");
+	snprintf(cmasim, sizeof(cmasim), "%s", env ? env : build);
+	if (!env)
+		strncat(cmasim, "/cmasim", sizeof(cmasim) - strlen(cmasim) - 1);
+	env = getenv("CMA_GOLDEN_DIR");
+	if (env) {
+		snprintf(golden_dir, sizeof(golden_dir), "%s", env);
+	} else {
+		snprintf(golden_dir, sizeof(golden_dir), "%s", dirname(build));
+		strncat(golden_dir, "/tests/golden", sizeof(golden_dir) - strlen(golden_dir) - 1);
+	}
+	snprintf(platforms_dir, sizeof(platforms_dir), "%s/../platforms", golden_dir);
+	if (access(cmasim, X_OK)) {
+		print_error("cmasim binary %s is missing: run make first, or set CMASIM\n", cmasim);
+		return -1;
+	}
+	printf("cmasim: %s, golden files: %s\n", cmasim, golden_dir);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(boot_x86_golden),
+		cmocka_unit_test(boot_default_platform_is_x86),
+		cmocka_unit_test(boot_arm_golden),
+		cmocka_unit_test(boot_s5p_mfc_golden),
+		cmocka_unit_test(boot_s5p_mfc_cma0_golden),
+		cmocka_unit_test(boot_platform_file_same_as_builtin),
+		cmocka_unit_test(boot_platform_file_devices_golden),
+		cmocka_unit_test(boot_overrides_and_every_dump),
+		cmocka_unit_test(boot_s5p_mfc_failure_names_the_device),
+		cmocka_unit_test(list_golden),
+		cmocka_unit_test(help_exits_0),
+		cmocka_unit_test(bad_input_is_refused),
+		cmocka_unit_test(platform_file_fixed_base_taken),
+	};
+
+	return cmocka_run_group_tests_name("cmasim", tests, setup_paths, NULL);
+}

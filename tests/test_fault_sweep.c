@@ -1,0 +1,758 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exhaustive fault injection, the way SQLite tests its malloc failures
+ * (issue 7 item 1): each operation runs again and again with the Nth
+ * internal page allocation failing, N = 1, 2, 3 ... until a run completes
+ * without the failure ever being given, that is until N is past the
+ * operation's last allocation; then with the Nth and every later one
+ * failing (SQLite's persistent mode); then with the Nth owner callback
+ * (migrate, reclaim or writeback) answering -EAGAIN, and answering -EIO.
+ *
+ * Every run starts from the same machine: the scenario is built once,
+ * and each run happens in a fork()ed child, a byte-for-byte snapshot of
+ * it, which reports through shared memory and exits. After each run:
+ *   - the result is success or a clean error (-EBUSY, -ENOMEM, -EINTR,
+ *     NULL; migrate_pages: pages left, or -ENOMEM);
+ *   - cma_mm_verify passes, no pageblock is ISOLATE, min_cma_pages is 0
+ *     in every zone, the CMA area's pageblocks are all CMA;
+ *   - no page leaked: with the per-CPU lists drained, free pages plus the
+ *     owners' resident pages plus what the operation holds equal free plus
+ *     resident before it; and again once the operation's pages are freed;
+ *   - the owners' data is intact: every page that moved holds its bytes,
+ *     no two slots share a page, no slot lies in what the operation holds;
+ *     every page of every owner is checked on the unfaulted run, on the
+ *     run that ends a sweep and on every 16th run.
+ *
+ * When the sweep ends: "the failure was given" means fail_page_alloc's
+ * times went down from where the run set it (1, or 2^30 for the
+ * persistent mode), or the callback countdown says it fired. With
+ * space = N - 1 the first N - 1 pages allocated get through and the
+ * allocation that reaches page N fails, so the sweep visits every
+ * allocation of the operation (an order-k one under 2^k values of N). A
+ * run in which nothing failed allocated fewer than N pages (made fewer
+ * than N callbacks): it ran exactly as unfaulted, so every larger N
+ * would too, and the sweep is complete. Its result must equal the
+ * unfaulted run's (same result, same pages): the runs are deterministic.
+ * Each sweep must also cover at least as many points as the unfaulted
+ * run counted pgalloc_* pages and callbacks.
+ *
+ * cma_compact_memory takes its targets from the free scanner
+ * (split_free_page), not from the page allocator: its allocation sweeps
+ * cover 0 points; its callback sweeps are the real ones.
+ *
+ * About 20 s in all (a run costs a fork and a verify); the machine is
+ * small for that reason. CMA_TEST_FILTER=pattern runs only the matching
+ * tests.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "mm/cma.h"
+#include "owners.h"
+
+#define NR_OWNERS	4		/* anon, file, anon, file */
+#define OWNER_SLOTS	1000		/* 4000 slots for 4096 pages */
+#define MAX_RUNS	20000		/* a sweep longer than this is a bug */
+#define FULL_CHECK_EVERY 16
+
+enum fault_kind {
+	FAULT_NONE,
+	FAULT_PAGE_ALLOC,		/* the Nth page allocation fails */
+	FAULT_PAGE_ALLOC_ON,		/* the Nth and every later one fail */
+	FAULT_CALLBACK_EAGAIN,
+	FAULT_CALLBACK_EIO,
+};
+
+/* fail_page_alloc's times for "every later one": more than any run allocates */
+#define TIMES_PERSISTENT	(1ul << 30)
+
+static const char *const kind_names[] = {
+	[FAULT_NONE] = "no fault",
+	[FAULT_PAGE_ALLOC] = "Nth page allocation",
+	[FAULT_PAGE_ALLOC_ON] = "Nth page alloc on",
+	[FAULT_CALLBACK_EAGAIN] = "Nth callback -EAGAIN",
+	[FAULT_CALLBACK_EIO] = "Nth callback -EIO",
+};
+
+/* Written by the child into shared memory, read by the parent. */
+struct report {
+	bool done;			/* the child got to the end */
+	bool fired;			/* the injected failure was given */
+	int rc;				/* 0, or the operation's error; migrate_pages: its result */
+	unsigned long held_pfn, held_nr;	/* what the operation holds on success */
+	unsigned long callbacks;	/* owner callbacks made by the operation */
+	uint64_t pages_allocated;	/* pgalloc_* over the operation */
+	char why[512];			/* the first check that failed, or "" */
+};
+
+struct scenario {
+	struct cma_mm *mm;
+	struct cma *area;
+	unsigned long area_base, area_count;
+	struct fake_owner *o[NR_OWNERS];
+	struct cma_page **before[NR_OWNERS];	/* slot pages before the operation */
+	unsigned long accounted;		/* free + resident before it */
+	unsigned long range_start;		/* alloc_contig_range's MOVABLE range */
+	struct cma_page *pinned;		/* an owner page pinned in the area, or NULL */
+	struct report *rep;			/* shared with the children */
+};
+
+struct sweep_op {
+	const char *name;
+	/* Runs the operation (in the child); sets rep->rc, held_pfn, held_nr. */
+	void (*run)(struct scenario *sc, struct report *rep);
+	bool (*clean)(int rc);
+	void (*release)(struct scenario *sc, const struct report *rep);
+};
+
+/* ------------------------------------------------------------------ */
+/* the scenario                                                        */
+/* ------------------------------------------------------------------ */
+
+static unsigned long resident_pages(struct scenario *sc)
+{
+	unsigned long n = 0;
+
+	for (int k = 0; k < NR_OWNERS; k++)
+		n += owner_resident(sc->o[k]);
+	return n;
+}
+
+static unsigned long free_drained(struct cma_mm *mm)
+{
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	return global_page_state(mm, NR_FREE_PAGES);
+}
+
+static bool in_area(struct scenario *sc, unsigned long pfn)
+{
+	return pfn >= sc->area_base && pfn < sc->area_base + sc->area_count;
+}
+
+/*
+ * 16 MiB, MAX_ORDER 10 and pageblock order 9 (so that areas align to
+ * 4 MiB), a 4 MiB CMA area, 2 MiB of swap: small, because every run
+ * forks the machine. Four
+ * owners fault until memory is full (reclaim has already swapped and
+ * dropped some pages by then) so that the area is full of movable pages;
+ * a third of the file pages are dirty; then every @keep_out-th page
+ * outside the area is released, leaving room for migration targets.
+ */
+static void scenario_build(struct scenario *sc, unsigned keep_out)
+{
+	struct cma_bank bank = { 0, 16 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .max_order = 10, .pageblock_order = 9,
+		.cmdline = "cma=4M", .swap_bytes = 2 * MiB, .nr_cpus = 2,
+	};
+	unsigned long in = 0, released = 0, swapped = 0, dropped = 0, dirty = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->mm = test_boot(&cfg);
+	sc->area = cma_dev_get_cma_area(sc->mm, NULL);
+	assert_non_null(sc->area);
+	sc->area_base = cma_area_base_pfn(sc->area);
+	sc->area_count = cma_area_count(sc->area);
+	for (int k = 0; k < NR_OWNERS; k++)
+		assert_non_null(sc->o[k] = owner_create(sc->mm, k % 2 == 0, OWNER_SLOTS));
+	for (uint64_t i = 0; i < OWNER_SLOTS; i++)
+		for (int k = 0; k < NR_OWNERS; k++) {
+			struct fake_owner *o = sc->o[k];
+
+			assert_non_null(owner_fault_ops(o, i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN,
+							k * 1000003ull + i,
+							o->anon ? &countdown_anon_ops : &countdown_file_ops));
+			if (!o->anon && i % 3 == 0)
+				owner_set_dirty(o, i, true);
+		}
+	for (int k = 0; k < NR_OWNERS; k++)
+		for (uint64_t i = 0; i < OWNER_SLOTS; i++) {
+			struct cma_page *page = sc->o[k]->slots[i].page;
+
+			if (!page)
+				continue;
+			if (in_area(sc, cma_page_to_pfn(sc->mm, page)))
+				in++;
+			else if ((i + (uint64_t)k) % keep_out == 0) {
+				owner_release(sc->o[k], i);
+				released++;
+			}
+		}
+	for (int k = 0; k < NR_OWNERS; k++)
+		for (uint64_t i = 0; i < OWNER_SLOTS; i++) {
+			struct owner_slot *s = &sc->o[k]->slots[i];
+
+			swapped += s->swapped;
+			dropped += s->dropped;
+			dirty += s->page && page_test(s->page, PG_dirty);
+		}
+	lru_add_drain_all(sc->mm);
+	printf("scenario: %lu owner pages (%lu dirty), %lu of the %lu-page area; %lu swapped out and %lu dropped by reclaim while filling; %lu released outside the area; %lu free\n",
+	       resident_pages(sc), dirty, in, sc->area_count, swapped, dropped, released,
+	       free_drained(sc->mm));
+	assert_true(in >= sc->area_count * 9 / 10);
+	assert_verify(sc->mm);
+}
+
+static void scenario_destroy(struct scenario *sc)
+{
+	if (sc->pinned)
+		cma_page_put(sc->mm, sc->pinned);
+	for (int k = 0; k < NR_OWNERS; k++) {
+		owner_destroy(sc->o[k]);
+		free(sc->before[k]);
+	}
+	cma_mm_destroy(sc->mm);
+}
+
+/* What the children compare against. */
+static void scenario_snapshot(struct scenario *sc)
+{
+	for (int k = 0; k < NR_OWNERS; k++) {
+		free(sc->before[k]);
+		sc->before[k] = calloc(OWNER_SLOTS, sizeof(*sc->before[k]));
+		assert_non_null(sc->before[k]);
+		for (uint64_t i = 0; i < OWNER_SLOTS; i++)
+			sc->before[k][i] = sc->o[k]->slots[i].page;
+	}
+	sc->accounted = free_drained(sc->mm) + resident_pages(sc);
+}
+
+/* ------------------------------------------------------------------ */
+/* the operations                                                      */
+/* ------------------------------------------------------------------ */
+
+static bool clean_alloc(int rc)
+{
+	return rc == 0 || rc == -EBUSY || rc == -ENOMEM || rc == -EINTR;
+}
+
+static bool clean_migrate(int rc)
+{
+	return rc >= 0 || rc == -ENOMEM;
+}
+
+#define DMA_COUNT	256
+#define DMA_ALIGN	8
+
+/* NULL from dma_alloc_from_contiguous is reported as -ENOMEM. */
+static void run_dma_alloc(struct scenario *sc, struct report *rep)
+{
+	struct cma_page *page = cma_dma_alloc_from_contiguous(sc->mm, NULL, DMA_COUNT, DMA_ALIGN);
+
+	rep->rc = page ? 0 : -ENOMEM;
+	if (page) {
+		rep->held_pfn = cma_page_to_pfn(sc->mm, page);
+		rep->held_nr = DMA_COUNT;
+	}
+}
+
+static void release_dma(struct scenario *sc, const struct report *rep)
+{
+	if (!cma_dma_release_from_contiguous(sc->mm, NULL, cma_pfn_to_page(sc->mm, rep->held_pfn),
+					     (int)rep->held_nr))
+		snprintf(sc->rep->why, sizeof(sc->rep->why),
+			 "dma_release_from_contiguous(pfn %#lx, %lu) refused the area's own pages",
+			 rep->held_pfn, rep->held_nr);
+}
+
+#define RANGE_PAGES	256
+
+/* A MOVABLE range of owner pages below the area, inside one MAX_ORDER window of MOVABLE blocks. */
+static void pick_movable_range(struct scenario *sc)
+{
+	struct cma_mm *mm = sc->mm;
+	unsigned long unit = max_order_nr_pages(mm);
+
+	for (unsigned long w = sc->area_base - unit; w >= unit; w -= unit) {
+		bool movable = true;
+
+		for (unsigned long pfn = w; pfn < w + unit; pfn += mm->pageblock_nr_pages)
+			movable &= cma_pageblock_migratetype(mm, pfn) == CMA_MIGRATE_MOVABLE;
+		if (movable) {
+			sc->range_start = w + unit / 4;
+			return;
+		}
+	}
+	fail_msg("expected a MAX_ORDER window of MOVABLE pageblocks below the area, found none");
+}
+
+static void run_contig_range(struct scenario *sc, struct report *rep)
+{
+	rep->rc = cma_alloc_contig_range(sc->mm, sc->range_start, sc->range_start + RANGE_PAGES,
+					 CMA_MIGRATE_MOVABLE);
+	if (!rep->rc) {
+		rep->held_pfn = sc->range_start;
+		rep->held_nr = RANGE_PAGES;
+	}
+}
+
+static void release_range(struct scenario *sc, const struct report *rep)
+{
+	cma_free_contig_range(sc->mm, rep->held_pfn, rep->held_nr);
+}
+
+#define MIGRATE_PAGES	64
+
+static struct cma_page *migration_target(struct cma_mm *mm, struct cma_page *page,
+					 unsigned long private)
+{
+	return cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, page_order(page));
+}
+
+/* migrate_pages over the first MIGRATE_PAGES owner pages of the area, as test_migrate does. */
+static void run_migrate_list(struct scenario *sc, struct report *rep)
+{
+	struct page_list list;
+	unsigned long n = 0;
+
+	page_list_init(&list);
+	for (unsigned long pfn = sc->area_base; pfn < sc->area_base + sc->area_count &&
+	     n < MIGRATE_PAGES; pfn++) {
+		struct cma_page *page = cma_pfn_to_page(sc->mm, pfn);
+
+		if (page_test(page, PG_movable) && page_test(page, PG_lru) &&
+		    !isolate_lru_page(sc->mm, page)) {
+			page_list_add_tail(sc->mm, &list, page);
+			n++;
+		}
+	}
+	if (n != MIGRATE_PAGES)
+		snprintf(rep->why, sizeof(rep->why), "expected %d owner pages on the area's LRU, found %lu",
+			 MIGRATE_PAGES, n);
+	rep->rc = migrate_pages(sc->mm, &list, migration_target, 0, MIGRATE_SYNC_LIGHT);
+	putback_lru_pages(sc->mm, &list);
+}
+
+static void run_compact(struct scenario *sc, struct report *rep)
+{
+	rep->rc = cma_compact_memory(sc->mm);
+}
+
+static bool clean_compact(int rc)
+{
+	return rc == 0;
+}
+
+static const struct sweep_op op_dma = {
+	"dma_alloc_from_contiguous(256, align 8)", run_dma_alloc, clean_alloc, release_dma,
+};
+static const struct sweep_op op_range = {
+	"alloc_contig_range(256 pages, MOVABLE)", run_contig_range, clean_alloc, release_range,
+};
+static const struct sweep_op op_migrate = {
+	"migrate_pages(64 pages of the area)", run_migrate_list, clean_migrate, NULL,
+};
+static const struct sweep_op op_compact = {
+	"cma_compact_memory", run_compact, clean_compact, NULL,
+};
+
+/* ------------------------------------------------------------------ */
+/* one run, in a child                                                 */
+/* ------------------------------------------------------------------ */
+
+__attribute__((format(printf, 2, 3)))
+static bool why(struct report *rep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rep->why[0])
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(rep->why, sizeof(rep->why), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static uint64_t pages_allocated(struct cma_mm *mm)
+{
+	static const char *const names[] = { "pgalloc_dma", "pgalloc_dma32", "pgalloc_normal",
+					     "pgalloc_high", "pgalloc_movable" };
+	uint64_t sum = 0, v;
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!cma_mm_counter(mm, names[i], &v))
+			sum += v;
+	return sum;
+}
+
+/* No pageblock ISOLATE, marks back, the area all CMA, the machine verified, counters idle. */
+static bool check_machine(struct scenario *sc, struct report *rep, const char *when)
+{
+	struct cma_mm *mm = sc->mm;
+	struct zone *z;
+	char counters[256];
+
+	if (cma_mm_verify(mm))
+		return why(rep, "%s: cma_mm_verify failed (see above)", when);
+	if (atomic_load(&mm->isolated_pageblocks))
+		return why(rep, "%s: %ld pageblocks left ISOLATE", when,
+			   atomic_load(&mm->isolated_pageblocks));
+	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn += mm->pageblock_nr_pages) {
+		int mt = cma_pageblock_migratetype(mm, pfn);
+
+		if (mt == CMA_MIGRATE_ISOLATE)
+			return why(rep, "%s: pageblock at pfn %#lx left ISOLATE", when, pfn);
+		if (in_area(sc, pfn) && mt != CMA_MIGRATE_CMA)
+			return why(rep, "%s: CMA pageblock at pfn %#lx is %s", when, pfn,
+				   migratetype_name(mt));
+	}
+	for_each_zone(mm, z)
+		if (z->min_cma_pages)
+			return why(rep, "%s: zone %s min_cma_pages %lu, expected 0", when, z->name,
+				   z->min_cma_pages);
+	if (test_check_idle_counters(mm, counters, sizeof(counters)))
+		return why(rep, "%s: %s", when, counters);
+	return true;
+}
+
+static bool check_accounting(struct scenario *sc, struct report *rep, unsigned long held,
+			     const char *when)
+{
+	unsigned long free = free_drained(sc->mm), resident = resident_pages(sc);
+
+	if (free + resident + held != sc->accounted)
+		return why(rep, "%s: %lu free + %lu owner pages + %lu held = %lu, expected %lu as before: %ld pages leaked",
+			   when, free, resident, held, free + resident + held, sc->accounted,
+			   (long)sc->accounted - (long)(free + resident + held));
+	return true;
+}
+
+/*
+ * The owners' data: pages that moved hold their bytes (all pages when
+ * @full), no page is in two slots, none lies in [held_pfn, +held_nr).
+ */
+static bool check_owners(struct scenario *sc, struct report *rep, bool full)
+{
+	struct cma_mm *mm = sc->mm;
+	unsigned long nr = mm->end_pfn - mm->base_pfn;
+	uint8_t *seen = calloc(nr, 1);
+	bool ok = true;
+
+	if (!seen)
+		return why(rep, "out of memory");
+	for (int k = 0; k < NR_OWNERS && ok; k++) {
+		struct fake_owner *o = sc->o[k];
+
+		for (uint64_t i = 0; i < OWNER_SLOTS && ok; i++) {
+			struct cma_page *page = o->slots[i].page;
+			unsigned long pfn;
+
+			if (!page)
+				continue;
+			pfn = cma_page_to_pfn(mm, page);
+			if (seen[pfn - mm->base_pfn]++)
+				ok = why(rep, "owner %d slot %llu: pfn %#lx belongs to another slot too",
+					 k, (unsigned long long)i, pfn);
+			else if (rep->held_nr && pfn >= rep->held_pfn && pfn < rep->held_pfn + rep->held_nr)
+				ok = why(rep, "owner %d slot %llu: pfn %#lx lies in the allocated [%#lx, %#lx)",
+					 k, (unsigned long long)i, pfn, rep->held_pfn,
+					 rep->held_pfn + rep->held_nr);
+			else if ((full || page != sc->before[k][i]) &&
+				 page_checksum(mm, page) != o->slots[i].sum)
+				ok = why(rep, "owner %d (%s) slot %llu at pfn %#lx%s: checksum %#llx, expected %#llx",
+					 k, o->anon ? "anon" : "file", (unsigned long long)i, pfn,
+					 page != sc->before[k][i] ? " (moved)" : "",
+					 (unsigned long long)page_checksum(mm, page),
+					 (unsigned long long)o->slots[i].sum);
+		}
+	}
+	free(seen);
+	return ok;
+}
+
+/* The operation's pages: allocated order-0 pages with one reference each, no owner. */
+static bool check_held(struct scenario *sc, struct report *rep)
+{
+	for (unsigned long pfn = rep->held_pfn; pfn < rep->held_pfn + rep->held_nr; pfn++) {
+		struct cma_page *page = cma_pfn_to_page(sc->mm, pfn);
+
+		if (!page || !page_test(page, PG_head) || page_order(page) || page_count(page) != 1 ||
+		    page_test(page, PG_movable))
+			return why(rep, "allocated pfn %#lx: flags %#x count %d, expected an order-0 page with one reference",
+				   pfn, page ? page_flags(page) : 0, page ? page_count(page) : 0);
+	}
+	return true;
+}
+
+static void inject(struct scenario *sc, enum fault_kind kind, unsigned long n)
+{
+	struct cma_fault_attr attr = {
+		.space = n - 1, .probability = 100,
+		.times = kind == FAULT_PAGE_ALLOC_ON ? TIMES_PERSISTENT : 1,
+	};
+
+	cma_fault_inject(sc->mm, NULL);
+	owner_callback_fail_nth(0, 0);
+	if (kind == FAULT_PAGE_ALLOC || kind == FAULT_PAGE_ALLOC_ON)
+		cma_fault_inject(sc->mm, &attr);
+	else if (kind != FAULT_NONE)
+		owner_callback_fail_nth(n, kind == FAULT_CALLBACK_EAGAIN ? -EAGAIN : -EIO);
+}
+
+static bool fault_given(struct scenario *sc, enum fault_kind kind)
+{
+	/* times counts down from 1 or TIMES_PERSISTENT; one thread, no lock needed */
+	if (kind == FAULT_PAGE_ALLOC)
+		return sc->mm->fail.times == 0;
+	if (kind == FAULT_PAGE_ALLOC_ON)
+		return sc->mm->fail.times < (long)TIMES_PERSISTENT;
+	return kind != FAULT_NONE && owner_callback_fired();
+}
+
+static void child_run(struct scenario *sc, const struct sweep_op *op, enum fault_kind kind,
+		      unsigned long n)
+{
+	struct report *rep = sc->rep;
+	uint64_t allocated = pages_allocated(sc->mm);
+
+	inject(sc, kind, n);
+	op->run(sc, rep);
+	rep->fired = fault_given(sc, kind);
+	rep->callbacks = owner_callback_calls();
+	inject(sc, FAULT_NONE, 0);
+	rep->pages_allocated = pages_allocated(sc->mm) - allocated;
+
+	if (!op->clean(rep->rc))
+		why(rep, "result %d: expected success or a clean error", rep->rc);
+	if (!check_machine(sc, rep, "after the operation") ||
+	    !check_accounting(sc, rep, rep->held_nr, "after the operation") ||
+	    !check_owners(sc, rep, n == 0 || !rep->fired || n % FULL_CHECK_EVERY == 0) ||
+	    !check_held(sc, rep) || !op->release || !rep->held_nr)
+		return;
+	op->release(sc, rep);
+	if (rep->why[0] || !check_machine(sc, rep, "after the release"))
+		return;
+	check_accounting(sc, rep, 0, "after the release");
+}
+
+/* Run @op in a child with @kind failing at @n; the report lands in sc->rep. */
+static void run_forked(struct scenario *sc, const struct sweep_op *op, enum fault_kind kind,
+		       unsigned long n)
+{
+	int status = 0;
+	pid_t pid;
+
+	memset(sc->rep, 0, sizeof(*sc->rep));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* a crash must end the child, not jump back into the test runner */
+		static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+		for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		child_run(sc, op, kind, n);
+		sc->rep->done = true;
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || !sc->rep->done)
+		fail_msg("%s, %s, N=%lu: the run died (%s %d)", op->name, kind_names[kind], n,
+			 WIFSIGNALED(status) ? "signal" : "exit status",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	if (sc->rep->why[0])
+		fail_msg("%s, %s, N=%lu: %s", op->name, kind_names[kind], n, sc->rep->why);
+}
+
+/* ------------------------------------------------------------------ */
+/* sweeps                                                              */
+/* ------------------------------------------------------------------ */
+
+static const char *rc_name(int rc)
+{
+	switch (rc) {
+	case 0:		return "ok";
+	case -EBUSY:	return "-EBUSY";
+	case -ENOMEM:	return "-ENOMEM";
+	case -EINTR:	return "-EINTR";
+	default:	return rc > 0 ? "pages left" : "other";
+	}
+}
+
+/*
+ * N = 1, 2, ... until a run where the failure was not given. Returns the
+ * fault points covered (N - 1).
+ */
+static unsigned long sweep(struct scenario *sc, const struct sweep_op *op, enum fault_kind kind,
+			   const struct report *unfaulted)
+{
+	static const char *const names[] = { "ok", "-EBUSY", "-ENOMEM", "-EINTR", "pages left" };
+	unsigned long tally[5] = { 0 }, n;
+
+	for (n = 1; n <= MAX_RUNS; n++) {
+		const char *name;
+
+		run_forked(sc, op, kind, n);
+		name = rc_name(sc->rep->rc);
+		for (unsigned i = 0; i < 5; i++)
+			tally[i] += !strcmp(name, names[i]);
+		if (!sc->rep->fired)
+			break;
+	}
+	if (n > MAX_RUNS)
+		fail_msg("%s, %s: still failing at N=%d: expected the operation to end", op->name,
+			 kind_names[kind], MAX_RUNS);
+	if (sc->rep->rc != unfaulted->rc || sc->rep->held_pfn != unfaulted->held_pfn)
+		fail_msg("%s, %s, N=%lu (nothing injected): result %d at pfn %#lx, expected %d at pfn %#lx as unfaulted",
+			 op->name, kind_names[kind], n, sc->rep->rc, sc->rep->held_pfn, unfaulted->rc,
+			 unfaulted->held_pfn);
+	printf("  %-22s %5lu fault points; results:", kind_names[kind], n - 1);
+	for (unsigned i = 0; i < 5; i++)
+		if (tally[i])
+			printf(" %s %lu", names[i], tally[i]);
+	printf("\n");
+	return n - 1;
+}
+
+/* The unfaulted run, then the four sweeps. */
+static void sweep_all(struct scenario *sc, const struct sweep_op *op)
+{
+	struct report unfaulted;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	scenario_snapshot(sc);
+	run_forked(sc, op, FAULT_NONE, 0);
+	unfaulted = *sc->rep;
+	printf("%s: unfaulted result %d (%s)%s, %llu pages allocated, %lu owner callbacks\n",
+	       op->name, unfaulted.rc, rc_name(unfaulted.rc), unfaulted.held_nr ? " holding pages" : "",
+	       (unsigned long long)unfaulted.pages_allocated, unfaulted.callbacks);
+	if (sweep(sc, op, FAULT_PAGE_ALLOC, &unfaulted) < unfaulted.pages_allocated ||
+	    sweep(sc, op, FAULT_PAGE_ALLOC_ON, &unfaulted) < unfaulted.pages_allocated)
+		fail_msg("%s: expected a fault point per page allocated (%llu)", op->name,
+			 (unsigned long long)unfaulted.pages_allocated);
+	if (sweep(sc, op, FAULT_CALLBACK_EAGAIN, &unfaulted) < unfaulted.callbacks ||
+	    sweep(sc, op, FAULT_CALLBACK_EIO, &unfaulted) < unfaulted.callbacks)
+		fail_msg("%s: expected a fault point per owner callback (%lu)", op->name,
+			 unfaulted.callbacks);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("  (%.1f s)\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
+static struct report *shared_report(void)
+{
+	struct report *rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(rep != MAP_FAILED);
+	return rep;
+}
+
+/* ------------------------------------------------------------------ */
+/* tests                                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Expect: a 256-page allocation from an area full of movable pages of
+ * four owners (some dirty, anon ones with swap) ends clean whichever
+ * allocation or callback fails, with room outside the area for targets.
+ */
+static void sweep_dma_alloc_full_area(void **state)
+{
+	struct scenario sc;
+
+	scenario_build(&sc, 3);
+	sc.rep = shared_report();
+	sweep_all(&sc, &op_dma);
+	munmap(sc.rep, sizeof(*sc.rep));
+	scenario_destroy(&sc);
+}
+
+/* Pin the owner page at the area's base + 5: the first candidate range is busy. */
+static void pin_in_first_range(struct scenario *sc)
+{
+	for (int k = 0; k < NR_OWNERS; k++)
+		for (uint64_t i = 0; i < OWNER_SLOTS; i++) {
+			struct cma_page *page = sc->o[k]->slots[i].page;
+
+			if (page && cma_page_to_pfn(sc->mm, page) == sc->area_base + 5) {
+				cma_page_get(sc->mm, page);
+				sc->pinned = page;
+				return;
+			}
+		}
+	fail_msg("expected an owner page at pfn %#lx, found none", sc->area_base + 5);
+}
+
+/*
+ * Expect: the same with little room outside the area, so that targets
+ * and __reclaim_pages must reclaim (drop clean file pages, swap anon
+ * ones) while allocations and callbacks fail, and with a pinned page in
+ * the first candidate range, which makes it -EBUSY and the allocation
+ * retry at the next aligned one.
+ */
+static void sweep_dma_alloc_full_area_tight(void **state)
+{
+	struct scenario sc;
+
+	scenario_build(&sc, 16);
+	pin_in_first_range(&sc);
+	sc.rep = shared_report();
+	sweep_all(&sc, &op_dma);
+	munmap(sc.rep, sizeof(*sc.rep));
+	scenario_destroy(&sc);
+}
+
+/* Expect: a MOVABLE range full of owner pages, the same. */
+static void sweep_alloc_contig_range_movable(void **state)
+{
+	struct scenario sc;
+
+	scenario_build(&sc, 3);
+	pick_movable_range(&sc);
+	sc.rep = shared_report();
+	sweep_all(&sc, &op_range);
+	munmap(sc.rep, sizeof(*sc.rep));
+	scenario_destroy(&sc);
+}
+
+/* Expect: migrate_pages over a list, the same; what is left goes back to the LRU. */
+static void sweep_migrate_pages_list(void **state)
+{
+	struct scenario sc;
+
+	scenario_build(&sc, 3);
+	sc.rep = shared_report();
+	sweep_all(&sc, &op_migrate);
+	munmap(sc.rep, sizeof(*sc.rep));
+	scenario_destroy(&sc);
+}
+
+/* Expect: whole-zone compaction of a fragmented zone, the same. */
+static void sweep_compact_memory(void **state)
+{
+	struct scenario sc;
+
+	scenario_build(&sc, 3);
+	sc.rep = shared_report();
+	sweep_all(&sc, &op_compact);
+	munmap(sc.rep, sizeof(*sc.rep));
+	scenario_destroy(&sc);
+}
+
+/* CMA_TEST_FILTER=pattern runs only the tests whose names match (cmocka's filter). */
+int main(void)
+{
+	const char *filter = getenv("CMA_TEST_FILTER");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sweep_dma_alloc_full_area),
+		cmocka_unit_test(sweep_dma_alloc_full_area_tight),
+		cmocka_unit_test(sweep_alloc_contig_range_movable),
+		cmocka_unit_test(sweep_migrate_pages_list),
+		cmocka_unit_test(sweep_compact_memory),
+	};
+
+	if (filter)
+		cmocka_set_test_filter(filter);
+	return cmocka_run_group_tests_name("fault_sweep", tests, NULL, NULL);
+}
