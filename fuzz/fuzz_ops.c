@@ -134,6 +134,7 @@ struct fuzz {
 	struct cma_device *devs[NR_DEVS];
 	struct cma *areas[NR_DEVS];
 	unsigned long base_pfn, end_pfn, nr_pfns, pb_pages, nr_pbs, max_order_pages;
+	unsigned long unit_pbs, nr_units;	/* isolation: pageblocks per MAX_ORDER block, blocks */
 	unsigned page_shift;
 	uint8_t *owned;		/* per pfn: slot + 1 of the object holding it, 0: none */
 	uint8_t *pool_owned;	/* per pfn of the atomic pool: slot + 1 of a coherent buffer in it */
@@ -154,16 +155,6 @@ struct fuzz {
 
 static FILE *report_out;	/* a dup of stderr, kept when libFuzzer closes fd 2 */
 static bool verbose;
-/*
- * FUZZ_OPS_AVOID, a list of call patterns with known findings to steer
- * clear of, so that a run can look past them:
- *   reisolate        no call isolates a pageblock the harness holds
- *                    isolated already (start_isolate over it, a DMA
- *                    allocation from its area)
- *   partial-isolate  start_isolate only on ranges aligned to
- *                    MAX_ORDER_NR_PAGES, as the kernel's callers keep them
- */
-static bool avoid_reisolate, avoid_partial_isolate;
 
 /* ---- reading the input ---- */
 
@@ -643,17 +634,6 @@ static void check_pageblocks(struct fuzz *fz, const char *when)
 	}
 }
 
-/* Whether a pageblock of @area is one the harness holds isolated. */
-static bool area_has_our_isolation(struct fuzz *fz, const struct cma *area)
-{
-	unsigned long base = cma_area_base_pfn(area), count = cma_area_count(area);
-
-	for (unsigned long pfn = base; pfn < base + count; pfn += fz->pb_pages)
-		if (fz->iso_saved[(pfn - fz->base_pfn) / fz->pb_pages])
-			return true;
-	return false;
-}
-
 /* ---- the calls ---- */
 
 static void op_alloc_pages(struct fuzz *fz)
@@ -888,7 +868,7 @@ static void op_dma_alloc(struct fuzz *fz)
 	else
 		n = 1 + (int)(b % (count ? (count < 64 ? count : count / 4) : 16));
 	note(fz, "dma_alloc_from_contiguous(dev %u, count %d, align %u)", d, n, align);
-	if (!o || (avoid_reisolate && area_has_our_isolation(fz, area)))
+	if (!o)
 		return;
 	page = cma_dma_alloc_from_contiguous(fz->mm, fz->devs[d], n, align);
 	if (!page)
@@ -931,8 +911,7 @@ static void op_coherent_alloc(struct fuzz *fz)
 	if (b & 0x80)
 		gfp |= CMA_GFP_ATOMIC;
 	note(fz, "dma_alloc_coherent(dev %u, %zu bytes, gfp %#x)", d, size, gfp);
-	if (!o || (avoid_reisolate &&
-		   area_has_our_isolation(fz, cma_dev_get_cma_area(fz->mm, fz->devs[d]))))
+	if (!o)
 		return;
 	ret = cma_dma_alloc_coherent(fz->mm, fz->devs[d], size, gfp, &handle, &vaddr);
 	if (ret && ret != -ENOMEM)
@@ -1027,55 +1006,93 @@ static void op_contig_free_part(struct fuzz *fz)
 	write_tags(fz, o);
 }
 
-/* Types of pageblocks [pb, pb + n) if they are all one (taking ours as what they were), else -1. */
+/*
+ * The type to isolate pageblocks [pb, pb + n) with, which their undo
+ * restores (ours count as the type they had): their common type, else
+ * MOVABLE as the kernel's hotplug passes, except that CMA blocks must get
+ * CMA back, so a range mixing CMA with other types is left alone (-1).
+ */
 static int range_type(struct fuzz *fz, unsigned long pb, unsigned long n, bool *any_ours)
 {
 	int type = -1;
+	bool mixed = false, cma = false;
 
 	*any_ours = false;
 	for (unsigned long i = pb; i < pb + n; i++) {
 		int mt = fz->iso_saved[i] ? fz->iso_saved[i] - 1 : pb_type(fz, i);
 
 		*any_ours |= fz->iso_saved[i] != 0;
-		if (mt < 0 || (type >= 0 && mt != type))
+		if (mt < 0)
 			return -1;
+		mixed |= type >= 0 && mt != type;
+		cma |= mt == CMA_MIGRATE_CMA;
 		type = mt;
 	}
+	if (mixed)
+		return cma ? -1 : CMA_MIGRATE_MOVABLE;
 	return type;
 }
 
-/* Widen pageblocks [*pb, *pb + *n) to whole MAX_ORDER_NR_PAGES blocks. */
-static void align_to_max_order(struct fuzz *fz, unsigned long *pb, unsigned long *n)
+/*
+ * A range isolation must refuse: off the pageblocks, off the MAX_ORDER
+ * blocks (a free buddy block headed outside it would stay allocatable),
+ * outside memory, empty, or with a type that is none or ISOLATE.
+ */
+static void bad_isolation_range(struct fuzz *fz, unsigned how, unsigned long *start,
+				unsigned long *end, int *mt)
 {
-	unsigned long per = fz->max_order_pages > fz->pb_pages ? fz->max_order_pages / fz->pb_pages : 1;
-	unsigned long end = *pb + *n;
+	static const int bad_mt[] = { CMA_MIGRATE_ISOLATE, -1, CMA_MIGRATE_TYPES, 99 };
 
-	*pb -= *pb % per;
-	*n = (end - *pb + per - 1) / per * per;
+	*mt = CMA_MIGRATE_MOVABLE;
+	switch (how % 5) {
+	case 0:
+		*start += 1 + how % (fz->pb_pages - 1);
+		break;
+	case 1:
+		if (fz->unit_pbs > 1) {
+			*start += fz->pb_pages * (1 + how % (fz->unit_pbs - 1));
+			break;
+		}
+		/* fall through: every pageblock starts a MAX_ORDER block */
+	case 2:
+		*end = fz->end_pfn + fz->max_order_pages;
+		break;
+	case 3:
+		*end = *start;
+		break;
+	default:
+		*mt = bad_mt[(how >> 3) % 4];
+		break;
+	}
+}
+
+/* Pageblocks of MAX_ORDER blocks [unit, unit + n): the range isolation takes. */
+static void unit_range(struct fuzz *fz, unsigned unit, unsigned b, unsigned long *pb,
+		       unsigned long *n, unsigned long *start, unsigned long *end)
+{
+	unsigned long u = unit % fz->nr_units, units = 1 + b % 2;
+
+	if (u + units > fz->nr_units)
+		units = fz->nr_units - u;
+	*pb = u * fz->unit_pbs;
+	*n = units * fz->unit_pbs;
+	*start = fz->base_pfn + *pb * fz->pb_pages;
+	*end = *start + *n * fz->pb_pages;
 }
 
 static void op_isolate(struct fuzz *fz)
 {
-	unsigned b = in8(fz), pbi = in16(fz), mtb = in8(fz);
-	unsigned long pb = pbi % fz->nr_pbs, n = 1 + b % 4, start, end;
-	uint8_t before[16];
+	unsigned b = in8(fz), unit = in16(fz), how = in8(fz);
+	unsigned long pb, n, start, end;
+	uint8_t before[64];
 	bool ours;
 	int mt, ret;
 
-	if (pb + n > fz->nr_pbs)
-		n = fz->nr_pbs - pb;
-	start = fz->base_pfn + pb * fz->pb_pages;
-	end = start + n * fz->pb_pages;
+	if (!fz->nr_units)
+		return;
+	unit_range(fz, unit, b, &pb, &n, &start, &end);
 	if (b & 0x80) {
-		/* refused: off the pageblocks, outside memory, or type ISOLATE */
-		static const int bad_mt[] = { CMA_MIGRATE_ISOLATE, -1, CMA_MIGRATE_TYPES, 99 };
-
-		switch (mtb % 4) {
-		case 0: start += 1 + mtb % (fz->pb_pages - 1 ? fz->pb_pages - 1 : 1); mt = CMA_MIGRATE_MOVABLE; break;
-		case 1: end = fz->end_pfn + fz->pb_pages; mt = CMA_MIGRATE_MOVABLE; break;
-		case 2: end = start; mt = CMA_MIGRATE_MOVABLE; break;
-		default: mt = bad_mt[(mtb >> 2) % 4]; break;
-		}
+		bad_isolation_range(fz, how, &start, &end, &mt);
 		note(fz, "start_isolate_page_range([%#lx, %#lx), mt %d) (must be refused)", start, end, mt);
 		ret = cma_start_isolate_page_range(fz->mm, start, end, mt);
 		if (ret != -EINVAL)
@@ -1083,15 +1100,8 @@ static void op_isolate(struct fuzz *fz)
 			     start, end, mt, ret);
 		return;
 	}
-	if (avoid_partial_isolate) {
-		align_to_max_order(fz, &pb, &n);
-		if (pb + n > fz->nr_pbs)
-			return;
-		start = fz->base_pfn + pb * fz->pb_pages;
-		end = start + n * fz->pb_pages;
-	}
 	mt = range_type(fz, pb, n, &ours);
-	if (mt < 0 || mt == CMA_MIGRATE_ISOLATE || (ours && avoid_reisolate))
+	if (mt < 0 || mt == CMA_MIGRATE_ISOLATE || n > sizeof(before))
 		return;
 	for (unsigned long i = 0; i < n; i++)
 		before[i] = (uint8_t)pb_type(fz, pb + i);
@@ -1099,10 +1109,15 @@ static void op_isolate(struct fuzz *fz)
 	     ours ? " over blocks the harness isolated already" : "");
 	ret = cma_start_isolate_page_range(fz->mm, start, end, mt);
 	if (ret == -EBUSY) {
-		for (unsigned long i = 0; i < n; i++)
-			if (pb_type(fz, pb + i) != before[i])
-				fail(fz, "failed start_isolate_page_range([%#lx, %#lx)) left the block at pfn %#lx type %d, was %d",
-				     start, end, start + i * fz->pb_pages, pb_type(fz, pb + i), before[i]);
+		/* rolled back: blocks it isolated are @mt again, ours still ISOLATE */
+		for (unsigned long i = 0; i < n; i++) {
+			int now = pb_type(fz, pb + i);
+
+			if (before[i] == CMA_MIGRATE_ISOLATE ? now != before[i] :
+			    (now != before[i] && now != mt))
+				fail(fz, "failed start_isolate_page_range([%#lx, %#lx), %d) left the block at pfn %#lx type %d, was %d",
+				     start, end, mt, start + i * fz->pb_pages, now, before[i]);
+		}
 		return;
 	}
 	if (ret)
@@ -1114,28 +1129,26 @@ static void op_isolate(struct fuzz *fz)
 
 static void op_undo_isolate(struct fuzz *fz)
 {
-	unsigned b = in8(fz), pbi = in16(fz);
-	unsigned long pb = pbi % fz->nr_pbs, n = 1 + b % 4, start, end;
+	unsigned b = in8(fz), unit = in16(fz), how = in8(fz);
+	unsigned long pb, n, start, end;
 	bool ours;
 	int mt, ret;
 
-	if (avoid_partial_isolate)
-		align_to_max_order(fz, &pb, &n);
-	if (pb + n > fz->nr_pbs)
-		n = fz->nr_pbs - pb;
-	start = fz->base_pfn + pb * fz->pb_pages;
-	end = start + n * fz->pb_pages;
+	if (!fz->nr_units)
+		return;
+	unit_range(fz, unit, b, &pb, &n, &start, &end);
+	if (b & 0x80) {
+		bad_isolation_range(fz, how, &start, &end, &mt);
+		note(fz, "undo_isolate_page_range([%#lx, %#lx), mt %d) (must be refused)", start, end, mt);
+		ret = cma_undo_isolate_page_range(fz->mm, start, end, mt);
+		if (ret != -EINVAL)
+			fail(fz, "undo_isolate_page_range([%#lx, %#lx), %d) returned %d, expected -EINVAL",
+			     start, end, mt, ret);
+		return;
+	}
 	mt = range_type(fz, pb, n, &ours);
 	if (mt < 0)
 		return;
-	if (b & 0x80) {
-		/* refused: ISOLATE is no type to restore */
-		note(fz, "undo_isolate_page_range([%#lx, %#lx), ISOLATE) (must be refused)", start, end);
-		ret = cma_undo_isolate_page_range(fz->mm, start, end, CMA_MIGRATE_ISOLATE);
-		if (ret != -EINVAL)
-			fail(fz, "undo_isolate_page_range(.., MIGRATE_ISOLATE) returned %d, expected -EINVAL", ret);
-		return;
-	}
 	note(fz, "undo_isolate_page_range([%#lx, %#lx), mt %d)%s", start, end, mt,
 	     ours ? "" : " (nothing isolated)");
 	ret = cma_undo_isolate_page_range(fz->mm, start, end, mt);
@@ -1457,6 +1470,8 @@ static int machine_create(struct fuzz *fz)
 	fz->pb_pages = 1ul << s->pageblock_order;
 	fz->nr_pbs = fz->nr_pfns / fz->pb_pages;
 	fz->max_order_pages = 1ul << (s->max_order - 1);
+	fz->unit_pbs = fz->max_order_pages > fz->pb_pages ? fz->max_order_pages / fz->pb_pages : 1;
+	fz->nr_units = fz->nr_pbs / fz->unit_pbs;
 	fz->owned = calloc(fz->nr_pfns, 1);
 	fz->iso_saved = calloc(fz->nr_pbs, 1);
 	fz->boot_cma = calloc(fz->nr_pbs, 1);
@@ -1522,14 +1537,16 @@ static void teardown_checks(struct fuzz *fz)
 		if (o->kind != OBJ_NONE)
 			free_obj(fz, o);
 	}
-	for (unsigned long pb = 0; pb < fz->nr_pbs; pb++) {
+	/* the harness isolates whole MAX_ORDER blocks, each with one type */
+	for (unsigned long pb = 0; pb < fz->nr_units * fz->unit_pbs; pb += fz->unit_pbs) {
 		unsigned long pfn = fz->base_pfn + pb * fz->pb_pages;
 
 		if (!fz->iso_saved[pb])
 			continue;
-		if (cma_undo_isolate_page_range(fz->mm, pfn, pfn + fz->pb_pages, fz->iso_saved[pb] - 1))
+		if (cma_undo_isolate_page_range(fz->mm, pfn, pfn + fz->unit_pbs * fz->pb_pages,
+						fz->iso_saved[pb] - 1))
 			fail(fz, "undo_isolate_page_range at teardown refused pfn %#lx", pfn);
-		fz->iso_saved[pb] = 0;
+		memset(fz->iso_saved + pb, 0, fz->unit_pbs);
 	}
 	/* pagevecs hold the last reference of freed movable pages until drained */
 	cma_try_to_free_pages(fz->mm, 1, CMA_GFP_KERNEL);
@@ -1557,10 +1574,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		report_out = stderr;
 	setvbuf(report_out, NULL, _IONBF, 0);
 	verbose = getenv("FUZZ_OPS_VERBOSE") && *getenv("FUZZ_OPS_VERBOSE") == '1';
-	if (getenv("FUZZ_OPS_AVOID")) {
-		avoid_reisolate = strstr(getenv("FUZZ_OPS_AVOID"), "reisolate");
-		avoid_partial_isolate = strstr(getenv("FUZZ_OPS_AVOID"), "partial-isolate");
-	}
 	return 0;
 }
 

@@ -62,11 +62,19 @@ class Prog:
         return self.add("coherent_alloc", dev, (0x80 if atomic else 0) | shift, u16(size_units - 1),
                         GFP[gfp], 0)
 
-    def isolate(self, pb, n=1):
-        return self.add("isolate", n - 1, u16(pb), 0)
+    # isolation takes whole MAX_ORDER blocks ("units"); bad_*: a refused
+    # range, "how" picking the way (op_isolate's bad_isolation_range)
+    def isolate(self, unit, n=1):
+        return self.add("isolate", n - 1, u16(unit), 0)
 
-    def undo(self, pb, n=1):
-        return self.add("undo_isolate", n - 1, u16(pb))
+    def undo(self, unit, n=1):
+        return self.add("undo_isolate", n - 1, u16(unit), 0)
+
+    def bad_isolate(self, unit, how):
+        return self.add("isolate", 0x80, u16(unit), how)
+
+    def bad_undo(self, unit, how):
+        return self.add("undo_isolate", 0x80, u16(unit), how)
 
     def reclaim(self, kind, gfp="kernel", nr=8):
         if kind == 1:
@@ -109,7 +117,7 @@ def fuzz_ops_seeds():
     # Isolation and its undo, CMA areas of two devices, coherent buffers.
     p = Prog(X86_HOLE, b"\x03\x00\x04\x10\x08")
     p.isolate(0, 2).add("test_isolated", u16(0), u16(256)).alloc("dma", 2).undo(0, 2)
-    p.isolate(44, 2).dma(1, 10, 2).dma(0, 30, 5).undo(44, 2)
+    p.isolate(22, 2).dma(1, 10, 2).dma(0, 30, 5).isolate(22).undo(22, 2)
     p.coherent(0, 3, 12).coherent(1, 5, 12).coherent(1, 1, 0, atomic=True)
     p.add("dma_release_part", 0, 0x81).machine(2, 1).machine(2, 5).machine(3, 0)
     p.free(0).free(0).free(0)
@@ -144,8 +152,9 @@ def fuzz_ops_seeds():
     p.add("bad_free", u16(0), 0, 0xff).add("bad_contig_free", u16(0x10), 8)
     p.add("bad_dma_release", 0, 0x40, u16(0)).add("bad_dma_release", 0, 0x05, u16(500))
     p.add("bad_coherent_free", 0, 3).add("bad_coherent_free", 1, 4)
-    p.add("isolate", 0x80, u16(3), 0).add("isolate", 0x80, u16(3), 3)
-    p.add("undo_isolate", 0x80, u16(3)).add("pfn_lookup", u16(0xffff))
+    for how in range(5):
+        p.bad_isolate(3, how).bad_undo(3, how)
+    p.bad_isolate(3, 4 + 8).add("pfn_lookup", u16(0xffff))
     seeds["tiny-refused-calls"] = p.b
     return seeds
 
@@ -158,11 +167,15 @@ def fuzz_ops_regressions():
         # isolating an isolated pageblock again counts it twice
         "isolate-same-block-twice": Prog(X86_HOLE).isolate(0).isolate(0).b,
         # a DMA allocation isolates, then un-isolates, a block the caller isolated
-        "cma-alloc-over-isolated-block": Prog(X86_32M).isolate(12).dma(0, 0, 0).b,
-        # one pageblock isolated inside a free MAX_ORDER block: the block is
-        # still allocatable, and a fallback steal retypes the isolated block
+        "cma-alloc-over-isolated-block": Prog(X86_32M).isolate(6).dma(0, 0, 0).b,
+        # one pageblock isolated inside a free MAX_ORDER block ([0x40700,
+        # 0x40800) on ARM): the block stays allocatable, and a fallback steal
+        # retypes the isolated block; such a range must now be refused
         "isolate-pageblock-inside-free-max-order-block":
-            Prog(ARM_HIGHMEM).isolate(7).alloc("kernel", 0).b,
+            Prog(ARM_HIGHMEM).bad_isolate(3, 1).alloc("kernel", 0).b,
+        # the same state by undoing half of an isolated MAX_ORDER block
+        "undo-part-of-isolated-max-order-block":
+            Prog(ARM_HIGHMEM).isolate(3).bad_undo(3, 1).alloc("kernel", 0).b,
     }
 
 

@@ -18,11 +18,18 @@ for bin in "$@"; do
 	mkdir -p "$work" "$art"
 	status=ok
 	reg=$root/fuzz/regressions/$t
-	if [ -d "$reg" ] && [ -n "$(ls -A "$reg" 2>/dev/null)" ]; then
-		if ! "$bin" -runs=1 "$reg"/* >"$log.regressions" 2>&1; then
-			status="regression input fails (see $log.regressions)"
+	bad=""
+	: >"$log.regressions"
+	for r in "$reg"/*; do
+		[ -f "$r" ] && [ "${r##*/}" != README.md ] || continue
+		if ! out=$("$bin" -runs=1 "$r" 2>&1); then
+			bad="$bad ${r##*/}"
+			echo "---- $t: regression ${r##*/} still fails:"
+			echo "$out" | grep -m 1 -E 'FAILED|runtime error|ERROR:'
 		fi
-	fi
+		echo "$out" >>"$log.regressions"
+	done
+	[ -z "$bad" ] || status="regression inputs fail:$bad (log $log.regressions)"
 	if [ "$status" = ok ]; then
 		# -close_fd_mask=3: the library's error lines would flood the log;
 		# libFuzzer and the harness report on their own copy of stderr.

@@ -467,20 +467,23 @@ static void isolate_range_busy_block_undoes_all(void **state)
 	struct cma_mm *mm = machine(1);
 	struct cma_page *u = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	unsigned long ublock = cma_page_to_pfn(mm, u) & ~511ul;
-	unsigned long start = ublock >= 4 * 512 ? ublock - 4 * 512 : 0;
+	unsigned long umax = ublock & ~1023ul;		/* ranges are MAX_ORDER-aligned */
+	unsigned long start = umax >= 4 * 1024 ? umax - 4 * 1024 : 0, end = umax + 1024;
 
 	assert_int_equal(cma_pageblock_migratetype(mm, ublock), MIGRATE_UNMOVABLE);
-	assert_int_equal(cma_start_isolate_page_range(mm, start, ublock + 512, MIGRATE_MOVABLE),
-			 -EBUSY);
-	for (unsigned long pfn = start; pfn <= ublock; pfn += 512)
+	assert_int_equal(cma_start_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), -EBUSY);
+	for (unsigned long pfn = start; pfn < end; pfn += 512)
 		assert_int_not_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_ISOLATE);
 	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 0);
 	assert_verify(mm);
 	/* once the unmovable page is gone, all-free UNMOVABLE blocks may be isolated */
 	cma_free_pages(mm, u, 0);
 	cma_drain_all_pages(mm);
-	assert_int_equal(cma_start_isolate_page_range(mm, ublock, ublock + 512, MIGRATE_UNMOVABLE), 0);
-	assert_int_equal(cma_undo_isolate_page_range(mm, ublock, ublock + 512, MIGRATE_UNMOVABLE), 0);
+	assert_int_equal(cma_start_isolate_page_range(mm, umax, end, MIGRATE_UNMOVABLE), 0);
+	/* an isolated block is not isolated a second time */
+	assert_int_equal(cma_start_isolate_page_range(mm, umax, end, MIGRATE_UNMOVABLE), -EBUSY);
+	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 2);
+	assert_int_equal(cma_undo_isolate_page_range(mm, umax, end, MIGRATE_UNMOVABLE), 0);
 	assert_int_equal(cma_pageblock_migratetype(mm, ublock), MIGRATE_UNMOVABLE);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
@@ -492,6 +495,8 @@ static void isolate_range_bad_input(void **state)
 
 	assert_int_equal(cma_start_isolate_page_range(mm, 100, 612, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 512, 512, MIGRATE_MOVABLE), -EINVAL);
+	/* pageblock-aligned but not MAX_ORDER-aligned */
+	assert_int_equal(cma_start_isolate_page_range(mm, 512, 1024, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1ul << 40, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 512, MIGRATE_ISOLATE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 512, 9), -EINVAL);
