@@ -115,32 +115,6 @@ struct fake_owner *owner_create(struct cma_mm *mm, bool anon, uint64_t nr_slots)
 	return o;
 }
 
-struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed)
-{
-	struct cma_page *page;
-
-	if (idx >= o->nr_slots || o->slots[idx].page)
-		return NULL;
-	page = cma_alloc_movable(o->mm, gfp, 0, o->anon ? &fake_anon_ops : &fake_file_ops, o, idx);
-	if (!page)
-		return NULL;
-	/*
-	 * A full pagevec may put it on the LRU at once, where another thread
-	 * could start migrating it: write the bytes under a reference (the
-	 * migration, finding no slot for it yet, lets go soon).
-	 */
-	while (!cma_page_tryget(o->mm, page))
-		sched_yield();
-	fill(o->mm, page, seed);
-	pthread_mutex_lock(&o->lock);
-	o->slots[idx].page = page;
-	o->slots[idx].sum = page_checksum(o->mm, page);
-	o->slots[idx].swapped = o->slots[idx].dropped = false;
-	pthread_mutex_unlock(&o->lock);
-	cma_page_put(o->mm, page);
-	return page;
-}
-
 void owner_release(struct fake_owner *o, uint64_t idx)
 {
 	struct cma_page *page;
@@ -237,7 +211,11 @@ struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t g
 	page = cma_alloc_movable(o->mm, gfp, 0, ops, o, idx);
 	if (!page)
 		return NULL;
-	/* as owner_fault: the bytes are written under a reference */
+	/*
+	 * A full pagevec may put it on the LRU at once, where another thread
+	 * could start migrating it: write the bytes under a reference (the
+	 * migration, finding no slot for it yet, lets go soon).
+	 */
 	while (!cma_page_tryget(o->mm, page))
 		sched_yield();
 	fill(o->mm, page, seed);
@@ -248,6 +226,11 @@ struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t g
 	pthread_mutex_unlock(&o->lock);
 	cma_page_put(o->mm, page);
 	return page;
+}
+
+struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed)
+{
+	return owner_fault_ops(o, idx, gfp, seed, NULL);
 }
 
 struct cma_page *owner_pin(struct fake_owner *o, uint64_t idx)
