@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What one simulated run found: per device, per workload and for the
+ * system, plus the timeline and the physical-memory snapshots the HTML
+ * report draws. Filled by the engine (run.c), read by the reports
+ * (report_*.c). Times are virtual nanoseconds unless the field says host.
+ */
+#ifndef CMASIM_RESULT_H
+#define CMASIM_RESULT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define SIM_NAME_MAX 32
+
+enum sim_policy { POLICY_CMA, POLICY_CARVEOUT, POLICY_BUDDY, NR_POLICIES };
+
+/* Why a device request failed. */
+enum fail_cause {
+	FAIL_PINNED,		/* migration gave up on pages a pinner held */
+	FAIL_BUSY,		/* migration gave up for another reason (retried past every range) */
+	FAIL_NOMEM,		/* no free range, reclaim and compaction could not make one */
+	FAIL_TOO_LARGE,		/* buddy policy: beyond MAX_ORDER without scatter-gather */
+	NR_FAIL_CAUSES
+};
+
+/* Who uses a page, for the timeline. */
+enum mem_class {
+	MC_PAGECACHE,		/* readers' and writers' file pages */
+	MC_ANON,		/* processes' anonymous pages */
+	MC_SLAB,		/* unmovable and reclaimable kernel allocations */
+	MC_DEVICE,		/* device buffers held */
+	MC_CARVEOUT,		/* reserved at boot for devices and not held now */
+	NR_MEM_CLASSES
+};
+
+struct sim_latency {
+	uint64_t *ns;		/* each successful request's device time, in request order */
+	size_t nr, cap;
+	uint64_t p50, p90, p99, max;	/* nearest-rank percentiles, set when the run ends */
+};
+
+struct device_result {
+	char name[SIM_NAME_MAX];
+	uint64_t buffer_bytes;
+	uint64_t deadline_ns;	/* 0: none */
+	uint64_t requests, successes;
+	uint64_t fail[NR_FAIL_CAUSES];
+	uint64_t deadline_misses;	/* successes slower than the deadline, and every failure */
+	uint64_t frames;		/* periods served with the ring full */
+	struct sim_latency lat;
+};
+
+/* Per workload: what it did and what it met. Fields a kind lacks stay 0. */
+struct workload_result {
+	char name[SIM_NAME_MAX];
+	char kind[16];		/* "pagecache", "writer", "anon", "slab", "pinner", "device" */
+	uint64_t ops;		/* page reads, page writes, touches, allocations, pins, requests */
+	uint64_t misses;	/* pages read in (first reads and refaults), swap-ins */
+	uint64_t refaults;	/* pages read again after reclaim dropped them */
+	uint64_t alloc_failures;	/* page allocations that failed */
+	uint64_t resident_pages;	/* at the end */
+	uint64_t oom_kills;	/* times the OOM killer chose it */
+};
+
+struct sim_sample {
+	uint64_t t_ns;
+	uint64_t free_pages;
+	uint64_t cma_free_pages;
+	uint64_t used[NR_MEM_CLASSES];	/* pages */
+};
+
+/* One pageblock at a snapshot instant. */
+struct snap_block {
+	uint8_t migratetype;	/* enum cma_migratetype; 0xff: a hole (no valid page) */
+	uint16_t nr_pages;	/* valid pages in the block */
+	uint16_t nr_free;	/* in the buddy allocator */
+	uint16_t nr_device;	/* held by device buffers */
+};
+
+struct sim_snapshot {
+	uint64_t t_ns;
+	unsigned long start_pfn;	/* first block's first pfn */
+	unsigned long pageblock_pages;
+	unsigned long nr_blocks;
+	struct snap_block *blocks;
+};
+
+struct sim_result {
+	char scenario[SIM_NAME_MAX];
+	char platform[SIM_NAME_MAX];
+	enum sim_policy policy;
+	uint64_t seed;
+	uint64_t duration_ns;
+	uint64_t page_bytes;
+	uint64_t total_pages;		/* managed by the buddy allocator at boot */
+	uint64_t carveout_pages;	/* reserved for devices at boot (carveout policy) */
+	uint64_t cma_pages;		/* in CMA areas */
+
+	struct device_result *devices;
+	unsigned nr_devices;
+	struct workload_result *workloads;	/* devices included, in scenario order */
+	unsigned nr_workloads;
+
+	/* the system */
+	uint64_t usable_avg_pages;	/* time-weighted: total - carveout - device-held */
+	uint64_t usable_min_pages;
+	uint64_t refaults;
+	uint64_t oom_kills;
+	uint64_t pages_migrated;
+	uint64_t pages_reclaimed;
+	uint64_t pages_written_back;
+	int frag_index;			/* fragmentation index * 1000 at MAX_ORDER - 1, at the end; -1000: would succeed */
+	unsigned frag_order;
+
+	struct sim_sample *samples;
+	size_t nr_samples;
+	struct sim_snapshot *snapshots;
+	unsigned nr_snapshots;
+
+	/* host-time fields: the only ones that differ between two runs of one seed */
+	double host_seconds;
+	uint64_t events;		/* discrete events processed (deterministic) */
+};
+
+const char *policy_name(enum sim_policy p);
+const char *fail_cause_name(enum fail_cause c);
+const char *mem_class_name(enum mem_class c);
+void sim_result_free(struct sim_result *r);
+
+/*
+ * Reports of @nr runs of one scenario (one per policy for compare, else
+ * one). 0, or -1 if writing failed.
+ */
+int report_text(const struct sim_result *runs, unsigned nr, FILE *out);
+int report_json(const struct sim_result *runs, unsigned nr, FILE *out);
+int report_html(const struct sim_result *runs, unsigned nr, FILE *out);
+
+#endif
