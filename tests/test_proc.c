@@ -739,10 +739,94 @@ static void write_proc_cma_is_empty_without_areas(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* ---- pageblock snapshots and the fragmentation index ---- */
+
+/*
+ * Expect: the sum over every block of cma_pageblock_stat's free pages is
+ * NR_FREE_PAGES less the per-CPU lists, each block's type is
+ * get_pageblock_migratetype's, a hole's block is -EINVAL, and an
+ * allocation shows in its block (x86 geometry: a free order-10 buddy
+ * covers two order-9 blocks, the second through inside_free_buddy).
+ */
+static void pageblock_stat_counts_match_the_allocator(void **state)
+{
+	struct cma_bank banks[] = { { 0, 128 * MiB }, { 192 * MiB, 64 * MiB } };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .zone_dma_end = DMA_END,
+				     .pageblock_order = 9, .metadata_only = true };
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_pageblock_stat st;
+	unsigned long nr_pb = 1ul << 9, free_sum = 0, pages_sum = 0, pfn;
+	uint64_t nr_free;
+	struct cma_page *page;
+
+	cma_drain_all_pages(mm);
+	for (pfn = 0; pfn < (256 * MiB) >> 12; pfn += nr_pb) {
+		int ret = cma_pageblock_stat(mm, pfn + 3, &st);
+
+		if (pfn >= (128 * MiB) >> 12 && pfn < (192 * MiB) >> 12) {
+			assert_int_equal(ret, -EINVAL);
+			continue;
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(st.migratetype, cma_pageblock_migratetype(mm, pfn));
+		assert_int_equal(st.nr_pages, nr_pb);
+		assert_true(st.nr_free + st.nr_reserved <= st.nr_pages);
+		free_sum += st.nr_free;
+		pages_sum += st.nr_pages;
+	}
+	assert_int_equal(cma_mm_counter(mm, "nr_free_pages", &nr_free), 0);
+	assert_int_equal(free_sum, nr_free);
+	assert_int_equal(pages_sum, (192 * MiB) >> 12);
+
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
+	assert_non_null(page);
+	pfn = cma_page_to_pfn(mm, page);
+	assert_int_equal(cma_pageblock_stat(mm, pfn, &st), 0);
+	assert_true(st.nr_pages - st.nr_free >= 8);
+	cma_free_pages(mm, page, 3);
+	assert_int_equal(cma_pageblock_stat(mm, pfn, NULL), -EINVAL);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: -1000 while a MAX_ORDER - 1 block is free; after taking every
+ * such block and leaving only order-0 holes, an index near 1000
+ * (fragmentation, not lack of memory); -EINVAL for an order beyond
+ * MAX_ORDER - 1 or an unbooted machine.
+ */
+static void fragmentation_index_follows_free_blocks(void **state)
+{
+	struct cma_mm *mm = test_machine(0, 64 * MiB, true);
+	unsigned long max = (64 * MiB) >> 12, n;
+	struct cma_page **pages = calloc(max, sizeof(*pages));
+	int index;
+
+	assert_non_null(pages);
+	assert_int_equal(cma_fragmentation_index(mm, 10, &index), 0);
+	assert_int_equal(index, -1000);
+	assert_int_equal(cma_fragmentation_index(mm, 11, &index), -EINVAL);
+	test_zero_watermarks(mm);
+	n = test_alloc_all(mm, CMA_GFP_KERNEL, pages, max);
+	/* free all but one page of each 2^10 block: 2^10 requests now fail for fragmentation */
+	for (unsigned long i = 0; i < n; i++)
+		if (cma_page_to_pfn(mm, pages[i]) & 1023)
+			cma_free_pages(mm, pages[i], 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_fragmentation_index(mm, 10, &index), 0);
+	/* each block: 1023 free pages in 10 buddies (orders 0..9): 1000 - (1000 + 999 N) / 10 N, about 900 */
+	assert_in_range(index, 880, 910);
+	assert_int_equal(cma_fragmentation_index(mm, 0, &index), 0);
+	assert_int_equal(index, -1000);
+	free(pages);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buddyinfo_lines_match_free_areas),
+		cmocka_unit_test(pageblock_stat_counts_match_the_allocator),
+		cmocka_unit_test(fragmentation_index_follows_free_blocks),
 		cmocka_unit_test(pagetypeinfo_header_lines_are_exact),
 		cmocka_unit_test(pagetypeinfo_free_counts_add_up_to_nr_free),
 		cmocka_unit_test(pagetypeinfo_block_counts_cover_every_pageblock),

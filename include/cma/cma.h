@@ -143,6 +143,27 @@ void *cma_page_address(struct cma_mm *mm, const struct cma_page *page);
 struct cma_page *cma_page_nth(struct cma_mm *mm, struct cma_page *page, unsigned long n);
 /** cma_pageblock_migratetype() - get_pageblock_migratetype(); -EINVAL if !pfn_valid. */
 int cma_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
+/** What one pageblock holds; see cma_pageblock_stat(). */
+struct cma_pageblock_stat {
+	int migratetype;		/* enum cma_migratetype */
+	unsigned long nr_pages;		/* valid pages (holes excluded) */
+	unsigned long nr_free;		/* in free buddy blocks (per-CPU lists count as used) */
+	unsigned long nr_lru;		/* movable pages on an LRU list */
+	unsigned long nr_reserved;	/* memblock-reserved, never freed */
+};
+/**
+ * cma_pageblock_stat() - the pageblock holding @pfn: its type and how
+ * full it is. A snapshot taken without locks, for pictures and reports.
+ * -EINVAL if the block holds no valid page or the machine is not booted.
+ */
+int cma_pageblock_stat(struct cma_mm *mm, unsigned long pfn, struct cma_pageblock_stat *st);
+/**
+ * cma_fragmentation_index() - the kernel's extfrag_index for an
+ * allocation of 2^@order over all zones' free blocks, times 1000:
+ * -1000 if a block that large is free, towards 0 for lack of memory,
+ * towards 1000 for fragmentation. 0 or -EINVAL.
+ */
+int cma_fragmentation_index(struct cma_mm *mm, unsigned order, int *index);
 /**
  * cma_write_proc() - the kernel's /proc file @name: "buddyinfo",
  * "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma". -ENOENT otherwise.

@@ -525,32 +525,58 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	return ret;
 }
 
-/*
- * fragmentation_index() - why would an allocation of 2^@order fail in
- * @zone (the kernel's, from vmstat.c)? -1000 if a large enough block is
- * free; otherwise towards 0 for lack of memory, towards 1000 for
- * fragmentation: 1000 - (1000 + 1000 * free_pages / 2^order) / free_blocks.
- * 0 when nothing is free. Reads the counters without zone->lock.
- */
-int fragmentation_index(struct zone *zone, unsigned order)
-{
-	struct cma_mm *mm = zone->mm;
-	unsigned long requested = 1ul << order;
-	unsigned long free_pages = 0, blocks_total = 0, blocks_suitable = 0;
+struct frag_counts {
+	unsigned long free_pages, blocks_total, blocks_suitable;
+};
 
-	for (unsigned o = 0; o < mm->max_order; o++) {
+/* Add @zone's free blocks to @c, for a request of 2^@order. Reads without zone->lock. */
+static void frag_count_zone(struct zone *zone, unsigned order, struct frag_counts *c)
+{
+	for (unsigned o = 0; o < zone->mm->max_order; o++) {
 		unsigned long blocks = __atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED);
 
-		blocks_total += blocks;
-		free_pages += blocks << o;
+		c->blocks_total += blocks;
+		c->free_pages += blocks << o;
 		if (o >= order)
-			blocks_suitable += blocks << (o - order);
+			c->blocks_suitable += blocks << (o - order);
 	}
-	if (!blocks_total)
+}
+
+/*
+ * The kernel's __fragmentation_index(): -1000 if a large enough block is
+ * free; otherwise towards 0 for lack of memory, towards 1000 for
+ * fragmentation: 1000 - (1000 + 1000 * free_pages / 2^order) / free_blocks.
+ * 0 when nothing is free.
+ */
+static int frag_index(const struct frag_counts *c, unsigned order)
+{
+	if (!c->blocks_total)
 		return 0;
-	if (blocks_suitable)
+	if (c->blocks_suitable)
 		return -1000;
-	return 1000 - (int)((1000 + free_pages * 1000ull / requested) / blocks_total);
+	return 1000 - (int)((1000 + c->free_pages * 1000ull / (1ul << order)) / c->blocks_total);
+}
+
+/* fragmentation_index() - why would an allocation of 2^@order fail in @zone? */
+int fragmentation_index(struct zone *zone, unsigned order)
+{
+	struct frag_counts c = { 0 };
+
+	frag_count_zone(zone, order, &c);
+	return frag_index(&c, order);
+}
+
+int cma_fragmentation_index(struct cma_mm *mm, unsigned order, int *index)
+{
+	struct frag_counts c = { 0 };
+	struct zone *zone;
+
+	if (!mm || !index || mm->phase != MM_BOOTED || order >= mm->max_order)
+		return -EINVAL;
+	for_each_populated_zone(mm, zone)
+		frag_count_zone(zone, order, &c);
+	*index = frag_index(&c, order);
+	return 0;
 }
 
 static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync)

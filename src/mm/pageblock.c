@@ -4,6 +4,8 @@
  * block, one byte each. Written under zone->lock; compaction and the
  * free path read them without it, hence the relaxed atomics.
  */
+#include <string.h>
+
 #include "mm/internal.h"
 
 static unsigned long pageblock_index(const struct cma_mm *mm, unsigned long pfn)
@@ -33,4 +35,69 @@ int cma_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn)
 	if (mm->phase != MM_BOOTED || !pfn_valid(mm, pfn))
 		return -EINVAL;
 	return get_pageblock_migratetype(mm, pfn);
+}
+
+/* Is the block at @start the tail of a free buddy larger than a pageblock? */
+static bool inside_free_buddy(struct cma_mm *mm, unsigned long start)
+{
+	for (unsigned o = mm->pageblock_order + 1; o < mm->max_order; o++) {
+		unsigned long head = start & ~((1ul << o) - 1);
+		struct cma_page *page;
+
+		if (head == start || !pfn_valid(mm, head))
+			continue;
+		page = pfn_to_page(mm, head);
+		if ((page_flags(page) & PG_buddy) && page_order(page) >= o)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * cma_pageblock_stat() - what /proc/pagetypeinfo would say of one block,
+ * for pictures: a racy read, like the kernel's pagetypeinfo_showblockcount.
+ * Free pages are those in buddy blocks; per-CPU lists count as used.
+ */
+int cma_pageblock_stat(struct cma_mm *mm, unsigned long pfn, struct cma_pageblock_stat *st)
+{
+	unsigned long start, end;
+
+	if (!st || !mm || mm->phase != MM_BOOTED)
+		return -EINVAL;
+	start = pfn & ~(mm->pageblock_nr_pages - 1);
+	end = start + mm->pageblock_nr_pages;
+	memset(st, 0, sizeof(*st));
+	st->migratetype = -1;
+	if (inside_free_buddy(mm, start)) {
+		st->migratetype = get_pageblock_migratetype(mm, start);
+		st->nr_pages = st->nr_free = mm->pageblock_nr_pages;
+		return 0;
+	}
+	for (pfn = start; pfn < end; pfn++) {
+		struct cma_page *page;
+		uint32_t flags;
+
+		if (!pfn_valid(mm, pfn))
+			continue;
+		if (st->migratetype < 0)
+			st->migratetype = get_pageblock_migratetype(mm, pfn);
+		st->nr_pages++;
+		page = pfn_to_page(mm, pfn);
+		flags = page_flags(page);
+		if (flags & PG_reserved)
+			st->nr_reserved++;
+		else if (flags & PG_lru)
+			st->nr_lru++;
+		if (flags & PG_buddy) {
+			unsigned long n = 1ul << page_order(page);
+
+			/* a buddy larger than a block covers it whole; count this block's part */
+			if (pfn + n > end)
+				n = end - pfn;
+			st->nr_free += n;
+			st->nr_pages += n - 1;
+			pfn += n - 1;
+		}
+	}
+	return st->migratetype < 0 ? -EINVAL : 0;
 }
