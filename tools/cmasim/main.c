@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include <cma/cma.h>
+#include "inifile.h"
 #include "platform.h"
-
-#define KCONFIG_MAX_BYTES (1 << 20)
 
 static const char *const dump_names[] = {
 	"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
@@ -39,27 +38,11 @@ static void usage(FILE *out)
 /* The file's text, or NULL after saying why on stderr. */
 static char *read_kconfig(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
+	char err[512], *text = ini_read_text(path, ".config fragment", err, sizeof(err));
 
-	if (!f) {
-		fprintf(stderr, "cmasim: --kconfig %s: cannot read it: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(KCONFIG_MAX_BYTES + 1);
-	n = buf ? fread(buf, 1, KCONFIG_MAX_BYTES + 1, f) : 0;
-	if (!buf || ferror(f) || n > KCONFIG_MAX_BYTES) {
-		fprintf(stderr, "cmasim: --kconfig %s: %s\n", path,
-			!buf ? "out of memory" : ferror(f) ? strerror(errno) :
-			"larger than 1 MiB: give a .config fragment");
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	if (!text)
+		fprintf(stderr, "cmasim: --kconfig %s\n", err);
+	return text;
 }
 
 /* A built-in name, else a file; 0, or 2 after saying why on stderr. */

@@ -38,10 +38,9 @@
 
 #include <ini.h>
 
+#include "inifile.h"
 #include "platform.h"
 
-#define LINE_MAX_CHARS	197		/* inih's INI_MAX_LINE (200) less "\r\n\0" */
-#define FILE_MAX_BYTES	(1 << 20)
 
 struct reader {
 	struct platform *p;
@@ -68,35 +67,6 @@ static int fail(struct reader *r, const char *fmt, ...)
 
 /* ---- values ---- */
 
-/* A decimal or 0x number with an optional K/M/G/T suffix (if @suffix); false if malformed. */
-static bool parse_number(const char *s, size_t len, bool suffix, uint64_t *out)
-{
-	char buf[64], *end;
-	unsigned shift = 0;
-	uint64_t v;
-
-	if (!len || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (errno || end == buf)
-		return false;
-	if (suffix && *end) {
-		const char *units = "KMGT", *u = strchr(units, toupper((unsigned char)*end));
-
-		if (!u)
-			return false;
-		shift = 10 * (unsigned)(u - units + 1);
-		end++;
-	}
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
-		return false;
-	*out = v << shift;
-	return true;
-}
-
 static int bad_number(struct reader *r, const char *key, const char *value)
 {
 	return fail(r, "%s = %s: not a number: give a decimal or 0x hex number, optionally with a K, M, G or T suffix (e.g. 256M, 0x40000000)",
@@ -109,8 +79,8 @@ static int parse_range(struct reader *r, const char *key, const char *value, str
 	size_t n1 = strcspn(value, " \t");
 	const char *second = value + n1 + strspn(value + n1, " \t");
 
-	if (!parse_number(value, n1, true, &out->base) ||
-	    !parse_number(second, strlen(second), true, &out->size) || !out->size)
+	if (!ini_parse_number(value, n1, true, &out->base) ||
+	    !ini_parse_number(second, strlen(second), true, &out->size) || !out->size)
 		return fail(r, "%s = %s: expected BASE SIZE, two numbers with an optional K, M, G or T suffix and a non-zero size (e.g. %s = 0x40000000 256M)",
 			    key, value, key);
 	return 1;
@@ -122,16 +92,6 @@ static int copy_name(struct reader *r, const char *key, const char *value, char 
 		return fail(r, "%s = %s: too long: at most %zu characters", key, value, size - 1);
 	strcpy(dst, value);
 	return 1;
-}
-
-static bool valid_device_name(const char *s)
-{
-	if (!*s || strlen(s) >= PLATFORM_NAME_MAX)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
-			return false;
-	return true;
 }
 
 /* ---- [platform] ---- */
@@ -180,7 +140,7 @@ static int platform_value(struct reader *r, const struct platform_key *k, const 
 
 	switch (k->kind) {
 	case K_NAME:
-		if (!valid_device_name(value))
+		if (!ini_valid_name(value, PLATFORM_NAME_MAX))
 			return fail(r, "name = %s: use 1 to %d letters, digits, '-', '_' or '.'", value,
 				    PLATFORM_NAME_MAX - 1);
 		return copy_name(r, k->name, value, p->name, sizeof(p->name));
@@ -203,22 +163,18 @@ static int platform_value(struct reader *r, const struct platform_key *k, const 
 	case K_KERNEL:
 		return parse_range(r, k->name, value, &p->kernel);
 	case K_UINT:
-		if (!parse_number(value, strlen(value), false, &v) || v > 4096)
+		if (!ini_parse_number(value, strlen(value), false, &v) || v > 4096)
 			return fail(r, "%s = %s: expected a small whole number (0 takes the default)", k->name, value);
 		*(unsigned *)field = (unsigned)v;
 		return 1;
 	case K_SIZE:
-		if (!parse_number(value, strlen(value), true, &v))
+		if (!ini_parse_number(value, strlen(value), true, &v))
 			return bad_number(r, k->name, value);
 		*(uint64_t *)field = v;
 		return 1;
 	case K_BOOL:
-		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
-			*(bool *)field = true;
-		else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
-			*(bool *)field = false;
-		else
-			return fail(r, "%s = %s: accepted yes, no, true, false, 1 or 0", k->name, value);
+		if (!ini_parse_bool(value, (bool *)field))
+			return fail(r, "%s = %s: accepted " INI_BOOL_SYNTAX, k->name, value);
 		return 1;
 	case K_KCONFIG: {
 		size_t used = strlen(p->kconfig);
@@ -269,11 +225,11 @@ static int device_key(struct reader *r, const char *name, const char *value)
 		return fail(r, "%s is given twice in [device %s]", name, d->name);
 	r->keys_seen |= 1u << i;
 	if (i == 4) {
-		if (!valid_device_name(value))
+		if (!ini_valid_name(value, PLATFORM_NAME_MAX))
 			return fail(r, "share = %s: expected the name of another [device] section", value);
 		return copy_name(r, name, value, d->share, sizeof(d->share));
 	}
-	if (!parse_number(value, strlen(value), i != 0, &v))
+	if (!ini_parse_number(value, strlen(value), i != 0, &v))
 		return bad_number(r, name, value);
 	switch (i) {
 	case 0:
@@ -316,7 +272,7 @@ static int start_section(struct reader *r, const char *section)
 	if (!strncmp(section, "device ", 7)) {
 		const char *name = section + 7 + strspn(section + 7, " \t");
 
-		if (!valid_device_name(name))
+		if (!ini_valid_name(name, PLATFORM_NAME_MAX))
 			return fail(r, "[%s]: a device name is 1 to %d letters, digits, '-', '_' or '.'",
 				    section, PLATFORM_NAME_MAX - 1);
 		for (unsigned i = 0; i < p->nr_devices; i++)
@@ -342,58 +298,6 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	if (strcmp(section, r->section) && !start_section(r, section))
 		return 0;
 	return r->device < 0 ? platform_key(r, name, value) : device_key(r, name, value);
-}
-
-/*
- * What libinih would take silently or differently: 0, or the number of
- * the first such line with the reason in r->err.
- */
-static int prescan(struct reader *r, const char *text)
-{
-	int line = 0, header_line = 0, nr_headers = 0;
-	bool header_has_keys = true;
-	char header[64] = "", headers[1 + PLATFORM_MAX_DEVICES][64];
-
-	for (const char *s = text; *s; ) {
-		size_t len = strcspn(s, "\n");
-		const char *t = s + strspn(s, " \t\r");
-		bool blank = t >= s + len || *t == ';' || *t == '#';
-
-		line++;
-		if (len > LINE_MAX_CHARS) {
-			fail(r, "line longer than %d characters: split the value over repeated keys or shorten it",
-			     LINE_MAX_CHARS);
-			return line;
-		}
-		if (!blank && t > s) {
-			fail(r, "indented line: start each 'key = value' and [section] at the beginning of the line");
-			return line;
-		}
-		if (!blank && *t == '[') {
-			if (!header_has_keys) {
-				fail(r, "[%s] has no keys: give it its keys, or remove it", header);
-				return header_line;
-			}
-			header_line = line;
-			header_has_keys = false;
-			snprintf(header, sizeof(header), "%.*s", (int)(strcspn(t + 1, "]\n")), t + 1);
-			for (int i = 0; i < nr_headers; i++)
-				if (!strcmp(headers[i], header)) {
-					fail(r, "[%s] appears twice: give each section once", header);
-					return line;
-				}
-			if (nr_headers < 1 + PLATFORM_MAX_DEVICES)
-				strcpy(headers[nr_headers++], header);
-		} else if (!blank) {
-			header_has_keys = true;
-		}
-		s += len + (s[len] == '\n');
-	}
-	if (!header_has_keys) {
-		fail(r, "[%s] has no keys: give it its keys, or remove it", header);
-		return header_line;
-	}
-	return 0;
 }
 
 /* After the whole file: what no single line shows. */
@@ -428,37 +332,11 @@ static int check_platform(struct reader *r)
 	return 1;
 }
 
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read the platform file: %s", path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(FILE_MAX_BYTES + 1);
-	n = buf ? fread(buf, 1, FILE_MAX_BYTES + 1, f) : 0;
-	if (!buf || ferror(f) || n > FILE_MAX_BYTES || memchr(buf, '\0', n)) {
-		snprintf(err, errlen, "%s: %s", path,
-			 !buf ? "out of memory" : ferror(f) ? strerror(errno) :
-			 n > FILE_MAX_BYTES ? "larger than 1 MiB: is this a platform file?" :
-			 "contains NUL bytes: a platform file is text");
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
 int platform_read_file(const char *path, struct platform *p, char *err, size_t errlen)
 {
 	struct reader r = { .p = p, .device = -1 };
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	char *text = slurp(path, err, errlen);
+	char *text = ini_read_text(path, "platform file", err, errlen);
 	int line;
 
 	if (!text)
@@ -466,7 +344,7 @@ int platform_read_file(const char *path, struct platform *p, char *err, size_t e
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", base);
 	snprintf(p->description, sizeof(p->description), "from %s", path);
-	line = prescan(&r, text);
+	line = ini_prescan(text, r.err, sizeof(r.err));
 	if (!line)
 		line = ini_parse_string(text, on_key, &r);
 	free(text);

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Platform and scenario files' common ground; libinih (Debian's
+ * libinih-dev) splits the lines, this checks what it cannot report.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inifile.h"
+
+#define LINE_MAX_CHARS	197		/* inih's INI_MAX_LINE (200) less "\r\n\0" */
+#define PRESCAN_HEADERS	64		/* sections checked for repeats */
+
+char *ini_read_text(const char *path, const char *what, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read the %s: %s", path, what, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(INI_FILE_MAX_BYTES + 1);
+	n = buf ? fread(buf, 1, INI_FILE_MAX_BYTES + 1, f) : 0;
+	if (!buf || ferror(f) || n > INI_FILE_MAX_BYTES || memchr(buf, '\0', n)) {
+		if (!buf || ferror(f))
+			snprintf(err, errlen, "%s: %s", path, !buf ? "out of memory" : strerror(errno));
+		else
+			snprintf(err, errlen, "%s: %s: is this a %s?", path,
+				 n > INI_FILE_MAX_BYTES ? "larger than 1 MiB" : "contains NUL bytes", what);
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+int ini_prescan(const char *text, char *err, size_t errlen)
+{
+	int line = 0, header_line = 0, nr_headers = 0;
+	bool header_has_keys = true;
+	char header[64] = "", headers[PRESCAN_HEADERS][64];
+
+	for (const char *s = text; *s; ) {
+		size_t len = strcspn(s, "\n");
+		const char *t = s + strspn(s, " \t\r");
+		bool blank = t >= s + len || *t == ';' || *t == '#';
+
+		line++;
+		if (len > LINE_MAX_CHARS) {
+			snprintf(err, errlen, "line longer than %d characters: split the value over repeated keys or shorten it",
+				 LINE_MAX_CHARS);
+			return line;
+		}
+		if (!blank && t > s) {
+			snprintf(err, errlen, "indented line: start each 'key = value' and [section] at the beginning of the line");
+			return line;
+		}
+		if (!blank && *t == '[') {
+			if (!header_has_keys)
+				goto no_keys;
+			header_line = line;
+			header_has_keys = false;
+			snprintf(header, sizeof(header), "%.*s", (int)(strcspn(t + 1, "]\n")), t + 1);
+			for (int i = 0; i < nr_headers; i++)
+				if (!strcmp(headers[i], header)) {
+					snprintf(err, errlen, "[%s] appears twice: give each section once", header);
+					return line;
+				}
+			if (nr_headers < PRESCAN_HEADERS)
+				strcpy(headers[nr_headers++], header);
+		} else if (!blank) {
+			header_has_keys = true;
+		}
+		s += len + (s[len] == '\n');
+	}
+	if (header_has_keys)
+		return 0;
+no_keys:
+	snprintf(err, errlen, "[%s] has no keys: give it its keys, or remove it", header);
+	return header_line;
+}
+
+bool ini_parse_number(const char *s, size_t len, bool suffix, uint64_t *out)
+{
+	char buf[64], *end;
+	unsigned shift = 0;
+	uint64_t v;
+
+	if (!len || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || end == buf)
+		return false;
+	if (suffix && *end) {
+		const char *units = "KMGT", *u = strchr(units, toupper((unsigned char)*end));
+
+		if (!u)
+			return false;
+		shift = 10 * (unsigned)(u - units + 1);
+		end++;
+	}
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return false;
+	*out = v << shift;
+	return true;
+}
+
+bool ini_parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "us", 1000ull }, { "ms", 1000000ull }, { "s", 1000000000ull },
+		{ "m", 60000000000ull }, { "h", 3600000000000ull },
+	};
+	char *end;
+	uint64_t v;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	if (!*end && !v) {
+		*ns = 0;
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			if (v > UINT64_MAX / units[i].ns)
+				return false;
+			*ns = v * units[i].ns;
+			return true;
+		}
+	return false;
+}
+
+bool ini_parse_bool(const char *s, bool *out)
+{
+	if (!strcmp(s, "yes") || !strcmp(s, "true") || !strcmp(s, "1"))
+		*out = true;
+	else if (!strcmp(s, "no") || !strcmp(s, "false") || !strcmp(s, "0"))
+		*out = false;
+	else
+		return false;
+	return true;
+}
+
+bool ini_valid_name(const char *s, size_t max)
+{
+	if (!*s || strlen(s) >= max)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+			return false;
+	return true;
+}

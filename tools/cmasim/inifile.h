@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What platform and scenario files share: reading the text, checking
+ * what libinih would take silently, and the value syntaxes (sizes with
+ * K/M/G/T suffixes, durations with units, names, yes/no).
+ */
+#ifndef CMASIM_INIFILE_H
+#define CMASIM_INIFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define INI_FILE_MAX_BYTES	(1 << 20)
+
+/*
+ * The text of @path, NUL-terminated (free() it), or NULL after writing
+ * "PATH: why" to @err; @what names the file's kind ("platform file").
+ */
+char *ini_read_text(const char *path, const char *what, char *err, size_t errlen);
+
+/*
+ * Lines libinih would misread: longer than its buffer, indented (a
+ * continuation), sections without keys or given twice. 0, or the first
+ * such line's number with the reason in @err.
+ */
+int ini_prescan(const char *text, char *err, size_t errlen);
+
+/* A decimal or 0x number with an optional K/M/G/T suffix (if @suffix); false if malformed. */
+bool ini_parse_number(const char *s, size_t len, bool suffix, uint64_t *out);
+/* "500us", "33ms", "5s", "2m", "1h" (a bare 0 is accepted); false if malformed. */
+bool ini_parse_duration(const char *s, uint64_t *ns);
+/* yes/no, true/false, 1/0; false if none of them. */
+bool ini_parse_bool(const char *s, bool *out);
+/* 1 to @max - 1 letters, digits, '-', '_' or '.'. */
+bool ini_valid_name(const char *s, size_t max);
+
+#define INI_SIZE_SYNTAX "a decimal or 0x hex number, optionally with a K, M, G or T suffix"
+#define INI_DURATION_SYNTAX "a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s)"
+#define INI_BOOL_SYNTAX "yes, no, true, false, 1 or 0"
+
+#endif
