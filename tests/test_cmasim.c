@@ -309,7 +309,7 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown dump", { "boot", "--dump", "slabinfo" }, NULL, 2,
 	  "--dump 'slabinfo': no such /proc file: accepted buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma" },
 	{ "missing kconfig file", { "boot", "--kconfig", "/nonexistent/.config" }, NULL, 2,
-	  "--kconfig /nonexistent/.config: cannot read it: No such file or directory" },
+	  "--kconfig /nonexistent/.config: cannot read the .config fragment: No such file or directory" },
 	{ "malformed kconfig line", { "boot", "--kconfig", "@FILE" }, "CONFIG_CMA_SIZE_MBYTES=16\nnot a config line\n", 2,
 	  "line 2" },
 	{ "kconfig value out of range", { "boot", "--kconfig", "@FILE" }, "CONFIG_CMA_ALIGNMENT=3\n", 2,
