@@ -67,7 +67,7 @@ $(BUILD)/libcma.pc: Makefile
 		'$(PREFIX)' '$(VERSION)' > $@
 
 # cmasim reads platform files with libinih (Debian's libinih-dev)
-SIM_LIBS  := -linih
+SIM_LIBS  := -linih -lm
 
 $(SIM_OBJ): | sim-deps
 

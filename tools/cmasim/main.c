@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmasim: boot a described board on libcma and show what the kernel
- * would print. Exit status: 0 success, 1 the run failed, 2 bad usage or
- * bad input, with a message naming what was wrong and what is accepted.
+ * would print (boot), or run workloads on it and report how its
+ * contiguous allocations fared (run, compare). Exit status: 0 success,
+ * 1 the run failed, 2 bad usage or bad input, with a message naming what
+ * was wrong and what is accepted.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +14,8 @@
 #include <cma/cma.h>
 #include "inifile.h"
 #include "platform.h"
+#include "run.h"
+#include "scenario.h"
 
 static const char *const dump_names[] = {
 	"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
@@ -22,8 +26,15 @@ static const char *const dump_names[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: cmasim boot [--platform NAME|FILE] [--cmdline STR] [--kconfig FILE] [--dump NAME]...\n"
+		"usage: cmasim run [--scenario NAME|FILE] [--policy NAME] [--report text|json|html] ...\n"
+		"       cmasim compare [--scenario NAME|FILE] [--policies LIST] [--report ...] ...\n"
+		"       cmasim boot [--platform NAME|FILE] [--cmdline STR] [--kconfig FILE] [--dump NAME]...\n"
 		"       cmasim list\n"
+		"       cmasim show SCENARIO\n"
+		"\n"
+		"  run and compare: see 'cmasim run --help', 'cmasim compare --help' and cmasim(1)\n"
+		"\n"
+		"boot:\n"
 		"\n"
 		"  --platform  a built-in platform (%s; see 'cmasim list') or a platform file\n"
 		"              (default x86)\n"
@@ -214,10 +225,14 @@ static int cmd_boot(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "cmasim: no command: accepted boot, list\n");
+		fprintf(stderr, "cmasim: no command: accepted run, compare, boot, list, show\n");
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "run") || !strcmp(argv[1], "compare"))
+		return cmd_run(argc - 1, argv + 1, !strcmp(argv[1], "compare"));
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "boot"))
 		return cmd_boot(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list")) {
@@ -226,13 +241,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		platform_list(stdout);
-		return 0;
+		scenario_list(stdout);
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "cmasim: unknown command '%s': accepted boot, list\n", argv[1]);
+	fprintf(stderr, "cmasim: unknown command '%s': accepted run, compare, boot, list, show\n", argv[1]);
 	usage(stderr);
 	return 2;
 }

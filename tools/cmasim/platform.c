@@ -106,5 +106,4 @@ void platform_list(FILE *out)
 	fprintf(out, "platforms (--platform NAME, or the path of a platform file):\n");
 	for (size_t i = 0; i < NR_BUILTINS; i++)
 		fprintf(out, "  %-10s %s\n", builtins[i].name, builtins[i].description);
-	fprintf(out, "scenarios: none yet (cmasim run is to come)\n");
 }

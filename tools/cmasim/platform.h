@@ -44,6 +44,7 @@ struct platform {
 	struct platform_device devices[PLATFORM_MAX_DEVICES];
 	unsigned nr_devices;
 	board_reserve_fn reserve;	/* NULL: each device's area, in order (board_reserve_generic) */
+	void *reserve_ctx;		/* for a reserve() that is not the board's (cmasim's policies) */
 	char cmdline[512];		/* the board's command line; --cmdline replaces it */
 	char kconfig[4096];		/* .config lines; --kconfig replaces them */
 };

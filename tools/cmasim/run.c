@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim run, compare and show: a scenario under one policy or all of
+ * them, reported as text, JSON or HTML.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "inifile.h"
+#include "run.h"
+#include "sim.h"
+
+enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
+
+struct run_args {
+	const char *scenario;
+	const char *output;
+	const char *trace;
+	enum report_kind report;
+	bool policies[NR_POLICIES];
+	bool policy_given;
+	struct sim_options opt;
+};
+
+static int parse_policy(const char *s, enum sim_policy *p)
+{
+	for (int i = 0; i < NR_POLICIES; i++)
+		if (!strcmp(s, policy_name((enum sim_policy)i))) {
+			*p = (enum sim_policy)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* "cma,buddy" into @a->policies; 0 or 2. */
+static int parse_policy_list(const char *list, struct run_args *a)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	memset(a->policies, 0, sizeof(a->policies));
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum sim_policy p;
+
+		if (parse_policy(tok, &p)) {
+			fprintf(stderr, "cmasim: --policies '%s': unknown policy '%s': accepted cma, carveout, buddy, separated by commas\n",
+				list, tok);
+			return 2;
+		}
+		a->policies[p] = true;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
+{
+	static const struct option opts[] = {
+		{ "scenario", required_argument, NULL, 's' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = compare ? "compare" : "run";
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		uint64_t v;
+
+		switch (opt) {
+		case 's':
+			a->scenario = optarg;
+			break;
+		case 'p':
+			if (compare || parse_policy(optarg, &a->opt.policy)) {
+				fprintf(stderr, compare ?
+					"cmasim compare: --policy is run's option: give --policies LIST\n" :
+					"cmasim run: --policy '%s': accepted cma, carveout or buddy\n", optarg);
+				return 2;
+			}
+			break;
+		case 'P':
+			if (!compare) {
+				fprintf(stderr, "cmasim run: --policies is compare's option: give --policy NAME\n");
+				return 2;
+			}
+			if (parse_policy_list(optarg, a))
+				return 2;
+			break;
+		case 'r':
+			if (!strcmp(optarg, "text"))
+				a->report = REPORT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				a->report = REPORT_JSON;
+			else if (!strcmp(optarg, "html"))
+				a->report = REPORT_HTML;
+			else {
+				fprintf(stderr, "cmasim %s: --report '%s': accepted text, json or html\n", cmd, optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 't':
+			if (compare) {
+				fprintf(stderr, "cmasim compare: --trace is run's option: trace one policy with cmasim run --trace FILE\n");
+				return 2;
+			}
+			a->trace = optarg;
+			break;
+		case 'S':
+			if (!ini_parse_number(optarg, strlen(optarg), false, &v)) {
+				fprintf(stderr, "cmasim %s: --seed '%s': expected a decimal or 0x hex number\n", cmd, optarg);
+				return 2;
+			}
+			a->opt.seed = v;
+			a->opt.seed_set = true;
+			break;
+		case 'd':
+			if (!ini_parse_duration(optarg, &v) || !v) {
+				fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, optarg,
+					INI_DURATION_SYNTAX);
+				return 2;
+			}
+			a->opt.duration_ns = v;
+			break;
+		case 'h':
+			return -1;
+		case ':':
+			fprintf(stderr, "cmasim %s: %s needs a value (see --help)\n", cmd, argv[optind - 1]);
+			return 2;
+		default:
+			if (optopt)
+				fprintf(stderr, "cmasim %s: unknown option '-%c'", cmd, optopt);
+			else
+				fprintf(stderr, "cmasim %s: unknown option '%s'", cmd, argv[optind - 1]);
+			fprintf(stderr, ": accepted --scenario, %s, --report, --output, %s--seed, --duration, --help\n",
+				compare ? "--policies" : "--policy", compare ? "" : "--trace, ");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cmasim %s: unexpected argument '%s': %s takes only options (see --help)\n",
+			cmd, argv[optind], cmd);
+		return 2;
+	}
+	return 0;
+}
+
+/* A built-in name, else a file; 0, or 2 after saying why. */
+static int load_scenario(const char *arg, struct scenario *sc)
+{
+	char err[768];
+
+	if (!scenario_builtin(arg, sc))
+		return 0;
+	if (!strchr(arg, '/') && !strchr(arg, '.') && access(arg, F_OK)) {
+		fprintf(stderr, "cmasim: --scenario '%s': no such scenario: accepted %s (see 'cmasim list'), or the path of a scenario file\n",
+			arg, scenario_builtin_names());
+		return 2;
+	}
+	if (scenario_read_file(arg, sc, err, sizeof(err))) {
+		fprintf(stderr, "cmasim: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+static int write_report(const struct run_args *a, const struct sim_result *runs, unsigned nr)
+{
+	static int (*const writers[])(const struct sim_result *, unsigned, FILE *) = {
+		[REPORT_TEXT] = report_text, [REPORT_JSON] = report_json, [REPORT_HTML] = report_html,
+	};
+	FILE *out = stdout;
+	int ret;
+
+	if (a->output && !(out = fopen(a->output, "w"))) {
+		fprintf(stderr, "cmasim: --output %s: cannot write it: %s\n", a->output, strerror(errno));
+		return 1;
+	}
+	ret = writers[a->report](runs, nr, out);
+	if (out != stdout)
+		ret |= fclose(out);
+	else
+		ret |= fflush(out);
+	if (ret) {
+		fprintf(stderr, "cmasim: writing the report failed: %s\n", strerror(errno));
+		return 1;
+	}
+	/* a report written to a file: the summary still goes to the terminal */
+	if (a->output && a->report != REPORT_TEXT && report_text(runs, nr, stdout))
+		return 1;
+	return 0;
+}
+
+static int run_scenario(struct run_args *a, bool compare)
+{
+	static struct scenario sc;
+	struct sim_result runs[NR_POLICIES];
+	unsigned nr = 0;
+	FILE *trace = NULL;
+	int ret = load_scenario(a->scenario, &sc);
+
+	if (ret)
+		return ret;
+	if (a->trace && !(trace = fopen(a->trace, "w"))) {
+		fprintf(stderr, "cmasim: --trace %s: cannot write it: %s\n", a->trace, strerror(errno));
+		return 1;
+	}
+	a->opt.trace = trace;
+	a->opt.progress = true;
+	for (int p = 0; p < NR_POLICIES && !ret; p++) {
+		if (compare ? !a->policies[p] : p != (int)a->opt.policy)
+			continue;
+		a->opt.policy = (enum sim_policy)p;
+		ret = sim_run(&sc, &a->opt, &runs[nr]);
+		if (!ret)
+			nr++;
+	}
+	if (trace && fclose(trace)) {
+		fprintf(stderr, "cmasim: --trace %s: %s\n", a->trace, strerror(errno));
+		ret = ret ? ret : 1;
+	}
+	if (!ret)
+		ret = write_report(a, runs, nr);
+	for (unsigned i = 0; i < nr; i++)
+		sim_result_free(&runs[i]);
+	return ret;
+}
+
+static void usage(FILE *out, bool compare)
+{
+	if (compare)
+		fprintf(out,
+			"usage: cmasim compare [--scenario NAME|FILE] [--policies LIST] [--report text|json|html]\n"
+			"                      [--output FILE] [--seed N] [--duration TIME]\n"
+			"  runs the scenario under each policy (default cma,carveout,buddy) and reports them side by side\n");
+	else
+		fprintf(out,
+			"usage: cmasim run [--scenario NAME|FILE] [--policy cma|carveout|buddy] [--report text|json|html]\n"
+			"                  [--output FILE] [--trace FILE] [--seed N] [--duration TIME]\n");
+	fprintf(out,
+		"  --scenario  a built-in scenario (%s; default %s) or a scenario file\n"
+		"  --report    text (default), json or html; with --output FILE the text summary\n"
+		"              still goes to standard output\n"
+		"  --seed      replaces the scenario's seed; --duration replaces its duration (e.g. 30s)\n",
+		scenario_builtin_names(), SCENARIO_DEFAULT);
+	if (!compare)
+		fprintf(out, "  --trace     write the run's events to FILE in ftrace text format\n");
+}
+
+int cmd_run(int argc, char **argv, bool compare)
+{
+	struct run_args a = { .scenario = SCENARIO_DEFAULT, .opt.policy = POLICY_CMA };
+	int ret;
+
+	for (int i = 0; i < NR_POLICIES; i++)
+		a.policies[i] = true;
+	ret = parse_args(argc, argv, compare, &a);
+	if (ret < 0) {
+		usage(stdout, compare);
+		return 0;
+	}
+	return ret ? ret : run_scenario(&a, compare);
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *text = argc == 2 ? scenario_builtin_text(argv[1]) : NULL;
+
+	if (argc != 2 || !text) {
+		fprintf(stderr, "cmasim show: %s: give one built-in scenario's name: %s\n",
+			argc != 2 ? "wrong number of arguments" : "no such scenario", scenario_builtin_names());
+		return 2;
+	}
+	fputs(text, stdout);
+	return fflush(stdout) ? 1 : 0;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cmasim's subcommands beyond boot and list (run.c). */
+#ifndef CMASIM_RUN_H
+#define CMASIM_RUN_H
+
+#include <stdbool.h>
+
+/* cmasim run (@compare false) or cmasim compare; argv[0] is the subcommand. Exit status. */
+int cmd_run(int argc, char **argv, bool compare);
+/* cmasim show NAME: a built-in scenario's text. */
+int cmd_show(int argc, char **argv);
+
+#endif

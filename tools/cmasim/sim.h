@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulation: a booted machine, the scenario's workloads and a
+ * discrete-event engine on a virtual clock. Everything is single-threaded
+ * and driven by one seeded generator, so a seed gives the same run.
+ *
+ * Workloads act through the real library: their pages are owned movable
+ * pages (migrated, reclaimed and written back by the library calling
+ * their owner callbacks), kernel allocations are buddy allocations, and
+ * devices allocate through the policy's backend (policy.c).
+ */
+#ifndef CMASIM_SIM_H
+#define CMASIM_SIM_H
+
+#include "platform.h"
+#include "scenario.h"
+
+struct sim;
+struct workload;
+
+typedef void (*sim_event_fn)(struct sim *s, void *arg);
+
+struct sim_event {
+	uint64_t at;
+	uint64_t seq;			/* ties broken in scheduling order */
+	sim_event_fn fn;
+	void *arg;
+};
+
+struct workload_ops {
+	/* Set up and schedule the first event at w->spec->start_ns. 0 or -errno. */
+	int (*start)(struct sim *s, struct workload *w);
+	/* Let go of everything (end of run, or the workload's stop time). */
+	void (*stop)(struct sim *s, struct workload *w);
+	/* OOM: free what it holds, return pages freed (NULL: not killable). */
+	unsigned long (*kill)(struct sim *s, struct workload *w);
+	/* Pages it holds now. */
+	uint64_t (*resident)(const struct workload *w);
+};
+
+struct workload {
+	const struct wl_spec *spec;
+	const struct workload_ops *ops;
+	struct workload_result *res;
+	struct device_result *dev_res;	/* devices only */
+	unsigned idx;			/* in the scenario */
+	bool stopped;
+	void *priv;			/* the kind's state */
+};
+
+/* The policy's device memory: how a device gets and returns buffers. */
+#define DEV_MAX_CHUNKS 64
+
+struct dev_buffer {
+	cma_phys_t handle;		/* physical address of the first page */
+	uint64_t pages_held;		/* pages taken from the system for it */
+	struct cma_page *pages[DEV_MAX_CHUNKS];	/* buddy policy: its blocks (several with scatter-gather) */
+	unsigned nr_chunks;		/* 0: one run of pages_held pages from handle */
+	unsigned chunk_order;
+	unsigned slot;			/* carveout policy: its slot */
+};
+
+struct sim {
+	const struct scenario *sc;
+	enum sim_policy policy;
+	struct platform plat;
+	struct cma_mm *mm;
+	struct cma_device *devs[PLATFORM_MAX_DEVICES];
+	unsigned dev_of_wl[SIM_MAX_WORKLOADS];	/* device workloads' index in devs */
+	struct cost_model cost;
+	uint64_t page_bytes;
+	unsigned max_order;
+
+	unsigned long pageblock_pages;
+	unsigned long start_pfn, end_pfn;	/* the banks' span */
+
+	uint64_t now;
+	uint64_t end_ns;
+	uint64_t sample_ns;
+	uint64_t seq;
+	struct sim_event *heap;
+	size_t nr_events, heap_cap;
+	uint64_t rng;
+
+	struct workload wl[SIM_MAX_WORKLOADS];
+	unsigned nr_wl;
+	uint64_t class_pages[NR_MEM_CLASSES];
+	uint64_t pinned_pages;		/* pins held now */
+	uint64_t written_back;		/* by writers' flushing */
+
+	struct carveout *carveout;	/* carveout policy */
+
+	/* per request, from the trace sink */
+	unsigned cma_attempts;		/* cma_alloc_start events */
+	unsigned busy_retries;
+
+	FILE *trace;			/* --trace: ftrace text */
+	struct sim_result *res;
+	uint64_t usable_area;		/* integral of usable pages over time, in page-ms */
+	uint64_t last_usable_at;
+	double host_start;
+	double host_next_progress;
+	bool progress;
+};
+
+/* ---- engine.c ---- */
+
+void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
+uint64_t sim_rand(struct sim *s);
+/* Uniform in [0, n). */
+uint64_t sim_rand_below(struct sim *s, uint64_t n);
+/* Exponential with mean @mean_ns, at least 1. */
+uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
+/* Pages of @bytes, rounded up. */
+uint64_t sim_pages(const struct sim *s, uint64_t bytes);
+/* The workload named @name, or NULL. */
+struct workload *sim_find_workload(struct sim *s, const char *name);
+/* Has @w's time come to stop? */
+bool sim_wl_over(const struct sim *s, const struct workload *w);
+/* Around a device request: count busy retries (and trace it, when not tracing all). */
+void sim_trace_request(struct sim *s, bool on);
+/* A line of the simulator's own in the --trace file ("event: fields"). */
+void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Call before device-held memory changes: integrates usable memory over time. */
+void sim_usable_update(struct sim *s);
+
+struct sim_options {
+	enum sim_policy policy;
+	FILE *trace;			/* NULL: no trace */
+	bool progress;			/* to stderr, for runs over a second of host time */
+	uint64_t seed;			/* with seed_set: replaces the scenario's */
+	bool seed_set;
+	uint64_t duration_ns;		/* non-zero: replaces the scenario's */
+};
+
+/*
+ * Boot the scenario's board under @o->policy, run it and fill @res.
+ * 0; 1 if the machine failed to boot (its log on stderr); 2 if the
+ * machine refused the configuration.
+ */
+int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
+
+/* ---- policy.c ---- */
+
+/* The platform as the policy boots it (areas, command line, carveouts). */
+int policy_prepare(struct sim *s);
+/* After boot: devices' areas and carveouts. */
+int policy_attach(struct sim *s);
+/*
+ * One buffer for device workload @w: 0 with @b filled, or the failure's
+ * cause (enum fail_cause + 1). @work gets what the allocator did.
+ */
+int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work);
+void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b);
+void policy_destroy(struct sim *s);
+
+/* ---- workloads (wl_*.c) ---- */
+
+extern const struct workload_ops wl_file_ops;	/* pagecache and writer */
+extern const struct workload_ops wl_anon_ops;
+extern const struct workload_ops wl_slab_ops;
+extern const struct workload_ops wl_pinner_ops;
+extern const struct workload_ops wl_device_ops;
+
+/* Add @w's held buffers to @snap's blocks' nr_device. */
+void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap);
+
+/* Does a pinner hold a page in [@start_pfn, @end_pfn)? (wl_pinner.c) */
+bool wl_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn);
+
+/* The OOM handler the engine installs: kills the largest killable workload. */
+unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order);
+
+#endif

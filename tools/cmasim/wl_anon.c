@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Processes' anonymous memory: a process faults in its resident set at
+ * its touch rate, then keeps touching random pages of it (a page reclaim
+ * swapped out comes back in). It exits after its lifetime; the OOM
+ * killer may end it sooner; either way it may start again later.
+ */
+#include <stdlib.h>
+
+#include "owned.h"
+
+#define TICK_NS (10 * 1000000ull)
+
+struct anon_wl {
+	struct owned_pages o;		/* first: owned_of() */
+	uint64_t faulted;		/* pages of the resident set faulted in so far */
+	double carry;
+	bool alive;
+	uint64_t exit_at;		/* the pending exit event's time; 0: none */
+};
+
+static void anon_tick(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct anon_wl *a = w->priv;
+	double want = (double)w->spec->anon.rate * (double)TICK_NS / 1e9 + a->carry;
+	uint64_t n = (uint64_t)want;
+
+	if (sim_wl_over(s, w))
+		return;
+	a->carry = want - (double)n;
+	for (uint64_t i = 0; a->alive && i < n; i++) {
+		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
+
+		w->res->ops++;
+		owned_touch(&a->o, idx);
+	}
+	sim_schedule(s, s->now + TICK_NS, anon_tick, w);
+}
+
+static void birth(struct sim *s, void *arg);
+
+/* Exit or OOM kill: everything goes back; maybe a new incarnation later. */
+static unsigned long die(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = w->priv;
+	unsigned long freed = owned_release_all(&a->o);
+
+	a->alive = false;
+	a->exit_at = 0;
+	if (w->spec->anon.restart_ns)
+		sim_schedule(s, s->now + w->spec->anon.restart_ns, birth, w);
+	return freed;
+}
+
+static void anon_exit(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct anon_wl *a = w->priv;
+
+	if (a->alive && a->exit_at == s->now)
+		die(s, w);
+}
+
+static void birth(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct anon_wl *a = w->priv;
+
+	if (a->alive || sim_wl_over(s, w))
+		return;
+	a->alive = true;
+	a->faulted = 0;
+	if (w->spec->anon.lifetime_ns) {
+		a->exit_at = s->now + w->spec->anon.lifetime_ns;
+		sim_schedule(s, a->exit_at, anon_exit, w);
+	}
+}
+
+static int anon_start(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return -1;
+	w->priv = a;
+	if (owned_init(&a->o, s, w, sim_pages(s, w->spec->anon.rss_bytes), true))
+		return -1;
+	sim_schedule(s, w->spec->start_ns, birth, w);
+	sim_schedule(s, w->spec->start_ns, anon_tick, w);
+	return 0;
+}
+
+static void anon_stop(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = w->priv;
+
+	if (!a)
+		return;
+	owned_destroy(&a->o);
+	free(a);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static unsigned long anon_kill(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = w->priv;
+
+	if (!a || !a->alive || !a->o.resident)
+		return 0;
+	w->res->oom_kills++;
+	return die(s, w);
+}
+
+static uint64_t anon_resident(const struct workload *w)
+{
+	const struct anon_wl *a = w->priv;
+
+	return a ? a->o.resident : 0;
+}
+
+const struct workload_ops wl_anon_ops = {
+	.start = anon_start,
+	.stop = anon_stop,
+	.kill = anon_kill,
+	.resident = anon_resident,
+};
+
+/* select_bad_process(): the killable workload holding the most pages. */
+unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order)
+{
+	struct sim *s = ctx;
+	struct workload *victim = NULL;
+	uint64_t most = 0;
+
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct workload *w = &s->wl[i];
+		uint64_t held = w->ops->kill && w->ops->resident ? w->ops->resident(w) : 0;
+
+		if (held > most) {
+			most = held;
+			victim = w;
+		}
+	}
+	if (!victim)
+		return 0;
+	sim_trace_printf(s, "mark_victim: comm=%s pages=%llu order=%u", victim->spec->name,
+			 (unsigned long long)most, order);
+	return victim->ops->kill(s, victim);
+}

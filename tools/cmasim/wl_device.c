@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Devices: a camera, codec or display streams in sessions. A session
+ * starts by requesting its ring of buffers one after the other (as
+ * VIDIOC_REQBUFS would); a request's latency is the device time the cost
+ * model gives the work the allocator did for it. The session streams one
+ * frame per period while its whole ring is held, and at its end gives
+ * every buffer back; the next one starts after the gap.
+ */
+#include <stdlib.h>
+
+#include "sim.h"
+
+struct device_wl {
+	struct dev_buffer *ring;
+	unsigned held;
+	bool streaming;
+};
+
+static void session_start(struct sim *s, void *arg);
+
+static void request(struct sim *s, struct workload *w, struct device_wl *d)
+{
+	struct device_result *r = w->dev_res;
+	struct dev_buffer *b = &d->ring[d->held];
+	struct cost_work work = { 0 };
+	int cause;
+	uint64_t ns;
+
+	r->requests++;
+	w->res->ops++;
+	sim_usable_update(s);
+	cause = policy_alloc(s, w, b, &work);
+	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu latency_ns=%llu result=%s",
+			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
+			 (unsigned long long)ns, cause ? fail_cause_name(cause - 1) : "ok");
+	if (cause) {
+		r->fail[cause - 1]++;
+		r->deadline_misses++;
+		return;
+	}
+	r->successes++;
+	sim_latency_add(&r->lat, ns);
+	if (w->spec->device.deadline_ns && ns > w->spec->device.deadline_ns)
+		r->deadline_misses++;
+	d->held++;
+}
+
+static void release_all(struct sim *s, struct workload *w, struct device_wl *d)
+{
+	sim_usable_update(s);
+	while (d->held)
+		policy_free(s, w, &d->ring[--d->held]);
+}
+
+static void session_end(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct device_wl *d = w->priv;
+	const struct wl_device *spec = &w->spec->device;
+
+	if (!d->streaming)
+		return;
+	d->streaming = false;
+	release_all(s, w, d);
+	if (!sim_wl_over(s, w))
+		sim_schedule(s, s->now + (spec->gap_ns ? spec->gap_ns : spec->period_ns), session_start, w);
+}
+
+static void session_start(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct device_wl *d = w->priv;
+	const struct wl_device *spec = &w->spec->device;
+	uint64_t len;
+
+	if (sim_wl_over(s, w))
+		return;
+	while (d->held < spec->ring) {
+		unsigned before = d->held;
+
+		request(s, w, d);
+		if (d->held == before)
+			break;		/* the driver gives up on the stream */
+	}
+	d->streaming = true;
+	len = spec->session_ns ? spec->session_ns : s->end_ns - s->now;
+	if (w->spec->stop_ns && s->now + len > w->spec->stop_ns)
+		len = w->spec->stop_ns - s->now;
+	if (d->held == spec->ring)
+		w->dev_res->frames += len / spec->period_ns;
+	/* a failed start retries after the gap, as an application would */
+	sim_schedule(s, d->held == spec->ring ? s->now + len : s->now, session_end, w);
+}
+
+static int device_start(struct sim *s, struct workload *w)
+{
+	struct device_wl *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -1;
+	w->priv = d;
+	d->ring = calloc(w->spec->device.ring, sizeof(*d->ring));
+	if (!d->ring)
+		return -1;
+	sim_schedule(s, w->spec->start_ns, session_start, w);
+	return 0;
+}
+
+static void device_stop(struct sim *s, struct workload *w)
+{
+	struct device_wl *d = w->priv;
+
+	if (!d)
+		return;
+	release_all(s, w, d);
+	free(d->ring);
+	free(d);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static uint64_t device_resident(const struct workload *w)
+{
+	const struct device_wl *d = w->priv;
+	uint64_t pages = 0;
+
+	for (unsigned i = 0; d && i < d->held; i++)
+		pages += d->ring[i].pages_held;
+	return pages;
+}
+
+static void mark_run(struct sim_snapshot *snap, unsigned long pfn, uint64_t n)
+{
+	for (; n; n--, pfn++) {
+		unsigned long blk = (pfn - snap->start_pfn) / snap->pageblock_pages;
+
+		if (pfn >= snap->start_pfn && blk < snap->nr_blocks)
+			snap->blocks[blk].nr_device++;
+	}
+}
+
+void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap)
+{
+	const struct device_wl *d = w->priv;
+
+	for (unsigned i = 0; d && i < d->held; i++) {
+		const struct dev_buffer *b = &d->ring[i];
+		unsigned nr_runs = b->nr_chunks ? b->nr_chunks : 1;
+
+		for (unsigned c = 0; c < nr_runs; c++) {
+			unsigned long pfn = b->nr_chunks ? cma_page_to_pfn(s->mm, b->pages[c]) :
+					    (unsigned long)(b->handle / s->page_bytes);
+			uint64_t n = b->nr_chunks ? 1ull << b->chunk_order : b->pages_held;
+
+			mark_run(snap, pfn, n);
+		}
+	}
+}
+
+const struct workload_ops wl_device_ops = {
+	.start = device_start,
+	.stop = device_stop,
+	.resident = device_resident,
+};

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page-cache readers and writers. Every tick a reader reads its share of
+ * pages (a miss waits for storage: a tick reads in no more than the
+ * storage's read bandwidth allows); a writer also dirties them, and its
+ * flusher writes back pages dirty for longer than dirty_expire, no faster
+ * than the storage writes (the kernel's dirty_writeback_interval wakeups).
+ */
+#include <stdlib.h>
+
+#include "owned.h"
+
+#define TICK_NS			(10 * 1000000ull)
+#define WRITEBACK_INTERVAL	(5 * 1000000000ull)	/* dirty_writeback_centisecs = 500 */
+
+struct file_wl {
+	struct owned_pages o;		/* first: owned_of() */
+	uint64_t pos;			/* next page of a sequential pass */
+	double carry;			/* fraction of a page left from the last tick */
+};
+
+/* Pages the storage moves in @ns at @mbps. */
+static uint64_t storage_pages(const struct sim *s, double mbps, uint64_t ns)
+{
+	return (uint64_t)(mbps * (double)ns / 1000.0 / (double)s->page_bytes);
+}
+
+static void write_page(struct sim *s, struct file_wl *f, uint64_t idx)
+{
+	struct owned_pages *o = &f->o;
+
+	if (o->state[idx] & OP_DIRTY)
+		return;
+	cma_page_set_dirty(s->mm, o->page[idx], true);
+	o->state[idx] |= OP_DIRTY;
+	o->dirtied_ms[idx] = (uint32_t)(s->now / 1000000);
+}
+
+static void file_tick(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct file_wl *f = w->priv;
+	const struct wl_file *spec = &w->spec->file;
+	uint64_t read_budget = storage_pages(s, s->cost.v[COST_STORAGE_READ_MBPS], TICK_NS);
+	double want = (double)spec->rate * (double)TICK_NS / 1e9 + f->carry;
+	uint64_t n = (uint64_t)want;
+
+	if (sim_wl_over(s, w))
+		return;
+	f->carry = want - (double)n;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t idx = spec->sequential ? f->pos++ % f->o.nr : sim_rand_below(s, f->o.nr);
+		int ret = owned_touch(&f->o, idx);
+
+		w->res->ops++;
+		if (ret < 0)
+			continue;
+		if (w->spec->kind == WL_WRITER)
+			write_page(s, f, idx);
+		if (ret > 0 && !--read_budget)
+			break;		/* waiting for storage until the next tick */
+	}
+	sim_schedule(s, s->now + TICK_NS, file_tick, w);
+}
+
+static void flush(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct file_wl *f = w->priv;
+	struct owned_pages *o = &f->o;
+	uint64_t budget = storage_pages(s, s->cost.v[COST_STORAGE_WRITE_MBPS], WRITEBACK_INTERVAL);
+	uint64_t now_ms = s->now / 1000000, expire_ms = w->spec->file.dirty_expire_ns / 1000000;
+
+	if (sim_wl_over(s, w))
+		return;
+	for (uint64_t i = 0; i < o->nr && budget; i++) {
+		if (!(o->state[i] & OP_DIRTY) || o->dirtied_ms[i] + expire_ms > now_ms)
+			continue;
+		cma_page_set_dirty(s->mm, o->page[i], false);
+		o->state[i] &= (uint8_t)~OP_DIRTY;
+		s->written_back++;
+		budget--;
+	}
+	sim_schedule(s, s->now + WRITEBACK_INTERVAL, flush, w);
+}
+
+static int file_start(struct sim *s, struct workload *w)
+{
+	struct file_wl *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	w->priv = f;
+	if (owned_init(&f->o, s, w, sim_pages(s, w->spec->file.file_bytes), false))
+		return -1;
+	sim_schedule(s, w->spec->start_ns, file_tick, w);
+	if (w->spec->kind == WL_WRITER)
+		sim_schedule(s, w->spec->start_ns + WRITEBACK_INTERVAL, flush, w);
+	return 0;
+}
+
+static void file_stop(struct sim *s, struct workload *w)
+{
+	struct file_wl *f = w->priv;
+
+	if (!f)
+		return;
+	owned_destroy(&f->o);
+	free(f);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static uint64_t file_resident(const struct workload *w)
+{
+	const struct file_wl *f = w->priv;
+
+	return f ? f->o.resident : 0;
+}
+
+const struct workload_ops wl_file_ops = {
+	.start = file_start,
+	.stop = file_stop,
+	.resident = file_resident,
+};

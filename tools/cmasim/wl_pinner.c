@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pinners: every period, take a reference on a share of another
+ * workload's resident pages (as O_DIRECT or RDMA would pin them) and hold
+ * them for a while. A pinned page cannot be migrated: a contiguous
+ * request over it fails or moves on.
+ */
+#include <stdlib.h>
+
+#include "owned.h"
+
+struct pin_episode {
+	struct workload *w;
+	struct cma_page **pages;
+	unsigned long nr;
+	struct pin_episode *prev, *next;
+};
+
+struct pinner_wl {
+	struct pin_episode *live;
+};
+
+static void unpin(struct sim *s, struct pin_episode *e)
+{
+	struct pinner_wl *p = e->w->priv;
+
+	for (unsigned long i = 0; i < e->nr; i++)
+		cma_page_put(s->mm, e->pages[i]);
+	s->pinned_pages -= e->nr;
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		p->live = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	free(e->pages);
+	free(e);
+}
+
+static void unpin_event(struct sim *s, void *arg)
+{
+	unpin(s, arg);
+}
+
+static void pin(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct pinner_wl *p = w->priv;
+	const struct wl_pinner *spec = &w->spec->pinner;
+	struct owned_pages *o = owned_of(&s->wl[spec->target_idx]);
+	struct pin_episode *e;
+
+	if (sim_wl_over(s, w))
+		return;
+	sim_schedule(s, s->now + spec->period_ns, pin, w);
+	if (!o || !o->resident)
+		return;
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->pages = calloc(o->resident, sizeof(*e->pages)))) {
+		free(e);
+		return;
+	}
+	for (uint64_t i = 0; i < o->nr && e->nr < o->resident; i++)
+		if (o->page[i] && sim_rand_below(s, 100) < spec->share) {
+			cma_page_get(s->mm, o->page[i]);
+			e->pages[e->nr++] = o->page[i];
+		}
+	e->w = w;
+	e->next = p->live;
+	if (p->live)
+		p->live->prev = e;
+	p->live = e;
+	s->pinned_pages += e->nr;
+	w->res->ops += e->nr;
+	sim_schedule(s, s->now + spec->hold_ns, unpin_event, e);
+}
+
+bool wl_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
+{
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct pinner_wl *p = s->wl[i].spec->kind == WL_PINNER ? s->wl[i].priv : NULL;
+
+		for (struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
+			for (unsigned long j = 0; j < e->nr; j++) {
+				unsigned long pfn = cma_page_to_pfn(s->mm, e->pages[j]);
+
+				if (pfn >= start_pfn && pfn < end_pfn)
+					return true;
+			}
+	}
+	return false;
+}
+
+static int pinner_start(struct sim *s, struct workload *w)
+{
+	w->priv = calloc(1, sizeof(struct pinner_wl));
+	if (!w->priv)
+		return -1;
+	sim_schedule(s, w->spec->start_ns, pin, w);
+	return 0;
+}
+
+/* At the end of the run: drop every pin (their unpin events are never run). */
+static void pinner_stop(struct sim *s, struct workload *w)
+{
+	struct pinner_wl *p = w->priv;
+
+	if (!p)
+		return;
+	while (p->live)
+		unpin(s, p->live);
+	free(p);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static uint64_t pinner_resident(const struct workload *w)
+{
+	uint64_t n = 0;
+	const struct pinner_wl *p = w->priv;
+
+	for (const struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
+		n += e->nr;
+	return n;
+}
+
+const struct workload_ops wl_pinner_ops = {
+	.start = pinner_start,
+	.stop = pinner_stop,
+	.resident = pinner_resident,
+};
