@@ -7,6 +7,8 @@
 #ifndef CMASIM_REPORT_H
 #define CMASIM_REPORT_H
 
+#include <stdbool.h>
+
 #include "result.h"
 
 #define FIGURE_MAX	32	/* one formatted figure, with the NUL */
@@ -20,6 +22,8 @@ const char *fmt_mib(char buf[FIGURE_MAX], uint64_t bytes);	/* "8.0" */
 const char *fmt_u64(char buf[FIGURE_MAX], uint64_t v);
 /* As the kernel's extfrag_index prints it: index / 1000, 3 decimals; "-1.000": would succeed. */
 const char *fmt_frag(char buf[FIGURE_MAX], int frag_index);
+/* "host: 1.25 s, 123456 events" over all @nr runs: the one line of text that varies. */
+const char *fmt_host(char buf[LABEL_MAX], const struct sim_result *runs, unsigned nr);
 
 static inline uint64_t pages_bytes(const struct sim_result *r, uint64_t pages)
 {
@@ -33,9 +37,11 @@ struct block_style {
 	unsigned hue, sat;	/* HSL; lightness says how full the block is */
 };
 
-#define NR_BLOCK_STYLES 7
+#define NR_BLOCK_STYLES		7
+#define BLOCK_STYLE_HOLE	(NR_BLOCK_STYLES - 1)
 extern const struct block_style block_styles[NR_BLOCK_STYLES];
 
+bool block_is_hole(const struct snap_block *b);
 const struct block_style *block_style(const struct snap_block *b);
 /* Allocated pages (valid - free) per thousand valid pages; 0 for a hole. */
 unsigned block_used_permille(const struct snap_block *b);

@@ -18,7 +18,7 @@ const struct block_style block_styles[NR_BLOCK_STYLES] = {
 	[CMA_MIGRATE_RESERVE]		= { "Reserve", 'V', 280, 45 },
 	[CMA_MIGRATE_CMA]		= { "CMA", 'C', 210, 75 },
 	[CMA_MIGRATE_ISOLATE]		= { "Isolate", 'I', 55, 90 },
-	[CMA_MIGRATE_TYPES]		= { "hole", '-', 0, 0 },
+	[BLOCK_STYLE_HOLE]		= { "hole", '-', 0, 0 },
 };
 
 const char *fmt_ms(char buf[FIGURE_MAX], uint64_t ns)
@@ -54,10 +54,30 @@ const char *fmt_frag(char buf[FIGURE_MAX], int frag_index)
 	return buf;
 }
 
+const char *fmt_host(char buf[LABEL_MAX], const struct sim_result *runs, unsigned nr)
+{
+	double seconds = 0;
+	uint64_t events = 0;
+	unsigned i;
+
+	for (i = 0; i < nr; i++) {
+		seconds += runs[i].host_seconds;
+		events += runs[i].events;
+	}
+	snprintf(buf, LABEL_MAX, "host: %.2f s, %" PRIu64 " events", seconds, events);
+	return buf;
+}
+
+/* SNAP_HOLE, or a block with no valid page whatever its type says. */
+bool block_is_hole(const struct snap_block *b)
+{
+	return b->migratetype >= CMA_MIGRATE_TYPES || !b->nr_pages;
+}
+
 const struct block_style *block_style(const struct snap_block *b)
 {
-	if (b->migratetype >= CMA_MIGRATE_TYPES || !b->nr_pages)
-		return &block_styles[CMA_MIGRATE_TYPES];
+	if (block_is_hole(b))
+		return &block_styles[BLOCK_STYLE_HOLE];
 	return &block_styles[b->migratetype];
 }
 

@@ -12,25 +12,35 @@
 
 #define MAX_COLS 16
 
-/* Writes the cell at @row, @col; row 0 is the heading. */
+/* Writes the cell at @row, @col below the headings. */
 typedef void (*cell_fn)(const struct sim_result *runs, unsigned row, unsigned col,
 			char buf[LABEL_MAX]);
 
-static void print_table(FILE *out, const struct sim_result *runs, unsigned rows, unsigned cols,
-			cell_fn cell)
+static void table_cell(const struct sim_result *runs, const char *const *heads, cell_fn cell,
+		       unsigned row, unsigned col, char buf[LABEL_MAX])
+{
+	if (row)
+		cell(runs, row - 1, col, buf);
+	else
+		snprintf(buf, LABEL_MAX, "%s", heads[col]);
+}
+
+/* @heads above @rows rows of @cols columns. */
+static void print_table(FILE *out, const struct sim_result *runs, const char *const *heads,
+			unsigned rows, unsigned cols, cell_fn cell)
 {
 	unsigned width[MAX_COLS] = { 0 }, row, col;
 	char buf[LABEL_MAX];
 
-	for (row = 0; row < rows; row++)
+	for (row = 0; row <= rows; row++)
 		for (col = 0; col < cols; col++) {
-			cell(runs, row, col, buf);
+			table_cell(runs, heads, cell, row, col, buf);
 			if (strlen(buf) > width[col])
 				width[col] = strlen(buf);
 		}
-	for (row = 0; row < rows; row++) {
+	for (row = 0; row <= rows; row++) {
 		for (col = 0; col < cols; col++) {
-			cell(runs, row, col, buf);
+			table_cell(runs, heads, cell, row, col, buf);
 			/* names left, figures right */
 			fprintf(out, col ? "  %*s" : "%-*s", (int)width[col], buf);
 		}
@@ -47,13 +57,8 @@ static const char *const device_heads[] = {
 static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
 			char buf[LABEL_MAX])
 {
-	const struct device_result *d;
+	const struct device_result *d = &r->devices[row];
 
-	if (!row) {
-		snprintf(buf, LABEL_MAX, "%s", device_heads[col]);
-		return;
-	}
-	d = &r->devices[row - 1];
 	if (col == 0)
 		snprintf(buf, LABEL_MAX, "%s", d->name);
 	else if (col == 1)
@@ -84,13 +89,8 @@ static const char *const workload_heads[] = {
 static void workload_cell(const struct sim_result *r, unsigned row, unsigned col,
 			  char buf[LABEL_MAX])
 {
-	const struct workload_result *w;
+	const struct workload_result *w = &r->workloads[row];
 
-	if (!row) {
-		snprintf(buf, LABEL_MAX, "%s", workload_heads[col]);
-		return;
-	}
-	w = &r->workloads[row - 1];
 	switch (col) {
 	case 0:
 		snprintf(buf, LABEL_MAX, "%s", w->name);
@@ -122,12 +122,20 @@ static void workload_cell(const struct sim_result *r, unsigned row, unsigned col
 static void compare_text_cell(const struct sim_result *runs, unsigned row, unsigned col,
 			      char buf[LABEL_MAX])
 {
-	if (!row)
-		snprintf(buf, LABEL_MAX, "%s", col ? policy_name(runs[col - 1].policy) : "");
-	else if (!col)
-		compare_label(runs, row - 1, buf);
+	if (col)
+		compare_cell(runs, col - 1, row, buf);
 	else
-		compare_cell(runs, col - 1, row - 1, buf);
+		compare_label(runs, row, buf);
+}
+
+static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	const char *heads[MAX_COLS] = { "" };
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		heads[i + 1] = policy_name(runs[i].policy);
+	print_table(out, runs, heads, compare_nr_rows(runs), nr + 1, compare_text_cell);
 }
 
 static double percent(uint64_t part, uint64_t whole)
@@ -166,11 +174,11 @@ static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 static void print_run(FILE *out, const struct sim_result *r)
 {
 	if (r->nr_devices) {
-		print_table(out, r, r->nr_devices + 1, DEVICE_COLS, device_cell);
+		print_table(out, r, device_heads, r->nr_devices, DEVICE_COLS, device_cell);
 		fputc('\n', out);
 	}
 	if (r->nr_workloads) {
-		print_table(out, r, r->nr_workloads + 1, WORKLOAD_COLS, workload_cell);
+		print_table(out, r, workload_heads, r->nr_workloads, WORKLOAD_COLS, workload_cell);
 		fputc('\n', out);
 	}
 	print_system(out, r);
@@ -178,9 +186,7 @@ static void print_run(FILE *out, const struct sim_result *r)
 
 int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 {
-	double seconds = 0;
-	uint64_t events = 0;
-	unsigned i;
+	char host[LABEL_MAX];
 
 	if (!nr || nr + 1 > MAX_COLS)
 		return -1;
@@ -188,12 +194,8 @@ int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 	if (nr == 1)
 		print_run(out, runs);
 	else
-		print_table(out, runs, compare_nr_rows(runs) + 1, nr + 1, compare_text_cell);
-	for (i = 0; i < nr; i++) {
-		seconds += runs[i].host_seconds;
-		events += runs[i].events;
-	}
+		print_compare(out, runs, nr);
 	/* the one line that changes from run to run of one seed: tests drop it */
-	fprintf(out, "\nhost: %.2f s, %" PRIu64 " events\n", seconds, events);
+	fprintf(out, "\n%s\n", fmt_host(host, runs, nr));
 	return ferror(out) ? -1 : 0;
 }
