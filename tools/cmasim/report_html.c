@@ -14,7 +14,7 @@
 #include "report.h"
 
 #define MAP_COLS	64	/* pageblocks a row in the memory map */
-#define MAP_CELL	10	/* a block's square and its gap, in SVG units */
+#define MAP_CELL	14	/* a block's square and its gap, in SVG units */
 
 #define PLOT_W		640	/* charts: the plot area, then the margins for the axes */
 #define PLOT_H		220
@@ -26,6 +26,7 @@
 #define EDGES_PER_DECADE 4
 #define EDGE_FIRST	(3 * EDGES_PER_DECADE)	/* 1 us: the smallest latency bin */
 #define EDGE_LAST	(18 * EDGES_PER_DECADE)	/* 10^18 ns: as far as uint64_t goes */
+#define MIN_BINS	8	/* a histogram spans two decades at least */
 #define MAX_TICKS	6
 
 static const char *const class_colours[NR_MEM_CLASSES] = {
@@ -246,6 +247,24 @@ static unsigned edge_below(uint64_t ns)
 	return i;
 }
 
+/*
+ * The first edge and the number of bins from @min to @max; a narrow
+ * spread is widened around its middle, so one bar is not the whole chart.
+ */
+static unsigned histogram_range(uint64_t min, uint64_t max, unsigned *nbins)
+{
+	unsigned lo = edge_below(min), hi = edge_below(max) + 1;
+
+	if (hi - lo < MIN_BINS) {
+		lo = lo - EDGE_FIRST < (MIN_BINS - (hi - lo)) / 2 ? EDGE_FIRST :
+		     lo - (MIN_BINS - (hi - lo)) / 2;
+		lo = lo + MIN_BINS > EDGE_LAST ? EDGE_LAST - MIN_BINS : lo;
+		hi = lo + MIN_BINS;
+	}
+	*nbins = hi - lo;
+	return lo;
+}
+
 static void histogram_bars(FILE *out, const uint64_t *counts, unsigned nbins, uint64_t top)
 {
 	double w = (double)PLOT_W / nbins, h;
@@ -269,7 +288,7 @@ static void histogram_axes(FILE *out, unsigned lo, unsigned nbins, uint64_t top)
 	svg_axes(out, "device time, ms (log scale)", "requests");
 	svg_y_ticks(out, top);
 	for (e = lo; e <= lo + nbins; e++)
-		if (e % EDGES_PER_DECADE == 0 || nbins < 8) {
+		if (e % EDGES_PER_DECADE == 0 || nbins <= MIN_BINS) {
 			snprintf(label, sizeof(label), "%g", edge_ns(e) / 1e6);
 			svg_x_label(out, MARGIN_L + (double)(e - lo) * PLOT_W / nbins, label);
 		}
@@ -294,8 +313,7 @@ static void html_histogram(FILE *out, const struct device_result *d)
 		min = d->lat.ns[i] < min ? d->lat.ns[i] : min;
 		max = d->lat.ns[i] > max ? d->lat.ns[i] : max;
 	}
-	lo = edge_below(min);
-	nbins = edge_below(max) + 1 - lo;
+	lo = histogram_range(min, max, &nbins);
 	for (i = 0; i < d->lat.nr; i++)
 		counts[edge_below(d->lat.ns[i]) - lo]++;
 	for (b = 0; b < nbins; b++)
