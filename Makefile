@@ -80,12 +80,19 @@ $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 # test_cmasim runs the simulator it tests
 $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
 
+# test_report links the reports and what they read, not the rest of cmasim
+SIM_REPORT_SRC := tools/cmasim/result.c $(wildcard tools/cmasim/report_*.c)
+$(BUILD)/tests/test_report: tests/test_report.c $(SIM_REPORT_SRC) $(wildcard tools/cmasim/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itools/cmasim -o $@ $< $(SIM_REPORT_SRC) $(LDFLAGS) -lcmocka
+
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libcma.a $(LDFLAGS) -lcmocka -lm
 
 deps:
 	@scripts/ensure-deps.sh test
+	@scripts/ensure-deps.sh html || echo "deps: without chromium, test_report skips the HTML check" >&2
 
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_BIN)

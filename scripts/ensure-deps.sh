@@ -3,12 +3,13 @@
 # as root on Debian, otherwise stop with the exact command to run.
 set -e
 case "$1" in
-test)  pkgs="libcmocka-dev libinih-dev"; check="/usr/include/cmocka.h /usr/include/ini.h" ;;
+test)  pkgs="libcmocka-dev libinih-dev jq"; check="/usr/include/cmocka.h /usr/include/ini.h /usr/bin/jq" ;;
 sim)   pkgs="libinih-dev"; check="/usr/include/ini.h" ;;
 bench) pkgs="libmimalloc-dev libjemalloc-dev"; check="/usr/include/mimalloc.h /usr/include/jemalloc/jemalloc.h" ;;
 fuzz)  pkgs="clang-14 libclang-rt-14-dev"; check="/usr/bin/clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;
 coverage) pkgs="gcovr"; check="/usr/bin/gcovr" ;;
-*) echo "ensure-deps.sh: unknown target '$1' (accepted: test, sim, bench, fuzz, coverage)" >&2; exit 2 ;;
+html)  pkgs="chromium"; check="/usr/bin/chromium" ;;
+*) echo "ensure-deps.sh: unknown target '$1' (accepted: test, sim, bench, fuzz, coverage, html)" >&2; exit 2 ;;
 esac
 missing=""
 for f in $check; do [ -e "$f" ] || missing=yes; done

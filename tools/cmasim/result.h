@@ -129,6 +129,15 @@ const char *mem_class_name(enum mem_class c);
 void sim_result_free(struct sim_result *r);
 
 /*
+ * A device's latencies: sim_latency_add() appends one successful
+ * request's device time (0, or -1 when out of memory, @l unchanged);
+ * sim_latency_finish() sets p50/p90/p99/max once the run ends (0, or -1
+ * when out of memory for the sorted copy, percentiles then 0).
+ */
+int sim_latency_add(struct sim_latency *l, uint64_t ns);
+int sim_latency_finish(struct sim_latency *l);
+
+/*
  * Reports of @nr runs of one scenario (one per policy for compare, else
  * one). 0, or -1 if writing failed.
  */

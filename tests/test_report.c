@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for cmasim's reports (tools/cmasim/result.c, report_*.c) on
+ * made-up results: three runs of one scenario, one per policy, whose
+ * every figure is known, so each report can be checked for the values
+ * it must show. JSON is read back with jq; the HTML page is opened in
+ * headless Chromium by tests/html_check.sh (CMA_HTML_CHECK overrides).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define PAGE_BYTES	4096
+#define NR_SAMPLES	10
+#define NR_BLOCKS	16
+#define BLOCK_PAGES	1024
+#define HOLE_BLOCK	6
+#define SCENARIO	"cam \"day\" <1> & co"	/* every character HTML and JSON escape */
+#define MS		1000000ull
+
+static char html_check[PATH_MAX];
+
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* Latencies of @nr successes: @base_ns + i * @step_ns for i = @nr down to 1. */
+static void fill_latency(struct sim_latency *l, unsigned nr, uint64_t base_ns, uint64_t step_ns)
+{
+	unsigned i;
+
+	for (i = nr; i > 0; i--)
+		assert_int_equal(sim_latency_add(l, base_ns + i * step_ns), 0);
+	assert_int_equal(sim_latency_finish(l), 0);
+}
+
+/*
+ * The camera: cma serves all 100 requests in 0.1..10 ms (p99 9.9 ms),
+ * carveout all in 0.05 ms, buddy 60 in 1..60 ms and fails 30 for want of
+ * memory and 10 as too large (p99 60 ms; 40 failures and the 27 successes
+ * over 33 ms miss the deadline). The codec is never asked.
+ */
+static void fill_devices(struct sim_result *r)
+{
+	struct device_result *cam;
+
+	r->nr_devices = 2;
+	r->devices = zalloc(2, sizeof(*r->devices));
+	cam = &r->devices[0];
+	snprintf(cam->name, sizeof(cam->name), "camera");
+	cam->buffer_bytes = 8 << 20;
+	cam->deadline_ns = 33 * MS;
+	cam->requests = 100;
+	snprintf(r->devices[1].name, sizeof(r->devices[1].name), "codec");
+	if (r->policy == POLICY_CMA) {
+		fill_latency(&cam->lat, 100, 0, MS / 10);
+	} else if (r->policy == POLICY_CARVEOUT) {
+		fill_latency(&cam->lat, 100, MS / 20, 0);
+	} else {
+		fill_latency(&cam->lat, 60, 0, MS);
+		cam->fail[FAIL_NOMEM] = 30;
+		cam->fail[FAIL_TOO_LARGE] = 10;
+		cam->deadline_misses = 40 + 27;
+	}
+	cam->successes = cam->lat.nr;
+	cam->frames = cam->successes;
+}
+
+static void fill_workloads(struct sim_result *r)
+{
+	static const char *const names[] = { "browser", "anon\tproc", "camera" };
+	static const char *const kinds[] = { "pagecache", "anon", "device" };
+	unsigned i;
+
+	r->nr_workloads = 3;
+	r->workloads = zalloc(3, sizeof(*r->workloads));
+	for (i = 0; i < 3; i++) {
+		snprintf(r->workloads[i].name, SIM_NAME_MAX, "%s", names[i]);
+		snprintf(r->workloads[i].kind, sizeof(r->workloads[i].kind), "%s", kinds[i]);
+		r->workloads[i].ops = 1000 * (i + 1);
+		r->workloads[i].resident_pages = 256 * (i + 1);
+	}
+	r->workloads[0].refaults = r->refaults;
+	r->workloads[1].oom_kills = r->oom_kills;
+}
+
+/* One a second; the classes grow as free memory shrinks. */
+static void fill_samples(struct sim_result *r)
+{
+	unsigned i, c;
+
+	r->nr_samples = NR_SAMPLES;
+	r->samples = zalloc(NR_SAMPLES, sizeof(*r->samples));
+	for (i = 0; i < NR_SAMPLES; i++) {
+		struct sim_sample *s = &r->samples[i];
+
+		s->t_ns = i * 1000 * MS;
+		for (c = 0; c < NR_MEM_CLASSES; c++)
+			s->used[c] = (c + 1) * 100 * i;
+		s->free_pages = r->total_pages - 1500 * i;
+		s->cma_free_pages = 4096 - 100 * i;
+	}
+}
+
+/*
+ * Pageblocks: unmovable full, reclaimable half used, four movable ones,
+ * a hole, reserve, six CMA blocks of which two are held by the camera
+ * and one partly, isolate, and a movable block with half its pages valid.
+ */
+static void fill_snapshot(struct sim_result *r)
+{
+	static const uint8_t types[NR_BLOCKS] = { 0, 1, 2, 2, 2, 2, SNAP_HOLE, 3, 4, 4, 4, 4, 4, 4, 5, 2 };
+	struct snap_block *b;
+	unsigned i;
+
+	r->nr_snapshots = 1;
+	r->snapshots = zalloc(1, sizeof(*r->snapshots));
+	r->snapshots[0] = (struct sim_snapshot){ .t_ns = 5000 * MS, .start_pfn = 0x40000,
+		.pageblock_pages = BLOCK_PAGES, .nr_blocks = NR_BLOCKS };
+	b = r->snapshots[0].blocks = zalloc(NR_BLOCKS, sizeof(*b));
+	for (i = 0; i < NR_BLOCKS; i++) {
+		b[i].migratetype = types[i];
+		b[i].nr_pages = i == HOLE_BLOCK ? 0 : i == 15 ? BLOCK_PAGES / 2 : BLOCK_PAGES;
+		b[i].nr_free = b[i].nr_pages * i / NR_BLOCKS;
+	}
+	b[9].nr_free = b[10].nr_free = 0;
+	b[9].nr_device = b[10].nr_device = BLOCK_PAGES;
+	b[11].nr_device = 100;
+}
+
+static void fill_run(struct sim_result *r, enum sim_policy policy)
+{
+	static const uint64_t usable_avg[] = { 64000, 61000, 63000 };
+	static const int frag[] = { -1000, 523, 987 };
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->scenario, sizeof(r->scenario), SCENARIO);
+	snprintf(r->platform, sizeof(r->platform), "s5p-mfc");
+	r->policy = policy;
+	r->seed = 42;
+	r->duration_ns = 10000 * MS;
+	r->page_bytes = PAGE_BYTES;
+	r->total_pages = 65536;
+	r->carveout_pages = policy == POLICY_CARVEOUT ? 2048 : 0;
+	r->cma_pages = policy == POLICY_CMA ? 4096 : 0;
+	r->usable_avg_pages = usable_avg[policy];
+	r->usable_min_pages = usable_avg[policy] - 1000;
+	r->refaults = 10 * (policy + 1);
+	r->oom_kills = policy;
+	r->pages_migrated = policy == POLICY_CMA ? 5000 : 0;
+	r->pages_reclaimed = 700 + policy;
+	r->pages_written_back = 300;
+	r->frag_index = frag[policy];
+	r->frag_order = 10;
+	r->host_seconds = 1.25;
+	r->events = 123456;
+	fill_devices(r);
+	fill_workloads(r);
+	fill_samples(r);
+	fill_snapshot(r);
+}
+
+static void fill_runs(struct sim_result runs[NR_POLICIES])
+{
+	unsigned p;
+
+	for (p = 0; p < NR_POLICIES; p++)
+		fill_run(&runs[p], p);
+}
+
+static void free_runs(struct sim_result *runs, unsigned nr)
+{
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		sim_result_free(&runs[i]);
+}
+
+typedef int (*report_fn)(const struct sim_result *runs, unsigned nr, FILE *out);
+
+static char *report_string(report_fn report, const struct sim_result *runs, unsigned nr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(report(runs, nr, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The report written to a temporary file, whose name goes to @path. */
+static void report_file(report_fn report, const struct sim_result *runs, unsigned nr,
+			char path[64], const char *suffix)
+{
+	FILE *f;
+	int fd;
+
+	snprintf(path, 64, "/tmp/test_report_XXXXXX%s", suffix);
+	fd = mkstemps(path, strlen(suffix));
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(report(runs, nr, f), 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static size_t count(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (; (text = strstr(text, what)); text += strlen(what))
+		n++;
+	return n;
+}
+
+/* The cells after @label on the text line that starts with it, space-separated. */
+static char *text_row(const char *text, const char *label)
+{
+	static char row[256];
+	const char *line = text, *end;
+
+	while (line && (strncmp(line, label, strlen(label)) || line[strlen(label)] != ' '))
+		line = (line = strchr(line, '\n')) ? line + 1 : NULL;
+	if (!line)
+		fail_msg("no line starting with \"%s\" in:\n%s", label, text);
+	line += strlen(label);
+	end = strchrnul(line, '\n');
+	snprintf(row, sizeof(row), "%.*s", (int)(end - line), line);
+	return row;
+}
+
+/* Each of @want's words in order, with only spaces around them. */
+static void expect_row(const char *text, const char *label, const char *want)
+{
+	char *row = text_row(text, label), *save = NULL, *word;
+	char words[256];
+
+	snprintf(words, sizeof(words), "%s", want);
+	for (word = strtok_r(words, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+		row += strspn(row, " ");
+		if (strncmp(row, word, strlen(word)) || (row[strlen(word)] && row[strlen(word)] != ' '))
+			fail_msg("row \"%s\": expected \"%s\", found \"%s\"", label, want,
+				 text_row(text, label));
+		row += strlen(word);
+	}
+	assert_int_equal(row[strspn(row, " ")], '\0');
+}
+
+/* jq's output for @filter on @path, without the final newline. */
+static char *jq(const char *path, const char *filter)
+{
+	char cmd[512], *out = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "jq -r '%s' %s", filter, path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = getdelim(&out, &cap, '\0', p);
+	if (pclose(p) != 0 || n <= 0)
+		fail_msg("%s failed", cmd);
+	if (out[n - 1] == '\n')
+		out[n - 1] = '\0';
+	return out;
+}
+
+static void expect_jq(const char *path, const char *filter, const char *want)
+{
+	char *got = jq(path, filter);
+
+	if (strcmp(got, want))
+		fail_msg("jq '%s': expected \"%s\", found \"%s\"", filter, want, got);
+	free(got);
+}
+
+/* ---- result.c ---- */
+
+/* Expect nearest rank: p is the ceil(p% * n)-th smallest, a value that occurred. */
+static void sim_latency_finish_nearest_rank(void **state)
+{
+	static const uint64_t ten[] = { 70, 10, 100, 40, 20, 90, 30, 60, 50, 80 };
+	struct sim_latency l = { 0 };
+	unsigned i;
+
+	assert_int_equal(sim_latency_finish(&l), 0);
+	assert_true(!l.p50 && !l.p90 && !l.p99 && !l.max);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(sim_latency_add(&l, ten[i]), 0);
+	assert_int_equal(sim_latency_finish(&l), 0);
+	assert_int_equal(l.p50, 50);
+	assert_int_equal(l.p90, 90);
+	assert_int_equal(l.p99, 100);
+	assert_int_equal(l.max, 100);
+	assert_int_equal(l.ns[0], 70);		/* request order kept */
+	free(l.ns);
+	memset(&l, 0, sizeof(l));
+	/* 1..1000 in a scrambled order (7919 is prime to 1000) */
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(sim_latency_add(&l, i * 7919 % 1000 + 1), 0);
+	assert_int_equal(sim_latency_finish(&l), 0);
+	assert_int_equal(l.nr, 1000);
+	assert_int_equal(l.p50, 500);
+	assert_int_equal(l.p90, 900);
+	assert_int_equal(l.p99, 990);
+	assert_int_equal(l.max, 1000);
+	free(l.ns);
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(sim_latency_add(&l, 7), 0);
+	assert_int_equal(sim_latency_finish(&l), 0);
+	assert_true(l.p50 == 7 && l.p90 == 7 && l.p99 == 7 && l.max == 7);
+	free(l.ns);
+}
+
+static void sim_result_free_leaves_zeroes(void **state)
+{
+	struct sim_result r, zero;
+
+	fill_run(&r, POLICY_BUDDY);
+	sim_result_free(&r);
+	memset(&zero, 0, sizeof(zero));
+	assert_memory_equal(&r, &zero, sizeof(r));
+	sim_result_free(&r);			/* a freed result frees again harmlessly */
+}
+
+static void names_of_every_enum(void **state)
+{
+	assert_string_equal(policy_name(POLICY_CARVEOUT), "carveout");
+	assert_string_equal(fail_cause_name(FAIL_TOO_LARGE), "too-large");
+	assert_string_equal(mem_class_name(MC_CARVEOUT), "carveout");
+	assert_string_equal(policy_name(NR_POLICIES), "unknown");
+}
+
+static void fmt_frag_as_extfrag_index(void **state)
+{
+	char buf[FIGURE_MAX];
+
+	assert_string_equal(fmt_frag(buf, -1000), "-1.000");
+	assert_string_equal(fmt_frag(buf, -5), "-0.005");
+	assert_string_equal(fmt_frag(buf, 0), "0.000");
+	assert_string_equal(fmt_frag(buf, 987), "0.987");
+}
+
+/* ---- text ---- */
+
+static void text_compare_side_by_side(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *text;
+
+	fill_runs(runs);
+	text = report_string(report_text, runs, NR_POLICIES);
+	assert_non_null(strstr(text, "scenario " SCENARIO ", platform s5p-mfc, seed 42, "
+				     "duration 10.000 s\n"));
+	expect_row(text, "", "cma carveout buddy");
+	expect_row(text, "camera requests", "100 100 100");
+	expect_row(text, "camera served", "100 100 60");
+	expect_row(text, "camera failed", "0 0 40");
+	expect_row(text, "camera p99 ms", "9.900 0.050 60.000");
+	expect_row(text, "camera deadline misses", "0 0 67");
+	expect_row(text, "codec served", "0 0 0");
+	expect_row(text, "usable avg MiB", "250.0 238.3 246.1");
+	expect_row(text, "usable min MiB", "246.1 234.4 242.2");
+	expect_row(text, "carveout MiB", "0.0 8.0 0.0");
+	expect_row(text, "OOM kills", "0 1 2");
+	expect_row(text, "pages migrated", "5000 0 0");
+	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
+	assert_null(strstr(text, "buffer MiB"));	/* per-run detail is not repeated */
+	assert_non_null(strstr(text, "\nhost: 3.75 s, 370368 events\n"));
+	free(text);
+	free_runs(runs, NR_POLICIES);
+}
+
+static void text_one_run_in_detail(void **state)
+{
+	struct sim_result r;
+	char *text;
+
+	fill_run(&r, POLICY_BUDDY);
+	text = report_string(report_text, &r, 1);
+	assert_non_null(strstr(text, ", policy buddy, seed 42,"));
+	expect_row(text, "device", "buffer MiB requests ok pinned busy nomem too-large "
+		   "p50 ms p90 ms p99 ms max ms missed");
+	expect_row(text, "camera", "8.0 100 60 0 0 30 10 30.000 54.000 60.000 60.000 67");
+	expect_row(text, "anon\tproc", "anon 2000 0 0 0 2.0 2");
+	expect_row(text, "usable memory", "avg 246.1 MiB (96.1%), min 242.2 MiB (94.6%) of 256.0 MiB");
+	expect_row(text, "fragmentation index at order 10:", "0.987");
+	free(text);
+	sim_result_free(&r);
+}
+
+/* ---- JSON ---- */
+
+static void json_has_every_figure(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char path[64], *text;
+
+	fill_runs(runs);
+	report_file(report_json, runs, NR_POLICIES, path, ".json");
+	expect_jq(path, ".schema", "cmasim-report/1");
+	expect_jq(path, ".scenario", SCENARIO);
+	expect_jq(path, "[.seed, .duration_s, (.runs | length)] | @csv", "42,10,3");
+	expect_jq(path, "[.runs[].policy] | @csv", "\"cma\",\"carveout\",\"buddy\"");
+	expect_jq(path, ".runs[2].devices[0] | [.buffer_bytes, .deadline_ms, .requests, .successes,"
+		  " .failures.nomem, .failures.too_large, .deadline_misses, .latency_ms.p50,"
+		  " .latency_ms.p99] | @csv", "8388608,33,100,60,30,10,67,30,60");
+	expect_jq(path, ".runs[0].devices[0].latency_ms.p90", "9");
+	expect_jq(path, ".runs[0].workloads[1].name", "anon\tproc");
+	expect_jq(path, ".runs[1].system | [.usable_avg_pages, .refaults, .oom_kills, .frag_index,"
+		  " .frag_order] | @csv", "61000,20,1,0.523,10");
+	expect_jq(path, ".runs[1].carveout_pages", "2048");
+	expect_jq(path, ".runs[0].timeline | [(.t_s | length), .t_s[3], .free[1], .cma_free[2],"
+		  " .used.slab[2], .used.carveout[1]] | @csv", "10,3,64036,3896,600,500");
+	expect_jq(path, ".runs[0].snapshots[0] | [.t_s, .start_pfn, .pageblock_pages] | @csv",
+		  "5,262144,1024");
+	expect_jq(path, ".runs[0].snapshots[0].blocks",
+		  "UX.R9.M8.M8.M7.M6.-0.V5.C5.CXDCXDC3dC2.C1.I1.M0.");
+	expect_jq(path, ".runs[0].host | keys | @csv", "\"events_per_second\",\"seconds\"");
+	text = report_string(report_json, runs, NR_POLICIES);
+	/* fixed formats, not what jq reprints */
+	assert_non_null(strstr(text, "\"frag_index\": -1.000,"));
+	assert_non_null(strstr(text, "\"deadline_ms\": 33.000,"));
+	assert_non_null(strstr(text, "\"name\": \"anon\\u0009proc\""));
+	free(text);
+	unlink(path);
+	free_runs(runs, NR_POLICIES);
+}
+
+/* Expect: two results that differ only in host time give one JSON once "host" is gone. */
+static void json_same_without_host(void **state)
+{
+	struct sim_result a[NR_POLICIES], b[NR_POLICIES];
+	char pa[64], pb[64], *ja, *jb, *ta, *tb;
+	unsigned p;
+
+	fill_runs(a);
+	fill_runs(b);
+	for (p = 0; p < NR_POLICIES; p++)
+		b[p].host_seconds = 7.5 + p;
+	report_file(report_json, a, NR_POLICIES, pa, ".json");
+	report_file(report_json, b, NR_POLICIES, pb, ".json");
+	ta = report_string(report_json, a, NR_POLICIES);
+	tb = report_string(report_json, b, NR_POLICIES);
+	assert_string_not_equal(ta, tb);
+	ja = jq(pa, "del(.runs[].host)");
+	jb = jq(pb, "del(.runs[].host)");
+	assert_string_equal(ja, jb);
+	free(ja);
+	free(jb);
+	free(ta);
+	free(tb);
+	unlink(pa);
+	unlink(pb);
+	free_runs(a, NR_POLICIES);
+	free_runs(b, NR_POLICIES);
+}
+
+/* ---- HTML ---- */
+
+/* Balanced SVGs and tables, escaped text, no URL but the SVG namespace. */
+static void expect_html_well_formed(const char *html)
+{
+	const char *p;
+
+	assert_true(!strncmp(html, "<!DOCTYPE html>\n", 16));
+	assert_int_equal(count(html, "<svg"), count(html, "</svg>"));
+	assert_int_equal(count(html, "<table"), count(html, "</table>"));
+	assert_int_equal(count(html, "<html"), 1);
+	assert_non_null(strstr(html, "</body>\n</html>\n"));
+	assert_int_equal(count(html, "<script"), 0);
+	for (p = html; (p = strstr(p, "http")); p += 4)
+		if (strncmp(p, "http://www.w3.org/2000/svg", 26))
+			fail_msg("a URL in the HTML: %.60s", p);
+}
+
+static void html_three_runs(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *html;
+
+	fill_runs(runs);
+	html = report_string(report_html, runs, NR_POLICIES);
+	expect_html_well_formed(html);
+	assert_non_null(strstr(html, "cam &quot;day&quot; &lt;1&gt; &amp; co"));
+	assert_null(strstr(html, "<1>"));
+	assert_non_null(strstr(html, "<th>cma</th><th>carveout</th><th>buddy</th>"));
+	assert_non_null(strstr(html, "<td class=\"l\">camera p99 ms</td><td>9.900</td>"
+				     "<td>0.050</td><td>60.000</td>"));
+	/* per run: one map, a histogram for the camera only, one timeline */
+	assert_int_equal(count(html, "<svg"), NR_POLICIES * 3);
+	assert_int_equal(count(html, "No request was served."), NR_POLICIES);
+	assert_int_equal(count(html, "class=\"dev\""), NR_POLICIES * 3);
+	assert_int_equal(count(html, "class=\"hole\""), NR_POLICIES);
+	free(html);
+	free_runs(runs, NR_POLICIES);
+}
+
+/* Expect: a run with nothing in it still gives whole reports, saying what is missing. */
+static void reports_of_an_empty_run(void **state)
+{
+	struct sim_result r;
+	char path[64], *html, *text;
+
+	memset(&r, 0, sizeof(r));
+	r.page_bytes = PAGE_BYTES;
+	html = report_string(report_html, &r, 1);
+	expect_html_well_formed(html);
+	assert_non_null(strstr(html, "No samples were taken."));
+	assert_non_null(strstr(html, "No devices."));
+	assert_int_equal(count(html, "<svg"), 0);
+	text = report_string(report_text, &r, 1);
+	assert_non_null(strstr(text, "fragmentation index at order 0: 0.000\n"));
+	report_file(report_json, &r, 1, path, ".json");
+	expect_jq(path, ".runs[0] | [(.devices | length), (.timeline.t_s | length)] | @csv", "0,0");
+	unlink(path);
+	free(html);
+	free(text);
+}
+
+/* Expect (issue 6 item 9): headless Chromium shows the page, silently and not blank. */
+static void html_opens_in_chromium(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char path[64], cmd[PATH_MAX + 128];
+	int status;
+
+	if (system("command -v chromium >/dev/null")) {
+		if (geteuid() == 0)
+			fail_msg("no chromium, though scripts/ensure-deps.sh html runs as root");
+		print_message("no chromium (scripts/ensure-deps.sh html installs it): skipped\n");
+		skip();
+	}
+	fill_runs(runs);
+	report_file(report_html, runs, NR_POLICIES, path, ".html");
+	snprintf(cmd, sizeof(cmd), "%s %s", html_check, path);
+	status = system(cmd);
+	unlink(path);
+	free_runs(runs, NR_POLICIES);
+	if (status)
+		fail_msg("%s failed (status %d)", cmd, status);
+}
+
+/* BUILD/tests/test_report -> the source tree's tests/html_check.sh, unless CMA_HTML_CHECK. */
+static int setup_paths(void **state)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("CMA_HTML_CHECK");
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	if (env)
+		snprintf(html_check, sizeof(html_check), "%s", env);
+	else
+		snprintf(html_check, sizeof(html_check), "%s/tests/html_check.sh",
+			 dirname(dirname(dirname(exe))));
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sim_latency_finish_nearest_rank),
+		cmocka_unit_test(sim_result_free_leaves_zeroes),
+		cmocka_unit_test(names_of_every_enum),
+		cmocka_unit_test(fmt_frag_as_extfrag_index),
+		cmocka_unit_test(text_compare_side_by_side),
+		cmocka_unit_test(text_one_run_in_detail),
+		cmocka_unit_test(json_has_every_figure),
+		cmocka_unit_test(json_same_without_host),
+		cmocka_unit_test(html_three_runs),
+		cmocka_unit_test(reports_of_an_empty_run),
+		cmocka_unit_test(html_opens_in_chromium),
+	};
+
+	return cmocka_run_group_tests_name("cmasim reports", tests, setup_paths, NULL);
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Figures the reports share (see report.h). The comparison table is
+ * defined here once, as row numbers: each device of the first run gives
+ * DEV_FIGURES rows, the system SYS_FIGURES more.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cma/cma.h>
+#include "report.h"
+
+const struct block_style block_styles[NR_BLOCK_STYLES] = {
+	[CMA_MIGRATE_UNMOVABLE]		= { "Unmovable", 'U', 0, 70 },
+	[CMA_MIGRATE_RECLAIMABLE]	= { "Reclaimable", 'R', 30, 85 },
+	[CMA_MIGRATE_MOVABLE]		= { "Movable", 'M', 120, 50 },
+	[CMA_MIGRATE_RESERVE]		= { "Reserve", 'V', 280, 45 },
+	[CMA_MIGRATE_CMA]		= { "CMA", 'C', 210, 75 },
+	[CMA_MIGRATE_ISOLATE]		= { "Isolate", 'I', 55, 90 },
+	[BLOCK_STYLE_HOLE]		= { "hole", '-', 0, 0 },
+};
+
+const char *fmt_ms(char buf[FIGURE_MAX], uint64_t ns)
+{
+	snprintf(buf, FIGURE_MAX, "%.3f", ns / 1e6);
+	return buf;
+}
+
+const char *fmt_s(char buf[FIGURE_MAX], uint64_t ns)
+{
+	snprintf(buf, FIGURE_MAX, "%.6f", ns / 1e9);
+	return buf;
+}
+
+const char *fmt_mib(char buf[FIGURE_MAX], uint64_t bytes)
+{
+	snprintf(buf, FIGURE_MAX, "%.1f", bytes / 1048576.0);
+	return buf;
+}
+
+const char *fmt_u64(char buf[FIGURE_MAX], uint64_t v)
+{
+	snprintf(buf, FIGURE_MAX, "%" PRIu64, v);
+	return buf;
+}
+
+/* In integers: -1000 must print "-1.000" and -5 "-0.005", which %d.%03d alone would not. */
+const char *fmt_frag(char buf[FIGURE_MAX], int frag_index)
+{
+	unsigned a = frag_index < 0 ? -(unsigned)frag_index : (unsigned)frag_index;
+
+	snprintf(buf, FIGURE_MAX, "%s%u.%03u", frag_index < 0 ? "-" : "", a / 1000, a % 1000);
+	return buf;
+}
+
+const char *fmt_host(char buf[LABEL_MAX], const struct sim_result *runs, unsigned nr)
+{
+	double seconds = 0;
+	uint64_t events = 0;
+	unsigned i;
+
+	for (i = 0; i < nr; i++) {
+		seconds += runs[i].host_seconds;
+		events += runs[i].events;
+	}
+	snprintf(buf, LABEL_MAX, "host: %.2f s, %" PRIu64 " events", seconds, events);
+	return buf;
+}
+
+/* SNAP_HOLE, or a block with no valid page whatever its type says. */
+bool block_is_hole(const struct snap_block *b)
+{
+	return b->migratetype >= CMA_MIGRATE_TYPES || !b->nr_pages;
+}
+
+const struct block_style *block_style(const struct snap_block *b)
+{
+	if (block_is_hole(b))
+		return &block_styles[BLOCK_STYLE_HOLE];
+	return &block_styles[b->migratetype];
+}
+
+unsigned block_used_permille(const struct snap_block *b)
+{
+	if (!b->nr_pages || b->nr_free >= b->nr_pages)
+		return 0;
+	return (b->nr_pages - b->nr_free) * 1000u / b->nr_pages;
+}
+
+/* ---- the comparison table ---- */
+
+enum dev_figure { DF_REQUESTS, DF_SERVED, DF_FAILED, DF_P99, DF_MISSES, DEV_FIGURES };
+enum sys_figure {
+	SF_USABLE_AVG, SF_USABLE_MIN, SF_CARVEOUT, SF_REFAULTS, SF_OOM, SF_MIGRATED,
+	SF_RECLAIMED, SF_WRITTEN_BACK, SF_FRAG, SYS_FIGURES
+};
+
+static const char *const dev_labels[DEV_FIGURES] = {
+	"requests", "served", "failed", "p99 ms", "deadline misses",
+};
+static const char *const sys_labels[SYS_FIGURES] = {
+	"usable avg MiB", "usable min MiB", "carveout MiB", "refaults", "OOM kills",
+	"pages migrated", "pages reclaimed", "pages written back", "frag index",
+};
+
+unsigned compare_nr_rows(const struct sim_result *runs)
+{
+	return runs[0].nr_devices * DEV_FIGURES + SYS_FIGURES;
+}
+
+void compare_label(const struct sim_result *runs, unsigned row, char buf[LABEL_MAX])
+{
+	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES;
+
+	if (row < dev_rows)
+		snprintf(buf, LABEL_MAX, "%s %s", runs[0].devices[row / DEV_FIGURES].name,
+			 dev_labels[row % DEV_FIGURES]);
+	else if (row - dev_rows == SF_FRAG)
+		snprintf(buf, LABEL_MAX, "frag index (order %u)", runs[0].frag_order);
+	else
+		snprintf(buf, LABEL_MAX, "%s", sys_labels[row - dev_rows]);
+}
+
+/* Runs of one scenario list the same devices; match by name all the same. */
+static const struct device_result *find_device(const struct sim_result *r, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_devices; i++)
+		if (!strcmp(r->devices[i].name, name))
+			return &r->devices[i];
+	return NULL;
+}
+
+static uint64_t failures(const struct device_result *d)
+{
+	uint64_t n = 0;
+	unsigned c;
+
+	for (c = 0; c < NR_FAIL_CAUSES; c++)
+		n += d->fail[c];
+	return n;
+}
+
+static void device_cell(const struct device_result *d, enum dev_figure f, char buf[FIGURE_MAX])
+{
+	switch (f) {
+	case DF_REQUESTS:	fmt_u64(buf, d->requests); break;
+	case DF_SERVED:		fmt_u64(buf, d->successes); break;
+	case DF_FAILED:		fmt_u64(buf, failures(d)); break;
+	case DF_P99:		fmt_ms(buf, d->lat.p99); break;
+	default:		fmt_u64(buf, d->deadline_misses); break;
+	}
+}
+
+static void system_cell(const struct sim_result *r, enum sys_figure f, char buf[FIGURE_MAX])
+{
+	switch (f) {
+	case SF_USABLE_AVG:	fmt_mib(buf, pages_bytes(r, r->usable_avg_pages)); break;
+	case SF_USABLE_MIN:	fmt_mib(buf, pages_bytes(r, r->usable_min_pages)); break;
+	case SF_CARVEOUT:	fmt_mib(buf, pages_bytes(r, r->carveout_pages)); break;
+	case SF_REFAULTS:	fmt_u64(buf, r->refaults); break;
+	case SF_OOM:		fmt_u64(buf, r->oom_kills); break;
+	case SF_MIGRATED:	fmt_u64(buf, r->pages_migrated); break;
+	case SF_RECLAIMED:	fmt_u64(buf, r->pages_reclaimed); break;
+	case SF_WRITTEN_BACK:	fmt_u64(buf, r->pages_written_back); break;
+	default:		fmt_frag(buf, r->frag_index); break;
+	}
+}
+
+void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[FIGURE_MAX])
+{
+	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES;
+	const struct device_result *d;
+
+	if (row >= dev_rows) {
+		system_cell(&runs[run], row - dev_rows, buf);
+		return;
+	}
+	d = find_device(&runs[run], runs[0].devices[row / DEV_FIGURES].name);
+	if (d)
+		device_cell(d, row % DEV_FIGURES, buf);
+	else
+		snprintf(buf, FIGURE_MAX, "-");
+}

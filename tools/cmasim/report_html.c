@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The HTML report: one self-contained page (inline CSS and SVG drawn
+ * here, no script, nothing fetched) with the policy comparison table
+ * and, per run, the physical memory by pageblock at each snapshot, a
+ * latency histogram per device and a timeline of memory by use.
+ *
+ * Every SVG is laid out in user units with a viewBox, so the browser
+ * scales it; coordinates are printed with one decimal.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report.h"
+
+#define MAP_COLS	64	/* pageblocks a row in the memory map */
+#define MAP_CELL	14	/* a block's square and its gap, in SVG units */
+
+#define PLOT_W		640	/* charts: the plot area, then the margins for the axes */
+#define PLOT_H		220
+#define MARGIN_L	64
+#define MARGIN_R	16
+#define MARGIN_T	12
+#define MARGIN_B	44
+
+#define EDGES_PER_DECADE 4
+#define EDGE_FIRST	(3 * EDGES_PER_DECADE)	/* 1 us: the smallest latency bin */
+#define EDGE_LAST	(18 * EDGES_PER_DECADE)	/* 10^18 ns: as far as uint64_t goes */
+#define MIN_BINS	8	/* a histogram spans two decades at least */
+#define MAX_TICKS	6
+
+static const char *const class_colours[NR_MEM_CLASSES] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#9c755f",
+};
+#define FREE_COLOUR	"#cfe8c0"
+#define CMA_FREE_COLOUR	"#1f4e9a"
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1240px}\n"
+	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em}\n"
+	"table{border-collapse:collapse;margin:.5em 0}\n"
+	"th,td{border:1px solid #ccc;padding:2px 8px}td{text-align:right}\n"
+	"th{background:#f0f0f0}td.l{text-align:left}\n"
+	"svg{display:block;margin:.3em 0}svg text{font-size:11px;fill:#222}\n"
+	".dev{stroke:#000;stroke-width:2}.hole{stroke:#bbb;stroke-width:.5}\n"
+	".axis{stroke:#444;stroke-width:1}.grid{stroke:#ddd;stroke-width:1}\n"
+	".sw{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;"
+	"vertical-align:middle;border:1px solid #999}\n"
+	".note{color:#666}\n";
+
+static void html_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out); break;
+		}
+	}
+}
+
+/* ---- the comparison table ---- */
+
+static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	char buf[LABEL_MAX];
+	unsigned row, i;
+
+	fputs("<h2>Policies side by side</h2>\n<table>\n<tr><th></th>", out);
+	for (i = 0; i < nr; i++)
+		fprintf(out, "<th>%s</th>", policy_name(runs[i].policy));
+	fputs("</tr>\n", out);
+	for (row = 0; row < compare_nr_rows(runs); row++) {
+		compare_label(runs, row, buf);
+		fputs("<tr><td class=\"l\">", out);
+		html_escape(out, buf);
+		fputs("</td>", out);
+		for (i = 0; i < nr; i++) {
+			compare_cell(runs, i, row, buf);
+			fprintf(out, "<td>%s</td>", buf);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* ---- the memory map ---- */
+
+/* Emptier is lighter: 92% lightness for a free block down to 35% for a full one. */
+static void block_fill(FILE *out, const struct snap_block *b)
+{
+	const struct block_style *st = block_style(b);
+	unsigned light = 92 - block_used_permille(b) * 57 / 1000;
+
+	if (block_is_hole(b))
+		fputs("#fff", out);
+	else
+		fprintf(out, "hsl(%u,%u%%,%u%%)", st->hue, st->sat, light);
+}
+
+static void swatch(FILE *out, const char *css, const char *label)
+{
+	fprintf(out, "<span class=\"sw\" style=\"%s\"></span>%s", css, label);
+}
+
+static void html_map_legend(FILE *out)
+{
+	char css[64];
+	unsigned i;
+
+	fputs("<p>", out);
+	for (i = 0; i < NR_BLOCK_STYLES; i++) {
+		const struct block_style *st = &block_styles[i];
+
+		if (i == BLOCK_STYLE_HOLE)
+			snprintf(css, sizeof(css), "background:#fff");
+		else
+			snprintf(css, sizeof(css), "background:hsl(%u,%u%%,55%%)", st->hue, st->sat);
+		swatch(out, css, st->name);
+	}
+	swatch(out, "background:#fff;border:2px solid #000", "held by a device");
+	fputs("<br><span class=\"note\">Lightness is occupancy:</span>", out);
+	swatch(out, "background:hsl(120,50%,92%)", "empty");
+	swatch(out, "background:hsl(120,50%,63%)", "half used");
+	swatch(out, "background:hsl(120,50%,35%)", "full");
+	fputs("</p>\n", out);
+}
+
+static void html_map(FILE *out, const struct sim_snapshot *s)
+{
+	unsigned long rows = (s->nr_blocks + MAP_COLS - 1) / MAP_COLS, i;
+	char t[FIGURE_MAX];
+
+	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx</h3>\n",
+		fmt_s(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn);
+	fprintf(out, "<svg viewBox=\"0 0 %u %lu\" width=\"%u\" height=\"%lu\" role=\"img\">\n",
+		MAP_COLS * MAP_CELL, rows * MAP_CELL, MAP_COLS * MAP_CELL, rows * MAP_CELL);
+	for (i = 0; i < s->nr_blocks; i++) {
+		const struct snap_block *b = &s->blocks[i];
+		const char *cls = b->nr_device ? " class=\"dev\"" :
+				  block_is_hole(b) ? " class=\"hole\"" : "";
+
+		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"",
+			i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1,
+			MAP_CELL - 2, MAP_CELL - 2, cls);
+		block_fill(out, b);
+		fputs("\"/>\n", out);
+	}
+	fputs("</svg>\n", out);
+}
+
+/* ---- axes ---- */
+
+/* 1, 2 or 5 times a power of ten, giving at most MAX_TICKS steps over @range. */
+static double nice_step(double range)
+{
+	static const double mult[] = { 1, 2, 5 };
+	double decade = 1e-6;
+	unsigned k;
+
+	for (k = 0;; k++) {
+		if (range / (mult[k % 3] * decade) <= MAX_TICKS)
+			return mult[k % 3] * decade;
+		if (k % 3 == 2)
+			decade *= 10;
+	}
+}
+
+static void svg_open(FILE *out)
+{
+	unsigned w = MARGIN_L + PLOT_W + MARGIN_R, h = MARGIN_T + PLOT_H + MARGIN_B;
+
+	fprintf(out, "<svg viewBox=\"0 0 %u %u\" width=\"%u\" height=\"%u\" role=\"img\">\n",
+		w, h, w, h);
+}
+
+/* The two axis lines and their titles. */
+static void svg_axes(FILE *out, const char *x_title, const char *y_title)
+{
+	fprintf(out, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
+		MARGIN_L, MARGIN_T + PLOT_H, MARGIN_L + PLOT_W, MARGIN_T + PLOT_H);
+	fprintf(out, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
+		MARGIN_L, MARGIN_T, MARGIN_L, MARGIN_T + PLOT_H);
+	fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
+		MARGIN_L + PLOT_W / 2, MARGIN_T + PLOT_H + 36, x_title);
+	fprintf(out, "<text transform=\"translate(14 %u) rotate(-90)\" text-anchor=\"middle\">"
+		"%s</text>\n", MARGIN_T + PLOT_H / 2, y_title);
+}
+
+static void svg_x_label(FILE *out, double x, const char *label)
+{
+	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%u\" x2=\"%.1f\" y2=\"%u\"/>"
+		"<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
+		x, MARGIN_T + PLOT_H, x, MARGIN_T + PLOT_H + 4, x, MARGIN_T + PLOT_H + 16, label);
+}
+
+/* Ticks at multiples of a nice step from 0 to @max, with grid lines across. */
+static void svg_y_ticks(FILE *out, double max)
+{
+	double step = nice_step(max), v, y;
+
+	for (v = 0; v <= max * (1 + 1e-9); v += step) {
+		y = MARGIN_T + PLOT_H - v / max * PLOT_H;
+		fprintf(out, "<line class=\"grid\" x1=\"%u\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\"/>"
+			"<text x=\"%u\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			MARGIN_L, y, MARGIN_L + PLOT_W, y, MARGIN_L - 4, y + 4, v);
+	}
+}
+
+static void svg_x_ticks(FILE *out, double max)
+{
+	double step = nice_step(max), v;
+	char label[FIGURE_MAX];
+
+	for (v = 0; v <= max * (1 + 1e-9); v += step) {
+		snprintf(label, sizeof(label), "%g", v);
+		svg_x_label(out, MARGIN_L + v / max * PLOT_W, label);
+	}
+}
+
+/* ---- latency histograms ---- */
+
+/* Bin edges 10^(i/4) ns: four a decade, so each bin is about 1.78 times the last. */
+static uint64_t edge_ns(unsigned i)
+{
+	static const uint64_t mant_milli[EDGES_PER_DECADE] = { 1000, 1778, 3162, 5623 };
+	uint64_t decade = 1;
+	unsigned d;
+
+	for (d = 0; d < i / EDGES_PER_DECADE; d++)
+		decade *= 10;
+	/* 5623 * 10^18 / 1000 would overflow: divide first from 10^3 on */
+	return decade >= 1000 ? mant_milli[i % EDGES_PER_DECADE] * (decade / 1000) :
+				mant_milli[i % EDGES_PER_DECADE] * decade / 1000;
+}
+
+/* The edge index at or below @ns, within [EDGE_FIRST, EDGE_LAST). */
+static unsigned edge_below(uint64_t ns)
+{
+	unsigned i = EDGE_FIRST;
+
+	while (i + 1 < EDGE_LAST && edge_ns(i + 1) <= ns)
+		i++;
+	return i;
+}
+
+/*
+ * The first edge and the number of bins from @min to @max; a narrow
+ * spread is widened around its middle, so one bar is not the whole chart.
+ */
+static unsigned histogram_range(uint64_t min, uint64_t max, unsigned *nbins)
+{
+	unsigned lo = edge_below(min), hi = edge_below(max) + 1;
+
+	if (hi - lo < MIN_BINS) {
+		lo = lo - EDGE_FIRST < (MIN_BINS - (hi - lo)) / 2 ? EDGE_FIRST :
+		     lo - (MIN_BINS - (hi - lo)) / 2;
+		lo = lo + MIN_BINS > EDGE_LAST ? EDGE_LAST - MIN_BINS : lo;
+		hi = lo + MIN_BINS;
+	}
+	*nbins = hi - lo;
+	return lo;
+}
+
+static void histogram_bars(FILE *out, const uint64_t *counts, unsigned nbins, uint64_t top)
+{
+	double w = (double)PLOT_W / nbins, h;
+	unsigned b;
+
+	for (b = 0; b < nbins; b++) {
+		if (!counts[b])
+			continue;
+		h = (double)counts[b] / top * PLOT_H;
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			"fill=\"#4e79a7\"><title>%" PRIu64 "</title></rect>\n",
+			MARGIN_L + b * w + 1, MARGIN_T + PLOT_H - h, w - 2, h, counts[b]);
+	}
+}
+
+static void histogram_axes(FILE *out, unsigned lo, unsigned nbins, uint64_t top)
+{
+	char label[FIGURE_MAX];
+	unsigned e;
+
+	svg_axes(out, "device time, ms (log scale)", "requests");
+	svg_y_ticks(out, top);
+	for (e = lo; e <= lo + nbins; e++)
+		if (e % EDGES_PER_DECADE == 0 || nbins <= MIN_BINS) {
+			snprintf(label, sizeof(label), "%g", edge_ns(e) / 1e6);
+			svg_x_label(out, MARGIN_L + (double)(e - lo) * PLOT_W / nbins, label);
+		}
+}
+
+static void html_histogram(FILE *out, const struct device_result *d)
+{
+	uint64_t counts[EDGE_LAST - EDGE_FIRST] = { 0 }, top = 0, min = UINT64_MAX, max = 0;
+	unsigned lo, nbins, b;
+	char p50[FIGURE_MAX], p99[FIGURE_MAX];
+	size_t i;
+
+	fputs("<h3>", out);
+	html_escape(out, d->name);
+	fprintf(out, ": %zu requests served, p50 %s ms, p99 %s ms</h3>\n", d->lat.nr,
+		fmt_ms(p50, d->lat.p50), fmt_ms(p99, d->lat.p99));
+	if (!d->lat.nr) {
+		fputs("<p class=\"note\">No request was served.</p>\n", out);
+		return;
+	}
+	for (i = 0; i < d->lat.nr; i++) {
+		min = d->lat.ns[i] < min ? d->lat.ns[i] : min;
+		max = d->lat.ns[i] > max ? d->lat.ns[i] : max;
+	}
+	lo = histogram_range(min, max, &nbins);
+	for (i = 0; i < d->lat.nr; i++)
+		counts[edge_below(d->lat.ns[i]) - lo]++;
+	for (b = 0; b < nbins; b++)
+		top = counts[b] > top ? counts[b] : top;
+	svg_open(out);
+	histogram_axes(out, lo, nbins, top);
+	histogram_bars(out, counts, nbins, top);
+	fputs("</svg>\n", out);
+}
+
+/* ---- the timeline ---- */
+
+#define NR_SERIES (NR_MEM_CLASSES + 1)	/* the classes stacked, free on top */
+
+/* Pages of series 0..@k stacked at sample @s. */
+static uint64_t stacked(const struct sim_sample *s, unsigned k)
+{
+	uint64_t sum = k >= NR_MEM_CLASSES ? s->free_pages : 0;
+	unsigned c;
+
+	for (c = 0; c <= k && c < NR_MEM_CLASSES; c++)
+		sum += s->used[c];
+	return sum;
+}
+
+struct chart {
+	const struct sim_result *r;
+	double t_max;		/* seconds at the right edge */
+	double mib_max;		/* MiB at the top */
+};
+
+static double chart_x(const struct chart *c, uint64_t t_ns)
+{
+	return MARGIN_L + t_ns / 1e9 / c->t_max * PLOT_W;
+}
+
+static double chart_y(const struct chart *c, uint64_t pages)
+{
+	return MARGIN_T + PLOT_H - pages_bytes(c->r, pages) / 1048576.0 / c->mib_max * PLOT_H;
+}
+
+/* A sample holds until the next one; the last until the end of the run. */
+static uint64_t sample_end(const struct sim_result *r, size_t i)
+{
+	if (i + 1 < r->nr_samples)
+		return r->samples[i + 1].t_ns;
+	return r->duration_ns > r->samples[i].t_ns ? r->duration_ns : r->samples[i].t_ns;
+}
+
+/* Series @k's band: its top edge left to right, the one below right to left. */
+static void timeline_band(FILE *out, const struct chart *c, unsigned k, const char *colour)
+{
+	const struct sim_result *r = c->r;
+	size_t i;
+
+	fprintf(out, "<polygon fill=\"%s\" points=\"", colour);
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(out, "%.1f,%.1f %.1f,%.1f ", chart_x(c, r->samples[i].t_ns),
+			chart_y(c, stacked(&r->samples[i], k)), chart_x(c, sample_end(r, i)),
+			chart_y(c, stacked(&r->samples[i], k)));
+	for (i = r->nr_samples; i-- > 0;) {
+		uint64_t below = k ? stacked(&r->samples[i], k - 1) : 0;
+
+		fprintf(out, "%.1f,%.1f %.1f,%.1f ", chart_x(c, sample_end(r, i)),
+			chart_y(c, below), chart_x(c, r->samples[i].t_ns), chart_y(c, below));
+	}
+	fputs("\"/>\n", out);
+}
+
+static void timeline_cma_free(FILE *out, const struct chart *c)
+{
+	const struct sim_result *r = c->r;
+	size_t i;
+
+	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+		"stroke-dasharray=\"6 3\" points=\"", CMA_FREE_COLOUR);
+	for (i = 0; i < r->nr_samples; i++)
+		fprintf(out, "%.1f,%.1f %.1f,%.1f ", chart_x(c, r->samples[i].t_ns),
+			chart_y(c, r->samples[i].cma_free_pages), chart_x(c, sample_end(r, i)),
+			chart_y(c, r->samples[i].cma_free_pages));
+	fputs("\"/>\n", out);
+}
+
+static void timeline_legend(FILE *out)
+{
+	char css[64];
+	unsigned c;
+
+	fputs("<p>", out);
+	for (c = 0; c < NR_MEM_CLASSES; c++) {
+		snprintf(css, sizeof(css), "background:%s", class_colours[c]);
+		swatch(out, css, mem_class_name(c));
+	}
+	swatch(out, "background:" FREE_COLOUR, "free");
+	swatch(out, "background:#fff;border:2px dashed " CMA_FREE_COLOUR, "CMA free (of free)");
+	fputs("</p>\n", out);
+}
+
+static void html_timeline(FILE *out, const struct sim_result *r)
+{
+	struct chart c = { .r = r, .t_max = 0, .mib_max = 0 };
+	size_t i;
+	unsigned k;
+
+	fputs("<h3>Memory by use over virtual time</h3>\n", out);
+	if (!r->nr_samples) {
+		fputs("<p class=\"note\">No samples were taken.</p>\n", out);
+		return;
+	}
+	for (i = 0; i < r->nr_samples; i++) {
+		double mib = pages_bytes(r, stacked(&r->samples[i], NR_SERIES - 1)) / 1048576.0;
+
+		c.mib_max = mib > c.mib_max ? mib : c.mib_max;
+	}
+	c.t_max = sample_end(r, r->nr_samples - 1) / 1e9;
+	c.t_max = c.t_max > 0 ? c.t_max : 1;
+	c.mib_max = c.mib_max > 0 ? c.mib_max : 1;
+	svg_open(out);
+	svg_y_ticks(out, c.mib_max);
+	for (k = 0; k < NR_SERIES; k++)
+		timeline_band(out, &c, k, k < NR_MEM_CLASSES ? class_colours[k] : FREE_COLOUR);
+	timeline_cma_free(out, &c);
+	svg_axes(out, "virtual time, s", "MiB");
+	svg_x_ticks(out, c.t_max);
+	fputs("</svg>\n", out);
+	timeline_legend(out);
+}
+
+/* ---- the page ---- */
+
+static void html_run(FILE *out, const struct sim_result *r)
+{
+	unsigned i;
+
+	fprintf(out, "<h2>Policy %s</h2>\n<h3>Physical memory by pageblock</h3>\n",
+		policy_name(r->policy));
+	if (r->nr_snapshots)
+		html_map_legend(out);
+	else
+		fputs("<p class=\"note\">No snapshots were taken.</p>\n", out);
+	for (i = 0; i < r->nr_snapshots; i++)
+		html_map(out, &r->snapshots[i]);
+	if (!r->nr_devices)
+		fputs("<h3>Device latency</h3>\n<p class=\"note\">No devices.</p>\n", out);
+	for (i = 0; i < r->nr_devices; i++)
+		html_histogram(out, &r->devices[i]);
+	html_timeline(out, r);
+}
+
+static void html_header(FILE *out, const struct sim_result *r)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cmasim: ",
+	      out);
+	html_escape(out, r->scenario);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>cmasim: ", style);
+	html_escape(out, r->scenario);
+	fputs(" on ", out);
+	html_escape(out, r->platform);
+	fprintf(out, "</h1>\n<p>seed %" PRIu64 ", %.3f s of virtual time</p>\n", r->seed,
+		r->duration_ns / 1e9);
+}
+
+int report_html(const struct sim_result *runs, unsigned nr, FILE *out)
+{
+	char host[LABEL_MAX];
+	unsigned i;
+
+	if (!nr)
+		return -1;
+	html_header(out, runs);
+	html_compare(out, runs, nr);
+	for (i = 0; i < nr; i++)
+		html_run(out, &runs[i]);
+	fprintf(out, "<p class=\"note\">%s</p>\n</body>\n</html>\n", fmt_host(host, runs, nr));
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text report: for one run its devices, workloads and the system;
+ * for several (cmasim compare) one table with a column per policy. Every
+ * table is printed in two passes over a cell function, the first to size
+ * the columns, so no cell is stored and any name fits.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report.h"
+
+#define MAX_COLS 16
+
+/* Writes the cell at @row, @col below the headings. */
+typedef void (*cell_fn)(const struct sim_result *runs, unsigned row, unsigned col,
+			char buf[LABEL_MAX]);
+
+static void table_cell(const struct sim_result *runs, const char *const *heads, cell_fn cell,
+		       unsigned row, unsigned col, char buf[LABEL_MAX])
+{
+	if (row)
+		cell(runs, row - 1, col, buf);
+	else
+		snprintf(buf, LABEL_MAX, "%s", heads[col]);
+}
+
+/* @heads above @rows rows of @cols columns. */
+static void print_table(FILE *out, const struct sim_result *runs, const char *const *heads,
+			unsigned rows, unsigned cols, cell_fn cell)
+{
+	unsigned width[MAX_COLS] = { 0 }, row, col;
+	char buf[LABEL_MAX];
+
+	for (row = 0; row <= rows; row++)
+		for (col = 0; col < cols; col++) {
+			table_cell(runs, heads, cell, row, col, buf);
+			if (strlen(buf) > width[col])
+				width[col] = strlen(buf);
+		}
+	for (row = 0; row <= rows; row++) {
+		for (col = 0; col < cols; col++) {
+			table_cell(runs, heads, cell, row, col, buf);
+			/* names left, figures right */
+			fprintf(out, col ? "  %*s" : "%-*s", (int)width[col], buf);
+		}
+		fputc('\n', out);
+	}
+}
+
+static const char *const device_heads[] = {
+	"device", "buffer MiB", "requests", "ok", "pinned", "busy", "nomem", "too-large",
+	"p50 ms", "p90 ms", "p99 ms", "max ms", "missed",
+};
+#define DEVICE_COLS (sizeof(device_heads) / sizeof(device_heads[0]))
+
+static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
+			char buf[LABEL_MAX])
+{
+	const struct device_result *d = &r->devices[row];
+
+	if (col == 0)
+		snprintf(buf, LABEL_MAX, "%s", d->name);
+	else if (col == 1)
+		fmt_mib(buf, d->buffer_bytes);
+	else if (col == 2)
+		fmt_u64(buf, d->requests);
+	else if (col == 3)
+		fmt_u64(buf, d->successes);
+	else if (col < 4 + NR_FAIL_CAUSES)
+		fmt_u64(buf, d->fail[col - 4]);
+	else if (col == 4 + NR_FAIL_CAUSES)
+		fmt_ms(buf, d->lat.p50);
+	else if (col == 5 + NR_FAIL_CAUSES)
+		fmt_ms(buf, d->lat.p90);
+	else if (col == 6 + NR_FAIL_CAUSES)
+		fmt_ms(buf, d->lat.p99);
+	else if (col == 7 + NR_FAIL_CAUSES)
+		fmt_ms(buf, d->lat.max);
+	else
+		fmt_u64(buf, d->deadline_misses);
+}
+
+static const char *const workload_heads[] = {
+	"workload", "kind", "ops", "misses", "refaults", "alloc fail", "resident MiB", "OOM kills",
+};
+#define WORKLOAD_COLS (sizeof(workload_heads) / sizeof(workload_heads[0]))
+
+static void workload_cell(const struct sim_result *r, unsigned row, unsigned col,
+			  char buf[LABEL_MAX])
+{
+	const struct workload_result *w = &r->workloads[row];
+
+	switch (col) {
+	case 0:
+		snprintf(buf, LABEL_MAX, "%s", w->name);
+		break;
+	case 1:
+		snprintf(buf, LABEL_MAX, "%s", w->kind);
+		break;
+	case 2:
+		fmt_u64(buf, w->ops);
+		break;
+	case 3:
+		fmt_u64(buf, w->misses);
+		break;
+	case 4:
+		fmt_u64(buf, w->refaults);
+		break;
+	case 5:
+		fmt_u64(buf, w->alloc_failures);
+		break;
+	case 6:
+		fmt_mib(buf, pages_bytes(r, w->resident_pages));
+		break;
+	default:
+		fmt_u64(buf, w->oom_kills);
+		break;
+	}
+}
+
+static void compare_text_cell(const struct sim_result *runs, unsigned row, unsigned col,
+			      char buf[LABEL_MAX])
+{
+	if (col)
+		compare_cell(runs, col - 1, row, buf);
+	else
+		compare_label(runs, row, buf);
+}
+
+static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	const char *heads[MAX_COLS] = { "" };
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		heads[i + 1] = policy_name(runs[i].policy);
+	print_table(out, runs, heads, compare_nr_rows(runs), nr + 1, compare_text_cell);
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static void print_system(FILE *out, const struct sim_result *r)
+{
+	char avg[FIGURE_MAX], min[FIGURE_MAX], total[FIGURE_MAX], frag[FIGURE_MAX];
+
+	fprintf(out, "usable memory       avg %s MiB (%.1f%%), min %s MiB (%.1f%%) of %s MiB\n",
+		fmt_mib(avg, pages_bytes(r, r->usable_avg_pages)),
+		percent(r->usable_avg_pages, r->total_pages),
+		fmt_mib(min, pages_bytes(r, r->usable_min_pages)),
+		percent(r->usable_min_pages, r->total_pages),
+		fmt_mib(total, pages_bytes(r, r->total_pages)));
+	fprintf(out, "refaults            %" PRIu64 "\n", r->refaults);
+	fprintf(out, "OOM kills           %" PRIu64 "\n", r->oom_kills);
+	fprintf(out, "pages migrated      %" PRIu64 "\n", r->pages_migrated);
+	fprintf(out, "pages reclaimed     %" PRIu64 "\n", r->pages_reclaimed);
+	fprintf(out, "pages written back  %" PRIu64 "\n", r->pages_written_back);
+	fprintf(out, "fragmentation index at order %u: %s\n", r->frag_order,
+		fmt_frag(frag, r->frag_index));
+}
+
+static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	fprintf(out, "scenario %s, platform %s", runs[0].scenario, runs[0].platform);
+	if (nr == 1)
+		fprintf(out, ", policy %s", policy_name(runs[0].policy));
+	fprintf(out, ", seed %" PRIu64 ", duration %.3f s\n\n", runs[0].seed,
+		runs[0].duration_ns / 1e9);
+}
+
+static void print_run(FILE *out, const struct sim_result *r)
+{
+	if (r->nr_devices) {
+		print_table(out, r, device_heads, r->nr_devices, DEVICE_COLS, device_cell);
+		fputc('\n', out);
+	}
+	if (r->nr_workloads) {
+		print_table(out, r, workload_heads, r->nr_workloads, WORKLOAD_COLS, workload_cell);
+		fputc('\n', out);
+	}
+	print_system(out, r);
+}
+
+int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
+{
+	char host[LABEL_MAX];
+
+	if (!nr || nr + 1 > MAX_COLS)
+		return -1;
+	print_heading(out, runs, nr);
+	if (nr == 1)
+		print_run(out, runs);
+	else
+		print_compare(out, runs, nr);
+	/* the one line that changes from run to run of one seed: tests drop it */
+	fprintf(out, "\n%s\n", fmt_host(host, runs, nr));
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The result of a simulated run: the names the reports print, the
+ * latency record each device keeps, and freeing all of it. Percentiles
+ * are nearest-rank (the smallest value with at least p% of the values
+ * at or below it), so each is a latency some request really had.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+#define LATENCY_MIN_CAP 64
+
+static const char *const policy_names[NR_POLICIES] = { "cma", "carveout", "buddy" };
+static const char *const fail_cause_names[NR_FAIL_CAUSES] = {
+	"pinned", "busy", "nomem", "too-large",
+};
+static const char *const mem_class_names[NR_MEM_CLASSES] = {
+	"pagecache", "anon", "slab", "device", "carveout",
+};
+
+const char *policy_name(enum sim_policy p)
+{
+	return (unsigned)p < NR_POLICIES ? policy_names[p] : "unknown";
+}
+
+const char *fail_cause_name(enum fail_cause c)
+{
+	return (unsigned)c < NR_FAIL_CAUSES ? fail_cause_names[c] : "unknown";
+}
+
+const char *mem_class_name(enum mem_class c)
+{
+	return (unsigned)c < NR_MEM_CLASSES ? mem_class_names[c] : "unknown";
+}
+
+int sim_latency_add(struct sim_latency *l, uint64_t ns)
+{
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : LATENCY_MIN_CAP;
+		uint64_t *ns_new;
+
+		if (cap > SIZE_MAX / sizeof(*ns_new))
+			return -1;
+		ns_new = realloc(l->ns, cap * sizeof(*ns_new));
+		if (!ns_new)
+			return -1;
+		l->ns = ns_new;
+		l->cap = cap;
+	}
+	l->ns[l->nr++] = ns;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank: the ceil(pct/100 * nr)-th smallest value; nr > 0. */
+static uint64_t nearest_rank(const uint64_t *sorted, size_t nr, unsigned pct)
+{
+	size_t rank = (pct * nr + 99) / 100;
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+int sim_latency_finish(struct sim_latency *l)
+{
+	uint64_t *sorted;
+
+	l->p50 = l->p90 = l->p99 = l->max = 0;
+	if (!l->nr)
+		return 0;
+	/* a copy: ns[] stays in request order for whoever reads it later */
+	sorted = malloc(l->nr * sizeof(*sorted));
+	if (!sorted)
+		return -1;
+	memcpy(sorted, l->ns, l->nr * sizeof(*sorted));
+	qsort(sorted, l->nr, sizeof(*sorted), cmp_u64);
+	l->p50 = nearest_rank(sorted, l->nr, 50);
+	l->p90 = nearest_rank(sorted, l->nr, 90);
+	l->p99 = nearest_rank(sorted, l->nr, 99);
+	l->max = sorted[l->nr - 1];
+	free(sorted);
+	return 0;
+}
+
+void sim_result_free(struct sim_result *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nr_devices; i++)
+		free(r->devices[i].lat.ns);
+	for (i = 0; i < r->nr_snapshots; i++)
+		free(r->snapshots[i].blocks);
+	free(r->devices);
+	free(r->workloads);
+	free(r->samples);
+	free(r->snapshots);
+	memset(r, 0, sizeof(*r));
+}
