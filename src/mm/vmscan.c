@@ -501,7 +501,8 @@ unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp
 /* ---- kswapd ---- */
 
 /* mm->kswapd_state; 0 is what cma_mm_create leaves */
-enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING };
+/* POLLED: no thread; wakeups are recorded for cma_kswapd_poll() (vmscan.c). */
+enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING, KSWAPD_POLLED };
 
 static bool zone_balanced(struct zone *zone, unsigned order)
 {
@@ -638,6 +639,8 @@ void cma_kswapd_stop(struct cma_mm *mm)
 		state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
 		if (state == KSWAPD_RUNNING)
 			atomic_store_explicit(&mm->kswapd_state, KSWAPD_STOPPING, memory_order_relaxed);
+		if (state == KSWAPD_POLLED)
+			atomic_store_explicit(&mm->kswapd_state, state = KSWAPD_STOPPED, memory_order_relaxed);
 		spin_unlock(&mm->kswapd_lock);
 		if (state == KSWAPD_RUNNING)
 			break;
@@ -663,14 +666,20 @@ void cma_kswapd_stop(struct cma_mm *mm)
  */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order)
 {
-	if (!zone->present_pages ||
-	    atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) != KSWAPD_RUNNING)
+	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
+
+	if (!zone->present_pages || (state != KSWAPD_RUNNING && state != KSWAPD_POLLED))
 		return;
 	if (zone_watermark_ok(zone, order, wmark(zone, WMARK_LOW), 0, 0))
 		return;
 	/* kswapd_lock keeps the mutex alive: stop destroys it only after leaving RUNNING */
 	spin_lock(&mm->kswapd_lock);
-	if (atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_RUNNING) {
+	state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
+	if (state == KSWAPD_POLLED) {
+		if (mm->kswapd_max_order < order)
+			mm->kswapd_max_order = order;
+		mm->kswapd_woken = true;
+	} else if (state == KSWAPD_RUNNING) {
 		pthread_mutex_lock(&mm->kswapd_mutex);
 		if (mm->kswapd_max_order < order)
 			mm->kswapd_max_order = order;
@@ -681,6 +690,57 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order)
 			    (int)zone->idx, order);
 	}
 	spin_unlock(&mm->kswapd_lock);
+}
+
+/**
+ * cma_kswapd_start_polled() - kswapd without a thread, for deterministic
+ * callers (a simulator on a virtual clock): allocations wake it as they
+ * would the thread, and cma_kswapd_poll() runs the pass a wakeup asked
+ * for. cma_kswapd_stop() ends it. -EBUSY if kswapd already runs.
+ */
+int cma_kswapd_start_polled(struct cma_mm *mm)
+{
+	int ret;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_start_polled"))
+		return -EINVAL;
+	spin_lock(&mm->kswapd_lock);
+	ret = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_STOPPED ?
+	      0 : -EBUSY;
+	if (!ret) {
+		mm->kswapd_woken = false;
+		mm->kswapd_max_order = 0;
+		atomic_store_explicit(&mm->kswapd_state, KSWAPD_POLLED, memory_order_relaxed);
+	}
+	spin_unlock(&mm->kswapd_lock);
+	return ret;
+}
+
+/**
+ * cma_kswapd_poll() - if an allocation woke the polled kswapd since the
+ * last poll, one balance_pgdat() pass at the largest order asked for.
+ * Returns the pages freed; 0 when not woken or not polled.
+ */
+unsigned long cma_kswapd_poll(struct cma_mm *mm)
+{
+	unsigned order = 0;
+	bool woken;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_poll"))
+		return 0;
+	spin_lock(&mm->kswapd_lock);
+	woken = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_POLLED &&
+		mm->kswapd_woken;
+	if (woken) {
+		order = mm->kswapd_max_order;
+		mm->kswapd_woken = false;
+		mm->kswapd_max_order = 0;
+	}
+	spin_unlock(&mm->kswapd_lock);
+	if (!woken)
+		return 0;
+	trace_event(mm, "mm_vmscan_kswapd_wake", "nid=0 order=%u", order);
+	return balance_pgdat(mm, order);
 }
 
 /* ---- out of memory ---- */

@@ -14,7 +14,7 @@
 #include "sim.h"
 
 #define NS_PER_S	1000000000ull
-#define KSWAPD_PERIOD	(10 * 1000000ull)	/* kswapd balances every 10 ms when needed */
+#define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
 
 /* ---- events ---- */
 
@@ -240,7 +240,7 @@ static void snapshot(struct sim *s, void *arg)
 
 static void kswapd(struct sim *s, void *arg)
 {
-	cma_kswapd_step(s->mm);
+	cma_kswapd_poll(s->mm);
 	sim_schedule(s, s->now + KSWAPD_PERIOD, kswapd, NULL);
 }
 
@@ -418,7 +418,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		cma_mm_set_trace(s->mm, trace_sink, s);
 	}
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
-	ret = policy_attach(s) ? 1 : init_result(s, o) ? 1 : 0;
+	ret = cma_kswapd_start_polled(s->mm) || policy_attach(s) ? 1 : init_result(s, o) ? 1 : 0;
 	if (!ret)
 		ret = init_workloads(s) ? 1 : 0;
 	if (ret) {
