@@ -265,7 +265,8 @@ static void help_exits_0(void **state)
 		struct run r = run_cmasim((const char *const[]){ *a, NULL });
 
 		assert_int_equal(r.status, 0);
-		assert_non_null(strstr(r.out, "usage: cmasim boot"));
+		assert_non_null(strstr(r.out, "usage: cmasim run"));
+		assert_non_null(strstr(r.out, "cmasim boot [--platform"));
 		run_free(&r);
 	}
 	{
@@ -288,8 +289,8 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted boot, list" },
-	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted boot, list" },
+	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, boot, list, show" },
+	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, boot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
 	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --help" },
