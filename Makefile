@@ -45,7 +45,7 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 BENCH_SRC := $(wildcard bench/*.c)
 
-HEADERS   := $(wildcard include/cma/*.h src/*/*.h tests/*.h)
+HEADERS   := $(wildcard include/cma/*.h src/*/*.h tests/*.h tools/cmasim/*.h)
 
 .PHONY: all test stress bench install clean deps sim-deps fuzz fuzz-smoke coverage
 all: $(BUILD)/libcma.a $(BUILD)/libcma.so $(BUILD)/libcma.pc $(BUILD)/cmasim
@@ -107,9 +107,10 @@ $(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O3 -o $@ $(BENCH_SRC) $(BUILD)/libcma.a $(LDFLAGS) -ldl -lm
 
-bench: $(BUILD)/bench/cmabench
+bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 	@scripts/ensure-deps.sh bench
 	$(BUILD)/bench/cmabench $(BENCH_ARGS)
+	@bench/sim-bench.sh $(BUILD)/cmasim $(BENCH_ARGS)
 
 # libFuzzer: the library rebuilt with clang and the fuzzer's coverage hooks,
 # one binary per fuzz/fuzz_*.c; seeds in fuzz/corpus/<target>/, findings
@@ -133,11 +134,13 @@ $(FUZZ_BUILD)/%.o: %.c $(HEADERS) $(FUZZ_IGNORE)
 $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(HEADERS) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
-# fuzz_platform includes cmasim's platform.h and links its platform code, all but main()
+# fuzz_platform and fuzz_scenario include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_scenario: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz

@@ -5,7 +5,7 @@ set -e
 case "$1" in
 test)  pkgs="libcmocka-dev libinih-dev jq"; check="/usr/include/cmocka.h /usr/include/ini.h /usr/bin/jq" ;;
 sim)   pkgs="libinih-dev"; check="/usr/include/ini.h" ;;
-bench) pkgs="libmimalloc-dev libjemalloc-dev"; check="/usr/include/mimalloc.h /usr/include/jemalloc/jemalloc.h" ;;
+bench) pkgs="libmimalloc-dev libjemalloc-dev jq"; check="/usr/include/mimalloc.h /usr/include/jemalloc/jemalloc.h /usr/bin/jq" ;;
 fuzz)  pkgs="clang-14 libclang-rt-14-dev"; check="/usr/bin/clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;
 coverage) pkgs="gcovr"; check="/usr/bin/gcovr" ;;
 html)  pkgs="chromium"; check="/usr/bin/chromium" ;;

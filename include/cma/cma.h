@@ -54,6 +54,7 @@ struct cma_mm_config {
 	uint64_t swap_bytes;           /* swap space for anonymous pages; 0: none */
 	bool metadata_only;            /* no backing bytes (large simulations) */
 	unsigned nr_cpus;              /* per-CPU page-list slots; 0 means 1 */
+	bool quiet;                    /* once created, KERN_ERR lines go to the log only, not also stderr */
 };
 
 /**

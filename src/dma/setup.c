@@ -51,6 +51,8 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	ret = dma_arch_init(mm);
 	if (ret)
 		goto fail;
+	/* a refused configuration was said on stderr: no machine is left to read the log of */
+	mm->quiet = cfg->quiet;
 	return 0;
 fail:
 	cma_mm_destroy(mm);

@@ -69,7 +69,7 @@ static void vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
 		n = sizeof(line) - 1;
 	if (mm)
 		log_append(mm_log(mm), line, n);
-	if (err || !mm)
+	if (!mm || (err && !mm->quiet))
 		fputs(line, stderr);
 }
 

@@ -166,6 +166,7 @@ struct cma_mm {
 	unsigned long pageblock_nr_pages;
 	enum cma_arch arch;
 	bool metadata_only;
+	bool quiet;			/* errors to the log only */
 	unsigned nr_cpus;
 	uint64_t swap_bytes;
 	uint64_t atomic_pool_size;

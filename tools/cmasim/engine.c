@@ -367,20 +367,24 @@ static void finish(struct sim *s)
 		sim_latency_finish(&r->devices[i].lat);
 }
 
-static void teardown(struct sim *s)
+/* 0, or 1 if the machine is inconsistent at the end (cma_mm_verify said what). */
+static int teardown(struct sim *s)
 {
+	int bad = 0;
+
 	for (unsigned i = 0; i < s->nr_wl; i++)
 		if (s->wl[i].ops->stop)
 			s->wl[i].ops->stop(s, &s->wl[i]);
 	policy_destroy(s);
 	free(s->heap);
 	if (s->mm) {
-		int bad = cma_mm_verify(s->mm);
-
+		bad = cma_mm_verify(s->mm) ? 1 : 0;
 		if (bad)
-			fprintf(stderr, "cmasim: the machine's state is inconsistent at the end of the run\n");
+			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run\n",
+				policy_name(s->policy));
 		cma_mm_destroy(s->mm);
 	}
+	return bad;
 }
 
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res)
@@ -409,6 +413,9 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	if (ret) {
 		if (s->mm)
 			cma_mm_dmesg(s->mm, stderr);
+		if (ret == 2 && s->plat.name[0])
+			fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
+				sc->name, s->plat.name, s->plat.cmdline);
 		teardown(s);
 		free(s);
 		return ret;
@@ -446,8 +453,10 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	}
 	s->now = s->end_ns;
 	finish(s);
-	teardown(s);
+	ret = teardown(s);
 	res->host_seconds = host_now() - s->host_start;
 	free(s);
-	return 0;
+	if (ret)
+		sim_result_free(res);
+	return ret;
 }

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_scenario: cmasim's scenario reader (tools/cmasim/scenario_file.c,
+ * scenario_parse) on arbitrary text, and a short run of what it accepts.
+ *
+ * Expect: 0 with a scenario whose counts, names and references are within
+ * their arrays, or -1 with a one-line message; a scenario on a built-in
+ * platform with at most 256 MiB of memory then runs for 50 ms of virtual
+ * time under each policy: sim_run returns 0, 1 or 2, the machine passes
+ * cma_mm_verify at the end (sim_run returns 1 otherwise, and that is a
+ * finding when the boot succeeded), and everything is freed
+ * (LeakSanitizer checks).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define MAX_RUN_MEMORY	(256ull << 20)
+#define MAX_RUN_PAGES	(1ull << 20)	/* per workload table: 4 GiB of 4 KiB pages */
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz_scenario: FAILED: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static bool terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+static void check_scenario(const struct scenario *sc)
+{
+	if (sc->nr_wl > SIM_MAX_WORKLOADS || sc->nr_snapshots > SIM_MAX_SNAPSHOTS)
+		fail("scenario with %u workloads, %u snapshots", sc->nr_wl, sc->nr_snapshots);
+	if (!terminated(sc->name, sizeof(sc->name)) || !terminated(sc->platform, sizeof(sc->platform)) ||
+	    !terminated(sc->cmdline, sizeof(sc->cmdline)) || !terminated(sc->kconfig, sizeof(sc->kconfig)) ||
+	    !terminated(sc->description, sizeof(sc->description)))
+		fail("scenario with an unterminated text field");
+	if (!sc->duration_ns || !sc->nr_wl || !sc->platform[0])
+		fail("scenario accepted without a duration, a workload or a platform");
+	for (unsigned i = 0; i < sc->nr_wl; i++) {
+		const struct wl_spec *w = &sc->wl[i];
+
+		if (w->kind >= NR_WL_KINDS || !w->name[0] || !terminated(w->name, sizeof(w->name)))
+			fail("workload %u: bad kind or name", i);
+		if (w->kind == WL_PINNER && (w->pinner.target_idx < 0 || (unsigned)w->pinner.target_idx >= sc->nr_wl))
+			fail("pinner %s: unresolved target", w->name);
+		if (w->kind == WL_DEVICE && (!w->device.ring || !w->device.period_ns || !w->device.buffer_bytes))
+			fail("device %s accepted with a zero size, period or ring", w->name);
+	}
+}
+
+/* Small enough to run in a fuzzing iteration. */
+static bool runnable(const struct scenario *sc)
+{
+	if (!platform_builtin(sc->platform) || !sc->memory_bytes || sc->memory_bytes > MAX_RUN_MEMORY)
+		return false;
+	for (unsigned i = 0; i < sc->nr_wl; i++) {
+		const struct wl_spec *w = &sc->wl[i];
+		uint64_t bytes = w->kind == WL_ANON ? w->anon.rss_bytes :
+				 w->kind == WL_PAGECACHE || w->kind == WL_WRITER ? w->file.file_bytes : 0;
+
+		if (bytes / 4096 > MAX_RUN_PAGES || w->file.rate > 1000000)
+			return false;
+		if (w->kind == WL_DEVICE && (w->device.buffer_bytes > MAX_RUN_MEMORY || w->device.ring > 16 ||
+					     w->device.period_ns < 1000000))
+			return false;
+		if (w->kind == WL_SLAB && w->slab.rate > 100000)
+			return false;
+	}
+	return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct scenario sc;
+	char *text = malloc(size + 1), err[768];
+	int ret;
+
+	if (!text)
+		abort();
+	memcpy(text, data, size);
+	text[size] = '\0';
+	memset(err, 'X', sizeof(err));
+	ret = scenario_parse(NULL, text, &sc, err, sizeof(err));
+	free(text);
+	if (ret == -1) {
+		if (!terminated(err, sizeof(err)) || !err[0] || strchr(err, '\n'))
+			fail("scenario_parse failed without a one-line message");
+		return 0;
+	}
+	if (ret)
+		fail("scenario_parse returned %d, expected 0 or -1", ret);
+	check_scenario(&sc);
+	if (!runnable(&sc))
+		return 0;
+	for (int p = 0; p < NR_POLICIES; p++) {
+		struct sim_options o = { .policy = (enum sim_policy)p, .duration_ns = 50000000 };
+		struct sim_result r;
+
+		ret = sim_run(&sc, &o, &r);
+		if (ret < 0 || ret > 2)
+			fail("sim_run returned %d under %s, expected 0, 1 or 2", ret, policy_name(o.policy));
+		if (!ret)
+			sim_result_free(&r);
+	}
+	return 0;
+}
