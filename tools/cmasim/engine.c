@@ -90,6 +90,15 @@ uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns)
 	return v < 1.0 ? 1 : (uint64_t)v;
 }
 
+uint64_t sim_tick_ops(double *carry, uint64_t rate)
+{
+	double want = (double)rate * (double)SIM_TICK_NS / 1e9 + *carry;
+	uint64_t n = (uint64_t)want;
+
+	*carry = want - (double)n;	/* the fraction left goes to the next tick */
+	return n;
+}
+
 uint64_t sim_pages(const struct sim *s, uint64_t bytes)
 {
 	return (bytes + s->page_bytes - 1) / s->page_bytes;

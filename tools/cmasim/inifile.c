@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,18 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 no_keys:
 	snprintf(err, errlen, "[%s] has no keys: give it its keys, or remove it", header);
 	return header_line;
+}
+
+int ini_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err[0]) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return 0;
 }
 
 bool ini_parse_number(const char *s, size_t len, bool suffix, uint64_t *out)

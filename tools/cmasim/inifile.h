@@ -26,6 +26,12 @@ char *ini_read_text(const char *path, const char *what, char *err, size_t errlen
  */
 int ini_prescan(const char *text, char *err, size_t errlen);
 
+/*
+ * Readers keep the first error only: format into @err unless it already
+ * holds one. Returns 0, what libinih's handler returns to stop.
+ */
+int ini_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A decimal or 0x number with an optional K/M/G/T suffix (if @suffix); false if malformed. */
 bool ini_parse_number(const char *s, size_t len, bool suffix, uint64_t *out);
 /* "500us", "33ms", "5s", "2m", "1h" (a bare 0 is accepted); false if malformed. */

@@ -32,7 +32,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,18 +51,7 @@ struct reader {
 	uint32_t mask_given;		/* devices whose mask was set, by index */
 };
 
-__attribute__((format(printf, 2, 3)))
-static int fail(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r->err[0]) {
-		va_start(ap, fmt);
-		vsnprintf(r->err, sizeof(r->err), fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
+#define fail(r, ...) ini_fail((r)->err, sizeof((r)->err), __VA_ARGS__)
 
 /* ---- values ---- */
 

@@ -32,7 +32,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,18 +135,7 @@ struct reader {
 	bool scenario_seen;
 };
 
-__attribute__((format(printf, 2, 3)))
-static int fail(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r->err[0]) {
-		va_start(ap, fmt);
-		vsnprintf(r->err, sizeof(r->err), fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
+#define fail(r, ...) ini_fail((r)->err, sizeof((r)->err), __VA_ARGS__)
 
 /* "0:70 1:20 3:10": orders and their weights. */
 static int parse_orders(struct reader *r, const char *value, struct wl_slab *slab)

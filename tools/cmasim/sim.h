@@ -111,6 +111,9 @@ uint64_t sim_rand(struct sim *s);
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
 /* Exponential with mean @mean_ns, at least 1. */
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
+/* Workloads act every tick; @rate per second comes to this many this tick. */
+#define SIM_TICK_NS (10 * 1000000ull)
+uint64_t sim_tick_ops(double *carry, uint64_t rate);
 /* Pages of @bytes, rounded up. */
 uint64_t sim_pages(const struct sim *s, uint64_t bytes);
 /* The workload named @name, or NULL. */

@@ -9,8 +9,6 @@
 
 #include "owned.h"
 
-#define TICK_NS (10 * 1000000ull)
-
 struct anon_wl {
 	struct owned_pages o;		/* first: owned_of() */
 	uint64_t faulted;		/* pages of the resident set faulted in so far */
@@ -23,19 +21,18 @@ static void anon_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct anon_wl *a = w->priv;
-	double want = (double)w->spec->anon.rate * (double)TICK_NS / 1e9 + a->carry;
-	uint64_t n = (uint64_t)want;
+	uint64_t n;
 
 	if (sim_wl_over(s, w))
 		return;
-	a->carry = want - (double)n;
+	n = sim_tick_ops(&a->carry, w->spec->anon.rate);
 	for (uint64_t i = 0; a->alive && i < n; i++) {
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
 
 		w->res->ops++;
 		owned_touch(&a->o, idx);
 	}
-	sim_schedule(s, s->now + TICK_NS, anon_tick, w);
+	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
 }
 
 static void birth(struct sim *s, void *arg);

@@ -10,7 +10,6 @@
 
 #include "owned.h"
 
-#define TICK_NS			(10 * 1000000ull)
 #define WRITEBACK_INTERVAL	(5 * 1000000000ull)	/* dirty_writeback_centisecs = 500 */
 
 struct file_wl {
@@ -41,13 +40,12 @@ static void file_tick(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t read_budget = storage_pages(s, s->cost.v[COST_STORAGE_READ_MBPS], TICK_NS);
-	double want = (double)spec->rate * (double)TICK_NS / 1e9 + f->carry;
-	uint64_t n = (uint64_t)want;
+	uint64_t read_budget = storage_pages(s, s->cost.v[COST_STORAGE_READ_MBPS], SIM_TICK_NS);
+	uint64_t n;
 
 	if (sim_wl_over(s, w))
 		return;
-	f->carry = want - (double)n;
+	n = sim_tick_ops(&f->carry, spec->rate);
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t idx = spec->sequential ? f->pos++ % f->o.nr : sim_rand_below(s, f->o.nr);
 		int ret = owned_touch(&f->o, idx);
@@ -60,7 +58,7 @@ static void file_tick(struct sim *s, void *arg)
 		if (ret > 0 && !--read_budget)
 			break;		/* waiting for storage until the next tick */
 	}
-	sim_schedule(s, s->now + TICK_NS, file_tick, w);
+	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
 }
 
 static void flush(struct sim *s, void *arg)

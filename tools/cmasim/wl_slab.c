@@ -9,8 +9,6 @@
 
 #include "sim.h"
 
-#define TICK_NS (10 * 1000000ull)
-
 struct slab_wl {
 	double carry;
 	uint64_t live_pages;
@@ -101,15 +99,14 @@ static void slab_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct slab_wl *sl = w->priv;
-	double want = (double)w->spec->slab.rate * (double)TICK_NS / 1e9 + sl->carry;
-	uint64_t n = (uint64_t)want;
+	uint64_t n;
 
 	if (sim_wl_over(s, w))
 		return;
-	sl->carry = want - (double)n;
+	n = sim_tick_ops(&sl->carry, w->spec->slab.rate);
 	while (n--)
 		slab_alloc_one(s, w, sl);
-	sim_schedule(s, s->now + TICK_NS, slab_tick, w);
+	sim_schedule(s, s->now + SIM_TICK_NS, slab_tick, w);
 }
 
 static int slab_start(struct sim *s, struct workload *w)
