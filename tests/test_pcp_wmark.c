@@ -189,6 +189,41 @@ static void pcp_bind_cpu_and_drain_all(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect: drain_all_pages, which passes over slots with empty lists,
+ * still finds a lone slot holding DMA pages and another holding Normal
+ * pages among eight, and empties both.
+ */
+static void pcp_drain_all_finds_lone_slots(void **state)
+{
+	/* a DMA zone large enough for a pcp high above zero */
+	struct cma_bank bank = { 0, 128 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 32 * MiB,
+				     .nr_cpus = 8, .metadata_only = true };
+	struct cma_mm *mm = test_boot(&cfg);
+	unsigned long before = global_page_state(mm, NR_FREE_PAGES);
+	struct cma_page *dma, *normal;
+
+	cma_mm_bind_cpu(mm, 5);
+	dma = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_DMA, 0);
+	assert_non_null(dma);
+	cma_free_pages(mm, dma, 0);
+	cma_mm_bind_cpu(mm, 7);
+	normal = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(normal);
+	cma_free_pages(mm, normal, 0);
+	cma_mm_bind_cpu(mm, 0);
+	assert_true(pcp_count(mm, 5, ZONE_DMA) > 0);
+	assert_true(pcp_count(mm, 7, ZONE_NORMAL) > 0);
+	cma_drain_all_pages(mm);
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		for (int zone = 0; zone < MAX_NR_ZONES; zone++)
+			assert_int_equal(pcp_count(mm, cpu, zone), 0);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* ---- watermarks ---- */
 
 static unsigned long isqrt(unsigned long x)
@@ -495,6 +530,7 @@ int main(void)
 		cmocka_unit_test(pcp_drain_frees_to_recorded_type),
 		cmocka_unit_test(pcp_rmqueue_bulk_keeps_cma_type),
 		cmocka_unit_test(pcp_bind_cpu_and_drain_all),
+		cmocka_unit_test(pcp_drain_all_finds_lone_slots),
 		cmocka_unit_test(wmark_min_free_kbytes_formula),
 		cmocka_unit_test(wmark_per_zone_formula),
 		cmocka_unit_test(wmark_lowmem_reserve_ratios),
