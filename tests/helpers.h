@@ -15,6 +15,7 @@
 #include <cma/cma.h>
 #include "mm/internal.h"
 
+#define KiB (1ull << 10)
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)
 

@@ -324,6 +324,40 @@ static void mm_boot_hole_excluded(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ *   small bank | hole | largest bank | hole | small bank | hole | small bank
+ * Expect: pfn_valid, whose fast path knows only the largest bank, agrees
+ * with memblock about every pfn around and inside the machine, wherever
+ * the largest bank sits; holes do not fall on pageblock boundaries.
+ */
+static void pfn_valid_agrees_with_memblock(void **state)
+{
+	static const struct cma_bank layouts[][4] = {
+		{ { 0x100000, 0x3000 }, { 0x205000, 0x800000 }, { 0xa07000, 0x1000 },
+		  { 0xc00000, 0x201000 } },
+		{ { 0, 0x400000 }, { 0x401000, 0x1000 }, { 0x403000, 0x3fd000 },
+		  { 0x900000, 0x2000 } },
+		{ { 0x40000000, 0x1000 }, { 0x40002000, 0x1000 }, { 0x40004000, 0x1000 },
+		  { 0x40006000, 0x600000 } },
+	};
+
+	for (size_t l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+		struct cma_mm *mm = boot_banks(layouts[l], 4, true);
+		unsigned long from = mm->base_pfn > 2 ? mm->base_pfn - 2 : 0;
+
+		for (unsigned long pfn = from; pfn < mm->end_pfn + 2; pfn++) {
+			bool want = memblock_is_memory(&mm->memblock, (cma_phys_t)pfn << mm->page_shift);
+
+			if (pfn_valid(mm, pfn) != want) {
+				print_error("layout %zu, pfn %#lx: expected pfn_valid %d, found %d\n", l,
+					    pfn, want, !want);
+				fail();
+			}
+		}
+		cma_mm_destroy(mm);
+	}
+}
+
 /* ---- release of free memory ---- */
 
 static void expect_nr_free(struct cma_mm *mm, struct zone *z, const unsigned long *want)
@@ -595,6 +629,7 @@ int main(void)
 		cmocka_unit_test(mm_boot_zones_x86),
 		cmocka_unit_test(mm_boot_zones_arm_highmem),
 		cmocka_unit_test(mm_boot_hole_excluded),
+		cmocka_unit_test(pfn_valid_agrees_with_memblock),
 		cmocka_unit_test(mm_boot_frees_in_max_order_blocks),
 		cmocka_unit_test(mm_boot_unaligned_bank_start),
 		cmocka_unit_test(page_address_metadata_only_null),

@@ -7,6 +7,7 @@
  * MIGRATE_RESERVE blocks.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -184,6 +185,41 @@ static void pcp_bind_cpu_and_drain_all(void **state)
 	assert_int_equal(pcp_count(mm, 0, ZONE_NORMAL), 0);
 	assert_int_equal(pcp_count(mm, 1, ZONE_NORMAL), 0);
 	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), before);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: drain_all_pages, which passes over slots with empty lists,
+ * still finds a lone slot holding DMA pages and another holding Normal
+ * pages among eight, and empties both.
+ */
+static void pcp_drain_all_finds_lone_slots(void **state)
+{
+	/* a DMA zone large enough for a pcp high above zero */
+	struct cma_bank bank = { 0, 128 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 32 * MiB,
+				     .nr_cpus = 8, .metadata_only = true };
+	struct cma_mm *mm = test_boot(&cfg);
+	unsigned long before = global_page_state(mm, NR_FREE_PAGES);
+	struct cma_page *dma, *normal;
+
+	cma_mm_bind_cpu(mm, 5);
+	dma = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_DMA, 0);
+	assert_non_null(dma);
+	cma_free_pages(mm, dma, 0);
+	cma_mm_bind_cpu(mm, 7);
+	normal = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(normal);
+	cma_free_pages(mm, normal, 0);
+	cma_mm_bind_cpu(mm, 0);
+	assert_true(pcp_count(mm, 5, ZONE_DMA) > 0);
+	assert_true(pcp_count(mm, 7, ZONE_NORMAL) > 0);
+	cma_drain_all_pages(mm);
+	for (unsigned cpu = 0; cpu < 8; cpu++)
+		for (int zone = 0; zone < MAX_NR_ZONES; zone++)
+			assert_int_equal(pcp_count(mm, cpu, zone), 0);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -372,6 +408,120 @@ static void wmark_migrate_reserve_follows_min(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * The seed's setup_zone_migrate_reserve, written plainly over a copy of
+ * the pageblock types: each block's pages are scanned for holes and
+ * reserved pages before its type is looked at, and validity comes from
+ * memblock, so neither the type-first order nor the clean-block memory
+ * nor pfn_valid's fast path of the library is used here.
+ */
+static bool ref_block_reserved(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long pfn = start; pfn < end; pfn++)
+		if (!memblock_is_memory(&mm->memblock, (cma_phys_t)pfn << mm->page_shift) ||
+		    page_test(pfn_to_page(mm, pfn), PG_reserved))
+			return true;
+	return false;
+}
+
+static void ref_migrate_reserve(struct cma_mm *mm, struct zone *z, uint8_t *mt)
+{
+	unsigned long nr = mm->pageblock_nr_pages;
+	unsigned long end = z->zone_start_pfn + z->spanned_pages;
+	long reserve = (long)((min_wmark_pages(z) + nr - 1) / nr);
+
+	reserve = reserve > 2 ? 2 : reserve;
+	for (unsigned long pfn = (z->zone_start_pfn + nr - 1) & ~(nr - 1); pfn < end; pfn += nr) {
+		uint8_t *t = &mt[(pfn - mm->base_pfn) / nr];
+
+		if (!memblock_is_memory(&mm->memblock, (cma_phys_t)pfn << mm->page_shift))
+			continue;
+		if (reserve > 0) {
+			if (ref_block_reserved(mm, pfn, pfn + nr < end ? pfn + nr : end))
+				continue;
+			if (*t == MIGRATE_RESERVE || *t == MIGRATE_MOVABLE) {
+				*t = MIGRATE_RESERVE;
+				reserve--;
+				continue;
+			}
+		}
+		if (*t == MIGRATE_RESERVE)
+			*t = MIGRATE_MOVABLE;
+	}
+}
+
+/* Give the pageblock at @pfn type @mt, its free pages following, as a steal would. */
+static void retype_block(struct cma_mm *mm, unsigned long pfn, int mt)
+{
+	struct zone *z = pfn_zone(mm, pfn);
+
+	spin_lock(&z->lock);
+	set_pageblock_migratetype(mm, pfn, mt);
+	move_freepages_block(z, pfn_to_page(mm, pfn), mt);
+	spin_unlock(&z->lock);
+}
+
+/*
+ *   DMA 0..17M | Normal 17M..        (the block at 16M straddles both)
+ *   bank 0..23M+20K, hole, bank 24M+8K..64M+8K, reserved pages here and there
+ * Expect: whatever the mix of block types and the min mark, the RESERVE
+ * blocks setup_per_zone_wmarks chooses are the ones the seed's walk
+ * chooses, round after round (blocks once found clean are not rescanned).
+ */
+static void wmark_migrate_reserve_matches_seed_walk(void **state)
+{
+	static const struct cma_bank banks[] = { { 0, 23 * MiB + 20 * KiB },
+						 { 24 * MiB + 8 * KiB, 40 * MiB } };
+	static const cma_phys_t reserved[] = { 3 * MiB + 4 * KiB, 16 * MiB + 512 * KiB,
+					       17 * MiB + 64 * KiB, 41 * MiB, 63 * MiB + 12 * KiB };
+	static const int types[] = { MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE,
+				     MIGRATE_MOVABLE, MIGRATE_RESERVE };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .pageblock_order = 9,
+				     .zone_dma_end = 17 * MiB, .metadata_only = true,
+				     .cmdline = "cma=0" };
+	uint64_t rnd = test_seed("wmark_migrate_reserve_matches_seed_walk");
+	struct cma_mm *mm = NULL;
+	unsigned long nr_blocks;
+	uint8_t *want;
+	struct zone *z;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		assert_int_equal(cma_memblock_reserve(mm, reserved[i], 4 * KiB), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	nr_blocks = (mm->end_pfn - mm->base_pfn) / mm->pageblock_nr_pages;
+	want = malloc(nr_blocks);
+	assert_non_null(want);
+	for (int round = 0; round < 200; round++) {
+		for (unsigned long b = 0; b < nr_blocks; b++) {
+			unsigned long pfn = mm->base_pfn + b * mm->pageblock_nr_pages;
+
+			if (pfn_valid(mm, pfn) && test_rand(&rnd) % 4 == 0)
+				retype_block(mm, pfn, types[test_rand(&rnd) % 5]);
+		}
+		mm->min_free_kbytes = (int)(128 + test_rand(&rnd) % 8192);
+		for (unsigned long b = 0; b < nr_blocks; b++)
+			want[b] = (uint8_t)get_pageblock_migratetype(mm, mm->base_pfn + b * mm->pageblock_nr_pages);
+		setup_per_zone_wmarks(mm);
+		for_each_populated_zone(mm, z)
+			ref_migrate_reserve(mm, z, want);
+		for (unsigned long b = 0; b < nr_blocks; b++) {
+			unsigned long pfn = mm->base_pfn + b * mm->pageblock_nr_pages;
+			int found = get_pageblock_migratetype(mm, pfn);
+
+			if (pfn_valid(mm, pfn) && found != want[b]) {
+				print_error("round %d, min_free_kbytes %d, block at pfn %#lx: expected %s, found %s\n",
+					    round, mm->min_free_kbytes, pfn, migratetype_name(want[b]),
+					    migratetype_name(found));
+				fail();
+			}
+		}
+		assert_verify(mm);
+	}
+	free(want);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,11 +530,13 @@ int main(void)
 		cmocka_unit_test(pcp_drain_frees_to_recorded_type),
 		cmocka_unit_test(pcp_rmqueue_bulk_keeps_cma_type),
 		cmocka_unit_test(pcp_bind_cpu_and_drain_all),
+		cmocka_unit_test(pcp_drain_all_finds_lone_slots),
 		cmocka_unit_test(wmark_min_free_kbytes_formula),
 		cmocka_unit_test(wmark_per_zone_formula),
 		cmocka_unit_test(wmark_lowmem_reserve_ratios),
 		cmocka_unit_test(wmark_ok_discounts_lower_orders),
 		cmocka_unit_test(wmark_migrate_reserve_follows_min),
+		cmocka_unit_test(wmark_migrate_reserve_matches_seed_walk),
 	};
 
 	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL);

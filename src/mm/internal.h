@@ -47,7 +47,17 @@ static inline struct zone *page_zone(struct cma_mm *mm, const struct cma_page *p
 	return &mm->zones[page_zonenum(page)];
 }
 
-bool pfn_valid(const struct cma_mm *mm, unsigned long pfn);
+bool __pfn_valid(const struct cma_mm *mm, unsigned long pfn);	/* searches the banks */
+
+/*
+ * pfn_valid: is @pfn in a bank? Hot loops ask this per pfn; most machines
+ * are one bank, so the largest bank is a range check and only pfns
+ * outside it pay for the search.
+ */
+static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
+{
+	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
+}
 /* The machine's own life; cma_mm_create/boot/destroy (dma/setup.c) add CMA and devices. */
 int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
 int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
@@ -98,6 +108,8 @@ static inline void count_vm_event(struct cma_mm *mm, enum vm_event_item item)
 
 int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
 void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt);
+bool pageblock_known_clean(const struct cma_mm *mm, unsigned long pfn);
+void set_pageblock_known_clean(struct cma_mm *mm, unsigned long pfn);
 
 /* ---- memblock.c ---- */
 

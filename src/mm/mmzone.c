@@ -105,7 +105,7 @@ int cma_mm_dmesg(struct cma_mm *mm, FILE *out)
 
 /* ---- pfns, zones, slots ---- */
 
-bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
+bool __pfn_valid(const struct cma_mm *mm, unsigned long pfn)
 {
 	const struct memblock_type *mem = &mm->memblock.memory;
 	unsigned long lo = 0, hi = mem->cnt;
@@ -337,6 +337,21 @@ static unsigned long align_up(unsigned long x, unsigned long a)
 	return (x + a - 1) & ~(a - 1);
 }
 
+static void set_big_bank(struct cma_mm *mm)
+{
+	const struct memblock_type *mem = &mm->memblock.memory;
+
+	for (unsigned long i = 0; i < mem->cnt; i++) {
+		unsigned long b = mem->regions[i].base >> mm->page_shift;
+		unsigned long e = (mem->regions[i].base + mem->regions[i].size) >> mm->page_shift;
+
+		if (e - b > mm->big_bank_nr_pages) {
+			mm->big_bank_pfn = b;
+			mm->big_bank_nr_pages = e - b;
+		}
+	}
+}
+
 static int alloc_node_mem_map(struct cma_mm *mm)
 {
 	struct memblock_type *mem = &mm->memblock.memory;
@@ -346,6 +361,7 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 
 	mm->base_pfn = align_down(mem->regions[0].base >> mm->page_shift, align);
 	mm->end_pfn = align_up(memblock_end_of_DRAM(&mm->memblock) >> mm->page_shift, align);
+	set_big_bank(mm);
 	nr = mm->end_pfn - mm->base_pfn;
 	if (nr > PAGE_NIL) {
 		mm_pr_err(mm, "cma_mm_boot: %lu page frames exceed the %u a machine can index\n",
@@ -355,7 +371,8 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->mem_map_bytes = nr * sizeof(struct cma_page);
 	mm->mem_map = map_anon(mm->mem_map_bytes);
 	mm->pageblock_flags = calloc((nr >> mm->pageblock_order) + 1, 1);
-	if (!mm->mem_map || !mm->pageblock_flags)
+	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
+	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean)
 		return -ENOMEM;
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
@@ -373,10 +390,12 @@ static void free_node_mem_map(struct cma_mm *mm)
 	if (mm->backing)
 		munmap(mm->backing, mm->backing_bytes);
 	free(mm->pageblock_flags);
+	free(mm->pageblock_clean);
 	free(mm->slots);
 	mm->mem_map = NULL;
 	mm->backing = NULL;
 	mm->pageblock_flags = NULL;
+	mm->pageblock_clean = NULL;
 	mm->slots = NULL;
 }
 

@@ -9,7 +9,8 @@
  *                   PG_buddy of free pages, pageblock migrate types, the
  *                   watermarks and nr_migrate_reserve_block
  *   slot->lock      one per-CPU slot: its pcp lists and counts for every
- *                   zone, its pagevec, its event counters; taken before
+ *                   zone (drain_all_pages reads the counts without it),
+ *                   its pagevec, its event counters; taken before
  *                   zone->lock, never after it, and never held while a
  *                   page is freed (freeing may need it)
  *   zone->lru_lock  the zone's LRU lists, PG_lru and PG_active, the
@@ -178,9 +179,12 @@ struct cma_mm {
 
 	/* the flat page array covers [base_pfn, end_pfn), holes included */
 	unsigned long base_pfn, end_pfn;
+	/* the largest bank, which pfn_valid() checks without a search */
+	unsigned long big_bank_pfn, big_bank_nr_pages;
 	struct cma_page *mem_map;
 	size_t mem_map_bytes;
 	uint8_t *pageblock_flags;	/* one migrate type per pageblock */
+	uint8_t *pageblock_clean;	/* 1: no hole, no reserved page (pageblock.c) */
 	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
 	size_t backing_bytes;
 

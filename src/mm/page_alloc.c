@@ -59,6 +59,12 @@ static void nr_free_add(struct free_area *area, long delta)
 	__atomic_store_n(&area->nr_free, area->nr_free + delta, __ATOMIC_RELAXED);
 }
 
+/* pcp->count changes under slot->lock; drain_all_pages() peeks at it without. */
+static void pcp_count_add(struct per_cpu_pages *pcp, int delta)
+{
+	__atomic_store_n(&pcp->count, pcp->count + delta, __ATOMIC_RELAXED);
+}
+
 static void set_page_order(struct cma_page *page, unsigned order)
 {
 	page_flags_store(page, (page_flags(page) & (PG_ZONE_MASK)) | PG_buddy |
@@ -462,7 +468,7 @@ static struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_
 
 		spin_lock(&slot->lock);
 		if (page_list_empty(list)) {
-			pcp->count += rmqueue_bulk(zone, pcp->batch, list, mt, cold);
+			pcp_count_add(pcp, rmqueue_bulk(zone, pcp->batch, list, mt, cold));
 			if (page_list_empty(list)) {
 				spin_unlock(&slot->lock);
 				return NULL;
@@ -471,7 +477,7 @@ static struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_
 		page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
 		page_list_del(mm, list, page);
 		page_flags_store(page, page_flags(page) & ~PG_pcp);
-		pcp->count--;
+		pcp_count_add(pcp, -1);
 		__count_vm_events(slot, PGALLOC_DMA + zone->idx, 1);
 		spin_unlock(&slot->lock);
 	} else {
@@ -547,9 +553,10 @@ static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool co
 		page_list_add_tail(mm, &pcp->lists[mt], page);
 	else
 		page_list_add(mm, &pcp->lists[mt], page);
-	if (++pcp->count >= pcp->high) {
+	pcp_count_add(pcp, 1);
+	if (pcp->count >= pcp->high) {
 		free_pcppages_bulk(zone, pcp->batch, pcp);
-		pcp->count -= pcp->batch;
+		pcp_count_add(pcp, -pcp->batch);
 	}
 	spin_unlock(&slot->lock);
 }
@@ -627,7 +634,7 @@ static void drain_slot(struct cma_mm *mm, struct cpu_slot *slot)
 
 		if (pcp->count) {
 			free_pcppages_bulk(&mm->zones[i], pcp->count, pcp);
-			pcp->count = 0;
+			pcp_count_add(pcp, -pcp->count);
 		}
 	}
 	spin_unlock(&slot->lock);
@@ -638,10 +645,24 @@ void drain_local_pages(struct cma_mm *mm)
 	drain_slot(mm, this_cpu_slot(mm));
 }
 
+static bool slot_has_pcp_pages(struct cpu_slot *slot)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (__atomic_load_n(&slot->pcp[i].count, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/*
+ * Slots with empty lists are passed over unlocked, as later kernels send
+ * no IPI to such CPUs: a page freed to one just after the look would
+ * have been missed just the same by a drain taken a moment earlier.
+ */
 void drain_all_pages(struct cma_mm *mm)
 {
 	for (unsigned c = 0; c < mm->nr_cpus; c++)
-		drain_slot(mm, &mm->slots[c]);
+		if (slot_has_pcp_pages(&mm->slots[c]))
+			drain_slot(mm, &mm->slots[c]);
 }
 
 void cma_drain_all_pages(struct cma_mm *mm)

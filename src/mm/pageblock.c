@@ -30,6 +30,22 @@ void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt)
 			 __ATOMIC_RELAXED);
 }
 
+/*
+ * A pageblock once seen with no hole and no reserved page stays so, as
+ * PG_reserved is set only by memmap_init and only ever cleared after it;
+ * setup_zone_migrate_reserve() remembers what it saw, under zone->lock,
+ * so that it scans each block's pages at most until they are all free.
+ */
+bool pageblock_known_clean(const struct cma_mm *mm, unsigned long pfn)
+{
+	return mm->pageblock_clean[pageblock_index(mm, pfn)];
+}
+
+void set_pageblock_known_clean(struct cma_mm *mm, unsigned long pfn)
+{
+	mm->pageblock_clean[pageblock_index(mm, pfn)] = 1;
+}
+
 int cma_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn)
 {
 	if (mm->phase != MM_BOOTED || !pfn_valid(mm, pfn))

@@ -37,12 +37,17 @@ unsigned long nr_free_pagecache_pages(struct cma_mm *mm)
 	return nr_free_zone_pages(mm, ZONE_MOVABLE);
 }
 
-static unsigned long pageblock_is_reserved(struct cma_mm *mm, unsigned long start,
-					   unsigned long end)
+/* Any hole or reserved page in [start, end), a pageblock or its part in the zone? */
+static bool pageblock_is_reserved(struct cma_mm *mm, unsigned long start, unsigned long end)
 {
+	if (pageblock_known_clean(mm, start))
+		return false;
 	for (unsigned long pfn = start; pfn < end; pfn++)
 		if (!pfn_valid(mm, pfn) || page_test(pfn_to_page(mm, pfn), PG_reserved))
 			return true;
+	/* a part is no proof for the block: another zone holds the rest */
+	if (end - start == mm->pageblock_nr_pages)
+		set_pageblock_known_clean(mm, start);
 	return false;
 }
 
@@ -69,20 +74,17 @@ static void setup_zone_migrate_reserve(struct zone *zone)
 		if (!pfn_valid(mm, pfn))
 			continue;
 		mt = get_pageblock_migratetype(mm, pfn);
-		if (reserve > 0) {
+		/* only RESERVE and MOVABLE blocks can count: scan no other for reserved pages */
+		if (reserve > 0 && (mt == MIGRATE_RESERVE || mt == MIGRATE_MOVABLE)) {
 			/* blocks with reserved pages will never free */
 			if (pageblock_is_reserved(mm, pfn, block_end))
 				continue;
-			if (mt == MIGRATE_RESERVE) {
-				reserve--;
-				continue;
-			}
 			if (mt == MIGRATE_MOVABLE) {
 				set_pageblock_migratetype(mm, pfn, MIGRATE_RESERVE);
 				move_freepages_block(zone, pfn_to_page(mm, pfn), MIGRATE_RESERVE);
-				reserve--;
-				continue;
 			}
+			reserve--;
+			continue;
 		}
 		/* the reserve is met: take back what an earlier pass reserved */
 		if (mt == MIGRATE_RESERVE) {
