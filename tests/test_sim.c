@@ -556,7 +556,6 @@ static void scenario_builtin_every_one_parses(void **state)
 	char names[256], *save = NULL;
 	struct scenario *sc = calloc(1, sizeof(*sc));
 	bool seen_default = false;
-	unsigned n = 0;
 
 	assert_non_null(sc);
 	snprintf(names, sizeof(names), "%s", scenario_builtin_names());
@@ -566,10 +565,8 @@ static void scenario_builtin_every_one_parses(void **state)
 		assert_string_equal(sc->name, name);
 		assert_true(sc->nr_wl > 0 && sc->duration_ns > 0 && sc->platform[0]);
 		seen_default |= !strcmp(name, SCENARIO_DEFAULT);
-		n++;
 	}
 	assert_true(seen_default);
-	assert_int_equal(n, 4);
 	assert_int_equal(scenario_builtin("no-such-scenario", sc), -1);
 	assert_null(scenario_builtin_text("no-such-scenario"));
 	free(sc);
