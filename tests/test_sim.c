@@ -4,7 +4,7 @@
  * scenarios written here as INI text, read by scenario_parse() and run
  * by sim_run() on the real library, judged by the result the run fills.
  * Each lasts a few simulated seconds on a 64 or 128 MiB ARM board, so
- * the whole program takes a few seconds of host time.
+ * the whole program takes about a second of host time.
  *
  * Expect: one seed gives one report; every workload kind does its work
  * through the library; each policy shows its defining property; the
@@ -343,23 +343,21 @@ static void wl_device_requests_and_frames(void **state)
 
 /* ---- the policies ---- */
 
-/* A camera ring of two 4 MiB buffers (a pageblock each), streaming 0.5-1.5 s and 2.5-3.5 s. */
-#define CAMERA_SESSIONS "[device cam]\nsize = 4M\nring = 2\nperiod = 33ms\nstart = 500ms\nsession = 1s\ngap = 1s\n"
-
 /*
  * Expect: the carveout is reserved at boot and never reaches the page
  * allocator: the machine is as large as without it (buddy), workloads
  * and free memory fit in the rest at every sample, usable memory is
- * total - carveout throughout; the camera's buffers fill its blocks
- * while it streams, and in a gap and at the end those blocks hold no
- * free page though the board has memory to spare.
+ * total - carveout throughout; the camera's ring of two 4 MiB buffers
+ * (a pageblock each) fills its blocks while it streams (0.5-1.5 s and
+ * 2.5-3.5 s), and in a gap (2 s) and at the end (4 s) those blocks hold
+ * no free page though the board has memory to spare.
  */
 static void policy_carveout_never_used_by_workloads(void **state)
 {
 	static const char ini[] = BOARD_128M "duration = 4s\nsnapshot = 1s\nsnapshot = 2s\nsnapshot = 4s\n"
 		"[pagecache files]\nfile = 32M\nrate = 20000\n"
 		"[slab kernel]\nrate = 500\nlifetime = 1s\n"
-		CAMERA_SESSIONS;
+		"[device cam]\nsize = 4M\nring = 2\nperiod = 33ms\nstart = 500ms\nsession = 1s\ngap = 1s\n";
 	struct sim_result co, buddy;
 	const struct sim_snapshot *streaming;
 	unsigned long nr_carveout_blocks = 0;
