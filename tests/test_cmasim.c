@@ -11,10 +11,13 @@
  * piece of the message it must print.
  */
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <libgen.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -377,6 +380,28 @@ static const struct bad_case bad_cases[] = {
 	{ "file: more page frames than a machine indexes", { "boot", "--platform", "@FILE" },
 	  "[platform]\nbank = 0 64M\nbank = 0x100000000000 64M\nmetadata_only = yes\n", 1,
 	  "page frames exceed" },
+	/* run, compare and show */
+	{ "run: unknown policy", { "run", "--policy", "lru" }, NULL, 2,
+	  "cmasim run: --policy 'lru': accepted cma, carveout or buddy" },
+	{ "run: unknown report", { "run", "--report", "xml" }, NULL, 2,
+	  "cmasim run: --report 'xml': accepted text, json or html" },
+	{ "run: seed not a number", { "run", "--seed", "many" }, NULL, 2,
+	  "cmasim run: --seed 'many': expected a decimal or 0x hex number" },
+	{ "run: negative seed", { "run", "--seed", "-1" }, NULL, 2, "--seed '-1': expected a decimal" },
+	{ "run: duration without a unit", { "run", "--duration", "5" }, NULL, 2,
+	  "cmasim run: --duration '5': expected a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s), above 0" },
+	{ "run: zero duration", { "run", "--duration", "0s" }, NULL, 2, "--duration '0s': expected a number" },
+	{ "compare: bad duration", { "compare", "--duration", "soon" }, NULL, 2, "cmasim compare: --duration 'soon'" },
+	{ "run: unknown scenario", { "run", "--scenario", "nosuch" }, NULL, 2,
+	  "--scenario 'nosuch': no such scenario: accepted camera-browser, video-pinned, mfc-decode, x86-4g (see 'cmasim list'), or the path of a scenario file" },
+	{ "run: missing scenario file", { "run", "--scenario", "/nonexistent/s.ini" }, NULL, 2,
+	  "/nonexistent/s.ini: cannot read the scenario file: No such file or directory" },
+	{ "run: --scenario without value", { "run", "--scenario" }, NULL, 2, "--scenario needs a value" },
+	{ "compare: unknown policy in the list", { "compare", "--policies", "cma,lru" }, NULL, 2,
+	  "--policies 'cma,lru': unknown policy 'lru': accepted cma, carveout, buddy, separated by commas" },
+	{ "show: unknown scenario", { "show", "nosuch" }, NULL, 2,
+	  "cmasim show: no such scenario: give one built-in scenario's name: camera-browser, video-pinned, mfc-decode, x86-4g" },
+	{ "show: no name", { "show" }, NULL, 2, "cmasim show: wrong number of arguments" },
 };
 
 static void write_temp(const char *text, char *path, size_t size)
@@ -435,6 +460,306 @@ static void platform_file_fixed_base_taken(void **state)
 	unlink(path);
 }
 
+/* ---- run, compare and show ---- */
+
+#define DIR_MAX		32	/* a test's directory's path, with the NUL */
+#define DIR_PATH_MAX	128	/* a file's path in it */
+
+/* A fresh directory for a test's files; remove_dir() takes it away with them. */
+static void make_dir(char dir[DIR_MAX])
+{
+	snprintf(dir, DIR_MAX, "/tmp/cmasim-test-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void remove_dir(const char *dir)
+{
+	assert_int_equal(nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+/* @dir/@name, written with @text when it is not NULL. */
+static const char *dir_file(const char *dir, const char *name, const char *text, char path[DIR_PATH_MAX])
+{
+	snprintf(path, DIR_PATH_MAX, "%s/%s", dir, name);
+	if (text)
+		write_file(path, text);
+	return path;
+}
+
+/* A 64 MiB ARM board with one process: lines 1-7. */
+#define SCENARIO_HEAD	"[scenario]\nplatform = arm\nmemory = 64M\nduration = 2s\n"
+#define ONE_PROCESS	"[anon a]\nrss = 1M\nrate = 10\n"
+
+struct scenario_error {
+	const char *what;
+	const char *text;
+	int line;		/* 0: the message names no line */
+	const char *message;
+};
+
+static const struct scenario_error scenario_errors[] = {
+	{ "unknown section", SCENARIO_HEAD ONE_PROCESS "[fancy x]\nkey = 1\n", 9,
+	  "unknown section [fancy x]; accepted: [scenario], [cost], [pagecache NAME], [writer NAME], [anon NAME], [slab NAME], [pinner NAME], [device NAME]" },
+	{ "unknown key", SCENARIO_HEAD "bogus = 1\n" ONE_PROCESS, 5,
+	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, kconfig, memory, swap, duration, seed, sample, snapshot" },
+	{ "unknown key of a workload", SCENARIO_HEAD ONE_PROCESS "size = 1M\n", 8,
+	  "unknown key 'size' in [anon a]; accepted: start, stop, rss, rate, lifetime, restart" },
+	{ "unknown cost key", SCENARIO_HEAD "[cost]\nwarp_mbps = 9\n" ONE_PROCESS, 6,
+	  "unknown key 'warp_mbps' in [cost]; accepted: cpu_mhz, copy_mbps, zero_mbps, scan_cycles, page_cycles, storage_write_mbps, storage_read_mbps, drain_us, lock_us" },
+	{ "bad size", SCENARIO_HEAD ONE_PROCESS "[device d]\nsize = 3Q\nperiod = 1s\n", 9,
+	  "size = 3Q: expected a decimal or 0x hex number, optionally with a K, M, G or T suffix" },
+	{ "bad duration", SCENARIO_HEAD ONE_PROCESS "[device d]\nsize = 3M\nperiod = 1 fortnight\n", 10,
+	  "period = 1 fortnight: expected a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s)" },
+	{ "missing required key", SCENARIO_HEAD "[anon a]\nrate = 10\n", 0, "[anon a] has no rss: it is required" },
+	{ "missing duration", "[scenario]\nplatform = arm\n" ONE_PROCESS, 0,
+	  "[scenario] has no duration (e.g. duration = 60s)" },
+	{ "duplicate key", SCENARIO_HEAD ONE_PROCESS "rss = 2M\n", 8, "rss is given twice in [anon a]: give it once" },
+	{ "pinner target naming nothing", SCENARIO_HEAD ONE_PROCESS
+	  "[pinner p]\ntarget = nobody\nshare = 1\nhold = 1s\nperiod = 1s\n", 0,
+	  "[pinner p]: target = nobody names no [anon], [pagecache] or [writer] workload" },
+	{ "snapshot past duration", SCENARIO_HEAD "snapshot = 3s\n" ONE_PROCESS, 0,
+	  "[scenario]: a snapshot at 3.000 s is past the duration" },
+	{ "indented line", SCENARIO_HEAD "  seed = 4\n" ONE_PROCESS, 5,
+	  "indented line: start each 'key = value' and [section] at the beginning of the line" },
+	{ "unknown platform", "[scenario]\nplatform = vax\nduration = 1s\n" ONE_PROCESS, 2,
+	  "platform = vax: no built-in platform has that name and the platform file @DIR/vax cannot be read (No such file or directory); accepted x86, arm, s5p-mfc, or the path of a platform file" },
+	{ "platform file missing next to the scenario", "[scenario]\nplatform = boards/none.ini\nduration = 1s\n" ONE_PROCESS, 2,
+	  "platform = boards/none.ini: no built-in platform has that name and the platform file @DIR/boards/none.ini cannot be read (No such file or directory)" },
+	{ "platform file with an error", "[scenario]\nplatform = bad.ini\nduration = 1s\n" ONE_PROCESS, 0,
+	  "scenario s: @DIR/bad.ini:2: unknown key 'ram' in [platform]; accepted: name, description, arch, bank" },
+};
+
+/* @pattern with "@DIR" replaced by @dir. */
+static void expand_dir(const char *pattern, const char *dir, char *buf, size_t size)
+{
+	const char *at = strstr(pattern, "@DIR");
+
+	if (!at)
+		snprintf(buf, size, "%s", pattern);
+	else
+		snprintf(buf, size, "%.*s%s%s", (int)(at - pattern), pattern, dir, at + 4);
+}
+
+/* Expect for each: exit 2, no stdout, "cmasim: FILE:LINE: message" (no LINE when it has none). */
+static void run_scenario_errors_name_file_line_and_key(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], message[512], want[DIR_PATH_MAX + sizeof(message) + 32];
+	unsigned passed = 0;
+
+	make_dir(dir);
+	dir_file(dir, "bad.ini", "[platform]\nram = 64M\n", path);
+	for (size_t i = 0; i < sizeof(scenario_errors) / sizeof(scenario_errors[0]); i++) {
+		const struct scenario_error *c = &scenario_errors[i];
+		struct run r;
+
+		dir_file(dir, "s.ini", c->text, path);
+		expand_dir(c->message, dir, message, sizeof(message));
+		if (c->line)
+			snprintf(want, sizeof(want), "cmasim: %s:%d: %s", path, c->line, message);
+		else if (strncmp(message, "scenario ", 9))
+			snprintf(want, sizeof(want), "cmasim: %s: %s", path, message);
+		else
+			snprintf(want, sizeof(want), "cmasim: %s", message);
+		r = run_cmasim(ARGS("run", "--scenario", path));
+		if (r.status != 2 || *r.out || !strstr(r.err, want))
+			fail_msg("scenario error '%s': expected exit 2, no stdout and \"%s\" on stderr; found exit %d, stdout:\n%s\nstderr:\n%s",
+				 c->what, want, r.status, r.out, r.err);
+		run_free(&r);
+		passed++;
+	}
+	remove_dir(dir);
+	printf("scenario errors refused as expected: %u\n", passed);
+}
+
+/* Expect: a platform file named relative to the scenario is found next to it, wherever cmasim runs. */
+static void run_platform_file_next_to_the_scenario(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], builtin[PATH_MAX + 32], *board;
+	struct run r;
+
+	make_dir(dir);
+	snprintf(builtin, sizeof(builtin), "%s/s5p-mfc.ini", platforms_dir);
+	board = read_file(builtin);
+	assert_non_null(board);
+	assert_int_equal(mkdir(dir_file(dir, "boards", NULL, path), 0700), 0);
+	dir_file(dir, "boards/exynos.ini", board, path);
+	dir_file(dir, "s.ini", "[scenario]\nplatform = boards/exynos.ini\nduration = 1s\n" ONE_PROCESS, path);
+	r = run_cmasim(ARGS("run", "--scenario", path));
+	if (r.status || !strstr(r.out, "scenario s, platform s5p-mfc-file, policy cma, seed 1, duration 1.000 s\n"))
+		fail_msg("expected exit 0 and a run on the file's platform; found exit %d, stdout:\n%s\nstderr:\n%s", r.status,
+			 r.out, r.err);
+	run_free(&r);
+	free(board);
+	remove_dir(dir);
+}
+
+/* The built-in scenarios' names, from cmasim list; NULL-terminated, free() each. */
+static char **builtin_scenarios(void)
+{
+	struct run r = run_cmasim(ARGS("list"));
+	char **names = calloc(16, sizeof(*names)), name[64];
+	const char *line = strstr(r.out, "\nscenarios (");
+	unsigned n = 0;
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(names);
+	assert_non_null(line);
+	while ((line = strchr(line + 1, '\n')) && sscanf(line + 1, "  %63s", name) == 1) {
+		assert_true(n < 15);
+		names[n++] = strdup(name);
+	}
+	run_free(&r);
+	assert_true(n > 0);
+	return names;
+}
+
+/* The text report without its last line, the host time. */
+static void cut_host_line(char *text)
+{
+	char *host = strstr(text, "\nhost: ");
+
+	assert_non_null(host);
+	host[1] = '\0';
+}
+
+/*
+ * Expect: what cmasim show prints is the whole scenario: saved as
+ * NAME.ini and run, it gives the same report as the built-in NAME.
+ */
+static void show_round_trips_through_run(void **state)
+{
+	char **names = builtin_scenarios(), dir[DIR_MAX], path[DIR_PATH_MAX], file[48];
+
+	make_dir(dir);
+	for (char **name = names; *name; name++) {
+		struct run shown = run_cmasim(ARGS("show", *name)), builtin, saved;
+
+		assert_int_equal(shown.status, 0);
+		snprintf(file, sizeof(file), "%s.ini", *name);
+		dir_file(dir, file, shown.out, path);
+		builtin = run_cmasim(ARGS("run", "--scenario", *name, "--duration", "2s"));
+		saved = run_cmasim(ARGS("run", "--scenario", path, "--duration", "2s"));
+		if (builtin.status || saved.status)
+			fail_msg("%s: expected exit 0 from the built-in and from show's text, found %d and %d:\n%s%s",
+				 *name, builtin.status, saved.status, builtin.err, saved.err);
+		cut_host_line(builtin.out);
+		cut_host_line(saved.out);
+		if (strcmp(builtin.out, saved.out))
+			fail_msg("%s: show's text runs differently from line %d on:\n%s", *name,
+				 first_difference(builtin.out, saved.out), saved.out);
+		run_free(&shown);
+		run_free(&builtin);
+		run_free(&saved);
+		free(*name);
+	}
+	free(names);
+	remove_dir(dir);
+}
+
+/* A camera streaming from the CMA area beside a page cache: each policy has requests to serve. */
+static const char camera_scenario[] =
+	"[scenario]\nplatform = arm\nmemory = 64M\ncmdline = cma=16M\nduration = 3s\n"
+	"[pagecache files]\nfile = 96M\nrate = 20000\n"
+	"[device cam]\nsize = 2M\nring = 2\nperiod = 33ms\nstart = 1s\nsession = 500ms\ngap = 500ms\n";
+
+/*
+ * Expect: the header ftrace prints for the nop tracer, then one event a
+ * line in its format, the device requests' cma_alloc_start and
+ * cma_alloc_finish among them, at timestamps that never go back.
+ */
+static void run_trace_is_ftrace_text(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], trace[DIR_PATH_MAX], *text, *save = NULL;
+	unsigned long events = 0, starts = 0, finishes = 0;
+	double last = 0;
+	regex_t line_re;
+	struct run r;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	dir_file(dir, "trace.txt", NULL, trace);
+	r = run_cmasim(ARGS("run", "--scenario", path, "--trace", trace));
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	text = read_file(trace);
+	assert_non_null(text);
+	assert_true(!strncmp(text, "# tracer: nop\n#\n", 16));
+	assert_int_equal(regcomp(&line_re, "^          cmasim-1     \\[000\\] \\.\\.\\.\\. +([0-9]+\\.[0-9]{6}): "
+				 "[a-z_]+: .+$", REG_EXTENDED), 0);
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		regmatch_t m[2];
+		double t;
+
+		if (line[0] == '#')
+			continue;
+		if (regexec(&line_re, line, 2, m, 0))
+			fail_msg("not an ftrace line: \"%s\"", line);
+		t = strtod(line + m[1].rm_so, NULL);
+		if (t < last)
+			fail_msg("timestamp %.6f after %.6f: \"%s\"", t, last, line);
+		last = t;
+		events++;
+		starts += strstr(line, ": cma_alloc_start: name=") != NULL;
+		finishes += strstr(line, ": cma_alloc_finish: name=") != NULL;
+	}
+	regfree(&line_re);
+	if (!starts || finishes != starts)
+		fail_msg("expected as many cma_alloc_finish as cma_alloc_start events, at least one; found %lu and %lu",
+			 finishes, starts);
+	assert_true(last >= 1.0);
+	printf("trace: %lu events, %lu CMA allocations\n", events, starts);
+	free(text);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: compare --output writes the report to the file, JSON with a
+ * run per policy or a whole HTML page, and the comparison table still
+ * goes to standard output.
+ */
+static void compare_reports_to_files(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], json[DIR_PATH_MAX], html[DIR_PATH_MAX], cmd[2 * DIR_PATH_MAX];
+	char *page, *policies = NULL;
+	size_t cap = 0;
+	struct run r;
+	FILE *jq;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	dir_file(dir, "r.json", NULL, json);
+	dir_file(dir, "r.html", NULL, html);
+	r = run_cmasim(ARGS("compare", "--scenario", path, "--report", "json", "--output", json));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cma  carveout   buddy\n"));
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "jq -r '[.schema, (.runs | length), .runs[].policy] | @csv' %s", json);
+	jq = popen(cmd, "r");
+	assert_non_null(jq);
+	assert_true(getline(&policies, &cap, jq) > 0);
+	assert_int_equal(pclose(jq), 0);
+	assert_string_equal(policies, "\"cmasim-report/1\",3,\"cma\",\"carveout\",\"buddy\"\n");
+	free(policies);
+
+	r = run_cmasim(ARGS("compare", "--scenario", path, "--report", "html", "--output", html));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cma  carveout   buddy\n"));
+	assert_null(strstr(r.out, "<html"));
+	run_free(&r);
+	page = read_file(html);
+	assert_non_null(page);
+	assert_true(!strncmp(page, "<!DOCTYPE html>\n", 16));
+	assert_non_null(strstr(page, "<th>cma</th><th>carveout</th><th>buddy</th>"));
+	assert_non_null(strstr(page, "</body>\n</html>\n"));
+	free(page);
+	remove_dir(dir);
+}
+
 static int setup_paths(void **state)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
@@ -481,6 +806,11 @@ int main(void)
 		cmocka_unit_test(help_exits_0),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(platform_file_fixed_base_taken),
+		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),
+		cmocka_unit_test(run_platform_file_next_to_the_scenario),
+		cmocka_unit_test(show_round_trips_through_run),
+		cmocka_unit_test(run_trace_is_ftrace_text),
+		cmocka_unit_test(compare_reports_to_files),
 	};
 
 	return cmocka_run_group_tests_name("cmasim", tests, setup_paths, NULL);

@@ -35,14 +35,16 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
 #include "inifile.h"
+#include "platform.h"
 #include "scenario.h"
 
 enum key_type { T_TEXT, T_SIZE, T_UINT, T_U32, T_DURATION, T_BOOL, T_PERCENT, T_PATTERN, T_ORDERS,
-		T_NAME };
+		T_NAME, T_PLATFORM };
 
 /* Which sections a key belongs to: a bit per workload kind, and two more. */
 #define S_SCENARIO	(1u << NR_WL_KINDS)
@@ -69,7 +71,7 @@ struct key {
 static const struct key keys[] = {
 	{ .name = "name", .sections = S_SCENARIO, .type = T_NAME, .offset = SC(name) },
 	{ .name = "description", .sections = S_SCENARIO, .type = T_TEXT, SCT(description) },
-	{ .name = "platform", .sections = S_SCENARIO, .type = T_TEXT, SCT(platform) },
+	{ .name = "platform", .sections = S_SCENARIO, .type = T_PLATFORM },
 	{ .name = "cmdline", .sections = S_SCENARIO, .type = T_TEXT, SCT(cmdline) },
 	{ .name = "kconfig", .sections = S_SCENARIO, .type = T_TEXT, SCT(kconfig), .repeats = true },
 	{ .name = "memory", .sections = S_SCENARIO, .type = T_SIZE, .offset = SC(memory_bytes) },
@@ -184,6 +186,32 @@ static int set_text(struct reader *r, const struct key *k, const char *value, ch
 	return 1;
 }
 
+/*
+ * A built-in platform's name, or a platform file, found next to the
+ * scenario file when its path is relative. The file must be there when
+ * the scenario is read, so that a wrong name is reported at its line;
+ * what the file says is read when the run boots it.
+ */
+static int set_platform(struct reader *r, const char *value)
+{
+	char *dst = r->sc->platform;
+	const size_t size = sizeof(r->sc->platform);
+	const char *slash = r->path ? strrchr(r->path, '/') : NULL;
+	bool builtin = platform_builtin(value);
+	size_t len;
+
+	if (builtin || !slash || value[0] == '/')
+		len = (size_t)snprintf(dst, size, "%s", value);
+	else
+		len = (size_t)snprintf(dst, size, "%.*s/%s", (int)(slash - r->path), r->path, value);
+	if (len >= size)
+		return fail(r, "platform = %s: the path is too long: at most %zu characters", value, size - 1);
+	if (!builtin && access(dst, R_OK))
+		return fail(r, "platform = %s: no built-in platform has that name and the platform file %s cannot be read (%s); accepted %s, or the path of a platform file",
+			    value, dst, strerror(errno), platform_builtin_names());
+	return 1;
+}
+
 static int set_value(struct reader *r, const struct key *k, const char *value, char *base)
 {
 	char *field = base + k->offset;
@@ -240,6 +268,8 @@ static int set_value(struct reader *r, const struct key *k, const char *value, c
 		return 1;
 	case T_ORDERS:
 		return parse_orders(r, value, &r->wl->slab);
+	case T_PLATFORM:
+		return set_platform(r, value);
 	}
 	return 0;
 }
@@ -458,22 +488,6 @@ static int check_scenario(struct reader *r)
 	return 1;
 }
 
-/* A platform file named relative to the scenario file is found next to it. */
-static int resolve_platform(struct reader *r, const char *path)
-{
-	struct scenario *sc = r->sc;
-	const char *slash = path ? strrchr(path, '/') : NULL;
-	char joined[sizeof(sc->platform)];
-
-	if (!slash || sc->platform[0] == '/' || (!strchr(sc->platform, '/') && !strchr(sc->platform, '.')))
-		return 1;
-	if ((size_t)snprintf(joined, sizeof(joined), "%.*s/%s", (int)(slash - path), path, sc->platform) >=
-	    sizeof(joined))
-		return fail(r, "platform = %s: the path is too long", sc->platform);
-	strcpy(sc->platform, joined);
-	return 1;
-}
-
 int scenario_parse(const char *path, const char *text, struct scenario *sc, char *err, size_t errlen)
 {
 	struct reader r = { .sc = sc, .path = path };
@@ -487,7 +501,7 @@ int scenario_parse(const char *path, const char *text, struct scenario *sc, char
 	line = ini_prescan(text, r.err, sizeof(r.err));
 	if (!line)
 		line = ini_parse_string(text, on_key, &r);
-	if (!line && check_scenario(&r) && resolve_platform(&r, path))
+	if (!line && check_scenario(&r))
 		return 0;
 	if (line > 0 && !r.err[0])
 		fail(&r, "expected 'key = value', a [section], a comment or a blank line");

@@ -30,7 +30,9 @@ static void anon_tick(struct sim *s, void *arg)
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
 
 		w->res->ops++;
-		owned_touch(&a->o, idx);
+		/* killed by the OOM its own fault caused: the page it got dies with it */
+		if (owned_touch(&a->o, idx) > 0 && !a->alive)
+			owned_release_all(&a->o);
 	}
 	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
 }

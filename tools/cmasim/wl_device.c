@@ -73,7 +73,7 @@ static void session_start(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct device_wl *d = w->priv;
 	const struct wl_device *spec = &w->spec->device;
-	uint64_t len;
+	uint64_t end, len;
 
 	if (sim_wl_over(s, w))
 		return;
@@ -85,9 +85,11 @@ static void session_start(struct sim *s, void *arg)
 			break;		/* the driver gives up on the stream */
 	}
 	d->streaming = true;
-	len = spec->session_ns ? spec->session_ns : s->end_ns - s->now;
-	if (w->spec->stop_ns && s->now + len > w->spec->stop_ns)
-		len = w->spec->stop_ns - s->now;
+	/* a session ends with its length, the workload's stop or the run, whichever comes first */
+	end = spec->session_ns && s->now + spec->session_ns < s->end_ns ? s->now + spec->session_ns : s->end_ns;
+	if (w->spec->stop_ns && end > w->spec->stop_ns)
+		end = w->spec->stop_ns;
+	len = end - s->now;
 	if (d->held == spec->ring)
 		w->dev_res->frames += len / spec->period_ns;
 	/* a failed start retries after the gap, as an application would */

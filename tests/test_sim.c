@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for the simulator itself (tools/cmasim, all but main.c): small
+ * scenarios written here as INI text, read by scenario_parse() and run
+ * by sim_run() on the real library, judged by the result the run fills.
+ * Each lasts a few simulated seconds on a 64 or 128 MiB ARM board, so
+ * the whole program takes about a second of host time.
+ *
+ * Expect: one seed gives one report; every workload kind does its work
+ * through the library; each policy shows its defining property; the
+ * cost model adds up as its profiles say.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "sim.h"
+
+#define MS	1000000ull
+#define S	1000000000ull
+
+/* The boards: ARM, 4 KiB pages, 4 MiB pageblocks (order 10), no swap. */
+#define BOARD_64M	"[scenario]\nplatform = arm\nmemory = 64M\ncmdline = cma=16M\n"
+#define BOARD_128M	"[scenario]\nplatform = arm\nmemory = 128M\ncmdline = cma=16M\n"
+
+static struct scenario *parse(const char *ini)
+{
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	char err[768];
+
+	assert_non_null(sc);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the test's scenario does not parse: %s", err);
+	return sc;
+}
+
+/* @sc under @policy, with @seed unless 0, into @res. */
+static void run(const struct scenario *sc, enum sim_policy policy, uint64_t seed, struct sim_result *res)
+{
+	struct sim_options o = { .policy = policy, .seed = seed, .seed_set = seed != 0 };
+	int ret = sim_run(sc, &o, res);
+
+	if (ret)
+		fail_msg("sim_run under policy %s: expected 0, found %d (see stderr)", policy_name(policy), ret);
+}
+
+static void run_ini(const char *ini, enum sim_policy policy, struct sim_result *res)
+{
+	struct scenario *sc = parse(ini);
+
+	run(sc, policy, 0, res);
+	free(sc);
+}
+
+static const struct workload_result *workload(const struct sim_result *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nr_workloads; i++)
+		if (!strcmp(r->workloads[i].name, name))
+			return &r->workloads[i];
+	fail_msg("no workload %s in the result", name);
+	return NULL;
+}
+
+/* Each scenario here has one device. */
+static const struct device_result *the_device(const struct sim_result *r)
+{
+	assert_int_equal(r->nr_devices, 1);
+	return &r->devices[0];
+}
+
+static uint64_t failures(const struct device_result *d)
+{
+	uint64_t n = 0;
+
+	for (unsigned c = 0; c < NR_FAIL_CAUSES; c++)
+		n += d->fail[c];
+	return n;
+}
+
+/* ---- determinism ---- */
+
+/* Every kind of workload, so that every user of the generator takes part. */
+static const char every_kind[] =
+	BOARD_64M
+	"duration = 3s\n"
+	"snapshot = 2500ms\n"
+	"[pagecache files]\nfile = 96M\nrate = 8000\n"
+	"[writer logs]\nfile = 8M\nrate = 1000\ndirty_expire = 1s\n"
+	"[anon app]\nrss = 16M\nrate = 20000\nlifetime = 1s\nrestart = 200ms\n"
+	"[slab kernel]\nrate = 500\norders = 0:80 1:10 3:10\nlifetime = 1s\nreclaimable = 30\n"
+	"[pinner dio]\ntarget = app\nshare = 10\nhold = 300ms\nperiod = 500ms\n"
+	"[device cam]\nsize = 3M\nring = 3\nperiod = 33ms\nstart = 1s\nsession = 500ms\ngap = 500ms\n";
+
+/* @r's JSON report without its "host" object, the one part host time changes. */
+static char *json_without_host(const struct sim_result *r)
+{
+	char *buf = NULL, *host;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(report_json(r, 1, f), 0);
+	assert_int_equal(fclose(f), 0);
+	while ((host = strstr(buf, "\"host\": {"))) {
+		char *end = strchr(host, '}');
+
+		assert_non_null(end);
+		memmove(host, end + 1, strlen(end + 1) + 1);
+	}
+	return buf;
+}
+
+static int first_difference(const char *a, const char *b)
+{
+	int line = 1;
+
+	for (; *a && *a == *b; a++, b++)
+		line += *a == '\n';
+	return line;
+}
+
+/* Expect: one seed twice gives one report under every policy; another seed another run. */
+static void sim_run_same_seed_same_report(void **state)
+{
+	struct scenario *sc = parse(every_kind);
+
+	for (int p = 0; p < NR_POLICIES; p++) {
+		struct sim_result a, b, c;
+		char *ja, *jb, *jc;
+
+		run(sc, p, 7, &a);
+		run(sc, p, 7, &b);
+		run(sc, p, 8, &c);
+		ja = json_without_host(&a);
+		jb = json_without_host(&b);
+		jc = json_without_host(&c);
+		if (strcmp(ja, jb))
+			fail_msg("policy %s, seed 7 twice: expected the same JSON, found a difference at line %d",
+				 policy_name(p), first_difference(ja, jb));
+		/* past the seed's own field */
+		if (!strcmp(strstr(ja, "\"runs\""), strstr(jc, "\"runs\"")))
+			fail_msg("policy %s: seeds 7 and 8 gave the same run", policy_name(p));
+		free(ja);
+		free(jb);
+		free(jc);
+		sim_result_free(&a);
+		sim_result_free(&b);
+		sim_result_free(&c);
+	}
+	free(sc);
+}
+
+/* ---- the workloads ---- */
+
+/*
+ * Expect: an 8 MiB file read in sequential passes is read in once: 2048
+ * misses, no refault. An 80 MiB one does not fit in 64 MiB: reclaim
+ * drops each page before the next pass, so every read misses and every
+ * miss past the first 20480 is a refault.
+ */
+static void wl_pagecache_misses_and_refaults(void **state)
+{
+	static const char fits[] = BOARD_64M "duration = 3s\n"
+		"[pagecache files]\nfile = 8M\nrate = 10000\npattern = sequential\n";
+	static const char too_big[] = BOARD_64M "duration = 3s\n"
+		"[pagecache files]\nfile = 80M\nrate = 10000\npattern = sequential\n";
+	const struct workload_result *w;
+	struct sim_result r;
+
+	run_ini(fits, POLICY_CMA, &r);
+	w = workload(&r, "files");
+	assert_true(w->ops > 2048);
+	assert_int_equal(w->misses, 2048);
+	assert_int_equal(w->refaults, 0);
+	assert_int_equal(w->resident_pages, 2048);
+	sim_result_free(&r);
+
+	run_ini(too_big, POLICY_CMA, &r);
+	w = workload(&r, "files");
+	assert_true(w->ops > 20480);
+	assert_int_equal(w->alloc_failures, 0);
+	assert_int_equal(w->misses, w->ops);
+	assert_int_equal(w->refaults, w->misses - 20480);
+	assert_int_equal(r.refaults, w->refaults);
+	assert_true(r.pages_reclaimed > 0);
+	sim_result_free(&r);
+}
+
+/*
+ * Expect: a writer dirtying 2000 pages a second, with dirty_expire 1s,
+ * has pages written back, but no more than a 1 MB/s storage writes in
+ * the 12 s run (2929 pages of 4 KiB); with the default 30 s expiry none
+ * are old enough. Memory is ample, so reclaim writes nothing itself.
+ */
+static void wl_writer_writeback_at_storage_speed(void **state)
+{
+#define WRITER(expire) BOARD_128M "duration = 12s\n[cost]\nstorage_write_mbps = 1\n" \
+	"[writer logs]\nfile = 64M\nrate = 2000\n" expire
+	struct sim_result r;
+	uint64_t bound;
+
+	run_ini(WRITER("dirty_expire = 1s\n"), POLICY_CMA, &r);
+	bound = 1 * 1000000ull * (r.duration_ns / S) / r.page_bytes;
+	assert_int_equal(bound, 2929);
+	assert_int_equal(r.pages_reclaimed, 0);
+	if (!r.pages_written_back || r.pages_written_back > bound)
+		fail_msg("expected 1 to %llu pages written back, found %llu", (unsigned long long)bound,
+			 (unsigned long long)r.pages_written_back);
+	sim_result_free(&r);
+
+	run_ini(WRITER(""), POLICY_CMA, &r);
+	assert_true(workload(&r, "logs")->ops > 20000);
+	assert_int_equal(r.pages_written_back, 0);
+	sim_result_free(&r);
+#undef WRITER
+}
+
+/*
+ * Expect: an 8 MiB process faults in all 2048 pages of its resident set
+ * and keeps them; a 128 MiB one beside it, without swap, is OOM-killed,
+ * again after each restart, and dead holds nothing.
+ */
+static void wl_anon_resident_and_oom_kills(void **state)
+{
+#define OOM(restart) BOARD_64M "duration = 3s\n" \
+	"[anon small]\nrss = 8M\nrate = 50000\n" \
+	"[anon big]\nrss = 128M\nrate = 100000\n" restart
+	const struct workload_result *small, *big;
+	struct sim_result r;
+
+	run_ini(OOM("restart = 200ms\n"), POLICY_CMA, &r);
+	small = workload(&r, "small");
+	big = workload(&r, "big");
+	assert_int_equal(small->resident_pages, 2048);
+	assert_int_equal(small->oom_kills, 0);
+	if (big->oom_kills < 2)
+		fail_msg("expected the restarted process killed again, found %llu kills",
+			 (unsigned long long)big->oom_kills);
+	assert_int_equal(r.oom_kills, big->oom_kills);
+	sim_result_free(&r);
+
+	run_ini(OOM(""), POLICY_CMA, &r);
+	big = workload(&r, "big");
+	assert_int_equal(workload(&r, "small")->resident_pages, 2048);
+	assert_int_equal(big->oom_kills, 1);
+	assert_int_equal(big->resident_pages, 0);
+	sim_result_free(&r);
+#undef OOM
+}
+
+/*
+ * Expect (Little's law): 1000 allocations a second living 400 ms on
+ * average, half order 0 and half order 2 (2.5 pages), hold about 1000
+ * pages once warmed up; with max = 2M they never hold more than 512.
+ */
+static void wl_slab_rate_times_lifetime_and_max(void **state)
+{
+#define SLAB(max) BOARD_64M "duration = 4s\nsample = 100ms\n" \
+	"[slab dentries]\nrate = 1000\norders = 0:1 2:1\nlifetime = 400ms\n" max
+	struct sim_result r;
+	uint64_t sum = 0, n = 0, most = 0;
+
+	run_ini(SLAB(""), POLICY_CMA, &r);
+	for (size_t i = 0; i < r.nr_samples; i++)
+		if (r.samples[i].t_ns >= 2 * S) {
+			sum += r.samples[i].used[MC_SLAB];
+			n++;
+		}
+	assert_true(n >= 10);
+	if (sum / n < 900 || sum / n > 1100)
+		fail_msg("expected about 1000 slab pages on average, found %llu",
+			 (unsigned long long)(sum / n));
+	assert_int_equal(workload(&r, "dentries")->alloc_failures, 0);
+	sim_result_free(&r);
+
+	run_ini(SLAB("max = 2M\n"), POLICY_CMA, &r);
+	for (size_t i = 0; i < r.nr_samples; i++)
+		if (r.samples[i].used[MC_SLAB] > most)
+			most = r.samples[i].used[MC_SLAB];
+	if (most > 512 || most < 480)
+		fail_msg("expected the slab to reach its cap of 512 pages and stay under it, found at most %llu",
+			 (unsigned long long)most);
+	assert_true(workload(&r, "dentries")->resident_pages <= 512);
+	sim_result_free(&r);
+#undef SLAB
+}
+
+/*
+ * Expect: a 40 MiB process fills the 64 MiB board past its movable
+ * blocks and into the 16 MiB CMA area; a pinner holds every one of its
+ * pages from 1 s on, so a 12 MiB request, which every range of the area
+ * overlaps, fails with cause "pinned".
+ */
+static void wl_pinner_fails_cma_requests(void **state)
+{
+	static const char ini[] = BOARD_64M "duration = 4s\n"
+		"[anon hog]\nrss = 40M\nrate = 100000\n"
+		"[pinner dio]\ntarget = hog\nshare = 100\nhold = 10s\nperiod = 1s\nstart = 1s\n"
+		"[device cam]\nsize = 12M\nperiod = 33ms\nstart = 2s\nsession = 500ms\ngap = 500ms\n";
+	const struct device_result *cam;
+	struct sim_result r;
+
+	run_ini(ini, POLICY_CMA, &r);
+	cam = the_device(&r);
+	assert_true(workload(&r, "dio")->ops > 0);
+	assert_true(cam->requests > 0);
+	if (!cam->fail[FAIL_PINNED])
+		fail_msg("expected failures with cause pinned, found %llu of %llu requests served, %llu busy, %llu nomem",
+			 (unsigned long long)cam->successes, (unsigned long long)cam->requests,
+			 (unsigned long long)cam->fail[FAIL_BUSY], (unsigned long long)cam->fail[FAIL_NOMEM]);
+	assert_int_equal(cam->requests, cam->successes + failures(cam));
+	sim_result_free(&r);
+}
+
+/*
+ * Expect: sessions of 1 s every 2 s in a 2.5 s run: two sessions of a
+ * ring of 3, so 6 requests; frames of 100 ms: 10 in the first session
+ * and 5 in the second, which the run's end cuts short.
+ */
+static void wl_device_requests_and_frames(void **state)
+{
+	static const char ini[] = BOARD_64M "duration = 2500ms\n"
+		"[device cam]\nsize = 1M\nring = 3\nperiod = 100ms\nsession = 1s\ngap = 1s\n";
+	const struct device_result *cam;
+	struct sim_result r;
+
+	run_ini(ini, POLICY_CMA, &r);
+	cam = the_device(&r);
+	assert_int_equal(cam->requests, 2 * 3);
+	assert_int_equal(cam->successes, 2 * 3);
+	assert_int_equal(cam->lat.nr, 2 * 3);
+	assert_true(cam->lat.p50 > 0);
+	assert_int_equal(cam->frames, 10 + 5);
+	assert_int_equal(workload(&r, "cam")->ops, 2 * 3);
+	sim_result_free(&r);
+}
+
+/* ---- the policies ---- */
+
+/*
+ * Expect: the carveout is reserved at boot and never reaches the page
+ * allocator: the machine is as large as without it (buddy), workloads
+ * and free memory fit in the rest at every sample, usable memory is
+ * total - carveout throughout; the camera's ring of two 4 MiB buffers
+ * (a pageblock each) fills its blocks while it streams (0.5-1.5 s and
+ * 2.5-3.5 s), and in a gap (2 s) and at the end (4 s) those blocks hold
+ * no free page though the board has memory to spare.
+ */
+static void policy_carveout_never_used_by_workloads(void **state)
+{
+	static const char ini[] = BOARD_128M "duration = 4s\nsnapshot = 1s\nsnapshot = 2s\nsnapshot = 4s\n"
+		"[pagecache files]\nfile = 32M\nrate = 20000\n"
+		"[slab kernel]\nrate = 500\nlifetime = 1s\n"
+		"[device cam]\nsize = 4M\nring = 2\nperiod = 33ms\nstart = 500ms\nsession = 1s\ngap = 1s\n";
+	struct sim_result co, buddy;
+	const struct sim_snapshot *streaming;
+	unsigned long nr_carveout_blocks = 0;
+	uint64_t usable;
+
+	run_ini(ini, POLICY_CARVEOUT, &co);
+	run_ini(ini, POLICY_BUDDY, &buddy);
+	assert_int_equal(co.carveout_pages, 2 * 1024);
+	assert_int_equal(co.total_pages, buddy.total_pages);
+	usable = co.total_pages - co.carveout_pages;
+	assert_int_equal(co.usable_avg_pages, usable);
+	assert_int_equal(co.usable_min_pages, usable);
+	assert_int_equal(the_device(&co)->successes, 2 * 2);
+	for (size_t i = 0; i < co.nr_samples; i++) {
+		const struct sim_sample *s = &co.samples[i];
+		uint64_t outside = s->free_pages + s->used[MC_PAGECACHE] + s->used[MC_ANON] + s->used[MC_SLAB];
+
+		assert_int_equal(s->used[MC_DEVICE] + s->used[MC_CARVEOUT], co.carveout_pages);
+		if (outside > usable)
+			fail_msg("at %llu ms: free and workloads' pages %llu exceed total - carveout %llu",
+				 (unsigned long long)(s->t_ns / MS), (unsigned long long)outside,
+				 (unsigned long long)usable);
+	}
+	assert_int_equal(co.nr_snapshots, 3);
+	streaming = &co.snapshots[0];
+	for (unsigned long b = 0; b < streaming->nr_blocks; b++) {
+		const struct snap_block *blk = &streaming->blocks[b];
+
+		if (!blk->nr_device)
+			continue;
+		assert_int_equal(blk->nr_device, blk->nr_pages);
+		nr_carveout_blocks++;
+		for (unsigned i = 1; i < co.nr_snapshots; i++) {
+			const struct snap_block *idle = &co.snapshots[i].blocks[b];
+
+			if (idle->nr_free || idle->nr_device)
+				fail_msg("at %llu ms carveout block %lu: expected no free and no device page, found %u free, %u device",
+					 (unsigned long long)(co.snapshots[i].t_ns / MS), b, idle->nr_free,
+					 idle->nr_device);
+		}
+	}
+	assert_int_equal(nr_carveout_blocks * streaming->pageblock_pages, co.carveout_pages);
+	sim_result_free(&co);
+	sim_result_free(&buddy);
+}
+
+/*
+ * Expect: a 6 MiB buffer is more than the largest buddy block (order 10,
+ * 4 MiB): without scatter-gather every request fails as too large; with
+ * it the buffer is two blocks and every request is served.
+ */
+static void policy_buddy_beyond_max_order(void **state)
+{
+#define BIG(sg) BOARD_64M "duration = 2s\n[pagecache files]\nfile = 8M\nrate = 5000\n" \
+	"[device big]\nsize = 6M\nring = 2\nperiod = 33ms\nsession = 500ms\ngap = 500ms\n" sg
+	const struct device_result *big;
+	struct sim_result r;
+
+	run_ini(BIG(""), POLICY_BUDDY, &r);
+	big = the_device(&r);
+	assert_true(big->requests > 0);
+	assert_int_equal(big->successes, 0);
+	assert_int_equal(big->fail[FAIL_TOO_LARGE], big->requests);
+	sim_result_free(&r);
+
+	run_ini(BIG("sg = yes\n"), POLICY_BUDDY, &r);
+	big = the_device(&r);
+	assert_true(big->requests > 0);
+	assert_int_equal(big->successes, big->requests);
+	sim_result_free(&r);
+#undef BIG
+}
+
+/*
+ * Expect: a page cache twice the board fills the CMA area with movable
+ * pages; the camera's requests migrate them out (pages_migrated > 0) and
+ * are all served; in the gap between sessions (3.5 s) every CMA block
+ * holds movable pages again and no device page.
+ */
+static void policy_cma_lends_the_area_to_movable_pages(void **state)
+{
+	static const char ini[] = BOARD_64M "duration = 6s\nseed = 3\nsnapshot = 3500ms\n"
+		"[pagecache files]\nfile = 128M\nrate = 20000\n"
+		"[device cam]\nsize = 4M\nring = 2\nperiod = 33ms\nstart = 2s\nsession = 1s\ngap = 1s\n";
+	const struct device_result *cam;
+	const struct sim_snapshot *gap;
+	unsigned long nr_cma = 0;
+	struct sim_result r;
+
+	run_ini(ini, POLICY_CMA, &r);
+	cam = the_device(&r);
+	assert_true(cam->requests > 0);
+	assert_int_equal(cam->successes, cam->requests);
+	assert_true(r.pages_migrated > 0);
+	assert_int_equal(r.nr_snapshots, 1);
+	gap = &r.snapshots[0];
+	for (unsigned long b = 0; b < gap->nr_blocks; b++) {
+		const struct snap_block *blk = &gap->blocks[b];
+
+		if (blk->migratetype != CMA_MIGRATE_CMA)
+			continue;
+		nr_cma++;
+		if (blk->nr_device || blk->nr_free >= blk->nr_pages)
+			fail_msg("CMA block %lu in the gap: expected movable pages and no device page, found %u of %u free, %u device",
+				 b, blk->nr_free, blk->nr_pages, blk->nr_device);
+	}
+	assert_int_equal(nr_cma, 4);		/* cma=16M */
+	sim_result_free(&r);
+}
+
+/* ---- the cost model ---- */
+
+/* One of each kind of work: 100 pages copied, 1000 scanned, 50 handled, 4 MiB zeroed, ... */
+static const struct cost_work some_work = {
+	.migrated = 100, .scanned = 1000, .handled = 50, .zeroed_bytes = 4 << 20,
+	.written = 10, .drains = 2, .locks = 3,
+};
+
+/*
+ * Expect: cost_ns() is the sum of its terms, each truncated to a whole
+ * ns; by column: scanned * scan_cycles + handled * page_cycles at
+ * cpu_mhz (x86: 80000 cycles at 3300 MHz, arm: 130000 at 1200), pages
+ * copied at copy_mbps, bytes zeroed at zero_mbps, pages written at
+ * storage_write_mbps, drains * drain_us, locks * lock_us.
+ */
+static void cost_ns_adds_up_per_profile(void **state)
+{
+	static const struct {
+		enum cma_arch arch;
+		const char *profile;
+		uint64_t page_bytes, ns;
+	} cases[] = {
+		{ CMA_ARCH_X86, "x86", 4096, 24242 + 81920 + 524288 + 163840 + 20000 + 3000 },
+		{ CMA_ARCH_ARM, "arm", 4096, 108333 + 585142 + 2995931 + 2730666 + 60000 + 6000 },
+		/* 64 KiB pages: the copy and writeback terms grow 16 times */
+		{ CMA_ARCH_ARM, "arm", 65536, 108333 + 9362285 + 2995931 + 43690666 + 60000 + 6000 },
+	};
+	const struct cost_work none = { 0 };
+	struct cost_model m;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cost_profile(cases[i].arch, &m);
+		assert_string_equal(m.profile, cases[i].profile);
+		assert_int_equal(cost_ns(&m, &none, cases[i].page_bytes), 0);
+		assert_int_equal(cost_ns(&m, &some_work, cases[i].page_bytes), cases[i].ns);
+	}
+}
+
+/* Expect: MB/s is 10^6 bytes a second; no bandwidth costs nothing rather than dividing by 0. */
+static void cost_transfer_ns_megabytes(void **state)
+{
+	assert_int_equal(cost_transfer_ns(250, 1000000), 4000000);
+	assert_int_equal(cost_transfer_ns(1, 1), 1000);
+	assert_int_equal(cost_transfer_ns(8000, 4 << 20), 524288);
+	assert_int_equal(cost_transfer_ns(0, 4096), 0);
+}
+
+/*
+ * Expect: a carveout request's work is known exactly (256 pages handed
+ * out and zeroed, one lock round): 878982 ns under the ARM profile, and
+ * with [cost] overrides 256 * 1000 cycles at 1000 MHz + 1 MiB at 10 MB/s
+ * + 5 us = 105118600 ns; keys not given keep the profile's value.
+ */
+static void cost_section_overrides_the_profile(void **state)
+{
+#define ONE_MIB(cost) BOARD_64M "duration = 1s\n" cost \
+	"[device cam]\nsize = 1M\nperiod = 100ms\n"
+	struct scenario *sc = parse(ONE_MIB("[cost]\ncpu_mhz = 1000\npage_cycles = 1000\nzero_mbps = 10\nlock_us = 5\n"));
+	const struct device_result *cam;
+	struct sim_result r;
+
+	assert_true(sc->cost_set[COST_ZERO_MBPS]);
+	assert_true(sc->cost.v[COST_ZERO_MBPS] == 10);
+	assert_false(sc->cost_set[COST_COPY_MBPS]);
+	run(sc, POLICY_CARVEOUT, 0, &r);
+	cam = the_device(&r);
+	assert_int_equal(cam->successes, 1);
+	assert_int_equal(cam->lat.max, 256000 + 104857600 + 5000);
+	sim_result_free(&r);
+	free(sc);
+
+	run_ini(ONE_MIB(""), POLICY_CARVEOUT, &r);
+	/* 256 * 600 cycles at 1200 MHz + 1 MiB at 1400 MB/s + 2 us */
+	assert_int_equal(the_device(&r)->lat.max, 128000 + 748982 + 2000);
+	sim_result_free(&r);
+#undef ONE_MIB
+}
+
+/* ---- scenarios ---- */
+
+/* Expect: every built-in scenario cmasim names parses, the default among them. */
+static void scenario_builtin_every_one_parses(void **state)
+{
+	char names[256], *save = NULL;
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	bool seen_default = false;
+
+	assert_non_null(sc);
+	snprintf(names, sizeof(names), "%s", scenario_builtin_names());
+	for (char *name = strtok_r(names, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+		if (scenario_builtin(name, sc))
+			fail_msg("built-in scenario %s does not parse", name);
+		assert_string_equal(sc->name, name);
+		assert_true(sc->nr_wl > 0 && sc->duration_ns > 0 && sc->platform[0]);
+		seen_default |= !strcmp(name, SCENARIO_DEFAULT);
+	}
+	assert_true(seen_default);
+	assert_int_equal(scenario_builtin("no-such-scenario", sc), -1);
+	assert_null(scenario_builtin_text("no-such-scenario"));
+	free(sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sim_run_same_seed_same_report),
+		cmocka_unit_test(wl_pagecache_misses_and_refaults),
+		cmocka_unit_test(wl_writer_writeback_at_storage_speed),
+		cmocka_unit_test(wl_anon_resident_and_oom_kills),
+		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
+		cmocka_unit_test(wl_pinner_fails_cma_requests),
+		cmocka_unit_test(wl_device_requests_and_frames),
+		cmocka_unit_test(policy_carveout_never_used_by_workloads),
+		cmocka_unit_test(policy_buddy_beyond_max_order),
+		cmocka_unit_test(policy_cma_lends_the_area_to_movable_pages),
+		cmocka_unit_test(cost_ns_adds_up_per_profile),
+		cmocka_unit_test(cost_transfer_ns_megabytes),
+		cmocka_unit_test(cost_section_overrides_the_profile),
+		cmocka_unit_test(scenario_builtin_every_one_parses),
+	};
+
+	return cmocka_run_group_tests_name("cmasim simulation", tests, NULL, NULL);
+}
