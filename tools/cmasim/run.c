@@ -279,9 +279,13 @@ int cmd_show(int argc, char **argv)
 {
 	const char *text = argc == 2 ? scenario_builtin_text(argv[1]) : NULL;
 
-	if (argc != 2 || !text) {
-		fprintf(stderr, "cmasim show: %s: give one built-in scenario's name: %s\n",
-			argc != 2 ? "wrong number of arguments" : "no such scenario", scenario_builtin_names());
+	if (argc != 2) {
+		fprintf(stderr, "cmasim show: give one built-in scenario's name: %s\n", scenario_builtin_names());
+		return 2;
+	}
+	if (!text) {
+		fprintf(stderr, "cmasim show: '%s': no such scenario: accepted %s\n", argv[1],
+			scenario_builtin_names());
 		return 2;
 	}
 	fputs(text, stdout);
