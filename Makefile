@@ -181,5 +181,13 @@ install: all
 	install -m 644 $(BUILD)/libcma.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 755 $(BUILD)/cmasim $(DESTDIR)$(PREFIX)/bin/
 
+# the manual pages, cmasim(1) and libcma(3): a prerequisite of install
+.PHONY: install-man
+install: install-man
+install-man:
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 doc/cmasim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 doc/libcma.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+
 clean:
 	rm -rf build build-*

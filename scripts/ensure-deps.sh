@@ -3,7 +3,7 @@
 # as root on Debian, otherwise stop with the exact command to run.
 set -e
 case "$1" in
-test)  pkgs="libcmocka-dev libinih-dev jq"; check="/usr/include/cmocka.h /usr/include/ini.h /usr/bin/jq" ;;
+test)  pkgs="libcmocka-dev libinih-dev jq groff-base"; check="/usr/include/cmocka.h /usr/include/ini.h /usr/bin/jq /usr/bin/groff" ;;
 sim)   pkgs="libinih-dev"; check="/usr/include/ini.h" ;;
 bench) pkgs="libmimalloc-dev libjemalloc-dev jq"; check="/usr/include/mimalloc.h /usr/include/jemalloc/jemalloc.h /usr/bin/jq" ;;
 fuzz)  pkgs="clang-14 libclang-rt-14-dev"; check="/usr/bin/clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;

@@ -9,7 +9,13 @@
  * Every bad input must exit 2 with a message on stderr naming what was
  * wrong and what is accepted; the table below lists each one with a
  * piece of the message it must print.
+ *
+ * The manual pages are checked against the program: doc/cmasim.1 and
+ * doc/libcma.3 must format under groff -ww without a word, cmasim(1)
+ * must name every option --help prints and every section and key the
+ * file readers accept, and libcma(3) every function cma.h declares.
  */
+#include <ctype.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -24,6 +30,7 @@
 #include "helpers.h"
 
 static char cmasim[PATH_MAX], golden_dir[PATH_MAX], platforms_dir[PATH_MAX];
+static char source_dir[PATH_MAX + 8];	/* the tree: doc/ and include/ for the manual pages' tests */
 
 struct run {
 	int status;		/* exit status, or -1 if it did not exit */
@@ -760,6 +767,180 @@ static void compare_reports_to_files(void **state)
 	remove_dir(dir);
 }
 
+/* ---- the manual pages ---- */
+
+static char *source_file(const char *rel)
+{
+	char path[PATH_MAX + 64];
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", source_dir, rel);
+	text = read_file(path);
+	if (!text)
+		fail_msg("%s is missing", path);
+	return text;
+}
+
+/* The page's roff source with "\-" as "-", so options read as typed. */
+static char *man_source(const char *rel)
+{
+	char *text = source_file(rel), *in, *out;
+
+	for (in = out = text; *in; in++) {
+		if (in[0] == '\\' && in[1] == '-')
+			in++;
+		*out++ = *in;
+	}
+	*out = '\0';
+	return text;
+}
+
+/* Does @word occur in @text with no letter, digit, '_' or '-' either side? */
+static bool has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *s = strstr(text, word); s; s = strstr(s + 1, word)) {
+		bool left = s == text || !(isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '-');
+		bool right = !(isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-');
+
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+/* Expect: groff formats each page with every warning on and says nothing. */
+static void man_pages_render_without_warnings(void **state)
+{
+	static const char *const pages[] = { "doc/cmasim.1", "doc/libcma.3" };
+
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+		char cmd[PATH_MAX + 128], *out;
+		FILE *p;
+		int status;
+
+		snprintf(cmd, sizeof(cmd), "groff -man -Tutf8 -ww -z '%s/%s' 2>&1", source_dir, pages[i]);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		out = read_all(p);
+		status = pclose(p);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			fail_msg("groff is not installed: it is in Debian's groff-base (scripts/ensure-deps.sh test installs it)");
+		if (status || *out)
+			fail_msg("%s: expected groff -ww to exit 0 with no output; found status %d and:\n%s",
+				 pages[i], status, out);
+		free(out);
+	}
+}
+
+/*
+ * Expect: every option a --help prints, and every section and key the
+ * file readers accept (their "accepted:" lists), appear in cmasim(1).
+ */
+static unsigned expect_options_documented(const char *page, const char *cmd)
+{
+	struct run r = run_cmasim((const char *const[]){ cmd, "--help", NULL });
+	unsigned found = 0;
+
+	assert_int_equal(r.status, 0);
+	for (const char *s = strstr(r.out, "--"); s; s = strstr(s + 2, "--")) {
+		char opt[64];
+		size_t n = 2 + strspn(s + 2, "abcdefghijklmnopqrstuvwxyz-");
+
+		if (n == 2 || n >= sizeof(opt))
+			continue;
+		snprintf(opt, sizeof(opt), "%.*s", (int)n, s);
+		if (!has_word(page, opt))
+			fail_msg("cmasim %s --help prints %s, which doc/cmasim.1 does not document", cmd, opt);
+		found++;
+	}
+	run_free(&r);
+	return found;
+}
+
+/* Feed a file whose last line is an unknown key; check the names its refusal accepts. */
+static unsigned expect_accepted_documented(const char *page, const char *cmd, const char *text)
+{
+	const char *last = strrchr(text, '[');	/* the section the unknown key is in */
+	char path[64];
+	const char *args[] = { cmd, cmd[0] == 'b' ? "--platform" : "--scenario", path, NULL };
+	struct run r;
+	const char *list;
+	unsigned found = 0;
+
+	write_temp(text, path, sizeof(path));
+	r = run_cmasim(args);
+	unlink(path);
+	list = strstr(r.err, "accepted: ");
+	if (r.status != 2 || !list)
+		fail_msg("cmasim %s with\n%s\nexpected exit 2 and an 'accepted:' list; found exit %d and:\n%s",
+			 cmd, text, r.status, r.err);
+	for (list += strlen("accepted: "); *list && *list != '\n'; ) {
+		size_t n = strcspn(list, ",\n");
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), list);
+		if (!has_word(page, name))
+			fail_msg("cmasim %s accepts %s (after %.*s), which doc/cmasim.1 does not document",
+				 cmd, name, (int)strcspn(last, "\n"), last);
+		found++;
+		list += n;
+		list += strspn(list, ", ");
+	}
+	run_free(&r);
+	return found;
+}
+
+static void man_page_documents_every_option_and_key(void **state)
+{
+	static const char *const scenario_sections[] = {
+		"[scenario]\n", "[cost]\n", "[pagecache a]\n", "[writer a]\n", "[anon a]\n",
+		"[slab a]\n", "[pinner a]\n", "[device a]\n",
+	};
+	char *page = man_source("doc/cmasim.1");
+	unsigned options = 0, names = 0;
+	char text[128];
+
+	options += expect_options_documented(page, "run");
+	options += expect_options_documented(page, "compare");
+	options += expect_options_documented(page, "boot");
+	for (size_t i = 0; i < sizeof(scenario_sections) / sizeof(scenario_sections[0]); i++) {
+		snprintf(text, sizeof(text), "%szzz = 1\n", scenario_sections[i]);
+		names += expect_accepted_documented(page, "run", text);
+	}
+	names += expect_accepted_documented(page, "run", "[zzz]\nkey = 1\n");
+	names += expect_accepted_documented(page, "boot", "[platform]\nzzz = 1\n");
+	names += expect_accepted_documented(page, "boot", "[platform]\nbank = 0 64M\n[device a]\nzzz = 1\n");
+	printf("doc/cmasim.1 documents the %u options --help prints (with repeats) and %u file sections and keys\n",
+	       options, names);
+	free(page);
+}
+
+/* Expect: every function cma.h declares is named in libcma(3), as NAME(. */
+static void libcma_page_names_every_function(void **state)
+{
+	char *header = source_file("include/cma/cma.h"), *page = man_source("doc/libcma.3");
+	unsigned found = 0;
+
+	for (const char *s = strstr(header, "cma_"); s; s = strstr(s + 1, "cma_")) {
+		size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		char call[80];
+
+		if (s[n] != '(' || (s > header && (isalnum((unsigned char)s[-1]) || s[-1] == '_')) ||
+		    n + 2 > sizeof(call))
+			continue;
+		snprintf(call, sizeof(call), "%.*s(", (int)n, s);
+		if (!strstr(page, call))
+			fail_msg("include/cma/cma.h declares %.*s, which doc/libcma.3 does not name", (int)n, s);
+		found++;
+	}
+	assert_true(found > 50);
+	printf("doc/libcma.3 names the %u function references of cma.h\n", found);
+	free(header);
+	free(page);
+}
+
 static int setup_paths(void **state)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
@@ -770,6 +951,7 @@ static int setup_paths(void **state)
 	exe[n] = '\0';
 	/* BUILD/tests/test_cmasim -> BUILD -> the source tree */
 	snprintf(build, sizeof(build), "%s", dirname(dirname(exe)));
+	snprintf(source_dir, sizeof(source_dir), "%s/..", build);
 	env = getenv("CMASIM");
 	snprintf(cmasim, sizeof(cmasim), "%s", env ? env : build);
 	if (!env)
@@ -811,6 +993,9 @@ int main(void)
 		cmocka_unit_test(show_round_trips_through_run),
 		cmocka_unit_test(run_trace_is_ftrace_text),
 		cmocka_unit_test(compare_reports_to_files),
+		cmocka_unit_test(man_pages_render_without_warnings),
+		cmocka_unit_test(man_page_documents_every_option_and_key),
+		cmocka_unit_test(libcma_page_names_every_function),
 	};
 
 	return cmocka_run_group_tests_name("cmasim", tests, setup_paths, NULL);
