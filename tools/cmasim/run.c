@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "inifile.h"
@@ -17,7 +18,9 @@ enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
 
 struct run_args {
 	const char *scenario;
+	const char *platform;		/* replaces the scenario's */
 	const char *output;
+	const char *outdir;		/* -o DIR: the report as DIR/SCENARIO-POLICY.EXT */
 	const char *trace;
 	enum report_kind report;
 	bool policies[NR_POLICIES];
@@ -62,7 +65,8 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "policies", required_argument, NULL, 'P' },
 		{ "report", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'o' },
+		{ "output", required_argument, NULL, 'O' },
+		{ "platform", required_argument, NULL, 'l' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -74,7 +78,7 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		uint64_t v;
 
 		switch (opt) {
@@ -109,8 +113,14 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 				return 2;
 			}
 			break;
-		case 'o':
+		case 'O':
 			a->output = optarg;
+			break;
+		case 'o':
+			a->outdir = optarg;
+			break;
+		case 'l':
+			a->platform = optarg;
 			break;
 		case 't':
 			if (compare) {
@@ -145,7 +155,7 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 				fprintf(stderr, "cmasim %s: unknown option '-%c'", cmd, optopt);
 			else
 				fprintf(stderr, "cmasim %s: unknown option '%s'", cmd, argv[optind - 1]);
-			fprintf(stderr, ": accepted --scenario, %s, --report, --output, %s--seed, --duration, --help\n",
+			fprintf(stderr, ": accepted --scenario, --platform, %s, --report, --output, -o, %s--seed, --duration, --help\n",
 				compare ? "--policies" : "--policy", compare ? "" : "--trace, ");
 			return 2;
 		}
@@ -155,6 +165,34 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 			cmd, argv[optind], cmd);
 		return 2;
 	}
+	if (a->output && a->outdir) {
+		fprintf(stderr, "cmasim %s: give --output FILE or -o DIR, not both\n", cmd);
+		return 2;
+	}
+	if (compare && !memchr(a->policies, true, sizeof(a->policies))) {
+		fprintf(stderr, "cmasim compare: --policies names no policy: accepted cma, carveout, buddy, separated by commas\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* -o DIR: DIR/SCENARIO-POLICY.EXT (compare for several policies), DIR made if missing. */
+static int outdir_path(struct run_args *a, const struct scenario *sc, bool compare, char *buf,
+		       size_t len)
+{
+	static const char *const ext[] = { [REPORT_TEXT] = "txt", [REPORT_JSON] = "json",
+					   [REPORT_HTML] = "html" };
+
+	if (mkdir(a->outdir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "cmasim: -o %s: cannot make the directory: %s\n", a->outdir, strerror(errno));
+		return 1;
+	}
+	if ((size_t)snprintf(buf, len, "%s/%s-%s.%s", a->outdir, sc->name,
+			     compare ? "compare" : policy_name(a->opt.policy), ext[a->report]) >= len) {
+		fprintf(stderr, "cmasim: -o %s: the path is too long\n", a->outdir);
+		return 2;
+	}
+	a->output = buf;
 	return 0;
 }
 
@@ -199,7 +237,7 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 		return 1;
 	}
 	/* a report written to a file: the summary still goes to the terminal */
-	if (a->output && a->report != REPORT_TEXT && report_text(runs, nr, stdout))
+	if (a->output && report_text(runs, nr, stdout))
 		return 1;
 	return 0;
 }
@@ -208,11 +246,16 @@ static int run_scenario(struct run_args *a, bool compare)
 {
 	static struct scenario sc;
 	struct sim_result runs[NR_POLICIES];
+	char path[4096];
 	unsigned nr = 0;
 	FILE *trace = NULL;
 	int ret = load_scenario(a->scenario, &sc);
 
 	if (ret)
+		return ret;
+	if (a->platform)
+		snprintf(sc.platform, sizeof(sc.platform), "%s", a->platform);
+	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))
 		return ret;
 	if (a->trace && !(trace = fopen(a->trace, "w"))) {
 		fprintf(stderr, "cmasim: --trace %s: cannot write it: %s\n", a->trace, strerror(errno));
@@ -243,15 +286,18 @@ static void usage(FILE *out, bool compare)
 {
 	if (compare)
 		fprintf(out,
-			"usage: cmasim compare [--scenario NAME|FILE] [--policies LIST] [--report text|json|html]\n"
-			"                      [--output FILE] [--seed N] [--duration TIME]\n"
+			"usage: cmasim compare [--scenario NAME|FILE] [--platform NAME|FILE] [--policies LIST]\n"
+			"                      [--report text|json|html] [--output FILE | -o DIR] [--seed N] [--duration TIME]\n"
 			"  runs the scenario under each policy (default cma,carveout,buddy) and reports them side by side\n");
 	else
 		fprintf(out,
-			"usage: cmasim run [--scenario NAME|FILE] [--policy cma|carveout|buddy] [--report text|json|html]\n"
-			"                  [--output FILE] [--trace FILE] [--seed N] [--duration TIME]\n");
+			"usage: cmasim run [--scenario NAME|FILE] [--platform NAME|FILE] [--policy cma|carveout|buddy]\n"
+			"                  [--report text|json|html] [--output FILE | -o DIR] [--trace FILE] [--seed N]\n"
+			"                  [--duration TIME]\n");
 	fprintf(out,
 		"  --scenario  a built-in scenario (%s; default %s) or a scenario file\n"
+		"  --platform  a built-in platform or a platform file, replacing the scenario's\n"
+		"  -o DIR      write the report to DIR/SCENARIO-POLICY.EXT (compare: SCENARIO-compare.EXT)\n"
 		"  --report    text (default), json or html; with --output FILE the text summary\n"
 		"              still goes to standard output\n"
 		"  --seed      replaces the scenario's seed; --duration replaces its duration (e.g. 30s)\n",

@@ -16,6 +16,7 @@ struct file_wl {
 	struct owned_pages o;		/* first: owned_of() */
 	uint64_t pos;			/* next page of a sequential pass */
 	double carry;			/* fraction of a page left from the last tick */
+	double read_carry;		/* the same for the storage's reads */
 };
 
 /* Pages the storage moves in @ns at @mbps. */
@@ -40,23 +41,24 @@ static void file_tick(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t read_budget = storage_pages(s, s->cost.v[COST_STORAGE_READ_MBPS], SIM_TICK_NS);
-	uint64_t n;
+	uint64_t read_budget, n;
 
 	if (sim_wl_over(s, w))
 		return;
 	n = sim_tick_ops(&f->carry, spec->rate);
+	read_budget = sim_tick_ops(&f->read_carry, storage_pages(s, s->cost.v[COST_STORAGE_READ_MBPS],
+								 1000000000ull));
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t idx = spec->sequential ? f->pos++ % f->o.nr : sim_rand_below(s, f->o.nr);
-		int ret = owned_touch(&f->o, idx);
+		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
+		int ret;
 
-		w->res->ops++;
-		if (ret < 0)
-			continue;
-		if (w->spec->kind == WL_WRITER)
-			write_page(s, f, idx);
-		if (ret > 0 && !--read_budget)
+		if (!f->o.page[idx] && !read_budget--)
 			break;		/* waiting for storage until the next tick */
+		f->pos++;
+		ret = owned_touch(&f->o, idx);
+		w->res->ops++;
+		if (ret >= 0 && w->spec->kind == WL_WRITER)
+			write_page(s, f, idx);
 	}
 	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
 }
