@@ -175,11 +175,15 @@ int policy_attach(struct sim *s)
 	return 0;
 }
 
+/*
+ * A buffer handed out: held, and zeroed. Taking its pages off the free
+ * lists is bookkeeping the caller adds where no counter already has it
+ * (alloc_contig_range's isolate_freepages_range counts compact_isolated).
+ */
 static void account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct cost_work *work)
 {
 	b->pages_held = pages;
 	s->class_pages[MC_DEVICE] += pages;
-	work->handled += pages;
 	work->zeroed_bytes += pages * s->page_bytes;
 }
 
@@ -196,6 +200,7 @@ static int carveout_alloc(struct sim *s, struct workload *w, struct dev_buffer *
 			b->nr_chunks = 0;
 			b->handle = r->base + i * r->slot_bytes;
 			account(s, b, sim_pages(s, w->spec->device.buffer_bytes), work);
+			work->handled += b->pages_held;
 			s->class_pages[MC_CARVEOUT] -= b->pages_held;
 			return 0;
 		}
@@ -287,6 +292,7 @@ static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b,
 	}
 	b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->pages[0]) * s->page_bytes;
 	account(s, b, (uint64_t)n << order, work);
+	work->handled += b->pages_held;
 	return 0;
 }
 
