@@ -92,9 +92,9 @@ test: deps
 	@scripts/run-tests.sh $(TEST_BIN)
 
 STRESS_OPS ?= 1000000
-stress: deps $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress
-	CMA_STRESS_OPS=$(STRESS_OPS) $(BUILD)/tests/test_random
-	CMA_STRESS_OPS=$(STRESS_OPS) $(BUILD)/tests/test_mobility_stress
+STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress
+stress: deps $(STRESS_BIN)
+	@CMA_STRESS_OPS=$(STRESS_OPS) scripts/run-tests.sh $(STRESS_BIN)
 
 $(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
