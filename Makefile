@@ -143,13 +143,14 @@ fuzz-smoke: fuzz
 # Coverage: the test programs rebuilt by gcc with --coverage in build-coverage/
 # (counts reset each run), run, and summarized for src/ by gcovr. At -O0 gcc
 # sees less of snprintf's bounds than at -O2, so format-truncation only warns.
+# CMA_COVERAGE: test_fault_sweep's forked runs write their counts too.
 COV_BUILD := build-coverage
 COV_BIN   := $(TEST_SRC:tests/%.c=$(COV_BUILD)/tests/%)
 
 coverage: deps
 	@scripts/ensure-deps.sh coverage
 	@find $(COV_BUILD) -name '*.gcda' -delete 2>/dev/null || true
-	@CFLAGS='-O0 -g --coverage -fprofile-update=atomic -Wno-error=format-truncation' LDFLAGS='--coverage' \
+	@CFLAGS='-O0 -g --coverage -fprofile-update=atomic -Wno-error=format-truncation -DCMA_COVERAGE' LDFLAGS='--coverage' \
 		$(MAKE) --no-print-directory BUILD=$(COV_BUILD) CC=gcc $(COV_BIN)
 	@scripts/run-tests.sh $(COV_BIN); status=$$?; \
 		scripts/coverage-report.sh $(COV_BUILD) && exit $$status
