@@ -106,9 +106,9 @@ test: deps
 	@scripts/run-tests.sh $(TEST_BIN)
 
 STRESS_OPS ?= 1000000
-stress: deps $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress
-	CMA_STRESS_OPS=$(STRESS_OPS) $(BUILD)/tests/test_random
-	CMA_STRESS_OPS=$(STRESS_OPS) $(BUILD)/tests/test_mobility_stress
+STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress
+stress: deps $(STRESS_BIN)
+	@CMA_STRESS_OPS=$(STRESS_OPS) scripts/run-tests.sh $(STRESS_BIN)
 
 $(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -160,13 +160,14 @@ fuzz-smoke: fuzz
 # Coverage: the test programs rebuilt by gcc with --coverage in build-coverage/
 # (counts reset each run), run, and summarized for src/ by gcovr. At -O0 gcc
 # sees less of snprintf's bounds than at -O2, so format-truncation only warns.
+# CMA_COVERAGE: test_fault_sweep's forked runs write their counts too.
 COV_BUILD := build-coverage
 COV_BIN   := $(TEST_SRC:tests/%.c=$(COV_BUILD)/tests/%)
 
 coverage: deps
 	@scripts/ensure-deps.sh coverage
 	@find $(COV_BUILD) -name '*.gcda' -delete 2>/dev/null || true
-	@CFLAGS='-O0 -g --coverage -fprofile-update=atomic -Wno-error=format-truncation' LDFLAGS='--coverage' \
+	@CFLAGS='-O0 -g --coverage -fprofile-update=atomic -Wno-error=format-truncation -DCMA_COVERAGE' LDFLAGS='--coverage' \
 		$(MAKE) --no-print-directory BUILD=$(COV_BUILD) CC=gcc $(COV_BIN)
 	@scripts/run-tests.sh $(COV_BIN); status=$$?; \
 		scripts/coverage-report.sh $(COV_BUILD) && exit $$status

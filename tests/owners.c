@@ -250,6 +250,7 @@ struct cma_page *owner_pin(struct fake_owner *o, uint64_t idx)
 /* The countdown; calls and fired are atomic, nth and err are set before the operation. */
 static struct {
 	unsigned long calls;
+	unsigned long calls_of[NR_OWNER_CB];
 	unsigned long nth;
 	int err;
 	bool fired;
@@ -260,6 +261,8 @@ void owner_callback_fail_nth(unsigned long nth, int err)
 	countdown.nth = nth;
 	countdown.err = err;
 	__atomic_store_n(&countdown.calls, 0, __ATOMIC_SEQ_CST);
+	for (int cb = 0; cb < NR_OWNER_CB; cb++)
+		__atomic_store_n(&countdown.calls_of[cb], 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&countdown.fired, false, __ATOMIC_SEQ_CST);
 }
 
@@ -268,16 +271,22 @@ unsigned long owner_callback_calls(void)
 	return __atomic_load_n(&countdown.calls, __ATOMIC_SEQ_CST);
 }
 
+unsigned long owner_callback_calls_of(enum owner_callback cb)
+{
+	return __atomic_load_n(&countdown.calls_of[cb], __ATOMIC_SEQ_CST);
+}
+
 bool owner_callback_fired(void)
 {
 	return __atomic_load_n(&countdown.fired, __ATOMIC_SEQ_CST);
 }
 
-/* Count a callback; true if it is the one to fail. */
-static bool countdown_hit(void)
+/* Count a callback of kind @cb; true if it is the one to fail. */
+static bool countdown_hit(enum owner_callback cb)
 {
 	unsigned long n = __atomic_add_fetch(&countdown.calls, 1, __ATOMIC_SEQ_CST);
 
+	__atomic_add_fetch(&countdown.calls_of[cb], 1, __ATOMIC_SEQ_CST);
 	if (!countdown.nth || n != countdown.nth)
 		return false;
 	__atomic_store_n(&countdown.fired, true, __ATOMIC_SEQ_CST);
@@ -291,7 +300,7 @@ static const struct cma_owner_ops *fake_ops_of(void *owner)
 
 static int countdown_migrate(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
 {
-	if (countdown_hit()) {
+	if (countdown_hit(OWNER_CB_MIGRATE)) {
 		struct fake_owner *o = owner;
 
 		pthread_mutex_lock(&o->lock);
@@ -304,12 +313,12 @@ static int countdown_migrate(void *owner, uint64_t idx, struct cma_page *from, s
 
 static int countdown_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 {
-	return countdown_hit() ? countdown.err : fake_ops_of(owner)->reclaim(owner, idx, page);
+	return countdown_hit(OWNER_CB_RECLAIM) ? countdown.err : fake_ops_of(owner)->reclaim(owner, idx, page);
 }
 
 static int countdown_writeback(void *owner, uint64_t idx, struct cma_page *page)
 {
-	return countdown_hit() ? countdown.err : fake_ops_of(owner)->writeback(owner, idx, page);
+	return countdown_hit(OWNER_CB_WRITEBACK) ? countdown.err : fake_ops_of(owner)->writeback(owner, idx, page);
 }
 
 const struct cma_owner_ops countdown_anon_ops = {

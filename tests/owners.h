@@ -82,8 +82,13 @@ struct cma_page *owner_pin(struct fake_owner *o, uint64_t idx);
  */
 extern const struct cma_owner_ops countdown_anon_ops, countdown_file_ops;
 void owner_callback_fail_nth(unsigned long nth, int err);
-/* Callbacks made since owner_callback_fail_nth(), and whether the failure was given. */
+enum owner_callback { OWNER_CB_MIGRATE, OWNER_CB_RECLAIM, OWNER_CB_WRITEBACK, NR_OWNER_CB };
+/*
+ * Callbacks made since owner_callback_fail_nth(): all of them, or those of
+ * one kind; and whether the failure was given.
+ */
 unsigned long owner_callback_calls(void);
+unsigned long owner_callback_calls_of(enum owner_callback cb);
 bool owner_callback_fired(void);
 
 #endif

@@ -526,6 +526,34 @@ static void mm_boot_small_machine_disables_mobility_grouping(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect: on such a machine (16 MiB, below 6 pageblocks too) a CMA area
+ * is refused with a message, as every pageblock UNMOVABLE would break
+ * both CMA rules: no default area, no CMA pageblock, and its 8 MiB (the
+ * areas' alignment here) stay reserved, out of the free pages.
+ */
+static void mm_boot_small_machine_refuses_cma_area(void **state)
+{
+	struct cma_bank bank = { 0, 16 * MiB };
+	struct cma_mm_config cfg = {
+		.banks = &bank, .nr_banks = 1, .pageblock_order = 10, .cmdline = "cma=8M",
+	};
+	struct cma_mm *mm = test_boot(&cfg);
+	char *log;
+
+	assert_true(mm->page_group_by_mobility_disabled);
+	assert_null(cma_dev_get_cma_area(mm, NULL));
+	for (unsigned long pfn = 0; pfn < 4096; pfn += 1024)
+		assert_int_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_UNMOVABLE);
+	cma_drain_all_pages(mm);
+	assert_true(global_page_state(mm, NR_FREE_PAGES) <= 2048);
+	log = test_dmesg(mm);
+	assert_non_null(strstr(log, "refused: grouping by mobility is off"));
+	free(log);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* Expect: at 64 MiB grouping is on: every pageblock MOVABLE or (1..2 of them) RESERVE. */
 static void mm_boot_64m_enables_mobility_grouping(void **state)
 {
@@ -636,6 +664,7 @@ int main(void)
 		cmocka_unit_test(page_address_backed_linear_and_writable),
 		cmocka_unit_test(mm_boot_page_shift_16),
 		cmocka_unit_test(mm_boot_small_machine_disables_mobility_grouping),
+		cmocka_unit_test(mm_boot_small_machine_refuses_cma_area),
 		cmocka_unit_test(mm_boot_64m_enables_mobility_grouping),
 		cmocka_unit_test(mm_dmesg_has_boot_messages),
 		cmocka_unit_test(mm_create_nr_cpus_zero_means_one),

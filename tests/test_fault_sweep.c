@@ -7,6 +7,11 @@
  * operation's last allocation; then with the Nth and every later one
  * failing (SQLite's persistent mode); then with the Nth owner callback
  * (migrate, reclaim or writeback) answering -EAGAIN, and answering -EIO.
+ * The operations: dma_alloc_from_contiguous (with room for targets; with
+ * little room and a pinned page), dma_alloc_coherent on x86 (from CMA;
+ * from the buddy allocator when pins make every range of the area busy)
+ * and on ARM, alloc_contig_range over a MOVABLE range, migrate_pages,
+ * cma_compact_memory, and a kswapd pass.
  *
  * Every run starts from the same machine: the scenario is built once,
  * and each run happens in a fork()ed child, a byte-for-byte snapshot of
@@ -26,23 +31,37 @@
  * When the sweep ends: "the failure was given" means fail_page_alloc's
  * times went down from where the run set it (1, or 2^30 for the
  * persistent mode), or the callback countdown says it fired. With
- * space = N - 1 the first N - 1 pages allocated get through and the
+ * space = N - 1 the first N - 1 pages asked for get through and the
  * allocation that reaches page N fails, so the sweep visits every
  * allocation of the operation (an order-k one under 2^k values of N). A
- * run in which nothing failed allocated fewer than N pages (made fewer
+ * run in which nothing failed asked for fewer than N pages (made fewer
  * than N callbacks): it ran exactly as unfaulted, so every larger N
  * would too, and the sweep is complete. Its result must equal the
  * unfaulted run's (same result, same pages): the runs are deterministic.
- * Each sweep must also cover at least as many points as the unfaulted
- * run counted pgalloc_* pages and callbacks.
+ *
+ * Every sweep must end exactly at the unfaulted run's count: the pages it
+ * asked fail_page_alloc for (counted there, by a failure armed past any
+ * run's reach), or its owner callbacks. A sweep that stopped short would
+ * have left points untried. The pgalloc_* pages of the unfaulted run may
+ * not exceed its fail_page_alloc count: no page allocation escapes the
+ * injection. Each test also names the points its scenario must reach
+ * (page allocations, migrate, reclaim, writeback callbacks), so that no
+ * sweep is empty by accident.
+ *
+ * "Full area": every page of the CMA area holds an owner's page (ARM:
+ * every page but the atomic pool carved out of it at boot), and so does
+ * every page of alloc_contig_range's MOVABLE range.
  *
  * cma_compact_memory takes its targets from the free scanner
  * (split_free_page), not from the page allocator: its allocation sweeps
- * cover 0 points; its callback sweeps are the real ones.
+ * cover 0 points; its callback sweeps are the real ones. Only kswapd
+ * writes dirty pages back (direct reclaim and migration in
+ * MIGRATE_SYNC_LIGHT never do), so writeback failures are swept on a
+ * kswapd pass over the full machine.
  *
- * About 20 s in all (a run costs a fork and a verify); the machine is
- * small for that reason. CMA_TEST_FILTER=pattern runs only the matching
- * tests.
+ * About 45 s in all (a run costs a fork and a verify); the machines
+ * are small for that reason. CMA_TEST_FILTER=pattern runs only the
+ * matching tests.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -51,7 +70,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef CMA_COVERAGE
+#include <gcov.h>
+#endif
 
+#include "dma/dma.h"
 #include "helpers.h"
 #include "mm/cma.h"
 #include "owners.h"
@@ -60,6 +83,17 @@
 #define OWNER_SLOTS	1000		/* 4000 slots for 4096 pages */
 #define MAX_RUNS	20000		/* a sweep longer than this is a bug */
 #define FULL_CHECK_EVERY 16
+#define RANGE_PAGES	256		/* alloc_contig_range's range */
+#define DMA_COUNT	256		/* dma_alloc_from_contiguous's and dma_alloc_coherent's */
+#define DMA_ORDER	8		/* of DMA_COUNT pages */
+#define DMA_ALIGN	8
+#define MAX_PINNED	8		/* one per DMA_COUNT-aligned range of the area */
+/*
+ * Dirty slots of each file owner with SC_WRITEBACK: more than kswapd's
+ * first three priorities scan (3 x SWAP_CLUSTER_MAX) from the tail of
+ * the inactive file list, so that it reaches writeback at priority 9.
+ */
+#define WRITEBACK_SLOTS	80
 
 enum fault_kind {
 	FAULT_NONE,
@@ -71,6 +105,8 @@ enum fault_kind {
 
 /* fail_page_alloc's times for "every later one": more than any run allocates */
 #define TIMES_PERSISTENT	(1ul << 30)
+/* space of the unfaulted run: no run gets that far, so it only counts the pages asked for */
+#define SPACE_COUNT		(1ul << 40)
 
 static const char *const kind_names[] = {
 	[FAULT_NONE] = "no fault",
@@ -86,21 +122,40 @@ struct report {
 	bool fired;			/* the injected failure was given */
 	int rc;				/* 0, or the operation's error; migrate_pages: its result */
 	unsigned long held_pfn, held_nr;	/* what the operation holds on success */
+	unsigned held_order;		/* 0: order-0 pages; else one block of that order */
+	unsigned long points;		/* unfaulted: pages asked of fail_page_alloc */
 	unsigned long callbacks;	/* owner callbacks made by the operation */
+	unsigned long callbacks_of[NR_OWNER_CB];
 	uint64_t pages_allocated;	/* pgalloc_* over the operation */
 	char why[512];			/* the first check that failed, or "" */
 };
 
 struct scenario {
 	struct cma_mm *mm;
+	struct cma_device *dev;			/* dma_alloc_coherent's: 32-bit mask, default area */
 	struct cma *area;
 	unsigned long area_base, area_count;
+	unsigned long pool_pages;		/* ARM's atomic pool, carved out of the area */
 	struct fake_owner *o[NR_OWNERS];
 	struct cma_page **before[NR_OWNERS];	/* slot pages before the operation */
 	unsigned long accounted;		/* free + resident before it */
-	unsigned long range_start;		/* alloc_contig_range's MOVABLE range */
-	struct cma_page *pinned;		/* an owner page pinned in the area, or NULL */
+	unsigned long range_start;		/* alloc_contig_range's MOVABLE range, or 0 */
+	struct cma_page *pinned[MAX_PINNED];	/* owner pages pinned in the area */
+	unsigned nr_pinned;
 	struct report *rep;			/* shared with the children */
+};
+
+/* What a scenario's unfaulted run must reach, so that no sweep is empty by accident. */
+enum {
+	MUST_ALLOC = 1 << NR_OWNER_CB,	/* page allocations */
+	MUST_MIGRATE = 1 << OWNER_CB_MIGRATE,
+	MUST_RECLAIM = 1 << OWNER_CB_RECLAIM,
+	MUST_WRITEBACK = 1 << OWNER_CB_WRITEBACK,
+};
+
+static const char *const callback_names[NR_OWNER_CB] = {
+	[OWNER_CB_MIGRATE] = "migrate", [OWNER_CB_RECLAIM] = "reclaim",
+	[OWNER_CB_WRITEBACK] = "writeback",
 };
 
 struct sweep_op {
@@ -136,30 +191,71 @@ static bool in_area(struct scenario *sc, unsigned long pfn)
 	return pfn >= sc->area_base && pfn < sc->area_base + sc->area_count;
 }
 
+static bool in_range(struct scenario *sc, unsigned long pfn)
+{
+	return sc->range_start && pfn >= sc->range_start && pfn < sc->range_start + RANGE_PAGES;
+}
+
+/* A MOVABLE range of owner pages below the area, inside one MAX_ORDER window of MOVABLE blocks. */
+static void pick_movable_range(struct scenario *sc)
+{
+	struct cma_mm *mm = sc->mm;
+	unsigned long unit = max_order_nr_pages(mm);
+
+	for (unsigned long w = sc->area_base - unit; w >= unit; w -= unit) {
+		bool movable = true;
+
+		for (unsigned long pfn = w; pfn < w + unit; pfn += mm->pageblock_nr_pages)
+			movable &= cma_pageblock_migratetype(mm, pfn) == CMA_MIGRATE_MOVABLE;
+		if (movable) {
+			sc->range_start = w + unit / 4;
+			return;
+		}
+	}
+	fail_msg("expected a MAX_ORDER window of MOVABLE pageblocks below the area, found none");
+}
+
+/* RAM of the scenario's machine; ARM boards start at 0x40000000 */
+static const struct cma_bank x86_bank = { 0, 16 * MiB }, arm_bank = { 0x40000000, 16 * MiB };
+
 /*
  * 16 MiB, MAX_ORDER 10 and pageblock order 9 (so that areas align to
  * 4 MiB), a 4 MiB CMA area, 2 MiB of swap: small, because every run
- * forks the machine. Four
- * owners fault until memory is full (reclaim has already swapped and
- * dropped some pages by then) so that the area is full of movable pages;
- * a third of the file pages are dirty; then every @keep_out-th page
- * outside the area is released, leaving room for migration targets.
+ * forks the machine. Four owners fault until memory is full (reclaim
+ * has already swapped and dropped some pages by then) so that the area
+ * is full of movable pages; a third of the file pages are dirty. With
+ * SC_MOVABLE_RANGE in @flags, alloc_contig_range's range is picked now,
+ * while it is full too. Then every @keep_out-th page outside the area
+ * and the range is released, leaving room for migration targets
+ * (@keep_out 0: none).
  */
-static void scenario_build(struct scenario *sc, unsigned keep_out)
+enum {
+	SC_MOVABLE_RANGE = 1 << 0,	/* pick alloc_contig_range's range, keep it full */
+	SC_PIN = 1 << 1,		/* pin a page of the area's first candidate range */
+	SC_PIN_ALL = 1 << 2,		/* ... and of every other: CMA serves no DMA_COUNT pages */
+	SC_WRITEBACK = 1 << 3,		/* 128 KiB of swap, the oldest file pages all dirty */
+};
+
+static void scenario_build(struct scenario *sc, enum cma_arch arch, unsigned keep_out,
+			   unsigned flags)
 {
-	struct cma_bank bank = { 0, 16 * MiB };
 	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .max_order = 10, .pageblock_order = 9,
-		.cmdline = "cma=4M", .swap_bytes = 2 * MiB, .nr_cpus = 2,
+		.arch = arch, .banks = arch == CMA_ARCH_ARM ? &arm_bank : &x86_bank, .nr_banks = 1,
+		.max_order = 10, .pageblock_order = 9, .cmdline = "cma=4M",
+		.swap_bytes = flags & SC_WRITEBACK ? 128 << 10 : 2 * MiB, .nr_cpus = 2,
 	};
-	unsigned long in = 0, released = 0, swapped = 0, dropped = 0, dirty = 0;
+	bool movable_range = flags & SC_MOVABLE_RANGE;
+	unsigned long in = 0, in_range_nr = 0, released = 0, swapped = 0, dropped = 0, dirty = 0;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->mm = test_boot(&cfg);
+	sc->dev = cma_device_create(sc->mm, "sweep-dev", 0xffffffffull);
+	assert_non_null(sc->dev);
 	sc->area = cma_dev_get_cma_area(sc->mm, NULL);
 	assert_non_null(sc->area);
 	sc->area_base = cma_area_base_pfn(sc->area);
 	sc->area_count = cma_area_count(sc->area);
+	sc->pool_pages = dma_state(sc->mm)->pool.nr_pages;
 	for (int k = 0; k < NR_OWNERS; k++)
 		assert_non_null(sc->o[k] = owner_create(sc->mm, k % 2 == 0, OWNER_SLOTS));
 	for (uint64_t i = 0; i < OWNER_SLOTS; i++)
@@ -172,15 +268,24 @@ static void scenario_build(struct scenario *sc, unsigned keep_out)
 			if (!o->anon && i % 3 == 0)
 				owner_set_dirty(o, i, true);
 		}
+	if (movable_range)
+		pick_movable_range(sc);
+	for (int k = 1; k < NR_OWNERS && (flags & SC_WRITEBACK); k += 2)
+		for (uint64_t i = 0; i < WRITEBACK_SLOTS; i++)
+			owner_set_dirty(sc->o[k], i, true);
 	for (int k = 0; k < NR_OWNERS; k++)
 		for (uint64_t i = 0; i < OWNER_SLOTS; i++) {
 			struct cma_page *page = sc->o[k]->slots[i].page;
+			unsigned long pfn;
 
 			if (!page)
 				continue;
-			if (in_area(sc, cma_page_to_pfn(sc->mm, page)))
+			pfn = cma_page_to_pfn(sc->mm, page);
+			if (in_area(sc, pfn))
 				in++;
-			else if ((i + (uint64_t)k) % keep_out == 0) {
+			else if (in_range(sc, pfn))
+				in_range_nr++;
+			else if (keep_out && (i + (uint64_t)k) % keep_out == 0) {
 				owner_release(sc->o[k], i);
 				released++;
 			}
@@ -194,17 +299,23 @@ static void scenario_build(struct scenario *sc, unsigned keep_out)
 			dirty += s->page && page_test(s->page, PG_dirty);
 		}
 	lru_add_drain_all(sc->mm);
-	printf("scenario: %lu owner pages (%lu dirty), %lu of the %lu-page area; %lu swapped out and %lu dropped by reclaim while filling; %lu released outside the area; %lu free\n",
-	       resident_pages(sc), dirty, in, sc->area_count, swapped, dropped, released,
-	       free_drained(sc->mm));
-	assert_true(in >= sc->area_count * 9 / 10);
+	printf("scenario (%s): %lu owner pages (%lu dirty), %lu of the %lu-page area (%lu the atomic pool's)%s; %lu swapped out and %lu dropped by reclaim while filling; %lu released outside the area; %lu free\n",
+	       arch == CMA_ARCH_ARM ? "ARM" : "x86", resident_pages(sc), dirty, in, sc->area_count,
+	       sc->pool_pages, movable_range ? ", all of the MOVABLE range" : "", swapped, dropped,
+	       released, free_drained(sc->mm));
+	if (in + sc->pool_pages != sc->area_count)
+		fail_msg("expected a full area: %lu owner pages + %lu of the pool = %lu, expected %lu",
+			 in, sc->pool_pages, in + sc->pool_pages, sc->area_count);
+	if (movable_range && in_range_nr != RANGE_PAGES)
+		fail_msg("expected a full MOVABLE range: %lu owner pages in it, expected %d", in_range_nr,
+			 RANGE_PAGES);
 	assert_verify(sc->mm);
 }
 
 static void scenario_destroy(struct scenario *sc)
 {
-	if (sc->pinned)
-		cma_page_put(sc->mm, sc->pinned);
+	for (unsigned i = 0; i < sc->nr_pinned; i++)
+		cma_page_put(sc->mm, sc->pinned[i]);
 	for (int k = 0; k < NR_OWNERS; k++) {
 		owner_destroy(sc->o[k]);
 		free(sc->before[k]);
@@ -229,6 +340,20 @@ static void scenario_snapshot(struct scenario *sc)
 /* the operations                                                      */
 /* ------------------------------------------------------------------ */
 
+/* Record the first check that failed; returns false. */
+__attribute__((format(printf, 2, 3)))
+static bool why(struct report *rep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rep->why[0])
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(rep->why, sizeof(rep->why), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
 static bool clean_alloc(int rc)
 {
 	return rc == 0 || rc == -EBUSY || rc == -ENOMEM || rc == -EINTR;
@@ -238,9 +363,6 @@ static bool clean_migrate(int rc)
 {
 	return rc >= 0 || rc == -ENOMEM;
 }
-
-#define DMA_COUNT	256
-#define DMA_ALIGN	8
 
 /* NULL from dma_alloc_from_contiguous is reported as -ENOMEM. */
 static void run_dma_alloc(struct scenario *sc, struct report *rep)
@@ -258,30 +380,42 @@ static void release_dma(struct scenario *sc, const struct report *rep)
 {
 	if (!cma_dma_release_from_contiguous(sc->mm, NULL, cma_pfn_to_page(sc->mm, rep->held_pfn),
 					     (int)rep->held_nr))
-		snprintf(sc->rep->why, sizeof(sc->rep->why),
-			 "dma_release_from_contiguous(pfn %#lx, %lu) refused the area's own pages",
-			 rep->held_pfn, rep->held_nr);
+		why(sc->rep, "dma_release_from_contiguous(pfn %#lx, %lu) refused the area's own pages",
+		    rep->held_pfn, rep->held_nr);
 }
 
-#define RANGE_PAGES	256
-
-/* A MOVABLE range of owner pages below the area, inside one MAX_ORDER window of MOVABLE blocks. */
-static void pick_movable_range(struct scenario *sc)
+/*
+ * dma_alloc_coherent of DMA_COUNT pages for the scenario's device, as a
+ * driver asks (it may sleep): x86 takes them from CMA, else from the
+ * buddy allocator in one block; ARM from CMA only. Either way zeroed.
+ */
+static void run_coherent(struct scenario *sc, struct report *rep)
 {
 	struct cma_mm *mm = sc->mm;
-	unsigned long unit = max_order_nr_pages(mm);
+	size_t size = (size_t)DMA_COUNT << mm->page_shift;
+	const uint64_t *w;
+	cma_phys_t handle;
+	void *vaddr;
 
-	for (unsigned long w = sc->area_base - unit; w >= unit; w -= unit) {
-		bool movable = true;
-
-		for (unsigned long pfn = w; pfn < w + unit; pfn += mm->pageblock_nr_pages)
-			movable &= cma_pageblock_migratetype(mm, pfn) == CMA_MIGRATE_MOVABLE;
-		if (movable) {
-			sc->range_start = w + unit / 4;
+	rep->rc = cma_dma_alloc_coherent(mm, sc->dev, size, CMA_GFP_KERNEL, &handle, &vaddr);
+	if (rep->rc)
+		return;
+	rep->held_pfn = (unsigned long)(handle >> mm->page_shift);
+	rep->held_nr = DMA_COUNT;
+	rep->held_order = in_area(sc, rep->held_pfn) ? 0 : DMA_ORDER;
+	w = vaddr;
+	for (size_t i = 0; i < size / sizeof(*w); i++)
+		if (w[i]) {
+			why(rep, "dma_alloc_coherent: buffer at pfn %#lx: word %zu is %#llx, expected zeroed memory",
+			    rep->held_pfn, i, (unsigned long long)w[i]);
 			return;
 		}
-	}
-	fail_msg("expected a MAX_ORDER window of MOVABLE pageblocks below the area, found none");
+}
+
+static void release_coherent(struct scenario *sc, const struct report *rep)
+{
+	cma_dma_free_coherent(sc->mm, sc->dev, (size_t)DMA_COUNT << sc->mm->page_shift,
+			      (cma_phys_t)rep->held_pfn << sc->mm->page_shift);
 }
 
 static void run_contig_range(struct scenario *sc, struct report *rep)
@@ -336,7 +470,14 @@ static void run_compact(struct scenario *sc, struct report *rep)
 	rep->rc = cma_compact_memory(sc->mm);
 }
 
-static bool clean_compact(int rc)
+/* One balance_pgdat pass; it has no error to give. */
+static void run_kswapd(struct scenario *sc, struct report *rep)
+{
+	cma_kswapd_step(sc->mm);
+	rep->rc = 0;
+}
+
+static bool clean_zero(int rc)
 {
 	return rc == 0;
 }
@@ -350,26 +491,19 @@ static const struct sweep_op op_range = {
 static const struct sweep_op op_migrate = {
 	"migrate_pages(64 pages of the area)", run_migrate_list, clean_migrate, NULL,
 };
+static const struct sweep_op op_coherent = {
+	"dma_alloc_coherent(1 MiB, GFP_KERNEL)", run_coherent, clean_alloc, release_coherent,
+};
 static const struct sweep_op op_compact = {
-	"cma_compact_memory", run_compact, clean_compact, NULL,
+	"cma_compact_memory", run_compact, clean_zero, NULL,
+};
+static const struct sweep_op op_kswapd = {
+	"kswapd pass (balance_pgdat)", run_kswapd, clean_zero, NULL,
 };
 
 /* ------------------------------------------------------------------ */
 /* one run, in a child                                                 */
 /* ------------------------------------------------------------------ */
-
-__attribute__((format(printf, 2, 3)))
-static bool why(struct report *rep, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rep->why[0])
-		return false;
-	va_start(ap, fmt);
-	vsnprintf(rep->why, sizeof(rep->why), fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 static uint64_t pages_allocated(struct cma_mm *mm)
 {
@@ -468,43 +602,57 @@ static bool check_owners(struct scenario *sc, struct report *rep, bool full)
 	return ok;
 }
 
-/* The operation's pages: allocated order-0 pages with one reference each, no owner. */
+/*
+ * The operation's pages: allocated order-0 pages, or one block of
+ * held_order, each with one reference and no owner.
+ */
 static bool check_held(struct scenario *sc, struct report *rep)
 {
-	for (unsigned long pfn = rep->held_pfn; pfn < rep->held_pfn + rep->held_nr; pfn++) {
+	for (unsigned long pfn = rep->held_pfn; pfn < rep->held_pfn + rep->held_nr;
+	     pfn += 1ul << rep->held_order) {
 		struct cma_page *page = cma_pfn_to_page(sc->mm, pfn);
 
-		if (!page || !page_test(page, PG_head) || page_order(page) || page_count(page) != 1 ||
-		    page_test(page, PG_movable))
-			return why(rep, "allocated pfn %#lx: flags %#x count %d, expected an order-0 page with one reference",
-				   pfn, page ? page_flags(page) : 0, page ? page_count(page) : 0);
+		if (!page || !page_test(page, PG_head) || page_order(page) != rep->held_order ||
+		    page_count(page) != 1 || page_test(page, PG_movable))
+			return why(rep, "allocated pfn %#lx: flags %#x count %d, expected an order-%u page with one reference",
+				   pfn, page ? page_flags(page) : 0, page ? page_count(page) : 0,
+				   rep->held_order);
 	}
 	return true;
 }
 
+static bool callback_kind(enum fault_kind kind)
+{
+	return kind == FAULT_CALLBACK_EAGAIN || kind == FAULT_CALLBACK_EIO;
+}
+
+/* Arm @kind at @n; FAULT_NONE arms a page failure past any run, to count the pages asked for. */
 static void inject(struct scenario *sc, enum fault_kind kind, unsigned long n)
 {
 	struct cma_fault_attr attr = {
-		.space = n - 1, .probability = 100,
+		.space = kind == FAULT_NONE ? SPACE_COUNT : n - 1, .probability = 100,
 		.times = kind == FAULT_PAGE_ALLOC_ON ? TIMES_PERSISTENT : 1,
 	};
 
+	cma_fault_inject(sc->mm, callback_kind(kind) ? NULL : &attr);
+	owner_callback_fail_nth(callback_kind(kind) ? n : 0,
+				kind == FAULT_CALLBACK_EAGAIN ? -EAGAIN : -EIO);
+}
+
+static void disarm(struct scenario *sc)
+{
 	cma_fault_inject(sc->mm, NULL);
 	owner_callback_fail_nth(0, 0);
-	if (kind == FAULT_PAGE_ALLOC || kind == FAULT_PAGE_ALLOC_ON)
-		cma_fault_inject(sc->mm, &attr);
-	else if (kind != FAULT_NONE)
-		owner_callback_fail_nth(n, kind == FAULT_CALLBACK_EAGAIN ? -EAGAIN : -EIO);
 }
 
 static bool fault_given(struct scenario *sc, enum fault_kind kind)
 {
 	/* times counts down from 1 or TIMES_PERSISTENT; one thread, no lock needed */
-	if (kind == FAULT_PAGE_ALLOC)
+	if (kind == FAULT_PAGE_ALLOC || kind == FAULT_NONE)
 		return sc->mm->fail.times == 0;
 	if (kind == FAULT_PAGE_ALLOC_ON)
 		return sc->mm->fail.times < (long)TIMES_PERSISTENT;
-	return kind != FAULT_NONE && owner_callback_fired();
+	return owner_callback_fired();
 }
 
 static void child_run(struct scenario *sc, const struct sweep_op *op, enum fault_kind kind,
@@ -516,10 +664,16 @@ static void child_run(struct scenario *sc, const struct sweep_op *op, enum fault
 	inject(sc, kind, n);
 	op->run(sc, rep);
 	rep->fired = fault_given(sc, kind);
+	if (kind == FAULT_NONE)
+		rep->points = SPACE_COUNT - sc->mm->fail.space;
 	rep->callbacks = owner_callback_calls();
-	inject(sc, FAULT_NONE, 0);
+	for (int cb = 0; cb < NR_OWNER_CB; cb++)
+		rep->callbacks_of[cb] = owner_callback_calls_of(cb);
+	disarm(sc);
 	rep->pages_allocated = pages_allocated(sc->mm) - allocated;
 
+	if (kind == FAULT_NONE && rep->fired)
+		why(rep, "unfaulted: more than %lu pages asked for", SPACE_COUNT);
 	if (!op->clean(rep->rc))
 		why(rep, "result %d: expected success or a clean error", rep->rc);
 	if (!check_machine(sc, rep, "after the operation") ||
@@ -553,6 +707,9 @@ static void run_forked(struct scenario *sc, const struct sweep_op *op, enum faul
 			signal(sigs[i], SIG_DFL);
 		child_run(sc, op, kind, n);
 		sc->rep->done = true;
+#ifdef CMA_COVERAGE
+		__gcov_dump();	/* _exit() skips the exit hook that writes the child's counts */
+#endif
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -614,8 +771,24 @@ static unsigned long sweep(struct scenario *sc, const struct sweep_op *op, enum 
 	return n - 1;
 }
 
-/* The unfaulted run, then the four sweeps. */
-static void sweep_all(struct scenario *sc, const struct sweep_op *op)
+/* Each sweep must end exactly at @expected points: one per page asked for, or per callback. */
+static void sweep_exactly(struct scenario *sc, const struct sweep_op *op, enum fault_kind kind,
+			  const struct report *unfaulted)
+{
+	unsigned long expected = callback_kind(kind) ? unfaulted->callbacks : unfaulted->points;
+	unsigned long points = sweep(sc, op, kind, unfaulted);
+
+	if (points != expected)
+		fail_msg("%s, %s: the sweep ended after %lu fault points, expected %lu: one per %s of the unfaulted run",
+			 op->name, kind_names[kind], points, expected,
+			 callback_kind(kind) ? "owner callback" : "page asked of the allocator");
+}
+
+/*
+ * The unfaulted run, then the four sweeps. @must: what the unfaulted run
+ * has to reach (MUST_*), so that the scenario really exercises it.
+ */
+static void sweep_all(struct scenario *sc, const struct sweep_op *op, unsigned must)
 {
 	struct report unfaulted;
 	struct timespec t0, t1;
@@ -624,17 +797,24 @@ static void sweep_all(struct scenario *sc, const struct sweep_op *op)
 	scenario_snapshot(sc);
 	run_forked(sc, op, FAULT_NONE, 0);
 	unfaulted = *sc->rep;
-	printf("%s: unfaulted result %d (%s)%s, %llu pages allocated, %lu owner callbacks\n",
+	printf("%s: unfaulted result %d (%s)%s, %lu pages asked for (%llu allocated), %lu owner callbacks (migrate %lu, reclaim %lu, writeback %lu)\n",
 	       op->name, unfaulted.rc, rc_name(unfaulted.rc), unfaulted.held_nr ? " holding pages" : "",
-	       (unsigned long long)unfaulted.pages_allocated, unfaulted.callbacks);
-	if (sweep(sc, op, FAULT_PAGE_ALLOC, &unfaulted) < unfaulted.pages_allocated ||
-	    sweep(sc, op, FAULT_PAGE_ALLOC_ON, &unfaulted) < unfaulted.pages_allocated)
-		fail_msg("%s: expected a fault point per page allocated (%llu)", op->name,
-			 (unsigned long long)unfaulted.pages_allocated);
-	if (sweep(sc, op, FAULT_CALLBACK_EAGAIN, &unfaulted) < unfaulted.callbacks ||
-	    sweep(sc, op, FAULT_CALLBACK_EIO, &unfaulted) < unfaulted.callbacks)
-		fail_msg("%s: expected a fault point per owner callback (%lu)", op->name,
-			 unfaulted.callbacks);
+	       unfaulted.points, (unsigned long long)unfaulted.pages_allocated, unfaulted.callbacks,
+	       unfaulted.callbacks_of[OWNER_CB_MIGRATE], unfaulted.callbacks_of[OWNER_CB_RECLAIM],
+	       unfaulted.callbacks_of[OWNER_CB_WRITEBACK]);
+	if (unfaulted.pages_allocated > unfaulted.points)
+		fail_msg("%s: %llu pages allocated but only %lu asked of fail_page_alloc: an allocation escapes injection",
+			 op->name, (unsigned long long)unfaulted.pages_allocated, unfaulted.points);
+	if ((must & MUST_ALLOC) && !unfaulted.points)
+		fail_msg("%s: expected the scenario to allocate pages, it asked for none", op->name);
+	for (int cb = 0; cb < NR_OWNER_CB; cb++)
+		if ((must & (1u << cb)) && !unfaulted.callbacks_of[cb])
+			fail_msg("%s: expected the scenario to make %s callbacks, it made none", op->name,
+				 callback_names[cb]);
+	sweep_exactly(sc, op, FAULT_PAGE_ALLOC, &unfaulted);
+	sweep_exactly(sc, op, FAULT_PAGE_ALLOC_ON, &unfaulted);
+	sweep_exactly(sc, op, FAULT_CALLBACK_EAGAIN, &unfaulted);
+	sweep_exactly(sc, op, FAULT_CALLBACK_EIO, &unfaulted);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("  (%.1f s)\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 }
@@ -652,6 +832,38 @@ static struct report *shared_report(void)
 /* tests                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Pin the owner page at @pfn, which makes its DMA_COUNT-aligned candidate range busy. */
+static void pin_page_at(struct scenario *sc, unsigned long pfn)
+{
+	for (int k = 0; k < NR_OWNERS; k++)
+		for (uint64_t i = 0; i < OWNER_SLOTS; i++) {
+			struct cma_page *page = sc->o[k]->slots[i].page;
+
+			if (page && cma_page_to_pfn(sc->mm, page) == pfn) {
+				cma_page_get(sc->mm, page);
+				sc->pinned[sc->nr_pinned++] = page;
+				return;
+			}
+		}
+	fail_msg("expected an owner page at pfn %#lx, found none", pfn);
+}
+
+/* The scenario of scenario_build(@arch, @keep_out, SC_* @flags), then @op's sweeps. */
+static void sweep_scenario(enum cma_arch arch, unsigned keep_out, unsigned flags,
+			   const struct sweep_op *op, unsigned must)
+{
+	struct scenario sc;
+
+	scenario_build(&sc, arch, keep_out, flags);
+	for (unsigned long off = 5; off < sc.area_count && (flags & (SC_PIN | SC_PIN_ALL));
+	     off += flags & SC_PIN_ALL ? DMA_COUNT : sc.area_count)
+		pin_page_at(&sc, sc.area_base + off);
+	sc.rep = shared_report();
+	sweep_all(&sc, op, must);
+	munmap(sc.rep, sizeof(*sc.rep));
+	scenario_destroy(&sc);
+}
+
 /*
  * Expect: a 256-page allocation from an area full of movable pages of
  * four owners (some dirty, anon ones with swap) ends clean whichever
@@ -659,29 +871,7 @@ static struct report *shared_report(void)
  */
 static void sweep_dma_alloc_full_area(void **state)
 {
-	struct scenario sc;
-
-	scenario_build(&sc, 3);
-	sc.rep = shared_report();
-	sweep_all(&sc, &op_dma);
-	munmap(sc.rep, sizeof(*sc.rep));
-	scenario_destroy(&sc);
-}
-
-/* Pin the owner page at the area's base + 5: the first candidate range is busy. */
-static void pin_in_first_range(struct scenario *sc)
-{
-	for (int k = 0; k < NR_OWNERS; k++)
-		for (uint64_t i = 0; i < OWNER_SLOTS; i++) {
-			struct cma_page *page = sc->o[k]->slots[i].page;
-
-			if (page && cma_page_to_pfn(sc->mm, page) == sc->area_base + 5) {
-				cma_page_get(sc->mm, page);
-				sc->pinned = page;
-				return;
-			}
-		}
-	fail_msg("expected an owner page at pfn %#lx, found none", sc->area_base + 5);
+	sweep_scenario(CMA_ARCH_X86, 3, 0, &op_dma, MUST_ALLOC | MUST_MIGRATE);
 }
 
 /*
@@ -693,51 +883,62 @@ static void pin_in_first_range(struct scenario *sc)
  */
 static void sweep_dma_alloc_full_area_tight(void **state)
 {
-	struct scenario sc;
+	sweep_scenario(CMA_ARCH_X86, 16, SC_PIN, &op_dma, MUST_ALLOC | MUST_MIGRATE | MUST_RECLAIM);
+}
 
-	scenario_build(&sc, 16);
-	pin_in_first_range(&sc);
-	sc.rep = shared_report();
-	sweep_all(&sc, &op_dma);
-	munmap(sc.rep, sizeof(*sc.rep));
-	scenario_destroy(&sc);
+/*
+ * Expect: dma_alloc_coherent on x86 (seed 010: CMA first, the buddy
+ * allocator when CMA gives nothing) from the full area, the same; the
+ * buffer comes zeroed from either.
+ */
+static void sweep_dma_alloc_coherent_x86(void **state)
+{
+	sweep_scenario(CMA_ARCH_X86, 3, 0, &op_coherent, MUST_ALLOC | MUST_MIGRATE);
+}
+
+/*
+ * Expect: the same when a pinned page makes every candidate range of the
+ * area busy, so that x86 falls back to an order-8 block of the buddy
+ * allocator, from a zone fragmented enough that its slow path compacts.
+ */
+static void sweep_dma_alloc_coherent_x86_buddy(void **state)
+{
+	sweep_scenario(CMA_ARCH_X86, 3, SC_PIN_ALL, &op_coherent, MUST_ALLOC | MUST_MIGRATE);
+}
+
+/* Expect: dma_alloc_coherent on ARM (CMA only; the pool is for atomic requests), the same. */
+static void sweep_dma_alloc_coherent_arm(void **state)
+{
+	sweep_scenario(CMA_ARCH_ARM, 3, 0, &op_coherent, MUST_ALLOC | MUST_MIGRATE);
 }
 
 /* Expect: a MOVABLE range full of owner pages, the same. */
 static void sweep_alloc_contig_range_movable(void **state)
 {
-	struct scenario sc;
-
-	scenario_build(&sc, 3);
-	pick_movable_range(&sc);
-	sc.rep = shared_report();
-	sweep_all(&sc, &op_range);
-	munmap(sc.rep, sizeof(*sc.rep));
-	scenario_destroy(&sc);
+	sweep_scenario(CMA_ARCH_X86, 3, SC_MOVABLE_RANGE, &op_range, MUST_ALLOC | MUST_MIGRATE);
 }
 
 /* Expect: migrate_pages over a list, the same; what is left goes back to the LRU. */
 static void sweep_migrate_pages_list(void **state)
 {
-	struct scenario sc;
-
-	scenario_build(&sc, 3);
-	sc.rep = shared_report();
-	sweep_all(&sc, &op_migrate);
-	munmap(sc.rep, sizeof(*sc.rep));
-	scenario_destroy(&sc);
+	sweep_scenario(CMA_ARCH_X86, 3, 0, &op_migrate, MUST_ALLOC | MUST_MIGRATE);
 }
 
 /* Expect: whole-zone compaction of a fragmented zone, the same. */
 static void sweep_compact_memory(void **state)
 {
-	struct scenario sc;
+	sweep_scenario(CMA_ARCH_X86, 3, 0, &op_compact, MUST_MIGRATE);
+}
 
-	scenario_build(&sc, 3);
-	sc.rep = shared_report();
-	sweep_all(&sc, &op_compact);
-	munmap(sc.rep, sizeof(*sc.rep));
-	scenario_destroy(&sc);
+/*
+ * Expect: a kswapd pass over the full machine (nothing released, so
+ * below the high mark; swap used up, every file page dirty) writes file
+ * pages back and then drops them, the same whichever writeback or
+ * reclaim fails.
+ */
+static void sweep_kswapd_writeback(void **state)
+{
+	sweep_scenario(CMA_ARCH_X86, 0, SC_WRITEBACK, &op_kswapd, MUST_RECLAIM | MUST_WRITEBACK);
 }
 
 /* CMA_TEST_FILTER=pattern runs only the tests whose names match (cmocka's filter). */
@@ -747,9 +948,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_dma_alloc_full_area),
 		cmocka_unit_test(sweep_dma_alloc_full_area_tight),
+		cmocka_unit_test(sweep_dma_alloc_coherent_x86),
+		cmocka_unit_test(sweep_dma_alloc_coherent_x86_buddy),
+		cmocka_unit_test(sweep_dma_alloc_coherent_arm),
 		cmocka_unit_test(sweep_alloc_contig_range_movable),
 		cmocka_unit_test(sweep_migrate_pages_list),
 		cmocka_unit_test(sweep_compact_memory),
+		cmocka_unit_test(sweep_kswapd_writeback),
 	};
 
 	if (filter)

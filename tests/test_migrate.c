@@ -489,18 +489,71 @@ static void isolate_range_busy_block_undoes_all(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect: each malformed request refused on its own ground (the
+ * migratetype ones on an aligned range), nothing isolated; a range that
+ * is not isolated tests -EBUSY; before boot, every entry point -EINVAL.
+ */
 static void isolate_range_bad_input(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9 };
+	struct cma_mm *mm = machine(1), *early;
 
 	assert_int_equal(cma_start_isolate_page_range(mm, 100, 612, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 512, 512, MIGRATE_MOVABLE), -EINVAL);
 	/* pageblock-aligned but not MAX_ORDER-aligned */
 	assert_int_equal(cma_start_isolate_page_range(mm, 512, 1024, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1ul << 40, MIGRATE_MOVABLE), -EINVAL);
-	assert_int_equal(cma_start_isolate_page_range(mm, 0, 512, MIGRATE_ISOLATE), -EINVAL);
-	assert_int_equal(cma_start_isolate_page_range(mm, 0, 512, 9), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1024, MIGRATE_ISOLATE), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1024, -1), -EINVAL);
+	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1024, 9), -EINVAL);
+	assert_int_equal(cma_undo_isolate_page_range(mm, 0, 1024, MIGRATE_ISOLATE), -EINVAL);
+	assert_int_equal(cma_undo_isolate_page_range(mm, 1024, 512, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 0);
+	assert_int_equal(cma_test_pages_isolated(mm, 512, 512), -EINVAL);
+	assert_int_equal(cma_test_pages_isolated(mm, 0, 1ul << 40), -EINVAL);
+	assert_int_equal(cma_test_pages_isolated(mm, 0, 1024), -EBUSY);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+
+	assert_int_equal(cma_mm_create(&cfg, &early), 0);
+	assert_int_equal(cma_start_isolate_page_range(early, 0, 1024, MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_undo_isolate_page_range(early, 0, 1024, MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_test_pages_isolated(early, 0, 1024), -EINVAL);
+	cma_mm_destroy(early);
+}
+
+/*
+ * Expect: a range across a hole between banks isolates the pageblocks
+ * that have pages and leaves the hole's alone; it tests isolated once
+ * free, the hole by itself tests -EBUSY (no page to isolate), and undo
+ * gives every block back its type.
+ *
+ *   pfn 0        3072     4096 (hole) 6144     7168      10240
+ *       | bank 0 |  range  ...........  range  | bank 1  |
+ */
+static void isolate_range_across_hole(void **state)
+{
+	static const struct cma_bank banks[] = { { 0, 16 * MiB }, { 24 * MiB, 16 * MiB } };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .pageblock_order = 9 };
+	struct cma_mm *mm = test_boot(&cfg);
+	unsigned long start = 3072, end = 7168;
+
+	cma_drain_all_pages(mm);
+	for (unsigned long pfn = start; pfn < end; pfn += 512)
+		if (pfn < 4096 || pfn >= 6144)
+			assert_int_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_MOVABLE);
+	assert_int_equal(cma_start_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 4);
+	assert_int_equal(cma_test_pages_isolated(mm, start, end), 0);
+	assert_int_equal(cma_test_pages_isolated(mm, 4096, 6144), -EBUSY);
+	assert_verify(mm);
+	assert_int_equal(cma_undo_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_int_equal(atomic_load(&mm->isolated_pageblocks), 0);
+	for (unsigned long pfn = start; pfn < end; pfn += 512)
+		if (pfn < 4096 || pfn >= 6144)
+			assert_int_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_MOVABLE);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -592,6 +645,7 @@ int main(void)
 		cmocka_unit_test(isolate_range_page_freed_inside_stays_isolated),
 		cmocka_unit_test(isolate_range_busy_block_undoes_all),
 		cmocka_unit_test(isolate_range_bad_input),
+		cmocka_unit_test(isolate_range_across_hole),
 		cmocka_unit_test(isolate_lru_page_in_other_cpu_pagevec_busy),
 		cmocka_unit_test(fault_inject_rules),
 	};
