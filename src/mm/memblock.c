@@ -97,6 +97,17 @@ bool memblock_is_region_reserved(struct memblock *mb, cma_phys_t base, uint64_t 
 	return false;
 }
 
+bool memblock_is_memory(struct memblock *mb, cma_phys_t addr)
+{
+	for (unsigned long i = 0; i < mb->memory.cnt; i++) {
+		struct memblock_region *r = &mb->memory.regions[i];
+
+		if (addr >= r->base && addr - r->base < r->size)
+			return true;
+	}
+	return false;
+}
+
 cma_phys_t memblock_phys_mem_size(struct memblock *mb)
 {
 	cma_phys_t total = 0;
