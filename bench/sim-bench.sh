@@ -24,13 +24,15 @@ figure() {
 	out=$(mktemp)
 	"$sim" run --scenario "$2" $3 --report json --output "$out" >/dev/null 2>&1 || {
 		echo "$1: cmasim run --scenario $2 failed" >&2; rm -f "$out"; return 1; }
-	jq -r --arg f "$1" --arg note "$4" '
-		.duration_s as $d | .runs[0] as $r |
-		if $f | startswith("sim_events") then
-			"\($f | .[0:24] | . + " " * (24 - length)) \($r.host.events_per_second | . * 10 | round / 10 | tostring | " " * (10 - length) + .) events/s    sim/host        \($d / $r.host.seconds | . * 100 | round / 100)   (\($note), \($r.events) events in \($r.host.seconds | . * 100 | round / 100) s)"
-		else
-			"\($f | .[0:24] | . + " " * (24 - length)) \($r.host.seconds | . * 10 | round / 10 | tostring | " " * (10 - length) + .) s host      sim/host        \($d / $r.host.seconds | . * 100 | round / 100)   (\($note), \($r.events) events)"
-		end' "$out"
+	jq -r '.duration_s as $d | .runs[0] | [.host.events_per_second, .host.seconds, $d / .host.seconds, .events] | @tsv' "$out" |
+	while IFS='	' read -r eps secs ratio events; do
+		case "$1" in
+		sim_events*) printf '%-24s %10.1f %-10s  %-15s %5.2f   (%s, %s events in %.2f s)\n' \
+			"$1" "$eps" "events/s" "sim/host" "$ratio" "$4" "$events" "$secs" ;;
+		*) printf '%-24s %10.1f %-10s  %-15s %5.2f   (%s, %s events)\n' \
+			"$1" "$secs" "s host" "sim/host" "$ratio" "$4" "$events" ;;
+		esac
+	done
 	rm -f "$out"
 }
 
