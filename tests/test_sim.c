@@ -432,6 +432,54 @@ static void policy_buddy_beyond_max_order(void **state)
 }
 
 /*
+ * Expect: a device's alignment is honoured. Under cma its 256 KiB
+ * buffers, asked with align = 1M, start on 1 MiB boundaries (the
+ * cma_alloc_finish events' pfns are multiples of 256); under buddy a
+ * 2 MiB alignment takes an order-9 block and is served, and an 8 MiB one
+ * is beyond MAX_ORDER, too large without scatter-gather.
+ */
+static void device_align_is_honoured(void **state)
+{
+#define ALIGNED(align) BOARD_64M "duration = 2s\n[pagecache files]\nfile = 8M\nrate = 5000\n" \
+	"[device cam]\nsize = 256K\nring = 3\nperiod = 33ms\nsession = 500ms\ngap = 500ms\nalign = " align "\n"
+	struct scenario *sc = parse(ALIGNED("1M"));
+	struct sim_options o = { .policy = POLICY_CMA };
+	unsigned long finishes = 0;
+	struct sim_result r;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+
+	o.trace = open_memstream(&text, &len);
+	assert_non_null(o.trace);
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	assert_int_equal(fclose(o.trace), 0);
+	assert_true(the_device(&r)->successes > 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long pfn, count;
+
+		if (!strstr(line, "cma_alloc_finish: name=") ||
+		    sscanf(strstr(line, "pfn="), "pfn=0x%lx", &pfn) != 1 ||
+		    sscanf(strstr(line, "count="), "count=%lu", &count) != 1 || count != 64)
+			continue;	/* not the camera's 256 KiB */
+		assert_int_equal(pfn % 256, 0);
+		finishes++;
+	}
+	assert_int_equal(finishes, the_device(&r)->successes);
+	free(text);
+	free(sc);
+	sim_result_free(&r);
+
+	run_ini(ALIGNED("2M"), POLICY_BUDDY, &r);
+	assert_true(the_device(&r)->successes > 0);
+	assert_int_equal(failures(the_device(&r)), 0);
+	sim_result_free(&r);
+	run_ini(ALIGNED("8M"), POLICY_BUDDY, &r);
+	assert_int_equal(the_device(&r)->fail[FAIL_TOO_LARGE], the_device(&r)->requests);
+	sim_result_free(&r);
+#undef ALIGNED
+}
+
+/*
  * Expect: a page cache twice the board fills the CMA area with movable
  * pages; the camera's requests migrate them out (pages_migrated > 0) and
  * are all served; in the gap between sessions (3.5 s) every CMA block
@@ -582,6 +630,7 @@ int main(void)
 		cmocka_unit_test(wl_device_requests_and_frames),
 		cmocka_unit_test(policy_carveout_never_used_by_workloads),
 		cmocka_unit_test(policy_buddy_beyond_max_order),
+		cmocka_unit_test(device_align_is_honoured),
 		cmocka_unit_test(policy_cma_lends_the_area_to_movable_pages),
 		cmocka_unit_test(cost_ns_adds_up_per_profile),
 		cmocka_unit_test(cost_transfer_ns_megabytes),

@@ -207,6 +207,15 @@ static int carveout_alloc(struct sim *s, struct workload *w, struct dev_buffer *
 	return FAIL_NOMEM + 1;
 }
 
+static unsigned order_of(uint64_t pages)
+{
+	unsigned order = 0;
+
+	while ((1ull << order) < pages)
+		order++;
+	return order;
+}
+
 static int cma_policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b,
 			    struct cost_work *work)
 {
@@ -219,8 +228,18 @@ static int cma_policy_alloc(struct sim *s, struct workload *w, struct dev_buffer
 
 	cost_counters_read(s->mm, &before);
 	sim_trace_request(s, true);
-	ret = cma_dma_alloc_coherent(s->mm, dev, spec->buffer_bytes,
-				     spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL, &b->handle, NULL);
+	b->contig = NULL;
+	if (spec->align_bytes > s->page_bytes) {
+		/* a driver that needs more than the size's alignment asks CMA itself */
+		b->contig = cma_dma_alloc_from_contiguous(s->mm, dev, (int)sim_pages(s, spec->buffer_bytes),
+							 order_of(spec->align_bytes / s->page_bytes));
+		ret = b->contig ? 0 : -ENOMEM;
+		if (b->contig)
+			b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->contig) * s->page_bytes;
+	} else {
+		ret = cma_dma_alloc_coherent(s->mm, dev, spec->buffer_bytes,
+					     spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL, &b->handle, NULL);
+	}
 	sim_trace_request(s, false);
 	cost_work_since(s->mm, &before, work);
 	/* each alloc_contig_range drains the LRU pagevecs and the per-CPU lists */
@@ -241,15 +260,6 @@ static int cma_policy_alloc(struct sim *s, struct workload *w, struct dev_buffer
 	return FAIL_BUSY + 1;
 }
 
-static unsigned order_of(uint64_t pages)
-{
-	unsigned order = 0;
-
-	while ((1ull << order) < pages)
-		order++;
-	return order;
-}
-
 static void buddy_release(struct sim *s, struct dev_buffer *b)
 {
 	for (unsigned i = 0; i < b->nr_chunks; i++)
@@ -263,6 +273,10 @@ static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b,
 	const struct wl_device *spec = &w->spec->device;
 	uint64_t pages = sim_pages(s, spec->buffer_bytes), chunk;
 	unsigned order = order_of(pages), n;
+
+	/* a block is aligned to its size: a larger alignment takes a larger block */
+	if (spec->align_bytes > s->page_bytes && order_of(spec->align_bytes / s->page_bytes) > order)
+		order = order_of(spec->align_bytes / s->page_bytes);
 	struct cost_counters before;
 
 	work->locks++;
@@ -320,8 +334,12 @@ void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 		buddy_release(s, b);
 		break;
 	default:
-		cma_dma_free_coherent(s->mm, s->devs[s->dev_of_wl[w->idx]], w->spec->device.buffer_bytes,
-				      b->handle);
+		if (b->contig)
+			cma_dma_release_from_contiguous(s->mm, s->devs[s->dev_of_wl[w->idx]], b->contig,
+							(int)b->pages_held);
+		else
+			cma_dma_free_coherent(s->mm, s->devs[s->dev_of_wl[w->idx]],
+					      w->spec->device.buffer_bytes, b->handle);
 		break;
 	}
 	b->pages_held = 0;

@@ -58,6 +58,7 @@ struct dev_buffer {
 	unsigned nr_chunks;		/* 0: one run of pages_held pages from handle */
 	unsigned chunk_order;
 	unsigned slot;			/* carveout policy: its slot */
+	struct cma_page *contig;	/* cma policy with an alignment: from dma_alloc_from_contiguous */
 };
 
 struct sim {
