@@ -432,6 +432,31 @@ static void policy_buddy_beyond_max_order(void **state)
 }
 
 /*
+ * Expect: a device section named like a board's device is that device:
+ * on s5p-mfc, [device s5p-mfc-r] uses the board's 8 MiB MFC area, and
+ * with cma = 16M the board declares it 16 MiB (8 MiB more CMA pages);
+ * mask = 0xfffff (1 MiB) replaces the board's mask, which then reaches
+ * nothing of the area: every request fails.
+ */
+static void device_named_like_the_boards_takes_its_keys(void **state)
+{
+#define MFC(keys) "[scenario]\nplatform = s5p-mfc\ncmdline = cma=16M\nduration = 2s\n" \
+	"[device s5p-mfc-r]\nsize = 1M\nperiod = 33ms\nstart = 1s\n" keys
+	struct sim_result board, bigger, masked;
+
+	run_ini(MFC(""), POLICY_CMA, &board);
+	run_ini(MFC("cma = 16M\n"), POLICY_CMA, &bigger);
+	assert_int_equal(bigger.cma_pages - board.cma_pages, (8ull << 20) / 4096);
+	assert_int_equal(the_device(&board)->successes, 1);
+	run_ini(MFC("mask = 0xfffff\n"), POLICY_CMA, &masked);
+	assert_int_equal(the_device(&masked)->successes, 0);
+	sim_result_free(&board);
+	sim_result_free(&bigger);
+	sim_result_free(&masked);
+#undef MFC
+}
+
+/*
  * Expect: a device's alignment is honoured. Under cma its 256 KiB
  * buffers, asked with align = 1M, start on 1 MiB boundaries (the
  * cma_alloc_finish events' pfns are multiples of 256); under buddy a
@@ -631,6 +656,7 @@ int main(void)
 		cmocka_unit_test(policy_carveout_never_used_by_workloads),
 		cmocka_unit_test(policy_buddy_beyond_max_order),
 		cmocka_unit_test(device_align_is_honoured),
+		cmocka_unit_test(device_named_like_the_boards_takes_its_keys),
 		cmocka_unit_test(policy_cma_lends_the_area_to_movable_pages),
 		cmocka_unit_test(cost_ns_adds_up_per_profile),
 		cmocka_unit_test(cost_transfer_ns_megabytes),

@@ -88,9 +88,16 @@ static int platform_device_of(struct sim *s, const struct wl_spec *w)
 	struct platform *p = &s->plat;
 	struct platform_device *d;
 
-	for (unsigned i = 0; i < p->nr_devices; i++)
-		if (!strcmp(p->devices[i].name, w->name))
-			return (int)i;
+	for (unsigned i = 0; i < p->nr_devices; i++) {
+		/* the board's device: the scenario's mask and area size, if it gives them, win */
+		if (strcmp(p->devices[i].name, w->name))
+			continue;
+		if (w->device.mask_given)
+			p->devices[i].mask = w->device.mask;
+		if (w->device.cma_given)
+			p->devices[i].cma_size = w->device.cma_bytes;
+		return (int)i;
+	}
 	if (p->nr_devices == PLATFORM_MAX_DEVICES) {
 		fprintf(stderr, "cmasim: scenario %s: platform %s has no room for device %s (at most %d devices)\n",
 			s->sc->name, p->name, w->name, PLATFORM_MAX_DEVICES);

@@ -411,6 +411,15 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	return section_key(r, name, value);
 }
 
+/* Was key @name of @w's section given? */
+static bool given(const struct reader *r, unsigned idx, const char *name)
+{
+	for (size_t i = 0; i < NR_KEYS; i++)
+		if ((keys[i].sections & K(r->sc->wl[idx].kind)) && !strcmp(keys[i].name, name))
+			return r->seen_wl[idx] & (1ull << i);
+	return false;
+}
+
 /* After the whole file: required keys, references and limits no single line shows. */
 static int check_workload(struct reader *r, unsigned idx)
 {
@@ -451,6 +460,8 @@ static int check_workload(struct reader *r, unsigned idx)
 			return fail(r, "[%s %s]: period = 0: give the time between pins", kind, w->name);
 		break;
 	case WL_DEVICE:
+		w->device.cma_given = given(r, idx, "cma");
+		w->device.mask_given = given(r, idx, "mask");
 		if (!w->device.buffer_bytes || !w->device.period_ns || !w->device.ring)
 			return fail(r, "[%s %s]: size, period and ring must be above 0", kind, w->name);
 		if (w->device.align_bytes & (w->device.align_bytes - 1))
