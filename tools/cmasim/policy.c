@@ -274,6 +274,18 @@ static void buddy_release(struct sim *s, struct dev_buffer *b)
 	b->nr_chunks = 0;
 }
 
+/* As dma_alloc_coherent picks the zone for a mask (x86; ARM has lowmem only). */
+static cma_gfp_t buddy_gfp(const struct sim *s, const struct wl_device *spec)
+{
+	cma_gfp_t gfp = (spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL) | CMA_GFP_NOWARN;
+
+	if (s->plat.cfg.arch != CMA_ARCH_X86)
+		return gfp;
+	if (spec->mask <= 0xffffffull)
+		return gfp | CMA_GFP_DMA;
+	return spec->mask <= 0xffffffffull ? gfp | CMA_GFP_DMA32 : gfp;
+}
+
 static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b,
 		       struct cost_work *work)
 {
@@ -299,8 +311,7 @@ static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b,
 	cost_counters_read(s->mm, &before);
 	b->chunk_order = order;
 	for (b->nr_chunks = 0; b->nr_chunks < n; b->nr_chunks++) {
-		struct cma_page *page = cma_alloc_pages(s->mm, (spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL) |
-							CMA_GFP_NOWARN, order);
+		struct cma_page *page = cma_alloc_pages(s->mm, buddy_gfp(s, spec), order);
 
 		if (!page)
 			break;
