@@ -457,6 +457,49 @@ static void device_named_like_the_boards_takes_its_keys(void **state)
 }
 
 /*
+ * Expect: under buddy on x86 a device's 24-bit mask keeps its buffers in
+ * ZONE_DMA (below 16 MiB: the cmasim_device_request lines' pfns are
+ * under 0x1000), a 32-bit one lets them anywhere in a 64 MiB board.
+ */
+static void buddy_mask_picks_the_zone(void **state)
+{
+#define MASKED(mask) "[scenario]\nplatform = x86\nmemory = 64M\nduration = 2s\n" \
+	"[device dev]\nsize = 256K\nring = 4\nperiod = 33ms\nsession = 200ms\ngap = 100ms\nmask = " mask "\n"
+	static const struct { const char *ini; unsigned long below; } cases[] = {
+		{ MASKED("0xffffff"), 0x1000 }, { MASKED("0xffffffff"), 0x4000 },
+	};
+	unsigned long highest[2] = { 0, 0 };
+
+	for (int c = 0; c < 2; c++) {
+		struct scenario *sc = parse(cases[c].ini);
+		struct sim_options o = { .policy = POLICY_BUDDY };
+		char *text = NULL, *line, *save = NULL;
+		struct sim_result r;
+		size_t len = 0;
+
+		o.trace = open_memstream(&text, &len);
+		assert_non_null(o.trace);
+		assert_int_equal(sim_run(sc, &o, &r), 0);
+		assert_int_equal(fclose(o.trace), 0);
+		assert_true(the_device(&r)->successes > 0);
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			unsigned long pfn;
+
+			if (strstr(line, "cmasim_device_request:") && strstr(line, "result=ok") &&
+			    sscanf(strstr(line, "pfn="), "pfn=0x%lx", &pfn) == 1 && pfn > highest[c])
+				highest[c] = pfn;
+		}
+		assert_true(highest[c] < cases[c].below);
+		free(text);
+		free(sc);
+		sim_result_free(&r);
+	}
+	/* top-down in its zone: the 32-bit mask's buffers lie above ZONE_DMA */
+	assert_true(highest[1] >= 0x1000);
+#undef MASKED
+}
+
+/*
  * Expect: a device's alignment is honoured. Under cma its 256 KiB
  * buffers, asked with align = 1M, start on 1 MiB boundaries (the
  * cma_alloc_finish events' pfns are multiples of 256); under buddy a
@@ -656,6 +699,7 @@ int main(void)
 		cmocka_unit_test(policy_carveout_never_used_by_workloads),
 		cmocka_unit_test(policy_buddy_beyond_max_order),
 		cmocka_unit_test(device_align_is_honoured),
+		cmocka_unit_test(buddy_mask_picks_the_zone),
 		cmocka_unit_test(device_named_like_the_boards_takes_its_keys),
 		cmocka_unit_test(policy_cma_lends_the_area_to_movable_pages),
 		cmocka_unit_test(cost_ns_adds_up_per_profile),

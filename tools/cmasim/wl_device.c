@@ -32,8 +32,9 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	sim_usable_update(s);
 	cause = policy_alloc(s, w, b, &work);
 	ns = cost_ns(&s->cost, &work, s->page_bytes);
-	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu latency_ns=%llu result=%s",
+	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
+			 cause ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
 			 (unsigned long long)ns, cause ? fail_cause_name(cause - 1) : "ok");
 	if (cause) {
 		r->fail[cause - 1]++;
