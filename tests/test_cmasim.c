@@ -526,6 +526,10 @@ static const struct scenario_error scenario_errors[] = {
 	{ "missing duration", "[scenario]\nplatform = arm\n" ONE_PROCESS, 0,
 	  "[scenario] has no duration (e.g. duration = 60s)" },
 	{ "duplicate key", SCENARIO_HEAD ONE_PROCESS "rss = 2M\n", 8, "rss is given twice in [anon a]: give it once" },
+	{ "memory beyond the simulator's limit", "[scenario]\nplatform = arm\nmemory = 1T\nduration = 2s\n" ONE_PROCESS, 3,
+	  "memory = 1T: at most 64G (the simulator's limit)" },
+	{ "a file beyond the simulator's limit", SCENARIO_HEAD ONE_PROCESS "[pagecache f]\nfile = 65G\nrate = 1\n", 9,
+	  "file = 65G: at most 64G (the simulator's limit)" },
 	{ "pinner target naming nothing", SCENARIO_HEAD ONE_PROCESS
 	  "[pinner p]\ntarget = nobody\nshare = 1\nhold = 1s\nperiod = 1s\n", 0,
 	  "[pinner p]: target = nobody names no [anon], [pagecache] or [writer] workload" },

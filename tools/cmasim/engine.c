@@ -14,6 +14,7 @@
 #include "sim.h"
 
 #define NS_PER_S	1000000000ull
+#define MAX_SAMPLES	100000
 #define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
 
 /* ---- events ---- */
@@ -411,7 +412,10 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	s->progress = o->progress;
 	s->rng = o->seed_set ? o->seed : sc->seed;
 	s->end_ns = o->duration_ns ? o->duration_ns : sc->duration_ns;
+	/* at most MAX_SAMPLES points on the timeline, however fine the scenario asks */
 	s->sample_ns = sc->sample_ns ? sc->sample_ns : s->end_ns / 200;
+	if (s->sample_ns < s->end_ns / MAX_SAMPLES)
+		s->sample_ns = s->end_ns / MAX_SAMPLES;
 	if (!s->sample_ns)
 		s->sample_ns = 1;
 	ret = policy_prepare(s);

@@ -64,6 +64,9 @@ struct key {
 	bool repeats;
 };
 
+/* 64 GiB: the simulator keeps 32 bytes per page of RAM and 13 per page of a workload's table */
+#define SIM_MAX_BYTES	(64ull << 30)
+
 #define SC(f)	offsetof(struct scenario, f)
 #define SCT(f)	.offset = SC(f), .size = sizeof(((struct scenario *)0)->f)
 #define WL(f)	offsetof(struct wl_spec, f)
@@ -74,8 +77,8 @@ static const struct key keys[] = {
 	{ .name = "platform", .sections = S_SCENARIO, .type = T_PLATFORM },
 	{ .name = "cmdline", .sections = S_SCENARIO, .type = T_TEXT, SCT(cmdline) },
 	{ .name = "kconfig", .sections = S_SCENARIO, .type = T_TEXT, SCT(kconfig), .repeats = true },
-	{ .name = "memory", .sections = S_SCENARIO, .type = T_SIZE, .offset = SC(memory_bytes) },
-	{ .name = "swap", .sections = S_SCENARIO, .type = T_SIZE, .offset = SC(swap_bytes) },
+	{ .name = "memory", .sections = S_SCENARIO, .type = T_SIZE, .offset = SC(memory_bytes), .max = SIM_MAX_BYTES },
+	{ .name = "swap", .sections = S_SCENARIO, .type = T_SIZE, .offset = SC(swap_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "duration", .sections = S_SCENARIO, .type = T_DURATION, .offset = SC(duration_ns) },
 	{ .name = "seed", .sections = S_SCENARIO, .type = T_UINT, .offset = SC(seed) },
 	{ .name = "sample", .sections = S_SCENARIO, .type = T_DURATION, .offset = SC(sample_ns) },
@@ -83,11 +86,11 @@ static const struct key keys[] = {
 
 	{ .name = "start", .sections = S_WL, .type = T_DURATION, .offset = WL(start_ns) },
 	{ .name = "stop", .sections = S_WL, .type = T_DURATION, .offset = WL(stop_ns) },
-	{ .name = "file", .sections = S_FILE, .type = T_SIZE, .offset = WL(file.file_bytes), .required = true },
+	{ .name = "file", .sections = S_FILE, .type = T_SIZE, .offset = WL(file.file_bytes), .max = SIM_MAX_BYTES, .required = true },
 	{ .name = "rate", .sections = S_FILE, .type = T_UINT, .offset = WL(file.rate), .max = 100000000, .required = true },
 	{ .name = "pattern", .sections = S_FILE, .type = T_PATTERN, .offset = WL(file.sequential) },
 	{ .name = "dirty_expire", .sections = K(WL_WRITER), .type = T_DURATION, .offset = WL(file.dirty_expire_ns) },
-	{ .name = "rss", .sections = K(WL_ANON), .type = T_SIZE, .offset = WL(anon.rss_bytes), .required = true },
+	{ .name = "rss", .sections = K(WL_ANON), .type = T_SIZE, .offset = WL(anon.rss_bytes), .max = SIM_MAX_BYTES, .required = true },
 	{ .name = "rate", .sections = K(WL_ANON), .type = T_UINT, .offset = WL(anon.rate), .max = 100000000, .required = true },
 	{ .name = "lifetime", .sections = K(WL_ANON), .type = T_DURATION, .offset = WL(anon.lifetime_ns) },
 	{ .name = "restart", .sections = K(WL_ANON), .type = T_DURATION, .offset = WL(anon.restart_ns) },
@@ -95,21 +98,21 @@ static const struct key keys[] = {
 	{ .name = "orders", .sections = K(WL_SLAB), .type = T_ORDERS, .offset = 0 },
 	{ .name = "lifetime", .sections = K(WL_SLAB), .type = T_DURATION, .offset = WL(slab.lifetime_ns), .required = true },
 	{ .name = "reclaimable", .sections = K(WL_SLAB), .type = T_PERCENT, .offset = WL(slab.reclaimable) },
-	{ .name = "max", .sections = K(WL_SLAB), .type = T_SIZE, .offset = WL(slab.max_bytes) },
+	{ .name = "max", .sections = K(WL_SLAB), .type = T_SIZE, .offset = WL(slab.max_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "target", .sections = K(WL_PINNER), .type = T_NAME, .offset = WL(pinner.target), .required = true },
 	{ .name = "share", .sections = K(WL_PINNER), .type = T_PERCENT, .offset = WL(pinner.share), .required = true },
 	{ .name = "hold", .sections = K(WL_PINNER), .type = T_DURATION, .offset = WL(pinner.hold_ns), .required = true },
 	{ .name = "period", .sections = K(WL_PINNER), .type = T_DURATION, .offset = WL(pinner.period_ns), .required = true },
-	{ .name = "size", .sections = K(WL_DEVICE), .type = T_SIZE, .offset = WL(device.buffer_bytes), .required = true },
+	{ .name = "size", .sections = K(WL_DEVICE), .type = T_SIZE, .offset = WL(device.buffer_bytes), .max = SIM_MAX_BYTES, .required = true },
 	{ .name = "period", .sections = K(WL_DEVICE), .type = T_DURATION, .offset = WL(device.period_ns), .required = true },
 	{ .name = "ring", .sections = K(WL_DEVICE), .type = T_U32, .offset = WL(device.ring), .max = 64 },
 	{ .name = "deadline", .sections = K(WL_DEVICE), .type = T_DURATION, .offset = WL(device.deadline_ns) },
 	{ .name = "session", .sections = K(WL_DEVICE), .type = T_DURATION, .offset = WL(device.session_ns) },
 	{ .name = "gap", .sections = K(WL_DEVICE), .type = T_DURATION, .offset = WL(device.gap_ns) },
-	{ .name = "align", .sections = K(WL_DEVICE), .type = T_SIZE, .offset = WL(device.align_bytes) },
+	{ .name = "align", .sections = K(WL_DEVICE), .type = T_SIZE, .offset = WL(device.align_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "atomic", .sections = K(WL_DEVICE), .type = T_BOOL, .offset = WL(device.atomic) },
 	{ .name = "sg", .sections = K(WL_DEVICE), .type = T_BOOL, .offset = WL(device.sg) },
-	{ .name = "cma", .sections = K(WL_DEVICE), .type = T_SIZE, .offset = WL(device.cma_bytes) },
+	{ .name = "cma", .sections = K(WL_DEVICE), .type = T_SIZE, .offset = WL(device.cma_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "mask", .sections = K(WL_DEVICE), .type = T_UINT, .offset = WL(device.mask) },
 };
 
@@ -233,6 +236,9 @@ static int set_value(struct reader *r, const struct key *k, const char *value, c
 		if (!ini_parse_number(value, strlen(value), k->type == T_SIZE, &v))
 			return fail(r, "%s = %s: expected %s", k->name, value,
 				    k->type == T_SIZE ? INI_SIZE_SYNTAX : "a decimal or 0x hex number");
+		if (k->max && v > k->max && k->type == T_SIZE)
+			return fail(r, "%s = %s: at most %lluG (the simulator's limit)", k->name, value,
+				    (unsigned long long)(k->max >> 30));
 		if (k->max && v > k->max)
 			return fail(r, "%s = %s: at most %llu", k->name, value, (unsigned long long)k->max);
 		if (k->type == T_U32)
