@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <cma/cma.h>
 #include "report.h"
 
 #define MAP_COLS	64	/* pageblocks a row in the memory map */
@@ -89,16 +90,15 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 
 /* ---- the memory map ---- */
 
-/* Emptier is lighter: 92% lightness for a free block down to 35% for a full one. */
-static void block_fill(FILE *out, const struct snap_block *b)
+/* A block's CSS colour: its type's hue, lighter the emptier (92% lightness free, 35% full). */
+static const char *block_colour(char buf[FIGURE_MAX], const struct block_style *st,
+				unsigned used_permille)
 {
-	const struct block_style *st = block_style(b);
-	unsigned light = 92 - block_used_permille(b) * 57 / 1000;
-
-	if (block_is_hole(b))
-		fputs("#fff", out);
-	else
-		fprintf(out, "hsl(%u,%u%%,%u%%)", st->hue, st->sat, light);
+	if (st == &block_styles[BLOCK_STYLE_HOLE])
+		return "#fff";
+	snprintf(buf, FIGURE_MAX, "hsl(%u,%u%%,%u%%)", st->hue, st->sat,
+		 92 - used_permille * 57 / 1000);
+	return buf;
 }
 
 static void swatch(FILE *out, const char *css, const char *label)
@@ -108,31 +108,30 @@ static void swatch(FILE *out, const char *css, const char *label)
 
 static void html_map_legend(FILE *out)
 {
-	char css[64];
+	static const char *const fullness[] = { "empty", "half used", "full" };
+	char css[64], colour[FIGURE_MAX];
 	unsigned i;
 
 	fputs("<p>", out);
 	for (i = 0; i < NR_BLOCK_STYLES; i++) {
-		const struct block_style *st = &block_styles[i];
-
-		if (i == BLOCK_STYLE_HOLE)
-			snprintf(css, sizeof(css), "background:#fff");
-		else
-			snprintf(css, sizeof(css), "background:hsl(%u,%u%%,55%%)", st->hue, st->sat);
-		swatch(out, css, st->name);
+		snprintf(css, sizeof(css), "background:%s",
+			 block_colour(colour, &block_styles[i], 650));
+		swatch(out, css, block_styles[i].name);
 	}
 	swatch(out, "background:#fff;border:2px solid #000", "held by a device");
 	fputs("<br><span class=\"note\">Lightness is occupancy:</span>", out);
-	swatch(out, "background:hsl(120,50%,92%)", "empty");
-	swatch(out, "background:hsl(120,50%,63%)", "half used");
-	swatch(out, "background:hsl(120,50%,35%)", "full");
+	for (i = 0; i < 3; i++) {
+		snprintf(css, sizeof(css), "background:%s",
+			 block_colour(colour, &block_styles[CMA_MIGRATE_MOVABLE], i * 500));
+		swatch(out, css, fullness[i]);
+	}
 	fputs("</p>\n", out);
 }
 
 static void html_map(FILE *out, const struct sim_snapshot *s)
 {
 	unsigned long rows = (s->nr_blocks + MAP_COLS - 1) / MAP_COLS, i;
-	char t[FIGURE_MAX];
+	char t[FIGURE_MAX], colour[FIGURE_MAX];
 
 	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx</h3>\n",
 		fmt_s(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn);
@@ -143,11 +142,9 @@ static void html_map(FILE *out, const struct sim_snapshot *s)
 		const char *cls = b->nr_device ? " class=\"dev\"" :
 				  block_is_hole(b) ? " class=\"hole\"" : "";
 
-		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"",
-			i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1,
-			MAP_CELL - 2, MAP_CELL - 2, cls);
-		block_fill(out, b);
-		fputs("\"/>\n", out);
+		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"%s\"/>\n",
+			i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1, MAP_CELL - 2,
+			MAP_CELL - 2, cls, block_colour(colour, block_style(b), block_used_permille(b)));
 	}
 	fputs("</svg>\n", out);
 }
