@@ -395,6 +395,10 @@ static const struct bad_case bad_cases[] = {
 	{ "run: seed not a number", { "run", "--seed", "many" }, NULL, 2,
 	  "cmasim run: --seed 'many': expected a decimal or 0x hex number" },
 	{ "run: negative seed", { "run", "--seed", "-1" }, NULL, 2, "--seed '-1': expected a decimal" },
+	{ "run: unknown /proc file", { "run", "--dump", "slabinfo" }, NULL, 2,
+	  "cmasim run: --dump 'slabinfo': no such /proc file: accepted buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma" },
+	{ "run: both --output and -o", { "run", "--output", "x", "-o", "d" }, NULL, 2,
+	  "cmasim run: give --output FILE or -o DIR, not both" },
 	{ "run: duration without a unit", { "run", "--duration", "5" }, NULL, 2,
 	  "cmasim run: --duration '5': expected a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s), above 0" },
 	{ "run: zero duration", { "run", "--duration", "0s" }, NULL, 2, "--duration '0s': expected a number" },
@@ -728,6 +732,41 @@ static void run_trace_is_ftrace_text(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * Expect: --dump NAME adds the machine's /proc/NAME at the end of the run
+ * to the report: a "==> /proc/NAME ..." section of the text report, and
+ * the run's "proc" object in JSON; -o DIR writes DIR/SCENARIO-POLICY.json.
+ */
+static void run_dump_and_output_dir(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], json[DIR_PATH_MAX], cmd[2 * DIR_PATH_MAX];
+	char *line = NULL;
+	size_t cap = 0;
+	struct run r;
+	FILE *jq;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	r = run_cmasim(ARGS("run", "--scenario", path, "--dump", "meminfo", "--dump", "buddyinfo"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "==> /proc/meminfo at the end, policy cma <==\nMemTotal:"));
+	assert_non_null(strstr(r.out, "==> /proc/buddyinfo at the end, policy cma <==\nNode 0, zone"));
+	run_free(&r);
+	r = run_cmasim(ARGS("run", "--scenario", path, "--policy", "buddy", "--report", "json", "-o", dir,
+			    "--dump", "meminfo"));
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	snprintf(json, sizeof(json), "%s/s-buddy.json", dir);
+	snprintf(cmd, sizeof(cmd), "jq -r '.runs[0].policy + \" \" + (.runs[0].proc.meminfo | split(\"\\n\")[0])' %s", json);
+	jq = popen(cmd, "r");
+	assert_non_null(jq);
+	assert_true(getline(&line, &cap, jq) > 0);
+	assert_int_equal(pclose(jq), 0);
+	assert_true(!strncmp(line, "buddy MemTotal:", 15));
+	free(line);
+	remove_dir(dir);
+}
+
 /* The comparison table's header: the three policies' columns, in order, widths aside. */
 static bool has_policy_columns(const char *out)
 {
@@ -1009,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(show_round_trips_through_run),
 		cmocka_unit_test(run_trace_is_ftrace_text),
 		cmocka_unit_test(compare_reports_to_files),
+		cmocka_unit_test(run_dump_and_output_dir),
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),

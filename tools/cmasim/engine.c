@@ -375,6 +375,22 @@ static void finish(struct sim *s)
 	}
 	for (unsigned i = 0; i < r->nr_devices; i++)
 		sim_latency_finish(&r->devices[i].lat);
+	for (unsigned i = 0; i < s->nr_dumps && i < SIM_MAX_PROCS; i++) {
+		struct sim_proc *p = &r->procs[r->nr_procs];
+		size_t len = 0;
+		FILE *f = open_memstream(&p->text, &len);
+
+		if (!f)
+			continue;
+		cma_write_proc(s->mm, s->dumps[i], f);
+		if (fclose(f)) {
+			free(p->text);
+			p->text = NULL;
+			continue;
+		}
+		snprintf(p->name, sizeof(p->name), "%s", s->dumps[i]);
+		r->nr_procs++;
+	}
 }
 
 /* 0, or 1 if the machine is inconsistent at the end (cma_mm_verify said what). */
@@ -410,6 +426,8 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	s->res = res;
 	s->trace = o->trace;
 	s->progress = o->progress;
+	s->dumps = o->dumps;
+	s->nr_dumps = o->nr_dumps;
 	s->rng = o->seed_set ? o->seed : sc->seed;
 	s->end_ns = o->duration_ns ? o->duration_ns : sc->duration_ns;
 	/* at most MAX_SAMPLES points on the timeline, however fine the scenario asks */

@@ -17,11 +17,6 @@
 #include "run.h"
 #include "scenario.h"
 
-static const char *const dump_names[] = {
-	"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
-};
-#define NR_DUMP_NAMES (sizeof(dump_names) / sizeof(dump_names[0]))
-#define DUMP_NAMES_ACCEPTED "buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma"
 
 static void usage(FILE *out)
 {
@@ -42,7 +37,7 @@ static void usage(FILE *out)
 		"              coherent_pool=SIZE on arm)\n"
 		"  --kconfig   a .config fragment (CONFIG_CMA_*), replacing the platform's\n"
 		"  --dump      after the boot log, print /proc/NAME; NAME is one of\n"
-		"              " DUMP_NAMES_ACCEPTED "; repeatable\n",
+		"              " PROC_NAMES_ACCEPTED "; repeatable\n",
 		platform_builtin_names());
 }
 
@@ -92,13 +87,6 @@ struct boot_args {
 	int nr_dumps;
 };
 
-static bool dump_name_ok(const char *name)
-{
-	for (size_t i = 0; i < NR_DUMP_NAMES; i++)
-		if (!strcmp(name, dump_names[i]))
-			return true;
-	return false;
-}
 
 /* 0, -1 for --help, or 2 after saying what was wrong. */
 static int parse_boot_args(int argc, char **argv, struct boot_args *a)
@@ -113,7 +101,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 	};
 	static const char *const what[] = {
 		['p'] = "a platform name or file", ['c'] = "a kernel command line",
-		['k'] = "a .config file", ['d'] = "a /proc file name (" DUMP_NAMES_ACCEPTED ")",
+		['k'] = "a .config file", ['d'] = "a /proc file name (" PROC_NAMES_ACCEPTED ")",
 	};
 	int opt;
 
@@ -135,8 +123,8 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 				return 2;
 			break;
 		case 'd':
-			if (!dump_name_ok(optarg)) {
-				fprintf(stderr, "cmasim: --dump '%s': no such /proc file: accepted " DUMP_NAMES_ACCEPTED "\n",
+			if (!proc_name_ok(optarg)) {
+				fprintf(stderr, "cmasim: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
 					optarg);
 				return 2;
 			}

@@ -458,6 +458,11 @@ static void html_run(FILE *out, const struct sim_result *r)
 	for (i = 0; i < r->nr_devices; i++)
 		html_histogram(out, &r->devices[i]);
 	html_timeline(out, r);
+	for (i = 0; i < r->nr_procs; i++) {
+		fprintf(out, "<h3>/proc/%s at the end</h3>\n<pre>", r->procs[i].name);
+		html_escape(out, r->procs[i].text);
+		fputs("</pre>\n", out);
+	}
 }
 
 static void html_header(FILE *out, const struct sim_result *r)

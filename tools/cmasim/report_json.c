@@ -255,6 +255,10 @@ static void json_run(struct json *j, const struct sim_result *r)
 	for (i = 0; i < r->nr_snapshots; i++)
 		json_snapshot(j, &r->snapshots[i]);
 	json_close(j, ']');
+	json_open(j, "proc", '{');
+	for (i = 0; i < r->nr_procs; i++)
+		json_str(j, r->procs[i].name, r->procs[i].text);
+	json_close(j, '}');
 	json_host(j, r);
 	json_close(j, '}');
 }

@@ -195,6 +195,10 @@ int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 		print_run(out, runs);
 	else
 		print_compare(out, runs, nr);
+	for (unsigned i = 0; i < nr; i++)
+		for (unsigned p = 0; p < runs[i].nr_procs; p++)
+			fprintf(out, "\n==> /proc/%s at the end, policy %s <==\n%s", runs[i].procs[p].name,
+				policy_name(runs[i].policy), runs[i].procs[p].text);
 	/* the one line that changes from run to run of one seed: tests drop it */
 	fprintf(out, "\n%s\n", fmt_host(host, runs, nr));
 	return ferror(out) ? -1 : 0;

@@ -97,6 +97,8 @@ void sim_result_free(struct sim_result *r)
 		free(r->devices[i].lat.ns);
 	for (i = 0; i < r->nr_snapshots; i++)
 		free(r->snapshots[i].blocks);
+	for (i = 0; i < r->nr_procs; i++)
+		free(r->procs[i].text);
 	free(r->devices);
 	free(r->workloads);
 	free(r->samples);

@@ -86,6 +86,14 @@ struct sim_snapshot {
 	struct snap_block *blocks;
 };
 
+#define SIM_MAX_PROCS 6
+
+/* A /proc file of the machine at the end of the run (--dump). */
+struct sim_proc {
+	char name[16];
+	char *text;
+};
+
 struct sim_result {
 	char scenario[SIM_NAME_MAX];
 	char platform[SIM_NAME_MAX];
@@ -117,6 +125,9 @@ struct sim_result {
 	size_t nr_samples;
 	struct sim_snapshot *snapshots;
 	unsigned nr_snapshots;
+
+	struct sim_proc procs[SIM_MAX_PROCS];
+	unsigned nr_procs;
 
 	/* host-time fields: the only ones that differ between two runs of one seed */
 	double host_seconds;

@@ -24,9 +24,21 @@ struct run_args {
 	const char *trace;
 	enum report_kind report;
 	bool policies[NR_POLICIES];
-	bool policy_given;
+	const char *dumps[SIM_MAX_PROCS];
 	struct sim_options opt;
 };
+
+bool proc_name_ok(const char *name)
+{
+	static const char *const names[] = {
+		"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
 
 static int parse_policy(const char *s, enum sim_policy *p)
 {
@@ -67,6 +79,7 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 		{ "report", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'O' },
 		{ "platform", required_argument, NULL, 'l' },
+		{ "dump", required_argument, NULL, 'D' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -122,6 +135,19 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 		case 'l':
 			a->platform = optarg;
 			break;
+		case 'D':
+			if (!proc_name_ok(optarg)) {
+				fprintf(stderr, "cmasim %s: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
+					cmd, optarg);
+				return 2;
+			}
+			if (a->opt.nr_dumps == SIM_MAX_PROCS) {
+				fprintf(stderr, "cmasim %s: --dump: at most %d of them\n", cmd, SIM_MAX_PROCS);
+				return 2;
+			}
+			a->dumps[a->opt.nr_dumps++] = optarg;
+			a->opt.dumps = a->dumps;
+			break;
 		case 't':
 			if (compare) {
 				fprintf(stderr, "cmasim compare: --trace is run's option: trace one policy with cmasim run --trace FILE\n");
@@ -155,7 +181,7 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 				fprintf(stderr, "cmasim %s: unknown option '-%c'", cmd, optopt);
 			else
 				fprintf(stderr, "cmasim %s: unknown option '%s'", cmd, argv[optind - 1]);
-			fprintf(stderr, ": accepted --scenario, --platform, %s, --report, --output, -o, %s--seed, --duration, --help\n",
+			fprintf(stderr, ": accepted --scenario, --platform, %s, --report, --output, -o, %s--seed, --duration, --dump, --help\n",
 				compare ? "--policies" : "--policy", compare ? "" : "--trace, ");
 			return 2;
 		}
@@ -288,19 +314,22 @@ static void usage(FILE *out, bool compare)
 		fprintf(out,
 			"usage: cmasim compare [--scenario NAME|FILE] [--platform NAME|FILE] [--policies LIST]\n"
 			"                      [--report text|json|html] [--output FILE | -o DIR] [--seed N] [--duration TIME]\n"
+			"                      [--dump NAME]...\n"
 			"  runs the scenario under each policy (default cma,carveout,buddy) and reports them side by side\n");
 	else
 		fprintf(out,
 			"usage: cmasim run [--scenario NAME|FILE] [--platform NAME|FILE] [--policy cma|carveout|buddy]\n"
 			"                  [--report text|json|html] [--output FILE | -o DIR] [--trace FILE] [--seed N]\n"
-			"                  [--duration TIME]\n");
+			"                  [--duration TIME] [--dump NAME]...\n");
 	fprintf(out,
 		"  --scenario  a built-in scenario (%s; default %s) or a scenario file\n"
 		"  --platform  a built-in platform or a platform file, replacing the scenario's\n"
 		"  -o DIR      write the report to DIR/SCENARIO-POLICY.EXT (compare: SCENARIO-compare.EXT)\n"
 		"  --report    text (default), json or html; with --output FILE the text summary\n"
 		"              still goes to standard output\n"
-		"  --seed      replaces the scenario's seed; --duration replaces its duration (e.g. 30s)\n",
+		"  --seed      replaces the scenario's seed; --duration replaces its duration (e.g. 30s)\n"
+		"  --dump      add /proc/NAME of the machine at the end of each run to the report;\n"
+		"              NAME is one of " PROC_NAMES_ACCEPTED "; repeatable\n",
 		scenario_builtin_names(), SCENARIO_DEFAULT);
 	if (!compare)
 		fprintf(out, "  --trace     write the run's events to FILE in ftrace text format\n");

@@ -96,6 +96,8 @@ struct sim {
 	unsigned busy_retries;
 
 	FILE *trace;			/* --trace: ftrace text */
+	const char *const *dumps;	/* --dump: /proc files kept at the end */
+	unsigned nr_dumps;
 	struct sim_result *res;
 	uint64_t usable_area;		/* integral of usable pages over time, in page-ms */
 	uint64_t last_usable_at;
@@ -135,6 +137,8 @@ struct sim_options {
 	uint64_t seed;			/* with seed_set: replaces the scenario's */
 	bool seed_set;
 	uint64_t duration_ns;		/* non-zero: replaces the scenario's */
+	const char *const *dumps;	/* /proc files (cma_write_proc names) kept at the end */
+	unsigned nr_dumps;		/* at most SIM_MAX_PROCS */
 };
 
 /*
