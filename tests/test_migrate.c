@@ -434,6 +434,47 @@ static void isolate_range_hides_free_pages(void **state)
 }
 
 /*
+ * Expect: pages a per-CPU list held (recorded MOVABLE) when their block
+ * was isolated are drained to the ISOLATE list, so the whole isolated
+ * range is there; and an UNMOVABLE fallback that steals from MOVABLE
+ * blocks never retypes the isolated ones. (v3.5 freed them to the type
+ * they recorded, from where __rmqueue_fallback could steal the block and
+ * retype it; the isolation count then disagreed with the blocks.)
+ */
+static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), **taken;
+	unsigned long pfn, start, end, n = 0, max = (64 * MiB) >> 12;
+
+	assert_non_null(p);
+	pfn = cma_page_to_pfn(mm, p);
+	start = pfn & ~1023ul;
+	end = start + 1024;
+	cma_free_pages(mm, p, 0);	/* on this CPU's list, recorded MOVABLE */
+	assert_true(pcp_count(mm, 0, ZONE_NORMAL) > 0);
+	assert_int_equal(cma_start_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), end - start);
+	assert_verify(mm);
+	/* unmovable requests until none is left: they fall back onto MOVABLE blocks */
+	taken = calloc(max, sizeof(*taken));
+	assert_non_null(taken);
+	test_zero_watermarks(mm);
+	while (n < max && (taken[n] = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0)))
+		assert_false(cma_page_to_pfn(mm, taken[n++]) - start < end - start);
+	for (pfn = start; pfn < end; pfn += 512)
+		assert_int_equal(cma_pageblock_migratetype(mm, pfn), MIGRATE_ISOLATE);
+	assert_verify(mm);
+	while (n)
+		cma_free_pages(mm, taken[--n], 0);
+	free(taken);
+	assert_int_equal(cma_undo_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect: a page freed into an isolated range goes to the ISOLATE list,
  * not a per-CPU list. (The range is MAX_ORDER-aligned, as
  * alloc_contig_range isolates: buddies merge across pageblocks, so a
@@ -642,6 +683,7 @@ int main(void)
 		cmocka_unit_test(migrate_pages_no_target_is_enomem),
 		cmocka_unit_test(migrate_pages_races_owner_writes),
 		cmocka_unit_test(isolate_range_hides_free_pages),
+		cmocka_unit_test(isolate_drains_pcp_pages_to_the_isolate_list),
 		cmocka_unit_test(isolate_range_page_freed_inside_stays_isolated),
 		cmocka_unit_test(isolate_range_busy_block_undoes_all),
 		cmocka_unit_test(isolate_range_bad_input),

@@ -382,10 +382,20 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 			batch_free = count;
 		do {
 			struct cma_page *page = page_list_last(mm, list);
+			int page_mt = (int)page->private;
 
 			page_list_del(mm, list, page);
 			page_flags_store(page, page_flags(page) & ~PG_pcp);
-			__free_one_page(zone, page, 0, (int)page->private);
+			/*
+			 * Departure from v3.5 (the fix of 3.18): a page whose block
+			 * was isolated since it was freed goes to the ISOLATE list,
+			 * not to the type it recorded, where a fallback could steal
+			 * it and retype the isolated block.
+			 */
+			if (atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
+			    get_pageblock_migratetype(mm, page_to_pfn(mm, page)) == MIGRATE_ISOLATE)
+				page_mt = MIGRATE_ISOLATE;
+			__free_one_page(zone, page, 0, page_mt);
 		} while (--count && --batch_free && !page_list_empty(list));
 	}
 	spin_unlock(&zone->lock);
