@@ -305,6 +305,56 @@ static void migrate_pages_page_freed_under_us(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * An owner that lets go of its page the moment migration hands it over,
+ * as a process unmapping it on another CPU right then would.
+ */
+static int migrate_then_release(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
+{
+	struct fake_owner *o = owner;
+
+	pthread_mutex_lock(&o->lock);
+	if (idx >= o->nr_slots || o->slots[idx].page != from) {
+		pthread_mutex_unlock(&o->lock);
+		return -EAGAIN;
+	}
+	o->slots[idx].page = NULL;
+	o->migrated++;
+	pthread_mutex_unlock(&o->lock);
+	cma_free_pages(o->mm, to, 0);
+	return 0;
+}
+
+/*
+ * Expect: a new page its owner drops right after switching over is freed
+ * once, when migration has let go of it too: never put on the LRU after
+ * it was freed (migration holds its own reference until then), every
+ * page back in the free lists, the machine consistent.
+ */
+static void migrate_pages_owner_drops_new_page_at_once(void **state)
+{
+	static const struct cma_owner_ops ops = { .migrate = migrate_then_release };
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 8);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	unsigned long before;
+
+	cma_drain_all_pages(mm);
+	before = global_page_state(mm, NR_FREE_PAGES);
+	for (uint64_t i = 0; i < 8; i++)
+		assert_non_null(owner_fault_ops(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1, &ops));
+	assert_int_equal(isolate_owner(mm, o, &list), 8);
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 0);
+	assert_int_equal(o->migrated, 8);
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_verify(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+	assert_int_equal(global_page_state(mm, NR_FILE_PAGES), 0);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 /* Expect: with every target allocation failing, -ENOMEM, pages left for putback, data intact. */
 static void migrate_pages_no_target_is_enomem(void **state)
 {
@@ -680,6 +730,7 @@ int main(void)
 		cmocka_unit_test(migrate_pages_writeback_not_waited),
 		cmocka_unit_test(migrate_pages_keeps_dirty),
 		cmocka_unit_test(migrate_pages_page_freed_under_us),
+		cmocka_unit_test(migrate_pages_owner_drops_new_page_at_once),
 		cmocka_unit_test(migrate_pages_no_target_is_enomem),
 		cmocka_unit_test(migrate_pages_races_owner_writes),
 		cmocka_unit_test(isolate_range_hides_free_pages),

@@ -73,8 +73,16 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 		return -EAGAIN;
 	}
 	move_to_new_page(mm, page, newpage);
+	/*
+	 * The new page's one reference becomes the owner's when the owner
+	 * switches over, and the owner may drop it at once: hold one of our
+	 * own until the page is on its way to the LRU, as the kernel's
+	 * migration keeps its reference until putback_lru_page(newpage).
+	 */
+	atomic_fetch_add_explicit(&newpage->count, 1, memory_order_relaxed);
 	rc = ops->migrate(page->owner, page->private, page, newpage);
 	if (rc) {
+		atomic_fetch_sub_explicit(&newpage->count, 1, memory_order_relaxed);
 		page_unfreeze_refs(page, 2);
 		undo_new_page(newpage);
 		cma_free_pages(mm, newpage, page_order(newpage));
@@ -90,6 +98,7 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 	page_forget_owner(mm, page);
 	put_page(mm, page);
 	lru_cache_add(mm, newpage);
+	put_page(mm, newpage);
 	return 0;
 putback:
 	page_list_del(mm, from, page);
