@@ -13,7 +13,6 @@
  * frees everything (LeakSanitizer checks).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,18 +23,8 @@
 #include "lib/cmdline.h"
 #include "lib/kconfig.h"
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_cma_params: FAILED: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
+#define FUZZ_TARGET "fuzz_cma_params"
+#include "fuzz_check.h"
 
 /* CONFIG_CMA as the library reads it: on unless set to something other than y. */
 static bool cma_configured(const char *kconfig)

@@ -17,13 +17,15 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/kconfig.h"
+
+#define FUZZ_TARGET "fuzz_kconfig"
+#include "fuzz_check.h"
 
 #define MAX_SYMS	256
 
@@ -38,19 +40,6 @@ struct ref {
 	int nr;
 	bool overflow;		/* more symbols than the reference keeps */
 };
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_kconfig: FAILED: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 static bool is_sym_char(char c)
 {

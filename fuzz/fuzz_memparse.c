@@ -15,7 +15,6 @@
  * " key=123" to such a line must make that the answer.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,18 +23,8 @@
 
 #include "lib/cmdline.h"
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_memparse: FAILED: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
+#define FUZZ_TARGET "fuzz_memparse"
+#include "fuzz_check.h"
 
 static unsigned suffix_shift(char c)
 {

@@ -11,7 +11,6 @@
  * everything is freed (LeakSanitizer checks).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,26 +22,11 @@
 #include <cma/cma.h>
 #include "platform.h"
 
+#define FUZZ_TARGET "fuzz_platform"
+#include "fuzz_check.h"
+
 #define MAX_BOOT_RAM	(256ull << 20)
 #define MAX_BOOT_SPAN	(4ull << 30)
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_platform: FAILED: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-static bool terminated(const char *s, size_t size)
-{
-	return memchr(s, '\0', size) != NULL;
-}
 
 static void check_platform(const struct platform *p)
 {

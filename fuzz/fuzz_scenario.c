@@ -11,33 +11,17 @@
  * finding when the boot succeeded), and everything is freed
  * (LeakSanitizer checks).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
 
+#define FUZZ_TARGET "fuzz_scenario"
+#include "fuzz_check.h"
+
 #define MAX_RUN_MEMORY	(256ull << 20)
 #define MAX_RUN_PAGES	(1ull << 20)	/* per workload table: 4 GiB of 4 KiB pages */
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fuzz_scenario: FAILED: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-static bool terminated(const char *s, size_t size)
-{
-	return memchr(s, '\0', size) != NULL;
-}
 
 static void check_scenario(const struct scenario *sc)
 {
