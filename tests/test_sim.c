@@ -58,6 +58,22 @@ static void run_ini(const char *ini, enum sim_policy policy, struct sim_result *
 	free(sc);
 }
 
+/* @ini under @policy with the trace captured: the trace's text (free() it), @res filled. */
+static char *run_traced(const char *ini, enum sim_policy policy, struct sim_result *res)
+{
+	struct scenario *sc = parse(ini);
+	struct sim_options o = { .policy = policy };
+	char *text = NULL;
+	size_t len = 0;
+
+	o.trace = open_memstream(&text, &len);
+	assert_non_null(o.trace);
+	assert_int_equal(sim_run(sc, &o, res), 0);
+	assert_int_equal(fclose(o.trace), 0);
+	free(sc);
+	return text;
+}
+
 static const struct workload_result *workload(const struct sim_result *r, const char *name)
 {
 	for (unsigned i = 0; i < r->nr_workloads; i++)
@@ -471,16 +487,9 @@ static void buddy_mask_picks_the_zone(void **state)
 	unsigned long highest[2] = { 0, 0 };
 
 	for (int c = 0; c < 2; c++) {
-		struct scenario *sc = parse(cases[c].ini);
-		struct sim_options o = { .policy = POLICY_BUDDY };
-		char *text = NULL, *line, *save = NULL;
 		struct sim_result r;
-		size_t len = 0;
+		char *text = run_traced(cases[c].ini, POLICY_BUDDY, &r), *line, *save = NULL;
 
-		o.trace = open_memstream(&text, &len);
-		assert_non_null(o.trace);
-		assert_int_equal(sim_run(sc, &o, &r), 0);
-		assert_int_equal(fclose(o.trace), 0);
 		assert_true(the_device(&r)->successes > 0);
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			unsigned long pfn;
@@ -491,7 +500,6 @@ static void buddy_mask_picks_the_zone(void **state)
 		}
 		assert_true(highest[c] < cases[c].below);
 		free(text);
-		free(sc);
 		sim_result_free(&r);
 	}
 	/* top-down in its zone: the 32-bit mask's buffers lie above ZONE_DMA */
@@ -510,17 +518,10 @@ static void device_align_is_honoured(void **state)
 {
 #define ALIGNED(align) BOARD_64M "duration = 2s\n[pagecache files]\nfile = 8M\nrate = 5000\n" \
 	"[device cam]\nsize = 256K\nring = 3\nperiod = 33ms\nsession = 500ms\ngap = 500ms\nalign = " align "\n"
-	struct scenario *sc = parse(ALIGNED("1M"));
-	struct sim_options o = { .policy = POLICY_CMA };
 	unsigned long finishes = 0;
 	struct sim_result r;
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
+	char *text = run_traced(ALIGNED("1M"), POLICY_CMA, &r), *line, *save = NULL;
 
-	o.trace = open_memstream(&text, &len);
-	assert_non_null(o.trace);
-	assert_int_equal(sim_run(sc, &o, &r), 0);
-	assert_int_equal(fclose(o.trace), 0);
 	assert_true(the_device(&r)->successes > 0);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned long pfn, count;
@@ -534,7 +535,6 @@ static void device_align_is_honoured(void **state)
 	}
 	assert_int_equal(finishes, the_device(&r)->successes);
 	free(text);
-	free(sc);
 	sim_result_free(&r);
 
 	run_ini(ALIGNED("2M"), POLICY_BUDDY, &r);

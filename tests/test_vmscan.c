@@ -631,6 +631,39 @@ static void kswapd_step_balances_to_high(void **state)
 	check_phase(t, "balanced by kswapd");
 }
 
+/*
+ * Expect: polled kswapd runs only the pass a wakeup asked for: nothing
+ * before one, a balance to the high mark after a wakeup below the low
+ * mark, nothing again until the next wakeup; it excludes the thread
+ * (-EBUSY both ways) and cma_kswapd_stop ends it.
+ */
+static void kswapd_polled_runs_only_when_woken(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 8192);
+	uint64_t n;
+	unsigned long got;
+
+	assert_int_equal(cma_kswapd_poll(mm), 0);		/* not polled */
+	assert_int_equal(cma_kswapd_start_polled(mm), 0);
+	assert_int_equal(cma_kswapd_start_polled(mm), -EBUSY);
+	assert_int_equal(cma_kswapd_start(mm), -EBUSY);
+	n = fill_below(mm, o, WMARK_LOW);
+	assert_int_equal(counter(mm, "pgsteal_kswapd_normal"), 0);	/* no thread ran */
+	wakeup_kswapd(mm, normal(mm), 0);
+	got = cma_kswapd_poll(mm);
+	assert_true(got > 0 && got < n);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_int_equal(counter(mm, "pgsteal_kswapd_normal"), got);
+	assert_int_equal(cma_kswapd_poll(mm), 0);		/* the wakeup was used up */
+	cma_kswapd_stop(mm);
+	wakeup_kswapd(mm, normal(mm), 0);
+	assert_int_equal(cma_kswapd_poll(mm), 0);		/* stopped */
+	assert_int_equal(cma_kswapd_start(mm), 0);
+	check_phase(t, "polled, then the thread");
+}
+
 /* ---- kswapd, the thread ---- */
 
 static void kswapd_thread_lifecycle(void **state)
@@ -852,6 +885,7 @@ int main(void)
 		cmocka_unit_test_teardown(kswapd_step_writes_back_dirty_pages, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_balanced_machine_untouched, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_balances_to_high, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_polled_runs_only_when_woken, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_thread_lifecycle, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_thread_balances_under_allocation, vm_teardown),
 		cmocka_unit_test_teardown(out_of_memory_calls_handler, vm_teardown),
