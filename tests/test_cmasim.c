@@ -996,6 +996,40 @@ static void libcma_page_names_every_function(void **state)
 	free(page);
 }
 
+/*
+ * Expect: the README and the design document point only inside the
+ * repository: every relative link names a file of the tree, and no link
+ * or quoted path climbs out of it with "../".
+ */
+static void docs_link_inside_the_repository(void **state)
+{
+	static const char *const docs[] = { "README.md", "doc/design.md" };
+	unsigned links = 0;
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char *text = source_file(docs[i]);
+
+		if (strstr(text, "../"))
+			fail_msg("%s refers to \"%.40s\", outside the repository", docs[i],
+				 strstr(text, "../"));
+		for (const char *s = strstr(text, "]("); s; s = strstr(s + 1, "](")) {
+			size_t n = strcspn(s + 2, ")#");
+			char rel[256], path[PATH_MAX + 300];
+
+			if (!n || n >= sizeof(rel) || !strncmp(s + 2, "http", 4))
+				continue;
+			snprintf(rel, sizeof(rel), "%.*s", (int)n, s + 2);
+			snprintf(path, sizeof(path), "%s/%s", source_dir, rel);
+			if (access(path, R_OK))
+				fail_msg("%s links to %s, which the tree does not have", docs[i], rel);
+			links++;
+		}
+		free(text);
+	}
+	assert_true(links >= 2);
+	printf("README.md and doc/design.md: %u links, all inside the tree\n", links);
+}
+
 static int setup_paths(void **state)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
@@ -1052,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),
+		cmocka_unit_test(docs_link_inside_the_repository),
 	};
 
 	return cmocka_run_group_tests_name("cmasim", tests, setup_paths, NULL);
