@@ -15,7 +15,8 @@ PREFIX   ?= /usr/local
 CMA_DEBUG ?= 1
 SAN      ?=
 
-BUILD    := build$(if $(SAN),-$(SAN))
+# each sanitizer and each assertion level other than the default builds apart
+BUILD    := build$(if $(SAN),-$(SAN))$(if $(filter-out 1,$(CMA_DEBUG)),-debug$(CMA_DEBUG))
 VERSION  := 0.1.0
 
 CFLAGS   ?= -O2 -g

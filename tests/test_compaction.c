@@ -67,9 +67,16 @@ static int largest_free_order(struct cma_mm *mm, struct zone *z)
 	return largest;
 }
 
+/*
+ * Move the low mark to @mark; the high mark rises with it where it would
+ * fall below (and stays there: these tests look at the low mark only), so
+ * that min <= low <= high holds as the validators demand.
+ */
 static void set_low_wmark(struct zone *z, unsigned long mark)
 {
 	spin_lock(&z->lock);
+	if (high_wmark_pages(z) < mark)
+		__atomic_store_n(&z->watermark[WMARK_HIGH], mark, __ATOMIC_RELAXED);
 	__atomic_store_n(&z->watermark[WMARK_LOW], mark, __ATOMIC_RELAXED);
 	spin_unlock(&z->lock);
 }

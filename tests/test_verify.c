@@ -9,8 +9,11 @@
  * only the check under test can see it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -480,6 +483,134 @@ static void verify_catches_watermarks_not_ascending(void **state)
 	expect_verify_clean(mm, "restoring the watermarks");
 }
 
+/* ---- the per-object validators (CMA_DEBUG=2 runs them at state changes) ---- */
+
+/* Expect the log to hold @text; fail with the log otherwise. */
+static void expect_logged(struct cma_mm *mm, const char *text)
+{
+	char *log = test_dmesg(mm);
+
+	if (!strstr(log, text)) {
+		print_error("expected the log to say \"%s\"; it says:\n%s", text, log);
+		free(log);
+		fail();
+	}
+	free(log);
+}
+
+/*
+ * Expect: a zone's validator, run under its lock, sees one block's worth
+ * of nr_free gone and names the transition it was told of, then passes
+ * once the count is restored.
+ */
+static void verify_zone_locked_names_the_transition(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+	unsigned long nr = z->free_area[mm->max_order - 1].nr_free;
+
+	spin_lock(&z->lock);
+	assert_int_equal(verify_zone_locked(z, "a test's transition"), 0);
+	z->free_area[mm->max_order - 1].nr_free = nr + 1;
+	assert_int_equal(verify_zone_locked(z, "a test's transition"), -EUCLEAN);
+	z->free_area[mm->max_order - 1].nr_free = nr;
+	assert_int_equal(verify_zone_locked(z, "a test's transition"), 0);
+	spin_unlock(&z->lock);
+	expect_logged(mm, "cma_mm_verify: after a test's transition: zone Normal order 10: nr_free");
+}
+
+/* Expect: a CPU slot's validator counts its lists against pcp->count. */
+static void verify_pcp_locked_catches_count_off(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct cpu_slot *slot = &mm->slots[0];
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+
+	cma_free_pages(mm, page, 0);		/* the slot's lists now hold a batch */
+	spin_lock(&slot->lock);
+	assert_true(slot->pcp[ZONE_NORMAL].count > 0);
+	assert_int_equal(verify_pcp_locked(mm, slot, "a free"), 0);
+	slot->pcp[ZONE_NORMAL].count++;
+	assert_int_equal(verify_pcp_locked(mm, slot, "a free"), -EUCLEAN);
+	slot->pcp[ZONE_NORMAL].count--;
+	assert_int_equal(verify_pcp_locked(mm, slot, "a free"), 0);
+	spin_unlock(&slot->lock);
+	expect_logged(mm, "after a free: cpu 0 zone Normal: pcp count");
+}
+
+/* Expect: an LRU validator compares each list with its counter. */
+static void verify_lru_locked_catches_counter_off(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+
+	spin_lock(&z->lru_lock);
+	assert_int_equal(verify_lru_locked(z, "an LRU move"), 0);
+	atomic_fetch_add(&z->vm_stat[NR_INACTIVE_FILE], 1);
+	assert_int_equal(verify_lru_locked(z, "an LRU move"), -EUCLEAN);
+	atomic_fetch_sub(&z->vm_stat[NR_INACTIVE_FILE], 1);
+	assert_int_equal(verify_lru_locked(z, "an LRU move"), 0);
+	spin_unlock(&z->lru_lock);
+	expect_logged(mm, "after an LRU move: zone Normal: LRU list 2 holds 0 pages, counter says 1");
+}
+
+/*
+ * Expect: the pageblock validator holds a range to the type its caller
+ * expects (all ISOLATE after isolation, none after undo), and the
+ * machine's ISOLATE blocks to the isolation count.
+ */
+static void verify_pageblocks_expects_the_isolation_state(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	unsigned long start = 4096, end = start + max_order_nr_pages(mm);
+	unsigned long blocks = max_order_nr_pages(mm) / mm->pageblock_nr_pages;
+	char line[128];
+
+	assert_int_equal(verify_pageblocks(mm, start, end, MIGRATE_MOVABLE, "boot"), 0);
+	assert_int_equal(verify_pageblocks(mm, start, end, MIGRATE_ISOLATE, "isolation"), -EUCLEAN);
+	assert_int_equal(cma_start_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_int_equal(verify_pageblocks(mm, start, end, MIGRATE_ISOLATE, "isolation"), 0);
+	assert_int_equal(verify_pageblocks(mm, start, end, MIGRATE_MOVABLE, "undo"), -EUCLEAN);
+	atomic_fetch_add(&mm->isolated_pageblocks, 1);
+	assert_int_equal(verify_pageblocks(mm, start, end, MIGRATE_ISOLATE, "a miscount"), -EUCLEAN);
+	atomic_fetch_sub(&mm->isolated_pageblocks, 1);
+	cma_undo_isolate_page_range(mm, start, end, MIGRATE_MOVABLE);
+	assert_int_equal(verify_pageblocks(mm, start, end, MIGRATE_MOVABLE, "undo"), 0);
+	expect_logged(mm, "after isolation: pageblock at pfn 0x1000 is Movable, expected Isolate");
+	snprintf(line, sizeof(line), "after a miscount: %lu ISOLATE pageblocks but isolation accounts for %lu",
+		 blocks, blocks + 1);
+	expect_logged(mm, line);
+}
+
+/*
+ * Expect: at CMA_DEBUG >= 1 a function that demands zone->lock aborts
+ * when called without it (lockdep_assert_held); with the lock it runs.
+ * The call is made in a child, whose death the parent inspects.
+ */
+static void lockdep_assert_held_catches_a_missing_lock(void **state)
+{
+	struct cma_mm *mm = *state = plain_machine();
+	struct zone *z = normal(mm);
+	int status;
+	pid_t pid;
+
+	if (CMA_DEBUG < 1)
+		skip();
+	spin_lock(&z->lock);
+	assert_int_equal(verify_zone_locked(z, "with the lock"), 0);
+	spin_unlock(&z->lock);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		fclose(stderr);		/* the BUG line is expected */
+		verify_zone_locked(z, "without the lock");
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +633,11 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_cma_pcp_page_with_movable_type, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_bad_pageblock_type, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_watermarks_not_ascending, destroy_machine),
+		cmocka_unit_test_teardown(verify_zone_locked_names_the_transition, destroy_machine),
+		cmocka_unit_test_teardown(verify_pcp_locked_catches_count_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_lru_locked_catches_counter_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_pageblocks_expects_the_isolation_state, destroy_machine),
+		cmocka_unit_test_teardown(lockdep_assert_held_catches_a_missing_lock, destroy_machine),
 	};
 
 	return cmocka_run_group_tests_name("verify", tests, NULL, NULL);

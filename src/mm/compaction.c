@@ -91,6 +91,7 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
 	struct cma_page *page = pfn_to_page(mm, pfn);
 	unsigned long isolated;
 
+	lockdep_assert_held(&zone->lock);
 	if (!page_test(page, PG_buddy) || page_zonenum(page) != (unsigned)zone->idx)
 		return 0;
 	isolated = (unsigned long)split_free_page(mm, page);
@@ -114,6 +115,7 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long pf
 	struct cma_mm *mm = zone->mm;
 	unsigned long total = 0;
 
+	lockdep_assert_held(&zone->lock);
 	for (; pfn < end_pfn; pfn++) {
 		unsigned long isolated = 0;
 
@@ -522,6 +524,7 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	cc->nr_freepages -= release_freepages(mm, &cc->freepages);
 	VM_BUG_ON(cc->nr_freepages != 0);
 	VM_BUG_ON(!page_list_empty(&cc->migratepages));
+	VM_VERIFY_ZONES(mm, "compact_zone");
 	return ret;
 }
 

@@ -159,6 +159,7 @@ int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end
 		free_contig_range(mm, end, outer_end - end);
 done:
 	undo_isolate_page_range(mm, astart, aend, migratetype);
+	VM_VERIFY_ZONES(mm, "alloc_contig_range");
 	return ret;
 }
 

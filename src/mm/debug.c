@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cma_mm_verify: the DEBUG_VM of libcma. With every per-CPU slot and
- * every zone locked, it accounts for each valid pfn exactly once (free in
- * one buddy list, free on one per-CPU list, allocated, or reserved),
- * checks the counters against the lists, and checks the two CMA rules:
- * free pages of CMA pageblocks sit on CMA, ISOLATE or per-CPU lists and
- * nothing on a CMA list lies outside a CMA or ISOLATE pageblock; no
- * unmovable or reclaimable allocation lies inside a CMA pageblock. It
- * also walks the LRU lists and pagevecs: every PG_lru page on the list its
- * flags name, the LRU and isolation counters equal to what it finds, and
- * the ISOLATE pageblocks equal to those isolation accounts for.
+ * The DEBUG_VM of libcma: validators for one object each, which expect the
+ * lock that protects it to be held by the caller, and cma_mm_verify(),
+ * which takes every lock and runs them all.
+ *
+ *   verify_zone_locked        one zone's free lists and free counters, and
+ *                             its watermarks (zone->lock)
+ *   verify_pcp_locked         one CPU slot's per-CPU lists (slot->lock)
+ *   verify_lru_locked         one zone's LRU lists and counters (lru_lock)
+ *   verify_pageblocks         the pageblock types of a pfn range and, over
+ *                             the machine, the isolation count (cma_mutex)
+ *
+ * cma_mm_verify() also accounts for each valid pfn exactly once (free in
+ * one buddy list, free on one per-CPU list, allocated, or reserved) and
+ * checks the two CMA rules on allocated pages: no unmovable or reclaimable
+ * allocation inside a CMA pageblock. The equations checked are written
+ * beside the structures in mmzone.h. At CMA_DEBUG=2 the validators also run
+ * where a structure changes state (VM_VERIFY_* in internal.h), so that a
+ * failure names the transition that broke the invariant.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -22,11 +30,11 @@ static const char *const state_names[] = { "unseen", "buddy", "pcp", "allocated"
 
 struct verifier {
 	struct cma_mm *mm;
-	uint8_t *state;
+	const char *where;			/* the transition checked, or NULL */
+	uint8_t *state;				/* per pfn; NULL: no pfn accounting */
 	int errors;
 	unsigned long on_lru, flagged_lru;	/* pages on LRU lists / with PG_lru */
 	long isolated[2], flagged_isolated[2];	/* anon, file */
-	long isolate_blocks;
 	long owned[2];				/* pages of owners: anon, file */
 };
 
@@ -43,7 +51,10 @@ static void report(struct verifier *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	mm_pr_err(v->mm, "cma_mm_verify: %s\n", line);
+	if (v->where)
+		mm_pr_err(v->mm, "cma_mm_verify: after %s: %s\n", v->where, line);
+	else
+		mm_pr_err(v->mm, "cma_mm_verify: %s\n", line);
 }
 
 /* Claim [pfn, pfn + nr) for @state; each pfn may be claimed once. */
@@ -52,6 +63,8 @@ static void claim(struct verifier *v, unsigned long pfn, unsigned long nr, enum 
 {
 	struct cma_mm *mm = v->mm;
 
+	if (!v->state)
+		return;
 	for (unsigned long p = pfn; p < pfn + nr; p++) {
 		uint8_t *s;
 
@@ -97,6 +110,8 @@ static void check_free_block_flags(struct verifier *v, struct cma_page *page, un
 	if (page_flags(page) != (zone_bits | PG_buddy | (order << PG_ORDER_SHIFT)) || page_count(page))
 		report(v, "free block head pfn %#lx has flags %#x count %d",
 		       page_to_pfn(v->mm, page), page_flags(page), page_count(page));
+	if (!v->state)
+		return;		/* the tails cost a walk of every free page: full verify only */
 	for (unsigned long i = 1; i < (1ul << order); i++)
 		if (page_flags(page + i) != zone_bits || page_count(page + i))
 			report(v, "pfn %#lx inside a free order-%u block has flags %#x count %d",
@@ -104,7 +119,8 @@ static void check_free_block_flags(struct verifier *v, struct cma_page *page, un
 			       page_count(page + i));
 }
 
-static void verify_free_lists(struct verifier *v, struct zone *zone)
+/* free_pages == sum of nr_free[o] << o == the pages on the lists; likewise free_cma. */
+static void check_free_lists(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
 	unsigned long free = 0, free_cma = 0, limit = mm->end_pfn - mm->base_pfn;
@@ -159,7 +175,8 @@ static void verify_free_lists(struct verifier *v, struct zone *zone)
 		       zone_page_state(zone, NR_FREE_CMA_PAGES), free_cma);
 }
 
-static void verify_pcp(struct verifier *v, struct cpu_slot *slot, unsigned cpu, struct zone *zone)
+/* pcp->count == the pages on its lists, each PG_pcp, free, of this zone. */
+static void check_pcp(struct verifier *v, struct cpu_slot *slot, unsigned cpu, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
 	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
@@ -223,13 +240,6 @@ static void verify_pfns(struct verifier *v)
 		struct cma_page *page = pfn_to_page(mm, pfn);
 		uint8_t s = v->state[pfn - mm->base_pfn];
 
-		if (!(pfn & (mm->pageblock_nr_pages - 1)) && pfn_valid(mm, pfn)) {
-			int bt = get_pageblock_migratetype(mm, pfn);
-
-			if (bt >= MIGRATE_TYPES)
-				report(v, "pageblock at pfn %#lx has type %d", pfn, bt);
-			v->isolate_blocks += bt == MIGRATE_ISOLATE;
-		}
 		if (s != PFN_UNSEEN)
 			continue;
 		if (!pfn_valid(mm, pfn)) {
@@ -247,7 +257,8 @@ static void verify_pfns(struct verifier *v)
 	}
 }
 
-static void verify_lru(struct verifier *v, struct zone *zone)
+/* NR_INACTIVE_ANON + l == the pages on lru[l], each PG_lru of the kind l names. */
+static void check_lru(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
 
@@ -276,12 +287,129 @@ static void verify_lru(struct verifier *v, struct zone *zone)
 	v->isolated[1] += atomic_load(&zone->vm_stat[NR_ISOLATED_FILE]);
 }
 
-static void verify_watermarks(struct verifier *v, struct zone *zone)
+static void check_watermarks(struct verifier *v, struct zone *zone)
 {
 	if (!(min_wmark_pages(zone) <= low_wmark_pages(zone) &&
 	      low_wmark_pages(zone) <= high_wmark_pages(zone)))
 		report(v, "zone %s: watermarks min %lu low %lu high %lu do not ascend", zone->name,
 		       min_wmark_pages(zone), low_wmark_pages(zone), high_wmark_pages(zone));
+}
+
+/*
+ * Every pageblock of [start, end) has a valid type (@expect, unless it is
+ * -1), and the machine's ISOLATE pageblocks are those isolation counts.
+ */
+static void check_pageblocks(struct verifier *v, unsigned long start, unsigned long end,
+			     int expect)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long step = mm->pageblock_nr_pages;
+	long isolate = 0;
+
+	for (unsigned long pfn = start & ~(step - 1); pfn < end; pfn += step) {
+		int bt;
+
+		if (!pfn_valid(mm, pfn))
+			continue;
+		bt = get_pageblock_migratetype(mm, pfn);
+		if (bt >= MIGRATE_TYPES)
+			report(v, "pageblock at pfn %#lx has type %d", pfn, bt);
+		else if (expect >= 0 && (bt == MIGRATE_ISOLATE) != (expect == MIGRATE_ISOLATE))
+			report(v, "pageblock at pfn %#lx is %s, expected %s", pfn,
+			       migratetype_name(bt), expect == MIGRATE_ISOLATE ? "Isolate" : "not Isolate");
+	}
+	for (unsigned long pfn = mm->base_pfn & ~(step - 1); pfn < mm->end_pfn; pfn += step)
+		if (pfn >= mm->base_pfn && pfn_valid(mm, pfn))
+			isolate += get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE;
+	if (isolate != atomic_load(&mm->isolated_pageblocks))
+		report(v, "%ld ISOLATE pageblocks but isolation accounts for %ld", isolate,
+		       atomic_load(&mm->isolated_pageblocks));
+}
+
+static int verify_done(struct verifier *v)
+{
+	if (v->errors > MAX_REPORTS)
+		mm_pr_err(v->mm, "cma_mm_verify: ... and %d more\n", v->errors - MAX_REPORTS);
+	return v->errors ? -EUCLEAN : 0;
+}
+
+int verify_zone_locked(struct zone *zone, const char *where)
+{
+	struct verifier v = { .mm = zone->mm, .where = where };
+
+	lockdep_assert_held(&zone->lock);
+	check_free_lists(&v, zone);
+	check_watermarks(&v, zone);
+	return verify_done(&v);
+}
+
+int verify_pcp_locked(struct cma_mm *mm, struct cpu_slot *slot, const char *where)
+{
+	struct verifier v = { .mm = mm, .where = where };
+	struct zone *zone;
+
+	lockdep_assert_held(&slot->lock);
+	for_each_populated_zone(mm, zone)
+		check_pcp(&v, slot, (unsigned)(slot - mm->slots), zone);
+	return verify_done(&v);
+}
+
+int verify_lru_locked(struct zone *zone, const char *where)
+{
+	struct verifier v = { .mm = zone->mm, .where = where };
+
+	lockdep_assert_held(&zone->lru_lock);
+	check_lru(&v, zone);
+	return verify_done(&v);
+}
+
+int verify_pageblocks(struct cma_mm *mm, unsigned long start, unsigned long end, int expect,
+		      const char *where)
+{
+	struct verifier v = { .mm = mm, .where = where };
+
+	check_pageblocks(&v, start, end, expect);
+	return verify_done(&v);
+}
+
+int verify_zones(struct cma_mm *mm, const char *where)
+{
+	struct zone *zone;
+	int ret = 0;
+
+	for_each_populated_zone(mm, zone) {
+		spin_lock(&zone->lock);
+		if (verify_zone_locked(zone, where))
+			ret = -EUCLEAN;
+		spin_unlock(&zone->lock);
+		spin_lock(&zone->lru_lock);
+		if (verify_lru_locked(zone, where))
+			ret = -EUCLEAN;
+		spin_unlock(&zone->lru_lock);
+	}
+	return ret;
+}
+
+/* The pfn-wide account: what the lists did not claim is allocated or reserved. */
+static void check_totals(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+	long anon = 0, file = 0;
+	struct zone *zone;
+
+	if (v->on_lru != v->flagged_lru)
+		report(v, "%lu pages on LRU lists but %lu with PG_lru", v->on_lru, v->flagged_lru);
+	for (int i = 0; i < 2; i++)
+		if (v->isolated[i] != v->flagged_isolated[i])
+			report(v, "NR_ISOLATED_%s %ld but %ld pages isolated", i ? "FILE" : "ANON",
+			       v->isolated[i], v->flagged_isolated[i]);
+	for_each_zone(mm, zone) {
+		anon += atomic_load(&zone->vm_stat[NR_ANON_PAGES]);
+		file += atomic_load(&zone->vm_stat[NR_FILE_PAGES]);
+	}
+	if (anon != v->owned[0] || file != v->owned[1])
+		report(v, "NR_ANON_PAGES %ld, NR_FILE_PAGES %ld but owners hold %ld anon, %ld file pages",
+		       anon, file, v->owned[0], v->owned[1]);
 }
 
 int cma_mm_verify(struct cma_mm *mm)
@@ -302,34 +430,15 @@ int cma_mm_verify(struct cma_mm *mm)
 	}
 
 	for_each_populated_zone(mm, zone) {
-		verify_lru(&v, zone);
-		verify_free_lists(&v, zone);
+		check_lru(&v, zone);
+		check_free_lists(&v, zone);
 		for (unsigned c = 0; c < mm->nr_cpus; c++)
-			verify_pcp(&v, &mm->slots[c], c, zone);
-		verify_watermarks(&v, zone);
+			check_pcp(&v, &mm->slots[c], c, zone);
+		check_watermarks(&v, zone);
 	}
 	verify_pfns(&v);
-	if (v.on_lru != v.flagged_lru)
-		report(&v, "%lu pages on LRU lists but %lu with PG_lru", v.on_lru,
-		       v.flagged_lru);
-	for (int i = 0; i < 2; i++)
-		if (v.isolated[i] != v.flagged_isolated[i])
-			report(&v, "NR_ISOLATED_%s %ld but %ld pages isolated", i ? "FILE" : "ANON",
-			       v.isolated[i], v.flagged_isolated[i]);
-	{
-		long anon = 0, file = 0;
-
-		for_each_zone(mm, zone) {
-			anon += atomic_load(&zone->vm_stat[NR_ANON_PAGES]);
-			file += atomic_load(&zone->vm_stat[NR_FILE_PAGES]);
-		}
-		if (anon != v.owned[0] || file != v.owned[1])
-			report(&v, "NR_ANON_PAGES %ld, NR_FILE_PAGES %ld but owners hold %ld anon, %ld file pages",
-			       anon, file, v.owned[0], v.owned[1]);
-	}
-	if (v.isolate_blocks != atomic_load(&mm->isolated_pageblocks))
-		report(&v, "%ld ISOLATE pageblocks but isolation accounts for %ld",
-		       v.isolate_blocks, atomic_load(&mm->isolated_pageblocks));
+	check_totals(&v);
+	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);
 
 	for_each_zone(mm, zone) {
 		spin_unlock(&zone->lru_lock);
@@ -338,7 +447,5 @@ int cma_mm_verify(struct cma_mm *mm)
 	for (unsigned c = mm->nr_cpus; c-- > 0;)
 		spin_unlock(&mm->slots[c].lock);
 	free(v.state);
-	if (v.errors > MAX_REPORTS)
-		mm_pr_err(mm, "cma_mm_verify: ... and %d more\n", v.errors - MAX_REPORTS);
-	return v.errors ? -EUCLEAN : 0;
+	return verify_done(&v);
 }

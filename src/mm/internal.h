@@ -345,12 +345,34 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len);
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item);
 uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item);
 
-/* ---- debug.c ---- */
+/*
+ * ---- debug.c: validators of one object each (the equations beside the
+ * structs in mmzone.h). @where names the transition just made; on a
+ * failure each reports what broke, after what, and returns -EUCLEAN.
+ */
 
+int verify_zone_locked(struct zone *zone, const char *where);		/* zone->lock held */
+int verify_pcp_locked(struct cma_mm *mm, struct cpu_slot *slot, const char *where); /* slot->lock */
+int verify_lru_locked(struct zone *zone, const char *where);		/* zone->lru_lock held */
+/* @expect MIGRATE_ISOLATE: every block of the range isolated; another type: none; -1: any */
+int verify_pageblocks(struct cma_mm *mm, unsigned long start, unsigned long end, int expect,
+		      const char *where);				/* cma_mutex held */
+int verify_zones(struct cma_mm *mm, const char *where);	/* takes each zone's locks */
+
+/* CMA_DEBUG=2: run the validators where a structure changes state. */
 #if CMA_DEBUG >= 2
 #define VM_VERIFY(mm) VM_BUG_ON(cma_mm_verify(mm))
+#define VM_VERIFY_ZONE(zone, where) VM_BUG_ON(verify_zone_locked(zone, where))
+#define VM_VERIFY_PCP(mm, slot, where) VM_BUG_ON(verify_pcp_locked(mm, slot, where))
+#define VM_VERIFY_PAGEBLOCKS(mm, start, end, expect, where) \
+	VM_BUG_ON(verify_pageblocks(mm, start, end, expect, where))
+#define VM_VERIFY_ZONES(mm, where) VM_BUG_ON(verify_zones(mm, where))
 #else
 #define VM_VERIFY(mm) do { } while (0)
+#define VM_VERIFY_ZONE(zone, where) do { } while (0)
+#define VM_VERIFY_PCP(mm, slot, where) do { } while (0)
+#define VM_VERIFY_PAGEBLOCKS(mm, start, end, expect, where) do { } while (0)
+#define VM_VERIFY_ZONES(mm, where) do { } while (0)
 #endif
 
 #endif

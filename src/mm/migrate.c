@@ -142,5 +142,6 @@ out:
 		count_vm_events(mm, PGMIGRATE_FAIL, nr_failed + retry);
 	trace_event(mm, "mm_migrate_pages", "nr_succeeded=%lu nr_failed=%lu mode=%s",
 		    nr_succeeded, nr_failed + retry, migrate_mode_names[mode]);
+	VM_VERIFY_ZONES(mm, "migrate_pages");
 	return rc ? rc : (int)(nr_failed + retry);
 }

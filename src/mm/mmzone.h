@@ -68,11 +68,13 @@ struct page_list {
 	uint32_t head, tail;
 };
 
+/* nr_free == sum over t of len(free_list[t])      (zone->lock; verify_zone_locked) */
 struct free_area {
 	struct page_list free_list[MIGRATE_TYPES];
 	unsigned long nr_free;		/* blocks of this order, all types */
 };
 
+/* count == sum over t of len(lists[t]), each page PG_pcp  (slot->lock; verify_pcp_locked) */
 struct per_cpu_pages {
 	int count;			/* pages on the lists */
 	int high;			/* drain a batch above this */
@@ -104,6 +106,15 @@ struct cpu_slot {
 	_Atomic uint64_t events[NR_VM_EVENT_ITEMS];
 } __attribute__((aligned(64)));
 
+/*
+ * Invariants, as the validators of debug.c check them:
+ *   free_pages == sum over o, t of len(free_area[o].free_list[t]) << o
+ *   free_cma   == sum over o of len(free_area[o].free_list[MIGRATE_CMA]) << o
+ *   a block on free_list[MIGRATE_CMA] lies in CMA or ISOLATE pageblocks, and
+ *   a free page of a CMA pageblock is on a CMA, ISOLATE or per-CPU list
+ *   min <= low <= high                    (all under lock: verify_zone_locked)
+ *   vm_stat[NR_INACTIVE_ANON + l] == len(lru[l])   (lru_lock: verify_lru_locked)
+ */
 struct zone {
 	spinlock_t lock;
 	unsigned long watermark[NR_WMARK];
@@ -158,6 +169,11 @@ struct fail_page_alloc {
 	uint64_t rnd;
 };
 
+/*
+ * The whole machine (cma_mm_verify): each valid pfn is in exactly one state
+ * (free in one buddy block, on one per-CPU list, allocated, reserved), and
+ * no unmovable or reclaimable allocation lies in a CMA pageblock.
+ */
 struct cma_mm {
 	/* geometry, fixed at create */
 	unsigned page_shift;
@@ -200,7 +216,8 @@ struct cma_mm {
 	pthread_mutex_t cma_mutex;
 	struct cma_state *cma;			/* mm/cma.h: parameters, reserved areas */
 	void *dma;				/* the DMA layer's state (devices, pool) */
-	atomic_long isolated_pageblocks;	/* ISOLATE pageblocks; changed under cma_mutex */
+	/* == the ISOLATE pageblocks of the machine; cma_mutex (verify_pageblocks) */
+	atomic_long isolated_pageblocks;
 
 	/* owner ops, by the id stored in page->flags; append-only under ops_lock */
 	pthread_mutex_t ops_lock;

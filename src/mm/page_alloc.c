@@ -42,6 +42,7 @@ void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta
 /* NR_FREE_PAGES and NR_FREE_CMA_PAGES follow the lists; zone->lock held. */
 static void zone_free_add(struct zone *zone, long nr, int mt)
 {
+	lockdep_assert_held(&zone->lock);
 	atomic_store_explicit(&zone->free_pages,
 			      atomic_load_explicit(&zone->free_pages, memory_order_relaxed) + nr,
 			      memory_order_relaxed);
@@ -234,13 +235,16 @@ int move_freepages_block(struct zone *zone, struct cma_page *page, int mt)
 	unsigned long pfn = page_to_pfn(mm, page);
 	unsigned long start = pfn & ~(mm->pageblock_nr_pages - 1);
 	unsigned long end = start + mm->pageblock_nr_pages - 1;
+	int moved;
 
 	/* do not cross zone boundaries */
 	if (start < zone->zone_start_pfn)
 		start = pfn;
 	if (end >= zone->zone_start_pfn + zone->spanned_pages)
 		return 0;
-	return move_freepages(zone, start, end, mt);
+	moved = move_freepages(zone, start, end, mt);
+	VM_VERIFY_ZONE(zone, "move_freepages_block");
+	return moved;
 }
 
 static void change_pageblock_range(struct cma_mm *mm, unsigned long pfn, unsigned order, int mt)
@@ -304,6 +308,7 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 			expand(zone, page, order, o, is_migrate_cma(mt) ? mt : start_mt);
 			if (trace_enabled(mm))
 				trace_extfrag(zone, page, order, o, start_mt, mt);
+			VM_VERIFY_ZONE(zone, "__rmqueue_fallback");
 			return page;
 		}
 	}
@@ -354,6 +359,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct page_list
 		else
 			page_list_add_tail(mm, list, page);
 	}
+	VM_VERIFY_ZONE(zone, "rmqueue_bulk");
 	spin_unlock(&zone->lock);
 	return (int)i;
 }
@@ -398,6 +404,7 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 			__free_one_page(zone, page, 0, page_mt);
 		} while (--count && --batch_free && !page_list_empty(list));
 	}
+	VM_VERIFY_ZONE(zone, "free_pcppages_bulk");
 	spin_unlock(&zone->lock);
 }
 
@@ -647,6 +654,7 @@ static void drain_slot(struct cma_mm *mm, struct cpu_slot *slot)
 			pcp_count_add(pcp, -pcp->count);
 		}
 	}
+	VM_VERIFY_PCP(mm, slot, "drain_slot");
 	spin_unlock(&slot->lock);
 }
 
@@ -787,6 +795,7 @@ int split_free_page(struct cma_mm *mm, struct cma_page *page)
 	unsigned order = page_order(page);
 	unsigned long pfn = page_to_pfn(mm, page);
 
+	lockdep_assert_held(&zone->lock);
 	if (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0))
 		return 0;
 	del_from_free_area(zone, page, order);

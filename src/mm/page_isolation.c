@@ -89,6 +89,7 @@ int start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned lo
 		if (page && set_migratetype_isolate(mm, page))
 			goto undo;
 	}
+	VM_VERIFY_PAGEBLOCKS(mm, start, end, MIGRATE_ISOLATE, "start_isolate_page_range");
 	return 0;
 undo:
 	for (unsigned long p = start; p < pfn; p += mm->pageblock_nr_pages) {
@@ -97,6 +98,7 @@ undo:
 		if (page)
 			unset_migratetype_isolate(mm, page, migratetype);
 	}
+	VM_VERIFY_PAGEBLOCKS(mm, start, pfn, migratetype, "start_isolate_page_range undo");
 	return -EBUSY;
 }
 
@@ -109,6 +111,7 @@ void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned lo
 		if (page && get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
 			unset_migratetype_isolate(mm, page, migratetype);
 	}
+	VM_VERIFY_PAGEBLOCKS(mm, start, end, migratetype, "undo_isolate_page_range");
 }
 
 /* Every page free (in buddy) or a free pcp page recorded ISOLATE. zone->lock held. */

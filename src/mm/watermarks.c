@@ -64,6 +64,7 @@ static void setup_zone_migrate_reserve(struct zone *zone)
 	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
 	long reserve = (long)((min_wmark_pages(zone) + nr - 1) / nr);
 
+	lockdep_assert_held(&zone->lock);
 	if (reserve > 2)
 		reserve = 2;
 	zone->nr_migrate_reserve_block = (int)reserve;
