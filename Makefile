@@ -37,7 +37,7 @@ else ifneq ($(SAN),)
   $(error SAN must be address, thread or undefined, not '$(SAN)')
 endif
 
-LIB_SRC   := $(wildcard src/lib/*.c src/mm/*.c src/dma/*.c)
+LIB_SRC   := $(wildcard src/lib/*.c src/mm/*.c src/dma/*.c src/init/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SIM_SRC   := $(wildcard tools/cmasim/*.c)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)

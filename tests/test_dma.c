@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DMA mapping and the architectures (src/dma/mapping.c, arch.c, setup.c):
- * x86's dma_alloc_coherent (seed 010) from CMA, from the buddy allocator,
- * within the coherent mask; ARM's from CMA only and, when atomic, from the
- * pool; frees going back where the memory came from; the boot order and
- * log of each architecture; the S5P MFC board of seed 011.
+ * DMA mapping and the architectures (src/dma/mapping.c, arch_x86.c,
+ * arch_arm.c; the boot in src/init/main.c): x86's dma_alloc_coherent
+ * (seed 010) from CMA, from the buddy allocator, within the coherent
+ * mask; ARM's from CMA only and, when atomic, from the pool; frees going
+ * back where the memory came from; the boot order and log of each
+ * architecture; the S5P MFC board of seed 011.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -86,7 +86,7 @@ static int dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uin
 	if (!ret && mm->cma->nr_reserved > before) {
 		const struct cma_reserved *r = &mm->cma->reserved[mm->cma->nr_reserved - 1];
 
-		dma_arch(mm)->early_fixup(mm, r->start, r->size);
+		get_dma_ops(mm)->early_fixup(mm, r->start, r->size);
 	}
 	return ret;
 }

@@ -5,16 +5,22 @@
  * (ARM: the reserved ranges it remaps, the atomic pool), and the hook
  * table through which the machine's architecture differs.
  *
+ * Calls go down: mapping.c picks the table and dispatches to it; each
+ * arch_*.c uses contiguous.c and direct.c; those two use only src/mm.
+ * contiguous.c reaches the architecture's dma_contiguous_early_fixup
+ * only through the table, as a hook.
+ *
  * Locking rules
  *   dma_state.lock   the device list; devices are created in any phase,
  *                    live as long as the machine, and the list is
  *                    append-only
  *   pool->lock       the atomic pool's bitmap (ARM); a leaf lock, never
  *                    held across a call into src/mm
- * The default area, each dev->cma_area and the remap records change only
- * in the early phase and the initcalls (one thread), or through
- * dev_set_cma_area, which like the kernel's takes no lock: boards call it
- * at postcore, before devices allocate.
+ * The table is set once, at create. The default area, each
+ * dev->cma_area and the remap records change only in the early phase and
+ * the initcalls (one thread), or through dev_set_cma_area, which like the
+ * kernel's takes no lock: boards call it at postcore, before devices
+ * allocate.
  */
 #ifndef CMA_DMA_DMA_H
 #define CMA_DMA_DMA_H
@@ -48,10 +54,36 @@ struct dma_pool {
 	bool warned_small;		/* "pool is too small" said once */
 };
 
+/*
+ * An architecture (arch_x86.c, arch_arm.c): the kernel's dma_map_ops
+ * (alloc, free) with the arch functions that setup_arch, dma-contiguous
+ * and the initcalls call, in one table, so that each architecture is one
+ * file and the rest of the layer dispatches through get_dma_ops(). Every
+ * hook is set; an architecture with nothing to do has an empty one, as
+ * x86's empty dma_contiguous_early_fixup.
+ */
+struct dma_map_ops {
+	/* at cma_mm_create, after the CMA parameters: early params, what the hooks keep */
+	int (*setup)(struct cma_mm *mm);
+	void (*teardown)(struct cma_mm *mm);
+	/* setup_arch's dma_contiguous_reserve(limit): x86 0, ARM min(arm_dma_limit, arm_lowmem_limit) */
+	cma_phys_t (*contiguous_limit)(struct cma_mm *mm);
+	/* once per reserved area, right after memblock took it */
+	void (*early_fixup)(struct cma_mm *mm, cma_phys_t base, uint64_t size);
+	/* postcore_initcall: after the areas are active (ARM: the atomic pool) */
+	void (*postcore_initcall)(struct cma_mm *mm);
+	/* dma_alloc_coherent / dma_free_coherent */
+	int (*alloc)(struct cma_mm *mm, struct cma_device *dev, size_t size,
+		     cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr);
+	void (*free)(struct cma_mm *mm, struct cma_device *dev, size_t size,
+		     cma_phys_t dma_handle);
+};
+
 struct dma_state {
 	pthread_mutex_t lock;		/* the device list */
 	struct cma_device *devices;
 	struct cma *default_area;	/* dma_contiguous_default_area */
+	const struct dma_map_ops *ops;	/* the architecture's, from arch_setup_dma_ops */
 
 	/* ARM */
 	uint64_t pool_size;		/* coherent_pool= or cfg.atomic_pool_size */
@@ -66,25 +98,10 @@ static inline struct dma_state *dma_state(struct cma_mm *mm)
 	return mm->dma;
 }
 
-/*
- * What differs between architectures (arch.c). Every hook is set; an
- * architecture with nothing to do has an empty one, as x86's empty
- * dma_contiguous_early_fixup.
- */
-struct dma_arch_ops {
-	const char *name;
-	/* setup_arch's dma_contiguous_reserve(limit): x86 0, ARM min(arm_dma_limit, arm_lowmem_limit) */
-	cma_phys_t (*contiguous_limit)(struct cma_mm *mm);
-	/* once per reserved area, right after memblock took it */
-	void (*early_fixup)(struct cma_mm *mm, cma_phys_t base, uint64_t size);
-	/* postcore_initcall: after the areas are active (ARM: the atomic pool) */
-	void (*postcore_initcall)(struct cma_mm *mm);
-	/* dma_alloc_coherent / dma_free_coherent (mapping.c) */
-	int (*alloc_coherent)(struct cma_mm *mm, struct cma_device *dev, size_t size,
-			      cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr);
-	void (*free_coherent)(struct cma_mm *mm, struct cma_device *dev, size_t size,
-			      cma_phys_t dma_handle);
-};
+static inline const struct dma_map_ops *get_dma_ops(struct cma_mm *mm)
+{
+	return dma_state(mm)->ops;
+}
 
 /* ---- contiguous.c ---- */
 
@@ -97,27 +114,26 @@ struct cma_page *dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device 
 bool dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 				 struct cma_page *pages, unsigned long count);
 
-/* ---- arch.c ---- */
+/* ---- direct.c ---- */
 
-const struct dma_arch_ops *dma_arch(const struct cma_mm *mm);
-cma_phys_t arm_dma_limit(const struct cma_mm *mm);	/* inclusive, as the kernel keeps it */
-int dma_arch_init(struct cma_mm *mm);		/* at create: cmdline, remap slots */
-void dma_arch_free(struct cma_mm *mm);
 /* get_order(): the smallest order whose block holds @size bytes (0 for size 0). */
 unsigned dma_get_order(const struct cma_mm *mm, uint64_t size);
-/* ARM's atomic pool: NULL when empty or full; free returns false for pages not the pool's. */
-struct cma_page *dma_pool_alloc(struct cma_mm *mm, unsigned long count, unsigned order);
-bool dma_pool_free(struct cma_mm *mm, unsigned long pfn, unsigned long count);
+/* The pages a buffer of @size bytes takes: PAGE_ALIGN(size) >> PAGE_SHIFT. */
+unsigned long dma_nr_pages(const struct cma_mm *mm, uint64_t size);
+cma_phys_t dma_page_to_phys(const struct cma_mm *mm, const struct cma_page *page);
+/* The first page of a buffer from its handle; NULL (reported) if no page of this machine. */
+struct cma_page *dma_handle_to_page(struct cma_mm *mm, cma_phys_t handle);
+void dma_clear_buffer(struct cma_mm *mm, struct cma_page *page, unsigned long count);
+
+/* ---- arch_x86.c, arch_arm.c ---- */
+
+extern const struct dma_map_ops x86_dma_ops;
+extern const struct dma_map_ops arm_dma_ops;
 
 /* ---- mapping.c ---- */
 
-int x86_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
-			   cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr);
-void x86_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
-			   cma_phys_t dma_handle);
-int arm_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
-			   cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr);
-void arm_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
-			   cma_phys_t dma_handle);
+/* At cma_mm_create, after the CMA parameters: the machine's table, then its setup. */
+int arch_setup_dma_ops(struct cma_mm *mm);
+void arch_teardown_dma_ops(struct cma_mm *mm);
 
 #endif

@@ -58,7 +58,7 @@ static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
 {
 	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
 }
-/* The machine's own life; cma_mm_create/boot/destroy (dma/setup.c) add CMA and devices. */
+/* The machine's own life; cma_mm_create/boot/destroy (init/main.c) add CMA and devices. */
 int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
 int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
 void mm_destroy(struct cma_mm *mm);

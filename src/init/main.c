@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The machine's boot as setup_arch and the initcalls run it:
+ * The machine's life, the role of the kernel's init/main.c: create, boot
+ * (what setup_arch and the initcalls do, in their order), destroy, and
+ * the log that board code writes to in between. The one file above both
+ * src/mm and src/dma: it calls down into each, and neither calls up.
  *
  *   cma_mm_create          memblock (banks)
  *   early calls            the caller's: the kernel image, the board's
@@ -20,7 +23,6 @@
  */
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dma/dma.h"
 
@@ -48,7 +50,7 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = dma_arch_init(mm);
+	ret = arch_setup_dma_ops(mm);
 	if (ret)
 		goto fail;
 	/* a refused configuration was said on stderr: no machine is left to read the log of */
@@ -62,14 +64,14 @@ fail:
 
 int cma_mm_boot(struct cma_mm *mm)
 {
-	const struct dma_arch_ops *arch;
+	const struct dma_map_ops *ops;
 	int ret = mm_require_phase(mm, MM_EARLY, "cma_mm_boot");
 
 	if (ret)
 		return ret;
-	arch = dma_arch(mm);
+	ops = get_dma_ops(mm);
 	if (!mm->cma->reserve_called)
-		dma_contiguous_reserve(mm, arch->contiguous_limit(mm));
+		dma_contiguous_reserve(mm, ops->contiguous_limit(mm));
 	ret = mm_boot_memory(mm);
 	if (ret)
 		return ret;
@@ -78,7 +80,7 @@ int cma_mm_boot(struct cma_mm *mm)
 	for (unsigned i = 0; i < mm->cma->nr_reserved; i++)
 		if (mm->cma->reserved[i].cma)
 			dev_set_cma_area(mm, mm->cma->reserved[i].dev, mm->cma->reserved[i].cma);
-	arch->postcore_initcall(mm);
+	ops->postcore_initcall(mm);
 	/* module_init(init_per_zone_wmark_min) */
 	init_per_zone_wmark_min(mm);
 	VM_VERIFY(mm);
@@ -91,7 +93,7 @@ void cma_mm_destroy(struct cma_mm *mm)
 		return;
 	if (mm->dma) {
 		dma_devices_free(mm);
-		dma_arch_free(mm);
+		arch_teardown_dma_ops(mm);
 		pthread_mutex_destroy(&dma_state(mm)->pool.lock);
 		pthread_mutex_destroy(&dma_state(mm)->lock);
 		free(mm->dma);

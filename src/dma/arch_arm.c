@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The architecture hooks of the DMA layer, one table per architecture
- * (no #ifdefs): where setup_arch reserves the default CMA area, what
- * dma_contiguous_early_fixup does with each reserved area, what runs at
- * postcore initcall, and which dma_alloc_coherent serves the machine.
- *
- * x86 (seed 010): dma_contiguous_reserve(0), an empty fixup, nothing at
- * postcore. ARM (the article, and v3.5's arch/arm/mm): the default area
- * below min(arm_dma_limit, arm_lowmem_limit), a fixup that records each
- * area (the kernel later remaps those ranges of its linear mapping), and
- * at postcore the pool that atomic requests are served from, because
- * dma_alloc_from_contiguous may sleep. The pool is carved out of the
- * default area; with no default area there is no pool.
+ * ARM as the article and v3.5's arch/arm/mm have it: the default CMA
+ * area below min(arm_dma_limit, arm_lowmem_limit), a
+ * dma_contiguous_early_fixup that records each area (the kernel later
+ * remaps those ranges of its linear mapping), and at postcore the pool
+ * that atomic requests are served from, because dma_alloc_from_contiguous
+ * may sleep. The pool is carved out of the default area; with no default
+ * area there is no pool. dma_alloc_coherent (__dma_alloc with CMA) serves
+ * atomic requests from the pool and the rest from CMA only; a free finds
+ * the pages from the handle and gives them back to the pool or the area.
  */
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dma/dma.h"
 #include "lib/bitmap.h"
@@ -23,43 +19,45 @@
 
 #define SZ_1K 1024u
 
-unsigned dma_get_order(const struct cma_mm *mm, uint64_t size)
+/*
+ * At cma_mm_create, after the CMA parameters: the pool size (the
+ * early_param "coherent_pool" beats cfg.atomic_pool_size) and the remap
+ * records. Departure, as for cma=: a malformed coherent_pool= is refused
+ * (the kernel's memparse reads "1Q" as 1 byte).
+ */
+static int arm_dma_setup(struct cma_mm *mm)
 {
-	unsigned order = 0;
+	struct dma_state *ds = dma_state(mm);
+	const char *val;
+	size_t len;
 
-	if (!size)
-		return 0;
-	size = (size - 1) >> mm->page_shift;
-	while (size) {
-		size >>= 1;
-		order++;
+	ds->pool_size = mm->atomic_pool_size;
+	if (cmdline_find_option(mm->cmdline, "coherent_pool", &val, &len) &&
+	    memparse_strict(val, len, &ds->pool_size)) {
+		mm_pr_err(mm, "DMA: invalid coherent_pool=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. coherent_pool=512K\n",
+			  (int)len, val);
+		return -EINVAL;
 	}
-	return order;
+	ds->remap = calloc(mm->cma->max_areas, sizeof(*ds->remap));
+	return ds->remap ? 0 : -ENOMEM;
 }
 
-/* ---- x86 ---- */
-
-static cma_phys_t x86_contiguous_limit(struct cma_mm *mm)
+static void arm_dma_teardown(struct cma_mm *mm)
 {
-	return 0;
-}
+	struct dma_state *ds = dma_state(mm);
 
-static void x86_early_fixup(struct cma_mm *mm, cma_phys_t base, uint64_t size)
-{
+	free(ds->pool.bitmap);
+	free(ds->remap);
+	ds->pool.bitmap = NULL;
+	ds->remap = NULL;
 }
-
-static void x86_postcore_initcall(struct cma_mm *mm)
-{
-}
-
-/* ---- ARM ---- */
 
 /*
  * arm_dma_limit: the highest address GFP_DMA reaches, inclusive, as the
  * kernel keeps it (PHYS_OFFSET + dma_zone_size - 1); without ZONE_DMA
  * it is ~0 (u32), every 32-bit address.
  */
-cma_phys_t arm_dma_limit(const struct cma_mm *mm)
+static cma_phys_t arm_dma_limit(const struct cma_mm *mm)
 {
 	return mm->zone_end[ZONE_DMA] ? mm->zone_end[ZONE_DMA] - 1 : 0xffffffffull;
 }
@@ -125,15 +123,14 @@ static void arm_postcore_initcall(struct cma_mm *mm)
 			mm_printk(mm, "DMA: there is no default CMA area (cma=0?): atomic dma_alloc_coherent requests will fail\n");
 		return;
 	}
-	if (mm->backing)
-		memset(cma_page_address(mm, page), 0, (size_t)count << mm->page_shift);
+	dma_clear_buffer(mm, page, count);
 	pool->base_pfn = page_to_pfn(mm, page);
 	pool->nr_pages = count;
 	mm_printk(mm, "DMA: preallocated %u KiB pool for atomic coherent allocations\n", kib);
 }
 
 /* __alloc_from_pool: first fit, each block aligned to its order. */
-struct cma_page *dma_pool_alloc(struct cma_mm *mm, unsigned long count, unsigned order)
+static struct cma_page *dma_pool_alloc(struct cma_mm *mm, unsigned long count, unsigned order)
 {
 	struct dma_pool *pool = &dma_state(mm)->pool;
 	unsigned long pageno = ULONG_MAX;
@@ -163,7 +160,7 @@ struct cma_page *dma_pool_alloc(struct cma_mm *mm, unsigned long count, unsigned
  * is reported and changes nothing (they must not reach the CMA area,
  * which sees the whole pool as one allocation).
  */
-bool dma_pool_free(struct cma_mm *mm, unsigned long pfn, unsigned long count)
+static bool dma_pool_free(struct cma_mm *mm, unsigned long pfn, unsigned long count)
 {
 	struct dma_pool *pool = &dma_state(mm)->pool;
 	unsigned long pageno;
@@ -184,62 +181,84 @@ bool dma_pool_free(struct cma_mm *mm, unsigned long pfn, unsigned long count)
 	return true;
 }
 
-/* ---- the tables ---- */
-
-static const struct dma_arch_ops x86_ops = {
-	.name = "x86",
-	.contiguous_limit = x86_contiguous_limit,
-	.early_fixup = x86_early_fixup,
-	.postcore_initcall = x86_postcore_initcall,
-	.alloc_coherent = x86_dma_alloc_coherent,
-	.free_coherent = x86_dma_free_coherent,
-};
-
-static const struct dma_arch_ops arm_ops = {
-	.name = "arm",
-	.contiguous_limit = arm_contiguous_limit,
-	.early_fixup = arm_early_fixup,
-	.postcore_initcall = arm_postcore_initcall,
-	.alloc_coherent = arm_dma_alloc_coherent,
-	.free_coherent = arm_dma_free_coherent,
-};
-
-const struct dma_arch_ops *dma_arch(const struct cma_mm *mm)
+/*
+ * get_coherent_dma_mask: no device means the system's GFP_DMA mask; a
+ * device's mask must be set and cover arm_dma_limit, or it gets nothing.
+ */
+static uint64_t arm_coherent_mask(struct cma_mm *mm, const struct cma_device *dev)
 {
-	return mm->arch == CMA_ARCH_ARM ? &arm_ops : &x86_ops;
+	uint64_t limit = arm_dma_limit(mm), mask = limit;
+
+	if (!dev)
+		return mask;
+	mask = dev->coherent_dma_mask;
+	if (!mask) {
+		mm_pr_err(mm, "%s: coherent DMA mask is unset\n", dev->name);
+		return 0;
+	}
+	if (~mask & limit) {
+		mm_pr_err(mm, "%s: coherent DMA mask %#llx is smaller than system GFP_DMA mask %#llx\n",
+			  dev->name, (unsigned long long)mask, (unsigned long long)limit);
+		return 0;
+	}
+	return mask;
 }
 
 /*
- * At cma_mm_create, after the CMA parameters: the pool size (ARM's
- * early_param "coherent_pool" beats cfg.atomic_pool_size) and the remap
- * records. Departure, as for cma=: a malformed coherent_pool= is refused
- * (the kernel's memparse reads "1Q" as 1 byte).
+ * __dma_alloc on ARMv6+: atomic requests from the pool (its blocks are
+ * not cleared again when reused, as in the kernel), everything else from
+ * CMA and cleared (__dma_clear_buffer); never the buddy allocator.
  */
-int dma_arch_init(struct cma_mm *mm)
+static int arm_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
+				  cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr)
 {
 	struct dma_state *ds = dma_state(mm);
-	const char *val;
-	size_t len;
+	unsigned long count = dma_nr_pages(mm, size);
+	unsigned order = dma_get_order(mm, size);
+	struct cma_page *page;
 
-	ds->pool_size = mm->atomic_pool_size;
-	if (mm->arch != CMA_ARCH_ARM)
-		return 0;
-	if (cmdline_find_option(mm->cmdline, "coherent_pool", &val, &len) &&
-	    memparse_strict(val, len, &ds->pool_size)) {
-		mm_pr_err(mm, "DMA: invalid coherent_pool=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. coherent_pool=512K\n",
-			  (int)len, val);
-		return -EINVAL;
+	if (!arm_coherent_mask(mm, dev))
+		return -ENOMEM;
+	if (gfp & CMA_GFP_ATOMIC) {
+		if (!ds->pool.nr_pages) {
+			if (!atomic_exchange(&ds->warned_no_pool, true))
+				mm_pr_err(mm, "__alloc_from_pool: coherent pool not initialised!\n");
+			return -ENOMEM;
+		}
+		page = dma_pool_alloc(mm, count, order);
+	} else {
+		page = dma_alloc_from_contiguous(mm, dev, count, order);
+		if (page)
+			dma_clear_buffer(mm, page, count);
 	}
-	ds->remap = calloc(mm->cma->max_areas, sizeof(*ds->remap));
-	return ds->remap ? 0 : -ENOMEM;
+	if (!page)
+		return -ENOMEM;
+	*dma_handle = dma_page_to_phys(mm, page);
+	if (vaddr)
+		*vaddr = cma_page_address(mm, page);
+	return 0;
 }
 
-void dma_arch_free(struct cma_mm *mm)
+/* arm_dma_free: the pool's pages to the pool, the rest to the device's CMA area. */
+static void arm_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
+				  cma_phys_t dma_handle)
 {
-	struct dma_state *ds = dma_state(mm);
+	unsigned long count = dma_nr_pages(mm, size);
+	struct cma_page *page = dma_handle_to_page(mm, dma_handle);
 
-	free(ds->pool.bitmap);
-	free(ds->remap);
-	ds->pool.bitmap = NULL;
-	ds->remap = NULL;
+	if (!page || dma_pool_free(mm, page_to_pfn(mm, page), count))
+		return;
+	if (!dma_release_from_contiguous(mm, dev, page, count))
+		mm_pr_err(mm, "dma_free_coherent: %lu pages at %#llx are neither the atomic pool's nor from %s's CMA area: nothing freed\n",
+			  count, (unsigned long long)dma_handle, dev ? dev->name : "the default");
 }
+
+const struct dma_map_ops arm_dma_ops = {
+	.setup = arm_dma_setup,
+	.teardown = arm_dma_teardown,
+	.contiguous_limit = arm_contiguous_limit,
+	.early_fixup = arm_early_fixup,
+	.postcore_initcall = arm_postcore_initcall,
+	.alloc = arm_dma_alloc_coherent,
+	.free = arm_dma_free_coherent,
+};

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86 as seed 010 has it: dma_contiguous_reserve(0) right after memblock,
+ * an empty dma_contiguous_early_fixup, nothing at postcore, and
+ * dma_generic_alloc_coherent: the zone from the coherent mask up front,
+ * CMA first unless atomic, the buddy allocator otherwise, and a page
+ * beyond the mask given back, retried once with GFP_DMA. A free hands
+ * the pages to the device's CMA area if they are its, else to the buddy
+ * allocator.
+ */
+#include "dma/dma.h"
+
+#define DMA_BIT_MASK(n)		((n) == 64 ? ~0ull : (1ull << (n)) - 1)
+#define ISA_DMA_BIT_MASK	DMA_BIT_MASK(24)
+
+static int x86_dma_setup(struct cma_mm *mm)
+{
+	return 0;
+}
+
+static void x86_dma_teardown(struct cma_mm *mm)
+{
+}
+
+static cma_phys_t x86_contiguous_limit(struct cma_mm *mm)
+{
+	return 0;
+}
+
+static void x86_early_fixup(struct cma_mm *mm, cma_phys_t base, uint64_t size)
+{
+}
+
+static void x86_postcore_initcall(struct cma_mm *mm)
+{
+}
+
+/*
+ * dma_alloc_coherent_mask: the device's coherent mask; no device means
+ * x86_dma_fallback_dev, an ISA device (24 bits); an unset mask means 24
+ * or 32 bits by GFP_DMA.
+ */
+static uint64_t x86_coherent_mask(const struct cma_device *dev, cma_gfp_t gfp)
+{
+	uint64_t mask = dev ? dev->coherent_dma_mask : ISA_DMA_BIT_MASK;
+
+	if (!mask)
+		mask = (gfp & CMA_GFP_DMA) ? DMA_BIT_MASK(24) : DMA_BIT_MASK(32);
+	return mask;
+}
+
+/* dma_alloc_attrs + dma_alloc_coherent_gfp_flags: the zone comes from the mask, not the caller. */
+static cma_gfp_t x86_coherent_gfp(const struct cma_device *dev, cma_gfp_t gfp)
+{
+	uint64_t mask;
+
+	gfp &= ~(CMA_GFP_DMA | CMA_GFP_HIGHMEM | CMA_GFP_DMA32);
+	mask = x86_coherent_mask(dev, gfp);
+	if (mask <= DMA_BIT_MASK(24))
+		gfp |= CMA_GFP_DMA;
+	if (mask <= DMA_BIT_MASK(32) && !(gfp & CMA_GFP_DMA))
+		gfp |= CMA_GFP_DMA32;		/* CONFIG_X86_64 */
+	return gfp;
+}
+
+/*
+ * dma_generic_alloc_coherent. Atomic means the HIGH bit (the seed tests
+ * "flag & GFP_ATOMIC"), so such requests never start a contiguous
+ * allocation, which may migrate and reclaim.
+ *
+ * Two departures from the seed, both where a page came from CMA:
+ *  - its memory is cleared like the buddy allocator's __GFP_ZERO pages
+ *    (dma_alloc_from_contiguous does not clear, so the seed handed out
+ *    CMA buffers with stale bytes);
+ *  - a CMA buffer beyond the mask goes back through
+ *    dma_release_from_contiguous (the seed calls __free_pages on it,
+ *    leaving the area's bitmap set and the pages freed under it).
+ * The retry asks CMA first again, as the seed does, so a device whose
+ * mask the default area lies beyond gets nothing while CMA can serve
+ * the request; later kernels fall back to the buddy allocator instead.
+ */
+static int x86_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
+				  cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr)
+{
+	unsigned long count = dma_nr_pages(mm, size);
+	unsigned order = dma_get_order(mm, size);
+	struct cma_page *page;
+	uint64_t dma_mask;
+	cma_phys_t addr;
+	bool from_cma;
+
+	gfp = x86_coherent_gfp(dev, gfp);
+	dma_mask = x86_coherent_mask(dev, gfp);
+	gfp |= CMA_GFP_ZERO;
+again:
+	page = NULL;
+	if (!(gfp & CMA_GFP_ATOMIC))
+		page = dma_alloc_from_contiguous(mm, dev, count, order);
+	from_cma = page != NULL;
+	if (from_cma)
+		dma_clear_buffer(mm, page, count);
+	else
+		page = cma_alloc_pages(mm, gfp, order);
+	if (!page)
+		return -ENOMEM;
+
+	addr = dma_page_to_phys(mm, page);
+	/* the seed's test, which also refuses a buffer ending exactly at the mask's last byte */
+	if (addr + size > dma_mask) {
+		if (from_cma)
+			dma_release_from_contiguous(mm, dev, page, count);
+		else
+			cma_free_pages(mm, page, order);
+		if (dma_mask < DMA_BIT_MASK(32) && !(gfp & CMA_GFP_DMA)) {
+			gfp = (gfp & ~CMA_GFP_DMA32) | CMA_GFP_DMA;
+			goto again;
+		}
+		return -ENOMEM;
+	}
+	*dma_handle = addr;
+	if (vaddr)
+		*vaddr = cma_page_address(mm, page);
+	return 0;
+}
+
+/* dma_generic_free_coherent: the device's CMA area takes its own pages, the buddy allocator the rest. */
+static void x86_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
+				  cma_phys_t dma_handle)
+{
+	unsigned long count = dma_nr_pages(mm, size);
+	struct cma_page *page = dma_handle_to_page(mm, dma_handle);
+
+	if (page && !dma_release_from_contiguous(mm, dev, page, count))
+		cma_free_pages(mm, page, dma_get_order(mm, size));
+}
+
+const struct dma_map_ops x86_dma_ops = {
+	.setup = x86_dma_setup,
+	.teardown = x86_dma_teardown,
+	.contiguous_limit = x86_contiguous_limit,
+	.early_fixup = x86_early_fixup,
+	.postcore_initcall = x86_postcore_initcall,
+	.alloc = x86_dma_alloc_coherent,
+	.free = x86_dma_free_coherent,
+};
