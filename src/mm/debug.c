@@ -9,7 +9,8 @@
  * unmovable or reclaimable allocation lies inside a CMA pageblock. It
  * also walks the LRU lists and pagevecs: every PG_lru page on the list its
  * flags name, the LRU and isolation counters equal to what it finds, and
- * the ISOLATE pageblocks equal to those isolation accounts for.
+ * the ISOLATE pageblocks equal to those isolation accounts for, and no
+ * free block partly in them.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -89,6 +90,25 @@ static void check_free_block_types(struct verifier *v, unsigned long pfn, unsign
 	}
 }
 
+/*
+ * Isolation is pageblock-granular: a free block is wholly inside ISOLATE
+ * pageblocks or wholly outside them, else part of it is allocatable
+ * while isolated, or held back while not.
+ */
+static void check_free_block_isolation(struct verifier *v, unsigned long pfn, unsigned order)
+{
+	struct cma_mm *mm = v->mm;
+	bool isolated = get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE;
+
+	for (unsigned long p = pfn + mm->pageblock_nr_pages; p < pfn + (1ul << order);
+	     p += mm->pageblock_nr_pages)
+		if ((get_pageblock_migratetype(mm, p) == MIGRATE_ISOLATE) != isolated) {
+			report(v, "free order-%u block at pfn %#lx is partly in ISOLATE pageblocks (pfn %#lx)",
+			       order, pfn, p);
+			return;
+		}
+}
+
 /* A free block's head has PG_buddy, its order and zone; the rest only the zone. */
 static void check_free_block_flags(struct verifier *v, struct cma_page *page, unsigned order)
 {
@@ -138,6 +158,7 @@ static void verify_free_lists(struct verifier *v, struct zone *zone)
 				check_free_block_flags(v, page, o);
 				claim(v, pfn, 1ul << o, PFN_BUDDY, zone);
 				check_free_block_types(v, pfn, 1ul << o, t, "buddy");
+				check_free_block_isolation(v, pfn, o);
 				blocks++;
 				free += 1ul << o;
 				if (t == MIGRATE_CMA)
