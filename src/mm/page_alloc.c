@@ -313,11 +313,12 @@ static bool free_block_covering(struct zone *zone, unsigned long pfn, unsigned l
  * move_freepages_block_isolate: give the pageblock at @page type @mt, to
  * or from MIGRATE_ISOLATE, with its free pages. zone->lock held, and
  * mm->isolated_pageblocks counting the block while it is ISOLATE.
- * Departure from v3.5, as kernels since 5.19 do (move_freepages_block_
- * isolate): a free block of a pageblock or more that holds this one is
- * taken off its list and freed again as pageblocks, each to its block's
- * type: a block straddling the edge of a pageblock-granular isolation is
- * split, and one whose isolation ends merges with its free buddies.
+ * Departure from v3.5, as kernels since 5.19 do (isolate_single_pageblock,
+ * then 6.10's move_freepages_block_isolate): a free block of a pageblock
+ * or more that holds this one is taken off its list and freed again as
+ * pageblocks, each to its block's type: a block straddling the edge of a
+ * pageblock-granular isolation is split, and one whose isolation ends
+ * merges with its free buddies.
  */
 void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int mt)
 {
