@@ -557,7 +557,7 @@ static void isolate_range_busy_block_undoes_all(void **state)
 	struct cma_mm *mm = machine(1);
 	struct cma_page *u = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	unsigned long ublock = cma_page_to_pfn(mm, u) & ~511ul;
-	unsigned long umax = ublock & ~1023ul;		/* ranges are MAX_ORDER-aligned */
+	unsigned long umax = ublock & ~1023ul;		/* its MAX_ORDER block */
 	unsigned long start = umax >= 4 * 1024 ? umax - 4 * 1024 : 0, end = umax + 1024;
 
 	assert_int_equal(cma_pageblock_migratetype(mm, ublock), MIGRATE_UNMOVABLE);
