@@ -134,7 +134,6 @@ struct fuzz {
 	struct cma_device *devs[NR_DEVS];
 	struct cma *areas[NR_DEVS];
 	unsigned long base_pfn, end_pfn, nr_pfns, pb_pages, nr_pbs, max_order_pages;
-	unsigned long unit_pbs, nr_units;	/* isolation: pageblocks per MAX_ORDER block, blocks */
 	unsigned page_shift;
 	uint8_t *owned;		/* per pfn: slot + 1 of the object holding it, 0: none */
 	uint8_t *pool_owned;	/* per pfn of the atomic pool: slot + 1 of a coherent buffer in it */
@@ -1034,8 +1033,7 @@ static int range_type(struct fuzz *fz, unsigned long pb, unsigned long n, bool *
 }
 
 /*
- * A range isolation must refuse: off the pageblocks, off the MAX_ORDER
- * blocks (a free buddy block headed outside it would stay allocatable),
+ * A range isolation must refuse: off the pageblocks at either end,
  * outside memory, empty, or with a type that is none or ISOLATE.
  */
 static void bad_isolation_range(struct fuzz *fz, unsigned how, unsigned long *start,
@@ -1049,11 +1047,8 @@ static void bad_isolation_range(struct fuzz *fz, unsigned how, unsigned long *st
 		*start += 1 + how % (fz->pb_pages - 1);
 		break;
 	case 1:
-		if (fz->unit_pbs > 1) {
-			*start += fz->pb_pages * (1 + how % (fz->unit_pbs - 1));
-			break;
-		}
-		/* fall through: every pageblock starts a MAX_ORDER block */
+		*end -= 1 + how % (fz->pb_pages - 1);
+		break;
 	case 2:
 		*end = fz->end_pfn + fz->max_order_pages;
 		break;
@@ -1066,31 +1061,32 @@ static void bad_isolation_range(struct fuzz *fz, unsigned how, unsigned long *st
 	}
 }
 
-/* Pageblocks of MAX_ORDER blocks [unit, unit + n): the range isolation takes. */
-static void unit_range(struct fuzz *fz, unsigned unit, unsigned b, unsigned long *pb,
-		       unsigned long *n, unsigned long *start, unsigned long *end)
+/*
+ * Pageblocks [block, block + 1 + (b & 0x7f) % 8) (any pageblock-aligned
+ * range may be isolated): the range isolation takes.
+ */
+static void pageblock_range(struct fuzz *fz, unsigned block, unsigned b, unsigned long *pb,
+			    unsigned long *n, unsigned long *start, unsigned long *end)
 {
-	unsigned long u = unit % fz->nr_units, units = 1 + b % 2;
-
-	if (u + units > fz->nr_units)
-		units = fz->nr_units - u;
-	*pb = u * fz->unit_pbs;
-	*n = units * fz->unit_pbs;
+	*pb = block % fz->nr_pbs;
+	*n = 1 + (b & 0x7f) % 8;
+	if (*pb + *n > fz->nr_pbs)
+		*n = fz->nr_pbs - *pb;
 	*start = fz->base_pfn + *pb * fz->pb_pages;
 	*end = *start + *n * fz->pb_pages;
 }
 
 static void op_isolate(struct fuzz *fz)
 {
-	unsigned b = in8(fz), unit = in16(fz), how = in8(fz);
+	unsigned b = in8(fz), block = in16(fz), how = in8(fz);
 	unsigned long pb, n, start, end;
 	uint8_t before[64];
 	bool ours;
 	int mt, ret;
 
-	if (!fz->nr_units)
+	if (!fz->nr_pbs)
 		return;
-	unit_range(fz, unit, b, &pb, &n, &start, &end);
+	pageblock_range(fz, block, b, &pb, &n, &start, &end);
 	if (b & 0x80) {
 		bad_isolation_range(fz, how, &start, &end, &mt);
 		note(fz, "start_isolate_page_range([%#lx, %#lx), mt %d) (must be refused)", start, end, mt);
@@ -1129,14 +1125,14 @@ static void op_isolate(struct fuzz *fz)
 
 static void op_undo_isolate(struct fuzz *fz)
 {
-	unsigned b = in8(fz), unit = in16(fz), how = in8(fz);
+	unsigned b = in8(fz), block = in16(fz), how = in8(fz);
 	unsigned long pb, n, start, end;
 	bool ours;
 	int mt, ret;
 
-	if (!fz->nr_units)
+	if (!fz->nr_pbs)
 		return;
-	unit_range(fz, unit, b, &pb, &n, &start, &end);
+	pageblock_range(fz, block, b, &pb, &n, &start, &end);
 	if (b & 0x80) {
 		bad_isolation_range(fz, how, &start, &end, &mt);
 		note(fz, "undo_isolate_page_range([%#lx, %#lx), mt %d) (must be refused)", start, end, mt);
@@ -1470,8 +1466,6 @@ static int machine_create(struct fuzz *fz)
 	fz->pb_pages = 1ul << s->pageblock_order;
 	fz->nr_pbs = fz->nr_pfns / fz->pb_pages;
 	fz->max_order_pages = 1ul << (s->max_order - 1);
-	fz->unit_pbs = fz->max_order_pages > fz->pb_pages ? fz->max_order_pages / fz->pb_pages : 1;
-	fz->nr_units = fz->nr_pbs / fz->unit_pbs;
 	fz->owned = calloc(fz->nr_pfns, 1);
 	fz->iso_saved = calloc(fz->nr_pbs, 1);
 	fz->boot_cma = calloc(fz->nr_pbs, 1);
@@ -1537,16 +1531,14 @@ static void teardown_checks(struct fuzz *fz)
 		if (o->kind != OBJ_NONE)
 			free_obj(fz, o);
 	}
-	/* the harness isolates whole MAX_ORDER blocks, each with one type */
-	for (unsigned long pb = 0; pb < fz->nr_units * fz->unit_pbs; pb += fz->unit_pbs) {
+	for (unsigned long pb = 0; pb < fz->nr_pbs; pb++) {
 		unsigned long pfn = fz->base_pfn + pb * fz->pb_pages;
 
 		if (!fz->iso_saved[pb])
 			continue;
-		if (cma_undo_isolate_page_range(fz->mm, pfn, pfn + fz->unit_pbs * fz->pb_pages,
-						fz->iso_saved[pb] - 1))
+		if (cma_undo_isolate_page_range(fz->mm, pfn, pfn + fz->pb_pages, fz->iso_saved[pb] - 1))
 			fail(fz, "undo_isolate_page_range at teardown refused pfn %#lx", pfn);
-		memset(fz->iso_saved + pb, 0, fz->unit_pbs);
+		fz->iso_saved[pb] = 0;
 	}
 	/* pagevecs hold the last reference of freed movable pages until drained */
 	cma_try_to_free_pages(fz->mm, 1, CMA_GFP_KERNEL);

@@ -62,19 +62,19 @@ class Prog:
         return self.add("coherent_alloc", dev, (0x80 if atomic else 0) | shift, u16(size_units - 1),
                         GFP[gfp], 0)
 
-    # isolation takes whole MAX_ORDER blocks ("units"); bad_*: a refused
-    # range, "how" picking the way (op_isolate's bad_isolation_range)
-    def isolate(self, unit, n=1):
-        return self.add("isolate", n - 1, u16(unit), 0)
+    # isolation takes n pageblocks from pageblock @block (n <= 8); bad_*: a
+    # refused range, "how" picking the way (op_isolate's bad_isolation_range)
+    def isolate(self, block, n=1):
+        return self.add("isolate", n - 1, u16(block), 0)
 
-    def undo(self, unit, n=1):
-        return self.add("undo_isolate", n - 1, u16(unit), 0)
+    def undo(self, block, n=1):
+        return self.add("undo_isolate", n - 1, u16(block), 0)
 
-    def bad_isolate(self, unit, how):
-        return self.add("isolate", 0x80, u16(unit), how)
+    def bad_isolate(self, block, how):
+        return self.add("isolate", 0x80, u16(block), how)
 
-    def bad_undo(self, unit, how):
-        return self.add("undo_isolate", 0x80, u16(unit), how)
+    def bad_undo(self, block, how):
+        return self.add("undo_isolate", 0x80, u16(block), how)
 
     def reclaim(self, kind, gfp="kernel", nr=8):
         if kind == 1:
@@ -167,15 +167,15 @@ def fuzz_ops_regressions():
         # isolating an isolated pageblock again counts it twice
         "isolate-same-block-twice": Prog(X86_HOLE).isolate(0).isolate(0).b,
         # a DMA allocation isolates, then un-isolates, a block the caller isolated
-        "cma-alloc-over-isolated-block": Prog(X86_32M).isolate(6).dma(0, 0, 0).b,
+        "cma-alloc-over-isolated-block": Prog(X86_32M).isolate(12).dma(0, 0, 0).b,
         # one pageblock isolated inside a free MAX_ORDER block ([0x40700,
-        # 0x40800) on ARM): the block stays allocatable, and a fallback steal
-        # retypes the isolated block; such a range must now be refused
+        # 0x40800) on ARM): the block stayed allocatable, and a fallback steal
+        # retyped the isolated block; the straddling block is now split
         "isolate-pageblock-inside-free-max-order-block":
-            Prog(ARM_HIGHMEM).bad_isolate(3, 1).alloc("kernel", 0).b,
+            Prog(ARM_HIGHMEM).isolate(7).alloc("kernel", 0).b,
         # the same state by undoing half of an isolated MAX_ORDER block
         "undo-part-of-isolated-max-order-block":
-            Prog(ARM_HIGHMEM).isolate(3).bad_undo(3, 1).alloc("kernel", 0).b,
+            Prog(ARM_HIGHMEM).isolate(6, 2).undo(7).alloc("kernel", 0).b,
     }
 
 

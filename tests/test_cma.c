@@ -239,6 +239,59 @@ static void alloc_contig_range_movable_zone_memory(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* Pages on @mm's CPU 0 MOVABLE per-CPU list of @zone recorded as freed to @mt. */
+static unsigned long pcp_movable_recorded(struct cma_mm *mm, struct zone *zone, int mt)
+{
+	struct page_list *l = &mm->slots[0].pcp[zone->idx].lists[MIGRATE_MOVABLE];
+	unsigned long n = 0;
+
+	for (struct cma_page *p = page_list_first(mm, l); p; p = page_list_next(mm, p))
+		n += p->private == (uint64_t)mt;
+	return n;
+}
+
+/*
+ * Expect (free_contig_range of seed 003, __free_page per page into
+ * free_hot_cold_page of v3.5): released CMA pages wait on the MOVABLE
+ * per-CPU list, recorded as MIGRATE_CMA, and are not in NR_FREE_PAGES or
+ * NR_FREE_CMA_PAGES until drained; a large release goes to buddy batch
+ * by batch as the list passes pcp->high, leaving fewer than high behind.
+ */
+static void release_from_contiguous_frees_through_pcp_lists(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_page *small = cma_dma_alloc_from_contiguous(mm, NULL, 8, 0);
+	struct cma_page *big = cma_dma_alloc_from_contiguous(mm, NULL, 1024, 0);
+	struct zone *zone = page_zone(mm, small);
+	struct per_cpu_pages *pcp = &mm->slots[0].pcp[zone->idx];
+	unsigned long free, free_cma;
+
+	assert_non_null(small);
+	assert_non_null(big);
+	assert_true(pcp->high > 8);
+	cma_drain_all_pages(mm);
+	free = zone_page_state(zone, NR_FREE_PAGES);
+	free_cma = zone_page_state(zone, NR_FREE_CMA_PAGES);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, small, 8));
+	assert_int_equal(pcp_count(mm, 0, zone->idx), 8);
+	assert_int_equal(pcp_movable_recorded(mm, zone, MIGRATE_CMA), 8);
+	assert_int_equal(zone_page_state(zone, NR_FREE_PAGES), free);
+	assert_int_equal(zone_page_state(zone, NR_FREE_CMA_PAGES), free_cma);
+	assert_verify(mm);
+
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, big, 1024));
+	assert_true(pcp_count(mm, 0, zone->idx) < (unsigned long)pcp->high);
+	assert_int_equal(zone_page_state(zone, NR_FREE_CMA_PAGES) - free_cma,
+			 1032 - pcp_count(mm, 0, zone->idx));
+	assert_verify(mm);
+	cma_drain_all_pages(mm);
+	assert_int_equal(pcp_count(mm, 0, zone->idx), 0);
+	assert_int_equal(zone_page_state(zone, NR_FREE_PAGES) - free, 1032);
+	assert_int_equal(zone_page_state(zone, NR_FREE_CMA_PAGES) - free_cma, 1032);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
 /* ---- areas, devices, configuration ---- */
 
 static uint64_t area_mib(struct cma_mm *mm)
@@ -491,6 +544,7 @@ int main(void)
 		cmocka_unit_test(alloc_contig_range_unaligned_returns_head_and_tail),
 		cmocka_unit_test(alloc_contig_range_bad_input),
 		cmocka_unit_test(alloc_contig_range_movable_zone_memory),
+		cmocka_unit_test(release_from_contiguous_frees_through_pcp_lists),
 		cmocka_unit_test(dma_contiguous_reserve_size_selection),
 		cmocka_unit_test(mm_create_malformed_cma_config),
 		cmocka_unit_test(dma_declare_contiguous_error_codes),

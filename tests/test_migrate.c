@@ -527,8 +527,7 @@ static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
 /*
  * Expect: a page freed into an isolated range goes to the ISOLATE list,
  * not a per-CPU list. (The range is MAX_ORDER-aligned, as
- * alloc_contig_range isolates: buddies merge across pageblocks, so a
- * smaller isolated range could swallow its neighbour's free pages.)
+ * alloc_contig_range isolates.)
  */
 static void isolate_range_page_freed_inside_stays_isolated(void **state)
 {
@@ -558,7 +557,7 @@ static void isolate_range_busy_block_undoes_all(void **state)
 	struct cma_mm *mm = machine(1);
 	struct cma_page *u = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	unsigned long ublock = cma_page_to_pfn(mm, u) & ~511ul;
-	unsigned long umax = ublock & ~1023ul;		/* ranges are MAX_ORDER-aligned */
+	unsigned long umax = ublock & ~1023ul;		/* its MAX_ORDER block */
 	unsigned long start = umax >= 4 * 1024 ? umax - 4 * 1024 : 0, end = umax + 1024;
 
 	assert_int_equal(cma_pageblock_migratetype(mm, ublock), MIGRATE_UNMOVABLE);
@@ -582,19 +581,27 @@ static void isolate_range_busy_block_undoes_all(void **state)
 
 /*
  * Expect: each malformed request refused on its own ground (the
- * migratetype ones on an aligned range), nothing isolated; a range that
- * is not isolated tests -EBUSY; before boot, every entry point -EINVAL.
+ * migratetype ones on an aligned range), nothing isolated, and a range
+ * off the pageblocks with a message that says what is accepted; a range
+ * that is not isolated tests -EBUSY; before boot, every entry point
+ * -EINVAL.
  */
 static void isolate_range_bad_input(void **state)
 {
 	struct cma_bank bank = { 0, 64 * MiB };
 	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9 };
 	struct cma_mm *mm = machine(1), *early;
+	char *log;
 
 	assert_int_equal(cma_start_isolate_page_range(mm, 100, 612, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 512, 512, MIGRATE_MOVABLE), -EINVAL);
-	/* pageblock-aligned but not MAX_ORDER-aligned */
-	assert_int_equal(cma_start_isolate_page_range(mm, 512, 1024, MIGRATE_MOVABLE), -EINVAL);
+	/* not pageblock-aligned, at either end */
+	assert_int_equal(cma_start_isolate_page_range(mm, 256, 1024, MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_undo_isolate_page_range(mm, 512, 768, MIGRATE_MOVABLE), -EINVAL);
+	log = test_dmesg(mm);
+	assert_non_null(strstr(log, "start_isolate_page_range: range [0x100, 0x400) refused: it must be non-empty, within memory and aligned to pageblocks (512 pages)"));
+	assert_non_null(strstr(log, "undo_isolate_page_range: range [0x200, 0x300) refused"));
+	free(log);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1ul << 40, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1024, MIGRATE_ISOLATE), -EINVAL);
 	assert_int_equal(cma_start_isolate_page_range(mm, 0, 1024, -1), -EINVAL);
@@ -613,6 +620,137 @@ static void isolate_range_bad_input(void **state)
 	assert_int_equal(cma_undo_isolate_page_range(early, 0, 1024, MIGRATE_MOVABLE), -EINVAL);
 	assert_int_equal(cma_test_pages_isolated(early, 0, 1024), -EINVAL);
 	cma_mm_destroy(early);
+}
+
+/* The free block at @pfn: its order, or -1 if @pfn heads none. */
+static int free_order_at(struct cma_mm *mm, unsigned long pfn)
+{
+	struct cma_page *page = pfn_to_page(mm, pfn);
+
+	return page_test(page, PG_buddy) ? (int)page_order(page) : -1;
+}
+
+/* A free MAX_ORDER block on the MOVABLE list of Normal, per-CPU lists drained first. */
+static unsigned long free_max_order_block(struct cma_mm *mm)
+{
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *head;
+
+	cma_drain_all_pages(mm);
+	head = page_list_first(mm, &z->free_area[mm->max_order - 1].free_list[MIGRATE_MOVABLE]);
+	assert_non_null(head);
+	return page_to_pfn(mm, head);
+}
+
+/*
+ * Of the free MAX_ORDER block at @h (two pageblocks of 512), the upper
+ * pageblock is isolated and free, the lower one free apart from it.
+ */
+static void assert_upper_half_isolated(struct cma_mm *mm, unsigned long h)
+{
+	assert_int_equal(free_pages_of_type(&mm->zones[ZONE_NORMAL], MIGRATE_ISOLATE), 512);
+	assert_int_equal(free_order_at(mm, h), 9);
+	assert_int_equal(free_order_at(mm, h + 512), 9);
+	assert_int_equal(cma_test_pages_isolated(mm, h + 512, h + 1024), 0);
+	assert_verify(mm);
+}
+
+/* Undo @start..@end and expect the MAX_ORDER block at @h whole again. */
+static void assert_undo_merges_back(struct cma_mm *mm, unsigned long start, unsigned long end,
+				    unsigned long h)
+{
+	assert_int_equal(cma_undo_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_int_equal(free_order_at(mm, h), (int)mm->max_order - 1);
+	assert_int_equal(free_pages_of_type(&mm->zones[ZONE_NORMAL], MIGRATE_ISOLATE), 0);
+	assert_verify(mm);
+}
+
+/*
+ * Expect (start_isolate_page_range of v3.5 on one pageblock, as memory
+ * offlining asks, with the split of move_freepages_block_isolate since
+ * 5.19): isolating a pageblock in the middle of a free MAX_ORDER block
+ * puts exactly that pageblock on the ISOLATE list; allocating everything
+ * else never hands out one of its pages; undo merges the block back.
+ *
+ *   h          h+256      h+512      h+768      h+1024  (pageblocks of 256)
+ *   | movable  | movable  | ISOLATE  | movable  |
+ */
+static void isolate_pageblock_inside_free_max_order_block(void **state)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 8,
+				     .nr_cpus = 1 };
+	struct cma_mm *mm = test_boot(&cfg);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long max = (64 * MiB) >> 12, n, h = free_max_order_block(mm), start, end;
+	struct cma_page **taken = calloc(max, sizeof(*taken));
+
+	assert_non_null(taken);
+	start = h + 512;
+	end = start + 256;
+	assert_int_equal(cma_start_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), 256);
+	assert_int_equal(free_order_at(mm, start), 8);
+	assert_int_equal(cma_test_pages_isolated(mm, start, end), 0);
+	assert_verify(mm);
+
+	test_zero_watermarks(mm);
+	n = test_alloc_all(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, taken, max);
+	for (unsigned long i = 0; i < n; i++)
+		assert_false(cma_page_to_pfn(mm, taken[i]) - start < end - start);
+	/* everything but the isolated pageblock was handed out */
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 256);
+	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), 256);
+	assert_verify(mm);
+	while (n)
+		cma_free_pages(mm, taken[--n], 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(free_order_at(mm, start), 8);
+	assert_verify(mm);
+
+	assert_undo_merges_back(mm, start, end, h);
+	free(taken);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (free_one_page split per pageblock while isolation is on, as
+ * 6.10's split_large_buddy): a MAX_ORDER allocation freed while its upper
+ * pageblock is isolated leaves that pageblock on the ISOLATE list and the
+ * lower one allocatable; once undone, they merge back whole.
+ */
+static void isolate_pageblock_of_allocated_max_order_block(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	unsigned top = mm->max_order - 1;
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, top);
+	unsigned long h;
+
+	assert_non_null(p);
+	h = cma_page_to_pfn(mm, p);
+	assert_int_equal(cma_start_isolate_page_range(mm, h + 512, h + 1024, MIGRATE_MOVABLE), 0);
+	assert_int_equal(cma_test_pages_isolated(mm, h + 512, h + 1024), -EBUSY);
+	cma_free_pages(mm, p, top);
+	assert_upper_half_isolated(mm, h);
+	assert_undo_merges_back(mm, h + 512, h + 1024, h);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: undoing half of an isolated free MAX_ORDER block splits it, so
+ * the undone half is allocatable and the other stays isolated; undoing
+ * the rest merges it back.
+ */
+static void undo_isolate_part_of_isolated_max_order_block(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	unsigned long h = free_max_order_block(mm);
+
+	assert_int_equal(cma_start_isolate_page_range(mm, h, h + 1024, MIGRATE_MOVABLE), 0);
+	assert_int_equal(cma_undo_isolate_page_range(mm, h, h + 512, MIGRATE_MOVABLE), 0);
+	assert_upper_half_isolated(mm, h);
+	assert_undo_merges_back(mm, h + 512, h + 1024, h);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -739,6 +877,9 @@ int main(void)
 		cmocka_unit_test(isolate_range_busy_block_undoes_all),
 		cmocka_unit_test(isolate_range_bad_input),
 		cmocka_unit_test(isolate_range_across_hole),
+		cmocka_unit_test(isolate_pageblock_inside_free_max_order_block),
+		cmocka_unit_test(isolate_pageblock_of_allocated_max_order_block),
+		cmocka_unit_test(undo_isolate_part_of_isolated_max_order_block),
 		cmocka_unit_test(isolate_lru_page_in_other_cpu_pagevec_busy),
 		cmocka_unit_test(fault_inject_rules),
 	};

@@ -466,6 +466,29 @@ static void verify_catches_bad_pageblock_type(void **state)
 	expect_verify_clean(mm, "restoring the pageblock type");
 }
 
+/* Expect: a free MAX_ORDER block one of whose pageblocks is ISOLATE is caught. */
+static void verify_catches_free_block_partly_isolated(void **state)
+{
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9 };
+	struct cma_mm *mm = *state = test_boot(&cfg);
+	unsigned top = mm->max_order - 1;
+	unsigned long pfn;
+	int old;
+
+	expect_verify_clean(mm, "boot");
+	assert_true(mm->pageblock_order < top);
+	pfn = page_to_pfn(mm, first_free(mm, normal(mm), top, MIGRATE_MOVABLE)) +
+	      mm->pageblock_nr_pages;
+	old = get_pageblock_migratetype(mm, pfn);
+	set_pageblock_migratetype(mm, pfn, MIGRATE_ISOLATE);
+	atomic_fetch_add(&mm->isolated_pageblocks, 1);
+	expect_verify_fails(mm, "isolating one pageblock of a free MAX_ORDER block in place");
+	atomic_fetch_sub(&mm->isolated_pageblocks, 1);
+	set_pageblock_migratetype(mm, pfn, old);
+	expect_verify_clean(mm, "restoring the pageblock type");
+}
+
 static void verify_catches_watermarks_not_ascending(void **state)
 {
 	struct cma_mm *mm = *state = plain_machine();
@@ -632,6 +655,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_movable_free_block_on_cma_list, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_cma_pcp_page_with_movable_type, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_bad_pageblock_type, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_free_block_partly_isolated, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_watermarks_not_ascending, destroy_machine),
 		cmocka_unit_test_teardown(verify_zone_locked_names_the_transition, destroy_machine),
 		cmocka_unit_test_teardown(verify_pcp_locked_catches_count_off, destroy_machine),

@@ -164,37 +164,15 @@ done:
 }
 
 /*
- * free_contig_range: the seed frees page by page; the same pages go back
- * here in the largest aligned blocks the range holds (each order-0 page
- * of an aligned run folded into one allocation first), which ends in the
- * same buddy state without sending every page through a per-CPU list.
+ * free_contig_range (seed 003): page by page, as __free_page does. Order-0
+ * pages go through this CPU's per-CPU list (a CMA page rides the MOVABLE
+ * one) and count in NR_FREE_PAGES only once a batch is drained to buddy;
+ * pages of an isolated block go straight to its ISOLATE list.
  */
 void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages)
 {
-	unsigned long end = pfn + nr_pages;
-
-	while (pfn < end) {
-		unsigned order = pfn ? (unsigned)__builtin_ctzl(pfn) : mm->max_order - 1;
-		struct cma_page *page = pfn_to_page(mm, pfn);
-
-		if (order > mm->max_order - 1)
-			order = mm->max_order - 1;
-		while (order && pfn + (1ul << order) > end)
-			order--;
-		/* pages someone else holds a reference to go back one by one */
-		for (unsigned long i = 0; order && i < (1ul << order); i++)
-			if (page_count(page + i) != 1)
-				order = 0;
-		if (order) {
-			for (unsigned long i = 1; i < (1ul << order); i++) {
-				page_flags_store(page + i, page_flags(page + i) & PG_ZONE_MASK);
-				set_page_count(page + i, 0);
-			}
-			page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, order);
-		}
-		put_page(mm, page);
-		pfn += 1ul << order;
-	}
+	for (; nr_pages--; ++pfn)
+		put_page(mm, pfn_to_page(mm, pfn));
 }
 
 /* ---- public entry points ---- */

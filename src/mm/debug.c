@@ -11,6 +11,9 @@
  *   verify_pageblocks         the pageblock types of a pfn range and, over
  *                             the machine, the isolation count (cma_mutex)
  *
+ * The zone validator also finds a free block lying partly in ISOLATE
+ * pageblocks: isolation splits such a block first.
+ *
  * cma_mm_verify() also accounts for each valid pfn exactly once (free in
  * one buddy list, free on one per-CPU list, allocated, or reserved) and
  * checks the two CMA rules on allocated pages: no unmovable or reclaimable
@@ -102,6 +105,25 @@ static void check_free_block_types(struct verifier *v, unsigned long pfn, unsign
 	}
 }
 
+/*
+ * Isolation is pageblock-granular: a free block is wholly inside ISOLATE
+ * pageblocks or wholly outside them, else part of it is allocatable
+ * while isolated, or held back while not.
+ */
+static void check_free_block_isolation(struct verifier *v, unsigned long pfn, unsigned order)
+{
+	struct cma_mm *mm = v->mm;
+	bool isolated = get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE;
+
+	for (unsigned long p = pfn + mm->pageblock_nr_pages; p < pfn + (1ul << order);
+	     p += mm->pageblock_nr_pages)
+		if ((get_pageblock_migratetype(mm, p) == MIGRATE_ISOLATE) != isolated) {
+			report(v, "free order-%u block at pfn %#lx is partly in ISOLATE pageblocks (pfn %#lx)",
+			       order, pfn, p);
+			return;
+		}
+}
+
 /* A free block's head has PG_buddy, its order and zone; the rest only the zone. */
 static void check_free_block_flags(struct verifier *v, struct cma_page *page, unsigned order)
 {
@@ -154,6 +176,7 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 				check_free_block_flags(v, page, o);
 				claim(v, pfn, 1ul << o, PFN_BUDDY, zone);
 				check_free_block_types(v, pfn, 1ul << o, t, "buddy");
+				check_free_block_isolation(v, pfn, o);
 				blocks++;
 				free += 1ul << o;
 				if (t == MIGRATE_CMA)

@@ -213,6 +213,7 @@ bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int migratetype);
 int move_freepages_block(struct zone *zone, struct cma_page *page, int migratetype);
+void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int migratetype);
 void drain_local_pages(struct cma_mm *mm);
 void drain_all_pages(struct cma_mm *mm);
 int split_free_page(struct cma_mm *mm, struct cma_page *page);

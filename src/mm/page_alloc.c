@@ -128,11 +128,31 @@ static bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn, unsigned o
 	       ((f & PG_ZONE_MASK) >> PG_ZONE_SHIFT) == (uint32_t)zone->idx;
 }
 
+static bool pageblock_isolated(struct cma_mm *mm, unsigned long pfn)
+{
+	return get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE;
+}
+
+/*
+ * Departure from v3.5 (later kernels refuse the same merge in
+ * __free_one_page): while pageblocks are isolated, two pageblock-sized
+ * buddies merge only if both or neither are isolated, so that no free
+ * block lies partly in an isolated pageblock, where a pageblock-granular
+ * isolation would leave part of it allocatable. zone->lock held.
+ */
+static bool merge_crosses_isolation(struct cma_mm *mm, unsigned long pfn, unsigned long buddy_pfn,
+				    unsigned order)
+{
+	return order >= mm->pageblock_order &&
+	       atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
+	       pageblock_isolated(mm, pfn) != pageblock_isolated(mm, buddy_pfn);
+}
+
 /*
  * __free_one_page: merge with free buddies up to MAX_ORDER-1, whatever
- * their pageblocks' types, and put the result on @mt's list. If the
- * buddy one order up is free too, the block goes to the tail, so that it
- * stays free long enough to merge.
+ * their pageblocks' types (short of an isolation edge), and put the
+ * result on @mt's list. If the buddy one order up is free too, the block
+ * goes to the tail, so that it stays free long enough to merge.
  */
 static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
 {
@@ -144,7 +164,8 @@ static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned o
 	while (order < mm->max_order - 1) {
 		unsigned long buddy_pfn = pfn ^ (1ul << order);
 
-		if (!page_is_buddy(zone, buddy_pfn, order))
+		if (!page_is_buddy(zone, buddy_pfn, order) ||
+		    merge_crosses_isolation(mm, pfn, buddy_pfn, order))
 			break;
 		del_from_free_area(zone, pfn_to_page(mm, buddy_pfn), order);
 		pfn &= buddy_pfn;
@@ -158,10 +179,31 @@ static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned o
 	add_to_free_area(zone, pfn_to_page(mm, pfn), order, mt, tail);
 }
 
+/*
+ * Free a block bigger than a pageblock as its pageblocks, each to its own
+ * block's type, as 6.10's split_large_buddy: part of it may lie in an
+ * isolated pageblock. zone->lock held.
+ */
+static void free_pageblocks_of(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (unsigned long p = pfn; p < pfn + (1ul << order); p += mm->pageblock_nr_pages)
+		__free_one_page(zone, pfn_to_page(mm, p), mm->pageblock_order,
+				get_pageblock_migratetype(mm, p));
+}
+
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
 {
+	struct cma_mm *mm = zone->mm;
+
 	spin_lock(&zone->lock);
-	__free_one_page(zone, page, order, mt);
+	/* Departure from v3.5: see merge_crosses_isolation() */
+	if (order > mm->pageblock_order &&
+	    atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed))
+		free_pageblocks_of(zone, page_to_pfn(mm, page), order);
+	else
+		__free_one_page(zone, page, order, mt);
 	spin_unlock(&zone->lock);
 }
 
@@ -245,6 +287,57 @@ int move_freepages_block(struct zone *zone, struct cma_page *page, int mt)
 	moved = move_freepages(zone, start, end, mt);
 	VM_VERIFY_ZONE(zone, "move_freepages_block");
 	return moved;
+}
+
+/*
+ * Is @pfn inside a free block of a pageblock or more? Its head in *@head.
+ * A tail page has no PG_buddy: the first head found going up is the one.
+ * zone->lock held.
+ */
+static bool free_block_covering(struct zone *zone, unsigned long pfn, unsigned long *head)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (unsigned order = 0; order < mm->max_order; order++) {
+		unsigned long h = pfn & (~0ul << order);
+		struct cma_page *page;
+
+		if (h < zone->zone_start_pfn)
+			return false;
+		page = pfn_to_page(mm, h);
+		if (!page_test(page, PG_buddy))
+			continue;
+		*head = h;
+		return page_order(page) >= mm->pageblock_order && h + (1ul << page_order(page)) > pfn;
+	}
+	return false;
+}
+
+/*
+ * move_freepages_block_isolate: give the pageblock at @page type @mt, to
+ * or from MIGRATE_ISOLATE, with its free pages. zone->lock held, and
+ * mm->isolated_pageblocks counting the block while it is ISOLATE.
+ * Departure from v3.5, as kernels since 5.19 do (isolate_single_pageblock,
+ * then 6.10's move_freepages_block_isolate): a free block of a pageblock
+ * or more that holds this one is taken off its list and freed again as
+ * pageblocks, each to its block's type: a block straddling the edge of a
+ * pageblock-granular isolation is split, and one whose isolation ends
+ * merges with its free buddies.
+ */
+void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int mt)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = page_to_pfn(mm, page) & ~(mm->pageblock_nr_pages - 1), head;
+	unsigned order;
+
+	set_pageblock_migratetype(mm, pfn, mt);
+	if (!free_block_covering(zone, pfn, &head)) {
+		move_freepages_block(zone, page, mt);
+		return;
+	}
+	order = page_order(pfn_to_page(mm, head));
+	del_from_free_area(zone, pfn_to_page(mm, head), order);
+	free_pageblocks_of(zone, head, order);
 }
 
 static void change_pageblock_range(struct cma_mm *mm, unsigned long pfn, unsigned order, int mt)

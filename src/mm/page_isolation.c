@@ -53,9 +53,8 @@ int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page)
 	/* an ISOLATE block is someone else's isolation: refuse, as later kernels do */
 	if (get_pageblock_migratetype(mm, pfn) != MIGRATE_ISOLATE &&
 	    pageblock_is_movable(mm, zone, pfn)) {
-		set_pageblock_migratetype(mm, pfn, MIGRATE_ISOLATE);
-		move_freepages_block(zone, page, MIGRATE_ISOLATE);
 		atomic_fetch_add(&mm->isolated_pageblocks, 1);
+		move_freepages_block_isolate(zone, page, MIGRATE_ISOLATE);
 		ret = 0;
 	}
 	spin_unlock(&zone->lock);
@@ -71,8 +70,7 @@ void unset_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int mig
 
 	spin_lock(&zone->lock);
 	if (get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE) {
-		set_pageblock_migratetype(mm, pfn, migratetype);
-		move_freepages_block(zone, page, migratetype);
+		move_freepages_block_isolate(zone, page, migratetype);
 		atomic_fetch_sub(&mm->isolated_pageblocks, 1);
 	}
 	spin_unlock(&zone->lock);
@@ -165,21 +163,18 @@ static int check_isolate_range(struct cma_mm *mm, const char *fn, unsigned long 
 			       unsigned long end, int migratetype)
 {
 	int ret = mm_require_phase(mm, MM_BOOTED, fn);
-	unsigned long align;
 
 	if (ret)
 		return ret;
-	align = max_order_nr_pages(mm) > mm->pageblock_nr_pages ? max_order_nr_pages(mm) :
-		mm->pageblock_nr_pages;
 	/*
-	 * Aligned to MAX_ORDER_NR_PAGES (and pageblocks), as alloc_contig_range
-	 * isolates: a free buddy block headed outside a smaller range would stay
-	 * allocatable, and its allocation would retype the isolated block.
+	 * Any pageblock-aligned range, as v3.5's callers (memory offlining,
+	 * soft offline) ask for; a free block straddling its edge is split
+	 * (move_freepages_block_isolate).
 	 */
 	if (start >= end || start < mm->base_pfn || end > mm->end_pfn ||
-	    (start | end) & (align - 1)) {
-		mm_pr_err(mm, "%s: range [%#lx, %#lx) refused: it must be non-empty, within memory and aligned to %lu pages (MAX_ORDER_NR_PAGES and pageblocks)\n",
-			  fn, start, end, align);
+	    (start | end) & (mm->pageblock_nr_pages - 1)) {
+		mm_pr_err(mm, "%s: range [%#lx, %#lx) refused: it must be non-empty, within memory and aligned to pageblocks (%lu pages)\n",
+			  fn, start, end, mm->pageblock_nr_pages);
 		return -EINVAL;
 	}
 	if (migratetype < 0 || migratetype >= MIGRATE_TYPES || migratetype == MIGRATE_ISOLATE) {
