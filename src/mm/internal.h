@@ -58,10 +58,9 @@ static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
 {
 	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
 }
-/* The machine's own life; cma_mm_create/boot/destroy (dma/setup.c) add CMA and devices. */
-int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
-int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
-void mm_destroy(struct cma_mm *mm);
+/* A zeroed machine with its kernel log ready; mm_free() undoes it. */
+struct cma_mm *mm_alloc(void);
+void mm_free(struct cma_mm *mm);
 
 /* The slot the calling thread bound itself to, and on which machine. */
 struct cpu_binding {
@@ -352,5 +351,12 @@ uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item);
 #else
 #define VM_VERIFY(mm) do { } while (0)
 #endif
+
+/* ---- mm_init.c: the machine's life, at the top of src/mm ---- */
+
+/* cma_mm_create/boot/destroy (dma/setup.c) add CMA and devices around these. */
+int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
+int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
+void mm_destroy(struct cma_mm *mm);
 
 #endif

@@ -627,13 +627,6 @@ bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 	return false;
 }
 
-struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
-{
-	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_pages"))
-		return NULL;
-	return __alloc_pages(mm, gfp, order);
-}
-
 /* ---- per-CPU lists ---- */
 
 static void drain_slot(struct cma_mm *mm, struct cpu_slot *slot)
