@@ -219,6 +219,7 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
 void setup_per_zone_wmarks(struct cma_mm *mm);
 void init_per_zone_wmark_min(struct cma_mm *mm);
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm);
+int zone_batchsize(struct cma_mm *mm, struct zone *zone);
 void zone_pcp_init(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);

@@ -300,6 +300,90 @@ static void free_area_init_zones(struct cma_mm *mm)
 	}
 }
 
+/* sizeof(struct page) in the kernel modelled: 64 bytes on x86-64, 32 on 32-bit ARM. */
+static unsigned long arch_struct_page_size(const struct cma_mm *mm)
+{
+	return mm->arch == CMA_ARCH_ARM ? 32 : 64;
+}
+
+struct dma_free_count {
+	struct cma_mm *mm;
+	unsigned long max_dma_pfn, nr_free;
+};
+
+static void count_dma_free(void *ctx, cma_phys_t start, cma_phys_t end)
+{
+	struct dma_free_count *c = ctx;
+	unsigned long spfn = (start + c->mm->page_size - 1) >> c->mm->page_shift;
+	unsigned long epfn = end >> c->mm->page_shift;
+
+	spfn = spfn < c->max_dma_pfn ? spfn : c->max_dma_pfn;
+	epfn = epfn < c->max_dma_pfn ? epfn : c->max_dma_pfn;
+	if (epfn > spfn)
+		c->nr_free += epfn - spfn;
+}
+
+/*
+ * memblock_find_dma_reserve: on x86-64 the pages below MAX_DMA_PFN that
+ * memblock holds when the zones are sized are taken from ZONE_DMA's
+ * present pages (set_dma_reserve). No other architecture sets it.
+ */
+static unsigned long find_dma_reserve(struct cma_mm *mm)
+{
+	struct dma_free_count c = { .mm = mm, .max_dma_pfn = mm->zone_end[ZONE_DMA] >> mm->page_shift };
+	unsigned long nr_pages;
+
+	if (mm->arch != CMA_ARCH_X86 || !c.max_dma_pfn)
+		return 0;
+	nr_pages = present_pages_in_range(mm, 0, c.max_dma_pfn);
+	memblock_for_each_free_range(&mm->memblock, count_dma_free, &c);
+	return nr_pages - c.nr_free;
+}
+
+/*
+ * free_area_init_core's sizing: a zone's present pages exclude its own
+ * memmap, PAGE_ALIGN(spanned * sizeof(struct page)) in pages, and the
+ * lowest zone also dma_reserve, so that the watermarks, lowmem_reserve,
+ * the pcp batch and min_free_kbytes are computed from the figures the
+ * kernel uses. The memmap's bytes are not taken from the machine's RAM
+ * (ours lives outside it), so totalram and managed_pages still count them.
+ * Departure: a zone whose memmap would take all of its pages keeps them
+ * (the kernel leaves it unpopulated), as an empty zone here frees nothing.
+ */
+static void free_area_init_core(struct cma_mm *mm)
+{
+	unsigned long dma_reserve = find_dma_reserve(mm), total = 0;
+	bool lowest = true;
+	struct zone *z;
+
+	for_each_populated_zone(mm, z)
+		total += z->present_pages;
+	mm_printk(mm, "On node 0 totalpages: %lu\n", total);
+	for_each_zone(mm, z) {
+		unsigned long bytes = z->spanned_pages * arch_struct_page_size(mm);
+		unsigned long memmap_pages = (bytes + mm->page_size - 1) >> mm->page_shift;
+
+		if (!z->configured)
+			continue;
+		if (z->present_pages > memmap_pages) {
+			z->present_pages -= memmap_pages;
+			if (memmap_pages)
+				mm_printk(mm, "  %s zone: %lu pages used for memmap\n", z->name, memmap_pages);
+		} else if (memmap_pages) {
+			mm_printk(mm, "  %s zone: %lu pages exceeds realsize %lu\n", z->name,
+				  memmap_pages, z->present_pages);
+		}
+		if (lowest && z->present_pages > dma_reserve) {
+			z->present_pages -= dma_reserve;
+			mm_printk(mm, "  %s zone: %lu pages reserved\n", z->name, dma_reserve);
+		}
+		lowest = false;
+		if (z->present_pages)
+			mm_printk(mm, "  %s zone: %lu pages, LIFO batch:%d\n", z->name, z->present_pages,
+				  zone_batchsize(mm, z));
+	}
+}
+
 /* memmap_init_zone: every valid page reserved and in its zone; pageblocks MOVABLE. */
 static void memmap_init(struct cma_mm *mm)
 {
@@ -369,6 +453,7 @@ int mm_boot_memory(struct cma_mm *mm)
 	}
 	memset(mm->slots, 0, mm->nr_cpus * sizeof(struct cpu_slot));
 	free_area_init_zones(mm);
+	free_area_init_core(mm);
 	build_all_zonelists(mm);
 	memmap_init(mm);
 	zone_pcp_init(mm);

@@ -680,7 +680,7 @@ static unsigned long rounddown_pow_of_two(unsigned long n)
 }
 
 /* zone_batchsize: about a quarter of a percent of the zone, at most 512 KiB worth. */
-static int zone_batchsize(struct cma_mm *mm, struct zone *zone)
+int zone_batchsize(struct cma_mm *mm, struct zone *zone)
 {
 	unsigned long batch = zone->present_pages / 1024;
 
