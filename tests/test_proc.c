@@ -16,6 +16,7 @@
 
 #include "mm/internal.h"
 #include "helpers.h"
+#include "owners.h"
 
 /* The machine of every test: 256 MiB at 0, ZONE_DMA below 16 MiB, no DMA32. */
 #define RAM_SIZE	(256 * MiB)
@@ -511,7 +512,7 @@ static void check_vmstat(struct cma_mm *mm, const char *s)
 {
 	unsigned n = 0;
 
-	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + 2 + NR_VM_EVENT_ITEMS);
+	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + 2 + NR_VMSTAT_EVENT_ITEMS);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++, n++) {
 		char line[128], want[128];
 
@@ -527,7 +528,7 @@ static void check_vmstat(struct cma_mm *mm, const char *s)
 		assert_true(nth_line(s, n++, line, sizeof(line)));
 		assert_string_equal(line, "nr_dirty_background_threshold 0");
 	}
-	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++, n++) {
+	for (int i = 0; i < NR_VMSTAT_EVENT_ITEMS; i++, n++) {
 		char line[128], want[128];
 
 		assert_true(nth_line(s, n, line, sizeof(line)));
@@ -580,6 +581,89 @@ static void vmstat_names_once_in_kernel_order(void **state)
 	cma_free_pages(mm, page, 3);
 	free(after);
 	free(before);
+	cma_mm_destroy(mm);
+}
+
+static uint64_t vmstat_value(const char *s, const char *name)
+{
+	char prefix[64];
+	const char *line;
+
+	snprintf(prefix, sizeof(prefix), "%s ", name);
+	line = find_line(s, prefix);
+	if (!line)
+		fail_msg("vmstat: expected a line '%s N', found none", name);
+	return strtoull(line + strlen(prefix), NULL, 10);
+}
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+/*
+ * Expect v3.5's compaction lines after pgrotated (vmstat_text):
+ * compact_blocks_moved, compact_pages_moved, compact_pagemigrate_failed,
+ * compact_stall, compact_fail, compact_success, counted as v3.5's
+ * compact_zone() counts them: a block per batch the migrate scanner took
+ * (even an empty one), moved = pages that left the batch. No line of
+ * 3.8's pgmigrate_* and compact_{migrate,free}_scanned, compact_isolated;
+ * cma_mm_counter() still answers those names (the simulator's cost model
+ * reads them). Here the pages are LRU pages of every other pfn; compact_
+ * memory moves them up until the free scanner runs dry, so the last
+ * batch, at most COMPACT_CLUSTER_MAX pages, may find no target and count
+ * as failed (compact_zone's -ENOMEM).
+ */
+static void vmstat_compaction_lines_of_v3_5(void **state)
+{
+	static const char *const later[] = {
+		"pgmigrate_success ", "pgmigrate_fail ", "compact_migrate_scanned ",
+		"compact_free_scanned ", "compact_isolated ",
+	};
+	static const char *const v3_5[] = {
+		"pgrotated", "compact_blocks_moved", "compact_pages_moved",
+		"compact_pagemigrate_failed", "compact_stall", "compact_fail", "compact_success",
+	};
+	struct cma_mm *mm = proc_machine(1);
+	struct fake_owner *o = owner_create(mm, false, 4096);
+	const char *at;
+	char *s;
+
+	assert_non_null(o);
+	for (uint64_t i = 0; i < 4096; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	for (uint64_t i = 0; i < 4096; i += 2)
+		owner_release(o, i);
+	lru_add_drain_all(mm);
+	assert_int_equal(cma_compact_memory(mm), 0);
+	assert_true(o->migrated > 0);
+	s = proc_read(mm, "vmstat");
+	check_vmstat(mm, s);
+	at = find_line(s, "pgrotated ");
+	assert_non_null(at);
+	for (unsigned i = 0; i < sizeof(v3_5) / sizeof(v3_5[0]); i++) {
+		size_t len = strlen(v3_5[i]);
+
+		if (strncmp(at, v3_5[i], len) || at[len] != ' ')
+			fail_msg("vmstat: expected '%s' on the line after the last, found '%.40s'", v3_5[i], at);
+		at = strchr(at, '\n') + 1;
+	}
+	for (unsigned i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+		if (find_line(s, later[i]))
+			fail_msg("vmstat: expected no '%s' line (3.8), found one", later[i]);
+	assert_true(vmstat_value(s, "compact_blocks_moved") > 0);
+	assert_int_equal(vmstat_value(s, "compact_pages_moved"), o->migrated);
+	assert_true(vmstat_value(s, "compact_pagemigrate_failed") <= COMPACT_CLUSTER_MAX);
+	assert_int_equal(counter(mm, "compact_pages_moved"), o->migrated);
+	assert_int_equal(counter(mm, "pgmigrate_success"), o->migrated);
+	assert_true(counter(mm, "compact_isolated") >= o->migrated);
+	assert_true(counter(mm, "compact_migrate_scanned") > 0);
+	free(s);
+	owner_destroy(o);
+	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
 
@@ -836,6 +920,7 @@ int main(void)
 		cmocka_unit_test(meminfo_cma_lines_count_cma_pageblocks),
 		cmocka_unit_test(meminfo_highmem_lines_only_with_highmem),
 		cmocka_unit_test(vmstat_names_once_in_kernel_order),
+		cmocka_unit_test(vmstat_compaction_lines_of_v3_5),
 		cmocka_unit_test(zoneinfo_matches_zone_state),
 		cmocka_unit_test(write_proc_unknown_name_is_enoent),
 		cmocka_unit_test(write_proc_before_boot_is_einval),

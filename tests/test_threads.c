@@ -137,7 +137,8 @@ static void *drainer_main(void *arg)
 /* 64 MiB, DMA below 16 MiB, 16 MiB of CMA at 32 MiB, NR_CPUS slots. */
 static struct cma_mm *threaded_machine(void)
 {
-	struct cma_bank bank = { 0, 64 * MiB };
+	/* 64 MiB of Normal, whose pcp batch (3) leaves pages on the lists */
+	struct cma_bank bank = { 0, 80 * MiB };
 	struct cma_mm_config cfg = {
 		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .nr_cpus = NR_CPUS,
 		.cmdline = "cma=0",

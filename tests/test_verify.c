@@ -416,7 +416,8 @@ static void verify_catches_movable_free_block_on_cma_list(void **state)
  */
 static void verify_catches_cma_pcp_page_with_movable_type(void **state)
 {
-	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	/* 64 MiB of Normal: its pcp batch (3) refills more than the page taken */
+	struct cma_mm *mm = *state = test_machine_with_cma(80 * MiB, 32 * MiB, 16 * MiB);
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	struct cma_page *others[64], *big, *small, *page;
 	int nr_others = 0;

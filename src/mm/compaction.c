@@ -375,8 +375,8 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 
 enum isolate_migrate {
 	ISOLATE_ABORT,		/* too many isolated: end the run */
-	ISOLATE_NONE,		/* nothing taken: scan on */
-	ISOLATE_SUCCESS,	/* a batch to migrate */
+	ISOLATE_NONE,		/* nothing scanned (a hole, the free scanner): scan on */
+	ISOLATE_SUCCESS,	/* a batch to migrate, perhaps empty */
 };
 
 /*
@@ -397,7 +397,8 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	if (!low_pfn)
 		return ISOLATE_ABORT;
 	cc->migrate_pfn = low_pfn;
-	return cc->nr_migratepages ? ISOLATE_SUCCESS : ISOLATE_NONE;
+	/* v3.5: a scanned chunk is a batch even when it took nothing; it counts as a block */
+	return ISOLATE_SUCCESS;
 }
 
 /* ---- the run ---- */
@@ -413,11 +414,20 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
 	unsigned long nr_migrate = cc->nr_migratepages, nr_failed;
 	int err;
 
-	err = migrate_pages(mm, &cc->migratepages, compaction_alloc, (unsigned long)cc,
-			    cc->sync ? MIGRATE_SYNC_LIGHT : MIGRATE_ASYNC);
+	err = nr_migrate ? migrate_pages(mm, &cc->migratepages, compaction_alloc, (unsigned long)cc,
+					 cc->sync ? MIGRATE_SYNC_LIGHT : MIGRATE_ASYNC) : 0;
 	/* update_nr_listpages: migration took pages from both lists */
 	cc->nr_migratepages = page_list_count(mm, &cc->migratepages);
 	cc->nr_freepages = page_list_count(mm, &cc->freepages);
+	/*
+	 * compact_zone's events (v3.5): one block per batch, moved = the pages
+	 * that left the list (a page that failed for good left it too, put
+	 * back), failed = those still on it (retries used up, or no target).
+	 */
+	count_vm_event(mm, COMPACTBLOCKS);
+	count_vm_events(mm, COMPACTPAGES, nr_migrate - cc->nr_migratepages);
+	if (cc->nr_migratepages)
+		count_vm_events(mm, COMPACTPAGEFAILED, cc->nr_migratepages);
 	nr_failed = err >= 0 ? (unsigned long)err : cc->nr_migratepages;
 	trace_event(mm, "mm_compaction_migratepages", "nr_migrated=%lu nr_failed=%lu",
 		    nr_migrate - min_ul(nr_failed, nr_migrate), nr_failed);

@@ -58,10 +58,9 @@ static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
 {
 	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
 }
-/* The machine's own life; cma_mm_create/boot/destroy (init/main.c) add CMA and devices. */
-int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
-int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
-void mm_destroy(struct cma_mm *mm);
+/* A zeroed machine with its kernel log ready; mm_free() undoes it. */
+struct cma_mm *mm_alloc(void);
+void mm_free(struct cma_mm *mm);
 
 /* The slot the calling thread bound itself to, and on which machine. */
 struct cpu_binding {
@@ -221,6 +220,7 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
 void setup_per_zone_wmarks(struct cma_mm *mm);
 void init_per_zone_wmark_min(struct cma_mm *mm);
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm);
+int zone_batchsize(struct cma_mm *mm, struct zone *zone);
 void zone_pcp_init(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
@@ -375,5 +375,12 @@ int verify_zones(struct cma_mm *mm, const char *where);	/* takes each zone's loc
 #define VM_VERIFY_PAGEBLOCKS(mm, start, end, expect, where) do { } while (0)
 #define VM_VERIFY_ZONES(mm, where) do { } while (0)
 #endif
+
+/* ---- mm_init.c: the machine's life, at the top of src/mm ---- */
+
+/* cma_mm_create/boot/destroy (init/main.c) add CMA and devices around these. */
+int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
+int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
+void mm_destroy(struct cma_mm *mm);
 
 #endif

@@ -136,8 +136,10 @@ struct zone {
 	bool configured;		/* the platform has this zone type */
 	unsigned long zone_start_pfn;
 	unsigned long spanned_pages;
-	unsigned long present_pages;	/* pages in banks within the span */
-	unsigned long managed_pages;	/* pages handed to the buddy allocator */
+	/* pages in banks within the span, less the memmap and dma_reserve (free_area_init_core) */
+	unsigned long present_pages;
+	/* pages handed to the buddy allocator: the memmap's too, as it is not in the machine's RAM */
+	unsigned long managed_pages;
 };
 
 struct memblock_region {

@@ -727,13 +727,6 @@ bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 	return false;
 }
 
-struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
-{
-	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_pages"))
-		return NULL;
-	return __alloc_pages(mm, gfp, order);
-}
-
 /* ---- per-CPU lists ---- */
 
 static void drain_slot(struct cma_mm *mm, struct cpu_slot *slot)
@@ -788,7 +781,7 @@ static unsigned long rounddown_pow_of_two(unsigned long n)
 }
 
 /* zone_batchsize: about a quarter of a percent of the zone, at most 512 KiB worth. */
-static int zone_batchsize(struct cma_mm *mm, struct zone *zone)
+int zone_batchsize(struct cma_mm *mm, struct zone *zone)
 {
 	unsigned long batch = zone->present_pages / 1024;
 

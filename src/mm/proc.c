@@ -161,7 +161,7 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 	/* enum writeback_stat_item: there is no writeback model, so no dirty limits */
 	fprintf(out, "%s %lu\n", "nr_dirty_threshold", 0ul);
 	fprintf(out, "%s %lu\n", "nr_dirty_background_threshold", 0ul);
-	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+	for (int i = 0; i < NR_VMSTAT_EVENT_ITEMS; i++)
 		fprintf(out, "%s %llu\n", vmstat_event_names[i],
 			(unsigned long long)vm_event_sum(mm, i));
 	return 0;
@@ -326,7 +326,7 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 		"\n        scanned  %lu"
 		"\n        spanned  %lu"
 		"\n        present  %lu"
-		"\n        managed  %lu",	/* later kernels (v3.11+) */
+		"\n        managed  %lu",	/* v3.11+; here above present by the memmap */
 		zone_page_state(zone, NR_FREE_PAGES), zm.min, zm.low, zm.high, 0ul,
 		zone->spanned_pages, zone->present_pages, zone->managed_pages);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)

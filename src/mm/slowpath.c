@@ -179,3 +179,10 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 		trace_page_alloc(mm, page, order, gfp, migratetype);
 	return page;
 }
+
+struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_pages"))
+		return NULL;
+	return __alloc_pages(mm, gfp, order);
+}

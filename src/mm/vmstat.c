@@ -32,10 +32,12 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"pginodesteal", "slabs_scanned", "kswapd_inodesteal", "kswapd_low_wmark_hit_quickly",
 	"kswapd_high_wmark_hit_quickly", "kswapd_skip_congestion_wait", "pageoutrun",
 	"allocstall", "pgrotated",
-	"pgmigrate_success", "pgmigrate_fail",
-	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
+	"compact_blocks_moved", "compact_pages_moved", "compact_pagemigrate_failed",
 	"compact_stall", "compact_fail", "compact_success",
 	"cma_alloc_success", "cma_alloc_fail",
+	/* by name only */
+	"pgmigrate_success", "pgmigrate_fail",
+	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
 };
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)
