@@ -201,6 +201,43 @@ static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (__reclaim_pages, seed 008): with free memory below the raised
+ * marks, alloc_contig_range reclaims, and what reclaim freed waits on the
+ * per-CPU list, where it does not count as free, until the list
+ * overflows: nothing drains it in between. (An extra drain_all_pages
+ * after each round left the list empty.)
+ */
+static void alloc_contig_range_reclaim_leaves_pcp_pages(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	unsigned long base = cma_area_base_pfn(default_area(mm)), nr = mm->end_pfn - mm->base_pfn;
+	struct zone *z = page_zone(mm, pfn_to_page(mm, base));
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t reclaimed = 0;
+
+	for (uint64_t i = 0; i < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+	assert_int_equal(reclaimed, 0);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+	assert_true(reclaimed > 0);
+	if (!pcp_count(mm, 0, z->idx)) {
+		print_error("expected reclaimed pages left on CPU 0's per-CPU list, found it empty\n");
+		fail();
+	}
+	assert_true(owner_check(o) >= 0);
+	assert_clean(mm);
+	cma_free_contig_range(mm, base, 1024);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
 static void alloc_contig_range_bad_input(void **state)
 {
 	struct cma_mm *mm = machine("cma=8M", NULL);
@@ -489,6 +526,7 @@ int main(void)
 		cmocka_unit_test(alloc_from_contiguous_pinned_page_skips_range),
 		cmocka_unit_test(alloc_from_contiguous_everything_pinned_fails_clean),
 		cmocka_unit_test(alloc_contig_range_unaligned_returns_head_and_tail),
+		cmocka_unit_test(alloc_contig_range_reclaim_leaves_pcp_pages),
 		cmocka_unit_test(alloc_contig_range_bad_input),
 		cmocka_unit_test(alloc_contig_range_movable_zone_memory),
 		cmocka_unit_test(dma_contiguous_reserve_size_selection),

@@ -291,6 +291,63 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (isolate_freepages_block and isolate_migratepages_range of v3.5
+ * both list_add): two neighbouring pages low in an otherwise free zone
+ * move to the top of the first free pageblock the free scanner takes.
+ * The free list hands out the last page it took first, and the batch
+ * migrates its highest page first, so the higher page lands on the last
+ * pfn of that pageblock and the lower one just below it. (Adding at the
+ * tail put them on the pageblock's first two pfns.)
+ */
+static void compact_zone_targets_in_kernel_list_order(void **state)
+{
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long nr = mm->end_pfn - mm->base_pfn, pa = 0, pb;
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t n, a = UINT64_MAX, b = UINT64_MAX;
+	struct compact_control cc;
+
+	for (n = 0; n < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; n++)
+		assert_non_null(owner_fault(o, n, CMA_GFP_HIGHUSER_MOVABLE, n + 1));
+	lru_add_drain_all(mm);
+	/* the lowest pair of neighbours the owner holds */
+	for (unsigned long pfn = z->zone_start_pfn; a == UINT64_MAX; pfn++) {
+		struct cma_page *lo = pfn_to_page(mm, pfn), *hi = lo + 1;
+
+		if (page_test(lo, PG_movable) && page_test(hi, PG_movable)) {
+			a = lo->private;
+			b = hi->private;
+			pa = pfn;
+		}
+	}
+	assert_true(pa < z->zone_start_pfn + z->spanned_pages / 2);
+	for (uint64_t i = 0; i < n; i++)
+		if (i != a && i != b)
+			owner_release(o, i);
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_verify(mm);
+
+	compact_control_init(&cc, z, -1, true);
+	assert_int_equal(compact_zone(z, &cc), COMPACT_COMPLETE);
+	assert_int_equal(o->migrated, 2);
+	pa = page_to_pfn(mm, o->slots[a].page);
+	pb = page_to_pfn(mm, o->slots[b].page);
+	if ((pb + 1) % mm->pageblock_nr_pages || pa != pb - 1) {
+		print_error("expected the pair on a pageblock's last two pfns, higher page last; found %#lx and %#lx\n",
+			    pa, pb);
+		fail();
+	}
+	assert_int_equal(owner_check(o), 2);
+	assert_verify(mm);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* An owner at work on CPU 1 while compaction runs on CPU 0. */
 struct race {
 	struct cma_mm *mm;
@@ -651,7 +708,8 @@ static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
 		expect_isolated(mm, &cc, o, 100);
 		if (next < end) {
 			assert_int_equal(cc.nr_migratepages, COMPACT_CLUSTER_MAX);
-			assert_int_equal(next, page_to_pfn(mm, page_list_last(mm, &cc.migratepages)) + 1);
+			/* the last page taken is at the head (list_add) */
+			assert_int_equal(next, page_to_pfn(mm, page_list_first(mm, &cc.migratepages)) + 1);
 		}
 		total += cc.nr_migratepages;
 		put_back(mm, &cc);
@@ -920,6 +978,7 @@ int main(void)
 		cmocka_unit_test(compact_memory_fragmented_zone_satisfies_order9),
 		cmocka_unit_test(try_to_compact_pages_fragmented_zone_stops_at_order9),
 		cmocka_unit_test(compact_zone_sync_leaves_pinned_pages),
+		cmocka_unit_test(compact_zone_targets_in_kernel_list_order),
 		cmocka_unit_test(compact_memory_races_owner),
 		cmocka_unit_test(try_to_compact_pages_counts_stalls),
 		cmocka_unit_test(isolate_freepages_range_free_range_taken),

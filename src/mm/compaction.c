@@ -71,7 +71,7 @@ static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list
 
 	while ((page = page_list_first(mm, list))) {
 		page_list_del(mm, list, page);
-		cma_free_pages(mm, page, 0);
+		put_page(mm, page);
 		n++;
 	}
 	return n;
@@ -81,7 +81,8 @@ static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list
 
 /*
  * Take the free block whose head is @pfn, as 2^order allocated order-0
- * pages at the tail of @freelist. 0 if @pfn is not the head of a free
+ * pages pushed at the head of @freelist, as the kernel's list_add: the
+ * last page taken is the first target handed out. 0 if @pfn is not the head of a free
  * block of @zone, or if the watermark forbids the split. zone->lock held.
  */
 static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
@@ -95,7 +96,7 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
 		return 0;
 	isolated = (unsigned long)split_free_page(mm, page);
 	for (unsigned long i = 0; i < isolated; i++)
-		page_list_add_tail(mm, freelist, page + i);
+		page_list_add(mm, freelist, page + i);
 	return isolated;
 }
 
@@ -355,7 +356,8 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
 		    isolate_lru_page(mm, page))
 			continue;
-		page_list_add_tail(mm, &cc->migratepages, page);
+		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
+		page_list_add(mm, &cc->migratepages, page);
 		cc->nr_migratepages++;
 		nr_isolated++;
 		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX) {
