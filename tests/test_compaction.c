@@ -440,6 +440,114 @@ static void try_to_compact_pages_counts_stalls(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * A zone where no order-9 block can ever form: every other page held
+ * unmovable, the holes free or holding @nr_file clean file pages that
+ * reclaim can always drop. Returns the unmovable pages (free() them).
+ */
+static struct cma_page **interleave_unmovable(struct cma_mm *mm, struct fake_owner *o,
+					      uint64_t nr_file, unsigned long *nr_pinned)
+{
+	unsigned long nr = mm->end_pfn - mm->base_pfn, n, kept = 0;
+	struct cma_page **pages = malloc(nr * sizeof(*pages));
+
+	assert_non_null(pages);
+	n = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, nr);
+	for (unsigned long i = 0; i < n; i++) {
+		if (page_to_pfn(mm, pages[i]) & 1)
+			cma_free_pages(mm, pages[i], 0);
+		else
+			pages[kept++] = pages[i];
+	}
+	cma_drain_all_pages(mm);
+	fault_owner(o, 0, nr_file);
+	lru_add_drain_all(mm);
+	*nr_pinned = kept;
+	return pages;
+}
+
+/*
+ * Expect (__alloc_pages_direct_compact, compaction_deferred and
+ * defer_compaction of v3.5): order-9 requests that compaction cannot
+ * help. The first compacts async, reclaims, compacts sync and fails:
+ * only that sync failure defers. From then on the requests consider
+ * compaction twice each (async, then sync after reclaim) and run it
+ * only at the 2nd, 4th, 8th consideration after each failure: 2, 1, 0,
+ * 1, 0, 0, 0, 1 stalls. Today's every-request compaction stalls twice
+ * each time.
+ */
+static void direct_compact_deferred_after_sync_failure(void **state)
+{
+	static const uint64_t expect[] = { 2, 1, 0, 1, 0, 0, 0, 1 };
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct fake_owner *o = owner_create(mm, false, 1024);
+	unsigned long nr_pinned;
+	struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
+	uint64_t stalls[8], before;
+
+	for (int i = 0; i < 8; i++) {
+		before = counter(mm, "compact_stall");
+
+		assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9));
+		stalls[i] = counter(mm, "compact_stall") - before;
+	}
+	for (int i = 0; i < 8; i++) {
+		if (stalls[i] != expect[i]) {
+			print_error("request %d: expected %llu compaction stalls, found %llu\n", i + 1,
+				    (unsigned long long)expect[i], (unsigned long long)stalls[i]);
+			fail();
+		}
+	}
+	assert_int_equal(normal(mm)->compact_defer_shift, 4);	/* four failures */
+	/* it starts at 0, as the kernel's zeroed zone: only a success raises it */
+	assert_int_equal(normal(mm)->compact_order_failed, 0);
+	assert_int_equal(counter(mm, "compact_success"), 0);
+	assert_verify(mm);
+	owner_destroy(o);
+	for (unsigned long i = 0; i < nr_pinned; i++)
+		cma_free_pages(mm, pinned[i], 0);
+	free(pinned);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (__alloc_pages_direct_compact and defer_compaction of v3.5):
+ * compaction that gives an order-9 request its page ends the zone's
+ * deferral and raises compact_order_failed to 10, so that smaller orders
+ * are never deferred until one of them fails in sync mode, which lowers
+ * it to that order.
+ */
+static void direct_compact_success_resets_deferral(void **state)
+{
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	struct cma_page *page;
+
+	assert_true(largest_free_order(mm, z) < 9);
+	/* as after a sync failure at order 9, with the next consideration let through */
+	defer_compaction(z, 9);
+	assert_true(compaction_deferred(z, 9));
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
+	assert_non_null(page);
+	assert_int_equal(counter(mm, "compact_success"), 1);
+	assert_int_equal(z->compact_defer_shift, 0);
+	assert_int_equal(z->compact_considered, 0);
+	assert_int_equal(z->compact_order_failed, 10);
+	assert_false(compaction_deferred(z, 9));
+	defer_compaction(z, 4);
+	assert_int_equal(z->compact_order_failed, 4);
+	assert_false(compaction_deferred(z, 3));
+	assert_true(compaction_deferred(z, 4));
+	cma_free_pages(mm, page, 9);
+	assert_verify(mm);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* ---- isolate_freepages_range ---- */
 
 /* The buddy state, with every per-CPU list drained into it first. */
@@ -979,6 +1087,8 @@ int main(void)
 		cmocka_unit_test(try_to_compact_pages_fragmented_zone_stops_at_order9),
 		cmocka_unit_test(compact_zone_sync_leaves_pinned_pages),
 		cmocka_unit_test(compact_zone_targets_in_kernel_list_order),
+		cmocka_unit_test(direct_compact_deferred_after_sync_failure),
+		cmocka_unit_test(direct_compact_success_resets_deferral),
 		cmocka_unit_test(compact_memory_races_owner),
 		cmocka_unit_test(try_to_compact_pages_counts_stalls),
 		cmocka_unit_test(isolate_freepages_range_free_range_taken),

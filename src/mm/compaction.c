@@ -581,6 +581,57 @@ int cma_fragmentation_index(struct cma_mm *mm, unsigned order, int *index)
 	return 0;
 }
 
+/* ---- deferred compaction (include/linux/compaction.h of v3.5) ---- */
+
+/* At most 64 considerations are skipped after a run of failures. */
+#define COMPACT_MAX_DEFER_SHIFT	6
+
+/*
+ * defer_compaction: a sync compaction for @order failed to give the
+ * allocation its page: skip the next 1 << compact_defer_shift
+ * considerations at this order or above, the shift growing with each
+ * failure in a row.
+ */
+void defer_compaction(struct zone *zone, int order)
+{
+	unsigned shift = __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED) + 1;
+
+	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
+	if (shift > COMPACT_MAX_DEFER_SHIFT)
+		shift = COMPACT_MAX_DEFER_SHIFT;
+	__atomic_store_n(&zone->compact_defer_shift, shift, __ATOMIC_RELAXED);
+	if (order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_order_failed, order, __ATOMIC_RELAXED);
+}
+
+/* compaction_deferred: true to skip compaction for @order this time; counts the consideration. */
+bool compaction_deferred(struct zone *zone, int order)
+{
+	unsigned long limit = 1ul << __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED);
+	unsigned long considered;
+
+	if (order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		return false;
+	considered = __atomic_load_n(&zone->compact_considered, __ATOMIC_RELAXED) + 1ul;
+	if (considered > limit)
+		considered = limit;	/* no overflow however long it is deferred */
+	__atomic_store_n(&zone->compact_considered, (unsigned)considered, __ATOMIC_RELAXED);
+	return considered < limit;
+}
+
+/*
+ * compaction_defer_reset: compaction gave an allocation of @order its
+ * page: no more deferral, and failures below @order + 1 no longer count
+ * (v3.5 does this inline in __alloc_pages_direct_compact; 3.12 named it).
+ */
+void compaction_defer_reset(struct zone *zone, int order)
+{
+	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->compact_defer_shift, 0, __ATOMIC_RELAXED);
+	if (order >= __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_order_failed, order + 1, __ATOMIC_RELAXED);
+}
+
 static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync)
 {
 	struct compact_control cc = {

@@ -291,6 +291,9 @@ int compact_zone(struct zone *zone, struct compact_control *cc);
 int fragmentation_index(struct zone *zone, unsigned order);
 unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
 				   enum zone_type high_zoneidx, int migratetype);
+void defer_compaction(struct zone *zone, int order);
+bool compaction_deferred(struct zone *zone, int order);
+void compaction_defer_reset(struct zone *zone, int order);
 
 /* ---- migrate.c ---- */
 

@@ -127,6 +127,16 @@ struct zone {
 	unsigned long spanned_pages;
 	unsigned long present_pages;	/* pages in banks within the span */
 	unsigned long managed_pages;	/* pages handed to the buddy allocator */
+
+	/*
+	 * Deferred compaction (compaction.c): after a sync failure at
+	 * order >= compact_order_failed, the next 1 << compact_defer_shift
+	 * considerations skip it. Hints, read and written with relaxed
+	 * atomics and no lock, as the kernel leaves them racy.
+	 */
+	unsigned compact_considered;
+	unsigned compact_defer_shift;
+	int compact_order_failed;
 };
 
 struct memblock_region {
