@@ -841,6 +841,38 @@ static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
 }
 
 /*
+ * Expect (v3.5 isolate_migratepages_range through __isolate_lru_page):
+ * an mlocked page on LRU_UNEVICTABLE is passed over, in sync mode too;
+ * the others of the batch are taken.
+ */
+static void isolate_migratepages_range_skips_mlocked(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 8);
+	struct compact_control cc;
+	struct cma_page *locked;
+
+	fault_owner(o, 0, 8);
+	lru_add_drain_all(mm);
+	locked = o->slots[3].page;
+	cma_page_set_mlocked(mm, locked, true);
+	assert_int_equal(page_lru(locked), LRU_UNEVICTABLE);
+	compact_control_init(&cc, z, -1, true);
+	isolate_migratepages_range(z, &cc, z->zone_start_pfn, z->zone_start_pfn + z->spanned_pages);
+	assert_int_equal(cc.nr_migratepages, 7);
+	assert_true(page_test(locked, PG_lru) && !page_test(locked, PG_isolated));
+	put_back(mm, &cc);
+	assert_verify(mm);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 0);
+	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect: async mode passes over whole pageblocks that are neither
  * MOVABLE nor CMA, and over pages under writeback; sync mode takes them.
  */
@@ -1097,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(isolate_freepages_range_watermark_refusal),
 		cmocka_unit_test(isolate_migratepages_range_takes_lru_pages_in_batches),
 		cmocka_unit_test(isolate_migratepages_range_async_skips),
+		cmocka_unit_test(isolate_migratepages_range_skips_mlocked),
 		cmocka_unit_test(isolate_migratepages_range_isolates_pinned_page),
 		cmocka_unit_test(isolate_migratepages_range_too_many_isolated),
 		cmocka_unit_test(fragmentation_index_crafted_states),

@@ -310,8 +310,8 @@ static bool throttle_isolation(struct zone *zone, bool sync)
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
  *
  * Walks pfn by pfn, taking LRU pages with isolate_lru_page(): pages still
- * in a pagevec, free pages and higher-order pages (whose tails it skips)
- * stay. In async mode (!cc->sync) whole pageblocks other than MOVABLE and
+ * in a pagevec, mlocked (unevictable) pages, free pages and higher-order
+ * pages (whose tails it skips) stay. In async mode (!cc->sync) whole pageblocks other than MOVABLE and
  * CMA are skipped, and so are pages under writeback. Stops once
  * cc->nr_migratepages reaches COMPACT_CLUSTER_MAX.
  *

@@ -8,8 +8,9 @@
  * nothing on a CMA list lies outside a CMA or ISOLATE pageblock; no
  * unmovable or reclaimable allocation lies inside a CMA pageblock. It
  * also walks the LRU lists and pagevecs: every PG_lru page on the list its
- * flags name, the LRU and isolation counters equal to what it finds, and
- * the ISOLATE pageblocks equal to those isolation accounts for.
+ * flags name (mlocked ones on LRU_UNEVICTABLE), the LRU, isolation and
+ * NR_MLOCK counters equal to what it finds, and the ISOLATE pageblocks
+ * equal to those isolation accounts for.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ struct verifier {
 	long isolated[2], flagged_isolated[2];	/* anon, file */
 	long isolate_blocks;
 	long owned[2];				/* pages of owners: anon, file */
+	long mlocked;				/* of those, mlocked */
 };
 
 #define MAX_REPORTS 20
@@ -204,8 +206,10 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 		v->flagged_isolated[page_test(page, PG_swapbacked) ? 0 : 1]++;
 	if (page_test(page, PG_movable))
 		v->owned[page_test(page, PG_swapbacked) ? 0 : 1] += 1l << order;
-	if (page_test(page, PG_lru | PG_isolated) && !page_test(page, PG_movable))
-		report(v, "pfn %#lx is on the LRU or isolated but has no owner", pfn);
+	if (page_test(page, PG_mlocked))
+		v->mlocked += 1l << order;
+	if (page_test(page, PG_lru | PG_isolated | PG_mlocked) && !page_test(page, PG_movable))
+		report(v, "pfn %#lx is on the LRU, isolated or mlocked but has no owner", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
 	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);
@@ -256,13 +260,10 @@ static void verify_lru(struct verifier *v, struct zone *zone)
 
 		for (struct cma_page *page = page_list_first(mm, &zone->lru[l]); page;
 		     page = page_list_next(mm, page)) {
-			bool anon = page_test(page, PG_swapbacked), active = page_test(page, PG_active);
-
 			if (++n > mm->end_pfn - mm->base_pfn)
 				break;
 			if (!page_test(page, PG_lru) || !page_test(page, PG_head) ||
-			    page_zonenum(page) != (unsigned)zone->idx ||
-			    (int)(anon ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE) + active != l)
+			    page_zonenum(page) != (unsigned)zone->idx || (int)page_lru(page) != l)
 				report(v, "pfn %#lx on zone %s LRU list %d: flags %#x",
 				       page_to_pfn(mm, page), zone->name, l, page_flags(page));
 		}
@@ -317,15 +318,18 @@ int cma_mm_verify(struct cma_mm *mm)
 			report(&v, "NR_ISOLATED_%s %ld but %ld pages isolated", i ? "FILE" : "ANON",
 			       v.isolated[i], v.flagged_isolated[i]);
 	{
-		long anon = 0, file = 0;
+		long anon = 0, file = 0, mlock = 0;
 
 		for_each_zone(mm, zone) {
 			anon += atomic_load(&zone->vm_stat[NR_ANON_PAGES]);
 			file += atomic_load(&zone->vm_stat[NR_FILE_PAGES]);
+			mlock += atomic_load(&zone->vm_stat[NR_MLOCK]);
 		}
 		if (anon != v.owned[0] || file != v.owned[1])
 			report(&v, "NR_ANON_PAGES %ld, NR_FILE_PAGES %ld but owners hold %ld anon, %ld file pages",
 			       anon, file, v.owned[0], v.owned[1]);
+		if (mlock != v.mlocked)
+			report(&v, "NR_MLOCK %ld but %ld pages mlocked", mlock, v.mlocked);
 	}
 	if (v.isolate_blocks != atomic_load(&mm->isolated_pageblocks))
 		report(&v, "%ld ISOLATE pageblocks but isolation accounts for %ld",

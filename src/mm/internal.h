@@ -240,6 +240,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
+enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
 
