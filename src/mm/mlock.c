@@ -45,6 +45,6 @@ void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked
 		page_flags_clear(page, PG_mlocked);
 	if (on_lru)
 		add_page_to_lru_list(zone, page, page_lru(page));
-	mod_zone_page_state(zone, NR_MLOCK, (mlocked ? 1l : -1l) << page_order(page));
+	mod_zone_page_state(zone, NR_MLOCK, (mlocked ? 1l : -1l) * (1l << page_order(page)));
 	spin_unlock(&zone->lru_lock);
 }
