@@ -50,10 +50,11 @@ enum pageflags {
 	PG_referenced	= 1u << 11,
 	/*
 	 * Mlocked by its owner (cma_page_set_mlocked): unevictable, on
-	 * LRU_UNEVICTABLE whenever on the LRU. The kernel's PG_mlocked and
-	 * PG_unevictable in one bit, the one left between the MT and OPS
-	 * fields: the kernel's second bit says the page reached the
-	 * unevictable list, which here it does under the same lru_lock.
+	 * LRU_UNEVICTABLE whenever on the LRU; the bit left between the MT
+	 * and OPS fields. Departure: the kernel's PG_mlocked and
+	 * PG_unevictable in one bit, so a page mlocked while in a pagevec
+	 * goes straight to LRU_UNEVICTABLE when drained, where v3.5 adds it
+	 * to an evictable list and culls it at reclaim's first look.
 	 */
 	PG_mlocked	= 1u << 23,
 };
