@@ -201,6 +201,96 @@ static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* The owner's data intact and [base, base + 1024) taken: give both back, the machine clean. */
+static void end_with_range_taken(struct cma_mm *mm, struct fake_owner *o, unsigned long base)
+{
+	assert_true(owner_check(o) >= 0);
+	assert_clean(mm);
+	cma_free_contig_range(mm, base, 1024);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (__reclaim_pages, seed 008): with free memory below the raised
+ * marks, alloc_contig_range reclaims, and what reclaim freed waits on the
+ * per-CPU list, where it does not count as free, until the list
+ * overflows: nothing drains it in between. (An extra drain_all_pages
+ * after each round left the list empty.)
+ */
+static void alloc_contig_range_reclaim_leaves_pcp_pages(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	unsigned long base = cma_area_base_pfn(default_area(mm)), nr = mm->end_pfn - mm->base_pfn;
+	struct zone *z = page_zone(mm, pfn_to_page(mm, base));
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t reclaimed = 0;
+
+	for (uint64_t i = 0; i < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+	assert_int_equal(reclaimed, 0);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+	assert_true(reclaimed > 0);
+	if (!pcp_count(mm, 0, z->idx)) {
+		print_error("expected reclaimed pages left on CPU 0's per-CPU list, found it empty\n");
+		fail();
+	}
+	end_with_range_taken(mm, o, base);
+}
+
+/*
+ * Expect (v3.5 __isolate_lru_page refuses unevictable pages; 3.7 brought
+ * ISOLATE_UNEVICTABLE): a range holding an mlocked page is -EBUSY. The
+ * page stays where it is with its bytes, every pageblock is CMA again,
+ * nothing is left isolated or raised; munlocked, the range is taken.
+ */
+static void alloc_contig_range_mlocked_page_busy(void **state)
+{
+	struct cma_mm *mm = machine("cma=8M", NULL);
+	unsigned long base = cma_area_base_pfn(default_area(mm)), nr = mm->end_pfn - mm->base_pfn;
+	struct fake_owner *o = owner_create(mm, false, nr);
+	struct cma_page *locked = NULL;
+	uint64_t slot = 0;
+
+	for (uint64_t i = 0; i < nr && !locked; i++) {
+		struct cma_page *p = owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, i + 1);
+		unsigned long pfn;
+
+		assert_non_null(p);
+		pfn = cma_page_to_pfn(mm, p);
+		if (pfn >= base + 100 && pfn < base + 1024) {
+			locked = p;
+			slot = i;
+		}
+	}
+	assert_non_null(locked);
+	lru_add_drain_all(mm);
+	cma_page_set_mlocked(mm, locked, true);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 1);
+	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 1);
+	assert_verify(mm);
+
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), -EBUSY);
+	assert_ptr_equal(o->slots[slot].page, locked);
+	assert_true(page_test(locked, PG_lru | PG_mlocked));
+	assert_true(owner_check(o) >= 0);
+	assert_true(range_is_cma(mm, default_area(mm)));
+	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 1);
+	assert_clean(mm);
+
+	cma_page_set_mlocked(mm, locked, false);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 0);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+	assert_ptr_not_equal(o->slots[slot].page, locked);
+	end_with_range_taken(mm, o, base);
+}
+
 static void alloc_contig_range_bad_input(void **state)
 {
 	struct cma_mm *mm = machine("cma=8M", NULL);
@@ -542,6 +632,8 @@ int main(void)
 		cmocka_unit_test(alloc_from_contiguous_pinned_page_skips_range),
 		cmocka_unit_test(alloc_from_contiguous_everything_pinned_fails_clean),
 		cmocka_unit_test(alloc_contig_range_unaligned_returns_head_and_tail),
+		cmocka_unit_test(alloc_contig_range_reclaim_leaves_pcp_pages),
+		cmocka_unit_test(alloc_contig_range_mlocked_page_busy),
 		cmocka_unit_test(alloc_contig_range_bad_input),
 		cmocka_unit_test(alloc_contig_range_movable_zone_memory),
 		cmocka_unit_test(release_from_contiguous_frees_through_pcp_lists),

@@ -298,6 +298,63 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (isolate_freepages_block and isolate_migratepages_range of v3.5
+ * both list_add): two neighbouring pages low in an otherwise free zone
+ * move to the top of the first free pageblock the free scanner takes.
+ * The free list hands out the last page it took first, and the batch
+ * migrates its highest page first, so the higher page lands on the last
+ * pfn of that pageblock and the lower one just below it. (Adding at the
+ * tail put them on the pageblock's first two pfns.)
+ */
+static void compact_zone_targets_in_kernel_list_order(void **state)
+{
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	unsigned long nr = mm->end_pfn - mm->base_pfn, pa = 0, pb;
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t n, a = UINT64_MAX, b = UINT64_MAX;
+	struct compact_control cc;
+
+	for (n = 0; n < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; n++)
+		assert_non_null(owner_fault(o, n, CMA_GFP_HIGHUSER_MOVABLE, n + 1));
+	lru_add_drain_all(mm);
+	/* the lowest pair of neighbours the owner holds */
+	for (unsigned long pfn = z->zone_start_pfn; a == UINT64_MAX; pfn++) {
+		struct cma_page *lo = pfn_to_page(mm, pfn), *hi = lo + 1;
+
+		if (page_test(lo, PG_movable) && page_test(hi, PG_movable)) {
+			a = lo->private;
+			b = hi->private;
+			pa = pfn;
+		}
+	}
+	assert_true(pa < z->zone_start_pfn + z->spanned_pages / 2);
+	for (uint64_t i = 0; i < n; i++)
+		if (i != a && i != b)
+			owner_release(o, i);
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_verify(mm);
+
+	compact_control_init(&cc, z, -1, true);
+	assert_int_equal(compact_zone(z, &cc), COMPACT_COMPLETE);
+	assert_int_equal(o->migrated, 2);
+	pa = page_to_pfn(mm, o->slots[a].page);
+	pb = page_to_pfn(mm, o->slots[b].page);
+	if ((pb + 1) % mm->pageblock_nr_pages || pa != pb - 1) {
+		print_error("expected the pair on a pageblock's last two pfns, higher page last; found %#lx and %#lx\n",
+			    pa, pb);
+		fail();
+	}
+	assert_int_equal(owner_check(o), 2);
+	assert_verify(mm);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* An owner at work on CPU 1 while compaction runs on CPU 0. */
 struct race {
 	struct cma_mm *mm;
@@ -386,6 +443,114 @@ static void try_to_compact_pages_counts_stalls(void **state)
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
 	set_low_wmark(z, low);
 	assert_int_equal(counter(mm, "compact_stall"), stalls + 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * A zone where no order-9 block can ever form: every other page held
+ * unmovable, the holes free or holding @nr_file clean file pages that
+ * reclaim can always drop. Returns the unmovable pages (free() them).
+ */
+static struct cma_page **interleave_unmovable(struct cma_mm *mm, struct fake_owner *o,
+					      uint64_t nr_file, unsigned long *nr_pinned)
+{
+	unsigned long nr = mm->end_pfn - mm->base_pfn, n, kept = 0;
+	struct cma_page **pages = malloc(nr * sizeof(*pages));
+
+	assert_non_null(pages);
+	n = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, nr);
+	for (unsigned long i = 0; i < n; i++) {
+		if (page_to_pfn(mm, pages[i]) & 1)
+			cma_free_pages(mm, pages[i], 0);
+		else
+			pages[kept++] = pages[i];
+	}
+	cma_drain_all_pages(mm);
+	fault_owner(o, 0, nr_file);
+	lru_add_drain_all(mm);
+	*nr_pinned = kept;
+	return pages;
+}
+
+/*
+ * Expect (__alloc_pages_direct_compact, compaction_deferred and
+ * defer_compaction of v3.5): order-9 requests that compaction cannot
+ * help. The first compacts async, reclaims, compacts sync and fails:
+ * only that sync failure defers. From then on the requests consider
+ * compaction twice each (async, then sync after reclaim) and run it
+ * only at the 2nd, 4th, 8th consideration after each failure: 2, 1, 0,
+ * 1, 0, 0, 0, 1 stalls. Today's every-request compaction stalls twice
+ * each time.
+ */
+static void direct_compact_deferred_after_sync_failure(void **state)
+{
+	static const uint64_t expect[] = { 2, 1, 0, 1, 0, 0, 0, 1 };
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct fake_owner *o = owner_create(mm, false, 1024);
+	unsigned long nr_pinned;
+	struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
+	uint64_t stalls[8], before;
+
+	for (int i = 0; i < 8; i++) {
+		before = counter(mm, "compact_stall");
+
+		assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9));
+		stalls[i] = counter(mm, "compact_stall") - before;
+	}
+	for (int i = 0; i < 8; i++) {
+		if (stalls[i] != expect[i]) {
+			print_error("request %d: expected %llu compaction stalls, found %llu\n", i + 1,
+				    (unsigned long long)expect[i], (unsigned long long)stalls[i]);
+			fail();
+		}
+	}
+	assert_int_equal(normal(mm)->compact_defer_shift, 4);	/* four failures */
+	/* it starts at 0, as the kernel's zeroed zone: only a success raises it */
+	assert_int_equal(normal(mm)->compact_order_failed, 0);
+	assert_int_equal(counter(mm, "compact_success"), 0);
+	assert_verify(mm);
+	owner_destroy(o);
+	for (unsigned long i = 0; i < nr_pinned; i++)
+		cma_free_pages(mm, pinned[i], 0);
+	free(pinned);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (__alloc_pages_direct_compact and defer_compaction of v3.5):
+ * compaction that gives an order-9 request its page ends the zone's
+ * deferral and raises compact_order_failed to 10, so that smaller orders
+ * are never deferred until one of them fails in sync mode, which lowers
+ * it to that order.
+ */
+static void direct_compact_success_resets_deferral(void **state)
+{
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	struct cma_page *page;
+
+	assert_true(largest_free_order(mm, z) < 9);
+	/* as after a sync failure at order 9, with the next consideration let through */
+	defer_compaction(z, 9);
+	assert_true(compaction_deferred(z, 9));
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
+	assert_non_null(page);
+	assert_int_equal(counter(mm, "compact_success"), 1);
+	assert_int_equal(z->compact_defer_shift, 0);
+	assert_int_equal(z->compact_considered, 0);
+	assert_int_equal(z->compact_order_failed, 10);
+	assert_false(compaction_deferred(z, 9));
+	defer_compaction(z, 4);
+	assert_int_equal(z->compact_order_failed, 4);
+	assert_false(compaction_deferred(z, 3));
+	assert_true(compaction_deferred(z, 4));
+	cma_free_pages(mm, page, 9);
+	assert_verify(mm);
+	owner_destroy(o);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -658,7 +823,8 @@ static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
 		expect_isolated(mm, &cc, o, 100);
 		if (next < end) {
 			assert_int_equal(cc.nr_migratepages, COMPACT_CLUSTER_MAX);
-			assert_int_equal(next, page_to_pfn(mm, page_list_last(mm, &cc.migratepages)) + 1);
+			/* the last page taken is at the head (list_add) */
+			assert_int_equal(next, page_to_pfn(mm, page_list_first(mm, &cc.migratepages)) + 1);
 		}
 		total += cc.nr_migratepages;
 		put_back(mm, &cc);
@@ -677,6 +843,38 @@ static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
 		cma_free_pages(mm, unmovable[i], 0);
 	owner_destroy(o);
 	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (v3.5 isolate_migratepages_range through __isolate_lru_page):
+ * an mlocked page on LRU_UNEVICTABLE is passed over, in sync mode too;
+ * the others of the batch are taken.
+ */
+static void isolate_migratepages_range_skips_mlocked(void **state)
+{
+	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 8);
+	struct compact_control cc;
+	struct cma_page *locked;
+
+	fault_owner(o, 0, 8);
+	lru_add_drain_all(mm);
+	locked = o->slots[3].page;
+	cma_page_set_mlocked(mm, locked, true);
+	assert_int_equal(page_lru(locked), LRU_UNEVICTABLE);
+	compact_control_init(&cc, z, -1, true);
+	isolate_migratepages_range(z, &cc, z->zone_start_pfn, z->zone_start_pfn + z->spanned_pages);
+	assert_int_equal(cc.nr_migratepages, 7);
+	assert_true(page_test(locked, PG_lru) && !page_test(locked, PG_isolated));
+	put_back(mm, &cc);
+	assert_verify(mm);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 0);
+	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 0);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -927,6 +1125,9 @@ int main(void)
 		cmocka_unit_test(compact_memory_fragmented_zone_satisfies_order9),
 		cmocka_unit_test(try_to_compact_pages_fragmented_zone_stops_at_order9),
 		cmocka_unit_test(compact_zone_sync_leaves_pinned_pages),
+		cmocka_unit_test(compact_zone_targets_in_kernel_list_order),
+		cmocka_unit_test(direct_compact_deferred_after_sync_failure),
+		cmocka_unit_test(direct_compact_success_resets_deferral),
 		cmocka_unit_test(compact_memory_races_owner),
 		cmocka_unit_test(try_to_compact_pages_counts_stalls),
 		cmocka_unit_test(isolate_freepages_range_free_range_taken),
@@ -935,6 +1136,7 @@ int main(void)
 		cmocka_unit_test(isolate_freepages_range_watermark_refusal),
 		cmocka_unit_test(isolate_migratepages_range_takes_lru_pages_in_batches),
 		cmocka_unit_test(isolate_migratepages_range_async_skips),
+		cmocka_unit_test(isolate_migratepages_range_skips_mlocked),
 		cmocka_unit_test(isolate_migratepages_range_isolates_pinned_page),
 		cmocka_unit_test(isolate_migratepages_range_too_many_isolated),
 		cmocka_unit_test(fragmentation_index_crafted_states),

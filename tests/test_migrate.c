@@ -377,6 +377,102 @@ static void migrate_pages_no_target_is_enomem(void **state)
 	cma_mm_destroy(mm);
 }
 
+static unsigned long targets_asked;
+
+static struct cma_page *counting_target(struct cma_mm *mm, struct cma_page *page, unsigned long priv)
+{
+	targets_asked++;
+	return priv ? NULL : alloc_target(mm, page, 0);
+}
+
+/*
+ * Expect (unmap_and_move, v3.5): the target is asked for before the page
+ * is looked at. A page under writeback in MIGRATE_SYNC_LIGHT costs one
+ * target, given straight back (-EBUSY, nothing leaked); a page its owner
+ * freed meanwhile, with no target to be had, is -ENOMEM and stays on
+ * the list for the caller's putback.
+ */
+static void migrate_pages_allocates_target_first(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 2);
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	unsigned long before;
+	struct cma_page *p;
+
+	fault_owner(o, 2, CMA_GFP_HIGHUSER_MOVABLE);
+	p = o->slots[0].page;
+	assert_int_equal(isolate_owner(mm, o, &list), 2);
+	page_list_del(mm, &list, o->slots[1].page);
+	cma_drain_all_pages(mm);
+	before = global_page_state(mm, NR_FREE_PAGES);
+	page_flags_set(p, PG_writeback);
+	targets_asked = 0;
+	assert_int_equal(migrate_pages(mm, &list, counting_target, 0, MIGRATE_SYNC_LIGHT), 1);
+	assert_int_equal(targets_asked, 1);
+	assert_true(page_list_empty(&list));
+	assert_ptr_equal(o->slots[0].page, p);
+	page_flags_clear(p, PG_writeback);
+	cma_drain_all_pages(mm);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
+
+	p = o->slots[1].page;
+	page_list_add(mm, &list, p);
+	owner_release(o, 1);
+	targets_asked = 0;
+	assert_int_equal(migrate_pages(mm, &list, counting_target, 1, MIGRATE_SYNC_LIGHT), -ENOMEM);
+	assert_int_equal(targets_asked, 1);
+	assert_ptr_equal(page_list_first(mm, &list), p);
+	putback_lru_pages(mm, &list);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	assert_int_equal(owner_check(o), 1);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (v3.5 mlock and shrink_zone's evictable lists): reclaim never
+ * takes an mlocked page. Mlocked on the LRU or still in a pagevec, a page
+ * lands on LRU_UNEVICTABLE; Unevictable: and Mlocked: count it; reclaim
+ * drops every other clean page and none of these; munlocked, they are
+ * evictable again and freeing them leaves NR_MLOCK at 0.
+ */
+static void reclaim_skips_mlocked_pages(void **state)
+{
+	struct cma_mm *mm = machine(1);
+	struct fake_owner *o = owner_create(mm, false, 64);
+	unsigned long freed;
+
+	fault_owner(o, 60, CMA_GFP_HIGHUSER_MOVABLE);
+	lru_add_drain_all(mm);
+	for (uint64_t i = 0; i < 60; i += 10)
+		cma_page_set_mlocked(mm, o->slots[i].page, true);
+	assert_non_null(owner_fault(o, 60, CMA_GFP_HIGHUSER_MOVABLE, 61));
+	cma_page_set_mlocked(mm, o->slots[60].page, true);	/* still in the pagevec */
+	lru_add_drain_all(mm);
+	assert_int_equal(page_lru(o->slots[60].page), LRU_UNEVICTABLE);
+	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 7);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 7);
+	assert_verify(mm);
+
+	freed = cma_try_to_free_pages(mm, 1000, CMA_GFP_KERNEL);
+	assert_int_equal(freed, 54);
+	for (uint64_t i = 0; i <= 60; i++)
+		assert_int_equal(o->slots[i].page != NULL, i % 10 == 0);
+	assert_int_equal(owner_check(o), 7);
+	assert_verify(mm);
+
+	for (uint64_t i = 0; i <= 60; i += 10)
+		cma_page_set_mlocked(mm, o->slots[i].page, false);
+	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 0);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 0);
+	assert_int_equal(cma_try_to_free_pages(mm, 1000, CMA_GFP_KERNEL), 7);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 /* ---- racing owners ---- */
 
 struct race {
@@ -870,6 +966,8 @@ int main(void)
 		cmocka_unit_test(migrate_pages_page_freed_under_us),
 		cmocka_unit_test(migrate_pages_owner_drops_new_page_at_once),
 		cmocka_unit_test(migrate_pages_no_target_is_enomem),
+		cmocka_unit_test(migrate_pages_allocates_target_first),
+		cmocka_unit_test(reclaim_skips_mlocked_pages),
 		cmocka_unit_test(migrate_pages_races_owner_writes),
 		cmocka_unit_test(isolate_range_hides_free_pages),
 		cmocka_unit_test(isolate_drains_pcp_pages_to_the_isolate_list),

@@ -193,6 +193,13 @@ bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page);
 void cma_page_get(struct cma_mm *mm, struct cma_page *page);
 void cma_page_put(struct cma_mm *mm, struct cma_page *page);
 void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
+/**
+ * cma_page_set_mlocked() - mlock_vma_page() / munlock_vma_page(): an
+ * mlocked movable page is unevictable: reclaim skips it, and neither
+ * compaction nor a contiguous allocation moves it (a range holding one
+ * is -EBUSY), as in v3.5. The caller holds a reference to the page.
+ */
+void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked);
 
 /* ------------------------------------------------------------------ */
 /* Contiguous ranges, isolation                                        */

@@ -71,7 +71,7 @@ static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list
 
 	while ((page = page_list_first(mm, list))) {
 		page_list_del(mm, list, page);
-		cma_free_pages(mm, page, 0);
+		put_page(mm, page);
 		n++;
 	}
 	return n;
@@ -81,7 +81,8 @@ static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list
 
 /*
  * Take the free block whose head is @pfn, as 2^order allocated order-0
- * pages at the tail of @freelist. 0 if @pfn is not the head of a free
+ * pages pushed at the head of @freelist, as the kernel's list_add: the
+ * last page taken is the first target handed out. 0 if @pfn is not the head of a free
  * block of @zone, or if the watermark forbids the split. zone->lock held.
  */
 static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
@@ -96,7 +97,7 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
 		return 0;
 	isolated = (unsigned long)split_free_page(mm, page);
 	for (unsigned long i = 0; i < isolated; i++)
-		page_list_add_tail(mm, freelist, page + i);
+		page_list_add(mm, freelist, page + i);
 	return isolated;
 }
 
@@ -311,8 +312,8 @@ static bool throttle_isolation(struct zone *zone, bool sync)
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
  *
  * Walks pfn by pfn, taking LRU pages with isolate_lru_page(): pages still
- * in a pagevec, free pages and higher-order pages (whose tails it skips)
- * stay. In async mode (!cc->sync) whole pageblocks other than MOVABLE and
+ * in a pagevec, mlocked (unevictable) pages, free pages and higher-order
+ * pages (whose tails it skips) stay. In async mode (!cc->sync) whole pageblocks other than MOVABLE and
  * CMA are skipped, and so are pages under writeback. Stops once
  * cc->nr_migratepages reaches COMPACT_CLUSTER_MAX.
  *
@@ -357,7 +358,8 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
 		    isolate_lru_page(mm, page))
 			continue;
-		page_list_add_tail(mm, &cc->migratepages, page);
+		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
+		page_list_add(mm, &cc->migratepages, page);
 		cc->nr_migratepages++;
 		nr_isolated++;
 		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX) {
@@ -590,6 +592,57 @@ int cma_fragmentation_index(struct cma_mm *mm, unsigned order, int *index)
 		frag_count_zone(zone, order, &c);
 	*index = frag_index(&c, order);
 	return 0;
+}
+
+/* ---- deferred compaction (include/linux/compaction.h of v3.5) ---- */
+
+/* At most 64 considerations are skipped after a run of failures. */
+#define COMPACT_MAX_DEFER_SHIFT	6
+
+/*
+ * defer_compaction: a sync compaction for @order failed to give the
+ * allocation its page: skip the next 1 << compact_defer_shift
+ * considerations at this order or above, the shift growing with each
+ * failure in a row.
+ */
+void defer_compaction(struct zone *zone, int order)
+{
+	unsigned shift = __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED) + 1;
+
+	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
+	if (shift > COMPACT_MAX_DEFER_SHIFT)
+		shift = COMPACT_MAX_DEFER_SHIFT;
+	__atomic_store_n(&zone->compact_defer_shift, shift, __ATOMIC_RELAXED);
+	if (order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_order_failed, order, __ATOMIC_RELAXED);
+}
+
+/* compaction_deferred: true to skip compaction for @order this time; counts the consideration. */
+bool compaction_deferred(struct zone *zone, int order)
+{
+	unsigned long limit = 1ul << __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED);
+	unsigned long considered;
+
+	if (order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		return false;
+	considered = __atomic_load_n(&zone->compact_considered, __ATOMIC_RELAXED) + 1ul;
+	if (considered > limit)
+		considered = limit;	/* no overflow however long it is deferred */
+	__atomic_store_n(&zone->compact_considered, (unsigned)considered, __ATOMIC_RELAXED);
+	return considered < limit;
+}
+
+/*
+ * compaction_defer_reset: compaction gave an allocation of @order its
+ * page: no more deferral, and failures below @order + 1 no longer count
+ * (v3.5 does this inline in __alloc_pages_direct_compact; 3.12 named it).
+ */
+void compaction_defer_reset(struct zone *zone, int order)
+{
+	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->compact_defer_shift, 0, __ATOMIC_RELAXED);
+	if (order >= __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_order_failed, order + 1, __ATOMIC_RELAXED);
 }
 
 static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync)

@@ -90,16 +90,16 @@ static int __reclaim_pages(struct zone *zone, cma_gfp_t gfp, unsigned long count
 	__update_cma_watermarks(zone, (long)count);
 	while (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + count, 0, 0)) {
 		wakeup_kswapd(mm, zone, order);
-		/* reclaimed pages wait on per-CPU lists, where they do not count as free */
-		if (__perform_reclaim(mm, gfp, order)) {
-			drain_all_pages(mm);
+		/*
+		 * As the seed, nothing drains the per-CPU lists here: what
+		 * reclaim frees counts once a list overflows its high mark.
+		 */
+		if (__perform_reclaim(mm, gfp, order))
 			continue;
-		}
 		if (!out_of_memory(mm, gfp, order)) {
 			ret = -ENOMEM;
 			break;
 		}
-		drain_all_pages(mm);
 	}
 	__update_cma_watermarks(zone, -(long)count);
 	return ret;

@@ -11,7 +11,8 @@
  *   verify_pageblocks         the pageblock types of a pfn range and, over
  *                             the machine, the isolation count (cma_mutex)
  *
- * The zone validator also finds a free block lying partly in ISOLATE
+ * The LRU validator expects mlocked pages on LRU_UNEVICTABLE. The zone
+ * validator also finds a free block lying partly in ISOLATE
  * pageblocks: isolation splits such a block first.
  *
  * cma_mm_verify() also accounts for each valid pfn exactly once (free in
@@ -39,6 +40,7 @@ struct verifier {
 	unsigned long on_lru, flagged_lru;	/* pages on LRU lists / with PG_lru */
 	long isolated[2], flagged_isolated[2];	/* anon, file */
 	long owned[2];				/* pages of owners: anon, file */
+	long mlocked;				/* of those, mlocked */
 };
 
 #define MAX_REPORTS 20
@@ -244,8 +246,10 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 		v->flagged_isolated[page_test(page, PG_swapbacked) ? 0 : 1]++;
 	if (page_test(page, PG_movable))
 		v->owned[page_test(page, PG_swapbacked) ? 0 : 1] += 1l << order;
-	if (page_test(page, PG_lru | PG_isolated) && !page_test(page, PG_movable))
-		report(v, "pfn %#lx is on the LRU or isolated but has no owner", pfn);
+	if (page_test(page, PG_mlocked))
+		v->mlocked += 1l << order;
+	if (page_test(page, PG_lru | PG_isolated | PG_mlocked) && !page_test(page, PG_movable))
+		report(v, "pfn %#lx is on the LRU, isolated or mlocked but has no owner", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
 	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);
@@ -290,13 +294,10 @@ static void check_lru(struct verifier *v, struct zone *zone)
 
 		for (struct cma_page *page = page_list_first(mm, &zone->lru[l]); page;
 		     page = page_list_next(mm, page)) {
-			bool anon = page_test(page, PG_swapbacked), active = page_test(page, PG_active);
-
 			if (++n > mm->end_pfn - mm->base_pfn)
 				break;
 			if (!page_test(page, PG_lru) || !page_test(page, PG_head) ||
-			    page_zonenum(page) != (unsigned)zone->idx ||
-			    (int)(anon ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE) + active != l)
+			    page_zonenum(page) != (unsigned)zone->idx || (int)page_lru(page) != l)
 				report(v, "pfn %#lx on zone %s LRU list %d: flags %#x",
 				       page_to_pfn(mm, page), zone->name, l, page_flags(page));
 		}
@@ -417,7 +418,7 @@ int verify_zones(struct cma_mm *mm, const char *where)
 static void check_totals(struct verifier *v)
 {
 	struct cma_mm *mm = v->mm;
-	long anon = 0, file = 0;
+	long anon = 0, file = 0, mlock = 0;
 	struct zone *zone;
 
 	if (v->on_lru != v->flagged_lru)
@@ -429,10 +430,13 @@ static void check_totals(struct verifier *v)
 	for_each_zone(mm, zone) {
 		anon += atomic_load(&zone->vm_stat[NR_ANON_PAGES]);
 		file += atomic_load(&zone->vm_stat[NR_FILE_PAGES]);
+		mlock += atomic_load(&zone->vm_stat[NR_MLOCK]);
 	}
 	if (anon != v->owned[0] || file != v->owned[1])
 		report(v, "NR_ANON_PAGES %ld, NR_FILE_PAGES %ld but owners hold %ld anon, %ld file pages",
 		       anon, file, v->owned[0], v->owned[1]);
+	if (mlock != v->mlocked)
+		report(v, "NR_MLOCK %ld but %ld pages mlocked", mlock, v->mlocked);
 }
 
 int cma_mm_verify(struct cma_mm *mm)

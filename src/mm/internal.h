@@ -241,6 +241,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
+enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
 
@@ -292,6 +293,9 @@ int compact_zone(struct zone *zone, struct compact_control *cc);
 int fragmentation_index(struct zone *zone, unsigned order);
 unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
 				   enum zone_type high_zoneidx, int migratetype);
+void defer_compaction(struct zone *zone, int order);
+bool compaction_deferred(struct zone *zone, int order);
+void compaction_defer_reset(struct zone *zone, int order);
 
 /* ---- migrate.c ---- */
 

@@ -43,7 +43,10 @@ static void undo_new_page(struct cma_page *newpage)
 /*
  * unmap_and_move: 0 when the page moved (or was freed under us), -EAGAIN
  * to retry later, -ENOMEM when no target, another error when it cannot
- * move in this mode. Except on -EAGAIN the page has left @from.
+ * move in this mode. Except on -EAGAIN and -ENOMEM the page has left
+ * @from. As the kernel's, the target is allocated before anything else
+ * is looked at: a page freed under us or under writeback still costs a
+ * target, which goes straight back to the allocator.
  */
 static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned long private,
 			  struct page_list *from, struct cma_page *page, enum migrate_mode mode)
@@ -52,25 +55,26 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 	struct cma_page *newpage;
 	int rc;
 
-	if (page_count(page) == 1) {
-		/* the owner freed it while it was isolated: just let it go */
-		page_list_del(mm, from, page);
-		isolated_dec(mm, page);
-		put_page(mm, page);
-		return 0;
-	}
-	if (page_test(page, PG_writeback) && mode != MIGRATE_SYNC) {
-		rc = -EBUSY;
-		goto putback;
-	}
 	migration_alloc_begin();
 	newpage = get_new_page(mm, page, private);
 	migration_alloc_end();
 	if (!newpage)
 		return -ENOMEM;
+	if (page_count(page) == 1) {
+		/* the owner freed it while it was isolated: just let it go */
+		page_list_del(mm, from, page);
+		isolated_dec(mm, page);
+		put_page(mm, page);
+		rc = 0;
+		goto free_new;
+	}
+	if (page_test(page, PG_writeback) && mode != MIGRATE_SYNC) {
+		rc = -EBUSY;
+		goto putback;
+	}
 	if (!page_freeze_refs(page, 2)) {
-		cma_free_pages(mm, newpage, page_order(newpage));
-		return -EAGAIN;
+		rc = -EAGAIN;
+		goto free_new;
 	}
 	move_to_new_page(mm, page, newpage);
 	/*
@@ -85,9 +89,8 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 		atomic_fetch_sub_explicit(&newpage->count, 1, memory_order_relaxed);
 		page_unfreeze_refs(page, 2);
 		undo_new_page(newpage);
-		cma_free_pages(mm, newpage, page_order(newpage));
 		if (rc == -EAGAIN)
-			return rc;
+			goto free_new;
 		goto putback;
 	}
 	page_account_owner(mm, newpage);
@@ -103,6 +106,9 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 putback:
 	page_list_del(mm, from, page);
 	putback_lru_page(mm, page);
+free_new:
+	/* the target was never used: our reference is its only one */
+	put_page(mm, newpage);
 	return rc;
 }
 

@@ -48,6 +48,15 @@ enum pageflags {
 	PG_pcp		= 1u << 9,	/* on a per-CPU list */
 	PG_isolated	= 1u << 10,	/* taken off the LRU for migration */
 	PG_referenced	= 1u << 11,
+	/*
+	 * Mlocked by its owner (cma_page_set_mlocked): unevictable, on
+	 * LRU_UNEVICTABLE whenever on the LRU; the bit left between the MT
+	 * and OPS fields. Departure: the kernel's PG_mlocked and
+	 * PG_unevictable in one bit, so a page mlocked while in a pagevec
+	 * goes straight to LRU_UNEVICTABLE when drained, where v3.5 adds it
+	 * to an evictable list and culls it at reclaim's first look.
+	 */
+	PG_mlocked	= 1u << 23,
 };
 
 #define PG_ORDER_SHIFT	12		/* 5 bits: buddy or allocation order */
@@ -61,7 +70,7 @@ enum pageflags {
 
 /* Owner state: travels with the contents on migration, goes when the owner forgets the page. */
 #define PG_OWNER_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \
-		       PG_OPS_MASK)
+		       PG_mlocked | PG_OPS_MASK)
 
 static inline uint32_t page_flags(const struct cma_page *page)
 {

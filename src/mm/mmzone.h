@@ -13,8 +13,9 @@
  *                   its pagevec, its event counters; taken before
  *                   zone->lock, never after it, and never held while a
  *                   page is freed (freeing may need it)
- *   zone->lru_lock  the zone's LRU lists, PG_lru and PG_active, the
- *                   NR_*_ANON/FILE and NR_ISOLATED_* counts; a leaf lock
+ *   zone->lru_lock  the zone's LRU lists, PG_lru, PG_active and
+ *                   PG_mlocked, the NR_*_ANON/FILE, NR_UNEVICTABLE and
+ *                   NR_ISOLATED_* counts; a leaf lock
  *   mm->cma_mutex   contiguous allocations and isolations (seed 009)
  * Lock-free readers (watermark checks, /proc) read the counters with
  * relaxed atomic loads; writers hold the lock named above.
@@ -95,8 +96,12 @@ enum lru_list {
 	LRU_ACTIVE_ANON,
 	LRU_INACTIVE_FILE,
 	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,	/* mlocked pages: never scanned, never isolated */
 	NR_LRU_LISTS
 };
+
+/* The lists reclaim scans: every list but LRU_UNEVICTABLE. */
+#define for_each_evictable_lru(lru) for ((lru) = 0; (lru) <= LRU_ACTIVE_FILE; (lru)++)
 
 /* One "CPU": a pcp slot, its LRU-add pagevec, and the events its threads count. */
 struct cpu_slot {
@@ -124,7 +129,7 @@ struct zone {
 
 	struct free_area free_area[MAX_ORDER_LIMIT];
 
-	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active */
+	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active, PG_mlocked */
 	struct page_list lru[NR_LRU_LISTS];
 	atomic_long free_pages;		/* NR_FREE_PAGES: on the buddy lists */
 	atomic_long free_cma;		/* NR_FREE_CMA_PAGES: on the CMA lists */
@@ -140,6 +145,16 @@ struct zone {
 	unsigned long present_pages;
 	/* pages handed to the buddy allocator: the memmap's too, as it is not in the machine's RAM */
 	unsigned long managed_pages;
+
+	/*
+	 * Deferred compaction (compaction.c): after a sync failure at
+	 * order >= compact_order_failed, the next 1 << compact_defer_shift
+	 * considerations skip it. Hints, read and written with relaxed
+	 * atomics and no lock, as the kernel leaves them racy.
+	 */
+	unsigned compact_considered;
+	unsigned compact_defer_shift;
+	int compact_order_failed;
 };
 
 struct memblock_region {

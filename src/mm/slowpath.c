@@ -45,21 +45,43 @@ static struct cma_page *try_freelist(struct cma_mm *mm, const struct alloc_conte
 				      ac->migratetype);
 }
 
-/* Compaction helps only high orders; the first pass is async, later ones sync. */
+/* first_zones_zonelist: the highest populated zone the request may use. */
+static struct zone *preferred_zone(struct cma_mm *mm, enum zone_type high_zoneidx)
+{
+	for (int i = (int)high_zoneidx; i >= 0; i--)
+		if (mm->zones[i].present_pages)
+			return &mm->zones[i];
+	return NULL;
+}
+
+/*
+ * Compaction helps only high orders; the first pass is async, later ones
+ * sync. As v3.5, the preferred zone's deferral is consulted first; an
+ * allocation that compaction made possible ends the deferral, and only
+ * a sync failure defers (an async run sees only part of the zone).
+ */
 static struct cma_page *__alloc_pages_direct_compact(struct cma_mm *mm,
 						     const struct alloc_context *ac, bool sync)
 {
+	struct zone *preferred = preferred_zone(mm, ac->high_zoneidx);
 	struct cma_page *page;
 
-	if (!ac->order)
+	if (!ac->order || !preferred || compaction_deferred(preferred, (int)ac->order))
 		return NULL;
 	if (try_to_compact_pages(mm, ac->gfp, ac->order, sync, ac->high_zoneidx,
 				 ac->migratetype) == COMPACT_SKIPPED)
 		return NULL;
 	drain_local_pages(mm);
 	page = try_freelist(mm, ac, ac->alloc_flags);
-	count_vm_event(mm, page ? COMPACTSUCCESS : COMPACTFAIL);
-	return page;
+	if (page) {
+		compaction_defer_reset(preferred, (int)ac->order);
+		count_vm_event(mm, COMPACTSUCCESS);
+		return page;
+	}
+	count_vm_event(mm, COMPACTFAIL);
+	if (sync)
+		defer_compaction(preferred, (int)ac->order);
+	return NULL;
 }
 
 static struct cma_page *__alloc_pages_direct_reclaim(struct cma_mm *mm,

@@ -67,8 +67,11 @@ void page_unfreeze_refs(struct cma_page *page, int count)
 	atomic_store_explicit(&page->count, count, memory_order_release);
 }
 
-static enum lru_list page_lru(const struct cma_page *page)
+/* page_lru: the list @page's flags name; read under zone->lru_lock. */
+enum lru_list page_lru(const struct cma_page *page)
 {
+	if (page_test(page, PG_mlocked))
+		return LRU_UNEVICTABLE;
 	return (page_test(page, PG_swapbacked) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE) +
 	       (page_test(page, PG_active) ? 1 : 0);
 }
@@ -85,7 +88,7 @@ void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_l
 	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
 }
 
-/* NR_FILE_PAGES / NR_ANON_PAGES and NR_FILE_DIRTY for an owned page with @flags. */
+/* NR_FILE_PAGES / NR_ANON_PAGES, NR_FILE_DIRTY and NR_MLOCK for an owned page with @flags. */
 static void owner_account(struct cma_mm *mm, struct cma_page *page, uint32_t flags, long sign)
 {
 	struct zone *zone = page_zone(mm, page);
@@ -96,6 +99,9 @@ static void owner_account(struct cma_mm *mm, struct cma_page *page, uint32_t fla
 			    sign * (1l << page_order(page)));
 	if ((flags & PG_dirty) && !(flags & PG_swapbacked))
 		mod_zone_page_state(zone, NR_FILE_DIRTY, sign);
+	/* an mlocked page freed, migrated or reclaimed leaves NR_MLOCK (free_page_mlock) */
+	if (flags & PG_mlocked)
+		mod_zone_page_state(zone, NR_MLOCK, sign * (1l << page_order(page)));
 }
 
 /* @page now holds an owner's data (a new page, or a migration target). */
@@ -265,9 +271,12 @@ void lru_add_drain_all(struct cma_mm *mm)
 }
 
 /*
- * isolate_lru_page: take @page off the LRU for migration or reclaim,
- * holding a reference. -EBUSY if it is not on the LRU (in a pagevec,
- * already isolated, or being freed).
+ * isolate_lru_page: take @page off the LRU for migration, holding a
+ * reference. -EBUSY if it is not on the LRU (in a pagevec, already
+ * isolated, or being freed). -EINVAL for an unevictable page, as v3.5's
+ * __isolate_lru_page answers compaction (ISOLATE_UNEVICTABLE came in
+ * 3.7): nothing here needs the kernel's isolate_lru_page, which mlock
+ * itself uses to move a page between lists.
  */
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
 {
@@ -275,7 +284,9 @@ int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
 	int ret = -EBUSY;
 
 	spin_lock(&zone->lru_lock);
-	if (page_test(page, PG_lru) && get_page_unless_zero(page)) {
+	if (page_test(page, PG_mlocked))
+		ret = -EINVAL;
+	else if (page_test(page, PG_lru) && get_page_unless_zero(page)) {
 		del_page_from_lru_list(zone, page, page_lru(page));
 		page_flags_clear(page, PG_lru);
 		page_flags_set(page, PG_isolated);

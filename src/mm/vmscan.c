@@ -216,7 +216,8 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 {
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
 
-	if (page_test(page, PG_writeback))
+	/* mlocked since it was isolated: kept, its putback culls it to LRU_UNEVICTABLE */
+	if (page_test(page, PG_mlocked | PG_writeback))
 		return PAGE_KEEP;
 	/* page_check_references: someone besides owner and isolation holds it */
 	if (page_count(page) > 2)
@@ -404,8 +405,10 @@ static unsigned long shrink_list(struct zone *zone, enum lru_list lru, unsigned 
 static void get_scan_count(struct zone *zone, int priority, unsigned long nr[NR_LRU_LISTS])
 {
 	bool noswap = !swap_room(zone->mm, zone->mm->page_size);
+	int lru;
 
-	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
+	nr[LRU_UNEVICTABLE] = 0;
+	for_each_evictable_lru(lru) {
 		unsigned long size = zone_nr_lru_pages(zone, lru);
 		unsigned long scan = size >> priority;
 
@@ -422,7 +425,9 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 
 	get_scan_count(zone, priority, nr);
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
-		for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
+		int lru;
+
+		for_each_evictable_lru(lru) {
 			unsigned long nr_to_scan;
 
 			if (!nr[lru])
