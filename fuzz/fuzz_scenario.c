@@ -89,13 +89,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_scenario(&sc);
 	if (!runnable(&sc))
 		return 0;
-	for (int p = 0; p < NR_POLICIES; p++) {
-		struct sim_options o = { .policy = (enum sim_policy)p, .duration_ns = 50000000 };
+	for (unsigned p = 0; p < sim_nr_policies(); p++) {
+		struct sim_options o = { .policy = sim_policy(p), .duration_ns = 50000000 };
 		struct sim_result r;
 
 		ret = sim_run(&sc, &o, &r);
 		if (ret < 0 || ret > 2)
-			fail("sim_run returned %d under %s, expected 0, 1 or 2", ret, policy_name(o.policy));
+			fail("sim_run returned %d under %s, expected 0, 1 or 2", ret, o.policy->name);
 		if (!ret)
 			sim_result_free(&r);
 	}

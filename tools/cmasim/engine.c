@@ -185,19 +185,10 @@ static uint64_t counter(struct sim *s, const char *name)
 	return v;
 }
 
-static uint64_t usable_now(const struct sim *s)
-{
-	uint64_t held = s->class_pages[MC_DEVICE];
-
-	if (s->policy == POLICY_CARVEOUT)
-		return s->res->total_pages - s->res->carveout_pages;
-	return s->res->total_pages > held ? s->res->total_pages - held : 0;
-}
-
 /* Device memory is about to change: account the time it was as it was. */
 void sim_usable_update(struct sim *s)
 {
-	uint64_t usable = usable_now(s);
+	uint64_t usable = policy_usable(s);
 
 	s->usable_area += (uint64_t)((double)usable * (double)(s->now - s->last_usable_at) / 1e6);
 	s->last_usable_at = s->now;
@@ -263,7 +254,7 @@ static void progress(struct sim *s)
 	s->host_next_progress = t + 1.0;
 	if (t - s->host_start >= 1.0)
 		fprintf(stderr, "cmasim: %s: %.1f s of %.1f s simulated (%.0f%%), %llu events\n",
-			policy_name(s->policy), (double)s->now / 1e9, (double)s->end_ns / 1e9,
+			s->policy->name, (double)s->now / 1e9, (double)s->end_ns / 1e9,
 			100.0 * (double)s->now / (double)s->end_ns, (unsigned long long)s->res->events);
 }
 
@@ -317,7 +308,7 @@ static int init_result(struct sim *s, const struct sim_options *o)
 
 	snprintf(r->scenario, sizeof(r->scenario), "%s", s->sc->name);
 	snprintf(r->platform, sizeof(r->platform), "%s", s->plat.name);
-	r->policy = o->policy;
+	snprintf(r->policy, sizeof(r->policy), "%s", s->policy->name);
 	r->seed = o->seed_set ? o->seed : s->sc->seed;
 	r->duration_ns = s->end_ns;
 	r->page_bytes = s->page_bytes;
@@ -351,7 +342,7 @@ static void finish(struct sim *s)
 	sim_usable_update(s);
 	r->usable_avg_pages = s->end_ns ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->end_ns) : 0;
 	if (r->usable_min_pages == UINT64_MAX)
-		r->usable_min_pages = usable_now(s);
+		r->usable_min_pages = policy_usable(s);
 	r->frag_order = s->max_order - 1;
 	cma_fragmentation_index(s->mm, r->frag_order, &r->frag_index);
 	r->pages_migrated = counter(s, "pgmigrate_success");
@@ -401,13 +392,14 @@ static int teardown(struct sim *s)
 	for (unsigned i = 0; i < s->nr_wl; i++)
 		if (s->wl[i].ops->stop)
 			s->wl[i].ops->stop(s, &s->wl[i]);
-	policy_destroy(s);
+	if (s->policy->destroy)
+		s->policy->destroy(s);
 	free(s->heap);
 	if (s->mm) {
 		bad = cma_mm_verify(s->mm) ? 1 : 0;
 		if (bad)
 			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run\n",
-				policy_name(s->policy));
+				s->policy->name);
 		cma_mm_destroy(s->mm);
 	}
 	return bad;
@@ -422,7 +414,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		return 1;
 	memset(res, 0, sizeof(*res));
 	s->sc = sc;
-	s->policy = o->policy;
+	s->policy = o->policy ? o->policy : sim_policy(0);
 	s->res = res;
 	s->trace = o->trace;
 	s->progress = o->progress;
@@ -436,7 +428,12 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		s->sample_ns = s->end_ns / MAX_SAMPLES;
 	if (!s->sample_ns)
 		s->sample_ns = 1;
-	ret = policy_prepare(s);
+	ret = machine_prepare(s);
+	if (!ret && s->policy->prepare)
+		ret = s->policy->prepare(s);
+	/* sim_run's status: 2 for a configuration refused, 1 for the rest */
+	if (ret)
+		ret = ret == -EINVAL ? 2 : 1;
 	if (!ret) {
 		init_geometry(s);
 		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
@@ -456,13 +453,14 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		cma_mm_set_trace(s->mm, trace_sink, s);
 	}
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
-	ret = cma_kswapd_start_polled(s->mm) || policy_attach(s) ? 1 : init_result(s, o) ? 1 : 0;
+	ret = cma_kswapd_start_polled(s->mm) || (s->policy->attach && s->policy->attach(s)) ? 1 :
+	      init_result(s, o) ? 1 : 0;
 	if (!ret)
 		ret = init_workloads(s) ? 1 : 0;
 	if (ret) {
 		cma_mm_dmesg(s->mm, stderr);
 		fprintf(stderr, "cmasim: %s: could not set up the scenario's workloads or devices (see above)\n",
-			policy_name(s->policy));
+			s->policy->name);
 		teardown(s);
 		free(s);
 		return 1;

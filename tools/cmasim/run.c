@@ -23,7 +23,7 @@ struct run_args {
 	const char *outdir;		/* -o DIR: the report as DIR/SCENARIO-POLICY.EXT */
 	const char *trace;
 	enum report_kind report;
-	bool policies[NR_POLICIES];
+	bool policies[SIM_MAX_POLICIES];	/* by registry index */
 	const char *dumps[SIM_MAX_PROCS];
 	struct sim_options opt;
 };
@@ -40,14 +40,10 @@ bool proc_name_ok(const char *name)
 	return false;
 }
 
-static int parse_policy(const char *s, enum sim_policy *p)
+/* "cma, carveout, buddy" */
+static const char *policy_list(char *buf, size_t len)
 {
-	for (int i = 0; i < NR_POLICIES; i++)
-		if (!strcmp(s, policy_name((enum sim_policy)i))) {
-			*p = (enum sim_policy)i;
-			return 0;
-		}
-	return -1;
+	return sim_policy_names(buf, len, ", ", ", ");
 }
 
 /* "cma,buddy" into @a->policies; 0 or 2. */
@@ -58,11 +54,12 @@ static int parse_policy_list(const char *list, struct run_args *a)
 	snprintf(buf, sizeof(buf), "%s", list);
 	memset(a->policies, 0, sizeof(a->policies));
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		enum sim_policy p;
+		int p = sim_policy_index(sim_policy_find(tok));
+		char names[256];
 
-		if (parse_policy(tok, &p)) {
-			fprintf(stderr, "cmasim: --policies '%s': unknown policy '%s': accepted cma, carveout, buddy, separated by commas\n",
-				list, tok);
+		if (p < 0) {
+			fprintf(stderr, "cmasim: --policies '%s': unknown policy '%s': accepted %s, separated by commas\n",
+				list, tok, policy_list(names, sizeof(names)));
 			return 2;
 		}
 		a->policies[p] = true;
@@ -87,6 +84,7 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = compare ? "compare" : "run";
+	char names[256];
 	int opt;
 
 	opterr = 0;
@@ -99,10 +97,14 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 			a->scenario = optarg;
 			break;
 		case 'p':
-			if (compare || parse_policy(optarg, &a->opt.policy)) {
-				fprintf(stderr, compare ?
-					"cmasim compare: --policy is run's option: give --policies LIST\n" :
-					"cmasim run: --policy '%s': accepted cma, carveout or buddy\n", optarg);
+			if (compare) {
+				fprintf(stderr, "cmasim compare: --policy is run's option: give --policies LIST\n");
+				return 2;
+			}
+			a->opt.policy = sim_policy_find(optarg);
+			if (!a->opt.policy) {
+				fprintf(stderr, "cmasim run: --policy '%s': accepted %s\n", optarg,
+					sim_policy_names(names, sizeof(names), ", ", " or "));
 				return 2;
 			}
 			break;
@@ -196,7 +198,8 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 		return 2;
 	}
 	if (compare && !memchr(a->policies, true, sizeof(a->policies))) {
-		fprintf(stderr, "cmasim compare: --policies names no policy: accepted cma, carveout, buddy, separated by commas\n");
+		fprintf(stderr, "cmasim compare: --policies names no policy: accepted %s, separated by commas\n",
+			policy_list(names, sizeof(names)));
 		return 2;
 	}
 	return 0;
@@ -214,7 +217,7 @@ static int outdir_path(struct run_args *a, const struct scenario *sc, bool compa
 		return 1;
 	}
 	if ((size_t)snprintf(buf, len, "%s/%s-%s.%s", a->outdir, sc->name,
-			     compare ? "compare" : policy_name(a->opt.policy), ext[a->report]) >= len) {
+			     compare ? "compare" : a->opt.policy->name, ext[a->report]) >= len) {
 		fprintf(stderr, "cmasim: -o %s: the path is too long\n", a->outdir);
 		return 2;
 	}
@@ -271,7 +274,7 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 static int run_scenario(struct run_args *a, bool compare)
 {
 	static struct scenario sc;
-	struct sim_result runs[NR_POLICIES];
+	struct sim_result runs[SIM_MAX_POLICIES];
 	char path[4096];
 	unsigned nr = 0;
 	FILE *trace = NULL;
@@ -289,10 +292,10 @@ static int run_scenario(struct run_args *a, bool compare)
 	}
 	a->opt.trace = trace;
 	a->opt.progress = true;
-	for (int p = 0; p < NR_POLICIES && !ret; p++) {
-		if (compare ? !a->policies[p] : p != (int)a->opt.policy)
+	for (unsigned p = 0; p < sim_nr_policies() && !ret; p++) {
+		if (compare ? !a->policies[p] : sim_policy(p) != a->opt.policy)
 			continue;
-		a->opt.policy = (enum sim_policy)p;
+		a->opt.policy = sim_policy(p);
 		ret = sim_run(&sc, &a->opt, &runs[nr]);
 		if (!ret)
 			nr++;
@@ -310,17 +313,21 @@ static int run_scenario(struct run_args *a, bool compare)
 
 static void usage(FILE *out, bool compare)
 {
+	char names[256];
+
 	if (compare)
 		fprintf(out,
 			"usage: cmasim compare [--scenario NAME|FILE] [--platform NAME|FILE] [--policies LIST]\n"
 			"                      [--report text|json|html] [--output FILE | -o DIR] [--seed N] [--duration TIME]\n"
 			"                      [--dump NAME]...\n"
-			"  runs the scenario under each policy (default cma,carveout,buddy) and reports them side by side\n");
+			"  runs the scenario under each policy (default %s) and reports them side by side\n",
+			sim_policy_names(names, sizeof(names), ",", ","));
 	else
 		fprintf(out,
-			"usage: cmasim run [--scenario NAME|FILE] [--platform NAME|FILE] [--policy cma|carveout|buddy]\n"
+			"usage: cmasim run [--scenario NAME|FILE] [--platform NAME|FILE] [--policy %s]\n"
 			"                  [--report text|json|html] [--output FILE | -o DIR] [--trace FILE] [--seed N]\n"
-			"                  [--duration TIME] [--dump NAME]...\n");
+			"                  [--duration TIME] [--dump NAME]...\n",
+			sim_policy_names(names, sizeof(names), "|", "|"));
 	fprintf(out,
 		"  --scenario  a built-in scenario (%s; default %s) or a scenario file\n"
 		"  --platform  a built-in platform or a platform file, replacing the scenario's\n"
@@ -337,10 +344,10 @@ static void usage(FILE *out, bool compare)
 
 int cmd_run(int argc, char **argv, bool compare)
 {
-	struct run_args a = { .scenario = SCENARIO_DEFAULT, .opt.policy = POLICY_CMA };
+	struct run_args a = { .scenario = SCENARIO_DEFAULT, .opt.policy = sim_policy(0) };
 	int ret;
 
-	for (int i = 0; i < NR_POLICIES; i++)
+	for (unsigned i = 0; i < sim_nr_policies(); i++)
 		a.policies[i] = true;
 	ret = parse_args(argc, argv, compare, &a);
 	if (ret < 0) {

@@ -63,7 +63,8 @@ struct dev_buffer {
 
 struct sim {
 	const struct scenario *sc;
-	enum sim_policy policy;
+	const struct sim_policy_ops *policy;
+	void *policy_priv;		/* the policy's own state */
 	struct platform plat;
 	struct cma_mm *mm;
 	struct cma_device *devs[PLATFORM_MAX_DEVICES];
@@ -88,8 +89,6 @@ struct sim {
 	uint64_t class_pages[NR_MEM_CLASSES];
 	uint64_t pinned_pages;		/* pins held now */
 	uint64_t written_back;		/* by writers' flushing */
-
-	struct carveout *carveout;	/* carveout policy */
 
 	/* per request, from the trace sink */
 	unsigned cma_attempts;		/* cma_alloc_start events */
@@ -131,7 +130,7 @@ void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format
 void sim_usable_update(struct sim *s);
 
 struct sim_options {
-	enum sim_policy policy;
+	const struct sim_policy_ops *policy;
 	FILE *trace;			/* NULL: no trace */
 	bool progress;			/* to stderr, for runs over a second of host time */
 	uint64_t seed;			/* with seed_set: replaces the scenario's */
@@ -142,25 +141,68 @@ struct sim_options {
 };
 
 /*
- * Boot the scenario's board under @o->policy, run it and fill @res.
+ * Boot the scenario's board under @o->policy (NULL: the first registered), run it and fill @res.
  * 0; 1 if the machine failed to boot (its log on stderr); 2 if the
  * machine refused the configuration.
  */
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
 
-/* ---- policy.c ---- */
+/* ---- policies (policy.c: the registry; policy_*.c) ---- */
 
-/* The platform as the policy boots it (areas, command line, carveouts). */
-int policy_prepare(struct sim *s);
-/* After boot: devices' areas and carveouts. */
-int policy_attach(struct sim *s);
 /*
- * One buffer for device workload @w: 0 with @b filled, or the failure's
- * cause (enum fail_cause + 1). @work gets what the allocator did.
+ * How devices get their buffers. Only name and alloc are required.
+ * Functions returning int give 0 or -errno (-EINVAL: the configuration
+ * is refused).
  */
-int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work);
+struct sim_policy_ops {
+	const char *name;
+	/* Before boot: change s->plat (areas, command line, reserve()); may set s->policy_priv. */
+	int (*prepare)(struct sim *s);
+	/* After boot, before the workloads start. */
+	int (*attach)(struct sim *s);
+	/*
+	 * One buffer for device workload @w: 0 with @b filled and accounted
+	 * (policy_account), or -errno with @cause set. @work gets what the
+	 * allocator did.
+	 */
+	int (*alloc)(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+		     enum fail_cause *cause);
+	void (*free)(struct sim *s, struct workload *w, struct dev_buffer *b);
+	/* Pages the rest of the system can use now (NULL: total less device-held). */
+	uint64_t (*usable)(const struct sim *s);
+	/* Free s->policy_priv; also after a failed prepare or attach. */
+	void (*destroy)(struct sim *s);
+};
+
+#define SIM_MAX_POLICIES 8
+
+/* Add @ops after the built-in ones: 0, -EEXIST (name taken or ops incomplete), -ENOSPC. */
+int sim_policy_register(const struct sim_policy_ops *ops);
+unsigned sim_nr_policies(void);
+/* The @i-th registered policy, or NULL. */
+const struct sim_policy_ops *sim_policy(unsigned i);
+const struct sim_policy_ops *sim_policy_find(const char *name);
+int sim_policy_index(const struct sim_policy_ops *ops);
+/* The registered names into @buf, joined by @sep and the last by @last_sep; @buf. */
+const char *sim_policy_names(char *buf, size_t len, const char *sep, const char *last_sep);
+
+/* Through s->policy, with what every policy shares around it. */
+int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+		 enum fail_cause *cause);
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b);
-void policy_destroy(struct sim *s);
+uint64_t policy_usable(const struct sim *s);
+
+/* For the policies: @b holds @pages, zeroed. */
+void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct cost_work *work);
+/* prepare() of a policy without CMA: no default area, no device areas, no board reserve(). */
+int policy_without_cma(struct sim *s);
+/* The order of the smallest block of at least @pages. */
+unsigned policy_order_of(uint64_t pages);
+
+/* ---- machine.c ---- */
+
+/* The scenario's platform with its overrides, devices placed; 0 or -EINVAL. */
+int machine_prepare(struct sim *s);
 
 /* ---- workloads (wl_*.c) ---- */
 

@@ -24,20 +24,21 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	struct device_result *r = w->dev_res;
 	struct dev_buffer *b = &d->ring[d->held];
 	struct cost_work work = { 0 };
-	int cause;
+	enum fail_cause cause;
 	uint64_t ns;
+	int ret;
 
 	r->requests++;
 	w->res->ops++;
 	sim_usable_update(s);
-	cause = policy_alloc(s, w, b, &work);
+	ret = policy_alloc(s, w, b, &work, &cause);
 	ns = cost_ns(&s->cost, &work, s->page_bytes);
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
-			 cause ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
-			 (unsigned long long)ns, cause ? fail_cause_name(cause - 1) : "ok");
-	if (cause) {
-		r->fail[cause - 1]++;
+			 ret ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
+			 (unsigned long long)ns, ret ? fail_cause_name(cause) : "ok");
+	if (ret) {
+		r->fail[cause]++;
 		r->deadline_misses++;
 		return;
 	}
