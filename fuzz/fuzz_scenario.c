@@ -23,6 +23,20 @@
 #define MAX_RUN_MEMORY	(256ull << 20)
 #define MAX_RUN_PAGES	(1ull << 20)	/* per workload table: 4 GiB of 4 KiB pages */
 
+/* Is @k one of the registered workload kinds? */
+static bool registered(const struct wl_kind *k)
+{
+	for (unsigned i = 0; i < wl_nr_kinds(); i++)
+		if (wl_kind(i) == k)
+			return true;
+	return false;
+}
+
+static bool is(const struct wl_spec *w, const char *kind)
+{
+	return !strcmp(w->kind->name, kind);
+}
+
 static void check_scenario(const struct scenario *sc)
 {
 	if (sc->nr_wl > SIM_MAX_WORKLOADS || sc->nr_snapshots > SIM_MAX_SNAPSHOTS)
@@ -36,11 +50,11 @@ static void check_scenario(const struct scenario *sc)
 	for (unsigned i = 0; i < sc->nr_wl; i++) {
 		const struct wl_spec *w = &sc->wl[i];
 
-		if (w->kind >= NR_WL_KINDS || !w->name[0] || !terminated(w->name, sizeof(w->name)))
+		if (!registered(w->kind) || !w->name[0] || !terminated(w->name, sizeof(w->name)))
 			fail("workload %u: bad kind or name", i);
-		if (w->kind == WL_PINNER && (w->pinner.target_idx < 0 || (unsigned)w->pinner.target_idx >= sc->nr_wl))
+		if (is(w, "pinner") && (w->pinner.target_idx < 0 || (unsigned)w->pinner.target_idx >= sc->nr_wl))
 			fail("pinner %s: unresolved target", w->name);
-		if (w->kind == WL_DEVICE && (!w->device.ring || !w->device.period_ns || !w->device.buffer_bytes))
+		if (is(w, "device") && (!w->device.ring || !w->device.period_ns || !w->device.buffer_bytes))
 			fail("device %s accepted with a zero size, period or ring", w->name);
 	}
 }
@@ -52,15 +66,15 @@ static bool runnable(const struct scenario *sc)
 		return false;
 	for (unsigned i = 0; i < sc->nr_wl; i++) {
 		const struct wl_spec *w = &sc->wl[i];
-		uint64_t bytes = w->kind == WL_ANON ? w->anon.rss_bytes :
-				 w->kind == WL_PAGECACHE || w->kind == WL_WRITER ? w->file.file_bytes : 0;
+		uint64_t bytes = is(w, "anon") ? w->anon.rss_bytes :
+				 is(w, "pagecache") || is(w, "writer") ? w->file.file_bytes : 0;
 
 		if (bytes / 4096 > MAX_RUN_PAGES || w->file.rate > 1000000)
 			return false;
-		if (w->kind == WL_DEVICE && (w->device.buffer_bytes > MAX_RUN_MEMORY || w->device.ring > 16 ||
+		if (is(w, "device") && (w->device.buffer_bytes > MAX_RUN_MEMORY || w->device.ring > 16 ||
 					     w->device.period_ns < 1000000))
 			return false;
-		if (w->kind == WL_SLAB && w->slab.rate > 100000)
+		if (is(w, "slab") && w->slab.rate > 100000)
 			return false;
 	}
 	return true;

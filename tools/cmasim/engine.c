@@ -234,7 +234,7 @@ static void snapshot(struct sim *s, void *arg)
 		b->nr_free = (uint16_t)st.nr_free;
 	}
 	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (s->wl[i].spec->kind == WL_DEVICE)
+		if (s->wl[i].spec->kind == &wl_kind_device)
 			wl_device_mark_blocks(s, &s->wl[i], snap);
 	s->res->nr_snapshots++;
 }
@@ -262,11 +262,6 @@ static void progress(struct sim *s)
 
 static int init_workloads(struct sim *s)
 {
-	static const struct workload_ops *const ops[NR_WL_KINDS] = {
-		[WL_PAGECACHE] = &wl_file_ops, [WL_WRITER] = &wl_file_ops,
-		[WL_ANON] = &wl_anon_ops, [WL_SLAB] = &wl_slab_ops,
-		[WL_PINNER] = &wl_pinner_ops, [WL_DEVICE] = &wl_device_ops,
-	};
 	struct sim_result *r = s->res;
 	unsigned nr_dev = 0;
 
@@ -279,12 +274,12 @@ static int init_workloads(struct sim *s)
 		struct workload *w = &s->wl[i];
 
 		w->spec = &s->sc->wl[i];
-		w->ops = ops[w->spec->kind];
+		w->ops = w->spec->kind->ops;
 		w->idx = i;
 		w->res = &r->workloads[i];
 		snprintf(w->res->name, sizeof(w->res->name), "%s", w->spec->name);
-		snprintf(w->res->kind, sizeof(w->res->kind), "%s", wl_kind_name(w->spec->kind));
-		if (w->spec->kind == WL_DEVICE) {
+		snprintf(w->res->kind, sizeof(w->res->kind), "%s", w->spec->kind->name);
+		if (w->spec->kind == &wl_kind_device) {
 			w->dev_res = &r->devices[nr_dev++];
 			snprintf(w->dev_res->name, sizeof(w->dev_res->name), "%s", w->spec->name);
 			w->dev_res->buffer_bytes = w->spec->device.buffer_bytes;

@@ -79,7 +79,7 @@ int machine_prepare(struct sim *s)
 		if (sc->cost_set[i])
 			s->cost.v[i] = sc->cost.v[i];
 	for (unsigned i = 0; i < sc->nr_wl; i++) {
-		int d = sc->wl[i].kind == WL_DEVICE ? platform_device_of(s, &sc->wl[i]) : 0;
+		int d = sc->wl[i].kind == &wl_kind_device ? platform_device_of(s, &sc->wl[i]) : 0;
 
 		if (d < 0)
 			return d;

@@ -206,11 +206,8 @@ int machine_prepare(struct sim *s);
 
 /* ---- workloads (wl_*.c) ---- */
 
-extern const struct workload_ops wl_file_ops;	/* pagecache and writer */
-extern const struct workload_ops wl_anon_ops;
-extern const struct workload_ops wl_slab_ops;
-extern const struct workload_ops wl_pinner_ops;
-extern const struct workload_ops wl_device_ops;
+/* The kind the policies serve (wl_device.c). */
+extern const struct wl_kind wl_kind_device;
 
 /* Add @w's held buffers to @snap's blocks' nr_device. */
 void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap);

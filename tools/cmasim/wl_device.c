@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "inifile.h"
 #include "sim.h"
 
 struct device_wl {
@@ -163,8 +164,52 @@ void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapsho
 	}
 }
 
-const struct workload_ops wl_device_ops = {
+static const struct workload_ops device_ops = {
 	.start = device_start,
 	.stop = device_stop,
 	.resident = device_resident,
+};
+
+static const struct scenario_key device_keys[] = {
+	{ .name = "size", .type = KEY_SIZE, .offset = WL(device.buffer_bytes), .max = SIM_MAX_BYTES, .required = true },
+	{ .name = "period", .type = KEY_DURATION, .offset = WL(device.period_ns), .required = true },
+	{ .name = "ring", .type = KEY_U32, .offset = WL(device.ring), .max = 64 },
+	{ .name = "deadline", .type = KEY_DURATION, .offset = WL(device.deadline_ns) },
+	{ .name = "session", .type = KEY_DURATION, .offset = WL(device.session_ns) },
+	{ .name = "gap", .type = KEY_DURATION, .offset = WL(device.gap_ns) },
+	{ .name = "align", .type = KEY_SIZE, .offset = WL(device.align_bytes), .max = SIM_MAX_BYTES },
+	{ .name = "atomic", .type = KEY_BOOL, .offset = WL(device.atomic) },
+	{ .name = "sg", .type = KEY_BOOL, .offset = WL(device.sg) },
+	{ .name = "cma", .type = KEY_SIZE, .offset = WL(device.cma_bytes), .max = SIM_MAX_BYTES,
+	  .given = WL(device.cma_given) },
+	{ .name = "mask", .type = KEY_UINT, .offset = WL(device.mask), .given = WL(device.mask_given) },
+};
+
+static void device_defaults(struct wl_spec *w)
+{
+	w->device.ring = 1;
+	w->device.mask = 0xffffffffull;
+}
+
+static int device_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	const char *kind = w->kind->name;
+
+	if (!w->device.buffer_bytes || !w->device.period_ns || !w->device.ring)
+		return ini_fail(err, len, "[%s %s]: size, period and ring must be above 0", kind, w->name);
+	if (w->device.align_bytes & (w->device.align_bytes - 1))
+		return ini_fail(err, len, "[%s %s]: align = %llu: give a power of two", kind, w->name,
+				(unsigned long long)w->device.align_bytes);
+	if (!w->device.mask)
+		return ini_fail(err, len, "[%s %s]: mask = 0 lets the device reach nothing (e.g. mask = 0xffffffff)",
+				kind, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_device = {
+	.name = "device",
+	.ops = &device_ops,
+	WL_KEYS(device_keys),
+	.defaults = device_defaults,
+	.check = device_check,
 };
