@@ -108,6 +108,12 @@ struct sim {
 /* ---- engine.c ---- */
 
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
+/*
+ * Run the events due up to @end_ns in order, the clock at each one's
+ * time, then at @end_ns; @poll (if any) every few thousand events.
+ * The number of events run.
+ */
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s));
 uint64_t sim_rand(struct sim *s);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
@@ -116,6 +122,9 @@ uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 /* Workloads act every tick; @rate per second comes to this many this tick. */
 #define SIM_TICK_NS (10 * 1000000ull)
 uint64_t sim_tick_ops(double *carry, uint64_t rate);
+
+/* ---- machine.c: the run, and the handlers it gives the engine ---- */
+
 /* Pages of @bytes, rounded up. */
 uint64_t sim_pages(const struct sim *s, uint64_t bytes);
 /* The workload named @name, or NULL. */
@@ -198,11 +207,6 @@ void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct 
 int policy_without_cma(struct sim *s);
 /* The order of the smallest block of at least @pages. */
 unsigned policy_order_of(uint64_t pages);
-
-/* ---- machine.c ---- */
-
-/* The scenario's platform with its overrides, devices placed; 0 or -EINVAL. */
-int machine_prepare(struct sim *s);
 
 /* ---- workloads (wl_*.c) ---- */
 
