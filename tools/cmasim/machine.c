@@ -20,14 +20,9 @@
 
 static int load_platform(struct sim *s)
 {
-	const struct platform *builtin = platform_builtin(s->sc->platform);
 	char err[512];
 
-	if (builtin) {
-		s->plat = *builtin;
-		return 0;
-	}
-	if (platform_read_file(s->sc->platform, &s->plat, err, sizeof(err))) {
+	if (platform_load(s->sc->platform, &s->plat, err, sizeof(err))) {
 		fprintf(stderr, "cmasim: scenario %s: %s\n", s->sc->name, err);
 		return -EINVAL;
 	}

@@ -61,6 +61,12 @@ const char *platform_builtin_names(void);
  * is accepted.
  */
 int platform_read_file(const char *path, struct platform *p, char *err, size_t errlen);
+/*
+ * @arg, a built-in platform's name or a platform file, into @p: 0;
+ * -ENOENT when it is neither (a bare name, no such file), @err saying
+ * what is accepted; -EINVAL when the file is wrong, @err saying why.
+ */
+int platform_load(const char *arg, struct platform *p, char *err, size_t errlen);
 
 /* ---- boot.c ---- */
 

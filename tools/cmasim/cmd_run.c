@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmasim run, compare and show: a scenario under one policy or all of
- * them, reported as text, JSON or HTML.
+ * cmasim run, compare and show: a scenario under one policy or several,
+ * reported as text, JSON or HTML. Their options are the tables below.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "inifile.h"
-#include "run.h"
+#include "commands.h"
 #include "sim.h"
 
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
@@ -67,131 +66,158 @@ static int parse_policy_list(const char *list, struct run_args *a)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
+enum run_option { O_SCENARIO, O_PLATFORM, O_POLICY, O_POLICIES, O_REPORT, O_OUTPUT, O_OUTDIR, O_TRACE,
+		  O_SEED, O_DURATION, O_DUMP };
+
+/* "cma|carveout|buddy" */
+static const char *policy_choices(void)
 {
-	static const struct option opts[] = {
-		{ "scenario", required_argument, NULL, 's' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "policies", required_argument, NULL, 'P' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'O' },
-		{ "platform", required_argument, NULL, 'l' },
-		{ "dump", required_argument, NULL, 'D' },
-		{ "trace", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cmd = compare ? "compare" : "run";
+	static char buf[256];
+
+	return sim_policy_names(buf, sizeof(buf), "|", "|");
+}
+
+#define OPT_SCENARIO { .id = O_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1, \
+	.help = "a built-in scenario (%s; default " SCENARIO_DEFAULT ") or a scenario file", \
+	.fill = scenario_builtin_names }
+#define OPT_PLATFORM { .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2, \
+	.help = "a built-in platform or a platform file, replacing the scenario's" }
+#define OPT_REPORT { .id = O_REPORT, .name = "report", .arg = "text|json|html", .help_rank = 4, \
+	.help = "text (default), json or html; with --output FILE the text summary\nstill goes to standard output" }
+#define OPT_OUTPUT { .id = O_OUTPUT, .name = "output", .arg = "FILE", .usage = "[--output FILE | -o DIR]" }, \
+	{ .id = O_OUTDIR, .short_name = 'o', .arg = "DIR", .usage = "", .label = "-o DIR", .help_rank = 3, \
+	  .help = "write the report to DIR/SCENARIO-POLICY.EXT (compare: SCENARIO-compare.EXT)" }
+#define OPT_SEED { .id = O_SEED, .name = "seed", .arg = "N", .help_rank = 5, \
+	.help = "replaces the scenario's seed; --duration replaces its duration (e.g. 30s)" }, \
+	{ .id = O_DURATION, .name = "duration", .arg = "TIME" }
+#define OPT_DUMP { .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 6, \
+	.help = "add /proc/NAME of the machine at the end of each run to the report;\nNAME is one of " \
+		PROC_NAMES_ACCEPTED "; repeatable" }
+#define OPT_HELP_ENTRY { .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" }
+
+static const struct cmd_option run_options[] = {
+	OPT_SCENARIO,
+	OPT_PLATFORM,
+	{ .id = O_POLICY, .name = "policy", .arg = "%s", .fill = policy_choices },
+	{ .id = O_POLICIES, .name = "policies", .arg = "LIST",
+	  .refused = "--policies is compare's option: give --policy NAME" },
+	OPT_REPORT,
+	OPT_OUTPUT,
+	{ .id = O_TRACE, .name = "trace", .arg = "FILE", .help_rank = 7,
+	  .help = "write the run's events to FILE in ftrace text format" },
+	OPT_SEED,
+	OPT_DUMP,
+	OPT_HELP_ENTRY,
+};
+
+static const struct cmd_option compare_options[] = {
+	OPT_SCENARIO,
+	OPT_PLATFORM,
+	{ .id = O_POLICIES, .name = "policies", .arg = "LIST" },
+	{ .id = O_POLICY, .name = "policy", .arg = "NAME",
+	  .refused = "--policy is run's option: give --policies LIST" },
+	OPT_REPORT,
+	OPT_OUTPUT,
+	{ .id = O_TRACE, .name = "trace", .arg = "FILE",
+	  .refused = "--trace is run's option: trace one policy with cmasim run --trace FILE" },
+	OPT_SEED,
+	OPT_DUMP,
+	OPT_HELP_ENTRY,
+};
+
+/* One option's value into @a: 0, or 2 after saying what was wrong. */
+static int set_option(int id, const char *value, const char *cmd, struct run_args *a)
+{
 	char names[256];
-	int opt;
+	uint64_t v;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-		uint64_t v;
-
-		switch (opt) {
-		case 's':
-			a->scenario = optarg;
-			break;
-		case 'p':
-			if (compare) {
-				fprintf(stderr, "cmasim compare: --policy is run's option: give --policies LIST\n");
-				return 2;
-			}
-			a->opt.policy = sim_policy_find(optarg);
-			if (!a->opt.policy) {
-				fprintf(stderr, "cmasim run: --policy '%s': accepted %s\n", optarg,
-					sim_policy_names(names, sizeof(names), ", ", " or "));
-				return 2;
-			}
-			break;
-		case 'P':
-			if (!compare) {
-				fprintf(stderr, "cmasim run: --policies is compare's option: give --policy NAME\n");
-				return 2;
-			}
-			if (parse_policy_list(optarg, a))
-				return 2;
-			break;
-		case 'r':
-			if (!strcmp(optarg, "text"))
-				a->report = REPORT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				a->report = REPORT_JSON;
-			else if (!strcmp(optarg, "html"))
-				a->report = REPORT_HTML;
-			else {
-				fprintf(stderr, "cmasim %s: --report '%s': accepted text, json or html\n", cmd, optarg);
-				return 2;
-			}
-			break;
-		case 'O':
-			a->output = optarg;
-			break;
-		case 'o':
-			a->outdir = optarg;
-			break;
-		case 'l':
-			a->platform = optarg;
-			break;
-		case 'D':
-			if (!proc_name_ok(optarg)) {
-				fprintf(stderr, "cmasim %s: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
-					cmd, optarg);
-				return 2;
-			}
-			if (a->opt.nr_dumps == SIM_MAX_PROCS) {
-				fprintf(stderr, "cmasim %s: --dump: at most %d of them\n", cmd, SIM_MAX_PROCS);
-				return 2;
-			}
-			a->dumps[a->opt.nr_dumps++] = optarg;
-			a->opt.dumps = a->dumps;
-			break;
-		case 't':
-			if (compare) {
-				fprintf(stderr, "cmasim compare: --trace is run's option: trace one policy with cmasim run --trace FILE\n");
-				return 2;
-			}
-			a->trace = optarg;
-			break;
-		case 'S':
-			if (!ini_parse_number(optarg, strlen(optarg), false, &v)) {
-				fprintf(stderr, "cmasim %s: --seed '%s': expected a decimal or 0x hex number\n", cmd, optarg);
-				return 2;
-			}
-			a->opt.seed = v;
-			a->opt.seed_set = true;
-			break;
-		case 'd':
-			if (!ini_parse_duration(optarg, &v) || !v) {
-				fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, optarg,
-					INI_DURATION_SYNTAX);
-				return 2;
-			}
-			a->opt.duration_ns = v;
-			break;
-		case 'h':
-			return -1;
-		case ':':
-			fprintf(stderr, "cmasim %s: %s needs a value (see --help)\n", cmd, argv[optind - 1]);
-			return 2;
-		default:
-			if (optopt)
-				fprintf(stderr, "cmasim %s: unknown option '-%c'", cmd, optopt);
-			else
-				fprintf(stderr, "cmasim %s: unknown option '%s'", cmd, argv[optind - 1]);
-			fprintf(stderr, ": accepted --scenario, --platform, %s, --report, --output, -o, %s--seed, --duration, --dump, --help\n",
-				compare ? "--policies" : "--policy", compare ? "" : "--trace, ");
+	switch (id) {
+	case O_SCENARIO:
+		a->scenario = value;
+		return 0;
+	case O_PLATFORM:
+		a->platform = value;
+		return 0;
+	case O_POLICY:
+		a->opt.policy = sim_policy_find(value);
+		if (a->opt.policy)
+			return 0;
+		fprintf(stderr, "cmasim run: --policy '%s': accepted %s\n", value,
+			sim_policy_names(names, sizeof(names), ", ", " or "));
+		return 2;
+	case O_POLICIES:
+		return parse_policy_list(value, a);
+	case O_REPORT:
+		if (!strcmp(value, "text"))
+			a->report = REPORT_TEXT;
+		else if (!strcmp(value, "json"))
+			a->report = REPORT_JSON;
+		else if (!strcmp(value, "html"))
+			a->report = REPORT_HTML;
+		else {
+			fprintf(stderr, "cmasim %s: --report '%s': accepted text, json or html\n", cmd, value);
 			return 2;
 		}
+		return 0;
+	case O_OUTPUT:
+		a->output = value;
+		return 0;
+	case O_OUTDIR:
+		a->outdir = value;
+		return 0;
+	case O_TRACE:
+		a->trace = value;
+		return 0;
+	case O_SEED:
+		if (!ini_parse_number(value, strlen(value), false, &v)) {
+			fprintf(stderr, "cmasim %s: --seed '%s': expected a decimal or 0x hex number\n", cmd, value);
+			return 2;
+		}
+		a->opt.seed = v;
+		a->opt.seed_set = true;
+		return 0;
+	case O_DURATION:
+		if (!ini_parse_duration(value, &v) || !v) {
+			fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, value,
+				INI_DURATION_SYNTAX);
+			return 2;
+		}
+		a->opt.duration_ns = v;
+		return 0;
+	case O_DUMP:
+		if (!proc_name_ok(value)) {
+			fprintf(stderr, "cmasim %s: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
+				cmd, value);
+			return 2;
+		}
+		if (a->opt.nr_dumps == SIM_MAX_PROCS) {
+			fprintf(stderr, "cmasim %s: --dump: at most %d of them\n", cmd, SIM_MAX_PROCS);
+			return 2;
+		}
+		a->dumps[a->opt.nr_dumps++] = value;
+		a->opt.dumps = a->dumps;
+		return 0;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "cmasim %s: unexpected argument '%s': %s takes only options (see --help)\n",
-			cmd, argv[optind], cmd);
-		return 2;
+	return 2;
+}
+
+/* 0, -1 for --help, or 2 after saying what was wrong. */
+static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
+{
+	const char *cmd = compare ? "compare" : "run", *value;
+	struct opt_parser p;
+	char names[256];
+	int id;
+
+	if (compare)
+		opt_init(&p, cmd, OPTS(compare_options), argc, argv);
+	else
+		opt_init(&p, cmd, OPTS(run_options), argc, argv);
+	while ((id = opt_next(&p, &value)) != OPT_END) {
+		if (id == OPT_HELP)
+			return -1;
+		if (id == OPT_BAD || set_option(id, value, cmd, a))
+			return 2;
 	}
 	if (a->output && a->outdir) {
 		fprintf(stderr, "cmasim %s: give --output FILE or -o DIR, not both\n", cmd);
@@ -315,34 +341,18 @@ static void usage(FILE *out, bool compare)
 {
 	char names[256];
 
-	if (compare)
-		fprintf(out,
-			"usage: cmasim compare [--scenario NAME|FILE] [--platform NAME|FILE] [--policies LIST]\n"
-			"                      [--report text|json|html] [--output FILE | -o DIR] [--seed N] [--duration TIME]\n"
-			"                      [--dump NAME]...\n"
-			"  runs the scenario under each policy (default %s) and reports them side by side\n",
+	if (compare) {
+		opt_usage(out, "compare", OPTS(compare_options));
+		fprintf(out, "  runs the scenario under each policy (default %s) and reports them side by side\n",
 			sim_policy_names(names, sizeof(names), ",", ","));
-	else
-		fprintf(out,
-			"usage: cmasim run [--scenario NAME|FILE] [--platform NAME|FILE] [--policy %s]\n"
-			"                  [--report text|json|html] [--output FILE | -o DIR] [--trace FILE] [--seed N]\n"
-			"                  [--duration TIME] [--dump NAME]...\n",
-			sim_policy_names(names, sizeof(names), "|", "|"));
-	fprintf(out,
-		"  --scenario  a built-in scenario (%s; default %s) or a scenario file\n"
-		"  --platform  a built-in platform or a platform file, replacing the scenario's\n"
-		"  -o DIR      write the report to DIR/SCENARIO-POLICY.EXT (compare: SCENARIO-compare.EXT)\n"
-		"  --report    text (default), json or html; with --output FILE the text summary\n"
-		"              still goes to standard output\n"
-		"  --seed      replaces the scenario's seed; --duration replaces its duration (e.g. 30s)\n"
-		"  --dump      add /proc/NAME of the machine at the end of each run to the report;\n"
-		"              NAME is one of " PROC_NAMES_ACCEPTED "; repeatable\n",
-		scenario_builtin_names(), SCENARIO_DEFAULT);
-	if (!compare)
-		fprintf(out, "  --trace     write the run's events to FILE in ftrace text format\n");
+		opt_help(out, OPTS(compare_options));
+	} else {
+		opt_usage(out, "run", OPTS(run_options));
+		opt_help(out, OPTS(run_options));
+	}
 }
 
-int cmd_run(int argc, char **argv, bool compare)
+static int run_or_compare(int argc, char **argv, bool compare)
 {
 	struct run_args a = { .scenario = SCENARIO_DEFAULT, .opt.policy = sim_policy(0) };
 	int ret;
@@ -355,6 +365,16 @@ int cmd_run(int argc, char **argv, bool compare)
 		return 0;
 	}
 	return ret ? ret : run_scenario(&a, compare);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, false);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, true);
 }
 
 int cmd_show(int argc, char **argv)
