@@ -668,6 +668,27 @@ static void cost_section_overrides_the_profile(void **state)
 #undef ONE_MIB
 }
 
+/*
+ * Expect: sim_run says how a run failed as -errno, the exit status left to
+ * main.c: a Kconfig the machine refuses (CMA_ALIGNMENT below 4) is -EINVAL
+ * under every policy, and the result is left empty.
+ */
+static void sim_run_refused_configuration_is_einval(void **state)
+{
+	struct scenario *sc = parse(BOARD_64M "duration = 1s\nkconfig = CONFIG_CMA_ALIGNMENT=3\n"
+				    "[device cam]\nsize = 1M\nperiod = 100ms\n");
+
+	for (unsigned i = 0; i < sim_nr_policies(); i++) {
+		struct sim_options o = { .policy = sim_policy(i) };
+		struct sim_result r;
+
+		assert_int_equal(sim_run(sc, &o, &r), -EINVAL);
+		assert_int_equal(r.nr_samples, 0);
+		assert_null(r.workloads);
+	}
+	free(sc);
+}
+
 /* A policy that refuses every request: all a new policy has to give. */
 static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		      enum fail_cause *cause)
@@ -781,6 +802,7 @@ int main(void)
 		cmocka_unit_test(cost_transfer_ns_megabytes),
 		cmocka_unit_test(cost_section_overrides_the_profile),
 		cmocka_unit_test(scenario_builtin_every_one_parses),
+		cmocka_unit_test(sim_run_refused_configuration_is_einval),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

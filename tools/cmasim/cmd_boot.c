@@ -49,7 +49,7 @@ static char *read_kconfig(const char *path)
 	return text;
 }
 
-/* 0, -1 for --help, or 2 after saying what was wrong. */
+/* 0, 1 for --help, or -EINVAL after saying what was wrong. */
 static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 {
 	struct opt_parser p;
@@ -70,26 +70,26 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 			a->kconfig_path = value;
 			a->kconfig = read_kconfig(value);
 			if (!a->kconfig)
-				return 2;
+				return -EINVAL;
 			break;
 		case O_DUMP:
 			if (!proc_name_ok(value)) {
 				fprintf(stderr, "cmasim: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
 					value);
-				return 2;
+				return -EINVAL;
 			}
 			a->dumps[a->nr_dumps++] = value;
 			break;
 		case OPT_HELP:
-			return -1;
+			return 1;
 		default:
-			return 2;
+			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
-/* A built-in name, else a file; 0, or 2 after saying why on stderr. */
+/* A built-in name, else a file; 0, or -EINVAL after saying why on stderr. */
 static int load_platform(const char *arg, struct platform *p)
 {
 	char err[512];
@@ -101,7 +101,7 @@ static int load_platform(const char *arg, struct platform *p)
 		fprintf(stderr, "cmasim: --platform '%s': %s\n", arg, err);
 	else
 		fprintf(stderr, "cmasim: %s\n", err);
-	return 2;
+	return -EINVAL;
 }
 
 static int boot_and_report(const struct platform *p, const struct boot_args *a)
@@ -110,18 +110,18 @@ static int boot_and_report(const struct platform *p, const struct boot_args *a)
 	struct cma_mm *mm;
 	int ret = platform_boot(p, a->cmdline, a->kconfig, &mm, devs);
 
-	if (ret == 2) {
+	if (ret == -EINVAL) {
 		fprintf(stderr, "cmasim: the machine refused this configuration (see the message above): platform %s, command line from %s, Kconfig from %s\n",
 			p->name, a->cmdline ? "--cmdline" : "the platform",
 			a->kconfig_path ? a->kconfig_path : "the platform");
-		return 2;
+		return -EINVAL;
 	}
 	if (ret) {
 		if (mm)
 			cma_mm_dmesg(mm, stdout);
 		fprintf(stderr, "cmasim: platform %s did not boot (see the message above)\n", p->name);
 		cma_mm_destroy(mm);
-		return 1;
+		return -EIO;
 	}
 	cma_mm_dmesg(mm, stdout);
 	printf("\n==> devices <==\n");
@@ -129,10 +129,10 @@ static int boot_and_report(const struct platform *p, const struct boot_args *a)
 	for (int i = 0; i < a->nr_dumps; i++) {
 		printf("\n==> /proc/%s <==\n", a->dumps[i]);
 		if (cma_write_proc(mm, a->dumps[i], stdout))
-			ret = 1;
+			ret = -EIO;
 	}
 	if (fflush(stdout))
-		ret = 1;
+		ret = -EIO;
 	cma_mm_destroy(mm);
 	return ret;
 }
@@ -145,9 +145,9 @@ int cmd_boot(int argc, char **argv)
 
 	a.dumps = calloc((size_t)argc, sizeof(*a.dumps));
 	if (!a.dumps)
-		return 1;
+		return -ENOMEM;
 	ret = parse_boot_args(argc, argv, &a);
-	if (ret < 0) {
+	if (ret > 0) {
 		ret = CMD_USAGE;
 	} else if (!ret) {
 		ret = load_platform(a.platform, &p);

@@ -45,7 +45,7 @@ static const char *policy_list(char *buf, size_t len)
 	return sim_policy_names(buf, len, ", ", ", ");
 }
 
-/* "cma,buddy" into @a->policies; 0 or 2. */
+/* "cma,buddy" into @a->policies; 0 or -EINVAL. */
 static int parse_policy_list(const char *list, struct run_args *a)
 {
 	char buf[128], *save = NULL;
@@ -59,7 +59,7 @@ static int parse_policy_list(const char *list, struct run_args *a)
 		if (p < 0) {
 			fprintf(stderr, "cmasim: --policies '%s': unknown policy '%s': accepted %s, separated by commas\n",
 				list, tok, policy_list(names, sizeof(names)));
-			return 2;
+			return -EINVAL;
 		}
 		a->policies[p] = true;
 	}
@@ -125,7 +125,7 @@ static const struct cmd_option compare_options[] = {
 	OPT_HELP_ENTRY,
 };
 
-/* One option's value into @a: 0, or 2 after saying what was wrong. */
+/* One option's value into @a: 0, or -EINVAL after saying what was wrong. */
 static int set_option(int id, const char *value, const char *cmd, struct run_args *a)
 {
 	char names[256];
@@ -144,7 +144,7 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 			return 0;
 		fprintf(stderr, "cmasim run: --policy '%s': accepted %s\n", value,
 			sim_policy_names(names, sizeof(names), ", ", " or "));
-		return 2;
+		return -EINVAL;
 	case O_POLICIES:
 		return parse_policy_list(value, a);
 	case O_REPORT:
@@ -156,7 +156,7 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 			a->report = REPORT_HTML;
 		else {
 			fprintf(stderr, "cmasim %s: --report '%s': accepted text, json or html\n", cmd, value);
-			return 2;
+			return -EINVAL;
 		}
 		return 0;
 	case O_OUTPUT:
@@ -171,7 +171,7 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 	case O_SEED:
 		if (!ini_parse_number(value, strlen(value), false, &v)) {
 			fprintf(stderr, "cmasim %s: --seed '%s': expected a decimal or 0x hex number\n", cmd, value);
-			return 2;
+			return -EINVAL;
 		}
 		a->opt.seed = v;
 		a->opt.seed_set = true;
@@ -180,7 +180,7 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 		if (!ini_parse_duration(value, &v) || !v) {
 			fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, value,
 				INI_DURATION_SYNTAX);
-			return 2;
+			return -EINVAL;
 		}
 		a->opt.duration_ns = v;
 		return 0;
@@ -188,20 +188,20 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 		if (!proc_name_ok(value)) {
 			fprintf(stderr, "cmasim %s: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
 				cmd, value);
-			return 2;
+			return -EINVAL;
 		}
 		if (a->opt.nr_dumps == SIM_MAX_PROCS) {
 			fprintf(stderr, "cmasim %s: --dump: at most %d of them\n", cmd, SIM_MAX_PROCS);
-			return 2;
+			return -EINVAL;
 		}
 		a->dumps[a->opt.nr_dumps++] = value;
 		a->opt.dumps = a->dumps;
 		return 0;
 	}
-	return 2;
+	return -EINVAL;
 }
 
-/* 0, -1 for --help, or 2 after saying what was wrong. */
+/* 0, 1 for --help, or -EINVAL after saying what was wrong. */
 static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 {
 	const char *cmd = compare ? "compare" : "run", *value;
@@ -215,18 +215,18 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 		opt_init(&p, cmd, OPTS(run_options), argc, argv);
 	while ((id = opt_next(&p, &value)) != OPT_END) {
 		if (id == OPT_HELP)
-			return -1;
+			return 1;
 		if (id == OPT_BAD || set_option(id, value, cmd, a))
-			return 2;
+			return -EINVAL;
 	}
 	if (a->output && a->outdir) {
 		fprintf(stderr, "cmasim %s: give --output FILE or -o DIR, not both\n", cmd);
-		return 2;
+		return -EINVAL;
 	}
 	if (compare && !memchr(a->policies, true, sizeof(a->policies))) {
 		fprintf(stderr, "cmasim compare: --policies names no policy: accepted %s, separated by commas\n",
 			policy_list(names, sizeof(names)));
-		return 2;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -240,18 +240,18 @@ static int outdir_path(struct run_args *a, const struct scenario *sc, bool compa
 
 	if (mkdir(a->outdir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "cmasim: -o %s: cannot make the directory: %s\n", a->outdir, strerror(errno));
-		return 1;
+		return -EIO;
 	}
 	if ((size_t)snprintf(buf, len, "%s/%s-%s.%s", a->outdir, sc->name,
 			     compare ? "compare" : a->opt.policy->name, ext[a->report]) >= len) {
 		fprintf(stderr, "cmasim: -o %s: the path is too long\n", a->outdir);
-		return 2;
+		return -EINVAL;
 	}
 	a->output = buf;
 	return 0;
 }
 
-/* A built-in name, else a file; 0, or 2 after saying why. */
+/* A built-in name, else a file; 0, or -EINVAL after saying why. */
 static int load_scenario(const char *arg, struct scenario *sc)
 {
 	char err[768];
@@ -261,11 +261,11 @@ static int load_scenario(const char *arg, struct scenario *sc)
 	if (!strchr(arg, '/') && !strchr(arg, '.') && access(arg, F_OK)) {
 		fprintf(stderr, "cmasim: --scenario '%s': no such scenario: accepted %s (see 'cmasim list'), or the path of a scenario file\n",
 			arg, scenario_builtin_names());
-		return 2;
+		return -EINVAL;
 	}
 	if (scenario_read_file(arg, sc, err, sizeof(err))) {
 		fprintf(stderr, "cmasim: %s\n", err);
-		return 2;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -280,7 +280,7 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 
 	if (a->output && !(out = fopen(a->output, "w"))) {
 		fprintf(stderr, "cmasim: --output %s: cannot write it: %s\n", a->output, strerror(errno));
-		return 1;
+		return -EIO;
 	}
 	ret = writers[a->report](runs, nr, out);
 	if (out != stdout)
@@ -289,11 +289,11 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 		ret |= fflush(out);
 	if (ret) {
 		fprintf(stderr, "cmasim: writing the report failed: %s\n", strerror(errno));
-		return 1;
+		return -EIO;
 	}
 	/* a report written to a file: the summary still goes to the terminal */
 	if (a->output && report_text(runs, nr, stdout))
-		return 1;
+		return -EIO;
 	return 0;
 }
 
@@ -314,7 +314,7 @@ static int run_scenario(struct run_args *a, bool compare)
 		return ret;
 	if (a->trace && !(trace = fopen(a->trace, "w"))) {
 		fprintf(stderr, "cmasim: --trace %s: cannot write it: %s\n", a->trace, strerror(errno));
-		return 1;
+		return -EIO;
 	}
 	a->opt.trace = trace;
 	a->opt.progress = true;
@@ -328,7 +328,7 @@ static int run_scenario(struct run_args *a, bool compare)
 	}
 	if (trace && fclose(trace)) {
 		fprintf(stderr, "cmasim: --trace %s: %s\n", a->trace, strerror(errno));
-		ret = ret ? ret : 1;
+		ret = ret ? ret : -EIO;
 	}
 	if (!ret)
 		ret = write_report(a, runs, nr);
@@ -360,7 +360,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	for (unsigned i = 0; i < sim_nr_policies(); i++)
 		a.policies[i] = true;
 	ret = parse_args(argc, argv, compare, &a);
-	if (ret < 0) {
+	if (ret > 0) {
 		usage(stdout, compare);
 		return 0;
 	}
@@ -383,13 +383,13 @@ int cmd_show(int argc, char **argv)
 
 	if (argc != 2) {
 		fprintf(stderr, "cmasim show: give one built-in scenario's name: %s\n", scenario_builtin_names());
-		return 2;
+		return -EINVAL;
 	}
 	if (!text) {
 		fprintf(stderr, "cmasim show: '%s': no such scenario: accepted %s\n", argv[1],
 			scenario_builtin_names());
-		return 2;
+		return -EINVAL;
 	}
 	fputs(text, stdout);
-	return fflush(stdout) ? 1 : 0;
+	return fflush(stdout) ? -EIO : 0;
 }

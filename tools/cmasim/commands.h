@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cmasim's commands (cmd_*.c), listed in main.c's commands[]. Each takes
- * its argv (argv[0] its name) and returns the exit status: 0, 1 when
- * the run failed, 2 for bad usage or input; or CMD_USAGE.
+ * its argv (argv[0] its name) and returns 0, or -errno after saying what
+ * went wrong: -EINVAL for bad usage or input, another when the run
+ * failed; or CMD_USAGE. Only main.c turns these into exit statuses.
  */
 #ifndef CMASIM_COMMANDS_H
 #define CMASIM_COMMANDS_H
@@ -26,10 +27,8 @@ int cmd_show(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 extern const struct cmd_option boot_options[];
 extern const unsigned nr_boot_options;
-/* cmasim list: the built-in platforms and scenarios. */
-int cmd_list(int argc, char **argv);
 
 /* A command's status asking for cmasim's usage on stdout, then 0 (boot --help). */
-#define CMD_USAGE (-1)
+#define CMD_USAGE 1
 
 #endif

@@ -6,7 +6,9 @@
  * does (boot, workloads, sampling, snapshots, the end) are events and
  * handlers machine.c and the workloads schedule.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim.h"
@@ -31,8 +33,11 @@ void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg)
 		struct sim_event *h = realloc(s->heap, cap * sizeof(*h));
 
 		if (!h) {
-			fprintf(stderr, "cmasim: out of memory for the event queue\n");
-			exit(1);
+			/* the event is lost: the loop stops and the run fails */
+			if (!s->error)
+				fprintf(stderr, "cmasim: out of memory for the event queue\n");
+			s->error = -ENOMEM;
+			return;
 		}
 		s->heap = h;
 		s->heap_cap = cap;
@@ -101,7 +106,7 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s))
 {
 	uint64_t events = 0;
 
-	while (s->nr_events && s->heap[0].at <= end_ns) {
+	while (!s->error && s->nr_events && s->heap[0].at <= end_ns) {
 		struct sim_event e = pop_event(s);
 
 		s->now = e.at;

@@ -371,7 +371,7 @@ static void finish(struct sim *s)
 	}
 }
 
-/* 0, or 1 if the machine is inconsistent at the end (cma_mm_verify said what). */
+/* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
 static int teardown(struct sim *s)
 {
 	int bad = 0;
@@ -383,7 +383,7 @@ static int teardown(struct sim *s)
 		s->policy->destroy(s);
 	free(s->heap);
 	if (s->mm) {
-		bad = cma_mm_verify(s->mm) ? 1 : 0;
+		bad = cma_mm_verify(s->mm) ? -EIO : 0;
 		if (bad)
 			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run\n",
 				s->policy->name);
@@ -398,7 +398,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	int ret;
 
 	if (!s)
-		return 1;
+		return -ENOMEM;
 	memset(res, 0, sizeof(*res));
 	s->sc = sc;
 	s->policy = o->policy ? o->policy : sim_policy(0);
@@ -418,9 +418,6 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	ret = machine_prepare(s);
 	if (!ret && s->policy->prepare)
 		ret = s->policy->prepare(s);
-	/* sim_run's status: 2 for a configuration refused, 1 for the rest */
-	if (ret)
-		ret = ret == -EINVAL ? 2 : 1;
 	if (!ret) {
 		init_geometry(s);
 		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
@@ -428,7 +425,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	if (ret) {
 		if (s->mm)
 			cma_mm_dmesg(s->mm, stderr);
-		if (ret == 2 && s->plat.name[0])
+		if (ret == -EINVAL && s->plat.name[0])
 			fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
 				sc->name, s->plat.name, s->plat.cmdline);
 		teardown(s);
@@ -440,17 +437,21 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		cma_mm_set_trace(s->mm, trace_sink, s);
 	}
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
-	ret = cma_kswapd_start_polled(s->mm) || (s->policy->attach && s->policy->attach(s)) ? 1 :
-	      init_result(s, o) ? 1 : 0;
+	ret = cma_kswapd_start_polled(s->mm);
+	if (!ret && s->policy->attach)
+		ret = s->policy->attach(s);
 	if (!ret)
-		ret = init_workloads(s) ? 1 : 0;
+		ret = init_result(s, o);
+	if (!ret)
+		ret = init_workloads(s);
 	if (ret) {
 		cma_mm_dmesg(s->mm, stderr);
 		fprintf(stderr, "cmasim: %s: could not set up the scenario's workloads or devices (see above)\n",
 			s->policy->name);
 		teardown(s);
 		free(s);
-		return 1;
+		/* a setup that fails on a booted machine is never the configuration's refusal */
+		return ret < 0 && ret != -EINVAL ? ret : -EIO;
 	}
 	sample(s, NULL);
 	for (unsigned i = 0; i < sc->nr_snapshots; i++)
@@ -459,8 +460,10 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	s->host_start = host_now();
 	s->host_next_progress = s->host_start + 1.0;
 	res->events = sim_loop(s, s->end_ns, s->progress ? progress : NULL);
+	ret = s->error;
 	finish(s);
-	ret = teardown(s);
+	if (teardown(s))
+		ret = -EIO;
 	res->host_seconds = host_now() - s->host_start;
 	free(s);
 	if (ret)

@@ -9,6 +9,7 @@
  * The commands are the table below, as git's commands[]: the usage and
  * the "unknown command" message are generated from it.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "commands.h"
@@ -22,6 +23,18 @@ struct command {
 	const struct cmd_option *opts;
 	const unsigned *nr_opts;
 };
+
+/* cmasim list: the built-in platforms and scenarios. */
+static int cmd_list(int argc, char **argv)
+{
+	if (argc > 1) {
+		fprintf(stderr, "cmasim list: unexpected argument '%s': list takes none\n", argv[1]);
+		return -EINVAL;
+	}
+	platform_list(stdout);
+	scenario_list(stdout);
+	return fflush(stdout) ? -EIO : 0;
+}
 
 static const struct command commands[] = {
 	{ .name = "run", .fn = cmd_run,
@@ -56,15 +69,14 @@ static void usage(FILE *out)
 		}
 }
 
-int cmd_list(int argc, char **argv)
+/* A command's result as cmasim's exit status: 0; 2 bad usage or input; 1 the run failed. */
+static int exit_status(int ret)
 {
-	if (argc > 1) {
-		fprintf(stderr, "cmasim list: unexpected argument '%s': list takes none\n", argv[1]);
-		return 2;
+	if (ret == CMD_USAGE) {
+		usage(stdout);
+		return 0;
 	}
-	platform_list(stdout);
-	scenario_list(stdout);
-	return fflush(stdout) ? 1 : 0;
+	return !ret ? 0 : ret == -EINVAL ? 2 : 1;
 }
 
 static void write_command_names(FILE *out)
@@ -82,17 +94,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (size_t i = 0; i < NR_COMMANDS; i++) {
-		int ret;
-
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		ret = commands[i].fn(argc - 1, argv + 1);
-		if (ret != CMD_USAGE)
-			return ret;
-		usage(stdout);
-		return 0;
-	}
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return exit_status(commands[i].fn(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;

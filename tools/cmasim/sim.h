@@ -28,7 +28,7 @@ struct sim_event {
 };
 
 struct workload_ops {
-	/* Set up and schedule the first event at w->spec->start_ns. 0 or -errno. */
+	/* Set up and schedule the first event at w->spec->start_ns. 0 or -errno (-ENOMEM). */
 	int (*start)(struct sim *s, struct workload *w);
 	/* Let go of everything (end of run, or the workload's stop time). */
 	void (*stop)(struct sim *s, struct workload *w);
@@ -80,6 +80,7 @@ struct sim {
 	uint64_t end_ns;
 	uint64_t sample_ns;
 	uint64_t seq;
+	int error;			/* the engine's: -ENOMEM when an event could not be queued */
 	struct sim_event *heap;
 	size_t nr_events, heap_cap;
 	uint64_t rng;
@@ -111,7 +112,7 @@ void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
 /*
  * Run the events due up to @end_ns in order, the clock at each one's
  * time, then at @end_ns; @poll (if any) every few thousand events.
- * The number of events run.
+ * The number of events run. It stops early once s->error is set.
  */
 uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s));
 uint64_t sim_rand(struct sim *s);
@@ -150,9 +151,11 @@ struct sim_options {
 };
 
 /*
- * Boot the scenario's board under @o->policy (NULL: the first registered), run it and fill @res.
- * 0; 1 if the machine failed to boot (its log on stderr); 2 if the
- * machine refused the configuration.
+ * Boot the scenario's board under @o->policy (NULL: the first
+ * registered), run it and fill @res. 0, or -errno after saying why on
+ * stderr: -EINVAL when the machine refused the configuration, another
+ * when the run failed (the boot, the setup, the machine inconsistent
+ * at the end); @res is then empty.
  */
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
 

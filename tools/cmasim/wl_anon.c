@@ -5,6 +5,7 @@
  * swapped out comes back in). It exits after its lifetime; the OOM
  * killer may end it sooner; either way it may start again later.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "inifile.h"
@@ -82,10 +83,10 @@ static int anon_start(struct sim *s, struct workload *w)
 	struct anon_wl *a = calloc(1, sizeof(*a));
 
 	if (!a)
-		return -1;
+		return -ENOMEM;
 	w->priv = a;
 	if (owned_init(&a->o, s, w, sim_pages(s, w->spec->anon.rss_bytes), true))
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, birth, w);
 	sim_schedule(s, w->spec->start_ns, anon_tick, w);
 	return 0;

@@ -7,6 +7,7 @@
  * frame per period while its whole ring is held, and at its end gives
  * every buffer back; the next one starts after the gap.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "inifile.h"
@@ -104,11 +105,11 @@ static int device_start(struct sim *s, struct workload *w)
 	struct device_wl *d = calloc(1, sizeof(*d));
 
 	if (!d)
-		return -1;
+		return -ENOMEM;
 	w->priv = d;
 	d->ring = calloc(w->spec->device.ring, sizeof(*d->ring));
 	if (!d->ring)
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, session_start, w);
 	return 0;
 }

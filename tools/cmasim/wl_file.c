@@ -6,6 +6,7 @@
  * flusher writes back pages dirty for longer than dirty_expire, no faster
  * than the storage writes (the kernel's dirty_writeback_interval wakeups).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,10 +95,10 @@ static int file_start(struct sim *s, struct workload *w)
 	struct file_wl *f = calloc(1, sizeof(*f));
 
 	if (!f)
-		return -1;
+		return -ENOMEM;
 	w->priv = f;
 	if (owned_init(&f->o, s, w, sim_pages(s, w->spec->file.file_bytes), false))
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, file_tick, w);
 	if (w->spec->kind == &wl_kind_writer)
 		sim_schedule(s, w->spec->start_ns + WRITEBACK_INTERVAL, flush, w);

@@ -5,6 +5,7 @@
  * them for a while. A pinned page cannot be migrated: a contiguous
  * request over it fails or moves on.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,7 +100,7 @@ static int pinner_start(struct sim *s, struct workload *w)
 {
 	w->priv = calloc(1, sizeof(struct pinner_wl));
 	if (!w->priv)
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, pin, w);
 	return 0;
 }

@@ -116,7 +116,7 @@ static int slab_start(struct sim *s, struct workload *w)
 {
 	w->priv = calloc(1, sizeof(struct slab_wl));
 	if (!w->priv)
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, slab_tick, w);
 	return 0;
 }
