@@ -37,8 +37,8 @@ struct opt_parser {
 	unsigned nr;
 	int argc;
 	char **argv;
-	struct option longopts[24];
-	char shortopts[24];
+	struct option longopts[32];	/* a table's long flags, at most 31 */
+	char shortopts[32];
 };
 
 void opt_init(struct opt_parser *p, const char *cmd, const struct cmd_option *opts, unsigned nr,

@@ -23,7 +23,9 @@ static unsigned nr_policies = 3;
 
 int sim_policy_register(const struct sim_policy_ops *ops)
 {
-	if (!ops->name || !ops->alloc || sim_policy_find(ops->name))
+	if (!ops->name || !ops->alloc)
+		return -EINVAL;
+	if (sim_policy_find(ops->name))
 		return -EEXIST;
 	if (nr_policies == SIM_MAX_POLICIES)
 		return -ENOSPC;

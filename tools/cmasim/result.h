@@ -2,7 +2,7 @@
 /*
  * What one simulated run found: per device, per workload and for the
  * system, plus the timeline and the physical-memory snapshots the HTML
- * report draws. Filled by the engine (run.c), read by the reports
+ * report draws. Filled by the run (machine.c), read by the reports
  * (report_*.c). Times are virtual nanoseconds unless the field says host.
  */
 #ifndef CMASIM_RESULT_H

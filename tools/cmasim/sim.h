@@ -7,7 +7,7 @@
  * Workloads act through the real library: their pages are owned movable
  * pages (migrated, reclaimed and written back by the library calling
  * their owner callbacks), kernel allocations are buddy allocations, and
- * devices allocate through the policy's backend (policy.c).
+ * devices allocate through the policy's ops (policy_*.c, listed in policy.c).
  */
 #ifndef CMASIM_SIM_H
 #define CMASIM_SIM_H
@@ -188,7 +188,7 @@ struct sim_policy_ops {
 
 #define SIM_MAX_POLICIES 8
 
-/* Add @ops after the built-in ones: 0, -EEXIST (name taken or ops incomplete), -ENOSPC. */
+/* Add @ops after the built-in ones: 0, -EINVAL (no name or alloc), -EEXIST (name taken), -ENOSPC. */
 int sim_policy_register(const struct sim_policy_ops *ops);
 unsigned sim_nr_policies(void);
 /* The @i-th registered policy, or NULL. */
