@@ -16,10 +16,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
+#include "commands.h"
 #include "sim.h"
 
 #define MS	1000000ull
@@ -41,16 +44,18 @@ static struct scenario *parse(const char *ini)
 }
 
 /* @sc under @policy, with @seed unless 0, into @res. */
-static void run(const struct scenario *sc, enum sim_policy policy, uint64_t seed, struct sim_result *res)
+static void run(const struct scenario *sc, const char *policy, uint64_t seed, struct sim_result *res)
 {
-	struct sim_options o = { .policy = policy, .seed = seed, .seed_set = seed != 0 };
-	int ret = sim_run(sc, &o, res);
+	struct sim_options o = { .policy = sim_policy_find(policy), .seed = seed, .seed_set = seed != 0 };
+	int ret;
 
+	assert_non_null(o.policy);
+	ret = sim_run(sc, &o, res);
 	if (ret)
-		fail_msg("sim_run under policy %s: expected 0, found %d (see stderr)", policy_name(policy), ret);
+		fail_msg("sim_run under policy %s: expected 0, found %d (see stderr)", policy, ret);
 }
 
-static void run_ini(const char *ini, enum sim_policy policy, struct sim_result *res)
+static void run_ini(const char *ini, const char *policy, struct sim_result *res)
 {
 	struct scenario *sc = parse(ini);
 
@@ -59,10 +64,10 @@ static void run_ini(const char *ini, enum sim_policy policy, struct sim_result *
 }
 
 /* @ini under @policy with the trace captured: the trace's text (free() it), @res filled. */
-static char *run_traced(const char *ini, enum sim_policy policy, struct sim_result *res)
+static char *run_traced(const char *ini, const char *policy, struct sim_result *res)
 {
 	struct scenario *sc = parse(ini);
-	struct sim_options o = { .policy = policy };
+	struct sim_options o = { .policy = sim_policy_find(policy) };
 	char *text = NULL;
 	size_t len = 0;
 
@@ -146,7 +151,8 @@ static void sim_run_same_seed_same_report(void **state)
 {
 	struct scenario *sc = parse(every_kind);
 
-	for (int p = 0; p < NR_POLICIES; p++) {
+	for (unsigned i = 0; i < sim_nr_policies(); i++) {
+		const char *p = sim_policy(i)->name;
 		struct sim_result a, b, c;
 		char *ja, *jb, *jc;
 
@@ -158,10 +164,10 @@ static void sim_run_same_seed_same_report(void **state)
 		jc = json_without_host(&c);
 		if (strcmp(ja, jb))
 			fail_msg("policy %s, seed 7 twice: expected the same JSON, found a difference at line %d",
-				 policy_name(p), first_difference(ja, jb));
+				 p, first_difference(ja, jb));
 		/* past the seed's own field */
 		if (!strcmp(strstr(ja, "\"runs\""), strstr(jc, "\"runs\"")))
-			fail_msg("policy %s: seeds 7 and 8 gave the same run", policy_name(p));
+			fail_msg("policy %s: seeds 7 and 8 gave the same run", p);
 		free(ja);
 		free(jb);
 		free(jc);
@@ -189,7 +195,7 @@ static void wl_pagecache_misses_and_refaults(void **state)
 	const struct workload_result *w;
 	struct sim_result r;
 
-	run_ini(fits, POLICY_CMA, &r);
+	run_ini(fits, "cma", &r);
 	w = workload(&r, "files");
 	assert_true(w->ops > 2048);
 	assert_int_equal(w->misses, 2048);
@@ -197,7 +203,7 @@ static void wl_pagecache_misses_and_refaults(void **state)
 	assert_int_equal(w->resident_pages, 2048);
 	sim_result_free(&r);
 
-	run_ini(too_big, POLICY_CMA, &r);
+	run_ini(too_big, "cma", &r);
 	w = workload(&r, "files");
 	assert_true(w->ops > 20480);
 	assert_int_equal(w->alloc_failures, 0);
@@ -221,7 +227,7 @@ static void wl_writer_writeback_at_storage_speed(void **state)
 	struct sim_result r;
 	uint64_t bound;
 
-	run_ini(WRITER("dirty_expire = 1s\n"), POLICY_CMA, &r);
+	run_ini(WRITER("dirty_expire = 1s\n"), "cma", &r);
 	bound = 1 * 1000000ull * (r.duration_ns / S) / r.page_bytes;
 	assert_int_equal(bound, 2929);
 	assert_int_equal(r.pages_reclaimed, 0);
@@ -230,7 +236,7 @@ static void wl_writer_writeback_at_storage_speed(void **state)
 			 (unsigned long long)r.pages_written_back);
 	sim_result_free(&r);
 
-	run_ini(WRITER(""), POLICY_CMA, &r);
+	run_ini(WRITER(""), "cma", &r);
 	assert_true(workload(&r, "logs")->ops > 20000);
 	assert_int_equal(r.pages_written_back, 0);
 	sim_result_free(&r);
@@ -250,7 +256,7 @@ static void wl_anon_resident_and_oom_kills(void **state)
 	const struct workload_result *small, *big;
 	struct sim_result r;
 
-	run_ini(OOM("restart = 200ms\n"), POLICY_CMA, &r);
+	run_ini(OOM("restart = 200ms\n"), "cma", &r);
 	small = workload(&r, "small");
 	big = workload(&r, "big");
 	assert_int_equal(small->resident_pages, 2048);
@@ -261,7 +267,7 @@ static void wl_anon_resident_and_oom_kills(void **state)
 	assert_int_equal(r.oom_kills, big->oom_kills);
 	sim_result_free(&r);
 
-	run_ini(OOM(""), POLICY_CMA, &r);
+	run_ini(OOM(""), "cma", &r);
 	big = workload(&r, "big");
 	assert_int_equal(workload(&r, "small")->resident_pages, 2048);
 	assert_int_equal(big->oom_kills, 1);
@@ -282,7 +288,7 @@ static void wl_slab_rate_times_lifetime_and_max(void **state)
 	struct sim_result r;
 	uint64_t sum = 0, n = 0, most = 0;
 
-	run_ini(SLAB(""), POLICY_CMA, &r);
+	run_ini(SLAB(""), "cma", &r);
 	for (size_t i = 0; i < r.nr_samples; i++)
 		if (r.samples[i].t_ns >= 2 * S) {
 			sum += r.samples[i].used[MC_SLAB];
@@ -295,7 +301,7 @@ static void wl_slab_rate_times_lifetime_and_max(void **state)
 	assert_int_equal(workload(&r, "dentries")->alloc_failures, 0);
 	sim_result_free(&r);
 
-	run_ini(SLAB("max = 2M\n"), POLICY_CMA, &r);
+	run_ini(SLAB("max = 2M\n"), "cma", &r);
 	for (size_t i = 0; i < r.nr_samples; i++)
 		if (r.samples[i].used[MC_SLAB] > most)
 			most = r.samples[i].used[MC_SLAB];
@@ -322,7 +328,7 @@ static void wl_pinner_fails_cma_requests(void **state)
 	const struct device_result *cam;
 	struct sim_result r;
 
-	run_ini(ini, POLICY_CMA, &r);
+	run_ini(ini, "cma", &r);
 	cam = the_device(&r);
 	assert_true(workload(&r, "dio")->ops > 0);
 	assert_true(cam->requests > 0);
@@ -346,7 +352,7 @@ static void wl_device_requests_and_frames(void **state)
 	const struct device_result *cam;
 	struct sim_result r;
 
-	run_ini(ini, POLICY_CMA, &r);
+	run_ini(ini, "cma", &r);
 	cam = the_device(&r);
 	assert_int_equal(cam->requests, 2 * 3);
 	assert_int_equal(cam->successes, 2 * 3);
@@ -379,8 +385,8 @@ static void policy_carveout_never_used_by_workloads(void **state)
 	unsigned long nr_carveout_blocks = 0;
 	uint64_t usable;
 
-	run_ini(ini, POLICY_CARVEOUT, &co);
-	run_ini(ini, POLICY_BUDDY, &buddy);
+	run_ini(ini, "carveout", &co);
+	run_ini(ini, "buddy", &buddy);
 	assert_int_equal(co.carveout_pages, 2 * 1024);
 	assert_int_equal(co.total_pages, buddy.total_pages);
 	usable = co.total_pages - co.carveout_pages;
@@ -432,14 +438,14 @@ static void policy_buddy_beyond_max_order(void **state)
 	const struct device_result *big;
 	struct sim_result r;
 
-	run_ini(BIG(""), POLICY_BUDDY, &r);
+	run_ini(BIG(""), "buddy", &r);
 	big = the_device(&r);
 	assert_true(big->requests > 0);
 	assert_int_equal(big->successes, 0);
 	assert_int_equal(big->fail[FAIL_TOO_LARGE], big->requests);
 	sim_result_free(&r);
 
-	run_ini(BIG("sg = yes\n"), POLICY_BUDDY, &r);
+	run_ini(BIG("sg = yes\n"), "buddy", &r);
 	big = the_device(&r);
 	assert_true(big->requests > 0);
 	assert_int_equal(big->successes, big->requests);
@@ -460,11 +466,11 @@ static void device_named_like_the_boards_takes_its_keys(void **state)
 	"[device s5p-mfc-r]\nsize = 1M\nperiod = 33ms\nstart = 1s\n" keys
 	struct sim_result board, bigger, masked;
 
-	run_ini(MFC(""), POLICY_CMA, &board);
-	run_ini(MFC("cma = 16M\n"), POLICY_CMA, &bigger);
+	run_ini(MFC(""), "cma", &board);
+	run_ini(MFC("cma = 16M\n"), "cma", &bigger);
 	assert_int_equal(bigger.cma_pages - board.cma_pages, (8ull << 20) / 4096);
 	assert_int_equal(the_device(&board)->successes, 1);
-	run_ini(MFC("mask = 0xfffff\n"), POLICY_CMA, &masked);
+	run_ini(MFC("mask = 0xfffff\n"), "cma", &masked);
 	assert_int_equal(the_device(&masked)->successes, 0);
 	sim_result_free(&board);
 	sim_result_free(&bigger);
@@ -488,7 +494,7 @@ static void buddy_mask_picks_the_zone(void **state)
 
 	for (int c = 0; c < 2; c++) {
 		struct sim_result r;
-		char *text = run_traced(cases[c].ini, POLICY_BUDDY, &r), *line, *save = NULL;
+		char *text = run_traced(cases[c].ini, "buddy", &r), *line, *save = NULL;
 
 		assert_true(the_device(&r)->successes > 0);
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -520,7 +526,7 @@ static void device_align_is_honoured(void **state)
 	"[device cam]\nsize = 256K\nring = 3\nperiod = 33ms\nsession = 500ms\ngap = 500ms\nalign = " align "\n"
 	unsigned long finishes = 0;
 	struct sim_result r;
-	char *text = run_traced(ALIGNED("1M"), POLICY_CMA, &r), *line, *save = NULL;
+	char *text = run_traced(ALIGNED("1M"), "cma", &r), *line, *save = NULL;
 
 	assert_true(the_device(&r)->successes > 0);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -537,11 +543,11 @@ static void device_align_is_honoured(void **state)
 	free(text);
 	sim_result_free(&r);
 
-	run_ini(ALIGNED("2M"), POLICY_BUDDY, &r);
+	run_ini(ALIGNED("2M"), "buddy", &r);
 	assert_true(the_device(&r)->successes > 0);
 	assert_int_equal(failures(the_device(&r)), 0);
 	sim_result_free(&r);
-	run_ini(ALIGNED("8M"), POLICY_BUDDY, &r);
+	run_ini(ALIGNED("8M"), "buddy", &r);
 	assert_int_equal(the_device(&r)->fail[FAIL_TOO_LARGE], the_device(&r)->requests);
 	sim_result_free(&r);
 #undef ALIGNED
@@ -563,7 +569,7 @@ static void policy_cma_lends_the_area_to_movable_pages(void **state)
 	unsigned long nr_cma = 0;
 	struct sim_result r;
 
-	run_ini(ini, POLICY_CMA, &r);
+	run_ini(ini, "cma", &r);
 	cam = the_device(&r);
 	assert_true(cam->requests > 0);
 	assert_int_equal(cam->successes, cam->requests);
@@ -648,18 +654,108 @@ static void cost_section_overrides_the_profile(void **state)
 	assert_true(sc->cost_set[COST_ZERO_MBPS]);
 	assert_true(sc->cost.v[COST_ZERO_MBPS] == 10);
 	assert_false(sc->cost_set[COST_COPY_MBPS]);
-	run(sc, POLICY_CARVEOUT, 0, &r);
+	run(sc, "carveout", 0, &r);
 	cam = the_device(&r);
 	assert_int_equal(cam->successes, 1);
 	assert_int_equal(cam->lat.max, 256000 + 104857600 + 5000);
 	sim_result_free(&r);
 	free(sc);
 
-	run_ini(ONE_MIB(""), POLICY_CARVEOUT, &r);
+	run_ini(ONE_MIB(""), "carveout", &r);
 	/* 256 * 600 cycles at 1200 MHz + 1 MiB at 1400 MB/s + 2 us */
 	assert_int_equal(the_device(&r)->lat.max, 128000 + 748982 + 2000);
 	sim_result_free(&r);
 #undef ONE_MIB
+}
+
+/*
+ * Expect: sim_run says how a run failed as -errno, the exit status left to
+ * main.c: a Kconfig the machine refuses (CMA_ALIGNMENT below 4) is -EINVAL
+ * under every policy, and the result is left empty.
+ */
+static void sim_run_refused_configuration_is_einval(void **state)
+{
+	struct scenario *sc = parse(BOARD_64M "duration = 1s\nkconfig = CONFIG_CMA_ALIGNMENT=3\n"
+				    "[device cam]\nsize = 1M\nperiod = 100ms\n");
+
+	for (unsigned i = 0; i < sim_nr_policies(); i++) {
+		struct sim_options o = { .policy = sim_policy(i) };
+		struct sim_result r;
+
+		assert_int_equal(sim_run(sc, &o, &r), -EINVAL);
+		assert_int_equal(r.nr_samples, 0);
+		assert_null(r.workloads);
+	}
+	free(sc);
+}
+
+/* A policy that refuses every request: all a new policy has to give. */
+static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+		      enum fail_cause *cause)
+{
+	*cause = FAIL_NOMEM;
+	return -ENOMEM;
+}
+
+static const struct sim_policy_ops stub_policy = { .name = "stub", .alloc = stub_alloc };
+
+/* The file's text (free() it). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+
+	assert_non_null(f);
+	assert_int_not_equal(getdelim(&text, &len, '\0', f), -1);
+	fclose(f);
+	return text;
+}
+
+/*
+ * Expect: a policy registered from outside the simulator (one struct, one
+ * call) is a policy like the built-in ones: sim_run runs it (every request
+ * of the camera fails as out of memory), and cmasim compare takes it in
+ * --policies and reports it beside cma. Runs last: the stub stays registered.
+ */
+static void policy_registered_from_a_test_runs_through_compare(void **state)
+{
+#define STUB_INI BOARD_64M "duration = 1s\n[device cam]\nsize = 1M\nperiod = 100ms\n"
+	char ini[] = "/tmp/test_sim_stub_XXXXXX", out[] = "/tmp/test_sim_stub_json_XXXXXX";
+	char *argv[] = { "compare", "--scenario", ini, "--policies", "cma,stub", "--report", "json",
+			 "--output", out, NULL };
+	const struct device_result *cam;
+	struct sim_result r;
+	char *json;
+	int fd;
+
+	assert_int_equal(sim_policy_register(&stub_policy), 0);
+	assert_int_equal(sim_policy_register(&stub_policy), -EEXIST);
+	assert_ptr_equal(sim_policy_find("stub"), &stub_policy);
+
+	run_ini(STUB_INI, "stub", &r);
+	cam = the_device(&r);
+	assert_string_equal(r.policy, "stub");
+	assert_true(cam->requests > 0);
+	assert_int_equal(cam->successes, 0);
+	assert_int_equal(cam->fail[FAIL_NOMEM], cam->requests);
+	sim_result_free(&r);
+
+	fd = mkstemp(ini);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, STUB_INI, strlen(STUB_INI)), (ssize_t)strlen(STUB_INI));
+	close(fd);
+	fd = mkstemp(out);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(cmd_compare((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv), 0);
+	json = slurp(out);
+	assert_non_null(strstr(json, "\"policy\": \"cma\""));
+	assert_non_null(strstr(json, "\"policy\": \"stub\""));
+	free(json);
+	unlink(ini);
+	unlink(out);
+#undef STUB_INI
 }
 
 /* ---- scenarios ---- */
@@ -706,6 +802,8 @@ int main(void)
 		cmocka_unit_test(cost_transfer_ns_megabytes),
 		cmocka_unit_test(cost_section_overrides_the_profile),
 		cmocka_unit_test(scenario_builtin_every_one_parses),
+		cmocka_unit_test(sim_run_refused_configuration_is_einval),
+		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 
 	return cmocka_run_group_tests_name("cmasim simulation", tests, NULL, NULL);

@@ -8,6 +8,7 @@
  * then cma_mm_boot (zones, free memory, the core and postcore initcalls),
  * and at postcore the areas that boards share between devices.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "platform.h"
@@ -108,18 +109,19 @@ int platform_boot(const struct platform *p, const char *cmdline, const char *kco
 	cfg.cmdline = cmdline ? cmdline : p->cmdline;
 	cfg.kconfig = kconfig ? kconfig : p->kconfig;
 	if (cma_mm_create(&cfg, &mm))
-		return 2;
+		return -EINVAL;
 	for (unsigned i = 0; i < p->nr_devices; i++) {
 		devs[i] = cma_device_create(mm, p->devices[i].name, p->devices[i].mask);
 		if (!devs[i]) {
 			cma_mm_destroy(mm);
-			return 1;
+			return -ENOMEM;
 		}
 	}
 	early_phase(mm, p, devs);
 	*mmp = mm;
+	/* whatever the boot's own code, a machine that did not boot is a failed run, not a refusal */
 	if (cma_mm_boot(mm))
-		return 1;
+		return -EIO;
 	share_areas(mm, p, devs);
 	return 0;
 }

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The discrete-event engine: a binary heap of events ordered by virtual
- * time and then by scheduling order, one splitmix64 generator, and the
- * run itself (boot, workloads, sampling, the end-of-run figures).
+ * time and then by scheduling order, the virtual clock, one splitmix64
+ * generator, and the loop. It knows only time and callbacks: what a run
+ * does (boot, workloads, sampling, snapshots, the end) are events and
+ * handlers machine.c and the workloads schedule.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "sim.h"
 
-#define NS_PER_S	1000000000ull
-#define MAX_SAMPLES	100000
-#define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
+/* Every this many events the loop calls its poll callback. */
+#define POLL_EVENTS	4096
 
 /* ---- events ---- */
 
@@ -34,8 +33,11 @@ void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg)
 		struct sim_event *h = realloc(s->heap, cap * sizeof(*h));
 
 		if (!h) {
-			fprintf(stderr, "cmasim: out of memory for the event queue\n");
-			exit(1);
+			/* the event is lost: the loop stops and the run fails */
+			if (!s->error)
+				fprintf(stderr, "cmasim: out of memory for the event queue\n");
+			s->error = -ENOMEM;
+			return;
 		}
 		s->heap = h;
 		s->heap_cap = cap;
@@ -100,394 +102,19 @@ uint64_t sim_tick_ops(double *carry, uint64_t rate)
 	return n;
 }
 
-uint64_t sim_pages(const struct sim *s, uint64_t bytes)
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s))
 {
-	return (bytes + s->page_bytes - 1) / s->page_bytes;
-}
+	uint64_t events = 0;
 
-struct workload *sim_find_workload(struct sim *s, const char *name)
-{
-	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (!strcmp(s->wl[i].spec->name, name))
-			return &s->wl[i];
-	return NULL;
-}
-
-bool sim_wl_over(const struct sim *s, const struct workload *w)
-{
-	return w->stopped || (w->spec->stop_ns && s->now >= w->spec->stop_ns);
-}
-
-static double host_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- the trace sink: ftrace text, and what the cost model needs ---- */
-
-static void trace_line(struct sim *s, const char *line)
-{
-	fprintf(s->trace, "          cmasim-1     [000] .... %5llu.%06llu: %s\n",
-		(unsigned long long)(s->now / NS_PER_S),
-		(unsigned long long)(s->now % NS_PER_S / 1000), line);
-}
-
-static void trace_sink(void *ctx, const char *event, const char *line)
-{
-	struct sim *s = ctx;
-
-	if (!strcmp(event, "cma_alloc_busy_retry"))
-		s->busy_retries++;
-	else if (!strcmp(event, "cma_alloc_start"))
-		s->cma_attempts++;
-	if (s->trace)
-		trace_line(s, line);
-}
-
-void sim_trace_printf(struct sim *s, const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-
-	if (!s->trace)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	trace_line(s, line);
-}
-
-static void trace_header(FILE *f)
-{
-	fprintf(f, "# tracer: nop\n#\n"
-		   "#           TASK-PID     CPU#  ||||    TIMESTAMP  FUNCTION\n"
-		   "#              | |         |   ||||       |         |\n");
-}
-
-void sim_trace_request(struct sim *s, bool on)
-{
-	if (on)
-		s->busy_retries = s->cma_attempts = 0;
-	if (!s->trace)
-		cma_mm_set_trace(s->mm, on ? trace_sink : NULL, s);
-}
-
-/* ---- what the run records ---- */
-
-static uint64_t counter(struct sim *s, const char *name)
-{
-	uint64_t v = 0;
-
-	cma_mm_counter(s->mm, name, &v);
-	return v;
-}
-
-static uint64_t usable_now(const struct sim *s)
-{
-	uint64_t held = s->class_pages[MC_DEVICE];
-
-	if (s->policy == POLICY_CARVEOUT)
-		return s->res->total_pages - s->res->carveout_pages;
-	return s->res->total_pages > held ? s->res->total_pages - held : 0;
-}
-
-/* Device memory is about to change: account the time it was as it was. */
-void sim_usable_update(struct sim *s)
-{
-	uint64_t usable = usable_now(s);
-
-	s->usable_area += (uint64_t)((double)usable * (double)(s->now - s->last_usable_at) / 1e6);
-	s->last_usable_at = s->now;
-	if (usable < s->res->usable_min_pages)
-		s->res->usable_min_pages = usable;
-}
-
-static void sample(struct sim *s, void *arg)
-{
-	struct sim_result *r = s->res;
-	struct sim_sample *smp = &r->samples[r->nr_samples++];
-
-	smp->t_ns = s->now;
-	smp->free_pages = counter(s, "nr_free_pages");
-	smp->cma_free_pages = counter(s, "nr_free_cma");
-	memcpy(smp->used, s->class_pages, sizeof(smp->used));
-	if (s->now + s->sample_ns <= s->end_ns)
-		sim_schedule(s, s->now + s->sample_ns, sample, NULL);
-}
-
-static void snapshot(struct sim *s, void *arg)
-{
-	struct sim_snapshot *snap = &s->res->snapshots[s->res->nr_snapshots];
-	unsigned long pb = s->pageblock_pages;
-
-	snap->t_ns = s->now;
-	snap->start_pfn = s->start_pfn & ~(pb - 1);
-	snap->pageblock_pages = pb;
-	snap->nr_blocks = (s->end_pfn - snap->start_pfn + pb - 1) / pb;
-	snap->blocks = calloc(snap->nr_blocks, sizeof(*snap->blocks));
-	if (!snap->blocks)
-		return;
-	for (unsigned long i = 0; i < snap->nr_blocks; i++) {
-		struct cma_pageblock_stat st;
-		struct snap_block *b = &snap->blocks[i];
-
-		if (cma_pageblock_stat(s->mm, snap->start_pfn + i * pb, &st)) {
-			b->migratetype = 0xff;
-			continue;
-		}
-		b->migratetype = (uint8_t)st.migratetype;
-		b->nr_pages = (uint16_t)st.nr_pages;
-		b->nr_free = (uint16_t)st.nr_free;
-	}
-	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (s->wl[i].spec->kind == WL_DEVICE)
-			wl_device_mark_blocks(s, &s->wl[i], snap);
-	s->res->nr_snapshots++;
-}
-
-static void kswapd(struct sim *s, void *arg)
-{
-	cma_kswapd_poll(s->mm);
-	sim_schedule(s, s->now + KSWAPD_PERIOD, kswapd, NULL);
-}
-
-static void progress(struct sim *s)
-{
-	double t = host_now();
-
-	if (t < s->host_next_progress)
-		return;
-	s->host_next_progress = t + 1.0;
-	if (t - s->host_start >= 1.0)
-		fprintf(stderr, "cmasim: %s: %.1f s of %.1f s simulated (%.0f%%), %llu events\n",
-			policy_name(s->policy), (double)s->now / 1e9, (double)s->end_ns / 1e9,
-			100.0 * (double)s->now / (double)s->end_ns, (unsigned long long)s->res->events);
-}
-
-/* ---- setting up ---- */
-
-static int init_workloads(struct sim *s)
-{
-	static const struct workload_ops *const ops[NR_WL_KINDS] = {
-		[WL_PAGECACHE] = &wl_file_ops, [WL_WRITER] = &wl_file_ops,
-		[WL_ANON] = &wl_anon_ops, [WL_SLAB] = &wl_slab_ops,
-		[WL_PINNER] = &wl_pinner_ops, [WL_DEVICE] = &wl_device_ops,
-	};
-	struct sim_result *r = s->res;
-	unsigned nr_dev = 0;
-
-	r->workloads = calloc(s->sc->nr_wl, sizeof(*r->workloads));
-	r->devices = calloc(s->sc->nr_wl, sizeof(*r->devices));
-	if (!r->workloads || !r->devices)
-		return -ENOMEM;
-	r->nr_workloads = s->nr_wl = s->sc->nr_wl;
-	for (unsigned i = 0; i < s->nr_wl; i++) {
-		struct workload *w = &s->wl[i];
-
-		w->spec = &s->sc->wl[i];
-		w->ops = ops[w->spec->kind];
-		w->idx = i;
-		w->res = &r->workloads[i];
-		snprintf(w->res->name, sizeof(w->res->name), "%s", w->spec->name);
-		snprintf(w->res->kind, sizeof(w->res->kind), "%s", wl_kind_name(w->spec->kind));
-		if (w->spec->kind == WL_DEVICE) {
-			w->dev_res = &r->devices[nr_dev++];
-			snprintf(w->dev_res->name, sizeof(w->dev_res->name), "%s", w->spec->name);
-			w->dev_res->buffer_bytes = w->spec->device.buffer_bytes;
-			w->dev_res->deadline_ns = w->spec->device.deadline_ns;
-		}
-	}
-	r->nr_devices = nr_dev;
-	for (unsigned i = 0; i < s->nr_wl; i++) {
-		int ret = s->wl[i].ops->start(s, &s->wl[i]);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int init_result(struct sim *s, const struct sim_options *o)
-{
-	struct sim_result *r = s->res;
-	uint64_t nr_samples = s->end_ns / s->sample_ns + 2;
-
-	snprintf(r->scenario, sizeof(r->scenario), "%s", s->sc->name);
-	snprintf(r->platform, sizeof(r->platform), "%s", s->plat.name);
-	r->policy = o->policy;
-	r->seed = o->seed_set ? o->seed : s->sc->seed;
-	r->duration_ns = s->end_ns;
-	r->page_bytes = s->page_bytes;
-	r->samples = calloc(nr_samples, sizeof(*r->samples));
-	r->snapshots = calloc(SIM_MAX_SNAPSHOTS, sizeof(*r->snapshots));
-	if (!r->samples || !r->snapshots)
-		return -ENOMEM;
-	r->total_pages = counter(s, "nr_free_pages") + r->carveout_pages;
-	r->cma_pages = counter(s, "nr_free_cma");
-	r->usable_min_pages = UINT64_MAX;
-	return 0;
-}
-
-/* The machine's pfn span and geometry, from the booted platform. */
-static void init_geometry(struct sim *s)
-{
-	const struct platform *p = &s->plat;
-	unsigned shift = p->cfg.page_shift ? p->cfg.page_shift : 12;
-
-	s->page_bytes = 1ull << shift;
-	s->max_order = p->cfg.max_order ? p->cfg.max_order : 11;
-	s->pageblock_pages = 1ul << (p->cfg.pageblock_order ? p->cfg.pageblock_order : s->max_order - 1);
-	s->start_pfn = (unsigned long)(p->banks[0].base >> shift);
-	s->end_pfn = (unsigned long)((p->banks[p->nr_banks - 1].base + p->banks[p->nr_banks - 1].size) >> shift);
-}
-
-static void finish(struct sim *s)
-{
-	struct sim_result *r = s->res;
-
-	sim_usable_update(s);
-	r->usable_avg_pages = s->end_ns ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->end_ns) : 0;
-	if (r->usable_min_pages == UINT64_MAX)
-		r->usable_min_pages = usable_now(s);
-	r->frag_order = s->max_order - 1;
-	cma_fragmentation_index(s->mm, r->frag_order, &r->frag_index);
-	r->pages_migrated = counter(s, "pgmigrate_success");
-	r->pages_reclaimed = 0;
-	for (unsigned i = 0; i < 5; i++) {
-		static const char *const zones[] = { "dma", "dma32", "normal", "high", "movable" };
-		char name[64];
-
-		snprintf(name, sizeof(name), "pgsteal_kswapd_%s", zones[i]);
-		r->pages_reclaimed += counter(s, name);
-		snprintf(name, sizeof(name), "pgsteal_direct_%s", zones[i]);
-		r->pages_reclaimed += counter(s, name);
-	}
-	r->pages_written_back = counter(s, "nr_vmscan_write") + s->written_back;
-	for (unsigned i = 0; i < s->nr_wl; i++) {
-		struct workload *w = &s->wl[i];
-
-		w->res->resident_pages = w->ops->resident ? w->ops->resident(w) : 0;
-		r->refaults += w->res->refaults;
-		r->oom_kills += w->res->oom_kills;
-	}
-	for (unsigned i = 0; i < r->nr_devices; i++)
-		sim_latency_finish(&r->devices[i].lat);
-	for (unsigned i = 0; i < s->nr_dumps && i < SIM_MAX_PROCS; i++) {
-		struct sim_proc *p = &r->procs[r->nr_procs];
-		size_t len = 0;
-		FILE *f = open_memstream(&p->text, &len);
-
-		if (!f)
-			continue;
-		cma_write_proc(s->mm, s->dumps[i], f);
-		if (fclose(f)) {
-			free(p->text);
-			p->text = NULL;
-			continue;
-		}
-		snprintf(p->name, sizeof(p->name), "%s", s->dumps[i]);
-		r->nr_procs++;
-	}
-}
-
-/* 0, or 1 if the machine is inconsistent at the end (cma_mm_verify said what). */
-static int teardown(struct sim *s)
-{
-	int bad = 0;
-
-	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (s->wl[i].ops->stop)
-			s->wl[i].ops->stop(s, &s->wl[i]);
-	policy_destroy(s);
-	free(s->heap);
-	if (s->mm) {
-		bad = cma_mm_verify(s->mm) ? 1 : 0;
-		if (bad)
-			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run\n",
-				policy_name(s->policy));
-		cma_mm_destroy(s->mm);
-	}
-	return bad;
-}
-
-int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res)
-{
-	struct sim *s = calloc(1, sizeof(*s));
-	int ret;
-
-	if (!s)
-		return 1;
-	memset(res, 0, sizeof(*res));
-	s->sc = sc;
-	s->policy = o->policy;
-	s->res = res;
-	s->trace = o->trace;
-	s->progress = o->progress;
-	s->dumps = o->dumps;
-	s->nr_dumps = o->nr_dumps;
-	s->rng = o->seed_set ? o->seed : sc->seed;
-	s->end_ns = o->duration_ns ? o->duration_ns : sc->duration_ns;
-	/* at most MAX_SAMPLES points on the timeline, however fine the scenario asks */
-	s->sample_ns = sc->sample_ns ? sc->sample_ns : s->end_ns / 200;
-	if (s->sample_ns < s->end_ns / MAX_SAMPLES)
-		s->sample_ns = s->end_ns / MAX_SAMPLES;
-	if (!s->sample_ns)
-		s->sample_ns = 1;
-	ret = policy_prepare(s);
-	if (!ret) {
-		init_geometry(s);
-		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
-	}
-	if (ret) {
-		if (s->mm)
-			cma_mm_dmesg(s->mm, stderr);
-		if (ret == 2 && s->plat.name[0])
-			fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
-				sc->name, s->plat.name, s->plat.cmdline);
-		teardown(s);
-		free(s);
-		return ret;
-	}
-	if (s->trace) {
-		trace_header(s->trace);
-		cma_mm_set_trace(s->mm, trace_sink, s);
-	}
-	cma_mm_set_oom_handler(s->mm, sim_oom, s);
-	ret = cma_kswapd_start_polled(s->mm) || policy_attach(s) ? 1 : init_result(s, o) ? 1 : 0;
-	if (!ret)
-		ret = init_workloads(s) ? 1 : 0;
-	if (ret) {
-		cma_mm_dmesg(s->mm, stderr);
-		fprintf(stderr, "cmasim: %s: could not set up the scenario's workloads or devices (see above)\n",
-			policy_name(s->policy));
-		teardown(s);
-		free(s);
-		return 1;
-	}
-	sample(s, NULL);
-	for (unsigned i = 0; i < sc->nr_snapshots; i++)
-		sim_schedule(s, sc->snapshot_ns[i], snapshot, NULL);
-	sim_schedule(s, KSWAPD_PERIOD, kswapd, NULL);
-	s->host_start = host_now();
-	s->host_next_progress = s->host_start + 1.0;
-	while (s->nr_events && s->heap[0].at <= s->end_ns) {
+	while (!s->error && s->nr_events && s->heap[0].at <= end_ns) {
 		struct sim_event e = pop_event(s);
 
 		s->now = e.at;
 		e.fn(s, e.arg);
-		res->events++;
-		if (s->progress && !(res->events & 4095))
-			progress(s);
+		events++;
+		if (poll && !(events % POLL_EVENTS))
+			poll(s);
 	}
-	s->now = s->end_ns;
-	finish(s);
-	ret = teardown(s);
-	res->host_seconds = host_now() - s->host_start;
-	free(s);
-	if (ret)
-		sim_result_free(res);
-	return ret;
+	s->now = end_ns;
+	return events;
 }

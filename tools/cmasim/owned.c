@@ -128,12 +128,5 @@ void owned_destroy(struct owned_pages *o)
 
 struct owned_pages *owned_of(struct workload *w)
 {
-	switch (w->spec->kind) {
-	case WL_PAGECACHE:
-	case WL_WRITER:
-	case WL_ANON:
-		return w->priv;
-	default:
-		return NULL;
-	}
+	return w->spec->kind->owned ? w->priv : NULL;
 }

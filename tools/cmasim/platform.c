@@ -20,7 +20,9 @@
  *          "s5p-mfc-l" in the second. All of it is lowmem.
  * The kernel images' sizes (8 MiB) are typical of the era, not measured.
  */
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "platform.h"
 
@@ -106,4 +108,20 @@ void platform_list(FILE *out)
 	fprintf(out, "platforms (--platform NAME, or the path of a platform file):\n");
 	for (size_t i = 0; i < NR_BUILTINS; i++)
 		fprintf(out, "  %-10s %s\n", builtins[i].name, builtins[i].description);
+}
+
+int platform_load(const char *arg, struct platform *p, char *err, size_t errlen)
+{
+	const struct platform *builtin = platform_builtin(arg);
+
+	if (builtin) {
+		*p = *builtin;
+		return 0;
+	}
+	if (!strchr(arg, '/') && !strchr(arg, '.') && access(arg, R_OK)) {
+		snprintf(err, errlen, "no such platform: accepted %s (see 'cmasim list'), or the path of a platform file",
+			 platform_builtin_names());
+		return -ENOENT;
+	}
+	return platform_read_file(arg, p, err, errlen) ? -EINVAL : 0;
 }

@@ -61,6 +61,12 @@ const char *platform_builtin_names(void);
  * is accepted.
  */
 int platform_read_file(const char *path, struct platform *p, char *err, size_t errlen);
+/*
+ * @arg, a built-in platform's name or a platform file, into @p: 0;
+ * -ENOENT when it is neither (a bare name, no such file), @err saying
+ * what is accepted; -EINVAL when the file is wrong, @err saying why.
+ */
+int platform_load(const char *arg, struct platform *p, char *err, size_t errlen);
 
 /* ---- boot.c ---- */
 
@@ -72,9 +78,10 @@ void board_reserve_s5p_mfc(struct cma_mm *mm, const struct platform *p,
 /*
  * Create the machine of @p with @cmdline and @kconfig (NULL: the
  * platform's), run its early phase and boot it; share areas at postcore.
- * Returns 0 with *@mmp booted and @devs[0..nr_devices) set; 2 when the
- * machine refused the configuration (its message is on stderr; *@mmp is
- * NULL); 1 when boot failed (*@mmp is kept for its log).
+ * Returns 0 with *@mmp booted and @devs[0..nr_devices) set; -EINVAL when
+ * the machine refused the configuration (its message is on stderr; *@mmp
+ * is NULL); -ENOMEM or -EIO when boot failed (*@mmp is kept for its log
+ * after -EIO).
  */
 int platform_boot(const struct platform *p, const char *cmdline, const char *kconfig,
 		  struct cma_mm **mmp, struct cma_device **devs);

@@ -72,7 +72,7 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 
 	fputs("<h2>Policies side by side</h2>\n<table>\n<tr><th></th>", out);
 	for (i = 0; i < nr; i++)
-		fprintf(out, "<th>%s</th>", policy_name(runs[i].policy));
+		fprintf(out, "<th>%s</th>", runs[i].policy);
 	fputs("</tr>\n", out);
 	for (row = 0; row < compare_nr_rows(runs); row++) {
 		compare_label(runs, row, buf);
@@ -446,7 +446,7 @@ static void html_run(FILE *out, const struct sim_result *r)
 	unsigned i;
 
 	fprintf(out, "<h2>Policy %s</h2>\n<h3>Physical memory by pageblock</h3>\n",
-		policy_name(r->policy));
+		r->policy);
 	if (r->nr_snapshots)
 		html_map_legend(out);
 	else

@@ -134,7 +134,7 @@ static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 	unsigned i;
 
 	for (i = 0; i < nr; i++)
-		heads[i + 1] = policy_name(runs[i].policy);
+		heads[i + 1] = runs[i].policy;
 	print_table(out, runs, heads, compare_nr_rows(runs), nr + 1, compare_text_cell);
 }
 
@@ -166,7 +166,7 @@ static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	fprintf(out, "scenario %s, platform %s", runs[0].scenario, runs[0].platform);
 	if (nr == 1)
-		fprintf(out, ", policy %s", policy_name(runs[0].policy));
+		fprintf(out, ", policy %s", runs[0].policy);
 	fprintf(out, ", seed %" PRIu64 ", duration %.3f s\n\n", runs[0].seed,
 		runs[0].duration_ns / 1e9);
 }
@@ -198,7 +198,7 @@ int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 	for (unsigned i = 0; i < nr; i++)
 		for (unsigned p = 0; p < runs[i].nr_procs; p++)
 			fprintf(out, "\n==> /proc/%s at the end, policy %s <==\n%s", runs[i].procs[p].name,
-				policy_name(runs[i].policy), runs[i].procs[p].text);
+				runs[i].policy, runs[i].procs[p].text);
 	/* the one line that changes from run to run of one seed: tests drop it */
 	fprintf(out, "\n%s\n", fmt_host(host, runs, nr));
 	return ferror(out) ? -1 : 0;

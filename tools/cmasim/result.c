@@ -12,18 +12,12 @@
 
 #define LATENCY_MIN_CAP 64
 
-static const char *const policy_names[NR_POLICIES] = { "cma", "carveout", "buddy" };
 static const char *const fail_cause_names[NR_FAIL_CAUSES] = {
 	"pinned", "busy", "nomem", "too-large",
 };
 static const char *const mem_class_names[NR_MEM_CLASSES] = {
 	"pagecache", "anon", "slab", "device", "carveout",
 };
-
-const char *policy_name(enum sim_policy p)
-{
-	return (unsigned)p < NR_POLICIES ? policy_names[p] : "unknown";
-}
 
 const char *fail_cause_name(enum fail_cause c)
 {

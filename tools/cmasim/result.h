@@ -2,7 +2,7 @@
 /*
  * What one simulated run found: per device, per workload and for the
  * system, plus the timeline and the physical-memory snapshots the HTML
- * report draws. Filled by the engine (run.c), read by the reports
+ * report draws. Filled by the run (machine.c), read by the reports
  * (report_*.c). Times are virtual nanoseconds unless the field says host.
  */
 #ifndef CMASIM_RESULT_H
@@ -12,8 +12,6 @@
 #include <stdio.h>
 
 #define SIM_NAME_MAX 32
-
-enum sim_policy { POLICY_CMA, POLICY_CARVEOUT, POLICY_BUDDY, NR_POLICIES };
 
 /* Why a device request failed. */
 enum fail_cause {
@@ -97,7 +95,7 @@ struct sim_proc {
 struct sim_result {
 	char scenario[SIM_NAME_MAX];
 	char platform[SIM_NAME_MAX];
-	enum sim_policy policy;
+	char policy[SIM_NAME_MAX];	/* the policy's registered name (sim.h) */
 	uint64_t seed;
 	uint64_t duration_ns;
 	uint64_t page_bytes;
@@ -134,7 +132,6 @@ struct sim_result {
 	uint64_t events;		/* discrete events processed (deterministic) */
 };
 
-const char *policy_name(enum sim_policy p);
 const char *fail_cause_name(enum fail_cause c);
 const char *mem_class_name(enum mem_class c);
 void sim_result_free(struct sim_result *r);

@@ -9,6 +9,7 @@
 #define CMASIM_SCENARIO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -19,7 +20,54 @@
 #define SIM_MAX_SNAPSHOTS	8
 #define SIM_MAX_SLAB_ORDERS	8
 
-enum wl_kind { WL_PAGECACHE, WL_WRITER, WL_ANON, WL_SLAB, WL_PINNER, WL_DEVICE, NR_WL_KINDS };
+struct scenario;
+struct wl_spec;
+struct workload_ops;
+
+/* How a key's value is read (scenario_file.c's set_value). */
+enum key_type { KEY_TEXT, KEY_SIZE, KEY_UINT, KEY_U32, KEY_DURATION, KEY_BOOL, KEY_PERCENT, KEY_NAME,
+		KEY_PLATFORM, KEY_CUSTOM };
+
+/* A key of a scenario file's section. */
+struct scenario_key {
+	const char *name;
+	enum key_type type;
+	size_t offset;		/* into struct scenario ([scenario]) or struct wl_spec */
+	uint64_t max;		/* KEY_UINT, KEY_U32, KEY_SIZE: largest accepted; 0: any */
+	size_t size;		/* KEY_TEXT: the field's size */
+	bool required;
+	bool repeats;
+	size_t given;		/* non-zero: the offset of a bool set when the key is given */
+	/* KEY_CUSTOM: read @value into @field; 1, or 0 after ini_fail(@err, @len, ...) */
+	int (*parse)(const char *value, void *field, char *err, size_t len);
+};
+
+/* 64 GiB: the simulator keeps 32 bytes per page of RAM and 13 per page of a workload's table */
+#define SIM_MAX_BYTES	(64ull << 30)
+#define WL(f)		offsetof(struct wl_spec, f)
+
+/*
+ * A workload kind: its section [NAME ...] in scenario files, the keys it
+ * takes besides start and stop, and how it runs. Each is defined in its
+ * wl_*.c and listed once in scenario_file.c's registry.
+ */
+struct wl_kind {
+	const char *name;
+	const struct workload_ops *ops;
+	const struct scenario_key *keys;
+	unsigned nr_keys;
+	bool owned;		/* the workload's priv begins with struct owned_pages: pinnable */
+	/* Values before the section's keys (NULL: zeroes). */
+	void (*defaults)(struct wl_spec *w);
+	/* After the whole file: 1, or 0 after ini_fail(@err, @len, ...) (NULL: nothing to check). */
+	int (*check)(const struct scenario *sc, struct wl_spec *w, char *err, size_t len);
+};
+
+#define WL_KEYS(k)	.keys = (k), .nr_keys = sizeof(k) / sizeof((k)[0])
+
+/* The registered kinds, in the order the "accepted" messages list them. */
+unsigned wl_nr_kinds(void);
+const struct wl_kind *wl_kind(unsigned i);
 
 /* Page-cache readers and writers: a file read or written at a rate. */
 struct wl_file {
@@ -74,7 +122,7 @@ struct wl_device {
 };
 
 struct wl_spec {
-	enum wl_kind kind;
+	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
 	uint64_t start_ns;		/* begins at */
 	uint64_t stop_ns;		/* ends at; 0: with the run */
@@ -107,8 +155,6 @@ struct scenario {
 	struct wl_spec wl[SIM_MAX_WORKLOADS];
 	unsigned nr_wl;
 };
-
-const char *wl_kind_name(enum wl_kind k);
 
 /*
  * Read scenario @text (from @path, for messages and relative platform

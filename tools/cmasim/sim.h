@@ -7,7 +7,7 @@
  * Workloads act through the real library: their pages are owned movable
  * pages (migrated, reclaimed and written back by the library calling
  * their owner callbacks), kernel allocations are buddy allocations, and
- * devices allocate through the policy's backend (policy.c).
+ * devices allocate through the policy's ops (policy_*.c, listed in policy.c).
  */
 #ifndef CMASIM_SIM_H
 #define CMASIM_SIM_H
@@ -28,7 +28,7 @@ struct sim_event {
 };
 
 struct workload_ops {
-	/* Set up and schedule the first event at w->spec->start_ns. 0 or -errno. */
+	/* Set up and schedule the first event at w->spec->start_ns. 0 or -errno (-ENOMEM). */
 	int (*start)(struct sim *s, struct workload *w);
 	/* Let go of everything (end of run, or the workload's stop time). */
 	void (*stop)(struct sim *s, struct workload *w);
@@ -63,7 +63,8 @@ struct dev_buffer {
 
 struct sim {
 	const struct scenario *sc;
-	enum sim_policy policy;
+	const struct sim_policy_ops *policy;
+	void *policy_priv;		/* the policy's own state */
 	struct platform plat;
 	struct cma_mm *mm;
 	struct cma_device *devs[PLATFORM_MAX_DEVICES];
@@ -79,6 +80,7 @@ struct sim {
 	uint64_t end_ns;
 	uint64_t sample_ns;
 	uint64_t seq;
+	int error;			/* the engine's: -ENOMEM when an event could not be queued */
 	struct sim_event *heap;
 	size_t nr_events, heap_cap;
 	uint64_t rng;
@@ -88,8 +90,6 @@ struct sim {
 	uint64_t class_pages[NR_MEM_CLASSES];
 	uint64_t pinned_pages;		/* pins held now */
 	uint64_t written_back;		/* by writers' flushing */
-
-	struct carveout *carveout;	/* carveout policy */
 
 	/* per request, from the trace sink */
 	unsigned cma_attempts;		/* cma_alloc_start events */
@@ -109,6 +109,12 @@ struct sim {
 /* ---- engine.c ---- */
 
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
+/*
+ * Run the events due up to @end_ns in order, the clock at each one's
+ * time, then at @end_ns; @poll (if any) every few thousand events.
+ * The number of events run. It stops early once s->error is set.
+ */
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s));
 uint64_t sim_rand(struct sim *s);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
@@ -117,6 +123,9 @@ uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 /* Workloads act every tick; @rate per second comes to this many this tick. */
 #define SIM_TICK_NS (10 * 1000000ull)
 uint64_t sim_tick_ops(double *carry, uint64_t rate);
+
+/* ---- machine.c: the run, and the handlers it gives the engine ---- */
+
 /* Pages of @bytes, rounded up. */
 uint64_t sim_pages(const struct sim *s, uint64_t bytes);
 /* The workload named @name, or NULL. */
@@ -131,7 +140,7 @@ void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format
 void sim_usable_update(struct sim *s);
 
 struct sim_options {
-	enum sim_policy policy;
+	const struct sim_policy_ops *policy;
 	FILE *trace;			/* NULL: no trace */
 	bool progress;			/* to stderr, for runs over a second of host time */
 	uint64_t seed;			/* with seed_set: replaces the scenario's */
@@ -142,33 +151,70 @@ struct sim_options {
 };
 
 /*
- * Boot the scenario's board under @o->policy, run it and fill @res.
- * 0; 1 if the machine failed to boot (its log on stderr); 2 if the
- * machine refused the configuration.
+ * Boot the scenario's board under @o->policy (NULL: the first
+ * registered), run it and fill @res. 0, or -errno after saying why on
+ * stderr: -EINVAL when the machine refused the configuration, another
+ * when the run failed (the boot, the setup, the machine inconsistent
+ * at the end); @res is then empty.
  */
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
 
-/* ---- policy.c ---- */
+/* ---- policies (policy.c: the registry; policy_*.c) ---- */
 
-/* The platform as the policy boots it (areas, command line, carveouts). */
-int policy_prepare(struct sim *s);
-/* After boot: devices' areas and carveouts. */
-int policy_attach(struct sim *s);
 /*
- * One buffer for device workload @w: 0 with @b filled, or the failure's
- * cause (enum fail_cause + 1). @work gets what the allocator did.
+ * How devices get their buffers. Only name and alloc are required.
+ * Functions returning int give 0 or -errno (-EINVAL: the configuration
+ * is refused).
  */
-int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work);
+struct sim_policy_ops {
+	const char *name;
+	/* Before boot: change s->plat (areas, command line, reserve()); may set s->policy_priv. */
+	int (*prepare)(struct sim *s);
+	/* After boot, before the workloads start. */
+	int (*attach)(struct sim *s);
+	/*
+	 * One buffer for device workload @w: 0 with @b filled and accounted
+	 * (policy_account), or -errno with @cause set. @work gets what the
+	 * allocator did.
+	 */
+	int (*alloc)(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+		     enum fail_cause *cause);
+	void (*free)(struct sim *s, struct workload *w, struct dev_buffer *b);
+	/* Pages the rest of the system can use now (NULL: total less device-held). */
+	uint64_t (*usable)(const struct sim *s);
+	/* Free s->policy_priv; also after a failed prepare or attach. */
+	void (*destroy)(struct sim *s);
+};
+
+#define SIM_MAX_POLICIES 8
+
+/* Add @ops after the built-in ones: 0, -EINVAL (no name or alloc), -EEXIST (name taken), -ENOSPC. */
+int sim_policy_register(const struct sim_policy_ops *ops);
+unsigned sim_nr_policies(void);
+/* The @i-th registered policy, or NULL. */
+const struct sim_policy_ops *sim_policy(unsigned i);
+const struct sim_policy_ops *sim_policy_find(const char *name);
+int sim_policy_index(const struct sim_policy_ops *ops);
+/* The registered names into @buf, joined by @sep and the last by @last_sep; @buf. */
+const char *sim_policy_names(char *buf, size_t len, const char *sep, const char *last_sep);
+
+/* Through s->policy, with what every policy shares around it. */
+int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+		 enum fail_cause *cause);
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b);
-void policy_destroy(struct sim *s);
+uint64_t policy_usable(const struct sim *s);
+
+/* For the policies: @b holds @pages, zeroed. */
+void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct cost_work *work);
+/* prepare() of a policy without CMA: no default area, no device areas, no board reserve(). */
+int policy_without_cma(struct sim *s);
+/* The order of the smallest block of at least @pages. */
+unsigned policy_order_of(uint64_t pages);
 
 /* ---- workloads (wl_*.c) ---- */
 
-extern const struct workload_ops wl_file_ops;	/* pagecache and writer */
-extern const struct workload_ops wl_anon_ops;
-extern const struct workload_ops wl_slab_ops;
-extern const struct workload_ops wl_pinner_ops;
-extern const struct workload_ops wl_device_ops;
+/* The kind the policies serve (wl_device.c). */
+extern const struct wl_kind wl_kind_device;
 
 /* Add @w's held buffers to @snap's blocks' nr_device. */
 void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap);

@@ -5,8 +5,10 @@
  * swapped out comes back in). It exits after its lifetime; the OOM
  * killer may end it sooner; either way it may start again later.
  */
+#include <errno.h>
 #include <stdlib.h>
 
+#include "inifile.h"
 #include "owned.h"
 
 struct anon_wl {
@@ -81,10 +83,10 @@ static int anon_start(struct sim *s, struct workload *w)
 	struct anon_wl *a = calloc(1, sizeof(*a));
 
 	if (!a)
-		return -1;
+		return -ENOMEM;
 	w->priv = a;
 	if (owned_init(&a->o, s, w, sim_pages(s, w->spec->anon.rss_bytes), true))
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, birth, w);
 	sim_schedule(s, w->spec->start_ns, anon_tick, w);
 	return 0;
@@ -119,11 +121,33 @@ static uint64_t anon_resident(const struct workload *w)
 	return a ? a->o.resident : 0;
 }
 
-const struct workload_ops wl_anon_ops = {
+static const struct workload_ops anon_ops = {
 	.start = anon_start,
 	.stop = anon_stop,
 	.kill = anon_kill,
 	.resident = anon_resident,
+};
+
+static const struct scenario_key anon_keys[] = {
+	{ .name = "rss", .type = KEY_SIZE, .offset = WL(anon.rss_bytes), .max = SIM_MAX_BYTES, .required = true },
+	{ .name = "rate", .type = KEY_UINT, .offset = WL(anon.rate), .max = 100000000, .required = true },
+	{ .name = "lifetime", .type = KEY_DURATION, .offset = WL(anon.lifetime_ns) },
+	{ .name = "restart", .type = KEY_DURATION, .offset = WL(anon.restart_ns) },
+};
+
+static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	if (!w->anon.rss_bytes)
+		return ini_fail(err, len, "[%s %s]: rss = 0: give the process some memory", w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_anon = {
+	.name = "anon",
+	.ops = &anon_ops,
+	WL_KEYS(anon_keys),
+	.owned = true,
+	.check = anon_check,
 };
 
 /* select_bad_process(): the killable workload holding the most pages. */

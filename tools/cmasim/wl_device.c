@@ -7,8 +7,10 @@
  * frame per period while its whole ring is held, and at its end gives
  * every buffer back; the next one starts after the gap.
  */
+#include <errno.h>
 #include <stdlib.h>
 
+#include "inifile.h"
 #include "sim.h"
 
 struct device_wl {
@@ -24,20 +26,21 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	struct device_result *r = w->dev_res;
 	struct dev_buffer *b = &d->ring[d->held];
 	struct cost_work work = { 0 };
-	int cause;
+	enum fail_cause cause;
 	uint64_t ns;
+	int ret;
 
 	r->requests++;
 	w->res->ops++;
 	sim_usable_update(s);
-	cause = policy_alloc(s, w, b, &work);
+	ret = policy_alloc(s, w, b, &work, &cause);
 	ns = cost_ns(&s->cost, &work, s->page_bytes);
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
-			 cause ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
-			 (unsigned long long)ns, cause ? fail_cause_name(cause - 1) : "ok");
-	if (cause) {
-		r->fail[cause - 1]++;
+			 ret ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
+			 (unsigned long long)ns, ret ? fail_cause_name(cause) : "ok");
+	if (ret) {
+		r->fail[cause]++;
 		r->deadline_misses++;
 		return;
 	}
@@ -102,11 +105,11 @@ static int device_start(struct sim *s, struct workload *w)
 	struct device_wl *d = calloc(1, sizeof(*d));
 
 	if (!d)
-		return -1;
+		return -ENOMEM;
 	w->priv = d;
 	d->ring = calloc(w->spec->device.ring, sizeof(*d->ring));
 	if (!d->ring)
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, session_start, w);
 	return 0;
 }
@@ -162,8 +165,52 @@ void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapsho
 	}
 }
 
-const struct workload_ops wl_device_ops = {
+static const struct workload_ops device_ops = {
 	.start = device_start,
 	.stop = device_stop,
 	.resident = device_resident,
+};
+
+static const struct scenario_key device_keys[] = {
+	{ .name = "size", .type = KEY_SIZE, .offset = WL(device.buffer_bytes), .max = SIM_MAX_BYTES, .required = true },
+	{ .name = "period", .type = KEY_DURATION, .offset = WL(device.period_ns), .required = true },
+	{ .name = "ring", .type = KEY_U32, .offset = WL(device.ring), .max = 64 },
+	{ .name = "deadline", .type = KEY_DURATION, .offset = WL(device.deadline_ns) },
+	{ .name = "session", .type = KEY_DURATION, .offset = WL(device.session_ns) },
+	{ .name = "gap", .type = KEY_DURATION, .offset = WL(device.gap_ns) },
+	{ .name = "align", .type = KEY_SIZE, .offset = WL(device.align_bytes), .max = SIM_MAX_BYTES },
+	{ .name = "atomic", .type = KEY_BOOL, .offset = WL(device.atomic) },
+	{ .name = "sg", .type = KEY_BOOL, .offset = WL(device.sg) },
+	{ .name = "cma", .type = KEY_SIZE, .offset = WL(device.cma_bytes), .max = SIM_MAX_BYTES,
+	  .given = WL(device.cma_given) },
+	{ .name = "mask", .type = KEY_UINT, .offset = WL(device.mask), .given = WL(device.mask_given) },
+};
+
+static void device_defaults(struct wl_spec *w)
+{
+	w->device.ring = 1;
+	w->device.mask = 0xffffffffull;
+}
+
+static int device_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	const char *kind = w->kind->name;
+
+	if (!w->device.buffer_bytes || !w->device.period_ns || !w->device.ring)
+		return ini_fail(err, len, "[%s %s]: size, period and ring must be above 0", kind, w->name);
+	if (w->device.align_bytes & (w->device.align_bytes - 1))
+		return ini_fail(err, len, "[%s %s]: align = %llu: give a power of two", kind, w->name,
+				(unsigned long long)w->device.align_bytes);
+	if (!w->device.mask)
+		return ini_fail(err, len, "[%s %s]: mask = 0 lets the device reach nothing (e.g. mask = 0xffffffff)",
+				kind, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_device = {
+	.name = "device",
+	.ops = &device_ops,
+	WL_KEYS(device_keys),
+	.defaults = device_defaults,
+	.check = device_check,
 };

@@ -6,9 +6,15 @@
  * flusher writes back pages dirty for longer than dirty_expire, no faster
  * than the storage writes (the kernel's dirty_writeback_interval wakeups).
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "inifile.h"
 
 #include "owned.h"
+
+extern const struct wl_kind wl_kind_writer;
 
 #define WRITEBACK_INTERVAL	(5 * 1000000000ull)	/* dirty_writeback_centisecs = 500 */
 
@@ -57,7 +63,7 @@ static void file_tick(struct sim *s, void *arg)
 		f->pos++;
 		ret = owned_touch(&f->o, idx);
 		w->res->ops++;
-		if (ret >= 0 && w->spec->kind == WL_WRITER)
+		if (ret >= 0 && w->spec->kind == &wl_kind_writer)
 			write_page(s, f, idx);
 	}
 	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
@@ -89,12 +95,12 @@ static int file_start(struct sim *s, struct workload *w)
 	struct file_wl *f = calloc(1, sizeof(*f));
 
 	if (!f)
-		return -1;
+		return -ENOMEM;
 	w->priv = f;
 	if (owned_init(&f->o, s, w, sim_pages(s, w->spec->file.file_bytes), false))
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, file_tick, w);
-	if (w->spec->kind == WL_WRITER)
+	if (w->spec->kind == &wl_kind_writer)
 		sim_schedule(s, w->spec->start_ns + WRITEBACK_INTERVAL, flush, w);
 	return 0;
 }
@@ -118,8 +124,57 @@ static uint64_t file_resident(const struct workload *w)
 	return f ? f->o.resident : 0;
 }
 
-const struct workload_ops wl_file_ops = {
+static const struct workload_ops file_ops = {
 	.start = file_start,
 	.stop = file_stop,
 	.resident = file_resident,
+};
+
+/* pattern = random|sequential: into the bool sequential. */
+static int parse_pattern(const char *value, void *field, char *err, size_t len)
+{
+	if (strcmp(value, "random") && strcmp(value, "sequential"))
+		return ini_fail(err, len, "pattern = %s: accepted random or sequential", value);
+	*(bool *)field = !strcmp(value, "sequential");
+	return 1;
+}
+
+#define FILE_KEYS \
+	{ .name = "file", .type = KEY_SIZE, .offset = WL(file.file_bytes), .max = SIM_MAX_BYTES, .required = true }, \
+	{ .name = "rate", .type = KEY_UINT, .offset = WL(file.rate), .max = 100000000, .required = true }, \
+	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }
+
+static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
+static const struct scenario_key writer_keys[] = {
+	FILE_KEYS,
+	{ .name = "dirty_expire", .type = KEY_DURATION, .offset = WL(file.dirty_expire_ns) },
+};
+
+static void writer_defaults(struct wl_spec *w)
+{
+	w->file.dirty_expire_ns = 30000000000ull;	/* dirty_expire_centisecs = 3000 */
+}
+
+static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	if (!w->file.file_bytes)
+		return ini_fail(err, len, "[%s %s]: file = 0: give the file a size", w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_pagecache = {
+	.name = "pagecache",
+	.ops = &file_ops,
+	WL_KEYS(pagecache_keys),
+	.owned = true,
+	.check = file_check,
+};
+
+const struct wl_kind wl_kind_writer = {
+	.name = "writer",
+	.ops = &file_ops,
+	WL_KEYS(writer_keys),
+	.owned = true,
+	.defaults = writer_defaults,
+	.check = file_check,
 };

@@ -5,9 +5,14 @@
  * them for a while. A pinned page cannot be migrated: a contiguous
  * request over it fails or moves on.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "inifile.h"
 #include "owned.h"
+
+extern const struct wl_kind wl_kind_pinner;
 
 struct pin_episode {
 	struct workload *w;
@@ -78,7 +83,7 @@ static void pin(struct sim *s, void *arg)
 bool wl_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
 {
 	for (unsigned i = 0; i < s->nr_wl; i++) {
-		struct pinner_wl *p = s->wl[i].spec->kind == WL_PINNER ? s->wl[i].priv : NULL;
+		struct pinner_wl *p = s->wl[i].spec->kind == &wl_kind_pinner ? s->wl[i].priv : NULL;
 
 		for (struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
 			for (unsigned long j = 0; j < e->nr; j++) {
@@ -95,7 +100,7 @@ static int pinner_start(struct sim *s, struct workload *w)
 {
 	w->priv = calloc(1, sizeof(struct pinner_wl));
 	if (!w->priv)
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, pin, w);
 	return 0;
 }
@@ -124,8 +129,37 @@ static uint64_t pinner_resident(const struct workload *w)
 	return n;
 }
 
-const struct workload_ops wl_pinner_ops = {
+static const struct workload_ops pinner_ops = {
 	.start = pinner_start,
 	.stop = pinner_stop,
 	.resident = pinner_resident,
+};
+
+static const struct scenario_key pinner_keys[] = {
+	{ .name = "target", .type = KEY_NAME, .offset = WL(pinner.target), .required = true },
+	{ .name = "share", .type = KEY_PERCENT, .offset = WL(pinner.share), .required = true },
+	{ .name = "hold", .type = KEY_DURATION, .offset = WL(pinner.hold_ns), .required = true },
+	{ .name = "period", .type = KEY_DURATION, .offset = WL(pinner.period_ns), .required = true },
+};
+
+/* The target: a workload of pages the pinner can take (an owned kind). */
+static int pinner_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	w->pinner.target_idx = -1;
+	for (unsigned i = 0; i < sc->nr_wl; i++)
+		if (!strcmp(sc->wl[i].name, w->pinner.target) && sc->wl[i].kind->owned)
+			w->pinner.target_idx = (int)i;
+	if (w->pinner.target_idx < 0)
+		return ini_fail(err, len, "[%s %s]: target = %s names no [anon], [pagecache] or [writer] workload",
+				w->kind->name, w->name, w->pinner.target);
+	if (!w->pinner.period_ns)
+		return ini_fail(err, len, "[%s %s]: period = 0: give the time between pins", w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_pinner = {
+	.name = "pinner",
+	.ops = &pinner_ops,
+	WL_KEYS(pinner_keys),
+	.check = pinner_check,
 };

@@ -5,8 +5,11 @@
  * __GFP_RECLAIMABLE (dentries, inodes): grouped apart by mobility, though
  * nothing shrinks them here.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "inifile.h"
 #include "sim.h"
 
 struct slab_wl {
@@ -113,7 +116,7 @@ static int slab_start(struct sim *s, struct workload *w)
 {
 	w->priv = calloc(1, sizeof(struct slab_wl));
 	if (!w->priv)
-		return -1;
+		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, slab_tick, w);
 	return 0;
 }
@@ -139,8 +142,74 @@ static uint64_t slab_resident(const struct workload *w)
 	return sl ? sl->live_pages : 0;
 }
 
-const struct workload_ops wl_slab_ops = {
+static const struct workload_ops slab_ops = {
 	.start = slab_start,
 	.stop = slab_stop,
 	.resident = slab_resident,
+};
+
+/* "0:70 1:20 3:10": orders and their weights, into struct wl_slab. */
+static int parse_orders(const char *value, void *field, char *err, size_t len)
+{
+	struct wl_slab *slab = field;
+	const char *s = value;
+
+	slab->nr_orders = 0;
+	while (*s) {
+		char *end;
+		unsigned long order, weight;
+
+		s += strspn(s, " \t");
+		if (!*s)
+			break;
+		errno = 0;
+		order = strtoul(s, &end, 10);
+		if (end == s || *end != ':' || order > 19)
+			goto bad;
+		s = end + 1;
+		weight = strtoul(s, &end, 10);
+		if (end == s || errno || !weight || weight > 1000000 || (*end && *end != ' ' && *end != '\t'))
+			goto bad;
+		if (slab->nr_orders == SIM_MAX_SLAB_ORDERS)
+			return ini_fail(err, len, "orders = %s: at most %d orders", value, SIM_MAX_SLAB_ORDERS);
+		slab->orders[slab->nr_orders] = (unsigned)order;
+		slab->weights[slab->nr_orders++] = (unsigned)weight;
+		s = end;
+	}
+	if (slab->nr_orders)
+		return 1;
+bad:
+	return ini_fail(err, len, "orders = %s: expected ORDER:WEIGHT pairs separated by blanks, orders 0 to 19 and weights above 0 (e.g. orders = 0:70 1:20 3:10)",
+			value);
+}
+
+static const struct scenario_key slab_keys[] = {
+	{ .name = "rate", .type = KEY_UINT, .offset = WL(slab.rate), .max = 10000000, .required = true },
+	{ .name = "orders", .type = KEY_CUSTOM, .offset = WL(slab), .parse = parse_orders },
+	{ .name = "lifetime", .type = KEY_DURATION, .offset = WL(slab.lifetime_ns), .required = true },
+	{ .name = "reclaimable", .type = KEY_PERCENT, .offset = WL(slab.reclaimable) },
+	{ .name = "max", .type = KEY_SIZE, .offset = WL(slab.max_bytes), .max = SIM_MAX_BYTES },
+};
+
+static void slab_defaults(struct wl_spec *w)
+{
+	w->slab.orders[0] = 0;
+	w->slab.weights[0] = 1;
+	w->slab.nr_orders = 1;
+}
+
+static int slab_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	if (!w->slab.lifetime_ns)
+		return ini_fail(err, len, "[%s %s]: lifetime = 0: give allocations a mean lifetime",
+				w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_slab = {
+	.name = "slab",
+	.ops = &slab_ops,
+	WL_KEYS(slab_keys),
+	.defaults = slab_defaults,
+	.check = slab_check,
 };

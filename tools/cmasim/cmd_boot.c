@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim boot: boot a platform as its kernel would and print what the
+ * kernel printed, the devices' CMA areas and the /proc files asked for.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <cma/cma.h>
+#include "commands.h"
+#include "inifile.h"
+#include "platform.h"
+
+enum boot_option { O_PLATFORM, O_CMDLINE, O_KCONFIG, O_DUMP };
+
+const struct cmd_option boot_options[] = {
+	{ .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 1,
+	  .help = "a built-in platform (%s; see 'cmasim list') or a platform file\n(default x86)",
+	  .fill = platform_builtin_names, .what = "a platform name or file" },
+	{ .id = O_CMDLINE, .name = "cmdline", .arg = "STR", .help_rank = 2,
+	  .help = "the kernel command line, replacing the platform's (cma=SIZE,\ncoherent_pool=SIZE on arm)",
+	  .what = "a kernel command line" },
+	{ .id = O_KCONFIG, .name = "kconfig", .arg = "FILE", .help_rank = 3,
+	  .help = "a .config fragment (CONFIG_CMA_*), replacing the platform's", .what = "a .config file" },
+	{ .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 4,
+	  .help = "after the boot log, print /proc/NAME; NAME is one of\n" PROC_NAMES_ACCEPTED "; repeatable",
+	  .what = "a /proc file name (" PROC_NAMES_ACCEPTED ")" },
+	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
+};
+
+const unsigned nr_boot_options = sizeof(boot_options) / sizeof(boot_options[0]);
+
+struct boot_args {
+	const char *platform;
+	const char *cmdline;
+	char *kconfig;			/* the file's text, or NULL */
+	const char *kconfig_path;
+	const char **dumps;
+	int nr_dumps;
+};
+
+/* The file's text, or NULL after saying why on stderr. */
+static char *read_kconfig(const char *path)
+{
+	char err[512], *text = ini_read_text(path, ".config fragment", err, sizeof(err));
+
+	if (!text)
+		fprintf(stderr, "cmasim: --kconfig %s\n", err);
+	return text;
+}
+
+/* 0, 1 for --help, or -EINVAL after saying what was wrong. */
+static int parse_boot_args(int argc, char **argv, struct boot_args *a)
+{
+	struct opt_parser p;
+	const char *value;
+	int id;
+
+	opt_init(&p, "boot", boot_options, nr_boot_options, argc, argv);
+	while ((id = opt_next(&p, &value)) != OPT_END) {
+		switch (id) {
+		case O_PLATFORM:
+			a->platform = value;
+			break;
+		case O_CMDLINE:
+			a->cmdline = value;
+			break;
+		case O_KCONFIG:
+			free(a->kconfig);
+			a->kconfig_path = value;
+			a->kconfig = read_kconfig(value);
+			if (!a->kconfig)
+				return -EINVAL;
+			break;
+		case O_DUMP:
+			if (!proc_name_ok(value)) {
+				fprintf(stderr, "cmasim: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
+					value);
+				return -EINVAL;
+			}
+			a->dumps[a->nr_dumps++] = value;
+			break;
+		case OPT_HELP:
+			return 1;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A built-in name, else a file; 0, or -EINVAL after saying why on stderr. */
+static int load_platform(const char *arg, struct platform *p)
+{
+	char err[512];
+	int ret = platform_load(arg, p, err, sizeof(err));
+
+	if (!ret)
+		return 0;
+	if (ret == -ENOENT)
+		fprintf(stderr, "cmasim: --platform '%s': %s\n", arg, err);
+	else
+		fprintf(stderr, "cmasim: %s\n", err);
+	return -EINVAL;
+}
+
+static int boot_and_report(const struct platform *p, const struct boot_args *a)
+{
+	struct cma_device *devs[PLATFORM_MAX_DEVICES];
+	struct cma_mm *mm;
+	int ret = platform_boot(p, a->cmdline, a->kconfig, &mm, devs);
+
+	if (ret == -EINVAL) {
+		fprintf(stderr, "cmasim: the machine refused this configuration (see the message above): platform %s, command line from %s, Kconfig from %s\n",
+			p->name, a->cmdline ? "--cmdline" : "the platform",
+			a->kconfig_path ? a->kconfig_path : "the platform");
+		return -EINVAL;
+	}
+	if (ret) {
+		if (mm)
+			cma_mm_dmesg(mm, stdout);
+		fprintf(stderr, "cmasim: platform %s did not boot (see the message above)\n", p->name);
+		cma_mm_destroy(mm);
+		return -EIO;
+	}
+	cma_mm_dmesg(mm, stdout);
+	printf("\n==> devices <==\n");
+	platform_write_devices(mm, p, devs, stdout);
+	for (int i = 0; i < a->nr_dumps; i++) {
+		printf("\n==> /proc/%s <==\n", a->dumps[i]);
+		if (cma_write_proc(mm, a->dumps[i], stdout))
+			ret = -EIO;
+	}
+	if (fflush(stdout))
+		ret = -EIO;
+	cma_mm_destroy(mm);
+	return ret;
+}
+
+int cmd_boot(int argc, char **argv)
+{
+	struct boot_args a = { .platform = "x86" };
+	static struct platform p;
+	int ret;
+
+	a.dumps = calloc((size_t)argc, sizeof(*a.dumps));
+	if (!a.dumps)
+		return -ENOMEM;
+	ret = parse_boot_args(argc, argv, &a);
+	if (ret > 0) {
+		ret = CMD_USAGE;
+	} else if (!ret) {
+		ret = load_platform(a.platform, &p);
+		if (!ret)
+			ret = boot_and_report(&p, &a);
+	}
+	free(a.kconfig);
+	free(a.dumps);
+	return ret;
+}

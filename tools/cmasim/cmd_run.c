@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim run, compare and show: a scenario under one policy or several,
+ * reported as text, JSON or HTML. Their options are the tables below.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "inifile.h"
+#include "commands.h"
+#include "sim.h"
+
+enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
+
+struct run_args {
+	const char *scenario;
+	const char *platform;		/* replaces the scenario's */
+	const char *output;
+	const char *outdir;		/* -o DIR: the report as DIR/SCENARIO-POLICY.EXT */
+	const char *trace;
+	enum report_kind report;
+	bool policies[SIM_MAX_POLICIES];	/* by registry index */
+	const char *dumps[SIM_MAX_PROCS];
+	struct sim_options opt;
+};
+
+bool proc_name_ok(const char *name)
+{
+	static const char *const names[] = {
+		"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* "cma, carveout, buddy" */
+static const char *policy_list(char *buf, size_t len)
+{
+	return sim_policy_names(buf, len, ", ", ", ");
+}
+
+/* "cma,buddy" into @a->policies; 0 or -EINVAL. */
+static int parse_policy_list(const char *list, struct run_args *a)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	memset(a->policies, 0, sizeof(a->policies));
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int p = sim_policy_index(sim_policy_find(tok));
+		char names[256];
+
+		if (p < 0) {
+			fprintf(stderr, "cmasim: --policies '%s': unknown policy '%s': accepted %s, separated by commas\n",
+				list, tok, policy_list(names, sizeof(names)));
+			return -EINVAL;
+		}
+		a->policies[p] = true;
+	}
+	return 0;
+}
+
+enum run_option { O_SCENARIO, O_PLATFORM, O_POLICY, O_POLICIES, O_REPORT, O_OUTPUT, O_OUTDIR, O_TRACE,
+		  O_SEED, O_DURATION, O_DUMP };
+
+/* "cma|carveout|buddy" */
+static const char *policy_choices(void)
+{
+	static char buf[256];
+
+	return sim_policy_names(buf, sizeof(buf), "|", "|");
+}
+
+#define OPT_SCENARIO { .id = O_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1, \
+	.help = "a built-in scenario (%s; default " SCENARIO_DEFAULT ") or a scenario file", \
+	.fill = scenario_builtin_names }
+#define OPT_PLATFORM { .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2, \
+	.help = "a built-in platform or a platform file, replacing the scenario's" }
+#define OPT_REPORT { .id = O_REPORT, .name = "report", .arg = "text|json|html", .help_rank = 4, \
+	.help = "text (default), json or html; with --output FILE the text summary\nstill goes to standard output" }
+#define OPT_OUTPUT { .id = O_OUTPUT, .name = "output", .arg = "FILE", .usage = "[--output FILE | -o DIR]" }, \
+	{ .id = O_OUTDIR, .short_name = 'o', .arg = "DIR", .usage = "", .label = "-o DIR", .help_rank = 3, \
+	  .help = "write the report to DIR/SCENARIO-POLICY.EXT (compare: SCENARIO-compare.EXT)" }
+#define OPT_SEED { .id = O_SEED, .name = "seed", .arg = "N", .help_rank = 5, \
+	.help = "replaces the scenario's seed; --duration replaces its duration (e.g. 30s)" }, \
+	{ .id = O_DURATION, .name = "duration", .arg = "TIME" }
+#define OPT_DUMP { .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 6, \
+	.help = "add /proc/NAME of the machine at the end of each run to the report;\nNAME is one of " \
+		PROC_NAMES_ACCEPTED "; repeatable" }
+#define OPT_HELP_ENTRY { .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" }
+
+static const struct cmd_option run_options[] = {
+	OPT_SCENARIO,
+	OPT_PLATFORM,
+	{ .id = O_POLICY, .name = "policy", .arg = "%s", .fill = policy_choices },
+	{ .id = O_POLICIES, .name = "policies", .arg = "LIST",
+	  .refused = "--policies is compare's option: give --policy NAME" },
+	OPT_REPORT,
+	OPT_OUTPUT,
+	{ .id = O_TRACE, .name = "trace", .arg = "FILE", .help_rank = 7,
+	  .help = "write the run's events to FILE in ftrace text format" },
+	OPT_SEED,
+	OPT_DUMP,
+	OPT_HELP_ENTRY,
+};
+
+static const struct cmd_option compare_options[] = {
+	OPT_SCENARIO,
+	OPT_PLATFORM,
+	{ .id = O_POLICIES, .name = "policies", .arg = "LIST" },
+	{ .id = O_POLICY, .name = "policy", .arg = "NAME",
+	  .refused = "--policy is run's option: give --policies LIST" },
+	OPT_REPORT,
+	OPT_OUTPUT,
+	{ .id = O_TRACE, .name = "trace", .arg = "FILE",
+	  .refused = "--trace is run's option: trace one policy with cmasim run --trace FILE" },
+	OPT_SEED,
+	OPT_DUMP,
+	OPT_HELP_ENTRY,
+};
+
+/* One option's value into @a: 0, or -EINVAL after saying what was wrong. */
+static int set_option(int id, const char *value, const char *cmd, struct run_args *a)
+{
+	char names[256];
+	uint64_t v;
+
+	switch (id) {
+	case O_SCENARIO:
+		a->scenario = value;
+		return 0;
+	case O_PLATFORM:
+		a->platform = value;
+		return 0;
+	case O_POLICY:
+		a->opt.policy = sim_policy_find(value);
+		if (a->opt.policy)
+			return 0;
+		fprintf(stderr, "cmasim run: --policy '%s': accepted %s\n", value,
+			sim_policy_names(names, sizeof(names), ", ", " or "));
+		return -EINVAL;
+	case O_POLICIES:
+		return parse_policy_list(value, a);
+	case O_REPORT:
+		if (!strcmp(value, "text"))
+			a->report = REPORT_TEXT;
+		else if (!strcmp(value, "json"))
+			a->report = REPORT_JSON;
+		else if (!strcmp(value, "html"))
+			a->report = REPORT_HTML;
+		else {
+			fprintf(stderr, "cmasim %s: --report '%s': accepted text, json or html\n", cmd, value);
+			return -EINVAL;
+		}
+		return 0;
+	case O_OUTPUT:
+		a->output = value;
+		return 0;
+	case O_OUTDIR:
+		a->outdir = value;
+		return 0;
+	case O_TRACE:
+		a->trace = value;
+		return 0;
+	case O_SEED:
+		if (!ini_parse_number(value, strlen(value), false, &v)) {
+			fprintf(stderr, "cmasim %s: --seed '%s': expected a decimal or 0x hex number\n", cmd, value);
+			return -EINVAL;
+		}
+		a->opt.seed = v;
+		a->opt.seed_set = true;
+		return 0;
+	case O_DURATION:
+		if (!ini_parse_duration(value, &v) || !v) {
+			fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, value,
+				INI_DURATION_SYNTAX);
+			return -EINVAL;
+		}
+		a->opt.duration_ns = v;
+		return 0;
+	case O_DUMP:
+		if (!proc_name_ok(value)) {
+			fprintf(stderr, "cmasim %s: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
+				cmd, value);
+			return -EINVAL;
+		}
+		if (a->opt.nr_dumps == SIM_MAX_PROCS) {
+			fprintf(stderr, "cmasim %s: --dump: at most %d of them\n", cmd, SIM_MAX_PROCS);
+			return -EINVAL;
+		}
+		a->dumps[a->opt.nr_dumps++] = value;
+		a->opt.dumps = a->dumps;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* 0, 1 for --help, or -EINVAL after saying what was wrong. */
+static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
+{
+	const char *cmd = compare ? "compare" : "run", *value;
+	struct opt_parser p;
+	char names[256];
+	int id;
+
+	if (compare)
+		opt_init(&p, cmd, OPTS(compare_options), argc, argv);
+	else
+		opt_init(&p, cmd, OPTS(run_options), argc, argv);
+	while ((id = opt_next(&p, &value)) != OPT_END) {
+		if (id == OPT_HELP)
+			return 1;
+		if (id == OPT_BAD || set_option(id, value, cmd, a))
+			return -EINVAL;
+	}
+	if (a->output && a->outdir) {
+		fprintf(stderr, "cmasim %s: give --output FILE or -o DIR, not both\n", cmd);
+		return -EINVAL;
+	}
+	if (compare && !memchr(a->policies, true, sizeof(a->policies))) {
+		fprintf(stderr, "cmasim compare: --policies names no policy: accepted %s, separated by commas\n",
+			policy_list(names, sizeof(names)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* -o DIR: DIR/SCENARIO-POLICY.EXT (compare for several policies), DIR made if missing. */
+static int outdir_path(struct run_args *a, const struct scenario *sc, bool compare, char *buf,
+		       size_t len)
+{
+	static const char *const ext[] = { [REPORT_TEXT] = "txt", [REPORT_JSON] = "json",
+					   [REPORT_HTML] = "html" };
+
+	if (mkdir(a->outdir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "cmasim: -o %s: cannot make the directory: %s\n", a->outdir, strerror(errno));
+		return -EIO;
+	}
+	if ((size_t)snprintf(buf, len, "%s/%s-%s.%s", a->outdir, sc->name,
+			     compare ? "compare" : a->opt.policy->name, ext[a->report]) >= len) {
+		fprintf(stderr, "cmasim: -o %s: the path is too long\n", a->outdir);
+		return -EINVAL;
+	}
+	a->output = buf;
+	return 0;
+}
+
+/* A built-in name, else a file; 0, or -EINVAL after saying why. */
+static int load_scenario(const char *arg, struct scenario *sc)
+{
+	char err[768];
+
+	if (!scenario_builtin(arg, sc))
+		return 0;
+	if (!strchr(arg, '/') && !strchr(arg, '.') && access(arg, F_OK)) {
+		fprintf(stderr, "cmasim: --scenario '%s': no such scenario: accepted %s (see 'cmasim list'), or the path of a scenario file\n",
+			arg, scenario_builtin_names());
+		return -EINVAL;
+	}
+	if (scenario_read_file(arg, sc, err, sizeof(err))) {
+		fprintf(stderr, "cmasim: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int write_report(const struct run_args *a, const struct sim_result *runs, unsigned nr)
+{
+	static int (*const writers[])(const struct sim_result *, unsigned, FILE *) = {
+		[REPORT_TEXT] = report_text, [REPORT_JSON] = report_json, [REPORT_HTML] = report_html,
+	};
+	FILE *out = stdout;
+	int ret;
+
+	if (a->output && !(out = fopen(a->output, "w"))) {
+		fprintf(stderr, "cmasim: --output %s: cannot write it: %s\n", a->output, strerror(errno));
+		return -EIO;
+	}
+	ret = writers[a->report](runs, nr, out);
+	if (out != stdout)
+		ret |= fclose(out);
+	else
+		ret |= fflush(out);
+	if (ret) {
+		fprintf(stderr, "cmasim: writing the report failed: %s\n", strerror(errno));
+		return -EIO;
+	}
+	/* a report written to a file: the summary still goes to the terminal */
+	if (a->output && report_text(runs, nr, stdout))
+		return -EIO;
+	return 0;
+}
+
+static int run_scenario(struct run_args *a, bool compare)
+{
+	static struct scenario sc;
+	struct sim_result runs[SIM_MAX_POLICIES];
+	char path[4096];
+	unsigned nr = 0;
+	FILE *trace = NULL;
+	int ret = load_scenario(a->scenario, &sc);
+
+	if (ret)
+		return ret;
+	if (a->platform)
+		snprintf(sc.platform, sizeof(sc.platform), "%s", a->platform);
+	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))
+		return ret;
+	if (a->trace && !(trace = fopen(a->trace, "w"))) {
+		fprintf(stderr, "cmasim: --trace %s: cannot write it: %s\n", a->trace, strerror(errno));
+		return -EIO;
+	}
+	a->opt.trace = trace;
+	a->opt.progress = true;
+	for (unsigned p = 0; p < sim_nr_policies() && !ret; p++) {
+		if (compare ? !a->policies[p] : sim_policy(p) != a->opt.policy)
+			continue;
+		a->opt.policy = sim_policy(p);
+		ret = sim_run(&sc, &a->opt, &runs[nr]);
+		if (!ret)
+			nr++;
+	}
+	if (trace && fclose(trace)) {
+		fprintf(stderr, "cmasim: --trace %s: %s\n", a->trace, strerror(errno));
+		ret = ret ? ret : -EIO;
+	}
+	if (!ret)
+		ret = write_report(a, runs, nr);
+	for (unsigned i = 0; i < nr; i++)
+		sim_result_free(&runs[i]);
+	return ret;
+}
+
+static void usage(FILE *out, bool compare)
+{
+	char names[256];
+
+	if (compare) {
+		opt_usage(out, "compare", OPTS(compare_options));
+		fprintf(out, "  runs the scenario under each policy (default %s) and reports them side by side\n",
+			sim_policy_names(names, sizeof(names), ",", ","));
+		opt_help(out, OPTS(compare_options));
+	} else {
+		opt_usage(out, "run", OPTS(run_options));
+		opt_help(out, OPTS(run_options));
+	}
+}
+
+static int run_or_compare(int argc, char **argv, bool compare)
+{
+	struct run_args a = { .scenario = SCENARIO_DEFAULT, .opt.policy = sim_policy(0) };
+	int ret;
+
+	for (unsigned i = 0; i < sim_nr_policies(); i++)
+		a.policies[i] = true;
+	ret = parse_args(argc, argv, compare, &a);
+	if (ret > 0) {
+		usage(stdout, compare);
+		return 0;
+	}
+	return ret ? ret : run_scenario(&a, compare);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, false);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, true);
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *text = argc == 2 ? scenario_builtin_text(argv[1]) : NULL;
+
+	if (argc != 2) {
+		fprintf(stderr, "cmasim show: give one built-in scenario's name: %s\n", scenario_builtin_names());
+		return -EINVAL;
+	}
+	if (!text) {
+		fprintf(stderr, "cmasim show: '%s': no such scenario: accepted %s\n", argv[1],
+			scenario_builtin_names());
+		return -EINVAL;
+	}
+	fputs(text, stdout);
+	return fflush(stdout) ? -EIO : 0;
+}
