@@ -431,7 +431,7 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
  * means the memory is missing, not fragmented; -1000 with the watermark
  * met at @order means the allocation can already succeed.
  */
-static int compaction_suitable(struct zone *zone, int order)
+int compaction_suitable(struct zone *zone, int order)
 {
 	unsigned long mark;
 	int fragindex;

@@ -89,7 +89,7 @@ static int __reclaim_pages(struct zone *zone, cma_gfp_t gfp, unsigned long count
 
 	__update_cma_watermarks(zone, (long)count);
 	while (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + count, 0, 0)) {
-		wakeup_kswapd(mm, zone, order);
+		wakeup_kswapd(mm, zone, order, zone->idx);
 		/* reclaimed pages wait on per-CPU lists, where they do not count as free */
 		if (__perform_reclaim(mm, gfp, order)) {
 			drain_all_pages(mm);

@@ -48,6 +48,7 @@ enum pageflags {
 	PG_pcp		= 1u << 9,	/* on a per-CPU list */
 	PG_isolated	= 1u << 10,	/* taken off the LRU for migration */
 	PG_referenced	= 1u << 11,
+	PG_swapcache	= 1u << 23,	/* anon: holds a swap slot with its contents */
 };
 
 #define PG_ORDER_SHIFT	12		/* 5 bits: buddy or allocation order */
@@ -61,7 +62,7 @@ enum pageflags {
 
 /* Owner state: travels with the contents on migration, goes when the owner forgets the page. */
 #define PG_OWNER_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \
-		       PG_OPS_MASK)
+		       PG_swapcache | PG_OPS_MASK)
 
 static inline uint32_t page_flags(const struct cma_page *page)
 {

@@ -157,9 +157,17 @@ static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned o
 	add_to_free_area(zone, pfn_to_page(mm, pfn), order, mt, tail);
 }
 
+/* A page freed to @zone: reclaim may find more there (v3.5 clears these in both free paths). */
+static void zone_reclaim_reset(struct zone *zone)
+{
+	atomic_store_explicit(&zone->all_unreclaimable, false, memory_order_relaxed);
+	atomic_store_explicit(&zone->pages_scanned, 0, memory_order_relaxed);
+}
+
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
 {
 	spin_lock(&zone->lock);
+	zone_reclaim_reset(zone);
 	__free_one_page(zone, page, order, mt);
 	spin_unlock(&zone->lock);
 }
@@ -368,6 +376,7 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 	int mt = 0, batch_free = 0;
 
 	spin_lock(&zone->lock);
+	zone_reclaim_reset(zone);
 	while (count) {
 		struct page_list *list;
 
