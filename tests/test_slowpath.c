@@ -185,12 +185,13 @@ static void alloc_pages_nofs_retries_waking_kswapd_once(void **state)
 
 	fill_unmovable(t);
 	stalls = counter(t->mm, "allocstall");
-	assert_int_equal(cma_kswapd_start(t->mm), 0);
 	wakeups = 0;
+	/* set while no other thread runs */
 	cma_mm_set_trace(t->mm, count_wakeups, NULL);
+	assert_int_equal(cma_kswapd_start(t->mm), 0);
 	assert_null(cma_alloc_pages(t->mm, CMA_GFP_WAIT | CMA_GFP_IO | CMA_GFP_NOWARN, 0));
-	cma_mm_set_trace(t->mm, NULL, NULL);
 	cma_kswapd_stop(t->mm);
+	cma_mm_set_trace(t->mm, NULL, NULL);
 	assert_int_equal(t->oom.calls, 0);
 	assert_true(counter(t->mm, "allocstall") > stalls + 1);
 	assert_int_equal(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), 1);
