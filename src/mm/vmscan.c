@@ -38,8 +38,8 @@
  *   instead, and there is no congestion_wait, lumpy reclaim,
  *   too_many_isolated, compaction_ready, should_continue_reclaim or slab
  *   shrinking;
- * - without a kswapd thread, direct reclaim counts a zone kswapd would
- *   have given up on as all_unreclaimable when it reports progress.
+ * - direct reclaim counts a zone kswapd would give up on at its next look
+ *   as all_unreclaimable when it reports progress.
  */
 #include <limits.h>
 #include <sched.h>
@@ -533,8 +533,6 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 
 /* ---- direct reclaim ---- */
 
-static bool kswapd_thread_runs(struct cma_mm *mm);
-
 /*
  * shrink_zones: shrink the populated zones up to gfp_zone, highest first;
  * past the first priority a zone kswapd gave up on (all_unreclaimable)
@@ -555,20 +553,18 @@ static void shrink_zones(struct cma_mm *mm, struct scan_control *sc, int priorit
 
 /*
  * all_unreclaimable: every zone the request may use was given up on.
- * Departure: with no kswapd thread beside direct reclaim (none, or a
- * polled one between its passes), a zone kswapd would have given up on
- * by now (!zone_reclaimable) counts too; otherwise such a machine could
- * never reach the OOM handler.
+ * Departure: a zone kswapd would give up on at its next look
+ * (!zone_reclaimable) counts too, whether kswapd has looked or not: a
+ * machine without a kswapd thread (none, or a polled one between its
+ * passes) could otherwise never reach the OOM handler, and a caller that
+ * loops on progress (__reclaim_pages) never return.
  */
 static bool all_unreclaimable(struct cma_mm *mm, cma_gfp_t gfp)
 {
-	bool stand_in = !kswapd_thread_runs(mm);
-
 	for (int i = gfp_zone(mm, gfp); i >= 0; i--) {
 		struct zone *zone = &mm->zones[i];
 
-		if (zone->present_pages && !zone_all_unreclaimable(zone) &&
-		    !(stand_in && !zone_reclaimable(zone)))
+		if (zone->present_pages && !zone_all_unreclaimable(zone) && zone_reclaimable(zone))
 			return false;
 	}
 	return true;
@@ -656,11 +652,6 @@ enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING, KSWAPD_
  * which in practice comes long before.
  */
 #define MAX_BALANCE_LOOPS		256
-
-static bool kswapd_thread_runs(struct cma_mm *mm)
-{
-	return atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_RUNNING;
-}
 
 /* age_active_anon: with swap, keep some anon pages inactive, where they can be referenced. */
 static void age_active_anon(struct zone *zone)
