@@ -731,6 +731,27 @@ static void kswapd_step_balances_to_high(void **state)
 }
 
 /*
+ * Expect: balance_pgdat (v3.5) starts over at DEF_PRIORITY (a new
+ * pageoutrun) each time a loop has freed SWAP_CLUSTER_MAX pages, until
+ * the zone is balanced: a zone about a high-minus-low gap short takes
+ * several loops within one wakeup, each freeing at least a batch.
+ */
+static void kswapd_step_loops_until_balanced(void **state)
+{
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 8192);
+	unsigned long got;
+
+	fill_below(mm, o, WMARK_MIN);
+	got = cma_kswapd_step(mm);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_true(counter(mm, "pageoutrun") > 1);
+	assert_true(got >= counter(mm, "pageoutrun") * SWAP_CLUSTER_MAX - SWAP_CLUSTER_MAX);
+	check_phase(t, "balanced in several loops");
+}
+
+/*
  * Expect: polled kswapd runs only the pass a wakeup asked for: nothing
  * before one, a balance to the high mark after a wakeup below the low
  * mark, nothing again until the next wakeup; it excludes the thread
@@ -1140,6 +1161,7 @@ int main(void)
 		cmocka_unit_test_teardown(kswapd_step_writes_back_dirty_pages, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_balanced_machine_untouched, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_balances_to_high, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_step_loops_until_balanced, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_polled_runs_only_when_woken, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_thread_lifecycle, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_thread_balances_under_allocation, vm_teardown),
