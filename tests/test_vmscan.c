@@ -550,6 +550,7 @@ static void try_to_free_pages_anon_swap_out_is_async(void **state)
 	assert_false(page_test(page, PG_writeback));
 	assert_int_equal(counter(mm, "nr_writeback"), 0);
 	assert_int_equal(counter(mm, "pgrotated"), 1);
+	assert_int_equal(counter(mm, "nr_written"), 1);
 	check_phase(t, "written, kept");
 
 	assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);

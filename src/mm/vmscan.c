@@ -163,10 +163,18 @@ static void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool fi
 			    file ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" : "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
 }
 
-static void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
+/* The write did not start after all (->writepage failed): as if never set. */
+static void undo_page_writeback(struct cma_mm *mm, struct cma_page *page)
 {
 	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, -1);
 	page_flags_clear(page, PG_writeback);
+}
+
+/* test_clear_page_writeback: the write is done, NR_WRITTEN counts it. */
+static void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	undo_page_writeback(mm, page);
+	mod_zone_page_state(page_zone(mm, page), NR_WRITTEN, 1);
 }
 
 /*
@@ -188,14 +196,13 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 	mod_zone_page_state(zone, NR_FILE_DIRTY, -1);
 	set_page_writeback(mm, page, true);
 	if (ops->writeback(page->owner, page->private, page)) {
-		end_page_writeback(mm, page);
+		undo_page_writeback(mm, page);
 		/* redirty_page_for_writepage */
 		if (!(atomic_fetch_or_explicit(&page->flags, PG_dirty, memory_order_relaxed) & PG_dirty))
 			mod_zone_page_state(zone, NR_FILE_DIRTY, 1);
 		return PAGE_KEEP;
 	}
 	mod_zone_page_state(zone, NR_VMSCAN_WRITE, 1);
-	mod_zone_page_state(zone, NR_WRITTEN, 1);
 	return PAGE_WRITTEN;
 }
 
