@@ -349,7 +349,11 @@ static unsigned long pcp_movable_recorded(struct cma_mm *mm, struct zone *zone, 
  */
 static void release_from_contiguous_frees_through_pcp_lists(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	/* 128 MiB: a Normal zone of 112 MiB less its memmap has batch 7, high 42, above 8 */
+	struct cma_bank bank = { 0, 128 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
+				     .pageblock_order = 9, .cmdline = "cma=8M", .nr_cpus = 2 };
+	struct cma_mm *mm = test_boot(&cfg);
 	struct cma_page *small = cma_dma_alloc_from_contiguous(mm, NULL, 8, 0);
 	struct cma_page *big = cma_dma_alloc_from_contiguous(mm, NULL, 1024, 0);
 	struct zone *zone = page_zone(mm, small);

@@ -266,12 +266,12 @@ void cma_kswapd_stop(struct cma_mm *mm);
 unsigned long cma_kswapd_step(struct cma_mm *mm);
 /**
  * cma_kswapd_start_polled() - kswapd with no thread: allocations wake it
- * as they would the thread; cma_kswapd_poll() then runs the balance pass
+ * as they would the thread; cma_kswapd_poll() then runs the balancing
  * they asked for, in the caller's thread (deterministic simulations).
  * cma_kswapd_stop() ends it. -EBUSY if kswapd already runs.
  */
 int cma_kswapd_start_polled(struct cma_mm *mm);
-/** cma_kswapd_poll() - the pass a wakeup asked for since the last poll; pages freed, or 0. */
+/** cma_kswapd_poll() - the balancing a wakeup asked for since the last poll; pages freed, or 0. */
 unsigned long cma_kswapd_poll(struct cma_mm *mm);
 unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp);
 int cma_compact_memory(struct cma_mm *mm);

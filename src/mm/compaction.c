@@ -445,7 +445,7 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
  * means the memory is missing, not fragmented; -1000 with the watermark
  * met at @order means the allocation can already succeed.
  */
-static int compaction_suitable(struct zone *zone, int order)
+int compaction_suitable(struct zone *zone, int order)
 {
 	unsigned long mark;
 	int fragindex;
@@ -538,6 +538,29 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	VM_BUG_ON(!page_list_empty(&cc->migratepages));
 	VM_VERIFY_ZONES(mm, "compact_zone");
 	return ret;
+}
+
+/*
+ * compact_pgdat() - kswapd's compaction (v3.5): an async run for @order
+ * over each zone whose compaction is not deferred (v3.5's cc leaves the
+ * migratetype 0). A zone left with the order free above its low mark no
+ * longer counts failures at or below it; async runs never defer.
+ */
+void compact_pgdat(struct cma_mm *mm, unsigned order)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone) {
+		struct compact_control cc = { .order = (int)order, .zone = zone };
+
+		page_list_init(&cc.freepages);
+		page_list_init(&cc.migratepages);
+		if (!compaction_deferred(zone, (int)order))
+			compact_zone(zone, &cc);
+		if (zone_watermark_ok(zone, order, low_wmark_pages(zone), 0, 0) &&
+		    (int)order > __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+			__atomic_store_n(&zone->compact_order_failed, (int)order + 1, __ATOMIC_RELAXED);
+	}
 }
 
 struct frag_counts {

@@ -89,7 +89,7 @@ static int __reclaim_pages(struct zone *zone, cma_gfp_t gfp, unsigned long count
 
 	__update_cma_watermarks(zone, (long)count);
 	while (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + count, 0, 0)) {
-		wakeup_kswapd(mm, zone, order);
+		wakeup_kswapd(mm, zone, order, zone->idx);
 		/*
 		 * As the seed, nothing drains the per-CPU lists here: what
 		 * reclaim frees counts once a list overflows its high mark.

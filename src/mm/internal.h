@@ -290,11 +290,14 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 unsigned long isolate_migratepages_range(struct zone *zone, struct compact_control *cc,
 					 unsigned long low_pfn, unsigned long end_pfn);
 int compact_zone(struct zone *zone, struct compact_control *cc);
+/* SKIPPED: too little free memory for @order; PARTIAL: it would succeed now; else CONTINUE. */
+int compaction_suitable(struct zone *zone, int order);
 int fragmentation_index(struct zone *zone, unsigned order);
 unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
 				   enum zone_type high_zoneidx, int migratetype);
 void defer_compaction(struct zone *zone, int order);
 bool compaction_deferred(struct zone *zone, int order);
+void compact_pgdat(struct cma_mm *mm, unsigned order);	/* kswapd's */
 void compaction_defer_reset(struct zone *zone, int order);
 
 /* ---- migrate.c ---- */
@@ -321,8 +324,12 @@ bool cma_release(struct cma_mm *mm, struct cma *cma, struct cma_page *pages, uns
 unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp, unsigned order);
 /* Seed 007: one SWAP_CLUSTER_MAX batch of direct reclaim; progress = pages freed. */
 int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
-/* @zone is below its low mark: wake the kswapd thread if one runs. */
-void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order);
+/* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */
+void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
+/* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */
+void wait_iff_congested(struct cma_mm *mm);
+/* A swap slot of @bytes is given back (swapcache_free). */
+void swap_unreserve(struct cma_mm *mm, uint64_t bytes);
 /* Calls the machine's OOM handler: the pages it freed, or 0. */
 unsigned long out_of_memory(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 

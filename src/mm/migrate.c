@@ -98,6 +98,7 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 	page_unfreeze_refs(page, 1);
 	page_list_del(mm, from, page);
 	isolated_dec(mm, page);		/* before the anon bit goes with the owner */
+	page_flags_clear(page, PG_swapcache);	/* the swap slot went with the contents */
 	page_forget_owner(mm, page);
 	put_page(mm, page);
 	lru_cache_add(mm, newpage);

@@ -50,13 +50,13 @@ enum pageflags {
 	PG_referenced	= 1u << 11,
 	/*
 	 * Mlocked by its owner (cma_page_set_mlocked): unevictable, on
-	 * LRU_UNEVICTABLE whenever on the LRU; the bit left between the MT
-	 * and OPS fields. Departure: the kernel's PG_mlocked and
+	 * LRU_UNEVICTABLE whenever on the LRU; Departure: the kernel's PG_mlocked and
 	 * PG_unevictable in one bit, so a page mlocked while in a pagevec
 	 * goes straight to LRU_UNEVICTABLE when drained, where v3.5 adds it
 	 * to an evictable list and culls it at reclaim's first look.
 	 */
 	PG_mlocked	= 1u << 23,
+	PG_swapcache	= 1u << 24,	/* anon: holds a swap slot with its contents */
 };
 
 #define PG_ORDER_SHIFT	12		/* 5 bits: buddy or allocation order */
@@ -65,12 +65,13 @@ enum pageflags {
 #define PG_ZONE_MASK	(0x7u << PG_ZONE_SHIFT)
 #define PG_MT_SHIFT	20		/* 3 bits: migrate type asked for */
 #define PG_MT_MASK	(0x7u << PG_MT_SHIFT)
-#define PG_OPS_SHIFT	24		/* 8 bits: owner ops id */
-#define PG_OPS_MASK	(0xffu << PG_OPS_SHIFT)
+#define PG_OPS_SHIFT	25		/* 7 bits: owner ops id */
+#define PG_OPS_MASK	(0x7fu << PG_OPS_SHIFT)
+#define MAX_OWNER_OPS	128		/* distinct owner ops tables a machine can hold */
 
 /* Owner state: travels with the contents on migration, goes when the owner forgets the page. */
 #define PG_OWNER_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \
-		       PG_mlocked | PG_OPS_MASK)
+		       PG_mlocked | PG_swapcache | PG_OPS_MASK)
 
 static inline uint32_t page_flags(const struct cma_page *page)
 {

@@ -134,6 +134,15 @@ struct zone {
 	atomic_long free_pages;		/* NR_FREE_PAGES: on the buddy lists */
 	atomic_long free_cma;		/* NR_FREE_CMA_PAGES: on the CMA lists */
 	atomic_long vm_stat[NR_VM_ZONE_STAT_ITEMS];	/* the other items */
+	/*
+	 * Reclaim's view of the zone (v3.5): pages scanned since a page was
+	 * last freed to it, and kswapd's verdict that scanning it is futile
+	 * (set after six times its reclaimable pages were scanned). Freeing
+	 * a page to the buddy lists clears both. Relaxed atomics: reclaim
+	 * writes them under lru_lock, the free paths under zone->lock.
+	 */
+	atomic_ulong pages_scanned;
+	atomic_bool all_unreclaimable;
 
 	struct cma_mm *mm;
 	enum zone_type idx;
@@ -238,7 +247,7 @@ struct cma_mm {
 
 	/* owner ops, by the id stored in page->flags; append-only under ops_lock */
 	pthread_mutex_t ops_lock;
-	const struct cma_owner_ops *owner_ops[256];
+	const struct cma_owner_ops *owner_ops[MAX_OWNER_OPS];
 	_Atomic unsigned nr_owner_ops;
 	uint64_t swap_used;		/* bytes of swap holding swapped-out anon pages */
 	struct fail_page_alloc fail;
@@ -257,7 +266,8 @@ struct cma_mm {
 	 * keeps the mutex and condvar alive for wakers: they exist from
 	 * cma_kswapd_start to the end of cma_kswapd_stop, which destroys them
 	 * only after leaving RUNNING. kswapd_mutex protects kswapd_woken,
-	 * kswapd_should_stop and kswapd_max_order; kswapd_thread belongs to
+	 * kswapd_should_stop, kswapd_max_order and kswapd_classzone_idx (in
+ * polled mode kswapd_lock does); kswapd_thread belongs to
 	 * whoever moved the state out of STOPPED or RUNNING.
 	 */
 	spinlock_t kswapd_lock;
@@ -268,6 +278,7 @@ struct cma_mm {
 	bool kswapd_woken;		/* a wakeup since kswapd last looked */
 	bool kswapd_should_stop;
 	unsigned kswapd_max_order;	/* largest order asked for since then */
+	int kswapd_classzone_idx;	/* lowest classzone of those requests */
 };
 
 #define for_each_zone(mm, z) \

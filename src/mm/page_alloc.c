@@ -193,11 +193,19 @@ static void free_pageblocks_of(struct zone *zone, unsigned long pfn, unsigned or
 				get_pageblock_migratetype(mm, p));
 }
 
+/* A page freed to @zone: reclaim may find more there (v3.5 clears these in both free paths). */
+static void zone_reclaim_reset(struct zone *zone)
+{
+	atomic_store_explicit(&zone->all_unreclaimable, false, memory_order_relaxed);
+	atomic_store_explicit(&zone->pages_scanned, 0, memory_order_relaxed);
+}
+
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
 {
 	struct cma_mm *mm = zone->mm;
 
 	spin_lock(&zone->lock);
+	zone_reclaim_reset(zone);
 	/* Departure from v3.5: see merge_crosses_isolation() */
 	if (order > mm->pageblock_order &&
 	    atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed))
@@ -467,6 +475,7 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 	int mt = 0, batch_free = 0;
 
 	spin_lock(&zone->lock);
+	zone_reclaim_reset(zone);
 	while (count) {
 		struct page_list *list;
 

@@ -327,7 +327,8 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 		"\n        spanned  %lu"
 		"\n        present  %lu"
 		"\n        managed  %lu",	/* v3.11+; here above present by the memmap */
-		zone_page_state(zone, NR_FREE_PAGES), zm.min, zm.low, zm.high, 0ul,
+		zone_page_state(zone, NR_FREE_PAGES), zm.min, zm.low, zm.high,
+		atomic_load_explicit(&zone->pages_scanned, memory_order_relaxed),
 		zone->spanned_pages, zone->present_pages, zone->managed_pages);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		fprintf(out, "\n    %-12s %lu", vmstat_zone_item_names[i], zone_page_state(zone, i));
@@ -339,7 +340,8 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 		"\n  all_unreclaimable: %u"
 		"\n  start_pfn:         %lu"
 		"\n  inactive_ratio:    %u",
-		0u, zone->zone_start_pfn, 1u);
+		(unsigned)atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
+		zone->zone_start_pfn, 1u);
 	fputc('\n', out);
 }
 

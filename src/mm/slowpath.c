@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * __alloc_pages_nodemask and its slow path (v3.4): the fast attempt at
+ * __alloc_pages_nodemask and its slow path (v3.5): the fast attempt at
  * the low mark; then wake kswapd, retry at the min mark with the
  * allowances of atomic and __GFP_HIGH requests, direct compaction (async,
  * then sync), direct reclaim, and at last the OOM handler. It sits above
@@ -20,14 +20,23 @@ static int gfp_to_alloc_flags(cma_gfp_t gfp)
 	return alloc_flags;
 }
 
-/* Wake kswapd for every zone the request may use that sits below its low mark. */
+/*
+ * wake_all_kswapd: tell kswapd about the request through every zone it may
+ * use; wakeup_kswapd raises kswapd_max_order and wakes it for a zone
+ * below its low mark. The classzone is the first zone the request tries.
+ */
 static void wake_all_kswapd(struct cma_mm *mm, unsigned order, enum zone_type high_zoneidx)
 {
+	int classzone_idx = -1;
+
 	for (int i = high_zoneidx; i >= 0; i--) {
 		struct zone *z = &mm->zones[i];
 
-		if (z->present_pages && !zone_watermark_ok(z, order, low_wmark_pages(z), 0, 0))
-			wakeup_kswapd(mm, z, order);
+		if (!z->present_pages)
+			continue;
+		if (classzone_idx < 0)
+			classzone_idx = i;
+		wakeup_kswapd(mm, z, order, classzone_idx);
 	}
 }
 
@@ -102,19 +111,52 @@ static struct cma_page *__alloc_pages_direct_reclaim(struct cma_mm *mm,
 	return page;
 }
 
-/* should_alloc_retry: small orders retry while reclaim makes progress. */
+/*
+ * should_alloc_retry (v3.5): __GFP_NORETRY never loops; up to
+ * PAGE_ALLOC_COSTLY_ORDER the request loops as if __GFP_NOFAIL, with or
+ * without progress (a !__GFP_FS request that cannot call the OOM handler
+ * keeps trying); a costlier one gives up.
+ */
 static bool should_alloc_retry(const struct alloc_context *ac)
 {
 	return !(ac->gfp & CMA_GFP_NORETRY) && ac->order <= PAGE_ALLOC_COSTLY_ORDER;
 }
 
 /*
- * Each round of reclaim with progress is followed by a retry, as in the
- * kernel; unlike the kernel, which may loop forever for small orders, the
- * rounds are bounded so that a caller always gets an answer.
+ * __alloc_pages_may_oom (v3.5): one last try at the high mark, which only
+ * a concurrent OOM kill's freed memory can pass; then no kill for a costly
+ * order (killing will not make a large block) nor for a request limited
+ * to ZONE_DMA/DMA32 (innocent tasks would die for a low zone). *@killed
+ * tells whether the OOM handler freed something.
+ */
+static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct alloc_context *ac,
+					      bool *killed)
+{
+	struct cma_page *page = try_freelist(mm, ac, ALLOC_WMARK_HIGH);
+
+	*killed = false;
+	if (page || ac->order > PAGE_ALLOC_COSTLY_ORDER || ac->high_zoneidx < ZONE_NORMAL)
+		return page;
+	*killed = out_of_memory(mm, ac->gfp, ac->order) != 0;
+	return NULL;
+}
+
+/*
+ * The kernel loops as long as should_alloc_retry() says so, sleeping in
+ * wait_iff_congested() while kswapd works. Departure: the rounds are
+ * bounded so that a caller always gets an answer, and an OOM handler
+ * that frees nothing fails the request (the kernel would panic).
  */
 #define MAX_RECLAIM_ROUNDS 64
 
+/*
+ * __alloc_pages_slowpath (v3.5): kswapd is woken on entry and again only
+ * after an OOM kill (restart); the retries after reclaim (rebalance) do
+ * not wake it. The OOM handler is reached only when direct reclaim made
+ * no progress, which v3.5 reports only when every zone is
+ * all_unreclaimable, and only for a request that may enter the file
+ * system and may retry.
+ */
 static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					       enum zone_type high_zoneidx, int migratetype)
 {
@@ -123,37 +165,39 @@ static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp,
 		.alloc_flags = gfp_to_alloc_flags(gfp), .migratetype = migratetype,
 	};
 	struct cma_page *page = NULL;
-	bool sync_migration = false;
+	bool sync_migration = false, killed;
 	unsigned long progress;
+	int rounds = 0;
 
-	for (int round = 0; round < MAX_RECLAIM_ROUNDS; round++) {
-		wake_all_kswapd(mm, order, high_zoneidx);
-		page = try_freelist(mm, &ac, ac.alloc_flags);
-		if (page || !(gfp & CMA_GFP_WAIT))
-			break;
-		page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
-		if (page)
-			break;
-		sync_migration = true;
-		page = __alloc_pages_direct_reclaim(mm, &ac, &progress);
-		if (page)
-			break;
-		if (!progress) {
-			/* out of options: the OOM path, which may free a victim's memory */
-			if (!(gfp & CMA_GFP_FS) || (gfp & CMA_GFP_NORETRY))
-				break;
-			if (!out_of_memory(mm, gfp, order))
-				break;
-			page = try_freelist(mm, &ac, ALLOC_WMARK_HIGH);
-			if (page || order > PAGE_ALLOC_COSTLY_ORDER || high_zoneidx < ZONE_NORMAL)
-				break;
-			continue;
-		}
-		if (!should_alloc_retry(&ac)) {
-			page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
-			break;
-		}
+restart:
+	wake_all_kswapd(mm, order, high_zoneidx);
+rebalance:
+	page = try_freelist(mm, &ac, ac.alloc_flags);
+	if (page || !(gfp & CMA_GFP_WAIT))
+		goto out;
+	page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
+	if (page)
+		goto out;
+	sync_migration = true;
+	page = __alloc_pages_direct_reclaim(mm, &ac, &progress);
+	if (page)
+		goto out;
+	if (!progress && (gfp & CMA_GFP_FS) && !(gfp & CMA_GFP_NORETRY)) {
+		page = __alloc_pages_may_oom(mm, &ac, &killed);
+		if (page || !killed || order > PAGE_ALLOC_COSTLY_ORDER ||
+		    high_zoneidx < ZONE_NORMAL || ++rounds >= MAX_RECLAIM_ROUNDS)
+			goto out;
+		goto restart;
 	}
+	if (should_alloc_retry(&ac)) {
+		if (++rounds >= MAX_RECLAIM_ROUNDS)
+			goto out;
+		wait_iff_congested(mm);
+		goto rebalance;
+	}
+	/* reclaim made room for compaction: one more try */
+	page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
+out:
 	if (!page && !(gfp & CMA_GFP_NOWARN))
 		mm_printk(mm, "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
 	return page;

@@ -29,7 +29,7 @@ static int owner_ops_id(struct cma_mm *mm, const struct cma_owner_ops *ops)
 	for (unsigned i = 0; i < n && id < 0; i++)
 		if (mm->owner_ops[i] == ops)
 			id = (int)i;
-	if (id < 0 && n < 256) {
+	if (id < 0 && n < MAX_OWNER_OPS) {
 		mm->owner_ops[n] = ops;
 		atomic_store_explicit(&mm->nr_owner_ops, n + 1, memory_order_release);
 		id = (int)n;
@@ -123,6 +123,9 @@ void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
 		return;
 	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_OWNER_MASK,
 						 memory_order_relaxed);
+	/* the owner dropped a page still in the swap cache: its slot is free again */
+	if (old & PG_swapcache)
+		swap_unreserve(mm, mm->page_size << page_order(page));
 
 	owner_account(mm, page, old, -1);
 	page->owner = NULL;
@@ -332,7 +335,8 @@ struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 	}
 	id = owner_ops_id(mm, ops);
 	if (id < 0) {
-		mm_pr_err(mm, "cma_alloc_movable: more than 256 distinct owner ops tables\n");
+		mm_pr_err(mm, "cma_alloc_movable: more than %d distinct owner ops tables\n",
+			  MAX_OWNER_OPS);
 		return NULL;
 	}
 	/* a page with an owner is movable by definition */

@@ -10,7 +10,10 @@
  * have kswapd write back a dirty file page under pressure, keep or
  * activate the rest. Direct reclaim (try_to_free_pages) runs in the
  * allocating thread; kswapd (balance_pgdat) runs as a thread woken below a
- * zone's low mark, or one step at a time under the caller's control.
+ * zone's low mark, or one step at a time under the caller's control. Each
+ * zone counts the pages scanned since one was last freed to it; kswapd
+ * gives a zone up (all_unreclaimable) after six times its reclaimable
+ * pages, and only then does direct reclaim report no progress.
  *
  * The one idea: a page is reclaimed by freezing its references at exactly
  * owner + isolation (page_freeze_refs(page, 2)), as __remove_mapping does;
@@ -23,13 +26,20 @@
  *   the active list;
  * - get_scan_count has no swappiness or rotation balance: with swap room
  *   anon and file lists are scanned alike, without it anon is not scanned;
- * - writeback is synchronous; a written page is kept for a later pass (the
- *   kernel rotates it once the write completes);
+ * - an owner's ->writeback completes in the callback; the page stays under
+ *   writeback until it is back on the LRU, where the completion rotates it
+ *   to the inactive tail (PG_reclaim), as a fast asynchronous write would;
+ *   swap writes complete the same way;
  * - swap space is taken by swap-out and never given back: swap-in is not
  *   modelled, so a swapped-out slot holds its swap until the machine dies;
- * - kswapd makes one balance_pgdat pass per wakeup (the kernel loops until
- *   balanced, with all_unreclaimable to stop it), and there is no
- *   congestion_wait, lumpy reclaim, too_many_isolated or slab shrinking.
+ * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
+ *   (v3.5: until balanced or every zone is all_unreclaimable);
+ * - nothing sleeps: wait_iff_congested runs a polled kswapd's pending pass
+ *   instead, and there is no congestion_wait, lumpy reclaim,
+ *   too_many_isolated, compaction_ready, should_continue_reclaim or slab
+ *   shrinking;
+ * - direct reclaim counts a zone kswapd would give up on at its next look
+ *   as all_unreclaimable when it reports progress.
  */
 #include <limits.h>
 #include <sched.h>
@@ -41,13 +51,14 @@
 struct scan_control {
 	unsigned long nr_to_reclaim;	/* stop once this many pages are freed */
 	unsigned long nr_reclaimed;
+	unsigned long nr_scanned;	/* inactive pages looked at */
 	cma_gfp_t gfp_mask;		/* __GFP_IO: may swap; __GFP_FS: may write back */
 	unsigned order;
 	bool kswapd;			/* current_is_kswapd() */
 };
 
-/* What shrink_page_list decided for one page. */
-enum page_verdict { PAGE_KEEP, PAGE_ACTIVATE, PAGE_FREED };
+/* What shrink_page_list decided for one page; WRITTEN: under writeback with PG_reclaim. */
+enum page_verdict { PAGE_KEEP, PAGE_ACTIVATE, PAGE_FREED, PAGE_WRITTEN };
 
 
 static bool is_file_lru(enum lru_list lru)
@@ -106,8 +117,8 @@ static bool swap_reserve(struct cma_mm *mm, uint64_t bytes)
 	return true;
 }
 
-/* The swap-out did not happen: the reservation goes back (swapcache_free). */
-static void swap_unreserve(struct cma_mm *mm, uint64_t bytes)
+/* The swap-out did not happen, or the page left the swap cache: the slot goes back. */
+void swap_unreserve(struct cma_mm *mm, uint64_t bytes)
 {
 	__atomic_fetch_sub(&mm->swap_used, bytes, __ATOMIC_RELAXED);
 }
@@ -135,43 +146,64 @@ static enum page_verdict remove_mapping(struct cma_mm *mm, struct cma_page *page
 	/* only our isolation reference is left */
 	page_unfreeze_refs(page, 1);
 	isolated_dec(mm, page);
+	page_flags_clear(page, PG_swapcache);	/* the slot keeps the contents */
 	page_forget_owner(mm, page);
 	put_page(mm, page);
 	return PAGE_FREED;
+}
+
+/* set_page_writeback, with PG_reclaim implied: the write was reclaim's. */
+static void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool file)
+{
+	page_flags_set(page, PG_writeback);
+	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, 1);
+	if (trace_enabled(mm))
+		trace_event(mm, "mm_vmscan_writepage", "page=%p pfn=%lu flags=%s",
+			    page_ptr(page_to_pfn(mm, page)), page_to_pfn(mm, page),
+			    file ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" : "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
+}
+
+/* The write did not start after all (->writepage failed): as if never set. */
+static void undo_page_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, -1);
+	page_flags_clear(page, PG_writeback);
+}
+
+/* test_clear_page_writeback: the write is done, NR_WRITTEN counts it. */
+static void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	undo_page_writeback(mm, page);
+	mod_zone_page_state(page_zone(mm, page), NR_WRITTEN, 1);
 }
 
 /*
  * pageout: write a dirty file page back through its owner, with no lock
  * held. As clear_page_dirty_for_io + ->writepage: the dirty bit is taken
  * first, so that a redirty during the write is not lost, and put back if
- * the write fails.
+ * the write fails. The owner's write is done when the callback returns,
+ * but the page stays under writeback until it is back on the LRU (see
+ * putback_written_page), as an asynchronous write would.
  */
-static void pageout(struct cma_mm *mm, struct cma_page *page, const struct cma_owner_ops *ops)
+static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
+				 const struct cma_owner_ops *ops)
 {
 	struct zone *zone = page_zone(mm, page);
-	int rc;
 
 	if (!(atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_dirty,
 					memory_order_relaxed) & PG_dirty))
-		return;		/* cleaned under us */
+		return PAGE_KEEP;	/* cleaned under us */
 	mod_zone_page_state(zone, NR_FILE_DIRTY, -1);
-	page_flags_set(page, PG_writeback);
-	mod_zone_page_state(zone, NR_WRITEBACK, 1);
-	if (trace_enabled(mm))
-		trace_event(mm, "mm_vmscan_writepage", "page=%p pfn=%lu flags=%s",
-			    page_ptr(page_to_pfn(mm, page)), page_to_pfn(mm, page),
-			    "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC");
-	rc = ops->writeback(page->owner, page->private, page);
-	mod_zone_page_state(zone, NR_WRITEBACK, -1);
-	page_flags_clear(page, PG_writeback);
-	if (rc) {
+	set_page_writeback(mm, page, true);
+	if (ops->writeback(page->owner, page->private, page)) {
+		undo_page_writeback(mm, page);
 		/* redirty_page_for_writepage */
 		if (!(atomic_fetch_or_explicit(&page->flags, PG_dirty, memory_order_relaxed) & PG_dirty))
 			mod_zone_page_state(zone, NR_FILE_DIRTY, 1);
-		return;
+		return PAGE_KEEP;
 	}
 	mod_zone_page_state(zone, NR_VMSCAN_WRITE, 1);
-	mod_zone_page_state(zone, NR_WRITTEN, 1);
+	return PAGE_WRITTEN;
 }
 
 /* A dirty file page: only kswapd writes, and only under pressure. */
@@ -188,27 +220,32 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
 		return PAGE_ACTIVATE;	/* no ->writepage */
 	if (!(sc->gfp_mask & CMA_GFP_FS))
 		return PAGE_KEEP;	/* !may_enter_fs */
-	pageout(mm, page, ops);
-	return PAGE_KEEP;
+	return pageout(mm, page, ops);
 }
 
-/* An anonymous page: swapped out (ops->reclaim) when there is swap room. */
+/*
+ * An anonymous page (v3.5): the first scan gives it a swap slot
+ * (add_to_swap) and writes it there (swap_writepage: PSWPOUT, under
+ * writeback, kept); a later scan finds it clean in the swap cache and
+ * frees it through its owner (ops->reclaim, __remove_mapping). No swap
+ * room: activated. The slot stays with the page if the owner refuses.
+ */
 static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *page,
 					  const struct cma_owner_ops *ops, struct scan_control *sc)
 {
-	uint64_t bytes = page_bytes(mm, page);
 	unsigned long nr = 1ul << page_order(page);
 
+	if (page_test(page, PG_swapcache))
+		return remove_mapping(mm, page, ops);
 	if (!(sc->gfp_mask & CMA_GFP_IO))
 		return PAGE_KEEP;
-	if (!swap_reserve(mm, bytes))
+	if (!swap_reserve(mm, page_bytes(mm, page)))
 		return PAGE_ACTIVATE;	/* add_to_swap failed */
-	if (remove_mapping(mm, page, ops) != PAGE_FREED) {
-		swap_unreserve(mm, bytes);
-		return PAGE_KEEP;
-	}
+	page_flags_set(page, PG_swapcache);
+	set_page_writeback(mm, page, false);
 	count_vm_events(mm, PSWPOUT, nr);
-	return PAGE_FREED;
+	mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_WRITE, 1);
+	return PAGE_WRITTEN;
 }
 
 static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
@@ -230,9 +267,35 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 }
 
 /*
+ * putback_written_page: the write reclaim started completes as the page
+ * goes back (end_page_writeback); PG_reclaim has rotate_reclaimable_page
+ * put it at the tail of its inactive list, where the next scan frees it,
+ * unless it was dirtied or activated meanwhile.
+ */
+static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
+{
+	struct zone *zone = page_zone(mm, page);
+	enum lru_list lru = page_test(page, PG_swapbacked) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+
+	end_page_writeback(mm, page);
+	if (page_test(page, PG_dirty | PG_active)) {
+		putback_lru_page(mm, page);
+		return;
+	}
+	isolated_dec(mm, page);
+	spin_lock(&zone->lru_lock);
+	page_flags_set(page, PG_lru);
+	page_list_add_tail(mm, &zone->lru[lru], page);
+	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
+	spin_unlock(&zone->lru_lock);
+	count_vm_events(mm, PGROTATED, 1ul << page_order(page));
+	put_page(mm, page);
+}
+
+/*
  * shrink_page_list: decide each isolated page of @list; the kept ones go
- * back to the LRU (activated ones to the active list). Returns the pages
- * freed.
+ * back to the LRU (activated ones to the active list, written ones to the
+ * inactive tail). Returns the pages freed.
  */
 static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 				      struct scan_control *sc, int priority)
@@ -258,6 +321,9 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 			page_flags_set(page, PG_active);
 			count_vm_events(mm, PGACTIVATE, nr);
 			break;
+		case PAGE_WRITTEN:
+			putback_written_page(mm, page);
+			continue;
 		case PAGE_KEEP:
 			break;
 		}
@@ -317,6 +383,8 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 	lru_add_drain(mm);
 	if (isolate_lru_pages(zone, lru, nr_to_scan, &list, &nr_scanned))
 		nr_reclaimed = shrink_page_list(mm, &list, sc, priority);
+	sc->nr_scanned += nr_scanned;
+	atomic_fetch_add_explicit(&zone->pages_scanned, nr_scanned, memory_order_relaxed);
 	if (nr_scanned)
 		count_vm_events(mm, (sc->kswapd ? PGSCAN_KSWAPD_DMA : PGSCAN_DIRECT_DMA) + zone->idx,
 				nr_scanned);
@@ -365,6 +433,7 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 		nr_deactivated++;
 	}
 	spin_unlock(&zone->lru_lock);
+	atomic_fetch_add_explicit(&zone->pages_scanned, scan, memory_order_relaxed);
 	if (scan)
 		count_vm_events(mm, PGREFILL_DMA + zone->idx, scan);
 	if (nr_deactivated)
@@ -399,23 +468,51 @@ static unsigned long shrink_list(struct zone *zone, enum lru_list lru, unsigned 
 }
 
 /*
- * get_scan_count: lru_size >> priority pages of each list, at least a
- * batch of a non-empty list; no anon pages when swap is full or absent.
+ * get_scan_count (v3.5): lru_size >> priority pages of each list, so a
+ * small list is not scanned at all at the first priorities; only kswapd
+ * on an all_unreclaimable zone scans at least a batch (force_scan). No
+ * anon pages when swap is full or absent.
  */
-static void get_scan_count(struct zone *zone, int priority, unsigned long nr[NR_LRU_LISTS])
+static void get_scan_count(struct zone *zone, struct scan_control *sc, int priority,
+			   unsigned long nr[NR_LRU_LISTS])
 {
 	bool noswap = !swap_room(zone->mm, zone->mm->page_size);
+	bool force_scan = sc->kswapd &&
+			  atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
 	int lru;
 
 	nr[LRU_UNEVICTABLE] = 0;
 	for_each_evictable_lru(lru) {
-		unsigned long size = zone_nr_lru_pages(zone, lru);
-		unsigned long scan = size >> priority;
+		unsigned long scan = zone_nr_lru_pages(zone, lru) >> priority;
 
-		if (!scan && size)
-			scan = size < SWAP_CLUSTER_MAX ? size : SWAP_CLUSTER_MAX;
+		if (!scan && force_scan)
+			scan = SWAP_CLUSTER_MAX;
 		nr[lru] = noswap && !is_file_lru(lru) ? 0 : scan;
 	}
+}
+
+/* zone_reclaimable_pages: the LRU pages reclaim could free; anon ones only with swap room. */
+static unsigned long zone_reclaimable_pages(struct zone *zone)
+{
+	unsigned long nr = zone_nr_lru_pages(zone, LRU_INACTIVE_FILE) +
+			   zone_nr_lru_pages(zone, LRU_ACTIVE_FILE);
+
+	if (swap_room(zone->mm, zone->mm->page_size))
+		nr += zone_nr_lru_pages(zone, LRU_INACTIVE_ANON) +
+		      zone_nr_lru_pages(zone, LRU_ACTIVE_ANON);
+	return nr;
+}
+
+/* zone_reclaimable: fewer than six times its reclaimable pages scanned since a page was freed. */
+static bool zone_reclaimable(struct zone *zone)
+{
+	return atomic_load_explicit(&zone->pages_scanned, memory_order_relaxed) <
+	       zone_reclaimable_pages(zone) * 6;
+}
+
+static bool zone_all_unreclaimable(struct zone *zone)
+{
+	return atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
 }
 
 /* shrink_zone (shrink_mem_cgroup_zone): one pass over @zone's lists at @priority. */
@@ -423,7 +520,7 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 {
 	unsigned long nr[NR_LRU_LISTS], nr_reclaimed = 0;
 
-	get_scan_count(zone, priority, nr);
+	get_scan_count(zone, sc, priority, nr);
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
 		int lru;
 
@@ -448,40 +545,86 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 
 /* ---- direct reclaim ---- */
 
+/*
+ * shrink_zones: shrink the populated zones up to gfp_zone, highest first;
+ * past the first priority a zone kswapd gave up on (all_unreclaimable)
+ * is left to kswapd.
+ */
+static void shrink_zones(struct cma_mm *mm, struct scan_control *sc, int priority)
+{
+	for (int i = gfp_zone(mm, sc->gfp_mask); i >= 0; i--) {
+		struct zone *zone = &mm->zones[i];
+
+		if (!zone->present_pages)
+			continue;
+		if (zone_all_unreclaimable(zone) && priority != DEF_PRIORITY)
+			continue;
+		shrink_zone(zone, sc, priority);
+	}
+}
+
+/*
+ * all_unreclaimable: every zone the request may use was given up on.
+ * Departure: a zone kswapd would give up on at its next look
+ * (!zone_reclaimable) counts too, whether kswapd has looked or not: a
+ * machine without a kswapd thread (none, or a polled one between its
+ * passes) could otherwise never reach the OOM handler, and a caller that
+ * loops on progress (__reclaim_pages) never return.
+ */
+static bool all_unreclaimable(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	for (int i = gfp_zone(mm, gfp); i >= 0; i--) {
+		struct zone *zone = &mm->zones[i];
+
+		if (zone->present_pages && !zone_all_unreclaimable(zone) && zone_reclaimable(zone))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * do_try_to_free_pages (v3.5): priority 12 down to 0 until the target is
+ * freed. The progress reported is the pages freed, or 1 when nothing was
+ * freed but some zone is still worth scanning: only a machine whose zones
+ * are all_unreclaimable lets the caller go on to the OOM handler.
+ */
+static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control *sc)
+{
+	if (trace_enabled(mm)) {
+		char flags[256];
+
+		show_gfp_flags(sc->gfp_mask, flags, sizeof(flags));
+		trace_event(mm, "mm_vmscan_direct_reclaim_begin",
+			    "order=%u may_writepage=1 gfp_flags=%s", sc->order, flags);
+	}
+	count_vm_event(mm, ALLOCSTALL);
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		shrink_zones(mm, sc, priority);
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+	}
+	trace_event(mm, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=%lu", sc->nr_reclaimed);
+	if (sc->nr_reclaimed)
+		return sc->nr_reclaimed;
+	return !all_unreclaimable(mm, sc->gfp_mask);
+}
+
 /**
- * try_to_free_pages() - direct reclaim (do_try_to_free_pages): shrink
- * the populated zones up to gfp_zone(@gfp), highest first, at priority
- * 12 down to 0, until @nr pages are freed. Returns the pages freed; dirty
- * file pages are never written here.
+ * try_to_free_pages() - direct reclaim of @nr pages from the zones up to
+ * gfp_zone(@gfp). Returns the progress as v3.5 counts it (see
+ * do_try_to_free_pages); dirty file pages are never written here.
  */
 unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp, unsigned order)
 {
 	struct scan_control sc = { .nr_to_reclaim = nr, .gfp_mask = gfp, .order = order };
-	int high_zoneidx = gfp_zone(mm, gfp);
 
-	if (trace_enabled(mm)) {
-		char flags[256];
-
-		show_gfp_flags(gfp, flags, sizeof(flags));
-		trace_event(mm, "mm_vmscan_direct_reclaim_begin",
-			    "order=%u may_writepage=1 gfp_flags=%s", order, flags);
-	}
-	count_vm_event(mm, ALLOCSTALL);
-	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
-		for (int i = high_zoneidx; i >= 0; i--)
-			if (mm->zones[i].present_pages)
-				shrink_zone(&mm->zones[i], &sc, priority);
-		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
-			break;
-	}
-	trace_event(mm, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=%lu", sc.nr_reclaimed);
-	return sc.nr_reclaimed;
+	return do_try_to_free_pages(mm, &sc);
 }
 
 /**
  * __perform_reclaim() - direct synchronous page reclaim (seed 007): a
  * batch of SWAP_CLUSTER_MAX pages. Returns the progress made (pages
- * freed); draining the per-CPU lists afterwards is the caller's. There
+ * freed, or 1 while a zone is still reclaimable); draining the per-CPU lists afterwards is the caller's. There
  * is no reclaim_state or PF_MEMALLOC here, and cond_resched has nothing
  * to give way to.
  */
@@ -497,10 +640,13 @@ int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
  */
 unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp)
 {
+	struct scan_control sc = { .nr_to_reclaim = nr, .gfp_mask = gfp };
+
 	if (mm_require_phase(mm, MM_BOOTED, "cma_try_to_free_pages") || !nr)
 		return 0;
 	lru_add_drain_all(mm);
-	return try_to_free_pages(mm, nr, gfp, 0);
+	do_try_to_free_pages(mm, &sc);
+	return sc.nr_reclaimed;
 }
 
 /* ---- kswapd ---- */
@@ -509,80 +655,298 @@ unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp
 /* POLLED: no thread; wakeups are recorded for cma_kswapd_poll() (vmscan.c). */
 enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING, KSWAPD_POLLED };
 
-static bool zone_balanced(struct zone *zone, unsigned order)
+/* The gap above the high mark a zone must clear before kswapd leaves it alone. */
+#define KSWAPD_ZONE_BALANCE_GAP_RATIO	100
+/*
+ * Departure: balance_pgdat starts over (loop_again) at most this many
+ * times per call, so that a polled kswapd or cma_kswapd_step() always
+ * returns; v3.5 loops until balanced or all zones are all_unreclaimable,
+ * which in practice comes long before.
+ */
+#define MAX_BALANCE_LOOPS		256
+
+/* age_active_anon: with swap, keep some anon pages inactive, where they can be referenced. */
+static void age_active_anon(struct zone *zone)
 {
-	return zone_watermark_ok(zone, order, wmark(zone, WMARK_HIGH), 0, 0);
+	if (inactive_anon_is_low(zone))
+		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
 }
 
-static bool pgdat_balanced(struct cma_mm *mm, unsigned order)
+/* min(low mark, 1% of the zone) */
+static unsigned long balance_gap(const struct zone *zone)
 {
-	struct zone *zone;
+	unsigned long gap = (zone->present_pages + KSWAPD_ZONE_BALANCE_GAP_RATIO - 1) /
+			    KSWAPD_ZONE_BALANCE_GAP_RATIO;
 
-	for_each_populated_zone(mm, zone)
-		if (!zone_balanced(zone, order))
-			return false;
-	return true;
+	return gap < wmark(zone, WMARK_LOW) ? gap : wmark(zone, WMARK_LOW);
+}
+
+/* pgdat_balanced: for a high order, balanced zones holding a quarter of the pages suffice. */
+static bool pgdat_balanced(struct cma_mm *mm, unsigned long balanced_pages, int classzone_idx)
+{
+	unsigned long present = 0;
+
+	for (int i = 0; i <= classzone_idx; i++)
+		present += mm->zones[i].present_pages;
+	return balanced_pages >= present >> 2;
+}
+
+/* sleeping_prematurely: would kswapd go to sleep with a zone up to @classzone_idx unbalanced? */
+static bool sleeping_prematurely(struct cma_mm *mm, unsigned order, int classzone_idx)
+{
+	unsigned long balanced = 0;
+	bool all_zones_ok = true;
+
+	for (int i = 0; i <= classzone_idx; i++) {
+		struct zone *zone = &mm->zones[i];
+
+		if (!zone->present_pages)
+			continue;
+		/* balance_pgdat skips these after the first priority: they count as balanced */
+		if (zone_all_unreclaimable(zone) ||
+		    zone_watermark_ok(zone, order, wmark(zone, WMARK_HIGH), i, 0))
+			balanced += zone->present_pages;
+		else
+			all_zones_ok = false;
+	}
+	return order ? !pgdat_balanced(mm, balanced, classzone_idx) : !all_zones_ok;
+}
+
+struct balance_state {
+	unsigned order;
+	int classzone_idx;		/* in: the requests'; out: the last zone balanced (end_zone) */
+	unsigned long nr_reclaimed;	/* over all the loops */
+};
+
+/*
+ * One loop of balance_pgdat over the priorities: find the highest zone
+ * below its high mark (end_zone), then shrink each zone up to it, from
+ * the lowest, that is below high + balance gap with end_zone's
+ * lowmem_reserve (for a high order that compaction could serve, at order
+ * 0). kswapd marks a zone all_unreclaimable once it scanned six times its
+ * reclaimable pages. Returns whether the machine is balanced; *@end_zone
+ * and *@priority are where the loop stopped.
+ */
+static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struct scan_control *sc,
+			       int *end_zone, int *priority)
+{
+	unsigned order = b->order;
+
+	for (*priority = DEF_PRIORITY; *priority >= 0; (*priority)--) {
+		unsigned long balanced = 0;
+		bool all_zones_ok = true, under_min = false;
+		int i;
+
+		for (i = MAX_NR_ZONES - 1; i >= 0; i--) {
+			struct zone *zone = &mm->zones[i];
+
+			if (!zone->present_pages ||
+			    (zone_all_unreclaimable(zone) && *priority != DEF_PRIORITY))
+				continue;
+			age_active_anon(zone);
+			if (!zone_watermark_ok(zone, order, wmark(zone, WMARK_HIGH), 0, 0)) {
+				*end_zone = i;
+				break;
+			}
+		}
+		if (i < 0)
+			return true;
+
+		for (i = 0; i <= *end_zone; i++) {
+			struct zone *zone = &mm->zones[i];
+			unsigned testorder = order;
+
+			if (!zone->present_pages ||
+			    (zone_all_unreclaimable(zone) && *priority != DEF_PRIORITY))
+				continue;
+			/* kswapd reclaims order-0 pages for compaction to assemble */
+			if (order && compaction_suitable(zone, (int)order) != COMPACT_SKIPPED)
+				testorder = 0;
+			if (!zone_watermark_ok(zone, testorder, wmark(zone, WMARK_HIGH) + balance_gap(zone),
+					       *end_zone, 0)) {
+				shrink_zone(zone, sc, *priority);
+				if (!zone_reclaimable(zone))
+					atomic_store_explicit(&zone->all_unreclaimable, true,
+							      memory_order_relaxed);
+			}
+			if (zone_all_unreclaimable(zone)) {
+				if (*end_zone && *end_zone == i)
+					(*end_zone)--;
+				continue;
+			}
+			if (!zone_watermark_ok(zone, testorder, wmark(zone, WMARK_HIGH), *end_zone, 0)) {
+				all_zones_ok = false;
+				if (!zone_watermark_ok(zone, order, wmark(zone, WMARK_MIN), *end_zone, 0))
+					under_min = true;
+			} else if (i <= b->classzone_idx) {
+				balanced += zone->present_pages;
+			}
+		}
+		if (all_zones_ok || (order && pgdat_balanced(mm, balanced, b->classzone_idx)))
+			return true;
+		/* no congestion_wait to skip here, but the counter says kswapd would have */
+		if (sc->nr_scanned && *priority < DEF_PRIORITY - 2 && under_min)
+			count_vm_event(mm, KSWAPD_SKIP_CONGESTION_WAIT);
+		/* start over at DEF_PRIORITY rather than build up pressure */
+		if (sc->nr_reclaimed >= SWAP_CLUSTER_MAX)
+			break;
+	}
+	return false;
 }
 
 /*
- * balance_pgdat: shrink every zone below its high mark, priority 12 down
- * to 0, until all are balanced. kswapd may write dirty file pages back at
- * priorities below DEF_PRIORITY - 2. Returns the pages freed.
+ * For a high order reached without every zone at its order-0 high mark:
+ * go on at order 0 (start over), or reclaim until compaction has room;
+ * then compact when no zone has the order free above its low mark.
+ * Returns true to start over.
  */
-static unsigned long balance_pgdat(struct cma_mm *mm, unsigned order)
+static bool balance_pgdat_high_order(struct cma_mm *mm, struct balance_state *b,
+				     int end_zone, int priority)
 {
-	struct scan_control sc = {
-		.nr_to_reclaim = ULONG_MAX, .gfp_mask = CMA_GFP_KERNEL, .order = order, .kswapd = true,
-	};
+	bool need_compaction = true;
 
-	count_vm_event(mm, PAGEOUTRUN);
-	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
-		struct zone *zone;
+	for (int i = 0; i <= end_zone; i++) {
+		struct zone *zone = &mm->zones[i];
 
-		if (pgdat_balanced(mm, order))
-			break;
-		for_each_populated_zone(mm, zone)
-			if (!zone_balanced(zone, order))
-				shrink_zone(zone, &sc, priority);
+		if (!zone->present_pages || (zone_all_unreclaimable(zone) && priority != DEF_PRIORITY))
+			continue;
+		if (compaction_suitable(zone, (int)b->order) == COMPACT_SKIPPED)
+			return true;
+		if (!zone_watermark_ok(zone, 0, wmark(zone, WMARK_HIGH), 0, 0)) {
+			b->order = 0;
+			return true;
+		}
+		if (zone_watermark_ok(zone, b->order, wmark(zone, WMARK_LOW), b->classzone_idx, 0))
+			need_compaction = false;
 	}
-	return sc.nr_reclaimed;
+	if (need_compaction)
+		compact_pgdat(mm, b->order);
+	return false;
+}
+
+/*
+ * balance_pgdat (v3.5): loop over the priorities until the zones up to the
+ * requests' classzone are at their high marks (for a high order, a
+ * quarter of the pages in balanced zones), starting over at DEF_PRIORITY
+ * after each SWAP_CLUSTER_MAX pages reclaimed, until balanced or every
+ * zone is all_unreclaimable. A high order that stays unbalanced after a
+ * loop that freed less than a batch falls back to order 0. kswapd may
+ * write dirty file pages back at priorities below DEF_PRIORITY - 2.
+ * Returns the order it balanced at; b->classzone_idx becomes end_zone.
+ */
+static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
+{
+	int end_zone = 0, priority = DEF_PRIORITY;
+
+	for (int loops = 0; loops < MAX_BALANCE_LOOPS; loops++) {
+		struct scan_control sc = {
+			.nr_to_reclaim = ULONG_MAX, .gfp_mask = CMA_GFP_KERNEL, .order = b->order,
+			.kswapd = true,
+		};
+		bool balanced;
+
+		count_vm_event(mm, PAGEOUTRUN);
+		balanced = balance_pgdat_loop(mm, b, &sc, &end_zone, &priority);
+		b->nr_reclaimed += sc.nr_reclaimed;
+		if (!balanced) {
+			if (sc.nr_reclaimed < SWAP_CLUSTER_MAX)
+				b->order = 0;
+			continue;
+		}
+		if (!b->order || !balance_pgdat_high_order(mm, b, end_zone, priority))
+			break;
+	}
+	b->classzone_idx = end_zone;
+	return b->order;
+}
+
+/* One wakeup's work: balance at @order for @classzone_idx; the pages freed. */
+static unsigned long kswapd_balance(struct cma_mm *mm, unsigned order, int classzone_idx)
+{
+	struct balance_state b = { .order = order, .classzone_idx = classzone_idx };
+
+	trace_event(mm, "mm_vmscan_kswapd_wake", "nid=0 order=%u", order);
+	balance_pgdat(mm, &b);
+	return b.nr_reclaimed;
 }
 
 /**
- * cma_kswapd_step() - one balance_pgdat() pass at order 0 in the calling
- * thread, as kswapd would make it: a deterministic stand-in for the
- * thread. Returns the pages freed.
+ * cma_kswapd_step() - one balance_pgdat() at order 0 in the calling
+ * thread, as kswapd would run it on a wakeup: a deterministic stand-in
+ * for the thread. Returns the pages freed.
  */
 unsigned long cma_kswapd_step(struct cma_mm *mm)
 {
 	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_step"))
 		return 0;
-	return balance_pgdat(mm, 0);
+	return kswapd_balance(mm, 0, MAX_NR_ZONES - 1);
 }
 
-/* kswapd(): sleep until woken or told to stop; balance at the largest order asked for. */
+/* Take the order and classzone asked for since kswapd last looked. Under kswapd's lock. */
+static void kswapd_take_request(struct cma_mm *mm, unsigned *order, int *classzone_idx)
+{
+	*order = mm->kswapd_max_order;
+	*classzone_idx = mm->kswapd_classzone_idx;
+	mm->kswapd_max_order = 0;
+	mm->kswapd_classzone_idx = MAX_NR_ZONES - 1;
+}
+
+/*
+ * kswapd_try_to_sleep, with kswapd_mutex held: unless the zones kswapd
+ * balanced are still short (then it goes straight back to work), sleep
+ * until woken or told to stop.
+ */
+static void kswapd_try_to_sleep(struct cma_mm *mm, unsigned order, int classzone_idx)
+{
+	if (mm->kswapd_should_stop)
+		return;
+	if (sleeping_prematurely(mm, order, classzone_idx)) {
+		count_vm_event(mm, KSWAPD_HIGH_WMARK_HIT_QUICKLY);
+		return;
+	}
+	trace_event(mm, "mm_vmscan_kswapd_sleep", "nid=0");
+	while (!mm->kswapd_woken && !mm->kswapd_should_stop)
+		pthread_cond_wait(&mm->kswapd_wait, &mm->kswapd_mutex);
+}
+
+/*
+ * kswapd() (v3.5): balance at the largest order asked for; a request for
+ * a higher order or a lower classzone arriving meanwhile is served
+ * without sleeping in between.
+ */
 static void *kswapd(void *arg)
 {
 	struct cma_mm *mm = arg;
+	unsigned order = 0, new_order = 0, balanced_order = 0;
+	int classzone_idx = MAX_NR_ZONES - 1, new_classzone_idx = MAX_NR_ZONES - 1;
+	int balanced_classzone_idx = MAX_NR_ZONES - 1;
 
 	for (;;) {
-		unsigned order;
+		struct balance_state b;
 
 		pthread_mutex_lock(&mm->kswapd_mutex);
-		while (!mm->kswapd_woken && !mm->kswapd_should_stop)
-			pthread_cond_wait(&mm->kswapd_wait, &mm->kswapd_mutex);
+		if (balanced_classzone_idx >= new_classzone_idx && balanced_order == new_order)
+			kswapd_take_request(mm, &new_order, &new_classzone_idx);
+		if (order < new_order || classzone_idx > new_classzone_idx) {
+			order = new_order;
+			classzone_idx = new_classzone_idx;
+		} else {
+			kswapd_try_to_sleep(mm, balanced_order, balanced_classzone_idx);
+			kswapd_take_request(mm, &order, &classzone_idx);
+			new_order = order;
+			new_classzone_idx = classzone_idx;
+		}
+		mm->kswapd_woken = false;
 		if (mm->kswapd_should_stop) {
 			pthread_mutex_unlock(&mm->kswapd_mutex);
 			return NULL;
 		}
-		order = mm->kswapd_max_order;
-		mm->kswapd_max_order = 0;
-		mm->kswapd_woken = false;
 		pthread_mutex_unlock(&mm->kswapd_mutex);
 
 		trace_event(mm, "mm_vmscan_kswapd_wake", "nid=0 order=%u", order);
-		balance_pgdat(mm, order);
-		trace_event(mm, "mm_vmscan_kswapd_sleep", "nid=0");
+		b = (struct balance_state){ .order = order, .classzone_idx = classzone_idx };
+		balanced_order = balance_pgdat(mm, &b);
+		balanced_classzone_idx = b.classzone_idx;
 	}
 }
 
@@ -617,6 +981,7 @@ int cma_kswapd_start(struct cma_mm *mm)
 	pthread_cond_init(&mm->kswapd_wait, NULL);
 	mm->kswapd_woken = mm->kswapd_should_stop = false;
 	mm->kswapd_max_order = 0;
+	mm->kswapd_classzone_idx = MAX_NR_ZONES - 1;
 	ret = -pthread_create(&mm->kswapd_thread, NULL, kswapd, mm);
 	if (ret) {
 		mm_pr_err(mm, "kswapd: could not start the thread (error %d)\n", -ret);
@@ -664,35 +1029,48 @@ void cma_kswapd_stop(struct cma_mm *mm)
 	kswapd_set_state(mm, KSWAPD_STOPPED);
 }
 
+/* A request of @order for @classzone_idx: kswapd will balance for it. Under kswapd's lock. */
+static void kswapd_raise_request(struct cma_mm *mm, unsigned order, int classzone_idx)
+{
+	if (mm->kswapd_max_order < order) {
+		mm->kswapd_max_order = order;
+		if (mm->kswapd_classzone_idx > classzone_idx)
+			mm->kswapd_classzone_idx = classzone_idx;
+	}
+}
+
 /**
- * wakeup_kswapd() - a request of @order found @zone below its low mark:
- * wake kswapd to balance it to high. Nothing happens when no kswapd
- * thread runs or the zone is above its low mark after all.
+ * wakeup_kswapd() - a request of @order, whose first zone is
+ * @classzone_idx, may use @zone: as v3.5, raise kswapd_max_order (and
+ * lower the classzone with it) whatever the zone's state, and wake
+ * kswapd if @zone is below its low mark. Nothing happens when no kswapd
+ * runs.
  */
-void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order)
+void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx)
 {
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
+	bool low;
 
 	if (!zone->present_pages || (state != KSWAPD_RUNNING && state != KSWAPD_POLLED))
 		return;
-	if (zone_watermark_ok(zone, order, wmark(zone, WMARK_LOW), 0, 0))
-		return;
+	low = !zone_watermark_ok(zone, order, wmark(zone, WMARK_LOW), 0, 0);
 	/* kswapd_lock keeps the mutex alive: stop destroys it only after leaving RUNNING */
 	spin_lock(&mm->kswapd_lock);
 	state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
 	if (state == KSWAPD_POLLED) {
-		if (mm->kswapd_max_order < order)
-			mm->kswapd_max_order = order;
-		mm->kswapd_woken = true;
+		kswapd_raise_request(mm, order, classzone_idx);
+		mm->kswapd_woken |= low;
 	} else if (state == KSWAPD_RUNNING) {
 		pthread_mutex_lock(&mm->kswapd_mutex);
-		if (mm->kswapd_max_order < order)
-			mm->kswapd_max_order = order;
-		mm->kswapd_woken = true;
-		pthread_cond_signal(&mm->kswapd_wait);
+		kswapd_raise_request(mm, order, classzone_idx);
+		if (low) {
+			mm->kswapd_woken = true;
+			pthread_cond_signal(&mm->kswapd_wait);
+		}
 		pthread_mutex_unlock(&mm->kswapd_mutex);
-		trace_event(mm, "mm_vmscan_wakeup_kswapd", "nid=0 zid=%d order=%u",
-			    (int)zone->idx, order);
+		if (low)
+			trace_event(mm, "mm_vmscan_wakeup_kswapd", "nid=0 zid=%d order=%u",
+				    (int)zone->idx, order);
 	}
 	spin_unlock(&mm->kswapd_lock);
 }
@@ -715,37 +1093,59 @@ int cma_kswapd_start_polled(struct cma_mm *mm)
 	if (!ret) {
 		mm->kswapd_woken = false;
 		mm->kswapd_max_order = 0;
+		mm->kswapd_classzone_idx = MAX_NR_ZONES - 1;
 		atomic_store_explicit(&mm->kswapd_state, KSWAPD_POLLED, memory_order_relaxed);
 	}
 	spin_unlock(&mm->kswapd_lock);
 	return ret;
 }
 
-/**
- * cma_kswapd_poll() - if an allocation woke the polled kswapd since the
- * last poll, one balance_pgdat() pass at the largest order asked for.
- * Returns the pages freed; 0 when not woken or not polled.
- */
-unsigned long cma_kswapd_poll(struct cma_mm *mm)
+/* The polled kswapd's pass, if a wakeup asked for one: the pages freed. */
+static unsigned long kswapd_poll(struct cma_mm *mm)
 {
 	unsigned order = 0;
+	int classzone_idx = MAX_NR_ZONES - 1;
 	bool woken;
 
-	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_poll"))
-		return 0;
 	spin_lock(&mm->kswapd_lock);
 	woken = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_POLLED &&
 		mm->kswapd_woken;
 	if (woken) {
-		order = mm->kswapd_max_order;
+		kswapd_take_request(mm, &order, &classzone_idx);
 		mm->kswapd_woken = false;
-		mm->kswapd_max_order = 0;
 	}
 	spin_unlock(&mm->kswapd_lock);
-	if (!woken)
+	return woken ? kswapd_balance(mm, order, classzone_idx) : 0;
+}
+
+/**
+ * cma_kswapd_poll() - if an allocation woke the polled kswapd since the
+ * last poll, one balance_pgdat() (which loops until balanced) at the
+ * largest order asked for. Returns the pages freed; 0 when not woken or
+ * not polled.
+ */
+unsigned long cma_kswapd_poll(struct cma_mm *mm)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_poll"))
 		return 0;
-	trace_event(mm, "mm_vmscan_kswapd_wake", "nid=0 order=%u", order);
-	return balance_pgdat(mm, order);
+	return kswapd_poll(mm);
+}
+
+/**
+ * wait_iff_congested() - the slow path waits before it retries, and
+ * kswapd works meanwhile. Departure: nothing sleeps here; a kswapd
+ * thread is given the CPU, and a polled kswapd's pending pass runs in
+ * the calling thread, so that a deterministic run sees what kswapd would
+ * have done during the wait (written back dirty pages, say).
+ */
+void wait_iff_congested(struct cma_mm *mm)
+{
+	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
+
+	if (state == KSWAPD_POLLED)
+		kswapd_poll(mm);
+	else if (state == KSWAPD_RUNNING)
+		sched_yield();
 }
 
 /* ---- out of memory ---- */
