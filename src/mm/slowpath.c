@@ -93,7 +93,7 @@ static bool should_alloc_retry(const struct alloc_context *ac)
  */
 #define MAX_RECLAIM_ROUNDS 64
 
-static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+static noinline struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					       enum zone_type high_zoneidx, int migratetype)
 {
 	struct alloc_context ac = {
@@ -137,8 +137,8 @@ static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp,
 	return page;
 }
 
-static void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned order,
-			     cma_gfp_t gfp, int migratetype)
+static noinline void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned order,
+				      cma_gfp_t gfp, int migratetype)
 {
 	unsigned long pfn = page ? page_to_pfn(mm, page) : 0;
 	char flags[256];
@@ -147,6 +147,17 @@ static void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned 
 	trace_event(mm, "mm_page_alloc", "page=%p pfn=%lu order=%u migratetype=%d gfp_flags=%s",
 		    page ? (void *)(0xffffea0000000000ul + pfn * 64) : NULL, pfn, order,
 		    migratetype, flags);
+}
+
+/*
+ * At most one zone modifier: x & (x - 1) clears the lowest bit set, where
+ * __builtin_popcount() would be a libgcc call on CPUs without POPCNT.
+ */
+static bool zone_bits_single(cma_gfp_t gfp)
+{
+	cma_gfp_t z = gfp & (CMA_GFP_DMA | CMA_GFP_DMA32 | CMA_GFP_HIGHMEM);
+
+	return !(z & (z - 1));
 }
 
 struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
@@ -163,7 +174,7 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 	}
 	if ((gfp & (CMA_GFP_MOVABLE | CMA_GFP_RECLAIMABLE)) ==
 	    (CMA_GFP_MOVABLE | CMA_GFP_RECLAIMABLE) ||
-	    __builtin_popcount(gfp & (CMA_GFP_DMA | CMA_GFP_DMA32 | CMA_GFP_HIGHMEM)) > 1) {
+	    !zone_bits_single(gfp)) {
 		mm_pr_err(mm, "alloc_pages: gfp 0x%x refused: at most one of GFP_DMA, GFP_DMA32, GFP_HIGHMEM and one of GFP_MOVABLE, GFP_RECLAIMABLE\n",
 			  gfp);
 		return NULL;
@@ -173,9 +184,9 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 	high_zoneidx = gfp_zone(mm, gfp);
 	migratetype = allocflags_to_migratetype(mm, gfp);
 	page = get_page_from_freelist(mm, gfp, order, high_zoneidx, ALLOC_WMARK_LOW, migratetype);
-	if (!page)
+	if (unlikely(!page))
 		page = __alloc_pages_slowpath(mm, gfp, order, high_zoneidx, migratetype);
-	if (trace_enabled(mm))
+	if (unlikely(trace_enabled(mm)))
 		trace_page_alloc(mm, page, order, gfp, migratetype);
 	return page;
 }

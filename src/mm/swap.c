@@ -130,8 +130,8 @@ void isolated_dec(struct cma_mm *mm, struct cma_page *page)
 	page_flags_clear(page, PG_isolated);
 }
 
-/* The last reference is gone: off the LRU, owner forgotten, back to buddy. */
-static void __put_page(struct cma_mm *mm, struct cma_page *page)
+/* __page_cache_release: an owned page's last put takes it off the LRU and forgets the owner. */
+static noinline void __page_cache_release(struct cma_mm *mm, struct cma_page *page)
 {
 	if (page_test(page, PG_lru)) {
 		struct zone *zone = page_zone(mm, page);
@@ -142,6 +142,17 @@ static void __put_page(struct cma_mm *mm, struct cma_page *page)
 		spin_unlock(&zone->lru_lock);
 	}
 	page_forget_owner(mm, page);
+}
+
+/*
+ * The last reference is gone: off the LRU, owner forgotten, back to
+ * buddy. Nobody else can set PG_lru or PG_movable now, so one look at
+ * the flags tells a plain page, the allocator's fast path, from an owned one.
+ */
+static void __put_page(struct cma_mm *mm, struct cma_page *page)
+{
+	if (unlikely(page_flags(page) & (PG_lru | PG_movable)))
+		__page_cache_release(mm, page);
 	__free_pages(mm, page, page_order(page));
 }
 
