@@ -548,9 +548,9 @@ static noinline void free_isolated_page(struct cma_mm *mm, struct zone *zone, st
  * type, a batch back to buddy when the list is over pcp->high. One atomic
  * exchange (slot->lock); the counts and the event are plain stores.
  */
-static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
+static __always_inline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
 {
-	struct zone *zone = page_zone(mm, page);
+	unsigned zid = page_zonenum(page);
 	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
 	struct cpu_slot *slot;
 	struct per_cpu_pages *pcp;
@@ -563,13 +563,13 @@ static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool co
 	 */
 	if (unlikely(mt >= MIGRATE_PCPTYPES)) {
 		if (mt == MIGRATE_ISOLATE) {
-			free_isolated_page(mm, zone, page);
+			free_isolated_page(mm, &mm->zones[zid], page);
 			return;
 		}
 		mt = MIGRATE_MOVABLE;
 	}
 	slot = this_cpu_slot(mm);
-	pcp = &slot->pcp[zone->idx];
+	pcp = &slot->pcp[zid];
 	spin_lock(&slot->lock);
 	__count_vm_events(slot, PGFREE, 1);
 	page_flags_store(page, page_flags(page) | PG_pcp);
@@ -579,7 +579,7 @@ static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool co
 		page_list_add(mm, &pcp->lists[mt], page);
 	pcp_count_add(pcp, 1);
 	if (unlikely(pcp->count >= pcp->high)) {
-		free_pcppages_bulk(zone, pcp->batch, pcp);
+		free_pcppages_bulk(&mm->zones[zid], pcp->batch, pcp);
 		pcp_count_add(pcp, -pcp->batch);
 	}
 	spin_unlock(&slot->lock);

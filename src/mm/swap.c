@@ -149,36 +149,44 @@ static noinline void __page_cache_release(struct cma_mm *mm, struct cma_page *pa
  * buddy. Nobody else can set PG_lru or PG_movable now, so one look at
  * the flags tells a plain page, the allocator's fast path, from an owned one.
  */
-static void __put_page(struct cma_mm *mm, struct cma_page *page)
+static __always_inline void __put_page(struct cma_mm *mm, struct cma_page *page)
 {
 	if (unlikely(page_flags(page) & (PG_lru | PG_movable)))
 		__page_cache_release(mm, page);
 	__free_pages(mm, page, page_order(page));
 }
 
-/* put_page: a frozen page (count 0 under migration or reclaim) is waited for. */
-void put_page(struct cma_mm *mm, struct cma_page *page)
+/*
+ * put_page_testzero: drop a reference, one atomic compare-exchange; true
+ * if it was the last. A frozen page (count 0 under migration or reclaim)
+ * is waited for.
+ */
+static __always_inline bool put_page_testzero(struct cma_page *page)
 {
 	int c = page_count(page);
 
 	for (;;) {
-		if (c == 0) {
+		if (unlikely(c == 0)) {
 			sched_yield();
 			c = page_count(page);
 			continue;
 		}
 		if (atomic_compare_exchange_weak_explicit(&page->count, &c, c - 1,
 							  memory_order_acq_rel, memory_order_relaxed))
-			break;
+			return c == 1;
 	}
-	if (c == 1)
+}
+
+void put_page(struct cma_mm *mm, struct cma_page *page)
+{
+	if (put_page_testzero(page))
 		__put_page(mm, page);
 }
 
 void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	if (free_page_check(mm, page, order))
-		put_page(mm, page);
+	if (free_page_check(mm, page, order) && put_page_testzero(page))
+		__put_page(mm, page);
 }
 
 bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page)
