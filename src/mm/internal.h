@@ -273,23 +273,18 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
 
 /*
- * free_page_check: may the caller free @page at @order? The usual case
- * (a booted machine, an allocated head of that order with references)
- * is decided here; __free_page_check() looks at anything else, says why
- * it is bad, and leaves a bad page alone.
+ * The usual case of the free check, decided without a call: a booted
+ * machine, and @page an allocated head of @order with references.
+ * Anything else, __free_page_check() looks at, says why a page is bad,
+ * and leaves a bad page alone.
  */
-static inline bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
+static inline bool free_page_usual(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	uintptr_t off = (uintptr_t)page - (uintptr_t)mm->mem_map;
-	uint32_t flags;
 
-	if (unlikely(mm->phase != MM_BOOTED || off >= mm->mem_map_bytes || off % sizeof(*page)))
-		return __free_page_check(mm, page, order);
-	flags = page_flags(page);
-	if (unlikely((flags & (PG_head | PG_ORDER_MASK)) != (PG_head | order << PG_ORDER_SHIFT) ||
-		     page_count(page) <= 0))
-		return __free_page_check(mm, page, order);
-	return true;
+	return mm->phase == MM_BOOTED && off < mm->mem_map_bytes && !(off % sizeof(*page)) &&
+	       (page_flags(page) & (PG_head | PG_ORDER_MASK)) == (PG_head | order << PG_ORDER_SHIFT) &&
+	       page_count(page) > 0;
 }
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int migratetype);

@@ -437,8 +437,22 @@ static inline void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsig
 		memset(cma_page_address(mm, page), 0, (size_t)mm->page_size << order);
 }
 
+/* A page off a non-empty pcp list of @slot; slot->lock held. */
+static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct cpu_slot *slot,
+						      enum zone_type zid, struct page_list *list,
+						      bool cold)
+{
+	struct cma_page *page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
+
+	page_list_del(mm, list, page);
+	page_flags_store(page, page_flags(page) & ~PG_pcp);
+	pcp_count_add(&slot->pcp[zid], -1);
+	__count_vm_events(slot, PGALLOC_DMA + zid, 1);
+	return page;
+}
+
 /*
- * Order 0, the fast path: a page off this CPU's list, refilled from buddy
+ * Order 0: a page off this CPU's list, refilled from buddy
  * (under zone->lock) when empty. One atomic exchange (slot->lock); the
  * counts and the event are plain stores under it.
  */
@@ -458,11 +472,7 @@ static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold
 			return NULL;
 		}
 	}
-	page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
-	page_list_del(mm, list, page);
-	page_flags_store(page, page_flags(page) & ~PG_pcp);
-	pcp_count_add(pcp, -1);
-	__count_vm_events(slot, PGALLOC_DMA + zone->idx, 1);
+	page = pcp_take_page(mm, slot, zone->idx, list, cold);
 	spin_unlock(&slot->lock);
 	return page;
 }
@@ -519,73 +529,153 @@ __get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 	return NULL;
 }
 
+static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, cma_gfp_t gfp,
+							     unsigned order,
+							     enum zone_type high_zoneidx,
+							     int alloc_flags, int migratetype)
+{
+	return __get_page_from_freelist(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
+}
+
 /*
- * The first try of every allocation is at the low mark; at order 0 it is
- * the fast path, compiled apart with both known so that it checks the
- * watermark without the order loop and goes straight to the pcp lists.
+ * The first try of every allocation is at the low mark. At order 0 the
+ * usual case is the first zone above its mark, its pcp list holding a
+ * page and the slot lock free: taken here with no call at all, so that
+ * the fast path keeps to the scratch registers (later kernels likewise
+ * only try the pcp lock, pcp_spin_trylock). Anything else is left to
+ * the full loop, which starts over: the fast try changed nothing.
  */
+static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_mm *mm,
+								    cma_gfp_t gfp,
+								    enum zone_type high_zoneidx,
+								    int migratetype)
+{
+	struct zone *zone = &mm->zones[high_zoneidx];
+	struct cpu_slot *slot;
+	struct page_list *list;
+	struct cma_page *page;
+
+	while (!zone->present_pages)
+		if (zone-- == mm->zones)
+			return NULL;
+	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, ALLOC_WMARK_LOW))
+		return NULL;
+	slot = this_cpu_slot(mm);
+	list = &slot->pcp[zone->idx].lists[migratetype];
+	if (!spin_trylock(&slot->lock))
+		return NULL;
+	if (page_list_empty(list)) {
+		spin_unlock(&slot->lock);
+		return NULL;
+	}
+	page = pcp_take_page(mm, slot, zone->idx, list, gfp & CMA_GFP_COLD);
+	spin_unlock(&slot->lock);
+	prep_new_page(mm, page, 0, gfp, migratetype);
+	return page;
+}
+
 struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					enum zone_type high_zoneidx, int alloc_flags,
 					int migratetype)
 {
-	if (order == 0 && alloc_flags == ALLOC_WMARK_LOW)
-		return __get_page_from_freelist(mm, gfp, 0, high_zoneidx, ALLOC_WMARK_LOW,
-						migratetype);
-	return __get_page_from_freelist(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
+	if (order == 0 && alloc_flags == ALLOC_WMARK_LOW) {
+		struct cma_page *page = get_page_from_freelist_fast(mm, gfp, high_zoneidx,
+								    migratetype);
+
+		if (likely(page))
+			return page;
+	}
+	return get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
 }
 
 /* ---- freeing ---- */
 
-/* An ISOLATE page goes straight back to buddy, so that its block stays isolated. */
-static noinline void free_isolated_page(struct cma_mm *mm, struct zone *zone, struct cma_page *page)
+/*
+ * Onto @slot's pcp list of type @list_mt, the page recording @mt (its
+ * pageblock's type) for the buddy list it will go to. slot->lock held.
+ * True if the lists are now over pcp->high.
+ */
+static __always_inline bool pcp_add_page(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid,
+					 struct cma_page *page, int mt, int list_mt, bool cold)
 {
-	count_vm_event(mm, PGFREE);
-	free_one_page(zone, page, 0, MIGRATE_ISOLATE);
+	struct per_cpu_pages *pcp = &slot->pcp[zid];
+
+	page->private = mt;
+	__count_vm_events(slot, PGFREE, 1);
+	page_flags_store(page, page_flags(page) | PG_pcp);
+	if (cold)
+		page_list_add_tail(mm, &pcp->lists[list_mt], page);
+	else
+		page_list_add(mm, &pcp->lists[list_mt], page);
+	pcp_count_add(pcp, 1);
+	return pcp->count >= pcp->high;
+}
+
+/* Over pcp->high: a batch back to buddy, then slot->lock is dropped. */
+static noinline void pcp_trim_unlock(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid)
+{
+	struct per_cpu_pages *pcp = &slot->pcp[zid];
+
+	free_pcppages_bulk(&mm->zones[zid], pcp->batch, pcp);
+	pcp_count_add(pcp, -pcp->batch);
+	spin_unlock(&slot->lock);
 }
 
 /*
- * Order 0, the fast path: onto this CPU's list of the page's pageblock
- * type, a batch back to buddy when the list is over pcp->high. One atomic
- * exchange (slot->lock); the counts and the event are plain stores.
+ * Only UNMOVABLE, RECLAIMABLE and MOVABLE have pcp lists: RESERVE and CMA
+ * pages ride on the MOVABLE list and are freed to their own type later;
+ * ISOLATE pages go straight back so that they stay isolated.
  */
-static __always_inline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
+static inline int pcp_list_type(int mt)
+{
+	return mt < MIGRATE_PCPTYPES ? mt : MIGRATE_MOVABLE;
+}
+
+/* Order 0: onto this CPU's list of the page's pageblock type, waiting for slot->lock. */
+static noinline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
 {
 	unsigned zid = page_zonenum(page);
 	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
 	struct cpu_slot *slot;
-	struct per_cpu_pages *pcp;
 
-	page->private = mt;
-	/*
-	 * Only UNMOVABLE, RECLAIMABLE and MOVABLE have pcp lists: RESERVE and
-	 * CMA pages ride on the MOVABLE list and are freed to their own type
-	 * later; ISOLATE pages go straight back so that they stay isolated.
-	 */
-	if (unlikely(mt >= MIGRATE_PCPTYPES)) {
-		if (mt == MIGRATE_ISOLATE) {
-			free_isolated_page(mm, &mm->zones[zid], page);
-			return;
-		}
-		mt = MIGRATE_MOVABLE;
+	if (unlikely(mt == MIGRATE_ISOLATE)) {
+		page->private = mt;
+		count_vm_event(mm, PGFREE);
+		free_one_page(&mm->zones[zid], page, 0, mt);
+		return;
 	}
 	slot = this_cpu_slot(mm);
-	pcp = &slot->pcp[zid];
 	spin_lock(&slot->lock);
-	__count_vm_events(slot, PGFREE, 1);
-	page_flags_store(page, page_flags(page) | PG_pcp);
-	if (cold)
-		page_list_add_tail(mm, &pcp->lists[mt], page);
+	if (pcp_add_page(mm, slot, zid, page, mt, pcp_list_type(mt), cold))
+		pcp_trim_unlock(mm, slot, zid);
 	else
-		page_list_add(mm, &pcp->lists[mt], page);
-	pcp_count_add(pcp, 1);
-	if (unlikely(pcp->count >= pcp->high)) {
-		free_pcppages_bulk(&mm->zones[zid], pcp->batch, pcp);
-		pcp_count_add(pcp, -pcp->batch);
-	}
-	spin_unlock(&slot->lock);
+		spin_unlock(&slot->lock);
 }
 
-static noinline void trace_page_free(struct cma_mm *mm, struct cma_page *page, unsigned order)
+/*
+ * The usual order-0 free: the slot lock free and the page not ISOLATE,
+ * with no call but in tail position, so that it keeps to the scratch
+ * registers; else free_hot_cold_page(), as the try changed nothing.
+ * One atomic exchange (slot->lock); the counts and the event are plain
+ * stores under it.
+ */
+static __always_inline void free_hot_cold_page_fast(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned zid = page_zonenum(page);
+	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+	struct cpu_slot *slot = this_cpu_slot(mm);
+
+	if (unlikely(mt == MIGRATE_ISOLATE) || !spin_trylock(&slot->lock)) {
+		free_hot_cold_page(mm, page, false);
+		return;
+	}
+	if (unlikely(pcp_add_page(mm, slot, zid, page, mt, pcp_list_type(mt), false)))
+		pcp_trim_unlock(mm, slot, zid);
+	else
+		spin_unlock(&slot->lock);
+}
+
+static void trace_page_free(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	unsigned long pfn = page_to_pfn(mm, page);
 
@@ -594,13 +684,11 @@ static noinline void trace_page_free(struct cma_mm *mm, struct cma_page *page, u
 }
 
 /* The page is ours (count dropped to zero): clear what allocation set. */
-static inline void free_pages_prepare(struct cma_mm *mm, struct cma_page *page, unsigned order)
+static inline void free_pages_prepare(struct cma_mm *mm, struct cma_page *page)
 {
 	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
 	page->owner = NULL;
 	page->private = 0;
-	if (unlikely(trace_enabled(mm)))
-		trace_page_free(mm, page, order);
 }
 
 /* Higher orders straight to buddy. */
@@ -611,14 +699,27 @@ static noinline void __free_pages_ok(struct cma_mm *mm, struct cma_page *page, u
 		      get_pageblock_migratetype(mm, page_to_pfn(mm, page)));
 }
 
-/* __free_pages once the last reference is gone. */
-void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
+/* The rest of __free_pages: a traced free, or a higher order. */
+static noinline void __free_pages_slow(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	free_pages_prepare(mm, page, order);
+	free_pages_prepare(mm, page);
+	if (trace_enabled(mm))
+		trace_page_free(mm, page, order);
 	if (order == 0)
 		free_hot_cold_page(mm, page, false);
 	else
 		__free_pages_ok(mm, page, order);
+}
+
+/* __free_pages once the last reference is gone. */
+void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	if (unlikely(order || trace_enabled(mm))) {
+		__free_pages_slow(mm, page, order);
+		return;
+	}
+	free_pages_prepare(mm, page);
+	free_hot_cold_page_fast(mm, page);
 }
 
 static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)

@@ -130,7 +130,10 @@ void isolated_dec(struct cma_mm *mm, struct cma_page *page)
 	page_flags_clear(page, PG_isolated);
 }
 
-/* __page_cache_release: an owned page's last put takes it off the LRU and forgets the owner. */
+/*
+ * __page_cache_release: an owned page's last put takes it off the LRU,
+ * forgets the owner, and frees the page.
+ */
 static noinline void __page_cache_release(struct cma_mm *mm, struct cma_page *page)
 {
 	if (page_test(page, PG_lru)) {
@@ -142,17 +145,21 @@ static noinline void __page_cache_release(struct cma_mm *mm, struct cma_page *pa
 		spin_unlock(&zone->lru_lock);
 	}
 	page_forget_owner(mm, page);
+	__free_pages(mm, page, page_order(page));
 }
 
 /*
  * The last reference is gone: off the LRU, owner forgotten, back to
  * buddy. Nobody else can set PG_lru or PG_movable now, so one look at
- * the flags tells a plain page, the allocator's fast path, from an owned one.
+ * the flags tells a plain page, the allocator's fast path, from an owned
+ * one, which is released out of line.
  */
 static __always_inline void __put_page(struct cma_mm *mm, struct cma_page *page)
 {
-	if (unlikely(page_flags(page) & (PG_lru | PG_movable)))
+	if (unlikely(page_flags(page) & (PG_lru | PG_movable))) {
 		__page_cache_release(mm, page);
+		return;
+	}
 	__free_pages(mm, page, page_order(page));
 }
 
@@ -183,9 +190,34 @@ void put_page(struct cma_mm *mm, struct cma_page *page)
 		__put_page(mm, page);
 }
 
+static noinline void free_pages_checked(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	if (__free_page_check(mm, page, order))
+		put_page(mm, page);
+}
+
+/*
+ * The usual case (free_page_usual, and one compare-exchange from the
+ * count just read) makes no call but in tail position, so that it keeps
+ * to the scratch registers; anything else takes the full checks and
+ * put_page(), as nothing was changed.
+ */
 void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	if (free_page_check(mm, page, order) && put_page_testzero(page))
+	int c;
+
+	if (unlikely(!free_page_usual(mm, page, order))) {
+		free_pages_checked(mm, page, order);
+		return;
+	}
+	c = page_count(page);
+	if (unlikely(c <= 0 || !atomic_compare_exchange_strong_explicit(&page->count, &c, c - 1,
+									 memory_order_acq_rel,
+									 memory_order_relaxed))) {
+		put_page(mm, page);
+		return;
+	}
+	if (c == 1)
 		__put_page(mm, page);
 }
 
