@@ -91,7 +91,7 @@ static inline struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
 struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn);	/* NULL outside all zones */
 int mm_phase_error(struct cma_mm *mm, enum mm_phase phase, const char *what);
 
-/* 0 if @mm is in @phase, else -EINVAL with a log line naming @what (inline: every API call asks). */
+/* 0 if @mm is in @phase, else -EINVAL and a log line naming @what; inline: every API call asks. */
 static inline int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what)
 {
 	if (likely(mm && mm->phase == phase))

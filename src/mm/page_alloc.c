@@ -491,17 +491,19 @@ static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order
 }
 
 /* buffered_rmqueue: order 0 through the per-CPU lists, the rest from buddy. */
-static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_gfp_t gfp,
-						int mt)
+static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order,
+							 cma_gfp_t gfp, int mt)
 {
 	if (order)
 		return rmqueue_buddy(zone, order, mt);
 	return rmqueue_pcp(zone, gfp & CMA_GFP_COLD, mt);
 }
 
-static __always_inline struct cma_page *
-__get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
-			 enum zone_type high_zoneidx, int alloc_flags, int migratetype)
+/* The zonelist walk of get_page_from_freelist: each zone above its mark, in turn. */
+static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, cma_gfp_t gfp,
+							     unsigned order,
+							     enum zone_type high_zoneidx,
+							     int alloc_flags, int migratetype)
 {
 	int classzone_idx = -1;
 
@@ -527,14 +529,6 @@ __get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 		}
 	}
 	return NULL;
-}
-
-static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, cma_gfp_t gfp,
-							     unsigned order,
-							     enum zone_type high_zoneidx,
-							     int alloc_flags, int migratetype)
-{
-	return __get_page_from_freelist(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
 }
 
 /*

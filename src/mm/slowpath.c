@@ -93,7 +93,7 @@ static bool should_alloc_retry(const struct alloc_context *ac)
  */
 #define MAX_RECLAIM_ROUNDS 64
 
-static noinline struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					       enum zone_type high_zoneidx, int migratetype)
 {
 	struct alloc_context ac = {
@@ -137,8 +137,8 @@ static noinline struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_g
 	return page;
 }
 
-static noinline void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned order,
-				      cma_gfp_t gfp, int migratetype)
+static void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned order,
+			     cma_gfp_t gfp, int migratetype)
 {
 	unsigned long pfn = page ? page_to_pfn(mm, page) : 0;
 	char flags[256];
