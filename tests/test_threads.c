@@ -289,10 +289,73 @@ static void free_pages_on_other_cpu_lands_on_its_pcp(void **state)
 	cma_mm_destroy(mm);
 }
 
+struct blocked_pair {
+	struct cma_mm *mm;
+	struct cma_page *page;
+	atomic_int stage;	/* 1: allocated, 2: freed */
+};
+
+static void *pair_on_cpu1(void *arg)
+{
+	struct blocked_pair *bp = arg;
+
+	cma_mm_bind_cpu(bp->mm, 1);
+	bp->page = cma_alloc_pages(bp->mm, CMA_GFP_KERNEL, 0);
+	atomic_store(&bp->stage, 1);
+	if (bp->page)
+		cma_free_pages(bp->mm, bp->page, 0);
+	atomic_store(&bp->stage, 2);
+	return NULL;
+}
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+/*
+ * Expect: while slot 1's lock is held (as a drain holds it), an order-0
+ * alloc+free pair on cpu 1 waits for it: the fast path only tries the
+ * lock (pcp_spin_trylock in later kernels) and then takes the waiting
+ * path of buffered_rmqueue / free_hot_cold_page (v3.5), never going
+ * around the lock; once it is released both finish and count.
+ */
+static void alloc_free_wait_for_held_slot_lock(void **state)
+{
+	struct cma_mm *mm = threaded_machine();
+	struct blocked_pair bp = { .mm = mm };
+	struct timespec pause = { 0, 50 * 1000 * 1000 };
+	uint64_t pgfree = counter(mm, "pgfree");
+	uint64_t pgalloc = counter(mm, "pgalloc_dma") + counter(mm, "pgalloc_normal");
+	pthread_t t;
+
+	spin_lock(&mm->slots[1].lock);
+	assert_int_equal(pthread_create(&t, NULL, pair_on_cpu1, &bp), 0);
+	nanosleep(&pause, NULL);
+	if (atomic_load(&bp.stage) != 0) {
+		print_error("allocation on cpu 1 went past its held slot lock (stage %d)\n",
+			    atomic_load(&bp.stage));
+		fail();
+	}
+	spin_unlock(&mm->slots[1].lock);
+	pthread_join(t, NULL);
+	assert_non_null(bp.page);
+	assert_int_equal(atomic_load(&bp.stage), 2);
+	assert_int_equal(counter(mm, "pgalloc_dma") + counter(mm, "pgalloc_normal"), pgalloc + 1);
+	assert_int_equal(counter(mm, "pgfree"), pgfree + 1);
+	assert_true(on_pcp_list(mm, 1, bp.page));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(free_pages_on_other_cpu_lands_on_its_pcp),
+		cmocka_unit_test(alloc_free_wait_for_held_slot_lock),
 		cmocka_unit_test(alloc_free_two_threads_with_drainer),
 		cmocka_unit_test(alloc_free_four_threads_with_drainer),
 	};

@@ -46,13 +46,12 @@ static uint64_t xorshift(uint64_t *s)
 	return *s;
 }
 
-bool should_fail_alloc_page(struct cma_mm *mm, unsigned order)
+/* should_fail_alloc_page() once injection is enabled. */
+bool __should_fail_alloc_page(struct cma_mm *mm, unsigned order)
 {
 	struct fail_page_alloc *f = &mm->fail;
 	bool fail = false;
 
-	if (!atomic_load_explicit(&f->enabled, memory_order_relaxed))
-		return false;
 	pthread_mutex_lock(&f->lock);
 	if (order < f->attr.min_order || (f->attr.only_migration && !in_migration) || !f->times)
 		goto out;

@@ -16,6 +16,14 @@
 #define CMA_DEBUG 1
 #endif
 
+/* The kernel's compiler hints, for the allocator's fast path. */
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define noinline	__attribute__((noinline))
+#ifndef __always_inline		/* glibc's sys/cdefs.h has it */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
+
 void cma_bug(const char *file, int line, const char *cond);
 #define VM_BUG_ON(c) do { if (CMA_DEBUG >= 1 && (c)) cma_bug(__FILE__, __LINE__, #c); } while (0)
 
@@ -67,7 +75,12 @@ struct cpu_binding {
 	uint64_t mm_id;
 	unsigned cpu;
 };
-extern _Thread_local struct cpu_binding cpu_binding;
+/*
+ * initial-exec: libcma.so reads it with one %fs-relative load instead of
+ * a __tls_get_addr() call per allocation and free; 16 bytes fit the
+ * static TLS that glibc keeps for libraries loaded later by dlopen().
+ */
+extern _Thread_local struct cpu_binding cpu_binding __attribute__((tls_model("initial-exec")));
 
 static inline struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
 {
@@ -75,7 +88,15 @@ static inline struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
 }
 
 struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn);	/* NULL outside all zones */
-int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what);
+int mm_phase_error(struct cma_mm *mm, enum mm_phase phase, const char *what);
+
+/* 0 if @mm is in @phase, else -EINVAL and a log line naming @what; inline: every API call asks. */
+static inline int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what)
+{
+	if (likely(mm && mm->phase == phase))
+		return 0;
+	return mm_phase_error(mm, phase, what);
+}
 
 /*
  * Events live in the per-CPU slots and change only under slot->lock, so
@@ -105,7 +126,17 @@ static inline void count_vm_event(struct cma_mm *mm, enum vm_event_item item)
 
 /* ---- pageblock.c ---- */
 
-int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
+static inline unsigned long pageblock_index(const struct cma_mm *mm, unsigned long pfn)
+{
+	return (pfn - mm->base_pfn) >> mm->pageblock_order;
+}
+
+/* Written under zone->lock; the free path reads it without (inline: every free asks). */
+static inline int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn)
+{
+	return __atomic_load_n(&mm->pageblock_flags[pageblock_index(mm, pfn)], __ATOMIC_RELAXED);
+}
+
 void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt);
 bool pageblock_known_clean(const struct cma_mm *mm, unsigned long pfn);
 void set_pageblock_known_clean(struct cma_mm *mm, unsigned long pfn);
@@ -187,12 +218,44 @@ static inline struct cma_page *page_list_next(struct cma_mm *mm, const struct cm
 	return page->next == PAGE_NIL ? NULL : mm->mem_map + page->next;
 }
 
-unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item);
+/* A lock-free read of a zone counter; a transiently negative sum reads as 0. */
+static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
+{
+	long v;
+
+	if (item == NR_FREE_PAGES)
+		v = atomic_load_explicit(&zone->free_pages, memory_order_relaxed);
+	else if (item == NR_FREE_CMA_PAGES)
+		v = atomic_load_explicit(&zone->free_cma, memory_order_relaxed);
+	else
+		v = atomic_load_explicit(&zone->vm_stat[item], memory_order_relaxed);
+	return v < 0 ? 0 : v;
+}
+
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 		       int classzone_idx, int alloc_flags);
-int allocflags_to_migratetype(struct cma_mm *mm, cma_gfp_t gfp);
-enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp);
+
+static inline int allocflags_to_migratetype(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	if (mm->page_group_by_mobility_disabled)
+		return MIGRATE_UNMOVABLE;
+	return (((gfp & CMA_GFP_MOVABLE) != 0) << 1) | ((gfp & CMA_GFP_RECLAIMABLE) != 0);
+}
+
+/* gfp_zone: the highest zone a request may use; a missing zone type is ZONE_NORMAL. */
+static inline enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	enum zone_type z = ZONE_NORMAL;
+
+	if (gfp & CMA_GFP_DMA)
+		z = ZONE_DMA;
+	else if (gfp & CMA_GFP_DMA32)
+		z = ZONE_DMA32;
+	else if (gfp & CMA_GFP_HIGHMEM)
+		z = ZONE_HIGHMEM;
+	return mm->zones[z].configured ? z : ZONE_NORMAL;
+}
 
 /* alloc_flags, as the kernel's */
 #define ALLOC_WMARK_MIN		WMARK_MIN
@@ -206,9 +269,22 @@ enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp);
 struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					enum zone_type high_zoneidx, int alloc_flags,
 					int migratetype);
-void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order, cma_gfp_t gfp,
-		   int migratetype);
-bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
+bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
+
+/*
+ * The usual case of the free check, decided without a call: a booted
+ * machine, and @page an allocated head of @order with references.
+ * Anything else, __free_page_check() looks at, says why a page is bad,
+ * and leaves a bad page alone.
+ */
+static inline bool free_page_usual(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	uintptr_t off = (uintptr_t)page - (uintptr_t)mm->mem_map;
+
+	return mm->phase == MM_BOOTED && off < mm->mem_map_bytes && !(off % sizeof(*page)) &&
+	       (page_flags(page) & (PG_head | PG_ORDER_MASK)) == (PG_head | order << PG_ORDER_SHIFT) &&
+	       page_count(page) > 0;
+}
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int migratetype);
 int move_freepages_block(struct zone *zone, struct cma_page *page, int migratetype);
@@ -339,7 +415,14 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 /* Allocations between these are migration targets (fail_page_alloc's only_migration). */
 void migration_alloc_begin(void);
 void migration_alloc_end(void);
-bool should_fail_alloc_page(struct cma_mm *mm, unsigned order);
+bool __should_fail_alloc_page(struct cma_mm *mm, unsigned order);
+
+/* Fault injection, off in all but a few runs: the fast path pays one load for it. */
+static inline bool should_fail_alloc_page(struct cma_mm *mm, unsigned order)
+{
+	return atomic_load_explicit(&mm->fail.enabled, memory_order_relaxed) &&
+	       __should_fail_alloc_page(mm, order);
+}
 
 /* ---- trace.c ---- */
 

@@ -159,10 +159,9 @@ void cma_mm_bind_cpu(struct cma_mm *mm, unsigned cpu)
 	cpu_binding.cpu = cpu;
 }
 
-int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what)
+/* mm_require_phase() found @mm missing or in the other phase. */
+int mm_phase_error(struct cma_mm *mm, enum mm_phase phase, const char *what)
 {
-	if (mm && mm->phase == phase)
-		return 0;
 	mm_pr_err(mm, "%s: only valid %s\n", what,
 		  phase == MM_EARLY ? "before cma_mm_boot() (early boot)" : "after cma_mm_boot()");
 	return -EINVAL;

@@ -20,19 +20,6 @@
 
 /* ---- counters ---- */
 
-unsigned long zone_page_state(struct zone *zone, enum zone_stat_item item)
-{
-	long v;
-
-	if (item == NR_FREE_PAGES)
-		v = atomic_load_explicit(&zone->free_pages, memory_order_relaxed);
-	else if (item == NR_FREE_CMA_PAGES)
-		v = atomic_load_explicit(&zone->free_cma, memory_order_relaxed);
-	else
-		v = atomic_load_explicit(&zone->vm_stat[item], memory_order_relaxed);
-	return v < 0 ? 0 : v;
-}
-
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
 {
 	VM_BUG_ON(item == NR_FREE_PAGES || item == NR_FREE_CMA_PAGES);
@@ -436,8 +423,8 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt)
  * rmqueue_bulk: refill a per-CPU list. Each page records the type it is
  * to be freed to: the list's, except that CMA and ISOLATE pages stay so.
  */
-static int rmqueue_bulk(struct zone *zone, unsigned long count, struct page_list *list, int mt,
-			bool cold)
+static noinline int rmqueue_bulk(struct zone *zone, unsigned long count, struct page_list *list,
+				 int mt, bool cold)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long i;
@@ -512,8 +499,9 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 
 /* ---- watermarks ---- */
 
-bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark, int classzone_idx,
-		       int alloc_flags)
+/* zone_watermark_ok, inline for get_page_from_freelist(): every allocation asks. */
+static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
+				       int classzone_idx, int alloc_flags)
 {
 	long min = mark;
 	long free_pages = zone_page_state(z, NR_FREE_PAGES) - ((1l << order) - 1);
@@ -536,31 +524,16 @@ bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark, int c
 	return true;
 }
 
+bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark, int classzone_idx,
+		       int alloc_flags)
+{
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags);
+}
+
 /* ---- allocation ---- */
 
-int allocflags_to_migratetype(struct cma_mm *mm, cma_gfp_t gfp)
-{
-	if (mm->page_group_by_mobility_disabled)
-		return MIGRATE_UNMOVABLE;
-	return (((gfp & CMA_GFP_MOVABLE) != 0) << 1) | ((gfp & CMA_GFP_RECLAIMABLE) != 0);
-}
-
-/* gfp_zone: the highest zone a request may use; a missing zone type is ZONE_NORMAL. */
-enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp)
-{
-	enum zone_type z = ZONE_NORMAL;
-
-	if (gfp & CMA_GFP_DMA)
-		z = ZONE_DMA;
-	else if (gfp & CMA_GFP_DMA32)
-		z = ZONE_DMA32;
-	else if (gfp & CMA_GFP_HIGHMEM)
-		z = ZONE_HIGHMEM;
-	return mm->zones[z].configured ? z : ZONE_NORMAL;
-}
-
-void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order, cma_gfp_t gfp,
-		   int migratetype)
+static inline void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order,
+				 cma_gfp_t gfp, int migratetype)
 {
 	uint32_t zone_bits = page_flags(page) & PG_ZONE_MASK;
 
@@ -573,46 +546,73 @@ void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order, cma
 		memset(cma_page_address(mm, page), 0, (size_t)mm->page_size << order);
 }
 
-/* buffered_rmqueue: order 0 through the per-CPU lists, the rest from buddy. */
-static struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order, cma_gfp_t gfp, int mt)
+/* A page off a non-empty pcp list of @slot; slot->lock held. */
+static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct cpu_slot *slot,
+						      enum zone_type zid, struct page_list *list,
+						      bool cold)
 {
-	struct cma_mm *mm = zone->mm;
-	struct cma_page *page;
+	struct cma_page *page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
 
-	if (order == 0) {
-		bool cold = gfp & CMA_GFP_COLD;
-		struct cpu_slot *slot = this_cpu_slot(mm);
-		struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
-		struct page_list *list = &pcp->lists[mt];
-
-		spin_lock(&slot->lock);
-		if (page_list_empty(list)) {
-			pcp_count_add(pcp, rmqueue_bulk(zone, pcp->batch, list, mt, cold));
-			if (page_list_empty(list)) {
-				spin_unlock(&slot->lock);
-				return NULL;
-			}
-		}
-		page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
-		page_list_del(mm, list, page);
-		page_flags_store(page, page_flags(page) & ~PG_pcp);
-		pcp_count_add(pcp, -1);
-		__count_vm_events(slot, PGALLOC_DMA + zone->idx, 1);
-		spin_unlock(&slot->lock);
-	} else {
-		spin_lock(&zone->lock);
-		page = __rmqueue(zone, order, mt);
-		spin_unlock(&zone->lock);
-		if (!page)
-			return NULL;
-		count_vm_events(mm, PGALLOC_DMA + zone->idx, 1ul << order);
-	}
+	page_list_del(mm, list, page);
+	page_flags_store(page, page_flags(page) & ~PG_pcp);
+	pcp_count_add(&slot->pcp[zid], -1);
+	__count_vm_events(slot, PGALLOC_DMA + zid, 1);
 	return page;
 }
 
-struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
-					enum zone_type high_zoneidx, int alloc_flags,
-					int migratetype)
+/*
+ * Order 0: a page off this CPU's list, refilled from buddy
+ * (under zone->lock) when empty. One atomic exchange (slot->lock); the
+ * counts and the event are plain stores under it.
+ */
+static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold, int mt)
+{
+	struct cma_mm *mm = zone->mm;
+	struct cpu_slot *slot = this_cpu_slot(mm);
+	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
+	struct page_list *list = &pcp->lists[mt];
+	struct cma_page *page;
+
+	spin_lock(&slot->lock);
+	if (unlikely(page_list_empty(list))) {
+		pcp_count_add(pcp, rmqueue_bulk(zone, pcp->batch, list, mt, cold));
+		if (page_list_empty(list)) {
+			spin_unlock(&slot->lock);
+			return NULL;
+		}
+	}
+	page = pcp_take_page(mm, slot, zone->idx, list, cold);
+	spin_unlock(&slot->lock);
+	return page;
+}
+
+/* Higher orders straight from buddy, under zone->lock. */
+static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order, int mt)
+{
+	struct cma_page *page;
+
+	spin_lock(&zone->lock);
+	page = __rmqueue(zone, order, mt);
+	spin_unlock(&zone->lock);
+	if (page)
+		count_vm_events(zone->mm, PGALLOC_DMA + zone->idx, 1ul << order);
+	return page;
+}
+
+/* buffered_rmqueue: order 0 through the per-CPU lists, the rest from buddy. */
+static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order,
+							 cma_gfp_t gfp, int mt)
+{
+	if (order)
+		return rmqueue_buddy(zone, order, mt);
+	return rmqueue_pcp(zone, gfp & CMA_GFP_COLD, mt);
+}
+
+/* The zonelist walk of get_page_from_freelist: each zone above its mark, in turn. */
+static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, cma_gfp_t gfp,
+							     unsigned order,
+							     enum zone_type high_zoneidx,
+							     int alloc_flags, int migratetype)
 {
 	int classzone_idx = -1;
 
@@ -628,7 +628,7 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 			unsigned long mark = __atomic_load_n(&zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
 							     __ATOMIC_RELAXED);
 
-			if (!zone_watermark_ok(zone, order, mark, classzone_idx, alloc_flags))
+			if (!__zone_watermark_ok(zone, order, mark, classzone_idx, alloc_flags))
 				continue;
 		}
 		page = buffered_rmqueue(zone, order, gfp, migratetype);
@@ -640,71 +640,189 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 	return NULL;
 }
 
+/*
+ * The first try of every allocation is at the low mark. At order 0 the
+ * usual case is the first zone above its mark, its pcp list holding a
+ * page and the slot lock free: taken here with no call at all, so that
+ * the fast path keeps to the scratch registers (later kernels likewise
+ * only try the pcp lock, pcp_spin_trylock). Anything else is left to
+ * the full loop, which starts over: the fast try changed nothing.
+ */
+static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_mm *mm,
+								    cma_gfp_t gfp,
+								    enum zone_type high_zoneidx,
+								    int migratetype)
+{
+	struct zone *zone = &mm->zones[high_zoneidx];
+	struct cpu_slot *slot;
+	struct page_list *list;
+	struct cma_page *page;
+
+	while (!zone->present_pages)
+		if (zone-- == mm->zones)
+			return NULL;
+	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, ALLOC_WMARK_LOW))
+		return NULL;
+	slot = this_cpu_slot(mm);
+	list = &slot->pcp[zone->idx].lists[migratetype];
+	if (!spin_trylock(&slot->lock))
+		return NULL;
+	if (page_list_empty(list)) {
+		spin_unlock(&slot->lock);
+		return NULL;
+	}
+	page = pcp_take_page(mm, slot, zone->idx, list, gfp & CMA_GFP_COLD);
+	spin_unlock(&slot->lock);
+	prep_new_page(mm, page, 0, gfp, migratetype);
+	return page;
+}
+
+struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+					enum zone_type high_zoneidx, int alloc_flags,
+					int migratetype)
+{
+	if (order == 0 && alloc_flags == ALLOC_WMARK_LOW) {
+		struct cma_page *page = get_page_from_freelist_fast(mm, gfp, high_zoneidx,
+								    migratetype);
+
+		if (likely(page))
+			return page;
+	}
+	return get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
+}
+
 /* ---- freeing ---- */
 
-static void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
+/*
+ * Onto @slot's pcp list of type @list_mt, the page recording @mt (its
+ * pageblock's type) for the buddy list it will go to. slot->lock held.
+ * True if the lists are now over pcp->high.
+ */
+static __always_inline bool pcp_add_page(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid,
+					 struct cma_page *page, int mt, int list_mt, bool cold)
 {
-	struct zone *zone = page_zone(mm, page);
-	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
-	struct cpu_slot *slot;
-	struct per_cpu_pages *pcp;
+	struct per_cpu_pages *pcp = &slot->pcp[zid];
 
 	page->private = mt;
-	/*
-	 * Only UNMOVABLE, RECLAIMABLE and MOVABLE have pcp lists: RESERVE and
-	 * CMA pages ride on the MOVABLE list and are freed to their own type
-	 * later; ISOLATE pages go straight back so that they stay isolated.
-	 */
-	if (mt >= MIGRATE_PCPTYPES) {
-		if (mt == MIGRATE_ISOLATE) {
-			count_vm_event(mm, PGFREE);
-			free_one_page(zone, page, 0, mt);
-			return;
-		}
-		mt = MIGRATE_MOVABLE;
-	}
-	slot = this_cpu_slot(mm);
-	pcp = &slot->pcp[zone->idx];
-	spin_lock(&slot->lock);
 	__count_vm_events(slot, PGFREE, 1);
 	page_flags_store(page, page_flags(page) | PG_pcp);
 	if (cold)
-		page_list_add_tail(mm, &pcp->lists[mt], page);
+		page_list_add_tail(mm, &pcp->lists[list_mt], page);
 	else
-		page_list_add(mm, &pcp->lists[mt], page);
+		page_list_add(mm, &pcp->lists[list_mt], page);
 	pcp_count_add(pcp, 1);
-	if (pcp->count >= pcp->high) {
-		free_pcppages_bulk(zone, pcp->batch, pcp);
-		pcp_count_add(pcp, -pcp->batch);
-	}
+	return pcp->count >= pcp->high;
+}
+
+/* Over pcp->high: a batch back to buddy, then slot->lock is dropped. */
+static noinline void pcp_trim_unlock(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid)
+{
+	struct per_cpu_pages *pcp = &slot->pcp[zid];
+
+	free_pcppages_bulk(&mm->zones[zid], pcp->batch, pcp);
+	pcp_count_add(pcp, -pcp->batch);
 	spin_unlock(&slot->lock);
 }
 
+/*
+ * Only UNMOVABLE, RECLAIMABLE and MOVABLE have pcp lists: RESERVE and CMA
+ * pages ride on the MOVABLE list and are freed to their own type later;
+ * ISOLATE pages go straight back so that they stay isolated.
+ */
+static inline int pcp_list_type(int mt)
+{
+	return mt < MIGRATE_PCPTYPES ? mt : MIGRATE_MOVABLE;
+}
+
+/* Order 0: onto this CPU's list of the page's pageblock type, waiting for slot->lock. */
+static noinline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
+{
+	unsigned zid = page_zonenum(page);
+	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+	struct cpu_slot *slot;
+
+	if (unlikely(mt == MIGRATE_ISOLATE)) {
+		page->private = mt;
+		count_vm_event(mm, PGFREE);
+		free_one_page(&mm->zones[zid], page, 0, mt);
+		return;
+	}
+	slot = this_cpu_slot(mm);
+	spin_lock(&slot->lock);
+	if (pcp_add_page(mm, slot, zid, page, mt, pcp_list_type(mt), cold))
+		pcp_trim_unlock(mm, slot, zid);
+	else
+		spin_unlock(&slot->lock);
+}
+
+/*
+ * The usual order-0 free: the slot lock free and the page not ISOLATE,
+ * with no call but in tail position, so that it keeps to the scratch
+ * registers; else free_hot_cold_page(), as the try changed nothing.
+ * One atomic exchange (slot->lock); the counts and the event are plain
+ * stores under it.
+ */
+static __always_inline void free_hot_cold_page_fast(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned zid = page_zonenum(page);
+	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+	struct cpu_slot *slot = this_cpu_slot(mm);
+
+	if (unlikely(mt == MIGRATE_ISOLATE) || !spin_trylock(&slot->lock)) {
+		free_hot_cold_page(mm, page, false);
+		return;
+	}
+	if (unlikely(pcp_add_page(mm, slot, zid, page, mt, pcp_list_type(mt), false)))
+		pcp_trim_unlock(mm, slot, zid);
+	else
+		spin_unlock(&slot->lock);
+}
+
+static void trace_page_free(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	unsigned long pfn = page_to_pfn(mm, page);
+
+	trace_event(mm, "mm_page_free", "page=%p pfn=%lu order=%u",
+		    (void *)(0xffffea0000000000ul + pfn * 64), pfn, order);
+}
+
 /* The page is ours (count dropped to zero): clear what allocation set. */
-static void free_pages_prepare(struct cma_mm *mm, struct cma_page *page, unsigned order)
+static inline void free_pages_prepare(struct cma_mm *mm, struct cma_page *page)
 {
 	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
 	page->owner = NULL;
 	page->private = 0;
-	if (trace_enabled(mm)) {
-		unsigned long pfn = page_to_pfn(mm, page);
+}
 
-		trace_event(mm, "mm_page_free", "page=%p pfn=%lu order=%u",
-			    (void *)(0xffffea0000000000ul + pfn * 64), pfn, order);
-	}
+/* Higher orders straight to buddy. */
+static noinline void __free_pages_ok(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	count_vm_events(mm, PGFREE, 1ul << order);
+	free_one_page(page_zone(mm, page), page, order,
+		      get_pageblock_migratetype(mm, page_to_pfn(mm, page)));
+}
+
+/* The rest of __free_pages: a traced free, or a higher order. */
+static noinline void __free_pages_slow(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	free_pages_prepare(mm, page);
+	if (trace_enabled(mm))
+		trace_page_free(mm, page, order);
+	if (order == 0)
+		free_hot_cold_page(mm, page, false);
+	else
+		__free_pages_ok(mm, page, order);
 }
 
 /* __free_pages once the last reference is gone. */
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	free_pages_prepare(mm, page, order);
-	if (order == 0) {
-		free_hot_cold_page(mm, page, false);
-	} else {
-		count_vm_events(mm, PGFREE, 1ul << order);
-		free_one_page(page_zone(mm, page), page, order,
-			      get_pageblock_migratetype(mm, page_to_pfn(mm, page)));
+	if (unlikely(order || trace_enabled(mm))) {
+		__free_pages_slow(mm, page, order);
+		return;
 	}
+	free_pages_prepare(mm, page);
+	free_hot_cold_page_fast(mm, page);
 }
 
 static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)
@@ -714,7 +832,7 @@ static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)
 }
 
 /* bad_page(): report, and leave the page alone rather than corrupt the lists. */
-bool free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
+bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	const char *why = NULL;
 

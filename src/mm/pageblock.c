@@ -8,16 +8,6 @@
 
 #include "mm/internal.h"
 
-static unsigned long pageblock_index(const struct cma_mm *mm, unsigned long pfn)
-{
-	return (pfn - mm->base_pfn) >> mm->pageblock_order;
-}
-
-int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn)
-{
-	return __atomic_load_n(&mm->pageblock_flags[pageblock_index(mm, pfn)], __ATOMIC_RELAXED);
-}
-
 /*
  * With grouping by mobility disabled every block is UNMOVABLE, as the
  * kernel's set_pageblock_migratetype() forces it.

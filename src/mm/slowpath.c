@@ -215,35 +215,67 @@ static void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned 
 		    migratetype, flags);
 }
 
-struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
+/*
+ * gfp combinations no machine serves: both mobility flags, or more than
+ * one zone modifier (x & (x - 1) clears the lowest bit set, where
+ * __builtin_popcount() would be a libgcc call on CPUs without POPCNT).
+ */
+static inline bool gfp_invalid(cma_gfp_t gfp)
 {
-	enum zone_type high_zoneidx;
-	int migratetype;
-	struct cma_page *page;
+	cma_gfp_t z = gfp & (CMA_GFP_DMA | CMA_GFP_DMA32 | CMA_GFP_HIGHMEM);
 
+	return (gfp & (CMA_GFP_MOVABLE | CMA_GFP_RECLAIMABLE)) ==
+	       (CMA_GFP_MOVABLE | CMA_GFP_RECLAIMABLE) || (z & (z - 1));
+}
+
+/* A request no machine serves (logged), or one fault injection fails. */
+static noinline bool alloc_pages_refused(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
+{
 	if (order >= mm->max_order) {
 		if (!(gfp & CMA_GFP_NOWARN))
 			mm_pr_err(mm, "alloc_pages: order %u refused: this machine's largest order is %u (MAX_ORDER %u)\n",
 				  order, mm->max_order - 1, mm->max_order);
-		return NULL;
+		return true;
 	}
-	if ((gfp & (CMA_GFP_MOVABLE | CMA_GFP_RECLAIMABLE)) ==
-	    (CMA_GFP_MOVABLE | CMA_GFP_RECLAIMABLE) ||
-	    __builtin_popcount(gfp & (CMA_GFP_DMA | CMA_GFP_DMA32 | CMA_GFP_HIGHMEM)) > 1) {
+	if (gfp_invalid(gfp)) {
 		mm_pr_err(mm, "alloc_pages: gfp 0x%x refused: at most one of GFP_DMA, GFP_DMA32, GFP_HIGHMEM and one of GFP_MOVABLE, GFP_RECLAIMABLE\n",
 			  gfp);
-		return NULL;
+		return true;
 	}
-	if (should_fail_alloc_page(mm, order))
-		return NULL;
-	high_zoneidx = gfp_zone(mm, gfp);
-	migratetype = allocflags_to_migratetype(mm, gfp);
-	page = get_page_from_freelist(mm, gfp, order, high_zoneidx, ALLOC_WMARK_LOW, migratetype);
+	return should_fail_alloc_page(mm, order);
+}
+
+/* After the first try: the slow path if it failed, and the trace event. */
+static noinline struct cma_page *__alloc_pages_finish(struct cma_mm *mm, cma_gfp_t gfp,
+						      unsigned order, struct cma_page *page)
+{
+	enum zone_type high_zoneidx = gfp_zone(mm, gfp);
+	int migratetype = allocflags_to_migratetype(mm, gfp);
+
 	if (!page)
 		page = __alloc_pages_slowpath(mm, gfp, order, high_zoneidx, migratetype);
 	if (trace_enabled(mm))
 		trace_page_alloc(mm, page, order, gfp, migratetype);
 	return page;
+}
+
+/*
+ * The usual request (valid, no fault injection, served by the first try)
+ * keeps only mm, gfp and order across its one call; the rest is out of line.
+ */
+struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
+{
+	struct cma_page *page;
+
+	if (unlikely(order >= mm->max_order || gfp_invalid(gfp) ||
+		     atomic_load_explicit(&mm->fail.enabled, memory_order_relaxed)) &&
+	    alloc_pages_refused(mm, gfp, order))
+		return NULL;
+	page = get_page_from_freelist(mm, gfp, order, gfp_zone(mm, gfp), ALLOC_WMARK_LOW,
+				      allocflags_to_migratetype(mm, gfp));
+	if (likely(page && !trace_enabled(mm)))
+		return page;
+	return __alloc_pages_finish(mm, gfp, order, page);
 }
 
 struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)

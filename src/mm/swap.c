@@ -139,8 +139,11 @@ void isolated_dec(struct cma_mm *mm, struct cma_page *page)
 	page_flags_clear(page, PG_isolated);
 }
 
-/* The last reference is gone: off the LRU, owner forgotten, back to buddy. */
-static void __put_page(struct cma_mm *mm, struct cma_page *page)
+/*
+ * __page_cache_release: an owned page's last put takes it off the LRU,
+ * forgets the owner, and frees the page.
+ */
+static noinline void __page_cache_release(struct cma_mm *mm, struct cma_page *page)
 {
 	if (page_test(page, PG_lru)) {
 		struct zone *zone = page_zone(mm, page);
@@ -154,29 +157,77 @@ static void __put_page(struct cma_mm *mm, struct cma_page *page)
 	__free_pages(mm, page, page_order(page));
 }
 
-/* put_page: a frozen page (count 0 under migration or reclaim) is waited for. */
-void put_page(struct cma_mm *mm, struct cma_page *page)
+/*
+ * The last reference is gone: off the LRU, owner forgotten, back to
+ * buddy. Nobody else can set PG_lru or PG_movable now, so one look at
+ * the flags tells a plain page, the allocator's fast path, from an owned
+ * one, which is released out of line.
+ */
+static __always_inline void __put_page(struct cma_mm *mm, struct cma_page *page)
+{
+	if (unlikely(page_flags(page) & (PG_lru | PG_movable))) {
+		__page_cache_release(mm, page);
+		return;
+	}
+	__free_pages(mm, page, page_order(page));
+}
+
+/*
+ * put_page_testzero: drop a reference, one atomic compare-exchange; true
+ * if it was the last. A frozen page (count 0 under migration or reclaim)
+ * is waited for.
+ */
+static __always_inline bool put_page_testzero(struct cma_page *page)
 {
 	int c = page_count(page);
 
 	for (;;) {
-		if (c == 0) {
+		if (unlikely(c == 0)) {
 			sched_yield();
 			c = page_count(page);
 			continue;
 		}
 		if (atomic_compare_exchange_weak_explicit(&page->count, &c, c - 1,
 							  memory_order_acq_rel, memory_order_relaxed))
-			break;
+			return c == 1;
 	}
-	if (c == 1)
+}
+
+void put_page(struct cma_mm *mm, struct cma_page *page)
+{
+	if (put_page_testzero(page))
 		__put_page(mm, page);
 }
 
+static noinline void free_pages_checked(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	if (__free_page_check(mm, page, order))
+		put_page(mm, page);
+}
+
+/*
+ * The usual case (free_page_usual, and one compare-exchange from the
+ * count just read) makes no call but in tail position, so that it keeps
+ * to the scratch registers; anything else takes the full checks and
+ * put_page(), as nothing was changed.
+ */
 void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	if (free_page_check(mm, page, order))
+	int c;
+
+	if (unlikely(!free_page_usual(mm, page, order))) {
+		free_pages_checked(mm, page, order);
+		return;
+	}
+	c = page_count(page);
+	if (unlikely(c <= 0 || !atomic_compare_exchange_strong_explicit(&page->count, &c, c - 1,
+									 memory_order_acq_rel,
+									 memory_order_relaxed))) {
 		put_page(mm, page);
+		return;
+	}
+	if (c == 1)
+		__put_page(mm, page);
 }
 
 bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page)
