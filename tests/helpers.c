@@ -17,37 +17,56 @@ struct cma_mm *test_boot(const struct cma_mm_config *cfg)
 	return mm;
 }
 
-struct cma_mm *test_machine(cma_phys_t base, uint64_t size, bool metadata_only)
+struct cma_mm_config test_config(const struct test_shape *shape, struct cma_bank *bank)
 {
-	struct cma_bank bank = { base, size };
-	struct cma_mm_config cfg = {
-		.banks = &bank,
-		.nr_banks = 1,
-		.zone_dma_end = base < 16 * MiB && base + size > 16 * MiB ? 16 * MiB : 0,
-		.metadata_only = metadata_only,
+	*bank = (struct cma_bank){ shape->base, shape->size ? shape->size : 64 * MiB };
+	return (struct cma_mm_config){
+		.arch = shape->arch,
+		.banks = shape->banks ? shape->banks : bank,
+		.nr_banks = shape->banks ? shape->nr_banks : 1,
+		.page_shift = shape->page_shift,
+		.max_order = shape->max_order,
+		.pageblock_order = shape->pageblock_order,
+		.zone_dma_end = shape->dma_end,
+		.zone_dma32_end = shape->dma32_end,
+		.highmem_start = shape->highmem_start,
+		.cmdline = shape->cmdline ? shape->cmdline : "cma=0",
+		.kconfig = shape->kconfig,
+		.swap_bytes = shape->swap,
+		.atomic_pool_size = shape->atomic_pool,
+		.metadata_only = shape->metadata_only,
+		.nr_cpus = shape->cpus,
 	};
-
-	return test_boot(&cfg);
 }
 
-void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages)
+struct cma_mm *test_mm_create(const struct test_shape *shape)
+{
+	struct cma_bank bank;
+	struct cma_mm_config cfg = test_config(shape, &bank);
+	struct cma_mm *mm = NULL;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	if (shape->cma_size)
+		assert_int_equal(cma_memblock_reserve(mm, shape->cma_base, shape->cma_size), 0);
+	return mm;
+}
+
+static void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages)
 {
 	for (unsigned long pfn = start_pfn; pfn < start_pfn + nr_pages; pfn += mm->pageblock_nr_pages)
 		init_cma_reserved_pageblock(mm, cma_pfn_to_page(mm, pfn));
 	init_per_zone_wmark_min(mm);
 }
 
-struct cma_mm *test_machine_with_cma(uint64_t size, cma_phys_t cma_base, uint64_t cma_size)
+struct cma_mm *test_mm_boot(const struct test_shape *shape)
 {
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
-				     .cmdline = "cma=0" };
-	struct cma_mm *mm = NULL;
+	struct cma_mm *mm = test_mm_create(shape);
 
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	assert_int_equal(cma_memblock_reserve(mm, cma_base, cma_size), 0);
 	assert_int_equal(cma_mm_boot(mm), 0);
-	test_activate_cma(mm, cma_base >> mm->page_shift, cma_size >> mm->page_shift);
+	if (shape->cma_size)
+		test_activate_cma(mm, shape->cma_base >> mm->page_shift,
+				  shape->cma_size >> mm->page_shift);
+	assert_verify(mm);
 	return mm;
 }
 

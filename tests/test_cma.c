@@ -12,16 +12,8 @@
 #include "mm/cma.h"
 #include "owners.h"
 
-/* 64 MiB at 0 (DMA below 16 MiB), pageblock order 9, with @cmdline and @kconfig. */
-static struct cma_mm *machine(const char *cmdline, const char *kconfig)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
-				     .pageblock_order = 9, .cmdline = cmdline, .kconfig = kconfig,
-				     .nr_cpus = 2 };
-
-	return test_boot(&cfg);
-}
+/* 64 MiB at 0 (DMA below 16 MiB), pageblock order 9, 2 CPUs. */
+#define CMA_MACHINE .dma_end = 16 * MiB, .pageblock_order = 9, .cpus = 2
 
 static struct cma *default_area(struct cma_mm *mm)
 {
@@ -67,7 +59,7 @@ static void fill_with_owners(struct cma_mm *mm, struct fake_owner **o, int n, ui
  */
 static void alloc_from_contiguous_full_area(void **state)
 {
-	struct cma_mm *mm = machine("cma=16M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
 	struct cma *cma = default_area(mm);
 	struct fake_owner *o[4];
 	struct cma_page *p;
@@ -121,7 +113,7 @@ static void count_busy(void *ctx, const char *event, const char *line)
  */
 static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 {
-	struct cma_mm *mm = machine("cma=16M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
 	struct cma *cma = default_area(mm);
 	struct fake_owner *o;
 	struct cma_page *pinned = NULL, *p;
@@ -154,7 +146,7 @@ static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 /* Expect: every failure leaves no pageblock ISOLATE, the marks restored, CMA blocks CMA. */
 static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	struct cma *cma = default_area(mm);
 	struct fake_owner *o;
 	unsigned long free_before;
@@ -180,7 +172,7 @@ static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
 /* Expect: an unaligned range takes exactly its pages; head and tail go back. */
 static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	unsigned long base = cma_area_base_pfn(default_area(mm)), before;
 
 	cma_drain_all_pages(mm);
@@ -203,7 +195,7 @@ static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
 
 static void alloc_contig_range_bad_input(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	unsigned long base = cma_area_base_pfn(default_area(mm));
 
 	assert_int_equal(cma_alloc_contig_range(mm, base + 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
@@ -223,7 +215,7 @@ static void alloc_contig_range_bad_input(void **state)
 /* Expect: MOVABLE ranges work too (memory hot-unplug style callers). */
 static void alloc_contig_range_movable_zone_memory(void **state)
 {
-	struct cma_mm *mm = machine("cma=0", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=0");
 	struct fake_owner *o;
 	unsigned long start = 8192, end = 9216;
 
@@ -383,7 +375,8 @@ static void dev_set_cma_area_follows_v23(void **state)
 /* Expect: alignment above CONFIG_CMA_ALIGNMENT is clamped to it. */
 static void alloc_from_contiguous_alignment_clamped(void **state)
 {
-	struct cma_mm *mm = machine("cma=16M", "CONFIG_CMA_ALIGNMENT=6\n");
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M",
+				    .kconfig = "CONFIG_CMA_ALIGNMENT=6\n");
 	struct cma *cma = default_area(mm);
 	struct cma_page *a = cma_dma_alloc_from_contiguous(mm, NULL, 1, 0);
 	struct cma_page *b = cma_dma_alloc_from_contiguous(mm, NULL, 1, 12);
@@ -401,7 +394,7 @@ static void alloc_from_contiguous_alignment_clamped(void **state)
 /* Expect: releasing pages that are not the area's (or not allocated) returns false and changes nothing. */
 static void release_from_contiguous_foreign_pages(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	struct cma *cma = default_area(mm);
 	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 8, 0);
 	struct cma_page *other = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
@@ -459,7 +452,7 @@ static void cma_area_refused_on_tiny_machine(void **state)
 /* Expect: per-area counters, vmstat cma_alloc_*, meminfo CmaTotal/CmaFree follow the allocations. */
 static void cma_statistics_follow_allocations(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
 	uint64_t v;
 	char *buf = NULL;

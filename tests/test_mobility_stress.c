@@ -199,24 +199,9 @@ static uint64_t rnd(struct stress *s)
 	return test_rand(&s->rnd);
 }
 
-static struct cma_mm *stress_machine(unsigned nr_cpus, bool second_area, struct cma_device **dev)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .pageblock_order = 9,
-		.cmdline = "cma=16M", .swap_bytes = 8 * MiB, .nr_cpus = nr_cpus,
-	};
-	struct cma_mm *mm = NULL;
-
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	if (second_area) {
-		*dev = cma_device_create(mm, "camera", ~0ull);
-		assert_non_null(*dev);
-		assert_int_equal(cma_dma_declare_contiguous(mm, *dev, 8 * MiB, 0, 0), 0);
-	}
-	assert_int_equal(cma_mm_boot(mm), 0);
-	return mm;
-}
+/* 64 MiB, DMA below 16 MiB, the default area of 16 MiB, 8 MiB of swap. */
+#define STRESS_SHAPE .dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=16M", \
+		     .swap = 8 * MiB
 
 /* After a step: what must hold at every instant the test can see. */
 static void check_machine(struct stress *s, const char *after)
@@ -659,7 +644,7 @@ static void random_steps(unsigned long steps, bool verify_each, uint64_t seed)
 	unsigned long owners_every = verify_each ? CHECK_OWNERS_EVERY : 1000;
 
 	assert_non_null(s);
-	s->mm = stress_machine(NR_CPUS_1, false, NULL);
+	s->mm = test_mm(STRESS_SHAPE, .cpus = NR_CPUS_1);
 	s->rnd = seed;
 	area = cma_dev_get_cma_area(s->mm, NULL);
 	assert_non_null(area);
@@ -989,13 +974,17 @@ static void threads_two_areas_kswapd(void **state)
 	uint64_t seed = test_seed(__func__);
 	struct worker w[NR_WORKERS];
 	struct contig c[2];
-	struct cma_device *dev = NULL;
-	struct cma_mm *mm = stress_machine(NR_WORKERS, true, &dev);
+	struct cma_mm *mm = test_mm_early(STRESS_SHAPE, .cpus = NR_WORKERS);
+	struct cma_device *dev = cma_device_create(mm, "camera", ~0ull);
 	pthread_barrier_t start;
 	unsigned long free_before, free_after;
 	char why[256];
 	uint64_t v;
 
+	/* a second area, for a device of its own */
+	assert_non_null(dev);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 8 * MiB, 0, 0), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
 	assert_non_null(cma_dev_get_cma_area(mm, dev));
 	assert_ptr_not_equal(cma_dev_get_cma_area(mm, dev), cma_dev_get_cma_area(mm, NULL));
 	memset(w, 0, sizeof(w));

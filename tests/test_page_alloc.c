@@ -107,7 +107,7 @@ static int free_list_type_of(struct cma_mm *mm, unsigned long pfn)
  */
 static void alloc_pages_unmovable_never_from_cma(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
 	struct live l = { 0 };
 	struct cma_page *p;
@@ -138,7 +138,7 @@ static void alloc_pages_unmovable_never_from_cma(void **state)
  */
 static void alloc_pages_movable_falls_back_to_cma_first(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
 	struct live l = { 0 };
 	struct cma_page *p;
@@ -211,7 +211,7 @@ static void assert_cma_blocks_intact(struct cma_mm *mm, unsigned long start, uns
  */
 static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
 	static const cma_gfp_t gfps[] = {
 		CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, CMA_GFP_HIGHUSER_MOVABLE,
@@ -255,7 +255,7 @@ static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
  */
 static void alloc_pages_expand_keeps_cma_type(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	unsigned long cma_before, movable_before;
@@ -532,7 +532,7 @@ static void alloc_pages_kernel_never_highmem(void **state)
 
 static void alloc_pages_gfp_zero_clears_bytes(void **state)
 {
-	struct cma_mm *mm = test_machine(0, 64 * MiB, false);
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
 	unsigned char *b = cma_page_address(mm, p);
 

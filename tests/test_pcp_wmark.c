@@ -121,7 +121,7 @@ static void pcp_drain_frees_to_recorded_type(void **state)
  */
 static void pcp_rmqueue_bulk_keeps_cma_type(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	unsigned long cma_start = (32 * MiB) >> 12, cma_free;

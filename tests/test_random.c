@@ -94,7 +94,7 @@ static void random_ops(struct cma_mm *mm, unsigned long ops, unsigned long verif
 /* Expect: verify holds after every single step, and everything comes back. */
 static void alloc_free_random_verify_every_step(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	unsigned long free_before;
 	struct zone *z;
 

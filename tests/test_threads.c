@@ -134,24 +134,6 @@ static void *drainer_main(void *arg)
 	return NULL;
 }
 
-/* 64 MiB, DMA below 16 MiB, 16 MiB of CMA at 32 MiB, NR_CPUS slots. */
-static struct cma_mm *threaded_machine(void)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .nr_cpus = NR_CPUS,
-		.cmdline = "cma=0",
-	};
-	struct cma_mm *mm = NULL;
-
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	assert_int_equal(cma_memblock_reserve(mm, 32 * MiB, 16 * MiB), 0);
-	assert_int_equal(cma_mm_boot(mm), 0);
-	test_activate_cma(mm, (32 * MiB) >> 12, (16 * MiB) >> 12);
-	assert_verify(mm);
-	return mm;
-}
-
 static unsigned long ops_per_worker(void)
 {
 	const char *env = getenv("CMA_THREAD_OPS");
@@ -166,7 +148,7 @@ static unsigned long ops_per_worker(void)
  */
 static void run_workers(unsigned nr_workers, const char *name)
 {
-	struct cma_mm *mm = threaded_machine();
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .cpus = NR_CPUS);
 	unsigned long free_at_boot = global_page_state(mm, NR_FREE_PAGES);
 	unsigned long seed = test_seed(name), corrupt = 0, allocs = 0;
 	struct worker *w = calloc(nr_workers, sizeof(*w));
@@ -255,7 +237,7 @@ static bool on_pcp_list(struct cma_mm *mm, unsigned cpu, struct cma_page *page)
 /* Expect: a page allocated by a thread on cpu 1 and freed on cpu 0 lands on cpu 0's pcp list. */
 static void free_pages_on_other_cpu_lands_on_its_pcp(void **state)
 {
-	struct cma_mm *mm = threaded_machine();
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .cpus = NR_CPUS);
 	struct remote_alloc ra = { .mm = mm };
 	pthread_t t;
 	unsigned long before0, before1;
