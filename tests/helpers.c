@@ -79,18 +79,6 @@ unsigned long test_seed(const char *test)
 	return seed;
 }
 
-/* xorshift64* */
-uint64_t test_rand(uint64_t *state)
-{
-	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dull;
-}
-
 unsigned long free_pages_of_type(struct zone *zone, int mt)
 {
 	unsigned long n = 0;

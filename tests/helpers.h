@@ -14,6 +14,7 @@
 
 #include <cma/cma.h>
 #include "mm/internal.h"
+#include "lib/prandom.h"
 
 #define KiB (1ull << 10)
 #define MiB (1ull << 20)
@@ -67,7 +68,6 @@ struct cma_mm *test_boot(const struct cma_mm_config *cfg);
 
 /* The seed of a randomized test: CMA_TEST_SEED, or time; printed either way. */
 unsigned long test_seed(const char *test);
-uint64_t test_rand(uint64_t *state);
 
 /* Free pages of @zone on the lists of @mt (all orders). */
 unsigned long free_pages_of_type(struct zone *zone, int mt);

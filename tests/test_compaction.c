@@ -110,7 +110,7 @@ static struct fake_owner *fragment(struct cma_mm *mm, uint64_t *rnd)
 		slot_at[page_to_pfn(mm, o->slots[i].page) - mm->base_pfn] = (long)i;
 	for (unsigned long i = 0; i + 1 < nr; i += 2) {
 		long a = slot_at[i], b = slot_at[i + 1];
-		bool first = test_rand(rnd) & 1;
+		bool first = prandom_u64_state(rnd) & 1;
 
 		if (a >= 0 && b >= 0)
 			owner_release(o, (uint64_t)(first ? a : b));
@@ -301,14 +301,14 @@ static void *owner_at_work(void *arg)
 
 	cma_mm_bind_cpu(r->mm, 1);
 	while (!atomic_load(&r->stop)) {
-		uint64_t i = test_rand(&rnd) % r->o->nr_slots;
-		bool resident = owner_write(r->o, i, test_rand(&rnd));
+		uint64_t i = prandom_u64_state(&rnd) % r->o->nr_slots;
+		bool resident = owner_write(r->o, i, prandom_u64_state(&rnd));
 
 		r->writes += resident;
-		if (resident && test_rand(&rnd) % 8 == 0) {
+		if (resident && prandom_u64_state(&rnd) % 8 == 0) {
 			owner_release(r->o, i);
 			r->refaults += owner_fault(r->o, i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN,
-						   test_rand(&rnd)) != NULL;
+						   prandom_u64_state(&rnd)) != NULL;
 		}
 	}
 	return NULL;

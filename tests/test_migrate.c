@@ -384,9 +384,9 @@ static void *writer(void *arg)
 
 	cma_mm_bind_cpu(r->mm, 1);
 	while (!atomic_load(&r->stop)) {
-		uint64_t i = test_rand(&rnd) % r->o->nr_slots;
+		uint64_t i = prandom_u64_state(&rnd) % r->o->nr_slots;
 
-		r->writes += owner_write(r->o, i, test_rand(&rnd));
+		r->writes += owner_write(r->o, i, prandom_u64_state(&rnd));
 	}
 	return NULL;
 }

@@ -196,7 +196,7 @@ struct stress {
 
 static uint64_t rnd(struct stress *s)
 {
-	return test_rand(&s->rnd);
+	return prandom_u64_state(&s->rnd);
 }
 
 /* 64 MiB, DMA below 16 MiB, the default area of 16 MiB, 8 MiB of swap. */
@@ -769,7 +769,7 @@ static bool slot_resident(struct fake_owner *o, uint64_t idx)
 
 static void worker_step(struct worker *w)
 {
-	uint64_t r = test_rand(&w->rnd), idx = (r >> 8) % WORKER_SLOTS;
+	uint64_t r = prandom_u64_state(&w->rnd), idx = (r >> 8) % WORKER_SLOTS;
 	struct fake_owner *o = w->o[(r >> 20) & 1];
 	unsigned what = (unsigned)(r % 100);
 
@@ -833,9 +833,9 @@ static void *worker_main(void *arg)
 	/* start under pressure: 60% of the slots resident */
 	for (uint64_t i = 0; i < WORKER_SLOTS; i++)
 		for (int k = 0; k < 2; k++)
-			if (test_rand(&w->rnd) % 10 < 6 &&
+			if (prandom_u64_state(&w->rnd) % 10 < 6 &&
 			    owner_fault_ops(w->o[k], i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN,
-					    test_rand(&w->rnd), NULL))
+					    prandom_u64_state(&w->rnd), NULL))
 				w->faults++;
 	for (unsigned long i = 0; i < w->ops; i++)
 		worker_step(w);
@@ -868,7 +868,7 @@ static void *contig_main(void *arg)
 	cma_mm_bind_cpu(c->mm, c->cpu);
 	pthread_barrier_wait(c->start);
 	for (unsigned long i = 0; i < c->ops; i++) {
-		uint64_t r = test_rand(&c->rnd);
+		uint64_t r = prandom_u64_state(&c->rnd);
 		struct block *b = &c->held[r % CONTIG_HELD];
 		unsigned long count = 1 + (r >> 8) % ((r >> 20) % 2 ? 32 : 512);
 		struct cma_page *page;
@@ -995,7 +995,7 @@ static void threads_two_areas_kswapd(void **state)
 	assert_int_equal(cma_kswapd_start(mm), 0);
 	for (unsigned i = 0; i < NR_WORKERS; i++) {
 		w[i] = (struct worker){ .mm = mm, .start = &start, .cpu = i, .ops = ops,
-					.rnd = test_rand(&seed) };
+					.rnd = prandom_u64_state(&seed) };
 		assert_non_null(w[i].o[0] = owner_create(mm, true, WORKER_SLOTS));
 		assert_non_null(w[i].o[1] = owner_create(mm, false, WORKER_SLOTS));
 		assert_int_equal(pthread_create(&w[i].thread, NULL, worker_main, &w[i]), 0);
@@ -1005,7 +1005,7 @@ static void threads_two_areas_kswapd(void **state)
 
 		c[i] = (struct contig){ .mm = mm, .dev = i ? dev : NULL, .start = &start,
 					.base = cma_area_base_pfn(area), .count = cma_area_count(area),
-					.cpu = 2 + i, .ops = ops / 40, .rnd = test_rand(&seed) };
+					.cpu = 2 + i, .ops = ops / 40, .rnd = prandom_u64_state(&seed) };
 		assert_int_equal(pthread_create(&c[i].thread, NULL, contig_main, &c[i]), 0);
 	}
 	for (unsigned i = 0; i < NR_WORKERS; i++)

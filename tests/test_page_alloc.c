@@ -223,14 +223,14 @@ static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
 
 	zero_watermarks(mm);
 	for (int step = 0; step < 20000; step++) {
-		unsigned i = test_rand(&rnd) % 512;
+		unsigned i = prandom_u64_state(&rnd) % 512;
 
 		if (pages[i]) {
 			cma_free_pages(mm, pages[i], orders[i]);
 			pages[i] = NULL;
 		} else {
-			orders[i] = test_rand(&rnd) % mm->max_order;
-			pages[i] = cma_alloc_pages(mm, gfps[test_rand(&rnd) % 5] | CMA_GFP_NOWARN,
+			orders[i] = prandom_u64_state(&rnd) % mm->max_order;
+			pages[i] = cma_alloc_pages(mm, gfps[prandom_u64_state(&rnd) % 5] | CMA_GFP_NOWARN,
 						   orders[i]);
 		}
 		if (step % 16 == 0)
@@ -455,7 +455,7 @@ static void free_pages_merges_back_to_max_order(void **state)
 	unsigned long blocks = z->free_area[mm->max_order - 1].nr_free;
 
 	for (int i = 0; i < 3000; i++) {
-		unsigned order = test_rand(&rnd) % 4;
+		unsigned order = prandom_u64_state(&rnd) % 4;
 		struct cma_page *p = cma_alloc_pages(mm, i % 2 ? CMA_GFP_KERNEL : CMA_GFP_HIGHUSER_MOVABLE,
 						     order);
 
@@ -464,7 +464,7 @@ static void free_pages_merges_back_to_max_order(void **state)
 	}
 	/* free in a shuffled order */
 	for (size_t i = l.nr; i > 1; i--) {
-		size_t j = test_rand(&rnd) % i;
+		size_t j = prandom_u64_state(&rnd) % i;
 		struct cma_page *tp = l.pages[i - 1];
 		unsigned to = l.orders[i - 1];
 

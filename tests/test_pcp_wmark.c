@@ -496,10 +496,10 @@ static void wmark_migrate_reserve_matches_seed_walk(void **state)
 		for (unsigned long b = 0; b < nr_blocks; b++) {
 			unsigned long pfn = mm->base_pfn + b * mm->pageblock_nr_pages;
 
-			if (pfn_valid(mm, pfn) && test_rand(&rnd) % 4 == 0)
-				retype_block(mm, pfn, types[test_rand(&rnd) % 5]);
+			if (pfn_valid(mm, pfn) && prandom_u64_state(&rnd) % 4 == 0)
+				retype_block(mm, pfn, types[prandom_u64_state(&rnd) % 5]);
 		}
-		mm->min_free_kbytes = (int)(128 + test_rand(&rnd) % 8192);
+		mm->min_free_kbytes = (int)(128 + prandom_u64_state(&rnd) % 8192);
 		for (unsigned long b = 0; b < nr_blocks; b++)
 			want[b] = (uint8_t)get_pageblock_migratetype(mm, mm->base_pfn + b * mm->pageblock_nr_pages);
 		setup_per_zone_wmarks(mm);

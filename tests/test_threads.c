@@ -108,7 +108,7 @@ static void *worker_main(void *arg)
 	cma_mm_bind_cpu(w->mm, w->cpu);
 	pthread_barrier_wait(w->start);
 	for (unsigned long i = 0; i < w->ops; i++) {
-		uint64_t r = test_rand(&w->rand);
+		uint64_t r = prandom_u64_state(&w->rand);
 		unsigned slot = (unsigned)(r % LIVE);
 
 		if (w->live[slot].page)

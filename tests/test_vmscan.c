@@ -702,7 +702,7 @@ static void *allocator_fn(void *arg)
 		a->faulted += tries < 100;
 		if (!zone_above(zone, WMARK_LOW))
 			wakeup_kswapd(a->mm, zone, 0);
-		uint64_t r = test_rand(&a->seed);
+		uint64_t r = prandom_u64_state(&a->seed);
 
 		if (r % 7 == 0)
 			owner_write(a->o, (r >> 8) % (i + 1), r);
