@@ -135,6 +135,15 @@ unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page *
 	}
 }
 
+int first_difference(const char *a, const char *b)
+{
+	int line = 1;
+
+	for (; *a && *a == *b; a++, b++)
+		line += *a == '\n';
+	return line;
+}
+
 char *test_dmesg(struct cma_mm *mm)
 {
 	char *buf = NULL;

@@ -91,6 +91,8 @@ void test_zero_watermarks(struct cma_mm *mm);
  */
 unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page **pages,
 			     unsigned long max);
+/* The first line (from 1) where texts @a and @b differ, for a failure message. */
+int first_difference(const char *a, const char *b);
 /* The machine's log (cma_mm_dmesg) as a NUL-terminated string; free() it. */
 char *test_dmesg(struct cma_mm *mm);
 

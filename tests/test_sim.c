@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers.h"
 #include "report.h"
 #include "sim.h"
 
@@ -130,15 +131,6 @@ static char *json_without_host(const struct sim_result *r)
 		memmove(host, end + 1, strlen(end + 1) + 1);
 	}
 	return buf;
-}
-
-static int first_difference(const char *a, const char *b)
-{
-	int line = 1;
-
-	for (; *a && *a == *b; a++, b++)
-		line += *a == '\n';
-	return line;
 }
 
 /* Expect: one seed twice gives one report under every policy; another seed another run. */
