@@ -70,6 +70,85 @@ struct cma_mm *test_mm_boot(const struct test_shape *shape)
 	return mm;
 }
 
+struct cma_mm *test_mm_boot_mode(const struct test_shape *mode, struct test_shape extra)
+{
+	struct test_shape s = *mode;
+
+#define MERGE(field) if (extra.field) s.field = extra.field
+	MERGE(size); MERGE(base); MERGE(banks); MERGE(nr_banks); MERGE(metadata_only);
+	MERGE(cpus); MERGE(arch); MERGE(page_shift); MERGE(max_order); MERGE(pageblock_order);
+	MERGE(dma_end); MERGE(dma32_end); MERGE(highmem_start); MERGE(swap); MERGE(atomic_pool);
+	MERGE(cmdline); MERGE(kconfig); MERGE(cma_base); MERGE(cma_size);
+#undef MERGE
+	return test_mm_boot(&s);
+}
+
+/*
+ * The modes. 64 KiB pages take ppc64's orders (MAX_ORDER 9, 16 MiB
+ * pageblocks) rather than 64 MiB blocks of orders 0..10, and 256 MiB of
+ * RAM: at 64 MiB (1024 pages) grouping by mobility would be off, since
+ * 6 pageblocks make 1536 pages.
+ */
+static const struct {
+	const char *name;
+	unsigned page_shift, max_order, pageblock_order;
+	uint64_t size;
+} mode_pages[] = { { "4K pages", 12, 0, 0, 64 * MiB }, { "64K pages", 16, 9, 8, 256 * MiB } };
+static const unsigned mode_cpus[] = { 1, 4 };
+
+struct mode_run {
+	test_mode_fn fn;
+	struct test_shape shape;
+};
+
+static void run_in_mode(void **state)
+{
+	struct mode_run *run = *state;
+
+	run->fn(&run->shape);
+}
+
+/* Mode @m of 8: bit 0 backed, bit 1 four CPUs, bit 2 64 KiB pages. */
+static struct test_shape mode_shape(unsigned m, char **name)
+{
+	unsigned p = m >> 2 & 1, cpus = mode_cpus[m >> 1 & 1];
+	bool backed = m & 1;
+
+	assert_true(asprintf(name, "%s, %u CPU%s, %s", mode_pages[p].name, cpus, cpus > 1 ? "s" : "",
+			     backed ? "backed" : "metadata-only") > 0);
+	return (struct test_shape){
+		.size = mode_pages[p].size, .page_shift = mode_pages[p].page_shift,
+		.max_order = mode_pages[p].max_order, .pageblock_order = mode_pages[p].pageblock_order,
+		.cpus = cpus, .metadata_only = !backed,
+	};
+}
+
+int test_run_modes(const char *group, const struct test_mode_case *cases, size_t nr)
+{
+	const unsigned modes = 8;
+	struct CMUnitTest *tests = calloc(nr * modes, sizeof(*tests));
+	struct mode_run *runs = calloc(nr * modes, sizeof(*runs));
+	int failed;
+
+	assert_non_null(tests);
+	assert_non_null(runs);
+	for (size_t n = 0; n < nr * modes; n++) {
+		char *mode, *name;
+
+		runs[n] = (struct mode_run){ cases[n / modes].fn, mode_shape(n % modes, &mode) };
+		assert_true(asprintf(&name, "%s [%s]", cases[n / modes].name, mode) > 0);
+		free(mode);
+		tests[n] = (struct CMUnitTest){ .name = name, .test_func = run_in_mode,
+						.initial_state = &runs[n] };
+	}
+	failed = _cmocka_run_group_tests(group, tests, nr * modes, NULL, NULL);
+	for (size_t n = 0; n < nr * modes; n++)
+		free((char *)tests[n].name);
+	free(tests);
+	free(runs);
+	return failed;
+}
+
 unsigned long test_seed(const char *test)
 {
 	const char *env = getenv("CMA_TEST_SEED");

@@ -66,6 +66,36 @@ struct cma_mm *test_mm_boot(const struct test_shape *shape);
 /* Boot @cfg, failing the test on error. */
 struct cma_mm *test_boot(const struct cma_mm_config *cfg);
 
+/*
+ * The machine of @mode with what a case adds: each field nonzero in
+ * @extra replaces @mode's (a case's sizes, zones and CMA range over the
+ * runner's page size and CPUs).
+ */
+struct cma_mm *test_mm_boot_mode(const struct test_shape *mode, struct test_shape extra);
+#define test_mm_mode(mode, ...) test_mm_boot_mode(mode, (struct test_shape){ __VA_ARGS__ })
+
+/* ---- the mode runner (as the kernel's tools/testing/memblock runs each case per setup) ---- */
+
+/*
+ * A case that holds in every machine shape: it boots its machine with
+ * test_mm_mode(mode, what it needs) and counts in mm->page_shift,
+ * mm->pageblock_nr_pages and mm->max_order, never in 4 KiB pages.
+ */
+typedef void (*test_mode_fn)(const struct test_shape *mode);
+struct test_mode_case {
+	const char *name;
+	test_mode_fn fn;
+};
+#define test_mode_case(f) { #f, f }
+/*
+ * Run each of @cases in every mode (4 KiB and 64 KiB pages, 1 and 4 CPUs,
+ * backed and metadata-only) as a cmocka test of its own named
+ * "case [mode]", so that a failure names its mode. Returns the failures.
+ */
+int test_run_modes(const char *group, const struct test_mode_case *cases, size_t nr);
+#define test_run_mode_cases(group, cases) \
+	test_run_modes(group, cases, sizeof(cases) / sizeof((cases)[0]))
+
 /* The seed of a randomized test: CMA_TEST_SEED, or time; printed either way. */
 unsigned long test_seed(const char *test);
 

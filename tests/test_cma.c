@@ -15,6 +15,19 @@
 /* 64 MiB at 0 (DMA below 16 MiB), pageblock order 9, 2 CPUs. */
 #define CMA_MACHINE .dma_end = 16 * MiB, .pageblock_order = 9, .cpus = 2
 
+/*
+ * The pages of an area of @size: dma_declare_contiguous aligns it to
+ * 2^max(MAX_ORDER, pageblock_order) pages.
+ */
+static unsigned long area_pages(struct cma_mm *mm, uint64_t size)
+{
+	unsigned long align = 1ul << (mm->max_order > mm->pageblock_order ? mm->max_order :
+				       mm->pageblock_order);
+	unsigned long pages = size >> mm->page_shift;
+
+	return (pages + align - 1) / align * align;
+}
+
 static struct cma *default_area(struct cma_mm *mm)
 {
 	return cma_dev_get_cma_area(mm, NULL);
@@ -169,34 +182,40 @@ static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
 	cma_mm_destroy(mm);
 }
 
-/* Expect: an unaligned range takes exactly its pages; head and tail go back. */
-static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
+/*
+ * Expect: an unaligned range takes exactly its pages; head and tail go
+ * back. The range ends 700/2048 into the area (pfn 700 of 4 KiB pages).
+ */
+static void alloc_contig_range_unaligned_returns_head_and_tail(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
-	unsigned long base = cma_area_base_pfn(default_area(mm)), before;
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=8M");
+	struct cma *cma = default_area(mm);
+	unsigned long base = cma_area_base_pfn(cma), end = base + cma_area_count(cma) * 700 / 2048;
+	unsigned long before;
 
 	cma_drain_all_pages(mm);
 	before = global_page_state(mm, NR_FREE_PAGES);
-	assert_int_equal(cma_alloc_contig_range(mm, base + 3, base + 700, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_alloc_contig_range(mm, base + 3, end, CMA_MIGRATE_CMA), 0);
 	cma_drain_all_pages(mm);
-	assert_int_equal(before - global_page_state(mm, NR_FREE_PAGES), 697);
-	for (unsigned long pfn = base; pfn < base + 1024; pfn++) {
-		bool taken = pfn >= base + 3 && pfn < base + 700;
+	assert_int_equal(before - global_page_state(mm, NR_FREE_PAGES), end - base - 3);
+	for (unsigned long pfn = base; pfn < base + cma_area_count(cma) / 2; pfn++) {
+		bool taken = pfn >= base + 3 && pfn < end;
 
 		assert_int_equal(page_test(pfn_to_page(mm, pfn), PG_head), taken);
 	}
 	assert_clean(mm);
-	cma_free_contig_range(mm, base + 3, 697);
+	cma_free_contig_range(mm, base + 3, end - base - 3);
 	cma_drain_all_pages(mm);
 	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
 	assert_clean(mm);
 	cma_mm_destroy(mm);
 }
 
-static void alloc_contig_range_bad_input(void **state)
+static void alloc_contig_range_bad_input(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=8M");
 	unsigned long base = cma_area_base_pfn(default_area(mm));
+	unsigned long dma_end = (16 * MiB) >> mm->page_shift;
 
 	assert_int_equal(cma_alloc_contig_range(mm, base + 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
 	assert_int_equal(cma_alloc_contig_range(mm, base, base + 10, CMA_MIGRATE_UNMOVABLE), -EINVAL);
@@ -204,7 +223,8 @@ static void alloc_contig_range_bad_input(void **state)
 	assert_int_equal(cma_alloc_contig_range(mm, base - 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
 	assert_int_equal(cma_alloc_contig_range(mm, base, base + 10, CMA_MIGRATE_MOVABLE), -EINVAL);
 	/* across the DMA / Normal boundary */
-	assert_int_equal(cma_alloc_contig_range(mm, 4000, 4200, CMA_MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_alloc_contig_range(mm, dma_end - 96, dma_end + 104, CMA_MIGRATE_MOVABLE),
+			 -EINVAL);
 	assert_int_equal(cma_alloc_contig_range(mm, 1ul << 30, (1ul << 30) + 1, CMA_MIGRATE_MOVABLE), -EINVAL);
 	/* free of pages that are not a contiguous allocation changes nothing */
 	cma_free_contig_range(mm, base, 4);
@@ -373,10 +393,10 @@ static void dev_set_cma_area_follows_v23(void **state)
 }
 
 /* Expect: alignment above CONFIG_CMA_ALIGNMENT is clamped to it. */
-static void alloc_from_contiguous_alignment_clamped(void **state)
+static void alloc_from_contiguous_alignment_clamped(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M",
-				    .kconfig = "CONFIG_CMA_ALIGNMENT=6\n");
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=16M",
+					 .kconfig = "CONFIG_CMA_ALIGNMENT=6\n");
 	struct cma *cma = default_area(mm);
 	struct cma_page *a = cma_dma_alloc_from_contiguous(mm, NULL, 1, 0);
 	struct cma_page *b = cma_dma_alloc_from_contiguous(mm, NULL, 1, 12);
@@ -392,9 +412,9 @@ static void alloc_from_contiguous_alignment_clamped(void **state)
 }
 
 /* Expect: releasing pages that are not the area's (or not allocated) returns false and changes nothing. */
-static void release_from_contiguous_foreign_pages(void **state)
+static void release_from_contiguous_foreign_pages(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=8M");
 	struct cma *cma = default_area(mm);
 	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 8, 0);
 	struct cma_page *other = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
@@ -409,7 +429,7 @@ static void release_from_contiguous_foreign_pages(void **state)
 	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
 	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 8));
 	cma_free_pages(mm, other, 0);
-	assert_int_equal(cma_area_count(cma), 2048);
+	assert_int_equal(cma_area_count(cma), area_pages(mm, 8 * MiB));
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -481,19 +501,23 @@ int main(void)
 		cmocka_unit_test(alloc_from_contiguous_full_area),
 		cmocka_unit_test(alloc_from_contiguous_pinned_page_skips_range),
 		cmocka_unit_test(alloc_from_contiguous_everything_pinned_fails_clean),
-		cmocka_unit_test(alloc_contig_range_unaligned_returns_head_and_tail),
-		cmocka_unit_test(alloc_contig_range_bad_input),
 		cmocka_unit_test(alloc_contig_range_movable_zone_memory),
 		cmocka_unit_test(dma_contiguous_reserve_size_selection),
 		cmocka_unit_test(mm_create_malformed_cma_config),
 		cmocka_unit_test(dma_declare_contiguous_error_codes),
 		cmocka_unit_test(dev_set_cma_area_follows_v23),
-		cmocka_unit_test(alloc_from_contiguous_alignment_clamped),
-		cmocka_unit_test(release_from_contiguous_foreign_pages),
 		cmocka_unit_test(cma_area_spanning_zones_dropped),
 		cmocka_unit_test(cma_area_refused_on_tiny_machine),
 		cmocka_unit_test(cma_statistics_follow_allocations),
 	};
 
-	return cmocka_run_group_tests_name("cma", tests, NULL, NULL);
+	const struct test_mode_case mode_cases[] = {
+		test_mode_case(alloc_contig_range_unaligned_returns_head_and_tail),
+		test_mode_case(alloc_contig_range_bad_input),
+		test_mode_case(release_from_contiguous_foreign_pages),
+		test_mode_case(alloc_from_contiguous_alignment_clamped),
+	};
+
+	return cmocka_run_group_tests_name("cma", tests, NULL, NULL) +
+	       test_run_mode_cases("cma in every mode", mode_cases);
 }

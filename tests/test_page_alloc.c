@@ -105,10 +105,11 @@ static int free_list_type_of(struct cma_mm *mm, unsigned long pfn)
  * unmovable requests fail although the CMA pageblocks are all free; a
  * movable request then succeeds from them.
  */
-static void alloc_pages_unmovable_never_from_cma(void **state)
+static void alloc_pages_unmovable_never_from_cma(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(TEST_CMA_32M);
-	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
+	unsigned long cma_start = (32 * MiB) >> mm->page_shift;
+	unsigned long cma_nr = (16 * MiB) >> mm->page_shift;
 	struct live l = { 0 };
 	struct cma_page *p;
 
@@ -136,10 +137,11 @@ static void alloc_pages_unmovable_never_from_cma(void **state)
  * Expect: when the MOVABLE lists run dry, a movable request takes CMA
  * pages before it steals from the UNMOVABLE pageblock that has free pages.
  */
-static void alloc_pages_movable_falls_back_to_cma_first(void **state)
+static void alloc_pages_movable_falls_back_to_cma_first(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(TEST_CMA_32M);
-	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
+	unsigned long cma_start = (32 * MiB) >> mm->page_shift;
+	unsigned long cma_nr = (16 * MiB) >> mm->page_shift;
 	struct live l = { 0 };
 	struct cma_page *p;
 	bool reached_cma = false;
@@ -209,10 +211,11 @@ static void assert_cma_blocks_intact(struct cma_mm *mm, unsigned long start, uns
  * unmovable ones included (which take ownership of whole pageblocks),
  * leave every CMA pageblock CMA and no unmovable page inside one.
  */
-static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
+static void alloc_pages_random_mix_keeps_cma_pageblocks(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(TEST_CMA_32M);
-	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
+	unsigned long cma_start = (32 * MiB) >> mm->page_shift;
+	unsigned long cma_nr = (16 * MiB) >> mm->page_shift;
 	static const cma_gfp_t gfps[] = {
 		CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, CMA_GFP_HIGHUSER_MOVABLE,
 		CMA_GFP_ATOMIC, CMA_GFP_DMA,
@@ -249,13 +252,13 @@ static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
 }
 
 /*
- * Expect: a movable order-1 request served from a CMA order-10 block
+ * Expect: a movable order-1 request served from a CMA MAX_ORDER-1 block
  * leaves the split-off halves on the CMA lists (expand keeps CMA), not on
  * the MOVABLE lists.
  */
-static void alloc_pages_expand_keeps_cma_type(void **state)
+static void alloc_pages_expand_keeps_cma_type(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_mm(TEST_CMA_32M);
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	unsigned long cma_before, movable_before;
@@ -549,9 +552,9 @@ static void alloc_pages_gfp_zero_clears_bytes(void **state)
 
 /* ---- refusals ---- */
 
-static void alloc_pages_order_too_high_refused(void **state)
+static void alloc_pages_order_too_high_refused(const struct test_shape *mode)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm_mode(mode);
 	unsigned long before = zone_page_state(normal_zone(mm), NR_FREE_PAGES);
 	struct cma_page *p;
 
@@ -572,9 +575,9 @@ static void alloc_pages_order_too_high_refused(void **state)
  * order, a tail page or a pointer from elsewhere is reported and changes
  * nothing.
  */
-static void free_pages_bad_page_changes_nothing(void **state)
+static void free_pages_bad_page_changes_nothing(const struct test_shape *mode)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm_mode(mode);
 	struct zone *z = normal_zone(mm);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
 	struct cma_page outside;
@@ -582,7 +585,7 @@ static void free_pages_bad_page_changes_nothing(void **state)
 
 	cma_drain_all_pages(mm);
 	free_before = zone_page_state(z, NR_FREE_PAGES);
-	cma_free_pages(mm, cma_pfn_to_page(mm, 5000), 0);	/* free page */
+	cma_free_pages(mm, cma_pfn_to_page(mm, pfn_of(mm, p) ^ 4), 0);	/* its free buddy */
 	cma_free_pages(mm, p, 1);				/* wrong order */
 	cma_free_pages(mm, cma_page_nth(mm, p, 1), 0);		/* tail */
 	cma_free_pages(mm, &outside, 0);			/* not ours */
@@ -600,11 +603,7 @@ static void free_pages_bad_page_changes_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(alloc_pages_unmovable_never_from_cma),
-		cmocka_unit_test(alloc_pages_movable_falls_back_to_cma_first),
 		cmocka_unit_test(alloc_pages_reserve_is_last_resort),
-		cmocka_unit_test(alloc_pages_random_mix_keeps_cma_pageblocks),
-		cmocka_unit_test(alloc_pages_expand_keeps_cma_type),
 		cmocka_unit_test(rmqueue_fallback_small_steal_takes_only_the_block),
 		cmocka_unit_test(rmqueue_fallback_large_steal_moves_free_pages),
 		cmocka_unit_test(rmqueue_fallback_claims_half_free_block),
@@ -615,9 +614,17 @@ int main(void)
 		cmocka_unit_test(alloc_pages_gfp_selects_zone),
 		cmocka_unit_test(alloc_pages_kernel_never_highmem),
 		cmocka_unit_test(alloc_pages_gfp_zero_clears_bytes),
-		cmocka_unit_test(alloc_pages_order_too_high_refused),
-		cmocka_unit_test(free_pages_bad_page_changes_nothing),
 	};
 
-	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);
+	const struct test_mode_case mode_cases[] = {
+		test_mode_case(alloc_pages_unmovable_never_from_cma),
+		test_mode_case(alloc_pages_movable_falls_back_to_cma_first),
+		test_mode_case(alloc_pages_random_mix_keeps_cma_pageblocks),
+		test_mode_case(alloc_pages_expand_keeps_cma_type),
+		test_mode_case(alloc_pages_order_too_high_refused),
+		test_mode_case(free_pages_bad_page_changes_nothing),
+	};
+
+	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL) +
+	       test_run_mode_cases("page_alloc in every mode", mode_cases);
 }
