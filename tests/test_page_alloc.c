@@ -10,15 +10,6 @@
 
 #include "helpers.h"
 
-/* One zone (no DMA): 64 MiB at 0, pageblock order @pb. */
-static struct cma_mm *single_zone(uint64_t size, unsigned pb)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = pb };
-
-	return test_boot(&cfg);
-}
-
 /* Let the lists run dry: no watermark holds pages back. */
 static void zero_watermarks(struct cma_mm *mm)
 {
@@ -173,7 +164,7 @@ static void alloc_pages_movable_falls_back_to_cma_first(const struct test_shape 
  */
 static void alloc_pages_reserve_is_last_resort(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	struct cma_page *p;
@@ -292,7 +283,7 @@ static void alloc_pages_expand_keeps_cma_type(const struct test_shape *mode)
 static struct cma_mm *fragmented(struct live *l, unsigned long *block_pfn, const unsigned *offs,
 				 unsigned nr, unsigned order)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned long base;
 
 	zero_watermarks(mm);
@@ -407,7 +398,7 @@ static void rmqueue_fallback_reclaimable_moves_small_blocks(void **state)
  */
 static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
 	unsigned long pfn, base;
 
@@ -432,7 +423,7 @@ static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
  */
 static void free_pages_merges_across_pageblock_types(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned long before = zone_page_state(normal_zone(mm), NR_FREE_PAGES);
 	unsigned long before10 = normal_zone(mm)->free_area[10].nr_free;
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
@@ -451,7 +442,7 @@ static void free_pages_merges_across_pageblock_types(void **state)
 /* Expect: freeing everything merges memory back into MAX_ORDER-1 blocks. */
 static void free_pages_merges_back_to_max_order(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	uint64_t rnd = test_seed(__func__);

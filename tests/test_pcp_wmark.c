@@ -12,15 +12,6 @@
 
 #include "helpers.h"
 
-static struct cma_mm *one_zone(uint64_t size, unsigned pb, unsigned cpus)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = pb,
-				     .nr_cpus = cpus, .metadata_only = true };
-
-	return test_boot(&cfg);
-}
-
 /* The formula of zone_batchsize(), computed independently. */
 static int expected_batch(unsigned long present)
 {
@@ -44,7 +35,7 @@ static int expected_batch(unsigned long present)
  */
 static void pcp_batch_and_high_follow_zone_size(void **state)
 {
-	struct cma_mm *mm = one_zone(1 * GiB, 0, 1);
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	unsigned long before = zone_page_state(z, NR_FREE_PAGES);
@@ -69,7 +60,7 @@ static void pcp_batch_and_high_follow_zone_size(void **state)
 /* Expect: freeing past high gives one batch back to buddy at once. */
 static void pcp_free_above_high_drains_a_batch(void **state)
 {
-	struct cma_mm *mm = one_zone(1 * GiB, 0, 1);
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true);
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	struct cma_page *pages[400];
 
@@ -92,7 +83,7 @@ static void pcp_free_above_high_drains_a_batch(void **state)
  */
 static void pcp_drain_frees_to_recorded_type(void **state)
 {
-	struct cma_mm *mm = one_zone(64 * MiB, 9, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	unsigned long pfn = cma_page_to_pfn(mm, p);
@@ -167,7 +158,7 @@ struct bound_ctx {
 /* Expect: each thread's frees land on its own slot; drain_all empties all. */
 static void pcp_bind_cpu_and_drain_all(void **state)
 {
-	struct cma_mm *mm = one_zone(64 * MiB, 9, 2);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .cpus = 2, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	unsigned long before = zone_page_state(z, NR_FREE_PAGES);
 	struct cma_page *a, *b;
@@ -243,7 +234,7 @@ static void wmark_min_free_kbytes_formula(void **state)
 	static const uint64_t sizes[] = { 512 << 10, 64 * MiB, 1 * GiB, 3 * GiB };
 
 	for (unsigned i = 0; i < 4; i++) {
-		struct cma_mm *mm = one_zone(sizes[i], 0, 1);
+		struct cma_mm *mm = test_mm(.size = sizes[i], .metadata_only = true);
 		unsigned long k = isqrt(16 * (sizes[i] >> 10));
 
 		k = k < 128 ? 128 : k > 65536 ? 65536 : k;
@@ -329,7 +320,7 @@ static void wmark_lowmem_reserve_ratios(void **state)
  */
 static void wmark_ok_discounts_lower_orders(void **state)
 {
-	struct cma_mm *mm = one_zone(64 * MiB, 9, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	static struct cma_page *pages[16384];
 	int n = 0;
