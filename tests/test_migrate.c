@@ -709,6 +709,31 @@ static void fault_inject_rules(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect should_fail_alloc_page's draws to be lib/prandom.h's from the
+ * seed (the kernel's fault attribute draws from prandom_u32 too): the
+ * n-th allocation fails exactly when the n-th prandom_below(100) from the
+ * seed is below the probability.
+ */
+static void fault_inject_draws_follow_prandom(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
+	struct cma_fault_attr fa = { .probability = 30, .seed = 42 };
+	uint64_t s = 42;
+
+	cma_fault_inject(mm, &fa);
+	for (int i = 0; i < 200; i++) {
+		bool fail = prandom_below(&s, 100) < 30;
+
+		if (count_failures(mm, 1, 0) != fail)
+			fail_msg("allocation %d: expected it to %s, as the generator's draw says", i,
+				 fail ? "fail" : "succeed");
+	}
+	cma_fault_inject(mm, NULL);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -732,6 +757,7 @@ int main(void)
 		cmocka_unit_test(isolate_range_across_hole),
 		cmocka_unit_test(isolate_lru_page_in_other_cpu_pagevec_busy),
 		cmocka_unit_test(fault_inject_rules),
+		cmocka_unit_test(fault_inject_draws_follow_prandom),
 	};
 
 	return cmocka_run_group_tests_name("migrate", tests, NULL, NULL);
