@@ -30,6 +30,7 @@
  * CMA_BENCH_SEED=N replaces the mix's fixed seed.
  */
 #include <cma/cma.h>
+#include "lib/prandom.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -335,16 +336,6 @@ static int figure_pairs(struct allocator *allocs, int n, const struct bench_para
 /* Figure 2: random mix of orders with a live set                      */
 /* ------------------------------------------------------------------ */
 
-static uint64_t xorshift64(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
 /*
  * The op sequence, the same for every allocator: entry i is (slot << 8 |
  * order). The first MIX_SLOTS entries fill slot i and are not timed. The
@@ -353,12 +344,12 @@ static uint64_t xorshift64(uint64_t *s)
 static uint16_t *make_mix_sequence(unsigned long ops, uint64_t seed)
 {
 	uint16_t *seq = malloc((MIX_SLOTS + ops) * sizeof(*seq));
-	uint64_t s = seed ? seed : 1;
+	uint64_t s = seed;
 
 	if (!seq)
 		return NULL;
 	for (unsigned long i = 0; i < MIX_SLOTS + ops; i++) {
-		uint64_t r = xorshift64(&s);
+		uint64_t r = prandom_u64_state(&s);
 		unsigned order = __builtin_ctzll(r | (1ull << MIX_MAX_ORDER));
 		unsigned slot = i < MIX_SLOTS ? i : (r >> 32) % MIX_SLOTS;
 

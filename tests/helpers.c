@@ -17,38 +17,136 @@ struct cma_mm *test_boot(const struct cma_mm_config *cfg)
 	return mm;
 }
 
-struct cma_mm *test_machine(cma_phys_t base, uint64_t size, bool metadata_only)
+struct cma_mm_config test_config(const struct test_shape *shape, struct cma_bank *bank)
 {
-	struct cma_bank bank = { base, size };
-	struct cma_mm_config cfg = {
-		.banks = &bank,
-		.nr_banks = 1,
-		.zone_dma_end = base < 16 * MiB && base + size > 16 * MiB ? 16 * MiB : 0,
-		.metadata_only = metadata_only,
+	*bank = (struct cma_bank){ shape->base, shape->size ? shape->size : 64 * MiB };
+	return (struct cma_mm_config){
+		.arch = shape->arch,
+		.banks = shape->banks ? shape->banks : bank,
+		.nr_banks = shape->banks ? shape->nr_banks : 1,
+		.page_shift = shape->page_shift,
+		.max_order = shape->max_order,
+		.pageblock_order = shape->pageblock_order,
+		.zone_dma_end = shape->dma_end,
+		.zone_dma32_end = shape->dma32_end,
+		.highmem_start = shape->highmem_start,
+		.cmdline = shape->cmdline ? shape->cmdline : "cma=0",
+		.kconfig = shape->kconfig,
+		.swap_bytes = shape->swap,
+		.atomic_pool_size = shape->atomic_pool,
+		.metadata_only = shape->metadata_only,
+		.nr_cpus = shape->cpus,
 	};
-
-	return test_boot(&cfg);
 }
 
-void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages)
+struct cma_mm *test_mm_create(const struct test_shape *shape)
+{
+	struct cma_bank bank;
+	struct cma_mm_config cfg = test_config(shape, &bank);
+	struct cma_mm *mm = NULL;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	if (shape->cma_size)
+		assert_int_equal(cma_memblock_reserve(mm, shape->cma_base, shape->cma_size), 0);
+	return mm;
+}
+
+static void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages)
 {
 	for (unsigned long pfn = start_pfn; pfn < start_pfn + nr_pages; pfn += mm->pageblock_nr_pages)
 		init_cma_reserved_pageblock(mm, cma_pfn_to_page(mm, pfn));
 	init_per_zone_wmark_min(mm);
 }
 
-struct cma_mm *test_machine_with_cma(uint64_t size, cma_phys_t cma_base, uint64_t cma_size)
+struct cma_mm *test_mm_boot(const struct test_shape *shape)
 {
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
-				     .cmdline = "cma=0" };
-	struct cma_mm *mm = NULL;
+	struct cma_mm *mm = test_mm_create(shape);
 
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	assert_int_equal(cma_memblock_reserve(mm, cma_base, cma_size), 0);
 	assert_int_equal(cma_mm_boot(mm), 0);
-	test_activate_cma(mm, cma_base >> mm->page_shift, cma_size >> mm->page_shift);
+	if (shape->cma_size)
+		test_activate_cma(mm, shape->cma_base >> mm->page_shift,
+				  shape->cma_size >> mm->page_shift);
+	assert_verify(mm);
 	return mm;
+}
+
+struct cma_mm *test_mm_boot_mode(const struct test_shape *mode, struct test_shape extra)
+{
+	struct test_shape s = *mode;
+
+#define MERGE(field) if (extra.field) s.field = extra.field
+	MERGE(size); MERGE(base); MERGE(banks); MERGE(nr_banks); MERGE(metadata_only);
+	MERGE(cpus); MERGE(arch); MERGE(page_shift); MERGE(max_order); MERGE(pageblock_order);
+	MERGE(dma_end); MERGE(dma32_end); MERGE(highmem_start); MERGE(swap); MERGE(atomic_pool);
+	MERGE(cmdline); MERGE(kconfig); MERGE(cma_base); MERGE(cma_size);
+#undef MERGE
+	return test_mm_boot(&s);
+}
+
+/*
+ * The modes. 64 KiB pages take ppc64's orders (MAX_ORDER 9, 16 MiB
+ * pageblocks) rather than 64 MiB blocks of orders 0..10, and 256 MiB of
+ * RAM: at 64 MiB (1024 pages) grouping by mobility would be off, since
+ * 6 pageblocks make 1536 pages.
+ */
+static const struct {
+	const char *name;
+	unsigned page_shift, max_order, pageblock_order;
+	uint64_t size;
+} mode_pages[] = { { "4K pages", 12, 0, 0, 64 * MiB }, { "64K pages", 16, 9, 8, 256 * MiB } };
+static const unsigned mode_cpus[] = { 1, 4 };
+
+struct mode_run {
+	test_mode_fn fn;
+	struct test_shape shape;
+};
+
+static void run_in_mode(void **state)
+{
+	struct mode_run *run = *state;
+
+	run->fn(&run->shape);
+}
+
+/* Mode @m of 8: bit 0 backed, bit 1 four CPUs, bit 2 64 KiB pages. */
+static struct test_shape mode_shape(unsigned m, char **name)
+{
+	unsigned p = m >> 2 & 1, cpus = mode_cpus[m >> 1 & 1];
+	bool backed = m & 1;
+
+	assert_true(asprintf(name, "%s, %u CPU%s, %s", mode_pages[p].name, cpus, cpus > 1 ? "s" : "",
+			     backed ? "backed" : "metadata-only") > 0);
+	return (struct test_shape){
+		.size = mode_pages[p].size, .page_shift = mode_pages[p].page_shift,
+		.max_order = mode_pages[p].max_order, .pageblock_order = mode_pages[p].pageblock_order,
+		.cpus = cpus, .metadata_only = !backed,
+	};
+}
+
+int test_run_modes(const char *group, const struct test_mode_case *cases, size_t nr)
+{
+	const unsigned modes = 8;
+	struct CMUnitTest *tests = calloc(nr * modes, sizeof(*tests));
+	struct mode_run *runs = calloc(nr * modes, sizeof(*runs));
+	int failed;
+
+	assert_non_null(tests);
+	assert_non_null(runs);
+	for (size_t n = 0; n < nr * modes; n++) {
+		char *mode, *name;
+
+		runs[n] = (struct mode_run){ cases[n / modes].fn, mode_shape(n % modes, &mode) };
+		assert_true(asprintf(&name, "%s [%s]", cases[n / modes].name, mode) > 0);
+		free(mode);
+		tests[n] = (struct CMUnitTest){ .name = name, .test_func = run_in_mode,
+						.initial_state = &runs[n] };
+	}
+	failed = _cmocka_run_group_tests(group, tests, nr * modes, NULL, NULL);
+	for (size_t n = 0; n < nr * modes; n++)
+		free((char *)tests[n].name);
+	free(tests);
+	free(runs);
+	return failed;
 }
 
 unsigned long test_seed(const char *test)
@@ -58,18 +156,6 @@ unsigned long test_seed(const char *test)
 
 	printf("%s: seed %lu (replay with CMA_TEST_SEED=%lu)\n", test, seed, seed);
 	return seed;
-}
-
-/* xorshift64* */
-uint64_t test_rand(uint64_t *state)
-{
-	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dull;
 }
 
 unsigned long free_pages_of_type(struct zone *zone, int mt)
@@ -126,6 +212,15 @@ unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page *
 		if (n == before)
 			return n;
 	}
+}
+
+int first_difference(const char *a, const char *b)
+{
+	int line = 1;
+
+	for (; *a && *a == *b; a++, b++)
+		line += *a == '\n';
+	return line;
 }
 
 char *test_dmesg(struct cma_mm *mm)

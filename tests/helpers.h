@@ -14,27 +14,90 @@
 
 #include <cma/cma.h>
 #include "mm/internal.h"
+#include "lib/prandom.h"
 
 #define KiB (1ull << 10)
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)
 
-/* One bank at @base of @size bytes; DMA below 16 MiB when the bank reaches it. */
-struct cma_mm *test_machine(cma_phys_t base, uint64_t size, bool metadata_only);
+/*
+ * The shape of a test machine. Every field left 0 takes the default named
+ * beside it, so a test writes only what it depends on:
+ *	test_mm(.size = 32 * MiB, .cpus = 4, .swap = 8 * MiB)
+ */
+struct test_shape {
+	uint64_t size;			/* RAM bytes in one bank at @base; 0: 64 MiB */
+	cma_phys_t base;
+	const struct cma_bank *banks;	/* instead of @size/@base: these banks */
+	unsigned nr_banks;
+	bool metadata_only;		/* false: backed by bytes */
+	unsigned cpus;			/* 0: 1 */
+	enum cma_arch arch;		/* 0: x86 */
+	unsigned page_shift;		/* 0: 4 KiB pages */
+	unsigned max_order;		/* 0: the library's (11) */
+	unsigned pageblock_order;	/* 0: the library's (max_order - 1) */
+	cma_phys_t dma_end;		/* 0: no ZONE_DMA */
+	cma_phys_t dma32_end;		/* 0: no ZONE_DMA32 */
+	cma_phys_t highmem_start;	/* 0: no ZONE_HIGHMEM */
+	uint64_t swap;			/* swap bytes; 0: none */
+	uint64_t atomic_pool;		/* ARM's atomic DMA pool; 0: 256 KiB */
+	const char *cmdline;		/* NULL: "cma=0", no default area */
+	const char *kconfig;
+	/*
+	 * [cma_base, cma_base + cma_size) reserved early and handed to the
+	 * allocator as MIGRATE_CMA pageblocks after boot
+	 * (init_cma_reserved_pageblock), watermarks recomputed after, as the
+	 * core initcall and module_init order it. 0: none.
+	 */
+	cma_phys_t cma_base;
+	uint64_t cma_size;
+};
+
+/* The configuration of @shape; its one bank, if it has no @banks, in *@bank. */
+struct cma_mm_config test_config(const struct test_shape *shape, struct cma_bank *bank);
+/* The early machine of @shape (memblock only, @cma range reserved), failing the test on error. */
+struct cma_mm *test_mm_create(const struct test_shape *shape);
+/* The machine of @shape booted, its CMA range activated, verified. */
+struct cma_mm *test_mm_boot(const struct test_shape *shape);
+/* The machine of most CMA tests: 64 MiB, DMA below 16 MiB, 16 MiB of CMA at 32 MiB. */
+#define TEST_CMA_32M .dma_end = 16 * MiB, .cma_base = 32 * MiB, .cma_size = 16 * MiB
+#define test_mm(...) test_mm_boot(&(struct test_shape){ __VA_ARGS__ })
+#define test_mm_early(...) test_mm_create(&(struct test_shape){ __VA_ARGS__ })
 /* Boot @cfg, failing the test on error. */
 struct cma_mm *test_boot(const struct cma_mm_config *cfg);
+
 /*
- * Boot a machine of @size bytes whose [cma_base, cma_base + cma_size)
- * is reserved early and handed to the allocator as MIGRATE_CMA pageblocks
- * (init_cma_reserved_pageblock), watermarks recomputed after, as the
- * core initcall and module_init order it.
+ * The machine of @mode with what a case adds: each field nonzero in
+ * @extra replaces @mode's (a case's sizes, zones and CMA range over the
+ * runner's page size and CPUs).
  */
-struct cma_mm *test_machine_with_cma(uint64_t size, cma_phys_t cma_base, uint64_t cma_size);
-void test_activate_cma(struct cma_mm *mm, unsigned long start_pfn, unsigned long nr_pages);
+struct cma_mm *test_mm_boot_mode(const struct test_shape *mode, struct test_shape extra);
+#define test_mm_mode(mode, ...) test_mm_boot_mode(mode, (struct test_shape){ __VA_ARGS__ })
+
+/* ---- the mode runner (as the kernel's tools/testing/memblock runs each case per setup) ---- */
+
+/*
+ * A case that holds in every machine shape: it boots its machine with
+ * test_mm_mode(mode, what it needs) and counts in mm->page_shift,
+ * mm->pageblock_nr_pages and mm->max_order, never in 4 KiB pages.
+ */
+typedef void (*test_mode_fn)(const struct test_shape *mode);
+struct test_mode_case {
+	const char *name;
+	test_mode_fn fn;
+};
+#define test_mode_case(f) { #f, f }
+/*
+ * Run each of @cases in every mode (4 KiB and 64 KiB pages, 1 and 4 CPUs,
+ * backed and metadata-only) as a cmocka test of its own named
+ * "case [mode]", so that a failure names its mode. Returns the failures.
+ */
+int test_run_modes(const char *group, const struct test_mode_case *cases, size_t nr);
+#define test_run_mode_cases(group, cases) \
+	test_run_modes(group, cases, sizeof(cases) / sizeof((cases)[0]))
 
 /* The seed of a randomized test: CMA_TEST_SEED, or time; printed either way. */
 unsigned long test_seed(const char *test);
-uint64_t test_rand(uint64_t *state);
 
 /* Free pages of @zone on the lists of @mt (all orders). */
 unsigned long free_pages_of_type(struct zone *zone, int mt);
@@ -58,6 +121,8 @@ void test_zero_watermarks(struct cma_mm *mm);
  */
 unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page **pages,
 			     unsigned long max);
+/* The first line (from 1) where texts @a and @b differ, for a failure message. */
+int first_difference(const char *a, const char *b);
 /* The machine's log (cma_mm_dmesg) as a NUL-terminated string; free() it. */
 char *test_dmesg(struct cma_mm *mm);
 

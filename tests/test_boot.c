@@ -15,23 +15,6 @@
 
 #include "helpers.h"
 
-static struct cma_mm *boot_banks(const struct cma_bank *banks, unsigned nr, bool metadata_only)
-{
-	struct cma_mm_config cfg = {
-		.banks = banks, .nr_banks = nr, .metadata_only = metadata_only, .cmdline = "cma=0",
-	};
-
-	return test_boot(&cfg);
-}
-
-/* One zone (Normal): @size bytes at @base. */
-static struct cma_mm *boot_one_zone(cma_phys_t base, uint64_t size, bool metadata_only)
-{
-	struct cma_bank bank = { base, size };
-
-	return boot_banks(&bank, 1, metadata_only);
-}
-
 /* ---- bad configurations ---- */
 
 /* Expect: -EINVAL, and *mmp set to NULL (it starts as garbage). */
@@ -142,7 +125,7 @@ static void mm_create_zone_limits_not_ascending_einval(void **state)
 
 static void mm_boot_twice_einval_changes_nothing(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, false);
+	struct cma_mm *mm = test_mm();
 	unsigned long free_pages = global_page_state(mm, NR_FREE_PAGES);
 	struct cma_page *mem_map = mm->mem_map;
 	unsigned long totalram = mm->totalram_pages;
@@ -281,7 +264,7 @@ static void mm_boot_zones_arm_highmem(void **state)
 static void mm_boot_hole_excluded(void **state)
 {
 	static const struct cma_bank banks[] = { { 0, 256 * MiB }, { 512 * MiB, 256 * MiB } };
-	struct cma_mm *mm = boot_banks(banks, 2, true);
+	struct cma_mm *mm = test_mm(.banks = banks, .nr_banks = 2, .metadata_only = true);
 	const unsigned long hole_start = 0x10000, hole_end = 0x20000, present = 0x20000;
 	unsigned long free_at_boot, n;
 	struct cma_page **pages;
@@ -430,7 +413,7 @@ static void pfn_valid_agrees_with_memblock(void **state)
 	};
 
 	for (size_t l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
-		struct cma_mm *mm = boot_banks(layouts[l], 4, true);
+		struct cma_mm *mm = test_mm(.banks = layouts[l], .nr_banks = 4, .metadata_only = true);
 		unsigned long from = mm->base_pfn > 2 ? mm->base_pfn - 2 : 0;
 
 		for (unsigned long pfn = from; pfn < mm->end_pfn + 2; pfn++) {
@@ -465,7 +448,7 @@ static void expect_nr_free(struct cma_mm *mm, struct zone *z, const unsigned lon
  */
 static void mm_boot_frees_in_max_order_blocks(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	struct cma_mm *mm = test_mm(.metadata_only = true);
 	const unsigned long want[11] = { [10] = 16 };
 
 	expect_nr_free(mm, &mm->zones[ZONE_NORMAL], want);
@@ -480,7 +463,7 @@ static void mm_boot_frees_in_max_order_blocks(void **state)
  */
 static void mm_boot_unaligned_bank_start(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0x10000, 64 * MiB - 0x10000, false);
+	struct cma_mm *mm = test_mm(.base = 0x10000, .size = 64 * MiB - 0x10000);
 	const unsigned long want[11] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 15 };
 	struct cma_page *first = cma_pfn_to_page(mm, 16);
 
@@ -498,7 +481,7 @@ static void mm_boot_unaligned_bank_start(void **state)
 
 static void page_address_metadata_only_null(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	struct cma_mm *mm = test_mm(.metadata_only = true);
 	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
 
 	assert_non_null(page);
@@ -512,7 +495,7 @@ static void page_address_metadata_only_null(void **state)
 /* Expect: page n's bytes start n pages after page 0's; every page can be written. */
 static void page_address_backed_linear_and_writable(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0, 16 * MiB, false);
+	struct cma_mm *mm = test_mm(.size = 16 * MiB);
 	unsigned char *base = cma_page_address(mm, cma_pfn_to_page(mm, 0));
 	struct cma_page *pages[8];
 
@@ -680,7 +663,7 @@ static void mm_boot_64m_enables_mobility_grouping(void **state)
 
 static void mm_dmesg_has_boot_messages(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	struct cma_mm *mm = test_mm(.metadata_only = true);
 	char *log = test_dmesg(mm);
 
 	if (!strstr(log, "Zone ranges:") || !strstr(log, "Built 1 zonelists")) {
@@ -693,7 +676,7 @@ static void mm_dmesg_has_boot_messages(void **state)
 
 static void mm_create_nr_cpus_zero_means_one(void **state)
 {
-	struct cma_mm *mm = boot_one_zone(0, 64 * MiB, true);
+	struct cma_mm *mm = test_mm(.metadata_only = true);
 
 	assert_int_equal(mm->nr_cpus, 1);
 	cma_mm_bind_cpu(mm, 1);		/* out of range: slot 0 stays */

@@ -12,15 +12,20 @@
 #include "mm/cma.h"
 #include "owners.h"
 
-/* 64 MiB at 0 (DMA below 16 MiB), pageblock order 9, with @cmdline and @kconfig. */
-static struct cma_mm *machine(const char *cmdline, const char *kconfig)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB,
-				     .pageblock_order = 9, .cmdline = cmdline, .kconfig = kconfig,
-				     .nr_cpus = 2 };
+/* 64 MiB at 0 (DMA below 16 MiB), pageblock order 9, 2 CPUs. */
+#define CMA_MACHINE .dma_end = 16 * MiB, .pageblock_order = 9, .cpus = 2
 
-	return test_boot(&cfg);
+/*
+ * The pages of an area of @size: dma_declare_contiguous aligns it to
+ * 2^max(MAX_ORDER, pageblock_order) pages.
+ */
+static unsigned long area_pages(struct cma_mm *mm, uint64_t size)
+{
+	unsigned long align = 1ul << (mm->max_order > mm->pageblock_order ? mm->max_order :
+				       mm->pageblock_order);
+	unsigned long pages = size >> mm->page_shift;
+
+	return (pages + align - 1) / align * align;
 }
 
 static struct cma *default_area(struct cma_mm *mm)
@@ -67,7 +72,7 @@ static void fill_with_owners(struct cma_mm *mm, struct fake_owner **o, int n, ui
  */
 static void alloc_from_contiguous_full_area(void **state)
 {
-	struct cma_mm *mm = machine("cma=16M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
 	struct cma *cma = default_area(mm);
 	struct fake_owner *o[4];
 	struct cma_page *p;
@@ -121,7 +126,7 @@ static void count_busy(void *ctx, const char *event, const char *line)
  */
 static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 {
-	struct cma_mm *mm = machine("cma=16M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
 	struct cma *cma = default_area(mm);
 	struct fake_owner *o;
 	struct cma_page *pinned = NULL, *p;
@@ -154,7 +159,7 @@ static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 /* Expect: every failure leaves no pageblock ISOLATE, the marks restored, CMA blocks CMA. */
 static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	struct cma *cma = default_area(mm);
 	struct fake_owner *o;
 	unsigned long free_before;
@@ -177,24 +182,29 @@ static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
 	cma_mm_destroy(mm);
 }
 
-/* Expect: an unaligned range takes exactly its pages; head and tail go back. */
-static void alloc_contig_range_unaligned_returns_head_and_tail(void **state)
+/*
+ * Expect: an unaligned range takes exactly its pages; head and tail go
+ * back. The range ends 700/2048 into the area (pfn 700 of 4 KiB pages).
+ */
+static void alloc_contig_range_unaligned_returns_head_and_tail(const struct test_shape *mode)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
-	unsigned long base = cma_area_base_pfn(default_area(mm)), before;
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=8M");
+	struct cma *cma = default_area(mm);
+	unsigned long base = cma_area_base_pfn(cma), end = base + cma_area_count(cma) * 700 / 2048;
+	unsigned long before;
 
 	cma_drain_all_pages(mm);
 	before = global_page_state(mm, NR_FREE_PAGES);
-	assert_int_equal(cma_alloc_contig_range(mm, base + 3, base + 700, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_alloc_contig_range(mm, base + 3, end, CMA_MIGRATE_CMA), 0);
 	cma_drain_all_pages(mm);
-	assert_int_equal(before - global_page_state(mm, NR_FREE_PAGES), 697);
-	for (unsigned long pfn = base; pfn < base + 1024; pfn++) {
-		bool taken = pfn >= base + 3 && pfn < base + 700;
+	assert_int_equal(before - global_page_state(mm, NR_FREE_PAGES), end - base - 3);
+	for (unsigned long pfn = base; pfn < base + cma_area_count(cma) / 2; pfn++) {
+		bool taken = pfn >= base + 3 && pfn < end;
 
 		assert_int_equal(page_test(pfn_to_page(mm, pfn), PG_head), taken);
 	}
 	assert_clean(mm);
-	cma_free_contig_range(mm, base + 3, 697);
+	cma_free_contig_range(mm, base + 3, end - base - 3);
 	cma_drain_all_pages(mm);
 	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
 	assert_clean(mm);
@@ -222,7 +232,7 @@ static void end_with_range_taken(struct cma_mm *mm, struct fake_owner *o, unsign
  */
 static void alloc_contig_range_reclaim_leaves_pcp_pages(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	unsigned long base = cma_area_base_pfn(default_area(mm)), nr = mm->end_pfn - mm->base_pfn;
 	struct zone *z = page_zone(mm, pfn_to_page(mm, base));
 	struct fake_owner *o = owner_create(mm, false, nr);
@@ -252,7 +262,7 @@ static void alloc_contig_range_reclaim_leaves_pcp_pages(void **state)
  */
 static void alloc_contig_range_mlocked_page_busy(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	unsigned long base = cma_area_base_pfn(default_area(mm)), nr = mm->end_pfn - mm->base_pfn;
 	struct fake_owner *o = owner_create(mm, false, nr);
 	struct cma_page *locked = NULL;
@@ -291,10 +301,11 @@ static void alloc_contig_range_mlocked_page_busy(void **state)
 	end_with_range_taken(mm, o, base);
 }
 
-static void alloc_contig_range_bad_input(void **state)
+static void alloc_contig_range_bad_input(const struct test_shape *mode)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=8M");
 	unsigned long base = cma_area_base_pfn(default_area(mm));
+	unsigned long dma_end = (16 * MiB) >> mm->page_shift;
 
 	assert_int_equal(cma_alloc_contig_range(mm, base + 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
 	assert_int_equal(cma_alloc_contig_range(mm, base, base + 10, CMA_MIGRATE_UNMOVABLE), -EINVAL);
@@ -302,7 +313,8 @@ static void alloc_contig_range_bad_input(void **state)
 	assert_int_equal(cma_alloc_contig_range(mm, base - 10, base + 10, CMA_MIGRATE_CMA), -EINVAL);
 	assert_int_equal(cma_alloc_contig_range(mm, base, base + 10, CMA_MIGRATE_MOVABLE), -EINVAL);
 	/* across the DMA / Normal boundary */
-	assert_int_equal(cma_alloc_contig_range(mm, 4000, 4200, CMA_MIGRATE_MOVABLE), -EINVAL);
+	assert_int_equal(cma_alloc_contig_range(mm, dma_end - 96, dma_end + 104, CMA_MIGRATE_MOVABLE),
+			 -EINVAL);
 	assert_int_equal(cma_alloc_contig_range(mm, 1ul << 30, (1ul << 30) + 1, CMA_MIGRATE_MOVABLE), -EINVAL);
 	/* free of pages that are not a contiguous allocation changes nothing */
 	cma_free_contig_range(mm, base, 4);
@@ -313,7 +325,7 @@ static void alloc_contig_range_bad_input(void **state)
 /* Expect: MOVABLE ranges work too (memory hot-unplug style callers). */
 static void alloc_contig_range_movable_zone_memory(void **state)
 {
-	struct cma_mm *mm = machine("cma=0", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=0");
 	struct fake_owner *o;
 	unsigned long start = 8192, end = 9216;
 
@@ -528,9 +540,10 @@ static void dev_set_cma_area_follows_v23(void **state)
 }
 
 /* Expect: alignment above CONFIG_CMA_ALIGNMENT is clamped to it. */
-static void alloc_from_contiguous_alignment_clamped(void **state)
+static void alloc_from_contiguous_alignment_clamped(const struct test_shape *mode)
 {
-	struct cma_mm *mm = machine("cma=16M", "CONFIG_CMA_ALIGNMENT=6\n");
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=16M",
+					 .kconfig = "CONFIG_CMA_ALIGNMENT=6\n");
 	struct cma *cma = default_area(mm);
 	struct cma_page *a = cma_dma_alloc_from_contiguous(mm, NULL, 1, 0);
 	struct cma_page *b = cma_dma_alloc_from_contiguous(mm, NULL, 1, 12);
@@ -546,9 +559,9 @@ static void alloc_from_contiguous_alignment_clamped(void **state)
 }
 
 /* Expect: releasing pages that are not the area's (or not allocated) returns false and changes nothing. */
-static void release_from_contiguous_foreign_pages(void **state)
+static void release_from_contiguous_foreign_pages(const struct test_shape *mode)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm_mode(mode, .dma_end = 16 * MiB, .cmdline = "cma=8M");
 	struct cma *cma = default_area(mm);
 	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 8, 0);
 	struct cma_page *other = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
@@ -563,7 +576,7 @@ static void release_from_contiguous_foreign_pages(void **state)
 	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), before);
 	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 8));
 	cma_free_pages(mm, other, 0);
-	assert_int_equal(cma_area_count(cma), 2048);
+	assert_int_equal(cma_area_count(cma), area_pages(mm, 8 * MiB));
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -606,7 +619,7 @@ static void cma_area_refused_on_tiny_machine(void **state)
 /* Expect: per-area counters, vmstat cma_alloc_*, meminfo CmaTotal/CmaFree follow the allocations. */
 static void cma_statistics_follow_allocations(void **state)
 {
-	struct cma_mm *mm = machine("cma=8M", NULL);
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
 	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
 	uint64_t v;
 	char *buf = NULL;
@@ -635,22 +648,26 @@ int main(void)
 		cmocka_unit_test(alloc_from_contiguous_full_area),
 		cmocka_unit_test(alloc_from_contiguous_pinned_page_skips_range),
 		cmocka_unit_test(alloc_from_contiguous_everything_pinned_fails_clean),
-		cmocka_unit_test(alloc_contig_range_unaligned_returns_head_and_tail),
 		cmocka_unit_test(alloc_contig_range_reclaim_leaves_pcp_pages),
 		cmocka_unit_test(alloc_contig_range_mlocked_page_busy),
-		cmocka_unit_test(alloc_contig_range_bad_input),
 		cmocka_unit_test(alloc_contig_range_movable_zone_memory),
 		cmocka_unit_test(release_from_contiguous_frees_through_pcp_lists),
 		cmocka_unit_test(dma_contiguous_reserve_size_selection),
 		cmocka_unit_test(mm_create_malformed_cma_config),
 		cmocka_unit_test(dma_declare_contiguous_error_codes),
 		cmocka_unit_test(dev_set_cma_area_follows_v23),
-		cmocka_unit_test(alloc_from_contiguous_alignment_clamped),
-		cmocka_unit_test(release_from_contiguous_foreign_pages),
 		cmocka_unit_test(cma_area_spanning_zones_dropped),
 		cmocka_unit_test(cma_area_refused_on_tiny_machine),
 		cmocka_unit_test(cma_statistics_follow_allocations),
 	};
 
-	return cmocka_run_group_tests_name("cma", tests, NULL, NULL);
+	const struct test_mode_case mode_cases[] = {
+		test_mode_case(alloc_contig_range_unaligned_returns_head_and_tail),
+		test_mode_case(alloc_contig_range_bad_input),
+		test_mode_case(release_from_contiguous_foreign_pages),
+		test_mode_case(alloc_from_contiguous_alignment_clamped),
+	};
+
+	return cmocka_run_group_tests_name("cma", tests, NULL, NULL) +
+	       test_run_mode_cases("cma in every mode", mode_cases);
 }

@@ -112,16 +112,6 @@ static void write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* The first line where @a and @b differ, for the failure message. */
-static int first_difference(const char *a, const char *b)
-{
-	int line = 1;
-
-	for (; *a && *a == *b; a++, b++)
-		line += *a == '\n';
-	return line;
-}
-
 static void expect_golden(const char *name, const char *output)
 {
 	char path[PATH_MAX + 64];

@@ -16,19 +16,6 @@
 #include "helpers.h"
 #include "owners.h"
 
-static struct cma_mm *machine(bool backed, uint64_t size, unsigned cpus)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .pageblock_order = 9, .nr_cpus = cpus,
-		.metadata_only = !backed, .cmdline = "cma=0",
-	};
-	struct cma_mm *mm = test_boot(&cfg);
-
-	assert_verify(mm);
-	return mm;
-}
-
 static struct zone *normal(struct cma_mm *mm)
 {
 	return &mm->zones[ZONE_NORMAL];
@@ -123,7 +110,7 @@ static struct fake_owner *fragment(struct cma_mm *mm, uint64_t *rnd)
 		slot_at[page_to_pfn(mm, o->slots[i].page) - mm->base_pfn] = (long)i;
 	for (unsigned long i = 0; i + 1 < nr; i += 2) {
 		long a = slot_at[i], b = slot_at[i + 1];
-		bool first = test_rand(rnd) & 1;
+		bool first = prandom_u64_state(rnd) & 1;
 
 		if (a >= 0 && b >= 0)
 			owner_release(o, (uint64_t)(first ? a : b));
@@ -161,7 +148,7 @@ static void count_trace(void *ctx, const char *event, const char *line)
 static void compact_memory_fragmented_zone_satisfies_order9(void **state)
 {
 	uint64_t rnd = test_seed(__func__);
-	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal(mm);
 	struct trace_counts tc = { 0 };
 	struct fake_owner *o = fragment(mm, &rnd);
@@ -211,7 +198,7 @@ static void compact_memory_fragmented_zone_satisfies_order9(void **state)
 static void try_to_compact_pages_fragmented_zone_stops_at_order9(void **state)
 {
 	uint64_t rnd = test_seed(__func__);
-	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = fragment(mm, &rnd);
 	long resident = (long)owner_resident(o);
@@ -249,7 +236,7 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
 {
 	enum { NR_PINS = 16 };
 	uint64_t rnd = test_seed(__func__);
-	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = fragment(mm, &rnd);
 	long resident = (long)owner_resident(o);
@@ -309,7 +296,7 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
  */
 static void compact_zone_targets_in_kernel_list_order(void **state)
 {
-	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal(mm);
 	unsigned long nr = mm->end_pfn - mm->base_pfn, pa = 0, pb;
 	struct fake_owner *o = owner_create(mm, false, nr);
@@ -371,14 +358,14 @@ static void *owner_at_work(void *arg)
 
 	cma_mm_bind_cpu(r->mm, 1);
 	while (!atomic_load(&r->stop)) {
-		uint64_t i = test_rand(&rnd) % r->o->nr_slots;
-		bool resident = owner_write(r->o, i, test_rand(&rnd));
+		uint64_t i = prandom_u64_state(&rnd) % r->o->nr_slots;
+		bool resident = owner_write(r->o, i, prandom_u64_state(&rnd));
 
 		r->writes += resident;
-		if (resident && test_rand(&rnd) % 8 == 0) {
+		if (resident && prandom_u64_state(&rnd) % 8 == 0) {
 			owner_release(r->o, i);
 			r->refaults += owner_fault(r->o, i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN,
-						   test_rand(&rnd)) != NULL;
+						   prandom_u64_state(&rnd)) != NULL;
 		}
 	}
 	return NULL;
@@ -392,7 +379,7 @@ static void *owner_at_work(void *arg)
  */
 static void compact_memory_races_owner(void **state)
 {
-	struct cma_mm *mm = machine(true, 64 * MiB, 2);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .cpus = 2);
 	struct race r = { .mm = mm, .seed = test_seed(__func__) };
 	pthread_t t;
 
@@ -422,7 +409,7 @@ static void compact_memory_races_owner(void **state)
  */
 static void try_to_compact_pages_counts_stalls(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long low = low_wmark_pages(z);
 	uint64_t stalls = counter(mm, "compact_stall");
@@ -486,7 +473,7 @@ static struct cma_page **interleave_unmovable(struct cma_mm *mm, struct fake_own
 static void direct_compact_deferred_after_sync_failure(void **state)
 {
 	static const uint64_t expect[] = { 2, 1, 0, 1, 0, 0, 0, 1 };
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct fake_owner *o = owner_create(mm, false, 1024);
 	unsigned long nr_pinned;
 	struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
@@ -528,7 +515,7 @@ static void direct_compact_deferred_after_sync_failure(void **state)
 static void direct_compact_success_resets_deferral(void **state)
 {
 	uint64_t rnd = test_seed(__func__);
-	struct cma_mm *mm = machine(true, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = fragment(mm, &rnd);
 	struct cma_page *page;
@@ -647,7 +634,7 @@ static void layout_one_allocated(struct cma_mm *mm, unsigned long p)
  */
 static void isolate_freepages_range_free_range_taken(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long p = free_block_pfn(mm, z, 10);
 	uint64_t isolated = counter(mm, "compact_isolated");
@@ -675,7 +662,7 @@ static void isolate_freepages_range_free_range_taken(void **state)
  */
 static void isolate_freepages_range_ends_inside_block_returns_past_end(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long p = free_block_pfn(mm, z, 10);
 	struct free_state before;
@@ -697,7 +684,7 @@ static void isolate_freepages_range_ends_inside_block_returns_past_end(void **st
  */
 static void isolate_freepages_range_allocated_page_undoes_all(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long p = free_block_pfn(mm, z, 10);
 	struct free_state before;
@@ -727,7 +714,7 @@ static void isolate_freepages_range_allocated_page_undoes_all(void **state)
  */
 static void isolate_freepages_range_watermark_refusal(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long low = low_wmark_pages(z);
 	unsigned long p = free_block_pfn(mm, z, 10);
@@ -792,7 +779,7 @@ static void put_back(struct cma_mm *mm, struct compact_control *cc)
  */
 static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 2);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true, .cpus = 2);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = owner_create(mm, true, 200);
 	unsigned long end = z->zone_start_pfn + z->spanned_pages, total = 0;
@@ -854,7 +841,7 @@ static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
  */
 static void isolate_migratepages_range_skips_mlocked(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = owner_create(mm, true, 8);
 	struct compact_control cc;
@@ -885,7 +872,7 @@ static void isolate_migratepages_range_skips_mlocked(void **state)
  */
 static void isolate_migratepages_range_async_skips(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = owner_create(mm, true, 64);
 	unsigned long nr = mm->pageblock_nr_pages, block, lru = 0, wpfn;
@@ -944,7 +931,7 @@ static void isolate_migratepages_range_async_skips(void **state)
  */
 static void isolate_migratepages_range_isolates_pinned_page(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = owner_create(mm, true, 8);
 	struct compact_control cc;
@@ -986,7 +973,7 @@ static void isolate_migratepages_range_isolates_pinned_page(void **state)
  */
 static void isolate_migratepages_range_too_many_isolated(void **state)
 {
-	struct cma_mm *mm = machine(false, 64 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = owner_create(mm, true, 100);
 	unsigned long end = z->zone_start_pfn + z->spanned_pages, pfn;
@@ -1046,7 +1033,7 @@ static void expect_index(struct zone *z, unsigned order, int expected)
  */
 static void fragmentation_index_crafted_states(void **state)
 {
-	struct cma_mm *mm = machine(false, 16 * MiB, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .size = 16 * MiB, .metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long nr = mm->end_pfn - mm->base_pfn, max = 4096, n, singles[4], pair = 0;
 	struct cma_page **pages = calloc(max, sizeof(*pages));

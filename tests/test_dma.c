@@ -18,34 +18,13 @@
 
 /* ---- machines ---- */
 
-/* x86: @size bytes at 0, ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB, pageblock order 9. */
-static struct cma_mm *x86_machine(uint64_t size, const char *cmdline)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .arch = CMA_ARCH_X86, .banks = &bank, .nr_banks = 1,
-				     .pageblock_order = 9, .zone_dma_end = 16 * MiB,
-				     .zone_dma32_end = 4 * GiB, .cmdline = cmdline };
-
-	return test_boot(&cfg);
-}
+/* x86: ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB, pageblock order 9. */
+#define X86_MACHINE .pageblock_order = 9, .dma_end = 16 * MiB, .dma32_end = 4 * GiB
 
 /* The ARM board of cmasim's "arm": 1 GiB at 0x40000000, lowmem up to 0x6f800000. */
 #define ARM_LOWMEM_LIMIT 0x6f800000ull
-
-static struct cma_mm_config arm_config(const struct cma_bank *bank, const char *cmdline)
-{
-	return (struct cma_mm_config){ .arch = CMA_ARCH_ARM, .banks = bank, .nr_banks = 1,
-				       .highmem_start = ARM_LOWMEM_LIMIT, .cmdline = cmdline };
-}
-
-static const struct cma_bank arm_bank = { 0x40000000, 1 * GiB };
-
-static struct cma_mm *arm_machine(const char *cmdline)
-{
-	struct cma_mm_config cfg = arm_config(&arm_bank, cmdline);
-
-	return test_boot(&cfg);
-}
+#define ARM_BOARD .arch = CMA_ARCH_ARM, .base = 0x40000000, .size = 1 * GiB, \
+		  .highmem_start = ARM_LOWMEM_LIMIT
 
 /* ---- queries ---- */
 
@@ -126,7 +105,7 @@ static void count_contig(void *ctx, const char *event, const char *line)
  */
 static void alloc_coherent_x86_from_cma(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=16M");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M");
 	struct cma_device *dev = cma_device_create(mm, "pci0", DMA_BIT_MASK(32));
 	struct cma *cma = default_area(mm);
 	cma_phys_t a, b;
@@ -160,7 +139,7 @@ static void alloc_coherent_x86_from_cma(void **state)
  */
 static void alloc_coherent_x86_buddy_fallback(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=8M");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=8M");
 	struct cma_device *dev = cma_device_create(mm, "pci0", DMA_BIT_MASK(32));
 	struct cma *cma = default_area(mm);
 	cma_phys_t h[5];
@@ -189,7 +168,7 @@ static void alloc_coherent_x86_buddy_fallback(void **state)
 	cma_mm_destroy(mm);
 
 	/* no area at all */
-	mm = x86_machine(512 * MiB, "cma=0");
+	mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=0");
 	dev = cma_device_create(mm, "pci0", DMA_BIT_MASK(64));
 	before = free_pages(mm);
 	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 64 * 1024, CMA_GFP_KERNEL, &h[0], NULL), 0);
@@ -203,7 +182,7 @@ static void alloc_coherent_x86_buddy_fallback(void **state)
 /* Expect: atomic requests never start a contiguous allocation: the buddy allocator serves them. */
 static void alloc_coherent_x86_atomic_skips_cma(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=16M");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M");
 	struct cma_device *dev = cma_device_create(mm, "pci0", DMA_BIT_MASK(32));
 	struct cma *cma = default_area(mm);
 	cma_phys_t h;
@@ -228,7 +207,7 @@ static void alloc_coherent_x86_atomic_skips_cma(void **state)
 /* Expect: a 24-bit device, and the ISA fallback device (dev NULL), get ZONE_DMA memory. */
 static void alloc_coherent_x86_24bit_mask_gets_zone_dma(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=0");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=0");
 	struct cma_device *isa = cma_device_create(mm, "isa-sb16", DMA_BIT_MASK(24));
 	struct cma_device *unset = cma_device_create(mm, "legacy", 0);
 	cma_phys_t h[3];
@@ -249,7 +228,7 @@ static void alloc_coherent_x86_24bit_mask_gets_zone_dma(void **state)
 	cma_mm_destroy(mm);
 
 	/* with an area above 16 MiB, atomic requests still reach ZONE_DMA */
-	mm = x86_machine(512 * MiB, "cma=16M");
+	mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M");
 	isa = cma_device_create(mm, "isa-sb16", DMA_BIT_MASK(24));
 	assert_int_equal(cma_dma_alloc_coherent(mm, isa, 4096, CMA_GFP_ATOMIC, &h[0], NULL), 0);
 	assert_int_equal(zone_of(mm, h[0]), ZONE_DMA);
@@ -292,7 +271,7 @@ static void alloc_coherent_x86_beyond_mask_retries_with_gfp_dma(void **state)
  */
 static void alloc_coherent_x86_cma_beyond_mask_released(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=16M");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M");
 	struct cma_device *dev = cma_device_create(mm, "dev28", DMA_BIT_MASK(28));
 	struct cma *cma = default_area(mm);
 	unsigned long before = free_pages(mm);
@@ -316,7 +295,7 @@ static void alloc_coherent_x86_cma_beyond_mask_released(void **state)
 /* Expect: a free goes where the buffer came from; a foreign handle changes nothing. */
 static void free_coherent_x86_returns_each_kind(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=16M");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M");
 	struct cma_device *dev = cma_device_create(mm, "pci0", DMA_BIT_MASK(32));
 	struct cma *cma = default_area(mm);
 	unsigned long before;
@@ -349,7 +328,7 @@ static void free_coherent_x86_returns_each_kind(void **state)
  */
 static void alloc_coherent_arm_from_cma_only(void **state)
 {
-	struct cma_mm *mm = arm_machine("cma=8M");
+	struct cma_mm *mm = test_mm(ARM_BOARD, .cmdline = "cma=8M");
 	struct cma_device *dev = cma_device_create(mm, "lcd", DMA_BIT_MASK(32));
 	struct cma *cma = default_area(mm);
 	unsigned long pool = dma_state(mm)->pool.nr_pages, before;
@@ -387,7 +366,7 @@ static void alloc_coherent_arm_from_cma_only(void **state)
  */
 static void alloc_coherent_arm_atomic_from_pool(void **state)
 {
-	struct cma_mm *mm = arm_machine("cma=16M");
+	struct cma_mm *mm = test_mm(ARM_BOARD, .cmdline = "cma=16M");
 	struct cma_device *dev = cma_device_create(mm, "uart-dma", DMA_BIT_MASK(32));
 	struct dma_pool *pool = &dma_state(mm)->pool;
 	struct cma *cma = default_area(mm);
@@ -432,7 +411,7 @@ static void alloc_coherent_arm_atomic_from_pool(void **state)
 /* Expect: with no default area there is no pool: a boot message, and atomic requests fail. */
 static void alloc_coherent_arm_no_default_area_no_pool(void **state)
 {
-	struct cma_mm *mm = arm_machine("cma=0");
+	struct cma_mm *mm = test_mm(ARM_BOARD, .cmdline = "cma=0");
 	struct cma_device *dev = cma_device_create(mm, "uart-dma", DMA_BIT_MASK(32));
 	char *log = test_dmesg(mm);
 	cma_phys_t h;
@@ -464,12 +443,9 @@ static void arm_atomic_pool_size(void **state)
 	};
 
 	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct cma_mm_config cfg = arm_config(&arm_bank, rows[i].cmdline);
-		struct cma_mm *mm;
+		struct cma_mm *mm = test_mm(ARM_BOARD, .cmdline = rows[i].cmdline,
+					    .atomic_pool = rows[i].cfg_size, .metadata_only = true);
 
-		cfg.atomic_pool_size = rows[i].cfg_size;
-		cfg.metadata_only = true;
-		mm = test_boot(&cfg);
 		if (dma_state(mm)->pool.nr_pages != rows[i].pages)
 			fail_msg("row %u (%s, cfg %llu): expected a pool of %lu pages, found %lu", i,
 				 rows[i].cmdline, (unsigned long long)rows[i].cfg_size, rows[i].pages,
@@ -478,7 +454,9 @@ static void arm_atomic_pool_size(void **state)
 		cma_mm_destroy(mm);
 	}
 	{
-		struct cma_mm_config cfg = arm_config(&arm_bank, "coherent_pool=12Q");
+		struct cma_bank bank;
+		struct cma_mm_config cfg = test_config(&(struct test_shape){ ARM_BOARD,
+							.cmdline = "coherent_pool=12Q" }, &bank);
 		struct cma_mm *mm = NULL;
 
 		assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
@@ -493,7 +471,7 @@ static void arm_atomic_pool_size(void **state)
 /* Expect get_coherent_dma_mask: a mask unset, or not covering arm_dma_limit, gets nothing. */
 static void alloc_coherent_arm_mask_checked(void **state)
 {
-	struct cma_mm *mm = arm_machine("cma=16M");
+	struct cma_mm *mm = test_mm(ARM_BOARD, .cmdline = "cma=16M");
 	struct cma_device *unset = cma_device_create(mm, "unset", 0);
 	struct cma_device *narrow = cma_device_create(mm, "narrow", DMA_BIT_MASK(30));
 	struct cma *cma = default_area(mm);
@@ -518,13 +496,10 @@ static void alloc_coherent_arm_mask_checked(void **state)
  */
 static void arm_boot_order_limit_and_fixup(void **state)
 {
-	struct cma_mm_config cfg = arm_config(&arm_bank, "cma=16M");
-	struct cma_mm *mm = NULL;
+	struct cma_mm *mm = test_mm_early(ARM_BOARD, .cmdline = "cma=16M", .metadata_only = true);
 	struct cma_device *cam;
 	struct dma_state *ds;
 
-	cfg.metadata_only = true;
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
 	cam = cma_device_create(mm, "camera", DMA_BIT_MASK(32));
 	assert_int_equal(cma_dma_declare_contiguous(mm, cam, 32 * MiB, 0x48000000, 0), 0);
 	assert_int_equal(cma_mm_boot(mm), 0);
@@ -542,12 +517,11 @@ static void arm_boot_order_limit_and_fixup(void **state)
 	 * With ZONE_DMA, arm_dma_limit is inclusive (0x47ffffff): aligned down
 	 * to 8 MiB, the area ends 8 MiB below the zone's end, as in the kernel.
 	 */
-	cfg.zone_dma_end = 0x48000000;
-	mm = test_boot(&cfg);
+	mm = test_mm(ARM_BOARD, .cmdline = "cma=16M", .metadata_only = true, .dma_end = 0x48000000);
 	assert_int_equal((cma_phys_t)default_area(mm)->base_pfn << 12, 0x47800000 - 16 * MiB);
 	cma_mm_destroy(mm);
 
-	mm = x86_machine(512 * MiB, "cma=16M");
+	mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M");
 	assert_int_equal(dma_state(mm)->nr_remap, 0);
 	assert_null(dma_state(mm)->remap);
 	cma_mm_destroy(mm);
@@ -587,14 +561,11 @@ static void *pool_worker(void *arg)
 /* Expect: threads sharing the pool never get overlapping blocks, and it ends empty. */
 static void alloc_coherent_arm_pool_threads(void **state)
 {
-	struct cma_mm_config cfg = arm_config(&arm_bank, "cma=16M coherent_pool=32K");
-	struct cma_mm *mm;
+	struct cma_mm *mm = test_mm(ARM_BOARD, .cmdline = "cma=16M coherent_pool=32K", .cpus = 4);
 	struct pool_worker w[4];
 	pthread_t t[4];
 	struct dma_pool *pool;
 
-	cfg.nr_cpus = 4;
-	mm = test_boot(&cfg);
 	for (unsigned i = 0; i < 4; i++) {
 		w[i] = (struct pool_worker){ .mm = mm, .id = i + 1 };
 		w[i].dev = cma_device_create(mm, i % 2 ? "spi-dma" : "uart-dma", DMA_BIT_MASK(32));
@@ -728,7 +699,7 @@ static void expect_line(const char *log, const char *line)
 /* Expect the kernel's lines: the reservation, the zones, Memory:, each area's activation, the pool. */
 static void boot_log_lines(void **state)
 {
-	struct cma_mm *mm = x86_machine(512 * MiB, "cma=64M");
+	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=64M");
 	char *log = test_dmesg(mm);
 
 	expect_line(log, "cma: CMA: reserved 64 MiB at 1c000000\n");
@@ -742,7 +713,7 @@ static void boot_log_lines(void **state)
 	free(log);
 	cma_mm_destroy(mm);
 
-	mm = arm_machine("cma=32M");
+	mm = test_mm(ARM_BOARD, .cmdline = "cma=32M");
 	log = test_dmesg(mm);
 	expect_line(log, "cma: CMA: reserved 32 MiB at 6d800000\n");
 	expect_line(log, "  Normal   [mem 0x40000000-0x6f7fffff]\n  HighMem  [mem 0x6f800000-0x7fffffff]\n");

@@ -19,12 +19,13 @@
 #include <string.h>
 
 #include "lib/bitmap.h"
+#include "lib/prandom.h"
 
 #define DEFAULT_SEED	0x5eedcafe1234abcdULL
 
 static uint64_t test_seed = DEFAULT_SEED;
 
-/* splitmix64: the same sequence on every libc, unlike rand(). */
+/* A stream of lib/prandom.h's generator, seeded per test from test_seed. */
 struct rng {
 	uint64_t state;
 };
@@ -34,19 +35,10 @@ static void rng_init(struct rng *r, uint64_t stream)
 	r->state = test_seed ^ (stream * 0x9e3779b97f4a7c15ULL);
 }
 
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n); n > 0. The slight modulo bias does not matter here. */
+/* In [0, n); n > 0. */
 static unsigned long rng_below(struct rng *r, unsigned long n)
 {
-	return (unsigned long)(rng_next(r) % n);
+	return (unsigned long)prandom_below(&r->state, n);
 }
 
 static unsigned long *map_alloc(unsigned long size)

@@ -14,23 +14,6 @@
 
 #include "helpers.h"
 
-/* An early machine (not booted) over @banks, x86 unless told otherwise. */
-static struct cma_mm *early_machine(const struct cma_bank *banks, unsigned nr)
-{
-	struct cma_mm_config cfg = { .banks = banks, .nr_banks = nr, .cmdline = "cma=0" };
-	struct cma_mm *mm = NULL;
-
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	return mm;
-}
-
-static struct cma_mm *early_64m(void)
-{
-	static const struct cma_bank bank = { 0, 64 * MiB };
-
-	return early_machine(&bank, 1);
-}
-
 static void expect_alloc(struct cma_mm *mm, uint64_t size, uint64_t align, cma_phys_t limit,
 			 cma_phys_t want)
 {
@@ -152,7 +135,7 @@ static unsigned long alloc_until_full(struct cma_mm *mm, uint64_t size,
 
 static void memblock_alloc_base_top_down(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 
 	expect_alloc(mm, 4096, 4096, 0, 64 * MiB - 4096);
 	expect_alloc(mm, 4096, 4096, 0, 64 * MiB - 8192);
@@ -166,7 +149,7 @@ static void memblock_alloc_base_top_down(void **state)
  */
 static void memblock_alloc_base_aligned(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 
 	/* 4 KiB aligned to 1 MiB takes [63M, 64M) */
 	expect_alloc(mm, 4096, 1 * MiB, 0, 63 * MiB);
@@ -182,7 +165,7 @@ static void memblock_alloc_base_aligned(void **state)
 
 static void memblock_alloc_base_rejects_bad_alignment(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 	struct reserved_snapshot s;
 
 	snapshot_reserved(mm, &s);
@@ -195,7 +178,7 @@ static void memblock_alloc_base_rejects_bad_alignment(void **state)
 /* Expect: a region reserved at the top pushes the allocation below it. */
 static void memblock_alloc_base_below_reserved_region(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 
 	assert_int_equal(cma_memblock_reserve(mm, 60 * MiB, 4 * MiB), 0);
 	expect_alloc(mm, 1 * MiB, 4096, 0, 59 * MiB);
@@ -213,7 +196,7 @@ static void memblock_alloc_base_below_reserved_region(void **state)
  */
 static void memblock_alloc_base_fills_gaps(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 
 	assert_int_equal(cma_memblock_reserve(mm, 20 * MiB, 10 * MiB), 0);
 	assert_int_equal(cma_memblock_reserve(mm, 30 * MiB + 12 * 1024, 34 * MiB - 12 * 1024), 0);
@@ -235,7 +218,7 @@ static void memblock_alloc_base_fills_gaps(void **state)
 static void memblock_alloc_base_default_limit_x86_end_of_ram(void **state)
 {
 	static const struct cma_bank banks[] = { { 0, 64 * MiB }, { 128 * MiB, 64 * MiB } };
-	struct cma_mm *mm = early_machine(banks, 2);
+	struct cma_mm *mm = test_mm_early(.banks = banks, .nr_banks = 2);
 
 	assert_int_equal(mm->memblock.current_limit, 192 * MiB);
 	expect_alloc(mm, 1 * MiB, 4096, 0, 191 * MiB);
@@ -277,7 +260,7 @@ static void memblock_alloc_base_default_limit_from_config(void **state)
 /* Expect: an explicit limit below the current one bounds the block's end. */
 static void memblock_alloc_base_explicit_limit_below_current(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 
 	expect_alloc(mm, 1 * MiB, 4096, 16 * MiB, 15 * MiB);
 	/* an unaligned limit: the block ends at or below it */
@@ -293,7 +276,7 @@ static void memblock_alloc_base_explicit_limit_below_current(void **state)
 static void memblock_alloc_base_rounds_size_to_align(void **state)
 {
 	static const struct memblock_region want[] = { { 64 * MiB - 12288, 12288 } };
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 
 	expect_alloc(mm, 5000, 4096, 0, 64 * MiB - 8192);
 	expect_alloc(mm, 1, 4096, 0, 64 * MiB - 12288);
@@ -308,7 +291,7 @@ static void memblock_alloc_base_rounds_size_to_align(void **state)
  */
 static void memblock_alloc_base_failure_reserves_nothing(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 	struct reserved_snapshot s;
 
 	snapshot_reserved(mm, &s);
@@ -329,7 +312,7 @@ static void memblock_alloc_base_failure_reserves_nothing(void **state)
 static void memblock_alloc_base_never_returns_zero(void **state)
 {
 	static const struct cma_bank bank = { 0, 1 * MiB };
-	struct cma_mm *mm = early_machine(&bank, 1);
+	struct cma_mm *mm = test_mm_early(.banks = &bank, .nr_banks = 1);
 
 	/* only the first page stays free */
 	assert_int_equal(cma_memblock_reserve(mm, 4096, 1 * MiB - 4096), 0);
@@ -340,7 +323,7 @@ static void memblock_alloc_base_never_returns_zero(void **state)
 	/* a bank that starts above 0 may be used from its first byte */
 	static const struct cma_bank high = { 1 * MiB, 1 * MiB };
 
-	mm = early_machine(&high, 1);
+	mm = test_mm_early(.banks = &high, .nr_banks = 1);
 	expect_alloc(mm, 1 * MiB, 1 * MiB, 0, 1 * MiB);
 	cma_mm_destroy(mm);
 }
@@ -356,7 +339,7 @@ static void memblock_alloc_base_avoids_holes(void **state)
 	static const struct cma_bank banks[] = {
 		{ 0, 16 * MiB }, { 32 * MiB, 16 * MiB }, { 64 * MiB, 32 * MiB },
 	};
-	struct cma_mm *mm = early_machine(banks, 3);
+	struct cma_mm *mm = test_mm_early(.banks = banks, .nr_banks = 3);
 	unsigned long n;
 
 	/* bigger than the top bank's room: not across the hole below it */
@@ -384,7 +367,7 @@ static void memblock_reserve_overlapping_and_adjacent_merge(void **state)
 	static const struct memblock_region one[] = { { 10 * MiB, 15 * MiB } };
 	static const struct memblock_region two[] = { { 10 * MiB, 20 * MiB }, { 40 * MiB, 2 * MiB } };
 	static const struct memblock_region merged[] = { { 10 * MiB, 32 * MiB } };
-	struct cma_mm *mm = early_machine(&bank, 1);
+	struct cma_mm *mm = test_mm_early(.banks = &bank, .nr_banks = 1);
 	unsigned long n;
 
 	assert_int_equal(cma_memblock_reserve(mm, 10 * MiB, 10 * MiB), 0);
@@ -411,7 +394,7 @@ static void memblock_reserve_overlapping_and_adjacent_merge(void **state)
 /* Expect: many scattered reservations (more than the initial array) stay sorted and apart. */
 static void memblock_reserve_many_regions_stay_sorted(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 	const struct memblock_type *r = &mm->memblock.reserved;
 
 	/* descending order of insertion, every other MiB */
@@ -433,7 +416,7 @@ static void memblock_reserve_many_regions_stay_sorted(void **state)
 
 static void memblock_reserve_wraparound_einval(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 	struct reserved_snapshot s;
 
 	snapshot_reserved(mm, &s);
@@ -449,7 +432,7 @@ static void memblock_reserve_wraparound_einval(void **state)
 /* Expect: both calls refuse after boot (-EINVAL / 0) and change nothing. */
 static void memblock_calls_refused_after_boot(void **state)
 {
-	struct cma_mm *mm = early_64m();
+	struct cma_mm *mm = test_mm_early();
 	struct reserved_snapshot s;
 	unsigned long free_before;
 

@@ -10,15 +10,6 @@
 #include "helpers.h"
 #include "owners.h"
 
-static struct cma_mm *machine(unsigned cpus)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
-				     .nr_cpus = cpus };
-
-	return test_boot(&cfg);
-}
-
 static struct cma_page *alloc_target(struct cma_mm *mm, struct cma_page *page, unsigned long priv)
 {
 	return cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, page_order(page));
@@ -64,7 +55,7 @@ static void fault_owner(struct fake_owner *o, uint64_t n, cma_gfp_t gfp)
  */
 static void alloc_movable_goes_through_pagevec(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *file = owner_create(mm, false, 32), *anon = owner_create(mm, true, 4);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct cma_page *p;
@@ -95,7 +86,7 @@ static void alloc_movable_goes_through_pagevec(void **state)
 /* Expect: an owner freeing a page still in a pagevec frees it at the drain. */
 static void free_movable_in_pagevec_freed_at_drain(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 4);
 	unsigned long before;
 
@@ -114,7 +105,7 @@ static void free_movable_in_pagevec_freed_at_drain(void **state)
 
 static void page_tryget_fails_while_frozen(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 1);
 	struct cma_page *p = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1);
 
@@ -150,7 +141,7 @@ static void trace_cb(void *ctx, const char *event, const char *line)
 
 static void migrate_pages_moves_bytes_and_owner(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 100);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_page *old[100];
@@ -186,7 +177,7 @@ static void migrate_pages_moves_bytes_and_owner(void **state)
  */
 static void migrate_pages_pinned_page_stays(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 4);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_page *pinned;
@@ -215,7 +206,7 @@ static void migrate_pages_pinned_page_stays(void **state)
  */
 static void migrate_pages_owner_refusals(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, true, 1);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 
@@ -240,7 +231,7 @@ static void migrate_pages_owner_refusals(void **state)
 /* Expect: MIGRATE_SYNC_LIGHT does not wait for writeback: -EBUSY, straight back. */
 static void migrate_pages_writeback_not_waited(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 1);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_page *p;
@@ -262,7 +253,7 @@ static void migrate_pages_writeback_not_waited(void **state)
 /* Expect: dirty pages migrate and stay dirty; NR_FILE_DIRTY is unchanged. */
 static void migrate_pages_keeps_dirty(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 8);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 
@@ -285,7 +276,7 @@ static void migrate_pages_keeps_dirty(void **state)
 /* Expect: a page its owner freed while isolated is simply freed by migration. */
 static void migrate_pages_page_freed_under_us(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 2);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	unsigned long before;
@@ -334,7 +325,7 @@ static int migrate_then_release(void *owner, uint64_t idx, struct cma_page *from
 static void migrate_pages_owner_drops_new_page_at_once(void **state)
 {
 	static const struct cma_owner_ops ops = { .migrate = migrate_then_release };
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 8);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	unsigned long before;
@@ -358,7 +349,7 @@ static void migrate_pages_owner_drops_new_page_at_once(void **state)
 /* Expect: with every target allocation failing, -ENOMEM, pages left for putback, data intact. */
 static void migrate_pages_no_target_is_enomem(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 4);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_fault_attr fa = { .probability = 100, .only_migration = true };
@@ -394,7 +385,7 @@ static struct cma_page *counting_target(struct cma_mm *mm, struct cma_page *page
  */
 static void migrate_pages_allocates_target_first(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 2);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	unsigned long before;
@@ -440,7 +431,7 @@ static void migrate_pages_allocates_target_first(void **state)
  */
 static void reclaim_skips_mlocked_pages(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *o = owner_create(mm, false, 64);
 	unsigned long freed;
 
@@ -489,9 +480,9 @@ static void *writer(void *arg)
 
 	cma_mm_bind_cpu(r->mm, 1);
 	while (!atomic_load(&r->stop)) {
-		uint64_t i = test_rand(&rnd) % r->o->nr_slots;
+		uint64_t i = prandom_u64_state(&rnd) % r->o->nr_slots;
 
-		r->writes += owner_write(r->o, i, test_rand(&rnd));
+		r->writes += owner_write(r->o, i, prandom_u64_state(&rnd));
 	}
 	return NULL;
 }
@@ -502,7 +493,7 @@ static void *writer(void *arg)
  */
 static void migrate_pages_races_owner_writes(void **state)
 {
-	struct cma_mm *mm = machine(2);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .cpus = 2);
 	struct race r = { .mm = mm };
 	pthread_t t;
 
@@ -554,7 +545,7 @@ static unsigned long free_on_list(struct zone *z, int mt)
  */
 static void isolate_range_hides_free_pages(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	unsigned long start = 8 * 512, end = 12 * 512;
 	struct cma_page *p;
@@ -589,7 +580,7 @@ static void isolate_range_hides_free_pages(void **state)
  */
 static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), **taken;
 	unsigned long pfn, start, end, n = 0, max = (64 * MiB) >> 12;
@@ -627,7 +618,7 @@ static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
  */
 static void isolate_range_page_freed_inside_stays_isolated(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	unsigned long pfn = cma_page_to_pfn(mm, p), start = pfn & ~1023ul;
@@ -650,7 +641,7 @@ static void isolate_range_page_freed_inside_stays_isolated(void **state)
  */
 static void isolate_range_busy_block_undoes_all(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct cma_page *u = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	unsigned long ublock = cma_page_to_pfn(mm, u) & ~511ul;
 	unsigned long umax = ublock & ~1023ul;		/* its MAX_ORDER block */
@@ -686,7 +677,7 @@ static void isolate_range_bad_input(void **state)
 {
 	struct cma_bank bank = { 0, 64 * MiB };
 	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9 };
-	struct cma_mm *mm = machine(1), *early;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9), *early;
 	char *log;
 
 	assert_int_equal(cma_start_isolate_page_range(mm, 100, 612, MIGRATE_MOVABLE), -EINVAL);
@@ -817,7 +808,7 @@ static void isolate_pageblock_inside_free_max_order_block(void **state)
  */
 static void isolate_pageblock_of_allocated_max_order_block(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned top = mm->max_order - 1;
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, top);
 	unsigned long h;
@@ -839,7 +830,7 @@ static void isolate_pageblock_of_allocated_max_order_block(void **state)
  */
 static void undo_isolate_part_of_isolated_max_order_block(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned long h = free_max_order_block(mm);
 
 	assert_int_equal(cma_start_isolate_page_range(mm, h, h + 1024, MIGRATE_MOVABLE), 0);
@@ -886,7 +877,7 @@ static void isolate_range_across_hole(void **state)
 /* Expect: a page sitting in another CPU's pagevec cannot be isolated until drained. */
 static void isolate_lru_page_in_other_cpu_pagevec_busy(void **state)
 {
-	struct cma_mm *mm = machine(2);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .cpus = 2);
 	struct fake_owner *o = owner_create(mm, false, 1);
 	struct cma_page *p;
 
@@ -923,7 +914,7 @@ static int count_failures(struct cma_mm *mm, int calls, unsigned order)
 
 static void fault_inject_rules(void **state)
 {
-	struct cma_mm *mm = machine(1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct cma_fault_attr fa = { .probability = 100, .space = 5, .times = 3 };
 
 	cma_fault_inject(mm, &fa);	/* 5 through, then 3 failures */
@@ -948,6 +939,31 @@ static void fault_inject_rules(void **state)
 	assert_int_equal(count_failures(mm, 10, 0), 0);
 	cma_fault_inject(mm, NULL);
 	assert_int_equal(count_failures(mm, 10, 0), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect should_fail_alloc_page's draws to be lib/prandom.h's from the
+ * seed (the kernel's fault attribute draws from prandom_u32 too): the
+ * n-th allocation fails exactly when the n-th prandom_below(100) from the
+ * seed is below the probability.
+ */
+static void fault_inject_draws_follow_prandom(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
+	struct cma_fault_attr fa = { .probability = 30, .seed = 42 };
+	uint64_t s = 42;
+
+	cma_fault_inject(mm, &fa);
+	for (int i = 0; i < 200; i++) {
+		bool fail = prandom_below(&s, 100) < 30;
+
+		if (count_failures(mm, 1, 0) != fail)
+			fail_msg("allocation %d: expected it to %s, as the generator's draw says", i,
+				 fail ? "fail" : "succeed");
+	}
+	cma_fault_inject(mm, NULL);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -980,6 +996,7 @@ int main(void)
 		cmocka_unit_test(undo_isolate_part_of_isolated_max_order_block),
 		cmocka_unit_test(isolate_lru_page_in_other_cpu_pagevec_busy),
 		cmocka_unit_test(fault_inject_rules),
+		cmocka_unit_test(fault_inject_draws_follow_prandom),
 	};
 
 	return cmocka_run_group_tests_name("migrate", tests, NULL, NULL);

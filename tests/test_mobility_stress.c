@@ -196,27 +196,12 @@ struct stress {
 
 static uint64_t rnd(struct stress *s)
 {
-	return test_rand(&s->rnd);
+	return prandom_u64_state(&s->rnd);
 }
 
-static struct cma_mm *stress_machine(unsigned nr_cpus, bool second_area, struct cma_device **dev)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .pageblock_order = 9,
-		.cmdline = "cma=16M", .swap_bytes = 8 * MiB, .nr_cpus = nr_cpus,
-	};
-	struct cma_mm *mm = NULL;
-
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	if (second_area) {
-		*dev = cma_device_create(mm, "camera", ~0ull);
-		assert_non_null(*dev);
-		assert_int_equal(cma_dma_declare_contiguous(mm, *dev, 8 * MiB, 0, 0), 0);
-	}
-	assert_int_equal(cma_mm_boot(mm), 0);
-	return mm;
-}
+/* 64 MiB, DMA below 16 MiB, the default area of 16 MiB, 8 MiB of swap. */
+#define STRESS_SHAPE .dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=16M", \
+		     .swap = 8 * MiB
 
 /* After a step: what must hold at every instant the test can see. */
 static void check_machine(struct stress *s, const char *after)
@@ -659,7 +644,7 @@ static void random_steps(unsigned long steps, bool verify_each, uint64_t seed)
 	unsigned long owners_every = verify_each ? CHECK_OWNERS_EVERY : 1000;
 
 	assert_non_null(s);
-	s->mm = stress_machine(NR_CPUS_1, false, NULL);
+	s->mm = test_mm(STRESS_SHAPE, .cpus = NR_CPUS_1);
 	s->rnd = seed;
 	area = cma_dev_get_cma_area(s->mm, NULL);
 	assert_non_null(area);
@@ -784,7 +769,7 @@ static bool slot_resident(struct fake_owner *o, uint64_t idx)
 
 static void worker_step(struct worker *w)
 {
-	uint64_t r = test_rand(&w->rnd), idx = (r >> 8) % WORKER_SLOTS;
+	uint64_t r = prandom_u64_state(&w->rnd), idx = (r >> 8) % WORKER_SLOTS;
 	struct fake_owner *o = w->o[(r >> 20) & 1];
 	unsigned what = (unsigned)(r % 100);
 
@@ -848,9 +833,9 @@ static void *worker_main(void *arg)
 	/* start under pressure: 60% of the slots resident */
 	for (uint64_t i = 0; i < WORKER_SLOTS; i++)
 		for (int k = 0; k < 2; k++)
-			if (test_rand(&w->rnd) % 10 < 6 &&
+			if (prandom_u64_state(&w->rnd) % 10 < 6 &&
 			    owner_fault_ops(w->o[k], i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN,
-					    test_rand(&w->rnd), NULL))
+					    prandom_u64_state(&w->rnd), NULL))
 				w->faults++;
 	for (unsigned long i = 0; i < w->ops; i++)
 		worker_step(w);
@@ -883,7 +868,7 @@ static void *contig_main(void *arg)
 	cma_mm_bind_cpu(c->mm, c->cpu);
 	pthread_barrier_wait(c->start);
 	for (unsigned long i = 0; i < c->ops; i++) {
-		uint64_t r = test_rand(&c->rnd);
+		uint64_t r = prandom_u64_state(&c->rnd);
 		struct block *b = &c->held[r % CONTIG_HELD];
 		unsigned long count = 1 + (r >> 8) % ((r >> 20) % 2 ? 32 : 512);
 		struct cma_page *page;
@@ -989,13 +974,17 @@ static void threads_two_areas_kswapd(void **state)
 	uint64_t seed = test_seed(__func__);
 	struct worker w[NR_WORKERS];
 	struct contig c[2];
-	struct cma_device *dev = NULL;
-	struct cma_mm *mm = stress_machine(NR_WORKERS, true, &dev);
+	struct cma_mm *mm = test_mm_early(STRESS_SHAPE, .cpus = NR_WORKERS);
+	struct cma_device *dev = cma_device_create(mm, "camera", ~0ull);
 	pthread_barrier_t start;
 	unsigned long free_before, free_after;
 	char why[256];
 	uint64_t v;
 
+	/* a second area, for a device of its own */
+	assert_non_null(dev);
+	assert_int_equal(cma_dma_declare_contiguous(mm, dev, 8 * MiB, 0, 0), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
 	assert_non_null(cma_dev_get_cma_area(mm, dev));
 	assert_ptr_not_equal(cma_dev_get_cma_area(mm, dev), cma_dev_get_cma_area(mm, NULL));
 	memset(w, 0, sizeof(w));
@@ -1006,7 +995,7 @@ static void threads_two_areas_kswapd(void **state)
 	assert_int_equal(cma_kswapd_start(mm), 0);
 	for (unsigned i = 0; i < NR_WORKERS; i++) {
 		w[i] = (struct worker){ .mm = mm, .start = &start, .cpu = i, .ops = ops,
-					.rnd = test_rand(&seed) };
+					.rnd = prandom_u64_state(&seed) };
 		assert_non_null(w[i].o[0] = owner_create(mm, true, WORKER_SLOTS));
 		assert_non_null(w[i].o[1] = owner_create(mm, false, WORKER_SLOTS));
 		assert_int_equal(pthread_create(&w[i].thread, NULL, worker_main, &w[i]), 0);
@@ -1016,7 +1005,7 @@ static void threads_two_areas_kswapd(void **state)
 
 		c[i] = (struct contig){ .mm = mm, .dev = i ? dev : NULL, .start = &start,
 					.base = cma_area_base_pfn(area), .count = cma_area_count(area),
-					.cpu = 2 + i, .ops = ops / 40, .rnd = test_rand(&seed) };
+					.cpu = 2 + i, .ops = ops / 40, .rnd = prandom_u64_state(&seed) };
 		assert_int_equal(pthread_create(&c[i].thread, NULL, contig_main, &c[i]), 0);
 	}
 	for (unsigned i = 0; i < NR_WORKERS; i++)

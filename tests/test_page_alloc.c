@@ -10,15 +10,6 @@
 
 #include "helpers.h"
 
-/* One zone (no DMA): 64 MiB at 0, pageblock order @pb. */
-static struct cma_mm *single_zone(uint64_t size, unsigned pb)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = pb };
-
-	return test_boot(&cfg);
-}
-
 /* Let the lists run dry: no watermark holds pages back. */
 static void zero_watermarks(struct cma_mm *mm)
 {
@@ -105,10 +96,11 @@ static int free_list_type_of(struct cma_mm *mm, unsigned long pfn)
  * unmovable requests fail although the CMA pageblocks are all free; a
  * movable request then succeeds from them.
  */
-static void alloc_pages_unmovable_never_from_cma(void **state)
+static void alloc_pages_unmovable_never_from_cma(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
-	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
+	unsigned long cma_start = (32 * MiB) >> mm->page_shift;
+	unsigned long cma_nr = (16 * MiB) >> mm->page_shift;
 	struct live l = { 0 };
 	struct cma_page *p;
 
@@ -136,10 +128,11 @@ static void alloc_pages_unmovable_never_from_cma(void **state)
  * Expect: when the MOVABLE lists run dry, a movable request takes CMA
  * pages before it steals from the UNMOVABLE pageblock that has free pages.
  */
-static void alloc_pages_movable_falls_back_to_cma_first(void **state)
+static void alloc_pages_movable_falls_back_to_cma_first(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
-	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
+	unsigned long cma_start = (32 * MiB) >> mm->page_shift;
+	unsigned long cma_nr = (16 * MiB) >> mm->page_shift;
 	struct live l = { 0 };
 	struct cma_page *p;
 	bool reached_cma = false;
@@ -171,7 +164,7 @@ static void alloc_pages_movable_falls_back_to_cma_first(void **state)
  */
 static void alloc_pages_reserve_is_last_resort(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	struct cma_page *p;
@@ -209,10 +202,11 @@ static void assert_cma_blocks_intact(struct cma_mm *mm, unsigned long start, uns
  * unmovable ones included (which take ownership of whole pageblocks),
  * leave every CMA pageblock CMA and no unmovable page inside one.
  */
-static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
+static void alloc_pages_random_mix_keeps_cma_pageblocks(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
-	unsigned long cma_start = (32 * MiB) >> 12, cma_nr = (16 * MiB) >> 12;
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
+	unsigned long cma_start = (32 * MiB) >> mm->page_shift;
+	unsigned long cma_nr = (16 * MiB) >> mm->page_shift;
 	static const cma_gfp_t gfps[] = {
 		CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, CMA_GFP_HIGHUSER_MOVABLE,
 		CMA_GFP_ATOMIC, CMA_GFP_DMA,
@@ -223,14 +217,14 @@ static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
 
 	zero_watermarks(mm);
 	for (int step = 0; step < 20000; step++) {
-		unsigned i = test_rand(&rnd) % 512;
+		unsigned i = prandom_u64_state(&rnd) % 512;
 
 		if (pages[i]) {
 			cma_free_pages(mm, pages[i], orders[i]);
 			pages[i] = NULL;
 		} else {
-			orders[i] = test_rand(&rnd) % mm->max_order;
-			pages[i] = cma_alloc_pages(mm, gfps[test_rand(&rnd) % 5] | CMA_GFP_NOWARN,
+			orders[i] = prandom_u64_state(&rnd) % mm->max_order;
+			pages[i] = cma_alloc_pages(mm, gfps[prandom_u64_state(&rnd) % 5] | CMA_GFP_NOWARN,
 						   orders[i]);
 		}
 		if (step % 16 == 0)
@@ -249,13 +243,13 @@ static void alloc_pages_random_mix_keeps_cma_pageblocks(void **state)
 }
 
 /*
- * Expect: a movable order-1 request served from a CMA order-10 block
+ * Expect: a movable order-1 request served from a CMA MAX_ORDER-1 block
  * leaves the split-off halves on the CMA lists (expand keeps CMA), not on
  * the MOVABLE lists.
  */
-static void alloc_pages_expand_keeps_cma_type(void **state)
+static void alloc_pages_expand_keeps_cma_type(const struct test_shape *mode)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm_mode(mode, TEST_CMA_32M);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	unsigned long cma_before, movable_before;
@@ -289,7 +283,7 @@ static void alloc_pages_expand_keeps_cma_type(void **state)
 static struct cma_mm *fragmented(struct live *l, unsigned long *block_pfn, const unsigned *offs,
 				 unsigned nr, unsigned order)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned long base;
 
 	zero_watermarks(mm);
@@ -404,7 +398,7 @@ static void rmqueue_fallback_reclaimable_moves_small_blocks(void **state)
  */
 static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
 	unsigned long pfn, base;
 
@@ -429,7 +423,7 @@ static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
  */
 static void free_pages_merges_across_pageblock_types(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned long before = zone_page_state(normal_zone(mm), NR_FREE_PAGES);
 	unsigned long before10 = normal_zone(mm)->free_area[10].nr_free;
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
@@ -448,14 +442,14 @@ static void free_pages_merges_across_pageblock_types(void **state)
 /* Expect: freeing everything merges memory back into MAX_ORDER-1 blocks. */
 static void free_pages_merges_back_to_max_order(void **state)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
 	uint64_t rnd = test_seed(__func__);
 	unsigned long blocks = z->free_area[mm->max_order - 1].nr_free;
 
 	for (int i = 0; i < 3000; i++) {
-		unsigned order = test_rand(&rnd) % 4;
+		unsigned order = prandom_u64_state(&rnd) % 4;
 		struct cma_page *p = cma_alloc_pages(mm, i % 2 ? CMA_GFP_KERNEL : CMA_GFP_HIGHUSER_MOVABLE,
 						     order);
 
@@ -464,7 +458,7 @@ static void free_pages_merges_back_to_max_order(void **state)
 	}
 	/* free in a shuffled order */
 	for (size_t i = l.nr; i > 1; i--) {
-		size_t j = test_rand(&rnd) % i;
+		size_t j = prandom_u64_state(&rnd) % i;
 		struct cma_page *tp = l.pages[i - 1];
 		unsigned to = l.orders[i - 1];
 
@@ -532,7 +526,7 @@ static void alloc_pages_kernel_never_highmem(void **state)
 
 static void alloc_pages_gfp_zero_clears_bytes(void **state)
 {
-	struct cma_mm *mm = test_machine(0, 64 * MiB, false);
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
 	unsigned char *b = cma_page_address(mm, p);
 
@@ -549,9 +543,9 @@ static void alloc_pages_gfp_zero_clears_bytes(void **state)
 
 /* ---- refusals ---- */
 
-static void alloc_pages_order_too_high_refused(void **state)
+static void alloc_pages_order_too_high_refused(const struct test_shape *mode)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm_mode(mode);
 	unsigned long before = zone_page_state(normal_zone(mm), NR_FREE_PAGES);
 	struct cma_page *p;
 
@@ -572,9 +566,9 @@ static void alloc_pages_order_too_high_refused(void **state)
  * order, a tail page or a pointer from elsewhere is reported and changes
  * nothing.
  */
-static void free_pages_bad_page_changes_nothing(void **state)
+static void free_pages_bad_page_changes_nothing(const struct test_shape *mode)
 {
-	struct cma_mm *mm = single_zone(64 * MiB, 9);
+	struct cma_mm *mm = test_mm_mode(mode);
 	struct zone *z = normal_zone(mm);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
 	struct cma_page outside;
@@ -582,7 +576,7 @@ static void free_pages_bad_page_changes_nothing(void **state)
 
 	cma_drain_all_pages(mm);
 	free_before = zone_page_state(z, NR_FREE_PAGES);
-	cma_free_pages(mm, cma_pfn_to_page(mm, 5000), 0);	/* free page */
+	cma_free_pages(mm, cma_pfn_to_page(mm, pfn_of(mm, p) ^ 4), 0);	/* its free buddy */
 	cma_free_pages(mm, p, 1);				/* wrong order */
 	cma_free_pages(mm, cma_page_nth(mm, p, 1), 0);		/* tail */
 	cma_free_pages(mm, &outside, 0);			/* not ours */
@@ -600,11 +594,7 @@ static void free_pages_bad_page_changes_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(alloc_pages_unmovable_never_from_cma),
-		cmocka_unit_test(alloc_pages_movable_falls_back_to_cma_first),
 		cmocka_unit_test(alloc_pages_reserve_is_last_resort),
-		cmocka_unit_test(alloc_pages_random_mix_keeps_cma_pageblocks),
-		cmocka_unit_test(alloc_pages_expand_keeps_cma_type),
 		cmocka_unit_test(rmqueue_fallback_small_steal_takes_only_the_block),
 		cmocka_unit_test(rmqueue_fallback_large_steal_moves_free_pages),
 		cmocka_unit_test(rmqueue_fallback_claims_half_free_block),
@@ -615,9 +605,17 @@ int main(void)
 		cmocka_unit_test(alloc_pages_gfp_selects_zone),
 		cmocka_unit_test(alloc_pages_kernel_never_highmem),
 		cmocka_unit_test(alloc_pages_gfp_zero_clears_bytes),
-		cmocka_unit_test(alloc_pages_order_too_high_refused),
-		cmocka_unit_test(free_pages_bad_page_changes_nothing),
 	};
 
-	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL);
+	const struct test_mode_case mode_cases[] = {
+		test_mode_case(alloc_pages_unmovable_never_from_cma),
+		test_mode_case(alloc_pages_movable_falls_back_to_cma_first),
+		test_mode_case(alloc_pages_random_mix_keeps_cma_pageblocks),
+		test_mode_case(alloc_pages_expand_keeps_cma_type),
+		test_mode_case(alloc_pages_order_too_high_refused),
+		test_mode_case(free_pages_bad_page_changes_nothing),
+	};
+
+	return cmocka_run_group_tests_name("page_alloc", tests, NULL, NULL) +
+	       test_run_mode_cases("page_alloc in every mode", mode_cases);
 }

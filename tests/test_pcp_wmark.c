@@ -12,15 +12,6 @@
 
 #include "helpers.h"
 
-static struct cma_mm *one_zone(uint64_t size, unsigned pb, unsigned cpus)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = pb,
-				     .nr_cpus = cpus, .metadata_only = true };
-
-	return test_boot(&cfg);
-}
-
 /* The formula of zone_batchsize(), computed independently. */
 static int expected_batch(unsigned long present)
 {
@@ -44,7 +35,7 @@ static int expected_batch(unsigned long present)
  */
 static void pcp_batch_and_high_follow_zone_size(void **state)
 {
-	struct cma_mm *mm = one_zone(1 * GiB, 0, 1);
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	unsigned long before = zone_page_state(z, NR_FREE_PAGES);
@@ -69,7 +60,7 @@ static void pcp_batch_and_high_follow_zone_size(void **state)
 /* Expect: freeing past high gives one batch back to buddy at once. */
 static void pcp_free_above_high_drains_a_batch(void **state)
 {
-	struct cma_mm *mm = one_zone(1 * GiB, 0, 1);
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true);
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	struct cma_page *pages[400];
 
@@ -92,7 +83,7 @@ static void pcp_free_above_high_drains_a_batch(void **state)
  */
 static void pcp_drain_frees_to_recorded_type(void **state)
 {
-	struct cma_mm *mm = one_zone(64 * MiB, 9, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	unsigned long pfn = cma_page_to_pfn(mm, p);
@@ -122,7 +113,7 @@ static void pcp_drain_frees_to_recorded_type(void **state)
 static void pcp_rmqueue_bulk_keeps_cma_type(void **state)
 {
 	/* 64 MiB of Normal: batch 3, so a refill leaves CMA pages on the list */
-	struct cma_mm *mm = test_machine_with_cma(80 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .size = 80 * MiB);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	unsigned long cma_start = (32 * MiB) >> 12, cma_free;
@@ -165,7 +156,7 @@ struct bound_ctx {
 /* Expect: each thread's frees land on its own slot; drain_all empties all. */
 static void pcp_bind_cpu_and_drain_all(void **state)
 {
-	struct cma_mm *mm = one_zone(64 * MiB, 9, 2);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .cpus = 2, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	unsigned long before = zone_page_state(z, NR_FREE_PAGES);
 	struct cma_page *a, *b;
@@ -250,7 +241,7 @@ static void wmark_min_free_kbytes_formula(void **state)
 	static const uint64_t sizes[] = { 512 << 10, 64 * MiB, 1 * GiB, 3 * GiB };
 
 	for (unsigned i = 0; i < 4; i++) {
-		struct cma_mm *mm = one_zone(sizes[i], 0, 1);
+		struct cma_mm *mm = test_mm(.size = sizes[i], .metadata_only = true);
 		unsigned long pages = sizes[i] >> 12, memmap = (pages * 64 + 4095) / 4096;
 		unsigned long k = isqrt(16 * ((pages - memmap) << 2));
 
@@ -340,7 +331,7 @@ static void wmark_lowmem_reserve_ratios(void **state)
  */
 static void wmark_ok_discounts_lower_orders(void **state)
 {
-	struct cma_mm *mm = one_zone(64 * MiB, 9, 1);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	static struct cma_page *pages[16384];
 	int n = 0;
@@ -507,10 +498,10 @@ static void wmark_migrate_reserve_matches_seed_walk(void **state)
 		for (unsigned long b = 0; b < nr_blocks; b++) {
 			unsigned long pfn = mm->base_pfn + b * mm->pageblock_nr_pages;
 
-			if (pfn_valid(mm, pfn) && test_rand(&rnd) % 4 == 0)
-				retype_block(mm, pfn, types[test_rand(&rnd) % 5]);
+			if (pfn_valid(mm, pfn) && prandom_u64_state(&rnd) % 4 == 0)
+				retype_block(mm, pfn, types[prandom_u64_state(&rnd) % 5]);
 		}
-		mm->min_free_kbytes = (int)(128 + test_rand(&rnd) % 8192);
+		mm->min_free_kbytes = (int)(128 + prandom_u64_state(&rnd) % 8192);
 		for (unsigned long b = 0; b < nr_blocks; b++)
 			want[b] = (uint8_t)get_pageblock_migratetype(mm, mm->base_pfn + b * mm->pageblock_nr_pages);
 		setup_per_zone_wmarks(mm);

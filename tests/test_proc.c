@@ -22,15 +22,6 @@
 #define RAM_SIZE	(256 * MiB)
 #define DMA_END		(16 * MiB)
 
-static struct cma_mm *proc_machine(unsigned nr_cpus)
-{
-	struct cma_bank bank = { 0, RAM_SIZE };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
-				     .zone_dma32_end = 0, .nr_cpus = nr_cpus };
-
-	return test_boot(&cfg);
-}
-
 /* The file as one string; free() it. */
 static char *proc_read(struct cma_mm *mm, const char *name)
 {
@@ -149,7 +140,7 @@ static char *expected_buddyinfo(struct cma_mm *mm)
  */
 static void buddyinfo_lines_match_free_areas(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = proc_read(mm, "buddyinfo"), *after, *want = expected_buddyinfo(mm);
 	char line[512];
 	const char *normal;
@@ -183,7 +174,7 @@ static void buddyinfo_lines_match_free_areas(void **state)
 /* Expect: the v3.5 header lines, byte for byte, for max_order 11 and 4 MiB blocks. */
 static void pagetypeinfo_header_lines_are_exact(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *s = proc_read(mm, "pagetypeinfo");
 	unsigned zones = nr_populated(mm), free_hdr = 3, block_hdr = 3 + 1 + zones * MIGRATE_TYPES + 1;
 	char line[512];
@@ -251,7 +242,7 @@ static void check_free_counts(struct cma_mm *mm, const char *s)
  */
 static void pagetypeinfo_free_counts_add_up_to_nr_free(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = proc_read(mm, "pagetypeinfo"), *after;
 	struct cma_page *page;
 
@@ -303,7 +294,7 @@ static void parse_block_counts(struct cma_mm *mm, const char *s, unsigned long t
 /* Expect: 64 blocks of 4 MiB: 4 in DMA, 60 in Normal; none CMA or isolated. */
 static void pagetypeinfo_block_counts_cover_every_pageblock(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *s = proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
 
@@ -395,7 +386,7 @@ static void check_meminfo_labels(const char *s, const char *const *labels, unsig
  */
 static void meminfo_lines_follow_the_counters(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = proc_read(mm, "meminfo"), *after;
 	unsigned long free_before = meminfo_value(before, "MemFree");
 	struct cma_page *page;
@@ -449,7 +440,8 @@ static void meminfo_swap_lines_follow_swap_config(void **state)
 static void meminfo_cma_lines_count_cma_pageblocks(void **state)
 {
 	const uint64_t cma_base = 64 * MiB, cma_size = 8 * MiB;
-	struct cma_mm *mm = test_machine_with_cma(RAM_SIZE, cma_base, cma_size);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END,
+				    .cma_base = cma_base, .cma_size = cma_size);
 	char *mi = proc_read(mm, "meminfo"), *pti = proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
 
@@ -560,7 +552,7 @@ static void check_vmstat_names_unique(const char *s)
  */
 static void vmstat_names_once_in_kernel_order(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = proc_read(mm, "vmstat"), *after, line[128];
 	uint64_t allocs = vm_event_sum(mm, PGALLOC_NORMAL);
 	struct cma_page *page;
@@ -627,7 +619,7 @@ static void vmstat_compaction_lines_of_v3_5(void **state)
 		"pgrotated", "compact_blocks_moved", "compact_pages_moved",
 		"compact_pagemigrate_failed", "compact_stall", "compact_fail", "compact_success",
 	};
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	struct fake_owner *o = owner_create(mm, false, 4096);
 	const char *at;
 	char *s;
@@ -723,7 +715,7 @@ static char *expected_zoneinfo(struct cma_mm *mm)
  */
 static void zoneinfo_matches_zone_state(void **state)
 {
-	struct cma_mm *mm = proc_machine(2);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END, .cpus = 2);
 	struct zone *normal = &mm->zones[ZONE_NORMAL];
 	char *before = proc_read(mm, "zoneinfo"), *after, *want = expected_zoneinfo(mm);
 	const char *p = find_line(before, "Node 0, zone   Normal");
@@ -763,7 +755,7 @@ static void zoneinfo_matches_zone_state(void **state)
 /* Expect: -ENOENT, nothing written, and the log names the accepted files. */
 static void write_proc_unknown_name_is_enoent(void **state)
 {
-	struct cma_mm *mm = proc_machine(1);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -815,7 +807,8 @@ static void write_proc_before_boot_is_einval(void **state)
 /* Expect: "cma" is accepted and, with no area list yet, empty. */
 static void write_proc_cma_is_empty_without_areas(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(RAM_SIZE, 64 * MiB, 8 * MiB);
+	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END,
+				    .cma_base = 64 * MiB, .cma_size = 8 * MiB);
 	char *s = proc_read(mm, "cma");
 
 	assert_string_equal(s, "");
@@ -880,7 +873,7 @@ static void pageblock_stat_counts_match_the_allocator(void **state)
  */
 static void fragmentation_index_follows_free_blocks(void **state)
 {
-	struct cma_mm *mm = test_machine(0, 64 * MiB, true);
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .metadata_only = true);
 	unsigned long max = (64 * MiB) >> 12, n;
 	struct cma_page **pages = calloc(max, sizeof(*pages));
 	int index;

@@ -57,7 +57,7 @@ static void random_ops(struct cma_mm *mm, unsigned long ops, unsigned long verif
 
 	assert_non_null(slots);
 	for (unsigned long step = 0; step < ops; step++) {
-		uint64_t r = test_rand(&rnd);
+		uint64_t r = prandom_u64_state(&rnd);
 		struct slot *s = &slots[r % SLOTS];
 
 		if (r % 97 == 0) {
@@ -68,7 +68,7 @@ static void random_ops(struct cma_mm *mm, unsigned long ops, unsigned long verif
 			s->page = NULL;
 		} else {
 			/* orders skewed small, as real workloads are */
-			s->order = __builtin_ctzll(test_rand(&rnd) | (1ull << (mm->max_order - 1)));
+			s->order = __builtin_ctzll(prandom_u64_state(&rnd) | (1ull << (mm->max_order - 1)));
 			s->page = cma_alloc_pages(mm, gfps[(r >> 32) % 6] | CMA_GFP_NOWARN, s->order);
 			s->tag = (uint32_t)step;
 			if (s->page) {
@@ -94,7 +94,7 @@ static void random_ops(struct cma_mm *mm, unsigned long ops, unsigned long verif
 /* Expect: verify holds after every single step, and everything comes back. */
 static void alloc_free_random_verify_every_step(void **state)
 {
-	struct cma_mm *mm = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = test_mm(TEST_CMA_32M);
 	unsigned long free_before;
 	struct zone *z;
 
@@ -121,7 +121,7 @@ static void alloc_free_random_two_slots(void **state)
 
 	for (int round = 0; round < 10; round++) {
 		cma_mm_bind_cpu(mm, round % 2);
-		random_ops(mm, 1000, 1, test_rand(&rnd));
+		random_ops(mm, 1000, 1, prandom_u64_state(&rnd));
 	}
 	cma_mm_bind_cpu(mm, 0);
 	cma_mm_destroy(mm);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "report.h"
 #include "commands.h"
 #include "sim.h"
@@ -135,15 +136,6 @@ static char *json_without_host(const struct sim_result *r)
 		memmove(host, end + 1, strlen(end + 1) + 1);
 	}
 	return buf;
-}
-
-static int first_difference(const char *a, const char *b)
-{
-	int line = 1;
-
-	for (; *a && *a == *b; a++, b++)
-		line += *a == '\n';
-	return line;
 }
 
 /* Expect: one seed twice gives one report under every policy; another seed another run. */

@@ -108,7 +108,7 @@ static void *worker_main(void *arg)
 	cma_mm_bind_cpu(w->mm, w->cpu);
 	pthread_barrier_wait(w->start);
 	for (unsigned long i = 0; i < w->ops; i++) {
-		uint64_t r = test_rand(&w->rand);
+		uint64_t r = prandom_u64_state(&w->rand);
 		unsigned slot = (unsigned)(r % LIVE);
 
 		if (w->live[slot].page)
@@ -134,25 +134,6 @@ static void *drainer_main(void *arg)
 	return NULL;
 }
 
-/* 64 MiB, DMA below 16 MiB, 16 MiB of CMA at 32 MiB, NR_CPUS slots. */
-static struct cma_mm *threaded_machine(void)
-{
-	/* 64 MiB of Normal, whose pcp batch (3) leaves pages on the lists */
-	struct cma_bank bank = { 0, 80 * MiB };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .zone_dma_end = 16 * MiB, .nr_cpus = NR_CPUS,
-		.cmdline = "cma=0",
-	};
-	struct cma_mm *mm = NULL;
-
-	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-	assert_int_equal(cma_memblock_reserve(mm, 32 * MiB, 16 * MiB), 0);
-	assert_int_equal(cma_mm_boot(mm), 0);
-	test_activate_cma(mm, (32 * MiB) >> 12, (16 * MiB) >> 12);
-	assert_verify(mm);
-	return mm;
-}
-
 static unsigned long ops_per_worker(void)
 {
 	const char *env = getenv("CMA_THREAD_OPS");
@@ -167,7 +148,8 @@ static unsigned long ops_per_worker(void)
  */
 static void run_workers(unsigned nr_workers, const char *name)
 {
-	struct cma_mm *mm = threaded_machine();
+	/* 64 MiB of Normal, whose pcp batch (3) leaves pages on the lists */
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .size = 80 * MiB, .cpus = NR_CPUS);
 	unsigned long free_at_boot = global_page_state(mm, NR_FREE_PAGES);
 	unsigned long seed = test_seed(name), corrupt = 0, allocs = 0;
 	struct worker *w = calloc(nr_workers, sizeof(*w));
@@ -256,7 +238,7 @@ static bool on_pcp_list(struct cma_mm *mm, unsigned cpu, struct cma_page *page)
 /* Expect: a page allocated by a thread on cpu 1 and freed on cpu 0 lands on cpu 0's pcp list. */
 static void free_pages_on_other_cpu_lands_on_its_pcp(void **state)
 {
-	struct cma_mm *mm = threaded_machine();
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .size = 80 * MiB, .cpus = NR_CPUS);
 	struct remote_alloc ra = { .mm = mm };
 	pthread_t t;
 	unsigned long before0, before1;
@@ -325,7 +307,7 @@ static uint64_t counter(struct cma_mm *mm, const char *name)
  */
 static void alloc_free_wait_for_held_slot_lock(void **state)
 {
-	struct cma_mm *mm = threaded_machine();
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .size = 80 * MiB, .cpus = NR_CPUS);
 	struct blocked_pair bp = { .mm = mm };
 	struct timespec pause = { 0, 50 * 1000 * 1000 };
 	uint64_t pgfree = counter(mm, "pgfree");

@@ -17,19 +17,6 @@
 
 #include "helpers.h"
 
-/* 64 MiB, one zone (Normal), no CMA. */
-static struct cma_mm *plain_machine(void)
-{
-	struct cma_bank bank = { 0, 64 * MiB };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .metadata_only = true, .cmdline = "cma=0",
-	};
-	struct cma_mm *mm = test_boot(&cfg);
-
-	assert_verify(mm);
-	return mm;
-}
-
 /* Teardown: destroy the machine the test left in *state, even after a failure. */
 static int destroy_machine(void **state)
 {
@@ -101,7 +88,7 @@ static void verify_clean_busy_machine_passes(void **state)
 		CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, CMA_GFP_HIGHUSER_MOVABLE,
 		CMA_GFP_KERNEL | CMA_GFP_DMA, CMA_GFP_ATOMIC,
 	};
-	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = *state = test_mm(TEST_CMA_32M);
 	struct cma_page *pages[400];
 	unsigned orders[400];
 	int n = 0;
@@ -128,7 +115,7 @@ static void verify_clean_busy_machine_passes(void **state)
 
 static void verify_catches_free_pages_counter_off(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 	long v = atomic_load(&z->free_pages);
 
@@ -142,7 +129,7 @@ static void verify_catches_free_pages_counter_off(void **state)
 
 static void verify_catches_free_cma_counter_off(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 
 	add_free_cma(z, 1);
@@ -151,7 +138,7 @@ static void verify_catches_free_cma_counter_off(void **state)
 	expect_verify_clean(mm, "restoring NR_FREE_CMA_PAGES");
 	destroy_machine(state);
 
-	mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	mm = *state = test_mm(TEST_CMA_32M);
 	z = normal(mm);
 	assert_verify(mm);
 	add_free_cma(z, -1);
@@ -162,7 +149,7 @@ static void verify_catches_free_cma_counter_off(void **state)
 
 static void verify_catches_nr_free_off(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 
 	z->free_area[3].nr_free++;
@@ -176,7 +163,7 @@ static void verify_catches_nr_free_off(void **state)
 
 static void verify_catches_pcp_count_off(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cpu_slot *slot = &mm->slots[0];
 	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 
@@ -202,7 +189,7 @@ static void verify_catches_pcp_count_off(void **state)
 
 static void verify_catches_buddy_head_without_pg_buddy(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
 	uint32_t flags = page_flags(head);
 
@@ -214,7 +201,7 @@ static void verify_catches_buddy_head_without_pg_buddy(void **state)
 
 static void verify_catches_buddy_order_wrong(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
 
 	page_set_field(head, PG_ORDER_MASK, PG_ORDER_SHIFT, 9);
@@ -226,7 +213,7 @@ static void verify_catches_buddy_order_wrong(void **state)
 /* Expect: page->private must name the list the block is on. */
 static void verify_catches_free_page_private_changed(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
 
 	head->private = MIGRATE_UNMOVABLE;
@@ -237,7 +224,7 @@ static void verify_catches_free_page_private_changed(void **state)
 
 static void verify_catches_broken_list_link(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 	struct cma_page *head = first_free(mm, z, 10, MIGRATE_MOVABLE);
 	struct cma_page *second = page_list_next(mm, head);
@@ -258,7 +245,7 @@ static void verify_catches_broken_list_link(void **state)
  */
 static void verify_catches_allocation_head_inside_free_block(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
 	struct cma_page *tail = cma_page_nth(mm, head, 5);
 	uint32_t flags = page_flags(tail);
@@ -274,7 +261,7 @@ static void verify_catches_allocation_head_inside_free_block(void **state)
 /* Expect: a free block's head cannot also be reserved. */
 static void verify_catches_reserved_flag_on_free_block(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *head = first_free(mm, normal(mm), 10, MIGRATE_MOVABLE);
 	uint32_t flags = page_flags(head);
 
@@ -289,7 +276,7 @@ static void verify_catches_reserved_flag_on_free_block(void **state)
 /* Expect: an allocation head without PG_head leaves its pfns in no state. */
 static void verify_catches_allocated_page_without_head(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
 
 	assert_non_null(page);
@@ -309,7 +296,7 @@ static void verify_catches_allocated_page_without_head(void **state)
  */
 static void verify_catches_pfn_both_allocated_and_free(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 1);
 	struct cma_page *buddy;
 
@@ -344,7 +331,7 @@ static struct cma_page *alloc_movable_in_cma(struct cma_mm *mm, unsigned order,
 /* Expect: CMA rule 1 — an unmovable allocation recorded inside a CMA pageblock is caught. */
 static void verify_catches_unmovable_allocation_in_cma_pageblock(void **state)
 {
-	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = *state = test_mm(TEST_CMA_32M);
 	struct cma_page *others[64], *page;
 	int nr_others = 0;
 
@@ -370,7 +357,7 @@ static void verify_catches_unmovable_allocation_in_cma_pageblock(void **state)
  */
 static void verify_catches_cma_free_block_on_movable_list(void **state)
 {
-	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = *state = test_mm(TEST_CMA_32M);
 	struct zone *z = normal(mm);
 	struct cma_page *page;
 
@@ -391,7 +378,7 @@ static void verify_catches_cma_free_block_on_movable_list(void **state)
 /* Expect: nothing on a CMA list may lie outside a CMA (or ISOLATE) pageblock. */
 static void verify_catches_movable_free_block_on_cma_list(void **state)
 {
-	struct cma_mm *mm = *state = test_machine_with_cma(64 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = *state = test_mm(TEST_CMA_32M);
 	struct zone *z = normal(mm);
 	struct cma_page *page;
 
@@ -416,8 +403,7 @@ static void verify_catches_movable_free_block_on_cma_list(void **state)
  */
 static void verify_catches_cma_pcp_page_with_movable_type(void **state)
 {
-	/* 64 MiB of Normal: its pcp batch (3) refills more than the page taken */
-	struct cma_mm *mm = *state = test_machine_with_cma(80 * MiB, 32 * MiB, 16 * MiB);
+	struct cma_mm *mm = *state = test_mm(TEST_CMA_32M, .size = 80 * MiB);
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
 	struct cma_page *others[64], *big, *small, *page;
 	int nr_others = 0;
@@ -455,7 +441,7 @@ static void verify_catches_cma_pcp_page_with_movable_type(void **state)
 
 static void verify_catches_bad_pageblock_type(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	unsigned long idx = (4096 - mm->base_pfn) >> mm->pageblock_order;
 	uint8_t old = mm->pageblock_flags[idx];
 
@@ -492,7 +478,7 @@ static void verify_catches_free_block_partly_isolated(void **state)
 
 static void verify_catches_watermarks_not_ascending(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long wm[NR_WMARK];
 
@@ -529,7 +515,7 @@ static void expect_logged(struct cma_mm *mm, const char *text)
  */
 static void verify_zone_locked_names_the_transition(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 	unsigned long nr = z->free_area[mm->max_order - 1].nr_free;
 
@@ -546,7 +532,7 @@ static void verify_zone_locked_names_the_transition(void **state)
 /* Expect: a CPU slot's validator counts its lists against pcp->count. */
 static void verify_pcp_locked_catches_count_off(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct cpu_slot *slot = &mm->slots[0];
 	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 
@@ -565,7 +551,7 @@ static void verify_pcp_locked_catches_count_off(void **state)
 /* Expect: an LRU validator compares each list with its counter. */
 static void verify_lru_locked_catches_counter_off(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 
 	spin_lock(&z->lru_lock);
@@ -585,7 +571,7 @@ static void verify_lru_locked_catches_counter_off(void **state)
  */
 static void verify_pageblocks_expects_the_isolation_state(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	unsigned long start = 4096, end = start + max_order_nr_pages(mm);
 	unsigned long blocks = max_order_nr_pages(mm) / mm->pageblock_nr_pages;
 	char line[128];
@@ -613,7 +599,7 @@ static void verify_pageblocks_expects_the_isolation_state(void **state)
  */
 static void lockdep_assert_held_catches_a_missing_lock(void **state)
 {
-	struct cma_mm *mm = *state = plain_machine();
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
 	int status;
 	pid_t pid;

@@ -30,20 +30,6 @@ struct vm_test {
 	unsigned nr_owners;
 };
 
-static struct cma_mm *reclaim_machine(uint64_t size, cma_phys_t dma_end, uint64_t swap_bytes,
-				      unsigned cpus)
-{
-	struct cma_bank bank = { 0, size };
-	struct cma_mm_config cfg = {
-		.banks = &bank, .nr_banks = 1, .cmdline = "cma=0", .zone_dma_end = dma_end,
-		.swap_bytes = swap_bytes, .nr_cpus = cpus,
-	};
-	struct cma_mm *mm = test_boot(&cfg);
-
-	assert_verify(mm);
-	return mm;
-}
-
 /* 32 MiB, one Normal zone: 8192 pages, high mark 271. */
 static struct vm_test *vm_test(void **state, uint64_t swap_bytes, unsigned cpus)
 {
@@ -51,7 +37,7 @@ static struct vm_test *vm_test(void **state, uint64_t swap_bytes, unsigned cpus)
 
 	assert_non_null(t);
 	*state = t;
-	t->mm = reclaim_machine(32 * MiB, 0, swap_bytes, cpus);
+	t->mm = test_mm(.size = 32 * MiB, .swap = swap_bytes, .cpus = cpus);
 	return t;
 }
 
@@ -418,7 +404,7 @@ static void try_to_free_pages_honours_gfp_zone(void **state)
 
 	assert_non_null(t);
 	*state = t;
-	t->mm = mm = reclaim_machine(64 * MiB, 16 * MiB, 0, 1);
+	t->mm = mm = test_mm(.dma_end = 16 * MiB);
 	o = new_owner(t, false, 32);
 	fault_owner(o, 32);
 	for (uint64_t i = 0; i < 32; i++)
@@ -837,7 +823,7 @@ static void *allocator_fn(void *arg)
 		a->faulted += tries < 100;
 		if (!zone_above(zone, WMARK_LOW))
 			wakeup_kswapd(a->mm, zone, 0, zone->idx);
-		uint64_t r = test_rand(&a->seed);
+		uint64_t r = prandom_u64_state(&a->seed);
 
 		if (r % 7 == 0)
 			owner_write(a->o, (r >> 8) % (i + 1), r);
@@ -1006,7 +992,7 @@ static void kswapd_step_balances_lower_zone_for_classzone(void **state)
 
 	assert_non_null(t);
 	*state = t;
-	t->mm = mm = reclaim_machine(64 * MiB, 16 * MiB, 0, 1);
+	t->mm = mm = test_mm(.size = 64 * MiB, .dma_end = 16 * MiB);
 	dma = &mm->zones[ZONE_DMA];
 	low = new_owner(t, false, 8192);
 	high = new_owner(t, false, 16384);

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "lib/prandom.h"
 #include "mm/internal.h"
 
 static _Thread_local int in_migration;
@@ -33,17 +34,9 @@ void cma_fault_inject(struct cma_mm *mm, const struct cma_fault_attr *attr)
 	f->space = f->attr.space;
 	f->times = f->attr.times ? (long)f->attr.times : -1;
 	f->count = 0;
-	f->rnd = f->attr.seed ? f->attr.seed : 0x9e3779b97f4a7c15ull;
+	f->rnd = f->attr.seed;
 	atomic_store(&f->enabled, f->attr.probability != 0);
 	pthread_mutex_unlock(&f->lock);
-}
-
-static uint64_t xorshift(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
 }
 
 /* should_fail_alloc_page() once injection is enabled. */
@@ -63,7 +56,7 @@ bool __should_fail_alloc_page(struct cma_mm *mm, unsigned order)
 	f->space = 0;
 	if (f->attr.interval > 1 && ++f->count % f->attr.interval)
 		goto out;
-	if (f->attr.probability <= xorshift(&f->rnd) % 100)
+	if (f->attr.probability <= prandom_below(&f->rnd, 100))
 		goto out;
 	if (f->times > 0)
 		f->times--;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/prandom.h"
 #include "sim.h"
 
 /* Every this many events the loop calls its poll callback. */
@@ -71,18 +72,15 @@ static struct sim_event pop_event(struct sim *s)
 
 /* ---- randomness ---- */
 
+/* The library's generator (lib/prandom.h), so that one seed means one sequence everywhere. */
 uint64_t sim_rand(struct sim *s)
 {
-	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return prandom_u64_state(&s->rng);
 }
 
 uint64_t sim_rand_below(struct sim *s, uint64_t n)
 {
-	return n ? sim_rand(s) % n : 0;
+	return prandom_below(&s->rng, n);
 }
 
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns)
