@@ -104,6 +104,7 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_BIN)
+	@scripts/check-layers.sh $(BUILD)
 	@scripts/run-tests.sh $(TEST_BIN)
 
 STRESS_OPS ?= 1000000
