@@ -235,6 +235,18 @@ char *test_dmesg(struct cma_mm *mm)
 	return buf;
 }
 
+char *test_proc_read(struct cma_mm *mm, const char *name)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cma_write_proc(mm, name, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
 int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len)
 {
 	long dirty = 0, counted = 0, writeback = 0, isolated = 0;

@@ -177,7 +177,8 @@ static void expect_zone(struct cma_mm *mm, enum zone_type idx, unsigned long sta
  * Expect: DMA pfns [0, 4096), DMA32 the rest, Normal empty; present pages
  * less the memmap (free_area_init_core, 64-byte struct page): DMA
  * 4096 - 4096 * 64 / 4096 = 4032, DMA32 258048 - 4032 = 254016; every
- * page still free.
+ * page free but the vmemmap's: 8 sections of 128 MiB, 2 MiB each, 4096
+ * pages.
  */
 static void mm_boot_zones_x86(void **state)
 {
@@ -194,7 +195,7 @@ static void mm_boot_zones_x86(void **state)
 	expect_zone(mm, ZONE_NORMAL, 0, 0, 0);
 	expect_zone(mm, ZONE_HIGHMEM, 0, 0, 0);
 	expect_zone(mm, ZONE_MOVABLE, 0, 0, 0);
-	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 262144);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 262144 - 4096);
 
 	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_DMA, 0);
 	assert_non_null(page);
@@ -258,8 +259,10 @@ static void mm_boot_zones_arm_highmem(void **state)
  *   0          256M        512M        768M
  *   |---bank---|---hole----|---bank----|
  * Expect: the zone spans the hole but its present pages exclude it (and
- * the memmap of the whole span, 0x30000 * 64 / 4096 = 3072 pages); hole
- * pfns have no page; taking every free page never yields one in the hole.
+ * the memmap of the whole span, 0x30000 * 64 / 4096 = 3072 pages); the
+ * vmemmap itself takes 2 MiB for each of the 4 sections that hold memory,
+ * 2048 pages, the hole's none; hole pfns have no page; taking every free
+ * page never yields one in the hole.
  */
 static void mm_boot_hole_excluded(void **state)
 {
@@ -271,7 +274,7 @@ static void mm_boot_hole_excluded(void **state)
 
 	expect_zone(mm, ZONE_NORMAL, 0, 0x30000, present - 3072);
 	free_at_boot = global_page_state(mm, NR_FREE_PAGES);
-	assert_int_equal(free_at_boot, present);
+	assert_int_equal(free_at_boot, present - 2048);
 	for (unsigned long pfn = hole_start; pfn < hole_end; pfn += 0x1fff) {
 		assert_false(pfn_valid(mm, pfn));
 		if (cma_pfn_to_page(mm, pfn)) {
@@ -306,8 +309,8 @@ static void mm_boot_hole_excluded(void **state)
 		cma_free_pages(mm, pages[i], 0);
 	cma_drain_all_pages(mm);
 	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), free_at_boot);
-	/* everything merged back to order 10 on both sides of the hole */
-	assert_int_equal(mm->zones[ZONE_NORMAL].free_area[10].nr_free, present >> 10);
+	/* everything merged back to order 10 on both sides of the hole; the 8 MiB vmemmap is whole blocks */
+	assert_int_equal(mm->zones[ZONE_NORMAL].free_area[10].nr_free, (present - 2048) >> 10);
 	assert_verify(mm);
 	free(pages);
 	cma_mm_destroy(mm);
@@ -331,7 +334,8 @@ static void expect_log_line(const char *log, const char *line)
  *          batch 3679 / 1024 / 4 = 0 -> rounddown_pow_of_two(1) - 1 = 0
  *   DMA32  spans 258048 pages: memmap 4032; present 258048 - 4032 = 254016;
  *          batch min(254016 / 1024, 128) / 4 = 32 -> rounddown_pow_of_two(48) - 1 = 31
- * and every page the banks hold, less the reservation, still free.
+ * and every page the banks hold, less the reservation and the vmemmap
+ * (8 sections of 128 MiB, 2 MiB each: 4096 pages), still free.
  */
 static void free_area_init_core_present_excludes_memmap_x86(void **state)
 {
@@ -346,7 +350,7 @@ static void free_area_init_core_present_excludes_memmap_x86(void **state)
 	assert_int_equal(cma_mm_boot(mm), 0);
 	expect_zone(mm, ZONE_DMA, 0, 4096, 3679);
 	expect_zone(mm, ZONE_DMA32, 4096, 258048, 254016);
-	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 159 + 261888 - 256);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 159 + 261888 - 256 - 4096);
 	log = test_dmesg(mm);
 	expect_log_line(log, "On node 0 totalpages: 262047\n");
 	expect_log_line(log, "  DMA zone: 64 pages used for memmap\n"
@@ -391,6 +395,106 @@ static void free_area_init_core_present_excludes_memmap_arm(void **state)
 			     "  HighMem zone: 528 pages used for memmap\n"
 			     "  HighMem zone: 67056 pages, LIFO batch:15\n");
 	free(log);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * mem_init after sparse_init (x86-64, SPARSEMEM_VMEMMAP): the memmap's
+ * pages are taken from memblock before the buddy allocator gets memory,
+ * so MemTotal = RAM - reserved - memmap. cmasim's x86 PC, banks
+ * [0, 0x9f000) and [1 MiB, 1 GiB) (159 + 261888 = 262047 pages), 1 MiB at
+ * 2 MiB reserved early (256 pages). Expect, worked by hand:
+ *   vmemmap  8 sections of 128 MiB hold memory, ALIGN(32768 * 64, 2 MiB)
+ *            = 2 MiB each: 4096 pages in one PMD-aligned buffer, top-down
+ *            below the end of RAM: pfns [0x3f000, 0x40000)
+ *   MemTotal 262047 - 256 - 4096 = 257695 pages = 1030780 kB
+ *   managed  DMA 159 + 3840 - 256 = 3743, DMA32 258048 - 4096 = 253952
+ *   Memory:  1030780k/1048188k available, (256 + 4096) * 4 = 17408k reserved
+ */
+static void mem_init_memtotal_excludes_memmap_x86(void **state)
+{
+	static const struct cma_bank banks[] = { { 0, 0x9f000 }, { 1 * MiB, 1 * GiB - 1 * MiB } };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .zone_dma_end = 16 * MiB,
+				     .zone_dma32_end = 4 * GiB, .metadata_only = true, .cmdline = "cma=0" };
+	struct cma_mm *mm = NULL;
+	char *text;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(cma_memblock_reserve(mm, 2 * MiB, 1 * MiB), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(mm->totalram_pages, 257695);
+	assert_int_equal(mm->zones[ZONE_DMA].managed_pages, 3743);
+	assert_int_equal(mm->zones[ZONE_DMA32].managed_pages, 253952);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 257695);
+	assert_true(page_test(cma_pfn_to_page(mm, 0x3f000), PG_reserved));
+	assert_true(page_test(cma_pfn_to_page(mm, 0x3ffff), PG_reserved));
+	assert_false(page_test(cma_pfn_to_page(mm, 0x3efff), PG_reserved));
+	text = test_dmesg(mm);
+	expect_log_line(text, "Memory: 1030780k/1048188k available, 17408k reserved\n");
+	free(text);
+	text = test_proc_read(mm, "meminfo");
+	expect_log_line(text, "MemTotal:        1030780 kB\n");
+	free(text);
+	text = test_proc_read(mm, "zoneinfo");
+	expect_log_line(text, "        managed  253952");
+	free(text);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * The same on 32-bit ARM (FLATMEM): alloc_node_mem_map takes one array of
+ * 32-byte pages for the node from bootmem, the lowest lowmem that fits.
+ * 1 GiB at 0x40000000 (262144 pages), lowmem up to 0x6f800000, the kernel
+ * image [0x40004000, 0x40800000) reserved (2044 pages). Expect:
+ *   memmap   262144 * 32 bytes = 8 MiB = 2048 pages, above the image:
+ *            pfns [0x40800, 0x41000)
+ *   MemTotal 262144 - 2044 - 2048 = 258052 pages = 1032208 kB
+ *   managed  Normal 194560 - 2044 - 2048 = 190468, HighMem 67584
+ *   Memory:  1032208k/1048576k available, (2044 + 2048) * 4 = 16368k reserved
+ */
+static void mem_init_memtotal_excludes_memmap_arm(void **state)
+{
+	struct cma_bank bank = { 0x40000000, 1 * GiB };
+	struct cma_mm_config cfg = { .arch = CMA_ARCH_ARM, .banks = &bank, .nr_banks = 1,
+				     .highmem_start = 0x6f800000, .metadata_only = true,
+				     .cmdline = "cma=0" };
+	struct cma_mm *mm = NULL;
+	char *text;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(cma_memblock_reserve(mm, 0x40004000, 8 * MiB - 0x4000), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(mm->totalram_pages, 258052);
+	assert_int_equal(mm->zones[ZONE_NORMAL].managed_pages, 190468);
+	assert_int_equal(mm->zones[ZONE_HIGHMEM].managed_pages, 67584);
+	assert_true(page_test(cma_pfn_to_page(mm, 0x40800), PG_reserved));
+	assert_true(page_test(cma_pfn_to_page(mm, 0x40fff), PG_reserved));
+	assert_false(page_test(cma_pfn_to_page(mm, 0x41000), PG_reserved));
+	text = test_dmesg(mm);
+	expect_log_line(text, "Memory: 1032208k/1048576k available, 16368k reserved\n");
+	free(text);
+	text = test_proc_read(mm, "meminfo");
+	expect_log_line(text, "MemTotal:        1032208 kB\n");
+	free(text);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a machine too small for its vmemmap (x86, 1 MiB: one section
+ * wants 2 MiB) keeps every page and says why, where v3.5 would panic.
+ */
+static void mem_init_memmap_without_room_keeps_pages(void **state)
+{
+	struct cma_mm *mm = test_mm(.size = 1 * MiB, .metadata_only = true);
+	char *log = test_dmesg(mm);
+
+	expect_log_line(log, "memmap: no room in memblock: its pages stay in the machine\n");
+	free(log);
+	assert_int_equal(mm->totalram_pages, 256);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 256);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -443,32 +547,34 @@ static void expect_nr_free(struct cma_mm *mm, struct zone *z, const unsigned lon
 }
 
 /*
- * Expect: 64 MiB at 0, one zone: sixteen order-10 blocks and nothing
- * smaller (RESERVE pageblocks take whole blocks, they split nothing).
+ * Expect: 64 MiB at 0, one zone: fifteen order-10 blocks and the order-9
+ * block below the 2 MiB vmemmap at the top, nothing smaller (RESERVE
+ * pageblocks take whole blocks, they split nothing).
  */
 static void mm_boot_frees_in_max_order_blocks(void **state)
 {
 	struct cma_mm *mm = test_mm(.metadata_only = true);
-	const unsigned long want[11] = { [10] = 16 };
+	const unsigned long want[11] = { [9] = 1, [10] = 15 };
 
 	expect_nr_free(mm, &mm->zones[ZONE_NORMAL], want);
-	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 16384);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 16384 - 512);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
 
 /*
  * A bank at 0x10000 (pfn 16): blocks of order 4 (pfn 16), 5 (32), 6, 7,
- * 8, 9 (512), then order 10 from pfn 1024 on.
+ * 8, 9 (512), then order 10 from pfn 1024 up to the 2 MiB vmemmap at the
+ * top (pfn 15872), and an order-9 block below it.
  */
 static void mm_boot_unaligned_bank_start(void **state)
 {
 	struct cma_mm *mm = test_mm(.base = 0x10000, .size = 64 * MiB - 0x10000);
-	const unsigned long want[11] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 15 };
+	const unsigned long want[11] = { 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 14 };
 	struct cma_page *first = cma_pfn_to_page(mm, 16);
 
 	expect_nr_free(mm, &mm->zones[ZONE_NORMAL], want);
-	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 16384 - 16);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 16384 - 16 - 512);
 	assert_non_null(first);
 	assert_true(page_test(first, PG_buddy));
 	assert_int_equal(page_order(first), 4);
@@ -529,7 +635,11 @@ static void page_address_backed_linear_and_writable(void **state)
 	cma_mm_destroy(mm);
 }
 
-/* Expect: 64 KiB pages: the machine boots, allocates and frees, pages 64 KiB apart. */
+/*
+ * Expect: 64 KiB pages: the machine boots, allocates and frees, pages 64 KiB
+ * apart; the vmemmap takes ALIGN(2048 * 64, 2 MiB) = 32 pages for each of
+ * the 4 sections.
+ */
 static void mm_boot_page_shift_16(void **state)
 {
 	struct cma_bank bank = { 0, 512 * MiB };
@@ -541,7 +651,7 @@ static void mm_boot_page_shift_16(void **state)
 	unsigned char *a;
 
 	assert_int_equal(mm->page_size, 65536);
-	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 8192);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 8192 - 128);
 	p0 = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	p2 = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 2);
 	assert_non_null(p0);
@@ -554,7 +664,7 @@ static void mm_boot_page_shift_16(void **state)
 	cma_free_pages(mm, p0, 0);
 	cma_free_pages(mm, p2, 2);
 	cma_drain_all_pages(mm);
-	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 8192);
+	assert_int_equal(global_page_state(mm, NR_FREE_PAGES), 8192 - 128);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -730,6 +840,9 @@ int main(void)
 		cmocka_unit_test(mm_boot_hole_excluded),
 		cmocka_unit_test(free_area_init_core_present_excludes_memmap_x86),
 		cmocka_unit_test(free_area_init_core_present_excludes_memmap_arm),
+		cmocka_unit_test(mem_init_memtotal_excludes_memmap_x86),
+		cmocka_unit_test(mem_init_memtotal_excludes_memmap_arm),
+		cmocka_unit_test(mem_init_memmap_without_room_keeps_pages),
 		cmocka_unit_test(pfn_valid_agrees_with_memblock),
 		cmocka_unit_test(mm_boot_frees_in_max_order_blocks),
 		cmocka_unit_test(mm_boot_unaligned_bank_start),

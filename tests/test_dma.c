@@ -705,7 +705,8 @@ static void boot_log_lines(void **state)
 	expect_line(log, "cma: CMA: reserved 64 MiB at 1c000000\n");
 	expect_line(log, "Zone ranges:\n  DMA      [mem 0x00000000-0x00ffffff]\n"
 			 "  DMA32    [mem 0x01000000-0x1fffffff]\n");
-	expect_line(log, "Memory: 458752k/524288k available, 65536k reserved\n");
+	/* and the vmemmap: 4 sections of 128 MiB, 2 MiB each, 8192k */
+	expect_line(log, "Memory: 450560k/524288k available, 73728k reserved\n");
 	expect_line(log, "cma: CMA: activated reserved: 16384 pages at pfn 0x1c000\n");
 	assert_null(strstr(log, "DMA: "));			/* no pool on x86 */
 	assert_true(strstr(log, "cma: CMA: reserved") < strstr(log, "Zone ranges:"));

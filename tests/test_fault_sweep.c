@@ -196,7 +196,24 @@ static bool in_range(struct scenario *sc, unsigned long pfn)
 	return sc->range_start && pfn >= sc->range_start && pfn < sc->range_start + RANGE_PAGES;
 }
 
-/* A MOVABLE range of owner pages below the area, inside one MAX_ORDER window of MOVABLE blocks. */
+/* Every page of [start, start + nr) allocated, none of them reserved at boot. */
+static bool range_all_allocated(struct cma_mm *mm, unsigned long start, unsigned long nr)
+{
+	for (unsigned long pfn = start; pfn < start + nr; pfn++) {
+		struct cma_page *page = cma_pfn_to_page(mm, pfn);
+
+		if (page_test(page, PG_reserved) || page_count(page) <= 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A MOVABLE range of owner pages below the area, inside one MAX_ORDER
+ * window of MOVABLE blocks: the highest such range whose every page the
+ * owners hold (not the memmap's, reserved at boot next to the area, nor a
+ * page the filling left free).
+ */
 static void pick_movable_range(struct scenario *sc)
 {
 	struct cma_mm *mm = sc->mm;
@@ -207,12 +224,13 @@ static void pick_movable_range(struct scenario *sc)
 
 		for (unsigned long pfn = w; pfn < w + unit; pfn += mm->pageblock_nr_pages)
 			movable &= cma_pageblock_migratetype(mm, pfn) == CMA_MIGRATE_MOVABLE;
-		if (movable) {
-			sc->range_start = w + unit / 4;
-			return;
-		}
+		for (unsigned long r = w + unit - RANGE_PAGES; movable && r >= w; r -= RANGE_PAGES)
+			if (range_all_allocated(mm, r, RANGE_PAGES)) {
+				sc->range_start = r;
+				return;
+			}
 	}
-	fail_msg("expected a MAX_ORDER window of MOVABLE pageblocks below the area, found none");
+	fail_msg("expected a range of owner pages in a MAX_ORDER window of MOVABLE pageblocks below the area, found none");
 }
 
 /* RAM of the scenario's machine; ARM boards start at 0x40000000 */

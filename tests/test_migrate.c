@@ -539,6 +539,20 @@ static unsigned long free_on_list(struct zone *z, int mt)
 }
 
 /*
+ * The order-9 block left free below the 2 MiB vmemmap, at the top of its
+ * MAX_ORDER block: held, so that the next small page comes from a whole
+ * MAX_ORDER block with no reserved page in it.
+ */
+static struct cma_page *hold_vmemmap_neighbour(struct cma_mm *mm)
+{
+	struct cma_page *hold = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 9);
+
+	assert_non_null(hold);
+	assert_true(page_test(cma_pfn_to_page(mm, cma_page_to_pfn(mm, hold) + 512), PG_reserved));
+	return hold;
+}
+
+/*
  * Expect: isolating MOVABLE pageblocks moves their free pages to the
  * ISOLATE lists, out of the allocator's reach; a page freed inside stays
  * there; undo restores the given type and gives the pages back.
@@ -582,6 +596,7 @@ static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *hold = hold_vmemmap_neighbour(mm);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), **taken;
 	unsigned long pfn, start, end, n = 0, max = (64 * MiB) >> 12;
 
@@ -607,6 +622,7 @@ static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
 		cma_free_pages(mm, taken[--n], 0);
 	free(taken);
 	assert_int_equal(cma_undo_isolate_page_range(mm, start, end, MIGRATE_MOVABLE), 0);
+	cma_free_pages(mm, hold, 9);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -620,6 +636,7 @@ static void isolate_range_page_freed_inside_stays_isolated(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *hold = hold_vmemmap_neighbour(mm);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	unsigned long pfn = cma_page_to_pfn(mm, p), start = pfn & ~1023ul;
 
@@ -631,6 +648,7 @@ static void isolate_range_page_freed_inside_stays_isolated(void **state)
 	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), 1024);
 	assert_int_equal(cma_test_pages_isolated(mm, start, start + 1024), 0);
 	assert_int_equal(cma_undo_isolate_page_range(mm, start, start + 1024, MIGRATE_MOVABLE), 0);
+	cma_free_pages(mm, hold, 9);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }

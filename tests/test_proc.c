@@ -22,19 +22,6 @@
 #define RAM_SIZE	(256 * MiB)
 #define DMA_END		(16 * MiB)
 
-/* The file as one string; free() it. */
-static char *proc_read(struct cma_mm *mm, const char *name)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(cma_write_proc(mm, name, f), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
 /* A growing string the expected text is built in. */
 struct text {
 	char *buf;
@@ -141,7 +128,7 @@ static char *expected_buddyinfo(struct cma_mm *mm)
 static void buddyinfo_lines_match_free_areas(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
-	char *before = proc_read(mm, "buddyinfo"), *after, *want = expected_buddyinfo(mm);
+	char *before = test_proc_read(mm, "buddyinfo"), *after, *want = expected_buddyinfo(mm);
 	char line[512];
 	const char *normal;
 	struct cma_page *page;
@@ -158,7 +145,7 @@ static void buddyinfo_lines_match_free_areas(void **state)
 
 	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
 	assert_non_null(page);
-	after = proc_read(mm, "buddyinfo");
+	after = test_proc_read(mm, "buddyinfo");
 	want = expected_buddyinfo(mm);
 	assert_string_equal(after, want);
 	assert_string_not_equal(after, before);
@@ -175,7 +162,7 @@ static void buddyinfo_lines_match_free_areas(void **state)
 static void pagetypeinfo_header_lines_are_exact(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
-	char *s = proc_read(mm, "pagetypeinfo");
+	char *s = test_proc_read(mm, "pagetypeinfo");
 	unsigned zones = nr_populated(mm), free_hdr = 3, block_hdr = 3 + 1 + zones * MIGRATE_TYPES + 1;
 	char line[512];
 
@@ -243,13 +230,13 @@ static void check_free_counts(struct cma_mm *mm, const char *s)
 static void pagetypeinfo_free_counts_add_up_to_nr_free(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
-	char *before = proc_read(mm, "pagetypeinfo"), *after;
+	char *before = test_proc_read(mm, "pagetypeinfo"), *after;
 	struct cma_page *page;
 
 	check_free_counts(mm, before);
 	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
 	assert_non_null(page);
-	after = proc_read(mm, "pagetypeinfo");
+	after = test_proc_read(mm, "pagetypeinfo");
 	check_free_counts(mm, after);
 	assert_string_not_equal(after, before);
 	cma_free_pages(mm, page, 3);
@@ -295,7 +282,7 @@ static void parse_block_counts(struct cma_mm *mm, const char *s, unsigned long t
 static void pagetypeinfo_block_counts_cover_every_pageblock(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
-	char *s = proc_read(mm, "pagetypeinfo");
+	char *s = test_proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
 
 	parse_block_counts(mm, s, total, zone_sum);
@@ -323,7 +310,7 @@ static void pagetypeinfo_block_counts_skip_holes(void **state)
 	struct cma_bank banks[] = { { 0, 128 * MiB }, { 192 * MiB, 64 * MiB } };
 	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .zone_dma_end = DMA_END };
 	struct cma_mm *mm = test_boot(&cfg);
-	char *s = proc_read(mm, "pagetypeinfo");
+	char *s = test_proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES];
 
 	parse_block_counts(mm, s, total, zone_sum);
@@ -387,7 +374,7 @@ static void check_meminfo_labels(const char *s, const char *const *labels, unsig
 static void meminfo_lines_follow_the_counters(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
-	char *before = proc_read(mm, "meminfo"), *after;
+	char *before = test_proc_read(mm, "meminfo"), *after;
 	unsigned long free_before = meminfo_value(before, "MemFree");
 	struct cma_page *page;
 
@@ -401,7 +388,7 @@ static void meminfo_lines_follow_the_counters(void **state)
 
 	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
 	assert_non_null(page);
-	after = proc_read(mm, "meminfo");
+	after = test_proc_read(mm, "meminfo");
 	assert_int_equal(meminfo_value(after, "MemTotal"), kb(mm, mm->totalram_pages));
 	assert_int_equal(meminfo_value(after, "MemFree"), kb(mm, global_page_state(mm, NR_FREE_PAGES)));
 	assert_true(meminfo_value(after, "MemFree") <= free_before - kb(mm, 8));
@@ -421,7 +408,7 @@ static void meminfo_swap_lines_follow_swap_config(void **state)
 	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
 				     .swap_bytes = 64 * MiB };
 	struct cma_mm *mm = test_boot(&cfg);
-	char *s = proc_read(mm, "meminfo");
+	char *s = test_proc_read(mm, "meminfo");
 
 	check_meminfo_labels(s, meminfo_labels, NR_MEMINFO_LABELS);
 	assert_int_equal(meminfo_value(s, "SwapTotal"), 65536);
@@ -442,7 +429,7 @@ static void meminfo_cma_lines_count_cma_pageblocks(void **state)
 	const uint64_t cma_base = 64 * MiB, cma_size = 8 * MiB;
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END,
 				    .cma_base = cma_base, .cma_size = cma_size);
-	char *mi = proc_read(mm, "meminfo"), *pti = proc_read(mm, "pagetypeinfo");
+	char *mi = test_proc_read(mm, "meminfo"), *pti = test_proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
 
 	assert_int_equal(meminfo_value(mi, "CmaTotal"), 8192);
@@ -486,7 +473,7 @@ static void meminfo_highmem_lines_only_with_highmem(void **state)
 			labels[n++] = "LowFree";
 		}
 	}
-	s = proc_read(mm, "meminfo");
+	s = test_proc_read(mm, "meminfo");
 	check_meminfo_labels(s, labels, n);
 	assert_int_equal(meminfo_value(s, "HighTotal"), kb(mm, high->managed_pages));
 	assert_int_equal(meminfo_value(s, "HighFree"), kb(mm, zone_page_state(high, NR_FREE_PAGES)));
@@ -553,7 +540,7 @@ static void check_vmstat_names_unique(const char *s)
 static void vmstat_names_once_in_kernel_order(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
-	char *before = proc_read(mm, "vmstat"), *after, line[128];
+	char *before = test_proc_read(mm, "vmstat"), *after, line[128];
 	uint64_t allocs = vm_event_sum(mm, PGALLOC_NORMAL);
 	struct cma_page *page;
 
@@ -566,7 +553,7 @@ static void vmstat_names_once_in_kernel_order(void **state)
 
 	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 3);
 	assert_non_null(page);
-	after = proc_read(mm, "vmstat");
+	after = test_proc_read(mm, "vmstat");
 	check_vmstat(mm, after);
 	assert_int_equal(vm_event_sum(mm, PGALLOC_NORMAL), allocs + 8);
 	assert_string_not_equal(after, before);
@@ -632,7 +619,7 @@ static void vmstat_compaction_lines_of_v3_5(void **state)
 	lru_add_drain_all(mm);
 	assert_int_equal(cma_compact_memory(mm), 0);
 	assert_true(o->migrated > 0);
-	s = proc_read(mm, "vmstat");
+	s = test_proc_read(mm, "vmstat");
 	check_vmstat(mm, s);
 	at = find_line(s, "pgrotated ");
 	assert_non_null(at);
@@ -717,7 +704,7 @@ static void zoneinfo_matches_zone_state(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END, .cpus = 2);
 	struct zone *normal = &mm->zones[ZONE_NORMAL];
-	char *before = proc_read(mm, "zoneinfo"), *after, *want = expected_zoneinfo(mm);
+	char *before = test_proc_read(mm, "zoneinfo"), *after, *want = expected_zoneinfo(mm);
 	const char *p = find_line(before, "Node 0, zone   Normal");
 	char line[128], field[64];
 	struct cma_page *page;
@@ -739,7 +726,7 @@ static void zoneinfo_matches_zone_state(void **state)
 	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	assert_non_null(page);
 	assert_true(mm->slots[0].pcp[ZONE_NORMAL].count > 0);
-	after = proc_read(mm, "zoneinfo");
+	after = test_proc_read(mm, "zoneinfo");
 	want = expected_zoneinfo(mm);
 	assert_string_equal(after, want);
 	assert_string_not_equal(after, before);
@@ -809,7 +796,7 @@ static void write_proc_cma_is_empty_without_areas(void **state)
 {
 	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END,
 				    .cma_base = 64 * MiB, .cma_size = 8 * MiB);
-	char *s = proc_read(mm, "cma");
+	char *s = test_proc_read(mm, "cma");
 
 	assert_string_equal(s, "");
 	free(s);

@@ -405,11 +405,15 @@ static void verify_catches_cma_pcp_page_with_movable_type(void **state)
 {
 	struct cma_mm *mm = *state = test_mm(TEST_CMA_32M, .size = 80 * MiB);
 	struct per_cpu_pages *pcp = &mm->slots[0].pcp[ZONE_NORMAL];
-	struct cma_page *others[64], *big, *small, *page;
+	struct cma_page *others[64], *big, *half, *small, *page;
 	int nr_others = 0;
 
 	assert_verify(mm);
 	big = alloc_movable_in_cma(mm, 10, others, &nr_others);
+	/* the order-9 Movable block left below the 2 MiB vmemmap */
+	half = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 9);
+	assert_non_null(half);
+	assert_int_equal(cma_pageblock_migratetype(mm, cma_page_to_pfn(mm, half)), CMA_MIGRATE_MOVABLE);
 	small = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	assert_non_null(small);
 	assert_int_equal(cma_pageblock_migratetype(mm, cma_page_to_pfn(mm, small)), CMA_MIGRATE_CMA);
@@ -430,6 +434,7 @@ static void verify_catches_cma_pcp_page_with_movable_type(void **state)
 	spin_unlock(&mm->slots[0].lock);
 	expect_verify_clean(mm, "restoring CMA");
 	cma_free_pages(mm, small, 0);
+	cma_free_pages(mm, half, 9);
 	cma_free_pages(mm, big, 10);
 	for (int i = 0; i < nr_others; i++)
 		cma_free_pages(mm, others[i], 10);

@@ -3,7 +3,8 @@
  * memblock: the boot-time allocator. Two sorted arrays of disjoint
  * regions, memory and reserved; allocation searches the memory not
  * reserved from the top down, below a limit, as the kernel's
- * memblock_find_in_range does.
+ * memblock_find_in_range does (bottom-up only for the memmap of 32-bit
+ * ARM, which v3.5 takes from bootmem).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,8 @@ void memblock_for_each_free_range(struct memblock *mb,
 struct find_ctx {
 	uint64_t size, align;
 	cma_phys_t start, limit;
-	cma_phys_t found;		/* highest fitting base so far */
+	bool bottom_up;
+	cma_phys_t found;		/* best fitting base so far, 0 for none */
 };
 
 static void find_in_free_range(void *data, cma_phys_t lo, cma_phys_t hi)
@@ -173,16 +175,27 @@ static void find_in_free_range(void *data, cma_phys_t lo, cma_phys_t hi)
 	hi = hi < c->limit ? hi : c->limit;
 	if (hi <= lo || hi - lo < c->size)
 		return;
+	if (c->bottom_up) {
+		/* ranges come in ascending order: the first fit is the lowest */
+		cand = (lo + c->align - 1) & ~(c->align - 1);
+		if (!c->found && cand >= lo && cand <= hi - c->size)
+			c->found = cand;
+		return;
+	}
 	cand = (hi - c->size) & ~(c->align - 1);
 	if (cand >= lo && cand > c->found)
 		c->found = cand;
 }
 
-/* Top-down: the highest aligned free range in [start, limit) (memblock_find_in_range). */
-static cma_phys_t memblock_find_in_range(struct memblock *mb, uint64_t size, uint64_t align,
-					 cma_phys_t start, cma_phys_t limit)
+/*
+ * The highest (or, bottom_up, the lowest) aligned free range of @size in
+ * [start, limit): memblock_find_in_range's top-down search, and the
+ * first fit of the bootmem allocator. 0 when nothing fits.
+ */
+cma_phys_t memblock_find_in_range(struct memblock *mb, uint64_t size, uint64_t align,
+				  cma_phys_t start, cma_phys_t limit, bool bottom_up)
 {
-	struct find_ctx c = { size, align, start, limit, 0 };
+	struct find_ctx c = { size, align, start, limit, bottom_up, 0 };
 
 	memblock_for_each_free_range(mb, find_in_free_range, &c);
 	return c.found;
@@ -205,7 +218,7 @@ cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 	if (!limit)
 		limit = mm->memblock.current_limit;
 	/* like the kernel, never hand out the first page: 0 means failure */
-	base = memblock_find_in_range(&mm->memblock, size, align, mm->page_size, limit);
+	base = memblock_find_in_range(&mm->memblock, size, align, mm->page_size, limit, false);
 	if (!base || memblock_add_region(&mm->memblock.reserved, base, size))
 		return 0;
 	return base;

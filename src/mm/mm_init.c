@@ -345,14 +345,13 @@ static unsigned long find_dma_reserve(struct cma_mm *mm)
  * memmap, PAGE_ALIGN(spanned * sizeof(struct page)) in pages, and the
  * lowest zone also dma_reserve, so that the watermarks, lowmem_reserve,
  * the pcp batch and min_free_kbytes are computed from the figures the
- * kernel uses. The memmap's bytes are not taken from the machine's RAM
- * (ours lives outside it), so totalram and managed_pages still count them.
+ * kernel uses (the pages themselves are reserved by reserve_memmap).
  * Departure: a zone whose memmap would take all of its pages keeps them
  * (the kernel leaves it unpopulated), as an empty zone here frees nothing.
  */
-static void free_area_init_core(struct cma_mm *mm)
+static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 {
-	unsigned long dma_reserve = find_dma_reserve(mm), total = 0;
+	unsigned long total = 0;
 	bool lowest = true;
 	struct zone *z;
 
@@ -382,6 +381,104 @@ static void free_area_init_core(struct cma_mm *mm)
 			mm_printk(mm, "  %s zone: %lu pages, LIFO batch:%d\n", z->name, z->present_pages,
 				  zone_batchsize(mm, z));
 	}
+}
+
+/*
+ * The memmap's own pages, reserved in memblock as v3.5 allocates them,
+ * after the early reservations (CMA areas, the kernel image) and before
+ * memory goes to the buddy allocator, so that they never reach it and
+ * MemTotal, managed and the boot line's "reserved" leave them out. Our
+ * mem_map lives outside the machine: only the accounting is the kernel's.
+ *
+ * x86-64 (SPARSEMEM_VMEMMAP, sparse_init with ALLOC_MEM_MAP_TOGETHER):
+ * every 128 MiB section holding memory gets ALIGN(pages * 64, PMD_SIZE)
+ * of memmap, all of them in one PMD-aligned buffer taken top-down above
+ * MAX_DMA_ADDRESS (16 MiB) and below memblock's limit, anywhere if
+ * nothing fits there (__earlyonly_bootmem_alloc); when no buffer fits,
+ * each section alone (vmemmap_alloc_block_buf).
+ *
+ * 32-bit ARM (FLATMEM, alloc_node_mem_map): one array of 32-byte pages
+ * over the node rounded out to MAX_ORDER_NR_PAGES, from bootmem, which
+ * in v3.5 ARM takes the lowest fitting lowmem (a first fit, bottom-up)
+ * above ZONE_DMA when the board has one (MAX_DMA_ADDRESS is the goal).
+ *
+ * Only the memmap is taken: the page tables that map the vmemmap and the
+ * section bitmaps (a few pages) are not.
+ *
+ * Departure: the kernel panics (or leaves a section without memmap, its
+ * memory unused) when the memmap does not fit; here the machine keeps
+ * those pages and says so. free_unused_memmap (ARM, holes between banks)
+ * is not modelled: the memmap over a hole stays reserved.
+ */
+#define X86_SECTION_SHIFT	27
+#define X86_PMD_SIZE		(2ull << 20)
+#define X86_MAX_DMA_ADDRESS	(16ull << 20)
+
+static bool memblock_has_memory_in(struct memblock *mb, cma_phys_t base, cma_phys_t end)
+{
+	for (unsigned long i = 0; i < mb->memory.cnt; i++) {
+		struct memblock_region *r = &mb->memory.regions[i];
+
+		if (r->base < end && base < r->base + r->size)
+			return true;
+	}
+	return false;
+}
+
+/* Below memblock's limit, from @goal, else from the first page (___alloc_bootmem_nopanic). */
+static cma_phys_t memmap_alloc(struct cma_mm *mm, uint64_t size, uint64_t align, cma_phys_t goal,
+			       bool bottom_up)
+{
+	struct memblock *mb = &mm->memblock;
+	cma_phys_t base;
+
+	/* like memblock_alloc, never the first page: 0 means failure */
+	goal = goal > mm->page_size ? goal : mm->page_size;
+	base = memblock_find_in_range(mb, size, align, goal, mb->current_limit, bottom_up);
+	if (!base && goal > mm->page_size)
+		base = memblock_find_in_range(mb, size, align, mm->page_size, mb->current_limit, bottom_up);
+	if (base && memblock_add_region(&mb->reserved, base, size))
+		base = 0;
+	return base;
+}
+
+/* Returns false when some section's memmap found no room. */
+static bool reserve_vmemmap(struct cma_mm *mm)
+{
+	uint64_t section = 1ull << X86_SECTION_SHIFT;
+	uint64_t per = ((section >> mm->page_shift) * 64 + X86_PMD_SIZE - 1) & ~(X86_PMD_SIZE - 1);
+	cma_phys_t first = mm->memblock.memory.regions[0].base & ~(section - 1);
+	cma_phys_t end = memblock_end_of_DRAM(&mm->memblock);
+	unsigned long nr = 0;
+	bool all = true;
+
+	for (cma_phys_t s = first; s < end; s += section)
+		nr += memblock_has_memory_in(&mm->memblock, s, s + section);
+	if (memmap_alloc(mm, nr * per, X86_PMD_SIZE, X86_MAX_DMA_ADDRESS, false))
+		return true;
+	for (cma_phys_t s = first; s < end; s += section)
+		if (memblock_has_memory_in(&mm->memblock, s, s + section) &&
+		    !memmap_alloc(mm, per, X86_PMD_SIZE, X86_MAX_DMA_ADDRESS, false))
+			all = false;
+	return all;
+}
+
+static bool reserve_node_mem_map(struct cma_mm *mm)
+{
+	unsigned long align = max_order_nr_pages(mm);
+	unsigned long start = align_down(mm->memblock.memory.regions[0].base >> mm->page_shift, align);
+	unsigned long end = align_up(memblock_end_of_DRAM(&mm->memblock) >> mm->page_shift, align);
+	uint64_t size = ((uint64_t)(end - start) * 32 + mm->page_size - 1) & ~(mm->page_size - 1);
+
+	return memmap_alloc(mm, size, mm->page_size, mm->zone_end[ZONE_DMA], true);
+}
+
+static void reserve_memmap(struct cma_mm *mm)
+{
+	bool all = mm->arch == CMA_ARCH_ARM ? reserve_node_mem_map(mm) : reserve_vmemmap(mm);
+
+	if (!all)
+		mm_printk(mm, "memmap: no room in memblock: its pages stay in the machine\n");
 }
 
 /* memmap_init_zone: every valid page reserved and in its zone; pageblocks MOVABLE. */
@@ -442,6 +539,7 @@ static void mem_init(struct cma_mm *mm)
 
 int mm_boot_memory(struct cma_mm *mm)
 {
+	unsigned long dma_reserve;
 	int ret = alloc_node_mem_map(mm);
 
 	if (ret)
@@ -452,8 +550,11 @@ int mm_boot_memory(struct cma_mm *mm)
 		goto fail;
 	}
 	memset(mm->slots, 0, mm->nr_cpus * sizeof(struct cpu_slot));
+	/* x86-64: memblock_find_dma_reserve runs before paging_init allocates the vmemmap */
+	dma_reserve = find_dma_reserve(mm);
+	reserve_memmap(mm);
 	free_area_init_zones(mm);
-	free_area_init_core(mm);
+	free_area_init_core(mm, dma_reserve);
 	build_all_zonelists(mm);
 	memmap_init(mm);
 	zone_pcp_init(mm);
