@@ -198,6 +198,48 @@ static void alloc_pages_nofs_retries_waking_kswapd_once(void **state)
 	assert_verify(t->mm);
 }
 
+/* Memory another task frees while direct reclaim runs (as a concurrent OOM kill would). */
+static struct {
+	struct cma_mm *mm;
+	struct cma_page *block;
+	unsigned order;
+} freed_under_reclaim;
+
+static void free_at_reclaim_end(void *ctx, const char *event, const char *line)
+{
+	if (strcmp(event, "mm_vmscan_direct_reclaim_end") || !freed_under_reclaim.block)
+		return;
+	cma_free_pages(freed_under_reclaim.mm, freed_under_reclaim.block, freed_under_reclaim.order);
+	freed_under_reclaim.block = NULL;
+}
+
+/*
+ * Expect: when direct reclaim makes no progress but memory was freed
+ * meanwhile, __alloc_pages_may_oom's last try at the high mark serves the
+ * request and the OOM handler is not called (without that try, it would
+ * be).
+ */
+static void alloc_pages_last_try_at_high_mark_spares_oom(void **state)
+{
+	struct sp_test *t = sp_test(state, 32 * MiB, 0);
+	struct cma_page *page;
+
+	freed_under_reclaim.mm = t->mm;
+	freed_under_reclaim.order = 9;
+	freed_under_reclaim.block = cma_alloc_pages(t->mm, CMA_GFP_KERNEL, 9);
+	assert_non_null(freed_under_reclaim.block);
+	fill_unmovable(t);
+	/* set while no other thread runs */
+	cma_mm_set_trace(t->mm, free_at_reclaim_end, NULL);
+	page = cma_alloc_pages(t->mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+	cma_mm_set_trace(t->mm, NULL, NULL);
+	assert_null(freed_under_reclaim.block);
+	assert_non_null(page);
+	assert_int_equal(t->oom.calls, 0);
+	cma_free_pages(t->mm, page, 0);
+	assert_verify(t->mm);
+}
+
 /*
  * Expect: with a polled kswapd, a machine below its min mark with nothing
  * but dirty page cache does not OOM-kill an order-0 GFP_KERNEL request:
@@ -240,6 +282,7 @@ int main(void)
 		cmocka_unit_test_teardown(alloc_pages_noretry_fails_without_oom, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_nofs_retries_waking_kswapd_once, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_dirty_cache_waits_for_kswapd, sp_teardown),
+		cmocka_unit_test_teardown(alloc_pages_last_try_at_high_mark_spares_oom, sp_teardown),
 	};
 
 	return cmocka_run_group_tests_name("slowpath", tests, NULL, NULL);

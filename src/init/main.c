@@ -104,23 +104,12 @@ void cma_mm_destroy(struct cma_mm *mm)
 }
 
 /* Board code's messages go to the machine's log, between the kernel's own. */
-static void board_printk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
-{
-	char line[512];
-
-	vsnprintf(line, sizeof(line), fmt, ap);
-	if (err)
-		mm_pr_err(mm, "%s", line);
-	else
-		mm_printk(mm, "%s", line);
-}
-
 void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	board_printk(mm, false, fmt, ap);
+	mm_vprintk(mm, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -129,6 +118,6 @@ void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	board_printk(mm, true, fmt, ap);
+	mm_vprintk(mm, true, fmt, ap);
 	va_end(ap);
 }

@@ -7,6 +7,7 @@
 #define CMA_MM_INTERNAL_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "mm/mmzone.h"
@@ -31,6 +32,8 @@ void cma_bug(const char *file, int line, const char *cond);
 void mm_printk(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Errors: to the log and to stderr (a NULL mm: stderr only). */
 void mm_pr_err(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Both, as a va_list: @err picks mm_pr_err's stderr copy. */
+void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap);
 
 /* ---- mmzone.c: pfn <-> page, zones, per-CPU slots ---- */
 

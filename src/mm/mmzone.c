@@ -68,7 +68,7 @@ out:
 	pthread_mutex_unlock(&log->lock);
 }
 
-static void vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
+void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
 {
 	char line[512];
 	int n = vsnprintf(line, sizeof(line), fmt, ap);
@@ -88,7 +88,7 @@ void mm_printk(struct cma_mm *mm, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprintk(mm, false, fmt, ap);
+	mm_vprintk(mm, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -97,7 +97,7 @@ void mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprintk(mm, true, fmt, ap);
+	mm_vprintk(mm, true, fmt, ap);
 	va_end(ap);
 }
 
