@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -64,6 +65,16 @@ struct cma_mm *test_mm_boot(const struct test_shape *shape);
 #define test_mm(...) test_mm_boot(&(struct test_shape){ __VA_ARGS__ })
 #define test_mm_early(...) test_mm_create(&(struct test_shape){ __VA_ARGS__ })
 /* Boot @cfg, failing the test on error. */
+/*
+ * The kernel profile of the run: CMA_TEST_KERNEL, else "3.5". Machines
+ * made without a profile get it; __real_cma_mm_create bypasses that.
+ */
+const char *test_kernel(void);
+int __real_cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
+int __wrap_cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
+/* Skip a test about a rule only the 3.5 profile has (its comment names the rule). */
+#define SKIP_UNLESS_KERNEL_35() do { if (strcmp(test_kernel(), "3.5")) skip(); } while (0)
+
 struct cma_mm *test_boot(const struct cma_mm_config *cfg);
 
 /*

@@ -71,6 +71,30 @@ static void mm_create_bad_banks_einval(void **state)
 			     "bank wrapping the address space");
 }
 
+/*
+ * Expect: "3.5" and "6.12" are profiles, NULL is 3.5 (through the real
+ * cma_mm_create: the suite's wrapper would fill in CMA_TEST_KERNEL), and
+ * any other name is -EINVAL.
+ */
+static void mm_create_kernel_profile(void **state)
+{
+	static const char *const names[] = { NULL, "3.5", "6.12" };
+	static const char *const expect[] = { "3.5", "3.5", "6.12" };
+	struct cma_mm_config cfg = { .banks = &bank_64m, .nr_banks = 1, .cmdline = "cma=0" };
+	struct cma_mm *mm;
+
+	for (unsigned i = 0; i < 3; i++) {
+		cfg.kernel = names[i];
+		assert_int_equal(__real_cma_mm_create(&cfg, &mm), 0);
+		assert_string_equal(cma_mm_kernel(mm), expect[i]);
+		cma_mm_destroy(mm);
+	}
+	cfg.kernel = "4.19";
+	expect_create_einval(&cfg, "kernel 4.19");
+	cfg.kernel = "";
+	expect_create_einval(&cfg, "kernel \"\"");
+}
+
 static void mm_create_bad_geometry_einval(void **state)
 {
 	struct cma_mm_config cfg = { .banks = &bank_64m, .nr_banks = 1 };
@@ -832,6 +856,7 @@ int main(void)
 		cmocka_unit_test(mm_create_no_banks_einval),
 		cmocka_unit_test(mm_create_bad_banks_einval),
 		cmocka_unit_test(mm_create_bad_geometry_einval),
+		cmocka_unit_test(mm_create_kernel_profile),
 		cmocka_unit_test(mm_create_zone_limits_not_ascending_einval),
 		cmocka_unit_test(mm_boot_twice_einval_changes_nothing),
 		cmocka_unit_test(alloc_pages_before_boot_null),

@@ -55,6 +55,7 @@ struct cma_mm_config {
 	bool metadata_only;            /* no backing bytes (large simulations) */
 	unsigned nr_cpus;              /* per-CPU page-list slots; 0 means 1 */
 	bool quiet;                    /* once created, KERN_ERR lines go to the log only, not also stderr */
+	const char *kernel;            /* the kernel profile: NULL or "3.5" (the patch set as merged), "6.12" */
 };
 
 /**
@@ -70,6 +71,9 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
  */
 int cma_mm_boot(struct cma_mm *mm);
 void cma_mm_destroy(struct cma_mm *mm);
+
+/** cma_mm_kernel() - the machine's kernel profile, "3.5" or "6.12". */
+const char *cma_mm_kernel(const struct cma_mm *mm);
 
 /** cma_mm_dmesg() - the machine's kernel log so far (boot messages, errors). */
 int cma_mm_dmesg(struct cma_mm *mm, FILE *out);

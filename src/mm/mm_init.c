@@ -48,6 +48,11 @@ static int check_config(const struct cma_mm_config *cfg)
 			  cfg->pageblock_order, max_order - 1);
 		return -EINVAL;
 	}
+	if (!kernel_profile_find(cfg->kernel)) {
+		mm_pr_err(NULL, "cma_mm_create: kernel '%s' has no profile: accepted " KERNEL_PROFILES_ACCEPTED
+			  " (NULL means 3.5)\n", cfg->kernel);
+		return -EINVAL;
+	}
 	if (cfg->arch != CMA_ARCH_X86 && cfg->arch != CMA_ARCH_ARM) {
 		mm_pr_err(NULL, "cma_mm_create: unknown arch %d: accepted CMA_ARCH_X86, CMA_ARCH_ARM\n",
 			  (int)cfg->arch);
@@ -114,6 +119,7 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	pthread_mutex_init(&mm->fail.lock, NULL);
 	mm->id = atomic_fetch_add(&mm_next_id, 1);
 	mm->arch = cfg->arch;
+	mm->kernel = *kernel_profile_find(cfg->kernel);
 	mm->page_shift = cfg->page_shift ? cfg->page_shift : 12;
 	mm->page_size = 1ull << mm->page_shift;
 	mm->max_order = cfg->max_order ? cfg->max_order : 11;

@@ -101,6 +101,11 @@ void mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *cma_mm_kernel(const struct cma_mm *mm)
+{
+	return mm->kernel.name;
+}
+
 int cma_mm_dmesg(struct cma_mm *mm, FILE *out)
 {
 	struct printk_log *log = mm_log(mm);

@@ -32,6 +32,7 @@
 #include <cma/cma.h>
 #include "lib/spinlock.h"
 #include "mm/mm_types.h"
+#include "mm/profile.h"
 #include "mm/vmstat.h"
 
 #define MAX_ORDER_LIMIT		20	/* largest max_order a config may ask for */
@@ -208,6 +209,7 @@ struct cma_mm {
 	unsigned pageblock_order;
 	unsigned long pageblock_nr_pages;
 	enum cma_arch arch;
+	struct kernel_profile kernel;	/* the switches of the kernel it behaves as */
 	bool metadata_only;
 	bool quiet;			/* errors to the log only */
 	unsigned nr_cpus;

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel profiles: which kernel's CMA the machine behaves as. A profile
+ * is a list of switches, one per upstream change that altered what CMA
+ * does or reports; each switch names the change and the release that
+ * merged it. "3.5" has none set (the patch set as merged); "6.12" has
+ * them all. Another kernel (4.19, say) is another row of switches.
+ *
+ * Chosen at cma_mm_create (cma_mm_config.kernel) and fixed for the
+ * machine's life, so it is read without a lock.
+ */
+#ifndef CMA_MM_PROFILE_H
+#define CMA_MM_PROFILE_H
+
+#include <stdbool.h>
+
+struct kernel_profile {
+	const char *name;		/* "3.5", "6.12" */
+
+	/*
+	 * "cma: fix watermark checking" and "mm: cma: remove watermark hacks"
+	 * (3.7/3.8): only allocations with ALLOC_CMA (movable ones) may take
+	 * CMA pages, and __zone_watermark_ok does not count free CMA pages
+	 * for the others; min_cma_pages and alloc_contig_range's
+	 * __reclaim_pages are gone.
+	 */
+	bool alloc_cma;
+	/*
+	 * "mm,page_alloc,cma: conditionally prefer cma pageblocks for movable
+	 * allocations" (5.7): __rmqueue takes movable allocations from CMA
+	 * first while free CMA pages exceed half of the zone's free pages.
+	 */
+	bool cma_balance;
+	/*
+	 * "mm, page_alloc: reserve pageblocks for high-order atomic
+	 * allocations on demand" (4.4): MIGRATE_HIGHATOMIC in place of
+	 * MIGRATE_RESERVE, with that era's fallback and stealing rules.
+	 */
+	bool highatomic;
+	/*
+	 * "mm: reclaim small amounts of memory when an external
+	 * fragmentation event occurs" (5.0): a fallback that steals from
+	 * another type boosts the zone's watermarks and wakes kswapd.
+	 */
+	bool watermark_boost;
+	/*
+	 * "mm: disable LRU pagevec during the migration temporarily" (5.13)
+	 * and "mm: make alloc_contig_range work at pageblock granularity"
+	 * (5.19): __alloc_contig_migrate_range under lru_cache_disable,
+	 * migrate_pages with MR_CONTIG_RANGE, no watermark bump.
+	 */
+	bool contig_v6;
+	/*
+	 * "CMA: generalize CMA reserved area management functionality"
+	 * (3.17) and its successors: mm/cma.c's named areas in
+	 * CONFIG_CMA_AREAS slots, order_per_bit, cma_alloc(cma, count,
+	 * align, no_warn) retrying after a busy range, cma_release
+	 * returning bool, cma=nn@[start[-end]], and their messages.
+	 */
+	bool cma_generic;
+	/*
+	 * "mm: cma: debugfs interface" (4.0), "mm: cma: support sysfs"
+	 * (5.14) and the cma_alloc_success/fail vmstat events (5.14): the
+	 * areas' statistics and 6.12's trace event formats.
+	 */
+	bool cma_stats;
+	/*
+	 * "mm: Update get_user_pages_longterm to migrate pages allocated
+	 * from CMA region" (5.1), then "mm/gup: migrate pinned pages out of
+	 * movable zone" (5.13): a FOLL_LONGTERM pin first moves the page out
+	 * of CMA; migration refuses pinned folios by their expected
+	 * references.
+	 */
+	bool longterm_migrate;
+	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
+	bool proc_v6;
+};
+
+/* The profile named @name ("3.5", "6.12"); NULL names the default, 3.5. NULL if unknown. */
+const struct kernel_profile *kernel_profile_find(const char *name);
+/* "3.5, 6.12": the accepted names, for messages. */
+#define KERNEL_PROFILES_ACCEPTED "3.5 or 6.12"
+
+#endif
