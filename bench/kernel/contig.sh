@@ -1,0 +1,176 @@
+#!/bin/sh
+# Measure this machine's own alloc_contig_range, the anchor cmasim's cost
+# model is held against (doc/cost-model.md): 1 GiB gigantic pages come
+# from alloc_contig_pages, so "echo N > nr_hugepages" times the kernel's
+# contiguous allocator, migration and all; 2 MiB huge pages under
+# fragmentation time compaction. Each case is timed with the vmstat
+# deltas it caused, on an idle machine and under backgrounds of anonymous
+# memory and page cache at several loads.
+#
+#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB]
+#
+# -m GIB sizes the cases as if the machine had GIB of RAM (a quicker run
+# that leaves room for other work).
+# Writes the machine's description and one "case=... ms=..." line per
+# measurement to FILE (default bench/kernel/results/KERNEL-HOST-DATE.txt).
+# Never holds more than 75% of RAM; restores the huge page counts, kills
+# its background and removes its file on exit, Ctrl-C included.
+set -u
+cd "$(dirname "$0")"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "contig.sh: needs root (it writes /sys/kernel/mm/hugepages and /proc/sys/vm); run: sudo $0" >&2
+	exit 1
+fi
+gig=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
+huge=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+if [ ! -w "$gig" ] || [ ! -w "$huge" ]; then
+	echo "contig.sh: this kernel has no 1 GiB or 2 MiB huge pages to ask for ($gig, $huge)" >&2
+	exit 1
+fi
+
+out=""
+repeats=3
+as_gib=""
+while getopts o:r:m: opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	r) repeats=$OPTARG ;;
+	m) as_gib=$OPTARG ;;
+	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB]" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || out=results/$(uname -r)-$(hostname)-$(date +%Y%m%d).txt
+
+work=$(mktemp -d /var/tmp/contig.XXXXXX)
+gig0=$(cat "$gig")
+huge0=$(cat "$huge")
+bg=""
+
+cleanup() {
+	[ -n "$bg" ] && kill $bg 2>/dev/null && wait $bg 2>/dev/null
+	bg=""
+	echo "$gig0" > "$gig"
+	echo "$huge0" > "$huge"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+cc -O2 -o "$work/hold" hold.c || exit 1
+
+ram_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+ram_gib=$((ram_kib / 1048576))
+if [ -n "$as_gib" ]; then
+	[ "$as_gib" -ge 2 ] && [ "$as_gib" -le "$ram_gib" ] 2>/dev/null ||
+		{ echo "contig.sh: -m $as_gib: give 2..$ram_gib (GiB)" >&2; exit 2; }
+	ram_gib=$as_gib
+fi
+cap_gib=$((ram_gib * 3 / 4))	# everything this script holds at once
+
+vmstat_keys="pgmigrate_success pgmigrate_fail compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgscan_direct pgsteal_direct"
+
+# snapshot FILE: the vmstat counters this script reports
+snapshot() {
+	awk -v keys="$vmstat_keys" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		$1 in want { print $1, $2 }' /proc/vmstat > "$1"
+}
+
+# quiet() - a comparable start: no huge pages, caches dropped, memory compacted
+quiet() {
+	echo 0 > "$gig"
+	echo 0 > "$huge"
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > /proc/sys/vm/compact_memory
+	sleep 1
+}
+
+# measure CASE FILE COUNT: ask for COUNT huge pages of FILE's size, one line
+measure() {
+	snapshot "$work/before"
+	t0=$(date +%s%N)
+	echo "$3" > "$2"
+	t1=$(date +%s%N)
+	got=$(cat "$2")
+	snapshot "$work/after"
+	awk -v name="$1" -v n="$3" -v got="$got" -v ns=$((t1 - t0)) '
+		NR == FNR { before[$1] = $2; next }
+		{ delta = delta sprintf(" %s=%d", $1, $2 - before[$1]) }
+		END { printf "case=%s requested=%d got=%d ms=%.1f%s\n", name, n, got, ns / 1e6, delta }' \
+		"$work/before" "$work/after" | tee -a "$out"
+	echo 0 > "$2"
+}
+
+# background anon MIB [fragment] | pagecache GIB: start it and wait until it is in place
+background() {
+	case $1 in
+	anon)
+		"$work/hold" "$2" ${3:-} > "$work/ready" &
+		bg=$!
+		while ! grep -q ready "$work/ready" 2>/dev/null; do
+			kill -0 $bg 2>/dev/null || { echo "contig.sh: the background could not hold $2 MiB" >&2; exit 1; }
+			sleep 0.2
+		done ;;
+	pagecache)
+		dd if=/dev/urandom of="$work/file" bs=1M count=$(($2 * 1024)) status=none
+		cat "$work/file" > /dev/null ;;
+	esac
+}
+
+stop_background() {
+	[ -n "$bg" ] && kill $bg 2>/dev/null && wait $bg 2>/dev/null
+	bg=""
+	rm -f "$work/file"
+}
+
+mkdir -p "$(dirname "$out")"
+{
+	echo "# bench/kernel/contig.sh on $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "# kernel: $(uname -r)"
+	echo "# memory: $ram_kib kB; cases sized for $ram_gib GiB; cap for this script: $cap_gib GiB"
+	lscpu | sed -n 's/^\(Model name\|CPU(s)\|Thread(s) per core\|Hypervisor vendor\|Virtualization type\|L3 cache\|CPU max MHz\):/# &/p'
+	echo "# huge pages before: 1G $gig0, 2M $huge0; THP $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+	echo "# each case starts from a quiet machine: huge pages freed, caches dropped, memory compacted"
+} > "$out"
+cat "$out"
+
+# 1. an idle machine: one 1 GiB page, then as many as the cap allows
+for i in $(seq "$repeats"); do
+	quiet
+	measure idle-1x1G "$gig" 1
+done
+quiet
+measure idle-"$((cap_gib / 2))"x1G "$gig" $((cap_gib / 2))
+
+# 2. anonymous memory at three loads: 1/6, 1/3 and 1/2 of RAM in use,
+#    then as many 1 GiB pages as the cap leaves (at most 8)
+for share in 6 3 2; do
+	anon=$((ram_gib / share))
+	n=$((cap_gib - anon))
+	[ "$n" -gt 8 ] && n=8
+	[ "$anon" -lt 1 ] || [ "$n" -lt 1 ] && continue
+	quiet
+	background anon $((anon * 1024))
+	measure anon-"$anon"G-"$n"x1G "$gig" "$n"
+	stop_background
+done
+
+# 3. page cache: a file of a third of RAM read through, then 1 GiB pages
+pc=$((ram_gib / 3))
+n=$((cap_gib - pc)); [ "$n" -gt 8 ] && n=8
+quiet
+background pagecache "$pc"
+measure pagecache-"$pc"G-"$n"x1G "$gig" "$n"
+stop_background
+
+# 4. compaction: anonymous memory up to the cap with every other page given
+#    back, so that only the memory beyond the cap has free 2 MiB blocks; then
+#    2 MiB pages for what the cap leaves (half of it), more than those blocks
+frag=$cap_gib
+quiet
+background anon $((frag * 1024)) fragment
+measure fragmented-"$frag"G-"$((frag * 256))"x2M "$huge" $((frag * 256))
+stop_background
+
+echo "contig.sh: results in $out"
