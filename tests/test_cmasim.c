@@ -31,6 +31,7 @@
 
 static char cmasim[PATH_MAX], golden_dir[PATH_MAX], platforms_dir[PATH_MAX];
 static char source_dir[PATH_MAX + 8];	/* the tree: doc/ and include/ for the manual pages' tests */
+static char build_name[NAME_MAX + 1];	/* the build directory's name in the tree: build, build-address... */
 
 struct run {
 	int status;		/* exit status, or -1 if it did not exit */
@@ -323,6 +324,8 @@ static const struct bad_case bad_cases[] = {
 	/* platform files */
 	{ "file: not INI", { "boot", "--platform", "@FILE" }, "this is not a platform\n", 2,
 	  ":1: expected 'key = value', '[platform]', '[device NAME]', a comment or a blank line" },
+	{ "file: the first of two errors", { "boot", "--platform", "@FILE" }, "[platform]\nnot a key\narch = mips\nbank = 0 64M\n", 2,
+	  ":2: expected 'key = value', '[platform]', '[device NAME]', a comment or a blank line" },
 	{ "file: unknown section", { "boot", "--platform", "@FILE" }, "[board]\nbank = 0 64M\n", 2,
 	  ":2: unknown section [board]; accepted: [platform], [device NAME]" },
 	{ "file: key before any section", { "boot", "--platform", "@FILE" }, "bank = 0 64M\n", 2,
@@ -391,6 +394,12 @@ static const struct bad_case bad_cases[] = {
 	  "cmasim run: give --output FILE or -o DIR, not both" },
 	{ "run: duration without a unit", { "run", "--duration", "5" }, NULL, 2,
 	  "cmasim run: --duration '5': expected a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s), above 0" },
+	{ "run: duration past 2^64 ns", { "run", "--duration", "99999999999h" }, NULL, 2,
+	  "cmasim run: --duration '99999999999h': too large: the largest accepted is 5124095h (2^64 ns)" },
+	{ "run: duration past 2^64 before its unit", { "run", "--duration", "99999999999999999999999s" }, NULL, 2,
+	  "--duration '99999999999999999999999s': too large" },
+	{ "run: ambiguous abbreviation", { "run", "--s", "camera-browser" }, NULL, 2,
+	  "cmasim run: option '--s' is ambiguous: it could be --scenario, --seed" },
 	{ "run: zero duration", { "run", "--duration", "0s" }, NULL, 2, "--duration '0s': expected a number" },
 	{ "compare: bad duration", { "compare", "--duration", "soon" }, NULL, 2, "cmasim compare: --duration 'soon'" },
 	{ "run: unknown scenario", { "run", "--scenario", "nosuch" }, NULL, 2,
@@ -535,6 +544,13 @@ static const struct scenario_error scenario_errors[] = {
 	  "platform = vax: no built-in platform has that name and the platform file @DIR/vax cannot be read (No such file or directory); accepted x86, arm, s5p-mfc, or the path of a platform file" },
 	{ "platform file missing next to the scenario", "[scenario]\nplatform = boards/none.ini\nduration = 1s\n" ONE_PROCESS, 2,
 	  "platform = boards/none.ini: no built-in platform has that name and the platform file @DIR/boards/none.ini cannot be read (No such file or directory)" },
+	/* libinih goes on after the first error: the message must still be the first line's */
+	{ "an unreadable line before a bad value", SCENARIO_HEAD "not a key\n" ONE_PROCESS "rate = soon\n", 5,
+	  "expected 'key = value', a [section], a comment or a blank line" },
+	{ "two bad values", SCENARIO_HEAD ONE_PROCESS "lifetime = lots\nstart = soon\n", 8,
+	  "lifetime = lots: expected a number with a unit" },
+	{ "a duration past 2^64 ns", SCENARIO_HEAD ONE_PROCESS "lifetime = 99999999999h\n", 8,
+	  "lifetime = 99999999999h: too large: the largest accepted is 5124095h (2^64 ns)" },
 	{ "platform file with an error", "[scenario]\nplatform = bad.ini\nduration = 1s\n" ONE_PROCESS, 0,
 	  "scenario s: @DIR/bad.ini:2: unknown key 'ram' in [platform]; accepted: name, description, arch, bank" },
 };
@@ -1046,6 +1062,83 @@ static void docs_link_inside_the_repository(void **state)
 	printf("README.md and doc/design.md: %u links, all inside the tree\n", links);
 }
 
+/* ---- the command line and the install ---- */
+
+/*
+ * Expect: the top-level --help has a line of its own, "  NAME  what it
+ * does", for every command the "no command" message accepts.
+ */
+static void help_describes_every_command(void **state)
+{
+	struct run none = run_cmasim((const char *const[]){ NULL });
+	struct run r = run_cmasim(ARGS("--help"));
+	const char *list = strstr(none.err, "accepted ");
+	unsigned found = 0;
+
+	assert_non_null(list);
+	for (list += strlen("accepted "); *list && *list != '\n'; found++) {
+		size_t n = strcspn(list, ",\n");
+		char line[64];
+		const char *at;
+
+		snprintf(line, sizeof(line), "\n  %.*s ", (int)n, list);
+		at = strstr(r.out, line);
+		if (!at || !isalpha((unsigned char)at[strlen(line) + strspn(at + strlen(line), " ")]))
+			fail_msg("cmasim --help has no line describing the command %.*s:\n%s", (int)n, list, r.out);
+		list += n;
+		list += strspn(list, ", ");
+	}
+	assert_true(found >= 5);
+	printf("cmasim --help describes its %u commands\n", found);
+	run_free(&none);
+	run_free(&r);
+}
+
+/* Expect: "cmasim VERSION", the Makefile's VERSION, on stdout; exit 0. */
+static void version_is_the_makefiles(void **state)
+{
+	struct run r = run_cmasim(ARGS("--version"));
+	char *makefile = source_file("Makefile"), want[64];
+	const char *v = strstr(makefile, "\nVERSION");
+
+	assert_non_null(v);
+	v += strcspn(v, "=") + 1;
+	v += strspn(v, " \t");
+	snprintf(want, sizeof(want), "cmasim %.*s\n", (int)strcspn(v, " \t\n"), v);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, want);
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	free(makefile);
+}
+
+/*
+ * Expect: "make install PREFIX=P" after "make" installs a libcma.pc whose
+ * prefix is P (it was written once, for the PREFIX of the build).
+ */
+static void install_pc_names_the_prefix(void **state)
+{
+	char dir[DIR_MAX], cmd[PATH_MAX * 2 + 256], pc[DIR_PATH_MAX], *text;
+
+	make_dir(dir);
+	snprintf(cmd, sizeof(cmd),
+		 "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' BUILD='%s' PREFIX='%s/usr' install >'%s/make.log' 2>&1",
+		 source_dir, build_name, dir, dir);
+	if (system(cmd)) {
+		snprintf(pc, sizeof(pc), "%s/make.log", dir);
+		text = read_file(pc);
+		fail_msg("%s: failed:\n%s", cmd, text ? text : "");
+	}
+	snprintf(pc, sizeof(pc), "%s/usr/lib/pkgconfig/libcma.pc", dir);
+	text = read_file(pc);
+	assert_non_null(text);
+	snprintf(cmd, sizeof(cmd), "prefix=%s/usr\n", dir);
+	if (strncmp(text, cmd, strlen(cmd)))
+		fail_msg("%s: expected it to begin with %sfound:\n%s", pc, cmd, text);
+	free(text);
+	remove_dir(dir);
+}
+
 static int setup_paths(void **state)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
@@ -1057,6 +1150,7 @@ static int setup_paths(void **state)
 	/* BUILD/tests/test_cmasim -> BUILD -> the source tree */
 	snprintf(build, sizeof(build), "%s", dirname(dirname(exe)));
 	snprintf(source_dir, sizeof(source_dir), "%s/..", build);
+	snprintf(build_name, sizeof(build_name), "%s", strrchr(build, '/') + 1);
 	env = getenv("CMASIM");
 	snprintf(cmasim, sizeof(cmasim), "%s", env ? env : build);
 	if (!env)
@@ -1091,6 +1185,9 @@ int main(void)
 		cmocka_unit_test(boot_s5p_mfc_failure_names_the_device),
 		cmocka_unit_test(list_golden),
 		cmocka_unit_test(help_exits_0),
+		cmocka_unit_test(help_describes_every_command),
+		cmocka_unit_test(version_is_the_makefiles),
+		cmocka_unit_test(install_pc_names_the_prefix),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(platform_file_fixed_base_taken),
 		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),

@@ -177,6 +177,10 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 		a->opt.seed_set = true;
 		return 0;
 	case O_DURATION:
+		if (ini_duration(value, &v) == -ERANGE) {
+			fprintf(stderr, "cmasim %s: --duration '%s': %s\n", cmd, value, INI_DURATION_TOO_LARGE);
+			return -EINVAL;
+		}
 		if (!ini_parse_duration(value, &v) || !v) {
 			fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, value,
 				INI_DURATION_SYNTAX);
