@@ -1065,6 +1065,49 @@ static void docs_link_inside_the_repository(void **state)
 /* ---- the command line and the install ---- */
 
 /*
+ * The patch set's patches as the project's notes number them ("seed
+ * 010"), which a reader takes for the --seed of a run.
+ */
+static const char *seed_jargon(const char *text)
+{
+	static const char *const phrases[] = { "(the seeds)", "seeds'", "the seed's" };
+	const char *at;
+
+	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
+		if ((at = strstr(text, phrases[i])))
+			return at;
+	for (at = strstr(text, "seed 0"); at; at = strstr(at + 1, "seed 0"))
+		if (isdigit((unsigned char)at[6]) && isdigit((unsigned char)at[7]))
+			return at;
+	return NULL;
+}
+
+/*
+ * Expect: what users read (README, the manual pages, the public headers,
+ * 'cmasim list' and --help) names the kernel and its patch set, never
+ * the project's "seeds", which clash with --seed.
+ */
+static void user_text_names_the_kernel_not_the_seeds(void **state)
+{
+	static const char *const docs[] = { "README.md", "doc/cmasim.1", "doc/libcma.3", "doc/cmasim-json.md",
+					    "include/cma/cma.h" };
+	struct run list = run_cmasim(ARGS("list")), help = run_cmasim(ARGS("--help"));
+	const char *at;
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char *text = man_source(docs[i]);
+
+		if ((at = seed_jargon(text)))
+			fail_msg("%s says \"%.40s\": name the kernel or the patch set instead", docs[i], at);
+		free(text);
+	}
+	if ((at = seed_jargon(list.out)) || (at = seed_jargon(help.out)))
+		fail_msg("cmasim list or --help says \"%.40s\": name the kernel or the patch set instead", at);
+	run_free(&list);
+	run_free(&help);
+}
+
+/*
  * Expect: the top-level --help has a line of its own, "  NAME  what it
  * does", for every command the "no command" message accepts.
  */
@@ -1188,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(help_describes_every_command),
 		cmocka_unit_test(version_is_the_makefiles),
 		cmocka_unit_test(install_pc_names_the_prefix),
+		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(platform_file_fixed_base_taken),
 		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),
