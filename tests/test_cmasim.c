@@ -16,13 +16,16 @@
  * file readers accept, and libcma(3) every function cma.h declares.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <libgen.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +33,7 @@
 #include "helpers.h"
 
 static char cmasim[PATH_MAX], golden_dir[PATH_MAX], platforms_dir[PATH_MAX];
+static rlim_t child_file_limit = RLIM_INFINITY;	/* RLIMIT_FSIZE of the cmasim a test runs */
 static char source_dir[PATH_MAX + 8];	/* the tree: doc/ and include/ for the manual pages' tests */
 static char build_name[NAME_MAX + 1];	/* the build directory's name in the tree: build, build-address... */
 
@@ -71,8 +75,14 @@ static struct run run_cmasim(const char *const *args)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		struct rlimit limit = { child_file_limit, child_file_limit };
+
 		dup2(fileno(out), 1);
 		dup2(fileno(err), 2);
+		/* past the limit a write fails with EFBIG, as on a full disk, instead of killing cmasim */
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &limit))
+			_exit(126);
 		execv(cmasim, (char *const *)argv);
 		_exit(127);
 	}
@@ -739,6 +749,54 @@ static void run_trace_is_ftrace_text(void **state)
 }
 
 /*
+ * Expect: a report or trace whose write fails (here past a file size
+ * limit, as on a full disk) leaves the file of that name as it was, no
+ * temporary file beside it, and a message naming the file; exit 1.
+ */
+static void run_failed_write_keeps_the_old_file(void **state)
+{
+	static const char *const which[] = { "--output", "--trace" };
+	char dir[DIR_MAX], path[DIR_PATH_MAX], file[DIR_PATH_MAX], *text;
+	unsigned entries = 0;
+	struct dirent *e;
+	struct run r;
+	DIR *d;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		dir_file(dir, "old.txt", "the old file\n", file);
+		child_file_limit = 32 << 10;	/* the HTML report and the trace are larger, the text on stdout smaller */
+		r = run_cmasim(ARGS("run", "--scenario", path, "--report", "html", which[i], file));
+		child_file_limit = RLIM_INFINITY;
+		if (r.status != 1 || !strstr(r.err, file) || !strstr(r.err, "File too large"))
+			fail_msg("%s past the size limit: expected exit 1 and a message naming %s; found exit %d and:\n%s",
+				 which[i], file, r.status, r.err);
+		run_free(&r);
+		text = read_file(file);
+		assert_non_null(text);
+		if (strcmp(text, "the old file\n"))
+			fail_msg("%s past the size limit: expected %s as it was; found %zu bytes:\n%.200s", which[i], file,
+				 strlen(text), text);
+		free(text);
+	}
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		entries += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(d);
+	assert_int_equal(entries, 2);	/* s.ini and old.txt: no temporary file left */
+	/* without the limit the same run replaces it */
+	r = run_cmasim(ARGS("run", "--scenario", path, "--report", "html", "--output", file));
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	text = read_file(file);
+	assert_true(!strncmp(text, "<!DOCTYPE html>\n", 16));
+	free(text);
+	remove_dir(dir);
+}
+
+/*
  * Expect: --dump NAME adds the machine's /proc/NAME at the end of the run
  * to the report: a "==> /proc/NAME ..." section of the text report, and
  * the run's "proc" object in JSON; -o DIR writes DIR/SCENARIO-POLICY.json.
@@ -1062,7 +1120,41 @@ static void docs_link_inside_the_repository(void **state)
 	printf("README.md and doc/design.md: %u links, all inside the tree\n", links);
 }
 
-/* ---- the command line and the install ---- */
+/* ---- the command line, make test and make install ---- */
+
+/*
+ * Expect: scripts/run-tests.sh (make test) shows a test's output, keeps
+ * its standard error (the error lines negative tests provoke) in
+ * NAME.log beside it, and prints that log only when the test fails.
+ */
+static void run_tests_prints_errors_only_of_failures(void **state)
+{
+	char dir[DIR_MAX], pass[DIR_PATH_MAX], failing[DIR_PATH_MAX], log[DIR_PATH_MAX + 8];
+	char cmd[PATH_MAX + 3 * DIR_PATH_MAX], *out, *text;
+	FILE *p;
+
+	make_dir(dir);
+	dir_file(dir, "quiet", "#!/bin/sh\necho quiet-output\necho expected-error-line >&2\n", pass);
+	dir_file(dir, "loud", "#!/bin/sh\necho loud-output\necho the-failure >&2\nexit 1\n", failing);
+	assert_int_equal(chmod(pass, 0755), 0);
+	assert_int_equal(chmod(failing, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "'%s/scripts/run-tests.sh' '%s' '%s' 2>&1", source_dir, pass, failing);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	assert_int_not_equal(pclose(p), 0);
+	if (!strstr(out, "quiet-output") || strstr(out, "expected-error-line") || !strstr(out, "the-failure") ||
+	    !strstr(out, "1 passed, 1 failed"))
+		fail_msg("run-tests.sh: expected both outputs, the failing test's error and not the passing one's; found:\n%s",
+			 out);
+	snprintf(log, sizeof(log), "%s.log", pass);
+	text = read_file(log);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "expected-error-line\n"));
+	free(text);
+	free(out);
+	remove_dir(dir);
+}
 
 /*
  * The patch set's patches as the project's notes number them ("seed
@@ -1231,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(help_describes_every_command),
 		cmocka_unit_test(version_is_the_makefiles),
 		cmocka_unit_test(install_pc_names_the_prefix),
+		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(platform_file_fixed_base_taken),
@@ -1238,6 +1331,7 @@ int main(void)
 		cmocka_unit_test(run_platform_file_next_to_the_scenario),
 		cmocka_unit_test(show_round_trips_through_run),
 		cmocka_unit_test(run_trace_is_ftrace_text),
+		cmocka_unit_test(run_failed_write_keeps_the_old_file),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),
 		cmocka_unit_test(man_pages_render_without_warnings),
