@@ -796,6 +796,62 @@ static void run_failed_write_keeps_the_old_file(void **state)
 	remove_dir(dir);
 }
 
+/* Is there a temporary file for @name (".NAME.XXXXXX") in @dir? */
+static bool temp_file_beside(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		found |= e->d_name[0] == '.' && !strncmp(e->d_name + 1, name, strlen(name)) &&
+			 e->d_name[1 + strlen(name)] == '.';
+	closedir(d);
+	return found;
+}
+
+/*
+ * Expect: cmasim killed (SIGTERM, as Ctrl-C is SIGINT) while it writes a
+ * trace dies of the signal, leaves the old file as it was and removes its
+ * temporary file.
+ */
+static void run_killed_leaves_the_old_file_alone(void **state)
+{
+	const char *argv[] = { cmasim, "run", "--trace", NULL, NULL };
+	char dir[DIR_MAX], trace[DIR_PATH_MAX], *text;
+	int status, tries;
+	pid_t pid;
+
+	make_dir(dir);
+	argv[3] = dir_file(dir, "trace.txt", "the old trace\n", trace);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		signal(SIGTERM, SIG_DFL);
+		execv(cmasim, (char *const *)argv);
+		_exit(127);
+	}
+	/* the default scenario runs for seconds: kill it once its trace is being written */
+	for (tries = 0; tries < 500 && !temp_file_beside(dir, "trace.txt"); tries++)
+		usleep(10000);
+	assert_true(tries < 500);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
+		fail_msg("expected cmasim to die of SIGTERM; found status %#x", status);
+	assert_false(temp_file_beside(dir, "trace.txt"));
+	text = read_file(trace);
+	assert_string_equal(text, "the old trace\n");
+	free(text);
+	remove_dir(dir);
+}
+
 /*
  * Expect: --dump NAME adds the machine's /proc/NAME at the end of the run
  * to the report: a "==> /proc/NAME ..." section of the text report, and
@@ -1332,6 +1388,7 @@ int main(void)
 		cmocka_unit_test(show_round_trips_through_run),
 		cmocka_unit_test(run_trace_is_ftrace_text),
 		cmocka_unit_test(run_failed_write_keeps_the_old_file),
+		cmocka_unit_test(run_killed_leaves_the_old_file_alone),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),
 		cmocka_unit_test(man_pages_render_without_warnings),

@@ -178,7 +178,6 @@ int ini_duration(const char *s, uint64_t *ns)
 	};
 	char *end;
 	uint64_t v;
-
 	bool overflow;
 
 	if (!isdigit((unsigned char)s[0]))

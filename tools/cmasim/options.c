@@ -73,10 +73,13 @@ static void write_accepted(FILE *out, const struct opt_parser *p)
  */
 static bool write_ambiguous(FILE *out, const struct opt_parser *p, const char *arg)
 {
-	size_t len = strcspn(arg + 2, "=");
 	unsigned matches = 0;
+	size_t len;
 
-	if (strncmp(arg, "--", 2) || !len)
+	if (strncmp(arg, "--", 2))
+		return false;
+	len = strcspn(arg + 2, "=");
+	if (!len)
 		return false;
 	for (const struct option *l = p->longopts; l->name; l++)
 		if (!strncmp(l->name, arg + 2, len))

@@ -87,11 +87,13 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n<p class=\"note\"><b>Bold</b>: best in its row (fewest failures, misses, p99 ms, carveout, "
-	      "refaults, OOM kills and pages moved; most served and usable memory; none on a tie). "
-	      "<b>frag index</b>: the kernel's fragmentation index at the end of the run for one allocation of "
-	      "that order: -1.000, it would succeed now; 0 to 1, it would fail, for want of free memory "
-	      "near 0, because the free memory is in pieces near 1.</p>\n", out);
+	fputs("</table>\n<p class=\"note\">", out);
+	if (nr > 1)
+		fputs("<b>Bold</b>: best in its row (fewest failures, misses, p99 ms, carveout, refaults, OOM kills "
+		      "and pages moved; most served and usable memory; none on a tie). ", out);
+	fputs("<b>frag index</b>: the kernel's fragmentation index at the end of the run, for one allocation "
+	      "of that order: -1.000, it would succeed now; from 0 to 1, it would fail, for lack of free memory "
+	      "(near 0) or because the free memory is in pieces too small (near 1).</p>\n", out);
 }
 
 /* "5", "0.5", "2.345": seconds without trailing zeros. */
