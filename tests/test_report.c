@@ -693,5 +693,6 @@ int main(void)
 		cmocka_unit_test(html_opens_in_chromium),
 	};
 
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* in order with stderr in make test's log (tests/helpers.c) */
 	return cmocka_run_group_tests_name("cmasim reports", tests, setup_paths, NULL);
 }
