@@ -64,10 +64,10 @@ static cma_gfp_t x86_coherent_gfp(const struct cma_device *dev, cma_gfp_t gfp)
 }
 
 /*
- * -ENOMEM, said once more for a request without a device: the fallback
+ * -ENOMEM, with a line for a request without a device: the fallback
  * device reaches only ZONE_DMA, which surprises a caller that passed NULL
- * for "any device". (The kernel says nothing beyond the page allocator's
- * own failure line; departure: this line is ours.)
+ * for "any device". Departure: v3.5 prints nothing here (at most the page
+ * allocator's own failure line); the line is the library's.
  */
 static int x86_no_memory(struct cma_mm *mm, const struct cma_device *dev, size_t size, cma_gfp_t gfp)
 {
