@@ -62,10 +62,15 @@ $(BUILD)/libcma.a: $(LIB_OBJ)
 $(BUILD)/libcma.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libcma.so.0 -Wl,--version-script=libcma.map $(LDFLAGS) -o $@ $^
 
+# the .pc names PREFIX: written at build time for the PREFIX of the build,
+# and again at install time, so 'make install PREFIX=...' after 'make'
+# installs one that names where it went
+write_pc = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} -lcma -lpthread\nCflags: -I$${includedir}\n' \
+	'$(PREFIX)' '$(VERSION)' > $(1)
+
 $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} -lcma -lpthread\nCflags: -I$${includedir}\n' \
-		'$(PREFIX)' '$(VERSION)' > $@
+	$(call write_pc,$@)
 
 # cmasim reads platform files with libinih (Debian's libinih-dev)
 SIM_LIBS  := -linih -lm
@@ -74,6 +79,10 @@ $(SIM_OBJ): | sim-deps
 
 sim-deps:
 	@scripts/ensure-deps.sh sim
+
+# cmasim --version prints VERSION, the one place the project's version is set
+$(BUILD)/tools/cmasim/main.o: CFLAGS += -DCMA_VERSION='"$(VERSION)"'
+$(BUILD)/tools/cmasim/main.o: Makefile
 
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
@@ -185,7 +194,7 @@ install: all
 	install -m 755 $(BUILD)/libcma.so $(DESTDIR)$(PREFIX)/lib/libcma.so.0
 	ln -sf libcma.so.0 $(DESTDIR)$(PREFIX)/lib/libcma.so
 	install -m 644 include/cma/*.h $(DESTDIR)$(PREFIX)/include/cma/
-	install -m 644 $(BUILD)/libcma.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(call write_pc,$(DESTDIR)$(PREFIX)/lib/pkgconfig/libcma.pc)
 	install -m 755 $(BUILD)/cmasim $(DESTDIR)$(PREFIX)/bin/
 
 # the manual pages, cmasim(1) and libcma(3): a prerequisite of install

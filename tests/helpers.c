@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -25,6 +26,16 @@ const char *test_kernel(void)
 	const char *k = getenv("CMA_TEST_KERNEL");
 
 	return k && *k ? k : "3.5";
+}
+
+/*
+ * make test sends a test's output through a pipe to its log, its error
+ * output straight to the log: line by line, the two keep their order
+ * there (a pipe would otherwise hold the output until the test ends).
+ */
+__attribute__((constructor)) static void stdout_by_line(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 struct cma_mm *test_boot(const struct cma_mm_config *cfg)

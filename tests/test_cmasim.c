@@ -16,13 +16,16 @@
  * file readers accept, and libcma(3) every function cma.h declares.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <libgen.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,7 +33,9 @@
 #include "helpers.h"
 
 static char cmasim[PATH_MAX], golden_dir[PATH_MAX], platforms_dir[PATH_MAX];
+static rlim_t child_file_limit = RLIM_INFINITY;	/* RLIMIT_FSIZE of the cmasim a test runs */
 static char source_dir[PATH_MAX + 8];	/* the tree: doc/ and include/ for the manual pages' tests */
+static char build_name[NAME_MAX + 1];	/* the build directory's name in the tree: build, build-address... */
 
 struct run {
 	int status;		/* exit status, or -1 if it did not exit */
@@ -70,8 +75,14 @@ static struct run run_cmasim(const char *const *args)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		struct rlimit limit = { child_file_limit, child_file_limit };
+
 		dup2(fileno(out), 1);
 		dup2(fileno(err), 2);
+		/* past the limit a write fails with EFBIG, as on a full disk, instead of killing cmasim */
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &limit))
+			_exit(126);
 		execv(cmasim, (char *const *)argv);
 		_exit(127);
 	}
@@ -323,6 +334,8 @@ static const struct bad_case bad_cases[] = {
 	/* platform files */
 	{ "file: not INI", { "boot", "--platform", "@FILE" }, "this is not a platform\n", 2,
 	  ":1: expected 'key = value', '[platform]', '[device NAME]', a comment or a blank line" },
+	{ "file: the first of two errors", { "boot", "--platform", "@FILE" }, "[platform]\nnot a key\narch = mips\nbank = 0 64M\n", 2,
+	  ":2: expected 'key = value', '[platform]', '[device NAME]', a comment or a blank line" },
 	{ "file: unknown section", { "boot", "--platform", "@FILE" }, "[board]\nbank = 0 64M\n", 2,
 	  ":2: unknown section [board]; accepted: [platform], [device NAME]" },
 	{ "file: key before any section", { "boot", "--platform", "@FILE" }, "bank = 0 64M\n", 2,
@@ -391,6 +404,12 @@ static const struct bad_case bad_cases[] = {
 	  "cmasim run: give --output FILE or -o DIR, not both" },
 	{ "run: duration without a unit", { "run", "--duration", "5" }, NULL, 2,
 	  "cmasim run: --duration '5': expected a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s), above 0" },
+	{ "run: duration past 2^64 ns", { "run", "--duration", "99999999999h" }, NULL, 2,
+	  "cmasim run: --duration '99999999999h': too large: the largest accepted is 5124095h (2^64 ns)" },
+	{ "run: duration past 2^64 before its unit", { "run", "--duration", "99999999999999999999999s" }, NULL, 2,
+	  "--duration '99999999999999999999999s': too large" },
+	{ "run: ambiguous abbreviation", { "run", "--s", "camera-browser" }, NULL, 2,
+	  "cmasim run: option '--s' is ambiguous: it could be --scenario, --seed" },
 	{ "run: zero duration", { "run", "--duration", "0s" }, NULL, 2, "--duration '0s': expected a number" },
 	{ "compare: bad duration", { "compare", "--duration", "soon" }, NULL, 2, "cmasim compare: --duration 'soon'" },
 	{ "run: unknown scenario", { "run", "--scenario", "nosuch" }, NULL, 2,
@@ -535,6 +554,13 @@ static const struct scenario_error scenario_errors[] = {
 	  "platform = vax: no built-in platform has that name and the platform file @DIR/vax cannot be read (No such file or directory); accepted x86, arm, s5p-mfc, or the path of a platform file" },
 	{ "platform file missing next to the scenario", "[scenario]\nplatform = boards/none.ini\nduration = 1s\n" ONE_PROCESS, 2,
 	  "platform = boards/none.ini: no built-in platform has that name and the platform file @DIR/boards/none.ini cannot be read (No such file or directory)" },
+	/* libinih goes on after the first error: the message must still be the first line's */
+	{ "an unreadable line before a bad value", SCENARIO_HEAD "not a key\n" ONE_PROCESS "rate = soon\n", 5,
+	  "expected 'key = value', a [section], a comment or a blank line" },
+	{ "two bad values", SCENARIO_HEAD ONE_PROCESS "lifetime = lots\nstart = soon\n", 8,
+	  "lifetime = lots: expected a number with a unit" },
+	{ "a duration past 2^64 ns", SCENARIO_HEAD ONE_PROCESS "lifetime = 99999999999h\n", 8,
+	  "lifetime = 99999999999h: too large: the largest accepted is 5124095h (2^64 ns)" },
 	{ "platform file with an error", "[scenario]\nplatform = bad.ini\nduration = 1s\n" ONE_PROCESS, 0,
 	  "scenario s: @DIR/bad.ini:2: unknown key 'ram' in [platform]; accepted: name, description, arch, bank" },
 };
@@ -718,6 +744,110 @@ static void run_trace_is_ftrace_text(void **state)
 			 finishes, starts);
 	assert_true(last >= 1.0);
 	printf("trace: %lu events, %lu CMA allocations\n", events, starts);
+	free(text);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: a report or trace whose write fails (here past a file size
+ * limit, as on a full disk) leaves the file of that name as it was, no
+ * temporary file beside it, and a message naming the file; exit 1.
+ */
+static void run_failed_write_keeps_the_old_file(void **state)
+{
+	static const char *const which[] = { "--output", "--trace" };
+	char dir[DIR_MAX], path[DIR_PATH_MAX], file[DIR_PATH_MAX], *text;
+	unsigned entries = 0;
+	struct dirent *e;
+	struct run r;
+	DIR *d;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		dir_file(dir, "old.txt", "the old file\n", file);
+		child_file_limit = 32 << 10;	/* the HTML report and the trace are larger, the text on stdout smaller */
+		r = run_cmasim(ARGS("run", "--scenario", path, "--report", "html", which[i], file));
+		child_file_limit = RLIM_INFINITY;
+		if (r.status != 1 || !strstr(r.err, file) || !strstr(r.err, "File too large"))
+			fail_msg("%s past the size limit: expected exit 1 and a message naming %s; found exit %d and:\n%s",
+				 which[i], file, r.status, r.err);
+		run_free(&r);
+		text = read_file(file);
+		assert_non_null(text);
+		if (strcmp(text, "the old file\n"))
+			fail_msg("%s past the size limit: expected %s as it was; found %zu bytes:\n%.200s", which[i], file,
+				 strlen(text), text);
+		free(text);
+	}
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		entries += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(d);
+	assert_int_equal(entries, 2);	/* s.ini and old.txt: no temporary file left */
+	/* without the limit the same run replaces it */
+	r = run_cmasim(ARGS("run", "--scenario", path, "--report", "html", "--output", file));
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	text = read_file(file);
+	assert_true(!strncmp(text, "<!DOCTYPE html>\n", 16));
+	free(text);
+	remove_dir(dir);
+}
+
+/* Is there a temporary file for @name (".NAME.XXXXXX") in @dir? */
+static bool temp_file_beside(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		found |= e->d_name[0] == '.' && !strncmp(e->d_name + 1, name, strlen(name)) &&
+			 e->d_name[1 + strlen(name)] == '.';
+	closedir(d);
+	return found;
+}
+
+/*
+ * Expect: cmasim killed (SIGTERM, as Ctrl-C is SIGINT) while it writes a
+ * trace dies of the signal, leaves the old file as it was and removes its
+ * temporary file.
+ */
+static void run_killed_leaves_the_old_file_alone(void **state)
+{
+	const char *argv[] = { cmasim, "run", "--trace", NULL, NULL };
+	char dir[DIR_MAX], trace[DIR_PATH_MAX], *text;
+	int status, tries;
+	pid_t pid;
+
+	make_dir(dir);
+	argv[3] = dir_file(dir, "trace.txt", "the old trace\n", trace);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		signal(SIGTERM, SIG_DFL);
+		execv(cmasim, (char *const *)argv);
+		_exit(127);
+	}
+	/* the default scenario runs for seconds: kill it once its trace is being written */
+	for (tries = 0; tries < 500 && !temp_file_beside(dir, "trace.txt"); tries++)
+		usleep(10000);
+	assert_true(tries < 500);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
+		fail_msg("expected cmasim to die of SIGTERM; found status %#x", status);
+	assert_false(temp_file_beside(dir, "trace.txt"));
+	text = read_file(trace);
+	assert_string_equal(text, "the old trace\n");
 	free(text);
 	remove_dir(dir);
 }
@@ -1046,6 +1176,161 @@ static void docs_link_inside_the_repository(void **state)
 	printf("README.md and doc/design.md: %u links, all inside the tree\n", links);
 }
 
+/* ---- the command line, make test and make install ---- */
+
+/*
+ * Expect: scripts/run-tests.sh (make test) shows a test's output, keeps
+ * its standard error (the error lines negative tests provoke) in
+ * NAME.log beside it, and prints that log only when the test fails.
+ */
+static void run_tests_prints_errors_only_of_failures(void **state)
+{
+	char dir[DIR_MAX], pass[DIR_PATH_MAX], failing[DIR_PATH_MAX], log[DIR_PATH_MAX + 8];
+	char cmd[PATH_MAX + 3 * DIR_PATH_MAX], *out, *text;
+	FILE *p;
+
+	make_dir(dir);
+	dir_file(dir, "quiet", "#!/bin/sh\necho quiet-output\necho expected-error-line >&2\n", pass);
+	dir_file(dir, "loud", "#!/bin/sh\necho loud-output\necho the-failure >&2\nexit 1\n", failing);
+	assert_int_equal(chmod(pass, 0755), 0);
+	assert_int_equal(chmod(failing, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "'%s/scripts/run-tests.sh' '%s' '%s' 2>&1", source_dir, pass, failing);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	assert_int_not_equal(pclose(p), 0);
+	if (!strstr(out, "quiet-output") || strstr(out, "expected-error-line") || !strstr(out, "the-failure") ||
+	    !strstr(out, "1 passed, 1 failed"))
+		fail_msg("run-tests.sh: expected both outputs, the failing test's error and not the passing one's; found:\n%s",
+			 out);
+	snprintf(log, sizeof(log), "%s.log", pass);
+	text = read_file(log);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "expected-error-line\n"));
+	free(text);
+	free(out);
+	remove_dir(dir);
+}
+
+/*
+ * The patch set's patches as the project's notes number them ("seed
+ * 010"), which a reader takes for the --seed of a run.
+ */
+static const char *seed_jargon(const char *text)
+{
+	static const char *const phrases[] = { "(the seeds)", "seeds'", "the seed's" };
+	const char *at;
+
+	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
+		if ((at = strstr(text, phrases[i])))
+			return at;
+	for (at = strstr(text, "seed 0"); at; at = strstr(at + 1, "seed 0"))
+		if (isdigit((unsigned char)at[6]) && isdigit((unsigned char)at[7]))
+			return at;
+	return NULL;
+}
+
+/*
+ * Expect: what users read (README, the manual pages, the public headers,
+ * 'cmasim list' and --help) names the kernel and its patch set, never
+ * the project's "seeds", which clash with --seed.
+ */
+static void user_text_names_the_kernel_not_the_seeds(void **state)
+{
+	static const char *const docs[] = { "README.md", "doc/cmasim.1", "doc/libcma.3", "doc/cmasim-json.md",
+					    "include/cma/cma.h" };
+	struct run list = run_cmasim(ARGS("list")), help = run_cmasim(ARGS("--help"));
+	const char *at;
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char *text = man_source(docs[i]);
+
+		if ((at = seed_jargon(text)))
+			fail_msg("%s says \"%.40s\": name the kernel or the patch set instead", docs[i], at);
+		free(text);
+	}
+	if ((at = seed_jargon(list.out)) || (at = seed_jargon(help.out)))
+		fail_msg("cmasim list or --help says \"%.40s\": name the kernel or the patch set instead", at);
+	run_free(&list);
+	run_free(&help);
+}
+
+/*
+ * Expect: the top-level --help has a line of its own, "  NAME  what it
+ * does", for every command the "no command" message accepts.
+ */
+static void help_describes_every_command(void **state)
+{
+	struct run none = run_cmasim((const char *const[]){ NULL });
+	struct run r = run_cmasim(ARGS("--help"));
+	const char *list = strstr(none.err, "accepted ");
+	unsigned found = 0;
+
+	assert_non_null(list);
+	for (list += strlen("accepted "); *list && *list != '\n'; found++) {
+		size_t n = strcspn(list, ",\n");
+		char line[64];
+		const char *at;
+
+		/* "  NAME      what it does": the names padded to one column */
+		snprintf(line, sizeof(line), "\n  %-9.*s ", (int)n, list);
+		at = strstr(r.out, line);
+		if (!at || !isalpha((unsigned char)at[strlen(line)]))
+			fail_msg("cmasim --help has no line describing the command %.*s:\n%s", (int)n, list, r.out);
+		list += n;
+		list += strspn(list, ", ");
+	}
+	assert_true(found >= 5);
+	printf("cmasim --help describes its %u commands\n", found);
+	run_free(&none);
+	run_free(&r);
+}
+
+/* Expect: "cmasim VERSION", the Makefile's VERSION, on stdout; exit 0. */
+static void version_is_the_makefiles(void **state)
+{
+	struct run r = run_cmasim(ARGS("--version"));
+	char *makefile = source_file("Makefile"), want[64];
+	const char *v = strstr(makefile, "\nVERSION");
+
+	assert_non_null(v);
+	v += strcspn(v, "=") + 1;
+	v += strspn(v, " \t");
+	snprintf(want, sizeof(want), "cmasim %.*s\n", (int)strcspn(v, " \t\n"), v);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, want);
+	assert_string_equal(r.err, "");
+	run_free(&r);
+	free(makefile);
+}
+
+/*
+ * Expect: "make install PREFIX=P" after "make" installs a libcma.pc whose
+ * prefix is P (it was written once, for the PREFIX of the build).
+ */
+static void install_pc_names_the_prefix(void **state)
+{
+	char dir[DIR_MAX], cmd[PATH_MAX * 2 + 256], pc[DIR_PATH_MAX], *text;
+
+	make_dir(dir);
+	snprintf(cmd, sizeof(cmd),
+		 "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' BUILD='%s' PREFIX='%s/usr' install >'%s/make.log' 2>&1",
+		 source_dir, build_name, dir, dir);
+	if (system(cmd)) {
+		snprintf(pc, sizeof(pc), "%s/make.log", dir);
+		text = read_file(pc);
+		fail_msg("%s: failed:\n%s", cmd, text ? text : "");
+	}
+	snprintf(pc, sizeof(pc), "%s/usr/lib/pkgconfig/libcma.pc", dir);
+	text = read_file(pc);
+	assert_non_null(text);
+	snprintf(cmd, sizeof(cmd), "prefix=%s/usr\n", dir);
+	if (strncmp(text, cmd, strlen(cmd)))
+		fail_msg("%s: expected it to begin with %sfound:\n%s", pc, cmd, text);
+	free(text);
+	remove_dir(dir);
+}
+
 static int setup_paths(void **state)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
@@ -1057,6 +1342,7 @@ static int setup_paths(void **state)
 	/* BUILD/tests/test_cmasim -> BUILD -> the source tree */
 	snprintf(build, sizeof(build), "%s", dirname(dirname(exe)));
 	snprintf(source_dir, sizeof(source_dir), "%s/..", build);
+	snprintf(build_name, sizeof(build_name), "%s", strrchr(build, '/') + 1);
 	env = getenv("CMASIM");
 	snprintf(cmasim, sizeof(cmasim), "%s", env ? env : build);
 	if (!env)
@@ -1091,12 +1377,19 @@ int main(void)
 		cmocka_unit_test(boot_s5p_mfc_failure_names_the_device),
 		cmocka_unit_test(list_golden),
 		cmocka_unit_test(help_exits_0),
+		cmocka_unit_test(help_describes_every_command),
+		cmocka_unit_test(version_is_the_makefiles),
+		cmocka_unit_test(install_pc_names_the_prefix),
+		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
+		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(platform_file_fixed_base_taken),
 		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),
 		cmocka_unit_test(run_platform_file_next_to_the_scenario),
 		cmocka_unit_test(show_round_trips_through_run),
 		cmocka_unit_test(run_trace_is_ftrace_text),
+		cmocka_unit_test(run_failed_write_keeps_the_old_file),
+		cmocka_unit_test(run_killed_leaves_the_old_file_alone),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),
 		cmocka_unit_test(man_pages_render_without_warnings),

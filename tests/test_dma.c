@@ -276,6 +276,7 @@ static void alloc_coherent_x86_cma_beyond_mask_released(void **state)
 	struct cma *cma = default_area(mm);
 	unsigned long before = free_pages(mm);
 	cma_phys_t h = 0x1234;
+	char *log;
 
 	assert_true(((cma_phys_t)cma->base_pfn << 12) >= 256 * MiB);
 	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 4096, CMA_GFP_KERNEL, &h, NULL), -ENOMEM);
@@ -283,8 +284,11 @@ static void alloc_coherent_x86_cma_beyond_mask_released(void **state)
 	assert_int_equal(counter(mm, "cma_alloc_success"), 2);		/* first try and the retry */
 	assert_int_equal(area_used(mm, cma), 0);
 	assert_int_equal(free_pages(mm), before);
-	/* the fallback ISA device: GFP_DMA from the start, so no retry */
+	/* the fallback ISA device: GFP_DMA from the start, so no retry; the log says why */
 	assert_int_equal(cma_dma_alloc_coherent(mm, NULL, 4096, CMA_GFP_KERNEL, &h, NULL), -ENOMEM);
+	log = test_dmesg(mm);
+	assert_non_null(strstr(log, "dma_alloc_coherent: 4096 bytes for no device: the x86 fallback device (ISA) has a 24-bit mask"));
+	free(log);
 	assert_int_equal(counter(mm, "cma_alloc_success"), 3);
 	assert_int_equal(area_used(mm, cma), 0);
 	assert_int_equal(free_pages(mm), before);

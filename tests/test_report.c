@@ -374,18 +374,51 @@ static void text_compare_side_by_side(void **state)
 	expect_row(text, "", "cma carveout buddy");
 	expect_row(text, "camera requests", "100 100 100");
 	expect_row(text, "camera served", "100 100 60");
-	expect_row(text, "camera failed", "0 0 40");
-	expect_row(text, "camera p99 ms", "9.900 0.050 60.000");
+	expect_row(text, "camera failed", "0 0 40 (nomem 30, too-large 10)");
+	expect_row(text, "camera p99 ms", "9.900 *0.050 60.000");
 	expect_row(text, "camera deadline misses", "0 0 67");
 	expect_row(text, "codec served", "0 0 0");
-	expect_row(text, "usable avg MiB", "250.0 238.3 246.1");
-	expect_row(text, "usable min MiB", "246.1 234.4 242.2");
+	expect_row(text, "usable avg MiB", "*250.0 238.3 246.1");
+	expect_row(text, "usable min MiB", "*246.1 234.4 242.2");
 	expect_row(text, "carveout MiB", "0.0 8.0 0.0");
-	expect_row(text, "OOM kills", "0 1 2");
+	expect_row(text, "OOM kills", "*0 1 2");
 	expect_row(text, "pages migrated", "5000 0 0");
 	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
 	assert_null(strstr(text, "buffer MiB"));	/* per-run detail is not repeated */
 	assert_non_null(strstr(text, "\nhost: 3.75 s, 370368 events\n"));
+	free(text);
+	free_runs(runs, NR_POLICIES);
+}
+
+/*
+ * Expect: a device that served nothing has no p99 ("-", not a 0.000 that
+ * would look fastest); a unique best figure is marked "*" where the row
+ * has a direction (not requests, not the fragmentation index); the rule
+ * is printed under the table, and a note when request counts differ.
+ */
+static void text_compare_marks_best_and_explains(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *text;
+
+	fill_runs(runs);
+	text = report_string(report_text, runs, NR_POLICIES);
+	expect_row(text, "codec p99 ms", "- - -");
+	expect_row(text, "codec failed", "0 0 0");
+	expect_row(text, "camera requests", "100 100 100");
+	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
+	assert_non_null(strstr(text, "\n* best in its row: fewest failures"));
+	assert_null(strstr(text, "requests differ"));
+	free(text);
+	/* buddy's camera stopped asking after its failures */
+	runs[2].devices[0].requests = 90;
+	runs[1].devices[1].requests = 1;
+	runs[1].devices[1].fail[FAIL_BUSY] = 1;
+	text = report_string(report_text, runs, NR_POLICIES);
+	expect_row(text, "camera requests", "100 100 90");
+	expect_row(text, "codec failed", "0 1 (busy 1) 0");
+	expect_row(text, "codec p99 ms", "- - -");
+	assert_non_null(strstr(text, "\nrequests differ between policies: a session asks for its ring one buffer"));
 	free(text);
 	free_runs(runs, NR_POLICIES);
 }
@@ -505,12 +538,76 @@ static void html_three_runs(void **state)
 	assert_null(strstr(html, "<1>"));
 	assert_non_null(strstr(html, "<th>cma</th><th>carveout</th><th>buddy</th>"));
 	assert_non_null(strstr(html, "<td class=\"l\">camera p99 ms</td><td>9.900</td>"
-				     "<td>0.050</td><td>60.000</td>"));
+				     "<td class=\"best\">0.050</td><td>60.000</td>"));
 	/* per run: one map, a histogram for the camera only, one timeline */
 	assert_int_equal(count(html, "<svg"), NR_POLICIES * 3);
 	assert_int_equal(count(html, "No request was served."), NR_POLICIES);
 	assert_int_equal(count(html, "class=\"dev\""), NR_POLICIES * 3);
 	assert_int_equal(count(html, "class=\"hole\""), NR_POLICIES);
+	free(html);
+	free_runs(runs, NR_POLICIES);
+}
+
+/* The x labels of the first histogram after @from: its numbers, in order, into @buf. */
+static const char *histogram_x_labels(const char *from, char *buf, size_t len)
+{
+	const char *svg = strstr(from, "<svg"), *end = svg ? strstr(svg, "</svg>") : NULL;
+	size_t n = 0;
+
+	assert_non_null(end);
+	buf[0] = '\0';
+	for (const char *t = strstr(svg, "text-anchor=\"middle\">"); t && t < end;
+	     t = strstr(t + 1, "text-anchor=\"middle\">")) {
+		const char *label = t + strlen("text-anchor=\"middle\">");
+		char *stop;
+		double v = strtod(label, &stop);
+		double mant = v;
+
+		if (stop == label || *stop != '<')
+			continue;		/* the axis title */
+		while (mant >= 10)
+			mant /= 10;
+		while (mant < 1)
+			mant *= 10;
+		if ((mant - 1) * (mant - 1) > 1e-12 && (mant - 2) * (mant - 2) > 1e-12 && (mant - 5) * (mant - 5) > 1e-12)
+			fail_msg("histogram x label %.*s is not 1, 2 or 5 times a power of ten", (int)(stop - label),
+				 label);
+		n += (size_t)snprintf(buf + n, len - n, "%.*s ", (int)(stop - label), label);
+	}
+	return buf;
+}
+
+/*
+ * Expect: the camera's three histograms (one per policy) share one x
+ * range, labelled 1, 2 or 5 times powers of ten; times print as "5 s";
+ * the fragmentation index and the "CMA free" line are explained.
+ */
+static void html_histograms_line_up_and_read_plainly(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char first[512], other[512];
+	const char *at;
+	char *html;
+
+	fill_runs(runs);
+	html = report_string(report_html, runs, NR_POLICIES);
+	at = strstr(html, "<h3>camera:");
+	assert_non_null(at);
+	histogram_x_labels(at, first, sizeof(first));
+	assert_true(strlen(first) > 4);
+	for (unsigned i = 1; i < NR_POLICIES; i++) {
+		at = strstr(at + 1, "<h3>camera:");
+		assert_non_null(at);
+		histogram_x_labels(at, other, sizeof(other));
+		if (strcmp(first, other))
+			fail_msg("run %u's camera histogram has x labels \"%s\", run 0's \"%s\"", i, other, first);
+	}
+	assert_non_null(strstr(html, "<h3>t = 5 s: "));
+	assert_non_null(strstr(html, "seed 42, 10 s of virtual time"));
+	assert_null(strstr(html, ".000000 s"));
+	assert_non_null(strstr(html, "<b>frag index</b>: the kernel's fragmentation index"));
+	assert_non_null(strstr(html, "CMA free, is the part of the free memory that lies in CMA areas"));
+	printf("camera histograms' x labels: %s\n", first);
 	free(html);
 	free_runs(runs, NR_POLICIES);
 }
@@ -586,13 +683,16 @@ int main(void)
 		cmocka_unit_test(names_of_every_enum),
 		cmocka_unit_test(fmt_frag_as_extfrag_index),
 		cmocka_unit_test(text_compare_side_by_side),
+		cmocka_unit_test(text_compare_marks_best_and_explains),
 		cmocka_unit_test(text_one_run_in_detail),
 		cmocka_unit_test(json_has_every_figure),
 		cmocka_unit_test(json_same_without_host),
 		cmocka_unit_test(html_three_runs),
+		cmocka_unit_test(html_histograms_line_up_and_read_plainly),
 		cmocka_unit_test(reports_of_an_empty_run),
 		cmocka_unit_test(html_opens_in_chromium),
 	};
 
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* in order with stderr in make test's log (tests/helpers.c) */
 	return cmocka_run_group_tests_name("cmasim reports", tests, setup_paths, NULL);
 }

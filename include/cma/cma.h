@@ -239,10 +239,11 @@ bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 
 /**
  * cma_dma_alloc_coherent() - dma_alloc_coherent() of the machine's
- * architecture (x86: seed 010, CMA first unless CMA_GFP_ATOMIC, else the
- * buddy allocator, within the device's coherent mask; ARM: atomic
- * requests from the atomic pool, the rest from CMA only). @dev NULL is
- * the architecture's fallback device. The memory is zeroed, except that
+ * architecture (x86 as the CMA v23 x86 patch has it: CMA first unless
+ * CMA_GFP_ATOMIC, else the buddy allocator, within the device's coherent
+ * mask; ARM: atomic requests from the atomic pool, the rest from CMA
+ * only). @dev NULL is the architecture's fallback device: on x86 an ISA
+ * device with a 24-bit mask, so only ZONE_DMA (below 16 MiB) serves it. The memory is zeroed, except that
  * ARM's pool does not clear a block again when it is reused.
  * *@dma_handle is the physical address; *@vaddr (may be NULL) the bytes,
  * NULL on a metadata-only machine. 0, -ENOMEM, or -EINVAL for a size of

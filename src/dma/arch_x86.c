@@ -64,6 +64,20 @@ static cma_gfp_t x86_coherent_gfp(const struct cma_device *dev, cma_gfp_t gfp)
 }
 
 /*
+ * -ENOMEM, with a line for a request without a device: the fallback
+ * device reaches only ZONE_DMA, which surprises a caller that passed NULL
+ * for "any device". Departure: v3.5 prints nothing here (at most the page
+ * allocator's own failure line); the line is the library's.
+ */
+static int x86_no_memory(struct cma_mm *mm, const struct cma_device *dev, size_t size, cma_gfp_t gfp)
+{
+	if (!dev && !(gfp & CMA_GFP_NOWARN))
+		mm_printk(mm, "dma_alloc_coherent: %zu bytes for no device: the x86 fallback device (ISA) has a 24-bit mask, so only memory below 16 MiB will do; pass a device with its own mask\n",
+			  size);
+	return -ENOMEM;
+}
+
+/*
  * dma_generic_alloc_coherent. Atomic means the HIGH bit (the seed tests
  * "flag & GFP_ATOMIC"), so such requests never start a contiguous
  * allocation, which may migrate and reclaim.
@@ -102,7 +116,7 @@ again:
 	else
 		page = cma_alloc_pages(mm, gfp, order);
 	if (!page)
-		return -ENOMEM;
+		return x86_no_memory(mm, dev, size, gfp);
 
 	addr = dma_page_to_phys(mm, page);
 	/* the seed's test, which also refuses a buffer ending exactly at the mask's last byte */
@@ -115,7 +129,7 @@ again:
 			gfp = (gfp & ~CMA_GFP_DMA32) | CMA_GFP_DMA;
 			goto again;
 		}
-		return -ENOMEM;
+		return x86_no_memory(mm, dev, size, gfp);
 	}
 	*dma_handle = addr;
 	if (vaddr)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "inifile.h"
 #include "commands.h"
 #include "sim.h"
@@ -177,6 +178,10 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 		a->opt.seed_set = true;
 		return 0;
 	case O_DURATION:
+		if (ini_duration(value, &v) == -ERANGE) {
+			fprintf(stderr, "cmasim %s: --duration '%s': %s\n", cmd, value, INI_DURATION_TOO_LARGE);
+			return -EINVAL;
+		}
 		if (!ini_parse_duration(value, &v) || !v) {
 			fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, value,
 				INI_DURATION_SYNTAX);
@@ -275,20 +280,24 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 	static int (*const writers[])(const struct sim_result *, unsigned, FILE *) = {
 		[REPORT_TEXT] = report_text, [REPORT_JSON] = report_json, [REPORT_HTML] = report_html,
 	};
+	struct atomic_file file;
 	FILE *out = stdout;
 	int ret;
 
-	if (a->output && !(out = fopen(a->output, "w"))) {
-		fprintf(stderr, "cmasim: --output %s: cannot write it: %s\n", a->output, strerror(errno));
+	if (a->output && !(out = atomic_file_open(&file, a->output, "--output")))
 		return -EIO;
-	}
 	ret = writers[a->report](runs, nr, out);
-	if (out != stdout)
-		ret |= fclose(out);
-	else
-		ret |= fflush(out);
-	if (ret) {
-		fprintf(stderr, "cmasim: writing the report failed: %s\n", strerror(errno));
+	if (out != stdout) {
+		/* a writer's failure other than the file's (which commit reports) */
+		if (ret && !ferror(out)) {
+			atomic_file_abort(&file);
+			fprintf(stderr, "cmasim: %s: the report could not be made; it is left as it was\n", a->output);
+			return -EIO;
+		}
+		if (atomic_file_commit(&file))
+			return -EIO;
+	} else if (ret | fflush(out)) {
+		fprintf(stderr, "cmasim: writing the report to standard output failed: %s\n", strerror(errno));
 		return -EIO;
 	}
 	/* a report written to a file: the summary still goes to the terminal */
@@ -303,6 +312,7 @@ static int run_scenario(struct run_args *a, bool compare)
 	struct sim_result runs[SIM_MAX_POLICIES];
 	char path[4096];
 	unsigned nr = 0;
+	struct atomic_file trace_file;
 	FILE *trace = NULL;
 	int ret = load_scenario(a->scenario, &sc);
 
@@ -312,10 +322,8 @@ static int run_scenario(struct run_args *a, bool compare)
 		snprintf(sc.platform, sizeof(sc.platform), "%s", a->platform);
 	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))
 		return ret;
-	if (a->trace && !(trace = fopen(a->trace, "w"))) {
-		fprintf(stderr, "cmasim: --trace %s: cannot write it: %s\n", a->trace, strerror(errno));
+	if (a->trace && !(trace = atomic_file_open(&trace_file, a->trace, "--trace")))
 		return -EIO;
-	}
 	a->opt.trace = trace;
 	a->opt.progress = true;
 	for (unsigned p = 0; p < sim_nr_policies() && !ret; p++) {
@@ -326,10 +334,9 @@ static int run_scenario(struct run_args *a, bool compare)
 		if (!ret)
 			nr++;
 	}
-	if (trace && fclose(trace)) {
-		fprintf(stderr, "cmasim: --trace %s: %s\n", a->trace, strerror(errno));
+	/* a failed run's trace too: it shows how the run got there */
+	if (trace && atomic_file_commit(&trace_file))
 		ret = ret ? ret : -EIO;
-	}
 	if (!ret)
 		ret = write_report(a, runs, nr);
 	for (unsigned i = 0; i < nr; i++)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ini.h>
+
 #include "inifile.h"
 
 #define LINE_MAX_CHARS	197		/* inih's INI_MAX_LINE (200) less "\r\n\0" */
@@ -88,6 +90,46 @@ no_keys:
 	return header_line;
 }
 
+/* The text libinih reads, a line per call, and the line the handler's error was set on. */
+struct ini_lines {
+	const char *next;
+	const char *err;
+	int line;
+	int err_line;
+};
+
+/* libinih's reader: the next line, or NULL at the end or once the handler has failed. */
+static char *ini_next_line(char *str, int num, void *stream)
+{
+	struct ini_lines *l = stream;
+	size_t n;
+
+	if (l->err[0] && !l->err_line)
+		l->err_line = l->line;
+	if (!*l->next || l->err_line)
+		return NULL;
+	n = strcspn(l->next, "\n");
+	n += l->next[n] == '\n';
+	if (n > (size_t)num - 1)
+		n = (size_t)num - 1;	/* ini_prescan refused longer lines */
+	memcpy(str, l->next, n);
+	str[n] = '\0';
+	l->next += n;
+	l->line++;
+	return str;
+}
+
+int ini_parse_text(const char *text, int (*handler)(void *user, const char *section, const char *name,
+						     const char *value), void *user, char *err)
+{
+	struct ini_lines l = { .next = text, .err = err };
+	int line = ini_parse_stream(ini_next_line, &l, handler, user);
+
+	if (line > 0 && l.err_line != line)
+		err[0] = '\0';		/* an unreadable line came before the handler's error */
+	return line;
+}
+
 int ini_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -128,7 +170,7 @@ bool ini_parse_number(const char *s, size_t len, bool suffix, uint64_t *out)
 	return true;
 }
 
-bool ini_parse_duration(const char *s, uint64_t *ns)
+int ini_duration(const char *s, uint64_t *ns)
 {
 	static const struct { const char *unit; uint64_t ns; } units[] = {
 		{ "us", 1000ull }, { "ms", 1000000ull }, { "s", 1000000000ull },
@@ -136,25 +178,30 @@ bool ini_parse_duration(const char *s, uint64_t *ns)
 	};
 	char *end;
 	uint64_t v;
+	bool overflow;
 
 	if (!isdigit((unsigned char)s[0]))
-		return false;
+		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno)
-		return false;
-	if (!*end && !v) {
+	overflow = errno == ERANGE;	/* past 2^64 before the unit: too large in any unit */
+	if (!*end && !v && !overflow) {
 		*ns = 0;
-		return true;
+		return 0;
 	}
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit)) {
-			if (v > UINT64_MAX / units[i].ns)
-				return false;
+			if (overflow || v > UINT64_MAX / units[i].ns)
+				return -ERANGE;
 			*ns = v * units[i].ns;
-			return true;
+			return 0;
 		}
-	return false;
+	return -EINVAL;
+}
+
+bool ini_parse_duration(const char *s, uint64_t *ns)
+{
+	return !ini_duration(s, ns);
 }
 
 bool ini_parse_bool(const char *s, bool *out)

@@ -27,6 +27,17 @@ char *ini_read_text(const char *path, const char *what, char *err, size_t errlen
 int ini_prescan(const char *text, char *err, size_t errlen);
 
 /*
+ * libinih over @text, stopping at the first error: 0, or the line of the
+ * first error. @err is the handler's message buffer (the handler fills
+ * it when it returns 0): it is emptied when a line libinih cannot read
+ * comes first, so that the caller says that instead. (libinih reports
+ * the first bad line's number but goes on calling the handler, whose
+ * message would then be a later line's.)
+ */
+int ini_parse_text(const char *text, int (*handler)(void *user, const char *section, const char *name,
+						     const char *value), void *user, char *err);
+
+/*
  * Readers keep the first error only: format into @err unless it already
  * holds one. Returns 0, what libinih's handler returns to stop.
  */
@@ -34,8 +45,10 @@ int ini_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 
 /* A decimal or 0x number with an optional K/M/G/T suffix (if @suffix); false if malformed. */
 bool ini_parse_number(const char *s, size_t len, bool suffix, uint64_t *out);
-/* "500us", "33ms", "5s", "2m", "1h" (a bare 0 is accepted); false if malformed. */
+/* "500us", "33ms", "5s", "2m", "1h" (a bare 0 is accepted); false if malformed or too large. */
 bool ini_parse_duration(const char *s, uint64_t *ns);
+/* The same, telling the two apart: 0, -EINVAL malformed, -ERANGE past 2^64 ns. */
+int ini_duration(const char *s, uint64_t *ns);
 /* yes/no, true/false, 1/0; false if none of them. */
 bool ini_parse_bool(const char *s, bool *out);
 /* 1 to @max - 1 letters, digits, '-', '_' or '.'. */
@@ -43,6 +56,7 @@ bool ini_valid_name(const char *s, size_t max);
 
 #define INI_SIZE_SYNTAX "a decimal or 0x hex number, optionally with a K, M, G or T suffix"
 #define INI_DURATION_SYNTAX "a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s)"
+#define INI_DURATION_TOO_LARGE "too large: the largest accepted is 5124095h (2^64 ns)"
 #define INI_BOOL_SYNTAX "yes, no, true, false, 1 or 0"
 
 #endif

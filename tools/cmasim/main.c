@@ -19,6 +19,7 @@
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *description;	/* one line for the top-level --help */
 	const char *usage;		/* its synopsis; NULL: from its options, listed below it */
 	const struct cmd_option *opts;
 	const unsigned *nr_opts;
@@ -38,19 +39,28 @@ static int cmd_list(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ .name = "run", .fn = cmd_run,
+	  .description = "run a scenario's workloads under one policy and report how its devices fared",
 	  .usage = "[--scenario NAME|FILE] [--policy NAME] [--report text|json|html] ..." },
 	{ .name = "compare", .fn = cmd_compare,
+	  .description = "run a scenario under several policies and compare them side by side",
 	  .usage = "[--scenario NAME|FILE] [--policies LIST] [--report ...] ..." },
-	{ .name = "boot", .fn = cmd_boot, .opts = boot_options, .nr_opts = &nr_boot_options },
-	{ .name = "list", .fn = cmd_list, .usage = "" },
-	{ .name = "show", .fn = cmd_show, .usage = "SCENARIO" },
+	{ .name = "boot", .fn = cmd_boot, .opts = boot_options, .nr_opts = &nr_boot_options,
+	  .description = "boot a platform and print the kernel's log, its devices and /proc files" },
+	{ .name = "list", .fn = cmd_list, .usage = "",
+	  .description = "list the built-in platforms and scenarios" },
+	{ .name = "show", .fn = cmd_show, .usage = "SCENARIO",
+	  .description = "print a built-in scenario as a file to edit" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* Every command, and the options of those without a --help of their own. */
+/* Every command with its line, its synopsis, and the options of those without a --help of their own. */
 static void usage(FILE *out)
 {
+	fprintf(out, "cmasim: the Linux 3.5 contiguous memory allocator (CMA) simulated on a described board\n\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].description);
+	fprintf(out, "  %-9s %s\n\n", "--version", "print cmasim's version");
 	for (size_t i = 0; i < NR_COMMANDS; i++) {
 		const struct command *c = &commands[i];
 
@@ -100,6 +110,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("cmasim %s\n", CMA_VERSION);
+		return fflush(stdout) ? 1 : 0;
 	}
 	fprintf(stderr, "cmasim: unknown command '%s': accepted ", argv[1]);
 	write_command_names(stderr);

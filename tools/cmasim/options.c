@@ -66,6 +66,34 @@ static void write_accepted(FILE *out, const struct opt_parser *p)
 	}
 }
 
+/*
+ * getopt_long answers '?' both for an unknown long option and for an
+ * abbreviation that begins several: count the table's flags @arg begins,
+ * and name them when there is more than one, as "--s: could be --scenario, --seed".
+ */
+static bool write_ambiguous(FILE *out, const struct opt_parser *p, const char *arg)
+{
+	unsigned matches = 0;
+	size_t len;
+
+	if (strncmp(arg, "--", 2))
+		return false;
+	len = strcspn(arg + 2, "=");
+	if (!len)
+		return false;
+	for (const struct option *l = p->longopts; l->name; l++)
+		if (!strncmp(l->name, arg + 2, len))
+			matches++;
+	if (matches < 2)
+		return false;
+	fprintf(out, "cmasim %s: option '%.*s' is ambiguous: it could be ", p->cmd, (int)len + 2, arg);
+	for (const struct option *l = p->longopts; l->name; l++)
+		if (!strncmp(l->name, arg + 2, len))
+			fprintf(out, "--%s%s", l->name, --matches ? ", " : "");
+	fprintf(out, "; give more of its name\n");
+	return true;
+}
+
 int opt_next(struct opt_parser *p, const char **value)
 {
 	const struct cmd_option *o;
@@ -91,6 +119,8 @@ int opt_next(struct opt_parser *p, const char **value)
 	}
 	o = entry_of(p, val);
 	if (!o) {
+		if (!optopt && write_ambiguous(stderr, p, p->argv[optind - 1]))
+			return OPT_BAD;
 		if (optopt)
 			fprintf(stderr, "cmasim %s: unknown option '-%c'", p->cmd, optopt);
 		else

@@ -36,7 +36,7 @@
 static const struct platform builtins[] = {
 	{
 		.name = "x86",
-		.description = "PC (seed 010), 1 GiB, ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB",
+		.description = "PC of the CMA v23 x86 patch, 1 GiB, ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB",
 		.cfg = {
 			.arch = CMA_ARCH_X86,
 			.pageblock_order = 9,
@@ -66,7 +66,7 @@ static const struct platform builtins[] = {
 	},
 	{
 		.name = "s5p-mfc",
-		.description = "Samsung Exynos4210 (seed 011), 2 banks, MFC areas at 0x43000000 and 0x51000000",
+		.description = "Samsung Exynos4210 of the CMA v23 s5p-mfc patch, 2 banks, MFC areas at 0x43000000 and 0x51000000",
 		.cfg = {
 			.arch = CMA_ARCH_ARM,
 			.pageblock_order = 10,

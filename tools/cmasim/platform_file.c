@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ini.h>
 
 #include "inifile.h"
 #include "platform.h"
@@ -279,8 +278,6 @@ static int on_key(void *user, const char *section, const char *name, const char 
 {
 	struct reader *r = user;
 
-	if (r->err[0])
-		return 1;		/* only the first error is reported */
 	if (!*section)
 		return fail(r, "'%s' comes before any section: put it under [platform] or [device NAME]", name);
 	if (strcmp(section, r->section) && !start_section(r, section))
@@ -334,7 +331,7 @@ int platform_read_file(const char *path, struct platform *p, char *err, size_t e
 	snprintf(p->description, sizeof(p->description), "from %s", path);
 	line = ini_prescan(text, r.err, sizeof(r.err));
 	if (!line)
-		line = ini_parse_string(text, on_key, &r);
+		line = ini_parse_text(text, on_key, &r, r.err);
 	free(text);
 	if (!line && check_platform(&r))
 		return 0;

@@ -48,10 +48,32 @@ unsigned block_used_permille(const struct snap_block *b);
 
 /*
  * The policy comparison table: one column per run, one row per figure
- * (each device of runs[0], then the system). A device a run lacks is "-".
+ * (each device of runs[0], then the system). A device a run lacks is "-",
+ * and so is the latency of a device that served nothing; failures are
+ * followed by their causes.
  */
 unsigned compare_nr_rows(const struct sim_result *runs);
 void compare_label(const struct sim_result *runs, unsigned row, char buf[LABEL_MAX]);
-void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[FIGURE_MAX]);
+void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[LABEL_MAX]);
+/*
+ * The run best in @row, or -1 where "best" is not clear: a figure with no
+ * better direction (requests, the fragmentation index), fewer than two
+ * runs with a figure, or a tie for the best. Better is fewer failures,
+ * deadline misses, p99 ms, carveout, refaults, OOM kills and pages
+ * migrated, reclaimed or written back; more served and usable memory.
+ */
+int compare_best(const struct sim_result *runs, unsigned nr, unsigned row);
+#define COMPARE_BEST_RULE \
+	"* best in its row: fewest failures, misses, p99 ms, carveout, refaults, OOM kills and pages moved;\n" \
+	"  most served and usable memory; no mark on a tie"
+/*
+ * Did a device make a different number of requests in some run? (A
+ * session asks for its ring one buffer at a time and stops at the first
+ * failure, so a policy that fails asks for fewer.)
+ */
+bool compare_requests_differ(const struct sim_result *runs, unsigned nr);
+#define COMPARE_REQUESTS_NOTE \
+	"requests differ between policies: a session asks for its ring one buffer at a time, stops at the\n" \
+	"first failure (giving back what it got) and starts again after its gap, so failures change the count"
 
 #endif

@@ -5,6 +5,7 @@
  * DEV_FIGURES rows, the system SYS_FIGURES more.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -143,13 +144,35 @@ static uint64_t failures(const struct device_result *d)
 	return n;
 }
 
-static void device_cell(const struct device_result *d, enum dev_figure f, char buf[FIGURE_MAX])
+/* "40 (nomem 30, too-large 10)": the failures and their causes. */
+static void fmt_failures(char buf[LABEL_MAX], const struct device_result *d)
+{
+	int n = snprintf(buf, LABEL_MAX, "%" PRIu64, failures(d));
+	const char *sep = " (";
+
+	for (unsigned c = 0; c < NR_FAIL_CAUSES && n < LABEL_MAX; c++) {
+		if (!d->fail[c])
+			continue;
+		n += snprintf(buf + n, LABEL_MAX - n, "%s%s %" PRIu64, sep, fail_cause_name(c), d->fail[c]);
+		sep = ", ";
+	}
+	if (*sep == ',' && n < LABEL_MAX)
+		snprintf(buf + n, LABEL_MAX - n, ")");
+}
+
+static void device_cell(const struct device_result *d, enum dev_figure f, char buf[LABEL_MAX])
 {
 	switch (f) {
 	case DF_REQUESTS:	fmt_u64(buf, d->requests); break;
 	case DF_SERVED:		fmt_u64(buf, d->successes); break;
-	case DF_FAILED:		fmt_u64(buf, failures(d)); break;
-	case DF_P99:		fmt_ms(buf, d->lat.p99); break;
+	case DF_FAILED:		fmt_failures(buf, d); break;
+	case DF_P99:
+		/* no request served, no latency: not a 0 that would look fastest */
+		if (d->successes)
+			fmt_ms(buf, d->lat.p99);
+		else
+			snprintf(buf, LABEL_MAX, "-");
+		break;
 	default:		fmt_u64(buf, d->deadline_misses); break;
 	}
 }
@@ -169,7 +192,7 @@ static void system_cell(const struct sim_result *r, enum sys_figure f, char buf[
 	}
 }
 
-void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[FIGURE_MAX])
+void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[LABEL_MAX])
 {
 	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES;
 	const struct device_result *d;
@@ -183,4 +206,89 @@ void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, cha
 		device_cell(d, row % DEV_FIGURES, buf);
 	else
 		snprintf(buf, FIGURE_MAX, "-");
+}
+
+/*
+ * Which way each row's figure is better: +1 higher, -1 lower, 0 neither
+ * (the requests a workload makes; the fragmentation index, whose -1
+ * "would succeed" and 0..1 scale do not order policies).
+ */
+static const signed char dev_better[DEV_FIGURES] = {
+	[DF_REQUESTS] = 0, [DF_SERVED] = 1, [DF_FAILED] = -1, [DF_P99] = -1, [DF_MISSES] = -1,
+};
+static const signed char sys_better[SYS_FIGURES] = {
+	[SF_USABLE_AVG] = 1, [SF_USABLE_MIN] = 1, [SF_CARVEOUT] = -1, [SF_REFAULTS] = -1, [SF_OOM] = -1,
+	[SF_MIGRATED] = -1, [SF_RECLAIMED] = -1, [SF_WRITTEN_BACK] = -1, [SF_FRAG] = 0,
+};
+
+/* @row's figure of @run as a number to rank; false where the cell is "-". */
+static bool compare_value(const struct sim_result *runs, unsigned run, unsigned row, double *v)
+{
+	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES;
+	const struct sim_result *r = &runs[run];
+	const struct device_result *d;
+
+	if (row >= dev_rows) {
+		static const size_t field[SYS_FIGURES] = {
+			[SF_USABLE_AVG] = offsetof(struct sim_result, usable_avg_pages),
+			[SF_USABLE_MIN] = offsetof(struct sim_result, usable_min_pages),
+			[SF_CARVEOUT] = offsetof(struct sim_result, carveout_pages),
+			[SF_REFAULTS] = offsetof(struct sim_result, refaults),
+			[SF_OOM] = offsetof(struct sim_result, oom_kills),
+			[SF_MIGRATED] = offsetof(struct sim_result, pages_migrated),
+			[SF_RECLAIMED] = offsetof(struct sim_result, pages_reclaimed),
+			[SF_WRITTEN_BACK] = offsetof(struct sim_result, pages_written_back),
+		};
+		unsigned f = row - dev_rows;
+
+		/* pages, in bytes where pages differ in size between runs */
+		*v = (double)*(const uint64_t *)((const char *)r + field[f]);
+		if (f == SF_USABLE_AVG || f == SF_USABLE_MIN || f == SF_CARVEOUT)
+			*v *= (double)r->page_bytes;
+		return true;
+	}
+	d = find_device(r, runs[0].devices[row / DEV_FIGURES].name);
+	if (!d)
+		return false;
+	switch (row % DEV_FIGURES) {
+	case DF_SERVED:	*v = (double)d->successes; return true;
+	case DF_FAILED:	*v = (double)failures(d); return true;
+	case DF_P99:	*v = (double)d->lat.p99; return d->successes > 0;
+	default:	*v = (double)d->deadline_misses; return true;
+	}
+}
+
+int compare_best(const struct sim_result *runs, unsigned nr, unsigned row)
+{
+	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES, ranked = 0;
+	int dir = row < dev_rows ? dev_better[row % DEV_FIGURES] : sys_better[row - dev_rows];
+	int best = -1;
+	bool tie = false;
+	double best_v = 0, v;
+
+	for (unsigned i = 0; dir && i < nr; i++) {
+		if (!compare_value(runs, i, row, &v))
+			continue;
+		ranked++;
+		if (best < 0 || v * dir > best_v * dir) {
+			best = (int)i;
+			best_v = v;
+			tie = false;
+		} else if (v == best_v) {
+			tie = true;
+		}
+	}
+	return ranked >= 2 && !tie ? best : -1;
+}
+
+bool compare_requests_differ(const struct sim_result *runs, unsigned nr)
+{
+	for (unsigned i = 1; i < nr; i++)
+		for (unsigned dev = 0; dev < runs[0].nr_devices; dev++) {
+			const struct device_result *d = find_device(&runs[i], runs[0].devices[dev].name);
+
+			if (d && d->requests != runs[0].devices[dev].requests)
+				return true;
+		}
+	return false;
 }

@@ -41,7 +41,7 @@ static const char style[] =
 	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em}\n"
 	"table{border-collapse:collapse;margin:.5em 0}\n"
 	"th,td{border:1px solid #ccc;padding:2px 8px}td{text-align:right}\n"
-	"th{background:#f0f0f0}td.l{text-align:left}\n"
+	"th{background:#f0f0f0}td.l{text-align:left}td.best{font-weight:bold}\n"
 	"svg{display:block;margin:.3em 0}svg text{font-size:11px;fill:#222}\n"
 	".dev{stroke:#000;stroke-width:2}.hole{stroke:#bbb;stroke-width:.5}\n"
 	".axis{stroke:#444;stroke-width:1}.grid{stroke:#ddd;stroke-width:1}\n"
@@ -81,11 +81,31 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 		fputs("</td>", out);
 		for (i = 0; i < nr; i++) {
 			compare_cell(runs, i, row, buf);
-			fprintf(out, "<td>%s</td>", buf);
+			fputs(compare_best(runs, nr, row) == (int)i ? "<td class=\"best\">" : "<td>", out);
+			html_escape(out, buf);
+			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table>\n<p class=\"note\">", out);
+	if (nr > 1)
+		fputs("<b>Bold</b>: best in its row (fewest failures, misses, p99 ms, carveout, refaults, OOM kills "
+		      "and pages moved; most served and usable memory; none on a tie). ", out);
+	fputs("<b>frag index</b>: the kernel's fragmentation index at the end of the run, for one allocation "
+	      "of that order: -1.000, it would succeed now; from 0 to 1, it would fail, for lack of free memory "
+	      "(near 0) or because the free memory is in pieces too small (near 1).</p>\n", out);
+}
+
+/* "5", "0.5", "2.345": seconds without trailing zeros. */
+static const char *fmt_seconds(char buf[FIGURE_MAX], uint64_t ns)
+{
+	size_t n = (size_t)snprintf(buf, FIGURE_MAX, "%.6f", ns / 1e9);
+
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	return buf;
 }
 
 /* ---- the memory map ---- */
@@ -134,7 +154,7 @@ static void html_map(FILE *out, const struct sim_snapshot *s)
 	char t[FIGURE_MAX], colour[FIGURE_MAX];
 
 	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx</h3>\n",
-		fmt_s(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn);
+		fmt_seconds(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn);
 	fprintf(out, "<svg viewBox=\"0 0 %u %lu\" width=\"%u\" height=\"%lu\" role=\"img\">\n",
 		MAP_COLS * MAP_CELL, rows * MAP_CELL, MAP_COLS * MAP_CELL, rows * MAP_CELL);
 	for (i = 0; i < s->nr_blocks; i++) {
@@ -277,40 +297,87 @@ static void histogram_bars(FILE *out, const uint64_t *counts, unsigned nbins, ui
 	}
 }
 
-static void histogram_axes(FILE *out, unsigned lo, unsigned nbins, uint64_t top)
+/*
+ * Round labels on the log axis: 1, 2 and 5 times each power of ten (only
+ * the powers past three decades), each where it falls between the edges
+ * 10^(i/4) ns: at i = 4 * (decade + log10 of 1, 2 or 5).
+ */
+static void histogram_x_ticks(FILE *out, unsigned lo, unsigned nbins)
 {
+	static const struct { unsigned mult; double at; } marks[] = {
+		{ 1, 0 }, { 2, EDGES_PER_DECADE * 0.30103 }, { 5, EDGES_PER_DECADE * 0.69897 },
+	};
+	bool decades_only = nbins > 3 * EDGES_PER_DECADE;
 	char label[FIGURE_MAX];
-	unsigned e;
+	double power = 1e-6;	/* 10^decade ns in ms */
+	unsigned d;
 
-	svg_axes(out, "device time, ms (log scale)", "requests");
-	svg_y_ticks(out, top);
-	for (e = lo; e <= lo + nbins; e++)
-		if (e % EDGES_PER_DECADE == 0 || nbins <= MIN_BINS) {
-			snprintf(label, sizeof(label), "%g", edge_ns(e) / 1e6);
-			svg_x_label(out, MARGIN_L + (double)(e - lo) * PLOT_W / nbins, label);
+	for (d = 0; d < lo / EDGES_PER_DECADE; d++)
+		power *= 10;
+	for (; d * EDGES_PER_DECADE <= lo + nbins; d++, power *= 10)
+		for (unsigned m = 0; m < (decades_only ? 1 : 3); m++) {
+			double at = d * EDGES_PER_DECADE + marks[m].at;
+
+			if (at < lo || at > lo + nbins)
+				continue;
+			snprintf(label, sizeof(label), "%g", marks[m].mult * power);
+			svg_x_label(out, MARGIN_L + (at - lo) * PLOT_W / nbins, label);
 		}
 }
 
-static void html_histogram(FILE *out, const struct device_result *d)
+static void histogram_axes(FILE *out, unsigned lo, unsigned nbins, uint64_t top)
 {
-	uint64_t counts[EDGE_LAST - EDGE_FIRST] = { 0 }, top = 0, min = UINT64_MAX, max = 0;
+	svg_axes(out, "device time, ms (log scale)", "requests");
+	svg_y_ticks(out, top);
+	histogram_x_ticks(out, lo, nbins);
+}
+
+/*
+ * One x range for a device's histograms in every run, from the fastest
+ * to the slowest request any run served, so that the policies' charts
+ * line up; false when no run served one.
+ */
+static bool histogram_span(const struct sim_result *runs, unsigned nr, const char *name, unsigned *lo,
+			   unsigned *nbins)
+{
+	uint64_t min = UINT64_MAX, max = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		for (unsigned k = 0; k < runs[i].nr_devices; k++) {
+			const struct sim_latency *l = &runs[i].devices[k].lat;
+
+			if (strcmp(runs[i].devices[k].name, name))
+				continue;
+			for (size_t j = 0; j < l->nr; j++) {
+				min = l->ns[j] < min ? l->ns[j] : min;
+				max = l->ns[j] > max ? l->ns[j] : max;
+			}
+		}
+	if (min > max)
+		return false;
+	*lo = histogram_range(min, max, nbins);
+	return true;
+}
+
+/* @d's histogram over the x range its device has in every run (histogram_span). */
+static void html_histogram(FILE *out, const struct device_result *d, const struct sim_result *runs,
+			   unsigned nr)
+{
+	uint64_t counts[EDGE_LAST - EDGE_FIRST] = { 0 }, top = 0;
 	unsigned lo, nbins, b;
 	char p50[FIGURE_MAX], p99[FIGURE_MAX];
 	size_t i;
 
 	fputs("<h3>", out);
 	html_escape(out, d->name);
-	fprintf(out, ": %zu requests served, p50 %s ms, p99 %s ms</h3>\n", d->lat.nr,
-		fmt_ms(p50, d->lat.p50), fmt_ms(p99, d->lat.p99));
 	if (!d->lat.nr) {
-		fputs("<p class=\"note\">No request was served.</p>\n", out);
+		fputs(": 0 requests served</h3>\n<p class=\"note\">No request was served.</p>\n", out);
 		return;
 	}
-	for (i = 0; i < d->lat.nr; i++) {
-		min = d->lat.ns[i] < min ? d->lat.ns[i] : min;
-		max = d->lat.ns[i] > max ? d->lat.ns[i] : max;
-	}
-	lo = histogram_range(min, max, &nbins);
+	fprintf(out, ": %zu requests served, p50 %s ms, p99 %s ms</h3>\n", d->lat.nr,
+		fmt_ms(p50, d->lat.p50), fmt_ms(p99, d->lat.p99));
+	if (!histogram_span(runs, nr, d->name, &lo, &nbins))
+		return;		/* not reached: @d served requests */
 	for (i = 0; i < d->lat.nr; i++)
 		counts[edge_below(d->lat.ns[i]) - lo]++;
 	for (b = 0; b < nbins; b++)
@@ -405,8 +472,9 @@ static void timeline_legend(FILE *out)
 		swatch(out, css, mem_class_name(c));
 	}
 	swatch(out, "background:" FREE_COLOUR, "free");
-	swatch(out, "background:#fff;border:2px dashed " CMA_FREE_COLOUR, "CMA free (of free)");
-	fputs("</p>\n", out);
+	swatch(out, "background:#fff;border:2px dashed " CMA_FREE_COLOUR, "CMA free");
+	fputs("<br><span class=\"note\">The dashed line, CMA free, is the part of the free memory that lies in "
+	      "CMA areas: it is inside the free band, not stacked on it.</span></p>\n", out);
 }
 
 static void html_timeline(FILE *out, const struct sim_result *r)
@@ -441,7 +509,7 @@ static void html_timeline(FILE *out, const struct sim_result *r)
 
 /* ---- the page ---- */
 
-static void html_run(FILE *out, const struct sim_result *r)
+static void html_run(FILE *out, const struct sim_result *r, const struct sim_result *runs, unsigned nr)
 {
 	unsigned i;
 
@@ -456,7 +524,7 @@ static void html_run(FILE *out, const struct sim_result *r)
 	if (!r->nr_devices)
 		fputs("<h3>Device latency</h3>\n<p class=\"note\">No devices.</p>\n", out);
 	for (i = 0; i < r->nr_devices; i++)
-		html_histogram(out, &r->devices[i]);
+		html_histogram(out, &r->devices[i], runs, nr);
 	html_timeline(out, r);
 	for (i = 0; i < r->nr_procs; i++) {
 		fprintf(out, "<h3>/proc/%s at the end</h3>\n<pre>", r->procs[i].name);
@@ -467,6 +535,8 @@ static void html_run(FILE *out, const struct sim_result *r)
 
 static void html_header(FILE *out, const struct sim_result *r)
 {
+	char t[FIGURE_MAX];
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cmasim: ",
 	      out);
 	html_escape(out, r->scenario);
@@ -474,8 +544,8 @@ static void html_header(FILE *out, const struct sim_result *r)
 	html_escape(out, r->scenario);
 	fputs(" on ", out);
 	html_escape(out, r->platform);
-	fprintf(out, "</h1>\n<p>seed %" PRIu64 ", %.3f s of virtual time</p>\n", r->seed,
-		r->duration_ns / 1e9);
+	fprintf(out, "</h1>\n<p>seed %" PRIu64 ", %s s of virtual time</p>\n", r->seed,
+		fmt_seconds(t, r->duration_ns));
 }
 
 int report_html(const struct sim_result *runs, unsigned nr, FILE *out)
@@ -488,7 +558,7 @@ int report_html(const struct sim_result *runs, unsigned nr, FILE *out)
 	html_header(out, runs);
 	html_compare(out, runs, nr);
 	for (i = 0; i < nr; i++)
-		html_run(out, &runs[i]);
+		html_run(out, &runs[i], runs, nr);
 	fprintf(out, "<p class=\"note\">%s</p>\n</body>\n</html>\n", fmt_host(host, runs, nr));
 	return ferror(out) ? -1 : 0;
 }

@@ -69,6 +69,8 @@ static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
 		fmt_u64(buf, d->successes);
 	else if (col < 4 + NR_FAIL_CAUSES)
 		fmt_u64(buf, d->fail[col - 4]);
+	else if (col < 8 + NR_FAIL_CAUSES && !d->successes)
+		snprintf(buf, LABEL_MAX, "-");		/* nothing served: no latency */
 	else if (col == 4 + NR_FAIL_CAUSES)
 		fmt_ms(buf, d->lat.p50);
 	else if (col == 5 + NR_FAIL_CAUSES)
@@ -119,13 +121,21 @@ static void workload_cell(const struct sim_result *r, unsigned row, unsigned col
 	}
 }
 
+static unsigned compare_nr_runs;	/* print_compare's @nr, for compare_text_cell */
+
+/* A figure, with "*" before it when its run is the row's best. */
 static void compare_text_cell(const struct sim_result *runs, unsigned row, unsigned col,
 			      char buf[LABEL_MAX])
 {
-	if (col)
-		compare_cell(runs, col - 1, row, buf);
-	else
+	char cell[LABEL_MAX];
+
+	if (!col) {
 		compare_label(runs, row, buf);
+		return;
+	}
+	compare_cell(runs, col - 1, row, cell);
+	snprintf(buf, LABEL_MAX, "%s%.*s", compare_best(runs, compare_nr_runs, row) == (int)col - 1 ? "*" : "",
+		 LABEL_MAX - 2, cell);
 }
 
 static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
@@ -135,7 +145,11 @@ static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 
 	for (i = 0; i < nr; i++)
 		heads[i + 1] = runs[i].policy;
+	compare_nr_runs = nr;
 	print_table(out, runs, heads, compare_nr_rows(runs), nr + 1, compare_text_cell);
+	fprintf(out, "\n" COMPARE_BEST_RULE "\n");
+	if (compare_requests_differ(runs, nr))
+		fprintf(out, COMPARE_REQUESTS_NOTE "\n");
 }
 
 static double percent(uint64_t part, uint64_t whole)

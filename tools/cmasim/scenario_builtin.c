@@ -87,7 +87,7 @@ static const struct builtin builtins[] = {
 	  "gap = 2s\n" },
 	{ "mfc-decode",
 	  "[scenario]\n"
-	  "description = Exynos4210 (seed 011): the MFC decodes through its two 8 MiB areas while the page cache fills both banks\n"
+	  "description = Exynos4210 (the CMA v23 s5p-mfc patch): the MFC decodes through its two 8 MiB areas while the page cache fills both banks\n"
 	  "platform = s5p-mfc\n"
 	  "cmdline = cma=16M\n"
 	  "duration = 30s\n"

@@ -37,8 +37,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <ini.h>
-
 #include "inifile.h"
 #include "platform.h"
 #include "scenario.h"
@@ -188,6 +186,8 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 			*(uint64_t *)field = v;
 		return 1;
 	case KEY_DURATION:
+		if (ini_duration(value, &v) == -ERANGE)
+			return fail(r, "%s = %s: %s", k->name, value, INI_DURATION_TOO_LARGE);
 		if (!ini_parse_duration(value, &v))
 			return fail(r, "%s = %s: expected %s", k->name, value, INI_DURATION_SYNTAX);
 		if (k->repeats) {
@@ -335,8 +335,6 @@ static int on_key(void *user, const char *section, const char *name, const char 
 {
 	struct reader *r = user;
 
-	if (r->err[0])
-		return 1;		/* only the first error is reported */
 	if (!*section)
 		return fail(r, "'%s' comes before any section: put it under [scenario] or a workload's section",
 			    name);
@@ -396,7 +394,7 @@ int scenario_parse(const char *path, const char *text, struct scenario *sc, char
 	sc->seed = 1;
 	line = ini_prescan(text, r.err, sizeof(r.err));
 	if (!line)
-		line = ini_parse_string(text, on_key, &r);
+		line = ini_parse_text(text, on_key, &r, r.err);
 	if (!line && check_scenario(&r))
 		return 0;
 	if (line > 0 && !r.err[0])
