@@ -70,6 +70,7 @@ struct cma_mm_config test_config(const struct test_shape *shape, struct cma_bank
 		.atomic_pool_size = shape->atomic_pool,
 		.metadata_only = shape->metadata_only,
 		.nr_cpus = shape->cpus,
+		.kernel = shape->kernel,
 	};
 }
 

@@ -178,6 +178,18 @@ static void boot_arm_golden(void **state)
 						"--dump", "cma"));
 }
 
+/*
+ * Expect the arm64 board under its 6.12 profile: ZONE_DMA below 4 GiB
+ * and Normal above, DMA32 empty, no HighMem; the 32 MiB default area
+ * (CONFIG_CMA_SIZE_MBYTES) at the top of ZONE_DMA; pagetypeinfo in 6.12's
+ * layout (Movable before Reclaimable, HighAtomic).
+ */
+static void boot_arm64_golden(void **state)
+{
+	expect_boot_golden("boot-arm64.txt", ARGS("boot", "--platform", "arm64", "--dump",
+						  "pagetypeinfo", "--dump", "cma"));
+}
+
 static void boot_s5p_mfc_golden(void **state)
 {
 	expect_boot_golden("boot-s5p-mfc.txt", ARGS("boot", "--platform", "s5p-mfc", "--dump",
@@ -314,7 +326,7 @@ static const struct bad_case bad_cases[] = {
 	  "--dump needs a value: a /proc file name (buddyinfo, pagetypeinfo" },
 	{ "stray argument", { "boot", "x86" }, NULL, 2, "unexpected argument 'x86': boot takes only options" },
 	{ "unknown platform", { "boot", "--platform", "pdp11" }, NULL, 2,
-	  "--platform 'pdp11': no such platform: accepted x86, arm, s5p-mfc (see 'cmasim list'), or the path of a platform file" },
+	  "--platform 'pdp11': no such platform: accepted x86, arm, s5p-mfc, arm64 (see 'cmasim list'), or the path of a platform file" },
 	{ "empty platform", { "boot", "--platform=" }, NULL, 2, "--platform '': no such platform" },
 	{ "missing platform file", { "boot", "--platform", "/nonexistent/board.ini" }, NULL, 2,
 	  "/nonexistent/board.ini: cannot read the platform file: No such file or directory" },
@@ -551,7 +563,7 @@ static const struct scenario_error scenario_errors[] = {
 	{ "indented line", SCENARIO_HEAD "  seed = 4\n" ONE_PROCESS, 5,
 	  "indented line: start each 'key = value' and [section] at the beginning of the line" },
 	{ "unknown platform", "[scenario]\nplatform = vax\nduration = 1s\n" ONE_PROCESS, 2,
-	  "platform = vax: no built-in platform has that name and the platform file @DIR/vax cannot be read (No such file or directory); accepted x86, arm, s5p-mfc, or the path of a platform file" },
+	  "platform = vax: no built-in platform has that name and the platform file @DIR/vax cannot be read (No such file or directory); accepted x86, arm, s5p-mfc, arm64, or the path of a platform file" },
 	{ "platform file missing next to the scenario", "[scenario]\nplatform = boards/none.ini\nduration = 1s\n" ONE_PROCESS, 2,
 	  "platform = boards/none.ini: no built-in platform has that name and the platform file @DIR/boards/none.ini cannot be read (No such file or directory)" },
 	/* libinih goes on after the first error: the message must still be the first line's */
@@ -1369,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(boot_x86_golden),
 		cmocka_unit_test(boot_default_platform_is_x86),
 		cmocka_unit_test(boot_arm_golden),
+		cmocka_unit_test(boot_arm64_golden),
 		cmocka_unit_test(boot_s5p_mfc_golden),
 		cmocka_unit_test(boot_s5p_mfc_cma0_golden),
 		cmocka_unit_test(boot_platform_file_same_as_builtin),

@@ -5,7 +5,8 @@
  * (seed 010) from CMA, from the buddy allocator, within the coherent
  * mask; ARM's from CMA only and, when atomic, from the pool; frees going
  * back where the memory came from; the boot order and log of each
- * architecture; the S5P MFC board of seed 011.
+ * architecture; the S5P MFC board of seed 011; arm64 under 6.12
+ * (arch_arm64.c: zone_sizes_init, dma_direct_alloc).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -786,6 +787,164 @@ static void board_printk_goes_to_the_log(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* ---- arm64 (6.12 only) ---- */
+
+/* cmasim's "arm64": 4 GiB at 0x40000000 under 6.12, 2 MiB pageblocks (4 KiB pages, THP order). */
+#define ARM64_SOC .arch = CMA_ARCH_ARM64, .kernel = "6.12", .base = 0x40000000, .pageblock_order = 9
+#define ARM64_BOARD ARM64_SOC, .size = 4 * GiB
+
+static cma_phys_t zone_start(struct cma_mm *mm, enum zone_type z)
+{
+	return (cma_phys_t)mm->zones[z].zone_start_pfn << mm->page_shift;
+}
+
+static cma_phys_t zone_end(struct cma_mm *mm, enum zone_type z)
+{
+	return zone_start(mm, z) + ((cma_phys_t)mm->zones[z].spanned_pages << mm->page_shift);
+}
+
+/*
+ * Expect arm64's zone_sizes_init (6.12). With no firmware DMA limit and
+ * RAM from 1 GiB to 5 GiB: zone_dma_limit is 32 bits (RAM starts below
+ * 4 GiB), so ZONE_DMA is [1 GiB, 4 GiB), ZONE_DMA32 is empty and Normal
+ * is [4 GiB, 5 GiB); no HighMem. The default area lies below
+ * arm64_dma_phys_limit (4 GiB), reserved top-down. With a firmware limit
+ * of 1 GiB (a Raspberry Pi 4's dma-ranges) over 4 GiB at 0: ZONE_DMA
+ * [0, 1 GiB), ZONE_DMA32 [1 GiB, 4 GiB), the default area below 1 GiB.
+ */
+static void arm64_zone_limits_and_default_area(void **state)
+{
+	struct cma_mm *mm = test_mm(ARM64_BOARD, .cmdline = "cma=64M", .metadata_only = true);
+	struct cma *cma = default_area(mm);
+	cma_phys_t base;
+
+	assert_string_equal(cma_mm_kernel(mm), "6.12");
+	assert_int_equal(zone_start(mm, ZONE_DMA), 1 * GiB);
+	assert_int_equal(zone_end(mm, ZONE_DMA), 4 * GiB);
+	assert_true(mm->zones[ZONE_DMA32].configured);
+	assert_int_equal(mm->zones[ZONE_DMA32].present_pages, 0);
+	assert_int_equal(zone_start(mm, ZONE_NORMAL), 4 * GiB);
+	assert_int_equal(zone_end(mm, ZONE_NORMAL), 5 * GiB);
+	assert_false(mm->zones[ZONE_HIGHMEM].configured);
+	assert_non_null(cma);
+	base = (cma_phys_t)cma_area_base_pfn(cma) << 12;
+	assert_int_equal(base + 64 * MiB, 4 * GiB);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+
+	mm = test_mm(.arch = CMA_ARCH_ARM64, .kernel = "6.12", .size = 4 * GiB, .pageblock_order = 9,
+		     .dma_end = 1 * GiB, .cmdline = "cma=64M", .metadata_only = true);
+	cma = default_area(mm);
+	assert_int_equal(zone_end(mm, ZONE_DMA), 1 * GiB);
+	assert_int_equal(zone_start(mm, ZONE_DMA32), 1 * GiB);
+	assert_int_equal(zone_end(mm, ZONE_DMA32), 4 * GiB);
+	assert_int_equal(mm->zones[ZONE_NORMAL].present_pages, 0);
+	assert_non_null(cma);
+	assert_int_equal(((cma_phys_t)cma_area_base_pfn(cma) << 12) + 64 * MiB, 1 * GiB);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: arm64 is refused under 3.5 (it came in 3.7) with -EINVAL and a
+ * message naming the profile it needs; under 6.12 it is refused a
+ * ZONE_DMA32 limit or highmem, which arm64 computes or lacks.
+ */
+static void arm64_refused_under_3_5(void **state)
+{
+	struct cma_bank bank = { 0x40000000, 1 * GiB };
+	struct cma_mm_config cfg = { .arch = CMA_ARCH_ARM64, .banks = &bank, .nr_banks = 1,
+				     .kernel = "3.5", .cmdline = "cma=0", .quiet = true };
+	struct cma_mm *mm = (struct cma_mm *)1;
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+	assert_null(mm);
+	cfg.kernel = "6.12";
+	cfg.highmem_start = 0x60000000;
+	assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+	cfg.highmem_start = 0;
+	cfg.zone_dma32_end = 4 * GiB;
+	assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+	cfg.zone_dma32_end = 0;
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_string_equal(cma_mm_kernel(mm), "6.12");
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect dma_direct_alloc with dma_alloc_contiguous (6.12): a device
+ * with no area of its own takes multi-page buffers from the default area,
+ * zeroed; once the area is full the buddy allocator serves them (in
+ * ZONE_DMA, from the 32-bit mask); a one-page buffer and a request that
+ * cannot sleep never touch CMA. Frees go back where each came from.
+ */
+static void alloc_coherent_arm64_from_area_then_buddy(void **state)
+{
+	struct cma_mm *mm = test_mm(ARM64_SOC, .cmdline = "cma=8M", .size = 512 * MiB);
+	struct cma_device *dev = cma_device_create(mm, "vpu", DMA_BIT_MASK(32));
+	struct cma *cma = default_area(mm);
+	cma_phys_t h[8], extra, page, atomic;
+	void *va;
+	int n = 0;
+
+	assert_non_null(cma);
+	while (n < 8) {
+		assert_int_equal(cma_dma_alloc_coherent(mm, dev, 1 * MiB, CMA_GFP_KERNEL, &h[n], &va), 0);
+		assert_true(in_area(mm, cma, h[n], 1 * MiB));
+		assert_true(all_zero(va, 1 * MiB));
+		memset(va, 0x5a, 1 * MiB);
+		n++;
+	}
+	assert_int_equal(area_used(mm, cma), 2048);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 1 * MiB, CMA_GFP_KERNEL, &extra, &va), 0);
+	assert_false(in_area(mm, cma, extra, 1 * MiB));
+	assert_true(all_zero(va, 1 * MiB));
+	cma_dma_free_coherent(mm, dev, 1 * MiB, h[0]);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 4096, CMA_GFP_KERNEL, &page, NULL), 0);
+	assert_false(in_area(mm, cma, page, 4096));		/* one page: never CMA without an own area */
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 64 * KiB, CMA_GFP_ATOMIC, &atomic, NULL), 0);
+	assert_false(in_area(mm, cma, atomic, 64 * KiB));	/* cannot sleep: no CMA */
+	assert_int_equal(area_used(mm, cma), 2048 - 256);
+	cma_dma_free_coherent(mm, dev, 4096, page);
+	cma_dma_free_coherent(mm, dev, 64 * KiB, atomic);
+	cma_dma_free_coherent(mm, dev, 1 * MiB, extra);
+	for (int i = 1; i < n; i++)
+		cma_dma_free_coherent(mm, dev, 1 * MiB, h[i]);
+	assert_int_equal(area_used(mm, cma), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: a device's own area serves it first, even for one page
+ * (dma_alloc_contiguous); the free finds that area; a device without one
+ * still uses the default area.
+ */
+static void alloc_coherent_arm64_device_area_first(void **state)
+{
+	struct cma_mm *mm = test_mm_early(ARM64_SOC, .cmdline = "cma=8M", .size = 512 * MiB);
+	struct cma_device *own = cma_device_create(mm, "isp", DMA_BIT_MASK(32));
+	struct cma_device *other = cma_device_create(mm, "gpu", DMA_BIT_MASK(64));
+	struct cma *def;
+	cma_phys_t a, b;
+
+	assert_int_equal(cma_dma_declare_contiguous(mm, own, 4 * MiB, 0, 0), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	def = default_area(mm);
+	assert_non_null(def);
+	assert_ptr_not_equal(cma_dev_get_cma_area(mm, own), def);
+	assert_int_equal(cma_dma_alloc_coherent(mm, own, 4096, CMA_GFP_KERNEL, &a, NULL), 0);
+	assert_true(in_area(mm, cma_dev_get_cma_area(mm, own), a, 4096));
+	assert_int_equal(cma_dma_alloc_coherent(mm, other, 2 * MiB, CMA_GFP_KERNEL, &b, NULL), 0);
+	assert_true(in_area(mm, def, b, 2 * MiB));
+	cma_dma_free_coherent(mm, own, 4096, a);
+	cma_dma_free_coherent(mm, other, 2 * MiB, b);
+	assert_int_equal(area_used(mm, cma_dev_get_cma_area(mm, own)), 0);
+	assert_int_equal(area_used(mm, def), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -809,6 +968,10 @@ int main(void)
 		cmocka_unit_test(alloc_coherent_metadata_only),
 		cmocka_unit_test(alloc_coherent_bad_arguments),
 		cmocka_unit_test(board_printk_goes_to_the_log),
+		cmocka_unit_test(arm64_zone_limits_and_default_area),
+		cmocka_unit_test(arm64_refused_under_3_5),
+		cmocka_unit_test(alloc_coherent_arm64_from_area_then_buddy),
+		cmocka_unit_test(alloc_coherent_arm64_device_area_first),
 	};
 
 	return cmocka_run_group_tests_name("dma", tests, NULL, NULL);

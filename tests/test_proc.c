@@ -4,6 +4,9 @@
  * built here with the kernel's own format string (mm/vmstat.c,
  * fs/proc/meminfo.c) from the machine's state, and compared whole, so a
  * change of one column width fails; header lines are literal strings.
+ * Those tests name the 3.5 profile: the 6.12 layout (proc_v6) is checked
+ * against a 6.x kernel's own files in tests/proc-6.x/ (the proc_v6_*
+ * tests), under both profiles.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +14,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mm/internal.h"
 #include "helpers.h"
@@ -161,7 +168,7 @@ static void buddyinfo_lines_match_free_areas(void **state)
 /* Expect: the v3.5 header lines, byte for byte, for max_order 11 and 4 MiB blocks. */
 static void pagetypeinfo_header_lines_are_exact(void **state)
 {
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END);
 	char *s = test_proc_read(mm, "pagetypeinfo");
 	unsigned zones = nr_populated(mm), free_hdr = 3, block_hdr = 3 + 1 + zones * MIGRATE_TYPES + 1;
 	char line[512];
@@ -229,7 +236,7 @@ static void check_free_counts(struct cma_mm *mm, const char *s)
  */
 static void pagetypeinfo_free_counts_add_up_to_nr_free(void **state)
 {
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = test_proc_read(mm, "pagetypeinfo"), *after;
 	struct cma_page *page;
 
@@ -281,7 +288,7 @@ static void parse_block_counts(struct cma_mm *mm, const char *s, unsigned long t
 /* Expect: 64 blocks of 4 MiB: 4 in DMA, 60 in Normal; none CMA or isolated. */
 static void pagetypeinfo_block_counts_cover_every_pageblock(void **state)
 {
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END);
 	char *s = test_proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
 
@@ -308,7 +315,7 @@ static void pagetypeinfo_block_counts_cover_every_pageblock(void **state)
 static void pagetypeinfo_block_counts_skip_holes(void **state)
 {
 	struct cma_bank banks[] = { { 0, 128 * MiB }, { 192 * MiB, 64 * MiB } };
-	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .zone_dma_end = DMA_END };
+	struct cma_mm_config cfg = { .kernel = "3.5", .banks = banks, .nr_banks = 2, .zone_dma_end = DMA_END };
 	struct cma_mm *mm = test_boot(&cfg);
 	char *s = test_proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES];
@@ -373,7 +380,7 @@ static void check_meminfo_labels(const char *s, const char *const *labels, unsig
  */
 static void meminfo_lines_follow_the_counters(void **state)
 {
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = test_proc_read(mm, "meminfo"), *after;
 	unsigned long free_before = meminfo_value(before, "MemFree");
 	struct cma_page *page;
@@ -405,7 +412,7 @@ static void meminfo_lines_follow_the_counters(void **state)
 static void meminfo_swap_lines_follow_swap_config(void **state)
 {
 	struct cma_bank bank = { 0, RAM_SIZE };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
+	struct cma_mm_config cfg = { .kernel = "3.5", .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
 				     .swap_bytes = 64 * MiB };
 	struct cma_mm *mm = test_boot(&cfg);
 	char *s = test_proc_read(mm, "meminfo");
@@ -427,7 +434,7 @@ static void meminfo_swap_lines_follow_swap_config(void **state)
 static void meminfo_cma_lines_count_cma_pageblocks(void **state)
 {
 	const uint64_t cma_base = 64 * MiB, cma_size = 8 * MiB;
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END,
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END,
 				    .cma_base = cma_base, .cma_size = cma_size);
 	char *mi = test_proc_read(mm, "meminfo"), *pti = test_proc_read(mm, "pagetypeinfo");
 	unsigned long total[MIGRATE_TYPES], zone_sum[MAX_NR_ZONES], sum = 0;
@@ -455,7 +462,7 @@ static void meminfo_cma_lines_count_cma_pageblocks(void **state)
 static void meminfo_highmem_lines_only_with_highmem(void **state)
 {
 	struct cma_bank bank = { 0, RAM_SIZE };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
+	struct cma_mm_config cfg = { .kernel = "3.5", .banks = &bank, .nr_banks = 1, .zone_dma_end = DMA_END,
 				     .highmem_start = 128 * MiB };
 	struct cma_mm *mm = test_boot(&cfg);
 	struct zone *high = &mm->zones[ZONE_HIGHMEM];
@@ -539,7 +546,7 @@ static void check_vmstat_names_unique(const char *s)
  */
 static void vmstat_names_once_in_kernel_order(void **state)
 {
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END);
 	char *before = test_proc_read(mm, "vmstat"), *after, line[128];
 	uint64_t allocs = vm_event_sum(mm, PGALLOC_NORMAL);
 	struct cma_page *page;
@@ -583,6 +590,18 @@ static uint64_t counter(struct cma_mm *mm, const char *name)
 	return v;
 }
 
+/* @n LRU pages of @o, every other one released, then compact_memory: migrations to count. */
+static void compact_every_other_page(struct cma_mm *mm, struct fake_owner *o, uint64_t n)
+{
+	assert_non_null(o);
+	for (uint64_t i = 0; i < n; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	for (uint64_t i = 0; i < n; i += 2)
+		owner_release(o, i);
+	lru_add_drain_all(mm);
+	assert_int_equal(cma_compact_memory(mm), 0);
+}
+
 /*
  * Expect v3.5's compaction lines after pgrotated (vmstat_text):
  * compact_blocks_moved, compact_pages_moved, compact_pagemigrate_failed,
@@ -606,18 +625,12 @@ static void vmstat_compaction_lines_of_v3_5(void **state)
 		"pgrotated", "compact_blocks_moved", "compact_pages_moved",
 		"compact_pagemigrate_failed", "compact_stall", "compact_fail", "compact_success",
 	};
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END);
 	struct fake_owner *o = owner_create(mm, false, 4096);
 	const char *at;
 	char *s;
 
-	assert_non_null(o);
-	for (uint64_t i = 0; i < 4096; i++)
-		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
-	for (uint64_t i = 0; i < 4096; i += 2)
-		owner_release(o, i);
-	lru_add_drain_all(mm);
-	assert_int_equal(cma_compact_memory(mm), 0);
+	compact_every_other_page(mm, o, 4096);
 	assert_true(o->migrated > 0);
 	s = test_proc_read(mm, "vmstat");
 	check_vmstat(mm, s);
@@ -702,7 +715,7 @@ static char *expected_zoneinfo(struct cma_mm *mm)
  */
 static void zoneinfo_matches_zone_state(void **state)
 {
-	struct cma_mm *mm = test_mm(.size = RAM_SIZE, .dma_end = DMA_END, .cpus = 2);
+	struct cma_mm *mm = test_mm(.kernel = "3.5", .size = RAM_SIZE, .dma_end = DMA_END, .cpus = 2);
 	struct zone *normal = &mm->zones[ZONE_NORMAL];
 	char *before = test_proc_read(mm, "zoneinfo"), *after, *want = expected_zoneinfo(mm);
 	const char *p = find_line(before, "Node 0, zone   Normal");
@@ -885,6 +898,386 @@ static void fragmentation_index_follows_free_blocks(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* ---- the 6.x layout (proc_v6), against a 6.x kernel's own files ---- */
+
+static char fixture_dir[PATH_MAX];
+
+/* tests/proc-6.x of the source tree: BUILD/tests/test_proc -> BUILD/.. ; CMA_PROC_FIXTURES overrides. */
+static const char *proc_fixture_dir(void)
+{
+	char exe[PATH_MAX];
+	const char *env = getenv("CMA_PROC_FIXTURES");
+	ssize_t n;
+
+	if (env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	snprintf(fixture_dir, sizeof(fixture_dir), "%s/tests/proc-6.x", dirname(dirname(dirname(exe))));
+	return fixture_dir;
+}
+
+static char *read_fixture(const char *name)
+{
+	char path[PATH_MAX + 32], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *mem;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", proc_fixture_dir(), name);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("fixture %s: cannot open it", path);
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(f);
+	assert_int_equal(fclose(mem), 0);
+	return buf;
+}
+
+/*
+ * The shape of a /proc line: its indentation kept, the zone name after
+ * "zone" made "Z", every number (a digit run not inside a name) made
+ * "N", a list of numbers ("N N N", "N, N") made one "N", inner blanks
+ * made one space, trailing blanks dropped. Two lines of one layout have
+ * one shape whatever the machine's numbers, zones and orders.
+ */
+static void line_shape(const char *line, char *out, size_t size)
+{
+	size_t o = 0;
+	const char *p = line;
+
+	while (*p == ' ' && o + 1 < size)
+		out[o++] = *p++;
+	for (; *p && o + 4 < size; p++) {
+		if (*p == ' ' || *p == '\t') {
+			if (o && out[o - 1] != ' ')
+				out[o++] = ' ';
+			continue;
+		}
+		if (isdigit((unsigned char)*p) && (p == line || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			while (isdigit((unsigned char)p[1]))
+				p++;
+			/* a number after "N " or "N, " joins that N */
+			if (o >= 2 && out[o - 1] == ' ' && out[o - 2] == 'N')
+				o--;
+			else if (o >= 3 && out[o - 1] == ' ' && out[o - 2] == ',' && out[o - 3] == 'N')
+				o -= 2;
+			else
+				out[o++] = 'N';
+			continue;
+		}
+		out[o++] = *p;
+	}
+	while (o && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+	/* the zone's name: "zone DMA32," -> "zone Z," */
+	{
+		char *z = strstr(out, "zone ");
+
+		if (z) {
+			char *name = z + 5, *end = name + strcspn(name, ", ");
+
+			memmove(name + 1, end, strlen(end) + 1);
+			*name = 'Z';
+		}
+	}
+}
+
+/* The distinct shapes of @text in the order they first appear, @drop's left out. */
+struct shapes {
+	char (*s)[256];
+	unsigned n;
+};
+
+static bool shape_dropped(const char *shape, const char *const *drop)
+{
+	for (; drop && *drop; drop++)
+		if (strstr(shape, *drop))
+			return true;
+	return false;
+}
+
+static void text_shapes(const char *text, const char *const *drop, const char *strip,
+			struct shapes *sh)
+{
+	char line[1024];
+
+	sh->n = 0;
+	sh->s = calloc(count_lines(text) + 1, sizeof(*sh->s));
+	assert_non_null(sh->s);
+	for (unsigned i = 0; nth_line(text, i, line, sizeof(line)); i++) {
+		char shape[256], *cut;
+		bool seen = false;
+
+		line_shape(line, shape, sizeof(shape));
+		if (shape_dropped(shape, drop))
+			continue;
+		if (strip && (cut = strstr(shape, strip)))
+			memmove(cut, cut + strlen(strip), strlen(cut + strlen(strip)) + 1);
+		for (unsigned j = 0; j < sh->n && !seen; j++)
+			seen = !strcmp(sh->s[j], shape);
+		if (!seen)
+			snprintf(sh->s[sh->n++], sizeof(sh->s[0]), "%s", shape);
+	}
+}
+
+/*
+ * NULL if every line shape of @ours is one of @kernel's, in @kernel's
+ * order (a line the model has no counterpart for may be missing from
+ * ours, not added or moved), and each of @required (shapes that 6.x
+ * always prints) is among ours; else what broke it, in @why.
+ */
+static const char *layout_mismatch(const char *ours, const char *kernel, const char *const *drop,
+				   const char *strip, const char *const *required, char *why,
+				   size_t size)
+{
+	struct shapes o, k;
+	unsigned j = 0;
+	const char *ret = NULL;
+
+	text_shapes(ours, drop, strip, &o);
+	text_shapes(kernel, NULL, NULL, &k);
+	for (unsigned i = 0; i < o.n && !ret; i++) {
+		unsigned at = j;
+
+		while (at < k.n && strcmp(o.s[i], k.s[at]))
+			at++;
+		if (at == k.n) {
+			snprintf(why, size, "our line '%s' (after '%s') is not in the kernel's file after '%s'",
+				 o.s[i], i ? o.s[i - 1] : "", j ? k.s[j - 1] : "");
+			ret = why;
+		}
+		j = at + 1;
+	}
+	for (; required && *required && !ret; required++) {
+		bool found = false;
+
+		for (unsigned i = 0; i < o.n && !found; i++)
+			found = !strcmp(o.s[i], *required);
+		if (!found) {
+			snprintf(why, size, "no line '%s', which 6.x always prints", *required);
+			ret = why;
+		}
+	}
+	free(o.s);
+	free(k.s);
+	return ret;
+}
+
+/*
+ * Lines 6.12 prints that the fixture's kernel may not: those of CONFIG_CMA
+ * (the CMA migrate type, CmaTotal/CmaFree, cma_alloc_*), and nr_bounce and
+ * nr_writeback_temp, gone from vmstat by 6.18. Each is left out of ours only when the
+ * fixture has no such line.
+ */
+static const char *const fixture_may_lack[] = { "type CMA ", "CmaTotal:", "CmaFree:",
+						"cma_alloc_success", "cma_alloc_fail", "nr_bounce ",
+						"nr_writeback_temp ",
+						NULL };
+
+struct layout_file {
+	const char *name;
+	const char *const *required;	/* shapes 6.x prints whatever its config */
+};
+
+static const char *const pagetypeinfo_required[] = { "Node N, zone Z, type HighAtomic N", NULL };
+static const char *const vmstat_required[] = { "nr_zone_inactive_anon N", "pgmigrate_success N",
+					       "compact_isolated N", NULL };
+static const char *const meminfo_required[] = { "MemAvailable: N kB", "KReclaimable: N kB", NULL };
+static const char *const zoneinfo_required[] = { "  per-node stats", "        promo N", "        cma N",
+						 "  node_unreclaimable: N", NULL };
+
+static const struct layout_file layout_files[] = {
+	{ "buddyinfo", NULL },
+	{ "pagetypeinfo", pagetypeinfo_required },
+	{ "vmstat", vmstat_required },
+	{ "meminfo", meminfo_required },
+	{ "zoneinfo", zoneinfo_required },
+};
+
+/* A machine laid out as the fixture's: DMA, DMA32 to 4 GiB, Normal above, 2 CPUs, 2 MiB blocks, CMA. */
+static struct cma_mm *layout_machine(const char *kernel)
+{
+	return test_mm(.kernel = kernel, .size = 4 * GiB + 512 * MiB, .dma_end = 16 * MiB,
+		       .dma32_end = 4 * GiB, .cpus = 2, .pageblock_order = 9, .metadata_only = true,
+		       .cma_base = 256 * MiB, .cma_size = 64 * MiB);
+}
+
+/* The first mismatch of the machine's /proc/@f against the fixture's, or NULL. */
+static const char *file_mismatch(struct cma_mm *mm, const struct layout_file *f, char *why, size_t size)
+{
+	char *ours = test_proc_read(mm, f->name), *kernel = read_fixture(f->name), *mi;
+	const char *drop[sizeof(fixture_may_lack) / sizeof(fixture_may_lack[0])], *ret;
+	bool kernel_has_cma;
+	unsigned n = 0;
+
+	mi = read_fixture("meminfo");
+	kernel_has_cma = find_line(mi, "CmaTotal:") != NULL;
+	free(mi);
+	for (const char *const *l = fixture_may_lack; *l; l++)
+		if (!strstr(kernel, *l) && !(kernel_has_cma && strstr(*l, "Cma")))
+			drop[n++] = *l;
+	drop[n] = NULL;
+	/* the CMA column of pagetypeinfo's block-count header goes with the type */
+	ret = layout_mismatch(ours, kernel, drop, kernel_has_cma ? NULL : " CMA", f->required, why,
+			      size);
+	free(kernel);
+	free(ours);
+	return ret;
+}
+
+/*
+ * Expect, under 6.12: every line of our buddyinfo, pagetypeinfo, vmstat,
+ * meminfo and zoneinfo has the shape of a line of the 6.x kernel's own
+ * file (tests/proc-6.x), in its order, with the lines 6.x always
+ * prints. Under 3.5 the same machine's files keep v3.5's layout, so all
+ * but buddyinfo (unchanged since) break it: Reserve for HighAtomic,
+ * Reclaimable before Movable, no nr_zone_* or pgmigrate_* lines, no
+ * MemAvailable, no per-node stats, boost, promo or cma lines.
+ */
+static void proc_layout_matches_a_6x_kernel(void **state)
+{
+	struct cma_mm *v6 = layout_machine("6.12"), *v3 = layout_machine("3.5");
+	char why[512];
+
+	for (unsigned i = 0; i < sizeof(layout_files) / sizeof(layout_files[0]); i++) {
+		const struct layout_file *f = &layout_files[i];
+		const char *bad = file_mismatch(v6, f, why, sizeof(why));
+
+		if (bad)
+			fail_msg("6.12 /proc/%s: expected the 6.x layout: %s", f->name, bad);
+		bad = file_mismatch(v3, f, why, sizeof(why));
+		if (!strcmp(f->name, "buddyinfo") ? bad != NULL : bad == NULL)
+			fail_msg("3.5 /proc/%s: expected %s", f->name,
+				 bad ? bad : "v3.5's layout, not 6.x's");
+	}
+	assert_verify(v6);
+	cma_mm_destroy(v3);
+	cma_mm_destroy(v6);
+}
+
+/* The value of the zoneinfo line "        @label N" in @zone's block of @s, or -1 if it has none. */
+static long zoneinfo_value(const char *s, const char *zone, const char *label)
+{
+	char head[64], prefix[64];
+	const char *p, *end;
+
+	snprintf(head, sizeof(head), "Node 0, zone %8s\n", zone);
+	p = strstr(s, head);
+	assert_non_null(p);
+	end = strstr(p + 1, "Node 0, zone ");
+	snprintf(prefix, sizeof(prefix), "\n        %-8s ", label);
+	p = strstr(p, prefix);
+	if (!p || (end && p > end))
+		return -1;
+	return strtol(p + strlen(prefix), NULL, 10);
+}
+
+/*
+ * Expect, under 6.12 (zoneinfo_show_print): the zone holding the CMA
+ * area shows it on its "cma" line (zone->cma_pages: 64 MiB of 4 KiB
+ * pages in DMA32, 0 elsewhere), "managed" counts those pages too, and
+ * ZONE_MOVABLE, empty, is listed with only its marks and protection.
+ * /proc/pagetypeinfo's columns are 6.x's: Unmovable, Movable,
+ * Reclaimable, HighAtomic, CMA, Isolate, and the CMA column counts the
+ * area's blocks. Under 3.5 there is no "cma" line and no Movable zone.
+ */
+static void proc_v6_zoneinfo_cma_lines_and_type_columns(void **state)
+{
+	struct cma_mm *v6 = layout_machine("6.12"), *v3 = layout_machine("3.5");
+	char *zi6 = test_proc_read(v6, "zoneinfo"), *zi3 = test_proc_read(v3, "zoneinfo");
+	char *pt6 = test_proc_read(v6, "pagetypeinfo");
+	struct zone *dma32 = &v6->zones[ZONE_DMA32];
+	const char *movable, *blocks;
+	char line[256], want[256];
+
+	assert_int_equal(zoneinfo_value(zi6, "DMA32", "cma"), (long)((64 * MiB) >> 12));
+	assert_int_equal(zoneinfo_value(zi6, "DMA32", "managed"), (long)dma32->managed_pages);
+	assert_int_equal(zoneinfo_value(zi6, "Normal", "cma"), 0);
+	assert_int_equal(zoneinfo_value(zi3, "DMA32", "cma"), -1);
+	assert_int_equal(zoneinfo_value(zi3, "DMA32", "managed"),
+			 (long)v3->zones[ZONE_DMA32].managed_pages);
+	movable = strstr(zi6, "Node 0, zone  Movable\n");
+	assert_non_null(movable);
+	assert_non_null(strstr(movable, "protection: (0, 0, 0, 0)\n"));
+	assert_null(strstr(movable, "pagesets"));
+	assert_null(strstr(zi3, "zone  Movable"));
+
+	blocks = find_line(pt6, "Number of blocks type ");
+	assert_true(nth_line(blocks, 0, line, sizeof(line)));
+	assert_string_equal(line, "Number of blocks type     Unmovable      Movable  Reclaimable"
+				  "   HighAtomic          CMA      Isolate ");
+	assert_true(nth_line(blocks, 2, line, sizeof(line)));
+	snprintf(want, sizeof(want), "Node 0, zone %8s ", "DMA32");
+	assert_memory_equal(line, want, strlen(want));
+	/* the fifth column, CMA: 64 MiB of 2 MiB blocks */
+	assert_int_equal(strtoul(line + strlen(want) + 4 * 13, NULL, 10), 32);
+	/* cma_mm_verify: the zones' CMA pages add up to CmaTotal */
+	assert_verify(v6);
+	dma32->cma_pages--;
+	assert_int_equal(cma_mm_verify(v6), -EUCLEAN);
+	dma32->cma_pages++;
+	free(pt6);
+	free(zi3);
+	free(zi6);
+	cma_mm_destroy(v3);
+	cma_mm_destroy(v6);
+}
+
+/*
+ * Expect, under 6.12 (vmstat_text, meminfo_proc_show): vmstat's
+ * pgmigrate_success and compact_isolated are the counters cma_mm_counter
+ * reads, pgrefill the sum of v3.5's per-zone ones, pgalloc one line per
+ * zone 6.x builds (dma, dma32, normal, movable here; no high); meminfo's
+ * MemAvailable lies between MemFree less the reserves and MemFree plus
+ * the page cache, and CmaTotal is the area. Under 3.5 none of these
+ * vmstat lines but pgalloc_* (all five zones) and no MemAvailable.
+ */
+static void proc_v6_vmstat_and_meminfo_values(void **state)
+{
+	struct cma_mm *v6 = layout_machine("6.12"), *v3 = layout_machine("3.5");
+	struct fake_owner *o = owner_create(v6, false, 512);
+	char *vm6, *vm3 = test_proc_read(v3, "vmstat"), *mi6, *mi3 = test_proc_read(v3, "meminfo");
+	unsigned long mem_free, avail;
+
+	compact_every_other_page(v6, o, 512);
+	vm6 = test_proc_read(v6, "vmstat");
+	mi6 = test_proc_read(v6, "meminfo");
+	assert_int_equal(vmstat_value(vm6, "pgmigrate_success"), counter(v6, "pgmigrate_success"));
+	assert_int_equal(vmstat_value(vm6, "compact_isolated"), counter(v6, "compact_isolated"));
+	assert_int_equal(vmstat_value(vm6, "pgrefill"),
+			 counter(v6, "pgrefill_dma") + counter(v6, "pgrefill_dma32") +
+			 counter(v6, "pgrefill_normal") + counter(v6, "pgrefill_high") +
+			 counter(v6, "pgrefill_movable"));
+	assert_int_equal(vmstat_value(vm6, "pgalloc_normal"), counter(v6, "pgalloc_normal"));
+	assert_non_null(find_line(vm6, "pgalloc_movable "));
+	assert_null(find_line(vm6, "pgalloc_high "));
+	assert_null(find_line(vm6, "compact_blocks_moved "));
+	assert_null(find_line(vm3, "pgmigrate_success "));
+	assert_null(find_line(vm3, "pgrefill "));
+	assert_non_null(find_line(vm3, "pgalloc_high "));
+
+	mem_free = meminfo_value(mi6, "MemFree");
+	avail = meminfo_value(mi6, "MemAvailable");
+	assert_true(avail + kb(v6, v6->totalreserve_pages) >= mem_free);
+	assert_true(avail <= mem_free + kb(v6, global_page_state(v6, NR_FILE_PAGES)));
+	assert_int_equal(meminfo_value(mi6, "CmaTotal"), 64 * 1024);
+	assert_null(find_line(mi3, "MemAvailable:"));
+	free(mi6);
+	free(vm6);
+	free(mi3);
+	free(vm3);
+	owner_destroy(o);
+	assert_verify(v6);
+	cma_mm_destroy(v3);
+	cma_mm_destroy(v6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -905,6 +1298,9 @@ int main(void)
 		cmocka_unit_test(write_proc_unknown_name_is_enoent),
 		cmocka_unit_test(write_proc_before_boot_is_einval),
 		cmocka_unit_test(write_proc_cma_is_empty_without_areas),
+		cmocka_unit_test(proc_layout_matches_a_6x_kernel),
+		cmocka_unit_test(proc_v6_zoneinfo_cma_lines_and_type_columns),
+		cmocka_unit_test(proc_v6_vmstat_and_meminfo_values),
 	};
 
 	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);

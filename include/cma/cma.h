@@ -35,7 +35,13 @@ struct cma_bank {
 	uint64_t size;
 };
 
-enum cma_arch { CMA_ARCH_X86, CMA_ARCH_ARM };
+/*
+ * CMA_ARCH_ARM64 is Linux 6.12's arm64 and needs .kernel = "6.12": its
+ * zones come from arch/arm64/mm/init.c (ZONE_DMA below the firmware's DMA
+ * limit, zone_dma_end here, or 4 GiB; ZONE_DMA32 below 4 GiB; no highmem),
+ * so zone_dma32_end and highmem_start stay 0.
+ */
+enum cma_arch { CMA_ARCH_X86, CMA_ARCH_ARM, CMA_ARCH_ARM64 };
 
 struct cma_mm_config {
 	enum cma_arch arch;            /* CMA_ARCH_X86 (0) by default */

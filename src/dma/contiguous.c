@@ -138,6 +138,30 @@ bool dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 	return cma_release(mm, dev_get_cma_area(mm, dev), pages, count);
 }
 
+struct cma_page *dma_alloc_contiguous(struct cma_mm *mm, struct cma_device *dev, size_t size,
+				      cma_gfp_t gfp)
+{
+	unsigned long count = dma_nr_pages(mm, size);
+	unsigned align = dma_get_order(mm, size);	/* cma_alloc clamps it to CONFIG_CMA_ALIGNMENT */
+
+	if (!(gfp & CMA_GFP_WAIT))
+		return NULL;
+	if (dev && dev->cma_area)
+		return cma_alloc(mm, dev->cma_area, count, align);
+	if (size <= mm->page_size)
+		return NULL;
+	return cma_alloc(mm, dma_state(mm)->default_area, count, align);
+}
+
+void dma_free_contiguous(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,
+			 size_t size)
+{
+	struct cma *cma = dev && dev->cma_area ? dev->cma_area : dma_state(mm)->default_area;
+
+	if (!cma_release(mm, cma, page, dma_nr_pages(mm, size)))
+		cma_free_pages(mm, page, dma_get_order(mm, size));
+}
+
 struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 					       int count, unsigned int align)
 {

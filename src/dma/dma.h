@@ -55,7 +55,7 @@ struct dma_pool {
 };
 
 /*
- * An architecture (arch_x86.c, arch_arm.c): the kernel's dma_map_ops
+ * An architecture (arch_x86.c, arch_arm.c, arch_arm64.c): the kernel's dma_map_ops
  * (alloc, free) with the arch functions that setup_arch, dma-contiguous
  * and the initcalls call, in one table, so that each architecture is one
  * file and the rest of the layer dispatches through get_dma_ops(). Every
@@ -91,6 +91,10 @@ struct dma_state {
 	atomic_bool warned_no_pool;	/* "coherent pool not initialised" said once */
 	struct dma_remap *remap;	/* one per reserved area, max_areas slots */
 	unsigned nr_remap;
+
+	/* arm64 (zone_sizes_init) */
+	cma_phys_t zone_dma_limit;	/* the last address ZONE_DMA may reach (zone_dma_limit) */
+	cma_phys_t dma_phys_limit;	/* the end of ZONE_DMA (arm64_dma_phys_limit) */
 };
 
 static inline struct dma_state *dma_state(struct cma_mm *mm)
@@ -113,6 +117,16 @@ struct cma_page *dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device 
 					   unsigned long count, unsigned int align);
 bool dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 				 struct cma_page *pages, unsigned long count);
+/*
+ * 6.x's dma_alloc_contiguous: NULL unless @gfp may sleep; the device's
+ * own area, else for more than a page the default one. dma_free_contiguous
+ * gives the buffer back to the area it came from, else to the buddy
+ * allocator. @size is page-aligned.
+ */
+struct cma_page *dma_alloc_contiguous(struct cma_mm *mm, struct cma_device *dev, size_t size,
+				      cma_gfp_t gfp);
+void dma_free_contiguous(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,
+			 size_t size);
 
 /* ---- direct.c ---- */
 
@@ -125,10 +139,11 @@ cma_phys_t dma_page_to_phys(const struct cma_mm *mm, const struct cma_page *page
 struct cma_page *dma_handle_to_page(struct cma_mm *mm, cma_phys_t handle);
 void dma_clear_buffer(struct cma_mm *mm, struct cma_page *page, unsigned long count);
 
-/* ---- arch_x86.c, arch_arm.c ---- */
+/* ---- arch_x86.c, arch_arm.c, arch_arm64.c ---- */
 
 extern const struct dma_map_ops x86_dma_ops;
 extern const struct dma_map_ops arm_dma_ops;
+extern const struct dma_map_ops arm64_dma_ops;
 
 /* ---- mapping.c ---- */
 

@@ -3,8 +3,8 @@
  * dma-mapping: the machine's architecture chosen once, at create
  * (arch_setup_dma_ops), and dma_alloc_coherent / dma_free_coherent
  * checked here and dispatched through its table. What each architecture
- * does is in its own file (arch_x86.c, arch_arm.c); another architecture
- * is another file and one more case here.
+ * does is in its own file (arch_x86.c, arch_arm.c, arch_arm64.c); another
+ * architecture is another file and one more entry here.
  */
 #include "dma/dma.h"
 
@@ -12,7 +12,13 @@ int arch_setup_dma_ops(struct cma_mm *mm)
 {
 	struct dma_state *ds = dma_state(mm);
 
-	ds->ops = mm->arch == CMA_ARCH_ARM ? &arm_dma_ops : &x86_dma_ops;
+	static const struct dma_map_ops *const arch_ops[] = {
+		[CMA_ARCH_X86] = &x86_dma_ops,
+		[CMA_ARCH_ARM] = &arm_dma_ops,
+		[CMA_ARCH_ARM64] = &arm64_dma_ops,
+	};
+
+	ds->ops = arch_ops[mm->arch];
 	return ds->ops->setup(mm);
 }
 

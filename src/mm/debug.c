@@ -414,6 +414,26 @@ int verify_zones(struct cma_mm *mm, const char *where)
 	return ret;
 }
 
+/*
+ * zoneinfo's "cma" lines (zone->cma_pages) add up to CmaTotal
+ * (totalcma_pages), each within its zone's managed pages.
+ */
+static void check_cma_pages(struct verifier *v)
+{
+	unsigned long sum = 0;
+	struct zone *zone;
+
+	for_each_zone(v->mm, zone) {
+		if (zone->cma_pages > zone->managed_pages)
+			report(v, "zone %s: %lu CMA pages but %lu managed", zone->name, zone->cma_pages,
+			       zone->managed_pages);
+		sum += zone->cma_pages;
+	}
+	if (sum != v->mm->totalcma_pages)
+		report(v, "the zones hold %lu CMA pages but totalcma_pages is %lu", sum,
+		       v->mm->totalcma_pages);
+}
+
 /* The pfn-wide account: what the lists did not claim is allocated or reserved. */
 static void check_totals(struct verifier *v)
 {
@@ -437,6 +457,7 @@ static void check_totals(struct verifier *v)
 		       anon, file, v->owned[0], v->owned[1]);
 	if (mlock != v->mlocked)
 		report(v, "NR_MLOCK %ld but %ld pages mlocked", mlock, v->mlocked);
+	check_cma_pages(v);
 }
 
 int cma_mm_verify(struct cma_mm *mm)

@@ -21,6 +21,25 @@ static const char *const zone_names[MAX_NR_ZONES] = {
 
 static atomic_uint_fast64_t mm_next_id = 1;
 
+/*
+ * arm64 came to mainline in 3.7, so only a later profile has it; its
+ * zone limits are the architecture's own (arm64 zone_sizes_init), so the
+ * config gives at most the firmware's DMA limit (zone_dma_end).
+ */
+static int check_config_arm64(const struct cma_mm_config *cfg)
+{
+	if (!kernel_profile_find(cfg->kernel)->arm64) {
+		mm_pr_err(NULL, "cma_mm_create: CMA_ARCH_ARM64 needs a kernel that has arm64 (3.7+): kernel '%s' has none: set kernel = \"6.12\"\n",
+			  kernel_profile_find(cfg->kernel)->name);
+		return -EINVAL;
+	}
+	if (cfg->zone_dma32_end || cfg->highmem_start) {
+		mm_pr_err(NULL, "cma_mm_create: arm64 computes ZONE_DMA32 itself and has no highmem: leave zone_dma32_end and highmem_start 0 (zone_dma_end is the firmware's DMA limit)\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ---- create ---- */
 
 static int check_config(const struct cma_mm_config *cfg)
@@ -53,11 +72,13 @@ static int check_config(const struct cma_mm_config *cfg)
 			  " (NULL means 3.5)\n", cfg->kernel);
 		return -EINVAL;
 	}
-	if (cfg->arch != CMA_ARCH_X86 && cfg->arch != CMA_ARCH_ARM) {
-		mm_pr_err(NULL, "cma_mm_create: unknown arch %d: accepted CMA_ARCH_X86, CMA_ARCH_ARM\n",
+	if (cfg->arch != CMA_ARCH_X86 && cfg->arch != CMA_ARCH_ARM && cfg->arch != CMA_ARCH_ARM64) {
+		mm_pr_err(NULL, "cma_mm_create: unknown arch %d: accepted CMA_ARCH_X86, CMA_ARCH_ARM, CMA_ARCH_ARM64\n",
 			  (int)cfg->arch);
 		return -EINVAL;
 	}
+	if (cfg->arch == CMA_ARCH_ARM64 && check_config_arm64(cfg))
+		return -EINVAL;
 	for (unsigned i = 0; i < cfg->nr_banks; i++) {
 		const struct cma_bank *b = &cfg->banks[i];
 

@@ -155,6 +155,8 @@ struct zone {
 	unsigned long present_pages;
 	/* pages handed to the buddy allocator: the memmap's too, as it is not in the machine's RAM */
 	unsigned long managed_pages;
+	/* of those, the pages given as MIGRATE_CMA pageblocks (6.x's zone->cma_pages) */
+	unsigned long cma_pages;
 
 	/*
 	 * Deferred compaction (compaction.c): after a sync failure at

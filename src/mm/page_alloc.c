@@ -992,6 +992,7 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
 		free_one_page(zone, page, mm->pageblock_order, MIGRATE_CMA);
 	}
 	zone->managed_pages += mm->pageblock_nr_pages;
+	zone->cma_pages += mm->pageblock_nr_pages;
 	mm->totalram_pages += mm->pageblock_nr_pages;
 	mm->totalcma_pages += mm->pageblock_nr_pages;
 }

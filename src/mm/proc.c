@@ -5,6 +5,8 @@
  * kernel's own format strings so that scripts written for the real files
  * parse ours. Two later additions are marked where they appear: the
  * "managed" line of zoneinfo and the CmaTotal/CmaFree lines of meminfo.
+ * Under mm->kernel.proc_v6 pagetypeinfo and meminfo take 6.x's layout
+ * here, and vmstat and zoneinfo are 6.x's (proc_v6.c).
  *
  * The one idea: state is copied out under the lock that protects it
  * (zone->lock for free lists and pageblock types, slot->lock for the
@@ -15,13 +17,7 @@
 #include <string.h>
 
 #include "mm/cma.h"
-#include "mm/internal.h"
-
-/* pages -> kB, fs/proc/meminfo.c's K(); page_shift >= 10 (check_config). */
-static unsigned long K(const struct cma_mm *mm, unsigned long pages)
-{
-	return pages << (mm->page_shift - 10);
-}
+#include "mm/proc.h"
 
 static unsigned long read_ulong(const unsigned long *p)
 {
@@ -98,8 +94,52 @@ static int show_buddyinfo(struct cma_mm *mm, FILE *out)
 
 /* ---- /proc/pagetypeinfo: pagetypeinfo_show() ---- */
 
+/*
+ * The migrate types as pagetypeinfo lists them. v3.5 follows enum
+ * migratetype; 6.x's enum puts Movable before Reclaimable and has
+ * HighAtomic where Reserve was (4.4: the same number here), so its
+ * columns are printed by name in its order.
+ */
+struct proc_type {
+	int mt;
+	const char *name;
+};
+
+static const struct proc_type types_v3_5[MIGRATE_TYPES] = {
+	{ MIGRATE_UNMOVABLE, "Unmovable" }, { MIGRATE_RECLAIMABLE, "Reclaimable" },
+	{ MIGRATE_MOVABLE, "Movable" }, { MIGRATE_RESERVE, "Reserve" },
+	{ MIGRATE_CMA, "CMA" }, { MIGRATE_ISOLATE, "Isolate" },
+};
+
+static const struct proc_type types_v6[MIGRATE_TYPES] = {
+	{ MIGRATE_UNMOVABLE, "Unmovable" }, { MIGRATE_MOVABLE, "Movable" },
+	{ MIGRATE_RECLAIMABLE, "Reclaimable" }, { MIGRATE_RESERVE, "HighAtomic" },
+	{ MIGRATE_CMA, "CMA" }, { MIGRATE_ISOLATE, "Isolate" },
+};
+
+static const struct proc_type *proc_types(const struct cma_mm *mm)
+{
+	return mm->kernel.proc_v6 ? types_v6 : types_v3_5;
+}
+
+/*
+ * 6.x stops counting a free list at 100000 blocks and prints ">100000"
+ * (pagetypeinfo_showfree_print caps its walk under zone->lock); v3.5
+ * counts them all.
+ */
+#define PAGETYPEINFO_FREE_CAP	100000ul
+
+static void print_free_count(const struct cma_mm *mm, FILE *out, unsigned long n)
+{
+	if (mm->kernel.proc_v6 && n >= PAGETYPEINFO_FREE_CAP)
+		fprintf(out, ">%6lu ", PAGETYPEINFO_FREE_CAP);
+	else
+		fprintf(out, "%6lu ", n);
+}
+
 static void pagetypeinfo_showfree(struct cma_mm *mm, FILE *out)
 {
+	const struct proc_type *types = proc_types(mm);
 	struct free_counts fc;
 	struct zone *zone;
 
@@ -113,11 +153,12 @@ static void pagetypeinfo_showfree(struct cma_mm *mm, FILE *out)
 		count_free_blocks_locked(zone, &fc);
 		spin_unlock(&zone->lock);
 
-		for (int t = 0; t < MIGRATE_TYPES; t++) {
-			fprintf(out, "Node %4d, zone %8s, type %12s ", 0, zone->name,
-				migratetype_name(t));
+		for (int i = 0; i < MIGRATE_TYPES; i++) {
+			const struct proc_type *pt = &types[i];
+
+			fprintf(out, "Node %4d, zone %8s, type %12s ", 0, zone->name, pt->name);
 			for (unsigned o = 0; o < mm->max_order; o++)
-				fprintf(out, "%6lu ", fc.blocks[t][o]);
+				print_free_count(mm, out, fc.blocks[pt->mt][o]);
 			fputc('\n', out);
 		}
 	}
@@ -125,19 +166,20 @@ static void pagetypeinfo_showfree(struct cma_mm *mm, FILE *out)
 
 static void pagetypeinfo_showblockcount(struct cma_mm *mm, FILE *out)
 {
+	const struct proc_type *types = proc_types(mm);
 	unsigned long count[MIGRATE_TYPES];
 	struct zone *zone;
 
 	fprintf(out, "\n%-23s", "Number of blocks type ");
-	for (int t = 0; t < MIGRATE_TYPES; t++)
-		fprintf(out, "%12s ", migratetype_name(t));
+	for (int i = 0; i < MIGRATE_TYPES; i++)
+		fprintf(out, "%12s ", types[i].name);
 	fputc('\n', out);
 
 	for_each_populated_zone(mm, zone) {
 		count_pageblocks(zone, count);
 		fprintf(out, "Node %d, zone %8s ", 0, zone->name);
-		for (int t = 0; t < MIGRATE_TYPES; t++)
-			fprintf(out, "%12lu ", count[t]);
+		for (int i = 0; i < MIGRATE_TYPES; i++)
+			fprintf(out, "%12lu ", count[types[i].mt]);
 		fputc('\n', out);
 	}
 }
@@ -156,6 +198,8 @@ static int show_pagetypeinfo(struct cma_mm *mm, FILE *out)
 
 static int show_vmstat(struct cma_mm *mm, FILE *out)
 {
+	if (mm->kernel.proc_v6)
+		return show_vmstat_v6(mm, out);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		fprintf(out, "%s %lu\n", vmstat_zone_item_names[i], global_page_state(mm, i));
 	/* enum writeback_stat_item: there is no writeback model, so no dirty limits */
@@ -167,22 +211,27 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 	return 0;
 }
 
-/* ---- /proc/meminfo: meminfo_proc_show() ---- */
+/* ---- /proc/meminfo: meminfo_proc_show(), v3.5's or 6.12's ---- */
 
-#define SYSCTL_OVERCOMMIT_RATIO	50	/* the kernel's default */
-#define THREAD_SIZE_KB		8	/* x86_64 and ARM kernel stacks, v3.5 */
+/* Which layout prints a line: both, or only v3.5's or only 6.x's. */
+enum meminfo_layout { MEMINFO_BOTH, MEMINFO_V3_5, MEMINFO_V6 };
 
 struct meminfo_line {
 	const char *label;
 	unsigned long kb;
+	enum meminfo_layout only;
 };
 
 /* Every line is "%-16s%8lu kB": the label and its colon padded to 16. */
-static void meminfo_print(FILE *out, const struct meminfo_line *lines, size_t n)
+static void meminfo_print(struct cma_mm *mm, FILE *out, const struct meminfo_line *lines, size_t n)
 {
+	enum meminfo_layout skip = mm->kernel.proc_v6 ? MEMINFO_V3_5 : MEMINFO_V6;
+
 	for (size_t i = 0; i < n; i++) {
 		char label[24];
 
+		if (lines[i].only == skip)
+			continue;
 		snprintf(label, sizeof(label), "%s:", lines[i].label);
 		fprintf(out, "%-16s%8lu kB\n", label, lines[i].kb);
 	}
@@ -196,19 +245,53 @@ static void meminfo_print_highmem(struct cma_mm *mm, FILE *out, unsigned long to
 	unsigned long high_total = zone->managed_pages;
 	unsigned long high_free = zone_page_state(zone, NR_FREE_PAGES);
 	const struct meminfo_line lines[] = {
-		{ "HighTotal", K(mm, high_total) },
-		{ "HighFree", K(mm, high_free) },
-		{ "LowTotal", K(mm, totalram - high_total) },
-		{ "LowFree", K(mm, freeram > high_free ? freeram - high_free : 0) },
+		{ "HighTotal", K(mm, high_total), MEMINFO_BOTH },
+		{ "HighFree", K(mm, high_free), MEMINFO_BOTH },
+		{ "LowTotal", K(mm, totalram - high_total), MEMINFO_BOTH },
+		{ "LowFree", K(mm, freeram > high_free ? freeram - high_free : 0), MEMINFO_BOTH },
 	};
 
-	meminfo_print(out, lines, sizeof(lines) / sizeof(lines[0]));
+	meminfo_print(mm, out, lines, sizeof(lines) / sizeof(lines[0]));
 }
 
 /*
- * What the model has no counterpart for prints 0: buffers, the swap
- * cache, Committed_AS, the vmalloc area. Swap slots in use are
- * mm->swap_used; NR_KERNEL_STACK counts stacks, as in v3.5.
+ * THREAD_SIZE in kB: v3.5's x86_64 and ARM stacks are 8 KiB; since 3.15
+ * x86_64's are 16 KiB, as arm64's, ARM's still 8.
+ */
+unsigned long thread_size_kb(const struct cma_mm *mm)
+{
+	return mm->kernel.proc_v6 && mm->arch != CMA_ARCH_ARM ? 16 : 8;
+}
+
+/*
+ * si_mem_available() (3.14): free pages above the reserves, plus the page
+ * cache and reclaimable slab that reclaim could give back, less what it
+ * would leave behind to stay above the low watermarks (half of each, at
+ * most the sum of the low marks).
+ */
+static unsigned long si_mem_available(struct cma_mm *mm)
+{
+	unsigned long wmark_low = 0, pagecache, reclaimable;
+	long available;
+	struct zone *zone;
+
+	for_each_zone(mm, zone)
+		wmark_low += low_wmark_pages(zone);
+	available = (long)global_page_state(mm, NR_FREE_PAGES) - (long)mm->totalreserve_pages;
+	pagecache = global_page_state(mm, NR_ACTIVE_FILE) + global_page_state(mm, NR_INACTIVE_FILE);
+	pagecache -= pagecache / 2 < wmark_low ? pagecache / 2 : wmark_low;
+	available += (long)pagecache;
+	reclaimable = global_page_state(mm, NR_SLAB_RECLAIMABLE);
+	available += (long)reclaimable - (long)(reclaimable / 2 < wmark_low ? reclaimable / 2 : wmark_low);
+	return available < 0 ? 0 : (unsigned long)available;
+}
+
+/*
+ * What the model has no counterpart for prints 0, as on a kernel where it
+ * is idle: buffers, the swap cache, Committed_AS, the vmalloc area, and
+ * 6.x's secondary page tables and per-CPU chunks. 6.x's lines of options
+ * the model lacks (zswap, THP, hugetlb, DirectMap) are left out. Swap
+ * slots in use are mm->swap_used; NR_KERNEL_STACK counts stacks.
  */
 static int show_meminfo(struct cma_mm *mm, FILE *out)
 {
@@ -225,61 +308,62 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 	unsigned long slab_r = global_page_state(mm, NR_SLAB_RECLAIMABLE);
 	unsigned long slab_u = global_page_state(mm, NR_SLAB_UNRECLAIMABLE);
 	const struct meminfo_line head[] = {
-		{ "MemTotal", K(mm, totalram) },
-		{ "MemFree", K(mm, freeram) },
-		{ "Buffers", 0 },
-		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)) },
-		{ "SwapCached", 0 },
-		{ "Active", K(mm, active_anon + active_file) },
-		{ "Inactive", K(mm, inactive_anon + inactive_file) },
-		{ "Active(anon)", K(mm, active_anon) },
-		{ "Inactive(anon)", K(mm, inactive_anon) },
-		{ "Active(file)", K(mm, active_file) },
-		{ "Inactive(file)", K(mm, inactive_file) },
-		{ "Unevictable", K(mm, global_page_state(mm, NR_UNEVICTABLE)) },
-		{ "Mlocked", K(mm, global_page_state(mm, NR_MLOCK)) },
+		{ "MemTotal", K(mm, totalram), MEMINFO_BOTH },
+		{ "MemFree", K(mm, freeram), MEMINFO_BOTH },
+		{ "MemAvailable", mm->kernel.proc_v6 ? K(mm, si_mem_available(mm)) : 0, MEMINFO_V6 },
+		{ "Buffers", 0, MEMINFO_BOTH },
+		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)), MEMINFO_BOTH },
+		{ "SwapCached", 0, MEMINFO_BOTH },
+		{ "Active", K(mm, active_anon + active_file), MEMINFO_BOTH },
+		{ "Inactive", K(mm, inactive_anon + inactive_file), MEMINFO_BOTH },
+		{ "Active(anon)", K(mm, active_anon), MEMINFO_BOTH },
+		{ "Inactive(anon)", K(mm, inactive_anon), MEMINFO_BOTH },
+		{ "Active(file)", K(mm, active_file), MEMINFO_BOTH },
+		{ "Inactive(file)", K(mm, inactive_file), MEMINFO_BOTH },
+		{ "Unevictable", K(mm, global_page_state(mm, NR_UNEVICTABLE)), MEMINFO_BOTH },
+		{ "Mlocked", K(mm, global_page_state(mm, NR_MLOCK)), MEMINFO_BOTH },
 	};
 	const struct meminfo_line tail[] = {
-		{ "SwapTotal", swap_total },
-		{ "SwapFree", swap_total > swap_used ? swap_total - swap_used : 0 },
-		{ "Dirty", K(mm, global_page_state(mm, NR_FILE_DIRTY)) },
-		{ "Writeback", K(mm, global_page_state(mm, NR_WRITEBACK)) },
-		{ "AnonPages", K(mm, global_page_state(mm, NR_ANON_PAGES)) },
-		{ "Mapped", K(mm, global_page_state(mm, NR_FILE_MAPPED)) },
-		{ "Shmem", K(mm, global_page_state(mm, NR_SHMEM)) },
-		{ "Slab", K(mm, slab_r + slab_u) },
-		{ "SReclaimable", K(mm, slab_r) },
-		{ "SUnreclaim", K(mm, slab_u) },
-		{ "KernelStack", global_page_state(mm, NR_KERNEL_STACK) * THREAD_SIZE_KB },
-		{ "PageTables", K(mm, global_page_state(mm, NR_PAGETABLE)) },
-		{ "NFS_Unstable", K(mm, global_page_state(mm, NR_UNSTABLE_NFS)) },
-		{ "Bounce", K(mm, global_page_state(mm, NR_BOUNCE)) },
-		{ "WritebackTmp", K(mm, global_page_state(mm, NR_WRITEBACK_TEMP)) },
-		{ "CommitLimit", K(mm, totalram * SYSCTL_OVERCOMMIT_RATIO / 100 + swap_pages) },
-		{ "Committed_AS", 0 },
-		{ "VmallocTotal", 0 },
-		{ "VmallocUsed", 0 },
-		{ "VmallocChunk", 0 },
+		{ "SwapTotal", swap_total, MEMINFO_BOTH },
+		{ "SwapFree", swap_total > swap_used ? swap_total - swap_used : 0, MEMINFO_BOTH },
+		{ "Dirty", K(mm, global_page_state(mm, NR_FILE_DIRTY)), MEMINFO_BOTH },
+		{ "Writeback", K(mm, global_page_state(mm, NR_WRITEBACK)), MEMINFO_BOTH },
+		{ "AnonPages", K(mm, global_page_state(mm, NR_ANON_PAGES)), MEMINFO_BOTH },
+		{ "Mapped", K(mm, global_page_state(mm, NR_FILE_MAPPED)), MEMINFO_BOTH },
+		{ "Shmem", K(mm, global_page_state(mm, NR_SHMEM)), MEMINFO_BOTH },
+		{ "KReclaimable", K(mm, slab_r), MEMINFO_V6 },
+		{ "Slab", K(mm, slab_r + slab_u), MEMINFO_BOTH },
+		{ "SReclaimable", K(mm, slab_r), MEMINFO_BOTH },
+		{ "SUnreclaim", K(mm, slab_u), MEMINFO_BOTH },
+		{ "KernelStack", global_page_state(mm, NR_KERNEL_STACK) * thread_size_kb(mm), MEMINFO_BOTH },
+		{ "PageTables", K(mm, global_page_state(mm, NR_PAGETABLE)), MEMINFO_BOTH },
+		{ "SecPageTables", 0, MEMINFO_V6 },
+		/* 5.8 folded unstable NFS pages into Writeback; 6.x's line stays 0 */
+		{ "NFS_Unstable", mm->kernel.proc_v6 ? 0 : K(mm, global_page_state(mm, NR_UNSTABLE_NFS)),
+		  MEMINFO_BOTH },
+		{ "Bounce", K(mm, global_page_state(mm, NR_BOUNCE)), MEMINFO_BOTH },
+		{ "WritebackTmp", K(mm, global_page_state(mm, NR_WRITEBACK_TEMP)), MEMINFO_BOTH },
+		{ "CommitLimit", K(mm, totalram * SYSCTL_OVERCOMMIT_RATIO / 100 + swap_pages), MEMINFO_BOTH },
+		{ "Committed_AS", 0, MEMINFO_BOTH },
+		{ "VmallocTotal", 0, MEMINFO_BOTH },
+		{ "VmallocUsed", 0, MEMINFO_BOTH },
+		{ "VmallocChunk", 0, MEMINFO_BOTH },
+		{ "Percpu", 0, MEMINFO_V6 },
 		/* later kernels (v4.1+) */
-		{ "CmaTotal", K(mm, cma_total_pages(mm)) },
-		{ "CmaFree", K(mm, global_page_state(mm, NR_FREE_CMA_PAGES)) },
+		{ "CmaTotal", K(mm, cma_total_pages(mm)), MEMINFO_BOTH },
+		{ "CmaFree", K(mm, global_page_state(mm, NR_FREE_CMA_PAGES)), MEMINFO_BOTH },
 	};
 
-	meminfo_print(out, head, sizeof(head) / sizeof(head[0]));
+	meminfo_print(mm, out, head, sizeof(head) / sizeof(head[0]));
 	if (mm->zones[ZONE_HIGHMEM].present_pages)
 		meminfo_print_highmem(mm, out, totalram, freeram);
-	meminfo_print(out, tail, sizeof(tail) / sizeof(tail[0]));
+	meminfo_print(mm, out, tail, sizeof(tail) / sizeof(tail[0]));
 	return 0;
 }
 
 /* ---- /proc/zoneinfo: zoneinfo_show_print() ---- */
 
-struct zone_marks {
-	unsigned long min, low, high;
-	unsigned long lowmem_reserve[MAX_NR_ZONES];
-};
-
-static void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm)
+void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm)
 {
 	spin_lock(&zone->lock);
 	zm->min = read_ulong(&zone->watermark[WMARK_MIN]);
@@ -290,9 +374,9 @@ static void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm)
 	spin_unlock(&zone->lock);
 }
 
-static void zoneinfo_pagesets(struct cma_mm *mm, struct zone *zone, FILE *out)
+void zoneinfo_pagesets(struct cma_mm *mm, struct zone *zone, FILE *out)
 {
-	fprintf(out, ")\n  pagesets");
+	fprintf(out, "\n  pagesets");
 	for (unsigned cpu = 0; cpu < mm->nr_cpus; cpu++) {
 		struct cpu_slot *slot = &mm->slots[cpu];
 		struct per_cpu_pages pcp;
@@ -335,6 +419,7 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 	fprintf(out, "\n        protection: (%lu", zm.lowmem_reserve[0]);
 	for (int i = 1; i < MAX_NR_ZONES; i++)
 		fprintf(out, ", %lu", zm.lowmem_reserve[i]);
+	fputc(')', out);
 	zoneinfo_pagesets(mm, zone, out);
 	fprintf(out,
 		"\n  all_unreclaimable: %u"
@@ -349,6 +434,8 @@ static int show_zoneinfo(struct cma_mm *mm, FILE *out)
 {
 	struct zone *zone;
 
+	if (mm->kernel.proc_v6)
+		return show_zoneinfo_v6(mm, out);
 	for_each_populated_zone(mm, zone)
 		zoneinfo_show_print(mm, zone, out);
 	return 0;

@@ -74,6 +74,12 @@ struct kernel_profile {
 	bool longterm_migrate;
 	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
 	bool proc_v6;
+	/*
+	 * "arm64: Kernel booting and initialisation" and the rest of the
+	 * arm64 port (3.7): CMA_ARCH_ARM64, with the zones of its
+	 * zone_sizes_init and the CMA of dma_direct_alloc.
+	 */
+	bool arm64;
 };
 
 /* The profile named @name ("3.5", "6.12"); NULL names the default, 3.5. NULL if unknown. */

@@ -83,7 +83,11 @@ static void early_phase(struct cma_mm *mm, const struct platform *p, struct cma_
 	if (p->cfg.arch == CMA_ARCH_X86)
 		cma_dma_contiguous_reserve(mm, 0);
 	reserve(mm, p, devs);
-	/* ARM: cma_mm_boot reserves the default area now, below min(arm_dma_limit, arm_lowmem_limit) */
+	/*
+	 * ARM: cma_mm_boot reserves the default area now, below
+	 * min(arm_dma_limit, arm_lowmem_limit); arm64 (bootmem_init, after
+	 * the reserved-memory nodes) below arm64_dma_phys_limit
+	 */
 }
 
 /* Like the article's foo_set_up_cma_areas, at postcore_initcall. */

@@ -18,7 +18,14 @@
  *          boards' call s5p_mfc_reserve_mem(0x43000000, 8 << 20,
  *          0x51000000, 8 << 20) puts "s5p-mfc-r" in the first bank and
  *          "s5p-mfc-l" in the second. All of it is lowmem.
- * The kernel images' sizes (8 MiB) are typical of the era, not measured.
+ * arm64    a 64-bit ARMv8 board under Linux 6.12 (the profile it boots
+ *          with: arm64 needs one that has it): 4 GiB at 0x40000000, as on
+ *          i.MX8 and many Cortex-A53/A72 boards; no firmware DMA limit, so
+ *          ZONE_DMA is the RAM below 4 GiB and Normal the rest (arm64
+ *          zone_sizes_init); pageblock order 9 (HPAGE_PMD_ORDER, 4 KiB
+ *          pages); CONFIG_CMA_SIZE_MBYTES=32 as in arm64's defconfig.
+ * The kernel images' sizes (8 MiB; arm64's defconfig Image with its bss,
+ * 32 MiB at the start of RAM) are typical, not measured.
  */
 #include <errno.h>
 #include <string.h>
@@ -32,6 +39,7 @@
 /* ARM's default lowmem: VMALLOC_END 0xff000000 - 240 MiB - 8 MiB, less PAGE_OFFSET 0xc0000000. */
 #define ARM_LOWMEM_SIZE		(760 * MiB)
 #define ARM_PHYS_OFFSET		0x40000000ull
+#define ARM64_PHYS_BASE		0x40000000ull
 
 static const struct platform builtins[] = {
 	{
@@ -86,6 +94,20 @@ static const struct platform builtins[] = {
 		.nr_devices = 2,
 		.reserve = board_reserve_s5p_mfc,
 	},
+	{
+		.name = "arm64",
+		.description = "ARMv8 under Linux 6.12, 4 GiB at 0x40000000, ZONE_DMA below 4 GiB",
+		.cfg = {
+			.arch = CMA_ARCH_ARM64,
+			.kernel = "6.12",
+			.pageblock_order = 9,
+			.nr_cpus = 4,
+		},
+		.banks = { { ARM64_PHYS_BASE, 4 * GiB } },
+		.nr_banks = 1,
+		.kernel = { ARM64_PHYS_BASE, 32 * MiB },
+		.kconfig = "CONFIG_CMA_SIZE_MBYTES=32\n",
+	},
 };
 
 #define NR_BUILTINS (sizeof(builtins) / sizeof(builtins[0]))
@@ -100,7 +122,7 @@ const struct platform *platform_builtin(const char *name)
 
 const char *platform_builtin_names(void)
 {
-	return "x86, arm, s5p-mfc";
+	return "x86, arm, s5p-mfc, arm64";
 }
 
 void platform_list(FILE *out)

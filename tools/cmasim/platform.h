@@ -36,7 +36,11 @@ typedef void (*board_reserve_fn)(struct cma_mm *mm, const struct platform *p,
 struct platform {
 	char name[PLATFORM_NAME_MAX];
 	char description[160];
-	/* arch, geometry, zone limits, cpus, pool size; banks, cmdline and kconfig are below */
+	/*
+	 * arch, geometry, zone limits, cpus, pool size, and cfg.kernel, the
+	 * kernel profile the board boots with (NULL: 3.5); banks, cmdline
+	 * and kconfig are below
+	 */
 	struct cma_mm_config cfg;
 	struct cma_bank banks[PLATFORM_MAX_BANKS];
 	unsigned nr_banks;
@@ -52,7 +56,7 @@ struct platform {
 /* The built-in platform @name, or NULL. */
 const struct platform *platform_builtin(const char *name);
 void platform_list(FILE *out);
-/* "x86, arm, s5p-mfc": for messages saying what is accepted. */
+/* "x86, arm, s5p-mfc, arm64": for messages saying what is accepted. */
 const char *platform_builtin_names(void);
 
 /*

@@ -16,12 +16,16 @@ static void buddy_release(struct sim *s, struct dev_buffer *b)
 	b->nr_chunks = 0;
 }
 
-/* As dma_alloc_coherent picks the zone for a mask (x86; ARM has lowmem only). */
+/*
+ * As dma_alloc_coherent picks the zone for a mask (x86, and arm64, whose
+ * 32-bit requests stay below 4 GiB through ZONE_DMA32 or its fallback
+ * ZONE_DMA; ARM has lowmem only).
+ */
 static cma_gfp_t buddy_gfp(const struct sim *s, const struct wl_device *spec)
 {
 	cma_gfp_t gfp = (spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL) | CMA_GFP_NOWARN;
 
-	if (s->plat.cfg.arch != CMA_ARCH_X86)
+	if (s->plat.cfg.arch == CMA_ARCH_ARM)
 		return gfp;
 	if (spec->mask <= 0xffffffull)
 		return gfp | CMA_GFP_DMA;
