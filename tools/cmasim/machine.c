@@ -344,6 +344,7 @@ static int init_result(struct sim *s, const struct sim_options *o)
 		return -ENOMEM;
 	r->total_pages = counter(s, "nr_free_pages") + r->carveout_pages;
 	r->cma_pages = counter(s, "nr_free_cma");
+	sim_areas_init(s);
 	r->usable_min_pages = UINT64_MAX;
 	return 0;
 }
@@ -366,6 +367,7 @@ static void finish(struct sim *s)
 	struct sim_result *r = s->res;
 
 	sim_usable_update(s);
+	sim_areas_finish(s);
 	r->usable_avg_pages = s->end_ns ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->end_ns) : 0;
 	if (r->usable_min_pages == UINT64_MAX)
 		r->usable_min_pages = policy_usable(s);
