@@ -435,7 +435,7 @@ static const struct bad_case bad_cases[] = {
 	{ "run: duration past 2^64 before its unit", { "run", "--duration", "99999999999999999999999s" }, NULL, 2,
 	  "--duration '99999999999999999999999s': too large" },
 	{ "run: ambiguous abbreviation", { "run", "--s", "camera-browser" }, NULL, 2,
-	  "cmasim run: option '--s' is ambiguous: it could be --scenario, --seed" },
+	  "cmasim run: option '--s' is ambiguous: it could be --scenario, --set, --seed" },
 	{ "run: zero duration", { "run", "--duration", "0s" }, NULL, 2, "--duration '0s': expected a number" },
 	{ "compare: bad duration", { "compare", "--duration", "soon" }, NULL, 2, "cmasim compare: --duration 'soon'" },
 	{ "run: unknown scenario", { "run", "--scenario", "nosuch" }, NULL, 2,
