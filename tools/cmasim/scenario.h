@@ -103,6 +103,7 @@ struct wl_pinner {
 	unsigned share;			/* percent of its resident pages */
 	uint64_t hold_ns;
 	uint64_t period_ns;
+	bool longterm;			/* FOLL_LONGTERM pins (cma_page_pin_longterm) */
 };
 
 /* A device streaming through a ring of contiguous buffers. */
