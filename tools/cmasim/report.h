@@ -51,6 +51,10 @@ unsigned block_used_permille(const struct snap_block *b);
  * (each device of runs[0], then the system). A device a run lacks is "-".
  */
 unsigned compare_nr_rows(const struct sim_result *runs);
+/* Do the runs differ in kernel profile (cmasim compare --kernels)? */
+bool runs_mixed_kernels(const struct sim_result *runs, unsigned nr);
+/* Run @i's column head: its policy, with its kernel when the runs' kernels differ ("cma 6.12"). */
+const char *run_label(const struct sim_result *runs, unsigned nr, unsigned i, char buf[LABEL_MAX]);
 void compare_label(const struct sim_result *runs, unsigned row, char buf[LABEL_MAX]);
 void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[FIGURE_MAX]);
 

@@ -142,6 +142,7 @@ struct scenario {
 	char platform[256];		/* a built-in platform's name, or a path */
 	char cmdline[512];		/* "" with !cmdline_set: the platform's */
 	bool cmdline_set;
+	const char *kernel;		/* the kernel profile (platform_kernel_find); NULL: the platform's */
 	char kconfig[4096];
 	bool kconfig_set;
 	uint64_t memory_bytes;		/* 0: the platform's banks; else one bank of this size */
