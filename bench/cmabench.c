@@ -27,6 +27,8 @@
  * name; a group (order0_pair_*, mix_*, metadata_*) runs whole when any of
  * its names matches, since its ratios need its libcma figure; the
  * migration and CMA figures carry their own reference and run alone.
+ * The migration and CMA figures run under each kernel profile: 3.5's
+ * under their plain names, 6.12's with "@6.12" after them.
  * CMA_BENCH_SEED=N replaces the mix's fixed seed.
  */
 #include <cma/cma.h>
@@ -815,10 +817,11 @@ static void cma_bench_teardown(struct cma_bench *b)
 	free(b->dst);
 }
 
-static int cma_bench_setup(struct cma_bench *b)
+static int cma_bench_setup(struct cma_bench *b, const char *kernel)
 {
 	struct cma_bank bank = { 0, CMA_BENCH_BYTES };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = CMA_BENCH_CMDLINE };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = CMA_BENCH_CMDLINE,
+				     .kernel = kernel };
 	struct cma *area;
 	int ret;
 
@@ -1029,24 +1032,28 @@ static bool figure_selected(const char *filter, const char *name)
 	return !filter || strstr(name, filter);
 }
 
-/* The backed machine is booted once, and only if one of its figures is selected. */
-static int figures_cma(const struct bench_params *bp, const char *filter)
+/*
+ * The backed machine of @kernel is booted once, and only if one of its
+ * figures is selected; @suffix follows each figure's name.
+ */
+static int figures_cma(const struct bench_params *bp, const char *filter, const char *kernel,
+		       const char *suffix)
 {
-	char migrate[32], idle[NR_CMA_SIZES][32], full[NR_CMA_SIZES][32];
+	char migrate[40], idle[NR_CMA_SIZES][40], full[NR_CMA_SIZES][40];
 	bool any;
 	struct cma_bench b;
 	int ret = 0;
 
-	snprintf(migrate, sizeof(migrate), "migrate_%luMiB", bp->migrate_mib);
+	snprintf(migrate, sizeof(migrate), "migrate_%luMiB%s", bp->migrate_mib, suffix);
 	any = figure_selected(filter, migrate);
 	for (size_t i = 0; i < NR_CMA_SIZES; i++) {
-		snprintf(idle[i], sizeof(idle[i]), "cma_alloc_idle_%luMiB", cma_alloc_mib[i]);
-		snprintf(full[i], sizeof(full[i]), "cma_alloc_full_%luMiB", cma_alloc_mib[i]);
+		snprintf(idle[i], sizeof(idle[i]), "cma_alloc_idle_%luMiB%s", cma_alloc_mib[i], suffix);
+		snprintf(full[i], sizeof(full[i]), "cma_alloc_full_%luMiB%s", cma_alloc_mib[i], suffix);
 		any |= figure_selected(filter, idle[i]) || figure_selected(filter, full[i]);
 	}
 	if (!any)
 		return 0;
-	if (cma_bench_setup(&b))
+	if (cma_bench_setup(&b, kernel))
 		return -1;
 	if (figure_selected(filter, migrate))
 		ret |= figure_migrate(&b, migrate, bp->migrate_mib);
@@ -1147,6 +1154,7 @@ int main(int argc, char **argv)
 		ret |= figure_mix(allocs, 4, &bp);
 	if (group_selected(filter, "metadata_per_page", allocs, 0))
 		ret |= figure_metadata();
-	ret |= figures_cma(&bp, filter);
+	ret |= figures_cma(&bp, filter, "3.5", "");
+	ret |= figures_cma(&bp, filter, "6.12", "@6.12");
 	return ret ? 1 : 0;
 }
