@@ -249,7 +249,7 @@ static double now_ns(void)
 
 static void print_skipped(const char *figure, const struct allocator *a)
 {
-	printf("%-24s %10s            %s not loaded (%s); no ratio\n", figure, "-", a->name,
+	printf("%-26s %10s            %s not loaded (%s); no ratio\n", figure, "-", a->name,
 	       a->why);
 }
 
@@ -257,7 +257,7 @@ static void print_skipped(const char *figure, const struct allocator *a)
 static void print_figure(const char *figure, double value, const char *unit,
 			 const char *ref_name, double ref_value, const char *note)
 {
-	printf("%-24s %10.1f %-10s", figure, value, unit);
+	printf("%-26s %10.1f %-10s", figure, value, unit);
 	if (ref_name)
 		printf("  libcma/%-8s %5.2f", ref_name, ref_value / value);
 	printf("   (%s)\n", note);
@@ -321,7 +321,7 @@ static int figure_pairs(struct allocator *allocs, int n, const struct bench_para
 		double ns = time_pairs(a, bp);
 
 		if (ns < 0) {
-			printf("%-24s %10s            allocation failed; no figure\n", figure, "-");
+			printf("%-26s %10s            allocation failed; no figure\n", figure, "-");
 			continue;
 		}
 		if (a->kind == KIND_LIBCMA)
@@ -537,7 +537,7 @@ static int figure_metadata(void)
 	cma_mm_destroy(mm);
 	free(pages);
 	if (before < 0 || after < 0) {
-		printf("%-24s %10s            /proc/self/statm unreadable; no figure\n",
+		printf("%-26s %10s            /proc/self/statm unreadable; no figure\n",
 		       "metadata_per_page", "-");
 		return 0;
 	}
@@ -546,7 +546,7 @@ static int figure_metadata(void)
 	snprintf(note, sizeof(note),
 		 "RSS growth over create+boot+%lu of %lu pages allocated, 4 GiB metadata_only",
 		 taken, nr_pages);
-	printf("%-24s %10.1f %-10s  libcma/kernel   %5.2f   (%s; kernel struct page %d bytes)\n",
+	printf("%-26s %10.1f %-10s  libcma/kernel   %5.2f   (%s; kernel struct page %d bytes)\n",
 	       "metadata_per_page", per_page, "bytes/page", per_page / KERNEL_PAGE_DESC, note,
 	       KERNEL_PAGE_DESC);
 	return 0;
@@ -883,13 +883,13 @@ static double time_reference(struct cma_bench *b, size_t bytes, bool copy, int r
 static void print_cma_figure(const char *figure, double value, const char *unit,
 			     const char *ratio_name, double ratio, const char *note)
 {
-	printf("%-24s %10.1f %-10s  %-15s %5.2f   (%s)\n", figure, value, unit, ratio_name, ratio,
+	printf("%-26s %10.1f %-10s  %-15s %5.2f   (%s)\n", figure, value, unit, ratio_name, ratio,
 	       note);
 }
 
 static void print_no_figure(const char *figure, const char *why)
 {
-	printf("%-24s %10s            %s; no figure\n", figure, "-", why);
+	printf("%-26s %10s            %s; no figure\n", figure, "-", why);
 }
 
 /* Damaged owner data fails the whole bench: a fast migration that loses bytes is no figure. */

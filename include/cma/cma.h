@@ -199,7 +199,9 @@ void cma_page_put(struct cma_mm *mm, struct cma_page *page);
 void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
 /**
  * cma_page_pin_longterm() - pin_user_pages(FOLL_LONGTERM) of one movable
- * page the caller knows to be in use. "3.5": cma_page_get(), the page
+ * page the caller knows to be in use, as for cma_page_get(), holding no
+ * reference of its own (6.12's migration would count it as a pin and
+ * fail). "3.5": cma_page_get(), the page
  * returned. "6.12": a page in a CMA or isolated pageblock is first
  * migrated by its owner to memory outside CMA, then pinned. Returns the
  * pinned page (the new one when it moved; release it with
