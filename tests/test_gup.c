@@ -165,6 +165,42 @@ static void pin_longterm_no_target_is_enomem(void **state)
 }
 
 /*
+ * Expect: under 6.12, a CMA page that already has a short-term pin (an
+ * O_DIRECT reference) cannot be moved: migration finds a reference past
+ * the owner's and the isolation's (folio_expected_ref_count), answers
+ * -EAGAIN each of its passes and gives up; the long-term pin fails with
+ * ENOMEM, the page stays in the area, and a contiguous allocation of
+ * the whole area then fails on it.
+ */
+static void pin_longterm_page_with_another_pin_is_enomem(void **state)
+{
+	struct cma_mm *mm = pin_machine("6.12");
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	struct fake_owner *o = owner_in_cma(mm, false, 1);
+	uint64_t idx = first_slot(o), fail_before, fail_after;
+	struct cma_page *page = o->slots[idx].page;
+
+	cma_page_get(mm, page);
+	assert_int_equal(cma_mm_counter(mm, "pgmigrate_fail", &fail_before), 0);
+	errno = 0;
+	assert_null(cma_page_pin_longterm(mm, page));
+	assert_int_equal(errno, ENOMEM);
+	assert_int_equal(cma_mm_counter(mm, "pgmigrate_fail", &fail_after), 0);
+	assert_true(fail_after > fail_before);
+	lru_add_drain_all(mm);
+	assert_ptr_equal(o->slots[idx].page, page);
+	assert_true(in_area(mm, page));
+	assert_int_equal(page_count(page), 2);
+	assert_verify(mm);
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, (int)cma_area_count(cma), 0));
+	assert_verify(mm);
+	cma_page_put(mm, page);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect: a CMA page that is no owner's (a driver's buffer) cannot be
  * moved: under 6.12 EBUSY and no reference taken; 3.5 pins it as is.
  */
@@ -238,6 +274,7 @@ int main(void)
 		cmocka_unit_test(pin_longterm_cma_page_then_cma_alloc),
 		cmocka_unit_test(pin_longterm_page_outside_cma_stays),
 		cmocka_unit_test(pin_longterm_no_target_is_enomem),
+		cmocka_unit_test(pin_longterm_page_with_another_pin_is_enomem),
 		cmocka_unit_test(pin_longterm_unowned_cma_page),
 		cmocka_unit_test(alloc_contig_range_pinned_anon_page),
 	};
