@@ -27,6 +27,8 @@
  * name; a group (order0_pair_*, mix_*, metadata_*) runs whole when any of
  * its names matches, since its ratios need its libcma figure; the
  * migration and CMA figures carry their own reference and run alone.
+ * The migration and CMA figures run under each kernel profile: 3.5's
+ * under their plain names, 6.12's with "@6.12" after them.
  * CMA_BENCH_SEED=N replaces the mix's fixed seed.
  */
 #include <cma/cma.h>
@@ -247,7 +249,7 @@ static double now_ns(void)
 
 static void print_skipped(const char *figure, const struct allocator *a)
 {
-	printf("%-24s %10s            %s not loaded (%s); no ratio\n", figure, "-", a->name,
+	printf("%-26s %10s            %s not loaded (%s); no ratio\n", figure, "-", a->name,
 	       a->why);
 }
 
@@ -255,7 +257,7 @@ static void print_skipped(const char *figure, const struct allocator *a)
 static void print_figure(const char *figure, double value, const char *unit,
 			 const char *ref_name, double ref_value, const char *note)
 {
-	printf("%-24s %10.1f %-10s", figure, value, unit);
+	printf("%-26s %10.1f %-10s", figure, value, unit);
 	if (ref_name)
 		printf("  libcma/%-8s %5.2f", ref_name, ref_value / value);
 	printf("   (%s)\n", note);
@@ -319,7 +321,7 @@ static int figure_pairs(struct allocator *allocs, int n, const struct bench_para
 		double ns = time_pairs(a, bp);
 
 		if (ns < 0) {
-			printf("%-24s %10s            allocation failed; no figure\n", figure, "-");
+			printf("%-26s %10s            allocation failed; no figure\n", figure, "-");
 			continue;
 		}
 		if (a->kind == KIND_LIBCMA)
@@ -535,7 +537,7 @@ static int figure_metadata(void)
 	cma_mm_destroy(mm);
 	free(pages);
 	if (before < 0 || after < 0) {
-		printf("%-24s %10s            /proc/self/statm unreadable; no figure\n",
+		printf("%-26s %10s            /proc/self/statm unreadable; no figure\n",
 		       "metadata_per_page", "-");
 		return 0;
 	}
@@ -544,7 +546,7 @@ static int figure_metadata(void)
 	snprintf(note, sizeof(note),
 		 "RSS growth over create+boot+%lu of %lu pages allocated, 4 GiB metadata_only",
 		 taken, nr_pages);
-	printf("%-24s %10.1f %-10s  libcma/kernel   %5.2f   (%s; kernel struct page %d bytes)\n",
+	printf("%-26s %10.1f %-10s  libcma/kernel   %5.2f   (%s; kernel struct page %d bytes)\n",
 	       "metadata_per_page", per_page, "bytes/page", per_page / KERNEL_PAGE_DESC, note,
 	       KERNEL_PAGE_DESC);
 	return 0;
@@ -815,10 +817,11 @@ static void cma_bench_teardown(struct cma_bench *b)
 	free(b->dst);
 }
 
-static int cma_bench_setup(struct cma_bench *b)
+static int cma_bench_setup(struct cma_bench *b, const char *kernel)
 {
 	struct cma_bank bank = { 0, CMA_BENCH_BYTES };
-	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = CMA_BENCH_CMDLINE };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = CMA_BENCH_CMDLINE,
+				     .kernel = kernel };
 	struct cma *area;
 	int ret;
 
@@ -880,13 +883,13 @@ static double time_reference(struct cma_bench *b, size_t bytes, bool copy, int r
 static void print_cma_figure(const char *figure, double value, const char *unit,
 			     const char *ratio_name, double ratio, const char *note)
 {
-	printf("%-24s %10.1f %-10s  %-15s %5.2f   (%s)\n", figure, value, unit, ratio_name, ratio,
+	printf("%-26s %10.1f %-10s  %-15s %5.2f   (%s)\n", figure, value, unit, ratio_name, ratio,
 	       note);
 }
 
 static void print_no_figure(const char *figure, const char *why)
 {
-	printf("%-24s %10s            %s; no figure\n", figure, "-", why);
+	printf("%-26s %10s            %s; no figure\n", figure, "-", why);
 }
 
 /* Damaged owner data fails the whole bench: a fast migration that loses bytes is no figure. */
@@ -1029,24 +1032,28 @@ static bool figure_selected(const char *filter, const char *name)
 	return !filter || strstr(name, filter);
 }
 
-/* The backed machine is booted once, and only if one of its figures is selected. */
-static int figures_cma(const struct bench_params *bp, const char *filter)
+/*
+ * The backed machine of @kernel is booted once, and only if one of its
+ * figures is selected; @suffix follows each figure's name.
+ */
+static int figures_cma(const struct bench_params *bp, const char *filter, const char *kernel,
+		       const char *suffix)
 {
-	char migrate[32], idle[NR_CMA_SIZES][32], full[NR_CMA_SIZES][32];
+	char migrate[40], idle[NR_CMA_SIZES][40], full[NR_CMA_SIZES][40];
 	bool any;
 	struct cma_bench b;
 	int ret = 0;
 
-	snprintf(migrate, sizeof(migrate), "migrate_%luMiB", bp->migrate_mib);
+	snprintf(migrate, sizeof(migrate), "migrate_%luMiB%s", bp->migrate_mib, suffix);
 	any = figure_selected(filter, migrate);
 	for (size_t i = 0; i < NR_CMA_SIZES; i++) {
-		snprintf(idle[i], sizeof(idle[i]), "cma_alloc_idle_%luMiB", cma_alloc_mib[i]);
-		snprintf(full[i], sizeof(full[i]), "cma_alloc_full_%luMiB", cma_alloc_mib[i]);
+		snprintf(idle[i], sizeof(idle[i]), "cma_alloc_idle_%luMiB%s", cma_alloc_mib[i], suffix);
+		snprintf(full[i], sizeof(full[i]), "cma_alloc_full_%luMiB%s", cma_alloc_mib[i], suffix);
 		any |= figure_selected(filter, idle[i]) || figure_selected(filter, full[i]);
 	}
 	if (!any)
 		return 0;
-	if (cma_bench_setup(&b))
+	if (cma_bench_setup(&b, kernel))
 		return -1;
 	if (figure_selected(filter, migrate))
 		ret |= figure_migrate(&b, migrate, bp->migrate_mib);
@@ -1147,6 +1154,7 @@ int main(int argc, char **argv)
 		ret |= figure_mix(allocs, 4, &bp);
 	if (group_selected(filter, "metadata_per_page", allocs, 0))
 		ret |= figure_metadata();
-	ret |= figures_cma(&bp, filter);
+	ret |= figures_cma(&bp, filter, "3.5", "");
+	ret |= figures_cma(&bp, filter, "6.12", "@6.12");
 	return ret ? 1 : 0;
 }

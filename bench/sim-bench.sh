@@ -27,9 +27,9 @@ figure() {
 	jq -r '.duration_s as $d | .runs[0] | [.host.events_per_second, .host.seconds, $d / .host.seconds, .events] | @tsv' "$out" |
 	while IFS='	' read -r eps secs ratio events; do
 		case "$1" in
-		sim_events*) printf '%-24s %10.1f %-10s  %-15s %5.2f   (%s, %s events in %.2f s)\n' \
+		sim_events*) printf '%-26s %10.1f %-10s  %-15s %5.2f   (%s, %s events in %.2f s)\n' \
 			"$1" "$eps" "events/s" "sim/host" "$ratio" "$4" "$events" "$secs" ;;
-		*) printf '%-24s %10.1f %-10s  %-15s %5.2f   (%s, %s events)\n' \
+		*) printf '%-26s %10.1f %-10s  %-15s %5.2f   (%s, %s events)\n' \
 			"$1" "$secs" "s host" "sim/host" "$ratio" "$4" "$events" ;;
 		esac
 	done

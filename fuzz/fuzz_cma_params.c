@@ -2,7 +2,10 @@
 /*
  * fuzz_cma_params: cma_mm_create() with a fuzzed kernel command line and
  * .config text on two small machines (x86 and ARM, 32 MiB, pageblock
- * order 9). The input is the command line, a NUL, then the .config text.
+ * order 9). The input is the command line, a NUL, then the .config text;
+ * its last byte's low bit also picks the kernel profile (0: 3.5, 1:
+ * 6.12), which the parameters' rules depend on (6.12's cma= takes a
+ * range).
  *
  * Expect: cma_mm_create returns 0 or -EINVAL, the same on both machines
  * except that ARM alone reads coherent_pool= (and refuses a malformed
@@ -53,12 +56,12 @@ static bool bad_coherent_pool(const char *cmdline)
 }
 
 /* 0 or -EINVAL from create; on success boot, verify, use the default area. */
-static int try_machine(enum cma_arch arch, const char *cmdline, const char *kconfig)
+static int try_machine(enum cma_arch arch, const char *kernel, const char *cmdline, const char *kconfig)
 {
 	static const struct cma_bank bank = { 0, 32ull << 20 };
 	struct cma_mm_config cfg = {
 		.arch = arch, .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
-		.zone_dma_end = 16ull << 20, .cmdline = cmdline, .kconfig = kconfig,
+		.zone_dma_end = 16ull << 20, .cmdline = cmdline, .kconfig = kconfig, .kernel = kernel,
 	};
 	struct cma_mm *mm = (struct cma_mm *)&cfg;	/* poison: must become NULL or a machine */
 	struct cma_page *page;
@@ -99,14 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t cmd_len = nul ? (size_t)(nul - data) : size;
 	char *cmdline = strndup((const char *)data, cmd_len);
 	char *kconfig = nul ? strndup((const char *)nul + 1, size - cmd_len - 1) : NULL;
+	const char *kernel = size && (data[size - 1] & 1) ? "6.12" : "3.5";
 	int x86, arm;
 
 	if (!cmdline || (nul && !kconfig))
 		abort();
-	x86 = try_machine(CMA_ARCH_X86, cmdline, kconfig);
-	arm = try_machine(CMA_ARCH_ARM, cmdline, kconfig);
+	x86 = try_machine(CMA_ARCH_X86, kernel, cmdline, kconfig);
+	arm = try_machine(CMA_ARCH_ARM, kernel, cmdline, kconfig);
 	if (bad_coherent_pool(cmdline) ? arm != -EINVAL : x86 != arm)
-		fail("cma_mm_create: %d on x86 but %d on ARM for the same parameters", x86, arm);
+		fail("cma_mm_create: %d on x86 but %d on ARM for the same parameters (kernel %s)", x86, arm, kernel);
 	free(cmdline);
 	free(kconfig);
 	return 0;

@@ -4,8 +4,10 @@
  * libcma calls and runs it on a small machine, checking the machine after
  * every call.
  *
- * The first byte picks a machine shape (memory layout, orders, CMA areas),
- * the next few an optional early memblock reservation; every later group
+ * The first byte picks a machine shape (memory layout, orders, CMA areas)
+ * with its low 7 bits and the kernel profile with its top bit (0: 3.5,
+ * 1: 6.12, so that older inputs keep their meaning), the next few an
+ * optional early memblock reservation; every later group
  * of bytes is one call: allocations and frees of every kind, pins, movable
  * pages with an owner whose table the migrate callback switches,
  * contiguous ranges, DMA areas, coherent buffers (ARM's atomic pool
@@ -131,6 +133,7 @@ struct obj {
 struct fuzz {
 	struct cma_mm *mm;
 	const struct shape *shape;
+	const char *kernel;	/* the kernel profile */
 	struct cma_device *devs[NR_DEVS];
 	struct cma *areas[NR_DEVS];
 	unsigned long base_pfn, end_pfn, nr_pfns, pb_pages, nr_pbs, max_order_pages;
@@ -1452,7 +1455,7 @@ static int machine_create(struct fuzz *fz)
 		.max_order = s->max_order, .pageblock_order = s->pageblock_order,
 		.zone_dma_end = s->zone_dma_end, .zone_dma32_end = s->zone_dma32_end,
 		.highmem_start = s->highmem_start, .cmdline = s->cmdline, .kconfig = s->kconfig,
-		.swap_bytes = s->swap_bytes, .nr_cpus = s->nr_cpus,
+		.swap_bytes = s->swap_bytes, .nr_cpus = s->nr_cpus, .kernel = fz->kernel,
 	};
 	const struct cma_bank *last = &s->banks[s->nr_banks - 1];
 	int ret = cma_mm_create(&cfg, &fz->mm);
@@ -1579,11 +1582,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(fz, 0, sizeof(*fz));
 	fz->in = data;
 	fz->len = size;
-	fz->shape = &shapes[in8(fz) % NR_SHAPES];
+	{
+		uint8_t first = in8(fz);
+
+		fz->shape = &shapes[(first & 0x7f) % NR_SHAPES];
+		fz->kernel = first & 0x80 ? "6.12" : "3.5";
+	}
 	fz->null = fopen("/dev/null", "w");
 	if (!fz->null)
 		abort();
-	note(fz, "machine %s", fz->shape->name);
+	note(fz, "machine %s, kernel %s", fz->shape->name, fz->kernel);
 	if (machine_create(fz) == 0) {
 		after_boot(fz);
 		while (fz->len && fz->op < MAX_OPS) {

@@ -11,6 +11,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
 # fuzz_ops: shapes and the index of each call in ops[]
 X86_32M, X86_HOLE, ARM_HIGHMEM, TINY = range(4)
+KERNEL_612 = 0x80   # the shape byte's top bit: the 6.12 kernel profile
 OPS = ["alloc_pages"] * 3 + ["alloc_movable"] * 4 + ["free"] * 3 + [
     "pin", "unpin", "touch", "owner_flags", "contig", "contig", "dma_alloc", "dma_alloc",
     "coherent_alloc", "coherent_alloc", "dma_release_part", "contig_free_part",
@@ -34,7 +35,7 @@ MAX_ORDER = {X86_32M: 11, X86_HOLE: 9, ARM_HIGHMEM: 10, TINY: 8}
 class Prog:
     def __init__(self, shape, early=b"\x00"):
         self.b = bytes([shape]) + early
-        self.max_order = MAX_ORDER[shape]
+        self.max_order = MAX_ORDER[shape & ~KERNEL_612]
 
     def add(self, name, *args):
         self.b += op(name) + b"".join(a if isinstance(a, bytes) else bytes([a]) for a in args)
@@ -113,6 +114,7 @@ def fuzz_ops_seeds():
     p.contig(1, 0, 512, 512).add("contig_free_part", 0, 0x85).reclaim(0)
     p.free(0).free(1).add("dma_release_part", 0, 3)
     seeds["x86-pins-contig"] = p.b
+    seeds["x86-pins-contig-6.12"] = bytes([X86_32M | KERNEL_612]) + p.b[1:]
 
     # Isolation and its undo, CMA areas of two devices, coherent buffers.
     p = Prog(X86_HOLE, b"\x03\x00\x04\x10\x08")
@@ -250,6 +252,8 @@ mask = 0xffffffffffffffff
 cma_size = 4M
 cma_limit = 16M
 """,
+    "arm-6.12.ini": b"[platform]\narch = arm\nbank = 0x40000000 64M\nkernel = 6.12 0x40008000 4M\n"
+                    b"cmdline = cma=8M\n[device camera]\nmask = 0xffffffff\ncma_size = 4M\n",
     "bad-key.ini": b"[platform]\nbank = 0 16M\nfrobnicate = 3\n",
     "no-banks.ini": b"[platform]\narch = x86\n[device a]\nmask = 0xffffff\n",
 }

@@ -330,7 +330,7 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, boot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
-	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --help" },
+	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --kernel, --help" },
 	{ "unknown short option", { "boot", "-x" }, NULL, 2, "unknown option '-x': accepted" },
 	{ "--platform without value", { "boot", "--platform" }, NULL, 2,
 	  "--platform needs a value: a platform name or file" },
@@ -339,6 +339,10 @@ static const struct bad_case bad_cases[] = {
 	{ "--dump without value", { "boot", "--dump" }, NULL, 2,
 	  "--dump needs a value: a /proc file name (buddyinfo, pagetypeinfo" },
 	{ "stray argument", { "boot", "x86" }, NULL, 2, "unexpected argument 'x86': boot takes only options" },
+	{ "boot: unknown kernel profile", { "boot", "--kernel", "4.19" }, NULL, 2,
+	  "cmasim: --kernel '4.19': no such kernel profile: accepted 3.5 or 6.12" },
+	{ "--kernel without value", { "boot", "--kernel" }, NULL, 2,
+	  "--kernel needs a value: a kernel profile (3.5 or 6.12)" },
 	{ "unknown platform", { "boot", "--platform", "pdp11" }, NULL, 2,
 	  "--platform 'pdp11': no such platform: accepted x86, arm, s5p-mfc, arm64 (see 'cmasim list'), or the path of a platform file" },
 	{ "empty platform", { "boot", "--platform=" }, NULL, 2, "--platform '': no such platform" },
@@ -376,6 +380,10 @@ static const struct bad_case bad_cases[] = {
 	  ":3: zone_dma_end = 16Q: not a number: give a decimal or 0x hex number, optionally with a K, M, G or T suffix" },
 	{ "file: unknown arch", { "boot", "--platform", "@FILE" }, "[platform]\narch = mips\nbank = 0 64M\n", 2,
 	  ":2: arch = mips: accepted x86 or arm" },
+	{ "file: unknown kernel profile", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\nkernel = 4.19\n", 2,
+	  ":3: kernel = 4.19: expected the kernel profile (3.5 or 6.12), the image's BASE SIZE" },
+	{ "file: kernel profile with a malformed image", { "boot", "--platform", "@FILE" },
+	  "[platform]\nbank = 0 64M\nkernel = 6.12 16M\n", 2, ":3: kernel = 6.12 16M: expected the kernel profile" },
 	{ "file: bad boolean", { "boot", "--platform", "@FILE" }, "[platform]\nbank = 0 64M\nmetadata_only = maybe\n", 2,
 	  ":3: metadata_only = maybe: accepted yes, no, true, false, 1 or 0" },
 	{ "file: key given twice", { "boot", "--platform", "@FILE" }, "[platform]\narch = arm\nbank = 0 64M\narch = x86\n", 2,
@@ -443,6 +451,14 @@ static const struct bad_case bad_cases[] = {
 	{ "run: missing scenario file", { "run", "--scenario", "/nonexistent/s.ini" }, NULL, 2,
 	  "/nonexistent/s.ini: cannot read the scenario file: No such file or directory" },
 	{ "run: --scenario without value", { "run", "--scenario" }, NULL, 2, "--scenario needs a value" },
+	{ "run: unknown kernel profile", { "run", "--kernel", "2.6" }, NULL, 2,
+	  "cmasim run: --kernel '2.6': no such kernel profile: accepted 3.5 or 6.12" },
+	{ "run: --kernels", { "run", "--kernels", "3.5,6.12" }, NULL, 2,
+	  "--kernels is compare's option: give --kernel 3.5|6.12" },
+	{ "compare: unknown kernel in the list", { "compare", "--kernels", "3.5,4.19" }, NULL, 2,
+	  "cmasim compare: --kernels '3.5,4.19': unknown kernel profile '4.19': accepted 3.5 or 6.12, separated by commas" },
+	{ "compare: empty kernel list", { "compare", "--kernels", "," }, NULL, 2,
+	  "cmasim compare: --kernels ',' names no kernel profile" },
 	{ "compare: unknown policy in the list", { "compare", "--policies", "cma,lru" }, NULL, 2,
 	  "--policies 'cma,lru': unknown policy 'lru': accepted cma, carveout, buddy, separated by commas" },
 	/* --cma, --cmdline, --set: the scenario parser's own messages */
@@ -585,7 +601,9 @@ static const struct scenario_error scenario_errors[] = {
 	{ "unknown section", SCENARIO_HEAD ONE_PROCESS "[fancy x]\nkey = 1\n", 9,
 	  "unknown section [fancy x]; accepted: [scenario], [cost], [pagecache NAME], [writer NAME], [anon NAME], [slab NAME], [pinner NAME], [device NAME]" },
 	{ "unknown key", SCENARIO_HEAD "bogus = 1\n" ONE_PROCESS, 5,
-	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, cma, kconfig, memory, swap, duration, seed, sample, snapshot" },
+	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, cma, kconfig, kernel, memory, swap, duration, seed, sample, snapshot" },
+	{ "unknown kernel profile", SCENARIO_HEAD "kernel = 5.10\n" ONE_PROCESS, 5,
+	  "kernel = 5.10: no such kernel profile: accepted 3.5 or 6.12" },
 	{ "unknown key of a workload", SCENARIO_HEAD ONE_PROCESS "size = 1M\n", 8,
 	  "unknown key 'size' in [anon a]; accepted: start, stop, rss, rate, lifetime, restart" },
 	{ "unknown cost key", SCENARIO_HEAD "[cost]\nwarp_mbps = 9\n" ONE_PROCESS, 6,
@@ -680,7 +698,7 @@ static void run_platform_file_next_to_the_scenario(void **state)
 	dir_file(dir, "boards/exynos.ini", board, path);
 	dir_file(dir, "s.ini", "[scenario]\nplatform = boards/exynos.ini\nduration = 1s\n" ONE_PROCESS, path);
 	r = run_cmasim(ARGS("run", "--scenario", path));
-	if (r.status || !strstr(r.out, "scenario s, platform s5p-mfc-file, policy cma, seed 1, duration 1.000 s\n"))
+	if (r.status || !strstr(r.out, "scenario s, platform s5p-mfc-file, kernel 3.5, policy cma, seed 1, duration 1.000 s\n"))
 		fail_msg("expected exit 0 and a run on the file's platform; found exit %d, stdout:\n%s\nstderr:\n%s", r.status,
 			 r.out, r.err);
 	run_free(&r);
@@ -1076,6 +1094,90 @@ static void compare_reports_to_files(void **state)
 	assert_non_null(strstr(page, "<th>cma</th><th>carveout</th><th>buddy</th>"));
 	assert_non_null(strstr(page, "</body>\n</html>\n"));
 	free(page);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: boot takes --kernel, and a platform file's kernel = PROFILE
+ * with or without the image's range; each boots (exit 0), and the image
+ * reserved beside the profile is reserved as without it.
+ */
+static void boot_kernel_option_and_platform_key(void **state)
+{
+	static const char board[] = "[platform]\narch = arm\nbank = 0x40000000 256M\n";
+	char dir[DIR_MAX], path[DIR_PATH_MAX], text[256];
+	struct run a, b;
+
+	for (const char *const *k = ARGS("3.5", "6.12"); *k; k++) {
+		a = run_cmasim(ARGS("boot", "--kernel", *k, "--platform", "arm"));
+		assert_int_equal(a.status, 0);
+		run_free(&a);
+	}
+	make_dir(dir);
+	snprintf(text, sizeof(text), "%skernel = 0x40008000 8M\n", board);
+	dir_file(dir, "image.ini", text, path);
+	a = run_cmasim(ARGS("boot", "--platform", path, "--kernel", "6.12", "--dump", "meminfo"));
+	snprintf(text, sizeof(text), "%skernel = 6.12 0x40008000 8M\n", board);
+	dir_file(dir, "both.ini", text, path);
+	b = run_cmasim(ARGS("boot", "--platform", path, "--dump", "meminfo"));
+	assert_int_equal(a.status, 0);
+	assert_int_equal(b.status, 0);
+	assert_string_equal(a.out, b.out);
+	run_free(&a);
+	run_free(&b);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: run --kernel labels the run with its profile (text heading,
+ * JSON "kernel"), over the scenario's kernel = key; compare --kernels
+ * runs each profile under each policy, columns "cma 3.5" ... "cma 6.12".
+ */
+static void run_and_compare_kernels(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], json[DIR_PATH_MAX], cmd[2 * DIR_PATH_MAX], text[512];
+	char *line = NULL;
+	size_t cap = 0;
+	regex_t re;
+	struct run r;
+	FILE *jq;
+
+	make_dir(dir);
+	snprintf(text, sizeof(text), "[scenario]\nkernel = 6.12\n%s", camera_scenario + strlen("[scenario]\n"));
+	dir_file(dir, "s.ini", text, path);
+	r = run_cmasim(ARGS("run", "--scenario", path, "--duration", "1s"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "scenario s, platform arm, kernel 6.12, policy cma,"));
+	run_free(&r);
+	dir_file(dir, "r.json", NULL, json);
+	r = run_cmasim(ARGS("run", "--scenario", path, "--duration", "1s", "--kernel", "3.5", "--report", "json",
+			    "--output", json));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ", kernel 3.5, policy cma,"));
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "jq -r '.runs[0].kernel' %s", json);
+	jq = popen(cmd, "r");
+	assert_non_null(jq);
+	assert_true(getline(&line, &cap, jq) > 0);
+	assert_int_equal(pclose(jq), 0);
+	assert_string_equal(line, "3.5\n");
+
+	r = run_cmasim(ARGS("compare", "--scenario", path, "--duration", "1s", "--policies", "cma,buddy",
+			    "--kernels", "3.5,6.12", "--report", "json", "--output", json));
+	assert_int_equal(r.status, 0);
+	assert_int_equal(regcomp(&re, "^ +cma 3\\.5 +buddy 3\\.5 +cma 6\\.12 +buddy 6\\.12$", REG_EXTENDED | REG_NEWLINE), 0);
+	if (regexec(&re, r.out, 0, NULL, 0))
+		fail_msg("expected columns cma 3.5, buddy 3.5, cma 6.12, buddy 6.12; found:\n%s", r.out);
+	regfree(&re);
+	assert_non_null(strstr(r.out, "scenario s, platform arm, seed"));
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "jq -r '[.runs[] | .policy + \" \" + .kernel] | join(\",\")' %s", json);
+	jq = popen(cmd, "r");
+	assert_non_null(jq);
+	assert_true(getline(&line, &cap, jq) > 0);
+	assert_int_equal(pclose(jq), 0);
+	assert_string_equal(line, "cma 3.5,buddy 3.5,cma 6.12,buddy 6.12\n");
+	free(line);
 	remove_dir(dir);
 }
 
@@ -1533,6 +1635,8 @@ int main(void)
 		cmocka_unit_test(run_killed_leaves_the_old_file_alone),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),
+		cmocka_unit_test(boot_kernel_option_and_platform_key),
+		cmocka_unit_test(run_and_compare_kernels),
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),

@@ -169,6 +169,7 @@ static void fill_run(struct sim_result *r, int policy)
 	snprintf(r->scenario, sizeof(r->scenario), SCENARIO);
 	snprintf(r->platform, sizeof(r->platform), "s5p-mfc");
 	snprintf(r->policy, sizeof(r->policy), "%s", policy_names[policy]);
+	snprintf(r->kernel, sizeof(r->kernel), "3.5");
 	r->seed = 42;
 	r->duration_ns = 10000 * MS;
 	r->page_bytes = PAGE_BYTES;
@@ -386,7 +387,7 @@ static void text_compare_side_by_side(void **state)
 
 	fill_runs(runs);
 	text = report_string(report_text, runs, NR_POLICIES);
-	assert_non_null(strstr(text, "scenario " SCENARIO ", platform s5p-mfc, seed 42, "
+	assert_non_null(strstr(text, "scenario " SCENARIO ", platform s5p-mfc, kernel 3.5, seed 42, "
 				     "duration 10.000 s\n"));
 	expect_row(text, "", "cma carveout buddy");
 	expect_row(text, "camera requests", "100 100 100");
@@ -504,6 +505,7 @@ static void json_has_every_figure(void **state)
 	expect_jq(path, ".scenario", SCENARIO);
 	expect_jq(path, "[.seed, .duration_s, (.runs | length)] | @csv", "42,10,3");
 	expect_jq(path, "[.runs[].policy] | @csv", "\"cma\",\"carveout\",\"buddy\"");
+	expect_jq(path, "[.runs[].kernel] | @csv", "\"3.5\",\"3.5\",\"3.5\"");
 	expect_jq(path, ".runs[2].devices[0] | [.buffer_bytes, .deadline_ms, .requests, .successes,"
 		  " .failures.nomem, .failures.too_large, .deadline_misses, .latency_ms.p50,"
 		  " .latency_ms.p99] | @csv", "8388608,33,100,60,30,10,67,30,60");

@@ -333,6 +333,70 @@ static void wl_pinner_fails_cma_requests(void **state)
 }
 
 /*
+ * Expect: the page cache fills the 64 MiB board, CMA area included, so
+ * that a 12 MiB process started at 1 s gets pages in the area; from
+ * 1.5 s a pinner holds all of them with long-term pins. Under kernel 3.5
+ * (cma_page_pin_longterm is get_page) the 12 MiB requests fail with
+ * cause "pinned"; under 6.12 each pin first moves the process's CMA
+ * pages out of the area (check_and_migrate_movable_pages), so no request
+ * meets a pinned page and they are served. The run's kernel field names
+ * the profile the scenario's kernel key chose.
+ */
+static void wl_pinner_longterm_moves_pages_out_of_cma(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (int k = 0; k < 2; k++) {
+		char ini[1024];
+		const struct device_result *cam;
+		struct sim_result r;
+
+		snprintf(ini, sizeof(ini), BOARD_64M "kernel = %s\nduration = 4s\n"
+			 "[pagecache files]\nfile = 96M\nrate = 20000\n"
+			 "[anon hog]\nrss = 12M\nrate = 100000\nstart = 1s\n"
+			 "[pinner dio]\ntarget = hog\nshare = 100\nhold = 10s\nperiod = 1s\nstart = 1500ms\nlongterm = yes\n"
+			 "[device cam]\nsize = 12M\nperiod = 33ms\nstart = 2s\nsession = 500ms\ngap = 500ms\n",
+			 kernels[k]);
+		run_ini(ini, "cma", &r);
+		assert_string_equal(r.kernel, kernels[k]);
+		cam = the_device(&r);
+		assert_true(workload(&r, "dio")->ops > 0);
+		assert_true(cam->requests > 0);
+		printf("kernel %s: %llu of %llu requests served, %llu pinned, %llu busy, %llu nomem; %llu pages migrated\n",
+		       kernels[k], (unsigned long long)cam->successes, (unsigned long long)cam->requests,
+		       (unsigned long long)cam->fail[FAIL_PINNED], (unsigned long long)cam->fail[FAIL_BUSY],
+		       (unsigned long long)cam->fail[FAIL_NOMEM], (unsigned long long)r.pages_migrated);
+		if (k == 0) {
+			assert_true(cam->fail[FAIL_PINNED] > 0);
+		} else {
+			assert_int_equal(cam->fail[FAIL_PINNED], 0);
+			assert_true(cam->successes > 0);
+		}
+		sim_result_free(&r);
+	}
+}
+
+/* Expect: a platform file's kernel = PROFILE BASE SIZE gives both the profile and the image. */
+static void platform_file_kernel_key(void **state)
+{
+	static const char text[] = "[platform]\narch = arm\nbank = 0x40000000 256M\nkernel = 6.12 0x40008000 8M\n";
+	char path[] = "/tmp/test_sim-platform-XXXXXX", err[256];
+	struct platform p;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	memset(&p, 0, sizeof(p));
+	if (platform_read_file(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(path);
+	assert_string_equal(p.cfg.kernel, "6.12");
+	assert_int_equal(p.kernel.base, 0x40008000);
+	assert_int_equal(p.kernel.size, 8 << 20);
+}
+
+/*
  * Expect: sessions of 1 s every 2 s in a 2.5 s run: two sessions of a
  * ring of 3, so 6 requests; frames of 100 ms: 10 in the first session
  * and 5 in the second, which the run's end cuts short.
@@ -889,6 +953,8 @@ int main(void)
 		cmocka_unit_test(wl_anon_resident_and_oom_kills),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
+		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),
+		cmocka_unit_test(platform_file_kernel_key),
 		cmocka_unit_test(wl_device_requests_and_frames),
 		cmocka_unit_test(policy_carveout_never_used_by_workloads),
 		cmocka_unit_test(policy_buddy_beyond_max_order),

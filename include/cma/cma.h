@@ -204,6 +204,18 @@ void cma_page_get(struct cma_mm *mm, struct cma_page *page);
 void cma_page_put(struct cma_mm *mm, struct cma_page *page);
 void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
 /**
+ * cma_page_pin_longterm() - pin_user_pages(FOLL_LONGTERM) of one movable
+ * page the caller knows to be in use, as for cma_page_get(), holding no
+ * reference of its own (6.12's migration would count it as a pin and
+ * fail). "3.5": cma_page_get(), the page
+ * returned. "6.12": a page in a CMA or isolated pageblock is first
+ * migrated by its owner to memory outside CMA, then pinned. Returns the
+ * pinned page (the new one when it moved; release it with
+ * cma_page_put()), or NULL with errno EBUSY (it could not be isolated or
+ * was freed meanwhile) or ENOMEM (migration failed), nothing pinned.
+ */
+struct cma_page *cma_page_pin_longterm(struct cma_mm *mm, struct cma_page *page);
+/**
  * cma_page_set_mlocked() - mlock_vma_page() / munlock_vma_page(): an
  * mlocked movable page is unevictable: reclaim skips it, and neither
  * compaction nor a contiguous allocation moves it (a range holding one

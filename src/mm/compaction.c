@@ -307,6 +307,17 @@ static bool throttle_isolation(struct zone *zone, bool sync)
 	return false;
 }
 
+/*
+ * 6.12's isolate_migratepages_block leaves an anonymous page (no mapping:
+ * not in the swap cache) with references beyond its mappings alone, as
+ * migration would only refuse it: the owner's reference is the one
+ * mapping, any other a pin. A racy look, as the kernel's.
+ */
+static bool anon_page_pinned(const struct cma_page *page, uint32_t flags)
+{
+	return (flags & PG_swapbacked) && !(flags & PG_swapcache) && page_count(page) > 1;
+}
+
 /**
  * isolate_migratepages_range() - isolate one batch of migratable pages
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
@@ -356,6 +367,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		}
 		/* async does not wait for writeback, so a page under it would only fail */
 		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
+		    (mm->kernel.longterm_migrate && anon_page_pinned(page, flags)) ||
 		    isolate_lru_page(mm, page))
 			continue;
 		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */

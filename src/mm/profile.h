@@ -69,7 +69,8 @@ struct kernel_profile {
 	 * from CMA region" (5.1), then "mm/gup: migrate pinned pages out of
 	 * movable zone" (5.13): a FOLL_LONGTERM pin first moves the page out
 	 * of CMA; migration refuses pinned folios by their expected
-	 * references.
+	 * references, and "mm/compaction: avoid isolating pinned pages"
+	 * (5.12) leaves pinned anonymous pages unisolated.
 	 */
 	bool longterm_migrate;
 	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */

@@ -12,6 +12,7 @@
 #include "platform.h"
 
 enum boot_option { O_PLATFORM, O_CMDLINE, O_KCONFIG, O_DUMP };
+enum { O_KERNEL = 64 };		/* apart, as in cmd_run.c */
 
 const struct cmd_option boot_options[] = {
 	{ .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 1,
@@ -25,6 +26,9 @@ const struct cmd_option boot_options[] = {
 	{ .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 4,
 	  .help = "after the boot log, print /proc/NAME; NAME is one of\n" PROC_NAMES_ACCEPTED "; repeatable",
 	  .what = "a /proc file name (" PROC_NAMES_ACCEPTED ")" },
+	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 5,
+	  .help = "the kernel profile, replacing the platform's (default 3.5)",
+	  .what = "a kernel profile (" PLATFORM_KERNELS_ACCEPTED ")" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
 };
 
@@ -37,6 +41,7 @@ struct boot_args {
 	const char *kconfig_path;
 	const char **dumps;
 	int nr_dumps;
+	const char *kernel;		/* NULL: the platform's */
 };
 
 /* The file's text, or NULL after saying why on stderr. */
@@ -79,6 +84,14 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 				return -EINVAL;
 			}
 			a->dumps[a->nr_dumps++] = value;
+			break;
+		case O_KERNEL:
+			a->kernel = platform_kernel_find(value);
+			if (!a->kernel) {
+				fprintf(stderr, "cmasim: --kernel '%s': no such kernel profile: accepted "
+					PLATFORM_KERNELS_ACCEPTED "\n", value);
+				return -EINVAL;
+			}
 			break;
 		case OPT_HELP:
 			return 1;
@@ -151,6 +164,8 @@ int cmd_boot(int argc, char **argv)
 		ret = CMD_USAGE;
 	} else if (!ret) {
 		ret = load_platform(a.platform, &p);
+		if (!ret && a.kernel)
+			p.cfg.kernel = a.kernel;
 		if (!ret)
 			ret = boot_and_report(&p, &a);
 	}

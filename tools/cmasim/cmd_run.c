@@ -17,6 +17,8 @@
 
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
 
+#define RUN_MAX_KERNELS 4	/* profiles one compare runs */
+
 struct run_args {
 	const char *scenario;
 	const char *platform;		/* replaces the scenario's */
@@ -28,6 +30,8 @@ struct run_args {
 	const char *dumps[SIM_MAX_PROCS];
 	struct scenario_overrides over;	/* --cma, --cmdline, --set */
 	struct sim_options opt;
+	const char *kernels[RUN_MAX_KERNELS];	/* --kernel, --kernels; none: the scenario's */
+	unsigned nr_kernels;
 };
 
 bool proc_name_ok(const char *name)
@@ -72,6 +76,40 @@ static int parse_policy_list(const char *list, struct run_args *a)
 enum run_option { O_SCENARIO, O_PLATFORM, O_POLICY, O_POLICIES, O_REPORT, O_OUTPUT, O_OUTDIR, O_TRACE,
 		  O_SEED, O_DURATION, O_DUMP };
 
+/* --kernel and --kernels: ids apart from run_option's, so that the tables grow without clashing. */
+enum { O_KERNEL = 64, O_KERNELS };
+
+#define OPT_KERNEL { .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 8, \
+	.help = "the kernel profile, replacing the platform's and the scenario's" }
+
+/* --kernels "3.5,6.12" into @a->kernels; 0 or -EINVAL. */
+static int parse_kernel_list(const char *list, struct run_args *a)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	a->nr_kernels = 0;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *k = platform_kernel_find(tok);
+
+		if (!k) {
+			fprintf(stderr, "cmasim compare: --kernels '%s': unknown kernel profile '%s': accepted "
+				PLATFORM_KERNELS_ACCEPTED ", separated by commas\n", list, tok);
+			return -EINVAL;
+		}
+		if (a->nr_kernels == RUN_MAX_KERNELS) {
+			fprintf(stderr, "cmasim compare: --kernels '%s': at most %d of them\n", list, RUN_MAX_KERNELS);
+			return -EINVAL;
+		}
+		a->kernels[a->nr_kernels++] = k;
+	}
+	if (a->nr_kernels)
+		return 0;
+	fprintf(stderr, "cmasim compare: --kernels '%s' names no kernel profile: accepted " PLATFORM_KERNELS_ACCEPTED
+		", separated by commas\n", list);
+	return -EINVAL;
+}
+
 /* "cma|carveout|buddy" */
 static const char *policy_choices(void)
 {
@@ -111,6 +149,9 @@ static const struct cmd_option run_options[] = {
 	  .help = "write the run's events to FILE in ftrace text format" },
 	OPT_SEED,
 	OPT_DUMP,
+	OPT_KERNEL,
+	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST",
+	  .refused = "--kernels is compare's option: give --kernel 3.5|6.12" },
 	OPT_HELP_ENTRY,
 };
 
@@ -127,6 +168,9 @@ static const struct cmd_option compare_options[] = {
 	  .refused = "--trace is run's option: trace one policy with cmasim run --trace FILE" },
 	OPT_SEED,
 	OPT_DUMP,
+	OPT_KERNEL,
+	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST", .help_rank = 9,
+	  .help = "run each kernel profile of LIST (e.g. 3.5,6.12) under each policy,\nside by side" },
 	OPT_HELP_ENTRY,
 };
 
@@ -206,6 +250,16 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 		a->dumps[a->opt.nr_dumps++] = value;
 		a->opt.dumps = a->dumps;
 		return 0;
+	case O_KERNEL:
+		a->kernels[0] = platform_kernel_find(value);
+		a->nr_kernels = 1;
+		if (a->kernels[0])
+			return 0;
+		fprintf(stderr, "cmasim %s: --kernel '%s': no such kernel profile: accepted " PLATFORM_KERNELS_ACCEPTED "\n",
+			cmd, value);
+		return -EINVAL;
+	case O_KERNELS:
+		return parse_kernel_list(value, a);
 	}
 	return -EINVAL;
 }
@@ -318,7 +372,7 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 static int run_scenario(struct run_args *a, bool compare)
 {
 	static struct scenario sc;
-	struct sim_result runs[SIM_MAX_POLICIES];
+	struct sim_result runs[SIM_MAX_POLICIES * RUN_MAX_KERNELS];
 	char path[4096];
 	unsigned nr = 0;
 	struct atomic_file trace_file;
@@ -338,13 +392,21 @@ static int run_scenario(struct run_args *a, bool compare)
 		return -EIO;
 	a->opt.trace = trace;
 	a->opt.progress = true;
-	for (unsigned p = 0; p < sim_nr_policies() && !ret; p++) {
-		if (compare ? !a->policies[p] : sim_policy(p) != a->opt.policy)
-			continue;
-		a->opt.policy = sim_policy(p);
-		ret = sim_run(&sc, &a->opt, &runs[nr]);
-		if (!ret)
-			nr++;
+	/* by kernel, then by policy: a kernel's runs stand side by side */
+	for (unsigned k = 0; k < (a->nr_kernels ? a->nr_kernels : 1) && !ret; k++) {
+		const struct sim_policy_ops *policy = a->opt.policy;
+
+		if (a->nr_kernels)
+			sc.kernel = a->kernels[k];
+		for (unsigned p = 0; p < sim_nr_policies() && !ret; p++) {
+			if (compare ? !a->policies[p] : sim_policy(p) != policy)
+				continue;
+			a->opt.policy = sim_policy(p);
+			ret = sim_run(&sc, &a->opt, &runs[nr]);
+			if (!ret)
+				nr++;
+		}
+		a->opt.policy = policy;
 	}
 	/* a failed run's trace too: it shows how the run got there */
 	if (trace && atomic_file_commit(&trace_file))

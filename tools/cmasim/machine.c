@@ -113,6 +113,8 @@ static int machine_prepare(struct sim *s)
 		return ret;
 	if (sc->kconfig_set)
 		snprintf(p->kconfig, sizeof(p->kconfig), "%s", sc->kconfig);
+	if (sc->kernel)
+		p->cfg.kernel = sc->kernel;
 	if (sc->swap_bytes)
 		p->cfg.swap_bytes = sc->swap_bytes;
 	p->cfg.metadata_only = true;	/* the simulation never looks at the bytes */
@@ -335,6 +337,7 @@ static int init_result(struct sim *s, const struct sim_options *o)
 	snprintf(r->scenario, sizeof(r->scenario), "%s", s->sc->name);
 	snprintf(r->platform, sizeof(r->platform), "%s", s->plat.name);
 	snprintf(r->policy, sizeof(r->policy), "%s", s->policy->name);
+	snprintf(r->kernel, sizeof(r->kernel), "%s", cma_mm_kernel(s->mm));
 	r->seed = o->seed_set ? o->seed : s->sc->seed;
 	r->duration_ns = s->end_ns;
 	r->page_bytes = s->page_bytes;

@@ -120,6 +120,16 @@ const struct platform *platform_builtin(const char *name)
 	return NULL;
 }
 
+const char *platform_kernel_find(const char *name)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
+		if (!strcmp(name, kernels[i]))
+			return kernels[i];
+	return NULL;
+}
+
 const char *platform_builtin_names(void)
 {
 	return "x86, arm, s5p-mfc, arm64";

@@ -53,6 +53,14 @@ struct platform {
 	char kconfig[4096];		/* .config lines; --kconfig replaces them */
 };
 
+/*
+ * The kernel profile @name ("3.5", "6.12": cma_mm_config.kernel) as a
+ * string that lives as long as the program, or NULL if the library has
+ * no such profile.
+ */
+const char *platform_kernel_find(const char *name);
+#define PLATFORM_KERNELS_ACCEPTED "3.5 or 6.12"
+
 /* The built-in platform @name, or NULL. */
 const struct platform *platform_builtin(const char *name);
 void platform_list(FILE *out);

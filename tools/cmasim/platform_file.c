@@ -8,7 +8,9 @@
  *	description = ...
  *	arch = arm                  ; x86 (default) or arm
  *	bank = 0x40000000 256M      ; BASE SIZE, once per memory bank, ascending
- *	kernel = 0x40008000 8M      ; the kernel image, reserved first (optional)
+ *	kernel = 0x40008000 8M      ; the kernel image, reserved first (optional),
+ *	                            ; after the kernel profile if one is given:
+ *	                            ; kernel = 6.12, or kernel = 6.12 0x40008000 8M
  *	page_shift = 12             ; max_order, pageblock_order, nr_cpus likewise
  *	zone_dma_end = 16M          ; zone_dma32_end, highmem_start, memblock_limit
  *	atomic_pool_size = 256K     ; swap = 1G; metadata_only = yes|no
@@ -61,13 +63,19 @@ static int bad_number(struct reader *r, const char *key, const char *value)
 }
 
 /* "BASE SIZE" */
-static int parse_range(struct reader *r, const char *key, const char *value, struct cma_bank *out)
+/* "BASE SIZE" into @out: false if it is not two numbers with a non-zero size. */
+static bool read_range(const char *value, struct cma_bank *out)
 {
 	size_t n1 = strcspn(value, " \t");
 	const char *second = value + n1 + strspn(value + n1, " \t");
 
-	if (!ini_parse_number(value, n1, true, &out->base) ||
-	    !ini_parse_number(second, strlen(second), true, &out->size) || !out->size)
+	return ini_parse_number(value, n1, true, &out->base) &&
+	       ini_parse_number(second, strlen(second), true, &out->size) && out->size;
+}
+
+static int parse_range(struct reader *r, const char *key, const char *value, struct cma_bank *out)
+{
+	if (!read_range(value, out))
 		return fail(r, "%s = %s: expected BASE SIZE, two numbers with an optional K, M, G or T suffix and a non-zero size (e.g. %s = 0x40000000 256M)",
 			    key, value, key);
 	return 1;
@@ -119,6 +127,30 @@ static const struct platform_key platform_keys[] = {
 	"pageblock_order, nr_cpus, zone_dma_end, zone_dma32_end, highmem_start, memblock_limit, " \
 	"atomic_pool_size, swap, metadata_only, cmdline, kconfig"
 
+/* kernel = [PROFILE] [BASE SIZE]: the kernel profile, the image, or both. */
+static int parse_kernel(struct reader *r, const char *value)
+{
+	size_t n = strcspn(value, " \t");
+	const char *image = value;
+	struct cma_bank range;
+	char name[16];
+
+	if (n < sizeof(name)) {
+		memcpy(name, value, n);
+		name[n] = 0;
+		if ((r->p->cfg.kernel = platform_kernel_find(name)))
+			image = value + n + strspn(value + n, " \t");
+	}
+	if (!*image)
+		return 1;
+	if (!read_range(image, &range))
+		return fail(r, "kernel = %s: expected the kernel profile (" PLATFORM_KERNELS_ACCEPTED
+			    "), the image's BASE SIZE (e.g. kernel = 0x40008000 8M), or both (kernel = 6.12 0x40008000 8M)",
+			    value);
+	r->p->kernel = range;
+	return 1;
+}
+
 static int platform_value(struct reader *r, const struct platform_key *k, const char *value)
 {
 	struct platform *p = r->p;
@@ -148,7 +180,7 @@ static int platform_value(struct reader *r, const struct platform_key *k, const 
 			return fail(r, "too many banks: at most %d", PLATFORM_MAX_BANKS);
 		return parse_range(r, k->name, value, &p->banks[p->nr_banks++]);
 	case K_KERNEL:
-		return parse_range(r, k->name, value, &p->kernel);
+		return parse_kernel(r, value);
 	case K_UINT:
 		if (!ini_parse_number(value, strlen(value), false, &v) || v > 4096)
 			return fail(r, "%s = %s: expected a small whole number (0 takes the default)", k->name, value);

@@ -75,6 +75,10 @@ const char *fmt_percent(char buf[FIGURE_MAX], uint64_t part, uint64_t whole);
  * followed by their causes.
  */
 unsigned compare_nr_rows(const struct sim_result *runs);
+/* Do the runs differ in kernel profile (cmasim compare --kernels)? */
+bool runs_mixed_kernels(const struct sim_result *runs, unsigned nr);
+/* Run @i's column head: its policy, with its kernel when the runs' kernels differ ("cma 6.12"). */
+const char *run_label(const struct sim_result *runs, unsigned nr, unsigned i, char buf[LABEL_MAX]);
 void compare_label(const struct sim_result *runs, unsigned row, char buf[LABEL_MAX]);
 void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[LABEL_MAX]);
 /*

@@ -55,6 +55,23 @@ const char *fmt_frag(char buf[FIGURE_MAX], int frag_index)
 	return buf;
 }
 
+bool runs_mixed_kernels(const struct sim_result *runs, unsigned nr)
+{
+	for (unsigned i = 1; i < nr; i++)
+		if (strcmp(runs[i].kernel, runs[0].kernel))
+			return true;
+	return false;
+}
+
+const char *run_label(const struct sim_result *runs, unsigned nr, unsigned i, char buf[LABEL_MAX])
+{
+	if (runs_mixed_kernels(runs, nr))
+		snprintf(buf, LABEL_MAX, "%s %s", runs[i].policy, runs[i].kernel);
+	else
+		snprintf(buf, LABEL_MAX, "%s", runs[i].policy);
+	return buf;
+}
+
 const char *fmt_host(char buf[LABEL_MAX], const struct sim_result *runs, unsigned nr)
 {
 	double seconds = 0;

@@ -72,7 +72,7 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 
 	fputs("<h2>Policies side by side</h2>\n<table>\n<tr><th></th>", out);
 	for (i = 0; i < nr; i++)
-		fprintf(out, "<th>%s</th>", runs[i].policy);
+		fprintf(out, "<th>%s</th>", run_label(runs, nr, i, buf));
 	fputs("</tr>\n", out);
 	for (row = 0; row < compare_nr_rows(runs); row++) {
 		compare_label(runs, row, buf);
@@ -546,8 +546,8 @@ static void html_run(FILE *out, const struct sim_result *r, const struct sim_res
 {
 	unsigned i;
 
-	fprintf(out, "<h2>Policy %s</h2>\n<h3>Physical memory by pageblock</h3>\n",
-		r->policy);
+	fprintf(out, "<h2>Policy %s, kernel %s</h2>\n<h3>Physical memory by pageblock</h3>\n",
+		r->policy, r->kernel);
 	if (r->nr_snapshots)
 		html_map_legend(out);
 	else

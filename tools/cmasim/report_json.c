@@ -278,6 +278,7 @@ static void json_run(struct json *j, const struct sim_result *r)
 
 	json_open(j, NULL, '{');
 	json_str(j, "policy", r->policy);
+	json_str(j, "kernel", r->kernel);
 	json_u64(j, "page_bytes", r->page_bytes);
 	json_u64(j, "total_pages", r->total_pages);
 	json_u64(j, "carveout_pages", r->carveout_pages);

@@ -141,10 +141,11 @@ static void compare_text_cell(const struct sim_result *runs, unsigned row, unsig
 static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	const char *heads[MAX_COLS] = { "" };
+	char labels[MAX_COLS][LABEL_MAX];
 	unsigned i;
 
 	for (i = 0; i < nr; i++)
-		heads[i + 1] = runs[i].policy;
+		heads[i + 1] = run_label(runs, nr, i, labels[i]);
 	compare_nr_runs = nr;
 	print_table(out, runs, heads, compare_nr_rows(runs), nr + 1, compare_text_cell);
 	fprintf(out, "\n" COMPARE_BEST_RULE "\n");
@@ -197,6 +198,8 @@ static void print_system(FILE *out, const struct sim_result *r)
 static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	fprintf(out, "scenario %s, platform %s", runs[0].scenario, runs[0].platform);
+	if (!runs_mixed_kernels(runs, nr))
+		fprintf(out, ", kernel %s", runs[0].kernel);
 	if (nr == 1)
 		fprintf(out, ", policy %s", runs[0].policy);
 	fprintf(out, ", seed %" PRIu64 ", duration %.3f s\n\n", runs[0].seed,
@@ -219,7 +222,7 @@ static void print_run(FILE *out, const struct sim_result *r)
 
 int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 {
-	char host[LABEL_MAX];
+	char host[LABEL_MAX], label[LABEL_MAX];
 
 	if (!nr || nr + 1 > MAX_COLS)
 		return -1;
@@ -231,7 +234,7 @@ int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 	for (unsigned i = 0; i < nr; i++)
 		for (unsigned p = 0; p < runs[i].nr_procs; p++)
 			fprintf(out, "\n==> /proc/%s at the end, policy %s <==\n%s", runs[i].procs[p].name,
-				runs[i].policy, runs[i].procs[p].text);
+				run_label(runs, nr, i, label), runs[i].procs[p].text);
 	/* the one line that changes from run to run of one seed: tests drop it */
 	fprintf(out, "\n%s\n", fmt_host(host, runs, nr));
 	return ferror(out) ? -1 : 0;

@@ -107,6 +107,7 @@ struct sim_result {
 	char scenario[SIM_NAME_MAX];
 	char platform[SIM_NAME_MAX];
 	char policy[SIM_NAME_MAX];	/* the policy's registered name (sim.h) */
+	char kernel[8];			/* the machine's kernel profile, "3.5" or "6.12" */
 	uint64_t seed;
 	uint64_t duration_ns;
 	uint64_t page_bytes;

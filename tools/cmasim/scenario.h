@@ -103,6 +103,7 @@ struct wl_pinner {
 	unsigned share;			/* percent of its resident pages */
 	uint64_t hold_ns;
 	uint64_t period_ns;
+	bool longterm;			/* FOLL_LONGTERM pins (cma_page_pin_longterm) */
 };
 
 /* A device streaming through a ring of contiguous buffers. */
@@ -142,6 +143,7 @@ struct scenario {
 	char cmdline[512];		/* "" with !cmdline_set: the platform's */
 	bool cmdline_set;
 	char cma[32];			/* cma = SIZE: replaces any cma= on the command line; "": none */
+	const char *kernel;		/* the kernel profile (platform_kernel_find); NULL: the platform's */
 	char kconfig[4096];
 	bool kconfig_set;
 	uint64_t memory_bytes;		/* 0: the platform's banks; else one bank of this size */

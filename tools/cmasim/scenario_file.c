@@ -9,6 +9,7 @@
  *	platform = arm              ; built-in, or a platform file (relative to this file)
  *	cmdline = cma=64M           ; replaces the platform's; kconfig = LINE repeats
  *	cma = 64M                   ; replaces any cma= on the command line
+ *	kernel = 6.12               ; the kernel profile, replacing the platform's
  *	memory = 4G                 ; one bank of this size instead of the platform's
  *	swap = 256M
  *	duration = 60s              ; us, ms, s, m, h
@@ -105,6 +106,15 @@ static int parse_cma(const char *value, void *field, char *err, size_t len)
 	return 1;
 }
 
+/* kernel = 3.5|6.12 */
+static int parse_kernel(const char *value, void *field, char *err, size_t len)
+{
+	if ((*(const char **)field = platform_kernel_find(value)))
+		return 1;
+	return ini_fail(err, len, "kernel = %s: no such kernel profile: accepted " PLATFORM_KERNELS_ACCEPTED,
+			value);
+}
+
 #define SC(f)	offsetof(struct scenario, f)
 #define SCT(f)	.offset = SC(f), .size = sizeof(((struct scenario *)0)->f)
 
@@ -115,6 +125,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "cmdline", .type = KEY_TEXT, SCT(cmdline), .given = SC(cmdline_set) },
 	{ .name = "cma", .type = KEY_CUSTOM, .offset = SC(cma), .parse = parse_cma },
 	{ .name = "kconfig", .type = KEY_TEXT, SCT(kconfig), .repeats = true, .given = SC(kconfig_set) },
+	{ .name = "kernel", .type = KEY_CUSTOM, .offset = SC(kernel), .parse = parse_kernel },
 	{ .name = "memory", .type = KEY_SIZE, .offset = SC(memory_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "swap", .type = KEY_SIZE, .offset = SC(swap_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "duration", .type = KEY_DURATION, .offset = SC(duration_ns) },

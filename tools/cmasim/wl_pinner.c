@@ -3,7 +3,10 @@
  * Pinners: every period, take a reference on a share of another
  * workload's resident pages (as O_DIRECT or RDMA would pin them) and hold
  * them for a while. A pinned page cannot be migrated: a contiguous
- * request over it fails or moves on.
+ * request over it fails or moves on. Long-term pins (longterm = yes, as
+ * RDMA or vfio take them) go through cma_page_pin_longterm: under 6.12
+ * they first move a CMA page out of the area, and a page that cannot
+ * move is not pinned.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,8 +70,13 @@ static void pin(struct sim *s, void *arg)
 	}
 	for (uint64_t i = 0; i < o->nr && e->nr < o->resident; i++)
 		if (o->page[i] && sim_rand_below(s, 100) < spec->share) {
-			cma_page_get(s->mm, o->page[i]);
-			e->pages[e->nr++] = o->page[i];
+			struct cma_page *page = o->page[i];
+
+			if (!spec->longterm)
+				cma_page_get(s->mm, page);
+			else if (!(page = cma_page_pin_longterm(s->mm, page)))
+				continue;
+			e->pages[e->nr++] = page;
 		}
 	e->w = w;
 	e->next = p->live;
@@ -140,6 +148,7 @@ static const struct scenario_key pinner_keys[] = {
 	{ .name = "share", .type = KEY_PERCENT, .offset = WL(pinner.share), .required = true },
 	{ .name = "hold", .type = KEY_DURATION, .offset = WL(pinner.hold_ns), .required = true },
 	{ .name = "period", .type = KEY_DURATION, .offset = WL(pinner.period_ns), .required = true },
+	{ .name = "longterm", .type = KEY_BOOL, .offset = WL(pinner.longterm) },
 };
 
 /* The target: a workload of pages the pinner can take (an owned kind). */
