@@ -67,8 +67,9 @@ $(BUILD)/libcma.pc: Makefile
 	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} -lcma -lpthread\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
-# cmasim reads platform files with libinih (Debian's libinih-dev)
-SIM_LIBS  := -linih -lm
+# cmasim reads platform files with libinih (Debian's libinih-dev) and, in sweep, its JSON
+# reports with jansson (libjansson-dev)
+SIM_LIBS  := -linih -ljansson -lm
 
 $(SIM_OBJ): | sim-deps
 
