@@ -58,6 +58,43 @@ static int platform_device_of(struct sim *s, const struct wl_spec *w)
 	return (int)p->nr_devices++;
 }
 
+/*
+ * The scenario's cma = SIZE: every cma= of the command line dropped (the
+ * kernel's early_param would take the last one) and cma=SIZE put at its
+ * end. Tokens split as the kernel's next_arg splits them: at blanks
+ * outside double quotes.
+ */
+static int cmdline_set_cma(struct sim *s, char *cmdline, size_t size, const char *cma)
+{
+	char out[sizeof(s->plat.cmdline)] = "";
+	size_t n = 0;
+
+	for (const char *t = cmdline; *t;) {
+		const char *end = t;
+		bool quoted = false;
+
+		if (*t == ' ' || *t == '\t') {
+			t++;
+			continue;
+		}
+		for (; *end && (quoted || (*end != ' ' && *end != '\t')); end++)
+			if (*end == '"')
+				quoted = !quoted;
+		if (strncmp(t, "cma=", 4) && n < sizeof(out))
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%.*s ", (int)(end - t), t);
+		t = end;
+	}
+	if (n < sizeof(out))
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "cma=%s", cma);
+	if (n >= size) {
+		fprintf(stderr, "cmasim: scenario %s: the command line is too long to add cma=%s\n", s->sc->name,
+			cma);
+		return -EINVAL;
+	}
+	memcpy(cmdline, out, n + 1);
+	return 0;
+}
+
 static int machine_prepare(struct sim *s)
 {
 	const struct scenario *sc = s->sc;
@@ -72,6 +109,8 @@ static int machine_prepare(struct sim *s)
 	}
 	if (sc->cmdline_set)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);
+	if (sc->cma[0] && (ret = cmdline_set_cma(s, p->cmdline, sizeof(p->cmdline), sc->cma)))
+		return ret;
 	if (sc->kconfig_set)
 		snprintf(p->kconfig, sizeof(p->kconfig), "%s", sc->kconfig);
 	if (sc->swap_bytes)
