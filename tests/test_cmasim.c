@@ -432,11 +432,15 @@ static const struct bad_case bad_cases[] = {
 	{ "sweep: unknown key", { "sweep", "--param", "bogus=1", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "cmasim sweep: --param: unknown key 'bogus': accepted cma, seed, duration, or SECTION.KEY of the scenario (e.g. anon.rss, camera.ring)" },
 	{ "sweep: unknown section", { "sweep", "--param", "nosuch.rss=1M", "-o", "/nonexistent/sw" }, NULL, 2,
-	  "--param: unknown key 'nosuch.rss': accepted cma, seed, duration, or SECTION.KEY" },
+	  "cmasim sweep: --param nosuch.rss=1M: no section 'nosuch' in scenario camera-browser: accepted scenario, cost," },
+	{ "sweep: unknown key of a section", { "sweep", "--param", "anon.size=1M", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param anon.size=1M: [anon browser]: unknown key 'size' in [anon browser]; accepted: start, stop, rss," },
+	{ "sweep: bad value of a key", { "sweep", "--param", "camera.ring=2,many", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param camera.ring=many: [device camera]: ring = many:" },
 	{ "sweep: no values", { "sweep", "--param", "cma", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "--param 'cma': expected KEY=V1,V2,... or KEY=START..END/STEP; KEY is cma, seed, duration" },
 	{ "sweep: bad size", { "sweep", "--param", "cma=16M,12Q", "-o", "/nonexistent/sw" }, NULL, 2,
-	  "--param cma: '12Q' is not a size: expected a decimal or 0x hex number, optionally with a K, M, G or T suffix" },
+	  "--param cma=12Q: [scenario]: cma = 12Q: expected a size in bytes with an optional K, M, G, T, P or E suffix" },
 	{ "sweep: bad duration", { "sweep", "--param", "duration=5", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "--param duration: '5': expected a number with a unit" },
 	{ "sweep: range backwards", { "sweep", "--param", "cma=64M..16M/16M", "-o", "/nonexistent/sw" }, NULL, 2,
@@ -944,8 +948,8 @@ static void compare_reports_to_files(void **state)
 /* ---- sweep ---- */
 
 /* Three sizes of the default area times two seeds of a 10 s camera-browser. */
-#define SWEEP_GRID	"duration=4s,6s,8s"
-#define SWEEP_ARGS(dir)	"sweep", "--param", SWEEP_GRID, "--seeds", "2", "--jobs", "2", "-o", dir
+#define SWEEP_ARGS(dir)	"sweep", "--param", "cma=16M,24M,32M", "--seeds", "2", "--duration", "10s", \
+			"--jobs", "2", "-o", dir
 
 static unsigned count_lines(const char *text)
 {
@@ -962,7 +966,7 @@ static unsigned count_reports(const char *dir)
 	unsigned n;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '^duration-.*_seed-[0-9]*\\.json$'", dir);
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '^cma-[0-9]*M_seed-[0-9]*\\.json$'", dir);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	out = read_all(p);
@@ -990,7 +994,7 @@ static void expect_sweep_outputs(const char *dir, unsigned reports)
 
 	assert_int_equal(count_reports(dir), reports);
 	assert_int_equal(count_lines(csv), reports + 1);
-	assert_true(!strncmp(csv, "duration,seed,camera.", 21));
+	assert_true(!strncmp(csv, "cma,seed,camera.", 16));
 	assert_non_null(strstr(csv, ",camera.requests,"));
 	assert_non_null(strstr(csv, ",camera.failures.nomem,"));
 	assert_non_null(strstr(csv, ",camera.latency_ms.p99,"));
@@ -1088,11 +1092,11 @@ static void sweep_resume_runs_only_missing_points(void **state)
 	r = run_cmasim(ARGS(SWEEP_ARGS(dir)));
 	assert_int_equal(r.status, 0);
 	run_free(&r);
-	before = inode_of(dir_file(dir, "duration-4s_seed-1.json", NULL, kept));
-	assert_int_equal(unlink(dir_file(dir, "duration-6s_seed-2.json", NULL, gone)), 0);
+	before = inode_of(dir_file(dir, "cma-16M_seed-1.json", NULL, kept));
+	assert_int_equal(unlink(dir_file(dir, "cma-24M_seed-2.json", NULL, gone)), 0);
 	snprintf(part, sizeof(part), "%s.part", gone);
 	write_file(part, "{\"schema\": \"cmasim-re");
-	assert_int_equal(unlink(dir_file(dir, "duration-8s_seed-1.json", NULL, gone)), 0);
+	assert_int_equal(unlink(dir_file(dir, "cma-32M_seed-1.json", NULL, gone)), 0);
 
 	r = run_cmasim(ARGS(SWEEP_ARGS(dir)));
 	if (r.status || !strstr(r.err, "4 of 6 points done before: running the other 2\n") ||
@@ -1102,6 +1106,33 @@ static void sweep_resume_runs_only_missing_points(void **state)
 	assert_true(inode_of(kept) == before);
 	assert_int_not_equal(access(part, F_OK), 0);
 	expect_sweep_outputs(dir, 6);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: a sweep stopped by SIGTERM once its first report is written
+ * stops its runs, exits 1 naming the missing points, and leaves only
+ * whole reports: no .part file, each report valid JSON.
+ */
+static void sweep_interrupted_keeps_finished_points(void **state)
+{
+	char dir[DIR_MAX], cmd[PATH_MAX + 1024], *out;
+	FILE *p;
+
+	make_dir(dir);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' sweep --param cma=16M,24M,32M --seeds 2 --jobs 1 -o '%s' 2>'%s/err' & pid=$!; "
+		 "i=0; while [ ! -e '%s/cma-16M_seed-1.json' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; "
+		 "kill -TERM $pid; wait $pid; "
+		 "echo exit $?; ls '%s' | grep -c '\\.part$'; jq -e .runs '%s'/*.json >/dev/null && echo valid; "
+		 "grep -c 'points missing: .*cma-32M_seed-2.json' '%s/err'",
+		 cmasim, dir, dir, dir, dir, dir, dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	pclose(p);
+	assert_string_equal(out, "exit 1\n0\nvalid\n1\n");
+	free(out);
 	remove_dir(dir);
 }
 
@@ -1398,6 +1429,7 @@ int main(void)
 		cmocka_unit_test(sweep_grid_writes_reports_and_summaries),
 		cmocka_unit_test(sweep_print_commands_then_collect_same_summary),
 		cmocka_unit_test(sweep_resume_runs_only_missing_points),
+		cmocka_unit_test(sweep_interrupted_keeps_finished_points),
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),

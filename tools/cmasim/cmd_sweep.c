@@ -16,16 +16,15 @@
 
 #include "commands.h"
 #include "inifile.h"
+#include "run_options.h"
 #include "sim.h"
 #include "sweep.h"
 
-#define MAX_SETS	16
 #define MAX_SEEDS	1000
 
 struct sweep_args {
-	const char *scenario, *platform, *policy, *cma, *cmdline, *seed, *duration;
-	const char *sets[MAX_SETS];
-	unsigned nr_sets;
+	const char *scenario, *platform, *policy, *seed, *duration;
+	struct scenario_overrides ov;	/* --cma, --cmdline, --set: every point's */
 	const char *params[SWEEP_MAX_PARAMS];
 	unsigned nr_params;
 	unsigned long seeds;		/* 0: not given */
@@ -34,38 +33,37 @@ struct sweep_args {
 	bool print;
 };
 
-enum sweep_option { S_SCENARIO, S_PLATFORM, S_POLICY, S_CMA, S_CMDLINE, S_SET, S_PARAM, S_SEEDS,
-		    S_SEED, S_DURATION, S_JOBS, S_OUTDIR, S_PRINT, S_COLLECT };
+enum sweep_option { S_SCENARIO, S_PLATFORM, S_POLICY, S_PARAM, S_SEEDS, S_SEED, S_DURATION, S_JOBS,
+		    S_OUTDIR, S_PRINT, S_COLLECT };
 
 #define KEYS_ACCEPTED "cma, seed, duration, or SECTION.KEY of the scenario (e.g. anon.rss, camera.ring)"
 
 static const struct cmd_option sweep_options[] = {
-	{ .id = S_PARAM, .name = "param", .arg = "KEY=V1,V2,...", .repeats = true, .help_rank = 1,
+	{ .id = S_PARAM, .name = "param", .arg = "KEY=V1,V2,...", .repeats = true, .help_rank = 3,
 	  .what = "KEY=V1,V2,... or KEY=START..END/STEP",
 	  .help = "a parameter and its values, or a range START..END/STEP (16M..256M/16M);\n"
-		  "KEY is " KEYS_ACCEPTED "; repeatable: the grid is every combination" },
-	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .help_rank = 2,
+		  "KEY is " KEYS_ACCEPTED ";\n"
+		  "repeatable: the grid is every combination" },
+	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .help_rank = 4,
 	  .help = "runs each point with N seeds (default 4): the scenario's seed, or --seed S,\n"
 		  "and the N-1 after it" },
-	{ .id = S_JOBS, .name = "jobs", .short_name = 'j', .arg = "N", .help_rank = 3,
+	{ .id = S_JOBS, .name = "jobs", .short_name = 'j', .arg = "N", .help_rank = 5,
 	  .help = "runs N points at a time (default: the online CPUs)" },
-	{ .id = S_OUTDIR, .short_name = 'o', .arg = "DIR", .label = "-o DIR", .help_rank = 4,
+	{ .id = S_OUTDIR, .short_name = 'o', .arg = "DIR", .label = "-o DIR", .help_rank = 6,
 	  .usage = "-o DIR", .what = "a directory",
 	  .help = "writes a JSON report per point and seed, summary.csv and summary.html into DIR;\n"
 		  "run again with the same DIR, a sweep runs only the points not done" },
-	{ .id = S_PRINT, .name = "print-commands", .help_rank = 5,
+	{ .id = S_PRINT, .name = "print-commands", .help_rank = 7,
 	  .help = "prints each point's cmasim run command line instead of running it\n"
 		  "(and writes DIR/" SWEEP_MANIFEST " for --collect)" },
-	{ .id = S_COLLECT, .name = "collect", .arg = "DIR", .help_rank = 6,
+	{ .id = S_COLLECT, .name = "collect", .arg = "DIR", .help_rank = 8,
 	  .help = "builds DIR's summary.csv and summary.html from the reports there" },
-	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 7,
-	  .help = "the scenario, --platform, --policy, --cma, --cmdline, --set, --seed and --duration:\n"
-		  "passed to every point's cmasim run (see cmasim run --help)" },
+	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1,
+	  .help = "the scenario; it, --platform, --policy, --cma, --cmdline, --set, --seed and\n"
+		  "--duration are passed to every point's cmasim run (see cmasim run --help)" },
 	{ .id = S_PLATFORM, .name = "platform", .arg = "NAME|FILE" },
 	{ .id = S_POLICY, .name = "policy", .arg = "NAME" },
-	{ .id = S_CMA, .name = "cma", .arg = "SIZE" },
-	{ .id = S_CMDLINE, .name = "cmdline", .arg = "STR" },
-	{ .id = S_SET, .name = "set", .arg = "SECTION.KEY=VALUE", .repeats = true },
+	OPT_SCENARIO_OVERRIDES,
 	{ .id = S_SEED, .name = "seed", .arg = "S" },
 	{ .id = S_DURATION, .name = "duration", .arg = "TIME" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
@@ -90,8 +88,6 @@ static int set_option(int id, const char *value, struct sweep_args *a)
 	case S_SCENARIO: a->scenario = value; return 0;
 	case S_PLATFORM: a->platform = value; return 0;
 	case S_POLICY: a->policy = value; return 0;
-	case S_CMA: a->cma = value; return 0;
-	case S_CMDLINE: a->cmdline = value; return 0;
 	case S_SEED: a->seed = value; return 0;
 	case S_DURATION: a->duration = value; return 0;
 	case S_OUTDIR: a->dir = value; return 0;
@@ -99,13 +95,6 @@ static int set_option(int id, const char *value, struct sweep_args *a)
 	case S_PRINT: a->print = true; return 0;
 	case S_SEEDS: return parse_count("--seeds", value, MAX_SEEDS, &a->seeds);
 	case S_JOBS: return parse_count("--jobs", value, 1024, &a->jobs);
-	case S_SET:
-		if (a->nr_sets == MAX_SETS) {
-			fprintf(stderr, "cmasim sweep: --set: at most %d of them\n", MAX_SETS);
-			return -EINVAL;
-		}
-		a->sets[a->nr_sets++] = value;
-		return 0;
 	case S_PARAM:
 		if (a->nr_params == SWEEP_MAX_PARAMS) {
 			fprintf(stderr, "cmasim sweep: --param: at most %d of them\n", SWEEP_MAX_PARAMS);
@@ -126,9 +115,16 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 	opt_init(&p, "sweep", OPTS(sweep_options), argc, argv);
 	while ((id = opt_next(&p, &value)) != OPT_END) {
+		int ret;
+
 		if (id == OPT_HELP)
 			return 1;
-		if (id == OPT_BAD || set_option(id, value, a))
+		if (id == OPT_BAD)
+			return -EINVAL;
+		ret = scenario_overrides_option(&a->ov, id, value, "sweep");
+		if (ret > 0)
+			ret = set_option(id, value, a);
+		if (ret)
 			return -EINVAL;
 	}
 	if (a->collect && (a->nr_params || a->dir || a->print || a->scenario || a->seeds)) {
@@ -151,45 +147,44 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 /* ---- the values ---- */
 
-static bool section_exists(const struct scenario *sc, const char *section, size_t len)
+/*
+ * @value for @key checked as cmasim run would take it, on @scratch, a
+ * copy of the scenario as every point changes it: 0, or -EINVAL after
+ * saying why (the scenario parser's message for cma and SECTION.KEY).
+ */
+static int check_value(const struct scenario *sc, struct scenario *scratch, const char *key,
+		       const char *value)
 {
-	if ((len == 8 && !strncmp(section, "scenario", len)) || (len == 4 && !strncmp(section, "cost", len)))
-		return true;
-	for (unsigned i = 0; i < sc->nr_wl; i++)
-		if ((strlen(sc->wl[i].name) == len && !strncmp(sc->wl[i].name, section, len)) ||
-		    (strlen(sc->wl[i].kind->name) == len && !strncmp(sc->wl[i].kind->name, section, len)))
-			return true;
-	return false;
-}
-
-/* @value for @key checked as cmasim run would take it: 0, or -EINVAL after saying why. */
-static int check_value(const struct scenario *sc, const char *key, const char *value)
-{
-	const char *dot = strchr(key, '.');
+	char err[768];
 	uint64_t v;
 
 	if (!*value || strpbrk(value, "\t\n")) {
 		fprintf(stderr, "cmasim sweep: --param %s: an empty value, or one with a tab or newline\n", key);
 		return -EINVAL;
 	}
-	if (!strcmp(key, "cma")) {
-		if (ini_parse_number(value, strlen(value), true, &v))
-			return 0;
-		fprintf(stderr, "cmasim sweep: --param cma: '%s' is not a size: expected " INI_SIZE_SYNTAX "\n", value);
-	} else if (!strcmp(key, "seed")) {
+	if (!strcmp(key, "seed")) {
 		if (ini_parse_number(value, strlen(value), false, &v))
 			return 0;
 		fprintf(stderr, "cmasim sweep: --param seed: '%s': expected a decimal or 0x hex number\n", value);
-	} else if (!strcmp(key, "duration")) {
+		return -EINVAL;
+	}
+	/* as run's --duration, not scenario.duration: snapshots past it are dropped, not refused */
+	if (!strcmp(key, "duration")) {
 		if (ini_parse_duration(value, &v) && v)
 			return 0;
 		fprintf(stderr, "cmasim sweep: --param duration: '%s': expected " INI_DURATION_SYNTAX ", above 0\n",
 			value);
-	} else if (dot && dot > key && dot[1] && section_exists(sc, key, dot - key)) {
-		return 0;
-	} else {
-		fprintf(stderr, "cmasim sweep: --param: unknown key '%s': accepted " KEYS_ACCEPTED "\n", key);
+		return -EINVAL;
 	}
+	if (strcmp(key, "cma") && !strchr(key, '.')) {
+		fprintf(stderr, "cmasim sweep: --param: unknown key '%s': accepted " KEYS_ACCEPTED "\n", key);
+		return -EINVAL;
+	}
+	*scratch = *sc;
+	if (!scenario_override(scratch, strcmp(key, "cma") ? key : "scenario.cma", value, err, sizeof(err)) &&
+	    !scenario_check(scratch, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "cmasim sweep: --param %s=%s: %s\n", key, value, err);
 	return -EINVAL;
 }
 
@@ -280,6 +275,7 @@ static int parse_param(const struct scenario *sc, const char *arg, struct sweep_
 {
 	const char *eq = strchr(arg, '=');
 	char *list, *save = NULL;
+	struct scenario *scratch;
 	int ret = 0;
 
 	if (!eq || eq == arg || !eq[1]) {
@@ -289,19 +285,18 @@ static int parse_param(const struct scenario *sc, const char *arg, struct sweep_
 	}
 	p->key = strndup(arg, eq - arg);
 	list = strdup(eq + 1);
-	if (!p->key || !list) {
+	scratch = malloc(sizeof(*scratch));
+	if (!p->key || !list || !scratch) {
+		free(scratch);
 		free(list);
 		return -ENOMEM;
 	}
-	for (char *tok = strtok_r(list, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		if (strstr(tok, ".."))
-			ret = expand_range(p->key, tok, p);
-		else if (!(ret = check_value(sc, p->key, tok)))
-			ret = add_value(p, strdup(tok));
-	}
-	/* a range's values are checked too: its bounds parsed, but a key may refuse them */
+	for (char *tok = strtok_r(list, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save))
+		ret = strstr(tok, "..") ? expand_range(p->key, tok, p) : add_value(p, strdup(tok));
+	/* a range's too: its bounds parsed, but the key may refuse a value */
 	for (unsigned i = 0; i < p->nr && !ret; i++)
-		ret = check_value(sc, p->key, p->values[i]);
+		ret = check_value(sc, scratch, p->key, p->values[i]);
+	free(scratch);
 	free(list);
 	if (!ret && !p->nr) {
 		fprintf(stderr, "cmasim sweep: --param '%s': no values\n", arg);
@@ -393,8 +388,8 @@ static void push(struct argv_buf *b, const char *opt, const char *value)
 static char **point_argv(const struct sweep_args *a, const struct sweep *s, const struct sweep_point *pt,
 			 const char *output)
 {
-	struct argv_buf b = { calloc(2 * (16 + MAX_SETS + SWEEP_MAX_PARAMS), sizeof(char *)), 0 };
-	const char *cma = a->cma, *duration = a->duration;
+	struct argv_buf b = { calloc(2 * (16 + SCENARIO_MAX_SETS + SWEEP_MAX_PARAMS), sizeof(char *)), 0 };
+	const char *cma = a->ov.cma, *duration = a->duration;
 
 	if (!b.v)
 		return NULL;
@@ -405,8 +400,8 @@ static char **point_argv(const struct sweep_args *a, const struct sweep *s, cons
 		push(&b, "--platform", a->platform);
 	if (a->policy)
 		push(&b, "--policy", a->policy);
-	if (a->cmdline)
-		push(&b, "--cmdline", a->cmdline);
+	if (a->ov.cmdline)
+		push(&b, "--cmdline", a->ov.cmdline);
 	for (unsigned i = 0; i < s->nr_params; i++)
 		if (!strcmp(s->params[i].key, "cma"))
 			cma = pt->values[i];
@@ -414,8 +409,8 @@ static char **point_argv(const struct sweep_args *a, const struct sweep *s, cons
 			duration = pt->values[i];
 	if (cma)
 		push(&b, "--cma", cma);
-	for (unsigned i = 0; i < a->nr_sets; i++)
-		push(&b, "--set", a->sets[i]);
+	for (unsigned i = 0; i < a->ov.nr_sets; i++)
+		push(&b, "--set", a->ov.sets[i]);
 	for (unsigned i = 0; i < s->nr_params; i++)
 		if (strchr(s->params[i].key, '.')) {
 			char *set;
@@ -569,7 +564,7 @@ static int build_grid(const struct sweep_args *a, const struct scenario *sc, str
 				fprintf(stderr, "cmasim sweep: --param %s is given twice: list its values in one\n", p.key);
 				ret = -EINVAL;
 			}
-		if (!ret && ((!strcmp(p.key, "cma") && a->cma) || (!strcmp(p.key, "duration") && a->duration))) {
+		if (!ret && ((!strcmp(p.key, "cma") && a->ov.cma) || (!strcmp(p.key, "duration") && a->duration))) {
 			fprintf(stderr, "cmasim sweep: --param %s sweeps what --%s fixes: give one of them\n", p.key, p.key);
 			ret = -EINVAL;
 		}
@@ -746,14 +741,19 @@ static void mark_done(struct sweep *s)
 	sweep_free(&before);
 }
 
-/* The summaries of the points done, and which are missing: 0, or -EAGAIN if some are. */
+/*
+ * The summaries of the points done, and which are missing: 0; -EINVAL if
+ * a run refused its input (exit 2, as run's own); else -EAGAIN if some are.
+ */
 static int finish(const struct sweep *s, const char *again)
 {
-	size_t missing = 0, shown = 0;
+	size_t missing = 0, shown = 0, refused = 0;
 	int ret = sweep_summarize(s);
 
-	for (size_t k = 0; k < s->nr_points; k++)
+	for (size_t k = 0; k < s->nr_points; k++) {
 		missing += !s->points[k].done;
+		refused += s->points[k].refused;
+	}
 	if (!ret)
 		fprintf(stderr, "cmasim sweep: %zu of %zu points in %s/summary.csv and %s/summary.html\n",
 			s->nr_points - missing, s->nr_points, s->dir, s->dir);
@@ -764,6 +764,8 @@ static int finish(const struct sweep *s, const char *again)
 		if (!s->points[k].done)
 			fprintf(stderr, "%s %s", shown++ ? "," : "", s->points[k].file);
 	fprintf(stderr, "%s\n  %s\n", missing > shown ? ", ..." : "", again);
+	if (refused)
+		return -EINVAL;
 	return ret && ret != -ENOENT ? ret : -EAGAIN;
 }
 
@@ -813,6 +815,8 @@ static int sweep_main(const struct sweep_args *a)
 	struct sweep s = { .dir = a->dir };
 	int ret = sc ? load_scenario(a->scenario ? a->scenario : SCENARIO_DEFAULT, sc) : -ENOMEM;
 
+	if (!ret)
+		ret = scenario_overrides_apply(sc, &a->ov, "sweep");
 	if (!ret)
 		ret = build_grid(a, sc, &s);
 	free(sc);

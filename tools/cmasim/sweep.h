@@ -36,6 +36,7 @@ struct sweep_point {
 	char **argv;		/* the same, with the report going to part (sweep_batch) */
 	char *part;		/* where the report is written before it is renamed */
 	bool done;
+	bool refused;		/* its run exited 2: bad input, such as an area that cannot be reserved */
 };
 
 struct sweep {
@@ -50,7 +51,7 @@ struct sweep {
  * Run every point not done, @jobs at a time, as child processes of this
  * program (/proc/self/exe), each writing point->part and renamed to its
  * file when it exits 0; a point that fails keeps its stderr in
- * DIR/FILE.log. Progress on stderr. Sets ->done; stops launching on
+ * DIR/FILE.log. Progress on stderr. Sets ->done and ->refused; stops launching on
  * SIGINT or SIGTERM. 0, or -errno when a child could not be started.
  */
 int sweep_batch_run(struct sweep *s, unsigned jobs);

@@ -145,8 +145,13 @@ static void reap(struct pool *p, pid_t pid, int status)
 		progress(p);
 	} else {
 		unlink(pt->part);
-		if (!stop_signal)
+		pt->refused = WIFEXITED(status) && WEXITSTATUS(status) == 2;
+		if (!stop_signal) {
 			say_failure(s, pt, status);
+		} else if ((log = log_path(s, pt))) {
+			unlink(log);	/* stopped, not failed: nothing to read */
+			free(log);
+		}
 	}
 	free(final);
 }

@@ -201,6 +201,10 @@ static void write_csv(FILE *out, const struct table *t)
 
 /* ---- summary.html ---- */
 
+/* Charts side by side, two to a row on a wide window. */
+static const char charts_style[] =
+	".charts{display:flex;flex-wrap:wrap;gap:0 24px}.charts svg{width:500px;height:auto}\n";
+
 #define MAX_CATEGORIES	256
 
 static const char *const series_colours[] = {
@@ -366,7 +370,7 @@ static void html_chart(FILE *out, const struct table *t, const struct layout *l,
 		top = fmax(top, v);
 	}
 	top = top > 0 ? top : 1;
-	fputs("<h3>", out);
+	fputs("<div><h3>", out);
 	html_escape(out, title);
 	fputs("</h3>\n", out);
 	svg_open(out);
@@ -376,7 +380,7 @@ static void html_chart(FILE *out, const struct table *t, const struct layout *l,
 		svg_x_label(out, chart_x(l, x), l->xs.names[x]);
 	for (unsigned sr = 0; sr < l->series.nr; sr++)
 		chart_series(out, l, cells, sr, top);
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 	free(cells);
 }
 
@@ -420,12 +424,13 @@ static void html_device_charts(FILE *out, const struct table *t, const struct la
 			continue;
 		fputs("<h2>Device ", out);
 		html_escape(out, dev);
-		fputs("</h2>\n", out);
+		fputs("</h2>\n<div class=\"charts\">\n", out);
 		for (unsigned f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
 			snprintf(name, sizeof(name), "%s.%s", dev, figs[f][0]);
 			snprintf(title, sizeof(title), "%s: %s", dev, figs[f][1]);
 			html_chart(out, t, l, name, title);
 		}
+		fputs("</div>\n", out);
 	}
 }
 
@@ -434,7 +439,7 @@ static void html_system_charts(FILE *out, const struct table *t, const struct la
 {
 	char dev[NAME_MAX_LEN];
 
-	fputs("<h2>The rest of the machine</h2>\n", out);
+	fputs("<h2>The rest of the machine</h2>\n<div class=\"charts\">\n", out);
 	for (unsigned c = 0; c < t->cols.nr; c++) {
 		const char *name = t->cols.names[c], *dot = strchr(name, '.');
 		bool of_device = false;
@@ -445,6 +450,7 @@ static void html_system_charts(FILE *out, const struct table *t, const struct la
 		if (dot && !of_device && !strstr(name, "frag_order"))
 			html_chart(out, t, l, name, name);
 	}
+	fputs("</div>\n", out);
 }
 
 static void write_html(FILE *out, const struct table *t, const struct layout *l)
@@ -456,7 +462,8 @@ static void write_html(FILE *out, const struct table *t, const struct layout *l)
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>cmasim sweep: ");
 	html_escape(out, t->title);
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>cmasim sweep: ", html_style);
+	fprintf(out, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<h1>cmasim sweep: ", html_style,
+		charts_style);
 	html_escape(out, t->title);
 	fprintf(out, "</h1>\n<p>%zu runs (of %zu points and seeds). Each dot is the mean over the seeds of a point; "
 		"its bar spans the smallest to the largest value.</p>\n", done, t->s->nr_points);
