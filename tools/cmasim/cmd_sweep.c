@@ -231,6 +231,7 @@ static const char *duration_unit(uint64_t a, uint64_t b, uint64_t *unit)
 /* START..END/STEP of @key into @p's values; 0, or -EINVAL after saying why. */
 static int expand_range(const char *key, const char *tok, struct sweep_param *p)
 {
+	/* durations end in s (s, ms, us): a scenario key's range of them too (camera.period) */
 	bool duration = !strcmp(key, "duration") || strstr(tok, "s/") || tok[strlen(tok) - 1] == 's';
 	uint64_t lo, hi, step, unit;
 	const char *dots = strstr(tok, ".."), *slash = strchr(tok, '/'), *suffix;
