@@ -230,6 +230,20 @@ static void boot_overrides_and_every_dump(void **state)
 	unlink(kconfig);
 }
 
+/*
+ * Expect: an area the board cannot hold is the kernel's failure line in
+ * the log, and the boot goes on without it (exit 0), as the kernel does.
+ */
+static void boot_area_not_reserved_boots_on(void **state)
+{
+	struct run r = run_cmasim(ARGS("boot", "--platform", "arm", "--cmdline", "cma=4G"));
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cma: CMA: failed to reserve 4096 MiB\n"));
+	assert_non_null(strstr(r.out, "(default)  -                   none\n"));
+	run_free(&r);
+}
+
 /* Expect: the S5P failure message names the device that failed, with its own size and base. */
 static void boot_s5p_mfc_failure_names_the_device(void **state)
 {
@@ -425,6 +439,14 @@ static const struct bad_case bad_cases[] = {
 	{ "run: file's cma key", { "run", "--scenario", "@FILE" },
 	  "[scenario]\nplatform = arm\nduration = 1s\ncma = 64MB\n[anon a]\nrss = 1M\n", 2,
 	  ":4: cma = 64MB: expected a size in bytes with an optional K, M, G, T, P or E suffix" },
+	/* an area the boot could not reserve: the kernel's line and the largest that fits */
+	{ "run: cma= larger than the board", { "run", "--scenario", "@FILE" },
+	  "[scenario]\nplatform = arm\ncmdline = cma=4G\nduration = 1s\n[anon a]\nrss = 1M\nrate = 10\n", 2,
+	  "a CMA area could not be reserved at boot; the kernel said:\n  cma: CMA: failed to reserve 4096 MiB\ncmasim: the largest cma= with which every area is reserved: cma=752M (--cma 752M)\n" },
+	{ "compare: --cma larger than lowmem", { "compare", "--cma", "760M" }, NULL, 2,
+	  "cma: CMA: failed to reserve 760 MiB\ncmasim: the largest cma= with which every area is reserved: cma=752M" },
+	{ "run: the board's own area does not fit", { "run", "--scenario", "mfc-decode", "--set", "scenario.memory=128M" }, NULL, 2,
+	  "  cma: CMA: area at 51000000 has no memory at pfn 0x51000: dropped, its 8 MiB stay reserved\ncmasim: even with cma=0 (no default area) an area the board declares for a device is not reserved: no cma= fits" },
 	{ "show: unknown scenario", { "show", "nosuch" }, NULL, 2,
 	  "cmasim show: 'nosuch': no such scenario: accepted camera-browser, video-pinned, mfc-decode, x86-4g" },
 	{ "show: no name", { "show" }, NULL, 2, "cmasim show: give one built-in scenario's name: camera-browser" },
@@ -759,6 +781,7 @@ static void run_cma_and_cmdline_replace_the_area(void **state)
 	assert_int_equal(cma_count(ARGS("--cmdline", "coherent_pool=1M cma=16M")), 4096);
 	assert_int_equal(cma_count(ARGS("--cmdline", "cma=16M", "--cma", "20M")), 6144);	/* 8 MiB aligned */
 	assert_int_equal(cma_count(ARGS("--cma", "0")), 0);
+	assert_int_equal(cma_count(ARGS("--cma", "752M")), 192512);	/* the largest that fits */
 	assert_int_equal(cma_count(ARGS("--set", "scenario.cma=32M")), 8192);
 	a = run_cmasim(ARGS("compare", "--duration", "2s", "--cma", "32M"));
 	b = run_cmasim(ARGS("compare", "--duration", "2s", "--set", "scenario.cmdline=cma=32M"));
@@ -1414,6 +1437,7 @@ int main(void)
 		cmocka_unit_test(boot_platform_file_devices_golden),
 		cmocka_unit_test(boot_overrides_and_every_dump),
 		cmocka_unit_test(boot_s5p_mfc_failure_names_the_device),
+		cmocka_unit_test(boot_area_not_reserved_boots_on),
 		cmocka_unit_test(list_golden),
 		cmocka_unit_test(help_exits_0),
 		cmocka_unit_test(bad_input_is_refused),

@@ -681,6 +681,36 @@ static void sim_run_refused_configuration_is_einval(void **state)
 	free(sc);
 }
 
+/*
+ * Expect: a cma= the board cannot hold is refused as a configuration
+ * (-EINVAL, result empty) under the cma policy; sim_check_areas() says
+ * -ENOSPC with dma_contiguous_reserve's failure line; sim_cma_fit() finds
+ * the largest size that is reserved: it is, and one alignment step more is
+ * not. The carveout policy, without CMA, runs.
+ */
+static void sim_run_area_not_reserved_is_einval(void **state)
+{
+	struct scenario *sc = parse(BOARD_64M "duration = 1s\ncma = 1G\n[device cam]\nsize = 1M\nperiod = 100ms\n");
+	struct sim_options o = { .policy = sim_policy_find("cma") };
+	char line[SIM_AREA_LINE_MAX];
+	uint64_t fit, align = sim_cma_alignment(sc);
+	struct sim_result r;
+
+	assert_int_equal(align, 8ull << 20);	/* 4 KiB << MAX_ORDER */
+	assert_int_equal(sim_run(sc, &o, &r), -EINVAL);
+	assert_null(r.workloads);
+	assert_int_equal(sim_check_areas(sc, o.policy, line, sizeof(line)), -ENOSPC);
+	assert_string_equal(line, "cma: CMA: failed to reserve 1024 MiB");
+	assert_int_equal(sim_cma_fit(sc, &fit), 0);
+	assert_true(fit > 0 && fit % align == 0 && fit < (64ull << 20));
+	snprintf(sc->cma, sizeof(sc->cma), "%lluK", (unsigned long long)(fit >> 10));
+	assert_int_equal(sim_check_areas(sc, o.policy, line, sizeof(line)), 0);
+	snprintf(sc->cma, sizeof(sc->cma), "%lluK", (unsigned long long)((fit + align) >> 10));
+	assert_int_equal(sim_check_areas(sc, o.policy, line, sizeof(line)), -ENOSPC);
+	assert_int_equal(sim_check_areas(sc, sim_policy_find("carveout"), line, sizeof(line)), 0);
+	free(sc);
+}
+
 /* A policy that refuses every request: all a new policy has to give. */
 static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		      enum fail_cause *cause)
@@ -839,6 +869,7 @@ int main(void)
 		cmocka_unit_test(scenario_builtin_every_one_parses),
 		cmocka_unit_test(scenario_override_sets_keys_as_the_file),
 		cmocka_unit_test(sim_run_refused_configuration_is_einval),
+		cmocka_unit_test(sim_run_area_not_reserved_is_einval),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

@@ -431,9 +431,43 @@ static int teardown(struct sim *s)
 	return bad;
 }
 
+/* The scenario's board under s->policy, booted: 0, or -errno as platform_boot's. */
+static int machine_boot(struct sim *s)
+{
+	int ret = machine_prepare(s);
+
+	if (!ret && s->policy->prepare)
+		ret = s->policy->prepare(s);
+	if (ret)
+		return ret;
+	init_geometry(s);
+	return platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
+}
+
+int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
+		    size_t len)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	struct sim_result res = { 0 };
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	s->sc = sc;
+	s->policy = policy ? policy : sim_policy(0);
+	s->res = &res;		/* the carveout policy counts its reservations there */
+	ret = machine_boot(s);
+	if (!ret && sim_area_failed(s->mm, line, len))
+		ret = -ENOSPC;
+	teardown(s);
+	free(s);
+	return ret;
+}
+
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res)
 {
 	struct sim *s = calloc(1, sizeof(*s));
+	char line[SIM_AREA_LINE_MAX];
 	int ret;
 
 	if (!s)
@@ -454,13 +488,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		s->sample_ns = s->end_ns / MAX_SAMPLES;
 	if (!s->sample_ns)
 		s->sample_ns = 1;
-	ret = machine_prepare(s);
-	if (!ret && s->policy->prepare)
-		ret = s->policy->prepare(s);
-	if (!ret) {
-		init_geometry(s);
-		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
-	}
+	ret = machine_boot(s);
 	if (ret) {
 		if (s->mm)
 			cma_mm_dmesg(s->mm, stderr);
@@ -470,6 +498,12 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		teardown(s);
 		free(s);
 		return ret;
+	}
+	if (sim_area_failed(s->mm, line, sizeof(line))) {
+		teardown(s);
+		free(s);
+		sim_report_area_failure(sc, line);
+		return -EINVAL;
 	}
 	if (s->trace) {
 		trace_header(s->trace);
