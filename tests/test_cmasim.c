@@ -469,6 +469,8 @@ static const struct bad_case bad_cases[] = {
 	  "--param cma: range '64M..16M/16M': expected START..END/STEP with START <= END, STEP above 0" },
 	{ "sweep: range without step", { "sweep", "--param", "cma=16M..64M", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "range '16M..64M': expected START..END/STEP" },
+	{ "sweep: an area the board cannot reserve", { "sweep", "--param", "cma=16M,4G", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --param cma=4G:\ncmasim: scenario camera-browser: a CMA area could not be reserved at boot; the kernel said:\n  cma: CMA: failed to reserve 4096 MiB\n" },
 	{ "sweep: a key twice", { "sweep", "--param", "cma=16M", "--param", "cma=32M", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "--param cma is given twice: list its values in one" },
 	{ "sweep: seeds twice", { "sweep", "--param", "seed=1,2", "--seeds", "3", "-o", "/nonexistent/sw" }, NULL, 2,

@@ -148,13 +148,33 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 /* ---- the values ---- */
 
 /*
+ * Boot @sc's board under the sweep's policy, as each run will: 0 when
+ * every CMA area is reserved; else -EINVAL after the kernel's failure line
+ * and the largest cma= that fits, as run would exit 2 with them.
+ */
+static int check_areas(const struct scenario *sc, const char *policy, const char *what)
+{
+	char line[SIM_AREA_LINE_MAX];
+	int ret = sim_check_areas(sc, policy ? sim_policy_find(policy) : NULL, line, sizeof(line));
+
+	if (ret == -ENOSPC) {
+		fprintf(stderr, "cmasim sweep: %s:\n", what);
+		sim_report_area_failure(sc, line);
+	}
+	return ret ? -EINVAL : 0;
+}
+
+/*
  * @value for @key checked as cmasim run would take it, on @scratch, a
  * copy of the scenario as every point changes it: 0, or -EINVAL after
- * saying why (the scenario parser's message for cma and SECTION.KEY).
+ * saying why (the scenario parser's message for cma and SECTION.KEY, the
+ * kernel's for an area the board cannot reserve).
  */
-static int check_value(const struct scenario *sc, struct scenario *scratch, const char *key,
-		       const char *value)
+static int check_value(const struct scenario *sc, struct scenario *scratch, const char *policy,
+		       const char *key, const char *value)
 {
+	char what[160];
+
 	char err[768];
 	uint64_t v;
 
@@ -181,10 +201,11 @@ static int check_value(const struct scenario *sc, struct scenario *scratch, cons
 		return -EINVAL;
 	}
 	*scratch = *sc;
+	snprintf(what, sizeof(what), "--param %s=%s", key, value);
 	if (!scenario_override(scratch, strcmp(key, "cma") ? key : "scenario.cma", value, err, sizeof(err)) &&
 	    !scenario_check(scratch, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "cmasim sweep: --param %s=%s: %s\n", key, value, err);
+		return check_areas(scratch, policy, what);
+	fprintf(stderr, "cmasim sweep: %s: %s\n", what, err);
 	return -EINVAL;
 }
 
@@ -272,7 +293,8 @@ static int expand_range(const char *key, const char *tok, struct sweep_param *p)
 }
 
 /* "KEY=V1,V2,..." into @p, each value checked; 0 or -EINVAL after saying why. */
-static int parse_param(const struct scenario *sc, const char *arg, struct sweep_param *p)
+static int parse_param(const struct scenario *sc, const char *policy, const char *arg,
+		       struct sweep_param *p)
 {
 	const char *eq = strchr(arg, '=');
 	char *list, *save = NULL;
@@ -296,7 +318,7 @@ static int parse_param(const struct scenario *sc, const char *arg, struct sweep_
 		ret = strstr(tok, "..") ? expand_range(p->key, tok, p) : add_value(p, strdup(tok));
 	/* a range's too: its bounds parsed, but the key may refuse a value */
 	for (unsigned i = 0; i < p->nr && !ret; i++)
-		ret = check_value(sc, scratch, p->key, p->values[i]);
+		ret = check_value(sc, scratch, policy, p->key, p->values[i]);
 	free(scratch);
 	free(list);
 	if (!ret && !p->nr) {
@@ -550,6 +572,15 @@ void sweep_free(struct sweep *s)
 	s->points = NULL;
 }
 
+/* Does a param change the board or its command line (is it cma or a scenario key)? */
+static bool changes_board(const struct sweep *s)
+{
+	for (unsigned i = 0; i < s->nr_params; i++)
+		if (strcmp(s->params[i].key, "duration"))
+			return true;
+	return false;
+}
+
 /* The params and seeds of @a into @s's points; 0, or -EINVAL after saying why. */
 static int build_grid(const struct sweep_args *a, const struct scenario *sc, struct sweep *s)
 {
@@ -559,7 +590,7 @@ static int build_grid(const struct sweep_args *a, const struct scenario *sc, str
 	for (unsigned i = 0; i < a->nr_params && !ret; i++) {
 		struct sweep_param p = { 0 };
 
-		ret = parse_param(sc, a->params[i], &p);
+		ret = parse_param(sc, a->policy, a->params[i], &p);
 		for (unsigned j = 0; j < s->nr_params && !ret; j++)
 			if (!strcmp(s->params[j].key, p.key)) {
 				fprintf(stderr, "cmasim sweep: --param %s is given twice: list its values in one\n", p.key);
@@ -578,6 +609,9 @@ static int build_grid(const struct sweep_args *a, const struct scenario *sc, str
 		else
 			s->params[s->nr_params++] = p;
 	}
+	/* the scenario as given boots in every point unless a param changes it (and is checked) */
+	if (!ret && !changes_board(s))
+		ret = check_areas(sc, a->policy, "the scenario");
 	if (!ret)
 		ret = seed_values(a, sc, &seeds);
 	if (!ret)
@@ -816,6 +850,8 @@ static int sweep_main(const struct sweep_args *a)
 	struct sweep s = { .dir = a->dir };
 	int ret = sc ? load_scenario(a->scenario ? a->scenario : SCENARIO_DEFAULT, sc) : -ENOMEM;
 
+	if (!ret && a->platform)
+		snprintf(sc->platform, sizeof(sc->platform), "%s", a->platform);
 	if (!ret)
 		ret = scenario_overrides_apply(sc, &a->ov, "sweep");
 	if (!ret)

@@ -100,23 +100,25 @@ static void progress(struct pool *p)
 	fputs(p->tty && left ? "   " : "\n", stderr);
 }
 
-/* The last line the failed child wrote on stderr, to say why without opening the log. */
+#define FAILURE_LINES 4
+
+/* The last lines the failed child wrote on stderr, to say why without opening the log. */
 static void say_failure(const struct sweep *s, const struct sweep_point *pt, int status)
 {
-	char *log = log_path(s, pt), line[512] = "", last[512] = "";
+	char *log = log_path(s, pt), lines[FAILURE_LINES][256];
 	FILE *f = log ? fopen(log, "r") : NULL;
+	unsigned n = 0;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (line[0] != '\n')
-			snprintf(last, sizeof(last), "%s", line);
+	while (f && fgets(lines[n % FAILURE_LINES], sizeof(lines[0]), f))
+		n += lines[n % FAILURE_LINES][0] != '\n';
 	if (f)
 		fclose(f);
-	last[strcspn(last, "\n")] = 0;
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "\ncmasim sweep: %s: killed by signal %d (log: %s)\n", pt->file, WTERMSIG(status), log);
 	else
-		fprintf(stderr, "\ncmasim sweep: %s: exit %d: %s (log: %s)\n", pt->file, WEXITSTATUS(status), last,
-			log);
+		fprintf(stderr, "\ncmasim sweep: %s: exit %d (log: %s):\n", pt->file, WEXITSTATUS(status), log);
+	for (unsigned i = n > FAILURE_LINES ? n - FAILURE_LINES : 0; i < n; i++)
+		fprintf(stderr, "  %s", lines[i % FAILURE_LINES]);
 	free(log);
 }
 
