@@ -206,6 +206,7 @@ static const char charts_style[] =
 	".charts{display:flex;flex-wrap:wrap;gap:0 24px}.charts svg{width:500px;height:auto}\n";
 
 #define MAX_CATEGORIES	256
+#define MAX_X_LABELS	16	/* more values than this: every second, third ... labelled */
 
 static const char *const series_colours[] = {
 	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f",
@@ -360,7 +361,9 @@ static void html_chart(FILE *out, const struct table *t, const struct layout *l,
 		struct stat_cell *c;
 		double v;
 
-		if (!t->rows[k] || isnan(v = figure(t, k, name)))
+		/* past MAX_CATEGORIES values or series, a point is in the CSV only */
+		if (!t->rows[k] || l->point_x[k] == MAX_CATEGORIES || l->point_series[k] == MAX_CATEGORIES ||
+		    isnan(v = figure(t, k, name)))
 			continue;
 		c = &cells[l->point_series[k] * l->xs.nr + l->point_x[k]];
 		c->min = c->n ? fmin(c->min, v) : v;
@@ -376,7 +379,7 @@ static void html_chart(FILE *out, const struct table *t, const struct layout *l,
 	svg_open(out);
 	svg_y_ticks(out, top);
 	svg_axes(out, l->x < 0 ? "" : s->params[l->x].key, title);
-	for (unsigned x = 0; x < l->xs.nr; x++)
+	for (unsigned x = 0; x < l->xs.nr; x += (l->xs.nr + MAX_X_LABELS - 1) / MAX_X_LABELS)
 		svg_x_label(out, chart_x(l, x), l->xs.names[x]);
 	for (unsigned sr = 0; sr < l->series.nr; sr++)
 		chart_series(out, l, cells, sr, top);
