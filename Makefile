@@ -72,8 +72,9 @@ $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)
 	$(call write_pc,$@)
 
-# cmasim reads platform files with libinih (Debian's libinih-dev)
-SIM_LIBS  := -linih -lm
+# cmasim reads platform files with libinih (Debian's libinih-dev) and, in sweep, its JSON
+# reports with jansson (libjansson-dev)
+SIM_LIBS  := -linih -ljansson -lm
 
 $(SIM_OBJ): | sim-deps
 

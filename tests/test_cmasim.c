@@ -326,8 +326,8 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, boot, list, show" },
-	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, boot, list, show" },
+	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, sweep, boot, list, show" },
+	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, sweep, boot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
 	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --kernel, --help" },
@@ -497,6 +497,39 @@ static const struct bad_case bad_cases[] = {
 	{ "show: unknown scenario", { "show", "nosuch" }, NULL, 2,
 	  "cmasim show: 'nosuch': no such scenario: accepted camera-browser, video-pinned, mfc-decode, x86-4g" },
 	{ "show: no name", { "show" }, NULL, 2, "cmasim show: give one built-in scenario's name: camera-browser" },
+	/* sweep: nothing runs and no directory is made */
+	{ "sweep: unknown key", { "sweep", "--param", "bogus=1", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --param: unknown key 'bogus': accepted cma, seed, duration, or SECTION.KEY of the scenario (e.g. anon.rss, camera.ring)" },
+	{ "sweep: unknown section", { "sweep", "--param", "nosuch.rss=1M", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --param nosuch.rss=1M: no section 'nosuch' in scenario camera-browser: accepted scenario, cost," },
+	{ "sweep: unknown key of a section", { "sweep", "--param", "anon.size=1M", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param anon.size=1M: [anon browser]: unknown key 'size' in [anon browser]; accepted: start, stop, rss," },
+	{ "sweep: bad value of a key", { "sweep", "--param", "camera.ring=2,many", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param camera.ring=many: [device camera]: ring = many:" },
+	{ "sweep: no values", { "sweep", "--param", "cma", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param 'cma': expected KEY=V1,V2,... or KEY=START..END/STEP; KEY is cma, seed, duration" },
+	{ "sweep: bad size", { "sweep", "--param", "cma=16M,12Q", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param cma=12Q: [scenario]: cma = 12Q: expected a size in bytes with an optional K, M, G, T, P or E suffix" },
+	{ "sweep: bad duration", { "sweep", "--param", "duration=5", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param duration: '5': expected a number with a unit" },
+	{ "sweep: range backwards", { "sweep", "--param", "cma=64M..16M/16M", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param cma: range '64M..16M/16M': expected START..END/STEP with START <= END, STEP above 0" },
+	{ "sweep: range without step", { "sweep", "--param", "cma=16M..64M", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "range '16M..64M': expected START..END/STEP" },
+	{ "sweep: an area the board cannot reserve", { "sweep", "--param", "cma=16M,4G", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --param cma=4G:\ncmasim: scenario camera-browser: a CMA area could not be reserved at boot; the kernel said:\n  cma: CMA: failed to reserve 4096 MiB\n" },
+	{ "sweep: a key twice", { "sweep", "--param", "cma=16M", "--param", "cma=32M", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param cma is given twice: list its values in one" },
+	{ "sweep: seeds twice", { "sweep", "--param", "seed=1,2", "--seeds", "3", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "--param seed=... gives the seeds: drop --seeds and --seed" },
+	{ "sweep: no directory", { "sweep", "--param", "cma=16M" }, NULL, 2,
+	  "cmasim sweep: give -o DIR, where the reports and summaries go (or --collect DIR)" },
+	{ "sweep: zero jobs", { "sweep", "--jobs", "0", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --jobs '0': expected a number from 1 to 1024" },
+	{ "sweep: collect without a manifest", { "sweep", "--collect", "/nonexistent/sw" }, NULL, 2,
+	  "--collect /nonexistent/sw: no /nonexistent/sw/sweep-points.tsv (cmasim sweep --print-commands -o /nonexistent/sw writes it)" },
+	{ "sweep: collect and a grid", { "sweep", "--collect", "/tmp", "--param", "cma=16M" }, NULL, 2,
+	  "--collect DIR takes no other option" },
 };
 
 static void write_temp(const char *text, char *path, size_t size)
@@ -580,7 +613,8 @@ static void remove_dir(const char *dir)
 /* @dir/@name, written with @text when it is not NULL. */
 static const char *dir_file(const char *dir, const char *name, const char *text, char path[DIR_PATH_MAX])
 {
-	snprintf(path, DIR_PATH_MAX, "%s/%s", dir, name);
+	if (snprintf(path, DIR_PATH_MAX, "%s/%s", dir, name) >= DIR_PATH_MAX)
+		fail_msg("%s/%s: path too long", dir, name);
 	if (text)
 		write_file(path, text);
 	return path;
@@ -1181,6 +1215,197 @@ static void run_and_compare_kernels(void **state)
 	remove_dir(dir);
 }
 
+/* ---- sweep ---- */
+
+/* Three sizes of the default area times two seeds of a 10 s camera-browser. */
+#define SWEEP_ARGS(dir)	"sweep", "--param", "cma=16M,24M,32M", "--seeds", "2", "--duration", "10s", \
+			"--jobs", "2", "-o", dir
+
+static unsigned count_lines(const char *text)
+{
+	unsigned n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static unsigned count_reports(const char *dir)
+{
+	char cmd[DIR_PATH_MAX + 64], *out;
+	unsigned n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '^cma-[0-9]*M_seed-[0-9]*\\.json$'", dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	pclose(p);
+	n = (unsigned)atoi(out);
+	free(out);
+	return n;
+}
+
+/* @dir/@name's text; the test fails if it is missing. */
+static char *dir_text(const char *dir, const char *name)
+{
+	char path[DIR_PATH_MAX];
+	char *text = read_file(dir_file(dir, name, NULL, path));
+
+	if (!text)
+		fail_msg("%s is missing", path);
+	return text;
+}
+
+/* Expect: a report per point and seed, a CSV row each under a header, and the charts. */
+static void expect_sweep_outputs(const char *dir, unsigned reports)
+{
+	char *csv = dir_text(dir, "summary.csv"), *html = dir_text(dir, "summary.html");
+
+	assert_int_equal(count_reports(dir), reports);
+	assert_int_equal(count_lines(csv), reports + 1);
+	assert_true(!strncmp(csv, "cma,seed,camera.", 16));
+	assert_non_null(strstr(csv, ",camera.requests,"));
+	assert_non_null(strstr(csv, ",camera.failures.nomem,"));
+	assert_non_null(strstr(csv, ",camera.latency_ms.p99,"));
+	assert_non_null(strstr(csv, ",system.pages_migrated,"));
+	assert_true(!strncmp(html, "<!DOCTYPE html>\n", 16));
+	assert_non_null(strstr(html, "<h3>camera: p99 latency, ms (device time)</h3>\n<svg"));
+	assert_non_null(strstr(html, "</body>\n</html>\n"));
+	free(csv);
+	free(html);
+}
+
+static void sweep_grid_writes_reports_and_summaries(void **state)
+{
+	char dir[DIR_MAX];
+	struct run r;
+
+	make_dir(dir);
+	r = run_cmasim(ARGS(SWEEP_ARGS(dir)));
+	if (r.status)
+		fail_msg("cmasim sweep: expected exit 0; found %d and:\n%s", r.status, r.err);
+	assert_non_null(strstr(r.err, "6/6 points"));
+	assert_string_equal(r.out, "");
+	run_free(&r);
+	expect_sweep_outputs(dir, 6);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: --print-commands prints one cmasim run line per point and
+ * seed and runs nothing; run by the shell, their reports make, through
+ * --collect, the same summary.csv and summary.html as the sweep's own.
+ */
+static void sweep_print_commands_then_collect_same_summary(void **state)
+{
+	char dir[DIR_MAX], ran[DIR_PATH_MAX], printed[DIR_PATH_MAX], script[DIR_PATH_MAX], cmd[PATH_MAX + 256];
+	char *a, *b, bin[PATH_MAX];
+	struct run r;
+
+	make_dir(dir);
+	snprintf(ran, sizeof(ran), "%s/ran", dir);
+	snprintf(printed, sizeof(printed), "%s/printed", dir);
+	r = run_cmasim(ARGS(SWEEP_ARGS(ran)));
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+
+	r = run_cmasim(ARGS(SWEEP_ARGS(printed), "--print-commands"));
+	assert_int_equal(r.status, 0);
+	assert_int_equal(count_lines(r.out), 6);
+	for (const char *line = r.out; *line; line = strchr(line, '\n') + 1)
+		assert_true(!strncmp(line, "cmasim run --scenario camera-browser ", 37));
+	assert_int_equal(count_reports(printed), 0);
+	dir_file(dir, "commands.sh", r.out, script);
+	run_free(&r);
+	snprintf(bin, sizeof(bin), "%s", cmasim);
+	snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" sh '%s' >/dev/null 2>&1", dirname(bin), script);
+	assert_int_equal(system(cmd), 0);
+
+	r = run_cmasim(ARGS("sweep", "--collect", printed));
+	if (r.status)
+		fail_msg("cmasim sweep --collect: expected exit 0; found %d and:\n%s", r.status, r.err);
+	run_free(&r);
+	expect_sweep_outputs(printed, 6);
+	for (const char *const *name = ARGS("summary.csv", "summary.html"); *name; name++) {
+		a = dir_text(ran, *name);
+		b = dir_text(printed, *name);
+		if (strcmp(a, b))
+			fail_msg("%s: --collect's differs from the sweep's from line %d on", *name,
+				 first_difference(a, b));
+		free(a);
+		free(b);
+	}
+	remove_dir(dir);
+}
+
+static ino_t inode_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_ino;
+}
+
+/*
+ * Expect: run again on a directory missing two reports (one with a
+ * half-written .part left), the sweep runs those two only, keeps the
+ * others' files as they were, and completes the summary.
+ */
+static void sweep_resume_runs_only_missing_points(void **state)
+{
+	char dir[DIR_MAX], kept[DIR_PATH_MAX], gone[DIR_PATH_MAX], part[DIR_PATH_MAX + 8];
+	ino_t before;
+	struct run r;
+
+	make_dir(dir);
+	r = run_cmasim(ARGS(SWEEP_ARGS(dir)));
+	assert_int_equal(r.status, 0);
+	run_free(&r);
+	before = inode_of(dir_file(dir, "cma-16M_seed-1.json", NULL, kept));
+	assert_int_equal(unlink(dir_file(dir, "cma-24M_seed-2.json", NULL, gone)), 0);
+	snprintf(part, sizeof(part), "%s.part", gone);
+	write_file(part, "{\"schema\": \"cmasim-re");
+	assert_int_equal(unlink(dir_file(dir, "cma-32M_seed-1.json", NULL, gone)), 0);
+
+	r = run_cmasim(ARGS(SWEEP_ARGS(dir)));
+	if (r.status || !strstr(r.err, "4 of 6 points done before: running the other 2\n") ||
+	    !strstr(r.err, "2/2 points"))
+		fail_msg("a resumed sweep: expected exit 0 and 2 points run; found %d and:\n%s", r.status, r.err);
+	run_free(&r);
+	assert_true(inode_of(kept) == before);
+	assert_int_not_equal(access(part, F_OK), 0);
+	expect_sweep_outputs(dir, 6);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: a sweep stopped by SIGTERM once its first report is written
+ * stops its runs, exits 1 naming the missing points, and leaves only
+ * whole reports: no .part file, each report valid JSON.
+ */
+static void sweep_interrupted_keeps_finished_points(void **state)
+{
+	char dir[DIR_MAX], cmd[PATH_MAX + 1024], *out;
+	FILE *p;
+
+	make_dir(dir);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' sweep --param cma=16M,24M,32M --seeds 2 --jobs 1 -o '%s' 2>'%s/err' & pid=$!; "
+		 "i=0; while [ ! -e '%s/cma-16M_seed-1.json' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; "
+		 "kill -TERM $pid; wait $pid; "
+		 "echo exit $?; ls '%s' | grep -c '\\.part$'; jq -e .runs '%s'/*.json >/dev/null && echo valid; "
+		 "grep -c 'points missing: .*cma-32M_seed-2.json' '%s/err'",
+		 cmasim, dir, dir, dir, dir, dir, dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	pclose(p);
+	assert_string_equal(out, "exit 1\n0\nvalid\n1\n");
+	free(out);
+	remove_dir(dir);
+}
+
 /* ---- the manual pages ---- */
 
 static char *source_file(const char *rel)
@@ -1348,6 +1573,7 @@ static void man_page_documents_every_option_and_key(void **state)
 	options += expect_options_documented(page, "run");
 	options += expect_options_documented(page, "compare");
 	options += expect_options_documented(page, "boot");
+	options += expect_options_documented(page, "sweep");
 	names += expect_every_section_documented(page);
 	names += expect_accepted_documented(page, "run", "[zzz]\nkey = 1\n");
 	names += expect_accepted_documented(page, "boot", "[platform]\nzzz = 1\n");
@@ -1637,6 +1863,10 @@ int main(void)
 		cmocka_unit_test(run_dump_and_output_dir),
 		cmocka_unit_test(boot_kernel_option_and_platform_key),
 		cmocka_unit_test(run_and_compare_kernels),
+		cmocka_unit_test(sweep_grid_writes_reports_and_summaries),
+		cmocka_unit_test(sweep_print_commands_then_collect_same_summary),
+		cmocka_unit_test(sweep_resume_runs_only_missing_points),
+		cmocka_unit_test(sweep_interrupted_keeps_finished_points),
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),

@@ -44,6 +44,9 @@ static const struct command commands[] = {
 	{ .name = "compare", .fn = cmd_compare,
 	  .description = "run a scenario under several policies and compare them side by side",
 	  .usage = "[--scenario NAME|FILE] [--policies LIST] [--report ...] ..." },
+	{ .name = "sweep", .fn = cmd_sweep,
+	  .description = "run a scenario over a grid of parameters and seeds, and summarize the runs",
+	  .usage = "--param KEY=V1,V2,... [--seeds N] [--jobs N] -o DIR [--print-commands] | --collect DIR" },
 	{ .name = "boot", .fn = cmd_boot, .opts = boot_options, .nr_opts = &nr_boot_options,
 	  .description = "boot a platform and print the kernel's log, its devices and /proc files" },
 	{ .name = "list", .fn = cmd_list, .usage = "",
@@ -71,7 +74,8 @@ static void usage(FILE *out)
 			opt_synopsis(out, c->opts, *c->nr_opts);
 		fputc('\n', out);
 	}
-	fprintf(out, "\n  run and compare: see 'cmasim run --help', 'cmasim compare --help' and cmasim(1)\n");
+	fprintf(out, "\n  run, compare and sweep: see 'cmasim run --help', 'cmasim compare --help',\n"
+		"  'cmasim sweep --help' and cmasim(1)\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!commands[i].usage) {
 			fprintf(out, "\n%s:\n\n", commands[i].name);

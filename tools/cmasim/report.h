@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "result.h"
 
@@ -101,5 +102,29 @@ bool compare_requests_differ(const struct sim_result *runs, unsigned nr);
 #define COMPARE_REQUESTS_NOTE \
 	"requests differ between policies: a session asks for its ring one buffer at a time, stops at the\n" \
 	"first failure (giving back what it got) and starts again after its gap, so failures change the count"
+
+/*
+ * The HTML report's page style and chart pieces (report_html.c), which
+ * sweep's summary page draws with too. A chart is an SVG of a plot area
+ * PLOT_W x PLOT_H at (MARGIN_L, MARGIN_T), with the axes' labels around it.
+ */
+#define PLOT_W		640
+#define PLOT_H		220
+#define MARGIN_L	64
+#define MARGIN_R	16
+#define MARGIN_T	12
+#define MARGIN_B	44
+
+extern const char html_style[];
+void html_escape(FILE *out, const char *s);
+/* A legend entry: a small square styled by @css, then @label. */
+void swatch(FILE *out, const char *css, const char *label);
+void svg_open(FILE *out);
+/* The two axis lines and their titles. */
+void svg_axes(FILE *out, const char *x_title, const char *y_title);
+/* A tick at @x on the x axis, labelled. */
+void svg_x_label(FILE *out, double x, const char *label);
+/* Ticks at multiples of a round step from 0 to @max, with grid lines across. */
+void svg_y_ticks(FILE *out, double max);
 
 #endif

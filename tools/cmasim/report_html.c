@@ -17,13 +17,6 @@
 #define MAP_COLS	64	/* pageblocks a row in the memory map */
 #define MAP_CELL	14	/* a block's square and its gap, in SVG units */
 
-#define PLOT_W		640	/* charts: the plot area, then the margins for the axes */
-#define PLOT_H		220
-#define MARGIN_L	64
-#define MARGIN_R	16
-#define MARGIN_T	12
-#define MARGIN_B	44
-
 #define EDGES_PER_DECADE 4
 #define EDGE_FIRST	(3 * EDGES_PER_DECADE)	/* 1 us: the smallest latency bin */
 #define EDGE_LAST	(18 * EDGES_PER_DECADE)	/* 10^18 ns: as far as uint64_t goes */
@@ -36,7 +29,7 @@ static const char *const class_colours[NR_MEM_CLASSES] = {
 #define FREE_COLOUR	"#cfe8c0"
 #define CMA_FREE_COLOUR	"#1f4e9a"
 
-static const char style[] =
+const char html_style[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1240px}\n"
 	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em}\n"
 	"table{border-collapse:collapse;margin:.5em 0}\n"
@@ -49,7 +42,7 @@ static const char style[] =
 	"vertical-align:middle;border:1px solid #999}\n"
 	".note{color:#666}\n";
 
-static void html_escape(FILE *out, const char *s)
+void html_escape(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -121,7 +114,7 @@ static const char *block_colour(char buf[FIGURE_MAX], const struct block_style *
 	return buf;
 }
 
-static void swatch(FILE *out, const char *css, const char *label)
+void swatch(FILE *out, const char *css, const char *label)
 {
 	fprintf(out, "<span class=\"sw\" style=\"%s\"></span>%s", css, label);
 }
@@ -186,7 +179,7 @@ static double nice_step(double range)
 	}
 }
 
-static void svg_open(FILE *out)
+void svg_open(FILE *out)
 {
 	unsigned w = MARGIN_L + PLOT_W + MARGIN_R, h = MARGIN_T + PLOT_H + MARGIN_B;
 
@@ -195,7 +188,7 @@ static void svg_open(FILE *out)
 }
 
 /* The two axis lines and their titles. */
-static void svg_axes(FILE *out, const char *x_title, const char *y_title)
+void svg_axes(FILE *out, const char *x_title, const char *y_title)
 {
 	fprintf(out, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
 		MARGIN_L, MARGIN_T + PLOT_H, MARGIN_L + PLOT_W, MARGIN_T + PLOT_H);
@@ -207,7 +200,7 @@ static void svg_axes(FILE *out, const char *x_title, const char *y_title)
 		"%s</text>\n", MARGIN_T + PLOT_H / 2, y_title);
 }
 
-static void svg_x_label(FILE *out, double x, const char *label)
+void svg_x_label(FILE *out, double x, const char *label)
 {
 	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%u\" x2=\"%.1f\" y2=\"%u\"/>"
 		"<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
@@ -215,7 +208,7 @@ static void svg_x_label(FILE *out, double x, const char *label)
 }
 
 /* Ticks at multiples of a nice step from 0 to @max, with grid lines across. */
-static void svg_y_ticks(FILE *out, double max)
+void svg_y_ticks(FILE *out, double max)
 {
 	double step = nice_step(max), v, y;
 
@@ -574,7 +567,7 @@ static void html_header(FILE *out, const struct sim_result *r)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cmasim: ",
 	      out);
 	html_escape(out, r->scenario);
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>cmasim: ", style);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>cmasim: ", html_style);
 	html_escape(out, r->scenario);
 	fputs(" on ", out);
 	html_escape(out, r->platform);
