@@ -251,8 +251,7 @@ static int outdir_path(struct run_args *a, const struct scenario *sc, bool compa
 	return 0;
 }
 
-/* A built-in name, else a file; 0, or -EINVAL after saying why. */
-static int load_scenario(const char *arg, struct scenario *sc)
+int load_scenario(const char *arg, struct scenario *sc)
 {
 	char err[768];
 

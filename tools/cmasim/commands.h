@@ -21,12 +21,18 @@ bool proc_name_ok(const char *name);
 int cmd_run(int argc, char **argv);
 /* cmasim compare: the scenario under several policies, side by side. */
 int cmd_compare(int argc, char **argv);
+/* cmasim size: the smallest default CMA area serving every device request. */
+int cmd_size(int argc, char **argv);
 /* cmasim show NAME: a built-in scenario's text. */
 int cmd_show(int argc, char **argv);
 /* cmasim boot: a platform booted, its log and devices. */
 int cmd_boot(int argc, char **argv);
 extern const struct cmd_option boot_options[];
 extern const unsigned nr_boot_options;
+
+struct scenario;
+/* --scenario's value: a built-in name, else a file; 0, or -EINVAL after saying why (cmd_run.c). */
+int load_scenario(const char *arg, struct scenario *sc);
 
 /* A command's status asking for cmasim's usage on stdout, then 0 (boot --help). */
 #define CMD_USAGE 1

@@ -41,6 +41,8 @@ static const struct command commands[] = {
 	  .usage = "[--scenario NAME|FILE] [--policy NAME] [--report text|json|html] ..." },
 	{ .name = "compare", .fn = cmd_compare,
 	  .usage = "[--scenario NAME|FILE] [--policies LIST] [--report ...] ..." },
+	{ .name = "size", .fn = cmd_size,
+	  .usage = "[--scenario NAME|FILE] [--seeds N] [--step SIZE] [--max SIZE] [--jobs N] ..." },
 	{ .name = "boot", .fn = cmd_boot, .opts = boot_options, .nr_opts = &nr_boot_options },
 	{ .name = "list", .fn = cmd_list, .usage = "" },
 	{ .name = "show", .fn = cmd_show, .usage = "SCENARIO" },
@@ -61,7 +63,8 @@ static void usage(FILE *out)
 			opt_synopsis(out, c->opts, *c->nr_opts);
 		fputc('\n', out);
 	}
-	fprintf(out, "\n  run and compare: see 'cmasim run --help', 'cmasim compare --help' and cmasim(1)\n");
+	fprintf(out, "\n  run, compare and size: see 'cmasim run --help', 'cmasim compare --help',\n"
+		     "  'cmasim size --help' and cmasim(1)\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!commands[i].usage) {
 			fprintf(out, "\n%s:\n\n", commands[i].name);
