@@ -230,6 +230,20 @@ static void boot_overrides_and_every_dump(void **state)
 	unlink(kconfig);
 }
 
+/*
+ * Expect: an area the board cannot hold is the kernel's failure line in
+ * the log, and the boot goes on without it (exit 0), as the kernel does.
+ */
+static void boot_area_not_reserved_boots_on(void **state)
+{
+	struct run r = run_cmasim(ARGS("boot", "--platform", "arm", "--cmdline", "cma=4G"));
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cma: CMA: failed to reserve 4096 MiB\n"));
+	assert_non_null(strstr(r.out, "(default)  -                   none\n"));
+	run_free(&r);
+}
+
 /* Expect: the S5P failure message names the device that failed, with its own size and base. */
 static void boot_s5p_mfc_failure_names_the_device(void **state)
 {
@@ -400,6 +414,39 @@ static const struct bad_case bad_cases[] = {
 	{ "run: --scenario without value", { "run", "--scenario" }, NULL, 2, "--scenario needs a value" },
 	{ "compare: unknown policy in the list", { "compare", "--policies", "cma,lru" }, NULL, 2,
 	  "--policies 'cma,lru': unknown policy 'lru': accepted cma, carveout, buddy, separated by commas" },
+	/* --cma, --cmdline, --set: the scenario parser's own messages */
+	{ "run: malformed --cma", { "run", "--cma", "12Q" }, NULL, 2,
+	  "cmasim run: --cma '12Q': expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. 64M" },
+	{ "compare: negative --cma", { "compare", "--cma", "-5" }, NULL, 2, "cmasim compare: --cma '-5': expected a size" },
+	{ "run: --cma without value", { "run", "--cma" }, NULL, 2, "--cma needs a value: a size, e.g. 64M" },
+	{ "run: --set without '='", { "run", "--set", "camera.ring" }, NULL, 2,
+	  "cmasim run: --set 'camera.ring': expected SECTION.KEY=VALUE, e.g. camera.ring=2" },
+	{ "run: --set without a section", { "run", "--set", "ring=2" }, NULL, 2, "--set 'ring=2': expected SECTION.KEY=VALUE" },
+	{ "run: --set of no section", { "run", "--set", "nosuch.ring=2" }, NULL, 2,
+	  "cmasim run: --set nosuch.ring=2: no section 'nosuch' in scenario camera-browser: accepted scenario, cost, browser-cache, browser, kernel, camera, or a workload's kind" },
+	{ "run: --set of an unknown key", { "run", "--set", "camera.colour=red" }, NULL, 2,
+	  "--set camera.colour=red: [device camera]: unknown key 'colour' in [device camera]; accepted: start, stop, size, period, ring" },
+	{ "run: --set of a bad value", { "run", "--set", "camera.ring=100" }, NULL, 2,
+	  "cmasim run: --set camera.ring=100: [device camera]: ring = 100: at most 64" },
+	{ "run: --set of a bad scenario value", { "run", "--set", "scenario.cma=lots" }, NULL, 2,
+	  "--set scenario.cma=lots: [scenario]: cma = lots: expected a size in bytes" },
+	{ "run: --set of an ambiguous kind", { "run", "--scenario", "mfc-decode", "--set", "device.ring=2" }, NULL, 2,
+	  "--set device.ring=2: 'device' is the kind of several workloads (s5p-mfc-r, s5p-mfc-l, ...): name one" },
+	{ "compare: --set the file's checks refuse", { "compare", "--set", "camera.stop=1s" }, NULL, 2,
+	  "cmasim compare: scenario camera-browser with the command line's changes: [device camera]: stop must come after start" },
+	{ "run: --set of a cost key", { "run", "--set", "cost.copy_mbps=0" }, NULL, 2,
+	  "--set cost.copy_mbps=0: [cost]: copy_mbps = 0: expected a number above 0" },
+	{ "run: file's cma key", { "run", "--scenario", "@FILE" },
+	  "[scenario]\nplatform = arm\nduration = 1s\ncma = 64MB\n[anon a]\nrss = 1M\n", 2,
+	  ":4: cma = 64MB: expected a size in bytes with an optional K, M, G, T, P or E suffix" },
+	/* an area the boot could not reserve: the kernel's line and the largest that fits */
+	{ "run: cma= larger than the board", { "run", "--scenario", "@FILE" },
+	  "[scenario]\nplatform = arm\ncmdline = cma=4G\nduration = 1s\n[anon a]\nrss = 1M\nrate = 10\n", 2,
+	  "a CMA area could not be reserved at boot; the kernel said:\n  cma: CMA: failed to reserve 4096 MiB\ncmasim: the largest cma= with which every area is reserved: cma=752M (--cma 752M)\n" },
+	{ "compare: --cma larger than lowmem", { "compare", "--cma", "760M" }, NULL, 2,
+	  "cma: CMA: failed to reserve 760 MiB\ncmasim: the largest cma= with which every area is reserved: cma=752M" },
+	{ "run: the board's own area does not fit", { "run", "--scenario", "mfc-decode", "--set", "scenario.memory=128M" }, NULL, 2,
+	  "  cma: CMA: area at 51000000 has no memory at pfn 0x51000: dropped, its 8 MiB stay reserved\ncmasim: even with cma=0 (no default area) an area the board declares for a device is not reserved: no cma= fits" },
 	{ "show: unknown scenario", { "show", "nosuch" }, NULL, 2,
 	  "cmasim show: 'nosuch': no such scenario: accepted camera-browser, video-pinned, mfc-decode, x86-4g" },
 	{ "show: no name", { "show" }, NULL, 2, "cmasim show: give one built-in scenario's name: camera-browser" },
@@ -517,7 +564,7 @@ static const struct scenario_error scenario_errors[] = {
 	{ "unknown section", SCENARIO_HEAD ONE_PROCESS "[fancy x]\nkey = 1\n", 9,
 	  "unknown section [fancy x]; accepted: [scenario], [cost], [pagecache NAME], [writer NAME], [anon NAME], [slab NAME], [pinner NAME], [device NAME]" },
 	{ "unknown key", SCENARIO_HEAD "bogus = 1\n" ONE_PROCESS, 5,
-	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, kconfig, memory, swap, duration, seed, sample, snapshot" },
+	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, cma, kconfig, memory, swap, duration, seed, sample, snapshot" },
 	{ "unknown key of a workload", SCENARIO_HEAD ONE_PROCESS "size = 1M\n", 8,
 	  "unknown key 'size' in [anon a]; accepted: start, stop, rss, rate, lifetime, restart" },
 	{ "unknown cost key", SCENARIO_HEAD "[cost]\nwarp_mbps = 9\n" ONE_PROCESS, 6,
@@ -674,6 +721,84 @@ static void show_round_trips_through_run(void **state)
 	}
 	free(names);
 	remove_dir(dir);
+}
+
+/* The /proc/cma "count:" of the area a run of camera-browser with @args had, 0 for none. */
+static unsigned long cma_count(const char *const *args)
+{
+	const char *argv[16] = { "run", "--duration", "1s", "--dump", "cma" };
+	unsigned n = 5;
+	unsigned long count = 0;
+	const char *at;
+	struct run r;
+
+	while (*args && n < 15)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	r = run_cmasim(argv);
+	if (r.status)
+		fail_msg("cmasim run ... %s: expected exit 0, found %d:\n%s", argv[5], r.status, r.err);
+	at = strstr(r.out, "  count: ");
+	if (at)
+		count = strtoul(at + 9, NULL, 10);
+	run_free(&r);
+	return count;
+}
+
+/*
+ * Expect: --cma replaces the scenario's cma=64M (16384 pages), keeping the
+ * rest of the line; --cmdline replaces the whole line and --cma applies on
+ * top of it; --cma 0 leaves no area; --set scenario.cma is --cma.
+ */
+static void run_cma_and_cmdline_replace_the_area(void **state)
+{
+	struct run a, b;
+
+	assert_int_equal(cma_count(ARGS("--policy", "cma")), 16384);
+	assert_int_equal(cma_count(ARGS("--cma", "32M")), 8192);
+	assert_int_equal(cma_count(ARGS("--cma", "0x1000000")), 4096);
+	assert_int_equal(cma_count(ARGS("--cmdline", "coherent_pool=1M cma=16M")), 4096);
+	assert_int_equal(cma_count(ARGS("--cmdline", "cma=16M", "--cma", "20M")), 6144);	/* 8 MiB aligned */
+	assert_int_equal(cma_count(ARGS("--cma", "0")), 0);
+	assert_int_equal(cma_count(ARGS("--cma", "752M")), 192512);	/* the largest that fits */
+	assert_int_equal(cma_count(ARGS("--set", "scenario.cma=32M")), 8192);
+	a = run_cmasim(ARGS("compare", "--duration", "2s", "--cma", "32M"));
+	b = run_cmasim(ARGS("compare", "--duration", "2s", "--set", "scenario.cmdline=cma=32M"));
+	assert_int_equal(a.status, 0);
+	assert_int_equal(b.status, 0);
+	cut_host_line(a.out);
+	cut_host_line(b.out);
+	assert_string_equal(a.out, b.out);
+	run_free(&a);
+	run_free(&b);
+}
+
+/*
+ * Expect: --set changes a workload's key, by its name or by its kind
+ * (the one anon workload), as the file's line would: 64 MiB resident
+ * for the browser in place of 256 MiB; a repeating key starts over.
+ */
+static void run_set_changes_the_scenario(void **state)
+{
+	struct run by_name = run_cmasim(ARGS("run", "--duration", "20s", "--set", "browser.rss=64M")),
+		   by_kind = run_cmasim(ARGS("run", "--duration", "20s", "--set", "anon.rss=64M")),
+		   snaps = run_cmasim(ARGS("run", "--duration", "20s", "--report", "json",
+					   "--set", "scenario.snapshot=2s"));
+
+	assert_int_equal(by_name.status, 0);
+	assert_int_equal(by_kind.status, 0);
+	assert_int_equal(snaps.status, 0);
+	assert_non_null(strstr(by_name.out, "browser             anon"));
+	assert_non_null(strstr(by_name.out, "          64.0"));
+	cut_host_line(by_name.out);
+	cut_host_line(by_kind.out);
+	assert_string_equal(by_name.out, by_kind.out);
+	/* the built-in's four snapshots (5s, 31s, 37s, 60s) replaced by one */
+	assert_non_null(strstr(snaps.out, "\"t_s\": 2.000000"));
+	assert_null(strstr(snaps.out, "\"t_s\": 5.000000"));
+	run_free(&by_name);
+	run_free(&by_kind);
+	run_free(&snaps);
 }
 
 /* A camera streaming from the CMA area beside a page cache: each policy has requests to serve. */
@@ -1203,6 +1328,7 @@ int main(void)
 		cmocka_unit_test(boot_platform_file_devices_golden),
 		cmocka_unit_test(boot_overrides_and_every_dump),
 		cmocka_unit_test(boot_s5p_mfc_failure_names_the_device),
+		cmocka_unit_test(boot_area_not_reserved_boots_on),
 		cmocka_unit_test(list_golden),
 		cmocka_unit_test(help_exits_0),
 		cmocka_unit_test(bad_input_is_refused),
@@ -1210,6 +1336,8 @@ int main(void)
 		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),
 		cmocka_unit_test(run_platform_file_next_to_the_scenario),
 		cmocka_unit_test(show_round_trips_through_run),
+		cmocka_unit_test(run_cma_and_cmdline_replace_the_area),
+		cmocka_unit_test(run_set_changes_the_scenario),
 		cmocka_unit_test(run_trace_is_ftrace_text),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),

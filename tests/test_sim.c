@@ -737,6 +737,36 @@ static void sim_run_refused_configuration_is_einval(void **state)
 	free(sc);
 }
 
+/*
+ * Expect: a cma= the board cannot hold is refused as a configuration
+ * (-EINVAL, result empty) under the cma policy; sim_check_areas() says
+ * -ENOSPC with dma_contiguous_reserve's failure line; sim_cma_fit() finds
+ * the largest size that is reserved: it is, and one alignment step more is
+ * not. The carveout policy, without CMA, runs.
+ */
+static void sim_run_area_not_reserved_is_einval(void **state)
+{
+	struct scenario *sc = parse(BOARD_64M "duration = 1s\ncma = 1G\n[device cam]\nsize = 1M\nperiod = 100ms\n");
+	struct sim_options o = { .policy = sim_policy_find("cma") };
+	char line[SIM_AREA_LINE_MAX];
+	uint64_t fit, align = sim_cma_alignment(sc);
+	struct sim_result r;
+
+	assert_int_equal(align, 8ull << 20);	/* 4 KiB << MAX_ORDER */
+	assert_int_equal(sim_run(sc, &o, &r), -EINVAL);
+	assert_null(r.workloads);
+	assert_int_equal(sim_check_areas(sc, o.policy, line, sizeof(line)), -ENOSPC);
+	assert_string_equal(line, "cma: CMA: failed to reserve 1024 MiB");
+	assert_int_equal(sim_cma_fit(sc, &fit), 0);
+	assert_true(fit > 0 && fit % align == 0 && fit < (64ull << 20));
+	snprintf(sc->cma, sizeof(sc->cma), "%lluK", (unsigned long long)(fit >> 10));
+	assert_int_equal(sim_check_areas(sc, o.policy, line, sizeof(line)), 0);
+	snprintf(sc->cma, sizeof(sc->cma), "%lluK", (unsigned long long)((fit + align) >> 10));
+	assert_int_equal(sim_check_areas(sc, o.policy, line, sizeof(line)), -ENOSPC);
+	assert_int_equal(sim_check_areas(sc, sim_policy_find("carveout"), line, sizeof(line)), 0);
+	free(sc);
+}
+
 /* A policy that refuses every request: all a new policy has to give. */
 static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		      enum fail_cause *cause)
@@ -830,6 +860,49 @@ static void scenario_builtin_every_one_parses(void **state)
 	free(sc);
 }
 
+/*
+ * Expect: scenario_override() sets a key as the file's line would (by a
+ * workload's name or its only kind), a repeating key starts over, a [cost]
+ * key may be set again, scenario.cmdline drops the file's cma; what the
+ * file would refuse is refused with its message, and scenario_check()
+ * finds what only the whole scenario shows.
+ */
+static void scenario_override_sets_keys_as_the_file(void **state)
+{
+	struct scenario *sc = parse(BOARD_64M "duration = 2s\ncma = 8M\nsnapshot = 1s\nsnapshot = 2s\n"
+				    "[cost]\ncopy_mbps = 700\n"
+				    "[anon app]\nrss = 16M\nrate = 100\n[device cam]\nsize = 1M\nperiod = 100ms\n");
+	char err[768];
+
+	assert_string_equal(sc->cma, "8M");
+	assert_int_equal(scenario_override(sc, "app.rss", "32M", err, sizeof(err)), 0);
+	assert_int_equal(sc->wl[0].anon.rss_bytes, 32ull << 20);
+	assert_int_equal(scenario_override(sc, "device.ring", "3", err, sizeof(err)), 0);
+	assert_int_equal(sc->wl[1].device.ring, 3);
+	assert_int_equal(scenario_override(sc, "scenario.snapshot", "500ms", err, sizeof(err)), 0);
+	assert_int_equal(sc->nr_snapshots, 1);
+	assert_int_equal(sc->snapshot_ns[0], 500 * MS);
+	assert_int_equal(scenario_override(sc, "cost.copy_mbps", "900", err, sizeof(err)), 0);
+	assert_true(sc->cost.v[COST_COPY_MBPS] == 900.0);
+	assert_int_equal(scenario_override(sc, "scenario.cmdline", "cma=4M", err, sizeof(err)), 0);
+	assert_string_equal(sc->cmdline, "cma=4M");
+	assert_string_equal(sc->cma, "");
+	assert_int_equal(scenario_check(sc, err, sizeof(err)), 0);
+
+	assert_int_equal(scenario_override(sc, "cam.size", "3Q", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "[device cam]: size = 3Q: expected a decimal or 0x hex number"));
+	assert_int_equal(scenario_override(sc, "scenario.cma", "1X", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "[scenario]: cma = 1X: expected a size in bytes"));
+	assert_int_equal(scenario_override(sc, "cam", "1", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cam: expected SECTION.KEY"));
+	assert_int_equal(scenario_override(sc, "cam.stop", "0", err, sizeof(err)), 0);
+	assert_int_equal(scenario_override(sc, "cam.start", "3s", err, sizeof(err)), 0);
+	assert_int_equal(scenario_override(sc, "cam.stop", "1s", err, sizeof(err)), 0);
+	assert_int_equal(scenario_check(sc, err, sizeof(err)), -1);
+	assert_string_equal(err, "[device cam]: stop must come after start");
+	free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,7 +925,9 @@ int main(void)
 		cmocka_unit_test(cost_transfer_ns_megabytes),
 		cmocka_unit_test(cost_section_overrides_the_profile),
 		cmocka_unit_test(scenario_builtin_every_one_parses),
+		cmocka_unit_test(scenario_override_sets_keys_as_the_file),
 		cmocka_unit_test(sim_run_refused_configuration_is_einval),
+		cmocka_unit_test(sim_run_area_not_reserved_is_einval),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

@@ -11,6 +11,7 @@
 
 #include "inifile.h"
 #include "commands.h"
+#include "run_options.h"
 #include "sim.h"
 
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
@@ -24,6 +25,7 @@ struct run_args {
 	enum report_kind report;
 	bool policies[SIM_MAX_POLICIES];	/* by registry index */
 	const char *dumps[SIM_MAX_PROCS];
+	struct scenario_overrides over;	/* --cma, --cmdline, --set */
 	struct sim_options opt;
 };
 
@@ -98,6 +100,7 @@ static const char *policy_choices(void)
 static const struct cmd_option run_options[] = {
 	OPT_SCENARIO,
 	OPT_PLATFORM,
+	OPT_SCENARIO_OVERRIDES,
 	{ .id = O_POLICY, .name = "policy", .arg = "%s", .fill = policy_choices },
 	{ .id = O_POLICIES, .name = "policies", .arg = "LIST",
 	  .refused = "--policies is compare's option: give --policy NAME" },
@@ -113,6 +116,7 @@ static const struct cmd_option run_options[] = {
 static const struct cmd_option compare_options[] = {
 	OPT_SCENARIO,
 	OPT_PLATFORM,
+	OPT_SCENARIO_OVERRIDES,
 	{ .id = O_POLICIES, .name = "policies", .arg = "LIST" },
 	{ .id = O_POLICY, .name = "policy", .arg = "NAME",
 	  .refused = "--policy is run's option: give --policies LIST" },
@@ -207,7 +211,7 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 	const char *cmd = compare ? "compare" : "run", *value;
 	struct opt_parser p;
 	char names[256];
-	int id;
+	int id, ret;
 
 	if (compare)
 		opt_init(&p, cmd, OPTS(compare_options), argc, argv);
@@ -216,7 +220,12 @@ static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 	while ((id = opt_next(&p, &value)) != OPT_END) {
 		if (id == OPT_HELP)
 			return 1;
-		if (id == OPT_BAD || set_option(id, value, cmd, a))
+		if (id == OPT_BAD)
+			return -EINVAL;
+		ret = scenario_overrides_option(&a->over, id, value, cmd);
+		if (ret > 0)
+			ret = set_option(id, value, cmd, a);
+		if (ret)
 			return -EINVAL;
 	}
 	if (a->output && a->outdir) {
@@ -309,6 +318,9 @@ static int run_scenario(struct run_args *a, bool compare)
 		return ret;
 	if (a->platform)
 		snprintf(sc.platform, sizeof(sc.platform), "%s", a->platform);
+	ret = scenario_overrides_apply(&sc, &a->over, compare ? "compare" : "run");
+	if (ret)
+		return ret;
 	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))
 		return ret;
 	if (a->trace && !(trace = fopen(a->trace, "w"))) {

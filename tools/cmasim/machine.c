@@ -58,6 +58,43 @@ static int platform_device_of(struct sim *s, const struct wl_spec *w)
 	return (int)p->nr_devices++;
 }
 
+/*
+ * The scenario's cma = SIZE: every cma= of the command line dropped (the
+ * kernel's early_param would take the last one) and cma=SIZE put at its
+ * end. Tokens split as the kernel's next_arg splits them: at blanks
+ * outside double quotes.
+ */
+static int cmdline_set_cma(struct sim *s, char *cmdline, size_t size, const char *cma)
+{
+	char out[sizeof(s->plat.cmdline)] = "";
+	size_t n = 0;
+
+	for (const char *t = cmdline; *t;) {
+		const char *end = t;
+		bool quoted = false;
+
+		if (*t == ' ' || *t == '\t') {
+			t++;
+			continue;
+		}
+		for (; *end && (quoted || (*end != ' ' && *end != '\t')); end++)
+			if (*end == '"')
+				quoted = !quoted;
+		if (strncmp(t, "cma=", 4) && n < sizeof(out))
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%.*s ", (int)(end - t), t);
+		t = end;
+	}
+	if (n < sizeof(out))
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "cma=%s", cma);
+	if (n >= size) {
+		fprintf(stderr, "cmasim: scenario %s: the command line is too long to add cma=%s\n", s->sc->name,
+			cma);
+		return -EINVAL;
+	}
+	memcpy(cmdline, out, n + 1);
+	return 0;
+}
+
 static int machine_prepare(struct sim *s)
 {
 	const struct scenario *sc = s->sc;
@@ -72,6 +109,8 @@ static int machine_prepare(struct sim *s)
 	}
 	if (sc->cmdline_set)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);
+	if (sc->cma[0] && (ret = cmdline_set_cma(s, p->cmdline, sizeof(p->cmdline), sc->cma)))
+		return ret;
 	if (sc->kconfig_set)
 		snprintf(p->kconfig, sizeof(p->kconfig), "%s", sc->kconfig);
 	if (sc->swap_bytes)
@@ -400,9 +439,43 @@ static int teardown(struct sim *s)
 	return bad;
 }
 
+/* The scenario's board under s->policy, booted: 0, or -errno as platform_boot's. */
+static int machine_boot(struct sim *s)
+{
+	int ret = machine_prepare(s);
+
+	if (!ret && s->policy->prepare)
+		ret = s->policy->prepare(s);
+	if (ret)
+		return ret;
+	init_geometry(s);
+	return platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
+}
+
+int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
+		    size_t len)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	struct sim_result res = { 0 };
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	s->sc = sc;
+	s->policy = policy ? policy : sim_policy(0);
+	s->res = &res;		/* the carveout policy counts its reservations there */
+	ret = machine_boot(s);
+	if (!ret && sim_area_failed(s->mm, line, len))
+		ret = -ENOSPC;
+	teardown(s);
+	free(s);
+	return ret;
+}
+
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res)
 {
 	struct sim *s = calloc(1, sizeof(*s));
+	char line[SIM_AREA_LINE_MAX];
 	int ret;
 
 	if (!s)
@@ -425,13 +498,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		s->sample_ns = s->end_ns / MAX_SAMPLES;
 	if (!s->sample_ns)
 		s->sample_ns = 1;
-	ret = machine_prepare(s);
-	if (!ret && s->policy->prepare)
-		ret = s->policy->prepare(s);
-	if (!ret) {
-		init_geometry(s);
-		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
-	}
+	ret = machine_boot(s);
 	if (ret) {
 		if (s->mm)
 			cma_mm_dmesg(s->mm, stderr);
@@ -441,6 +508,12 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		teardown(s);
 		free(s);
 		return ret;
+	}
+	if (sim_area_failed(s->mm, line, sizeof(line))) {
+		teardown(s);
+		free(s);
+		sim_report_area_failure(sc, line);
+		return -EINVAL;
 	}
 	if (s->trace) {
 		trace_header(s->trace);

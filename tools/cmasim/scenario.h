@@ -141,6 +141,7 @@ struct scenario {
 	char platform[256];		/* a built-in platform's name, or a path */
 	char cmdline[512];		/* "" with !cmdline_set: the platform's */
 	bool cmdline_set;
+	char cma[32];			/* cma = SIZE: replaces any cma= on the command line; "": none */
 	char kconfig[4096];
 	bool kconfig_set;
 	uint64_t memory_bytes;		/* 0: the platform's banks; else one bank of this size */
@@ -165,6 +166,28 @@ struct scenario {
 int scenario_parse(const char *path, const char *text, struct scenario *sc, char *err,
 		   size_t errlen);
 int scenario_read_file(const char *path, struct scenario *sc, char *err, size_t errlen);
+
+/*
+ * Set key @key, "SECTION.KEY", of a scenario already read to @value, as
+ * the line "KEY = VALUE" in that section of the file would, with the same
+ * parsing and messages (cmasim's --set, --cma and --cmdline; size and
+ * sweep points). SECTION is scenario, cost, a workload's name, or a
+ * workload kind the scenario has one workload of ("anon.rss"). The value
+ * replaces the file's, a repeating key's (snapshot, kconfig) values too;
+ * scenario.cmdline also drops the file's cma key. 0, or -1 after writing
+ * one line to @err naming the section and key, what was wrong and what
+ * is accepted. Call scenario_check() once all are set.
+ */
+int scenario_override(struct scenario *sc, const char *key, const char *value, char *err,
+		      size_t errlen);
+/*
+ * The checks made after reading a whole file (durations, references,
+ * each workload's own), again: 0, or -1 with @err as for a file.
+ */
+int scenario_check(struct scenario *sc, char *err, size_t errlen);
+/* A size as the kernel's memparse reads cma=: a number with K, M, G, T, P or E; false if malformed. */
+bool scenario_parse_cma(const char *s, uint64_t *bytes);
+#define SCENARIO_CMA_SYNTAX "a size in bytes with an optional K, M, G, T, P or E suffix, e.g. 64M (0: no default area)"
 
 /* The built-in scenario @name into @sc: 0, or -1 if there is none. */
 int scenario_builtin(const char *name, struct scenario *sc);

@@ -8,6 +8,7 @@
  *	description = ...
  *	platform = arm              ; built-in, or a platform file (relative to this file)
  *	cmdline = cma=64M           ; replaces the platform's; kconfig = LINE repeats
+ *	cma = 64M                   ; replaces any cma= on the command line
  *	memory = 4G                 ; one bank of this size instead of the platform's
  *	swap = 256M
  *	duration = 60s              ; us, ms, s, m, h
@@ -30,6 +31,7 @@
  *
  * Every workload also takes start and stop (durations from the run's start).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -63,6 +65,48 @@ const struct wl_kind *wl_kind(unsigned i)
 	return i < NR_WL_KINDS ? wl_kinds[i] : NULL;
 }
 
+bool scenario_parse_cma(const char *s, uint64_t *bytes)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *unit;
+	unsigned shift = 0;
+	uint64_t v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 0);	/* simple_strtoull base 0, as memparse */
+	if (errno || end == s)
+		return false;
+	if (*end) {
+		unit = strchr(suffixes, toupper((unsigned char)*end));
+		if (!unit)
+			return false;
+		shift = 10 * (unsigned)(unit - suffixes + 1);
+		end++;
+	}
+	/* the library refuses what does not fit a long long, as a cma= it could not reserve */
+	if (*end || v > (uint64_t)INT64_MAX >> shift)
+		return false;
+	*bytes = v << shift;
+	return true;
+}
+
+/* cma = SIZE: kept as written, for the command line; checked as the kernel's cma= would be. */
+static int parse_cma(const char *value, void *field, char *err, size_t len)
+{
+	uint64_t bytes;
+
+	if (!scenario_parse_cma(value, &bytes))
+		return ini_fail(err, len, "cma = %s: expected " SCENARIO_CMA_SYNTAX, value);
+	if (strlen(value) >= sizeof(((struct scenario *)0)->cma))
+		return ini_fail(err, len, "cma = %s: too long: at most %zu characters", value,
+				sizeof(((struct scenario *)0)->cma) - 1);
+	strcpy(field, value);
+	return 1;
+}
+
 #define SC(f)	offsetof(struct scenario, f)
 #define SCT(f)	.offset = SC(f), .size = sizeof(((struct scenario *)0)->f)
 
@@ -71,6 +115,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "description", .type = KEY_TEXT, SCT(description) },
 	{ .name = "platform", .type = KEY_PLATFORM },
 	{ .name = "cmdline", .type = KEY_TEXT, SCT(cmdline), .given = SC(cmdline_set) },
+	{ .name = "cma", .type = KEY_CUSTOM, .offset = SC(cma), .parse = parse_cma },
 	{ .name = "kconfig", .type = KEY_TEXT, SCT(kconfig), .repeats = true, .given = SC(kconfig_set) },
 	{ .name = "memory", .type = KEY_SIZE, .offset = SC(memory_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "swap", .type = KEY_SIZE, .offset = SC(swap_bytes), .max = SIM_MAX_BYTES },
@@ -345,43 +390,138 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	return section_key(r, name, value);
 }
 
-/* After the whole file: required keys, references and limits no single line shows. */
-static int check_workload(struct reader *r, unsigned idx)
+/*
+ * After the whole file, or after overrides: required keys (when @seen_wl
+ * says which were given), references and limits no single line shows.
+ */
+static int check_workload(struct scenario *sc, unsigned idx, const uint64_t *seen_wl, char *err,
+			  size_t len)
 {
-	struct scenario *sc = r->sc;
 	struct wl_spec *w = &sc->wl[idx];
 	const struct scenario_key *k;
 
-	for (size_t i = 0; (k = section_key_at(SEC_WORKLOAD, w, i)); i++)
-		if (k->required && !(r->seen_wl[idx] & (1ull << i)))
-			return fail(r, "[%s %s] has no %s: it is required", w->kind->name, w->name, k->name);
+	for (size_t i = 0; seen_wl && (k = section_key_at(SEC_WORKLOAD, w, i)); i++)
+		if (k->required && !(seen_wl[idx] & (1ull << i)))
+			return ini_fail(err, len, "[%s %s] has no %s: it is required", w->kind->name, w->name,
+					k->name);
 	if (w->stop_ns && w->stop_ns <= w->start_ns)
-		return fail(r, "[%s %s]: stop must come after start", w->kind->name, w->name);
-	return w->kind->check ? w->kind->check(sc, w, r->err, sizeof(r->err)) : 1;
+		return ini_fail(err, len, "[%s %s]: stop must come after start", w->kind->name, w->name);
+	return w->kind->check ? w->kind->check(sc, w, err, len) : 1;
+}
+
+static int check_whole(struct scenario *sc, const uint64_t *seen_wl, char *err, size_t len)
+{
+	char kinds[256];
+
+	if (!sc->duration_ns)
+		return ini_fail(err, len, "[scenario] has no duration (e.g. duration = 60s)");
+	if (!sc->platform[0])
+		return ini_fail(err, len, "[scenario] has no platform: a built-in one (see 'cmasim list') or a platform file");
+	kind_list(kinds, sizeof(kinds), false);
+	if (!sc->nr_wl)
+		return ini_fail(err, len, "no workloads: give at least one [%s NAME] section", kinds);
+	for (unsigned i = 0; i < sc->nr_snapshots; i++)
+		if (sc->snapshot_ns[i] > sc->duration_ns)
+			return ini_fail(err, len, "[scenario]: a snapshot at %.3f s is past the duration",
+					(double)sc->snapshot_ns[i] / 1e9);
+	for (unsigned i = 0; i < sc->nr_wl; i++)
+		if (!check_workload(sc, i, seen_wl, err, len))
+			return 0;
+	return 1;
 }
 
 static int check_scenario(struct reader *r)
 {
-	struct scenario *sc = r->sc;
-	char kinds[256];
-
 	if (!r->scenario_seen)
 		return fail(r, "no [scenario] section: give at least its platform and duration");
-	if (!sc->duration_ns)
-		return fail(r, "[scenario] has no duration (e.g. duration = 60s)");
-	if (!sc->platform[0])
-		return fail(r, "[scenario] has no platform: a built-in one (see 'cmasim list') or a platform file");
-	kind_list(kinds, sizeof(kinds), false);
-	if (!sc->nr_wl)
-		return fail(r, "no workloads: give at least one [%s NAME] section", kinds);
-	for (unsigned i = 0; i < sc->nr_snapshots; i++)
-		if (sc->snapshot_ns[i] > sc->duration_ns)
-			return fail(r, "[scenario]: a snapshot at %.3f s is past the duration",
-				    (double)sc->snapshot_ns[i] / 1e9);
-	for (unsigned i = 0; i < sc->nr_wl; i++)
-		if (!check_workload(r, i))
-			return 0;
+	return check_whole(r->sc, r->seen_wl, r->err, sizeof(r->err));
+}
+
+int scenario_check(struct scenario *sc, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	return check_whole(sc, NULL, err, errlen) ? 0 : -1;
+}
+
+/* The section an override names: scenario, cost, a workload's name, or its kind if only one has it. */
+static int override_section(struct reader *r, const char *section)
+{
+	struct scenario *sc = r->sc;
+	struct wl_spec *match = NULL;
+	char names[256] = "";
+	size_t n = 0;
+
+	if (!strcmp(section, "scenario") || !strcmp(section, "cost")) {
+		snprintf(r->section, sizeof(r->section), "%s", section);
+		r->cur = section[0] == 's' ? SEC_SCENARIO : SEC_COST;
+		return 1;
+	}
+	for (unsigned i = 0; i < sc->nr_wl && !match; i++)
+		if (!strcmp(sc->wl[i].name, section))
+			match = &sc->wl[i];
+	for (unsigned i = 0; i < sc->nr_wl && !match; i++) {
+		if (strcmp(sc->wl[i].kind->name, section))
+			continue;
+		for (unsigned j = i + 1; j < sc->nr_wl; j++)
+			if (sc->wl[j].kind == sc->wl[i].kind)
+				return fail(r, "'%s' is the kind of several workloads (%s, %s, ...): name one", section,
+					    sc->wl[i].name, sc->wl[j].name);
+		match = &sc->wl[i];
+	}
+	if (!match) {
+		for (unsigned i = 0; i < sc->nr_wl && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, ", %s", sc->wl[i].name);
+		return fail(r, "no section '%s' in scenario %s: accepted scenario, cost%s, or a workload's kind",
+			    section, sc->name, names);
+	}
+	snprintf(r->section, sizeof(r->section), "%s %s", match->kind->name, match->name);
+	r->cur = SEC_WORKLOAD;
+	r->wl = match;
 	return 1;
+}
+
+/* A repeating key set from the command line starts over; a [cost] key may be set again. */
+static void override_reset(struct reader *r, const char *name)
+{
+	const struct scenario_key *k;
+
+	for (int i = 0; r->cur == SEC_COST && i < NR_COST_FIELDS; i++)
+		if (!strcmp(name, cost_field_names[i]))
+			r->sc->cost_set[i] = false;
+	for (size_t i = 0; r->cur == SEC_SCENARIO && (k = section_key_at(r->cur, NULL, i)); i++) {
+		if (strcmp(k->name, name))
+			continue;
+		if (k->repeats && k->type == KEY_TEXT)
+			((char *)r->sc + k->offset)[0] = '\0';
+		else if (k->repeats)
+			r->sc->nr_snapshots = 0;
+		if (!strcmp(name, "cmdline"))
+			r->sc->cma[0] = '\0';	/* the whole command line, the file's cma= too */
+	}
+}
+
+int scenario_override(struct scenario *sc, const char *key, const char *value, char *err,
+		      size_t errlen)
+{
+	struct reader r = { .sc = sc };
+	const char *dot = strrchr(key, '.');
+	char section[64];
+
+	if (!dot || dot == key || !dot[1] || (size_t)(dot - key) >= sizeof(section)) {
+		snprintf(err, errlen, "%s: expected SECTION.KEY, e.g. scenario.duration or camera.ring", key);
+		return -1;
+	}
+	snprintf(section, sizeof(section), "%.*s", (int)(dot - key), key);
+	if (override_section(&r, section)) {
+		override_reset(&r, dot + 1);
+		if (section_key(&r, dot + 1, value))
+			return 0;
+	}
+	if (r.cur == SEC_NONE)
+		snprintf(err, errlen, "%s", r.err);
+	else
+		snprintf(err, errlen, "[%s]: %s", r.section, r.err);
+	return -1;
 }
 
 int scenario_parse(const char *path, const char *text, struct scenario *sc, char *err, size_t errlen)

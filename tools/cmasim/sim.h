@@ -167,11 +167,45 @@ struct sim_options {
 /*
  * Boot the scenario's board under @o->policy (NULL: the first
  * registered), run it and fill @res. 0, or -errno after saying why on
- * stderr: -EINVAL when the machine refused the configuration, another
+ * stderr: -EINVAL when the machine refused the configuration or the
+ * boot could not reserve a CMA area (sim_report_area_failure()), another
  * when the run failed (the boot, the setup, the machine inconsistent
  * at the end); @res is then empty.
  */
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
+
+/*
+ * Boot @sc's board as sim_run() would under @policy (NULL: the first
+ * registered) and run nothing: 0 when every CMA area the command line,
+ * Kconfig and board ask for is reserved; -ENOSPC with the kernel's
+ * failure line(s) in @line when one is not (the kernel boots on without
+ * it); -EINVAL when the machine refuses the configuration, another
+ * -errno when it does not boot (both said on stderr).
+ */
+int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
+		    size_t len);
+
+/* ---- area.c: the CMA areas of a run ---- */
+
+#define SIM_AREA_LINE_MAX 512
+
+/*
+ * The lines of @mm's kernel log saying a CMA area could not be reserved
+ * or was dropped, into @line ("\n" between them): true if there is one.
+ */
+bool sim_area_failed(struct cma_mm *mm, char *line, size_t len);
+/* The size a CMA area is rounded up to on @sc's board, in bytes; 0 when the platform cannot be read. */
+uint64_t sim_cma_alignment(const struct scenario *sc);
+/*
+ * The largest cma= with which every CMA area of @sc is reserved under the
+ * cma policy, found by bisection over multiples of sim_cma_alignment() up
+ * to the board's RAM, booting it for each (a boot is about 10 ms), into
+ * *@bytes: 0 when found (*@bytes 0: even cma=0 leaves an area of the
+ * board's own unreserved); -errno when the board does not boot.
+ */
+int sim_cma_fit(const struct scenario *sc, uint64_t *bytes);
+/* On stderr: the kernel's failure line(s) @line for @sc, and the largest cma= that would fit. */
+void sim_report_area_failure(const struct scenario *sc, const char *line);
 
 /* ---- policies (policy.c: the registry; policy_*.c) ---- */
 

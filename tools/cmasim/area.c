@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CMA areas of a run: whether the boot reserved every one (the
+ * kernel boots on without an area it could not reserve, so the log is
+ * where that shows), and when it did not, the largest cma= that would
+ * have been: the board booted again for sizes in steps of the area
+ * alignment, by bisection, since a larger default area never fits
+ * where a smaller one did not.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* A reservation's failure as the kernel, or the board's reserve(), logs it. */
+static bool area_failure_line(const char *line)
+{
+	return strcasestr(line, "failed to reserve") || strstr(line, "Not enough slots for CMA") ||
+	       !strncmp(line, "cma: CMA: area at ", 18);
+}
+
+bool sim_area_failed(struct cma_mm *mm, char *line, size_t len)
+{
+	char *log = NULL, *save = NULL;
+	size_t log_len = 0, n = 0;
+	FILE *f = open_memstream(&log, &log_len);
+
+	line[0] = '\0';
+	if (!f)
+		return false;
+	cma_mm_dmesg(mm, f);
+	if (fclose(f)) {
+		free(log);
+		return false;
+	}
+	for (char *l = strtok_r(log, "\n", &save); l && n < len; l = strtok_r(NULL, "\n", &save))
+		if (area_failure_line(l))
+			n += (size_t)snprintf(line + n, len - n, "%s%s", n ? "\n" : "", l);
+	free(log);
+	return n > 0;
+}
+
+/* @sc's platform with its memory override: 0, or -EINVAL. */
+static int board_of(const struct scenario *sc, struct platform *p)
+{
+	char err[512];
+
+	if (platform_load(sc->platform, p, err, sizeof(err)))
+		return -EINVAL;
+	if (sc->memory_bytes) {
+		p->banks[0].size = sc->memory_bytes;
+		p->nr_banks = 1;
+	}
+	return 0;
+}
+
+/* As cma_declare_contiguous rounds: to the larger of MAX_ORDER and pageblock_order pages. */
+static uint64_t board_alignment(const struct platform *p)
+{
+	unsigned shift = p->cfg.page_shift ? p->cfg.page_shift : 12;
+	unsigned max_order = p->cfg.max_order ? p->cfg.max_order : 11;
+	unsigned pageblock_order = p->cfg.pageblock_order ? p->cfg.pageblock_order : max_order - 1;
+
+	return 1ull << (shift + (max_order > pageblock_order ? max_order : pageblock_order));
+}
+
+uint64_t sim_cma_alignment(const struct scenario *sc)
+{
+	static struct platform p;
+
+	return board_of(sc, &p) ? 0 : board_alignment(&p);
+}
+
+/* "64M", or "640K" for a size that is not whole MiB: as cma= takes it. */
+static void format_size(char *buf, size_t len, uint64_t bytes)
+{
+	if (bytes % (1ull << 20))
+		snprintf(buf, len, "%lluK", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
+}
+
+/* @sc with cma=@bytes under the cma policy: 1 all reserved, 0 not, -errno. */
+static int fits(struct scenario *sc, uint64_t bytes)
+{
+	char line[SIM_AREA_LINE_MAX];
+	int ret;
+
+	format_size(sc->cma, sizeof(sc->cma), bytes);
+	ret = sim_check_areas(sc, sim_policy_find("cma"), line, sizeof(line));
+	return ret == -ENOSPC ? 0 : ret ? ret : 1;
+}
+
+int sim_cma_fit(const struct scenario *sc, uint64_t *bytes)
+{
+	static struct platform p;
+	struct scenario *copy;
+	uint64_t align, ram = 0, lo = 0, hi;
+	int ret;
+
+	if (board_of(sc, &p))
+		return -EINVAL;
+	align = board_alignment(&p);
+	for (unsigned i = 0; i < p.nr_banks; i++)
+		ram += p.banks[i].size;
+	copy = malloc(sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	*copy = *sc;
+	/* invariant: lo units fit, hi units do not (hi: past the RAM, never tried) */
+	hi = ram / align + 1;
+	ret = fits(copy, 0);
+	if (ret == 0)
+		ret = -ENOSPC;
+	while (ret > 0 && hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		ret = fits(copy, mid * align);
+		if (ret > 0)
+			lo = mid;
+		else if (!ret)
+			hi = mid, ret = 1;
+	}
+	free(copy);
+	*bytes = lo * align;
+	return ret < 0 ? ret : 0;
+}
+
+void sim_report_area_failure(const struct scenario *sc, const char *line)
+{
+	char size[32];
+	uint64_t bytes;
+	int ret = sim_cma_fit(sc, &bytes);
+
+	fprintf(stderr, "cmasim: scenario %s: a CMA area could not be reserved at boot; the kernel said:\n",
+		sc->name);
+	for (const char *l = line; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		fprintf(stderr, "  %.*s\n", (int)n, l);
+		l += n + !!l[n];
+	}
+	format_size(size, sizeof(size), bytes);
+	if (ret == -ENOSPC)
+		fprintf(stderr, "cmasim: even with cma=0 (no default area) an area the board declares for a device is not reserved: no cma= fits\n");
+	else if (ret)
+		fprintf(stderr, "cmasim: could not find the largest cma= that fits: %s\n", strerror(-ret));
+	else if (!bytes)
+		fprintf(stderr, "cmasim: no default area fits beside the board's own: only cma=0 (--cma 0)\n");
+	else
+		fprintf(stderr, "cmasim: the largest cma= with which every area is reserved: cma=%s (--cma %s)\n",
+			size, size);
+}

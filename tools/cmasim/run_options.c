@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --cma, --cmdline and --set (run_options.h): checked as far as they can
+ * be when given, and applied through the scenario parser once the
+ * scenario is read, so every message about a key is the file's.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "run_options.h"
+
+int scenario_overrides_option(struct scenario_overrides *o, int id, const char *value, const char *cmd)
+{
+	const char *eq;
+	uint64_t bytes;
+
+	switch (id) {
+	case OPT_ID_CMA:
+		if (!scenario_parse_cma(value, &bytes)) {
+			fprintf(stderr, "cmasim %s: --cma '%s': expected " SCENARIO_CMA_SYNTAX "\n", cmd, value);
+			return -EINVAL;
+		}
+		o->cma = value;
+		return 0;
+	case OPT_ID_CMDLINE:
+		o->cmdline = value;
+		return 0;
+	case OPT_ID_SET:
+		eq = strchr(value, '=');
+		if (!eq || !memchr(value, '.', (size_t)(eq - value))) {
+			fprintf(stderr, "cmasim %s: --set '%s': expected SECTION.KEY=VALUE, e.g. camera.ring=2 or scenario.duration=30s\n",
+				cmd, value);
+			return -EINVAL;
+		}
+		if (o->nr_sets == SCENARIO_MAX_SETS) {
+			fprintf(stderr, "cmasim %s: --set: at most %d of them\n", cmd, SCENARIO_MAX_SETS);
+			return -EINVAL;
+		}
+		o->sets[o->nr_sets++] = value;
+		return 0;
+	}
+	return 1;
+}
+
+/* "--set SECTION.KEY=VALUE" as SECTION.KEY and VALUE through the parser. */
+static int apply_one(struct scenario *sc, const char *opt, const char *key, size_t key_len,
+		     const char *value, const char *cmd)
+{
+	char name[128], err[768];
+
+	snprintf(name, sizeof(name), "%.*s", (int)key_len, key);
+	if (!scenario_override(sc, name, value, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "cmasim %s: %s: %s\n", cmd, opt, err);
+	return -EINVAL;
+}
+
+int scenario_overrides_apply(struct scenario *sc, const struct scenario_overrides *o, const char *cmd)
+{
+	char err[768], opt[160];
+
+	if (o->cmdline && apply_one(sc, "--cmdline", "scenario.cmdline", 16, o->cmdline, cmd))
+		return -EINVAL;
+	if (o->cma && apply_one(sc, "--cma", "scenario.cma", 12, o->cma, cmd))
+		return -EINVAL;
+	for (unsigned i = 0; i < o->nr_sets; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+
+		snprintf(opt, sizeof(opt), "--set %s", o->sets[i]);
+		if (apply_one(sc, opt, o->sets[i], (size_t)(eq - o->sets[i]), eq + 1, cmd))
+			return -EINVAL;
+	}
+	if (!scenario_check(sc, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "cmasim %s: scenario %s with the command line's changes: %s\n", cmd, sc->name, err);
+	return -EINVAL;
+}
