@@ -28,6 +28,7 @@
 
 #include "commands.h"
 #include "inifile.h"
+#include "run_options.h"
 #include "sim.h"
 
 #define MiB		(1ull << 20)
@@ -37,7 +38,7 @@
 struct size_args {
 	const char *scenario;
 	const char *platform;	/* replaces the scenario's */
-	const char *cmdline;	/* replaces the scenario's (and the platform's) */
+	struct scenario_overrides over;	/* --cmdline, --set */
 	uint64_t seed;
 	bool seed_set;
 	unsigned nr_seeds;
@@ -100,28 +101,10 @@ static const char *size_text(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * @sc's command line with cma=@bytes in place of any cma= it had; the
- * scenario's own line, else the platform's @plat_cmdline.
- */
-static int set_cma(struct scenario *sc, const char *plat_cmdline, uint64_t bytes)
+/* cma=@bytes for @sc's runs: the scenario's cma key, put on its command line at boot. */
+static void set_cma(struct scenario *sc, uint64_t bytes)
 {
-	char line[sizeof(sc->cmdline)], *save = NULL, num[32];
-	size_t len = 0;
-
-	snprintf(line, sizeof(line), "%s", sc->cmdline_set ? sc->cmdline : plat_cmdline);
-	sc->cmdline[0] = '\0';
-	for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-		if (strncmp(tok, "cma=", 4))
-			len += (size_t)snprintf(sc->cmdline + len, sizeof(sc->cmdline) - len, "%s ", tok);
-	if ((size_t)snprintf(sc->cmdline + len, sizeof(sc->cmdline) - len, "cma=%s",
-			     size_text(bytes, num, sizeof(num))) >= sizeof(sc->cmdline) - len) {
-		fprintf(stderr, "cmasim size: the command line with cma=%s is too long (at most %zu bytes)\n",
-			num, sizeof(sc->cmdline) - 1);
-		return -EINVAL;
-	}
-	sc->cmdline_set = true;
-	return 0;
+	size_text(bytes, sc->cma, sizeof(sc->cma));
 }
 
 static void summarize(const struct sim_result *r, struct seed_run *o)
@@ -182,19 +165,16 @@ static void *seed_worker(void *arg)
 }
 
 /* Run the seeds at @bytes into @p: 0, or the first failed sim_run's -errno. */
-static int try_size(const struct size_args *a, struct scenario *sc, const char *plat_cmdline,
-		    uint64_t bytes, struct size_point *p)
+static int try_size(const struct size_args *a, struct scenario *sc, uint64_t bytes, struct size_point *p)
 {
 	unsigned nr_threads = a->jobs < a->nr_seeds ? a->jobs : a->nr_seeds, started = 0;
 	pthread_t threads[MAX_SEEDS];
 	struct size_batch *b = calloc(1, sizeof(*b));
-	int ret;
+	int ret = 0;
 
 	if (!b)
 		return -ENOMEM;
-	ret = set_cma(sc, plat_cmdline, bytes);
-	if (ret)
-		goto out;
+	set_cma(sc, bytes);
 	b->sc = sc;
 	b->a = a;
 	b->first_seed = a->seed;
@@ -233,40 +213,8 @@ static int try_size(const struct size_args *a, struct scenario *sc, const char *
 	}
 	if (p->runs)
 		p->usable_pages /= p->runs;
-out:
 	free(b);
 	return ret;
-}
-
-/*
- * The default area's size as the kernel reserved it with cma=@bytes: a
- * boot without workloads (a run of 1 ns), its /proc/cma's "reserved"
- * area (the default one has no device). 0 when it reserved none.
- */
-static int reserved_area(struct scenario *sc, const char *plat_cmdline, uint64_t bytes, uint64_t *out)
-{
-	static const char *const dumps[] = { "cma" };
-	struct sim_options opt = { .policy = sim_policy_find("cma"), .duration_ns = 1, .dumps = dumps,
-				   .nr_dumps = 1 };
-	struct sim_result res;
-	const char *area;
-	unsigned long long count = 0;
-	int ret = set_cma(sc, plat_cmdline, bytes);
-
-	if (!ret)
-		ret = sim_run(sc, &opt, &res);
-	if (ret)
-		return ret;
-	/* its areas one after the other, each "NAME:" then indented fields */
-	for (area = res.nr_procs ? res.procs[0].text : ""; *area; area += strcspn(area, "\n") + (area[strcspn(area, "\n")] != 0))
-		if (!strncmp(area, "reserved:\n", 10)) {
-			area = strstr(area, "count: ");
-			count = area ? strtoull(area + 7, NULL, 0) : 0;
-			break;
-		}
-	*out = count * res.page_bytes;
-	sim_result_free(&res);
-	return 0;
 }
 
 /* RAM the scenario's machine has: its memory=, else the platform's banks. */
@@ -347,15 +295,14 @@ struct search {
 	uint64_t fail, served;
 };
 
-static int search_try(const struct size_args *a, struct scenario *sc, const char *plat_cmdline,
-		      struct search *s, uint64_t bytes)
+static int search_try(const struct size_args *a, struct scenario *sc, struct search *s, uint64_t bytes)
 {
 	struct size_point *p = &s->pts[s->nr];
 	int ret;
 
 	if (s->nr == MAX_POINTS)
 		return -E2BIG;
-	ret = try_size(a, sc, plat_cmdline, bytes, p);
+	ret = try_size(a, sc, bytes, p);
 	if (ret)
 		return ret;
 	s->nr++;
@@ -381,28 +328,27 @@ static bool search_open(const struct search *s, uint64_t bytes)
  * halving the gap. 0 with s->have_served set, or not when nothing up to
  * @max serves; -errno when a run failed.
  */
-static int search(const struct size_args *a, struct scenario *sc, const char *plat_cmdline,
-		  uint64_t guess, struct search *s)
+static int search(const struct size_args *a, struct scenario *sc, uint64_t guess, struct search *s)
 {
 	uint64_t step = a->step, max = a->max;
 	int ret = 0;
 
 	guess = guess > max ? max : (guess + step - 1) / step * step;
-	ret = search_try(a, sc, plat_cmdline, s, guess);
+	ret = search_try(a, sc, s, guess);
 	if (!ret && s->have_served && guess && search_open(s, guess - step))
-		ret = search_try(a, sc, plat_cmdline, s, guess - step);
+		ret = search_try(a, sc, s, guess - step);
 	if (!ret && !s->have_served && search_open(s, max))
-		ret = search_try(a, sc, plat_cmdline, s, max);
+		ret = search_try(a, sc, s, max);
 	while (!ret && s->have_served && s->served && search_open(s, s->served - step)) {
 		/* sizes in steps strictly between: from (fail + step) to (served - step) */
 		uint64_t lo = s->have_fail ? s->fail / step + 1 : 0, hi = s->served / step - 1;
 
-		ret = search_try(a, sc, plat_cmdline, s, (lo + (hi - lo) / 2) * step);
+		ret = search_try(a, sc, s, (lo + (hi - lo) / 2) * step);
 	}
 	return ret;
 }
 
-enum size_option { S_SCENARIO, S_PLATFORM, S_CMDLINE, S_SEED, S_SEEDS, S_DURATION, S_STEP, S_MAX, S_JOBS };
+enum size_option { S_SCENARIO, S_PLATFORM, S_SEED, S_SEEDS, S_DURATION, S_STEP, S_MAX, S_JOBS };
 
 static const struct cmd_option size_options[] = {
 	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1,
@@ -411,9 +357,10 @@ static const struct cmd_option size_options[] = {
 	{ .id = S_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2,
 	  .help = "a built-in platform or a platform file, replacing the scenario's",
 	  .what = "a platform name or file" },
-	{ .id = S_CMDLINE, .name = "cmdline", .arg = "STR", .help_rank = 3,
-	  .help = "the kernel command line, replacing the scenario's; each size tried\nreplaces its cma=",
-	  .what = "a kernel command line" },
+	OPT_CMDLINE,
+	OPT_SET,
+	{ .id = OPT_ID_CMA, .name = "cma", .arg = "SIZE",
+	  .refused = "--cma is what size finds: give --step SIZE or --max SIZE" },
 	{ .id = S_SEED, .name = "seed", .arg = "N", .help_rank = 4,
 	  .help = "the first seed (default the scenario's); --seeds N runs it and the N-1 after it\n"
 		  "(default 4, at most 64), each size with every seed",
@@ -465,9 +412,6 @@ static int set_option(int id, const char *value, struct size_args *a)
 	case S_PLATFORM:
 		a->platform = value;
 		return 0;
-	case S_CMDLINE:
-		a->cmdline = value;
-		return 0;
 	case S_SEED:
 		if (!ini_parse_number(value, strlen(value), false, &v)) {
 			fprintf(stderr, "cmasim size: --seed '%s': expected a decimal or 0x hex number\n", value);
@@ -497,51 +441,20 @@ static int set_option(int id, const char *value, struct size_args *a)
 }
 
 /*
- * The largest multiple of @step up to @upto that the kernel reserves in
- * full, by halving (a smaller area fits wherever a larger one did), into
- * *@fits.
- */
-static int largest_reservable(struct scenario *sc, const char *plat_cmdline, uint64_t step, uint64_t upto,
-			      uint64_t *fits)
-{
-	uint64_t lo = 0, hi = upto / step + 1;	/* lo steps fit, hi do not */
-
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2, reserved;
-		int ret = reserved_area(sc, plat_cmdline, mid * step, &reserved);
-
-		if (ret)
-			return ret;
-		if (reserved >= mid * step)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*fits = lo * step;
-	return 0;
-}
-
-/*
  * The step (checked against the area alignment) and the maximum in @a:
- * --max must fit; half of RAM, the default, is lowered to what fits.
+ * a --max the kernel cannot reserve is refused with its line and what
+ * fits; half of RAM, the default, is lowered to what fits.
  */
 static int settle_range(struct size_args *a, struct scenario *sc, const struct platform *plat)
 {
-	uint64_t align, reserved, fits;
-	char num[32], num2[32];
+	uint64_t align = sim_cma_alignment(sc), fit;
+	char num[32], num2[32], line[SIM_AREA_LINE_MAX];
 	bool max_given = a->max;
-	int ret = reserved_area(sc, plat->cmdline, 1, &align);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (!align) {
-		fprintf(stderr, "cmasim size: scenario %s: the kernel reserves no default CMA area on platform %s (is CONFIG_CMA off?)\n",
-			sc->name, plat->name);
-		return -EINVAL;
-	}
 	if (!a->step)
 		a->step = align;
-	if (a->step % align) {
+	if (!align || a->step % align) {
 		fprintf(stderr, "cmasim size: --step %s: expected a multiple of the area alignment, %s\n",
 			size_text(a->step, num, sizeof(num)), size_text(align, num2, sizeof(num2)));
 		return -EINVAL;
@@ -549,18 +462,20 @@ static int settle_range(struct size_args *a, struct scenario *sc, const struct p
 	if (!max_given)
 		a->max = ram_bytes(sc, plat) / 2;
 	a->max = a->max / a->step * a->step;
-	ret = reserved_area(sc, plat->cmdline, a->max, &reserved);
-	if (ret || reserved >= a->max)
+	set_cma(sc, a->max);
+	ret = sim_check_areas(sc, sim_policy_find("cma"), line, sizeof(line));
+	if (ret != -ENOSPC)
 		return ret;
-	ret = largest_reservable(sc, plat->cmdline, a->step, a->max, &fits);
+	ret = sim_cma_fit(sc, &fit);
 	if (ret)
-		return ret;
+		return ret == -ENOSPC ? -EINVAL : ret;
 	if (!max_given) {
-		a->max = fits;
+		a->max = fit / a->step * a->step;
 		return 0;
 	}
-	fprintf(stderr, "cmasim size: --max %s: the kernel cannot reserve cma=%s on platform %s; the largest that fits is cma=%s\n",
-		size_text(a->max, num, sizeof(num)), num, plat->name, size_text(fits, num2, sizeof(num2)));
+	fprintf(stderr, "cmasim size: --max %s: the kernel cannot reserve cma=%s on platform %s; it said:\n  %s\n",
+		size_text(a->max, num, sizeof(num)), num, plat->name, line);
+	fprintf(stderr, "cmasim size: the largest cma= that fits: --max %s\n", size_text(fit, num2, sizeof(num2)));
 	return -EINVAL;
 }
 
@@ -582,10 +497,9 @@ static int size_scenario(struct size_args *a)
 		goto out;
 	if (a->platform)
 		snprintf(sc->platform, sizeof(sc->platform), "%s", a->platform);
-	if (a->cmdline) {
-		snprintf(sc->cmdline, sizeof(sc->cmdline), "%s", a->cmdline);
-		sc->cmdline_set = true;
-	}
+	ret = scenario_overrides_apply(sc, &a->over, "size");
+	if (ret)
+		goto out;
 	for (unsigned i = 0; i < sc->nr_wl; i++)
 		nr_dev += sc->wl[i].kind == &wl_kind_device;
 	if (!nr_dev) {
@@ -605,7 +519,7 @@ static int size_scenario(struct size_args *a)
 	if (ret)
 		goto out;
 	demand = ring_demand(sc, plat, 1ull << (plat->cfg.page_shift ? plat->cfg.page_shift : 12));
-	ret = search(a, sc, plat->cmdline, demand, s);
+	ret = search(a, sc, demand, s);
 	if (ret)
 		goto out;
 	qsort(s->pts, s->nr, sizeof(s->pts[0]), point_cmp);
@@ -642,7 +556,7 @@ int cmd_size(int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct opt_parser p;
 	const char *value;
-	int id;
+	int id, ret;
 
 	a.jobs = cpus < 1 ? 1 : cpus > MAX_SEEDS ? MAX_SEEDS : (unsigned)cpus;
 	opt_init(&p, "size", OPTS(size_options), argc, argv);
@@ -654,7 +568,12 @@ int cmd_size(int argc, char **argv)
 			opt_help(stdout, OPTS(size_options));
 			return 0;
 		}
-		if (id == OPT_BAD || set_option(id, value, &a))
+		if (id == OPT_BAD)
+			return -EINVAL;
+		ret = scenario_overrides_option(&a.over, id, value, "size");
+		if (ret > 0)
+			ret = set_option(id, value, &a);
+		if (ret)
 			return -EINVAL;
 	}
 	return size_scenario(&a);
