@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The simulation: a booted machine, the scenario's workloads and a
- * discrete-event engine on a virtual clock. Everything is single-threaded
- * and driven by one seeded generator, so a seed gives the same run.
+ * discrete-event engine on a virtual clock. A run is single-threaded and
+ * driven by one seeded generator, so a seed gives the same run; its state
+ * is all in its struct sim and its result, so runs may go at once in
+ * threads (cmasim size).
  *
  * Workloads act through the real library: their pages are owned movable
  * pages (migrated, reclaimed and written back by the library calling
