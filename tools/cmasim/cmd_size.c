@@ -52,7 +52,7 @@ struct seed_run {
 	int ret;		/* sim_run's */
 	bool ran;		/* not cancelled before it started or finished */
 	bool stopped;		/* at its first miss */
-	uint64_t failures, misses;
+	uint64_t requests, failures, misses;
 	uint64_t p99_ns;	/* the worst device's */
 	uint64_t peak_pages;	/* device-held pages, the largest sample */
 	uint64_t usable_pages;	/* time-weighted mean */
@@ -65,7 +65,7 @@ struct size_point {
 	bool served;		/* every seed ran to its end without a miss */
 	bool partial;		/* some runs stopped at their first miss or were cancelled */
 	unsigned runs;
-	uint64_t failures, misses, p99_ns, peak_pages, usable_pages, page_bytes;
+	uint64_t requests, failures, misses, p99_ns, peak_pages, usable_pages, page_bytes;
 };
 
 /* The runs of one size, shared by its threads. */
@@ -115,6 +115,7 @@ static void summarize(const struct sim_result *r, struct seed_run *o)
 	for (unsigned i = 0; i < r->nr_devices; i++) {
 		const struct device_result *d = &r->devices[i];
 
+		o->requests += d->requests;
 		for (int c = 0; c < NR_FAIL_CAUSES; c++)
 			o->failures += d->fail[c];
 		o->misses += d->deadline_misses;
@@ -204,6 +205,7 @@ static int try_size(const struct size_args *a, struct scenario *sc, uint64_t byt
 		p->runs++;
 		p->partial |= o->stopped;
 		p->served &= !o->misses;
+		p->requests += o->requests;
 		p->failures += o->failures;
 		p->misses += o->misses;
 		p->p99_ns = o->p99_ns > p->p99_ns ? o->p99_ns : p->p99_ns;
@@ -258,21 +260,22 @@ static void write_table(FILE *out, struct size_point *pts, unsigned nr)
 {
 	bool partial = false;
 
-	fprintf(out, "%8s  %-8s  %8s  %6s  %7s  %8s  %10s\n", "cma", "result", "failures", "missed",
-		"p99 ms", "peak MiB", "usable MiB");
+	fprintf(out, "%8s  %-8s  %8s  %8s  %6s  %7s  %8s  %10s\n", "cma", "result", "requests", "failures",
+		"missed", "p99 ms", "peak MiB", "usable MiB");
 	for (unsigned i = 0; i < nr; i++) {
 		const struct size_point *p = &pts[i];
 		double mib = (double)p->page_bytes / (double)MiB;
-		char num[32], fails[24], misses[24], p99[24];
+		char num[32], reqs[24], fails[24], misses[24], p99[24];
 
+		snprintf(reqs, sizeof(reqs), "%llu%s", (unsigned long long)p->requests, p->partial ? "+" : "");
 		snprintf(fails, sizeof(fails), "%llu%s", (unsigned long long)p->failures, p->partial ? "+" : "");
 		snprintf(misses, sizeof(misses), "%llu%s", (unsigned long long)p->misses, p->partial ? "+" : "");
 		if (p->p99_ns)
 			snprintf(p99, sizeof(p99), "%.3f", (double)p->p99_ns / 1e6);
 		else
 			snprintf(p99, sizeof(p99), "-");
-		fprintf(out, "%8s  %-8s  %8s  %6s  %7s  %8.1f  %10.1f\n", size_text(p->bytes, num, sizeof(num)),
-			p->served ? "served" : "misses", fails, misses, p99, (double)p->peak_pages * mib,
+		fprintf(out, "%8s  %-8s  %8s  %8s  %6s  %7s  %8.1f  %10.1f\n", size_text(p->bytes, num, sizeof(num)),
+			p->served ? "served" : "misses", reqs, fails, misses, p99, (double)p->peak_pages * mib,
 			(double)p->usable_pages * mib);
 		partial |= p->partial;
 	}
@@ -314,6 +317,15 @@ static int search_try(const struct size_args *a, struct scenario *sc, struct sea
 		s->have_fail = true;
 	}
 	return 0;
+}
+
+static const struct size_point *point_at(const struct search *s, uint64_t bytes)
+{
+	unsigned i = 0;
+
+	while (i + 1 < s->nr && s->pts[i].bytes != bytes)
+		i++;
+	return &s->pts[i];
 }
 
 /* Is @bytes strictly between what is known to fail and what is known to serve? */
@@ -531,6 +543,9 @@ static int size_scenario(struct size_args *a)
 	write_table(stdout, s->pts, s->nr);
 	if (!demand)
 		printf("the devices allocate from CMA areas of their own, not from the default one\n");
+	if (s->have_served && !point_at(s, s->served)->requests)
+		printf("at cma=%s the devices made no request: does --duration end before they start?\n",
+		       size_text(s->served, num, sizeof(num)));
 	printf("\nhost: %.1f s, %u size%s tried with %u seed%s each, %u run%s at a time\n", host_now() - start,
 	       s->nr, s->nr == 1 ? "" : "s", a->nr_seeds, a->nr_seeds == 1 ? "" : "s", a->jobs,
 	       a->jobs == 1 ? "" : "s");
