@@ -147,6 +147,19 @@ static void fill_snapshot(struct sim_result *r)
 	b[11].nr_device = 100;
 }
 
+/* cma's one area: 16 MiB at 0x44000000, the devices' use at most half of it, a quarter of that on average. */
+static void fill_area(struct sim_result *r)
+{
+	struct area_result *a = &r->areas[0];
+
+	r->nr_areas = 1;
+	snprintf(a->name, sizeof(a->name), "default");
+	a->base = 0x44000000;
+	a->pages = 4096;
+	r->area_peak_pages = a->peak_pages = 2048;
+	r->area_mean_pages = a->mean_pages = 512;
+}
+
 static void fill_run(struct sim_result *r, int policy)
 {
 	static const uint64_t usable_avg[] = { 64000, 61000, 63000 };
@@ -169,6 +182,10 @@ static void fill_run(struct sim_result *r, int policy)
 	r->pages_migrated = policy == POLICY_CMA ? 5000 : 0;
 	r->pages_reclaimed = 700 + policy;
 	r->pages_written_back = 300;
+	r->device_migrated = policy == POLICY_CMA ? 4000 : policy == POLICY_BUDDY ? 300 : 0;
+	r->device_reclaimed = policy == POLICY_CMA ? 100 : policy == POLICY_BUDDY ? 50 : 0;
+	if (policy == POLICY_CMA)
+		fill_area(r);
 	r->frag_index = frag[policy];
 	r->frag_order = 10;
 	r->host_seconds = 1.25;
@@ -383,6 +400,11 @@ static void text_compare_side_by_side(void **state)
 	expect_row(text, "carveout MiB", "0.0 8.0 0.0");
 	expect_row(text, "OOM kills", "0 1 2");
 	expect_row(text, "pages migrated", "5000 0 0");
+	expect_row(text, "CMA area MiB", "16.0 - -");
+	expect_row(text, "device peak % of area", "50.0 - -");
+	expect_row(text, "device mean % of area", "12.5 - -");
+	expect_row(text, "device pages migrated", "4000 0 300");
+	expect_row(text, "device pages reclaimed", "100 0 50");
 	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
 	assert_null(strstr(text, "buffer MiB"));	/* per-run detail is not repeated */
 	assert_non_null(strstr(text, "\nhost: 3.75 s, 370368 events\n"));
@@ -404,6 +426,34 @@ static void text_one_run_in_detail(void **state)
 	expect_row(text, "anon\tproc", "anon 2000 0 0 0 2.0 2");
 	expect_row(text, "usable memory", "avg 246.1 MiB (96.1%), min 242.2 MiB (94.6%) of 256.0 MiB");
 	expect_row(text, "fragmentation index at order 10:", "0.987");
+	expect_row(text, "CMA area", "none: the devices' buffers come from the buddy allocator (policy buddy)");
+	expect_row(text, "devices' cost", "usable memory given up avg 9.9 MiB, max 13.8 MiB; for the devices' "
+		   "requests 300 pages migrated, 50 reclaimed");
+	free(text);
+	sim_result_free(&r);
+}
+
+/*
+ * Expect: under cma the area's row (base, size, the devices' peak and mean
+ * use in pages and percent); under carveout no area, and what it reserved.
+ */
+static void text_cma_area_and_its_absence(void **state)
+{
+	struct sim_result r;
+	char *text;
+
+	fill_run(&r, POLICY_CMA);
+	text = report_string(report_text, &r, 1);
+	expect_row(text, "CMA area", "base MiB pages device peak peak % device mean mean %");
+	expect_row(text, "default", "0x44000000 16.0 4096 2048 50.0 512 12.5");
+	expect_row(text, "devices' cost", "usable memory given up avg 6.0 MiB, max 9.9 MiB; for the devices' "
+		   "requests 4000 pages migrated, 100 reclaimed");
+	free(text);
+	sim_result_free(&r);
+	fill_run(&r, POLICY_CARVEOUT);
+	text = report_string(report_text, &r, 1);
+	expect_row(text, "CMA area", "none: 8.0 MiB reserved for the devices at boot (policy carveout), "
+		   "lost to the rest of the machine for the whole run");
 	free(text);
 	sim_result_free(&r);
 }
@@ -429,6 +479,13 @@ static void json_has_every_figure(void **state)
 	expect_jq(path, ".runs[1].system | [.usable_avg_pages, .refaults, .oom_kills, .frag_index,"
 		  " .frag_order] | @csv", "61000,20,1,0.523,10");
 	expect_jq(path, ".runs[1].carveout_pages", "2048");
+	expect_jq(path, ".runs[0].cma | [.pages, .device_peak_pages, .device_peak_percent, .device_mean_pages,"
+		  " .device_mean_percent, (.areas | length)] | @csv", "4096,2048,50,512,12.5,1");
+	expect_jq(path, ".runs[0].cma.areas[0] | [.name, .base, .pages, .device_peak_pages,"
+		  " .device_mean_percent] | @csv", "\"default\",1140850688,4096,2048,12.5");
+	expect_jq(path, "[.runs[1].cma, .runs[2].cma] | @csv", ",");
+	expect_jq(path, ".runs[2].system | [.usable_given_up_avg_pages, .usable_given_up_max_pages,"
+		  " .device_migrated_pages, .device_reclaimed_pages] | @csv", "2536,3536,300,50");
 	expect_jq(path, ".runs[0].timeline | [(.t_s | length), .t_s[3], .free[1], .cma_free[2],"
 		  " .used.slab[2], .used.carveout[1]] | @csv", "10,3,64036,3896,600,500");
 	expect_jq(path, ".runs[0].snapshots[0] | [.t_s, .start_pfn, .pageblock_pages] | @csv",
@@ -440,6 +497,8 @@ static void json_has_every_figure(void **state)
 	/* fixed formats, not what jq reprints */
 	assert_non_null(strstr(text, "\"frag_index\": -1.000,"));
 	assert_non_null(strstr(text, "\"deadline_ms\": 33.000,"));
+	assert_non_null(strstr(text, "\"cma\": null,"));
+	assert_non_null(strstr(text, "\"device_mean_percent\": 12.5"));
 	assert_non_null(strstr(text, "\"name\": \"anon\\u0009proc\""));
 	free(text);
 	unlink(path);
@@ -509,6 +568,12 @@ static void html_three_runs(void **state)
 	/* per run: one map, a histogram for the camera only, one timeline */
 	assert_int_equal(count(html, "<svg"), NR_POLICIES * 3);
 	assert_int_equal(count(html, "No request was served."), NR_POLICIES);
+	assert_int_equal(count(html, "<h3>CMA area</h3>"), NR_POLICIES);
+	assert_non_null(strstr(html, "<td class=\"l\">default</td><td>0x44000000</td><td>16.0</td>"
+				     "<td>4096</td><td>2048</td><td>50.0</td><td>512</td><td>12.5</td>"));
+	assert_non_null(strstr(html, "none: the devices&#39; buffers come from the buddy allocator"));
+	assert_int_equal(count(html, "<p>Cost to the rest of the machine: usable memory given up avg "),
+			 NR_POLICIES);
 	assert_int_equal(count(html, "class=\"dev\""), NR_POLICIES * 3);
 	assert_int_equal(count(html, "class=\"hole\""), NR_POLICIES);
 	free(html);
@@ -587,6 +652,7 @@ int main(void)
 		cmocka_unit_test(fmt_frag_as_extfrag_index),
 		cmocka_unit_test(text_compare_side_by_side),
 		cmocka_unit_test(text_one_run_in_detail),
+		cmocka_unit_test(text_cma_area_and_its_absence),
 		cmocka_unit_test(json_has_every_figure),
 		cmocka_unit_test(json_same_without_host),
 		cmocka_unit_test(html_three_runs),

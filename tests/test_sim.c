@@ -767,6 +767,39 @@ static void sim_run_area_not_reserved_is_einval(void **state)
 	free(sc);
 }
 
+/*
+ * Expect: the run records its CMA area (16 MiB: 4096 pages) and the
+ * devices' use of it: two 1 MiB buffers (512 pages) held in [1 s, 2 s)
+ * and [3 s, 4 s) of 4.5 s are a peak of 512 and a time-weighted mean of
+ * 512 * 2 / 4.5 = 227.6 pages; the page cache in the area is migrated
+ * for them, part of the run's migrations. Under carveout there is no area.
+ */
+static void sim_run_records_the_devices_use_of_the_area(void **state)
+{
+	static const char ini[] = BOARD_64M "duration = 4500ms\n"
+		"[pagecache files]\nfile = 96M\nrate = 20000\n"
+		"[device cam]\nsize = 1M\nring = 2\nperiod = 100ms\nstart = 1s\nsession = 1s\ngap = 1s\n";
+	struct sim_result r;
+
+	run_ini(ini, "cma", &r);
+	assert_int_equal(the_device(&r)->successes, 4);
+	assert_int_equal(r.nr_areas, 1);
+	assert_string_equal(r.areas[0].name, "default");
+	assert_int_equal(r.areas[0].pages, 4096);
+	assert_int_equal(r.areas[0].base % (4ull << 20), 0);
+	assert_int_equal(r.areas[0].peak_pages, 512);
+	assert_int_equal(r.areas[0].mean_pages, 228);
+	assert_int_equal(r.area_peak_pages, 512);
+	assert_int_equal(r.area_mean_pages, 228);
+	assert_true(r.device_migrated > 0 && r.device_migrated <= r.pages_migrated);
+	sim_result_free(&r);
+	run_ini(ini, "carveout", &r);
+	assert_int_equal(r.nr_areas, 0);
+	assert_int_equal(r.area_peak_pages, 0);
+	assert_int_equal(r.device_migrated, 0);
+	sim_result_free(&r);
+}
+
 /* A policy that refuses every request: all a new policy has to give. */
 static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		      enum fail_cause *cause)
@@ -928,6 +961,7 @@ int main(void)
 		cmocka_unit_test(scenario_override_sets_keys_as_the_file),
 		cmocka_unit_test(sim_run_refused_configuration_is_einval),
 		cmocka_unit_test(sim_run_area_not_reserved_is_einval),
+		cmocka_unit_test(sim_run_records_the_devices_use_of_the_area),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

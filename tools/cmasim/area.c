@@ -159,3 +159,91 @@ void sim_report_area_failure(const struct scenario *sc, const char *line)
 		fprintf(stderr, "cmasim: the largest cma= with which every area is reserved: cma=%s (--cma %s)\n",
 			size, size);
 }
+
+/* ---- the devices' use of the areas ---- */
+
+/* Area @cma into the result, named @name, unless it is there already. */
+static void add_area(struct sim *s, struct cma *cma, const char *name)
+{
+	struct sim_result *r = s->res;
+	struct area_result *a;
+	unsigned long base = cma_area_base_pfn(cma);
+
+	for (unsigned i = 0; i < r->nr_areas; i++)
+		if (s->area_pfn[i][0] == base)
+			return;
+	if (r->nr_areas == SIM_MAX_AREAS)
+		return;
+	s->area_pfn[r->nr_areas][0] = base;
+	s->area_pfn[r->nr_areas][1] = base + cma_area_count(cma);
+	a = &r->areas[r->nr_areas++];
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->base = (uint64_t)base * s->page_bytes;
+	a->pages = cma_area_count(cma);
+}
+
+void sim_areas_init(struct sim *s)
+{
+	struct cma *def = cma_dev_get_cma_area(s->mm, NULL);
+
+	if (def)
+		add_area(s, def, "default");
+	for (unsigned i = 0; i < s->plat.nr_devices; i++) {
+		struct cma *cma = cma_dev_get_cma_area(s->mm, s->devs[i]);
+
+		if (cma)
+			add_area(s, cma, s->plat.devices[i].name);
+	}
+	s->area_at = s->now;
+}
+
+/* Up to now, each area's use as it has been since the last change. */
+static void areas_integrate(struct sim *s)
+{
+	double dt = (double)(s->now - s->area_at);
+
+	for (unsigned i = 0; i <= s->res->nr_areas; i++) {
+		unsigned k = i < s->res->nr_areas ? i : SIM_MAX_AREAS;
+
+		s->area_page_ns[k] += (double)s->area_used[k] * dt;
+	}
+	s->area_at = s->now;
+}
+
+/* A device's buffer is one run of pages from its handle under the cma policy, the only one with areas. */
+void sim_area_hold(struct sim *s, const struct dev_buffer *b, bool held)
+{
+	unsigned long pfn = (unsigned long)(b->handle / s->page_bytes);
+	struct sim_result *r = s->res;
+	unsigned i;
+
+	for (i = 0; i < r->nr_areas; i++)
+		if (pfn >= s->area_pfn[i][0] && pfn < s->area_pfn[i][1])
+			break;
+	if (i == r->nr_areas || b->nr_chunks)
+		return;
+	areas_integrate(s);
+	if (held) {
+		s->area_used[i] += b->pages_held;
+		s->area_used[SIM_MAX_AREAS] += b->pages_held;
+	} else {
+		s->area_used[i] -= b->pages_held;
+		s->area_used[SIM_MAX_AREAS] -= b->pages_held;
+	}
+	if (s->area_used[i] > r->areas[i].peak_pages)
+		r->areas[i].peak_pages = s->area_used[i];
+	if (s->area_used[SIM_MAX_AREAS] > r->area_peak_pages)
+		r->area_peak_pages = s->area_used[SIM_MAX_AREAS];
+}
+
+void sim_areas_finish(struct sim *s)
+{
+	struct sim_result *r = s->res;
+	double end = (double)s->now;	/* end_ns, or where a stopped run stopped */
+
+	areas_integrate(s);
+	for (unsigned i = 0; i < r->nr_areas && end > 0; i++)
+		r->areas[i].mean_pages = (uint64_t)(s->area_page_ns[i] / end + 0.5);
+	if (end > 0)
+		r->area_mean_pages = (uint64_t)(s->area_page_ns[SIM_MAX_AREAS] / end + 0.5);
+}

@@ -54,7 +54,7 @@ struct seed_run {
 	bool stopped;		/* at its first miss */
 	uint64_t requests, failures, misses;
 	uint64_t p99_ns;	/* the worst device's */
-	uint64_t peak_pages;	/* device-held pages, the largest sample */
+	uint64_t peak_pages;	/* held by device buffers in the CMA areas, at most */
 	uint64_t usable_pages;	/* time-weighted mean */
 	uint64_t page_bytes;
 };
@@ -122,9 +122,7 @@ static void summarize(const struct sim_result *r, struct seed_run *o)
 		if (d->lat.p99 > o->p99_ns)
 			o->p99_ns = d->lat.p99;
 	}
-	for (size_t i = 0; i < r->nr_samples; i++)
-		if (r->samples[i].used[MC_DEVICE] > o->peak_pages)
-			o->peak_pages = r->samples[i].used[MC_DEVICE];
+	o->peak_pages = r->area_peak_pages;
 }
 
 static void *seed_worker(void *arg)

@@ -77,7 +77,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 }
 
 /* Which work a counter measures. */
-enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_WRITTEN, W_DRAINS, NR_W };
+enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_WRITTEN, W_DRAINS, W_RECLAIMED, NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -90,6 +90,7 @@ static const struct { const char *name; int work; } counters[] = {
 	PER_ZONE("pgscan_direct", W_SCANNED),
 	{ "compact_isolated", W_HANDLED },
 	PER_ZONE("pgsteal_direct", W_HANDLED),
+	PER_ZONE("pgsteal_direct", W_RECLAIMED),	/* what reclaim takes from the workloads */
 	{ "nr_vmscan_write", W_WRITTEN },
 	/* a stall in reclaim or compaction drains every CPU's lists */
 	{ "allocstall", W_DRAINS },
@@ -122,4 +123,5 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->handled += now.v[W_HANDLED] - before->v[W_HANDLED];
 	w->written += now.v[W_WRITTEN] - before->v[W_WRITTEN];
 	w->drains += now.v[W_DRAINS] - before->v[W_DRAINS];
+	w->reclaimed += now.v[W_RECLAIMED] - before->v[W_RECLAIMED];
 }

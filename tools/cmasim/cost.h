@@ -35,6 +35,7 @@ struct cost_work {
 	uint64_t migrated;		/* pages copied */
 	uint64_t scanned;		/* pages scanned */
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */
+	uint64_t reclaimed;		/* of those, pages direct reclaim freed */
 	uint64_t zeroed_bytes;
 	uint64_t written;		/* pages written back */
 	uint64_t drains;
@@ -43,7 +44,7 @@ struct cost_work {
 
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
-	uint64_t v[5];
+	uint64_t v[6];
 };
 
 extern const char *const cost_field_names[NR_COST_FIELDS];

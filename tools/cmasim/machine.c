@@ -350,6 +350,7 @@ static int init_result(struct sim *s, const struct sim_options *o)
 		return -ENOMEM;
 	r->total_pages = counter(s, "nr_free_pages") + r->carveout_pages;
 	r->cma_pages = counter(s, "nr_free_cma");
+	sim_areas_init(s);
 	r->usable_min_pages = UINT64_MAX;
 	return 0;
 }
@@ -372,6 +373,7 @@ static void finish(struct sim *s)
 	struct sim_result *r = s->res;
 
 	sim_usable_update(s);
+	sim_areas_finish(s);
 	r->usable_avg_pages = s->now ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->now) : 0;
 	r->stopped = s->stop;
 	r->stopped_ns = s->stop ? s->now : 0;
@@ -439,17 +441,29 @@ static int teardown(struct sim *s)
 	return bad;
 }
 
-/* The scenario's board under s->policy, booted: 0, or -errno as platform_boot's. */
+/*
+ * The scenario's board under s->policy, booted: 0, or -errno as
+ * platform_boot's after printing the log and, for a refusal, the
+ * configuration refused.
+ */
 static int machine_boot(struct sim *s)
 {
 	int ret = machine_prepare(s);
 
 	if (!ret && s->policy->prepare)
 		ret = s->policy->prepare(s);
-	if (ret)
-		return ret;
-	init_geometry(s);
-	return platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
+	if (!ret) {
+		init_geometry(s);
+		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
+	}
+	if (!ret)
+		return 0;
+	if (s->mm)
+		cma_mm_dmesg(s->mm, stderr);
+	if (ret == -EINVAL && s->plat.name[0])
+		fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
+			s->sc->name, s->plat.name, s->plat.cmdline);
+	return ret;
 }
 
 int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
@@ -500,11 +514,6 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		s->sample_ns = 1;
 	ret = machine_boot(s);
 	if (ret) {
-		if (s->mm)
-			cma_mm_dmesg(s->mm, stderr);
-		if (ret == -EINVAL && s->plat.name[0])
-			fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
-				sc->name, s->plat.name, s->plat.cmdline);
 		teardown(s);
 		free(s);
 		return ret;

@@ -78,6 +78,7 @@ int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct
 
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 {
+	sim_area_hold(s, b, false);
 	s->class_pages[MC_DEVICE] -= b->pages_held;
 	if (s->policy->free)
 		s->policy->free(s, w, b);
@@ -102,6 +103,7 @@ void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct 
 {
 	b->pages_held = pages;
 	s->class_pages[MC_DEVICE] += pages;
+	sim_area_hold(s, b, true);
 	work->zeroed_bytes += pages * s->page_bytes;
 }
 

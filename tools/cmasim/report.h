@@ -8,6 +8,7 @@
 #define CMASIM_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "result.h"
 
@@ -30,6 +31,12 @@ static inline uint64_t pages_bytes(const struct sim_result *r, uint64_t pages)
 	return pages * r->page_bytes;
 }
 
+/* Memory the rest of the machine did not have when @usable pages were usable. */
+static inline uint64_t given_up_pages(const struct sim_result *r, uint64_t usable)
+{
+	return r->total_pages > usable ? r->total_pages - usable : 0;
+}
+
 /* A pageblock's look: migrate types in enum cma_migratetype order, then the hole. */
 struct block_style {
 	const char *name;
@@ -45,6 +52,21 @@ bool block_is_hole(const struct snap_block *b);
 const struct block_style *block_style(const struct snap_block *b);
 /* Allocated pages (valid - free) per thousand valid pages; 0 for a hole. */
 unsigned block_used_permille(const struct snap_block *b);
+
+/*
+ * The CMA areas of a run, a table of AREA_COLS columns under area_heads,
+ * a row per area; area_none() says what is true for a run without one
+ * ("none: ..."); area_cost() what the devices cost the rest of the machine.
+ */
+#define AREA_COLS 8
+extern const char *const area_heads[AREA_COLS];
+void area_cell(const struct sim_result *r, unsigned row, unsigned col, char buf[LABEL_MAX]);
+/* The pages of all of @r's areas. */
+uint64_t areas_pages(const struct sim_result *r);
+const char *area_none(const struct sim_result *r, char *buf, size_t len);
+const char *area_cost(const struct sim_result *r, char *buf, size_t len);
+/* @part as a percentage of @whole, one decimal ("12.5"); "0.0" when @whole is 0. */
+const char *fmt_percent(char buf[FIGURE_MAX], uint64_t part, uint64_t whole);
 
 /*
  * The policy comparison table: one column per run, one row per figure

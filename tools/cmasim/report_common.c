@@ -88,11 +88,66 @@ unsigned block_used_permille(const struct snap_block *b)
 	return (b->nr_pages - b->nr_free) * 1000u / b->nr_pages;
 }
 
+const char *fmt_percent(char buf[FIGURE_MAX], uint64_t part, uint64_t whole)
+{
+	snprintf(buf, FIGURE_MAX, "%.1f", whole ? 100.0 * (double)part / (double)whole : 0.0);
+	return buf;
+}
+
+/* ---- the CMA areas ---- */
+
+const char *const area_heads[AREA_COLS] = {
+	"CMA area", "base", "MiB", "pages", "device peak", "peak %", "device mean", "mean %",
+};
+
+void area_cell(const struct sim_result *r, unsigned row, unsigned col, char buf[LABEL_MAX])
+{
+	const struct area_result *a = &r->areas[row];
+
+	switch (col) {
+	case 0:	snprintf(buf, LABEL_MAX, "%s", a->name); break;
+	case 1:	snprintf(buf, LABEL_MAX, "0x%08" PRIx64, a->base); break;
+	case 2:	fmt_mib(buf, pages_bytes(r, a->pages)); break;
+	case 3:	fmt_u64(buf, a->pages); break;
+	case 4:	fmt_u64(buf, a->peak_pages); break;
+	case 5:	fmt_percent(buf, a->peak_pages, a->pages); break;
+	case 6:	fmt_u64(buf, a->mean_pages); break;
+	default: fmt_percent(buf, a->mean_pages, a->pages); break;
+	}
+}
+
+/* What holds for a run without a CMA area, by what its figures show rather than by its policy's name. */
+const char *area_none(const struct sim_result *r, char *buf, size_t len)
+{
+	char mib[FIGURE_MAX];
+
+	if (r->carveout_pages)
+		snprintf(buf, len, "none: %s MiB reserved for the devices at boot (policy %s), lost to the rest of the machine for the whole run",
+			 fmt_mib(mib, pages_bytes(r, r->carveout_pages)), r->policy);
+	else
+		snprintf(buf, len, "none: the devices' buffers come from the buddy allocator (policy %s)",
+			 r->policy);
+	return buf;
+}
+
+const char *area_cost(const struct sim_result *r, char *buf, size_t len)
+{
+	char avg[FIGURE_MAX], max[FIGURE_MAX];
+
+	snprintf(buf, len, "usable memory given up avg %s MiB, max %s MiB; for the devices' requests %" PRIu64
+		 " pages migrated, %" PRIu64 " reclaimed",
+		 fmt_mib(avg, pages_bytes(r, given_up_pages(r, r->usable_avg_pages))),
+		 fmt_mib(max, pages_bytes(r, given_up_pages(r, r->usable_min_pages))),
+		 r->device_migrated, r->device_reclaimed);
+	return buf;
+}
+
 /* ---- the comparison table ---- */
 
 enum dev_figure { DF_REQUESTS, DF_SERVED, DF_FAILED, DF_P99, DF_MISSES, DEV_FIGURES };
 enum sys_figure {
-	SF_USABLE_AVG, SF_USABLE_MIN, SF_CARVEOUT, SF_REFAULTS, SF_OOM, SF_MIGRATED,
+	SF_USABLE_AVG, SF_USABLE_MIN, SF_CARVEOUT, SF_CMA_AREA, SF_AREA_PEAK, SF_AREA_MEAN,
+	SF_DEV_MIGRATED, SF_DEV_RECLAIMED, SF_REFAULTS, SF_OOM, SF_MIGRATED,
 	SF_RECLAIMED, SF_WRITTEN_BACK, SF_FRAG, SYS_FIGURES
 };
 
@@ -100,8 +155,9 @@ static const char *const dev_labels[DEV_FIGURES] = {
 	"requests", "served", "failed", "p99 ms", "deadline misses",
 };
 static const char *const sys_labels[SYS_FIGURES] = {
-	"usable avg MiB", "usable min MiB", "carveout MiB", "refaults", "OOM kills",
-	"pages migrated", "pages reclaimed", "pages written back", "frag index",
+	"usable avg MiB", "usable min MiB", "carveout MiB", "CMA area MiB", "device peak % of area",
+	"device mean % of area", "device pages migrated", "device pages reclaimed", "refaults",
+	"OOM kills", "pages migrated", "pages reclaimed", "pages written back", "frag index",
 };
 
 unsigned compare_nr_rows(const struct sim_result *runs)
@@ -154,12 +210,37 @@ static void device_cell(const struct device_result *d, enum dev_figure f, char b
 	}
 }
 
+uint64_t areas_pages(const struct sim_result *r)
+{
+	uint64_t pages = 0;
+
+	for (unsigned i = 0; i < r->nr_areas; i++)
+		pages += r->areas[i].pages;
+	return pages;
+}
+
+/* The areas' MiB (@whole 0) or @pages as a percentage of @whole; "-" for a run without an area. */
+static void area_figure(const struct sim_result *r, uint64_t pages, uint64_t whole, char buf[FIGURE_MAX])
+{
+	if (!r->nr_areas)
+		snprintf(buf, FIGURE_MAX, "-");
+	else if (!whole)
+		fmt_mib(buf, pages_bytes(r, pages));
+	else
+		fmt_percent(buf, pages, whole);
+}
+
 static void system_cell(const struct sim_result *r, enum sys_figure f, char buf[FIGURE_MAX])
 {
 	switch (f) {
 	case SF_USABLE_AVG:	fmt_mib(buf, pages_bytes(r, r->usable_avg_pages)); break;
 	case SF_USABLE_MIN:	fmt_mib(buf, pages_bytes(r, r->usable_min_pages)); break;
 	case SF_CARVEOUT:	fmt_mib(buf, pages_bytes(r, r->carveout_pages)); break;
+	case SF_CMA_AREA:	area_figure(r, areas_pages(r), 0, buf); break;
+	case SF_AREA_PEAK:	area_figure(r, r->area_peak_pages, areas_pages(r), buf); break;
+	case SF_AREA_MEAN:	area_figure(r, r->area_mean_pages, areas_pages(r), buf); break;
+	case SF_DEV_MIGRATED:	fmt_u64(buf, r->device_migrated); break;
+	case SF_DEV_RECLAIMED:	fmt_u64(buf, r->device_reclaimed); break;
 	case SF_REFAULTS:	fmt_u64(buf, r->refaults); break;
 	case SF_OOM:		fmt_u64(buf, r->oom_kills); break;
 	case SF_MIGRATED:	fmt_u64(buf, r->pages_migrated); break;

@@ -439,6 +439,39 @@ static void html_timeline(FILE *out, const struct sim_result *r)
 	timeline_legend(out);
 }
 
+/* ---- the CMA areas ---- */
+
+static void html_areas(FILE *out, const struct sim_result *r)
+{
+	char buf[256];
+
+	fputs("<h3>CMA area</h3>\n", out);
+	if (!r->nr_areas) {
+		fputs("<p class=\"note\">", out);
+		html_escape(out, area_none(r, buf, sizeof(buf)));
+		fputs("</p>\n", out);
+	} else {
+		fputs("<table>\n<tr>", out);
+		for (unsigned col = 0; col < AREA_COLS; col++)
+			fprintf(out, "<th>%s</th>", area_heads[col]);
+		fputs("</tr>\n", out);
+		for (unsigned row = 0; row < r->nr_areas; row++) {
+			fputs("<tr>", out);
+			for (unsigned col = 0; col < AREA_COLS; col++) {
+				area_cell(r, row, col, buf);
+				fputs(col ? "<td>" : "<td class=\"l\">", out);
+				html_escape(out, buf);
+				fputs("</td>", out);
+			}
+			fputs("</tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+	fputs("<p>Cost to the rest of the machine: ", out);
+	html_escape(out, area_cost(r, buf, sizeof(buf)));
+	fputs(".</p>\n", out);
+}
+
 /* ---- the page ---- */
 
 static void html_run(FILE *out, const struct sim_result *r)
@@ -453,6 +486,7 @@ static void html_run(FILE *out, const struct sim_result *r)
 		fputs("<p class=\"note\">No snapshots were taken.</p>\n", out);
 	for (i = 0; i < r->nr_snapshots; i++)
 		html_map(out, &r->snapshots[i]);
+	html_areas(out, r);
 	if (!r->nr_devices)
 		fputs("<h3>Device latency</h3>\n<p class=\"note\">No devices.</p>\n", out);
 	for (i = 0; i < r->nr_devices; i++)

@@ -150,6 +150,44 @@ static void json_workload(struct json *j, const struct workload_result *w)
 	json_close(j, '}');
 }
 
+/* Pages and their share of @whole, as "KEY_pages" and "KEY_percent". */
+static void json_use(struct json *j, const char *key, uint64_t pages, uint64_t whole)
+{
+	char name[FIGURE_MAX], buf[FIGURE_MAX];
+
+	snprintf(name, sizeof(name), "%s_pages", key);
+	json_u64(j, name, pages);
+	snprintf(name, sizeof(name), "%s_percent", key);
+	json_number(j, name, fmt_percent(buf, pages, whole));
+}
+
+/* The CMA areas and the devices' use of them; null without one. */
+static void json_cma(struct json *j, const struct sim_result *r)
+{
+	const struct area_result *a;
+
+	if (!r->nr_areas) {
+		json_number(j, "cma", "null");
+		return;
+	}
+	json_open(j, "cma", '{');
+	json_u64(j, "pages", areas_pages(r));
+	json_use(j, "device_peak", r->area_peak_pages, areas_pages(r));
+	json_use(j, "device_mean", r->area_mean_pages, areas_pages(r));
+	json_open(j, "areas", '[');
+	for (a = r->areas; a < r->areas + r->nr_areas; a++) {
+		json_open(j, NULL, '{');
+		json_str(j, "name", a->name);
+		json_u64(j, "base", a->base);
+		json_u64(j, "pages", a->pages);
+		json_use(j, "device_peak", a->peak_pages, a->pages);
+		json_use(j, "device_mean", a->mean_pages, a->pages);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
 static void json_system(struct json *j, const struct sim_result *r)
 {
 	char buf[FIGURE_MAX];
@@ -162,6 +200,10 @@ static void json_system(struct json *j, const struct sim_result *r)
 	json_u64(j, "pages_migrated", r->pages_migrated);
 	json_u64(j, "pages_reclaimed", r->pages_reclaimed);
 	json_u64(j, "pages_written_back", r->pages_written_back);
+	json_u64(j, "usable_given_up_avg_pages", given_up_pages(r, r->usable_avg_pages));
+	json_u64(j, "usable_given_up_max_pages", given_up_pages(r, r->usable_min_pages));
+	json_u64(j, "device_migrated_pages", r->device_migrated);
+	json_u64(j, "device_reclaimed_pages", r->device_reclaimed);
 	json_number(j, "frag_index", fmt_frag(buf, r->frag_index));
 	json_u64(j, "frag_order", r->frag_order);
 	json_close(j, '}');
@@ -240,6 +282,7 @@ static void json_run(struct json *j, const struct sim_result *r)
 	json_u64(j, "total_pages", r->total_pages);
 	json_u64(j, "carveout_pages", r->carveout_pages);
 	json_u64(j, "cma_pages", r->cma_pages);
+	json_cma(j, r);
 	json_u64(j, "events", r->events);
 	json_open(j, "devices", '[');
 	for (i = 0; i < r->nr_devices; i++)

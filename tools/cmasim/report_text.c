@@ -143,9 +143,26 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
+static void area_text_cell(const struct sim_result *r, unsigned row, unsigned col, char buf[LABEL_MAX])
+{
+	area_cell(r, row, col, buf);
+}
+
+/* The areas and the devices' use of them, or what holds without one. */
+static void print_areas(FILE *out, const struct sim_result *r)
+{
+	char line[256];
+
+	if (r->nr_areas)
+		print_table(out, r, area_heads, r->nr_areas, AREA_COLS, area_text_cell);
+	else
+		fprintf(out, "CMA area            %s\n", area_none(r, line, sizeof(line)));
+	fputc('\n', out);
+}
+
 static void print_system(FILE *out, const struct sim_result *r)
 {
-	char avg[FIGURE_MAX], min[FIGURE_MAX], total[FIGURE_MAX], frag[FIGURE_MAX];
+	char avg[FIGURE_MAX], min[FIGURE_MAX], total[FIGURE_MAX], frag[FIGURE_MAX], line[256];
 
 	fprintf(out, "usable memory       avg %s MiB (%.1f%%), min %s MiB (%.1f%%) of %s MiB\n",
 		fmt_mib(avg, pages_bytes(r, r->usable_avg_pages)),
@@ -153,6 +170,7 @@ static void print_system(FILE *out, const struct sim_result *r)
 		fmt_mib(min, pages_bytes(r, r->usable_min_pages)),
 		percent(r->usable_min_pages, r->total_pages),
 		fmt_mib(total, pages_bytes(r, r->total_pages)));
+	fprintf(out, "devices' cost       %s\n", area_cost(r, line, sizeof(line)));
 	fprintf(out, "refaults            %" PRIu64 "\n", r->refaults);
 	fprintf(out, "OOM kills           %" PRIu64 "\n", r->oom_kills);
 	fprintf(out, "pages migrated      %" PRIu64 "\n", r->pages_migrated);
@@ -177,6 +195,7 @@ static void print_run(FILE *out, const struct sim_result *r)
 		print_table(out, r, device_heads, r->nr_devices, DEVICE_COLS, device_cell);
 		fputc('\n', out);
 	}
+	print_areas(out, r);
 	if (r->nr_workloads) {
 		print_table(out, r, workload_heads, r->nr_workloads, WORKLOAD_COLS, workload_cell);
 		fputc('\n', out);

@@ -85,6 +85,17 @@ struct sim_snapshot {
 	struct snap_block *blocks;
 };
 
+#define SIM_MAX_AREAS 8
+
+/* A CMA area of the run and the devices' use of it. */
+struct area_result {
+	char name[SIM_NAME_MAX];	/* "default", or the device it is its own area of */
+	uint64_t base;			/* physical address of its first page */
+	uint64_t pages;
+	uint64_t peak_pages;		/* held by device buffers, at most */
+	uint64_t mean_pages;		/* held by device buffers, averaged over virtual time */
+};
+
 #define SIM_MAX_PROCS 6
 
 /* A /proc file of the machine at the end of the run (--dump). */
@@ -103,6 +114,11 @@ struct sim_result {
 	uint64_t total_pages;		/* managed by the buddy allocator at boot */
 	uint64_t carveout_pages;	/* reserved for devices at boot (carveout policy) */
 	uint64_t cma_pages;		/* in CMA areas */
+	/* the areas, default first; none under carveout and buddy, nor with cma=0 and no device area */
+	struct area_result areas[SIM_MAX_AREAS];
+	unsigned nr_areas;
+	uint64_t area_peak_pages;	/* held by device buffers in all areas together, at most */
+	uint64_t area_mean_pages;	/* the same, averaged over virtual time */
 
 	struct device_result *devices;
 	unsigned nr_devices;
@@ -117,6 +133,8 @@ struct sim_result {
 	uint64_t pages_migrated;
 	uint64_t pages_reclaimed;
 	uint64_t pages_written_back;
+	uint64_t device_migrated;	/* pages migrated while device requests were served */
+	uint64_t device_reclaimed;	/* pages direct reclaim freed while device requests were served */
 	int frag_index;			/* fragmentation index * 1000 at MAX_ORDER - 1, at the end; -1000: would succeed */
 	unsigned frag_order;
 

@@ -106,6 +106,11 @@ struct sim {
 	struct sim_result *res;
 	uint64_t usable_area;		/* integral of usable pages over time, in page-ms */
 	uint64_t last_usable_at;
+	/* the devices' use of the CMA areas (area.c): per area, then all together */
+	unsigned long area_pfn[SIM_MAX_AREAS][2];	/* [start, end) */
+	uint64_t area_used[SIM_MAX_AREAS + 1];
+	double area_page_ns[SIM_MAX_AREAS + 1];
+	uint64_t area_at;
 	double host_start;
 	double host_next_progress;
 	bool progress;
@@ -208,6 +213,12 @@ uint64_t sim_cma_alignment(const struct scenario *sc);
 int sim_cma_fit(const struct scenario *sc, uint64_t *bytes);
 /* On stderr: the kernel's failure line(s) @line for @sc, and the largest cma= that would fit. */
 void sim_report_area_failure(const struct scenario *sc, const char *line);
+/* After boot: the machine's CMA areas into the result, their use 0. */
+void sim_areas_init(struct sim *s);
+/* Buffer @b is now held by a device (@held) or given back: count it in its area, if any. */
+void sim_area_hold(struct sim *s, const struct dev_buffer *b, bool held);
+/* At the end: the areas' mean use. */
+void sim_areas_finish(struct sim *s);
 
 /* ---- policies (policy.c: the registry; policy_*.c) ---- */
 

@@ -35,6 +35,8 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	sim_usable_update(s);
 	ret = policy_alloc(s, w, b, &work, &cause);
 	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	s->res->device_migrated += work.migrated;
+	s->res->device_reclaimed += work.reclaimed;
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
 			 ret ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
