@@ -497,7 +497,7 @@ static int size_scenario(struct size_args *a)
 	char err[512], num[32], num2[32];
 	double start = host_now();
 	uint64_t demand;
-	unsigned nr_dev = 0;
+	unsigned nr_dev = 0, jobs;
 	int ret = -ENOMEM;
 
 	if (!sc || !plat || !s)
@@ -544,9 +544,9 @@ static int size_scenario(struct size_args *a)
 	if (s->have_served && !point_at(s, s->served)->requests)
 		printf("at cma=%s the devices made no request: does --duration end before they start?\n",
 		       size_text(s->served, num, sizeof(num)));
+	jobs = a->jobs < a->nr_seeds ? a->jobs : a->nr_seeds;
 	printf("\nhost: %.1f s, %u size%s tried with %u seed%s each, %u run%s at a time\n", host_now() - start,
-	       s->nr, s->nr == 1 ? "" : "s", a->nr_seeds, a->nr_seeds == 1 ? "" : "s", a->jobs,
-	       a->jobs == 1 ? "" : "s");
+	       s->nr, s->nr == 1 ? "" : "s", a->nr_seeds, a->nr_seeds == 1 ? "" : "s", jobs, jobs == 1 ? "" : "s");
 	if (s->have_served) {
 		printf("smallest: cma=%s\n", size_text(s->served, num, sizeof(num)));
 	} else {
