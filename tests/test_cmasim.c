@@ -326,8 +326,8 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, sweep, boot, list, show" },
-	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, sweep, boot, list, show" },
+	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, size, sweep, boot, list, show" },
+	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
 	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --kernel, --help" },
@@ -497,6 +497,18 @@ static const struct bad_case bad_cases[] = {
 	{ "show: unknown scenario", { "show", "nosuch" }, NULL, 2,
 	  "cmasim show: 'nosuch': no such scenario: accepted camera-browser, video-pinned, mfc-decode, x86-4g" },
 	{ "show: no name", { "show" }, NULL, 2, "cmasim show: give one built-in scenario's name: camera-browser" },
+	{ "size: scenario without devices", { "size", "--scenario", "@FILE" },
+	  "[scenario]\nplatform = arm\nduration = 1s\n[anon app]\nrss = 1M\nrate = 10\n", 2,
+	  "has no device: nothing asks for contiguous memory" },
+	{ "size: --max the kernel cannot reserve", { "size", "--max", "4G" }, NULL, 2,
+	  "cmasim size: --max 4096M: the kernel cannot reserve cma=4096M on platform arm; it said:\n"
+	  "  cma: CMA: failed to reserve 4096 MiB\ncmasim size: the largest cma= that fits: --max 752M" },
+	{ "size: --cma", { "size", "--cma", "64M" }, NULL, 2, "cmasim size: --cma is what size finds" },
+	{ "size: --step not a multiple of the alignment", { "size", "--step", "3M" }, NULL, 2,
+	  "cmasim size: --step 3M: expected a multiple of the area alignment, 8M" },
+	{ "size: no seeds", { "size", "--seeds", "0" }, NULL, 2, "cmasim size: --seeds '0': expected a number from 1 to 64" },
+	{ "size: too many jobs", { "size", "--jobs", "65" }, NULL, 2, "cmasim size: --jobs '65': expected a number from 1 to 64" },
+	{ "size: zero step", { "size", "--step", "0" }, NULL, 2, "cmasim size: --step '0': expected a decimal or 0x hex number" },
 	/* sweep: nothing runs and no directory is made */
 	{ "sweep: unknown key", { "sweep", "--param", "bogus=1", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "cmasim sweep: --param: unknown key 'bogus': accepted cma, seed, duration, or SECTION.KEY of the scenario (e.g. anon.rss, camera.ring)" },
@@ -1450,6 +1462,102 @@ static bool has_word(const char *text, const char *word)
 }
 
 /* Expect: groff formats each page with every warning on and says nothing. */
+/* ---- size ---- */
+
+#define SIZE_DURATION	"25s"	/* two camera sessions of camera-browser: short, and the answer is the default's */
+
+/* The last line of @out, without its newline, into @buf. */
+static const char *last_line(const char *out, char *buf, size_t len)
+{
+	size_t n = strlen(out);
+	const char *start;
+
+	if (n && out[n - 1] == '\n')
+		n--;
+	for (start = out + n; start > out && start[-1] != '\n'; start--)
+		;
+	snprintf(buf, len, "%.*s", (int)(out + n - start), start);
+	return buf;
+}
+
+static uint64_t json_number(const char *json, const char *key)
+{
+	const char *at = strstr(json, key);
+
+	if (!at)
+		fail_msg("the JSON report has no %s:\n%s", key, json);
+	return strtoull(at + strlen(key), NULL, 10);
+}
+
+/*
+ * camera-browser with cma=@mib M, run with @seed: does its camera get
+ * every buffer, none late? (One device: the report's only counts.)
+ */
+static bool camera_browser_served(unsigned long long mib, unsigned long long seed)
+{
+	char cma[32], seed_arg[32];
+	struct run r;
+	bool served;
+
+	snprintf(cma, sizeof(cma), "%lluM", mib);
+	snprintf(seed_arg, sizeof(seed_arg), "%llu", seed);
+	r = run_cmasim(ARGS("run", "--cma", cma, "--seed", seed_arg, "--duration", SIZE_DURATION, "--report", "json"));
+	if (r.status)
+		fail_msg("cmasim run --cma %s --seed %llu: exit %d:\n%s", cma, seed, r.status, r.err);
+	served = json_number(r.out, "\"requests\": ") == json_number(r.out, "\"successes\": ") &&
+		 !json_number(r.out, "\"deadline_misses\": ");
+	run_free(&r);
+	return served;
+}
+
+/*
+ * Expect: size's last line is "smallest: cma=<N>M"; cmasim run at that
+ * size serves every request in time with each seed size used, and one
+ * step below misses with at least one of them (the bisection's answer
+ * checked from outside, run by run).
+ */
+static void size_answer_serves_and_one_step_below_misses(void **state)
+{
+	struct run r = run_cmasim(ARGS("size", "--seeds", "2", "--duration", SIZE_DURATION));
+	unsigned long long mib, step;
+	const char *header;
+	char last[128], tail;
+	bool below_served = true;
+
+	if (r.status)
+		fail_msg("cmasim size: expected exit 0, found %d:\n%s%s", r.status, r.out, r.err);
+	last_line(r.out, last, sizeof(last));
+	if (sscanf(last, "smallest: cma=%lluM%c", &mib, &tail) != 1)
+		fail_msg("cmasim size: expected the last line 'smallest: cma=<N>M', found '%s'", last);
+	header = strstr(r.out, ", step ");
+	assert_non_null(header);
+	assert_int_equal(sscanf(header, ", step %lluM", &step), 1);
+	assert_true(mib >= step);
+	for (unsigned long long seed = 1; seed <= 2; seed++) {
+		if (!camera_browser_served(mib, seed))
+			fail_msg("cmasim size answered cma=%lluM, but seed %llu misses there:\n%s", mib, seed, r.out);
+		below_served &= camera_browser_served(mib - step, seed);
+	}
+	if (below_served)
+		fail_msg("cmasim size answered cma=%lluM, but cma=%lluM serves both seeds too:\n%s", mib,
+			 mib - step, r.out);
+	printf("cmasim size: cma=%lluM serves both seeds, cma=%lluM does not\n", mib, mib - step);
+	run_free(&r);
+}
+
+/* Expect: exit 1 and a last line saying so when no size up to --max serves everything. */
+static void size_max_too_small_exits_1(void **state)
+{
+	struct run r = run_cmasim(ARGS("size", "--seeds", "2", "--duration", SIZE_DURATION, "--max", "8M"));
+	char last[160];
+
+	last_line(r.out, last, sizeof(last));
+	if (r.status != 1 || strcmp(last, "no size up to cma=8M serves every request with every seed (--max sets the limit)"))
+		fail_msg("cmasim size --max 8M: expected exit 1 and 'no size up to cma=8M serves every request ...' last; found exit %d:\n%s%s",
+			 r.status, r.out, r.err);
+	run_free(&r);
+}
+
 static void man_pages_render_without_warnings(void **state)
 {
 	static const char *const pages[] = { "doc/cmasim.1", "doc/libcma.3" };
@@ -1573,6 +1681,7 @@ static void man_page_documents_every_option_and_key(void **state)
 	options += expect_options_documented(page, "run");
 	options += expect_options_documented(page, "compare");
 	options += expect_options_documented(page, "boot");
+	options += expect_options_documented(page, "size");
 	options += expect_options_documented(page, "sweep");
 	names += expect_every_section_documented(page);
 	names += expect_accepted_documented(page, "run", "[zzz]\nkey = 1\n");
@@ -1867,6 +1976,8 @@ int main(void)
 		cmocka_unit_test(sweep_print_commands_then_collect_same_summary),
 		cmocka_unit_test(sweep_resume_runs_only_missing_points),
 		cmocka_unit_test(sweep_interrupted_keeps_finished_points),
+		cmocka_unit_test(size_answer_serves_and_one_step_below_misses),
+		cmocka_unit_test(size_max_too_small_exits_1),
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),

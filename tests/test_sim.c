@@ -419,6 +419,62 @@ static void wl_device_requests_and_frames(void **state)
 	sim_result_free(&r);
 }
 
+/*
+ * Expect: with stop_at_miss a run ends at its first failed request.
+ * An 8 MiB area holds two 3 MiB buffers (at 1 MiB alignment the third
+ * would end at 9 MiB), so each session of a ring of four fails its third
+ * request; the run stops at the first session's (1 s): three requests,
+ * one failure, and it says it stopped there. Without the option it runs
+ * all three sessions.
+ */
+static void sim_run_stop_at_miss_ends_at_the_first(void **state)
+{
+	static const char ini[] = "[scenario]\nplatform = arm\nmemory = 64M\ncmdline = cma=8M\nduration = 5s\n"
+		"[device cam]\nsize = 3M\nring = 4\nperiod = 33ms\nstart = 1s\nsession = 500ms\ngap = 1s\n";
+	struct scenario *sc = parse(ini);
+	struct sim_options o = { .policy = sim_policy_find("cma"), .stop_at_miss = true };
+	const struct device_result *cam;
+	struct sim_result r;
+
+	run(sc, "cma", 0, &r);
+	cam = the_device(&r);
+	assert_false(r.stopped);
+	assert_true(cam->requests > 4);
+	assert_true(failures(cam) > 1);
+	sim_result_free(&r);
+
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	cam = the_device(&r);
+	assert_true(r.stopped);
+	assert_int_equal(r.stopped_ns, 1 * S);
+	assert_int_equal(cam->requests, 3);
+	assert_int_equal(failures(cam), 1);
+	assert_int_equal(cam->deadline_misses, 1);
+	sim_result_free(&r);
+	free(sc);
+}
+
+/*
+ * Expect: a run whose cancel flag is set stops at its first poll (a few
+ * thousand events in), long before its end, and says it stopped; the
+ * figures so far are kept.
+ */
+static void sim_run_cancelled_stops_early(void **state)
+{
+	struct scenario *sc = parse(every_kind);
+	atomic_bool cancel = true;
+	struct sim_options o = { .policy = sim_policy_find("cma"), .cancel = &cancel, .duration_ns = 60 * S };
+	struct sim_result r;
+
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	assert_true(r.stopped);
+	assert_true(r.stopped_ns < 60 * S);
+	assert_true(r.events <= 4096);
+	assert_true(workload(&r, "files")->ops > 0);
+	sim_result_free(&r);
+	free(sc);
+}
+
 /* ---- the policies ---- */
 
 /*
@@ -956,6 +1012,8 @@ int main(void)
 		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),
 		cmocka_unit_test(platform_file_kernel_key),
 		cmocka_unit_test(wl_device_requests_and_frames),
+		cmocka_unit_test(sim_run_stop_at_miss_ends_at_the_first),
+		cmocka_unit_test(sim_run_cancelled_stops_early),
 		cmocka_unit_test(policy_carveout_never_used_by_workloads),
 		cmocka_unit_test(policy_buddy_beyond_max_order),
 		cmocka_unit_test(device_align_is_honoured),

@@ -67,9 +67,11 @@ static uint64_t board_alignment(const struct platform *p)
 
 uint64_t sim_cma_alignment(const struct scenario *sc)
 {
-	static struct platform p;
+	struct platform *p = malloc(sizeof(*p));	/* not static: size's threads may call it */
+	uint64_t align = p && !board_of(sc, p) ? board_alignment(p) : 0;
 
-	return board_of(sc, &p) ? 0 : board_alignment(&p);
+	free(p);
+	return align;
 }
 
 /* "64M", or "640K" for a size that is not whole MiB: as cma= takes it. */
@@ -94,16 +96,21 @@ static int fits(struct scenario *sc, uint64_t bytes)
 
 int sim_cma_fit(const struct scenario *sc, uint64_t *bytes)
 {
-	static struct platform p;
+	struct platform *p = malloc(sizeof(*p));	/* not static: sim_run() may call it, in threads */
 	struct scenario *copy;
 	uint64_t align, ram = 0, lo = 0, hi;
 	int ret;
 
-	if (board_of(sc, &p))
+	if (!p)
+		return -ENOMEM;
+	if (board_of(sc, p)) {
+		free(p);
 		return -EINVAL;
-	align = board_alignment(&p);
-	for (unsigned i = 0; i < p.nr_banks; i++)
-		ram += p.banks[i].size;
+	}
+	align = board_alignment(p);
+	for (unsigned i = 0; i < p->nr_banks; i++)
+		ram += p->banks[i].size;
+	free(p);
 	copy = malloc(sizeof(*copy));
 	if (!copy)
 		return -ENOMEM;
@@ -232,7 +239,7 @@ void sim_area_hold(struct sim *s, const struct dev_buffer *b, bool held)
 void sim_areas_finish(struct sim *s)
 {
 	struct sim_result *r = s->res;
-	double end = (double)s->end_ns;
+	double end = (double)s->now;	/* end_ns, or where a stopped run stopped */
 
 	areas_integrate(s);
 	for (unsigned i = 0; i < r->nr_areas && end > 0; i++)

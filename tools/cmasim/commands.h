@@ -21,6 +21,8 @@ bool proc_name_ok(const char *name);
 int cmd_run(int argc, char **argv);
 /* cmasim compare: the scenario under several policies, side by side. */
 int cmd_compare(int argc, char **argv);
+/* cmasim size: the smallest default CMA area serving every device request. */
+int cmd_size(int argc, char **argv);
 /* cmasim sweep: a grid of runs as processes, and their summaries. */
 int cmd_sweep(int argc, char **argv);
 /* cmasim show NAME: a built-in scenario's text. */
@@ -31,7 +33,7 @@ extern const struct cmd_option boot_options[];
 extern const unsigned nr_boot_options;
 
 struct scenario;
-/* A built-in scenario's name, else a file's path, into @sc: 0, or -EINVAL after saying why. */
+/* --scenario's value: a built-in name, else a file; 0, or -EINVAL after saying why (cmd_run.c). */
 int load_scenario(const char *arg, struct scenario *sc);
 
 /* A command's status asking for cmasim's usage on stdout, then 0 (boot --help). */

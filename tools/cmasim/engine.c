@@ -104,7 +104,7 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s))
 {
 	uint64_t events = 0;
 
-	while (!s->error && s->nr_events && s->heap[0].at <= end_ns) {
+	while (!s->error && !s->stop && s->nr_events && s->heap[0].at <= end_ns) {
 		struct sim_event e = pop_event(s);
 
 		s->now = e.at;
@@ -113,6 +113,7 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s))
 		if (poll && !(events % POLL_EVENTS))
 			poll(s);
 	}
-	s->now = end_ns;
+	if (!s->stop)
+		s->now = end_ns;
 	return events;
 }

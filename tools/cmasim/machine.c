@@ -278,10 +278,16 @@ static void kswapd(struct sim *s, void *arg)
 	sim_schedule(s, s->now + KSWAPD_PERIOD, kswapd, NULL);
 }
 
-static void progress(struct sim *s)
+/* Every few thousand events: a cancelled run stops; a long one says how far it is. */
+static void host_poll(struct sim *s)
 {
-	double t = host_now();
+	double t;
 
+	if (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed))
+		s->stop = true;
+	if (!s->progress)
+		return;
+	t = host_now();
 	if (t < s->host_next_progress)
 		return;
 	s->host_next_progress = t + 1.0;
@@ -371,7 +377,9 @@ static void finish(struct sim *s)
 
 	sim_usable_update(s);
 	sim_areas_finish(s);
-	r->usable_avg_pages = s->end_ns ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->end_ns) : 0;
+	r->usable_avg_pages = s->now ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->now) : 0;
+	r->stopped = s->stop;
+	r->stopped_ns = s->stop ? s->now : 0;
 	if (r->usable_min_pages == UINT64_MAX)
 		r->usable_min_pages = policy_usable(s);
 	r->frag_order = s->max_order - 1;
@@ -495,6 +503,8 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	s->res = res;
 	s->trace = o->trace;
 	s->progress = o->progress;
+	s->stop_at_miss = o->stop_at_miss;
+	s->cancel = o->cancel;
 	s->dumps = o->dumps;
 	s->nr_dumps = o->nr_dumps;
 	s->rng = o->seed_set ? o->seed : sc->seed;
@@ -544,7 +554,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	sim_schedule(s, KSWAPD_PERIOD, kswapd, NULL);
 	s->host_start = host_now();
 	s->host_next_progress = s->host_start + 1.0;
-	res->events = sim_loop(s, s->end_ns, s->progress ? progress : NULL);
+	res->events = sim_loop(s, s->end_ns, s->progress || s->cancel ? host_poll : NULL);
 	ret = s->error;
 	finish(s);
 	if (teardown(s))

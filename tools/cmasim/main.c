@@ -44,6 +44,9 @@ static const struct command commands[] = {
 	{ .name = "compare", .fn = cmd_compare,
 	  .description = "run a scenario under several policies and compare them side by side",
 	  .usage = "[--scenario NAME|FILE] [--policies LIST] [--report ...] ..." },
+	{ .name = "size", .fn = cmd_size,
+	  .description = "find the smallest cma= that serves every device request in time, over several seeds",
+	  .usage = "[--scenario NAME|FILE] [--seeds N] [--step SIZE] [--max SIZE] [--jobs N] ..." },
 	{ .name = "sweep", .fn = cmd_sweep,
 	  .description = "run a scenario over a grid of parameters and seeds, and summarize the runs",
 	  .usage = "--param KEY=V1,V2,... [--seeds N] [--jobs N] -o DIR [--print-commands] | --collect DIR" },
@@ -74,8 +77,8 @@ static void usage(FILE *out)
 			opt_synopsis(out, c->opts, *c->nr_opts);
 		fputc('\n', out);
 	}
-	fprintf(out, "\n  run, compare and sweep: see 'cmasim run --help', 'cmasim compare --help',\n"
-		"  'cmasim sweep --help' and cmasim(1)\n");
+	fprintf(out, "\n  run, compare, size and sweep: see 'cmasim run --help', 'cmasim compare --help',\n"
+		"  'cmasim size --help', 'cmasim sweep --help' and cmasim(1)\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!commands[i].usage) {
 			fprintf(out, "\n%s:\n\n", commands[i].name);

@@ -8,6 +8,7 @@
 #ifndef CMASIM_RESULT_H
 #define CMASIM_RESULT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -145,6 +146,10 @@ struct sim_result {
 
 	struct sim_proc procs[SIM_MAX_PROCS];
 	unsigned nr_procs;
+
+	/* ended before duration_ns (sim_options.stop_at_miss or cancel): the figures are so far */
+	bool stopped;
+	uint64_t stopped_ns;
 
 	/* host-time fields: the only ones that differ between two runs of one seed */
 	double host_seconds;

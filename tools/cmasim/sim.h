@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The simulation: a booted machine, the scenario's workloads and a
- * discrete-event engine on a virtual clock. Everything is single-threaded
- * and driven by one seeded generator, so a seed gives the same run.
+ * discrete-event engine on a virtual clock. A run is single-threaded and
+ * driven by one seeded generator, so a seed gives the same run; its state
+ * is all in its struct sim and its result, so runs may go at once in
+ * threads (cmasim size).
  *
  * Workloads act through the real library: their pages are owned movable
  * pages (migrated, reclaimed and written back by the library calling
@@ -11,6 +13,8 @@
  */
 #ifndef CMASIM_SIM_H
 #define CMASIM_SIM_H
+
+#include <stdatomic.h>
 
 #include "platform.h"
 #include "scenario.h"
@@ -81,6 +85,7 @@ struct sim {
 	uint64_t sample_ns;
 	uint64_t seq;
 	int error;			/* the engine's: -ENOMEM when an event could not be queued */
+	bool stop;			/* the loop ends after this event: the run is stopped early */
 	struct sim_event *heap;
 	size_t nr_events, heap_cap;
 	uint64_t rng;
@@ -109,6 +114,8 @@ struct sim {
 	double host_start;
 	double host_next_progress;
 	bool progress;
+	bool stop_at_miss;		/* sim_options' */
+	const atomic_bool *cancel;
 };
 
 /* ---- engine.c ---- */
@@ -117,7 +124,8 @@ void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
 /*
  * Run the events due up to @end_ns in order, the clock at each one's
  * time, then at @end_ns; @poll (if any) every few thousand events.
- * The number of events run. It stops early once s->error is set.
+ * The number of events run. It stops early once s->error or s->stop is
+ * set, the clock then left at the last event's time.
  */
 uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s));
 uint64_t sim_rand(struct sim *s);
@@ -153,6 +161,14 @@ struct sim_options {
 	uint64_t duration_ns;		/* non-zero: replaces the scenario's */
 	const char *const *dumps;	/* /proc files (cma_write_proc names) kept at the end */
 	unsigned nr_dumps;		/* at most SIM_MAX_PROCS */
+	/*
+	 * cmasim size needs only to know whether a run serves everything:
+	 * with stop_at_miss the run ends at its first failed or late
+	 * request, and once *cancel (if any) is set, within a few thousand
+	 * events; either way sim_result.stopped says so.
+	 */
+	bool stop_at_miss;
+	const atomic_bool *cancel;
 };
 
 /*

@@ -44,12 +44,15 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	if (ret) {
 		r->fail[cause]++;
 		r->deadline_misses++;
+		s->stop |= s->stop_at_miss;
 		return;
 	}
 	r->successes++;
 	sim_latency_add(&r->lat, ns);
-	if (w->spec->device.deadline_ns && ns > w->spec->device.deadline_ns)
+	if (w->spec->device.deadline_ns && ns > w->spec->device.deadline_ns) {
 		r->deadline_misses++;
+		s->stop |= s->stop_at_miss;
+	}
 	d->held++;
 }
 
