@@ -509,6 +509,10 @@ static const struct bad_case bad_cases[] = {
 	{ "size: no seeds", { "size", "--seeds", "0" }, NULL, 2, "cmasim size: --seeds '0': expected a number from 1 to 64" },
 	{ "size: too many jobs", { "size", "--jobs", "65" }, NULL, 2, "cmasim size: --jobs '65': expected a number from 1 to 64" },
 	{ "size: zero step", { "size", "--step", "0" }, NULL, 2, "cmasim size: --step '0': expected a decimal or 0x hex number" },
+	{ "size: unknown kernel", { "size", "--kernel", "4.19" }, NULL, 2,
+	  "cmasim size: --kernel '4.19': no such kernel profile: accepted 3.5 or 6.12" },
+	{ "sweep: unknown kernel", { "sweep", "--param", "cma=16M", "--kernel", "4.19", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --kernel '4.19': no such kernel profile: accepted 3.5 or 6.12" },
 	/* sweep: nothing runs and no directory is made */
 	{ "sweep: unknown key", { "sweep", "--param", "bogus=1", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "cmasim sweep: --param: unknown key 'bogus': accepted cma, seed, duration, or SECTION.KEY of the scenario (e.g. anon.rss, camera.ring)" },
@@ -1309,6 +1313,30 @@ static void sweep_grid_writes_reports_and_summaries(void **state)
  * seed and runs nothing; run by the shell, their reports make, through
  * --collect, the same summary.csv and summary.html as the sweep's own.
  */
+/*
+ * Expect: --kernel reaches every point's run command line, and size runs
+ * under it (the 6.12 profile's run of camera-browser is served too).
+ */
+static void size_and_sweep_take_kernel(void **state)
+{
+	char dir[DIR_MAX];
+	struct run r;
+
+	make_dir(dir);
+	r = run_cmasim(ARGS("sweep", "--param", "cma=16M,24M", "--seeds", "1", "--kernel", "6.12", "-o", dir,
+			    "--print-commands"));
+	assert_int_equal(r.status, 0);
+	if (count_lines(r.out) != 2 || !strstr(r.out, " --kernel 6.12 --cma 16M ") ||
+	    !strstr(r.out, " --kernel 6.12 --cma 24M "))
+		fail_msg("expected two commands with --kernel 6.12; found:\n%s", r.out);
+	run_free(&r);
+	remove_dir(dir);
+	r = run_cmasim(ARGS("size", "--kernel", "6.12", "--seeds", "1", "--duration", "15s"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nsmallest: cma="));
+	run_free(&r);
+}
+
 static void sweep_print_commands_then_collect_same_summary(void **state)
 {
 	char dir[DIR_MAX], ran[DIR_PATH_MAX], printed[DIR_PATH_MAX], script[DIR_PATH_MAX], cmd[PATH_MAX + 256];
@@ -1974,6 +2002,7 @@ int main(void)
 		cmocka_unit_test(run_and_compare_kernels),
 		cmocka_unit_test(sweep_grid_writes_reports_and_summaries),
 		cmocka_unit_test(sweep_print_commands_then_collect_same_summary),
+		cmocka_unit_test(size_and_sweep_take_kernel),
 		cmocka_unit_test(sweep_resume_runs_only_missing_points),
 		cmocka_unit_test(sweep_interrupted_keeps_finished_points),
 		cmocka_unit_test(size_answer_serves_and_one_step_below_misses),

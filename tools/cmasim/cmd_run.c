@@ -30,7 +30,7 @@ struct run_args {
 	const char *dumps[SIM_MAX_PROCS];
 	struct scenario_overrides over;	/* --cma, --cmdline, --set */
 	struct sim_options opt;
-	const char *kernels[RUN_MAX_KERNELS];	/* --kernel, --kernels; none: the scenario's */
+	const char *kernels[RUN_MAX_KERNELS];	/* --kernels; none: the scenario's (after --kernel) */
 	unsigned nr_kernels;
 };
 
@@ -76,11 +76,8 @@ static int parse_policy_list(const char *list, struct run_args *a)
 enum run_option { O_SCENARIO, O_PLATFORM, O_POLICY, O_POLICIES, O_REPORT, O_OUTPUT, O_OUTDIR, O_TRACE,
 		  O_SEED, O_DURATION, O_DUMP };
 
-/* --kernel and --kernels: ids apart from run_option's, so that the tables grow without clashing. */
-enum { O_KERNEL = 64, O_KERNELS };
-
-#define OPT_KERNEL { .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 8, \
-	.help = "the kernel profile, replacing the platform's and the scenario's" }
+/* --kernels: an id apart from run_option's, so that the tables grow without clashing. */
+enum { O_KERNELS = 64 };
 
 /* --kernels "3.5,6.12" into @a->kernels; 0 or -EINVAL. */
 static int parse_kernel_list(const char *list, struct run_args *a)
@@ -149,7 +146,6 @@ static const struct cmd_option run_options[] = {
 	  .help = "write the run's events to FILE in ftrace text format" },
 	OPT_SEED,
 	OPT_DUMP,
-	OPT_KERNEL,
 	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST",
 	  .refused = "--kernels is compare's option: give --kernel 3.5|6.12" },
 	OPT_HELP_ENTRY,
@@ -168,7 +164,6 @@ static const struct cmd_option compare_options[] = {
 	  .refused = "--trace is run's option: trace one policy with cmasim run --trace FILE" },
 	OPT_SEED,
 	OPT_DUMP,
-	OPT_KERNEL,
 	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST", .help_rank = 9,
 	  .help = "run each kernel profile of LIST (e.g. 3.5,6.12) under each policy,\nside by side" },
 	OPT_HELP_ENTRY,
@@ -250,14 +245,6 @@ static int set_option(int id, const char *value, const char *cmd, struct run_arg
 		a->dumps[a->opt.nr_dumps++] = value;
 		a->opt.dumps = a->dumps;
 		return 0;
-	case O_KERNEL:
-		a->kernels[0] = platform_kernel_find(value);
-		a->nr_kernels = 1;
-		if (a->kernels[0])
-			return 0;
-		fprintf(stderr, "cmasim %s: --kernel '%s': no such kernel profile: accepted " PLATFORM_KERNELS_ACCEPTED "\n",
-			cmd, value);
-		return -EINVAL;
 	case O_KERNELS:
 		return parse_kernel_list(value, a);
 	}

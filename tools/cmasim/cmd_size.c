@@ -368,6 +368,7 @@ static const struct cmd_option size_options[] = {
 	  .help = "a built-in platform or a platform file, replacing the scenario's",
 	  .what = "a platform name or file" },
 	OPT_CMDLINE,
+	OPT_KERNEL,
 	OPT_SET,
 	{ .id = OPT_ID_CMA, .name = "cma", .arg = "SIZE",
 	  .refused = "--cma is what size finds: give --step SIZE or --max SIZE" },

@@ -59,7 +59,7 @@ static const struct cmd_option sweep_options[] = {
 	{ .id = S_COLLECT, .name = "collect", .arg = "DIR", .help_rank = 8,
 	  .help = "builds DIR's summary.csv and summary.html from the reports there" },
 	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1,
-	  .help = "the scenario; it, --platform, --policy, --cma, --cmdline, --set, --seed and\n"
+	  .help = "the scenario; it, --platform, --policy, --cma, --cmdline, --kernel, --set, --seed and\n"
 		  "--duration are passed to every point's cmasim run (see cmasim run --help)" },
 	{ .id = S_PLATFORM, .name = "platform", .arg = "NAME|FILE" },
 	{ .id = S_POLICY, .name = "policy", .arg = "NAME" },
@@ -425,6 +425,8 @@ static char **point_argv(const struct sweep_args *a, const struct sweep *s, cons
 		push(&b, "--policy", a->policy);
 	if (a->ov.cmdline)
 		push(&b, "--cmdline", a->ov.cmdline);
+	if (a->ov.kernel)
+		push(&b, "--kernel", a->ov.kernel);
 	for (unsigned i = 0; i < s->nr_params; i++)
 		if (!strcmp(s->params[i].key, "cma"))
 			cma = pt->values[i];

@@ -25,6 +25,14 @@ int scenario_overrides_option(struct scenario_overrides *o, int id, const char *
 	case OPT_ID_CMDLINE:
 		o->cmdline = value;
 		return 0;
+	case OPT_ID_KERNEL:
+		if (!platform_kernel_find(value)) {
+			fprintf(stderr, "cmasim %s: --kernel '%s': no such kernel profile: accepted "
+				PLATFORM_KERNELS_ACCEPTED "\n", cmd, value);
+			return -EINVAL;
+		}
+		o->kernel = value;
+		return 0;
 	case OPT_ID_SET:
 		eq = strchr(value, '=');
 		if (!eq || !memchr(value, '.', (size_t)(eq - value))) {
@@ -62,6 +70,8 @@ int scenario_overrides_apply(struct scenario *sc, const struct scenario_override
 	if (o->cmdline && apply_one(sc, "--cmdline", "scenario.cmdline", 16, o->cmdline, cmd))
 		return -EINVAL;
 	if (o->cma && apply_one(sc, "--cma", "scenario.cma", 12, o->cma, cmd))
+		return -EINVAL;
+	if (o->kernel && apply_one(sc, "--kernel", "scenario.kernel", 15, o->kernel, cmd))
 		return -EINVAL;
 	for (unsigned i = 0; i < o->nr_sets; i++) {
 		const char *eq = strchr(o->sets[i], '=');

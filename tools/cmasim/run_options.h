@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The options that change a scenario before it runs, shared by the
- * commands that run one: --cma SIZE, --cmdline STR and --set
- * SECTION.KEY=VALUE. A command puts OPT_SCENARIO_OVERRIDES in its option
+ * commands that run one: --cma SIZE, --cmdline STR, --kernel NAME and
+ * --set SECTION.KEY=VALUE. A command puts OPT_SCENARIO_OVERRIDES in its option
  * table, passes every id opt_next() returns to scenario_overrides_option()
  * first, and calls scenario_overrides_apply() once the scenario is read.
  * Each goes through the scenario file's parser (scenario_override()), so
@@ -12,10 +12,11 @@
 #define CMASIM_RUN_OPTIONS_H
 
 #include "options.h"
+#include "platform.h"
 #include "scenario.h"
 
 /* Their ids, above any command's own. */
-enum { OPT_ID_CMA = 1000, OPT_ID_CMDLINE, OPT_ID_SET };
+enum { OPT_ID_CMA = 1000, OPT_ID_CMDLINE, OPT_ID_SET, OPT_ID_KERNEL };
 
 #define OPT_CMA { .id = OPT_ID_CMA, .name = "cma", .arg = "SIZE", .help_rank = 2, \
 	.what = "a size, e.g. 64M (0: no default area)", \
@@ -26,13 +27,17 @@ enum { OPT_ID_CMA = 1000, OPT_ID_CMDLINE, OPT_ID_SET };
 #define OPT_SET { .id = OPT_ID_SET, .name = "set", .arg = "SECTION.KEY=VALUE", .repeats = true, \
 	.help_rank = 2, .what = "SECTION.KEY=VALUE, e.g. camera.ring=2", \
 	.help = "a scenario-file key, as the line KEY = VALUE in [SECTION] would set it;\nSECTION is scenario, cost, a workload's name or its kind (e.g.\n--set camera.ring=2, --set anon.rss=512M); repeatable" }
-#define OPT_SCENARIO_OVERRIDES OPT_CMA, OPT_CMDLINE, OPT_SET
+#define OPT_KERNEL { .id = OPT_ID_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 2, \
+	.what = "a kernel profile: " PLATFORM_KERNELS_ACCEPTED, \
+	.help = "the kernel profile, replacing the platform's and the scenario's" }
+#define OPT_SCENARIO_OVERRIDES OPT_CMA, OPT_CMDLINE, OPT_KERNEL, OPT_SET
 
 #define SCENARIO_MAX_SETS 32
 
 struct scenario_overrides {
 	const char *cma;			/* --cma SIZE; NULL: none */
 	const char *cmdline;			/* --cmdline STR; NULL: none */
+	const char *kernel;			/* --kernel NAME; NULL: none */
 	const char *sets[SCENARIO_MAX_SETS];	/* --set SECTION.KEY=VALUE, in the order given */
 	unsigned nr_sets;
 };
@@ -44,7 +49,7 @@ struct scenario_overrides {
  */
 int scenario_overrides_option(struct scenario_overrides *o, int id, const char *value, const char *cmd);
 /*
- * @o on @sc, read already: --cmdline, then --cma, then each --set in
+ * @o on @sc, read already: --cmdline, then --cma, --kernel, then each --set in
  * order, then the whole scenario's checks. 0, or -EINVAL after saying on
  * stderr which option was refused and why.
  */
