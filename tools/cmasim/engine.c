@@ -100,7 +100,7 @@ uint64_t sim_tick_ops(double *carry, uint64_t rate)
 	return n;
 }
 
-uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s))
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events))
 {
 	uint64_t events = 0;
 
@@ -111,7 +111,7 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s))
 		e.fn(s, e.arg);
 		events++;
 		if (poll && !(events % POLL_EVENTS))
-			poll(s);
+			poll(s, events);
 	}
 	if (!s->stop)
 		s->now = end_ns;

@@ -279,7 +279,7 @@ static void kswapd(struct sim *s, void *arg)
 }
 
 /* Every few thousand events: a cancelled run stops; a long one says how far it is. */
-static void host_poll(struct sim *s)
+static void host_poll(struct sim *s, uint64_t events)
 {
 	double t;
 
@@ -294,7 +294,7 @@ static void host_poll(struct sim *s)
 	if (t - s->host_start >= 1.0)
 		fprintf(stderr, "cmasim: %s: %.1f s of %.1f s simulated (%.0f%%), %llu events\n",
 			s->policy->name, (double)s->now / 1e9, (double)s->end_ns / 1e9,
-			100.0 * (double)s->now / (double)s->end_ns, (unsigned long long)s->res->events);
+			100.0 * (double)s->now / (double)s->end_ns, (unsigned long long)events);
 }
 
 /* ---- setting up ---- */

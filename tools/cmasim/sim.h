@@ -123,11 +123,12 @@ struct sim {
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
 /*
  * Run the events due up to @end_ns in order, the clock at each one's
- * time, then at @end_ns; @poll (if any) every few thousand events.
+ * time, then at @end_ns; @poll (if any) every few thousand events, with
+ * the number run so far.
  * The number of events run. It stops early once s->error or s->stop is
  * set, the clock then left at the last event's time.
  */
-uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s));
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events));
 uint64_t sim_rand(struct sim *s);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
