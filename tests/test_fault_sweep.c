@@ -872,6 +872,14 @@ static void sweep_scenario(enum cma_arch arch, unsigned keep_out, unsigned flags
 {
 	struct scenario sc;
 
+	/*
+	 * The scenario's full CMA area comes from v3.5's fill: movable
+	 * requests take CMA pages once their own lists are empty, and free
+	 * CMA pages hold the watermarks up meanwhile. Under 6.12's rules
+	 * (ALLOC_CMA, 5.7's balancing) the fill ends with a remnant of the
+	 * area free, which the sweep's expectations do not allow for.
+	 */
+	SKIP_UNLESS_KERNEL_35();
 	scenario_build(&sc, arch, keep_out, flags);
 	for (unsigned long off = 5; off < sc.area_count && (flags & (SC_PIN | SC_PIN_ALL));
 	     off += flags & SC_PIN_ALL ? DMA_COUNT : sc.area_count)
