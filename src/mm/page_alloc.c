@@ -660,7 +660,8 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int
 		page = __rmqueue_smallest(zone, order, mt);
 		if (page || (!k->highatomic && mt == MIGRATE_RESERVE))
 			return page;
-		if (k->alloc_cma && (alloc_flags & ALLOC_CMA)) {
+		/* 6.12's fallback table has no CMA: a movable request reaches it here */
+		if ((k->alloc_cma || k->highatomic) && (alloc_flags & ALLOC_CMA)) {
 			page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
 			if (page)
 				return page;
