@@ -113,7 +113,7 @@ struct cma_mm *test_mm_boot_mode(const struct test_shape *mode, struct test_shap
 	MERGE(size); MERGE(base); MERGE(banks); MERGE(nr_banks); MERGE(metadata_only);
 	MERGE(cpus); MERGE(arch); MERGE(page_shift); MERGE(max_order); MERGE(pageblock_order);
 	MERGE(dma_end); MERGE(dma32_end); MERGE(highmem_start); MERGE(swap); MERGE(atomic_pool);
-	MERGE(cmdline); MERGE(kconfig); MERGE(cma_base); MERGE(cma_size);
+	MERGE(cmdline); MERGE(kconfig); MERGE(kernel); MERGE(cma_base); MERGE(cma_size);
 #undef MERGE
 	return test_mm_boot(&s);
 }

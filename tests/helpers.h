@@ -44,6 +44,7 @@ struct test_shape {
 	uint64_t atomic_pool;		/* ARM's atomic DMA pool; 0: 256 KiB */
 	const char *cmdline;		/* NULL: "cma=0", no default area */
 	const char *kconfig;
+	const char *kernel;		/* the kernel profile; NULL: the run's (CMA_TEST_KERNEL) */
 	/*
 	 * [cma_base, cma_base + cma_size) reserved early and handed to the
 	 * allocator as MIGRATE_CMA pageblocks after boot

@@ -164,6 +164,8 @@ static void alloc_pages_movable_falls_back_to_cma_first(const struct test_shape 
  */
 static void alloc_pages_reserve_is_last_resort(void **state)
 {
+	/* v3.5's MIGRATE_RESERVE blocks; 4.4 replaced them (test_profile_alloc) */
+	SKIP_UNLESS_KERNEL_35();
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = normal_zone(mm);
 	struct live l = { 0 };
@@ -331,6 +333,8 @@ static void finish(struct cma_mm *mm, struct live *l)
  */
 static void rmqueue_fallback_small_steal_takes_only_the_block(void **state)
 {
+	/* v3.5's __rmqueue_fallback; 6.12 steals by try_to_steal_block (test_profile_alloc) */
+	SKIP_UNLESS_KERNEL_35();
 	static const unsigned offs[] = { 0, 64 };
 	struct live l = { 0 };
 	unsigned long block;
@@ -352,6 +356,8 @@ static void rmqueue_fallback_small_steal_takes_only_the_block(void **state)
  */
 static void rmqueue_fallback_large_steal_moves_free_pages(void **state)
 {
+	/* v3.5's __rmqueue_fallback; 6.12 steals by try_to_steal_block (test_profile_alloc) */
+	SKIP_UNLESS_KERNEL_35();
 	static const unsigned offs[] = { 0, 64 };
 	struct live l = { 0 };
 	unsigned long block;
@@ -384,6 +390,8 @@ static void rmqueue_fallback_claims_half_free_block(void **state)
 /* Expect: RECLAIMABLE steals move free pages even for small blocks. */
 static void rmqueue_fallback_reclaimable_moves_small_blocks(void **state)
 {
+	/* v3.5's __rmqueue_fallback; 6.12 steals by try_to_steal_block (test_profile_alloc) */
+	SKIP_UNLESS_KERNEL_35();
 	static const unsigned offs[] = { 0, 64 };
 	struct live l = { 0 };
 	unsigned long block;

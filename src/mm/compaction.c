@@ -465,12 +465,13 @@ int compaction_suitable(struct zone *zone, int order)
 	if (order < 0)
 		return COMPACT_CONTINUE;
 	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (2ul << order);
-	if (!zone_watermark_ok(zone, 0, mark, 0, 0))
+	/* ALLOC_CMA: free CMA pages are migration targets (6.12's __compaction_suitable) */
+	if (!zone_watermark_ok(zone, 0, mark, 0, ALLOC_CMA))
 		return COMPACT_SKIPPED;
 	fragindex = fragmentation_index(zone, (unsigned)order);
 	if (fragindex >= 0 && fragindex <= EXTFRAG_THRESHOLD)
 		return COMPACT_SKIPPED;
-	if (fragindex == -1000 && zone_watermark_ok(zone, (unsigned)order, mark, 0, 0))
+	if (fragindex == -1000 && zone_watermark_ok(zone, (unsigned)order, mark, 0, ALLOC_CMA))
 		return COMPACT_PARTIAL;
 	return COMPACT_CONTINUE;
 }
@@ -493,7 +494,7 @@ static int compact_finished(struct zone *zone, struct compact_control *cc)
 	if (cc->order < 0)
 		return COMPACT_CONTINUE;
 	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (1ul << cc->order);
-	if (!zone_watermark_ok(zone, (unsigned)cc->order, mark, 0, 0))
+	if (!zone_watermark_ok(zone, (unsigned)cc->order, mark, 0, alloc_flags_cma(cc->migratetype)))
 		return COMPACT_CONTINUE;
 	spin_lock(&zone->lock);
 	for (unsigned o = (unsigned)cc->order; o < mm->max_order; o++) {
@@ -725,7 +726,7 @@ unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 			rc = status;
 		if (zone_watermark_ok(zone, order,
 				      __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED),
-				      0, 0))
+				      0, alloc_flags_cma(migratetype)))
 			break;
 	}
 	return (unsigned long)rc;

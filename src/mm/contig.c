@@ -145,7 +145,8 @@ int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end
 		ret = -EBUSY;
 		goto done;
 	}
-	ret = __reclaim_pages(zone, CMA_GFP_HIGHUSER_MOVABLE, end - start);
+	/* kernel.alloc_cma (3.8): no watermark bump, no reclaim here */
+	ret = mm->kernel.alloc_cma ? 0 : __reclaim_pages(zone, CMA_GFP_HIGHUSER_MOVABLE, end - start);
 	if (ret)
 		goto done;
 	outer_end = isolate_freepages_range(mm, outer_start, end);

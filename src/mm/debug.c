@@ -108,6 +108,27 @@ static void check_free_block_types(struct verifier *v, unsigned long pfn, unsign
 }
 
 /*
+ * kernel.highatomic: 6.12 keeps every free buddy block on its pageblock's
+ * lists (isolation aside), so that a HIGHATOMIC block's free pages are
+ * its reserve and nobody else's.
+ */
+static void check_free_block_home(struct verifier *v, unsigned long pfn, unsigned order, int mt)
+{
+	struct cma_mm *mm = v->mm;
+
+	if (!mm->kernel.highatomic || mt == MIGRATE_ISOLATE)
+		return;
+	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);
+	     p += mm->pageblock_nr_pages) {
+		int bt = get_pageblock_migratetype(mm, p);
+
+		if (bt != mt && bt != MIGRATE_ISOLATE)
+			report(v, "free pfn %#lx on the %s list lies in a %s pageblock", pfn,
+			       migratetype_name_of(mm, mt), migratetype_name_of(mm, bt));
+	}
+}
+
+/*
  * Isolation is pageblock-granular: a free block is wholly inside ISOLATE
  * pageblocks or wholly outside them, else part of it is allocatable
  * while isolated, or held back while not.
@@ -147,7 +168,7 @@ static void check_free_block_flags(struct verifier *v, struct cma_page *page, un
 static void check_free_lists(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
-	unsigned long free = 0, free_cma = 0, limit = mm->end_pfn - mm->base_pfn;
+	unsigned long free = 0, free_cma = 0, free_ha = 0, limit = mm->end_pfn - mm->base_pfn;
 
 	for (unsigned o = 0; o < mm->max_order; o++) {
 		unsigned long blocks = 0;
@@ -178,11 +199,14 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 				check_free_block_flags(v, page, o);
 				claim(v, pfn, 1ul << o, PFN_BUDDY, zone);
 				check_free_block_types(v, pfn, 1ul << o, t, "buddy");
+				check_free_block_home(v, pfn, o, t);
 				check_free_block_isolation(v, pfn, o);
 				blocks++;
 				free += 1ul << o;
 				if (t == MIGRATE_CMA)
 					free_cma += 1ul << o;
+				if (t == MIGRATE_HIGHATOMIC)
+					free_ha += 1ul << o;
 			}
 			if (l->tail != prev)
 				report(v, "zone %s order %u %s list: tail is not the last page",
@@ -198,6 +222,10 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 	if (free_cma != zone_page_state(zone, NR_FREE_CMA_PAGES))
 		report(v, "zone %s: NR_FREE_CMA_PAGES %lu but %lu pages on the CMA lists", zone->name,
 		       zone_page_state(zone, NR_FREE_CMA_PAGES), free_cma);
+	if ((long)free_ha != atomic_load_explicit(&zone->free_highatomic, memory_order_relaxed))
+		report(v, "zone %s: nr_free_highatomic %ld but %lu pages on the %s lists", zone->name,
+		       atomic_load_explicit(&zone->free_highatomic, memory_order_relaxed), free_ha,
+		       migratetype_name_of(mm, MIGRATE_HIGHATOMIC));
 }
 
 /* pcp->count == the pages on its lists, each PG_pcp, free, of this zone. */
@@ -309,6 +337,46 @@ static void check_lru(struct verifier *v, struct zone *zone)
 	/* raw values: zone_page_state() would hide a negative count */
 	v->isolated[0] += atomic_load(&zone->vm_stat[NR_ISOLATED_ANON]);
 	v->isolated[1] += atomic_load(&zone->vm_stat[NR_ISOLATED_FILE]);
+}
+
+/*
+ * The profile's reserves: v3.5 has no HIGHATOMIC reserve and no boost;
+ * kernel.highatomic counts the HIGHATOMIC blocks in nr_reserved_highatomic,
+ * within about 1% of the zone (a reservation at the limit's last step
+ * may claim a whole MAX_ORDER block); kernel.watermark_boost keeps the
+ * boost within 150% of the high mark; kernel.alloc_cma never bumps the
+ * marks for CMA (min_cma_pages).
+ */
+static void check_reserves(struct verifier *v, struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long nr = mm->pageblock_nr_pages, blocks = 0, limit, boost = zone->watermark_boost;
+	unsigned long start = (zone->zone_start_pfn + nr - 1) & ~(nr - 1);
+
+	if (mm->kernel.alloc_cma && zone->min_cma_pages)
+		report(v, "zone %s: min_cma_pages %lu in a profile without it", zone->name,
+		       zone->min_cma_pages);
+	if (boost > (mm->kernel.watermark_boost ? max_watermark_boost(zone) : 0))
+		report(v, "zone %s: watermark_boost %lu over its limit %lu", zone->name, boost,
+		       mm->kernel.watermark_boost ? max_watermark_boost(zone) : 0);
+	if (!mm->kernel.highatomic) {
+		if (zone->nr_reserved_highatomic)
+			report(v, "zone %s: nr_reserved_highatomic %lu in a profile without it",
+			       zone->name, zone->nr_reserved_highatomic);
+		return;
+	}
+	for (unsigned long pfn = start; pfn < zone->zone_start_pfn + zone->spanned_pages; pfn += nr)
+		if (pfn_valid(mm, pfn) && is_migrate_highatomic(get_pageblock_migratetype(mm, pfn)))
+			blocks++;
+	if (blocks * nr != zone->nr_reserved_highatomic)
+		report(v, "zone %s: nr_reserved_highatomic %lu but %lu HighAtomic pageblocks",
+		       zone->name, zone->nr_reserved_highatomic, blocks);
+	limit = highatomic_reserve_limit(zone);
+	if (limit)
+		limit += max_order_nr_pages(mm) > nr ? max_order_nr_pages(mm) - nr : 0;
+	if (zone->nr_reserved_highatomic > limit)
+		report(v, "zone %s: nr_reserved_highatomic %lu over its limit %lu", zone->name,
+		       zone->nr_reserved_highatomic, limit);
 }
 
 static void check_watermarks(struct verifier *v, struct zone *zone)
@@ -483,6 +551,7 @@ int cma_mm_verify(struct cma_mm *mm)
 		for (unsigned c = 0; c < mm->nr_cpus; c++)
 			check_pcp(&v, &mm->slots[c], c, zone);
 		check_watermarks(&v, zone);
+		check_reserves(&v, zone);
 	}
 	verify_pfns(&v);
 	check_totals(&v);

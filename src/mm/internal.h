@@ -268,8 +268,23 @@ static inline enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp)
 #define ALLOC_WMARK_HIGH	WMARK_HIGH
 #define ALLOC_NO_WATERMARKS	0x04
 #define ALLOC_WMARK_MASK	(ALLOC_NO_WATERMARKS - 1)
-#define ALLOC_HARDER		0x10
-#define ALLOC_HIGH		0x20
+#define ALLOC_HARDER		0x10	/* 6.12's ALLOC_NON_BLOCK */
+#define ALLOC_HIGH		0x20	/* 6.12's ALLOC_MIN_RESERVE */
+/*
+ * ALLOC_CMA: a movable request, which may take CMA pages. Set in every
+ * profile; read only under kernel.alloc_cma (and cma_balance), as v23
+ * tells CMA pages apart by the fallback table alone.
+ */
+#define ALLOC_CMA		0x80
+/* kernel.highatomic: a high-order atomic request, which may use and reserve HIGHATOMIC blocks */
+#define ALLOC_HIGHATOMIC	0x200
+#define ALLOC_RESERVES		(ALLOC_HARDER | ALLOC_HIGH | ALLOC_HIGHATOMIC)
+
+/* gfp_to_alloc_flags_cma: only movable requests may use CMA pages. */
+static inline int alloc_flags_cma(int migratetype)
+{
+	return migratetype == MIGRATE_MOVABLE ? ALLOC_CMA : 0;
+}
 
 struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					enum zone_type high_zoneidx, int alloc_flags,
@@ -296,6 +311,12 @@ int move_freepages_block(struct zone *zone, struct cma_page *page, int migratety
 void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int migratetype);
 void drain_local_pages(struct cma_mm *mm);
 void drain_all_pages(struct cma_mm *mm);
+bool unreserve_highatomic_pageblock(struct cma_mm *mm, enum zone_type high_zoneidx,
+				    int migratetype, bool force);
+/* ALIGN(managed / 100, pageblock_nr_pages), or 0 where that is under a pageblock */
+unsigned long highatomic_reserve_limit(const struct zone *zone);
+#define WATERMARK_BOOST_FACTOR	15000	/* vm.watermark_boost_factor's default: 150% of high */
+unsigned long max_watermark_boost(const struct zone *zone);
 int split_free_page(struct cma_mm *mm, struct cma_page *page);
 void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
 void setup_per_zone_wmarks(struct cma_mm *mm);
@@ -438,6 +459,8 @@ static inline bool trace_enabled(const struct cma_mm *mm)
 	return mm->trace_fn != NULL;
 }
 const char *migratetype_name(int mt);
+/* The profile's name of @mt: "HighAtomic" for the RESERVE slot under kernel.highatomic. */
+const char *migratetype_name_of(const struct cma_mm *mm, int mt);
 void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len);
 
 /* ---- vmstat.c ---- */

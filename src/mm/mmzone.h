@@ -7,7 +7,8 @@
  *   zone->lock      free_area lists and nr_free, the free-page counters
  *                   (zone->free_pages, zone->free_cma), page->private and
  *                   PG_buddy of free pages, pageblock migrate types, the
- *                   watermarks and nr_migrate_reserve_block
+ *                   watermarks, watermark_boost, nr_migrate_reserve_block
+ *                   and nr_reserved_highatomic
  *   slot->lock      one per-CPU slot: its pcp lists and counts for every
  *                   zone (drain_all_pages reads the counts without it),
  *                   its pagevec, its event counters; taken before
@@ -45,6 +46,12 @@ enum migratetype {
 	MIGRATE_MOVABLE		= CMA_MIGRATE_MOVABLE,
 	MIGRATE_RESERVE		= CMA_MIGRATE_RESERVE,
 	/*
+	 * The 4.4 profiles (kernel.highatomic) have no RESERVE blocks: the
+	 * same slot, the type after the pcp types in both kernels, holds
+	 * the pageblocks high-order atomic requests reserve on demand.
+	 */
+	MIGRATE_HIGHATOMIC	= CMA_MIGRATE_RESERVE,
+	/*
 	 * MIGRATE_CMA: only movable allocations are served from these
 	 * pageblocks, and the allocator never changes their type (only
 	 * isolation does, and restores it). A CMA range must be aligned to
@@ -59,6 +66,11 @@ enum migratetype {
 static inline bool is_migrate_cma(int mt)
 {
 	return mt == MIGRATE_CMA;
+}
+
+static inline bool is_migrate_highatomic(int mt)
+{
+	return mt == MIGRATE_HIGHATOMIC;
 }
 
 enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_HIGHMEM, ZONE_MOVABLE, MAX_NR_ZONES };
@@ -116,6 +128,11 @@ struct cpu_slot {
  * Invariants, as the validators of debug.c check them:
  *   free_pages == sum over o, t of len(free_area[o].free_list[t]) << o
  *   free_cma   == sum over o of len(free_area[o].free_list[MIGRATE_CMA]) << o
+ *   free_highatomic == the same sum over the MIGRATE_HIGHATOMIC lists
+ *   nr_reserved_highatomic == pageblock_nr_pages * the HIGHATOMIC blocks
+ *                             (0 unless kernel.highatomic)
+ *   watermark_boost <= max(pageblock_nr_pages, high * 15000 / 10000)
+ *                             (0 unless kernel.watermark_boost)
  *   a block on free_list[MIGRATE_CMA] lies in CMA or ISOLATE pageblocks, and
  *   a free page of a CMA pageblock is on a CMA, ISOLATE or per-CPU list
  *   min <= low <= high                    (all under lock: verify_zone_locked)
@@ -123,7 +140,17 @@ struct cpu_slot {
  */
 struct zone {
 	spinlock_t lock;
-	unsigned long watermark[NR_WMARK];
+	unsigned long watermark[NR_WMARK];	/* the kernel's _watermark: without the boost */
+	/*
+	 * 5.0's boost (kernel.watermark_boost): raised by boost_watermark()
+	 * when a fallback steals from another type's pageblock, added to
+	 * every mark by the *_wmark_pages() readers, and taken back once
+	 * kswapd has reclaimed it.
+	 */
+	unsigned long watermark_boost;
+	atomic_bool boosted_watermark;	/* ZONE_BOOSTED_WATERMARK: wake kswapd after the allocation */
+	/* 4.4's on-demand reserve (kernel.highatomic): pages of the HIGHATOMIC pageblocks */
+	unsigned long nr_reserved_highatomic;
 	unsigned long lowmem_reserve[MAX_NR_ZONES];
 	unsigned long min_cma_pages;	/* seed 008: raised during alloc_contig_range */
 	int nr_migrate_reserve_block;
@@ -134,6 +161,7 @@ struct zone {
 	struct page_list lru[NR_LRU_LISTS];
 	atomic_long free_pages;		/* NR_FREE_PAGES: on the buddy lists */
 	atomic_long free_cma;		/* NR_FREE_CMA_PAGES: on the CMA lists */
+	atomic_long free_highatomic;	/* nr_free_highatomic: on the HIGHATOMIC (RESERVE) lists */
 	atomic_long vm_stat[NR_VM_ZONE_STAT_ITEMS];	/* the other items */
 	/*
 	 * Reclaim's view of the zone (v3.5): pages scanned since a page was
@@ -295,19 +323,26 @@ static inline unsigned long max_order_nr_pages(const struct cma_mm *mm)
 	return 1ul << (mm->max_order - 1);
 }
 
+/* wmark_pages: the mark with the boost (always 0 without kernel.watermark_boost) */
+static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks w)
+{
+	return __atomic_load_n(&z->watermark[w], __ATOMIC_RELAXED) +
+	       __atomic_load_n(&z->watermark_boost, __ATOMIC_RELAXED);
+}
+
 static inline unsigned long min_wmark_pages(const struct zone *z)
 {
-	return __atomic_load_n(&z->watermark[WMARK_MIN], __ATOMIC_RELAXED);
+	return wmark_pages(z, WMARK_MIN);
 }
 
 static inline unsigned long low_wmark_pages(const struct zone *z)
 {
-	return __atomic_load_n(&z->watermark[WMARK_LOW], __ATOMIC_RELAXED);
+	return wmark_pages(z, WMARK_LOW);
 }
 
 static inline unsigned long high_wmark_pages(const struct zone *z)
 {
-	return __atomic_load_n(&z->watermark[WMARK_HIGH], __ATOMIC_RELAXED);
+	return wmark_pages(z, WMARK_HIGH);
 }
 
 static inline bool is_highmem(const struct zone *z)

@@ -11,6 +11,12 @@
  * CMA first, nothing else ever reaches the CMA lists, and no fallback
  * changes the type of a CMA pageblock.
  *
+ * Under the 6.12 profile (profile.h's switches) __rmqueue follows the
+ * later kernels: ALLOC_CMA lets movable requests at CMA before any steal
+ * (and first, while CMA holds over half of the free pages), 6.12's claim
+ * and steal replace __rmqueue_fallback, HIGHATOMIC blocks reserved on
+ * demand replace the RESERVE ones, and a steal boosts the watermarks.
+ *
  * This file never calls upward: reclaim and compaction belong to the
  * slow path (slowpath.c), which calls in here.
  */
@@ -36,6 +42,10 @@ static void zone_free_add(struct zone *zone, long nr, int mt)
 	if (is_migrate_cma(mt))
 		atomic_store_explicit(&zone->free_cma,
 				      atomic_load_explicit(&zone->free_cma, memory_order_relaxed) + nr,
+				      memory_order_relaxed);
+	else if (is_migrate_highatomic(mt))
+		atomic_store_explicit(&zone->free_highatomic,
+				      atomic_load_explicit(&zone->free_highatomic, memory_order_relaxed) + nr,
 				      memory_order_relaxed);
 }
 
@@ -135,6 +145,31 @@ static bool merge_crosses_isolation(struct cma_mm *mm, unsigned long pfn, unsign
 	       pageblock_isolated(mm, pfn) != pageblock_isolated(mm, buddy_pfn);
 }
 
+static void change_pageblock_range(struct cma_mm *mm, unsigned long pfn, unsigned order, int mt)
+{
+	unsigned long nr = 1ul << (order - mm->pageblock_order);
+
+	for (; nr--; pfn += mm->pageblock_nr_pages)
+		set_pageblock_migratetype(mm, pfn, mt);
+}
+
+/*
+ * kernel.highatomic (6.12's __free_one_page): pageblock-sized buddies of
+ * different types merge only if both types are mergeable (the pcp
+ * types), so that a HIGHATOMIC block keeps its own free pages.
+ */
+static bool merge_crosses_types(struct cma_mm *mm, unsigned long pfn, unsigned long buddy_pfn,
+				unsigned order)
+{
+	int mt, buddy_mt;
+
+	if (order < mm->pageblock_order || !mm->kernel.highatomic)
+		return false;
+	mt = get_pageblock_migratetype(mm, pfn);
+	buddy_mt = get_pageblock_migratetype(mm, buddy_pfn);
+	return mt != buddy_mt && (mt >= MIGRATE_PCPTYPES || buddy_mt >= MIGRATE_PCPTYPES);
+}
+
 /*
  * __free_one_page: merge with free buddies up to MAX_ORDER-1, whatever
  * their pageblocks' types (short of an isolation edge), and put the
@@ -152,9 +187,14 @@ static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned o
 		unsigned long buddy_pfn = pfn ^ (1ul << order);
 
 		if (!page_is_buddy(zone, buddy_pfn, order) ||
-		    merge_crosses_isolation(mm, pfn, buddy_pfn, order))
+		    merge_crosses_isolation(mm, pfn, buddy_pfn, order) ||
+		    merge_crosses_types(mm, pfn, buddy_pfn, order))
 			break;
 		del_from_free_area(zone, pfn_to_page(mm, buddy_pfn), order);
+		/* kernel.highatomic: the merged block is all of @mt, as 6.12 retypes the buddy */
+		if (order >= mm->pageblock_order && mm->kernel.highatomic &&
+		    get_pageblock_migratetype(mm, buddy_pfn) != mt)
+			change_pageblock_range(mm, buddy_pfn, order, mt);
 		pfn &= buddy_pfn;
 		order++;
 	}
@@ -335,14 +375,6 @@ void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int 
 	free_pageblocks_of(zone, head, order);
 }
 
-static void change_pageblock_range(struct cma_mm *mm, unsigned long pfn, unsigned order, int mt)
-{
-	unsigned long nr = 1ul << (order - mm->pageblock_order);
-
-	for (; nr--; pfn += mm->pageblock_nr_pages)
-		set_pageblock_migratetype(mm, pfn, mt);
-}
-
 static void trace_extfrag(struct zone *zone, struct cma_page *page, unsigned order,
 			  unsigned fallback_order, int start_mt, int fallback_mt)
 {
@@ -403,14 +435,241 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 	return NULL;
 }
 
-static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt)
+/* ---- the 6.12 fallback rules (kernel.highatomic) ---- */
+
+/*
+ * 6.12's fallbacks: the pcp types only. CMA is no one's fallback (movable
+ * requests reach it by ALLOC_CMA, before any steal) and HIGHATOMIC
+ * blocks only by their own rules. The rows are 3.5's less RESERVE.
+ */
+static const int fallbacks_v6[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
+	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE,   MIGRATE_MOVABLE },
+	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+};
+
+/*
+ * can_steal_fallback: a whole block is worth claiming for a large
+ * block, and always for an unmovable or reclaimable request, whose
+ * pages spoil a movable block more than movable pages spoil theirs.
+ */
+static bool can_steal_fallback(struct cma_mm *mm, unsigned order, int start_mt)
 {
+	return order >= mm->pageblock_order / 2 || start_mt != MIGRATE_MOVABLE ||
+	       mm->page_group_by_mobility_disabled;
+}
+
+/* find_suitable_fallback: the first fallback type with a free block of @order, or -1. */
+static int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	if (!area->nr_free)
+		return -1;
+	for (int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
+		int mt = fallbacks_v6[start_mt][i];
+
+		if (page_list_empty(&area->free_list[mt]))
+			continue;
+		*can_steal = can_steal_fallback(zone->mm, order, start_mt);
+		return mt;
+	}
+	return -1;
+}
+
+unsigned long max_watermark_boost(const struct zone *zone)
+{
+	unsigned long high = __atomic_load_n(&zone->watermark[WMARK_HIGH], __ATOMIC_RELAXED);
+	/* mult_frac: no overflow for any mark */
+	unsigned long max = high / 10000 * WATERMARK_BOOST_FACTOR +
+			    high % 10000 * WATERMARK_BOOST_FACTOR / 10000;
+
+	if (!max)
+		return 0;
+	return max > zone->mm->pageblock_nr_pages ? max : zone->mm->pageblock_nr_pages;
+}
+
+/*
+ * boost_watermark (5.0): raise the zone's marks by a pageblock, up to
+ * 150% of the high mark, so that kswapd reclaims ahead of the next
+ * fallback. Not in zones of under four pageblocks, where the boost could
+ * exhaust them at once, nor before the marks exist. zone->lock held.
+ */
+static bool boost_watermark(struct zone *zone)
+{
+	unsigned long nr = zone->mm->pageblock_nr_pages, max = max_watermark_boost(zone), boost;
+
+	if (nr * 4 > zone->managed_pages || !max)
+		return false;
+	boost = zone->watermark_boost + nr;
+	__atomic_store_n(&zone->watermark_boost, boost < max ? boost : max, __ATOMIC_RELAXED);
+	return true;
+}
+
+/*
+ * prep_move_freepages_block: the pageblock of @page if it lies wholly in
+ * @zone (its first pfn in *@start), with its free pages and the pages in
+ * use that migration could move (on the LRU or movable). zone->lock held.
+ */
+static bool prep_move_freepages_block(struct zone *zone, struct cma_page *page,
+				      unsigned long *start, unsigned long *free,
+				      unsigned long *movable)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = page_to_pfn(mm, page) & ~(mm->pageblock_nr_pages - 1);
+	unsigned long end = pfn + mm->pageblock_nr_pages;
+
+	if (!zone_spans_pfn(zone, pfn) || !zone_spans_pfn(zone, end - 1))
+		return false;
+	*start = pfn;
+	*free = *movable = 0;
+	while (pfn < end) {
+		uint32_t f = page_flags(pfn_to_page(mm, pfn));
+
+		if (f & PG_buddy) {
+			*free += 1ul << page_order(pfn_to_page(mm, pfn));
+			pfn += 1ul << page_order(pfn_to_page(mm, pfn));
+			continue;
+		}
+		if (f & (PG_lru | PG_movable))
+			(*movable)++;
+		pfn++;
+	}
+	return true;
+}
+
+/* The block at @start and its free pages to @mt. zone->lock held. */
+static void move_block_to(struct zone *zone, unsigned long start, int mt)
+{
+	set_pageblock_migratetype(zone->mm, start, mt);
+	move_freepages(zone, start, start + zone->mm->pageblock_nr_pages - 1, mt);
+}
+
+/*
+ * try_to_steal_block (6.12): a block of a pageblock or more is claimed
+ * whole; from a smaller one, the watermarks are boosted and the block is
+ * claimed if at least half of it is free or holds pages alike the
+ * request's (for a movable request its movable pages; for another, the
+ * unmovable ones of a movable block; none otherwise). NULL when the
+ * block stays its type. Never a HIGHATOMIC block.
+ */
+static struct cma_page *try_to_steal_block(struct zone *zone, struct cma_page *page,
+					   unsigned current_order, unsigned order, int start_mt)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = page_to_pfn(mm, page), start, free, movable, alike;
+	int block_mt = get_pageblock_migratetype(mm, pfn);
+
+	if (is_migrate_highatomic(block_mt))
+		return NULL;
+	if (current_order >= mm->pageblock_order) {
+		del_from_free_area(zone, page, current_order);
+		change_pageblock_range(mm, pfn, current_order, start_mt);
+		expand(zone, page, order, current_order, start_mt);
+		return page;
+	}
+	if (mm->kernel.watermark_boost && boost_watermark(zone))
+		atomic_store_explicit(&zone->boosted_watermark, true, memory_order_relaxed);
+	if (!prep_move_freepages_block(zone, page, &start, &free, &movable))
+		return NULL;
+	if (start_mt == MIGRATE_MOVABLE)
+		alike = movable;
+	else if (block_mt == MIGRATE_MOVABLE)
+		alike = mm->pageblock_nr_pages - (free + movable);
+	else
+		alike = 0;
+	if (free + alike >= mm->pageblock_nr_pages / 2 || mm->page_group_by_mobility_disabled) {
+		move_block_to(zone, start, start_mt);
+		return __rmqueue_smallest(zone, order, start_mt);
+	}
+	return NULL;
+}
+
+/*
+ * __rmqueue_claim: the largest fallback block whose pageblock can be
+ * claimed. Departure: 6.12's ALLOC_NOFRAGMENT (5.0), which first tries
+ * the other zones before stealing below a pageblock in ZONE_NORMAL, is
+ * not modelled: every zone is tried with stealing allowed.
+ */
+static struct cma_page *__rmqueue_claim(struct zone *zone, unsigned order, int start_mt)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (int o = mm->max_order - 1; o >= (int)order; o--) {
+		bool can_steal = false;
+		int mt = find_suitable_fallback(zone, o, start_mt, &can_steal);
+		struct cma_page *page;
+
+		if (mt < 0)
+			continue;
+		if (!can_steal)
+			break;
+		page = try_to_steal_block(zone, page_list_first(mm, &zone->free_area[o].free_list[mt]),
+					  o, order, start_mt);
+		if (page) {
+			if (trace_enabled(mm))
+				trace_extfrag(zone, page, order, o, start_mt, mt);
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/* __rmqueue_steal: the smallest fallback block, its rest left on its own type's lists. */
+static struct cma_page *__rmqueue_steal(struct zone *zone, unsigned order, int start_mt)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (unsigned o = order; o < mm->max_order; o++) {
+		bool can_steal;
+		int mt = find_suitable_fallback(zone, o, start_mt, &can_steal);
+		struct cma_page *page;
+
+		if (mt < 0)
+			continue;
+		page = page_list_first(mm, &zone->free_area[o].free_list[mt]);
+		del_from_free_area(zone, page, o);
+		expand(zone, page, order, o, mt);
+		if (trace_enabled(mm))
+			trace_extfrag(zone, page, order, o, start_mt, mt);
+		return page;
+	}
+	return NULL;
+}
+
+/*
+ * __rmqueue: @mt's own lists, then the fallbacks. v3.5 ends at the
+ * RESERVE blocks, for any type. kernel.alloc_cma: a movable request
+ * (ALLOC_CMA) takes CMA pages next, before stealing from another type;
+ * kernel.cma_balance: first of all while CMA holds more than half of the
+ * zone's free pages, so that CMA is used before the rest runs out.
+ * kernel.highatomic: 6.12's claim, then steal, and no reserve.
+ */
+static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int alloc_flags)
+{
+	const struct kernel_profile *k = &zone->mm->kernel;
 	struct cma_page *page;
 
+	if (k->cma_balance && (alloc_flags & ALLOC_CMA) &&
+	    zone_page_state(zone, NR_FREE_CMA_PAGES) > zone_page_state(zone, NR_FREE_PAGES) / 2) {
+		page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
+		if (page)
+			return page;
+	}
 	for (;;) {
 		page = __rmqueue_smallest(zone, order, mt);
-		if (page || mt == MIGRATE_RESERVE)
+		if (page || (!k->highatomic && mt == MIGRATE_RESERVE))
 			return page;
+		/* 6.12's fallback table has no CMA: a movable request reaches it here */
+		if ((k->alloc_cma || k->highatomic) && (alloc_flags & ALLOC_CMA)) {
+			page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
+			if (page)
+				return page;
+		}
+		if (k->highatomic) {
+			page = __rmqueue_claim(zone, order, mt);
+			return page ? page : __rmqueue_steal(zone, order, mt);
+		}
 		page = __rmqueue_fallback(zone, order, mt);
 		if (page)
 			return page;
@@ -421,23 +680,25 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt)
 
 /*
  * rmqueue_bulk: refill a per-CPU list. Each page records the type it is
- * to be freed to: the list's, except that CMA and ISOLATE pages stay so.
+ * to be freed to: the list's, except that CMA and ISOLATE pages stay so
+ * (kernel.highatomic: always its block's, as 6.12 keeps every free page
+ * on its block's lists).
  */
 static noinline int rmqueue_bulk(struct zone *zone, unsigned long count, struct page_list *list,
-				 int mt, bool cold)
+				 int mt, bool cold, int alloc_flags)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long i;
 
 	spin_lock(&zone->lock);
 	for (i = 0; i < count; i++) {
-		struct cma_page *page = __rmqueue(zone, 0, mt);
+		struct cma_page *page = __rmqueue(zone, 0, mt, alloc_flags);
 		int pmt;
 
 		if (!page)
 			break;
 		pmt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
-		if (!is_migrate_cma(pmt) && pmt != MIGRATE_ISOLATE)
+		if (!is_migrate_cma(pmt) && pmt != MIGRATE_ISOLATE && !mm->kernel.highatomic)
 			pmt = mt;
 		page->private = pmt;
 		page_flags_store(page, page_flags(page) | PG_pcp);
@@ -490,6 +751,13 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 			if (atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
 			    get_pageblock_migratetype(mm, page_to_pfn(mm, page)) == MIGRATE_ISOLATE)
 				page_mt = MIGRATE_ISOLATE;
+			/*
+			 * kernel.highatomic: to the block's type now, as 6.12, so
+			 * that a block reserved or unreserved meanwhile keeps its
+			 * free pages on its own lists.
+			 */
+			else if (mm->kernel.highatomic)
+				page_mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
 			__free_one_page(zone, page, 0, page_mt);
 		} while (--count && --batch_free && !page_list_empty(list));
 	}
@@ -499,14 +767,50 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 
 /* ---- watermarks ---- */
 
+/*
+ * kernel.highatomic (4.4, "only enforce watermarks for order-0
+ * allocations"): past the order-0 check, a high order needs one free
+ * block of at least its order on a list it may take from. The kernel
+ * peeks at the lists without the lock; here they are read under it.
+ */
+static noinline bool zone_has_free_block(struct zone *z, unsigned order, int alloc_flags)
+{
+	bool found = false;
+
+	spin_lock(&z->lock);
+	for (unsigned o = order; o < z->mm->max_order && !found; o++) {
+		const struct free_area *area = &z->free_area[o];
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES && !found; mt++)
+			found = !page_list_empty(&area->free_list[mt]);
+		if ((alloc_flags & ALLOC_CMA) && !page_list_empty(&area->free_list[MIGRATE_CMA]))
+			found = true;
+		if ((alloc_flags & ALLOC_HIGHATOMIC) &&
+		    !page_list_empty(&area->free_list[MIGRATE_HIGHATOMIC]))
+			found = true;
+	}
+	spin_unlock(&z->lock);
+	return found;
+}
+
 /* zone_watermark_ok, inline for get_page_from_freelist(): every allocation asks. */
 static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 				       int classzone_idx, int alloc_flags)
 {
+	const struct kernel_profile *k = &z->mm->kernel;
 	long min = mark;
 	long free_pages = zone_page_state(z, NR_FREE_PAGES) - ((1l << order) - 1);
 
-	/* v23: free CMA pages count here for every request, movable or not */
+	/*
+	 * v23: free CMA pages count here for every request, movable or not;
+	 * kernel.alloc_cma: only for those that may take them. Under
+	 * kernel.highatomic the free pages of HIGHATOMIC blocks count only
+	 * for requests that may dip into reserves.
+	 */
+	if (k->alloc_cma && !(alloc_flags & ALLOC_CMA))
+		free_pages -= zone_page_state(z, NR_FREE_CMA_PAGES);
+	if (k->highatomic && !(alloc_flags & ALLOC_RESERVES))
+		free_pages -= atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
 	if (alloc_flags & ALLOC_HARDER)
@@ -514,6 +818,8 @@ static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned 
 	if (free_pages <= min + (long)__atomic_load_n(&z->lowmem_reserve[classzone_idx],
 							  __ATOMIC_RELAXED))
 		return false;
+	if (k->highatomic)
+		return !order || zone_has_free_block(z, order, alloc_flags);
 	for (unsigned o = 0; o < order; o++) {
 		/* at the next order, this order's pages become unavailable */
 		free_pages -= (long)__atomic_load_n(&z->free_area[o].nr_free, __ATOMIC_RELAXED) << o;
@@ -565,7 +871,8 @@ static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct 
  * (under zone->lock) when empty. One atomic exchange (slot->lock); the
  * counts and the event are plain stores under it.
  */
-static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold, int mt)
+static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold, int mt,
+						    int alloc_flags)
 {
 	struct cma_mm *mm = zone->mm;
 	struct cpu_slot *slot = this_cpu_slot(mm);
@@ -575,7 +882,7 @@ static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold
 
 	spin_lock(&slot->lock);
 	if (unlikely(page_list_empty(list))) {
-		pcp_count_add(pcp, rmqueue_bulk(zone, pcp->batch, list, mt, cold));
+		pcp_count_add(pcp, rmqueue_bulk(zone, pcp->batch, list, mt, cold, alloc_flags));
 		if (page_list_empty(list)) {
 			spin_unlock(&slot->lock);
 			return NULL;
@@ -586,26 +893,152 @@ static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold
 	return page;
 }
 
-/* Higher orders straight from buddy, under zone->lock. */
-static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order, int mt)
+/*
+ * Higher orders straight from buddy, under zone->lock. kernel.highatomic
+ * (6.12's rmqueue_buddy): a high-order atomic request tries the
+ * HIGHATOMIC blocks first; an atomic one, of any order, last, as failing
+ * it now is worse than failing a future high-order one.
+ */
+static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order, int mt,
+					       int alloc_flags)
 {
-	struct cma_page *page;
+	struct cma_page *page = NULL;
 
 	spin_lock(&zone->lock);
-	page = __rmqueue(zone, order, mt);
+	if (alloc_flags & ALLOC_HIGHATOMIC)
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	if (!page)
+		page = __rmqueue(zone, order, mt, alloc_flags);
+	if (!page && zone->mm->kernel.highatomic && (alloc_flags & ALLOC_HARDER))
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	spin_unlock(&zone->lock);
 	if (page)
 		count_vm_events(zone->mm, PGALLOC_DMA + zone->idx, 1ul << order);
 	return page;
 }
 
-/* buffered_rmqueue: order 0 through the per-CPU lists, the rest from buddy. */
+/*
+ * buffered_rmqueue: order 0 through the per-CPU lists, the rest from
+ * buddy; under kernel.highatomic an atomic order-0 request the lists
+ * cannot serve goes on to buddy's HIGHATOMIC blocks, as 6.12's rmqueue.
+ */
 static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order,
-							 cma_gfp_t gfp, int mt)
+							 cma_gfp_t gfp, int mt, int alloc_flags)
 {
+	struct cma_page *page;
+
 	if (order)
-		return rmqueue_buddy(zone, order, mt);
-	return rmqueue_pcp(zone, gfp & CMA_GFP_COLD, mt);
+		return rmqueue_buddy(zone, order, mt, alloc_flags);
+	page = rmqueue_pcp(zone, gfp & CMA_GFP_COLD, mt, alloc_flags);
+	if (unlikely(!page) && zone->mm->kernel.highatomic && (alloc_flags & ALLOC_HARDER))
+		page = rmqueue_buddy(zone, 0, mt, alloc_flags);
+	return page;
+}
+
+unsigned long highatomic_reserve_limit(const struct zone *zone)
+{
+	unsigned long nr = zone->mm->pageblock_nr_pages, pct = zone->managed_pages / 100;
+
+	return pct < nr ? 0 : (pct + nr - 1) & ~(nr - 1);
+}
+
+/*
+ * reserve_highatomic_pageblock (4.4): after a high-order atomic
+ * allocation, keep its pageblock for such requests, up to about 1% of
+ * the zone (none where 1% is under a pageblock). Only a block of a pcp
+ * type is taken.
+ */
+static noinline void reserve_highatomic_pageblock(struct zone *zone, struct cma_page *page,
+						  unsigned order)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long max = highatomic_reserve_limit(zone), pfn = page_to_pfn(mm, page), start;
+	unsigned long free, movable;
+	int mt;
+
+	if (!max || __atomic_load_n(&zone->nr_reserved_highatomic, __ATOMIC_RELAXED) >= max)
+		return;
+	spin_lock(&zone->lock);
+	mt = get_pageblock_migratetype(mm, pfn);
+	if (zone->nr_reserved_highatomic >= max || mt >= MIGRATE_PCPTYPES)
+		goto out;
+	if (order < mm->pageblock_order) {
+		if (!prep_move_freepages_block(zone, page, &start, &free, &movable))
+			goto out;
+		move_block_to(zone, start, MIGRATE_HIGHATOMIC);
+		__atomic_store_n(&zone->nr_reserved_highatomic,
+				 zone->nr_reserved_highatomic + mm->pageblock_nr_pages, __ATOMIC_RELAXED);
+	} else {
+		change_pageblock_range(mm, pfn, order, MIGRATE_HIGHATOMIC);
+		__atomic_store_n(&zone->nr_reserved_highatomic,
+				 zone->nr_reserved_highatomic + (1ul << order), __ATOMIC_RELAXED);
+	}
+out:
+	spin_unlock(&zone->lock);
+}
+
+/*
+ * unreserve_highatomic_pageblock (4.4): an allocation about to fail takes
+ * back one HIGHATOMIC block of the zones it may use, as @migratetype,
+ * keeping the last one unless @force. True if free pages moved.
+ */
+bool unreserve_highatomic_pageblock(struct cma_mm *mm, enum zone_type high_zoneidx,
+				    int migratetype, bool force)
+{
+	for (int i = high_zoneidx; i >= 0; i--) {
+		struct zone *zone = &mm->zones[i];
+
+		if (!zone->present_pages ||
+		    (!force && __atomic_load_n(&zone->nr_reserved_highatomic, __ATOMIC_RELAXED) <=
+			       mm->pageblock_nr_pages))
+			continue;
+		spin_lock(&zone->lock);
+		for (unsigned o = 0; o < mm->max_order; o++) {
+			struct cma_page *page =
+				page_list_first(mm, &zone->free_area[o].free_list[MIGRATE_HIGHATOMIC]);
+			unsigned long pfn, size, start, free, movable;
+
+			if (!page)
+				continue;
+			pfn = page_to_pfn(mm, page);
+			if (is_migrate_highatomic(get_pageblock_migratetype(mm, pfn))) {
+				size = mm->pageblock_nr_pages > 1ul << o ? mm->pageblock_nr_pages : 1ul << o;
+				if (size > zone->nr_reserved_highatomic)
+					size = zone->nr_reserved_highatomic;
+				__atomic_store_n(&zone->nr_reserved_highatomic,
+						 zone->nr_reserved_highatomic - size, __ATOMIC_RELAXED);
+			}
+			if (o < mm->pageblock_order) {
+				VM_BUG_ON(!prep_move_freepages_block(zone, page, &start, &free, &movable));
+				move_block_to(zone, start, migratetype);
+			} else {
+				move_to_free_list(zone, page, o, migratetype);
+				change_pageblock_range(mm, pfn, o, migratetype);
+			}
+			spin_unlock(&zone->lock);
+			return true;
+		}
+		spin_unlock(&zone->lock);
+	}
+	return false;
+}
+
+/*
+ * The mark of @alloc_flags with the boost; as 6.12's zone_watermark_fast,
+ * a __GFP_HIGH order-0 request at the min mark ignores the boost, so that
+ * a boost never fails what the min mark lets through.
+ */
+static inline bool zone_watermark_fast(struct zone *zone, unsigned order, int alloc_flags,
+				       int classzone_idx)
+{
+	enum zone_watermarks w = alloc_flags & ALLOC_WMARK_MASK;
+
+	if (__zone_watermark_ok(zone, order, wmark_pages(zone, w), classzone_idx, alloc_flags))
+		return true;
+	return !order && (alloc_flags & ALLOC_HIGH) && w == WMARK_MIN &&
+	       __atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED) &&
+	       __zone_watermark_ok(zone, 0, __atomic_load_n(&zone->watermark[WMARK_MIN], __ATOMIC_RELAXED),
+				   classzone_idx, alloc_flags);
 }
 
 /* The zonelist walk of get_page_from_freelist: each zone above its mark, in turn. */
@@ -624,16 +1057,14 @@ static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, 
 			continue;
 		if (classzone_idx < 0)
 			classzone_idx = i;
-		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
-			unsigned long mark = __atomic_load_n(&zone->watermark[alloc_flags & ALLOC_WMARK_MASK],
-							     __ATOMIC_RELAXED);
-
-			if (!__zone_watermark_ok(zone, order, mark, classzone_idx, alloc_flags))
-				continue;
-		}
-		page = buffered_rmqueue(zone, order, gfp, migratetype);
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
+		    !zone_watermark_fast(zone, order, alloc_flags, classzone_idx))
+			continue;
+		page = buffered_rmqueue(zone, order, gfp, migratetype, alloc_flags);
 		if (page) {
 			prep_new_page(mm, page, order, gfp, migratetype);
+			if (unlikely(alloc_flags & ALLOC_HIGHATOMIC))
+				reserve_highatomic_pageblock(zone, page, order);
 			return page;
 		}
 	}
@@ -651,7 +1082,7 @@ static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, 
 static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_mm *mm,
 								    cma_gfp_t gfp,
 								    enum zone_type high_zoneidx,
-								    int migratetype)
+								    int alloc_flags, int migratetype)
 {
 	struct zone *zone = &mm->zones[high_zoneidx];
 	struct cpu_slot *slot;
@@ -661,7 +1092,7 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	while (!zone->present_pages)
 		if (zone-- == mm->zones)
 			return NULL;
-	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, ALLOC_WMARK_LOW))
+	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, alloc_flags))
 		return NULL;
 	slot = this_cpu_slot(mm);
 	list = &slot->pcp[zone->idx].lists[migratetype];
@@ -681,9 +1112,9 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 					enum zone_type high_zoneidx, int alloc_flags,
 					int migratetype)
 {
-	if (order == 0 && alloc_flags == ALLOC_WMARK_LOW) {
+	if (order == 0 && (alloc_flags & ~ALLOC_CMA) == ALLOC_WMARK_LOW) {
 		struct cma_page *page = get_page_from_freelist_fast(mm, gfp, high_zoneidx,
-								    migratetype);
+								    alloc_flags, migratetype);
 
 		if (likely(page))
 			return page;
@@ -998,10 +1429,27 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
 }
 
 /*
+ * The mark split_free_page keeps: low + 2^order in v3.5, as if the block
+ * were allocated. kernel.alloc_cma: 6.12's __isolate_free_page, min
+ * (unboosted) + 2^order counting free CMA pages, and none at all for an
+ * isolated block, which alloc_contig_range takes now that no
+ * __reclaim_pages made room for it first.
+ */
+static bool split_free_page_allowed(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	struct cma_mm *mm = zone->mm;
+
+	if (!mm->kernel.alloc_cma)
+		return zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0);
+	if (get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
+		return true;
+	return zone_watermark_ok(zone, 0, zone->watermark[WMARK_MIN] + (1ul << order), 0, ALLOC_CMA);
+}
+
+/*
  * split_free_page: take a free block off the lists as 2^order separate
- * allocated pages, but only if the zone stays above low + 2^order, as if
- * the block were being allocated. zone->lock held. Returns the pages
- * taken, or 0.
+ * allocated pages, but only if the zone keeps its mark (above).
+ * zone->lock held. Returns the pages taken, or 0.
  */
 int split_free_page(struct cma_mm *mm, struct cma_page *page)
 {
@@ -1010,7 +1458,7 @@ int split_free_page(struct cma_mm *mm, struct cma_page *page)
 	unsigned long pfn = page_to_pfn(mm, page);
 
 	lockdep_assert_held(&zone->lock);
-	if (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0))
+	if (!split_free_page_allowed(zone, pfn, order))
 		return 0;
 	del_from_free_area(zone, page, order);
 	for (unsigned long i = 0; i < (1ul << order); i++)
@@ -1019,7 +1467,9 @@ int split_free_page(struct cma_mm *mm, struct cma_page *page)
 		for (unsigned long p = pfn; p < pfn + (1ul << order); p += mm->pageblock_nr_pages) {
 			int mt = get_pageblock_migratetype(mm, p);
 
-			if (mt != MIGRATE_ISOLATE && !is_migrate_cma(mt))
+			/* kernel.highatomic: only a pcp type's block, as 6.12's __isolate_free_page */
+			if (mt != MIGRATE_ISOLATE && !is_migrate_cma(mt) &&
+			    (!mm->kernel.highatomic || mt < MIGRATE_PCPTYPES))
 				set_pageblock_migratetype(mm, p, MIGRATE_MOVABLE);
 		}
 	}

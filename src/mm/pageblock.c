@@ -10,11 +10,13 @@
 
 /*
  * With grouping by mobility disabled every block is UNMOVABLE, as the
- * kernel's set_pageblock_migratetype() forces it.
+ * kernel's set_pageblock_migratetype() forces it; since 4.4
+ * (kernel.highatomic) only the pcp types are forced, so that HIGHATOMIC
+ * blocks keep their type.
  */
 void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt)
 {
-	if (mm->page_group_by_mobility_disabled)
+	if (mm->page_group_by_mobility_disabled && (mt < MIGRATE_PCPTYPES || !mm->kernel.highatomic))
 		mt = MIGRATE_UNMOVABLE;
 	__atomic_store_n(&mm->pageblock_flags[pageblock_index(mm, pfn)], (uint8_t)mt,
 			 __ATOMIC_RELAXED);

@@ -8,15 +8,22 @@
  */
 #include "mm/internal.h"
 
-/* gfp_to_alloc_flags: __GFP_HIGH digs deeper, atomic requests deeper still. */
-static int gfp_to_alloc_flags(cma_gfp_t gfp)
+/*
+ * gfp_to_alloc_flags: __GFP_HIGH digs deeper, atomic requests deeper
+ * still; movable ones may use CMA. kernel.highatomic: a high-order
+ * request that is both may use and reserve HIGHATOMIC blocks.
+ */
+static int gfp_to_alloc_flags(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, int migratetype)
 {
-	int alloc_flags = ALLOC_WMARK_MIN;
+	int alloc_flags = ALLOC_WMARK_MIN | alloc_flags_cma(migratetype);
 
 	if (gfp & CMA_GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
-	if (!(gfp & CMA_GFP_WAIT))
+	if (!(gfp & CMA_GFP_WAIT)) {
 		alloc_flags |= ALLOC_HARDER;
+		if (mm->kernel.highatomic && order && (gfp & CMA_GFP_HIGH))
+			alloc_flags |= ALLOC_HIGHATOMIC;
+	}
 	return alloc_flags;
 }
 
@@ -104,7 +111,9 @@ static struct cma_page *__alloc_pages_direct_reclaim(struct cma_mm *mm,
 		return NULL;
 	page = try_freelist(mm, ac, ac->alloc_flags);
 	if (!page) {
-		/* what reclaim freed may wait on per-CPU lists */
+		/* what reclaim freed may wait on per-CPU lists, or in HIGHATOMIC blocks (4.4) */
+		if (mm->kernel.highatomic)
+			unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, false);
 		drain_all_pages(mm);
 		page = try_freelist(mm, ac, ac->alloc_flags);
 	}
@@ -162,7 +171,8 @@ static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp,
 {
 	struct alloc_context ac = {
 		.gfp = gfp, .order = order, .high_zoneidx = high_zoneidx,
-		.alloc_flags = gfp_to_alloc_flags(gfp), .migratetype = migratetype,
+		.alloc_flags = gfp_to_alloc_flags(mm, gfp, order, migratetype),
+		.migratetype = migratetype,
 	};
 	struct cma_page *page = NULL;
 	bool sync_migration = false, killed;
@@ -183,6 +193,13 @@ rebalance:
 	if (page)
 		goto out;
 	if (!progress && (gfp & CMA_GFP_FS) && !(gfp & CMA_GFP_NORETRY)) {
+		/* 4.4's should_reclaim_retry: before OOM, the last HIGHATOMIC blocks too */
+		if (mm->kernel.highatomic &&
+		    unreserve_highatomic_pageblock(mm, high_zoneidx, migratetype, true)) {
+			if (++rounds >= MAX_RECLAIM_ROUNDS)
+				goto out;
+			goto rebalance;
+		}
 		page = __alloc_pages_may_oom(mm, &ac, &killed);
 		if (page || !killed || order > PAGE_ALLOC_COSTLY_ORDER ||
 		    high_zoneidx < ZONE_NORMAL || ++rounds >= MAX_RECLAIM_ROUNDS)
@@ -245,7 +262,22 @@ static noinline bool alloc_pages_refused(struct cma_mm *mm, cma_gfp_t gfp, unsig
 	return should_fail_alloc_page(mm, order);
 }
 
-/* After the first try: the slow path if it failed, and the trace event. */
+/*
+ * kernel.watermark_boost: a fallback that boosted a zone's marks asks
+ * for kswapd once the allocation is done (6.12's rmqueue, with
+ * ZONE_BOOSTED_WATERMARK; page_alloc.c calls nothing above it).
+ */
+static void wake_boosted_kswapd(struct cma_mm *mm)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone)
+		if (atomic_load_explicit(&zone->boosted_watermark, memory_order_relaxed) &&
+		    atomic_exchange_explicit(&zone->boosted_watermark, false, memory_order_relaxed))
+			wakeup_kswapd(mm, zone, 0, zone->idx);
+}
+
+/* After the first try: the slow path if it failed, a boost's wakeup, and the trace event. */
 static noinline struct cma_page *__alloc_pages_finish(struct cma_mm *mm, cma_gfp_t gfp,
 						      unsigned order, struct cma_page *page)
 {
@@ -254,6 +286,7 @@ static noinline struct cma_page *__alloc_pages_finish(struct cma_mm *mm, cma_gfp
 
 	if (!page)
 		page = __alloc_pages_slowpath(mm, gfp, order, high_zoneidx, migratetype);
+	wake_boosted_kswapd(mm);
 	if (trace_enabled(mm))
 		trace_page_alloc(mm, page, order, gfp, migratetype);
 	return page;
@@ -265,15 +298,18 @@ static noinline struct cma_page *__alloc_pages_finish(struct cma_mm *mm, cma_gfp
  */
 struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 {
+	int migratetype = allocflags_to_migratetype(mm, gfp);
 	struct cma_page *page;
 
 	if (unlikely(order >= mm->max_order || gfp_invalid(gfp) ||
 		     atomic_load_explicit(&mm->fail.enabled, memory_order_relaxed)) &&
 	    alloc_pages_refused(mm, gfp, order))
 		return NULL;
-	page = get_page_from_freelist(mm, gfp, order, gfp_zone(mm, gfp), ALLOC_WMARK_LOW,
-				      allocflags_to_migratetype(mm, gfp));
-	if (likely(page && !trace_enabled(mm)))
+	page = get_page_from_freelist(mm, gfp, order, gfp_zone(mm, gfp),
+				      ALLOC_WMARK_LOW | alloc_flags_cma(migratetype), migratetype);
+	/* a steal that boosted the page's zone left it a flag to wake kswapd by */
+	if (likely(page && !trace_enabled(mm) &&
+		   !atomic_load_explicit(&page_zone(mm, page)->boosted_watermark, memory_order_relaxed)))
 		return page;
 	return __alloc_pages_finish(mm, gfp, order, page);
 }

@@ -18,6 +18,13 @@ const char *migratetype_name(int mt)
 	return mt >= 0 && mt < MIGRATE_TYPES ? migratetype_names[mt] : "Unknown";
 }
 
+const char *migratetype_name_of(const struct cma_mm *mm, int mt)
+{
+	if (mm->kernel.highatomic && is_migrate_highatomic(mt))
+		return "HighAtomic";
+	return migratetype_name(mt);
+}
+
 /* show_gfp_flags() of v3.4: composites first, each match removes its bits */
 static const struct {
 	cma_gfp_t mask;

@@ -94,7 +94,7 @@ static void *page_ptr(unsigned long pfn)
 /* Watermarks change under zone->lock (seed 008 raises them): read them whole. */
 static unsigned long wmark(const struct zone *zone, enum zone_watermarks w)
 {
-	return __atomic_load_n(&zone->watermark[w], __ATOMIC_RELAXED);
+	return wmark_pages(zone, w);
 }
 
 /* ---- swap space (mm->swap_used, changed atomically; proc.c reads it) ---- */
@@ -825,6 +825,28 @@ static bool balance_pgdat_high_order(struct cma_mm *mm, struct balance_state *b,
 }
 
 /*
+ * kernel.watermark_boost: the boosts seen when kswapd started, reclaimed
+ * by its pass as part of the high marks, are taken back (6.12's
+ * balance_pgdat; a boost raised meanwhile stays for the next pass).
+ * Departure: the boosted pass reclaims as any other, where 6.12's
+ * neither writes back nor swaps for a boost.
+ */
+static void reset_watermark_boosts(struct cma_mm *mm, const unsigned long *boosts)
+{
+	struct zone *zone;
+
+	for_each_zone(mm, zone) {
+		if (!boosts[zone->idx])
+			continue;
+		spin_lock(&zone->lock);
+		__atomic_store_n(&zone->watermark_boost, zone->watermark_boost -
+				 (boosts[zone->idx] < zone->watermark_boost ? boosts[zone->idx] :
+				  zone->watermark_boost), __ATOMIC_RELAXED);
+		spin_unlock(&zone->lock);
+	}
+}
+
+/*
  * balance_pgdat (v3.5): loop over the priorities until the zones up to the
  * requests' classzone are at their high marks (for a high order, a
  * quarter of the pages in balanced zones), starting over at DEF_PRIORITY
@@ -837,6 +859,11 @@ static bool balance_pgdat_high_order(struct cma_mm *mm, struct balance_state *b,
 static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 {
 	int end_zone = 0, priority = DEF_PRIORITY;
+	unsigned long boosts[MAX_NR_ZONES];
+	struct zone *zone;
+
+	for_each_zone(mm, zone)
+		boosts[zone->idx] = __atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED);
 
 	for (int loops = 0; loops < MAX_BALANCE_LOOPS; loops++) {
 		struct scan_control sc = {
@@ -857,6 +884,7 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 			break;
 	}
 	b->classzone_idx = end_zone;
+	reset_watermark_boosts(mm, boosts);
 	return b->order;
 }
 
@@ -1039,6 +1067,20 @@ static void kswapd_raise_request(struct cma_mm *mm, unsigned order, int classzon
 	}
 }
 
+/*
+ * Departure: a machine without kswapd has no one to reclaim a boost
+ * (kernel.watermark_boost), which would hold its marks up for good; the
+ * wakeup that would have handed the boost to kswapd drops it instead.
+ */
+static void drop_watermark_boost(struct zone *zone)
+{
+	if (!__atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED))
+		return;
+	spin_lock(&zone->lock);
+	__atomic_store_n(&zone->watermark_boost, 0, __ATOMIC_RELAXED);
+	spin_unlock(&zone->lock);
+}
+
 /**
  * wakeup_kswapd() - a request of @order, whose first zone is
  * @classzone_idx, may use @zone: as v3.5, raise kswapd_max_order (and
@@ -1051,9 +1093,15 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
 	bool low;
 
-	if (!zone->present_pages || (state != KSWAPD_RUNNING && state != KSWAPD_POLLED))
+	if (!zone->present_pages)
 		return;
-	low = !zone_watermark_ok(zone, order, wmark(zone, WMARK_LOW), 0, 0);
+	if (state != KSWAPD_RUNNING && state != KSWAPD_POLLED) {
+		drop_watermark_boost(zone);
+		return;
+	}
+	/* kernel.watermark_boost: a boosted zone wakes kswapd too (pgdat_watermark_boosted) */
+	low = !zone_watermark_ok(zone, order, wmark(zone, WMARK_LOW), 0, 0) ||
+	      __atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED);
 	/* kswapd_lock keeps the mutex alive: stop destroys it only after leaving RUNNING */
 	spin_lock(&mm->kswapd_lock);
 	state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);

@@ -118,6 +118,8 @@ static void calculate_totalreserve_pages(struct cma_mm *mm)
  * setup_per_zone_wmarks: share min_free_kbytes among the lowmem zones by
  * size; highmem keeps a small fixed min. low and high sit a quarter and
  * a half of the zone's share above min, and all three carry min_cma_pages.
+ * Departure: under the 6.12 profile the marks are still v3.5's (no
+ * watermark_scale_factor, 4.6), as no profile switch covers them.
  */
 void setup_per_zone_wmarks(struct cma_mm *mm)
 {
@@ -141,7 +143,11 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 		wmark_store(&z->watermark[WMARK_MIN], min + z->min_cma_pages);
 		wmark_store(&z->watermark[WMARK_LOW], min + (tmp >> 2) + z->min_cma_pages);
 		wmark_store(&z->watermark[WMARK_HIGH], min + (tmp >> 1) + z->min_cma_pages);
-		setup_zone_migrate_reserve(z);
+		/* 5.0: new marks start unboosted */
+		wmark_store(&z->watermark_boost, 0);
+		/* 4.4: no RESERVE blocks; HIGHATOMIC ones are reserved on demand */
+		if (!mm->kernel.highatomic)
+			setup_zone_migrate_reserve(z);
 		spin_unlock(&z->lock);
 	}
 	calculate_totalreserve_pages(mm);

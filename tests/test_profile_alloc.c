@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The allocator under both kernel profiles (issue 14, items 1-3): each
+ * test boots the same machine as "3.5" and as "6.12" and asserts what
+ * the switch changes. alloc_cma: who may count and take CMA pages;
+ * cma_balance: movable requests take CMA first while it holds over half
+ * the free pages; highatomic: no RESERVE blocks, HIGHATOMIC ones on
+ * demand, 6.12's stealing rules; watermark_boost: a steal boosts the
+ * marks until kswapd has reclaimed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+#define MAX_PAGES	40000
+
+static const char *const profiles[] = { "3.5", "6.12" };
+#define for_each_profile(k) \
+	for (const char *const *k = profiles; k < profiles + 2; k++)
+
+static bool is_612(const char *k)
+{
+	return !strcmp(k, "6.12");
+}
+
+static struct cma_mm *boot_profile(const char *kernel, struct test_shape shape)
+{
+	struct cma_mm *mm;
+
+	shape.metadata_only = true;
+	shape.kernel = kernel;
+	mm = test_mm_boot(&shape);
+	assert_string_equal(cma_mm_kernel(mm), kernel);
+	return mm;
+}
+
+/* The 64 MiB machine of the CMA tests (DMA below 16 MiB, 16 MiB of CMA at 32 MiB), metadata only. */
+static struct cma_mm *cma_machine(const char *kernel)
+{
+	return boot_profile(kernel, (struct test_shape){ TEST_CMA_32M });
+}
+
+static bool page_is_cma(struct cma_mm *mm, struct cma_page *page)
+{
+	return is_migrate_cma(get_pageblock_migratetype(mm, cma_page_to_pfn(mm, page)));
+}
+
+static void free_all(struct cma_mm *mm, struct cma_page **pages, unsigned long nr)
+{
+	while (nr)
+		cma_free_pages(mm, pages[--nr], 0);
+}
+
+/* ---- item 1: ALLOC_CMA ---- */
+
+/*
+ * Expect (__zone_watermark_ok; "mm: cma: remove watermark hacks", 3.8):
+ * a mark between the zone's free pages less its free CMA pages and its
+ * free pages is met for a movable request in both profiles, and for an
+ * unmovable one only under 3.5, where free CMA pages count for everyone.
+ */
+static void zone_watermark_ok_counts_cma_for_movable_only(void **state)
+{
+	for_each_profile(k) {
+		struct cma_mm *mm = cma_machine(*k);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long free = zone_page_state(z, NR_FREE_PAGES);
+		unsigned long cma = zone_page_state(z, NR_FREE_CMA_PAGES);
+		unsigned long mark = free - cma / 2;
+
+		assert_true(cma > 1000);
+		assert_true(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_CMA));
+		assert_int_equal(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, 0), !is_612(*k));
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (get_page_from_freelist with ALLOC_CMA): unmovable requests until
+ * the allocator refuses leave the Normal zone's non-CMA free pages under
+ * its min mark in v3.5 (free CMA pages met the mark for them: the
+ * "watermark hack" 3.8 removed), and at or above it under 6.12. CMA
+ * pages stay free in both: only movable requests take them.
+ */
+static void alloc_pages_unmovable_stops_at_min_without_cma(void **state)
+{
+	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
+
+	assert_non_null(pages);
+	for_each_profile(k) {
+		struct cma_mm *mm = cma_machine(*k);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
+		unsigned long cma = zone_page_state(z, NR_FREE_CMA_PAGES);
+		unsigned long other = zone_page_state(z, NR_FREE_PAGES) - cma;
+
+		assert_int_equal(cma, mm->totalcma_pages);
+		if (is_612(*k))
+			assert_true(other >= min_wmark_pages(z));
+		else
+			assert_true(other < min_wmark_pages(z));
+		for (unsigned long i = 0; i < nr; i++)
+			assert_false(page_is_cma(mm, pages[i]));
+		assert_verify(mm);
+		free_all(mm, pages, nr);
+		cma_mm_destroy(mm);
+	}
+	free(pages);
+}
+
+/*
+ * Expect (alloc_contig_range; "mm: cma: remove watermark hacks", 3.8):
+ * with the zone's free pages just above its low mark, taking 1024 pages
+ * of the default area (which the zone's page cache partly fills) makes
+ * v3.5 reclaim (__reclaim_pages: the marks raised by the range's size)
+ * and leaves min_cma_pages at 0 after; 6.12 reclaims nothing.
+ */
+static void alloc_contig_range_reclaims_only_in_35(void **state)
+{
+	for_each_profile(k) {
+		struct cma_mm *mm = boot_profile(*k, (struct test_shape){
+			.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M" });
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		unsigned long base = cma_area_base_pfn(cma), nr = mm->end_pfn - mm->base_pfn;
+		struct zone *z = page_zone(mm, pfn_to_page(mm, base));
+		struct fake_owner *o = owner_create(mm, false, nr);
+		uint64_t reclaimed = 0;
+
+		for (uint64_t i = 0; zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
+			assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+		lru_add_drain_all(mm);
+		cma_drain_all_pages(mm);
+		assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+		assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+		assert_int_equal(reclaimed > 0, !is_612(*k));
+		assert_int_equal(z->min_cma_pages, 0);
+		assert_true(owner_check(o) >= 0);
+		assert_verify(mm);
+		cma_free_contig_range(mm, base, 1024);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+static void set_marks(struct zone *z, unsigned long min, unsigned long low)
+{
+	z->watermark[WMARK_MIN] = min;
+	z->watermark[WMARK_LOW] = low;
+	if (z->watermark[WMARK_HIGH] < low)
+		z->watermark[WMARK_HIGH] = low;
+}
+
+/* isolate_freepages_range over [pfn, pfn + nr), pages given back if taken: did it take them? */
+static bool isolate_and_give_back(struct cma_mm *mm, unsigned long pfn, unsigned long nr)
+{
+	if (!isolate_freepages_range(mm, pfn, pfn + nr))
+		return false;
+	for (unsigned long p = pfn; p < pfn + nr; p++)
+		cma_free_pages(mm, pfn_to_page(mm, p), 0);
+	cma_drain_all_pages(mm);
+	return true;
+}
+
+/*
+ * Expect (split_free_page against 6.12's __isolate_free_page): a free
+ * block is split off while the zone stays above low + 2^order in v3.5,
+ * above min + 2^order (counting free CMA pages) under 6.12, where a block
+ * of an isolated pageblock is taken whatever the marks: alloc_contig_range
+ * no longer reclaims first (__reclaim_pages) to make room.
+ */
+static void isolate_freepages_range_watermark_follows_profile(void **state)
+{
+	for_each_profile(k) {
+		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .pageblock_order = 9 });
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long wm[NR_WMARK], free = zone_page_state(z, NR_FREE_PAGES), pfn;
+		struct cma_page *head;
+
+		memcpy(wm, z->watermark, sizeof(wm));
+		head = page_list_first(mm, &z->free_area[mm->max_order - 1].free_list[MIGRATE_MOVABLE]);
+		assert_non_null(head);
+		pfn = cma_page_to_pfn(mm, head);
+		set_marks(z, wm[WMARK_MIN], free);
+		assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(*k));
+		set_marks(z, free, free);
+		assert_false(isolate_and_give_back(mm, pfn, 512));
+		assert_int_equal(cma_start_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE), 0);
+		assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(*k));
+		cma_undo_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE);
+		memcpy(z->watermark, wm, sizeof(wm));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* ---- item 2: __rmqueue balancing ---- */
+
+/*
+ * Expect (__rmqueue, "conditionally prefer cma pageblocks for movable
+ * allocations", 5.7): with 40 of the Normal zone's 48 MiB in CMA, a
+ * movable page comes from CMA under 6.12 and from the movable lists
+ * under 3.5; with 16 of 48 MiB in CMA (under half the free pages) it
+ * comes from the movable lists in both. At order 0 and order 2.
+ */
+static void alloc_pages_movable_prefers_cma_over_half_free(void **state)
+{
+	static const uint64_t cma_sizes[] = { 40 * MiB, 16 * MiB };
+
+	for_each_profile(k) {
+		for (unsigned s = 0; s < 2; s++) {
+			struct cma_mm *mm = boot_profile(*k, (struct test_shape){
+				.dma_end = 16 * MiB, .cma_base = 16 * MiB, .cma_size = cma_sizes[s] });
+			struct zone *z = &mm->zones[ZONE_NORMAL];
+			bool over_half = zone_page_state(z, NR_FREE_CMA_PAGES) >
+					 zone_page_state(z, NR_FREE_PAGES) / 2;
+
+			assert_int_equal(over_half, s == 0);
+			for (unsigned order = 0; order <= 2; order += 2) {
+				struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, order);
+
+				assert_non_null(p);
+				assert_int_equal(page_is_cma(mm, p), is_612(*k) && over_half);
+				cma_free_pages(mm, p, order);
+			}
+			assert_verify(mm);
+			cma_mm_destroy(mm);
+		}
+	}
+}
+
+/* ---- item 3: MIGRATE_HIGHATOMIC, the 6.12 stealing rules, watermark boosting ---- */
+
+static unsigned long count_blocks(struct cma_mm *mm, int mt)
+{
+	unsigned long n = 0;
+
+	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn += mm->pageblock_nr_pages)
+		if (pfn_valid(mm, pfn) && get_pageblock_migratetype(mm, pfn) == mt)
+			n++;
+	return n;
+}
+
+/*
+ * Expect (setup_zone_migrate_reserve, gone in 4.4): v3.5 marks RESERVE
+ * pageblocks at boot; 6.12 has none, and no HIGHATOMIC block either
+ * until a high-order atomic request reserves one.
+ */
+static void boot_reserve_blocks_only_in_35(void **state)
+{
+	for_each_profile(k) {
+		struct cma_mm *mm = cma_machine(*k);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+
+		if (is_612(*k)) {
+			assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 0);
+			assert_int_equal(z->nr_reserved_highatomic, 0);
+			assert_string_equal(migratetype_name_of(mm, MIGRATE_HIGHATOMIC), "HighAtomic");
+		} else {
+			assert_true(count_blocks(mm, MIGRATE_RESERVE) > 0);
+			assert_true(z->nr_migrate_reserve_block > 0);
+			assert_string_equal(migratetype_name_of(mm, MIGRATE_RESERVE), "Reserve");
+		}
+		cma_mm_destroy(mm);
+	}
+}
+
+/* A 64 MiB one-zone machine of 256 KiB pageblocks, so that 1% of it is a few blocks. */
+static struct cma_mm *small_block_machine(const char *kernel)
+{
+	return boot_profile(kernel, (struct test_shape){ .pageblock_order = 6 });
+}
+
+/* Raise low and high above the zone's free pages: the first try fails, the slow path's at min may not. */
+static void force_slowpath(struct zone *z)
+{
+	unsigned long over = zone_page_state(z, NR_FREE_PAGES) + 1000;
+
+	z->watermark[WMARK_LOW] = over;
+	z->watermark[WMARK_HIGH] = over;
+}
+
+/*
+ * Expect (reserve_highatomic_pageblock, 4.4): under 6.12 an order-2
+ * GFP_ATOMIC request served by the slow path reserves its pageblock as
+ * HIGHATOMIC (nr_reserved_highatomic one pageblock, within 1% of the
+ * zone); its free pages then no longer count for an ordinary request's
+ * watermark. Under 3.5 the block keeps its type. Then (should_reclaim_
+ * retry's unreserve before OOM) unmovable requests until the allocator
+ * refuses take the reserve back.
+ */
+static void alloc_pages_atomic_high_order_reserves_pageblock(void **state)
+{
+	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
+
+	assert_non_null(pages);
+	for_each_profile(k) {
+		struct cma_mm *mm = small_block_machine(*k);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long wm[NR_WMARK], nr;
+		struct cma_page *p;
+		int mt;
+
+		memcpy(wm, z->watermark, sizeof(wm));
+		assert_true(highatomic_reserve_limit(z) >= mm->pageblock_nr_pages || !is_612(*k));
+		force_slowpath(z);
+		p = cma_alloc_pages(mm, CMA_GFP_ATOMIC, 2);
+		assert_non_null(p);
+		memcpy(z->watermark, wm, sizeof(wm));
+		mt = get_pageblock_migratetype(mm, cma_page_to_pfn(mm, p));
+		if (is_612(*k)) {
+			assert_int_equal(mt, MIGRATE_HIGHATOMIC);
+			assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
+			assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 1);
+			assert_true(atomic_load(&z->free_highatomic) > 0);
+			/* a watermark the reserve would meet is met only for reserve users */
+			assert_false(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
+						       ZONE_NORMAL, 0));
+			assert_true(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
+						      ZONE_NORMAL, ALLOC_HARDER));
+		} else {
+			assert_int_not_equal(mt, MIGRATE_RESERVE);
+			assert_int_equal(z->nr_reserved_highatomic, 0);
+		}
+		assert_verify(mm);
+		nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
+		assert_int_equal(z->nr_reserved_highatomic, 0);
+		assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC) > 0, !is_612(*k));
+		assert_verify(mm);
+		free_all(mm, pages, nr);
+		cma_free_pages(mm, p, 2);
+		cma_mm_destroy(mm);
+	}
+	free(pages);
+}
+
+/*
+ * Expect (rmqueue_buddy's first try, 4.4): under 6.12 the next order-2
+ * GFP_ATOMIC request in the slow path comes from the HIGHATOMIC block the
+ * first one reserved, before any other free block, and reserves no more.
+ */
+static void alloc_pages_atomic_uses_highatomic_reserve(void **state)
+{
+	struct cma_mm *mm = small_block_machine("6.12");
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long wm[NR_WMARK];
+	struct cma_page *p, *q;
+	unsigned long block;
+
+	memcpy(wm, z->watermark, sizeof(wm));
+	force_slowpath(z);
+	p = cma_alloc_pages(mm, CMA_GFP_ATOMIC, 2);
+	assert_non_null(p);
+	block = cma_page_to_pfn(mm, p) & ~(mm->pageblock_nr_pages - 1);
+	q = cma_alloc_pages(mm, CMA_GFP_ATOMIC, 2);
+	assert_non_null(q);
+	memcpy(z->watermark, wm, sizeof(wm));
+	assert_int_equal(cma_page_to_pfn(mm, q) & ~(mm->pageblock_nr_pages - 1), block);
+	assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
+	cma_free_pages(mm, q, 2);
+	cma_free_pages(mm, p, 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * The machine full of order-0 movable pages (not on the LRU) with
+ * watermarks zeroed but for a high mark of @high, then the 8 pages from
+ * the first held pfn aligned to 8 freed into one order-3 buddy of a
+ * MOVABLE pageblock. Returns that pfn.
+ */
+static unsigned long one_free_order3(struct cma_mm *mm, struct cma_page **pages, unsigned long *nr,
+				     unsigned long high)
+{
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long start = 0;
+
+	test_zero_watermarks(mm);
+	z->watermark[WMARK_HIGH] = high;
+	*nr = test_alloc_all(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, pages, MAX_PAGES);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), 0);
+	/* sort out the pfns: pages[] is in allocation order, not pfn order */
+	for (unsigned long i = 0; i < *nr; i++) {
+		unsigned long pfn = cma_page_to_pfn(mm, pages[i]);
+
+		if (!start && !(pfn & 7) && pfn >= mm->pageblock_nr_pages)
+			start = pfn;
+	}
+	assert_true(start);
+	for (unsigned long i = 0; i < *nr;) {
+		unsigned long pfn = cma_page_to_pfn(mm, pages[i]);
+
+		if (pfn >= start && pfn < start + 8) {
+			cma_free_pages(mm, pages[i], 0);
+			pages[i] = pages[--*nr];
+		} else {
+			i++;
+		}
+	}
+	cma_drain_all_pages(mm);
+	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), 8);
+	assert_int_equal(get_pageblock_migratetype(mm, start), MIGRATE_MOVABLE);
+	return start;
+}
+
+/*
+ * Expect (__rmqueue_fallback of v3.5 against 6.12's can_steal_fallback and
+ * try_to_steal_block): an unmovable page from the only free block, an
+ * order-3 buddy in a MOVABLE pageblock of pages in use that are not on
+ * the LRU. v3.5 steals no block below pageblock_order / 2 for an
+ * unmovable request, and leaves the rest on the unmovable lists; 6.12
+ * may steal for any unmovable request and claims the block, as its
+ * pages in use count as alike (at least half of it).
+ */
+static void rmqueue_fallback_unmovable_claims_block_612(void **state)
+{
+	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
+
+	assert_non_null(pages);
+	for_each_profile(k) {
+		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .size = 32 * MiB });
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long nr, start = one_free_order3(mm, pages, &nr, 0);
+		struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+
+		assert_non_null(p);
+		assert_true(cma_page_to_pfn(mm, p) - start < 8);
+		assert_int_equal(get_pageblock_migratetype(mm, start),
+				 is_612(*k) ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE);
+		assert_int_equal(free_pages_of_type(z, MIGRATE_UNMOVABLE), 7);
+		cma_free_pages(mm, p, 0);
+		free_all(mm, pages, nr);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+	free(pages);
+}
+
+/*
+ * Expect (boost_watermark and ZONE_BOOSTED_WATERMARK, 5.0): under 6.12 the
+ * steal of the test above boosts the zone's marks by a pageblock, up to
+ * 150% of the high mark, and wakes kswapd, whose pass takes the boost
+ * back; under 3.5 nothing is boosted.
+ */
+static void rmqueue_fallback_steal_boosts_watermarks(void **state)
+{
+	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
+
+	assert_non_null(pages);
+	for_each_profile(k) {
+		/* 256 KiB blocks: the zone must hold four for a boost */
+		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .size = 32 * MiB,
+									  .pageblock_order = 6 });
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long nr, boost;
+		struct cma_page *p;
+
+		assert_int_equal(cma_kswapd_start_polled(mm), 0);
+		one_free_order3(mm, pages, &nr, 1000);
+		p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+		assert_non_null(p);
+		boost = z->watermark_boost;
+		if (is_612(*k)) {
+			assert_int_equal(boost, mm->pageblock_nr_pages);
+			assert_int_equal(max_watermark_boost(z), 1500);
+			assert_int_equal(low_wmark_pages(z), boost);
+			assert_verify(mm);
+			cma_kswapd_poll(mm);
+		} else {
+			assert_int_equal(boost, 0);
+		}
+		assert_int_equal(z->watermark_boost, 0);
+		cma_free_pages(mm, p, 0);
+		free_all(mm, pages, nr);
+		cma_kswapd_stop(mm);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+	free(pages);
+}
+
+/*
+ * Expect (cma_mm_verify): the profile's reserves are checked. A
+ * nr_reserved_highatomic that no HIGHATOMIC block backs, or a boost over
+ * 150% of the high mark, is reported under 6.12; under 3.5 any reserve
+ * or boost at all is.
+ */
+static void verify_checks_profile_reserves(void **state)
+{
+	for_each_profile(k) {
+		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .pageblock_order = 6 });
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+
+		mm->quiet = true;
+		assert_verify(mm);
+		z->nr_reserved_highatomic = mm->pageblock_nr_pages;
+		assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
+		z->nr_reserved_highatomic = 0;
+		z->watermark_boost = is_612(*k) ? max_watermark_boost(z) + 1 : 1;
+		assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
+		z->watermark_boost = 0;
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(zone_watermark_ok_counts_cma_for_movable_only),
+		cmocka_unit_test(alloc_pages_unmovable_stops_at_min_without_cma),
+		cmocka_unit_test(alloc_contig_range_reclaims_only_in_35),
+		cmocka_unit_test(isolate_freepages_range_watermark_follows_profile),
+		cmocka_unit_test(alloc_pages_movable_prefers_cma_over_half_free),
+		cmocka_unit_test(boot_reserve_blocks_only_in_35),
+		cmocka_unit_test(alloc_pages_atomic_high_order_reserves_pageblock),
+		cmocka_unit_test(alloc_pages_atomic_uses_highatomic_reserve),
+		cmocka_unit_test(rmqueue_fallback_unmovable_claims_block_612),
+		cmocka_unit_test(rmqueue_fallback_steal_boosts_watermarks),
+		cmocka_unit_test(verify_checks_profile_reserves),
+	};
+
+	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL);
+}
