@@ -59,6 +59,7 @@ struct cma_mm_config test_config(const struct test_shape *shape, struct cma_bank
 		.atomic_pool_size = shape->atomic_pool,
 		.metadata_only = shape->metadata_only,
 		.nr_cpus = shape->cpus,
+		.kernel = shape->kernel,
 	};
 }
 
@@ -101,7 +102,7 @@ struct cma_mm *test_mm_boot_mode(const struct test_shape *mode, struct test_shap
 	MERGE(size); MERGE(base); MERGE(banks); MERGE(nr_banks); MERGE(metadata_only);
 	MERGE(cpus); MERGE(arch); MERGE(page_shift); MERGE(max_order); MERGE(pageblock_order);
 	MERGE(dma_end); MERGE(dma32_end); MERGE(highmem_start); MERGE(swap); MERGE(atomic_pool);
-	MERGE(cmdline); MERGE(kconfig); MERGE(cma_base); MERGE(cma_size);
+	MERGE(cmdline); MERGE(kconfig); MERGE(cma_base); MERGE(cma_size); MERGE(kernel);
 #undef MERGE
 	return test_mm_boot(&s);
 }

@@ -130,8 +130,19 @@ static bool pageblock_isolated(struct cma_mm *mm, unsigned long pfn)
 static bool merge_crosses_isolation(struct cma_mm *mm, unsigned long pfn, unsigned long buddy_pfn,
 				    unsigned order)
 {
-	return order >= mm->pageblock_order &&
-	       atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
+	if (order < mm->pageblock_order)
+		return false;
+	/*
+	 * cma_generic: a CMA area may be a single pageblock (5.18, "mm: cma:
+	 * use pageblock_order as the single alignment"), so as 5.18's "mm:
+	 * page_alloc: avoid merging non-fallbackable pageblocks with others"
+	 * a CMA pageblock does not merge with a pageblock of another type.
+	 */
+	if (mm->kernel.cma_generic &&
+	    is_migrate_cma(get_pageblock_migratetype(mm, pfn)) !=
+	    is_migrate_cma(get_pageblock_migratetype(mm, buddy_pfn)))
+		return true;
+	return atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
 	       pageblock_isolated(mm, pfn) != pageblock_isolated(mm, buddy_pfn);
 }
 
@@ -1009,7 +1020,13 @@ int split_free_page(struct cma_mm *mm, struct cma_page *page)
 	unsigned long pfn = page_to_pfn(mm, page);
 
 	lockdep_assert_held(&zone->lock);
-	if (!zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0))
+	/*
+	 * Under contig_v6, as 6.12's __isolate_free_page: pages of an
+	 * isolated pageblock are taken whatever the watermark (alloc_contig_range
+	 * no longer bumps it first).
+	 */
+	if (!(mm->kernel.contig_v6 && get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE) &&
+	    !zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0))
 		return 0;
 	del_from_free_area(zone, page, order);
 	for (unsigned long i = 0; i < (1ul << order); i++)
