@@ -442,7 +442,9 @@ static void cma_area_files_by_profile(void **state)
 			}
 		}
 		assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 40));
-		assert_string_equal(proc(mm, "sys/kernel/mm/cma/reserved/release_pages_success", &ret) ?: "", "40\n");
+		log = proc(mm, "sys/kernel/mm/cma/reserved/release_pages_success", &ret);
+		assert_string_equal(log, "40\n");
+		free(log);
 		assert_null(proc(mm, "sys/kernel/mm/cma/camera/alloc_pages_success", &ret));
 		assert_int_equal(ret, -ENOENT);
 		assert_null(proc(mm, "debug/cma/reserved/alloc", &ret));
