@@ -455,7 +455,8 @@ static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 
 	if (cma_check_area(mm, r, base_pfn, count))
 		goto fail;
-	cma->bitmap = calloc(BITS_TO_LONGS(cma_bitmap_maxno(cma)) ?: 1, sizeof(unsigned long));
+	/* one word at least: calloc(0) may give NULL */
+	cma->bitmap = calloc(BITS_TO_LONGS(cma_bitmap_maxno(cma)) + 1, sizeof(unsigned long));
 	if (!cma->bitmap) {
 		mm_pr_err(mm, "cma: CMA: out of memory for the area at %08llx\n",
 			  (unsigned long long)r->start);
