@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "mm/cma.h"
 #include "owners.h"
 
 static const char *const kernels[] = { "3.5", "6.12" };
@@ -457,6 +458,36 @@ static void cma_area_files_by_profile(void **state)
 	}
 }
 
+/*
+ * Expect cma_mm_verify to know each profile's area rules: an area of
+ * 1536 pages (not 2^MAX_ORDER-aligned) or with order_per_bit is wrong
+ * only under 3.5; a zone's marks bumped by min_cma_pages only under 6.12
+ * (no watermark bump since 3.8).
+ */
+static void cma_mm_verify_area_rules_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+					    .cmdline = "cma=8M", .kernel = *k);
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		struct zone *z = page_zone(mm, pfn_to_page(mm, cma->base_pfn));
+		int broken35 = is_v6(mm) ? 0 : -EUCLEAN, broken6 = is_v6(mm) ? -EUCLEAN : 0;
+
+		assert_int_equal(cma->count, 2048);
+		cma->count = 1536;
+		assert_int_equal(cma_mm_verify(mm), broken35);
+		cma->count = 2048;
+		cma->order_per_bit = 1;
+		assert_int_equal(cma_mm_verify(mm), broken35);
+		cma->order_per_bit = 0;
+		z->min_cma_pages = 1;
+		assert_int_equal(cma_mm_verify(mm), broken6);
+		z->min_cma_pages = 0;
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +500,7 @@ int main(void)
 		cmocka_unit_test(cma_declare_rules_by_profile),
 		cmocka_unit_test(cma_declare_contiguous_nid_by_profile),
 		cmocka_unit_test(cma_area_files_by_profile),
+		cmocka_unit_test(cma_mm_verify_area_rules_by_profile),
 	};
 
 	return cmocka_run_group_tests_name("cma under both profiles", tests, NULL, NULL);
