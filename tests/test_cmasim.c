@@ -267,6 +267,34 @@ static void boot_area_not_reserved_boots_on(void **state)
 	run_free(&r);
 }
 
+/*
+ * Expect: --dump takes an area's sysfs or debugfs name and heads it with
+ * its /sys path; the booted machine decides whether the file exists (a
+ * 3.5 machine has none: the library's -ENOENT line, exit 1), while a name
+ * that is no file anywhere is refused before booting.
+ */
+static void boot_dump_area_files(void **state)
+{
+	struct run r = run_cmasim(ARGS("boot", "--dump", "debug/cma/reserved/count", "--dump",
+				       "sys/kernel/mm/cma/reserved/alloc_pages_success"));
+
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\n==> /sys/kernel/debug/cma/reserved/count <==\n"));
+	assert_non_null(strstr(r.out, "\n==> /sys/kernel/mm/cma/reserved/alloc_pages_success <==\n"));
+	assert_non_null(strstr(r.err, "cma_write_proc: no /proc file 'debug/cma/reserved/count'"));
+	run_free(&r);
+	r = run_cmasim(ARGS("boot", "--dump", "sys/kernel/mm/vmstat"));
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--dump 'sys/kernel/mm/vmstat': no such /proc file"));
+	run_free(&r);
+	r = run_cmasim(ARGS("boot", "--kernel", "6.12", "--cmdline", "cma=16M", "--dump", "debug/cma/reserved/count",
+			    "--dump", "sys/kernel/mm/cma/reserved/alloc_pages_success"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n==> /sys/kernel/debug/cma/reserved/count <==\n4096\n"));
+	assert_non_null(strstr(r.out, "\n==> /sys/kernel/mm/cma/reserved/alloc_pages_success <==\n0\n"));
+	run_free(&r);
+}
+
 /* Expect: the S5P failure message names the device that failed, with its own size and base. */
 static void boot_s5p_mfc_failure_names_the_device(void **state)
 {
@@ -1970,6 +1998,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(boot_x86_golden),
 		cmocka_unit_test(boot_default_platform_is_x86),
+		cmocka_unit_test(boot_dump_area_files),
 		cmocka_unit_test(boot_arm_golden),
 		cmocka_unit_test(boot_arm64_golden),
 		cmocka_unit_test(boot_s5p_mfc_golden),

@@ -162,8 +162,13 @@ static void migrate_pages_moves_bytes_and_owner(void **state)
 	assert_int_equal(o->migrated, 100);
 	assert_int_equal(counter(mm, "pgmigrate_success"), 100);
 	assert_int_equal(nr_trace, 1);
-	assert_string_equal(last_trace,
-			    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 mode=MIGRATE_SYNC_LIGHT");
+	/* v3.5 has no such event: ours; 6.12's TP_printk under cma_stats (test_cma_profiles) */
+	if (!strcmp(cma_mm_kernel(mm), "3.5"))
+		assert_string_equal(last_trace,
+				    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 mode=MIGRATE_SYNC_LIGHT");
+	else
+		assert_string_equal(last_trace,
+				    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction");
 	assert_int_equal(zone_page_state(&mm->zones[ZONE_NORMAL], NR_ISOLATED_FILE), 0);
 	lru_add_drain_all(mm);
 	assert_verify(mm);

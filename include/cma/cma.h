@@ -177,7 +177,11 @@ int cma_pageblock_stat(struct cma_mm *mm, unsigned long pfn, struct cma_pagebloc
 int cma_fragmentation_index(struct cma_mm *mm, unsigned order, int *index);
 /**
  * cma_write_proc() - the kernel's /proc file @name: "buddyinfo",
- * "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma". -ENOENT otherwise.
+ * "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma"; under kernel
+ * "6.12" also an area's sysfs file "sys/kernel/mm/cma/AREA/FILE" (FILE:
+ * alloc_pages_success, alloc_pages_fail, release_pages_success) and
+ * debugfs file "debug/cma/AREA/FILE" (base_pfn, count, order_per_bit,
+ * used, maxchunk, bitmap). -ENOENT otherwise, listing what exists.
  */
 int cma_write_proc(struct cma_mm *mm, const char *name, FILE *out);
 
@@ -245,7 +249,35 @@ struct cma_device *cma_device_create(struct cma_mm *mm, const char *name,
 struct cma *cma_dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev);
 void cma_dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma);
 unsigned long cma_area_base_pfn(const struct cma *cma);
+/** cma_area_count() - the area's pages; 0 once an area failed to activate. */
 unsigned long cma_area_count(const struct cma *cma);
+/** cma_area_name() - the area's name: "reserved" for the default, a device's name, or "cmaN". */
+const char *cma_area_name(const struct cma *cma);
+
+/**
+ * cma_declare_contiguous_nid() - 6.12's mm/cma.c (kernel "6.12" only;
+ * -ENOSYS under "3.5"): reserve an area early, aligned to a pageblock or
+ * @alignment (a power of two, or 0), at exactly @base if @fixed (which
+ * must then be aligned), else anywhere in [@base, @limit) (0: end of
+ * memory). One bitmap bit stands for 2^@order_per_bit pages. @name NULL
+ * names it "cmaN". *@res_cma is the area (activated at boot; no device
+ * uses it unless given with cma_dev_set_cma_area). @nid is ignored (no
+ * NUMA: node -1). 0, -ENOSPC (no slot of CONFIG_CMA_AREAS left), -EINVAL,
+ * -EBUSY (a fixed range taken), -ENOMEM; the kernel's messages.
+ */
+int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size,
+			       cma_phys_t limit, uint64_t alignment, unsigned order_per_bit,
+			       bool fixed, const char *name, struct cma **res_cma, int nid);
+/**
+ * cma_area_alloc() - 6.12's cma_alloc, with its no_warn: @count
+ * pages aligned to 2^@align pages from @cma, retrying past busy ranges;
+ * NULL on failure, said in the log under "6.12" unless @no_warn.
+ */
+struct cma_page *cma_area_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count,
+				unsigned align, bool no_warn);
+/** cma_area_release() - 6.12's cma_release: false, changing nothing, for pages not @cma's. */
+bool cma_area_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages,
+		      unsigned long count);
 
 void cma_dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit);
 int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64_t size,

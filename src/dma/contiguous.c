@@ -78,10 +78,11 @@ void cma_dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma 
  * end of a successful reservation.
  */
 static int dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64_t size,
-				  cma_phys_t base, cma_phys_t limit)
+				  cma_phys_t base, cma_phys_t limit, bool fixed)
 {
 	unsigned before = mm->cma->nr_reserved;
-	int ret = cma_declare_contiguous(mm, size, base, limit, dev, dev ? dev->name : "reserved");
+	int ret = cma_declare_contiguous(mm, size, base, limit, fixed, dev,
+					 dev ? dev->name : "reserved");
 
 	if (!ret && mm->cma->nr_reserved > before) {
 		const struct cma_reserved *r = &mm->cma->reserved[mm->cma->nr_reserved - 1];
@@ -91,17 +92,31 @@ static int dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uin
 	return ret;
 }
 
-/* dma_contiguous_reserve: the default area, cma= beating the Kconfig choice. */
+/*
+ * dma_contiguous_reserve: the default area, cma= beating the Kconfig
+ * choice. Under cma_generic cma= may also give a base and a limit (the
+ * lower of it and the architecture's): fixed when base + size is the
+ * limit, as 6.12 decides.
+ */
 void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
 {
+	const struct cma_params *p = &mm->cma->params;
+	cma_phys_t base = 0;
+	bool fixed = false;
 	uint64_t size;
 
 	mm->cma->reserve_called = true;
-	if (!mm->cma->params.enabled)
+	if (!p->enabled)
 		return;
 	size = cma_default_size(mm);
+	if (mm->kernel.cma_generic && p->size_cmdline >= 0) {
+		base = p->base_cmdline;
+		if (p->limit_cmdline && (!limit || p->limit_cmdline < limit))
+			limit = p->limit_cmdline;
+		fixed = base + size == p->limit_cmdline;
+	}
 	if (size)
-		dma_declare_contiguous(mm, NULL, size, 0, limit);
+		dma_declare_contiguous(mm, NULL, size, base, limit, fixed);
 }
 
 void cma_dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
@@ -121,14 +136,20 @@ int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64
 		mm_pr_err(mm, "cma: dma_declare_contiguous: CONFIG_CMA is not set\n");
 		return -ENOSYS;
 	}
-	return dma_declare_contiguous(mm, dev, size, base, limit);
+	return dma_declare_contiguous(mm, dev, size, base, limit, base != 0);
 }
 
-/* dma_alloc_from_contiguous: from the device's area, or else the default one. */
+/*
+ * dma_alloc_from_contiguous: from the device's area, or else the default
+ * one, the alignment clamped to CONFIG_CMA_ALIGNMENT (in both kernels).
+ * 6.12's no_warn is false here: its callers pass __GFP_NOWARN, ours have none.
+ */
 struct cma_page *dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 					   unsigned long count, unsigned int align)
 {
-	return cma_alloc(mm, dev_get_cma_area(mm, dev), count, align);
+	if (align > mm->cma->params.alignment)
+		align = (unsigned)mm->cma->params.alignment;
+	return cma_alloc(mm, dev_get_cma_area(mm, dev), count, align, false);
 }
 
 /* dma_release_from_contiguous: false, changing nothing, for pages not the area's. */
@@ -147,10 +168,10 @@ struct cma_page *dma_alloc_contiguous(struct cma_mm *mm, struct cma_device *dev,
 	if (!(gfp & CMA_GFP_WAIT))
 		return NULL;
 	if (dev && dev->cma_area)
-		return cma_alloc(mm, dev->cma_area, count, align);
+		return cma_alloc(mm, dev->cma_area, count, align, gfp & CMA_GFP_NOWARN);
 	if (size <= mm->page_size)
 		return NULL;
-	return cma_alloc(mm, dma_state(mm)->default_area, count, align);
+	return cma_alloc(mm, dma_state(mm)->default_area, count, align, gfp & CMA_GFP_NOWARN);
 }
 
 void dma_free_contiguous(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,

@@ -44,7 +44,8 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	ret = cma_parse_params(mm, cfg->cmdline, cfg->kconfig, &mm->cma->params);
 	if (ret)
 		goto fail;
-	mm->cma->max_areas = 1 + (unsigned)mm->cma->params.areas;
+	/* MAX_CMA_AREAS: 1 + CONFIG_CMA_AREAS in v3.5 (the default area's slot), CONFIG_CMA_AREAS since 5.x */
+	mm->cma->max_areas = (mm->kernel.cma_generic ? 0 : 1) + (unsigned)mm->cma->params.areas;
 	mm->cma->reserved = calloc(mm->cma->max_areas, sizeof(*mm->cma->reserved));
 	if (!mm->cma->reserved) {
 		ret = -ENOMEM;
@@ -78,7 +79,7 @@ int cma_mm_boot(struct cma_mm *mm)
 	/* core_initcall(cma_init_reserved_areas) */
 	cma_init_reserved_areas(mm);
 	for (unsigned i = 0; i < mm->cma->nr_reserved; i++)
-		if (mm->cma->reserved[i].cma)
+		if (mm->cma->reserved[i].cma && !mm->cma->reserved[i].no_dma)
 			dev_set_cma_area(mm, mm->cma->reserved[i].dev, mm->cma->reserved[i].cma);
 	ops->postcore_initcall(mm);
 	/* module_init(init_per_zone_wmark_min) */

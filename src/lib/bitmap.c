@@ -160,13 +160,28 @@ unsigned long bitmap_find_next_zero_area(const unsigned long *map,
 					 unsigned int nr,
 					 unsigned long align_mask)
 {
+	return bitmap_find_next_zero_area_off(map, size, start, nr, align_mask, 0);
+}
+
+/*
+ * bitmap_find_next_zero_area_off() - as bitmap_find_next_zero_area(), the
+ * run aligned so that index + @align_offset is a multiple of @align_mask + 1
+ * (3.18's form: a CMA area whose base is not aligned to the request).
+ */
+unsigned long bitmap_find_next_zero_area_off(const unsigned long *map,
+					     unsigned long size,
+					     unsigned long start,
+					     unsigned int nr,
+					     unsigned long align_mask,
+					     unsigned long align_offset)
+{
 	unsigned long index, end, i;
 
 again:
 	index = find_next_zero_bit(map, size, start);
 
 	/* Align allocation */
-	index = (index + align_mask) & ~align_mask;
+	index = ((index + align_offset + align_mask) & ~align_mask) - align_offset;
 
 	end = index + nr;
 	if (end > size)

@@ -56,6 +56,12 @@ unsigned long bitmap_find_next_zero_area(const unsigned long *map,
 					 unsigned long start,
 					 unsigned int nr,
 					 unsigned long align_mask);
+unsigned long bitmap_find_next_zero_area_off(const unsigned long *map,
+					     unsigned long size,
+					     unsigned long start,
+					     unsigned int nr,
+					     unsigned long align_mask,
+					     unsigned long align_offset);
 
 unsigned long bitmap_longest_zero_run(const unsigned long *map, unsigned long size);
 

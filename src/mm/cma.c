@@ -19,22 +19,51 @@
 
 /* ---- parameters ---- */
 
+static int parse_cmdline_size(struct cma_mm *mm, const char *val, size_t len, const char *what,
+			      uint64_t *out)
+{
+	/* departure: the kernel's memparse reads "12Q" as 12 and "-5" as 0 */
+	if (memparse_strict(val, len, out) || *out > INT64_MAX) {
+		mm_pr_err(mm, "cma: invalid cma=%.*s: expected %s in bytes with an optional K, M, G, T, P or E suffix, e.g. cma=64M (cma=0 disables the default area)%s\n",
+			  (int)len, val, what,
+			  mm->kernel.cma_generic ? "; cma=SIZE@BASE or cma=SIZE@BASE-LIMIT" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * cma=: a size in v3.5; under cma_generic 6.12's early_cma
+ * "size[@base[-limit]]", where a base alone makes the limit base + size
+ * (a fixed area) and an empty base or limit reads as 0, as memparse does.
+ */
 static int parse_cmdline(struct cma_mm *mm, const char *cmdline, struct cma_params *p)
 {
-	const char *val;
+	const char *val, *at, *dash;
 	size_t len;
-	uint64_t size;
+	uint64_t size, base = 0, limit = 0;
 
 	p->size_cmdline = -1;
 	if (!cmdline_find_option(cmdline, "cma", &val, &len))
 		return 0;
-	/* departure: the kernel's memparse reads "12Q" as 12 and "-5" as 0 */
-	if (memparse_strict(val, len, &size) || size > INT64_MAX) {
-		mm_pr_err(mm, "cma: invalid cma=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. cma=64M (cma=0 disables the default area)\n",
-			  (int)len, val);
+	at = mm->kernel.cma_generic ? memchr(val, '@', len) : NULL;
+	if (parse_cmdline_size(mm, val, at ? (size_t)(at - val) : len, "a size", &size))
 		return -EINVAL;
+	if (at) {
+		const char *end = val + len;
+
+		dash = memchr(at + 1, '-', (size_t)(end - at - 1));
+		if ((at + 1 < (dash ? dash : end) &&
+		     parse_cmdline_size(mm, at + 1, (size_t)((dash ? dash : end) - at - 1), "a base", &base)) ||
+		    (dash && dash + 1 < end &&
+		     parse_cmdline_size(mm, dash + 1, (size_t)(end - dash - 1), "a limit", &limit)))
+			return -EINVAL;
+		if (!dash)
+			limit = base + size;
 	}
 	p->size_cmdline = (long long)size;
+	p->base_cmdline = base;
+	p->limit_cmdline = limit;
 	return 0;
 }
 
@@ -102,7 +131,8 @@ int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig
 	if (!ret)
 		ret = kconfig_range(mm, kc, "CONFIG_CMA_ALIGNMENT", 8, 4, 9, &p->alignment);
 	if (!ret)
-		ret = kconfig_range(mm, kc, "CONFIG_CMA_AREAS", 7, 0, 255, &p->areas);
+		ret = kconfig_range(mm, kc, "CONFIG_CMA_AREAS", mm->kernel.cma_generic ? 8 : 7, 0, 255,
+				    &p->areas);	/* 6.12's default without NUMA: 8 */
 	if (!ret)
 		ret = parse_size_sel(mm, kc, p);
 	kconfig_free(kc);
@@ -139,27 +169,62 @@ uint64_t cma_default_size(struct cma_mm *mm)
 }
 
 /*
- * cma_declare_contiguous: align base and size to the largest buddy block
- * or pageblock, take a fixed base or the highest fit below limit, and
- * record the area for activation at boot.
+ * The next slot takes the area at [@base, @base + @size) and @cma, its
+ * struct cma from now on (3.17's cma_init_reserved_mem); the bitmap comes
+ * at activation.
  */
-int cma_declare_contiguous(struct cma_mm *mm, uint64_t size, cma_phys_t base, cma_phys_t limit,
-			   void *dev, const char *name)
+static void cma_add_reserved(struct cma_mm *mm, struct cma *cma, cma_phys_t base, uint64_t size,
+			     unsigned order_per_bit, void *dev, const char *name)
 {
 	struct cma_state *cs = mm->cma;
-	unsigned order = mm->max_order > mm->pageblock_order ? mm->max_order : mm->pageblock_order;
-	uint64_t alignment = mm->page_size << order;
-	struct cma_reserved *r;
-	int ret;
+	struct cma_reserved *r = &cs->reserved[cs->nr_reserved];
 
-	if (cs->nr_reserved == cs->max_areas) {
+	r->start = base;
+	r->size = size;
+	r->dev = dev;
+	r->area = cma;
+	/* 6.12 writes "cma%d\n", newline and all; we leave the newline out */
+	if (name)
+		snprintf(r->name, sizeof(r->name), "%s", name);
+	else
+		snprintf(r->name, sizeof(r->name), "cma%u", cs->nr_reserved);
+	cma->base_pfn = base >> mm->page_shift;
+	cma->count = size >> mm->page_shift;
+	cma->order_per_bit = order_per_bit;
+	snprintf(cma->name, sizeof(cma->name), "%s", r->name);
+	cs->nr_reserved++;
+}
+
+/* The first checks of both kernels: a free slot (else -ENOSPC, said), a size. */
+static int cma_declare_check_slot(struct cma_mm *mm, uint64_t size)
+{
+	if (mm->cma->nr_reserved == mm->cma->max_areas) {
 		mm_pr_err(mm, "cma: Not enough slots for CMA reserved regions!\n");
 		return -ENOSPC;
 	}
-	if (!size)
-		return -EINVAL;
+	return size ? 0 : -EINVAL;
+}
+
+/*
+ * cma_declare_contiguous (v3.5): align base and size to the largest buddy
+ * block or pageblock, take a fixed base or the highest fit below limit,
+ * and record the area for activation at boot.
+ */
+static int cma_declare_contiguous_v35(struct cma_mm *mm, uint64_t size, cma_phys_t base,
+				      cma_phys_t limit, void *dev, const char *name)
+{
+	unsigned order = mm->max_order > mm->pageblock_order ? mm->max_order : mm->pageblock_order;
+	uint64_t alignment = mm->page_size << order;
+	struct cma *cma;
+	int ret = cma_declare_check_slot(mm, size);
+
+	if (ret)
+		return ret;
 	if (base > UINT64_MAX - alignment || size > UINT64_MAX - alignment)
 		return -EINVAL;
+	cma = calloc(1, sizeof(*cma));
+	if (!cma)
+		return -ENOMEM;
 	base = (base + alignment - 1) & ~(alignment - 1);
 	size = (size + alignment - 1) & ~(alignment - 1);
 	limit &= ~(alignment - 1);
@@ -176,16 +241,174 @@ int cma_declare_contiguous(struct cma_mm *mm, uint64_t size, cma_phys_t base, cm
 			goto err;
 		}
 	}
-	r = &cs->reserved[cs->nr_reserved++];
-	r->start = base;
-	r->size = size;
-	r->dev = dev;
-	snprintf(r->name, sizeof(r->name), "%s", name);
+	cma_add_reserved(mm, cma, base, size, 0, dev, name);
 	mm_printk(mm, "cma: CMA: reserved %llu MiB at %08llx\n", (unsigned long long)(size / SZ_1M),
 		  (unsigned long long)base);
 	return 0;
 err:
+	free(cma);
 	mm_pr_err(mm, "cma: CMA: failed to reserve %llu MiB\n", (unsigned long long)(size / SZ_1M));
+	return ret;
+}
+
+/* printk's %pa: a phys_addr_t as 0x and all its hex digits (32 bits on ARM, 64 elsewhere). */
+static int pa_width(const struct cma_mm *mm)
+{
+	return mm->arch == CMA_ARCH_ARM ? 8 : 16;
+}
+
+/* memblock_alloc_range_nid: a free aligned range in [@start, @end), reserved; 0 if none. */
+static cma_phys_t cma_memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
+					   cma_phys_t start, cma_phys_t end, bool bottom_up)
+{
+	cma_phys_t addr;
+
+	if (start < mm->page_size)
+		start = mm->page_size;
+	addr = memblock_find_in_range(&mm->memblock, size, align, start, end, bottom_up);
+	if (!addr || memblock_add_region(&mm->memblock.reserved, addr, size))
+		return 0;
+	return addr;
+}
+
+#define SZ_4G (1ull << 32)
+
+/*
+ * cma_declare_contiguous_nid of 6.12 (cma_generic): pageblock alignment
+ * (or @alignment if larger), a fixed base must be aligned and must not
+ * straddle the end of lowmem, the limit is at most the end of memory;
+ * without a fixed base, on a 64-bit machine with memory past 4 GiB + size
+ * the lowest fit above 4 GiB, else the highest fit, highmem first.
+ */
+static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_t size,
+				     cma_phys_t limit, uint64_t alignment, unsigned order_per_bit,
+				     bool fixed, void *dev, const char *name, struct cma **res_cma,
+				     int nid)
+{
+	cma_phys_t memblock_end = memblock_end_of_DRAM(&mm->memblock);
+	cma_phys_t highmem_start = mm->zone_end[ZONE_NORMAL] ? mm->zone_end[ZONE_NORMAL] : memblock_end;
+	int w = pa_width(mm);
+	struct cma *cma = NULL;
+	int ret = cma_declare_check_slot(mm, size);
+
+	if (ret)
+		return ret;
+	if (alignment & (alignment - 1))
+		return -EINVAL;
+	nid = -1;	/* NUMA_NO_NODE: no CONFIG_NUMA here */
+	if (alignment < (mm->page_size << mm->pageblock_order))
+		alignment = mm->page_size << mm->pageblock_order;
+	if (fixed && (base & (alignment - 1))) {
+		mm_pr_err(mm, "cma: Region at 0x%0*llx must be aligned to 0x%0*llx bytes\n",
+			  w, (unsigned long long)base, w, (unsigned long long)alignment);
+		ret = -EINVAL;
+		goto err;
+	}
+	if (base > UINT64_MAX - alignment || size > UINT64_MAX - alignment)
+		return -EINVAL;
+	base = (base + alignment - 1) & ~(alignment - 1);
+	size = (size + alignment - 1) & ~(alignment - 1);
+	limit &= ~(alignment - 1);
+	if (!base)
+		fixed = false;
+	if ((size >> mm->page_shift) & ((1ull << order_per_bit) - 1))
+		return -EINVAL;
+	if (fixed && base < highmem_start && base + size > highmem_start) {
+		mm_pr_err(mm, "cma: Region at 0x%0*llx defined on low/high memory boundary (0x%0*llx)\n",
+			  w, (unsigned long long)base, w, (unsigned long long)highmem_start);
+		ret = -EINVAL;
+		goto err;
+	}
+	if (!limit || limit > memblock_end)
+		limit = memblock_end;
+	if (base + size > limit) {
+		mm_pr_err(mm, "cma: Size (0x%0*llx) of region at 0x%0*llx exceeds limit (0x%0*llx)\n",
+			  w, (unsigned long long)size, w, (unsigned long long)base,
+			  w, (unsigned long long)limit);
+		ret = -EINVAL;
+		goto err;
+	}
+	cma = calloc(1, sizeof(*cma));
+	if (!cma) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (fixed) {
+		if (memblock_is_region_reserved(&mm->memblock, base, size) ||
+		    memblock_add_region(&mm->memblock.reserved, base, size)) {
+			ret = -EBUSY;
+			goto err;
+		}
+	} else {
+		cma_phys_t addr = 0;
+
+		/* CONFIG_PHYS_ADDR_T_64BIT: not our 32-bit ARM */
+		if (mm->arch != CMA_ARCH_ARM && memblock_end >= SZ_4G + size)
+			addr = cma_memblock_alloc_range(mm, size, alignment, SZ_4G, limit, true);
+		if (!addr && base < highmem_start && limit > highmem_start) {
+			addr = cma_memblock_alloc_range(mm, size, alignment, highmem_start, limit, false);
+			limit = highmem_start;
+		}
+		if (!addr)
+			addr = cma_memblock_alloc_range(mm, size, alignment, base, limit, false);
+		if (!addr) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		base = addr;
+	}
+	cma_add_reserved(mm, cma, base, size, order_per_bit, dev, name);
+	if (res_cma)
+		*res_cma = cma;
+	mm_printk(mm, "cma: Reserved %llu MiB at 0x%0*llx on node %d\n",
+		  (unsigned long long)(size / SZ_1M), w, (unsigned long long)base, nid);
+	return 0;
+err:
+	free(cma);
+	mm_pr_err(mm, "cma: Failed to reserve %llu MiB on node %d\n",
+		  (unsigned long long)(size / SZ_1M), nid);
+	return ret;
+}
+
+/*
+ * The DMA layer's declaration: v3.5's cma_declare_contiguous (a nonzero
+ * @base is fixed, @fixed unused), or under cma_generic 6.12's with
+ * order_per_bit 0.
+ */
+int cma_declare_contiguous(struct cma_mm *mm, uint64_t size, cma_phys_t base, cma_phys_t limit,
+			   bool fixed, void *dev, const char *name)
+{
+	if (mm->kernel.cma_generic)
+		return cma_declare_contiguous_v6(mm, base, size, limit, 0, 0, fixed, dev, name,
+						 NULL, -1);
+	return cma_declare_contiguous_v35(mm, size, base, limit, dev, name);
+}
+
+int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size,
+			       cma_phys_t limit, uint64_t alignment, unsigned order_per_bit,
+			       bool fixed, const char *name, struct cma **res_cma, int nid)
+{
+	int ret = mm_require_phase(mm, MM_EARLY, "cma_declare_contiguous_nid");
+
+	if (ret)
+		return ret;
+	if (!mm->kernel.cma_generic) {
+		mm_pr_err(mm, "cma_declare_contiguous_nid: not in kernel %s (3.17's mm/cma.c): use cma_dma_declare_contiguous\n",
+			  mm->kernel.name);
+		return -ENOSYS;
+	}
+	if (!mm->cma->params.enabled) {
+		mm_pr_err(mm, "cma: cma_declare_contiguous_nid: CONFIG_CMA is not set\n");
+		return -ENOSYS;
+	}
+	if (order_per_bit >= mm->max_order + 20) {
+		mm_pr_err(mm, "cma_declare_contiguous_nid: order_per_bit %u refused\n", order_per_bit);
+		return -EINVAL;
+	}
+	ret = cma_declare_contiguous_v6(mm, base, size, limit, alignment, order_per_bit, fixed,
+					NULL, name, res_cma, nid);
+	if (!ret)
+		mm->cma->reserved[mm->cma->nr_reserved - 1].no_dma = true;
 	return ret;
 }
 
@@ -220,29 +443,39 @@ static int cma_check_area(struct cma_mm *mm, struct cma_reserved *r, unsigned lo
 	return 0;
 }
 
+static unsigned long cma_bitmap_maxno(const struct cma *cma)
+{
+	return cma->count >> cma->order_per_bit;
+}
+
 static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 {
 	unsigned long base_pfn = r->start >> mm->page_shift, count = r->size >> mm->page_shift;
-	struct cma *cma;
+	struct cma *cma = r->area;
 
 	if (cma_check_area(mm, r, base_pfn, count))
-		return NULL;
-	cma = calloc(1, sizeof(*cma));
-	if (cma)
-		cma->bitmap = calloc(BITS_TO_LONGS(count), sizeof(unsigned long));
-	if (!cma || !cma->bitmap) {
-		free(cma);
+		goto fail;
+	/* one word at least: calloc(0) may give NULL */
+	cma->bitmap = calloc(BITS_TO_LONGS(cma_bitmap_maxno(cma)) + 1, sizeof(unsigned long));
+	if (!cma->bitmap) {
 		mm_pr_err(mm, "cma: CMA: out of memory for the area at %08llx\n",
 			  (unsigned long long)r->start);
-		return NULL;
+		goto fail;
 	}
-	cma->base_pfn = base_pfn;
-	cma->count = count;
-	snprintf(cma->name, sizeof(cma->name), "%s", r->name);
 	for (unsigned long pfn = base_pfn; pfn < base_pfn + count; pfn += mm->pageblock_nr_pages)
 		init_cma_reserved_pageblock(mm, pfn_to_page(mm, pfn));
 	mm_printk(mm, "cma: CMA: activated %s: %lu pages at pfn %#lx\n", cma->name, count, base_pfn);
 	return cma;
+fail:
+	/*
+	 * 6.12 gives the pages to the buddy allocator and keeps the area
+	 * with a count of 0. Departure: its memory stays reserved, as our
+	 * v3.5 departure above has it.
+	 */
+	cma->count = 0;
+	if (mm->kernel.cma_generic)
+		mm_pr_err(mm, "cma: CMA area %s could not be activated\n", cma->name);
+	return NULL;
 }
 
 /*
@@ -261,6 +494,7 @@ void cma_init_reserved_areas(struct cma_mm *mm)
 			mm_pr_err(mm, "cma: CMA: area at %08llx refused: grouping by mobility is off on a machine below %lu pages; its %llu MiB stay reserved\n",
 				  (unsigned long long)r->start, mm->pageblock_nr_pages * MIGRATE_TYPES,
 				  (unsigned long long)(r->size / SZ_1M));
+			r->area->count = 0;
 			continue;
 		}
 		r->cma = cma_create_area(mm, r);
@@ -278,12 +512,10 @@ void cma_state_free(struct cma_mm *mm)
 	if (!mm->cma)
 		return;
 	for (unsigned i = 0; i < mm->cma->nr_reserved; i++) {
-		struct cma *cma = mm->cma->reserved[i].cma;
+		struct cma *cma = mm->cma->reserved[i].area;
 
-		if (cma) {
-			free(cma->bitmap);
-			free(cma);
-		}
+		free(cma->bitmap);
+		free(cma);
 	}
 	free(mm->cma->reserved);
 	free(mm->cma);
@@ -297,34 +529,89 @@ static void *trace_page_ptr(unsigned long pfn)
 	return (void *)(0xffffea0000000000ul + pfn * 64);
 }
 
-/*
- * cma_alloc (dma_alloc_from_contiguous's core): first fit in the bitmap
- * at the clamped alignment; a busy range is retried past it.
- */
-struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align)
+static unsigned long cma_bitmap_aligned_mask(const struct cma *cma, unsigned align)
 {
-	unsigned long mask, pfn = 0, pageno, start = 0;
+	return align <= cma->order_per_bit ? 0 : (1ul << (align - cma->order_per_bit)) - 1;
+}
+
+/* How far (in bits) the area's base is from a 2^@align boundary. */
+static unsigned long cma_bitmap_aligned_offset(const struct cma *cma, unsigned align)
+{
+	return (cma->base_pfn & ((1ul << align) - 1)) >> cma->order_per_bit;
+}
+
+static unsigned long cma_bitmap_pages_to_bits(const struct cma *cma, unsigned long pages)
+{
+	unsigned long unit = 1ul << cma->order_per_bit;
+
+	return (pages + unit - 1) / unit;
+}
+
+/*
+ * cma_debug_show_areas (6.12): the free runs of the bitmap on one line,
+ * each as pages@bit, and the total. cma_mutex held.
+ */
+static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
+{
+	unsigned long nbits = cma_bitmap_maxno(cma), start = 0, total = 0;
+	char line[1024];
+	size_t n;
+
+	n = (size_t)snprintf(line, sizeof(line), "cma: number of available pages: ");
+	for (;;) {
+		unsigned long zero = find_next_zero_bit(cma->bitmap, nbits, start), set, part;
+
+		if (zero >= nbits)
+			break;
+		set = find_next_bit(cma->bitmap, nbits, zero);
+		part = (set - zero) << cma->order_per_bit;
+		if (n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%lu@%lu",
+					      total ? "+" : "", part, zero);
+		total += part;
+		start = set;
+	}
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "=> %lu free of %lu total pages", total,
+			 cma->count);
+	mm_printk(mm, "%s\n", line);
+}
+
+/*
+ * cma_alloc: first fit in the bitmap at 2^@align pages (in bits of the
+ * area's order_per_bit, offset by the base's misalignment), a busy range
+ * retried at the next aligned candidate past it. Under cma_generic a
+ * failure says so unless @no_warn (6.12's __cma_alloc message, then
+ * cma_debug_show_areas); v3.5 says nothing.
+ */
+struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align,
+			   bool no_warn)
+{
+	unsigned long mask, offset, maxno, bits, pfn = -1ul, pageno, start = 0;
 	int ret = -ENOMEM;
 
-	if (!cma || !cma->count)
+	if (!cma || !cma->count || !cma->bitmap || !count)
 		return NULL;
-	if (align > mm->cma->params.alignment)
-		align = (unsigned)mm->cma->params.alignment;
-	if (!count)
-		return NULL;
+	mask = cma_bitmap_aligned_mask(cma, align);
+	offset = cma_bitmap_aligned_offset(cma, align);
+	maxno = cma_bitmap_maxno(cma);
+	bits = cma_bitmap_pages_to_bits(cma, count);
 	trace_event(mm, "cma_alloc_start", "name=%s count=%lu align=%u", cma->name, count, align);
-	mask = (1ul << align) - 1;
+	/* 6.12 gives up here unseen; we counted it a failure, as below */
+	if (bits > maxno && mm->kernel.cma_stats)
+		return NULL;
 	pthread_mutex_lock(&mm->cma_mutex);
 	for (;;) {
-		pageno = bitmap_find_next_zero_area(cma->bitmap, cma->count, start, count, mask);
-		if (pageno >= cma->count || count > cma->count) {
+		pageno = bitmap_find_next_zero_area_off(cma->bitmap, maxno, start, (unsigned)bits,
+							mask, offset);
+		if (pageno >= maxno) {
 			ret = -ENOMEM;
 			break;
 		}
-		pfn = cma->base_pfn + pageno;
+		pfn = cma->base_pfn + (pageno << cma->order_per_bit);
 		ret = alloc_contig_range(mm, pfn, pfn + count, MIGRATE_CMA);
 		if (!ret) {
-			bitmap_set(cma->bitmap, pageno, count);
+			bitmap_set(cma->bitmap, pageno, bits);
 			break;
 		}
 		if (ret != -EBUSY)
@@ -333,9 +620,17 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 			    cma->name, pfn, trace_page_ptr(pfn), count, align);
 		start = pageno + mask + 1;
 	}
+	if (ret && !no_warn && mm->kernel.cma_generic) {
+		mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
+			  cma->name, count, ret);
+		cma_debug_show_areas(mm, cma);
+	}
 	pthread_mutex_unlock(&mm->cma_mutex);
+	/* 6.12 reports the last pfn tried (or -1) with a NULL page; we reported 0 */
+	if (ret && !mm->kernel.cma_stats)
+		pfn = 0;
 	trace_event(mm, "cma_alloc_finish", "name=%s pfn=0x%lx page=%p count=%lu align=%u errorno=%d",
-		    cma->name, ret ? 0 : pfn, ret ? NULL : trace_page_ptr(pfn), count, align, ret);
+		    cma->name, pfn, ret ? NULL : trace_page_ptr(pfn), count, align, ret);
 	if (ret) {
 		atomic_fetch_add(&cma->alloc_pages_fail, count);
 		count_vm_event(mm, CMA_ALLOC_FAIL);
@@ -346,26 +641,33 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 	return pfn_to_page(mm, pfn);
 }
 
-/* cma_release: false, changing nothing, unless every page is one @cma handed out. */
-bool cma_release(struct cma_mm *mm, struct cma *cma, struct cma_page *pages, unsigned long count)
+/*
+ * cma_release: false, changing nothing, unless every page is one @cma
+ * handed out. Departure: 6.12 checks only that the first page is in the
+ * area (and VM_BUG_ONs an overrun); a release of pages not allocated
+ * would corrupt the machine, so both profiles refuse it.
+ */
+bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages,
+		 unsigned long count)
 {
-	unsigned long pfn, pageno;
+	unsigned long pfn, pageno, bits;
 
 	if (!cma || !pages || pages < mm->mem_map || pages >= mm->mem_map + (mm->end_pfn - mm->base_pfn))
 		return false;
 	pfn = page_to_pfn(mm, pages);
 	if (pfn < cma->base_pfn || pfn >= cma->base_pfn + cma->count)
 		return false;
-	pageno = pfn - cma->base_pfn;
+	pageno = (pfn - cma->base_pfn) >> cma->order_per_bit;
+	bits = cma_bitmap_pages_to_bits(cma, count);
 	pthread_mutex_lock(&mm->cma_mutex);
-	if (count > cma->count - pageno ||
-	    find_next_zero_bit(cma->bitmap, pageno + count, pageno) < pageno + count) {
+	if (count > cma->base_pfn + cma->count - pfn ||
+	    find_next_zero_bit(cma->bitmap, pageno + bits, pageno) < pageno + bits) {
 		pthread_mutex_unlock(&mm->cma_mutex);
 		mm_pr_err(mm, "cma: release of %lu pages at pfn %#lx refused: not all of them were allocated from %s\n",
 			  count, pfn, cma->name);
 		return false;
 	}
-	bitmap_clear(cma->bitmap, pageno, count);
+	bitmap_clear(cma->bitmap, pageno, bits);
 	free_contig_range(mm, pfn, count);
 	pthread_mutex_unlock(&mm->cma_mutex);
 	atomic_fetch_add(&cma->release_pages_success, count);
@@ -384,17 +686,162 @@ void cma_write_areas(struct cma_mm *mm, FILE *out)
 		if (!cma)
 			continue;
 		pthread_mutex_lock(&mm->cma_mutex);
-		used = bitmap_weight(cma->bitmap, cma->count);
+		used = bitmap_weight(cma->bitmap, cma_bitmap_maxno(cma)) << cma->order_per_bit;
 		fprintf(out, "%s:\n", cma->name);
 		fprintf(out, "  base_pfn: %#lx\n", cma->base_pfn);
 		fprintf(out, "  count: %lu\n", cma->count);
 		fprintf(out, "  used: %lu\n", used);
-		fprintf(out, "  maxchunk: %lu\n", bitmap_longest_zero_run(cma->bitmap, cma->count));
+		fprintf(out, "  maxchunk: %lu\n",
+			bitmap_longest_zero_run(cma->bitmap, cma_bitmap_maxno(cma)) << cma->order_per_bit);
 		fprintf(out, "  alloc_pages_success: %lu\n", atomic_load(&cma->alloc_pages_success));
 		fprintf(out, "  alloc_pages_fail: %lu\n", atomic_load(&cma->alloc_pages_fail));
 		fprintf(out, "  release_pages_success: %lu\n", atomic_load(&cma->release_pages_success));
 		pthread_mutex_unlock(&mm->cma_mutex);
 	}
+}
+
+/* ---- the areas' sysfs (5.14) and debugfs (4.0) files, cma_stats ---- */
+
+static const char *const cma_sysfs_files[] = {
+	"alloc_pages_success", "alloc_pages_fail", "release_pages_success",
+};
+static const char *const cma_debugfs_files[] = {
+	"base_pfn", "count", "order_per_bit", "used", "maxchunk", "bitmap",
+};
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The area named @name (its first @len bytes), activated, or NULL. */
+static struct cma *cma_find_area(struct cma_mm *mm, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < mm->cma->nr_reserved; i++) {
+		struct cma *cma = mm->cma->reserved[i].cma;
+
+		if (cma && strlen(cma->name) == len && !strncmp(cma->name, name, len))
+			return cma;
+	}
+	return NULL;
+}
+
+/* debugfs_create_u32_array's text: the bitmap as 32-bit words, space-separated. */
+static void cma_write_bitmap(struct cma *cma, FILE *out)
+{
+	unsigned long words = (cma_bitmap_maxno(cma) + 31) / 32;
+
+	for (unsigned long w = 0; w < words; w++) {
+		uint32_t v = (uint32_t)(cma->bitmap[w * 32 / BITS_PER_LONG] >> (w * 32 % BITS_PER_LONG));
+
+		fprintf(out, "%u%c", v, w + 1 < words ? ' ' : '\n');
+	}
+	if (!words)
+		fputc('\n', out);
+}
+
+static void cma_write_debugfs(struct cma_mm *mm, struct cma *cma, const char *file, FILE *out)
+{
+	unsigned long maxno = cma_bitmap_maxno(cma);
+
+	pthread_mutex_lock(&mm->cma_mutex);
+	if (!strcmp(file, "base_pfn"))
+		fprintf(out, "%lu\n", cma->base_pfn);
+	else if (!strcmp(file, "count"))
+		fprintf(out, "%lu\n", cma->count);
+	else if (!strcmp(file, "order_per_bit"))
+		fprintf(out, "%u\n", cma->order_per_bit);
+	else if (!strcmp(file, "used"))
+		fprintf(out, "%lu\n", bitmap_weight(cma->bitmap, maxno) << cma->order_per_bit);
+	else if (!strcmp(file, "maxchunk"))
+		fprintf(out, "%lu\n", bitmap_longest_zero_run(cma->bitmap, maxno) << cma->order_per_bit);
+	else
+		cma_write_bitmap(cma, out);
+	pthread_mutex_unlock(&mm->cma_mutex);
+}
+
+static bool name_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * An area's file: "sys/kernel/mm/cma/<area>/<file>" (mm/cma_sysfs.c) or
+ * "debug/cma/<area>/<file>" (mm/cma_debug.c), in the kernel's text.
+ * -ENOENT, after listing what exists, for anything else under those
+ * prefixes; 1 if @name has neither (not an area file: the caller's).
+ */
+int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out)
+{
+	static const char sys[] = "sys/kernel/mm/cma/", dbg[] = "debug/cma/";
+	bool is_sys = !strncmp(name, sys, sizeof(sys) - 1);
+	const char *rest, *slash;
+	struct cma *cma;
+	int ret;
+
+	if (!is_sys && strncmp(name, dbg, sizeof(dbg) - 1))
+		return 1;
+	ret = mm_require_phase(mm, MM_BOOTED, "cma_write_proc");
+	if (ret)
+		return ret;
+	rest = name + (is_sys ? sizeof(sys) : sizeof(dbg)) - 1;
+	slash = strchr(rest, '/');
+	cma = slash ? cma_find_area(mm, rest, (size_t)(slash - rest)) : NULL;
+	if (cma && is_sys && name_in(slash + 1, cma_sysfs_files, ARRAY_LEN(cma_sysfs_files))) {
+		atomic_ulong *v = !strcmp(slash + 1, "alloc_pages_success") ? &cma->alloc_pages_success :
+				  !strcmp(slash + 1, "alloc_pages_fail") ? &cma->alloc_pages_fail :
+				  &cma->release_pages_success;
+
+		fprintf(out, "%lu\n", atomic_load(v));
+		return 0;
+	}
+	if (cma && !is_sys && name_in(slash + 1, cma_debugfs_files, ARRAY_LEN(cma_debugfs_files))) {
+		cma_write_debugfs(mm, cma, slash + 1, out);
+		return 0;
+	}
+	{
+		char areas[256] = "", files[160] = "";
+		const char *const *f = is_sys ? cma_sysfs_files : cma_debugfs_files;
+		size_t nf = is_sys ? ARRAY_LEN(cma_sysfs_files) : ARRAY_LEN(cma_debugfs_files);
+		size_t n = 0;
+
+		for (unsigned i = 0; i < mm->cma->nr_reserved && n < sizeof(areas); i++)
+			if (mm->cma->reserved[i].cma)
+				n += (size_t)snprintf(areas + n, sizeof(areas) - n, "%s%s", n ? ", " : "",
+						      mm->cma->reserved[i].cma->name);
+		n = 0;
+		for (size_t i = 0; i < nf && n < sizeof(files); i++)
+			n += (size_t)snprintf(files + n, sizeof(files) - n, "%s%s", i ? ", " : "", f[i]);
+		mm_pr_err(mm, "cma_write_proc: no file '%s': areas: %s; files: %s\n", name,
+			  *areas ? areas : "(none)", files);
+	}
+	return -ENOENT;
+}
+
+/* ---- public: 6.12's cma_alloc / cma_release on an area ---- */
+
+struct cma_page *cma_area_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count,
+				unsigned align, bool no_warn)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc"))
+		return NULL;
+	if (align >= mm->max_order + 20) {
+		mm_pr_err(mm, "cma_alloc: align %u refused\n", align);
+		return NULL;
+	}
+	return cma_alloc(mm, cma, count, align, no_warn);
+}
+
+bool cma_area_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages,
+		      unsigned long count)
+{
+	if (mm->phase != MM_BOOTED)
+		return false;
+	return cma_release(mm, cma, pages, count);
+}
+
+const char *cma_area_name(const struct cma *cma)
+{
+	return cma ? cma->name : NULL;
 }
 
 unsigned long cma_area_base_pfn(const struct cma *cma)

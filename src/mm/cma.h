@@ -20,6 +20,8 @@ enum cma_size_sel { CMA_SEL_MBYTES, CMA_SEL_PERCENTAGE, CMA_SEL_MIN, CMA_SEL_MAX
 struct cma_params {
 	bool enabled;			/* CONFIG_CMA (y unless "is not set") */
 	long long size_cmdline;		/* cma=; -1: not given */
+	cma_phys_t base_cmdline;	/* cma=size@base (cma_generic); 0: not given */
+	cma_phys_t limit_cmdline;	/* cma=size@base-limit, or base + size; 0: not given */
 	unsigned long size_mbytes;	/* CONFIG_CMA_SIZE_MBYTES */
 	unsigned long percentage;	/* CONFIG_CMA_SIZE_PERCENTAGE */
 	enum cma_size_sel sel;		/* CONFIG_CMA_SIZE_SEL_* */
@@ -30,7 +32,8 @@ struct cma_params {
 struct cma {
 	unsigned long base_pfn;
 	unsigned long count;
-	unsigned long *bitmap;
+	unsigned long *bitmap;		/* one bit per 2^order_per_bit pages; NULL until activated */
+	unsigned order_per_bit;		/* 0 in v3.5 */
 	char name[32];
 	/* statistics, as later kernels keep them (in pages) */
 	atomic_ulong alloc_pages_success;
@@ -44,12 +47,14 @@ struct cma_reserved {
 	uint64_t size;
 	void *dev;			/* the DMA layer's device, or NULL */
 	char name[32];
-	struct cma *cma;		/* set once activated */
+	struct cma *area;		/* made at reservation, freed with the machine */
+	struct cma *cma;		/* == area once activated, else NULL */
+	bool no_dma;			/* cma_declare_contiguous_nid's: no device, never the default */
 };
 
 struct cma_state {
 	struct cma_params params;
-	struct cma_reserved *reserved;	/* MAX_CMA_AREAS = 1 + CONFIG_CMA_AREAS slots */
+	struct cma_reserved *reserved;	/* MAX_CMA_AREAS slots: 1 + CONFIG_CMA_AREAS (v3.5), CONFIG_CMA_AREAS (cma_generic) */
 	unsigned nr_reserved, max_areas;
 	bool reserve_called;		/* dma_contiguous_reserve ran in the early phase */
 };
@@ -57,11 +62,12 @@ struct cma_state {
 int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig,
 		     struct cma_params *p);
 int cma_declare_contiguous(struct cma_mm *mm, uint64_t size, cma_phys_t base, cma_phys_t limit,
-			   void *dev, const char *name);
+			   bool fixed, void *dev, const char *name);
 uint64_t cma_default_size(struct cma_mm *mm);
 void cma_init_reserved_areas(struct cma_mm *mm);
 void cma_state_free(struct cma_mm *mm);
 unsigned long cma_total_pages(struct cma_mm *mm);
 void cma_write_areas(struct cma_mm *mm, FILE *out);
+int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out);
 
 #endif

@@ -6,6 +6,8 @@
  * migrate every page in use out of the range, make the zone's watermarks
  * safe by reclaim (__reclaim_pages), then take the now free pages, give
  * back the head and tail of the aligned range and undo the isolation.
+ * Under the contig_v6 switch, 6.12's: pageblock-aligned isolation, the
+ * pagevecs disabled while migrating, no watermark bump.
  *
  * Callers hold mm->cma_mutex: one contiguous allocation at a time.
  */
@@ -30,7 +32,12 @@ static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page 
 /*
  * Migrate every LRU page of [start, end) away, batch by batch as
  * compaction does; a batch gets 5 tries. Returns 0, -EBUSY, -ENOMEM or
- * -EINTR (isolation aborted).
+ * -EINTR (isolation aborted). Under contig_v6, 6.12's: the pagevecs
+ * disabled for the whole migration (lru_cache_disable, so that a page
+ * sitting in another CPU's pagevec is seen), migrate_pages in
+ * MIGRATE_SYNC with MR_CONTIG_RANGE, -ENOMEM ending it at once.
+ * Departure: 6.12 first drops the batch's clean file pages
+ * (reclaim_clean_pages_from_list); here they are migrated as in v3.5.
  */
 static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end)
 {
@@ -39,13 +46,17 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		.zone = page_zone(mm, pfn_to_page(mm, start)),
 		.sync = true,
 	};
+	bool v6 = mm->kernel.contig_v6;
 	unsigned long pfn = start;
 	unsigned tries = 0;
 	int ret = 0;
 
 	page_list_init(&cc.migratepages);
 	page_list_init(&cc.freepages);
-	lru_add_drain(mm);	/* migrate_prep_local */
+	if (v6)
+		lru_cache_disable(mm);
+	else
+		lru_add_drain(mm);	/* migrate_prep_local */
 	while (pfn < end || !page_list_empty(&cc.migratepages)) {
 		if (page_list_empty(&cc.migratepages)) {
 			cc.nr_migratepages = 0;
@@ -59,8 +70,14 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 			ret = ret < 0 ? ret : -EBUSY;
 			break;
 		}
-		ret = migrate_pages(mm, &cc.migratepages, alloc_migrate_target, 0, MIGRATE_SYNC_LIGHT);
+		ret = migrate_pages_reason(mm, &cc.migratepages, alloc_migrate_target, 0,
+					   v6 ? MIGRATE_SYNC : MIGRATE_SYNC_LIGHT,
+					   v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
+		if (v6 && ret == -ENOMEM)
+			break;
 	}
+	if (v6)
+		lru_cache_enable(mm);
 	putback_lru_pages(mm, &cc.migratepages);
 	return ret > 0 ? 0 : ret;
 }
@@ -120,11 +137,109 @@ static int find_outer_start(struct cma_mm *mm, unsigned long start, unsigned lon
 	return 0;
 }
 
-int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype)
+/*
+ * Take the free pages of [@outer_start, @end) off the buddy lists and
+ * give back those before @start and past @end. 0 or -EBUSY.
+ */
+static int take_free_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+			   unsigned long outer_start)
+{
+	unsigned long outer_end = isolate_freepages_range(mm, outer_start, end);
+
+	if (!outer_end)
+		return -EBUSY;
+	if (start != outer_start)
+		free_contig_range(mm, outer_start, start - outer_start);
+	if (end != outer_end)
+		free_contig_range(mm, end, outer_end - end);
+	return 0;
+}
+
+/* ---- 6.12 (contig_v6) ---- */
+
+static unsigned long pageblock_start(struct cma_mm *mm, unsigned long pfn)
+{
+	return pfn & ~(mm->pageblock_nr_pages - 1);
+}
+
+static unsigned long pageblock_end(struct cma_mm *mm, unsigned long pfn)
+{
+	return (pfn + mm->pageblock_nr_pages - 1) & ~(mm->pageblock_nr_pages - 1);
+}
+
+/* The range alloc_contig_range isolates: MAX_ORDER-aligned in v3.5, pageblock-aligned since 5.19. */
+static void contig_isolation_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+				   unsigned long *astart, unsigned long *aend)
+{
+	if (mm->kernel.contig_v6) {
+		*astart = pageblock_start(mm, start);
+		*aend = pageblock_end(mm, end);
+	} else {
+		*astart = pfn_max_align_down(mm, start);
+		*aend = pfn_max_align_up(mm, end);
+	}
+}
+
+/* find_large_buddy: the head of a free block that straddles @start, else @start. */
+static unsigned long find_large_buddy(struct cma_mm *mm, unsigned long start)
+{
+	unsigned long pfn = start;
+	unsigned order = 0;
+
+	while (!page_test(pfn_to_page(mm, pfn), PG_buddy)) {
+		if (++order >= mm->max_order)
+			return start;
+		pfn &= ~0ul << order;
+	}
+	return pfn + (1ul << page_order(pfn_to_page(mm, pfn))) > start ? pfn : start;
+}
+
+/*
+ * alloc_contig_range of 6.12: isolate the pageblocks the range touches
+ * (no wider), drain, migrate (a -EBUSY there still lets
+ * test_pages_isolated decide), then take the pages and give back what
+ * the free blocks held beyond the range. No watermark bump: since 3.8
+ * the allocator does not count free CMA pages for the allocations that
+ * cannot use them, so there is nothing to make safe.
+ */
+static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigned long end,
+				 int migratetype)
+{
+	unsigned long astart, aend, outer_start;
+	int ret;
+
+	contig_isolation_range(mm, start, end, &astart, &aend);
+	ret = start_isolate_page_range(mm, astart, aend, migratetype);
+	if (ret)
+		return ret;
+	drain_all_pages(mm);
+	ret = __alloc_contig_migrate_range(mm, start, end);
+	if (ret && ret != -EBUSY)
+		goto done;
+	/*
+	 * 6.12 frees a page of an isolated pageblock straight to the buddy
+	 * lists (free_unref_page); ours go through a per-CPU list first.
+	 */
+	drain_all_pages(mm);
+	outer_start = find_large_buddy(mm, start);
+	if (test_pages_isolated(mm, outer_start, end)) {
+		ret = -EBUSY;
+		goto done;
+	}
+	ret = take_free_range(mm, start, end, outer_start);
+done:
+	undo_isolate_page_range(mm, astart, aend, migratetype);
+	VM_VERIFY_ZONES(mm, "alloc_contig_range");
+	return ret;
+}
+
+/* alloc_contig_range of v3.5 (the seeds). */
+static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsigned long end,
+				  int migratetype)
 {
 	unsigned long astart = pfn_max_align_down(mm, start), aend = pfn_max_align_up(mm, end);
 	struct zone *zone = page_zone(mm, pfn_to_page(mm, start));
-	unsigned long outer_start, outer_end;
+	unsigned long outer_start;
 	int ret;
 
 	ret = start_isolate_page_range(mm, astart, aend, migratetype);
@@ -149,19 +264,18 @@ int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end
 	ret = mm->kernel.alloc_cma ? 0 : __reclaim_pages(zone, CMA_GFP_HIGHUSER_MOVABLE, end - start);
 	if (ret)
 		goto done;
-	outer_end = isolate_freepages_range(mm, outer_start, end);
-	if (!outer_end) {
-		ret = -EBUSY;
-		goto done;
-	}
-	if (start != outer_start)
-		free_contig_range(mm, outer_start, start - outer_start);
-	if (end != outer_end)
-		free_contig_range(mm, end, outer_end - end);
+	ret = take_free_range(mm, start, end, outer_start);
 done:
 	undo_isolate_page_range(mm, astart, aend, migratetype);
 	VM_VERIFY_ZONES(mm, "alloc_contig_range");
 	return ret;
+}
+
+int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype)
+{
+	if (mm->kernel.contig_v6)
+		return alloc_contig_range_v6(mm, start, end, migratetype);
+	return alloc_contig_range_v35(mm, start, end, migratetype);
 }
 
 /*
@@ -186,7 +300,7 @@ void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pa
 static int check_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 			      int migratetype)
 {
-	unsigned long astart = pfn_max_align_down(mm, start), aend = pfn_max_align_up(mm, end);
+	unsigned long astart, aend;
 	struct zone *zone;
 
 	if (start >= end || start < mm->base_pfn || end > mm->end_pfn || !pfn_valid(mm, start)) {
@@ -194,6 +308,7 @@ static int check_contig_range(struct cma_mm *mm, unsigned long start, unsigned l
 			  start, end);
 		return -EINVAL;
 	}
+	contig_isolation_range(mm, start, end, &astart, &aend);
 	if (migratetype != MIGRATE_MOVABLE && migratetype != MIGRATE_CMA) {
 		mm_pr_err(mm, "alloc_contig_range: migratetype %d refused: MIGRATE_MOVABLE (%d) or MIGRATE_CMA (%d)\n",
 			  migratetype, MIGRATE_MOVABLE, MIGRATE_CMA);

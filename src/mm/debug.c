@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "mm/cma.h"
 #include "mm/internal.h"
 
 enum pfn_state { PFN_UNSEEN, PFN_BUDDY, PFN_PCP, PFN_ALLOC, PFN_RESERVED };
@@ -528,6 +529,50 @@ static void check_totals(struct verifier *v)
 	check_cma_pages(v);
 }
 
+/*
+ * The CMA areas under the profile's rules: at most MAX_CMA_AREAS of them;
+ * each aligned to 2^max(MAX_ORDER, pageblock_order) pages (v3.5) or a
+ * pageblock (cma_generic), one bit per 2^order_per_bit pages (0 in v3.5),
+ * every pageblock CMA or ISOLATE; no zone's marks bumped for a contiguous
+ * allocation under contig_v6.
+ */
+static void check_cma_areas(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+	const struct cma_state *cs = mm->cma;
+	unsigned order = mm->max_order > mm->pageblock_order ? mm->max_order : mm->pageblock_order;
+	unsigned long align = mm->kernel.cma_generic ? mm->pageblock_nr_pages : 1ul << order;
+	struct zone *zone;
+
+	if (cs && cs->nr_reserved > cs->max_areas)
+		report(v, "%u CMA areas in %u slots", cs->nr_reserved, cs->max_areas);
+	for (unsigned i = 0; cs && i < cs->nr_reserved; i++) {
+		const struct cma *cma = cs->reserved[i].cma;
+
+		if (!cma)
+			continue;
+		if ((cma->base_pfn | cma->count) & (align - 1))
+			report(v, "CMA area %s at pfn %#lx, %lu pages, not aligned to %lu pages",
+			       cma->name, cma->base_pfn, cma->count, align);
+		if ((cma->order_per_bit && !mm->kernel.cma_generic) ||
+		    cma->count & ((1ul << cma->order_per_bit) - 1))
+			report(v, "CMA area %s: order_per_bit %u for %lu pages", cma->name,
+			       cma->order_per_bit, cma->count);
+		for (unsigned long pfn = cma->base_pfn; pfn < cma->base_pfn + cma->count;
+		     pfn += mm->pageblock_nr_pages) {
+			int mt = get_pageblock_migratetype(mm, pfn);
+
+			if (mt != MIGRATE_CMA && mt != MIGRATE_ISOLATE)
+				report(v, "pageblock at pfn %#lx of CMA area %s is %s", pfn, cma->name,
+				       migratetype_name(mt));
+		}
+	}
+	for_each_zone(mm, zone)
+		if (mm->kernel.contig_v6 && zone->min_cma_pages)
+			report(v, "zone %s: min_cma_pages %lu under a kernel without the watermark bump",
+			       zone->name, (unsigned long)zone->min_cma_pages);
+}
+
 int cma_mm_verify(struct cma_mm *mm)
 {
 	struct verifier v = { .mm = mm };
@@ -556,6 +601,7 @@ int cma_mm_verify(struct cma_mm *mm)
 	verify_pfns(&v);
 	check_totals(&v);
 	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);
+	check_cma_areas(&v);
 
 	for_each_zone(mm, zone) {
 		spin_unlock(&zone->lru_lock);

@@ -342,6 +342,8 @@ void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_l
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
+void lru_cache_disable(struct cma_mm *mm);
+void lru_cache_enable(struct cma_mm *mm);
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
@@ -405,17 +407,26 @@ void compaction_defer_reset(struct zone *zone, int order);
 /* ---- migrate.c ---- */
 
 enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
+/* Why pages move (later kernels' enum migrate_reason; v3.5 has none): the trace's reason=. */
+enum migrate_reason {
+	MR_COMPACTION, MR_MEMORY_FAILURE, MR_MEMORY_HOTPLUG, MR_SYSCALL, MR_MEMPOLICY_MBIND,
+	MR_NUMA_MISPLACED, MR_CONTIG_RANGE, MR_LONGTERM_PIN, MR_DEMOTION, MR_DAMON, MR_TYPES
+};
 typedef struct cma_page *(*new_page_t)(struct cma_mm *mm, struct cma_page *page,
 				       unsigned long private);
 int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 		  unsigned long private, enum migrate_mode mode);
+/* migrate_pages() saying why (the reason shows in the trace under cma_stats). */
+int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason);
 
 /* ---- contig.c, cma.c (the types are in mm/cma.h) ---- */
 
 int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype);
 void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages);
-struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align);
-bool cma_release(struct cma_mm *mm, struct cma *cma, struct cma_page *pages, unsigned long count);
+struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align,
+			   bool no_warn);
+bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages, unsigned long count);
 
 /* ---- vmscan.c: reclaim, kswapd, OOM; called with no library lock held, and callbacks run so ---- */
 

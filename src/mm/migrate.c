@@ -20,6 +20,11 @@ static const char *const migrate_mode_names[] = {
 	[MIGRATE_SYNC] = "MIGRATE_SYNC",
 };
 
+static const char *const migrate_reason_names[MR_TYPES] = {
+	"compaction", "memory_failure", "memory_hotplug", "syscall_or_cpuset", "mempolicy_mbind",
+	"numa_misplaced", "contig_range", "longterm_pin", "demotion", "damon",
+};
+
 /* The owner's reference has moved to @newpage: hand over what goes with it. */
 static void move_to_new_page(struct cma_mm *mm, struct cma_page *page, struct cma_page *newpage)
 {
@@ -114,15 +119,43 @@ free_new:
 }
 
 /*
+ * The mm_migrate_pages event: v3.5 has none, we print the counts and the
+ * mode; 6.12's TP_printk adds the THP counts (none here: no THP) and the
+ * reason, after an mm_migrate_pages_start event.
+ */
+static void trace_migrate_pages(struct cma_mm *mm, unsigned long succeeded, unsigned long failed,
+				enum migrate_mode mode, enum migrate_reason reason)
+{
+	if (!mm->kernel.cma_stats) {
+		trace_event(mm, "mm_migrate_pages", "nr_succeeded=%lu nr_failed=%lu mode=%s",
+			    succeeded, failed, migrate_mode_names[mode]);
+		return;
+	}
+	trace_event(mm, "mm_migrate_pages",
+		    "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=%s reason=%s",
+		    succeeded, failed, migrate_mode_names[mode], migrate_reason_names[reason]);
+}
+
+int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+		  unsigned long private, enum migrate_mode mode)
+{
+	return migrate_pages_reason(mm, from, get_new_page, private, mode, MR_COMPACTION);
+}
+
+/*
  * migrate_pages: up to 10 passes over @from. Returns the number of pages
  * not migrated (left on @from when they kept saying -EAGAIN), or -ENOMEM.
  * The caller puts back what is left with putback_lru_pages().
  */
-int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
-		  unsigned long private, enum migrate_mode mode)
+int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason)
 {
 	unsigned long nr_succeeded = 0, nr_failed = 0;
 	int retry = 1, rc = 0;
+
+	if (mm->kernel.cma_stats)
+		trace_event(mm, "mm_migrate_pages_start", "mode=%s reason=%s",
+			    migrate_mode_names[mode], migrate_reason_names[reason]);
 
 	for (int pass = 0; pass < 10 && retry; pass++) {
 		struct cma_page *page = page_list_first(mm, from), *next;
@@ -147,8 +180,7 @@ out:
 		count_vm_events(mm, PGMIGRATE_SUCCESS, nr_succeeded);
 	if (nr_failed + retry)
 		count_vm_events(mm, PGMIGRATE_FAIL, nr_failed + retry);
-	trace_event(mm, "mm_migrate_pages", "nr_succeeded=%lu nr_failed=%lu mode=%s",
-		    nr_succeeded, nr_failed + retry, migrate_mode_names[mode]);
+	trace_migrate_pages(mm, nr_succeeded, nr_failed + retry, mode, reason);
 	VM_VERIFY_ZONES(mm, "migrate_pages");
 	return rc ? rc : (int)(nr_failed + retry);
 }

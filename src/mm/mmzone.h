@@ -276,6 +276,7 @@ struct cma_mm {
 	void *dma;				/* the DMA layer's state (devices, pool) */
 	/* == the ISOLATE pageblocks of the machine; cma_mutex (verify_pageblocks) */
 	atomic_long isolated_pageblocks;
+	atomic_int lru_disable_count;		/* lru_cache_disable nesting (contig_v6) */
 
 	/* owner ops, by the id stored in page->flags; append-only under ops_lock */
 	pthread_mutex_t ops_lock;

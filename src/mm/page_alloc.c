@@ -140,8 +140,19 @@ static bool pageblock_isolated(struct cma_mm *mm, unsigned long pfn)
 static bool merge_crosses_isolation(struct cma_mm *mm, unsigned long pfn, unsigned long buddy_pfn,
 				    unsigned order)
 {
-	return order >= mm->pageblock_order &&
-	       atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
+	if (order < mm->pageblock_order)
+		return false;
+	/*
+	 * cma_generic: a CMA area may be a single pageblock (5.18, "mm: cma:
+	 * use pageblock_order as the single alignment"), so as 5.18's "mm:
+	 * page_alloc: avoid merging non-fallbackable pageblocks with others"
+	 * a CMA pageblock does not merge with a pageblock of another type.
+	 */
+	if (mm->kernel.cma_generic &&
+	    is_migrate_cma(get_pageblock_migratetype(mm, pfn)) !=
+	    is_migrate_cma(get_pageblock_migratetype(mm, buddy_pfn)))
+		return true;
+	return atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed) &&
 	       pageblock_isolated(mm, pfn) != pageblock_isolated(mm, buddy_pfn);
 }
 
@@ -1431,18 +1442,18 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
 /*
  * The mark split_free_page keeps: low + 2^order in v3.5, as if the block
  * were allocated. kernel.alloc_cma: 6.12's __isolate_free_page, min
- * (unboosted) + 2^order counting free CMA pages, and none at all for an
- * isolated block, which alloc_contig_range takes now that no
- * __reclaim_pages made room for it first.
+ * (unboosted) + 2^order counting free CMA pages. kernel.contig_v6: none
+ * at all for an isolated block, which alloc_contig_range takes now that
+ * no __reclaim_pages made room for it first.
  */
 static bool split_free_page_allowed(struct zone *zone, unsigned long pfn, unsigned order)
 {
 	struct cma_mm *mm = zone->mm;
 
+	if (mm->kernel.contig_v6 && get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
+		return true;
 	if (!mm->kernel.alloc_cma)
 		return zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0);
-	if (get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
-		return true;
 	return zone_watermark_ok(zone, 0, zone->watermark[WMARK_MIN] + (1ul << order), 0, ALLOC_CMA);
 }
 

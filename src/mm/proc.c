@@ -475,7 +475,8 @@ static void report_unknown(struct cma_mm *mm, const char *name)
 	for (size_t i = 0; i < NR_PROC_FILES && n < sizeof(accepted); i++)
 		n += snprintf(accepted + n, sizeof(accepted) - n, "%s%s", i ? ", " : "",
 			      proc_files[i].name);
-	mm_pr_err(mm, "cma_write_proc: no /proc file '%s': accepted %s\n", name, accepted);
+	mm_pr_err(mm, "cma_write_proc: no /proc file '%s': accepted %s%s\n", name, accepted,
+		  mm->kernel.cma_stats ? ", sys/kernel/mm/cma/AREA/FILE, debug/cma/AREA/FILE" : "");
 }
 
 /**
@@ -501,6 +502,12 @@ int cma_write_proc(struct cma_mm *mm, const char *name, FILE *out)
 		if (!ret && ferror(out))
 			ret = -EIO;
 		return ret;
+	}
+	/* the areas' sysfs and debugfs files, since 4.0 and 5.14 */
+	if (mm->kernel.cma_stats) {
+		ret = cma_write_area_file(mm, name, out);
+		if (ret <= 0)
+			return !ret && ferror(out) ? -EIO : ret;
 	}
 	report_unknown(mm, name);
 	return -ENOENT;

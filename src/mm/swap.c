@@ -303,8 +303,12 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
 	spin_lock(&slot->lock);
 	pv->pages[pv->nr++] = page_idx(mm, page);
-	/* empty it in the same critical section: threads may share a slot */
-	if (pv->nr == PAGEVEC_SIZE) {
+	/*
+	 * Empty it in the same critical section: threads may share a slot.
+	 * While the pagevecs are disabled (lru_cache_disable) every page
+	 * goes straight on.
+	 */
+	if (pv->nr == PAGEVEC_SIZE || atomic_load(&mm->lru_disable_count)) {
 		full = *pv;
 		pv->nr = 0;
 	}
@@ -322,6 +326,22 @@ void lru_add_drain_all(struct cma_mm *mm)
 {
 	for (unsigned c = 0; c < mm->nr_cpus; c++)
 		drain_slot_pagevec(mm, &mm->slots[c]);
+}
+
+/*
+ * lru_cache_disable (5.13): drain every CPU's pagevec and keep them
+ * empty until lru_cache_enable, so that no page a migration wants is
+ * hidden in one. Nests.
+ */
+void lru_cache_disable(struct cma_mm *mm)
+{
+	atomic_fetch_add(&mm->lru_disable_count, 1);
+	lru_add_drain_all(mm);
+}
+
+void lru_cache_enable(struct cma_mm *mm)
+{
+	atomic_fetch_sub(&mm->lru_disable_count, 1);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "inifile.h"
 #include "platform.h"
+#include "result.h"
 
 enum boot_option { O_PLATFORM, O_CMDLINE, O_KCONFIG, O_DUMP };
 enum { O_KERNEL = 64 };		/* apart, as in cmd_run.c */
@@ -140,7 +141,7 @@ static int boot_and_report(const struct platform *p, const struct boot_args *a)
 	printf("\n==> devices <==\n");
 	platform_write_devices(mm, p, devs, stdout);
 	for (int i = 0; i < a->nr_dumps; i++) {
-		printf("\n==> /proc/%s <==\n", a->dumps[i]);
+		printf("\n==> %s%s <==\n", proc_dir_of(a->dumps[i]), a->dumps[i]);
 		if (cma_write_proc(mm, a->dumps[i], stdout))
 			ret = -EIO;
 	}

@@ -34,12 +34,19 @@ struct run_args {
 	unsigned nr_kernels;
 };
 
+/*
+ * A name cma_write_proc may know: a /proc file, or (kernel 6.12) an
+ * area's sysfs or debugfs file, which only the booted machine can check.
+ */
 bool proc_name_ok(const char *name)
 {
 	static const char *const names[] = {
 		"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
 	};
 
+	if ((!strncmp(name, "sys/kernel/mm/cma/", 18) || !strncmp(name, "debug/cma/", 10)) &&
+	    strlen(name) < sizeof(((struct sim_proc *)0)->name))
+		return true;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
 			return true;

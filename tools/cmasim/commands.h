@@ -14,7 +14,7 @@
 #include "options.h"
 
 /* The /proc files --dump takes (cma_write_proc's names). */
-#define PROC_NAMES_ACCEPTED "buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma"
+#define PROC_NAMES_ACCEPTED "buddyinfo, pagetypeinfo, vmstat, meminfo, zoneinfo, cma,\nand on kernel 6.12 sys/kernel/mm/cma/AREA/FILE, debug/cma/AREA/FILE"
 bool proc_name_ok(const char *name);
 
 /* cmasim run: the scenario under one policy. */

@@ -554,7 +554,8 @@ static void html_run(FILE *out, const struct sim_result *r, const struct sim_res
 		html_histogram(out, &r->devices[i], runs, nr);
 	html_timeline(out, r);
 	for (i = 0; i < r->nr_procs; i++) {
-		fprintf(out, "<h3>/proc/%s at the end</h3>\n<pre>", r->procs[i].name);
+		fprintf(out, "<h3>%s%s at the end</h3>\n<pre>", proc_dir_of(r->procs[i].name),
+			r->procs[i].name);
 		html_escape(out, r->procs[i].text);
 		fputs("</pre>\n", out);
 	}

@@ -233,7 +233,8 @@ int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 		print_compare(out, runs, nr);
 	for (unsigned i = 0; i < nr; i++)
 		for (unsigned p = 0; p < runs[i].nr_procs; p++)
-			fprintf(out, "\n==> /proc/%s at the end, policy %s <==\n%s", runs[i].procs[p].name,
+			fprintf(out, "\n==> %s%s at the end, policy %s <==\n%s",
+				proc_dir_of(runs[i].procs[p].name), runs[i].procs[p].name,
 				run_label(runs, nr, i, label), runs[i].procs[p].text);
 	/* the one line that changes from run to run of one seed: tests drop it */
 	fprintf(out, "\n%s\n", fmt_host(host, runs, nr));

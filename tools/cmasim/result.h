@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdio.h>
 
 #define SIM_NAME_MAX 32
@@ -100,9 +101,23 @@ struct area_result {
 
 /* A /proc file of the machine at the end of the run (--dump). */
 struct sim_proc {
-	char name[16];
+	char name[64];
 	char *text;
 };
+
+/*
+ * Where the file @name (a cma_write_proc name) lives: "/proc/" for the
+ * /proc files, "/" for "sys/kernel/mm/cma/..." (sysfs), "/sys/kernel/"
+ * for "debug/cma/..." (debugfs, kernel 6.12).
+ */
+static inline const char *proc_dir_of(const char *name)
+{
+	if (!strncmp(name, "sys/", 4))
+		return "/";
+	if (!strncmp(name, "debug/", 6))
+		return "/sys/kernel/";
+	return "/proc/";
+}
 
 struct sim_result {
 	char scenario[SIM_NAME_MAX];

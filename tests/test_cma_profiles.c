@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CMA under both kernel profiles (issue 14, items 4-6): each test runs the
+ * same steps on a "3.5" and a "6.12" machine and asserts what each kernel
+ * does: alloc_contig_range's granularity, pagevecs, migration reason and
+ * watermark bump (contig_v6); cma=, area slots, alignment, order_per_bit
+ * and the messages of mm/cma.c (cma_generic); the areas' sysfs and
+ * debugfs files and trace formats (cma_stats).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "mm/cma.h"
+#include "owners.h"
+
+static const char *const kernels[] = { "3.5", "6.12" };
+#define for_each_kernel(k) for (const char *const *k = kernels; k < kernels + 2; k++)
+
+static bool is_v6(struct cma_mm *mm)
+{
+	return !strcmp(cma_mm_kernel(mm), "6.12");
+}
+
+/* The machine's log, for the caller to free. */
+static char *dmesg(struct cma_mm *mm)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(cma_mm_dmesg(mm, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* cma_write_proc(@name) into a string (NULL on error, *ret set). */
+static char *proc(struct cma_mm *mm, const char *name, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	*ret = cma_write_proc(mm, name, f);
+	fclose(f);
+	if (*ret) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static char trace_buf[1 << 16];
+static size_t trace_len;
+
+static void trace_collect(void *ctx, const char *event, const char *line)
+{
+	if (!strncmp(event, "mm_page_", 8) || trace_len >= sizeof(trace_buf))
+		return;
+	trace_len += (size_t)snprintf(trace_buf + trace_len, sizeof(trace_buf) - trace_len, "%s\n", line);
+}
+
+static void trace_start(struct cma_mm *mm)
+{
+	trace_len = 0;
+	trace_buf[0] = '\0';
+	cma_mm_set_trace(mm, trace_collect, NULL);
+}
+
+/* ---- item 4: alloc_contig_range (contig_v6) ---- */
+
+/*
+ * Expect (5.19 "mm: make alloc_contig_range work at pageblock
+ * granularity"): with the first pageblock of a CMA MAX_ORDER block
+ * isolated by someone else, a range in the second can be taken under
+ * 6.12, which isolates only the pageblocks the range touches; v3.5 works
+ * on the whole MAX_ORDER block and refuses (its pageblocks are not all
+ * CMA: -EINVAL where the kernel would BUG).
+ */
+static void alloc_contig_range_granularity_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		/* pageblock 512 pages, MAX_ORDER block 1024 */
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .kernel = *k,
+					    .cma_base = 32 * MiB, .cma_size = 8 * MiB);
+		unsigned long base = (32 * MiB) >> mm->page_shift;
+
+		assert_int_equal(cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+		if (!is_v6(mm)) {
+			assert_int_equal(cma_alloc_contig_range(mm, base + 512, base + 528, CMA_MIGRATE_CMA),
+					 -EINVAL);
+		} else {
+			assert_int_equal(cma_alloc_contig_range(mm, base + 512, base + 528, CMA_MIGRATE_CMA), 0);
+			assert_int_equal(cma_pageblock_migratetype(mm, base), CMA_MIGRATE_ISOLATE);
+			cma_free_contig_range(mm, base + 512, 16);
+		}
+		assert_int_equal(cma_pageblock_migratetype(mm, base + 512), CMA_MIGRATE_CMA);
+		assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (5.13 "mm: disable LRU pagevec during the migration
+ * temporarily"): a movable page still in another CPU's pagevec is not on
+ * the LRU, so v3.5 (which drains only its own CPU's before migrating)
+ * cannot move it and the range is -EBUSY; 6.12's lru_cache_disable
+ * drains every CPU's first and moves it, its bytes intact.
+ */
+static void alloc_contig_range_other_cpu_pagevec_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.cpus = 2, .kernel = *k);
+		struct fake_owner *o = owner_create(mm, true, 1);
+		struct cma_page *page;
+		unsigned long pfn;
+
+		cma_mm_bind_cpu(mm, 1);
+		page = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 7);
+		assert_non_null(page);
+		cma_mm_bind_cpu(mm, 0);
+		pfn = cma_page_to_pfn(mm, page);
+		if (!is_v6(mm)) {
+			assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+			assert_ptr_equal(o->slots[0].page, page);
+		} else {
+			assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+			assert_ptr_not_equal(o->slots[0].page, page);
+			cma_free_contig_range(mm, pfn, 1);
+		}
+		assert_true(owner_check(o) >= 0);
+		owner_destroy(o);
+		lru_add_drain_all(mm);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: alloc_contig_range migrates in MIGRATE_SYNC_LIGHT with v3.5's
+ * trace line; 6.12 in MIGRATE_SYNC with MR_CONTIG_RANGE, its
+ * mm_migrate_pages_start and its mm_migrate_pages TP_printk.
+ */
+static void alloc_contig_range_migrate_reason_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		struct fake_owner *o = owner_create(mm, false, 1);
+		unsigned long pfn;
+
+		assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
+		lru_add_drain_all(mm);
+		pfn = cma_page_to_pfn(mm, o->slots[0].page);
+		trace_start(mm);
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		cma_mm_set_trace(mm, NULL, NULL);
+		if (!is_v6(mm)) {
+			assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 mode=MIGRATE_SYNC_LIGHT\n"));
+			assert_null(strstr(trace_buf, "reason="));
+		} else {
+			assert_non_null(strstr(trace_buf, "mm_migrate_pages_start: mode=MIGRATE_SYNC reason=contig_range\n"));
+			assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC reason=contig_range\n"));
+		}
+		cma_free_contig_range(mm, pfn, 1);
+		assert_true(owner_check(o) >= 0);
+		owner_destroy(o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (seed 008's __reclaim_pages, removed by 3.8's "mm: cma: remove
+ * watermark hacks"): a free CMA range taken with free memory just above
+ * the low mark makes v3.5 raise the marks and reclaim; 6.12 takes it
+ * without reclaiming a page.
+ */
+static void alloc_contig_range_watermark_bump_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cpus = 2,
+					    .cmdline = "cma=8M", .kernel = *k);
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		unsigned long base = cma_area_base_pfn(cma), nr = mm->end_pfn - mm->base_pfn;
+		struct zone *z = page_zone(mm, pfn_to_page(mm, base));
+		struct fake_owner *o = owner_create(mm, false, nr);
+		uint64_t reclaimed = 0;
+
+		for (uint64_t i = 0; i < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
+			assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+		/* empty the range: its owner pages go */
+		for (uint64_t i = 0; i < nr; i++) {
+			struct cma_page *p = o->slots[i].page;
+
+			if (p && cma_page_to_pfn(mm, p) >= base && cma_page_to_pfn(mm, p) < base + 1024)
+				owner_release(o, i);
+		}
+		lru_add_drain_all(mm);
+		cma_drain_all_pages(mm);
+		assert_true(zone_page_state(z, NR_FREE_PAGES) < low_wmark_pages(z) + 2 * 1024);
+		assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+		assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+		if (is_v6(mm))
+			assert_int_equal(reclaimed, 0);
+		else
+			assert_true(reclaimed > 0);
+		assert_int_equal(z->min_cma_pages, 0);
+		cma_free_contig_range(mm, base, 1024);
+		assert_true(owner_check(o) >= 0);
+		owner_destroy(o);
+		lru_add_drain_all(mm);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (6.12 __cma_alloc): a failed cma_alloc is said in the log with
+ * the area's free runs (cma_debug_show_areas), unless no_warn; its
+ * cma_alloc_finish event carries the last pfn tried (-1: none). v3.5
+ * says nothing and our trace gave pfn 0.
+ */
+static void cma_alloc_failure_message_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+					    .cmdline = "cma=8M", .kernel = *k);
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
+		char *log;
+
+		assert_non_null(p);
+		trace_start(mm);
+		assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2000, 0));
+		assert_null(cma_area_alloc(mm, cma, 1990, 0, true));
+		cma_mm_set_trace(mm, NULL, NULL);
+		log = dmesg(mm);
+		if (is_v6(mm)) {
+			assert_non_null(strstr(log, "cma: __cma_alloc: reserved: alloc failed, req-size: 2000 pages, ret: -12\n"
+						    "cma: number of available pages: 1948@100=> 1948 free of 2048 total pages\n"));
+			assert_null(strstr(log, "req-size: 1990"));
+			assert_non_null(strstr(trace_buf, "cma_alloc_finish: name=reserved pfn=0xffffffffffffffff page=(nil) count=2000 align=0 errorno=-12\n"));
+		} else {
+			assert_null(strstr(log, "alloc failed"));
+			assert_non_null(strstr(trace_buf, "cma_alloc_finish: name=reserved pfn=0x0 page=(nil) count=2000 align=0 errorno=-12\n"));
+		}
+		free(log);
+		assert_true(cma_area_release(mm, cma, p, 100));
+		assert_false(cma_area_release(mm, cma, p, 100));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* ---- item 5: areas (cma_generic) ---- */
+
+/*
+ * Expect (6.12 early_cma and dma_contiguous_reserve): cma=16M@32M is a
+ * fixed default area at 32 MiB, reported in 6.12's words;
+ * cma=8M@16M-32M is the highest fit in [16 MiB, 32 MiB). v3.5 reads only
+ * a size: both are malformed (-EINVAL at create).
+ */
+static void cma_cmdline_base_limit_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_bank bank = { 0, 64 * MiB };
+		struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+					     .cmdline = "cma=16M@32M", .kernel = *k, .quiet = true };
+		struct cma_mm *mm = NULL;
+		char *log;
+
+		if (!strcmp(*k, "3.5")) {
+			assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+			cfg.cmdline = "cma=8M@16M-32M";
+			assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+			continue;
+		}
+		mm = test_boot(&cfg);
+		assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), (32 * MiB) >> 12);
+		assert_int_equal(cma_area_count(cma_dev_get_cma_area(mm, NULL)), (16 * MiB) >> 12);
+		log = dmesg(mm);
+		assert_non_null(strstr(log, "cma: Reserved 16 MiB at 0x0000000002000000 on node -1\n"));
+		free(log);
+		cma_mm_destroy(mm);
+
+		cfg.cmdline = "cma=8M@16M-32M";
+		mm = test_boot(&cfg);
+		assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), (24 * MiB) >> 12);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect the declaration rules of each kernel: v3.5 has 1 + CONFIG_CMA_AREAS
+ * slots, aligns a base up to 2^MAX_ORDER pages and says -ENOMEM for an
+ * area larger than memory; 6.12 has CONFIG_CMA_AREAS slots, refuses an
+ * unaligned fixed base and an area past the limit (-EINVAL), each with
+ * its message, and aligns to a pageblock.
+ */
+static void cma_declare_rules_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_bank bank = { 0, 256 * MiB };
+		struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+					     .cmdline = "cma=0", .kconfig = "CONFIG_CMA_AREAS=2\n",
+					     .kernel = *k, .quiet = true };
+		struct cma_mm *mm = NULL;
+		bool v6 = !strcmp(*k, "6.12");
+		char *log;
+
+		assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 512 * MiB, 0, 0), v6 ? -EINVAL : -ENOMEM);
+		/* a base 1 MiB past a 2 MiB pageblock */
+		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 97 * MiB, 0), v6 ? -EINVAL : 0);
+		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 200 * MiB, 0), 0);
+		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0, 0), 0);
+		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0, 0), -ENOSPC);
+		log = dmesg(mm);
+		if (v6) {
+			assert_non_null(strstr(log, "cma: Size (0x0000000020000000) of region at 0x0000000000000000 exceeds limit (0x0000000010000000)\n"
+						    "cma: Failed to reserve 512 MiB on node -1\n"));
+			assert_non_null(strstr(log, "cma: Region at 0x0000000006100000 must be aligned to 0x0000000000200000 bytes\n"));
+			assert_non_null(strstr(log, "cma: Reserved 2 MiB at 0x000000000c800000 on node -1\n"));
+		} else {
+			assert_non_null(strstr(log, "cma: CMA: reserved 8 MiB at 06800000\n"));
+		}
+		assert_non_null(strstr(log, "cma: Not enough slots for CMA reserved regions!\n"));
+		free(log);
+		assert_int_equal(cma_mm_boot(mm), 0);
+		/* the last area declared with no device is the default: 2 MiB, or 8 MiB aligned */
+		assert_int_equal(cma_area_count(cma_dev_get_cma_area(mm, NULL)), v6 ? 512 : 2048);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (3.17 mm/cma.c): cma_declare_contiguous_nid makes a named area
+ * with one bitmap bit per 2^order_per_bit pages, so 3 pages take 4; no
+ * device uses it. v3.5 has no such call (-ENOSYS).
+ */
+static void cma_declare_contiguous_nid_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm_early(.pageblock_order = 9, .kernel = *k);
+		struct cma *cma = NULL;
+		struct cma_page *p, *q;
+		char *used;
+		int ret;
+
+		if (!is_v6(mm)) {
+			assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 2, false, "heap",
+								    &cma, -1), -ENOSYS);
+			assert_null(cma);
+			cma_mm_destroy(mm);
+			continue;
+		}
+		assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 2, false, "heap", &cma, -1), 0);
+		assert_non_null(cma);
+		assert_int_equal(cma_mm_boot(mm), 0);
+		assert_null(cma_dev_get_cma_area(mm, NULL));
+		assert_string_equal(cma_area_name(cma), "heap");
+		p = cma_area_alloc(mm, cma, 3, 0, false);
+		q = cma_area_alloc(mm, cma, 1, 0, false);
+		assert_non_null(p);
+		assert_non_null(q);
+		assert_int_equal(cma_page_to_pfn(mm, q), cma_page_to_pfn(mm, p) + 4);
+		used = proc(mm, "debug/cma/heap/used", &ret);
+		assert_string_equal(used, "8\n");
+		free(used);
+		used = proc(mm, "debug/cma/heap/order_per_bit", &ret);
+		assert_string_equal(used, "2\n");
+		free(used);
+		assert_true(cma_area_release(mm, cma, p, 3));
+		assert_true(cma_area_release(mm, cma, q, 1));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* ---- item 6: statistics (cma_stats) ---- */
+
+/*
+ * Expect (5.14 mm/cma_sysfs.c, 4.0 mm/cma_debug.c): under 6.12 an area's
+ * sysfs and debugfs files read as the kernel prints them, and an unknown
+ * one is -ENOENT naming the areas; v3.5 has none of them (-ENOENT).
+ */
+static void cma_area_files_by_profile(void **state)
+{
+	static const char *const names[] = {
+		"sys/kernel/mm/cma/reserved/alloc_pages_success",
+		"sys/kernel/mm/cma/reserved/alloc_pages_fail",
+		"sys/kernel/mm/cma/reserved/release_pages_success",
+		"debug/cma/reserved/base_pfn", "debug/cma/reserved/count",
+		"debug/cma/reserved/order_per_bit", "debug/cma/reserved/used",
+		"debug/cma/reserved/maxchunk", "debug/cma/reserved/bitmap",
+	};
+	char expect_bitmap[2048];
+
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+					    .cmdline = "cma=8M", .kernel = *k);
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 40, 0);
+		char base[32];
+		size_t n = 0;
+		char *log;
+		int ret;
+
+		assert_non_null(p);
+		assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2040, 0));
+		if (!is_v6(mm)) {
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+				assert_null(proc(mm, names[i], &ret));
+				assert_int_equal(ret, -ENOENT);
+			}
+			cma_dma_release_from_contiguous(mm, NULL, p, 40);
+			cma_mm_destroy(mm);
+			continue;
+		}
+		/* 2048 pages: 64 words, bits 0..39 set */
+		n += (size_t)snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, "4294967295 255");
+		for (int w = 2; w < 64; w++)
+			n += (size_t)snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, " 0");
+		snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, "\n");
+		snprintf(base, sizeof(base), "%lu\n", cma_area_base_pfn(cma));
+		{
+			const char *const expect[] = {
+				"40\n", "2040\n", "0\n", base, "2048\n", "0\n", "40\n", "2008\n", expect_bitmap,
+			};
+
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+				char *text = proc(mm, names[i], &ret);
+
+				assert_int_equal(ret, 0);
+				if (strcmp(text, expect[i]))
+					fail_msg("%s: expected '%s', found '%s'", names[i], expect[i], text);
+				free(text);
+			}
+		}
+		assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 40));
+		log = proc(mm, "sys/kernel/mm/cma/reserved/release_pages_success", &ret);
+		assert_string_equal(log, "40\n");
+		free(log);
+		assert_null(proc(mm, "sys/kernel/mm/cma/camera/alloc_pages_success", &ret));
+		assert_int_equal(ret, -ENOENT);
+		assert_null(proc(mm, "debug/cma/reserved/alloc", &ret));
+		assert_int_equal(ret, -ENOENT);
+		log = dmesg(mm);
+		assert_non_null(strstr(log, "cma_write_proc: no file 'debug/cma/reserved/alloc': areas: reserved; files: base_pfn, count, order_per_bit, used, maxchunk, bitmap\n"));
+		free(log);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect cma_mm_verify to know each profile's area rules: an area of
+ * 1536 pages (not 2^MAX_ORDER-aligned) or with order_per_bit is wrong
+ * only under 3.5; a zone's marks bumped by min_cma_pages only under 6.12
+ * (no watermark bump since 3.8).
+ */
+static void cma_mm_verify_area_rules_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+					    .cmdline = "cma=8M", .kernel = *k);
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		struct zone *z = page_zone(mm, pfn_to_page(mm, cma->base_pfn));
+		int broken35 = is_v6(mm) ? 0 : -EUCLEAN, broken6 = is_v6(mm) ? -EUCLEAN : 0;
+
+		assert_int_equal(cma->count, 2048);
+		cma->count = 1536;
+		assert_int_equal(cma_mm_verify(mm), broken35);
+		cma->count = 2048;
+		cma->order_per_bit = 1;
+		assert_int_equal(cma_mm_verify(mm), broken35);
+		cma->order_per_bit = 0;
+		z->min_cma_pages = 1;
+		assert_int_equal(cma_mm_verify(mm), broken6);
+		z->min_cma_pages = 0;
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(alloc_contig_range_granularity_by_profile),
+		cmocka_unit_test(alloc_contig_range_other_cpu_pagevec_by_profile),
+		cmocka_unit_test(alloc_contig_range_migrate_reason_by_profile),
+		cmocka_unit_test(alloc_contig_range_watermark_bump_by_profile),
+		cmocka_unit_test(cma_alloc_failure_message_by_profile),
+		cmocka_unit_test(cma_cmdline_base_limit_by_profile),
+		cmocka_unit_test(cma_declare_rules_by_profile),
+		cmocka_unit_test(cma_declare_contiguous_nid_by_profile),
+		cmocka_unit_test(cma_area_files_by_profile),
+		cmocka_unit_test(cma_mm_verify_area_rules_by_profile),
+	};
+
+	return cmocka_run_group_tests_name("cma under both profiles", tests, NULL, NULL);
+}
