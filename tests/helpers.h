@@ -53,7 +53,6 @@ struct test_shape {
 	 */
 	cma_phys_t cma_base;
 	uint64_t cma_size;
-	const char *kernel;		/* NULL: the run's (CMA_TEST_KERNEL, else 3.5) */
 };
 
 /* The configuration of @shape; its one bank, if it has no @banks, in *@bank. */
