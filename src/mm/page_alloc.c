@@ -1020,7 +1020,9 @@ bool unreserve_highatomic_pageblock(struct cma_mm *mm, enum zone_type high_zonei
 						 zone->nr_reserved_highatomic - size, __ATOMIC_RELAXED);
 			}
 			if (o < mm->pageblock_order) {
-				VM_BUG_ON(!prep_move_freepages_block(zone, page, &start, &free, &movable));
+				/* as 6.12, a block across the zone's edge is left alone */
+				if (!prep_move_freepages_block(zone, page, &start, &free, &movable))
+					continue;
 				move_block_to(zone, start, migratetype);
 			} else {
 				move_to_free_list(zone, page, o, migratetype);
