@@ -455,6 +455,7 @@ static void rmqueue_fallback_steal_boosts_watermarks(void **state)
 		struct zone *z = &mm->zones[ZONE_NORMAL];
 		unsigned long nr, boost;
 		struct cma_page *p;
+		char want[160], *text;
 
 		assert_int_equal(cma_kswapd_start_polled(mm), 0);
 		one_free_order3(mm, pages, &nr, 1000);
@@ -466,6 +467,13 @@ static void rmqueue_fallback_steal_boosts_watermarks(void **state)
 			assert_int_equal(max_watermark_boost(z), 1500);
 			assert_int_equal(low_wmark_pages(z), boost);
 			assert_verify(mm);
+			/* zoneinfo prints the boost and each mark with it, as 6.12's */
+			snprintf(want, sizeof(want), "\n  pages free     %lu\n        boost    %lu\n        min      %lu\n",
+				 zone_page_state(z, NR_FREE_PAGES), boost, min_wmark_pages(z));
+			text = test_proc_read(mm, "zoneinfo");
+			if (!strstr(text, want))
+				fail_msg("expected in zoneinfo:\n%s\nfound:\n%s", want, text);
+			free(text);
 			cma_kswapd_poll(mm);
 		} else {
 			assert_int_equal(boost, 0);

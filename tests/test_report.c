@@ -674,6 +674,8 @@ static void html_histograms_line_up_and_read_plainly(void **state)
 	assert_null(strstr(html, ".000000 s"));
 	assert_non_null(strstr(html, "<b>frag index</b>: the kernel's fragmentation index"));
 	assert_non_null(strstr(html, "CMA free, is the part of the free memory that lies in CMA areas"));
+	/* the type after the per-CPU ones is each profile's: MIGRATE_RESERVE, MIGRATE_HIGHATOMIC */
+	assert_non_null(strstr(html, "Reserve (3.5) or HighAtomic (6.12)"));
 	printf("camera histograms' x labels: %s\n", first);
 	free(html);
 	free_runs(runs, NR_POLICIES);

@@ -834,6 +834,27 @@ static void sim_run_area_not_reserved_is_einval(void **state)
 }
 
 /*
+ * Expect: under 6.12 an area rounds to a pageblock (cma_declare_contiguous_nid's
+ * CMA_MIN_ALIGNMENT_BYTES: 4 MiB on this ARM board, against v3.5's 8 MiB),
+ * and the largest fit is found in those steps: one step more does not fit.
+ */
+static void sim_cma_alignment_follows_the_kernel(void **state)
+{
+	struct scenario *sc = parse(BOARD_64M "kernel = 6.12\nduration = 1s\n[device cam]\nsize = 1M\nperiod = 100ms\n");
+	char line[SIM_AREA_LINE_MAX];
+	uint64_t fit, align = sim_cma_alignment(sc);
+
+	assert_int_equal(align, 4ull << 20);
+	assert_int_equal(sim_cma_fit(sc, &fit), 0);
+	assert_true(fit > 0 && fit % align == 0 && fit < (64ull << 20));
+	snprintf(sc->cma, sizeof(sc->cma), "%lluK", (unsigned long long)(fit >> 10));
+	assert_int_equal(sim_check_areas(sc, sim_policy_find("cma"), line, sizeof(line)), 0);
+	snprintf(sc->cma, sizeof(sc->cma), "%lluK", (unsigned long long)((fit + align) >> 10));
+	assert_int_equal(sim_check_areas(sc, sim_policy_find("cma"), line, sizeof(line)), -ENOSPC);
+	free(sc);
+}
+
+/*
  * Expect: the run records its CMA area (16 MiB: 4096 pages) and the
  * devices' use of it: two 1 MiB buffers (512 pages) held in [1 s, 2 s)
  * and [3 s, 4 s) of 4.5 s are a peak of 512 and a time-weighted mean of
@@ -1029,6 +1050,7 @@ int main(void)
 		cmocka_unit_test(scenario_override_sets_keys_as_the_file),
 		cmocka_unit_test(sim_run_refused_configuration_is_einval),
 		cmocka_unit_test(sim_run_area_not_reserved_is_einval),
+		cmocka_unit_test(sim_cma_alignment_follows_the_kernel),
 		cmocka_unit_test(sim_run_records_the_devices_use_of_the_area),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};

@@ -369,6 +369,7 @@ void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm)
 	zm->min = read_ulong(&zone->watermark[WMARK_MIN]);
 	zm->low = read_ulong(&zone->watermark[WMARK_LOW]);
 	zm->high = read_ulong(&zone->watermark[WMARK_HIGH]);
+	zm->boost = read_ulong(&zone->watermark_boost);
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		zm->lowmem_reserve[i] = read_ulong(&zone->lowmem_reserve[i]);
 	spin_unlock(&zone->lock);

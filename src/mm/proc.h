@@ -24,6 +24,7 @@ unsigned long thread_size_kb(const struct cma_mm *mm);
 
 struct zone_marks {
 	unsigned long min, low, high;
+	unsigned long boost;		/* 5.0's watermark boost (kernel.watermark_boost) */
 	unsigned long lowmem_reserve[MAX_NR_ZONES];
 };
 

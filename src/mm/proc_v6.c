@@ -196,8 +196,8 @@ static bool is_zone_first_populated(struct cma_mm *mm, struct zone *zone)
 }
 
 /*
- * The watermarks as 6.12 prints them. boost: the model keeps none
- * (watermark boosting is the allocator's, not /proc's); promo: 6.x sets
+ * The watermarks as 6.12 prints them: the boost, then each mark with the
+ * boost added (min_wmark_pages() and the others); promo: 6.x sets
  * WMARK_PROMO one step (high - low) above high.
  */
 static void zoneinfo_marks(struct cma_mm *mm, struct zone *zone, FILE *out)
@@ -216,8 +216,8 @@ static void zoneinfo_marks(struct cma_mm *mm, struct zone *zone, FILE *out)
 		"\n        present  %lu"
 		"\n        managed  %lu"
 		"\n        cma      %lu",
-		zone_page_state(zone, NR_FREE_PAGES), 0ul, zm.min, zm.low, zm.high,
-		zm.high + (zm.high - zm.low), zone->spanned_pages, zone->present_pages,
+		zone_page_state(zone, NR_FREE_PAGES), zm.boost, zm.min + zm.boost, zm.low + zm.boost,
+		zm.high + zm.boost, zm.high + (zm.high - zm.low) + zm.boost, zone->spanned_pages, zone->present_pages,
 		zone->managed_pages, zone->cma_pages);
 	/* lowmem_reserve has one entry per zone 6.x builds */
 	fputs("\n        protection: (", out);

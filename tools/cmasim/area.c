@@ -52,16 +52,24 @@ static int board_of(const struct scenario *sc, struct platform *p)
 		p->banks[0].size = sc->memory_bytes;
 		p->nr_banks = 1;
 	}
+	if (sc->kernel)
+		p->cfg.kernel = sc->kernel;
 	return 0;
 }
 
-/* As cma_declare_contiguous rounds: to the larger of MAX_ORDER and pageblock_order pages. */
+/*
+ * As the kernel rounds cma=: v3.5's dma_contiguous_reserve to the larger
+ * of MAX_ORDER and pageblock_order pages; 6.12's cma_declare_contiguous_nid
+ * to CMA_MIN_ALIGNMENT_BYTES, a pageblock.
+ */
 static uint64_t board_alignment(const struct platform *p)
 {
 	unsigned shift = p->cfg.page_shift ? p->cfg.page_shift : 12;
 	unsigned max_order = p->cfg.max_order ? p->cfg.max_order : 11;
 	unsigned pageblock_order = p->cfg.pageblock_order ? p->cfg.pageblock_order : max_order - 1;
 
+	if (p->cfg.kernel && !strcmp(p->cfg.kernel, "6.12"))
+		return 1ull << (shift + pageblock_order);
 	return 1ull << (shift + (max_order > pageblock_order ? max_order : pageblock_order));
 }
 
