@@ -213,24 +213,19 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 
 /* ---- /proc/meminfo: meminfo_proc_show(), v3.5's or 6.12's ---- */
 
-/* Which layout prints a line: both, or only v3.5's or only 6.x's. */
-enum meminfo_layout { MEMINFO_BOTH, MEMINFO_V3_5, MEMINFO_V6 };
-
 struct meminfo_line {
 	const char *label;
 	unsigned long kb;
-	enum meminfo_layout only;
+	bool v6_only;		/* a line only 6.x's layout prints */
 };
 
 /* Every line is "%-16s%8lu kB": the label and its colon padded to 16. */
 static void meminfo_print(struct cma_mm *mm, FILE *out, const struct meminfo_line *lines, size_t n)
 {
-	enum meminfo_layout skip = mm->kernel.proc_v6 ? MEMINFO_V3_5 : MEMINFO_V6;
-
 	for (size_t i = 0; i < n; i++) {
 		char label[24];
 
-		if (lines[i].only == skip)
+		if (lines[i].v6_only && !mm->kernel.proc_v6)
 			continue;
 		snprintf(label, sizeof(label), "%s:", lines[i].label);
 		fprintf(out, "%-16s%8lu kB\n", label, lines[i].kb);
@@ -245,10 +240,10 @@ static void meminfo_print_highmem(struct cma_mm *mm, FILE *out, unsigned long to
 	unsigned long high_total = zone->managed_pages;
 	unsigned long high_free = zone_page_state(zone, NR_FREE_PAGES);
 	const struct meminfo_line lines[] = {
-		{ "HighTotal", K(mm, high_total), MEMINFO_BOTH },
-		{ "HighFree", K(mm, high_free), MEMINFO_BOTH },
-		{ "LowTotal", K(mm, totalram - high_total), MEMINFO_BOTH },
-		{ "LowFree", K(mm, freeram > high_free ? freeram - high_free : 0), MEMINFO_BOTH },
+		{ "HighTotal", K(mm, high_total), false },
+		{ "HighFree", K(mm, high_free), false },
+		{ "LowTotal", K(mm, totalram - high_total), false },
+		{ "LowFree", K(mm, freeram > high_free ? freeram - high_free : 0), false },
 	};
 
 	meminfo_print(mm, out, lines, sizeof(lines) / sizeof(lines[0]));
@@ -308,50 +303,50 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 	unsigned long slab_r = global_page_state(mm, NR_SLAB_RECLAIMABLE);
 	unsigned long slab_u = global_page_state(mm, NR_SLAB_UNRECLAIMABLE);
 	const struct meminfo_line head[] = {
-		{ "MemTotal", K(mm, totalram), MEMINFO_BOTH },
-		{ "MemFree", K(mm, freeram), MEMINFO_BOTH },
-		{ "MemAvailable", mm->kernel.proc_v6 ? K(mm, si_mem_available(mm)) : 0, MEMINFO_V6 },
-		{ "Buffers", 0, MEMINFO_BOTH },
-		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)), MEMINFO_BOTH },
-		{ "SwapCached", 0, MEMINFO_BOTH },
-		{ "Active", K(mm, active_anon + active_file), MEMINFO_BOTH },
-		{ "Inactive", K(mm, inactive_anon + inactive_file), MEMINFO_BOTH },
-		{ "Active(anon)", K(mm, active_anon), MEMINFO_BOTH },
-		{ "Inactive(anon)", K(mm, inactive_anon), MEMINFO_BOTH },
-		{ "Active(file)", K(mm, active_file), MEMINFO_BOTH },
-		{ "Inactive(file)", K(mm, inactive_file), MEMINFO_BOTH },
-		{ "Unevictable", K(mm, global_page_state(mm, NR_UNEVICTABLE)), MEMINFO_BOTH },
-		{ "Mlocked", K(mm, global_page_state(mm, NR_MLOCK)), MEMINFO_BOTH },
+		{ "MemTotal", K(mm, totalram), false },
+		{ "MemFree", K(mm, freeram), false },
+		{ "MemAvailable", mm->kernel.proc_v6 ? K(mm, si_mem_available(mm)) : 0, true },
+		{ "Buffers", 0, false },
+		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)), false },
+		{ "SwapCached", 0, false },
+		{ "Active", K(mm, active_anon + active_file), false },
+		{ "Inactive", K(mm, inactive_anon + inactive_file), false },
+		{ "Active(anon)", K(mm, active_anon), false },
+		{ "Inactive(anon)", K(mm, inactive_anon), false },
+		{ "Active(file)", K(mm, active_file), false },
+		{ "Inactive(file)", K(mm, inactive_file), false },
+		{ "Unevictable", K(mm, global_page_state(mm, NR_UNEVICTABLE)), false },
+		{ "Mlocked", K(mm, global_page_state(mm, NR_MLOCK)), false },
 	};
 	const struct meminfo_line tail[] = {
-		{ "SwapTotal", swap_total, MEMINFO_BOTH },
-		{ "SwapFree", swap_total > swap_used ? swap_total - swap_used : 0, MEMINFO_BOTH },
-		{ "Dirty", K(mm, global_page_state(mm, NR_FILE_DIRTY)), MEMINFO_BOTH },
-		{ "Writeback", K(mm, global_page_state(mm, NR_WRITEBACK)), MEMINFO_BOTH },
-		{ "AnonPages", K(mm, global_page_state(mm, NR_ANON_PAGES)), MEMINFO_BOTH },
-		{ "Mapped", K(mm, global_page_state(mm, NR_FILE_MAPPED)), MEMINFO_BOTH },
-		{ "Shmem", K(mm, global_page_state(mm, NR_SHMEM)), MEMINFO_BOTH },
-		{ "KReclaimable", K(mm, slab_r), MEMINFO_V6 },
-		{ "Slab", K(mm, slab_r + slab_u), MEMINFO_BOTH },
-		{ "SReclaimable", K(mm, slab_r), MEMINFO_BOTH },
-		{ "SUnreclaim", K(mm, slab_u), MEMINFO_BOTH },
-		{ "KernelStack", global_page_state(mm, NR_KERNEL_STACK) * thread_size_kb(mm), MEMINFO_BOTH },
-		{ "PageTables", K(mm, global_page_state(mm, NR_PAGETABLE)), MEMINFO_BOTH },
-		{ "SecPageTables", 0, MEMINFO_V6 },
+		{ "SwapTotal", swap_total, false },
+		{ "SwapFree", swap_total > swap_used ? swap_total - swap_used : 0, false },
+		{ "Dirty", K(mm, global_page_state(mm, NR_FILE_DIRTY)), false },
+		{ "Writeback", K(mm, global_page_state(mm, NR_WRITEBACK)), false },
+		{ "AnonPages", K(mm, global_page_state(mm, NR_ANON_PAGES)), false },
+		{ "Mapped", K(mm, global_page_state(mm, NR_FILE_MAPPED)), false },
+		{ "Shmem", K(mm, global_page_state(mm, NR_SHMEM)), false },
+		{ "KReclaimable", K(mm, slab_r), true },
+		{ "Slab", K(mm, slab_r + slab_u), false },
+		{ "SReclaimable", K(mm, slab_r), false },
+		{ "SUnreclaim", K(mm, slab_u), false },
+		{ "KernelStack", global_page_state(mm, NR_KERNEL_STACK) * thread_size_kb(mm), false },
+		{ "PageTables", K(mm, global_page_state(mm, NR_PAGETABLE)), false },
+		{ "SecPageTables", 0, true },
 		/* 5.8 folded unstable NFS pages into Writeback; 6.x's line stays 0 */
 		{ "NFS_Unstable", mm->kernel.proc_v6 ? 0 : K(mm, global_page_state(mm, NR_UNSTABLE_NFS)),
-		  MEMINFO_BOTH },
-		{ "Bounce", K(mm, global_page_state(mm, NR_BOUNCE)), MEMINFO_BOTH },
-		{ "WritebackTmp", K(mm, global_page_state(mm, NR_WRITEBACK_TEMP)), MEMINFO_BOTH },
-		{ "CommitLimit", K(mm, totalram * SYSCTL_OVERCOMMIT_RATIO / 100 + swap_pages), MEMINFO_BOTH },
-		{ "Committed_AS", 0, MEMINFO_BOTH },
-		{ "VmallocTotal", 0, MEMINFO_BOTH },
-		{ "VmallocUsed", 0, MEMINFO_BOTH },
-		{ "VmallocChunk", 0, MEMINFO_BOTH },
-		{ "Percpu", 0, MEMINFO_V6 },
+		  false },
+		{ "Bounce", K(mm, global_page_state(mm, NR_BOUNCE)), false },
+		{ "WritebackTmp", K(mm, global_page_state(mm, NR_WRITEBACK_TEMP)), false },
+		{ "CommitLimit", K(mm, totalram * SYSCTL_OVERCOMMIT_RATIO / 100 + swap_pages), false },
+		{ "Committed_AS", 0, false },
+		{ "VmallocTotal", 0, false },
+		{ "VmallocUsed", 0, false },
+		{ "VmallocChunk", 0, false },
+		{ "Percpu", 0, true },
 		/* later kernels (v4.1+) */
-		{ "CmaTotal", K(mm, cma_total_pages(mm)), MEMINFO_BOTH },
-		{ "CmaFree", K(mm, global_page_state(mm, NR_FREE_CMA_PAGES)), MEMINFO_BOTH },
+		{ "CmaTotal", K(mm, cma_total_pages(mm)), false },
+		{ "CmaFree", K(mm, global_page_state(mm, NR_FREE_CMA_PAGES)), false },
 	};
 
 	meminfo_print(mm, out, head, sizeof(head) / sizeof(head[0]));
