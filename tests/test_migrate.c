@@ -176,6 +176,59 @@ static void migrate_pages_moves_bytes_and_owner(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* A process's page table: slot i is mapped by 1 + i % 2 entries (a parent and a child). */
+static unsigned two_way_mapcount(void *owner, uint64_t index, const struct cma_page *page)
+{
+	return 1 + index % 2;
+}
+
+static uint64_t migrate_owner(struct cma_mm *mm, struct fake_owner *o, enum migrate_mode mode)
+{
+	struct page_list list = { PAGE_NIL, PAGE_NIL };
+	unsigned long n = isolate_owner(mm, o, &list);
+
+	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, mode), 0);
+	return n;
+}
+
+/*
+ * Expect (unmap_and_move's try_to_unmap): migrating 8 anonymous pages
+ * mapped by 12 entries and 8 unmapped page-cache pages counts 16
+ * successes, 8 mapped pages, 12 entries, and 12 TLB flushes, one per
+ * entry, as ptep_clear_flush does in v3.5 and in 6.12's synchronous
+ * modes; in MIGRATE_ASYNC, 6.12's migrate_pages_batch flushes the batch
+ * once (try_to_unmap_flush) where v3.5 still flushes each entry.
+ */
+static void migrate_pages_counts_mapped_pages(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
+	struct fake_owner *anon = owner_create(mm, true, 8), *file = owner_create(mm, false, 8);
+	struct cma_owner_ops mapped_ops = fake_anon_ops;
+	bool batched = !strcmp(cma_mm_kernel(mm), "6.12");
+
+	mapped_ops.mapcount = two_way_mapcount;
+	for (uint64_t i = 0; i < 8; i++) {
+		assert_non_null(owner_fault_ops(anon, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1, &mapped_ops));
+		assert_non_null(owner_fault(file, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	}
+	assert_int_equal(migrate_owner(mm, anon, MIGRATE_SYNC_LIGHT) + migrate_owner(mm, file, MIGRATE_SYNC_LIGHT), 16);
+	assert_int_equal(counter(mm, "pgmigrate_success"), 16);
+	assert_int_equal(counter(mm, "pgmigrate_mapped"), 8);
+	assert_int_equal(counter(mm, "pgmigrate_mapped_ptes"), 12);
+	assert_int_equal(counter(mm, "pgmigrate_tlb_flush"), 12);
+
+	assert_int_equal(migrate_owner(mm, anon, MIGRATE_ASYNC), 8);
+	assert_int_equal(counter(mm, "pgmigrate_mapped"), 16);
+	assert_int_equal(counter(mm, "pgmigrate_mapped_ptes"), 24);
+	assert_int_equal(counter(mm, "pgmigrate_tlb_flush"), batched ? 13 : 24);
+	assert_int_equal(owner_check(anon), 8);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(anon);
+	owner_destroy(file);
+	cma_mm_destroy(mm);
+}
+
 /*
  * Expect: a pinned page is retried for all 10 passes (-EAGAIN), reported
  * as not migrated and left on the list for putback; its data stays put.
@@ -998,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(free_movable_in_pagevec_freed_at_drain),
 		cmocka_unit_test(page_tryget_fails_while_frozen),
 		cmocka_unit_test(migrate_pages_moves_bytes_and_owner),
+		cmocka_unit_test(migrate_pages_counts_mapped_pages),
 		cmocka_unit_test(migrate_pages_pinned_page_stays),
 		cmocka_unit_test(migrate_pages_owner_refusals),
 		cmocka_unit_test(migrate_pages_writeback_not_waited),

@@ -199,6 +199,15 @@ struct cma_owner_ops {
 	int (*writeback)(void *owner, uint64_t index, struct cma_page *page);
 	/* Anonymous memory: reclaimed only with swap room; false: file-backed. */
 	bool anon;
+	/*
+	 * page_mapcount(): how many page table entries map the page, as the
+	 * reverse map would find them (an anonymous page has one or more,
+	 * page cache read through read() none). Migration unmaps and remaps
+	 * each and flushes their TLB entries, and counts them in the events
+	 * pgmigrate_mapped, pgmigrate_mapped_ptes and pgmigrate_tlb_flush
+	 * (cma_mm_counter). NULL: the owner's pages are never mapped.
+	 */
+	unsigned (*mapcount)(void *owner, uint64_t index, const struct cma_page *page);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,

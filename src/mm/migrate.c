@@ -8,6 +8,10 @@
  *
  * v23 migrates in MIGRATE_SYNC_LIGHT: a page under writeback is not
  * waited for (-EBUSY), it goes back to the LRU at once.
+ *
+ * There are no page tables here: a mapped page's owner says how many
+ * entries map it (cma_owner_ops.mapcount), and migration counts the
+ * unmapping, remapping and TLB flushing it would do for them.
  */
 #include <string.h>
 
@@ -45,6 +49,15 @@ static void undo_new_page(struct cma_page *newpage)
 	page_flags_store(newpage, page_flags(newpage) & ~PG_OWNER_MASK);
 }
 
+/* 6.12's migrate_pages_batch: the folios whose TLB flush goes together in MIGRATE_ASYNC. */
+#define NR_MAX_BATCHED_MIGRATION 512
+
+/* The page tables migration went through, for the events it counts when done. */
+struct unmap_count {
+	unsigned long mapped;		/* migrated pages that were mapped */
+	unsigned long ptes;		/* their page table entries */
+};
+
 /*
  * unmap_and_move: 0 when the page moved (or was freed under us), -EAGAIN
  * to retry later, -ENOMEM when no target, another error when it cannot
@@ -54,10 +67,12 @@ static void undo_new_page(struct cma_page *newpage)
  * target, which goes straight back to the allocator.
  */
 static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned long private,
-			  struct page_list *from, struct cma_page *page, enum migrate_mode mode)
+			  struct page_list *from, struct cma_page *page, enum migrate_mode mode,
+			  struct unmap_count *unmapped)
 {
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
 	struct cma_page *newpage;
+	unsigned ptes;
 	int rc;
 
 	migration_alloc_begin();
@@ -77,6 +92,8 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 		rc = -EBUSY;
 		goto putback;
 	}
+	/* try_to_unmap: the owner's reverse map, read before it lets go of the page */
+	ptes = ops->mapcount ? ops->mapcount(page->owner, page->private, page) : 0;
 	if (!page_freeze_refs(page, 2)) {
 		rc = -EAGAIN;
 		goto free_new;
@@ -108,6 +125,8 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 	put_page(mm, page);
 	lru_cache_add(mm, newpage);
 	put_page(mm, newpage);
+	unmapped->mapped += ptes != 0;
+	unmapped->ptes += ptes;
 	return 0;
 putback:
 	page_list_del(mm, from, page);
@@ -143,6 +162,28 @@ int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_
 }
 
 /*
+ * The TLB flushes for what migrate_pages unmapped: v3.5's try_to_unmap_one
+ * flushes each entry as it clears it (ptep_clear_flush), as 6.12's
+ * try_to_migrate_one does outside MIGRATE_ASYNC; 6.12's MIGRATE_ASYNC
+ * defers them to one flush per batch of folios (try_to_unmap_flush).
+ * Batches here are counted on the pages migrated, the lists migrated
+ * being short (COMPACT_CLUSTER_MAX) next to a batch.
+ */
+static void count_unmapped(struct cma_mm *mm, const struct unmap_count *unmapped,
+			   unsigned long nr_succeeded, enum migrate_mode mode)
+{
+	unsigned long flushes = unmapped->ptes;
+
+	if (!unmapped->mapped)
+		return;
+	if (mm->kernel.batched_unmap_flush && mode == MIGRATE_ASYNC)
+		flushes = (nr_succeeded + NR_MAX_BATCHED_MIGRATION - 1) / NR_MAX_BATCHED_MIGRATION;
+	count_vm_events(mm, PGMIGRATE_MAPPED, unmapped->mapped);
+	count_vm_events(mm, PGMIGRATE_MAPPED_PTES, unmapped->ptes);
+	count_vm_events(mm, PGMIGRATE_TLB_FLUSH, flushes);
+}
+
+/*
  * migrate_pages: up to 10 passes over @from. Returns the number of pages
  * not migrated (left on @from when they kept saying -EAGAIN), or -ENOMEM.
  * The caller puts back what is left with putback_lru_pages().
@@ -151,6 +192,7 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason)
 {
 	unsigned long nr_succeeded = 0, nr_failed = 0;
+	struct unmap_count unmapped = { 0 };
 	int retry = 1, rc = 0;
 
 	if (mm->kernel.cma_stats)
@@ -163,7 +205,7 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 		retry = 0;
 		for (; page; page = next) {
 			next = page_list_next(mm, page);
-			rc = unmap_and_move(mm, get_new_page, private, from, page, mode);
+			rc = unmap_and_move(mm, get_new_page, private, from, page, mode, &unmapped);
 			if (rc == -ENOMEM)
 				goto out;
 			if (rc == -EAGAIN)
@@ -178,6 +220,7 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 out:
 	if (nr_succeeded)
 		count_vm_events(mm, PGMIGRATE_SUCCESS, nr_succeeded);
+	count_unmapped(mm, &unmapped, nr_succeeded, mode);
 	if (nr_failed + retry)
 		count_vm_events(mm, PGMIGRATE_FAIL, nr_failed + retry);
 	trace_migrate_pages(mm, nr_succeeded, nr_failed + retry, mode, reason);

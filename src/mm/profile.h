@@ -73,6 +73,13 @@ struct kernel_profile {
 	 * (5.12) leaves pinned anonymous pages unisolated.
 	 */
 	bool longterm_migrate;
+	/*
+	 * "migrate_pages: batch flushing TLB" (6.4): in MIGRATE_ASYNC,
+	 * migrate_pages_batch unmaps up to NR_MAX_BATCHED_MIGRATION folios
+	 * and flushes their TLB entries once; the synchronous modes still
+	 * flush each page table entry as it is cleared, as v3.5 always does.
+	 */
+	bool batched_unmap_flush;
 	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
 	bool proc_v6;
 	/*

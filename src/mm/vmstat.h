@@ -68,6 +68,12 @@ enum vm_event_item {
 	 */
 	PGMIGRATE_SUCCESS = NR_VMSTAT_EVENT_ITEMS, PGMIGRATE_FAIL,
 	COMPACTMIGRATE_SCANNED, COMPACTFREE_SCANNED, COMPACTISOLATED,
+	/*
+	 * No kernel's: what migration did beyond the copy, for the cost
+	 * model (cma_owner_ops.mapcount): migrated pages that were mapped,
+	 * the page table entries unmapped and remapped, the TLB flushes.
+	 */
+	PGMIGRATE_MAPPED, PGMIGRATE_MAPPED_PTES, PGMIGRATE_TLB_FLUSH,
 	NR_VM_EVENT_ITEMS
 };
 
