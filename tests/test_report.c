@@ -315,7 +315,11 @@ static void expect_jq(const char *path, const char *filter, const char *want)
 
 /* ---- result.c ---- */
 
-/* Expect nearest rank: p is the ceil(p% * n)-th smallest, a value that occurred. */
+/*
+ * Expect nearest rank: p is the ceil(p% * n)-th smallest, a value that
+ * occurred; min the smallest, mean the sum over the count rounded to the
+ * nearest ns (1..1000: 500.5, so 501).
+ */
 static void sim_latency_finish_nearest_rank(void **state)
 {
 	static const uint64_t ten[] = { 70, 10, 100, 40, 20, 90, 30, 60, 50, 80 };
@@ -323,7 +327,7 @@ static void sim_latency_finish_nearest_rank(void **state)
 	unsigned i;
 
 	assert_int_equal(sim_latency_finish(&l), 0);
-	assert_true(!l.p50 && !l.p90 && !l.p99 && !l.max);
+	assert_true(!l.p50 && !l.p90 && !l.p99 && !l.max && !l.min && !l.mean);
 	for (i = 0; i < 10; i++)
 		assert_int_equal(sim_latency_add(&l, ten[i]), 0);
 	assert_int_equal(sim_latency_finish(&l), 0);
@@ -331,6 +335,8 @@ static void sim_latency_finish_nearest_rank(void **state)
 	assert_int_equal(l.p90, 90);
 	assert_int_equal(l.p99, 100);
 	assert_int_equal(l.max, 100);
+	assert_int_equal(l.min, 10);
+	assert_int_equal(l.mean, 55);
 	assert_int_equal(l.ns[0], 70);		/* request order kept */
 	free(l.ns);
 	memset(&l, 0, sizeof(l));
@@ -343,11 +349,13 @@ static void sim_latency_finish_nearest_rank(void **state)
 	assert_int_equal(l.p90, 900);
 	assert_int_equal(l.p99, 990);
 	assert_int_equal(l.max, 1000);
+	assert_int_equal(l.min, 1);
+	assert_int_equal(l.mean, 501);
 	free(l.ns);
 	memset(&l, 0, sizeof(l));
 	assert_int_equal(sim_latency_add(&l, 7), 0);
 	assert_int_equal(sim_latency_finish(&l), 0);
-	assert_true(l.p50 == 7 && l.p90 == 7 && l.p99 == 7 && l.max == 7);
+	assert_true(l.p50 == 7 && l.p90 == 7 && l.p99 == 7 && l.max == 7 && l.min == 7 && l.mean == 7);
 	free(l.ns);
 }
 
@@ -393,6 +401,8 @@ static void text_compare_side_by_side(void **state)
 	expect_row(text, "camera requests", "100 100 100");
 	expect_row(text, "camera served", "100 100 60");
 	expect_row(text, "camera failed", "0 0 40 (nomem 30, too-large 10)");
+	expect_row(text, "camera min ms", "0.100 *0.050 1.000");
+	expect_row(text, "camera mean ms", "5.050 *0.050 30.500");
 	expect_row(text, "camera p99 ms", "9.900 *0.050 60.000");
 	expect_row(text, "camera deadline misses", "0 0 67");
 	expect_row(text, "codec served", "0 0 0");
@@ -427,6 +437,8 @@ static void text_compare_marks_best_and_explains(void **state)
 	fill_runs(runs);
 	text = report_string(report_text, runs, NR_POLICIES);
 	expect_row(text, "codec p99 ms", "- - -");
+	expect_row(text, "codec min ms", "- - -");
+	expect_row(text, "codec mean ms", "- - -");
 	expect_row(text, "codec failed", "0 0 0");
 	expect_row(text, "camera requests", "100 100 100");
 	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
@@ -455,8 +467,8 @@ static void text_one_run_in_detail(void **state)
 	text = report_string(report_text, &r, 1);
 	assert_non_null(strstr(text, ", policy buddy, seed 42,"));
 	expect_row(text, "device", "buffer MiB requests ok pinned busy nomem too-large "
-		   "p50 ms p90 ms p99 ms max ms missed");
-	expect_row(text, "camera", "8.0 100 60 0 0 30 10 30.000 54.000 60.000 60.000 67");
+		   "min ms mean ms p50 ms p90 ms p99 ms max ms missed");
+	expect_row(text, "camera", "8.0 100 60 0 0 30 10 1.000 30.500 30.000 54.000 60.000 60.000 67");
 	expect_row(text, "anon\tproc", "anon 2000 0 0 0 2.0 2");
 	expect_row(text, "usable memory", "avg 246.1 MiB (96.1%), min 242.2 MiB (94.6%) of 256.0 MiB");
 	expect_row(text, "fragmentation index at order 10:", "0.987");
@@ -510,6 +522,8 @@ static void json_has_every_figure(void **state)
 		  " .failures.nomem, .failures.too_large, .deadline_misses, .latency_ms.p50,"
 		  " .latency_ms.p99] | @csv", "8388608,33,100,60,30,10,67,30,60");
 	expect_jq(path, ".runs[0].devices[0].latency_ms.p90", "9");
+	/* min and mean: additive to cmasim-report/1 */
+	expect_jq(path, "[.runs[].devices[0].latency_ms | .min, .mean] | @csv", "0.1,5.05,0.05,0.05,1,30.5");
 	expect_jq(path, ".runs[0].workloads[1].name", "anon\tproc");
 	expect_jq(path, ".runs[1].system | [.usable_avg_pages, .refaults, .oom_kills, .frag_index,"
 		  " .frag_order] | @csv", "61000,20,1,0.523,10");
@@ -600,6 +614,10 @@ static void html_three_runs(void **state)
 	assert_non_null(strstr(html, "<th>cma</th><th>carveout</th><th>buddy</th>"));
 	assert_non_null(strstr(html, "<td class=\"l\">camera p99 ms</td><td>9.900</td>"
 				     "<td class=\"best\">0.050</td><td>60.000</td>"));
+	assert_non_null(strstr(html, "<td class=\"l\">camera mean ms</td><td>5.050</td>"
+				     "<td class=\"best\">0.050</td><td>30.500</td>"));
+	assert_non_null(strstr(html, ": 100 requests served, min 0.100 ms, mean 5.050 ms, p50 5.000 ms, "
+				     "p99 9.900 ms, max 10.000 ms</h3>"));
 	/* per run: one map, a histogram for the camera only, one timeline */
 	assert_int_equal(count(html, "<svg"), NR_POLICIES * 3);
 	assert_int_equal(count(html, "No request was served."), NR_POLICIES);

@@ -162,7 +162,7 @@ const char *area_cost(const struct sim_result *r, char *buf, size_t len)
 
 /* ---- the comparison table ---- */
 
-enum dev_figure { DF_REQUESTS, DF_SERVED, DF_FAILED, DF_P99, DF_MISSES, DEV_FIGURES };
+enum dev_figure { DF_REQUESTS, DF_SERVED, DF_FAILED, DF_MIN, DF_MEAN, DF_P99, DF_MISSES, DEV_FIGURES };
 enum sys_figure {
 	SF_USABLE_AVG, SF_USABLE_MIN, SF_CARVEOUT, SF_CMA_AREA, SF_AREA_PEAK, SF_AREA_MEAN,
 	SF_DEV_MIGRATED, SF_DEV_RECLAIMED, SF_REFAULTS, SF_OOM, SF_MIGRATED,
@@ -170,7 +170,7 @@ enum sys_figure {
 };
 
 static const char *const dev_labels[DEV_FIGURES] = {
-	"requests", "served", "failed", "p99 ms", "deadline misses",
+	"requests", "served", "failed", "min ms", "mean ms", "p99 ms", "deadline misses",
 };
 static const char *const sys_labels[SYS_FIGURES] = {
 	"usable avg MiB", "usable min MiB", "carveout MiB", "CMA area MiB", "device peak % of area",
@@ -239,10 +239,12 @@ static void device_cell(const struct device_result *d, enum dev_figure f, char b
 	case DF_REQUESTS:	fmt_u64(buf, d->requests); break;
 	case DF_SERVED:		fmt_u64(buf, d->successes); break;
 	case DF_FAILED:		fmt_failures(buf, d); break;
+	case DF_MIN:
+	case DF_MEAN:
 	case DF_P99:
 		/* no request served, no latency: not a 0 that would look fastest */
 		if (d->successes)
-			fmt_ms(buf, d->lat.p99);
+			fmt_ms(buf, f == DF_MIN ? d->lat.min : f == DF_MEAN ? d->lat.mean : d->lat.p99);
 		else
 			snprintf(buf, LABEL_MAX, "-");
 		break;
@@ -312,7 +314,8 @@ void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, cha
  * "would succeed" and 0..1 scale do not order policies).
  */
 static const signed char dev_better[DEV_FIGURES] = {
-	[DF_REQUESTS] = 0, [DF_SERVED] = 1, [DF_FAILED] = -1, [DF_P99] = -1, [DF_MISSES] = -1,
+	[DF_REQUESTS] = 0, [DF_SERVED] = 1, [DF_FAILED] = -1, [DF_MIN] = -1, [DF_MEAN] = -1, [DF_P99] = -1,
+	[DF_MISSES] = -1,
 };
 static const signed char sys_better[SYS_FIGURES] = {
 	[SF_USABLE_AVG] = 1, [SF_USABLE_MIN] = 1, [SF_CARVEOUT] = -1, [SF_REFAULTS] = -1, [SF_OOM] = -1,
@@ -351,6 +354,8 @@ static bool compare_value(const struct sim_result *runs, unsigned run, unsigned 
 	switch (row % DEV_FIGURES) {
 	case DF_SERVED:	*v = (double)d->successes; return true;
 	case DF_FAILED:	*v = (double)failures(d); return true;
+	case DF_MIN:	*v = (double)d->lat.min; return d->successes > 0;
+	case DF_MEAN:	*v = (double)d->lat.mean; return d->successes > 0;
 	case DF_P99:	*v = (double)d->lat.p99; return d->successes > 0;
 	default:	*v = (double)d->deadline_misses; return true;
 	}

@@ -358,7 +358,7 @@ static void html_histogram(FILE *out, const struct device_result *d, const struc
 {
 	uint64_t counts[EDGE_LAST - EDGE_FIRST] = { 0 }, top = 0;
 	unsigned lo, nbins, b;
-	char p50[FIGURE_MAX], p99[FIGURE_MAX];
+	char min[FIGURE_MAX], mean[FIGURE_MAX], p50[FIGURE_MAX], p99[FIGURE_MAX], max[FIGURE_MAX];
 	size_t i;
 
 	fputs("<h3>", out);
@@ -367,8 +367,9 @@ static void html_histogram(FILE *out, const struct device_result *d, const struc
 		fputs(": 0 requests served</h3>\n<p class=\"note\">No request was served.</p>\n", out);
 		return;
 	}
-	fprintf(out, ": %zu requests served, p50 %s ms, p99 %s ms</h3>\n", d->lat.nr,
-		fmt_ms(p50, d->lat.p50), fmt_ms(p99, d->lat.p99));
+	fprintf(out, ": %zu requests served, min %s ms, mean %s ms, p50 %s ms, p99 %s ms, max %s ms</h3>\n",
+		d->lat.nr, fmt_ms(min, d->lat.min), fmt_ms(mean, d->lat.mean), fmt_ms(p50, d->lat.p50),
+		fmt_ms(p99, d->lat.p99), fmt_ms(max, d->lat.max));
 	if (!histogram_span(runs, nr, d->name, &lo, &nbins))
 		return;		/* not reached: @d served requests */
 	for (i = 0; i < d->lat.nr; i++)

@@ -103,6 +103,8 @@ static void json_latency(struct json *j, const struct sim_latency *l)
 	char buf[FIGURE_MAX];
 
 	json_open(j, "latency_ms", '{');
+	json_number(j, "min", fmt_ms(buf, l->min));
+	json_number(j, "mean", fmt_ms(buf, l->mean));
 	json_number(j, "p50", fmt_ms(buf, l->p50));
 	json_number(j, "p90", fmt_ms(buf, l->p90));
 	json_number(j, "p99", fmt_ms(buf, l->p99));

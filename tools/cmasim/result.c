@@ -66,9 +66,14 @@ int sim_latency_finish(struct sim_latency *l)
 {
 	uint64_t *sorted;
 
-	l->p50 = l->p90 = l->p99 = l->max = 0;
+	uint64_t sum = 0;
+
+	l->p50 = l->p90 = l->p99 = l->max = l->min = l->mean = 0;
 	if (!l->nr)
 		return 0;
+	for (size_t i = 0; i < l->nr; i++)
+		sum += l->ns[i];
+	l->mean = (sum + l->nr / 2) / l->nr;
 	/* a copy: ns[] stays in request order for whoever reads it later */
 	sorted = malloc(l->nr * sizeof(*sorted));
 	if (!sorted)
@@ -79,6 +84,7 @@ int sim_latency_finish(struct sim_latency *l)
 	l->p90 = nearest_rank(sorted, l->nr, 90);
 	l->p99 = nearest_rank(sorted, l->nr, 99);
 	l->max = sorted[l->nr - 1];
+	l->min = sorted[0];
 	free(sorted);
 	return 0;
 }

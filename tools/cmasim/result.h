@@ -38,6 +38,7 @@ struct sim_latency {
 	uint64_t *ns;		/* each successful request's device time, in request order */
 	size_t nr, cap;
 	uint64_t p50, p90, p99, max;	/* nearest-rank percentiles, set when the run ends */
+	uint64_t min, mean;		/* likewise; the mean rounded to the nearest ns */
 };
 
 struct device_result {
@@ -178,7 +179,7 @@ void sim_result_free(struct sim_result *r);
 /*
  * A device's latencies: sim_latency_add() appends one successful
  * request's device time (0, or -1 when out of memory, @l unchanged);
- * sim_latency_finish() sets p50/p90/p99/max once the run ends (0, or -1
+ * sim_latency_finish() sets min/mean/p50/p90/p99/max once the run ends (0, or -1
  * when out of memory for the sorted copy, percentiles then 0).
  */
 int sim_latency_add(struct sim_latency *l, uint64_t ns);
