@@ -10,9 +10,26 @@
  * arm  the Exynos4210 of seed 011: two Cortex-A9 at 1.2 GHz, LPDDR2,
  *      eMMC 4.41 storage.
  */
+#include <math.h>
 #include <string.h>
 
 #include "cost.h"
+
+/*
+ * Migration beyond the copy on x86, from bench/kernel/micro-mig.sh on
+ * this project's 2-vCPU EPYC KVM guest (doc/cost-model.md shows the
+ * arithmetic): compaction's cost per unmapped page less the copy and the
+ * scanning already priced; the extra cost of a mapped page; a flush's
+ * shootdown to a CPU running the address space less the local one.
+ */
+#define MIG_X86_COPY_MBPS	3800
+#define MIG_X86_MIGRATE_US	1.2
+#define MIG_X86_UNMAP_US	1.3
+#define MIG_X86_TLB_IPI_US	4.4
+/* ARM: the profiles' ratio of CPU time per page of bookkeeping (600/1200 over 400/3300) */
+#define ARM_PER_X86		4.1
+/* the Cortex-A9 broadcasts TLB maintenance in hardware: a DSB's wait, not an IPI */
+#define MIG_ARM_TLB_BROADCAST_US	0.3
 
 const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_CPU_MHZ] = "cpu_mhz",
@@ -24,12 +41,15 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_STORAGE_READ_MBPS] = "storage_read_mbps",
 	[COST_DRAIN_US] = "drain_us",
 	[COST_LOCK_US] = "lock_us",
+	[COST_MIGRATE_US] = "migrate_us",
+	[COST_UNMAP_US] = "unmap_us",
+	[COST_TLB_IPI_US] = "tlb_ipi_us",
 };
 
 static const struct cost_model profiles[] = {
 	[CMA_ARCH_X86] = { "x86", {
 		[COST_CPU_MHZ] = 3300,
-		[COST_COPY_MBPS] = 5000,
+		[COST_COPY_MBPS] = MIG_X86_COPY_MBPS,
 		[COST_ZERO_MBPS] = 8000,
 		[COST_SCAN_CYCLES] = 60,
 		[COST_PAGE_CYCLES] = 400,
@@ -37,6 +57,10 @@ static const struct cost_model profiles[] = {
 		[COST_STORAGE_READ_MBPS] = 450,
 		[COST_DRAIN_US] = 10,
 		[COST_LOCK_US] = 1,
+		/* bench/kernel/results/micro-mig-*.txt (doc/cost-model.md) */
+		[COST_MIGRATE_US] = MIG_X86_MIGRATE_US,
+		[COST_UNMAP_US] = MIG_X86_UNMAP_US,
+		[COST_TLB_IPI_US] = MIG_X86_TLB_IPI_US,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -48,6 +72,10 @@ static const struct cost_model profiles[] = {
 		[COST_STORAGE_READ_MBPS] = 40,
 		[COST_DRAIN_US] = 30,
 		[COST_LOCK_US] = 2,
+		/* x86's measured cost scaled by the profiles' page_cycles / cpu_mhz; no IPI on the A9 */
+		[COST_MIGRATE_US] = MIG_X86_MIGRATE_US * ARM_PER_X86,
+		[COST_UNMAP_US] = MIG_X86_UNMAP_US * ARM_PER_X86,
+		[COST_TLB_IPI_US] = MIG_ARM_TLB_BROADCAST_US,
 	} },
 };
 
@@ -62,13 +90,30 @@ uint64_t cost_transfer_ns(double mbps, uint64_t bytes)
 	return mbps > 0 ? (uint64_t)((double)bytes * 1000.0 / mbps) : 0;
 }
 
+/*
+ * Migration's work around the copy: each page's target, references and
+ * LRU rounds; each page table entry's unmap and remap; each TLB flush's
+ * interrupt of every other CPU that runs the address space.
+ */
+static uint64_t us_ns(double count, double us)
+{
+	return (uint64_t)llround(count * us * 1000.0);
+}
+
+static uint64_t migration_overhead_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return us_ns((double)w->migrated, m->v[COST_MIGRATE_US]) +
+	       us_ns((double)w->mapped_ptes, m->v[COST_UNMAP_US]) +
+	       us_ns((double)w->tlb_flushes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+}
+
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
 {
 	double ns_per_cycle = 1000.0 / m->v[COST_CPU_MHZ];
 	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
 			    (double)w->handled * m->v[COST_PAGE_CYCLES];
 
-	return (uint64_t)(cpu_cycles * ns_per_cycle) +
+	return (uint64_t)(cpu_cycles * ns_per_cycle) + migration_overhead_ns(m, w) +
 	       cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
 	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes) +
 	       cost_transfer_ns(m->v[COST_STORAGE_WRITE_MBPS], w->written * page_bytes) +
@@ -77,7 +122,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 }
 
 /* Which work a counter measures. */
-enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_WRITTEN, W_DRAINS, W_RECLAIMED, NR_W };
+enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_WRITTEN, W_DRAINS, W_RECLAIMED,
+       W_MAPPED_PTES, W_TLB_FLUSHES, NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -95,6 +141,9 @@ static const struct { const char *name; int work; } counters[] = {
 	/* a stall in reclaim or compaction drains every CPU's lists */
 	{ "allocstall", W_DRAINS },
 	{ "compact_stall", W_DRAINS },
+	/* the library's, from its owners' mapcounts */
+	{ "pgmigrate_mapped_ptes", W_MAPPED_PTES },
+	{ "pgmigrate_tlb_flush", W_TLB_FLUSHES },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -124,4 +173,6 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->written += now.v[W_WRITTEN] - before->v[W_WRITTEN];
 	w->drains += now.v[W_DRAINS] - before->v[W_DRAINS];
 	w->reclaimed += now.v[W_RECLAIMED] - before->v[W_RECLAIMED];
+	w->mapped_ptes += now.v[W_MAPPED_PTES] - before->v[W_MAPPED_PTES];
+	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
 }

@@ -22,6 +22,10 @@ enum cost_field {
 	COST_STORAGE_READ_MBPS,	/* page-cache misses and refaults (workloads' time) */
 	COST_DRAIN_US,		/* one drain of every CPU's page lists (an IPI round) */
 	COST_LOCK_US,		/* one round of the CMA mutex and zone locks */
+	/* c-mig: migration beyond the copy */
+	COST_MIGRATE_US,	/* per migrated page: target, references, mapping, LRU rounds */
+	COST_UNMAP_US,		/* per page table entry: rmap walk, unmap, local flush, remap */
+	COST_TLB_IPI_US,	/* per TLB flush, per other CPU running the address space */
 	NR_COST_FIELDS
 };
 
@@ -40,11 +44,15 @@ struct cost_work {
 	uint64_t written;		/* pages written back */
 	uint64_t drains;
 	uint64_t locks;
+	/* c-mig: migration beyond the copy */
+	uint64_t mapped_ptes;		/* page table entries of migrated pages unmapped and remapped */
+	uint64_t tlb_flushes;		/* TLB flushes migration made for them */
+	uint64_t tlb_cpus;		/* other CPUs each flush interrupts */
 };
 
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
-	uint64_t v[6];
+	uint64_t v[12];
 };
 
 extern const char *const cost_field_names[NR_COST_FIELDS];

@@ -53,13 +53,26 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 	return 0;
 }
 
+/*
+ * page_mapcount: an anonymous page is mapped once, by its process; of a
+ * file, the first @mapped pages of every hundred, as if those ranges
+ * were mmap'ed by a reader, the rest read through read().
+ */
+static unsigned owned_mapcount(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	return idx % 100 < o->mapped;
+}
+
 static const struct cma_owner_ops file_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
+	.mapcount = owned_mapcount,
 };
 
 static const struct cma_owner_ops anon_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
-	.anon = true,
+	.anon = true, .mapcount = owned_mapcount,
 };
 
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon)
@@ -67,6 +80,7 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->s = s;
 	o->w = w;
 	o->anon = anon;
+	o->mapped = anon ? 100 : 0;
 	o->cls = anon ? MC_ANON : MC_PAGECACHE;
 	o->nr = nr;
 	o->resident = 0;

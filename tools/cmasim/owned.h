@@ -19,6 +19,7 @@ struct owned_pages {
 	struct workload *w;
 	enum mem_class cls;
 	bool anon;
+	unsigned mapped;		/* percent of the pages mapped, one PTE each (anon: 100) */
 	uint64_t nr;
 	struct cma_page **page;
 	uint8_t *state;

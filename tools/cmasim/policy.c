@@ -95,16 +95,21 @@ uint64_t policy_usable(const struct sim *s)
 }
 
 /*
- * A buffer handed out: held, and zeroed. Taking its pages off the free
- * lists is bookkeeping the caller adds where no counter already has it
- * (alloc_contig_range's isolate_freepages_range counts compact_isolated).
+ * A buffer handed out: held, and zeroed where the kernel zeroes it.
+ * dma_alloc_coherent clears the buffer (from the buddy allocator, a
+ * carveout's dma_alloc_from_coherent or CMA alike); a driver calling
+ * dma_alloc_from_contiguous (b->contig) gets the pages as they were.
+ * Taking its pages off the free lists is bookkeeping the caller adds
+ * where no counter already has it (alloc_contig_range's
+ * isolate_freepages_range counts compact_isolated).
  */
 void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct cost_work *work)
 {
 	b->pages_held = pages;
 	s->class_pages[MC_DEVICE] += pages;
 	sim_area_hold(s, b, true);
-	work->zeroed_bytes += pages * s->page_bytes;
+	if (!b->contig)
+		work->zeroed_bytes += pages * s->page_bytes;
 }
 
 static void no_reserve(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs)
@@ -136,4 +141,16 @@ unsigned policy_order_of(uint64_t pages)
 	while ((1ull << order) < pages)
 		order++;
 	return order;
+}
+
+/*
+ * The owners of mapped pages are the workloads' processes, each one
+ * thread that keeps running (touching its memory, reading its mapped
+ * file): while the allocating thread flushes on one CPU, the owner runs
+ * on another, which the shootdown must interrupt. One CPU, then, on a
+ * machine with more than one.
+ */
+uint64_t policy_tlb_cpus(const struct sim *s)
+{
+	return s->plat.cfg.nr_cpus > 1;
 }

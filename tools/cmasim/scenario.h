@@ -75,6 +75,7 @@ struct wl_file {
 	uint64_t rate;			/* pages per second */
 	bool sequential;		/* else uniformly random */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
+	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
 };
 
 /* A process's anonymous memory. */

@@ -20,7 +20,8 @@
  *	[cost]                      ; overrides of the platform's cost profile
  *	copy_mbps = 700
  *
- *	[pagecache NAME]  file = 512M, rate = 2000 (pages/s), pattern = random|sequential
+ *	[pagecache NAME]  file = 512M, rate = 2000 (pages/s), pattern = random|sequential,
+ *	                  mapped = 0 (percent of the file mmap'ed)
  *	[writer NAME]     the same, and dirty_expire = 30s
  *	[anon NAME]       rss = 256M, rate = 5000, lifetime = 0, restart = 0
  *	[slab NAME]       rate = 200, orders = 0:70 1:20 3:10, lifetime = 2s,
@@ -274,6 +275,8 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 
 static int cost_key(struct reader *r, const char *name, const char *value)
 {
+	char keys[NR_COST_FIELDS * 24];
+	size_t n = 0;
 	char *end;
 	double v;
 
@@ -290,8 +293,9 @@ static int cost_key(struct reader *r, const char *name, const char *value)
 		r->sc->cost_set[i] = true;
 		return 1;
 	}
-	return fail(r, "unknown key '%s' in [cost]; accepted: cpu_mhz, copy_mbps, zero_mbps, scan_cycles, page_cycles, storage_write_mbps, storage_read_mbps, drain_us, lock_us",
-		    name);
+	for (int i = 0; i < NR_COST_FIELDS && n < sizeof(keys); i++)
+		n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", i ? ", " : "", cost_field_names[i]);
+	return fail(r, "unknown key '%s' in [cost]; accepted: %s", name, keys);
 }
 
 /* The keys of the current section, for messages. */

@@ -272,6 +272,8 @@ void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct 
 int policy_without_cma(struct sim *s);
 /* The order of the smallest block of at least @pages. */
 unsigned policy_order_of(uint64_t pages);
+/* The other CPUs a TLB flush for a migrated page interrupts. */
+uint64_t policy_tlb_cpus(const struct sim *s);
 
 /* ---- workloads (wl_*.c) ---- */
 

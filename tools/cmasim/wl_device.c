@@ -34,6 +34,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	w->res->ops++;
 	sim_usable_update(s);
 	ret = policy_alloc(s, w, b, &work, &cause);
+	work.tlb_cpus = policy_tlb_cpus(s);
 	ns = cost_ns(&s->cost, &work, s->page_bytes);
 	s->res->device_migrated += work.migrated;
 	s->res->device_reclaimed += work.reclaimed;

@@ -99,6 +99,7 @@ static int file_start(struct sim *s, struct workload *w)
 	w->priv = f;
 	if (owned_init(&f->o, s, w, sim_pages(s, w->spec->file.file_bytes), false))
 		return -ENOMEM;
+	f->o.mapped = w->spec->file.mapped;
 	sim_schedule(s, w->spec->start_ns, file_tick, w);
 	if (w->spec->kind == &wl_kind_writer)
 		sim_schedule(s, w->spec->start_ns + WRITEBACK_INTERVAL, flush, w);
@@ -142,7 +143,8 @@ static int parse_pattern(const char *value, void *field, char *err, size_t len)
 #define FILE_KEYS \
 	{ .name = "file", .type = KEY_SIZE, .offset = WL(file.file_bytes), .max = SIM_MAX_BYTES, .required = true }, \
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(file.rate), .max = 100000000, .required = true }, \
-	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }
+	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }, \
+	{ .name = "mapped", .type = KEY_PERCENT, .offset = WL(file.mapped) }
 
 static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
 static const struct scenario_key writer_keys[] = {
