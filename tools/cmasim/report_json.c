@@ -209,6 +209,48 @@ static void json_system(struct json *j, const struct sim_result *r)
 	json_close(j, '}');
 }
 
+/* One use of the gcma area: its puts, gets, hits and hit ratio. */
+static void json_gcma_use(struct json *j, const char *key, const struct gcma_result *g, int i)
+{
+	char buf[FIGURE_MAX];
+
+	json_open(j, key, '{');
+	json_u64(j, "puts", g->puts[i]);
+	json_u64(j, "gets", g->gets[i]);
+	json_u64(j, "hits", g->hits[i]);
+	json_number(j, "hit_percent", fmt_percent(buf, g->hits[i], g->gets[i]));
+	json_close(j, '}');
+}
+
+/* The gcma policy's area; null under the others. */
+static void json_gcma(struct json *j, const struct sim_result *r)
+{
+	const struct gcma_result *g = &r->gcma;
+	char buf[FIGURE_MAX];
+
+	if (!g->on) {
+		json_key(j, "gcma");
+		fputs("null", j->out);
+		return;
+	}
+	json_open(j, "gcma", '{');
+	json_u64(j, "area_pages", g->area_pages);
+	json_gcma_use(j, "cleancache", g, 0);
+	json_gcma_use(j, "frontswap", g, 1);
+	json_u64(j, "refused", g->refused);
+	json_u64(j, "dropped_for_requests", g->dropped_for_requests);
+	json_u64(j, "requests_dropping", g->requests_dropping);
+	json_u64(j, "max_dropped", g->max_dropped);
+	json_u64(j, "dropped_oldest", g->dropped_oldest);
+	json_u64(j, "invalidated", g->invalidated);
+	json_u64(j, "held_mean_pages", g->held_mean_pages);
+	json_u64(j, "held_peak_pages", g->held_peak_pages);
+	json_u64(j, "worth_pages", g->worth_pages);
+	json_number(j, "copy_ms", fmt_ms(buf, g->copy_ns));
+	json_number(j, "read_saved_ms", fmt_ms(buf, g->read_saved_ns));
+	json_close(j, '}');
+}
+
 static void json_timeline(struct json *j, const struct sim_result *r)
 {
 	unsigned c;
@@ -294,6 +336,7 @@ static void json_run(struct json *j, const struct sim_result *r)
 		json_workload(j, &r->workloads[i]);
 	json_close(j, ']');
 	json_system(j, r);
+	json_gcma(j, r);
 	json_timeline(j, r);
 	json_open(j, "snapshots", '[');
 	for (i = 0; i < r->nr_snapshots; i++)

@@ -119,6 +119,28 @@ static inline const char *proc_dir_of(const char *name)
 	return "/proc/";
 }
 
+/*
+ * The gcma policy's area (all areas together): a cleancache of clean
+ * file pages and a write-through frontswap of swapped-out pages kept in
+ * the room devices do not hold. Zero under other policies.
+ */
+struct gcma_result {
+	bool on;
+	uint64_t area_pages;		/* taken from the buddy allocator for good */
+	uint64_t puts[2], gets[2], hits[2];	/* [0] cleancache (file), [1] frontswap (anon) */
+	uint64_t refused;		/* evicted pages not safe elsewhere (dirty, not on swap): never kept */
+	uint64_t dropped_for_requests;	/* copies device requests dropped */
+	uint64_t requests_dropping;	/* requests that dropped at least one */
+	uint64_t max_dropped;		/* the most one request dropped */
+	uint64_t dropped_oldest;	/* copies dropped for room, oldest first */
+	uint64_t invalidated;		/* copies of pages their owner let go (exit, truncate) */
+	uint64_t held_mean_pages;	/* copies held, averaged over virtual time */
+	uint64_t held_peak_pages;
+	uint64_t worth_pages;		/* held_mean_pages * hits / puts: the memory the copies were worth */
+	uint64_t copy_ns;		/* copying puts and hits at the cost model's copy bandwidth */
+	uint64_t read_saved_ns;		/* storage reads the file hits avoided */
+};
+
 struct sim_result {
 	char scenario[SIM_NAME_MAX];
 	char platform[SIM_NAME_MAX];
@@ -161,6 +183,8 @@ struct sim_result {
 
 	struct sim_proc procs[SIM_MAX_PROCS];
 	unsigned nr_procs;
+
+	struct gcma_result gcma;
 
 	/* ended before duration_ns (sim_options.stop_at_miss or cancel): the figures are so far */
 	bool stopped;
