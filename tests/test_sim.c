@@ -1053,6 +1053,65 @@ static void policy_gcma_fault_sweep(void **state)
 	fault_sweep_policy("gcma");
 }
 
+/*
+ * predict learns the device's idle time (1 s) from its first gap and
+ * predicts every session after. Expect: predictions made and hit, their
+ * requests served from buffers taken for them; the work done in advance
+ * counted (batches, pages, time) and bounded: each prediction evacuates
+ * its ranges once and takes its buffers once, so it migrates at most
+ * twice the pages the session asks for; nothing wasted when every
+ * prediction comes true; cma_mm_verify clean at the end.
+ */
+static void policy_predict_advance_work_counted_and_bounded(void **state)
+{
+	const struct device_result *dev;
+	struct sim_result r;
+	uint64_t session_pages = 8 << 20 >> 12;
+
+	run_watched(PRESSURE_INI, "predict", &r);
+	dev = the_device(&r);
+	assert_int_equal(dev->successes, dev->requests);
+	assert_true(r.predict.on);
+	assert_true(r.predict.predictions >= 3);
+	assert_true(r.predict.hits >= 2);
+	assert_int_equal(r.predict.served, r.predict.hits);
+	assert_true(r.predict.advance_batches > 0);
+	assert_true(r.predict.advance_ns > 0);
+	assert_true(r.predict.advance_migrated <= 2 * r.predict.predictions * session_pages);
+	assert_int_equal(r.predict.misses, 0);
+	assert_int_equal(r.predict.released_unused, 0);
+	assert_int_equal(r.predict.wasted_ns, 0);
+	sim_result_free(&r);
+}
+
+/*
+ * A device that stops in its third session: the second ends with a gap
+ * learned, so the third is predicted and hit; the policy does not read
+ * the stop time, predicts a fourth, takes its buffer and, when the device
+ * does not come, gives it back. Expect: one hit, one miss, one buffer
+ * released unused, wasted work > 0 and no more than the work done.
+ */
+static void policy_predict_wrong_prediction_released_unused(void **state)
+{
+	static const char ini[] = BOARD_128M "duration = 8s\nseed = 5\n"
+		"[pagecache src]\nfile = 256M\nrate = 20000\n"
+		"[device dev]\nsize = 8M\nperiod = 10ms\nstart = 2s\nsession = 500ms\ngap = 1s\nstop = 5200ms\n";
+	struct sim_result r;
+
+	run_watched(ini, "predict", &r);
+	assert_int_equal(r.predict.predictions, 2);
+	assert_int_equal(r.predict.hits, 1);
+	assert_int_equal(r.predict.misses, 1);
+	assert_int_equal(r.predict.released_unused, 1);
+	assert_true(r.predict.wasted_ns > 0 && r.predict.wasted_ns <= r.predict.advance_ns);
+	sim_result_free(&r);
+}
+
+static void policy_predict_fault_sweep(void **state)
+{
+	fault_sweep_policy("predict");
+}
+
 /* A policy that refuses every request: all a new policy has to give. */
 static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		      enum fail_cause *cause)
@@ -1220,6 +1279,9 @@ int main(void)
 		cmocka_unit_test(sim_run_records_the_devices_use_of_the_area),
 		cmocka_unit_test(policy_gcma_drops_copies_never_migrates),
 		cmocka_unit_test(policy_gcma_fault_sweep),
+		cmocka_unit_test(policy_predict_advance_work_counted_and_bounded),
+		cmocka_unit_test(policy_predict_wrong_prediction_released_unused),
+		cmocka_unit_test(policy_predict_fault_sweep),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

@@ -98,6 +98,15 @@ static void json_series(struct json *j, const char *key, const struct sim_result
 	fputc(']', j->out);
 }
 
+static uint64_t latency_mean_ns(const struct sim_latency *l)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < l->nr; i++)
+		sum += (double)l->ns[i];
+	return l->nr ? (uint64_t)(sum / (double)l->nr) : 0;
+}
+
 static void json_latency(struct json *j, const struct sim_latency *l)
 {
 	char buf[FIGURE_MAX];
@@ -107,6 +116,7 @@ static void json_latency(struct json *j, const struct sim_latency *l)
 	json_number(j, "p90", fmt_ms(buf, l->p90));
 	json_number(j, "p99", fmt_ms(buf, l->p99));
 	json_number(j, "max", fmt_ms(buf, l->max));
+	json_number(j, "mean", fmt_ms(buf, latency_mean_ns(l)));
 	json_close(j, '}');
 }
 
@@ -209,6 +219,18 @@ static void json_system(struct json *j, const struct sim_result *r)
 	json_close(j, '}');
 }
 
+/* Opens object @key when @on, else writes it null: whether it opened. */
+static bool json_object_or_null(struct json *j, const char *key, bool on)
+{
+	if (on) {
+		json_open(j, key, '{');
+		return true;
+	}
+	json_key(j, key);
+	fputs("null", j->out);
+	return false;
+}
+
 /* One use of the gcma area: its puts, gets, hits and hit ratio. */
 static void json_gcma_use(struct json *j, const char *key, const struct gcma_result *g, int i)
 {
@@ -228,12 +250,8 @@ static void json_gcma(struct json *j, const struct sim_result *r)
 	const struct gcma_result *g = &r->gcma;
 	char buf[FIGURE_MAX];
 
-	if (!g->on) {
-		json_key(j, "gcma");
-		fputs("null", j->out);
+	if (!json_object_or_null(j, "gcma", g->on))
 		return;
-	}
-	json_open(j, "gcma", '{');
 	json_u64(j, "area_pages", g->area_pages);
 	json_gcma_use(j, "cleancache", g, 0);
 	json_gcma_use(j, "frontswap", g, 1);
@@ -248,6 +266,30 @@ static void json_gcma(struct json *j, const struct sim_result *r)
 	json_u64(j, "worth_pages", g->worth_pages);
 	json_number(j, "copy_ms", fmt_ms(buf, g->copy_ns));
 	json_number(j, "read_saved_ms", fmt_ms(buf, g->read_saved_ns));
+	json_close(j, '}');
+}
+
+/* The predict policy's predictions and advance work; null under the others. */
+static void json_predict(struct json *j, const struct sim_result *r)
+{
+	const struct predict_result *p = &r->predict;
+	char buf[FIGURE_MAX];
+
+	if (!json_object_or_null(j, "predict", p->on))
+		return;
+	json_u64(j, "predictions", p->predictions);
+	json_u64(j, "hits", p->hits);
+	json_u64(j, "early", p->early);
+	json_u64(j, "misses", p->misses);
+	json_number(j, "hit_percent", fmt_percent(buf, p->hits, p->predictions));
+	json_u64(j, "served", p->served);
+	json_u64(j, "take_failures", p->take_failures);
+	json_u64(j, "released_unused", p->released_unused);
+	json_u64(j, "advance_batches", p->advance_batches);
+	json_u64(j, "advance_migrated_pages", p->advance_migrated);
+	json_number(j, "advance_ms", fmt_ms(buf, p->advance_ns));
+	json_number(j, "wasted_ms", fmt_ms(buf, p->wasted_ns));
+	json_u64(j, "held_mean_pages", p->held_mean_pages);
 	json_close(j, '}');
 }
 
@@ -337,6 +379,7 @@ static void json_run(struct json *j, const struct sim_result *r)
 	json_close(j, ']');
 	json_system(j, r);
 	json_gcma(j, r);
+	json_predict(j, r);
 	json_timeline(j, r);
 	json_open(j, "snapshots", '[');
 	for (i = 0; i < r->nr_snapshots; i++)

@@ -216,6 +216,21 @@ static void print_gcma(FILE *out, const struct sim_result *r)
 		fmt_ms(b, g->read_saved_ns));
 }
 
+/* The predict policy: how its predictions fared and what the work in advance cost. */
+static void print_predict(FILE *out, const struct sim_result *r)
+{
+	const struct predict_result *p = &r->predict;
+	char a[FIGURE_MAX], b[FIGURE_MAX], c[FIGURE_MAX];
+
+	fprintf(out, "\npredictions        %" PRIu64 ": %" PRIu64 " hits (%s%%), %" PRIu64 " early, %" PRIu64
+		" missed; %" PRIu64 " requests served from taken buffers\n", p->predictions, p->hits,
+		fmt_percent(a, p->hits, p->predictions), p->early, p->misses, p->served);
+	fprintf(out, "work in advance    %s ms: %" PRIu64 " pages migrated in %" PRIu64 " batches; wasted %s ms, "
+		"%" PRIu64 " buffers released unused, %" PRIu64 " not taken; held mean %s MiB\n",
+		fmt_ms(b, p->advance_ns), p->advance_migrated, p->advance_batches, fmt_ms(c, p->wasted_ns),
+		p->released_unused, p->take_failures, fmt_mib(a, pages_bytes(r, p->held_mean_pages)));
+}
+
 static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	fprintf(out, "scenario %s, platform %s", runs[0].scenario, runs[0].platform);
@@ -241,6 +256,8 @@ static void print_run(FILE *out, const struct sim_result *r)
 	print_system(out, r);
 	if (r->gcma.on)
 		print_gcma(out, r);
+	if (r->predict.on)
+		print_predict(out, r);
 }
 
 int report_text(const struct sim_result *runs, unsigned nr, FILE *out)

@@ -141,6 +141,27 @@ struct gcma_result {
 	uint64_t read_saved_ns;		/* storage reads the file hits avoided */
 };
 
+/*
+ * The predict policy: its predictions of each device's next session, the
+ * work done in advance (evacuating the ranges, taking the buffers) and
+ * what of it was wasted. Zero under other policies.
+ */
+struct predict_result {
+	bool on;
+	uint64_t predictions;		/* sessions predicted */
+	uint64_t hits;			/* the session found its buffers taken for it */
+	uint64_t early;			/* it came before they were taken */
+	uint64_t misses;		/* it did not come in time: the buffers went back unused */
+	uint64_t served;		/* requests served from taken buffers */
+	uint64_t take_failures;		/* buffers CMA could not give at the last moment */
+	uint64_t released_unused;	/* buffers taken and given back unused */
+	uint64_t advance_batches;	/* evacuation batches (a pageblock or less each) */
+	uint64_t advance_migrated;	/* pages migrated in advance */
+	uint64_t advance_ns;		/* the work done in advance, priced by the cost model */
+	uint64_t wasted_ns;		/* of it, for buffers never used */
+	uint64_t held_mean_pages;	/* taken and not yet handed out, averaged over virtual time */
+};
+
 struct sim_result {
 	char scenario[SIM_NAME_MAX];
 	char platform[SIM_NAME_MAX];
@@ -185,6 +206,7 @@ struct sim_result {
 	unsigned nr_procs;
 
 	struct gcma_result gcma;
+	struct predict_result predict;
 
 	/* ended before duration_ns (sim_options.stop_at_miss or cancel): the figures are so far */
 	bool stopped;
