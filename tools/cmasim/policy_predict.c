@@ -47,18 +47,13 @@ struct predict_dev {
 	uint64_t advance_ns;		/* this prediction's work so far */
 	unsigned nr_held, nr_used;	/* buffers taken for it; of those handed out */
 	struct cma_page *held[DEV_MAX_CHUNKS];
-	unsigned generation;		/* events of an older prediction see a newer one and stop */
+	uintptr_t generation;		/* events of an older prediction see a newer one and stop */
 };
 
 struct predict {
 	struct predict_dev dev[SIM_MAX_WORKLOADS];	/* by workload index */
 	double held_page_ns;
 	uint64_t held_pages, held_at;
-};
-
-struct predict_event {
-	struct predict_dev *d;
-	unsigned generation;
 };
 
 static struct predict_dev *dev_of(struct sim *s, struct workload *w)
@@ -95,27 +90,25 @@ static void held_change(struct sim *s, long delta)
 	p->held_pages += (uint64_t)delta;
 }
 
+/*
+ * The events of a prediction carry its device's index and generation in
+ * the argument itself: nothing to free when the run ends before them.
+ */
 static void schedule(struct sim *s, struct predict_dev *d, uint64_t at, sim_event_fn fn)
 {
-	struct predict_event *e = malloc(sizeof(*e));
+	uintptr_t arg = (uintptr_t)d->generation * SIM_MAX_WORKLOADS + d->w->idx;
 
-	if (!e) {
-		s->error = -ENOMEM;
-		return;
-	}
-	*e = (struct predict_event){ .d = d, .generation = d->generation };
-	sim_schedule(s, at, fn, e);
+	sim_schedule(s, at, fn, (void *)arg);
 }
 
-/* The event's device if its prediction still stands; frees the event. */
-static struct predict_dev *event_dev(void *arg)
+/* The event's device if its prediction still stands. */
+static struct predict_dev *event_dev(struct sim *s, void *arg)
 {
-	struct predict_event *e = arg;
-	struct predict_dev *d = e->d;
-	bool current = e->generation == d->generation && d->due;
+	struct predict *p = s->policy_priv;
+	uintptr_t v = (uintptr_t)arg;
+	struct predict_dev *d = &p->dev[v % SIM_MAX_WORKLOADS];
 
-	free(e);
-	return current ? d : NULL;
+	return d->generation == v / SIM_MAX_WORKLOADS && d->due ? d : NULL;
 }
 
 /* Give back what the prediction holds and has not handed out: wasted. */
@@ -146,7 +139,7 @@ static void end_prediction(struct predict_dev *d)
 /* The device did not come in time: the prediction missed, its buffers go back. */
 static void expire(struct sim *s, void *arg)
 {
-	struct predict_dev *d = event_dev(arg);
+	struct predict_dev *d = event_dev(s, arg);
 
 	if (!d || d->nr_out)
 		return;
@@ -159,7 +152,7 @@ static void expire(struct sim *s, void *arg)
 /* The last moment: the buffers themselves, from a range the batches emptied. */
 static void take(struct sim *s, void *arg)
 {
-	struct predict_dev *d = event_dev(arg);
+	struct predict_dev *d = event_dev(s, arg);
 	struct predict_result *r = &s->res->predict;
 	const struct wl_device *spec;
 	struct cost_counters before;
@@ -194,7 +187,7 @@ static void take(struct sim *s, void *arg)
 /* One batch of the evacuation: a pageblock of the next range, migrated out and left free. */
 static void evacuate(struct sim *s, void *arg)
 {
-	struct predict_dev *d = event_dev(arg);
+	struct predict_dev *d = event_dev(s, arg);
 	struct predict_result *r = &s->res->predict;
 	struct cost_counters before;
 	struct cost_work work = { 0 };
