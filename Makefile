@@ -95,7 +95,7 @@ $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
 SIM_REPORT_SRC := tools/cmasim/result.c $(wildcard tools/cmasim/report_*.c)
 $(BUILD)/tests/test_report: tests/test_report.c $(SIM_REPORT_SRC) $(wildcard tools/cmasim/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itools/cmasim -o $@ $< $(SIM_REPORT_SRC) $(LDFLAGS) -lcmocka
+	$(CC) $(CFLAGS) -Itools/cmasim -o $@ $< $(SIM_REPORT_SRC) $(LDFLAGS) -lcmocka -lm
 
 # CMA_TEST_KERNEL=6.12 make test: every machine a test makes without naming a
 # kernel profile gets that one (tests/helpers.c wraps cma_mm_create)

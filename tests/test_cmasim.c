@@ -454,7 +454,7 @@ static const struct bad_case bad_cases[] = {
 	  "page frames exceed" },
 	/* run, compare and show */
 	{ "run: unknown policy", { "run", "--policy", "lru" }, NULL, 2,
-	  "cmasim run: --policy 'lru': accepted cma, carveout or buddy" },
+	  "cmasim run: --policy 'lru': accepted cma, carveout, buddy, gcma or predict" },
 	{ "run: unknown report", { "run", "--report", "xml" }, NULL, 2,
 	  "cmasim run: --report 'xml': accepted text, json or html" },
 	{ "run: seed not a number", { "run", "--seed", "many" }, NULL, 2,
@@ -488,7 +488,7 @@ static const struct bad_case bad_cases[] = {
 	{ "compare: empty kernel list", { "compare", "--kernels", "," }, NULL, 2,
 	  "cmasim compare: --kernels ',' names no kernel profile" },
 	{ "compare: unknown policy in the list", { "compare", "--policies", "cma,lru" }, NULL, 2,
-	  "--policies 'cma,lru': unknown policy 'lru': accepted cma, carveout, buddy, separated by commas" },
+	  "--policies 'cma,lru': unknown policy 'lru': accepted cma, carveout, buddy, gcma, predict, separated by commas" },
 	/* --cma, --cmdline, --set: the scenario parser's own messages */
 	{ "run: malformed --cma", { "run", "--cma", "12Q" }, NULL, 2,
 	  "cmasim run: --cma '12Q': expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. 64M" },

@@ -24,6 +24,7 @@
 #include "helpers.h"
 #include "report.h"
 #include "commands.h"
+#include "owned.h"
 #include "sim.h"
 
 #define MS	1000000ull
@@ -969,6 +970,230 @@ static void sim_run_records_the_devices_use_of_the_area(void **state)
 	sim_result_free(&r);
 }
 
+/* ---- gcma and predict: their defining properties, watched from a wrapper ---- */
+
+/*
+ * A board under pressure: 128 MiB less a 16 MiB area, processes that
+ * come and go and swap, a file read and one written, and a device whose
+ * 8 MiB requests land on the area's copies.
+ */
+#define PRESSURE_INI BOARD_128M "swap = 64M\nduration = 8s\nseed = 5\n" \
+	"[anon cc]\nrss = 64M\nrate = 20000\nlifetime = 3s\nrestart = 200ms\n" \
+	"[pagecache src]\nfile = 128M\nrate = 4000\n" \
+	"[writer obj]\nfile = 32M\nrate = 1000\ndirty_expire = 1s\n" \
+	"[device dev]\nsize = 8M\nperiod = 10ms\nstart = 2s\nsession = 500ms\ngap = 1s\n"
+
+/* What the wrapper saw of the policy it wraps. */
+static struct {
+	const struct sim_policy_ops *base;
+	uint64_t requests, migrated_in_requests;
+	uint64_t evictions, dirty_evictions, unbacked_evictions;
+	bool inject;
+	struct cma_fault_attr fault;
+} watch;
+
+static int watched_attach(struct sim *s)
+{
+	int ret = watch.base->attach ? watch.base->attach(s) : 0;
+
+	if (!ret && watch.inject)
+		cma_fault_inject(s->mm, &watch.fault);
+	return ret;
+}
+
+static uint64_t pgmigrate(struct sim *s)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(s->mm, "pgmigrate_success", &v), 0);
+	return v;
+}
+
+static int watched_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+			 enum fail_cause *cause)
+{
+	uint64_t before = pgmigrate(s);
+	int ret = watch.base->alloc(s, w, b, work, cause);
+
+	watch.requests++;
+	watch.migrated_in_requests += pgmigrate(s) - before;
+	return ret;
+}
+
+/* The owner's own record says whether the page was dirty; the library whether it is backed. */
+static void watched_evicted(struct sim *s, const void *owner, uint64_t idx, struct cma_page *page)
+{
+	const struct owned_pages *o = owner;
+
+	watch.evictions++;
+	watch.dirty_evictions += !o->anon && (o->state[idx] & OP_DIRTY);
+	watch.unbacked_evictions += !cma_page_backed(s->mm, page);
+	watch.base->evicted(s, owner, idx, page);
+}
+
+/* @name wrapped and registered once as "@name-watched"; the watch reset. */
+static const struct sim_policy_ops *watched(const char *name)
+{
+	static struct sim_policy_ops ops[2];
+	static char names[2][32];
+	unsigned i = !strcmp(name, "gcma") ? 0 : 1;
+
+	memset(&watch, 0, sizeof(watch));
+	watch.base = sim_policy_find(name);
+	assert_non_null(watch.base);
+	if (!ops[i].name) {
+		ops[i] = *watch.base;
+		snprintf(names[i], sizeof(names[i]), "%s-watched", name);
+		ops[i].name = names[i];
+		ops[i].attach = watched_attach;
+		ops[i].alloc = watched_alloc;
+		if (watch.base->evicted)
+			ops[i].evicted = watched_evicted;
+		assert_int_equal(sim_policy_register(&ops[i]), 0);
+	}
+	return &ops[i];
+}
+
+static void run_watched(const char *ini, const char *name, struct sim_result *res)
+{
+	struct scenario *sc = parse(ini);
+	struct sim_options o = { .policy = watched(name) };
+	int ret = sim_run(sc, &o, res);
+
+	free(sc);
+	/* sim_run verifies the machine at the end: -EIO when cma_mm_verify fails */
+	if (ret)
+		fail_msg("sim_run under %s: expected 0, found %d (see stderr)", name, ret);
+}
+
+/*
+ * GCMA's promise (Park, Kim, Yeom): a device request never migrates,
+ * and nothing kept in the area is the only copy of its data. Expect:
+ * every request served with pgmigrate_success unchanged across each;
+ * the requests dropped copies (the test reaches the drop path); both
+ * uses kept pages and served faults from them; no page reclaim evicted
+ * was dirty by its owner's record or unbacked by the library's, and
+ * gcma refused none.
+ */
+static void policy_gcma_drops_copies_never_migrates(void **state)
+{
+	const struct device_result *dev;
+	struct sim_result r;
+
+	run_watched(PRESSURE_INI, "gcma", &r);
+	dev = the_device(&r);
+	assert_true(dev->requests > 3);
+	assert_int_equal(dev->successes, dev->requests);
+	assert_int_equal(watch.requests, dev->requests);
+	assert_int_equal(watch.migrated_in_requests, 0);
+	assert_int_equal(r.device_migrated, 0);
+	assert_int_equal(r.device_reclaimed, 0);
+	assert_true(r.gcma.on);
+	assert_true(r.gcma.dropped_for_requests > 0);
+	assert_true(r.gcma.hits[0] > 0 && r.gcma.hits[1] > 0);
+	assert_true(watch.evictions >= r.gcma.puts[0] + r.gcma.puts[1]);
+	assert_int_equal(watch.dirty_evictions, 0);
+	assert_int_equal(watch.unbacked_evictions, 0);
+	assert_int_equal(r.gcma.refused, 0);
+	sim_result_free(&r);
+}
+
+/*
+ * The device path's fault sweep, as test_fault_sweep's for the library's
+ * own operations: with the policy attached, the Nth page allocation of
+ * the run fails (once, and from the Nth on), N over a geometric range
+ * past the run's first device request. Expect: every run ends with
+ * cma_mm_verify clean (sim_run returns 0); under gcma no request
+ * migrates, whatever failed.
+ */
+static void fault_sweep_policy(const char *name)
+{
+	for (unsigned long n = 1; n <= 1ul << 16; n *= 4)
+		for (int persistent = 0; persistent < 2; persistent++) {
+			const struct sim_policy_ops *p = watched(name);
+			struct scenario *sc = parse(PRESSURE_INI);
+			struct sim_options o = { .policy = p };
+			struct sim_result r;
+			int ret;
+
+			watch.inject = true;
+			watch.fault = (struct cma_fault_attr){ .space = n - 1, .probability = 100,
+							       .times = persistent ? 0 : 1 };
+			ret = sim_run(sc, &o, &r);
+			free(sc);
+			if (ret)
+				fail_msg("%s, page allocation %lu failing%s: sim_run returned %d", name, n,
+					 persistent ? " and every later one" : "", ret);
+			if (!strcmp(name, "gcma"))
+				assert_int_equal(watch.migrated_in_requests, 0);
+			sim_result_free(&r);
+		}
+}
+
+static void policy_gcma_fault_sweep(void **state)
+{
+	fault_sweep_policy("gcma");
+}
+
+/*
+ * predict learns the device's idle time (1 s) from its first gap and
+ * predicts every session after. Expect: predictions made and hit, their
+ * requests served from buffers taken for them; the work done in advance
+ * counted (batches, pages, time) and bounded: each prediction evacuates
+ * its ranges once and takes its buffers once, so it migrates at most
+ * twice the pages the session asks for; nothing wasted when every
+ * prediction comes true; cma_mm_verify clean at the end.
+ */
+static void policy_predict_advance_work_counted_and_bounded(void **state)
+{
+	const struct device_result *dev;
+	struct sim_result r;
+	uint64_t session_pages = 8 << 20 >> 12;
+
+	run_watched(PRESSURE_INI, "predict", &r);
+	dev = the_device(&r);
+	assert_int_equal(dev->successes, dev->requests);
+	assert_true(r.predict.on);
+	assert_true(r.predict.predictions >= 3);
+	assert_true(r.predict.hits >= 2);
+	assert_int_equal(r.predict.served, r.predict.hits);
+	assert_true(r.predict.advance_batches > 0);
+	assert_true(r.predict.advance_ns > 0);
+	assert_true(r.predict.advance_migrated <= 2 * r.predict.predictions * session_pages);
+	assert_int_equal(r.predict.misses, 0);
+	assert_int_equal(r.predict.released_unused, 0);
+	assert_int_equal(r.predict.wasted_ns, 0);
+	sim_result_free(&r);
+}
+
+/*
+ * A device that stops in its third session: the second ends with a gap
+ * learned, so the third is predicted and hit; the policy does not read
+ * the stop time, predicts a fourth, takes its buffer and, when the device
+ * does not come, gives it back. Expect: one hit, one miss, one buffer
+ * released unused, wasted work > 0 and no more than the work done.
+ */
+static void policy_predict_wrong_prediction_released_unused(void **state)
+{
+	static const char ini[] = BOARD_128M "duration = 8s\nseed = 5\n"
+		"[pagecache src]\nfile = 256M\nrate = 20000\n"
+		"[device dev]\nsize = 8M\nperiod = 10ms\nstart = 2s\nsession = 500ms\ngap = 1s\nstop = 5200ms\n";
+	struct sim_result r;
+
+	run_watched(ini, "predict", &r);
+	assert_int_equal(r.predict.predictions, 2);
+	assert_int_equal(r.predict.hits, 1);
+	assert_int_equal(r.predict.misses, 1);
+	assert_int_equal(r.predict.released_unused, 1);
+	assert_true(r.predict.wasted_ns > 0 && r.predict.wasted_ns <= r.predict.advance_ns);
+	sim_result_free(&r);
+}
+
+static void policy_predict_fault_sweep(void **state)
+{
+	fault_sweep_policy("predict");
+}
+
 /* A policy that refuses every request: all a new policy has to give. */
 static int stub_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		      enum fail_cause *cause)
@@ -1137,6 +1362,11 @@ int main(void)
 		cmocka_unit_test(sim_run_area_not_reserved_is_einval),
 		cmocka_unit_test(sim_cma_alignment_follows_the_kernel),
 		cmocka_unit_test(sim_run_records_the_devices_use_of_the_area),
+		cmocka_unit_test(policy_gcma_drops_copies_never_migrates),
+		cmocka_unit_test(policy_gcma_fault_sweep),
+		cmocka_unit_test(policy_predict_advance_work_counted_and_bounded),
+		cmocka_unit_test(policy_predict_wrong_prediction_released_unused),
+		cmocka_unit_test(policy_predict_fault_sweep),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

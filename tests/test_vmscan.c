@@ -558,6 +558,45 @@ static void try_to_free_pages_anon_swap_out_is_async(void **state)
 	check_phase(t, "released");
 }
 
+/*
+ * cma_page_backed() follows what cleancache_put_page and frontswap_store
+ * are given by __remove_mapping and swap_writepage. Expect: a file page
+ * is backed while clean, not while dirty; an anonymous page only once
+ * shrink_page_list has put it in the swap cache and its write is done;
+ * a page that is not movable never.
+ */
+static void cma_page_backed_clean_or_on_swap(void **state)
+{
+	struct vm_test *t = vm_test(state, 8 * 4096, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *file = new_owner(t, false, 1), *anon = new_owner(t, true, 1);
+	struct cma_page *page, *kernel;
+	int calls = 0;
+
+	fault_owner(file, 1);
+	page = file->slots[0].page;
+	assert_true(cma_page_backed(mm, page));
+	cma_page_set_dirty(mm, page, true);
+	assert_false(cma_page_backed(mm, page));
+	cma_page_set_dirty(mm, page, false);
+	assert_true(cma_page_backed(mm, page));
+
+	fault_owner(anon, 1);
+	page = anon->slots[0].page;
+	assert_false(cma_page_backed(mm, page));
+	while (!page_test(page, PG_swapcache)) {
+		assert_true(++calls < 10);
+		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
+	}
+	assert_true(cma_page_backed(mm, page));
+
+	kernel = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(kernel);
+	assert_false(cma_page_backed(mm, kernel));
+	cma_free_pages(mm, kernel, 0);
+	check_phase(t, "backed");
+}
+
 /* Expect: without __GFP_IO there is no swap-out, but clean file pages still go. */
 static void try_to_free_pages_noio_keeps_anon(void **state)
 {
@@ -1146,6 +1185,7 @@ int main(void)
 		cmocka_unit_test_teardown(try_to_free_pages_anon_without_swap_stays, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_anon_swapped_up_to_swap_size, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_anon_swap_out_is_async, vm_teardown),
+		cmocka_unit_test_teardown(cma_page_backed_clean_or_on_swap, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_noio_keeps_anon, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_writes_back_dirty_pages, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_balanced_machine_untouched, vm_teardown),

@@ -217,6 +217,15 @@ void cma_page_get(struct cma_mm *mm, struct cma_page *page);
 void cma_page_put(struct cma_mm *mm, struct cma_page *page);
 void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
 /**
+ * cma_page_backed() - are @page's contents safe elsewhere, as
+ * cleancache_put_page() and frontswap_store() assume of what they are
+ * given: a clean file page not under writeback, or an anonymous page in
+ * the swap cache with its swap write done. An owner's reclaim callback
+ * may ask it of the page being dropped before keeping a copy; false for
+ * a page that is not movable.
+ */
+bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page);
+/**
  * cma_page_pin_longterm() - pin_user_pages(FOLL_LONGTERM) of one movable
  * page the caller knows to be in use, as for cma_page_get(), holding no
  * reference of its own (6.12's migration would count it as a pin and

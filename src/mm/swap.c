@@ -263,6 +263,22 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty)
 		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, dirty ? 1 : -1);
 }
 
+/*
+ * What cleancache_put_page and frontswap_store rely on: the page's
+ * contents are safe elsewhere, so a copy may be dropped at any time. A
+ * file page is when it is clean and not under writeback (the file holds
+ * it); an anonymous page when it sits in the swap cache with its swap
+ * write done (the slot holds it).
+ */
+bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page)
+{
+	if (!page_test(page, PG_movable) || page_test(page, PG_writeback))
+		return false;
+	if (page_test(page, PG_swapbacked))
+		return page_test(page, PG_swapcache);
+	return !page_test(page, PG_dirty);
+}
+
 /* ---- the LRU and its pagevecs ---- */
 
 /* __pagevec_lru_add: onto the LRU, then drop the pagevec's references. */

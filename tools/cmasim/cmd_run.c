@@ -417,8 +417,12 @@ static void usage(FILE *out, bool compare)
 
 	if (compare) {
 		opt_usage(out, "compare", OPTS(compare_options));
-		fprintf(out, "  runs the scenario under each policy (default %s) and reports them side by side\n",
-			sim_policy_names(names, sizeof(names), ",", ","));
+		fprintf(out, "  runs the scenario under each policy of --policies LIST (of %s;\n"
+			"  default", sim_policy_names(names, sizeof(names), ",", ","));
+		for (unsigned i = 0, n = 0; i < sim_nr_policies(); i++)
+			if (!sim_policy(i)->opt_in)
+				fprintf(out, "%s%s", n++ ? "," : " ", sim_policy(i)->name);
+		fprintf(out, ") and reports them side by side\n");
 		opt_help(out, OPTS(compare_options));
 	} else {
 		opt_usage(out, "run", OPTS(run_options));
@@ -432,7 +436,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	int ret;
 
 	for (unsigned i = 0; i < sim_nr_policies(); i++)
-		a.policies[i] = true;
+		a.policies[i] = !sim_policy(i)->opt_in;
 	ret = parse_args(argc, argv, compare, &a);
 	if (ret > 0) {
 		usage(stdout, compare);

@@ -533,10 +533,11 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	}
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
 	ret = cma_kswapd_start_polled(s->mm);
-	if (!ret && s->policy->attach)
-		ret = s->policy->attach(s);
+	/* the result's total is the boot's: a policy's attach may take memory for good (gcma) */
 	if (!ret)
 		ret = init_result(s, o);
+	if (!ret && s->policy->attach)
+		ret = s->policy->attach(s);
 	if (!ret)
 		ret = init_workloads(s);
 	if (ret) {

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "owned.h"
 
@@ -39,6 +40,8 @@ static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 
 	if (!ours(o, idx, page))
 		return -EBUSY;
+	if (o->s->policy->evicted)
+		o->s->policy->evicted(o->s, o, idx, page);
 	forget(o, idx);
 	return 0;
 }
@@ -106,6 +109,9 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	o->page[idx] = page;
 	o->resident++;
 	s->class_pages[o->cls]++;
+	/* the policy's copy (gcma) serves it: neither a storage read nor a swap-in */
+	if ((o->state[idx] & OP_EVER) && owned_copy_kept(o, idx, true))
+		return 1;
 	o->w->res->misses++;
 	if (!o->anon && (o->state[idx] & OP_EVER))
 		o->w->res->refaults++;
@@ -113,9 +119,22 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	return 1;
 }
 
+bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take)
+{
+	const struct sim_policy_ops *p = o->s->policy;
+
+	return p->lookup && p->lookup(o->s, o, idx, o->anon, take);
+}
+
 uint64_t owned_release_all(struct owned_pages *o)
 {
 	uint64_t freed = 0;
+
+	if (o->s->policy->invalidate)
+		o->s->policy->invalidate(o->s, o);
+	/* a process's swapped-out pages die with it: its next life faults in afresh */
+	if (o->anon)
+		memset(o->state, 0, o->nr);
 
 	for (uint64_t i = 0; i < o->nr && o->resident; i++) {
 		struct cma_page *page = o->page[i];

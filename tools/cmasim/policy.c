@@ -14,12 +14,13 @@
 
 #include "sim.h"
 
-extern const struct sim_policy_ops policy_cma, policy_carveout, policy_buddy;
+extern const struct sim_policy_ops policy_cma, policy_carveout, policy_buddy, policy_gcma,
+	policy_predict;
 
 static const struct sim_policy_ops *policies[SIM_MAX_POLICIES] = {
-	&policy_cma, &policy_carveout, &policy_buddy,
+	&policy_cma, &policy_carveout, &policy_buddy, &policy_gcma, &policy_predict,
 };
-static unsigned nr_policies = 3;
+static unsigned nr_policies = 5;
 
 int sim_policy_register(const struct sim_policy_ops *ops)
 {

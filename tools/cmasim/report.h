@@ -126,5 +126,7 @@ void svg_axes(FILE *out, const char *x_title, const char *y_title);
 void svg_x_label(FILE *out, double x, const char *label);
 /* Ticks at multiples of a round step from 0 to @max, with grid lines across. */
 void svg_y_ticks(FILE *out, double max);
+/* The summary chart (report_tradeoff.c): per run, device latency p50/p99/max against usable memory. */
+void html_tradeoff(FILE *out, const struct sim_result *runs, unsigned nr);
 
 #endif

@@ -586,6 +586,7 @@ int report_html(const struct sim_result *runs, unsigned nr, FILE *out)
 		return -1;
 	html_header(out, runs);
 	html_compare(out, runs, nr);
+	html_tradeoff(out, runs, nr);
 	for (i = 0; i < nr; i++)
 		html_run(out, &runs[i], runs, nr);
 	fprintf(out, "<p class=\"note\">%s</p>\n</body>\n</html>\n", fmt_host(host, runs, nr));

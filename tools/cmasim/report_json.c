@@ -211,6 +211,80 @@ static void json_system(struct json *j, const struct sim_result *r)
 	json_close(j, '}');
 }
 
+/* Opens object @key when @on, else writes it null: whether it opened. */
+static bool json_object_or_null(struct json *j, const char *key, bool on)
+{
+	if (on) {
+		json_open(j, key, '{');
+		return true;
+	}
+	json_key(j, key);
+	fputs("null", j->out);
+	return false;
+}
+
+/* One use of the gcma area: its puts, gets, hits and hit ratio. */
+static void json_gcma_use(struct json *j, const char *key, const struct gcma_result *g, int i)
+{
+	char buf[FIGURE_MAX];
+
+	json_open(j, key, '{');
+	json_u64(j, "puts", g->puts[i]);
+	json_u64(j, "gets", g->gets[i]);
+	json_u64(j, "hits", g->hits[i]);
+	json_number(j, "hit_percent", fmt_percent(buf, g->hits[i], g->gets[i]));
+	json_close(j, '}');
+}
+
+/* The gcma policy's area; null under the others. */
+static void json_gcma(struct json *j, const struct sim_result *r)
+{
+	const struct gcma_result *g = &r->gcma;
+	char buf[FIGURE_MAX];
+
+	if (!json_object_or_null(j, "gcma", g->on))
+		return;
+	json_u64(j, "area_pages", g->area_pages);
+	json_gcma_use(j, "cleancache", g, 0);
+	json_gcma_use(j, "frontswap", g, 1);
+	json_u64(j, "refused", g->refused);
+	json_u64(j, "dropped_for_requests", g->dropped_for_requests);
+	json_u64(j, "requests_dropping", g->requests_dropping);
+	json_u64(j, "max_dropped", g->max_dropped);
+	json_u64(j, "dropped_oldest", g->dropped_oldest);
+	json_u64(j, "invalidated", g->invalidated);
+	json_u64(j, "held_mean_pages", g->held_mean_pages);
+	json_u64(j, "held_peak_pages", g->held_peak_pages);
+	json_u64(j, "worth_pages", g->worth_pages);
+	json_number(j, "copy_ms", fmt_ms(buf, g->copy_ns));
+	json_number(j, "read_saved_ms", fmt_ms(buf, g->read_saved_ns));
+	json_close(j, '}');
+}
+
+/* The predict policy's predictions and advance work; null under the others. */
+static void json_predict(struct json *j, const struct sim_result *r)
+{
+	const struct predict_result *p = &r->predict;
+	char buf[FIGURE_MAX];
+
+	if (!json_object_or_null(j, "predict", p->on))
+		return;
+	json_u64(j, "predictions", p->predictions);
+	json_u64(j, "hits", p->hits);
+	json_u64(j, "early", p->early);
+	json_u64(j, "misses", p->misses);
+	json_number(j, "hit_percent", fmt_percent(buf, p->hits, p->predictions));
+	json_u64(j, "served", p->served);
+	json_u64(j, "take_failures", p->take_failures);
+	json_u64(j, "released_unused", p->released_unused);
+	json_u64(j, "advance_batches", p->advance_batches);
+	json_u64(j, "advance_migrated_pages", p->advance_migrated);
+	json_number(j, "advance_ms", fmt_ms(buf, p->advance_ns));
+	json_number(j, "wasted_ms", fmt_ms(buf, p->wasted_ns));
+	json_u64(j, "held_mean_pages", p->held_mean_pages);
+	json_close(j, '}');
+}
+
 static void json_timeline(struct json *j, const struct sim_result *r)
 {
 	unsigned c;
@@ -296,6 +370,8 @@ static void json_run(struct json *j, const struct sim_result *r)
 		json_workload(j, &r->workloads[i]);
 	json_close(j, ']');
 	json_system(j, r);
+	json_gcma(j, r);
+	json_predict(j, r);
 	json_timeline(j, r);
 	json_open(j, "snapshots", '[');
 	for (i = 0; i < r->nr_snapshots; i++)

@@ -199,6 +199,42 @@ static void print_system(FILE *out, const struct sim_result *r)
 		fmt_frag(frag, r->frag_index));
 }
 
+/* The gcma policy's area: what its two uses kept and served, and what requests dropped. */
+static void print_gcma(FILE *out, const struct sim_result *r)
+{
+	const struct gcma_result *g = &r->gcma;
+	static const char *const use[2] = { "cleancache (file) ", "frontswap (anon)  " };
+	char a[FIGURE_MAX], b[FIGURE_MAX], c[FIGURE_MAX], d[FIGURE_MAX];
+
+	fprintf(out, "\ngcma area          %s MiB, copies held mean %s MiB, peak %s MiB, worth %s MiB\n",
+		fmt_mib(a, pages_bytes(r, g->area_pages)), fmt_mib(b, pages_bytes(r, g->held_mean_pages)),
+		fmt_mib(c, pages_bytes(r, g->held_peak_pages)), fmt_mib(d, pages_bytes(r, g->worth_pages)));
+	for (int i = 0; i < 2; i++)
+		fprintf(out, "%s puts %" PRIu64 ", gets %" PRIu64 ", hits %" PRIu64 " (%s%%)\n", use[i],
+			g->puts[i], g->gets[i], g->hits[i], fmt_percent(a, g->hits[i], g->gets[i]));
+	fprintf(out, "dropped            %" PRIu64 " copies by %" PRIu64 " requests (at most %" PRIu64
+		" by one), %" PRIu64 " oldest for room, %" PRIu64 " invalidated; %" PRIu64 " evictions refused\n",
+		g->dropped_for_requests, g->requests_dropping, g->max_dropped, g->dropped_oldest,
+		g->invalidated, g->refused);
+	fprintf(out, "copying            %s ms, storage reads saved %s ms\n", fmt_ms(a, g->copy_ns),
+		fmt_ms(b, g->read_saved_ns));
+}
+
+/* The predict policy: how its predictions fared and what the work in advance cost. */
+static void print_predict(FILE *out, const struct sim_result *r)
+{
+	const struct predict_result *p = &r->predict;
+	char a[FIGURE_MAX], b[FIGURE_MAX], c[FIGURE_MAX];
+
+	fprintf(out, "\npredictions        %" PRIu64 ": %" PRIu64 " hits (%s%%), %" PRIu64 " early, %" PRIu64
+		" missed; %" PRIu64 " requests served from taken buffers\n", p->predictions, p->hits,
+		fmt_percent(a, p->hits, p->predictions), p->early, p->misses, p->served);
+	fprintf(out, "work in advance    %s ms: %" PRIu64 " pages migrated in %" PRIu64 " batches; wasted %s ms, "
+		"%" PRIu64 " buffers released unused, %" PRIu64 " not taken; held mean %s MiB\n",
+		fmt_ms(b, p->advance_ns), p->advance_migrated, p->advance_batches, fmt_ms(c, p->wasted_ns),
+		p->released_unused, p->take_failures, fmt_mib(a, pages_bytes(r, p->held_mean_pages)));
+}
+
 static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	fprintf(out, "scenario %s, platform %s", runs[0].scenario, runs[0].platform);
@@ -222,6 +258,10 @@ static void print_run(FILE *out, const struct sim_result *r)
 		fputc('\n', out);
 	}
 	print_system(out, r);
+	if (r->gcma.on)
+		print_gcma(out, r);
+	if (r->predict.on)
+		print_predict(out, r);
 }
 
 int report_text(const struct sim_result *runs, unsigned nr, FILE *out)

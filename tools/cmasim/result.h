@@ -120,6 +120,49 @@ static inline const char *proc_dir_of(const char *name)
 	return "/proc/";
 }
 
+/*
+ * The gcma policy's area (all areas together): a cleancache of clean
+ * file pages and a write-through frontswap of swapped-out pages kept in
+ * the room devices do not hold. Zero under other policies.
+ */
+struct gcma_result {
+	bool on;
+	uint64_t area_pages;		/* taken from the buddy allocator for good */
+	uint64_t puts[2], gets[2], hits[2];	/* [0] cleancache (file), [1] frontswap (anon) */
+	uint64_t refused;		/* evicted pages not safe elsewhere (dirty, not on swap): never kept */
+	uint64_t dropped_for_requests;	/* copies device requests dropped */
+	uint64_t requests_dropping;	/* requests that dropped at least one */
+	uint64_t max_dropped;		/* the most one request dropped */
+	uint64_t dropped_oldest;	/* copies dropped for room, oldest first */
+	uint64_t invalidated;		/* copies of pages their owner let go (exit, truncate) */
+	uint64_t held_mean_pages;	/* copies held, averaged over virtual time */
+	uint64_t held_peak_pages;
+	uint64_t worth_pages;		/* held_mean_pages * hits / puts: the memory the copies were worth */
+	uint64_t copy_ns;		/* copying puts and hits at the cost model's copy bandwidth */
+	uint64_t read_saved_ns;		/* storage reads the file hits avoided */
+};
+
+/*
+ * The predict policy: its predictions of each device's next session, the
+ * work done in advance (evacuating the ranges, taking the buffers) and
+ * what of it was wasted. Zero under other policies.
+ */
+struct predict_result {
+	bool on;
+	uint64_t predictions;		/* sessions predicted */
+	uint64_t hits;			/* the session found its buffers taken for it */
+	uint64_t early;			/* it came before they were taken */
+	uint64_t misses;		/* it did not come in time: the buffers went back unused */
+	uint64_t served;		/* requests served from taken buffers */
+	uint64_t take_failures;		/* buffers CMA could not give at the last moment */
+	uint64_t released_unused;	/* buffers taken and given back unused */
+	uint64_t advance_batches;	/* evacuation batches (a pageblock or less each) */
+	uint64_t advance_migrated;	/* pages migrated in advance */
+	uint64_t advance_ns;		/* the work done in advance, priced by the cost model */
+	uint64_t wasted_ns;		/* of it, for buffers never used */
+	uint64_t held_mean_pages;	/* taken and not yet handed out, averaged over virtual time */
+};
+
 struct sim_result {
 	char scenario[SIM_NAME_MAX];
 	char platform[SIM_NAME_MAX];
@@ -162,6 +205,9 @@ struct sim_result {
 
 	struct sim_proc procs[SIM_MAX_PROCS];
 	unsigned nr_procs;
+
+	struct gcma_result gcma;
+	struct predict_result predict;
 
 	/* ended before duration_ns (sim_options.stop_at_miss or cancel): the figures are so far */
 	bool stopped;

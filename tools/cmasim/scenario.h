@@ -120,6 +120,7 @@ struct wl_device {
 	uint64_t gap_ns;		/* idle between sessions, buffers released */
 	uint64_t cma_bytes;		/* its own CMA area; 0: the default area */
 	uint64_t mask;			/* coherent DMA mask */
+	uint64_t prefetch_ns;		/* predict policy: the schedule is known, evacuate this long before */
 	bool cma_given, mask_given;	/* set in the file: they replace a platform device's */
 };
 

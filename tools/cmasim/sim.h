@@ -230,6 +230,7 @@ void sim_areas_finish(struct sim *s);
  */
 struct sim_policy_ops {
 	const char *name;
+	bool opt_in;			/* compare runs it only when --policies names it */
 	/* Before boot: change s->plat (areas, command line, reserve()); may set s->policy_priv. */
 	int (*prepare)(struct sim *s);
 	/* After boot, before the workloads start. */
@@ -246,6 +247,15 @@ struct sim_policy_ops {
 	uint64_t (*usable)(const struct sim *s);
 	/* Free s->policy_priv; also after a failed prepare or attach. */
 	void (*destroy)(struct sim *s);
+	/*
+	 * Page @idx of owner @o leaves memory through reclaim (owned.c's
+	 * callback), clean or on swap: the policy may keep a copy (gcma).
+	 */
+	void (*evicted)(struct sim *s, const void *o, uint64_t idx, struct cma_page *page);
+	/* Is there a copy of @o's page @idx? With @take it serves the fault and is gone from the policy. */
+	bool (*lookup)(struct sim *s, const void *o, uint64_t idx, bool anon, bool take);
+	/* @o's pages are gone (exit, truncate, OOM kill): its copies with them. */
+	void (*invalidate)(struct sim *s, const void *o);
 };
 
 #define SIM_MAX_POLICIES 8

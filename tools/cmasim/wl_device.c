@@ -190,6 +190,7 @@ static const struct scenario_key device_keys[] = {
 	{ .name = "cma", .type = KEY_SIZE, .offset = WL(device.cma_bytes), .max = SIM_MAX_BYTES,
 	  .given = WL(device.cma_given) },
 	{ .name = "mask", .type = KEY_UINT, .offset = WL(device.mask), .given = WL(device.mask_given) },
+	{ .name = "prefetch", .type = KEY_DURATION, .offset = WL(device.prefetch_ns) },
 };
 
 static void device_defaults(struct wl_spec *w)

@@ -58,7 +58,7 @@ static void file_tick(struct sim *s, void *arg)
 		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
 		int ret;
 
-		if (!f->o.page[idx] && !read_budget--)
+		if (!f->o.page[idx] && !owned_copy_kept(&f->o, idx, false) && !read_budget--)
 			break;		/* waiting for storage until the next tick */
 		f->pos++;
 		ret = owned_touch(&f->o, idx);
