@@ -38,6 +38,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	/* by name only */
 	"pgmigrate_success", "pgmigrate_fail",
 	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
+	"drain_all_pages", "lru_add_drain_all", "lru_add",
 };
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)

@@ -68,6 +68,13 @@ enum vm_event_item {
 	 */
 	PGMIGRATE_SUCCESS = NR_VMSTAT_EVENT_ITEMS, PGMIGRATE_FAIL,
 	COMPACTMIGRATE_SCANNED, COMPACTFREE_SCANNED, COMPACTISOLATED,
+	/*
+	 * No kernel counts these: calls of drain_all_pages() and
+	 * lru_add_drain_all(), and pages put on the LRU through the per-CPU
+	 * pagevecs, read by name for the simulator's drain and lock-wait
+	 * terms (doc/cost-model.md).
+	 */
+	DRAIN_ALL_PAGES, LRU_ADD_DRAIN_ALL, LRU_ADD,
 	NR_VM_EVENT_ITEMS
 };
 

@@ -75,6 +75,8 @@ struct wl_file {
 	uint64_t rate;			/* pages per second */
 	bool sequential;		/* else uniformly random */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
+	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */
+	bool threads_given;
 };
 
 /* A process's anonymous memory. */
@@ -83,6 +85,8 @@ struct wl_anon {
 	uint64_t rate;			/* pages touched per second (faulted in first) */
 	uint64_t lifetime_ns;		/* 0: the whole run */
 	uint64_t restart_ns;		/* after exit or OOM kill; 0: stays dead */
+	unsigned threads;		/* wanting a CPU while alive; without threads_given, from the rate */
+	bool threads_given;
 };
 
 /* Kernel allocations that do not move. */

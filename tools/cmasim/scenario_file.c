@@ -274,7 +274,8 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 
 static int cost_key(struct reader *r, const char *name, const char *value)
 {
-	char *end;
+	char *end, keys[NR_COST_FIELDS * 24] = "";
+	size_t n = 0;
 	double v;
 
 	for (int i = 0; i < NR_COST_FIELDS; i++) {
@@ -290,8 +291,10 @@ static int cost_key(struct reader *r, const char *name, const char *value)
 		r->sc->cost_set[i] = true;
 		return 1;
 	}
-	return fail(r, "unknown key '%s' in [cost]; accepted: cpu_mhz, copy_mbps, zero_mbps, scan_cycles, page_cycles, storage_write_mbps, storage_read_mbps, drain_us, lock_us",
-		    name);
+	/* the accepted keys are the profile's fields, in their order */
+	for (int i = 0; i < NR_COST_FIELDS && n < sizeof(keys); i++)
+		n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", i ? ", " : "", cost_field_names[i]);
+	return fail(r, "unknown key '%s' in [cost]; accepted: %s", name, keys);
 }
 
 /* The keys of the current section, for messages. */
