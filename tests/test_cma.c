@@ -653,6 +653,44 @@ static void cma_statistics_follow_allocations(void **state)
 	cma_mm_destroy(mm);
 }
 
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+/*
+ * Expect: the library counts what the simulator prices per CPU and per
+ * lock (no kernel counts these): each drain_all_pages() call, each
+ * lru_add_drain_all() call -- alloc_contig_range makes at least one of
+ * each under both profiles (v3.5 directly, 6.12 through
+ * lru_cache_disable) -- and each page lru_cache_add() puts in a pagevec.
+ */
+static void cma_drains_and_lru_adds_are_counted(void **state)
+{
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
+	uint64_t pcp = counter(mm, "drain_all_pages"), lru = counter(mm, "lru_add_drain_all");
+	uint64_t adds;
+	struct fake_owner *o = owner_create(mm, true, 1);
+	struct cma_page *p;
+
+	cma_drain_all_pages(mm);
+	assert_int_equal(counter(mm, "drain_all_pages"), pcp + 1);
+	assert_int_equal(counter(mm, "lru_add_drain_all"), lru);
+	p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
+	assert_non_null(p);
+	assert_true(counter(mm, "drain_all_pages") >= pcp + 2);
+	assert_true(counter(mm, "lru_add_drain_all") >= lru + 1);
+	adds = counter(mm, "lru_add");
+	assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1));
+	assert_int_equal(counter(mm, "lru_add"), adds + 1);
+	owner_destroy(o);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 100));
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -670,6 +708,7 @@ int main(void)
 		cmocka_unit_test(cma_area_spanning_zones_dropped),
 		cmocka_unit_test(cma_area_refused_on_tiny_machine),
 		cmocka_unit_test(cma_statistics_follow_allocations),
+		cmocka_unit_test(cma_drains_and_lru_adds_are_counted),
 	};
 
 	const struct test_mode_case mode_cases[] = {

@@ -1335,6 +1335,7 @@ static bool slot_has_pcp_pages(struct cpu_slot *slot)
  */
 void drain_all_pages(struct cma_mm *mm)
 {
+	count_vm_event(mm, DRAIN_ALL_PAGES);
 	for (unsigned c = 0; c < mm->nr_cpus; c++)
 		if (slot_has_pcp_pages(&mm->slots[c]))
 			drain_slot(mm, &mm->slots[c]);

@@ -319,6 +319,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
 	spin_lock(&slot->lock);
 	pv->pages[pv->nr++] = page_idx(mm, page);
+	__count_vm_events(slot, LRU_ADD, 1);
 	/*
 	 * Empty it in the same critical section: threads may share a slot.
 	 * While the pagevecs are disabled (lru_cache_disable) every page
@@ -340,6 +341,7 @@ void lru_add_drain(struct cma_mm *mm)
 
 void lru_add_drain_all(struct cma_mm *mm)
 {
+	count_vm_event(mm, LRU_ADD_DRAIN_ALL);
 	for (unsigned c = 0; c < mm->nr_cpus; c++)
 		drain_slot_pagevec(mm, &mm->slots[c]);
 }

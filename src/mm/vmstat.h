@@ -74,6 +74,13 @@ enum vm_event_item {
 	 * the page table entries unmapped and remapped, the TLB flushes.
 	 */
 	PGMIGRATE_MAPPED, PGMIGRATE_MAPPED_PTES, PGMIGRATE_TLB_FLUSH,
+	/*
+	 * No kernel counts these: calls of drain_all_pages() and
+	 * lru_add_drain_all(), and pages put on the LRU through the per-CPU
+	 * pagevecs, read by name for the simulator's drain and lock-wait
+	 * terms (doc/cost-model.md).
+	 */
+	DRAIN_ALL_PAGES, LRU_ADD_DRAIN_ALL, LRU_ADD,
 	NR_VM_EVENT_ITEMS
 };
 

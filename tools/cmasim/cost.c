@@ -39,11 +39,15 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_PAGE_CYCLES] = "page_cycles",
 	[COST_STORAGE_WRITE_MBPS] = "storage_write_mbps",
 	[COST_STORAGE_READ_MBPS] = "storage_read_mbps",
-	[COST_DRAIN_US] = "drain_us",
 	[COST_LOCK_US] = "lock_us",
 	[COST_MIGRATE_US] = "migrate_us",
 	[COST_UNMAP_US] = "unmap_us",
 	[COST_TLB_IPI_US] = "tlb_ipi_us",
+	[COST_IPI_US] = "ipi_us",
+	[COST_WAKEUP_US] = "wakeup_us",
+	[COST_PREEMPT_US] = "preempt_us",
+	[COST_LOCK_HANDOFF_NS] = "lock_handoff_ns",
+	[COST_MUTEX_HANDOFF_US] = "mutex_handoff_us",
 };
 
 static const struct cost_model profiles[] = {
@@ -55,12 +59,17 @@ static const struct cost_model profiles[] = {
 		[COST_PAGE_CYCLES] = 400,
 		[COST_STORAGE_WRITE_MBPS] = 250,
 		[COST_STORAGE_READ_MBPS] = 450,
-		[COST_DRAIN_US] = 10,
 		[COST_LOCK_US] = 1,
 		/* bench/kernel/results/micro-mig-*.txt (doc/cost-model.md) */
 		[COST_MIGRATE_US] = MIG_X86_MIGRATE_US,
 		[COST_UNMAP_US] = MIG_X86_UNMAP_US,
 		[COST_TLB_IPI_US] = MIG_X86_TLB_IPI_US,
+		/* bench/kernel/results/micro-cpu-6.18.44-fc-v1147-20261203.txt */
+		[COST_IPI_US] = 10.1,
+		[COST_WAKEUP_US] = 10.1,
+		[COST_PREEMPT_US] = 8.3,
+		[COST_LOCK_HANDOFF_NS] = 29,
+		[COST_MUTEX_HANDOFF_US] = 0.74,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -70,12 +79,17 @@ static const struct cost_model profiles[] = {
 		[COST_PAGE_CYCLES] = 600,
 		[COST_STORAGE_WRITE_MBPS] = 15,
 		[COST_STORAGE_READ_MBPS] = 40,
-		[COST_DRAIN_US] = 30,
 		[COST_LOCK_US] = 2,
 		/* x86's measured cost scaled by the profiles' page_cycles / cpu_mhz; no IPI on the A9 */
 		[COST_MIGRATE_US] = MIG_X86_MIGRATE_US * ARM_PER_X86,
 		[COST_UNMAP_US] = MIG_X86_UNMAP_US * ARM_PER_X86,
 		[COST_TLB_IPI_US] = MIG_ARM_TLB_BROADCAST_US,
+		/* the x86 measurements × 2.04, the clock ratio 2450 / 1200 MHz (doc/cost-model.md) */
+		[COST_IPI_US] = 20.6,
+		[COST_WAKEUP_US] = 20.6,
+		[COST_PREEMPT_US] = 17,
+		[COST_LOCK_HANDOFF_NS] = 59,
+		[COST_MUTEX_HANDOFF_US] = 1.5,
 	} },
 };
 
@@ -107,22 +121,118 @@ static uint64_t migration_overhead_ns(const struct cost_model *m, const struct c
 	       us_ns((double)w->tlb_flushes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
 }
 
+/* Pages a CPU's lists give back when drained, and a pcp batch under the zone lock (v3.5's zone_batchsize for a large zone). */
+#define PCP_BATCH	31
+/* Pages isolated or put back per LRU-lock round (SWAP_CLUSTER_MAX). */
+#define LRU_CLUSTER	32
+/* Past this utilisation a queue's wait is priced as at it: the background would starve first. */
+#define MAX_LOCK_UTIL	0.95
+
+/*
+ * CFS shares the CPUs evenly among the runnable threads of one weight
+ * (Documentation/scheduler/sched-design-CFS.rst: each of n runnable
+ * tasks gets 1/n of a CPU): with R background threads and the
+ * allocating one on C CPUs, the request's CPU work gets C/(R+1) of a
+ * CPU once R+1 > C.
+ */
+double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus)
+{
+	double share = ((double)runnable + 1.0) / (double)(nr_cpus ? nr_cpus : 1);
+
+	return share > 1.0 ? share : 1.0;
+}
+
+/*
+ * M/D/1: the background's acquisitions come from many independent
+ * threads (a Poisson stream) and hold the lock a fixed time; an
+ * acquisition arriving at random waits rho * hold / (2 (1 - rho)) on
+ * average, rho = rate * hold (Pollaczek-Khinchine with no variance in
+ * the hold).
+ */
+double cost_lock_wait_ns(double rate, double hold_ns)
+{
+	double rho = rate * hold_ns / 1e9;
+
+	if (rho <= 0)
+		return 0;
+	if (rho > MAX_LOCK_UTIL)
+		rho = MAX_LOCK_UTIL;
+	return rho * hold_ns / (2.0 * (1.0 - rho));
+}
+
+static double cycles_ns(const struct cost_model *m, double cycles)
+{
+	return cycles * 1000.0 / m->v[COST_CPU_MHZ];
+}
+
+/*
+ * The per-CPU drains, in wall time. drain_all_pages: v3.5 IPIs every CPU
+ * with pages on its lists (on_each_cpu_mask) and waits, each empties
+ * its own lists meanwhile; 6.12 (__drain_all_pages) empties each CPU's
+ * lists from the caller, one after another, taking that CPU's pcp lock.
+ * lru_add_drain_all, both kernels: a work item per CPU (v3.5's
+ * schedule_on_each_cpu, 6.12's mm_percpu_wq) kicked one after another,
+ * then waited for; one that lands on a CPU a background thread keeps
+ * busy runs only once the scheduler lets it in. Every CPU is counted:
+ * a background keeps every CPU's lists filled.
+ */
+static double drain_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	double cpus = w->nr_cpus ? w->nr_cpus : 1;
+	double pcp = (double)(w->drains - w->lru_drains), lru = (double)w->lru_drains;
+	double empty = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]);
+	double kick = (cpus - 1) * m->v[COST_IPI_US] * 1000.0;
+	double pcp_ns = w->remote_drain ? cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]) : empty + kick;
+	double lru_ns = kick + (m->v[COST_WAKEUP_US] + (w->runnable ? m->v[COST_PREEMPT_US] : 0)) * 1000.0;
+
+	return pcp * pcp_ns + lru * lru_ns;
+}
+
+/*
+ * Waiting for the zone and LRU locks the background holds. The request
+ * takes the zone lock once per lock round and once per LRU_CLUSTER pages
+ * it takes off or gives to the free lists, the LRU lock once per
+ * LRU_CLUSTER pages scanned or migrated (isolation and putback go in
+ * such batches). The background moves its pages through the zone lock
+ * a pcp batch at a time and through the LRU lock a pagevec at a time;
+ * a round holds the lock for each page's bookkeeping and a handoff.
+ */
+static double lock_wait_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	double lru_batch = w->lru_batch ? w->lru_batch : 14;
+	double zone_rounds = (double)w->locks + (double)w->handled / LRU_CLUSTER;
+	double lru_rounds = (double)(w->scanned + w->migrated) / LRU_CLUSTER;
+	double zone_hold = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]) + m->v[COST_LOCK_HANDOFF_NS];
+	double lru_hold = cycles_ns(m, lru_batch * m->v[COST_PAGE_CYCLES]) + m->v[COST_LOCK_HANDOFF_NS];
+
+	return zone_rounds * cost_lock_wait_ns(w->zone_page_rate / PCP_BATCH, zone_hold) +
+	       lru_rounds * cost_lock_wait_ns(w->lru_page_rate / lru_batch, lru_hold);
+}
+
+/* Another device's request held the CMA mutex: its rest, then the wakeup of a sleeping waiter. */
+static double cma_mutex_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return w->cma_mutex_wait_ns ? (double)w->cma_mutex_wait_ns + m->v[COST_MUTEX_HANDOFF_US] * 1000.0 : 0;
+}
+
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
 {
-	double ns_per_cycle = 1000.0 / m->v[COST_CPU_MHZ];
 	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
 			    (double)w->handled * m->v[COST_PAGE_CYCLES];
+	/* the allocating thread's own CPU work, shared with the background */
+	uint64_t cpu_ns = (uint64_t)cycles_ns(m, cpu_cycles) +
+			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
+			  cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes) +
+			  (uint64_t)((double)w->locks * m->v[COST_LOCK_US] * 1000.0) +
+			  migration_overhead_ns(m, w);
 
-	return (uint64_t)(cpu_cycles * ns_per_cycle) + migration_overhead_ns(m, w) +
-	       cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
-	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes) +
+	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       cost_transfer_ns(m->v[COST_STORAGE_WRITE_MBPS], w->written * page_bytes) +
-	       (uint64_t)((double)w->drains * m->v[COST_DRAIN_US] * 1000.0) +
-	       (uint64_t)((double)w->locks * m->v[COST_LOCK_US] * 1000.0);
+	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w);
 }
 
 /* Which work a counter measures. */
-enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_WRITTEN, W_DRAINS, W_RECLAIMED,
+enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_WRITTEN, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
        W_MAPPED_PTES, W_TLB_FLUSHES, NR_W };
 
 #define PER_ZONE(event, w) \
@@ -138,9 +248,10 @@ static const struct { const char *name; int work; } counters[] = {
 	PER_ZONE("pgsteal_direct", W_HANDLED),
 	PER_ZONE("pgsteal_direct", W_RECLAIMED),	/* what reclaim takes from the workloads */
 	{ "nr_vmscan_write", W_WRITTEN },
-	/* a stall in reclaim or compaction drains every CPU's lists */
-	{ "allocstall", W_DRAINS },
-	{ "compact_stall", W_DRAINS },
+	/* the library counts its drains of every CPU's lists */
+	{ "drain_all_pages", W_DRAINS },
+	{ "lru_add_drain_all", W_DRAINS },
+	{ "lru_add_drain_all", W_LRU_DRAINS },
 	/* the library's, from its owners' mapcounts */
 	{ "pgmigrate_mapped_ptes", W_MAPPED_PTES },
 	{ "pgmigrate_tlb_flush", W_TLB_FLUSHES },
@@ -175,4 +286,5 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->reclaimed += now.v[W_RECLAIMED] - before->v[W_RECLAIMED];
 	w->mapped_ptes += now.v[W_MAPPED_PTES] - before->v[W_MAPPED_PTES];
 	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
+	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
 }

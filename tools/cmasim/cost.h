@@ -8,6 +8,7 @@
 #ifndef CMASIM_COST_H
 #define CMASIM_COST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cma/cma.h>
@@ -20,12 +21,17 @@ enum cost_field {
 	COST_PAGE_CYCLES,	/* bookkeeping per page allocated, isolated or reclaimed */
 	COST_STORAGE_WRITE_MBPS,	/* writeback of dirty file pages */
 	COST_STORAGE_READ_MBPS,	/* page-cache misses and refaults (workloads' time) */
-	COST_DRAIN_US,		/* one drain of every CPU's page lists (an IPI round) */
 	COST_LOCK_US,		/* one round of the CMA mutex and zone locks */
 	/* c-mig: migration beyond the copy */
 	COST_MIGRATE_US,	/* per migrated page: target, references, mapping, LRU rounds */
 	COST_UNMAP_US,		/* per page table entry: rmap walk, unmap, local flush, remap */
 	COST_TLB_IPI_US,	/* per TLB flush, per other CPU running the address space */
+	/* c-cpu: CPU contention, per-CPU drains, lock waits (micro-cpu.c measures them) */
+	COST_IPI_US,		/* an IPI's round trip to another CPU, its handler included */
+	COST_WAKEUP_US,		/* a work item woken on an idle CPU until it runs */
+	COST_PREEMPT_US,	/* more when that CPU runs a background thread */
+	COST_LOCK_HANDOFF_NS,	/* a contended spinlock passing to another CPU */
+	COST_MUTEX_HANDOFF_US,	/* a sleeping mutex waiter woken when the holder lets go */
 	NR_COST_FIELDS
 };
 
@@ -42,12 +48,22 @@ struct cost_work {
 	uint64_t reclaimed;		/* of those, pages direct reclaim freed */
 	uint64_t zeroed_bytes;
 	uint64_t written;		/* pages written back */
-	uint64_t drains;
+	uint64_t drains;		/* drain_all_pages and lru_add_drain_all calls */
 	uint64_t locks;
 	/* c-mig: migration beyond the copy */
 	uint64_t mapped_ptes;		/* page table entries of migrated pages unmapped and remapped */
 	uint64_t tlb_flushes;		/* TLB flushes migration made for them */
 	uint64_t tlb_cpus;		/* other CPUs each flush interrupts */
+	/* c-cpu: where the request ran (doc/cost-model.md, "CPU contention and drains", "Lock waits") */
+	uint64_t lru_drains;		/* of drains, the lru_add_drain_all calls */
+	unsigned cma_attempts;		/* alloc_contig_range calls: the request held the CMA mutex */
+	unsigned nr_cpus;		/* the board's CPUs (0: 1) */
+	unsigned runnable;		/* background threads wanting a CPU meanwhile */
+	bool remote_drain;		/* 6.12: drain_all_pages empties other CPUs' lists itself */
+	unsigned lru_batch;		/* pages per LRU-lock round: the pagevec's size (0: 14) */
+	double zone_page_rate;		/* pages the background takes from or gives to the free lists, per second */
+	double lru_page_rate;		/* pages the background adds to or isolates from the LRU, per second */
+	uint64_t cma_mutex_wait_ns;	/* waiting for another device's request to let the CMA mutex go */
 };
 
 /* Counter values a request's work is the difference of. */
@@ -60,6 +76,10 @@ extern const char *const cost_field_names[NR_COST_FIELDS];
 void cost_profile(enum cma_arch arch, struct cost_model *m);
 /* Device time of @w under @m, in ns, for pages of @page_bytes. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
+/* How far CPU work stretches with @runnable background threads on @nr_cpus CPUs. */
+double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus);
+/* Expected wait of one acquisition of a lock the background takes @rate times a second, each held @hold_ns ns. */
+double cost_lock_wait_ns(double rate, double hold_ns);
 /* Time to move @bytes at @mbps MB/s, in ns. */
 uint64_t cost_transfer_ns(double mbps, uint64_t bytes);
 

@@ -553,6 +553,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	for (unsigned i = 0; i < sc->nr_snapshots; i++)
 		sim_schedule(s, sc->snapshot_ns[i], snapshot, NULL);
 	sim_schedule(s, KSWAPD_PERIOD, kswapd, NULL);
+	sim_contention_start(s);
 	s->host_start = host_now();
 	s->host_next_progress = s->host_start + 1.0;
 	res->events = sim_loop(s, s->end_ns, s->progress || s->cancel ? host_poll : NULL);

@@ -76,6 +76,8 @@ struct wl_file {
 	bool sequential;		/* else uniformly random */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
 	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
+	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */
+	bool threads_given;
 };
 
 /* A process's anonymous memory. */
@@ -84,6 +86,8 @@ struct wl_anon {
 	uint64_t rate;			/* pages touched per second (faulted in first) */
 	uint64_t lifetime_ns;		/* 0: the whole run */
 	uint64_t restart_ns;		/* after exit or OOM kill; 0: stays dead */
+	unsigned threads;		/* wanting a CPU while alive; without threads_given, from the rate */
+	bool threads_given;
 };
 
 /* Kernel allocations that do not move. */

@@ -275,9 +275,8 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 
 static int cost_key(struct reader *r, const char *name, const char *value)
 {
-	char keys[NR_COST_FIELDS * 24];
+	char *end, keys[NR_COST_FIELDS * 24] = "";
 	size_t n = 0;
-	char *end;
 	double v;
 
 	for (int i = 0; i < NR_COST_FIELDS; i++) {
@@ -293,6 +292,7 @@ static int cost_key(struct reader *r, const char *name, const char *value)
 		r->sc->cost_set[i] = true;
 		return 1;
 	}
+	/* the accepted keys are the profile's fields, in their order */
 	for (int i = 0; i < NR_COST_FIELDS && n < sizeof(keys); i++)
 		n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", i ? ", " : "", cost_field_names[i]);
 	return fail(r, "unknown key '%s' in [cost]; accepted: %s", name, keys);

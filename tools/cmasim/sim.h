@@ -40,6 +40,8 @@ struct workload_ops {
 	unsigned long (*kill)(struct sim *s, struct workload *w);
 	/* Pages it holds now. */
 	uint64_t (*resident)(const struct workload *w);
+	/* Threads of it that want a CPU now (NULL: 0): the run queue the devices' requests share. */
+	unsigned (*runnable)(const struct sim *s, const struct workload *w);
 };
 
 struct workload {
@@ -99,6 +101,11 @@ struct sim {
 	/* per request, from the trace sink */
 	unsigned cma_attempts;		/* cma_alloc_start events */
 	unsigned busy_retries;
+	/* contention.c: the background's lock traffic over the last window, pages per second */
+	uint64_t bg_at, bg_zone_pages, bg_lru_pages;	/* the counters at the window's start */
+	double bg_zone_rate, bg_lru_rate;
+	uint64_t cma_mutex_free_at;	/* the CMA mutex is held until then */
+	int cma_mutex_holder;		/* by this workload (-1: none yet) */
 
 	FILE *trace;			/* --trace: ftrace text */
 	const char *const *dumps;	/* --dump: /proc files kept at the end */
@@ -220,6 +227,25 @@ void sim_areas_init(struct sim *s);
 void sim_area_hold(struct sim *s, const struct dev_buffer *b, bool held);
 /* At the end: the areas' mean use. */
 void sim_areas_finish(struct sim *s);
+
+/* ---- contention.c: the CPUs and locks a device's request shares ---- */
+
+/* After boot: start measuring the background's lock rates. */
+void sim_contention_start(struct sim *s);
+/*
+ * Before pricing @work, a request of device workload @w issued at
+ * @start_ns: the board's CPUs, the background's runnable threads and
+ * lock rates, and how long the CMA mutex keeps it waiting when the
+ * request went through alloc_contig_range (@cma).
+ */
+void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
+			 struct cost_work *work);
+/* The request took @ns from @start_ns: it held the CMA mutex (@cma) until its end. */
+void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma);
+/* The background's threads wanting a CPU now (workloads' runnable hooks). */
+unsigned sim_runnable(const struct sim *s);
+/* The runnable hook's rule for a workload touching @rate pages a second: whole CPUs its work fills. */
+unsigned sim_rate_threads(const struct sim *s, uint64_t rate);
 
 /* ---- policies (policy.c: the registry; policy_*.c) ---- */
 

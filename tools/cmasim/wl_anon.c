@@ -121,11 +121,23 @@ static uint64_t anon_resident(const struct workload *w)
 	return a ? a->o.resident : 0;
 }
 
+/* Its threads while alive: as given, or the CPUs its touch rate keeps busy (sim_rate_threads). */
+static unsigned anon_runnable(const struct sim *s, const struct workload *w)
+{
+	const struct anon_wl *a = w->priv;
+	const struct wl_anon *spec = &w->spec->anon;
+
+	if (!a || !a->alive)
+		return 0;
+	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
+}
+
 static const struct workload_ops anon_ops = {
 	.start = anon_start,
 	.stop = anon_stop,
 	.kill = anon_kill,
 	.resident = anon_resident,
+	.runnable = anon_runnable,
 };
 
 static const struct scenario_key anon_keys[] = {
@@ -133,6 +145,8 @@ static const struct scenario_key anon_keys[] = {
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(anon.rate), .max = 100000000, .required = true },
 	{ .name = "lifetime", .type = KEY_DURATION, .offset = WL(anon.lifetime_ns) },
 	{ .name = "restart", .type = KEY_DURATION, .offset = WL(anon.restart_ns) },
+	{ .name = "threads", .type = KEY_U32, .offset = WL(anon.threads), .max = 4096,
+	  .given = WL(anon.threads_given) },
 };
 
 static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)

@@ -17,6 +17,7 @@ struct device_wl {
 	struct dev_buffer *ring;
 	unsigned held;
 	bool streaming;
+	uint64_t busy_until;		/* its last request's end: the next one starts no sooner */
 };
 
 static void session_start(struct sim *s, void *arg);
@@ -27,7 +28,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	struct dev_buffer *b = &d->ring[d->held];
 	struct cost_work work = { 0 };
 	enum fail_cause cause;
-	uint64_t ns;
+	uint64_t ns, start = d->busy_until > s->now ? d->busy_until : s->now;
 	int ret;
 
 	r->requests++;
@@ -35,7 +36,10 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	sim_usable_update(s);
 	ret = policy_alloc(s, w, b, &work, &cause);
 	work.tlb_cpus = policy_tlb_cpus(s);
+	sim_contention_fill(s, w, start, work.cma_attempts, &work);
 	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	sim_contention_done(s, w, start, ns, work.cma_attempts);
+	d->busy_until = start + ns;
 	s->res->device_migrated += work.migrated;
 	s->res->device_reclaimed += work.reclaimed;
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",

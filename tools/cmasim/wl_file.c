@@ -125,10 +125,21 @@ static uint64_t file_resident(const struct workload *w)
 	return f ? f->o.resident : 0;
 }
 
+/* Its threads: as given, or the CPUs its read rate keeps busy (sim_rate_threads). */
+static unsigned file_runnable(const struct sim *s, const struct workload *w)
+{
+	const struct wl_file *spec = &w->spec->file;
+
+	if (!w->priv)
+		return 0;
+	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
+}
+
 static const struct workload_ops file_ops = {
 	.start = file_start,
 	.stop = file_stop,
 	.resident = file_resident,
+	.runnable = file_runnable,
 };
 
 /* pattern = random|sequential: into the bool sequential. */
@@ -144,7 +155,8 @@ static int parse_pattern(const char *value, void *field, char *err, size_t len)
 	{ .name = "file", .type = KEY_SIZE, .offset = WL(file.file_bytes), .max = SIM_MAX_BYTES, .required = true }, \
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(file.rate), .max = 100000000, .required = true }, \
 	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }, \
-	{ .name = "mapped", .type = KEY_PERCENT, .offset = WL(file.mapped) }
+	{ .name = "mapped", .type = KEY_PERCENT, .offset = WL(file.mapped) }, \
+	{ .name = "threads", .type = KEY_U32, .offset = WL(file.threads), .max = 4096, .given = WL(file.threads_given) }
 
 static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
 static const struct scenario_key writer_keys[] = {

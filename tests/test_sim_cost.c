@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for what a device's request shares while it runs, in cmasim's
+ * cost model (tools/cmasim/cost.c, contention.c; doc/cost-model.md,
+ * "CPU contention and drains" and "Lock waits"): the CPUs with the
+ * background's runnable threads, the per-CPU drains under each kernel,
+ * the zone and LRU locks with the background's allocations, and the CMA
+ * mutex with the other devices' requests.
+ *
+ * Expect: each term follows its formula exactly, grows with what it
+ * names (runnable threads, CPUs, the background's rate), and a small
+ * scenario's requests carry it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "sim.h"
+
+/* @workloads for 3 s on an ARM board (two CPUs, profile arm, 64 MiB) under @policy, into @res. */
+static void run_with(const char *workloads, const char *policy, struct sim_result *res)
+{
+	static const char board[] = "[scenario]\nplatform = arm\nmemory = 64M\ncmdline = cma=16M\nduration = 3s\n";
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct sim_options o = { .policy = sim_policy_find(policy) };
+	char ini[1024], err[768];
+
+	assert_non_null(sc);
+	snprintf(ini, sizeof(ini), "%s%s", board, workloads);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the test's scenario does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, res), 0);
+	free(sc);
+}
+
+static const struct device_result *device(const struct sim_result *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nr_devices; i++)
+		if (!strcmp(r->devices[i].name, name))
+			return &r->devices[i];
+	fail_msg("no device %s in the result", name);
+	return NULL;
+}
+
+/* ---- CPU contention ---- */
+
+/* Expect: CFS's fair share, max(1, (R + 1) / C). */
+static void cost_cpu_stretch_is_the_fair_share(void **state)
+{
+	assert_true(cost_cpu_stretch(0, 2) == 1.0);
+	assert_true(cost_cpu_stretch(1, 2) == 1.0);
+	assert_true(cost_cpu_stretch(2, 2) == 1.5);
+	assert_true(cost_cpu_stretch(3, 2) == 2.0);
+	assert_true(cost_cpu_stretch(7, 4) == 2.0);
+	assert_true(cost_cpu_stretch(3, 0) == 4.0);	/* no CPU count: one */
+}
+
+/*
+ * Expect: runnable background threads stretch the CPU work (scanning,
+ * bookkeeping, copying, clearing, lock rounds) by (R + 1) / C and
+ * nothing else: writeback is the storage's time.
+ */
+static void cost_ns_stretches_only_cpu_work(void **state)
+{
+	struct cost_work w = { .scanned = 512, .handled = 256, .migrated = 100, .zeroed_bytes = 1 << 20,
+			       .locks = 1, .nr_cpus = 2 };
+	struct cost_model m;
+	uint64_t alone, written;
+
+	cost_profile(CMA_ARCH_X86, &m);
+	alone = cost_ns(&m, &w, 4096);
+	w.runnable = 1;
+	assert_int_equal(cost_ns(&m, &w, 4096), alone);
+	w.runnable = 3;
+	assert_int_equal(cost_ns(&m, &w, 4096), 2 * alone);
+	w.runnable = 5;
+	assert_int_equal(cost_ns(&m, &w, 4096), 3 * alone);
+	w.written = 10;
+	written = cost_transfer_ns(m.v[COST_STORAGE_WRITE_MBPS], 10 * 4096);
+	assert_int_equal(cost_ns(&m, &w, 4096), 3 * alone + written);
+}
+
+/*
+ * Expect: a carveout request on the two-CPU ARM board (256 pages of
+ * bookkeeping, 1 MiB cleared, a lock round: 878982 ns alone) takes
+ * exactly twice as long while a process with three runnable threads is
+ * alive, as long with one, and as long again once that process has
+ * stopped.
+ */
+static void device_request_shares_the_cpus_with_the_background(void **state)
+{
+	static const struct { const char *hog; uint64_t ns; } cases[] = {
+		{ "", 878982 },
+		{ "[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n", 878982 },
+		{ "[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\n", 2 * 878982 },
+		{ "[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\nstart = 500ms\n", 878982 },
+		{ "[pagecache reader]\nfile = 4M\nrate = 10\nthreads = 5\n", 3 * 878982 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char ini[512];
+		struct sim_result r;
+
+		snprintf(ini, sizeof(ini), "%s[device cam]\nsize = 1M\nperiod = 100ms\n", cases[i].hog);
+		run_with(ini, "carveout", &r);
+		if (device(&r, "cam")->lat.max != cases[i].ns)
+			fail_msg("with\n%s\nexpected %llu ns, found %llu", cases[i].hog,
+				 (unsigned long long)cases[i].ns, (unsigned long long)device(&r, "cam")->lat.max);
+		sim_result_free(&r);
+	}
+}
+
+/* ---- drains ---- */
+
+/*
+ * Expect: a drain's cost grows with the CPUs under both kernels.
+ * drain_all_pages: v3.5 (IPIs, on_each_cpu_mask) a batch of frees and
+ * an ipi_us per other CPU; 6.12 (__drain_all_pages, remote) a batch of
+ * frees and a lock handoff per CPU. lru_add_drain_all (a work item per
+ * CPU under both): an ipi_us per other CPU and a wakeup, and preempt_us
+ * more when a background thread is runnable.
+ */
+static void cost_drain_grows_with_the_cpus_per_kernel(void **state)
+{
+	struct cost_model m;
+	double frees;
+
+	cost_profile(CMA_ARCH_X86, &m);
+	frees = 31 * m.v[COST_PAGE_CYCLES] * 1000.0 / m.v[COST_CPU_MHZ];
+	for (unsigned cpus = 1; cpus <= 8; cpus *= 2) {
+		struct cost_work pcp = { .drains = 1, .nr_cpus = cpus };
+		struct cost_work remote = { .drains = 1, .nr_cpus = cpus, .remote_drain = true };
+		struct cost_work lru = { .drains = 1, .lru_drains = 1, .nr_cpus = cpus };
+		struct cost_work lru_busy = { .drains = 1, .lru_drains = 1, .nr_cpus = cpus, .runnable = 1 };
+		struct cost_work more = pcp, more_remote = remote, more_lru = lru;
+
+		assert_int_equal(cost_ns(&m, &pcp, 4096), (uint64_t)(frees + (cpus - 1) * 10100.0));
+		assert_int_equal(cost_ns(&m, &remote, 4096), (uint64_t)(cpus * (frees + 29.0)));
+		assert_int_equal(cost_ns(&m, &lru, 4096), (uint64_t)((cpus - 1) * 10100.0 + 10100.0));
+		assert_int_equal(cost_ns(&m, &lru_busy, 4096), (uint64_t)((cpus - 1) * 10100.0 + 10100.0 + 8300.0));
+		more.nr_cpus = more_remote.nr_cpus = more_lru.nr_cpus = 2 * cpus;
+		assert_true(cost_ns(&m, &more, 4096) > cost_ns(&m, &pcp, 4096));
+		assert_true(cost_ns(&m, &more_remote, 4096) > cost_ns(&m, &remote, 4096));
+		assert_true(cost_ns(&m, &more_lru, 4096) > cost_ns(&m, &lru, 4096));
+	}
+}
+
+/*
+ * Expect: alloc_contig_range's lru_add_drain_all (v3.5 directly, 6.12
+ * through lru_cache_disable) waits for its work item on a CPU a
+ * background thread keeps busy: with one runnable thread on two CPUs
+ * (no stretch) a cma request costs at least preempt_us (17 us on arm)
+ * more than on an idle board, under both kernels.
+ */
+static void cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < 2; k++) {
+		char ini[512];
+		struct sim_result idle, busy;
+		uint64_t a, b;
+
+		snprintf(ini, sizeof(ini), "kernel = %s\n[device cam]\nsize = 1M\nperiod = 100ms\n", kernels[k]);
+		run_with(ini, "cma", &idle);
+		snprintf(ini, sizeof(ini), "kernel = %s\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n"
+			 "[device cam]\nsize = 1M\nperiod = 100ms\n", kernels[k]);
+		run_with(ini, "cma", &busy);
+		a = device(&idle, "cam")->lat.max;
+		b = device(&busy, "cam")->lat.max;
+		/* one runnable thread on two CPUs: no stretch, only the busy CPU's wakeup */
+		if (b < a + 17000)
+			fail_msg("kernel %s: expected the busy board's request to cost at least 17 us more than %llu ns, found %llu",
+				 kernels[k], (unsigned long long)a, (unsigned long long)b);
+		sim_result_free(&idle);
+		sim_result_free(&busy);
+	}
+}
+
+/* ---- lock waits ---- */
+
+/* Expect: M/D/1's mean wait rho * hold / (2 (1 - rho)), no wait without traffic, capped at rho 0.95. */
+static void cost_lock_wait_is_md1(void **state)
+{
+	assert_true(cost_lock_wait_ns(0, 1000) == 0);
+	assert_true(cost_lock_wait_ns(500000, 1000) == 500.0);		/* rho 0.5 */
+	assert_true(cost_lock_wait_ns(250000, 1000) == 125.0 / 0.75);	/* rho 0.25 */
+	assert_true(cost_lock_wait_ns(10e6, 1000) == cost_lock_wait_ns(0.95e6, 1000));
+}
+
+/*
+ * Expect: a request's lock waits grow with the background's allocation
+ * rate (zone lock) and its LRU traffic (LRU lock), under both kernels'
+ * batch sizes, from nothing when the background is still.
+ */
+static void cost_lock_wait_grows_with_the_background_rate(void **state)
+{
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	for (unsigned batch = 14; batch <= 31; batch += 17) {
+		struct cost_work w = { .scanned = 1024, .handled = 512, .migrated = 256, .locks = 1,
+				       .nr_cpus = 2, .lru_batch = batch };
+		uint64_t still = cost_ns(&m, &w, 4096), last = still;
+
+		for (double rate = 1000; rate <= 1e6; rate *= 10) {
+			struct cost_work zone = w, lru = w;
+			uint64_t ns;
+
+			zone.zone_page_rate = rate;
+			lru.lru_page_rate = rate;
+			assert_true(cost_ns(&m, &lru, 4096) > still);
+			ns = cost_ns(&m, &zone, 4096);
+			assert_true(ns > last);
+			last = ns;
+		}
+	}
+}
+
+/*
+ * Expect: the background's allocations reach the request as a lock
+ * wait: a carveout request after a second of a page-cache reader costs
+ * more than the same request on a still board (the reader's pages are
+ * measured over the first second of virtual time).
+ */
+static void device_request_waits_for_the_backgrounds_locks(void **state)
+{
+	static const char reader[] = "[pagecache reader]\nfile = 8M\nrate = 200000\npattern = sequential\nthreads = 0\n";
+	static const char cam[] = "[device cam]\nsize = 1M\nperiod = 100ms\nstart = 1500ms\n";
+	char ini[512];
+	struct sim_result still, busy;
+
+	snprintf(ini, sizeof(ini), "%s", cam);
+	run_with(ini, "carveout", &still);
+	snprintf(ini, sizeof(ini), "%s%s", reader, cam);
+	run_with(ini, "carveout", &busy);
+	assert_int_equal(device(&still, "cam")->lat.max, 878982);
+	assert_true(device(&busy, "cam")->lat.max > 878982);
+	sim_result_free(&still);
+	sim_result_free(&busy);
+}
+
+/*
+ * Expect: cma_mutex (v3.5's dma_alloc_from_contiguous, 6.12's cma_alloc
+ * around alloc_contig_range) makes a device's request wait for another
+ * device's request in flight: two devices asking at the same moment,
+ * the second waits out the first and a mutex handoff; a device's own
+ * ring of requests, one after another, never waits for itself.
+ */
+static void cma_mutex_waits_for_the_other_devices_request(void **state)
+{
+	static const char both[] = "[device a]\nsize = 1M\nperiod = 100ms\n[device b]\nsize = 1M\nperiod = 100ms\n";
+	static const char apart[] = "[device a]\nsize = 1M\nperiod = 100ms\n"
+				    "[device b]\nsize = 1M\nperiod = 100ms\nstart = 50ms\n";
+	static const char ring[] = "[device a]\nsize = 1M\nperiod = 100ms\nring = 3\n";
+	struct sim_result together, later, own;
+	uint64_t a;
+
+	run_with(both, "cma", &together);
+	run_with(apart, "cma", &later);
+	a = device(&together, "a")->lat.max;
+	assert_int_equal(device(&together, "b")->lat.max, device(&later, "b")->lat.max + a + 1500);
+	run_with(ring, "cma", &own);
+	assert_true(device(&own, "a")->lat.max < 2 * a);
+	sim_result_free(&together);
+	sim_result_free(&later);
+	sim_result_free(&own);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cost_cpu_stretch_is_the_fair_share),
+		cmocka_unit_test(cost_ns_stretches_only_cpu_work),
+		cmocka_unit_test(device_request_shares_the_cpus_with_the_background),
+		cmocka_unit_test(cost_drain_grows_with_the_cpus_per_kernel),
+		cmocka_unit_test(cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel),
+		cmocka_unit_test(cost_lock_wait_is_md1),
+		cmocka_unit_test(cost_lock_wait_grows_with_the_background_rate),
+		cmocka_unit_test(device_request_waits_for_the_backgrounds_locks),
+		cmocka_unit_test(cma_mutex_waits_for_the_other_devices_request),
+	};
+
+	return cmocka_run_group_tests_name("cmasim cost contention", tests, NULL, NULL);
+}
