@@ -30,9 +30,10 @@
  *                       shared memory (no PTE: no unmap, flush or remap)
  *
  * Threads are pinned: the measuring one to CPU 0, the spinning one to
- * CPU 1. Migration figures are whole-machine compaction time over the
- * pgmigrate_success delta, so they include the scanners' work and any
- * other process's pages compaction moved.
+ * CPU 1. Migration figures are whole-machine compaction time, less that
+ * of a second compaction right after (the same scanning, nothing left to
+ * move), over the pgmigrate_success delta; any other process's pages
+ * compaction moved are in it. A "#" line per compaction shows its parts.
  *
  *   micro-mig [REPEATS] [MIB]     (root for the migration figures)
  */
@@ -222,22 +223,36 @@ static uint64_t vmstat(const char *name)
 
 static uint64_t last_migrated;	/* pages the last compaction migrated */
 
-/* Whole-machine compaction: ns per migrated page, or -1 without root. */
-static double compact_ns_per_page(void)
+/* One whole-machine compaction: its time in ns; @migrated, the pages it moved. */
+static uint64_t compact_once(uint64_t *migrated)
 {
-	uint64_t m0 = vmstat("pgmigrate_success"), m1, t0, t1;
+	uint64_t m0 = vmstat("pgmigrate_success"), t0, t1;
 	int fd = open("/proc/sys/vm/compact_memory", O_WRONLY);
 
 	if (fd < 0)
-		return -1;
+		return 0;
 	t0 = now_ns();
 	if (write(fd, "1", 1) != 1)
 		perror("micro-mig: compact_memory");
 	t1 = now_ns();
 	close(fd);
-	m1 = vmstat("pgmigrate_success");
-	last_migrated = m1 - m0;
-	return m1 > m0 ? (double)(t1 - t0) / (double)(m1 - m0) : -1;
+	*migrated = vmstat("pgmigrate_success") - m0;
+	return t1 - t0;
+}
+
+/*
+ * ns per migrated page, or -1 without root: a compaction's time less
+ * that of the compaction right after it, which finds the same machine to
+ * scan but (nearly) nothing left to move, over the pages moved.
+ */
+static double compact_ns_per_page(const char *what)
+{
+	uint64_t n, n0, t = compact_once(&n), t0 = compact_once(&n0);
+
+	last_migrated = n;
+	printf("# %s: compaction %.1f ms for %llu pages, then %.1f ms for %llu\n", what, (double)t / 1e6,
+	       (unsigned long long)n, (double)t0 / 1e6, (unsigned long long)n0);
+	return n > n0 && t > t0 ? (double)(t - t0) / (double)(n - n0) : -1;
 }
 
 static void compact_quietly(void)
@@ -260,7 +275,7 @@ static double migrate_anon(size_t len)
 	touch(p, len);
 	for (size_t off = PAGE; off < len; off += 2 * PAGE)
 		madvise(p + off, PAGE, MADV_DONTNEED);
-	ns = compact_ns_per_page();
+	ns = compact_ns_per_page(atomic_load(&spin_mode) ? "anon, owner running" : "anon, owner asleep");
 	munmap(p, len);
 	return ns;
 }
@@ -280,7 +295,7 @@ static double migrate_shmem(size_t len)
 		}
 	for (size_t off = PAGE; off < len; off += 2 * PAGE)
 		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, PAGE);
-	ns = compact_ns_per_page();
+	ns = compact_ns_per_page("shmem, unmapped");
 	close(fd);
 	return ns;
 }
