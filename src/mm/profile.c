@@ -16,6 +16,7 @@ static const struct kernel_profile profiles[] = {
 		.cma_generic = true,
 		.cma_stats = true,
 		.longterm_migrate = true,
+		.migrate_wait_at_once = true,
 		.proc_v6 = true,
 		.arm64 = true,
 	},

@@ -73,6 +73,13 @@ struct kernel_profile {
 	 * (5.12) leaves pinned anonymous pages unisolated.
 	 */
 	bool longterm_migrate;
+	/*
+	 * "migrate_pages: batch _unmap and _move" (6.3): migrate_pages loses
+	 * its `force` argument; MIGRATE_SYNC waits for a page under writeback
+	 * at its first synchronous try, where v3.5 waits only from the fourth
+	 * pass on (pass > 2) and retries (-EAGAIN) before.
+	 */
+	bool migrate_wait_at_once;
 	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
 	bool proc_v6;
 	/*
