@@ -685,7 +685,7 @@ static const struct scenario_error scenario_errors[] = {
 	{ "unknown key of a workload", SCENARIO_HEAD ONE_PROCESS "size = 1M\n", 8,
 	  "unknown key 'size' in [anon a]; accepted: start, stop, rss, rate, lifetime, restart" },
 	{ "unknown cost key", SCENARIO_HEAD "[cost]\nwarp_mbps = 9\n" ONE_PROCESS, 6,
-	  "unknown key 'warp_mbps' in [cost]; accepted: cpu_mhz, copy_mbps, zero_mbps, scan_cycles, page_cycles, storage_write_mbps, storage_read_mbps, drain_us, lock_us" },
+	  "unknown key 'warp_mbps' in [cost]; accepted: cpu_mhz, copy_mbps, zero_mbps, scan_cycles, page_cycles, storage_write_mbps, storage_read_mbps, drain_us, lock_us, storage_rand_read_iops, storage_rand_write_iops, storage_lat_us" },
 	{ "bad size", SCENARIO_HEAD ONE_PROCESS "[device d]\nsize = 3Q\nperiod = 1s\n", 9,
 	  "size = 3Q: expected a decimal or 0x hex number, optionally with a K, M, G or T suffix" },
 	{ "bad duration", SCENARIO_HEAD ONE_PROCESS "[device d]\nsize = 3M\nperiod = 1 fortnight\n", 10,

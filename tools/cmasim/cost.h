@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The device cost model: what the library reports it did for a request
- * (pages migrated, scanned, handled, written back, drains, lock rounds)
+ * (pages migrated, scanned, handled, drains, lock rounds, I/O waits)
  * turned into time on the simulated board. Profiles and the sources of
  * their numbers: cost.c and doc/cost-model.md.
  */
@@ -22,6 +22,10 @@ enum cost_field {
 	COST_STORAGE_READ_MBPS,	/* page-cache misses and refaults (workloads' time) */
 	COST_DRAIN_US,		/* one drain of every CPU's page lists (an IPI round) */
 	COST_LOCK_US,		/* one round of the CMA mutex and zone locks */
+	/* c-io: the storage queue (storage.c); the two bandwidths above are its sequential figures */
+	COST_STORAGE_RAND_READ_IOPS,	/* 4 KiB random reads per second: swap-in, random page-cache misses */
+	COST_STORAGE_RAND_WRITE_IOPS,	/* 4 KiB random writes per second: reclaim's pageout */
+	COST_STORAGE_LAT_US,	/* a request's access latency on top of its transfer */
 	NR_COST_FIELDS
 };
 
@@ -37,9 +41,10 @@ struct cost_work {
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */
 	uint64_t reclaimed;		/* of those, pages direct reclaim freed */
 	uint64_t zeroed_bytes;
-	uint64_t written;		/* pages written back */
 	uint64_t drains;
 	uint64_t locks;
+	/* c-io */
+	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -272,8 +272,20 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 	return 0;
 }
 
+/* Every [cost] key, joined by ", ", into @buf: @buf. */
+static const char *cost_keys(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_COST_FIELDS && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", cost_field_names[i]);
+	return buf;
+}
+
 static int cost_key(struct reader *r, const char *name, const char *value)
 {
+	char keys[512];
 	char *end;
 	double v;
 
@@ -290,8 +302,7 @@ static int cost_key(struct reader *r, const char *name, const char *value)
 		r->sc->cost_set[i] = true;
 		return 1;
 	}
-	return fail(r, "unknown key '%s' in [cost]; accepted: cpu_mhz, copy_mbps, zero_mbps, scan_cycles, page_cycles, storage_write_mbps, storage_read_mbps, drain_us, lock_us",
-		    name);
+	return fail(r, "unknown key '%s' in [cost]; accepted: %s", name, cost_keys(keys, sizeof(keys)));
 }
 
 /* The keys of the current section, for messages. */
