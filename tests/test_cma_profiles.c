@@ -158,7 +158,7 @@ static void alloc_contig_range_migrate_reason_by_profile(void **state)
 		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
 		cma_mm_set_trace(mm, NULL, NULL);
 		if (!is_v6(mm)) {
-			assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 mode=MIGRATE_SYNC_LIGHT\n"));
+			assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 mode=MIGRATE_SYNC\n"));
 			assert_null(strstr(trace_buf, "reason="));
 		} else {
 			assert_non_null(strstr(trace_buf, "mm_migrate_pages_start: mode=MIGRATE_SYNC reason=contig_range\n"));

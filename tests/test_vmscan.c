@@ -294,8 +294,10 @@ static void try_to_free_pages_skips_writeback_pages(void **state)
 	struct fake_owner *o = new_owner(t, false, 32);
 
 	fault_owner(o, 32);
-	for (uint64_t i = 0; i < 8; i++)
-		page_flags_set(o->slots[i].page, PG_writeback);
+	for (uint64_t i = 0; i < 8; i++) {
+		owner_set_dirty(o, i, true);
+		assert_true(cma_page_start_writeback(mm, o->slots[i].page));
+	}
 
 	assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL), 24);
 	for (uint64_t i = 0; i < 32; i++)
@@ -305,7 +307,7 @@ static void try_to_free_pages_skips_writeback_pages(void **state)
 	check_phase(t, "writeback pages kept");
 
 	for (uint64_t i = 0; i < 8; i++)
-		page_flags_clear(o->slots[i].page, PG_writeback);
+		cma_page_end_writeback(mm, o->slots[i].page);
 	assert_int_equal(cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL), 8);
 	assert_int_equal(owner_resident(o), 0);
 	check_phase(t, "written pages reclaimed");

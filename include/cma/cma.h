@@ -195,7 +195,13 @@ struct cma_owner_ops {
 	int (*migrate)(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to);
 	/* Drop a clean cache page: 0 if the owner forgot it (the page is then freed). */
 	int (*reclaim)(void *owner, uint64_t index, struct cma_page *page);
-	/* Make a dirty page clean (write it back). 0 on success. */
+	/*
+	 * Write a dirty page back (reclaim's pageout; for an anonymous page,
+	 * the swap-out reclaim starts: only -EINPROGRESS changes anything
+	 * there). 0: written, the page clean. -EINPROGRESS: the write is in
+	 * flight; the page stays under writeback until the owner calls
+	 * cma_page_end_writeback(). Another error: not written.
+	 */
 	int (*writeback)(void *owner, uint64_t index, struct cma_page *page);
 	/* Anonymous memory: reclaimed only with swap room; false: file-backed. */
 	bool anon;
@@ -208,6 +214,14 @@ struct cma_owner_ops {
 	 * (cma_mm_counter). NULL: the owner's pages are never mapped.
 	 */
 	unsigned (*mapcount)(void *owner, uint64_t index, const struct cma_page *page);
+	/*
+	 * Optional, for owners whose writes go in flight: wait_on_page_writeback().
+	 * Migration that must wait for the page's write (MIGRATE_SYNC) asks the
+	 * owner to complete it (cma_page_end_writeback() before returning) and
+	 * to return the nanoseconds the wait took in the owner's time. NULL: a
+	 * page in flight is busy, as if migration could not wait.
+	 */
+	uint64_t (*wait_writeback)(void *owner, uint64_t index, struct cma_page *page);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
@@ -225,6 +239,21 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
  * a page that is not movable.
  */
 bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page);
+/**
+ * cma_page_start_writeback() - clear_page_dirty_for_io() and
+ * set_page_writeback(), for an owner writing its own dirty page back (a
+ * flusher): the page is clean and under writeback until
+ * cma_page_end_writeback(). The caller holds a reference. false, changing
+ * nothing, if the page was not dirty or is already under writeback.
+ */
+bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page);
+/**
+ * cma_page_end_writeback() - end_page_writeback(): the write in flight on
+ * @page (from cma_page_start_writeback(), or an owner's writeback op that
+ * returned -EINPROGRESS) has completed. A page not under writeback is
+ * reported, not changed.
+ */
+void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page);
 /**
  * cma_page_pin_longterm() - pin_user_pages(FOLL_LONGTERM) of one movable
  * page the caller knows to be in use, as for cma_page_get(), holding no

@@ -31,11 +31,13 @@ static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page 
 
 /*
  * Migrate every LRU page of [start, end) away, batch by batch as
- * compaction does; a batch gets 5 tries. Returns 0, -EBUSY, -ENOMEM or
- * -EINTR (isolation aborted). Under contig_v6, 6.12's: the pagevecs
- * disabled for the whole migration (lru_cache_disable, so that a page
- * sitting in another CPU's pagevec is seen), migrate_pages in
- * MIGRATE_SYNC with MR_CONTIG_RANGE, -ENOMEM ending it at once.
+ * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
+ * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
+ * MIGRATE_SYNC before v3.5 was released: a page under writeback is waited
+ * for). Returns 0, -EBUSY, -ENOMEM or -EINTR (isolation aborted). Under
+ * contig_v6, 6.12's: the pagevecs disabled for the whole migration
+ * (lru_cache_disable, so that a page sitting in another CPU's pagevec is
+ * seen), migrate_pages with MR_CONTIG_RANGE, -ENOMEM ending it at once.
  * Departure: 6.12 first drops the batch's clean file pages
  * (reclaim_clean_pages_from_list); here they are migrated as in v3.5.
  */
@@ -71,8 +73,7 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 			break;
 		}
 		ret = migrate_pages_reason(mm, &cc.migratepages, alloc_migrate_target, 0,
-					   v6 ? MIGRATE_SYNC : MIGRATE_SYNC_LIGHT,
-					   v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
+					   MIGRATE_SYNC, v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
 		if (v6 && ret == -ENOMEM)
 			break;
 	}

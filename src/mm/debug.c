@@ -42,6 +42,7 @@ struct verifier {
 	long isolated[2], flagged_isolated[2];	/* anon, file */
 	long owned[2];				/* pages of owners: anon, file */
 	long mlocked;				/* of those, mlocked */
+	long writeback;				/* of those, under writeback */
 };
 
 #define MAX_REPORTS 20
@@ -277,8 +278,12 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 		v->owned[page_test(page, PG_swapbacked) ? 0 : 1] += 1l << order;
 	if (page_test(page, PG_mlocked))
 		v->mlocked += 1l << order;
-	if (page_test(page, PG_lru | PG_isolated | PG_mlocked) && !page_test(page, PG_movable))
-		report(v, "pfn %#lx is on the LRU, isolated or mlocked but has no owner", pfn);
+	if (page_test(page, PG_writeback))
+		v->writeback++;
+	if (page_test(page, PG_lru | PG_isolated | PG_mlocked | PG_writeback) &&
+	    !page_test(page, PG_movable))
+		report(v, "pfn %#lx is on the LRU, isolated, mlocked or under writeback but has no owner",
+		       pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
 	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);
@@ -507,7 +512,7 @@ static void check_cma_pages(struct verifier *v)
 static void check_totals(struct verifier *v)
 {
 	struct cma_mm *mm = v->mm;
-	long anon = 0, file = 0, mlock = 0;
+	long anon = 0, file = 0, mlock = 0, writeback = 0;
 	struct zone *zone;
 
 	if (v->on_lru != v->flagged_lru)
@@ -520,12 +525,16 @@ static void check_totals(struct verifier *v)
 		anon += atomic_load(&zone->vm_stat[NR_ANON_PAGES]);
 		file += atomic_load(&zone->vm_stat[NR_FILE_PAGES]);
 		mlock += atomic_load(&zone->vm_stat[NR_MLOCK]);
+		writeback += atomic_load(&zone->vm_stat[NR_WRITEBACK]);
 	}
 	if (anon != v->owned[0] || file != v->owned[1])
 		report(v, "NR_ANON_PAGES %ld, NR_FILE_PAGES %ld but owners hold %ld anon, %ld file pages",
 		       anon, file, v->owned[0], v->owned[1]);
 	if (mlock != v->mlocked)
 		report(v, "NR_MLOCK %ld but %ld pages mlocked", mlock, v->mlocked);
+	/* a write in flight keeps its page: only an owned page can be under writeback */
+	if (writeback != v->writeback)
+		report(v, "NR_WRITEBACK %ld but %ld pages under writeback", writeback, v->writeback);
 	check_cma_pages(v);
 }
 

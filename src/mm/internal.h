@@ -349,6 +349,18 @@ enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
 
+/* ---- page_writeback.c ---- */
+
+/* set_page_writeback for reclaim's write of a file (@file) or anonymous page: traced. */
+void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool file);
+/* The write did not start after all: as if PG_writeback was never set. */
+void undo_page_writeback(struct cma_mm *mm, struct cma_page *page);
+/* test_clear_page_writeback: the write is done, NR_WRITTEN counts it. */
+void end_page_writeback(struct cma_mm *mm, struct cma_page *page);
+/* Wait for @page's write through @ops->wait_writeback: 0, or -EBUSY if it cannot. */
+int wait_on_page_writeback(struct cma_mm *mm, struct cma_page *page,
+			   const struct cma_owner_ops *ops);
+
 /* ---- page_isolation.c ---- */
 
 int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page);

@@ -6,8 +6,10 @@
  * bytes, let the owner switch over (ops->migrate), then free the old page
  * and put the new one on the LRU. A list is retried up to 10 passes.
  *
- * v23 migrates in MIGRATE_SYNC_LIGHT: a page under writeback is not
- * waited for (-EBUSY), it goes back to the LRU at once.
+ * A page under writeback: MIGRATE_ASYNC and MIGRATE_SYNC_LIGHT give it
+ * up (-EBUSY: back to the LRU at once); MIGRATE_SYNC waits for the write
+ * (wait_on_page_writeback), in v3.5 only once the `force` passes come
+ * (pass > 2, -EAGAIN before), in 6.12 at its first synchronous try.
  *
  * There are no page tables here: a mapped page's owner says how many
  * entries map it (cma_owner_ops.mapcount), and migration counts the
@@ -67,8 +69,8 @@ struct unmap_count {
  * target, which goes straight back to the allocator.
  */
 static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned long private,
-			  struct page_list *from, struct cma_page *page, enum migrate_mode mode,
-			  struct unmap_count *unmapped)
+			  struct page_list *from, struct cma_page *page, bool force,
+			  enum migrate_mode mode, struct unmap_count *unmapped)
 {
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
 	struct cma_page *newpage;
@@ -88,9 +90,19 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 		rc = 0;
 		goto free_new;
 	}
-	if (page_test(page, PG_writeback) && mode != MIGRATE_SYNC) {
-		rc = -EBUSY;
-		goto putback;
+	if (page_test(page, PG_writeback)) {
+		/* only a full sync migration may stall on the storage */
+		if (mode != MIGRATE_SYNC) {
+			rc = -EBUSY;
+			goto putback;
+		}
+		if (!force) {
+			rc = -EAGAIN;
+			goto free_new;
+		}
+		rc = wait_on_page_writeback(mm, page, ops);
+		if (rc)
+			goto putback;
 	}
 	/* try_to_unmap: the owner's reverse map, read before it lets go of the page */
 	ptes = ops->mapcount ? ops->mapcount(page->owner, page->private, page) : 0;
@@ -205,7 +217,8 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 		retry = 0;
 		for (; page; page = next) {
 			next = page_list_next(mm, page);
-			rc = unmap_and_move(mm, get_new_page, private, from, page, mode, &unmapped);
+			rc = unmap_and_move(mm, get_new_page, private, from, page,
+					    mm->kernel.migrate_wait_at_once || pass > 2, mode, &unmapped);
 			if (rc == -ENOMEM)
 				goto out;
 			if (rc == -EAGAIN)

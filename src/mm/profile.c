@@ -17,6 +17,7 @@ static const struct kernel_profile profiles[] = {
 		.cma_stats = true,
 		.longterm_migrate = true,
 		.batched_unmap_flush = true,
+		.migrate_wait_at_once = true,
 		.proc_v6 = true,
 		.arm64 = true,
 	},

@@ -80,6 +80,13 @@ struct kernel_profile {
 	 * flush each page table entry as it is cleared, as v3.5 always does.
 	 */
 	bool batched_unmap_flush;
+	/*
+	 * "migrate_pages: batch _unmap and _move" (6.3): migrate_pages loses
+	 * its `force` argument; MIGRATE_SYNC waits for a page under writeback
+	 * at its first synchronous try, where v3.5 waits only from the fourth
+	 * pass on (pass > 2) and retries (-EAGAIN) before.
+	 */
+	bool migrate_wait_at_once;
 	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
 	bool proc_v6;
 	/*

@@ -26,10 +26,12 @@
  *   the active list;
  * - get_scan_count has no swappiness or rotation balance: with swap room
  *   anon and file lists are scanned alike, without it anon is not scanned;
- * - an owner's ->writeback completes in the callback; the page stays under
- *   writeback until it is back on the LRU, where the completion rotates it
- *   to the inactive tail (PG_reclaim), as a fast asynchronous write would;
- *   swap writes complete the same way;
+ * - an owner's ->writeback that completes in the callback leaves the page
+ *   under writeback until it is back on the LRU, where the completion
+ *   rotates it to the inactive tail (PG_reclaim), as a fast asynchronous
+ *   write would; swap writes complete the same way. A write the owner
+ *   leaves in flight (-EINPROGRESS) ends when the owner says so, without
+ *   the rotation (page_writeback.c);
  * - swap space is taken by swap-out and never given back: swap-in is not
  *   modelled, so a swapped-out slot holds its swap until the machine dies;
  * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
@@ -84,11 +86,6 @@ static bool page_is_file_cache(const struct cma_page *page)
 static uint64_t page_bytes(struct cma_mm *mm, const struct cma_page *page)
 {
 	return mm->page_size << page_order(page);
-}
-
-static void *page_ptr(unsigned long pfn)
-{
-	return (void *)(0xffffea0000000000ul + pfn * 64);	/* as mm_page_alloc prints it */
 }
 
 /* Watermarks change under zone->lock (seed 008 raises them): read them whole. */
@@ -152,50 +149,28 @@ static enum page_verdict remove_mapping(struct cma_mm *mm, struct cma_page *page
 	return PAGE_FREED;
 }
 
-/* set_page_writeback, with PG_reclaim implied: the write was reclaim's. */
-static void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool file)
-{
-	page_flags_set(page, PG_writeback);
-	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, 1);
-	if (trace_enabled(mm))
-		trace_event(mm, "mm_vmscan_writepage", "page=%p pfn=%lu flags=%s",
-			    page_ptr(page_to_pfn(mm, page)), page_to_pfn(mm, page),
-			    file ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" : "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
-}
-
-/* The write did not start after all (->writepage failed): as if never set. */
-static void undo_page_writeback(struct cma_mm *mm, struct cma_page *page)
-{
-	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, -1);
-	page_flags_clear(page, PG_writeback);
-}
-
-/* test_clear_page_writeback: the write is done, NR_WRITTEN counts it. */
-static void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
-{
-	undo_page_writeback(mm, page);
-	mod_zone_page_state(page_zone(mm, page), NR_WRITTEN, 1);
-}
-
 /*
  * pageout: write a dirty file page back through its owner, with no lock
  * held. As clear_page_dirty_for_io + ->writepage: the dirty bit is taken
  * first, so that a redirty during the write is not lost, and put back if
- * the write fails. The owner's write is done when the callback returns,
- * but the page stays under writeback until it is back on the LRU (see
- * putback_written_page), as an asynchronous write would.
+ * the write fails. A write the owner finished in the callback ends as the
+ * page goes back to the LRU (putback_written_page); one it left in flight
+ * (-EINPROGRESS) keeps the page under writeback on the LRU until the
+ * owner ends it.
  */
 static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 				 const struct cma_owner_ops *ops)
 {
 	struct zone *zone = page_zone(mm, page);
+	int ret;
 
 	if (!(atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_dirty,
 					memory_order_relaxed) & PG_dirty))
 		return PAGE_KEEP;	/* cleaned under us */
 	mod_zone_page_state(zone, NR_FILE_DIRTY, -1);
 	set_page_writeback(mm, page, true);
-	if (ops->writeback(page->owner, page->private, page)) {
+	ret = ops->writeback(page->owner, page->private, page);
+	if (ret && ret != -EINPROGRESS) {
 		undo_page_writeback(mm, page);
 		/* redirty_page_for_writepage */
 		if (!(atomic_fetch_or_explicit(&page->flags, PG_dirty, memory_order_relaxed) & PG_dirty))
@@ -203,7 +178,7 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 		return PAGE_KEEP;
 	}
 	mod_zone_page_state(zone, NR_VMSCAN_WRITE, 1);
-	return PAGE_WRITTEN;
+	return ret ? PAGE_KEEP : PAGE_WRITTEN;
 }
 
 /* A dirty file page: only kswapd writes, and only under pressure. */
@@ -229,6 +204,9 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
  * writeback, kept); a later scan finds it clean in the swap cache and
  * frees it through its owner (ops->reclaim, __remove_mapping). No swap
  * room: activated. The slot stays with the page if the owner refuses.
+ * The owner's writeback op, if any, hears of the write: -EINPROGRESS
+ * leaves it in flight (the swap device's queue), anything else has it
+ * done by the time the page is back on the LRU.
  */
 static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *page,
 					  const struct cma_owner_ops *ops, struct scan_control *sc)
@@ -245,6 +223,8 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	set_page_writeback(mm, page, false);
 	count_vm_events(mm, PSWPOUT, nr);
 	mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_WRITE, 1);
+	if (ops->writeback && ops->writeback(page->owner, page->private, page) == -EINPROGRESS)
+		return PAGE_KEEP;
 	return PAGE_WRITTEN;
 }
 

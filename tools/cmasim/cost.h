@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The device cost model: what the library reports it did for a request
- * (pages migrated, scanned, handled, written back, drains, lock rounds)
+ * (pages migrated, scanned, handled, drains, lock rounds, I/O waits)
  * turned into time on the simulated board. Profiles and the sources of
  * their numbers: cost.c and doc/cost-model.md.
  */
@@ -32,6 +32,10 @@ enum cost_field {
 	COST_PREEMPT_US,	/* more when that CPU runs a background thread */
 	COST_LOCK_HANDOFF_NS,	/* a contended spinlock passing to another CPU */
 	COST_MUTEX_HANDOFF_US,	/* a sleeping mutex waiter woken when the holder lets go */
+	/* c-io: the storage queue (storage.c); the two bandwidths above are its sequential figures */
+	COST_STORAGE_RAND_READ_IOPS,	/* 4 KiB random reads per second: swap-in, random page-cache misses */
+	COST_STORAGE_RAND_WRITE_IOPS,	/* 4 KiB random writes per second: reclaim's pageout */
+	COST_STORAGE_LAT_US,	/* a request's access latency on top of its transfer */
 	NR_COST_FIELDS
 };
 
@@ -47,7 +51,6 @@ struct cost_work {
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */
 	uint64_t reclaimed;		/* of those, pages direct reclaim freed */
 	uint64_t zeroed_bytes;
-	uint64_t written;		/* pages written back */
 	uint64_t drains;		/* drain_all_pages and lru_add_drain_all calls */
 	uint64_t locks;
 	/* c-mig: migration beyond the copy */
@@ -64,6 +67,8 @@ struct cost_work {
 	double zone_page_rate;		/* pages the background takes from or gives to the free lists, per second */
 	double lru_page_rate;		/* pages the background adds to or isolates from the LRU, per second */
 	uint64_t cma_mutex_wait_ns;	/* waiting for another device's request to let the CMA mutex go */
+	/* c-io */
+	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -434,6 +434,7 @@ static int teardown(struct sim *s)
 	if (s->policy->destroy)
 		s->policy->destroy(s);
 	free(s->heap);
+	storage_destroy(&s->storage);
 	if (s->mm) {
 		bad = cma_mm_verify(s->mm) ? -EIO : 0;
 		if (bad)

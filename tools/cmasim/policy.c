@@ -71,10 +71,18 @@ const char *sim_policy_names(char *buf, size_t len, const char *sep, const char 
 	return buf;
 }
 
+/* What the request waited for writes in flight (migration's wait_on_page_writeback) is its time too. */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause)
 {
-	return s->policy->alloc(s, w, b, work, cause);
+	uint64_t waited = s->storage.wait_ns;
+	int ret;
+
+	storage_request_start(&s->storage, s->now);
+	ret = s->policy->alloc(s, w, b, work, cause);
+
+	work->io_wait_ns += s->storage.wait_ns - waited;
+	return ret;
 }
 
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b)

@@ -273,10 +273,21 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 	return 0;
 }
 
+/* Every [cost] key, joined by ", ", into @buf: @buf. */
+static const char *cost_keys(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_COST_FIELDS && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", cost_field_names[i]);
+	return buf;
+}
+
 static int cost_key(struct reader *r, const char *name, const char *value)
 {
-	char *end, keys[NR_COST_FIELDS * 24] = "";
-	size_t n = 0;
+	char keys[NR_COST_FIELDS * 24];
+	char *end;
 	double v;
 
 	for (int i = 0; i < NR_COST_FIELDS; i++) {
@@ -292,10 +303,7 @@ static int cost_key(struct reader *r, const char *name, const char *value)
 		r->sc->cost_set[i] = true;
 		return 1;
 	}
-	/* the accepted keys are the profile's fields, in their order */
-	for (int i = 0; i < NR_COST_FIELDS && n < sizeof(keys); i++)
-		n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", i ? ", " : "", cost_field_names[i]);
-	return fail(r, "unknown key '%s' in [cost]; accepted: %s", name, keys);
+	return fail(r, "unknown key '%s' in [cost]; accepted: %s", name, cost_keys(keys, sizeof(keys)));
 }
 
 /* The keys of the current section, for messages. */

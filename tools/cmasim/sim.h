@@ -18,6 +18,7 @@
 
 #include "platform.h"
 #include "scenario.h"
+#include "storage.h"
 
 struct sim;
 struct workload;
@@ -97,6 +98,7 @@ struct sim {
 	uint64_t class_pages[NR_MEM_CLASSES];
 	uint64_t pinned_pages;		/* pins held now */
 	uint64_t written_back;		/* by writers' flushing */
+	struct storage storage;		/* the board's storage queue and its writes in flight */
 
 	/* per request, from the trace sink */
 	unsigned cma_attempts;		/* cma_alloc_start events */

@@ -2,8 +2,10 @@
 /*
  * Processes' anonymous memory: a process faults in its resident set at
  * its touch rate, then keeps touching random pages of it (a page reclaim
- * swapped out comes back in). It exits after its lifetime; the OOM
- * killer may end it sooner; either way it may start again later.
+ * swapped out comes back in: a random read from the storage queue the
+ * process waits for, touching nothing more until it completes). It exits
+ * after its lifetime; the OOM killer may end it sooner; either way it
+ * may start again later.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,25 +19,32 @@ struct anon_wl {
 	double carry;
 	bool alive;
 	uint64_t exit_at;		/* the pending exit event's time; 0: none */
+	uint64_t busy_until;		/* stalled on a swap-in until then */
 };
 
 static void anon_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct anon_wl *a = w->priv;
-	uint64_t n;
+	uint64_t n, t = a->busy_until > s->now ? a->busy_until : s->now;
 
 	if (sim_wl_over(s, w))
 		return;
 	n = sim_tick_ops(&a->carry, w->spec->anon.rate);
-	for (uint64_t i = 0; a->alive && i < n; i++) {
+	for (uint64_t i = 0; a->alive && i < n && t < s->now + SIM_TICK_NS; i++) {
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
+		bool swap_in = owned_reads(&a->o, idx);
+		int ret;
 
 		w->res->ops++;
+		ret = owned_touch(&a->o, idx);
 		/* killed by the OOM its own fault caused: the page it got dies with it */
-		if (owned_touch(&a->o, idx) > 0 && !a->alive)
+		if (ret > 0 && !a->alive)
 			owned_release_all(&a->o);
+		else if (ret > 0 && swap_in)
+			t = storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
 	}
+	a->busy_until = t;
 	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
 }
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Page-cache readers and writers. Every tick a reader reads its share of
- * pages (a miss waits for storage: a tick reads in no more than the
- * storage's read bandwidth allows); a writer also dirties them, and its
- * flusher writes back pages dirty for longer than dirty_expire, no faster
- * than the storage writes (the kernel's dirty_writeback_interval wakeups).
+ * pages; a miss is a read through the storage queue that the reader waits
+ * for (a sequential reader's misses come a readahead window at a time),
+ * and once its waits fill the tick it reads on in the next. A writer also
+ * dirties the pages, and its flusher writes back pages dirty for longer
+ * than dirty_expire, no more than the storage writes in an interval (the
+ * kernel's dirty_writeback_interval wakeups); they stay under writeback
+ * until the storage queue completes them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,12 +20,14 @@
 extern const struct wl_kind wl_kind_writer;
 
 #define WRITEBACK_INTERVAL	(5 * 1000000000ull)	/* dirty_writeback_centisecs = 500 */
+#define READAHEAD_PAGES		32	/* v3.5's VM_MAX_READAHEAD, 128 KiB */
 
 struct file_wl {
 	struct owned_pages o;		/* first: owned_of() */
 	uint64_t pos;			/* next page of a sequential pass */
 	double carry;			/* fraction of a page left from the last tick */
-	double read_carry;		/* the same for the storage's reads */
+	uint64_t busy_until;		/* waiting for storage until then */
+	unsigned ra_left;		/* misses the last readahead window still covers */
 };
 
 /* Pages the storage moves in @ns at @mbps. */
@@ -42,30 +47,43 @@ static void write_page(struct sim *s, struct file_wl *f, uint64_t idx)
 	o->dirtied_ms[idx] = (uint32_t)(s->now / 1000000);
 }
 
+/* The miss of page @idx read at @t: when the reader has it. */
+static uint64_t read_miss(struct sim *s, struct file_wl *f, bool sequential, uint64_t t)
+{
+	if (!sequential)
+		return storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
+	if (f->ra_left) {
+		f->ra_left--;	/* came in with the window */
+		return t;
+	}
+	f->ra_left = READAHEAD_PAGES - 1;
+	return storage_submit(&s->storage, &s->cost, t, STORAGE_SEQ_READ, READAHEAD_PAGES * s->page_bytes);
+}
+
 static void file_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t read_budget, n;
+	uint64_t n, t = f->busy_until > s->now ? f->busy_until : s->now;
 
 	if (sim_wl_over(s, w))
 		return;
 	n = sim_tick_ops(&f->carry, spec->rate);
-	read_budget = sim_tick_ops(&f->read_carry, storage_pages(s, s->cost.v[COST_STORAGE_READ_MBPS],
-								 1000000000ull));
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < n && t < s->now + SIM_TICK_NS; i++) {
 		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
+		bool miss = owned_reads(&f->o, idx);
 		int ret;
 
-		if (!f->o.page[idx] && !owned_copy_kept(&f->o, idx, false) && !read_budget--)
-			break;		/* waiting for storage until the next tick */
 		f->pos++;
 		ret = owned_touch(&f->o, idx);
+		if (ret > 0 && miss)
+			t = read_miss(s, f, spec->sequential, t);
 		w->res->ops++;
 		if (ret >= 0 && w->spec->kind == &wl_kind_writer)
 			write_page(s, f, idx);
 	}
+	f->busy_until = t;
 	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
 }
 
@@ -80,10 +98,9 @@ static void flush(struct sim *s, void *arg)
 	if (sim_wl_over(s, w))
 		return;
 	for (uint64_t i = 0; i < o->nr && budget; i++) {
-		if (!(o->state[i] & OP_DIRTY) || o->dirtied_ms[i] + expire_ms > now_ms)
+		if (!(o->state[i] & OP_DIRTY) || o->dirtied_ms[i] + expire_ms > now_ms ||
+		    !owned_start_write(o, i))
 			continue;
-		cma_page_set_dirty(s->mm, o->page[i], false);
-		o->state[i] &= (uint8_t)~OP_DIRTY;
 		s->written_back++;
 		budget--;
 	}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pages under writeback (the kernel's mm/page-writeback.c and
+ * filemap.c's wait_on_page_writeback): a write starts with the dirty bit
+ * taken and PG_writeback set (NR_WRITEBACK), and ends when the storage
+ * says it is done (NR_WRITTEN). Reclaim starts writes through the owner's
+ * writeback op, an owner's flusher through cma_page_start_writeback();
+ * either may leave the write in flight, to be ended by the owner with
+ * cma_page_end_writeback(). Migration that must wait for such a write
+ * asks the owner (ops->wait_writeback): nothing here sleeps.
+ */
+#include "mm/internal.h"
+
+static void *page_ptr(unsigned long pfn)
+{
+	return (void *)(0xffffea0000000000ul + pfn * 64);	/* as mm_page_alloc prints it */
+}
+
+void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool file)
+{
+	page_flags_set(page, PG_writeback);
+	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, 1);
+	if (trace_enabled(mm))
+		trace_event(mm, "mm_vmscan_writepage", "page=%p pfn=%lu flags=%s",
+			    page_ptr(page_to_pfn(mm, page)), page_to_pfn(mm, page),
+			    file ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" : "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
+}
+
+void undo_page_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, -1);
+	page_flags_clear(page, PG_writeback);
+}
+
+void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	undo_page_writeback(mm, page);
+	mod_zone_page_state(page_zone(mm, page), NR_WRITTEN, 1);
+}
+
+bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	if (!page_test(page, PG_movable)) {
+		mm_pr_err(mm, "cma_page_start_writeback: pfn %#lx is not a movable page\n",
+			  page_to_pfn(mm, page));
+		return false;
+	}
+	if (page_test(page, PG_writeback))
+		return false;
+	/* clear_page_dirty_for_io: a redirty during the write is then not lost */
+	if (!(atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_dirty,
+					memory_order_relaxed) & PG_dirty))
+		return false;
+	if (!page_test(page, PG_swapbacked))
+		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, -1);
+	/* the flusher's write, not reclaim's: no mm_vmscan_writepage */
+	page_flags_set(page, PG_writeback);
+	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, 1);
+	return true;
+}
+
+/*
+ * Departure: v3.5's end_page_writeback also rotates a page reclaim wrote
+ * (PG_reclaim) to the tail of its inactive list; a page flags word has no
+ * bit left for PG_reclaim, so a write that completes after reclaim put
+ * the page back leaves it where it is, freed when the scan comes round.
+ */
+void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page)
+{
+	if (!page_test(page, PG_writeback)) {
+		mm_pr_err(mm, "cma_page_end_writeback: pfn %#lx is not under writeback\n",
+			  page_to_pfn(mm, page));
+		return;
+	}
+	end_page_writeback(mm, page);
+}
+
+/*
+ * wait_on_page_writeback: the owner completes the write and says how
+ * long that took; 0 once the page is clean of it, -EBUSY when the owner
+ * cannot wait (no wait_writeback) or left the write running. The wait is
+ * the library's trace event (neither kernel has one at this spot), so
+ * that a trace shows what a request waited for.
+ */
+int wait_on_page_writeback(struct cma_mm *mm, struct cma_page *page,
+			   const struct cma_owner_ops *ops)
+{
+	uint64_t waited;
+
+	if (!ops->wait_writeback)
+		return -EBUSY;
+	waited = ops->wait_writeback(page->owner, page->private, page);
+	if (page_test(page, PG_writeback))
+		return -EBUSY;
+	trace_event(mm, "cma_wait_on_page_writeback", "pfn=%lu waited_ns=%llu",
+		    page_to_pfn(mm, page), (unsigned long long)waited);
+	return 0;
+}
