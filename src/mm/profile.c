@@ -13,6 +13,7 @@ static const struct kernel_profile profiles[] = {
 		.highatomic = true,
 		.watermark_boost = true,
 		.contig_v6 = true,
+		.contig_pages = true,
 		.cma_generic = true,
 		.cma_stats = true,
 		.longterm_migrate = true,

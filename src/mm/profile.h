@@ -51,6 +51,12 @@ struct kernel_profile {
 	 */
 	bool contig_v6;
 	/*
+	 * "mm/page_alloc: add alloc_contig_pages()" (2020, the search that
+	 * hugetlb's gigantic pages used, made generic): find and take a
+	 * range of a given size anywhere, not only a given range.
+	 */
+	bool contig_pages;
+	/*
 	 * "CMA: generalize CMA reserved area management functionality"
 	 * (3.17) and its successors: mm/cma.c's named areas in
 	 * CONFIG_CMA_AREAS slots, order_per_bit, cma_alloc(cma, count,
