@@ -604,6 +604,33 @@ static void alloc_contig_pages_fails_cleanly(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (5.10 "mm/page_alloc: place pages to tail in
+ * __free_pages_core()"): 6.12 queues the memory freed at boot in address
+ * order, so a fresh machine hands out its lowest free blocks first; v3.5
+ * puts each boot block at the head, so the highest come first.
+ */
+static void boot_free_order_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		const unsigned long half = (64 * MiB >> 12) / 2;
+		/* order 10: the boot's own blocks, not the smaller remainder at the top */
+		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 10);
+		unsigned long pfn;
+
+		assert_non_null(page);
+		pfn = cma_page_to_pfn(mm, page);
+		if (is_v6(mm))
+			assert_true(pfn < half);
+		else
+			assert_true(pfn >= half);
+		cma_free_pages(mm, page, 10);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +647,7 @@ int main(void)
 		cmocka_unit_test(alloc_contig_pages_by_profile),
 		cmocka_unit_test(alloc_contig_pages_past_unmovable_page),
 		cmocka_unit_test(alloc_contig_pages_fails_cleanly),
+		cmocka_unit_test(boot_free_order_by_profile),
 	};
 
 	return cmocka_run_group_tests_name("cma under both profiles", tests, NULL, NULL);

@@ -14,6 +14,7 @@ static const struct kernel_profile profiles[] = {
 		.watermark_boost = true,
 		.contig_v6 = true,
 		.contig_pages = true,
+		.boot_free_to_tail = true,
 		.cma_generic = true,
 		.cma_stats = true,
 		.longterm_migrate = true,

@@ -57,6 +57,12 @@ struct kernel_profile {
 	 */
 	bool contig_pages;
 	/*
+	 * "mm/page_alloc: place pages to tail in __free_pages_core()" (5.10):
+	 * memory freed to the buddy allocator at boot goes to the tail of
+	 * the free lists, so the allocator hands out low addresses first.
+	 */
+	bool boot_free_to_tail;
+	/*
 	 * "CMA: generalize CMA reserved area management functionality"
 	 * (3.17) and its successors: mm/cma.c's named areas in
 	 * CONFIG_CMA_AREAS slots, order_per_bit, cma_alloc(cma, count,
