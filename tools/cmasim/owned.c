@@ -99,19 +99,23 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	return 1;
 }
 
+uint64_t owned_release(struct owned_pages *o, uint64_t idx)
+{
+	struct cma_page *page = o->page[idx];
+
+	if (!page)
+		return 0;
+	forget(o, idx);
+	cma_free_pages(o->s->mm, page, 0);
+	return 1;
+}
+
 uint64_t owned_release_all(struct owned_pages *o)
 {
 	uint64_t freed = 0;
 
-	for (uint64_t i = 0; i < o->nr && o->resident; i++) {
-		struct cma_page *page = o->page[i];
-
-		if (!page)
-			continue;
-		forget(o, i);
-		cma_free_pages(o->s->mm, page, 0);
-		freed++;
-	}
+	for (uint64_t i = 0; i < o->nr && o->resident; i++)
+		freed += owned_release(o, i);
 	return freed;
 }
 

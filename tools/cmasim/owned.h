@@ -30,6 +30,8 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 void owned_destroy(struct owned_pages *o);
 /* Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM. */
 int owned_touch(struct owned_pages *o, uint64_t idx);
+/* Give back page @idx if resident (MADV_DONTNEED): 1 if it was, else 0. */
+uint64_t owned_release(struct owned_pages *o, uint64_t idx);
 /* Give back every resident page (truncate, exit, OOM kill); the pages freed. */
 uint64_t owned_release_all(struct owned_pages *o);
 /* The table of a pagecache, writer or anon workload; NULL for other kinds. */

@@ -4,6 +4,9 @@
  * its touch rate, then keeps touching random pages of it (a page reclaim
  * swapped out comes back in). It exits after its lifetime; the OOM
  * killer may end it sooner; either way it may start again later.
+ * With hold, it is bench/kernel/hold.c: it faults its set in once and
+ * sleeps, touching nothing more; with fragment, it first gives back
+ * every other page (the even ones, as hold.c's MADV_DONTNEED loop).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +31,8 @@ static void anon_tick(struct sim *s, void *arg)
 	if (sim_wl_over(s, w))
 		return;
 	n = sim_tick_ops(&a->carry, w->spec->anon.rate);
+	if (w->spec->anon.hold && n > a->o.nr - a->faulted)
+		n = a->o.nr - a->faulted;
 	for (uint64_t i = 0; a->alive && i < n; i++) {
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
 
@@ -35,6 +40,11 @@ static void anon_tick(struct sim *s, void *arg)
 		/* killed by the OOM its own fault caused: the page it got dies with it */
 		if (owned_touch(&a->o, idx) > 0 && !a->alive)
 			owned_release_all(&a->o);
+	}
+	if (w->spec->anon.hold && a->faulted == a->o.nr) {
+		for (uint64_t i = 0; w->spec->anon.fragment && i < a->o.nr; i += 2)
+			owned_release(&a->o, i);
+		return;		/* in place: sleeps until the run ends */
 	}
 	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
 }
@@ -133,12 +143,20 @@ static const struct scenario_key anon_keys[] = {
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(anon.rate), .max = 100000000, .required = true },
 	{ .name = "lifetime", .type = KEY_DURATION, .offset = WL(anon.lifetime_ns) },
 	{ .name = "restart", .type = KEY_DURATION, .offset = WL(anon.restart_ns) },
+	{ .name = "hold", .type = KEY_BOOL, .offset = WL(anon.hold) },
+	{ .name = "fragment", .type = KEY_BOOL, .offset = WL(anon.fragment) },
 };
 
 static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
 {
 	if (!w->anon.rss_bytes)
 		return ini_fail(err, len, "[%s %s]: rss = 0: give the process some memory", w->kind->name, w->name);
+	if (w->anon.hold && (w->anon.lifetime_ns || w->anon.restart_ns))
+		return ini_fail(err, len, "[%s %s]: hold faults the memory in once and keeps it: drop lifetime and restart",
+				w->kind->name, w->name);
+	if (w->anon.fragment && !w->anon.hold)
+		return ini_fail(err, len, "[%s %s]: fragment gives back every other page once they are in place: add hold = yes",
+				w->kind->name, w->name);
 	return 1;
 }
 
