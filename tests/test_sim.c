@@ -1056,6 +1056,25 @@ static void wl_hugetlb_gigantic_pages_migrate_the_background(void **state)
 	sim_result_free(&r);
 }
 
+/*
+ * Expect (echo 0 > nr_hugepages): at its stop time the workload gives its
+ * gigantic pages back with free_contig_range, so none is resident at the
+ * end and a second write after it gets the same count again.
+ */
+static void wl_hugetlb_stop_gives_the_pages_back(void **state)
+{
+	struct sim_result r;
+
+	run_ini(BOARD_X86_64M("6.12") "duration = 300ms\n"
+		"[hugetlb first]\nsize = 8M\ncount = 4\nstart = 100ms\nstop = 150ms\n"
+		"[hugetlb again]\nsize = 8M\ncount = 4\nstart = 200ms\n", "cma", &r);
+	assert_int_equal(workload(&r, "first")->hugetlb.got, 4);
+	assert_int_equal(workload(&r, "first")->resident_pages, 0);
+	assert_int_equal(workload(&r, "again")->hugetlb.got, 4);
+	assert_int_equal(workload(&r, "again")->resident_pages, 4 * 2048);
+	sim_result_free(&r);
+}
+
 /* Expect: 3.5 has no alloc_contig_pages, so no gigantic page is got, in no time. */
 static void wl_hugetlb_gigantic_none_under_35(void **state)
 {
@@ -1139,6 +1158,7 @@ int main(void)
 		cmocka_unit_test(wl_anon_resident_and_oom_kills),
 		cmocka_unit_test(wl_hugetlb_gigantic_pages_migrate_the_background),
 		cmocka_unit_test(wl_hugetlb_gigantic_none_under_35),
+		cmocka_unit_test(wl_hugetlb_stop_gives_the_pages_back),
 		cmocka_unit_test(wl_hugetlb_2m_under_fragmentation),
 		cmocka_unit_test(wl_hugetlb_and_hold_keys_refused),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),

@@ -114,6 +114,17 @@ static void hugetlb_write(struct sim *s, void *arg)
 			 (unsigned long long)r->write_ns);
 }
 
+/* echo 0: every page back. */
+static void hugetlb_release(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct hugetlb_wl *h = w->priv;
+
+	sim_usable_update(s);
+	while (h->held)
+		free_huge_page(s, w, h->pages[--h->held]);
+}
+
 static int hugetlb_start(struct sim *s, struct workload *w)
 {
 	struct hugetlb_wl *h = calloc(1, sizeof(*h));
@@ -126,18 +137,18 @@ static int hugetlb_start(struct sim *s, struct workload *w)
 	if (!h->pages)
 		return -ENOMEM;
 	sim_schedule(s, w->spec->start_ns, hugetlb_write, w);
+	if (w->spec->stop_ns)
+		sim_schedule(s, w->spec->stop_ns, hugetlb_release, w);
 	return 0;
 }
 
-/* echo 0: every page back. */
 static void hugetlb_stop(struct sim *s, struct workload *w)
 {
 	struct hugetlb_wl *h = w->priv;
 
 	if (!h)
 		return;
-	while (h->held)
-		free_huge_page(s, w, h->pages[--h->held]);
+	hugetlb_release(s, w);
 	free(h->pages);
 	free(h);
 	w->priv = NULL;
