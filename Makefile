@@ -2,7 +2,9 @@
 #   make                 libcma.a, libcma.so, libcma.pc, cmasim
 #   make test            unit and scenario tests (installs what it needs as root)
 #   make stress          long randomized runs (STRESS_OPS bounds them)
-#   make bench           benchmarks, one line per figure
+#   make bench           benchmarks, one line per figure (and make calibrate SHORT=1)
+#   make calibrate       cmasim's predictions against measured anchors (calib/README.md);
+#                        SHORT=1: the fast ones only
 #   make install PREFIX=/usr/local
 #   make SAN=address|thread|undefined   sanitizer build (in build-$(SAN)/)
 #   make CMA_DEBUG=0|1|2 assertion level (default 1; 2 runs the validators often)
@@ -48,7 +50,7 @@ BENCH_SRC := $(wildcard bench/*.c)
 
 HEADERS   := $(wildcard include/cma/*.h src/*/*.h tests/*.h tools/cmasim/*.h)
 
-.PHONY: all test stress bench install clean deps sim-deps fuzz fuzz-smoke coverage
+.PHONY: all test stress bench calibrate install clean deps sim-deps fuzz fuzz-smoke coverage
 all: $(BUILD)/libcma.a $(BUILD)/libcma.so $(BUILD)/libcma.pc $(BUILD)/cmasim
 
 $(BUILD)/%.o: %.c $(HEADERS)
@@ -134,6 +136,12 @@ bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 	@scripts/ensure-deps.sh bench
 	$(BUILD)/bench/cmabench $(BENCH_ARGS)
 	@bench/sim-bench.sh $(BUILD)/cmasim $(BENCH_ARGS)
+	@scripts/calibrate.sh --short $(BUILD)/cmasim
+
+# calib/anchors.tsv: each anchor's measured value against cmasim's prediction
+calibrate: $(BUILD)/cmasim
+	@scripts/ensure-deps.sh test
+	@scripts/calibrate.sh $(if $(SHORT),--short) $(BUILD)/cmasim
 
 # libFuzzer: the library rebuilt with clang and the fuzzer's coverage hooks,
 # one binary per fuzz/fuzz_*.c; seeds in fuzz/corpus/<target>/, findings

@@ -488,6 +488,149 @@ static void cma_mm_verify_area_rules_by_profile(void **state)
 	}
 }
 
+/*
+ * Expect (alloc_contig_pages, 6.12's mm/page_alloc.c): "3.5" has no such
+ * function, so NULL with ENOSYS and nothing taken; "6.12" takes the
+ * first range of the size, aligned to it, and gives it back whole.
+ */
+static void alloc_contig_pages_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = *k);
+		const unsigned long nr = 2048;
+		struct cma_page *page;
+
+		errno = 0;
+		page = cma_alloc_contig_pages(mm, nr, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, -1);
+		if (!is_v6(mm)) {
+			assert_null(page);
+			assert_int_equal(errno, ENOSYS);
+		} else {
+			unsigned long pfn;
+
+			assert_non_null(page);
+			pfn = cma_page_to_pfn(mm, page);
+			assert_int_equal(pfn % nr, 0);
+			for (unsigned long i = 0; i < nr; i++)
+				assert_int_equal(page_count(cma_pfn_to_page(mm, pfn + i)), 1);
+			cma_free_contig_range(mm, pfn, nr);
+		}
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (alloc_contig_pages): a range holding a page that cannot move
+ * (one taken by alloc_contig_range, not on any LRU) fails in
+ * alloc_contig_range, and the search goes on to the next aligned range;
+ * the page in use that the next range holds is migrated out of it.
+ */
+static void alloc_contig_pages_past_unmovable_page(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = "6.12");
+	struct fake_owner *o = owner_create(mm, true, 1);
+	const unsigned long nr = 2048;
+	unsigned long first, got;
+	struct cma_page *page;
+
+	page = cma_alloc_contig_pages(mm, nr, CMA_GFP_HIGHUSER_MOVABLE, -1);
+	assert_non_null(page);
+	first = cma_page_to_pfn(mm, page);
+	cma_free_contig_range(mm, first, nr);
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	/* a pinned-down page in the first range, a movable one in the second */
+	assert_int_equal(cma_alloc_contig_range(mm, first + 700, first + 701, CMA_MIGRATE_MOVABLE), 0);
+	page = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 7);
+	assert_non_null(page);
+	if (cma_page_to_pfn(mm, page) / nr * nr != first + nr) {
+		/* put the movable page in the second range: move it there by taking its pfn */
+		unsigned long want = first + nr + 100, at = cma_page_to_pfn(mm, page);
+
+		assert_int_equal(cma_alloc_contig_range(mm, want, want + 1, CMA_MIGRATE_MOVABLE), 0);
+		cma_free_contig_range(mm, want, 1);
+		cma_drain_all_pages(mm);
+		assert_int_equal(cma_alloc_contig_range(mm, at, at + 1, CMA_MIGRATE_MOVABLE), 0);
+		cma_free_contig_range(mm, at, 1);
+	}
+	page = cma_alloc_contig_pages(mm, nr, CMA_GFP_HIGHUSER_MOVABLE, -1);
+	assert_non_null(page);
+	got = cma_page_to_pfn(mm, page);
+	assert_int_equal(got % nr, 0);
+	assert_true(got > first);
+	assert_true(cma_page_to_pfn(mm, o->slots[0].page) < got ||
+		    cma_page_to_pfn(mm, o->slots[0].page) >= got + nr);
+	assert_true(owner_check(o) >= 0);
+	cma_free_contig_range(mm, got, nr);
+	cma_free_contig_range(mm, first + 700, 1);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (alloc_contig_pages): when every aligned range holds a page that
+ * cannot move, NULL with ENOMEM, and the machine as it was: free pages
+ * and pageblock types unchanged, nothing left isolated.
+ */
+static void alloc_contig_pages_fails_cleanly(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = "6.12");
+	const unsigned long nr = 4096;
+	unsigned long start, end;
+	uint64_t free_before, free_after;
+	struct cma_page *page;
+
+	end = (64 * MiB) >> 12;
+	for (start = 0; start < end; start += nr)
+		assert_int_equal(cma_alloc_contig_range(mm, start + nr / 2, start + nr / 2 + 1,
+							CMA_MIGRATE_MOVABLE), 0);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_mm_counter(mm, "nr_free_pages", &free_before), 0);
+	errno = 0;
+	page = cma_alloc_contig_pages(mm, nr, CMA_GFP_HIGHUSER_MOVABLE, -1);
+	assert_null(page);
+	assert_int_equal(errno, ENOMEM);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_mm_counter(mm, "nr_free_pages", &free_after), 0);
+	assert_int_equal(free_after, free_before);
+	for (unsigned long pfn = 0; pfn < end; pfn += 512)
+		assert_int_not_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_ISOLATE);
+	for (start = 0; start < end; start += nr)
+		cma_free_contig_range(mm, start + nr / 2, 1);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (5.10 "mm/page_alloc: place pages to tail in
+ * __free_pages_core()"): 6.12 queues the memory freed at boot in address
+ * order, so a fresh machine hands out its lowest free blocks first; v3.5
+ * puts each boot block at the head, so the highest come first.
+ */
+static void boot_free_order_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		const unsigned long half = (64 * MiB >> 12) / 2;
+		/* order 10: the boot's own blocks, not the smaller remainder at the top */
+		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 10);
+		unsigned long pfn;
+
+		assert_non_null(page);
+		pfn = cma_page_to_pfn(mm, page);
+		if (is_v6(mm))
+			assert_true(pfn < half);
+		else
+			assert_true(pfn >= half);
+		cma_free_pages(mm, page, 10);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +644,10 @@ int main(void)
 		cmocka_unit_test(cma_declare_contiguous_nid_by_profile),
 		cmocka_unit_test(cma_area_files_by_profile),
 		cmocka_unit_test(cma_mm_verify_area_rules_by_profile),
+		cmocka_unit_test(alloc_contig_pages_by_profile),
+		cmocka_unit_test(alloc_contig_pages_past_unmovable_page),
+		cmocka_unit_test(alloc_contig_pages_fails_cleanly),
+		cmocka_unit_test(boot_free_order_by_profile),
 	};
 
 	return cmocka_run_group_tests_name("cma under both profiles", tests, NULL, NULL);

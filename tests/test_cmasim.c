@@ -1993,6 +1993,67 @@ static int setup_paths(void **state)
 	return 0;
 }
 
+/* scripts/calibrate.sh with the anchor table @table (written to @dir) and @opts: its exit status, output in *@out. */
+static int calibrate(const char *dir, const char *table, const char *opts, char **out)
+{
+	char path[DIR_PATH_MAX], cmd[2 * PATH_MAX + 2 * DIR_PATH_MAX];
+	FILE *p;
+	int status;
+
+	dir_file(dir, "anchors.tsv", table, path);
+	snprintf(cmd, sizeof(cmd), "'%s/scripts/calibrate.sh' %s --table '%s' '%s' 2>&1", source_dir, opts, path,
+		 cmasim);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*out = read_all(p);
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * Expect (make calibrate): an anchor within 2x of its scenario's figure
+ * passes, a fake one 50x off fails the run (exit 1) and is counted in
+ * the last line; --short runs only the rows marked yes; a row with a
+ * missing field is the table's error (exit 2, naming its line); a field
+ * the report lacks fails that anchor.
+ */
+static void calibrate_table_and_exit_status(void **state)
+{
+#define GOT "workloads.giga.hugetlb.got"
+	char dir[DIR_MAX], path[DIR_PATH_MAX], *out;
+
+	make_dir(dir);
+	dir_file(dir, "giga.ini", "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\nkernel = 6.12\n"
+		 "duration = 20ms\n[hugetlb giga]\nsize = 8M\ncount = 2\nstart = 10ms\n", path);
+	assert_int_equal(calibrate(dir, "# a comment\n\nfake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\n", "", &out), 0);
+	if (!strstr(out, "fake-got") || !strstr(out, "1.00") || !strstr(out, "\ncalibration: 1 of 1 anchors within 2x\n"))
+		fail_msg("calibrate.sh, one anchor at ratio 1: found:\n%s", out);
+	free(out);
+
+	assert_int_equal(calibrate(dir, "fake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\n"
+				   "fake-far\t100\thuge\tgiga.ini\t" GOT "\tno\n", "", &out), 1);
+	if (!strstr(out, "outside 2x") || !strstr(out, "\ncalibration: 1 of 2 anchors within 2x\n"))
+		fail_msg("calibrate.sh, a fake anchor 50x off: found:\n%s", out);
+	free(out);
+	assert_int_equal(calibrate(dir, "fake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\n"
+				   "fake-far\t100\thuge\tgiga.ini\t" GOT "\tno\n", "--short", &out), 0);
+	if (strstr(out, "fake-far") || !strstr(out, "calibration: 1 of 1 anchors within 2x"))
+		fail_msg("calibrate.sh --short: expected only the short row; found:\n%s", out);
+	free(out);
+
+	assert_int_equal(calibrate(dir, "# head\nbad\t1\tms\tgiga.ini\t" GOT "\n", "", &out), 2);
+	if (!strstr(out, "anchors.tsv:2: 5 fields"))
+		fail_msg("calibrate.sh, a row of 5 fields: expected its line named; found:\n%s", out);
+	free(out);
+	assert_int_equal(calibrate(dir, "none\t1\tms\tgiga.ini\tworkloads.giga.hugetlb.nothing\tyes\n", "", &out), 1);
+	if (!strstr(out, "no number at workloads.giga.hugetlb.nothing") ||
+	    !strstr(out, "calibration: 0 of 1 anchors within 2x"))
+		fail_msg("calibrate.sh, a field the report lacks: found:\n%s", out);
+	free(out);
+	remove_dir(dir);
+#undef GOT
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2024,6 +2085,7 @@ int main(void)
 		cmocka_unit_test(run_set_changes_the_scenario),
 		cmocka_unit_test(run_trace_is_ftrace_text),
 		cmocka_unit_test(run_failed_write_keeps_the_old_file),
+		cmocka_unit_test(calibrate_table_and_exit_status),
 		cmocka_unit_test(run_killed_leaves_the_old_file_alone),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),

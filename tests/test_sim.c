@@ -1413,6 +1413,132 @@ static void scenario_override_sets_keys_as_the_file(void **state)
 	free(sc);
 }
 
+/* x86, 64 MiB: ZONE_DMA below 16 MiB, DMA32 the rest; 8 MiB is order 11, beyond the buddy allocator. */
+#define BOARD_X86_64M(kernel) "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\nkernel = " kernel "\n"
+#define HUGETLB_BG "duration = 200ms\n[anon bg]\nrss = 16M\nrate = 100000000\nhold = yes\n"
+
+/*
+ * Expect (6.12's set_max_huge_pages, alloc_gigantic_folio): three 8 MiB
+ * gigantic pages from alloc_contig_pages once 16 MiB of anonymous
+ * memory is in place; it lies at the low end of DMA32 (boot memory
+ * queued to the tail), so the first ranges migrate it. The write's time
+ * is the cost model's price of that work, the vmstat deltas what the
+ * library counted; the pages are held (resident) to the end.
+ */
+static void wl_hugetlb_gigantic_pages_migrate_the_background(void **state)
+{
+	const struct workload_result *h;
+	struct sim_result r;
+
+	run_ini(BOARD_X86_64M("6.12") HUGETLB_BG "[hugetlb giga]\nsize = 8M\ncount = 3\nstart = 100ms\n",
+		"cma", &r);
+	h = workload(&r, "giga");
+	assert_string_equal(h->kind, "hugetlb");
+	assert_int_equal(h->hugetlb.requested, 3);
+	assert_int_equal(h->hugetlb.got, 3);
+	assert_int_equal(h->hugetlb.page_bytes, 8 << 20);
+	assert_int_equal(h->resident_pages, 3 * 2048);
+	assert_true(h->hugetlb.vmstat[HV_PGMIGRATE_SUCCESS] > 0);
+	assert_true(h->hugetlb.vmstat[HV_COMPACT_ISOLATED] >= 3 * 2048);
+	assert_true(h->hugetlb.write_ns > 0);
+	assert_int_equal(workload(&r, "bg")->resident_pages, 4096);
+	assert_int_equal(workload(&r, "bg")->oom_kills, 0);
+	sim_result_free(&r);
+}
+
+/*
+ * Expect (echo 0 > nr_hugepages): at its stop time the workload gives its
+ * gigantic pages back with free_contig_range, so none is resident at the
+ * end and a second write after it gets the same count again.
+ */
+static void wl_hugetlb_stop_gives_the_pages_back(void **state)
+{
+	struct sim_result r;
+
+	run_ini(BOARD_X86_64M("6.12") "duration = 300ms\n"
+		"[hugetlb first]\nsize = 8M\ncount = 4\nstart = 100ms\nstop = 150ms\n"
+		"[hugetlb again]\nsize = 8M\ncount = 4\nstart = 200ms\n", "cma", &r);
+	assert_int_equal(workload(&r, "first")->hugetlb.got, 4);
+	assert_int_equal(workload(&r, "first")->resident_pages, 0);
+	assert_int_equal(workload(&r, "again")->hugetlb.got, 4);
+	assert_int_equal(workload(&r, "again")->resident_pages, 4 * 2048);
+	sim_result_free(&r);
+}
+
+/* Expect: 3.5 has no alloc_contig_pages, so no gigantic page is got, in no time. */
+static void wl_hugetlb_gigantic_none_under_35(void **state)
+{
+	const struct workload_result *h;
+	struct sim_result r;
+
+	run_ini(BOARD_X86_64M("3.5") "duration = 200ms\n[hugetlb giga]\nsize = 8M\ncount = 2\nstart = 100ms\n",
+		"cma", &r);
+	h = workload(&r, "giga");
+	assert_int_equal(h->hugetlb.requested, 2);
+	assert_int_equal(h->hugetlb.got, 0);
+	assert_int_equal(h->hugetlb.write_ns, 0);
+	assert_int_equal(h->resident_pages, 0);
+	sim_result_free(&r);
+}
+
+/*
+ * Expect (alloc_buddy_hugetlb_folio): 2 MiB pages come from the buddy
+ * allocator; with the background's every other page given back
+ * (fragment) the free memory beyond it still serves a few, and the
+ * write stops at the first that fails, as set_max_huge_pages does, so
+ * got < requested and every page got is held. The JSON report carries
+ * the write under workloads[].hugetlb.
+ */
+static void wl_hugetlb_2m_under_fragmentation(void **state)
+{
+	const struct workload_result *h;
+	struct sim_result r;
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	run_ini(BOARD_X86_64M("6.12") "duration = 200ms\n[anon bg]\nrss = 40M\nrate = 100000000\nhold = yes\nfragment = yes\n"
+		"[hugetlb huge]\nsize = 2M\ncount = 32\nstart = 100ms\n", "cma", &r);
+	h = workload(&r, "huge");
+	assert_int_equal(workload(&r, "bg")->resident_pages, 40 * 256 / 2);
+	assert_int_equal(h->hugetlb.requested, 32);
+	assert_true(h->hugetlb.got > 0 && h->hugetlb.got < 32);
+	assert_int_equal(h->resident_pages, h->hugetlb.got * 512);
+	f = open_memstream(&json, &len);
+	assert_non_null(f);
+	assert_int_equal(report_json(&r, 1, f), 0);
+	fclose(f);
+	assert_non_null(strstr(json, "\"hugetlb\": {"));
+	assert_non_null(strstr(json, "\"write_ms\": "));
+	assert_non_null(strstr(json, "\"compact_stall\": "));
+	free(json);
+	sim_result_free(&r);
+}
+
+/* Expect: the hugetlb and anon hold keys' errors name the section and what is accepted. */
+static void wl_hugetlb_and_hold_keys_refused(void **state)
+{
+	static const struct { const char *ini, *says; } bad[] = {
+		{ "[hugetlb h]\nsize = 3M\ncount = 1\n", "give a huge page size" },
+		{ "[hugetlb h]\nsize = 2M\ncount = 0\n", "count = 0 asks for nothing" },
+		{ "[hugetlb h]\nsize = 2M\n", "count" },
+		{ "[anon a]\nrss = 8M\nrate = 10\nfragment = yes\n", "add hold = yes" },
+		{ "[anon a]\nrss = 8M\nrate = 10\nhold = yes\nrestart = 1s\n", "drop lifetime and restart" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct scenario *sc = calloc(1, sizeof(*sc));
+		char ini[512], err[768];
+
+		assert_non_null(sc);
+		snprintf(ini, sizeof(ini), "%sduration = 1s\n%s", BOARD_X86_64M("6.12"), bad[i].ini);
+		assert_int_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), -1);
+		if (!strstr(err, bad[i].says))
+			fail_msg("case %zu: expected \"%s\" in: %s", i, bad[i].says, err);
+		free(sc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1420,6 +1546,11 @@ int main(void)
 		cmocka_unit_test(wl_pagecache_misses_and_refaults),
 		cmocka_unit_test(wl_writer_writeback_at_storage_speed),
 		cmocka_unit_test(wl_anon_resident_and_oom_kills),
+		cmocka_unit_test(wl_hugetlb_gigantic_pages_migrate_the_background),
+		cmocka_unit_test(wl_hugetlb_gigantic_none_under_35),
+		cmocka_unit_test(wl_hugetlb_stop_gives_the_pages_back),
+		cmocka_unit_test(wl_hugetlb_2m_under_fragmentation),
+		cmocka_unit_test(wl_hugetlb_and_hold_keys_refused),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),

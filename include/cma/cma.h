@@ -281,6 +281,20 @@ void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked
 int cma_alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 			   int migratetype);
 void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages);
+/**
+ * cma_alloc_contig_pages() - 6.12's alloc_contig_pages() (kernel "6.12"
+ * only; NULL with errno ENOSYS under "3.5"): @nr_pages contiguous pages
+ * from anywhere in the zones @gfp may use, highest zone first, each
+ * tried from its start in ranges aligned to @nr_pages whose pages are
+ * all memory of that zone and none reserved, through
+ * cma_alloc_contig_range's allocator (migrating what is in the way).
+ * Returns the first page (cma_page_to_pfn() gives its pfn), or NULL
+ * with errno ENOMEM (no range could be taken) or EINVAL (@nr_pages 0, or
+ * a machine not booted). @nid is ignored (no NUMA). Free with
+ * cma_free_contig_range().
+ */
+struct cma_page *cma_alloc_contig_pages(struct cma_mm *mm, unsigned long nr_pages, cma_gfp_t gfp,
+					int nid);
 int cma_start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 				 int migratetype);
 int cma_undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,

@@ -363,3 +363,90 @@ void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long n
 	}
 	free_contig_range(mm, pfn, nr_pages);
 }
+
+/* ---- alloc_contig_pages (6.12, contig_pages) ---- */
+
+/*
+ * pfn_range_valid_contig: may [@start, @start + @nr) be tried? Every pfn
+ * is memory of @zone and not reserved. 6.12 also skips hugetlb folios;
+ * the library has none (a range a caller already holds fails in
+ * alloc_contig_range instead, -EBUSY).
+ */
+static bool pfn_range_valid_contig(struct cma_mm *mm, struct zone *zone, unsigned long start,
+				   unsigned long nr)
+{
+	for (unsigned long pfn = start; pfn < start + nr; pfn++) {
+		struct cma_page *page;
+
+		if (!pfn_valid(mm, pfn))
+			return false;
+		page = pfn_to_page(mm, pfn);
+		if (page_zone(mm, page) != zone || page_test(page, PG_reserved))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * alloc_contig_pages: walk the zones @gfp may use, highest first (its
+ * zonelist), and in each try every range of @nr pages aligned to @nr
+ * (rounded up to a multiple of @nr when it is not a power of two) from
+ * the zone's start, whose last page the zone spans and whose pages are
+ * all valid, with alloc_contig_range(MIGRATE_MOVABLE). 0 with the first
+ * pfn taken in *@first, or -ENOMEM.
+ */
+static int alloc_contig_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp,
+			      unsigned long *first)
+{
+	for (int z = gfp_zone(mm, gfp); z >= 0; z--) {
+		struct zone *zone = &mm->zones[z];
+		unsigned long end, pfn;
+
+		if (!zone->present_pages)
+			continue;
+		end = zone->zone_start_pfn + zone->spanned_pages;
+		spin_lock(&zone->lock);
+		for (pfn = (zone->zone_start_pfn + nr - 1) / nr * nr; pfn + nr <= end; pfn += nr) {
+			if (!pfn_range_valid_contig(mm, zone, pfn, nr))
+				continue;
+			/* alloc_contig_range takes the zone lock itself */
+			spin_unlock(&zone->lock);
+			if (!alloc_contig_range(mm, pfn, pfn + nr, MIGRATE_MOVABLE)) {
+				*first = pfn;
+				return 0;
+			}
+			spin_lock(&zone->lock);
+		}
+		spin_unlock(&zone->lock);
+	}
+	return -ENOMEM;
+}
+
+struct cma_page *cma_alloc_contig_pages(struct cma_mm *mm, unsigned long nr_pages, cma_gfp_t gfp,
+					int nid)
+{
+	unsigned long pfn;
+	int ret = mm_require_phase(mm, MM_BOOTED, "alloc_contig_pages");
+
+	if (!ret && !mm->kernel.contig_pages) {
+		mm_pr_err(mm, "alloc_contig_pages: not in kernel %s (added in 2020): use cma_alloc_contig_range\n",
+			  mm->kernel.name);
+		ret = -ENOSYS;
+	}
+	if (!ret && !nr_pages) {
+		mm_pr_err(mm, "alloc_contig_pages: nr_pages 0 refused\n");
+		ret = -EINVAL;
+	}
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	pthread_mutex_lock(&mm->cma_mutex);
+	ret = alloc_contig_pages(mm, nr_pages, gfp, &pfn);
+	pthread_mutex_unlock(&mm->cma_mutex);
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	return pfn_to_page(mm, pfn);
+}

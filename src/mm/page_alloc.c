@@ -187,11 +187,12 @@ static bool merge_crosses_types(struct cma_mm *mm, unsigned long pfn, unsigned l
  * result on @mt's list. If the buddy one order up is free too, the block
  * goes to the tail, so that it stays free long enough to merge.
  */
-static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
+static void __free_one_page_fpi(struct zone *zone, struct cma_page *page, unsigned order, int mt,
+				bool to_tail)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long pfn = page_to_pfn(mm, page);
-	bool tail = false;
+	bool tail = to_tail;
 
 	VM_BUG_ON(pfn & ((1ul << order) - 1));
 	while (order < mm->max_order - 1) {
@@ -209,12 +210,17 @@ static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned o
 		pfn &= buddy_pfn;
 		order++;
 	}
-	if (order + 2 < mm->max_order) {
+	if (!tail && order + 2 < mm->max_order) {
 		unsigned long higher = pfn & ~(1ul << order);
 
 		tail = page_is_buddy(zone, higher ^ (1ul << (order + 1)), order + 1);
 	}
 	add_to_free_area(zone, pfn_to_page(mm, pfn), order, mt, tail);
+}
+
+static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int mt)
+{
+	__free_one_page_fpi(zone, page, order, mt, false);
 }
 
 /*
@@ -1406,7 +1412,16 @@ void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned lon
 			page_flags_store(page + i, page_flags(page + i) & PG_ZONE_MASK);
 			set_page_count(page + i, 0);
 		}
-		free_one_page(zone, page, order, get_pageblock_migratetype(mm, start_pfn));
+		/*
+		 * kernel.boot_free_to_tail (6.12's __free_pages_core, FPI_TO_TAIL):
+		 * the boot blocks queue in address order, so allocations start
+		 * from the low end of each zone; v3.5 puts each at the head, the
+		 * highest first.
+		 */
+		spin_lock(&zone->lock);
+		__free_one_page_fpi(zone, page, order, get_pageblock_migratetype(mm, start_pfn),
+				    mm->kernel.boot_free_to_tail);
+		spin_unlock(&zone->lock);
 		zone->managed_pages += 1ul << order;
 		mm->totalram_pages += 1ul << order;
 		start_pfn += 1ul << order;

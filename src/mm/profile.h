@@ -51,6 +51,18 @@ struct kernel_profile {
 	 */
 	bool contig_v6;
 	/*
+	 * "mm/page_alloc: add alloc_contig_pages()" (2020, the search that
+	 * hugetlb's gigantic pages used, made generic): find and take a
+	 * range of a given size anywhere, not only a given range.
+	 */
+	bool contig_pages;
+	/*
+	 * "mm/page_alloc: place pages to tail in __free_pages_core()" (5.10):
+	 * memory freed to the buddy allocator at boot goes to the tail of
+	 * the free lists, so the allocator hands out low addresses first.
+	 */
+	bool boot_free_to_tail;
+	/*
 	 * "CMA: generalize CMA reserved area management functionality"
 	 * (3.17) and its successors: mm/cma.c's named areas in
 	 * CONFIG_CMA_AREAS slots, order_per_bit, cma_alloc(cma, count,

@@ -204,6 +204,17 @@ bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take)
 	return p->lookup && p->lookup(o->s, o, idx, o->anon, take);
 }
 
+uint64_t owned_release(struct owned_pages *o, uint64_t idx)
+{
+	struct cma_page *page = o->page[idx];
+
+	if (!page)
+		return 0;
+	forget(o, idx);
+	cma_free_pages(o->s->mm, page, 0);
+	return 1;
+}
+
 uint64_t owned_release_all(struct owned_pages *o)
 {
 	uint64_t freed = 0;
@@ -214,15 +225,8 @@ uint64_t owned_release_all(struct owned_pages *o)
 	if (o->anon)
 		memset(o->state, 0, o->nr);
 
-	for (uint64_t i = 0; i < o->nr && o->resident; i++) {
-		struct cma_page *page = o->page[i];
-
-		if (!page)
-			continue;
-		forget(o, i);
-		cma_free_pages(o->s->mm, page, 0);
-		freed++;
-	}
+	for (uint64_t i = 0; i < o->nr && o->resident; i++)
+		freed += owned_release(o, i);
 	/* the process is gone, and its swap with it */
 	for (uint64_t i = 0; o->anon && i < o->nr; i++)
 		o->state[i] &= (uint8_t)~OP_SWAPPED;

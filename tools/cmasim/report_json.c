@@ -138,6 +138,23 @@ static void json_device(struct json *j, const struct device_result *d)
 	json_close(j, '}');
 }
 
+/* A hugetlb workload's nr_hugepages write. */
+static void json_hugetlb(struct json *j, const struct hugetlb_result *h)
+{
+	char buf[FIGURE_MAX];
+
+	json_open(j, "hugetlb", '{');
+	json_u64(j, "page_kb", h->page_bytes >> 10);
+	json_u64(j, "requested", h->requested);
+	json_u64(j, "got", h->got);
+	json_number(j, "write_ms", fmt_ms(buf, h->write_ns));
+	json_open(j, "vmstat", '{');
+	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
+		json_u64(j, hugetlb_vmstat_names[i], h->vmstat[i]);
+	json_close(j, '}');
+	json_close(j, '}');
+}
+
 static void json_workload(struct json *j, const struct workload_result *w)
 {
 	json_open(j, NULL, '{');
@@ -149,6 +166,8 @@ static void json_workload(struct json *j, const struct workload_result *w)
 	json_u64(j, "alloc_failures", w->alloc_failures);
 	json_u64(j, "resident_pages", w->resident_pages);
 	json_u64(j, "oom_kills", w->oom_kills);
+	if (!strcmp(w->kind, "hugetlb"))
+		json_hugetlb(j, &w->hugetlb);
 	json_close(j, '}');
 }
 

@@ -125,6 +125,43 @@ static void workload_cell(const struct sim_result *r, unsigned row, unsigned col
 	}
 }
 
+static const char *const hugetlb_heads[] = {
+	"hugetlb", "page MiB", "requested", "got", "write ms", "migrated", "compact stalls",
+};
+#define HUGETLB_COLS (sizeof(hugetlb_heads) / sizeof(hugetlb_heads[0]))
+
+static bool is_hugetlb(const struct workload_result *w)
+{
+	return !strcmp(w->kind, "hugetlb");
+}
+
+/* The @n-th hugetlb workload of @r. */
+static const struct workload_result *hugetlb_nth(const struct sim_result *r, unsigned n)
+{
+	for (unsigned i = 0; i < r->nr_workloads; i++)
+		if (is_hugetlb(&r->workloads[i]) && !n--)
+			return &r->workloads[i];
+	return NULL;
+}
+
+static void hugetlb_cell(const struct sim_result *r, unsigned row, unsigned col,
+			 char buf[LABEL_MAX])
+{
+	const struct workload_result *w = hugetlb_nth(r, row);
+	const struct hugetlb_result *h = &w->hugetlb;
+	const uint64_t figures[] = { 0, 0, h->requested, h->got, 0, h->vmstat[HV_PGMIGRATE_SUCCESS],
+				     h->vmstat[HV_COMPACT_STALL] };
+
+	if (col == 0)
+		snprintf(buf, LABEL_MAX, "%s", w->name);
+	else if (col == 1)
+		fmt_mib(buf, h->page_bytes);
+	else if (col == 4)
+		fmt_ms(buf, h->write_ns);
+	else
+		fmt_u64(buf, figures[col]);
+}
+
 static unsigned compare_nr_runs;	/* print_compare's @nr, for compare_text_cell */
 
 /* A figure, with "*" before it when its run is the row's best. */
@@ -248,6 +285,8 @@ static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 
 static void print_run(FILE *out, const struct sim_result *r)
 {
+	unsigned nr_huge;
+
 	if (r->nr_devices) {
 		print_table(out, r, device_heads, r->nr_devices, DEVICE_COLS, device_cell);
 		fputc('\n', out);
@@ -255,6 +294,12 @@ static void print_run(FILE *out, const struct sim_result *r)
 	print_areas(out, r);
 	if (r->nr_workloads) {
 		print_table(out, r, workload_heads, r->nr_workloads, WORKLOAD_COLS, workload_cell);
+		fputc('\n', out);
+	}
+	for (nr_huge = 0; hugetlb_nth(r, nr_huge); nr_huge++)
+		;
+	if (nr_huge) {
+		print_table(out, r, hugetlb_heads, nr_huge, HUGETLB_COLS, hugetlb_cell);
 		fputc('\n', out);
 	}
 	print_system(out, r);

@@ -105,3 +105,16 @@ void sim_result_free(struct sim_result *r)
 	free(r->snapshots);
 	memset(r, 0, sizeof(*r));
 }
+
+const char *const hugetlb_vmstat_names[NR_HUGETLB_VMSTAT] = {
+	[HV_PGMIGRATE_SUCCESS] = "pgmigrate_success",
+	[HV_PGMIGRATE_FAIL] = "pgmigrate_fail",
+	[HV_COMPACT_MIGRATE_SCANNED] = "compact_migrate_scanned",
+	[HV_COMPACT_FREE_SCANNED] = "compact_free_scanned",
+	[HV_COMPACT_ISOLATED] = "compact_isolated",
+	[HV_COMPACT_STALL] = "compact_stall",
+	[HV_COMPACT_FAIL] = "compact_fail",
+	[HV_COMPACT_SUCCESS] = "compact_success",
+	[HV_PGSCAN_DIRECT] = "pgscan_direct",
+	[HV_PGSTEAL_DIRECT] = "pgsteal_direct",
+};

@@ -52,16 +52,33 @@ struct device_result {
 	struct sim_latency lat;
 };
 
+/* The /proc/vmstat counters a hugetlb write reports (bench/kernel/contig.sh's), by their 6.x names. */
+enum hugetlb_vmstat {
+	HV_PGMIGRATE_SUCCESS, HV_PGMIGRATE_FAIL, HV_COMPACT_MIGRATE_SCANNED, HV_COMPACT_FREE_SCANNED,
+	HV_COMPACT_ISOLATED, HV_COMPACT_STALL, HV_COMPACT_FAIL, HV_COMPACT_SUCCESS,
+	HV_PGSCAN_DIRECT, HV_PGSTEAL_DIRECT, NR_HUGETLB_VMSTAT
+};
+extern const char *const hugetlb_vmstat_names[NR_HUGETLB_VMSTAT];
+
+/* A hugetlb workload's write of nr_hugepages. */
+struct hugetlb_result {
+	uint64_t page_bytes;		/* the huge page size */
+	uint64_t requested, got;	/* huge pages */
+	uint64_t write_ns;		/* the write's wall time under the cost model */
+	uint64_t vmstat[NR_HUGETLB_VMSTAT];	/* deltas over the write */
+};
+
 /* Per workload: what it did and what it met. Fields a kind lacks stay 0. */
 struct workload_result {
 	char name[SIM_NAME_MAX];
-	char kind[16];		/* "pagecache", "writer", "anon", "slab", "pinner", "device" */
+	char kind[16];		/* "pagecache", "writer", "anon", "slab", "pinner", "device", "hugetlb" */
 	uint64_t ops;		/* page reads, page writes, touches, allocations, pins, requests */
 	uint64_t misses;	/* pages read in (first reads and refaults), swap-ins */
 	uint64_t refaults;	/* pages read again after reclaim dropped them */
 	uint64_t alloc_failures;	/* page allocations that failed */
 	uint64_t resident_pages;	/* at the end */
 	uint64_t oom_kills;	/* times the OOM killer chose it */
+	struct hugetlb_result hugetlb;	/* hugetlb only */
 };
 
 struct sim_sample {

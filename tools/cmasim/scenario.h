@@ -88,6 +88,8 @@ struct wl_anon {
 	uint64_t restart_ns;		/* after exit or OOM kill; 0: stays dead */
 	unsigned threads;		/* wanting a CPU while alive; without threads_given, from the rate */
 	bool threads_given;
+	bool hold;			/* fault the resident set in once, then sleep (contig.sh's hold) */
+	bool fragment;			/* with hold: then give back every other page (MADV_DONTNEED) */
 };
 
 /* Kernel allocations that do not move. */
@@ -128,6 +130,12 @@ struct wl_device {
 	bool cma_given, mask_given;	/* set in the file: they replace a platform device's */
 };
 
+/* A write of nr_hugepages (wl_hugetlb.c). */
+struct wl_hugetlb {
+	uint64_t page_bytes;		/* the huge page size: 2M, 1G */
+	uint64_t count;			/* huge pages asked for */
+};
+
 struct wl_spec {
 	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
@@ -139,6 +147,7 @@ struct wl_spec {
 		struct wl_slab slab;
 		struct wl_pinner pinner;
 		struct wl_device device;
+		struct wl_hugetlb hugetlb;
 	};
 };
 

@@ -23,13 +23,16 @@
  *	[pagecache NAME]  file = 512M, rate = 2000 (pages/s), pattern = random|sequential,
  *	                  mapped = 0 (percent of the file mmap'ed)
  *	[writer NAME]     the same, and dirty_expire = 30s
- *	[anon NAME]       rss = 256M, rate = 5000, lifetime = 0, restart = 0
+ *	[anon NAME]       rss = 256M, rate = 5000, lifetime = 0, restart = 0, hold = no,
+ *	                  fragment = no (with hold: every other page given back once in)
  *	[slab NAME]       rate = 200, orders = 0:70 1:20 3:10, lifetime = 2s,
  *	                  reclaimable = 30 (percent), max = 32M
  *	[pinner NAME]     target = NAME, share = 10 (percent), hold = 200ms, period = 1s
  *	[device NAME]     size = 3M, period = 33ms, ring = 4, deadline = 33ms,
  *	                  session = 5s, gap = 5s, align = 1M, atomic = no, sg = no,
  *	                  cma = 16M (its own area), mask = 0xffffffff
+ *	[hugetlb NAME]    size = 1G (or 2M), count = 8: echo 8 > nr_hugepages at start,
+ *	                  echo 0 at stop
  *
  * Every workload also takes start and stop (durations from the run's start).
  */
@@ -47,10 +50,11 @@
 
 /* The workload kinds, each defined in its wl_*.c: the order "accepted" lists them in. */
 extern const struct wl_kind wl_kind_pagecache, wl_kind_writer, wl_kind_anon, wl_kind_slab,
-	wl_kind_pinner, wl_kind_device;
+	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb;
 
 static const struct wl_kind *const wl_kinds[] = {
 	&wl_kind_pagecache, &wl_kind_writer, &wl_kind_anon, &wl_kind_slab, &wl_kind_pinner, &wl_kind_device,
+	&wl_kind_hugetlb,
 };
 
 #define NR_WL_KINDS (sizeof(wl_kinds) / sizeof(wl_kinds[0]))

@@ -6,6 +6,9 @@
  * process waits for, touching nothing more until it completes). It exits
  * after its lifetime; the OOM killer may end it sooner; either way it
  * may start again later.
+ * With hold, it is bench/kernel/hold.c: it faults its set in once and
+ * sleeps, touching nothing more; with fragment, it first gives back
+ * every other page (the even ones, as hold.c's MADV_DONTNEED loop).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +34,8 @@ static void anon_tick(struct sim *s, void *arg)
 	if (sim_wl_over(s, w))
 		return;
 	n = sim_tick_ops(&a->carry, w->spec->anon.rate);
+	if (w->spec->anon.hold && n > a->o.nr - a->faulted)
+		n = a->o.nr - a->faulted;
 	for (uint64_t i = 0; a->alive && i < n && t < s->now + SIM_TICK_NS; i++) {
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
 		bool swap_in = owned_reads(&a->o, idx);
@@ -45,6 +50,11 @@ static void anon_tick(struct sim *s, void *arg)
 			t = storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
 	}
 	a->busy_until = t;
+	if (w->spec->anon.hold && a->faulted == a->o.nr) {
+		for (uint64_t i = 0; w->spec->anon.fragment && i < a->o.nr; i += 2)
+			owned_release(&a->o, i);
+		return;		/* in place: sleeps until the run ends */
+	}
 	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
 }
 
@@ -130,13 +140,16 @@ static uint64_t anon_resident(const struct workload *w)
 	return a ? a->o.resident : 0;
 }
 
-/* Its threads while alive: as given, or the CPUs its touch rate keeps busy (sim_rate_threads). */
+/*
+ * Its threads while alive: as given, or the CPUs its touch rate keeps
+ * busy (sim_rate_threads); none once a holding process sleeps.
+ */
 static unsigned anon_runnable(const struct sim *s, const struct workload *w)
 {
 	const struct anon_wl *a = w->priv;
 	const struct wl_anon *spec = &w->spec->anon;
 
-	if (!a || !a->alive)
+	if (!a || !a->alive || (spec->hold && a->faulted == a->o.nr))
 		return 0;
 	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
 }
@@ -156,12 +169,20 @@ static const struct scenario_key anon_keys[] = {
 	{ .name = "restart", .type = KEY_DURATION, .offset = WL(anon.restart_ns) },
 	{ .name = "threads", .type = KEY_U32, .offset = WL(anon.threads), .max = 4096,
 	  .given = WL(anon.threads_given) },
+	{ .name = "hold", .type = KEY_BOOL, .offset = WL(anon.hold) },
+	{ .name = "fragment", .type = KEY_BOOL, .offset = WL(anon.fragment) },
 };
 
 static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
 {
 	if (!w->anon.rss_bytes)
 		return ini_fail(err, len, "[%s %s]: rss = 0: give the process some memory", w->kind->name, w->name);
+	if (w->anon.hold && (w->anon.lifetime_ns || w->anon.restart_ns))
+		return ini_fail(err, len, "[%s %s]: hold faults the memory in once and keeps it: drop lifetime and restart",
+				w->kind->name, w->name);
+	if (w->anon.fragment && !w->anon.hold)
+		return ini_fail(err, len, "[%s %s]: fragment gives back every other page once they are in place: add hold = yes",
+				w->kind->name, w->name);
 	return 1;
 }
 
