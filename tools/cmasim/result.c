@@ -99,3 +99,11 @@ void sim_result_free(struct sim_result *r)
 	free(r->snapshots);
 	memset(r, 0, sizeof(*r));
 }
+
+const struct workload_result *sim_result_workload(const struct sim_result *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nr_workloads; i++)
+		if (!strcmp(r->workloads[i].name, name))
+			return &r->workloads[i];
+	return NULL;
+}

@@ -122,6 +122,22 @@ struct wl_device {
 	bool cma_given, mask_given;	/* set in the file: they replace a platform device's */
 };
 
+/*
+ * A background job of fixed CPU work (a make -jN build): @procs processes
+ * at a time run @units process lifetimes, each with a share of the CPU
+ * work, an anonymous working set and page-cache reads of a shared source
+ * tree (wl_job.c).
+ */
+struct wl_job {
+	unsigned procs;			/* processes at a time (make's -j) */
+	uint64_t cpu_ns;		/* CPU time of the whole job, all processes */
+	uint64_t units;			/* process lifetimes the work is cut into; 0: procs */
+	uint64_t rss_bytes;		/* anonymous working set of one process */
+	uint64_t rate;			/* its pages touched per second of CPU (faulted in first) */
+	uint64_t source_bytes;		/* the source tree every process reads from */
+	uint64_t reads_bytes;		/* read from it by one unit */
+};
+
 struct wl_spec {
 	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
@@ -133,6 +149,7 @@ struct wl_spec {
 		struct wl_slab slab;
 		struct wl_pinner pinner;
 		struct wl_device device;
+		struct wl_job job;
 	};
 };
 

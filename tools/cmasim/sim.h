@@ -40,6 +40,8 @@ struct workload_ops {
 	unsigned long (*kill)(struct sim *s, struct workload *w);
 	/* Pages it holds now. */
 	uint64_t (*resident)(const struct workload *w);
+	/* Its threads that want a CPU now (NULL: 0); the run queue is their sum over workloads. */
+	unsigned (*runnable)(const struct sim *s, const struct workload *w);
 };
 
 struct workload {
