@@ -65,13 +65,16 @@ static void assert_near(uint64_t found, uint64_t expected, uint64_t tolerance)
 /* A job on a 128 MiB board, far from any memory pressure: 4 MiB of anon per process. */
 static uint64_t unloaded_ns(const char *procs, const char *cpu, const char *units)
 {
-	char ini[512];
+	char ini[640];
 	struct sim_result r;
 	const struct workload_result *w;
 	uint64_t done;
 
 	snprintf(ini, sizeof(ini), BOARD("128M") "[job build]\nprocs = %s\ncpu = %s\nunits = %s\nrss = 4M\nrate = 20000\n",
 		 procs, cpu, units);
+	if (strchr(units, '\n'))	/* more keys after units */
+		snprintf(ini, sizeof(ini), BOARD("128M") "[job build]\nprocs = %s\ncpu = %s\nunits = %srss = 4M\nrate = 20000\n",
+			 procs, cpu, units);
 	run_ini(ini, &r);
 	w = workload(&r, "build");
 	assert_int_equal(w->swapins, 0);
@@ -95,6 +98,8 @@ static void wl_job_unloaded_takes_cpu_over_min_cpus(void **state)
 	assert_near(unloaded_ns("2", "4s", "4"), 2 * S, 1 * MS);
 	/* 5 units of 2 s on 4 processes: 4 at half a CPU each (4 s), then the last alone on one (2 s) */
 	assert_near(unloaded_ns("4", "10s", "5"), 6 * S, 1 * MS);
+	/* units of random lengths still add up to the job's CPU time: one process takes all of it */
+	assert_near(unloaded_ns("1", "3s", "30\nspread = 100\n"), 3 * S, 1 * MS);
 }
 
 /*
@@ -185,6 +190,7 @@ static void wl_job_keys_are_checked(void **state)
 	expect_refused("procs = 4\ncpu = 10s\nrss = 4M\nrate = 1000\nreads = 1M\n", "give source and reads together");
 	expect_refused("procs = 2000\ncpu = 10s\nrss = 4M\nrate = 1000\n", "procs");
 	expect_refused("procs = 4\ncpu = ten\nrss = 4M\nrate = 1000\n", "cpu");
+	expect_refused("procs = 4\ncpu = 10s\nrss = 4M\nrate = 1000\nspread = 101\n", "spread");
 	expect_refused("procs = 4\ncpu = 10s\nrss = 4M\nrate = 1000\nthreads = 4\n", "threads");
 }
 

@@ -132,6 +132,7 @@ struct wl_job {
 	unsigned procs;			/* processes at a time (make's -j) */
 	uint64_t cpu_ns;		/* CPU time of the whole job, all processes */
 	uint64_t units;			/* process lifetimes the work is cut into; 0: procs */
+	unsigned spread;		/* percent: a unit's CPU is the mean +- up to this much */
 	uint64_t rss_bytes;		/* anonymous working set of one process */
 	uint64_t rate;			/* its pages touched per second of CPU (faulted in first) */
 	uint64_t source_bytes;		/* the source tree every process reads from */

@@ -3,9 +3,11 @@
  * A background job of fixed work, such as a make -jN build: procs
  * processes at a time run the job's units (one compiler run each) until
  * all are done; the metric is how long that took. A unit is a process
- * lifetime with cpu / units of CPU work: while it computes it touches an
+ * lifetime with cpu / units of CPU work on average (each within +-spread
+ * percent of that, drawn at random): while it computes it touches an
  * anonymous working set of rss (faulted in first, then at random, rate
- * pages per second of CPU) and reads reads bytes at random from a source
+ * pages per second of CPU; a page table, an unmovable kernel page, for
+ * each 2 MiB of it) and reads reads bytes at random from a source
  * tree of source bytes in the page cache; when it ends its memory is
  * freed and the next unit starts in its slot, as make starts the next
  * compiler.
@@ -28,10 +30,16 @@
 #include "inifile.h"
 #include "owned.h"
 
+/* Pages one page-table page maps (a PTE page of 4 KiB: 2 MiB of 4 KiB pages). */
+#define PTE_SPAN	512
+
 struct job_proc {
 	struct owned_pages anon;	/* its working set */
+	struct cma_page **ptes;		/* its page tables, unmovable kernel pages */
+	uint64_t nr_ptes;
 	uint64_t faulted;		/* pages of it touched so far */
 	double done_ns;			/* CPU time its unit has had */
+	double unit_ns;			/* and the CPU time it needs */
 	double touch_carry, read_carry;
 	double owed_ns;			/* waits not yet served */
 	bool live;
@@ -41,9 +49,10 @@ struct job_wl {
 	struct owned_pages src;		/* the source tree */
 	struct job_proc *proc;
 	unsigned waiting;		/* live processes owing a wait after the last tick */
-	double unit_ns;			/* CPU time of one unit */
+	double unit_ns;			/* CPU time of a unit, on average */
 	double read_rate;		/* source pages read per ns of CPU */
 	uint64_t started;		/* units begun */
+	double cpu_left;		/* CPU time of the units not begun */
 };
 
 /* One page read from storage, as a page-cache miss is charged. */
@@ -52,18 +61,50 @@ static double read_ns(const struct sim *s)
 	return (double)cost_transfer_ns(s->cost.v[COST_STORAGE_READ_MBPS], s->page_bytes);
 }
 
-/* The next unit in @p's slot, if any is left: a fresh process. */
-static void next_unit(struct workload *w, struct job_proc *p)
+/* The process ends (exit or OOM kill): its memory and page tables go back; the pages freed. */
+static uint64_t end_proc(struct sim *s, struct job_proc *p)
 {
-	struct job_wl *j = w->priv;
+	uint64_t freed = owned_release_all(&p->anon) + p->nr_ptes;
 
-	owned_release_all(&p->anon);
+	while (p->nr_ptes)
+		cma_free_pages(s->mm, p->ptes[--p->nr_ptes], 0);
 	memset(p->anon.state, 0, p->anon.nr);
 	p->faulted = 0;
 	p->done_ns = 0;
+	return freed;
+}
+
+/*
+ * The CPU time of the next unit: the mean of what is left, times a factor
+ * within +-spread; the last unit takes what is left, so the units add up
+ * to the job's CPU time exactly.
+ */
+static double unit_cpu(struct sim *s, struct workload *w)
+{
+	struct job_wl *j = w->priv;
+	uint64_t left = w->res->job_units - j->started++;
+	double mean = j->cpu_left / (double)left, ns = mean;
+
+	if (left > 1 && w->spec->job.spread) {
+		double u = (double)sim_rand_below(s, 1u << 20) / (double)(1u << 20);
+
+		ns = mean * (1.0 + (2.0 * u - 1.0) * w->spec->job.spread / 100.0);
+	}
+	if (ns > j->cpu_left || left == 1)
+		ns = j->cpu_left;
+	j->cpu_left -= ns;
+	return ns;
+}
+
+/* The next unit in @p's slot, if any is left: a fresh process. */
+static void next_unit(struct sim *s, struct workload *w, struct job_proc *p)
+{
+	struct job_wl *j = w->priv;
+
+	end_proc(s, p);
 	p->live = j->started < w->res->job_units;
 	if (p->live)
-		j->started++;
+		p->unit_ns = unit_cpu(s, w);
 }
 
 /* @n touches of @p's working set: the pages not yet touched first, in order, then any. */
@@ -72,6 +113,16 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 	for (uint64_t i = 0; i < n && p->live; i++) {
 		uint64_t idx = p->faulted < p->anon.nr ? p->faulted++ : sim_rand_below(s, p->anon.nr);
 		bool swapped = p->anon.state[idx] & OP_EVER;
+
+		/* the first touch of each 2 MiB maps a page table: __pte_alloc, GFP_KERNEL */
+		if (idx % PTE_SPAN == 0 && idx + 1 == p->faulted) {
+			struct cma_page *pte = cma_alloc_pages(s->mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+
+			if (pte)
+				p->ptes[p->nr_ptes++] = pte;
+			else
+				w->res->alloc_failures++;
+		}
 
 		w->res->ops++;
 		if (owned_touch(&p->anon, idx) > 0 && swapped) {
@@ -129,8 +180,7 @@ static void run_proc(struct sim *s, struct workload *w, struct job_proc *p, doub
 
 	p->owed_ns -= wait;
 	while (p->live && wall > 0) {
-		struct job_wl *j = w->priv;
-		double need = (j->unit_ns - p->done_ns) / share;
+		double need = (p->unit_ns - p->done_ns) / share;
 		double run = need < wall ? need : wall;
 
 		compute(s, w, p, run * share);
@@ -143,7 +193,7 @@ static void run_proc(struct sim *s, struct workload *w, struct job_proc *p, doub
 		w->res->job_units_done++;
 		if (w->res->job_units_done == w->res->job_units)
 			w->res->job_done_ns = (uint64_t)(at + 0.5) - w->spec->start_ns;
-		next_unit(w, p);
+		next_unit(s, w, p);
 	}
 }
 
@@ -178,7 +228,7 @@ static void job_begin(struct sim *s, void *arg)
 	if (sim_wl_over(s, w))
 		return;
 	for (unsigned i = 0; i < w->spec->job.procs; i++)
-		next_unit(w, &j->proc[i]);
+		next_unit(s, w, &j->proc[i]);
 	job_tick(s, w);
 }
 
@@ -196,11 +246,16 @@ static int job_start(struct sim *s, struct workload *w)
 	j->proc = calloc(spec->procs, sizeof(*j->proc));
 	if (!j->proc || owned_init(&j->src, s, w, sim_pages(s, spec->source_bytes), false))
 		goto nomem;
-	for (unsigned i = 0; i < spec->procs; i++)
-		if (owned_init(&j->proc[i].anon, s, w, sim_pages(s, spec->rss_bytes), true))
+	for (unsigned i = 0; i < spec->procs; i++) {
+		uint64_t pages = sim_pages(s, spec->rss_bytes);
+
+		j->proc[i].ptes = calloc(pages / PTE_SPAN + 1, sizeof(*j->proc[i].ptes));
+		if (!j->proc[i].ptes || owned_init(&j->proc[i].anon, s, w, pages, true))
 			goto nomem;
+	}
 	w->res->job_units = units;
 	j->unit_ns = (double)spec->cpu_ns / (double)units;
+	j->cpu_left = (double)spec->cpu_ns;
 	j->read_rate = (double)sim_pages(s, spec->reads_bytes) / j->unit_ns;
 	sim_schedule(s, w->spec->start_ns, job_begin, w);
 	return 0;
@@ -215,8 +270,14 @@ static void job_stop(struct sim *s, struct workload *w)
 
 	if (!j)
 		return;
-	for (unsigned i = 0; j->proc && i < w->spec->job.procs; i++)
-		owned_destroy(&j->proc[i].anon);
+	for (unsigned i = 0; j->proc && i < w->spec->job.procs; i++) {
+		struct job_proc *p = &j->proc[i];
+
+		while (p->nr_ptes)
+			cma_free_pages(s->mm, p->ptes[--p->nr_ptes], 0);
+		free(p->ptes);
+		owned_destroy(&p->anon);
+	}
 	owned_destroy(&j->src);
 	free(j->proc);
 	free(j);
@@ -229,7 +290,6 @@ static unsigned long job_kill(struct sim *s, struct workload *w)
 {
 	struct job_wl *j = w->priv;
 	struct job_proc *victim = NULL;
-	unsigned long freed;
 
 	for (unsigned i = 0; j && i < w->spec->job.procs; i++)
 		if (j->proc[i].anon.resident && (!victim || j->proc[i].anon.resident > victim->anon.resident))
@@ -237,11 +297,7 @@ static unsigned long job_kill(struct sim *s, struct workload *w)
 	if (!victim)
 		return 0;
 	w->res->oom_kills++;
-	freed = owned_release_all(&victim->anon);
-	memset(victim->anon.state, 0, victim->anon.nr);
-	victim->faulted = 0;
-	victim->done_ns = 0;
-	return freed;
+	return end_proc(s, victim);
 }
 
 static uint64_t job_resident(const struct workload *w)
@@ -253,7 +309,7 @@ static uint64_t job_resident(const struct workload *w)
 		return 0;
 	pages = j->src.resident;
 	for (unsigned i = 0; i < w->spec->job.procs; i++)
-		pages += j->proc[i].anon.resident;
+		pages += j->proc[i].anon.resident + j->proc[i].nr_ptes;
 	return pages;
 }
 
@@ -284,6 +340,7 @@ static const struct scenario_key job_keys[] = {
 	{ .name = "procs", .type = KEY_U32, .offset = WL(job.procs), .max = JOB_MAX_PROCS, .required = true },
 	{ .name = "cpu", .type = KEY_DURATION, .offset = WL(job.cpu_ns), .required = true },
 	{ .name = "units", .type = KEY_UINT, .offset = WL(job.units), .max = 100000000 },
+	{ .name = "spread", .type = KEY_PERCENT, .offset = WL(job.spread) },
 	{ .name = "rss", .type = KEY_SIZE, .offset = WL(job.rss_bytes), .max = SIM_MAX_BYTES, .required = true },
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(job.rate), .max = 100000000, .required = true },
 	{ .name = "source", .type = KEY_SIZE, .offset = WL(job.source_bytes), .max = SIM_MAX_BYTES },
