@@ -155,6 +155,23 @@ static void json_hugetlb(struct json *j, const struct hugetlb_result *h)
 	json_close(j, '}');
 }
 
+/* A job's completion and what stretched it. */
+static void json_job(struct json *j, const struct workload_result *w)
+{
+	char buf[FIGURE_MAX];
+
+	json_open(j, "job", '{');
+	json_number(j, "completed", w->job_done_ns ? "true" : "false");
+	json_number(j, "completion_s", w->job_done_ns ? fmt_s(buf, w->job_done_ns) : "null");
+	json_u64(j, "units", w->job_units);
+	json_u64(j, "units_done", w->job_units_done);
+	json_number(j, "cpu_s", fmt_s(buf, w->job_cpu_ns));
+	json_u64(j, "swapins", w->swapins);
+	json_number(j, "io_wait_s", fmt_s(buf, w->io_wait_ns));
+	json_number(j, "reclaim_wait_s", fmt_s(buf, w->reclaim_wait_ns));
+	json_close(j, '}');
+}
+
 static void json_workload(struct json *j, const struct workload_result *w)
 {
 	json_open(j, NULL, '{');
@@ -168,6 +185,8 @@ static void json_workload(struct json *j, const struct workload_result *w)
 	json_u64(j, "oom_kills", w->oom_kills);
 	if (!strcmp(w->kind, "hugetlb"))
 		json_hugetlb(j, &w->hugetlb);
+	if (!strcmp(w->kind, "job"))
+		json_job(j, w);
 	json_close(j, '}');
 }
 

@@ -283,6 +283,31 @@ static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)
 		runs[0].duration_ns / 1e9);
 }
 
+/* Each job's completion time and what stretched it, a line each. */
+static void print_jobs(FILE *out, const struct sim_result *r)
+{
+	char done[FIGURE_MAX], cpu[FIGURE_MAX], io[FIGURE_MAX], reclaim[FIGURE_MAX];
+	bool any = false;
+
+	for (unsigned i = 0; i < r->nr_workloads; i++) {
+		const struct workload_result *w = &r->workloads[i];
+
+		if (strcmp(w->kind, "job"))
+			continue;
+		any = true;
+		if (w->job_done_ns)
+			fprintf(out, "job %s: done in %s s", w->name, fmt_s(done, w->job_done_ns));
+		else
+			fprintf(out, "job %s: not done, %" PRIu64 " of %" PRIu64 " units", w->name,
+				w->job_units_done, w->job_units);
+		fprintf(out, " (CPU %s s); swap-ins %" PRIu64 ", waits: storage %s s, reclaim %s s\n",
+			fmt_s(cpu, w->job_cpu_ns), w->swapins, fmt_s(io, w->io_wait_ns),
+			fmt_s(reclaim, w->reclaim_wait_ns));
+	}
+	if (any)
+		fputc('\n', out);
+}
+
 static void print_run(FILE *out, const struct sim_result *r)
 {
 	unsigned nr_huge;
@@ -295,6 +320,7 @@ static void print_run(FILE *out, const struct sim_result *r)
 	if (r->nr_workloads) {
 		print_table(out, r, workload_heads, r->nr_workloads, WORKLOAD_COLS, workload_cell);
 		fputc('\n', out);
+		print_jobs(out, r);
 	}
 	for (nr_huge = 0; hugetlb_nth(r, nr_huge); nr_huge++)
 		;

@@ -118,3 +118,11 @@ const char *const hugetlb_vmstat_names[NR_HUGETLB_VMSTAT] = {
 	[HV_PGSCAN_DIRECT] = "pgscan_direct",
 	[HV_PGSTEAL_DIRECT] = "pgsteal_direct",
 };
+
+const struct workload_result *sim_result_workload(const struct sim_result *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nr_workloads; i++)
+		if (!strcmp(r->workloads[i].name, name))
+			return &r->workloads[i];
+	return NULL;
+}

@@ -71,7 +71,7 @@ struct hugetlb_result {
 /* Per workload: what it did and what it met. Fields a kind lacks stay 0. */
 struct workload_result {
 	char name[SIM_NAME_MAX];
-	char kind[16];		/* "pagecache", "writer", "anon", "slab", "pinner", "device", "hugetlb" */
+	char kind[16];		/* "pagecache", "writer", "anon", "slab", "pinner", "device", "hugetlb", "job" */
 	uint64_t ops;		/* page reads, page writes, touches, allocations, pins, requests */
 	uint64_t misses;	/* pages read in (first reads and refaults), swap-ins */
 	uint64_t refaults;	/* pages read again after reclaim dropped them */
@@ -79,6 +79,13 @@ struct workload_result {
 	uint64_t resident_pages;	/* at the end */
 	uint64_t oom_kills;	/* times the OOM killer chose it */
 	struct hugetlb_result hugetlb;	/* hugetlb only */
+	/* a job's (wl_job.c); 0 for other kinds */
+	uint64_t job_units, job_units_done;	/* process lifetimes, and those finished */
+	uint64_t job_cpu_ns;		/* CPU time it ran */
+	uint64_t job_done_ns;		/* finished this long after its start; 0: not finished */
+	uint64_t swapins;		/* anonymous pages read back from swap */
+	uint64_t io_wait_ns;		/* its processes' waits for storage reads (all processes summed) */
+	uint64_t reclaim_wait_ns;	/* their stalls in direct reclaim and compaction (likewise) */
 };
 
 struct sim_sample {
@@ -238,6 +245,8 @@ struct sim_result {
 const char *fail_cause_name(enum fail_cause c);
 const char *mem_class_name(enum mem_class c);
 void sim_result_free(struct sim_result *r);
+/* The workload named @name in @r, or NULL. */
+const struct workload_result *sim_result_workload(const struct sim_result *r, const char *name);
 
 /*
  * A device's latencies: sim_latency_add() appends one successful

@@ -136,6 +136,23 @@ struct wl_hugetlb {
 	uint64_t count;			/* huge pages asked for */
 };
 
+/*
+ * A background job of fixed CPU work (a make -jN build): @procs processes
+ * at a time run @units process lifetimes, each with a share of the CPU
+ * work, an anonymous working set and page-cache reads of a shared source
+ * tree (wl_job.c).
+ */
+struct wl_job {
+	unsigned procs;			/* processes at a time (make's -j) */
+	uint64_t cpu_ns;		/* CPU time of the whole job, all processes */
+	uint64_t units;			/* process lifetimes the work is cut into; 0: procs */
+	unsigned spread;		/* percent: a unit's CPU is the mean +- up to this much */
+	uint64_t rss_bytes;		/* anonymous working set of one process */
+	uint64_t rate;			/* its pages touched per second of CPU (faulted in first) */
+	uint64_t source_bytes;		/* the source tree every process reads from */
+	uint64_t reads_bytes;		/* read from it by one unit */
+};
+
 struct wl_spec {
 	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
@@ -148,6 +165,7 @@ struct wl_spec {
 		struct wl_pinner pinner;
 		struct wl_device device;
 		struct wl_hugetlb hugetlb;
+		struct wl_job job;
 	};
 };
 
