@@ -161,17 +161,6 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	p->owed_ns += (double)reclaim_ns;
 }
 
-/* The other workloads' threads that want a CPU. */
-static unsigned others_runnable(const struct sim *s, const struct workload *self)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (&s->wl[i] != self && s->wl[i].ops->runnable && !s->wl[i].stopped)
-			n += s->wl[i].ops->runnable(s, &s->wl[i]);
-	return n;
-}
-
 /* @p's tick: its wait first, then its CPU share, unit after unit. */
 static void run_proc(struct sim *s, struct workload *w, struct job_proc *p, double share)
 {
@@ -202,7 +191,7 @@ static void job_tick(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct job_wl *j = w->priv;
 	unsigned nr_cpus = s->plat.cfg.nr_cpus ? s->plat.cfg.nr_cpus : 1;
-	double runnable = others_runnable(s, w), share;
+	double runnable = sim_runnable(s) - w->ops->runnable(s, w), share;
 
 	if (sim_wl_over(s, w) || w->res->job_done_ns)
 		return;
