@@ -412,6 +412,47 @@ int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size
 	return ret;
 }
 
+/*
+ * cma_init_reserved_mem of 6.12: an area over memory the caller already
+ * reserved (a device tree's reserved-memory node, rmem_cma_setup), both
+ * ends aligned to a pageblock (CMA_MIN_ALIGNMENT_BYTES). No message of
+ * its own on success or failure but the slot one, as in the kernel.
+ */
+int cma_init_reserved_mem(struct cma_mm *mm, cma_phys_t base, uint64_t size,
+			  unsigned order_per_bit, const char *name, struct cma **res_cma)
+{
+	uint64_t align = mm->page_size << mm->pageblock_order;
+	struct cma *cma;
+	int ret = mm_require_phase(mm, MM_EARLY, "cma_init_reserved_mem");
+
+	if (ret)
+		return ret;
+	if (!mm->kernel.cma_generic) {
+		mm_pr_err(mm, "cma_init_reserved_mem: not in kernel %s (3.17's mm/cma.c)\n",
+			  mm->kernel.name);
+		return -ENOSYS;
+	}
+	if (!mm->cma->params.enabled) {
+		mm_pr_err(mm, "cma: cma_init_reserved_mem: CONFIG_CMA is not set\n");
+		return -ENOSYS;
+	}
+	ret = cma_declare_check_slot(mm, size);
+	if (ret)
+		return ret;
+	if (!memblock_is_region_reserved(&mm->memblock, base, size) || ((base | size) & (align - 1)) ||
+	    base + size < base || order_per_bit >= mm->max_order + 20 ||
+	    ((size >> mm->page_shift) & ((1ull << order_per_bit) - 1)))
+		return -EINVAL;
+	cma = calloc(1, sizeof(*cma));
+	if (!cma)
+		return -ENOMEM;
+	cma_add_reserved(mm, cma, base, size, order_per_bit, NULL, name);
+	mm->cma->reserved[mm->cma->nr_reserved - 1].no_dma = true;
+	if (res_cma)
+		*res_cma = cma;
+	return 0;
+}
+
 /* ---- activation (core initcall) ---- */
 
 /*
