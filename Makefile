@@ -72,9 +72,9 @@ $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)
 	$(call write_pc,$@)
 
-# cmasim reads platform files with libinih (Debian's libinih-dev) and, in sweep, its JSON
-# reports with jansson (libjansson-dev)
-SIM_LIBS  := -linih -ljansson -lm
+# cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
+# libfdt (libfdt-dev) and, in sweep, its JSON reports with jansson (libjansson-dev)
+SIM_LIBS  := -linih -ljansson -lfdt -lm
 
 $(SIM_OBJ): | sim-deps
 

@@ -358,7 +358,7 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
-	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --kernel, --help" },
+	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --memory, --kernel, --help" },
 	{ "unknown short option", { "boot", "-x" }, NULL, 2, "unknown option '-x': accepted" },
 	{ "--platform without value", { "boot", "--platform" }, NULL, 2,
 	  "--platform needs a value: a platform name or file" },

@@ -101,6 +101,14 @@ int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size);
 /** cma_memblock_alloc_base() - memblock_alloc_base() top-down; 0 on failure. */
 cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 				   cma_phys_t limit);
+/**
+ * cma_memblock_alloc_range() - memblock_phys_alloc_range(): @size bytes
+ * aligned to @align (a power of two; 0: 1) in [@start, @end) (@end 0: the
+ * end of memory), the highest fit or, @bottom_up, the lowest, reserved;
+ * early only; 0 on failure.
+ */
+cma_phys_t cma_memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
+				    cma_phys_t start, cma_phys_t end, bool bottom_up);
 
 /* ------------------------------------------------------------------ */
 /* Pages                                                               */

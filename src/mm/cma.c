@@ -257,20 +257,6 @@ static int pa_width(const struct cma_mm *mm)
 	return mm->arch == CMA_ARCH_ARM ? 8 : 16;
 }
 
-/* memblock_alloc_range_nid: a free aligned range in [@start, @end), reserved; 0 if none. */
-static cma_phys_t cma_memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
-					   cma_phys_t start, cma_phys_t end, bool bottom_up)
-{
-	cma_phys_t addr;
-
-	if (start < mm->page_size)
-		start = mm->page_size;
-	addr = memblock_find_in_range(&mm->memblock, size, align, start, end, bottom_up);
-	if (!addr || memblock_add_region(&mm->memblock.reserved, addr, size))
-		return 0;
-	return addr;
-}
-
 #define SZ_4G (1ull << 32)
 
 /*
@@ -344,13 +330,13 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 
 		/* CONFIG_PHYS_ADDR_T_64BIT: not our 32-bit ARM */
 		if (mm->arch != CMA_ARCH_ARM && memblock_end >= SZ_4G + size)
-			addr = cma_memblock_alloc_range(mm, size, alignment, SZ_4G, limit, true);
+			addr = memblock_alloc_range(mm, size, alignment, SZ_4G, limit, true);
 		if (!addr && base < highmem_start && limit > highmem_start) {
-			addr = cma_memblock_alloc_range(mm, size, alignment, highmem_start, limit, false);
+			addr = memblock_alloc_range(mm, size, alignment, highmem_start, limit, false);
 			limit = highmem_start;
 		}
 		if (!addr)
-			addr = cma_memblock_alloc_range(mm, size, alignment, base, limit, false);
+			addr = memblock_alloc_range(mm, size, alignment, base, limit, false);
 		if (!addr) {
 			ret = -ENOMEM;
 			goto err;
