@@ -108,6 +108,11 @@ $(BUILD)/tests/test_sim: tests/test_sim.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/li
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
 
+# test_dt_corpus boots the kernel's device trees through the simulator's platform code
+$(BUILD)/tests/test_dt_corpus: tests/test_dt_corpus.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
+
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka -lm
@@ -116,7 +121,11 @@ deps:
 	@scripts/ensure-deps.sh test
 	@scripts/ensure-deps.sh html || echo "deps: without chromium, test_report skips the HTML check" >&2
 
+# the kernel's device trees (test_dt_corpus), compiled once into build/ whatever BUILD is
+DT_CORPUS := build/dt-corpus
+
 test: deps
+	@tests/dt/build-corpus.sh $(DT_CORPUS)
 	@$(MAKE) --no-print-directory $(TEST_BIN)
 	@scripts/check-layers.sh $(BUILD)
 	@scripts/run-tests.sh $(TEST_BIN)

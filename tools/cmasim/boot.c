@@ -106,10 +106,13 @@ int platform_boot(const struct platform *p, const char *cmdline, const char *kco
 {
 	struct cma_mm_config cfg = p->cfg;
 	struct cma_mm *mm;
+	char err[512];
 
 	*mmp = NULL;
-	if (platform_dt_check(p))
+	if (platform_dt_check(p, err, sizeof(err))) {
+		fprintf(stderr, "cmasim: %s\n", err);
 		return -EINVAL;
+	}
 	cfg.banks = p->banks;
 	cfg.nr_banks = p->nr_banks;
 	cfg.cmdline = cmdline ? cmdline : p->cmdline;

@@ -268,13 +268,13 @@ void platform_dt_probe(struct cma_mm *mm, const struct platform *p)
 				      p->devices[d].region);
 }
 
-int platform_dt_check(const struct platform *p)
+int platform_dt_check(const struct platform *p, char *err, size_t len)
 {
 	if (!p->source[0])
 		return 0;
 	if (!p->nr_banks) {
-		fprintf(stderr, "cmasim: %s: the tree has no memory node (a bootloader fills it in): give the RAM with --memory SIZE[@BASE] (or memory = SIZE in a scenario)\n",
-			p->source);
+		snprintf(err, len, "%s: the tree has no memory node (a bootloader fills it in): give the RAM with --memory SIZE[@BASE] (or memory = SIZE in a scenario)",
+			 p->source);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < p->nr_rmem; i++) {
@@ -283,8 +283,8 @@ int platform_dt_check(const struct platform *p)
 
 		/* device memory (SRAM, VRAM) holds pools and carve-outs; a CMA area is RAM */
 		if (where == PART_RAM || (where == NO_RAM && m->reusable)) {
-			fprintf(stderr, "cmasim: %s: /reserved-memory/%s (0x%llx..0x%llx) is %s the memory (%u bank%s from 0x%llx): %s\n",
-				p->source, m->name, (unsigned long long)m->base,
+			snprintf(err, len, "%s: /reserved-memory/%s (0x%llx..0x%llx) is %s the memory (%u bank%s from 0x%llx): %s",
+				 p->source, m->name, (unsigned long long)m->base,
 				(unsigned long long)(m->base + m->size - 1),
 				where == PART_RAM ? "partly outside" : "outside", p->nr_banks,
 				p->nr_banks == 1 ? "" : "s", (unsigned long long)p->banks[0].base,

@@ -75,6 +75,7 @@ struct platform {
 	char source[256];		/* the tree's path */
 	bool has_reserved_memory;
 	bool phys_wide;			/* %pa prints 16 hex digits (arm64, LPAE), else 8 */
+	cma_phys_t memory_hint;		/* a memory node's unit address when it gives no size, else 0 */
 	struct platform_rmem rmem[PLATFORM_MAX_RMEM];
 	unsigned nr_rmem;
 	struct cma_bank memreserve[PLATFORM_MAX_BANKS];	/* the header's /memreserve/ */
@@ -122,9 +123,9 @@ int platform_read_dt(const char *path, struct platform *p, char *err, size_t err
 void platform_dt_set_banks(struct platform *p);
 /*
  * A tree's platform against its banks: memory at all, each static
- * region inside it. 0, or -EINVAL after saying why on stderr.
+ * region inside it or wholly outside. 0, or -EINVAL with @err saying why.
  */
-int platform_dt_check(const struct platform *p);
+int platform_dt_check(const struct platform *p, char *err, size_t len);
 /* The tree's reserved memory, as setup_arch's of_reserved_mem (the board's reserve()). */
 void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs);
 /* Device probe: the log's "assigned reserved memory node" lines. */

@@ -37,8 +37,12 @@
 
 #define MiB (1ull << 20)
 #define DT_MAX_BYTES (64u << 20)	/* the largest tree read; the kernel's own are < 1 MiB */
-/* ARM's default lowmem with PAGE_OFFSET 0xc0000000 (platform.c): 760 MiB */
-#define ARM_LOWMEM_SIZE (760 * MiB)
+/*
+ * 6.12's ARM lowmem with PAGE_OFFSET 0xc0000000: VMALLOC_END 0xff800000
+ * less the 240 MiB vmalloc area and its 8 MiB guard, 768 MiB (v3.5's
+ * VMALLOC_END 0xff000000 gives the built-in arm's 760 MiB)
+ */
+#define ARM_LOWMEM_SIZE (768 * MiB)
 
 struct dt_reader {
 	const void *fdt;
@@ -251,6 +255,8 @@ static int read_memory(struct dt_reader *r, struct platform *p)
 
 		if (!type || strcmp(type, "memory") || !node_available(r->fdt, node))
 			continue;
+		if (!p->memory_hint && strchr(fdt_get_name(r->fdt, node, NULL), '@'))
+			p->memory_hint = strtoull(strchr(fdt_get_name(r->fdt, node, NULL), '@') + 1, NULL, 16);
 		reg = fdt_getprop(r->fdt, node, "linux,usable-memory", &len);
 		if (!reg || !len)
 			reg = fdt_getprop(r->fdt, node, "reg", &len);
@@ -322,8 +328,9 @@ static bool has_armv7_cpu(const void *fdt)
 
 /*
  * Geometry as the kernels have it: arm64 (pageblock order 9, ZONE_DMA
- * below 4 GiB) as the built-in arm64; 32-bit ARM as the built-in arm,
- * lowmem 760 MiB from the first bank, HighMem the rest.
+ * below 4 GiB, CONFIG_CMA_SIZE_MBYTES=32) as the built-in arm64; 32-bit
+ * ARM as the built-in arm but for 6.12's lowmem, 768 MiB from the first
+ * bank, HighMem the rest.
  */
 static void set_arch(struct dt_reader *r, struct platform *p)
 {
@@ -333,6 +340,7 @@ static void set_arch(struct dt_reader *r, struct platform *p)
 	if (r->addr_cells == 2 && !has_armv7_cpu(r->fdt)) {
 		p->cfg.arch = CMA_ARCH_ARM64;
 		p->cfg.pageblock_order = 9;
+		snprintf(p->kconfig, sizeof(p->kconfig), "CONFIG_CMA_SIZE_MBYTES=32\n");
 		return;
 	}
 	p->cfg.arch = CMA_ARCH_ARM;
@@ -561,6 +569,8 @@ static int read_tree(struct dt_reader *r, struct platform *p)
 		if (!fdt_get_mem_rsv(r->fdt, i, &base, &size) && size)
 			p->memreserve[p->nr_memreserve++] = (struct cma_bank){ base, size };
 	}
+	if (p->nr_banks)
+		p->memory_hint = 0;
 	platform_dt_set_banks(p);
 	return 0;
 }
