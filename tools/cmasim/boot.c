@@ -132,7 +132,7 @@ int platform_boot(const struct platform *p, const char *cmdline, const char *kco
 	if (cma_mm_boot(mm))
 		return -EIO;
 	share_areas(mm, p, devs);
-	platform_dt_probe(mm, p);
+	platform_dt_probe(mm, p, devs);
 	return 0;
 }
 

@@ -256,16 +256,30 @@ void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_de
 				cma_dev_set_cma_area(mm, devs[d], b.cma[i]);
 }
 
-void platform_dt_probe(struct cma_mm *mm, const struct platform *p)
+/* Whether the region @name came to be a coherent pool, as far as the tree tells. */
+static bool is_pool(const struct platform *p, const char *name)
+{
+	for (unsigned i = 0; i < p->nr_rmem; i++)
+		if (!strcmp(p->rmem[i].name, name))
+			return p->rmem[i].pool && !p->rmem[i].reusable &&
+			       !(p->cfg.arch == CMA_ARCH_ARM && !p->rmem[i].nomap);
+	return false;
+}
+
+void platform_dt_probe(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs)
 {
 	if (!p->source[0])
 		return;
 	if (!p->has_reserved_memory)
 		cma_mm_printk(mm, "OF: reserved mem: Reserved memory: No reserved-memory node in the DT\n");
-	for (unsigned d = 0; d < p->nr_devices; d++)
-		if (p->devices[d].region[0])
-			cma_mm_printk(mm, "%s: assigned reserved memory node %s\n", p->devices[d].name,
-				      p->devices[d].region);
+	/* of_reserved_mem_device_init: only a region whose setup gave it ops */
+	for (unsigned d = 0; d < p->nr_devices; d++) {
+		struct cma *cma = cma_dev_get_cma_area(mm, devs[d]);
+		const char *region = p->devices[d].region;
+
+		if ((cma && !strcmp(cma_area_name(cma), region)) || is_pool(p, region))
+			cma_mm_printk(mm, "%s: assigned reserved memory node %s\n", p->devices[d].name, region);
+	}
 }
 
 int platform_dt_check(const struct platform *p, char *err, size_t len)

@@ -29,7 +29,7 @@ const struct cmd_option boot_options[] = {
 	  .help = "after the boot log, print /proc/NAME; NAME is one of\n" PROC_NAMES_ACCEPTED "; repeatable",
 	  .what = "a /proc file name (" PROC_NAMES_ACCEPTED ")" },
 	{ .id = O_MEMORY, .name = "memory", .arg = "SIZE[@BASE]", .help_rank = 5,
-	  .help = "one bank of RAM instead of the platform's (a device tree\nwithout a memory node needs it); BASE default 0",
+	  .help = "one bank of RAM instead of the platform's (a device tree\nwithout a memory node needs it); BASE default: the platform's",
 	  .what = "a memory size, e.g. 1G or 512M@0x40000000" },
 	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 6,
 	  .help = "the kernel profile, replacing the platform's (default 3.5;\n6.12 for a device tree)",
@@ -56,10 +56,10 @@ static int parse_memory(const char *value, struct cma_bank *bank)
 	const char *at = strchr(value, '@');
 	size_t n = at ? (size_t)(at - value) : strlen(value);
 
-	bank->base = 0;
+	bank->base = UINT64_MAX;	/* none given: the platform's */
 	if (!ini_parse_number(value, n, true, &bank->size) || !bank->size ||
 	    (at && !ini_parse_number(at + 1, strlen(at + 1), true, &bank->base)) ||
-	    bank->base + bank->size < bank->base) {
+	    (at && bank->base + bank->size < bank->base)) {
 		fprintf(stderr, "cmasim: --memory '%s': expected SIZE[@BASE], a non-zero size and an optional base, each a number with an optional K, M, G or T suffix (e.g. 1G@0x40000000)\n",
 			value);
 		return -EINVAL;
@@ -194,7 +194,9 @@ int cmd_boot(int argc, char **argv)
 		if (!ret && a.kernel)
 			p.cfg.kernel = a.kernel;
 		if (!ret && a.memory.size) {
-			p.banks[0] = a.memory;
+			p.banks[0].size = a.memory.size;
+			if (a.memory.base != UINT64_MAX)
+				p.banks[0].base = a.memory.base;
 			p.nr_banks = 1;
 			platform_dt_set_banks(&p);
 		}

@@ -75,7 +75,7 @@ struct platform {
 	char source[256];		/* the tree's path */
 	bool has_reserved_memory;
 	bool phys_wide;			/* %pa prints 16 hex digits (arm64, LPAE), else 8 */
-	cma_phys_t memory_hint;		/* a memory node's unit address when it gives no size, else 0 */
+	cma_phys_t memory_hint;		/* the first memory node's unit address, else 0 */
 	struct platform_rmem rmem[PLATFORM_MAX_RMEM];
 	unsigned nr_rmem;
 	struct cma_bank memreserve[PLATFORM_MAX_BANKS];	/* the header's /memreserve/ */
@@ -129,7 +129,7 @@ int platform_dt_check(const struct platform *p, char *err, size_t len);
 /* The tree's reserved memory, as setup_arch's of_reserved_mem (the board's reserve()). */
 void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs);
 /* Device probe: the log's "assigned reserved memory node" lines. */
-void platform_dt_probe(struct cma_mm *mm, const struct platform *p);
+void platform_dt_probe(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs);
 
 /* ---- boot.c ---- */
 

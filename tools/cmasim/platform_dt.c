@@ -569,8 +569,9 @@ static int read_tree(struct dt_reader *r, struct platform *p)
 		if (!fdt_get_mem_rsv(r->fdt, i, &base, &size) && size)
 			p->memreserve[p->nr_memreserve++] = (struct cma_bank){ base, size };
 	}
-	if (p->nr_banks)
-		p->memory_hint = 0;
+	/* a memory node without a size: where --memory SIZE and memory = put the bank */
+	if (!p->nr_banks)
+		p->banks[0].base = p->memory_hint;
 	platform_dt_set_banks(p);
 	return 0;
 }
