@@ -74,9 +74,9 @@ $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)
 	$(call write_pc,$@)
 
-# cmasim reads platform files with libinih (Debian's libinih-dev) and, in sweep, its JSON
-# reports with jansson (libjansson-dev)
-SIM_LIBS  := -linih -ljansson -lm
+# cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
+# libfdt (libfdt-dev) and, in sweep, its JSON reports with jansson (libjansson-dev)
+SIM_LIBS  := -linih -ljansson -lfdt -lm
 
 $(SIM_OBJ): | sim-deps
 
@@ -111,6 +111,11 @@ $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/li
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
 
+# test_dt_corpus boots the kernel's device trees through the simulator's platform code
+$(BUILD)/tests/test_dt_corpus: tests/test_dt_corpus.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
+
 $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka -lm
@@ -119,7 +124,11 @@ deps:
 	@scripts/ensure-deps.sh test
 	@scripts/ensure-deps.sh html || echo "deps: without chromium, test_report skips the HTML check" >&2
 
+# the kernel's device trees (test_dt_corpus), compiled once into build/ whatever BUILD is
+DT_CORPUS := build/dt-corpus
+
 test: deps
+	@tests/dt/build-corpus.sh $(DT_CORPUS)
 	@$(MAKE) --no-print-directory $(TEST_BIN)
 	@scripts/check-layers.sh $(BUILD)
 	@scripts/run-tests.sh $(TEST_BIN)
@@ -166,13 +175,15 @@ $(FUZZ_BUILD)/%.o: %.c $(HEADERS) $(FUZZ_IGNORE)
 $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(HEADERS) $(wildcard fuzz/*.h) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
-# fuzz_platform and fuzz_scenario include cmasim's headers and link its code, all but main()
+# fuzz_platform, fuzz_scenario and fuzz_dt include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_scenario: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/fuzz_dt: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_dt: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz

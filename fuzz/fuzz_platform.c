@@ -25,6 +25,7 @@
 
 #define FUZZ_TARGET "fuzz_platform"
 #include "fuzz_check.h"
+#include "fuzz_boot.h"
 
 #define MAX_BOOT_RAM	(256ull << 20)
 #define MAX_BOOT_SPAN	(4ull << 30)
@@ -59,38 +60,6 @@ static bool bootable(const struct platform *p)
 	       p->banks[p->nr_banks - 1].base - p->banks[0].base < MAX_BOOT_SPAN;
 }
 
-static void boot(const struct platform *p)
-{
-	struct cma_device *devs[PLATFORM_MAX_DEVICES];
-	struct cma_mm *mm = NULL;
-	FILE *null;
-	int ret = platform_boot(p, NULL, NULL, &mm, devs);
-
-	switch (ret) {
-	case 0:
-		if (!mm)
-			fail("platform_boot succeeded without a machine");
-		if (cma_mm_verify(mm))
-			fail("cma_mm_verify failed on a booted platform");
-		null = fopen("/dev/null", "w");
-		if (!null)
-			abort();
-		platform_write_devices(mm, p, devs, null);
-		fclose(null);
-		break;
-	case -EIO:
-		break;		/* the machine did not boot: a failed run, the machine kept */
-	case -EINVAL:
-	case -ENOMEM:
-		if (mm)
-			fail("platform_boot refused the configuration but left a machine");
-		break;
-	default:
-		fail("platform_boot returned %d, expected 0, -EIO, -EINVAL or -ENOMEM", ret);
-	}
-	cma_mm_destroy(mm);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct platform p;
@@ -112,6 +81,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail("platform_read_file returned %d, expected 0 or -1", ret);
 	check_platform(&p);
 	if (bootable(&p))
-		boot(&p);
+		fuzz_boot(&p);
 	return 0;
 }

@@ -514,6 +514,7 @@ static void dma_declare_contiguous_error_codes(void **state)
  */
 static void dev_set_cma_area_follows_v23(void **state)
 {
+	SKIP_UNLESS_KERNEL_35();	/* 6.12's rule: dev_set_cma_area_612_leaves_default */
 	struct cma_bank bank = { 0, 256 * MiB };
 	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
 				     .cmdline = "cma=0" };

@@ -382,6 +382,82 @@ static void cma_declare_contiguous_nid_by_profile(void **state)
 	}
 }
 
+/*
+ * Expect (6.12 mm/cma.c cma_init_reserved_mem, as rmem_cma_setup calls
+ * it): an area only over memory already reserved and aligned to a
+ * pageblock, else -EINVAL; v3.5 has no such call (-ENOSYS).
+ */
+static void cma_init_reserved_mem_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm_early(.size = 256 * MiB, .pageblock_order = 9, .kernel = *k, .cmdline = "cma=0");
+		struct cma *cma = NULL;
+
+		assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 8 * MiB), 0);
+		if (!is_v6(mm)) {
+			assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "pool", &cma), -ENOSYS);
+			cma_mm_destroy(mm);
+			continue;
+		}
+		/* not reserved; not pageblock-aligned; a size of 0 */
+		assert_int_equal(cma_init_reserved_mem(mm, 128 * MiB, 8 * MiB, 0, "pool", &cma), -EINVAL);
+		assert_int_equal(cma_init_reserved_mem(mm, 65 * MiB, 4 * MiB, 0, "pool", &cma), -EINVAL);
+		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 0, 0, "pool", &cma), -EINVAL);
+		assert_null(cma);
+		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "pool", &cma), 0);
+		assert_int_equal(cma_mm_boot(mm), 0);
+		assert_string_equal(cma_area_name(cma), "pool");
+		assert_int_equal(cma_area_base_pfn(cma), (64 * MiB) >> 12);
+		assert_int_equal(cma_area_count(cma), (8 * MiB) >> 12);
+		assert_null(cma_dev_get_cma_area(mm, NULL));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (6.12 kernel/dma/contiguous.c): an area made the default early,
+ * as rmem_cma_setup does for linux,cma-default, stops
+ * dma_contiguous_reserve from reserving another; a device's area never
+ * becomes the default (dev_set_cma_area sets dev->cma_area only).
+ * v3.5 reserves the cma= area anyway and takes it as the default.
+ */
+static void dev_set_cma_area_default_by_profile(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm_early(.size = 256 * MiB, .pageblock_order = 9, .kernel = *k, .cmdline = "cma=16M");
+		struct cma_device *dev = cma_device_create(mm, "vpu", ~0ull);
+		struct cma *dt = NULL, *own = NULL;
+
+		if (!is_v6(mm)) {
+			struct cma *area;
+
+			assert_int_equal(cma_mm_boot(mm), 0);
+			area = cma_dev_get_cma_area(mm, NULL);
+			cma_dev_set_cma_area(mm, NULL, NULL);
+			cma_dev_set_cma_area(mm, dev, area);
+			/* v23: with no default, the device's area became it */
+			assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), area);
+			cma_mm_destroy(mm);
+			continue;
+		}
+		assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 8 * MiB), 0);
+		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "linux,cma", &dt), 0);
+		cma_dev_set_cma_area(mm, NULL, dt);
+		assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 0, false, "vpu", &own, -1), 0);
+		assert_int_equal(cma_mm_boot(mm), 0);
+		/* no "reserved" area of 16 MiB: the tree's is the default */
+		assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), dt);
+		assert_int_equal(cma_area_count(dt), (8 * MiB) >> 12);
+		cma_dev_set_cma_area(mm, NULL, NULL);
+		cma_dev_set_cma_area(mm, dev, own);
+		assert_null(cma_dev_get_cma_area(mm, NULL));
+		assert_ptr_equal(cma_dev_get_cma_area(mm, dev), own);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 /* ---- item 6: statistics (cma_stats) ---- */
 
 /*
@@ -642,6 +718,8 @@ int main(void)
 		cmocka_unit_test(cma_cmdline_base_limit_by_profile),
 		cmocka_unit_test(cma_declare_rules_by_profile),
 		cmocka_unit_test(cma_declare_contiguous_nid_by_profile),
+		cmocka_unit_test(cma_init_reserved_mem_by_profile),
+		cmocka_unit_test(dev_set_cma_area_default_by_profile),
 		cmocka_unit_test(cma_area_files_by_profile),
 		cmocka_unit_test(cma_mm_verify_area_rules_by_profile),
 		cmocka_unit_test(alloc_contig_pages_by_profile),

@@ -206,7 +206,7 @@ static void boot_s5p_mfc_cma0_golden(void **state)
 /* Expect: the built-in s5p-mfc, written as a file, boots to the same output. */
 static void boot_platform_file_same_as_builtin(void **state)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/s5p-mfc.ini", platforms_dir);
 	expect_boot_golden("boot-s5p-mfc.txt", ARGS("boot", "--platform", path, "--dump", "pagetypeinfo",
@@ -216,7 +216,7 @@ static void boot_platform_file_same_as_builtin(void **state)
 /* Expect: a file's devices (own area, area below a limit, shared, none), cmdline and Kconfig. */
 static void boot_platform_file_devices_golden(void **state)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/camera-board.ini", platforms_dir);
 	expect_boot_golden("boot-camera-board.txt", ARGS("boot", "--platform", path, "--dump", "cma",
@@ -358,7 +358,7 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
-	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --kernel, --help" },
+	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --memory, --kernel, --help" },
 	{ "unknown short option", { "boot", "-x" }, NULL, 2, "unknown option '-x': accepted" },
 	{ "--platform without value", { "boot", "--platform" }, NULL, 2,
 	  "--platform needs a value: a platform name or file" },
@@ -1961,6 +1961,212 @@ static void install_pc_names_the_prefix(void **state)
 	remove_dir(dir);
 }
 
+/* ---- device trees ---- */
+
+#define DT_HEAD "/dts-v1/;\n/ {\n\t#address-cells = <2>;\n\t#size-cells = <2>;\n\tcompatible = \"libcma,test\";\n"
+#define DT_MEMORY "\tmemory@40000000 { device_type = \"memory\"; reg = <0 0x40000000 0 0x40000000>; };\n"
+#define DT_RMEM(body) "\treserved-memory {\n\t\t#address-cells = <2>;\n\t\t#size-cells = <2>;\n\t\tranges;\n" body "\t};\n"
+#define DT_TAIL "};\n"
+
+/* @dts compiled with dtc into @dir/@name. */
+static const char *dt_compile(const char *dir, const char *name, const char *dts, char path[DIR_PATH_MAX])
+{
+	char src[DIR_PATH_MAX], cmd[3 * DIR_PATH_MAX];
+
+	dir_file(dir, "board.dts", dts, src);
+	dir_file(dir, name, NULL, path);
+	snprintf(cmd, sizeof(cmd), "dtc -q -I dts -O dtb -o %s %s", path, src);
+	if (system(cmd))
+		fail_msg("dtc could not compile:\n%s", dts);
+	return path;
+}
+
+/* Expect: exit 2, nothing on stdout (no machine), stderr naming @path and saying @message. */
+static void expect_dt_refused(const char *path, const char *message, const char *const *extra)
+{
+	const char *args[8] = { "boot", "--platform", path };
+	struct run r;
+	int n = 3;
+
+	while (extra && *extra && n < 7)
+		args[n++] = *extra++;
+	args[n] = NULL;
+	r = run_cmasim(args);
+	if (r.status != 2 || *r.out || !strstr(r.err, path) || !strstr(r.err, message))
+		fail_msg("cmasim boot --platform %s: expected exit 2, no stdout, and \"%s\" with the file on stderr; found exit %d, stdout:\n%s\nstderr:\n%s",
+			 path, message, r.status, r.out, r.err);
+	run_free(&r);
+}
+
+/* Expect (fdt_check_header): a file that is no flattened tree is refused for its magic. */
+static void dt_bad_magic_is_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+
+	make_dir(dir);
+	expect_dt_refused(dir_file(dir, "board.dtb", "this is not a device tree\n", path), "bad magic", NULL);
+	remove_dir(dir);
+}
+
+/* Expect: a tree cut short of the size its header gives is refused as truncated. */
+static void dt_truncated_is_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+	struct stat st;
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_MEMORY DT_TAIL, path);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(truncate(path, st.st_size / 2), 0);
+	expect_dt_refused(path, "truncated", NULL);
+	remove_dir(dir);
+}
+
+/* Expect: #address-cells = 3 (dt_mem_next_cell reads at most 64 bits) is refused, saying what is accepted. */
+static void dt_three_address_cells_is_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb",
+		   "/dts-v1/;\n/ {\n\t#address-cells = <3>;\n\t#size-cells = <2>;\n"
+		   "\tmemory@40000000 { device_type = \"memory\"; reg = <0 0 0x40000000 0 0x40000000>; };\n};\n",
+		   path);
+	expect_dt_refused(path, "#address-cells = 3 in the root: accepted 1 or 2", NULL);
+	remove_dir(dir);
+}
+
+/* Expect: a reusable region (a CMA area) outside the RAM is refused, naming the node. */
+static void dt_region_outside_memory_is_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_MEMORY DT_RMEM(
+		   "\t\tcma@100000000 { compatible = \"shared-dma-pool\"; reusable; reg = <1 0 0 0x1000000>; };\n")
+		   DT_TAIL, path);
+	expect_dt_refused(path, "/reserved-memory/cma@100000000 (0x100000000..0x100ffffff) is outside the memory",
+			  NULL);
+	remove_dir(dir);
+}
+
+/* Expect: two static regions that overlap are refused (the kernel says "OVERLAP DETECTED!" and boots on). */
+static void dt_overlapping_static_regions_are_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_MEMORY DT_RMEM(
+		   "\t\tfw@48000000 { no-map; reg = <0 0x48000000 0 0x400000>; };\n"
+		   "\t\tcma@48200000 { compatible = \"shared-dma-pool\"; reusable; reg = <0 0x48200000 0 0x1000000>; };\n")
+		   DT_TAIL, path);
+	expect_dt_refused(path, "/reserved-memory/fw@48000000 (0x48000000..0x483fffff) overlaps /reserved-memory/cma@48200000",
+			  NULL);
+	remove_dir(dir);
+}
+
+/* Expect: a memory-region phandle no node has is refused, naming the device node. */
+static void dt_memory_region_pointing_nowhere_is_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_MEMORY
+		   "\tvpu@38300000 { compatible = \"libcma,vpu\"; memory-region = <0x99>; };\n" DT_TAIL, path);
+	expect_dt_refused(path, "vpu@38300000: memory-region's phandle 153 points nowhere", NULL);
+	remove_dir(dir);
+}
+
+/* Expect: a tree without a memory node needs --memory, which then boots it. */
+static void dt_without_memory_needs_memory_option(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+	struct run r;
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_TAIL, path);
+	expect_dt_refused(path, "the tree has no memory node", NULL);
+	r = run_cmasim(ARGS("boot", "--platform", path, "--memory", "512M@0x80000000"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "node   0: [mem 0x80000000-0x9fffffff]"));
+	run_free(&r);
+	remove_dir(dir);
+}
+
+/* Expect: a source that includes headers is sent to cpp, not to dtc's error messages. */
+static void dt_source_with_include_asks_for_cpp(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+
+	make_dir(dir);
+	dir_file(dir, "board.dts", "#include <dt-bindings/gpio/gpio.h>\n" DT_HEAD DT_MEMORY DT_TAIL, path);
+	expect_dt_refused(path, "run it through cpp first", NULL);
+	remove_dir(dir);
+}
+
+/* tests/dt/NAME in the source tree */
+static const char *dt_source(const char *name, char *path, size_t len)
+{
+	if ((size_t)snprintf(path, len, "%s/tests/dt/%s", source_dir, name) >= len)
+		fail_msg("%s/tests/dt/%s: path too long", source_dir, name);
+	return path;
+}
+
+/*
+ * Expect (6.12 of_reserved_mem, rmem_cma_setup): the dynamic
+ * linux,cma-default region placed top-down in its alloc-ranges and made
+ * the default area (no other reserved), the static reusable one a CMA
+ * area at its reg, the no-map pool a coherent pool, each device with
+ * its memory-region's area.
+ */
+static void boot_dt_board_golden(void **state)
+{
+	char path[PATH_MAX + 64];
+
+	expect_boot_golden("boot-dt-board.txt", ARGS("boot", "--platform", dt_source("board-arm64.dts", path, sizeof(path)),
+						     "--dump", "cma"));
+}
+
+/* Expect (rmem_cma_setup): cma= on the command line bypasses linux,cma-default; the cma= area is the default. */
+static void boot_dt_cmdline_cma_bypasses_default(void **state)
+{
+	char path[PATH_MAX + 64];
+	struct run r = run_cmasim(ARGS("boot", "--platform", dt_source("board-arm64.dts", path, sizeof(path)),
+				       "--cmdline", "cma=16M"));
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Reserved memory: bypass linux,cma node, using cmdline CMA params instead\n"
+				      "OF: reserved mem: node linux,cma compatible matching fail\n"));
+	assert_non_null(strstr(r.out, "(16 MiB, the default area)"));
+	assert_null(strstr(r.out, "activated linux,cma"));
+	run_free(&r);
+}
+
+/* Five of the kernel's boards from tests/dt/build-corpus.sh's corpus (make test builds it). */
+static void boot_dt_corpus_goldens(void **state)
+{
+	static const struct { const char *golden, *dtb, *memory; } boards[] = {
+		{ "boot-dt-am57xx-beagle-x15.txt", "arm/ti/omap/am57xx-beagle-x15.dtb", NULL },
+		{ "boot-dt-tegra30-ouya.txt", "arm/nvidia/tegra30-ouya.dtb", NULL },
+		{ "boot-dt-aspeed-ast2600-evb.txt", "arm/aspeed/aspeed-ast2600-evb.dtb", NULL },
+		{ "boot-dt-imx8dxl-evk.txt", "arm64/freescale/imx8dxl-evk.dtb", NULL },
+		{ "boot-dt-sdm845-db845c.txt", "arm64/qcom/sdm845-db845c.dtb", "4G@0x80000000" },
+	};
+	char path[PATH_MAX + 64];
+
+	for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+		snprintf(path, sizeof(path), "%s/build/dt-corpus/dtb/%s", source_dir, boards[i].dtb);
+		if (access(path, R_OK)) {
+			printf("skipped: %s is missing (tests/dt/build-corpus.sh build/dt-corpus builds it)\n", path);
+			skip();
+		}
+		if (boards[i].memory)
+			expect_boot_golden(boards[i].golden, ARGS("boot", "--platform", path, "--memory", boards[i].memory));
+		else
+			expect_boot_golden(boards[i].golden, ARGS("boot", "--platform", path));
+	}
+}
+
 static int setup_paths(void **state)
 {
 	char exe[PATH_MAX], build[PATH_MAX];
@@ -2077,6 +2283,17 @@ int main(void)
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
+		cmocka_unit_test(dt_bad_magic_is_refused),
+		cmocka_unit_test(dt_truncated_is_refused),
+		cmocka_unit_test(dt_three_address_cells_is_refused),
+		cmocka_unit_test(dt_region_outside_memory_is_refused),
+		cmocka_unit_test(dt_overlapping_static_regions_are_refused),
+		cmocka_unit_test(dt_memory_region_pointing_nowhere_is_refused),
+		cmocka_unit_test(dt_without_memory_needs_memory_option),
+		cmocka_unit_test(dt_source_with_include_asks_for_cpp),
+		cmocka_unit_test(boot_dt_board_golden),
+		cmocka_unit_test(boot_dt_cmdline_cma_bypasses_default),
+		cmocka_unit_test(boot_dt_corpus_goldens),
 		cmocka_unit_test(platform_file_fixed_base_taken),
 		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),
 		cmocka_unit_test(run_platform_file_next_to_the_scenario),

@@ -144,6 +144,29 @@ static void memblock_alloc_base_top_down(void **state)
 }
 
 /*
+ * Expect (memblock_phys_alloc_range, as of_reserved_mem places a dynamic
+ * region): the highest aligned fit inside [start, end), or with
+ * bottom_up the lowest; end 0 is the end of memory, past the memblock
+ * limit; nothing fits, 0 and nothing reserved; a bad alignment, 0.
+ */
+static void memblock_alloc_range_top_down_or_bottom_up(void **state)
+{
+	struct cma_mm *mm = test_mm_early(.arch = CMA_ARCH_ARM, .highmem_start = 32 * MiB);
+	struct reserved_snapshot before;
+
+	assert_int_equal(cma_memblock_alloc_range(mm, 1 * MiB, 1 * MiB, 8 * MiB, 16 * MiB, false), 15 * MiB);
+	assert_int_equal(cma_memblock_alloc_range(mm, 1 * MiB, 1 * MiB, 8 * MiB, 16 * MiB, true), 8 * MiB);
+	assert_int_equal(cma_memblock_alloc_range(mm, 2 * MiB, 2 * MiB, 8 * MiB, 16 * MiB, true), 10 * MiB);
+	/* end 0: the whole of memory, HighMem too (MEMBLOCK_ALLOC_ANYWHERE) */
+	assert_int_equal(cma_memblock_alloc_range(mm, 4 * MiB, 4 * MiB, 0, 0, false), 60 * MiB);
+	snapshot_reserved(mm, &before);
+	assert_int_equal(cma_memblock_alloc_range(mm, 8 * MiB, 1 * MiB, 8 * MiB, 16 * MiB, false), 0);
+	assert_int_equal(cma_memblock_alloc_range(mm, 1 * MiB, 3 * MiB, 0, 0, false), 0);
+	expect_reserved_unchanged(mm, &before, "a range with no room, a bad alignment");
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect: the highest base that is a multiple of the alignment and whose
  * block, its size rounded up to the alignment, fits below what is taken.
  */
@@ -582,6 +605,7 @@ int main(void)
 		cmocka_unit_test(memblock_alloc_base_rounds_size_to_align),
 		cmocka_unit_test(memblock_alloc_base_failure_reserves_nothing),
 		cmocka_unit_test(memblock_alloc_base_never_returns_zero),
+		cmocka_unit_test(memblock_alloc_range_top_down_or_bottom_up),
 		cmocka_unit_test(memblock_alloc_base_avoids_holes),
 		cmocka_unit_test(memblock_reserve_overlapping_and_adjacent_merge),
 		cmocka_unit_test(memblock_reserve_many_regions_stay_sorted),

@@ -101,6 +101,14 @@ int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size);
 /** cma_memblock_alloc_base() - memblock_alloc_base() top-down; 0 on failure. */
 cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 				   cma_phys_t limit);
+/**
+ * cma_memblock_alloc_range() - memblock_phys_alloc_range(): @size bytes
+ * aligned to @align (a power of two; 0: 1) in [@start, @end) (@end 0: the
+ * end of memory), the highest fit or, @bottom_up, the lowest, reserved;
+ * early only; 0 on failure.
+ */
+cma_phys_t cma_memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
+				    cma_phys_t start, cma_phys_t end, bool bottom_up);
 
 /* ------------------------------------------------------------------ */
 /* Pages                                                               */
@@ -308,6 +316,12 @@ int cma_test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned lon
 struct cma_device *cma_device_create(struct cma_mm *mm, const char *name,
 				     uint64_t coherent_dma_mask);
 struct cma *cma_dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev);
+/*
+ * cma_dev_set_cma_area() - @dev's area; @dev NULL: the default area.
+ * Under "3.5" (v23) a device's area also becomes the default when there
+ * is none; under "6.12" not, and a default given early stops
+ * cma_mm_boot's dma_contiguous_reserve from making another.
+ */
 void cma_dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma);
 unsigned long cma_area_base_pfn(const struct cma *cma);
 /** cma_area_count() - the area's pages; 0 once an area failed to activate. */
@@ -329,6 +343,17 @@ const char *cma_area_name(const struct cma *cma);
 int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size,
 			       cma_phys_t limit, uint64_t alignment, unsigned order_per_bit,
 			       bool fixed, const char *name, struct cma **res_cma, int nid);
+/**
+ * cma_init_reserved_mem() - 6.12's mm/cma.c (kernel "6.12" only; -ENOSYS
+ * under "3.5"): an area over [@base, @base + @size), memory the caller
+ * reserved early (cma_memblock_reserve), both ends aligned to a
+ * pageblock, as rmem_cma_setup makes one from a device tree's
+ * reserved-memory node. @order_per_bit and @name as for
+ * cma_declare_contiguous_nid. 0, -ENOSPC (no slot left), -EINVAL (not
+ * reserved, not aligned, a size of 0), -ENOMEM; no message but the slot's.
+ */
+int cma_init_reserved_mem(struct cma_mm *mm, cma_phys_t base, uint64_t size,
+			  unsigned order_per_bit, const char *name, struct cma **res_cma);
 /**
  * cma_area_alloc() - 6.12's cma_alloc, with its no_warn: @count
  * pages aligned to 2^@align pages from @cma, retrying past busy ranges;

@@ -51,14 +51,20 @@ struct cma *dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev)
 	return dma_state(mm)->default_area;
 }
 
-/* v23: an area with no device, or the first device's if none yet, becomes the default. */
+/*
+ * v23: an area with no device, or the first device's if none yet, becomes
+ * the default. 6.12's dev_set_cma_area sets the device's only; the
+ * default is dma_contiguous_default_area, set by dma_contiguous_reserve or
+ * a device tree's linux,cma-default node (rmem_cma_setup), here an area
+ * given to no device.
+ */
 void dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma)
 {
 	struct dma_state *ds = dma_state(mm);
 
 	if (dev)
 		dev->cma_area = cma;
-	if (!dev || !ds->default_area)
+	if (!dev || (!mm->kernel.cma_generic && !ds->default_area))
 		ds->default_area = cma;
 }
 
@@ -96,7 +102,8 @@ static int dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uin
  * dma_contiguous_reserve: the default area, cma= beating the Kconfig
  * choice. Under cma_generic cma= may also give a base and a limit (the
  * lower of it and the architecture's): fixed when base + size is the
- * limit, as 6.12 decides.
+ * limit, as 6.12 decides, which also makes none when there is a default
+ * already.
  */
 void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
 {
@@ -106,7 +113,8 @@ void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
 	uint64_t size;
 
 	mm->cma->reserve_called = true;
-	if (!p->enabled)
+	/* 6.12: not when an early call (rmem_cma_setup) already made the default */
+	if (!p->enabled || (mm->kernel.cma_generic && dma_state(mm)->default_area))
 		return;
 	size = cma_default_size(mm);
 	if (mm->kernel.cma_generic && p->size_cmdline >= 0) {

@@ -257,20 +257,6 @@ static int pa_width(const struct cma_mm *mm)
 	return mm->arch == CMA_ARCH_ARM ? 8 : 16;
 }
 
-/* memblock_alloc_range_nid: a free aligned range in [@start, @end), reserved; 0 if none. */
-static cma_phys_t cma_memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
-					   cma_phys_t start, cma_phys_t end, bool bottom_up)
-{
-	cma_phys_t addr;
-
-	if (start < mm->page_size)
-		start = mm->page_size;
-	addr = memblock_find_in_range(&mm->memblock, size, align, start, end, bottom_up);
-	if (!addr || memblock_add_region(&mm->memblock.reserved, addr, size))
-		return 0;
-	return addr;
-}
-
 #define SZ_4G (1ull << 32)
 
 /*
@@ -344,13 +330,13 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 
 		/* CONFIG_PHYS_ADDR_T_64BIT: not our 32-bit ARM */
 		if (mm->arch != CMA_ARCH_ARM && memblock_end >= SZ_4G + size)
-			addr = cma_memblock_alloc_range(mm, size, alignment, SZ_4G, limit, true);
+			addr = memblock_alloc_range(mm, size, alignment, SZ_4G, limit, true);
 		if (!addr && base < highmem_start && limit > highmem_start) {
-			addr = cma_memblock_alloc_range(mm, size, alignment, highmem_start, limit, false);
+			addr = memblock_alloc_range(mm, size, alignment, highmem_start, limit, false);
 			limit = highmem_start;
 		}
 		if (!addr)
-			addr = cma_memblock_alloc_range(mm, size, alignment, base, limit, false);
+			addr = memblock_alloc_range(mm, size, alignment, base, limit, false);
 		if (!addr) {
 			ret = -ENOMEM;
 			goto err;
@@ -410,6 +396,47 @@ int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size
 	if (!ret)
 		mm->cma->reserved[mm->cma->nr_reserved - 1].no_dma = true;
 	return ret;
+}
+
+/*
+ * cma_init_reserved_mem of 6.12: an area over memory the caller already
+ * reserved (a device tree's reserved-memory node, rmem_cma_setup), both
+ * ends aligned to a pageblock (CMA_MIN_ALIGNMENT_BYTES). No message of
+ * its own on success or failure but the slot one, as in the kernel.
+ */
+int cma_init_reserved_mem(struct cma_mm *mm, cma_phys_t base, uint64_t size,
+			  unsigned order_per_bit, const char *name, struct cma **res_cma)
+{
+	uint64_t align = mm->page_size << mm->pageblock_order;
+	struct cma *cma;
+	int ret = mm_require_phase(mm, MM_EARLY, "cma_init_reserved_mem");
+
+	if (ret)
+		return ret;
+	if (!mm->kernel.cma_generic) {
+		mm_pr_err(mm, "cma_init_reserved_mem: not in kernel %s (3.17's mm/cma.c)\n",
+			  mm->kernel.name);
+		return -ENOSYS;
+	}
+	if (!mm->cma->params.enabled) {
+		mm_pr_err(mm, "cma: cma_init_reserved_mem: CONFIG_CMA is not set\n");
+		return -ENOSYS;
+	}
+	ret = cma_declare_check_slot(mm, size);
+	if (ret)
+		return ret;
+	if (!memblock_is_region_reserved(&mm->memblock, base, size) || ((base | size) & (align - 1)) ||
+	    base + size < base || order_per_bit >= mm->max_order + 20 ||
+	    ((size >> mm->page_shift) & ((1ull << order_per_bit) - 1)))
+		return -EINVAL;
+	cma = calloc(1, sizeof(*cma));
+	if (!cma)
+		return -ENOMEM;
+	cma_add_reserved(mm, cma, base, size, order_per_bit, NULL, name);
+	mm->cma->reserved[mm->cma->nr_reserved - 1].no_dma = true;
+	if (res_cma)
+		*res_cma = cma;
+	return 0;
 }
 
 /* ---- activation (core initcall) ---- */

@@ -150,6 +150,8 @@ int memblock_init(struct memblock *mb, const struct cma_bank *banks, unsigned nr
 void memblock_free_all(struct memblock *mb);
 int memblock_add_region(struct memblock_type *type, cma_phys_t base, uint64_t size);
 cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align, cma_phys_t limit);
+cma_phys_t memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
+				cma_phys_t start, cma_phys_t end, bool bottom_up);
 cma_phys_t memblock_find_in_range(struct memblock *mb, uint64_t size, uint64_t align,
 				  cma_phys_t start, cma_phys_t limit, bool bottom_up);
 bool memblock_is_region_reserved(struct memblock *mb, cma_phys_t base, uint64_t size);

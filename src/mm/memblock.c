@@ -224,6 +224,35 @@ cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 	return base;
 }
 
+/* memblock_alloc_range_nid: a free aligned range in [@start, @end), reserved; 0 if none. */
+cma_phys_t memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
+				cma_phys_t start, cma_phys_t end, bool bottom_up)
+{
+	cma_phys_t addr;
+
+	if (start < mm->page_size)
+		start = mm->page_size;
+	addr = memblock_find_in_range(&mm->memblock, size, align, start, end, bottom_up);
+	if (!addr || memblock_add_region(&mm->memblock.reserved, addr, size))
+		return 0;
+	return addr;
+}
+
+/* memblock_phys_alloc_range, as of_reserved_mem places a node's dynamic region. */
+cma_phys_t cma_memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
+				    cma_phys_t start, cma_phys_t end, bool bottom_up)
+{
+	if (mm_require_phase(mm, MM_EARLY, "memblock_phys_alloc_range"))
+		return 0;
+	if (!size || (align & (align - 1)) || size > UINT64_MAX - align)
+		return 0;
+	if (!align)
+		align = 1;
+	if (!end)
+		end = memblock_end_of_DRAM(&mm->memblock);
+	return memblock_alloc_range(mm, size, align, start, end, bottom_up);
+}
+
 cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 				   cma_phys_t limit)
 {

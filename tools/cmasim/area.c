@@ -51,6 +51,7 @@ static int board_of(const struct scenario *sc, struct platform *p)
 	if (sc->memory_bytes) {
 		p->banks[0].size = sc->memory_bytes;
 		p->nr_banks = 1;
+		platform_dt_set_banks(p);
 	}
 	if (sc->kernel)
 		p->cfg.kernel = sc->kernel;

@@ -106,8 +106,13 @@ int platform_boot(const struct platform *p, const char *cmdline, const char *kco
 {
 	struct cma_mm_config cfg = p->cfg;
 	struct cma_mm *mm;
+	char err[512];
 
 	*mmp = NULL;
+	if (platform_dt_check(p, err, sizeof(err))) {
+		fprintf(stderr, "cmasim: %s\n", err);
+		return -EINVAL;
+	}
 	cfg.banks = p->banks;
 	cfg.nr_banks = p->nr_banks;
 	cfg.cmdline = cmdline ? cmdline : p->cmdline;
@@ -127,6 +132,7 @@ int platform_boot(const struct platform *p, const char *cmdline, const char *kco
 	if (cma_mm_boot(mm))
 		return -EIO;
 	share_areas(mm, p, devs);
+	platform_dt_probe(mm, p, devs);
 	return 0;
 }
 
@@ -157,8 +163,16 @@ void platform_write_devices(struct cma_mm *mm, const struct platform *p,
 	fprintf(out, "%-*s  %-18s  ", w, "(default)", "-");
 	write_area(mm, p, cma_dev_get_cma_area(mm, NULL), out);
 	for (unsigned i = 0; i < p->nr_devices; i++) {
+		struct cma *cma = cma_dev_get_cma_area(mm, devs[i]);
+
 		fprintf(out, "%-*s  0x%016llx  ", w, p->devices[i].name,
 			(unsigned long long)p->devices[i].mask);
-		write_area(mm, p, cma_dev_get_cma_area(mm, devs[i]), out);
+		/* a tree's device whose region is no area of its own: a coherent pool, or failed */
+		if (p->devices[i].region[0] && (!cma || strcmp(cma_area_name(cma), p->devices[i].region))) {
+			fprintf(out, "none of its own (memory-region %s, not CMA); default ", p->devices[i].region);
+			write_area(mm, p, cma_dev_get_cma_area(mm, NULL), out);
+			continue;
+		}
+		write_area(mm, p, cma, out);
 	}
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cma/cma.h>
 #include "commands.h"
@@ -12,12 +13,12 @@
 #include "platform.h"
 #include "result.h"
 
-enum boot_option { O_PLATFORM, O_CMDLINE, O_KCONFIG, O_DUMP };
+enum boot_option { O_PLATFORM, O_CMDLINE, O_KCONFIG, O_DUMP, O_MEMORY };
 enum { O_KERNEL = 64 };		/* apart, as in cmd_run.c */
 
 const struct cmd_option boot_options[] = {
 	{ .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 1,
-	  .help = "a built-in platform (%s; see 'cmasim list') or a platform file\n(default x86)",
+	  .help = "a built-in platform (%s; see 'cmasim list'), a platform file,\nor a device tree (FILE.dtb, FILE.dts) (default x86)",
 	  .fill = platform_builtin_names, .what = "a platform name or file" },
 	{ .id = O_CMDLINE, .name = "cmdline", .arg = "STR", .help_rank = 2,
 	  .help = "the kernel command line, replacing the platform's (cma=SIZE,\ncoherent_pool=SIZE on arm)",
@@ -27,8 +28,11 @@ const struct cmd_option boot_options[] = {
 	{ .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 4,
 	  .help = "after the boot log, print /proc/NAME; NAME is one of\n" PROC_NAMES_ACCEPTED "; repeatable",
 	  .what = "a /proc file name (" PROC_NAMES_ACCEPTED ")" },
-	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 5,
-	  .help = "the kernel profile, replacing the platform's (default 3.5)",
+	{ .id = O_MEMORY, .name = "memory", .arg = "SIZE[@BASE]", .help_rank = 5,
+	  .help = "one bank of RAM instead of the platform's (a device tree\nwithout a memory node needs it); BASE default: the platform's",
+	  .what = "a memory size, e.g. 1G or 512M@0x40000000" },
+	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 6,
+	  .help = "the kernel profile, replacing the platform's (default 3.5;\n6.12 for a device tree)",
 	  .what = "a kernel profile (" PLATFORM_KERNELS_ACCEPTED ")" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
 };
@@ -43,7 +47,25 @@ struct boot_args {
 	const char **dumps;
 	int nr_dumps;
 	const char *kernel;		/* NULL: the platform's */
+	struct cma_bank memory;		/* --memory; size 0: the platform's */
 };
+
+/* SIZE[@BASE] into @bank: 0, or -EINVAL after saying why. */
+static int parse_memory(const char *value, struct cma_bank *bank)
+{
+	const char *at = strchr(value, '@');
+	size_t n = at ? (size_t)(at - value) : strlen(value);
+
+	bank->base = UINT64_MAX;	/* none given: the platform's */
+	if (!ini_parse_number(value, n, true, &bank->size) || !bank->size ||
+	    (at && !ini_parse_number(at + 1, strlen(at + 1), true, &bank->base)) ||
+	    (at && bank->base + bank->size < bank->base)) {
+		fprintf(stderr, "cmasim: --memory '%s': expected SIZE[@BASE], a non-zero size and an optional base, each a number with an optional K, M, G or T suffix (e.g. 1G@0x40000000)\n",
+			value);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /* The file's text, or NULL after saying why on stderr. */
 static char *read_kconfig(const char *path)
@@ -85,6 +107,10 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 				return -EINVAL;
 			}
 			a->dumps[a->nr_dumps++] = value;
+			break;
+		case O_MEMORY:
+			if (parse_memory(value, &a->memory))
+				return -EINVAL;
 			break;
 		case O_KERNEL:
 			a->kernel = platform_kernel_find(value);
@@ -167,6 +193,18 @@ int cmd_boot(int argc, char **argv)
 		ret = load_platform(a.platform, &p);
 		if (!ret && a.kernel)
 			p.cfg.kernel = a.kernel;
+		if (!ret && a.memory.size) {
+			p.banks[0].size = a.memory.size;
+			if (a.memory.base != UINT64_MAX)
+				p.banks[0].base = a.memory.base;
+			p.nr_banks = 1;
+			platform_dt_set_banks(&p);
+		}
+		/* a tree's reserve() reads the command line it boots with (cma= bypasses linux,cma-default) */
+		if (!ret && a.cmdline && p.source[0]) {
+			snprintf(p.cmdline, sizeof(p.cmdline), "%s", a.cmdline);
+			a.cmdline = NULL;
+		}
 		if (!ret)
 			ret = boot_and_report(&p, &a);
 	}

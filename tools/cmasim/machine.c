@@ -106,6 +106,7 @@ static int machine_prepare(struct sim *s)
 	if (sc->memory_bytes) {
 		p->banks[0].size = sc->memory_bytes;
 		p->nr_banks = 1;
+		platform_dt_set_banks(p);
 	}
 	if (sc->cmdline_set)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);

@@ -155,5 +155,7 @@ int platform_load(const char *arg, struct platform *p, char *err, size_t errlen)
 			 platform_builtin_names());
 		return -ENOENT;
 	}
+	if (platform_is_dt(arg))
+		return platform_read_dt(arg, p, err, errlen) ? -EINVAL : 0;
 	return platform_read_file(arg, p, err, errlen) ? -EINVAL : 0;
 }

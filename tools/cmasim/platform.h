@@ -11,8 +11,27 @@
 #include <cma/cma.h>
 
 #define PLATFORM_MAX_BANKS	16
-#define PLATFORM_MAX_DEVICES	16
+#define PLATFORM_MAX_DEVICES	32	/* at most 32: platform_file.c keeps a bit per device */
 #define PLATFORM_NAME_MAX	32	/* device and platform names, with the NUL */
+#define PLATFORM_MAX_RMEM	64
+#define PLATFORM_MAX_RANGES	8
+#define PLATFORM_RMEM_NAME_MAX	64
+
+/*
+ * A device tree's /reserved-memory child (of_reserved_mem.c): static with
+ * a reg (size != 0), else dynamic (dyn_size, align, alloc-ranges).
+ */
+struct platform_rmem {
+	char name[PLATFORM_RMEM_NAME_MAX];	/* the node's name, unit address and all */
+	cma_phys_t base;
+	uint64_t size;
+	uint64_t dyn_size, align;
+	struct cma_bank ranges[PLATFORM_MAX_RANGES];
+	unsigned nr_ranges;
+	bool nomap, reusable;
+	bool pool;			/* compatible "shared-dma-pool" */
+	bool cma_default;		/* linux,cma-default */
+};
 
 struct platform_device {
 	char name[PLATFORM_NAME_MAX];
@@ -21,6 +40,7 @@ struct platform_device {
 	cma_phys_t cma_base;		/* 0: anywhere below the limit */
 	cma_phys_t cma_limit;		/* 0: the memblock limit */
 	char share[PLATFORM_NAME_MAX];	/* "": none; else uses that device's area from postcore on */
+	char region[PLATFORM_RMEM_NAME_MAX];	/* a device tree's: its memory-region node; "": none */
 };
 
 struct platform;
@@ -51,6 +71,15 @@ struct platform {
 	void *reserve_ctx;		/* for a reserve() that is not the board's (cmasim's policies) */
 	char cmdline[512];		/* the board's command line; --cmdline replaces it */
 	char kconfig[4096];		/* .config lines; --kconfig replaces them */
+	/* from a device tree (platform_dt.c); source[0] == 0 for other platforms */
+	char source[256];		/* the tree's path */
+	bool has_reserved_memory;
+	bool phys_wide;			/* %pa prints 16 hex digits (arm64, LPAE), else 8 */
+	cma_phys_t memory_hint;		/* the first memory node's unit address, else 0 */
+	struct platform_rmem rmem[PLATFORM_MAX_RMEM];
+	unsigned nr_rmem;
+	struct cma_bank memreserve[PLATFORM_MAX_BANKS];	/* the header's /memreserve/ */
+	unsigned nr_memreserve;
 };
 
 /*
@@ -79,6 +108,28 @@ int platform_read_file(const char *path, struct platform *p, char *err, size_t e
  * what is accepted; -EINVAL when the file is wrong, @err saying why.
  */
 int platform_load(const char *arg, struct platform *p, char *err, size_t errlen);
+
+/* ---- platform_dt.c, boot_dt.c ---- */
+
+/* A .dtb or .dts path: read by platform_read_dt, not as a platform file. */
+bool platform_is_dt(const char *path);
+/*
+ * Read a device tree into @p (kernel profile 6.12; banks, command line,
+ * architecture, reserved memory, devices). 0, or -1 after writing one
+ * line to @err naming the file and what was wrong.
+ */
+int platform_read_dt(const char *path, struct platform *p, char *err, size_t errlen);
+/* After the banks change (--memory): the ARM highmem boundary. */
+void platform_dt_set_banks(struct platform *p);
+/*
+ * A tree's platform against its banks: memory at all, each static
+ * region inside it or wholly outside. 0, or -EINVAL with @err saying why.
+ */
+int platform_dt_check(const struct platform *p, char *err, size_t len);
+/* The tree's reserved memory, as setup_arch's of_reserved_mem (the board's reserve()). */
+void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs);
+/* Device probe: the log's "assigned reserved memory node" lines. */
+void platform_dt_probe(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs);
 
 /* ---- boot.c ---- */
 
