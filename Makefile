@@ -72,9 +72,9 @@ $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)
 	$(call write_pc,$@)
 
-# cmasim reads platform files with libinih (Debian's libinih-dev) and, in sweep, its JSON
-# reports with jansson (libjansson-dev)
-SIM_LIBS  := -linih -ljansson -lm
+# cmasim reads platform files with libinih (Debian's libinih-dev), in sweep its JSON
+# reports with jansson (libjansson-dev), and in import xz files with liblzma (liblzma-dev)
+SIM_LIBS  := -linih -ljansson -llzma -lm
 
 $(SIM_OBJ): | sim-deps
 
@@ -105,6 +105,11 @@ TEST_WRAP := -Wl,--wrap=cma_mm_create
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
 $(SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(BUILD)/tests/test_sim: tests/test_sim.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
+
+# test_import reads the snapshot fixture with cmasim's importer, and runs cmasim
+$(BUILD)/tests/test_import: tests/test_import.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(BUILD)/cmasim $(wildcard tools/cmasim/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
 
@@ -157,13 +162,15 @@ $(FUZZ_BUILD)/%.o: %.c $(HEADERS) $(FUZZ_IGNORE)
 $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(HEADERS) $(wildcard fuzz/*.h) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
-# fuzz_platform and fuzz_scenario include cmasim's headers and link its code, all but main()
+# fuzz_platform, fuzz_scenario and fuzz_import include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_scenario: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/fuzz_import: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_import: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz

@@ -3,8 +3,8 @@
 # as root on Debian, otherwise stop with the exact command to run.
 set -e
 case "$1" in
-test)  pkgs="libcmocka-dev libinih-dev libjansson-dev jq groff-base"; check="/usr/include/cmocka.h /usr/include/ini.h /usr/include/jansson.h /usr/bin/jq /usr/bin/groff" ;;
-sim)   pkgs="libinih-dev libjansson-dev"; check="/usr/include/ini.h /usr/include/jansson.h" ;;
+test)  pkgs="libcmocka-dev libinih-dev libjansson-dev liblzma-dev jq groff-base"; check="/usr/include/cmocka.h /usr/include/ini.h /usr/include/jansson.h /usr/include/lzma.h /usr/bin/jq /usr/bin/groff" ;;
+sim)   pkgs="libinih-dev libjansson-dev liblzma-dev"; check="/usr/include/ini.h /usr/include/jansson.h /usr/include/lzma.h" ;;
 bench) pkgs="libmimalloc-dev libjemalloc-dev jq"; check="/usr/include/mimalloc.h /usr/include/jemalloc/jemalloc.h /usr/bin/jq" ;;
 fuzz)  pkgs="clang-14 libclang-rt-14-dev"; check="/usr/bin/clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;
 coverage) pkgs="gcovr"; check="/usr/bin/gcovr" ;;

@@ -32,6 +32,13 @@ int cmd_boot(int argc, char **argv);
 extern const struct cmd_option boot_options[];
 extern const unsigned nr_boot_options;
 
+/* cmasim import DIR: a machine from a running system's /proc files, and --what-if. */
+int cmd_import(int argc, char **argv);
+extern const struct cmd_option import_options[];
+extern const unsigned nr_import_options;
+/* cmasim snapshot DIR: those files from this machine. */
+int cmd_snapshot(int argc, char **argv);
+
 struct scenario;
 /* --scenario's value: a built-in name, else a file; 0, or -EINVAL after saying why (cmd_run.c). */
 int load_scenario(const char *arg, struct scenario *sc);

@@ -127,4 +127,10 @@ void svg_x_label(FILE *out, double x, const char *label);
 /* Ticks at multiples of a round step from 0 to @max, with grid lines across. */
 void svg_y_ticks(FILE *out, double max);
 
+/* ---- report_html.c's pieces, for other pages (cmasim import --report html) ---- */
+
+/* The pageblock map's legend, and the map of @s. */
+void html_map_legend(FILE *out);
+void html_map(FILE *out, const struct sim_snapshot *s);
+
 #endif
