@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Placing pages where a described machine has them (cmasim import):
- * cma_alloc_pages_at(), cma_alloc_movable_at() and
- * cma_set_pageblock_migratetype(). They follow 6.12's
+ * cma_alloc_pages_at(), cma_alloc_movable_at(),
+ * cma_set_pageblock_migratetype() and cma_free_reserved_area(). They follow 6.12's
  * take_page_off_buddy()/break_down_buddy_pages() (a page taken out of
  * the middle of a free block) and the fallback path's
  * move_freepages_block() + set_pageblock_migratetype() (a block given a
- * new type with its free pages).
+ * new type with its free pages) and free_reserved_area().
  */
 #include "helpers.h"
 #include "owners.h"
@@ -115,6 +115,32 @@ static void cma_set_pageblock_migratetype_cma_block(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* Expect the reserved pages of the range freed once, managed pages grown, the others left. */
+static void cma_free_reserved_area_frees_reserved_pages(void **state)
+{
+	struct cma_mm *mm = test_mm_early(.size = 32 * MiB);
+	struct cma_pageblock_stat st;
+	struct zone *zone;
+	unsigned long free, managed;
+
+	assert_int_equal(cma_memblock_reserve(mm, 8 * MiB, 1 * MiB), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(cma_pageblock_stat(mm, PFN_8M, &st), 0);
+	assert_int_equal(st.nr_reserved, 256);
+	zone = pfn_zone(mm, PFN_8M);
+	cma_drain_all_pages(mm);
+	free = zone_page_state(zone, NR_FREE_PAGES);
+	managed = zone->managed_pages;
+	assert_int_equal(cma_free_reserved_area(mm, PFN_8M - 16, PFN_8M + 128), 128);
+	assert_int_equal(zone_page_state(zone, NR_FREE_PAGES), free + 128);
+	assert_int_equal(zone->managed_pages, managed + 128);
+	assert_int_equal(cma_free_reserved_area(mm, PFN_8M, PFN_8M + 128), 0);
+	assert_int_equal(cma_pageblock_stat(mm, PFN_8M, &st), 0);
+	assert_int_equal(st.nr_reserved, 128);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +149,7 @@ int main(void)
 		cmocka_unit_test(cma_alloc_movable_at_migrates),
 		cmocka_unit_test(cma_set_pageblock_migratetype_moves_free_pages),
 		cmocka_unit_test(cma_set_pageblock_migratetype_cma_block),
+		cmocka_unit_test(cma_free_reserved_area_frees_reserved_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

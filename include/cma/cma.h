@@ -171,6 +171,13 @@ int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migr
  */
 struct cma_page *cma_alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
 				    cma_gfp_t gfp);
+/**
+ * cma_free_reserved_area() - free_reserved_area(): every PG_reserved
+ * (memblock-reserved) page of [@start_pfn, @end_pfn) given to the buddy
+ * allocator, the zone's managed pages growing; other pages are left.
+ * Returns the pages freed, or -EINVAL before boot.
+ */
+long cma_free_reserved_area(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 /** What one pageblock holds; see cma_pageblock_stat(). */
 struct cma_pageblock_stat {
 	int migratetype;		/* enum cma_migratetype */

@@ -1597,3 +1597,32 @@ int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migr
 	spin_unlock(&zone->lock);
 	return 0;
 }
+
+/*
+ * free_reserved_area(): each PG_reserved page of the range to the buddy
+ * allocator, as the kernel frees its init sections; the others are left.
+ */
+long cma_free_reserved_area(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn)
+{
+	long freed = 0;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_free_reserved_area"))
+		return -EINVAL;
+	for (unsigned long pfn = start_pfn; pfn < end_pfn;) {
+		struct zone *zone = pfn_valid(mm, pfn) ? pfn_zone(mm, pfn) : NULL;
+		unsigned long end = pfn;
+
+		/* a run of reserved pages in one zone */
+		while (zone && end < end_pfn && pfn_valid(mm, end) && pfn_zone(mm, end) == zone &&
+		       page_test(pfn_to_page(mm, end), PG_reserved))
+			end++;
+		if (end == pfn) {
+			pfn++;
+			continue;
+		}
+		free_bootmem_range(mm, pfn, end);
+		freed += (long)(end - pfn);
+		pfn = end;
+	}
+	return freed;
+}

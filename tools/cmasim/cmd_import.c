@@ -148,6 +148,9 @@ static void print_summary(const struct import_machine *im, const struct snapshot
 	for (unsigned k = PK_FREE; k < NR_PAGE_KINDS; k++)
 		fprintf(out, "%s %s %lu", k == PK_FREE ? "" : ",", page_kind_names[k], im->pk.total[k]);
 	fputc('\n', out);
+	if (im->own_reserved)
+		fprintf(out, "pages the library reserved at its boot (its memmap) let go again: %lu\n",
+			im->own_reserved);
 	if (im->unplaced)
 		fprintf(out, "pages in use the imported machine already had in use at its boot: %lu\n",
 			im->unplaced);

@@ -4,7 +4,8 @@
  * machine cmasim runs on (Linux, as root: kpageflags, kpagecount and
  * iomem's addresses are root's). The files that say where pages are free
  * are read first, one after the other, so that they disagree as little as
- * a running system allows; kpageflags and kpagecount are written
+ * a running system allows (and again while buddyinfo moves, below);
+ * kpageflags and kpagecount are written
  * xz-compressed (NAME.xz), the rest as they are.
  */
 #include <errno.h>
@@ -92,11 +93,60 @@ static int save(const char *dir, const char *name, bool xz, const char *buf, siz
 	return ret ? -EIO : 0;
 }
 
+/* Free pages by a buddyinfo text, all zones. */
+static unsigned long buddyinfo_free(const char *text)
+{
+	unsigned long total = 0;
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *p = strstr(line, "zone");
+		unsigned long v;
+		int used, order = 0;
+
+		if (!p)
+			continue;
+		p += 4;
+		p += strspn(p, " ");
+		p += strcspn(p, " \n");
+		while (sscanf(p, " %lu%n", &v, &used) == 1 && order < 63) {
+			total += v << order++;
+			p += used;
+		}
+	}
+	return total;
+}
+
+/* Read every file into @bufs; 0, or -EINVAL after saying why. */
+static int read_files(char **bufs, size_t *lens)
+{
+	char err[IMPORT_ERR_MAX];
+
+	for (size_t i = 0; i < NR_SNAP_FILES; i++) {
+		free(bufs[i]);
+		bufs[i] = NULL;
+		if (!import_read_file("/proc", snap_files[i].name, &bufs[i], &lens[i], err, sizeof(err)) ||
+		    snap_files[i].optional)
+			continue;
+		fprintf(stderr, "cmasim snapshot: %s (is this Linux, with CONFIG_PROC_PAGE_MONITOR?)\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The files, read again (up to SNAP_TRIES times) while the free pages
+ * buddyinfo counts move by more than 1% between its read, first, and a
+ * second one after kpagecount's: reading kpageflags takes seconds on a
+ * busy machine, and the import is held to buddyinfo within 3%.
+ */
+#define SNAP_TRIES 5
+
 int cmd_snapshot(int argc, char **argv)
 {
-	char *bufs[NR_SNAP_FILES] = { 0 }, err[IMPORT_ERR_MAX];
-	size_t lens[NR_SNAP_FILES];
-	int ret = 0;
+	char *bufs[NR_SNAP_FILES] = { 0 }, *again, err[IMPORT_ERR_MAX];
+	size_t lens[NR_SNAP_FILES], len;
+	unsigned long before = 0, after = 0;
+	int ret = 0, tries = 0;
 	size_t i;
 
 	if (argc != 2 || argv[1][0] == '-') {
@@ -111,14 +161,17 @@ int cmd_snapshot(int argc, char **argv)
 		fprintf(stderr, "cmasim snapshot: %s: %s\n", argv[1], strerror(errno));
 		return -EINVAL;
 	}
-	for (i = 0; i < NR_SNAP_FILES && !ret; i++) {
-		ret = import_read_file("/proc", snap_files[i].name, &bufs[i], &lens[i], err, sizeof(err));
-		if (ret && snap_files[i].optional)
-			ret = 0;
-		else if (ret)
-			fprintf(stderr, "cmasim snapshot: %s (is this Linux, with CONFIG_PROC_PAGE_MONITOR?)\n",
-				err);
-	}
+	do {
+		ret = read_files(bufs, lens);
+		if (ret || import_read_file("/proc", "buddyinfo", &again, &len, err, sizeof(err)))
+			break;
+		before = buddyinfo_free(bufs[0]);
+		after = buddyinfo_free(again);
+		free(again);
+	} while (++tries < SNAP_TRIES && (after > before ? after - before : before - after) * 100 > before);
+	if (!ret && tries == SNAP_TRIES)
+		fprintf(stderr, "cmasim snapshot: free pages moved from %lu to %lu while the files were read, %d times: the machine is busy; kept the last\n",
+			before, after, tries);
 	for (i = 0; i < NR_SNAP_FILES && !ret; i++)
 		if (bufs[i])
 			ret = save(argv[1], snap_files[i].name, snap_files[i].xz, bufs[i], lens[i]);

@@ -131,6 +131,7 @@ struct import_machine {
 	struct page_kinds pk;
 	unsigned long blocks_set[IMPORT_MAX_ZONES][IMPORT_BLOCK_TYPES];
 	unsigned long unplaced;		/* pages in use the machine had in use already (its own boot's) */
+	unsigned long own_reserved;	/* pages the library reserved at boot, let go again */
 };
 
 /*

@@ -127,6 +127,31 @@ static int set_block_types(struct import_machine *im, const struct snapshot *s, 
 	return 0;
 }
 
+/*
+ * Departure: the library reserves its own memmap at boot, where the real
+ * machine's is already among the snapshot's reserved pages; what it
+ * reserved where the snapshot has no reserved page is let go again.
+ */
+static unsigned long free_own_reservations(struct import_machine *im)
+{
+	const struct page_kinds *pk = &im->pk;
+	unsigned long freed = 0;
+
+	for (unsigned long pfn = 0; pfn < pk->nr_pfns;) {
+		unsigned long end = pfn;
+
+		while (end < pk->nr_pfns && pk->kind[end] != PK_RESERVED && pk->kind[end] != PK_HOLE)
+			end++;
+		if (end > pfn) {
+			long n = cma_free_reserved_area(im->mm, pfn, end);
+
+			freed += n > 0 ? (unsigned long)n : 0;
+		}
+		pfn = end + 1;
+	}
+	return freed;
+}
+
 /* Place the 2^@order pages at @pfn as kind @k; false when the machine has them in use. */
 static bool place(struct cma_mm *mm, unsigned long pfn, unsigned order, enum page_kind k)
 {
@@ -232,6 +257,7 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		snprintf(err, errlen, "no memory to rank the pageblocks");
 		goto fail;
 	}
+	im->own_reserved = free_own_reservations(im);
 	place_pages(im, s->nr_orders);
 	if (cma_mm_verify(im->mm)) {
 		cma_mm_dmesg(im->mm, stderr);

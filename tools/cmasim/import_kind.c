@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmasim import: what each pfn holds, from its kpageflags word and its
- * kpagecount (Documentation/admin-guide/mm/pagemap.rst). Only the head of
- * a free buddy block carries KPF_BUDDY and the order is not exported, so
- * a block is rebuilt as the largest aligned run of flagless, unmapped
+ * kpagecount (Documentation/admin-guide/mm/pagemap.rst). The order of a
+ * free buddy block is not exported (and up to 6.x only its head carries
+ * KPF_BUDDY), so a block is rebuilt as the largest aligned run of free
  * pages after its head; a compound page is its head and the tails after it.
  */
 #include <errno.h>
@@ -52,10 +52,17 @@ static enum page_kind kind_of(uint64_t f)
 	return PK_KERNEL;
 }
 
-/* A page with no flag and no mapping: a free block's tail, or on a per-CPU list. */
+/*
+ * A free block's tail, or a page on a per-CPU list: no flag and no
+ * mapping; or KPF_BUDDY alone, which Linux 6.18 reports on every page of
+ * a free block, with a kpagecount from the page type that shares the
+ * map count's word.
+ */
 static bool looks_free(const struct snapshot *s, const uint8_t *kind, unsigned long pfn)
 {
-	return kind[pfn] != PK_HOLE && !s->flags[pfn] && !s->count[pfn];
+	uint64_t f = s->flags[pfn];
+
+	return kind[pfn] != PK_HOLE && (f == F(KPF_BUDDY) || (!f && !s->count[pfn]));
 }
 
 /* The order of the free block headed at @pfn: its largest aligned run of free-looking pages. */
