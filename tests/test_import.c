@@ -57,6 +57,43 @@ static void snapshot_read_small(void **state)
 	snapshot_free(&s);
 }
 
+/*
+ * Expect a free block read both ways kernels write it (KPF_BUDDY on its
+ * head only, up to 6.x; on every page, 6.18, with a kpagecount from the
+ * page type), a flagless mapped page taken for a user page off the LRU,
+ * and a transparent huge page whole.
+ */
+static void page_kinds_classify_kernels(void **state)
+{
+	static uint64_t flags[1024], count[1024];
+	struct snapshot s = { .flags = flags, .count = count, .nr_pfns = 1024, .nr_banks = 1,
+			      .banks = { { 0, 1024 * 4096 } } };
+	struct page_kinds pk;
+
+	flags[0] = 1ull << 10;				/* an order-3 block, its head flagged */
+	flags[8] = 1ull << 5;				/* page cache */
+	for (int i = 16; i < 32; i++)			/* an order-4 block, every page flagged */
+		flags[i] = 1ull << 10, count[i] = i & 1;
+	count[40] = 1;					/* mapped, no flag */
+	flags[41] = 1ull << 7;				/* slab */
+	flags[512] = (1ull << 15) | (1ull << 22) | (1ull << 12);
+	for (int i = 513; i < 1024; i++)
+		flags[i] = (1ull << 16) | (1ull << 22) | (1ull << 12);
+	assert_int_equal(page_kinds_classify(&s, 11, &pk, err, sizeof(err)), 0);
+	assert_int_equal(pk.kind[0], PK_FREE);
+	assert_int_equal(pk.order[0], 3);
+	assert_int_equal(pk.kind[7], PK_FREE);
+	assert_int_equal(pk.kind[8], PK_FILE);
+	assert_int_equal(pk.order[16], 4);
+	assert_int_equal(pk.kind[31], PK_FREE);
+	assert_int_equal(pk.kind[40], PK_ANON);
+	assert_int_equal(pk.kind[41], PK_SLAB);
+	assert_int_equal(pk.kind[512], PK_THP);
+	assert_int_equal(pk.order[512], 9);
+	assert_int_equal(pk.total[PK_THP], 512);
+	page_kinds_free(&pk);
+}
+
 /* Expect each zone's free pages by the machine's buddyinfo within 3% of the file's. */
 static void import_build_buddyinfo_within_3_percent(void **state)
 {
@@ -326,6 +363,7 @@ int main(void)
 {
 	const struct CMUnitTest good[] = {
 		cmocka_unit_test(snapshot_read_small),
+		cmocka_unit_test(page_kinds_classify_kernels),
 		cmocka_unit_test(import_build_buddyinfo_within_3_percent),
 		cmocka_unit_test(import_build_pageblock_types),
 		cmocka_unit_test(whatif_answer_small),

@@ -19,7 +19,7 @@ import os
 import random
 import struct
 
-KPF = dict(DIRTY=4, LRU=5, SLAB=7, BUDDY=10, MMAP=11, ANON=12, SWAPBACKED=14,
+KPF = dict(REFERENCED=2, UPTODATE=3, DIRTY=4, LRU=5, SLAB=7, BUDDY=10, MMAP=11, ANON=12, SWAPBACKED=14,
            COMPOUND_HEAD=15, COMPOUND_TAIL=16, UNEVICTABLE=18, NOPAGE=20, THP=22,
            PGTABLE=26, RESERVED=32, MLOCKED=33)
 
@@ -89,7 +89,7 @@ for b in range(8, 128):
             elif r < 0.7:
                 use(pfn, f("PGTABLE"), 1)
             elif r < 0.8:
-                use(pfn, 0, 1)
+                use(pfn, f("REFERENCED", "UPTODATE"), 1)
             else:
                 free[pfn] = True
         elif b in (20, 30):

@@ -31,7 +31,7 @@ const char *const page_kind_names[NR_PAGE_KINDS] = {
 };
 
 /* The kind of a page in use with flags @f: for a compound page, its head's. */
-static enum page_kind kind_of(uint64_t f)
+static enum page_kind kind_of(uint64_t f, uint64_t count)
 {
 	if (f & F(KPF_RESERVED))
 		return PK_RESERVED;
@@ -49,6 +49,14 @@ static enum page_kind kind_of(uint64_t f)
 		return PK_ANON;
 	if (f & (F(KPF_LRU) | F(KPF_MMAP) | F(KPF_SWAPCACHE)))
 		return f & (F(KPF_DIRTY) | F(KPF_WRITEBACK)) ? PK_FILE_DIRTY : PK_FILE;
+	/*
+	 * Mapped in a process but flagless: a user page off the LRU while the
+	 * snapshot was read (in a per-CPU batch, or isolated by migration),
+	 * movable once back. A 6.18 machine under load has a few hundred in
+	 * every GiB, and its alloc_contig_pages() takes ranges holding them.
+	 */
+	if (!f && count)
+		return PK_ANON;
 	return PK_KERNEL;
 }
 
@@ -152,7 +160,7 @@ int page_kinds_classify(const struct snapshot *s, unsigned max_order, struct pag
 			pfn++;
 			continue;
 		}
-		k = kind_of(f);
+		k = kind_of(f, s->count[pfn]);
 		if (f & F(KPF_COMPOUND_HEAD))
 			while (pfn + n < s->nr_pfns && pk->kind[pfn + n] != PK_HOLE &&
 			       (s->flags[pfn + n] & F(KPF_COMPOUND_TAIL)))
