@@ -15,7 +15,7 @@
 
 enum import_option { O_WHATIF, O_KERNEL, O_DUMP, O_REPORT };
 
-const struct cmd_option import_options[] = {
+static const struct cmd_option import_options[] = {
 	{ .id = O_WHATIF, .name = "what-if", .arg = "SIZE[@ADDR]", .repeats = true, .help_rank = 1,
 	  .help = "where and at what cost a contiguous range of SIZE could be had now\n(at ADDR: that range's cost); repeatable",
 	  .what = "a size, e.g. 1G or 512M@0x100000000" },
@@ -28,10 +28,10 @@ const struct cmd_option import_options[] = {
 	{ .id = O_REPORT, .name = "report", .arg = "text|html", .help_rank = 4,
 	  .help = "html: a page with the pageblock map, as run's report draws it (default text)",
 	  .what = "a report format (text or html)" },
-	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "DIR" },
+	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
 };
 
-const unsigned nr_import_options = sizeof(import_options) / sizeof(import_options[0]);
+static const unsigned nr_import_options = sizeof(import_options) / sizeof(import_options[0]);
 
 struct import_args {
 	const char *dir;
@@ -214,10 +214,13 @@ int cmd_import(int argc, char **argv)
 	a.whatifs = calloc((size_t)argc, sizeof(*a.whatifs));
 	a.dumps = calloc((size_t)argc, sizeof(*a.dumps));
 	ret = a.whatifs && a.dumps ? parse_import_args(argc, argv, &a) : -ENOMEM;
-	if (ret > 0)
-		ret = CMD_USAGE;
-	else if (!ret)
+	if (ret > 0) {
+		printf("usage: cmasim import " IMPORT_USAGE "\n\n");
+		opt_help(stdout, import_options, nr_import_options);
+		ret = fflush(stdout) ? -EIO : 0;
+	} else if (!ret) {
 		ret = import_and_report(&a);
+	}
 	free(a.whatifs);
 	free(a.dumps);
 	return ret;

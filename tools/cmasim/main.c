@@ -52,7 +52,7 @@ static const struct command commands[] = {
 	  .usage = "--param KEY=V1,V2,... [--seeds N] [--jobs N] -o DIR [--print-commands] | --collect DIR" },
 	{ .name = "boot", .fn = cmd_boot, .opts = boot_options, .nr_opts = &nr_boot_options,
 	  .description = "boot a platform and print the kernel's log, its devices and /proc files" },
-	{ .name = "import", .fn = cmd_import, .opts = import_options, .nr_opts = &nr_import_options,
+	{ .name = "import", .fn = cmd_import, .usage = IMPORT_USAGE,
 	  .description = "rebuild a running Linux machine from its /proc files; where could SIZE be had" },
 	{ .name = "snapshot", .fn = cmd_snapshot, .usage = "DIR",
 	  .description = "copy this machine's /proc files for import into DIR (root, Linux)" },
