@@ -105,6 +105,24 @@ static void cma_set_pageblock_migratetype_moves_free_pages(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect a block asked to be MOVABLE on a machine too small to group by
+ * mobility to become UNMOVABLE, as set_pageblock_migratetype() forces it,
+ * its free pages on that list (the verifier checks).
+ */
+static void cma_set_pageblock_migratetype_grouping_off(void **state)
+{
+	struct cma_mm *mm = test_mm(.size = 8 * MiB);
+	char *log = test_dmesg(mm);
+
+	assert_non_null(strstr(log, "mobility grouping off"));
+	free(log);
+	assert_int_equal(cma_set_pageblock_migratetype(mm, 4 * MiB / 4096, CMA_MIGRATE_MOVABLE), 0);
+	assert_int_equal(cma_pageblock_migratetype(mm, 4 * MiB / 4096), CMA_MIGRATE_UNMOVABLE);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* Expect a CMA pageblock's type left to CMA: -EBUSY. */
 static void cma_set_pageblock_migratetype_cma_block(void **state)
 {
@@ -149,6 +167,7 @@ int main(void)
 		cmocka_unit_test(cma_alloc_movable_at_migrates),
 		cmocka_unit_test(cma_set_pageblock_migratetype_moves_free_pages),
 		cmocka_unit_test(cma_set_pageblock_migratetype_cma_block),
+		cmocka_unit_test(cma_set_pageblock_migratetype_grouping_off),
 		cmocka_unit_test(cma_free_reserved_area_frees_reserved_pages),
 	};
 

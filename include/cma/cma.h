@@ -158,8 +158,9 @@ int cma_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
  * cma_set_pageblock_migratetype() - give the pageblock holding @pfn the
  * type @migratetype (UNMOVABLE, RECLAIMABLE or MOVABLE) and move its free
  * pages to that type's lists, as a steal does: for rebuilding a machine
- * whose block types are known. -EINVAL for another type or an invalid
- * pfn, -EBUSY for a CMA, isolated or reserve block.
+ * whose block types are known. With grouping by mobility off, the block
+ * becomes UNMOVABLE, as the kernel forces it. -EINVAL for another type or
+ * an invalid pfn, -EBUSY for a CMA, isolated or reserve block.
  */
 int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migratetype);
 /**

@@ -1593,7 +1593,8 @@ int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migr
 		return -EBUSY;
 	}
 	set_pageblock_migratetype(mm, pfn, migratetype);
-	move_freepages_block(zone, pfn_to_page(mm, pfn), migratetype);
+	/* the type the block got: UNMOVABLE when grouping by mobility is off */
+	move_freepages_block(zone, pfn_to_page(mm, pfn), get_pageblock_migratetype(mm, pfn));
 	spin_unlock(&zone->lock);
 	return 0;
 }

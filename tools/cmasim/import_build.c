@@ -121,7 +121,7 @@ static int set_block_types(struct import_machine *im, const struct snapshot *s, 
 			 CMA_MIGRATE_RECLAIMABLE : CMA_MIGRATE_MOVABLE;
 
 		if (!cma_set_pageblock_migratetype(im->mm, r[i].pfn, mt))
-			im->blocks_set[zi][mt]++;
+			im->blocks_set[zi][cma_pageblock_migratetype(im->mm, r[i].pfn)]++;
 	}
 	free(r);
 	return 0;
