@@ -126,7 +126,7 @@ static int compare_buddyinfo(const struct import_machine *im, const struct snaps
 	for (unsigned z = 0; z < s->nr_zones; z++) {
 		unsigned long want = 0, got = 0;
 
-		for (unsigned o = 0; o < s->nr_orders; o++) {
+		for (unsigned o = 0; o < s->nr_orders && o < IMPORT_MAX_ORDERS; o++) {
 			want += s->zones[z].buddy[o] << o;
 			got += mine.zones[z].buddy[o] << o;
 		}
