@@ -123,6 +123,28 @@ static void cma_set_pageblock_migratetype_grouping_off(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect the two pageblocks of one free max-order block given different
+ * types to end with each half on its own block's list (under 6.12 the
+ * verifier checks that every free block lies on its block's type).
+ */
+static void cma_set_pageblock_migratetype_splits_larger_free_block(void **state)
+{
+	struct cma_mm *mm = test_mm(.size = 32 * MiB, .pageblock_order = 9);
+	unsigned long pb = mm->pageblock_nr_pages;
+
+	cma_drain_all_pages(mm);
+	assert_true(page_test(pfn_to_page(mm, PFN_8M), PG_buddy));
+	assert_int_equal(page_order(pfn_to_page(mm, PFN_8M)), mm->max_order - 1);
+	assert_int_equal(cma_set_pageblock_migratetype(mm, PFN_8M, CMA_MIGRATE_RECLAIMABLE), 0);
+	assert_int_equal(cma_set_pageblock_migratetype(mm, PFN_8M + pb, CMA_MIGRATE_UNMOVABLE), 0);
+	assert_verify(mm);
+	assert_int_equal(page_order(pfn_to_page(mm, PFN_8M)), mm->pageblock_order);
+	assert_true(page_test(pfn_to_page(mm, PFN_8M + pb), PG_buddy));
+	assert_int_equal(cma_pageblock_migratetype(mm, PFN_8M + pb), CMA_MIGRATE_UNMOVABLE);
+	cma_mm_destroy(mm);
+}
+
 /* Expect a CMA pageblock's type left to CMA: -EBUSY. */
 static void cma_set_pageblock_migratetype_cma_block(void **state)
 {
@@ -167,6 +189,7 @@ int main(void)
 		cmocka_unit_test(cma_alloc_movable_at_migrates),
 		cmocka_unit_test(cma_set_pageblock_migratetype_moves_free_pages),
 		cmocka_unit_test(cma_set_pageblock_migratetype_cma_block),
+		cmocka_unit_test(cma_set_pageblock_migratetype_splits_larger_free_block),
 		cmocka_unit_test(cma_set_pageblock_migratetype_grouping_off),
 		cmocka_unit_test(cma_free_reserved_area_frees_reserved_pages),
 	};

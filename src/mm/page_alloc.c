@@ -1571,6 +1571,29 @@ struct cma_page *cma_alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsign
 }
 
 /*
+ * A free block larger than a pageblock that holds @pfn's block, given back
+ * as its pageblocks each on its own block's list, unmerged: the blocks'
+ * types may now differ, and a free block lies on its head block's list.
+ * zone->lock held.
+ */
+static void split_covering_free_block(struct zone *zone, unsigned long pfn)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long head, pb = mm->pageblock_nr_pages;
+	unsigned order;
+
+	if (!free_block_covering(zone, pfn & ~(pb - 1), &head))
+		return;
+	order = page_order(pfn_to_page(mm, head));
+	if (order <= mm->pageblock_order)
+		return;
+	del_from_free_area(zone, pfn_to_page(mm, head), order);
+	for (unsigned long p = head; p < head + (1ul << order); p += pb)
+		add_to_free_area(zone, pfn_to_page(mm, p), mm->pageblock_order,
+				 get_pageblock_migratetype(mm, p), false);
+}
+
+/*
  * As the fallback path gives a pageblock a new type when it steals it
  * (move_freepages_block and set_pageblock_migratetype), for a caller that
  * knows each block's type: only the types with per-CPU lists, and never a
@@ -1593,6 +1616,7 @@ int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migr
 		return -EBUSY;
 	}
 	set_pageblock_migratetype(mm, pfn, migratetype);
+	split_covering_free_block(zone, pfn);
 	/* the type the block got: UNMOVABLE when grouping by mobility is off */
 	move_freepages_block(zone, pfn_to_page(mm, pfn), get_pageblock_migratetype(mm, pfn));
 	spin_unlock(&zone->lock);
