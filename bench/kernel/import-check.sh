@@ -95,14 +95,19 @@ for i in $(seq "$repeats"); do
 	t1=$(date +%s%N)
 	got=$(cat "$gig")
 	vmstat_save "$work/after"
+	# where the kernel put it: a second snapshot's hugetlb pages
+	took=""
+	rm -rf "$work/snap"
+	"$cmasim" snapshot "$work/snap" > /dev/null &&
+		took=$("$cmasim" import "$work/snap" | sed -n 's/^hugetlb pages at \([^,]*\).*/\1/p')
 	echo 0 > "$gig"
 	delta=$(vmstat_delta "$work/before" "$work/after")
 	set -- $pred
 	migrated=$(echo "$delta" | sed -n 's/.*pgmigrate_success=\([0-9-]*\).*/\1/p')
-	awk -v i="$i" -v range="$1" -v pm="$2" -v pr="$3" -v pms="$4" -v got="$got" \
+	awk -v i="$i" -v range="$1" -v pm="$2" -v pr="$3" -v pms="$4" -v got="$got" -v took="${took:-?}" \
 		-v mm="$migrated" -v ns=$((t1 - t0)) -v delta="$delta" 'BEGIN {
 		ms = ns / 1e6
-		printf "repeat=%d predicted: range=%s migrate=%s reclaim=%s ms=%s | measured: got=%d migrated=%d ms=%.1f | ratio measured/predicted ms=%s |%s\n",
-			i, range, pm, pr, pms, got, mm, ms, (pms > 0 ? sprintf("%.2f", ms / pms) : "-"), delta }' | tee -a "$out"
+		printf "repeat=%d predicted: range=%s migrate=%s reclaim=%s ms=%s | measured: got=%d range=%s migrated=%d ms=%.1f | ratio measured/predicted ms=%s |%s\n",
+			i, range, pm, pr, pms, got, took, mm, ms, (pms > 0 ? sprintf("%.2f", ms / pms) : "-"), delta }' | tee -a "$out"
 done
 echo "import-check.sh: results in $out"

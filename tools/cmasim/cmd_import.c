@@ -122,7 +122,8 @@ static int compare_buddyinfo(const struct import_machine *im, const struct snaps
 	free(text);
 	if (ret)
 		return -EIO;
-	fprintf(out, "free pages by buddyinfo   snapshot    imported   difference\n");
+	/* the imported machine's free pages are all in buddy: the snapshot's per-CPU ones count too */
+	fprintf(out, "free pages                buddyinfo  per-CPU lists    imported   difference\n");
 	for (unsigned z = 0; z < s->nr_zones; z++) {
 		unsigned long want = 0, got = 0;
 
@@ -130,10 +131,32 @@ static int compare_buddyinfo(const struct import_machine *im, const struct snaps
 			want += s->zones[z].buddy[o] << o;
 			got += mine.zones[z].buddy[o] << o;
 		}
-		fprintf(out, "  %-22s %10lu  %10lu   %+.2f%%\n", s->zones[z].name, want, got,
-			want ? 100.0 * ((double)got - (double)want) / (double)want : 0.0);
+		fprintf(out, "  %-22s %10lu     %10lu  %10lu   %+.2f%%\n", s->zones[z].name, want,
+			s->zones[z].pcp, got, want ? 100.0 * ((double)got - (double)want - (double)s->zones[z].pcp) /
+			((double)want + (double)s->zones[z].pcp) : 0.0);
 	}
 	return 0;
+}
+
+/* Where the hugetlb pages are: each run's first and last physical address (a few). */
+static void print_hugetlb(const struct import_machine *im, FILE *out)
+{
+	unsigned shown = 0;
+
+	for (unsigned long pfn = 0; pfn < im->pk.nr_pfns && shown < 8;) {
+		unsigned long end = pfn;
+
+		while (end < im->pk.nr_pfns && im->pk.kind[end] == PK_HUGETLB)
+			end++;
+		if (end > pfn) {
+			fprintf(out, "%s %#llx-%#llx", shown ? "," : "hugetlb pages at", (unsigned long long)pfn << 12,
+				((unsigned long long)end << 12) - 1);
+			shown++;
+		}
+		pfn = end + 1;
+	}
+	if (shown)
+		fputc('\n', out);
 }
 
 static void print_summary(const struct import_machine *im, const struct snapshot *s,
@@ -148,6 +171,7 @@ static void print_summary(const struct import_machine *im, const struct snapshot
 	for (unsigned k = PK_FREE; k < NR_PAGE_KINDS; k++)
 		fprintf(out, "%s %s %lu", k == PK_FREE ? "" : ",", page_kind_names[k], im->pk.total[k]);
 	fputc('\n', out);
+	print_hugetlb(im, out);
 	if (im->own_reserved)
 		fprintf(out, "pages the library reserved at its boot (its memmap) let go again: %lu\n",
 			im->own_reserved);

@@ -33,6 +33,7 @@ struct import_zone {
 	char name[16];
 	unsigned long start_pfn, spanned, present, managed;
 	unsigned long free;			/* zoneinfo's "pages free" */
+	unsigned long pcp;			/* zoneinfo's pagesets: free pages on per-CPU lists */
 	unsigned long buddy[IMPORT_MAX_ORDERS];	/* buddyinfo: free blocks per order */
 	unsigned long blocks[IMPORT_BLOCK_TYPES];	/* pagetypeinfo: pageblocks per type */
 	bool has_buddy, has_blocks;

@@ -250,6 +250,11 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		snprintf(err, errlen, "the machine did not boot (%s)", strerror(-ret));
 		goto fail;
 	}
+	/*
+	 * while every block is still MOVABLE: a free block merging across two
+	 * pageblocks of different types would land on one's list in the other
+	 */
+	im->own_reserved = free_own_reservations(im);
 	for (unsigned z = 0; z < s->nr_zones && !ret; z++)
 		if (s->zones[z].has_blocks)
 			ret = set_block_types(im, s, z, 1ul << s->pageblock_order);
@@ -257,7 +262,6 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		snprintf(err, errlen, "no memory to rank the pageblocks");
 		goto fail;
 	}
-	im->own_reserved = free_own_reservations(im);
 	place_pages(im, s->nr_orders);
 	if (cma_mm_verify(im->mm)) {
 		cma_mm_dmesg(im->mm, stderr);

@@ -116,6 +116,8 @@ int parse_zoneinfo(const char *text, struct snapshot *s, char *err, size_t errle
 			z->managed = v;
 		else if (key_value(line, "start_pfn", &v))
 			z->start_pfn = v, start = true;
+		else if (key_value(line, "count", &v))
+			z->pcp += v;
 	}
 	if (!seen) {
 		snprintf(err, errlen, "no 'Node 0, zone NAME' line: not a /proc/zoneinfo");

@@ -101,9 +101,10 @@ static bool count_range(const struct import_machine *im, unsigned long pfn, unsi
 
 /*
  * The work of alloc_contig_range over @r as the cost model counts it: every
- * page of the range scanned and taken, the movable ones copied, one drain
- * of the per-CPU lists and one round of the locks; and the pages earlier
- * tries looked at before finding an unmovable one.
+ * page of the range scanned and taken, the movable ones isolated and
+ * copied besides (compact_isolated counts both, as a 6.18 kernel's vmstat
+ * shows), one drain of the per-CPU lists and one round of the locks; and
+ * the pages earlier tries looked at before finding an unmovable one.
  */
 static void predict(const struct import_machine *im, struct whatif_range *r)
 {
@@ -111,7 +112,7 @@ static void predict(const struct import_machine *im, struct whatif_range *r)
 	struct cost_work w = {
 		.migrated = r->migrate,
 		.scanned = r->nr_pages + r->tried_scanned,
-		.handled = r->nr_pages,
+		.handled = r->nr_pages + r->migrate,
 		.reclaimed = r->reclaim,
 		.drains = 1,
 		.locks = 1 + r->tried,
