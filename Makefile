@@ -75,8 +75,9 @@ $(BUILD)/libcma.pc: Makefile
 	$(call write_pc,$@)
 
 # cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
-# libfdt (libfdt-dev) and, in sweep, its JSON reports with jansson (libjansson-dev)
-SIM_LIBS  := -linih -ljansson -lfdt -lm
+# libfdt (libfdt-dev), in sweep its JSON reports with jansson (libjansson-dev), and
+# in import xz files with liblzma (liblzma-dev)
+SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm
 
 $(SIM_OBJ): | sim-deps
 
@@ -113,6 +114,11 @@ $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/li
 
 # test_dt_corpus boots the kernel's device trees through the simulator's platform code
 $(BUILD)/tests/test_dt_corpus: tests/test_dt_corpus.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
+
+# test_import reads the snapshot fixture with cmasim's importer, and runs cmasim
+$(BUILD)/tests/test_import: tests/test_import.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(BUILD)/cmasim $(wildcard tools/cmasim/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
 
@@ -175,15 +181,17 @@ $(FUZZ_BUILD)/%.o: %.c $(HEADERS) $(FUZZ_IGNORE)
 $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(HEADERS) $(wildcard fuzz/*.h) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
-# fuzz_platform, fuzz_scenario and fuzz_dt include cmasim's headers and link its code, all but main()
+# fuzz_platform, fuzz_scenario, fuzz_dt and fuzz_import include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_scenario: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
-$(FUZZ_BUILD)/fuzz_dt: $(FUZZ_SIM_OBJ)
-$(FUZZ_BUILD)/fuzz_dt: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+# cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
+# libfdt (libfdt-dev), in sweep its JSON reports with jansson (libjansson-dev), and
+# in import xz files with liblzma (liblzma-dev)
+SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz

@@ -259,6 +259,28 @@ cma_limit = 16M
 }
 
 
+# fuzz_import: the selector byte (fuzz_import.c: zoneinfo, buddyinfo, pagetypeinfo,
+# iomem, meminfo, kpageflags words, kpageflags raw, kpageflags.xz), then the file
+KPF_BUDDY, KPF_SLAB, KPF_LRU, KPF_ANON = 1 << 10, 1 << 7, 1 << 5, 1 << 12
+KPF_HEAD, KPF_TAIL, KPF_THP, KPF_RESERVED = 1 << 15, 1 << 16, 1 << 22, 1 << 32
+IMPORT = {
+    "zoneinfo-3.5": b"\x00Node 0, zone      DMA\n  pages free     3000\n        spanned  4095\n"
+                    b"        present  3998\n  all_unreclaimable: 0\n  start_pfn:         1\n",
+    "zoneinfo-two-nodes": b"\x00Node 1, zone      DMA\n  per-node stats\n",
+    "buddyinfo-short": b"\x01Node 0, zone      DMA      1      1\n",
+    "pagetypeinfo-cma": b"\x02Page block order: 9\nNumber of blocks type     Unmovable  Movable  CMA\n"
+                        b"Node 0, zone      DMA            1            6            1\n",
+    "iomem-nested": b"\x0300001000-0009fbff : System RAM\n  00002000-00002fff : Kernel code\n"
+                    b"00100000-00ffffff : System RAM\n",
+    "meminfo-swap": b"\x04MemTotal:   16000 kB\nSwapTotal:   65536 kB\n",
+    "words-mixed": b"\x05" + struct.pack("<8Q", KPF_BUDDY, 0, KPF_SLAB, KPF_LRU | KPF_ANON,
+                                         KPF_HEAD | KPF_THP | KPF_ANON, KPF_TAIL | KPF_THP,
+                                         KPF_RESERVED, 0),
+    "raw-odd": b"\x06" + b"\x01" * 13,
+    "xz-truncated": b"\x07\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46",
+}
+
+
 def main():
     for name, data in fuzz_ops_seeds().items():
         write("fuzz_ops", name, data)
@@ -268,6 +290,8 @@ def main():
                           ("fuzz_cma_params", CMA_PARAMS), ("fuzz_platform", PLATFORM)):
         for name, data in seeds.items():
             write(target, name, data)
+    for name, data in IMPORT.items():
+        write("fuzz_import", name, data)
 
 
 if __name__ == "__main__":

@@ -354,8 +354,8 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, size, sweep, boot, list, show" },
-	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, list, show" },
+	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, size, sweep, boot, import, snapshot, list, show" },
+	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, import, snapshot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
 	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --memory, --kernel, --help" },
@@ -1739,6 +1739,7 @@ static void man_page_documents_every_option_and_key(void **state)
 	options += expect_options_documented(page, "boot");
 	options += expect_options_documented(page, "size");
 	options += expect_options_documented(page, "sweep");
+	options += expect_options_documented(page, "import");
 	names += expect_every_section_documented(page);
 	names += expect_accepted_documented(page, "run", "[zzz]\nkey = 1\n");
 	names += expect_accepted_documented(page, "boot", "[platform]\nzzz = 1\n");

@@ -17,6 +17,7 @@
 # its background and removes its file on exit, Ctrl-C included.
 set -u
 cd "$(dirname "$0")"
+. ./common.sh
 
 if [ "$(id -u)" != 0 ]; then
 	echo "contig.sh: needs root (it writes /sys/kernel/mm/hugepages and /proc/sys/vm); run: sudo $0" >&2
@@ -48,8 +49,7 @@ huge0=$(cat "$huge")
 bg=""
 
 cleanup() {
-	[ -n "$bg" ] && kill $bg 2>/dev/null && wait $bg 2>/dev/null
-	bg=""
+	hold_stop
 	echo "$gig0" > "$gig"
 	echo "$huge0" > "$huge"
 	rm -rf "$work"
@@ -68,14 +68,6 @@ if [ -n "$as_gib" ]; then
 fi
 cap_gib=$((ram_gib * 3 / 4))	# everything this script holds at once
 
-vmstat_keys="pgmigrate_success pgmigrate_fail compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgscan_direct pgsteal_direct"
-
-# snapshot FILE: the vmstat counters this script reports
-snapshot() {
-	awk -v keys="$vmstat_keys" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-		$1 in want { print $1, $2 }' /proc/vmstat > "$1"
-}
-
 # quiet() - a comparable start: no huge pages, caches dropped, memory compacted
 quiet() {
 	echo 0 > "$gig"
@@ -88,17 +80,15 @@ quiet() {
 
 # measure CASE FILE COUNT: ask for COUNT huge pages of FILE's size, one line
 measure() {
-	snapshot "$work/before"
+	vmstat_save "$work/before"
 	t0=$(date +%s%N)
 	echo "$3" > "$2"
 	t1=$(date +%s%N)
 	got=$(cat "$2")
-	snapshot "$work/after"
-	awk -v name="$1" -v n="$3" -v got="$got" -v ns=$((t1 - t0)) '
-		NR == FNR { before[$1] = $2; next }
-		{ delta = delta sprintf(" %s=%d", $1, $2 - before[$1]) }
-		END { printf "case=%s requested=%d got=%d ms=%.1f%s\n", name, n, got, ns / 1e6, delta }' \
-		"$work/before" "$work/after" | tee -a "$out"
+	vmstat_save "$work/after"
+	printf 'case=%s requested=%d got=%d ms=%s%s\n' "$1" "$3" "$got" \
+		"$(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.1f", ns / 1e6 }')" \
+		"$(vmstat_delta "$work/before" "$work/after")" | tee -a "$out"
 	echo 0 > "$2"
 }
 
@@ -106,12 +96,7 @@ measure() {
 background() {
 	case $1 in
 	anon)
-		"$work/hold" "$2" ${3:-} > "$work/ready" &
-		bg=$!
-		while ! grep -q ready "$work/ready" 2>/dev/null; do
-			kill -0 $bg 2>/dev/null || { echo "contig.sh: the background could not hold $2 MiB" >&2; exit 1; }
-			sleep 0.2
-		done ;;
+		hold_start "$2" ${3:-} ;;
 	pagecache)
 		dd if=/dev/urandom of="$work/file" bs=1M count=$(($2 * 1024)) status=none
 		cat "$work/file" > /dev/null ;;
@@ -119,8 +104,7 @@ background() {
 }
 
 stop_background() {
-	[ -n "$bg" ] && kill $bg 2>/dev/null && wait $bg 2>/dev/null
-	bg=""
+	hold_stop
 	rm -f "$work/file"
 }
 

@@ -162,6 +162,31 @@ void *cma_page_address(struct cma_mm *mm, const struct cma_page *page);
 struct cma_page *cma_page_nth(struct cma_mm *mm, struct cma_page *page, unsigned long n);
 /** cma_pageblock_migratetype() - get_pageblock_migratetype(); -EINVAL if !pfn_valid. */
 int cma_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn);
+/**
+ * cma_set_pageblock_migratetype() - give the pageblock holding @pfn the
+ * type @migratetype (UNMOVABLE, RECLAIMABLE or MOVABLE) and move its free
+ * pages to that type's lists, as a steal does: for rebuilding a machine
+ * whose block types are known. With grouping by mobility off, the block
+ * becomes UNMOVABLE, as the kernel forces it. -EINVAL for another type or
+ * an invalid pfn, -EBUSY for a CMA, isolated or reserve block.
+ */
+int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migratetype);
+/**
+ * cma_alloc_pages_at() - the 2^@order pages at @pfn (aligned to 2^@order,
+ * in one zone) taken off the free lists, allocated as cma_alloc_pages()
+ * hands pages out; the free block holding them is split around them. For
+ * rebuilding a machine whose every page is known (cmasim import). NULL
+ * with errno EINVAL (bad pfn or order), EBUSY (a page is not free).
+ */
+struct cma_page *cma_alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
+				    cma_gfp_t gfp);
+/**
+ * cma_free_reserved_area() - free_reserved_area(): every PG_reserved
+ * (memblock-reserved) page of [@start_pfn, @end_pfn) given to the buddy
+ * allocator, the zone's managed pages growing; other pages are left.
+ * Returns the pages freed, or -EINVAL before boot.
+ */
+long cma_free_reserved_area(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 /** What one pageblock holds; see cma_pageblock_stat(). */
 struct cma_pageblock_stat {
 	int migratetype;		/* enum cma_migratetype */
@@ -234,6 +259,9 @@ struct cma_owner_ops {
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 				   const struct cma_owner_ops *ops, void *owner, uint64_t index);
+/** cma_alloc_movable_at() - cma_alloc_movable() of the pages at @pfn, as cma_alloc_pages_at(). */
+struct cma_page *cma_alloc_movable_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
+				      const struct cma_owner_ops *ops, void *owner, uint64_t index);
 bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page);
 void cma_page_get(struct cma_mm *mm, struct cma_page *page);
 void cma_page_put(struct cma_mm *mm, struct cma_page *page);

@@ -366,6 +366,47 @@ static bool free_block_covering(struct zone *zone, unsigned long pfn, unsigned l
 }
 
 /*
+ * The 2^@order block at @pfn (aligned to it) off the free lists, the rest
+ * of the free buddy holding it put back as halves, as 6.12's
+ * take_page_off_buddy() and break_down_buddy_pages() do for one page. NULL when the block is not wholly free. zone->lock held.
+ */
+static struct cma_page *take_free_block_at(struct zone *zone, unsigned long pfn, unsigned order)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (unsigned o = order; o < mm->max_order; o++) {
+		unsigned long h = pfn & (~0ul << o);
+		struct cma_page *head;
+		unsigned ho;
+
+		if (h < zone->zone_start_pfn)
+			return NULL;
+		head = pfn_to_page(mm, h);
+		if (!page_test(head, PG_buddy))
+			continue;
+		ho = page_order(head);
+		if (ho < order || h + (1ul << ho) <= pfn)
+			return NULL;
+		del_from_free_area(zone, head, ho);
+		/* each half goes back to its own pageblock's list, as break_down_buddy_pages */
+		while (ho > order) {
+			unsigned long half = 1ul << --ho;
+
+			if (pfn >= h + half) {
+				add_to_free_area(zone, head, ho, get_pageblock_migratetype(mm, h), false);
+				h += half;
+				head += half;
+			} else {
+				add_to_free_area(zone, head + half, ho,
+						 get_pageblock_migratetype(mm, h + half), false);
+			}
+		}
+		return head;
+	}
+	return NULL;
+}
+
+/*
  * move_freepages_block_isolate: give the pageblock at @page type @mt, to
  * or from MIGRATE_ISOLATE, with its free pages. zone->lock held, and
  * mm->isolated_pageblocks counting the block while it is ISOLATE.
@@ -1503,4 +1544,126 @@ int split_free_page(struct cma_mm *mm, struct cma_page *page)
 		}
 	}
 	return 1 << order;
+}
+
+/* ---- placing pages where a described machine has them ---- */
+
+struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order, cma_gfp_t gfp)
+{
+	struct zone *zone;
+	struct cma_page *page;
+
+	if (order >= mm->max_order || (pfn & ((1ul << order) - 1)) || !pfn_valid(mm, pfn) ||
+	    !pfn_valid(mm, pfn + (1ul << order) - 1)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	zone = pfn_zone(mm, pfn);
+	if (!zone || zone != pfn_zone(mm, pfn + (1ul << order) - 1)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* a free page on a per-CPU list is not on the buddy lists */
+	drain_all_pages(mm);
+	spin_lock(&zone->lock);
+	page = take_free_block_at(zone, pfn, order);
+	spin_unlock(&zone->lock);
+	if (!page) {
+		errno = EBUSY;
+		return NULL;
+	}
+	prep_new_page(mm, page, order, gfp, allocflags_to_migratetype(mm, gfp));
+	return page;
+}
+
+struct cma_page *cma_alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
+				    cma_gfp_t gfp)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_pages_at")) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return alloc_pages_at(mm, pfn, order, gfp);
+}
+
+/*
+ * A free block larger than a pageblock that holds @pfn's block, given back
+ * as its pageblocks each on its own block's list, unmerged: the blocks'
+ * types may now differ, and a free block lies on its head block's list.
+ * zone->lock held.
+ */
+static void split_covering_free_block(struct zone *zone, unsigned long pfn)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long head, pb = mm->pageblock_nr_pages;
+	unsigned order;
+
+	if (!free_block_covering(zone, pfn & ~(pb - 1), &head))
+		return;
+	order = page_order(pfn_to_page(mm, head));
+	if (order <= mm->pageblock_order)
+		return;
+	del_from_free_area(zone, pfn_to_page(mm, head), order);
+	for (unsigned long p = head; p < head + (1ul << order); p += pb)
+		add_to_free_area(zone, pfn_to_page(mm, p), mm->pageblock_order,
+				 get_pageblock_migratetype(mm, p), false);
+}
+
+/*
+ * As the fallback path gives a pageblock a new type when it steals it
+ * (move_freepages_block and set_pageblock_migratetype), for a caller that
+ * knows each block's type: only the types with per-CPU lists, and never a
+ * CMA or isolated block, whose type belongs to CMA and isolation.
+ */
+int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migratetype)
+{
+	struct zone *zone;
+	int old;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_set_pageblock_migratetype"))
+		return -EINVAL;
+	if (!pfn_valid(mm, pfn) || migratetype < 0 || migratetype >= MIGRATE_PCPTYPES)
+		return -EINVAL;
+	zone = pfn_zone(mm, pfn);
+	spin_lock(&zone->lock);
+	old = get_pageblock_migratetype(mm, pfn);
+	if (old == MIGRATE_ISOLATE || is_migrate_cma(old) || old >= MIGRATE_PCPTYPES) {
+		spin_unlock(&zone->lock);
+		return -EBUSY;
+	}
+	set_pageblock_migratetype(mm, pfn, migratetype);
+	split_covering_free_block(zone, pfn);
+	/* the type the block got: UNMOVABLE when grouping by mobility is off */
+	move_freepages_block(zone, pfn_to_page(mm, pfn), get_pageblock_migratetype(mm, pfn));
+	spin_unlock(&zone->lock);
+	return 0;
+}
+
+/*
+ * free_reserved_area(): each PG_reserved page of the range to the buddy
+ * allocator, as the kernel frees its init sections; the others are left.
+ */
+long cma_free_reserved_area(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn)
+{
+	long freed = 0;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_free_reserved_area"))
+		return -EINVAL;
+	for (unsigned long pfn = start_pfn; pfn < end_pfn;) {
+		struct zone *zone = pfn_valid(mm, pfn) ? pfn_zone(mm, pfn) : NULL;
+		unsigned long end = pfn;
+
+		/* a run of reserved pages in one zone */
+		while (zone && end < end_pfn && pfn_valid(mm, end) && pfn_zone(mm, end) == zone &&
+		       page_test(pfn_to_page(mm, end), PG_reserved))
+			end++;
+		if (end == pfn) {
+			pfn++;
+			continue;
+		}
+		free_bootmem_range(mm, pfn, end);
+		freed += (long)(end - pfn);
+		pfn = end;
+	}
+	return freed;
 }

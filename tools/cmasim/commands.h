@@ -32,6 +32,12 @@ int cmd_boot(int argc, char **argv);
 extern const struct cmd_option boot_options[];
 extern const unsigned nr_boot_options;
 
+/* cmasim import DIR: a machine from a running system's /proc files, and --what-if. */
+int cmd_import(int argc, char **argv);
+#define IMPORT_USAGE "DIR [--what-if SIZE[@ADDR]]... [--kernel 3.5|6.12] [--dump NAME]... [--report text|html]"
+/* cmasim snapshot DIR: those files from this machine. */
+int cmd_snapshot(int argc, char **argv);
+
 struct scenario;
 /* --scenario's value: a built-in name, else a file; 0, or -EINVAL after saying why (cmd_run.c). */
 int load_scenario(const char *arg, struct scenario *sc);

@@ -243,23 +243,20 @@ static void sample(struct sim *s, void *arg)
 		sim_schedule(s, s->now + s->sample_ns, sample, NULL);
 }
 
-static void snapshot(struct sim *s, void *arg)
+int sim_snapshot_fill(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn,
+		      unsigned long pb, struct sim_snapshot *snap)
 {
-	struct sim_snapshot *snap = &s->res->snapshots[s->res->nr_snapshots];
-	unsigned long pb = s->pageblock_pages;
-
-	snap->t_ns = s->now;
-	snap->start_pfn = s->start_pfn & ~(pb - 1);
+	snap->start_pfn = start_pfn & ~(pb - 1);
 	snap->pageblock_pages = pb;
-	snap->nr_blocks = (s->end_pfn - snap->start_pfn + pb - 1) / pb;
+	snap->nr_blocks = (end_pfn - snap->start_pfn + pb - 1) / pb;
 	snap->blocks = calloc(snap->nr_blocks, sizeof(*snap->blocks));
 	if (!snap->blocks)
-		return;
+		return -ENOMEM;
 	for (unsigned long i = 0; i < snap->nr_blocks; i++) {
 		struct cma_pageblock_stat st;
 		struct snap_block *b = &snap->blocks[i];
 
-		if (cma_pageblock_stat(s->mm, snap->start_pfn + i * pb, &st)) {
+		if (cma_pageblock_stat(mm, snap->start_pfn + i * pb, &st)) {
 			b->migratetype = 0xff;
 			continue;
 		}
@@ -267,6 +264,16 @@ static void snapshot(struct sim *s, void *arg)
 		b->nr_pages = (uint16_t)st.nr_pages;
 		b->nr_free = (uint16_t)st.nr_free;
 	}
+	return 0;
+}
+
+static void snapshot(struct sim *s, void *arg)
+{
+	struct sim_snapshot *snap = &s->res->snapshots[s->res->nr_snapshots];
+
+	snap->t_ns = s->now;
+	if (sim_snapshot_fill(s->mm, s->start_pfn, s->end_pfn, s->pageblock_pages, snap))
+		return;
 	for (unsigned i = 0; i < s->nr_wl; i++)
 		if (s->wl[i].spec->kind == &wl_kind_device)
 			wl_device_mark_blocks(s, &s->wl[i], snap);

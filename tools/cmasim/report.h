@@ -129,4 +129,10 @@ void svg_y_ticks(FILE *out, double max);
 /* The summary chart (report_tradeoff.c): per run, device latency p50/p99/max against usable memory. */
 void html_tradeoff(FILE *out, const struct sim_result *runs, unsigned nr);
 
+/* ---- report_html.c's pieces, for other pages (cmasim import --report html) ---- */
+
+/* The pageblock map's legend, and the map of @s. */
+void html_map_legend(FILE *out);
+void html_map(FILE *out, const struct sim_snapshot *s);
+
 #endif

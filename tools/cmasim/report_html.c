@@ -119,7 +119,7 @@ void swatch(FILE *out, const char *css, const char *label)
 	fprintf(out, "<span class=\"sw\" style=\"%s\"></span>%s", css, label);
 }
 
-static void html_map_legend(FILE *out)
+void html_map_legend(FILE *out)
 {
 	static const char *const fullness[] = { "empty", "half used", "full" };
 	char css[64], colour[FIGURE_MAX];
@@ -141,7 +141,7 @@ static void html_map_legend(FILE *out)
 	fputs("</p>\n", out);
 }
 
-static void html_map(FILE *out, const struct sim_snapshot *s)
+void html_map(FILE *out, const struct sim_snapshot *s)
 {
 	unsigned long rows = (s->nr_blocks + MAP_COLS - 1) / MAP_COLS, i;
 	char t[FIGURE_MAX], colour[FIGURE_MAX];

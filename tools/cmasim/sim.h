@@ -161,6 +161,13 @@ void sim_trace_request(struct sim *s, bool on);
 void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Call before device-held memory changes: integrates usable memory over time. */
 void sim_usable_update(struct sim *s);
+/*
+ * The pageblocks of @mm's [@start_pfn, @end_pfn) into @snap (blocks of
+ * @pb pages from the one holding @start_pfn), none held by a device:
+ * 0, or -ENOMEM.
+ */
+int sim_snapshot_fill(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn,
+		      unsigned long pb, struct sim_snapshot *snap);
 
 struct sim_options {
 	const struct sim_policy_ops *policy;

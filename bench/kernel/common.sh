@@ -1,0 +1,33 @@
+# Shared by contig.sh and import-check.sh (sourced, from bench/kernel/):
+# the vmstat counters a measurement reports, and the anonymous background
+# hold.c keeps. The caller sets $work (a scratch directory holding the
+# compiled $work/hold) and kills $bg on exit.
+
+vmstat_keys="pgmigrate_success pgmigrate_fail compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgscan_direct pgsteal_direct"
+
+# vmstat_save FILE: the counters measurements report
+vmstat_save() {
+	awk -v keys="$vmstat_keys" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		$1 in want { print $1, $2 }' /proc/vmstat > "$1"
+}
+
+# vmstat_delta BEFORE AFTER: " key=delta" for each counter
+vmstat_delta() {
+	awk 'NR == FNR { before[$1] = $2; next }
+		{ printf " %s=%d", $1, $2 - before[$1] }' "$1" "$2"
+}
+
+# hold_start MIB [fragment]: hold.c in the background, once its memory is in place
+hold_start() {
+	"$work/hold" "$1" ${2:-} > "$work/ready" &
+	bg=$!
+	while ! grep -q ready "$work/ready" 2>/dev/null; do
+		kill -0 $bg 2>/dev/null || { echo "$0: the background could not hold $1 MiB" >&2; exit 1; }
+		sleep 0.2
+	done
+}
+
+hold_stop() {
+	[ -n "$bg" ] && kill $bg 2>/dev/null && wait $bg 2>/dev/null
+	bg=""
+}

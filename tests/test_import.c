@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim import: the synthetic snapshot tests/import/small (written by
+ * tests/import/make-fixture.py, whose comment lays out its pages) rebuilt
+ * into a machine whose buddyinfo and pagetypeinfo come out as the files
+ * say, the what-if answers on it, and every kind of bad snapshot refused
+ * with the file and what was wrong (cmasim exits 2 on it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "import.h"
+
+#define FIXTURE "tests/import/small"
+
+static char err[IMPORT_ERR_MAX];
+
+static void read_fixture(struct snapshot *s)
+{
+	int ret = snapshot_read(FIXTURE, s, err, sizeof(err));
+
+	if (ret)
+		print_error("%s\n", err);
+	assert_int_equal(ret, 0);
+}
+
+static void build_fixture(struct snapshot *s, struct import_machine *im)
+{
+	int ret;
+
+	read_fixture(s);
+	ret = import_build(s, NULL, im, err, sizeof(err));
+	if (ret)
+		print_error("%s\n", err);
+	assert_int_equal(ret, 0);
+}
+
+/* Expect the 6.x zoneinfo taken for profile 6.12, both zones, every pfn read (xz and raw). */
+static void snapshot_read_small(void **state)
+{
+	struct snapshot s;
+
+	read_fixture(&s);
+	assert_string_equal(s.kernel, "6.12");
+	assert_int_equal(s.nr_zones, 2);
+	assert_string_equal(s.zones[1].name, "DMA32");
+	assert_int_equal(s.zones[1].start_pfn, 4096);
+	assert_int_equal(s.nr_pfns, 65536);
+	assert_int_equal(s.nr_banks, 2);
+	assert_int_equal(s.pageblock_order, 9);
+	assert_int_equal(s.nr_orders, 11);
+	assert_int_equal(s.zones[1].blocks[CMA_MIGRATE_UNMOVABLE], 4);
+	snapshot_free(&s);
+}
+
+/*
+ * Expect a free block read both ways kernels write it (KPF_BUDDY on its
+ * head only, up to 6.x; on every page, 6.18, with a kpagecount from the
+ * page type), a flagless mapped page taken for a user page off the LRU,
+ * and a transparent huge page whole.
+ */
+static void page_kinds_classify_kernels(void **state)
+{
+	static uint64_t flags[1024], count[1024];
+	struct snapshot s = { .flags = flags, .count = count, .nr_pfns = 1024, .nr_banks = 1,
+			      .banks = { { 0, 1024 * 4096 } } };
+	struct page_kinds pk;
+
+	flags[0] = 1ull << 10;				/* an order-3 block, its head flagged */
+	flags[8] = 1ull << 5;				/* page cache */
+	for (int i = 16; i < 32; i++)			/* an order-4 block, every page flagged */
+		flags[i] = 1ull << 10, count[i] = i & 1;
+	count[40] = 1;					/* mapped, no flag */
+	flags[41] = 1ull << 7;				/* slab */
+	flags[512] = (1ull << 15) | (1ull << 22) | (1ull << 12);
+	for (int i = 513; i < 1024; i++)
+		flags[i] = (1ull << 16) | (1ull << 22) | (1ull << 12);
+	assert_int_equal(page_kinds_classify(&s, 11, &pk, err, sizeof(err)), 0);
+	assert_int_equal(pk.kind[0], PK_FREE);
+	assert_int_equal(pk.order[0], 3);
+	assert_int_equal(pk.kind[7], PK_FREE);
+	assert_int_equal(pk.kind[8], PK_FILE);
+	assert_int_equal(pk.order[16], 4);
+	assert_int_equal(pk.kind[31], PK_FREE);
+	assert_int_equal(pk.kind[40], PK_ANON);
+	assert_int_equal(pk.kind[41], PK_SLAB);
+	assert_int_equal(pk.kind[512], PK_THP);
+	assert_int_equal(pk.order[512], 9);
+	assert_int_equal(pk.total[PK_THP], 512);
+	page_kinds_free(&pk);
+}
+
+/* Expect each zone's free pages by the machine's buddyinfo within 3% of the file's. */
+static void import_build_buddyinfo_within_3_percent(void **state)
+{
+	struct snapshot s, mine;
+	struct import_machine im;
+	char *text = NULL;
+	size_t len;
+	FILE *m;
+
+	build_fixture(&s, &im);
+	mine = s;
+	mine.flags = mine.count = NULL;
+	m = open_memstream(&text, &len);
+	assert_int_equal(cma_write_proc(im.mm, "buddyinfo", m), 0);
+	fclose(m);
+	assert_int_equal(parse_buddyinfo(text, &mine, err, sizeof(err)), 0);
+	free(text);
+	for (unsigned z = 0; z < s.nr_zones; z++) {
+		unsigned long want = 0, got = 0;
+
+		for (unsigned o = 0; o < s.nr_orders && o < IMPORT_MAX_ORDERS; o++) {
+			want += s.zones[z].buddy[o] << o;
+			got += mine.zones[z].buddy[o] << o;
+		}
+		print_message("zone %s: %lu free in the file, %lu imported\n", s.zones[z].name, want, got);
+		want += s.zones[z].pcp;
+		assert_true(got * 100 >= want * 97 && got * 100 <= want * 103);
+		/* DMA32: every free page back, none kept by the library's own memmap */
+		if (z == 1)
+			assert_int_equal(got, want);
+	}
+	assert_int_equal(cma_mm_verify(im.mm), 0);
+	import_machine_free(&im);
+	snapshot_free(&s);
+}
+
+/* Expect pagetypeinfo's block counts per zone given to the machine's pageblocks. */
+static void import_build_pageblock_types(void **state)
+{
+	struct snapshot s;
+	struct import_machine im;
+
+	build_fixture(&s, &im);
+	for (unsigned z = 0; z < s.nr_zones; z++)
+		for (int mt = CMA_MIGRATE_UNMOVABLE; mt <= CMA_MIGRATE_MOVABLE; mt++)
+			assert_int_equal(im.blocks_set[z][mt], s.zones[z].blocks[mt]);
+	/* the fixture's unmovable blocks are 12-15, the ones with slab pages */
+	assert_int_equal(cma_pageblock_migratetype(im.mm, 12 * 512), CMA_MIGRATE_UNMOVABLE);
+	assert_int_equal(cma_pageblock_migratetype(im.mm, 16 * 512), CMA_MIGRATE_MOVABLE);
+	assert_int_equal(im.pk.total[PK_THP], 1024);
+	import_machine_free(&im);
+	snapshot_free(&s);
+}
+
+static void answer(struct import_machine *im, const char *arg, struct whatif *w)
+{
+	assert_int_equal(whatif_parse(arg, w, err, sizeof(err)), 0);
+	assert_int_equal(whatif_answer(im, true, w, err, sizeof(err)), 0);
+}
+
+/*
+ * Expect 16 MiB best placed at block 51 (blocks 51-58: all free, the
+ * lowest such), 32 MiB at block 48 with block 50's 10 anonymous pages to
+ * migrate, and alloc_contig_pages (6.12) taking DMA32's first aligned
+ * range the validity check lets through, pfn 0x2000, migration and all.
+ */
+static void whatif_answer_small(void **state)
+{
+	struct snapshot s;
+	struct import_machine im;
+	struct whatif w;
+
+	build_fixture(&s, &im);
+	answer(&im, "16M", &w);
+	assert_true(w.best.found);
+	assert_int_equal(w.best.start_pfn, 51 * 512);
+	assert_int_equal(w.best.migrate + w.best.reclaim, 0);
+	assert_true(w.best.ns > 0);
+	assert_true(w.kernel.found);
+	assert_int_equal(w.kernel.start_pfn, 0x2000);
+	assert_true(w.kernel.migrate > 0 && w.kernel.ns > w.best.ns);
+
+	answer(&im, "32M", &w);
+	assert_int_equal(w.best.start_pfn, 48 * 512);
+	assert_int_equal(w.best.migrate, 10);
+	assert_int_equal(w.best.unmovable, 0);
+
+	/* block 12 holds slab pages: not to be had */
+	answer(&im, "2M@0x1800000", &w);
+	assert_false(w.best.found);
+	assert_true(w.best.unmovable > 0);
+	import_machine_free(&im);
+	snapshot_free(&s);
+}
+
+/* Expect a size or address that is not one refused. */
+static void whatif_parse_refuses(void **state)
+{
+	struct whatif w;
+
+	assert_int_equal(whatif_parse("1Q", &w, err, sizeof(err)), -EINVAL);
+	assert_int_equal(whatif_parse("0", &w, err, sizeof(err)), -EINVAL);
+	assert_int_equal(whatif_parse("1G@0x123", &w, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "page-aligned"));
+	assert_int_equal(whatif_parse("1G@0x40000000", &w, err, sizeof(err)), 0);
+	assert_true(w.at_set);
+}
+
+/* ---- bad snapshots: a copy of the fixture with one file spoilt ---- */
+
+static char bad_dir[64];
+
+static void copy_file(const char *name)
+{
+	char from[256], to[256];
+	FILE *in, *out;
+	int c;
+
+	snprintf(from, sizeof(from), FIXTURE "/%s", name);
+	snprintf(to, sizeof(to), "%s/%s", bad_dir, name);
+	in = fopen(from, "rb");
+	assert_non_null(in);
+	out = fopen(to, "wb");
+	assert_non_null(out);
+	while ((c = fgetc(in)) != EOF)
+		fputc(c, out);
+	fclose(in);
+	fclose(out);
+}
+
+static int bad_setup(void **state)
+{
+	static const char *const files[] = { "buddyinfo", "pagetypeinfo", "zoneinfo", "iomem",
+					     "meminfo", "cmdline", "kpageflags.xz", "kpagecount" };
+
+	snprintf(bad_dir, sizeof(bad_dir), "/tmp/test_import.XXXXXX");
+	if (!mkdtemp(bad_dir))
+		return -1;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		copy_file(files[i]);
+	return 0;
+}
+
+static int bad_teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", bad_dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void write_bad(const char *name, const void *data, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", bad_dir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* The spoilt copy refused, @err naming @file and saying @what. */
+static void expect_refused(const char *file, const char *what)
+{
+	struct snapshot s;
+	char name[128];
+
+	assert_int_equal(snapshot_read(bad_dir, &s, err, sizeof(err)), -EINVAL);
+	print_message("refused: %s\n", err);
+	snprintf(name, sizeof(name), "%s/%s", bad_dir, file);
+	assert_non_null(strstr(err, name));
+	assert_non_null(strstr(err, what));
+}
+
+/* Expect kpageflags cut short of a whole word, then of the zones' pfns, refused as truncated. */
+static void snapshot_read_truncated_kpageflags(void **state)
+{
+	static uint64_t words[1000];
+
+	unlink(strcat(strcpy((char[128]){ 0 }, bad_dir), "/kpageflags.xz"));
+	write_bad("kpageflags", words, 8 * 1000 - 3);
+	expect_refused("kpageflags", "truncated");
+	write_bad("kpageflags", words, 8 * 1000);
+	expect_refused("kpageflags", "truncated, or from another machine");
+}
+
+/* Expect a kpageflags longer than zoneinfo's zones span refused. */
+static void snapshot_read_kpageflags_longer_than_zones(void **state)
+{
+	size_t len = 8 * (65536 + 512);
+	void *words = calloc(1, len);
+
+	write_bad("kpageflags", words, len);
+	free(words);
+	expect_refused("kpageflags", "longer than the zones span");
+}
+
+/* Expect an xz file cut short refused as such. */
+static void snapshot_read_truncated_xz(void **state)
+{
+	static const char xz_magic[] = "\xfd" "7zXZ\0\0\4\xe6\xd6\xb4\x46";
+
+	unlink(strcat(strcpy((char[128]){ 0 }, bad_dir), "/kpageflags"));
+	write_bad("kpageflags.xz", xz_magic, sizeof(xz_magic) - 1);
+	expect_refused("kpageflags.xz", "not xz data, or truncated");
+}
+
+/* Expect a zoneinfo of another layout (a 4.x-5.x one has neither marker we read by) refused. */
+static void snapshot_read_zoneinfo_other_layout(void **state)
+{
+	static const char text[] = "Node 0, zone      DMA\n  pages free     3840\n"
+				   "        spanned  4095\n        present  3998\n  start_pfn:           1\n";
+
+	write_bad("zoneinfo", text, sizeof(text) - 1);
+	expect_refused("zoneinfo", "a layout cmasim does not read");
+	write_bad("zoneinfo", "hello\n", 6);
+	expect_refused("zoneinfo", "not a /proc/zoneinfo");
+}
+
+/* Expect a missing file refused by name; a missing cmdline is not. */
+static void snapshot_read_missing_file(void **state)
+{
+	char path[128];
+	struct snapshot s;
+
+	snprintf(path, sizeof(path), "%s/cmdline", bad_dir);
+	unlink(path);
+	copy_file("zoneinfo");
+	copy_file("kpageflags.xz");
+	assert_int_equal(snapshot_read(bad_dir, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.cmdline, "");
+	snapshot_free(&s);
+	snprintf(path, sizeof(path), "%s/buddyinfo", bad_dir);
+	unlink(path);
+	expect_refused("buddyinfo", "No such file");
+}
+
+/* Expect an iomem read as a user, its addresses all 0, refused with the remedy. */
+static void snapshot_read_iomem_without_addresses(void **state)
+{
+	static const char text[] = "00000000-00000000 : System RAM\n";
+
+	copy_file("buddyinfo");
+	write_bad("iomem", text, sizeof(text) - 1);
+	expect_refused("iomem", "copy it as root");
+}
+
+/* Expect cmasim import to exit 2 on a bad snapshot, naming the file. */
+static void cmasim_import_bad_exits_2(void **state)
+{
+	const char *cmasim = getenv("CMASIM") ? getenv("CMASIM") : "build/cmasim";
+	char cmd[512];
+	int status;
+
+	if (access(cmasim, X_OK))
+		skip();
+	write_bad("pagetypeinfo", "nothing\n", 8);
+	snprintf(cmd, sizeof(cmd), "%s import %s 2>/dev/null", cmasim, bad_dir);
+	status = system(cmd);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	copy_file("pagetypeinfo");
+}
+
+int main(void)
+{
+	const struct CMUnitTest good[] = {
+		cmocka_unit_test(snapshot_read_small),
+		cmocka_unit_test(page_kinds_classify_kernels),
+		cmocka_unit_test(import_build_buddyinfo_within_3_percent),
+		cmocka_unit_test(import_build_pageblock_types),
+		cmocka_unit_test(whatif_answer_small),
+		cmocka_unit_test(whatif_parse_refuses),
+	};
+	const struct CMUnitTest bad[] = {
+		cmocka_unit_test(snapshot_read_truncated_kpageflags),
+		cmocka_unit_test(snapshot_read_kpageflags_longer_than_zones),
+		cmocka_unit_test(snapshot_read_truncated_xz),
+		cmocka_unit_test(snapshot_read_zoneinfo_other_layout),
+		cmocka_unit_test(snapshot_read_missing_file),
+		cmocka_unit_test(snapshot_read_iomem_without_addresses),
+		cmocka_unit_test(cmasim_import_bad_exits_2),
+	};
+
+	return cmocka_run_group_tests(good, NULL, NULL) |
+	       cmocka_run_group_tests(bad, bad_setup, bad_teardown);
+}
