@@ -351,10 +351,15 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 							   &cc->freepages, false, &nr_scanned);
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, nr_scanned, isolated);
-		/* the block was scanned to its end, as 6.12 marks it then */
-		if (nr_scanned)
-			update_pageblock_skip(cc, pfn);
 		cc->nr_freepages += isolated;
+		/*
+		 * 6.12 takes only the targets it needs and marks a block it
+		 * had to scan to the end; this scanner takes the whole block's
+		 * (v3.5), so the block counts as scanned to its end when the run
+		 * needed all it gave, and none are left over to give back there.
+		 */
+		if (nr_scanned && cc->nr_freepages <= cc->nr_migratepages)
+			update_pageblock_skip(cc, pfn);
 		if (isolated)
 			high_pfn = max_ul(high_pfn, pfn);
 	}
