@@ -6,7 +6,8 @@
  * compaction, and the fragmentation index. Movable pages belong to fake
  * owners (owners.c) whose checksums catch any data lost in migration.
  * Every machine has 4 KiB pages, orders 0..10 and 2 MiB pageblocks
- * (pageblock_order 9), one zone (Normal), no CMA area.
+ * (pageblock_order 9), one zone (Normal), no CMA area. The tests of 6.12's
+ * cached positions and skip bits run each profile in turn.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1113,6 +1114,186 @@ static void fragmentation_index_crafted_states(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* the profiles in turn: k == 1 is 6.12 */
+static const char *const kernels[] = { "3.5", "6.12" };
+
+static unsigned long top_block(struct cma_mm *mm, struct zone *z)
+{
+	return (z->zone_start_pfn + z->spanned_pages - 1) & ~(mm->pageblock_nr_pages - 1);
+}
+
+/*
+ * Expect (compact_zone and isolate_freepages of 6.12, "Restart compaction
+ * from near where it left off", 3.7): the zone's cached positions start
+ * at its ends; a direct run that stops once its order-9 block is free
+ * leaves the free scanner's position below the top block for the next
+ * run. v3.5 restarts every run at the zone's ends and caches nothing.
+ */
+static void try_to_compact_pages_caches_free_scanner_position(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		unsigned long top = top_block(mm, z);
+		struct fake_owner *o;
+		unsigned long rc;
+
+		assert_int_equal(z->compact_cached_free_pfn, top);
+		assert_int_equal(z->compact_cached_migrate_pfn[0], z->zone_start_pfn);
+		assert_int_equal(z->compact_cached_migrate_pfn[1], z->zone_start_pfn);
+		o = fragment(mm, &rnd);
+		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+		assert_int_equal(rc, COMPACT_PARTIAL);
+		if (v6) {
+			assert_true(z->compact_cached_free_pfn < top);
+			assert_true(z->compact_cached_free_pfn > z->zone_start_pfn);
+		} else {
+			assert_int_equal(z->compact_cached_free_pfn, top);
+		}
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (isolation_suitable, __reset_isolation_suitable and
+ * compaction_restarting of 6.12, "cache if a pageblock was scanned and no
+ * pages were isolated", 3.7): with every pageblock of a fragmented zone
+ * marked skip, a direct order-9 run scans nothing, its scanners meet
+ * (COMPACT_COMPLETE, nothing migrated) and the positions go back to the
+ * zone's ends; once the zone's deferral has run its longest course, the
+ * next run clears the marks first and gets its block. v3.5 has no skip
+ * bits: the marks are ignored and the first run succeeds.
+ */
+static void compact_zone_skip_bits_until_compaction_restarts(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		unsigned long first = pageblock_index(mm, z->zone_start_pfn);
+		unsigned long last = pageblock_index(mm, z->zone_start_pfn + z->spanned_pages - 1);
+		struct fake_owner *o = fragment(mm, &rnd);
+		long resident = (long)owner_resident(o);
+		unsigned long rc;
+
+		for (unsigned long i = first; i <= last; i++)
+			mm->pageblock_skip[i] = 1;
+		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+		if (!v6) {
+			assert_int_equal(rc, COMPACT_PARTIAL);
+			assert_true(o->migrated > 0);
+			for (unsigned long i = first; i <= last; i++)
+				mm->pageblock_skip[i] = 0;
+			goto out;
+		}
+		assert_int_equal(rc, COMPACT_COMPLETE);
+		assert_int_equal(o->migrated, 0);
+		assert_true(largest_free_order(mm, z) < 9);
+		assert_int_equal(z->compact_cached_free_pfn, top_block(mm, z));
+		assert_true(z->compact_blockskip_flush);
+		/* the longest deferral over: 64 considerations at shift 6 */
+		z->compact_defer_shift = 6;
+		z->compact_considered = 64;
+		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+		assert_int_equal(rc, COMPACT_PARTIAL);
+		assert_false(z->compact_blockskip_flush);
+		assert_true(o->migrated > 0);
+		assert_true(largest_free_order(mm, z) >= 9);
+out:
+		assert_int_equal(owner_check(o), resident);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (isolate_migratepages_block and compact_zone's
+ * count_compact_events of 6.12, "mm, compaction: add vmstats for
+ * kcompactd work", 4.19): alloc_contig_range's scanning (a cc outside
+ * compact_zone) shows in compact_migrate_scanned under 3.5 and not under
+ * 6.12, where the library counts it as contig_migrate_scanned; a
+ * compaction run counts compact_migrate_scanned under both.
+ */
+static void isolate_migratepages_range_contig_scan_counter(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		struct fake_owner *o = owner_create(mm, true, 64);
+		uint64_t compact = counter(mm, "compact_migrate_scanned");
+		uint64_t contig = counter(mm, "contig_migrate_scanned");
+		struct compact_control cc;
+
+		fault_owner(o, 0, 16);
+		lru_add_drain_all(mm);
+		compact_control_init(&cc, z, -1, true);
+		assert_true(isolate_migratepages_range(z, &cc, z->zone_start_pfn,
+						       z->zone_start_pfn + z->spanned_pages) > 0);
+		assert_int_equal(cc.nr_migratepages, 16);
+		put_back(mm, &cc);
+		if (v6) {
+			assert_int_equal(counter(mm, "compact_migrate_scanned"), compact);
+			assert_true(counter(mm, "contig_migrate_scanned") > contig);
+		} else {
+			assert_true(counter(mm, "compact_migrate_scanned") > compact);
+			assert_int_equal(counter(mm, "contig_migrate_scanned"), contig);
+		}
+		compact = counter(mm, "compact_migrate_scanned");
+		assert_int_equal(cma_compact_memory(mm), 0);
+		assert_true(counter(mm, "compact_migrate_scanned") > compact);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (isolate_migratepages_block and update_cached_migrate of 6.12):
+ * a whole-zone run marks skip the pageblock holding a kernel order-9
+ * page (nothing on it to isolate), and the sync and async cached migrate
+ * positions move past it when it is the zone's first block; the free
+ * scanner marks the blocks it scanned whole. 3.5 marks nothing.
+ */
+static void compact_zone_marks_blocks_without_candidates(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		struct cma_page *kpage = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
+		unsigned long kpfn, marked = 0;
+		struct fake_owner *o;
+
+		assert_non_null(kpage);
+		kpfn = page_to_pfn(mm, kpage);
+		o = fragment(mm, &rnd);
+		assert_int_equal(cma_compact_memory(mm), 0);
+		for (unsigned long pfn = z->zone_start_pfn; pfn < z->zone_start_pfn + z->spanned_pages;
+		     pfn += mm->pageblock_nr_pages)
+			marked += get_pageblock_skip(mm, pfn);
+		if (v6) {
+			assert_true(get_pageblock_skip(mm, kpfn));
+			assert_true(marked > 1);
+		} else {
+			assert_int_equal(marked, 0);
+		}
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_free_pages(mm, kpage, 9);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1134,6 +1315,10 @@ int main(void)
 		cmocka_unit_test(isolate_migratepages_range_isolates_pinned_page),
 		cmocka_unit_test(isolate_migratepages_range_too_many_isolated),
 		cmocka_unit_test(fragmentation_index_crafted_states),
+		cmocka_unit_test(try_to_compact_pages_caches_free_scanner_position),
+		cmocka_unit_test(compact_zone_skip_bits_until_compaction_restarts),
+		cmocka_unit_test(isolate_migratepages_range_contig_scan_counter),
+		cmocka_unit_test(compact_zone_marks_blocks_without_candidates),
 	};
 
 	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);

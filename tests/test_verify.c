@@ -603,6 +603,42 @@ static void verify_pageblocks_expects_the_isolation_state(void **state)
 }
 
 /*
+ * Expect: the compaction hints are checked: a cached free scanner pfn
+ * past the zone's end, a cached migrate pfn below its start, and a skip
+ * bit under 3.5 (which has none: kernel.compact_skip_hint) each fail the
+ * verifier; 6.12 may mark a valid block.
+ */
+static void verify_compaction_hints(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (int k = 0; k < 2; k++) {
+		struct cma_mm *mm = *state = test_mm(.metadata_only = true, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		unsigned long end = z->zone_start_pfn + z->spanned_pages;
+		unsigned long saved = z->compact_cached_free_pfn, block = pageblock_index(mm, end - 1);
+
+		expect_verify_clean(mm, "boot");
+		z->compact_cached_free_pfn = end;
+		expect_verify_fails(mm, "a cached free pfn at the zone's end");
+		z->compact_cached_free_pfn = saved;
+		saved = z->compact_cached_migrate_pfn[1];
+		z->compact_cached_migrate_pfn[1] = z->zone_start_pfn - 1;
+		expect_verify_fails(mm, "a cached migrate pfn below the zone");
+		z->compact_cached_migrate_pfn[1] = saved;
+		expect_verify_clean(mm, "the cached pfns restored");
+		mm->pageblock_skip[block] = 1;
+		if (mm->kernel.compact_skip_hint)
+			expect_verify_clean(mm, "a skip bit on a valid block under 6.12");
+		else
+			expect_verify_fails(mm, "a skip bit under 3.5");
+		mm->pageblock_skip[block] = 0;
+		cma_mm_destroy(mm);
+		*state = NULL;
+	}
+}
+
+/*
  * Expect: at CMA_DEBUG >= 1 a function that demands zone->lock aborts
  * when called without it (lockdep_assert_held); with the lock it runs.
  * The call is made in a child, whose death the parent inspects.
@@ -658,6 +694,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_pcp_locked_catches_count_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_lru_locked_catches_counter_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_pageblocks_expects_the_isolation_state, destroy_machine),
+		cmocka_unit_test_teardown(verify_compaction_hints, destroy_machine),
 		cmocka_unit_test_teardown(lockdep_assert_held_catches_a_missing_lock, destroy_machine),
 	};
 

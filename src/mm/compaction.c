@@ -31,6 +31,8 @@
 #define EXTFRAG_THRESHOLD	500
 /* A synchronous isolator yields this many times for isolated pages to drain, then gives up. */
 #define ISOLATED_WAIT_TRIES	1000
+/* At most 64 considerations are skipped after a run of failures. */
+#define COMPACT_MAX_DEFER_SHIFT	6
 
 static unsigned long min_ul(unsigned long a, unsigned long b)
 {
@@ -75,6 +77,114 @@ static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list
 		n++;
 	}
 	return n;
+}
+
+/* ---- 6.12's skip bits and cached scanner positions ---- */
+
+bool get_pageblock_skip(const struct cma_mm *mm, unsigned long pfn)
+{
+	return __atomic_load_n(&mm->pageblock_skip[pageblock_index(mm, pfn)], __ATOMIC_RELAXED);
+}
+
+/* A hint, as the kernel's PB_migrate_skip: set without zone->lock, racy by design. */
+static void set_pageblock_skip(struct cma_mm *mm, unsigned long pfn)
+{
+	if (mm->kernel.compact_skip_hint)
+		__atomic_store_n(&mm->pageblock_skip[pageblock_index(mm, pfn)], 1, __ATOMIC_RELAXED);
+}
+
+/* isolation_suitable: scan the pageblock at @pfn, its skip bit clear or ignored? */
+static bool isolation_suitable(const struct compact_control *cc, unsigned long pfn)
+{
+	struct cma_mm *mm = cc->zone->mm;
+
+	return !mm->kernel.compact_skip_hint || cc->ignore_skip_hint || !get_pageblock_skip(mm, pfn);
+}
+
+static unsigned long zone_end_pfn(const struct zone *zone)
+{
+	return zone->zone_start_pfn + zone->spanned_pages;
+}
+
+/* reset_cached_positions: the next direct run starts at the zone's two ends. */
+void reset_cached_positions(struct zone *zone)
+{
+	unsigned long free_pfn = (zone_end_pfn(zone) - 1) & ~(zone->mm->pageblock_nr_pages - 1);
+
+	__atomic_store_n(&zone->compact_cached_migrate_pfn[0], zone->zone_start_pfn, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->compact_cached_migrate_pfn[1], zone->zone_start_pfn, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->compact_cached_free_pfn, free_pfn, __ATOMIC_RELAXED);
+}
+
+/*
+ * __reset_isolation_suitable: once a direct run's scanners met
+ * (compact_blockskip_flush), clear the zone's skip bits and start over.
+ * Departure: 6.12 (__reset_isolation_pfn) also looks into each block for
+ * a candidate page and starts the scanners at the first block that has
+ * one; here they start at the zone's ends.
+ */
+static void __reset_isolation_suitable(struct zone *zone)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long first, last;
+
+	if (!__atomic_exchange_n(&zone->compact_blockskip_flush, false, __ATOMIC_RELAXED))
+		return;
+	first = pageblock_index(mm, zone->zone_start_pfn);
+	last = pageblock_index(mm, zone_end_pfn(zone) - 1);
+	for (unsigned long i = first; i <= last; i++)
+		__atomic_store_n(&mm->pageblock_skip[i], 0, __ATOMIC_RELAXED);
+	reset_cached_positions(zone);
+}
+
+/* reset_isolation_suitable: kswapd goes to sleep; every zone's skip bits may go. */
+void reset_isolation_suitable(struct cma_mm *mm)
+{
+	struct zone *zone;
+
+	if (!mm->kernel.compact_skip_hint)
+		return;
+	for_each_populated_zone(mm, zone)
+		__reset_isolation_suitable(zone);
+}
+
+/*
+ * compaction_restarting: the longest deferral for @order has run out;
+ * the blocks skipped since may have changed, so the skip bits go.
+ */
+static bool compaction_restarting(struct zone *zone, int order)
+{
+	unsigned shift = __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED);
+
+	if (order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		return false;
+	return shift == COMPACT_MAX_DEFER_SHIFT &&
+	       __atomic_load_n(&zone->compact_considered, __ATOMIC_RELAXED) >= 1u << shift;
+}
+
+/* update_cached_migrate: the next run of this mode resumes past the block ending at @end_pfn. */
+static void update_cached_migrate(struct compact_control *cc, unsigned long end_pfn)
+{
+	struct zone *zone = cc->zone;
+
+	if (!zone->mm->kernel.compact_cached_pfn)
+		return;
+	for (int i = 0; i <= (int)cc->sync; i++)
+		if (end_pfn > __atomic_load_n(&zone->compact_cached_migrate_pfn[i], __ATOMIC_RELAXED))
+			__atomic_store_n(&zone->compact_cached_migrate_pfn[i], end_pfn,
+					 __ATOMIC_RELAXED);
+}
+
+/* update_pageblock_skip: the free scanner scanned the block at @pfn whole. */
+static void update_pageblock_skip(struct compact_control *cc, unsigned long pfn)
+{
+	struct zone *zone = cc->zone;
+	unsigned long below = pfn - zone->mm->pageblock_nr_pages;
+
+	set_pageblock_skip(zone->mm, pfn);
+	if (zone->mm->kernel.compact_cached_pfn && pfn > zone->zone_start_pfn &&
+	    below < __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_cached_free_pfn, below, __ATOMIC_RELAXED);
 }
 
 /* ---- the free scanner ---- */
@@ -233,7 +343,7 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		    page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx)
 			continue;
 		/* checked unlocked first, to keep zone->lock for the blocks worth it */
-		if (!suitable_migration_target(mm, pfn))
+		if (!suitable_migration_target(mm, pfn) || !isolation_suitable(cc, pfn))
 			continue;
 		spin_lock(&zone->lock);
 		if (suitable_migration_target(mm, pfn))
@@ -242,6 +352,14 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, nr_scanned, isolated);
 		cc->nr_freepages += isolated;
+		/*
+		 * 6.12 takes only the targets it needs and marks a block it
+		 * had to scan to the end; this scanner takes the whole block's
+		 * (v3.5), so the block counts as scanned to its end when the run
+		 * needed all it gave, and none are left over to give back there.
+		 */
+		if (nr_scanned && cc->nr_freepages <= cc->nr_migratepages)
+			update_pageblock_skip(cc, pfn);
 		if (isolated)
 			high_pfn = max_ul(high_pfn, pfn);
 	}
@@ -381,7 +499,9 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 	}
 	trace_event(mm, "mm_compaction_isolate_migratepages", "nr_scanned=%lu nr_taken=%lu",
 		    nr_scanned, nr_isolated);
-	count_vm_events(mm, COMPACTMIGRATE_SCANNED, nr_scanned);
+	/* 6.12 counts compaction's scanning per run and alloc_contig_range's not at all */
+	count_vm_events(mm, !mm->kernel.compact_events_per_run || cc->compacting ?
+			COMPACTMIGRATE_SCANNED : CONTIGMIGRATE_SCANNED, nr_scanned);
 	if (nr_isolated)
 		count_vm_events(mm, COMPACTISOLATED, nr_isolated);
 	return low_pfn;
@@ -403,14 +523,35 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn);
 	unsigned long end_pfn = next_pageblock_pfn(mm, low_pfn);
 
+	unsigned long nr_before = cc->nr_migratepages;
+
 	if (end_pfn > cc->free_pfn || !pfn_valid(mm, low_pfn)) {
 		cc->migrate_pfn = end_pfn;
 		return ISOLATE_NONE;
+	}
+	/* a block is checked once, at its start: later batches of it were let in */
+	if (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn) {
+		cc->block_isolated = 0;
+		if (!isolation_suitable(cc, low_pfn)) {
+			cc->migrate_pfn = end_pfn;
+			return ISOLATE_NONE;
+		}
 	}
 	low_pfn = isolate_migratepages_range(zone, cc, low_pfn, end_pfn);
 	if (!low_pfn)
 		return ISOLATE_ABORT;
 	cc->migrate_pfn = low_pfn;
+	cc->block_isolated += cc->nr_migratepages - nr_before;
+	/*
+	 * 6.12's isolate_migratepages_block: a block scanned to its end with
+	 * nothing isolated is marked skip, and the mode's next run resumes
+	 * past it. Departure: 6.12 also does so for a block rescanned right
+	 * after its pages were migrated (cc->finish_pageblock).
+	 */
+	if (low_pfn >= end_pfn && !cc->block_isolated) {
+		set_pageblock_skip(mm, end_pfn - 1);
+		update_cached_migrate(cc, end_pfn);
+	}
 	/* v3.5: a scanned chunk is a batch even when it took nothing; it counts as a block */
 	return ISOLATE_SUCCESS;
 }
@@ -489,8 +630,14 @@ static int compact_finished(struct zone *zone, struct compact_control *cc)
 	unsigned long mark;
 	int ret = COMPACT_CONTINUE;
 
-	if (cc->free_pfn <= cc->migrate_pfn)
+	if (cc->free_pfn <= cc->migrate_pfn) {
+		/* 6.12: the next run starts anew, and a direct one lets the skip bits be flushed */
+		if (mm->kernel.compact_cached_pfn)
+			reset_cached_positions(zone);
+		if (mm->kernel.compact_skip_hint && cc->direct)
+			__atomic_store_n(&zone->compact_blockskip_flush, true, __ATOMIC_RELAXED);
 		return COMPACT_COMPLETE;
+	}
 	if (cc->order < 0)
 		return COMPACT_CONTINUE;
 	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (1ul << cc->order);
@@ -506,6 +653,46 @@ static int compact_finished(struct zone *zone, struct compact_control *cc)
 	}
 	spin_unlock(&zone->lock);
 	return ret;
+}
+
+/*
+ * 6.12's compact_zone: a run for an order resumes where the zone's last
+ * run of its mode left the scanners, each brought back inside the zone.
+ */
+static void load_cached_positions(struct zone *zone, struct compact_control *cc)
+{
+	unsigned long start = zone->zone_start_pfn, end = zone_end_pfn(zone);
+
+	cc->migrate_pfn = __atomic_load_n(&zone->compact_cached_migrate_pfn[cc->sync],
+					  __ATOMIC_RELAXED);
+	cc->free_pfn = __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED);
+	if (cc->free_pfn < start || cc->free_pfn >= end) {
+		cc->free_pfn = (end - 1) & ~(zone->mm->pageblock_nr_pages - 1);
+		__atomic_store_n(&zone->compact_cached_free_pfn, cc->free_pfn, __ATOMIC_RELAXED);
+	}
+	if (cc->migrate_pfn < start || cc->migrate_pfn >= end) {
+		cc->migrate_pfn = start;
+		__atomic_store_n(&zone->compact_cached_migrate_pfn[0], start, __ATOMIC_RELAXED);
+		__atomic_store_n(&zone->compact_cached_migrate_pfn[1], start, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * The end of 6.12's compact_zone: the free pages given back lie above
+ * the free scanner; it moves back up to the block of the highest one, so
+ * that the next run finds them (only up: a meeting already reset it).
+ */
+static void keep_released_in_reach(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long high = 0;
+
+	for (struct cma_page *page = page_list_first(mm, &cc->freepages); page;
+	     page = page_list_next(mm, page))
+		high = max_ul(high, page_to_pfn(mm, page));
+	high &= ~(mm->pageblock_nr_pages - 1);
+	if (high > __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_cached_free_pfn, high, __ATOMIC_RELAXED);
 }
 
 /**
@@ -527,8 +714,15 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	if (ret != COMPACT_CONTINUE)
 		return ret;
 	cc->zone = zone;
-	cc->migrate_pfn = zone->zone_start_pfn;
-	cc->free_pfn = (zone->zone_start_pfn + zone->spanned_pages) & ~(mm->pageblock_nr_pages - 1);
+	cc->compacting = true;
+	if (mm->kernel.compact_skip_hint && compaction_restarting(zone, cc->order))
+		__reset_isolation_suitable(zone);
+	if (mm->kernel.compact_cached_pfn && cc->order >= 0)
+		load_cached_positions(zone, cc);
+	else {
+		cc->migrate_pfn = zone->zone_start_pfn;
+		cc->free_pfn = zone_end_pfn(zone) & ~(mm->pageblock_nr_pages - 1);
+	}
 	/* migrate_prep_local: pages in this CPU's pagevec could not be isolated */
 	lru_add_drain(mm);
 
@@ -546,6 +740,8 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 			break;
 		}
 	}
+	if (mm->kernel.compact_cached_pfn)
+		keep_released_in_reach(zone, cc);
 	cc->nr_freepages -= release_freepages(mm, &cc->freepages);
 	VM_BUG_ON(cc->nr_freepages != 0);
 	VM_BUG_ON(!page_list_empty(&cc->migratepages));
@@ -632,9 +828,6 @@ int cma_fragmentation_index(struct cma_mm *mm, unsigned order, int *index)
 
 /* ---- deferred compaction (include/linux/compaction.h of v3.5) ---- */
 
-/* At most 64 considerations are skipped after a run of failures. */
-#define COMPACT_MAX_DEFER_SHIFT	6
-
 /*
  * defer_compaction: a sync compaction for @order failed to give the
  * allocation its page: skip the next 1 << compact_defer_shift
@@ -690,6 +883,7 @@ static int compact_zone_order(struct zone *zone, unsigned order, int migratetype
 		.zone = zone,
 	};
 
+	cc.direct = true;
 	page_list_init(&cc.freepages);
 	page_list_init(&cc.migratepages);
 	return compact_zone(zone, &cc);
@@ -751,6 +945,7 @@ int cma_compact_memory(struct cma_mm *mm)
 			.migratetype = MIGRATE_MOVABLE,
 			.sync = true,
 			.zone = zone,
+			.ignore_skip_hint = true,	/* 6.12's compact_node */
 		};
 
 		page_list_init(&cc.freepages);

@@ -424,6 +424,50 @@ static void check_pageblocks(struct verifier *v, unsigned long start, unsigned l
 		       atomic_load(&mm->isolated_pageblocks));
 }
 
+/*
+ * Compaction's hints (kernel.compact_cached_pfn, compact_skip_hint): the
+ * cached scanner positions inside the zone (the free one at a pageblock's
+ * start, which may precede an unaligned zone start), skip bits only on
+ * pageblocks with valid pages, and none at all without the switch.
+ */
+static void check_compaction_hints(struct verifier *v, struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long step = mm->pageblock_nr_pages;
+	unsigned long start = zone->zone_start_pfn, end = start + zone->spanned_pages;
+	unsigned long free_pfn = zone->compact_cached_free_pfn;
+
+	if (free_pfn < (start & ~(step - 1)) || free_pfn >= end || (free_pfn & (step - 1)))
+		report(v, "%s: cached free pfn %#lx outside [%#lx, %#lx) or not a pageblock's start",
+		       zone->name, free_pfn, start, end);
+	for (int i = 0; i < 2; i++)
+		if (zone->compact_cached_migrate_pfn[i] < start ||
+		    zone->compact_cached_migrate_pfn[i] > end)
+			report(v, "%s: cached migrate pfn[%d] %#lx outside [%#lx, %#lx]", zone->name, i,
+			       zone->compact_cached_migrate_pfn[i], start, end);
+}
+
+static void check_skip_bits(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long step = mm->pageblock_nr_pages;
+
+	for (unsigned long pfn = mm->base_pfn & ~(step - 1); pfn < mm->end_pfn; pfn += step) {
+		unsigned long first = pfn > mm->base_pfn ? pfn : mm->base_pfn;
+		bool valid = false;
+
+		if (!get_pageblock_skip(mm, first))
+			continue;
+		if (!mm->kernel.compact_skip_hint)
+			report(v, "pageblock at pfn %#lx is marked skip under kernel %s", pfn,
+			       mm->kernel.name);
+		for (unsigned long p = first; p < pfn + step && p < mm->end_pfn && !valid; p++)
+			valid = pfn_valid(mm, p);
+		if (!valid)
+			report(v, "pageblock at pfn %#lx is marked skip but has no valid page", pfn);
+	}
+}
+
 static int verify_done(struct verifier *v)
 {
 	if (v->errors > MAX_REPORTS)
@@ -606,7 +650,9 @@ int cma_mm_verify(struct cma_mm *mm)
 			check_pcp(&v, &mm->slots[c], c, zone);
 		check_watermarks(&v, zone);
 		check_reserves(&v, zone);
+		check_compaction_hints(&v, zone);
 	}
+	check_skip_bits(&v);
 	verify_pfns(&v);
 	check_totals(&v);
 	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);

@@ -401,6 +401,11 @@ struct compact_control {
 	int order;			/* -1: compact the whole zone */
 	int migratetype;
 	struct zone *zone;
+	/* 6.12 (kernel.compact_skip_hint): scan blocks whatever their skip bit (compact_memory) */
+	bool ignore_skip_hint;
+	bool direct;			/* try_to_compact_pages' run: its meeting scanners flush skip bits */
+	bool compacting;		/* inside compact_zone, not alloc_contig_range */
+	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
 };
 
 enum compact_result { COMPACT_SKIPPED, COMPACT_CONTINUE, COMPACT_PARTIAL, COMPACT_COMPLETE };
@@ -419,6 +424,10 @@ void defer_compaction(struct zone *zone, int order);
 bool compaction_deferred(struct zone *zone, int order);
 void compact_pgdat(struct cma_mm *mm, unsigned order);	/* kswapd's */
 void compaction_defer_reset(struct zone *zone, int order);
+/* 6.12's cached scanner positions and skip bits (kernel.compact_cached_pfn, compact_skip_hint) */
+void reset_cached_positions(struct zone *zone);
+void reset_isolation_suitable(struct cma_mm *mm);
+bool get_pageblock_skip(const struct cma_mm *mm, unsigned long pfn);
 
 /* ---- migrate.c ---- */
 

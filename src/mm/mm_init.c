@@ -230,7 +230,8 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->mem_map = map_anon(mm->mem_map_bytes);
 	mm->pageblock_flags = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
-	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean)
+	mm->pageblock_skip = calloc((nr >> mm->pageblock_order) + 1, 1);
+	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip)
 		return -ENOMEM;
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
@@ -249,11 +250,13 @@ static void free_node_mem_map(struct cma_mm *mm)
 		munmap(mm->backing, mm->backing_bytes);
 	free(mm->pageblock_flags);
 	free(mm->pageblock_clean);
+	free(mm->pageblock_skip);
 	free(mm->slots);
 	mm->mem_map = NULL;
 	mm->backing = NULL;
 	mm->pageblock_flags = NULL;
 	mm->pageblock_clean = NULL;
+	mm->pageblock_skip = NULL;
 	mm->slots = NULL;
 }
 
@@ -309,6 +312,7 @@ static void free_area_init_zones(struct cma_mm *mm)
 			z->zone_start_pfn = lo;
 			z->spanned_pages = hi - lo;
 			z->present_pages = present_pages_in_range(mm, lo, hi);
+			reset_cached_positions(z);
 			mm_printk(mm, "  %-8s [mem 0x%08llx-0x%08llx]\n", z->name,
 				  (unsigned long long)lo << mm->page_shift,
 				  ((unsigned long long)hi << mm->page_shift) - 1);

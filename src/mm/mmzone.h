@@ -195,6 +195,16 @@ struct zone {
 	unsigned compact_considered;
 	unsigned compact_defer_shift;
 	int compact_order_failed;
+	/*
+	 * Where direct compaction's scanners resume (kernel.compact_cached_pfn):
+	 * the free scanner's pageblock, the migrate scanner's pfn for async
+	 * [0] and sync [1] runs; inside the zone always. compact_blockskip_flush:
+	 * a direct run's scanners met, so the skip bits may be cleared
+	 * (__reset_isolation_suitable). Hints as above, relaxed atomics.
+	 */
+	unsigned long compact_cached_free_pfn;
+	unsigned long compact_cached_migrate_pfn[2];
+	bool compact_blockskip_flush;
 };
 
 struct memblock_region {
@@ -259,6 +269,7 @@ struct cma_mm {
 	size_t mem_map_bytes;
 	uint8_t *pageblock_flags;	/* one migrate type per pageblock */
 	uint8_t *pageblock_clean;	/* 1: no hole, no reserved page (pageblock.c) */
+	uint8_t *pageblock_skip;	/* 1: PB_migrate_skip (compaction.c, kernel.compact_skip_hint) */
 	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
 	size_t backing_bytes;
 

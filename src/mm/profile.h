@@ -99,6 +99,32 @@ struct kernel_profile {
 	 * pass on (pass > 2) and retries (-EAGAIN) before.
 	 */
 	bool migrate_wait_at_once;
+	/*
+	 * "mm: compaction: Restart compaction from near where it left off"
+	 * (3.7) and "mm, compaction: add per-zone migration pfn cache for
+	 * async compaction" (3.16): a direct compaction starts its scanners
+	 * where the zone's last run left them (compact_cached_free_pfn,
+	 * compact_cached_migrate_pfn[async, sync]), back at the zone's ends
+	 * once they met.
+	 */
+	bool compact_cached_pfn;
+	/*
+	 * "mm: compaction: cache if a pageblock was scanned and no pages were
+	 * isolated" (3.7): PB_migrate_skip on a pageblock where the migrate
+	 * scanner isolated nothing or the free scanner scanned it whole;
+	 * compaction passes such blocks by until __reset_isolation_suitable
+	 * clears them (kswapd going to sleep, or compaction restarting after
+	 * the longest deferral), unless cc->ignore_skip_hint.
+	 */
+	bool compact_skip_hint;
+	/*
+	 * "mm, compaction: add vmstats for kcompactd work" (4.19): the scanner
+	 * events are counted once per compact_zone (count_compact_events of
+	 * cc->total_migrate_scanned), so alloc_contig_range's scanning no
+	 * longer shows in compact_migrate_scanned; the library counts it as
+	 * contig_migrate_scanned (no kernel's), for the cost model.
+	 */
+	bool compact_events_per_run;
 	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
 	bool proc_v6;
 	/*

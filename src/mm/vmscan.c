@@ -912,6 +912,8 @@ static void kswapd_try_to_sleep(struct cma_mm *mm, unsigned order, int classzone
 		count_vm_event(mm, KSWAPD_HIGH_WMARK_HIT_QUICKLY);
 		return;
 	}
+	/* 6.12: what compaction found unusable may be usable after the reclaim */
+	reset_isolation_suitable(mm);
 	trace_event(mm, "mm_vmscan_kswapd_sleep", "nid=0");
 	while (!mm->kswapd_woken && !mm->kswapd_should_stop)
 		pthread_cond_wait(&mm->kswapd_wait, &mm->kswapd_mutex);

@@ -81,6 +81,12 @@ enum vm_event_item {
 	 * terms (doc/cost-model.md).
 	 */
 	DRAIN_ALL_PAGES, LRU_ADD_DRAIN_ALL, LRU_ADD,
+	/*
+	 * No kernel's either: the pfns alloc_contig_range's migrate scanner
+	 * looked at, which 6.12 leaves out of compact_migrate_scanned
+	 * (kernel.compact_events_per_run), read by name for the cost model.
+	 */
+	CONTIGMIGRATE_SCANNED,
 	NR_VM_EVENT_ITEMS
 };
 
