@@ -152,7 +152,9 @@ bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 	@scripts/ensure-deps.sh bench
 	$(BUILD)/bench/cmabench $(BENCH_ARGS)
 	@bench/sim-bench.sh $(BUILD)/cmasim $(BENCH_ARGS)
-	@scripts/calibrate.sh --short $(BUILD)/cmasim
+	@# a bench prints the short calibration; anchors outside 2x (exit 1) fail make calibrate, not the bench
+	@scripts/calibrate.sh --short $(BUILD)/cmasim || { [ $$? -eq 1 ] && \
+		echo "bench: some anchors are outside 2x (above); make calibrate exits 1 on them" >&2; }
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim
