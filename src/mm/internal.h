@@ -318,6 +318,8 @@ unsigned long highatomic_reserve_limit(const struct zone *zone);
 #define WATERMARK_BOOST_FACTOR	15000	/* vm.watermark_boost_factor's default: 150% of high */
 unsigned long max_watermark_boost(const struct zone *zone);
 int split_free_page(struct cma_mm *mm, struct cma_page *page);
+/* Mark frames written and count those written for the first time since boot (PGALLOC_FRESH). */
+void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
 void setup_per_zone_wmarks(struct cma_mm *mm);
 void init_per_zone_wmark_min(struct cma_mm *mm);

@@ -230,7 +230,8 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->mem_map = map_anon(mm->mem_map_bytes);
 	mm->pageblock_flags = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
-	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean)
+	mm->touched = calloc(nr / 64 + 1, sizeof(*mm->touched));
+	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->touched)
 		return -ENOMEM;
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
@@ -249,11 +250,13 @@ static void free_node_mem_map(struct cma_mm *mm)
 		munmap(mm->backing, mm->backing_bytes);
 	free(mm->pageblock_flags);
 	free(mm->pageblock_clean);
+	free((void *)mm->touched);
 	free(mm->slots);
 	mm->mem_map = NULL;
 	mm->backing = NULL;
 	mm->pageblock_flags = NULL;
 	mm->pageblock_clean = NULL;
+	mm->touched = NULL;
 	mm->slots = NULL;
 }
 

@@ -259,6 +259,12 @@ struct cma_mm {
 	size_t mem_map_bytes;
 	uint8_t *pageblock_flags;	/* one migrate type per pageblock */
 	uint8_t *pageblock_clean;	/* 1: no hole, no reserved page (pageblock.c) */
+	/*
+	 * No kernel's: one bit per frame, set once it has been allocated since
+	 * boot (prep_new_page), for the pgalloc_fresh event: under a hypervisor
+	 * a frame's first use faults in its host backing.
+	 */
+	_Atomic uint64_t *touched;
 	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
 	size_t backing_bytes;
 

@@ -40,6 +40,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
 	"pgmigrate_mapped", "pgmigrate_mapped_ptes", "pgmigrate_tlb_flush",
 	"drain_all_pages", "lru_add_drain_all", "lru_add",
+	"pgalloc_fresh",
 };
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)
