@@ -192,6 +192,39 @@ static uint64_t migrate_owner(struct cma_mm *mm, struct fake_owner *o, enum migr
 }
 
 /*
+ * Expect (pgalloc_fresh, the library's count of first writes since boot,
+ * for the simulator's host faults): alloc_contig_range over a pageblock
+ * holding 8 of an owner's pages counts the 8 targets the copy fills
+ * (alloc_migrate_target, unmap_and_move) and none of the range's own
+ * frames, which split_free_page hands over unwritten; the owner's pages,
+ * written when faulted in, count once.
+ */
+static void alloc_contig_range_counts_fresh_targets_only(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
+	struct fake_owner *o = owner_create(mm, true, 8);
+	uint64_t boot = counter(mm, "pgalloc_fresh"), faulted;
+	unsigned long start;
+
+	for (uint64_t i = 0; i < 8; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	faulted = counter(mm, "pgalloc_fresh");
+	assert_int_equal(faulted - boot, 8);
+	start = cma_page_to_pfn(mm, o->slots[0].page) & ~(mm->pageblock_nr_pages - 1);
+	for (uint64_t i = 0; i < 8; i++)	/* all in one pageblock: the range below holds them */
+		assert_int_equal(cma_page_to_pfn(mm, o->slots[i].page) & ~(mm->pageblock_nr_pages - 1), start);
+	assert_int_equal(cma_alloc_contig_range(mm, start, start + mm->pageblock_nr_pages, MIGRATE_MOVABLE), 0);
+	assert_int_equal(counter(mm, "pgmigrate_success"), 8);
+	assert_int_equal(counter(mm, "pgalloc_fresh") - faulted, 8);
+	cma_free_contig_range(mm, start, mm->pageblock_nr_pages);
+	assert_int_equal(owner_check(o), 8);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect (unmap_and_move's try_to_unmap): migrating 8 anonymous pages
  * mapped by 12 entries and 8 unmapped page-cache pages counts 16
  * successes, 8 mapped pages, 12 entries, and 12 TLB flushes, one per
@@ -1073,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(undo_isolate_part_of_isolated_max_order_block),
 		cmocka_unit_test(isolate_lru_page_in_other_cpu_pagevec_busy),
 		cmocka_unit_test(fault_inject_rules),
+		cmocka_unit_test(alloc_contig_range_counts_fresh_targets_only),
 		cmocka_unit_test(fault_inject_draws_follow_prandom),
 	};
 

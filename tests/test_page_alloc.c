@@ -613,6 +613,39 @@ static void free_pages_bad_page_changes_nothing(const struct test_shape *mode)
 	cma_mm_destroy(mm);
 }
 
+static uint64_t fresh_frames(struct cma_mm *mm)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, "pgalloc_fresh", &v), 0);
+	return v;
+}
+
+/*
+ * Expect: pgalloc_fresh (the library's, for the simulator's host faults;
+ * prep_new_page hands the frames out) counts each frame the first time
+ * it is allocated since boot: an order-2 block 4, the same block freed
+ * and taken again nothing, another page 1.
+ */
+static void alloc_pages_counts_fresh_frames_once(void **state)
+{
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB);
+	uint64_t before = fresh_frames(mm);
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2), *again, *q;
+
+	assert_int_equal(fresh_frames(mm) - before, 4);
+	cma_free_pages(mm, p, 2);
+	again = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
+	assert_ptr_equal(again, p);	/* the same block comes back first */
+	assert_int_equal(fresh_frames(mm) - before, 4);
+	q = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_int_equal(fresh_frames(mm) - before, 5);
+	cma_free_pages(mm, q, 0);
+	cma_free_pages(mm, again, 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +660,7 @@ int main(void)
 		cmocka_unit_test(alloc_pages_gfp_selects_zone),
 		cmocka_unit_test(alloc_pages_kernel_never_highmem),
 		cmocka_unit_test(alloc_pages_gfp_zero_clears_bytes),
+		cmocka_unit_test(alloc_pages_counts_fresh_frames_once),
 	};
 
 	const struct test_mode_case mode_cases[] = {

@@ -87,6 +87,27 @@ static void cost_ns_stretches_only_cpu_work(void **state)
 }
 
 /*
+ * Expect: every frame a request allocates for the first time since boot
+ * costs host_fault_us more (a guest's first write to a frame its host
+ * does not back yet); the built-in profiles are bare metal and price it
+ * at nothing.
+ */
+static void cost_ns_prices_fresh_frames_as_host_faults(void **state)
+{
+	struct cost_work w = { .migrated = 100, .fresh_frames = 60, .nr_cpus = 2 };
+	struct cost_model m;
+	uint64_t bare;
+
+	cost_profile(CMA_ARCH_X86, &m);
+	bare = cost_ns(&m, &w, 4096);
+	w.fresh_frames = 0;
+	assert_int_equal(cost_ns(&m, &w, 4096), bare);
+	w.fresh_frames = 60;
+	m.v[COST_HOST_FAULT_US] = 8;
+	assert_int_equal(cost_ns(&m, &w, 4096), bare + 60 * 8000);
+}
+
+/*
  * Expect: a carveout request on the two-CPU ARM board (256 pages of
  * bookkeeping, 1 MiB cleared, a lock round: 878982 ns alone) takes
  * exactly twice as long while a process with three runnable threads is
@@ -285,6 +306,7 @@ int main(void)
 		cmocka_unit_test(cost_lock_wait_grows_with_the_background_rate),
 		cmocka_unit_test(device_request_waits_for_the_backgrounds_locks),
 		cmocka_unit_test(cma_mutex_waits_for_the_other_devices_request),
+		cmocka_unit_test(cost_ns_prices_fresh_frames_as_host_faults),
 	};
 
 	return cmocka_run_group_tests_name("cmasim cost contention", tests, NULL, NULL);

@@ -322,6 +322,8 @@ unsigned long max_watermark_boost(const struct zone *zone);
 int split_free_page(struct cma_mm *mm, struct cma_page *page);
 /* cma_alloc_pages_at() without the phase check; NULL with errno EINVAL or EBUSY. */
 struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order, cma_gfp_t gfp);
+/* Mark frames written and count those written for the first time since boot (PGALLOC_FRESH). */
+void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
 void setup_per_zone_wmarks(struct cma_mm *mm);
 void init_per_zone_wmark_min(struct cma_mm *mm);

@@ -128,6 +128,7 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 		goto putback;
 	}
 	page_account_owner(mm, newpage);
+	count_fresh_frames(mm, newpage, page_order(newpage));
 	/* only our isolation reference is left on the old page */
 	page_unfreeze_refs(page, 1);
 	page_list_del(mm, from, page);

@@ -231,7 +231,9 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_flags = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_skip = calloc((nr >> mm->pageblock_order) + 1, 1);
-	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip)
+	mm->touched = calloc(nr / 64 + 1, sizeof(*mm->touched));
+	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip ||
+	    !mm->touched)
 		return -ENOMEM;
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
@@ -251,12 +253,14 @@ static void free_node_mem_map(struct cma_mm *mm)
 	free(mm->pageblock_flags);
 	free(mm->pageblock_clean);
 	free(mm->pageblock_skip);
+	free((void *)mm->touched);
 	free(mm->slots);
 	mm->mem_map = NULL;
 	mm->backing = NULL;
 	mm->pageblock_flags = NULL;
 	mm->pageblock_clean = NULL;
 	mm->pageblock_skip = NULL;
+	mm->touched = NULL;
 	mm->slots = NULL;
 }
 

@@ -896,6 +896,30 @@ bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark, int c
 
 /* ---- allocation ---- */
 
+/*
+ * count_fresh_frames: mark the 2^@order frames at @page as written and
+ * count those never written before since boot (PGALLOC_FRESH). Not the
+ * kernel's: a guest's frame the host has never backed costs a host fault
+ * at its first write, which the simulator prices. Called where the frames
+ * go to a user who writes them: the page allocator's callers, and a
+ * migration target when the copy fills it (compaction's targets come
+ * from split_free_page, as do alloc_contig_range's own pages, which
+ * nobody writes there).
+ */
+void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	unsigned long idx = page_to_pfn(mm, page) - mm->base_pfn, fresh = 0;
+
+	for (unsigned long i = idx; i < idx + (1ul << order); i++) {
+		uint64_t bit = 1ull << (i % 64);
+
+		if (!(atomic_fetch_or(&mm->touched[i / 64], bit) & bit))
+			fresh++;
+	}
+	if (fresh)
+		count_vm_events(mm, PGALLOC_FRESH, fresh);
+}
+
 static inline void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order,
 				 cma_gfp_t gfp, int migratetype)
 {
@@ -1123,6 +1147,7 @@ static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, 
 		page = buffered_rmqueue(zone, order, gfp, migratetype, alloc_flags);
 		if (page) {
 			prep_new_page(mm, page, order, gfp, migratetype);
+			count_fresh_frames(mm, page, order);
 			if (unlikely(alloc_flags & ALLOC_HIGHATOMIC))
 				reserve_highatomic_pageblock(zone, page, order);
 			return page;
@@ -1165,6 +1190,7 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	page = pcp_take_page(mm, slot, zone->idx, list, gfp & CMA_GFP_COLD);
 	spin_unlock(&slot->lock);
 	prep_new_page(mm, page, 0, gfp, migratetype);
+	count_fresh_frames(mm, page, 0);
 	return page;
 }
 

@@ -87,6 +87,13 @@ enum vm_event_item {
 	 * (kernel.compact_events_per_run), read by name for the cost model.
 	 */
 	CONTIGMIGRATE_SCANNED,
+	/*
+	 * No kernel's: frames allocated for the first time since boot, read
+	 * by name for the simulator's host-fault term (doc/cost-model.md,
+	 * "Host faults of fresh frames"): under a hypervisor the first write
+	 * to such a frame leaves the guest to have the host back it.
+	 */
+	PGALLOC_FRESH,
 	NR_VM_EVENT_ITEMS
 };
 

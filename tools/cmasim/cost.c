@@ -53,6 +53,7 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_STORAGE_RAND_READ_IOPS] = "storage_rand_read_iops",
 	[COST_STORAGE_RAND_WRITE_IOPS] = "storage_rand_write_iops",
 	[COST_STORAGE_LAT_US] = "storage_lat_us",
+	[COST_HOST_FAULT_US] = "host_fault_us",
 };
 
 static const struct cost_model profiles[] = {
@@ -78,6 +79,7 @@ static const struct cost_model profiles[] = {
 		[COST_STORAGE_RAND_READ_IOPS] = 40000,
 		[COST_STORAGE_RAND_WRITE_IOPS] = 18000,
 		[COST_STORAGE_LAT_US] = 100,
+		[COST_HOST_FAULT_US] = 0,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -101,6 +103,7 @@ static const struct cost_model profiles[] = {
 		[COST_STORAGE_RAND_READ_IOPS] = 2000,
 		[COST_STORAGE_RAND_WRITE_IOPS] = 150,
 		[COST_STORAGE_LAT_US] = 300,
+		[COST_HOST_FAULT_US] = 0,
 	} },
 };
 
@@ -235,7 +238,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
 			  cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes) +
 			  (uint64_t)((double)w->locks * m->v[COST_LOCK_US] * 1000.0) +
-			  migration_overhead_ns(m, w);
+			  migration_overhead_ns(m, w) +
+			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]);
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
@@ -244,7 +248,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 
 /* Which work a counter measures. */
 enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
-       W_MAPPED_PTES, W_TLB_FLUSHES, NR_W };
+       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -266,6 +270,8 @@ static const struct { const char *name; int work; } counters[] = {
 	/* the library's, from its owners' mapcounts */
 	{ "pgmigrate_mapped_ptes", W_MAPPED_PTES },
 	{ "pgmigrate_tlb_flush", W_TLB_FLUSHES },
+	/* the library's: frames allocated for the first time since boot */
+	{ "pgalloc_fresh", W_FRESH },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -297,4 +303,5 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->mapped_ptes += now.v[W_MAPPED_PTES] - before->v[W_MAPPED_PTES];
 	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
 	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
+	w->fresh_frames += now.v[W_FRESH] - before->v[W_FRESH];
 }

@@ -36,6 +36,8 @@ enum cost_field {
 	COST_STORAGE_RAND_READ_IOPS,	/* 4 KiB random reads per second: swap-in, random page-cache misses */
 	COST_STORAGE_RAND_WRITE_IOPS,	/* 4 KiB random writes per second: reclaim's pageout */
 	COST_STORAGE_LAT_US,	/* a request's access latency on top of its transfer */
+	/* r-vm: under a hypervisor */
+	COST_HOST_FAULT_US,	/* a frame's first write since boot: the host backs it (0: bare metal) */
 	NR_COST_FIELDS
 };
 
@@ -69,6 +71,8 @@ struct cost_work {
 	uint64_t cma_mutex_wait_ns;	/* waiting for another device's request to let the CMA mutex go */
 	/* c-io */
 	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
+	/* r-vm */
+	uint64_t fresh_frames;		/* frames allocated for the first time since boot (migration targets) */
 };
 
 /* Counter values a request's work is the difference of. */
