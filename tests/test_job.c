@@ -127,6 +127,27 @@ static void wl_job_memory_pressure_stretches_it(void **state)
 }
 
 /*
+ * Expect: swap slots come back as the kernel frees them (do_swap_page's
+ * swap_free on a swap-in, zap_pte_range's free_swap_and_cache at exit):
+ * eight lifetimes of two 20 MiB working sets on 48 MiB swap, in all,
+ * more than the 24 MiB of swap holds, yet the job finishes with no OOM
+ * kill (with slots never freed, swap fills and units are killed).
+ */
+static void wl_job_swap_slots_freed_at_swapin_and_exit(void **state)
+{
+	struct sim_result r;
+	const struct workload_result *w;
+
+	run_ini(BOARD("48M") "swap = 24M\n"
+		"[job build]\nprocs = 2\ncpu = 8s\nunits = 8\nrss = 20M\nrate = 20000\n", &r);
+	w = workload(&r, "build");
+	assert_int_equal(w->job_units_done, 8);
+	assert_int_equal(w->oom_kills, 0);
+	assert_true(w->swapins > 0);
+	sim_result_free(&r);
+}
+
+/*
  * Expect: two jobs of two processes each on two CPUs run at half speed
  * while both run (each counts the other's runnable processes), so each
  * of 4 s of CPU takes about 4 s instead of 2 s.
@@ -233,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wl_job_unloaded_takes_cpu_over_min_cpus),
 		cmocka_unit_test(wl_job_memory_pressure_stretches_it),
+		cmocka_unit_test(wl_job_swap_slots_freed_at_swapin_and_exit),
 		cmocka_unit_test(wl_job_shares_cpus_with_runnable_workloads),
 		cmocka_unit_test(wl_job_unfinished_has_no_completion),
 		cmocka_unit_test(wl_job_keys_are_checked),

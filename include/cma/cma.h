@@ -240,6 +240,16 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
  */
 bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page);
 /**
+ * cma_swap_free() - free_swap_and_cache() / swap_free(): the owner drops
+ * the swap entries of @nr_pages pages that reclaim swapped out (reclaim
+ * freed the page; its slot stayed as the owner's swap entry, as a
+ * kernel's page table keeps it). Call it when the owner's process unmaps
+ * or exits, and when it brings such a page back (a swap-in) that does not
+ * keep the slot. The slots are free for the next swap-out. 0, or -EINVAL,
+ * changing nothing, if the owners hold fewer entries than that.
+ */
+int cma_swap_free(struct cma_mm *mm, unsigned long nr_pages);
+/**
  * cma_page_start_writeback() - clear_page_dirty_for_io() and
  * set_page_writeback(), for an owner writing its own dirty page back (a
  * flusher): the page is clean and under writeback until
