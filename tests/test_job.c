@@ -147,6 +147,17 @@ static void wl_job_swap_slots_freed_at_swapin_and_exit(void **state)
 	sim_result_free(&r);
 }
 
+/* Expect: a scenario may name a release between 3.5 and 6.12 (the ZONE_CMA anchor's 4.8). */
+static void wl_job_runs_under_a_release_profile(void **state)
+{
+	struct sim_result r;
+
+	run_ini(BOARD("128M") "kernel = 4.8\n[job build]\nprocs = 2\ncpu = 1s\nrss = 4M\nrate = 20000\n", &r);
+	assert_string_equal(r.kernel, "4.8");
+	assert_int_equal(workload(&r, "build")->job_units_done, 2);
+	sim_result_free(&r);
+}
+
 /*
  * Expect: two jobs of two processes each on two CPUs run at half speed
  * while both run (each counts the other's runnable processes), so each
@@ -255,6 +266,7 @@ int main(void)
 		cmocka_unit_test(wl_job_unloaded_takes_cpu_over_min_cpus),
 		cmocka_unit_test(wl_job_memory_pressure_stretches_it),
 		cmocka_unit_test(wl_job_swap_slots_freed_at_swapin_and_exit),
+		cmocka_unit_test(wl_job_runs_under_a_release_profile),
 		cmocka_unit_test(wl_job_shares_cpus_with_runnable_workloads),
 		cmocka_unit_test(wl_job_unfinished_has_no_completion),
 		cmocka_unit_test(wl_job_keys_are_checked),

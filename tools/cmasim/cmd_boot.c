@@ -27,7 +27,7 @@ const struct cmd_option boot_options[] = {
 	{ .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 4,
 	  .help = "after the boot log, print /proc/NAME; NAME is one of\n" PROC_NAMES_ACCEPTED "; repeatable",
 	  .what = "a /proc file name (" PROC_NAMES_ACCEPTED ")" },
-	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 5,
+	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5..6.12", .help_rank = 5,
 	  .help = "the kernel profile, replacing the platform's (default 3.5)",
 	  .what = "a kernel profile (" PLATFORM_KERNELS_ACCEPTED ")" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
