@@ -147,6 +147,28 @@ static void wl_job_swap_slots_freed_at_swapin_and_exit(void **state)
 	sim_result_free(&r);
 }
 
+/*
+ * Expect (do_swap_page's swapin_readahead: a read of one scattered page):
+ * a swap-in is a 4 KiB random read through the storage queue, so each
+ * costs its process at least the arm profile's 1 / 2000 IOPS plus its
+ * 300 us request latency (800 us), not a page at the 40 MB/s sequential
+ * rate (102 us). No sources: every storage wait is a swap-in's.
+ */
+static void wl_job_swap_in_is_a_random_read(void **state)
+{
+	struct sim_result r;
+	const struct workload_result *w;
+
+	run_ini(BOARD("48M") "swap = 256M\n"
+		"[job build]\nprocs = 2\ncpu = 4s\nunits = 4\nrss = 20M\nrate = 20000\n", &r);
+	w = workload(&r, "build");
+	assert_true(w->swapins > 0);
+	if (w->io_wait_ns < w->swapins * 800000)
+		fail_msg("expected at least 800 us per swap-in, found %llu ns for %llu",
+			 (unsigned long long)w->io_wait_ns, (unsigned long long)w->swapins);
+	sim_result_free(&r);
+}
+
 /* Expect: a scenario may name a release between 3.5 and 6.12 (the ZONE_CMA anchor's 4.8). */
 static void wl_job_runs_under_a_release_profile(void **state)
 {
@@ -267,6 +289,7 @@ int main(void)
 		cmocka_unit_test(wl_job_memory_pressure_stretches_it),
 		cmocka_unit_test(wl_job_swap_slots_freed_at_swapin_and_exit),
 		cmocka_unit_test(wl_job_runs_under_a_release_profile),
+		cmocka_unit_test(wl_job_swap_in_is_a_random_read),
 		cmocka_unit_test(wl_job_shares_cpus_with_runnable_workloads),
 		cmocka_unit_test(wl_job_unfinished_has_no_completion),
 		cmocka_unit_test(wl_job_keys_are_checked),
