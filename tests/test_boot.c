@@ -72,25 +72,25 @@ static void mm_create_bad_banks_einval(void **state)
 }
 
 /*
- * Expect: "3.5" and "6.12" are profiles, NULL is 3.5 (through the real
- * cma_mm_create: the suite's wrapper would fill in CMA_TEST_KERNEL), and
- * any other name is -EINVAL.
+ * Expect: "3.5", "6.12" and the releases between ("4.19") are profiles,
+ * NULL is 3.5 (through the real cma_mm_create: the suite's wrapper would
+ * fill in CMA_TEST_KERNEL), and any other name is -EINVAL.
  */
 static void mm_create_kernel_profile(void **state)
 {
-	static const char *const names[] = { NULL, "3.5", "6.12" };
-	static const char *const expect[] = { "3.5", "3.5", "6.12" };
+	static const char *const names[] = { NULL, "3.5", "6.12", "4.19" };
+	static const char *const expect[] = { "3.5", "3.5", "6.12", "4.19" };
 	struct cma_mm_config cfg = { .banks = &bank_64m, .nr_banks = 1, .cmdline = "cma=0" };
 	struct cma_mm *mm;
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		cfg.kernel = names[i];
 		assert_int_equal(__real_cma_mm_create(&cfg, &mm), 0);
 		assert_string_equal(cma_mm_kernel(mm), expect[i]);
 		cma_mm_destroy(mm);
 	}
-	cfg.kernel = "4.19";
-	expect_create_einval(&cfg, "kernel 4.19");
+	cfg.kernel = "6.13";
+	expect_create_einval(&cfg, "kernel 6.13");
 	cfg.kernel = "";
 	expect_create_einval(&cfg, "kernel \"\"");
 }

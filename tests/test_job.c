@@ -127,6 +127,60 @@ static void wl_job_memory_pressure_stretches_it(void **state)
 }
 
 /*
+ * Expect: swap slots come back as the kernel frees them (do_swap_page's
+ * swap_free on a swap-in, zap_pte_range's free_swap_and_cache at exit):
+ * eight lifetimes of two 20 MiB working sets on 48 MiB swap, in all,
+ * more than the 24 MiB of swap holds, yet the job finishes with no OOM
+ * kill (with slots never freed, swap fills and units are killed).
+ */
+static void wl_job_swap_slots_freed_at_swapin_and_exit(void **state)
+{
+	struct sim_result r;
+	const struct workload_result *w;
+
+	run_ini(BOARD("48M") "swap = 24M\n"
+		"[job build]\nprocs = 2\ncpu = 8s\nunits = 8\nrss = 20M\nrate = 20000\n", &r);
+	w = workload(&r, "build");
+	assert_int_equal(w->job_units_done, 8);
+	assert_int_equal(w->oom_kills, 0);
+	assert_true(w->swapins > 0);
+	sim_result_free(&r);
+}
+
+/*
+ * Expect (do_swap_page's swapin_readahead: a read of one scattered page):
+ * a swap-in is a 4 KiB random read through the storage queue, so each
+ * costs its process at least the arm profile's 1 / 2000 IOPS plus its
+ * 300 us request latency (800 us), not a page at the 40 MB/s sequential
+ * rate (102 us). No sources: every storage wait is a swap-in's.
+ */
+static void wl_job_swap_in_is_a_random_read(void **state)
+{
+	struct sim_result r;
+	const struct workload_result *w;
+
+	run_ini(BOARD("48M") "swap = 256M\n"
+		"[job build]\nprocs = 2\ncpu = 4s\nunits = 4\nrss = 20M\nrate = 20000\n", &r);
+	w = workload(&r, "build");
+	assert_true(w->swapins > 0);
+	if (w->io_wait_ns < w->swapins * 800000)
+		fail_msg("expected at least 800 us per swap-in, found %llu ns for %llu",
+			 (unsigned long long)w->io_wait_ns, (unsigned long long)w->swapins);
+	sim_result_free(&r);
+}
+
+/* Expect: a scenario may name a release between 3.5 and 6.12 (the ZONE_CMA anchor's 4.8). */
+static void wl_job_runs_under_a_release_profile(void **state)
+{
+	struct sim_result r;
+
+	run_ini(BOARD("128M") "kernel = 4.8\n[job build]\nprocs = 2\ncpu = 1s\nrss = 4M\nrate = 20000\n", &r);
+	assert_string_equal(r.kernel, "4.8");
+	assert_int_equal(workload(&r, "build")->job_units_done, 2);
+	sim_result_free(&r);
+}
+
+/*
  * Expect: two jobs of two processes each on two CPUs run at half speed
  * while both run (each counts the other's runnable processes), so each
  * of 4 s of CPU takes about 4 s instead of 2 s.
@@ -233,6 +287,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wl_job_unloaded_takes_cpu_over_min_cpus),
 		cmocka_unit_test(wl_job_memory_pressure_stretches_it),
+		cmocka_unit_test(wl_job_swap_slots_freed_at_swapin_and_exit),
+		cmocka_unit_test(wl_job_runs_under_a_release_profile),
+		cmocka_unit_test(wl_job_swap_in_is_a_random_read),
 		cmocka_unit_test(wl_job_shares_cpus_with_runnable_workloads),
 		cmocka_unit_test(wl_job_unfinished_has_no_completion),
 		cmocka_unit_test(wl_job_keys_are_checked),

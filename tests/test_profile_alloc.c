@@ -230,6 +230,89 @@ static void alloc_pages_movable_prefers_cma_over_half_free(void **state)
 	}
 }
 
+/* ---- releases between 3.5 and 6.12 ---- */
+
+/*
+ * Expect: a release is 3.5 plus each switch merged by then. 4.8 (the
+ * ZONE_CMA letter's kernel) has ALLOC_CMA (3.8), the generic areas
+ * (3.17) and HIGHATOMIC (4.4) but not the 5.7 balancing nor the 5.0
+ * boost; 5.7 has the balancing; the ends are the two full profiles. A
+ * name is spelled as the library does ("4.08" is 4.8).
+ */
+static void kernel_profile_find_release_has_switches_up_to_it(void **state)
+{
+	const struct kernel_profile *k48 = kernel_profile_find("4.8");
+	const struct kernel_profile *k57 = kernel_profile_find("5.7");
+	const struct kernel_profile *k35 = kernel_profile_find("3.5");
+	const struct kernel_profile *k612 = kernel_profile_find("6.12");
+
+	assert_non_null(k48);
+	assert_string_equal(k48->name, "4.8");
+	assert_int_equal(k48->release, 408);
+	assert_true(k48->alloc_cma && k48->cma_generic && k48->highatomic && k48->arm64);
+	assert_false(k48->cma_balance || k48->watermark_boost || k48->contig_v6 ||
+		     k48->contig_pages || k48->cma_stats || k48->proc_v6);
+	assert_true(k57->cma_balance && k57->watermark_boost && k57->contig_pages);
+	assert_false(k57->boot_free_to_tail || k57->longterm_migrate);
+	assert_false(k35->alloc_cma || k35->cma_generic || k35->highatomic || k35->cma_balance ||
+		     k35->watermark_boost || k35->contig_v6 || k35->contig_pages ||
+		     k35->boot_free_to_tail || k35->cma_stats || k35->longterm_migrate ||
+		     k35->batched_unmap_flush || k35->migrate_wait_at_once || k35->proc_v6 ||
+		     k35->arm64);
+	assert_true(k612->alloc_cma && k612->cma_generic && k612->highatomic && k612->cma_balance &&
+		    k612->watermark_boost && k612->contig_v6 && k612->contig_pages &&
+		    k612->boot_free_to_tail && k612->cma_stats && k612->longterm_migrate &&
+		    k612->batched_unmap_flush && k612->migrate_wait_at_once && k612->proc_v6 &&
+		    k612->arm64);
+	assert_ptr_equal(kernel_profile_find(NULL), k35);
+	assert_string_equal(cma_kernel_find("4.08"), "4.8");
+	assert_string_equal(cma_kernel_find("3.19"), "3.19");
+	assert_string_equal(cma_kernel_find("4.20"), "4.20");
+}
+
+/*
+ * Expect: a release before 3.5 or after 6.12, or one that never was, or
+ * not a release at all, has no profile, and cma_mm_create refuses it
+ * with -EINVAL.
+ */
+static void cma_mm_create_refuses_release_out_of_range(void **state)
+{
+	static const char *const bad[] = { "3.4", "2.6", "6.13", "7.0", "4.21", "5.20", "3.20",
+					   "4", "4.", ".8", "4.8.1", "4.8-rc3", "x", "" };
+	static const struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .quiet = true };
+	struct cma_mm *mm = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_null(cma_kernel_find(bad[i]));
+		cfg.kernel = bad[i];
+		assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+	}
+}
+
+/*
+ * Expect (__rmqueue of 4.8: __rmqueue_smallest, then
+ * __rmqueue_cma_fallback): with 40 of the Normal zone's 48 MiB in CMA, a
+ * 4.8 machine still gives a movable page from the movable lists, as 3.5
+ * does; 5.7 takes it from CMA, as 6.12 does.
+ */
+static void alloc_pages_movable_cma_first_from_57(void **state)
+{
+	static const char *const releases[] = { "4.8", "5.7" };
+
+	for (unsigned r = 0; r < 2; r++) {
+		struct cma_mm *mm = boot_profile(releases[r], (struct test_shape){
+			.dma_end = 16 * MiB, .cma_base = 16 * MiB, .cma_size = 40 * MiB });
+		struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+
+		assert_non_null(p);
+		assert_int_equal(page_is_cma(mm, p), r == 1);
+		cma_free_pages(mm, p, 0);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 /* ---- item 3: MIGRATE_HIGHATOMIC, the 6.12 stealing rules, watermark boosting ---- */
 
 static unsigned long count_blocks(struct cma_mm *mm, int mt)
@@ -527,6 +610,9 @@ int main(void)
 		cmocka_unit_test(rmqueue_fallback_unmovable_claims_block_612),
 		cmocka_unit_test(rmqueue_fallback_steal_boosts_watermarks),
 		cmocka_unit_test(verify_checks_profile_reserves),
+		cmocka_unit_test(kernel_profile_find_release_has_switches_up_to_it),
+		cmocka_unit_test(cma_mm_create_refuses_release_out_of_range),
+		cmocka_unit_test(alloc_pages_movable_cma_first_from_57),
 	};
 
 	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL);

@@ -561,6 +561,65 @@ static void try_to_free_pages_anon_swap_out_is_async(void **state)
 }
 
 /*
+ * cma_swap_free() follows free_swap_and_cache() and swap_free(): a slot
+ * is in use until the last reference to the swap entry goes. Expect: 8
+ * pages swapped out leave 4 of 12 slots, so of the next 8 pages only 4
+ * are written to swap, and then reclaim finds no room (v3.5's
+ * get_scan_count scans no anon pages with nr_swap_pages at 0): at least
+ * 4 stay. Once the owner drops the entries of the first 8 (its process
+ * exited, or brought them back) their slots take the rest. Dropping more
+ * entries than are held is refused, changing nothing, and
+ * cma_mm_verify() catches a slot nobody holds.
+ */
+static void swap_free_returns_slots_to_swap(void **state)
+{
+	struct vm_test *t = vm_test(state, 12 * 4096, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *first = new_owner(t, true, 8);
+	struct fake_owner *second = new_owner(t, true, 8);
+	int calls = 0;
+
+	fault_owner(first, 8);
+	while (owner_resident(first)) {
+		assert_true(++calls < 40);
+		cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
+	}
+	assert_int_equal(count_slots(first, false, true), 8);
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 8 * 4096);
+	assert_int_equal(mm->swap_entries, 8);
+	check_phase(t, "first swapped out");
+
+	fault_owner(second, 8);
+	for (int i = 0; i < 8; i++)
+		cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
+	assert_true(owner_resident(second) >= 4);
+	assert_int_equal(count_slots(second, false, true), 8 - owner_resident(second));
+	assert_int_equal(mm->swap_entries, 8 + count_slots(second, false, true));
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 12 * 4096);
+	assert_int_equal(cma_swap_free(mm, 13), -EINVAL);
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 12 * 4096);
+	check_phase(t, "swap full");
+
+	assert_int_equal(cma_swap_free(mm, 8), 0);
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 4 * 4096);
+	assert_int_equal(mm->swap_entries, count_slots(second, false, true));
+	check_phase(t, "entries freed");
+	calls = 0;
+	while (owner_resident(second)) {
+		assert_true(++calls < 40);
+		cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
+	}
+	assert_int_equal(count_slots(second, false, true), 8);
+	assert_int_equal(counter(mm, "pswpout"), 16);
+	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 8 * 4096);
+	check_phase(t, "swapped into the freed slots");
+
+	mm->swap_used += 4096;
+	assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
+	mm->swap_used -= 4096;
+}
+
+/*
  * cma_page_backed() follows what cleancache_put_page and frontswap_store
  * are given by __remove_mapping and swap_writepage. Expect: a file page
  * is backed while clean, not while dirty; an anonymous page only once
@@ -1203,6 +1262,7 @@ int main(void)
 		cmocka_unit_test_teardown(kswapd_compacts_for_high_order, vm_teardown),
 		cmocka_unit_test_teardown(out_of_memory_calls_handler, vm_teardown),
 		cmocka_unit_test_teardown(reclaim_counters_move, vm_teardown),
+		cmocka_unit_test_teardown(swap_free_returns_slots_to_swap, vm_teardown),
 	};
 
 	return cmocka_run_group_tests_name("vmscan", tests, NULL, NULL);

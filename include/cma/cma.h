@@ -61,7 +61,7 @@ struct cma_mm_config {
 	bool metadata_only;            /* no backing bytes (large simulations) */
 	unsigned nr_cpus;              /* per-CPU page-list slots; 0 means 1 */
 	bool quiet;                    /* once created, KERN_ERR lines go to the log only, not also stderr */
-	const char *kernel;            /* the kernel profile: NULL or "3.5" (the patch set as merged), "6.12" */
+	const char *kernel;            /* the kernel profile: NULL or "3.5" (the patch set as merged), "6.12", a release between (cma_kernel_find) */
 };
 
 /**
@@ -78,8 +78,17 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
 int cma_mm_boot(struct cma_mm *mm);
 void cma_mm_destroy(struct cma_mm *mm);
 
-/** cma_mm_kernel() - the machine's kernel profile, "3.5" or "6.12". */
+/** cma_mm_kernel() - the machine's kernel profile: "3.5", "6.12" or a release between, "4.8". */
 const char *cma_mm_kernel(const struct cma_mm *mm);
+/**
+ * cma_kernel_find() - the kernel profile of release @name as the library
+ * spells it (a string that lives as long as the program), or NULL if
+ * there is none: accepted are the releases from 3.5 to 6.12 ("3.5" to
+ * "3.19", "4.0" to "4.20", "5.0" to "5.19", "6.0" to "6.12"). A release
+ * between 3.5 and 6.12 is 3.5 with each modelled upstream change that
+ * release had; the other changes between releases are not modelled.
+ */
+const char *cma_kernel_find(const char *name);
 
 /** cma_mm_dmesg() - the machine's kernel log so far (boot messages, errors). */
 int cma_mm_dmesg(struct cma_mm *mm, FILE *out);
@@ -275,6 +284,16 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
  * a page that is not movable.
  */
 bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page);
+/**
+ * cma_swap_free() - free_swap_and_cache() / swap_free(): the owner drops
+ * the swap entries of @nr_pages pages that reclaim swapped out (reclaim
+ * freed the page; its slot stayed as the owner's swap entry, as a
+ * kernel's page table keeps it). Call it when the owner's process unmaps
+ * or exits, and when it brings such a page back (a swap-in) that does not
+ * keep the slot. The slots are free for the next swap-out. 0, or -EINVAL,
+ * changing nothing, if the owners hold fewer entries than that.
+ */
+int cma_swap_free(struct cma_mm *mm, unsigned long nr_pages);
 /**
  * cma_page_start_writeback() - clear_page_dirty_for_io() and
  * set_page_writeback(), for an owner writing its own dirty page back (a

@@ -43,6 +43,7 @@ struct verifier {
 	long owned[2];				/* pages of owners: anon, file */
 	long mlocked;				/* of those, mlocked */
 	long writeback;				/* of those, under writeback */
+	long swapcache;				/* of those, pages holding a swap slot */
 };
 
 #define MAX_REPORTS 20
@@ -280,6 +281,8 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 		v->mlocked += 1l << order;
 	if (page_test(page, PG_writeback))
 		v->writeback++;
+	if (page_test(page, PG_swapcache))
+		v->swapcache += 1l << order;
 	if (page_test(page, PG_lru | PG_isolated | PG_mlocked | PG_writeback) &&
 	    !page_test(page, PG_movable))
 		report(v, "pfn %#lx is on the LRU, isolated, mlocked or under writeback but has no owner",
@@ -579,6 +582,11 @@ static void check_totals(struct verifier *v)
 	/* a write in flight keeps its page: only an owned page can be under writeback */
 	if (writeback != v->writeback)
 		report(v, "NR_WRITEBACK %ld but %ld pages under writeback", writeback, v->writeback);
+	/* every slot in use is a swap cache page's or an owner's swap entry */
+	if (mm->swap_used != ((uint64_t)v->swapcache + mm->swap_entries) << mm->page_shift)
+		report(v, "swap_used %llu bytes but %ld swap cache pages and %llu swap entries hold slots",
+		       (unsigned long long)mm->swap_used, v->swapcache,
+		       (unsigned long long)mm->swap_entries);
 	check_cma_pages(v);
 }
 

@@ -300,6 +300,13 @@ struct cma_mm {
 	const struct cma_owner_ops *owner_ops[MAX_OWNER_OPS];
 	_Atomic unsigned nr_owner_ops;
 	uint64_t swap_used;		/* bytes of swap holding swapped-out anon pages */
+	/*
+	 * Of those, the pages whose memory reclaim freed: their slots are
+	 * the owners' swap entries (in their page tables, as the kernel's
+	 * PTEs hold them) until cma_swap_free(); the rest belong to pages
+	 * in the swap cache (PG_swapcache). Changed atomically.
+	 */
+	uint64_t swap_entries;
 	struct fail_page_alloc fail;
 
 	cma_trace_fn trace_fn;

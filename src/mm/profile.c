@@ -1,39 +1,107 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The kernel profiles (profile.h): one row of switches per kernel. */
+/*
+ * The kernel profiles (profile.h): a release between 3.5 and 6.12 is
+ * 3.5 with every switch whose change that release had.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mm/profile.h"
 
-static const struct kernel_profile profiles[] = {
-	{ .name = "3.5" },
-	{
-		.name = "6.12",
-		.alloc_cma = true,
-		.cma_balance = true,
-		.highatomic = true,
-		.watermark_boost = true,
-		.contig_v6 = true,
-		.contig_pages = true,
-		.boot_free_to_tail = true,
-		.cma_generic = true,
-		.cma_stats = true,
-		.longterm_migrate = true,
-		.batched_unmap_flush = true,
-		.migrate_wait_at_once = true,
-		.compact_cached_pfn = true,
-		.compact_skip_hint = true,
-		.compact_events_per_run = true,
-		.proc_v6 = true,
-		.arm64 = true,
-	},
+/* A release as major * 100 + minor: 3.8 is 308, 6.12 is 612. */
+#define RELEASE(major, minor)	((major) * 100 + (minor))
+
+struct profile_switch {
+	size_t offset;		/* of the bool in struct kernel_profile */
+	unsigned release;	/* the first release with the whole of it */
 };
+
+#define SWITCH(field, major, minor) \
+	{ offsetof(struct kernel_profile, field), RELEASE(major, minor) }
+
+/* Each switch's release, as profile.h names it; a switch of several changes takes the last one's. */
+static const struct profile_switch switches[] = {
+	SWITCH(alloc_cma, 3, 8),
+	SWITCH(arm64, 3, 7),
+	SWITCH(compact_skip_hint, 3, 7),
+	SWITCH(compact_cached_pfn, 3, 16),
+	SWITCH(cma_generic, 3, 17),
+	SWITCH(highatomic, 4, 4),
+	SWITCH(compact_events_per_run, 4, 19),
+	SWITCH(watermark_boost, 5, 0),
+	SWITCH(contig_pages, 5, 5),
+	SWITCH(cma_balance, 5, 7),
+	SWITCH(boot_free_to_tail, 5, 10),
+	SWITCH(longterm_migrate, 5, 13),
+	SWITCH(cma_stats, 5, 14),
+	SWITCH(contig_v6, 5, 19),
+	SWITCH(proc_v6, 6, 0),
+	SWITCH(migrate_wait_at_once, 6, 3),
+	SWITCH(batched_unmap_flush, 6, 4),
+};
+
+/* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */
+static const unsigned last_minor[] = { [3] = 19, [4] = 20, [5] = 19, [6] = 12 };
+#define FIRST_RELEASE	RELEASE(3, 5)
+#define NR_PROFILES	(15 + 21 + 20 + 13)	/* 3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12 */
+
+static struct kernel_profile profiles[NR_PROFILES];
+static char names[NR_PROFILES][8];
+static pthread_once_t profiles_once = PTHREAD_ONCE_INIT;
+
+static void profile_build(struct kernel_profile *p, char *name, unsigned major, unsigned minor)
+{
+	snprintf(name, sizeof(names[0]), "%u.%u", major, minor);
+	p->name = name;
+	p->release = RELEASE(major, minor);
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++)
+		*(bool *)((char *)p + switches[i].offset) = switches[i].release <= p->release;
+}
+
+static void profiles_build(void)
+{
+	size_t n = 0;
+
+	for (unsigned major = 3; major <= 6; major++)
+		for (unsigned minor = major == 3 ? 5 : 0; minor <= last_minor[major]; minor++, n++)
+			profile_build(&profiles[n], names[n], major, minor);
+}
+
+/* "M.m" with decimal numbers and nothing else: its release, or 0. */
+static unsigned parse_release(const char *name)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (*name < '0' || *name > '9')
+		return 0;
+	major = strtoul(name, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return 0;
+	minor = strtoul(end + 1, &end, 10);
+	if (*end || major < 3 || major > 6 || minor > last_minor[major] ||
+	    RELEASE(major, minor) < FIRST_RELEASE)
+		return 0;
+	return (unsigned)RELEASE(major, minor);
+}
 
 const struct kernel_profile *kernel_profile_find(const char *name)
 {
+	pthread_once(&profiles_once, profiles_build);
 	if (!name)
 		return &profiles[0];
-	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
-		if (!strcmp(name, profiles[i].name))
+	for (size_t i = 0; i < NR_PROFILES; i++)
+		if (profiles[i].release == parse_release(name))
 			return &profiles[i];
 	return NULL;
+}
+
+const char *cma_kernel_find(const char *name)
+{
+	const struct kernel_profile *p = name ? kernel_profile_find(name) : NULL;
+
+	return p ? p->name : NULL;
 }

@@ -3,8 +3,10 @@
  * Kernel profiles: which kernel's CMA the machine behaves as. A profile
  * is a list of switches, one per upstream change that altered what CMA
  * does or reports; each switch names the change and the release that
- * merged it. "3.5" has none set (the patch set as merged); "6.12" has
- * them all. Another kernel (4.19, say) is another row of switches.
+ * merged it (profile.c keeps the releases). "3.5" has none set (the
+ * patch set as merged); "6.12" has them all; a release between, "4.8"
+ * say, has those whose release is not after it. Only the switched
+ * changes are modelled: everything else a release changed is not.
  *
  * Chosen at cma_mm_create (cma_mm_config.kernel) and fixed for the
  * machine's life, so it is read without a lock.
@@ -15,7 +17,8 @@
 #include <stdbool.h>
 
 struct kernel_profile {
-	const char *name;		/* "3.5", "6.12" */
+	const char *name;		/* "3.5", "4.8", "6.12" */
+	unsigned release;		/* major * 100 + minor: 305, 408, 612 */
 
 	/*
 	 * "cma: fix watermark checking" and "mm: cma: remove watermark hacks"
@@ -51,7 +54,7 @@ struct kernel_profile {
 	 */
 	bool contig_v6;
 	/*
-	 * "mm/page_alloc: add alloc_contig_pages()" (2020, the search that
+	 * "mm/page_alloc: add alloc_contig_pages()" (5.5, the search that
 	 * hugetlb's gigantic pages used, made generic): find and take a
 	 * range of a given size anywhere, not only a given range.
 	 */
@@ -73,7 +76,8 @@ struct kernel_profile {
 	/*
 	 * "mm: cma: debugfs interface" (4.0), "mm: cma: support sysfs"
 	 * (5.14) and the cma_alloc_success/fail vmstat events (5.14): the
-	 * areas' statistics and 6.12's trace event formats.
+	 * areas' statistics and 6.12's trace event formats (5.14 on; a
+	 * release before has none of them).
 	 */
 	bool cma_stats;
 	/*
@@ -125,7 +129,11 @@ struct kernel_profile {
 	 * contig_migrate_scanned (no kernel's), for the cost model.
 	 */
 	bool compact_events_per_run;
-	/* 6.x's /proc layout: migrate type names and order, vmstat names, zoneinfo's managed/cma lines. */
+	/*
+	 * 6.x's /proc layout: migrate type names and order, vmstat names,
+	 * zoneinfo's managed/cma lines. Many changes, not one: taken from
+	 * 6.0 on; a release before prints 3.5's layout.
+	 */
 	bool proc_v6;
 	/*
 	 * "arm64: Kernel booting and initialisation" and the rest of the
@@ -135,9 +143,12 @@ struct kernel_profile {
 	bool arm64;
 };
 
-/* The profile named @name ("3.5", "6.12"); NULL names the default, 3.5. NULL if unknown. */
+/*
+ * The profile of release @name ("3.5", "4.8", "6.12"); NULL names the
+ * default, 3.5. NULL if there is none.
+ */
 const struct kernel_profile *kernel_profile_find(const char *name);
-/* "3.5, 6.12": the accepted names, for messages. */
-#define KERNEL_PROFILES_ACCEPTED "3.5 or 6.12"
+/* The accepted names, for messages. */
+#define KERNEL_PROFILES_ACCEPTED "a release from 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)"
 
 #endif

@@ -120,6 +120,28 @@ void swap_unreserve(struct cma_mm *mm, uint64_t bytes)
 	__atomic_fetch_sub(&mm->swap_used, bytes, __ATOMIC_RELAXED);
 }
 
+/*
+ * cma_swap_free() - the owner lets go of swap entries of pages reclaim
+ * swapped out: free_swap_and_cache() as the process unmaps or exits, or
+ * swap_free() once a swap-in no longer needs the slot. The slots are
+ * free for the next swap-out.
+ */
+int cma_swap_free(struct cma_mm *mm, unsigned long nr_pages)
+{
+	uint64_t held = __atomic_load_n(&mm->swap_entries, __ATOMIC_RELAXED);
+
+	do {
+		if (held < nr_pages) {
+			mm_pr_err(mm, "cma_swap_free: %lu swap entries freed but owners hold %llu\n",
+				  nr_pages, (unsigned long long)held);
+			return -EINVAL;
+		}
+	} while (!__atomic_compare_exchange_n(&mm->swap_entries, &held, held - nr_pages, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	swap_unreserve(mm, (uint64_t)nr_pages << mm->page_shift);
+	return 0;
+}
+
 /* ---- shrink_page_list ---- */
 
 /*
@@ -143,7 +165,11 @@ static enum page_verdict remove_mapping(struct cma_mm *mm, struct cma_page *page
 	/* only our isolation reference is left */
 	page_unfreeze_refs(page, 1);
 	isolated_dec(mm, page);
-	page_flags_clear(page, PG_swapcache);	/* the slot keeps the contents */
+	/* the slot keeps the contents: it is the owner's swap entry now */
+	if (page_test(page, PG_swapcache)) {
+		__atomic_fetch_add(&mm->swap_entries, 1ul << page_order(page), __ATOMIC_RELAXED);
+		page_flags_clear(page, PG_swapcache);
+	}
 	page_forget_owner(mm, page);
 	put_page(mm, page);
 	return PAGE_FREED;

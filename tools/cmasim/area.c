@@ -61,7 +61,8 @@ static int board_of(const struct scenario *sc, struct platform *p)
 /*
  * As the kernel rounds cma=: v3.5's dma_contiguous_reserve to the larger
  * of MAX_ORDER and pageblock_order pages; 6.12's cma_declare_contiguous_nid
- * to CMA_MIN_ALIGNMENT_BYTES, a pageblock.
+ * to CMA_MIN_ALIGNMENT_BYTES, a pageblock. Departure: releases from 3.17
+ * to 5.17 rounded to MAX_ORDER - 1 pages, taken here as v3.5's.
  */
 static uint64_t board_alignment(const struct platform *p)
 {
@@ -69,7 +70,8 @@ static uint64_t board_alignment(const struct platform *p)
 	unsigned max_order = p->cfg.max_order ? p->cfg.max_order : 11;
 	unsigned pageblock_order = p->cfg.pageblock_order ? p->cfg.pageblock_order : max_order - 1;
 
-	if (p->cfg.kernel && !strcmp(p->cfg.kernel, "6.12"))
+	/* CMA_MIN_ALIGNMENT_BYTES: "mm: cma: use pageblock_order as the single alignment" (5.18) */
+	if (platform_kernel_release(p->cfg.kernel) >= 518)
 		return 1ull << (shift + pageblock_order);
 	return 1ull << (shift + (max_order > pageblock_order ? max_order : pageblock_order));
 }

@@ -31,7 +31,7 @@ const struct cmd_option boot_options[] = {
 	{ .id = O_MEMORY, .name = "memory", .arg = "SIZE[@BASE]", .help_rank = 5,
 	  .help = "one bank of RAM instead of the platform's (a device tree\nwithout a memory node needs it); BASE default: the platform's",
 	  .what = "a memory size, e.g. 1G or 512M@0x40000000" },
-	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 6,
+	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5..6.12", .help_rank = 6,
 	  .help = "the kernel profile, replacing the platform's (default 3.5;\n6.12 for a device tree)",
 	  .what = "a kernel profile (" PLATFORM_KERNELS_ACCEPTED ")" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },

@@ -92,12 +92,17 @@ unsigned sim_rate_threads(const struct sim *s, uint64_t rate)
 void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
 			 struct cost_work *work)
 {
-	bool v612 = !strcmp(cma_mm_kernel(s->mm), "6.12");
+	/*
+	 * "mm/page_alloc: remotely drain per-cpu lists" (6.0), and 6.x's
+	 * folio batch of 31 (taken from 6.0 on too: a release before has
+	 * v3.5's pagevec of 14, PAGEVEC_SIZE).
+	 */
+	bool v6 = platform_kernel_release(cma_mm_kernel(s->mm)) >= 600;
 
 	work->nr_cpus = s->plat.cfg.nr_cpus;
 	work->runnable = sim_runnable(s);
-	work->remote_drain = v612;
-	work->lru_batch = v612 ? 31 : 14;	/* 6.12's folio batch, v3.5's pagevec (PAGEVEC_SIZE) */
+	work->remote_drain = v6;
+	work->lru_batch = v6 ? 31 : 14;
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;
 	/* a device's own requests follow one another: only another device's keeps it waiting */

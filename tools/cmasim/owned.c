@@ -187,6 +187,18 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	o->page[idx] = page;
 	o->resident++;
 	s->class_pages[o->cls]++;
+	/*
+	 * A swap-in: the entry's last reference goes (do_swap_page's
+	 * swap_free, then try_to_free_swap). Departure: the slot is freed at
+	 * once, as for a write fault (reuse_swap_page in v3.5, 6.12's
+	 * should_try_to_free_swap); after a read fault the kernel keeps the
+	 * page in the swap cache with its slot until swap is half full
+	 * (vm_swap_full), so reclaiming it again would write nothing.
+	 */
+	if (o->state[idx] & OP_SWAPPED) {
+		o->state[idx] &= (uint8_t)~OP_SWAPPED;
+		cma_swap_free(s->mm, 1);
+	}
 	/* the policy's copy (gcma) serves it: neither a storage read nor a swap-in */
 	if ((o->state[idx] & OP_EVER) && owned_copy_kept(o, idx, true))
 		return 1;
@@ -221,15 +233,22 @@ uint64_t owned_release_all(struct owned_pages *o)
 
 	if (o->s->policy->invalidate)
 		o->s->policy->invalidate(o->s, o);
-	/* a process's swapped-out pages die with it: its next life faults in afresh */
-	if (o->anon)
-		memset(o->state, 0, o->nr);
+	/*
+	 * A process's swapped-out pages die with it, their slots freed as
+	 * zap_pte_range's free_swap_and_cache does: its next life faults in
+	 * afresh.
+	 */
+	if (o->anon) {
+		uint64_t swapped = 0;
 
+		for (uint64_t i = 0; i < o->nr; i++)
+			swapped += (o->state[i] & OP_SWAPPED) != 0;
+		if (swapped)
+			cma_swap_free(o->s->mm, swapped);
+		memset(o->state, 0, o->nr);
+	}
 	for (uint64_t i = 0; i < o->nr && o->resident; i++)
 		freed += owned_release(o, i);
-	/* the process is gone, and its swap with it */
-	for (uint64_t i = 0; o->anon && i < o->nr; i++)
-		o->state[i] &= (uint8_t)~OP_SWAPPED;
 	return freed;
 }
 

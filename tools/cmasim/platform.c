@@ -28,6 +28,7 @@
  * 32 MiB at the start of RAM) are typical, not measured.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -122,12 +123,16 @@ const struct platform *platform_builtin(const char *name)
 
 const char *platform_kernel_find(const char *name)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	return cma_kernel_find(name);
+}
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
-		if (!strcmp(name, kernels[i]))
-			return kernels[i];
-	return NULL;
+unsigned platform_kernel_release(const char *name)
+{
+	unsigned major = 0, minor = 0;
+
+	if (!name || sscanf(name, "%u.%u", &major, &minor) != 2)
+		return 305;
+	return major * 100 + minor;
 }
 
 const char *platform_builtin_names(void)

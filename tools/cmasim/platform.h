@@ -83,12 +83,14 @@ struct platform {
 };
 
 /*
- * The kernel profile @name ("3.5", "6.12": cma_mm_config.kernel) as a
- * string that lives as long as the program, or NULL if the library has
- * no such profile.
+ * The kernel profile @name ("3.5", "4.8", "6.12": cma_mm_config.kernel)
+ * as a string that lives as long as the program, or NULL if the library
+ * has no such profile (cma_kernel_find).
  */
 const char *platform_kernel_find(const char *name);
-#define PLATFORM_KERNELS_ACCEPTED "3.5 or 6.12"
+#define PLATFORM_KERNELS_ACCEPTED "3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)"
+/* The release of profile @name as major * 100 + minor (4.8: 408); NULL is 3.5's. */
+unsigned platform_kernel_release(const char *name);
 
 /* The built-in platform @name, or NULL. */
 const struct platform *platform_builtin(const char *name);

@@ -48,7 +48,7 @@ struct gcma {
 	struct gcma_area area[SIM_MAX_AREAS];
 	unsigned nr_areas;
 	unsigned cma_align;		/* CONFIG_CMA_ALIGNMENT */
-	bool offset_aligned;		/* 6.12: candidates aligned in pfns, not in offsets in the area */
+	bool offset_aligned;		/* 4.1 on: candidates aligned in pfns, not in offsets in the area */
 	struct gcma_slot *slot;
 	unsigned long nr_slots, nr_free, nr_copies;
 	unsigned long cursor;		/* where the search for a free slot goes on, downwards */
@@ -311,7 +311,8 @@ static int gcma_attach(struct sim *s)
 		return -ENOMEM;
 	s->policy_priv = g;
 	g->cma_align = kconfig_cma_alignment(s->plat.kconfig);
-	g->offset_aligned = !strcmp(cma_mm_kernel(s->mm), "6.12");
+	/* "mm: cma: align to physical address, not CMA region position" (4.1) */
+	g->offset_aligned = platform_kernel_release(cma_mm_kernel(s->mm)) >= 401;
 	ret = add_area(s, g, NULL);
 	for (unsigned i = 0; !ret && i < s->plat.nr_devices && g->nr_areas < SIM_MAX_AREAS; i++)
 		ret = add_area(s, g, s->devs[i]);

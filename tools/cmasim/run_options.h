@@ -27,7 +27,7 @@ enum { OPT_ID_CMA = 1000, OPT_ID_CMDLINE, OPT_ID_SET, OPT_ID_KERNEL };
 #define OPT_SET { .id = OPT_ID_SET, .name = "set", .arg = "SECTION.KEY=VALUE", .repeats = true, \
 	.help_rank = 2, .what = "SECTION.KEY=VALUE, e.g. camera.ring=2", \
 	.help = "a scenario-file key, as the line KEY = VALUE in [SECTION] would set it;\nSECTION is scenario, cost, a workload's name or its kind (e.g.\n--set camera.ring=2, --set anon.rss=512M); repeatable" }
-#define OPT_KERNEL { .id = OPT_ID_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 2, \
+#define OPT_KERNEL { .id = OPT_ID_KERNEL, .name = "kernel", .arg = "3.5..6.12", .help_rank = 2, \
 	.what = "a kernel profile: " PLATFORM_KERNELS_ACCEPTED, \
 	.help = "the kernel profile, replacing the platform's and the scenario's" }
 #define OPT_SCENARIO_OVERRIDES OPT_CMA, OPT_CMDLINE, OPT_KERNEL, OPT_SET

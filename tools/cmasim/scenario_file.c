@@ -111,7 +111,7 @@ static int parse_cma(const char *value, void *field, char *err, size_t len)
 	return 1;
 }
 
-/* kernel = 3.5|6.12 */
+/* kernel = RELEASE, 3.5 to 6.12 */
 static int parse_kernel(const char *value, void *field, char *err, size_t len)
 {
 	if ((*(const char **)field = platform_kernel_find(value)))

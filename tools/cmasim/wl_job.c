@@ -16,7 +16,8 @@
  * the other workloads' runnable threads (workload_ops.runnable); each
  * gets min(1, nr_cpus / runnable) of the tick. A process waits for the
  * storage when a page it reads is not in memory (a source page read in
- * or refaulted, an anonymous page swapped back in) and stalls for what
+ * or refaulted; an anonymous page swapped back in, a random read through
+ * the storage queue) and stalls for what
  * direct reclaim and compaction did in its faults (cost_ns() of their
  * work); what it owes is paid from its next tick on, so with more
  * processes than CPUs one's wait is another's CPU time. Without memory
@@ -59,6 +60,19 @@ struct job_wl {
 static double read_ns(const struct sim *s)
 {
 	return (double)cost_transfer_ns(s->cost.v[COST_STORAGE_READ_MBPS], s->page_bytes);
+}
+
+/*
+ * A swap-in: a 4 KiB random read through the storage queue, as [anon]'s
+ * are, issued when the process's earlier waits are over (it faults once
+ * it runs again); the wait is until the read completes, behind whatever
+ * else the device has queued (swap-outs, other processes' reads).
+ */
+static double swap_in_ns(struct sim *s, const struct job_proc *p)
+{
+	uint64_t at = s->now + (uint64_t)p->owed_ns;
+
+	return (double)(storage_submit(&s->storage, &s->cost, at, STORAGE_RAND_READ, s->page_bytes) - at);
 }
 
 /* The process ends (exit or OOM kill): its memory and page tables go back; the pages freed. */
@@ -112,7 +126,7 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 {
 	for (uint64_t i = 0; i < n && p->live; i++) {
 		uint64_t idx = p->faulted < p->anon.nr ? p->faulted++ : sim_rand_below(s, p->anon.nr);
-		bool swapped = p->anon.state[idx] & OP_EVER;
+		bool swap_in = owned_reads(&p->anon, idx);
 
 		/* the first touch of each 2 MiB maps a page table: __pte_alloc, GFP_KERNEL */
 		if (idx % PTE_SPAN == 0 && idx + 1 == p->faulted) {
@@ -125,9 +139,9 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 		}
 
 		w->res->ops++;
-		if (owned_touch(&p->anon, idx) > 0 && swapped) {
+		if (owned_touch(&p->anon, idx) > 0 && swap_in) {
 			w->res->swapins++;
-			p->owed_ns += read_ns(s);
+			p->owed_ns += swap_in_ns(s, p);
 		}
 	}
 }
