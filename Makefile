@@ -190,10 +190,10 @@ $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_scenario: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
-# cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
-# libfdt (libfdt-dev), in sweep its JSON reports with jansson (libjansson-dev), and
-# in import xz files with liblzma (liblzma-dev)
-SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm
+$(FUZZ_BUILD)/fuzz_dt: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_dt: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/fuzz_import: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_import: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz
