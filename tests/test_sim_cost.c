@@ -122,6 +122,8 @@ static void device_request_shares_the_cpus_with_the_background(void **state)
 		{ "[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\n", 2 * 878982 },
 		{ "[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\nstart = 500ms\n", 878982 },
 		{ "[pagecache reader]\nfile = 4M\nrate = 10\nthreads = 5\n", 3 * 878982 },
+		/* the scenario's cpus = 4 replaces the platform's 2: three threads and the request fit */
+		{ "cpus = 4\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\n", 878982 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -41,20 +41,14 @@ bool sim_area_failed(struct cma_mm *mm, char *line, size_t len)
 	return n > 0;
 }
 
-/* @sc's platform with its memory override: 0, or -EINVAL. */
+/* @sc's board (scenario_board): 0, or -EINVAL. */
 static int board_of(const struct scenario *sc, struct platform *p)
 {
 	char err[512];
 
 	if (platform_load(sc->platform, p, err, sizeof(err)))
 		return -EINVAL;
-	if (sc->memory_bytes) {
-		p->banks[0].size = sc->memory_bytes;
-		p->nr_banks = 1;
-		platform_dt_set_banks(p);
-	}
-	if (sc->kernel)
-		p->cfg.kernel = sc->kernel;
+	scenario_board(sc, p);
 	return 0;
 }
 

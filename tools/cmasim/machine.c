@@ -103,19 +103,13 @@ static int machine_prepare(struct sim *s)
 
 	if (ret)
 		return ret;
-	if (sc->memory_bytes) {
-		p->banks[0].size = sc->memory_bytes;
-		p->nr_banks = 1;
-		platform_dt_set_banks(p);
-	}
+	scenario_board(sc, p);
 	if (sc->cmdline_set)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);
 	if (sc->cma[0] && (ret = cmdline_set_cma(s, p->cmdline, sizeof(p->cmdline), sc->cma)))
 		return ret;
 	if (sc->kconfig_set)
 		snprintf(p->kconfig, sizeof(p->kconfig), "%s", sc->kconfig);
-	if (sc->kernel)
-		p->cfg.kernel = sc->kernel;
 	if (sc->swap_bytes)
 		p->cfg.swap_bytes = sc->swap_bytes;
 	p->cfg.metadata_only = true;	/* the simulation never looks at the bytes */

@@ -169,6 +169,8 @@ struct wl_spec {
 	};
 };
 
+struct platform;
+
 struct scenario {
 	char name[SIM_NAME_MAX];
 	char description[160];
@@ -180,6 +182,7 @@ struct scenario {
 	char kconfig[4096];
 	bool kconfig_set;
 	uint64_t memory_bytes;		/* 0: the platform's banks; else one bank of this size */
+	unsigned nr_cpus;		/* cpus = N: the platform's nr_cpus replaced; 0: the platform's */
 	uint64_t swap_bytes;
 	uint64_t duration_ns;
 	uint64_t seed;
@@ -201,6 +204,8 @@ struct scenario {
 int scenario_parse(const char *path, const char *text, struct scenario *sc, char *err,
 		   size_t errlen);
 int scenario_read_file(const char *path, struct scenario *sc, char *err, size_t errlen);
+/* The board @sc runs on: @p, its platform, with the scenario's memory, kernel and cpus. */
+void scenario_board(const struct scenario *sc, struct platform *p);
 
 /*
  * Set key @key, "SECTION.KEY", of a scenario already read to @value, as

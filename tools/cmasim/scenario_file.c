@@ -132,6 +132,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "kconfig", .type = KEY_TEXT, SCT(kconfig), .repeats = true, .given = SC(kconfig_set) },
 	{ .name = "kernel", .type = KEY_CUSTOM, .offset = SC(kernel), .parse = parse_kernel },
 	{ .name = "memory", .type = KEY_SIZE, .offset = SC(memory_bytes), .max = SIM_MAX_BYTES },
+	{ .name = "cpus", .type = KEY_U32, .offset = SC(nr_cpus), .max = 256 },
 	{ .name = "swap", .type = KEY_SIZE, .offset = SC(swap_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "duration", .type = KEY_DURATION, .offset = SC(duration_ns) },
 	{ .name = "seed", .type = KEY_UINT, .offset = SC(seed) },
@@ -583,4 +584,17 @@ int scenario_read_file(const char *path, struct scenario *sc, char *err, size_t 
 	ret = scenario_parse(path, text, sc, err, errlen);
 	free(text);
 	return ret;
+}
+
+void scenario_board(const struct scenario *sc, struct platform *p)
+{
+	if (sc->memory_bytes) {
+		p->banks[0].size = sc->memory_bytes;
+		p->nr_banks = 1;
+		platform_dt_set_banks(p);
+	}
+	if (sc->kernel)
+		p->cfg.kernel = sc->kernel;
+	if (sc->nr_cpus)
+		p->cfg.nr_cpus = sc->nr_cpus;
 }
