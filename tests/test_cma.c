@@ -157,6 +157,58 @@ static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 	cma_mm_destroy(mm);
 }
 
+struct event_tally {
+	unsigned start, page_alloc, other;
+};
+
+static void tally_events(void *ctx, const char *event, const char *line)
+{
+	struct event_tally *t = ctx;
+
+	if (!strcmp(event, "cma_alloc_start"))
+		t->start++;
+	else if (!strcmp(event, "mm_page_alloc"))
+		t->page_alloc++;
+	else
+		t->other++;
+	assert_true(!strncmp(line, event, strlen(event)));
+}
+
+/*
+ * Expect (tracing/set_event): with "cma_alloc_start" chosen, an allocation
+ * that also allocates pages delivers only its one start event; an unknown
+ * name is -EINVAL and keeps the choice; NULL gives every event back.
+ */
+static void set_trace_events_delivers_only_the_chosen(void **state)
+{
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
+	struct event_tally t = { 0 };
+	struct cma_page *p, *q;
+
+	cma_mm_set_trace(mm, tally_events, &t);
+	assert_int_equal(cma_mm_set_trace_events(mm, "cma_alloc_start"), 0);
+	assert_int_equal(cma_mm_set_trace_events(mm, "cma_alloc_start, no_such_event"), -EINVAL);
+	p = cma_dma_alloc_from_contiguous(mm, NULL, 16, 0);
+	assert_non_null(p);
+	q = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(q);
+	cma_free_pages(mm, q, 0);
+	assert_int_equal(t.start, 1);
+	assert_int_equal(t.page_alloc, 0);
+	assert_int_equal(t.other, 0);
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 16));
+
+	assert_int_equal(cma_mm_set_trace_events(mm, NULL), 0);
+	p = cma_dma_alloc_from_contiguous(mm, NULL, 16, 0);
+	assert_non_null(p);
+	assert_int_equal(t.start, 2);
+	assert_true(t.other > 0);	/* cma_alloc_finish at least */
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 16));
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_clean(mm);
+	cma_mm_destroy(mm);
+}
+
 /* Expect: every failure leaves no pageblock ISOLATE, the marks restored, CMA blocks CMA. */
 static void alloc_from_contiguous_everything_pinned_fails_clean(void **state)
 {
@@ -710,6 +762,7 @@ int main(void)
 		cmocka_unit_test(cma_area_refused_on_tiny_machine),
 		cmocka_unit_test(cma_statistics_follow_allocations),
 		cmocka_unit_test(cma_drains_and_lru_adds_are_counted),
+		cmocka_unit_test(set_trace_events_delivers_only_the_chosen),
 	};
 
 	const struct test_mode_case mode_cases[] = {

@@ -471,6 +471,12 @@ void cma_mm_set_oom_handler(struct cma_mm *mm, cma_oom_fn fn, void *ctx);
 
 typedef void (*cma_trace_fn)(void *ctx, const char *event, const char *line);
 void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx);
+/**
+ * cma_mm_set_trace_events() - what tracing/set_event does: only the named
+ * events (separated by spaces or commas) reach the trace function and are
+ * formatted; NULL or "" names them all. -EINVAL for an unknown name.
+ */
+int cma_mm_set_trace_events(struct cma_mm *mm, const char *events);
 
 /** cma_mm_counter() - a /proc/vmstat counter by name; -ENOENT if unknown. */
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value);

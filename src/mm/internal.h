@@ -490,8 +490,18 @@ static inline bool should_fail_alloc_page(struct cma_mm *mm, unsigned order)
 
 /* ---- trace.c ---- */
 
-void trace_event(struct cma_mm *mm, const char *event, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/*
+ * trace_event(mm, "name", fmt, ...): each call site keeps its event's index
+ * in trace_event_names[], found once, so a chosen set of events costs a
+ * bit test per event rather than a name lookup.
+ */
+#define trace_event(mm, event, ...)						\
+	do {									\
+		static _Atomic int trace_id_ = -1;				\
+		__trace_event(mm, &trace_id_, event, __VA_ARGS__);		\
+	} while (0)
+void __trace_event(struct cma_mm *mm, _Atomic int *id, const char *event, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 static inline bool trace_enabled(const struct cma_mm *mm)
 {
 	return mm->trace_fn != NULL;

@@ -311,6 +311,7 @@ struct cma_mm {
 
 	cma_trace_fn trace_fn;
 	void *trace_ctx;
+	uint32_t trace_events;		/* bit per trace_event_names[]; 0: all */
 	cma_oom_fn oom_fn;
 	void *oom_ctx;
 

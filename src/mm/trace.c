@@ -68,14 +68,52 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%s%#x", n ? "|" : "", gfp);
 }
 
-void trace_event(struct cma_mm *mm, const char *event, const char *fmt, ...)
+/* Every event the library emits, as available_events lists them. */
+static const char *const trace_event_names[] = {
+	"cma_alloc_busy_retry", "cma_alloc_finish", "cma_alloc_start",
+	"cma_release", "cma_wait_on_page_writeback",
+	"mm_compaction_isolate_freepages", "mm_compaction_isolate_migratepages",
+	"mm_compaction_migratepages", "mm_migrate_pages", "mm_migrate_pages_start",
+	"mm_page_alloc", "mm_page_alloc_extfrag", "mm_page_free",
+	"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
+	"mm_vmscan_kswapd_sleep", "mm_vmscan_kswapd_wake",
+	"mm_vmscan_lru_shrink_inactive", "mm_vmscan_wakeup_kswapd",
+	"mm_vmscan_writepage",
+};
+#define NR_TRACE_EVENTS (sizeof(trace_event_names) / sizeof(trace_event_names[0]))
+_Static_assert(NR_TRACE_EVENTS <= 32, "mm->trace_events has a bit per event");
+
+static int trace_event_id(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NR_TRACE_EVENTS; i++)
+		if (strlen(trace_event_names[i]) == len && !strncmp(trace_event_names[i], name, len))
+			return (int)i;
+	return -1;
+}
+
+static bool trace_event_wanted(const struct cma_mm *mm, _Atomic int *id, const char *event)
+{
+	int i;
+
+	if (!mm->trace_events)
+		return true;
+	i = atomic_load_explicit(id, memory_order_relaxed);
+	if (i < 0) {
+		i = trace_event_id(event, strlen(event));
+		VM_BUG_ON(i < 0);	/* an event missing from trace_event_names[] */
+		atomic_store_explicit(id, i, memory_order_relaxed);
+	}
+	return i >= 0 && (mm->trace_events & (1u << i));
+}
+
+void __trace_event(struct cma_mm *mm, _Atomic int *id, const char *event, const char *fmt, ...)
 {
 	cma_trace_fn fn = mm->trace_fn;
 	char line[512];
 	int n;
 	va_list ap;
 
-	if (!fn)
+	if (!fn || !trace_event_wanted(mm, id, event))
 		return;
 	n = snprintf(line, sizeof(line), "%s: ", event);
 	va_start(ap, fmt);
@@ -88,4 +126,35 @@ void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx)
 {
 	mm->trace_ctx = ctx;
 	mm->trace_fn = fn;
+}
+
+/*
+ * What tracing/set_event takes: event names separated by spaces, commas or
+ * newlines; NULL or an empty list enables every event. An unknown name is
+ * -EINVAL and leaves the choice as it was.
+ */
+int cma_mm_set_trace_events(struct cma_mm *mm, const char *events)
+{
+	static const char sep[] = " ,\n\t";
+	uint32_t mask = 0;
+
+	for (const char *p = events; p && *p; ) {
+		size_t len;
+		int id;
+
+		p += strspn(p, sep);
+		len = strcspn(p, sep);
+		if (!len)
+			break;
+		id = trace_event_id(p, len);
+		if (id < 0) {
+			mm_pr_err(mm, "trace: no event '%.*s': accepted the names of the library's TP_printk lines, such as cma_alloc_start or mm_page_alloc\n",
+				      (int)len, p);
+			return -EINVAL;
+		}
+		mask |= 1u << id;
+		p += len;
+	}
+	mm->trace_events = mask;
+	return 0;
 }

@@ -199,8 +199,11 @@ void sim_trace_request(struct sim *s, bool on)
 {
 	if (on)
 		s->busy_retries = s->cma_attempts = 0;
-	if (!s->trace)
-		cma_mm_set_trace(s->mm, on ? trace_sink : NULL, s);
+	if (s->trace)
+		return;
+	/* only the two events counted: formatting every page's would cost the run its speed */
+	cma_mm_set_trace_events(s->mm, on ? "cma_alloc_start cma_alloc_busy_retry" : NULL);
+	cma_mm_set_trace(s->mm, on ? trace_sink : NULL, s);
 }
 
 /* ---- what the run records ---- */
