@@ -7,6 +7,7 @@
  * 3110400 bytes); a frame period of 33 ms is 30 frames per second, and a
  * buffer must be ready before the next frame is due.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "scenario.h"
@@ -275,31 +276,47 @@ const char *scenario_builtin_text(const char *name)
 	return NULL;
 }
 
-int scenario_builtin(const char *name, struct scenario *sc)
+int scenario_builtin(const char *name, struct scenario *sc, char *err, size_t errlen)
 {
 	const char *text = scenario_builtin_text(name);
-	char err[512];
 
-	if (!text || scenario_parse(NULL, text, sc, err, sizeof(err)))
-		return -1;
+	if (!text) {
+		snprintf(err, errlen, "no such built-in scenario");
+		return -ENOENT;
+	}
+	if (scenario_parse(NULL, text, sc, err, errlen))
+		return -EINVAL;
 	snprintf(sc->name, sizeof(sc->name), "%s", name);
 	return 0;
 }
 
 const char *scenario_builtin_names(void)
 {
-	return "camera-browser, video-pinned, mfc-decode, x86-4g";
+	static char names[NR_BUILTINS * (SIM_NAME_MAX + 2)];
+	size_t n = 0;
+
+	if (names[0])
+		return names;
+	for (size_t i = 0; i < NR_BUILTINS; i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", builtins[i].name);
+	return names;
 }
 
-void scenario_list(FILE *out)
+int scenario_list(FILE *out)
 {
 	struct scenario sc;
+	char err[SCENARIO_ERR_MAX];
+	int ret = 0;
 
 	fprintf(out, "scenarios (--scenario NAME, or the path of a scenario file; 'cmasim show NAME' prints one):\n");
 	for (size_t i = 0; i < NR_BUILTINS; i++) {
-		if (scenario_builtin(builtins[i].name, &sc))
+		if (scenario_builtin(builtins[i].name, &sc, err, sizeof(err))) {
+			fprintf(stderr, "cmasim: built-in scenario %s: %s\n", builtins[i].name, err);
+			ret = -EIO;
 			continue;
+		}
 		fprintf(out, "  %-15s %s%s\n", builtins[i].name, sc.description,
 			strcmp(builtins[i].name, SCENARIO_DEFAULT) ? "" : " (the default)");
 	}
+	return ret;
 }
