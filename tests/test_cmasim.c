@@ -482,7 +482,7 @@ static const struct bad_case bad_cases[] = {
 	{ "run: unknown kernel profile", { "run", "--kernel", "2.6" }, NULL, 2,
 	  "cmasim run: --kernel '2.6': no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
 	{ "run: --kernels", { "run", "--kernels", "3.5,6.12" }, NULL, 2,
-	  "--kernels is compare's option: give --kernel 3.5|6.12" },
+	  "--kernels is compare's option: give --kernel 3.5..6.12" },
 	{ "compare: unknown kernel in the list", { "compare", "--kernels", "3.5,6.13" }, NULL, 2,
 	  "cmasim compare: --kernels '3.5,6.13': unknown kernel profile '6.13': accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12), separated by commas" },
 	{ "compare: empty kernel list", { "compare", "--kernels", "," }, NULL, 2,

@@ -155,7 +155,7 @@ static const struct cmd_option run_options[] = {
 	OPT_SEED,
 	OPT_DUMP,
 	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST",
-	  .refused = "--kernels is compare's option: give --kernel 3.5|6.12" },
+	  .refused = "--kernels is compare's option: give --kernel 3.5..6.12" },
 	OPT_HELP_ENTRY,
 };
 
