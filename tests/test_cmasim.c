@@ -498,7 +498,7 @@ static const struct bad_case bad_cases[] = {
 	  "cmasim run: --set 'camera.ring': expected SECTION.KEY=VALUE, e.g. camera.ring=2" },
 	{ "run: --set without a section", { "run", "--set", "ring=2" }, NULL, 2, "--set 'ring=2': expected SECTION.KEY=VALUE" },
 	{ "run: --set of no section", { "run", "--set", "nosuch.ring=2" }, NULL, 2,
-	  "cmasim run: --set nosuch.ring=2: no section 'nosuch' in scenario camera-browser: accepted scenario, cost, browser-cache, browser, kernel, camera, or a workload's kind" },
+	  "cmasim run: --set nosuch.ring=2: no section 'nosuch' in scenario camera-browser: accepted scenario, cost, browser-cache, media, browser, kernel, camera, or a workload's kind" },
 	{ "run: --set of an unknown key", { "run", "--set", "camera.colour=red" }, NULL, 2,
 	  "--set camera.colour=red: [device camera]: unknown key 'colour' in [device camera]; accepted: start, stop, size, period, ring" },
 	{ "run: --set of a bad value", { "run", "--set", "camera.ring=100" }, NULL, 2,
