@@ -91,14 +91,17 @@ static void check_err(const char *err, size_t len, const char *what)
 		fail("%s failed without a one-line message", what);
 }
 
+/* @arg on @im, alloc_contig_pages' choice too whatever the snapshot's profile */
 static void whatif(const struct import_machine *im, const char *arg)
 {
+	struct import_machine with_contig_pages = *im;
 	struct whatif w;
 	char err[IMPORT_ERR_MAX];
 
+	with_contig_pages.contig_pages = true;
 	if (whatif_parse(arg, &w, err, sizeof(err)))
 		fail("whatif_parse refused '%s': %s", arg, err);
-	if (whatif_answer(im, true, &w, err, sizeof(err))) {
+	if (whatif_answer(&with_contig_pages, &w, err, sizeof(err))) {
 		check_err(err, sizeof(err), "whatif_answer");
 		return;
 	}

@@ -306,3 +306,24 @@ int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len)
 		 counted, writeback, isolated, dirty);
 	return -1;
 }
+
+void test_join_or_fail(struct cma_mm *mm, pthread_t thread, const char *what, int seconds)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += seconds;
+	if (!pthread_timedjoin_np(thread, NULL, &deadline))
+		return;
+	for (unsigned c = 0; c < mm->nr_cpus; c++) {
+		struct cpu_slot *slot = &mm->slots[c];
+
+		if (spin_trylock(&slot->lock)) {
+			fprintf(stderr, "cpu %u: pagevec holds %u pages (PAGEVEC_SIZE %d)\n", c,
+				slot->lru_add_pvec.nr, PAGEVEC_SIZE);
+			spin_unlock(&slot->lock);
+		}
+	}
+	fail_msg("a %s thread did not end within %d s: expected every thread to finish", what,
+		 seconds);
+}

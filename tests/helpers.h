@@ -6,6 +6,7 @@
 #ifndef CMA_TESTS_HELPERS_H
 #define CMA_TESTS_HELPERS_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,6 +78,15 @@ int __wrap_cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
 #define SKIP_UNLESS_KERNEL_35() do { if (strcmp(test_kernel(), "3.5")) skip(); } while (0)
 
 struct cma_mm *test_boot(const struct cma_mm_config *cfg);
+
+/*
+ * Join @thread, or fail the test if it has not ended within @seconds: a
+ * stuck thread (what the per-CPU pagevecs hold is printed: a count above
+ * PAGEVEC_SIZE is an overflow) fails rather than hangs the test run. The
+ * stuck thread is left behind; the machine is not destroyed.
+ */
+void test_join_or_fail(struct cma_mm *mm, pthread_t thread, const char *what, int seconds);
+#define TEST_JOIN_DEADLINE	300	/* threads of thousands of operations, slowed down by sanitizers */
 
 /*
  * The machine of @mode with what a case adds: each field nonzero in

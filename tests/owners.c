@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <sched.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
 
 #include "owners.h"
 
@@ -231,6 +235,22 @@ struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t g
 struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed)
 {
 	return owner_fault_ops(o, idx, gfp, seed, NULL);
+}
+
+void owner_fault_range(struct fake_owner *o, uint64_t first, uint64_t n, cma_gfp_t gfp)
+{
+	for (uint64_t i = first; i < first + n; i++)
+		assert_non_null(owner_fault(o, i, gfp, i * 7919 + 1));
+}
+
+bool owner_slot_resident(struct fake_owner *o, uint64_t idx)
+{
+	bool resident;
+
+	pthread_mutex_lock(&o->lock);
+	resident = o->slots[idx].page != NULL;
+	pthread_mutex_unlock(&o->lock);
+	return resident;
 }
 
 struct cma_page *owner_pin(struct fake_owner *o, uint64_t idx)

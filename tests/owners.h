@@ -46,6 +46,10 @@ struct fake_owner *owner_create(struct cma_mm *mm, bool anon, uint64_t nr_slots)
 void owner_destroy(struct fake_owner *o);
 /* Fault in slot @idx (order 0): allocate, fill with bytes from @seed, record the sum. */
 struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed);
+/* Fault in slots @first .. @first + @n - 1, each from its own seed; a failure fails the test. */
+void owner_fault_range(struct fake_owner *o, uint64_t first, uint64_t n, cma_gfp_t gfp);
+/* Whether slot @idx has a page, under the owner's lock (migration and reclaim change slots from other threads). */
+bool owner_slot_resident(struct fake_owner *o, uint64_t idx);
 /* Drop slot @idx (munmap / truncate). */
 void owner_release(struct fake_owner *o, uint64_t idx);
 /* Rewrite slot @idx's bytes through tryget/put; false if it was frozen or not resident. */

@@ -76,12 +76,6 @@ static void set_block_type(struct cma_mm *mm, struct zone *z, unsigned long pfn,
 	spin_unlock(&z->lock);
 }
 
-static void fault_owner(struct fake_owner *o, uint64_t first, uint64_t n)
-{
-	for (uint64_t i = first; i < first + n; i++)
-		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i * 7919 + 1));
-}
-
 /*
  * Fill the machine with file pages until free memory is just above the
  * low watermark (so the allocator's slow path, with its reclaim, never
@@ -455,7 +449,7 @@ static struct cma_page **interleave_unmovable(struct cma_mm *mm, struct fake_own
 			pages[kept++] = pages[i];
 	}
 	cma_drain_all_pages(mm);
-	fault_owner(o, 0, nr_file);
+	owner_fault_range(o, 0, nr_file, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	*nr_pinned = kept;
 	return pages;
@@ -790,10 +784,10 @@ static void isolate_migratepages_range_takes_lru_pages_in_batches(void **state)
 	struct compact_control cc;
 	int calls = 0;
 
-	fault_owner(o, 0, 100);
+	owner_fault_range(o, 0, 100, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	cma_mm_bind_cpu(mm, 1);
-	fault_owner(o, 100, 5);		/* left in CPU 1's pagevec */
+	owner_fault_range(o, 100, 5, CMA_GFP_HIGHUSER_MOVABLE);		/* left in CPU 1's pagevec */
 	cma_mm_bind_cpu(mm, 0);
 	for (int i = 0; i < 10; i++)
 		assert_non_null(unmovable[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
@@ -850,7 +844,7 @@ static void isolate_migratepages_range_skips_mlocked(void **state)
 	struct compact_control cc;
 	struct cma_page *locked;
 
-	fault_owner(o, 0, 8);
+	owner_fault_range(o, 0, 8, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	locked = o->slots[3].page;
 	cma_page_set_mlocked(mm, locked, true);
@@ -882,7 +876,7 @@ static void isolate_migratepages_range_async_skips(void **state)
 	struct compact_control cc;
 	struct cma_page *w;
 
-	fault_owner(o, 0, 64);
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	block = page_to_pfn(mm, o->slots[0].page) & ~(nr - 1);
 	for (unsigned long pfn = block; pfn < block + nr; pfn++)
@@ -946,7 +940,7 @@ static void isolate_migratepages_range_isolates_pinned_page(void **state)
 	struct cma_page *p;
 	unsigned long pfn;
 
-	fault_owner(o, 0, 8);
+	owner_fault_range(o, 0, 8, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	p = o->slots[3].page;
 	pfn = page_to_pfn(mm, p);
@@ -987,7 +981,7 @@ static void isolate_migratepages_range_too_many_isolated(void **state)
 	unsigned long end = z->zone_start_pfn + z->spanned_pages, pfn;
 	struct compact_control cc, other;
 
-	fault_owner(o, 0, 100);
+	owner_fault_range(o, 0, 100, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	compact_control_init(&cc, z, -1, true);
 	pfn = isolate_migratepages_range(z, &cc, z->zone_start_pfn, end);
@@ -1232,7 +1226,7 @@ static void isolate_migratepages_range_contig_scan_counter(void **state)
 		uint64_t contig = counter(mm, "contig_migrate_scanned");
 		struct compact_control cc;
 
-		fault_owner(o, 0, 16);
+		owner_fault_range(o, 0, 16, CMA_GFP_HIGHUSER_MOVABLE);
 		lru_add_drain_all(mm);
 		compact_control_init(&cc, z, -1, true);
 		assert_true(isolate_migratepages_range(z, &cc, z->zone_start_pfn,

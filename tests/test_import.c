@@ -151,7 +151,7 @@ static void import_build_pageblock_types(void **state)
 static void answer(struct import_machine *im, const char *arg, struct whatif *w)
 {
 	assert_int_equal(whatif_parse(arg, w, err, sizeof(err)), 0);
-	assert_int_equal(whatif_answer(im, true, w, err, sizeof(err)), 0);
+	assert_int_equal(whatif_answer(im, w, err, sizeof(err)), 0);
 }
 
 /*
@@ -186,6 +186,51 @@ static void whatif_answer_small(void **state)
 	assert_false(w.best.found);
 	assert_true(w.best.unmovable > 0);
 	import_machine_free(&im);
+	snapshot_free(&s);
+}
+
+/*
+ * Expect alloc_contig_pages' choice where the profile has the function,
+ * by its contig_pages switch (5.5), not by the profile's name: 5.5 and
+ * 6.12 give a range (6.12 pfn 0x2000; 5.5 another, its mlocked pages
+ * taken as 3.5's), 5.4 none; and cmasim import says so under the
+ * release it was given.
+ */
+static void whatif_answer_alloc_contig_pages_from_55(void **state)
+{
+	const char *cmasim = getenv("CMASIM") ? getenv("CMASIM") : "build/cmasim";
+	static const struct { const char *kernel; bool has; } cases[] = {
+		{ "5.4", false }, { "5.5", true }, { "6.12", true },
+	};
+	char cmd[512], line[256];
+	struct snapshot s;
+
+	read_fixture(&s);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct import_machine im;
+		struct whatif w;
+		bool said = false;
+		FILE *p;
+
+		assert_int_equal(import_build(&s, cases[i].kernel, &im, err, sizeof(err)), 0);
+		assert_int_equal(im.contig_pages, cases[i].has);
+		memset(&w, 0, sizeof(w));
+		answer(&im, "16M", &w);
+		assert_int_equal(w.kernel.found, cases[i].has);
+		if (!strcmp(cases[i].kernel, "6.12"))
+			assert_int_equal(w.kernel.start_pfn, 0x2000);
+		import_machine_free(&im);
+		if (access(cmasim, X_OK))
+			continue;
+		snprintf(cmd, sizeof(cmd), "%s import %s --kernel %s --what-if 16M", cmasim, FIXTURE,
+			 cases[i].kernel);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		while (fgets(line, sizeof(line), p))
+			said |= strstr(line, "alloc_contig_pages() would take") != NULL;
+		assert_int_equal(pclose(p), 0);
+		assert_int_equal(said, cases[i].has);
+	}
 	snapshot_free(&s);
 }
 
@@ -368,6 +413,7 @@ int main(void)
 		cmocka_unit_test(import_build_buddyinfo_within_3_percent),
 		cmocka_unit_test(import_build_pageblock_types),
 		cmocka_unit_test(whatif_answer_small),
+		cmocka_unit_test(whatif_answer_alloc_contig_pages_from_55),
 		cmocka_unit_test(whatif_parse_refuses),
 	};
 	const struct CMUnitTest bad[] = {

@@ -40,12 +40,6 @@ static uint64_t counter(struct cma_mm *mm, const char *name)
 	return v;
 }
 
-static void fault_owner(struct fake_owner *o, uint64_t n, cma_gfp_t gfp)
-{
-	for (uint64_t i = 0; i < n; i++)
-		assert_non_null(owner_fault(o, i, gfp, i * 7919 + 1));
-}
-
 /* ---- owners, references, pagevecs ---- */
 
 /*
@@ -146,7 +140,7 @@ static void migrate_pages_moves_bytes_and_owner(void **state)
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_page *old[100];
 
-	fault_owner(o, 100, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 100, CMA_GFP_HIGHUSER_MOVABLE);
 	for (int i = 0; i < 100; i++)
 		old[i] = o->slots[i].page;
 	cma_mm_set_trace(mm, trace_cb, NULL);
@@ -273,7 +267,7 @@ static void migrate_pages_pinned_page_stays(void **state)
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_page *pinned;
 
-	fault_owner(o, 4, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
 	pinned = o->slots[2].page;
 	cma_page_get(mm, pinned);
 	assert_int_equal(isolate_owner(mm, o, &list), 4);
@@ -301,7 +295,7 @@ static void migrate_pages_owner_refusals(void **state)
 	struct fake_owner *o = owner_create(mm, true, 1);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 
-	fault_owner(o, 1, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 1, CMA_GFP_HIGHUSER_MOVABLE);
 	o->refuse_migrate = -EAGAIN;
 	isolate_owner(mm, o, &list);
 	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 1);
@@ -327,7 +321,7 @@ static void migrate_pages_writeback_not_waited(void **state)
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_page *p;
 
-	fault_owner(o, 1, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 1, CMA_GFP_HIGHUSER_MOVABLE);
 	p = o->slots[0].page;
 	isolate_owner(mm, o, &list);
 	page_flags_set(p, PG_writeback);
@@ -348,7 +342,7 @@ static void migrate_pages_keeps_dirty(void **state)
 	struct fake_owner *o = owner_create(mm, false, 8);
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 
-	fault_owner(o, 8, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 8, CMA_GFP_HIGHUSER_MOVABLE);
 	for (int i = 0; i < 8; i += 2)
 		owner_set_dirty(o, i, true);
 	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 4);
@@ -374,7 +368,7 @@ static void migrate_pages_page_freed_under_us(void **state)
 
 	cma_drain_all_pages(mm);
 	before = global_page_state(mm, NR_FREE_PAGES);
-	fault_owner(o, 2, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 2, CMA_GFP_HIGHUSER_MOVABLE);
 	isolate_owner(mm, o, &list);
 	owner_release(o, 0);
 	owner_release(o, 1);
@@ -445,7 +439,7 @@ static void migrate_pages_no_target_is_enomem(void **state)
 	struct page_list list = { PAGE_NIL, PAGE_NIL };
 	struct cma_fault_attr fa = { .probability = 100, .only_migration = true };
 
-	fault_owner(o, 4, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
 	isolate_owner(mm, o, &list);
 	cma_fault_inject(mm, &fa);
 	assert_non_null(owner_fault(o, 3, CMA_GFP_HIGHUSER_MOVABLE, 3) ? NULL : mm); /* slot taken */
@@ -482,7 +476,7 @@ static void migrate_pages_allocates_target_first(void **state)
 	unsigned long before;
 	struct cma_page *p;
 
-	fault_owner(o, 2, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 2, CMA_GFP_HIGHUSER_MOVABLE);
 	p = o->slots[0].page;
 	assert_int_equal(isolate_owner(mm, o, &list), 2);
 	page_list_del(mm, &list, o->slots[1].page);
@@ -526,7 +520,7 @@ static void reclaim_skips_mlocked_pages(void **state)
 	struct fake_owner *o = owner_create(mm, false, 64);
 	unsigned long freed;
 
-	fault_owner(o, 60, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(o, 0, 60, CMA_GFP_HIGHUSER_MOVABLE);
 	lru_add_drain_all(mm);
 	for (uint64_t i = 0; i < 60; i += 10)
 		cma_page_set_mlocked(mm, o->slots[i].page, true);
@@ -589,7 +583,7 @@ static void migrate_pages_races_owner_writes(void **state)
 	pthread_t t;
 
 	r.o = owner_create(mm, false, 64);
-	fault_owner(r.o, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(r.o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
 	assert_int_equal(pthread_create(&t, NULL, writer, &r), 0);
 	for (int round = 0; round < 200; round++) {
 		struct page_list list = { PAGE_NIL, PAGE_NIL };

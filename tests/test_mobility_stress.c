@@ -756,17 +756,6 @@ static void worker_free_block(struct worker *w, struct block *b)
 	w->frees++;
 }
 
-/* Under the owner's lock: migration and reclaim change slots from other threads. */
-static bool slot_resident(struct fake_owner *o, uint64_t idx)
-{
-	bool resident;
-
-	pthread_mutex_lock(&o->lock);
-	resident = o->slots[idx].page != NULL;
-	pthread_mutex_unlock(&o->lock);
-	return resident;
-}
-
 static void worker_step(struct worker *w)
 {
 	uint64_t r = prandom_u64_state(&w->rnd), idx = (r >> 8) % WORKER_SLOTS;
@@ -774,7 +763,7 @@ static void worker_step(struct worker *w)
 	unsigned what = (unsigned)(r % 100);
 
 	if (what < 40) {
-		if (slot_resident(o, idx))
+		if (owner_slot_resident(o, idx))
 			w->resident++;
 		else if (owner_fault_ops(o, idx, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, r, NULL))
 			w->faults++;
@@ -932,35 +921,6 @@ static void uncatch_thread_crashes(void)
 }
 
 /*
- * A thread that does not end within @seconds is stuck: say what the
- * per-CPU pagevecs hold (a count above PAGEVEC_SIZE is an overflow) and
- * fail rather than hang the test run. The stuck thread is left behind;
- * the machine is not destroyed.
- */
-#define JOIN_DEADLINE	300	/* the stress threads, slowed down by sanitizers */
-
-static void join_or_fail(struct cma_mm *mm, pthread_t thread, const char *what, int seconds)
-{
-	struct timespec deadline;
-
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += seconds;
-	if (!pthread_timedjoin_np(thread, NULL, &deadline))
-		return;
-	for (unsigned c = 0; c < mm->nr_cpus; c++) {
-		struct cpu_slot *slot = &mm->slots[c];
-
-		if (spin_trylock(&slot->lock)) {
-			fprintf(stderr, "cpu %u: pagevec holds %u pages (PAGEVEC_SIZE %d)\n", c,
-				slot->lru_add_pvec.nr, PAGEVEC_SIZE);
-			spin_unlock(&slot->lock);
-		}
-	}
-	fail_msg("a %s thread did not end within %d s: expected every thread to finish", what,
-		 seconds);
-}
-
-/*
  * Expect: with four CPUs' worth of owners, pins and unmovable blocks,
  * contiguous allocations on two areas at once and kswapd awake, no held
  * block is ever overwritten, every buffer lands in its own area, every
@@ -1009,9 +969,9 @@ static void threads_two_areas_kswapd(void **state)
 		assert_int_equal(pthread_create(&c[i].thread, NULL, contig_main, &c[i]), 0);
 	}
 	for (unsigned i = 0; i < NR_WORKERS; i++)
-		join_or_fail(mm, w[i].thread, "worker", JOIN_DEADLINE);
+		test_join_or_fail(mm, w[i].thread, "worker", TEST_JOIN_DEADLINE);
 	for (unsigned i = 0; i < 2; i++)
-		join_or_fail(mm, c[i].thread, "contiguous allocator", JOIN_DEADLINE);
+		test_join_or_fail(mm, c[i].thread, "contiguous allocator", TEST_JOIN_DEADLINE);
 	cma_kswapd_stop(mm);
 	uncatch_thread_crashes();
 	pthread_barrier_destroy(&start);
@@ -1135,7 +1095,7 @@ static void pagevec_same_slot_adders_never_overflow(void **state)
 	} while (now.tv_sec - t0.tv_sec < SAME_SLOT_SECONDS);
 	atomic_store(&ss->stop, true);
 	for (int i = 0; i < SAME_SLOT_THREADS; i++) {
-		join_or_fail(ss->mm, th[i], "pagevec adder", 10);
+		test_join_or_fail(ss->mm, th[i], "pagevec adder", 10);
 		adds += ss->adds[i];
 	}
 	uncatch_thread_crashes();

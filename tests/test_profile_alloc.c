@@ -271,6 +271,26 @@ static void kernel_profile_find_release_has_switches_up_to_it(void **state)
 }
 
 /*
+ * Expect: cma_kernel_has() answers by the switch (alloc_contig_pages()
+ * from 5.5, the generic areas from 3.17), whatever spelling of the
+ * release; -EINVAL for a release without a profile or an unknown change.
+ */
+static void cma_kernel_has_by_the_switch(void **state)
+{
+	assert_int_equal(cma_kernel_has("3.5", "contig_pages"), 0);
+	assert_int_equal(cma_kernel_has("5.4", "contig_pages"), 0);
+	assert_int_equal(cma_kernel_has("5.5", "contig_pages"), 1);
+	assert_int_equal(cma_kernel_has("5.05", "contig_pages"), 1);
+	assert_int_equal(cma_kernel_has("6.12", "contig_pages"), 1);
+	assert_int_equal(cma_kernel_has("3.16", "cma_generic"), 0);
+	assert_int_equal(cma_kernel_has("3.17", "cma_generic"), 1);
+	assert_int_equal(cma_kernel_has("6.13", "contig_pages"), -EINVAL);
+	assert_int_equal(cma_kernel_has(NULL, "contig_pages"), -EINVAL);
+	assert_int_equal(cma_kernel_has("6.12", "no_such_change"), -EINVAL);
+	assert_int_equal(cma_kernel_has("6.12", NULL), -EINVAL);
+}
+
+/*
  * Expect: a release before 3.5 or after 6.12, or one that never was, or
  * not a release at all, has no profile, and cma_mm_create refuses it
  * with -EINVAL.
@@ -611,6 +631,7 @@ int main(void)
 		cmocka_unit_test(rmqueue_fallback_steal_boosts_watermarks),
 		cmocka_unit_test(verify_checks_profile_reserves),
 		cmocka_unit_test(kernel_profile_find_release_has_switches_up_to_it),
+		cmocka_unit_test(cma_kernel_has_by_the_switch),
 		cmocka_unit_test(cma_mm_create_refuses_release_out_of_range),
 		cmocka_unit_test(alloc_pages_movable_cma_first_from_57),
 	};

@@ -1348,25 +1348,192 @@ static void policy_registered_from_a_test_runs_through_compare(void **state)
 
 /* ---- scenarios ---- */
 
-/* Expect: every built-in scenario cmasim names parses, the default among them. */
+/*
+ * Expect: every built-in scenario parses, the default among them, and
+ * scenario_builtin_names() (what the "no such scenario" messages offer)
+ * names each one 'cmasim list' lists.
+ */
 static void scenario_builtin_every_one_parses(void **state)
 {
-	char names[256], *save = NULL;
+	char names[512], *save = NULL, *listed = NULL, err[SCENARIO_ERR_MAX];
 	struct scenario *sc = calloc(1, sizeof(*sc));
 	bool seen_default = false;
+	unsigned nr_names = 0, nr_listed = 0;
+	size_t len = 0;
+	FILE *f = open_memstream(&listed, &len);
 
 	assert_non_null(sc);
+	assert_non_null(f);
+	assert_int_equal(scenario_list(f), 0);
+	fclose(f);
 	snprintf(names, sizeof(names), "%s", scenario_builtin_names());
 	for (char *name = strtok_r(names, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
-		if (scenario_builtin(name, sc))
-			fail_msg("built-in scenario %s does not parse", name);
+		char line[64];
+
+		if (scenario_builtin(name, sc, err, sizeof(err)))
+			fail_msg("built-in scenario %s does not parse: %s", name, err);
 		assert_string_equal(sc->name, name);
 		assert_true(sc->nr_wl > 0 && sc->duration_ns > 0 && sc->platform[0]);
 		seen_default |= !strcmp(name, SCENARIO_DEFAULT);
+		snprintf(line, sizeof(line), "\n  %s ", name);
+		if (!strstr(listed, line))
+			fail_msg("scenario_builtin_names() has %s, 'cmasim list' does not", name);
+		nr_names++;
 	}
+	for (const char *l = strchr(listed, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
+		nr_listed++;
+	assert_int_equal(nr_names, nr_listed);
 	assert_true(seen_default);
-	assert_int_equal(scenario_builtin("no-such-scenario", sc), -1);
+	assert_int_equal(scenario_builtin("no-such-scenario", sc, err, sizeof(err)), -ENOENT);
 	assert_null(scenario_builtin_text("no-such-scenario"));
+	free(listed);
+	free(sc);
+}
+
+/* Write @text to DIR/@name in a new directory: the file's path in @path (remove with remove_file). */
+static void write_named_file(char *path, size_t len, const char *name, const char *text)
+{
+	char dir[] = "/tmp/test_sim-XXXXXX";
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void remove_file(char *path)
+{
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
+/*
+ * Expect: a description takes whatever its line carries (the line's 197
+ * characters are the one limit, and refused with a message naming it),
+ * in scenario and platform files alike: neither is cut short or refused
+ * for a smaller buffer of its own.
+ */
+static void scenario_description_as_long_as_its_line(void **state)
+{
+	char desc[184], text[512], path[256], err[SCENARIO_ERR_MAX];
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct platform p;
+
+	assert_non_null(sc);
+	memset(desc, 'd', sizeof(desc) - 1);
+	desc[sizeof(desc) - 1] = '\0';		/* "description = " and it: 197 characters */
+	snprintf(text, sizeof(text), "[scenario]\ndescription = %s\nplatform = arm\nduration = 1s\n[anon a]\nrss = 1M\nrate = 1\n",
+		 desc);
+	if (scenario_parse("test.ini", text, sc, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(sc->description, desc);
+	snprintf(text, sizeof(text), "[scenario]\ndescription = %sd\nplatform = arm\nduration = 1s\n", desc);
+	assert_int_equal(scenario_parse("test.ini", text, sc, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "test.ini:2: line longer than 197 characters"));
+
+	snprintf(text, sizeof(text), "[platform]\ndescription = %s\nbank = 0x40000000 64M\n", desc);
+	write_named_file(path, sizeof(path), "board.ini", text);
+	if (platform_read_file(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	remove_file(path);
+	assert_string_equal(p.description, desc);
+	free(sc);
+}
+
+/*
+ * Expect: a scenario or platform file without a name key is named after
+ * the file, and one whose name does not fit (31 characters) is refused
+ * with the limit, not cut short: two such files would share a name, and
+ * -o's report files with it.
+ */
+static void scenario_file_name_too_long_for_a_default(void **state)
+{
+	static const char scenario[] = "[scenario]\nplatform = arm\nduration = 1s\n[anon a]\nrss = 1M\nrate = 1\n";
+	static const char board[] = "[platform]\nbank = 0x40000000 64M\n";
+	char path[256], err[SCENARIO_ERR_MAX];
+	const char *long_name = "a-scenario-named-past-31-characters";
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct platform p;
+
+	assert_non_null(sc);
+	snprintf(path, sizeof(path), "dir/%s.ini", long_name);
+	assert_int_equal(scenario_parse(path, scenario, sc, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is longer than 31 characters: give the scenario a shorter name (name = ...)"));
+	assert_int_equal(scenario_parse("dir/exactly-31-characters-long-name.ini", scenario, sc, err, sizeof(err)),
+			 0);
+	assert_string_equal(sc->name, "exactly-31-characters-long-name");
+	if (scenario_parse(path, "[scenario]\nname = short\nplatform = arm\nduration = 1s\n[anon a]\nrss = 1M\nrate = 1\n",
+			   sc, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(sc->name, "short");
+
+	write_named_file(path, sizeof(path), "a-platform-named-past-31-chars.ini", board);
+	assert_int_equal(platform_read_file(path, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is longer than 31 characters: give the platform a shorter name (name = ...)"));
+	remove_file(path);
+	write_named_file(path, sizeof(path), "a-platform-named-past-31-chars.ini", "[platform]\nname = short\nbank = 0x40000000 64M\n");
+	if (platform_read_file(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	remove_file(path);
+	assert_string_equal(p.name, "short");
+	free(sc);
+}
+
+/*
+ * Expect: sections are told apart by their whole names, however long:
+ * two workloads whose names share their first 63 characters are not
+ * "given twice"; the reader says what is wrong with the first.
+ */
+static void scenario_file_long_sections_compared_whole(void **state)
+{
+	char name[80], text[512], err[SCENARIO_ERR_MAX];
+	struct scenario *sc = calloc(1, sizeof(*sc));
+
+	assert_non_null(sc);
+	memset(name, 'w', 70);
+	name[70] = '\0';
+	snprintf(text, sizeof(text), "[scenario]\nplatform = arm\nduration = 1s\n[anon %s1]\nrss = 1M\n[anon %s2]\nrss = 1M\n",
+		 name, name);
+	assert_int_equal(scenario_parse("test.ini", text, sc, err, sizeof(err)), -1);
+	assert_null(strstr(err, "appears twice"));
+	assert_non_null(strstr(err, "test.ini:5: [anon w"));
+	assert_non_null(strstr(err, "give the workload a name of 1 to 31"));
+	free(sc);
+}
+
+/*
+ * Expect: the messages that list what is accepted list all of it: every
+ * workload's name (32 of 31 characters) for an override naming none,
+ * every [cost] key for an unknown one.
+ */
+static void scenario_file_accepted_lists_whole(void **state)
+{
+	char *text = malloc(8192), err[SCENARIO_ERR_MAX], last[SIM_NAME_MAX];
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	size_t n;
+
+	assert_non_null(text);
+	assert_non_null(sc);
+	n = (size_t)snprintf(text, 8192, "[scenario]\nplatform = arm\nduration = 1s\n");
+	for (int i = 0; i < SIM_MAX_WORKLOADS; i++) {
+		snprintf(last, sizeof(last), "anon-workload-with-a-long-nam%02d", i);
+		n += (size_t)snprintf(text + n, 8192 - n, "[anon %s]\nrss = 1M\nrate = 1\n", last);
+	}
+	if (scenario_parse("test.ini", text, sc, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(scenario_override(sc, "nosuch.rss", "2M", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, last));
+	assert_non_null(strstr(err, ", or a workload's kind"));
+
+	snprintf(text, 8192, "[scenario]\nplatform = arm\nduration = 1s\n[cost]\nnosuch = 1\n");
+	assert_int_equal(scenario_parse("test.ini", text, sc, err, sizeof(err)), -1);
+	n = strlen(err) - strlen(cost_field_names[NR_COST_FIELDS - 1]);
+	assert_string_equal(err + n, cost_field_names[NR_COST_FIELDS - 1]);
+	free(text);
 	free(sc);
 }
 
@@ -1574,6 +1741,10 @@ int main(void)
 		cmocka_unit_test(cost_transfer_ns_megabytes),
 		cmocka_unit_test(cost_section_overrides_the_profile),
 		cmocka_unit_test(scenario_builtin_every_one_parses),
+		cmocka_unit_test(scenario_description_as_long_as_its_line),
+		cmocka_unit_test(scenario_file_name_too_long_for_a_default),
+		cmocka_unit_test(scenario_file_long_sections_compared_whole),
+		cmocka_unit_test(scenario_file_accepted_lists_whole),
 		cmocka_unit_test(scenario_override_sets_keys_as_the_file),
 		cmocka_unit_test(sim_run_refused_configuration_is_einval),
 		cmocka_unit_test(sim_run_area_not_reserved_is_einval),

@@ -171,9 +171,9 @@ static void run_workers(unsigned nr_workers, const char *name)
 	}
 	assert_int_equal(pthread_create(&d.thread, NULL, drainer_main, &d), 0);
 	for (unsigned i = 0; i < nr_workers; i++)
-		pthread_join(w[i].thread, NULL);
+		test_join_or_fail(mm, w[i].thread, "worker", TEST_JOIN_DEADLINE);
 	atomic_store(&d.stop, true);
-	pthread_join(d.thread, NULL);
+	test_join_or_fail(mm, d.thread, "drainer", TEST_JOIN_DEADLINE);
 	pthread_barrier_destroy(&start);
 
 	for (unsigned i = 0; i < nr_workers; i++) {
@@ -245,7 +245,7 @@ static void free_pages_on_other_cpu_lands_on_its_pcp(void **state)
 	enum zone_type z;
 
 	assert_int_equal(pthread_create(&t, NULL, alloc_on_cpu1, &ra), 0);
-	pthread_join(t, NULL);
+	test_join_or_fail(mm, t, "cpu 1", TEST_JOIN_DEADLINE);
 	assert_non_null(ra.page);
 	z = page_zonenum(ra.page);
 	assert_true(pcp_count(mm, 1, z) > 0);
@@ -323,7 +323,7 @@ static void alloc_free_wait_for_held_slot_lock(void **state)
 		fail();
 	}
 	spin_unlock(&mm->slots[1].lock);
-	pthread_join(t, NULL);
+	test_join_or_fail(mm, t, "cpu 1", TEST_JOIN_DEADLINE);
 	assert_non_null(bp.page);
 	assert_int_equal(atomic_load(&bp.stage), 2);
 	assert_int_equal(counter(mm, "pgalloc_dma") + counter(mm, "pgalloc_normal"), pgalloc + 1);

@@ -74,12 +74,6 @@ static uint64_t counter(struct cma_mm *mm, const char *name)
 	return v;
 }
 
-static void fault_owner(struct fake_owner *o, uint64_t n)
-{
-	for (uint64_t i = 0; i < n; i++)
-		assert_non_null(owner_fault(o, i, GFP_FILE, i * 7919 + 1));
-}
-
 /* Every phase ends here: data intact, machine consistent. */
 static void check_phase(struct vm_test *t, const char *phase)
 {
@@ -142,16 +136,6 @@ static unsigned long balance_gap_of(struct zone *zone)
 	return gap < low_wmark_pages(zone) ? gap : low_wmark_pages(zone);
 }
 
-static bool slot_resident(struct fake_owner *o, uint64_t idx)
-{
-	bool resident;
-
-	pthread_mutex_lock(&o->lock);
-	resident = o->slots[idx].page != NULL;
-	pthread_mutex_unlock(&o->lock);
-	return resident;
-}
-
 /*
  * Fault the empty slots of @o, lowest first, until the Normal zone is
  * below mark @w; returns how many were faulted (on a fresh owner: slots
@@ -167,7 +151,7 @@ static uint64_t fill_below(struct cma_mm *mm, struct fake_owner *o, enum zone_wa
 				    (unsigned long long)n, (int)w);
 			fail();
 		}
-		if (slot_resident(o, i))
+		if (owner_slot_resident(o, i))
 			continue;
 		assert_non_null(owner_fault(o, i, GFP_FILE, i * 31 + 7));
 		n++;
@@ -190,7 +174,7 @@ static void try_to_free_pages_drops_clean_file_pages(void **state)
 	unsigned long free0, lru0, got, rest;
 
 	free0 = free_pages(mm);
-	fault_owner(o, 256);
+	owner_fault_range(o, 0, 256, GFP_FILE);
 	lru0 = file_lru(mm);
 	assert_int_equal(lru0, 256);
 	check_phase(t, "faulted");
@@ -228,7 +212,7 @@ static void try_to_free_pages_skips_dirty_file_pages(void **state)
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, false, 64);
 
-	fault_owner(o, 64);
+	owner_fault_range(o, 0, 64, GFP_FILE);
 	for (uint64_t i = 0; i < 64; i++)
 		owner_set_dirty(o, i, true);
 	assert_int_equal(counter(mm, "nr_dirty"), 64);
@@ -266,7 +250,7 @@ static void try_to_free_pages_keeps_pinned_pages(void **state)
 	struct fake_owner *o = new_owner(t, false, 32);
 	unsigned long free0 = free_pages(mm), got;
 
-	fault_owner(o, 32);
+	owner_fault_range(o, 0, 32, GFP_FILE);
 	for (uint64_t i = 0; i < 32; i += 2)
 		cma_page_get(mm, o->slots[i].page);
 
@@ -293,7 +277,7 @@ static void try_to_free_pages_skips_writeback_pages(void **state)
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, false, 32);
 
-	fault_owner(o, 32);
+	owner_fault_range(o, 0, 32, GFP_FILE);
 	for (uint64_t i = 0; i < 8; i++) {
 		owner_set_dirty(o, i, true);
 		assert_true(cma_page_start_writeback(mm, o->slots[i].page));
@@ -328,8 +312,8 @@ static void try_to_free_pages_refusing_owner_keeps_pages(void **state)
 	struct fake_owner *anon = new_owner(t, true, 32);
 	unsigned long free0 = free_pages(mm), free1;
 
-	fault_owner(file, 32);
-	fault_owner(anon, 32);
+	owner_fault_range(file, 0, 32, GFP_FILE);
+	owner_fault_range(anon, 0, 32, GFP_FILE);
 	file->refuse_reclaim = -EBUSY;
 	anon->refuse_reclaim = -EBUSY;
 	free1 = free_pages(mm);
@@ -370,7 +354,7 @@ static void try_to_free_pages_referenced_pages_go_last(void **state)
 	struct zone *zone = normal(mm);
 	unsigned long got;
 
-	fault_owner(o, 16);
+	owner_fault_range(o, 0, 16, GFP_FILE);
 	lru_add_drain_all(mm);
 	spin_lock(&zone->lru_lock);
 	for (uint64_t i = 0; i < 16; i++) {
@@ -408,7 +392,7 @@ static void try_to_free_pages_honours_gfp_zone(void **state)
 	*state = t;
 	t->mm = mm = test_mm(.dma_end = 16 * MiB);
 	o = new_owner(t, false, 32);
-	fault_owner(o, 32);
+	owner_fault_range(o, 0, 32, GFP_FILE);
 	for (uint64_t i = 0; i < 32; i++)
 		assert_int_equal(page_zonenum(o->slots[i].page), ZONE_NORMAL);
 
@@ -438,7 +422,7 @@ static void perform_reclaim_reports_progress(void **state)
 	int got;
 
 	assert_int_equal(__perform_reclaim(mm, CMA_GFP_HIGHUSER_MOVABLE, 0), 0);
-	fault_owner(o, 100);
+	owner_fault_range(o, 0, 100, GFP_FILE);
 	lru_add_drain_all(mm);
 	got = __perform_reclaim(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	assert_true(got >= (int)SWAP_CLUSTER_MAX);
@@ -456,7 +440,7 @@ static void try_to_free_pages_anon_without_swap_stays(void **state)
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, true, 64);
 
-	fault_owner(o, 64);
+	owner_fault_range(o, 0, 64, GFP_FILE);
 	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
 	assert_int_equal(owner_resident(o), 64);
 	assert_int_equal(count_slots(o, false, true), 0);
@@ -483,7 +467,7 @@ static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
 	struct fake_owner *o = new_owner(t, true, 64);
 	uint64_t scanned, got;
 
-	fault_owner(o, 64);
+	owner_fault_range(o, 0, 64, GFP_FILE);
 	got = cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL);
 	assert_true(got > 0 && got <= 32);
 	assert_int_equal(count_slots(o, false, true), got);
@@ -527,7 +511,7 @@ static void try_to_free_pages_anon_swap_out_is_async(void **state)
 	int calls = 0;
 
 	/* one page: a call scans it once, at priority 0 */
-	fault_owner(o, 1);
+	owner_fault_range(o, 0, 1, GFP_FILE);
 	page = o->slots[0].page;
 	while (!counter(mm, "pswpout")) {
 		assert_true(++calls < 10);
@@ -579,7 +563,7 @@ static void swap_free_returns_slots_to_swap(void **state)
 	struct fake_owner *second = new_owner(t, true, 8);
 	int calls = 0;
 
-	fault_owner(first, 8);
+	owner_fault_range(first, 0, 8, GFP_FILE);
 	while (owner_resident(first)) {
 		assert_true(++calls < 40);
 		cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
@@ -589,7 +573,7 @@ static void swap_free_returns_slots_to_swap(void **state)
 	assert_int_equal(mm->swap_entries, 8);
 	check_phase(t, "first swapped out");
 
-	fault_owner(second, 8);
+	owner_fault_range(second, 0, 8, GFP_FILE);
 	for (int i = 0; i < 8; i++)
 		cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
 	assert_true(owner_resident(second) >= 4);
@@ -634,7 +618,7 @@ static void cma_page_backed_clean_or_on_swap(void **state)
 	struct cma_page *page, *kernel;
 	int calls = 0;
 
-	fault_owner(file, 1);
+	owner_fault_range(file, 0, 1, GFP_FILE);
 	page = file->slots[0].page;
 	assert_true(cma_page_backed(mm, page));
 	cma_page_set_dirty(mm, page, true);
@@ -642,7 +626,7 @@ static void cma_page_backed_clean_or_on_swap(void **state)
 	cma_page_set_dirty(mm, page, false);
 	assert_true(cma_page_backed(mm, page));
 
-	fault_owner(anon, 1);
+	owner_fault_range(anon, 0, 1, GFP_FILE);
 	page = anon->slots[0].page;
 	assert_false(cma_page_backed(mm, page));
 	while (!page_test(page, PG_swapcache)) {
@@ -666,8 +650,8 @@ static void try_to_free_pages_noio_keeps_anon(void **state)
 	struct fake_owner *anon = new_owner(t, true, 32);
 	struct fake_owner *file = new_owner(t, false, 32);
 
-	fault_owner(anon, 32);
-	fault_owner(file, 32);
+	owner_fault_range(anon, 0, 32, GFP_FILE);
+	owner_fault_range(file, 0, 32, GFP_FILE);
 	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_NOIO), 32);
 	assert_int_equal(owner_resident(anon), 32);
 	assert_int_equal(owner_resident(file), 0);
@@ -781,7 +765,7 @@ static void kswapd_step_balanced_machine_untouched(void **state)
 	struct cma_bank bank = { 0, 32 * MiB };
 	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .cmdline = "cma=0" };
 
-	fault_owner(o, 64);
+	owner_fault_range(o, 0, 64, GFP_FILE);
 	assert_int_equal(cma_kswapd_step(mm), 0);
 	assert_int_equal(owner_resident(o), 64);
 	assert_int_equal(counter(mm, "pageoutrun"), 1);
@@ -1008,7 +992,7 @@ static void try_to_free_pages_scans_size_shifted_by_priority(void **state)
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, false, 100);
 
-	fault_owner(o, 100);
+	owner_fault_range(o, 0, 100, GFP_FILE);
 	assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
 	assert_int_equal(counter(mm, "pgscan_direct_normal"), 1);
 	assert_int_equal(owner_resident(o), 99);
@@ -1217,7 +1201,7 @@ static void reclaim_counters_move(void **state)
 
 	for (int i = 0; i < 7; i++)
 		before[i] = counter(mm, names[i]);
-	fault_owner(anon, 16);
+	owner_fault_range(anon, 0, 16, GFP_FILE);
 	fill_below(mm, file, WMARK_LOW);
 	/* more than the file pages: v3.5 reaches a 16-page anon list only at priority 4 */
 	assert_true(cma_try_to_free_pages(mm, 8192, CMA_GFP_KERNEL) >= 64);

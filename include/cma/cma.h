@@ -89,6 +89,15 @@ const char *cma_mm_kernel(const struct cma_mm *mm);
  * release had; the other changes between releases are not modelled.
  */
 const char *cma_kernel_find(const char *name);
+/**
+ * cma_kernel_has() - whether the kernel profile of release @kernel has
+ * the modelled upstream change @change, named as the library's
+ * src/mm/profile.h names its switch ("contig_pages": alloc_contig_pages(),
+ * 5.5): 1 or 0, or -EINVAL for a release without a profile or an unknown
+ * change. For callers that follow the library's choice by the change, not
+ * by the release's name.
+ */
+int cma_kernel_has(const char *kernel, const char *change);
 
 /** cma_mm_dmesg() - the machine's kernel log so far (boot messages, errors). */
 int cma_mm_dmesg(struct cma_mm *mm, FILE *out);

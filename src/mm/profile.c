@@ -3,6 +3,7 @@
  * The kernel profiles (profile.h): a release between 3.5 and 6.12 is
  * 3.5 with every switch whose change that release had.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,10 +18,11 @@
 struct profile_switch {
 	size_t offset;		/* of the bool in struct kernel_profile */
 	unsigned release;	/* the first release with the whole of it */
+	const char *name;	/* the field's, for cma_kernel_has() */
 };
 
 #define SWITCH(field, major, minor) \
-	{ offsetof(struct kernel_profile, field), RELEASE(major, minor) }
+	{ offsetof(struct kernel_profile, field), RELEASE(major, minor), #field }
 
 /* Each switch's release, as profile.h names it; a switch of several changes takes the last one's. */
 static const struct profile_switch switches[] = {
@@ -104,4 +106,14 @@ const char *cma_kernel_find(const char *name)
 	const struct kernel_profile *p = name ? kernel_profile_find(name) : NULL;
 
 	return p ? p->name : NULL;
+}
+
+int cma_kernel_has(const char *kernel, const char *change)
+{
+	const struct kernel_profile *p = kernel ? kernel_profile_find(kernel) : NULL;
+
+	for (size_t i = 0; p && change && i < sizeof(switches) / sizeof(switches[0]); i++)
+		if (!strcmp(switches[i].name, change))
+			return *(const bool *)((const char *)p + switches[i].offset);
+	return -EINVAL;
 }

@@ -19,8 +19,8 @@ static const struct cmd_option import_options[] = {
 	{ .id = O_WHATIF, .name = "what-if", .arg = "SIZE[@ADDR]", .repeats = true, .help_rank = 1,
 	  .help = "where and at what cost a contiguous range of SIZE could be had now\n(at ADDR: that range's cost); repeatable",
 	  .what = "a size, e.g. 1G or 512M@0x100000000" },
-	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5|6.12", .help_rank = 2,
-	  .help = "the kernel profile, replacing the snapshot's (its zoneinfo's layout);\nwith 6.12, --what-if also says what alloc_contig_pages() would take",
+	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5..6.12", .help_rank = 2,
+	  .help = "the kernel profile, replacing the snapshot's (its zoneinfo's layout);\nwith one that has alloc_contig_pages() (5.5 on), --what-if also says\nwhat it would take",
 	  .what = "a kernel profile (" PLATFORM_KERNELS_ACCEPTED ")" },
 	{ .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 3,
 	  .help = "print the imported machine's /proc/NAME, as boot --dump does; repeatable",
@@ -191,7 +191,6 @@ static int import_and_report(const struct import_args *a)
 	char err[IMPORT_ERR_MAX];
 	struct snapshot s;
 	struct import_machine im;
-	bool kernel_rule;
 	int ret = snapshot_read(a->dir, &s, err, sizeof(err));
 
 	if (ret) {
@@ -204,9 +203,8 @@ static int import_and_report(const struct import_args *a)
 		snapshot_free(&s);
 		return ret;
 	}
-	kernel_rule = !strcmp(im.kernel, "6.12");
 	for (unsigned i = 0; i < a->nr_whatifs && !ret; i++) {
-		ret = whatif_answer(&im, kernel_rule, &a->whatifs[i], err, sizeof(err));
+		ret = whatif_answer(&im, &a->whatifs[i], err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "cmasim import: %s\n", err);
 	}
@@ -216,7 +214,7 @@ static int import_and_report(const struct import_args *a)
 		print_summary(&im, &s, a->dir, stdout);
 		ret = compare_buddyinfo(&im, &s, stdout);
 		for (unsigned i = 0; i < a->nr_whatifs; i++)
-			whatif_print(&im, &a->whatifs[i], kernel_rule, stdout);
+			whatif_print(&im, &a->whatifs[i], stdout);
 	}
 	for (unsigned i = 0; i < a->nr_dumps && !ret; i++) {
 		printf("\n==> %s%s <==\n", proc_dir_of(a->dumps[i]), a->dumps[i]);

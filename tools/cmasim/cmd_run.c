@@ -4,6 +4,7 @@
  * reported as text, JSON or HTML. Their options are the tables below.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,7 +155,7 @@ static const struct cmd_option run_options[] = {
 	OPT_SEED,
 	OPT_DUMP,
 	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST",
-	  .refused = "--kernels is compare's option: give --kernel 3.5|6.12" },
+	  .refused = "--kernels is compare's option: give --kernel 3.5..6.12" },
 	OPT_HELP_ENTRY,
 };
 
@@ -315,10 +316,15 @@ static int outdir_path(struct run_args *a, const struct scenario *sc, bool compa
 
 int load_scenario(const char *arg, struct scenario *sc)
 {
-	char err[768];
+	char err[SCENARIO_ERR_MAX + PATH_MAX];
+	int ret = scenario_builtin(arg, sc, err, sizeof(err));
 
-	if (!scenario_builtin(arg, sc))
+	if (!ret)
 		return 0;
+	if (ret != -ENOENT) {
+		fprintf(stderr, "cmasim: built-in scenario %s: %s\n", arg, err);
+		return -EIO;
+	}
 	if (!strchr(arg, '/') && !strchr(arg, '.') && access(arg, F_OK)) {
 		fprintf(stderr, "cmasim: --scenario '%s': no such scenario: accepted %s (see 'cmasim list'), or the path of a scenario file\n",
 			arg, scenario_builtin_names());

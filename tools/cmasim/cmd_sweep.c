@@ -175,7 +175,7 @@ static int check_value(const struct scenario *sc, struct scenario *scratch, cons
 {
 	char what[160];
 
-	char err[768];
+	char err[SCENARIO_ERR_MAX];
 	uint64_t v;
 
 	if (!*value || strpbrk(value, "\t\n")) {

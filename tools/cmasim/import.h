@@ -126,6 +126,7 @@ void page_kinds_free(struct page_kinds *pk);
 struct import_machine {
 	struct cma_mm *mm;
 	const char *kernel;		/* its profile */
+	bool contig_pages;		/* the profile has alloc_contig_pages() (its contig_pages switch) */
 	struct import_zone zones[IMPORT_MAX_ZONES];	/* the snapshot's */
 	unsigned nr_zones;
 	unsigned long pageblock_pages;
@@ -161,18 +162,16 @@ struct whatif {
 	bool at_set;
 	cma_phys_t at;			/* SIZE@ADDR */
 	struct whatif_range best;	/* fewest pages to move, none unmovable (or at @at) */
-	struct whatif_range kernel;	/* 6.12's alloc_contig_pages' choice */
+	struct whatif_range kernel;	/* alloc_contig_pages' choice, if the profile has it */
 	unsigned long ranges, blocked;	/* candidate ranges, and those with an unmovable page */
 	unsigned long unmovable_pages;	/* in the candidate ranges */
 };
 
 /* "1G", "512M@0x100000000" into @w; -EINVAL after writing why to @err. */
 int whatif_parse(const char *arg, struct whatif *w, char *err, size_t errlen);
-/* Answer @w on @im's machine; @kernel_rule: also 6.12's alloc_contig_pages' choice. */
-int whatif_answer(const struct import_machine *im, bool kernel_rule, struct whatif *w, char *err,
-		  size_t errlen);
-void whatif_print(const struct import_machine *im, const struct whatif *w, bool kernel_rule,
-		  FILE *out);
+/* Answer @w on @im's machine, and alloc_contig_pages' choice if its profile has that. */
+int whatif_answer(const struct import_machine *im, struct whatif *w, char *err, size_t errlen);
+void whatif_print(const struct import_machine *im, const struct whatif *w, FILE *out);
 
 /* ---- import_report.c ---- */
 

@@ -231,6 +231,7 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		return -EINVAL;
 	}
 	im->kernel = cfg.kernel;
+	im->contig_pages = cma_kernel_has(cfg.kernel, "contig_pages") == 1;
 	memcpy(im->zones, s->zones, sizeof(im->zones));
 	im->nr_zones = s->nr_zones;
 	im->pageblock_pages = 1ul << s->pageblock_order;

@@ -41,7 +41,7 @@ int import_report_html(const struct import_machine *im, const char *dir, const s
 
 			if (!m)
 				break;
-			whatif_print(im, &w[i], !strcmp(im->kernel, "6.12"), m);
+			whatif_print(im, &w[i], m);
 			fclose(m);
 			html_escape(out, text);
 			free(text);

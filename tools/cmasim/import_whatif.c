@@ -226,8 +226,7 @@ static void kernel_range(const struct import_machine *im, unsigned long n, struc
 	r->tried_scanned = scanned;
 }
 
-int whatif_answer(const struct import_machine *im, bool kernel_rule, struct whatif *w, char *err,
-		  size_t errlen)
+int whatif_answer(const struct import_machine *im, struct whatif *w, char *err, size_t errlen)
 {
 	unsigned long n = (unsigned long)((w->bytes + PAGE_BYTES - 1) / PAGE_BYTES);
 
@@ -249,7 +248,7 @@ int whatif_answer(const struct import_machine *im, bool kernel_rule, struct what
 			if (fate_of(im, im->pk.kind[p]) == F_UNMOVABLE && im->pk.kind[p] != PK_RESERVED)
 				w->unmovable_pages++;
 	}
-	if (kernel_rule)
+	if (im->contig_pages)
 		kernel_range(im, n, w);
 	return 0;
 }
@@ -267,9 +266,10 @@ static void print_range(const char *what, const struct whatif_range *r, FILE *ou
 		fprintf(out, "    not possible: %lu unmovable pages in it\n", r->unmovable);
 }
 
-void whatif_print(const struct import_machine *im, const struct whatif *w, bool kernel_rule,
-		  FILE *out)
+void whatif_print(const struct import_machine *im, const struct whatif *w, FILE *out)
 {
+	char what[64];
+
 	fprintf(out, "what-if %" PRIu64 " bytes (%lu pages)", w->bytes,
 		(unsigned long)((w->bytes + PAGE_BYTES - 1) / PAGE_BYTES));
 	if (w->at_set)
@@ -284,13 +284,15 @@ void whatif_print(const struct import_machine *im, const struct whatif *w, bool 
 	if (!w->at_set)
 		fprintf(out, "  ranges looked at (pageblock steps, one zone each): %lu, %lu impossible for an unmovable page; %lu unmovable pages on the machine (reserved ones aside)\n",
 			w->ranges, w->blocked, w->unmovable_pages);
-	if (!kernel_rule)
+	if (!im->contig_pages)
 		return;
+	snprintf(what, sizeof(what), "Linux %s alloc_contig_pages() would take", im->kernel);
 	if (w->kernel.found) {
-		print_range("Linux 6.12 alloc_contig_pages() would take", &w->kernel, out);
+		print_range(what, &w->kernel, out);
 		fprintf(out, "    after %u failed tries (%" PRIu64 " pages looked at)\n", w->kernel.tried,
 			w->kernel.tried_scanned);
 	} else {
-		fprintf(out, "  Linux 6.12 alloc_contig_pages() would fail, after %u tries\n", w->kernel.tried);
+		fprintf(out, "  Linux %s alloc_contig_pages() would fail, after %u tries\n", im->kernel,
+			w->kernel.tried);
 	}
 }

@@ -14,8 +14,7 @@
 
 #include "inifile.h"
 
-#define LINE_MAX_CHARS	197		/* inih's INI_MAX_LINE (200) less "\r\n\0" */
-#define PRESCAN_HEADERS	64		/* sections checked for repeats */
+#define PRESCAN_HEADERS	64		/* sections checked for repeats: more than a file can hold */
 
 char *ini_read_text(const char *path, const char *what, char *err, size_t errlen)
 {
@@ -48,7 +47,8 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 {
 	int line = 0, header_line = 0, nr_headers = 0;
 	bool header_has_keys = true;
-	char header[64] = "", headers[PRESCAN_HEADERS][64];
+	/* the names between the brackets, in the text: compared whole, however long */
+	struct { const char *name; int len; } header = { "", 0 }, headers[PRESCAN_HEADERS];
 
 	for (const char *s = text; *s; ) {
 		size_t len = strcspn(s, "\n");
@@ -56,9 +56,9 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 		bool blank = t >= s + len || *t == ';' || *t == '#';
 
 		line++;
-		if (len > LINE_MAX_CHARS) {
+		if (len > INI_LINE_MAX_CHARS) {
 			snprintf(err, errlen, "line longer than %d characters: split the value over repeated keys or shorten it",
-				 LINE_MAX_CHARS);
+				 INI_LINE_MAX_CHARS);
 			return line;
 		}
 		if (!blank && t > s) {
@@ -70,14 +70,16 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 				goto no_keys;
 			header_line = line;
 			header_has_keys = false;
-			snprintf(header, sizeof(header), "%.*s", (int)(strcspn(t + 1, "]\n")), t + 1);
+			header.name = t + 1;
+			header.len = (int)strcspn(t + 1, "]\n");
 			for (int i = 0; i < nr_headers; i++)
-				if (!strcmp(headers[i], header)) {
-					snprintf(err, errlen, "[%s] appears twice: give each section once", header);
+				if (headers[i].len == header.len && !memcmp(headers[i].name, header.name, header.len)) {
+					snprintf(err, errlen, "[%.*s] appears twice: give each section once", header.len,
+						 header.name);
 					return line;
 				}
 			if (nr_headers < PRESCAN_HEADERS)
-				strcpy(headers[nr_headers++], header);
+				headers[nr_headers++] = header;
 		} else if (!blank) {
 			header_has_keys = true;
 		}
@@ -86,7 +88,7 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 	if (header_has_keys)
 		return 0;
 no_keys:
-	snprintf(err, errlen, "[%s] has no keys: give it its keys, or remove it", header);
+	snprintf(err, errlen, "[%.*s] has no keys: give it its keys, or remove it", header.len, header.name);
 	return header_line;
 }
 

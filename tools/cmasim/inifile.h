@@ -12,6 +12,10 @@
 #include <stdint.h>
 
 #define INI_FILE_MAX_BYTES	(1 << 20)
+/* The longest line libinih reads whole: its INI_MAX_LINE (200) less "\r\n\0". */
+#define INI_LINE_MAX_CHARS	197
+/* A text field of this size holds any value a line can carry: the line is its one limit. */
+#define INI_TEXT_MAX		(INI_LINE_MAX_CHARS + 1)
 
 /*
  * The text of @path, NUL-terminated (free() it), or NULL after writing

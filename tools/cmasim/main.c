@@ -28,13 +28,15 @@ struct command {
 /* cmasim list: the built-in platforms and scenarios. */
 static int cmd_list(int argc, char **argv)
 {
+	int ret;
+
 	if (argc > 1) {
 		fprintf(stderr, "cmasim list: unexpected argument '%s': list takes none\n", argv[1]);
 		return -EINVAL;
 	}
 	platform_list(stdout);
-	scenario_list(stdout);
-	return fflush(stdout) ? -EIO : 0;
+	ret = scenario_list(stdout);
+	return fflush(stdout) ? -EIO : ret;
 }
 
 static const struct command commands[] = {

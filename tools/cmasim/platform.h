@@ -10,6 +10,8 @@
 
 #include <cma/cma.h>
 
+#include "inifile.h"
+
 #define PLATFORM_MAX_BANKS	16
 #define PLATFORM_MAX_DEVICES	32	/* at most 32: platform_file.c keeps a bit per device */
 #define PLATFORM_NAME_MAX	32	/* device and platform names, with the NUL */
@@ -55,7 +57,7 @@ typedef void (*board_reserve_fn)(struct cma_mm *mm, const struct platform *p,
 
 struct platform {
 	char name[PLATFORM_NAME_MAX];
-	char description[160];
+	char description[INI_TEXT_MAX];	/* whatever its line carries */
 	/*
 	 * arch, geometry, zone limits, cpus, pool size, and cfg.kernel, the
 	 * kernel profile the board boots with (NULL: 3.5); banks, cmdline

@@ -44,7 +44,7 @@
 
 struct reader {
 	struct platform *p;
-	char err[256];			/* the first error, without file and line */
+	char err[512];			/* the first error, without file and line */
 	char section[64];		/* the section the previous key was in */
 	int device;			/* its device index, -1 for [platform] */
 	bool platform_seen;
@@ -359,13 +359,17 @@ int platform_read_file(const char *path, struct platform *p, char *err, size_t e
 	if (!text)
 		return -1;
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", base);
+	if (strlen(base) < sizeof(p->name))	/* the file's name, unless cut short */
+		strcpy(p->name, base);
 	snprintf(p->description, sizeof(p->description), "from %s", path);
 	line = ini_prescan(text, r.err, sizeof(r.err));
 	if (!line)
 		line = ini_parse_text(text, on_key, &r, r.err);
 	free(text);
-	if (!line && check_platform(&r))
+	if (!line && !p->name[0])
+		fail(&r, "the file's name, %s, is longer than %d characters: give the platform a shorter name (name = ...)",
+		     base, PLATFORM_NAME_MAX - 1);
+	if (!line && !r.err[0] && check_platform(&r))
 		return 0;
 	if (line > 0 && !r.err[0])
 		fail(&r, "expected 'key = value', '[platform]', '[device NAME]', a comment or a blank line");

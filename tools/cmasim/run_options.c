@@ -54,7 +54,7 @@ int scenario_overrides_option(struct scenario_overrides *o, int id, const char *
 static int apply_one(struct scenario *sc, const char *opt, const char *key, size_t key_len,
 		     const char *value, const char *cmd)
 {
-	char name[128], err[768];
+	char name[128], err[SCENARIO_ERR_MAX];
 
 	snprintf(name, sizeof(name), "%.*s", (int)key_len, key);
 	if (!scenario_override(sc, name, value, err, sizeof(err)))
@@ -65,7 +65,7 @@ static int apply_one(struct scenario *sc, const char *opt, const char *key, size
 
 int scenario_overrides_apply(struct scenario *sc, const struct scenario_overrides *o, const char *cmd)
 {
-	char err[768], opt[160];
+	char err[SCENARIO_ERR_MAX], opt[160];
 
 	if (o->cmdline && apply_one(sc, "--cmdline", "scenario.cmdline", 16, o->cmdline, cmd))
 		return -EINVAL;

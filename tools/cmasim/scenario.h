@@ -14,11 +14,14 @@
 #include <stdio.h>
 
 #include "cost.h"
+#include "inifile.h"
 #include "result.h"
 
 #define SIM_MAX_WORKLOADS	32
 #define SIM_MAX_SNAPSHOTS	8
 #define SIM_MAX_SLAB_ORDERS	8
+/* room for any message the scenario reader writes: every workload's name, every key */
+#define SCENARIO_ERR_MAX	2048
 
 struct scenario;
 struct wl_spec;
@@ -173,7 +176,7 @@ struct platform;
 
 struct scenario {
 	char name[SIM_NAME_MAX];
-	char description[160];
+	char description[INI_TEXT_MAX];	/* whatever its line carries */
 	char platform[256];		/* a built-in platform's name, or a path */
 	char cmdline[512];		/* "" with !cmdline_set: the platform's */
 	bool cmdline_set;
@@ -229,9 +232,14 @@ int scenario_check(struct scenario *sc, char *err, size_t errlen);
 bool scenario_parse_cma(const char *s, uint64_t *bytes);
 #define SCENARIO_CMA_SYNTAX "a size in bytes with an optional K, M, G, T, P or E suffix, e.g. 64M (0: no default area)"
 
-/* The built-in scenario @name into @sc: 0, or -1 if there is none. */
-int scenario_builtin(const char *name, struct scenario *sc);
-void scenario_list(FILE *out);
+/*
+ * The built-in scenario @name into @sc: 0, -ENOENT if there is none, or
+ * -EINVAL if its text does not parse (a bug: @err says where).
+ */
+int scenario_builtin(const char *name, struct scenario *sc, char *err, size_t errlen);
+/* The built-in scenarios, a line each: 0, or -EIO after saying on stderr which did not parse. */
+int scenario_list(FILE *out);
+/* Every built-in scenario's name, joined by ", ". */
 const char *scenario_builtin_names(void);
 /* The built-in scenario's INI text (for cmasim(1)'s example and tests). */
 const char *scenario_builtin_text(const char *name);

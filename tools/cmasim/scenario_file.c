@@ -154,7 +154,7 @@ enum section { SEC_NONE, SEC_SCENARIO, SEC_COST, SEC_WORKLOAD };
 struct reader {
 	struct scenario *sc;
 	const char *path;
-	char err[512];
+	char err[SCENARIO_ERR_MAX];
 	char section[64];
 	enum section cur;
 	struct wl_spec *wl;		/* the current workload section */
@@ -474,7 +474,7 @@ static int override_section(struct reader *r, const char *section)
 {
 	struct scenario *sc = r->sc;
 	struct wl_spec *match = NULL;
-	char names[256] = "";
+	char names[SIM_MAX_WORKLOADS * (SIM_NAME_MAX + 2)] = "";
 	size_t n = 0;
 
 	if (!strcmp(section, "scenario") || !strcmp(section, "cost")) {
@@ -553,17 +553,21 @@ int scenario_override(struct scenario *sc, const char *key, const char *value, c
 int scenario_parse(const char *path, const char *text, struct scenario *sc, char *err, size_t errlen)
 {
 	struct reader r = { .sc = sc, .path = path };
-	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	int line;
+	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path ? path : "scenario";
+	int base_len = (int)strcspn(base, "."), line;
 
 	memset(sc, 0, sizeof(*sc));
-	snprintf(sc->name, sizeof(sc->name), "%.*s", (int)strcspn(base ? base : "scenario", "."),
-		 base ? base : "scenario");
+	/* the file's name, unless cut short: reports and -o's files go by the name */
+	if (base_len < SIM_NAME_MAX)
+		snprintf(sc->name, sizeof(sc->name), "%.*s", base_len, base);
 	sc->seed = 1;
 	line = ini_prescan(text, r.err, sizeof(r.err));
 	if (!line)
 		line = ini_parse_text(text, on_key, &r, r.err);
-	if (!line && check_scenario(&r))
+	if (!line && !sc->name[0])
+		fail(&r, "the file's name, %.*s, is longer than %d characters: give the scenario a shorter name (name = ...)",
+		     base_len, base, SIM_NAME_MAX - 1);
+	if (!line && !r.err[0] && check_scenario(&r))
 		return 0;
 	if (line > 0 && !r.err[0])
 		fail(&r, "expected 'key = value', a [section], a comment or a blank line");
