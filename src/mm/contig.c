@@ -34,7 +34,9 @@ static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page 
  * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
  * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
  * MIGRATE_SYNC before v3.5 was released: a page under writeback is waited
- * for). Returns 0, -EBUSY, -ENOMEM or -EINTR (isolation aborted). Under
+ * for). Returns 0, -EBUSY, -ENOMEM or -EINTR (isolation aborted). v3.5
+ * empties only this CPU's pagevecs first (migrate_prep_local);
+ * contig_drain_all (3.8) every CPU's (migrate_prep). Under
  * contig_v6, 6.12's: the pagevecs disabled for the whole migration
  * (lru_cache_disable, so that a page sitting in another CPU's pagevec is
  * seen), migrate_pages with MR_CONTIG_RANGE, -ENOMEM ending it at once.
@@ -57,6 +59,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 	page_list_init(&cc.freepages);
 	if (v6)
 		lru_cache_disable(mm);
+	else if (mm->kernel.contig_drain_all)
+		lru_add_drain_all(mm);	/* migrate_prep */
 	else
 		lru_add_drain(mm);	/* migrate_prep_local */
 	while (pfn < end || !page_list_empty(&cc.migratepages)) {
