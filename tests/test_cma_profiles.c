@@ -186,6 +186,42 @@ static void alloc_contig_range_drains_every_cpu_first_from_38(void **state)
 }
 
 /*
+ * Expect (4.5 "mm/cma: always check which page caused allocation
+ * failure", alloc_contig_range): a page whose owner refuses migration
+ * makes the range -EBUSY on 4.4 and 4.5 alike, but 4.4 gives up as soon
+ * as migration does, while 4.5 drains (a second lru_add_drain_all) and
+ * lets test_pages_isolated find and report the busy page.
+ */
+static void alloc_contig_range_busy_page_tested_from_45(void **state)
+{
+	static const char *const releases[] = { "4.4", "4.5" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct cma_mm *mm = test_mm(.kernel = releases[i]);
+		struct fake_owner *o = owner_create(mm, false, 1);
+		uint64_t before, after;
+		unsigned long pfn;
+		char *log;
+
+		assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
+		lru_add_drain_all(mm);
+		o->refuse_migrate = -EAGAIN;
+		pfn = cma_page_to_pfn(mm, o->slots[0].page);
+		assert_int_equal(cma_mm_counter(mm, "lru_add_drain_all", &before), 0);
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+		assert_int_equal(cma_mm_counter(mm, "lru_add_drain_all", &after), 0);
+		assert_int_equal(after - before, i ? 2 : 1);
+		log = dmesg(mm);
+		assert_int_equal(strstr(log, "test_pages_isolated") != NULL, i == 1);
+		free(log);
+		o->refuse_migrate = 0;
+		owner_destroy(o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
  * Expect: alloc_contig_range migrates in MIGRATE_SYNC_LIGHT with v3.5's
  * trace line; 6.12 in MIGRATE_SYNC with MR_CONTIG_RANGE, its
  * mm_migrate_pages_start and its mm_migrate_pages TP_printk.
@@ -759,6 +795,7 @@ int main(void)
 		cmocka_unit_test(alloc_contig_range_granularity_by_profile),
 		cmocka_unit_test(alloc_contig_range_other_cpu_pagevec_by_profile),
 		cmocka_unit_test(alloc_contig_range_drains_every_cpu_first_from_38),
+		cmocka_unit_test(alloc_contig_range_busy_page_tested_from_45),
 		cmocka_unit_test(alloc_contig_range_migrate_reason_by_profile),
 		cmocka_unit_test(alloc_contig_range_watermark_bump_by_profile),
 		cmocka_unit_test(cma_alloc_failure_message_by_profile),

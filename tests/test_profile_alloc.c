@@ -258,12 +258,14 @@ static void kernel_profile_find_release_has_switches_up_to_it(void **state)
 		     k35->watermark_boost || k35->contig_v6 || k35->contig_pages ||
 		     k35->boot_free_to_tail || k35->cma_stats || k35->longterm_migrate ||
 		     k35->batched_unmap_flush || k35->migrate_wait_at_once || k35->proc_v6 ||
-		     k35->arm64 || k35->contig_drain_all || k35->drain_pcp_wq || k35->drain_pcp_remote);
+		     k35->arm64 || k35->contig_drain_all || k35->drain_pcp_wq || k35->drain_pcp_remote ||
+		     k35->contig_busy_test);
 	assert_true(k612->alloc_cma && k612->cma_generic && k612->highatomic && k612->cma_balance &&
 		    k612->watermark_boost && k612->contig_v6 && k612->contig_pages &&
 		    k612->boot_free_to_tail && k612->cma_stats && k612->longterm_migrate &&
 		    k612->batched_unmap_flush && k612->migrate_wait_at_once && k612->proc_v6 &&
-		    k612->arm64 && k612->contig_drain_all && k612->drain_pcp_wq && k612->drain_pcp_remote);
+		    k612->arm64 && k612->contig_drain_all && k612->drain_pcp_wq && k612->drain_pcp_remote &&
+		    k612->contig_busy_test);
 	assert_ptr_equal(kernel_profile_find(NULL), k35);
 	assert_string_equal(cma_kernel_find("4.08"), "4.8");
 	assert_string_equal(cma_kernel_find("3.19"), "3.19");
@@ -291,6 +293,8 @@ static void kernel_profile_find_drains_by_release(void **state)
 	assert_true(k411->drain_pcp_wq && k414->drain_pcp_wq && k519->drain_pcp_wq);
 	assert_false(k411->drain_pcp_remote || k414->drain_pcp_remote || k519->drain_pcp_remote);
 	assert_true(k60->drain_pcp_remote);
+	assert_false(kernel_profile_find("4.4")->contig_busy_test);
+	assert_true(kernel_profile_find("4.5")->contig_busy_test && k414->contig_busy_test);
 }
 
 /*

@@ -238,7 +238,7 @@ done:
 	return ret;
 }
 
-/* alloc_contig_range of v3.5 (the seeds). */
+/* alloc_contig_range of v3.5 (the seeds), with the 3.8 and 4.5 switches of the releases between. */
 static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsigned long end,
 				  int migratetype)
 {
@@ -251,14 +251,23 @@ static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsign
 	if (ret)
 		return ret;
 	ret = __alloc_contig_migrate_range(mm, start, end);
-	if (ret)
+	/*
+	 * contig_busy_test (4.5): a busy page is test_pages_isolated's to
+	 * find and report, from the start of the free block holding @start
+	 * or from @start itself when there is none.
+	 */
+	if (ret && !(ret == -EBUSY && mm->kernel.contig_busy_test))
 		goto done;
 	/* pages put back or freed on other CPUs must reach the buddy lists */
 	lru_add_drain_all(mm);
 	drain_all_pages(mm);
-	ret = find_outer_start(mm, start, &outer_start);
-	if (ret)
-		goto done;
+	if (mm->kernel.contig_busy_test) {
+		outer_start = find_large_buddy(mm, start);
+	} else {
+		ret = find_outer_start(mm, start, &outer_start);
+		if (ret)
+			goto done;
+	}
 	if (test_pages_isolated(mm, outer_start, end)) {
 		mm_printk(mm, "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
 			  outer_start, end);

@@ -164,6 +164,14 @@ struct kernel_profile {
 	 * work item, no IPI.
 	 */
 	bool drain_pcp_remote;
+	/*
+	 * "mm/cma: always check which page caused allocation failure" (4.5):
+	 * neither a -EBUSY from __alloc_contig_migrate_range nor a start
+	 * page outside any free block ends alloc_contig_range: it drains
+	 * and lets test_pages_isolated decide (and report the busy page),
+	 * as 6.12 does.
+	 */
+	bool contig_busy_test;
 };
 
 /*
