@@ -103,6 +103,18 @@ static void alloc_contig_range_granularity_by_profile(void **state)
 	}
 }
 
+/* A movable page of @o's slot 0 faulted on CPU 1: it waits in CPU 1's pagevec, off the LRU; back on CPU 0. */
+static struct cma_page *fault_in_other_cpu_pagevec(struct cma_mm *mm, struct fake_owner *o)
+{
+	struct cma_page *page;
+
+	cma_mm_bind_cpu(mm, 1);
+	page = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 7);
+	assert_non_null(page);
+	cma_mm_bind_cpu(mm, 0);
+	return page;
+}
+
 /*
  * Expect (5.13 "mm: disable LRU pagevec during the migration
  * temporarily"): a movable page still in another CPU's pagevec is not on
@@ -115,14 +127,8 @@ static void alloc_contig_range_other_cpu_pagevec_by_profile(void **state)
 	for_each_kernel(k) {
 		struct cma_mm *mm = test_mm(.cpus = 2, .kernel = *k);
 		struct fake_owner *o = owner_create(mm, true, 1);
-		struct cma_page *page;
-		unsigned long pfn;
-
-		cma_mm_bind_cpu(mm, 1);
-		page = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 7);
-		assert_non_null(page);
-		cma_mm_bind_cpu(mm, 0);
-		pfn = cma_page_to_pfn(mm, page);
+		struct cma_page *page = fault_in_other_cpu_pagevec(mm, o);
+		unsigned long pfn = cma_page_to_pfn(mm, page);
 		if (!is_v6(mm)) {
 			assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
 			assert_ptr_equal(o->slots[0].page, page);
@@ -134,6 +140,82 @@ static void alloc_contig_range_other_cpu_pagevec_by_profile(void **state)
 		assert_true(owner_check(o) >= 0);
 		owner_destroy(o);
 		lru_add_drain_all(mm);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (3.8 "mm: use migrate_prep() instead of migrate_prep_local()",
+ * __alloc_contig_migrate_range): the same page in another CPU's pagevec
+ * is still -EBUSY on 3.7, which drains only its own CPU's; from 3.8 on
+ * (4.14 here, the RPi and Android sources' kernel) migrate_prep empties
+ * every CPU's first and the page moves: alloc_contig_range then calls
+ * lru_add_drain_all twice (before migrating and after), where 3.7 calls
+ * it once.
+ */
+static void alloc_contig_range_drains_every_cpu_first_from_38(void **state)
+{
+	static const char *const releases[] = { "3.7", "3.8", "4.14" };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct cma_mm *mm = test_mm(.cpus = 2, .kernel = releases[i]);
+		struct fake_owner *o = owner_create(mm, true, 1);
+		struct cma_page *page = fault_in_other_cpu_pagevec(mm, o);
+		unsigned long pfn = cma_page_to_pfn(mm, page);
+		bool drains_all = i > 0;
+		uint64_t before, after;
+		assert_int_equal(cma_mm_counter(mm, "lru_add_drain_all", &before), 0);
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE),
+				 drains_all ? 0 : -EBUSY);
+		assert_int_equal(cma_mm_counter(mm, "lru_add_drain_all", &after), 0);
+		if (drains_all) {
+			assert_ptr_not_equal(o->slots[0].page, page);
+			assert_int_equal(after - before, 2);
+			cma_free_contig_range(mm, pfn, 1);
+		} else {
+			assert_ptr_equal(o->slots[0].page, page);
+			assert_int_equal(after - before, 1);
+		}
+		assert_true(owner_check(o) >= 0);
+		owner_destroy(o);
+		lru_add_drain_all(mm);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (4.5 "mm/cma: always check which page caused allocation
+ * failure", alloc_contig_range): a page whose owner refuses migration
+ * makes the range -EBUSY on 4.4 and 4.5 alike, but 4.4 gives up as soon
+ * as migration does, while 4.5 drains (a second lru_add_drain_all) and
+ * lets test_pages_isolated find and report the busy page.
+ */
+static void alloc_contig_range_busy_page_tested_from_45(void **state)
+{
+	static const char *const releases[] = { "4.4", "4.5" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct cma_mm *mm = test_mm(.kernel = releases[i]);
+		struct fake_owner *o = owner_create(mm, false, 1);
+		uint64_t before, after;
+		unsigned long pfn;
+		char *log;
+
+		assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
+		lru_add_drain_all(mm);
+		o->refuse_migrate = -EAGAIN;
+		pfn = cma_page_to_pfn(mm, o->slots[0].page);
+		assert_int_equal(cma_mm_counter(mm, "lru_add_drain_all", &before), 0);
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+		assert_int_equal(cma_mm_counter(mm, "lru_add_drain_all", &after), 0);
+		assert_int_equal(after - before, i ? 2 : 1);
+		log = dmesg(mm);
+		assert_int_equal(strstr(log, "test_pages_isolated") != NULL, i == 1);
+		free(log);
+		o->refuse_migrate = 0;
+		owner_destroy(o);
 		assert_verify(mm);
 		cma_mm_destroy(mm);
 	}
@@ -712,6 +794,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(alloc_contig_range_granularity_by_profile),
 		cmocka_unit_test(alloc_contig_range_other_cpu_pagevec_by_profile),
+		cmocka_unit_test(alloc_contig_range_drains_every_cpu_first_from_38),
+		cmocka_unit_test(alloc_contig_range_busy_page_tested_from_45),
 		cmocka_unit_test(alloc_contig_range_migrate_reason_by_profile),
 		cmocka_unit_test(alloc_contig_range_watermark_bump_by_profile),
 		cmocka_unit_test(cma_alloc_failure_message_by_profile),

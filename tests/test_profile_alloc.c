@@ -258,12 +258,14 @@ static void kernel_profile_find_release_has_switches_up_to_it(void **state)
 		     k35->watermark_boost || k35->contig_v6 || k35->contig_pages ||
 		     k35->boot_free_to_tail || k35->cma_stats || k35->longterm_migrate ||
 		     k35->batched_unmap_flush || k35->migrate_wait_at_once || k35->proc_v6 ||
-		     k35->arm64);
+		     k35->arm64 || k35->contig_drain_all || k35->drain_pcp_wq || k35->drain_pcp_remote ||
+		     k35->contig_busy_test);
 	assert_true(k612->alloc_cma && k612->cma_generic && k612->highatomic && k612->cma_balance &&
 		    k612->watermark_boost && k612->contig_v6 && k612->contig_pages &&
 		    k612->boot_free_to_tail && k612->cma_stats && k612->longterm_migrate &&
 		    k612->batched_unmap_flush && k612->migrate_wait_at_once && k612->proc_v6 &&
-		    k612->arm64);
+		    k612->arm64 && k612->contig_drain_all && k612->drain_pcp_wq && k612->drain_pcp_remote &&
+		    k612->contig_busy_test);
 	assert_ptr_equal(kernel_profile_find(NULL), k35);
 	assert_string_equal(cma_kernel_find("4.08"), "4.8");
 	assert_string_equal(cma_kernel_find("3.19"), "3.19");
@@ -288,6 +290,31 @@ static void cma_kernel_has_by_the_switch(void **state)
 	assert_int_equal(cma_kernel_has(NULL, "contig_pages"), -EINVAL);
 	assert_int_equal(cma_kernel_has("6.12", "no_such_change"), -EINVAL);
 	assert_int_equal(cma_kernel_has("6.12", NULL), -EINVAL);
+}
+
+/*
+ * Expect: the per-CPU drains of each era. 3.7 drains only its own
+ * CPU's pagevecs before alloc_contig_range migrates, 3.8 every CPU's;
+ * drain_all_pages IPIs up to 4.10, queues work items from 4.11 ("mm,
+ * page_alloc: drain per-cpu pages from workqueue context") to 5.19 and
+ * drains remotely from 6.0 ("mm/page_alloc: remotely drain per-cpu
+ * lists"). 4.14, the RPi and Android sources' kernel, has work items.
+ */
+static void kernel_profile_find_drains_by_release(void **state)
+{
+	const struct kernel_profile *k37 = kernel_profile_find("3.7"), *k38 = kernel_profile_find("3.8");
+	const struct kernel_profile *k410 = kernel_profile_find("4.10"), *k411 = kernel_profile_find("4.11");
+	const struct kernel_profile *k414 = kernel_profile_find("4.14"), *k519 = kernel_profile_find("5.19");
+	const struct kernel_profile *k60 = kernel_profile_find("6.0");
+
+	assert_false(k37->contig_drain_all);
+	assert_true(k38->contig_drain_all && k414->contig_drain_all);
+	assert_false(k38->drain_pcp_wq || k410->drain_pcp_wq || k410->drain_pcp_remote);
+	assert_true(k411->drain_pcp_wq && k414->drain_pcp_wq && k519->drain_pcp_wq);
+	assert_false(k411->drain_pcp_remote || k414->drain_pcp_remote || k519->drain_pcp_remote);
+	assert_true(k60->drain_pcp_remote);
+	assert_false(kernel_profile_find("4.4")->contig_busy_test);
+	assert_true(kernel_profile_find("4.5")->contig_busy_test && k414->contig_busy_test);
 }
 
 /*
@@ -632,6 +659,7 @@ int main(void)
 		cmocka_unit_test(verify_checks_profile_reserves),
 		cmocka_unit_test(kernel_profile_find_release_has_switches_up_to_it),
 		cmocka_unit_test(cma_kernel_has_by_the_switch),
+		cmocka_unit_test(kernel_profile_find_drains_by_release),
 		cmocka_unit_test(cma_mm_create_refuses_release_out_of_range),
 		cmocka_unit_test(alloc_pages_movable_cma_first_from_57),
 	};

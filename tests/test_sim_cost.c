@@ -175,6 +175,67 @@ static void cost_drain_grows_with_the_cpus_per_kernel(void **state)
 }
 
 /*
+ * Expect ("mm, page_alloc: drain per-cpu pages from workqueue context",
+ * 4.11, until 6.0's remote drain): drain_all_pages by work items costs
+ * what lru_add_drain_all's do (an ipi_us per other CPU, a wakeup, a
+ * preempt_us more on a busy board) plus one CPU's batch of frees, the
+ * items emptying their lists in parallel.
+ */
+static void cost_drain_all_pages_by_work_items(void **state)
+{
+	struct cost_model m;
+	double frees;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	frees = 31 * m.v[COST_PAGE_CYCLES] * 1000.0 / m.v[COST_CPU_MHZ];
+	for (unsigned cpus = 1; cpus <= 8; cpus *= 2) {
+		struct cost_work wq = { .drains = 1, .nr_cpus = cpus, .drain_wq = true };
+		struct cost_work wq_busy = wq;
+		double kick = (cpus - 1) * 20600.0;
+
+		wq_busy.runnable = 1;
+		assert_int_equal(cost_ns(&m, &wq, 4096), (uint64_t)(kick + 20600.0 + frees));
+		assert_int_equal(cost_ns(&m, &wq_busy, 4096), (uint64_t)(kick + 20600.0 + 17000.0 + frees));
+	}
+}
+
+/* The slowest of a 1 MiB device's requests on the arm board under @kernel, one thread busy. */
+static uint64_t busy_request_ns(const char *kernel)
+{
+	char ini[512];
+	struct sim_result r;
+	uint64_t ns;
+
+	snprintf(ini, sizeof(ini), "kernel = %s\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n"
+		 "[device cam]\nsize = 1M\nperiod = 100ms\n", kernel);
+	run_with(ini, "cma", &r);
+	ns = device(&r, "cam")->lat.max;
+	sim_result_free(&r);
+	return ns;
+}
+
+/*
+ * Expect: the same request's drain_all_pages calls cost more from 4.11
+ * (a work item per CPU, waited for: a wakeup and, on the busy board, a
+ * preemption, 37.6 us on arm) than on 4.10 (IPIs), and less again from
+ * 6.0 (emptied by the caller) than on 5.19 (work items). The request
+ * makes at least two drain_all_pages (one per pageblock isolated, one
+ * after migrating).
+ */
+static void cma_request_drain_all_pages_by_release(void **state)
+{
+	uint64_t k410 = busy_request_ns("4.10"), k411 = busy_request_ns("4.11");
+	uint64_t k519 = busy_request_ns("5.19"), k60 = busy_request_ns("6.0");
+
+	if (k411 < k410 + 2 * 37600)
+		fail_msg("4.11: expected at least 75.2 us more than 4.10's %llu ns, found %llu",
+			 (unsigned long long)k410, (unsigned long long)k411);
+	if (k60 >= k519)
+		fail_msg("6.0: expected less than 5.19's %llu ns, found %llu",
+			 (unsigned long long)k519, (unsigned long long)k60);
+}
+
+/*
  * Expect: alloc_contig_range's lru_add_drain_all (v3.5 directly, 6.12
  * through lru_cache_disable) waits for its work item on a CPU a
  * background thread keeps busy: with one runnable thread on two CPUs
@@ -303,6 +364,8 @@ int main(void)
 		cmocka_unit_test(cost_ns_stretches_only_cpu_work),
 		cmocka_unit_test(device_request_shares_the_cpus_with_the_background),
 		cmocka_unit_test(cost_drain_grows_with_the_cpus_per_kernel),
+		cmocka_unit_test(cost_drain_all_pages_by_work_items),
+		cmocka_unit_test(cma_request_drain_all_pages_by_release),
 		cmocka_unit_test(cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel),
 		cmocka_unit_test(cost_lock_wait_is_md1),
 		cmocka_unit_test(cost_lock_wait_grows_with_the_background_rate),

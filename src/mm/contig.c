@@ -34,7 +34,9 @@ static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page 
  * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
  * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
  * MIGRATE_SYNC before v3.5 was released: a page under writeback is waited
- * for). Returns 0, -EBUSY, -ENOMEM or -EINTR (isolation aborted). Under
+ * for). Returns 0, -EBUSY, -ENOMEM or -EINTR (isolation aborted). v3.5
+ * empties only this CPU's pagevecs first (migrate_prep_local);
+ * contig_drain_all (3.8) every CPU's (migrate_prep). Under
  * contig_v6, 6.12's: the pagevecs disabled for the whole migration
  * (lru_cache_disable, so that a page sitting in another CPU's pagevec is
  * seen), migrate_pages with MR_CONTIG_RANGE, -ENOMEM ending it at once.
@@ -57,6 +59,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 	page_list_init(&cc.freepages);
 	if (v6)
 		lru_cache_disable(mm);
+	else if (mm->kernel.contig_drain_all)
+		lru_add_drain_all(mm);	/* migrate_prep */
 	else
 		lru_add_drain(mm);	/* migrate_prep_local */
 	while (pfn < end || !page_list_empty(&cc.migratepages)) {
@@ -234,7 +238,7 @@ done:
 	return ret;
 }
 
-/* alloc_contig_range of v3.5 (the seeds). */
+/* alloc_contig_range of v3.5 (the seeds), with the 3.8 and 4.5 switches of the releases between. */
 static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsigned long end,
 				  int migratetype)
 {
@@ -247,14 +251,23 @@ static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsign
 	if (ret)
 		return ret;
 	ret = __alloc_contig_migrate_range(mm, start, end);
-	if (ret)
+	/*
+	 * contig_busy_test (4.5): a busy page is test_pages_isolated's to
+	 * find and report, from the start of the free block holding @start
+	 * or from @start itself when there is none.
+	 */
+	if (ret && !(ret == -EBUSY && mm->kernel.contig_busy_test))
 		goto done;
 	/* pages put back or freed on other CPUs must reach the buddy lists */
 	lru_add_drain_all(mm);
 	drain_all_pages(mm);
-	ret = find_outer_start(mm, start, &outer_start);
-	if (ret)
-		goto done;
+	if (mm->kernel.contig_busy_test) {
+		outer_start = find_large_buddy(mm, start);
+	} else {
+		ret = find_outer_start(mm, start, &outer_start);
+		if (ret)
+			goto done;
+	}
 	if (test_pages_isolated(mm, outer_start, end)) {
 		mm_printk(mm, "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
 			  outer_start, end);

@@ -43,6 +43,10 @@ static const struct profile_switch switches[] = {
 	SWITCH(proc_v6, 6, 0),
 	SWITCH(migrate_wait_at_once, 6, 3),
 	SWITCH(batched_unmap_flush, 6, 4),
+	SWITCH(contig_drain_all, 3, 8),
+	SWITCH(drain_pcp_wq, 4, 11),
+	SWITCH(drain_pcp_remote, 6, 0),
+	SWITCH(contig_busy_test, 4, 5),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

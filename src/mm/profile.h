@@ -141,6 +141,37 @@ struct kernel_profile {
 	 * zone_sizes_init and the CMA of dma_direct_alloc.
 	 */
 	bool arm64;
+	/*
+	 * "mm: use migrate_prep() instead of migrate_prep_local()" (3.8):
+	 * __alloc_contig_migrate_range first empties every CPU's LRU
+	 * pagevecs (lru_add_drain_all), not only its own, so that a page
+	 * another CPU has just added is on the LRU to be isolated; 5.13's
+	 * lru_cache_disable took its place (contig_v6 here).
+	 */
+	bool contig_drain_all;
+	/*
+	 * "mm, page_alloc: drain per-cpu pages from workqueue context"
+	 * (4.11): drain_all_pages queues a work item on each CPU with pages
+	 * on its lists (mm_percpu_wq) and flushes them one after another,
+	 * where v3.5 sent an IPI; until drain_pcp_remote. The library
+	 * drains every CPU's lists from the caller under all three; cmasim
+	 * prices what each kernel does (doc/cost-model.md).
+	 */
+	bool drain_pcp_wq;
+	/*
+	 * "mm/page_alloc: remotely drain per-cpu lists" (6.0): the caller
+	 * empties each CPU's lists itself under that CPU's pcp lock, no
+	 * work item, no IPI.
+	 */
+	bool drain_pcp_remote;
+	/*
+	 * "mm/cma: always check which page caused allocation failure" (4.5):
+	 * neither a -EBUSY from __alloc_contig_migrate_range nor a start
+	 * page outside any free block ends alloc_contig_range: it drains
+	 * and lets test_pages_isolated decide (and report the busy page),
+	 * as 6.12 does.
+	 */
+	bool contig_busy_test;
 };
 
 /*

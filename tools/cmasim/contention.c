@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mm/profile.h"
 #include "sim.h"
 
 /* The background's lock traffic is measured over windows this long. */
@@ -93,15 +94,18 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 			 struct cost_work *work)
 {
 	/*
-	 * "mm/page_alloc: remotely drain per-cpu lists" (6.0), and 6.x's
-	 * folio batch of 31 (taken from 6.0 on too: a release before has
-	 * v3.5's pagevec of 14, PAGEVEC_SIZE).
+	 * 6.x's folio batch of 31 (taken from 6.0 on: a release before has
+	 * v3.5's pagevec of 14, PAGEVEC_SIZE). How drain_all_pages reaches
+	 * the other CPUs is the profile's: IPIs, work items (4.11) or the
+	 * caller itself (6.0).
 	 */
+	const struct kernel_profile *k = kernel_profile_find(cma_mm_kernel(s->mm));
 	bool v6 = platform_kernel_release(cma_mm_kernel(s->mm)) >= 600;
 
 	work->nr_cpus = s->plat.cfg.nr_cpus;
 	work->runnable = sim_runnable(s);
-	work->remote_drain = v6;
+	work->remote_drain = k->drain_pcp_remote;
+	work->drain_wq = k->drain_pcp_wq && !k->drain_pcp_remote;
 	work->lru_batch = v6 ? 31 : 14;
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;

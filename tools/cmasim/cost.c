@@ -182,13 +182,15 @@ static double cycles_ns(const struct cost_model *m, double cycles)
 /*
  * The per-CPU drains, in wall time. drain_all_pages: v3.5 IPIs every CPU
  * with pages on its lists (on_each_cpu_mask) and waits, each empties
- * its own lists meanwhile; 6.12 (__drain_all_pages) empties each CPU's
- * lists from the caller, one after another, taking that CPU's pcp lock.
- * lru_add_drain_all, both kernels: a work item per CPU (v3.5's
- * schedule_on_each_cpu, 6.12's mm_percpu_wq) kicked one after another,
- * then waited for; one that lands on a CPU a background thread keeps
- * busy runs only once the scheduler lets it in. Every CPU is counted:
- * a background keeps every CPU's lists filled.
+ * its own lists meanwhile; 4.11-5.19 (drain_local_pages_wq) queue a
+ * work item on each of them and flush them, the items emptying the
+ * lists in parallel; 6.12 (__drain_all_pages) empties each CPU's lists
+ * from the caller, one after another, taking that CPU's pcp lock.
+ * lru_add_drain_all, every kernel: a work item per CPU (v3.5's
+ * schedule_on_each_cpu, 4.x's and 6.12's mm_percpu_wq) kicked one after
+ * another, then waited for; one that lands on a CPU a background thread
+ * keeps busy runs only once the scheduler lets it in. Every CPU is
+ * counted: a background keeps every CPU's lists filled.
  */
 static double drain_ns(const struct cost_model *m, const struct cost_work *w)
 {
@@ -196,10 +198,11 @@ static double drain_ns(const struct cost_model *m, const struct cost_work *w)
 	double pcp = (double)(w->drains - w->lru_drains), lru = (double)w->lru_drains;
 	double empty = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]);
 	double kick = (cpus - 1) * m->v[COST_IPI_US] * 1000.0;
-	double pcp_ns = w->remote_drain ? cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]) : empty + kick;
-	double lru_ns = kick + (m->v[COST_WAKEUP_US] + (w->runnable ? m->v[COST_PREEMPT_US] : 0)) * 1000.0;
+	double work_ns = kick + (m->v[COST_WAKEUP_US] + (w->runnable ? m->v[COST_PREEMPT_US] : 0)) * 1000.0;
+	double pcp_ns = w->remote_drain ? cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]) :
+			w->drain_wq ? work_ns + empty : empty + kick;
 
-	return pcp * pcp_ns + lru * lru_ns;
+	return pcp * pcp_ns + lru * work_ns;
 }
 
 /*

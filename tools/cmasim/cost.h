@@ -73,6 +73,8 @@ struct cost_work {
 	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
 	/* r-vm */
 	uint64_t fresh_frames;		/* frames allocated for the first time since boot (migration targets) */
+	/* rpi */
+	bool drain_wq;			/* 4.11-5.19: drain_all_pages queues a work item per CPU and flushes them */
 };
 
 /* Counter values a request's work is the difference of. */
