@@ -41,6 +41,9 @@ static const struct profile_switch switches[] = {
 	SWITCH(proc_v6, 6, 0),
 	SWITCH(migrate_wait_at_once, 6, 3),
 	SWITCH(batched_unmap_flush, 6, 4),
+	SWITCH(compact_priority, 4, 13),
+	SWITCH(hugetlb_noretry, 5, 4),
+	SWITCH(free_scan_enough, 4, 1),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */
