@@ -1483,12 +1483,38 @@ static void count_taken(void *ctx, const char *event_name, const char *line)
 }
 
 /*
+ * Allocate every free block of order 1 or more (fragment()'s tail), so
+ * that only order-0 pages are free; up to @max blocks, freed by the caller.
+ */
+static unsigned long take_free_blocks(struct cma_mm *mm, struct cma_page **pages, unsigned *orders,
+				      unsigned long max)
+{
+	struct zone *z = normal(mm);
+	unsigned long n = 0, end = z->zone_start_pfn + z->spanned_pages;
+
+	cma_drain_all_pages(mm);
+	for (unsigned long pfn = z->zone_start_pfn; pfn < end && n < max; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+		unsigned order;
+
+		if (!page_test(page, PG_buddy) || !(order = page_order(page)))
+			continue;
+		pages[n] = cma_alloc_pages_at(mm, pfn, order, CMA_GFP_HIGHUSER_MOVABLE);
+		assert_non_null(pages[n]);
+		orders[n++] = order;
+		pfn += (1ul << order) - 1;
+	}
+	return n;
+}
+
+/*
  * Expect (isolate_freepages_block and isolate_freepages of 6.12,
- * kernel.free_scan_enough, 4.1): a direct order-9 run on a fragmented
+ * kernel.free_scan_enough, 4.1): a direct sync order-9 run on a fragmented
  * zone takes no more free pages at a time than the batch it must place
  * (COMPACT_CLUSTER_MAX), stopping inside the pageblock and resuming there,
  * and in all no more than it migrates; v3.5 takes each block's every free
- * page (half a block here) and gives the rest back at the end.
+ * page (half a block here) and gives the rest back at the end. Only
+ * order-0 pages are left free, so no buddy block overshoots the batch.
  */
 static void compact_zone_free_scanner_stops_when_enough(void **state)
 {
@@ -1497,11 +1523,13 @@ static void compact_zone_free_scanner_stops_when_enough(void **state)
 		uint64_t rnd = test_seed(__func__);
 		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
 		struct fake_owner *o = fragment(mm, &rnd);
+		struct cma_page *blocks[256];
+		unsigned orders[256];
+		unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
 		struct taken t = { 0 };
 
 		cma_mm_set_trace(mm, count_taken, &t);
-		assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL,
-						      MIGRATE_UNMOVABLE), COMPACT_PARTIAL);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_MOVABLE);
 		cma_mm_set_trace(mm, NULL, NULL);
 		assert_true(t.migrate > 0);
 		if (v6) {
@@ -1511,6 +1539,47 @@ static void compact_zone_free_scanner_stops_when_enough(void **state)
 			assert_true(t.max_free > COMPACT_CLUSTER_MAX);
 			assert_true(t.free > t.migrate);
 		}
+		while (nr_blocks--)
+			cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+static void first_free_scan(void *ctx, const char *event_name, const char *line)
+{
+	long *first = ctx;
+	const char *p = strstr(line, "nr_scanned=");
+
+	if (*first < 0 && p && !strcmp(event_name, "mm_compaction_isolate_freepages"))
+		*first = strtol(p + 11, NULL, 10);
+}
+
+/*
+ * Expect (isolate_freepages of 6.12, kernel.free_scan_stride, 5.1's
+ * "sample pageblocks for free pages"): an async direct run's free scanner
+ * looks at every COMPACT_CLUSTER_MAX-th pfn of its first pageblock, so
+ * that block's scan looks at no more than pageblock_nr_pages /
+ * COMPACT_CLUSTER_MAX pfns; v3.5 looks at every pfn of it.
+ */
+static void compact_zone_async_free_scanner_samples(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct fake_owner *o = fragment(mm, &rnd);
+		long first = -1;
+
+		cma_mm_set_trace(mm, first_free_scan, &first);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+		cma_mm_set_trace(mm, NULL, NULL);
+		assert_true(first > 0);
+		if (v6)
+			assert_true(first <= (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
+		else
+			assert_true(first > (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
 		assert_verify(mm);
 		owner_destroy(o);
 		cma_mm_destroy(mm);
@@ -1546,6 +1615,7 @@ int main(void)
 		cmocka_unit_test(alloc_huge_page_noretry_after_node_failure),
 		cmocka_unit_test(alloc_pages_deferred_consideration_counts_stall),
 		cmocka_unit_test(compact_zone_free_scanner_stops_when_enough),
+		cmocka_unit_test(compact_zone_async_free_scanner_samples),
 	};
 
 	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);

@@ -218,19 +218,21 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
  * not free, or refused by the watermark ends the scan with 0; what was
  * taken stays on @freelist for the caller to give back. Otherwise the
  * scan stops once @want pages are taken (kernel.free_scan_enough; -1ul:
- * the whole range). zone->lock held. Returns the pages taken; *@pfn is
- * where the scan stopped, *nr_scanned grows by the valid pfns looked at.
+ * the whole range), and looks at every @stride-th pfn only
+ * (kernel.free_scan_stride; strict scans take 1). zone->lock held.
+ * Returns the pages taken; *@pfn is where the scan stopped, *nr_scanned
+ * grows by the valid pfns looked at.
  */
 static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *pfnp,
 					     unsigned long end_pfn, struct page_list *freelist,
-					     bool strict, unsigned long want,
+					     bool strict, unsigned long want, unsigned stride,
 					     unsigned long *nr_scanned)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long total = 0, pfn = *pfnp;
 
 	lockdep_assert_held(&zone->lock);
-	for (; pfn < end_pfn; pfn++) {
+	for (; pfn < end_pfn; pfn += stride) {
 		unsigned long isolated = 0;
 
 		if (pfn_valid(mm, pfn)) {
@@ -293,7 +295,7 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 		if (!pfn_valid(mm, pfn) || page_zone(mm, pfn_to_page(mm, pfn)) != zone)
 			break;
 		spin_lock(&zone->lock);
-		isolated = isolate_freepages_block(zone, &next, block_end, &freelist, true, -1ul,
+		isolated = isolate_freepages_block(zone, &next, block_end, &freelist, true, -1ul, 1,
 						   &nr_scanned);
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, nr_scanned, isolated);
@@ -337,7 +339,11 @@ static bool suitable_migration_target(struct cma_mm *mm, unsigned long pfn)
  * pages, as migration may have freed more. kernel.free_scan_enough: the
  * scan stops inside the block once it has enough and the next one
  * resumes at that pfn (at the block below when it ended the block); a
- * block scanned to its end is marked skip.
+ * block scanned to its end is marked skip. kernel.free_scan_stride: the
+ * scan looks at every stride-th pfn, the stride starting at
+ * COMPACT_CLUSTER_MAX for an async run (1 for a sync one), back to 1
+ * after a block that gave pages and doubled (up to COMPACT_CLUSTER_MAX)
+ * after one that gave none, in either mode.
  */
 static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 {
@@ -348,6 +354,8 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 	unsigned long start = cc->free_pfn, pfn = start & ~(nr - 1);
 	unsigned long high_pfn = min_ul(low_pfn, pfn);
 	bool enough = mm->kernel.free_scan_enough;
+	bool sample = mm->kernel.free_scan_stride;
+	unsigned stride = sample && !cc->sync ? COMPACT_CLUSTER_MAX : 1;
 
 	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr, start = pfn) {
 		unsigned long isolated = 0, nr_scanned = 0, block_end = min_ul(pfn + nr, zone_end);
@@ -362,10 +370,12 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		if (suitable_migration_target(mm, pfn))
 			isolated = isolate_freepages_block(zone, &start, block_end, &cc->freepages, false,
 							   enough ? cc->nr_migratepages - cc->nr_freepages
-								  : -1ul, &nr_scanned);
+								  : -1ul, stride, &nr_scanned);
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, nr_scanned, isolated);
 		cc->nr_freepages += isolated;
+		if (sample)
+			stride = isolated ? 1 : (unsigned)min_ul(COMPACT_CLUSTER_MAX, stride << 1);
 		if (enough) {
 			if (start >= block_end)
 				update_pageblock_skip(cc, pfn);

@@ -169,6 +169,14 @@ struct kernel_profile {
 	 * next call resumes there; v3.5 takes every free page of the block.
 	 */
 	bool free_scan_enough;
+	/*
+	 * "mm, compaction: sample pageblocks for free pages" (5.1): the free
+	 * scanner looks at every stride-th pfn, the stride COMPACT_CLUSTER_MAX
+	 * at an async run's start, 1 after a block that gave pages, doubled
+	 * up to COMPACT_CLUSTER_MAX after one that gave none (sync runs too);
+	 * a block sampled to its end is marked skip like one scanned whole.
+	 */
+	bool free_scan_stride;
 };
 
 /*
