@@ -205,7 +205,8 @@ static void try_to_compact_pages_fragmented_zone_stops_at_order9(void **state)
 	assert_verify(mm);
 	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
 	assert_int_equal(rc, COMPACT_PARTIAL);
-	assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
+	/* 6.12 (kernel.compact_priority): __alloc_pages_direct_compact counts it */
+	assert_int_equal(counter(mm, "compact_stall"), stalls + !mm->kernel.compact_priority);
 	assert_true(largest_free_order(mm, z) >= 9);
 	assert_true(o->migrated > 0 && o->migrated < (unsigned long)resident);
 	assert_int_equal(owner_check(o), resident);
@@ -255,8 +256,9 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
 	compact_control_init(&cc, z, -1, true);
 	lru_add_drain_all(mm);
 	rc = compact_zone(z, &cc);
-	/* the scanners met, or the last batch found no free page left above them */
-	assert_true(rc == COMPACT_COMPLETE || rc == COMPACT_PARTIAL);
+	/* the scanners met, or the last batch found no free page left above them (6.12: CONTENDED) */
+	assert_true(rc == COMPACT_COMPLETE ||
+		    rc == (mm->kernel.compact_priority ? COMPACT_CONTENDED : COMPACT_PARTIAL));
 	assert_true(cc.free_pfn <= cc.migrate_pfn + 2 * mm->pageblock_nr_pages);
 	assert_true(page_list_empty(&cc.freepages) && page_list_empty(&cc.migratepages));
 	assert_int_equal(cc.nr_freepages, 0);
@@ -401,6 +403,8 @@ static void compact_memory_races_owner(void **state)
  * __GFP_IO, and each run counts one compact_stall, even one that finds
  * compaction not worth it (watermark not met: COMPACT_SKIPPED). On a
  * fresh zone an order-3 request can already succeed: COMPACT_PARTIAL.
+ * 6.12 (kernel.compact_priority) counts the stall in its caller,
+ * __alloc_pages_direct_compact: none here.
  */
 static void try_to_compact_pages_counts_stalls(void **state)
 {
@@ -408,6 +412,7 @@ static void try_to_compact_pages_counts_stalls(void **state)
 	struct zone *z = normal(mm);
 	unsigned long low = low_wmark_pages(z);
 	uint64_t stalls = counter(mm, "compact_stall");
+	uint64_t per_run = !mm->kernel.compact_priority;
 
 	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 0, true, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
@@ -417,14 +422,14 @@ static void try_to_compact_pages_counts_stalls(void **state)
 
 	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, false, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_PARTIAL);
-	assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
+	assert_int_equal(counter(mm, "compact_stall"), stalls + per_run);
 	assert_verify(mm);
 
 	set_low_wmark(z, zone_page_state(z, NR_FREE_PAGES) + 1);
 	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, true, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
 	set_low_wmark(z, low);
-	assert_int_equal(counter(mm, "compact_stall"), stalls + 2);
+	assert_int_equal(counter(mm, "compact_stall"), stalls + 2 * per_run);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
@@ -468,7 +473,8 @@ static struct cma_page **interleave_unmovable(struct cma_mm *mm, struct fake_own
 static void direct_compact_deferred_after_sync_failure(void **state)
 {
 	static const uint64_t expect[] = { 2, 1, 0, 1, 0, 0, 0, 1 };
-	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
+	/* v3.5's path; 6.12's is alloc_pages_deferred_consideration_counts_stall's */
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true, .kernel = "3.5");
 	struct fake_owner *o = owner_create(mm, false, 1024);
 	unsigned long nr_pinned;
 	struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
@@ -1288,6 +1294,292 @@ static void compact_zone_marks_blocks_without_candidates(void **state)
 	}
 }
 
+/* ---- 6.12's slow path for costly orders, hugetlb's retries, the free scanner's stop ---- */
+
+/* A /proc/vmstat event under either profile's name (3.5 counts per zone: pgscan_direct_normal). */
+static uint64_t event(struct cma_mm *mm, const char *name)
+{
+	char zoned[64];
+	uint64_t v = 0;
+
+	if (!cma_mm_counter(mm, name, &v))
+		return v;
+	snprintf(zoned, sizeof(zoned), "%s_normal", name);
+	assert_int_equal(cma_mm_counter(mm, zoned, &v), 0);
+	return v;
+}
+
+static void free_all(struct cma_mm *mm, struct cma_page **pages, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		cma_free_pages(mm, pages[i], 0);
+	free(pages);
+}
+
+/*
+ * Expect (__alloc_pages_slowpath and try_to_compact_pages of 6.12,
+ * kernel.compact_priority): on a zone where no order-9 block can form, an
+ * order-9 __GFP_NORETRY | __GFP_THISNODE request compacts once, async,
+ * and gives up without direct reclaim; then GFP_KERNEL requests compact
+ * async, reclaim and compact at SYNC_LIGHT: 1, 2, 2 stalls, each a
+ * failure. Each run ends with no free page left for its targets
+ * (COMPACT_CONTENDED), which does not defer the zone. v3.5: the NORETRY
+ * request reclaims and compacts sync too, a sync failure defers the
+ * zone, and the deferral turns later considerations away: 2, 1, 0.
+ */
+static void alloc_pages_costly_order_compaction_priorities(void **state)
+{
+	static const uint64_t expect[2][3] = { { 2, 1, 0 }, { 1, 2, 2 } };
+
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = kernels[k]);
+		struct fake_owner *o = owner_create(mm, false, 1024);
+		unsigned long nr_pinned;
+		struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
+		uint64_t scanned = event(mm, "pgscan_direct");
+
+		for (int i = 0; i < 3; i++) {
+			cma_gfp_t gfp = CMA_GFP_KERNEL | CMA_GFP_NOWARN;
+			uint64_t stalls = counter(mm, "compact_stall"), fails = counter(mm, "compact_fail");
+
+			if (!i)
+				gfp |= CMA_GFP_NORETRY | CMA_GFP_THISNODE;
+			assert_null(cma_alloc_pages(mm, gfp, 9));
+			if (counter(mm, "compact_stall") - stalls != expect[k][i]) {
+				print_error("%s, request %d: expected %llu stalls, found %llu\n", kernels[k],
+					    i + 1, (unsigned long long)expect[k][i],
+					    (unsigned long long)(counter(mm, "compact_stall") - stalls));
+				fail();
+			}
+			assert_int_equal(counter(mm, "compact_fail") - fails, expect[k][i]);
+			if (!i && v6)
+				assert_int_equal(event(mm, "pgscan_direct"), scanned);
+			else if (!i)
+				assert_true(event(mm, "pgscan_direct") > scanned);
+		}
+		/* 6.12: every run ends out of targets (CONTENDED), which defers nothing */
+		assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 0 : 2);
+		assert_verify(mm);
+		owner_destroy(o);
+		free_all(mm, pinned, nr_pinned);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (alloc_buddy_hugetlb_folio of 6.12, kernel.hugetlb_noretry, 5.4):
+ * a pool page that fails after trying hard (__GFP_RETRY_MAYFAIL) sets the
+ * node's noretry bit; the next request is __GFP_NORETRY | __GFP_THISNODE:
+ * one async consideration (deferred: a stall), no direct reclaim; once
+ * memory is free a request succeeds and clears the bit. v3.5 leaves the
+ * bit alone and every request reclaims.
+ */
+static void alloc_huge_page_noretry_after_node_failure(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1, noretry = false;
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = kernels[k]);
+		struct fake_owner *o = owner_create(mm, false, 1024);
+		unsigned long nr_pinned;
+		struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
+		struct cma_page *page;
+		uint64_t scanned, stalls;
+
+		assert_null(cma_alloc_huge_page(mm, 9, &noretry));
+		assert_int_equal(noretry, v6);
+		scanned = event(mm, "pgscan_direct");
+		stalls = counter(mm, "compact_stall");
+		assert_null(cma_alloc_huge_page(mm, 9, &noretry));
+		assert_int_equal(noretry, v6);
+		assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
+		if (v6)
+			assert_int_equal(event(mm, "pgscan_direct"), scanned);
+		else
+			assert_true(event(mm, "pgscan_direct") > scanned);
+
+		free_all(mm, pinned, nr_pinned);
+		cma_drain_all_pages(mm);
+		page = cma_alloc_huge_page(mm, 9, &noretry);
+		assert_non_null(page);
+		assert_false(noretry);
+		cma_free_pages(mm, page, 9);
+		assert_verify(mm);
+		owner_destroy(o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (try_to_compact_pages and __alloc_pages_direct_compact of 6.12,
+ * kernel.compact_priority): on a zone of unmovable pages and free holes
+ * (nothing to migrate, no reclaim progress), each order-9 request runs or
+ * considers compaction twice, async then SYNC_LIGHT; the sync runs end
+ * with the scanners met and defer the zone, which then turns away all
+ * but the 2nd, 4th and 8th consideration after each failure, yet each
+ * one turned away still counts a stall and a failure: 2 per request,
+ * four failures deferred after eight. v3.5 gives up after the async run
+ * when reclaim makes no progress (no OOM kill for the order): one stall
+ * each, never sync, never deferred.
+ */
+static void alloc_pages_deferred_consideration_counts_stall(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = kernels[k]);
+		struct fake_owner *o = owner_create(mm, false, 1);
+		unsigned long nr_pinned;
+		struct cma_page **pinned = interleave_unmovable(mm, o, 0, &nr_pinned);
+
+		for (int i = 0; i < 8; i++) {
+			uint64_t stalls = counter(mm, "compact_stall"), fails = counter(mm, "compact_fail");
+
+			assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9));
+			if (counter(mm, "compact_stall") - stalls != (v6 ? 2u : 1u)) {
+				print_error("%s, request %d: expected %u stalls, found %llu\n", kernels[k],
+					    i + 1, v6 ? 2u : 1u,
+					    (unsigned long long)(counter(mm, "compact_stall") - stalls));
+				fail();
+			}
+			assert_int_equal(counter(mm, "compact_fail") - fails, v6 ? 2 : 1);
+		}
+		assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 4 : 0);
+		assert_verify(mm);
+		owner_destroy(o);
+		free_all(mm, pinned, nr_pinned);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+struct taken {
+	unsigned long max_free, free, migrate;
+};
+
+static void count_taken(void *ctx, const char *event_name, const char *line)
+{
+	struct taken *t = ctx;
+	const char *p = strstr(line, "nr_taken=");
+	unsigned long n = p ? strtoul(p + 9, NULL, 10) : 0;
+
+	if (!strcmp(event_name, "mm_compaction_isolate_freepages")) {
+		t->free += n;
+		if (n > t->max_free)
+			t->max_free = n;
+	} else if (!strcmp(event_name, "mm_compaction_isolate_migratepages")) {
+		t->migrate += n;
+	}
+}
+
+/*
+ * Allocate every free block of order 1 or more (fragment()'s tail), so
+ * that only order-0 pages are free; up to @max blocks, freed by the caller.
+ */
+static unsigned long take_free_blocks(struct cma_mm *mm, struct cma_page **pages, unsigned *orders,
+				      unsigned long max)
+{
+	struct zone *z = normal(mm);
+	unsigned long n = 0, end = z->zone_start_pfn + z->spanned_pages;
+
+	cma_drain_all_pages(mm);
+	for (unsigned long pfn = z->zone_start_pfn; pfn < end && n < max; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+		unsigned order;
+
+		if (!page_test(page, PG_buddy) || !(order = page_order(page)))
+			continue;
+		pages[n] = cma_alloc_pages_at(mm, pfn, order, CMA_GFP_HIGHUSER_MOVABLE);
+		assert_non_null(pages[n]);
+		orders[n++] = order;
+		pfn += (1ul << order) - 1;
+	}
+	return n;
+}
+
+/*
+ * Expect (isolate_freepages_block and isolate_freepages of 6.12,
+ * kernel.free_scan_enough, 4.1): a direct sync order-9 run on a fragmented
+ * zone takes no more free pages at a time than the batch it must place
+ * (COMPACT_CLUSTER_MAX), stopping inside the pageblock and resuming there,
+ * and in all no more than it migrates; v3.5 takes each block's every free
+ * page (half a block here) and gives the rest back at the end. Only
+ * order-0 pages are left free, so no buddy block overshoots the batch.
+ */
+static void compact_zone_free_scanner_stops_when_enough(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct fake_owner *o = fragment(mm, &rnd);
+		struct cma_page *blocks[256];
+		unsigned orders[256];
+		unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
+		struct taken t = { 0 };
+
+		cma_mm_set_trace(mm, count_taken, &t);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_MOVABLE);
+		cma_mm_set_trace(mm, NULL, NULL);
+		assert_true(t.migrate > 0);
+		if (v6) {
+			assert_true(t.max_free <= COMPACT_CLUSTER_MAX);
+			assert_true(t.free <= t.migrate);
+		} else {
+			assert_true(t.max_free > COMPACT_CLUSTER_MAX);
+			assert_true(t.free > t.migrate);
+		}
+		while (nr_blocks--)
+			cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+static void first_free_scan(void *ctx, const char *event_name, const char *line)
+{
+	long *first = ctx;
+	const char *p = strstr(line, "nr_scanned=");
+
+	if (*first < 0 && p && !strcmp(event_name, "mm_compaction_isolate_freepages"))
+		*first = strtol(p + 11, NULL, 10);
+}
+
+/*
+ * Expect (isolate_freepages of 6.12, kernel.free_scan_stride, 5.1's
+ * "sample pageblocks for free pages"): an async direct run's free scanner
+ * looks at every COMPACT_CLUSTER_MAX-th pfn of its first pageblock, so
+ * that block's scan looks at no more than pageblock_nr_pages /
+ * COMPACT_CLUSTER_MAX pfns; v3.5 looks at every pfn of it.
+ */
+static void compact_zone_async_free_scanner_samples(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct fake_owner *o = fragment(mm, &rnd);
+		long first = -1;
+
+		cma_mm_set_trace(mm, first_free_scan, &first);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+		cma_mm_set_trace(mm, NULL, NULL);
+		assert_true(first > 0);
+		if (v6)
+			assert_true(first <= (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
+		else
+			assert_true(first > (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1313,6 +1605,11 @@ int main(void)
 		cmocka_unit_test(compact_zone_skip_bits_until_compaction_restarts),
 		cmocka_unit_test(isolate_migratepages_range_contig_scan_counter),
 		cmocka_unit_test(compact_zone_marks_blocks_without_candidates),
+		cmocka_unit_test(alloc_pages_costly_order_compaction_priorities),
+		cmocka_unit_test(alloc_huge_page_noretry_after_node_failure),
+		cmocka_unit_test(alloc_pages_deferred_consideration_counts_stall),
+		cmocka_unit_test(compact_zone_free_scanner_stops_when_enough),
+		cmocka_unit_test(compact_zone_async_free_scanner_samples),
 	};
 
 	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);

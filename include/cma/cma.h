@@ -145,9 +145,17 @@ typedef unsigned int cma_gfp_t;
 #define CMA_GFP_FS		0x80u
 #define CMA_GFP_COLD		0x100u
 #define CMA_GFP_NOWARN		0x200u
+/*
+ * v3.4's __GFP_REPEAT bit; 4.13 renamed it __GFP_RETRY_MAYFAIL: a costly
+ * order may loop through reclaim and compaction retries, then fail. Read
+ * only by kernel "4.13" on (the v3.5 slow path ignores it).
+ */
+#define CMA_GFP_RETRY_MAYFAIL	0x400u
 #define CMA_GFP_NORETRY		0x1000u
 #define CMA_GFP_ZERO		0x8000u
 #define CMA_GFP_HARDWALL	0x20000u
+/* No fallback to other nodes; the library has one node, so it only tells the slow path what hugetlb asks (4.13 on). */
+#define CMA_GFP_THISNODE	0x40000u
 #define CMA_GFP_RECLAIMABLE	0x80000u
 
 #define CMA_GFP_ATOMIC		(CMA_GFP_HIGH)
@@ -171,6 +179,18 @@ enum cma_migratetype {
 struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 /** cma_free_pages() - __free_pages(); a page not allocated is reported, not freed. */
 void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
+/**
+ * cma_alloc_huge_page() - a huge page pool's page of 2^@order pages from
+ * the buddy allocator, as growing nr_hugepages asks for it (6.12's
+ * alloc_buddy_hugetlb_folio): GFP_HIGHUSER_MOVABLE, __GFP_THISNODE and
+ * __GFP_NOWARN, with CMA_GFP_RETRY_MAYFAIL. From kernel "5.4" on,
+ * *@noretry is the node's bit of node_alloc_noretry, false when a resize
+ * starts and kept by the caller over it: while set, the request is
+ * __GFP_NORETRY instead; a failure that tried hard sets it, a success
+ * that did not clears it (@noretry NULL: always try hard). Free with
+ * cma_free_pages(). NULL on failure.
+ */
+struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry);
 unsigned long cma_page_to_pfn(struct cma_mm *mm, const struct cma_page *page);
 /** cma_pfn_to_page() - NULL if !pfn_valid(pfn). */
 struct cma_page *cma_pfn_to_page(struct cma_mm *mm, unsigned long pfn);

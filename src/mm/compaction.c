@@ -212,22 +212,27 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
 }
 
 /*
- * isolate_freepages_block: split the free blocks found in [pfn, end_pfn)
- * onto @freelist; a block found at its head is taken whole even where it
- * extends past @end_pfn. Strict: the first pfn that is invalid, not free,
- * or refused by the watermark ends the scan with 0; what was taken stays
- * on @freelist for the caller to give back. zone->lock held. Returns the
- * pages taken; *nr_scanned grows by the valid pfns looked at.
+ * isolate_freepages_block: split the free blocks found from *@pfn to
+ * @end_pfn onto @freelist; a block found at its head is taken whole even
+ * where it extends past @end_pfn. Strict: the first pfn that is invalid,
+ * not free, or refused by the watermark ends the scan with 0; what was
+ * taken stays on @freelist for the caller to give back. Otherwise the
+ * scan stops once @want pages are taken (kernel.free_scan_enough; -1ul:
+ * the whole range), and looks at every @stride-th pfn only
+ * (kernel.free_scan_stride; strict scans take 1). zone->lock held.
+ * Returns the pages taken; *@pfn is where the scan stopped, *nr_scanned
+ * grows by the valid pfns looked at.
  */
-static unsigned long isolate_freepages_block(struct zone *zone, unsigned long pfn,
+static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *pfnp,
 					     unsigned long end_pfn, struct page_list *freelist,
-					     bool strict, unsigned long *nr_scanned)
+					     bool strict, unsigned long want, unsigned stride,
+					     unsigned long *nr_scanned)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long total = 0;
+	unsigned long total = 0, pfn = *pfnp;
 
 	lockdep_assert_held(&zone->lock);
-	for (; pfn < end_pfn; pfn++) {
+	for (; pfn < end_pfn; pfn += stride) {
 		unsigned long isolated = 0;
 
 		if (pfn_valid(mm, pfn)) {
@@ -241,7 +246,12 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long pf
 		}
 		total += isolated;
 		pfn += isolated - 1;
+		if (total >= want) {
+			pfn++;
+			break;
+		}
 	}
+	*pfnp = pfn;
 	return total;
 }
 
@@ -280,12 +290,12 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 	zone = page_zone(mm, pfn_to_page(mm, start_pfn));
 	while (pfn < end_pfn) {
 		unsigned long block_end = min_ul(next_pageblock_pfn(mm, pfn), end_pfn);
-		unsigned long isolated, nr_scanned = 0;
+		unsigned long isolated, nr_scanned = 0, next = pfn;
 
 		if (!pfn_valid(mm, pfn) || page_zone(mm, pfn_to_page(mm, pfn)) != zone)
 			break;
 		spin_lock(&zone->lock);
-		isolated = isolate_freepages_block(zone, pfn, block_end, &freelist, true,
+		isolated = isolate_freepages_block(zone, &next, block_end, &freelist, true, -1ul, 1,
 						   &nr_scanned);
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, nr_scanned, isolated);
@@ -324,8 +334,16 @@ static bool suitable_migration_target(struct cma_mm *mm, unsigned long pfn)
 /*
  * isolate_freepages: from cc->free_pfn down, pageblock by pageblock, take
  * free pages until there are as many as pages to migrate, staying a
- * pageblock above the migrate scanner. The next scan restarts at the
- * highest pageblock that gave pages, as migration may have freed more.
+ * pageblock above the migrate scanner. v3.5 takes each block's every free
+ * page, and the next scan restarts at the highest pageblock that gave
+ * pages, as migration may have freed more. kernel.free_scan_enough: the
+ * scan stops inside the block once it has enough and the next one
+ * resumes at that pfn (at the block below when it ended the block); a
+ * block scanned to its end is marked skip. kernel.free_scan_stride: the
+ * scan looks at every stride-th pfn, the stride starting at
+ * COMPACT_CLUSTER_MAX for an async run (1 for a sync one), back to 1
+ * after a block that gave pages and doubled (up to COMPACT_CLUSTER_MAX)
+ * after one that gave none, in either mode.
  */
 static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 {
@@ -333,11 +351,14 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 	unsigned long nr = mm->pageblock_nr_pages;
 	unsigned long zone_end = zone->zone_start_pfn + zone->spanned_pages;
 	unsigned long low_pfn = cc->migrate_pfn + nr;
-	unsigned long pfn = cc->free_pfn;
+	unsigned long start = cc->free_pfn, pfn = start & ~(nr - 1);
 	unsigned long high_pfn = min_ul(low_pfn, pfn);
+	bool enough = mm->kernel.free_scan_enough;
+	bool sample = mm->kernel.free_scan_stride;
+	unsigned stride = sample && !cc->sync ? COMPACT_CLUSTER_MAX : 1;
 
-	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr) {
-		unsigned long isolated = 0, nr_scanned = 0;
+	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr, start = pfn) {
+		unsigned long isolated = 0, nr_scanned = 0, block_end = min_ul(pfn + nr, zone_end);
 
 		if (!pfn_valid(mm, pfn) ||
 		    page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx)
@@ -347,11 +368,23 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 			continue;
 		spin_lock(&zone->lock);
 		if (suitable_migration_target(mm, pfn))
-			isolated = isolate_freepages_block(zone, pfn, min_ul(pfn + nr, zone_end),
-							   &cc->freepages, false, &nr_scanned);
+			isolated = isolate_freepages_block(zone, &start, block_end, &cc->freepages, false,
+							   enough ? cc->nr_migratepages - cc->nr_freepages
+								  : -1ul, stride, &nr_scanned);
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, nr_scanned, isolated);
 		cc->nr_freepages += isolated;
+		if (sample)
+			stride = isolated ? 1 : (unsigned)min_ul(COMPACT_CLUSTER_MAX, stride << 1);
+		if (enough) {
+			if (start >= block_end)
+				update_pageblock_skip(cc, pfn);
+			if (cc->nr_freepages >= cc->nr_migratepages) {
+				cc->free_pfn = start < block_end ? start : pfn - nr;
+				return;
+			}
+			continue;
+		}
 		/*
 		 * 6.12 takes only the targets it needs and marks a block it
 		 * had to scan to the end; this scanner takes the whole block's
@@ -363,7 +396,7 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		if (isolated)
 			high_pfn = max_ul(high_pfn, pfn);
 	}
-	cc->free_pfn = high_pfn;
+	cc->free_pfn = enough ? pfn : high_pfn;
 }
 
 /*
@@ -703,13 +736,16 @@ static void keep_released_in_reach(struct zone *zone, struct compact_control *cc
  * Sync runs migrate in MIGRATE_SYNC_LIGHT, async ones in MIGRATE_ASYNC.
  * Returns a compact_result: SKIPPED or PARTIAL straight from the
  * suitability check, PARTIAL when a direct compactor's block is free or
- * the run had to stop early, COMPLETE when the scanners met. Leaves both
+ * (v3.5) the run had to stop early (6.12: CONTENDED), COMPLETE when the
+ * scanners met. Leaves both
  * lists empty. Takes and drops the zone's locks itself.
  */
 int compact_zone(struct zone *zone, struct compact_control *cc)
 {
 	struct cma_mm *mm = zone->mm;
 	int ret = compaction_suitable(zone, cc->order);
+	/* a run cut short: v3.5's PARTIAL, 6.12's CONTENDED (no block freed, no deferral) */
+	int stopped = mm->kernel.compact_priority ? COMPACT_CONTENDED : COMPACT_PARTIAL;
 
 	if (ret != COMPACT_CONTINUE)
 		return ret;
@@ -730,13 +766,13 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 		enum isolate_migrate isolated = isolate_migratepages(zone, cc);
 
 		if (isolated == ISOLATE_ABORT) {
-			ret = COMPACT_PARTIAL;
+			ret = stopped;
 			break;
 		}
 		if (isolated == ISOLATE_NONE)
 			continue;
 		if (migrate_batch(zone, cc) == -ENOMEM) {
-			ret = COMPACT_PARTIAL;
+			ret = stopped;
 			break;
 		}
 	}
@@ -863,14 +899,17 @@ bool compaction_deferred(struct zone *zone, int order)
 
 /*
  * compaction_defer_reset: compaction gave an allocation of @order its
- * page: no more deferral, and failures below @order + 1 no longer count
- * (v3.5 does this inline in __alloc_pages_direct_compact; 3.12 named it).
+ * page: no more deferral and, when the allocation did succeed
+ * (@alloc_success), failures below @order + 1 no longer count (v3.5 does
+ * this inline in __alloc_pages_direct_compact; 3.12 named it; 6.12's
+ * try_to_compact_pages resets without @alloc_success when a zone's run
+ * says the allocation should now succeed).
  */
-void compaction_defer_reset(struct zone *zone, int order)
+void compaction_defer_reset(struct zone *zone, int order, bool alloc_success)
 {
 	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&zone->compact_defer_shift, 0, __ATOMIC_RELAXED);
-	if (order >= __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+	if (alloc_success && order >= __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
 		__atomic_store_n(&zone->compact_order_failed, order + 1, __ATOMIC_RELAXED);
 }
 
@@ -889,16 +928,37 @@ static int compact_zone_order(struct zone *zone, unsigned order, int migratetype
 	return compact_zone(zone, &cc);
 }
 
+/*
+ * 6.12's try_to_compact_pages for one zone (kernel.compact_priority):
+ * a deferred zone is passed by (COMPACT_DEFERRED); a run whose block is
+ * free ends the deferral; a sync run whose scanners met defers it.
+ * Returns the run's result, or DEFERRED.
+ */
+static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype, bool sync)
+{
+	int status;
+
+	if (compaction_deferred(zone, (int)order))
+		return COMPACT_DEFERRED;
+	status = compact_zone_order(zone, order, migratetype, sync);
+	if (status == COMPACT_PARTIAL)
+		compaction_defer_reset(zone, (int)order, false);
+	else if (sync && status == COMPACT_COMPLETE)
+		defer_compaction(zone, (int)order);
+	return status;
+}
+
 /**
  * try_to_compact_pages() - direct compaction for an allocation of 2^@order
  * (the kernel's try_to_compact_pages).
  *
  * Only for order > 0 and requests that may do I/O and enter the file
- * system; those count one compact_stall. Compacts each populated zone
- * from @high_zoneidx down, stopping at the first where the allocation
- * would now pass the low watermark. Returns the best compact_result seen
- * (COMPACT_SKIPPED if none ran). The caller retries the allocation and
- * counts compact_success or compact_fail.
+ * system; in v3.5 those count one compact_stall here (kernel.compact_priority:
+ * the caller counts it, when the result is not SKIPPED). Compacts each
+ * populated zone from @high_zoneidx down, stopping at the first where the
+ * allocation would now pass the low watermark. Returns the best
+ * compact_result seen (COMPACT_SKIPPED if none ran). The caller retries
+ * the allocation and counts compact_success or compact_fail.
  */
 unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
 				   enum zone_type high_zoneidx, int migratetype)
@@ -908,16 +968,22 @@ unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 	if (!order || !(gfp & CMA_GFP_FS) || !(gfp & CMA_GFP_IO))
 		return rc;
 	VM_BUG_ON(order >= mm->max_order);
-	count_vm_event(mm, COMPACTSTALL);
+	if (!mm->kernel.compact_priority)
+		count_vm_event(mm, COMPACTSTALL);
 	for (int i = (int)high_zoneidx; i >= 0; i--) {
 		struct zone *zone = &mm->zones[i];
 		int status;
 
 		if (!zone->present_pages)
 			continue;
-		status = compact_zone_order(zone, order, migratetype, sync);
+		if (mm->kernel.compact_priority)
+			status = compact_zone_prio(zone, order, migratetype, sync);
+		else
+			status = compact_zone_order(zone, order, migratetype, sync);
 		if (status > rc)
 			rc = status;
+		if (status == COMPACT_DEFERRED)
+			continue;
 		if (zone_watermark_ok(zone, order,
 				      __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED),
 				      0, alloc_flags_cma(migratetype)))

@@ -242,6 +242,8 @@ static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_it
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 		       int classzone_idx, int alloc_flags);
+/* A free block of @order or more on a list the request may take from (6.12's watermark check). */
+bool zone_has_free_block(struct zone *z, unsigned order, int alloc_flags);
 
 static inline int allocflags_to_migratetype(struct cma_mm *mm, cma_gfp_t gfp)
 {
@@ -410,7 +412,15 @@ struct compact_control {
 	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
 };
 
-enum compact_result { COMPACT_SKIPPED, COMPACT_CONTINUE, COMPACT_PARTIAL, COMPACT_COMPLETE };
+/*
+ * DEFERRED and CONTENDED only under kernel.compact_priority: no zone ran,
+ * one was deferred; a run ended early, out of targets or with too many
+ * pages isolated (v3.5 calls that PARTIAL, as a run whose block is free).
+ */
+enum compact_result {
+	COMPACT_SKIPPED, COMPACT_DEFERRED, COMPACT_CONTINUE, COMPACT_CONTENDED, COMPACT_PARTIAL,
+	COMPACT_COMPLETE
+};
 
 unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn,
 				      unsigned long end_pfn);
@@ -425,7 +435,7 @@ unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 void defer_compaction(struct zone *zone, int order);
 bool compaction_deferred(struct zone *zone, int order);
 void compact_pgdat(struct cma_mm *mm, unsigned order);	/* kswapd's */
-void compaction_defer_reset(struct zone *zone, int order);
+void compaction_defer_reset(struct zone *zone, int order, bool alloc_success);
 /* 6.12's cached scanner positions and skip bits (kernel.compact_cached_pfn, compact_skip_hint) */
 void reset_cached_positions(struct zone *zone);
 void reset_isolation_suitable(struct cma_mm *mm);
@@ -464,6 +474,8 @@ bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *page
 unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp, unsigned order);
 /* Seed 007: one SWAP_CLUSTER_MAX batch of direct reclaim; progress = pages freed. */
 int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
+/* The LRU pages reclaim could free in @zone (anonymous ones only with swap room). */
+unsigned long zone_reclaimable_pages(struct zone *zone);
 /* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
 /* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */

@@ -831,7 +831,7 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
  * block of at least its order on a list it may take from. The kernel
  * peeks at the lists without the lock; here they are read under it.
  */
-static noinline bool zone_has_free_block(struct zone *z, unsigned order, int alloc_flags)
+noinline bool zone_has_free_block(struct zone *z, unsigned order, int alloc_flags)
 {
 	bool found = false;
 

@@ -47,6 +47,10 @@ static const struct profile_switch switches[] = {
 	SWITCH(drain_pcp_wq, 4, 11),
 	SWITCH(drain_pcp_remote, 6, 0),
 	SWITCH(contig_busy_test, 4, 5),
+	SWITCH(compact_priority, 4, 13),
+	SWITCH(hugetlb_noretry, 5, 4),
+	SWITCH(free_scan_enough, 4, 1),
+	SWITCH(free_scan_stride, 5, 1),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

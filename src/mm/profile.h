@@ -172,6 +172,42 @@ struct kernel_profile {
 	 * as 6.12 does.
 	 */
 	bool contig_busy_test;
+	/*
+	 * "mm, compaction: introduce direct compaction priority" and "mm,
+	 * compaction: more reliably increase direct compaction priority"
+	 * (4.8), "mm: tree wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL
+	 * with more useful semantic" (4.13): a costly order's slow path
+	 * compacts async first, then, after reclaim, at SYNC_LIGHT;
+	 * __GFP_NORETRY ends it after the async try when that was skipped or
+	 * deferred (or for __GFP_THISNODE), and only __GFP_RETRY_MAYFAIL
+	 * loops, through should_reclaim_retry and should_compact_retry
+	 * (MAX_COMPACT_RETRIES). try_to_compact_pages consults each zone's
+	 * deferral at both priorities, defers a zone whose sync run failed,
+	 * and a run that was only deferred still counts a stall.
+	 */
+	bool compact_priority;
+	/*
+	 * "hugetlbfs: don't retry when pool page allocations start to fail"
+	 * (5.4): a pool page is asked with __GFP_RETRY_MAYFAIL until one
+	 * fails on its node, then with __GFP_NORETRY until one succeeds
+	 * there again (node_alloc_noretry, kept over one resize).
+	 */
+	bool hugetlb_noretry;
+	/*
+	 * "mm/compaction: stop the isolation when we isolate enough
+	 * freepage" (4.1): the free scanner stops inside a pageblock once it
+	 * holds as many free pages as the migrate scanner isolated, and the
+	 * next call resumes there; v3.5 takes every free page of the block.
+	 */
+	bool free_scan_enough;
+	/*
+	 * "mm, compaction: sample pageblocks for free pages" (5.1): the free
+	 * scanner looks at every stride-th pfn, the stride COMPACT_CLUSTER_MAX
+	 * at an async run's start, 1 after a block that gave pages, doubled
+	 * up to COMPACT_CLUSTER_MAX after one that gave none (sync runs too);
+	 * a block sampled to its end is marked skip like one scanned whole.
+	 */
+	bool free_scan_stride;
 };
 
 /*

@@ -75,27 +75,37 @@ static struct zone *preferred_zone(struct cma_mm *mm, enum zone_type high_zoneid
  * sync. As v3.5, the preferred zone's deferral is consulted first; an
  * allocation that compaction made possible ends the deferral, and only
  * a sync failure defers (an async run sees only part of the zone).
+ * kernel.compact_priority (6.12): try_to_compact_pages consults and sets
+ * each zone's deferral itself, and a stall is counted here unless every
+ * zone was skipped (one only deferred counts, and fails). *@result: the
+ * compact_result.
  */
 static struct cma_page *__alloc_pages_direct_compact(struct cma_mm *mm,
-						     const struct alloc_context *ac, bool sync)
+						     const struct alloc_context *ac, bool sync,
+						     int *result)
 {
 	struct zone *preferred = preferred_zone(mm, ac->high_zoneidx);
+	bool v6 = mm->kernel.compact_priority;
 	struct cma_page *page;
 
-	if (!ac->order || !preferred || compaction_deferred(preferred, (int)ac->order))
+	*result = COMPACT_SKIPPED;
+	if (!ac->order || !preferred || (!v6 && compaction_deferred(preferred, (int)ac->order)))
 		return NULL;
-	if (try_to_compact_pages(mm, ac->gfp, ac->order, sync, ac->high_zoneidx,
-				 ac->migratetype) == COMPACT_SKIPPED)
+	*result = (int)try_to_compact_pages(mm, ac->gfp, ac->order, sync, ac->high_zoneidx,
+					    ac->migratetype);
+	if (*result == COMPACT_SKIPPED)
 		return NULL;
+	if (v6)
+		count_vm_event(mm, COMPACTSTALL);
 	drain_local_pages(mm);
 	page = try_freelist(mm, ac, ac->alloc_flags);
 	if (page) {
-		compaction_defer_reset(preferred, (int)ac->order);
+		compaction_defer_reset(v6 ? page_zone(mm, page) : preferred, (int)ac->order, true);
 		count_vm_event(mm, COMPACTSUCCESS);
 		return page;
 	}
 	count_vm_event(mm, COMPACTFAIL);
-	if (sync)
+	if (sync && !v6)
 		defer_compaction(preferred, (int)ac->order);
 	return NULL;
 }
@@ -158,6 +168,126 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
  */
 #define MAX_RECLAIM_ROUNDS 64
 
+/* 6.12's MAX_COMPACT_RETRIES and MAX_RECLAIM_RETRIES */
+#define MAX_COMPACT_RETRIES	16
+#define MAX_RECLAIM_RETRIES	16
+
+/*
+ * should_reclaim_retry (4.7's "mm, oom: rework oom detection") for a
+ * costly order: reclaim's progress never resets the count, and another
+ * round is worth it only where a free block of the order exists and the
+ * order-0 mark would hold were every reclaimable page freed.
+ */
+static bool should_reclaim_retry_costly(struct cma_mm *mm, const struct alloc_context *ac,
+					int *no_progress_loops)
+{
+	if (++*no_progress_loops > MAX_RECLAIM_RETRIES)
+		return false;
+	for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
+		struct zone *z = &mm->zones[i];
+		unsigned long available;
+
+		if (!z->present_pages)
+			continue;
+		available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
+		if (available > min_wmark_pages(z) + (1ul << ac->order) - 1 +
+				__atomic_load_n(&z->lowmem_reserve[ac->high_zoneidx], __ATOMIC_RELAXED) &&
+		    zone_has_free_block(z, ac->order, ac->alloc_flags))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * compaction_zonelist_suitable: would compaction run somewhere if reclaim
+ * freed a share (1/order) of the reclaimable pages? The order-0 part of
+ * __compaction_suitable: the low mark plus compact_gap (2^(order+1)).
+ */
+static bool compaction_zonelist_suitable(struct cma_mm *mm, const struct alloc_context *ac)
+{
+	for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
+		struct zone *z = &mm->zones[i];
+		unsigned long available;
+
+		if (!z->present_pages)
+			continue;
+		available = zone_reclaimable_pages(z) / ac->order + zone_page_state(z, NR_FREE_PAGES);
+		if (available > low_wmark_pages(z) + (2ul << ac->order) +
+				__atomic_load_n(&z->lowmem_reserve[ac->high_zoneidx], __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * should_compact_retry for a costly order: after a skip, retry if reclaim
+ * can make compaction possible; after a run that freed a block someone
+ * else took, up to MAX_COMPACT_RETRIES / 4 times; after a failed async
+ * run, once more at SYNC_LIGHT (MIN_COMPACT_COSTLY_PRIORITY, no further).
+ */
+static bool should_compact_retry(struct cma_mm *mm, const struct alloc_context *ac, int result,
+				 bool *sync, int *retries)
+{
+	if (result == COMPACT_SKIPPED)
+		return compaction_zonelist_suitable(mm, ac);
+	if (result == COMPACT_PARTIAL && ++*retries <= MAX_COMPACT_RETRIES / 4)
+		return true;
+	if (*sync)
+		return false;
+	*sync = true;
+	*retries = 0;
+	return true;
+}
+
+/*
+ * 6.12's __alloc_pages_slowpath for a costly order (kernel.compact_priority):
+ * async compaction before anything else; __GFP_NORETRY gives up there if
+ * compaction was skipped or deferred, or the request is for this node
+ * (hugetlb's), and otherwise keeps async; then rounds of reclaim and
+ * compaction, repeated only for __GFP_RETRY_MAYFAIL. No OOM kill for
+ * such an order. Departure: smaller orders keep v3.5's loop.
+ */
+static struct cma_page *__alloc_pages_slowpath_costly(struct cma_mm *mm, struct alloc_context *ac)
+{
+	int result, retries = 0, no_progress_loops = 0, rounds = 0;
+	struct cma_page *page;
+	unsigned long progress;
+	bool sync = true, killed;
+
+	wake_all_kswapd(mm, ac->order, ac->high_zoneidx);
+	page = try_freelist(mm, ac, ac->alloc_flags);
+	if (page || !(ac->gfp & CMA_GFP_WAIT))
+		return page;
+	page = __alloc_pages_direct_compact(mm, ac, false, &result);
+	if (page)
+		return page;
+	if (ac->gfp & CMA_GFP_NORETRY) {
+		if (result == COMPACT_SKIPPED || result == COMPACT_DEFERRED ||
+		    (ac->gfp & CMA_GFP_THISNODE))
+			return NULL;
+		sync = false;
+	}
+	for (;;) {
+		wake_all_kswapd(mm, ac->order, ac->high_zoneidx);
+		page = try_freelist(mm, ac, ac->alloc_flags);
+		if (page)
+			return page;
+		page = __alloc_pages_direct_reclaim(mm, ac, &progress);
+		if (page)
+			return page;
+		page = __alloc_pages_direct_compact(mm, ac, sync, &result);
+		if (page || (ac->gfp & CMA_GFP_NORETRY) || !(ac->gfp & CMA_GFP_RETRY_MAYFAIL) ||
+		    ++rounds >= MAX_RECLAIM_ROUNDS)
+			return page;
+		if (should_reclaim_retry_costly(mm, ac, &no_progress_loops))
+			continue;
+		if (progress && should_compact_retry(mm, ac, result, &sync, &retries))
+			continue;
+		/* __alloc_pages_may_oom: the last try at the high mark, no kill for this order */
+		return __alloc_pages_may_oom(mm, ac, &killed);
+	}
+}
+
 /*
  * __alloc_pages_slowpath (v3.5): kswapd is woken on entry and again only
  * after an OOM kill (restart); the retries after reclaim (rebalance) do
@@ -177,15 +307,19 @@ static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp,
 	struct cma_page *page = NULL;
 	bool sync_migration = false, killed;
 	unsigned long progress;
-	int rounds = 0;
+	int rounds = 0, result;
 
+	if (mm->kernel.compact_priority && order > PAGE_ALLOC_COSTLY_ORDER) {
+		page = __alloc_pages_slowpath_costly(mm, &ac);
+		goto out;
+	}
 restart:
 	wake_all_kswapd(mm, order, high_zoneidx);
 rebalance:
 	page = try_freelist(mm, &ac, ac.alloc_flags);
 	if (page || !(gfp & CMA_GFP_WAIT))
 		goto out;
-	page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
+	page = __alloc_pages_direct_compact(mm, &ac, sync_migration, &result);
 	if (page)
 		goto out;
 	sync_migration = true;
@@ -213,7 +347,7 @@ rebalance:
 		goto rebalance;
 	}
 	/* reclaim made room for compaction: one more try */
-	page = __alloc_pages_direct_compact(mm, &ac, sync_migration);
+	page = __alloc_pages_direct_compact(mm, &ac, sync_migration, &result);
 out:
 	if (!page && !(gfp & CMA_GFP_NOWARN))
 		mm_printk(mm, "page allocation failure: order:%u, mode:0x%x\n", order, gfp);

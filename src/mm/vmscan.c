@@ -498,7 +498,7 @@ static void get_scan_count(struct zone *zone, struct scan_control *sc, int prior
 }
 
 /* zone_reclaimable_pages: the LRU pages reclaim could free; anon ones only with swap room. */
-static unsigned long zone_reclaimable_pages(struct zone *zone)
+unsigned long zone_reclaimable_pages(struct zone *zone)
 {
 	unsigned long nr = zone_nr_lru_pages(zone, LRU_INACTIVE_FILE) +
 			   zone_nr_lru_pages(zone, LRU_ACTIVE_FILE);

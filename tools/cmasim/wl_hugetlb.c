@@ -8,11 +8,10 @@
  * alloc_gigantic_folio: hugetlb_cma (not modelled: no hugetlb_cma= here)
  * and then alloc_contig_pages with GFP_HIGHUSER | __GFP_NOWARN (gigantic
  * pages are not movable: Normal, then DMA32, then DMA). A smaller one
- * (2 MiB) comes from alloc_buddy_hugetlb_folio: the buddy allocator with
- * GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, reclaim and compaction included.
- * Departure: the library has no __GFP_RETRY_MAYFAIL, so a 2 MiB page is
- * tried as a costly order without it (the kernel tries harder on the
- * first failure of a node, and then stops all the same).
+ * (2 MiB) comes from alloc_buddy_hugetlb_folio (cma_alloc_huge_page):
+ * the buddy allocator with GFP_HIGHUSER_MOVABLE | __GFP_THISNODE |
+ * __GFP_NOWARN and __GFP_RETRY_MAYFAIL, or __GFP_NORETRY after a failure
+ * on the node within the same write (node_alloc_noretry, one node here).
  *
  * The write's wall time is the cost model's price of the work the
  * library did for it, as for a device request, and the vmstat counters
@@ -29,6 +28,7 @@ struct hugetlb_wl {
 	struct cma_page **pages;
 	uint64_t held;
 	uint64_t page_pages;		/* base pages in a huge page */
+	bool noretry;			/* the node's bit of node_alloc_noretry, for one write */
 };
 
 /* A /proc/vmstat counter; 3.5's per-zone ones (pgscan_direct_normal, ...) summed under their 6.x name. */
@@ -62,9 +62,11 @@ static struct cma_page *alloc_huge_page(struct sim *s, struct workload *w)
 {
 	unsigned order = hugetlb_order(s, w);
 
+	struct hugetlb_wl *h = w->priv;
+
 	if (gigantic(s, w))
 		return cma_alloc_contig_pages(s->mm, 1ul << order, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN, -1);
-	return cma_alloc_pages(s->mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, order);
+	return cma_alloc_huge_page(s->mm, order, &h->noretry);
 }
 
 static void free_huge_page(struct sim *s, struct workload *w, struct cma_page *page)
@@ -93,6 +95,7 @@ static void hugetlb_write(struct sim *s, void *arg)
 		before[i] = vmstat_read(s->mm, hugetlb_vmstat_names[i]);
 	cost_counters_read(s->mm, &c);
 	sim_usable_update(s);
+	h->noretry = false;	/* set_max_huge_pages allocates node_alloc_noretry cleared */
 	while (h->held < w->spec->hugetlb.count) {
 		struct cma_page *page = alloc_huge_page(s, w);
 
