@@ -73,6 +73,10 @@ struct cost_work {
 	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
 	/* r-vm */
 	uint64_t fresh_frames;		/* frames allocated for the first time since boot (migration targets) */
+	/* printk: the log's serial console, written by the caller (doc/cost-model.md, "Console output") */
+	uint64_t console_chars;		/* characters the request's printk lines put on the wire */
+	unsigned console_baud;		/* its rate (0: no serial console) */
+	unsigned console_frame_bits;	/* bits per character: start, data, parity, stop */
 };
 
 /* Counter values a request's work is the difference of. */
