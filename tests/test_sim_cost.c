@@ -23,10 +23,11 @@
 #include "helpers.h"
 #include "sim.h"
 
-/* @workloads for 3 s on an ARM board (two CPUs, profile arm, 64 MiB) under @policy, into @res. */
-static void run_with(const char *workloads, const char *policy, struct sim_result *res)
+#define BOARD "[scenario]\nplatform = arm\nmemory = 64M\nduration = 3s\n"
+
+/* @board's [scenario] and @workloads under @policy, into @res. */
+static void run_board(const char *board, const char *workloads, const char *policy, struct sim_result *res)
 {
-	static const char board[] = "[scenario]\nplatform = arm\nmemory = 64M\ncmdline = cma=16M\nduration = 3s\n";
 	struct scenario *sc = calloc(1, sizeof(*sc));
 	struct sim_options o = { .policy = sim_policy_find(policy) };
 	char ini[1024], err[768];
@@ -37,6 +38,12 @@ static void run_with(const char *workloads, const char *policy, struct sim_resul
 		fail_msg("the test's scenario does not parse: %s", err);
 	assert_int_equal(sim_run(sc, &o, res), 0);
 	free(sc);
+}
+
+/* @workloads for 3 s on an ARM board (two CPUs, profile arm, 64 MiB) under @policy, into @res. */
+static void run_with(const char *workloads, const char *policy, struct sim_result *res)
+{
+	run_board(BOARD "cmdline = cma=16M\n", workloads, policy, res);
 }
 
 static const struct device_result *device(const struct sim_result *r, const char *name)
@@ -357,6 +364,55 @@ static void cma_mutex_waits_for_the_other_devices_request(void **state)
 	sim_result_free(&own);
 }
 
+/* ---- console output ---- */
+
+/*
+ * Expect (4.14's console_unlock and 6.12's legacy_direct write from the
+ * caller; uart_console_write waits for the UART): a line's characters
+ * times the bits of a frame over the rate, 65 characters of 8N1 at
+ * 115200 baud 5.642 ms; nothing without a serial console.
+ */
+static void cost_ns_prices_console_characters_on_the_wire(void **state)
+{
+	struct cost_model m;
+	struct cost_work w = { .console_chars = 65, .console_baud = 115200, .console_frame_bits = 10 };
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	assert_int_equal(cost_ns(&m, &w, 4096), 5642361);
+	w.console_frame_bits = 11;
+	assert_int_equal(cost_ns(&m, &w, 4096), 6206597);
+	w.console_baud = 0;
+	assert_int_equal(cost_ns(&m, &w, 4096), 0);
+}
+
+/*
+ * Expect: the instrumentation knob alone costs a request nothing (the
+ * lines go to the log only); with a 115200-baud console each pass's line
+ * costs its time on the wire, at least a 61-character line (5.3 ms) per
+ * request that migrated.
+ */
+static void device_request_pays_the_console_per_line(void **state)
+{
+	static const char bg[] = "[anon fill]\nrss = 48M\nrate = 100000\n"
+				 "[device cam]\nsize = 4M\nperiod = 100ms\nstart = 2s\n";
+	struct sim_result plain, knob, console;
+	char ini[256];
+
+	run_with(bg, "cma", &plain);
+	snprintf(ini, sizeof(ini), "printk_contig_passes = yes\n%s", bg);
+	run_with(ini, "cma", &knob);
+	run_board(BOARD "cmdline = cma=16M console=ttyS0,115200n8\n", ini, "cma", &console);
+	assert_true(plain.device_migrated > 0);
+	assert_int_equal(device(&knob, "cam")->lat.max, device(&plain, "cam")->lat.max);
+	if (device(&console, "cam")->lat.max < device(&plain, "cam")->lat.max + 5295138)
+		fail_msg("expected a request to pay at least one line on the console over %llu ns, found %llu",
+			 (unsigned long long)device(&plain, "cam")->lat.max,
+			 (unsigned long long)device(&console, "cam")->lat.max);
+	sim_result_free(&plain);
+	sim_result_free(&knob);
+	sim_result_free(&console);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +428,8 @@ int main(void)
 		cmocka_unit_test(device_request_waits_for_the_backgrounds_locks),
 		cmocka_unit_test(cma_mutex_waits_for_the_other_devices_request),
 		cmocka_unit_test(cost_ns_prices_fresh_frames_as_host_faults),
+		cmocka_unit_test(cost_ns_prices_console_characters_on_the_wire),
+		cmocka_unit_test(device_request_pays_the_console_per_line),
 	};
 
 	return cmocka_run_group_tests_name("cmasim cost contention", tests, NULL, NULL);

@@ -62,6 +62,16 @@ struct cma_mm_config {
 	unsigned nr_cpus;              /* per-CPU page-list slots; 0 means 1 */
 	bool quiet;                    /* once created, KERN_ERR lines go to the log only, not also stderr */
 	const char *kernel;            /* the kernel profile: NULL or "3.5" (the patch set as merged), "6.12", a release between (cma_kernel_find) */
+	/*
+	 * No kernel's: a debugging printk in each pass of
+	 * __alloc_contig_migrate_range, "LATENCY reclaim= R migrate=M
+	 * migrateranges=I" with the pass's pages reclaimed, migrated and
+	 * isolated, and "OVERALL overall=N" (pages migrated) after the loop:
+	 * the instrumentation of the linux-mm thread "mm/cma.c: High latency
+	 * for cma allocation" (March 2019), which printed microseconds in
+	 * the same format. Off (false) by default.
+	 */
+	bool printk_contig_passes;
 };
 
 /**
@@ -105,11 +115,23 @@ int cma_mm_dmesg(struct cma_mm *mm, FILE *out);
 /**
  * cma_mm_printk() - printk() for board code: add a line to the machine's
  * log, in order with the kernel's own (a board's reserve() reporting a
- * failed reservation, say). @fmt is printf's; end it with "\n".
+ * failed reservation, say). @fmt is printf's; end it with "\n". A
+ * kernel level prefix ("\001" and a digit, KERN_INFO's "\0016") sets the
+ * line's level, which is otherwise 4 (MESSAGE_LOGLEVEL_DEFAULT); a line
+ * below the console's loglevel is written to the serial console
+ * (cma_mm_console) and counted in the event console_chars.
  */
 void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** cma_mm_pr_err() - printk(KERN_ERR) for board code: to the log and to stderr. */
 void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/**
+ * cma_mm_console() - the log's serial console as the command line set it
+ * (console=ttyS0,115200n8; loglevel=, quiet, debug): its rate in baud,
+ * the bits a character takes on the wire (start, data, parity, stop: 10
+ * for 8N1) and console_loglevel (7 by default). Any pointer may be NULL.
+ * 0, or -ENODEV when there is no serial console (*@baud 0).
+ */
+int cma_mm_console(struct cma_mm *mm, unsigned *baud, unsigned *frame_bits, int *loglevel);
 
 /** cma_mm_verify() - DEBUG_VM: 0, or -EUCLEAN after printing what is broken. */
 int cma_mm_verify(struct cma_mm *mm);

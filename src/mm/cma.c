@@ -346,7 +346,7 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 	cma_add_reserved(mm, cma, base, size, order_per_bit, dev, name);
 	if (res_cma)
 		*res_cma = cma;
-	mm_printk(mm, "cma: Reserved %llu MiB at 0x%0*llx on node %d\n",
+	mm_printk(mm, KERN_INFO "cma: Reserved %llu MiB at 0x%0*llx on node %d\n",
 		  (unsigned long long)(size / SZ_1M), w, (unsigned long long)base, nid);
 	return 0;
 err:

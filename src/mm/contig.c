@@ -30,6 +30,24 @@ static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page 
 }
 
 /*
+ * No kernel's (cma_mm_config.printk_contig_passes): the debugging printk
+ * the linux-mm thread "mm/cma.c: High latency for cma allocation" (Pankaj
+ * Suryawanshi, 19 March 2019) put in each pass of this loop and after
+ * it, in its format and at printk's default level. That kernel printed
+ * the microseconds each pass spent reclaiming, migrating and isolating;
+ * the library has no clock, so the same fields carry the pass's pages
+ * (a line as long to within a few characters).
+ */
+static void printk_contig_pass(struct cma_mm *mm, unsigned long isolated, uint64_t *migrated)
+{
+	uint64_t now = vm_event_sum(mm, PGMIGRATE_SUCCESS);
+
+	mm_printk(mm, "LATENCY reclaim= %u migrate=%llu migrateranges=%lu\n", 0u,
+		  (unsigned long long)(now - *migrated), isolated);
+	*migrated = now;
+}
+
+/*
  * Migrate every LRU page of [start, end) away, batch by batch as
  * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
  * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
@@ -51,7 +69,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		.sync = true,
 	};
 	bool v6 = mm->kernel.contig_v6;
-	unsigned long pfn = start;
+	unsigned long pfn = start, isolated;
+	uint64_t migrated = 0, first = 0;
 	unsigned tries = 0;
 	int ret = 0;
 
@@ -63,7 +82,10 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		lru_add_drain_all(mm);	/* migrate_prep */
 	else
 		lru_add_drain(mm);	/* migrate_prep_local */
+	if (mm->printk_contig_passes)
+		migrated = first = vm_event_sum(mm, PGMIGRATE_SUCCESS);
 	while (pfn < end || !page_list_empty(&cc.migratepages)) {
+		isolated = 0;
 		if (page_list_empty(&cc.migratepages)) {
 			cc.nr_migratepages = 0;
 			pfn = isolate_migratepages_range(cc.zone, &cc, pfn, end);
@@ -71,6 +93,7 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 				ret = -EINTR;
 				break;
 			}
+			isolated = cc.nr_migratepages;
 			tries = 0;
 		} else if (++tries == 5) {
 			ret = ret < 0 ? ret : -EBUSY;
@@ -78,9 +101,13 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		}
 		ret = migrate_pages_reason(mm, &cc.migratepages, alloc_migrate_target, 0,
 					   MIGRATE_SYNC, v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
+		if (mm->printk_contig_passes)
+			printk_contig_pass(mm, isolated, &migrated);
 		if (v6 && ret == -ENOMEM)
 			break;
 	}
+	if (mm->printk_contig_passes)
+		mm_printk(mm, "OVERALL overall=%llu\n", (unsigned long long)(migrated - first));
 	if (v6)
 		lru_cache_enable(mm);
 	putback_lru_pages(mm, &cc.migratepages);
@@ -269,7 +296,7 @@ static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsign
 			goto done;
 	}
 	if (test_pages_isolated(mm, outer_start, end)) {
-		mm_printk(mm, "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
+		mm_printk(mm, KERN_WARNING "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
 			  outer_start, end);
 		ret = -EBUSY;
 		goto done;

@@ -28,12 +28,28 @@
 void cma_bug(const char *file, int line, const char *cond);
 #define VM_BUG_ON(c) do { if (CMA_DEBUG >= 1 && (c)) cma_bug(__FILE__, __LINE__, #c); } while (0)
 
-/* Kernel-style log lines (printk); the level prefix is not printed. */
+/*
+ * Kernel-style log lines (printk); the level prefix is not printed. A
+ * line may start with a KERN_ level as the kernel's do; without one it
+ * has MESSAGE_LOGLEVEL_DEFAULT, mm_pr_err's have KERN_ERR's. The level
+ * decides whether the line reaches the console (console.c).
+ */
+#define KERN_SOH_ASCII		'\001'
+#define KERN_ERR		"\0013"
+#define KERN_WARNING		"\0014"
+#define KERN_INFO		"\0016"
+#define LOGLEVEL_ERR		3
+#define MESSAGE_LOGLEVEL_DEFAULT 4	/* CONFIG_MESSAGE_LOGLEVEL_DEFAULT's default */
 void mm_printk(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Errors: to the log and to stderr (a NULL mm: stderr only). */
 void mm_pr_err(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Both, as a va_list: @err picks mm_pr_err's stderr copy. */
 void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap);
+
+/* ---- console.c: the log's serial console ---- */
+
+/* console=, loglevel=, quiet, debug and printk.time= of mm->cmdline; -EINVAL if malformed. */
+int console_setup(struct cma_mm *mm);
 
 /* ---- mmzone.c: pfn <-> page, zones, per-CPU slots ---- */
 

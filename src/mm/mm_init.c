@@ -159,6 +159,11 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	ret = -ENOMEM;
 	if (!mm->cmdline || !mm->kconfig)
 		goto fail;
+	mm->printk_contig_passes = cfg->printk_contig_passes;
+	ret = console_setup(mm);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
 	ret = memblock_init(&mm->memblock, cfg->banks, cfg->nr_banks);
 	if (ret)
 		goto fail;

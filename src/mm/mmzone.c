@@ -68,17 +68,59 @@ out:
 	pthread_mutex_unlock(&log->lock);
 }
 
+#define PRINTK_TIME_CHARS	15	/* "[%5lu.%06lu] " */
+
+/* The level of a line that starts with a KERN_ prefix, or MESSAGE_LOGLEVEL_DEFAULT. */
+static int printk_get_level(const char **line, size_t *len)
+{
+	const char *s = *line;
+
+	if (*len >= 2 && s[0] == KERN_SOH_ASCII && s[1] >= '0' && s[1] <= '7') {
+		*line += 2;
+		*len -= 2;
+		return s[1] - '0';
+	}
+	return MESSAGE_LOGLEVEL_DEFAULT;
+}
+
+/*
+ * The characters @line of @level puts on the serial console, if it
+ * reaches it (console.c has the why), in the event console_chars.
+ */
+static void console_account(struct cma_mm *mm, int level, const char *line, size_t len)
+{
+	uint64_t chars = 0;
+	bool start = true;
+
+	if (!mm->console.baud || level >= mm->console.loglevel || mm->phase != MM_BOOTED)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		if (start && mm->console.time)
+			chars += PRINTK_TIME_CHARS;
+		start = line[i] == '\n';
+		chars += start ? 2 : 1;		/* '\n' goes out as "\r\n" */
+	}
+	count_vm_events(mm, CONSOLE_CHARS, chars);
+}
+
 void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
 {
-	char line[512];
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	char buf[512];
+	const char *line = buf;
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t len;
+	int level;
 
 	if (n < 0)
 		return;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	if (mm)
-		log_append(mm_log(mm), line, n);
+	len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	level = printk_get_level(&line, &len);
+	if (err)
+		level = LOGLEVEL_ERR;
+	if (mm) {
+		log_append(mm_log(mm), line, len);
+		console_account(mm, level, line, len);
+	}
 	if (!mm || (err && !mm->quiet))
 		fputs(line, stderr);
 }

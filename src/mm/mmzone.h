@@ -257,6 +257,14 @@ struct cma_mm {
 	uint64_t atomic_pool_size;
 	char *cmdline;
 	char *kconfig;
+	/* the log's console (console.c), from the command line */
+	struct {
+		unsigned baud;		/* 0: no serial console */
+		unsigned frame_bits;	/* bits a character takes on the wire: start, data, parity, stop */
+		int loglevel;		/* console_loglevel: lines of a lower level reach it */
+		bool time;		/* printk.time: the "[%5lu.%06lu] " prefix */
+	} console;
+	bool printk_contig_passes;	/* cma_mm_config's debugging knob (contig.c) */
 
 	enum mm_phase phase;
 	struct memblock memblock;

@@ -350,7 +350,7 @@ rebalance:
 	page = __alloc_pages_direct_compact(mm, &ac, sync_migration, &result);
 out:
 	if (!page && !(gfp & CMA_GFP_NOWARN))
-		mm_printk(mm, "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
+		mm_printk(mm, KERN_WARNING "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
 	return page;
 }
 

@@ -1217,12 +1217,12 @@ unsigned long out_of_memory(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 	void *ctx = __atomic_load_n(&mm->oom_ctx, __ATOMIC_RELAXED);
 	unsigned long freed = 0;
 
-	mm_printk(mm, "Out of memory: gfp_mask=0x%x, order=%u%s\n", gfp, order,
+	mm_printk(mm, KERN_WARNING "Out of memory: gfp_mask=0x%x, order=%u%s\n", gfp, order,
 		  fn ? "" : ", no OOM handler");
 	if (fn)
 		freed = fn(ctx, mm, order);
 	if (!freed)
-		mm_printk(mm, "Out of memory and no killable processes...\n");
+		mm_printk(mm, KERN_ERR "Out of memory and no killable processes...\n");
 	return freed;
 }
 

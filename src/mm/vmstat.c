@@ -42,6 +42,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"drain_all_pages", "lru_add_drain_all", "lru_add",
 	"contig_migrate_scanned",
 	"pgalloc_fresh",
+	"console_chars",
 };
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)

@@ -94,6 +94,12 @@ enum vm_event_item {
 	 * to such a frame leaves the guest to have the host back it.
 	 */
 	PGALLOC_FRESH,
+	/*
+	 * No kernel's: characters printk lines put on the serial console
+	 * from the caller (console.c), read by name for the simulator's
+	 * console term (doc/cost-model.md, "Console output").
+	 */
+	CONSOLE_CHARS,
 	NR_VM_EVENT_ITEMS
 };
 

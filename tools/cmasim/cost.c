@@ -232,6 +232,20 @@ static double cma_mutex_ns(const struct cost_model *m, const struct cost_work *w
 	return w->cma_mutex_wait_ns ? (double)w->cma_mutex_wait_ns + m->v[COST_MUTEX_HANDOFF_US] * 1000.0 : 0;
 }
 
+/*
+ * A printk line the request wrote to a serial console: the caller waits
+ * for the UART to take each character (4.14's console_unlock, 6.12's
+ * legacy_direct), frame_bits of them at the line's rate; a physical
+ * figure, not a profile's. Not stretched by the background: the caller
+ * spins on the UART with interrupts off.
+ */
+static double console_ns(const struct cost_work *w)
+{
+	if (!w->console_baud)
+		return 0;
+	return (double)w->console_chars * w->console_frame_bits * 1e9 / w->console_baud;
+}
+
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
 {
 	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
@@ -246,12 +260,12 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
-	       w->io_wait_ns;
+	       w->io_wait_ns + (uint64_t)console_ns(w);
 }
 
 /* Which work a counter measures. */
 enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
-       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, NR_W };
+       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -275,6 +289,8 @@ static const struct { const char *name; int work; } counters[] = {
 	{ "pgmigrate_tlb_flush", W_TLB_FLUSHES },
 	/* the library's: frames allocated for the first time since boot */
 	{ "pgalloc_fresh", W_FRESH },
+	/* the library's: characters printk put on the serial console */
+	{ "console_chars", W_CONSOLE },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -307,4 +323,6 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
 	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
 	w->fresh_frames += now.v[W_FRESH] - before->v[W_FRESH];
+	w->console_chars += now.v[W_CONSOLE] - before->v[W_CONSOLE];
+	cma_mm_console(mm, &w->console_baud, &w->console_frame_bits, NULL);
 }

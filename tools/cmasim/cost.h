@@ -75,6 +75,10 @@ struct cost_work {
 	uint64_t fresh_frames;		/* frames allocated for the first time since boot (migration targets) */
 	/* rpi */
 	bool drain_wq;			/* 4.11-5.19: drain_all_pages queues a work item per CPU and flushes them */
+	/* printk: the log's serial console, written by the caller (doc/cost-model.md, "Console output") */
+	uint64_t console_chars;		/* characters the request's printk lines put on the wire */
+	unsigned console_baud;		/* its rate (0: no serial console) */
+	unsigned console_frame_bits;	/* bits per character: start, data, parity, stop */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -114,6 +114,7 @@ static int machine_prepare(struct sim *s)
 		p->cfg.swap_bytes = sc->swap_bytes;
 	p->cfg.metadata_only = true;	/* the simulation never looks at the bytes */
 	p->cfg.quiet = true;		/* the boot's errors are in the log; a run fails loudly */
+	p->cfg.printk_contig_passes = sc->printk_contig_passes;
 	cost_profile(p->cfg.arch, &s->cost);
 	for (int i = 0; i < NR_COST_FIELDS; i++)
 		if (sc->cost_set[i])

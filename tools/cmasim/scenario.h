@@ -186,6 +186,7 @@ struct scenario {
 	bool kconfig_set;
 	uint64_t memory_bytes;		/* 0: the platform's banks; else one bank of this size */
 	unsigned nr_cpus;		/* cpus = N: the platform's nr_cpus replaced; 0: the platform's */
+	bool printk_contig_passes;	/* debugging printk per migration pass (cma_mm_config's); off */
 	uint64_t swap_bytes;
 	uint64_t duration_ns;
 	uint64_t seed;

@@ -10,6 +10,7 @@
  *	cmdline = cma=64M           ; replaces the platform's; kconfig = LINE repeats
  *	cma = 64M                   ; replaces any cma= on the command line
  *	kernel = 6.12               ; the kernel profile, replacing the platform's
+ *	printk_contig_passes = yes  ; a debugging printk per migration pass (default no)
  *	memory = 4G                 ; one bank of this size instead of the platform's
  *	swap = 256M
  *	duration = 60s              ; us, ms, s, m, h
@@ -138,6 +139,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "seed", .type = KEY_UINT, .offset = SC(seed) },
 	{ .name = "sample", .type = KEY_DURATION, .offset = SC(sample_ns) },
 	{ .name = "snapshot", .type = KEY_DURATION, .offset = SC(snapshot_ns), .repeats = true },
+	{ .name = "printk_contig_passes", .type = KEY_BOOL, .offset = SC(printk_contig_passes) },
 };
 
 /* Every workload's keys, before its kind's. */
