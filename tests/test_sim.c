@@ -1272,6 +1272,24 @@ static void policy_predict_wrong_prediction_released_unused(void **state)
 	sim_result_free(&r);
 }
 
+/*
+ * A buffer taken in advance is taken raw (dma_alloc_from_contiguous);
+ * handed to a driver that asked dma_alloc_coherent it is cleared then,
+ * as the kernel clears every such buffer. Expect: the predicted sessions
+ * hit, and no request of the 8 MiB device, predicted or not, costs less
+ * than clearing 8 MiB at the arm profile's 1400 MB/s (5991862 ns).
+ */
+static void policy_predict_hand_out_clears_for_dma_alloc_coherent(void **state)
+{
+	struct sim_result r;
+
+	run_watched(PRESSURE_INI, "predict", &r);
+	assert_true(r.predict.hits >= 2);
+	assert_int_equal(r.predict.served, r.predict.hits);
+	assert_true(r.devices[0].lat.min >= 5991862);
+	sim_result_free(&r);
+}
+
 static void policy_predict_fault_sweep(void **state)
 {
 	fault_sweep_policy("predict");
@@ -1584,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(policy_predict_advance_work_counted_and_bounded),
 		cmocka_unit_test(policy_predict_wrong_prediction_released_unused),
 		cmocka_unit_test(policy_predict_fault_sweep),
+		cmocka_unit_test(policy_predict_hand_out_clears_for_dma_alloc_coherent),
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 

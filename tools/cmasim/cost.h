@@ -73,6 +73,9 @@ struct cost_work {
 	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
 	/* r-vm */
 	uint64_t fresh_frames;		/* frames allocated for the first time since boot (migration targets) */
+	/* gcma: work the scheduler cannot preempt on a kernel without CONFIG_PREEMPT */
+	uint64_t nosched_pages;		/* of handled, pages handled in a loop with no cond_resched() or sleep */
+	bool no_preempt;		/* CONFIG_PREEMPT_NONE or _VOLUNTARY: such loops and clearing run to their end */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -261,6 +261,8 @@ static int hand_out(struct sim *s, struct predict_dev *d, struct dev_buffer *b, 
 
 	b->contig = d->held[d->nr_used++];
 	b->nr_chunks = 0;
+	/* taken raw in advance: cleared now if the driver asked dma_alloc_coherent */
+	b->raw = policy_driver_asks_cma(s, &d->w->spec->device);
 	b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->contig) * s->page_bytes;
 	held_change(s, -(long)pages);
 	work->locks++;
