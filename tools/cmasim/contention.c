@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mm/profile.h"
+#include "lib/kconfig.h"
 #include "sim.h"
 
 /* The background's lock traffic is measured over windows this long. */
@@ -54,8 +55,27 @@ static void bg_window(struct sim *s, void *arg)
 	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, arg);
 }
 
+/*
+ * The preemption model the board's .config chose (kernel/Kconfig.preempt).
+ * Departure: a .config that names none is priced as CONFIG_PREEMPT, all
+ * kernel work sharing the CPUs, as before the model knew the choice, not
+ * as Kconfig's default PREEMPT_NONE.
+ */
+static bool kconfig_no_preempt(const char *text)
+{
+	struct kconfig *kc = NULL;
+	bool none = false;
+	char err[128];
+
+	if (!kconfig_parse(text, &kc, err, sizeof(err)))
+		none = kconfig_bool(kc, "CONFIG_PREEMPT_NONE") || kconfig_bool(kc, "CONFIG_PREEMPT_VOLUNTARY");
+	kconfig_free(kc);
+	return none;
+}
+
 void sim_contention_start(struct sim *s)
 {
+	s->no_preempt = kconfig_no_preempt(s->plat.kconfig);
 	s->cma_mutex_holder = -1;
 	s->bg_at = s->now;
 	s->bg_zone_pages = SUM(s, zone_counters);
@@ -103,6 +123,7 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 	bool v6 = platform_kernel_release(cma_mm_kernel(s->mm)) >= 600;
 
 	work->nr_cpus = s->plat.cfg.nr_cpus;
+	work->no_preempt = s->no_preempt;
 	work->runnable = sim_runnable(s);
 	work->remote_drain = k->drain_pcp_remote;
 	work->drain_wq = k->drain_pcp_wq && !k->drain_pcp_remote;

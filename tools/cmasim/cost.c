@@ -246,19 +246,40 @@ static double console_ns(const struct cost_work *w)
 	return (double)w->console_chars * w->console_frame_bits * 1e9 / w->console_baud;
 }
 
+/*
+ * What the background's threads cannot take from the request. CFS takes
+ * the CPU from a thread in the kernel only where the kernel lets it: at
+ * any preempt_enable() under CONFIG_PREEMPT, but without it (PREEMPT_NONE,
+ * PREEMPT_VOLUNTARY) only at cond_resched() and where the thread sleeps
+ * (a mutex, a wait; might_sleep() too under VOLUNTARY). Work in a loop
+ * with neither, such as gcma_alloc_contig's walk over its pages or the
+ * memset that clears a dma_alloc_coherent buffer, then runs to its end
+ * once begun. alloc_contig_range has such points throughout (the
+ * migrate loop's cond_resched(), lru_add_drain_all's wait, the CMA
+ * mutex), so its work shares the CPUs under every model.
+ */
+static uint64_t nosched_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
+	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
+}
+
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
 {
+	/* without CONFIG_PREEMPT the loops with no scheduling point are priced apart, unstretched */
+	uint64_t handled = w->no_preempt ? w->handled - w->nosched_pages : w->handled;
 	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
-			    (double)w->handled * m->v[COST_PAGE_CYCLES];
+			    (double)handled * m->v[COST_PAGE_CYCLES];
 	/* the allocating thread's own CPU work, shared with the background */
 	uint64_t cpu_ns = (uint64_t)cycles_ns(m, cpu_cycles) +
 			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
-			  cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes) +
+			  (w->no_preempt ? 0 : cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes)) +
 			  (uint64_t)((double)w->locks * m->v[COST_LOCK_US] * 1000.0) +
 			  migration_overhead_ns(m, w) +
 			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]);
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
+	       (w->no_preempt ? nosched_ns(m, w) : 0) +
 	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
 	       w->io_wait_ns + (uint64_t)console_ns(w);
 }

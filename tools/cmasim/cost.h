@@ -79,6 +79,9 @@ struct cost_work {
 	uint64_t console_chars;		/* characters the request's printk lines put on the wire */
 	unsigned console_baud;		/* its rate (0: no serial console) */
 	unsigned console_frame_bits;	/* bits per character: start, data, parity, stop */
+	/* gcma: work the scheduler cannot preempt on a kernel without CONFIG_PREEMPT */
+	uint64_t nosched_pages;		/* of handled, pages handled in a loop with no cond_resched() or sleep */
+	bool no_preempt;		/* CONFIG_PREEMPT_NONE or _VOLUNTARY: such loops and clearing run to their end */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -107,7 +107,8 @@ uint64_t policy_usable(const struct sim *s)
  * A buffer handed out: held, and zeroed where the kernel zeroes it.
  * dma_alloc_coherent clears the buffer (from the buddy allocator, a
  * carveout's dma_alloc_from_coherent or CMA alike); a driver calling
- * dma_alloc_from_contiguous (b->contig) gets the pages as they were.
+ * dma_alloc_from_contiguous or cma_alloc itself (b->raw) gets the pages
+ * as they were.
  * Taking its pages off the free lists is bookkeeping the caller adds
  * where no counter already has it (alloc_contig_range's
  * isolate_freepages_range counts compact_isolated).
@@ -117,7 +118,7 @@ void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct 
 	b->pages_held = pages;
 	s->class_pages[MC_DEVICE] += pages;
 	sim_area_hold(s, b, true);
-	if (!b->contig)
+	if (!b->raw)
 		work->zeroed_bytes += pages * s->page_bytes;
 }
 
@@ -141,6 +142,11 @@ int policy_without_cma(struct sim *s)
 	}
 	p->reserve = no_reserve;
 	return 0;
+}
+
+bool policy_driver_asks_cma(const struct sim *s, const struct wl_device *spec)
+{
+	return spec->align_bytes > s->page_bytes;
 }
 
 unsigned policy_order_of(uint64_t pages)

@@ -27,7 +27,8 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 	cost_counters_read(s->mm, &before);
 	sim_trace_request(s, true);
 	b->contig = NULL;
-	if (spec->align_bytes > s->page_bytes) {
+	b->raw = policy_driver_asks_cma(s, spec);
+	if (b->raw) {
 		/* a driver that needs more than the size's alignment asks CMA itself */
 		b->contig = cma_dma_alloc_from_contiguous(s->mm, dev, (int)sim_pages(s, spec->buffer_bytes),
 							 policy_order_of(spec->align_bytes / s->page_bytes));

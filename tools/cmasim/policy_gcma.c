@@ -391,9 +391,16 @@ static int gcma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, s
 	r->requests_dropping += dropped > 0;
 	if (dropped > r->max_dropped)
 		r->max_dropped = dropped;
-	/* the bitmap's pages handed out, and each dropped copy forgotten: bookkeeping, no copy */
+	/*
+	 * The bitmap's pages handed out, and each dropped copy forgotten:
+	 * bookkeeping, no copy. gcma_alloc_contig (RFC v2) takes the area's
+	 * spinlock with IRQs off for each page and frees the dropped entries
+	 * after, with no cond_resched() and no sleep in either loop.
+	 */
 	work->handled += pages + dropped;
+	work->nosched_pages += pages + dropped;
 	b->nr_chunks = 0;
+	b->raw = policy_driver_asks_cma(s, spec);
 	b->handle = (cma_phys_t)(a->base_pfn + pageno) * s->page_bytes;
 	policy_account(s, b, pages, work);
 	return 0;

@@ -18,16 +18,26 @@
  * A device's prefetch = LEAD key gives the lead and lets the policy use
  * the schedule the scenario declares (session and gap) from the start:
  * for a user who knows it.
+ *
+ * A device's first session comes before anything is known of it, and the
+ * second before a gap was seen. For small requests the policy keeps a
+ * standing pool instead: a thousandth of the machine's memory, taken
+ * from the default CMA area at attach (a power of two of pages, aligned
+ * to its size), from which any request that fits is served at once and
+ * to which it returns at its end. The pool's free pages count against
+ * usable memory as held buffers do; what it serves is never predicted.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/bitmap.h"
 #include "sim.h"
 
 #define PREDICT_LEAD_NS		(1000 * 1000000ull)	/* default lead before a predicted start */
 #define PREDICT_HOLD_NS		(20 * 1000000ull)	/* the buffers are taken this long before it */
 #define PREDICT_GRACE_NS	(500 * 1000000ull)	/* past it, unused buffers go back */
 #define PREDICT_MIN_GAP_NS	(50 * 1000000ull)	/* shorter idle times are not worth predicting */
+#define PREDICT_POOL_SHARE	1024			/* the standing pool: at most this share of memory */
 
 extern const struct sim_policy_ops policy_cma;
 
@@ -54,6 +64,11 @@ struct predict {
 	struct predict_dev dev[SIM_MAX_WORKLOADS];	/* by workload index */
 	double held_page_ns;
 	uint64_t held_pages, held_at;
+	/* the standing pool, from the default area */
+	struct cma_page *pool;
+	unsigned long pool_pfn, pool_pages;
+	unsigned pool_order;
+	unsigned long *pool_busy;	/* its pages handed out */
 };
 
 static struct predict_dev *dev_of(struct sim *s, struct workload *w)
@@ -242,6 +257,44 @@ static void predict_next(struct sim *s, struct predict_dev *d)
 	schedule(s, d, d->due + PREDICT_GRACE_NS, expire);
 }
 
+/*
+ * The standing pool: the largest power of two of pages within a
+ * PREDICT_POOL_SHARE-th of memory, from the default area, at attach.
+ * Its cost is work in advance; none if the area cannot give it.
+ */
+static int take_pool(struct sim *s, struct predict *p)
+{
+	struct predict_result *r = &s->res->predict;
+	uint64_t most = s->res->total_pages / PREDICT_POOL_SHARE;
+	struct cost_counters before;
+	struct cost_work work = { .locks = 1 };
+	unsigned order = 0;
+	uint64_t ns;
+
+	if (!most || !cma_dev_get_cma_area(s->mm, NULL))
+		return 0;
+	while ((2ull << order) <= most)
+		order++;
+	cost_counters_read(s->mm, &before);
+	p->pool = cma_dma_alloc_from_contiguous(s->mm, NULL, 1 << order, order);
+	if (!p->pool)
+		return 0;
+	/* set before anything can fail: predict_destroy gives the pool back */
+	p->pool_pages = 1ul << order;
+	p->pool_busy = calloc(BITS_TO_LONGS(p->pool_pages) + 1, sizeof(long));
+	if (!p->pool_busy)
+		return -ENOMEM;
+	cost_work_since(s->mm, &before, &work);
+	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	r->advance_ns += ns;
+	r->advance_migrated += work.migrated;
+	p->pool_pfn = cma_page_to_pfn(s->mm, p->pool);
+	p->pool_order = order;
+	p->held_pages = p->pool_pages;
+	r->pool_pages = p->pool_pages;
+	return 0;
+}
+
 static int predict_attach(struct sim *s)
 {
 	struct predict *p = calloc(1, sizeof(*p));
@@ -251,7 +304,49 @@ static int predict_attach(struct sim *s)
 	s->policy_priv = p;
 	p->held_at = s->now;
 	s->res->predict.on = true;
-	return 0;
+	return take_pool(s, p);
+}
+
+/* A request served from the standing pool if the device's area is the pool's and a fitting run is free. */
+static bool pool_take(struct sim *s, struct predict_dev *d, struct dev_buffer *b, struct cost_work *work)
+{
+	struct predict *p = s->policy_priv;
+	const struct wl_device *spec = &d->w->spec->device;
+	uint64_t pages = buffer_pages(s, d);
+	unsigned align = spec->align_bytes > s->page_bytes ?
+			 policy_order_of(spec->align_bytes / s->page_bytes) : policy_order_of(pages);
+	unsigned long pos;
+
+	if (!p->pool || pages > p->pool_pages || align > p->pool_order ||
+	    cma_dev_get_cma_area(s->mm, cma_dev(s, d)) != cma_dev_get_cma_area(s->mm, NULL))
+		return false;
+	pos = bitmap_find_next_zero_area_off(p->pool_busy, p->pool_pages, 0, (unsigned)pages,
+					     (1ul << align) - 1, 0);
+	if (pos >= p->pool_pages)
+		return false;
+	bitmap_set(p->pool_busy, pos, (unsigned)pages);
+	b->contig = NULL;
+	b->nr_chunks = 0;
+	b->raw = policy_driver_asks_cma(s, spec);
+	b->handle = (cma_phys_t)(p->pool_pfn + pos) * s->page_bytes;
+	held_change(s, -(long)pages);
+	work->locks++;
+	policy_account(s, b, pages, work);
+	s->res->predict.pool_served++;
+	return true;
+}
+
+/* Back to the pool if @b came from it. */
+static bool pool_put(struct sim *s, struct dev_buffer *b, uint64_t pages)
+{
+	struct predict *p = s->policy_priv;
+	unsigned long pfn = (unsigned long)(b->handle / s->page_bytes);
+
+	if (!p->pool || b->contig || pfn < p->pool_pfn || pfn >= p->pool_pfn + p->pool_pages)
+		return false;
+	bitmap_clear(p->pool_busy, pfn - p->pool_pfn, (unsigned)pages);
+	held_change(s, (long)pages);
+	return true;
 }
 
 /* A held buffer, handed out: its pages were taken and counted when prefetched. */
@@ -261,6 +356,8 @@ static int hand_out(struct sim *s, struct predict_dev *d, struct dev_buffer *b, 
 
 	b->contig = d->held[d->nr_used++];
 	b->nr_chunks = 0;
+	/* taken raw in advance: cleared now if the driver asked dma_alloc_coherent */
+	b->raw = policy_driver_asks_cma(s, &d->w->spec->device);
 	b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->contig) * s->page_bytes;
 	held_change(s, -(long)pages);
 	work->locks++;
@@ -273,7 +370,8 @@ static int predict_alloc(struct sim *s, struct workload *w, struct dev_buffer *b
 			 enum fail_cause *cause)
 {
 	struct predict_dev *d = dev_of(s, w);
-	int ret;
+	bool pooled = false;
+	int ret = 0;
 
 	if (!d->nr_out && !d->nr_used) {
 		/* a session starts: what it takes is learned afresh */
@@ -290,12 +388,15 @@ static int predict_alloc(struct sim *s, struct workload *w, struct dev_buffer *b
 	}
 	if (d->nr_used < d->nr_held)
 		ret = hand_out(s, d, b, work);
+	else if (pool_take(s, d, b, work))
+		pooled = true;
 	else
 		ret = policy_cma.alloc(s, w, b, work, cause);
 	if (ret)
 		return ret;
 	d->nr_out++;
-	if (d->nr_ranges < DEV_MAX_CHUNKS) {
+	/* the pool serves it again: nothing to predict */
+	if (!pooled && d->nr_ranges < DEV_MAX_CHUNKS) {
 		d->range_pfn[d->nr_ranges] = (unsigned long)(b->handle / s->page_bytes);
 		d->range_pages[d->nr_ranges++] = b->pages_held;
 	}
@@ -306,7 +407,8 @@ static void predict_free(struct sim *s, struct workload *w, struct dev_buffer *b
 {
 	struct predict_dev *d = dev_of(s, w);
 
-	policy_cma.free(s, w, b);
+	if (!pool_put(s, b, buffer_pages(s, d)))
+		policy_cma.free(s, w, b);
 	if (--d->nr_out)
 		return;
 	/* the session's end: buffers prefetched beyond what it asked for were wasted */
@@ -315,7 +417,7 @@ static void predict_free(struct sim *s, struct workload *w, struct dev_buffer *b
 	predict_next(s, d);
 }
 
-/* As under cma, less the prefetched buffers held for a device that has not asked yet. */
+/* As under cma, less the prefetched buffers held for a device that has not asked yet and the pool's free pages. */
 static uint64_t predict_usable(const struct sim *s)
 {
 	const struct predict *p = s->policy_priv;
@@ -340,6 +442,10 @@ static void predict_destroy(struct sim *s)
 			cma_dma_release_from_contiguous(s->mm, cma_dev(s, d), d->held[h],
 							(int)buffer_pages(s, d));
 	}
+	/* the devices gave back their buffers when they stopped */
+	if (p->pool)
+		cma_dma_release_from_contiguous(s->mm, NULL, p->pool, (int)p->pool_pages);
+	free(p->pool_busy);
 	free(p);
 	s->policy_priv = NULL;
 }

@@ -320,6 +320,8 @@ static void json_predict(struct json *j, const struct sim_result *r)
 	json_number(j, "advance_ms", fmt_ms(buf, p->advance_ns));
 	json_number(j, "wasted_ms", fmt_ms(buf, p->wasted_ns));
 	json_u64(j, "held_mean_pages", p->held_mean_pages);
+	json_u64(j, "pool_pages", p->pool_pages);
+	json_u64(j, "pool_served", p->pool_served);
 	json_close(j, '}');
 }
 

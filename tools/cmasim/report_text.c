@@ -270,6 +270,8 @@ static void print_predict(FILE *out, const struct sim_result *r)
 		"%" PRIu64 " buffers released unused, %" PRIu64 " not taken; held mean %s MiB\n",
 		fmt_ms(b, p->advance_ns), p->advance_migrated, p->advance_batches, fmt_ms(c, p->wasted_ns),
 		p->released_unused, p->take_failures, fmt_mib(a, pages_bytes(r, p->held_mean_pages)));
+	fprintf(out, "standing pool      %s MiB: %" PRIu64 " requests served from it\n",
+		fmt_mib(a, pages_bytes(r, p->pool_pages)), p->pool_served);
 }
 
 static void print_heading(FILE *out, const struct sim_result *runs, unsigned nr)

@@ -185,6 +185,8 @@ struct predict_result {
 	uint64_t advance_ns;		/* the work done in advance, priced by the cost model */
 	uint64_t wasted_ns;		/* of it, for buffers never used */
 	uint64_t held_mean_pages;	/* taken and not yet handed out, averaged over virtual time */
+	uint64_t pool_pages;		/* the standing pool's size */
+	uint64_t pool_served;		/* requests served from it */
 };
 
 struct sim_result {

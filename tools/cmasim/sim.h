@@ -66,6 +66,7 @@ struct dev_buffer {
 	unsigned chunk_order;
 	unsigned slot;			/* carveout policy: its slot */
 	struct cma_page *contig;	/* cma policy with an alignment: from dma_alloc_from_contiguous */
+	bool raw;			/* the driver asked CMA itself: its pages as they were, not cleared */
 };
 
 struct sim {
@@ -108,6 +109,7 @@ struct sim {
 	double bg_zone_rate, bg_lru_rate;
 	uint64_t cma_mutex_free_at;	/* the CMA mutex is held until then */
 	int cma_mutex_holder;		/* by this workload (-1: none yet) */
+	bool no_preempt;		/* the kernel's .config chose PREEMPT_NONE or PREEMPT_VOLUNTARY */
 
 	FILE *trace;			/* --trace: ftrace text */
 	const char *const *dumps;	/* --dump: /proc files kept at the end */
@@ -311,10 +313,12 @@ int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b);
 uint64_t policy_usable(const struct sim *s);
 
-/* For the policies: @b holds @pages, zeroed. */
+/* For the policies: @b holds @pages, zeroed unless b->raw. */
 void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct cost_work *work);
 /* prepare() of a policy without CMA: no default area, no device areas, no board reserve(). */
 int policy_without_cma(struct sim *s);
+/* Whether @spec's driver asks CMA itself (an alignment beyond its size's) rather than dma_alloc_coherent. */
+bool policy_driver_asks_cma(const struct sim *s, const struct wl_device *spec);
 /* The order of the smallest block of at least @pages. */
 unsigned policy_order_of(uint64_t pages);
 /* The other CPUs a TLB flush for a migrated page interrupts. */
