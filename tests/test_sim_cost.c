@@ -128,6 +128,27 @@ static void cost_ns_without_preempt_leaves_nosched_work_unstretched(void **state
 }
 
 /*
+ * Expect: without CONFIG_PREEMPT a lock round under a spinlock with
+ * nothing sleeping around it (nosched_locks: predict's gen_pool-like
+ * standing pool) takes lock_us whatever the background; a sleeping
+ * lock's round (cma->lock, a mutex) still stretches, and under
+ * CONFIG_PREEMPT both do.
+ */
+static void cost_ns_without_preempt_leaves_spinlock_rounds_unstretched(void **state)
+{
+	struct cost_work spin = { .locks = 1, .nosched_locks = 1, .nr_cpus = 4, .no_preempt = true };
+	struct cost_work mutex = { .locks = 1, .nr_cpus = 4, .no_preempt = true };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	spin.runnable = mutex.runnable = 15;
+	assert_int_equal(cost_ns(&m, &spin, 4096), 2000);
+	assert_int_equal(cost_ns(&m, &mutex, 4096), 8000);
+	spin.no_preempt = false;
+	assert_int_equal(cost_ns(&m, &spin, 4096), 8000);
+}
+
+/*
  * Expect: a driver that asks CMA itself (cma_alloc, an alignment beyond
  * its size's, as GCMA's evaluation module did) gets its pages as they
  * were, under gcma as under cma: its 1 MiB request on the idle ARM board
@@ -175,6 +196,28 @@ static void gcma_request_without_preempt_keeps_its_cpu(void **state)
 		sim_result_free(&idle);
 		sim_result_free(&busy);
 	}
+}
+
+/*
+ * Expect: predict's standing pool hands a one-page buffer out under a
+ * spinlock (as a gen_pool does), so on a CONFIG_PREEMPT_VOLUNTARY kernel
+ * three runnable threads on the two CPUs do not stretch it at all.
+ */
+static void predict_pool_request_without_preempt_keeps_its_cpu(void **state)
+{
+	static const char dev[] = "kconfig = CONFIG_PREEMPT_VOLUNTARY=y\n"
+				  "[device cam]\nsize = 4K\nalign = 4K\nperiod = 100ms\n";
+	static const char busy_ini[] = "kconfig = CONFIG_PREEMPT_VOLUNTARY=y\n"
+				       "[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\n"
+				       "[device cam]\nsize = 4K\nalign = 4K\nperiod = 100ms\n";
+	struct sim_result idle, busy;
+
+	run_with(dev, "predict", &idle);
+	run_with(busy_ini, "predict", &busy);
+	assert_true(idle.predict.pool_served > 0 && busy.predict.pool_served > 0);
+	assert_int_equal(device(&busy, "cam")->lat.max, device(&idle, "cam")->lat.max);
+	sim_result_free(&idle);
+	sim_result_free(&busy);
 }
 
 /*
@@ -515,8 +558,10 @@ int main(void)
 		cmocka_unit_test(cost_ns_prices_console_characters_on_the_wire),
 		cmocka_unit_test(device_request_pays_the_console_per_line),
 		cmocka_unit_test(cost_ns_without_preempt_leaves_nosched_work_unstretched),
+		cmocka_unit_test(cost_ns_without_preempt_leaves_spinlock_rounds_unstretched),
 		cmocka_unit_test(gcma_request_of_a_driver_asking_cma_clears_nothing),
 		cmocka_unit_test(gcma_request_without_preempt_keeps_its_cpu),
+		cmocka_unit_test(predict_pool_request_without_preempt_keeps_its_cpu),
 	};
 
 	return cmocka_run_group_tests_name("cmasim cost contention", tests, NULL, NULL);

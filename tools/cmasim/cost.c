@@ -261,6 +261,7 @@ static double console_ns(const struct cost_work *w)
 static uint64_t nosched_ns(const struct cost_model *m, const struct cost_work *w)
 {
 	return (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
+	       (uint64_t)((double)w->nosched_locks * m->v[COST_LOCK_US] * 1000.0) +
 	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
 }
 
@@ -268,13 +269,14 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 {
 	/* without CONFIG_PREEMPT the loops with no scheduling point are priced apart, unstretched */
 	uint64_t handled = w->no_preempt ? w->handled - w->nosched_pages : w->handled;
+	uint64_t locks = w->no_preempt ? w->locks - w->nosched_locks : w->locks;
 	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
 			    (double)handled * m->v[COST_PAGE_CYCLES];
 	/* the allocating thread's own CPU work, shared with the background */
 	uint64_t cpu_ns = (uint64_t)cycles_ns(m, cpu_cycles) +
 			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
 			  (w->no_preempt ? 0 : cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes)) +
-			  (uint64_t)((double)w->locks * m->v[COST_LOCK_US] * 1000.0) +
+			  (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
 			  migration_overhead_ns(m, w) +
 			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]);
 

@@ -81,6 +81,7 @@ struct cost_work {
 	unsigned console_frame_bits;	/* bits per character: start, data, parity, stop */
 	/* gcma: work the scheduler cannot preempt on a kernel without CONFIG_PREEMPT */
 	uint64_t nosched_pages;		/* of handled, pages handled in a loop with no cond_resched() or sleep */
+	uint64_t nosched_locks;		/* of locks, rounds under a spinlock with nothing that sleeps around them */
 	bool no_preempt;		/* CONFIG_PREEMPT_NONE or _VOLUNTARY: such loops and clearing run to their end */
 };
 

@@ -330,7 +330,12 @@ static bool pool_take(struct sim *s, struct predict_dev *d, struct dev_buffer *b
 	b->raw = policy_driver_asks_cma(s, spec);
 	b->handle = (cma_phys_t)(p->pool_pfn + pos) * s->page_bytes;
 	held_change(s, -(long)pages);
+	/*
+	 * Handed out as a gen_pool hands out ARM's atomic pool: a bitmap
+	 * under a spinlock, no CMA mutex, nothing that sleeps.
+	 */
 	work->locks++;
+	work->nosched_locks++;
 	policy_account(s, b, pages, work);
 	s->res->predict.pool_served++;
 	return true;
