@@ -386,10 +386,10 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 			continue;
 		}
 		/*
-		 * 6.12 takes only the targets it needs and marks a block it
-		 * had to scan to the end; this scanner takes the whole block's
-		 * (v3.5), so the block counts as scanned to its end when the run
-		 * needed all it gave, and none are left over to give back there.
+		 * Before free_scan_enough the scanner takes the whole block's
+		 * free pages, so the block counts as scanned to its end when the
+		 * run needed all it gave, and none are left over to give back
+		 * there.
 		 */
 		if (nr_scanned && cc->nr_freepages <= cc->nr_migratepages)
 			update_pageblock_skip(cc, pfn);

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "mm/profile.h"
 #include "lib/kconfig.h"
 #include "sim.h"
 
@@ -76,6 +75,8 @@ static bool kconfig_no_preempt(const char *text)
 void sim_contention_start(struct sim *s)
 {
 	s->no_preempt = kconfig_no_preempt(s->plat.kconfig);
+	s->drain_remote = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_remote") == 1;
+	s->drain_wq = !s->drain_remote && cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_wq") == 1;
 	s->cma_mutex_holder = -1;
 	s->bg_at = s->now;
 	s->bg_zone_pages = SUM(s, zone_counters);
@@ -119,14 +120,13 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 	 * the other CPUs is the profile's: IPIs, work items (4.11) or the
 	 * caller itself (6.0).
 	 */
-	const struct kernel_profile *k = kernel_profile_find(cma_mm_kernel(s->mm));
 	bool v6 = platform_kernel_release(cma_mm_kernel(s->mm)) >= 600;
 
 	work->nr_cpus = s->plat.cfg.nr_cpus;
 	work->no_preempt = s->no_preempt;
 	work->runnable = sim_runnable(s);
-	work->remote_drain = k->drain_pcp_remote;
-	work->drain_wq = k->drain_pcp_wq && !k->drain_pcp_remote;
+	work->remote_drain = s->drain_remote;
+	work->drain_wq = s->drain_wq;
 	work->lru_batch = v6 ? 31 : 14;
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;

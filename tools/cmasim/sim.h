@@ -110,6 +110,7 @@ struct sim {
 	uint64_t cma_mutex_free_at;	/* the CMA mutex is held until then */
 	int cma_mutex_holder;		/* by this workload (-1: none yet) */
 	bool no_preempt;		/* the kernel's .config chose PREEMPT_NONE or PREEMPT_VOLUNTARY */
+	bool drain_remote, drain_wq;	/* how the profile's drain_all_pages reaches the other CPUs */
 
 	FILE *trace;			/* --trace: ftrace text */
 	const char *const *dumps;	/* --dump: /proc files kept at the end */
