@@ -163,7 +163,6 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	ret = console_setup(mm);
 	if (ret)
 		goto fail;
-	ret = -ENOMEM;
 	ret = memblock_init(&mm->memblock, cfg->banks, cfg->nr_banks);
 	if (ret)
 		goto fail;
