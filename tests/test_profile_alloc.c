@@ -299,13 +299,14 @@ static void cma_kernel_has_by_the_switch(void **state)
  * page_alloc: drain per-cpu pages from workqueue context") to 5.19 and
  * drains remotely from 6.0 ("mm/page_alloc: remotely drain per-cpu
  * lists"). 4.14, the RPi and Android sources' kernel, has work items.
+ * From 4.11 on drains take turns (drain_pcp_mutex).
  */
 static void kernel_profile_find_drains_by_release(void **state)
 {
 	const struct kernel_profile *k37 = kernel_profile_find("3.7"), *k38 = kernel_profile_find("3.8");
 	const struct kernel_profile *k410 = kernel_profile_find("4.10"), *k411 = kernel_profile_find("4.11");
 	const struct kernel_profile *k414 = kernel_profile_find("4.14"), *k519 = kernel_profile_find("5.19");
-	const struct kernel_profile *k60 = kernel_profile_find("6.0");
+	const struct kernel_profile *k60 = kernel_profile_find("6.0"), *k35 = kernel_profile_find("3.5");
 
 	assert_false(k37->contig_drain_all);
 	assert_true(k38->contig_drain_all && k414->contig_drain_all);
@@ -313,6 +314,10 @@ static void kernel_profile_find_drains_by_release(void **state)
 	assert_true(k411->drain_pcp_wq && k414->drain_pcp_wq && k519->drain_pcp_wq);
 	assert_false(k411->drain_pcp_remote || k414->drain_pcp_remote || k519->drain_pcp_remote);
 	assert_true(k60->drain_pcp_remote);
+	/* one drain at a time (pcpu_drain_mutex) from the work items on, kept by the remote drain */
+	assert_false(k35->drain_pcp_mutex || k410->drain_pcp_mutex);
+	assert_true(k411->drain_pcp_mutex && k414->drain_pcp_mutex && k60->drain_pcp_mutex &&
+		    kernel_profile_find("6.12")->drain_pcp_mutex);
 	assert_false(kernel_profile_find("4.4")->contig_busy_test);
 	assert_true(kernel_profile_find("4.5")->contig_busy_test && k414->contig_busy_test);
 }

@@ -333,6 +333,42 @@ static void cost_drain_all_pages_by_work_items(void **state)
 	}
 }
 
+/*
+ * Expect (drain_all_pages from 4.11, __drain_all_pages in 6.12: one drain
+ * at a time under pcpu_drain_mutex): each of a request's pcp drains
+ * also waits, by the lock waits' M/D/1 queue, for the background's
+ * drains, each holding the mutex a drain's time and a mutex handoff;
+ * before 4.11 (no mutex) the background's drains cost it nothing.
+ */
+static void cost_drain_waits_for_the_backgrounds_drain_under_the_mutex(void **state)
+{
+	struct cost_model m;
+	struct cost_work v35 = { .drains = 3, .lru_drains = 1, .nr_cpus = 4, .bg_drain_rate = 2000 };
+	struct cost_work wq = v35, remote = v35;
+	struct cost_work wq_still, remote_still;
+	double frees, hold, wait;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	frees = 31 * m.v[COST_PAGE_CYCLES] * 1000.0 / m.v[COST_CPU_MHZ];
+	wq.drain_wq = wq.drain_mutex = true;
+	remote.remote_drain = remote.drain_mutex = true;
+	wq_still = wq;
+	remote_still = remote;
+	wq_still.bg_drain_rate = remote_still.bg_drain_rate = 0;
+
+	hold = 3 * 20600.0 + 20600.0 + frees + m.v[COST_MUTEX_HANDOFF_US] * 1000.0;
+	wait = cost_lock_wait_ns(2000, hold);
+	assert_true(wait > 0);
+	assert_int_equal(cost_ns(&m, &wq, 4096), (uint64_t)(cost_ns(&m, &wq_still, 4096) + 2 * wait));
+	hold = 4 * (frees + m.v[COST_LOCK_HANDOFF_NS]) + m.v[COST_MUTEX_HANDOFF_US] * 1000.0;
+	wait = cost_lock_wait_ns(2000, hold);
+	assert_int_equal(cost_ns(&m, &remote, 4096), (uint64_t)(cost_ns(&m, &remote_still, 4096) + 2 * wait));
+	v35.bg_drain_rate = 0;
+	wq_still = v35;
+	v35.bg_drain_rate = 2000;
+	assert_int_equal(cost_ns(&m, &v35, 4096), cost_ns(&m, &wq_still, 4096));
+}
+
 /* The slowest of a 1 MiB device's requests on the arm board under @kernel, one thread busy. */
 static uint64_t busy_request_ns(const char *kernel)
 {
@@ -548,6 +584,7 @@ int main(void)
 		cmocka_unit_test(device_request_shares_the_cpus_with_the_background),
 		cmocka_unit_test(cost_drain_grows_with_the_cpus_per_kernel),
 		cmocka_unit_test(cost_drain_all_pages_by_work_items),
+		cmocka_unit_test(cost_drain_waits_for_the_backgrounds_drain_under_the_mutex),
 		cmocka_unit_test(cma_request_drain_all_pages_by_release),
 		cmocka_unit_test(cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel),
 		cmocka_unit_test(cost_lock_wait_is_md1),

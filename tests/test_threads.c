@@ -333,11 +333,149 @@ static void alloc_free_wait_for_held_slot_lock(void **state)
 	cma_mm_destroy(mm);
 }
 
+struct racing_drain {
+	pthread_t thread;
+	struct cma_mm *mm;
+	unsigned cpu;
+	struct zone *zone;	/* drain_all_pages' argument; the public call if @full */
+	bool full;
+	atomic_bool done;
+};
+
+static void *drain_on_cpu(void *arg)
+{
+	struct racing_drain *rd = arg;
+
+	cma_mm_bind_cpu(rd->mm, rd->cpu);
+	if (rd->full)
+		cma_drain_all_pages(rd->mm);
+	else
+		drain_all_pages(rd->mm, rd->zone);
+	atomic_store(&rd->done, true);
+	return NULL;
+}
+
+/* on_pcp_list under the slot's lock, for a look while drains run */
+static bool on_pcp_list_locked(struct cma_mm *mm, unsigned cpu, struct cma_page *page)
+{
+	bool on;
+
+	spin_lock(&mm->slots[cpu].lock);
+	on = on_pcp_list(mm, cpu, page);
+	spin_unlock(&mm->slots[cpu].lock);
+	return on;
+}
+
+static unsigned pcp_count_racy(struct cma_mm *mm, unsigned cpu, enum zone_type z)
+{
+	return __atomic_load_n(&mm->slots[cpu].pcp[z].count, __ATOMIC_RELAXED);
+}
+
+struct drain_race {
+	bool done_meanwhile;	/* the second drain returned while the first was held up */
+	bool page_left_meanwhile;	/* the page freed on cpu 0 was still on its list then */
+	bool page_left_after;	/* ... and once both drains had ended */
+};
+
+/*
+ * A drain held up at cpu 1's list (its lock held here, as a busy CPU
+ * holds it), a page freed on cpu 0 after the first drain passed cpu 0,
+ * and a second drain from cpu 3, naming @zone_named's zone or none.
+ */
+static struct drain_race race_two_drains(const char *kernel, bool zone_named)
+{
+	struct cma_mm *mm = test_mm(TEST_CMA_32M, .size = 80 * MiB, .cpus = NR_CPUS, .kernel = kernel);
+	struct blocked_pair bp = { .mm = mm };
+	struct racing_drain first = { .mm = mm, .cpu = 2, .full = true };
+	struct racing_drain second = { .mm = mm, .cpu = 3 };
+	struct timespec pause = { 0, 50 * 1000 * 1000 };
+	struct drain_race r;
+	struct cma_page *page;
+	pthread_t t;
+	int waited;
+
+	/* pages on cpu 1's list for the first drain to stop at */
+	assert_int_equal(pthread_create(&t, NULL, pair_on_cpu1, &bp), 0);
+	test_join_or_fail(mm, t, "cpu 1", TEST_JOIN_DEADLINE);
+	assert_true(on_pcp_list(mm, 1, bp.page));
+	cma_mm_bind_cpu(mm, 0);
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+	assert_non_null(page);
+
+	spin_lock(&mm->slots[1].lock);
+	assert_int_equal(pthread_create(&first.thread, NULL, drain_on_cpu, &first), 0);
+	for (waited = 0; pcp_count_racy(mm, 0, page_zonenum(page)) && waited < 10000; waited++)
+		nanosleep(&(struct timespec){ 0, 1000 * 1000 }, NULL);
+	assert_int_equal(pcp_count_racy(mm, 0, page_zonenum(page)), 0);
+	nanosleep(&pause, NULL);
+	assert_false(atomic_load(&first.done));
+	cma_free_pages(mm, page, 0);
+	assert_true(on_pcp_list_locked(mm, 0, page));
+
+	second.zone = zone_named ? page_zone(mm, page) : NULL;
+	assert_int_equal(pthread_create(&second.thread, NULL, drain_on_cpu, &second), 0);
+	nanosleep(&pause, NULL);
+	r.done_meanwhile = atomic_load(&second.done);
+	r.page_left_meanwhile = on_pcp_list_locked(mm, 0, page);
+	spin_unlock(&mm->slots[1].lock);
+	test_join_or_fail(mm, first.thread, "first drain", TEST_JOIN_DEADLINE);
+	test_join_or_fail(mm, second.thread, "second drain", TEST_JOIN_DEADLINE);
+	r.page_left_after = on_pcp_list(mm, 0, page);
+
+	cma_drain_all_pages(mm);
+	assert_false(on_pcp_list(mm, 0, page));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+	return r;
+}
+
+/*
+ * Expect (drain_all_pages of 4.11, __drain_all_pages of 6.0): a drain
+ * naming no zone that finds another in progress returns at once and
+ * drains nothing, so a page freed behind the running drain stays on its
+ * list; up to 4.10 it drains side by side, emptying cpu 0's list and
+ * stopping at cpu 1's lock as the first did.
+ */
+static void drain_all_pages_no_zone_leaves_it_to_the_drain_in_progress(void **state)
+{
+	struct drain_race r = race_two_drains("4.11", false);
+
+	assert_true(r.done_meanwhile);
+	assert_true(r.page_left_meanwhile && r.page_left_after);
+	r = race_two_drains("4.10", false);
+	assert_false(r.done_meanwhile);
+	assert_false(r.page_left_meanwhile || r.page_left_after);
+}
+
+/*
+ * Expect: a drain naming its zone (alloc_contig_range's, CMA's) waits
+ * for the one in progress under 4.11's pcpu_drain_mutex, the page still
+ * on cpu 0's list meanwhile, then drains it; up to 4.10 it drains cpu
+ * 0's list at once and stops at cpu 1's lock.
+ */
+static void drain_all_pages_zone_waits_for_the_drain_in_progress(void **state)
+{
+	struct drain_race r = race_two_drains("4.11", true);
+
+	assert_false(r.done_meanwhile);
+	assert_true(r.page_left_meanwhile);
+	assert_false(r.page_left_after);
+	r = race_two_drains("4.10", true);
+	assert_false(r.done_meanwhile);
+	assert_false(r.page_left_meanwhile || r.page_left_after);
+	r = race_two_drains("6.12", true);
+	assert_false(r.done_meanwhile);
+	assert_true(r.page_left_meanwhile);
+	assert_false(r.page_left_after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(free_pages_on_other_cpu_lands_on_its_pcp),
 		cmocka_unit_test(alloc_free_wait_for_held_slot_lock),
+		cmocka_unit_test(drain_all_pages_no_zone_leaves_it_to_the_drain_in_progress),
+		cmocka_unit_test(drain_all_pages_zone_waits_for_the_drain_in_progress),
 		cmocka_unit_test(alloc_free_two_threads_with_drainer),
 		cmocka_unit_test(alloc_free_four_threads_with_drainer),
 	};

@@ -237,6 +237,7 @@ static unsigned long find_large_buddy(struct cma_mm *mm, unsigned long start)
 static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigned long end,
 				 int migratetype)
 {
+	struct zone *zone = page_zone(mm, pfn_to_page(mm, start));
 	unsigned long astart, aend, outer_start;
 	int ret;
 
@@ -244,7 +245,7 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	ret = start_isolate_page_range(mm, astart, aend, migratetype);
 	if (ret)
 		return ret;
-	drain_all_pages(mm);
+	drain_all_pages(mm, zone);
 	ret = __alloc_contig_migrate_range(mm, start, end);
 	if (ret && ret != -EBUSY)
 		goto done;
@@ -252,7 +253,7 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	 * 6.12 frees a page of an isolated pageblock straight to the buddy
 	 * lists (free_unref_page); ours go through a per-CPU list first.
 	 */
-	drain_all_pages(mm);
+	drain_all_pages(mm, zone);
 	outer_start = find_large_buddy(mm, start);
 	if (test_pages_isolated(mm, outer_start, end)) {
 		ret = -EBUSY;
@@ -287,7 +288,7 @@ static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsign
 		goto done;
 	/* pages put back or freed on other CPUs must reach the buddy lists */
 	lru_add_drain_all(mm);
-	drain_all_pages(mm);
+	drain_all_pages(mm, zone);
 	if (mm->kernel.contig_busy_test) {
 		outer_start = find_large_buddy(mm, start);
 	} else {

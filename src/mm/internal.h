@@ -330,7 +330,7 @@ void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int
 int move_freepages_block(struct zone *zone, struct cma_page *page, int migratetype);
 void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int migratetype);
 void drain_local_pages(struct cma_mm *mm);
-void drain_all_pages(struct cma_mm *mm);
+void drain_all_pages(struct cma_mm *mm, struct zone *zone);
 bool unreserve_highatomic_pageblock(struct cma_mm *mm, enum zone_type high_zoneidx,
 				    int migratetype, bool force);
 /* ALIGN(managed / 100, pageblock_nr_pages), or 0 where that is under a pageblock */

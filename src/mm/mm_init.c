@@ -136,6 +136,7 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	if (!mm)
 		return -ENOMEM;
 	pthread_mutex_init(&mm->cma_mutex, NULL);
+	pthread_mutex_init(&mm->pcpu_drain_mutex, NULL);
 	pthread_mutex_init(&mm->ops_lock, NULL);
 	pthread_mutex_init(&mm->fail.lock, NULL);
 	mm->id = atomic_fetch_add(&mm_next_id, 1);
@@ -616,6 +617,7 @@ void mm_destroy(struct cma_mm *mm)
 	free(mm->cmdline);
 	free(mm->kconfig);
 	pthread_mutex_destroy(&mm->cma_mutex);
+	pthread_mutex_destroy(&mm->pcpu_drain_mutex);
 	pthread_mutex_destroy(&mm->ops_lock);
 	pthread_mutex_destroy(&mm->fail.lock);
 	mm_free(mm);

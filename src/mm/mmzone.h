@@ -290,6 +290,8 @@ struct cma_mm {
 	struct zone zones[MAX_NR_ZONES];
 	cma_phys_t zone_end[MAX_NR_ZONES];	/* configured zone upper bounds */
 	struct cpu_slot *slots;
+	/* one drain_all_pages at a time from 4.11 (kernel.drain_pcp_mutex): pcpu_drain_mutex */
+	pthread_mutex_t pcpu_drain_mutex;
 	bool page_group_by_mobility_disabled;
 	int min_free_kbytes;
 	unsigned long totalram_pages;

@@ -1405,19 +1405,44 @@ static bool slot_has_pcp_pages(struct cpu_slot *slot)
  * Slots with empty lists are passed over unlocked, as later kernels send
  * no IPI to such CPUs: a page freed to one just after the look would
  * have been missed just the same by a drain taken a moment earlier.
+ *
+ * From 4.11 (kernel.drain_pcp_mutex) drains do not overlap, as in
+ * drain_all_pages/__drain_all_pages: a caller that need not see the
+ * lists empty leaves the work to the drain in progress and returns (not
+ * counted, having drained nothing); one that must waits its turn.
  */
-void drain_all_pages(struct cma_mm *mm)
+static void __drain_all_pages(struct cma_mm *mm, bool must_drain)
 {
+	bool serialized = mm->kernel.drain_pcp_mutex;
+
+	if (serialized && pthread_mutex_trylock(&mm->pcpu_drain_mutex)) {
+		if (!must_drain)
+			return;
+		pthread_mutex_lock(&mm->pcpu_drain_mutex);
+	}
 	count_vm_event(mm, DRAIN_ALL_PAGES);
 	for (unsigned c = 0; c < mm->nr_cpus; c++)
 		if (slot_has_pcp_pages(&mm->slots[c]))
 			drain_slot(mm, &mm->slots[c]);
+	if (serialized)
+		pthread_mutex_unlock(&mm->pcpu_drain_mutex);
 }
 
+/*
+ * A caller naming its @zone (CMA, hotplug) must find the lists empty
+ * after; one naming none (the slow path) need not. Departure: every
+ * zone's lists are drained either way, where 3.19 on drain only @zone's.
+ */
+void drain_all_pages(struct cma_mm *mm, struct zone *zone)
+{
+	__drain_all_pages(mm, zone != NULL);
+}
+
+/* The public call promises empty lists on return: it waits, as a caller naming a zone does. */
 void cma_drain_all_pages(struct cma_mm *mm)
 {
 	if (!mm_require_phase(mm, MM_BOOTED, "cma_drain_all_pages"))
-		drain_all_pages(mm);
+		__drain_all_pages(mm, true);
 }
 
 static unsigned long rounddown_pow_of_two(unsigned long n)
@@ -1590,7 +1615,7 @@ struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned o
 		return NULL;
 	}
 	/* a free page on a per-CPU list is not on the buddy lists */
-	drain_all_pages(mm);
+	drain_all_pages(mm, zone);
 	spin_lock(&zone->lock);
 	page = take_free_block_at(zone, pfn, order);
 	spin_unlock(&zone->lock);

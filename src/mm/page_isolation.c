@@ -59,7 +59,7 @@ int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page)
 	}
 	spin_unlock(&zone->lock);
 	if (!ret)
-		drain_all_pages(mm);
+		drain_all_pages(mm, zone);
 	return ret;
 }
 

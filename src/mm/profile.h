@@ -208,6 +208,16 @@ struct kernel_profile {
 	 * a block sampled to its end is marked skip like one scanned whole.
 	 */
 	bool free_scan_stride;
+	/*
+	 * "mm, page_alloc: drain per-cpu pages from workqueue context"
+	 * (4.11), kept by 6.0's __drain_all_pages: one drain_all_pages runs
+	 * at a time, under pcpu_drain_mutex. A caller that finds one running
+	 * returns at once if it names no zone (the slow path, vmstat), and
+	 * waits for the mutex and drains if it names one (CMA, hotplug,
+	 * memory failure), which must find the lists empty after. v3.5's
+	 * callers IPI the CPUs side by side.
+	 */
+	bool drain_pcp_mutex;
 };
 
 /*

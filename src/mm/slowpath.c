@@ -124,7 +124,7 @@ static struct cma_page *__alloc_pages_direct_reclaim(struct cma_mm *mm,
 		/* what reclaim freed may wait on per-CPU lists, or in HIGHATOMIC blocks (4.4) */
 		if (mm->kernel.highatomic)
 			unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, false);
-		drain_all_pages(mm);
+		drain_all_pages(mm, NULL);
 		page = try_freelist(mm, ac, ac->alloc_flags);
 	}
 	return page;

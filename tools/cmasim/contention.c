@@ -38,19 +38,30 @@ static uint64_t sum(struct sim *s, const char *const *names, size_t n)
 
 #define SUM(s, names) sum(s, names, sizeof(names) / sizeof(names[0]))
 
+/* The background's drain_all_pages so far: all of them but the devices' own. */
+static uint64_t bg_drains(struct sim *s)
+{
+	uint64_t v = 0;
+
+	cma_mm_counter(s->mm, "drain_all_pages", &v);
+	return v - s->dev_drains;
+}
+
 /* Once a window: the rates over the window just ended. No per-page work. */
 static void bg_window(struct sim *s, void *arg)
 {
-	uint64_t zone = SUM(s, zone_counters), lru = SUM(s, lru_counters);
+	uint64_t zone = SUM(s, zone_counters), lru = SUM(s, lru_counters), drains = bg_drains(s);
 	double secs = (double)(s->now - s->bg_at) / 1e9;
 
 	if (secs > 0) {
 		s->bg_zone_rate = (double)(zone - s->bg_zone_pages) / secs;
 		s->bg_lru_rate = (double)(lru - s->bg_lru_pages) / secs;
+		s->bg_drain_rate = (double)(drains - s->bg_drains) / secs;
 	}
 	s->bg_at = s->now;
 	s->bg_zone_pages = zone;
 	s->bg_lru_pages = lru;
+	s->bg_drains = drains;
 	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, arg);
 }
 
@@ -77,10 +88,12 @@ void sim_contention_start(struct sim *s)
 	s->no_preempt = kconfig_no_preempt(s->plat.kconfig);
 	s->drain_remote = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_remote") == 1;
 	s->drain_wq = !s->drain_remote && cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_wq") == 1;
+	s->drain_mutex = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_mutex") == 1;
 	s->cma_mutex_holder = -1;
 	s->bg_at = s->now;
 	s->bg_zone_pages = SUM(s, zone_counters);
 	s->bg_lru_pages = SUM(s, lru_counters);
+	s->bg_drains = bg_drains(s);
 	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, NULL);
 }
 
@@ -130,6 +143,13 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 	work->lru_batch = v6 ? 31 : 14;
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;
+	/*
+	 * The request's own drain_all_pages (each naming its zone) wait for
+	 * a background one in progress; they are no background's traffic.
+	 */
+	work->drain_mutex = s->drain_mutex;
+	work->bg_drain_rate = s->bg_drain_rate;
+	s->dev_drains += work->drains - work->lru_drains;
 	/* a device's own requests follow one another: only another device's keeps it waiting */
 	if (cma && s->cma_mutex_holder >= 0 && (unsigned)s->cma_mutex_holder != w->idx &&
 	    s->cma_mutex_free_at > start_ns)

@@ -180,6 +180,20 @@ static double cycles_ns(const struct cost_model *m, double cycles)
 }
 
 /*
+ * From 4.11 drain_all_pages takes pcpu_drain_mutex: a request's drain,
+ * naming its zone, sleeps until a background drain in progress ends
+ * (the slow path's, naming none, would have returned instead). The
+ * background's drains arrive from many threads, each holds the mutex a
+ * drain's time and wakes the sleeper: the lock waits' M/D/1 queue.
+ */
+static double drain_mutex_wait_ns(const struct cost_model *m, const struct cost_work *w, double drain_ns)
+{
+	if (!w->drain_mutex)
+		return 0;
+	return cost_lock_wait_ns(w->bg_drain_rate, drain_ns + m->v[COST_MUTEX_HANDOFF_US] * 1000.0);
+}
+
+/*
  * The per-CPU drains, in wall time. drain_all_pages: v3.5 IPIs every CPU
  * with pages on its lists (on_each_cpu_mask) and waits, each empties
  * its own lists meanwhile; 4.11-5.19 (drain_local_pages_wq) queue a
@@ -202,7 +216,7 @@ static double drain_ns(const struct cost_model *m, const struct cost_work *w)
 	double pcp_ns = w->remote_drain ? cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]) :
 			w->drain_wq ? work_ns + empty : empty + kick;
 
-	return pcp * pcp_ns + lru * work_ns;
+	return pcp * (pcp_ns + drain_mutex_wait_ns(m, w, pcp_ns)) + lru * work_ns;
 }
 
 /*

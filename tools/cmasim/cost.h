@@ -83,6 +83,9 @@ struct cost_work {
 	uint64_t nosched_pages;		/* of handled, pages handled in a loop with no cond_resched() or sleep */
 	uint64_t nosched_locks;		/* of locks, rounds under a spinlock with nothing that sleeps around them */
 	bool no_preempt;		/* CONFIG_PREEMPT_NONE or _VOLUNTARY: such loops and clearing run to their end */
+	/* misc2: one drain_all_pages at a time (4.11 on, pcpu_drain_mutex) */
+	bool drain_mutex;
+	double bg_drain_rate;		/* the background's drain_all_pages calls per second */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -111,6 +111,10 @@ struct sim {
 	int cma_mutex_holder;		/* by this workload (-1: none yet) */
 	bool no_preempt;		/* the kernel's .config chose PREEMPT_NONE or PREEMPT_VOLUNTARY */
 	bool drain_remote, drain_wq;	/* how the profile's drain_all_pages reaches the other CPUs */
+	/* misc2: drains take turns under pcpu_drain_mutex (4.11 on); the background's drains per second */
+	bool drain_mutex;
+	uint64_t bg_drains, dev_drains;	/* drain_all_pages at the window's start; the devices' own so far */
+	double bg_drain_rate;
 
 	FILE *trace;			/* --trace: ftrace text */
 	const char *const *dumps;	/* --dump: /proc files kept at the end */
