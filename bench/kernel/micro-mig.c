@@ -8,11 +8,11 @@
  *   copy_cold_mbps      memcpy of 4 KiB pages in random order between two
  *                       buffers far larger than the last-level cache
  *   syscall_ns          madvise(MADV_DONTNEED) of a page with no PTE: the
- *                       call alone, subtracted from the two below
+ *                       call alone, subtracted from the one below
  *   unmap_local_ns      zapping one PTE of a shared-memory page and flushing
  *                       its TLB entry, the process's other thread asleep
- *   unmap_ipi_ns        the same while that thread spins on the other CPU,
- *                       so the flush must interrupt it (a shootdown)
+ *                       (the shootdown to a CPU running that thread is one
+ *                       IPI: micro-cpu's ipi_us measures it)
  *   fault_map_ns        a minor fault mapping a page-cache page again (the
  *                       remap, without zeroing or copying; the file holds
  *                       one page in 16, so fault-around maps only that one)
@@ -305,7 +305,7 @@ int main(int argc, char **argv)
 	int repeats = argc > 1 ? atoi(argv[1]) : 5;
 	size_t mib = argc > 2 ? strtoul(argv[2], NULL, 10) : 512, len = mib << 20;
 	size_t small = 256ul << 20;
-	double copy[MAX_REPEATS], sys[MAX_REPEATS], loc[MAX_REPEATS], ipi[MAX_REPEATS],
+	double copy[MAX_REPEATS], sys[MAX_REPEATS], loc[MAX_REPEATS],
 	       fault[MAX_REPEATS], warm[MAX_REPEATS], rep[MAX_REPEATS], anon[MAX_REPEATS], busy[MAX_REPEATS], shm[MAX_REPEATS],
 	       nr_anon[MAX_REPEATS], nr_shm[MAX_REPEATS];
 	char buf[PAGE];
@@ -338,10 +338,6 @@ int main(int argc, char **argv)
 		sys[i] = r.syscall_ns;
 		loc[i] = r.unmap_ns - r.syscall_ns;
 		fault[i] = r.fault_ns;
-		atomic_store(&spin_mode, 1);
-		usleep(20000);
-		r = unmap_round(fd, small);
-		ipi[i] = r.unmap_ns - r.syscall_ns;
 	}
 	atomic_store(&spin_mode, 0);
 	close(fd);
@@ -357,7 +353,6 @@ int main(int argc, char **argv)
 	printf("copy_cold_mbps=%.0f MB/s\n", median(copy, repeats));
 	printf("syscall_ns=%.0f ns\n", median(sys, repeats));
 	printf("unmap_local_ns=%.0f ns\n", median(loc, repeats));
-	printf("unmap_ipi_ns=%.0f ns\n", median(ipi, repeats));
 	printf("fault_map_ns=%.0f ns\n", median(fault, repeats));
 	printf("touch_warm_ns=%.0f ns\n", median(warm, repeats));
 	printf("touch_reported_ns=%.0f ns\n", median(rep, repeats));
