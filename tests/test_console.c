@@ -227,6 +227,64 @@ static void printk_contig_passes_one_line_per_pass(void **state)
 	assert_true(chars >= (uint64_t)passes * (15 + 44 + 2));
 }
 
+/*
+ * Expect (alloc_contig_range's test_pages_isolated failure, a movable
+ * page off the LRU that migration passes over, after a free one): v3.5 to 3.18 warn
+ * "alloc_contig_range test_pages_isolated(start, end) failed"
+ * (KERN_WARNING, on a loglevel=5 console); 3.19 ("mm: alloc_contig_range:
+ * demote pages busy message from warn to info") to 5.12 log
+ * "alloc_contig_range: [start, end) PFNs busy" at KERN_INFO (in the log,
+ * not on that console); 5.13 ("mm/page_alloc: drop pr_info_ratelimited()
+ * in alloc_contig_range()") and 6.12 log nothing (cma_alloc's own
+ * "is busy, retrying" is a pr_debug, not built in).
+ */
+static void alloc_contig_range_busy_message_by_release(void **state)
+{
+	static const struct {
+		const char *kernel, *text;
+		bool on_console;
+	} cases[] = {
+		{ "3.5", "alloc_contig_range test_pages_isolated(", true },
+		{ "3.18", "alloc_contig_range test_pages_isolated(", true },
+		{ "3.19", "alloc_contig_range: [", false },
+		{ "5.12", "alloc_contig_range: [", false },
+		{ "5.13", NULL, false },
+		{ "6.12", NULL, false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cma_mm *mm = test_mm(.cmdline = "cma=0 console=ttyS0,115200n8 loglevel=5",
+					    .kernel = cases[i].kernel);
+		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+		unsigned long pfn;
+		uint64_t before;
+		char *log;
+
+		assert_non_null(page);
+		pfn = cma_page_to_pfn(mm, page);
+		before = console_chars(mm);
+		/* from a free pfn below it: v3.5's outer_start search needs a free block at the start */
+		assert_int_equal(cma_alloc_contig_range(mm, pfn - 1, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+		log = test_dmesg(mm);
+		if (cases[i].text) {
+			const char *line = strstr(log, cases[i].text);
+
+			if (!line)
+				fail_msg("kernel %s: no \"%s\" line in the log:\n%s", cases[i].kernel,
+					 cases[i].text, log);
+			assert_non_null(strstr(line, cases[i].on_console ? ") failed\n" : ") PFNs busy\n"));
+		} else {
+			assert_null(strstr(log, "test_pages_isolated("));
+			assert_null(strstr(log, "PFNs busy"));
+		}
+		assert_int_equal(console_chars(mm) > before, cases[i].on_console);
+		free(log);
+		cma_free_pages(mm, page, 0);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +294,7 @@ int main(void)
 		cmocka_unit_test(console_loglevel_filters_lines),
 		cmocka_unit_test(console_none_costs_nothing),
 		cmocka_unit_test(printk_contig_passes_one_line_per_pass),
+		cmocka_unit_test(alloc_contig_range_busy_message_by_release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,6 +212,27 @@ static void contig_isolation_range(struct cma_mm *mm, unsigned long start, unsig
 	}
 }
 
+/*
+ * test_pages_isolated's failure in the log, as each release words it:
+ * v3.5 warns; 3.19 (contig_busy_info) says "PFNs busy" at KERN_INFO,
+ * ratelimited from 4.14 ("mm: ratelimit PFNs busy info message");
+ * 5.13 (contig_busy_quiet) says nothing. cma_alloc's own "memory range
+ * ... is busy, retrying" is a pr_debug in every release, which a kernel
+ * built without DEBUG or dynamic debug switched on does not print.
+ * Departure: the library has no clock, so 4.14's ratelimit (10 lines
+ * per 5 s) is not applied; every busy range is logged.
+ */
+static void contig_report_busy(struct cma_mm *mm, unsigned long outer_start, unsigned long end)
+{
+	if (mm->kernel.contig_busy_quiet)
+		return;
+	if (mm->kernel.contig_busy_info)
+		mm_printk(mm, KERN_INFO "alloc_contig_range: [%lx, %lx) PFNs busy\n", outer_start, end);
+	else
+		mm_printk(mm, KERN_WARNING "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
+			  outer_start, end);
+}
+
 /* find_large_buddy: the head of a free block that straddles @start, else @start. */
 static unsigned long find_large_buddy(struct cma_mm *mm, unsigned long start)
 {
@@ -256,6 +277,7 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	drain_all_pages(mm, zone);
 	outer_start = find_large_buddy(mm, start);
 	if (test_pages_isolated(mm, outer_start, end)) {
+		contig_report_busy(mm, outer_start, end);
 		ret = -EBUSY;
 		goto done;
 	}
@@ -297,8 +319,7 @@ static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsign
 			goto done;
 	}
 	if (test_pages_isolated(mm, outer_start, end)) {
-		mm_printk(mm, KERN_WARNING "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
-			  outer_start, end);
+		contig_report_busy(mm, outer_start, end);
 		ret = -EBUSY;
 		goto done;
 	}

@@ -52,6 +52,8 @@ static const struct profile_switch switches[] = {
 	SWITCH(free_scan_enough, 4, 1),
 	SWITCH(free_scan_stride, 5, 1),
 	SWITCH(drain_pcp_mutex, 4, 11),
+	SWITCH(contig_busy_info, 3, 19),
+	SWITCH(contig_busy_quiet, 5, 13),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -218,6 +218,19 @@ struct kernel_profile {
 	 * callers IPI the CPUs side by side.
 	 */
 	bool drain_pcp_mutex;
+	/*
+	 * "mm: alloc_contig_range: demote pages busy message from warn to
+	 * info" (3.19): test_pages_isolated's failure is logged at KERN_INFO
+	 * as "alloc_contig_range: [start, end) PFNs busy", where v3.5 warns
+	 * "alloc_contig_range test_pages_isolated(start, end) failed".
+	 */
+	bool contig_busy_info;
+	/*
+	 * "mm/page_alloc: drop pr_info_ratelimited() in alloc_contig_range()"
+	 * (5.13): the busy range is not logged at all (the test_pages_isolated
+	 * tracepoint remains).
+	 */
+	bool contig_busy_quiet;
 };
 
 /*
