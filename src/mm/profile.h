@@ -208,6 +208,15 @@ struct kernel_profile {
 	 * a block sampled to its end is marked skip like one scanned whole.
 	 */
 	bool free_scan_stride;
+	/*
+	 * "mm: cma: discard clean pages during contiguous allocation instead
+	 * of migration" (3.8): each batch __alloc_contig_migrate_range
+	 * isolated first goes through reclaim_clean_pages_from_list, which
+	 * frees its clean, evictable file pages (unmapping the mapped ones,
+	 * their references ignored) through shrink_page_list; only the rest
+	 * is migrated.
+	 */
+	bool contig_reclaim_clean;
 };
 
 /*
