@@ -83,11 +83,14 @@ struct cost_work {
 	uint64_t nosched_pages;		/* of handled, pages handled in a loop with no cond_resched() or sleep */
 	uint64_t nosched_locks;		/* of locks, rounds under a spinlock with nothing that sleeps around them */
 	bool no_preempt;		/* CONFIG_PREEMPT_NONE or _VOLUNTARY: such loops and clearing run to their end */
+	/* reclaim: clean file pages alloc_contig_range frees instead of migrating (contig_reclaim_clean, 3.8) */
+	uint64_t dropped;		/* pages reclaim_clean_pages_from_list freed: no copy, no target */
+	uint64_t dropped_ptes;		/* page table entries it unmapped for them */
 };
 
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
-	uint64_t v[12];
+	uint64_t v[16];
 };
 
 extern const char *const cost_field_names[NR_COST_FIELDS];
