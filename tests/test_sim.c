@@ -767,6 +767,31 @@ static void wl_pagecache_mapped_pages_pay_unmap(void **state)
 #undef MAPPED
 }
 
+/*
+ * Expect (reclaim_clean_pages_from_list, 3.8): the camera's requests over
+ * a clean page cache migrate it on 3.7 and free it on 3.8, where the pages
+ * show as reclaimed for the device (device_reclaimed) and in the run's
+ * pages_reclaimed, though no pgsteal event counts them.
+ */
+static void device_reclaimed_counts_clean_pages_contig_frees(void **state)
+{
+#define CLEAN(kernel) "[scenario]\nplatform = arm\nmemory = 64M\ncmdline = cma=16M\nkernel = " kernel \
+	"\nduration = 4s\nseed = 3\n[pagecache files]\nfile = 128M\nrate = 20000\n" \
+	"[device cam]\nsize = 4M\nring = 2\nperiod = 33ms\nstart = 2s\nsession = 1s\ngap = 1s\n"
+	struct sim_result migrates, frees;
+
+	run_ini(CLEAN("3.7"), "cma", &migrates);
+	run_ini(CLEAN("3.8"), "cma", &frees);
+	assert_true(migrates.device_migrated > 0);
+	assert_int_equal(migrates.device_reclaimed, 0);
+	assert_true(frees.device_reclaimed > 0);
+	assert_true(frees.device_migrated < migrates.device_migrated);
+	assert_true(frees.pages_reclaimed >= frees.device_reclaimed);
+	sim_result_free(&migrates);
+	sim_result_free(&frees);
+#undef CLEAN
+}
+
 /* ---- the cost model ---- */
 
 /* One of each kind of work: 100 pages copied, 1000 scanned, 50 handled, 4 MiB zeroed, ... */
@@ -1783,6 +1808,7 @@ int main(void)
 		cmocka_unit_test(device_named_like_the_boards_takes_its_keys),
 		cmocka_unit_test(policy_cma_lends_the_area_to_movable_pages),
 		cmocka_unit_test(wl_pagecache_mapped_pages_pay_unmap),
+		cmocka_unit_test(device_reclaimed_counts_clean_pages_contig_frees),
 		cmocka_unit_test(cost_ns_adds_up_per_profile),
 		cmocka_unit_test(cost_ns_mapped_pages_pay_unmap_and_shootdown),
 		cmocka_unit_test(storage_submit_bandwidth_latency_queueing),
