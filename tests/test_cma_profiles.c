@@ -204,6 +204,8 @@ static void alloc_contig_range_busy_page_tested_from_45(void **state)
 		char *log;
 
 		assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
+		/* dirty: 3.8's reclaim_clean_pages_from_list leaves it to migration */
+		owner_set_dirty(o, 0, true);
 		lru_add_drain_all(mm);
 		o->refuse_migrate = -EAGAIN;
 		pfn = cma_page_to_pfn(mm, o->slots[0].page);
@@ -235,6 +237,7 @@ static void alloc_contig_range_migrate_reason_by_profile(void **state)
 		unsigned long pfn;
 
 		assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
+		owner_set_dirty(o, 0, true);	/* migrated, not reclaimed (3.8) */
 		lru_add_drain_all(mm);
 		pfn = cma_page_to_pfn(mm, o->slots[0].page);
 		trace_start(mm);

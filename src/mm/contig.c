@@ -38,11 +38,12 @@ static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page 
  * the library has no clock, so the same fields carry the pass's pages
  * (a line as long to within a few characters).
  */
-static void printk_contig_pass(struct cma_mm *mm, unsigned long isolated, uint64_t *migrated)
+static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsigned long isolated,
+			       uint64_t *migrated)
 {
 	uint64_t now = vm_event_sum(mm, PGMIGRATE_SUCCESS);
 
-	mm_printk(mm, "LATENCY reclaim= %u migrate=%llu migrateranges=%lu\n", 0u,
+	mm_printk(mm, "LATENCY reclaim= %lu migrate=%llu migrateranges=%lu\n", reclaimed,
 		  (unsigned long long)(now - *migrated), isolated);
 	*migrated = now;
 }
@@ -58,8 +59,8 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long isolated, uint64
  * contig_v6, 6.12's: the pagevecs disabled for the whole migration
  * (lru_cache_disable, so that a page sitting in another CPU's pagevec is
  * seen), migrate_pages with MR_CONTIG_RANGE, -ENOMEM ending it at once.
- * Departure: 6.12 first drops the batch's clean file pages
- * (reclaim_clean_pages_from_list); here they are migrated as in v3.5.
+ * Under contig_reclaim_clean (3.8), each try first frees the batch's clean
+ * file pages (reclaim_clean_pages_from_list) and migrates only the rest.
  */
 static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end)
 {
@@ -69,7 +70,7 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		.sync = true,
 	};
 	bool v6 = mm->kernel.contig_v6;
-	unsigned long pfn = start, isolated;
+	unsigned long pfn = start, isolated, reclaimed;
 	uint64_t migrated = 0, first = 0;
 	unsigned tries = 0;
 	int ret = 0;
@@ -99,10 +100,13 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 			ret = ret < 0 ? ret : -EBUSY;
 			break;
 		}
+		reclaimed = 0;
+		if (mm->kernel.contig_reclaim_clean)
+			reclaimed = reclaim_clean_pages_from_list(cc.zone, &cc.migratepages);
 		ret = migrate_pages_reason(mm, &cc.migratepages, alloc_migrate_target, 0,
 					   MIGRATE_SYNC, v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
 		if (mm->printk_contig_passes)
-			printk_contig_pass(mm, isolated, &migrated);
+			printk_contig_pass(mm, reclaimed, isolated, &migrated);
 		if (v6 && ret == -ENOMEM)
 			break;
 	}

@@ -492,6 +492,7 @@ unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t g
 int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 /* The LRU pages reclaim could free in @zone (anonymous ones only with swap room). */
 unsigned long zone_reclaimable_pages(struct zone *zone);
+unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list *list);
 /* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
 /* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */

@@ -231,6 +231,15 @@ struct kernel_profile {
 	 * tracepoint remains).
 	 */
 	bool contig_busy_quiet;
+	/*
+	 * "mm: cma: discard clean pages during contiguous allocation instead
+	 * of migration" (3.8): each batch __alloc_contig_migrate_range
+	 * isolated first goes through reclaim_clean_pages_from_list, which
+	 * frees its clean, evictable file pages (unmapping the mapped ones,
+	 * their references ignored) through shrink_page_list; only the rest
+	 * is migrated.
+	 */
+	bool contig_reclaim_clean;
 };
 
 /*

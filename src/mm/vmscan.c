@@ -57,6 +57,8 @@ struct scan_control {
 	cma_gfp_t gfp_mask;		/* __GFP_IO: may swap; __GFP_FS: may write back */
 	unsigned order;
 	bool kswapd;			/* current_is_kswapd() */
+	bool ignore_references;		/* reclaim_clean_pages_from_list: no page_check_references */
+	unsigned long nr_unmapped_ptes;	/* page table entries try_to_unmap cleared */
 };
 
 /* What shrink_page_list decided for one page; WRITTEN: under writeback with PG_reclaim. */
@@ -263,12 +265,15 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 	if (page_test(page, PG_mlocked | PG_writeback))
 		return PAGE_KEEP;
 	/* page_check_references: someone besides owner and isolation holds it */
-	if (page_count(page) > 2)
+	if (!sc->ignore_references && page_count(page) > 2)
 		return PAGE_ACTIVATE;
 	if (!page_is_file_cache(page))
 		return shrink_anon_page(mm, page, ops, sc);
 	if (page_test(page, PG_dirty))
 		return shrink_dirty_file_page(mm, page, ops, sc, priority);
+	/* try_to_unmap: the owner's reverse map, read before it may let go of the page */
+	if (ops->mapcount)
+		sc->nr_unmapped_ptes += ops->mapcount(page->owner, page->private, page);
 	return remove_mapping(mm, page, ops);
 }
 
@@ -299,12 +304,13 @@ static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
 }
 
 /*
- * shrink_page_list: decide each isolated page of @list; the kept ones go
- * back to the LRU (activated ones to the active list, written ones to the
- * inactive tail). Returns the pages freed.
+ * shrink_page_list: decide each isolated page of @list. The kept ones go
+ * onto @ret when given (reclaim_clean_pages_from_list migrates them), else
+ * back to the LRU (activated ones to the active list); written ones go to
+ * the inactive tail. Returns the pages freed.
  */
 static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
-				      struct scan_control *sc, int priority)
+				      struct scan_control *sc, int priority, struct page_list *ret)
 {
 	unsigned long nr_reclaimed = 0;
 	struct cma_page *page;
@@ -333,8 +339,55 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 		case PAGE_KEEP:
 			break;
 		}
-		putback_lru_page(mm, page);
+		if (ret)
+			page_list_add_tail(mm, ret, page);
+		else
+			putback_lru_page(mm, page);
 	}
+	return nr_reclaimed;
+}
+
+/**
+ * reclaim_clean_pages_from_list() - kernel.contig_reclaim_clean (3.8): free
+ * the clean file pages of @list, pages alloc_contig_range isolated from
+ * @zone, instead of migrating them. Those on the file LRU, not dirty and
+ * evictable go through shrink_page_list as direct reclaim with their
+ * references ignored (a mapped one is unmapped and freed); what it keeps
+ * (under writeback, held by someone else, refused by its owner) goes back
+ * on @list to be migrated. NR_ISOLATED_FILE falls by the pages freed; no
+ * pgscan or pgsteal event counts them (4.14 and 6.12 alike). Departure:
+ * 6.12's shrink_folio_list activates a page under writeback that it keeps
+ * (PG_active, pgactivate); shrink_page_list here keeps it as v3.5's does.
+ * Returns the pages freed.
+ */
+unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list *list)
+{
+	struct scan_control sc = { .gfp_mask = CMA_GFP_KERNEL, .ignore_references = true };
+	struct cma_mm *mm = zone->mm;
+	struct page_list clean, kept;
+	struct cma_page *page, *next;
+	unsigned long nr_reclaimed;
+
+	page_list_init(&clean);
+	page_list_init(&kept);
+	for (page = page_list_first(mm, list); page; page = next) {
+		next = page_list_next(mm, page);
+		/* every owned page here is an LRU page: none is movable without one */
+		if (page_is_file_cache(page) && !page_test(page, PG_dirty | PG_mlocked)) {
+			page_flags_clear(page, PG_active);
+			page_list_del(mm, list, page);
+			page_list_add_tail(mm, &clean, page);
+		}
+	}
+	if (page_list_empty(&clean))
+		return 0;
+	nr_reclaimed = shrink_page_list(mm, &clean, &sc, DEF_PRIORITY, &kept);
+	while ((page = page_list_last(mm, &kept))) {
+		page_list_del(mm, &kept, page);
+		page_list_add(mm, list, page);
+	}
+	count_vm_events(mm, CONTIG_RECLAIM_CLEAN, nr_reclaimed);
+	count_vm_events(mm, CONTIG_RECLAIM_UNMAPPED_PTES, sc.nr_unmapped_ptes);
 	return nr_reclaimed;
 }
 
@@ -388,7 +441,7 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 	page_list_init(&list);
 	lru_add_drain(mm);
 	if (isolate_lru_pages(zone, lru, nr_to_scan, &list, &nr_scanned))
-		nr_reclaimed = shrink_page_list(mm, &list, sc, priority);
+		nr_reclaimed = shrink_page_list(mm, &list, sc, priority, NULL);
 	sc->nr_scanned += nr_scanned;
 	atomic_fetch_add_explicit(&zone->pages_scanned, nr_scanned, memory_order_relaxed);
 	if (nr_scanned)

@@ -100,6 +100,14 @@ enum vm_event_item {
 	 * console term (doc/cost-model.md, "Console output").
 	 */
 	CONSOLE_CHARS,
+	/*
+	 * No kernel's: the clean file pages reclaim_clean_pages_from_list
+	 * freed for alloc_contig_range (kernel.contig_reclaim_clean; 6.12's
+	 * mm_alloc_contig_migrate_range_info traces their sum, no vmstat
+	 * counts them) and the page table entries it unmapped for them, read
+	 * by name for the simulator's cost model (doc/cost-model.md).
+	 */
+	CONTIG_RECLAIM_CLEAN, CONTIG_RECLAIM_UNMAPPED_PTES,
 	NR_VM_EVENT_ITEMS
 };
 

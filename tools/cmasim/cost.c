@@ -285,6 +285,20 @@ static uint64_t nosched_ns(const struct cost_model *m, const struct cost_work *w
 	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
 }
 
+/*
+ * A clean file page alloc_contig_range frees instead of migrating
+ * (kernel.contig_reclaim_clean): no copy, no target, no remap; its free,
+ * the bookkeeping of any page reclaimed (page_cycles), and for each entry
+ * that mapped it the unmap (unmap_us) and the TLB flush that goes with it
+ * to every other CPU running the address space (tlb_ipi_us).
+ */
+static uint64_t dropped_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return (uint64_t)cycles_ns(m, (double)w->dropped * m->v[COST_PAGE_CYCLES]) +
+	       us_ns((double)w->dropped_ptes, m->v[COST_UNMAP_US]) +
+	       us_ns((double)w->dropped_ptes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+}
+
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
 {
 	/* without CONFIG_PREEMPT the loops with no scheduling point are priced apart, unstretched */
@@ -297,7 +311,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
 			  (w->no_preempt ? 0 : cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes)) +
 			  (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
-			  migration_overhead_ns(m, w) +
+			  migration_overhead_ns(m, w) + dropped_ns(m, w) +
 			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]);
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
@@ -308,7 +322,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 
 /* Which work a counter measures. */
 enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
-       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, NR_W };
+       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, W_DROPPED, W_DROPPED_PTES, NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -334,6 +348,9 @@ static const struct { const char *name; int work; } counters[] = {
 	{ "pgalloc_fresh", W_FRESH },
 	/* the library's: characters printk put on the serial console */
 	{ "console_chars", W_CONSOLE },
+	/* the library's: clean file pages alloc_contig_range freed, and their unmapped entries */
+	{ "contig_reclaim_clean", W_DROPPED },
+	{ "contig_reclaim_unmapped_ptes", W_DROPPED_PTES },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -367,5 +384,7 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
 	w->fresh_frames += now.v[W_FRESH] - before->v[W_FRESH];
 	w->console_chars += now.v[W_CONSOLE] - before->v[W_CONSOLE];
+	w->dropped += now.v[W_DROPPED] - before->v[W_DROPPED];
+	w->dropped_ptes += now.v[W_DROPPED_PTES] - before->v[W_DROPPED_PTES];
 	cma_mm_console(mm, &w->console_baud, &w->console_frame_bits, NULL);
 }

@@ -86,11 +86,14 @@ struct cost_work {
 	/* misc2: one drain_all_pages at a time (4.11 on, pcpu_drain_mutex) */
 	bool drain_mutex;
 	double bg_drain_rate;		/* the background's drain_all_pages calls per second */
+	/* reclaim: clean file pages alloc_contig_range frees instead of migrating (contig_reclaim_clean, 3.8) */
+	uint64_t dropped;		/* pages reclaim_clean_pages_from_list freed: no copy, no target */
+	uint64_t dropped_ptes;		/* page table entries it unmapped for them */
 };
 
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
-	uint64_t v[12];
+	uint64_t v[16];
 };
 
 extern const char *const cost_field_names[NR_COST_FIELDS];

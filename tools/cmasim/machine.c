@@ -401,6 +401,8 @@ static void finish(struct sim *s)
 		snprintf(name, sizeof(name), "pgsteal_direct_%s", zones[i]);
 		r->pages_reclaimed += counter(s, name);
 	}
+	/* and the clean pages alloc_contig_range freed (3.8), which no pgsteal counts */
+	r->pages_reclaimed += counter(s, "contig_reclaim_clean");
 	r->pages_written_back = counter(s, "nr_vmscan_write") + s->written_back;
 	for (unsigned i = 0; i < s->nr_wl; i++) {
 		struct workload *w = &s->wl[i];

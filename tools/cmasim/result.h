@@ -220,7 +220,7 @@ struct sim_result {
 	uint64_t pages_reclaimed;
 	uint64_t pages_written_back;
 	uint64_t device_migrated;	/* pages migrated while device requests were served */
-	uint64_t device_reclaimed;	/* pages direct reclaim freed while device requests were served */
+	uint64_t device_reclaimed;	/* pages reclaim freed for device requests: direct reclaim, alloc_contig_range's clean pages */
 	int frag_index;			/* fragmentation index * 1000 at MAX_ORDER - 1, at the end; -1000: would succeed */
 	unsigned frag_order;
 

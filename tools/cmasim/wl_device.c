@@ -41,7 +41,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	sim_contention_done(s, w, start, ns, work.cma_attempts);
 	d->busy_until = start + ns;
 	s->res->device_migrated += work.migrated;
-	s->res->device_reclaimed += work.reclaimed;
+	s->res->device_reclaimed += work.reclaimed + work.dropped;
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
 			 ret ? 0ull : (unsigned long long)(b->handle / s->page_bytes),

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * alloc_contig_range and clean page cache (kernel.contig_reclaim_clean,
+ * 3.8: "mm: cma: discard clean pages during contiguous allocation instead
+ * of migration"): reclaim_clean_pages_from_list frees the clean file pages
+ * of each isolated batch, mapped or not, and only the rest is migrated;
+ * v3.5 migrates them all. Every test runs under a release on each side of
+ * the switch.
+ */
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+static const char *const kernels[] = { "3.5", "3.7", "3.8", "4.14", "6.12" };
+#define for_each_kernel(k) \
+	for (const char *const *k = kernels; k < kernels + sizeof(kernels) / sizeof(kernels[0]); k++)
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+/* The pgscan and pgsteal events of every zone, summed. */
+static uint64_t reclaim_events(struct cma_mm *mm)
+{
+	static const char *const events[] = { "pgscan_direct", "pgsteal_direct", "pgscan_kswapd",
+					      "pgsteal_kswapd" };
+	static const char *const zones[] = { "dma", "dma32", "normal", "high", "movable" };
+	uint64_t sum = 0;
+
+	for (size_t e = 0; e < 4; e++)
+		for (size_t z = 0; z < 5; z++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s_%s", events[e], zones[z]);
+			sum += counter(mm, name);
+		}
+	return sum;
+}
+
+/* Released in 3.8: the kernels listed from the third on drop clean pages. */
+static bool drops_clean(const char *const *k)
+{
+	return k - kernels >= 2;
+}
+
+/* Slot 1 of the file is mapped by one page table entry, the others by none. */
+static unsigned one_mapped(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	return idx == 1;
+}
+
+static struct cma_owner_ops file_ops_mapped(void)
+{
+	struct cma_owner_ops ops = fake_file_ops;
+
+	ops.mapcount = one_mapped;
+	return ops;
+}
+
+/* The storage finishes the write when migration waits for it. */
+static uint64_t wait_done(void *owner, uint64_t idx, struct cma_page *page)
+{
+	cma_page_end_writeback(((struct fake_owner *)owner)->mm, page);
+	return 1000;
+}
+
+/* Slot @idx of @o faulted in from @seed and on the LRU: its pfn. */
+static unsigned long fault_on_lru(struct fake_owner *o, uint64_t idx, uint64_t seed,
+				  const struct cma_owner_ops *ops)
+{
+	struct cma_page *page = owner_fault_ops(o, idx, CMA_GFP_HIGHUSER_MOVABLE, seed, ops);
+
+	assert_non_null(page);
+	lru_add_drain_all(o->mm);
+	return cma_page_to_pfn(o->mm, page);
+}
+
+/*
+ * Expect (reclaim_clean_pages_from_list, 3.8 on): alloc_contig_range over
+ * a clean unmapped file page and over a clean mapped one frees both, with
+ * nothing copied: the owner forgets them (dropped, not migrated), the
+ * mapped one's entry is unmapped, NR_ISOLATED_FILE is back to 0 and no
+ * pgscan or pgsteal event counts them. The owner reads them back from
+ * the file with the same bytes. Before 3.8 both are migrated, their bytes
+ * with them.
+ */
+static void alloc_contig_range_drops_clean_file_pages(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		struct cma_owner_ops ops = file_ops_mapped();
+		struct fake_owner *o = owner_create(mm, false, 2);
+		bool drop = drops_clean(k);
+		unsigned long pfn[2];
+		uint64_t sum[2], migrated = counter(mm, "pgmigrate_success");
+
+		for (int i = 0; i < 2; i++) {
+			pfn[i] = fault_on_lru(o, (uint64_t)i, 40 + (uint64_t)i, &ops);
+			sum[i] = o->slots[i].sum;
+		}
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(cma_alloc_contig_range(mm, pfn[i], pfn[i] + 1, CMA_MIGRATE_MOVABLE), 0);
+		assert_verify(mm);
+		assert_int_equal(counter(mm, "nr_isolated_file"), 0);
+		assert_int_equal(reclaim_events(mm), 0);
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(owner_slot_resident(o, (uint64_t)i), !drop);
+			assert_int_equal(o->slots[i].dropped, drop);
+		}
+		assert_int_equal(o->migrated, drop ? 0 : 2);
+		assert_int_equal(o->reclaimed, drop ? 2 : 0);
+		assert_int_equal(counter(mm, "pgmigrate_success") - migrated, drop ? 0 : 2);
+		assert_int_equal(counter(mm, "contig_reclaim_clean"), drop ? 2 : 0);
+		assert_int_equal(counter(mm, "contig_reclaim_unmapped_ptes"), drop ? 1 : 0);
+		assert_int_equal(owner_check(o), drop ? 0 : 2);
+		/* a refault reads the file: the bytes the page held */
+		for (int i = 0; i < 2 && drop; i++) {
+			fault_on_lru(o, (uint64_t)i, 40 + (uint64_t)i, &ops);
+			assert_int_equal(o->slots[i].sum, sum[i]);
+		}
+		assert_int_equal(owner_check(o), 2);
+		assert_verify(mm);
+		for (int i = 0; i < 2; i++)
+			cma_free_contig_range(mm, pfn[i], 1);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (reclaim_clean_pages_from_list passes dirty pages by; its
+ * shrink_page_list keeps a page under writeback): every kernel migrates a
+ * dirty file page, still dirty, and waits for the write of one under
+ * writeback and migrates it; nothing is reclaimed.
+ */
+static void alloc_contig_range_migrates_dirty_and_writeback(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		struct cma_owner_ops ops = fake_file_ops;
+		struct fake_owner *o = owner_create(mm, false, 2);
+		struct cma_page *old[2];
+		unsigned long pfn[2];
+
+		ops.wait_writeback = wait_done;
+		for (int i = 0; i < 2; i++) {
+			pfn[i] = fault_on_lru(o, (uint64_t)i, 50 + (uint64_t)i, &ops);
+			old[i] = o->slots[i].page;
+			owner_set_dirty(o, (uint64_t)i, true);
+		}
+		assert_true(cma_page_start_writeback(mm, old[1]));
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(cma_alloc_contig_range(mm, pfn[i], pfn[i] + 1, CMA_MIGRATE_MOVABLE), 0);
+		assert_verify(mm);
+		for (int i = 0; i < 2; i++) {
+			assert_true(owner_slot_resident(o, (uint64_t)i));
+			assert_ptr_not_equal(o->slots[i].page, old[i]);
+		}
+		assert_true(page_test(o->slots[0].page, PG_dirty));
+		assert_false(page_test(o->slots[1].page, PG_dirty | PG_writeback));
+		assert_int_equal(o->migrated, 2);
+		assert_int_equal(o->reclaimed, 0);
+		assert_int_equal(counter(mm, "contig_reclaim_clean"), 0);
+		assert_int_equal(counter(mm, "nr_isolated_file"), 0);
+		assert_int_equal(owner_check(o), 2);
+		for (int i = 0; i < 2; i++)
+			cma_free_contig_range(mm, pfn[i], 1);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (shrink_page_list's __remove_mapping fails, the page is kept and
+ * reclaim_clean_pages_from_list hands it back): a clean page whose owner
+ * will not let it go is migrated instead, under every kernel.
+ */
+static void alloc_contig_range_migrates_clean_page_owner_keeps(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		struct fake_owner *o = owner_create(mm, false, 1);
+		unsigned long pfn = fault_on_lru(o, 0, 60, &fake_file_ops);
+		struct cma_page *old = o->slots[0].page;
+
+		o->refuse_reclaim = -EBUSY;
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		assert_verify(mm);
+		assert_true(owner_slot_resident(o, 0));
+		assert_ptr_not_equal(o->slots[0].page, old);
+		assert_int_equal(o->migrated, 1);
+		assert_int_equal(counter(mm, "contig_reclaim_clean"), 0);
+		assert_int_equal(counter(mm, "nr_isolated_file"), 0);
+		assert_int_equal(owner_check(o), 1);
+		cma_free_contig_range(mm, pfn, 1);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(alloc_contig_range_drops_clean_file_pages),
+		cmocka_unit_test(alloc_contig_range_migrates_dirty_and_writeback),
+		cmocka_unit_test(alloc_contig_range_migrates_clean_page_owner_keeps),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
