@@ -7,8 +7,12 @@
 # deltas it caused, on an idle machine and under backgrounds of anonymous
 # memory and page cache at several loads.
 #
-#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB]
+#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP]
 #
+# -r REPEATS measures idle-1x1G that many times (default 3); with -c,
+# every case of the group.
+# -c GROUP runs only one group of cases: idle, anon, pagecache or
+# fragmented (to repeat a case whose single run is not representative).
 # -m GIB sizes the cases as if the machine had GIB of RAM (a quicker run
 # that leaves room for other work).
 # Writes the machine's description and one "case=... ms=..." line per
@@ -33,14 +37,23 @@ fi
 out=""
 repeats=3
 as_gib=""
-while getopts o:r:m: opt; do
+group=""
+while getopts o:r:m:c: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	r) repeats=$OPTARG ;;
 	m) as_gib=$OPTARG ;;
-	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB]" >&2; exit 2 ;;
+	c) group=$OPTARG ;;
+	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP]" >&2; exit 2 ;;
 	esac
 done
+case $group in
+""|idle|anon|pagecache|fragmented) ;;
+*) echo "contig.sh: -c $group: give idle, anon, pagecache or fragmented" >&2; exit 2 ;;
+esac
+# wanted GROUP: is GROUP's turn; runs: how often each of its cases runs
+wanted() { [ -z "$group" ] || [ "$group" = "$1" ]; }
+runs() { if [ -n "$group" ]; then echo "$repeats"; else echo 1; fi; }
 [ -n "$out" ] || out=results/$(uname -r)-$(hostname)-$(date +%Y%m%d).txt
 
 work=$(mktemp -d /var/tmp/contig.XXXXXX)
@@ -116,45 +129,59 @@ mkdir -p "$(dirname "$out")"
 	lscpu | sed -n 's/^\(Model name\|CPU(s)\|Thread(s) per core\|Hypervisor vendor\|Virtualization type\|L3 cache\|CPU max MHz\):/# &/p'
 	echo "# huge pages before: 1G $gig0, 2M $huge0; THP $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 	echo "# each case starts from a quiet machine: huge pages freed, caches dropped, memory compacted"
+	[ -z "$group" ] || echo "# only the $group cases, $repeats times each; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out"
 cat "$out"
 
 # 1. an idle machine: one 1 GiB page, then as many as the cap allows
-for i in $(seq "$repeats"); do
-	quiet
-	measure idle-1x1G "$gig" 1
-done
-quiet
-measure idle-"$((cap_gib / 2))"x1G "$gig" $((cap_gib / 2))
+if wanted idle; then
+	for i in $(seq "$repeats"); do
+		quiet
+		measure idle-1x1G "$gig" 1
+	done
+	for i in $(seq "$(runs)"); do
+		quiet
+		measure idle-"$((cap_gib / 2))"x1G "$gig" $((cap_gib / 2))
+	done
+fi
 
 # 2. anonymous memory at three loads: 1/6, 1/3 and 1/2 of RAM in use,
 #    then as many 1 GiB pages as the cap leaves (at most 8)
 for share in 6 3 2; do
+	wanted anon || break
 	anon=$((ram_gib / share))
 	n=$((cap_gib - anon))
 	[ "$n" -gt 8 ] && n=8
 	[ "$anon" -lt 1 ] || [ "$n" -lt 1 ] && continue
-	quiet
-	background anon $((anon * 1024))
-	measure anon-"$anon"G-"$n"x1G "$gig" "$n"
-	stop_background
+	for i in $(seq "$(runs)"); do
+		quiet
+		background anon $((anon * 1024))
+		measure anon-"$anon"G-"$n"x1G "$gig" "$n"
+		stop_background
+	done
 done
 
 # 3. page cache: a file of a third of RAM read through, then 1 GiB pages
 pc=$((ram_gib / 3))
 n=$((cap_gib - pc)); [ "$n" -gt 8 ] && n=8
-quiet
-background pagecache "$pc"
-measure pagecache-"$pc"G-"$n"x1G "$gig" "$n"
-stop_background
+for i in $(seq "$(runs)"); do
+	wanted pagecache || break
+	quiet
+	background pagecache "$pc"
+	measure pagecache-"$pc"G-"$n"x1G "$gig" "$n"
+	stop_background
+done
 
 # 4. compaction: anonymous memory up to the cap with every other page given
 #    back, so that only the memory beyond the cap has free 2 MiB blocks; then
 #    2 MiB pages for what the cap leaves (half of it), more than those blocks
 frag=$cap_gib
-quiet
-background anon $((frag * 1024)) fragment
-measure fragmented-"$frag"G-"$((frag * 256))"x2M "$huge" $((frag * 256))
-stop_background
+for i in $(seq "$(runs)"); do
+	wanted fragmented || break
+	quiet
+	background anon $((frag * 1024)) fragment
+	measure fragmented-"$frag"G-"$((frag * 256))"x2M "$huge" $((frag * 256))
+	stop_background
+done
 
 echo "contig.sh: results in $out"
