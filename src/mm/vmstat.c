@@ -43,6 +43,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"contig_migrate_scanned",
 	"pgalloc_fresh",
 	"console_chars",
+	"compact_scan_stepped",
 };
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)

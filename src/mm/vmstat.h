@@ -100,6 +100,14 @@ enum vm_event_item {
 	 * console term (doc/cost-model.md, "Console output").
 	 */
 	CONSOLE_CHARS,
+	/*
+	 * No kernel's: of compact_migrate_scanned and compact_free_scanned,
+	 * the pfns counted without being looked at (6.4 counts a compound
+	 * page stepped over and a free block taken as all their pages:
+	 * kernel.compact_scan_count_order), which the cost model takes off
+	 * its scanning.
+	 */
+	COMPACT_SCAN_STEPPED,
 	NR_VM_EVENT_ITEMS
 };
 
