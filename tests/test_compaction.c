@@ -1790,6 +1790,94 @@ static void isolate_scanners_count_compound_pages_whole(void **state)
 	}
 }
 
+/* The slot whose page is at @pfn, or -1. */
+static long slot_at_pfn(struct fake_owner *o, unsigned long pfn)
+{
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		if (owner_slot_resident(o, i) && page_to_pfn(o->mm, o->slots[i].page) == pfn)
+			return (long)i;
+	return -1;
+}
+
+/* Release the owner's pages in [@pfn, @pfn + @nr), so that the range is one free block. */
+static void release_range(struct fake_owner *o, unsigned long pfn, unsigned long nr)
+{
+	for (unsigned long p = pfn; p < pfn + nr; p++) {
+		long slot = slot_at_pfn(o, p);
+
+		if (slot >= 0)
+			owner_release(o, (uint64_t)slot);
+	}
+	cma_drain_all_pages(o->mm);
+}
+
+/* The free pages of the pageblock at @start, the per-CPU lists drained first. */
+static unsigned long free_in_block(struct cma_mm *mm, unsigned long start)
+{
+	unsigned long nr = 0;
+
+	cma_drain_all_pages(mm);
+	for (unsigned long pfn = start; pfn < start + mm->pageblock_nr_pages; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+
+		if (page_test(page, PG_buddy)) {
+			nr += 1ul << page_order(page);
+			pfn += (1ul << page_order(page)) - 1;
+		}
+	}
+	return nr;
+}
+
+/*
+ * Expect (fast_find_migrateblock of 6.12, kernel.compact_fast_migrate,
+ * 5.1's "use free lists to quickly locate a migration source"): with
+ * only order-0 pages free but for one order-4 block a quarter up the
+ * zone, an async direct order-9 run starts migrating in that block's
+ * pageblock, leaving the zone's lowest movable page where it was (the
+ * free-list search for targets, whose oldest entries now lie below the
+ * migrate scanner, soon brings the scanners together, so the block is
+ * not emptied); v3.5's migrate scanner starts at the zone's bottom and
+ * frees a lower block before it reaches that one.
+ */
+static void compact_zone_fast_search_finds_source_block(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		struct fake_owner *o = fragment(mm, &rnd);
+		unsigned long nb = mm->pageblock_nr_pages, low = z->zone_start_pfn;
+		unsigned long quarter = (z->zone_start_pfn + z->spanned_pages / 4) & ~(nb - 1);
+		struct cma_page *blocks[256];
+		unsigned orders[256];
+		unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
+		unsigned long free_before;
+		struct cma_page *head;
+		long first;
+
+		release_range(o, quarter + 64, 16);
+		head = pfn_to_page(mm, quarter + 64);
+		assert_true(page_test(head, PG_buddy) && page_order(head) >= 4);
+		while ((first = slot_at_pfn(o, low)) < 0)
+			low++;
+		assert_true(low < quarter);
+		free_before = free_in_block(mm, quarter);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+		if (v6) {
+			assert_true(free_in_block(mm, quarter) > free_before);
+			assert_int_equal(page_to_pfn(mm, o->slots[first].page), low);
+		} else {
+			assert_int_equal(free_in_block(mm, quarter), free_before);
+		}
+		while (nr_blocks--)
+			cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 /*
  * Expect (__alloc_pages_direct_compact of 6.12, kernel.compact_skip_hint,
  * 3.7's "cache if a pageblock was scanned and no pages were isolated"):
@@ -1854,6 +1942,7 @@ int main(void)
 		cmocka_unit_test(compact_zone_fast_search_moves_free_scanner_halfway),
 		cmocka_unit_test(isolate_scanners_count_compound_pages_whole),
 		cmocka_unit_test(alloc_pages_compaction_success_keeps_skip_bits),
+		cmocka_unit_test(compact_zone_fast_search_finds_source_block),
 	};
 
 	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);

@@ -23,6 +23,7 @@
  * count_vm_events takes slot->lock, which must not nest inside it. No
  * lock is held across migrate_pages() or while pages are freed.
  */
+#include <limits.h>
 #include <sched.h>
 
 #include "mm/internal.h"
@@ -807,6 +808,95 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 	return low_pfn;
 }
 
+/* ---- 6.12's search of the free lists for a source (kernel.compact_fast_migrate) ---- */
+
+/*
+ * move_freelist_tail: rotate @list so that @page and the entries before
+ * it go to the tail, where the next search from the head meets them
+ * last. zone->lock held.
+ */
+static void move_freelist_tail(struct cma_mm *mm, struct page_list *list, struct cma_page *page)
+{
+	if (page->next != PAGE_NIL)
+		move_freelist_head(mm, list, mm->mem_map + page->next);
+}
+
+/*
+ * Look at @order's MOVABLE free list from its head, up to *@nr_scanned
+ * reaching @limit, for a free block below @high_pfn whose pageblock is not
+ * marked skip; the list is rotated past it (or past the last entry looked
+ * at when the limit ends the walk). Its pfn, or 0. zone->lock held.
+ */
+static unsigned long fast_find_source_order(struct zone *zone, int order, unsigned long high_pfn,
+					    unsigned limit, unsigned *nr_scanned)
+{
+	struct cma_mm *mm = zone->mm;
+	struct page_list *list = &zone->free_area[order].free_list[MIGRATE_MOVABLE];
+
+	for (struct cma_page *p = page_list_first(mm, list); p; p = page_list_next(mm, p)) {
+		unsigned long pfn = page_to_pfn(mm, p);
+
+		if ((*nr_scanned)++ >= limit) {
+			move_freelist_tail(mm, list, p);
+			return 0;
+		}
+		if (pfn >= high_pfn || get_pageblock_skip(mm, pfn))
+			continue;
+		move_freelist_tail(mm, list, p);
+		return pfn;
+	}
+	return 0;
+}
+
+/*
+ * fast_find_migrateblock: 6.12's search of the free lists for a pageblock
+ * that already has free pages to migrate from (kernel.compact_fast_migrate),
+ * at a pageblock's start of a run for more than a costly order (a direct
+ * one only for a movable request), unless skip hints are ignored. A free
+ * block of order PAGE_ALLOC_COSTLY_ORDER up to the request's, below the
+ * first half (at the run's start) or eighth of the space between the
+ * scanners, names the block; the lowest pfn found is remembered for the
+ * next failure to restart from. The entries looked at count as migrate
+ * pfns scanned. Returns the pfn to scan from.
+ */
+static unsigned long fast_find_migrateblock(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = cc->migrate_pfn, distance, high_pfn, found = 0;
+	unsigned limit = freelist_scan_limit(cc), nr_scanned = 0;
+
+	if (cc->ignore_skip_hint || cc->order <= PAGE_ALLOC_COSTLY_ORDER ||
+	    (cc->direct && cc->migratetype != MIGRATE_MOVABLE) ||
+	    (pfn != zone->zone_start_pfn && (pfn & (mm->pageblock_nr_pages - 1))))
+		return pfn;
+	distance = (cc->free_pfn - pfn) >> 1;
+	if (pfn != zone->zone_start_pfn)
+		distance >>= 2;
+	high_pfn = (pfn + distance) & ~(mm->pageblock_nr_pages - 1);
+	for (int order = cc->order - 1; order >= PAGE_ALLOC_COSTLY_ORDER && !found &&
+	     nr_scanned < limit; order--) {
+		if (!__atomic_load_n(&zone->free_area[order].nr_free, __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&zone->lock);
+		found = fast_find_source_order(zone, order, high_pfn, limit, &nr_scanned);
+		spin_unlock(&zone->lock);
+	}
+	count_vm_events(mm, COMPACTMIGRATE_SCANNED, nr_scanned);
+	if (found) {
+		if (cc->fast_start_pfn != ULONG_MAX)
+			cc->fast_start_pfn = cc->fast_start_pfn ? min_ul(cc->fast_start_pfn, found) : found;
+		cc->fast_search_fail = 0;
+		return max_ul(found & ~(mm->pageblock_nr_pages - 1), zone->zone_start_pfn);
+	}
+	cc->fast_search_fail++;
+	/* reinit_migrate_pfn: restart once from the lowest block a search found */
+	if (cc->fast_start_pfn && cc->fast_start_pfn != ULONG_MAX) {
+		cc->migrate_pfn = cc->fast_start_pfn;
+		cc->fast_start_pfn = ULONG_MAX;
+	}
+	return cc->migrate_pfn;
+}
+
 enum isolate_migrate {
 	ISOLATE_ABORT,		/* too many isolated: end the run */
 	ISOLATE_NONE,		/* nothing scanned (a hole, the free scanner): scan on */
@@ -820,11 +910,16 @@ enum isolate_migrate {
 static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compact_control *cc)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn);
-	unsigned long end_pfn = next_pageblock_pfn(mm, low_pfn);
-
+	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn), end_pfn;
 	unsigned long nr_before = cc->nr_migratepages;
+	bool fast_found = false;
 
+	if (mm->kernel.compact_fast_migrate) {
+		low_pfn = fast_find_migrateblock(zone, cc);
+		/* a block the search named was checked for its skip bit there */
+		fast_found = low_pfn != cc->migrate_pfn && !cc->fast_search_fail;
+	}
+	end_pfn = next_pageblock_pfn(mm, low_pfn);
 	if (end_pfn > cc->free_pfn || !pfn_valid(mm, low_pfn)) {
 		cc->migrate_pfn = end_pfn;
 		return ISOLATE_NONE;
@@ -832,7 +927,7 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	/* a block is checked once, at its start: later batches of it were let in */
 	if (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn) {
 		cc->block_isolated = 0;
-		if (!isolation_suitable(cc, low_pfn)) {
+		if (!fast_found && !isolation_suitable(cc, low_pfn)) {
 			cc->migrate_pfn = end_pfn;
 			return ISOLATE_NONE;
 		}
@@ -1021,6 +1116,7 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	if (mm->kernel.compact_skip_hint && compaction_restarting(zone, cc->order))
 		__reset_isolation_suitable(zone);
 	cc->search_order = cc->order;
+	cc->fast_start_pfn = 0;
 	if (mm->kernel.compact_cached_pfn && cc->order >= 0)
 		load_cached_positions(zone, cc);
 	else {

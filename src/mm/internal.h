@@ -429,6 +429,8 @@ struct compact_control {
 	/* kernel.compact_fast_free: the order the free-list search starts at, its failures */
 	int search_order;
 	unsigned fast_search_fail;
+	/* kernel.compact_fast_migrate: the lowest source pfn a search found; ULONG_MAX once used */
+	unsigned long fast_start_pfn;
 };
 
 /*

@@ -222,6 +222,16 @@ struct kernel_profile {
 	 */
 	bool compact_fast_free;
 	/*
+	 * "mm, compaction: use free lists to quickly locate a migration
+	 * source" (5.1): at a pageblock's start, a run for more than a costly
+	 * order (a direct one only for a movable request) looks on the
+	 * MOVABLE free lists of PAGE_ALLOC_COSTLY_ORDER and up for a block
+	 * with free pages in the first half (at the run's start) or eighth of
+	 * the space between the scanners, and migrates from there; its
+	 * failures, with the free side's, shorten both searches.
+	 */
+	bool compact_fast_migrate;
+	/*
 	 * "mm: compaction: include compound page count for scanning in
 	 * pageblock isolation" (release not checked here) and "mm:
 	 * compaction: consider the number of scanning compound pages in
