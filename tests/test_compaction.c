@@ -1692,6 +1692,9 @@ static void compact_zone_fast_search_takes_targets_from_free_lists(void **state)
 		uint64_t scanned = counter(mm, "compact_free_scanned");
 		struct free_scans f = { 0 };
 
+		/* the search's event is one tracing/set_event can name */
+		assert_int_equal(cma_mm_set_trace_events(mm, "mm_compaction_fast_isolate_freepages,"
+							     "mm_compaction_isolate_freepages"), 0);
 		cma_mm_set_trace(mm, count_free_scans, &f);
 		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
 		cma_mm_set_trace(mm, NULL, NULL);
