@@ -1122,19 +1122,32 @@ static unsigned long top_block(struct cma_mm *mm, struct zone *z)
 	return (z->zone_start_pfn + z->spanned_pages - 1) & ~(mm->pageblock_nr_pages - 1);
 }
 
+/* Two pageblocks below the middle of @z, at a pageblock's start. */
+static unsigned long top_half_start(struct cma_mm *mm, struct zone *z)
+{
+	return ((z->zone_start_pfn + z->spanned_pages / 2) & ~(mm->pageblock_nr_pages - 1)) -
+	       2 * mm->pageblock_nr_pages;
+}
+
 /*
  * Expect (compact_zone and isolate_freepages of 6.12, "Restart compaction
  * from near where it left off", 3.7): the zone's cached positions start
  * at its ends; a direct run that stops once its order-9 block is free
  * leaves the free scanner's position below the top block for the next
  * run. v3.5 restarts every run at the zone's ends and caches nothing.
+ * Run on 5.0: from 5.1 the free-list search takes targets anywhere in
+ * the top quarter, and the run's unused ones, given back, pull the
+ * position back up to their block (compact_zone's end), which may be
+ * the top one.
  */
 static void try_to_compact_pages_caches_free_scanner_position(void **state)
 {
+	static const char *const cached_kernels[] = { "3.5", "5.0" };
+
 	for (int k = 0; k < 2; k++) {
 		bool v6 = k == 1;
 		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = cached_kernels[k]);
 		struct zone *z = normal(mm);
 		unsigned long top = top_block(mm, z);
 		struct fake_owner *o;
@@ -1322,8 +1335,14 @@ static void free_all(struct cma_mm *mm, struct cma_page **pages, unsigned long n
  * order-9 __GFP_NORETRY | __GFP_THISNODE request compacts once, async,
  * and gives up without direct reclaim; then GFP_KERNEL requests compact
  * async, reclaim and compact at SYNC_LIGHT: 1, 2, 2 stalls, each a
- * failure. Each run ends with no free page left for its targets
- * (COMPACT_CONTENDED), which does not defer the zone. v3.5: the NORETRY
+ * failure. The async runs end with no free page left for their targets
+ * (COMPACT_CONTENDED), which does not defer the zone; the second
+ * request's SYNC_LIGHT run, its free scanner moved halfway down by the
+ * failed free-list search at a scan's start (fast_isolate_freepages,
+ * kernel.compact_fast_free), meets the migrate scanner and defers the
+ * zone once; the third request's async consideration is then deferred
+ * (a stall, a failure) and its SYNC_LIGHT run ends out of targets
+ * again. v3.5: the NORETRY
  * request reclaims and compacts sync too, a sync failure defers the
  * zone, and the deferral turns later considerations away: 2, 1, 0.
  */
@@ -1359,8 +1378,8 @@ static void alloc_pages_costly_order_compaction_priorities(void **state)
 			else if (!i)
 				assert_true(event(mm, "pgscan_direct") > scanned);
 		}
-		/* 6.12: every run ends out of targets (CONTENDED), which defers nothing */
-		assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 0 : 2);
+		/* 6.12: one SYNC_LIGHT run met the migrate scanner; the others ran out of targets */
+		assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 1 : 2);
 		assert_verify(mm);
 		owner_destroy(o);
 		free_all(mm, pinned, nr_pinned);
@@ -1477,21 +1496,21 @@ static void count_taken(void *ctx, const char *event_name, const char *line)
 }
 
 /*
- * Allocate every free block of order 1 or more (fragment()'s tail), so
- * that only order-0 pages are free; up to @max blocks, freed by the caller.
+ * Allocate every free block of order @min_order or more from @from up;
+ * up to @max blocks, freed by the caller.
  */
-static unsigned long take_free_blocks(struct cma_mm *mm, struct cma_page **pages, unsigned *orders,
-				      unsigned long max)
+static unsigned long take_free_from(struct cma_mm *mm, unsigned long from, unsigned min_order,
+				    struct cma_page **pages, unsigned *orders, unsigned long max)
 {
 	struct zone *z = normal(mm);
 	unsigned long n = 0, end = z->zone_start_pfn + z->spanned_pages;
 
 	cma_drain_all_pages(mm);
-	for (unsigned long pfn = z->zone_start_pfn; pfn < end && n < max; pfn++) {
+	for (unsigned long pfn = from; pfn < end && n < max; pfn++) {
 		struct cma_page *page = pfn_to_page(mm, pfn);
 		unsigned order;
 
-		if (!page_test(page, PG_buddy) || !(order = page_order(page)))
+		if (!page_test(page, PG_buddy) || (order = page_order(page)) < min_order)
 			continue;
 		pages[n] = cma_alloc_pages_at(mm, pfn, order, CMA_GFP_HIGHUSER_MOVABLE);
 		assert_non_null(pages[n]);
@@ -1499,6 +1518,47 @@ static unsigned long take_free_blocks(struct cma_mm *mm, struct cma_page **pages
 		pfn += (1ul << order) - 1;
 	}
 	return n;
+}
+
+/*
+ * Allocate every free block of order 1 or more (fragment()'s tail), so
+ * that only order-0 pages are free; up to @max blocks, freed by the caller.
+ */
+static unsigned long take_free_blocks(struct cma_mm *mm, struct cma_page **pages, unsigned *orders,
+				      unsigned long max)
+{
+	return take_free_from(mm, normal(mm)->zone_start_pfn, 1, pages, orders, max);
+}
+
+struct taken_above {
+	struct cma_page **pages;
+	unsigned *orders;
+	unsigned long n;
+};
+
+/*
+ * Allocate every free page of the zone's top half and two pageblocks
+ * below it, so that a free scanner starting at the top finds nothing
+ * until the middle.
+ */
+static void take_top_half(struct cma_mm *mm, struct taken_above *t)
+{
+	struct zone *z = normal(mm);
+	unsigned long max = z->spanned_pages;
+
+	t->pages = malloc(max * sizeof(*t->pages));
+	t->orders = malloc(max * sizeof(*t->orders));
+	assert_non_null(t->pages);
+	assert_non_null(t->orders);
+	t->n = take_free_from(mm, top_half_start(mm, z), 0, t->pages, t->orders, max);
+}
+
+static void give_back_taken(struct cma_mm *mm, struct taken_above *t)
+{
+	while (t->n--)
+		cma_free_pages(mm, t->pages[t->n], t->orders[t->n]);
+	free(t->pages);
+	free(t->orders);
 }
 
 /*
@@ -1555,7 +1615,9 @@ static void first_free_scan(void *ctx, const char *event_name, const char *line)
  * "sample pageblocks for free pages"): an async direct run's free scanner
  * looks at every COMPACT_CLUSTER_MAX-th pfn of its first pageblock, so
  * that block's scan looks at no more than pageblock_nr_pages /
- * COMPACT_CLUSTER_MAX pfns; v3.5 looks at every pfn of it.
+ * COMPACT_CLUSTER_MAX pfns; v3.5 looks at every pfn of it. The top
+ * half's free pages are taken, so that 6.12's free-list search finds
+ * nothing and the linear scan runs (from the middle).
  */
 static void compact_zone_async_free_scanner_samples(void **state)
 {
@@ -1564,8 +1626,10 @@ static void compact_zone_async_free_scanner_samples(void **state)
 		uint64_t rnd = test_seed(__func__);
 		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
 		struct fake_owner *o = fragment(mm, &rnd);
+		struct taken_above t;
 		long first = -1;
 
+		take_top_half(mm, &t);
 		cma_mm_set_trace(mm, first_free_scan, &first);
 		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
 		cma_mm_set_trace(mm, NULL, NULL);
@@ -1574,6 +1638,273 @@ static void compact_zone_async_free_scanner_samples(void **state)
 			assert_true(first <= (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
 		else
 			assert_true(first > (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
+		give_back_taken(mm, &t);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+struct free_scans {
+	unsigned long fast, fast_taken, scanned;
+	unsigned long empty_before;	/* linear scans that took nothing before the first that took */
+	bool took;
+};
+
+static unsigned long field(const char *line, const char *name)
+{
+	const char *p = strstr(line, name);
+
+	return p ? strtoul(p + strlen(name), NULL, 10) : 0;
+}
+
+static void count_free_scans(void *ctx, const char *event_name, const char *line)
+{
+	struct free_scans *f = ctx;
+
+	if (!strcmp(event_name, "mm_compaction_fast_isolate_freepages")) {
+		f->fast++;
+		f->fast_taken += field(line, "nr_taken=");
+		f->scanned += field(line, "nr_scanned=");
+	} else if (!strcmp(event_name, "mm_compaction_isolate_freepages")) {
+		f->scanned += field(line, "nr_scanned=");
+		if (field(line, "nr_taken="))
+			f->took = true;
+		else if (!f->took)
+			f->empty_before++;
+	}
+}
+
+/*
+ * Expect (fast_isolate_freepages of 6.12, kernel.compact_fast_free, 5.1's
+ * "use free lists to quickly locate a migration target"): an async
+ * direct order-9 run on a fragmented zone takes targets from the
+ * MOVABLE free lists, and compact_free_scanned counts the entries the
+ * searches looked at with the linear scans' pfns; v3.5 has no search.
+ */
+static void compact_zone_fast_search_takes_targets_from_free_lists(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct fake_owner *o = fragment(mm, &rnd);
+		uint64_t scanned = counter(mm, "compact_free_scanned");
+		struct free_scans f = { 0 };
+
+		/* the search's event is one tracing/set_event can name */
+		assert_int_equal(cma_mm_set_trace_events(mm, "mm_compaction_fast_isolate_freepages,"
+							     "mm_compaction_isolate_freepages"), 0);
+		cma_mm_set_trace(mm, count_free_scans, &f);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+		cma_mm_set_trace(mm, NULL, NULL);
+		if (v6) {
+			assert_true(f.fast > 0);
+			assert_true(f.fast_taken > 0);
+		} else {
+			assert_int_equal(f.fast, 0);
+		}
+		assert_int_equal(counter(mm, "compact_free_scanned") - scanned, f.scanned);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (fast_isolate_freepages of 6.12, kernel.compact_fast_free): with
+ * no free page in the zone's top half, a direct run's first search, at
+ * a scan's start, finds no candidate and moves the free scanner halfway
+ * to the migrate scanner, so the linear scan meets at most the two
+ * emptied pageblocks below the middle before taking pages; v3.5's free
+ * scanner walks down the whole empty top half first.
+ */
+static void compact_zone_fast_search_moves_free_scanner_halfway(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		struct fake_owner *o = fragment(mm, &rnd);
+		unsigned long empty_blocks = (top_block(mm, z) - top_half_start(mm, z)) /
+					     mm->pageblock_nr_pages;
+		struct free_scans f = { 0 };
+		struct taken_above t;
+
+		take_top_half(mm, &t);
+		cma_mm_set_trace(mm, count_free_scans, &f);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+		cma_mm_set_trace(mm, NULL, NULL);
+		assert_true(f.took);
+		if (v6)
+			assert_true(f.empty_before <= 2);
+		else
+			assert_true(f.empty_before >= empty_blocks);
+		give_back_taken(mm, &t);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (isolate_freepages_block and isolate_migratepages_block of 6.12,
+ * kernel.compact_scan_count_order, 6.4's "consider the number of scanning
+ * compound pages in isolate fail path"): a free block taken counts its
+ * every page as scanned, and an order-4 allocation the
+ * migrate scanner steps over counts 16 pfns scanned; v3.5 counts the one
+ * pfn looked at. The pfns counted but not looked at are the library's
+ * compact_scan_stepped, which the cost model takes off its scanning.
+ */
+static void isolate_scanners_count_compound_pages_whole(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		unsigned long p = free_block_pfn(mm, z, 10), pfn;
+		uint64_t stepped = counter(mm, "compact_scan_stepped"), migrate_scanned;
+		struct free_scans f = { 0 };
+		struct compact_control cc;
+		struct cma_page *big;
+
+		/* the trace: 6.12 leaves alloc_contig_range's free scanning out of the vmstat */
+		cma_mm_set_trace(mm, count_free_scans, &f);
+		assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
+		cma_mm_set_trace(mm, NULL, NULL);
+		assert_int_equal(f.scanned, v6 ? 1024 : 1);
+		assert_int_equal(counter(mm, "compact_scan_stepped") - stepped, v6 ? 1023 : 0);
+		give_back(mm, p, p + 1024);
+
+		assert_non_null(big = cma_alloc_pages(mm, CMA_GFP_KERNEL, 4));
+		pfn = page_to_pfn(mm, big);
+		migrate_scanned = counter(mm, "compact_migrate_scanned") +
+				  counter(mm, "contig_migrate_scanned");
+		compact_control_init(&cc, z, -1, true);
+		assert_int_equal(isolate_migratepages_range(z, &cc, pfn, pfn + 16), pfn + 16);
+		assert_int_equal(cc.nr_migratepages, 0);
+		assert_int_equal(counter(mm, "compact_migrate_scanned") +
+				 counter(mm, "contig_migrate_scanned") - migrate_scanned, v6 ? 16 : 1);
+		cma_free_pages(mm, big, 4);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* The slot whose page is at @pfn, or -1. */
+static long slot_at_pfn(struct fake_owner *o, unsigned long pfn)
+{
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		if (owner_slot_resident(o, i) && page_to_pfn(o->mm, o->slots[i].page) == pfn)
+			return (long)i;
+	return -1;
+}
+
+/* Release the owner's pages in [@pfn, @pfn + @nr), so that the range is one free block. */
+static void release_range(struct fake_owner *o, unsigned long pfn, unsigned long nr)
+{
+	for (unsigned long p = pfn; p < pfn + nr; p++) {
+		long slot = slot_at_pfn(o, p);
+
+		if (slot >= 0)
+			owner_release(o, (uint64_t)slot);
+	}
+	cma_drain_all_pages(o->mm);
+}
+
+/* The free pages of the pageblock at @start, the per-CPU lists drained first. */
+static unsigned long free_in_block(struct cma_mm *mm, unsigned long start)
+{
+	unsigned long nr = 0;
+
+	cma_drain_all_pages(mm);
+	for (unsigned long pfn = start; pfn < start + mm->pageblock_nr_pages; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+
+		if (page_test(page, PG_buddy)) {
+			nr += 1ul << page_order(page);
+			pfn += (1ul << page_order(page)) - 1;
+		}
+	}
+	return nr;
+}
+
+/*
+ * Expect (fast_find_migrateblock of 6.12, kernel.compact_fast_migrate,
+ * 5.1's "use free lists to quickly locate a migration source"): with
+ * only order-0 pages free but for one order-4 block a quarter up the
+ * zone, an async direct order-9 run starts migrating in that block's
+ * pageblock, leaving the zone's lowest movable page where it was (the
+ * free-list search for targets, whose oldest entries now lie below the
+ * migrate scanner, soon brings the scanners together, so the block is
+ * not emptied); v3.5's migrate scanner starts at the zone's bottom and
+ * frees a lower block before it reaches that one.
+ */
+static void compact_zone_fast_search_finds_source_block(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		struct fake_owner *o = fragment(mm, &rnd);
+		unsigned long nb = mm->pageblock_nr_pages, low = z->zone_start_pfn;
+		unsigned long quarter = (z->zone_start_pfn + z->spanned_pages / 4) & ~(nb - 1);
+		struct cma_page *blocks[256];
+		unsigned orders[256];
+		unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
+		unsigned long free_before;
+		struct cma_page *head;
+		long first;
+
+		release_range(o, quarter + 64, 16);
+		head = pfn_to_page(mm, quarter + 64);
+		assert_true(page_test(head, PG_buddy) && page_order(head) >= 4);
+		while ((first = slot_at_pfn(o, low)) < 0)
+			low++;
+		assert_true(low < quarter);
+		free_before = free_in_block(mm, quarter);
+		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+		if (v6) {
+			assert_true(free_in_block(mm, quarter) > free_before);
+			assert_int_equal(page_to_pfn(mm, o->slots[first].page), low);
+		} else {
+			assert_int_equal(free_in_block(mm, quarter), free_before);
+		}
+		while (nr_blocks--)
+			cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (__alloc_pages_direct_compact of 6.12, kernel.compact_skip_hint,
+ * 3.7's "cache if a pageblock was scanned and no pages were isolated"):
+ * an allocation that direct compaction made succeed clears its zone's
+ * compact_blockskip_flush, so that kswapd going to sleep keeps the skip
+ * bits; v3.5 has no skip bits and leaves the flag alone.
+ */
+static void alloc_pages_compaction_success_keeps_skip_bits(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		uint64_t rnd = test_seed(__func__);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		struct fake_owner *o = fragment(mm, &rnd);
+		uint64_t success = counter(mm, "compact_success");
+		struct cma_page *page;
+
+		__atomic_store_n(&z->compact_blockskip_flush, true, __ATOMIC_RELAXED);
+		page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
+		assert_non_null(page);
+		assert_int_equal(counter(mm, "compact_success") - success, 1);
+		assert_int_equal(__atomic_load_n(&z->compact_blockskip_flush, __ATOMIC_RELAXED), !v6);
+		cma_free_pages(mm, page, 9);
 		assert_verify(mm);
 		owner_destroy(o);
 		cma_mm_destroy(mm);
@@ -1610,6 +1941,11 @@ int main(void)
 		cmocka_unit_test(alloc_pages_deferred_consideration_counts_stall),
 		cmocka_unit_test(compact_zone_free_scanner_stops_when_enough),
 		cmocka_unit_test(compact_zone_async_free_scanner_samples),
+		cmocka_unit_test(compact_zone_fast_search_takes_targets_from_free_lists),
+		cmocka_unit_test(compact_zone_fast_search_moves_free_scanner_halfway),
+		cmocka_unit_test(isolate_scanners_count_compound_pages_whole),
+		cmocka_unit_test(alloc_pages_compaction_success_keeps_skip_bits),
+		cmocka_unit_test(compact_zone_fast_search_finds_source_block),
 	};
 
 	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);

@@ -23,6 +23,7 @@
  * count_vm_events takes slot->lock, which must not nest inside it. No
  * lock is held across migrate_pages() or while pages are freed.
  */
+#include <limits.h>
 #include <sched.h>
 
 #include "mm/internal.h"
@@ -135,6 +136,10 @@ static void __reset_isolation_suitable(struct zone *zone)
 	for (unsigned long i = first; i <= last; i++)
 		__atomic_store_n(&mm->pageblock_skip[i], 0, __ATOMIC_RELAXED);
 	reset_cached_positions(zone);
+	/* kernel.compact_fast_free: a free scan from here on is a scan's start */
+	__atomic_store_n(&zone->compact_init_free_pfn,
+			 __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
 }
 
 /* reset_isolation_suitable: kswapd goes to sleep; every zone's skip bits may go. */
@@ -212,6 +217,22 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
 }
 
 /*
+ * The pages of the allocated compound page (6.12's PageCompound: an
+ * allocation's head with an order) at @pfn, or 0. An unlocked look, as
+ * the kernel's: only the danger of stepping too far, which the callers
+ * bound.
+ */
+static unsigned long compound_nr_at(struct cma_mm *mm, unsigned long pfn)
+{
+	uint32_t flags = page_flags(pfn_to_page(mm, pfn));
+	unsigned order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
+
+	if ((flags & (PG_head | PG_buddy)) != PG_head || !order || order >= mm->max_order)
+		return 0;
+	return 1ul << order;
+}
+
+/*
  * isolate_freepages_block: split the free blocks found from *@pfn to
  * @end_pfn onto @freelist; a block found at its head is taken whole even
  * where it extends past @end_pfn. Strict: the first pfn that is invalid,
@@ -221,14 +242,17 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
  * the whole range), and looks at every @stride-th pfn only
  * (kernel.free_scan_stride; strict scans take 1). zone->lock held.
  * Returns the pages taken; *@pfn is where the scan stopped, *nr_scanned
- * grows by the valid pfns looked at.
+ * grows by the valid pfns looked at and, under
+ * kernel.compact_scan_count_order, by the rest of each block taken and
+ * of each compound page stepped over (*nr_stepped: those not looked at).
  */
 static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *pfnp,
 					     unsigned long end_pfn, struct page_list *freelist,
 					     bool strict, unsigned long want, unsigned stride,
-					     unsigned long *nr_scanned)
+					     unsigned long *nr_scanned, unsigned long *nr_stepped)
 {
 	struct cma_mm *mm = zone->mm;
+	bool by_order = mm->kernel.compact_scan_count_order;
 	unsigned long total = 0, pfn = *pfnp;
 
 	lockdep_assert_held(&zone->lock);
@@ -240,9 +264,21 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *p
 			isolated = take_free_block(zone, pfn, freelist);
 		}
 		if (!isolated) {
+			unsigned long nr = by_order && pfn_valid(mm, pfn) ? compound_nr_at(mm, pfn) : 0;
+
 			if (strict)
 				return 0;
+			/* 6.12 steps over a compound page that ends inside the range */
+			if (nr && pfn + nr <= end_pfn) {
+				pfn += nr - 1;
+				*nr_scanned += nr - 1;
+				*nr_stepped += nr - 1;
+			}
 			continue;
+		}
+		if (by_order) {
+			*nr_scanned += isolated - 1;
+			*nr_stepped += isolated - 1;
 		}
 		total += isolated;
 		pfn += isolated - 1;
@@ -256,11 +292,14 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *p
 }
 
 /* After zone->lock is dropped: the trace and the events of one free-page scan. */
-static void account_free_scan(struct cma_mm *mm, unsigned long nr_scanned, unsigned long nr_taken)
+static void account_free_scan(struct cma_mm *mm, unsigned long nr_scanned, unsigned long nr_stepped,
+			      unsigned long nr_taken)
 {
 	trace_event(mm, "mm_compaction_isolate_freepages", "nr_scanned=%lu nr_taken=%lu",
 		    nr_scanned, nr_taken);
 	count_vm_events(mm, COMPACTFREE_SCANNED, nr_scanned);
+	if (nr_stepped)
+		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
 	if (nr_taken)
 		count_vm_events(mm, COMPACTISOLATED, nr_taken);
 }
@@ -290,15 +329,15 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 	zone = page_zone(mm, pfn_to_page(mm, start_pfn));
 	while (pfn < end_pfn) {
 		unsigned long block_end = min_ul(next_pageblock_pfn(mm, pfn), end_pfn);
-		unsigned long isolated, nr_scanned = 0, next = pfn;
+		unsigned long isolated, nr_scanned = 0, nr_stepped = 0, next = pfn;
 
 		if (!pfn_valid(mm, pfn) || page_zone(mm, pfn_to_page(mm, pfn)) != zone)
 			break;
 		spin_lock(&zone->lock);
 		isolated = isolate_freepages_block(zone, &next, block_end, &freelist, true, -1ul, 1,
-						   &nr_scanned);
+						   &nr_scanned, &nr_stepped);
 		spin_unlock(&zone->lock);
-		account_free_scan(mm, nr_scanned, isolated);
+		account_free_scan(mm, nr_scanned, nr_stepped, isolated);
 		if (!isolated)
 			break;
 		/* strict: the pages taken are exactly [pfn, pfn + isolated) */
@@ -331,6 +370,218 @@ static bool suitable_migration_target(struct cma_mm *mm, unsigned long pfn)
 	return migrate_async_suitable(mt);
 }
 
+/* ---- 6.12's search of the free lists for a target (kernel.compact_fast_free) ---- */
+
+/* freelist_scan_limit: how many free-list entries a search looks at, fewer after each failure. */
+static unsigned freelist_scan_limit(const struct compact_control *cc)
+{
+	unsigned shift = min_ul(cc->fast_search_fail, sizeof(unsigned long) * 8 - 1);
+
+	return (unsigned)(COMPACT_CLUSTER_MAX >> shift) + 1;
+}
+
+/*
+ * move_freelist_head: rotate @list so that @page comes first and the
+ * entries that were before it go to the tail, where the next search from
+ * the tail meets them first. zone->lock held.
+ */
+static void move_freelist_head(struct cma_mm *mm, struct page_list *list, struct cma_page *page)
+{
+	uint32_t idx = page_idx(mm, page), before = page->prev;
+
+	if (before == PAGE_NIL)
+		return;
+	mm->mem_map[list->tail].next = list->head;
+	mm->mem_map[list->head].prev = list->tail;
+	mm->mem_map[before].next = PAGE_NIL;
+	page->prev = PAGE_NIL;
+	list->head = idx;
+	list->tail = before;
+}
+
+/*
+ * next_search_order: the search goes down from cc->search_order and wraps
+ * at 0 to cc->order - 1; back where it started, it gives up (-1) and the
+ * next search starts an order lower.
+ */
+static int next_search_order(struct compact_control *cc, int order)
+{
+	if (--order < 0)
+		order = cc->order - 1;
+	if (order != cc->search_order)
+		return order;
+	if (--cc->search_order < 0)
+		cc->search_order = cc->order - 1;
+	return -1;
+}
+
+/*
+ * fast_isolate_around: a target was found at @pfn; unless the run is an
+ * async direct one or has its targets, take the free pages of its
+ * pageblock too, and mark the block skip when scanned to its end. The
+ * block's type is not checked: the search looked at MOVABLE lists only.
+ */
+static void fast_isolate_around(struct zone *zone, struct compact_control *cc, unsigned long pfn)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long start = max_ul(pfn & ~(mm->pageblock_nr_pages - 1), zone->zone_start_pfn);
+	unsigned long end = min_ul(next_pageblock_pfn(mm, pfn), zone_end_pfn(zone));
+	unsigned long isolated, nr_scanned = 0, nr_stepped = 0;
+
+	if (cc->nr_freepages >= cc->nr_migratepages || (cc->direct && !cc->sync))
+		return;
+	spin_lock(&zone->lock);
+	isolated = isolate_freepages_block(zone, &start, end, &cc->freepages, false,
+					   cc->nr_migratepages - cc->nr_freepages, 1, &nr_scanned,
+					   &nr_stepped);
+	spin_unlock(&zone->lock);
+	account_free_scan(mm, nr_scanned, nr_stepped, isolated);
+	cc->nr_freepages += isolated;
+	if (start >= end)
+		set_pageblock_skip(mm, pfn);
+}
+
+/*
+ * Look at up to *@limit entries of @order's MOVABLE free list from its
+ * tail: the first in [low_pfn, ...) is taken, else the highest in
+ * [min_pfn, low_pfn), each such candidate halving *@limit; the list is
+ * rotated past what was looked at and the page is isolated. *@highest
+ * follows the highest pageblock seen. Returns the pages taken; 0 with
+ * *@refused when the watermark refused the split. zone->lock held.
+ */
+static unsigned long fast_search_order(struct zone *zone, struct compact_control *cc, int order,
+				       unsigned long low_pfn, unsigned long min_pfn,
+				       unsigned *limit, unsigned long *highest,
+				       unsigned long *nr_scanned, unsigned long *nr_stepped,
+				       unsigned long *found_pfn, bool *refused)
+{
+	struct cma_mm *mm = zone->mm;
+	struct page_list *list = &zone->free_area[order].free_list[MIGRATE_MOVABLE];
+	struct cma_page *page = NULL, *last = NULL;
+	unsigned long high_pfn = 0, taken;
+	unsigned scanned = 0;
+
+	for (struct cma_page *p = page_list_last(mm, list); p;
+	     p = p->prev == PAGE_NIL ? NULL : mm->mem_map + p->prev) {
+		unsigned long pfn = page_to_pfn(mm, p);
+
+		last = p;
+		scanned++;
+		(*nr_scanned)++;
+		if (pfn >= *highest)
+			*highest = max_ul(pfn & ~(mm->pageblock_nr_pages - 1), zone->zone_start_pfn);
+		if (pfn >= low_pfn) {
+			cc->fast_search_fail = 0;
+			cc->search_order = order;
+			page = p;
+			break;
+		}
+		if (pfn >= min_pfn && pfn > high_pfn) {
+			high_pfn = pfn;
+			*limit >>= 1;
+		}
+		if (scanned >= *limit)
+			break;
+	}
+	if (!page && high_pfn)
+		last = page = pfn_to_page(mm, high_pfn);
+	/* a walk that ran off the list's head leaves it as it was */
+	if (last && (page || scanned >= *limit))
+		move_freelist_head(mm, list, last);
+	if (scanned >= *limit)
+		*limit = (unsigned)max_ul(1, *limit >> 1);
+	if (!page)
+		return 0;
+	*found_pfn = page_to_pfn(mm, page);
+	taken = take_free_block(zone, *found_pfn, &cc->freepages);
+	if (!taken) {
+		*refused = true;
+		return 0;
+	}
+	*nr_scanned += taken - 1;
+	*nr_stepped += taken - 1;
+	return taken;
+}
+
+/*
+ * fast_isolate_freepages: 6.12's search of the free lists for a target
+ * near the free scanner, before its linear scan (kernel.compact_fast_free).
+ * Orders below the request are searched round-robin from the last one
+ * that gave a target; a page in the top quarter of the space between the
+ * scanners is preferred, one in its top half taken when none is. At a
+ * scan's start (the free scanner at or above where the zone's last reset
+ * put it) the search looks further and, finding nothing, moves the free
+ * scanner down: to the highest pageblock seen above the halfway point,
+ * else (a direct run) to the halfway point itself. The zone's cached free
+ * position follows the highest pageblock seen. The entries looked at
+ * count as free pfns scanned, a block taken as its pages.
+ */
+static void fast_isolate_freepages(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long mask = ~(mm->pageblock_nr_pages - 1);
+	unsigned limit = (unsigned)max_ul(1, freelist_scan_limit(cc) >> 1);
+	unsigned long distance, low_pfn, min_pfn, highest = 0, target = 0;
+	unsigned long nr_scanned = 0, nr_stepped = 0, total = 0;
+	bool scan_start = false, found = false;
+
+	if (cc->order <= 0)
+		return;
+	if (cc->free_pfn >= __atomic_load_n(&zone->compact_init_free_pfn, __ATOMIC_RELAXED)) {
+		limit = (unsigned)(mm->pageblock_nr_pages >> 1);
+		scan_start = true;
+	}
+	distance = cc->free_pfn - cc->migrate_pfn;
+	low_pfn = (cc->free_pfn - (distance >> 2)) & mask;
+	min_pfn = (cc->free_pfn - (distance >> 1)) & mask;
+	if (cc->search_order > cc->order - 1)
+		cc->search_order = cc->order - 1;
+	for (int order = cc->search_order; !found && order >= 0;
+	     order = next_search_order(cc, order)) {
+		unsigned long taken;
+		bool refused = false;
+
+		if (!__atomic_load_n(&zone->free_area[order].nr_free, __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&zone->lock);
+		taken = fast_search_order(zone, cc, order, low_pfn, min_pfn, &limit, &highest,
+					  &nr_scanned, &nr_stepped, &target, &refused);
+		spin_unlock(&zone->lock);
+		found = taken;
+		total += taken;
+		cc->nr_freepages += taken;
+		/* a refused split ends the search as a wrapped one does */
+		if (refused)
+			order = cc->search_order + 1;
+		if (cc->nr_freepages >= cc->nr_migratepages)
+			break;
+	}
+	trace_event(mm, "mm_compaction_fast_isolate_freepages",
+		    "min_pfn=0x%lx free_pfn=0x%lx nr_scanned=%lu nr_taken=%lu", min_pfn,
+		    cc->free_pfn, nr_scanned, total);
+	count_vm_events(mm, COMPACTFREE_SCANNED, nr_scanned);
+	if (nr_stepped)
+		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
+	if (total)
+		count_vm_events(mm, COMPACTISOLATED, total);
+	if (!found) {
+		cc->fast_search_fail++;
+		if (scan_start && highest >= min_pfn) {
+			target = cc->free_pfn = highest;
+			found = true;
+		} else if (scan_start && cc->direct && pfn_valid(mm, min_pfn)) {
+			target = cc->free_pfn = min_pfn;
+			found = page_zonenum(pfn_to_page(mm, min_pfn)) == (unsigned)zone->idx &&
+				suitable_migration_target(mm, min_pfn);
+		}
+	}
+	if (highest && highest >= __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_cached_free_pfn, highest - mm->pageblock_nr_pages,
+				 __ATOMIC_RELAXED);
+	if (found)
+		fast_isolate_around(zone, cc, target);
+}
+
 /*
  * isolate_freepages: from cc->free_pfn down, pageblock by pageblock, take
  * free pages until there are as many as pages to migrate, staying a
@@ -357,8 +608,17 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 	bool sample = mm->kernel.free_scan_stride;
 	unsigned stride = sample && !cc->sync ? COMPACT_CLUSTER_MAX : 1;
 
+	if (mm->kernel.compact_fast_free) {
+		fast_isolate_freepages(zone, cc);
+		if (cc->nr_freepages)
+			return;
+		start = cc->free_pfn;
+		pfn = start & ~(nr - 1);
+		high_pfn = min_ul(low_pfn, pfn);
+	}
 	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr, start = pfn) {
-		unsigned long isolated = 0, nr_scanned = 0, block_end = min_ul(pfn + nr, zone_end);
+		unsigned long isolated = 0, nr_scanned = 0, nr_stepped = 0;
+		unsigned long block_end = min_ul(pfn + nr, zone_end);
 
 		if (!pfn_valid(mm, pfn) ||
 		    page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx)
@@ -370,9 +630,10 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		if (suitable_migration_target(mm, pfn))
 			isolated = isolate_freepages_block(zone, &start, block_end, &cc->freepages, false,
 							   enough ? cc->nr_migratepages - cc->nr_freepages
-								  : -1ul, stride, &nr_scanned);
+								  : -1ul, stride, &nr_scanned,
+							   &nr_stepped);
 		spin_unlock(&zone->lock);
-		account_free_scan(mm, nr_scanned, isolated);
+		account_free_scan(mm, nr_scanned, nr_stepped, isolated);
 		cc->nr_freepages += isolated;
 		if (sample)
 			stride = isolated ? 1 : (unsigned)min_ul(COMPACT_CLUSTER_MAX, stride << 1);
@@ -487,7 +748,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 					 unsigned long low_pfn, unsigned long end_pfn)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long nr_scanned = 0, nr_isolated = 0;
+	unsigned long nr_scanned = 0, nr_stepped = 0, nr_isolated = 0;
 
 	if (throttle_isolation(zone, cc->sync))
 		return 0;
@@ -512,8 +773,12 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
 		if ((flags & PG_head) && order) {
 			/* compaction moves order-0 pages only */
-			if (order < mm->max_order)
+			if (order < mm->max_order) {
 				low_pfn += (1ul << order) - 1;
+				/* 6.4 counts the page's every pfn as scanned */
+				if (mm->kernel.compact_scan_count_order)
+					nr_stepped += (1ul << order) - 1;
+			}
 			continue;
 		}
 		/* async does not wait for writeback, so a page under it would only fail */
@@ -530,14 +795,106 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			break;
 		}
 	}
+	nr_scanned += nr_stepped;
 	trace_event(mm, "mm_compaction_isolate_migratepages", "nr_scanned=%lu nr_taken=%lu",
 		    nr_scanned, nr_isolated);
 	/* 6.12 counts compaction's scanning per run and alloc_contig_range's not at all */
 	count_vm_events(mm, !mm->kernel.compact_events_per_run || cc->compacting ?
 			COMPACTMIGRATE_SCANNED : CONTIGMIGRATE_SCANNED, nr_scanned);
+	if (nr_stepped)
+		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
 	if (nr_isolated)
 		count_vm_events(mm, COMPACTISOLATED, nr_isolated);
 	return low_pfn;
+}
+
+/* ---- 6.12's search of the free lists for a source (kernel.compact_fast_migrate) ---- */
+
+/*
+ * move_freelist_tail: rotate @list so that @page and the entries before
+ * it go to the tail, where the next search from the head meets them
+ * last. zone->lock held.
+ */
+static void move_freelist_tail(struct cma_mm *mm, struct page_list *list, struct cma_page *page)
+{
+	if (page->next != PAGE_NIL)
+		move_freelist_head(mm, list, mm->mem_map + page->next);
+}
+
+/*
+ * Look at @order's MOVABLE free list from its head, up to *@nr_scanned
+ * reaching @limit, for a free block below @high_pfn whose pageblock is not
+ * marked skip; the list is rotated past it (or past the last entry looked
+ * at when the limit ends the walk). Its pfn, or 0. zone->lock held.
+ */
+static unsigned long fast_find_source_order(struct zone *zone, int order, unsigned long high_pfn,
+					    unsigned limit, unsigned *nr_scanned)
+{
+	struct cma_mm *mm = zone->mm;
+	struct page_list *list = &zone->free_area[order].free_list[MIGRATE_MOVABLE];
+
+	for (struct cma_page *p = page_list_first(mm, list); p; p = page_list_next(mm, p)) {
+		unsigned long pfn = page_to_pfn(mm, p);
+
+		if ((*nr_scanned)++ >= limit) {
+			move_freelist_tail(mm, list, p);
+			return 0;
+		}
+		if (pfn >= high_pfn || get_pageblock_skip(mm, pfn))
+			continue;
+		move_freelist_tail(mm, list, p);
+		return pfn;
+	}
+	return 0;
+}
+
+/*
+ * fast_find_migrateblock: 6.12's search of the free lists for a pageblock
+ * that already has free pages to migrate from (kernel.compact_fast_migrate),
+ * at a pageblock's start of a run for more than a costly order (a direct
+ * one only for a movable request), unless skip hints are ignored. A free
+ * block of order PAGE_ALLOC_COSTLY_ORDER up to the request's, below the
+ * first half (at the run's start) or eighth of the space between the
+ * scanners, names the block; the lowest pfn found is remembered for the
+ * next failure to restart from. The entries looked at count as migrate
+ * pfns scanned. Returns the pfn to scan from.
+ */
+static unsigned long fast_find_migrateblock(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long pfn = cc->migrate_pfn, distance, high_pfn, found = 0;
+	unsigned limit = freelist_scan_limit(cc), nr_scanned = 0;
+
+	if (cc->ignore_skip_hint || cc->order <= PAGE_ALLOC_COSTLY_ORDER ||
+	    (cc->direct && cc->migratetype != MIGRATE_MOVABLE) ||
+	    (pfn != zone->zone_start_pfn && (pfn & (mm->pageblock_nr_pages - 1))))
+		return pfn;
+	distance = (cc->free_pfn - pfn) >> 1;
+	if (pfn != zone->zone_start_pfn)
+		distance >>= 2;
+	high_pfn = (pfn + distance) & ~(mm->pageblock_nr_pages - 1);
+	for (int order = cc->order - 1; order >= PAGE_ALLOC_COSTLY_ORDER && !found &&
+	     nr_scanned < limit; order--) {
+		if (!__atomic_load_n(&zone->free_area[order].nr_free, __ATOMIC_RELAXED))
+			continue;
+		spin_lock(&zone->lock);
+		found = fast_find_source_order(zone, order, high_pfn, limit, &nr_scanned);
+		spin_unlock(&zone->lock);
+	}
+	count_vm_events(mm, COMPACTMIGRATE_SCANNED, nr_scanned);
+	if (found) {
+		if (cc->fast_start_pfn != ULONG_MAX)
+			cc->fast_start_pfn = cc->fast_start_pfn ? min_ul(cc->fast_start_pfn, found) : found;
+		cc->fast_search_fail = 0;
+		return max_ul(found & ~(mm->pageblock_nr_pages - 1), zone->zone_start_pfn);
+	}
+	cc->fast_search_fail++;
+	/* reinit_migrate_pfn: restart once from the lowest block a search found */
+	if (cc->fast_start_pfn && cc->fast_start_pfn != ULONG_MAX) {
+		cc->migrate_pfn = cc->fast_start_pfn;
+		cc->fast_start_pfn = ULONG_MAX;
+	}
+	return cc->migrate_pfn;
 }
 
 enum isolate_migrate {
@@ -553,11 +910,16 @@ enum isolate_migrate {
 static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compact_control *cc)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn);
-	unsigned long end_pfn = next_pageblock_pfn(mm, low_pfn);
-
+	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn), end_pfn;
 	unsigned long nr_before = cc->nr_migratepages;
+	bool fast_found = false;
 
+	if (mm->kernel.compact_fast_migrate) {
+		low_pfn = fast_find_migrateblock(zone, cc);
+		/* a block the search named was checked for its skip bit there */
+		fast_found = low_pfn != cc->migrate_pfn && !cc->fast_search_fail;
+	}
+	end_pfn = next_pageblock_pfn(mm, low_pfn);
 	if (end_pfn > cc->free_pfn || !pfn_valid(mm, low_pfn)) {
 		cc->migrate_pfn = end_pfn;
 		return ISOLATE_NONE;
@@ -565,7 +927,7 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	/* a block is checked once, at its start: later batches of it were let in */
 	if (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn) {
 		cc->block_isolated = 0;
-		if (!isolation_suitable(cc, low_pfn)) {
+		if (!fast_found && !isolation_suitable(cc, low_pfn)) {
 			cc->migrate_pfn = end_pfn;
 			return ISOLATE_NONE;
 		}
@@ -753,6 +1115,8 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	cc->compacting = true;
 	if (mm->kernel.compact_skip_hint && compaction_restarting(zone, cc->order))
 		__reset_isolation_suitable(zone);
+	cc->search_order = cc->order;
+	cc->fast_start_pfn = 0;
 	if (mm->kernel.compact_cached_pfn && cc->order >= 0)
 		load_cached_positions(zone, cc);
 	else {

@@ -426,6 +426,11 @@ struct compact_control {
 	bool direct;			/* try_to_compact_pages' run: its meeting scanners flush skip bits */
 	bool compacting;		/* inside compact_zone, not alloc_contig_range */
 	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
+	/* kernel.compact_fast_free: the order the free-list search starts at, its failures */
+	int search_order;
+	unsigned fast_search_fail;
+	/* kernel.compact_fast_migrate: the lowest source pfn a search found; ULONG_MAX once used */
+	unsigned long fast_start_pfn;
 };
 
 /*

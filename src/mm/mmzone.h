@@ -205,6 +205,13 @@ struct zone {
 	unsigned long compact_cached_free_pfn;
 	unsigned long compact_cached_migrate_pfn[2];
 	bool compact_blockskip_flush;
+	/*
+	 * kernel.compact_fast_free: where __reset_isolation_suitable last
+	 * started the free scanner; a free scan from there or above is a
+	 * scan's start, searched deeper. 0 until the first reset, as in the
+	 * kernel, so every scan counts as a start until then.
+	 */
+	unsigned long compact_init_free_pfn;
 };
 
 struct memblock_region {

@@ -55,6 +55,9 @@ static const struct profile_switch switches[] = {
 	SWITCH(contig_busy_info, 3, 19),
 	SWITCH(contig_busy_quiet, 5, 13),
 	SWITCH(contig_reclaim_clean, 3, 8),
+	SWITCH(compact_fast_free, 5, 1),
+	SWITCH(compact_scan_count_order, 6, 4),
+	SWITCH(compact_fast_migrate, 5, 1),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

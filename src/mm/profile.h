@@ -240,6 +240,41 @@ struct kernel_profile {
 	 * is migrated.
 	 */
 	bool contig_reclaim_clean;
+	/*
+	 * "mm, compaction: use free lists to quickly locate a migration
+	 * target" and "mm, compaction: round-robin the order while searching
+	 * the free lists for a target" (5.1): before its linear scan, a
+	 * direct or background run's free scanner looks for a target on the
+	 * MOVABLE free lists below the requested order (from the tail,
+	 * fast_search_fail shortening the look), prefers one in the top
+	 * quarter of the space between the scanners, takes it and the free
+	 * pages of its pageblock (not in an async direct run), and at a
+	 * scan's start moves the free scanner down to the highest candidate
+	 * or halfway to the migrate scanner when it finds none.
+	 */
+	bool compact_fast_free;
+	/*
+	 * "mm, compaction: use free lists to quickly locate a migration
+	 * source" (5.1): at a pageblock's start, a run for more than a costly
+	 * order (a direct one only for a movable request) looks on the
+	 * MOVABLE free lists of PAGE_ALLOC_COSTLY_ORDER and up for a block
+	 * with free pages in the first half (at the run's start) or eighth of
+	 * the space between the scanners, and migrates from there; its
+	 * failures, with the free side's, shorten both searches.
+	 */
+	bool compact_fast_migrate;
+	/*
+	 * "mm: compaction: include compound page count for scanning in
+	 * pageblock isolation" (release not checked here) and "mm:
+	 * compaction: consider the number of scanning compound pages in
+	 * isolate fail path" (6.4): the scanners count a compound page they
+	 * step over, and the free scanner a free block it takes, as all its
+	 * pages scanned (compact_free_scanned, compact_migrate_scanned). The
+	 * free scanner steps over a compound page at once (4.2's "mm,
+	 * compaction: skip compound pages by order in free scanner"; before
+	 * 6.4 the step counted one pfn, which no profile models).
+	 */
+	bool compact_scan_count_order;
 };
 
 /*

@@ -100,7 +100,12 @@ static struct cma_page *__alloc_pages_direct_compact(struct cma_mm *mm,
 	drain_local_pages(mm);
 	page = try_freelist(mm, ac, ac->alloc_flags);
 	if (page) {
-		compaction_defer_reset(v6 ? page_zone(mm, page) : preferred, (int)ac->order, true);
+		struct zone *zone = v6 ? page_zone(mm, page) : preferred;
+
+		/* 3.7 on: the run gave a page, so its skip bits stay when kswapd sleeps */
+		if (mm->kernel.compact_skip_hint)
+			__atomic_store_n(&zone->compact_blockskip_flush, false, __ATOMIC_RELAXED);
+		compaction_defer_reset(zone, (int)ac->order, true);
 		count_vm_event(mm, COMPACTSUCCESS);
 		return page;
 	}

@@ -74,6 +74,7 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len)
 static const char *const trace_event_names[] = {
 	"cma_alloc_busy_retry", "cma_alloc_finish", "cma_alloc_start",
 	"cma_release", "cma_wait_on_page_writeback",
+	"mm_compaction_fast_isolate_freepages",
 	"mm_compaction_isolate_freepages", "mm_compaction_isolate_migratepages",
 	"mm_compaction_migratepages", "mm_migrate_pages", "mm_migrate_pages_start",
 	"mm_page_alloc", "mm_page_alloc_extfrag", "mm_page_free",

@@ -44,6 +44,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"pgalloc_fresh",
 	"console_chars",
 	"contig_reclaim_clean", "contig_reclaim_unmapped_ptes",
+	"compact_scan_stepped",
 };
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)

@@ -108,6 +108,14 @@ enum vm_event_item {
 	 * by name for the simulator's cost model (doc/cost-model.md).
 	 */
 	CONTIG_RECLAIM_CLEAN, CONTIG_RECLAIM_UNMAPPED_PTES,
+	/*
+	 * No kernel's: of compact_migrate_scanned and compact_free_scanned,
+	 * the pfns counted without being looked at (6.4 counts a compound
+	 * page stepped over and a free block taken as all their pages:
+	 * kernel.compact_scan_count_order), which the cost model takes off
+	 * its scanning.
+	 */
+	COMPACT_SCAN_STEPPED,
 	NR_VM_EVENT_ITEMS
 };
 

@@ -322,7 +322,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 
 /* Which work a counter measures. */
 enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
-       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, W_DROPPED, W_DROPPED_PTES, NR_W };
+       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, W_DROPPED, W_DROPPED_PTES, W_STEPPED,
+       NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -351,6 +352,8 @@ static const struct { const char *name; int work; } counters[] = {
 	/* the library's: clean file pages alloc_contig_range freed, and their unmapped entries */
 	{ "contig_reclaim_clean", W_DROPPED },
 	{ "contig_reclaim_unmapped_ptes", W_DROPPED_PTES },
+	/* the library's: scanner counts of pfns never looked at, taken off W_SCANNED */
+	{ "compact_scan_stepped", W_STEPPED },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -375,7 +378,8 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 
 	cost_counters_read(mm, &now);
 	w->migrated += now.v[W_MIGRATED] - before->v[W_MIGRATED];
-	w->scanned += now.v[W_SCANNED] - before->v[W_SCANNED];
+	w->scanned += (now.v[W_SCANNED] - before->v[W_SCANNED]) -
+		      (now.v[W_STEPPED] - before->v[W_STEPPED]);
 	w->handled += now.v[W_HANDLED] - before->v[W_HANDLED];
 	w->drains += now.v[W_DRAINS] - before->v[W_DRAINS];
 	w->reclaimed += now.v[W_RECLAIMED] - before->v[W_RECLAIMED];
