@@ -1269,6 +1269,40 @@ static void isolate_migratepages_range_contig_scan_counter(void **state)
 }
 
 /*
+ * Expect (isolate_freepages_block and compact_zone's count_compact_events
+ * of 6.12, as on the migrate side): the free pfns alloc_contig_range's
+ * isolate_freepages_range scans show in compact_free_scanned under 3.5
+ * and not under 6.12, where the library counts them as
+ * contig_free_scanned; compact_isolated counts the pages under both.
+ */
+static void isolate_freepages_range_contig_scan_counter(void **state)
+{
+	for (int k = 0; k < 2; k++) {
+		bool v6 = k == 1;
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = kernels[k]);
+		struct zone *z = normal(mm);
+		unsigned long p = free_block_pfn(mm, z, 10);
+		uint64_t compact = counter(mm, "compact_free_scanned");
+		uint64_t contig = counter(mm, "contig_free_scanned");
+		uint64_t isolated = counter(mm, "compact_isolated");
+
+		assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
+		assert_int_equal(counter(mm, "compact_isolated"), isolated + 1024);
+		if (v6) {
+			assert_int_equal(counter(mm, "compact_free_scanned"), compact);
+			assert_true(counter(mm, "contig_free_scanned") > contig);
+		} else {
+			assert_true(counter(mm, "compact_free_scanned") > compact);
+			assert_int_equal(counter(mm, "contig_free_scanned"), contig);
+		}
+		give_back(mm, p, p + 1024);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
  * Expect (isolate_migratepages_block and update_cached_migrate of 6.12):
  * a whole-zone run marks skip the pageblock holding a kernel order-9
  * page (nothing on it to isolate), and the sync and async cached migrate
@@ -1935,6 +1969,7 @@ int main(void)
 		cmocka_unit_test(try_to_compact_pages_caches_free_scanner_position),
 		cmocka_unit_test(compact_zone_skip_bits_until_compaction_restarts),
 		cmocka_unit_test(isolate_migratepages_range_contig_scan_counter),
+		cmocka_unit_test(isolate_freepages_range_contig_scan_counter),
 		cmocka_unit_test(compact_zone_marks_blocks_without_candidates),
 		cmocka_unit_test(alloc_pages_costly_order_compaction_priorities),
 		cmocka_unit_test(alloc_huge_page_noretry_after_node_failure),

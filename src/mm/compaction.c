@@ -291,13 +291,18 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *p
 	return total;
 }
 
-/* After zone->lock is dropped: the trace and the events of one free-page scan. */
-static void account_free_scan(struct cma_mm *mm, unsigned long nr_scanned, unsigned long nr_stepped,
-			      unsigned long nr_taken)
+/*
+ * After zone->lock is dropped: the trace and the events of one free-page
+ * scan. 6.12 counts compaction's scanning per run and alloc_contig_range's
+ * (@contig) not at all, as on the migrate side.
+ */
+static void account_free_scan(struct cma_mm *mm, bool contig, unsigned long nr_scanned,
+			      unsigned long nr_stepped, unsigned long nr_taken)
 {
 	trace_event(mm, "mm_compaction_isolate_freepages", "nr_scanned=%lu nr_taken=%lu",
 		    nr_scanned, nr_taken);
-	count_vm_events(mm, COMPACTFREE_SCANNED, nr_scanned);
+	count_vm_events(mm, contig && mm->kernel.compact_events_per_run ?
+			CONTIGFREE_SCANNED : COMPACTFREE_SCANNED, nr_scanned);
 	if (nr_stepped)
 		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
 	if (nr_taken)
@@ -337,7 +342,7 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 		isolated = isolate_freepages_block(zone, &next, block_end, &freelist, true, -1ul, 1,
 						   &nr_scanned, &nr_stepped);
 		spin_unlock(&zone->lock);
-		account_free_scan(mm, nr_scanned, nr_stepped, isolated);
+		account_free_scan(mm, true, nr_scanned, nr_stepped, isolated);
 		if (!isolated)
 			break;
 		/* strict: the pages taken are exactly [pfn, pfn + isolated) */
@@ -435,7 +440,7 @@ static void fast_isolate_around(struct zone *zone, struct compact_control *cc, u
 					   cc->nr_migratepages - cc->nr_freepages, 1, &nr_scanned,
 					   &nr_stepped);
 	spin_unlock(&zone->lock);
-	account_free_scan(mm, nr_scanned, nr_stepped, isolated);
+	account_free_scan(mm, false, nr_scanned, nr_stepped, isolated);
 	cc->nr_freepages += isolated;
 	if (start >= end)
 		set_pageblock_skip(mm, pfn);
@@ -633,7 +638,7 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 								  : -1ul, stride, &nr_scanned,
 							   &nr_stepped);
 		spin_unlock(&zone->lock);
-		account_free_scan(mm, nr_scanned, nr_stepped, isolated);
+		account_free_scan(mm, false, nr_scanned, nr_stepped, isolated);
 		cc->nr_freepages += isolated;
 		if (sample)
 			stride = isolated ? 1 : (unsigned)min_ul(COMPACT_CLUSTER_MAX, stride << 1);

@@ -40,7 +40,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
 	"pgmigrate_mapped", "pgmigrate_mapped_ptes", "pgmigrate_tlb_flush",
 	"drain_all_pages", "lru_add_drain_all", "lru_add",
-	"contig_migrate_scanned",
+	"contig_migrate_scanned", "contig_free_scanned",
 	"pgalloc_fresh",
 	"console_chars",
 	"contig_reclaim_clean", "contig_reclaim_unmapped_ptes",

@@ -87,6 +87,8 @@ enum vm_event_item {
 	 * (kernel.compact_events_per_run), read by name for the cost model.
 	 */
 	CONTIGMIGRATE_SCANNED,
+	/* and its free scanner's, left out of compact_free_scanned alike */
+	CONTIGFREE_SCANNED,
 	/*
 	 * No kernel's: frames allocated for the first time since boot, read
 	 * by name for the simulator's host-fault term (doc/cost-model.md,

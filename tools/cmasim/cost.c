@@ -333,6 +333,7 @@ static const struct { const char *name; int work; } counters[] = {
 	{ "pgmigrate_success", W_MIGRATED },
 	{ "compact_migrate_scanned", W_SCANNED },
 	{ "contig_migrate_scanned", W_SCANNED },	/* 6.12's alloc_contig_range, no kernel's */
+	{ "contig_free_scanned", W_SCANNED },
 	{ "compact_free_scanned", W_SCANNED },
 	PER_ZONE("pgscan_direct", W_SCANNED),
 	{ "compact_isolated", W_HANDLED },
