@@ -38,6 +38,8 @@ enum cost_field {
 	COST_STORAGE_LAT_US,	/* a request's access latency on top of its transfer */
 	/* r-vm: under a hypervisor */
 	COST_HOST_FAULT_US,	/* a frame's first write since boot: the host backs it (0: bare metal) */
+	/* ftrace: the source's instrument */
+	COST_FGRAPH_CALL_CYCLES,	/* function_graph's entry and return hooks, per kernel call */
 	NR_COST_FIELDS
 };
 
@@ -83,6 +85,8 @@ struct cost_work {
 	uint64_t nosched_pages;		/* of handled, pages handled in a loop with no cond_resched() or sleep */
 	uint64_t nosched_locks;		/* of locks, rounds under a spinlock with nothing that sleeps around them */
 	bool no_preempt;		/* CONFIG_PREEMPT_NONE or _VOLUNTARY: such loops and clearing run to their end */
+	/* ftrace */
+	bool fgraph;			/* function_graph on (tracing_thresh set): every kernel call pays its hooks */
 };
 
 /* Counter values a request's work is the difference of. */
