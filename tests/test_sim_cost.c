@@ -602,6 +602,73 @@ static void device_request_pays_the_console_per_line(void **state)
 	sim_result_free(&console);
 }
 
+/* ---- The tracer ---- */
+
+/*
+ * Expect: without tracer = function_graph the term is nothing; with it a
+ * request pays fgraph_call_cycles at the profile's clock on each call it
+ * makes (cost.c's fgraph_calls: 6 per attempt, 121 per drain, 27403 per
+ * 262144 pages handled; a one-page request on the arm profile with four
+ * drains and 65 pages, 496.8 calls of 352 cycles at 1200 MHz, 145.7 us),
+ * and more drains or more pages cost more.
+ */
+static void cost_ns_prices_the_graph_tracer_per_call(void **state)
+{
+	struct cost_work w = { .cma_attempts = 1, .drains = 4, .lru_drains = 2, .handled = 65, .migrated = 1,
+			       .nr_cpus = 4 };
+	struct cost_model m;
+	uint64_t plain, traced, more;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	plain = cost_ns(&m, &w, 4096);
+	w.fgraph = true;
+	traced = cost_ns(&m, &w, 4096);
+	assert_in_range(traced - plain, 145725, 145727);
+	m.v[COST_FGRAPH_CALL_CYCLES] = 0;
+	assert_int_equal(cost_ns(&m, &w, 4096), plain);
+	cost_profile(CMA_ARCH_ARM, &m);
+	w.handled = 65 + 262144;
+	more = cost_ns(&m, &w, 4096);
+	w.fgraph = false;
+	assert_in_range(more - cost_ns(&m, &w, 4096), traced - plain + 8038212, traced - plain + 8038214);
+	w.fgraph = true;
+	w.handled = 65;
+	w.drains = 8;
+	w.lru_drains = 4;
+	more = cost_ns(&m, &w, 4096);
+	w.fgraph = false;
+	assert_in_range(more - cost_ns(&m, &w, 4096), traced - plain + 141973, traced - plain + 141975);
+}
+
+/*
+ * Expect: a scenario without the key and one with tracer = none run the
+ * same; tracer = function_graph makes a migrating request slower; any
+ * other tracer is refused.
+ */
+static void device_request_pays_the_graph_tracer(void **state)
+{
+	static const char bg[] = "[anon fill]\nrss = 48M\nrate = 100000\n"
+				 "[device cam]\nsize = 4M\nperiod = 100ms\nstart = 2s\n";
+	struct sim_result plain, none, traced;
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	char ini[512], err[768];
+
+	run_with(bg, "cma", &plain);
+	run_board(BOARD "cmdline = cma=16M\ntracer = none\n", bg, "cma", &none);
+	run_board(BOARD "cmdline = cma=16M\ntracer = function_graph\n", bg, "cma", &traced);
+	assert_true(plain.device_migrated > 0);
+	assert_int_equal(device(&none, "cam")->lat.max, device(&plain, "cam")->lat.max);
+	assert_true(device(&traced, "cam")->lat.max > device(&plain, "cam")->lat.max);
+	assert_non_null(sc);
+	snprintf(ini, sizeof(ini), BOARD "tracer = function\n%s", bg);
+	assert_int_not_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "tracer = function"));
+	free(sc);
+	sim_result_free(&plain);
+	sim_result_free(&none);
+	sim_result_free(&traced);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +688,8 @@ int main(void)
 		cmocka_unit_test(cost_ns_prices_dropped_pages_without_a_copy),
 		cmocka_unit_test(cost_ns_prices_console_characters_on_the_wire),
 		cmocka_unit_test(device_request_pays_the_console_per_line),
+		cmocka_unit_test(cost_ns_prices_the_graph_tracer_per_call),
+		cmocka_unit_test(device_request_pays_the_graph_tracer),
 		cmocka_unit_test(cost_ns_without_preempt_leaves_nosched_work_unstretched),
 		cmocka_unit_test(cost_ns_without_preempt_leaves_spinlock_rounds_unstretched),
 		cmocka_unit_test(gcma_request_of_a_driver_asking_cma_clears_nothing),

@@ -140,6 +140,7 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 	work->runnable = sim_runnable(s);
 	work->remote_drain = s->drain_remote;
 	work->drain_wq = s->drain_wq;
+	work->fgraph = s->sc->fgraph;
 	work->lru_batch = v6 ? 31 : 14;
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;

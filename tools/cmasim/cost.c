@@ -34,6 +34,21 @@
  * for both fields (doc/cost-model.md, "One IPI, two constants?").
  */
 #define X86_IPI_US		10.1
+/*
+ * The function_graph tracer, from bench/kernel/ftrace-icount.sh (Debian's
+ * 6.1 under QEMU's TCG, whose -icount clock counts instructions; a free
+ * 1 GiB alloc_contig_range): what its entry and return hooks add per
+ * kernel call with tracing_thresh set (352.7 and 351.0 instructions), and
+ * the calls alloc_contig_range makes: 6 of its own, 121 in a drain of
+ * the per-CPU lists, 27,403 over 262,144 pages besides 6.1's PageHuge
+ * test of every pfn (268,662 calls; not on 4.14's path for a CMA block)
+ * and the timer's interrupts (6,396). A migrated page's calls were not
+ * measured: none is priced.
+ */
+#define FGRAPH_CALL_INSNS		352
+#define FGRAPH_CALLS_PER_ATTEMPT	6
+#define FGRAPH_CALLS_PER_DRAIN		121
+#define FGRAPH_CALLS_PER_PAGE		(27403.0 / 262144)
 /* ARM: the profiles' ratio of CPU time per page of bookkeeping (600/1200 over 400/3300) */
 #define ARM_PER_X86		4.1
 /* the Cortex-A9 broadcasts TLB maintenance in hardware: a DSB's wait, not an IPI */
@@ -60,6 +75,7 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_STORAGE_RAND_WRITE_IOPS] = "storage_rand_write_iops",
 	[COST_STORAGE_LAT_US] = "storage_lat_us",
 	[COST_HOST_FAULT_US] = "host_fault_us",
+	[COST_FGRAPH_CALL_CYCLES] = "fgraph_call_cycles",
 };
 
 static const struct cost_model profiles[] = {
@@ -86,6 +102,8 @@ static const struct cost_model profiles[] = {
 		[COST_STORAGE_RAND_WRITE_IOPS] = 18000,
 		[COST_STORAGE_LAT_US] = 100,
 		[COST_HOST_FAULT_US] = 0,
+		/* bench/kernel/results/ftrace-icount-*.txt: instructions per call, one a cycle */
+		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -110,6 +128,8 @@ static const struct cost_model profiles[] = {
 		[COST_STORAGE_RAND_WRITE_IOPS] = 150,
 		[COST_STORAGE_LAT_US] = 300,
 		[COST_HOST_FAULT_US] = 0,
+		/* the same cycles at the board's clock, as the drains' figures (doc/cost-model.md) */
+		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
 	} },
 };
 
@@ -299,6 +319,21 @@ static uint64_t dropped_ns(const struct cost_model *m, const struct cost_work *w
 	       us_ns((double)w->dropped_ptes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
 }
 
+/*
+ * The source's instrument: function_graph hooks every kernel function's
+ * entry and return, and tracing_thresh only decides what is written
+ * after the return, so the request pays the hooks on each call it makes.
+ * Its calls: alloc_contig_range's own per attempt, a drain's, and those
+ * per page it handles (doc/cost-model.md, "The tracer").
+ */
+static double fgraph_calls(const struct cost_work *w)
+{
+	if (!w->fgraph)
+		return 0;
+	return (double)w->cma_attempts * FGRAPH_CALLS_PER_ATTEMPT + (double)w->drains * FGRAPH_CALLS_PER_DRAIN +
+	       (double)w->handled * FGRAPH_CALLS_PER_PAGE;
+}
+
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
 {
 	/* without CONFIG_PREEMPT the loops with no scheduling point are priced apart, unstretched */
@@ -312,7 +347,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  (w->no_preempt ? 0 : cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes)) +
 			  (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
 			  migration_overhead_ns(m, w) + dropped_ns(m, w) +
-			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]);
+			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
+			  (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]);
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       (w->no_preempt ? nosched_ns(m, w) : 0) +

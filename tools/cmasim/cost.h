@@ -38,6 +38,8 @@ enum cost_field {
 	COST_STORAGE_LAT_US,	/* a request's access latency on top of its transfer */
 	/* r-vm: under a hypervisor */
 	COST_HOST_FAULT_US,	/* a frame's first write since boot: the host backs it (0: bare metal) */
+	/* ftrace: the source's instrument */
+	COST_FGRAPH_CALL_CYCLES,	/* function_graph's entry and return hooks, per kernel call */
 	NR_COST_FIELDS
 };
 
@@ -89,6 +91,8 @@ struct cost_work {
 	/* reclaim: clean file pages alloc_contig_range frees instead of migrating (contig_reclaim_clean, 3.8) */
 	uint64_t dropped;		/* pages reclaim_clean_pages_from_list freed: no copy, no target */
 	uint64_t dropped_ptes;		/* page table entries it unmapped for them */
+	/* ftrace */
+	bool fgraph;			/* function_graph on (tracing_thresh set): every kernel call pays its hooks */
 };
 
 /* Counter values a request's work is the difference of. */

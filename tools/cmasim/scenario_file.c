@@ -11,6 +11,7 @@
  *	cma = 64M                   ; replaces any cma= on the command line
  *	kernel = 6.12               ; the kernel profile, replacing the platform's
  *	printk_contig_passes = yes  ; a debugging printk per migration pass (default no)
+ *	tracer = function_graph     ; the ftrace tracer the source ran (default none)
  *	memory = 4G                 ; one bank of this size instead of the platform's
  *	swap = 256M
  *	duration = 60s              ; us, ms, s, m, h
@@ -112,6 +113,15 @@ static int parse_cma(const char *value, void *field, char *err, size_t len)
 	return 1;
 }
 
+/* tracer = none | function_graph: what current_tracer held while the source measured */
+static int parse_tracer(const char *value, void *field, char *err, size_t len)
+{
+	if (strcmp(value, "none") && strcmp(value, "nop") && strcmp(value, "function_graph"))
+		return ini_fail(err, len, "tracer = %s: accepted none, function_graph", value);
+	*(bool *)field = !strcmp(value, "function_graph");
+	return 1;
+}
+
 /* kernel = RELEASE, 3.5 to 6.12 */
 static int parse_kernel(const char *value, void *field, char *err, size_t len)
 {
@@ -140,6 +150,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "sample", .type = KEY_DURATION, .offset = SC(sample_ns) },
 	{ .name = "snapshot", .type = KEY_DURATION, .offset = SC(snapshot_ns), .repeats = true },
 	{ .name = "printk_contig_passes", .type = KEY_BOOL, .offset = SC(printk_contig_passes) },
+	{ .name = "tracer", .type = KEY_CUSTOM, .offset = SC(fgraph), .parse = parse_tracer },
 };
 
 /* Every workload's keys, before its kind's. */
