@@ -54,6 +54,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(drain_pcp_mutex, 4, 11),
 	SWITCH(contig_busy_info, 3, 19),
 	SWITCH(contig_busy_quiet, 5, 13),
+	SWITCH(isolated_split_nowmark, 3, 8),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */
