@@ -163,6 +163,16 @@ static bool isolate_and_give_back(struct cma_mm *mm, unsigned long pfn, unsigned
 	return true;
 }
 
+/* The first free block of the top order on the zone's movable list. */
+static unsigned long free_top_block_pfn(struct cma_mm *mm, struct zone *z)
+{
+	struct cma_page *head =
+		page_list_first(mm, &z->free_area[mm->max_order - 1].free_list[MIGRATE_MOVABLE]);
+
+	assert_non_null(head);
+	return cma_page_to_pfn(mm, head);
+}
+
 /*
  * Expect (split_free_page against 6.12's __isolate_free_page): a free
  * block is split off while the zone stays above low + 2^order in v3.5,
@@ -175,19 +185,45 @@ static void isolate_freepages_range_watermark_follows_profile(void **state)
 	for_each_profile(k) {
 		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .pageblock_order = 9 });
 		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long wm[NR_WMARK], free = zone_page_state(z, NR_FREE_PAGES), pfn;
-		struct cma_page *head;
+		unsigned long wm[NR_WMARK], free = zone_page_state(z, NR_FREE_PAGES);
+		unsigned long pfn = free_top_block_pfn(mm, z);
 
 		memcpy(wm, z->watermark, sizeof(wm));
-		head = page_list_first(mm, &z->free_area[mm->max_order - 1].free_list[MIGRATE_MOVABLE]);
-		assert_non_null(head);
-		pfn = cma_page_to_pfn(mm, head);
 		set_marks(z, wm[WMARK_MIN], free);
 		assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(*k));
 		set_marks(z, free, free);
 		assert_false(isolate_and_give_back(mm, pfn, 512));
 		assert_int_equal(cma_start_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE), 0);
 		assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(*k));
+		cma_undo_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE);
+		memcpy(z->watermark, wm, sizeof(wm));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (split_free_page, "mm: cma: skip watermarks check for already
+ * isolated blocks in split_free_page()", 3.8; 4.14's __isolate_free_page):
+ * with the zone's marks above its free pages, the free block of an
+ * isolated pageblock is still taken from 3.8 on (4.14, 6.12), refused
+ * in 3.5 and 3.7. A full Android 4.14 zone failed every cma_alloc
+ * range here before.
+ */
+static void isolate_freepages_range_isolated_block_skips_watermark_from_38(void **state)
+{
+	static const char *const releases[] = { "3.5", "3.7", "3.8", "4.14", "6.12" };
+
+	for (unsigned r = 0; r < 5; r++) {
+		struct cma_mm *mm = boot_profile(releases[r], (struct test_shape){ .pageblock_order = 9 });
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		unsigned long wm[NR_WMARK], pfn = free_top_block_pfn(mm, z);
+
+		memcpy(wm, z->watermark, sizeof(wm));
+		/* min and low at the free count: no split passes a mark */
+		set_marks(z, zone_page_state(z, NR_FREE_PAGES), zone_page_state(z, NR_FREE_PAGES));
+		assert_int_equal(cma_start_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE), 0);
+		assert_int_equal(isolate_and_give_back(mm, pfn, 512), r >= 2);
 		cma_undo_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE);
 		memcpy(z->watermark, wm, sizeof(wm));
 		assert_verify(mm);
@@ -669,6 +705,7 @@ int main(void)
 		cmocka_unit_test(alloc_pages_unmovable_stops_at_min_without_cma),
 		cmocka_unit_test(alloc_contig_range_reclaims_only_in_35),
 		cmocka_unit_test(isolate_freepages_range_watermark_follows_profile),
+		cmocka_unit_test(isolate_freepages_range_isolated_block_skips_watermark_from_38),
 		cmocka_unit_test(alloc_pages_movable_prefers_cma_over_half_free),
 		cmocka_unit_test(boot_reserve_blocks_only_in_35),
 		cmocka_unit_test(alloc_pages_atomic_high_order_reserves_pageblock),

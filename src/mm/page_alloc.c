@@ -1552,15 +1552,16 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
 /*
  * The mark split_free_page keeps: low + 2^order in v3.5, as if the block
  * were allocated. kernel.alloc_cma: 6.12's __isolate_free_page, min
- * (unboosted) + 2^order counting free CMA pages. kernel.contig_v6: none
- * at all for an isolated block, which alloc_contig_range takes now that
- * no __reclaim_pages made room for it first.
+ * (unboosted) + 2^order counting free CMA pages.
+ * kernel.isolated_split_nowmark (3.8): none at all for an isolated
+ * block, which alloc_contig_range takes now that no __reclaim_pages
+ * made room for it first.
  */
 static bool split_free_page_allowed(struct zone *zone, unsigned long pfn, unsigned order)
 {
 	struct cma_mm *mm = zone->mm;
 
-	if (mm->kernel.contig_v6 && get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
+	if (mm->kernel.isolated_split_nowmark && get_pageblock_migratetype(mm, pfn) == MIGRATE_ISOLATE)
 		return true;
 	if (!mm->kernel.alloc_cma)
 		return zone_watermark_ok(zone, 0, low_wmark_pages(zone) + (1ul << order), 0, 0);

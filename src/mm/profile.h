@@ -275,6 +275,16 @@ struct kernel_profile {
 	 * 6.4 the step counted one pfn, which no profile models).
 	 */
 	bool compact_scan_count_order;
+	/*
+	 * "mm: cma: skip watermarks check for already isolated blocks in
+	 * split_free_page()" (3.8, with "cma: fix counting of isolated
+	 * pages" of 3.7 under it): a free block of a MIGRATE_ISOLATE
+	 * pageblock is split off without a watermark check, its pages being
+	 * no longer counted free; v3.5 refuses it below low + 2^order, so
+	 * that alloc_contig_range fails on a full zone once __reclaim_pages
+	 * (gone in 3.8) no longer makes room first.
+	 */
+	bool isolated_split_nowmark;
 };
 
 /*
