@@ -497,9 +497,10 @@ static void meminfo_highmem_lines_only_with_highmem(void **state)
 
 static void check_vmstat(struct cma_mm *mm, const char *s)
 {
-	unsigned n = 0;
+	enum vm_event_item items[NR_VM_EVENT_ITEMS];
+	unsigned n = 0, nr_events = vmstat_shown_events(mm, items);
 
-	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + 2 + NR_VMSTAT_EVENT_ITEMS);
+	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + 2 + nr_events);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++, n++) {
 		char line[128], want[128];
 
@@ -515,12 +516,12 @@ static void check_vmstat(struct cma_mm *mm, const char *s)
 		assert_true(nth_line(s, n++, line, sizeof(line)));
 		assert_string_equal(line, "nr_dirty_background_threshold 0");
 	}
-	for (int i = 0; i < NR_VMSTAT_EVENT_ITEMS; i++, n++) {
+	for (unsigned i = 0; i < nr_events; i++, n++) {
 		char line[128], want[128];
 
 		assert_true(nth_line(s, n, line, sizeof(line)));
-		snprintf(want, sizeof(want), "%s %llu", vmstat_event_names[i],
-			 (unsigned long long)vm_event_sum(mm, i));
+		snprintf(want, sizeof(want), "%s %llu", vmstat_event_names[items[i]],
+			 (unsigned long long)vm_event_sum(mm, items[i]));
 		assert_string_equal(line, want);
 	}
 }
@@ -569,6 +570,53 @@ static void vmstat_names_once_in_kernel_order(void **state)
 	free(after);
 	free(before);
 	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (vmstat_text of v3.5, 3.8 and 5.14): the pre-6.0 layout's
+ * events by release. v3.5 has compact_blocks_moved, _pages_moved and
+ * _pagemigrate_failed after pgrotated and no cma_alloc_* line; 3.7 the
+ * same; 3.8 has pgmigrate_success, pgmigrate_fail,
+ * compact_migrate_scanned, _free_scanned and _isolated there instead;
+ * cma_alloc_success and cma_alloc_fail come with 5.14.
+ */
+static void vmstat_event_lines_by_release(void **state)
+{
+	static const char *const v3_8[] = {
+		"pgrotated", "pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned",
+		"compact_free_scanned", "compact_isolated", "compact_stall",
+	};
+	static const struct { const char *kernel; bool v3_8, cma; } rows[] = {
+		{ "3.5", false, false }, { "3.7", false, false }, { "3.8", true, false },
+		{ "4.14", true, false }, { "5.13", true, false }, { "5.14", true, true },
+	};
+
+	for (unsigned r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct cma_mm *mm = test_mm(.kernel = rows[r].kernel, .size = RAM_SIZE,
+					    .dma_end = DMA_END);
+		char *s = test_proc_read(mm, "vmstat");
+		const char *at = find_line(s, "pgrotated ");
+
+		check_vmstat(mm, s);
+		check_vmstat_names_unique(s);
+		assert_non_null(at);
+		if (rows[r].v3_8) {
+			for (unsigned i = 0; i < sizeof(v3_8) / sizeof(v3_8[0]); i++) {
+				size_t len = strlen(v3_8[i]);
+
+				if (strncmp(at, v3_8[i], len) || at[len] != ' ')
+					fail_msg("vmstat of %s: expected '%s' next, found '%.40s'",
+						 rows[r].kernel, v3_8[i], at);
+				at = strchr(at, '\n') + 1;
+			}
+		}
+		assert_int_equal(find_line(s, "compact_blocks_moved ") != NULL, !rows[r].v3_8);
+		assert_int_equal(find_line(s, "compact_pagemigrate_failed ") != NULL, !rows[r].v3_8);
+		assert_int_equal(find_line(s, "cma_alloc_success ") != NULL, rows[r].cma);
+		assert_int_equal(find_line(s, "cma_alloc_fail ") != NULL, rows[r].cma);
+		free(s);
+		cma_mm_destroy(mm);
+	}
 }
 
 static uint64_t vmstat_value(const char *s, const char *name)
@@ -1295,6 +1343,7 @@ int main(void)
 		cmocka_unit_test(meminfo_highmem_lines_only_with_highmem),
 		cmocka_unit_test(vmstat_names_once_in_kernel_order),
 		cmocka_unit_test(vmstat_compaction_lines_of_v3_5),
+		cmocka_unit_test(vmstat_event_lines_by_release),
 		cmocka_unit_test(zoneinfo_matches_zone_state),
 		cmocka_unit_test(write_proc_unknown_name_is_enoent),
 		cmocka_unit_test(write_proc_before_boot_is_einval),

@@ -205,9 +205,12 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 	/* enum writeback_stat_item: there is no writeback model, so no dirty limits */
 	fprintf(out, "%s %lu\n", "nr_dirty_threshold", 0ul);
 	fprintf(out, "%s %lu\n", "nr_dirty_background_threshold", 0ul);
-	for (int i = 0; i < NR_VMSTAT_EVENT_ITEMS; i++)
-		fprintf(out, "%s %llu\n", vmstat_event_names[i],
-			(unsigned long long)vm_event_sum(mm, i));
+	enum vm_event_item items[NR_VM_EVENT_ITEMS];
+	unsigned n = vmstat_shown_events(mm, items);
+
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "%s %llu\n", vmstat_event_names[items[i]],
+			(unsigned long long)vm_event_sum(mm, items[i]));
 	return 0;
 }
 

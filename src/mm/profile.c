@@ -59,6 +59,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(compact_scan_count_order, 6, 4),
 	SWITCH(compact_fast_migrate, 5, 1),
 	SWITCH(isolated_split_nowmark, 3, 8),
+	SWITCH(vmstat_migrate_events, 3, 8),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -285,6 +285,15 @@ struct kernel_profile {
 	 * (gone in 3.8) no longer makes room first.
 	 */
 	bool isolated_split_nowmark;
+	/*
+	 * "mm: compaction: move migration fail/success stats to migrate.c"
+	 * and "mm: compaction: add scanned and isolated counters for
+	 * compaction" (3.8): /proc/vmstat shows pgmigrate_success/fail and
+	 * compact_migrate_scanned, _free_scanned, _isolated where v3.5 shows
+	 * compact_blocks_moved, _pages_moved and _pagemigrate_failed (the
+	 * library counts both sets under every release).
+	 */
+	bool vmstat_migrate_events;
 };
 
 /*

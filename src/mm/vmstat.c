@@ -47,6 +47,24 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"compact_scan_stepped",
 };
 
+unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < NR_VMSTAT_EVENT_ITEMS; i++) {
+		if (i == COMPACTBLOCKS && mm->kernel.vmstat_migrate_events) {
+			for (int j = PGMIGRATE_SUCCESS; j <= COMPACTISOLATED; j++)
+				items[n++] = j;
+			i = COMPACTPAGEFAILED;
+			continue;
+		}
+		if ((i == CMA_ALLOC_SUCCESS || i == CMA_ALLOC_FAIL) && !mm->kernel.cma_stats)
+			continue;
+		items[n++] = i;
+	}
+	return n;
+}
+
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item)
 {
 	unsigned long sum = 0;
