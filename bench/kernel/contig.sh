@@ -29,10 +29,6 @@ if [ "$(id -u)" != 0 ]; then
 fi
 gig=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
 huge=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-if [ ! -w "$gig" ] || [ ! -w "$huge" ]; then
-	echo "contig.sh: this kernel has no 1 GiB or 2 MiB huge pages to ask for ($gig, $huge)" >&2
-	exit 1
-fi
 
 out=""
 repeats=3
@@ -51,19 +47,29 @@ case $group in
 ""|idle|anon|pagecache|fragmented) ;;
 *) echo "contig.sh: -c $group: give idle, anon, pagecache or fragmented" >&2; exit 2 ;;
 esac
+# Only the fragmented cases ask for 2 MiB pages; a guest whose CPU lacks
+# pdpe1gb has no 1 GiB ones and can still run those.
+if [ ! -w "$huge" ]; then
+	echo "contig.sh: this kernel has no 2 MiB huge pages to ask for ($huge)" >&2
+	exit 1
+fi
+if [ ! -w "$gig" ] && [ "$group" != fragmented ]; then
+	echo "contig.sh: this kernel has no 1 GiB huge pages to ask for ($gig; the CPU needs pdpe1gb); only -c fragmented can run here" >&2
+	exit 1
+fi
 # wanted GROUP: is GROUP's turn; runs: how often each of its cases runs
 wanted() { [ -z "$group" ] || [ "$group" = "$1" ]; }
 runs() { if [ -n "$group" ]; then echo "$repeats"; else echo 1; fi; }
 [ -n "$out" ] || out=results/$(uname -r)-$(hostname)-$(date +%Y%m%d).txt
 
 work=$(mktemp -d /var/tmp/contig.XXXXXX)
-gig0=$(cat "$gig")
+gig0=$(cat "$gig" 2>/dev/null || echo 0)
 huge0=$(cat "$huge")
 bg=""
 
 cleanup() {
 	hold_stop
-	echo "$gig0" > "$gig"
+	[ ! -w "$gig" ] || echo "$gig0" > "$gig"
 	echo "$huge0" > "$huge"
 	rm -rf "$work"
 }
@@ -83,7 +89,7 @@ cap_gib=$((ram_gib * 3 / 4))	# everything this script holds at once
 
 # quiet() - a comparable start: no huge pages, caches dropped, memory compacted
 quiet() {
-	echo 0 > "$gig"
+	[ ! -w "$gig" ] || echo 0 > "$gig"
 	echo 0 > "$huge"
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
