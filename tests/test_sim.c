@@ -1758,6 +1758,78 @@ static void wl_hugetlb_2m_under_fragmentation(void **state)
 	sim_result_free(&r);
 }
 
+/*
+ * Expect (set_max_huge_pages, and the pool's own work per page): a write
+ * that finds free 2 MiB blocks does no other work the library counts, so
+ * its time is hugetlb_page_ns for each base page of the pages it took.
+ */
+static void wl_hugetlb_write_prices_the_pool_pages(void **state)
+{
+	static const unsigned ns[] = { 4, 10 };
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		const struct workload_result *h;
+		struct sim_result r;
+		char ini[512];
+
+		snprintf(ini, sizeof(ini), BOARD_X86_64M("6.12") "duration = 200ms\n[cost]\nhugetlb_page_ns = %u\n"
+			 "[hugetlb huge]\nsize = 2M\ncount = 4\nstart = 100ms\n", ns[i]);
+		run_ini(ini, "cma", &r);
+		h = workload(&r, "huge");
+		assert_int_equal(h->hugetlb.got, 4);
+		assert_int_equal(h->hugetlb.vmstat[HV_COMPACT_STALL], 0);
+		assert_int_equal(h->hugetlb.write_ns, 4 * 512 * ns[i]);
+		sim_result_free(&r);
+	}
+}
+
+/*
+ * Expect (6.12's compact_node, isolate_migratepages_block): a [compact]
+ * workload before the background sets the skip bit of every block it
+ * scans with nothing to isolate; the hold then fills those blocks, and
+ * the write's direct compaction (async, then SYNC_LIGHT: both honour
+ * the bits) passes them by, so it migrates nothing, succeeds never and
+ * gets only the blocks left free, where without it compaction serves
+ * more. v3.5 has no skip bits (3.7): the step changes nothing there.
+ */
+static void wl_compact_leaves_skip_bits_direct_compaction_honours(void **state)
+{
+	static const char *const kernels[] = { "6.12", "3.5" };
+
+	for (size_t k = 0; k < 2; k++) {
+		uint64_t got[2];
+
+		for (int c = 0; c < 2; c++) {
+			const struct workload_result *h;
+			struct sim_result r;
+			char ini[768];
+
+			snprintf(ini, sizeof(ini), "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\n"
+				 "kernel = %s\nduration = 200ms\n%s"
+				 "[anon bg]\nrss = 40M\nrate = 100000000\nhold = yes\nfragment = yes\n"
+				 "[hugetlb huge]\nsize = 2M\ncount = 32\nstart = 100ms\n",
+				 kernels[k], c ? "[compact quiet]\nstart = 0ms\n" : "");
+			run_ini(ini, "cma", &r);
+			if (c)
+				assert_int_equal(workload(&r, "quiet")->ops, 1);
+			h = workload(&r, "huge");
+			got[c] = h->hugetlb.got;
+			if (k == 0 && c) {
+				assert_int_equal(h->hugetlb.vmstat[HV_PGMIGRATE_SUCCESS], 0);
+				assert_int_equal(h->hugetlb.vmstat[HV_COMPACT_SUCCESS], 0);
+				assert_true(h->hugetlb.vmstat[HV_COMPACT_STALL] > 0);
+			}
+			if (k == 0 && !c)
+				assert_true(h->hugetlb.vmstat[HV_COMPACT_SUCCESS] > 0);
+			sim_result_free(&r);
+		}
+		if (k == 0)
+			assert_true(got[1] < got[0]);
+		else
+			assert_int_equal(got[1], got[0]);
+	}
+}
+
 /* Expect: the hugetlb and anon hold keys' errors name the section and what is accepted. */
 static void wl_hugetlb_and_hold_keys_refused(void **state)
 {
@@ -1794,6 +1866,8 @@ int main(void)
 		cmocka_unit_test(wl_hugetlb_stop_gives_the_pages_back),
 		cmocka_unit_test(wl_hugetlb_2m_under_fragmentation),
 		cmocka_unit_test(wl_hugetlb_and_hold_keys_refused),
+		cmocka_unit_test(wl_hugetlb_write_prices_the_pool_pages),
+		cmocka_unit_test(wl_compact_leaves_skip_bits_direct_compaction_honours),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),

@@ -49,6 +49,14 @@
 #define FGRAPH_CALLS_PER_ATTEMPT	6
 #define FGRAPH_CALLS_PER_DRAIN		121
 #define FGRAPH_CALLS_PER_PAGE		(27403.0 / 262144)
+/*
+ * What a huge page pool pays per page it takes from free memory, beyond
+ * the allocator's work the library counts: bench/kernel/micro-hugetlb.sh
+ * (bench/kernel/results/micro-hugetlb-6.18.44-fc-v1252-20261204.txt),
+ * 2 MiB pages written to an idle guest's nr_hugepages, the least-squares
+ * slope of 2021 ns a page over 1 to 2927 pages, per base page.
+ */
+#define HUGETLB_X86_PAGE_NS	3.95
 /* ARM: the profiles' ratio of CPU time per page of bookkeeping (600/1200 over 400/3300) */
 #define ARM_PER_X86		4.1
 /* the Cortex-A9 broadcasts TLB maintenance in hardware: a DSB's wait, not an IPI */
@@ -76,6 +84,7 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_STORAGE_LAT_US] = "storage_lat_us",
 	[COST_HOST_FAULT_US] = "host_fault_us",
 	[COST_FGRAPH_CALL_CYCLES] = "fgraph_call_cycles",
+	[COST_HUGETLB_PAGE_NS] = "hugetlb_page_ns",
 };
 
 static const struct cost_model profiles[] = {
@@ -104,6 +113,7 @@ static const struct cost_model profiles[] = {
 		[COST_HOST_FAULT_US] = 0,
 		/* bench/kernel/results/ftrace-icount-*.txt: instructions per call, one a cycle */
 		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
+		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -130,6 +140,8 @@ static const struct cost_model profiles[] = {
 		[COST_HOST_FAULT_US] = 0,
 		/* the same cycles at the board's clock, as the drains' figures (doc/cost-model.md) */
 		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
+		/* x86's measured cost scaled as migrate_us is */
+		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS * ARM_PER_X86,
 	} },
 };
 
@@ -348,7 +360,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
 			  migration_overhead_ns(m, w) + dropped_ns(m, w) +
 			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
-			  (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]);
+			  (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]) +
+			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]);
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       (w->no_preempt ? nosched_ns(m, w) : 0) +

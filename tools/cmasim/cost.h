@@ -40,6 +40,7 @@ enum cost_field {
 	COST_HOST_FAULT_US,	/* a frame's first write since boot: the host backs it (0: bare metal) */
 	/* ftrace: the source's instrument */
 	COST_FGRAPH_CALL_CYCLES,	/* function_graph's entry and return hooks, per kernel call */
+	COST_HUGETLB_PAGE_NS,	/* per base page of a huge page the pool takes: tails, accounting */
 	NR_COST_FIELDS
 };
 
@@ -93,6 +94,8 @@ struct cost_work {
 	uint64_t dropped_ptes;		/* page table entries it unmapped for them */
 	/* ftrace */
 	bool fgraph;			/* function_graph on (tracing_thresh set): every kernel call pays its hooks */
+	/* hugetlb: the pool's own work for the huge pages a write took, beyond the allocator's */
+	uint64_t hugetlb_pages;		/* base pages of those huge pages */
 };
 
 /* Counter values a request's work is the difference of. */

@@ -35,6 +35,7 @@
  *	                  cma = 16M (its own area), mask = 0xffffffff
  *	[hugetlb NAME]    size = 1G (or 2M), count = 8: echo 8 > nr_hugepages at start,
  *	                  echo 0 at stop
+ *	[compact NAME]    echo 1 > /proc/sys/vm/compact_memory at start
  *
  * Every workload also takes start and stop (durations from the run's start).
  */
@@ -52,11 +53,11 @@
 
 /* The workload kinds, each defined in its wl_*.c: the order "accepted" lists them in. */
 extern const struct wl_kind wl_kind_pagecache, wl_kind_writer, wl_kind_anon, wl_kind_slab,
-	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb, wl_kind_job;
+	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb, wl_kind_job, wl_kind_compact;
 
 static const struct wl_kind *const wl_kinds[] = {
 	&wl_kind_pagecache, &wl_kind_writer, &wl_kind_anon, &wl_kind_slab, &wl_kind_pinner, &wl_kind_device,
-	&wl_kind_hugetlb, &wl_kind_job,
+	&wl_kind_hugetlb, &wl_kind_job, &wl_kind_compact,
 };
 
 #define NR_WL_KINDS (sizeof(wl_kinds) / sizeof(wl_kinds[0]))

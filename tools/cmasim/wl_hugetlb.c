@@ -88,6 +88,7 @@ static void hugetlb_write(struct sim *s, void *arg)
 	uint64_t before[NR_HUGETLB_VMSTAT];
 	struct cost_counters c;
 	struct cost_work work = { 0 };
+	uint64_t held0;
 
 	if (sim_wl_over(s, w))
 		return;
@@ -96,6 +97,7 @@ static void hugetlb_write(struct sim *s, void *arg)
 	cost_counters_read(s->mm, &c);
 	sim_usable_update(s);
 	h->noretry = false;	/* set_max_huge_pages allocates node_alloc_noretry cleared */
+	held0 = h->held;
 	while (h->held < w->spec->hugetlb.count) {
 		struct cma_page *page = alloc_huge_page(s, w);
 
@@ -105,6 +107,7 @@ static void hugetlb_write(struct sim *s, void *arg)
 		h->pages[h->held++] = page;
 	}
 	cost_work_since(s->mm, &c, &work);
+	work.hugetlb_pages = (h->held - held0) * h->page_pages;
 	r->requested = w->spec->hugetlb.count;
 	r->got = h->held;
 	r->page_bytes = w->spec->hugetlb.page_bytes;
