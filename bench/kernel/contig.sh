@@ -102,6 +102,8 @@ quiet() {
 measure() {
 	vmstat_save "$work/before"
 	ns=$("$work/timed-write" "$2" "$3") || exit 1
+	ns=${ns#ns=}
+	ns=${ns%% *}
 	got=$(cat "$2")
 	vmstat_save "$work/after"
 	printf 'case=%s requested=%d got=%d ms=%s%s\n' "$1" "$3" "$got" \
@@ -134,7 +136,7 @@ mkdir -p "$(dirname "$out")"
 	lscpu | sed -n 's/^\(Model name\|CPU(s)\|Thread(s) per core\|Hypervisor vendor\|Virtualization type\|L3 cache\|CPU max MHz\):/# &/p'
 	echo "# huge pages before: 1G $gig0, 2M $huge0; THP $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 	echo "# each case starts from a quiet machine: huge pages freed, caches dropped, memory compacted"
-	echo "# ms: the write alone, timed inside one process (timed-write.c; runs before 4 Dec 06:55 UTC timed it between two date(1) calls, 2.7-5 ms more)"
+	echo "# ms: the write alone, timed inside one process (timed-write.c; runs before 4 Dec 06:00 UTC timed it between two date(1) calls, 2.7-5 ms more)"
 	[ -z "$group" ] || echo "# only the $group cases, $repeats times each; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out"
 cat "$out"

@@ -86,7 +86,7 @@ run() {
 	fi
 	setup $1
 	m0=$(vm pgmigrate_success)
-	out=$(/icount-tm $gig 1 $tr/tracing_on)
+	out=$(/timed-write $gig 1 $tr/tracing_on)
 	m1=$(vm pgmigrate_success)
 	set -- $1 $2 $(events)
 	# a graph call writes an entry and a return event (tracing_thresh 0)
@@ -111,7 +111,7 @@ echo 0 > $gig
 [ "$fill" -gt 0 ] && { rm -f /mnt/f; fallocate -l $((fill * 1048576)) /mnt/f; }
 setup tree
 m0=$(vm pgmigrate_success)
-/icount-tm $gig 1 $tr/tracing_on > /dev/null
+/timed-write $gig 1 $tr/tracing_on > /dev/null
 m1=$(vm pgmigrate_success)
 echo "R tree $tree migrated=$((m1 - m0)) events=$(events)"
 # depth from the indentation after the '|' (two spaces a level); a call

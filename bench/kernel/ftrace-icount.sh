@@ -92,7 +92,7 @@ ir=$cache/ir
 rm -rf "$ir" && mkdir -p "$ir/bin" "$ir/dev" "$ir/proc" "$ir/sys" "$ir/mnt" || exit 1
 cp "$(command -v busybox)" "$ir/bin/busybox"
 cp ftrace-icount-init.sh "$ir/init" && chmod 755 "$ir/init"
-cc -O2 -static -o "$ir/icount-tm" icount-tm.c || exit 1
+cc -O2 -static -o "$ir/timed-write" timed-write.c || exit 1
 mknod "$ir/dev/console" c 5 1 || exit 1
 (cd "$ir" && find . > ../list)
 (cd "$ir" && cpio -o -H newc < ../list 2>/dev/null) | gzip -1 > "$cache/ir.gz" || exit 1

@@ -53,6 +53,8 @@ mkdir -p "$(dirname "$out")"
 			echo 3 > /proc/sys/vm/drop_caches
 			sleep 0.5
 			ns=$("$work/timed-write" "$huge" "$n") || exit 1
+			ns=${ns#ns=}
+			ns=${ns%% *}
 			echo "n=$n got=$(cat "$huge") ns=$ns"
 		done
 	done
