@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dirty.h"
 #include "sim.h"
 
 #define NS_PER_S	1000000000ull
@@ -232,11 +233,16 @@ static void sample(struct sim *s, void *arg)
 {
 	struct sim_result *r = s->res;
 	struct sim_sample *smp = &r->samples[r->nr_samples++];
+	struct dirty_state d;
 
 	smp->t_ns = s->now;
 	smp->free_pages = counter(s, "nr_free_pages");
 	smp->cma_free_pages = counter(s, "nr_free_cma");
 	memcpy(smp->used, s->class_pages, sizeof(smp->used));
+	dirty_state(s, &d);
+	smp->dirty_pages = d.dirty;
+	smp->writeback_pages = d.writeback;
+	smp->dirty_thresh = d.thresh;
 	if (s->now + s->sample_ns <= s->end_ns)
 		sim_schedule(s, s->now + s->sample_ns, sample, NULL);
 }

@@ -333,6 +333,9 @@ static void json_timeline(struct json *j, const struct sim_result *r)
 	json_series(j, "t_s", r, offsetof(struct sim_sample, t_ns), true);
 	json_series(j, "free", r, offsetof(struct sim_sample, free_pages), false);
 	json_series(j, "cma_free", r, offsetof(struct sim_sample, cma_free_pages), false);
+	json_series(j, "dirty", r, offsetof(struct sim_sample, dirty_pages), false);
+	json_series(j, "writeback", r, offsetof(struct sim_sample, writeback_pages), false);
+	json_series(j, "dirty_thresh", r, offsetof(struct sim_sample, dirty_thresh), false);
 	json_open(j, "used", '{');
 	for (c = 0; c < NR_MEM_CLASSES; c++)
 		json_series(j, mem_class_name(c), r,

@@ -93,6 +93,9 @@ struct sim_sample {
 	uint64_t free_pages;
 	uint64_t cma_free_pages;
 	uint64_t used[NR_MEM_CLASSES];	/* pages */
+	uint64_t dirty_pages;		/* NR_FILE_DIRTY */
+	uint64_t writeback_pages;	/* NR_WRITEBACK */
+	uint64_t dirty_thresh;		/* the dirty limit (dirty.h) */
 };
 
 /* One pageblock at a snapshot instant. */

@@ -77,6 +77,7 @@ struct wl_file {
 	uint64_t file_bytes;
 	uint64_t rate;			/* pages per second */
 	bool sequential;		/* else uniformly random */
+	uint64_t passes;		/* file-sizes read or written, then it stops; 0: on and on */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
 	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
 	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */

@@ -23,8 +23,9 @@
  *	copy_mbps = 700
  *
  *	[pagecache NAME]  file = 512M, rate = 2000 (pages/s), pattern = random|sequential,
- *	                  mapped = 0 (percent of the file mmap'ed)
- *	[writer NAME]     the same, and dirty_expire = 30s
+ *	                  mapped = 0 (percent of the file mmap'ed),
+ *	                  passes = 0 (file-sizes read, then stop, pages left cached; 0: on and on)
+ *	[writer NAME]     the same, and dirty_expire = 30s; held at the dirty limit (vm_dirty_ratio)
  *	[anon NAME]       rss = 256M, rate = 5000, lifetime = 0, restart = 0, hold = no,
  *	                  fragment = no (with hold: every other page given back once in)
  *	[slab NAME]       rate = 200, orders = 0:70 1:20 3:10, lifetime = 2s,

@@ -3,18 +3,23 @@
  * Page-cache readers and writers. Every tick a reader reads its share of
  * pages; a miss is a read through the storage queue that the reader waits
  * for (a sequential reader's misses come a readahead window at a time),
- * and once its waits fill the tick it reads on in the next. A writer also
- * dirties the pages, and its flusher writes back pages dirty for longer
- * than dirty_expire, no more than the storage writes in an interval (the
- * kernel's dirty_writeback_interval wakeups); they stay under writeback
- * until the storage queue completes them.
+ * and once its waits fill the tick it reads on in the next. With passes,
+ * it stops after reading that many file-sizes, its pages left cached.
+ * A writer also dirties the pages, no more than the dirty limit lets it
+ * (dirty.h): at the limit it waits, as in balance_dirty_pages, until
+ * writes complete. Its flusher writes back whatever is dirty while the
+ * machine's dirty pages are over the background threshold, and every
+ * dirty_writeback_interval the pages dirty for longer than dirty_expire;
+ * it writes the file in order from where it last stopped (the mapping's
+ * writeback_index), no faster than the storage takes the writes, and the
+ * pages stay under writeback until the storage queue completes them.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dirty.h"
 #include "inifile.h"
-
 #include "owned.h"
 
 extern const struct wl_kind wl_kind_writer;
@@ -28,23 +33,31 @@ struct file_wl {
 	double carry;			/* fraction of a page left from the last tick */
 	uint64_t busy_until;		/* waiting for storage until then */
 	unsigned ra_left;		/* misses the last readahead window still covers */
+	bool throttled;			/* writer: held at the dirty limit this tick */
+	uint64_t wb_index;		/* writer: where the flusher goes on (writeback_index) */
+	uint64_t kupdate_at;		/* writer: the next periodic writeback */
+	bool kupdate;			/* writer: a periodic writeback not yet through the file */
 };
 
-/* Pages the storage moves in @ns at @mbps. */
-static uint64_t storage_pages(const struct sim *s, double mbps, uint64_t ns)
+/* Has it read or written its passes? */
+static bool file_done(const struct workload *w, const struct file_wl *f)
 {
-	return (uint64_t)(mbps * (double)ns / 1000.0 / (double)s->page_bytes);
+	uint64_t passes = w->spec->file.passes;
+
+	return passes && f->pos >= passes * f->o.nr;
 }
 
-static void write_page(struct sim *s, struct file_wl *f, uint64_t idx)
+/* Dirty page @idx: true if it was clean. */
+static bool write_page(struct sim *s, struct file_wl *f, uint64_t idx)
 {
 	struct owned_pages *o = &f->o;
 
 	if (o->state[idx] & OP_DIRTY)
-		return;
+		return false;
 	cma_page_set_dirty(s->mm, o->page[idx], true);
 	o->state[idx] |= OP_DIRTY;
 	o->dirtied_ms[idx] = (uint32_t)(s->now / 1000000);
+	return true;
 }
 
 /* The miss of page @idx read at @t: when the reader has it. */
@@ -65,46 +78,91 @@ static void file_tick(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t n, t = f->busy_until > s->now ? f->busy_until : s->now;
+	bool writer = w->spec->kind == &wl_kind_writer;
+	uint64_t n, room = UINT64_MAX, t = f->busy_until > s->now ? f->busy_until : s->now;
 
-	if (sim_wl_over(s, w))
+	if (sim_wl_over(s, w) || file_done(w, f))
 		return;
+	if (writer) {
+		struct dirty_state d;
+
+		dirty_state(s, &d);
+		room = dirty_room(&d);
+	}
+	f->throttled = false;
 	n = sim_tick_ops(&f->carry, spec->rate);
-	for (uint64_t i = 0; i < n && t < s->now + SIM_TICK_NS; i++) {
+	for (uint64_t i = 0; i < n && t < s->now + SIM_TICK_NS && !file_done(w, f); i++) {
 		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
 		bool miss = owned_reads(&f->o, idx);
 		int ret;
 
+		/* a page it would newly dirty at the limit: it waits for writeback */
+		if (writer && !room && !(f->o.state[idx] & OP_DIRTY)) {
+			f->throttled = true;
+			break;
+		}
 		f->pos++;
 		ret = owned_touch(&f->o, idx);
 		if (ret > 0 && miss)
 			t = read_miss(s, f, spec->sequential, t);
 		w->res->ops++;
-		if (ret >= 0 && w->spec->kind == &wl_kind_writer)
-			write_page(s, f, idx);
+		if (ret >= 0 && writer && write_page(s, f, idx))
+			room--;
 	}
 	f->busy_until = t;
 	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
 }
 
+/*
+ * The flusher's writes wait while the storage has more than a tick of
+ * work queued, so that it writes at the storage's pace and reads go in
+ * between. Departure: the kernel's flusher queues until the request queue
+ * is full (BLKDEV_MAX_RQ, 128 requests of up to 512 KiB, 64 MiB: seconds
+ * of an SD card's writes), so more pages are under writeback at a time
+ * there than here, and a migration that waits for one may wait longer.
+ */
+static bool storage_full(const struct sim *s)
+{
+	return s->storage.busy_until > s->now + SIM_TICK_NS;
+}
+
+/*
+ * wb_writeback: in background, any dirty page until the machine is back
+ * under the background threshold; periodically, the expired ones, until
+ * a pass through the file finds none left to write.
+ */
 static void flush(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	struct owned_pages *o = &f->o;
-	uint64_t budget = storage_pages(s, s->cost.v[COST_STORAGE_WRITE_MBPS], WRITEBACK_INTERVAL);
 	uint64_t now_ms = s->now / 1000000, expire_ms = w->spec->file.dirty_expire_ns / 1000000;
+	uint64_t scanned = 0, background;
+	struct dirty_state d;
 
 	if (sim_wl_over(s, w))
 		return;
-	for (uint64_t i = 0; i < o->nr && budget; i++) {
-		if (!(o->state[i] & OP_DIRTY) || o->dirtied_ms[i] + expire_ms > now_ms ||
+	if (s->now >= f->kupdate_at) {
+		f->kupdate = true;
+		f->kupdate_at += WRITEBACK_INTERVAL;
+	}
+	dirty_state(s, &d);
+	background = dirty_over_background(&d);
+	for (; scanned < o->nr && (background || f->kupdate) && !storage_full(s); scanned++) {
+		uint64_t i = f->wb_index;
+		bool expired = o->dirtied_ms[i] + expire_ms <= now_ms;
+
+		f->wb_index = (i + 1) % o->nr;
+		if (!(o->state[i] & OP_DIRTY) || !(background || (f->kupdate && expired)) ||
 		    !owned_start_write(o, i))
 			continue;
 		s->written_back++;
-		budget--;
+		if (background)
+			background--;
 	}
-	sim_schedule(s, s->now + WRITEBACK_INTERVAL, flush, w);
+	if (scanned == o->nr)
+		f->kupdate = false;
+	sim_schedule(s, s->now + SIM_TICK_NS, flush, w);
 }
 
 static int file_start(struct sim *s, struct workload *w)
@@ -118,8 +176,10 @@ static int file_start(struct sim *s, struct workload *w)
 		return -ENOMEM;
 	f->o.mapped = w->spec->file.mapped;
 	sim_schedule(s, w->spec->start_ns, file_tick, w);
-	if (w->spec->kind == &wl_kind_writer)
-		sim_schedule(s, w->spec->start_ns + WRITEBACK_INTERVAL, flush, w);
+	if (w->spec->kind == &wl_kind_writer) {
+		f->kupdate_at = w->spec->start_ns + WRITEBACK_INTERVAL;
+		sim_schedule(s, w->spec->start_ns + SIM_TICK_NS, flush, w);
+	}
 	return 0;
 }
 
@@ -146,8 +206,10 @@ static uint64_t file_resident(const struct workload *w)
 static unsigned file_runnable(const struct sim *s, const struct workload *w)
 {
 	const struct wl_file *spec = &w->spec->file;
+	const struct file_wl *f = w->priv;
 
-	if (!w->priv)
+	/* gone, done, or asleep in balance_dirty_pages */
+	if (!f || file_done(w, f) || f->throttled)
 		return 0;
 	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
 }
@@ -173,7 +235,8 @@ static int parse_pattern(const char *value, void *field, char *err, size_t len)
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(file.rate), .max = 100000000, .required = true }, \
 	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }, \
 	{ .name = "mapped", .type = KEY_PERCENT, .offset = WL(file.mapped) }, \
-	{ .name = "threads", .type = KEY_U32, .offset = WL(file.threads), .max = 4096, .given = WL(file.threads_given) }
+	{ .name = "threads", .type = KEY_U32, .offset = WL(file.threads), .max = 4096, .given = WL(file.threads_given) }, \
+	{ .name = "passes", .type = KEY_UINT, .offset = WL(file.passes), .max = 1000000 }
 
 static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
 static const struct scenario_key writer_keys[] = {
