@@ -16,25 +16,17 @@
 static const unsigned vm_dirty_ratio = 20;
 static const unsigned dirty_background_ratio = 10;
 
-static uint64_t counter(struct sim *s, const char *name)
-{
-	uint64_t v = 0;
-
-	cma_mm_counter(s->mm, name, &v);
-	return v;
-}
-
 void dirty_state(struct sim *s, struct dirty_state *d)
 {
 	/* global_dirtyable_memory: never 0 */
-	uint64_t avail = counter(s, "nr_free_pages") + counter(s, "nr_inactive_file") +
-			 counter(s, "nr_active_file") + 1;
+	uint64_t avail = sim_counter(s, "nr_free_pages") + sim_counter(s, "nr_inactive_file") +
+			 sim_counter(s, "nr_active_file") + 1;
 
 	/* domain_dirty_limits */
 	d->thresh = avail * vm_dirty_ratio / 100;
 	d->bg_thresh = avail * dirty_background_ratio / 100;
-	d->dirty = counter(s, "nr_dirty");
-	d->writeback = counter(s, "nr_writeback");
+	d->dirty = sim_counter(s, "nr_dirty");
+	d->writeback = sim_counter(s, "nr_writeback");
 }
 
 uint64_t dirty_room(const struct dirty_state *d)

@@ -210,7 +210,7 @@ void sim_trace_request(struct sim *s, bool on)
 
 /* ---- what the run records ---- */
 
-static uint64_t counter(struct sim *s, const char *name)
+uint64_t sim_counter(struct sim *s, const char *name)
 {
 	uint64_t v = 0;
 
@@ -236,8 +236,8 @@ static void sample(struct sim *s, void *arg)
 	struct dirty_state d;
 
 	smp->t_ns = s->now;
-	smp->free_pages = counter(s, "nr_free_pages");
-	smp->cma_free_pages = counter(s, "nr_free_cma");
+	smp->free_pages = sim_counter(s, "nr_free_pages");
+	smp->cma_free_pages = sim_counter(s, "nr_free_cma");
 	memcpy(smp->used, s->class_pages, sizeof(smp->used));
 	dirty_state(s, &d);
 	smp->dirty_pages = d.dirty;
@@ -363,8 +363,8 @@ static int init_result(struct sim *s, const struct sim_options *o)
 	r->snapshots = calloc(SIM_MAX_SNAPSHOTS, sizeof(*r->snapshots));
 	if (!r->samples || !r->snapshots)
 		return -ENOMEM;
-	r->total_pages = counter(s, "nr_free_pages") + r->carveout_pages;
-	r->cma_pages = counter(s, "nr_free_cma");
+	r->total_pages = sim_counter(s, "nr_free_pages") + r->carveout_pages;
+	r->cma_pages = sim_counter(s, "nr_free_cma");
 	sim_areas_init(s);
 	r->usable_min_pages = UINT64_MAX;
 	return 0;
@@ -396,20 +396,20 @@ static void finish(struct sim *s)
 		r->usable_min_pages = policy_usable(s);
 	r->frag_order = s->max_order - 1;
 	cma_fragmentation_index(s->mm, r->frag_order, &r->frag_index);
-	r->pages_migrated = counter(s, "pgmigrate_success");
+	r->pages_migrated = sim_counter(s, "pgmigrate_success");
 	r->pages_reclaimed = 0;
 	for (unsigned i = 0; i < 5; i++) {
 		static const char *const zones[] = { "dma", "dma32", "normal", "high", "movable" };
 		char name[64];
 
 		snprintf(name, sizeof(name), "pgsteal_kswapd_%s", zones[i]);
-		r->pages_reclaimed += counter(s, name);
+		r->pages_reclaimed += sim_counter(s, name);
 		snprintf(name, sizeof(name), "pgsteal_direct_%s", zones[i]);
-		r->pages_reclaimed += counter(s, name);
+		r->pages_reclaimed += sim_counter(s, name);
 	}
 	/* and the clean pages alloc_contig_range freed (3.8), which no pgsteal counts */
-	r->pages_reclaimed += counter(s, "contig_reclaim_clean");
-	r->pages_written_back = counter(s, "nr_vmscan_write") + s->written_back;
+	r->pages_reclaimed += sim_counter(s, "contig_reclaim_clean");
+	r->pages_written_back = sim_counter(s, "nr_vmscan_write") + s->written_back;
 	for (unsigned i = 0; i < s->nr_wl; i++) {
 		struct workload *w = &s->wl[i];
 

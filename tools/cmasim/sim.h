@@ -168,6 +168,8 @@ void sim_trace_request(struct sim *s, bool on);
 void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Call before device-held memory changes: integrates usable memory over time. */
 void sim_usable_update(struct sim *s);
+/* A library counter of the machine (cma_mm_counter), 0 if it has none of that name. */
+uint64_t sim_counter(struct sim *s, const char *name);
 /*
  * The pageblocks of @mm's [@start_pfn, @end_pfn) into @snap (blocks of
  * @pb pages from the one holding @start_pfn), none held by a device:
