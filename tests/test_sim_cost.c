@@ -605,12 +605,14 @@ static void device_request_pays_the_console_per_line(void **state)
 /* ---- The tracer ---- */
 
 /*
- * Expect: without tracer = function_graph the term is nothing; with it a
- * request pays fgraph_call_cycles at the profile's clock on each call it
- * makes (cost.c's fgraph_calls: 6 per attempt, 121 per drain, 27403 per
- * 262144 pages handled; a one-page request on the arm profile with four
- * drains and 65 pages, 496.8 calls of 352 cycles at 1200 MHz, 145.7 us),
- * and more drains or more pages cost more.
+ * Expect: without tracer = function_graph the term is nothing; with it and
+ * no filter a request pays fgraph_call_cycles at the profile's clock on
+ * each call it makes (cost.c's fgraph_calls: 6 per attempt, 121 per
+ * drain, 27403 per 262144 pages handled; a one-page request on the arm
+ * profile with four drains and 65 pages, 496.8 calls of 352 cycles at
+ * 1200 MHz, 145.7 us), and more drains or more pages cost more. With
+ * set_ftrace_filter naming cma_alloc it pays one call (293 ns) whatever
+ * its work; naming alloc_contig_range, one per attempt.
  */
 static void cost_ns_prices_the_graph_tracer_per_call(void **state)
 {
@@ -621,7 +623,7 @@ static void cost_ns_prices_the_graph_tracer_per_call(void **state)
 
 	cost_profile(CMA_ARCH_ARM, &m);
 	plain = cost_ns(&m, &w, 4096);
-	w.fgraph = true;
+	w.fgraph = COST_FGRAPH_ALL;
 	traced = cost_ns(&m, &w, 4096);
 	assert_in_range(traced - plain, 145725, 145727);
 	m.v[COST_FGRAPH_CALL_CYCLES] = 0;
@@ -629,44 +631,79 @@ static void cost_ns_prices_the_graph_tracer_per_call(void **state)
 	cost_profile(CMA_ARCH_ARM, &m);
 	w.handled = 65 + 262144;
 	more = cost_ns(&m, &w, 4096);
-	w.fgraph = false;
+	w.fgraph = COST_FGRAPH_OFF;
 	assert_in_range(more - cost_ns(&m, &w, 4096), traced - plain + 8038212, traced - plain + 8038214);
-	w.fgraph = true;
+	w.fgraph = COST_FGRAPH_ALL;
 	w.handled = 65;
 	w.drains = 8;
 	w.lru_drains = 4;
 	more = cost_ns(&m, &w, 4096);
-	w.fgraph = false;
+	w.fgraph = COST_FGRAPH_OFF;
 	assert_in_range(more - cost_ns(&m, &w, 4096), traced - plain + 141973, traced - plain + 141975);
+
+	/* a filter: the one function's calls, whatever the rest of the work */
+	w.drains = 4;
+	w.lru_drains = 2;
+	w.fgraph = COST_FGRAPH_CMA_ALLOC;
+	assert_in_range(cost_ns(&m, &w, 4096) - plain, 292, 294);
+	w.handled = 65 + 262144;
+	w.fgraph = COST_FGRAPH_OFF;
+	more = cost_ns(&m, &w, 4096);
+	w.fgraph = COST_FGRAPH_CMA_ALLOC;
+	assert_in_range(cost_ns(&m, &w, 4096) - more, 292, 294);
+	w.fgraph = COST_FGRAPH_ALLOC_CONTIG_RANGE;
+	w.cma_attempts = 3;
+	plain = cost_ns(&m, &w, 4096);
+	w.fgraph = COST_FGRAPH_OFF;
+	assert_in_range(plain - cost_ns(&m, &w, 4096), 879, 881);
 }
 
 /*
  * Expect: a scenario without the key and one with tracer = none run the
- * same; tracer = function_graph makes a migrating request slower; any
- * other tracer is refused.
+ * same; tracer = function_graph makes a migrating request slower, and
+ * with ftrace_filter = cma_alloc (the source hooked that function alone)
+ * slower than untraced by one call's hooks at most, far less than
+ * unfiltered; any other tracer or filter is refused, and a filter without
+ * the tracer.
  */
 static void device_request_pays_the_graph_tracer(void **state)
 {
 	static const char bg[] = "[anon fill]\nrss = 48M\nrate = 100000\n"
 				 "[device cam]\nsize = 4M\nperiod = 100ms\nstart = 2s\n";
-	struct sim_result plain, none, traced;
+	struct sim_result plain, none, traced, filtered;
 	struct scenario *sc = calloc(1, sizeof(*sc));
 	char ini[512], err[768];
+	uint64_t plain_max, filtered_max;
 
 	run_with(bg, "cma", &plain);
 	run_board(BOARD "cmdline = cma=16M\ntracer = none\n", bg, "cma", &none);
 	run_board(BOARD "cmdline = cma=16M\ntracer = function_graph\n", bg, "cma", &traced);
+	run_board(BOARD "cmdline = cma=16M\ntracer = function_graph\nftrace_filter = cma_alloc\n", bg, "cma",
+		  &filtered);
 	assert_true(plain.device_migrated > 0);
-	assert_int_equal(device(&none, "cam")->lat.max, device(&plain, "cam")->lat.max);
-	assert_true(device(&traced, "cam")->lat.max > device(&plain, "cam")->lat.max);
+	plain_max = device(&plain, "cam")->lat.max;
+	filtered_max = device(&filtered, "cam")->lat.max;
+	assert_int_equal(device(&none, "cam")->lat.max, plain_max);
+	assert_true(device(&traced, "cam")->lat.max > plain_max);
+	/* one call of 352 cycles at the arm profile's 1200 MHz, stretched by the background at most twice */
+	assert_true(filtered_max > plain_max);
+	assert_true(filtered_max - plain_max < 1000);
+	assert_true(device(&traced, "cam")->lat.max - plain_max > 100 * (filtered_max - plain_max));
 	assert_non_null(sc);
 	snprintf(ini, sizeof(ini), BOARD "tracer = function\n%s", bg);
 	assert_int_not_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "tracer = function"));
+	snprintf(ini, sizeof(ini), BOARD "tracer = function_graph\nftrace_filter = kmalloc\n%s", bg);
+	assert_int_not_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "ftrace_filter = kmalloc: accepted cma_alloc"));
+	snprintf(ini, sizeof(ini), BOARD "ftrace_filter = cma_alloc\n%s", bg);
+	assert_int_not_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "ftrace_filter needs tracer = function_graph"));
 	free(sc);
 	sim_result_free(&plain);
 	sim_result_free(&none);
 	sim_result_free(&traced);
+	sim_result_free(&filtered);
 }
 
 int main(void)

@@ -1,7 +1,16 @@
-# Shared by contig.sh and import-check.sh (sourced, from bench/kernel/):
+# Shared by the scripts here (sourced, from bench/kernel/, where they cd):
 # the vmstat counters a measurement reports, and the anonymous background
 # hold.c keeps. The caller sets $work (a scratch directory holding the
 # compiled $work/hold) and kills $bg on exit.
+
+# from_caller PATH: PATH as the caller meant it, before the script's cd
+# (the scripts set caller_dir=$(pwd) first)
+from_caller() {
+	case $1 in
+	/*) echo "$1" ;;
+	*) echo "$caller_dir/$1" ;;
+	esac
+}
 
 vmstat_keys="pgmigrate_success pgmigrate_fail compact_stall compact_fail compact_success compact_migrate_scanned compact_free_scanned compact_isolated pgscan_direct pgsteal_direct"
 
@@ -9,6 +18,13 @@ vmstat_keys="pgmigrate_success pgmigrate_fail compact_stall compact_fail compact
 vmstat_save() {
 	awk -v keys="$vmstat_keys" 'BEGIN { n = split(keys, k); for (i = 1; i <= n; i++) want[k[i]] = 1 }
 		$1 in want { print $1, $2 }' /proc/vmstat > "$1"
+}
+
+# vmstat_state: " key=value" for the gauges that describe the machine a
+# write meets (the file pages, how many are dirty or under writeback)
+vmstat_state() {
+	awk '$1 ~ /^nr_(free_pages|file_pages|dirty|writeback|dirty_background_threshold)$/ {
+		printf " %s=%d", $1, $2 }' /proc/vmstat
 }
 
 # vmstat_delta BEFORE AFTER: " key=delta" for each counter

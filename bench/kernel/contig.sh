@@ -7,19 +7,24 @@
 # deltas it caused, on an idle machine and under backgrounds of anonymous
 # memory and page cache at several loads.
 #
-#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP]
+#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP] [-n]
 #
 # -r REPEATS measures idle-1x1G that many times (default 3); with -c,
 # every case of the group.
 # -c GROUP runs only one group of cases: idle, anon, pagecache or
 # fragmented (to repeat a case whose single run is not representative).
+# -n sets each case up and records the machine's state where its write
+# would begin, without writing (any group, 1 GiB pages or not): to see
+# how a case's background scatters from run to run.
 # -m GIB sizes the cases as if the machine had GIB of RAM (a quicker run
 # that leaves room for other work).
 # Writes the machine's description and one "case=... ms=..." line per
-# measurement to FILE (default bench/kernel/results/KERNEL-HOST-DATE.txt).
+# measurement, with the state the write met (free, file, dirty and
+# writeback pages, the background writeback threshold), to FILE (default bench/kernel/results/KERNEL-HOST-DATE.txt).
 # Never holds more than 75% of RAM; restores the huge page counts, kills
 # its background and removes its file on exit, Ctrl-C included.
 set -u
+caller_dir=$(pwd)
 cd "$(dirname "$0")"
 . ./common.sh
 
@@ -34,13 +39,15 @@ out=""
 repeats=3
 as_gib=""
 group=""
-while getopts o:r:m:c: opt; do
+setup_only=""
+while getopts o:r:m:c:n opt; do
 	case $opt in
-	o) out=$OPTARG ;;
+	o) out=$(from_caller "$OPTARG") ;;
 	r) repeats=$OPTARG ;;
 	m) as_gib=$OPTARG ;;
 	c) group=$OPTARG ;;
-	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP]" >&2; exit 2 ;;
+	n) setup_only=1 ;;
+	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP] [-n]" >&2; exit 2 ;;
 	esac
 done
 case $group in
@@ -53,8 +60,8 @@ if [ ! -w "$huge" ]; then
 	echo "contig.sh: this kernel has no 2 MiB huge pages to ask for ($huge)" >&2
 	exit 1
 fi
-if [ ! -w "$gig" ] && [ "$group" != fragmented ]; then
-	echo "contig.sh: this kernel has no 1 GiB huge pages to ask for ($gig; the CPU needs pdpe1gb); only -c fragmented can run here" >&2
+if [ ! -w "$gig" ] && [ "$group" != fragmented ] && [ -z "$setup_only" ]; then
+	echo "contig.sh: this kernel has no 1 GiB huge pages to ask for ($gig; the CPU needs pdpe1gb); only -c fragmented, or -n, can run here" >&2
 	exit 1
 fi
 # wanted GROUP: is GROUP's turn; runs: how often each of its cases runs
@@ -100,15 +107,20 @@ quiet() {
 
 # measure CASE FILE COUNT: ask for COUNT huge pages of FILE's size, one line
 measure() {
+	state=$(vmstat_state)
+	if [ -n "$setup_only" ]; then
+		printf 'case=%s requested=%d setup-only%s\n' "$1" "$3" "$state" | tee -a "$out"
+		return
+	fi
 	vmstat_save "$work/before"
 	ns=$("$work/timed-write" "$2" "$3") || exit 1
 	ns=${ns#ns=}
 	ns=${ns%% *}
 	got=$(cat "$2")
 	vmstat_save "$work/after"
-	printf 'case=%s requested=%d got=%d ms=%s%s\n' "$1" "$3" "$got" \
+	printf 'case=%s requested=%d got=%d ms=%s%s%s\n' "$1" "$3" "$got" \
 		"$(awk -v ns="$ns" 'BEGIN { printf "%.1f", ns / 1e6 }')" \
-		"$(vmstat_delta "$work/before" "$work/after")" | tee -a "$out"
+		"$(vmstat_delta "$work/before" "$work/after")" "$state" | tee -a "$out"
 	echo 0 > "$2"
 }
 
@@ -138,6 +150,7 @@ mkdir -p "$(dirname "$out")"
 	echo "# each case starts from a quiet machine: huge pages freed, caches dropped, memory compacted"
 	echo "# ms: the write alone, timed inside one process (timed-write.c; runs before 4 Dec 06:00 UTC timed it between two date(1) calls, 2.7-5 ms more)"
 	[ -z "$group" ] || echo "# only the $group cases, $repeats times each; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	[ -z "$setup_only" ] || echo "# -n: each case set up and its state recorded where the write would begin; nothing written"
 } > "$out"
 cat "$out"
 

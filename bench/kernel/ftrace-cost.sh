@@ -19,7 +19,9 @@
 # count on exit, Ctrl-C included. A kernel that refuses the function
 # tracer gets its refusals written to FILE and exit status 1.
 set -u
+caller_dir=$(pwd)
 cd "$(dirname "$0")"
+. ./common.sh
 
 tr=/sys/kernel/tracing
 gig=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
@@ -40,7 +42,7 @@ out=""
 pairs=5
 while getopts o:r: opt; do
 	case $opt in
-	o) out=$OPTARG ;;
+	o) out=$(from_caller "$OPTARG") ;;
 	r) pairs=$OPTARG ;;
 	*) echo "usage: $0 [-o FILE] [-r PAIRS]" >&2; exit 2 ;;
 	esac

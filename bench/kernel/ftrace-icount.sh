@@ -31,7 +31,9 @@
 # build/ftrace-icount). The boot is bounded (timeout 2400 s; ~15 min of
 # host time for -f 0,384 -r 2).
 set -u
+caller_dir=$(pwd)
 cd "$(dirname "$0")"
+. ./common.sh
 
 cache=../../build/ftrace-icount
 out=""
@@ -41,7 +43,7 @@ rounds=3
 while getopts c:o:f:r:t: opt; do
 	case $opt in
 	c) cache=$OPTARG ;;
-	o) out=$OPTARG ;;
+	o) out=$(from_caller "$OPTARG") ;;
 	f) fills=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	t) treefill=$OPTARG ;;

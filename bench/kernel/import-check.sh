@@ -16,6 +16,7 @@
 # Restores the 1 GiB page count, kills its background and removes its
 # files on exit, Ctrl-C included.
 set -u
+caller_dir=$(pwd)
 cd "$(dirname "$0")"
 . ./common.sh
 
@@ -35,7 +36,7 @@ load_gib=""
 cmasim=../../build/cmasim
 while getopts o:r:g:c: opt; do
 	case $opt in
-	o) out=$OPTARG ;;
+	o) out=$(from_caller "$OPTARG") ;;
 	r) repeats=$OPTARG ;;
 	g) load_gib=$OPTARG ;;
 	c) cmasim=$OPTARG ;;

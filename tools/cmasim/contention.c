@@ -124,6 +124,19 @@ unsigned sim_rate_threads(const struct sim *s, uint64_t rate)
 	return (unsigned)lround((double)rate * op_ns / 1e9);
 }
 
+/* What the source's tracer hooked of a request (cma: it goes through cma_alloc) */
+static enum cost_fgraph request_fgraph(const struct scenario *sc, bool cma)
+{
+	if (!sc->fgraph)
+		return COST_FGRAPH_OFF;
+	if (!sc->ftrace_filter)
+		return COST_FGRAPH_ALL;
+	/* a request the buddy allocator serves never enters cma_alloc */
+	if (sc->ftrace_filter == COST_FGRAPH_CMA_ALLOC && !cma)
+		return COST_FGRAPH_OFF;
+	return sc->ftrace_filter;
+}
+
 void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
 			 struct cost_work *work)
 {
@@ -140,7 +153,7 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 	work->runnable = sim_runnable(s);
 	work->remote_drain = s->drain_remote;
 	work->drain_wq = s->drain_wq;
-	work->fgraph = s->sc->fgraph;
+	work->fgraph = request_fgraph(s->sc, cma);
 	work->lru_batch = v6 ? 31 : 14;
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;

@@ -332,18 +332,27 @@ static uint64_t dropped_ns(const struct cost_model *m, const struct cost_work *w
 }
 
 /*
- * The source's instrument: function_graph hooks every kernel function's
- * entry and return, and tracing_thresh only decides what is written
- * after the return, so the request pays the hooks on each call it makes.
- * Its calls: alloc_contig_range's own per attempt, a drain's, and those
- * per page it handles (doc/cost-model.md, "The tracer").
+ * The source's instrument: function_graph hooks the entry and return of
+ * every function set_ftrace_filter lets through, and tracing_thresh only
+ * decides what is written after the return, so the request pays the
+ * hooks on each such call it makes. With no filter, every call:
+ * alloc_contig_range's own per attempt, a drain's, and those per page it
+ * handles; with a filter naming one function, that function's calls
+ * alone (doc/cost-model.md, "The tracer").
  */
 static double fgraph_calls(const struct cost_work *w)
 {
-	if (!w->fgraph)
+	switch (w->fgraph) {
+	case COST_FGRAPH_ALL:
+		return (double)w->cma_attempts * FGRAPH_CALLS_PER_ATTEMPT +
+		       (double)w->drains * FGRAPH_CALLS_PER_DRAIN + (double)w->handled * FGRAPH_CALLS_PER_PAGE;
+	case COST_FGRAPH_CMA_ALLOC:
+		return 1;
+	case COST_FGRAPH_ALLOC_CONTIG_RANGE:
+		return (double)w->cma_attempts;
+	default:
 		return 0;
-	return (double)w->cma_attempts * FGRAPH_CALLS_PER_ATTEMPT + (double)w->drains * FGRAPH_CALLS_PER_DRAIN +
-	       (double)w->handled * FGRAPH_CALLS_PER_PAGE;
+	}
 }
 
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)

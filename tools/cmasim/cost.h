@@ -50,6 +50,19 @@ struct cost_model {
 };
 
 /* Work done for one request, from the machine's counters and trace. */
+/*
+ * What function_graph hooks while a request runs: nothing, every kernel
+ * function (set_ftrace_filter empty), or only the one function
+ * set_ftrace_filter names, the request's cma_alloc or each of its
+ * alloc_contig_range attempts.
+ */
+enum cost_fgraph {
+	COST_FGRAPH_OFF,
+	COST_FGRAPH_ALL,
+	COST_FGRAPH_CMA_ALLOC,
+	COST_FGRAPH_ALLOC_CONTIG_RANGE,
+};
+
 struct cost_work {
 	uint64_t migrated;		/* pages copied */
 	uint64_t scanned;		/* pages scanned */
@@ -93,7 +106,7 @@ struct cost_work {
 	uint64_t dropped;		/* pages reclaim_clean_pages_from_list freed: no copy, no target */
 	uint64_t dropped_ptes;		/* page table entries it unmapped for them */
 	/* ftrace */
-	bool fgraph;			/* function_graph on (tracing_thresh set): every kernel call pays its hooks */
+	enum cost_fgraph fgraph;	/* function_graph on (tracing_thresh set): which calls pay its hooks */
 	/* hugetlb: the pool's own work for the huge pages a write took, beyond the allocator's */
 	uint64_t hugetlb_pages;		/* base pages of those huge pages */
 };

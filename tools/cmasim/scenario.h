@@ -188,7 +188,8 @@ struct scenario {
 	uint64_t memory_bytes;		/* 0: the platform's banks; else one bank of this size */
 	unsigned nr_cpus;		/* cpus = N: the platform's nr_cpus replaced; 0: the platform's */
 	bool printk_contig_passes;	/* debugging printk per migration pass (cma_mm_config's); off */
-	bool fgraph;			/* tracer = function_graph: the source's instrument on every kernel call */
+	bool fgraph;			/* tracer = function_graph: the source's instrument */
+	enum cost_fgraph ftrace_filter;	/* what it hooks: 0 (no ftrace_filter key) every function */
 	uint64_t swap_bytes;
 	uint64_t duration_ns;
 	uint64_t seed;

@@ -12,6 +12,7 @@
  *	kernel = 6.12               ; the kernel profile, replacing the platform's
  *	printk_contig_passes = yes  ; a debugging printk per migration pass (default no)
  *	tracer = function_graph     ; the ftrace tracer the source ran (default none)
+ *	ftrace_filter = cma_alloc   ; set_ftrace_filter: the one function it hooked (default every one)
  *	memory = 4G                 ; one bank of this size instead of the platform's
  *	swap = 256M
  *	duration = 60s              ; us, ms, s, m, h
@@ -124,6 +125,24 @@ static int parse_tracer(const char *value, void *field, char *err, size_t len)
 	return 1;
 }
 
+/*
+ * ftrace_filter = cma_alloc | alloc_contig_range: what set_ftrace_filter
+ * held, so function_graph hooked that function alone. The model counts
+ * the calls of these two and of every function together, none other.
+ */
+static int parse_ftrace_filter(const char *value, void *field, char *err, size_t len)
+{
+	if (!strcmp(value, "cma_alloc"))
+		*(enum cost_fgraph *)field = COST_FGRAPH_CMA_ALLOC;
+	else if (!strcmp(value, "alloc_contig_range"))
+		*(enum cost_fgraph *)field = COST_FGRAPH_ALLOC_CONTIG_RANGE;
+	else
+		return ini_fail(err, len,
+				"ftrace_filter = %s: accepted cma_alloc, alloc_contig_range (leave it out for every function)",
+				value);
+	return 1;
+}
+
 /* kernel = RELEASE, 3.5 to 6.12 */
 static int parse_kernel(const char *value, void *field, char *err, size_t len)
 {
@@ -153,6 +172,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "snapshot", .type = KEY_DURATION, .offset = SC(snapshot_ns), .repeats = true },
 	{ .name = "printk_contig_passes", .type = KEY_BOOL, .offset = SC(printk_contig_passes) },
 	{ .name = "tracer", .type = KEY_CUSTOM, .offset = SC(fgraph), .parse = parse_tracer },
+	{ .name = "ftrace_filter", .type = KEY_CUSTOM, .offset = SC(ftrace_filter), .parse = parse_ftrace_filter },
 };
 
 /* Every workload's keys, before its kind's. */
@@ -458,6 +478,8 @@ static int check_whole(struct scenario *sc, const uint64_t *seen_wl, char *err, 
 		return ini_fail(err, len, "[scenario] has no duration (e.g. duration = 60s)");
 	if (!sc->platform[0])
 		return ini_fail(err, len, "[scenario] has no platform: a built-in one (see 'cmasim list') or a platform file");
+	if (sc->ftrace_filter && !sc->fgraph)
+		return ini_fail(err, len, "[scenario]: ftrace_filter needs tracer = function_graph, the tracer it filters");
 	kind_list(kinds, sizeof(kinds), false);
 	if (!sc->nr_wl)
 		return ini_fail(err, len, "no workloads: give at least one [%s NAME] section", kinds);
