@@ -1178,8 +1178,10 @@ static void try_to_compact_pages_caches_free_scanner_position(void **state)
  * marked skip, a direct order-9 run scans nothing, its scanners meet
  * (COMPACT_COMPLETE, nothing migrated) and the positions go back to the
  * zone's ends; once the zone's deferral has run its longest course, the
- * next run clears the marks first and gets its block. v3.5 has no skip
- * bits: the marks are ignored and the first run succeeds.
+ * next run clears the marks first and gets its block. The marked run's
+ * scanners pass each pageblock between them once, unscanned: that is
+ * what compact_blocks_passed counts (the cost model prices it). v3.5 has
+ * no skip bits: the marks are ignored and the first run succeeds.
  */
 static void compact_zone_skip_bits_until_compaction_restarts(void **state)
 {
@@ -1194,9 +1196,12 @@ static void compact_zone_skip_bits_until_compaction_restarts(void **state)
 		long resident = (long)owner_resident(o);
 		unsigned long rc;
 
+		uint64_t passed = counter(mm, "compact_blocks_passed");
+
 		for (unsigned long i = first; i <= last; i++)
 			mm->pageblock_skip[i] = 1;
 		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+		passed = counter(mm, "compact_blocks_passed") - passed;
 		if (!v6) {
 			assert_int_equal(rc, COMPACT_PARTIAL);
 			assert_true(o->migrated > 0);
@@ -1206,6 +1211,7 @@ static void compact_zone_skip_bits_until_compaction_restarts(void **state)
 		}
 		assert_int_equal(rc, COMPACT_COMPLETE);
 		assert_int_equal(o->migrated, 0);
+		assert_in_range(passed, last - first - 1, last - first + 1);
 		assert_true(largest_free_order(mm, z) < 9);
 		assert_int_equal(z->compact_cached_free_pfn, top_block(mm, z));
 		assert_true(z->compact_blockskip_flush);

@@ -1923,6 +1923,23 @@ static void wl_hugetlb_write_prices_the_pool_pages(void **state)
 }
 
 /*
+ * A 64 MiB x86 board under @kernel with @extra after [scenario] (a
+ * [cost] line, a [compact] step), a fragmented anonymous hold, and a
+ * write of 32 2 MiB pages at 100 ms, run under cma into @r.
+ */
+static void run_fragmented_write(const char *kernel, const char *extra, struct sim_result *r)
+{
+	char ini[768];
+
+	snprintf(ini, sizeof(ini), "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\n"
+		 "kernel = %s\nduration = 200ms\n%s"
+		 "[anon bg]\nrss = 40M\nrate = 100000000\nhold = yes\nfragment = yes\n"
+		 "[hugetlb huge]\nsize = 2M\ncount = 32\nstart = 100ms\n",
+		 kernel, extra);
+	run_ini(ini, "cma", r);
+}
+
+/*
  * Expect (6.12's compact_node, isolate_migratepages_block): a [compact]
  * workload before the background sets the skip bit of every block it
  * scans with nothing to isolate; the hold then fills those blocks, and
@@ -1941,14 +1958,8 @@ static void wl_compact_leaves_skip_bits_direct_compaction_honours(void **state)
 		for (int c = 0; c < 2; c++) {
 			const struct workload_result *h;
 			struct sim_result r;
-			char ini[768];
 
-			snprintf(ini, sizeof(ini), "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\n"
-				 "kernel = %s\nduration = 200ms\n%s"
-				 "[anon bg]\nrss = 40M\nrate = 100000000\nhold = yes\nfragment = yes\n"
-				 "[hugetlb huge]\nsize = 2M\ncount = 32\nstart = 100ms\n",
-				 kernels[k], c ? "[compact quiet]\nstart = 0ms\n" : "");
-			run_ini(ini, "cma", &r);
+			run_fragmented_write(kernels[k], c ? "[compact quiet]\nstart = 0ms\n" : "", &r);
 			if (c)
 				assert_int_equal(workload(&r, "quiet")->ops, 1);
 			h = workload(&r, "huge");
@@ -1967,6 +1978,43 @@ static void wl_compact_leaves_skip_bits_direct_compaction_honours(void **state)
 		else
 			assert_int_equal(got[1], got[0]);
 	}
+}
+
+/*
+ * Expect: a write whose direct compaction passes skip-marked pageblocks
+ * (the 6.12 case above, with [compact quiet]) pays block_pass_ns for each
+ * block its scanners pass: the same run priced at 1000 and at 2000 ns a
+ * block differs by a whole number of microseconds, at least one per
+ * pageblock of the zone for each stall (its SYNC_LIGHT run crosses the
+ * zone from end to end), and nothing else moves.
+ */
+static void wl_hugetlb_write_prices_the_passed_pageblocks(void **state)
+{
+	static const unsigned ns[] = { 1000, 2000 };
+	uint64_t write_ns[2], stalls = 0, got = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		const struct workload_result *h;
+		struct sim_result r;
+		char extra[96];
+
+		snprintf(extra, sizeof(extra), "[cost]\nblock_pass_ns = %u\n[compact quiet]\nstart = 0ms\n", ns[i]);
+		run_fragmented_write("6.12", extra, &r);
+		h = workload(&r, "huge");
+		write_ns[i] = h->hugetlb.write_ns;
+		if (i) {
+			assert_int_equal(h->hugetlb.vmstat[HV_COMPACT_STALL], stalls);
+			assert_int_equal(h->hugetlb.got, got);
+		}
+		stalls = h->hugetlb.vmstat[HV_COMPACT_STALL];
+		got = h->hugetlb.got;
+		sim_result_free(&r);
+	}
+	assert_true(stalls > 0);
+	assert_true(write_ns[1] > write_ns[0]);
+	assert_int_equal((write_ns[1] - write_ns[0]) % 1000, 0);
+	/* 48 MiB of ZONE_DMA32 above 16 MiB: 24 pageblocks of 2 MiB */
+	assert_true((write_ns[1] - write_ns[0]) / 1000 >= stalls * 22);
 }
 
 /* Expect: the hugetlb and anon hold keys' errors name the section and what is accepted. */
@@ -2011,6 +2059,7 @@ int main(void)
 		cmocka_unit_test(wl_hugetlb_and_hold_keys_refused),
 		cmocka_unit_test(wl_hugetlb_write_prices_the_pool_pages),
 		cmocka_unit_test(wl_compact_leaves_skip_bits_direct_compaction_honours),
+		cmocka_unit_test(wl_hugetlb_write_prices_the_passed_pageblocks),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),

@@ -625,12 +625,12 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		unsigned long isolated = 0, nr_scanned = 0, nr_stepped = 0;
 		unsigned long block_end = min_ul(pfn + nr, zone_end);
 
-		if (!pfn_valid(mm, pfn) ||
-		    page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx)
-			continue;
 		/* checked unlocked first, to keep zone->lock for the blocks worth it */
-		if (!suitable_migration_target(mm, pfn) || !isolation_suitable(cc, pfn))
+		if (!pfn_valid(mm, pfn) || page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx ||
+		    !suitable_migration_target(mm, pfn) || !isolation_suitable(cc, pfn)) {
+			count_vm_event(mm, COMPACT_BLOCKS_PASSED);
 			continue;
+		}
 		spin_lock(&zone->lock);
 		if (suitable_migration_target(mm, pfn))
 			isolated = isolate_freepages_block(zone, &start, block_end, &cc->freepages, false,
@@ -933,6 +933,7 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	if (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn) {
 		cc->block_isolated = 0;
 		if (!fast_found && !isolation_suitable(cc, low_pfn)) {
+			count_vm_event(mm, COMPACT_BLOCKS_PASSED);
 			cc->migrate_pfn = end_pfn;
 			return ISOLATE_NONE;
 		}

@@ -45,6 +45,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"console_chars",
 	"contig_reclaim_clean", "contig_reclaim_unmapped_ptes",
 	"compact_scan_stepped",
+	"compact_blocks_passed",
 };
 
 unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items)

@@ -118,6 +118,12 @@ enum vm_event_item {
 	 * its scanning.
 	 */
 	COMPACT_SCAN_STEPPED,
+	/*
+	 * No kernel's: pageblocks compaction's scanners passed without
+	 * looking at their pages (skip bit set, not a target, another zone),
+	 * which the cost model prices per block.
+	 */
+	COMPACT_BLOCKS_PASSED,
 	NR_VM_EVENT_ITEMS
 };
 

@@ -57,6 +57,14 @@
  * slope of 2021 ns a page over 1 to 2927 pages, per base page.
  */
 #define HUGETLB_X86_PAGE_NS	3.95
+/*
+ * What compaction's scanners pay per pageblock they pass without looking
+ * at its pages (skip bit set, not a target): the runs of 6.18.44-fc-v1252's
+ * fragmented writes under perf (bench/kernel/results/6.18.44-fc-v1252-vm-
+ * 20261204-fragmented-traced.txt) that crossed the Normal zone with no
+ * event between their begin and end, 908 us over 41,344 pageblocks.
+ */
+#define BLOCK_PASS_X86_NS	22
 /* ARM: the profiles' ratio of CPU time per page of bookkeeping (600/1200 over 400/3300) */
 #define ARM_PER_X86		4.1
 /* the Cortex-A9 broadcasts TLB maintenance in hardware: a DSB's wait, not an IPI */
@@ -85,6 +93,7 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_HOST_FAULT_US] = "host_fault_us",
 	[COST_FGRAPH_CALL_CYCLES] = "fgraph_call_cycles",
 	[COST_HUGETLB_PAGE_NS] = "hugetlb_page_ns",
+	[COST_BLOCK_PASS_NS] = "block_pass_ns",
 };
 
 static const struct cost_model profiles[] = {
@@ -114,6 +123,7 @@ static const struct cost_model profiles[] = {
 		/* bench/kernel/results/ftrace-icount-*.txt: instructions per call, one a cycle */
 		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
 		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS,
+		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -142,6 +152,7 @@ static const struct cost_model profiles[] = {
 		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
 		/* x86's measured cost scaled as migrate_us is */
 		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS * ARM_PER_X86,
+		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS * ARM_PER_X86,
 	} },
 };
 
@@ -370,7 +381,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  migration_overhead_ns(m, w) + dropped_ns(m, w) +
 			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
 			  (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]) +
-			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]);
+			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]) +
+			  (uint64_t)((double)w->blocks_passed * m->v[COST_BLOCK_PASS_NS]);
 
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       (w->no_preempt ? nosched_ns(m, w) : 0) +
@@ -381,7 +393,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 /* Which work a counter measures. */
 enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
        W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, W_DROPPED, W_DROPPED_PTES, W_STEPPED,
-       NR_W };
+       W_BLOCKS_PASSED, NR_W };
 
 #define PER_ZONE(event, w) \
 	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
@@ -413,6 +425,8 @@ static const struct { const char *name; int work; } counters[] = {
 	{ "contig_reclaim_unmapped_ptes", W_DROPPED_PTES },
 	/* the library's: scanner counts of pfns never looked at, taken off W_SCANNED */
 	{ "compact_scan_stepped", W_STEPPED },
+	/* the library's: pageblocks compaction's scanners passed without scanning them */
+	{ "compact_blocks_passed", W_BLOCKS_PASSED },
 };
 
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
@@ -446,6 +460,7 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
 	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
 	w->fresh_frames += now.v[W_FRESH] - before->v[W_FRESH];
+	w->blocks_passed += now.v[W_BLOCKS_PASSED] - before->v[W_BLOCKS_PASSED];
 	w->console_chars += now.v[W_CONSOLE] - before->v[W_CONSOLE];
 	w->dropped += now.v[W_DROPPED] - before->v[W_DROPPED];
 	w->dropped_ptes += now.v[W_DROPPED_PTES] - before->v[W_DROPPED_PTES];

@@ -41,6 +41,7 @@ enum cost_field {
 	/* ftrace: the source's instrument */
 	COST_FGRAPH_CALL_CYCLES,	/* function_graph's entry and return hooks, per kernel call */
 	COST_HUGETLB_PAGE_NS,	/* per base page of a huge page the pool takes: tails, accounting */
+	COST_BLOCK_PASS_NS,	/* per pageblock compaction's scanners pass without scanning it */
 	NR_COST_FIELDS
 };
 
@@ -66,6 +67,7 @@ enum cost_fgraph {
 struct cost_work {
 	uint64_t migrated;		/* pages copied */
 	uint64_t scanned;		/* pages scanned */
+	uint64_t blocks_passed;		/* pageblocks compaction's scanners passed unscanned */
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */
 	uint64_t reclaimed;		/* of those, pages direct reclaim freed */
 	uint64_t zeroed_bytes;
