@@ -197,8 +197,9 @@ void owner_destroy(struct fake_owner *o)
 
 /* ---- owners under threads and under callback fault injection ---- */
 
-struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed,
-				 const struct cma_owner_ops *ops)
+/* Slot @idx faulted in at @pfn, or anywhere @gfp allows when @pfn is -1ul. */
+static struct cma_page *owner_fault_where(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp,
+					  unsigned long pfn, uint64_t seed, const struct cma_owner_ops *ops)
 {
 	struct cma_page *page;
 	bool resident;
@@ -212,7 +213,8 @@ struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t g
 		return NULL;
 	if (!ops)
 		ops = o->anon ? &fake_anon_ops : &fake_file_ops;
-	page = cma_alloc_movable(o->mm, gfp, 0, ops, o, idx);
+	page = pfn == -1ul ? cma_alloc_movable(o->mm, gfp, 0, ops, o, idx)
+			   : cma_alloc_movable_at(o->mm, pfn, 0, ops, o, idx);
 	if (!page)
 		return NULL;
 	/*
@@ -230,6 +232,17 @@ struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t g
 	pthread_mutex_unlock(&o->lock);
 	cma_page_put(o->mm, page);
 	return page;
+}
+
+struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed,
+				 const struct cma_owner_ops *ops)
+{
+	return owner_fault_where(o, idx, gfp, -1ul, seed, ops);
+}
+
+struct cma_page *owner_fault_at(struct fake_owner *o, uint64_t idx, unsigned long pfn, uint64_t seed)
+{
+	return owner_fault_where(o, idx, 0, pfn, seed, NULL);
 }
 
 struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed)

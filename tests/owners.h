@@ -70,6 +70,8 @@ uint64_t page_checksum(struct cma_mm *mm, struct cma_page *page);
  */
 struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed,
 				 const struct cma_owner_ops *ops);
+/* owner_fault() of the free page at @pfn (cma_alloc_movable_at), with the owner's default ops. */
+struct cma_page *owner_fault_at(struct fake_owner *o, uint64_t idx, unsigned long pfn, uint64_t seed);
 /*
  * A pin that may race migration: a tryget on slot @idx's page under the
  * owner's lock, so that the page is the slot's own. NULL when the slot is

@@ -40,6 +40,7 @@ static void compact_control_init(struct compact_control *cc, struct zone *zone, 
 	cc->sync = sync;
 	cc->zone = zone;
 	cc->migratetype = MIGRATE_MOVABLE;
+	cc->gfp_mask = CMA_GFP_KERNEL;	/* as compact_node's */
 }
 
 /* The largest order with a free block in @z's buddy lists, or -1. */
@@ -867,6 +868,50 @@ static void isolate_migratepages_range_skips_mlocked(void **state)
 	assert_int_equal(global_page_state(mm, NR_UNEVICTABLE), 0);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect ("mm, compaction: allow compaction for GFP_NOFS requests", 4.10):
+ * a compaction run whose gfp mask lacks __GFP_FS isolates the anonymous
+ * pages and leaves the file pages (they have a mapping); with __GFP_FS it
+ * takes both; v3.5 takes both whatever the mask. Direct compaction of a
+ * GFP_NOFS request runs from 4.10 on (a fresh zone: it would succeed
+ * now), where v3.5 skips it; a GFP_NOIO one is skipped by both.
+ */
+static void isolate_migratepages_range_nofs_anon_only(void **state)
+{
+	static const char *const nofs_kernels[] = { "3.5", "4.10", "6.12" };
+
+	for (size_t k = 0; k < 3; k++) {
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+					    .kernel = nofs_kernels[k]);
+		struct zone *z = normal(mm);
+		struct fake_owner *anon = owner_create(mm, true, 4), *file = owner_create(mm, false, 4);
+		bool v410 = k > 0;
+		struct compact_control cc;
+
+		assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOFS, 3, true, ZONE_NORMAL,
+						      MIGRATE_MOVABLE), v410 ? COMPACT_PARTIAL : COMPACT_SKIPPED);
+		assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, true, ZONE_NORMAL,
+						      MIGRATE_MOVABLE), COMPACT_SKIPPED);
+		owner_fault_range(anon, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
+		owner_fault_range(file, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
+		lru_add_drain_all(mm);
+		for (int fs = 0; fs < 2; fs++) {
+			compact_control_init(&cc, z, -1, true);
+			cc.gfp_mask = fs ? CMA_GFP_KERNEL : CMA_GFP_NOFS;
+			isolate_migratepages_range(z, &cc, z->zone_start_pfn,
+						   z->zone_start_pfn + z->spanned_pages);
+			assert_int_equal(cc.nr_migratepages, fs || !v410 ? 8 : 4);
+			for (uint64_t i = 0; i < 4 && !fs && v410; i++)
+				assert_false(page_test(file->slots[i].page, PG_isolated));
+			put_back(mm, &cc);
+			assert_verify(mm);
+		}
+		owner_destroy(anon);
+		owner_destroy(file);
+		cma_mm_destroy(mm);
+	}
 }
 
 /*
@@ -1968,6 +2013,7 @@ int main(void)
 		cmocka_unit_test(isolate_freepages_range_watermark_refusal),
 		cmocka_unit_test(isolate_migratepages_range_takes_lru_pages_in_batches),
 		cmocka_unit_test(isolate_migratepages_range_async_skips),
+		cmocka_unit_test(isolate_migratepages_range_nofs_anon_only),
 		cmocka_unit_test(isolate_migratepages_range_skips_mlocked),
 		cmocka_unit_test(isolate_migratepages_range_isolates_pinned_page),
 		cmocka_unit_test(isolate_migratepages_range_too_many_isolated),

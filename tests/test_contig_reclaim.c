@@ -11,6 +11,7 @@
 
 #include "helpers.h"
 #include "owners.h"
+#include "mm/cma.h"
 
 static const char *const kernels[] = { "3.5", "3.7", "3.8", "4.14", "6.12" };
 #define for_each_kernel(k) \
@@ -203,12 +204,103 @@ static void alloc_contig_range_migrates_clean_page_owner_keeps(void **state)
 	}
 }
 
+/* Released in 4.10 ("mm, compaction: allow compaction for GFP_NOFS requests"): the last two kernels. */
+static bool nofs_anon_only(const char *const *k)
+{
+	return k - kernels >= 3;
+}
+
+/*
+ * Expect (isolate_migratepages_block's "only allow to migrate anonymous
+ * pages in GFP_NOFS context", 4.10 on): alloc_contig_range asked with
+ * GFP_NOIO over a clean file page leaves it where it is, bytes and all,
+ * and the range is busy; over an anonymous page it migrates it; with
+ * GFP_KERNEL it takes the file page's range too. v3.5's compaction has no
+ * gfp mask and moves both.
+ */
+static void alloc_contig_range_nofs_leaves_page_cache(void **state)
+{
+	for_each_kernel(k) {
+		struct cma_mm *mm = test_mm(.kernel = *k);
+		struct fake_owner *file = owner_create(mm, false, 1), *anon = owner_create(mm, true, 1);
+		unsigned long fpfn = fault_on_lru(file, 0, 70, &fake_file_ops);
+		unsigned long apfn = fault_on_lru(anon, 0, 71, &fake_anon_ops);
+		struct cma_page *old = file->slots[0].page;
+		bool left = nofs_anon_only(k);
+
+		pthread_mutex_lock(&mm->cma_mutex);
+		assert_int_equal(alloc_contig_range(mm, fpfn, fpfn + 1, MIGRATE_MOVABLE, CMA_GFP_NOIO),
+				 left ? -EBUSY : 0);
+		assert_int_equal(alloc_contig_range(mm, apfn, apfn + 1, MIGRATE_MOVABLE, CMA_GFP_NOIO), 0);
+		pthread_mutex_unlock(&mm->cma_mutex);
+		assert_verify(mm);
+		assert_int_equal(anon->migrated, 1);
+		assert_int_equal(owner_check(anon), 1);
+		if (left) {
+			assert_ptr_equal(file->slots[0].page, old);
+			assert_int_equal(file->migrated + file->reclaimed, 0);
+			assert_int_equal(owner_check(file), 1);
+			assert_int_equal(cma_alloc_contig_range(mm, fpfn, fpfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		}
+		assert_ptr_not_equal(file->slots[0].page, old);
+		assert_int_equal(counter(mm, "nr_isolated_file") + counter(mm, "nr_isolated_anon"), 0);
+		assert_verify(mm);
+		cma_free_contig_range(mm, fpfn, 1);
+		cma_free_contig_range(mm, apfn, 1);
+		owner_destroy(file);
+		owner_destroy(anon);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (dma_alloc_from_contiguous and cma_alloc passing the caller's
+ * gfp down, 4.11 to 4.18; GFP_KERNEL before and after): a GFP_NOIO
+ * cma_alloc of one page whose first candidate holds page cache takes the
+ * next one under 4.14, the page cache staying, and takes the first under
+ * every other kernel (3.5 to 3.8 move any page, 6.12 compacts as
+ * GFP_KERNEL whatever the caller asked); under 4.14 a GFP_KERNEL one
+ * takes the first too. A page cache page taken is dropped (3.8 on) or
+ * migrated, its bytes intact.
+ */
+static void cma_alloc_gfp_reaches_compaction_411_to_418(void **state)
+{
+	static const cma_gfp_t gfps[] = { CMA_GFP_NOIO, CMA_GFP_KERNEL };
+
+	for_each_kernel(k) {
+		for (size_t g = 0; g < 2; g++) {
+			struct cma_mm *mm = test_mm(.kernel = *k, .cmdline = "cma=4M");
+			struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+			struct fake_owner *file = owner_create(mm, false, 1);
+			struct cma_page *old, *got;
+			bool skipped = !strcmp(*k, "4.14") && gfps[g] == CMA_GFP_NOIO;
+
+			assert_non_null(cma);
+			old = owner_fault_at(file, 0, cma->base_pfn, 80);
+			assert_non_null(old);
+			lru_add_drain_all(mm);
+			got = cma_alloc(mm, cma, 1, 0, gfps[g]);
+			assert_non_null(got);
+			assert_int_equal(cma_page_to_pfn(mm, got), cma->base_pfn + skipped);
+			assert_int_equal(file->slots[0].page == old, skipped);
+			/* taken, the clean page is dropped from 3.8 on, migrated before */
+			assert_int_equal(owner_check(file), skipped || !drops_clean(k));
+			assert_verify(mm);
+			assert_true(cma_release(mm, cma, got, 1));
+			owner_destroy(file);
+			cma_mm_destroy(mm);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(alloc_contig_range_drops_clean_file_pages),
 		cmocka_unit_test(alloc_contig_range_migrates_dirty_and_writeback),
 		cmocka_unit_test(alloc_contig_range_migrates_clean_page_owner_keeps),
+		cmocka_unit_test(alloc_contig_range_nofs_leaves_page_cache),
+		cmocka_unit_test(cma_alloc_gfp_reaches_compaction_411_to_418),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

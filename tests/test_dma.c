@@ -543,12 +543,16 @@ struct pool_worker {
 	bool corrupt;
 };
 
-/* Atomic buffers of 1..4 pages, each stamped with its owner's id, checked, freed. */
+/*
+ * Atomic buffers of 1..4 pages, each stamped with its owner's id, checked,
+ * freed: 2000 tries, more while none has succeeded (a thread the others
+ * keep out of the 8-page pool on a loaded machine is refused, not broken).
+ */
 static void *pool_worker(void *arg)
 {
 	struct pool_worker *w = arg;
 
-	for (unsigned i = 0; i < 2000; i++) {
+	for (unsigned i = 0; i < 2000 || (!w->done && i < 1000000); i++) {
 		size_t size = 4096u * (1 + (i + w->id) % 4);
 		cma_phys_t h;
 		unsigned char *va;

@@ -2017,6 +2017,55 @@ static void wl_hugetlb_write_prices_the_passed_pageblocks(void **state)
 	assert_true((write_ns[1] - write_ns[0]) / 1000 >= stalls * 22);
 }
 
+/*
+ * Expect (cma_alloc's gfp, 4.11 to 4.18; compaction without __GFP_FS,
+ * 4.10 on): a device whose driver asks GFP_NOIO, its one-page requests
+ * meeting the page cache a reader spilled into the area, walks past the
+ * cached pages it may not move under 4.14, so its requests grow slower
+ * than the same device's with GFP_KERNEL; under 3.5 and 6.12 the flag
+ * changes nothing. gfp = GFP_ATOMIC, and gfp with atomic = yes, are refused.
+ */
+static void wl_device_gfp_noio_leaves_page_cache_under_414(void **state)
+{
+	static const char *const kernels[] = { "4.14", "6.12", "3.5" };
+	static const char *const gfps[] = { "GFP_NOIO", "GFP_KERNEL" };
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	char ini[512], err[512];
+
+	for (size_t k = 0; k < 3; k++) {
+		uint64_t max[2], mean[2];
+
+		for (size_t g = 0; g < 2; g++) {
+			struct sim_result r;
+
+			snprintf(ini, sizeof(ini), BOARD_64M "kernel = %s\nduration = 3s\n"
+				 "[pagecache files]\nfile = 256M\nrate = 20000\n"
+				 "[device d]\nsize = 4K\nperiod = 100ms\nsession = 50ms\ngap = 50ms\ngfp = %s\n",
+				 kernels[k], gfps[g]);
+			run_ini(ini, "cma", &r);
+			assert_true(the_device(&r)->successes > 20);
+			max[g] = the_device(&r)->lat.max;
+			mean[g] = the_device(&r)->lat.mean;
+			sim_result_free(&r);
+		}
+		if (k == 0) {
+			assert_true(max[0] > 5 * max[1]);
+		} else {
+			assert_int_equal(max[0], max[1]);
+			assert_int_equal(mean[0], mean[1]);
+		}
+	}
+	assert_non_null(sc);
+	snprintf(ini, sizeof(ini), BOARD_64M "duration = 1s\n[device d]\nsize = 4K\nperiod = 1s\ngfp = GFP_ATOMIC\n");
+	assert_int_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "gfp = GFP_ATOMIC: accepted GFP_KERNEL, GFP_NOFS, GFP_NOIO"));
+	snprintf(ini, sizeof(ini), BOARD_64M "duration = 1s\n[device d]\nsize = 4K\nperiod = 1s\natomic = yes\n"
+		 "gfp = GFP_NOIO\n");
+	assert_int_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "atomic = yes is GFP_ATOMIC"));
+	free(sc);
+}
+
 /* Expect: the hugetlb and anon hold keys' errors name the section and what is accepted. */
 static void wl_hugetlb_and_hold_keys_refused(void **state)
 {
@@ -2060,6 +2109,7 @@ int main(void)
 		cmocka_unit_test(wl_hugetlb_write_prices_the_pool_pages),
 		cmocka_unit_test(wl_compact_leaves_skip_bits_direct_compaction_honours),
 		cmocka_unit_test(wl_hugetlb_write_prices_the_passed_pageblocks),
+		cmocka_unit_test(wl_device_gfp_noio_leaves_page_cache_under_414),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),

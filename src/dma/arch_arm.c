@@ -109,7 +109,8 @@ static void arm_postcore_initcall(struct cma_mm *mm)
 	if (!mm->cma->params.enabled)
 		return;			/* !IS_ENABLED(CONFIG_CMA): no pool, no message */
 	if (count)
-		page = dma_alloc_from_contiguous(mm, NULL, count, dma_get_order(mm, ds->pool_size));
+		page = dma_alloc_from_contiguous(mm, NULL, count, dma_get_order(mm, ds->pool_size),
+						 CMA_GFP_KERNEL);
 	if (page) {
 		pool->bitmap = calloc(BITS_TO_LONGS(count), sizeof(unsigned long));
 		if (!pool->bitmap) {
@@ -227,7 +228,7 @@ static int arm_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, siz
 		}
 		page = dma_pool_alloc(mm, count, order);
 	} else {
-		page = dma_alloc_from_contiguous(mm, dev, count, order);
+		page = dma_alloc_from_contiguous(mm, dev, count, order, gfp);
 		if (page)
 			dma_clear_buffer(mm, page, count);
 	}

@@ -109,7 +109,7 @@ static int x86_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, siz
 again:
 	page = NULL;
 	if (!(gfp & CMA_GFP_ATOMIC))
-		page = dma_alloc_from_contiguous(mm, dev, count, order);
+		page = dma_alloc_from_contiguous(mm, dev, count, order, gfp);
 	from_cma = page != NULL;
 	if (from_cma)
 		dma_clear_buffer(mm, page, count);

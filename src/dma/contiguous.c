@@ -150,14 +150,15 @@ int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64
 /*
  * dma_alloc_from_contiguous: from the device's area, or else the default
  * one, the alignment clamped to CONFIG_CMA_ALIGNMENT (in both kernels).
- * 6.12's no_warn is false here: its callers pass __GFP_NOWARN, ours have none.
+ * @gfp is the caller's (4.11-4.18 pass it down to alloc_contig_range:
+ * kernel.contig_gfp); 6.12's no_warn is false here, as v3.5 has none.
  */
 struct cma_page *dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
-					   unsigned long count, unsigned int align)
+					   unsigned long count, unsigned int align, cma_gfp_t gfp)
 {
 	if (align > mm->cma->params.alignment)
 		align = (unsigned)mm->cma->params.alignment;
-	return cma_alloc(mm, dev_get_cma_area(mm, dev), count, align, false);
+	return cma_alloc(mm, dev_get_cma_area(mm, dev), count, align, gfp & ~CMA_GFP_NOWARN);
 }
 
 /* dma_release_from_contiguous: false, changing nothing, for pages not the area's. */
@@ -176,10 +177,10 @@ struct cma_page *dma_alloc_contiguous(struct cma_mm *mm, struct cma_device *dev,
 	if (!(gfp & CMA_GFP_WAIT))
 		return NULL;
 	if (dev && dev->cma_area)
-		return cma_alloc(mm, dev->cma_area, count, align, gfp & CMA_GFP_NOWARN);
+		return cma_alloc(mm, dev->cma_area, count, align, gfp);
 	if (size <= mm->page_size)
 		return NULL;
-	return cma_alloc(mm, dma_state(mm)->default_area, count, align, gfp & CMA_GFP_NOWARN);
+	return cma_alloc(mm, dma_state(mm)->default_area, count, align, gfp);
 }
 
 void dma_free_contiguous(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,
@@ -196,7 +197,7 @@ struct cma_page *cma_dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_dev
 {
 	if (mm_require_phase(mm, MM_BOOTED, "dma_alloc_from_contiguous") || count <= 0)
 		return NULL;
-	return dma_alloc_from_contiguous(mm, dev, (unsigned long)count, align);
+	return dma_alloc_from_contiguous(mm, dev, (unsigned long)count, align, CMA_GFP_KERNEL);
 }
 
 bool cma_dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,

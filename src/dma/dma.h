@@ -114,7 +114,7 @@ void dev_set_cma_area(struct cma_mm *mm, struct cma_device *dev, struct cma *cma
 struct cma *dev_get_cma_area(struct cma_mm *mm, struct cma_device *dev);
 void dma_devices_free(struct cma_mm *mm);
 struct cma_page *dma_alloc_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
-					   unsigned long count, unsigned int align);
+					   unsigned long count, unsigned int align, cma_gfp_t gfp);
 bool dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 				 struct cma_page *pages, unsigned long count);
 /*

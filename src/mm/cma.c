@@ -608,13 +608,17 @@ static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
  * cma_alloc: first fit in the bitmap at 2^@align pages (in bits of the
  * area's order_per_bit, offset by the base's misalignment), a busy range
  * retried at the next aligned candidate past it. Under cma_generic a
- * failure says so unless @no_warn (6.12's __cma_alloc message, then
- * cma_debug_show_areas); v3.5 says nothing.
+ * failure says so unless @gfp has __GFP_NOWARN (6.12's __cma_alloc
+ * message, then cma_debug_show_areas); v3.5 says nothing. From 4.11 to
+ * 4.18 (kernel.contig_gfp) @gfp is the one alloc_contig_range compacts
+ * with; before and after, GFP_KERNEL.
  */
 struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align,
-			   bool no_warn)
+			   cma_gfp_t gfp)
 {
 	unsigned long mask, offset, maxno, bits, pfn = -1ul, pageno, start = 0;
+	bool no_warn = gfp & CMA_GFP_NOWARN;
+	cma_gfp_t contig_gfp = mm->kernel.contig_gfp && !mm->kernel.cma_alloc_no_warn ? gfp : CMA_GFP_KERNEL;
 	int ret = -ENOMEM;
 
 	if (!cma || !cma->count || !cma->bitmap || !count)
@@ -636,7 +640,7 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 			break;
 		}
 		pfn = cma->base_pfn + (pageno << cma->order_per_bit);
-		ret = alloc_contig_range(mm, pfn, pfn + count, MIGRATE_CMA);
+		ret = alloc_contig_range(mm, pfn, pfn + count, MIGRATE_CMA, contig_gfp);
 		if (!ret) {
 			bitmap_set(cma->bitmap, pageno, bits);
 			break;
@@ -855,7 +859,7 @@ struct cma_page *cma_area_alloc(struct cma_mm *mm, struct cma *cma, unsigned lon
 		mm_pr_err(mm, "cma_alloc: align %u refused\n", align);
 		return NULL;
 	}
-	return cma_alloc(mm, cma, count, align, no_warn);
+	return cma_alloc(mm, cma, count, align, CMA_GFP_KERNEL | (no_warn ? CMA_GFP_NOWARN : 0));
 }
 
 bool cma_area_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages,

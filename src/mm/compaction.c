@@ -724,6 +724,12 @@ static bool throttle_isolation(struct zone *zone, bool sync)
 	return false;
 }
 
+/* page_mapping: a file page's, or a swap cache page's; an anonymous page has none */
+static bool page_has_mapping(uint32_t flags)
+{
+	return !(flags & PG_swapbacked) || (flags & PG_swapcache);
+}
+
 /*
  * 6.12's isolate_migratepages_block leaves an anonymous page (no mapping:
  * not in the swap cache) with references beyond its mappings alone, as
@@ -732,7 +738,13 @@ static bool throttle_isolation(struct zone *zone, bool sync)
  */
 static bool anon_page_pinned(const struct cma_page *page, uint32_t flags)
 {
-	return (flags & PG_swapbacked) && !(flags & PG_swapcache) && page_count(page) > 1;
+	return !page_has_mapping(flags) && page_count(page) > 1;
+}
+
+/* kernel.compact_nofs (4.10): a run that may not enter the file system moves anonymous pages only */
+static bool nofs_leaves(const struct cma_mm *mm, const struct compact_control *cc, uint32_t flags)
+{
+	return mm->kernel.compact_nofs && !(cc->gfp_mask & CMA_GFP_FS) && page_has_mapping(flags);
 }
 
 /**
@@ -789,7 +801,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		/* async does not wait for writeback, so a page under it would only fail */
 		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
 		    (mm->kernel.longterm_migrate && anon_page_pinned(page, flags)) ||
-		    isolate_lru_page(mm, page))
+		    nofs_leaves(mm, cc, flags) || isolate_lru_page(mm, page))
 			continue;
 		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
 		page_list_add(mm, &cc->migratepages, page);
@@ -1166,7 +1178,7 @@ void compact_pgdat(struct cma_mm *mm, unsigned order)
 	struct zone *zone;
 
 	for_each_populated_zone(mm, zone) {
-		struct compact_control cc = { .order = (int)order, .zone = zone };
+		struct compact_control cc = { .order = (int)order, .zone = zone, .gfp_mask = CMA_GFP_KERNEL };
 
 		page_list_init(&cc.freepages);
 		page_list_init(&cc.migratepages);
@@ -1283,13 +1295,15 @@ void compaction_defer_reset(struct zone *zone, int order, bool alloc_success)
 		__atomic_store_n(&zone->compact_order_failed, order + 1, __ATOMIC_RELAXED);
 }
 
-static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync)
+static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync,
+			      cma_gfp_t gfp)
 {
 	struct compact_control cc = {
 		.order = (int)order,
 		.migratetype = migratetype,
 		.sync = sync,
 		.zone = zone,
+		.gfp_mask = gfp,
 	};
 
 	cc.direct = true;
@@ -1304,13 +1318,14 @@ static int compact_zone_order(struct zone *zone, unsigned order, int migratetype
  * free ends the deferral; a sync run whose scanners met defers it.
  * Returns the run's result, or DEFERRED.
  */
-static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype, bool sync)
+static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype, bool sync,
+			     cma_gfp_t gfp)
 {
 	int status;
 
 	if (compaction_deferred(zone, (int)order))
 		return COMPACT_DEFERRED;
-	status = compact_zone_order(zone, order, migratetype, sync);
+	status = compact_zone_order(zone, order, migratetype, sync, gfp);
 	if (status == COMPACT_PARTIAL)
 		compaction_defer_reset(zone, (int)order, false);
 	else if (sync && status == COMPACT_COMPLETE)
@@ -1323,7 +1338,8 @@ static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype,
  * (the kernel's try_to_compact_pages).
  *
  * Only for order > 0 and requests that may do I/O and enter the file
- * system; in v3.5 those count one compact_stall here (kernel.compact_priority:
+ * system (kernel.compact_nofs: that may do I/O; one that may not enter
+ * the file system moves anonymous pages only); in v3.5 those count one compact_stall here (kernel.compact_priority:
  * the caller counts it, when the result is not SKIPPED). Compacts each
  * populated zone from @high_zoneidx down, stopping at the first where the
  * allocation would now pass the low watermark. Returns the best
@@ -1335,7 +1351,7 @@ unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 {
 	int rc = COMPACT_SKIPPED;
 
-	if (!order || !(gfp & CMA_GFP_FS) || !(gfp & CMA_GFP_IO))
+	if (!order || !(gfp & CMA_GFP_IO) || (!(gfp & CMA_GFP_FS) && !mm->kernel.compact_nofs))
 		return rc;
 	VM_BUG_ON(order >= mm->max_order);
 	if (!mm->kernel.compact_priority)
@@ -1347,9 +1363,9 @@ unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 		if (!zone->present_pages)
 			continue;
 		if (mm->kernel.compact_priority)
-			status = compact_zone_prio(zone, order, migratetype, sync);
+			status = compact_zone_prio(zone, order, migratetype, sync, gfp);
 		else
-			status = compact_zone_order(zone, order, migratetype, sync);
+			status = compact_zone_order(zone, order, migratetype, sync, gfp);
 		if (status > rc)
 			rc = status;
 		if (status == COMPACT_DEFERRED)
@@ -1382,6 +1398,7 @@ int cma_compact_memory(struct cma_mm *mm)
 			.sync = true,
 			.zone = zone,
 			.ignore_skip_hint = true,	/* 6.12's compact_node */
+			.gfp_mask = CMA_GFP_KERNEL,
 		};
 
 		page_list_init(&cc.freepages);

@@ -61,13 +61,17 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
  * seen), migrate_pages with MR_CONTIG_RANGE, -ENOMEM ending it at once.
  * Under contig_reclaim_clean (3.8), each try first frees the batch's clean
  * file pages (reclaim_clean_pages_from_list) and migrates only the rest.
+ * Under compact_nofs (4.10) a @gfp without __GFP_FS isolates no page with
+ * a mapping: its page cache stays where it is, and the range is busy.
  */
-static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end)
+static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end,
+					cma_gfp_t gfp)
 {
 	struct compact_control cc = {
 		.order = -1,
 		.zone = page_zone(mm, pfn_to_page(mm, start)),
 		.sync = true,
+		.gfp_mask = gfp,
 	};
 	bool v6 = mm->kernel.contig_v6;
 	unsigned long pfn = start, isolated, reclaimed;
@@ -260,7 +264,7 @@ static unsigned long find_large_buddy(struct cma_mm *mm, unsigned long start)
  * cannot use them, so there is nothing to make safe.
  */
 static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigned long end,
-				 int migratetype)
+				 int migratetype, cma_gfp_t gfp)
 {
 	struct zone *zone = page_zone(mm, pfn_to_page(mm, start));
 	unsigned long astart, aend, outer_start;
@@ -271,7 +275,7 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	if (ret)
 		return ret;
 	drain_all_pages(mm, zone);
-	ret = __alloc_contig_migrate_range(mm, start, end);
+	ret = __alloc_contig_migrate_range(mm, start, end, gfp);
 	if (ret && ret != -EBUSY)
 		goto done;
 	/*
@@ -294,7 +298,7 @@ done:
 
 /* alloc_contig_range of v3.5 (the seeds), with the 3.8 and 4.5 switches of the releases between. */
 static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsigned long end,
-				  int migratetype)
+				  int migratetype, cma_gfp_t gfp)
 {
 	unsigned long astart = pfn_max_align_down(mm, start), aend = pfn_max_align_up(mm, end);
 	struct zone *zone = page_zone(mm, pfn_to_page(mm, start));
@@ -304,7 +308,7 @@ static int alloc_contig_range_v35(struct cma_mm *mm, unsigned long start, unsign
 	ret = start_isolate_page_range(mm, astart, aend, migratetype);
 	if (ret)
 		return ret;
-	ret = __alloc_contig_migrate_range(mm, start, end);
+	ret = __alloc_contig_migrate_range(mm, start, end, gfp);
 	/*
 	 * contig_busy_test (4.5): a busy page is test_pages_isolated's to
 	 * find and report, from the start of the free block holding @start
@@ -338,11 +342,13 @@ done:
 	return ret;
 }
 
-int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype)
+/* @gfp: what compaction may touch (kernel.compact_nofs); v3.5 has none and moves every page */
+int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype,
+		       cma_gfp_t gfp)
 {
 	if (mm->kernel.contig_v6)
-		return alloc_contig_range_v6(mm, start, end, migratetype);
-	return alloc_contig_range_v35(mm, start, end, migratetype);
+		return alloc_contig_range_v6(mm, start, end, migratetype, gfp);
+	return alloc_contig_range_v35(mm, start, end, migratetype, gfp);
 }
 
 /*
@@ -407,7 +413,7 @@ int cma_alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long
 	pthread_mutex_lock(&mm->cma_mutex);
 	ret = check_contig_range(mm, start, end, migratetype);
 	if (!ret)
-		ret = alloc_contig_range(mm, start, end, migratetype);
+		ret = alloc_contig_range(mm, start, end, migratetype, CMA_GFP_KERNEL);
 	pthread_mutex_unlock(&mm->cma_mutex);
 	return ret;
 }
@@ -477,7 +483,7 @@ static int alloc_contig_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t gfp
 				continue;
 			/* alloc_contig_range takes the zone lock itself */
 			spin_unlock(&zone->lock);
-			if (!alloc_contig_range(mm, pfn, pfn + nr, MIGRATE_MOVABLE)) {
+			if (!alloc_contig_range(mm, pfn, pfn + nr, MIGRATE_MOVABLE, gfp)) {
 				*first = pfn;
 				return 0;
 			}

@@ -420,6 +420,7 @@ struct compact_control {
 	bool sync;
 	int order;			/* -1: compact the whole zone */
 	int migratetype;
+	cma_gfp_t gfp_mask;		/* kernel.compact_nofs: without __GFP_FS, anonymous pages only */
 	struct zone *zone;
 	/* 6.12 (kernel.compact_skip_hint): scan blocks whatever their skip bit (compact_memory) */
 	bool ignore_skip_hint;
@@ -480,10 +481,11 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 
 /* ---- contig.c, cma.c (the types are in mm/cma.h) ---- */
 
-int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype);
+int alloc_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end, int migratetype,
+		       cma_gfp_t gfp);
 void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pages);
 struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align,
-			   bool no_warn);
+			   cma_gfp_t gfp);
 bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages, unsigned long count);
 
 /* ---- vmscan.c: reclaim, kswapd, OOM; called with no library lock held, and callbacks run so ---- */

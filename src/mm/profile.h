@@ -150,6 +150,30 @@ struct kernel_profile {
 	 */
 	bool contig_drain_all;
 	/*
+	 * "mm, compaction: allow compaction for GFP_NOFS requests" (4.10)
+	 * with "mm: alloc_contig: re-allow CMA to compact FS pages" (4.10):
+	 * direct compaction runs for a request without __GFP_FS (not one
+	 * without __GFP_IO), and a compaction or alloc_contig_range whose
+	 * gfp mask lacks __GFP_FS isolates no page with a mapping (page
+	 * cache, swap cache): anonymous pages only. alloc_contig_range
+	 * compacts as GFP_KERNEL unless contig_gfp gives it the caller's.
+	 */
+	bool compact_nofs;
+	/*
+	 * "mm: alloc_contig_range: allow to specify GFP mask", "mm: cma_alloc:
+	 * allow to specify GFP mask" and "mm: wire up GFP flag passing in
+	 * dma_alloc_from_contiguous" (4.11): dma_alloc_coherent's gfp reaches
+	 * alloc_contig_range's compact_control through cma_alloc; until
+	 * cma_alloc_no_warn.
+	 */
+	bool contig_gfp;
+	/*
+	 * "mm/cma: remove unsupported gfp_mask parameter from cma_alloc()"
+	 * and its dma_alloc_from_contiguous twin (4.19): cma_alloc takes
+	 * only no_warn and always compacts as GFP_KERNEL.
+	 */
+	bool cma_alloc_no_warn;
+	/*
 	 * "mm, page_alloc: drain per-cpu pages from workqueue context"
 	 * (4.11): drain_all_pages queues a work item on each CPU with pages
 	 * on its lists (mm_percpu_wq) and flushes them one after another,

@@ -144,6 +144,11 @@ int policy_without_cma(struct sim *s)
 	return 0;
 }
 
+cma_gfp_t policy_gfp(const struct wl_device *spec)
+{
+	return spec->atomic ? CMA_GFP_ATOMIC : spec->gfp;
+}
+
 bool policy_driver_asks_cma(const struct sim *s, const struct wl_device *spec)
 {
 	return spec->align_bytes > s->page_bytes;

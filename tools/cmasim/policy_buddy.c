@@ -23,7 +23,7 @@ static void buddy_release(struct sim *s, struct dev_buffer *b)
  */
 static cma_gfp_t buddy_gfp(const struct sim *s, const struct wl_device *spec)
 {
-	cma_gfp_t gfp = (spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL) | CMA_GFP_NOWARN;
+	cma_gfp_t gfp = policy_gfp(spec) | CMA_GFP_NOWARN;
 
 	if (s->plat.cfg.arch == CMA_ARCH_ARM)
 		return gfp;

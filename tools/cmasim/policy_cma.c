@@ -36,8 +36,7 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 		if (b->contig)
 			b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->contig) * s->page_bytes;
 	} else {
-		ret = cma_dma_alloc_coherent(s->mm, dev, spec->buffer_bytes,
-					     spec->atomic ? CMA_GFP_ATOMIC : CMA_GFP_KERNEL, &b->handle, NULL);
+		ret = cma_dma_alloc_coherent(s->mm, dev, spec->buffer_bytes, policy_gfp(spec), &b->handle, NULL);
 	}
 	sim_trace_request(s, false);
 	cost_work_since(s->mm, &before, work);

@@ -124,6 +124,7 @@ struct wl_device {
 	uint64_t period_ns;		/* one frame per period */
 	unsigned ring;			/* buffers held while streaming */
 	bool atomic;			/* requests may not sleep */
+	cma_gfp_t gfp;			/* the driver's dma_alloc_coherent flags when not atomic */
 	bool sg;			/* scatter-gather: buddy policy may split */
 	uint64_t deadline_ns;		/* per request; 0: none */
 	uint64_t session_ns;		/* streaming time; 0: stream for the whole run */

@@ -326,6 +326,8 @@ void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct 
 int policy_without_cma(struct sim *s);
 /* Whether @spec's driver asks CMA itself (an alignment beyond its size's) rather than dma_alloc_coherent. */
 bool policy_driver_asks_cma(const struct sim *s, const struct wl_device *spec);
+/* The flags the device's driver allocates with: GFP_ATOMIC, or its gfp key (GFP_KERNEL) */
+cma_gfp_t policy_gfp(const struct wl_device *spec);
 /* The order of the smallest block of at least @pages. */
 unsigned policy_order_of(uint64_t pages);
 /* The other CPUs a TLB flush for a migrated page interrupts. */

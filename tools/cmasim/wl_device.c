@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "inifile.h"
 #include "sim.h"
@@ -181,6 +182,24 @@ static const struct workload_ops device_ops = {
 	.resident = device_resident,
 };
 
+/* gfp = GFP_KERNEL | GFP_NOFS | GFP_NOIO: what the driver passes dma_alloc_coherent */
+static int parse_gfp(const char *value, void *field, char *err, size_t len)
+{
+	static const struct { const char *name; cma_gfp_t gfp; } flags[] = {
+		{ "GFP_KERNEL", CMA_GFP_KERNEL },
+		{ "GFP_NOFS", CMA_GFP_NOFS },
+		{ "GFP_NOIO", CMA_GFP_NOIO },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (!strcmp(value, flags[i].name)) {
+			*(cma_gfp_t *)field = flags[i].gfp;
+			return 1;
+		}
+	return ini_fail(err, len, "gfp = %s: accepted GFP_KERNEL, GFP_NOFS, GFP_NOIO (atomic = yes for GFP_ATOMIC)",
+			value);
+}
+
 static const struct scenario_key device_keys[] = {
 	{ .name = "size", .type = KEY_SIZE, .offset = WL(device.buffer_bytes), .max = SIM_MAX_BYTES, .required = true },
 	{ .name = "period", .type = KEY_DURATION, .offset = WL(device.period_ns), .required = true },
@@ -190,6 +209,7 @@ static const struct scenario_key device_keys[] = {
 	{ .name = "gap", .type = KEY_DURATION, .offset = WL(device.gap_ns) },
 	{ .name = "align", .type = KEY_SIZE, .offset = WL(device.align_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "atomic", .type = KEY_BOOL, .offset = WL(device.atomic) },
+	{ .name = "gfp", .type = KEY_CUSTOM, .offset = WL(device.gfp), .parse = parse_gfp },
 	{ .name = "sg", .type = KEY_BOOL, .offset = WL(device.sg) },
 	{ .name = "cma", .type = KEY_SIZE, .offset = WL(device.cma_bytes), .max = SIM_MAX_BYTES,
 	  .given = WL(device.cma_given) },
@@ -201,6 +221,7 @@ static void device_defaults(struct wl_spec *w)
 {
 	w->device.ring = 1;
 	w->device.mask = 0xffffffffull;
+	w->device.gfp = CMA_GFP_KERNEL;
 }
 
 static int device_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
@@ -215,6 +236,9 @@ static int device_check(const struct scenario *sc, struct wl_spec *w, char *err,
 	if (!w->device.mask)
 		return ini_fail(err, len, "[%s %s]: mask = 0 lets the device reach nothing (e.g. mask = 0xffffffff)",
 				kind, w->name);
+	if (w->device.atomic && w->device.gfp != CMA_GFP_KERNEL)
+		return ini_fail(err, len, "[%s %s]: atomic = yes is GFP_ATOMIC: give it or gfp, not both", kind,
+				w->name);
 	return 1;
 }
 
