@@ -7,7 +7,7 @@
 # deltas it caused, on an idle machine and under backgrounds of anonymous
 # memory and page cache at several loads.
 #
-#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP] [-n]
+#   sudo bench/kernel/contig.sh [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP] [-n] [-l]
 #
 # -r REPEATS measures idle-1x1G that many times (default 3); with -c,
 # every case of the group.
@@ -16,6 +16,10 @@
 # -n sets each case up and records the machine's state where its write
 # would begin, without writing (any group, 1 GiB pages or not): to see
 # how a case's background scatters from run to run.
+# -l (always with -n) adds, before each write, what each 1 GiB of physical
+# memory holds ("layout case=... range=N ... anon= file= free= slab=
+# pgtable= ..." lines, kpage-ranges.c over /proc/kpageflags): where the
+# background lies relative to the ranges a gigantic page can come from.
 # -m GIB sizes the cases as if the machine had GIB of RAM (a quicker run
 # that leaves room for other work).
 # Writes the machine's description and one "case=... ms=..." line per
@@ -40,14 +44,16 @@ repeats=3
 as_gib=""
 group=""
 setup_only=""
-while getopts o:r:m:c:n opt; do
+layout=""
+while getopts o:r:m:c:nl opt; do
 	case $opt in
 	o) out=$(from_caller "$OPTARG") ;;
 	r) repeats=$OPTARG ;;
 	m) as_gib=$OPTARG ;;
 	c) group=$OPTARG ;;
-	n) setup_only=1 ;;
-	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP] [-n]" >&2; exit 2 ;;
+	n) setup_only=1; layout=1 ;;
+	l) layout=1 ;;
+	*) echo "usage: $0 [-o FILE] [-r REPEATS] [-m GIB] [-c GROUP] [-n] [-l]" >&2; exit 2 ;;
 	esac
 done
 case $group in
@@ -85,6 +91,7 @@ trap 'exit 130' INT TERM
 
 cc -O2 -o "$work/hold" hold.c || exit 1
 cc -O2 -o "$work/timed-write" timed-write.c || exit 1
+cc -O2 -o "$work/kpage-ranges" kpage-ranges.c || exit 1
 
 ram_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 ram_gib=$((ram_kib / 1048576))
@@ -107,6 +114,7 @@ quiet() {
 
 # measure CASE FILE COUNT: ask for COUNT huge pages of FILE's size, one line
 measure() {
+	[ -z "$layout" ] || "$work/kpage-ranges" 262144 | sed "s/^/layout case=$1 /" >> "$out"
 	state=$(vmstat_state)
 	if [ -n "$setup_only" ]; then
 		printf 'case=%s requested=%d setup-only%s\n' "$1" "$3" "$state" | tee -a "$out"
@@ -151,6 +159,7 @@ mkdir -p "$(dirname "$out")"
 	echo "# ms: the write alone, timed inside one process (timed-write.c; runs before 4 Dec 06:00 UTC timed it between two date(1) calls, 2.7-5 ms more)"
 	[ -z "$group" ] || echo "# only the $group cases, $repeats times each; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	[ -z "$setup_only" ] || echo "# -n: each case set up and its state recorded where the write would begin; nothing written"
+	[ -z "$layout" ] || echo "# layout lines: each 1 GiB of physical memory before the write (kpage-ranges.c)"
 } > "$out"
 cat "$out"
 
