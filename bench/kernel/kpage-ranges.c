@@ -10,7 +10,7 @@
  *
  * One line per range of RANGE_PAGES pages (262144: 1 GiB of 4 KiB
  * pages), from pfn 0 to END_PFN (default: as far as kpageflags reads):
- *   range=N pfn=0x... anon=A file=F free=B slab=S pgtable=P reserved=R other=O hole=H
+ *   range=N pfn=0x... hole=H free=B slab=S pgtable=P reserved=R anon=A file=F other=O
  * anon and file are LRU pages (or anonymous ones still in a per-CPU
  * batch), free the buddy allocator's, other the rest (kernel pages and
  * pages in transit), hole pfns with no page.
@@ -21,35 +21,32 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* include/uapi/linux/kernel-page-flags.h, and KPF_RESERVED (32) of fs/proc/page.c */
-#define KPF(bit)	(1ull << (bit))
-#define KPF_LRU		KPF(5)
-#define KPF_SLAB	KPF(7)
-#define KPF_BUDDY	KPF(10)
-#define KPF_ANON	KPF(12)
-#define KPF_NOPAGE	KPF(20)
-#define KPF_PGTABLE	KPF(26)
-#define KPF_RESERVED	KPF(32)
+/*
+ * The kinds, each page counted as the first whose flag it has
+ * (include/uapi/linux/kernel-page-flags.h; KPF_RESERVED is fs/proc/page.c's
+ * bit 32); a page with none of them is "other".
+ */
+static const struct {
+	const char *name;
+	unsigned bit;
+} kinds[] = {
+	{ "hole", 20 },		/* KPF_NOPAGE */
+	{ "free", 10 },		/* KPF_BUDDY */
+	{ "slab", 7 },		/* KPF_SLAB */
+	{ "pgtable", 26 },	/* KPF_PGTABLE */
+	{ "reserved", 32 },	/* KPF_RESERVED */
+	{ "anon", 12 },		/* KPF_ANON */
+	{ "file", 5 },		/* KPF_LRU, not anonymous */
+};
+#define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
 
-enum { ANON, FILE_LRU, FREE, SLAB, PGTABLE, RESERVED, OTHER, HOLE, NR_KINDS };
-
-static int kind(uint64_t f)
+static size_t kind(uint64_t flags)
 {
-	if (f & KPF_NOPAGE)
-		return HOLE;
-	if (f & KPF_BUDDY)
-		return FREE;
-	if (f & KPF_SLAB)
-		return SLAB;
-	if (f & KPF_PGTABLE)
-		return PGTABLE;
-	if (f & KPF_RESERVED)
-		return RESERVED;
-	if (f & KPF_ANON)
-		return ANON;
-	if (f & KPF_LRU)
-		return FILE_LRU;
-	return OTHER;
+	size_t k = 0;
+
+	while (k < NR_KINDS && !(flags & (1ull << kinds[k].bit)))
+		k++;
+	return k;	/* NR_KINDS: other */
 }
 
 int main(int argc, char **argv)
@@ -70,16 +67,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned long pfn = 0, n = 0; pfn < end; pfn += range, n++) {
-		unsigned long count[NR_KINDS] = { 0 };
+		unsigned long count[NR_KINDS + 1] = { 0 };
 		ssize_t got = pread(fd, buf, range * sizeof(*buf), (off_t)(pfn * sizeof(*buf)));
 
 		if (got <= 0)
 			break;
 		for (size_t i = 0; i < (size_t)got / sizeof(*buf); i++)
 			count[kind(buf[i])]++;
-		printf("range=%lu pfn=%#lx anon=%lu file=%lu free=%lu slab=%lu pgtable=%lu reserved=%lu other=%lu hole=%lu\n",
-		       n, pfn, count[ANON], count[FILE_LRU], count[FREE], count[SLAB], count[PGTABLE],
-		       count[RESERVED], count[OTHER], count[HOLE]);
+		printf("range=%lu pfn=%#lx", n, pfn);
+		for (size_t k = 0; k < NR_KINDS; k++)
+			printf(" %s=%lu", kinds[k].name, count[k]);
+		printf(" other=%lu\n", count[NR_KINDS]);
 		if ((size_t)got < range * sizeof(*buf))
 			break;
 	}
