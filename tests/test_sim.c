@@ -2066,6 +2066,59 @@ static void wl_device_gfp_noio_leaves_page_cache_under_414(void **state)
 	free(sc);
 }
 
+/* Times @event's lines appear in the trace @text. */
+static unsigned trace_count(const char *text, const char *event)
+{
+	unsigned n = 0;
+
+	for (const char *p = text; (p = strstr(p, event)); p += strlen(event))
+		n++;
+	return n;
+}
+
+/*
+ * Expect (on_cpu): a workload allocates from and frees to its own CPU's
+ * per-CPU lists. The GFP_NOIO device of the test above, its one-page
+ * buffer freed to its CPU's list: on the reader's CPU the reader takes
+ * the page back as page cache, which the next request may not move, so
+ * requests walk past a growing run of them (busy retries); on a CPU of
+ * its own the page waits there for the next request, which finds it
+ * free, every time. A CPU the board does not have is refused, naming it.
+ */
+static void wl_on_cpu_keeps_a_freed_page_on_its_cpu(void **state)
+{
+	static const char *const device_cpu[] = { "0", "1" };
+	unsigned retries[2];
+
+	for (size_t c = 0; c < 2; c++) {
+		char ini[512], *text;
+		struct sim_result r;
+
+		snprintf(ini, sizeof(ini), BOARD_64M "kernel = 4.14\nduration = 3s\n"
+			 "[pagecache files]\nfile = 256M\nrate = 20000\non_cpu = 0\n"
+			 "[device d]\nsize = 4K\nperiod = 100ms\nsession = 50ms\ngap = 50ms\ngfp = GFP_NOIO\n"
+			 "on_cpu = %s\n", device_cpu[c]);
+		text = run_traced(ini, "cma", &r);
+		assert_true(the_device(&r)->successes > 20);
+		assert_int_equal(the_device(&r)->successes, the_device(&r)->requests);
+		retries[c] = trace_count(text, "cma_alloc_busy_retry");
+		if (c == 1)
+			assert_true(the_device(&r)->lat.max < 2 * the_device(&r)->lat.min);
+		free(text);
+		sim_result_free(&r);
+	}
+	assert_true(retries[0] > 20);
+	assert_int_equal(retries[1], 0);
+
+	struct scenario *sc = parse(BOARD_64M "duration = 1s\n[device d]\nsize = 4K\nperiod = 100ms\non_cpu = 2\n");
+	struct sim_options o = { .policy = sim_policy_find("cma") };
+	struct sim_result r;
+
+	assert_int_equal(sim_run(sc, &o, &r), -EINVAL);
+	assert_null(r.workloads);
+	free(sc);
+}
+
 /* Expect: the hugetlb and anon hold keys' errors name the section and what is accepted. */
 static void wl_hugetlb_and_hold_keys_refused(void **state)
 {
@@ -2110,6 +2163,7 @@ int main(void)
 		cmocka_unit_test(wl_compact_leaves_skip_bits_direct_compaction_honours),
 		cmocka_unit_test(wl_hugetlb_write_prices_the_passed_pageblocks),
 		cmocka_unit_test(wl_device_gfp_noio_leaves_page_cache_under_414),
+		cmocka_unit_test(wl_on_cpu_keeps_a_freed_page_on_its_cpu),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),

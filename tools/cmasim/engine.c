@@ -2,7 +2,9 @@
 /*
  * The discrete-event engine: a binary heap of events ordered by virtual
  * time and then by scheduling order, the virtual clock, one splitmix64
- * generator, and the loop. It knows only time and callbacks: what a run
+ * generator, and the loop. It knows only time, callbacks and the CPU an
+ * event runs on (the one that scheduled it, so a workload's events stay
+ * on its CPU; the library's per-CPU lists follow it): what a run
  * does (boot, workloads, sampling, snapshots, the end) are events and
  * handlers machine.c and the workloads schedule.
  */
@@ -26,7 +28,13 @@ static bool event_before(const struct sim_event *a, const struct sim_event *b)
 
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg)
 {
-	struct sim_event e = { .at = at < s->now ? s->now : at, .seq = s->seq++, .fn = fn, .arg = arg };
+	sim_schedule_on(s, at, fn, arg, s->cpu);
+}
+
+void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, unsigned cpu)
+{
+	struct sim_event e = { .at = at < s->now ? s->now : at, .seq = s->seq++, .fn = fn, .arg = arg,
+			       .cpu = cpu };
 	size_t i;
 
 	if (s->nr_events == s->heap_cap) {
@@ -70,6 +78,13 @@ static struct sim_event pop_event(struct sim *s)
 	return top;
 }
 
+void sim_set_cpu(struct sim *s, unsigned cpu)
+{
+	s->cpu = cpu;
+	if (s->mm)
+		cma_mm_bind_cpu(s->mm, cpu);
+}
+
 /* ---- randomness ---- */
 
 /* The library's generator (lib/prandom.h), so that one seed means one sequence everywhere. */
@@ -108,6 +123,8 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, ui
 		struct sim_event e = pop_event(s);
 
 		s->now = e.at;
+		if (e.cpu != s->cpu)
+			sim_set_cpu(s, e.cpu);
 		e.fn(s, e.arg);
 		events++;
 		if (poll && !(events % POLL_EVENTS))

@@ -125,6 +125,12 @@ static int machine_prepare(struct sim *s)
 
 		if (d < 0)
 			return d;
+		if (sc->wl[i].cpu >= p->cfg.nr_cpus) {
+			fprintf(stderr, "cmasim: scenario %s: [%s %s] on_cpu = %u, but platform %s has %u CPUs (0..%u)\n",
+				sc->name, sc->wl[i].kind->name, sc->wl[i].name, sc->wl[i].cpu, p->name,
+				p->cfg.nr_cpus, p->cfg.nr_cpus - 1);
+			return -EINVAL;
+		}
 		s->dev_of_wl[i] = (unsigned)d;
 	}
 	return 0;
@@ -339,11 +345,15 @@ static int init_workloads(struct sim *s)
 	}
 	r->nr_devices = nr_dev;
 	for (unsigned i = 0; i < s->nr_wl; i++) {
-		int ret = s->wl[i].ops->start(s, &s->wl[i]);
+		int ret;
 
+		/* its first events, and so all it schedules after, run on its CPU */
+		sim_set_cpu(s, s->wl[i].spec->cpu);
+		ret = s->wl[i].ops->start(s, &s->wl[i]);
 		if (ret)
 			return ret;
 	}
+	sim_set_cpu(s, 0);
 	return 0;
 }
 

@@ -163,6 +163,7 @@ struct wl_spec {
 	char name[SIM_NAME_MAX];
 	uint64_t start_ns;		/* begins at */
 	uint64_t stop_ns;		/* ends at; 0: with the run */
+	unsigned cpu;			/* runs on (its per-CPU page lists); 0 by default */
 	union {
 		struct wl_file file;
 		struct wl_anon anon;

@@ -179,6 +179,7 @@ static const struct scenario_key scenario_keys[] = {
 static const struct scenario_key wl_common_keys[] = {
 	{ .name = "start", .type = KEY_DURATION, .offset = WL(start_ns) },
 	{ .name = "stop", .type = KEY_DURATION, .offset = WL(stop_ns) },
+	{ .name = "on_cpu", .type = KEY_U32, .offset = WL(cpu), .max = 255 },
 };
 
 #define NR_SCENARIO_KEYS	(sizeof(scenario_keys) / sizeof(scenario_keys[0]))

@@ -30,6 +30,7 @@ struct sim_event {
 	uint64_t seq;			/* ties broken in scheduling order */
 	sim_event_fn fn;
 	void *arg;
+	unsigned cpu;			/* runs there: the CPU of the event that scheduled it */
 };
 
 struct workload_ops {
@@ -85,6 +86,7 @@ struct sim {
 	unsigned long start_pfn, end_pfn;	/* the banks' span */
 
 	uint64_t now;
+	unsigned cpu;			/* the running event's: the library's per-CPU lists are that CPU's */
 	uint64_t end_ns;
 	uint64_t sample_ns;
 	uint64_t seq;
@@ -136,7 +138,10 @@ struct sim {
 
 /* ---- engine.c ---- */
 
+/* @fn(@arg) at @at (now, if past), on the CPU of the event running now. */
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
+/* The same on @cpu: the simulator's own work (writeback completions) on CPU 0. */
+void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, unsigned cpu);
 /*
  * Run the events due up to @end_ns in order, the clock at each one's
  * time, then at @end_ns; @poll (if any) every few thousand events, with
@@ -146,6 +151,8 @@ void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
  */
 uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events));
 uint64_t sim_rand(struct sim *s);
+/* What runs now runs on @cpu (bound on s->mm, once booted), as do the events it schedules. */
+void sim_set_cpu(struct sim *s, unsigned cpu);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
 /* Exponential with mean @mean_ns, at least 1. */

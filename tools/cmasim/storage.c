@@ -63,7 +63,7 @@ static void complete_writes(struct sim *s, void *arg)
 		owned_end_write(io->o, io->idx, io->page, io->done);
 	}
 	if (st->nr) {
-		sim_schedule(s, st->fifo[st->head].done, complete_writes, NULL);
+		sim_schedule_on(s, st->fifo[st->head].done, complete_writes, NULL, 0);
 		st->armed = true;
 	}
 }
@@ -94,7 +94,7 @@ int storage_track(struct sim *s, struct owned_pages *o, uint64_t idx, struct cma
 	/* one queue, one latency: completions come in submission order */
 	st->fifo[(st->head + st->nr++) % st->cap] = (struct storage_write){ done, o, idx, page };
 	if (!st->armed) {
-		sim_schedule(s, done, complete_writes, NULL);
+		sim_schedule_on(s, done, complete_writes, NULL, 0);
 		st->armed = true;
 	}
 	return 0;
