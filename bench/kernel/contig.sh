@@ -18,8 +18,9 @@
 # how a case's background scatters from run to run.
 # -l (always with -n) adds, before each write, what each 1 GiB of physical
 # memory holds ("layout case=... range=N ... anon= file= free= slab=
-# pgtable= ..." lines, kpage-ranges.c over /proc/kpageflags): where the
-# background lies relative to the ranges a gigantic page can come from.
+# pgtable= ... dirty= writeback=" lines, kpage-ranges.c over
+# /proc/kpageflags): where the background lies relative to the ranges a
+# gigantic page can come from, and which of its pages are dirty.
 # -m GIB sizes the cases as if the machine had GIB of RAM (a quicker run
 # that leaves room for other work).
 # Writes the machine's description and one "case=... ms=..." line per

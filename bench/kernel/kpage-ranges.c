@@ -11,11 +11,15 @@
  * One line per range of RANGE_PAGES pages (262144: 1 GiB of 4 KiB
  * pages), from pfn 0 to END_PFN (default: as far as kpageflags reads):
  *   range=N pfn=0x... hole=H free=B slab=S pgtable=P reserved=R anon=A file=F other=O
+ *   dirty=D writeback=W
  * anon and file are LRU pages (or anonymous ones still in a per-CPU
  * batch), free the buddy allocator's, other the rest (kernel pages and
- * pages in transit), hole pfns with no page.
+ * pages in transit), hole pfns with no page. dirty and writeback count
+ * the anon and file pages with that flag too (what migration must copy
+ * or wait for, where reclaim of a clean page would do).
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +33,19 @@
 static const struct {
 	const char *name;
 	unsigned bit;
+	bool lru;		/* its dirty and writeback flags are counted */
 } kinds[] = {
-	{ "hole", 20 },		/* KPF_NOPAGE */
-	{ "free", 10 },		/* KPF_BUDDY */
-	{ "slab", 7 },		/* KPF_SLAB */
-	{ "pgtable", 26 },	/* KPF_PGTABLE */
-	{ "reserved", 32 },	/* KPF_RESERVED */
-	{ "anon", 12 },		/* KPF_ANON */
-	{ "file", 5 },		/* KPF_LRU, not anonymous */
+	{ "hole", 20, false },		/* KPF_NOPAGE */
+	{ "free", 10, false },		/* KPF_BUDDY */
+	{ "slab", 7, false },		/* KPF_SLAB */
+	{ "pgtable", 26, false },	/* KPF_PGTABLE */
+	{ "reserved", 32, false },	/* KPF_RESERVED */
+	{ "anon", 12, true },		/* KPF_ANON */
+	{ "file", 5, true },		/* KPF_LRU, not anonymous */
 };
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
+#define KPF_DIRTY	4
+#define KPF_WRITEBACK	8
 
 static size_t kind(uint64_t flags)
 {
@@ -67,17 +74,24 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned long pfn = 0, n = 0; pfn < end; pfn += range, n++) {
-		unsigned long count[NR_KINDS + 1] = { 0 };
+		unsigned long count[NR_KINDS + 1] = { 0 }, dirty = 0, writeback = 0;
 		ssize_t got = pread(fd, buf, range * sizeof(*buf), (off_t)(pfn * sizeof(*buf)));
 
 		if (got <= 0)
 			break;
-		for (size_t i = 0; i < (size_t)got / sizeof(*buf); i++)
-			count[kind(buf[i])]++;
+		for (size_t i = 0; i < (size_t)got / sizeof(*buf); i++) {
+			size_t k = kind(buf[i]);
+
+			count[k]++;
+			if (k < NR_KINDS && kinds[k].lru) {
+				dirty += !!(buf[i] & (1ull << KPF_DIRTY));
+				writeback += !!(buf[i] & (1ull << KPF_WRITEBACK));
+			}
+		}
 		printf("range=%lu pfn=%#lx", n, pfn);
 		for (size_t k = 0; k < NR_KINDS; k++)
 			printf(" %s=%lu", kinds[k].name, count[k]);
-		printf(" other=%lu\n", count[NR_KINDS]);
+		printf(" other=%lu dirty=%lu writeback=%lu\n", count[NR_KINDS], dirty, writeback);
 		if ((size_t)got < range * sizeof(*buf))
 			break;
 	}
