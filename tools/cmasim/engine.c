@@ -56,6 +56,13 @@ void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, uns
 	s->heap[i] = e;
 }
 
+void sim_set_cpu(struct sim *s, unsigned cpu)
+{
+	s->cpu = cpu;
+	if (s->mm)
+		cma_mm_bind_cpu(s->mm, cpu);
+}
+
 static struct sim_event pop_event(struct sim *s)
 {
 	struct sim_event top = s->heap[0], last = s->heap[--s->nr_events];
@@ -76,13 +83,6 @@ static struct sim_event pop_event(struct sim *s)
 	if (n)
 		s->heap[i] = last;
 	return top;
-}
-
-void sim_set_cpu(struct sim *s, unsigned cpu)
-{
-	s->cpu = cpu;
-	if (s->mm)
-		cma_mm_bind_cpu(s->mm, cpu);
 }
 
 /* ---- randomness ---- */

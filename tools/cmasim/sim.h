@@ -142,6 +142,8 @@ struct sim {
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg);
 /* The same on @cpu: the simulator's own work (writeback completions) on CPU 0. */
 void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, unsigned cpu);
+/* What runs now runs on @cpu (bound on s->mm, once booted), as do the events it schedules. */
+void sim_set_cpu(struct sim *s, unsigned cpu);
 /*
  * Run the events due up to @end_ns in order, the clock at each one's
  * time, then at @end_ns; @poll (if any) every few thousand events, with
@@ -151,8 +153,6 @@ void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, uns
  */
 uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events));
 uint64_t sim_rand(struct sim *s);
-/* What runs now runs on @cpu (bound on s->mm, once booted), as do the events it schedules. */
-void sim_set_cpu(struct sim *s, unsigned cpu);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
 /* Exponential with mean @mean_ns, at least 1. */
