@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1047,41 +1048,54 @@ static bool temp_file_beside(const char *dir, const char *name)
 /*
  * Expect: cmasim killed (SIGTERM, as Ctrl-C is SIGINT) while it writes a
  * trace dies of the signal, leaves the old file as it was and removes its
- * temporary file.
+ * temporary file: also when the kill comes the moment that file appears
+ * (inotify), before cmasim could have done anything more.
  */
 static void run_killed_leaves_the_old_file_alone(void **state)
 {
 	const char *argv[] = { cmasim, "run", "--trace", NULL, NULL };
 	char dir[DIR_MAX], trace[DIR_PATH_MAX], *text;
-	int status, tries;
+	int status, watch, round;
+	struct inotify_event *ev;
+	char buf[4096];
+	ssize_t n;
 	pid_t pid;
 
 	make_dir(dir);
 	argv[3] = dir_file(dir, "trace.txt", "the old trace\n", trace);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+	for (round = 0; round < 20; round++) {
+		watch = inotify_init1(IN_CLOEXEC);
+		assert_true(watch >= 0);
+		assert_true(inotify_add_watch(watch, dir, IN_CREATE) >= 0);
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
 
-		dup2(null, 1);
-		dup2(null, 2);
-		signal(SIGTERM, SIG_DFL);
-		execv(cmasim, (char *const *)argv);
-		_exit(127);
+			dup2(null, 1);
+			dup2(null, 2);
+			signal(SIGTERM, SIG_DFL);
+			execv(cmasim, (char *const *)argv);
+			_exit(127);
+		}
+		/* the default scenario runs for seconds: its trace file is the first it makes */
+		n = read(watch, buf, sizeof(buf));
+		assert_true(n >= (ssize_t)sizeof(*ev));
+		ev = (struct inotify_event *)buf;
+		if (!ev->len || strncmp(ev->name, ".trace.txt.", 11))
+			fail_msg("expected cmasim to make .trace.txt.XXXXXX first; it made '%s'", ev->len ? ev->name : "");
+		assert_int_equal(kill(pid, SIGTERM), 0);
+		close(watch);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
+			fail_msg("round %d: expected cmasim to die of SIGTERM; found status %#x", round, status);
+		if (temp_file_beside(dir, "trace.txt"))
+			fail_msg("round %d: killed the moment its temporary file appeared, cmasim left it", round);
+		text = read_file(trace);
+		assert_string_equal(text, "the old trace\n");
+		free(text);
 	}
-	/* the default scenario runs for seconds: kill it once its trace is being written */
-	for (tries = 0; tries < 500 && !temp_file_beside(dir, "trace.txt"); tries++)
-		usleep(10000);
-	assert_true(tries < 500);
-	assert_int_equal(kill(pid, SIGTERM), 0);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
-		fail_msg("expected cmasim to die of SIGTERM; found status %#x", status);
-	assert_false(temp_file_beside(dir, "trace.txt"));
-	text = read_file(trace);
-	assert_string_equal(text, "the old trace\n");
-	free(text);
 	remove_dir(dir);
 }
 

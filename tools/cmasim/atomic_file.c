@@ -29,19 +29,36 @@ static void remove_open_tmp(int sig)
 	raise(sig);
 }
 
+static const int fatal_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
 /* Handlers for the signals that end cmasim, unless they are ignored (nohup, a background job). */
 static void catch_fatal_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	static bool done;
 	struct sigaction sa = { .sa_handler = remove_open_tmp }, old;
 
 	if (done)
 		return;
 	done = true;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		if (!sigaction(fatal_sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(fatal_sigs[i], &sa, NULL);
+}
+
+/*
+ * Hold those signals from before mkstemp until the name is tracked: one
+ * arriving in between would end cmasim with the file made but unknown to
+ * the handler, left behind (a kill just after the file appeared did so in
+ * about half of the tries).
+ */
+static void hold_fatal_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaddset(&set, fatal_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 static void track(const char *tmp, const char *untrack)
@@ -57,6 +74,7 @@ FILE *atomic_file_open(struct atomic_file *af, const char *path, const char *wha
 {
 	const char *base = strrchr(path, '/');
 	mode_t mask = umask(0);
+	sigset_t held;
 	int fd = -1;
 
 	umask(mask);
@@ -68,19 +86,26 @@ FILE *atomic_file_open(struct atomic_file *af, const char *path, const char *wha
 		errno = ENAMETOOLONG;
 		goto fail;
 	}
+	catch_fatal_signals();
+	hold_fatal_signals(&held);
 	fd = mkstemp(af->tmp);
 	/* the mode fopen would have given it; mkstemp's is 0600 */
 	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(af->f = fdopen(fd, "w")))
-		goto fail;
-	catch_fatal_signals();
+		goto fail_held;
 	track(af->tmp, NULL);
+	pthread_sigmask(SIG_SETMASK, &held, NULL);
 	return af->f;
-fail:
-	fprintf(stderr, "cmasim: %s %s: cannot write it: %s\n", what, path, strerror(errno));
+fail_held:
 	if (fd >= 0) {
+		int err = errno;
+
 		close(fd);
 		unlink(af->tmp);
+		errno = err;
 	}
+	pthread_sigmask(SIG_SETMASK, &held, NULL);
+fail:
+	fprintf(stderr, "cmasim: %s %s: cannot write it: %s\n", what, path, strerror(errno));
 	return NULL;
 }
 
