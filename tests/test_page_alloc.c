@@ -583,24 +583,46 @@ static void alloc_pages_order_too_high_refused(const struct test_shape *mode)
 	cma_mm_destroy(mm);
 }
 
+/* Did the machine's log say "BUG: Bad page state: @why: pfn:@pfn"? */
+static void expect_bad_page(struct cma_mm *mm, const char *why, unsigned long pfn)
+{
+	char want[200], *log = test_dmesg(mm);
+
+	snprintf(want, sizeof(want), "BUG: Bad page state: %s: pfn:%#lx ", why, pfn);
+	if (!strstr(log, want))
+		fail_msg("expected the log to say \"%s\"; it says:\n%s", want, log);
+	free(log);
+}
+
 /*
  * Expect: freeing a page that was never allocated, twice, with the wrong
  * order, a tail page or a pointer from elsewhere is reported and changes
- * nothing.
+ * nothing; a page inside a block is reported with that block's head and
+ * order (free, or an allocation's tail).
  */
 static void free_pages_bad_page_changes_nothing(const struct test_shape *mode)
 {
 	struct cma_mm *mm = test_mm_mode(mode);
 	struct zone *z = normal_zone(mm);
 	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
+	unsigned long pfn = pfn_of(mm, p), buddy = pfn ^ 4;
 	struct cma_page outside;
 	unsigned long free_before;
+	char why[100];
 
 	cma_drain_all_pages(mm);
 	free_before = zone_page_state(z, NR_FREE_PAGES);
-	cma_free_pages(mm, cma_pfn_to_page(mm, pfn_of(mm, p) ^ 4), 0);	/* its free buddy */
+	cma_free_pages(mm, cma_pfn_to_page(mm, buddy), 0);	/* its free buddy */
+	expect_bad_page(mm, "page already free", buddy);
+	assert_true(page_test(cma_pfn_to_page(mm, buddy), PG_buddy) && page_order(cma_pfn_to_page(mm, buddy)) == 2);
+	cma_free_pages(mm, cma_pfn_to_page(mm, buddy + 1), 0);	/* inside that free buddy */
+	snprintf(why, sizeof(why), "page already free, inside the order-2 free block at pfn:%#lx", buddy);
+	expect_bad_page(mm, why, buddy + 1);
 	cma_free_pages(mm, p, 1);				/* wrong order */
+	expect_bad_page(mm, "order differs from the allocation's", pfn);
 	cma_free_pages(mm, cma_page_nth(mm, p, 1), 0);		/* tail */
+	snprintf(why, sizeof(why), "not the head of its allocation, inside the order-2 allocated block at pfn:%#lx", pfn);
+	expect_bad_page(mm, why, pfn + 1);
 	cma_free_pages(mm, &outside, 0);			/* not ours */
 	cma_free_pages(mm, NULL, 0);
 	assert_int_equal(zone_page_state(z, NR_FREE_PAGES), free_before);

@@ -1348,10 +1348,39 @@ static bool page_in_mem_map(struct cma_mm *mm, const struct cma_page *page)
 	       ((uintptr_t)page - (uintptr_t)mm->mem_map) % sizeof(*page) == 0;
 }
 
+/*
+ * Why a page that is no free page's or allocation's head cannot be
+ * freed: the block it lies inside, free (a buddy) or allocated, found
+ * by that block's head and order; or it was never handed out.
+ */
+static const char *not_head_why(struct cma_mm *mm, unsigned long pfn, char *buf, size_t len)
+{
+	for (unsigned o = 1; o < mm->max_order; o++) {
+		unsigned long head = pfn & ~((1ul << o) - 1);
+		struct cma_page *hp;
+
+		if (head < mm->base_pfn)
+			break;
+		hp = pfn_to_page(mm, head);
+		if (page_test(hp, PG_pcp))
+			break;
+		if (!page_test(hp, PG_buddy) && !page_test(hp, PG_head))
+			continue;	/* a tail page too: the head is further down */
+		if (page_order(hp) < o)
+			break;
+		snprintf(buf, len, "%s, inside the order-%u %s block at pfn:%#lx",
+			 page_test(hp, PG_buddy) ? "page already free" : "not the head of its allocation",
+			 page_order(hp), page_test(hp, PG_buddy) ? "free" : "allocated", head);
+		return buf;
+	}
+	return "page was never allocated";
+}
+
 /* bad_page(): report, and leave the page alone rather than corrupt the lists. */
 bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	const char *why = NULL;
+	char buf[96];
 
 	if (mm->phase != MM_BOOTED)
 		why = "machine not booted";
@@ -1359,7 +1388,8 @@ bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 		why = "not a page of this machine";
 	else if (!page_test(page, PG_head))
 		why = page_test(page, PG_buddy) || page_test(page, PG_pcp) ? "page already free" :
-		      page_test(page, PG_reserved) ? "reserved page" : "page was never allocated";
+		      page_test(page, PG_reserved) ? "reserved page" :
+		      not_head_why(mm, page_to_pfn(mm, page), buf, sizeof(buf));
 	else if (page_order(page) != order)
 		why = "order differs from the allocation's";
 	else if (page_count(page) < 0 || (!page_count(page) && !page_test(page, PG_movable)))
