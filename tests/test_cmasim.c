@@ -21,6 +21,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <libgen.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -1080,6 +1081,11 @@ static void run_killed_leaves_the_old_file_alone(void **state)
 			_exit(127);
 		}
 		/* the default scenario runs for seconds: its trace file is the first it makes */
+		if (poll(&(struct pollfd){ .fd = watch, .events = POLLIN }, 1, 60 * 1000) != 1) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			fail_msg("round %d: cmasim made no file in %s within 60 s", round, dir);
+		}
 		n = read(watch, buf, sizeof(buf));
 		assert_true(n >= (ssize_t)sizeof(*ev));
 		ev = (struct inotify_event *)buf;
