@@ -1321,11 +1321,33 @@ static char *dir_text(const char *dir, const char *name)
 	return text;
 }
 
-/* Expect: a report per point and seed, a CSV row each under a header, and the charts. */
+/* A file of @dir that is some write's temporary one (".NAME.XXXXXX", "NAME.tmp", "NAME.part"), or NULL. */
+static char *temp_file_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	assert_non_null(d);
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) ||
+		    (n > 4 && !strcmp(e->d_name + n - 4, ".tmp")) || (n > 5 && !strcmp(e->d_name + n - 5, ".part")))
+			found = strdup(e->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Expect: a report per point and seed, a CSV row each under a header, the charts, and no temporary file. */
 static void expect_sweep_outputs(const char *dir, unsigned reports)
 {
 	char *csv = dir_text(dir, "summary.csv"), *html = dir_text(dir, "summary.html");
+	char *temp = temp_file_in(dir);
 
+	if (temp)
+		fail_msg("a sweep left %s/%s behind", dir, temp);
 	assert_int_equal(count_reports(dir), reports);
 	assert_int_equal(count_lines(csv), reports + 1);
 	assert_true(!strncmp(csv, "cma,seed,camera.", 16));
@@ -1491,6 +1513,9 @@ static void sweep_interrupted_keeps_finished_points(void **state)
 	pclose(p);
 	assert_string_equal(out, "exit 1\n0\nvalid\n1\n");
 	free(out);
+	out = temp_file_in(dir);
+	if (out)
+		fail_msg("the interrupted sweep left %s/%s behind", dir, out);
 	remove_dir(dir);
 }
 

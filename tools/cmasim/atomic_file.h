@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Files cmasim writes (reports, traces, a sweep's summaries) appear whole
- * or not at all: they are written to a temporary file in the same
- * directory and renamed over their name once every byte is out, so a
- * write that fails (a full disk, a size limit) leaves the old file as it
- * was. Every message names the file.
+ * Files cmasim writes (reports, traces, a sweep's summaries and
+ * manifest) appear whole or not at all: they are written to a temporary
+ * file in the same directory and renamed over their name once every
+ * byte is out, so a write that fails (a full disk, a size limit) leaves
+ * the old file as it was, and a kill removes the temporary file. Every
+ * message names the file.
  */
 #ifndef CMASIM_ATOMIC_FILE_H
 #define CMASIM_ATOMIC_FILE_H

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "commands.h"
 #include "inifile.h"
 #include "run_options.h"
@@ -626,15 +627,17 @@ static int build_grid(const struct sweep_args *a, const struct scenario *sc, str
 
 int sweep_manifest_write(const struct sweep *s)
 {
-	char *path = NULL, *tmp = NULL;
-	FILE *f = NULL;
-	int ret = -ENOMEM;
+	struct atomic_file af;
+	char *path = NULL;
+	FILE *f;
+	int ret;
 
-	if (asprintf(&path, "%s/" SWEEP_MANIFEST, s->dir) < 0 || asprintf(&tmp, "%s.tmp", path) < 0)
-		goto out;
-	ret = -EIO;
-	if (!(f = fopen(tmp, "w")))
-		goto fail;
+	if (asprintf(&path, "%s/" SWEEP_MANIFEST, s->dir) < 0)
+		return -ENOMEM;
+	if (!(f = atomic_file_open(&af, path, "sweep manifest"))) {
+		free(path);
+		return -EIO;
+	}
 	fputs("file\tseed", f);
 	for (unsigned i = 0; i < s->nr_params; i++)
 		fprintf(f, "\t%s", s->params[i].key);
@@ -647,15 +650,7 @@ int sweep_manifest_write(const struct sweep *s)
 			fprintf(f, "\t%s", pt->values[i]);
 		fprintf(f, "\t%s\n", pt->command);
 	}
-	if (fclose(f) || rename(tmp, path))
-		goto fail;
-	ret = 0;
-	goto out;
-fail:
-	fprintf(stderr, "cmasim sweep: cannot write %s: %s\n", path, strerror(errno));
-	unlink(tmp);
-out:
-	free(tmp);
+	ret = atomic_file_commit(&af);
 	free(path);
 	return ret;
 }

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "atomic_file.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -476,32 +477,21 @@ static void write_html(FILE *out, const struct table *t, const struct layout *l)
 	fputs("</body>\n</html>\n", out);
 }
 
-/* DIR/NAME through DIR/NAME.tmp, so that a summary there is whole. */
+/* DIR/NAME, whole or not at all (atomic_file.h). */
 static int write_file(const struct table *t, const char *name, const struct layout *l)
 {
-	char path[4096], tmp[4200];
+	struct atomic_file af;
+	char path[4096];
 	FILE *out;
-	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", t->s->dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	out = fopen(tmp, "w");
-	if (!out) {
-		fprintf(stderr, "cmasim sweep: cannot write %s: %s\n", tmp, strerror(errno));
+	if (!(out = atomic_file_open(&af, path, "sweep summary")))
 		return -EIO;
-	}
 	if (l)
 		write_html(out, t, l);
 	else
 		write_csv(out, t);
-	ret = ferror(out);
-	ret |= fclose(out);
-	if (ret || rename(tmp, path)) {
-		fprintf(stderr, "cmasim sweep: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -EIO;
-	}
-	return 0;
+	return atomic_file_commit(&af);
 }
 
 int sweep_summarize(const struct sweep *s)
