@@ -27,6 +27,11 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
+/* Only to end sigsuspend: the children are reaped by waitpid after it. */
+static void on_child(int sig)
+{
+}
+
 struct pool {
 	struct sweep *s;
 	pid_t *pids;		/* by point; 0: not running */
@@ -51,14 +56,15 @@ static char *log_path(const struct sweep *s, const struct sweep_point *pt)
 	return asprintf(&path, "%s/%s.log", s->dir, pt->file) < 0 ? NULL : path;
 }
 
-/* In the child: stdout to /dev/null, stderr to the log, then the point's run. */
-static void exec_point(const struct sweep *s, const struct sweep_point *pt)
+/* In the child: stdout to /dev/null, stderr to the log, the signals as the sweep found them, then the point's run. */
+static void exec_point(const struct sweep *s, const struct sweep_point *pt, const sigset_t *mask)
 {
 	char *log = log_path(s, pt);
 	int null = open("/dev/null", O_WRONLY), fd = log ? open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	if (null < 0 || fd < 0 || dup2(null, 1) < 0 || dup2(fd, 2) < 0)
 		_exit(126);
 	execv("/proc/self/exe", pt->argv);
@@ -66,7 +72,7 @@ static void exec_point(const struct sweep *s, const struct sweep_point *pt)
 	_exit(127);
 }
 
-static int start_next(struct pool *p)
+static int start_next(struct pool *p, const sigset_t *mask)
 {
 	struct sweep *s = p->s;
 	pid_t pid;
@@ -82,7 +88,7 @@ static int start_next(struct pool *p)
 		return -errno;
 	}
 	if (!pid)
-		exec_point(s, &s->points[p->next]);
+		exec_point(s, &s->points[p->next], mask);
 	p->pids[p->next++] = pid;
 	p->running++;
 	return 0;
@@ -166,10 +172,17 @@ static void stop_children(struct pool *p)
 			kill(p->pids[k], SIGTERM);
 }
 
+/*
+ * SIGINT, SIGTERM and SIGCHLD are held but while the pool sleeps in
+ * sigsuspend, so a stop that comes while a child is being started or
+ * reaped is seen at once, not after the next child ends.
+ */
 int sweep_batch_run(struct sweep *s, unsigned jobs)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct sigaction stop = { .sa_handler = on_stop }, child = { .sa_handler = on_child };
+	struct sigaction old_int, old_term, old_chld;
 	struct pool p = { .s = s, .start = now_s(), .tty = isatty(2) };
+	sigset_t held, mask, wait_mask;
 	bool stopping = false;
 	int ret = 0, status;
 	pid_t pid;
@@ -179,31 +192,43 @@ int sweep_batch_run(struct sweep *s, unsigned jobs)
 		return -ENOMEM;
 	for (size_t k = 0; k < s->nr_points; k++)
 		p.todo += !s->points[k].done;
-	/* no SA_RESTART: waitpid returns at the signal, to stop starting points */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &held, &mask);
+	wait_mask = mask;
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGCHLD);
+	sigemptyset(&stop.sa_mask);
+	sigemptyset(&child.sa_mask);
+	sigaction(SIGINT, &stop, &old_int);
+	sigaction(SIGTERM, &stop, &old_term);
+	sigaction(SIGCHLD, &child, &old_chld);
 	stop_signal = 0;
 	if (p.todo)
 		progress(&p);
 	for (;;) {
-		while (!stop_signal && !ret && p.running < (jobs ? jobs : 1) && p.next < s->nr_points)
-			ret = start_next(&p);
-		if (!p.running)
-			break;
-		pid = waitpid(-1, &status, 0);
-		if (pid > 0)
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
 			reap(&p, pid, status);
-		else if (errno != EINTR)
-			break;
+		if (pid < 0 && errno == ECHILD && p.running)
+			break;	/* reaped elsewhere: nothing would wake the wait */
 		if (stop_signal && !stopping) {
 			stopping = true;
 			fprintf(stderr, "\ncmasim sweep: interrupted: stopping the %zu running points\n", p.running);
 			stop_children(&p);
 		}
+		while (!stop_signal && !ret && p.running < (jobs ? jobs : 1) && p.next < s->nr_points)
+			ret = start_next(&p, &mask);
+		if (!p.running)
+			break;
+		sigsuspend(&wait_mask);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	free(p.pids);
 	return ret;
 }
