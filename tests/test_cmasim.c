@@ -1031,17 +1031,21 @@ static void run_failed_write_keeps_the_old_file(void **state)
 	remove_dir(dir);
 }
 
-/* Is there a temporary file for @name (".NAME.XXXXXX") in @dir? */
-static bool temp_file_beside(const char *dir, const char *name)
+/* A file of @dir that is some write's temporary one (".NAME.XXXXXX", "NAME.tmp", "NAME.part"), or NULL. */
+static char *temp_file_in(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	bool found = false;
+	char *found = NULL;
 
 	assert_non_null(d);
-	while ((e = readdir(d)))
-		found |= e->d_name[0] == '.' && !strncmp(e->d_name + 1, name, strlen(name)) &&
-			 e->d_name[1 + strlen(name)] == '.';
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) ||
+		    (n > 4 && !strcmp(e->d_name + n - 4, ".tmp")) || (n > 5 && !strcmp(e->d_name + n - 5, ".part")))
+			found = strdup(e->d_name);
+	}
 	closedir(d);
 	return found;
 }
@@ -1084,6 +1088,7 @@ static void run_killed_leaves_the_old_file_alone(void **state)
 		if (poll(&(struct pollfd){ .fd = watch, .events = POLLIN }, 1, 60 * 1000) != 1) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
+			close(watch);
 			fail_msg("round %d: cmasim made no file in %s within 60 s", round, dir);
 		}
 		n = read(watch, buf, sizeof(buf));
@@ -1096,8 +1101,8 @@ static void run_killed_leaves_the_old_file_alone(void **state)
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM)
 			fail_msg("round %d: expected cmasim to die of SIGTERM; found status %#x", round, status);
-		if (temp_file_beside(dir, "trace.txt"))
-			fail_msg("round %d: killed the moment its temporary file appeared, cmasim left it", round);
+		if ((text = temp_file_in(dir)))
+			fail_msg("round %d: killed the moment its temporary file appeared, cmasim left %s", round, text);
 		text = read_file(trace);
 		assert_string_equal(text, "the old trace\n");
 		free(text);
@@ -1319,25 +1324,6 @@ static char *dir_text(const char *dir, const char *name)
 	if (!text)
 		fail_msg("%s is missing", path);
 	return text;
-}
-
-/* A file of @dir that is some write's temporary one (".NAME.XXXXXX", "NAME.tmp", "NAME.part"), or NULL. */
-static char *temp_file_in(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *found = NULL;
-
-	assert_non_null(d);
-	while (!found && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) ||
-		    (n > 4 && !strcmp(e->d_name + n - 4, ".tmp")) || (n > 5 && !strcmp(e->d_name + n - 5, ".part")))
-			found = strdup(e->d_name);
-	}
-	closedir(d);
-	return found;
 }
 
 /* Expect: a report per point and seed, a CSV row each under a header, the charts, and no temporary file. */
