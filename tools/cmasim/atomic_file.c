@@ -197,6 +197,21 @@ static int open_existing(struct atomic_file *af, const struct stat *st)
 	return S_ISREG(st->st_mode) ? open_renamed(af) : open_straight(af, st);
 }
 
+/* Say why @path cannot be written (@err, a negative errno): -EINVAL for a directory, bad input; else -EIO. */
+static int cannot_write(const char *path, const char *what, int err)
+{
+	fprintf(stderr, "cmasim: %s %s: cannot write it: %s%s\n", what, path, strerror(-err),
+		err == -EISDIR ? " (give the name of a file)" : "");
+	return err == -EISDIR ? -EINVAL : -EIO;
+}
+
+int atomic_file_check(const char *path, const char *what)
+{
+	struct stat st;
+
+	return stat(path, &st) || !S_ISDIR(st.st_mode) ? 0 : cannot_write(path, what, -EISDIR);
+}
+
 int atomic_file_open(struct atomic_file *af, const char *path, const char *what)
 {
 	struct stat st;
@@ -209,11 +224,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, const char *what)
 		err = open_existing(af, &st);
 	else
 		err = errno == ENOENT ? open_renamed(af) : -errno;
-	if (!err)
-		return 0;
-	fprintf(stderr, "cmasim: %s %s: cannot write it: %s%s\n", what, path, strerror(-err),
-		err == -EISDIR ? " (give the name of a file)" : "");
-	return err == -EISDIR ? -EINVAL : -EIO;
+	return err ? cannot_write(path, what, err) : 0;
 }
 
 /* Close @af->f, unless it is stdout or stderr, which are flushed only. */

@@ -35,6 +35,11 @@ struct atomic_file {
  */
 int atomic_file_open(struct atomic_file *af, const char *path, const char *what);
 /*
+ * Before the work whose result goes to @path: -EINVAL, said as
+ * atomic_file_open says it, if @path is a directory; else 0.
+ */
+int atomic_file_check(const char *path, const char *what);
+/*
  * Flush and close it, and rename it over its name: 0, or -EIO after
  * saying which file could not be written and why (the old one, if any,
  * stays).

@@ -345,7 +345,7 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 	struct atomic_file file = { .f = stdout };
 	int ret;
 
-	if (a->output && (ret = atomic_file_open(&file, a->output, "--output")))
+	if (a->output && (ret = atomic_file_open(&file, a->output, a->outdir ? "-o" : "--output")))
 		return ret;
 	ret = writers[a->report](runs, nr, file.f);
 	if (a->output) {
@@ -385,6 +385,9 @@ static int run_scenario(struct run_args *a, bool compare)
 	if (ret)
 		return ret;
 	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))
+		return ret;
+	/* a directory is refused now, not after the runs */
+	if (a->output && (ret = atomic_file_check(a->output, a->outdir ? "-o" : "--output")))
 		return ret;
 	if (a->trace && (ret = atomic_file_open(&trace_file, a->trace, "--trace")))
 		return ret;
