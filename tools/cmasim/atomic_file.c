@@ -91,13 +91,15 @@ static int follow_links(const char *path, char *target)
 	if ((size_t)snprintf(target, PATH_MAX, "%s", path) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	for (int hops = 0; !lstat(target, &st) && S_ISLNK(st.st_mode); hops++) {
+		const char *slash = strrchr(target, '/');
+
 		if (hops == 40)		/* the kernel's MAXSYMLINKS */
 			return -ELOOP;
 		n = readlink(target, link, sizeof(link) - 1);
 		if (n < 0)
 			return -errno;
 		link[n] = '\0';
-		dir = link[0] == '/' || !strrchr(target, '/') ? 0 : (size_t)(strrchr(target, '/') - target) + 1;
+		dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - target) + 1;
 		if (dir + (size_t)n >= PATH_MAX)
 			return -ENAMETOOLONG;
 		memcpy(target + dir, link, (size_t)n + 1);
