@@ -28,7 +28,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1107,6 +1110,275 @@ static void run_killed_leaves_the_old_file_alone(void **state)
 		assert_string_equal(text, "the old trace\n");
 		free(text);
 	}
+	remove_dir(dir);
+}
+
+/* ---- an output's name that is not a regular file: a link, a device, a FIFO, a socket, a directory ---- */
+
+/*
+ * A child that copies what arrives at @path, a FIFO (@listener < 0) or
+ * the Unix socket @listener listens at, to its end into @copy.
+ */
+static pid_t start_reader(const char *path, int listener, const char *copy)
+{
+	char buf[4096];
+	ssize_t n;
+	int in, out;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid)
+		return pid;
+	in = listener >= 0 ? accept(listener, NULL, NULL) : open(path, O_RDONLY);
+	out = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in < 0 || out < 0)
+		_exit(1);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			_exit(1);
+	_exit(n < 0);
+}
+
+/* The reader's exit status; -1 if it did not end within 10 s (no one wrote to it), and it is killed. */
+static int wait_reader(pid_t pid)
+{
+	int status;
+
+	for (int i = 0; i < 1000; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		usleep(10 * 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+/* A Unix socket listening at @path. */
+static int listen_at(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	assert_true(strlen(path) < sizeof(addr.sun_path));
+	strcpy(addr.sun_path, path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	return fd;
+}
+
+/*
+ * Expect: --output naming a FIFO writes the report into it, to a child
+ * reading it, and the FIFO stays a FIFO; the same for a Unix socket's
+ * name, with a child accepting the connection.
+ */
+static void run_output_fifo_and_socket_get_the_report(void **state)
+{
+	static const char *const names[] = { "fifo", "socket" };
+	char dir[DIR_MAX], path[DIR_PATH_MAX], node[DIR_PATH_MAX], copy[DIR_PATH_MAX], *text;
+	int listener, reader;
+	struct stat st;
+	struct run r;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	dir_file(dir, "copy", NULL, copy);
+	for (int i = 0; i < 2; i++) {
+		dir_file(dir, names[i], NULL, node);
+		listener = i ? listen_at(node) : -1;
+		if (!i)
+			assert_int_equal(mkfifo(node, 0644), 0);
+		reader = (int)start_reader(node, listener, copy);
+		r = run_cmasim(ARGS("run", "--scenario", path, "--report", "json", "--output", node));
+		reader = wait_reader(reader);
+		if (listener >= 0)
+			close(listener);
+		assert_int_equal(lstat(node, &st), 0);
+		text = read_file(copy);
+		if (r.status || reader || (i ? !S_ISSOCK(st.st_mode) : !S_ISFIFO(st.st_mode)) || !text ||
+		    strncmp(text, "{\n  \"schema\": \"cmasim-report/1\"", 31))
+			fail_msg("--output %s: expected exit 0, the %s kept and its reader to get the JSON report; found exit %d, a node of mode %#o, the reader's status %d, and it read:\n%.80s\nstderr:\n%s",
+				 node, names[i], r.status, (unsigned)st.st_mode, reader, text ? text : "(nothing)", r.err);
+		free(text);
+		run_free(&r);
+	}
+	remove_dir(dir);
+}
+
+/* Whether @path is a symbolic link to @to. */
+static bool links_to(const char *path, const char *to)
+{
+	char buf[DIR_PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	return n >= 0 && (buf[n] = '\0', !strcmp(buf, to));
+}
+
+/* Fail unless @dir/@name begins with @start (@what: what it should hold). */
+static void expect_file_starts(const char *dir, const char *name, const char *start, const char *what)
+{
+	char path[DIR_PATH_MAX], *text = read_file(dir_file(dir, name, NULL, path));
+
+	if (!text || strncmp(text, start, strlen(start)))
+		fail_msg("expected %s in %s; found:\n%.80s", what, path, text ? text : "(none)");
+	free(text);
+}
+
+/*
+ * Expect: --output and --trace naming symbolic links into another
+ * directory write the files they point to there (one old, the other not
+ * made yet), whole, with no temporary file left in either directory;
+ * the links stay links.
+ */
+static void run_output_through_a_symlink_writes_its_target(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX], a[DIR_PATH_MAX], b[DIR_PATH_MAX], report[DIR_PATH_MAX],
+		trace[DIR_PATH_MAX], *text;
+	struct run r;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	assert_int_equal(mkdir(dir_file(dir, "a", NULL, a), 0755), 0);
+	assert_int_equal(mkdir(dir_file(dir, "b", NULL, b), 0755), 0);
+	dir_file(b, "report.json", "the old report\n", report);
+	assert_int_equal(symlink("../b/report.json", dir_file(a, "report.json", NULL, report)), 0);
+	assert_int_equal(symlink("../b/trace.txt", dir_file(a, "trace.txt", NULL, trace)), 0);
+	r = run_cmasim(ARGS("run", "--scenario", path, "--report", "json", "--output", report, "--trace", trace));
+	if (r.status)
+		fail_msg("--output and --trace through links: expected exit 0; found %d:\n%s", r.status, r.err);
+	run_free(&r);
+	if (!links_to(report, "../b/report.json") || !links_to(trace, "../b/trace.txt"))
+		fail_msg("expected %s and %s to stay symbolic links to ../b/", report, trace);
+	expect_file_starts(b, "report.json", "{\n  \"schema\"", "the JSON report, through the link");
+	expect_file_starts(b, "trace.txt", "# tracer: nop\n", "the trace, through the dangling link");
+	if ((text = temp_file_in(a)) || (text = temp_file_in(b)))
+		fail_msg("cmasim left a temporary file, %s", text);
+	remove_dir(dir);
+}
+
+/*
+ * A character device @major:@minor made in @dir with mknod, as root
+ * (/dev's own would be at stake if cmasim replaced it); /dev/@name to
+ * others, whom /dev does not let replace it.
+ */
+static const char *char_device(const char *dir, const char *name, unsigned major, unsigned minor,
+			       char path[DIR_PATH_MAX])
+{
+	if (geteuid()) {
+		snprintf(path, DIR_PATH_MAX, "/dev/%s", name);
+		return path;
+	}
+	if (mknod(dir_file(dir, name, NULL, path), S_IFCHR | 0666, makedev(major, minor)))
+		skip();
+	return path;
+}
+
+/*
+ * Expect: --output naming a character device writes to it, and the node
+ * stays as it was: the null device (1:3) takes the report, exit 0; the
+ * full one (1:7) fails with ENOSPC, said naming it, exit 1. --trace
+ * /dev/stdout puts the trace on standard output.
+ */
+static void run_output_to_a_device_writes_it(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned minor;
+		int status;
+		const char *message;
+	} devices[] = { { "null", 3, 0, "" }, { "full", 7, 1, ": writing it failed: No space left on device\n" } };
+	char dir[DIR_MAX], path[DIR_PATH_MAX], node[DIR_PATH_MAX];
+	struct stat before, after;
+	struct run r;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	for (size_t i = 0; i < sizeof(devices) / sizeof(devices[0]); i++) {
+		char_device(dir, devices[i].name, 1, devices[i].minor, node);
+		assert_int_equal(stat(node, &before), 0);
+		r = run_cmasim(ARGS("run", "--scenario", path, "--report", "html", "--output", node));
+		assert_int_equal(lstat(node, &after), 0);
+		if (r.status != devices[i].status || !strstr(r.err, devices[i].message) ||
+		    (*devices[i].message && !strstr(r.err, node)) || !S_ISCHR(after.st_mode) ||
+		    after.st_ino != before.st_ino || after.st_rdev != before.st_rdev)
+			fail_msg("--output %s: expected exit %d, \"%s\" naming it, and the device kept; found exit %d, a node of mode %#o, and:\n%s",
+				 node, devices[i].status, devices[i].message, r.status, (unsigned)after.st_mode, r.err);
+		run_free(&r);
+	}
+	r = run_cmasim(ARGS("run", "--scenario", path, "--trace", "/dev/stdout"));
+	if (r.status || strncmp(r.out, "# tracer: nop\n", 14) || !strstr(r.out, "cma_alloc_start"))
+		fail_msg("--trace /dev/stdout: expected exit 0 and the trace on standard output; found exit %d, stdout:\n%.200s\nstderr:\n%s",
+			 r.status, r.out, r.err);
+	run_free(&r);
+	remove_dir(dir);
+}
+
+/* Expect: --trace or --output naming a directory is refused, naming it, exit 2; the directory stays empty. */
+static void run_output_directory_is_refused(void **state)
+{
+	static const char *const which[] = { "--trace", "--output" };
+	char dir[DIR_MAX], path[DIR_PATH_MAX], sub[DIR_PATH_MAX], want[2 * DIR_PATH_MAX], *text;
+	struct run r;
+
+	make_dir(dir);
+	dir_file(dir, "s.ini", camera_scenario, path);
+	assert_int_equal(mkdir(dir_file(dir, "d", NULL, sub), 0755), 0);
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		snprintf(want, sizeof(want), "cmasim: %s %s: cannot write it: Is a directory", which[i], sub);
+		r = run_cmasim(ARGS("run", "--scenario", path, which[i], sub));
+		if (r.status != 2 || !strstr(r.err, want))
+			fail_msg("%s DIR: expected exit 2 and \"%s\"; found exit %d and:\n%s", which[i], want, r.status, r.err);
+		run_free(&r);
+		if ((text = temp_file_in(sub)) || (text = temp_file_in(dir)))
+			fail_msg("%s DIR: cmasim left %s", which[i], text);
+	}
+	remove_dir(dir);
+}
+
+/*
+ * Expect: cmasim snapshot (as root, on Linux) replaces each file whole:
+ * buddyinfo, a link into another directory, is written there and stays
+ * a link; pagetypeinfo, a hard link to a file elsewhere, gets a file of
+ * its own, the other left as it was; zoneinfo, too large for the file
+ * size limit, fails (exit 1, naming it) and keeps its old bytes; no
+ * temporary file is left.
+ */
+static void snapshot_files_are_replaced_whole(void **state)
+{
+	char dir[DIR_MAX], snap[DIR_PATH_MAX], other[DIR_PATH_MAX], kept[DIR_PATH_MAX], path[DIR_PATH_MAX], *text;
+	struct run r;
+
+	if (geteuid() || access("/proc/kpageflags", R_OK))
+		skip();
+	make_dir(dir);
+	assert_int_equal(mkdir(dir_file(dir, "snap", NULL, snap), 0755), 0);
+	assert_int_equal(mkdir(dir_file(dir, "other", NULL, other), 0755), 0);
+	assert_int_equal(symlink("../other/buddyinfo", dir_file(snap, "buddyinfo", NULL, path)), 0);
+	dir_file(other, "kept", "the other name's file\n", kept);
+	assert_int_equal(link(kept, dir_file(snap, "pagetypeinfo", NULL, path)), 0);
+	dir_file(snap, "zoneinfo", "the old zoneinfo\n", path);
+	child_file_limit = 4096;	/* buddyinfo and pagetypeinfo are smaller, zoneinfo larger */
+	r = run_cmasim(ARGS("snapshot", snap));
+	child_file_limit = RLIM_INFINITY;
+	if (r.status != 1 || !strstr(r.err, path) || !strstr(r.err, "File too large"))
+		fail_msg("snapshot past the size limit: expected exit 1 and a message naming %s; found exit %d and:\n%s",
+			 path, r.status, r.err);
+	run_free(&r);
+	text = read_file(path);
+	assert_string_equal(text, "the old zoneinfo\n");
+	free(text);
+	if (!links_to(dir_file(snap, "buddyinfo", NULL, path), "../other/buddyinfo"))
+		fail_msg("expected %s to stay a link to ../other/buddyinfo", path);
+	expect_file_starts(other, "buddyinfo", "Node 0, zone", "/proc/buddyinfo, through the link");
+	text = read_file(kept);
+	assert_string_equal(text, "the other name's file\n");
+	free(text);
+	expect_file_starts(snap, "pagetypeinfo", "Page block order:", "/proc/pagetypeinfo");
+	if ((text = temp_file_in(snap)) || (text = temp_file_in(other)))
+		fail_msg("cmasim snapshot left a temporary file, %s", text);
 	remove_dir(dir);
 }
 
@@ -2336,6 +2608,11 @@ int main(void)
 		cmocka_unit_test(run_failed_write_keeps_the_old_file),
 		cmocka_unit_test(calibrate_table_and_exit_status),
 		cmocka_unit_test(run_killed_leaves_the_old_file_alone),
+		cmocka_unit_test(run_output_fifo_and_socket_get_the_report),
+		cmocka_unit_test(run_output_through_a_symlink_writes_its_target),
+		cmocka_unit_test(run_output_to_a_device_writes_it),
+		cmocka_unit_test(run_output_directory_is_refused),
+		cmocka_unit_test(snapshot_files_are_replaced_whole),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),
 		cmocka_unit_test(boot_kernel_option_and_platform_key),

@@ -2,13 +2,19 @@
 /*
  * Whole files or none (atomic_file.h): mkstemp beside the target, then
  * rename(2), which replaces a name in one step on the same file system.
+ * rename(2) replaces whatever has the name, so what is not a regular file
+ * is told apart first: a link is followed to its file, a device, FIFO or
+ * socket is written straight.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
@@ -70,58 +76,195 @@ static void track(const char *tmp, const char *untrack)
 		}
 }
 
-FILE *atomic_file_open(struct atomic_file *af, const char *path, const char *what)
+/*
+ * The name @path's symbolic links end at, into @target (PATH_MAX bytes):
+ * the file to replace, which may not exist yet (a dangling link). A
+ * relative link is read from its own directory.
+ */
+static int follow_links(const char *path, char *target)
 {
-	const char *base = strrchr(path, '/');
+	char link[PATH_MAX];
+	struct stat st;
+	size_t dir;
+	ssize_t n;
+
+	if ((size_t)snprintf(target, PATH_MAX, "%s", path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	for (int hops = 0; !lstat(target, &st) && S_ISLNK(st.st_mode); hops++) {
+		const char *slash = strrchr(target, '/');
+
+		if (hops == 40)		/* the kernel's MAXSYMLINKS */
+			return -ELOOP;
+		n = readlink(target, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
+		link[n] = '\0';
+		dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - target) + 1;
+		if (dir + (size_t)n >= PATH_MAX)
+			return -ENAMETOOLONG;
+		memcpy(target + dir, link, (size_t)n + 1);
+	}
+	return 0;
+}
+
+/* A temporary file beside the file @af->path names, to rename over it at commit. */
+static int open_renamed(struct atomic_file *af)
+{
+	const char *base;
 	mode_t mask = umask(0);
 	sigset_t held;
-	int fd = -1;
+	int fd, err = follow_links(af->path, af->target);
 
 	umask(mask);
-	af->path = path;
-	af->f = NULL;
-	base = base ? base + 1 : path;
-	if ((size_t)snprintf(af->tmp, sizeof(af->tmp), "%.*s.%s.XXXXXX", (int)(base - path), path, base) >=
-	    sizeof(af->tmp)) {
-		errno = ENAMETOOLONG;
-		goto fail;
-	}
+	if (err)
+		return err;
+	base = strrchr(af->target, '/');
+	base = base ? base + 1 : af->target;
+	if ((size_t)snprintf(af->tmp, sizeof(af->tmp), "%.*s.%s.XXXXXX", (int)(base - af->target), af->target,
+			     base) >= sizeof(af->tmp))
+		return -ENAMETOOLONG;
 	catch_fatal_signals();
 	hold_fatal_signals(&held);
 	fd = mkstemp(af->tmp);
 	/* the mode fopen would have given it; mkstemp's is 0600 */
-	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(af->f = fdopen(fd, "w")))
-		goto fail_held;
-	track(af->tmp, NULL);
-	pthread_sigmask(SIG_SETMASK, &held, NULL);
-	return af->f;
-fail_held:
-	if (fd >= 0) {
-		int err = errno;
-
-		close(fd);
-		unlink(af->tmp);
-		errno = err;
+	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(af->f = fdopen(fd, "w"))) {
+		err = -errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(af->tmp);
+		}
+	} else {
+		track(af->tmp, NULL);
 	}
 	pthread_sigmask(SIG_SETMASK, &held, NULL);
-fail:
-	fprintf(stderr, "cmasim: %s %s: cannot write it: %s\n", what, path, strerror(errno));
+	return err;
+}
+
+/* A Unix socket's name, which open(2) refuses (ENXIO): connected to, as a stream. */
+static int connect_socket(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (strlen(path) >= sizeof(addr.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(addr.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		err = errno;
+		close(fd);
+		errno = err;
+		fd = -1;
+	}
+	return fd;
+}
+
+/* A device, FIFO or socket: written as it is, as a shell's '>' would (a FIFO waits for its reader). */
+static int open_straight(struct atomic_file *af, const struct stat *st)
+{
+	int fd = open(af->path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+
+	if (fd < 0 && errno == ENXIO && S_ISSOCK(st->st_mode))
+		fd = connect_socket(af->path);
+	if (fd < 0)
+		return -errno;
+	if (!(af->f = fdopen(fd, "w"))) {
+		err = errno;
+		close(fd);
+		return -err;
+	}
+	return 0;
+}
+
+/* stdout or stderr, if that is the file @st describes (/dev/stdout, or the name of what it goes to). */
+static FILE *std_stream(const struct stat *st)
+{
+	FILE *const streams[] = { stdout, stderr };
+	struct stat s;
+
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		if (!fstat(fileno(streams[i]), &s) && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+			return streams[i];
 	return NULL;
+}
+
+static int open_existing(struct atomic_file *af, const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	if ((af->f = std_stream(st)))
+		return 0;
+	return S_ISREG(st->st_mode) ? open_renamed(af) : open_straight(af, st);
+}
+
+/* Say why @path cannot be written (@err, a negative errno): -EINVAL for a directory, bad input; else -EIO. */
+static int cannot_write(const char *path, const char *what, int err)
+{
+	fprintf(stderr, "cmasim: %s %s: cannot write it: %s%s\n", what, path, strerror(-err),
+		err == -EISDIR ? " (give the name of a file)" : "");
+	return err == -EISDIR ? -EINVAL : -EIO;
+}
+
+int atomic_file_check(const char *path, const char *what)
+{
+	struct stat st;
+
+	return stat(path, &st) || !S_ISDIR(st.st_mode) ? 0 : cannot_write(path, what, -EISDIR);
+}
+
+int atomic_file_open(struct atomic_file *af, const char *path, const char *what)
+{
+	struct stat st;
+	int err;
+
+	af->path = path;
+	af->tmp[0] = '\0';
+	af->f = NULL;
+	if (!stat(path, &st))
+		err = open_existing(af, &st);
+	else
+		err = errno == ENOENT ? open_renamed(af) : -errno;
+	return err ? cannot_write(path, what, err) : 0;
+}
+
+/* Close @af->f, unless it is stdout or stderr, which are flushed only. */
+static int close_stream(struct atomic_file *af)
+{
+	FILE *f = af->f;
+
+	af->f = NULL;
+	return f == stdout || f == stderr ? fflush(f) : fclose(f);
+}
+
+/* Every byte of @af->f out, to the disk too if @sync, and @af->f closed: 0, or the first error's errno. */
+static int finish(struct atomic_file *af, bool sync)
+{
+	int err = ferror(af->f) ? EIO : 0;
+
+	if (fflush(af->f) || (sync && fsync(fileno(af->f))))
+		err = errno;
+	if (close_stream(af) && !err)
+		err = errno;
+	return err;
 }
 
 int atomic_file_commit(struct atomic_file *af)
 {
-	int failed = ferror(af->f), err = EIO;
+	int err;
 
-	if (fflush(af->f) || fsync(fileno(af->f)))
-		failed = 1, err = errno;
-	if (fclose(af->f) && !failed)
-		failed = 1, err = errno;
-	af->f = NULL;
-	if (!failed && rename(af->tmp, af->path))
-		failed = 1, err = errno;
+	if (!af->tmp[0]) {
+		err = finish(af, false);
+		if (err)
+			fprintf(stderr, "cmasim: %s: writing it failed: %s\n", af->path, strerror(err));
+		return err ? -EIO : 0;
+	}
+	err = finish(af, true);
+	if (!err && rename(af->tmp, af->target))
+		err = errno;
 	track(NULL, af->tmp);	/* after the rename: a signal before it still removes the file */
-	if (!failed)
+	if (!err)
 		return 0;
 	unlink(af->tmp);
 	fprintf(stderr, "cmasim: %s: writing it failed: %s; a file of that name is kept as it was\n", af->path,
@@ -132,8 +275,9 @@ int atomic_file_commit(struct atomic_file *af)
 void atomic_file_abort(struct atomic_file *af)
 {
 	if (af->f)
-		fclose(af->f);
-	af->f = NULL;
+		close_stream(af);
+	if (!af->tmp[0])
+		return;
 	track(NULL, af->tmp);
 	unlink(af->tmp);
 }

@@ -342,23 +342,22 @@ static int write_report(const struct run_args *a, const struct sim_result *runs,
 	static int (*const writers[])(const struct sim_result *, unsigned, FILE *) = {
 		[REPORT_TEXT] = report_text, [REPORT_JSON] = report_json, [REPORT_HTML] = report_html,
 	};
-	struct atomic_file file;
-	FILE *out = stdout;
+	struct atomic_file file = { .f = stdout };
 	int ret;
 
-	if (a->output && !(out = atomic_file_open(&file, a->output, "--output")))
-		return -EIO;
-	ret = writers[a->report](runs, nr, out);
-	if (out != stdout) {
+	if (a->output && (ret = atomic_file_open(&file, a->output, a->outdir ? "-o" : "--output")))
+		return ret;
+	ret = writers[a->report](runs, nr, file.f);
+	if (a->output) {
 		/* a writer's failure other than the file's (which commit reports) */
-		if (ret && !ferror(out)) {
+		if (ret && !ferror(file.f)) {
 			atomic_file_abort(&file);
 			fprintf(stderr, "cmasim: %s: the report could not be made; it is left as it was\n", a->output);
 			return -EIO;
 		}
 		if (atomic_file_commit(&file))
 			return -EIO;
-	} else if (ret | fflush(out)) {
+	} else if (ret | fflush(stdout)) {
 		fprintf(stderr, "cmasim: writing the report to standard output failed: %s\n", strerror(errno));
 		return -EIO;
 	}
@@ -387,9 +386,12 @@ static int run_scenario(struct run_args *a, bool compare)
 		return ret;
 	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))
 		return ret;
-	if (a->trace && !(trace = atomic_file_open(&trace_file, a->trace, "--trace")))
-		return -EIO;
-	a->opt.trace = trace;
+	/* a directory is refused now, not after the runs */
+	if (a->output && (ret = atomic_file_check(a->output, a->outdir ? "-o" : "--output")))
+		return ret;
+	if (a->trace && (ret = atomic_file_open(&trace_file, a->trace, "--trace")))
+		return ret;
+	a->opt.trace = trace = a->trace ? trace_file.f : NULL;
 	a->opt.progress = true;
 	/* by kernel, then by policy: a kernel's runs stand side by side */
 	for (unsigned k = 0; k < (a->nr_kernels ? a->nr_kernels : 1) && !ret; k++) {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "commands.h"
 #include "import.h"
 
@@ -31,25 +32,8 @@ static const struct {
 
 #define NR_SNAP_FILES (sizeof(snap_files) / sizeof(snap_files[0]))
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* @buf xz-compressed into @fd (preset 1: a 48 MB kpageflags in seconds). */
-static int write_xz(int fd, const char *buf, size_t len)
+/* @buf xz-compressed into @f (preset 1: a 48 MB kpageflags in seconds); a write error is left in ferror(@f). */
+static int write_xz(FILE *f, const char *buf, size_t len)
 {
 	lzma_stream st = LZMA_STREAM_INIT;
 	uint8_t out[1 << 16];
@@ -64,33 +48,37 @@ static int write_xz(int fd, const char *buf, size_t len)
 		st.next_out = out;
 		st.avail_out = sizeof(out);
 		r = lzma_code(&st, LZMA_FINISH);
-		if (r != LZMA_OK && r != LZMA_STREAM_END) {
+		if (r != LZMA_OK && r != LZMA_STREAM_END)
 			ret = -EIO;
-			break;
-		}
-		ret = write_all(fd, out, sizeof(out) - st.avail_out);
+		else if (fwrite(out, 1, sizeof(out) - st.avail_out, f) != sizeof(out) - st.avail_out)
+			ret = -EIO;
 	} while (!ret && r != LZMA_STREAM_END);
 	lzma_end(&st);
 	return ret;
 }
 
+/* DIR/NAME, whole or not at all (atomic_file.h). */
 static int save(const char *dir, const char *name, bool xz, const char *buf, size_t len)
 {
+	struct atomic_file af;
 	char path[4096];
-	int fd, ret;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s%s", dir, name, xz ? ".xz" : "");
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "cmasim snapshot: %s: %s\n", path, strerror(errno));
+	ret = atomic_file_open(&af, path, "snapshot");
+	if (ret)
+		return ret;
+	if (xz)
+		ret = write_xz(af.f, buf, len);
+	else
+		fwrite(buf, 1, len, af.f);
+	/* the compressor's failure; the file's is commit's to report */
+	if (ret && !ferror(af.f)) {
+		atomic_file_abort(&af);
+		fprintf(stderr, "cmasim snapshot: %s: xz compression failed; it is left as it was\n", path);
 		return -EIO;
 	}
-	ret = xz ? write_xz(fd, buf, len) : write_all(fd, buf, len);
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (ret)
-		fprintf(stderr, "cmasim snapshot: %s: %s\n", path, strerror(-ret));
-	return ret ? -EIO : 0;
+	return atomic_file_commit(&af);
 }
 
 /* Free pages by a buddyinfo text, all zones. */
@@ -147,6 +135,7 @@ int cmd_snapshot(int argc, char **argv)
 	size_t lens[NR_SNAP_FILES], len;
 	unsigned long before = 0, after = 0;
 	int ret = 0, tries = 0;
+	struct stat st;
 	size_t i;
 
 	if (argc != 2 || argv[1][0] == '-') {
@@ -157,8 +146,8 @@ int cmd_snapshot(int argc, char **argv)
 		fprintf(stderr, "cmasim snapshot: needs root: /proc/kpageflags, /proc/kpagecount and iomem's addresses are root's\n");
 		return -EINVAL;
 	}
-	if (mkdir(argv[1], 0755) && errno != EEXIST) {
-		fprintf(stderr, "cmasim snapshot: %s: %s\n", argv[1], strerror(errno));
+	if (mkdir(argv[1], 0755) && (errno != EEXIST || stat(argv[1], &st) || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "cmasim snapshot: %s: %s\n", argv[1], strerror(errno == EEXIST ? ENOTDIR : errno));
 		return -EINVAL;
 	}
 	do {
@@ -179,5 +168,5 @@ int cmd_snapshot(int argc, char **argv)
 		free(bufs[i]);
 	if (!ret)
 		printf("cmasim snapshot: %s: read it with 'cmasim import %s'\n", argv[1], argv[1]);
-	return ret ? -EINVAL : 0;
+	return ret;
 }

@@ -634,10 +634,11 @@ int sweep_manifest_write(const struct sweep *s)
 
 	if (asprintf(&path, "%s/" SWEEP_MANIFEST, s->dir) < 0)
 		return -ENOMEM;
-	if (!(f = atomic_file_open(&af, path, "sweep manifest"))) {
+	if ((ret = atomic_file_open(&af, path, "sweep manifest"))) {
 		free(path);
-		return -EIO;
+		return ret;
 	}
+	f = af.f;
 	fputs("file\tseed", f);
 	for (unsigned i = 0; i < s->nr_params; i++)
 		fprintf(f, "\t%s", s->params[i].key);

@@ -482,15 +482,15 @@ static int write_file(const struct table *t, const char *name, const struct layo
 {
 	struct atomic_file af;
 	char path[4096];
-	FILE *out;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", t->s->dir, name);
-	if (!(out = atomic_file_open(&af, path, "sweep summary")))
-		return -EIO;
+	if ((ret = atomic_file_open(&af, path, "sweep summary")))
+		return ret;
 	if (l)
-		write_html(out, t, l);
+		write_html(af.f, t, l);
 	else
-		write_csv(out, t);
+		write_csv(af.f, t);
 	return atomic_file_commit(&af);
 }
 
