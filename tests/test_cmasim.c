@@ -2244,6 +2244,20 @@ static void version_is_the_makefiles(void **state)
 	free(makefile);
 }
 
+/* "make install PREFIX=@dir@prefix" of this tree and build; the test fails with make's output if it does. */
+static void make_install(const char *dir, const char *prefix)
+{
+	char cmd[PATH_MAX * 2 + 256], log[DIR_PATH_MAX], *text;
+
+	snprintf(cmd, sizeof(cmd),
+		 "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' BUILD='%s' PREFIX='%s%s' install >'%s/make.log' 2>&1",
+		 source_dir, build_name, dir, prefix, dir);
+	if (system(cmd)) {
+		text = read_file(dir_file(dir, "make.log", NULL, log));
+		fail_msg("%s: failed:\n%s", cmd, text ? text : "");
+	}
+}
+
 /*
  * Expect: "make install PREFIX=P" after "make" installs a libcma.pc whose
  * prefix is P (it was written once, for the PREFIX of the build).
@@ -2253,14 +2267,7 @@ static void install_pc_names_the_prefix(void **state)
 	char dir[DIR_MAX], cmd[PATH_MAX * 2 + 256], pc[DIR_PATH_MAX], *text;
 
 	make_dir(dir);
-	snprintf(cmd, sizeof(cmd),
-		 "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' BUILD='%s' PREFIX='%s/usr' install >'%s/make.log' 2>&1",
-		 source_dir, build_name, dir, dir);
-	if (system(cmd)) {
-		snprintf(pc, sizeof(pc), "%s/make.log", dir);
-		text = read_file(pc);
-		fail_msg("%s: failed:\n%s", cmd, text ? text : "");
-	}
+	make_install(dir, "/usr");
 	snprintf(pc, sizeof(pc), "%s/usr/lib/pkgconfig/libcma.pc", dir);
 	text = read_file(pc);
 	assert_non_null(text);
@@ -2268,6 +2275,67 @@ static void install_pc_names_the_prefix(void **state)
 	if (strncmp(text, cmd, strlen(cmd)))
 		fail_msg("%s: expected it to begin with %sfound:\n%s", pc, cmd, text);
 	free(text);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: make coverage, which runs test_dt_corpus, builds the
+ * device-tree corpus before it runs the tests, as make test does, so it
+ * works on its own from a fresh clone (make -n: what it would run, in
+ * order).
+ */
+static void make_coverage_builds_the_corpus_first(void **state)
+{
+	char cmd[PATH_MAX + 128], *out;
+	const char *corpus, *run;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s -C '%s' coverage 2>&1",
+		 source_dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	assert_int_equal(pclose(p), 0);
+	corpus = strstr(out, "tests/dt/build-corpus.sh build/dt-corpus");
+	run = strstr(out, "scripts/run-tests.sh ");
+	if (!run || !strstr(run, "tests/test_dt_corpus") || !corpus || corpus > run)
+		fail_msg("make -n coverage: expected tests/dt/build-corpus.sh build/dt-corpus before scripts/run-tests.sh runs test_dt_corpus; found:\n%.2000s",
+			 out);
+	free(out);
+}
+
+#define INSTALL_TOUR "#include <stdio.h>\n#include <cma/cma.h>\n\nint main(void)\n{\n" \
+	"\tstruct cma_bank bank = { 0, 64 << 20 };\n" \
+	"\tstruct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1 };\n\tstruct cma_mm *mm;\n\n" \
+	"\tif (cma_mm_create(&cfg, &mm) || cma_mm_boot(mm))\n\t\treturn 1;\n" \
+	"\tprintf(\"libcma booted\\n\");\n\tcma_mm_destroy(mm);\n\treturn 0;\n}\n"
+
+/*
+ * Expect: installed under a prefix the dynamic linker does not search
+ * (/opt/x), libcma serves a program built with nothing but "pkg-config
+ * --cflags --libs libcma": it links against libcma.so and runs without
+ * LD_LIBRARY_PATH or ldconfig, finding the installed libcma.so.0.
+ */
+static void install_then_pkg_config_program_runs(void **state)
+{
+	char dir[DIR_MAX], src[DIR_PATH_MAX], cmd[PATH_MAX + 6 * DIR_PATH_MAX], *out;
+	FILE *p;
+
+	make_dir(dir);
+	make_install(dir, "/opt/x");
+	dir_file(dir, "tour.c", INSTALL_TOUR, src);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && PKG_CONFIG_PATH='%s/opt/x/lib/pkgconfig' && export PKG_CONFIG_PATH && "
+		 "cc -std=c11 -o tour tour.c $(pkg-config --cflags --libs libcma) 2>&1 && "
+		 "env -u LD_LIBRARY_PATH ./tour 2>&1 && ldd ./tour | grep -o '=> [^ ]*libcma.so.0'",
+		 dir, dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	if (pclose(p) || strncmp(out, "libcma booted\n=> ", 17) || !strstr(out, "/opt/x/lib/libcma.so.0"))
+		fail_msg("a program built with pkg-config libcma under %s/opt/x: expected it to run with the installed libcma.so.0; found:\n%s",
+			 dir, out);
+	free(out);
 	remove_dir(dir);
 }
 
@@ -2594,6 +2662,8 @@ int main(void)
 		cmocka_unit_test(size_and_sweep_count_limits_agree),
 		cmocka_unit_test(version_is_the_makefiles),
 		cmocka_unit_test(install_pc_names_the_prefix),
+		cmocka_unit_test(install_then_pkg_config_program_runs),
+		cmocka_unit_test(make_coverage_builds_the_corpus_first),
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
