@@ -66,9 +66,14 @@ $(BUILD)/libcma.so: $(LIB_OBJ)
 
 # the .pc names PREFIX: written at build time for the PREFIX of the build,
 # and again at install time, so 'make install PREFIX=...' after 'make'
-# installs one that names where it went
-write_pc = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} -lcma -lpthread\nCflags: -I$${includedir}\n' \
-	'$(PREFIX)' '$(VERSION)' > $(1)
+# installs one that names where it went. A libdir the dynamic linker does
+# not search by itself (any PREFIX but /usr) is also the programs' run
+# path, so what pkg-config builds finds libcma.so.0 with no ldconfig or
+# LD_LIBRARY_PATH.
+comma   := ,
+pc_rpath = $(if $(filter /usr /usr/,$(PREFIX)),,-Wl$(comma)-rpath$(comma)$${libdir} )
+write_pc = printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libcma\nDescription: Contiguous Memory Allocator and page allocator in user space\nVersion: %s\nLibs: -L$${libdir} %s-lcma -lpthread\nCflags: -I$${includedir}\n' \
+	'$(PREFIX)' '$(VERSION)' '$(pc_rpath)' > $(1)
 
 $(BUILD)/libcma.pc: Makefile
 	@mkdir -p $(BUILD)
@@ -207,11 +212,13 @@ fuzz-smoke: fuzz
 # (counts reset each run), run, and summarized for src/ by gcovr. At -O0 gcc
 # sees less of snprintf's bounds than at -O2, so format-truncation only warns.
 # CMA_COVERAGE: test_fault_sweep's forked runs write their counts too.
+# test_dt_corpus boots the device-tree corpus, built first as for make test.
 COV_BUILD := build-coverage
 COV_BIN   := $(TEST_SRC:tests/%.c=$(COV_BUILD)/tests/%)
 
 coverage: deps
 	@scripts/ensure-deps.sh coverage
+	@tests/dt/build-corpus.sh $(DT_CORPUS)
 	@find $(COV_BUILD) -name '*.gcda' -delete 2>/dev/null || true
 	@CFLAGS='-O0 -g --coverage -fprofile-update=atomic -Wno-error=format-truncation -DCMA_COVERAGE' LDFLAGS='--coverage' \
 		$(MAKE) --no-print-directory BUILD=$(COV_BUILD) CC=gcc $(COV_BIN)

@@ -539,8 +539,8 @@ static const struct bad_case bad_cases[] = {
 	{ "size: --cma", { "size", "--cma", "64M" }, NULL, 2, "cmasim size: --cma is what size finds" },
 	{ "size: --step not a multiple of the alignment", { "size", "--step", "3M" }, NULL, 2,
 	  "cmasim size: --step 3M: expected a multiple of the area alignment, 8M" },
-	{ "size: no seeds", { "size", "--seeds", "0" }, NULL, 2, "cmasim size: --seeds '0': expected a number from 1 to 64" },
-	{ "size: too many jobs", { "size", "--jobs", "65" }, NULL, 2, "cmasim size: --jobs '65': expected a number from 1 to 64" },
+	{ "size: no seeds", { "size", "--seeds", "0" }, NULL, 2, "cmasim size: --seeds '0': expected a number from 1 to 1000" },
+	{ "size: too many jobs", { "size", "--jobs", "1025" }, NULL, 2, "cmasim size: --jobs '1025': expected a number from 1 to 1024" },
 	{ "size: zero step", { "size", "--step", "0" }, NULL, 2, "cmasim size: --step '0': expected a decimal or 0x hex number" },
 	{ "size: unknown kernel", { "size", "--kernel", "6.13" }, NULL, 2,
 	  "cmasim size: --kernel '6.13': no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
@@ -575,6 +575,12 @@ static const struct bad_case bad_cases[] = {
 	  "cmasim sweep: give -o DIR, where the reports and summaries go (or --collect DIR)" },
 	{ "sweep: zero jobs", { "sweep", "--jobs", "0", "-o", "/nonexistent/sw" }, NULL, 2,
 	  "cmasim sweep: --jobs '0': expected a number from 1 to 1024" },
+	{ "sweep: too many seeds", { "sweep", "--seeds", "1001", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --seeds '1001': expected a number from 1 to 1000" },
+	{ "boot: memory base not page-aligned", { "boot", "--memory", "1G@0x123" }, NULL, 2,
+	  "cmasim: --memory '1G@0x123': the base must be a multiple of the page size, 0x1000 on platform x86 (0 is one); 0x123 is not" },
+	{ "boot: memory size not page-aligned", { "boot", "--memory", "4097@0" }, NULL, 2,
+	  "cmasim: --memory '4097@0': the size must be a multiple of the page size, 0x1000 on platform x86; 0x1001 is not" },
 	{ "sweep: collect without a manifest", { "sweep", "--collect", "/nonexistent/sw" }, NULL, 2,
 	  "--collect /nonexistent/sw: no /nonexistent/sw/sweep-points.tsv (cmasim sweep --print-commands -o /nonexistent/sw writes it)" },
 	{ "sweep: collect and a grid", { "sweep", "--collect", "/tmp", "--param", "cma=16M" }, NULL, 2,
@@ -1638,8 +1644,10 @@ static void sweep_grid_writes_reports_and_summaries(void **state)
 
 /*
  * Expect: --print-commands prints one cmasim run line per point and
- * seed and runs nothing; run by the shell, their reports make, through
- * --collect, the same summary.csv and summary.html as the sweep's own.
+ * seed, naming the cmasim that printed them by its absolute path, and
+ * runs nothing; run by the shell whatever PATH holds, their reports
+ * make, through --collect, the same summary.csv and summary.html as the
+ * sweep's own.
  */
 /*
  * Expect: --kernel reaches every point's run command line, and size runs
@@ -1668,7 +1676,7 @@ static void size_and_sweep_take_kernel(void **state)
 static void sweep_print_commands_then_collect_same_summary(void **state)
 {
 	char dir[DIR_MAX], ran[DIR_PATH_MAX], printed[DIR_PATH_MAX], script[DIR_PATH_MAX], cmd[PATH_MAX + 256];
-	char *a, *b, bin[PATH_MAX];
+	char *a, *b, bin[PATH_MAX], head[PATH_MAX + 64];
 	struct run r;
 
 	make_dir(dir);
@@ -1681,13 +1689,15 @@ static void sweep_print_commands_then_collect_same_summary(void **state)
 	r = run_cmasim(ARGS(SWEEP_ARGS(printed), "--print-commands"));
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count_lines(r.out), 6);
+	assert_non_null(realpath(cmasim, bin));
+	snprintf(head, sizeof(head), "%s run --scenario camera-browser ", bin);
 	for (const char *line = r.out; *line; line = strchr(line, '\n') + 1)
-		assert_true(!strncmp(line, "cmasim run --scenario camera-browser ", 37));
+		if (strncmp(line, head, strlen(head)))
+			fail_msg("expected each command to begin with \"%s\"; found:\n%s", head, r.out);
 	assert_int_equal(count_reports(printed), 0);
 	dir_file(dir, "commands.sh", r.out, script);
 	run_free(&r);
-	snprintf(bin, sizeof(bin), "%s", cmasim);
-	snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" sh '%s' >/dev/null 2>&1", dirname(bin), script);
+	snprintf(cmd, sizeof(cmd), "PATH=/usr/bin:/bin sh '%s' >/dev/null 2>&1", script);
 	assert_int_equal(system(cmd), 0);
 
 	r = run_cmasim(ARGS("sweep", "--collect", printed));
@@ -1749,8 +1759,9 @@ static void sweep_resume_runs_only_missing_points(void **state)
 
 /*
  * Expect: a sweep stopped by SIGTERM once its first report is written
- * stops its runs, exits 1 naming the missing points, and leaves only
- * whole reports: no .part file, each report valid JSON.
+ * stops its runs, names the missing points, dies of SIGTERM as run would
+ * (the shell's 143), and leaves only whole reports: no .part file, each
+ * report valid JSON.
  */
 static void sweep_interrupted_keeps_finished_points(void **state)
 {
@@ -1769,12 +1780,93 @@ static void sweep_interrupted_keeps_finished_points(void **state)
 	assert_non_null(p);
 	out = read_all(p);
 	pclose(p);
-	assert_string_equal(out, "exit 1\n0\nvalid\n1\n");
+	assert_string_equal(out, "exit 143\n0\nvalid\n1\n");
 	free(out);
 	out = temp_file_in(dir);
 	if (out)
 		fail_msg("the interrupted sweep left %s/%s behind", dir, out);
 	remove_dir(dir);
+}
+
+
+/*
+ * Expect: Ctrl-C (SIGINT to the sweep's process group, its runs included)
+ * once the first report is written: the sweep says it was interrupted,
+ * never "stopping the 0 running points" (the runs ended of the same
+ * Ctrl-C), names the missing points and dies of SIGINT, as run does (the
+ * shell's 130).
+ */
+static void sweep_ctrl_c_dies_of_sigint(void **state)
+{
+	char dir[DIR_MAX], first[DIR_PATH_MAX], err[DIR_PATH_MAX], *text;
+	int status, fd, waited = 0;
+	pid_t pid;
+
+	make_dir(dir);
+	dir_file(dir, "cma-16M_seed-1.json", NULL, first);
+	dir_file(dir, "err", NULL, err);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		setpgid(0, 0);	/* a terminal's job: Ctrl-C reaches the sweep and its runs */
+		fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0 || !freopen("/dev/null", "w", stdout))
+			_exit(126);
+		execl(cmasim, cmasim, "sweep", "--param", "cma=16M,24M,32M", "--seeds", "2", "--duration", "10s",
+		      "--jobs", "1", "-o", dir, (char *)NULL);
+		_exit(127);
+	}
+	while (access(first, F_OK) && waited++ < 1200)
+		usleep(50000);
+	assert_int_equal(kill(-pid, SIGINT), 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	text = read_file(err);
+	assert_non_null(text);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGINT)
+		fail_msg("a sweep stopped by Ctrl-C: expected it to die of SIGINT (130 in a shell); found status %#x and:\n%s",
+			 status, text);
+	if (!strstr(text, "cmasim sweep: interrupted") || strstr(text, "stopping the 0 running") ||
+	    !strstr(text, "points missing: "))
+		fail_msg("a sweep stopped by Ctrl-C: expected \"interrupted\", the points missing and no \"stopping the 0 running points\"; found:\n%s",
+			 text);
+	free(text);
+	remove_dir(dir);
+}
+
+/* ---- messages ---- */
+
+/* Expect: a directory given as a device tree is refused as a directory. */
+static void dt_directory_says_it_is_one(void **state)
+{
+	char dir[DIR_MAX], tree[DIR_PATH_MAX], want[DIR_PATH_MAX + 64];
+	struct run r;
+
+	make_dir(dir);
+	assert_int_equal(mkdir(dir_file(dir, "board.dtb", NULL, tree), 0755), 0);
+	r = run_cmasim(ARGS("boot", "--platform", tree));
+	snprintf(want, sizeof(want), "%s: cannot read the device tree: Is a directory\n", tree);
+	if (r.status != 2 || !strstr(r.err, want))
+		fail_msg("boot --platform DIR.dtb: expected exit 2 and \"%s\"; found exit %d and:\n%s", want, r.status,
+			 r.err);
+	run_free(&r);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: a platform file that cannot be read is the run's one error
+ * line: no "machine refused its configuration" with an empty command
+ * line, for a board that was never booted.
+ */
+static void run_missing_platform_is_one_line(void **state)
+{
+	struct run r = run_cmasim(ARGS("run", "--platform", "/nonexistent/board.dtb"));
+
+	if (r.status != 2 || count_lines(r.err) != 1 ||
+	    !strstr(r.err, "/nonexistent/board.dtb: cannot read the device tree: No such file or directory\n"))
+		fail_msg("run --platform /nonexistent/board.dtb: expected exit 2 and one line saying the file is missing; found exit %d and:\n%s",
+			 r.status, r.err);
+	run_free(&r);
 }
 
 /* ---- the manual pages ---- */
@@ -2076,6 +2168,120 @@ static void libcma_page_names_every_function(void **state)
 	free(page);
 }
 
+/* The text of @page's section @name, from its .SH line to the next. */
+static char *man_section(const char *page, const char *name)
+{
+	char head[64];
+	const char *at, *end;
+
+	snprintf(head, sizeof(head), "\n.SH %s\n", name);
+	at = strstr(page, head);
+	if (!at)
+		fail_msg("the manual page has no section %s", name);
+	end = strstr(at + 1, "\n.SH ");
+	return strndup(at, end ? (size_t)(end - at) : strlen(at));
+}
+
+/*
+ * Expect: cmasim(1)'s synopsis gives run's --policy every policy run
+ * --help lists, and its DESCRIPTION names each of them.
+ */
+static void man_page_lists_every_policy(void **state)
+{
+	struct run r = run_cmasim(ARGS("run", "--help"));
+	char *page = man_source("doc/cmasim.1"), *desc = man_section(page, "DESCRIPTION"), synopsis[256];
+	const char *list = strstr(r.out, "[--policy ");
+	size_t n;
+
+	assert_non_null(list);
+	list += strlen("[--policy ");
+	n = strcspn(list, "]");
+	snprintf(synopsis, sizeof(synopsis), "\n.OP --policy %.*s\n", (int)n, list);
+	if (!strstr(page, synopsis))
+		fail_msg("doc/cmasim.1: expected the synopsis line %s", synopsis + 1);
+	for (const char *name = list; name < list + n; name += strcspn(name, "|]"), name += *name == '|') {
+		char word[32];
+
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(name, "|]"), name);
+		if (!has_word(desc, word))
+			fail_msg("doc/cmasim.1: DESCRIPTION does not name the policy %s", word);
+	}
+	free(desc);
+	free(page);
+	run_free(&r);
+}
+
+/* Expect: COMMANDS in cmasim(1) has a paragraph of its own (.TP) for every command. */
+static void man_page_has_a_paragraph_per_command(void **state)
+{
+	struct run none = run_cmasim((const char *const[]){ NULL });
+	char *page = man_source("doc/cmasim.1"), *commands = man_section(page, "COMMANDS");
+	const char *list = strstr(none.err, "accepted ");
+	unsigned found = 0;
+
+	assert_non_null(list);
+	for (list += strlen("accepted "); *list && *list != '\n'; found++) {
+		size_t n = strcspn(list, ",\n");
+		bool ok = false;
+
+		for (const char *const *font = ARGS(".B ", ".BI ", ".BR "); *font && !ok; font++) {
+			char tag[64];
+
+			snprintf(tag, sizeof(tag), ".TP\n%s%.*s", *font, (int)n, list);
+			for (const char *at = strstr(commands, tag); at && !ok; at = strstr(at + 1, tag))
+				ok = strchr(" \n", at[strlen(tag)]) != NULL;
+		}
+		if (!ok)
+			fail_msg("doc/cmasim.1: COMMANDS has no paragraph (.TP) of its own for %.*s", (int)n, list);
+		list += n;
+		list += strspn(list, ", ");
+	}
+	printf("doc/cmasim.1: a paragraph for each of the %u commands\n", found);
+	free(commands);
+	free(page);
+	run_free(&none);
+}
+
+/* Does the arm64 board boot under kernel profile @kernel? */
+static bool arm64_boots(const char *kernel)
+{
+	struct run r = run_cmasim(ARGS("boot", "--platform", "arm64", "--kernel", kernel));
+	bool ok = r.status == 0;
+
+	run_free(&r);
+	return ok;
+}
+
+/*
+ * Expect: libcma(3) gives arm64 the kernel profiles it boots under: the
+ * first 3.x that boots the arm64 board, to 6.12.
+ */
+static void libcma_page_arm64_range_is_what_boots(void **state)
+{
+	char *page = source_file("doc/libcma.3"), first[32] = "", want[32], *para;
+	const char *at = strstr(page, "On arm64 (");
+	unsigned minor;
+
+	for (minor = 5; minor < 20 && !first[0]; minor++) {
+		snprintf(want, sizeof(want), "3.%u", minor);
+		if (arm64_boots(want))
+			snprintf(first, sizeof(first), "%s", want);
+	}
+	assert_true(first[0]);
+	assert_true(arm64_boots("6.12"));
+	assert_non_null(at);
+	para = strndup(at, strcspn(at, ")"));
+	for (const char *const *k = ARGS(first, "6.12"); *k; k++) {
+		snprintf(want, sizeof(want), "\\(dq%s\\(dq", *k);
+		if (!strstr(para, want))
+			fail_msg("doc/libcma.3: arm64 boots from kernel %s to 6.12, but its arm64 range says:\n%s", first,
+				 para);
+	}
+	printf("libcma(3): arm64 under kernels %s to 6.12, as the arm64 board boots\n", first);
+	free(para);
+	free(page);
+}
+
 /*
  * Expect: the README and the design document point only inside the
  * repository: every relative link names a file of the tree, and no link
@@ -2220,6 +2426,78 @@ static void help_describes_every_command(void **state)
 	run_free(&r);
 }
 
+/* Expect: list and show, which take no options, answer --help with the usage and exit 0. */
+static void list_and_show_help_exit_0(void **state)
+{
+	for (const char *const *cmd = ARGS("list", "show"); *cmd; cmd++) {
+		struct run r = run_cmasim(ARGS(*cmd, "--help"));
+
+		if (r.status || !strstr(r.out, "usage: cmasim run"))
+			fail_msg("cmasim %s --help: expected the usage and exit 0; found exit %d and:\n%s%s", *cmd,
+				 r.status, r.out, r.err);
+		run_free(&r);
+	}
+}
+
+/*
+ * Expect: run --help and size --help say --platform takes a device tree,
+ * and size's, which refuses --cma, never mentions --cma.
+ */
+static void run_and_size_help_describe_their_options(void **state)
+{
+	for (const char *const *cmd = ARGS("run", "size"); *cmd; cmd++) {
+		struct run r = run_cmasim(ARGS(*cmd, "--help"));
+		const char *line = strstr(r.out, "\n  --platform ");
+
+		assert_int_equal(r.status, 0);
+		if (!line || !strstr(line, "device tree") || strstr(line, "device tree") > strstr(line + 1, "\n  --"))
+			fail_msg("cmasim %s --help: expected --platform's help to name device trees; found:\n%s", *cmd,
+				 r.out);
+		if (!strcmp(*cmd, "size") && strstr(r.out, "--cma"))
+			fail_msg("cmasim size --help mentions --cma, which size refuses:\n%s", r.out);
+		run_free(&r);
+	}
+}
+
+/* Expect: --help's first line names the kernel profiles, the first and the last. */
+static void help_tagline_names_the_kernel_profiles(void **state)
+{
+	struct run r = run_cmasim(ARGS("--help"));
+	size_t n = strcspn(r.out, "\n");
+
+	n += strcspn(r.out + n + 1, "\n") + 1;	/* the tagline may wrap once */
+	if (!memmem(r.out, n, "3.5", 3) || !memmem(r.out, n, "6.12", 4))
+		fail_msg("cmasim --help: expected its first lines to name the profiles 3.5 to 6.12; found:\n%.*s",
+			 (int)n, r.out);
+	run_free(&r);
+}
+
+/* "expected a number from 1 to N" of cmasim @cmd @opt 0, as N. */
+static unsigned long count_limit(const char *cmd, const char *opt)
+{
+	struct run r = run_cmasim(ARGS(cmd, opt, "0", "-o", "/nonexistent/sw"));
+	const char *at = strstr(r.err, "expected a number from 1 to ");
+	unsigned long max;
+
+	if (r.status != 2 || !at)
+		fail_msg("cmasim %s %s 0: expected exit 2 and the accepted range; found exit %d and:\n%s", cmd, opt,
+			 r.status, r.err);
+	max = strtoul(at + strlen("expected a number from 1 to "), NULL, 10);
+	run_free(&r);
+	return max;
+}
+
+/* Expect: size and sweep accept the same --seeds and the same --jobs. */
+static void size_and_sweep_count_limits_agree(void **state)
+{
+	for (const char *const *opt = ARGS("--seeds", "--jobs"); *opt; opt++) {
+		unsigned long size = count_limit("size", *opt), sweep = count_limit("sweep", *opt);
+
+		if (size != sweep)
+			fail_msg("%s: size takes 1 to %lu, sweep 1 to %lu", *opt, size, sweep);
+	}
+}
+
 /* Expect: "cmasim VERSION", the Makefile's VERSION, on stdout; exit 0. */
 static void version_is_the_makefiles(void **state)
 {
@@ -2238,6 +2516,20 @@ static void version_is_the_makefiles(void **state)
 	free(makefile);
 }
 
+/* "make install PREFIX=@dir@prefix" of this tree and build; the test fails with make's output if it does. */
+static void make_install(const char *dir, const char *prefix)
+{
+	char cmd[PATH_MAX * 2 + 256], log[DIR_PATH_MAX], *text;
+
+	snprintf(cmd, sizeof(cmd),
+		 "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' BUILD='%s' PREFIX='%s%s' install >'%s/make.log' 2>&1",
+		 source_dir, build_name, dir, prefix, dir);
+	if (system(cmd)) {
+		text = read_file(dir_file(dir, "make.log", NULL, log));
+		fail_msg("%s: failed:\n%s", cmd, text ? text : "");
+	}
+}
+
 /*
  * Expect: "make install PREFIX=P" after "make" installs a libcma.pc whose
  * prefix is P (it was written once, for the PREFIX of the build).
@@ -2247,14 +2539,7 @@ static void install_pc_names_the_prefix(void **state)
 	char dir[DIR_MAX], cmd[PATH_MAX * 2 + 256], pc[DIR_PATH_MAX], *text;
 
 	make_dir(dir);
-	snprintf(cmd, sizeof(cmd),
-		 "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C '%s' BUILD='%s' PREFIX='%s/usr' install >'%s/make.log' 2>&1",
-		 source_dir, build_name, dir, dir);
-	if (system(cmd)) {
-		snprintf(pc, sizeof(pc), "%s/make.log", dir);
-		text = read_file(pc);
-		fail_msg("%s: failed:\n%s", cmd, text ? text : "");
-	}
+	make_install(dir, "/usr");
 	snprintf(pc, sizeof(pc), "%s/usr/lib/pkgconfig/libcma.pc", dir);
 	text = read_file(pc);
 	assert_non_null(text);
@@ -2262,6 +2547,67 @@ static void install_pc_names_the_prefix(void **state)
 	if (strncmp(text, cmd, strlen(cmd)))
 		fail_msg("%s: expected it to begin with %sfound:\n%s", pc, cmd, text);
 	free(text);
+	remove_dir(dir);
+}
+
+/*
+ * Expect: make coverage, which runs test_dt_corpus, builds the
+ * device-tree corpus before it runs the tests, as make test does, so it
+ * works on its own from a fresh clone (make -n: what it would run, in
+ * order).
+ */
+static void make_coverage_builds_the_corpus_first(void **state)
+{
+	char cmd[PATH_MAX + 128], *out;
+	const char *corpus, *run;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s -C '%s' coverage 2>&1",
+		 source_dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	assert_int_equal(pclose(p), 0);
+	corpus = strstr(out, "tests/dt/build-corpus.sh build/dt-corpus");
+	run = strstr(out, "scripts/run-tests.sh ");
+	if (!run || !strstr(run, "tests/test_dt_corpus") || !corpus || corpus > run)
+		fail_msg("make -n coverage: expected tests/dt/build-corpus.sh build/dt-corpus before scripts/run-tests.sh runs test_dt_corpus; found:\n%.2000s",
+			 out);
+	free(out);
+}
+
+#define INSTALL_TOUR "#include <stdio.h>\n#include <cma/cma.h>\n\nint main(void)\n{\n" \
+	"\tstruct cma_bank bank = { 0, 64 << 20 };\n" \
+	"\tstruct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1 };\n\tstruct cma_mm *mm;\n\n" \
+	"\tif (cma_mm_create(&cfg, &mm) || cma_mm_boot(mm))\n\t\treturn 1;\n" \
+	"\tprintf(\"libcma booted\\n\");\n\tcma_mm_destroy(mm);\n\treturn 0;\n}\n"
+
+/*
+ * Expect: installed under a prefix the dynamic linker does not search
+ * (/opt/x), libcma serves a program built with nothing but "pkg-config
+ * --cflags --libs libcma": it links against libcma.so and runs without
+ * LD_LIBRARY_PATH or ldconfig, finding the installed libcma.so.0.
+ */
+static void install_then_pkg_config_program_runs(void **state)
+{
+	char dir[DIR_MAX], src[DIR_PATH_MAX], cmd[PATH_MAX + 6 * DIR_PATH_MAX], *out;
+	FILE *p;
+
+	make_dir(dir);
+	make_install(dir, "/opt/x");
+	dir_file(dir, "tour.c", INSTALL_TOUR, src);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && PKG_CONFIG_PATH='%s/opt/x/lib/pkgconfig' && export PKG_CONFIG_PATH && "
+		 "cc -std=c11 -o tour tour.c $(pkg-config --cflags --libs libcma) 2>&1 && "
+		 "env -u LD_LIBRARY_PATH ./tour 2>&1 && ldd ./tour | grep -o '=> [^ ]*libcma.so.0'",
+		 dir, dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	if (pclose(p) || strncmp(out, "libcma booted\n=> ", 17) || !strstr(out, "/opt/x/lib/libcma.so.0"))
+		fail_msg("a program built with pkg-config libcma under %s/opt/x: expected it to run with the installed libcma.so.0; found:\n%s",
+			 dir, out);
+	free(out);
 	remove_dir(dir);
 }
 
@@ -2582,8 +2928,14 @@ int main(void)
 		cmocka_unit_test(list_golden),
 		cmocka_unit_test(help_exits_0),
 		cmocka_unit_test(help_describes_every_command),
+		cmocka_unit_test(list_and_show_help_exit_0),
+		cmocka_unit_test(run_and_size_help_describe_their_options),
+		cmocka_unit_test(help_tagline_names_the_kernel_profiles),
+		cmocka_unit_test(size_and_sweep_count_limits_agree),
 		cmocka_unit_test(version_is_the_makefiles),
 		cmocka_unit_test(install_pc_names_the_prefix),
+		cmocka_unit_test(install_then_pkg_config_program_runs),
+		cmocka_unit_test(make_coverage_builds_the_corpus_first),
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
@@ -2622,11 +2974,17 @@ int main(void)
 		cmocka_unit_test(size_and_sweep_take_kernel),
 		cmocka_unit_test(sweep_resume_runs_only_missing_points),
 		cmocka_unit_test(sweep_interrupted_keeps_finished_points),
+		cmocka_unit_test(sweep_ctrl_c_dies_of_sigint),
+		cmocka_unit_test(dt_directory_says_it_is_one),
+		cmocka_unit_test(run_missing_platform_is_one_line),
 		cmocka_unit_test(size_answer_serves_and_one_step_below_misses),
 		cmocka_unit_test(size_max_too_small_exits_1),
 		cmocka_unit_test(man_pages_render_without_warnings),
 		cmocka_unit_test(man_page_documents_every_option_and_key),
 		cmocka_unit_test(libcma_page_names_every_function),
+		cmocka_unit_test(man_page_lists_every_policy),
+		cmocka_unit_test(man_page_has_a_paragraph_per_command),
+		cmocka_unit_test(libcma_page_arm64_range_is_what_boots),
 		cmocka_unit_test(docs_link_inside_the_repository),
 	};
 

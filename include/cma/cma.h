@@ -36,7 +36,8 @@ struct cma_bank {
 };
 
 /*
- * CMA_ARCH_ARM64 is Linux 6.12's arm64 and needs .kernel = "6.12": its
+ * CMA_ARCH_ARM64 is Linux 6.12's arm64 and needs a kernel profile that
+ * has arm64, "3.7" to "6.12" (cma_mm_create refuses it under 3.5): its
  * zones come from arch/arm64/mm/init.c (ZONE_DMA below the firmware's DMA
  * limit, zone_dma_end here, or 4 GiB; ZONE_DMA32 below 4 GiB; no highmem),
  * so zone_dma32_end and highmem_start stay 0.

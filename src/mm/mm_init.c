@@ -83,7 +83,7 @@ static int check_config(const struct cma_mm_config *cfg)
 		const struct cma_bank *b = &cfg->banks[i];
 
 		if (!b->size || (b->base | b->size) & (page_size - 1) || b->base + b->size < b->base) {
-			mm_pr_err(NULL, "cma_mm_create: bank %u [%#llx + %#llx]: base and size must be non-zero multiples of the page size (%#llx)\n",
+			mm_pr_err(NULL, "cma_mm_create: bank %u [%#llx + %#llx]: base and size must be multiples of the page size (%#llx), the size non-zero\n",
 				  i, (unsigned long long)b->base, (unsigned long long)b->size,
 				  (unsigned long long)page_size);
 			return -EINVAL;

@@ -48,6 +48,7 @@ struct boot_args {
 	int nr_dumps;
 	const char *kernel;		/* NULL: the platform's */
 	struct cma_bank memory;		/* --memory; size 0: the platform's */
+	const char *memory_arg;		/* as given, for its messages */
 };
 
 /* SIZE[@BASE] into @bank: 0, or -EINVAL after saying why. */
@@ -111,6 +112,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 		case O_MEMORY:
 			if (parse_memory(value, &a->memory))
 				return -EINVAL;
+			a->memory_arg = value;
 			break;
 		case O_KERNEL:
 			a->kernel = platform_kernel_find(value);
@@ -126,6 +128,31 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/*
+ * --memory's bank in place of @p's: 0, or -EINVAL after saying why. Its
+ * base and size must be multiples of the platform's page size, as
+ * cma_mm_create() wants every bank (base 0 is one).
+ */
+static int set_memory(struct platform *p, const struct boot_args *a)
+{
+	uint64_t page = 1ull << (p->cfg.page_shift ? p->cfg.page_shift : 12);
+	uint64_t base = a->memory.base != UINT64_MAX ? a->memory.base : p->banks[0].base;
+
+	if (base & (page - 1) || a->memory.size & (page - 1)) {
+		bool bad_base = base & (page - 1);
+
+		fprintf(stderr, "cmasim: --memory '%s': the %s must be a multiple of the page size, %#llx on platform %s%s; %#llx is not\n",
+			a->memory_arg, bad_base ? "base" : "size", (unsigned long long)page, p->name,
+			bad_base ? " (0 is one)" : "", (unsigned long long)(bad_base ? base : a->memory.size));
+		return -EINVAL;
+	}
+	p->banks[0].size = a->memory.size;
+	p->banks[0].base = base;
+	p->nr_banks = 1;
+	platform_dt_set_banks(p);
 	return 0;
 }
 
@@ -193,13 +220,8 @@ int cmd_boot(int argc, char **argv)
 		ret = load_platform(a.platform, &p);
 		if (!ret && a.kernel)
 			p.cfg.kernel = a.kernel;
-		if (!ret && a.memory.size) {
-			p.banks[0].size = a.memory.size;
-			if (a.memory.base != UINT64_MAX)
-				p.banks[0].base = a.memory.base;
-			p.nr_banks = 1;
-			platform_dt_set_banks(&p);
-		}
+		if (!ret && a.memory.size)
+			ret = set_memory(&p, &a);
 		/* a tree's reserve() reads the command line it boots with (cma= bypasses linux,cma-default) */
 		if (!ret && a.cmdline && p.source[0]) {
 			snprintf(p.cmdline, sizeof(p.cmdline), "%s", a.cmdline);

@@ -127,7 +127,7 @@ static const char *policy_choices(void)
 	.help = "a built-in scenario (%s; default " SCENARIO_DEFAULT ") or a scenario file", \
 	.fill = scenario_builtin_names }
 #define OPT_PLATFORM { .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2, \
-	.help = "a built-in platform or a platform file, replacing the scenario's" }
+	.help = PLATFORM_OPTION_HELP }
 #define OPT_REPORT { .id = O_REPORT, .name = "report", .arg = "text|json|html", .help_rank = 4, \
 	.help = "text (default), json or html; with --output FILE the text summary\nstill goes to standard output" }
 #define OPT_OUTPUT { .id = O_OUTPUT, .name = "output", .arg = "FILE", .usage = "[--output FILE | -o DIR]" }, \
@@ -467,6 +467,8 @@ int cmd_show(int argc, char **argv)
 {
 	const char *text = argc == 2 ? scenario_builtin_text(argv[1]) : NULL;
 
+	if (argc == 2 && opt_is_help(argv[1]))
+		return CMD_USAGE;
 	if (argc != 2) {
 		fprintf(stderr, "cmasim show: give one built-in scenario's name: %s\n", scenario_builtin_names());
 		return -EINVAL;

@@ -32,7 +32,6 @@
 #include "sim.h"
 
 #define MiB		(1ull << 20)
-#define MAX_SEEDS	64
 #define MAX_POINTS	72	/* sizes tried: two guesses, the maximum and a 64-bit bisection */
 
 struct size_args {
@@ -75,7 +74,7 @@ struct size_batch {
 	uint64_t first_seed;
 	atomic_uint next;	/* the next seed to run, from 0 */
 	atomic_bool cancel;	/* a seed failed: the size fails, the others stop */
-	struct seed_run runs[MAX_SEEDS];
+	struct seed_run runs[RUN_MAX_SEEDS];
 	bool progress;		/* a line per finished run on stderr */
 	uint64_t bytes;
 	double start;
@@ -167,7 +166,7 @@ static void *seed_worker(void *arg)
 static int try_size(const struct size_args *a, struct scenario *sc, uint64_t bytes, struct size_point *p)
 {
 	unsigned nr_threads = a->jobs < a->nr_seeds ? a->jobs : a->nr_seeds, started = 0;
-	pthread_t threads[MAX_SEEDS];
+	pthread_t threads[RUN_MAX_SEEDS];	/* at most one per seed */
 	struct size_batch *b = calloc(1, sizeof(*b));
 	int ret = 0;
 
@@ -365,7 +364,7 @@ static const struct cmd_option size_options[] = {
 	  .help = "a built-in scenario (%s; default " SCENARIO_DEFAULT ") or a scenario file",
 	  .fill = scenario_builtin_names, .what = "a scenario name or file" },
 	{ .id = S_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2,
-	  .help = "a built-in platform or a platform file, replacing the scenario's",
+	  .help = PLATFORM_OPTION_HELP,
 	  .what = "a platform name or file" },
 	OPT_CMDLINE,
 	OPT_KERNEL,
@@ -374,9 +373,9 @@ static const struct cmd_option size_options[] = {
 	  .refused = "--cma is what size finds: give --step SIZE or --max SIZE" },
 	{ .id = S_SEED, .name = "seed", .arg = "N", .help_rank = 4,
 	  .help = "the first seed (default the scenario's); --seeds N runs it and the N-1 after it\n"
-		  "(default 4, at most 64), each size with every seed",
+		  "(default 4, at most " RUN_MAX_SEEDS_TEXT "), each size with every seed",
 	  .what = "a number" },
-	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .what = "a number of seeds, 1 to 64" },
+	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .what = "a number of seeds, 1 to " RUN_MAX_SEEDS_TEXT },
 	{ .id = S_DURATION, .name = "duration", .arg = "TIME", .help_rank = 5,
 	  .help = "replaces the scenario's duration (e.g. 30s)", .what = INI_DURATION_SYNTAX },
 	{ .id = S_STEP, .name = "step", .arg = "SIZE", .help_rank = 6,
@@ -385,22 +384,10 @@ static const struct cmd_option size_options[] = {
 	  .what = INI_SIZE_SYNTAX },
 	{ .id = S_MAX, .name = "max", .arg = "SIZE", .what = INI_SIZE_SYNTAX },
 	{ .id = S_JOBS, .name = "jobs", .arg = "N", .help_rank = 7,
-	  .help = "runs at a time (default the number of online CPUs)", .what = "a number, 1 to 64" },
+	  .help = "runs at a time (default the number of online CPUs, at most " RUN_MAX_JOBS_TEXT ")",
+	  .what = "a number, 1 to " RUN_MAX_JOBS_TEXT },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
 };
-
-/* A number from 1 to MAX_SEEDS for --seeds and --jobs. */
-static int parse_count(const char *opt, const char *value, unsigned *out)
-{
-	uint64_t v;
-
-	if (!ini_parse_number(value, strlen(value), false, &v) || !v || v > MAX_SEEDS) {
-		fprintf(stderr, "cmasim size: %s '%s': expected a number from 1 to %d\n", opt, value, MAX_SEEDS);
-		return -EINVAL;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
 
 static int parse_size(const char *opt, const char *value, bool zero_ok, uint64_t *out)
 {
@@ -432,7 +419,7 @@ static int set_option(int id, const char *value, struct size_args *a)
 		a->seed_set = true;
 		return 0;
 	case S_SEEDS:
-		return parse_count("--seeds", value, &a->nr_seeds);
+		return run_count_option("size", "--seeds", value, RUN_MAX_SEEDS, &a->nr_seeds);
 	case S_DURATION:
 		if (!ini_parse_duration(value, &v) || !v) {
 			fprintf(stderr, "cmasim size: --duration '%s': expected %s, above 0\n", value,
@@ -446,7 +433,7 @@ static int set_option(int id, const char *value, struct size_args *a)
 	case S_MAX:
 		return parse_size("--max", value, true, &a->max);
 	case S_JOBS:
-		return parse_count("--jobs", value, &a->jobs);
+		return run_count_option("size", "--jobs", value, RUN_MAX_JOBS, &a->jobs);
 	}
 	return -EINVAL;
 }
@@ -572,7 +559,7 @@ int cmd_size(int argc, char **argv)
 	const char *value;
 	int id, ret;
 
-	a.jobs = cpus < 1 ? 1 : cpus > MAX_SEEDS ? MAX_SEEDS : (unsigned)cpus;
+	a.jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)cpus;
 	opt_init(&p, "size", OPTS(size_options), argc, argv);
 	while ((id = opt_next(&p, &value)) != OPT_END) {
 		if (id == OPT_HELP) {

@@ -140,7 +140,7 @@ int cmd_snapshot(int argc, char **argv)
 
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: cmasim snapshot DIR (as root, on Linux: DIR receives the /proc files cmasim import reads)\n");
-		return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? CMD_USAGE : -EINVAL;
+		return argc == 2 && opt_is_help(argv[1]) ? CMD_USAGE : -EINVAL;
 	}
 	if (geteuid()) {
 		fprintf(stderr, "cmasim snapshot: needs root: /proc/kpageflags, /proc/kpagecount and iomem's addresses are root's\n");

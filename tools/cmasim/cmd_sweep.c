@@ -9,6 +9,8 @@
  * (sweep_summary.c). The manifest (sweep.h) ties files to points.
  */
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,15 +23,13 @@
 #include "sim.h"
 #include "sweep.h"
 
-#define MAX_SEEDS	1000
-
 struct sweep_args {
 	const char *scenario, *platform, *policy, *seed, *duration;
 	struct scenario_overrides ov;	/* --cma, --cmdline, --set: every point's */
 	const char *params[SWEEP_MAX_PARAMS];
 	unsigned nr_params;
-	unsigned long seeds;		/* 0: not given */
-	unsigned long jobs;		/* 0: the online CPUs */
+	unsigned seeds;			/* 0: not given */
+	unsigned jobs;			/* 0: the online CPUs */
 	const char *dir, *collect;
 	bool print;
 };
@@ -46,17 +46,17 @@ static const struct cmd_option sweep_options[] = {
 		  "KEY is " KEYS_ACCEPTED ";\n"
 		  "repeatable: the grid is every combination" },
 	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .help_rank = 4,
-	  .help = "runs each point with N seeds (default 4): the scenario's seed, or --seed S,\n"
-		  "and the N-1 after it" },
+	  .help = "runs each point with N seeds (default 4, at most " RUN_MAX_SEEDS_TEXT "): the scenario's\n"
+		  "seed, or --seed S, and the N-1 after it" },
 	{ .id = S_JOBS, .name = "jobs", .short_name = 'j', .arg = "N", .help_rank = 5,
-	  .help = "runs N points at a time (default: the online CPUs)" },
+	  .help = "runs N points at a time (default: the online CPUs, at most " RUN_MAX_JOBS_TEXT ")" },
 	{ .id = S_OUTDIR, .short_name = 'o', .arg = "DIR", .label = "-o DIR", .help_rank = 6,
 	  .usage = "-o DIR", .what = "a directory",
 	  .help = "writes a JSON report per point and seed, summary.csv and summary.html into DIR;\n"
 		  "run again with the same DIR, a sweep runs only the points not done" },
 	{ .id = S_PRINT, .name = "print-commands", .help_rank = 7,
-	  .help = "prints each point's cmasim run command line instead of running it\n"
-		  "(and writes DIR/" SWEEP_MANIFEST " for --collect)" },
+	  .help = "prints each point's cmasim run command line instead of running it, naming\n"
+		  "this cmasim by its path (and writes DIR/" SWEEP_MANIFEST " for --collect)" },
 	{ .id = S_COLLECT, .name = "collect", .arg = "DIR", .help_rank = 8,
 	  .help = "builds DIR's summary.csv and summary.html from the reports there" },
 	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1,
@@ -70,19 +70,6 @@ static const struct cmd_option sweep_options[] = {
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
 };
 
-static int parse_count(const char *opt, const char *value, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(value, &end, 10);
-	if (errno || end == value || *end || *value == '-' || !*out || *out > max) {
-		fprintf(stderr, "cmasim sweep: %s '%s': expected a number from 1 to %lu\n", opt, value, max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int set_option(int id, const char *value, struct sweep_args *a)
 {
 	switch (id) {
@@ -94,8 +81,8 @@ static int set_option(int id, const char *value, struct sweep_args *a)
 	case S_OUTDIR: a->dir = value; return 0;
 	case S_COLLECT: a->collect = value; return 0;
 	case S_PRINT: a->print = true; return 0;
-	case S_SEEDS: return parse_count("--seeds", value, MAX_SEEDS, &a->seeds);
-	case S_JOBS: return parse_count("--jobs", value, 1024, &a->jobs);
+	case S_SEEDS: return run_count_option("sweep", "--seeds", value, RUN_MAX_SEEDS, &a->seeds);
+	case S_JOBS: return run_count_option("sweep", "--jobs", value, RUN_MAX_JOBS, &a->jobs);
 	case S_PARAM:
 		if (a->nr_params == SWEEP_MAX_PARAMS) {
 			fprintf(stderr, "cmasim sweep: --param: at most %d of them\n", SWEEP_MAX_PARAMS);
@@ -408,6 +395,27 @@ static void push(struct argv_buf *b, const char *opt, const char *value)
 		b->v[b->n++] = strdup(value);
 }
 
+/*
+ * This cmasim's absolute path: the printed commands name it, so that they
+ * run the program that printed them, whatever PATH holds ("cmasim" if
+ * /proc cannot say, as the sweep's own children need /proc/self/exe).
+ */
+static const char *self_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0 || n == (ssize_t)sizeof(path) - 1) {
+		path[0] = '\0';
+		return "cmasim";
+	}
+	path[n] = '\0';
+	return path;
+}
+
 /* cmasim run's arguments for @pt, its report going to @output. */
 static char **point_argv(const struct sweep_args *a, const struct sweep *s, const struct sweep_point *pt,
 			 const char *output)
@@ -417,7 +425,7 @@ static char **point_argv(const struct sweep_args *a, const struct sweep *s, cons
 
 	if (!b.v)
 		return NULL;
-	push(&b, "cmasim", NULL);
+	push(&b, self_path(), NULL);
 	push(&b, "run", NULL);
 	push(&b, "--scenario", a->scenario ? a->scenario : SCENARIO_DEFAULT);
 	if (a->platform)
@@ -819,10 +827,23 @@ static int collect(const char *dir)
 	return ret;
 }
 
+/*
+ * Stopped by @sig, after saying what is missing: end as its default action
+ * does, as run does, so that a shell sees 128 + @sig (130 for Ctrl-C) and
+ * a script running the sweep stops too.
+ */
+static void die_of(int sig)
+{
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);	/* @sig held by whoever started the sweep */
+}
+
 static int sweep_run(const struct sweep_args *a, struct sweep *s)
 {
 	size_t before = 0;
-	int ret;
+	int ret, stop;
 
 	mark_done(s);
 	ret = sweep_manifest_write(s);
@@ -836,10 +857,13 @@ static int sweep_run(const struct sweep_args *a, struct sweep *s)
 	if (before)
 		fprintf(stderr, "cmasim sweep: %zu of %zu points done before: running the other %zu\n", before,
 			s->nr_points, s->nr_points - before);
-	ret = sweep_batch_run(s, a->jobs ? a->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
-	if (ret)
-		return ret;
-	return finish(s, "run the same command again to run only those");
+	stop = sweep_batch_run(s, a->jobs ? a->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	if (stop < 0)
+		return stop;
+	ret = finish(s, "run the same command again to run only those");
+	if (stop)
+		die_of(stop);
+	return ret;
 }
 
 static int sweep_main(const struct sweep_args *a)

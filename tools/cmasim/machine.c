@@ -472,13 +472,17 @@ static int teardown(struct sim *s)
 /*
  * The scenario's board under s->policy, booted: 0, or -errno as
  * platform_boot's after printing the log and, for a refusal, the
- * configuration refused.
+ * configuration refused. A board that could not be described (its
+ * platform unreadable, a device it lacks) was never booted: its error,
+ * already said, is the only line.
  */
 static int machine_boot(struct sim *s)
 {
 	int ret = machine_prepare(s);
 
-	if (!ret && s->policy->prepare)
+	if (ret)
+		return ret;
+	if (s->policy->prepare)
 		ret = s->policy->prepare(s);
 	if (!ret) {
 		init_geometry(s);

@@ -30,6 +30,8 @@ static int cmd_list(int argc, char **argv)
 {
 	int ret;
 
+	if (argc == 2 && opt_is_help(argv[1]))
+		return CMD_USAGE;
 	if (argc > 1) {
 		fprintf(stderr, "cmasim list: unexpected argument '%s': list takes none\n", argv[1]);
 		return -EINVAL;
@@ -69,7 +71,8 @@ static const struct command commands[] = {
 /* Every command with its line, its synopsis, and the options of those without a --help of their own. */
 static void usage(FILE *out)
 {
-	fprintf(out, "cmasim: the Linux 3.5 contiguous memory allocator (CMA) simulated on a described board\n\n");
+	fprintf(out, "cmasim: the Linux contiguous memory allocator (CMA) simulated on a described board,\n"
+		"under kernel profiles " PLATFORM_KERNELS_ACCEPTED "\n\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].description);
 	fprintf(out, "  %-9s %s\n\n", "--version", "print cmasim's version");
@@ -120,7 +123,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return exit_status(commands[i].fn(argc - 1, argv + 1));
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (opt_is_help(argv[1])) {
 		usage(stdout);
 		return 0;
 	}

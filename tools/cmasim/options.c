@@ -212,3 +212,8 @@ void opt_help(FILE *out, const struct cmd_option *opts, unsigned nr)
 			}
 		}
 }
+
+bool opt_is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}

@@ -57,6 +57,9 @@ void opt_help(FILE *out, const struct cmd_option *opts, unsigned nr);
 /* "[--a A] [--b B]..." on one line (for the main usage). */
 void opt_synopsis(FILE *out, const struct cmd_option *opts, unsigned nr);
 
+/* Is @arg --help or -h? For the commands that take an operand and no option table. */
+bool opt_is_help(const char *arg);
+
 #define OPTS(t)	(t), (unsigned)(sizeof(t) / sizeof((t)[0]))
 
 #endif

@@ -67,6 +67,7 @@ static int dt_fail(struct dt_reader *r, const char *fmt, ...)
 
 /* ---- the file ---- */
 
+/* The whole of @fd, or NULL with errno set (EFBIG: more than DT_MAX_BYTES). */
 static char *read_all(int fd, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
@@ -79,6 +80,8 @@ static char *read_all(int fd, size_t *len)
 			char *more = cap >= DT_MAX_BYTES ? NULL : realloc(buf, cap * 2);
 
 			if (!more) {
+				if (cap >= DT_MAX_BYTES)
+					errno = EFBIG;
 				free(buf);
 				return NULL;
 			}
@@ -150,15 +153,17 @@ static void *load_tree(struct dt_reader *r)
 	int fd = open(r->path, O_RDONLY);
 	size_t len = 0;
 	char *buf;
-	int ret;
+	int ret, err;
 
 	if (fd < 0)
 		return dt_fail(r, "cannot read the device tree: %s", strerror(errno)), NULL;
 	buf = read_all(fd, &len);
+	err = buf ? 0 : errno;	/* a directory: EISDIR */
 	close(fd);
+	if (err == EFBIG)
+		return dt_fail(r, "cannot read the device tree: too large (at most %u MiB)", DT_MAX_BYTES >> 20), NULL;
 	if (!buf)
-		return dt_fail(r, "cannot read the device tree: too large (at most %u MiB) or unreadable",
-			       DT_MAX_BYTES >> 20), NULL;
+		return dt_fail(r, "cannot read the device tree: %s", strerror(err)), NULL;
 	if (has_suffix(r->path, ".dts")) {
 		char *text = realloc(buf, len + 1);
 

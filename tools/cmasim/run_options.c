@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "inifile.h"
 #include "run_options.h"
 
 int scenario_overrides_option(struct scenario_overrides *o, int id, const char *value, const char *cmd)
@@ -48,6 +49,18 @@ int scenario_overrides_option(struct scenario_overrides *o, int id, const char *
 		return 0;
 	}
 	return 1;
+}
+
+int run_count_option(const char *cmd, const char *opt, const char *value, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (!ini_parse_number(value, strlen(value), false, &v) || !v || v > max) {
+		fprintf(stderr, "cmasim %s: %s '%s': expected a number from 1 to %u\n", cmd, opt, value, max);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
 }
 
 /* "--set SECTION.KEY=VALUE" as SECTION.KEY and VALUE through the parser. */

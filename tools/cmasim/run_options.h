@@ -18,12 +18,16 @@
 /* Their ids, above any command's own. */
 enum { OPT_ID_CMA = 1000, OPT_ID_CMDLINE, OPT_ID_SET, OPT_ID_KERNEL };
 
+/* --platform's help line in the commands that run a scenario: every kind platform_load() reads */
+#define PLATFORM_OPTION_HELP \
+	"a built-in platform, a platform file or a device tree (FILE.dtb,\nFILE.dts), replacing the scenario's"
+
 #define OPT_CMA { .id = OPT_ID_CMA, .name = "cma", .arg = "SIZE", .help_rank = 2, \
 	.what = "a size, e.g. 64M (0: no default area)", \
-	.help = "cma=SIZE on the scenario's command line, replacing any cma= there\n(e.g. 64M; 0: no default CMA area)" }
+	.help = "cma=SIZE on the scenario's command line (--cmdline's if given),\nreplacing any cma= there (e.g. 64M; 0: no default CMA area)" }
 #define OPT_CMDLINE { .id = OPT_ID_CMDLINE, .name = "cmdline", .arg = "STR", .help_rank = 2, \
 	.what = "a kernel command line", \
-	.help = "the kernel command line, replacing the scenario's and the\nplatform's; --cma applies on top of it" }
+	.help = "the kernel command line, replacing the scenario's and the\nplatform's" }
 #define OPT_SET { .id = OPT_ID_SET, .name = "set", .arg = "SECTION.KEY=VALUE", .repeats = true, \
 	.help_rank = 2, .what = "SECTION.KEY=VALUE, e.g. camera.ring=2", \
 	.help = "a scenario-file key, as the line KEY = VALUE in [SECTION] would set it;\nSECTION is scenario, cost, a workload's name or its kind (e.g.\n--set camera.ring=2, --set anon.rss=512M); repeatable" }
@@ -33,6 +37,14 @@ enum { OPT_ID_CMA = 1000, OPT_ID_CMDLINE, OPT_ID_SET, OPT_ID_KERNEL };
 #define OPT_SCENARIO_OVERRIDES OPT_CMA, OPT_CMDLINE, OPT_KERNEL, OPT_SET
 
 #define SCENARIO_MAX_SETS 32
+
+/* --seeds N and --jobs N of size and sweep: each from 1 to these (the _TEXT for help lines) */
+#define RUN_MAX_SEEDS	1000
+#define RUN_MAX_JOBS	1024
+#define __run_stringify(x)	#x
+#define run_stringify(x)	__run_stringify(x)
+#define RUN_MAX_SEEDS_TEXT	run_stringify(RUN_MAX_SEEDS)
+#define RUN_MAX_JOBS_TEXT	run_stringify(RUN_MAX_JOBS)
 
 struct scenario_overrides {
 	const char *cma;			/* --cma SIZE; NULL: none */
@@ -48,6 +60,11 @@ struct scenario_overrides {
  * ...", what was wrong and what is accepted.
  */
 int scenario_overrides_option(struct scenario_overrides *o, int id, const char *value, const char *cmd);
+/*
+ * --seeds or --jobs (@opt) of command @cmd: @value, a number from 1 to
+ * @max, into *@out; 0, or -EINVAL after saying on stderr what is accepted.
+ */
+int run_count_option(const char *cmd, const char *opt, const char *value, unsigned max, unsigned *out);
 /*
  * @o on @sc, read already: --cmdline, then --cma, --kernel, then each --set in
  * order, then the whole scenario's checks. 0, or -EINVAL after saying on

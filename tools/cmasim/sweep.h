@@ -52,7 +52,9 @@ struct sweep {
  * program (/proc/self/exe), each writing point->part and renamed to its
  * file when it exits 0; a point that fails keeps its stderr in
  * DIR/FILE.log. Progress on stderr. Sets ->done and ->refused; stops launching on
- * SIGINT or SIGTERM. 0, or -errno when a child could not be started.
+ * SIGINT or SIGTERM. 0; that signal's number, once the children it stopped
+ * have ended (the caller then dies of it, as a stopped program does); or
+ * -errno when a child could not be started.
  */
 int sweep_batch_run(struct sweep *s, unsigned jobs);
 

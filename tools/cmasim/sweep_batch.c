@@ -164,6 +164,15 @@ static void reap(struct pool *p, pid_t pid, int status)
 	free(final);
 }
 
+/* Ctrl-C may have ended every child already (one process group): then there is nothing to stop. */
+static void say_stopping(const struct pool *p)
+{
+	fprintf(stderr, "\ncmasim sweep: interrupted");
+	if (p->running)
+		fprintf(stderr, ": stopping the %zu running point%s", p->running, p->running == 1 ? "" : "s");
+	fputc('\n', stderr);
+}
+
 /* Ctrl-C reaches the children too (one process group); SIGTERM to the sweep alone is passed on. */
 static void stop_children(struct pool *p)
 {
@@ -216,7 +225,7 @@ int sweep_batch_run(struct sweep *s, unsigned jobs)
 			break;	/* reaped elsewhere: nothing would wake the wait */
 		if (stop_signal && !stopping) {
 			stopping = true;
-			fprintf(stderr, "\ncmasim sweep: interrupted: stopping the %zu running points\n", p.running);
+			say_stopping(&p);
 			stop_children(&p);
 		}
 		while (!stop_signal && !ret && p.running < (jobs ? jobs : 1) && p.next < s->nr_points)
@@ -230,5 +239,5 @@ int sweep_batch_run(struct sweep *s, unsigned jobs)
 	sigaction(SIGCHLD, &old_chld, NULL);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	free(p.pids);
-	return ret;
+	return ret ? ret : stop_signal;
 }
