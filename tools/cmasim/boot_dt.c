@@ -57,6 +57,33 @@ struct rmem_boot {
 #define rpr(b, ...) cma_mm_printk((b)->mm, "OF: reserved mem: " __VA_ARGS__)
 #define rpr_err(b, ...) cma_mm_pr_err((b)->mm, "OF: reserved mem: " __VA_ARGS__)
 
+void platform_cmdline_drop_cma(char *cmdline)
+{
+	size_t n = 0;
+
+	for (const char *t = cmdline; *t;) {
+		const char *end = t;
+		bool quoted = false;
+
+		if (*t == ' ' || *t == '\t') {
+			t++;
+			continue;
+		}
+		for (; *end && (quoted || (*end != ' ' && *end != '\t')); end++)
+			if (*end == '"')
+				quoted = !quoted;
+		/* the kept tokens move down over the dropped ones: the write never passes the read */
+		if (strncmp(t, "cma=", 4)) {
+			if (n)
+				cmdline[n++] = ' ';
+			memmove(cmdline + n, t, (size_t)(end - t));
+			n += (size_t)(end - t);
+		}
+		t = end;
+	}
+	cmdline[n] = '\0';
+}
+
 bool platform_cmdline_cma(const char *cmdline)
 {
 	for (const char *s = cmdline; (s = strstr(s, "cma=")); s++)
@@ -117,8 +144,8 @@ static void init_rmem(struct rmem_boot *b, unsigned i)
 	int ret = -ENOENT;
 
 	if (m->pool) {
-		/* RESERVEDMEM_OF_DECLARE's table: contiguous.o links before coherent.o */
-		ret = rmem_cma_setup(b, i);
+		/* RESERVEDMEM_OF_DECLARE's table: contiguous.o links before coherent.o, if built */
+		ret = b->p->without_cma ? -ENODEV : rmem_cma_setup(b, i);
 		if (ret)
 			ret = rmem_dma_setup(b, i);
 		if (!ret)
@@ -163,7 +190,7 @@ static void alloc_dynamic(struct rmem_boot *b, unsigned i)
 	uint64_t align = m->align;
 	cma_phys_t base = 0;
 
-	if (m->pool && m->reusable && !m->nomap && align < b->cma_align)
+	if (!b->p->without_cma && m->pool && m->reusable && !m->nomap && align < b->cma_align)
 		align = b->cma_align;
 	if (!align)
 		align = SMP_CACHE_BYTES;

@@ -847,8 +847,8 @@ static int sweep_main(const struct sweep_args *a)
 	struct sweep s = { .dir = a->dir };
 	int ret = sc ? load_scenario(a->scenario ? a->scenario : SCENARIO_DEFAULT, sc) : -ENOMEM;
 
-	if (!ret && a->platform)
-		snprintf(sc->platform, sizeof(sc->platform), "%s", a->platform);
+	if (!ret)
+		ret = scenario_platform_apply(sc, a->platform, &a->ov, "sweep");
 	if (!ret)
 		ret = scenario_overrides_apply(sc, &a->ov, "sweep");
 	if (!ret)

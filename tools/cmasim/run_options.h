@@ -54,5 +54,15 @@ int scenario_overrides_option(struct scenario_overrides *o, int id, const char *
  * stderr which option was refused and why.
  */
 int scenario_overrides_apply(struct scenario *sc, const struct scenario_overrides *o, const char *cmd);
+/*
+ * --platform @platform (NULL: none) on @sc, read already, before
+ * scenario_overrides_apply(). A device tree with its own default CMA
+ * pool (linux,cma-default) keeps it: unless @o sizes the default area
+ * (--cma, --cmdline, --set scenario.cma or scenario.cmdline), the
+ * scenario's own cma= is dropped, as a board boots with its pool, and
+ * stderr says so. 0, or -ENOMEM.
+ */
+int scenario_platform_apply(struct scenario *sc, const char *platform, const struct scenario_overrides *o,
+			    const char *cmd);
 
 #endif
