@@ -10,8 +10,9 @@
  * the same with the pool, with cma=0, with cma=N and under carveout
  * (which adds cma=0); --platform with such a tree keeps the pool over
  * the scenario's own cma= and says so, while --cma and --cmdline still
- * replace it; each area's origin is in every report; and `cmasim size`
- * reports at its answer the usable memory a plain run with that cma= has.
+ * replace it (and so does a sweep's grid over cma); each area's origin
+ * is in every report; and `cmasim size` reports at its answer the usable
+ * memory a plain run with that cma= has.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,7 +81,7 @@ static void apply_platform(struct scenario *sc, const struct scenario_overrides 
 
 	stderr = open_memstream(err, &len);
 	assert_non_null(stderr);
-	assert_int_equal(scenario_platform_apply(sc, board, o, "run"), 0);
+	assert_int_equal(scenario_platform_apply(sc, board, o, false, "run"), 0);
 	assert_int_equal(scenario_overrides_apply(sc, o, "run"), 0);
 	fclose(stderr);
 	stderr = saved;
@@ -242,13 +243,18 @@ static void area_origin_in_every_report(void **state)
 	free(sc);
 }
 
-/* `cmasim size ARGS...`'s standard output (free() it); its exit status must be 0. */
-static char *size_output(const char *const *args, int argc)
+/*
+ * `cmasim ARGS...` by @cmd in this process: its standard output (free()
+ * it), its standard error in *@err (free() it); its status must be 0.
+ */
+static char *command_output(int (*cmd)(int, char **), const char *const *args, int argc, char **err)
 {
 	char path[] = "/tmp/test_dt_pool.XXXXXX", *argv[16], *out;
 	int fd = mkstemp(path), saved = dup(1);
-	FILE *f;
+	FILE *saved_err = stderr, *f;
+	size_t err_len = 0;
 	long len;
+	int status;
 
 	assert_true(fd >= 0 && saved >= 0 && argc < 16);
 	for (int i = 0; i < argc; i++)
@@ -256,11 +262,18 @@ static char *size_output(const char *const *args, int argc)
 	argv[argc] = NULL;
 	fflush(stdout);
 	assert_int_equal(dup2(fd, 1), 1);
-	assert_int_equal(cmd_size(argc, argv), 0);
+	stderr = open_memstream(err, &err_len);
+	assert_non_null(stderr);
+	status = cmd(argc, argv);
+	fclose(stderr);
+	stderr = saved_err;
 	fflush(stdout);
 	assert_int_equal(dup2(saved, 1), 1);
 	close(saved);
 	f = fdopen(fd, "r");
+	unlink(path);
+	if (status)
+		fail_msg("cmasim %s: expected status 0, found %d; stderr:\n%s", args[0], status, *err);
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);
 	len = ftell(f);
@@ -269,8 +282,38 @@ static char *size_output(const char *const *args, int argc)
 	assert_non_null(out);
 	assert_int_equal(fread(out, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
-	unlink(path);
 	return out;
+}
+
+/*
+ * Expect: a sweep with --platform BOARD says once that the board's pool
+ * is used when its grid leaves cma= alone, and not when the grid sizes
+ * the default area (cma, scenario.cma): each point's --cma replaces it.
+ */
+static void sweep_grid_over_cma_replaces_pool(void **state)
+{
+	static const char *const grids[] = { "camera.ring=2,3", "cma=16M,32M", "scenario.cma=16M,32M" };
+	char dir[] = "/tmp/test_dt_pool.XXXXXX", manifest[64], *out, *err;
+	const char *args[] = { "sweep", "--platform", board, "--param", NULL, "--seeds", "1", "-o", dir,
+			       "--print-commands" };
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(manifest, sizeof(manifest), "%s/sweep-points.tsv", dir);
+
+	for (size_t i = 0; i < sizeof(grids) / sizeof(grids[0]); i++) {
+		bool said;
+
+		args[4] = grids[i];
+		out = command_output(cmd_sweep, args, sizeof(args) / sizeof(args[0]), &err);
+		said = strstr(err, "board-arm64.dts has its own default CMA pool") != NULL;
+		if (said != !i)
+			fail_msg("sweep --param %s: expected %s the pool on stderr; found \"%s\"", grids[i],
+				 i ? "nothing about" : "a line about", err);
+		free(out);
+		free(err);
+		unlink(manifest);
+	}
+	assert_int_equal(rmdir(dir), 0);
 }
 
 /*
@@ -281,7 +324,7 @@ static char *size_output(const char *const *args, int argc)
  */
 static void size_usable_matches_run_at_its_answer(void **state)
 {
-	char ini_path[] = "/tmp/test_dt_pool.ini.XXXXXX", ini[PATH_MAX + 256], row[64], *out;
+	char ini_path[] = "/tmp/test_dt_pool.ini.XXXXXX", ini[PATH_MAX + 256], row[64], *out, *err;
 	const char *args[] = { "size", "--scenario", ini_path, "--seeds", "1", "--jobs", "1", "--max", "64M" };
 	struct scenario *sc = scenario("console=ttyS0");
 	struct sim_result pool, r;
@@ -291,7 +334,8 @@ static void size_usable_matches_run_at_its_answer(void **state)
 	assert_non_null(f);
 	fputs(scenario_text("console=ttyS0", ini), f);
 	assert_int_equal(fclose(f), 0);
-	out = size_output(args, sizeof(args) / sizeof(args[0]));
+	out = command_output(cmd_size, args, sizeof(args) / sizeof(args[0]), &err);
+	free(err);
 	unlink(ini_path);
 	if (!strstr(out, "smallest: cma=16M\n") || !strstr(out, "\n     16M  served"))
 		fail_msg("size: expected a row \"16M  served\" and \"smallest: cma=16M\"; found:\n%s", out);
@@ -331,6 +375,7 @@ int main(void)
 		cmocka_unit_test(pool_bypassed_is_given_back),
 		cmocka_unit_test(area_origin_in_every_report),
 		cmocka_unit_test(size_usable_matches_run_at_its_answer),
+		cmocka_unit_test(sweep_grid_over_cma_replaces_pool),
 	};
 
 	return cmocka_run_group_tests_name("a device tree's own CMA pool and cma=", tests, setup, NULL);

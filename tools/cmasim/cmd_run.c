@@ -380,7 +380,7 @@ static int run_scenario(struct run_args *a, bool compare)
 
 	if (ret)
 		return ret;
-	ret = scenario_platform_apply(&sc, a->platform, &a->over, compare ? "compare" : "run");
+	ret = scenario_platform_apply(&sc, a->platform, &a->over, false, compare ? "compare" : "run");
 	if (!ret)
 		ret = scenario_overrides_apply(&sc, &a->over, compare ? "compare" : "run");
 	if (ret)

@@ -135,7 +135,7 @@ static void keep_board_pool(struct scenario *sc, const struct platform *p, const
 }
 
 int scenario_platform_apply(struct scenario *sc, const char *platform, const struct scenario_overrides *o,
-			    const char *cmd)
+			    bool cma_sized, const char *cmd)
 {
 	struct platform *p;
 	char err[512];
@@ -143,7 +143,7 @@ int scenario_platform_apply(struct scenario *sc, const char *platform, const str
 	if (!platform)
 		return 0;
 	snprintf(sc->platform, sizeof(sc->platform), "%s", platform);
-	if (user_sized_cma(o) || !platform_is_dt(platform))
+	if (cma_sized || user_sized_cma(o) || !platform_is_dt(platform))
 		return 0;
 	p = calloc(1, sizeof(*p));
 	if (!p)
