@@ -109,9 +109,9 @@ $(BUILD)/tests/test_report: tests/test_report.c $(SIM_REPORT_SRC) $(wildcard too
 # kernel profile gets that one (tests/helpers.c wraps cma_mm_create)
 TEST_WRAP := -Wl,--wrap=cma_mm_create
 
-# test_sim, test_sim_cost and test_job link the simulator, all but its main(); its objects follow cmasim's headers
+# test_sim, test_sim_cost, test_job and test_dt_pool link the simulator, all but its main(); its objects follow cmasim's headers
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
-SIM_TESTS   := $(BUILD)/tests/test_sim $(BUILD)/tests/test_sim_cost $(BUILD)/tests/test_job
+SIM_TESTS   := $(BUILD)/tests/test_sim $(BUILD)/tests/test_sim_cost $(BUILD)/tests/test_job $(BUILD)/tests/test_dt_pool
 $(SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)

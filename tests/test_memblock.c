@@ -450,9 +450,43 @@ static void memblock_reserve_wraparound_einval(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ *     10M    14M  16M     20M 22M   26M  30M    34M
+ *      |--a---|    |---b---|   |--c--|    |--d---|
+ * Expect (memblock_phys_free, as of_reserved_mem gives back a node whose
+ * setup failed): freeing [12M, 32M) cuts a's top and d's bottom and
+ * takes b and c whole; freeing inside a region splits it in two; a range
+ * reserved nowhere, an empty one and a wrapping one (-EINVAL) change
+ * nothing; and the freed memory is allocatable again.
+ */
+static void memblock_phys_free_cuts_splits_and_removes(void **state)
+{
+	static const struct memblock_region cut[] = { { 10 * MiB, 2 * MiB }, { 32 * MiB, 2 * MiB } };
+	static const struct memblock_region split[] = {
+		{ 10 * MiB, 1 * MiB }, { 11 * MiB + 4096, 1 * MiB - 4096 }, { 32 * MiB, 2 * MiB },
+	};
+	struct cma_mm *mm = test_mm_early();
+
+	assert_int_equal(cma_memblock_reserve(mm, 10 * MiB, 4 * MiB), 0);
+	assert_int_equal(cma_memblock_reserve(mm, 16 * MiB, 4 * MiB), 0);
+	assert_int_equal(cma_memblock_reserve(mm, 22 * MiB, 4 * MiB), 0);
+	assert_int_equal(cma_memblock_reserve(mm, 30 * MiB, 4 * MiB), 0);
+	assert_int_equal(cma_memblock_phys_free(mm, 12 * MiB, 20 * MiB), 0);
+	expect_reserved_regions(mm, cut, 2);
+	assert_int_equal(cma_memblock_phys_free(mm, 11 * MiB, 4096), 0);
+	expect_reserved_regions(mm, split, 3);
+	assert_int_equal(cma_memblock_phys_free(mm, 40 * MiB, 8 * MiB), 0);
+	assert_int_equal(cma_memblock_phys_free(mm, 10 * MiB, 0), 0);
+	assert_int_equal(cma_memblock_phys_free(mm, UINT64_MAX - 4095, 8192), -EINVAL);
+	expect_reserved_regions(mm, split, 3);
+	/* the top of the freed range is the highest free block below 32M */
+	expect_alloc(mm, 20 * MiB, 1 * MiB, 32 * MiB, 12 * MiB);
+	cma_mm_destroy(mm);
+}
+
 /* ---- after boot ---- */
 
-/* Expect: both calls refuse after boot (-EINVAL / 0) and change nothing. */
+/* Expect: the calls refuse after boot (-EINVAL / 0) and change nothing. */
 static void memblock_calls_refused_after_boot(void **state)
 {
 	struct cma_mm *mm = test_mm_early();
@@ -465,6 +499,7 @@ static void memblock_calls_refused_after_boot(void **state)
 	free_before = global_page_state(mm, NR_FREE_PAGES);
 
 	assert_int_equal(cma_memblock_reserve(mm, 32 * MiB, 1 * MiB), -EINVAL);
+	assert_int_equal(cma_memblock_phys_free(mm, 8 * MiB, 1 * MiB), -EINVAL);
 	expect_alloc(mm, 4096, 4096, 0, 0);
 	expect_alloc(mm, 1 * MiB, 1 * MiB, 16 * MiB, 0);
 
@@ -610,6 +645,7 @@ int main(void)
 		cmocka_unit_test(memblock_reserve_overlapping_and_adjacent_merge),
 		cmocka_unit_test(memblock_reserve_many_regions_stay_sorted),
 		cmocka_unit_test(memblock_reserve_wraparound_einval),
+		cmocka_unit_test(memblock_phys_free_cuts_splits_and_removes),
 		cmocka_unit_test(memblock_calls_refused_after_boot),
 		cmocka_unit_test(memblock_reserved_regions_stay_out_of_buddy),
 	};

@@ -158,6 +158,7 @@ static void fill_area(struct sim_result *r)
 	a->pages = 4096;
 	r->area_peak_pages = a->peak_pages = 2048;
 	r->area_mean_pages = a->mean_pages = 512;
+	a->origin = AREA_FROM_CMDLINE;
 }
 
 static void fill_run(struct sim_result *r, int policy)
@@ -481,7 +482,8 @@ static void text_one_run_in_detail(void **state)
 
 /*
  * Expect: under cma the area's row (base, size, the devices' peak and mean
- * use in pages and percent); under carveout no area, and what it reserved.
+ * use in pages and percent, where it comes from); under carveout no area,
+ * and what it reserved.
  */
 static void text_cma_area_and_its_absence(void **state)
 {
@@ -490,8 +492,8 @@ static void text_cma_area_and_its_absence(void **state)
 
 	fill_run(&r, POLICY_CMA);
 	text = report_string(report_text, &r, 1);
-	expect_row(text, "CMA area", "base MiB pages device peak peak % device mean mean %");
-	expect_row(text, "default", "0x44000000 16.0 4096 2048 50.0 512 12.5");
+	expect_row(text, "CMA area", "base MiB pages device peak peak % device mean mean % origin");
+	expect_row(text, "default", "0x44000000 16.0 4096 2048 50.0 512 12.5 cma= on the command line");
 	expect_row(text, "devices' cost", "usable memory given up avg 6.0 MiB, max 9.9 MiB; for the devices' "
 		   "requests 4000 pages migrated, 100 reclaimed");
 	free(text);

@@ -139,6 +139,13 @@ int cma_mm_verify(struct cma_mm *mm);
 
 /** cma_memblock_reserve() - memblock_reserve(); early only. */
 int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size);
+/**
+ * cma_memblock_phys_free() - memblock_phys_free(): [@base, @base + @size)
+ * no longer reserved, whatever reserved it (of_reserved_mem gives back a
+ * node whose setup failed); early only. 0, -EINVAL if the range wraps,
+ * -ENOMEM.
+ */
+int cma_memblock_phys_free(struct cma_mm *mm, cma_phys_t base, uint64_t size);
 /** cma_memblock_alloc_base() - memblock_alloc_base() top-down; 0 on failure. */
 cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 				   cma_phys_t limit);

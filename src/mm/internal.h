@@ -165,6 +165,7 @@ void set_pageblock_known_clean(struct cma_mm *mm, unsigned long pfn);
 int memblock_init(struct memblock *mb, const struct cma_bank *banks, unsigned nr);
 void memblock_free_all(struct memblock *mb);
 int memblock_add_region(struct memblock_type *type, cma_phys_t base, uint64_t size);
+int memblock_remove_region(struct memblock_type *type, cma_phys_t base, uint64_t size);
 cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align, cma_phys_t limit);
 cma_phys_t memblock_alloc_range(struct cma_mm *mm, uint64_t size, uint64_t align,
 				cma_phys_t start, cma_phys_t end, bool bottom_up);

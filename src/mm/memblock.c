@@ -66,6 +66,55 @@ int memblock_add_region(struct memblock_type *type, cma_phys_t base, uint64_t si
 	return 0;
 }
 
+/*
+ * Take [base, base + size) out of @type: a region inside it goes, one
+ * across an end is cut there, one around it splits in two (the one case
+ * that needs a slot more, found before anything changes).
+ */
+int memblock_remove_region(struct memblock_type *type, cma_phys_t base, uint64_t size)
+{
+	cma_phys_t end = base + size;
+	unsigned long i = 0;
+
+	if (!size)
+		return 0;
+	if (end < base)
+		return -EINVAL;
+	for (unsigned long k = 0; k < type->cnt; k++) {
+		struct memblock_region *r = &type->regions[k];
+
+		if (r->base < base && r->base + r->size > end && type->cnt == type->max &&
+		    memblock_grow(type))
+			return -ENOMEM;
+	}
+	while (i < type->cnt) {
+		struct memblock_region *r = &type->regions[i];
+		cma_phys_t r_end = r->base + r->size;
+
+		if (r_end <= base || r->base >= end) {
+			i++;
+		} else if (r->base < base && r_end > end) {
+			memmove(r + 1, r, (type->cnt - i) * sizeof(*r));
+			type->cnt++;
+			r->size = base - r->base;
+			r[1].base = end;
+			r[1].size = r_end - end;
+			return 0;
+		} else if (r->base < base) {
+			r->size = base - r->base;
+			i++;
+		} else if (r_end > end) {
+			r->size = r_end - end;
+			r->base = end;
+			i++;
+		} else {
+			memmove(r, r + 1, (type->cnt - i - 1) * sizeof(*r));
+			type->cnt--;
+		}
+	}
+	return 0;
+}
+
 int memblock_init(struct memblock *mb, const struct cma_bank *banks, unsigned nr)
 {
 	for (unsigned i = 0; i < nr; i++) {
@@ -261,16 +310,32 @@ cma_phys_t cma_memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t al
 	return memblock_alloc_base(mm, size, align, limit);
 }
 
-int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size)
+/* An early call's range: 0, or -EINVAL after saying that it is the wrong phase or wraps. */
+static int early_range_check(struct cma_mm *mm, const char *fn, const char *what, cma_phys_t base,
+			     uint64_t size)
 {
-	int ret = mm_require_phase(mm, MM_EARLY, "memblock_reserve");
+	int ret = mm_require_phase(mm, MM_EARLY, fn);
 
 	if (ret)
 		return ret;
 	if (base + size < base) {
-		mm_printk(mm, "memblock: reserve [%#llx + %#llx] wraps around the address space\n",
+		mm_printk(mm, "memblock: %s [%#llx + %#llx] wraps around the address space\n", what,
 			  (unsigned long long)base, (unsigned long long)size);
 		return -EINVAL;
 	}
-	return memblock_add_region(&mm->memblock.reserved, base, size);
+	return 0;
+}
+
+int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size)
+{
+	int ret = early_range_check(mm, "memblock_reserve", "reserve", base, size);
+
+	return ret ? ret : memblock_add_region(&mm->memblock.reserved, base, size);
+}
+
+int cma_memblock_phys_free(struct cma_mm *mm, cma_phys_t base, uint64_t size)
+{
+	int ret = early_range_check(mm, "memblock_phys_free", "free", base, size);
+
+	return ret ? ret : memblock_remove_region(&mm->memblock.reserved, base, size);
 }

@@ -167,6 +167,36 @@ void sim_report_area_failure(const struct scenario *sc, const char *line)
 
 /* ---- the devices' use of the areas ---- */
 
+#define AREA_NAME_KEPT 31	/* the library keeps an area's name to 31 characters */
+
+/* The /reserved-memory pool area @cma was made of (it bears the node's name, cut short), or NULL. */
+static const struct platform_rmem *area_region(const struct platform *p, const struct cma *cma)
+{
+	const char *name = cma_area_name(cma);
+	size_t len = strlen(name);
+
+	for (unsigned i = 0; p->source[0] && i < p->nr_rmem; i++)
+		if (p->rmem[i].pool && !strncmp(p->rmem[i].name, name, len) &&
+		    (!p->rmem[i].name[len] || len == AREA_NAME_KEPT))
+			return &p->rmem[i];
+	return NULL;
+}
+
+/* What reserved @a at boot: the tree, the default area's cma= or Kconfig, or a device's declaration. */
+static void area_origin(const struct sim *s, const struct cma *cma, bool is_default, struct area_result *a)
+{
+	const struct platform_rmem *m = area_region(&s->plat, cma);
+
+	if (m) {
+		a->origin = AREA_FROM_DT;
+		snprintf(a->dt_node, sizeof(a->dt_node), "%s", m->name);
+	} else if (is_default) {
+		a->origin = platform_cmdline_cma(s->plat.cmdline) ? AREA_FROM_CMDLINE : AREA_FROM_KCONFIG;
+	} else {
+		a->origin = AREA_FROM_DECLARED;
+	}
+}
+
 /* Area @cma into the result, named @name, unless it is there already. */
 static void add_area(struct sim *s, struct cma *cma, const char *name)
 {
@@ -185,6 +215,7 @@ static void add_area(struct sim *s, struct cma *cma, const char *name)
 	snprintf(a->name, sizeof(a->name), "%s", name);
 	a->base = (uint64_t)base * s->page_bytes;
 	a->pages = cma_area_count(cma);
+	area_origin(s, cma, r->nr_areas == 1 && cma == cma_dev_get_cma_area(s->mm, NULL), a);
 }
 
 void sim_areas_init(struct sim *s)

@@ -20,15 +20,18 @@
  * (on 32-bit ARM only with no-map). A no-map region never reaches the
  * page allocator: here it is reserved in memblock.
  *
+ * A region whose initialization fails ("compatible matching fail": a
+ * linux,cma-default bypassed by cma=, a pool the architecture refuses)
+ * is given back, as fdt_init_reserved_mem_node does: memblock_phys_free,
+ * or for a static no-map one memblock_clear_nomap; a dynamic no-map one
+ * was also reserved when placed, and stays so.
+ *
  * Departures: 32-bit ARM reserves the default area before the static
  * regions are initialized (arm_memblock_init runs before
  * unflatten_device_tree), so a static linux,cma-default region there
  * leaves two areas, the tree's the default; we initialize static regions
- * before the default area on both architectures. A static region whose
- * initialization fails is never reserved (the kernel reserves it and
- * frees it when the initialization fails, after the dynamic regions are
- * placed), and a dynamic one that fails stays reserved (no memblock free
- * here). Nothing is remapped for ARM (dma_contiguous_early_fixup).
+ * before the default area on both architectures. Nothing is remapped for
+ * ARM (dma_contiguous_early_fixup).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,8 +57,34 @@ struct rmem_boot {
 #define rpr(b, ...) cma_mm_printk((b)->mm, "OF: reserved mem: " __VA_ARGS__)
 #define rpr_err(b, ...) cma_mm_pr_err((b)->mm, "OF: reserved mem: " __VA_ARGS__)
 
-/* cma= on the command line (early_cma): size_cmdline is set. */
-static bool cmdline_has_cma(const char *cmdline)
+void platform_cmdline_drop_cma(char *cmdline)
+{
+	size_t n = 0;
+
+	for (const char *t = cmdline; *t;) {
+		const char *end = t;
+		bool quoted = false;
+
+		if (*t == ' ' || *t == '\t') {
+			t++;
+			continue;
+		}
+		for (; *end && (quoted || (*end != ' ' && *end != '\t')); end++)
+			if (*end == '"')
+				quoted = !quoted;
+		/* the kept tokens move down over the dropped ones: the write never passes the read */
+		if (strncmp(t, "cma=", 4)) {
+			if (n)
+				cmdline[n++] = ' ';
+			memmove(cmdline + n, t, (size_t)(end - t));
+			n += (size_t)(end - t);
+		}
+		t = end;
+	}
+	cmdline[n] = '\0';
+}
+
+bool platform_cmdline_cma(const char *cmdline)
 {
 	for (const char *s = cmdline; (s = strstr(s, "cma=")); s++)
 		if (s == cmdline || s[-1] == ' ')
@@ -108,16 +137,6 @@ static int rmem_dma_setup(struct rmem_boot *b, unsigned i)
 	return 0;
 }
 
-/* Whether fdt_init_reserved_mem_node will fail for a static region, known before it runs. */
-static bool static_init_fails(const struct rmem_boot *b, const struct platform_rmem *m)
-{
-	bool cma_ok = !(b->cmdline_cma && m->cma_default) && m->reusable && !m->nomap &&
-		      !((m->base | m->size) & (b->cma_align - 1));
-	bool dma_ok = !m->reusable && !(b->p->cfg.arch == CMA_ARCH_ARM && !m->nomap);
-
-	return m->pool && !cma_ok && !dma_ok;
-}
-
 /* fdt_init_reserved_mem_node */
 static void init_rmem(struct rmem_boot *b, unsigned i)
 {
@@ -125,8 +144,8 @@ static void init_rmem(struct rmem_boot *b, unsigned i)
 	int ret = -ENOENT;
 
 	if (m->pool) {
-		/* RESERVEDMEM_OF_DECLARE's table: contiguous.o links before coherent.o */
-		ret = rmem_cma_setup(b, i);
+		/* RESERVEDMEM_OF_DECLARE's table: contiguous.o links before coherent.o, if built */
+		ret = b->p->without_cma ? -ENODEV : rmem_cma_setup(b, i);
 		if (ret)
 			ret = rmem_dma_setup(b, i);
 		if (!ret)
@@ -134,6 +153,9 @@ static void init_rmem(struct rmem_boot *b, unsigned i)
 	}
 	if (ret && ret != -ENOENT) {
 		rpr(b, "node %s compatible matching fail\n", m->name);
+		/* a static no-map region was only marked no-map: clearing it gives it back */
+		if (!m->nomap || m->size)
+			cma_memblock_phys_free(b->mm, b->base[i], b->size[i]);
 		return;
 	}
 	rpr(b, "0x%0*llx..0x%0*llx (%llu KiB) %s %s %s\n", b->w, (unsigned long long)b->base[i], b->w,
@@ -168,7 +190,7 @@ static void alloc_dynamic(struct rmem_boot *b, unsigned i)
 	uint64_t align = m->align;
 	cma_phys_t base = 0;
 
-	if (m->pool && m->reusable && !m->nomap && align < b->cma_align)
+	if (!b->p->without_cma && m->pool && m->reusable && !m->nomap && align < b->cma_align)
 		align = b->cma_align;
 	if (!align)
 		align = SMP_CACHE_BYTES;
@@ -214,13 +236,13 @@ void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_de
 	b.p = p;
 	b.cma_align = 1ull << (shift + p->cfg.pageblock_order);
 	b.w = p->phys_wide ? 16 : 8;
-	b.cmdline_cma = cmdline_has_cma(p->cmdline);
+	b.cmdline_cma = platform_cmdline_cma(p->cmdline);
 	if (!p->has_reserved_memory)
 		return;
 	for (unsigned i = 0; i < p->nr_rmem; i++) {
 		const struct platform_rmem *m = &p->rmem[i];
 
-		if (!m->size || static_init_fails(&b, m))
+		if (!m->size)
 			continue;
 		/* outside RAM (platform_dt_check lets only device memory be): nothing to keep from the allocator */
 		if (ram_overlap(p, m->base, m->size) == IN_RAM && cma_memblock_reserve(mm, m->base, m->size)) {
@@ -236,24 +258,22 @@ void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_de
 			alloc_dynamic(&b, i);
 	for (unsigned i = 0; i < p->nr_memreserve; i++)
 		cma_memblock_reserve(mm, p->memreserve[i].base, p->memreserve[i].size);
-	for (unsigned i = 0; i < p->nr_rmem; i++) {
-		const struct platform_rmem *m = &p->rmem[i];
-
-		if (!m->size)
-			continue;
-		if (static_init_fails(&b, m)) {
-			/* as init_rmem says it, the memory given back */
-			b.base[i] = m->base;
-			b.size[i] = m->size;
-		}
-		if (b.size[i])
+	for (unsigned i = 0; i < p->nr_rmem; i++)
+		if (p->rmem[i].size && b.size[i])
 			init_rmem(&b, i);
-	}
 	/* of_reserved_mem_device_init at probe: the device's dev->cma_area */
 	for (unsigned d = 0; d < p->nr_devices; d++)
 		for (unsigned i = 0; i < p->nr_rmem; i++)
 			if (b.cma[i] && !strcmp(p->devices[d].region, p->rmem[i].name))
 				cma_dev_set_cma_area(mm, devs[d], b.cma[i]);
+}
+
+const struct platform_rmem *platform_dt_default_pool(const struct platform *p)
+{
+	for (unsigned i = 0; i < p->nr_rmem; i++)
+		if (p->rmem[i].pool && p->rmem[i].cma_default && p->rmem[i].reusable && !p->rmem[i].nomap)
+			return &p->rmem[i];
+	return NULL;
 }
 
 /* Whether the region @name came to be a coherent pool, as far as the tree tells. */

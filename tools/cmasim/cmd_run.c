@@ -379,9 +379,9 @@ static int run_scenario(struct run_args *a, bool compare)
 
 	if (ret)
 		return ret;
-	if (a->platform)
-		snprintf(sc.platform, sizeof(sc.platform), "%s", a->platform);
-	ret = scenario_overrides_apply(&sc, &a->over, compare ? "compare" : "run");
+	ret = scenario_platform_apply(&sc, a->platform, &a->over, false, compare ? "compare" : "run");
+	if (!ret)
+		ret = scenario_overrides_apply(&sc, &a->over, compare ? "compare" : "run");
 	if (ret)
 		return ret;
 	if (a->outdir && (ret = outdir_path(a, &sc, compare, path, sizeof(path))))

@@ -866,14 +866,24 @@ static int sweep_run(const struct sweep_args *a, struct sweep *s)
 	return ret;
 }
 
+/* Whether the grid sizes the default area at each point (cma, scenario.cma, scenario.cmdline), as --cma would. */
+static bool grid_sizes_cma(const struct sweep_args *a)
+{
+	for (unsigned i = 0; i < a->nr_params; i++)
+		if (!strncmp(a->params[i], "cma=", 4) || !strncmp(a->params[i], "scenario.cma=", 13) ||
+		    !strncmp(a->params[i], "scenario.cmdline=", 17))
+			return true;
+	return false;
+}
+
 static int sweep_main(const struct sweep_args *a)
 {
 	struct scenario *sc = calloc(1, sizeof(*sc));
 	struct sweep s = { .dir = a->dir };
 	int ret = sc ? load_scenario(a->scenario ? a->scenario : SCENARIO_DEFAULT, sc) : -ENOMEM;
 
-	if (!ret && a->platform)
-		snprintf(sc->platform, sizeof(sc->platform), "%s", a->platform);
+	if (!ret)
+		ret = scenario_platform_apply(sc, a->platform, &a->ov, grid_sizes_cma(a), "sweep");
 	if (!ret)
 		ret = scenario_overrides_apply(sc, &a->ov, "sweep");
 	if (!ret)

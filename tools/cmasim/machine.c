@@ -59,40 +59,19 @@ static int platform_device_of(struct sim *s, const struct wl_spec *w)
 	return (int)p->nr_devices++;
 }
 
-/*
- * The scenario's cma = SIZE: every cma= of the command line dropped (the
- * kernel's early_param would take the last one) and cma=SIZE put at its
- * end. Tokens split as the kernel's next_arg splits them: at blanks
- * outside double quotes.
- */
+/* The scenario's cma = SIZE: every cma= of the command line dropped (early_param takes the last) and cma=SIZE put at its end. */
 static int cmdline_set_cma(struct sim *s, char *cmdline, size_t size, const char *cma)
 {
-	char out[sizeof(s->plat.cmdline)] = "";
-	size_t n = 0;
+	size_t n;
 
-	for (const char *t = cmdline; *t;) {
-		const char *end = t;
-		bool quoted = false;
-
-		if (*t == ' ' || *t == '\t') {
-			t++;
-			continue;
-		}
-		for (; *end && (quoted || (*end != ' ' && *end != '\t')); end++)
-			if (*end == '"')
-				quoted = !quoted;
-		if (strncmp(t, "cma=", 4) && n < sizeof(out))
-			n += (size_t)snprintf(out + n, sizeof(out) - n, "%.*s ", (int)(end - t), t);
-		t = end;
-	}
-	if (n < sizeof(out))
-		n += (size_t)snprintf(out + n, sizeof(out) - n, "cma=%s", cma);
-	if (n >= size) {
+	platform_cmdline_drop_cma(cmdline);
+	n = strlen(cmdline);
+	if ((size_t)snprintf(cmdline + n, size - n, "%scma=%s", n ? " " : "", cma) >= size - n) {
+		cmdline[n] = '\0';
 		fprintf(stderr, "cmasim: scenario %s: the command line is too long to add cma=%s\n", s->sc->name,
 			cma);
 		return -EINVAL;
 	}
-	memcpy(cmdline, out, n + 1);
 	return 0;
 }
 

@@ -76,6 +76,7 @@ struct platform {
 	/* from a device tree (platform_dt.c); source[0] == 0 for other platforms */
 	char source[256];		/* the tree's path */
 	bool has_reserved_memory;
+	bool without_cma;		/* a policy without CMA: the tree's pools make no area, as without CONFIG_CMA */
 	bool phys_wide;			/* %pa prints 16 hex digits (arm64, LPAE), else 8 */
 	cma_phys_t memory_hint;		/* the first memory node's unit address, else 0 */
 	struct platform_rmem rmem[PLATFORM_MAX_RMEM];
@@ -130,6 +131,16 @@ void platform_dt_set_banks(struct platform *p);
  * region inside it or wholly outside. 0, or -EINVAL with @err saying why.
  */
 int platform_dt_check(const struct platform *p, char *err, size_t len);
+/* cma= on @cmdline (early_cma: dma_contiguous_reserve's size_cmdline is set). */
+bool platform_cmdline_cma(const char *cmdline);
+/* Every cma= of @cmdline dropped, tokens split as the kernel's next_arg splits them (blanks outside quotes). */
+void platform_cmdline_drop_cma(char *cmdline);
+/*
+ * The tree's default CMA pool: its linux,cma-default region that
+ * rmem_cma_setup would make a CMA area (a reusable, mapped
+ * shared-dma-pool), or NULL.
+ */
+const struct platform_rmem *platform_dt_default_pool(const struct platform *p);
 /* The tree's reserved memory, as setup_arch's of_reserved_mem (the board's reserve()). */
 void board_reserve_dt(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs);
 /* Device probe: the log's "assigned reserved memory node" lines. */

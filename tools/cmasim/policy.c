@@ -126,7 +126,11 @@ static void no_reserve(struct cma_mm *mm, const struct platform *p, struct cma_d
 {
 }
 
-/* No CMA at all: neither the default area nor the board's. 0 or -EINVAL. */
+/*
+ * No CMA at all: neither the default area nor the board's. A device
+ * tree's other reserved memory (no-map regions, coherent pools) stays as
+ * the kernel keeps it; its CMA pools fail and are given back. 0 or -EINVAL.
+ */
 int policy_without_cma(struct sim *s)
 {
 	struct platform *p = &s->plat;
@@ -140,7 +144,10 @@ int policy_without_cma(struct sim *s)
 		p->devices[i].cma_size = 0;
 		p->devices[i].share[0] = '\0';
 	}
-	p->reserve = no_reserve;
+	if (p->source[0])
+		p->without_cma = true;
+	else
+		p->reserve = no_reserve;
 	return 0;
 }
 

@@ -17,6 +17,7 @@ struct carveout_region {
 
 struct carveout {
 	struct carveout_region region[SIM_MAX_WORKLOADS];	/* by workload index */
+	board_reserve_fn board_reserve;	/* the board's own, without CMA (policy_without_cma) */
 };
 
 static uint64_t round_up(uint64_t v, uint64_t to)
@@ -24,12 +25,15 @@ static uint64_t round_up(uint64_t v, uint64_t to)
 	return (v + to - 1) / to * to;
 }
 
-/* The board's reserve() under the carveout policy: every device's ring, at boot. */
+/* The board's reserve() under the carveout policy: the board's own without CMA, then every device's ring. */
 static void carveout_reserve(struct cma_mm *mm, const struct platform *p,
 			     struct cma_device *const *devs)
 {
 	struct sim *s = p->reserve_ctx;
 	struct carveout *co = s->policy_priv;
+
+	if (co->board_reserve)
+		co->board_reserve(mm, p, devs);
 
 	for (unsigned i = 0; i < s->sc->nr_wl; i++) {
 		const struct wl_spec *w = &s->sc->wl[i];
@@ -56,13 +60,16 @@ static void carveout_reserve(struct cma_mm *mm, const struct platform *p,
 
 static int carveout_prepare(struct sim *s)
 {
+	struct carveout *co;
 	int ret = policy_without_cma(s);
 
 	if (ret)
 		return ret;
-	s->policy_priv = calloc(1, sizeof(struct carveout));
-	if (!s->policy_priv)
+	co = calloc(1, sizeof(*co));
+	if (!co)
 		return -ENOMEM;
+	s->policy_priv = co;
+	co->board_reserve = s->plat.reserve;
 	s->plat.reserve = carveout_reserve;
 	s->plat.reserve_ctx = s;
 	return 0;

@@ -59,11 +59,13 @@ unsigned block_used_permille(const struct snap_block *b);
  * a row per area; area_none() says what is true for a run without one
  * ("none: ..."); area_cost() what the devices cost the rest of the machine.
  */
-#define AREA_COLS 8
+#define AREA_COLS 9
 extern const char *const area_heads[AREA_COLS];
 void area_cell(const struct sim_result *r, unsigned row, unsigned col, char buf[LABEL_MAX]);
 /* The pages of all of @r's areas. */
 uint64_t areas_pages(const struct sim_result *r);
+/* What reserved area @a: "linux,cma from the device tree", "cma= on the command line", ... */
+const char *area_origin_text(const struct area_result *a, char buf[LABEL_MAX]);
 const char *area_none(const struct sim_result *r, char *buf, size_t len);
 const char *area_cost(const struct sim_result *r, char *buf, size_t len);
 /* @part as a percentage of @whole, one decimal ("12.5"); "0.0" when @whole is 0. */

@@ -115,8 +115,23 @@ const char *fmt_percent(char buf[FIGURE_MAX], uint64_t part, uint64_t whole)
 /* ---- the CMA areas ---- */
 
 const char *const area_heads[AREA_COLS] = {
-	"CMA area", "base", "MiB", "pages", "device peak", "peak %", "device mean", "mean %",
+	"CMA area", "base", "MiB", "pages", "device peak", "peak %", "device mean", "mean %", "origin",
 };
+
+const char *area_origin_text(const struct area_result *a, char buf[LABEL_MAX])
+{
+	static const char *const what[] = {
+		[AREA_FROM_CMDLINE] = "cma= on the command line",
+		[AREA_FROM_KCONFIG] = "Kconfig default",
+		[AREA_FROM_DECLARED] = "dma_declare_contiguous",
+	};
+
+	if (a->origin == AREA_FROM_DT)
+		snprintf(buf, LABEL_MAX, "%.*s from the device tree", LABEL_MAX - 22, a->dt_node);
+	else
+		snprintf(buf, LABEL_MAX, "%s", what[a->origin]);
+	return buf;
+}
 
 void area_cell(const struct sim_result *r, unsigned row, unsigned col, char buf[LABEL_MAX])
 {
@@ -130,7 +145,8 @@ void area_cell(const struct sim_result *r, unsigned row, unsigned col, char buf[
 	case 4:	fmt_u64(buf, a->peak_pages); break;
 	case 5:	fmt_percent(buf, a->peak_pages, a->pages); break;
 	case 6:	fmt_u64(buf, a->mean_pages); break;
-	default: fmt_percent(buf, a->mean_pages, a->pages); break;
+	case 7:	fmt_percent(buf, a->mean_pages, a->pages); break;
+	default: area_origin_text(a, buf); break;
 	}
 }
 

@@ -521,7 +521,8 @@ static void html_areas(FILE *out, const struct sim_result *r)
 			fputs("<tr>", out);
 			for (unsigned col = 0; col < AREA_COLS; col++) {
 				area_cell(r, row, col, buf);
-				fputs(col ? "<td>" : "<td class=\"l\">", out);
+				/* names and origins left, figures right */
+				fputs(col && col < AREA_COLS - 1 ? "<td>" : "<td class=\"l\">", out);
 				html_escape(out, buf);
 				fputs("</td>", out);
 			}

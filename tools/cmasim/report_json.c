@@ -201,6 +201,12 @@ static void json_use(struct json *j, const char *key, uint64_t pages, uint64_t w
 	json_number(j, name, fmt_percent(buf, pages, whole));
 }
 
+/* An area's origin as a stable key (doc/cmasim-json.md). */
+static const char *const area_origin_key[] = {
+	[AREA_FROM_DT] = "device_tree", [AREA_FROM_CMDLINE] = "cmdline",
+	[AREA_FROM_KCONFIG] = "kconfig", [AREA_FROM_DECLARED] = "dma_declare_contiguous",
+};
+
 /* The CMA areas and the devices' use of them; null without one. */
 static void json_cma(struct json *j, const struct sim_result *r)
 {
@@ -222,6 +228,11 @@ static void json_cma(struct json *j, const struct sim_result *r)
 		json_u64(j, "pages", a->pages);
 		json_use(j, "device_peak", a->peak_pages, a->pages);
 		json_use(j, "device_mean", a->mean_pages, a->pages);
+		json_str(j, "origin", area_origin_key[a->origin]);
+		if (a->origin == AREA_FROM_DT)
+			json_str(j, "dt_node", a->dt_node);
+		else
+			json_number(j, "dt_node", "null");
 		json_close(j, '}');
 	}
 	json_close(j, ']');

@@ -216,6 +216,23 @@ static void print_areas(FILE *out, const struct sim_result *r)
 	fputc('\n', out);
 }
 
+/* A comparison's table has the areas' sizes only: where each run's areas come from. */
+static void print_area_origins(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	char label[LABEL_MAX], mib[FIGURE_MAX], origin[LABEL_MAX];
+
+	for (unsigned i = 0; i < nr; i++) {
+		if (!runs[i].nr_areas)
+			continue;
+		fprintf(out, "\nCMA areas under %s:", run_label(runs, nr, i, label));
+		for (unsigned k = 0; k < runs[i].nr_areas; k++)
+			fprintf(out, "%s %s %s MiB (%s)", k ? "," : "", runs[i].areas[k].name,
+				fmt_mib(mib, pages_bytes(&runs[i], runs[i].areas[k].pages)),
+				area_origin_text(&runs[i].areas[k], origin));
+		fputc('\n', out);
+	}
+}
+
 static void print_system(FILE *out, const struct sim_result *r)
 {
 	char avg[FIGURE_MAX], min[FIGURE_MAX], total[FIGURE_MAX], frag[FIGURE_MAX], line[256];
@@ -348,6 +365,8 @@ int report_text(const struct sim_result *runs, unsigned nr, FILE *out)
 		print_run(out, runs);
 	else
 		print_compare(out, runs, nr);
+	if (nr > 1)
+		print_area_origins(out, runs, nr);
 	for (unsigned i = 0; i < nr; i++)
 		for (unsigned p = 0; p < runs[i].nr_procs; p++)
 			fprintf(out, "\n==> %s%s at the end, policy %s <==\n%s",

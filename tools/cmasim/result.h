@@ -116,9 +116,19 @@ struct sim_snapshot {
 
 #define SIM_MAX_AREAS 8
 
+/* Where a CMA area comes from: what reserved it at boot. */
+enum area_origin {
+	AREA_FROM_DT,		/* a reusable shared-dma-pool of the tree's /reserved-memory (rmem_cma_setup) */
+	AREA_FROM_CMDLINE,	/* the default area, sized by cma= (dma_contiguous_reserve) */
+	AREA_FROM_KCONFIG,	/* the default area, sized by CONFIG_CMA_SIZE_* */
+	AREA_FROM_DECLARED,	/* a device's own, the board's reserve() (dma_declare_contiguous) */
+};
+
 /* A CMA area of the run and the devices' use of it. */
 struct area_result {
 	char name[SIM_NAME_MAX];	/* "default", or the device it is its own area of */
+	enum area_origin origin;
+	char dt_node[64];		/* AREA_FROM_DT: the /reserved-memory node's name */
 	uint64_t base;			/* physical address of its first page */
 	uint64_t pages;
 	uint64_t peak_pages;		/* held by device buffers, at most */

@@ -5,6 +5,7 @@
  * scenario is read, so every message about a key is the file's.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "inifile.h"
@@ -97,4 +98,72 @@ int scenario_overrides_apply(struct scenario *sc, const struct scenario_override
 		return 0;
 	fprintf(stderr, "cmasim %s: scenario %s with the command line's changes: %s\n", cmd, sc->name, err);
 	return -EINVAL;
+}
+
+/* Whether the user sized the default area: --cma, --cmdline, or --set scenario.cma or scenario.cmdline. */
+static bool user_sized_cma(const struct scenario_overrides *o)
+{
+	if (o->cma || o->cmdline)
+		return true;
+	for (unsigned i = 0; i < o->nr_sets; i++)
+		if (!strncmp(o->sets[i], "scenario.cma=", 13) || !strncmp(o->sets[i], "scenario.cmdline=", 17))
+			return true;
+	return false;
+}
+
+/* The scenario's own cma=: its cma key, else one on its command line; NULL if none. */
+static const char *scenario_cma(const struct scenario *sc)
+{
+	const char *t = sc->cmdline;
+
+	if (sc->cma[0])
+		return sc->cma;
+	if (!sc->cmdline_set || !platform_cmdline_cma(sc->cmdline))
+		return NULL;
+	while (strncmp(t, "cma=", 4) || (t != sc->cmdline && t[-1] != ' ' && t[-1] != '\t'))
+		t++;
+	return t + 4;
+}
+
+/*
+ * The board's pool over the scenario's cma= (@p a device tree with a
+ * linux,cma-default pool): the scenario's cma key and every cma= of its
+ * command line dropped, so that the pool is the default area, as the
+ * board boots without one; said on stderr.
+ */
+static void keep_board_pool(struct scenario *sc, const struct platform *p, const char *cmd)
+{
+	const struct platform_rmem *pool = platform_dt_default_pool(p);
+	const char *cma = scenario_cma(sc);
+	const char *board = strrchr(sc->platform, '/') ? strrchr(sc->platform, '/') + 1 : sc->platform;
+
+	if (!pool || !cma)
+		return;
+	fprintf(stderr, "cmasim %s: %s has its own default CMA pool, /reserved-memory/%s (%llu MiB): it is used, not scenario %s's cma=%.*s (--cma SIZE or --cmdline STR replaces the pool)\n",
+		cmd, board, pool->name, (unsigned long long)((pool->size ? pool->size : pool->dyn_size) >> 20),
+		sc->name, (int)strcspn(cma, " \t"), cma);
+	sc->cma[0] = '\0';
+	if (sc->cmdline_set)
+		platform_cmdline_drop_cma(sc->cmdline);
+}
+
+int scenario_platform_apply(struct scenario *sc, const char *platform, const struct scenario_overrides *o,
+			    bool cma_sized, const char *cmd)
+{
+	struct platform *p;
+	char err[512];
+
+	if (!platform)
+		return 0;
+	snprintf(sc->platform, sizeof(sc->platform), "%s", platform);
+	if (cma_sized || user_sized_cma(o) || !platform_is_dt(platform))
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	/* a platform that does not load is the run's to refuse, with its message */
+	if (!platform_load(platform, p, err, sizeof(err)))
+		keep_board_pool(sc, p, cmd);
+	free(p);
+	return 0;
 }

@@ -71,5 +71,16 @@ int run_count_option(const char *cmd, const char *opt, const char *value, unsign
  * stderr which option was refused and why.
  */
 int scenario_overrides_apply(struct scenario *sc, const struct scenario_overrides *o, const char *cmd);
+/*
+ * --platform @platform (NULL: none) on @sc, read already, before
+ * scenario_overrides_apply(). A device tree with its own default CMA
+ * pool (linux,cma-default) keeps it: unless @o sizes the default area
+ * (--cma, --cmdline, --set scenario.cma or scenario.cmdline) or the
+ * command does otherwise (@cma_sized: a sweep's grid over cma), the
+ * scenario's own cma= is dropped, as a board boots with its pool, and
+ * stderr says so. 0, or -ENOMEM.
+ */
+int scenario_platform_apply(struct scenario *sc, const char *platform, const struct scenario_overrides *o,
+			    bool cma_sized, const char *cmd);
 
 #endif
