@@ -197,16 +197,6 @@ static int take_free_range(struct cma_mm *mm, unsigned long start, unsigned long
 
 /* ---- 6.12 (contig_v6) ---- */
 
-static unsigned long pageblock_start(struct cma_mm *mm, unsigned long pfn)
-{
-	return pfn & ~(mm->pageblock_nr_pages - 1);
-}
-
-static unsigned long pageblock_end(struct cma_mm *mm, unsigned long pfn)
-{
-	return (pfn + mm->pageblock_nr_pages - 1) & ~(mm->pageblock_nr_pages - 1);
-}
-
 /* The range alloc_contig_range isolates: MAX_ORDER-aligned in v3.5, pageblock-aligned since 5.19. */
 static void contig_isolation_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 				   unsigned long *astart, unsigned long *aend)
@@ -271,7 +261,7 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	int ret;
 
 	contig_isolation_range(mm, start, end, &astart, &aend);
-	ret = start_isolate_page_range(mm, astart, aend, migratetype);
+	ret = start_isolate_page_range(mm, start, end, migratetype);
 	if (ret)
 		return ret;
 	drain_all_pages(mm, zone);

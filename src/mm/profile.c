@@ -63,6 +63,8 @@ static const struct profile_switch switches[] = {
 	SWITCH(compact_fast_migrate, 5, 1),
 	SWITCH(isolated_split_nowmark, 3, 8),
 	SWITCH(vmstat_migrate_events, 3, 8),
+	SWITCH(isolate_scan_movable, 4, 15),
+	SWITCH(isolate_cma_refuse, 5, 1),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -318,6 +318,22 @@ struct kernel_profile {
 	 * library counts both sets under every release).
 	 */
 	bool vmstat_migrate_events;
+	/*
+	 * d7b236e10ced "mm: drop migrate type checks from
+	 * has_unmovable_pages" and 4da2ce250f98 "mm: distinguish CMA and
+	 * MOVABLE isolation in has_unmovable_pages()" (Oct 2017, 4.15; both
+	 * named in Vlastimil Babka's review of 22 May 2018 on linux-mm, and
+	 * absent from 4.14 per the stable bot's dependency list of
+	 * 14 Jun 2019): isolation scans MOVABLE pageblocks for unmovable
+	 * pages, and CMA ones unless MIGRATE_CMA is asked for.
+	 */
+	bool isolate_scan_movable;
+	/*
+	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable" (April
+	 * 2019; in 5.0.17 as a stable backport, so upstream by 5.1):
+	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
+	 */
+	bool isolate_cma_refuse;
 };
 
 /*
