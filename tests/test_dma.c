@@ -958,6 +958,36 @@ static void alloc_coherent_arm64_device_area_first(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect dma_alloc_contiguous's cma_alloc_aligned (6.12): a buffer's
+ * alignment is its order clamped to CONFIG_CMA_ALIGNMENT (order 8, 1 MiB
+ * of 4 KiB pages). With 1 MiB taken at the area's base, 4 MiB + 4 KiB
+ * lands at base + 1 MiB (not base + 8 MiB, its order's alignment), and
+ * 9 MiB still fits a 16 MiB area (its order would ask for 16 MiB).
+ */
+static void alloc_coherent_arm64_alignment_clamped(void **state)
+{
+	struct cma_mm *mm = test_mm(ARM64_SOC, .cmdline = "cma=16M", .size = 512 * MiB);
+	struct cma_device *dev = cma_device_create(mm, "vpu", DMA_BIT_MASK(32));
+	struct cma *cma = default_area(mm);
+	cma_phys_t base = (cma_phys_t)cma->base_pfn << mm->page_shift, first, h;
+
+	assert_int_equal(mm->cma->params.alignment, 8);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 1 * MiB, CMA_GFP_KERNEL, &first, NULL), 0);
+	assert_int_equal(first, base);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 4 * MiB + 4096, CMA_GFP_KERNEL, &h, NULL), 0);
+	assert_int_equal(h, base + 1 * MiB);
+	cma_dma_free_coherent(mm, dev, 4 * MiB + 4096, h);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 9 * MiB, CMA_GFP_KERNEL, &h, NULL), 0);
+	assert_true(in_area(mm, cma, h, 9 * MiB));
+	assert_int_equal(h, base + 1 * MiB);
+	cma_dma_free_coherent(mm, dev, 9 * MiB, h);
+	cma_dma_free_coherent(mm, dev, 1 * MiB, first);
+	assert_int_equal(area_used(mm, cma), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -985,6 +1015,7 @@ int main(void)
 		cmocka_unit_test(arm64_refused_under_3_5),
 		cmocka_unit_test(alloc_coherent_arm64_from_area_then_buddy),
 		cmocka_unit_test(alloc_coherent_arm64_device_area_first),
+		cmocka_unit_test(alloc_coherent_arm64_alignment_clamped),
 	};
 
 	return cmocka_run_group_tests_name("dma", tests, NULL, NULL);
