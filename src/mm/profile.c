@@ -65,6 +65,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(vmstat_migrate_events, 3, 8),
 	SWITCH(isolate_scan_movable, 4, 15),
 	SWITCH(isolate_cma_refuse, 5, 1),
+	SWITCH(retry_mayfail, 4, 13),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -334,6 +334,16 @@ struct kernel_profile {
 	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
 	 */
 	bool isolate_cma_refuse;
+	/*
+	 * "mm, tree wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL with
+	 * more useful semantic", "mm: unify new_node_page and
+	 * alloc_migrate_target" and "mm, migration: do not trigger OOM killer
+	 * when migrating memory" (Michal Hocko; listed together in the mm
+	 * tree's since-4.12 shortlog of 7 Jul 2017, merged for 4.13): the OOM
+	 * killer is not called for __GFP_RETRY_MAYFAIL, and alloc_contig_range's
+	 * migration targets ask GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL.
+	 */
+	bool retry_mayfail;
 };
 
 /*
