@@ -344,6 +344,24 @@ struct kernel_profile {
 	 * migration targets ask GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL.
 	 */
 	bool retry_mayfail;
+	/*
+	 * Akinobu Mita's "x86: enable DMA CMA with swiotlb" and
+	 * "arch/x86/kernel/pci-dma.c: fix dma_generic_alloc_coherent() when
+	 * CONFIG_DMA_CMA is enabled" (the mm tree's since-3.15 shortlog, 19
+	 * Jun 2014, merged for 3.16; 4.4's d0164adc89f6 diff shows the test
+	 * it left, "flag & __GFP_WAIT", become gfpflags_allow_blocking):
+	 * x86's coherent allocations take CMA only when they may sleep, where
+	 * the seed's test was "not GFP_ATOMIC".
+	 */
+	bool dma_cma_blocking;
+	/*
+	 * bd2e75633c80 "dma-contiguous: use fallback alloc_pages for single
+	 * pages" (Nicolin Chen; v2 posted 6 May 2019, in mainline by 29 Aug
+	 * 2019 per Masahiro Yamada's report of that date: 5.3): a device
+	 * without an area of its own takes a one-page buffer from the buddy
+	 * allocator, not the default area.
+	 */
+	bool dma_single_page_buddy;
 };
 
 /*
