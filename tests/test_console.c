@@ -228,8 +228,11 @@ static void printk_contig_passes_one_line_per_pass(void **state)
 }
 
 /*
- * Expect (alloc_contig_range's test_pages_isolated failure, a movable
- * page off the LRU that migration passes over, after a free one): v3.5 to 3.18 warn
+ * Expect (alloc_contig_range's test_pages_isolated failure, after a free
+ * page: up to 4.14 a movable page off the LRU that migration passes over;
+ * from 4.15, whose isolation refuses such a page (isolate_scan_movable),
+ * an owner's page whose migration the owner refuses, in a pageblock with
+ * no reserved page, which that isolation refuses too): v3.5 to 3.18 warn
  * "alloc_contig_range test_pages_isolated(start, end) failed"
  * (KERN_WARNING, on a loglevel=5 console); 3.19 ("mm: alloc_contig_range:
  * demote pages busy message from warn to info") to 5.12 log
@@ -255,16 +258,24 @@ static void alloc_contig_range_busy_message_by_release(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct cma_mm *mm = test_mm(.cmdline = "cma=0 console=ttyS0,115200n8 loglevel=5",
 					    .kernel = cases[i].kernel);
-		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
-		unsigned long pfn;
+		bool owned = cma_kernel_has(cases[i].kernel, "isolate_scan_movable") == 1;
+		/* the top pageblock's free half, beside the memmap's reserved pages */
+		struct cma_page *hold = owned ? cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 9) : NULL;
+		struct fake_owner *o = owned ? owner_create(mm, true, 1) : NULL;
+		struct cma_page *page = owned ? owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1) :
+					cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+		unsigned long pfn, start;
 		uint64_t before;
 		char *log;
 
 		assert_non_null(page);
+		if (o)
+			o->refuse_migrate = -EAGAIN;
 		pfn = cma_page_to_pfn(mm, page);
-		before = console_chars(mm);
 		/* from a free pfn below it: v3.5's outer_start search needs a free block at the start */
-		assert_int_equal(cma_alloc_contig_range(mm, pfn - 1, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+		start = owned ? pfn : pfn - 1;
+		before = console_chars(mm);
+		assert_int_equal(cma_alloc_contig_range(mm, start, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
 		log = test_dmesg(mm);
 		if (cases[i].text) {
 			const char *line = strstr(log, cases[i].text);
@@ -279,7 +290,12 @@ static void alloc_contig_range_busy_message_by_release(void **state)
 		}
 		assert_int_equal(console_chars(mm) > before, cases[i].on_console);
 		free(log);
-		cma_free_pages(mm, page, 0);
+		if (o) {
+			owner_destroy(o);
+			cma_free_pages(mm, hold, 9);
+		} else {
+			cma_free_pages(mm, page, 0);
+		}
 		assert_verify(mm);
 		cma_mm_destroy(mm);
 	}

@@ -205,6 +205,54 @@ static void alloc_coherent_x86_atomic_skips_cma(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (x86_may_use_cma by release): a one-page GFP_KERNEL buffer comes
+ * from the default area until 5.2 and from the buddy allocator from 5.3;
+ * a 64 KiB buffer that may not sleep (GFP_NOWAIT) from the area under
+ * 3.5 (not GFP_ATOMIC) and not from 3.16; a 64 KiB GFP_KERNEL |
+ * __GFP_HIGH one from the buddy allocator under 3.5 (atomic by the HIGH
+ * bit) and from the area from 3.16.
+ */
+static void alloc_coherent_x86_cma_or_buddy_by_release(void **state)
+{
+	static const struct {
+		const char *kernel;
+		bool page, nowait, high;	/* from the area? */
+	} cases[] = {
+		{ "3.5", true, true, false },
+		{ "3.15", true, true, false },
+		{ "3.16", true, false, true },
+		{ "5.2", true, false, true },
+		{ "5.3", false, false, true },
+		{ "6.12", false, false, true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=16M",
+					    .kernel = cases[i].kernel);
+		struct cma_device *dev = cma_device_create(mm, "pci0", DMA_BIT_MASK(32));
+		struct cma *cma = default_area(mm);
+		cma_phys_t h[3];
+
+		assert_int_equal(cma_dma_alloc_coherent(mm, dev, 4096, CMA_GFP_KERNEL, &h[0], NULL), 0);
+		assert_int_equal(cma_dma_alloc_coherent(mm, dev, 64 * KiB, 0, &h[1], NULL), 0);
+		assert_int_equal(cma_dma_alloc_coherent(mm, dev, 64 * KiB, CMA_GFP_KERNEL | CMA_GFP_HIGH,
+							&h[2], NULL), 0);
+		if (in_area(mm, cma, h[0], 4096) != cases[i].page ||
+		    in_area(mm, cma, h[1], 64 * KiB) != cases[i].nowait ||
+		    in_area(mm, cma, h[2], 64 * KiB) != cases[i].high)
+			fail_msg("kernel %s: from the area: one page %d, GFP_NOWAIT %d, GFP_KERNEL|__GFP_HIGH %d",
+				 cases[i].kernel, in_area(mm, cma, h[0], 4096),
+				 in_area(mm, cma, h[1], 64 * KiB), in_area(mm, cma, h[2], 64 * KiB));
+		cma_dma_free_coherent(mm, dev, 4096, h[0]);
+		cma_dma_free_coherent(mm, dev, 64 * KiB, h[1]);
+		cma_dma_free_coherent(mm, dev, 64 * KiB, h[2]);
+		assert_int_equal(area_used(mm, cma), 0);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 /* Expect: a 24-bit device, and the ISA fallback device (dev NULL), get ZONE_DMA memory. */
 static void alloc_coherent_x86_24bit_mask_gets_zone_dma(void **state)
 {
@@ -266,7 +314,8 @@ static void alloc_coherent_x86_beyond_mask_retries_with_gfp_dma(void **state)
 /*
  * Expect v23 (seed 010): CMA is tried first, and again on the GFP_DMA
  * retry, so a device whose mask the default area lies beyond gets
- * nothing from a non-atomic request; each CMA buffer beyond the mask
+ * nothing from a non-atomic request of two pages (one page takes the
+ * buddy allocator from 5.3); each CMA buffer beyond the mask
  * goes back through dma_release_from_contiguous (departure: the seed
  * frees it to the buddy allocator, leaving the area's bitmap set).
  */
@@ -280,15 +329,15 @@ static void alloc_coherent_x86_cma_beyond_mask_released(void **state)
 	char *log;
 
 	assert_true(((cma_phys_t)cma->base_pfn << 12) >= 256 * MiB);
-	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 4096, CMA_GFP_KERNEL, &h, NULL), -ENOMEM);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 8192, CMA_GFP_KERNEL, &h, NULL), -ENOMEM);
 	assert_int_equal(h, 0x1234);
 	assert_int_equal(counter(mm, "cma_alloc_success"), 2);		/* first try and the retry */
 	assert_int_equal(area_used(mm, cma), 0);
 	assert_int_equal(free_pages(mm), before);
 	/* the fallback ISA device: GFP_DMA from the start, so no retry; the log says why */
-	assert_int_equal(cma_dma_alloc_coherent(mm, NULL, 4096, CMA_GFP_KERNEL, &h, NULL), -ENOMEM);
+	assert_int_equal(cma_dma_alloc_coherent(mm, NULL, 8192, CMA_GFP_KERNEL, &h, NULL), -ENOMEM);
 	log = test_dmesg(mm);
-	assert_non_null(strstr(log, "dma_alloc_coherent: 4096 bytes for no device: the x86 fallback device (ISA) has a 24-bit mask"));
+	assert_non_null(strstr(log, "dma_alloc_coherent: 8192 bytes for no device: the x86 fallback device (ISA) has a 24-bit mask"));
 	free(log);
 	assert_int_equal(counter(mm, "cma_alloc_success"), 3);
 	assert_int_equal(area_used(mm, cma), 0);
@@ -958,12 +1007,43 @@ static void alloc_coherent_arm64_device_area_first(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect dma_alloc_contiguous's cma_alloc_aligned (6.12): a buffer's
+ * alignment is its order clamped to CONFIG_CMA_ALIGNMENT (order 8, 1 MiB
+ * of 4 KiB pages). With 1 MiB taken at the area's base, 4 MiB + 4 KiB
+ * lands at base + 1 MiB (not base + 8 MiB, its order's alignment), and
+ * 9 MiB still fits a 16 MiB area (its order would ask for 16 MiB).
+ */
+static void alloc_coherent_arm64_alignment_clamped(void **state)
+{
+	struct cma_mm *mm = test_mm(ARM64_SOC, .cmdline = "cma=16M", .size = 512 * MiB);
+	struct cma_device *dev = cma_device_create(mm, "vpu", DMA_BIT_MASK(32));
+	struct cma *cma = default_area(mm);
+	cma_phys_t base = (cma_phys_t)cma->base_pfn << mm->page_shift, first, h;
+
+	assert_int_equal(mm->cma->params.alignment, 8);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 1 * MiB, CMA_GFP_KERNEL, &first, NULL), 0);
+	assert_int_equal(first, base);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 4 * MiB + 4096, CMA_GFP_KERNEL, &h, NULL), 0);
+	assert_int_equal(h, base + 1 * MiB);
+	cma_dma_free_coherent(mm, dev, 4 * MiB + 4096, h);
+	assert_int_equal(cma_dma_alloc_coherent(mm, dev, 9 * MiB, CMA_GFP_KERNEL, &h, NULL), 0);
+	assert_true(in_area(mm, cma, h, 9 * MiB));
+	assert_int_equal(h, base + 1 * MiB);
+	cma_dma_free_coherent(mm, dev, 9 * MiB, h);
+	cma_dma_free_coherent(mm, dev, 1 * MiB, first);
+	assert_int_equal(area_used(mm, cma), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(alloc_coherent_x86_from_cma),
 		cmocka_unit_test(alloc_coherent_x86_buddy_fallback),
 		cmocka_unit_test(alloc_coherent_x86_atomic_skips_cma),
+		cmocka_unit_test(alloc_coherent_x86_cma_or_buddy_by_release),
 		cmocka_unit_test(alloc_coherent_x86_24bit_mask_gets_zone_dma),
 		cmocka_unit_test(alloc_coherent_x86_beyond_mask_retries_with_gfp_dma),
 		cmocka_unit_test(alloc_coherent_x86_cma_beyond_mask_released),
@@ -985,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(arm64_refused_under_3_5),
 		cmocka_unit_test(alloc_coherent_arm64_from_area_then_buddy),
 		cmocka_unit_test(alloc_coherent_arm64_device_area_first),
+		cmocka_unit_test(alloc_coherent_arm64_alignment_clamped),
 	};
 
 	return cmocka_run_group_tests_name("dma", tests, NULL, NULL);

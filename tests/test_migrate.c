@@ -715,25 +715,30 @@ static void isolate_drains_pcp_pages_to_the_isolate_list(void **state)
 /*
  * Expect: a page freed into an isolated range goes to the ISOLATE list,
  * not a per-CPU list. (The range is MAX_ORDER-aligned, as
- * alloc_contig_range isolates.)
+ * alloc_contig_range isolates; the page is a process's, on the LRU, which
+ * isolation accepts under every profile.)
  */
 static void isolate_range_page_freed_inside_stays_isolated(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	struct cma_page *hold = hold_vmemmap_neighbour(mm);
-	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	struct fake_owner *o = owner_create(mm, true, 1);
+	struct cma_page *p = owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 1);
 	unsigned long pfn = cma_page_to_pfn(mm, p), start = pfn & ~1023ul;
 
+	lru_add_drain_all(mm);
 	cma_drain_all_pages(mm);
 	assert_int_equal(cma_start_isolate_page_range(mm, start, start + 1024, MIGRATE_MOVABLE), 0);
 	assert_int_equal(cma_test_pages_isolated(mm, start, start + 1024), -EBUSY);
-	cma_free_pages(mm, p, 0);
+	owner_release(o, 0);
+	lru_add_drain_all(mm);
 	assert_int_equal(pcp_count(mm, 0, ZONE_NORMAL), 0);
 	assert_int_equal(free_on_list(z, MIGRATE_ISOLATE), 1024);
 	assert_int_equal(cma_test_pages_isolated(mm, start, start + 1024), 0);
 	assert_int_equal(cma_undo_isolate_page_range(mm, start, start + 1024, MIGRATE_MOVABLE), 0);
 	cma_free_pages(mm, hold, 9);
+	owner_destroy(o);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }

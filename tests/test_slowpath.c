@@ -43,13 +43,15 @@ struct sp_test {
 	struct oom_count oom;
 };
 
-static struct sp_test *sp_test(void **state, uint64_t size, cma_phys_t dma_end)
+/* @kernel NULL: the run's profile (CMA_TEST_KERNEL). */
+static struct sp_test *sp_test_kernel(void **state, uint64_t size, cma_phys_t dma_end,
+				      const char *kernel)
 {
 	struct sp_test *t = calloc(1, sizeof(*t));
 	struct cma_bank bank = { 0, size };
 	struct cma_mm_config cfg = {
 		.banks = &bank, .nr_banks = 1, .cmdline = "cma=0", .zone_dma_end = dma_end,
-		.nr_cpus = 1,
+		.nr_cpus = 1, .kernel = kernel,
 	};
 
 	assert_non_null(t);
@@ -59,6 +61,11 @@ static struct sp_test *sp_test(void **state, uint64_t size, cma_phys_t dma_end)
 	t->mm = test_boot(&cfg);
 	cma_mm_set_oom_handler(t->mm, count_oom, &t->oom);
 	return t;
+}
+
+static struct sp_test *sp_test(void **state, uint64_t size, cma_phys_t dma_end)
+{
+	return sp_test_kernel(state, size, dma_end, NULL);
 }
 
 static int sp_teardown(void **state)
@@ -147,6 +154,34 @@ static void alloc_pages_oom_kill_serves_request(void **state)
 	assert_int_equal(t->oom.calls, 1);
 	cma_free_pages(t->mm, page, 0);
 	assert_verify(t->mm);
+}
+
+/*
+ * Expect: an order-0 __GFP_RETRY_MAYFAIL request on a full machine calls
+ * the OOM handler up to 4.12 (the bit was __GFP_REPEAT, which kills like
+ * any other); from 4.13 it fails without it ("mm, tree wide: replace
+ * __GFP_REPEAT by __GFP_RETRY_MAYFAIL with more useful semantic").
+ */
+static void alloc_pages_retry_mayfail_oom_by_release(void **state)
+{
+	static const char *const kernels[] = { "4.12", "4.13", "6.12" };
+
+	for (int k = 0; k < 3; k++) {
+		struct sp_test *t = sp_test_kernel(state, 32 * MiB, 0, kernels[k]);
+		bool mayfail = cma_kernel_has(kernels[k], "retry_mayfail") == 1;
+		struct cma_page *page;
+
+		fill_unmovable(t);
+		t->oom.victim = t->pages[--t->nr_pages];
+		page = cma_alloc_pages(t->mm, CMA_GFP_KERNEL | CMA_GFP_RETRY_MAYFAIL | CMA_GFP_NOWARN, 0);
+		if (mayfail ? page != NULL || t->oom.calls : !page || t->oom.calls != 1)
+			fail_msg("kernel %s: page %p after %u OOM calls", kernels[k], (void *)page,
+				 t->oom.calls);
+		if (page)
+			cma_free_pages(t->mm, page, 0);
+		assert_verify(t->mm);
+		sp_teardown(state);
+	}
 }
 
 /* Expect: a __GFP_NORETRY request fails after one round of reclaim, without the OOM handler. */
@@ -280,6 +315,7 @@ int main(void)
 		cmocka_unit_test_teardown(alloc_pages_lowmem_request_fails_without_oom, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_oom_kill_serves_request, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_noretry_fails_without_oom, sp_teardown),
+		cmocka_unit_test_teardown(alloc_pages_retry_mayfail_oom_by_release, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_nofs_retries_waking_kswapd_once, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_dirty_cache_waits_for_kswapd, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_last_try_at_high_mark_spares_oom, sp_teardown),

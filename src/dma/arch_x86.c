@@ -78,9 +78,8 @@ static int x86_no_memory(struct cma_mm *mm, const struct cma_device *dev, size_t
 }
 
 /*
- * dma_generic_alloc_coherent. Atomic means the HIGH bit (the seed tests
- * "flag & GFP_ATOMIC"), so such requests never start a contiguous
- * allocation, which may migrate and reclaim.
+ * dma_generic_alloc_coherent. Which requests may start a contiguous
+ * allocation, which may migrate and reclaim, is x86_may_use_cma's.
  *
  * Two departures from the seed, both where a page came from CMA:
  *  - its memory is cleared like the buddy allocator's __GFP_ZERO pages
@@ -93,6 +92,24 @@ static int x86_no_memory(struct cma_mm *mm, const struct cma_device *dev, size_t
  * mask the default area lies beyond gets nothing while CMA can serve
  * the request; later kernels fall back to the buddy allocator instead.
  */
+/*
+ * Whether a request may start a contiguous allocation: the seed's "not
+ * atomic" (the HIGH bit); from 3.16 (kernel.dma_cma_blocking) only a
+ * request that may sleep, and from 5.3 (kernel.dma_single_page_buddy) a
+ * device without an area of its own takes a single page from the buddy
+ * allocator (6.12's dma_direct_alloc -> dma_alloc_contiguous, the same
+ * rules).
+ */
+static bool x86_may_use_cma(struct cma_mm *mm, const struct cma_device *dev, size_t size,
+			    cma_gfp_t gfp)
+{
+	if (!mm->kernel.dma_cma_blocking)
+		return !(gfp & CMA_GFP_ATOMIC);
+	if (!(gfp & CMA_GFP_WAIT))
+		return false;
+	return !mm->kernel.dma_single_page_buddy || size > mm->page_size || (dev && dev->cma_area);
+}
+
 static int x86_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
 				  cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr)
 {
@@ -108,7 +125,7 @@ static int x86_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, siz
 	gfp |= CMA_GFP_ZERO;
 again:
 	page = NULL;
-	if (!(gfp & CMA_GFP_ATOMIC))
+	if (x86_may_use_cma(mm, dev, size, gfp))
 		page = dma_alloc_from_contiguous(mm, dev, count, order, gfp);
 	from_cma = page != NULL;
 	if (from_cma)

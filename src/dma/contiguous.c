@@ -168,19 +168,27 @@ bool dma_release_from_contiguous(struct cma_mm *mm, struct cma_device *dev,
 	return cma_release(mm, dev_get_cma_area(mm, dev), pages, count);
 }
 
+/* cma_alloc_aligned: @size from @cma, aligned to its order clamped to CONFIG_CMA_ALIGNMENT. */
+static struct cma_page *cma_alloc_aligned(struct cma_mm *mm, struct cma *cma, size_t size,
+					  cma_gfp_t gfp)
+{
+	unsigned align = dma_get_order(mm, size);
+
+	if (align > mm->cma->params.alignment)
+		align = (unsigned)mm->cma->params.alignment;
+	return cma_alloc(mm, cma, dma_nr_pages(mm, size), align, gfp);
+}
+
 struct cma_page *dma_alloc_contiguous(struct cma_mm *mm, struct cma_device *dev, size_t size,
 				      cma_gfp_t gfp)
 {
-	unsigned long count = dma_nr_pages(mm, size);
-	unsigned align = dma_get_order(mm, size);	/* cma_alloc clamps it to CONFIG_CMA_ALIGNMENT */
-
 	if (!(gfp & CMA_GFP_WAIT))
 		return NULL;
 	if (dev && dev->cma_area)
-		return cma_alloc(mm, dev->cma_area, count, align, gfp);
+		return cma_alloc_aligned(mm, dev->cma_area, size, gfp);
 	if (size <= mm->page_size)
 		return NULL;
-	return cma_alloc(mm, dma_state(mm)->default_area, count, align, gfp);
+	return cma_alloc_aligned(mm, dma_state(mm)->default_area, size, gfp);
 }
 
 void dma_free_contiguous(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,

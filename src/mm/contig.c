@@ -23,10 +23,26 @@ static unsigned long pfn_max_align_up(struct cma_mm *mm, unsigned long pfn)
 	return (pfn + max_order_nr_pages(mm) - 1) & ~(max_order_nr_pages(mm) - 1);
 }
 
+/*
+ * v3.5's alloc_migrate_target asks GFP_HIGHUSER_MOVABLE; 4.13's
+ * (kernel.retry_mayfail, new_page_nodemask) GFP_USER | __GFP_MOVABLE |
+ * __GFP_RETRY_MAYFAIL, with __GFP_HIGHMEM only for a page in highmem or
+ * ZONE_MOVABLE, so a target that cannot be found fails the range rather
+ * than kill a task (6.12's alloc_migration_target keeps that mask).
+ */
 static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page *page,
 					     unsigned long private)
 {
-	return __alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, page_order(page));
+	cma_gfp_t gfp = CMA_GFP_HIGHUSER_MOVABLE;
+
+	if (mm->kernel.retry_mayfail) {
+		int zone = page_zone(mm, page)->idx;
+
+		gfp = CMA_GFP_USER | CMA_GFP_MOVABLE | CMA_GFP_RETRY_MAYFAIL;
+		if (zone == ZONE_HIGHMEM || zone == ZONE_MOVABLE)
+			gfp |= CMA_GFP_HIGHMEM;
+	}
+	return __alloc_pages(mm, gfp | CMA_GFP_NOWARN, page_order(page));
 }
 
 /*
@@ -197,16 +213,6 @@ static int take_free_range(struct cma_mm *mm, unsigned long start, unsigned long
 
 /* ---- 6.12 (contig_v6) ---- */
 
-static unsigned long pageblock_start(struct cma_mm *mm, unsigned long pfn)
-{
-	return pfn & ~(mm->pageblock_nr_pages - 1);
-}
-
-static unsigned long pageblock_end(struct cma_mm *mm, unsigned long pfn)
-{
-	return (pfn + mm->pageblock_nr_pages - 1) & ~(mm->pageblock_nr_pages - 1);
-}
-
 /* The range alloc_contig_range isolates: MAX_ORDER-aligned in v3.5, pageblock-aligned since 5.19. */
 static void contig_isolation_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 				   unsigned long *astart, unsigned long *aend)
@@ -271,7 +277,7 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	int ret;
 
 	contig_isolation_range(mm, start, end, &astart, &aend);
-	ret = start_isolate_page_range(mm, astart, aend, migratetype);
+	ret = start_isolate_page_range(mm, start, end, migratetype);
 	if (ret)
 		return ret;
 	drain_all_pages(mm, zone);

@@ -388,8 +388,13 @@ int wait_on_page_writeback(struct cma_mm *mm, struct cma_page *page,
 
 /* ---- page_isolation.c ---- */
 
-int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page);
+int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int migratetype,
+			    unsigned long start, unsigned long end);
 void unset_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int migratetype);
+/*
+ * Isolate every pageblock [@start, @end) touches, scanning only the
+ * range itself for unmovable pages: 0, or -EBUSY with none changed.
+ */
 int start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 			     int migratetype);
 void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,

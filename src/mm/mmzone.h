@@ -366,6 +366,18 @@ static inline unsigned long max_order_nr_pages(const struct cma_mm *mm)
 	return 1ul << (mm->max_order - 1);
 }
 
+/* The first pfn of @pfn's pageblock. */
+static inline unsigned long pageblock_start(const struct cma_mm *mm, unsigned long pfn)
+{
+	return pfn & ~(mm->pageblock_nr_pages - 1);
+}
+
+/* @pfn rounded up to a pageblock boundary: the end of a range ending at @pfn, aligned. */
+static inline unsigned long pageblock_end(const struct cma_mm *mm, unsigned long pfn)
+{
+	return (pfn + mm->pageblock_nr_pages - 1) & ~(mm->pageblock_nr_pages - 1);
+}
+
 /* wmark_pages: the mark with the boost (always 0 without kernel.watermark_boost) */
 static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks w)
 {

@@ -16,43 +16,84 @@ static struct cma_page *__first_valid_page(struct cma_mm *mm, unsigned long pfn,
 }
 
 /*
- * __count_immobile_pages: may this pageblock be isolated? MOVABLE and
- * CMA blocks always; others only when every page is free or on the LRU.
+ * Does [@start, @end) of one pageblock hold a page that is reserved
+ * (4.15 on) or in use neither on the LRU nor owned (movable)? An owned
+ * page still in a pagevec counts as movable, where the kernel's PageLRU
+ * test would race with the batch (lru_add_drain_all comes after
+ * isolation there).
  */
-static bool pageblock_is_movable(struct cma_mm *mm, struct zone *zone, unsigned long start)
+static bool range_has_unmovable_page(struct cma_mm *mm, unsigned long start, unsigned long end)
 {
-	unsigned long end = start + mm->pageblock_nr_pages;
-	int mt = get_pageblock_migratetype(mm, start);
-
-	if (zone->idx == ZONE_MOVABLE || mt == MIGRATE_MOVABLE || is_migrate_cma(mt))
-		return true;
 	for (unsigned long pfn = start; pfn < end; pfn++) {
 		struct cma_page *page;
 
 		if (!pfn_valid(mm, pfn))
 			continue;
 		page = pfn_to_page(mm, pfn);
+		if (mm->kernel.isolate_scan_movable && page_test(page, PG_reserved))
+			return true;
 		if (!page_count(page)) {
 			if (page_test(page, PG_buddy))
 				pfn += (1ul << page_order(page)) - 1;
 			continue;
 		}
-		if (!page_test(page, PG_lru))
-			return false;
+		if (!page_test(page, PG_lru) && !page_test(page, PG_movable))
+			return true;
 	}
-	return true;
+	return false;
 }
 
-int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page)
+/*
+ * has_unmovable_pages: may the pageblock holding [@start, @end) be
+ * isolated for a @migratetype allocation? Only [@start, @end) is
+ * scanned. By release:
+ * - v3.5 (__count_immobile_pages): ZONE_MOVABLE, MOVABLE and CMA blocks
+ *   without a look; others when no page is in use off the LRU;
+ * - 4.15 (isolate_scan_movable): every block is scanned but
+ *   ZONE_MOVABLE's and, for a MIGRATE_CMA request, CMA ones;
+ * - 5.1 (isolate_cma_refuse): a CMA block is refused unless MIGRATE_CMA
+ *   is asked for, so that no other caller turns it into another type.
+ * zone->lock held.
+ */
+static bool has_unmovable_pages(struct cma_mm *mm, struct zone *zone, unsigned long start,
+				unsigned long end, int migratetype)
+{
+	int mt = get_pageblock_migratetype(mm, start);
+
+	lockdep_assert_held(&zone->lock);
+	if (is_migrate_cma(mt)) {
+		if (is_migrate_cma(migratetype) || !mm->kernel.isolate_scan_movable)
+			return false;
+		if (mm->kernel.isolate_cma_refuse)
+			return true;
+	}
+	if (zone->idx == ZONE_MOVABLE)
+		return false;
+	if (mt == MIGRATE_MOVABLE && !mm->kernel.isolate_scan_movable)
+		return false;
+	return range_has_unmovable_page(mm, start, end);
+}
+
+/*
+ * Isolate the pageblock holding @page for a @migratetype allocation of
+ * [@start, @end) (which the block must intersect): 0, or -EBUSY when
+ * it is isolated already or holds an unmovable page in the range.
+ */
+int set_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int migratetype,
+			    unsigned long start, unsigned long end)
 {
 	struct zone *zone = page_zone(mm, page);
-	unsigned long pfn = page_to_pfn(mm, page) & ~(mm->pageblock_nr_pages - 1);
+	unsigned long pfn = pageblock_start(mm, page_to_pfn(mm, page));
+	unsigned long check_start = start > pfn ? start : pfn;
+	unsigned long check_end = pfn + mm->pageblock_nr_pages;
 	int ret = -EBUSY;
 
+	if (check_end > end)
+		check_end = end;
 	spin_lock(&zone->lock);
 	/* an ISOLATE block is someone else's isolation: refuse, as later kernels do */
 	if (get_pageblock_migratetype(mm, pfn) != MIGRATE_ISOLATE &&
-	    pageblock_is_movable(mm, zone, pfn)) {
+	    !has_unmovable_pages(mm, zone, check_start, check_end, migratetype)) {
 		atomic_fetch_add(&mm->isolated_pageblocks, 1);
 		move_freepages_block_isolate(zone, page, MIGRATE_ISOLATE);
 		ret = 0;
@@ -79,24 +120,25 @@ void unset_migratetype_isolate(struct cma_mm *mm, struct cma_page *page, int mig
 int start_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 			     int migratetype)
 {
+	unsigned long first = pageblock_start(mm, start), last = pageblock_end(mm, end);
 	unsigned long pfn;
 
-	for (pfn = start; pfn < end; pfn += mm->pageblock_nr_pages) {
+	for (pfn = first; pfn < last; pfn += mm->pageblock_nr_pages) {
 		struct cma_page *page = __first_valid_page(mm, pfn, mm->pageblock_nr_pages);
 
-		if (page && set_migratetype_isolate(mm, page))
+		if (page && set_migratetype_isolate(mm, page, migratetype, start, end))
 			goto undo;
 	}
-	VM_VERIFY_PAGEBLOCKS(mm, start, end, MIGRATE_ISOLATE, "start_isolate_page_range");
+	VM_VERIFY_PAGEBLOCKS(mm, first, last, MIGRATE_ISOLATE, "start_isolate_page_range");
 	return 0;
 undo:
-	for (unsigned long p = start; p < pfn; p += mm->pageblock_nr_pages) {
+	for (unsigned long p = first; p < pfn; p += mm->pageblock_nr_pages) {
 		struct cma_page *page = __first_valid_page(mm, p, mm->pageblock_nr_pages);
 
 		if (page)
 			unset_migratetype_isolate(mm, page, migratetype);
 	}
-	VM_VERIFY_PAGEBLOCKS(mm, start, pfn, migratetype, "start_isolate_page_range undo");
+	VM_VERIFY_PAGEBLOCKS(mm, first, pfn, migratetype, "start_isolate_page_range undo");
 	return -EBUSY;
 }
 

@@ -63,6 +63,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(compact_fast_migrate, 5, 1),
 	SWITCH(isolated_split_nowmark, 3, 8),
 	SWITCH(vmstat_migrate_events, 3, 8),
+	SWITCH(isolate_scan_movable, 4, 15),
+	SWITCH(isolate_cma_refuse, 5, 1),
+	SWITCH(retry_mayfail, 4, 13),
+	SWITCH(dma_cma_blocking, 3, 16),
+	SWITCH(dma_single_page_buddy, 5, 3),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -318,6 +318,50 @@ struct kernel_profile {
 	 * library counts both sets under every release).
 	 */
 	bool vmstat_migrate_events;
+	/*
+	 * d7b236e10ced "mm: drop migrate type checks from
+	 * has_unmovable_pages" and 4da2ce250f98 "mm: distinguish CMA and
+	 * MOVABLE isolation in has_unmovable_pages()" (Oct 2017, 4.15; both
+	 * named in Vlastimil Babka's review of 22 May 2018 on linux-mm, and
+	 * absent from 4.14 per the stable bot's dependency list of
+	 * 14 Jun 2019): isolation scans MOVABLE pageblocks for unmovable
+	 * pages, and CMA ones unless MIGRATE_CMA is asked for.
+	 */
+	bool isolate_scan_movable;
+	/*
+	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable" (April
+	 * 2019; in 5.0.17 as a stable backport, so upstream by 5.1):
+	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
+	 */
+	bool isolate_cma_refuse;
+	/*
+	 * "mm, tree wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL with
+	 * more useful semantic", "mm: unify new_node_page and
+	 * alloc_migrate_target" and "mm, migration: do not trigger OOM killer
+	 * when migrating memory" (Michal Hocko; listed together in the mm
+	 * tree's since-4.12 shortlog of 7 Jul 2017, merged for 4.13): the OOM
+	 * killer is not called for __GFP_RETRY_MAYFAIL, and alloc_contig_range's
+	 * migration targets ask GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL.
+	 */
+	bool retry_mayfail;
+	/*
+	 * Akinobu Mita's "x86: enable DMA CMA with swiotlb" and
+	 * "arch/x86/kernel/pci-dma.c: fix dma_generic_alloc_coherent() when
+	 * CONFIG_DMA_CMA is enabled" (the mm tree's since-3.15 shortlog, 19
+	 * Jun 2014, merged for 3.16; 4.4's d0164adc89f6 diff shows the test
+	 * it left, "flag & __GFP_WAIT", become gfpflags_allow_blocking):
+	 * x86's coherent allocations take CMA only when they may sleep, where
+	 * the seed's test was "not GFP_ATOMIC".
+	 */
+	bool dma_cma_blocking;
+	/*
+	 * bd2e75633c80 "dma-contiguous: use fallback alloc_pages for single
+	 * pages" (Nicolin Chen; v2 posted 6 May 2019, in mainline by 29 Aug
+	 * 2019 per Masahiro Yamada's report of that date: 5.3): a device
+	 * without an area of its own takes a one-page buffer from the buddy
+	 * allocator, not the default area.
+	 */
+	bool dma_single_page_buddy;
 };
 
 /*

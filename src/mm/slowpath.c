@@ -150,8 +150,9 @@ static bool should_alloc_retry(const struct alloc_context *ac)
  * __alloc_pages_may_oom (v3.5): one last try at the high mark, which only
  * a concurrent OOM kill's freed memory can pass; then no kill for a costly
  * order (killing will not make a large block) nor for a request limited
- * to ZONE_DMA/DMA32 (innocent tasks would die for a low zone). *@killed
- * tells whether the OOM handler freed something.
+ * to ZONE_DMA/DMA32 (innocent tasks would die for a low zone), nor, from
+ * 4.13 (kernel.retry_mayfail), for __GFP_RETRY_MAYFAIL, whose caller has
+ * a better fallback. *@killed tells whether the OOM handler freed something.
  */
 static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct alloc_context *ac,
 					      bool *killed)
@@ -161,6 +162,8 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
 	*killed = false;
 	if (page || ac->order > PAGE_ALLOC_COSTLY_ORDER || ac->high_zoneidx < ZONE_NORMAL)
 		return page;
+	if (mm->kernel.retry_mayfail && (ac->gfp & CMA_GFP_RETRY_MAYFAIL))
+		return NULL;
 	*killed = out_of_memory(mm, ac->gfp, ac->order) != 0;
 	return NULL;
 }

@@ -426,6 +426,30 @@ static void finish(struct sim *s)
 	}
 }
 
+/*
+ * What cma_mm_verify found, from the machine's log: each invariant that
+ * broke, one line each, indented under the caller's own line.
+ */
+static void print_verify_lines(struct cma_mm *mm, FILE *out)
+{
+	char *buf = NULL, *line, *next;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+
+	if (!log)
+		return;
+	cma_mm_dmesg(mm, log);
+	if (fclose(log) == 0)
+		for (line = buf; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (strstr(line, "cma_mm_verify: "))
+				fprintf(out, "  %s\n", line);
+		}
+	free(buf);
+}
+
 /* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
 static int teardown(struct sim *s)
 {
@@ -440,9 +464,11 @@ static int teardown(struct sim *s)
 	storage_destroy(&s->storage);
 	if (s->mm) {
 		bad = cma_mm_verify(s->mm) ? -EIO : 0;
-		if (bad)
-			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run\n",
+		if (bad) {
+			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n",
 				s->policy->name);
+			print_verify_lines(s->mm, stderr);
+		}
 		cma_mm_destroy(s->mm);
 	}
 	return bad;

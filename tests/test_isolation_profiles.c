@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which pageblocks isolation accepts, release by release (issue 27,
+ * item 1): v3.5's __count_immobile_pages takes MOVABLE and CMA blocks
+ * without a look; 4.15 scans them (isolate_scan_movable); 5.1 refuses a
+ * CMA block unless MIGRATE_CMA is asked for (isolate_cma_refuse). Each
+ * test runs at the releases on both sides of each boundary, the kernel
+ * in its failure messages.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+/* A machine with an 8 MiB CMA area at 32 MiB, pageblocks of 512 pages. */
+static struct cma_mm *cma_machine(const char *kernel)
+{
+	return test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .kernel = kernel,
+		       .cma_base = 32 * MiB, .cma_size = 8 * MiB);
+}
+
+static uint64_t counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+static void expect(const char *kernel, const char *what, long want, long got)
+{
+	if (want != got)
+		fail_msg("kernel %s: %s: expected %ld, got %ld", kernel, what, want, got);
+}
+
+/*
+ * Expect: isolating a CMA pageblock for a MIGRATE_MOVABLE range works up
+ * to 5.0 (its free pages scanned from 4.15) and is refused from 5.1,
+ * the block left CMA; for MIGRATE_CMA it works under every release.
+ */
+static void isolate_cma_block_for_movable_by_release(void **state)
+{
+	static const char *const kernels[] = { "3.5", "4.14", "4.15", "5.0", "5.1", "6.12" };
+
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		struct cma_mm *mm = cma_machine(kernels[i]);
+		unsigned long base = (32 * MiB) >> mm->page_shift;
+		bool refuse = cma_kernel_has(kernels[i], "isolate_cma_refuse") == 1;
+		int ret = cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_MOVABLE);
+
+		expect(kernels[i], "isolating a CMA block for MOVABLE", refuse ? -EBUSY : 0, ret);
+		if (!ret)
+			assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+		expect(kernels[i], "the block's type after", CMA_MIGRATE_CMA,
+		       cma_pageblock_migratetype(mm, base));
+		expect(kernels[i], "isolating it for CMA", 0,
+		       cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA));
+		assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * A MOVABLE pageblock holding an owner's pages and one page in use off
+ * the LRU with no owner (a driver's): that page's pfn, the block at
+ * *@block.
+ */
+static unsigned long block_with_unmovable_page(struct cma_mm *mm, struct fake_owner *o,
+					       struct cma_page **raw, unsigned long *block)
+{
+	unsigned long pfn, owned = 0;
+
+	owner_fault_range(o, 0, 256, CMA_GFP_HIGHUSER_MOVABLE);
+	*raw = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(*raw);
+	cma_drain_all_pages(mm);
+	pfn = cma_page_to_pfn(mm, *raw);
+	*block = pfn & ~511ul;
+	assert_int_equal(cma_pageblock_migratetype(mm, *block), CMA_MIGRATE_MOVABLE);
+	for (uint64_t i = 0; i < 256; i++)
+		if ((cma_page_to_pfn(mm, o->slots[i].page) & ~511ul) == *block)
+			owned++;
+	assert_true(owned > 0);
+	return pfn;
+}
+
+/*
+ * Expect: alloc_contig_range(MOVABLE) over a MOVABLE pageblock holding
+ * one unmovable page fails with -EBUSY under every release; up to 4.14
+ * only after migrating the owner's pages out (isolation took the block
+ * without a look), from 4.15 at isolation, nothing migrated.
+ */
+static void contig_range_over_unmovable_page_by_release(void **state)
+{
+	static const char *const kernels[] = { "3.5", "4.14", "4.15", "6.12" };
+
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[i]);
+		struct fake_owner *o = owner_create(mm, true, 256);
+		bool scan = cma_kernel_has(kernels[i], "isolate_scan_movable") == 1;
+		struct cma_page *raw;
+		unsigned long block;
+		uint64_t before;
+
+		block_with_unmovable_page(mm, o, &raw, &block);
+		before = counter(mm, "pgmigrate_success");
+		expect(kernels[i], "alloc_contig_range over the block", -EBUSY,
+		       cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
+		if (scan)
+			expect(kernels[i], "pages migrated", 0, (long)(counter(mm, "pgmigrate_success") - before));
+		else if (counter(mm, "pgmigrate_success") == before)
+			fail_msg("kernel %s: nothing migrated before -EBUSY", kernels[i]);
+		expect(kernels[i], "the block's type after", CMA_MIGRATE_MOVABLE,
+		       cma_pageblock_migratetype(mm, block));
+		cma_free_pages(mm, raw, 0);
+		owner_destroy(o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: alloc_contig_pages never takes a range inside a CMA area
+ * (its isolation refuses CMA blocks for MOVABLE), so after any number
+ * of allocations and frees every block of the area is still CMA.
+ */
+static void contig_pages_leave_cma_area_alone(void **state)
+{
+	/* the area first in ZONE_NORMAL, where alloc_contig_pages starts looking */
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .kernel = "6.12",
+				    .cma_base = 16 * MiB, .cma_size = 8 * MiB);
+	unsigned long base = (16 * MiB) >> mm->page_shift, end = base + ((8 * MiB) >> mm->page_shift);
+	struct cma_page *pages[8];
+
+	for (int i = 0; i < 8; i++) {
+		unsigned long pfn;
+
+		pages[i] = cma_alloc_contig_pages(mm, 512, CMA_GFP_KERNEL, 0);
+		if (!pages[i])
+			break;
+		pfn = cma_page_to_pfn(mm, pages[i]);
+		if (pfn + 512 > base && pfn < end)
+			fail_msg("alloc_contig_pages took pfn %#lx, inside the CMA area [%#lx, %#lx)",
+				 pfn, base, end);
+	}
+	for (int i = 0; i < 8 && pages[i]; i++)
+		cma_free_contig_range(mm, cma_page_to_pfn(mm, pages[i]), 512);
+	for (unsigned long pfn = base; pfn < end; pfn += 512)
+		assert_int_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_CMA);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(isolate_cma_block_for_movable_by_release),
+		cmocka_unit_test(contig_range_over_unmovable_page_by_release),
+		cmocka_unit_test(contig_pages_leave_cma_area_alone),
+	};
+
+	return cmocka_run_group_tests_name("isolation_profiles", tests, NULL, NULL);
+}
