@@ -602,6 +602,22 @@ static void snapshot_read_iomem_without_addresses(void **state)
 	expect_refused("iomem", "copy it as root");
 }
 
+/*
+ * Expect System RAM past zoneinfo's zones refused: it became a zone the
+ * snapshot does not have, and the free pages could not be compared (exit
+ * 1, "could not be read back", after half a report).
+ */
+static void snapshot_read_iomem_past_zones(void **state)
+{
+	static const char text[] = "00001000-0009fbff : System RAM\n00100000-0fffffff : System RAM\n"
+				   "100000000-10fffffff : System RAM\n";
+
+	copy_file("iomem");
+	write_bad("iomem", text, sizeof(text) - 1);
+	expect_refused("iomem", "System RAM up to 0x10fffffff, past zoneinfo's zones (they end at 0x10000000)");
+	copy_file("iomem");
+}
+
 /* Expect a version file that is not /proc/version's refused; the fixture has none, which is fine. */
 static void snapshot_read_bad_version(void **state)
 {
@@ -654,6 +670,7 @@ int main(void)
 		cmocka_unit_test(snapshot_read_zoneinfo_other_layout),
 		cmocka_unit_test(snapshot_read_missing_file),
 		cmocka_unit_test(snapshot_read_iomem_without_addresses),
+		cmocka_unit_test(snapshot_read_iomem_past_zones),
 		cmocka_unit_test(snapshot_read_bad_version),
 		cmocka_unit_test(cmasim_import_bad_exits_2),
 	};

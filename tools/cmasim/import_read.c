@@ -208,6 +208,24 @@ static int read_words(const char *dir, const char *name, const struct snapshot *
 	return 0;
 }
 
+/*
+ * iomem's System RAM within zoneinfo's zones, as the kernel spans its
+ * zones over all of it: RAM past them would become a zone the snapshot
+ * does not have.
+ */
+static int banks_in_zones(const char *dir, const struct snapshot *s, char *err, size_t errlen)
+{
+	const struct import_zone *last = &s->zones[s->nr_zones - 1];
+	const struct cma_bank *top = &s->banks[s->nr_banks - 1];
+	uint64_t end = (uint64_t)(last->start_pfn + last->spanned) << 12;
+
+	if (top->base + top->size <= end)
+		return 0;
+	snprintf(err, errlen, "%s/iomem: System RAM up to %#llx, past zoneinfo's zones (they end at %#llx): from another machine",
+		 dir, (unsigned long long)(top->base + top->size - 1), (unsigned long long)end);
+	return -EINVAL;
+}
+
 int snapshot_read(const char *dir, struct snapshot *s, char *err, size_t errlen)
 {
 	unsigned long nr_count;
@@ -226,7 +244,8 @@ int snapshot_read(const char *dir, struct snapshot *s, char *err, size_t errlen)
 	    read_text(dir, "pagetypeinfo", false, s, parse_pagetypeinfo, err, errlen) ||
 	    read_text(dir, "iomem", false, s, parse_iomem, err, errlen) ||
 	    read_text(dir, "meminfo", false, s, parse_meminfo, err, errlen) ||
-	    read_text(dir, "version", true, s, parse_version, err, errlen))
+	    read_text(dir, "version", true, s, parse_version, err, errlen) ||
+	    banks_in_zones(dir, s, err, errlen))
 		goto fail;
 	if (!import_read_file(dir, "cmdline", &text, &len, err, errlen)) {
 		snprintf(s->cmdline, sizeof(s->cmdline), "%s", text);
