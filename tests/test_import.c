@@ -4,7 +4,10 @@
  * tests/import/make-fixture.py, whose comment lays out its pages) rebuilt
  * into a machine whose buddyinfo and pagetypeinfo come out as the files
  * say, the what-if answers on it, and every kind of bad snapshot refused
- * with the file and what was wrong (cmasim exits 2 on it).
+ * with the file and what was wrong (cmasim exits 2 on it). Its siblings
+ * lazy (booted with deferred struct page init, by Linux 6.18.44) and
+ * skewed (lazy with a buddyinfo read later) hold the importer to the
+ * kernel's counts: agreeing with them, and saying so when it cannot.
  */
 #include <errno.h>
 #include <stdio.h>
