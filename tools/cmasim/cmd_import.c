@@ -13,7 +13,7 @@
 #include "platform.h"
 #include "result.h"
 
-enum import_option { O_WHATIF, O_KERNEL, O_DUMP, O_REPORT };
+enum import_option { O_WHATIF, O_KERNEL, O_DUMP, O_REPORT, O_FORCE };
 
 static const struct cmd_option import_options[] = {
 	{ .id = O_WHATIF, .name = "what-if", .arg = "SIZE[@ADDR]", .repeats = true, .help_rank = 1,
@@ -28,6 +28,8 @@ static const struct cmd_option import_options[] = {
 	{ .id = O_REPORT, .name = "report", .arg = "text|html", .help_rank = 4,
 	  .help = "html: a page with the pageblock map, as run's report draws it (default text)",
 	  .what = "a report format (text or html)" },
+	{ .id = O_FORCE, .name = "force", .help_rank = 5,
+	  .help = "answer --what-if even when the imported machine's free pages are\nmore than 3%% off the snapshot's in a zone (refused otherwise, exit 1)" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
 };
 
@@ -40,7 +42,7 @@ struct import_args {
 	const char **dumps;
 	unsigned nr_dumps;
 	const char *kernel;
-	bool html;
+	bool html, force;
 };
 
 static int parse_import_args(int argc, char **argv, struct import_args *a)
@@ -90,6 +92,9 @@ static int parse_import_args(int argc, char **argv, struct import_args *a)
 			}
 			a->html = !strcmp(value, "html");
 			break;
+		case O_FORCE:
+			a->force = true;
+			break;
 		case OPT_HELP:
 			return 1;
 		default:
@@ -99,41 +104,6 @@ static int parse_import_args(int argc, char **argv, struct import_args *a)
 	if (!a->dir) {
 		fprintf(stderr, "cmasim import: no snapshot directory: give DIR first (taken by 'cmasim snapshot DIR')\n");
 		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Free pages per zone by buddyinfo, the snapshot's beside the machine's, within 3% or not. */
-static int compare_buddyinfo(const struct import_machine *im, const struct snapshot *s, FILE *out)
-{
-	struct snapshot mine = { .nr_zones = s->nr_zones };
-	char *text = NULL, err[IMPORT_ERR_MAX];
-	size_t len;
-	FILE *m = open_memstream(&text, &len);
-	int ret;
-
-	if (!m)
-		return -ENOMEM;
-	memcpy(mine.zones, s->zones, sizeof(mine.zones));
-	ret = cma_write_proc(im->mm, "buddyinfo", m);
-	fclose(m);
-	if (!ret)
-		ret = parse_buddyinfo(text, &mine, err, sizeof(err));
-	free(text);
-	if (ret)
-		return -EIO;
-	/* the imported machine's free pages are all in buddy: the snapshot's per-CPU ones count too */
-	fprintf(out, "free pages                buddyinfo  per-CPU lists    imported   difference\n");
-	for (unsigned z = 0; z < s->nr_zones; z++) {
-		unsigned long want = 0, got = 0;
-
-		for (unsigned o = 0; o < s->nr_orders && o < IMPORT_MAX_ORDERS; o++) {
-			want += s->zones[z].buddy[o] << o;
-			got += mine.zones[z].buddy[o] << o;
-		}
-		fprintf(out, "  %-22s %10lu     %10lu  %10lu   %+.2f%%\n", s->zones[z].name, want,
-			s->zones[z].pcp, got, want ? 100.0 * ((double)got - (double)want - (double)s->zones[z].pcp) /
-			((double)want + (double)s->zones[z].pcp) : 0.0);
 	}
 	return 0;
 }
@@ -162,11 +132,13 @@ static void print_hugetlb(const struct import_machine *im, FILE *out)
 static void print_summary(const struct import_machine *im, const struct snapshot *s,
 			  const char *dir, FILE *out)
 {
+	char kernel[128];
+
+	import_kernel_said(im, kernel, sizeof(kernel));
 	fprintf(out, "imported %s: %lu pfns, %u RAM banks, zones", dir, s->nr_pfns, s->nr_banks);
 	for (unsigned z = 0; z < s->nr_zones; z++)
 		fprintf(out, " %s", s->zones[z].name);
-	fprintf(out, "; kernel profile %s%s\n", im->kernel,
-		strcmp(im->kernel, s->kernel) ? " (--kernel)" : " (from zoneinfo's layout)");
+	fprintf(out, "; %s\n", kernel);
 	fprintf(out, "pages:");
 	for (unsigned k = PK_FREE; k < NR_PAGE_KINDS; k++)
 		fprintf(out, "%s %s %lu", k == PK_FREE ? "" : ",", page_kind_names[k], im->pk.total[k]);
@@ -203,6 +175,16 @@ static int import_and_report(const struct import_args *a)
 		snapshot_free(&s);
 		return ret;
 	}
+	if (im.check.off) {
+		fprintf(stderr, "cmasim import: %s: ", a->dir);
+		import_check_warning(&im, stderr);
+		fputs(".\n", stderr);
+	}
+	/* -ESTALE (exit 1): the answers would be about a machine other than the snapshot's */
+	if (im.check.off && a->nr_whatifs && !a->force) {
+		fprintf(stderr, "cmasim import: --what-if not answered: it would be about the imported machine, not the snapshot's (--force answers all the same)\n");
+		ret = -ESTALE;
+	}
 	for (unsigned i = 0; i < a->nr_whatifs && !ret; i++) {
 		ret = whatif_answer(&im, &a->whatifs[i], err, sizeof(err));
 		if (ret)
@@ -212,7 +194,12 @@ static int import_and_report(const struct import_args *a)
 		ret = import_report_html(&im, a->dir, a->whatifs, a->nr_whatifs, stdout);
 	} else if (!ret) {
 		print_summary(&im, &s, a->dir, stdout);
-		ret = compare_buddyinfo(&im, &s, stdout);
+		import_check_table(&im, stdout);
+		if (im.check.off) {
+			fputs("warning: ", stdout);
+			import_check_warning(&im, stdout);
+			fputs(".\n", stdout);
+		}
 		for (unsigned i = 0; i < a->nr_whatifs; i++)
 			whatif_print(&im, &a->whatifs[i], stdout);
 	}

@@ -28,6 +28,7 @@ static const struct {
 	{ .name = "buddyinfo" }, { .name = "pagetypeinfo" }, { .name = "zoneinfo" },
 	{ .name = "kpageflags", .xz = true }, { .name = "kpagecount", .xz = true },
 	{ .name = "meminfo" }, { .name = "iomem" }, { .name = "cmdline", .optional = true },
+	{ .name = "version" },
 };
 
 #define NR_SNAP_FILES (sizeof(snap_files) / sizeof(snap_files[0]))

@@ -25,6 +25,7 @@
 #define IMPORT_MAX_ORDERS	16
 #define IMPORT_MAX_BANKS	16
 #define IMPORT_MAX_FILE		(1ull << 32)	/* kpageflags of 512 GiB of RAM */
+#define IMPORT_KERNEL_NEWEST	"6.12"	/* the profile a Linux 6.x zoneinfo is read with */
 
 /* The pageblock types pagetypeinfo counts, in enum cma_migratetype order. */
 enum { IMPORT_BLOCK_TYPES = CMA_MIGRATE_TYPES };
@@ -32,6 +33,7 @@ enum { IMPORT_BLOCK_TYPES = CMA_MIGRATE_TYPES };
 struct import_zone {
 	char name[16];
 	unsigned long start_pfn, spanned, present, managed;
+	bool has_managed;			/* zoneinfo has the line (3.11 on) */
 	unsigned long free;			/* zoneinfo's "pages free" */
 	unsigned long pcp;			/* zoneinfo's pagesets: free pages on per-CPU lists */
 	unsigned long buddy[IMPORT_MAX_ORDERS];	/* buddyinfo: free blocks per order */
@@ -40,7 +42,7 @@ struct import_zone {
 };
 
 struct snapshot {
-	const char *kernel;		/* "6.12" (a 6.x zoneinfo) or "3.5" */
+	const char *kernel;		/* IMPORT_KERNEL_NEWEST (a 6.x zoneinfo) or "3.5" */
 	struct import_zone zones[IMPORT_MAX_ZONES];
 	unsigned nr_zones;
 	unsigned nr_orders;		/* buddyinfo's columns */
@@ -52,6 +54,7 @@ struct snapshot {
 	unsigned long nr_pfns;
 	uint64_t swap_bytes;		/* meminfo's SwapTotal */
 	char cmdline[1024];		/* "" when the file is absent */
+	char release[32];		/* /proc/version's release, digits and dots ("6.18.44"); "" without */
 };
 
 /* ---- import_read.c: the files ---- */
@@ -74,6 +77,7 @@ int parse_buddyinfo(const char *text, struct snapshot *s, char *err, size_t errl
 int parse_pagetypeinfo(const char *text, struct snapshot *s, char *err, size_t errlen);
 int parse_iomem(const char *text, struct snapshot *s, char *err, size_t errlen);
 int parse_meminfo(const char *text, struct snapshot *s, char *err, size_t errlen);
+int parse_version(const char *text, struct snapshot *s, char *err, size_t errlen);
 /* The zone @name ("Normal"), or NULL. */
 struct import_zone *snapshot_zone(struct snapshot *s, const char *name);
 
@@ -92,6 +96,7 @@ enum page_kind {
 	PK_HUGETLB,
 	PK_KERNEL,		/* allocated, none of the above (vmalloc, stacks, buffers) */
 	PK_RESERVED,		/* PG_reserved: memblock, firmware, the kernel image */
+	PK_UNINIT,		/* present, not managed, no flags: struct page not initialised yet (deferred) */
 	NR_PAGE_KINDS
 };
 
@@ -101,6 +106,12 @@ extern const char *const page_kind_names[NR_PAGE_KINDS];
 static inline bool page_kind_unmovable(enum page_kind k)
 {
 	return k >= PK_SLAB;
+}
+
+/* Present pages outside the zone's managed count: never the buddy allocator's. */
+static inline bool page_kind_unmanaged(enum page_kind k)
+{
+	return k == PK_RESERVED || k == PK_UNINIT;
 }
 
 struct page_kinds {
@@ -115,7 +126,9 @@ struct page_kinds {
 /*
  * Each pfn's kind: free blocks rebuilt from their KPF_BUDDY heads (the
  * order is the largest aligned run of free pages after the head),
- * compound pages from their head and tails. @max_order: orders 0..max_order-1.
+ * compound pages from their head and tails, and the pages a zone has
+ * present but not managed nor reserved, not initialised (PK_UNINIT).
+ * @max_order: orders 0..max_order-1.
  */
 int page_kinds_classify(const struct snapshot *s, unsigned max_order, struct page_kinds *pk,
 			char *err, size_t errlen);
@@ -123,9 +136,27 @@ void page_kinds_free(struct page_kinds *pk);
 
 /* ---- import_build.c: the machine ---- */
 
+#define IMPORT_CHECK_PERCENT	3	/* how far a zone's free pages may be from the kernel's */
+
+/* One zone's free pages, the kernel's against the imported machine's (import_check.c). */
+struct import_zone_check {
+	unsigned long buddy;		/* by the snapshot's buddyinfo */
+	unsigned long pcp;		/* on its per-CPU lists, by zoneinfo's pagesets */
+	unsigned long imported;		/* by the imported machine's buddyinfo */
+	double percent;			/* imported against buddy + pcp; INFINITY from none */
+	bool off;			/* beyond IMPORT_CHECK_PERCENT */
+};
+
+struct import_check {
+	struct import_zone_check zones[IMPORT_MAX_ZONES];
+	bool off;			/* some zone is */
+};
+
 struct import_machine {
 	struct cma_mm *mm;
 	const char *kernel;		/* its profile */
+	bool kernel_given;		/* by --kernel, not by zoneinfo's layout */
+	char release[32];		/* the snapshot's kernel release, "" when unknown */
 	bool contig_pages;		/* the profile has alloc_contig_pages() (its contig_pages switch) */
 	struct import_zone zones[IMPORT_MAX_ZONES];	/* the snapshot's */
 	unsigned nr_zones;
@@ -134,16 +165,29 @@ struct import_machine {
 	unsigned long blocks_set[IMPORT_MAX_ZONES][IMPORT_BLOCK_TYPES];
 	unsigned long unplaced;		/* pages in use the machine had in use already (its own boot's) */
 	unsigned long own_reserved;	/* pages the library reserved at boot, let go again */
+	struct import_check check;	/* its free pages against the snapshot's */
 };
 
 /*
  * A booted x86-64 machine of @s's banks and zones under @kernel (NULL:
- * the snapshot's), every pfn placed as @s has it. 0, -EINVAL (@err says
- * why), or -ENOMEM / -EIO when the library refused.
+ * the snapshot's), every pfn placed as @s has it, and checked against
+ * @s (im->check). 0, -EINVAL (@err says why), or -ENOMEM / -EIO when the
+ * library refused.
  */
 int import_build(const struct snapshot *s, const char *kernel, struct import_machine *im,
 		 char *err, size_t errlen);
 void import_machine_free(struct import_machine *im);
+/* "kernel 6.18.44 read with the 6.12 profile, the newest modelled", or what is known, into @buf. */
+void import_kernel_said(const struct import_machine *im, char *buf, size_t len);
+
+/* ---- import_check.c: the machine's free pages against the kernel's ---- */
+
+/* Fill im->check from @s and the machine's buddyinfo: 0 or -ENOMEM / -EIO. */
+int import_check(struct import_machine *im, const struct snapshot *s);
+/* The comparison, a line per zone, as text. */
+void import_check_table(const struct import_machine *im, FILE *out);
+/* The sentence saying which zones are off and by how much (no newline); only when im->check.off. */
+void import_check_warning(const struct import_machine *im, FILE *out);
 
 /* ---- import_whatif.c: could SIZE be had, where, at what cost ---- */
 

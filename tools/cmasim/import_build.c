@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "platform.h"
 
 /* The imported pages' owner: it keeps no page, so a move or a drop is always accepted. */
 static int owner_migrate(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
@@ -62,13 +63,16 @@ static void cma_arg(const char *cmdline, char *out, size_t len)
 	}
 }
 
-/* memblock_reserve each run of PG_reserved pages, as the kernel had them at boot. */
+/*
+ * memblock_reserve each run of PG_reserved pages, as the kernel had them
+ * at boot, and of pages not initialised, which it has not given to buddy.
+ */
 static int reserve_runs(struct cma_mm *mm, const struct page_kinds *pk)
 {
 	for (unsigned long pfn = 0; pfn < pk->nr_pfns;) {
 		unsigned long end = pfn;
 
-		while (end < pk->nr_pfns && pk->kind[end] == PK_RESERVED)
+		while (end < pk->nr_pfns && page_kind_unmanaged(pk->kind[end]))
 			end++;
 		if (end > pfn && cma_memblock_reserve(mm, (cma_phys_t)pfn << 12, (uint64_t)(end - pfn) << 12))
 			return -ENOMEM;
@@ -95,7 +99,8 @@ static int by_unmovable_desc(const void *a, const void *b)
  * Give zone @z's pageblocks pagetypeinfo's counts: the blocks holding the
  * most unmovable pages become UNMOVABLE, the next RECLAIMABLE, the rest
  * MOVABLE. HighAtomic, CMA and Isolate blocks are counted as movable:
- * this rebuild makes none of them.
+ * this rebuild makes none of them. A block not initialised at all is not
+ * the zone's yet, and pagetypeinfo does not count it.
  */
 static int set_block_types(struct import_machine *im, const struct snapshot *s, unsigned zi,
 			   unsigned long pb)
@@ -108,11 +113,16 @@ static int set_block_types(struct import_machine *im, const struct snapshot *s, 
 		return -ENOMEM;
 	/* a block the zone starts inside is the zone's, as pagetypeinfo counts it */
 	for (unsigned long b = first; b + pb <= end; b += pb) {
+		unsigned long uninit = 0;
+
 		r[n].pfn = b < z->start_pfn ? z->start_pfn : b;
-		for (unsigned long p = r[n].pfn; p < b + pb; p++)
-			if (page_kind_unmovable(im->pk.kind[p]) && im->pk.kind[p] != PK_RESERVED)
+		for (unsigned long p = r[n].pfn; p < b + pb; p++) {
+			if (page_kind_unmovable(im->pk.kind[p]) && !page_kind_unmanaged(im->pk.kind[p]))
 				r[n].unmovable++;
-		n++;
+			uninit += im->pk.kind[p] == PK_UNINIT;
+		}
+		if (uninit < b + pb - r[n].pfn)
+			n++;
 	}
 	qsort(r, n, sizeof(*r), by_unmovable_desc);
 	for (unsigned long i = 0; i < n; i++) {
@@ -140,7 +150,7 @@ static unsigned long free_own_reservations(struct import_machine *im)
 	for (unsigned long pfn = 0; pfn < pk->nr_pfns;) {
 		unsigned long end = pfn;
 
-		while (end < pk->nr_pfns && pk->kind[end] != PK_RESERVED && pk->kind[end] != PK_HOLE)
+		while (end < pk->nr_pfns && !page_kind_unmanaged(pk->kind[end]) && pk->kind[end] != PK_HOLE)
 			end++;
 		if (end > pfn) {
 			long n = cma_free_reserved_area(im->mm, pfn, end);
@@ -189,7 +199,7 @@ static void place_pages(struct import_machine *im, unsigned max_order)
 		unsigned order = pk->head[pfn] ? pk->order[pfn] : 0, o = order;
 		unsigned long n = 1ul << order;
 
-		if (k == PK_HOLE || k == PK_FREE || k == PK_RESERVED) {
+		if (k == PK_HOLE || k == PK_FREE || page_kind_unmanaged(k)) {
 			pfn += k == PK_FREE ? n : 1;
 			continue;
 		}
@@ -231,6 +241,8 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		return -EINVAL;
 	}
 	im->kernel = cfg.kernel;
+	im->kernel_given = kernel != NULL;
+	snprintf(im->release, sizeof(im->release), "%s", s->release);
 	im->contig_pages = cma_kernel_has(cfg.kernel, "contig_pages") == 1;
 	memcpy(im->zones, s->zones, sizeof(im->zones));
 	im->nr_zones = s->nr_zones;
@@ -270,6 +282,11 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		ret = -EIO;
 		goto fail;
 	}
+	ret = import_check(im, s);
+	if (ret) {
+		snprintf(err, errlen, "its buddyinfo could not be read back (%s)", strerror(-ret));
+		goto fail;
+	}
 	return 0;
 fail:
 	import_machine_free(im);
@@ -281,4 +298,18 @@ void import_machine_free(struct import_machine *im)
 	cma_mm_destroy(im->mm);
 	page_kinds_free(&im->pk);
 	im->mm = NULL;
+}
+
+void import_kernel_said(const struct import_machine *im, char *buf, size_t len)
+{
+	const char *how = im->kernel_given ? " (--kernel)" : " (from zoneinfo's layout)";
+
+	if (!im->release[0])
+		snprintf(buf, len, "kernel profile %s%s", im->kernel, how);
+	else if (!strcmp(im->kernel, IMPORT_KERNEL_NEWEST) &&
+		 platform_kernel_release(im->release) > platform_kernel_release(IMPORT_KERNEL_NEWEST))
+		snprintf(buf, len, "kernel %s read with the %s profile, the newest modelled", im->release,
+			 im->kernel);
+	else
+		snprintf(buf, len, "kernel %s read with the %s profile%s", im->release, im->kernel, how);
 }

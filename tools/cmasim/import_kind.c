@@ -28,6 +28,7 @@ const char *const page_kind_names[NR_PAGE_KINDS] = {
 	[PK_THP] = "transparent huge", [PK_MLOCKED] = "mlocked or unevictable",
 	[PK_SLAB] = "slab", [PK_PGTABLE] = "page tables", [PK_HUGETLB] = "hugetlb",
 	[PK_KERNEL] = "kernel (other)", [PK_RESERVED] = "reserved",
+	[PK_UNINIT] = "not initialised",
 };
 
 /* The kind of a page in use with flags @f: for a compound page, its head's. */
@@ -70,7 +71,8 @@ static bool looks_free(const struct snapshot *s, const uint8_t *kind, unsigned l
 {
 	uint64_t f = s->flags[pfn];
 
-	return kind[pfn] != PK_HOLE && (f == F(KPF_BUDDY) || (!f && !s->count[pfn]));
+	/* PK_FREE: not yet classified, neither a hole nor a page not initialised */
+	return kind[pfn] == PK_FREE && (f == F(KPF_BUDDY) || (!f && !s->count[pfn]));
 }
 
 /* The order of the free block headed at @pfn: its largest aligned run of free-looking pages. */
@@ -101,6 +103,36 @@ static void mark_holes(const struct snapshot *s, uint8_t *kind)
 	for (unsigned long p = 0; p < s->nr_pfns; p++)
 		if (s->flags[p] & F(KPF_NOPAGE))
 			kind[p] = PK_HOLE;
+}
+
+/*
+ * The pages zone @z has present but neither managed nor PG_reserved were
+ * never given to the buddy allocator: deferred struct page init leaves
+ * them at the top of the node's last zone, flagless and unmapped as a
+ * free page looks, until the zone grows into them. Taken from the zone's
+ * end down, as many as zoneinfo counts, up to the first page that is not
+ * flagless (a free block's head, a page in use). A 3.5 zoneinfo has no
+ * managed line: there are none.
+ */
+static void mark_uninit(const struct snapshot *s, const struct import_zone *z, uint8_t *kind)
+{
+	unsigned long end = z->start_pfn + z->spanned, reserved = 0, left;
+
+	if (!z->has_managed || end > s->nr_pfns)
+		return;
+	for (unsigned long p = z->start_pfn; p < end; p++)
+		reserved += kind[p] != PK_HOLE && (s->flags[p] & F(KPF_RESERVED));
+	if (z->present <= z->managed + reserved)
+		return;
+	left = z->present - z->managed - reserved;
+	for (unsigned long p = end; p-- > z->start_pfn && left;) {
+		if (kind[p] == PK_HOLE || (s->flags[p] & F(KPF_RESERVED)))
+			continue;
+		if (s->flags[p] || s->count[p])
+			break;
+		kind[p] = PK_UNINIT;
+		left--;
+	}
 }
 
 /* Mark the @n pages from @pfn as @k, a block of @order headed at @pfn. */
@@ -139,12 +171,14 @@ int page_kinds_classify(const struct snapshot *s, unsigned max_order, struct pag
 		return -ENOMEM;
 	}
 	mark_holes(s, pk->kind);
+	for (unsigned z = 0; z < s->nr_zones; z++)
+		mark_uninit(s, &s->zones[z], pk->kind);
 	while (pfn < s->nr_pfns) {
 		uint64_t f = s->flags[pfn];
 		unsigned long n = 1;
 		enum page_kind k;
 
-		if (pk->kind[pfn] == PK_HOLE) {
+		if (pk->kind[pfn] == PK_HOLE || pk->kind[pfn] == PK_UNINIT) {
 			pfn++;
 			continue;
 		}
@@ -162,7 +196,7 @@ int page_kinds_classify(const struct snapshot *s, unsigned max_order, struct pag
 		}
 		k = kind_of(f, s->count[pfn]);
 		if (f & F(KPF_COMPOUND_HEAD))
-			while (pfn + n < s->nr_pfns && pk->kind[pfn + n] != PK_HOLE &&
+			while (pfn + n < s->nr_pfns && pk->kind[pfn + n] == PK_FREE &&
 			       (s->flags[pfn + n] & F(KPF_COMPOUND_TAIL)))
 				n++;
 		mark(pk, pfn, n, k, compound_order(pfn, n));

@@ -113,7 +113,7 @@ int parse_zoneinfo(const char *text, struct snapshot *s, char *err, size_t errle
 		else if (key_value(line, "present", &v))
 			z->present = v, present = true;
 		else if (key_value(line, "managed", &v))
-			z->managed = v;
+			z->managed = v, z->has_managed = true;
 		else if (key_value(line, "start_pfn", &v))
 			z->start_pfn = v, start = true;
 		else if (key_value(line, "count", &v))
@@ -130,7 +130,7 @@ int parse_zoneinfo(const char *text, struct snapshot *s, char *err, size_t errle
 			 v6 ? "; it has both" : "");
 		return -EINVAL;
 	}
-	s->kernel = v6 ? "6.12" : "3.5";
+	s->kernel = v6 ? IMPORT_KERNEL_NEWEST : "3.5";
 	/* 6.x lists its empty Movable and Device zones: no pages, nothing to rebuild */
 	for (unsigned i = 0; i < s->nr_zones;) {
 		if (s->zones[i].spanned) {
@@ -352,5 +352,20 @@ int parse_meminfo(const char *text, struct snapshot *s, char *err, size_t errlen
 		snprintf(err, errlen, "no 'MemTotal:' line: not a /proc/meminfo");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* "Linux version 6.18.44-amd64 (...) ...": the release's leading digits and dots ("6.18.44"). */
+int parse_version(const char *text, struct snapshot *s, char *err, size_t errlen)
+{
+	static const char prefix[] = "Linux version ";
+	const char *rel = strncmp(text, prefix, sizeof(prefix) - 1) ? "" : text + sizeof(prefix) - 1;
+	size_t n = strspn(rel, "0123456789.");
+
+	if (*rel < '0' || *rel > '9' || n >= sizeof(s->release)) {
+		snprintf(err, errlen, "no 'Linux version RELEASE' at its start: not a /proc/version");
+		return -EINVAL;
+	}
+	snprintf(s->release, sizeof(s->release), "%.*s", (int)n, rel);
 	return 0;
 }

@@ -152,8 +152,8 @@ int import_read_file(const char *dir, const char *name, char **buf, size_t *len,
 	return 0;
 }
 
-/* A text file the snapshot must have, parsed by @parse. */
-static int read_text(const char *dir, const char *name, struct snapshot *s,
+/* A text file of the snapshot, parsed by @parse; one it may lack (@optional) missing is 0. */
+static int read_text(const char *dir, const char *name, bool optional, struct snapshot *s,
 		     int (*parse)(const char *, struct snapshot *, char *, size_t), char *err,
 		     size_t errlen)
 {
@@ -162,7 +162,7 @@ static int read_text(const char *dir, const char *name, struct snapshot *s,
 	int ret = import_read_file(dir, name, &text, &len, err, errlen);
 
 	if (ret)
-		return -EINVAL;
+		return ret == -ENOENT && optional ? 0 : -EINVAL;
 	if (strlen(text) != len) {
 		snprintf(err, errlen, "%s/%s: a NUL byte at offset %zu: not a text file", dir, name,
 			 strlen(text));
@@ -208,6 +208,24 @@ static int read_words(const char *dir, const char *name, const struct snapshot *
 	return 0;
 }
 
+/*
+ * iomem's System RAM within zoneinfo's zones, as the kernel spans its
+ * zones over all of it: RAM past them would become a zone the snapshot
+ * does not have.
+ */
+static int banks_in_zones(const char *dir, const struct snapshot *s, char *err, size_t errlen)
+{
+	const struct import_zone *last = &s->zones[s->nr_zones - 1];
+	const struct cma_bank *top = &s->banks[s->nr_banks - 1];
+	uint64_t end = (uint64_t)(last->start_pfn + last->spanned) << 12;
+
+	if (top->base + top->size <= end)
+		return 0;
+	snprintf(err, errlen, "%s/iomem: System RAM up to %#llx, past zoneinfo's zones (they end at %#llx): from another machine",
+		 dir, (unsigned long long)(top->base + top->size - 1), (unsigned long long)end);
+	return -EINVAL;
+}
+
 int snapshot_read(const char *dir, struct snapshot *s, char *err, size_t errlen)
 {
 	unsigned long nr_count;
@@ -220,11 +238,14 @@ int snapshot_read(const char *dir, struct snapshot *s, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", dir, stat(dir, &st) ? strerror(errno) : "not a directory");
 		return -EINVAL;
 	}
-	if (read_text(dir, "zoneinfo", s, parse_zoneinfo, err, errlen) ||
-	    read_text(dir, "buddyinfo", s, parse_buddyinfo, err, errlen) ||
-	    read_text(dir, "pagetypeinfo", s, parse_pagetypeinfo, err, errlen) ||
-	    read_text(dir, "iomem", s, parse_iomem, err, errlen) ||
-	    read_text(dir, "meminfo", s, parse_meminfo, err, errlen))
+	/* version: the release, which snapshots taken before cmasim read it lack */
+	if (read_text(dir, "zoneinfo", false, s, parse_zoneinfo, err, errlen) ||
+	    read_text(dir, "buddyinfo", false, s, parse_buddyinfo, err, errlen) ||
+	    read_text(dir, "pagetypeinfo", false, s, parse_pagetypeinfo, err, errlen) ||
+	    read_text(dir, "iomem", false, s, parse_iomem, err, errlen) ||
+	    read_text(dir, "meminfo", false, s, parse_meminfo, err, errlen) ||
+	    read_text(dir, "version", true, s, parse_version, err, errlen) ||
+	    banks_in_zones(dir, s, err, errlen))
 		goto fail;
 	if (!import_read_file(dir, "cmdline", &text, &len, err, errlen)) {
 		snprintf(s->cmdline, sizeof(s->cmdline), "%s", text);

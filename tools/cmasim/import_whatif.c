@@ -202,7 +202,7 @@ static void kernel_range(const struct import_machine *im, unsigned long n, struc
 			unsigned long p;
 
 			for (p = pfn; valid && p < pfn + n; p++)
-				valid = im->pk.kind[p] != PK_HOLE && im->pk.kind[p] != PK_RESERVED &&
+				valid = im->pk.kind[p] != PK_HOLE && !page_kind_unmanaged(im->pk.kind[p]) &&
 					im->pk.kind[p] != PK_HUGETLB;
 			if (!valid)
 				continue;
@@ -245,7 +245,7 @@ int whatif_answer(const struct import_machine *im, struct whatif *w, char *err, 
 	} else {
 		best_range(im, n, w);
 		for (unsigned long p = 0; p < im->pk.nr_pfns; p++)
-			if (fate_of(im, im->pk.kind[p]) == F_UNMOVABLE && im->pk.kind[p] != PK_RESERVED)
+			if (fate_of(im, im->pk.kind[p]) == F_UNMOVABLE && !page_kind_unmanaged(im->pk.kind[p]))
 				w->unmovable_pages++;
 	}
 	if (im->contig_pages)
@@ -282,7 +282,7 @@ void whatif_print(const struct import_machine *im, const struct whatif *w, FILE 
 	else
 		fprintf(out, "  no range of this size is free of unmovable pages\n");
 	if (!w->at_set)
-		fprintf(out, "  ranges looked at (pageblock steps, one zone each): %lu, %lu impossible for an unmovable page; %lu unmovable pages on the machine (reserved ones aside)\n",
+		fprintf(out, "  ranges looked at (pageblock steps, one zone each): %lu, %lu impossible for an unmovable page; %lu unmovable pages on the machine (reserved and uninitialised ones aside)\n",
 			w->ranges, w->blocked, w->unmovable_pages);
 	if (!im->contig_pages)
 		return;
