@@ -68,9 +68,9 @@ struct kernel_profile {
 	 * switch, dated by its last part: d479960e44f2 "mm: disable LRU
 	 * pagevec during the migration temporarily" (5.13: in the v5.13-rc1
 	 * push's revision list) and b2c9e2fbba32 "mm: make alloc_contig_range
-	 * work at pageblock granularity": 5.19 (posted through the 5.19 merge
-	 * window, v11 2022-05-25; unverified against a tag). Between 5.13 and
-	 * 5.18 the v3.5 path runs, with contig_drain_all's drain.
+	 * work at pageblock granularity": 5.19 (committed to the mm tree
+	 * 2022-05-13, after 5.18-rc1, for the 5.19 merge window). Between 5.13
+	 * and 5.18 the v3.5 path runs, with contig_drain_all's drain.
 	 */
 	bool contig_v6;
 	/*
@@ -115,28 +115,32 @@ struct kernel_profile {
 	 * of another type. "mm: cma: use pageblock_order as the single
 	 * alignment", with "mm: page_alloc: avoid merging non-fallbackable
 	 * pageblocks with others" under it (which has no
-	 * effect until an area can be a single pageblock): 5.19 (in the same
-	 * series as b2c9e2fbba32, see contig_v6; unverified against a tag).
+	 * effect until an area can be a single pageblock): 5.19 (committed to
+	 * the mm tree 2022-05-13 with b2c9e2fbba32, see contig_v6). Before,
+	 * mm/cma.c aligned to max(MAX_ORDER - 1, pageblock_order).
 	 */
 	bool cma_pageblock_align;
 	/*
 	 * The areas' statistics and 6.12's trace event formats: the debugfs
 	 * files ("mm: cma: debugfs interface", 4.0, unverified), the sysfs
 	 * files (43ca106fa8ec "mm: cma: support sysfs"), the cma_alloc_success
-	 * and _fail vmstat events, the cma_alloc_start, _busy_retry and _finish
-	 * events with the area's name ("mm: cma: add the CMA instance name to
-	 * cma trace events" and "mm: cma: add trace events for CMA alloc perf
-	 * testing"): 5.13 (sysfs v7 posted 2021-03-24, in linux-next
-	 * 2021-04-16 for the 5.13 merge window with the trace changes).
-	 * Unverified: the release of the vmstat events and of
-	 * mm_migrate_pages' reason, THP and split fields and its _start event;
-	 * a release before 5.13 shows none of these.
+	 * and _fail vmstat events (bbb269206f3c "mm: vmstat: add cma
+	 * statistics"), the cma_alloc_start, _busy_retry and _finish events
+	 * with the area's name ("mm: cma: add the CMA instance name to cma
+	 * trace events", 7bc1aec5e287 "mm: cma: add trace events for CMA alloc
+	 * perf testing"): 5.13 (43ca106fa8ec committed by Linus 2021-05-05,
+	 * the others beside it in the same batch in linux-next's history on
+	 * 2021-05-06). Shown from 5.13 too though later: sysfs's
+	 * release_pages_success (its ABI entry is dated Feb 2024) and, release
+	 * unverified, mm_migrate_pages' THP and split fields and its _start
+	 * event. A release before 5.13 shows none of these.
 	 */
 	bool cma_stats;
 	/*
 	 * A FOLL_LONGTERM pin first moves the page out of CMA, and migration
-	 * refuses pinned folios by their expected references. "mm: update get_user_pages_longterm to migrate pages allocated from
-	 * CMA region" (5.1) and d1e153fea2a8 "mm/gup: migrate pinned pages out
+	 * refuses pinned folios by their expected references. "mm: update
+	 * get_user_pages_longterm to migrate pages allocated from CMA region"
+	 * (5.1) and d1e153fea2a8 "mm/gup: migrate pinned pages out
 	 * of movable zone": 5.13 (committed by Linus 2021-05-05, in the 5.13
 	 * merge window).
 	 */
@@ -237,8 +241,8 @@ struct kernel_profile {
 	 * compact_control through cma_alloc; until cma_alloc_no_warn.
 	 * "mm: alloc_contig_range: allow to specify GFP mask", e2f466e32f56
 	 * "mm: cma_alloc: allow to specify GFP mask" and "mm: wire up GFP flag
-	 * passing in dma_alloc_from_contiguous": 4.11 (committed by Linus 2017-02-24, in
-	 * the 4.11 merge window).
+	 * passing in dma_alloc_from_contiguous": 4.11 (committed by Linus
+	 * 2017-02-24, in the 4.11 merge window).
 	 */
 	bool contig_gfp;
 	/*
@@ -282,11 +286,13 @@ struct kernel_profile {
 	 * should_compact_retry (MAX_COMPACT_RETRIES). try_to_compact_pages
 	 * consults each zone's deferral at both priorities, defers a zone
 	 * whose sync run failed, and a run that was only deferred still counts
-	 * a stall. "mm, compaction: introduce direct compaction priority" (4.8: dated 2016-07-28 in the mainline log), "mm,
-	 * compaction: more reliably increase direct compaction priority"
-	 * (unverified) and "mm, tree wide: replace __GFP_REPEAT
-	 * by __GFP_RETRY_MAYFAIL with more useful semantic": 4.13
-	 * (unverified: no shortlog or commit date found).
+	 * a stall. a5508cd83f10 "mm, compaction: introduce direct compaction
+	 * priority" (4.8: committed by Linus 2016-07-28), "mm, compaction:
+	 * more reliably increase direct compaction priority" (4.9: the parent
+	 * of c2033b00dbe8, committed 2016-10-07) and dcda9b04713c "mm, tree
+	 * wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL with more useful
+	 * semantic": 4.13 (committed by Linus 2017-07-12, in the 4.13 merge
+	 * window).
 	 */
 	bool compact_priority;
 	/*
@@ -363,8 +369,9 @@ struct kernel_profile {
 	 * and at a scan's start moves the free scanner down to the highest
 	 * candidate or halfway to the migrate scanner when it finds none.
 	 * 5a811889de10 "mm, compaction: use free lists to quickly locate a
-	 * migration target" and "mm, compaction: round-robin the order while searching the free lists for a target": 5.1 (the series
-	 * of free_scan_stride, committed 2019-03-05).
+	 * migration target" and "mm, compaction: round-robin the order while
+	 * searching the free lists for a target": 5.1 (the series of
+	 * free_scan_stride, committed 2019-03-05).
 	 */
 	bool compact_fast_free;
 	/*
@@ -373,8 +380,9 @@ struct kernel_profile {
 	 * lists of PAGE_ALLOC_COSTLY_ORDER and up for a block with free pages
 	 * in the first half (at the run's start) or eighth of the space
 	 * between the scanners, and migrates from there; its failures, with
-	 * the free side's, shorten both searches. "mm, compaction: use free lists to quickly locate a migration source":
-	 * 5.1 (the same series, committed 2019-03-05).
+	 * the free side's, shorten both searches. "mm, compaction: use free
+	 * lists to quickly locate a migration source": 5.1 (the same series,
+	 * committed 2019-03-05).
 	 */
 	bool compact_fast_migrate;
 	/*
