@@ -270,6 +270,25 @@ char *test_dmesg(struct cma_mm *mm)
 	return buf;
 }
 
+char *test_read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int c;
+
+	if (!f)
+		return NULL;
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	assert_int_equal(fclose(mem), 0);
+	fclose(f);
+	return buf;
+}
+
 char *test_proc_read(struct cma_mm *mm, const char *name)
 {
 	char *buf = NULL;

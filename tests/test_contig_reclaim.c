@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * alloc_contig_range and clean page cache (kernel.contig_reclaim_clean,
- * 3.8: "mm: cma: discard clean pages during contiguous allocation instead
+ * 3.7: "mm: cma: discard clean pages during contiguous allocation instead
  * of migration"): reclaim_clean_pages_from_list frees the clean file pages
  * of each isolated batch, mapped or not, and only the rest is migrated;
  * v3.5 migrates them all. Every test runs under a release on each side of
@@ -13,7 +13,7 @@
 #include "owners.h"
 #include "mm/cma.h"
 
-static const char *const kernels[] = { "3.5", "3.7", "3.8", "4.14", "6.12" };
+static const char *const kernels[] = { "3.5", "3.6", "3.7", "4.14", "6.12" };
 #define for_each_kernel(k) \
 	for (const char *const *k = kernels; k < kernels + sizeof(kernels) / sizeof(kernels[0]); k++)
 
@@ -43,7 +43,7 @@ static uint64_t reclaim_events(struct cma_mm *mm)
 	return sum;
 }
 
-/* Released in 3.8: the kernels listed from the third on drop clean pages. */
+/* Released in 3.7: the kernels listed from the third on drop clean pages. */
 static bool drops_clean(const char *const *k)
 {
 	return k - kernels >= 2;
@@ -82,12 +82,12 @@ static unsigned long fault_on_lru(struct fake_owner *o, uint64_t idx, uint64_t s
 }
 
 /*
- * Expect (reclaim_clean_pages_from_list, 3.8 on): alloc_contig_range over
+ * Expect (reclaim_clean_pages_from_list, 3.7 on): alloc_contig_range over
  * a clean unmapped file page and over a clean mapped one frees both, with
  * nothing copied: the owner forgets them (dropped, not migrated), the
  * mapped one's entry is unmapped, NR_ISOLATED_FILE is back to 0 and no
  * pgscan or pgsteal event counts them. The owner reads them back from
- * the file with the same bytes. Before 3.8 both are migrated, their bytes
+ * the file with the same bytes. Before 3.7 both are migrated, their bytes
  * with them.
  */
 static void alloc_contig_range_drops_clean_file_pages(void **state)
@@ -258,9 +258,9 @@ static void alloc_contig_range_nofs_leaves_page_cache(void **state)
  * gfp down, 4.11 to 4.18; GFP_KERNEL before and after): a GFP_NOIO
  * cma_alloc of one page whose first candidate holds page cache takes the
  * next one under 4.14, the page cache staying, and takes the first under
- * every other kernel (3.5 to 3.8 move any page, 6.12 compacts as
+ * every other kernel (3.5 to 3.7 move any page, 6.12 compacts as
  * GFP_KERNEL whatever the caller asked); under 4.14 a GFP_KERNEL one
- * takes the first too. A page cache page taken is dropped (3.8 on) or
+ * takes the first too. A page cache page taken is dropped (3.7 on) or
  * migrated, its bytes intact.
  */
 static void cma_alloc_gfp_reaches_compaction_411_to_418(void **state)
@@ -283,7 +283,7 @@ static void cma_alloc_gfp_reaches_compaction_411_to_418(void **state)
 			assert_non_null(got);
 			assert_int_equal(cma_page_to_pfn(mm, got), cma->base_pfn + skipped);
 			assert_int_equal(file->slots[0].page == old, skipped);
-			/* taken, the clean page is dropped from 3.8 on, migrated before */
+			/* taken, the clean page is dropped from 3.7 on, migrated before */
 			assert_int_equal(owner_check(file), skipped || !drops_clean(k));
 			assert_verify(mm);
 			assert_true(cma_release(mm, cma, got, 1));

@@ -271,14 +271,14 @@ static void alloc_pages_movable_prefers_cma_over_half_free(void **state)
 /*
  * Expect: a release is 3.5 plus each switch merged by then. 4.8 (the
  * ZONE_CMA letter's kernel) has ALLOC_CMA (3.8), the generic areas
- * (3.17) and HIGHATOMIC (4.4) but not the 5.7 balancing nor the 5.0
- * boost; 5.7 has the balancing; the ends are the two full profiles. A
+ * (3.17) and HIGHATOMIC (4.4) but not the 5.8 balancing nor the 5.0
+ * boost; 5.8 has the balancing; the ends are the two full profiles. A
  * name is spelled as the library does ("4.08" is 4.8).
  */
 static void kernel_profile_find_release_has_switches_up_to_it(void **state)
 {
 	const struct kernel_profile *k48 = kernel_profile_find("4.8");
-	const struct kernel_profile *k57 = kernel_profile_find("5.7");
+	const struct kernel_profile *k58 = kernel_profile_find("5.8");
 	const struct kernel_profile *k35 = kernel_profile_find("3.5");
 	const struct kernel_profile *k612 = kernel_profile_find("6.12");
 
@@ -288,8 +288,8 @@ static void kernel_profile_find_release_has_switches_up_to_it(void **state)
 	assert_true(k48->alloc_cma && k48->cma_generic && k48->highatomic && k48->arm64);
 	assert_false(k48->cma_balance || k48->watermark_boost || k48->contig_v6 ||
 		     k48->contig_pages || k48->cma_stats || k48->proc_v6);
-	assert_true(k57->cma_balance && k57->watermark_boost && k57->contig_pages);
-	assert_false(k57->boot_free_to_tail || k57->longterm_migrate);
+	assert_true(k58->cma_balance && k58->watermark_boost && k58->contig_pages);
+	assert_false(k58->boot_free_to_tail || k58->longterm_migrate);
 	assert_false(k35->alloc_cma || k35->cma_generic || k35->highatomic || k35->cma_balance ||
 		     k35->watermark_boost || k35->contig_v6 || k35->contig_pages ||
 		     k35->boot_free_to_tail || k35->cma_stats || k35->longterm_migrate ||
@@ -395,20 +395,22 @@ static void cma_mm_create_refuses_release_out_of_range(void **state)
 /*
  * Expect (__rmqueue of 4.8: __rmqueue_smallest, then
  * __rmqueue_cma_fallback): with 40 of the Normal zone's 48 MiB in CMA, a
- * 4.8 machine still gives a movable page from the movable lists, as 3.5
- * does; 5.7 takes it from CMA, as 6.12 does.
+ * 4.8 or 5.7 machine still gives a movable page from the movable lists,
+ * as 3.5 does; 5.8 ("mm,page_alloc,cma: conditionally prefer cma
+ * pageblocks for movable allocations") takes it from CMA, as 6.12 does.
  */
-static void alloc_pages_movable_cma_first_from_57(void **state)
+static void alloc_pages_movable_cma_first_from_58(void **state)
 {
-	static const char *const releases[] = { "4.8", "5.7" };
+	static const char *const releases[] = { "4.8", "5.7", "5.8" };
 
-	for (unsigned r = 0; r < 2; r++) {
+	for (unsigned r = 0; r < 3; r++) {
 		struct cma_mm *mm = boot_profile(releases[r], (struct test_shape){
 			.dma_end = 16 * MiB, .cma_base = 16 * MiB, .cma_size = 40 * MiB });
 		struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 
 		assert_non_null(p);
-		assert_int_equal(page_is_cma(mm, p), r == 1);
+		if (page_is_cma(mm, p) != (r == 2))
+			fail_msg("%s: the movable page is %sin CMA", releases[r], page_is_cma(mm, p) ? "" : "not ");
 		cma_free_pages(mm, p, 0);
 		assert_verify(mm);
 		cma_mm_destroy(mm);
@@ -718,7 +720,7 @@ int main(void)
 		cmocka_unit_test(kernel_profile_find_drains_by_release),
 		cmocka_unit_test(kernel_profile_find_busy_message_by_release),
 		cmocka_unit_test(cma_mm_create_refuses_release_out_of_range),
-		cmocka_unit_test(alloc_pages_movable_cma_first_from_57),
+		cmocka_unit_test(alloc_pages_movable_cma_first_from_58),
 	};
 
 	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL);

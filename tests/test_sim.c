@@ -906,8 +906,8 @@ static void wl_pagecache_mapped_pages_pay_unmap(void **state)
 }
 
 /*
- * Expect (reclaim_clean_pages_from_list, 3.8): the camera's requests over
- * a clean page cache migrate it on 3.7 and free it on 3.8, where the pages
+ * Expect (reclaim_clean_pages_from_list, 3.7): the camera's requests over
+ * a clean page cache migrate it on 3.6 and free it on 3.7, where the pages
  * show as reclaimed for the device (device_reclaimed) and in the run's
  * pages_reclaimed, though no pgsteal event counts them.
  */
@@ -918,8 +918,8 @@ static void device_reclaimed_counts_clean_pages_contig_frees(void **state)
 	"[device cam]\nsize = 4M\nring = 2\nperiod = 33ms\nstart = 2s\nsession = 1s\ngap = 1s\n"
 	struct sim_result migrates, frees;
 
-	run_ini(CLEAN("3.7"), "cma", &migrates);
-	run_ini(CLEAN("3.8"), "cma", &frees);
+	run_ini(CLEAN("3.6"), "cma", &migrates);
+	run_ini(CLEAN("3.7"), "cma", &frees);
 	assert_true(migrates.device_migrated > 0);
 	assert_int_equal(migrates.device_reclaimed, 0);
 	assert_true(frees.device_reclaimed > 0);

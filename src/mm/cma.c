@@ -205,6 +205,19 @@ static int cma_declare_check_slot(struct cma_mm *mm, uint64_t size)
 	return size ? 0 : -EINVAL;
 }
 
+unsigned long cma_min_align_pages(const struct cma_mm *mm)
+{
+	unsigned order = mm->max_order > mm->pageblock_order ? mm->max_order : mm->pageblock_order;
+
+	if (mm->kernel.cma_pageblock_align)
+		return mm->pageblock_nr_pages;
+	/* mm/cma.c's max(MAX_ORDER - 1, pageblock_order); v3.5's dma-contiguous.c had MAX_ORDER */
+	if (mm->kernel.cma_generic)
+		return max_order_nr_pages(mm) > mm->pageblock_nr_pages ? max_order_nr_pages(mm) :
+									 mm->pageblock_nr_pages;
+	return 1ul << order;
+}
+
 /*
  * cma_declare_contiguous (v3.5): align base and size to the largest buddy
  * block or pageblock, take a fixed base or the highest fit below limit,
@@ -213,8 +226,7 @@ static int cma_declare_check_slot(struct cma_mm *mm, uint64_t size)
 static int cma_declare_contiguous_v35(struct cma_mm *mm, uint64_t size, cma_phys_t base,
 				      cma_phys_t limit, void *dev, const char *name)
 {
-	unsigned order = mm->max_order > mm->pageblock_order ? mm->max_order : mm->pageblock_order;
-	uint64_t alignment = mm->page_size << order;
+	uint64_t alignment = (uint64_t)cma_min_align_pages(mm) << mm->page_shift;
 	struct cma *cma;
 	int ret = cma_declare_check_slot(mm, size);
 
@@ -260,7 +272,7 @@ static int pa_width(const struct cma_mm *mm)
 #define SZ_4G (1ull << 32)
 
 /*
- * cma_declare_contiguous_nid of 6.12 (cma_generic): pageblock alignment
+ * cma_declare_contiguous_nid of 6.12 (cma_generic): cma_min_align_pages
  * (or @alignment if larger), a fixed base must be aligned and must not
  * straddle the end of lowmem, the limit is at most the end of memory;
  * without a fixed base, on a 64-bit machine with memory past 4 GiB + size
@@ -282,8 +294,8 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 	if (alignment & (alignment - 1))
 		return -EINVAL;
 	nid = -1;	/* NUMA_NO_NODE: no CONFIG_NUMA here */
-	if (alignment < (mm->page_size << mm->pageblock_order))
-		alignment = mm->page_size << mm->pageblock_order;
+	if (alignment < (uint64_t)cma_min_align_pages(mm) << mm->page_shift)
+		alignment = (uint64_t)cma_min_align_pages(mm) << mm->page_shift;
 	if (fixed && (base & (alignment - 1))) {
 		mm_pr_err(mm, "cma: Region at 0x%0*llx must be aligned to 0x%0*llx bytes\n",
 			  w, (unsigned long long)base, w, (unsigned long long)alignment);
@@ -401,13 +413,14 @@ int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size
 /*
  * cma_init_reserved_mem of 6.12: an area over memory the caller already
  * reserved (a device tree's reserved-memory node, rmem_cma_setup), both
- * ends aligned to a pageblock (CMA_MIN_ALIGNMENT_BYTES). No message of
- * its own on success or failure but the slot one, as in the kernel.
+ * ends aligned to cma_min_align_pages (CMA_MIN_ALIGNMENT_BYTES). No
+ * message of its own on success or failure but the slot one, as in the
+ * kernel.
  */
 int cma_init_reserved_mem(struct cma_mm *mm, cma_phys_t base, uint64_t size,
 			  unsigned order_per_bit, const char *name, struct cma **res_cma)
 {
-	uint64_t align = mm->page_size << mm->pageblock_order;
+	uint64_t align = (uint64_t)cma_min_align_pages(mm) << mm->page_shift;
 	struct cma *cma;
 	int ret = mm_require_phase(mm, MM_EARLY, "cma_init_reserved_mem");
 
@@ -607,9 +620,10 @@ static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
 /*
  * cma_alloc: first fit in the bitmap at 2^@align pages (in bits of the
  * area's order_per_bit, offset by the base's misalignment), a busy range
- * retried at the next aligned candidate past it. Under cma_generic a
- * failure says so unless @gfp has __GFP_NOWARN (6.12's __cma_alloc
- * message, then cma_debug_show_areas); v3.5 says nothing. From 4.11 to
+ * retried at the next aligned candidate past it. From 4.11
+ * (kernel.cma_alloc_report) a failure says so unless @gfp has
+ * __GFP_NOWARN (6.12's __cma_alloc message, then cma_debug_show_areas);
+ * v3.5 and 3.17's mm/cma.c say nothing. From 4.11 to
  * 4.18 (kernel.contig_gfp) @gfp is the one alloc_contig_range compacts
  * with; before and after, GFP_KERNEL.
  */
@@ -651,7 +665,7 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 			    cma->name, pfn, trace_page_ptr(pfn), count, align);
 		start = pageno + mask + 1;
 	}
-	if (ret && !no_warn && mm->kernel.cma_generic) {
+	if (ret && !no_warn && mm->kernel.cma_alloc_report) {
 		mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
 			  cma->name, count, ret);
 		cma_debug_show_areas(mm, cma);
@@ -731,7 +745,7 @@ void cma_write_areas(struct cma_mm *mm, FILE *out)
 	}
 }
 
-/* ---- the areas' sysfs (5.14) and debugfs (4.0) files, cma_stats ---- */
+/* ---- the areas' sysfs (5.13) and debugfs (4.0) files, cma_stats ---- */
 
 static const char *const cma_sysfs_files[] = {
 	"alloc_pages_success", "alloc_pages_fail", "release_pages_success",

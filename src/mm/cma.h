@@ -64,6 +64,14 @@ int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig
 int cma_declare_contiguous(struct cma_mm *mm, uint64_t size, cma_phys_t base, cma_phys_t limit,
 			   bool fixed, void *dev, const char *name);
 uint64_t cma_default_size(struct cma_mm *mm);
+/*
+ * The alignment of a CMA area's base and size, in pages: a pageblock
+ * under kernel.cma_pageblock_align (5.19), else the larger of a pageblock
+ * and the buddy allocator's largest block (which must not straddle an
+ * area's edge until 5.19's merge rule): MAX_ORDER_NR_PAGES under
+ * cma_generic (3.17), twice that in v3.5.
+ */
+unsigned long cma_min_align_pages(const struct cma_mm *mm);
 void cma_init_reserved_areas(struct cma_mm *mm);
 void cma_state_free(struct cma_mm *mm);
 unsigned long cma_total_pages(struct cma_mm *mm);

@@ -731,10 +731,11 @@ static bool page_has_mapping(uint32_t flags)
 }
 
 /*
- * 6.12's isolate_migratepages_block leaves an anonymous page (no mapping:
- * not in the swap cache) with references beyond its mappings alone, as
- * migration would only refuse it: the owner's reference is the one
- * mapping, any other a pin. A racy look, as the kernel's.
+ * kernel.compact_skip_pinned (3.15): isolate_migratepages_block leaves
+ * an anonymous page (no mapping: not in the swap cache) with references
+ * beyond its mappings alone, as migration would only refuse it: the
+ * owner's reference is the one mapping, any other a pin. A racy look, as
+ * the kernel's.
  */
 static bool anon_page_pinned(const struct cma_page *page, uint32_t flags)
 {
@@ -800,7 +801,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		}
 		/* async does not wait for writeback, so a page under it would only fail */
 		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
-		    (mm->kernel.longterm_migrate && anon_page_pinned(page, flags)) ||
+		    (mm->kernel.compact_skip_pinned && anon_page_pinned(page, flags)) ||
 		    nofs_leaves(mm, cc, flags) || isolate_lru_page(mm, page))
 			continue;
 		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */

@@ -75,7 +75,7 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
  * contig_v6, 6.12's: the pagevecs disabled for the whole migration
  * (lru_cache_disable, so that a page sitting in another CPU's pagevec is
  * seen), migrate_pages with MR_CONTIG_RANGE, -ENOMEM ending it at once.
- * Under contig_reclaim_clean (3.8), each try first frees the batch's clean
+ * Under contig_reclaim_clean (3.7), each try first frees the batch's clean
  * file pages (reclaim_clean_pages_from_list) and migrates only the rest.
  * Under compact_nofs (4.10) a @gfp without __GFP_FS isolates no page with
  * a mapping: its page cache stays where it is, and the range is busy.

@@ -601,8 +601,7 @@ static void check_cma_areas(struct verifier *v)
 {
 	struct cma_mm *mm = v->mm;
 	const struct cma_state *cs = mm->cma;
-	unsigned order = mm->max_order > mm->pageblock_order ? mm->max_order : mm->pageblock_order;
-	unsigned long align = mm->kernel.cma_generic ? mm->pageblock_nr_pages : 1ul << order;
+	unsigned long align = cma_min_align_pages(mm);
 	struct zone *zone;
 
 	if (cs && cs->nr_reserved > cs->max_areas)

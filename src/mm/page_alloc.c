@@ -143,12 +143,12 @@ static bool merge_crosses_isolation(struct cma_mm *mm, unsigned long pfn, unsign
 	if (order < mm->pageblock_order)
 		return false;
 	/*
-	 * cma_generic: a CMA area may be a single pageblock (5.18, "mm: cma:
-	 * use pageblock_order as the single alignment"), so as 5.18's "mm:
+	 * cma_pageblock_align: a CMA area may be a single pageblock ("mm: cma:
+	 * use pageblock_order as the single alignment"), so as "mm:
 	 * page_alloc: avoid merging non-fallbackable pageblocks with others"
 	 * a CMA pageblock does not merge with a pageblock of another type.
 	 */
-	if (mm->kernel.cma_generic &&
+	if (mm->kernel.cma_pageblock_align &&
 	    is_migrate_cma(get_pageblock_migratetype(mm, pfn)) !=
 	    is_migrate_cma(get_pageblock_migratetype(mm, buddy_pfn)))
 		return true;

@@ -502,7 +502,7 @@ int cma_write_proc(struct cma_mm *mm, const char *name, FILE *out)
 			ret = -EIO;
 		return ret;
 	}
-	/* the areas' sysfs and debugfs files, since 4.0 and 5.14 */
+	/* the areas' sysfs and debugfs files, since 4.0 and 5.13 */
 	if (mm->kernel.cma_stats) {
 		ret = cma_write_area_file(mm, name, out);
 		if (ret <= 0)

@@ -24,25 +24,28 @@ struct profile_switch {
 #define SWITCH(field, major, minor) \
 	{ offsetof(struct kernel_profile, field), RELEASE(major, minor), #field }
 
-/* Each switch's release, as profile.h names it; a switch of several changes takes the last one's. */
+/* Each switch's release, as profile.h gives it with its source; a switch of several changes takes the last one's. */
 static const struct profile_switch switches[] = {
 	SWITCH(alloc_cma, 3, 8),
-	SWITCH(arm64, 3, 7),
-	SWITCH(compact_skip_hint, 3, 7),
-	SWITCH(compact_cached_pfn, 3, 16),
-	SWITCH(cma_generic, 3, 17),
+	SWITCH(cma_balance, 5, 8),
 	SWITCH(highatomic, 4, 4),
-	SWITCH(compact_events_per_run, 4, 19),
 	SWITCH(watermark_boost, 5, 0),
-	SWITCH(contig_pages, 5, 5),
-	SWITCH(cma_balance, 5, 7),
-	SWITCH(boot_free_to_tail, 5, 10),
-	SWITCH(longterm_migrate, 5, 13),
-	SWITCH(cma_stats, 5, 14),
 	SWITCH(contig_v6, 5, 19),
-	SWITCH(proc_v6, 6, 0),
+	SWITCH(contig_pages, 5, 5),
+	SWITCH(boot_free_to_tail, 5, 10),
+	SWITCH(cma_generic, 3, 17),
+	SWITCH(cma_alloc_report, 4, 11),
+	SWITCH(cma_pageblock_align, 5, 19),
+	SWITCH(cma_stats, 5, 13),
+	SWITCH(longterm_migrate, 5, 13),
+	SWITCH(compact_skip_pinned, 3, 15),
+	SWITCH(batched_unmap_flush, 6, 3),
 	SWITCH(migrate_wait_at_once, 6, 3),
-	SWITCH(batched_unmap_flush, 6, 4),
+	SWITCH(compact_cached_pfn, 3, 16),
+	SWITCH(compact_skip_hint, 3, 7),
+	SWITCH(compact_events_per_run, 4, 11),
+	SWITCH(proc_v6, 6, 0),
+	SWITCH(arm64, 3, 7),
 	SWITCH(contig_drain_all, 3, 8),
 	SWITCH(compact_nofs, 4, 10),
 	SWITCH(contig_gfp, 4, 11),
@@ -57,18 +60,25 @@ static const struct profile_switch switches[] = {
 	SWITCH(drain_pcp_mutex, 4, 11),
 	SWITCH(contig_busy_info, 3, 19),
 	SWITCH(contig_busy_quiet, 5, 13),
-	SWITCH(contig_reclaim_clean, 3, 8),
+	SWITCH(contig_reclaim_clean, 3, 7),
 	SWITCH(compact_fast_free, 5, 1),
-	SWITCH(compact_scan_count_order, 6, 4),
 	SWITCH(compact_fast_migrate, 5, 1),
+	SWITCH(compact_scan_count_order, 6, 4),
 	SWITCH(isolated_split_nowmark, 3, 8),
 	SWITCH(vmstat_migrate_events, 3, 8),
+	SWITCH(lru_batch_15, 4, 16),
+	SWITCH(lru_batch_31, 6, 9),
 	SWITCH(isolate_scan_movable, 4, 15),
 	SWITCH(isolate_cma_refuse, 5, 1),
 	SWITCH(retry_mayfail, 4, 13),
 	SWITCH(dma_cma_blocking, 3, 16),
 	SWITCH(dma_single_page_buddy, 5, 3),
 };
+#define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
+/* one switch per bool of struct kernel_profile, alloc_cma the first and dma_single_page_buddy the last */
+_Static_assert(offsetof(struct kernel_profile, dma_single_page_buddy) + sizeof(bool) -
+	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
+	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */
 static const unsigned last_minor[] = { [3] = 19, [4] = 20, [5] = 19, [6] = 12 };
@@ -84,7 +94,7 @@ static void profile_build(struct kernel_profile *p, char *name, unsigned major, 
 	snprintf(name, sizeof(names[0]), "%u.%u", major, minor);
 	p->name = name;
 	p->release = RELEASE(major, minor);
-	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++)
+	for (size_t i = 0; i < NR_SWITCHES; i++)
 		*(bool *)((char *)p + switches[i].offset) = switches[i].release <= p->release;
 }
 
@@ -126,6 +136,15 @@ const struct kernel_profile *kernel_profile_find(const char *name)
 	return NULL;
 }
 
+bool kernel_profile_switch(size_t i, const char **name, unsigned *release)
+{
+	if (i >= NR_SWITCHES)
+		return false;
+	*name = switches[i].name;
+	*release = switches[i].release;
+	return true;
+}
+
 const char *cma_kernel_find(const char *name)
 {
 	const struct kernel_profile *p = name ? kernel_profile_find(name) : NULL;
@@ -137,7 +156,7 @@ int cma_kernel_has(const char *kernel, const char *change)
 {
 	const struct kernel_profile *p = kernel ? kernel_profile_find(kernel) : NULL;
 
-	for (size_t i = 0; p && change && i < sizeof(switches) / sizeof(switches[0]); i++)
+	for (size_t i = 0; p && change && i < NR_SWITCHES; i++)
 		if (!strcmp(switches[i].name, change))
 			return *(const bool *)((const char *)p + switches[i].offset);
 	return -EINVAL;

@@ -8,6 +8,14 @@
  * say, has those whose release is not after it. Only the switched
  * changes are modelled: everything else a release changed is not.
  *
+ * Each switch's comment gives its commits (the id where a source showed
+ * one), the release, and how that release is known: the commit date
+ * Linus's tree gives it, inside that release's merge window; a vX.Y-rc
+ * shortlog; the -mm tree's since-X.Y shortlog (its queue on top of vX.Y,
+ * sent in the next merge window); or a stable or fix mail. "unverified"
+ * marks a release no such source was found for. tests/golden/profiles.txt
+ * lists every switch with its release (test_profile_dates).
+ *
  * Chosen at cma_mm_create (cma_mm_config.kernel) and fixed for the
  * machine's life, so it is read without a lock.
  */
@@ -15,309 +23,415 @@
 #define CMA_MM_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct kernel_profile {
 	const char *name;		/* "3.5", "4.8", "6.12" */
 	unsigned release;		/* major * 100 + minor: 305, 408, 612 */
 
 	/*
-	 * "cma: fix watermark checking" and "mm: cma: remove watermark hacks"
-	 * (3.7/3.8): only allocations with ALLOC_CMA (movable ones) may take
-	 * CMA pages, and __zone_watermark_ok does not count free CMA pages
-	 * for the others; min_cma_pages and alloc_contig_range's
-	 * __reclaim_pages are gone.
+	 * Only allocations with ALLOC_CMA (movable ones) may take CMA pages,
+	 * __zone_watermark_ok does not count free CMA pages for the others,
+	 * and min_cma_pages and alloc_contig_range's __reclaim_pages are gone.
+	 * "cma: fix watermark checking" (3.7) and "mm: cma: remove watermark
+	 * hacks": 3.8 (the -mm since-3.7 shortlog,
+	 * linux-mm 2012-12-17, queued for the 3.8 merge window).
 	 */
 	bool alloc_cma;
 	/*
+	 * __rmqueue takes movable allocations from CMA first while free CMA
+	 * pages exceed half of the zone's free pages. 16867664936e
 	 * "mm,page_alloc,cma: conditionally prefer cma pageblocks for movable
-	 * allocations" (5.7): __rmqueue takes movable allocations from CMA
-	 * first while free CMA pages exceed half of the zone's free pages.
+	 * allocations": 5.8 (not in v5.7.10: the stable bot lists it among
+	 * the commits that tree lacks; still under review with akpm on
+	 * 2020-04-01, inside the 5.7 merge window).
 	 */
 	bool cma_balance;
 	/*
-	 * "mm, page_alloc: reserve pageblocks for high-order atomic
-	 * allocations on demand" (4.4): MIGRATE_HIGHATOMIC in place of
-	 * MIGRATE_RESERVE, with that era's fallback and stealing rules.
+	 * MIGRATE_HIGHATOMIC in place of MIGRATE_RESERVE, with that era's
+	 * fallback and stealing rules. 0aaa29a56e4f "mm, page_alloc: reserve
+	 * pageblocks for high-order atomic allocations on demand": 4.4 (a
+	 * later fix for it asks "Cc: stable # 4.4+"; committed 2015-11-06).
 	 */
 	bool highatomic;
 	/*
-	 * "mm: reclaim small amounts of memory when an external
-	 * fragmentation event occurs" (5.0): a fallback that steals from
-	 * another type boosts the zone's watermarks and wakes kswapd.
+	 * A fallback that steals from another type boosts the zone's
+	 * watermarks and wakes kswapd. 1c30844d2dfe "mm: reclaim small
+	 * amounts of memory when an external fragmentation event occurs": 5.0
+	 * (committed by Linus 2018-12-28, in the 5.0 merge window).
 	 */
 	bool watermark_boost;
 	/*
-	 * "mm: disable LRU pagevec during the migration temporarily" (5.13)
-	 * and "mm: make alloc_contig_range work at pageblock granularity"
-	 * (5.19): __alloc_contig_migrate_range under lru_cache_disable,
-	 * migrate_pages with MR_CONTIG_RANGE, no watermark bump.
+	 * __alloc_contig_migrate_range under lru_cache_disable, migrate_pages
+	 * with MR_CONTIG_RANGE, -ENOMEM ending it, isolation at pageblock
+	 * granularity: alloc_contig_range_v6 in place of the v3.5 one. An era
+	 * switch, dated by its last part: d479960e44f2 "mm: disable LRU
+	 * pagevec during the migration temporarily" (5.13: in the v5.13-rc1
+	 * push's revision list) and b2c9e2fbba32 "mm: make alloc_contig_range
+	 * work at pageblock granularity": 5.19 (committed to the mm tree
+	 * 2022-05-13, after 5.18-rc1, for the 5.19 merge window). Between 5.13
+	 * and 5.18 the v3.5 path runs, with contig_drain_all's drain.
 	 */
 	bool contig_v6;
 	/*
-	 * "mm/page_alloc: add alloc_contig_pages()" (5.5, the search that
-	 * hugetlb's gigantic pages used, made generic): find and take a
-	 * range of a given size anywhere, not only a given range.
+	 * Find and take a range of a given size anywhere, not only a given
+	 * range (the search hugetlb's gigantic pages used, made generic).
+	 * 5e27a2df03b8 "mm/page_alloc: add alloc_contig_pages()": 5.5
+	 * (committed by Linus 2019-12-01, in the 5.5 merge window).
 	 */
 	bool contig_pages;
 	/*
-	 * "mm/page_alloc: place pages to tail in __free_pages_core()" (5.10):
-	 * memory freed to the buddy allocator at boot goes to the tail of
-	 * the free lists, so the allocator hands out low addresses first.
+	 * Memory freed to the buddy allocator at boot goes to the tail of the
+	 * free lists, so the allocator hands out low addresses first.
+	 * 7fef431be9c9 "mm/page_alloc: place pages to tail in
+	 * __free_pages_core()": 5.10 (unverified: no shortlog or commit date
+	 * found).
 	 */
 	bool boot_free_to_tail;
 	/*
-	 * "CMA: generalize CMA reserved area management functionality"
-	 * (3.17) and its successors: mm/cma.c's named areas in
-	 * CONFIG_CMA_AREAS slots, order_per_bit, cma_alloc(cma, count,
-	 * align, no_warn) retrying after a busy range, cma_release
-	 * returning bool, cma=nn@[start[-end]], and their messages.
+	 * mm/cma.c's named areas in CONFIG_CMA_AREAS slots, order_per_bit,
+	 * cma_alloc retrying after a busy range, cma_release returning bool,
+	 * cma=nn@[start[-end]] and their messages. a254129e8686 "CMA:
+	 * generalize CMA reserved area management functionality": 3.17
+	 * (committed by Linus 2014-08-06, in the 3.17 merge window); its
+	 * cma= placement came before it ("cma: add placement specifier for
+	 * "cma=" kernel parameter", 3.16: not in v3.15 by the -mm since-3.15
+	 * shortlog, dated 2014-06-04 in the mainline log), shown from 3.17.
 	 */
 	bool cma_generic;
 	/*
-	 * "mm: cma: debugfs interface" (4.0), "mm: cma: support sysfs"
-	 * (5.14) and the cma_alloc_success/fail vmstat events (5.14): the
-	 * areas' statistics and 6.12's trace event formats (5.14 on; a
-	 * release before has none of them).
+	 * A failed cma_alloc logs "cma: __cma_alloc: NAME: alloc failed,
+	 * req-size: N pages, ret: E" and dumps the area's bitmap
+	 * (cma_debug_show_areas). "mm: cma: print allocation failure reason
+	 * and bitmap status": 4.11 (the -mm since-4.10
+	 * shortlog, linux-mm 2017-02-23, queued for the 4.11 merge window).
+	 * The area's name in the line came later; not modelled.
+	 */
+	bool cma_alloc_report;
+	/*
+	 * A CMA area's base and size are aligned to a pageblock (or the
+	 * requested alignment), not to the larger of a pageblock and a
+	 * MAX_ORDER block, and a CMA pageblock does not merge with a pageblock
+	 * of another type. "mm: cma: use pageblock_order as the single
+	 * alignment", with "mm: page_alloc: avoid merging non-fallbackable
+	 * pageblocks with others" under it (which has no
+	 * effect until an area can be a single pageblock): 5.19 (committed to
+	 * the mm tree 2022-05-13 with b2c9e2fbba32, see contig_v6). Before,
+	 * mm/cma.c aligned to max(MAX_ORDER - 1, pageblock_order).
+	 */
+	bool cma_pageblock_align;
+	/*
+	 * The areas' statistics and 6.12's trace event formats: the debugfs
+	 * files ("mm: cma: debugfs interface", 4.0, unverified), the sysfs
+	 * files (43ca106fa8ec "mm: cma: support sysfs"), the cma_alloc_success
+	 * and _fail vmstat events (bbb269206f3c "mm: vmstat: add cma
+	 * statistics"), the cma_alloc_start, _busy_retry and _finish events
+	 * with the area's name ("mm: cma: add the CMA instance name to cma
+	 * trace events", 7bc1aec5e287 "mm: cma: add trace events for CMA alloc
+	 * perf testing"): 5.13 (43ca106fa8ec committed by Linus 2021-05-05,
+	 * the others beside it in the same batch in linux-next's history on
+	 * 2021-05-06). Shown from 5.13 too though later: sysfs's
+	 * release_pages_success (its ABI entry is dated Feb 2024) and, release
+	 * unverified, mm_migrate_pages' THP and split fields and its _start
+	 * event. A release before 5.13 shows none of these.
 	 */
 	bool cma_stats;
 	/*
-	 * "mm: Update get_user_pages_longterm to migrate pages allocated
-	 * from CMA region" (5.1), then "mm/gup: migrate pinned pages out of
-	 * movable zone" (5.13): a FOLL_LONGTERM pin first moves the page out
-	 * of CMA; migration refuses pinned folios by their expected
-	 * references, and "mm/compaction: avoid isolating pinned pages"
-	 * (5.12) leaves pinned anonymous pages unisolated.
+	 * A FOLL_LONGTERM pin first moves the page out of CMA, and migration
+	 * refuses pinned folios by their expected references. "mm: update
+	 * get_user_pages_longterm to migrate pages allocated from CMA region"
+	 * (5.1) and d1e153fea2a8 "mm/gup: migrate pinned pages out
+	 * of movable zone": 5.13 (committed by Linus 2021-05-05, in the 5.13
+	 * merge window).
 	 */
 	bool longterm_migrate;
 	/*
-	 * "migrate_pages: batch flushing TLB" (6.4): in MIGRATE_ASYNC,
-	 * migrate_pages_batch unmaps up to NR_MAX_BATCHED_MIGRATION folios
-	 * and flushes their TLB entries once; the synchronous modes still
-	 * flush each page table entry as it is cleared, as v3.5 always does.
+	 * Compaction (and alloc_contig_range) leaves an anonymous page with
+	 * more references than mappings unisolated: migration would fail on
+	 * the pin. 119d6d59dcc0 "mm, compaction: avoid isolating pinned
+	 * pages": 3.15 (committed by Linus 2014-04-03, in the 3.15 merge
+	 * window).
+	 */
+	bool compact_skip_pinned;
+	/*
+	 * In MIGRATE_ASYNC, migrate_pages_batch unmaps up to
+	 * NR_MAX_BATCHED_MIGRATION folios and flushes their TLB entries once;
+	 * the synchronous modes still flush each page table entry as it is
+	 * cleared, as v3.5 always does. 7e12beb8ca2a "migrate_pages: batch
+	 * flushing TLB": 6.3 (in linux-next 2023-02-22, the 6.3 merge window,
+	 * next to 5dfab109d519; in v6.5-rc5 by a later report).
 	 */
 	bool batched_unmap_flush;
 	/*
-	 * "migrate_pages: batch _unmap and _move" (6.3): migrate_pages loses
-	 * its `force` argument; MIGRATE_SYNC waits for a page under writeback
-	 * at its first synchronous try, where v3.5 waits only from the fourth
-	 * pass on (pass > 2) and retries (-EAGAIN) before.
+	 * migrate_pages loses its `force` argument; MIGRATE_SYNC waits for a
+	 * page under writeback at its first synchronous try, where v3.5 waits
+	 * only from the fourth pass on (pass > 2) and retries (-EAGAIN)
+	 * before. 5dfab109d519 "migrate_pages: batch _unmap and _move": 6.3
+	 * (in linux-next 2023-02-22, the 6.3 merge window).
 	 */
 	bool migrate_wait_at_once;
 	/*
-	 * "mm: compaction: Restart compaction from near where it left off"
-	 * (3.7) and "mm, compaction: add per-zone migration pfn cache for
-	 * async compaction" (3.16): a direct compaction starts its scanners
-	 * where the zone's last run left them (compact_cached_free_pfn,
-	 * compact_cached_migrate_pfn[async, sync]), back at the zone's ends
-	 * once they met.
+	 * A direct compaction starts its scanners where the zone's last run
+	 * left them (compact_cached_free_pfn, compact_cached_migrate_pfn[async,
+	 * sync]), back at the zone's ends once they met. c89511ab2f8f "mm:
+	 * compaction: Restart compaction from near where it left off" (3.7)
+	 * and 35979ef33931 "mm, compaction: add per-zone migration pfn cache
+	 * for async compaction": 3.16 (not in v3.15: listed in the -mm
+	 * since-3.15 shortlog; committed by Linus 2014-06-04, before
+	 * v3.16-rc1).
 	 */
 	bool compact_cached_pfn;
 	/*
-	 * "mm: compaction: cache if a pageblock was scanned and no pages were
-	 * isolated" (3.7): PB_migrate_skip on a pageblock where the migrate
-	 * scanner isolated nothing or the free scanner scanned it whole;
-	 * compaction passes such blocks by until __reset_isolation_suitable
-	 * clears them (kswapd going to sleep, or compaction restarting after
-	 * the longest deferral), unless cc->ignore_skip_hint.
+	 * PB_migrate_skip on a pageblock where the migrate scanner isolated
+	 * nothing or the free scanner scanned it whole; compaction passes such
+	 * blocks by until __reset_isolation_suitable clears them (kswapd
+	 * going to sleep, or compaction restarting after the longest
+	 * deferral), unless cc->ignore_skip_hint. bb13ffeb9f6b "mm:
+	 * compaction: cache if a pageblock was scanned and no pages were
+	 * isolated": 3.7 (committed by Linus 2012-10-09, in the 3.7 merge
+	 * window).
 	 */
 	bool compact_skip_hint;
 	/*
-	 * "mm, compaction: add vmstats for kcompactd work" (4.19): the scanner
-	 * events are counted once per compact_zone (count_compact_events of
-	 * cc->total_migrate_scanned), so alloc_contig_range's scanning no
-	 * longer shows in compact_migrate_scanned; the library counts it as
+	 * The scanner events are counted once per compact_zone (its
+	 * total_migrate_scanned), so alloc_contig_range's scanning no longer
+	 * shows in compact_migrate_scanned; the library counts it as
 	 * contig_migrate_scanned (no kernel's), for the cost model.
+	 * 7f354a548d1c "mm, compaction: add vmstats for kcompactd work": 4.11
+	 * (the -mm since-4.10 shortlog, linux-mm 2017-02-23, queued for the
+	 * 4.11 merge window; a later fix names it as where total_*_scanned
+	 * began).
 	 */
 	bool compact_events_per_run;
 	/*
 	 * 6.x's /proc layout: migrate type names and order, vmstat names,
-	 * zoneinfo's managed/cma lines. Many changes, not one: taken from
-	 * 6.0 on; a release before prints 3.5's layout.
+	 * zoneinfo's managed/cma lines. Many changes, not one, taken from 6.0
+	 * on; a release before prints 3.5's layout. Unverified: not dated
+	 * change by change.
 	 */
 	bool proc_v6;
 	/*
-	 * "arm64: Kernel booting and initialisation" and the rest of the
-	 * arm64 port (3.7): CMA_ARCH_ARM64, with the zones of its
-	 * zone_sizes_init and the CMA of dma_direct_alloc.
+	 * CMA_ARCH_ARM64, with the zones of its zone_sizes_init and the CMA of
+	 * dma_direct_alloc: the arm64 port, 3.7 (unverified here: no
+	 * shortlog searched; the port's merge is 3.7's headline).
 	 */
 	bool arm64;
 	/*
-	 * "mm: use migrate_prep() instead of migrate_prep_local()" (3.8):
-	 * __alloc_contig_migrate_range first empties every CPU's LRU
-	 * pagevecs (lru_add_drain_all), not only its own, so that a page
-	 * another CPU has just added is on the LRU to be isolated; 5.13's
-	 * lru_cache_disable took its place (contig_v6 here).
+	 * __alloc_contig_migrate_range first empties every CPU's LRU pagevecs
+	 * (lru_add_drain_all), not only its own, so that a page another CPU
+	 * has just added is on the LRU to be isolated; 5.13's
+	 * lru_cache_disable took its place (contig_v6 here). "mm: use
+	 * migrate_prep() instead of migrate_prep_local()": 3.8 (the -mm
+	 * since-3.7 shortlog, linux-mm 2012-12-17).
 	 */
 	bool contig_drain_all;
 	/*
-	 * "mm, compaction: allow compaction for GFP_NOFS requests" (4.10)
-	 * with "mm: alloc_contig: re-allow CMA to compact FS pages" (4.10):
-	 * direct compaction runs for a request without __GFP_FS (not one
-	 * without __GFP_IO), and a compaction or alloc_contig_range whose
-	 * gfp mask lacks __GFP_FS isolates no page with a mapping (page
-	 * cache, swap cache): anonymous pages only. alloc_contig_range
-	 * compacts as GFP_KERNEL unless contig_gfp gives it the caller's.
+	 * Direct compaction runs for a request without __GFP_FS (not one
+	 * without __GFP_IO), and a compaction or alloc_contig_range whose gfp
+	 * mask lacks __GFP_FS isolates no page with a mapping: anonymous pages
+	 * only. alloc_contig_range compacts as GFP_KERNEL unless contig_gfp
+	 * gives it the caller's. 73e64c51afc5 "mm, compaction: allow
+	 * compaction for GFP_NOFS requests": 4.10 (committed by Linus
+	 * 2016-12-14, in the 4.10 merge window), with "mm: alloc_contig:
+	 * re-allow CMA to compact FS pages" (4.10, unverified).
 	 */
 	bool compact_nofs;
 	/*
-	 * "mm: alloc_contig_range: allow to specify GFP mask", "mm: cma_alloc:
-	 * allow to specify GFP mask" and "mm: wire up GFP flag passing in
-	 * dma_alloc_from_contiguous" (4.11): dma_alloc_coherent's gfp reaches
-	 * alloc_contig_range's compact_control through cma_alloc; until
-	 * cma_alloc_no_warn.
+	 * dma_alloc_coherent's gfp reaches alloc_contig_range's
+	 * compact_control through cma_alloc; until cma_alloc_no_warn.
+	 * "mm: alloc_contig_range: allow to specify GFP mask", e2f466e32f56
+	 * "mm: cma_alloc: allow to specify GFP mask" and "mm: wire up GFP flag
+	 * passing in dma_alloc_from_contiguous": 4.11 (committed by Linus
+	 * 2017-02-24, in the 4.11 merge window).
 	 */
 	bool contig_gfp;
 	/*
-	 * "mm/cma: remove unsupported gfp_mask parameter from cma_alloc()"
-	 * and its dma_alloc_from_contiguous twin (4.19): cma_alloc takes
-	 * only no_warn and always compacts as GFP_KERNEL.
+	 * cma_alloc takes only no_warn and always compacts as GFP_KERNEL.
+	 * 6518202970c1 "mm/cma: remove unsupported gfp_mask parameter from
+	 * cma_alloc()" and its dma_alloc_from_contiguous twin: 4.19 (committed
+	 * by Linus 2018-08-17, in the 4.19 merge window).
 	 */
 	bool cma_alloc_no_warn;
 	/*
-	 * "mm, page_alloc: drain per-cpu pages from workqueue context"
-	 * (4.11): drain_all_pages queues a work item on each CPU with pages
-	 * on its lists (mm_percpu_wq) and flushes them one after another,
-	 * where v3.5 sent an IPI; until drain_pcp_remote. The library
-	 * drains every CPU's lists from the caller under all three; cmasim
-	 * prices what each kernel does (doc/cost-model.md).
+	 * drain_all_pages queues a work item on each CPU with pages on its
+	 * lists (mm_percpu_wq) and flushes them one after another, where v3.5
+	 * sent an IPI; until drain_pcp_remote. The library drains every CPU's
+	 * lists from the caller under all three; cmasim prices what each
+	 * kernel does (doc/cost-model.md). 0ccce3b92421 "mm, page_alloc: drain
+	 * per-cpu pages from workqueue context": 4.11 (committed by Linus
+	 * 2017-02-24, in the 4.11 merge window).
 	 */
 	bool drain_pcp_wq;
 	/*
-	 * "mm/page_alloc: remotely drain per-cpu lists" (6.0): the caller
-	 * empties each CPU's lists itself under that CPU's pcp lock, no
-	 * work item, no IPI.
+	 * The caller empties each CPU's lists itself under that CPU's pcp
+	 * lock, no work item, no IPI. "mm/page_alloc: remotely drain per-cpu
+	 * lists": 6.0 (unverified: no shortlog or commit date
+	 * found).
 	 */
 	bool drain_pcp_remote;
 	/*
-	 * "mm/cma: always check which page caused allocation failure" (4.5):
-	 * neither a -EBUSY from __alloc_contig_migrate_range nor a start
-	 * page outside any free block ends alloc_contig_range: it drains
-	 * and lets test_pages_isolated decide (and report the busy page),
-	 * as 6.12 does.
+	 * Neither a -EBUSY from __alloc_contig_migrate_range nor a start page
+	 * outside any free block ends alloc_contig_range: it drains and lets
+	 * test_pages_isolated decide (and report the busy page), as 6.12
+	 * does. 8ef5849fa8a2 "mm/cma: always check which page caused
+	 * allocation failure": 4.5 (the -mm since-4.4 shortlog, linux-mm
+	 * 2016-01-13, queued for the 4.5 merge window).
 	 */
 	bool contig_busy_test;
 	/*
-	 * "mm, compaction: introduce direct compaction priority" and "mm,
-	 * compaction: more reliably increase direct compaction priority"
-	 * (4.8), "mm: tree wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL
-	 * with more useful semantic" (4.13): a costly order's slow path
-	 * compacts async first, then, after reclaim, at SYNC_LIGHT;
-	 * __GFP_NORETRY ends it after the async try when that was skipped or
-	 * deferred (or for __GFP_THISNODE), and only __GFP_RETRY_MAYFAIL
-	 * loops, through should_reclaim_retry and should_compact_retry
-	 * (MAX_COMPACT_RETRIES). try_to_compact_pages consults each zone's
-	 * deferral at both priorities, defers a zone whose sync run failed,
-	 * and a run that was only deferred still counts a stall.
+	 * A costly order's slow path compacts async first, then, after
+	 * reclaim, at SYNC_LIGHT; __GFP_NORETRY ends it after the async try
+	 * when that was skipped or deferred (or for __GFP_THISNODE), and only
+	 * __GFP_RETRY_MAYFAIL loops, through should_reclaim_retry and
+	 * should_compact_retry (MAX_COMPACT_RETRIES). try_to_compact_pages
+	 * consults each zone's deferral at both priorities, defers a zone
+	 * whose sync run failed, and a run that was only deferred still counts
+	 * a stall. a5508cd83f10 "mm, compaction: introduce direct compaction
+	 * priority" (4.8: committed by Linus 2016-07-28), "mm, compaction:
+	 * more reliably increase direct compaction priority" (4.9: the parent
+	 * of c2033b00dbe8, committed 2016-10-07) and dcda9b04713c "mm, tree
+	 * wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL with more useful
+	 * semantic": 4.13 (committed by Linus 2017-07-12, in the 4.13 merge
+	 * window).
 	 */
 	bool compact_priority;
 	/*
-	 * "hugetlbfs: don't retry when pool page allocations start to fail"
-	 * (5.4): a pool page is asked with __GFP_RETRY_MAYFAIL until one
-	 * fails on its node, then with __GFP_NORETRY until one succeeds
-	 * there again (node_alloc_noretry, kept over one resize).
+	 * A pool page is asked with __GFP_RETRY_MAYFAIL until one fails on
+	 * its node, then with __GFP_NORETRY until one succeeds there again
+	 * (node_alloc_noretry, kept over one resize). f60858f9d327
+	 * "hugetlbfs: don't retry when pool page allocations start to fail":
+	 * 5.4 (committed by Linus 2019-09-24, in the 5.4 merge window).
 	 */
 	bool hugetlb_noretry;
 	/*
-	 * "mm/compaction: stop the isolation when we isolate enough
-	 * freepage" (4.1): the free scanner stops inside a pageblock once it
-	 * holds as many free pages as the migrate scanner isolated, and the
-	 * next call resumes there; v3.5 takes every free page of the block.
+	 * The free scanner stops inside a pageblock once it holds as many
+	 * free pages as the migrate scanner isolated, and the next call
+	 * resumes there; v3.5 takes every free page of the block. "mm/
+	 * compaction: stop the isolation when we isolate enough freepage":
+	 * 4.1 (unverified: no shortlog or commit date found).
 	 */
 	bool free_scan_enough;
 	/*
-	 * "mm, compaction: sample pageblocks for free pages" (5.1): the free
-	 * scanner looks at every stride-th pfn, the stride COMPACT_CLUSTER_MAX
-	 * at an async run's start, 1 after a block that gave pages, doubled
-	 * up to COMPACT_CLUSTER_MAX after one that gave none (sync runs too);
-	 * a block sampled to its end is marked skip like one scanned whole.
+	 * The free scanner looks at every stride-th pfn, the stride
+	 * COMPACT_CLUSTER_MAX at an async run's start, 1 after a block that
+	 * gave pages, doubled up to COMPACT_CLUSTER_MAX after one that gave
+	 * none (sync runs too); a block sampled to its end is marked skip like
+	 * one scanned whole. 4fca9730c51d "mm, compaction: sample pageblocks
+	 * for free pages": 5.1 (its series "Increase success rates and reduce
+	 * latency of compaction" was committed by Linus 2019-03-05, in the
+	 * 5.1 merge window).
 	 */
 	bool free_scan_stride;
 	/*
-	 * "mm, page_alloc: drain per-cpu pages from workqueue context"
-	 * (4.11), kept by 6.0's __drain_all_pages: one drain_all_pages runs
-	 * at a time, under pcpu_drain_mutex. A caller that finds one running
-	 * returns at once if it names no zone (the slow path, vmstat), and
-	 * waits for the mutex and drains if it names one (CMA, hotplug,
-	 * memory failure), which must find the lists empty after. v3.5's
-	 * callers IPI the CPUs side by side.
+	 * One drain_all_pages runs at a time, under pcpu_drain_mutex. A
+	 * caller that finds one running returns at once if it names no zone
+	 * (the slow path, vmstat), and waits for the mutex and drains if it
+	 * names one (CMA, hotplug, memory failure), which must find the lists
+	 * empty after. v3.5's callers IPI the CPUs side by side. The mutex
+	 * came with 0ccce3b92421 (see drain_pcp_wq) or with "mm, page_alloc:
+	 * use static global work_struct for draining per-cpu pages" beside
+	 * it: 4.11 either way (both in the -mm since-4.10 shortlog; 6.0's
+	 * __drain_all_pages keeps it).
 	 */
 	bool drain_pcp_mutex;
 	/*
-	 * "mm: alloc_contig_range: demote pages busy message from warn to
-	 * info" (3.19): test_pages_isolated's failure is logged at KERN_INFO
-	 * as "alloc_contig_range: [start, end) PFNs busy", where v3.5 warns
+	 * test_pages_isolated's failure is logged at KERN_INFO as
+	 * "alloc_contig_range: [start, end) PFNs busy", where v3.5 warns
 	 * "alloc_contig_range test_pages_isolated(start, end) failed".
+	 * dae803e165a1 "mm: alloc_contig_range: demote pages busy message from
+	 * warn to info": 3.19 (posted 2014-11-03, after the 3.18 merge window
+	 * closed; unverified against a tag).
 	 */
 	bool contig_busy_info;
 	/*
-	 * "mm/page_alloc: drop pr_info_ratelimited() in alloc_contig_range()"
-	 * (5.13): the busy range is not logged at all (the test_pages_isolated
-	 * tracepoint remains).
+	 * The busy range is not logged at all (the test_pages_isolated
+	 * tracepoint remains). 77febec20626 "mm/page_alloc: drop
+	 * pr_info_ratelimited() in alloc_contig_range()": 5.13 (dated
+	 * 2021-04-30 in the mainline log, in the 5.13 merge window).
 	 */
 	bool contig_busy_quiet;
 	/*
-	 * "mm: cma: discard clean pages during contiguous allocation instead
-	 * of migration" (3.8): each batch __alloc_contig_migrate_range
-	 * isolated first goes through reclaim_clean_pages_from_list, which
-	 * frees its clean, evictable file pages (unmapping the mapped ones,
-	 * their references ignored) through shrink_page_list; only the rest
-	 * is migrated.
+	 * Each batch __alloc_contig_migrate_range isolated first goes through
+	 * reclaim_clean_pages_from_list, which frees its clean, evictable file
+	 * pages (unmapping the mapped ones, their references ignored) through
+	 * shrink_page_list; only the rest is migrated. 02c6de8d757c "mm: cma:
+	 * discard clean pages during contiguous allocation instead of
+	 * migration": 3.7 (committed by Linus 2012-10-09, in the 3.7 merge
+	 * window).
 	 */
 	bool contig_reclaim_clean;
 	/*
-	 * "mm, compaction: use free lists to quickly locate a migration
-	 * target" and "mm, compaction: round-robin the order while searching
-	 * the free lists for a target" (5.1): before its linear scan, a
-	 * direct or background run's free scanner looks for a target on the
-	 * MOVABLE free lists below the requested order (from the tail,
-	 * fast_search_fail shortening the look), prefers one in the top
-	 * quarter of the space between the scanners, takes it and the free
-	 * pages of its pageblock (not in an async direct run), and at a
-	 * scan's start moves the free scanner down to the highest candidate
-	 * or halfway to the migrate scanner when it finds none.
+	 * Before its linear scan, a direct or background run's free scanner
+	 * looks for a target on the MOVABLE free lists below the requested
+	 * order (from the tail, fast_search_fail shortening the look), prefers
+	 * one in the top quarter of the space between the scanners, takes it
+	 * and the free pages of its pageblock (not in an async direct run),
+	 * and at a scan's start moves the free scanner down to the highest
+	 * candidate or halfway to the migrate scanner when it finds none.
+	 * 5a811889de10 "mm, compaction: use free lists to quickly locate a
+	 * migration target" and "mm, compaction: round-robin the order while
+	 * searching the free lists for a target": 5.1 (the series of
+	 * free_scan_stride, committed 2019-03-05).
 	 */
 	bool compact_fast_free;
 	/*
-	 * "mm, compaction: use free lists to quickly locate a migration
-	 * source" (5.1): at a pageblock's start, a run for more than a costly
-	 * order (a direct one only for a movable request) looks on the
-	 * MOVABLE free lists of PAGE_ALLOC_COSTLY_ORDER and up for a block
-	 * with free pages in the first half (at the run's start) or eighth of
-	 * the space between the scanners, and migrates from there; its
-	 * failures, with the free side's, shorten both searches.
+	 * At a pageblock's start, a run for more than a costly order (a
+	 * direct one only for a movable request) looks on the MOVABLE free
+	 * lists of PAGE_ALLOC_COSTLY_ORDER and up for a block with free pages
+	 * in the first half (at the run's start) or eighth of the space
+	 * between the scanners, and migrates from there; its failures, with
+	 * the free side's, shorten both searches. "mm, compaction: use free
+	 * lists to quickly locate a migration source": 5.1 (the same series,
+	 * committed 2019-03-05).
 	 */
 	bool compact_fast_migrate;
 	/*
-	 * "mm: compaction: include compound page count for scanning in
-	 * pageblock isolation" (release not checked here) and "mm:
+	 * The scanners count a compound page they step over, and the free
+	 * scanner a free block it takes, as all its pages scanned
+	 * (compact_free_scanned, compact_migrate_scanned). The free scanner
+	 * steps over a compound page at once (4.2's "mm, compaction: skip
+	 * compound pages by order in free scanner"; before 6.4 the step
+	 * counted one pfn, which no profile models). "mm: compaction: include
+	 * compound page count for scanning in pageblock isolation" and "mm:
 	 * compaction: consider the number of scanning compound pages in
-	 * isolate fail path" (6.4): the scanners count a compound page they
-	 * step over, and the free scanner a free block it takes, as all its
-	 * pages scanned (compact_free_scanned, compact_migrate_scanned). The
-	 * free scanner steps over a compound page at once (4.2's "mm,
-	 * compaction: skip compound pages by order in free scanner"; before
-	 * 6.4 the step counted one pfn, which no profile models).
+	 * isolate fail path": 6.4 (unverified: no shortlog or commit date
+	 * found for either).
 	 */
 	bool compact_scan_count_order;
 	/*
-	 * "mm: cma: skip watermarks check for already isolated blocks in
-	 * split_free_page()" (3.8, with "cma: fix counting of isolated
-	 * pages" of 3.7 under it): a free block of a MIGRATE_ISOLATE
-	 * pageblock is split off without a watermark check, its pages being
-	 * no longer counted free; v3.5 refuses it below low + 2^order, so
-	 * that alloc_contig_range fails on a full zone once __reclaim_pages
-	 * (gone in 3.8) no longer makes room first.
+	 * A free block of a MIGRATE_ISOLATE pageblock is split off without a
+	 * watermark check, its pages being no longer counted free; v3.5
+	 * refuses it below low + 2^order, so that alloc_contig_range fails on
+	 * a full zone once __reclaim_pages (gone in 3.8) no longer makes room
+	 * first. "mm: cma: skip watermarks check for already isolated blocks
+	 * in split_free_page()" (with "cma: fix counting of isolated pages",
+	 * 3.7, under it): 3.8 (the -mm since-3.7 shortlog, linux-mm
+	 * 2012-12-17).
 	 */
 	bool isolated_split_nowmark;
 	/*
-	 * "mm: compaction: move migration fail/success stats to migrate.c"
-	 * and "mm: compaction: add scanned and isolated counters for
-	 * compaction" (3.8): /proc/vmstat shows pgmigrate_success/fail and
+	 * /proc/vmstat shows pgmigrate_success/fail and
 	 * compact_migrate_scanned, _free_scanned, _isolated where v3.5 shows
 	 * compact_blocks_moved, _pages_moved and _pagemigrate_failed (the
-	 * library counts both sets under every release).
+	 * library counts both sets under every release). "mm: compaction:
+	 * Move migration fail/success stats to migrate.c" and "mm:
+	 * compaction: Add scanned and isolated counters for compaction": 3.8
+	 * (the -mm since-3.7 shortlog, linux-mm 2012-12-17, through Mel
+	 * Gorman's balancenuma tree).
 	 */
 	bool vmstat_migrate_events;
+	/*
+	 * The LRU pagevec holds 15 pages where v3.5's holds 14 (cmasim's
+	 * pages per LRU-lock round; the library adds to the LRU at once).
+	 * 146500e9604c "mm: get 7% more pages in a pagevec": 4.16 (committed
+	 * by Linus 2018-01-31, in the 4.16 merge window).
+	 */
+	bool lru_batch_15;
+	/*
+	 * The folio batch holds 31 pages. 9cecde80aae0 "mm: increase folio
+	 * batch size": 6.9 (in Linus's v6.9-rc2 shortlog, 2024-03-31).
+	 */
+	bool lru_batch_31;
 	/*
 	 * d7b236e10ced "mm: drop migrate type checks from
 	 * has_unmovable_pages" and 4da2ce250f98 "mm: distinguish CMA and
@@ -369,6 +483,11 @@ struct kernel_profile {
  * default, 3.5. NULL if there is none.
  */
 const struct kernel_profile *kernel_profile_find(const char *name);
+/*
+ * The @i-th switch (from 0): its field's name and the release that has
+ * it first (major * 100 + minor). false past the last.
+ */
+bool kernel_profile_switch(size_t i, const char **name, unsigned *release);
 /* The accepted names, for messages. */
 #define KERNEL_PROFILES_ACCEPTED "a release from 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)"
 

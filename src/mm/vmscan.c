@@ -348,7 +348,7 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 }
 
 /**
- * reclaim_clean_pages_from_list() - kernel.contig_reclaim_clean (3.8): free
+ * reclaim_clean_pages_from_list() - kernel.contig_reclaim_clean (3.7): free
  * the clean file pages of @list, pages alloc_contig_range isolated from
  * @zone, instead of migrating them. Those on the file LRU, not dirty and
  * evictable go through shrink_page_list as direct reclaim with their

@@ -134,7 +134,7 @@ extern const char *const vmstat_event_names[NR_VM_EVENT_ITEMS];
  * v3.5's, with 3.8's migration and scanner events in place of
  * compact_blocks_moved, _pages_moved and _pagemigrate_failed
  * (kernel.vmstat_migrate_events) and cma_alloc_success/fail only from
- * 5.14 (kernel.cma_stats). Returns how many.
+ * 5.13 (kernel.cma_stats). Returns how many.
  */
 unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items);
 

@@ -137,24 +137,28 @@ static enum cost_fgraph request_fgraph(const struct scenario *sc, bool cma)
 	return sc->ftrace_filter;
 }
 
+/* Pages per LRU-lock round, PAGEVEC_SIZE: v3.5's 14, 15 from 4.16, 31 from 6.9. */
+static unsigned lru_batch(const char *kernel)
+{
+	if (cma_kernel_has(kernel, "lru_batch_31") == 1)
+		return 31;
+	return cma_kernel_has(kernel, "lru_batch_15") == 1 ? 15 : 14;
+}
+
+/*
+ * How drain_all_pages reaches the other CPUs is the profile's: IPIs, work
+ * items (4.11) or the caller itself (6.0).
+ */
 void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
 			 struct cost_work *work)
 {
-	/*
-	 * 6.x's folio batch of 31 (taken from 6.0 on: a release before has
-	 * v3.5's pagevec of 14, PAGEVEC_SIZE). How drain_all_pages reaches
-	 * the other CPUs is the profile's: IPIs, work items (4.11) or the
-	 * caller itself (6.0).
-	 */
-	bool v6 = platform_kernel_release(cma_mm_kernel(s->mm)) >= 600;
-
 	work->nr_cpus = s->plat.cfg.nr_cpus;
 	work->no_preempt = s->no_preempt;
 	work->runnable = sim_runnable(s);
 	work->remote_drain = s->drain_remote;
 	work->drain_wq = s->drain_wq;
 	work->fgraph = request_fgraph(s->sc, cma);
-	work->lru_batch = v6 ? 31 : 14;
+	work->lru_batch = lru_batch(cma_mm_kernel(s->mm));
 	work->zone_page_rate = s->bg_zone_rate;
 	work->lru_page_rate = s->bg_lru_rate;
 	/*

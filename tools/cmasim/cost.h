@@ -104,7 +104,7 @@ struct cost_work {
 	/* misc2: one drain_all_pages at a time (4.11 on, pcpu_drain_mutex) */
 	bool drain_mutex;
 	double bg_drain_rate;		/* the background's drain_all_pages calls per second */
-	/* reclaim: clean file pages alloc_contig_range frees instead of migrating (contig_reclaim_clean, 3.8) */
+	/* reclaim: clean file pages alloc_contig_range frees instead of migrating (contig_reclaim_clean, 3.7) */
 	uint64_t dropped;		/* pages reclaim_clean_pages_from_list freed: no copy, no target */
 	uint64_t dropped_ptes;		/* page table entries it unmapped for them */
 	/* ftrace */
