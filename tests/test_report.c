@@ -442,7 +442,8 @@ static void text_compare_marks_best_and_explains(void **state)
 	expect_row(text, "codec failed", "0 0 0");
 	expect_row(text, "camera requests", "100 100 100");
 	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
-	assert_non_null(strstr(text, "\n* best in its row: fewest failures"));
+	assert_non_null(strstr(text, "\n* best in its row among the policies that served every device request in "
+				     "time (cma, carveout):\n  fewest failures"));
 	assert_null(strstr(text, "requests differ"));
 	free(text);
 	/* buddy's camera stopped asking after its failures */
@@ -454,6 +455,59 @@ static void text_compare_marks_best_and_explains(void **state)
 	expect_row(text, "codec failed", "0 1 (busy 1) 0");
 	expect_row(text, "codec p99 ms", "- - -");
 	assert_non_null(strstr(text, "\nrequests differ between policies: a session asks for its ring one buffer"));
+	free(text);
+	free_runs(runs, NR_POLICIES);
+}
+
+/*
+ * buddy as the issue found it: the most usable memory and the fewest
+ * refaults of the three, bought by failing 40 of the camera's requests.
+ */
+static void fill_runs_buddy_looks_best(struct sim_result runs[NR_POLICIES])
+{
+	fill_runs(runs);
+	runs[POLICY_BUDDY].usable_avg_pages = 66000;
+	runs[POLICY_BUDDY].usable_min_pages = 65500;
+	runs[POLICY_BUDDY].refaults = 1;
+	runs[POLICY_BUDDY].oom_kills = 0;
+}
+
+/*
+ * Expect (issue 26 point 3): "*" only among the policies that served
+ * every request in time; buddy's larger usable memory and fewer refaults
+ * are shown unmarked, the rule names cma and carveout, and a line says
+ * why buddy is not ranked. A figure equal to a failed run's is a tie.
+ * When no policy served everything, nothing is marked and the rule says so.
+ */
+static void text_compare_never_crowns_a_failed_policy(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *text;
+
+	fill_runs_buddy_looks_best(runs);
+	text = report_string(report_text, runs, NR_POLICIES);
+	expect_row(text, "usable avg MiB", "*250.0 238.3 257.8");
+	expect_row(text, "usable min MiB", "*246.1 234.4 255.9");
+	expect_row(text, "refaults", "*10 20 1");
+	expect_row(text, "OOM kills", "0 1 0");
+	expect_row(text, "camera p99 ms", "9.900 *0.050 60.000");
+	assert_non_null(strstr(text, "\n* best in its row among the policies that served every device request in "
+				     "time (cma, carveout):\n"));
+	assert_non_null(strstr(text, "\nbuddy is not ranked: camera 40 of 100 failed, 27 served late\n"));
+	assert_null(strstr(text, "cma is not ranked"));
+	free(text);
+	/* carveout served one request late: no policy is left to rank */
+	runs[POLICY_CARVEOUT].devices[0].deadline_misses = 1;
+	runs[POLICY_CMA].devices[0].fail[FAIL_PINNED] = 1;
+	runs[POLICY_CMA].devices[0].deadline_misses = 1;
+	text = report_string(report_text, runs, NR_POLICIES);
+	assert_non_null(strstr(text, "\nno policy served every device request in time: no figure is marked best\n"));
+	assert_non_null(strstr(text, "\ncma is not ranked: camera 1 of 100 failed\n"));
+	assert_non_null(strstr(text, "\ncarveout is not ranked: camera 1 served late\n"));
+	expect_row(text, "usable avg MiB", "250.0 238.3 257.8");
+	for (unsigned row = 0; row < compare_nr_rows(runs); row++)
+		if (compare_best(runs, NR_POLICIES, row) >= 0)
+			fail_msg("row %u has a best though no policy served everything", row);
 	free(text);
 	free_runs(runs, NR_POLICIES);
 }
@@ -652,10 +706,82 @@ static void html_tradeoff_chart_per_policy(void **state)
 	assert_true(chart < strstr(html, "<h2>Policy cma"));
 	assert_non_null(strstr(chart, "<title>cma: p50 5.000 ms, p99 9.900 ms, max 10.000 ms</title>"));
 	assert_non_null(strstr(chart, "<title>carveout: p50 0.050 ms, p99 0.050 ms, max 0.050 ms</title>"));
-	assert_non_null(strstr(chart, "<title>buddy: p50 30.000 ms, p99 60.000 ms, max 60.000 ms</title>"));
+	assert_non_null(strstr(chart, "<title>buddy: p50 30.000 ms, p99 60.000 ms, max 60.000 ms of the requests it "
+				      "served; camera 40 of 100 failed, 27 served late</title>"));
 	assert_non_null(strstr(chart, "text-anchor=\"end\">0.01</text>"));
 	assert_non_null(strstr(chart, "text-anchor=\"end\">100</text>"));
 	assert_non_null(strstr(chart, "usable memory, average (MiB)"));
+	free(html);
+	free_runs(runs, NR_POLICIES);
+}
+
+/* The SVG that follows @heading in @html, as its own string (free it). */
+static char *svg_after(const char *html, const char *heading)
+{
+	const char *at = strstr(html, heading), *svg, *end;
+
+	if (!at)
+		fail_msg("no \"%s\" in the page", heading);
+	svg = strstr(at, "<svg");
+	end = svg ? strstr(svg, "</svg>") : NULL;
+	assert_non_null(end);
+	return strndup(svg, (size_t)(end - svg) + strlen("</svg>"));
+}
+
+/* The <g> of the summary chart whose <title> begins with @policy and a colon. */
+static char *chart_group(const char *chart, const char *policy)
+{
+	char title[64];
+	const char *t, *g, *end;
+
+	snprintf(title, sizeof(title), "<title>%s: ", policy);
+	t = strstr(chart, title);
+	if (!t)
+		fail_msg("no bar for %s in the chart", policy);
+	for (g = t; g > chart && strncmp(g, "<g", 2); g--)
+		;
+	end = strstr(t, "</g>");
+	assert_non_null(end);
+	return strndup(g, (size_t)(end - g));
+}
+
+/*
+ * Expect (issue 26 point 3), in the HTML: bold only among cma and
+ * carveout, the note naming them and saying why buddy is not ranked;
+ * in the chart buddy hollow (white fill, dashed bar) and labelled with
+ * its failures, cma and carveout filled, and a caption that names the
+ * policies that served everything instead of claiming all did.
+ */
+static void html_compare_never_crowns_a_failed_policy(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *html, *chart, *g;
+
+	fill_runs_buddy_looks_best(runs);
+	html = report_string(report_html, runs, NR_POLICIES);
+	assert_non_null(strstr(html, "<td class=\"l\">usable avg MiB</td><td class=\"best\">250.0</td>"
+				     "<td>238.3</td><td>257.8</td>"));
+	assert_non_null(strstr(html, "<td class=\"l\">refaults</td><td class=\"best\">10</td><td>20</td>"
+				     "<td>1</td>"));
+	assert_non_null(strstr(html, "<b>Bold</b>: best in its row among the policies that served every device "
+				     "request in time (cma, carveout): fewest failures"));
+	assert_non_null(strstr(html, "<b>buddy</b> is not ranked: camera 40 of 100 failed, 27 served late. "));
+	chart = svg_after(html, "<h2>Latency against usable memory</h2>");
+	g = chart_group(chart, "buddy");
+	assert_non_null(strstr(g, "<circle"));
+	assert_non_null(strstr(g, "fill=\"#fff\""));
+	assert_null(strstr(g, "fill=\"#59a14f\""));
+	assert_non_null(strstr(g, "stroke-dasharray"));
+	assert_non_null(strstr(g, ">buddy: 40 failed, 27 late</text>"));
+	free(g);
+	g = chart_group(chart, "cma");
+	assert_null(strstr(g, "fill=\"#fff\""));
+	assert_non_null(strstr(g, ">cma</text>"));
+	free(g);
+	assert_null(strstr(html, "every device request served"));
+	assert_non_null(strstr(html, "<b>Served every device request in time: cma, carveout.</b>"));
+	assert_non_null(strstr(html, "Hollow and dashed: a policy that failed requests"));
+	free(chart);
 	free(html);
 	free_runs(runs, NR_POLICIES);
 }
@@ -798,12 +924,14 @@ int main(void)
 		cmocka_unit_test(fmt_frag_as_extfrag_index),
 		cmocka_unit_test(text_compare_side_by_side),
 		cmocka_unit_test(text_compare_marks_best_and_explains),
+		cmocka_unit_test(text_compare_never_crowns_a_failed_policy),
 		cmocka_unit_test(text_one_run_in_detail),
 		cmocka_unit_test(text_cma_area_and_its_absence),
 		cmocka_unit_test(json_has_every_figure),
 		cmocka_unit_test(json_same_without_host),
 		cmocka_unit_test(html_three_runs),
 		cmocka_unit_test(html_tradeoff_chart_per_policy),
+		cmocka_unit_test(html_compare_never_crowns_a_failed_policy),
 		cmocka_unit_test(html_histograms_line_up_and_read_plainly),
 		cmocka_unit_test(reports_of_an_empty_run),
 		cmocka_unit_test(html_opens_in_chromium),

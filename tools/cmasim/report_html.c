@@ -58,6 +58,30 @@ void html_escape(FILE *out, const char *s)
 
 /* ---- the comparison table ---- */
 
+/* What bold means, among which policies, and what kept each other one out. */
+static void html_best_rule(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	char served[SERVED_ALL_MAX], why[SHORTFALL_MAX], label[LABEL_MAX];
+
+	if (*compare_served_all(runs, nr, served, sizeof(served))) {
+		fputs("<b>Bold</b>: best in its row among the policies that served every device request in time (",
+		      out);
+		html_escape(out, served);
+		fputs("): " COMPARE_BEST_FIGURES ". ", out);
+	} else {
+		fputs("<b>No policy served every device request in time</b>: no figure is bold. ", out);
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		if (run_served_all(&runs[i]))
+			continue;
+		fputs("<b>", out);
+		html_escape(out, run_label(runs, nr, i, label));
+		fputs("</b> is not ranked: ", out);
+		html_escape(out, run_shortfall(&runs[i], why, sizeof(why)));
+		fputs(". ", out);
+	}
+}
+
 static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	char buf[LABEL_MAX];
@@ -82,8 +106,7 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 	}
 	fputs("</table>\n<p class=\"note\">", out);
 	if (nr > 1)
-		fputs("<b>Bold</b>: best in its row (fewest failures, misses, p99 ms, carveout, refaults, OOM kills "
-		      "and pages moved; most served and usable memory; none on a tie). ", out);
+		html_best_rule(out, runs, nr);
 	fputs("<b>frag index</b>: the kernel's fragmentation index at the end of the run, for one allocation "
 	      "of that order: -1.000, it would succeed now; from 0 to 1, it would fail, for lack of free memory "
 	      "(near 0) or because the free memory is in pieces too small (near 1).</p>\n", out);
