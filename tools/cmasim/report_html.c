@@ -16,6 +16,7 @@
 
 #define MAP_COLS	64	/* pageblocks a row in the memory map */
 #define MAP_CELL	14	/* a block's square and its gap, in SVG units */
+#define MAP_AXIS	96	/* left of the rows: each row's first address */
 
 #define EDGES_PER_DECADE 4
 #define EDGE_FIRST	(3 * EDGES_PER_DECADE)	/* 1 us: the smallest latency bin */
@@ -126,14 +127,19 @@ static const char *fmt_seconds(char buf[FIGURE_MAX], uint64_t ns)
 
 /* ---- the memory map ---- */
 
-/* A block's CSS colour: its type's hue, lighter the emptier (92% lightness free, 35% full). */
+/*
+ * A block's CSS colour: its type's hue, lighter the emptier (78% lightness
+ * free, 30% full). Not lighter than 78%: there an empty CMA block and an
+ * empty movable one, the two a reader most needs apart, were both near
+ * white.
+ */
 static const char *block_colour(char buf[FIGURE_MAX], const struct block_style *st,
 				unsigned used_permille)
 {
 	if (st == &block_styles[BLOCK_STYLE_HOLE])
 		return "#fff";
 	snprintf(buf, FIGURE_MAX, "hsl(%u,%u%%,%u%%)", st->hue, st->sat,
-		 92 - used_permille * 57 / 1000);
+		 78 - used_permille * 48 / 1000);
 	return buf;
 }
 
@@ -164,23 +170,57 @@ void html_map_legend(FILE *out)
 	fputs("</p>\n", out);
 }
 
+/* Where block @i of @s starts: its physical address, or its pfn when the page size is unknown. */
+static const char *block_address(char buf[FIGURE_MAX], const struct sim_snapshot *s, unsigned long i)
+{
+	unsigned long pfn = s->start_pfn + i * s->pageblock_pages;
+
+	if (s->page_bytes)
+		snprintf(buf, FIGURE_MAX, "0x%08" PRIx64, (uint64_t)pfn * s->page_bytes);
+	else
+		snprintf(buf, FIGURE_MAX, "pfn %#lx", pfn);
+	return buf;
+}
+
+/* The tooltip of block @i: where it is, its type, and how its pages are used. */
+static void map_block_title(FILE *out, const struct sim_snapshot *s, unsigned long i)
+{
+	const struct snap_block *b = &s->blocks[i];
+	char at[FIGURE_MAX];
+
+	fprintf(out, "<title>%s, pfn %#lx: ", block_address(at, s, i), s->start_pfn + i * s->pageblock_pages);
+	if (block_is_hole(b))
+		fputs("hole, no valid page", out);
+	else
+		fprintf(out, "%s, %u of %u pages free", block_style(b)->name, b->nr_free, b->nr_pages);
+	if (b->nr_device)
+		fprintf(out, ", %u held by a device", b->nr_device);
+	fputs("</title>", out);
+}
+
 void html_map(FILE *out, const struct sim_snapshot *s)
 {
 	unsigned long rows = (s->nr_blocks + MAP_COLS - 1) / MAP_COLS, i;
-	char t[FIGURE_MAX], colour[FIGURE_MAX];
+	unsigned width = MAP_AXIS + MAP_COLS * MAP_CELL;
+	char t[FIGURE_MAX], colour[FIGURE_MAX], at[FIGURE_MAX];
 
-	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx</h3>\n",
-		fmt_seconds(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn);
+	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx, %u a row</h3>\n",
+		fmt_seconds(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn, MAP_COLS);
 	fprintf(out, "<svg viewBox=\"0 0 %u %lu\" width=\"%u\" height=\"%lu\" role=\"img\">\n",
-		MAP_COLS * MAP_CELL, rows * MAP_CELL, MAP_COLS * MAP_CELL, rows * MAP_CELL);
+		width, rows * MAP_CELL, width, rows * MAP_CELL);
+	for (i = 0; i < rows; i++)
+		fprintf(out, "<text x=\"%u\" y=\"%lu\" text-anchor=\"end\">%s</text>\n", MAP_AXIS - 6,
+			i * MAP_CELL + MAP_CELL - 3, block_address(at, s, i * MAP_COLS));
 	for (i = 0; i < s->nr_blocks; i++) {
 		const struct snap_block *b = &s->blocks[i];
 		const char *cls = b->nr_device ? " class=\"dev\"" :
 				  block_is_hole(b) ? " class=\"hole\"" : "";
 
-		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"%s\"/>\n",
-			i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1, MAP_CELL - 2,
+		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"%s\">",
+			MAP_AXIS + i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1, MAP_CELL - 2,
 			MAP_CELL - 2, cls, block_colour(colour, block_style(b), block_used_permille(b)));
+		map_block_title(out, s, i);
+		fputs("</rect>\n", out);
 	}
 	fputs("</svg>\n", out);
 }
