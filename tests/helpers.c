@@ -282,6 +282,24 @@ char *test_proc_read(struct cma_mm *mm, const char *name)
 	return buf;
 }
 
+char *test_read_file(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r"), *mem;
+	int c;
+
+	if (!f)
+		fail_msg("cannot read %s", path);
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(f);
+	assert_int_equal(fclose(mem), 0);
+	return buf;
+}
+
 int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len)
 {
 	long dirty = 0, counted = 0, writeback = 0, isolated = 0;

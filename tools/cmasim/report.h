@@ -139,8 +139,14 @@ void svg_open(FILE *out);
 void svg_axes(FILE *out, const char *x_title, const char *y_title);
 /* A tick at @x on the x axis, labelled. */
 void svg_x_label(FILE *out, double x, const char *label);
-/* Ticks at multiples of a round step from 0 to @max, with grid lines across. */
-void svg_y_ticks(FILE *out, double max);
+/*
+ * A y axis over [@lo, @hi] widened to take in 0 and to start and end at
+ * a tick, so that every value drawn lies on it (a fragmentation index of
+ * -1 too).
+ */
+void svg_y_range(double *lo, double *hi);
+/* Ticks at multiples of a round step from @lo to @hi, with grid lines across. */
+void svg_y_ticks(FILE *out, double lo, double hi);
 /* The summary chart (report_tradeoff.c): per run, device latency p50/p99/max against usable memory. */
 void html_tradeoff(FILE *out, const struct sim_result *runs, unsigned nr);
 

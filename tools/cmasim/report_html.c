@@ -9,6 +9,7 @@
  * scales it; coordinates are printed with one decimal.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include <cma/cma.h>
@@ -258,25 +259,40 @@ void svg_axes(FILE *out, const char *x_title, const char *y_title)
 	fprintf(out, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
 		MARGIN_L, MARGIN_T, MARGIN_L, MARGIN_T + PLOT_H);
 	fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
-		MARGIN_L + PLOT_W / 2, MARGIN_T + PLOT_H + 36, x_title);
+		MARGIN_L + PLOT_W / 2, MARGIN_T + PLOT_H + 39, x_title);
 	fprintf(out, "<text transform=\"translate(14 %u) rotate(-90)\" text-anchor=\"middle\">"
 		"%s</text>\n", MARGIN_T + PLOT_H / 2, y_title);
 }
 
+/* The label's baseline 21 units below the axis: clear of a mark drawn on the axis, at 16 units too. */
 void svg_x_label(FILE *out, double x, const char *label)
 {
 	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%u\" x2=\"%.1f\" y2=\"%u\"/>"
 		"<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
-		x, MARGIN_T + PLOT_H, x, MARGIN_T + PLOT_H + 4, x, MARGIN_T + PLOT_H + 16, label);
+		x, MARGIN_T + PLOT_H, x, MARGIN_T + PLOT_H + 4, x, MARGIN_T + PLOT_H + 21, label);
 }
 
-/* Ticks at multiples of a nice step from 0 to @max, with grid lines across. */
-void svg_y_ticks(FILE *out, double max)
+void svg_y_range(double *lo, double *hi)
 {
-	double step = nice_step(max), v, y;
+	double step;
 
-	for (v = 0; v <= max * (1 + 1e-9); v += step) {
-		y = MARGIN_T + PLOT_H - v / max * PLOT_H;
+	*lo = *lo < 0 ? *lo : 0;
+	*hi = *hi > *lo ? *hi : *lo + 1;
+	step = nice_step(*hi - *lo);
+	*lo = floor(*lo / step + 1e-9) * step;
+	*hi = ceil(*hi / step - 1e-9) * step;
+}
+
+/* Ticks at multiples of a nice step from @lo to @hi (svg_y_range's), with grid lines across. */
+void svg_y_ticks(FILE *out, double lo, double hi)
+{
+	double step = nice_step(hi - lo), y;
+
+	for (unsigned i = 0; lo + i * step <= hi + (hi - lo) * 1e-9; i++) {
+		double v = lo + i * step;
+
+		v = fabs(v) < step * 1e-9 ? 0 : v;	/* not -1.38778e-17 after steps of 0.2 */
+		y = MARGIN_T + PLOT_H - (v - lo) / (hi - lo) * PLOT_H;
 		fprintf(out, "<line class=\"grid\" x1=\"%u\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\"/>"
 			"<text x=\"%u\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 			MARGIN_L, y, MARGIN_L + PLOT_W, y, MARGIN_L - 4, y + 4, v);
@@ -384,7 +400,7 @@ static void histogram_x_ticks(FILE *out, unsigned lo, unsigned nbins)
 static void histogram_axes(FILE *out, unsigned lo, unsigned nbins, uint64_t top)
 {
 	svg_axes(out, "device time, ms (log scale)", "requests");
-	svg_y_ticks(out, top);
+	svg_y_ticks(out, 0, top);
 	histogram_x_ticks(out, lo, nbins);
 }
 
@@ -554,7 +570,7 @@ static void html_timeline(FILE *out, const struct sim_result *r)
 	c.t_max = c.t_max > 0 ? c.t_max : 1;
 	c.mib_max = c.mib_max > 0 ? c.mib_max : 1;
 	svg_open(out);
-	svg_y_ticks(out, c.mib_max);
+	svg_y_ticks(out, 0, c.mib_max);
 	for (k = 0; k < NR_SERIES; k++)
 		timeline_band(out, &c, k, k < NR_MEM_CLASSES ? class_colours[k] : FREE_COLOUR);
 	timeline_cma_free(out, &c);
