@@ -5,7 +5,9 @@
  * spanning its devices' request latency from p50 to max, with p99
  * marked; the latencies of all its devices' requests are pooled. The
  * latency axis is logarithmic: the policies differ by orders of
- * magnitude (a cma request that migrates, a gcma one that drops).
+ * magnitude (a cma request that migrates, a gcma one that drops). A run
+ * that failed a request or missed a deadline is drawn hollow, labelled
+ * with its failures, as compare_best() never ranks it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -162,7 +164,11 @@ static struct label_box place_label(double x, double y, size_t chars, const stru
 	return b;	/* no room left: where it would have gone first */
 }
 
-/* Hollow, a policy's marks say it failed its devices: the chart must not show it as a choice. */
+/*
+ * A run's bar at its usable memory, p50 to max with p99 marked, labelled
+ * at @at. Hollow and dashed when the run failed its devices: its figures
+ * are of what it served, and the chart must not offer it as a choice.
+ */
 static void bar(FILE *out, const struct axes *a, const struct sim_result *r, const struct pooled *p,
 		const char *colour, const char *name, const char *text, const struct label_box *at)
 {

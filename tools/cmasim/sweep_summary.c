@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A sweep's summaries, read back from its JSON reports (with jansson):
- * summary.csv, a row per point and seed, and summary.html, each figure
- * against the swept parameter, the mean over the seeds with a bar from
- * the smallest to the largest, drawn with the run report's chart pieces.
+ * summary.csv, a row per point and seed, and summary.html: a headline
+ * that answers the sweep (from which value on every run served its
+ * devices in time), then each figure against the swept parameter, in
+ * words and MiB, the mean over the seeds with a bar from the smallest to
+ * the largest, drawn with the run report's chart pieces.
  *
  * A report's figures are flattened to dotted names ("camera.latency_ms.p99",
  * "system.pages_migrated"): every number of its run but the timeline,
@@ -367,8 +369,8 @@ static bool key_has_word(const char *key, const char *word)
 static void words_of(const char *name, char *buf, size_t len)
 {
 	const char *key = strrchr(name, '.') ? strrchr(name, '.') + 1 : name;
-	size_t n = (size_t)snprintf(buf, len, "%.*s%s", (int)(key - name ? key - name - 1 : 0), name,
-				    key != name ? ":" : "");
+	int prefix = key != name ? (int)(key - name - 1) : 0;
+	size_t n = (size_t)snprintf(buf, len, "%.*s%s", prefix, name, prefix ? ":" : "");
 	char copy[NAME_MAX_LEN], *save = NULL;
 
 	for (char *p = buf; *p; p++)
