@@ -98,6 +98,8 @@ $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 
 # test_cmasim runs the simulator it tests
 $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
+# test_charts runs cmasim compare and sweep and reads their pages
+$(BUILD)/tests/test_charts: $(BUILD)/cmasim
 
 # test_report links the reports and what they read, not the rest of cmasim
 SIM_REPORT_SRC := tools/cmasim/result.c $(wildcard tools/cmasim/report_*.c)
@@ -237,6 +239,12 @@ install: all
 
 # the manual pages, cmasim(1) and libcma(3): a prerequisite of install
 .PHONY: install-man
+# the README's picture of a sweep's summary.html, from the current output
+doc-pictures: $(BUILD)/cmasim
+	@scripts/ensure-deps.sh html
+	scripts/doc-sweep-summary.sh $(BUILD)/cmasim doc/sweep-summary.png
+.PHONY: doc-pictures
+
 install: install-man
 install-man:
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3

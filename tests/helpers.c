@@ -270,25 +270,6 @@ char *test_dmesg(struct cma_mm *mm)
 	return buf;
 }
 
-char *test_read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int c;
-
-	if (!f)
-		return NULL;
-	mem = open_memstream(&buf, &len);
-	assert_non_null(mem);
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, mem);
-	assert_int_equal(fclose(mem), 0);
-	fclose(f);
-	return buf;
-}
-
 char *test_proc_read(struct cma_mm *mm, const char *name)
 {
 	char *buf = NULL;
@@ -298,6 +279,24 @@ char *test_proc_read(struct cma_mm *mm, const char *name)
 	assert_non_null(f);
 	assert_int_equal(cma_write_proc(mm, name, f), 0);
 	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+char *test_read_file(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r"), *mem;
+	int c;
+
+	if (!f)
+		fail_msg("cannot read %s", path);
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(f);
+	assert_int_equal(fclose(mem), 0);
 	return buf;
 }
 

@@ -147,10 +147,10 @@ unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page *
 int first_difference(const char *a, const char *b);
 /* The machine's log (cma_mm_dmesg) as a NUL-terminated string; free() it. */
 char *test_dmesg(struct cma_mm *mm);
+/* The file at @path as a NUL-terminated string, failing the test if it cannot be read; free() it. */
+char *test_read_file(const char *path);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
-/* The file at @path as a string, or NULL if it cannot be read; free() it. */
-char *test_read_file(const char *path);
 
 /* ---- counters cma_mm_verify leaves alone (test_mobility_stress, test_fault_sweep) ---- */
 

@@ -970,22 +970,10 @@ static const char *proc_fixture_dir(void)
 
 static char *read_fixture(const char *name)
 {
-	char path[PATH_MAX + 32], *buf = NULL;
-	size_t len = 0;
-	FILE *f, *mem;
-	int c;
+	char path[PATH_MAX + 32];
 
 	snprintf(path, sizeof(path), "%s/%s", proc_fixture_dir(), name);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("fixture %s: cannot open it", path);
-	mem = open_memstream(&buf, &len);
-	assert_non_null(mem);
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, mem);
-	fclose(f);
-	assert_int_equal(fclose(mem), 0);
-	return buf;
+	return test_read_file(path);
 }
 
 /*

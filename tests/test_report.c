@@ -14,11 +14,13 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <cma/cma.h>
 #include "report.h"
 
 #define PAGE_BYTES	4096
@@ -28,6 +30,7 @@
 #define HOLE_BLOCK	6
 #define SCENARIO	"cam \"day\" <1> & co"	/* every character HTML and JSON escape */
 #define MS		1000000ull
+#define MAP_TEST_BLOCKS	70	/* more than a row of the map */
 
 /* The made-up runs: one per built-in policy, named as cmasim names them. */
 enum { POLICY_CMA, POLICY_CARVEOUT, POLICY_BUDDY, NR_POLICIES };
@@ -443,7 +446,8 @@ static void text_compare_marks_best_and_explains(void **state)
 	expect_row(text, "codec failed", "0 0 0");
 	expect_row(text, "camera requests", "100 100 100");
 	expect_row(text, "frag index (order 10)", "-1.000 0.523 0.987");
-	assert_non_null(strstr(text, "\n* best in its row: fewest failures"));
+	assert_non_null(strstr(text, "\n* best in its row among the policies that served every device request in "
+				     "time (cma, carveout):\n  fewest failures"));
 	assert_null(strstr(text, "requests differ"));
 	free(text);
 	/* buddy's camera stopped asking after its failures */
@@ -455,6 +459,59 @@ static void text_compare_marks_best_and_explains(void **state)
 	expect_row(text, "codec failed", "0 1 (busy 1) 0");
 	expect_row(text, "codec p99 ms", "- - -");
 	assert_non_null(strstr(text, "\nrequests differ between policies: a session asks for its ring one buffer"));
+	free(text);
+	free_runs(runs, NR_POLICIES);
+}
+
+/*
+ * buddy as the issue found it: the most usable memory and the fewest
+ * refaults of the three, bought by failing 40 of the camera's requests.
+ */
+static void fill_runs_buddy_looks_best(struct sim_result runs[NR_POLICIES])
+{
+	fill_runs(runs);
+	runs[POLICY_BUDDY].usable_avg_pages = 66000;
+	runs[POLICY_BUDDY].usable_min_pages = 65500;
+	runs[POLICY_BUDDY].refaults = 1;
+	runs[POLICY_BUDDY].oom_kills = 0;
+}
+
+/*
+ * Expect (issue 26 point 3): "*" only among the policies that served
+ * every request in time; buddy's larger usable memory and fewer refaults
+ * are shown unmarked, the rule names cma and carveout, and a line says
+ * why buddy is not ranked. A figure equal to a failed run's is a tie.
+ * When no policy served everything, nothing is marked and the rule says so.
+ */
+static void text_compare_never_crowns_a_failed_policy(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *text;
+
+	fill_runs_buddy_looks_best(runs);
+	text = report_string(report_text, runs, NR_POLICIES);
+	expect_row(text, "usable avg MiB", "*250.0 238.3 257.8");
+	expect_row(text, "usable min MiB", "*246.1 234.4 255.9");
+	expect_row(text, "refaults", "*10 20 1");
+	expect_row(text, "OOM kills", "0 1 0");
+	expect_row(text, "camera p99 ms", "9.900 *0.050 60.000");
+	assert_non_null(strstr(text, "\n* best in its row among the policies that served every device request in "
+				     "time (cma, carveout):\n"));
+	assert_non_null(strstr(text, "\nbuddy is not ranked: camera 40 of 100 failed, 27 served late\n"));
+	assert_null(strstr(text, "cma is not ranked"));
+	free(text);
+	/* carveout served one request late: no policy is left to rank */
+	runs[POLICY_CARVEOUT].devices[0].deadline_misses = 1;
+	runs[POLICY_CMA].devices[0].fail[FAIL_PINNED] = 1;
+	runs[POLICY_CMA].devices[0].deadline_misses = 1;
+	text = report_string(report_text, runs, NR_POLICIES);
+	assert_non_null(strstr(text, "\nno policy served every device request in time: no figure is marked best\n"));
+	assert_non_null(strstr(text, "\ncma is not ranked: camera 1 of 100 failed\n"));
+	assert_non_null(strstr(text, "\ncarveout is not ranked: camera 1 served late\n"));
+	expect_row(text, "usable avg MiB", "250.0 238.3 257.8");
+	for (unsigned row = 0; row < compare_nr_rows(runs); row++)
+		if (compare_best(runs, NR_POLICIES, row) >= 0)
+			fail_msg("row %u has a best though no policy served everything", row);
 	free(text);
 	free_runs(runs, NR_POLICIES);
 }
@@ -654,12 +711,242 @@ static void html_tradeoff_chart_per_policy(void **state)
 	assert_true(chart < strstr(html, "<h2>Policy cma"));
 	assert_non_null(strstr(chart, "<title>cma: p50 5.000 ms, p99 9.900 ms, max 10.000 ms</title>"));
 	assert_non_null(strstr(chart, "<title>carveout: p50 0.050 ms, p99 0.050 ms, max 0.050 ms</title>"));
-	assert_non_null(strstr(chart, "<title>buddy: p50 30.000 ms, p99 60.000 ms, max 60.000 ms</title>"));
+	assert_non_null(strstr(chart, "<title>buddy: p50 30.000 ms, p99 60.000 ms, max 60.000 ms of the requests it "
+				      "served; camera 40 of 100 failed, 27 served late</title>"));
 	assert_non_null(strstr(chart, "text-anchor=\"end\">0.01</text>"));
 	assert_non_null(strstr(chart, "text-anchor=\"end\">100</text>"));
 	assert_non_null(strstr(chart, "usable memory, average (MiB)"));
 	free(html);
 	free_runs(runs, NR_POLICIES);
+}
+
+/* The SVG that follows @heading in @html, as its own string (free it). */
+static char *svg_after(const char *html, const char *heading)
+{
+	const char *at = strstr(html, heading), *svg, *end;
+
+	if (!at)
+		fail_msg("no \"%s\" in the page", heading);
+	svg = strstr(at, "<svg");
+	end = svg ? strstr(svg, "</svg>") : NULL;
+	assert_non_null(end);
+	return strndup(svg, (size_t)(end - svg) + strlen("</svg>"));
+}
+
+/* The <g> of the summary chart whose <title> begins with @policy and a colon. */
+static char *chart_group(const char *chart, const char *policy)
+{
+	char title[64];
+	const char *t, *g, *end;
+
+	snprintf(title, sizeof(title), "<title>%s: ", policy);
+	t = strstr(chart, title);
+	if (!t)
+		fail_msg("no bar for %s in the chart", policy);
+	for (g = t; g > chart && strncmp(g, "<g", 2); g--)
+		;
+	end = strstr(t, "</g>");
+	assert_non_null(end);
+	return strndup(g, (size_t)(end - g));
+}
+
+/*
+ * Expect (issue 26 point 3), in the HTML: bold only among cma and
+ * carveout, the note naming them and saying why buddy is not ranked;
+ * in the chart buddy hollow (white fill, dashed bar) and labelled with
+ * its failures, cma and carveout filled, and a caption that names the
+ * policies that served everything instead of claiming all did.
+ */
+static void html_compare_never_crowns_a_failed_policy(void **state)
+{
+	struct sim_result runs[NR_POLICIES];
+	char *html, *chart, *g;
+
+	fill_runs_buddy_looks_best(runs);
+	html = report_string(report_html, runs, NR_POLICIES);
+	assert_non_null(strstr(html, "<td class=\"l\">usable avg MiB</td><td class=\"best\">250.0</td>"
+				     "<td>238.3</td><td>257.8</td>"));
+	assert_non_null(strstr(html, "<td class=\"l\">refaults</td><td class=\"best\">10</td><td>20</td>"
+				     "<td>1</td>"));
+	assert_non_null(strstr(html, "<b>Bold</b>: best in its row among the policies that served every device "
+				     "request in time (cma, carveout): fewest failures"));
+	assert_non_null(strstr(html, "<b>buddy</b> is not ranked: camera 40 of 100 failed, 27 served late. "));
+	chart = svg_after(html, "<h2>Latency against usable memory</h2>");
+	g = chart_group(chart, "buddy");
+	assert_non_null(strstr(g, "<circle"));
+	assert_non_null(strstr(g, "fill=\"#fff\""));
+	assert_null(strstr(g, "fill=\"#59a14f\""));
+	assert_non_null(strstr(g, "stroke-dasharray"));
+	assert_non_null(strstr(g, ">buddy: 40 failed, 27 late</text>"));
+	free(g);
+	g = chart_group(chart, "cma");
+	assert_null(strstr(g, "fill=\"#fff\""));
+	assert_non_null(strstr(g, ">cma</text>"));
+	free(g);
+	assert_null(strstr(html, "every device request served"));
+	assert_non_null(strstr(html, "<b>Served every device request in time: cma, carveout.</b>"));
+	assert_non_null(strstr(html, "Hollow and dashed: a policy that failed requests"));
+	free(chart);
+	free(html);
+	free_runs(runs, NR_POLICIES);
+}
+
+/* A text's box, as a browser would draw it at 11 px: about 6 px a character, 11 px tall. */
+struct text_box {
+	double x0, x1, y0, y1;
+	char text[64];
+};
+
+#define CHAR_PX		6.0
+#define ASCENT_PX	9.0
+#define DESCENT_PX	2.0
+
+/* The label of each <g> (one per bar) in @chart, as boxes; their number. */
+static unsigned chart_labels(const char *chart, struct text_box *box, unsigned max)
+{
+	unsigned n = 0;
+
+	for (const char *g = strstr(chart, "<g"); g && n < max; g = strstr(g + 1, "<g")) {
+		const char *t = strstr(g, "<text"), *end = strstr(g, "</g>"), *gt, *close;
+		double x, y, w;
+
+		assert_non_null(t);
+		assert_true(t < end);
+		assert_int_equal(sscanf(strstr(t, " x=\""), " x=\"%lf\" y=\"%lf\"", &x, &y), 2);
+		gt = strchr(t, '>');
+		close = strstr(gt, "</text>");
+		snprintf(box[n].text, sizeof(box[n].text), "%.*s", (int)(close - gt - 1), gt + 1);
+		w = strlen(box[n].text) * CHAR_PX;
+		box[n].x0 = strstr(t, "text-anchor=\"end\"") && strstr(t, "text-anchor=\"end\"") < gt ? x - w : x;
+		box[n].x1 = box[n].x0 + w;
+		box[n].y0 = y - ASCENT_PX;
+		box[n].y1 = y + DESCENT_PX;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Expect (issue 26 point 8): policies whose bars stand at about the same
+ * usable memory and latency (three runs alike: cma, gcma and predict
+ * often are) get labels that do not overlap, each inside the chart.
+ */
+static void html_tradeoff_labels_apart(void **state)
+{
+	static const char *const names[NR_POLICIES] = { "cma", "gcma", "predict" };
+	struct sim_result runs[NR_POLICIES];
+	struct text_box box[NR_POLICIES];
+	char *html, *chart;
+	unsigned n;
+
+	for (unsigned i = 0; i < NR_POLICIES; i++) {
+		fill_run(&runs[i], POLICY_CMA);
+		snprintf(runs[i].policy, sizeof(runs[i].policy), "%s", names[i]);
+	}
+	html = report_string(report_html, runs, NR_POLICIES);
+	chart = svg_after(html, "<h2>Latency against usable memory</h2>");
+	n = chart_labels(chart, box, NR_POLICIES);
+	assert_int_equal(n, NR_POLICIES);
+	for (unsigned i = 0; i < n; i++) {
+		if (box[i].x0 < 0 || box[i].x1 > MARGIN_L + PLOT_W + MARGIN_R || box[i].y0 < 0 ||
+		    box[i].y1 > MARGIN_T + PLOT_H + MARGIN_B)
+			fail_msg("label \"%s\" leaves the chart: x %.1f..%.1f, y %.1f..%.1f", box[i].text,
+				 box[i].x0, box[i].x1, box[i].y0, box[i].y1);
+		for (unsigned j = 0; j < i; j++)
+			if (box[i].x0 < box[j].x1 && box[j].x0 < box[i].x1 && box[i].y0 < box[j].y1 &&
+			    box[j].y0 < box[i].y1)
+				fail_msg("labels \"%s\" (x %.1f..%.1f, y %.1f..%.1f) and \"%s\" (x %.1f..%.1f, "
+					 "y %.1f..%.1f) overlap", box[i].text, box[i].x0, box[i].x1, box[i].y0,
+					 box[i].y1, box[j].text, box[j].x0, box[j].x1, box[j].y0, box[j].y1);
+	}
+	free(chart);
+	free(html);
+	free_runs(runs, NR_POLICIES);
+}
+
+/* The colour of a fill="hsl(H,S%,L%)" or "#rrggbb" at @fill, as RGB in 0..255. */
+static void fill_rgb(const char *fill, double rgb[3])
+{
+	double h, sat, l, c, x, m, hp;
+	unsigned r, g, b;
+	char hex[8];
+
+	if (sscanf(fill, "fill=\"#%7[0-9a-f]\"", hex) == 1) {
+		if (strlen(hex) == 3)	/* #rgb is #rrggbb */
+			snprintf(hex, sizeof(hex), "%c%c%c%c%c%c", hex[0], hex[0], hex[1], hex[1], hex[2], hex[2]);
+		assert_int_equal(sscanf(hex, "%2x%2x%2x", &r, &g, &b), 3);
+		rgb[0] = r, rgb[1] = g, rgb[2] = b;
+		return;
+	}
+	if (sscanf(fill, "fill=\"hsl(%lf,%lf%%,%lf%%)\"", &h, &sat, &l) != 3)
+		fail_msg("not a colour I read: %.40s", fill);
+	c = (1 - fabs(2 * l / 100 - 1)) * sat / 100;
+	hp = h / 60;
+	x = c * (1 - fabs(fmod(hp, 2) - 1));
+	m = l / 100 - c / 2;
+	double sector[6][3] = { { c, x, 0 }, { x, c, 0 }, { 0, c, x }, { 0, x, c }, { x, 0, c }, { c, 0, x } };
+	for (unsigned k = 0; k < 3; k++)
+		rgb[k] = (sector[(unsigned)hp % 6][k] + m) * 255;
+}
+
+static double colour_distance(const double a[3], const double b[3])
+{
+	return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/*
+ * Expect (issue 26 point 8): the pageblock map puts each row's first
+ * physical address on its left axis and a tooltip on every block (its
+ * address, pfn, type and use), and an empty CMA block and an empty
+ * movable one differ in colour by 60 or more in RGB (they were 28 apart,
+ * both near white), as each empty type differs from white and a hole.
+ */
+static void html_map_addresses_tooltips_and_colours(void **state)
+{
+	struct snap_block blocks[MAP_TEST_BLOCKS] = { 0 };
+	struct sim_snapshot snap = { .t_ns = 0, .start_pfn = 0x44000, .pageblock_pages = BLOCK_PAGES,
+				     .nr_blocks = MAP_TEST_BLOCKS, .blocks = blocks, .page_bytes = PAGE_BYTES };
+	double rgb[MAP_TEST_BLOCKS][3];
+	char *html = NULL, *rect;
+	size_t len;
+	FILE *f = open_memstream(&html, &len);
+	unsigned i = 0;
+
+	/* block 0 empty movable, 1 empty CMA, 2 a hole, the rest CMA half used; 70: a second row */
+	for (i = 0; i < MAP_TEST_BLOCKS; i++) {
+		blocks[i] = (struct snap_block){ .migratetype = CMA_MIGRATE_CMA, .nr_pages = BLOCK_PAGES,
+						 .nr_free = BLOCK_PAGES / 2 };
+	}
+	blocks[0] = (struct snap_block){ .migratetype = CMA_MIGRATE_MOVABLE, .nr_pages = BLOCK_PAGES,
+					 .nr_free = BLOCK_PAGES };
+	blocks[1].nr_free = BLOCK_PAGES;
+	blocks[2] = (struct snap_block){ .migratetype = SNAP_HOLE };
+	blocks[3].nr_device = 100;
+	assert_non_null(f);
+	html_map(f, &snap);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(count(html, "<rect"), MAP_TEST_BLOCKS);
+	assert_int_equal(count(html, "<title>"), MAP_TEST_BLOCKS);
+	assert_non_null(strstr(html, ">0x44000000</text>"));
+	assert_non_null(strstr(html, ">0x54000000</text>"));	/* row 2: 64 blocks of 4 MiB on */
+	assert_non_null(strstr(html, "<title>0x44000000, pfn 0x44000: Movable, 1024 of 1024 pages free</title>"));
+	assert_non_null(strstr(html, "<title>0x44400000, pfn 0x44400: CMA, 1024 of 1024 pages free</title>"));
+	assert_non_null(strstr(html, "<title>0x44800000, pfn 0x44800: hole, no valid page</title>"));
+	assert_non_null(strstr(html, "<title>0x44c00000, pfn 0x44c00: CMA, 512 of 1024 pages free, 100 held by "
+				     "a device</title>"));
+	rect = html;
+	for (i = 0; i < 4; i++) {
+		rect = strstr(strstr(rect, "<rect") + 1, "fill=\"");
+		fill_rgb(rect, rgb[i]);
+	}
+	if (colour_distance(rgb[0], rgb[1]) < 60)
+		fail_msg("an empty movable block and an empty CMA block are %.0f apart in RGB: too alike",
+			 colour_distance(rgb[0], rgb[1]));
+	for (i = 0; i < 2; i++)
+		if (colour_distance(rgb[i], rgb[2]) < 60)
+			fail_msg("empty block %u is %.0f from a hole's white: too alike", i,
+				 colour_distance(rgb[i], rgb[2]));
+	free(html);
 }
 
 /* The x labels of the first histogram after @from: its numbers, in order, into @buf. */
@@ -800,12 +1087,16 @@ int main(void)
 		cmocka_unit_test(fmt_frag_as_extfrag_index),
 		cmocka_unit_test(text_compare_side_by_side),
 		cmocka_unit_test(text_compare_marks_best_and_explains),
+		cmocka_unit_test(text_compare_never_crowns_a_failed_policy),
 		cmocka_unit_test(text_one_run_in_detail),
 		cmocka_unit_test(text_cma_area_and_its_absence),
 		cmocka_unit_test(json_has_every_figure),
 		cmocka_unit_test(json_same_without_host),
 		cmocka_unit_test(html_three_runs),
 		cmocka_unit_test(html_tradeoff_chart_per_policy),
+		cmocka_unit_test(html_compare_never_crowns_a_failed_policy),
+		cmocka_unit_test(html_tradeoff_labels_apart),
+		cmocka_unit_test(html_map_addresses_tooltips_and_colours),
 		cmocka_unit_test(html_histograms_line_up_and_read_plainly),
 		cmocka_unit_test(reports_of_an_empty_run),
 		cmocka_unit_test(html_opens_in_chromium),

@@ -263,6 +263,7 @@ static void snapshot(struct sim *s, void *arg)
 	snap->t_ns = s->now;
 	if (sim_snapshot_fill(s->mm, s->start_pfn, s->end_pfn, s->pageblock_pages, snap))
 		return;
+	snap->page_bytes = s->page_bytes;
 	for (unsigned i = 0; i < s->nr_wl; i++)
 		if (s->wl[i].spec->kind == &wl_kind_device)
 			wl_device_mark_blocks(s, &s->wl[i], snap);

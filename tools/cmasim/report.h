@@ -85,16 +85,31 @@ const char *run_label(const struct sim_result *runs, unsigned nr, unsigned i, ch
 void compare_label(const struct sim_result *runs, unsigned row, char buf[LABEL_MAX]);
 void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, char buf[LABEL_MAX]);
 /*
+ * Did @r serve every request of its devices, none after its deadline?
+ * Only such a run can be best in a row: a policy that failed a device
+ * did not earn the memory or the speed it shows by failing it.
+ */
+bool run_served_all(const struct sim_result *r);
+/* What @r did not serve, per device: "codec 10 of 10 failed; camera 4 of 24 failed, 1 served late". */
+const char *run_shortfall(const struct sim_result *r, char *buf, size_t len);
+/* The same over all its devices, for a chart's label: "14 failed", "14 failed, 1 late". */
+const char *run_shortfall_brief(const struct sim_result *r, char buf[LABEL_MAX]);
+/* The labels of the runs that served everything, "cma, carveout"; "" when none did. */
+const char *compare_served_all(const struct sim_result *runs, unsigned nr, char *buf, size_t len);
+/*
  * The run best in @row, or -1 where "best" is not clear: a figure with no
  * better direction (requests, the fragmentation index), fewer than two
- * runs with a figure, or a tie for the best. Better is fewer failures,
+ * runs with a figure, no run that served everything (run_served_all),
+ * or a tie for the best among those that did. Better is fewer failures,
  * deadline misses, p99 ms, carveout, refaults, OOM kills and pages
  * migrated, reclaimed or written back; more served and usable memory.
  */
 int compare_best(const struct sim_result *runs, unsigned nr, unsigned row);
-#define COMPARE_BEST_RULE \
-	"* best in its row: fewest failures, misses, p99 ms, carveout, refaults, OOM kills and pages moved;\n" \
+#define COMPARE_BEST_FIGURES \
+	"fewest failures, misses, p99 ms, carveout, refaults, OOM kills and pages moved;\n" \
 	"  most served and usable memory; no mark on a tie"
+#define SERVED_ALL_MAX	(16 * LABEL_MAX)	/* compare_served_all's buffer */
+#define SHORTFALL_MAX	512			/* run_shortfall's buffer */
 /*
  * Did a device make a different number of requests in some run? (A
  * session asks for its ring one buffer at a time and stops at the first
@@ -126,8 +141,14 @@ void svg_open(FILE *out);
 void svg_axes(FILE *out, const char *x_title, const char *y_title);
 /* A tick at @x on the x axis, labelled. */
 void svg_x_label(FILE *out, double x, const char *label);
-/* Ticks at multiples of a round step from 0 to @max, with grid lines across. */
-void svg_y_ticks(FILE *out, double max);
+/*
+ * A y axis over [@lo, @hi] widened to take in 0 and to start and end at
+ * a tick, so that every value drawn lies on it (a fragmentation index of
+ * -1 too).
+ */
+void svg_y_range(double *lo, double *hi);
+/* Ticks at multiples of a round step from @lo to @hi, with grid lines across. */
+void svg_y_ticks(FILE *out, double lo, double hi);
 /* The summary chart (report_tradeoff.c): per run, device latency p50/p99/max against usable memory. */
 void html_tradeoff(FILE *out, const struct sim_result *runs, unsigned nr);
 

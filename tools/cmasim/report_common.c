@@ -377,27 +377,93 @@ static bool compare_value(const struct sim_result *runs, unsigned run, unsigned 
 	}
 }
 
+bool run_served_all(const struct sim_result *r)
+{
+	for (unsigned d = 0; d < r->nr_devices; d++)
+		if (failures(&r->devices[d]) || r->devices[d].deadline_misses)
+			return false;
+	return true;
+}
+
+/* Requests @d served, but after its deadline (deadline_misses counts every failure too). */
+static uint64_t served_late(const struct device_result *d)
+{
+	uint64_t failed = failures(d);
+
+	return d->deadline_misses > failed ? d->deadline_misses - failed : 0;
+}
+
+const char *run_shortfall(const struct sim_result *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < r->nr_devices && n < len; i++) {
+		const struct device_result *d = &r->devices[i];
+		uint64_t failed = failures(d), late = served_late(d);
+
+		if (!failed && !late)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", d->name);
+		if (failed && n < len)
+			n += (size_t)snprintf(buf + n, len - n, " %" PRIu64 " of %" PRIu64 " failed", failed,
+					      d->requests);
+		if (late && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s %" PRIu64 " served late", failed ? "," : "",
+					      late);
+	}
+	return buf;
+}
+
+const char *run_shortfall_brief(const struct sim_result *r, char buf[LABEL_MAX])
+{
+	uint64_t failed = 0, late = 0;
+
+	for (unsigned i = 0; i < r->nr_devices; i++) {
+		failed += failures(&r->devices[i]);
+		late += served_late(&r->devices[i]);
+	}
+	if (late)
+		snprintf(buf, LABEL_MAX, "%" PRIu64 " failed, %" PRIu64 " late", failed, late);
+	else
+		snprintf(buf, LABEL_MAX, "%" PRIu64 " failed", failed);
+	return buf;
+}
+
+const char *compare_served_all(const struct sim_result *runs, unsigned nr, char *buf, size_t len)
+{
+	size_t n = 0;
+	char label[LABEL_MAX];
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < nr && n < len; i++)
+		if (run_served_all(&runs[i]))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      run_label(runs, nr, i, label));
+	return buf;
+}
+
 int compare_best(const struct sim_result *runs, unsigned nr, unsigned row)
 {
-	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES, ranked = 0;
+	unsigned dev_rows = runs[0].nr_devices * DEV_FIGURES, ranked = 0, equal = 0;
 	int dir = row < dev_rows ? dev_better[row % DEV_FIGURES] : sys_better[row - dev_rows];
 	int best = -1;
-	bool tie = false;
 	double best_v = 0, v;
 
-	for (unsigned i = 0; dir && i < nr; i++) {
-		if (!compare_value(runs, i, row, &v))
-			continue;
-		ranked++;
-		if (best < 0 || v * dir > best_v * dir) {
+	/* a figure of a run that failed its devices is shown, never crowned */
+	for (unsigned i = 0; dir && i < nr; i++)
+		if (compare_value(runs, i, row, &v) && run_served_all(&runs[i]) &&
+		    (best < 0 || v * dir > best_v * dir)) {
 			best = (int)i;
 			best_v = v;
-			tie = false;
-		} else if (v == best_v) {
-			tie = true;
 		}
-	}
-	return ranked >= 2 && !tie ? best : -1;
+	/* but it does tie: a mark beside an equal figure would say the two differ */
+	for (unsigned i = 0; best >= 0 && i < nr; i++)
+		if (compare_value(runs, i, row, &v)) {
+			ranked++;
+			equal += v == best_v;
+		}
+	return ranked >= 2 && equal == 1 ? best : -1;
 }
 
 bool compare_requests_differ(const struct sim_result *runs, unsigned nr)

@@ -9,6 +9,7 @@
  * scales it; coordinates are printed with one decimal.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include <cma/cma.h>
@@ -16,6 +17,7 @@
 
 #define MAP_COLS	64	/* pageblocks a row in the memory map */
 #define MAP_CELL	14	/* a block's square and its gap, in SVG units */
+#define MAP_AXIS	96	/* left of the rows: each row's first address */
 
 #define EDGES_PER_DECADE 4
 #define EDGE_FIRST	(3 * EDGES_PER_DECADE)	/* 1 us: the smallest latency bin */
@@ -58,6 +60,30 @@ void html_escape(FILE *out, const char *s)
 
 /* ---- the comparison table ---- */
 
+/* What bold means, among which policies, and what kept each other one out. */
+static void html_best_rule(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	char served[SERVED_ALL_MAX], why[SHORTFALL_MAX], label[LABEL_MAX];
+
+	if (*compare_served_all(runs, nr, served, sizeof(served))) {
+		fputs("<b>Bold</b>: best in its row among the policies that served every device request in time (",
+		      out);
+		html_escape(out, served);
+		fputs("): " COMPARE_BEST_FIGURES ". ", out);
+	} else {
+		fputs("<b>No policy served every device request in time</b>: no figure is bold. ", out);
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		if (run_served_all(&runs[i]))
+			continue;
+		fputs("<b>", out);
+		html_escape(out, run_label(runs, nr, i, label));
+		fputs("</b> is not ranked: ", out);
+		html_escape(out, run_shortfall(&runs[i], why, sizeof(why)));
+		fputs(". ", out);
+	}
+}
+
 static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	char buf[LABEL_MAX];
@@ -82,8 +108,7 @@ static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 	}
 	fputs("</table>\n<p class=\"note\">", out);
 	if (nr > 1)
-		fputs("<b>Bold</b>: best in its row (fewest failures, misses, p99 ms, carveout, refaults, OOM kills "
-		      "and pages moved; most served and usable memory; none on a tie). ", out);
+		html_best_rule(out, runs, nr);
 	fputs("<b>frag index</b>: the kernel's fragmentation index at the end of the run, for one allocation "
 	      "of that order: -1.000, it would succeed now; from 0 to 1, it would fail, for lack of free memory "
 	      "(near 0) or because the free memory is in pieces too small (near 1).</p>\n", out);
@@ -103,14 +128,19 @@ static const char *fmt_seconds(char buf[FIGURE_MAX], uint64_t ns)
 
 /* ---- the memory map ---- */
 
-/* A block's CSS colour: its type's hue, lighter the emptier (92% lightness free, 35% full). */
+/*
+ * A block's CSS colour: its type's hue, lighter the emptier (78% lightness
+ * free, 30% full). Not lighter than 78%: there an empty CMA block and an
+ * empty movable one, the two a reader most needs apart, were both near
+ * white.
+ */
 static const char *block_colour(char buf[FIGURE_MAX], const struct block_style *st,
 				unsigned used_permille)
 {
 	if (st == &block_styles[BLOCK_STYLE_HOLE])
 		return "#fff";
 	snprintf(buf, FIGURE_MAX, "hsl(%u,%u%%,%u%%)", st->hue, st->sat,
-		 92 - used_permille * 57 / 1000);
+		 78 - used_permille * 48 / 1000);
 	return buf;
 }
 
@@ -141,23 +171,57 @@ void html_map_legend(FILE *out)
 	fputs("</p>\n", out);
 }
 
+/* Where block @i of @s starts: its physical address, or its pfn when the page size is unknown. */
+static const char *block_address(char buf[FIGURE_MAX], const struct sim_snapshot *s, unsigned long i)
+{
+	unsigned long pfn = s->start_pfn + i * s->pageblock_pages;
+
+	if (s->page_bytes)
+		snprintf(buf, FIGURE_MAX, "0x%08" PRIx64, (uint64_t)pfn * s->page_bytes);
+	else
+		snprintf(buf, FIGURE_MAX, "pfn %#lx", pfn);
+	return buf;
+}
+
+/* The tooltip of block @i: where it is, its type, and how its pages are used. */
+static void map_block_title(FILE *out, const struct sim_snapshot *s, unsigned long i)
+{
+	const struct snap_block *b = &s->blocks[i];
+	char at[FIGURE_MAX];
+
+	fprintf(out, "<title>%s, pfn %#lx: ", block_address(at, s, i), s->start_pfn + i * s->pageblock_pages);
+	if (block_is_hole(b))
+		fputs("hole, no valid page", out);
+	else
+		fprintf(out, "%s, %u of %u pages free", block_style(b)->name, b->nr_free, b->nr_pages);
+	if (b->nr_device)
+		fprintf(out, ", %u held by a device", b->nr_device);
+	fputs("</title>", out);
+}
+
 void html_map(FILE *out, const struct sim_snapshot *s)
 {
 	unsigned long rows = (s->nr_blocks + MAP_COLS - 1) / MAP_COLS, i;
-	char t[FIGURE_MAX], colour[FIGURE_MAX];
+	unsigned width = MAP_AXIS + MAP_COLS * MAP_CELL;
+	char t[FIGURE_MAX], colour[FIGURE_MAX], at[FIGURE_MAX];
 
-	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx</h3>\n",
-		fmt_seconds(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn);
+	fprintf(out, "<h3>t = %s s: %lu pageblocks of %lu pages from pfn %#lx, %u a row</h3>\n",
+		fmt_seconds(t, s->t_ns), s->nr_blocks, s->pageblock_pages, s->start_pfn, MAP_COLS);
 	fprintf(out, "<svg viewBox=\"0 0 %u %lu\" width=\"%u\" height=\"%lu\" role=\"img\">\n",
-		MAP_COLS * MAP_CELL, rows * MAP_CELL, MAP_COLS * MAP_CELL, rows * MAP_CELL);
+		width, rows * MAP_CELL, width, rows * MAP_CELL);
+	for (i = 0; i < rows; i++)
+		fprintf(out, "<text x=\"%u\" y=\"%lu\" text-anchor=\"end\">%s</text>\n", MAP_AXIS - 6,
+			i * MAP_CELL + MAP_CELL - 3, block_address(at, s, i * MAP_COLS));
 	for (i = 0; i < s->nr_blocks; i++) {
 		const struct snap_block *b = &s->blocks[i];
 		const char *cls = b->nr_device ? " class=\"dev\"" :
 				  block_is_hole(b) ? " class=\"hole\"" : "";
 
-		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"%s\"/>\n",
-			i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1, MAP_CELL - 2,
+		fprintf(out, "<rect x=\"%lu\" y=\"%lu\" width=\"%u\" height=\"%u\"%s fill=\"%s\">",
+			MAP_AXIS + i % MAP_COLS * MAP_CELL + 1, i / MAP_COLS * MAP_CELL + 1, MAP_CELL - 2,
 			MAP_CELL - 2, cls, block_colour(colour, block_style(b), block_used_permille(b)));
+		map_block_title(out, s, i);
+		fputs("</rect>\n", out);
 	}
 	fputs("</svg>\n", out);
 }
@@ -195,25 +259,40 @@ void svg_axes(FILE *out, const char *x_title, const char *y_title)
 	fprintf(out, "<line class=\"axis\" x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n",
 		MARGIN_L, MARGIN_T, MARGIN_L, MARGIN_T + PLOT_H);
 	fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
-		MARGIN_L + PLOT_W / 2, MARGIN_T + PLOT_H + 36, x_title);
+		MARGIN_L + PLOT_W / 2, MARGIN_T + PLOT_H + 39, x_title);
 	fprintf(out, "<text transform=\"translate(14 %u) rotate(-90)\" text-anchor=\"middle\">"
 		"%s</text>\n", MARGIN_T + PLOT_H / 2, y_title);
 }
 
+/* The label's baseline 21 units below the axis: clear of a mark drawn on the axis, at 16 units too. */
 void svg_x_label(FILE *out, double x, const char *label)
 {
 	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%u\" x2=\"%.1f\" y2=\"%u\"/>"
 		"<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
-		x, MARGIN_T + PLOT_H, x, MARGIN_T + PLOT_H + 4, x, MARGIN_T + PLOT_H + 16, label);
+		x, MARGIN_T + PLOT_H, x, MARGIN_T + PLOT_H + 4, x, MARGIN_T + PLOT_H + 21, label);
 }
 
-/* Ticks at multiples of a nice step from 0 to @max, with grid lines across. */
-void svg_y_ticks(FILE *out, double max)
+void svg_y_range(double *lo, double *hi)
 {
-	double step = nice_step(max), v, y;
+	double step;
 
-	for (v = 0; v <= max * (1 + 1e-9); v += step) {
-		y = MARGIN_T + PLOT_H - v / max * PLOT_H;
+	*lo = *lo < 0 ? *lo : 0;
+	*hi = *hi > *lo ? *hi : *lo + 1;
+	step = nice_step(*hi - *lo);
+	*lo = floor(*lo / step + 1e-9) * step;
+	*hi = ceil(*hi / step - 1e-9) * step;
+}
+
+/* Ticks at multiples of a nice step from @lo to @hi (svg_y_range's), with grid lines across. */
+void svg_y_ticks(FILE *out, double lo, double hi)
+{
+	double step = nice_step(hi - lo), y;
+
+	for (unsigned i = 0; lo + i * step <= hi + (hi - lo) * 1e-9; i++) {
+		double v = lo + i * step;
+
+		v = fabs(v) < step * 1e-9 ? 0 : v;	/* not -1.38778e-17 after steps of 0.2 */
+		y = MARGIN_T + PLOT_H - (v - lo) / (hi - lo) * PLOT_H;
 		fprintf(out, "<line class=\"grid\" x1=\"%u\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\"/>"
 			"<text x=\"%u\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 			MARGIN_L, y, MARGIN_L + PLOT_W, y, MARGIN_L - 4, y + 4, v);
@@ -321,7 +400,7 @@ static void histogram_x_ticks(FILE *out, unsigned lo, unsigned nbins)
 static void histogram_axes(FILE *out, unsigned lo, unsigned nbins, uint64_t top)
 {
 	svg_axes(out, "device time, ms (log scale)", "requests");
-	svg_y_ticks(out, top);
+	svg_y_ticks(out, 0, top);
 	histogram_x_ticks(out, lo, nbins);
 }
 
@@ -491,7 +570,7 @@ static void html_timeline(FILE *out, const struct sim_result *r)
 	c.t_max = c.t_max > 0 ? c.t_max : 1;
 	c.mib_max = c.mib_max > 0 ? c.mib_max : 1;
 	svg_open(out);
-	svg_y_ticks(out, c.mib_max);
+	svg_y_ticks(out, 0, c.mib_max);
 	for (k = 0; k < NR_SERIES; k++)
 		timeline_band(out, &c, k, k < NR_MEM_CLASSES ? class_colours[k] : FREE_COLOUR);
 	timeline_cma_free(out, &c);

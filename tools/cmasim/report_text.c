@@ -179,6 +179,22 @@ static void compare_text_cell(const struct sim_result *runs, unsigned row, unsig
 		 LABEL_MAX - 2, cell);
 }
 
+/* What "*" means, among which policies, and what kept each other one out. */
+static void print_best_rule(FILE *out, const struct sim_result *runs, unsigned nr)
+{
+	char served[SERVED_ALL_MAX], why[SHORTFALL_MAX], label[LABEL_MAX];
+
+	if (*compare_served_all(runs, nr, served, sizeof(served)))
+		fprintf(out, "\n* best in its row among the policies that served every device request in time "
+			"(%s):\n  " COMPARE_BEST_FIGURES "\n", served);
+	else
+		fprintf(out, "\nno policy served every device request in time: no figure is marked best\n");
+	for (unsigned i = 0; i < nr; i++)
+		if (!run_served_all(&runs[i]))
+			fprintf(out, "%s is not ranked: %s\n", run_label(runs, nr, i, label),
+				run_shortfall(&runs[i], why, sizeof(why)));
+}
+
 static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	const char *heads[MAX_COLS] = { "" };
@@ -189,7 +205,7 @@ static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 		heads[i + 1] = run_label(runs, nr, i, labels[i]);
 	compare_nr_runs = nr;
 	print_table(out, runs, heads, compare_nr_rows(runs), nr + 1, compare_text_cell);
-	fprintf(out, "\n" COMPARE_BEST_RULE "\n");
+	print_best_rule(out, runs, nr);
 	if (compare_requests_differ(runs, nr))
 		fprintf(out, COMPARE_REQUESTS_NOTE "\n");
 }

@@ -112,6 +112,7 @@ struct sim_snapshot {
 	unsigned long pageblock_pages;
 	unsigned long nr_blocks;
 	struct snap_block *blocks;
+	uint64_t page_bytes;		/* for the map's addresses; 0: unknown, the map gives pfns */
 };
 
 #define SIM_MAX_AREAS 8
