@@ -445,10 +445,59 @@ void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long n
 /* ---- alloc_contig_pages (6.12, contig_pages) ---- */
 
 /*
+ * The head of the allocation that holds @pfn, looking back as far as
+ * the largest order, or NULL (a free or reserved pfn, a hole). An
+ * unlocked look, as the kernel's PageHuge of a tail page.
+ */
+static struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn)
+{
+	for (unsigned order = 0; order < mm->max_order; order++) {
+		unsigned long head = pfn & (~0ul << order);
+		struct cma_page *page;
+
+		if (head < mm->base_pfn || !pfn_valid(mm, head))
+			return NULL;
+		page = pfn_to_page(mm, head);
+		if (page_test(page, PG_head))
+			return head + (1ul << page_order(page)) > pfn ? page : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The allocation pfn_range_valid_contig meets at @pfn: the head there,
+ * or, at the range's first pfn, the allocation that pfn lies in (the
+ * kernel's PageHuge and page_count read a tail's folio).
+ */
+static struct cma_page *range_alloc_at(struct cma_mm *mm, unsigned long pfn, unsigned long start)
+{
+	struct cma_page *page = pfn_to_page(mm, pfn);
+
+	if (page_test(page, PG_head))
+		return page;
+	return pfn == start ? alloc_head_of(mm, pfn) : NULL;
+}
+
+/*
+ * Is @pfn in use in a way pfn_range_valid_contig refuses? Before 5.13
+ * (!contig_try_in_use) any page in use is (its page_count and PageHuge
+ * checks); from 6.3 (contig_skip_hugetlb) a hugetlb page is, as a range
+ * holding one cannot give a new gigantic page without moving the pool.
+ */
+static bool pfn_refused_in_use(struct cma_mm *mm, unsigned long pfn, unsigned long start)
+{
+	struct cma_page *head;
+
+	if (mm->kernel.contig_try_in_use && !mm->kernel.contig_skip_hugetlb)
+		return false;
+	head = range_alloc_at(mm, pfn, start);
+	return head && (!mm->kernel.contig_try_in_use || page_test(head, PG_hugetlb));
+}
+
+/*
  * pfn_range_valid_contig: may [@start, @start + @nr) be tried? Every pfn
- * is memory of @zone and not reserved. 6.12 also skips hugetlb folios;
- * the library has none (a range a caller already holds fails in
- * alloc_contig_range instead, -EBUSY).
+ * is memory of @zone and not reserved, and none is refused for what
+ * holds it (pfn_refused_in_use).
  */
 static bool pfn_range_valid_contig(struct cma_mm *mm, struct zone *zone, unsigned long start,
 				   unsigned long nr)
@@ -459,7 +508,8 @@ static bool pfn_range_valid_contig(struct cma_mm *mm, struct zone *zone, unsigne
 		if (!pfn_valid(mm, pfn))
 			return false;
 		page = pfn_to_page(mm, pfn);
-		if (page_zone(mm, page) != zone || page_test(page, PG_reserved))
+		if (page_zone(mm, page) != zone || page_test(page, PG_reserved) ||
+		    pfn_refused_in_use(mm, pfn, start))
 			return false;
 	}
 	return true;

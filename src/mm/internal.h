@@ -368,6 +368,10 @@ void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
 void lru_cache_disable(struct cma_mm *mm);
 void lru_cache_enable(struct cma_mm *mm);
+/* __isolate_lru_page's modes: ISOLATE_UNEVICTABLE takes mlocked pages too */
+typedef unsigned isolate_mode_t;
+#define ISOLATE_UNEVICTABLE	0x8u
+int __isolate_lru_page(struct cma_mm *mm, struct cma_page *page, isolate_mode_t mode);
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);

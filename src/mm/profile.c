@@ -66,6 +66,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(isolate_scan_movable, 4, 15),
 	SWITCH(isolate_cma_refuse, 5, 1),
 	SWITCH(retry_mayfail, 4, 13),
+	SWITCH(contig_unevictable, 3, 7),
+	SWITCH(compact_unevictable, 4, 1),
+	SWITCH(contig_large_folio, 5, 7),
+	SWITCH(contig_try_in_use, 5, 13),
+	SWITCH(contig_skip_hugetlb, 6, 3),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -58,8 +58,8 @@ static enum fate fate_of(const struct import_machine *im, enum page_kind k)
 		/* __alloc_contig_migrate_range: clean page cache is dropped, not copied */
 		return F_RECLAIM;
 	case PK_MLOCKED:
-		/* 6.12 migrates mlocked pages; v3.5's isolate_lru_page left them (as the library does) */
-		return strcmp(im->kernel, "6.12") ? F_UNMOVABLE : F_MIGRATE;
+		/* ISOLATE_UNEVICTABLE (3.7) migrates mlocked pages; v3.5's isolate_lru_page left them */
+		return cma_kernel_has(im->kernel, "contig_unevictable") == 1 ? F_MIGRATE : F_UNMOVABLE;
 	default:
 		return page_kind_unmovable(k) ? F_UNMOVABLE : F_MIGRATE;
 	}
