@@ -38,16 +38,17 @@ struct release {
 
 struct one_owner {
 	struct cma_mm *mm;
-	struct cma_page *page;
-	unsigned order;
+	struct cma_page *page[4];	/* by index: [0] alone, or each base page once split */
+	unsigned order;			/* of page[0] until a split */
+	unsigned split;			/* split callbacks */
 };
 
 static int one_migrate(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
 {
 	struct one_owner *o = owner;
 
-	assert_ptr_equal(o->page, from);
-	o->page = to;
+	assert_ptr_equal(o->page[index], from);
+	o->page[index] = to;
 	return 0;
 }
 
@@ -56,8 +57,22 @@ static int one_refuse(void *owner, uint64_t index, struct cma_page *page)
 	return -EBUSY;
 }
 
+static int one_split(void *owner, uint64_t index, struct cma_page *page, unsigned order)
+{
+	struct one_owner *o = owner;
+
+	assert_int_equal(index, 0);
+	assert_ptr_equal(o->page[0], page);
+	for (unsigned i = 0; i < 1u << order; i++)
+		o->page[i] = cma_page_nth(o->mm, page, i);
+	o->order = 0;
+	o->split++;
+	return 0;
+}
+
 static const struct cma_owner_ops one_ops = {
 	.migrate = one_migrate, .reclaim = one_refuse, .writeback = one_refuse, .anon = true,
+	.split = one_split,
 };
 
 static size_t one_bytes(const struct one_owner *o)
@@ -68,22 +83,28 @@ static size_t one_bytes(const struct one_owner *o)
 /* The owner's page of @order at @pfn, filled with a pattern; on the LRU (drained). */
 static void one_fault_at(struct one_owner *o, struct cma_mm *mm, unsigned long pfn, unsigned order)
 {
+	memset(o, 0, sizeof(*o));
 	o->mm = mm;
 	o->order = order;
-	o->page = cma_alloc_movable_at(mm, pfn, order, &one_ops, o, 0);
-	assert_non_null(o->page);
-	memset(cma_page_address(mm, o->page), 0x5a, one_bytes(o));
+	o->page[0] = cma_alloc_movable_at(mm, pfn, order, &one_ops, o, 0);
+	assert_non_null(o->page[0]);
+	memset(cma_page_address(mm, o->page[0]), 0x5a, one_bytes(o));
 	lru_add_drain_all(mm);
 }
 
+/* Every page the owner holds (one, or each base page once split) kept its bytes; then freed. */
 static void one_check_and_release(struct one_owner *o)
 {
-	const unsigned char *p = cma_page_address(o->mm, o->page);
+	unsigned nr = o->split ? 4 : 1;
 
-	for (size_t i = 0; i < one_bytes(o); i++)
-		if (p[i] != 0x5a)
-			fail_msg("byte %zu of the owner's page lost in the move", i);
-	cma_page_put(o->mm, o->page);
+	for (unsigned n = 0; n < nr; n++) {
+		const unsigned char *p = cma_page_address(o->mm, o->page[n]);
+
+		for (size_t i = 0; i < one_bytes(o); i++)
+			if (p[i] != 0x5a)
+				fail_msg("byte %zu of the owner's page %u lost in the move", i, n);
+		cma_page_put(o->mm, o->page[n]);
+	}
 }
 
 /* ---- item 2: unevictable pages ---- */
@@ -110,17 +131,17 @@ static void contig_range_mlocked_page_by_release(void **state)
 		int ret;
 
 		one_fault_at(&o, mm, base + 100, 0);
-		cma_page_set_mlocked(mm, o.page, true);
+		cma_page_set_mlocked(mm, o.page[0], true);
 		ret = cma_alloc_contig_range(mm, base, base + 512, CMA_MIGRATE_CMA);
 		expect_kernel(kernel, "alloc_contig_range over the mlocked page", moves ? 0 : -EBUSY, ret);
-		pfn = cma_page_to_pfn(mm, o.page);
+		pfn = cma_page_to_pfn(mm, o.page[0]);
 		expect_kernel(kernel, "the page moved out of the range", moves,
 			      pfn < base || pfn >= base + 512);
 		expect_kernel(kernel, "pages mlocked after", 1, (long)global_page_state(mm, NR_MLOCK));
-		expect_kernel(kernel, "the page still mlocked", 1, page_test(o.page, PG_mlocked));
+		expect_kernel(kernel, "the page still mlocked", 1, page_test(o.page[0], PG_mlocked));
 		if (!ret)
 			cma_free_contig_range(mm, base, 512);
-		cma_page_set_mlocked(mm, o.page, false);
+		cma_page_set_mlocked(mm, o.page[0], false);
 		one_check_and_release(&o);
 		assert_verify(mm);
 		cma_mm_destroy(mm);
@@ -151,7 +172,7 @@ static void compaction_isolates_mlocked_page_by_release(void **state)
 
 		for (int j = 0; j < 8; j++)
 			one_fault_at(&o[j], mm, start + j, 0);
-		cma_page_set_mlocked(mm, o[3].page, true);
+		cma_page_set_mlocked(mm, o[3].page[0], true);
 		page_list_init(&cc.freepages);
 		page_list_init(&cc.migratepages);
 		isolate_migratepages_range(z, &cc, start, start + 8);
@@ -159,7 +180,7 @@ static void compaction_isolates_mlocked_page_by_release(void **state)
 			      (long)cc.nr_migratepages);
 		putback_lru_pages(mm, &cc.migratepages);
 		lru_add_drain_all(mm);
-		cma_page_set_mlocked(mm, o[3].page, false);
+		cma_page_set_mlocked(mm, o[3].page[0], false);
 		for (int j = 0; j < 8; j++)
 			one_check_and_release(&o[j]);
 		assert_verify(mm);
@@ -195,12 +216,54 @@ static void contig_range_large_folio_by_release(void **state)
 		ret = cma_alloc_contig_range(mm, base, base + 512, CMA_MIGRATE_CMA);
 		expect_kernel(kernel, "alloc_contig_range over the order-2 page",
 			      moves ? 0 : -EBUSY, ret);
-		pfn = cma_page_to_pfn(mm, o.page);
+		pfn = cma_page_to_pfn(mm, o.page[0]);
 		expect_kernel(kernel, "the page moved out of the range", moves,
 			      pfn < base || pfn >= base + 512);
-		expect_kernel(kernel, "its order after", 2, page_order(o.page));
+		expect_kernel(kernel, "its order after", 2, page_order(o.page[0]));
 		expect_kernel(kernel, "folios migrated", moves,
 			      (long)(test_counter(mm, "pgmigrate_success") - before));
+		if (!ret)
+			cma_free_contig_range(mm, base, 512);
+		one_check_and_release(&o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: when no order-2 target can be had (migration targets above
+ * order 0 fail, by fault injection), the order-2 page in the range makes
+ * cma_alloc_contig_range -EBUSY before 5.7 (passed over) and, from 5.7,
+ * is split by its owner and its four base pages migrated one by one,
+ * each out of the range with its bytes: the range is taken.
+ */
+static void contig_range_splits_large_folio_without_target(void **state)
+{
+	static const struct release r[] = {
+		{ "5.6", false }, { "5.7", true }, { "5.19", true }, { "6.12", true },
+	};
+
+	for (size_t i = 0; i < NR(r); i++) {
+		const char *kernel = r[i].kernel;
+		struct cma_mm *mm = cma_machine(kernel);
+		unsigned long base = cma_base_pfn(mm);
+		struct one_owner o;
+		int ret;
+
+		one_fault_at(&o, mm, base + 64, 2);
+		cma_fault_inject(mm, &(struct cma_fault_attr){ .probability = 100, .min_order = 1,
+							       .only_migration = true });
+		ret = cma_alloc_contig_range(mm, base, base + 512, CMA_MIGRATE_CMA);
+		cma_fault_inject(mm, NULL);
+		expect_kernel(kernel, "alloc_contig_range over the order-2 page",
+			      r[i].has ? 0 : -EBUSY, ret);
+		expect_kernel(kernel, "splits", r[i].has, o.split);
+		for (unsigned n = 0; o.split && n < 4; n++) {
+			unsigned long pfn = cma_page_to_pfn(mm, o.page[n]);
+
+			expect_kernel(kernel, "a base page moved out of the range", 1,
+				      pfn < base || pfn >= base + 512);
+		}
 		if (!ret)
 			cma_free_contig_range(mm, base, 512);
 		one_check_and_release(&o);
@@ -271,6 +334,7 @@ int main(void)
 		cmocka_unit_test(contig_range_mlocked_page_by_release),
 		cmocka_unit_test(compaction_isolates_mlocked_page_by_release),
 		cmocka_unit_test(contig_range_large_folio_by_release),
+		cmocka_unit_test(contig_range_splits_large_folio_without_target),
 		cmocka_unit_test(gigantic_pages_skip_the_pool_by_release),
 	};
 

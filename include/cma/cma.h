@@ -325,6 +325,16 @@ struct cma_owner_ops {
 	 * page in flight is busy, as if migration could not wait.
 	 */
 	uint64_t (*wait_writeback)(void *owner, uint64_t index, struct cma_page *page);
+	/*
+	 * Optional, for owners of pages of an order above 0: split_folio().
+	 * A contiguous allocation that finds no target of the page's order
+	 * splits it (kernel "5.7" on, when large pages are migrated): from
+	 * 0 returned on, the owner holds each of its 2^@order base pages
+	 * (cma_page_nth()) as an order-0 page of its own at index @index + n,
+	 * with one reference each, as it held @page. An error: keep it
+	 * whole. NULL: the page is never split.
+	 */
+	int (*split)(void *owner, uint64_t index, struct cma_page *page, unsigned order);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,

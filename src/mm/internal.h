@@ -485,6 +485,7 @@ typedef struct cma_page *(*new_page_t)(struct cma_mm *mm, struct cma_page *page,
 int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 		  unsigned long private, enum migrate_mode mode);
 /* migrate_pages() saying why (the reason shows in the trace under cma_stats). */
+int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_page *page);
 int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason);
 
