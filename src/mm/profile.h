@@ -376,8 +376,9 @@ struct kernel_profile {
 	 * handle Hugetlb pages"; in the mm tree beside the UFFDIO_CONTINUE
 	 * series of 5.13, which dates it: unverified against a tag): from
 	 * 5.5's alloc_contig_pages on, pfn_range_valid_contig refused a range
-	 * holding a page in use (page_count) or a hugetlb page; from here on
-	 * it tries such a range and lets alloc_contig_range migrate.
+	 * holding a page in use (page_count) or a hugetlb page (the two checks
+	 * 4d73ba5fa710's changelog says it removed); from here on it tries
+	 * such a range and lets alloc_contig_range migrate.
 	 */
 	bool contig_try_in_use;
 	/*
