@@ -300,6 +300,20 @@ char *test_read_file(const char *path)
 	return buf;
 }
 
+uint64_t test_counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+void expect_kernel(const char *kernel, const char *what, long want, long got)
+{
+	if (want != got)
+		fail_msg("kernel %s: %s: expected %ld, got %ld", kernel, what, want, got);
+}
+
 int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len)
 {
 	long dirty = 0, counted = 0, writeback = 0, isolated = 0;

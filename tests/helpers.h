@@ -152,6 +152,11 @@ char *test_read_file(const char *path);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
 
+/* The counter @name (cma_mm_counter), failing the test when there is none. */
+uint64_t test_counter(struct cma_mm *mm, const char *name);
+/* Fail with "kernel K: WHAT: expected W, got G" unless @want is @got: a test run per release. */
+void expect_kernel(const char *kernel, const char *what, long want, long got);
+
 /* ---- counters cma_mm_verify leaves alone (test_mobility_stress, test_fault_sweep) ---- */
 
 /*

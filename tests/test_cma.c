@@ -313,13 +313,14 @@ static void alloc_contig_range_reclaim_leaves_pcp_pages(void **state)
 
 /*
  * Expect (v3.5 __isolate_lru_page refuses unevictable pages; 3.7 brought
- * ISOLATE_UNEVICTABLE): a range holding an mlocked page is -EBUSY. The
- * page stays where it is with its bytes, every pageblock is CMA again,
- * nothing is left isolated or raised; munlocked, the range is taken.
+ * ISOLATE_UNEVICTABLE, which test_migrate_profiles checks): a range
+ * holding an mlocked page is -EBUSY. The page stays where it is with its
+ * bytes, every pageblock is CMA again, nothing is left isolated or
+ * raised; munlocked, the range is taken.
  */
 static void alloc_contig_range_mlocked_page_busy(void **state)
 {
-	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M");
+	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=8M", .kernel = "3.5");
 	unsigned long base = cma_area_base_pfn(default_area(mm)), nr = mm->end_pfn - mm->base_pfn;
 	struct fake_owner *o = owner_create(mm, false, nr);
 	struct cma_page *locked = NULL;

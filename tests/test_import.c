@@ -305,6 +305,42 @@ static void whatif_answer_alloc_contig_pages_from_55(void **state)
 	snapshot_free(&s);
 }
 
+/*
+ * Expect alloc_contig_pages' look at a range in use by release: with a
+ * hugetlb page put in the range 6.12 takes (pfn 0x2000), 5.13 and 6.2
+ * try that range (one more tried, contig_try_in_use) and 6.3 and 6.12
+ * pass it by (contig_skip_hugetlb); 5.12 tries no range in use at all.
+ */
+static void whatif_alloc_contig_pages_hugetlb_by_release(void **state)
+{
+	static const struct { const char *kernel; int more_tried; } cases[] = {
+		{ "5.12", -1 }, { "5.13", 1 }, { "6.2", 1 }, { "6.3", 0 }, { "6.12", 0 },
+	};
+	struct snapshot s;
+
+	read_fixture(&s);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct import_machine im;
+		struct whatif w, h;
+
+		assert_int_equal(import_build(&s, cases[i].kernel, &im, err, sizeof(err)), 0);
+		memset(&w, 0, sizeof(w));
+		answer(&im, "16M", &w);
+		assert_true(w.kernel.found);
+		im.pk.kind[0x2000] = PK_HUGETLB;
+		memset(&h, 0, sizeof(h));
+		answer(&im, "16M", &h);
+		if (cases[i].more_tried < 0 && (w.kernel.tried || h.kernel.tried))
+			fail_msg("kernel %s: ranges in use tried: %u, then %u", cases[i].kernel,
+				 w.kernel.tried, h.kernel.tried);
+		if (cases[i].more_tried >= 0 && h.kernel.tried != w.kernel.tried + (unsigned)cases[i].more_tried)
+			fail_msg("kernel %s: ranges tried %u with the hugetlb page, %u without: expected %d more",
+				 cases[i].kernel, h.kernel.tried, w.kernel.tried, cases[i].more_tried);
+		import_machine_free(&im);
+	}
+	snapshot_free(&s);
+}
+
 /* Expect a size or address that is not one refused. */
 static void whatif_parse_refuses(void **state)
 {
@@ -659,6 +695,7 @@ int main(void)
 		cmocka_unit_test(import_build_pageblock_types),
 		cmocka_unit_test(whatif_answer_small),
 		cmocka_unit_test(whatif_answer_alloc_contig_pages_from_55),
+		cmocka_unit_test(whatif_alloc_contig_pages_hugetlb_by_release),
 		cmocka_unit_test(whatif_parse_refuses),
 		cmocka_unit_test(import_build_lazy_init_matches_buddyinfo),
 		cmocka_unit_test(whatif_answer_lazy_not_in_uninitialised),

@@ -20,20 +20,6 @@ static struct cma_mm *cma_machine(const char *kernel)
 		       .cma_base = 32 * MiB, .cma_size = 8 * MiB);
 }
 
-static uint64_t counter(struct cma_mm *mm, const char *name)
-{
-	uint64_t v = 0;
-
-	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
-	return v;
-}
-
-static void expect(const char *kernel, const char *what, long want, long got)
-{
-	if (want != got)
-		fail_msg("kernel %s: %s: expected %ld, got %ld", kernel, what, want, got);
-}
-
 /*
  * Expect: isolating a CMA pageblock for a MIGRATE_MOVABLE range works up
  * to 5.0 (its free pages scanned from 4.15) and is refused from 5.1,
@@ -49,13 +35,13 @@ static void isolate_cma_block_for_movable_by_release(void **state)
 		bool refuse = cma_kernel_has(kernels[i], "isolate_cma_refuse") == 1;
 		int ret = cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_MOVABLE);
 
-		expect(kernels[i], "isolating a CMA block for MOVABLE", refuse ? -EBUSY : 0, ret);
+		expect_kernel(kernels[i], "isolating a CMA block for MOVABLE", refuse ? -EBUSY : 0, ret);
 		if (!ret)
 			assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
-		expect(kernels[i], "the block's type after", CMA_MIGRATE_CMA,
-		       cma_pageblock_migratetype(mm, base));
-		expect(kernels[i], "isolating it for CMA", 0,
-		       cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA));
+		expect_kernel(kernels[i], "the block's type after", CMA_MIGRATE_CMA,
+			      cma_pageblock_migratetype(mm, base));
+		expect_kernel(kernels[i], "isolating it for CMA", 0,
+			      cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA));
 		assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
 		assert_verify(mm);
 		cma_mm_destroy(mm);
@@ -105,15 +91,16 @@ static void contig_range_over_unmovable_page_by_release(void **state)
 		uint64_t before;
 
 		block_with_unmovable_page(mm, o, &raw, &block);
-		before = counter(mm, "pgmigrate_success");
-		expect(kernels[i], "alloc_contig_range over the block", -EBUSY,
-		       cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
+		before = test_counter(mm, "pgmigrate_success");
+		expect_kernel(kernels[i], "alloc_contig_range over the block", -EBUSY,
+			      cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
 		if (scan)
-			expect(kernels[i], "pages migrated", 0, (long)(counter(mm, "pgmigrate_success") - before));
-		else if (counter(mm, "pgmigrate_success") == before)
+			expect_kernel(kernels[i], "pages migrated", 0,
+				      (long)(test_counter(mm, "pgmigrate_success") - before));
+		else if (test_counter(mm, "pgmigrate_success") == before)
 			fail_msg("kernel %s: nothing migrated before -EBUSY", kernels[i]);
-		expect(kernels[i], "the block's type after", CMA_MIGRATE_MOVABLE,
-		       cma_pageblock_migratetype(mm, block));
+		expect_kernel(kernels[i], "the block's type after", CMA_MIGRATE_MOVABLE,
+			      cma_pageblock_migratetype(mm, block));
 		cma_free_pages(mm, raw, 0);
 		owner_destroy(o);
 		assert_verify(mm);

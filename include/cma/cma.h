@@ -222,6 +222,15 @@ void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
  * cma_free_pages(). NULL on failure.
  */
 struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry);
+/**
+ * cma_alloc_gigantic_page() - 6.12's alloc_gigantic_folio without
+ * hugetlb_cma: cma_alloc_contig_pages() of @nr_pages with @gfp, the pages
+ * marked as a hugetlb page's, which a later cma_alloc_contig_pages() does
+ * not try to take (from kernel "6.3" on, and before "5.13"). Free with
+ * cma_free_contig_range(), which clears the mark. NULL with errno as
+ * cma_alloc_contig_pages().
+ */
+struct cma_page *cma_alloc_gigantic_page(struct cma_mm *mm, unsigned long nr_pages, cma_gfp_t gfp);
 unsigned long cma_page_to_pfn(struct cma_mm *mm, const struct cma_page *page);
 /** cma_pfn_to_page() - NULL if !pfn_valid(pfn). */
 struct cma_page *cma_pfn_to_page(struct cma_mm *mm, unsigned long pfn);
@@ -324,6 +333,16 @@ struct cma_owner_ops {
 	 * page in flight is busy, as if migration could not wait.
 	 */
 	uint64_t (*wait_writeback)(void *owner, uint64_t index, struct cma_page *page);
+	/*
+	 * Optional, for owners of pages of an order above 0: split_folio().
+	 * A contiguous allocation that finds no target of the page's order
+	 * splits it (kernel "5.7" on, when large pages are migrated): from
+	 * 0 returned on, the owner holds each of its 2^@order base pages
+	 * (cma_page_nth()) as an order-0 page of its own at index @index + n,
+	 * with one reference each, as it held @page. An error: keep it
+	 * whole. NULL: the page is never split.
+	 */
+	int (*split)(void *owner, uint64_t index, struct cma_page *page, unsigned order);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
@@ -383,9 +402,10 @@ void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page);
 struct cma_page *cma_page_pin_longterm(struct cma_mm *mm, struct cma_page *page);
 /**
  * cma_page_set_mlocked() - mlock_vma_page() / munlock_vma_page(): an
- * mlocked movable page is unevictable: reclaim skips it, and neither
- * compaction nor a contiguous allocation moves it (a range holding one
- * is -EBUSY), as in v3.5. The caller holds a reference to the page.
+ * mlocked movable page is unevictable: reclaim skips it; a contiguous
+ * allocation migrates it from kernel "3.7" on (in "3.5" a range holding
+ * one is -EBUSY), compaction from "4.1" on. The caller holds a
+ * reference to the page.
  */
 void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked);
 
@@ -401,7 +421,8 @@ void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long n
  * only; NULL with errno ENOSYS under "3.5"): @nr_pages contiguous pages
  * from anywhere in the zones @gfp may use, highest zone first, each
  * tried from its start in ranges aligned to @nr_pages whose pages are
- * all memory of that zone and none reserved, through
+ * all memory of that zone and none reserved (from kernel "6.3" on none
+ * a hugetlb page's; before "5.13" none in use at all), through
  * cma_alloc_contig_range's allocator (migrating what is in the way).
  * Returns the first page (cma_page_to_pfn() gives its pfn), or NULL
  * with errno ENOMEM (no range could be taken) or EINVAL (@nr_pages 0, or

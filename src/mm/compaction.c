@@ -748,15 +748,53 @@ static bool nofs_leaves(const struct cma_mm *mm, const struct compact_control *c
 	return mm->kernel.compact_nofs && !(cc->gfp_mask & CMA_GFP_FS) && page_has_mapping(flags);
 }
 
+/* Past the tails of the compound page of @order at *@low_pfn; 6.4 counts each as scanned. */
+static void step_over_compound(const struct cma_mm *mm, unsigned order, unsigned long *low_pfn,
+			       unsigned long *nr_stepped)
+{
+	*low_pfn += (1ul << order) - 1;
+	if (mm->kernel.compact_scan_count_order)
+		*nr_stepped += (1ul << order) - 1;
+}
+
+/*
+ * The isolate mode of @cc's scan: alloc_contig_range takes mlocked pages
+ * from 3.7 (ISOLATE_UNEVICTABLE), compaction from 4.1 (the sysctl
+ * compact_unevictable_allowed, at its default of 1).
+ */
+static isolate_mode_t migrate_isolate_mode(const struct cma_mm *mm,
+					   const struct compact_control *cc)
+{
+	bool unevictable = cc->compacting ? mm->kernel.compact_unevictable :
+					    mm->kernel.contig_unevictable;
+
+	return unevictable ? ISOLATE_UNEVICTABLE : 0;
+}
+
+/*
+ * May the scan take the in-use compound page of @order it is at? Only
+ * alloc_contig_range's, from 5.7 (contig_large_folio): compaction moves
+ * order-0 pages only. Departure: 6.9's compaction of folios below its
+ * target order (skip_isolation_on_order) is not modelled, its free
+ * scanner handing out order-0 targets only.
+ */
+static bool migrate_large_folio(const struct cma_mm *mm, const struct compact_control *cc,
+				unsigned order)
+{
+	return !cc->compacting && mm->kernel.contig_large_folio && order < mm->max_order;
+}
+
 /**
  * isolate_migratepages_range() - isolate one batch of migratable pages
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
  *
- * Walks pfn by pfn, taking LRU pages with isolate_lru_page(): pages still
- * in a pagevec, mlocked (unevictable) pages, free pages and higher-order
- * pages (whose tails it skips) stay. In async mode (!cc->sync) whole pageblocks other than MOVABLE and
- * CMA are skipped, and so are pages under writeback. Stops once
- * cc->nr_migratepages reaches COMPACT_CLUSTER_MAX.
+ * Walks pfn by pfn, taking LRU pages with __isolate_lru_page(): pages
+ * still in a pagevec, free pages, mlocked (unevictable) pages unless
+ * migrate_isolate_mode() takes them, and higher-order pages (whose tails
+ * it skips) unless migrate_large_folio() takes them, stay. In async mode
+ * (!cc->sync) whole pageblocks other than MOVABLE and CMA are skipped,
+ * and so are pages under writeback. Stops once cc->nr_migratepages (in
+ * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX.
  *
  * Returns the pfn to continue from, or 0 when too many pages are already
  * isolated in @zone (async at once, sync after waiting a bounded time).
@@ -767,6 +805,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long nr_scanned = 0, nr_stepped = 0, nr_isolated = 0;
+	isolate_mode_t mode = migrate_isolate_mode(mm, cc);
 
 	if (throttle_isolation(zone, cc->sync))
 		return 0;
@@ -789,25 +828,23 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			continue;
 		}
 		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
-		if ((flags & PG_head) && order) {
-			/* compaction moves order-0 pages only */
-			if (order < mm->max_order) {
-				low_pfn += (1ul << order) - 1;
-				/* 6.4 counts the page's every pfn as scanned */
-				if (mm->kernel.compact_scan_count_order)
-					nr_stepped += (1ul << order) - 1;
-			}
+		if ((flags & PG_head) && order && !migrate_large_folio(mm, cc, order)) {
+			if (order < mm->max_order)
+				step_over_compound(mm, order, &low_pfn, &nr_stepped);
 			continue;
 		}
 		/* async does not wait for writeback, so a page under it would only fail */
 		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
 		    (mm->kernel.compact_skip_pinned && anon_page_pinned(page, flags)) ||
-		    nofs_leaves(mm, cc, flags) || isolate_lru_page(mm, page))
+		    nofs_leaves(mm, cc, flags) || __isolate_lru_page(mm, page, mode))
 			continue;
 		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
 		page_list_add(mm, &cc->migratepages, page);
-		cc->nr_migratepages++;
-		nr_isolated++;
+		cc->nr_migratepages += 1ul << order;
+		nr_isolated += 1ul << order;
+		/* a large folio taken: its tails go with it */
+		if (order)
+			step_over_compound(mm, order, &low_pfn, &nr_stepped);
 		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX) {
 			low_pfn++;
 			break;

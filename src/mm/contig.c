@@ -65,6 +65,26 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
 }
 
 /*
+ * 6.12's migrate_pages_batch on -ENOMEM: a large folio that found no
+ * target of its order is split (try_split_folio) and its base pages are
+ * migrated instead. Here, once a batch's migration ran out of targets,
+ * its large folios are split; true if one was. Departure: 6.12 splits
+ * only the folio that failed, and not for an order-0 page's -ENOMEM.
+ */
+static bool split_large_folios(struct cma_mm *mm, struct page_list *list)
+{
+	struct cma_page *page, *next;
+	bool split = false;
+
+	for (page = page_list_first(mm, list); page; page = next) {
+		next = page_list_next(mm, page);
+		if (page_order(page) && !split_folio_to_list(mm, list, page))
+			split = true;
+	}
+	return split;
+}
+
+/*
  * Migrate every LRU page of [start, end) away, batch by batch as
  * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
  * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
@@ -79,6 +99,8 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
  * file pages (reclaim_clean_pages_from_list) and migrates only the rest.
  * Under compact_nofs (4.10) a @gfp without __GFP_FS isolates no page with
  * a mapping: its page cache stays where it is, and the range is busy.
+ * Large folios (contig_large_folio, 5.7) are split when no target of
+ * their order is found (split_large_folios).
  */
 static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 					cma_gfp_t gfp)
@@ -127,6 +149,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 					   MIGRATE_SYNC, v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
 		if (mm->printk_contig_passes)
 			printk_contig_pass(mm, reclaimed, isolated, &migrated);
+		if (ret == -ENOMEM && split_large_folios(mm, &cc.migratepages))
+			continue;
 		if (v6 && ret == -ENOMEM)
 			break;
 	}
@@ -445,10 +469,59 @@ void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long n
 /* ---- alloc_contig_pages (6.12, contig_pages) ---- */
 
 /*
+ * The head of the allocation that holds @pfn, looking back as far as
+ * the largest order, or NULL (a free or reserved pfn, a hole). An
+ * unlocked look, as the kernel's PageHuge of a tail page.
+ */
+static struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn)
+{
+	for (unsigned order = 0; order < mm->max_order; order++) {
+		unsigned long head = pfn & (~0ul << order);
+		struct cma_page *page;
+
+		if (head < mm->base_pfn || !pfn_valid(mm, head))
+			return NULL;
+		page = pfn_to_page(mm, head);
+		if (page_test(page, PG_head))
+			return head + (1ul << page_order(page)) > pfn ? page : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * The allocation pfn_range_valid_contig meets at @pfn: the head there,
+ * or, at the range's first pfn, the allocation that pfn lies in (the
+ * kernel's PageHuge and page_count read a tail's folio).
+ */
+static struct cma_page *range_alloc_at(struct cma_mm *mm, unsigned long pfn, unsigned long start)
+{
+	struct cma_page *page = pfn_to_page(mm, pfn);
+
+	if (page_test(page, PG_head))
+		return page;
+	return pfn == start ? alloc_head_of(mm, pfn) : NULL;
+}
+
+/*
+ * Is @pfn in use in a way pfn_range_valid_contig refuses? Before 5.13
+ * (!contig_try_in_use) any page in use is (its page_count and PageHuge
+ * checks); from 6.3 (contig_skip_hugetlb) a hugetlb page is, as a range
+ * holding one cannot give a new gigantic page without moving the pool.
+ */
+static bool pfn_refused_in_use(struct cma_mm *mm, unsigned long pfn, unsigned long start)
+{
+	struct cma_page *head;
+
+	if (mm->kernel.contig_try_in_use && !mm->kernel.contig_skip_hugetlb)
+		return false;
+	head = range_alloc_at(mm, pfn, start);
+	return head && (!mm->kernel.contig_try_in_use || page_test(head, PG_hugetlb));
+}
+
+/*
  * pfn_range_valid_contig: may [@start, @start + @nr) be tried? Every pfn
- * is memory of @zone and not reserved. 6.12 also skips hugetlb folios;
- * the library has none (a range a caller already holds fails in
- * alloc_contig_range instead, -EBUSY).
+ * is memory of @zone and not reserved, and none is refused for what
+ * holds it (pfn_refused_in_use).
  */
 static bool pfn_range_valid_contig(struct cma_mm *mm, struct zone *zone, unsigned long start,
 				   unsigned long nr)
@@ -459,7 +532,8 @@ static bool pfn_range_valid_contig(struct cma_mm *mm, struct zone *zone, unsigne
 		if (!pfn_valid(mm, pfn))
 			return false;
 		page = pfn_to_page(mm, pfn);
-		if (page_zone(mm, page) != zone || page_test(page, PG_reserved))
+		if (page_zone(mm, page) != zone || page_test(page, PG_reserved) ||
+		    pfn_refused_in_use(mm, pfn, start))
 			return false;
 	}
 	return true;

@@ -287,6 +287,8 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 	    !page_test(page, PG_movable))
 		report(v, "pfn %#lx is on the LRU, isolated, mlocked or under writeback but has no owner",
 		       pfn);
+	if (page_test(page, PG_hugetlb) && page_test(page, PG_movable))
+		report(v, "hugetlb pfn %#lx has an owner", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
 	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);

@@ -369,6 +369,10 @@ void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
 void lru_cache_disable(struct cma_mm *mm);
 void lru_cache_enable(struct cma_mm *mm);
+/* __isolate_lru_page's modes: ISOLATE_UNEVICTABLE takes mlocked pages too */
+typedef unsigned isolate_mode_t;
+#define ISOLATE_UNEVICTABLE	0x8u
+int __isolate_lru_page(struct cma_mm *mm, struct cma_page *page, isolate_mode_t mode);
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
@@ -482,6 +486,7 @@ typedef struct cma_page *(*new_page_t)(struct cma_mm *mm, struct cma_page *page,
 int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 		  unsigned long private, enum migrate_mode mode);
 /* migrate_pages() saying why (the reason shows in the trace under cma_stats). */
+int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_page *page);
 int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason);
 

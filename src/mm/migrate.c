@@ -168,6 +168,42 @@ static void trace_migrate_pages(struct cma_mm *mm, unsigned long succeeded, unsi
 		    succeeded, failed, migrate_mode_names[mode], migrate_reason_names[reason]);
 }
 
+/*
+ * split_folio_to_list: the isolated page @page of an order above 0
+ * becomes 2^order isolated order-0 pages, each with the owner's and the
+ * isolation's references, the others added to @list's tail. 0, or
+ * -EBUSY with nothing changed: the owner has no split or refuses, the
+ * page is under writeback, or someone else holds a reference (the
+ * kernel's can_split_folio).
+ */
+int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_page *page)
+{
+	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
+	unsigned order = page_order(page);
+	uint32_t flags = page_flags(page);
+	struct zone *zone = page_zone(mm, page);
+
+	if (!order || !ops->split || (flags & PG_writeback) || page_count(page) != 2 ||
+	    ops->split(page->owner, page->private, page, order))
+		return -EBUSY;
+	for (unsigned long i = 1; i < 1ul << order; i++) {
+		struct cma_page *tail = page + i;
+
+		page_flags_store(tail, flags & ~PG_ORDER_MASK);
+		tail->owner = page->owner;
+		tail->private = page->private + i;
+		set_page_count(tail, 2);
+		page_list_add_tail(mm, list, tail);
+	}
+	page_flags_clear(page, PG_ORDER_MASK);
+	/* counted per page where the library counts per allocation */
+	mod_zone_page_state(zone, flags & PG_swapbacked ? NR_ISOLATED_ANON : NR_ISOLATED_FILE,
+			    (1l << order) - 1);
+	if ((flags & PG_dirty) && !(flags & PG_swapbacked))
+		mod_zone_page_state(zone, NR_FILE_DIRTY, (1l << order) - 1);
+	return 0;
+}
+
 int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 		  unsigned long private, enum migrate_mode mode)
 {

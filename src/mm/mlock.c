@@ -2,9 +2,11 @@
 /*
  * Mlocked pages (mm/mlock.c): an owner may pin a movable page's contents
  * in memory, as mlock() does a process's pages. Such a page is
- * unevictable: it lives on LRU_UNEVICTABLE, which reclaim never scans,
- * and compaction and alloc_contig_range never isolate it, so a range
- * holding one stays busy (v3.5: ISOLATE_UNEVICTABLE came in 3.7).
+ * unevictable: it lives on LRU_UNEVICTABLE, which reclaim never scans.
+ * v3.5's compaction and alloc_contig_range never isolate it, so a range
+ * holding one stays busy; alloc_contig_range migrates it from 3.7
+ * (kernel.contig_unevictable), compaction from 4.1
+ * (kernel.compact_unevictable).
  *
  * The one idea: the page's LRU list follows from its flags (page_lru),
  * so the flag changes under zone->lru_lock together with the move

@@ -17,7 +17,8 @@ static struct cma_page *__first_valid_page(struct cma_mm *mm, unsigned long pfn,
 
 /*
  * Does [@start, @end) of one pageblock hold a page that is reserved
- * (4.15 on) or in use neither on the LRU nor owned (movable)? An owned
+ * (4.15 on) or in use neither on the LRU nor owned (movable) nor a
+ * hugetlb page's? An owned
  * page still in a pagevec counts as movable, where the kernel's PageLRU
  * test would race with the batch (lru_add_drain_all comes after
  * isolation there).
@@ -35,6 +36,15 @@ static bool range_has_unmovable_page(struct cma_mm *mm, unsigned long start, uns
 		if (!page_count(page)) {
 			if (page_test(page, PG_buddy))
 				pfn += (1ul << page_order(page)) - 1;
+			continue;
+		}
+		/*
+		 * 6.12 passes a hugetlb page as movable when its size can
+		 * migrate (hugepage_migration_supported: both of x86's);
+		 * alloc_contig_range fails on it later, after the drains.
+		 */
+		if (page_test(page, PG_hugetlb)) {
+			pfn += (1ul << page_order(page)) - 1;
 			continue;
 		}
 		if (!page_test(page, PG_lru) && !page_test(page, PG_movable))

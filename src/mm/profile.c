@@ -73,10 +73,15 @@ static const struct profile_switch switches[] = {
 	SWITCH(retry_mayfail, 4, 13),
 	SWITCH(dma_cma_blocking, 3, 16),
 	SWITCH(dma_single_page_buddy, 5, 3),
+	SWITCH(contig_unevictable, 3, 7),
+	SWITCH(compact_unevictable, 4, 1),
+	SWITCH(contig_large_folio, 5, 7),
+	SWITCH(contig_try_in_use, 5, 13),
+	SWITCH(contig_skip_hugetlb, 6, 3),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and dma_single_page_buddy the last */
-_Static_assert(offsetof(struct kernel_profile, dma_single_page_buddy) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and contig_skip_hugetlb the last */
+_Static_assert(offsetof(struct kernel_profile, contig_skip_hugetlb) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -476,6 +476,55 @@ struct kernel_profile {
 	 * allocator, not the default area.
 	 */
 	bool dma_single_page_buddy;
+	/*
+	 * e46a28790e59 "CMA: migrate mlocked pages" (Minchan Kim; in the
+	 * -mm tree for linux-next in mmotm 2012-09-27, against 3.6-rc7, so
+	 * 3.7 at the earliest; the release that merged it not confirmed
+	 * here: unverified): alloc_contig_range isolates with
+	 * ISOLATE_UNEVICTABLE, so an mlocked page in the range is migrated
+	 * (compaction kept passing it over until compact_unevictable).
+	 */
+	bool contig_unevictable;
+	/*
+	 * 5bbe3547aa3b "mm: allow compaction of unevictable pages" (Eric B
+	 * Munson; "came along in v4.1-rc1", Sebastian Andrzej Siewior on
+	 * linux-mm, 2019): compaction isolates mlocked pages too, under
+	 * vm.compact_unevictable_allowed (default 1, the value modelled).
+	 */
+	bool compact_unevictable;
+	/*
+	 * 1da2f328fa64 "mm,thp,compaction,cma: allow THP migration for CMA
+	 * allocations" (Rik van Riel; 5.7: "only in v5.7 were compound
+	 * pages allowed through at all", Hugh Dickins on linux-mm, and the
+	 * fixes that name it are marked "Cc: stable # v5.7+"):
+	 * isolate_migratepages_block skips compound pages only when
+	 * !cc->alloc_contig, so alloc_contig_range migrates an in-use large
+	 * folio to a target of its order.
+	 */
+	bool contig_large_folio;
+	/*
+	 * eb14d4eefdc4 "mm,page_alloc: drop unnecessary checks from
+	 * pfn_range_valid_contig" (Oscar Salvador's "Make alloc_contig_range
+	 * handle Hugetlb pages"; in the mm tree beside the UFFDIO_CONTINUE
+	 * series of 5.13, which dates it: unverified against a tag): from
+	 * 5.5's alloc_contig_pages on, pfn_range_valid_contig refused a range
+	 * holding a page in use (page_count) or a hugetlb page (the two checks
+	 * 4d73ba5fa710's changelog says it removed); from here on it tries
+	 * such a range and lets alloc_contig_range migrate.
+	 */
+	bool contig_try_in_use;
+	/*
+	 * 4d73ba5fa710 "mm: page_alloc: skip regions with hugetlbfs pages
+	 * when allocating 1G pages" (Mel Gorman, 14 Apr 2023; a 6.3-rc
+	 * hotfix: in mm-hotfixes on 18 Apr 2023, and in the 5.15.109 stable
+	 * review of 24 Apr 2023 as "commit 4d73ba5fa710 upstream", 6.3 being
+	 * out on 23 Apr; the v6.3 tag not checked here: unverified, 6.4 if
+	 * Linus took it in the merge window):
+	 * pfn_range_valid_contig refuses a range holding a hugetlb page
+	 * again, so that a new gigantic page does not retry every range
+	 * of the pool.
+	 */
+	bool contig_skip_hugetlb;
 };
 
 /*

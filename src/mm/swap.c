@@ -364,20 +364,19 @@ void lru_cache_enable(struct cma_mm *mm)
 }
 
 /*
- * isolate_lru_page: take @page off the LRU for migration, holding a
+ * __isolate_lru_page: take @page off the LRU for migration, holding a
  * reference. -EBUSY if it is not on the LRU (in a pagevec, already
- * isolated, or being freed). -EINVAL for an unevictable page, as v3.5's
- * __isolate_lru_page answers compaction (ISOLATE_UNEVICTABLE came in
- * 3.7): nothing here needs the kernel's isolate_lru_page, which mlock
- * itself uses to move a page between lists.
+ * isolated, or being freed). -EINVAL for an unevictable page unless
+ * @mode has ISOLATE_UNEVICTABLE (alloc_contig_range's from 3.7,
+ * compaction's from 4.1).
  */
-int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
+int __isolate_lru_page(struct cma_mm *mm, struct cma_page *page, isolate_mode_t mode)
 {
 	struct zone *zone = page_zone(mm, page);
 	int ret = -EBUSY;
 
 	spin_lock(&zone->lru_lock);
-	if (page_test(page, PG_mlocked))
+	if (page_test(page, PG_mlocked) && !(mode & ISOLATE_UNEVICTABLE))
 		ret = -EINVAL;
 	else if (page_test(page, PG_lru) && get_page_unless_zero(page)) {
 		del_page_from_lru_list(zone, page, page_lru(page));
@@ -389,6 +388,17 @@ int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
 	}
 	spin_unlock(&zone->lru_lock);
 	return ret;
+}
+
+/*
+ * isolate_lru_page: __isolate_lru_page without ISOLATE_UNEVICTABLE, as
+ * v3.5's compaction asks it; nothing here needs the kernel's
+ * isolate_lru_page, which mlock itself uses to move a page between
+ * lists.
+ */
+int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
+{
+	return __isolate_lru_page(mm, page, 0);
 }
 
 /* putback_lru_page: back through the pagevec, dropping the isolation reference. */

@@ -58,8 +58,8 @@ static enum fate fate_of(const struct import_machine *im, enum page_kind k)
 		/* __alloc_contig_migrate_range: clean page cache is dropped, not copied */
 		return F_RECLAIM;
 	case PK_MLOCKED:
-		/* 6.12 migrates mlocked pages; v3.5's isolate_lru_page left them (as the library does) */
-		return strcmp(im->kernel, "6.12") ? F_UNMOVABLE : F_MIGRATE;
+		/* ISOLATE_UNEVICTABLE (3.7) migrates mlocked pages; v3.5's isolate_lru_page left them */
+		return cma_kernel_has(im->kernel, "contig_unevictable") == 1 ? F_MIGRATE : F_UNMOVABLE;
 	default:
 		return page_kind_unmovable(k) ? F_UNMOVABLE : F_MIGRATE;
 	}
@@ -176,18 +176,38 @@ static void best_range(const struct import_machine *im, unsigned long n, struct 
 	free(b);
 }
 
+/* The pages in use pfn_range_valid_contig skips a range for, by release. */
+enum in_use_skip {
+	SKIP_IN_USE,		/* before 5.13 (contig_try_in_use): any page in use */
+	SKIP_NONE,		/* 5.13 to 6.2: none */
+	SKIP_HUGETLB,		/* from 6.3 (contig_skip_hugetlb): a hugetlb page */
+};
+
+static enum in_use_skip in_use_skip_of(const struct import_machine *im)
+{
+	if (cma_kernel_has(im->kernel, "contig_try_in_use") != 1)
+		return SKIP_IN_USE;
+	return cma_kernel_has(im->kernel, "contig_skip_hugetlb") == 1 ? SKIP_HUGETLB : SKIP_NONE;
+}
+
+static bool skipped_in_use(enum in_use_skip skip, enum page_kind k)
+{
+	return skip == SKIP_IN_USE ? k != PK_FREE : skip == SKIP_HUGETLB && k == PK_HUGETLB;
+}
+
 /*
  * Linux 6.12's alloc_contig_pages() for a gigantic page (GFP_HIGHUSER:
  * Normal, then DMA32, then DMA): in each zone, ranges aligned to their
  * size from the zone's start; pfn_range_valid_contig() skips one with a
- * hole, a reserved or a hugetlb page; alloc_contig_range() is tried on
- * the others and fails on an unmovable page (has_unmovable_pages, when
- * isolating), having looked at the pages before it. Kept apart so that
- * it can become the library's call.
+ * hole, a reserved page, or one skipped_in_use() names; alloc_contig_range()
+ * is tried on the others and fails on an unmovable page
+ * (has_unmovable_pages, when isolating), having looked at the pages
+ * before it. Kept apart so that it can become the library's call.
  */
 static void kernel_range(const struct import_machine *im, unsigned long n, struct whatif *w)
 {
 	struct whatif_range *r = &w->kernel;
+	enum in_use_skip skip = in_use_skip_of(im);
 	unsigned tried = 0;
 	uint64_t scanned = 0;
 
@@ -203,7 +223,7 @@ static void kernel_range(const struct import_machine *im, unsigned long n, struc
 
 			for (p = pfn; valid && p < pfn + n; p++)
 				valid = im->pk.kind[p] != PK_HOLE && !page_kind_unmanaged(im->pk.kind[p]) &&
-					im->pk.kind[p] != PK_HUGETLB;
+					!skipped_in_use(skip, im->pk.kind[p]);
 			if (!valid)
 				continue;
 			for (p = pfn; p < pfn + n; p++)

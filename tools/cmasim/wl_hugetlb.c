@@ -65,7 +65,7 @@ static struct cma_page *alloc_huge_page(struct sim *s, struct workload *w)
 	struct hugetlb_wl *h = w->priv;
 
 	if (gigantic(s, w))
-		return cma_alloc_contig_pages(s->mm, 1ul << order, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN, -1);
+		return cma_alloc_gigantic_page(s->mm, 1ul << order, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN);
 	return cma_alloc_huge_page(s->mm, order, &h->noretry);
 }
 
