@@ -1,7 +1,7 @@
 # libcma — GNU Make build.
 #   make                 libcma.a, libcma.so, libcma.pc, cmasim
-#   make test            unit and scenario tests (installs what it needs as root)
-#   make stress          long randomized runs (STRESS_OPS bounds them)
+#   make test            unit and scenario tests, fault sweeps sampled (installs what it needs as root)
+#   make stress          long randomized runs (STRESS_OPS bounds them), every fault sweep point
 #   make bench           benchmarks, one line per figure (and make calibrate SHORT=1)
 #   make calibrate       cmasim's predictions against measured anchors (calib/README.md);
 #                        SHORT=1: the fast ones only
@@ -138,18 +138,25 @@ deps:
 	@scripts/ensure-deps.sh html || echo "deps: without chromium, test_report skips the HTML check" >&2
 
 # the kernel's device trees (test_dt_corpus), compiled once into build/ whatever BUILD is
+# (again only when the kernel's tarball changes)
 DT_CORPUS := build/dt-corpus
+.PHONY: dt-corpus
+dt-corpus:
+	@tests/dt/build-corpus.sh $(DT_CORPUS)
+
+# the tests and the corpus build side by side, one job per CPU unless make -j says
+SUBMAKE_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 
 test: deps
-	@tests/dt/build-corpus.sh $(DT_CORPUS)
-	@$(MAKE) --no-print-directory $(TEST_BIN)
+	@$(MAKE) --no-print-directory $(SUBMAKE_JOBS) dt-corpus $(TEST_BIN)
 	@scripts/check-layers.sh $(BUILD)
 	@scripts/run-tests.sh $(TEST_BIN)
 
+# CMA_TEST_EXHAUSTIVE: test_fault_sweep tries every fault point, not make test's sample
 STRESS_OPS ?= 1000000
-STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress
+STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress $(BUILD)/tests/test_fault_sweep
 stress: deps $(STRESS_BIN)
-	@CMA_STRESS_OPS=$(STRESS_OPS) scripts/run-tests.sh $(STRESS_BIN)
+	@CMA_STRESS_OPS=$(STRESS_OPS) CMA_TEST_EXHAUSTIVE=1 scripts/run-tests.sh $(STRESS_BIN)
 
 $(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
 	@mkdir -p $(dir $@)

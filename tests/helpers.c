@@ -193,6 +193,19 @@ unsigned long test_seed(const char *test)
 	return seed;
 }
 
+bool test_progress_due(struct timespec *said)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!said->tv_sec && !said->tv_nsec)
+		*said = now;
+	if (now.tv_sec - said->tv_sec < TEST_PROGRESS_SECONDS)
+		return false;
+	*said = now;
+	return true;
+}
+
 unsigned long free_pages_of_type(struct zone *zone, int mt)
 {
 	unsigned long n = 0;

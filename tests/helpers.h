@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -120,6 +121,14 @@ int test_run_modes(const char *group, const struct test_mode_case *cases, size_t
 
 /* The seed of a randomized test: CMA_TEST_SEED, or time; printed either way. */
 unsigned long test_seed(const char *test);
+
+/*
+ * True once TEST_PROGRESS_SECONDS have passed since the last time it was
+ * (or since @said was zeroed): a long loop prints a line of progress then,
+ * so that make test never goes long without output.
+ */
+#define TEST_PROGRESS_SECONDS 8
+bool test_progress_due(struct timespec *said);
 
 /* Free pages of @zone on the lists of @mt (all orders). */
 unsigned long free_pages_of_type(struct zone *zone, int mt);

@@ -330,7 +330,7 @@ static void corpus_boards_boot_or_are_refused(void **state)
 {
 	struct tally t = { 0 };
 	char path[PATH_MAX + 16], line[PATH_MAX + 64];
-	struct timespec t0, t1;
+	struct timespec t0, t1, said = { 0 };
 	FILE *list, *skipped;
 
 	snprintf(path, sizeof(path), "%s/list", corpus);
@@ -352,6 +352,8 @@ static void corpus_boards_boot_or_are_refused(void **state)
 
 		if (arch && file)
 			boot_board(&t, arch, file);
+		if (test_progress_due(&said))
+			printf("device-tree corpus: %u boards read so far\n", t.eligible);
 	}
 	fclose(list);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -59,9 +59,16 @@
  * MIGRATE_SYNC_LIGHT never do), so writeback failures are swept on a
  * kswapd pass over the full machine.
  *
- * About 45 s in all (a run costs a fork and a verify); the machines
- * are small for that reason. CMA_TEST_FILTER=pattern runs only the
- * matching tests.
+ * make stress (CMA_TEST_EXHAUSTIVE=1) tries every point of every sweep,
+ * about 30 s in all (a run costs a fork and a verify; the machines are
+ * small for that reason). make test tries a seeded sample of each sweep:
+ * N = 1, the unfaulted run's count, SAMPLE_POINTS drawn between them,
+ * and on past the count until the failure is no longer given, in a
+ * couple of seconds; each sampled N up to the count must give the
+ * failure, or the sweep ends there, short of the count, and fails as an
+ * exhaustive one would; each sampled run checks every owner page.
+ * CMA_TEST_SEED replays a sample. A long sweep prints its progress.
+ * CMA_TEST_FILTER=pattern runs only the matching tests.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -83,6 +90,7 @@
 #define OWNER_SLOTS	1000		/* 4000 slots for 4096 pages */
 #define MAX_RUNS	20000		/* a sweep longer than this is a bug */
 #define FULL_CHECK_EVERY 16
+#define SAMPLE_POINTS	16		/* make test: the Ns drawn in each sweep */
 #define RANGE_PAGES	256		/* alloc_contig_range's range */
 #define DMA_COUNT	256		/* dma_alloc_from_contiguous's and dma_alloc_coherent's */
 #define DMA_ORDER	8		/* of DMA_COUNT pages */
@@ -157,6 +165,16 @@ static const char *const callback_names[NR_OWNER_CB] = {
 	[OWNER_CB_MIGRATE] = "migrate", [OWNER_CB_RECLAIM] = "reclaim",
 	[OWNER_CB_WRITEBACK] = "writeback",
 };
+
+/* The Ns a sweep tries besides every one: make test's sample, in order. */
+struct points {
+	unsigned long n[SAMPLE_POINTS + 2];
+	unsigned nr, at;
+};
+
+/* every N (make stress), or a sample drawn from sample_state (make test) */
+static bool exhaustive;
+static uint64_t sample_seed, sample_state;
 
 struct sweep_op {
 	const char *name;
@@ -720,7 +738,7 @@ static void child_run(struct scenario *sc, const struct sweep_op *op, enum fault
 		why(rep, "result %d: expected success or a clean error", rep->rc);
 	if (!check_machine(sc, rep, "after the operation") ||
 	    !check_accounting(sc, rep, rep->held_nr, "after the operation") ||
-	    !check_owners(sc, rep, n == 0 || !rep->fired || n % FULL_CHECK_EVERY == 0) ||
+	    !check_owners(sc, rep, !exhaustive || n == 0 || !rep->fired || n % FULL_CHECK_EVERY == 0) ||
 	    !check_held(sc, rep) || !op->release || !rep->held_nr)
 		return;
 	op->release(sc, rep);
@@ -778,25 +796,59 @@ static const char *rc_name(int rc)
 	}
 }
 
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* make test's Ns for a sweep of @expected points: 1, @expected and SAMPLE_POINTS between */
+static void sample_points(struct points *p, unsigned long expected)
+{
+	p->nr = p->at = 0;
+	if (exhaustive)
+		return;
+	p->n[p->nr++] = 1;
+	for (unsigned i = 0; i < SAMPLE_POINTS && expected > 2; i++)
+		p->n[p->nr++] = 2 + prandom_below(&sample_state, expected - 2);
+	p->n[p->nr++] = expected;
+	qsort(p->n, p->nr, sizeof(p->n[0]), cmp_ulong);
+}
+
+/* The N after @n: the sample's next while it lasts, then every one. */
+static unsigned long next_point(struct points *p, unsigned long n)
+{
+	while (p->at < p->nr && p->n[p->at] <= n)
+		p->at++;
+	return p->at < p->nr ? p->n[p->at] : n + 1;
+}
+
 /*
- * N = 1, 2, ... until a run where the failure was not given. Returns the
- * fault points covered (N - 1).
+ * N = 1, 2, ... (or make test's sample of them) until a run where the
+ * failure was not given. Returns the fault points covered (N - 1).
  */
 static unsigned long sweep(struct scenario *sc, const struct sweep_op *op, enum fault_kind kind,
-			   const struct report *unfaulted)
+			   const struct report *unfaulted, unsigned long expected)
 {
 	static const char *const names[] = { "ok", "-EBUSY", "-ENOMEM", "-EINTR", "pages left" };
-	unsigned long tally[5] = { 0 }, n;
+	unsigned long tally[5] = { 0 }, n, runs = 0;
+	struct timespec said = { 0 };
+	struct points sample;
 
-	for (n = 1; n <= MAX_RUNS; n++) {
+	sample_points(&sample, expected);
+	for (n = next_point(&sample, 0); n <= MAX_RUNS; n = next_point(&sample, n)) {
 		const char *name;
 
 		run_forked(sc, op, kind, n);
+		runs++;
 		name = rc_name(sc->rep->rc);
 		for (unsigned i = 0; i < 5; i++)
 			tally[i] += !strcmp(name, names[i]);
 		if (!sc->rep->fired)
 			break;
+		if (test_progress_due(&said))
+			printf("  %-22s at N=%lu of %lu\n", kind_names[kind], n, expected);
 	}
 	if (n > MAX_RUNS)
 		fail_msg("%s, %s: still failing at N=%d: expected the operation to end", op->name,
@@ -805,7 +857,10 @@ static unsigned long sweep(struct scenario *sc, const struct sweep_op *op, enum 
 		fail_msg("%s, %s, N=%lu (nothing injected): result %d at pfn %#lx, expected %d at pfn %#lx as unfaulted",
 			 op->name, kind_names[kind], n, sc->rep->rc, sc->rep->held_pfn, unfaulted->rc,
 			 unfaulted->held_pfn);
-	printf("  %-22s %5lu fault points; results:", kind_names[kind], n - 1);
+	printf("  %-22s %5lu fault points", kind_names[kind], n - 1);
+	if (!exhaustive)
+		printf(", %lu tried", runs);
+	printf("; results:");
 	for (unsigned i = 0; i < 5; i++)
 		if (tally[i])
 			printf(" %s %lu", names[i], tally[i]);
@@ -818,7 +873,7 @@ static void sweep_exactly(struct scenario *sc, const struct sweep_op *op, enum f
 			  const struct report *unfaulted)
 {
 	unsigned long expected = callback_kind(kind) ? unfaulted->callbacks : unfaulted->points;
-	unsigned long points = sweep(sc, op, kind, unfaulted);
+	unsigned long points = sweep(sc, op, kind, unfaulted, expected);
 
 	if (points != expected)
 		fail_msg("%s, %s: the sweep ended after %lu fault points, expected %lu: one per %s of the unfaulted run",
@@ -896,6 +951,7 @@ static void sweep_scenario(enum cma_arch arch, unsigned keep_out, unsigned flags
 {
 	struct scenario sc;
 
+	sample_state = sample_seed;	/* each test's sample follows from the seed alone */
 	scenario_build(&sc, arch, keep_out, flags);
 	for (unsigned long off = 5; off < sc.area_count && (flags & (SC_PIN | SC_PIN_ALL));
 	     off += flags & SC_PIN_ALL ? DMA_COUNT : sc.area_count)
@@ -983,10 +1039,13 @@ static void sweep_kswapd_writeback(void **state)
 	sweep_scenario(CMA_ARCH_X86, 0, SC_WRITEBACK, &op_kswapd, MUST_RECLAIM | MUST_WRITEBACK);
 }
 
-/* CMA_TEST_FILTER=pattern runs only the tests whose names match (cmocka's filter). */
+/*
+ * CMA_TEST_FILTER=pattern runs only the tests whose names match (cmocka's
+ * filter); CMA_TEST_EXHAUSTIVE (make stress) every N of every sweep.
+ */
 int main(void)
 {
-	const char *filter = getenv("CMA_TEST_FILTER");
+	const char *filter = getenv("CMA_TEST_FILTER"), *all = getenv("CMA_TEST_EXHAUSTIVE");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_dma_alloc_full_area),
 		cmocka_unit_test(sweep_dma_alloc_full_area_tight),
@@ -1001,5 +1060,13 @@ int main(void)
 
 	if (filter)
 		cmocka_set_test_filter(filter);
+	exhaustive = all && *all && strcmp(all, "0");
+	if (exhaustive) {
+		printf("fault_sweep: every fault point of every sweep (CMA_TEST_EXHAUSTIVE)\n");
+	} else {
+		printf("fault_sweep: %d drawn fault points of each sweep besides its first and last (CMA_TEST_EXHAUSTIVE=1: every one)\n",
+		       SAMPLE_POINTS);
+		sample_seed = test_seed("fault_sweep");
+	}
 	return cmocka_run_group_tests_name("fault_sweep", tests, NULL, NULL);
 }

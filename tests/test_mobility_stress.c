@@ -642,6 +642,7 @@ static void random_steps(unsigned long steps, bool verify_each, uint64_t seed)
 	unsigned long free_before, free_after;
 	unsigned long verify_every = verify_each ? 1 : 1000;
 	unsigned long owners_every = verify_each ? CHECK_OWNERS_EVERY : 1000;
+	struct timespec said = { 0 };
 
 	assert_non_null(s);
 	s->mm = test_mm(STRESS_SHAPE, .cpus = NR_CPUS_1);
@@ -672,6 +673,8 @@ static void random_steps(unsigned long steps, bool verify_each, uint64_t seed)
 		if (s->step % owners_every == 0)
 			for (int k = 0; k < NR_OWNERS; k++)
 				check_owner(s->owners[k], k, s->step);
+		if (test_progress_due(&said))
+			printf("random_steps: step %lu of %lu\n", s->step, steps);
 	}
 
 	cma_fault_inject(s->mm, NULL);
