@@ -140,12 +140,65 @@ static void contig_pages_leave_cma_area_alone(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect: after any sequence of alloc_contig_pages and cma_alloc (and
+ * their frees), on a machine whose area holds an owner's movable pages,
+ * every pageblock of the area is still CMA and cma_mm_verify holds
+ * after each step. The sequence is random (seed printed, CMA_TEST_SEED
+ * replays it).
+ */
+static void contig_pages_and_cma_alloc_keep_the_machine_whole(void **state)
+{
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .kernel = "6.12",
+				    .size = 64 * MiB, .cmdline = "cma=8M@16M");
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	unsigned long base = (16 * MiB) >> mm->page_shift, end = base + ((8 * MiB) >> mm->page_shift);
+	struct fake_owner *o = owner_create(mm, true, 2048);
+	uint64_t rnd = test_seed("contig_pages_and_cma_alloc_keep_the_machine_whole");
+	struct { struct cma_page *page; unsigned long nr; bool area; } held[16] = { 0 };
+
+	assert_non_null(cma);
+	assert_int_equal(cma_area_base_pfn(cma), base);
+	owner_fault_range(o, 0, 2048, CMA_GFP_HIGHUSER_MOVABLE);
+	for (int step = 0; step < 200; step++) {
+		unsigned i = (unsigned)prandom_below(&rnd, 16);
+		unsigned long nr = 1ul << prandom_below(&rnd, 10);
+
+		if (held[i].page) {
+			if (held[i].area)
+				assert_true(cma_area_release(mm, cma, held[i].page, held[i].nr));
+			else
+				cma_free_contig_range(mm, cma_page_to_pfn(mm, held[i].page), held[i].nr);
+			held[i].page = NULL;
+		} else {
+			held[i].area = prandom_below(&rnd, 2);
+			held[i].nr = nr;
+			held[i].page = held[i].area ? cma_area_alloc(mm, cma, nr, 0, true) :
+					cma_alloc_contig_pages(mm, nr, CMA_GFP_KERNEL, 0);
+		}
+		for (unsigned long pfn = base; pfn < end; pfn += 512)
+			if (cma_pageblock_migratetype(mm, pfn) != CMA_MIGRATE_CMA)
+				fail_msg("step %d: pageblock %#lx of the area is %d", step, pfn,
+					 cma_pageblock_migratetype(mm, pfn));
+		assert_verify(mm);
+	}
+	for (unsigned i = 0; i < 16; i++)
+		if (held[i].page && held[i].area)
+			assert_true(cma_area_release(mm, cma, held[i].page, held[i].nr));
+		else if (held[i].page)
+			cma_free_contig_range(mm, cma_page_to_pfn(mm, held[i].page), held[i].nr);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(isolate_cma_block_for_movable_by_release),
 		cmocka_unit_test(contig_range_over_unmovable_page_by_release),
 		cmocka_unit_test(contig_pages_leave_cma_area_alone),
+		cmocka_unit_test(contig_pages_and_cma_alloc_keep_the_machine_whole),
 	};
 
 	return cmocka_run_group_tests_name("isolation_profiles", tests, NULL, NULL);
