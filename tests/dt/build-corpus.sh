@@ -34,7 +34,9 @@ started=$(date +%s)
 echo "build-corpus.sh: the device trees of $tarball into $out" >&2
 rm -rf "$out"
 mkdir -p "$out/src" "$out/dtb" "$out/pp"
-src=$(cd "$out/src" && pwd)
+# absolute: the steps below write into $out from inside $src
+out=$(cd "$out" && pwd)
+src=$out/src
 
 # the ticker: every 8 s, the step under way and the time so far
 step() { echo "$*" >"$out/step"; }
