@@ -362,6 +362,32 @@ struct kernel_profile {
 	 * allocator, not the default area.
 	 */
 	bool dma_single_page_buddy;
+	/*
+	 * 944d9fec8d7a "hugetlb: add support for gigantic page allocation at
+	 * runtime" (Luiz Capitulino, committed 4 Jun 2014; 3.16-rc1, and
+	 * listed in the mm tree's since-3.15 shortlog of 20 Jun 2014):
+	 * alloc_gigantic_page calls alloc_contig_range(MIGRATE_MOVABLE) over
+	 * any free range of a zone, whatever its pageblocks' types, relying
+	 * on has_unmovable_pages to scan UNMOVABLE and RECLAIMABLE blocks
+	 * and on the undo to retype them MOVABLE. v3.5's code does the same
+	 * but no caller asked it; its kernel-doc still demands blocks of the
+	 * requested type, which the library holds to before 3.16.
+	 */
+	bool contig_any_movable;
+	/*
+	 * 7ee793a62fa8 "cma: Remove potential deadlock situation" (Laura
+	 * Abbott; in the same since-3.15 shortlog, and in the 3.16
+	 * drivers/base/dma-contiguous.c, whose struct cma has the lock
+	 * without 3.17's order_per_bit): the bitmap gets its own lock,
+	 * cma->lock (a mutex; a spinlock since 5.13); cma_alloc reserves
+	 * the bits under it, holds cma_mutex only around each
+	 * alloc_contig_range and clears the bits of a range that failed;
+	 * a release frees the pages, then clears the bits, without
+	 * cma_mutex. The loop no longer sets -ENOMEM when the bitmap runs
+	 * out, so the failure message (cma_generic) shows the last
+	 * alloc_contig_range's error: "ret: -16" after busy ranges.
+	 */
+	bool cma_bitmap_lock;
 };
 
 /*
