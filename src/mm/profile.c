@@ -70,6 +70,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(dma_single_page_buddy, 5, 3),
 	SWITCH(contig_any_movable, 3, 16),
 	SWITCH(cma_bitmap_lock, 3, 16),
+	SWITCH(min_free_kbytes_256m, 5, 7),
 };
 
 /* The last minor release of each major one in the range: 3.19, 4.20, 5.19, 6.12. */

@@ -388,6 +388,13 @@ struct kernel_profile {
 	 * alloc_contig_range's error: "ret: -16" after busy ranges.
 	 */
 	bool cma_bitmap_lock;
+	/*
+	 * ee8eb9a5fe86 "mm/page_alloc: increase default min_free_kbytes
+	 * bound" (Joel Savitz, posted 20 Feb 2020; 5.7, as OpenZFS's
+	 * arc_os.c tests it with KERNEL_VERSION(5, 7, 0)): the default
+	 * min_free_kbytes is clamped at 262144 (256 MiB), not 65536.
+	 */
+	bool min_free_kbytes_256m;
 };
 
 /*
