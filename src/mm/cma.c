@@ -887,7 +887,7 @@ static void cma_write_bitmap(struct cma *cma, FILE *out)
 		fputc('\n', out);
 }
 
-static void cma_write_debugfs(struct cma_mm *mm, struct cma *cma, const char *file, FILE *out)
+static void cma_write_debugfs(struct cma *cma, const char *file, FILE *out)
 {
 	unsigned long maxno = cma_bitmap_maxno(cma);
 
@@ -946,7 +946,7 @@ int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out)
 		return 0;
 	}
 	if (cma && !is_sys && name_in(slash + 1, cma_debugfs_files, ARRAY_LEN(cma_debugfs_files))) {
-		cma_write_debugfs(mm, cma, slash + 1, out);
+		cma_write_debugfs(cma, slash + 1, out);
 		return 0;
 	}
 	{
