@@ -376,9 +376,11 @@ struct kernel_profile {
 	bool contig_any_movable;
 	/*
 	 * 7ee793a62fa8 "cma: Remove potential deadlock situation" (Laura
-	 * Abbott; in the same since-3.15 shortlog, and in the 3.16
-	 * drivers/base/dma-contiguous.c, whose struct cma has the lock
-	 * without 3.17's order_per_bit): the bitmap gets its own lock,
+	 * Abbott; in the same since-3.15 shortlog, so after 3.15; Joonsoo
+	 * Kim's June 2014 patches that became 3.17's mm/cma.c already find
+	 * its lock in drivers/base/dma-contiguous.c, and a mainline
+	 * dma-contiguous.c has the lock with 3.16's cma=size@base-limit but
+	 * without 3.17's order_per_bit: 3.16): the bitmap gets its own lock,
 	 * cma->lock (a mutex; a spinlock since 5.13); cma_alloc reserves
 	 * the bits under it, holds cma_mutex only around each
 	 * alloc_contig_range and clears the bits of a range that failed;
