@@ -4,7 +4,8 @@
  * kernels split it into mm/cma.c): sizing the default area from cma= and
  * Kconfig, reserving areas in memblock, activating them as MIGRATE_CMA
  * pageblocks at the core initcall, and allocating from an area's bitmap
- * with alloc_contig_range under the CMA mutex.
+ * with alloc_contig_range under the CMA mutex (cma.h: the locking rules,
+ * which changed in 3.16).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -502,6 +503,7 @@ static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 			  (unsigned long long)r->start);
 		goto fail;
 	}
+	spin_lock_init(&cma->lock);
 	for (unsigned long pfn = base_pfn; pfn < base_pfn + count; pfn += mm->pageblock_nr_pages)
 		init_cma_reserved_pageblock(mm, pfn_to_page(mm, pfn));
 	mm_printk(mm, "cma: CMA: activated %s: %lu pages at pfn %#lx\n", cma->name, count, base_pfn);
@@ -589,7 +591,7 @@ static unsigned long cma_bitmap_pages_to_bits(const struct cma *cma, unsigned lo
 
 /*
  * cma_debug_show_areas (6.12): the free runs of the bitmap on one line,
- * each as pages@bit, and the total. cma_mutex held.
+ * each as pages@bit, and the total.
  */
 static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
 {
@@ -598,6 +600,7 @@ static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
 	size_t n;
 
 	n = (size_t)snprintf(line, sizeof(line), "cma: number of available pages: ");
+	spin_lock(&cma->lock);
 	for (;;) {
 		unsigned long zero = find_next_zero_bit(cma->bitmap, nbits, start), set, part;
 
@@ -611,66 +614,159 @@ static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
 		total += part;
 		start = set;
 	}
+	spin_unlock(&cma->lock);
 	if (n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, "=> %lu free of %lu total pages", total,
 			 cma->count);
 	mm_printk(mm, "%s\n", line);
 }
 
+/* What cma_alloc looks for in the bitmap: a run of @bits at 2^align pages. */
+struct cma_req {
+	unsigned long count, bits, mask, offset, maxno;
+	cma_gfp_t gfp;			/* what alloc_contig_range compacts with */
+};
+
+/* The first free run at or past bit @start, or req->maxno. cma->lock held. */
+static unsigned long cma_find_bits_locked(struct cma *cma, const struct cma_req *req,
+					  unsigned long start)
+{
+	lockdep_assert_held(&cma->lock);
+	return bitmap_find_next_zero_area_off(cma->bitmap, req->maxno, start, (unsigned)req->bits,
+					      req->mask, req->offset);
+}
+
+static void cma_set_bits(struct cma *cma, unsigned long pageno, unsigned long bits)
+{
+	spin_lock(&cma->lock);
+	bitmap_set(cma->bitmap, pageno, bits);
+	spin_unlock(&cma->lock);
+}
+
+static void cma_clear_bits(struct cma *cma, unsigned long pageno, unsigned long bits)
+{
+	spin_lock(&cma->lock);
+	bitmap_clear(cma->bitmap, pageno, bits);
+	spin_unlock(&cma->lock);
+}
+
+/* The busy range is passed over: its trace event, and the next candidate's first bit. */
+static unsigned long cma_busy_retry(struct cma_mm *mm, struct cma *cma, const struct cma_req *req,
+				    unsigned long pageno, unsigned long pfn, unsigned align)
+{
+	trace_event(mm, "cma_alloc_busy_retry", "name=%s pfn=0x%lx page=%p count=%lu align=%u",
+		    cma->name, pfn, trace_page_ptr(pfn), req->count, align);
+	return pageno + req->mask + 1;
+}
+
+/*
+ * v3.5's loop: the whole search under cma_mutex, the bits set once
+ * alloc_contig_range has taken the range. -ENOMEM when the bitmap has
+ * no candidate left, whatever the ranges tried returned.
+ */
+static int __cma_alloc_v35(struct cma_mm *mm, struct cma *cma, const struct cma_req *req,
+			   unsigned align, unsigned long *pfn)
+{
+	unsigned long pageno, start = 0;
+	int ret;
+
+	pthread_mutex_lock(&mm->cma_mutex);
+	for (;;) {
+		spin_lock(&cma->lock);
+		pageno = cma_find_bits_locked(cma, req, start);
+		spin_unlock(&cma->lock);
+		if (pageno >= req->maxno) {
+			ret = -ENOMEM;
+			break;
+		}
+		*pfn = cma->base_pfn + (pageno << cma->order_per_bit);
+		ret = alloc_contig_range(mm, *pfn, *pfn + req->count, MIGRATE_CMA, req->gfp);
+		if (!ret)
+			cma_set_bits(cma, pageno, req->bits);
+		if (ret != -EBUSY)
+			break;
+		start = cma_busy_retry(mm, cma, req, pageno, *pfn, align);
+	}
+	pthread_mutex_unlock(&mm->cma_mutex);
+	return ret;
+}
+
+/*
+ * 3.16's loop (kernel.cma_bitmap_lock, as 6.12 keeps it): the bits are
+ * reserved under cma->lock, cma_mutex is held only around each
+ * alloc_contig_range, and a range that failed gives its bits back. A
+ * bitmap that runs out leaves the last range's error (-ENOMEM if none
+ * was tried).
+ */
+static int __cma_alloc_v316(struct cma_mm *mm, struct cma *cma, const struct cma_req *req,
+			    unsigned align, unsigned long *pfn)
+{
+	unsigned long pageno, start = 0;
+	int ret = -ENOMEM;
+
+	for (;;) {
+		spin_lock(&cma->lock);
+		pageno = cma_find_bits_locked(cma, req, start);
+		if (pageno < req->maxno)
+			bitmap_set(cma->bitmap, pageno, req->bits);
+		spin_unlock(&cma->lock);
+		if (pageno >= req->maxno)
+			break;
+		*pfn = cma->base_pfn + (pageno << cma->order_per_bit);
+		pthread_mutex_lock(&mm->cma_mutex);
+		ret = alloc_contig_range(mm, *pfn, *pfn + req->count, MIGRATE_CMA, req->gfp);
+		pthread_mutex_unlock(&mm->cma_mutex);
+		if (!ret)
+			break;
+		cma_clear_bits(cma, pageno, req->bits);
+		if (ret != -EBUSY)
+			break;
+		start = cma_busy_retry(mm, cma, req, pageno, *pfn, align);
+	}
+	return ret;
+}
+
 /*
  * cma_alloc: first fit in the bitmap at 2^@align pages (in bits of the
  * area's order_per_bit, offset by the base's misalignment), a busy range
- * retried at the next aligned candidate past it. From 4.11
- * (kernel.cma_alloc_report) a failure says so unless @gfp has
- * __GFP_NOWARN (6.12's __cma_alloc message, then cma_debug_show_areas);
- * v3.5 and 3.17's mm/cma.c say nothing. From 4.11 to
- * 4.18 (kernel.contig_gfp) @gfp is the one alloc_contig_range compacts
+ * retried at the next aligned candidate past it; the locking of each era
+ * above. From 4.11 (kernel.cma_alloc_report) a failure says so unless
+ * @gfp has __GFP_NOWARN (6.12's __cma_alloc message, then
+ * cma_debug_show_areas); v3.5 and 3.17's mm/cma.c say nothing. From 4.11
+ * to 4.18 (kernel.contig_gfp) @gfp is the one alloc_contig_range compacts
  * with; before and after, GFP_KERNEL.
  */
 struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align,
 			   cma_gfp_t gfp)
 {
-	unsigned long mask, offset, maxno, bits, pfn = -1ul, pageno, start = 0;
+	unsigned long pfn = -1ul;
 	bool no_warn = gfp & CMA_GFP_NOWARN;
-	cma_gfp_t contig_gfp = mm->kernel.contig_gfp && !mm->kernel.cma_alloc_no_warn ? gfp : CMA_GFP_KERNEL;
-	int ret = -ENOMEM;
+	struct cma_req req;
+	int ret;
 
 	if (!cma || !cma->count || !cma->bitmap || !count)
 		return NULL;
-	mask = cma_bitmap_aligned_mask(cma, align);
-	offset = cma_bitmap_aligned_offset(cma, align);
-	maxno = cma_bitmap_maxno(cma);
-	bits = cma_bitmap_pages_to_bits(cma, count);
+	req = (struct cma_req){
+		.count = count,
+		.bits = cma_bitmap_pages_to_bits(cma, count),
+		.mask = cma_bitmap_aligned_mask(cma, align),
+		.offset = cma_bitmap_aligned_offset(cma, align),
+		.maxno = cma_bitmap_maxno(cma),
+		.gfp = mm->kernel.contig_gfp && !mm->kernel.cma_alloc_no_warn ? gfp : CMA_GFP_KERNEL,
+	};
 	trace_event(mm, "cma_alloc_start", "name=%s count=%lu align=%u", cma->name, count, align);
 	/* 6.12 gives up here unseen; we counted it a failure, as below */
-	if (bits > maxno && mm->kernel.cma_stats)
+	if (req.bits > req.maxno && mm->kernel.cma_stats)
 		return NULL;
-	pthread_mutex_lock(&mm->cma_mutex);
-	for (;;) {
-		pageno = bitmap_find_next_zero_area_off(cma->bitmap, maxno, start, (unsigned)bits,
-							mask, offset);
-		if (pageno >= maxno) {
-			ret = -ENOMEM;
-			break;
-		}
-		pfn = cma->base_pfn + (pageno << cma->order_per_bit);
-		ret = alloc_contig_range(mm, pfn, pfn + count, MIGRATE_CMA, contig_gfp);
-		if (!ret) {
-			bitmap_set(cma->bitmap, pageno, bits);
-			break;
-		}
-		if (ret != -EBUSY)
-			break;
-		trace_event(mm, "cma_alloc_busy_retry", "name=%s pfn=0x%lx page=%p count=%lu align=%u",
-			    cma->name, pfn, trace_page_ptr(pfn), count, align);
-		start = pageno + mask + 1;
-	}
+	if (mm->kernel.cma_bitmap_lock)
+		ret = __cma_alloc_v316(mm, cma, &req, align, &pfn);
+	else
+		ret = __cma_alloc_v35(mm, cma, &req, align, &pfn);
 	if (ret && !no_warn && mm->kernel.cma_alloc_report) {
 		mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
 			  cma->name, count, ret);
 		cma_debug_show_areas(mm, cma);
 	}
-	pthread_mutex_unlock(&mm->cma_mutex);
 	/* 6.12 reports the last pfn tried (or -1) with a NULL page; we reported 0 */
 	if (ret && !mm->kernel.cma_stats)
 		pfn = 0;
@@ -687,34 +783,58 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 }
 
 /*
+ * Free @count pages at @pfn and clear their bits, or refuse (false) when
+ * any of them is not allocated. The pages go back before the bits, as
+ * 6.12 has it, so that no cma_alloc reserves a range still in use.
+ * cma->lock held: a second release of the same range waits and is
+ * refused.
+ */
+static bool cma_release_locked(struct cma_mm *mm, struct cma *cma, unsigned long pfn,
+			       unsigned long count)
+{
+	unsigned long pageno = (pfn - cma->base_pfn) >> cma->order_per_bit;
+	unsigned long bits = cma_bitmap_pages_to_bits(cma, count);
+
+	lockdep_assert_held(&cma->lock);
+	if (count > cma->base_pfn + cma->count - pfn ||
+	    find_next_zero_bit(cma->bitmap, pageno + bits, pageno) < pageno + bits)
+		return false;
+	free_contig_range(mm, pfn, count);
+	bitmap_clear(cma->bitmap, pageno, bits);
+	return true;
+}
+
+/*
  * cma_release: false, changing nothing, unless every page is one @cma
  * handed out. Departure: 6.12 checks only that the first page is in the
  * area (and VM_BUG_ONs an overrun); a release of pages not allocated
- * would corrupt the machine, so both profiles refuse it.
+ * would corrupt the machine, so both profiles refuse it. Before 3.16
+ * (kernel.cma_bitmap_lock) it waits for cma_mutex, behind any
+ * alloc_contig_range in progress; from 3.16 it does not take it.
  */
 bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *pages,
 		 unsigned long count)
 {
-	unsigned long pfn, pageno, bits;
+	bool mutex = !mm->kernel.cma_bitmap_lock, ok;
+	unsigned long pfn;
 
 	if (!cma || !pages || pages < mm->mem_map || pages >= mm->mem_map + (mm->end_pfn - mm->base_pfn))
 		return false;
 	pfn = page_to_pfn(mm, pages);
 	if (pfn < cma->base_pfn || pfn >= cma->base_pfn + cma->count)
 		return false;
-	pageno = (pfn - cma->base_pfn) >> cma->order_per_bit;
-	bits = cma_bitmap_pages_to_bits(cma, count);
-	pthread_mutex_lock(&mm->cma_mutex);
-	if (count > cma->base_pfn + cma->count - pfn ||
-	    find_next_zero_bit(cma->bitmap, pageno + bits, pageno) < pageno + bits) {
+	if (mutex)
+		pthread_mutex_lock(&mm->cma_mutex);
+	spin_lock(&cma->lock);
+	ok = cma_release_locked(mm, cma, pfn, count);
+	spin_unlock(&cma->lock);
+	if (mutex)
 		pthread_mutex_unlock(&mm->cma_mutex);
+	if (!ok) {
 		mm_pr_err(mm, "cma: release of %lu pages at pfn %#lx refused: not all of them were allocated from %s\n",
 			  count, pfn, cma->name);
 		return false;
 	}
-	bitmap_clear(cma->bitmap, pageno, bits);
-	free_contig_range(mm, pfn, count);
-	pthread_mutex_unlock(&mm->cma_mutex);
 	atomic_fetch_add(&cma->release_pages_success, count);
 	trace_event(mm, "cma_release", "name=%s pfn=0x%lx page=%p count=%lu", cma->name, pfn,
 		    trace_page_ptr(pfn), count);
@@ -726,22 +846,22 @@ void cma_write_areas(struct cma_mm *mm, FILE *out)
 {
 	for (unsigned i = 0; mm->cma && i < mm->cma->nr_reserved; i++) {
 		struct cma *cma = mm->cma->reserved[i].cma;
-		unsigned long used;
+		unsigned long used, maxchunk;
 
 		if (!cma)
 			continue;
-		pthread_mutex_lock(&mm->cma_mutex);
+		spin_lock(&cma->lock);
 		used = bitmap_weight(cma->bitmap, cma_bitmap_maxno(cma)) << cma->order_per_bit;
+		maxchunk = bitmap_longest_zero_run(cma->bitmap, cma_bitmap_maxno(cma)) << cma->order_per_bit;
+		spin_unlock(&cma->lock);
 		fprintf(out, "%s:\n", cma->name);
 		fprintf(out, "  base_pfn: %#lx\n", cma->base_pfn);
 		fprintf(out, "  count: %lu\n", cma->count);
 		fprintf(out, "  used: %lu\n", used);
-		fprintf(out, "  maxchunk: %lu\n",
-			bitmap_longest_zero_run(cma->bitmap, cma_bitmap_maxno(cma)) << cma->order_per_bit);
+		fprintf(out, "  maxchunk: %lu\n", maxchunk);
 		fprintf(out, "  alloc_pages_success: %lu\n", atomic_load(&cma->alloc_pages_success));
 		fprintf(out, "  alloc_pages_fail: %lu\n", atomic_load(&cma->alloc_pages_fail));
 		fprintf(out, "  release_pages_success: %lu\n", atomic_load(&cma->release_pages_success));
-		pthread_mutex_unlock(&mm->cma_mutex);
 	}
 }
 
@@ -781,11 +901,11 @@ static void cma_write_bitmap(struct cma *cma, FILE *out)
 		fputc('\n', out);
 }
 
-static void cma_write_debugfs(struct cma_mm *mm, struct cma *cma, const char *file, FILE *out)
+static void cma_write_debugfs(struct cma *cma, const char *file, FILE *out)
 {
 	unsigned long maxno = cma_bitmap_maxno(cma);
 
-	pthread_mutex_lock(&mm->cma_mutex);
+	spin_lock(&cma->lock);
 	if (!strcmp(file, "base_pfn"))
 		fprintf(out, "%lu\n", cma->base_pfn);
 	else if (!strcmp(file, "count"))
@@ -798,7 +918,7 @@ static void cma_write_debugfs(struct cma_mm *mm, struct cma *cma, const char *fi
 		fprintf(out, "%lu\n", bitmap_longest_zero_run(cma->bitmap, maxno) << cma->order_per_bit);
 	else
 		cma_write_bitmap(cma, out);
-	pthread_mutex_unlock(&mm->cma_mutex);
+	spin_unlock(&cma->lock);
 }
 
 static bool name_in(const char *name, const char *const *names, size_t n)
@@ -840,7 +960,7 @@ int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out)
 		return 0;
 	}
 	if (cma && !is_sys && name_in(slash + 1, cma_debugfs_files, ARRAY_LEN(cma_debugfs_files))) {
-		cma_write_debugfs(mm, cma, slash + 1, out);
+		cma_write_debugfs(cma, slash + 1, out);
 		return 0;
 	}
 	{

@@ -4,8 +4,20 @@
  * handed out from it, and the boot parameters that size the default one
  * (cma= beats the Kconfig choice).
  *
- * Locking: the bitmap and the counters change under mm->cma_mutex; the
- * reserved list is early-boot only (one thread).
+ * Locking rules
+ *   cma->lock       the area's bitmap (cma_alloc's search, cma_release,
+ *                   the debugfs and /proc readers); taken before
+ *                   slot->lock and zone->lock (a release frees its pages
+ *                   under it), never held across alloc_contig_range
+ *   mm->cma_mutex   one alloc_contig_range at a time. Before 3.16
+ *                   (kernel.cma_bitmap_lock) cma_alloc holds it over its
+ *                   whole search and cma_release over the release, so a
+ *                   release waits behind an allocation in progress; from
+ *                   3.16 cma_alloc takes it around each alloc_contig_range
+ *                   only, after reserving the bits, and a release not at
+ *                   all. Taken before cma->lock.
+ * The statistics are atomic. The reserved list is early-boot only (one
+ * thread).
  */
 #ifndef CMA_MM_CMA_H
 #define CMA_MM_CMA_H
@@ -32,7 +44,8 @@ struct cma_params {
 struct cma {
 	unsigned long base_pfn;
 	unsigned long count;
-	unsigned long *bitmap;		/* one bit per 2^order_per_bit pages; NULL until activated */
+	unsigned long *bitmap;		/* one bit per 2^order_per_bit pages; NULL until activated; lock */
+	spinlock_t lock;		/* the bitmap (3.16's, a mutex until 5.13) */
 	unsigned order_per_bit;		/* 0 in v3.5 */
 	char name[32];
 	/* statistics, as later kernels keep them (in pages) */

@@ -396,9 +396,26 @@ void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pa
 /* ---- public entry points ---- */
 
 /*
- * What the kernel would BUG on is -EINVAL here: a range outside memory
- * or across zones, a type other than MOVABLE or CMA, or pageblocks in
- * the MAX_ORDER-aligned range that are not all of that type.
+ * May a @migratetype request cover a pageblock of type @mt? v3.5's
+ * contract is "all pageblocks of the type asked for". From 3.16
+ * (kernel.contig_any_movable) a MOVABLE request takes UNMOVABLE and
+ * RECLAIMABLE blocks too: isolation scans them for unmovable pages and
+ * the undo retypes them MOVABLE. Departure: CMA, RESERVE and HIGHATOMIC
+ * blocks stay refused under every release, since retyping them would
+ * break an area or the zone's reserve count (the kernel does not check).
+ */
+static bool contig_type_ok(struct cma_mm *mm, int migratetype, int mt)
+{
+	if (mt == migratetype)
+		return true;
+	return mm->kernel.contig_any_movable && migratetype == MIGRATE_MOVABLE &&
+	       mt < MIGRATE_PCPTYPES;
+}
+
+/*
+ * -EINVAL here for what the kernel would BUG on or corrupt: a range
+ * outside memory or across zones, a type other than MOVABLE or CMA, or
+ * a pageblock in the aligned range that contig_type_ok() refuses.
  */
 static int check_contig_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 			      int migratetype)
@@ -424,7 +441,8 @@ static int check_contig_range(struct cma_mm *mm, unsigned long start, unsigned l
 		return -EINVAL;
 	}
 	for (unsigned long pfn = astart; pfn < aend; pfn += mm->pageblock_nr_pages) {
-		if (!pfn_valid(mm, pfn) || get_pageblock_migratetype(mm, pfn) != migratetype) {
+		if (!pfn_valid(mm, pfn) ||
+		    !contig_type_ok(mm, migratetype, get_pageblock_migratetype(mm, pfn))) {
 			mm_pr_err(mm, "alloc_contig_range: pageblock at pfn %#lx is %s, not %s: every pageblock of [%#lx, %#lx) must be\n",
 				  pfn, pfn_valid(mm, pfn) ? migratetype_name(get_pageblock_migratetype(mm, pfn)) : "a hole",
 				  migratetype_name(migratetype), astart, aend);

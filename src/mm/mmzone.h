@@ -17,7 +17,8 @@
  *   zone->lru_lock  the zone's LRU lists, PG_lru, PG_active and
  *                   PG_mlocked, the NR_*_ANON/FILE, NR_UNEVICTABLE and
  *                   NR_ISOLATED_* counts; a leaf lock
- *   mm->cma_mutex   contiguous allocations and isolations (seed 009)
+ *   mm->cma_mutex   contiguous allocations and isolations (seed 009);
+ *                   before 3.16 also the CMA areas' bitmaps (cma.h)
  * Lock-free readers (watermark checks, /proc) read the counters with
  * relaxed atomic loads; writers hold the lock named above.
  */

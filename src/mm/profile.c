@@ -78,10 +78,13 @@ static const struct profile_switch switches[] = {
 	SWITCH(contig_large_folio, 5, 7),
 	SWITCH(contig_try_in_use, 5, 13),
 	SWITCH(contig_skip_hugetlb, 6, 3),
+	SWITCH(contig_any_movable, 3, 16),
+	SWITCH(cma_bitmap_lock, 3, 16),
+	SWITCH(min_free_kbytes_256m, 5, 7),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and contig_skip_hugetlb the last */
-_Static_assert(offsetof(struct kernel_profile, contig_skip_hugetlb) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and min_free_kbytes_256m the last */
+_Static_assert(offsetof(struct kernel_profile, min_free_kbytes_256m) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -525,6 +525,41 @@ struct kernel_profile {
 	 * of the pool.
 	 */
 	bool contig_skip_hugetlb;
+	/*
+	 * 944d9fec8d7a "hugetlb: add support for gigantic page allocation at
+	 * runtime" (Luiz Capitulino, committed 4 Jun 2014; 3.16-rc1, and
+	 * listed in the mm tree's since-3.15 shortlog of 20 Jun 2014):
+	 * alloc_gigantic_page calls alloc_contig_range(MIGRATE_MOVABLE) over
+	 * any free range of a zone, whatever its pageblocks' types, relying
+	 * on has_unmovable_pages to scan UNMOVABLE and RECLAIMABLE blocks
+	 * and on the undo to retype them MOVABLE. v3.5's code does the same
+	 * but no caller asked it; its kernel-doc still demands blocks of the
+	 * requested type, which the library holds to before 3.16.
+	 */
+	bool contig_any_movable;
+	/*
+	 * 7ee793a62fa8 "cma: Remove potential deadlock situation" (Laura
+	 * Abbott; in the same since-3.15 shortlog, so after 3.15; Joonsoo
+	 * Kim's June 2014 patches that became 3.17's mm/cma.c already find
+	 * its lock in drivers/base/dma-contiguous.c, and a mainline
+	 * dma-contiguous.c has the lock with 3.16's cma=size@base-limit but
+	 * without 3.17's order_per_bit: 3.16): the bitmap gets its own lock,
+	 * cma->lock (a mutex; a spinlock since 5.13); cma_alloc reserves
+	 * the bits under it, holds cma_mutex only around each
+	 * alloc_contig_range and clears the bits of a range that failed;
+	 * a release frees the pages, then clears the bits, without
+	 * cma_mutex. The loop no longer sets -ENOMEM when the bitmap runs
+	 * out, so the failure message (cma_generic) shows the last
+	 * alloc_contig_range's error: "ret: -16" after busy ranges.
+	 */
+	bool cma_bitmap_lock;
+	/*
+	 * ee8eb9a5fe86 "mm/page_alloc: increase default min_free_kbytes
+	 * bound" (Joel Savitz, posted 20 Feb 2020; 5.7, as OpenZFS's
+	 * arc_os.c tests it with KERNEL_VERSION(5, 7, 0)): the default
+	 * min_free_kbytes is clamped at 262144 (256 MiB), not 65536.
+	 */
+	bool min_free_kbytes_256m;
 };
 
 /*

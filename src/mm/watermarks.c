@@ -7,7 +7,13 @@
  */
 #include "mm/internal.h"
 
-/* sysctl_lowmem_reserve_ratio, by the lower zone's type */
+/*
+ * sysctl_lowmem_reserve_ratio, by the lower zone's type. HIGHMEM's is 0
+ * from 4.16 ("mm/page_alloc: don't reserve ZONE_HIGHMEM for ZONE_MOVABLE
+ * request", in the mm tree's since-4.15 shortlog of 1 Feb 2018); it
+ * divides only ZONE_MOVABLE's pages, which the library never populates,
+ * so no profile switches it.
+ */
 static const unsigned lowmem_reserve_ratio[MAX_NR_ZONES] = {
 	[ZONE_DMA] = 256, [ZONE_DMA32] = 256, [ZONE_NORMAL] = 32, [ZONE_HIGHMEM] = 32,
 };
@@ -187,14 +193,17 @@ static unsigned long int_sqrt(unsigned long x)
 
 /*
  * init_per_zone_wmark_min: min_free_kbytes = sqrt(16 * lowmem KiB),
- * clamped to [128, 65536]; run after CMA activation, as module_init is.
+ * clamped to [128, 65536], to [128, 262144] from 5.7
+ * (kernel.min_free_kbytes_256m); run after CMA activation, as
+ * module_init is.
  */
 void init_per_zone_wmark_min(struct cma_mm *mm)
 {
 	unsigned long lowmem_kbytes = nr_free_zone_pages(mm, ZONE_NORMAL) * (mm->page_size >> 10);
 	unsigned long k = int_sqrt(lowmem_kbytes * 16);
+	unsigned long max = mm->kernel.min_free_kbytes_256m ? 262144 : 65536;
 
-	mm->min_free_kbytes = (int)(k < 128 ? 128 : k > 65536 ? 65536 : k);
+	mm->min_free_kbytes = (int)(k < 128 ? 128 : k > max ? max : k);
 	setup_per_zone_wmarks(mm);
 	setup_per_zone_lowmem_reserve(mm);
 }
