@@ -61,8 +61,8 @@ $(BUILD)/libcma.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libcma.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcma.so.0 -Wl,--version-script=libcma.map $(LDFLAGS) -o $@ $^
+$(BUILD)/libcma.so: $(LIB_OBJ) libcma.map
+	$(CC) -shared -Wl,-soname,libcma.so.0 -Wl,--version-script=libcma.map $(LDFLAGS) -o $@ $(LIB_OBJ)
 
 # the .pc names PREFIX: written at build time for the PREFIX of the build,
 # and again at install time, so 'make install PREFIX=...' after 'make'
@@ -96,8 +96,9 @@ $(BUILD)/tools/cmasim/main.o: Makefile
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
 
-# test_cmasim runs the simulator it tests
-$(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
+# test_cmasim runs the simulator it tests and installs the library, whose
+# exports scripts/check-layers.sh reads
+$(BUILD)/tests/test_cmasim: $(BUILD)/cmasim $(BUILD)/libcma.so
 
 # test_report links the reports and what they read, not the rest of cmasim
 SIM_REPORT_SRC := tools/cmasim/result.c $(wildcard tools/cmasim/report_*.c)

@@ -6,7 +6,8 @@
 #     src/lib < src/mm < src/dma < src/init;
 #   - src/mm's ground, mmzone.c, calls no other file;
 #   - page_alloc.c calls nothing of the slow path, reclaim or compaction;
-#   - the files of src/dma call each other without a circle.
+#   - the files of src/dma call each other without a circle;
+#   - libcma.so exports exactly the functions include/cma/cma.h declares.
 # Usage: scripts/check-layers.sh BUILD_DIR; prints the edges with -v.
 set -eu
 build=$1
@@ -48,4 +49,20 @@ if tsort "$tmp/dma" 2>&1 >/dev/null | grep -q loop; then
 	tsort "$tmp/dma" 2>&1 >/dev/null | sed 's/^/  /' >&2
 	exit 1
 fi
-echo "check-layers: $(wc -l < "$tmp/edges") calls between library files, all downward"
+
+# The outer wall: a declaration in cma.h is a line at column 0 naming the
+# function just before its first parenthesis (typedefs of pointers to
+# functions have theirs before the name).
+so="$build/libcma.so"
+[ -f "$so" ] || { echo "check-layers: $so is missing: build first" >&2; exit 2; }
+sed -n 's/^[a-z][^(]*[^a-z_0-9(]\(cma_[a-z_0-9]*\)(.*/\1/p' include/cma/cma.h | sort -u > "$tmp/declared"
+nm -D --defined-only "$so" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
+comm -13 "$tmp/declared" "$tmp/exported" | sed "s|^|check-layers: $so exports |; s|\$| not declared in include/cma/cma.h|" > "$tmp/wall"
+comm -23 "$tmp/declared" "$tmp/exported" | sed "s|^|check-layers: include/cma/cma.h declares |; s|\$| not exported by $so|" >> "$tmp/wall"
+if [ -s "$tmp/wall" ]; then
+	cat "$tmp/wall"
+	echo "check-layers: libcma.map lists what libcma.so exports" >&2
+	exit 1
+fi
+echo "check-layers: $(wc -l < "$tmp/edges") calls between library files, all downward;" \
+	"$(wc -l < "$tmp/exported") functions exported, all declared in cma.h"
