@@ -6,6 +6,9 @@
 #     src/lib < src/mm < src/dma < src/init;
 #   - src/mm's ground, mmzone.c, calls no other file;
 #   - page_alloc.c calls nothing of the slow path, reclaim or compaction;
+#   - mobility (references and the LRU, migration, compaction, reclaim,
+#     writeback, isolation, mlock) never calls the slow path: those that
+#     allocate through it (memory.c, gup.c, hugetlb.c, contig.c) sit above;
 #   - the files of src/dma call each other without a circle;
 #   - libcma.so exports exactly the functions include/cma/cma.h declares.
 # Usage: scripts/check-layers.sh BUILD_DIR; prints the edges with -v.
@@ -38,6 +41,10 @@ rank($2) > rank($1) { print "check-layers: " $1 " calls up into " $2; bad = 1 }
 $1 == "src/mm/mmzone.c" { print "check-layers: the ground file " $1 " calls " $2; bad = 1 }
 $1 == "src/mm/page_alloc.c" && $2 ~ /(slowpath|vmscan|compaction)\.c$/ {
 	print "check-layers: " $1 " calls up into " $2; bad = 1
+}
+$1 ~ /^src\/mm\/(swap|swapfile|migrate|compaction|vmscan|page_writeback|page_isolation|mlock)\.c$/ &&
+$2 == "src/mm/slowpath.c" {
+	print "check-layers: mobility " $1 " calls the slow path " $2; bad = 1
 }
 END { exit bad }
 ' "$tmp/edges"
