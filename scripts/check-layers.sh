@@ -10,7 +10,9 @@
 #     writeback, isolation, mlock) never calls the slow path: those that
 #     allocate through it (memory.c, gup.c, hugetlb.c, contig.c) sit above;
 #   - the files of src/dma call each other without a circle;
-#   - libcma.so exports exactly the functions include/cma/cma.h declares.
+#   - libcma.so exports exactly the functions include/cma/cma.h declares;
+#   - a function whose comment says zone->lock, slot->lock or lru_lock is
+#     held, or whose name ends in _locked, asserts it (lockdep_assert_held).
 # Usage: scripts/check-layers.sh BUILD_DIR; prints the edges with -v.
 set -eu
 build=$1
@@ -56,6 +58,28 @@ if tsort "$tmp/dma" 2>&1 >/dev/null | grep -q loop; then
 	tsort "$tmp/dma" 2>&1 >/dev/null | sed 's/^/  /' >&2
 	exit 1
 fi
+
+# The locking contracts, read off the sources: a comment is no check.
+awk '
+FNR == 1 { comment = ""; ended = 0; need = 0 }
+/^\/\*/ { comment = ""; incomment = 1 }
+incomment { comment = comment " " $0 }
+incomment && /\*\/[ \t]*$/ { incomment = 0; ended = FNR; next }
+/^[a-z_].*[a-z_0-9]\(/ && !/;[ \t]*$/ && !need {
+	name = $0
+	sub(/\(.*/, "", name)
+	sub(/.*[^a-z_0-9]/, "", name)
+	need = (ended == FNR - 1 && comment ~ /(zone->lock|slot->lock|lru_lock) held/) || name ~ /_locked$/
+	if (need) { start = FNR; asserted = 0 }
+	next
+}
+need && /lockdep_assert_held\(/ { asserted = 1 }
+need && /^}/ {
+	if (!asserted) { print "check-layers: " FILENAME ":" start ": " name "() is said to hold a lock but does not lockdep_assert_held() it"; bad = 1 }
+	need = 0
+}
+END { exit bad }
+' src/*/*.c
 
 # The outer wall: a declaration in cma.h is a line at column 0 naming the
 # function just before its first parenthesis (typedefs of pointers to
