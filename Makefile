@@ -24,6 +24,10 @@ VERSION  := 0.1.0
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
             -fPIC -pthread -Iinclude -Isrc -DCMA_DEBUG=$(CMA_DEBUG)
+# each compile writes the headers it read next to its output (x.o: x.d,
+# the end of this file), one source per compile so that the list is whole
+DEPFLAGS := -MMD -MP
+CFLAGS   += $(DEPFLAGS)
 LDFLAGS  += -pthread
 
 ifeq ($(SAN),address)
@@ -46,14 +50,13 @@ SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
+TEST_LIB_OBJ := $(TEST_LIB:%.c=$(BUILD)/%.o)
 BENCH_SRC := $(wildcard bench/*.c)
-
-HEADERS   := $(wildcard include/cma/*.h src/*/*.h tests/*.h tools/cmasim/*.h)
 
 .PHONY: all test stress bench calibrate install clean deps sim-deps fuzz fuzz-smoke coverage
 all: $(BUILD)/libcma.a $(BUILD)/libcma.so $(BUILD)/libcma.pc $(BUILD)/cmasim
 
-$(BUILD)/%.o: %.c $(HEADERS)
+$(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -61,8 +64,8 @@ $(BUILD)/libcma.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libcma.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libcma.so.0 -Wl,--version-script=libcma.map $(LDFLAGS) -o $@ $^
+$(BUILD)/libcma.so: $(LIB_OBJ) libcma.map
+	$(CC) -shared -Wl,-soname,libcma.so.0 -Wl,--version-script=libcma.map $(LDFLAGS) -o $@ $(LIB_OBJ)
 
 # the .pc names PREFIX: written at build time for the PREFIX of the build,
 # and again at install time, so 'make install PREFIX=...' after 'make'
@@ -96,42 +99,36 @@ $(BUILD)/tools/cmasim/main.o: Makefile
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
 
-# test_cmasim runs the simulator it tests
-$(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
+# test_cmasim runs the simulator it tests and installs the library, whose
+# exports scripts/check-layers.sh reads
+$(BUILD)/tests/test_cmasim: $(BUILD)/cmasim $(BUILD)/libcma.so
 # test_charts runs cmasim compare and sweep and reads their pages
 $(BUILD)/tests/test_charts: $(BUILD)/cmasim
 
 # test_report links the reports and what they read, not the rest of cmasim
 SIM_REPORT_SRC := tools/cmasim/result.c $(wildcard tools/cmasim/report_*.c)
-$(BUILD)/tests/test_report: tests/test_report.c $(SIM_REPORT_SRC) $(wildcard tools/cmasim/*.h) $(HEADERS)
+SIM_REPORT_OBJ := $(SIM_REPORT_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/tests/test_report: tests/test_report.c $(BUILD)/tests/test_report.d $(SIM_REPORT_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itools/cmasim -o $@ $< $(SIM_REPORT_SRC) $(LDFLAGS) -lcmocka -lm
+	$(CC) $(CFLAGS) -Itools/cmasim -o $@ $< $(SIM_REPORT_OBJ) $(LDFLAGS) -lcmocka -lm
 
 # CMA_TEST_KERNEL=6.12 make test: every machine a test makes without naming a
 # kernel profile gets that one (tests/helpers.c wraps cma_mm_create)
 TEST_WRAP := -Wl,--wrap=cma_mm_create
 
-# test_sim, test_sim_cost, test_job and test_dt_pool link the simulator, all but its main(); its objects follow cmasim's headers
+# test_sim, test_sim_cost, test_job and test_dt_pool link the simulator, all but its main();
+# test_dt_corpus boots the kernel's device trees through its platform code;
+# test_import reads the snapshot fixture with its importer, and runs cmasim
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
-SIM_TESTS   := $(BUILD)/tests/test_sim $(BUILD)/tests/test_sim_cost $(BUILD)/tests/test_job $(BUILD)/tests/test_dt_pool
-$(SIM_OBJ): $(wildcard tools/cmasim/*.h)
-$(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
+SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_cost test_job test_dt_pool test_dt_corpus test_import)
+$(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
+	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
+$(BUILD)/tests/test_import: $(BUILD)/cmasim
 
-# test_dt_corpus boots the kernel's device trees through the simulator's platform code
-$(BUILD)/tests/test_dt_corpus: tests/test_dt_corpus.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
+$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
-
-# test_import reads the snapshot fixture with cmasim's importer, and runs cmasim
-$(BUILD)/tests/test_import: tests/test_import.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(BUILD)/cmasim $(wildcard tools/cmasim/*.h) $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
-
-$(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(BUILD)/libcma.a $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka -lm
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka -lm
 
 deps:
 	@scripts/ensure-deps.sh test
@@ -158,7 +155,7 @@ STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress $(B
 stress: deps $(STRESS_BIN)
 	@CMA_STRESS_OPS=$(STRESS_OPS) CMA_TEST_EXHAUSTIVE=1 scripts/run-tests.sh $(STRESS_BIN)
 
-$(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/libcma.a $(HEADERS)
+$(BUILD)/bench/cmabench: $(BENCH_SRC) $(BUILD)/bench/cmabench.d $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O3 -o $@ $(BENCH_SRC) $(BUILD)/libcma.a $(LDFLAGS) -ldl -lm
 
@@ -183,23 +180,22 @@ FUZZ_BUILD   ?= build-fuzz
 FUZZ_SAN     ?= -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_IGNORE  := fuzz/coverage-ignore.txt
 FUZZ_CFLAGS  := -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
-                -pthread -Iinclude -Isrc -DCMA_DEBUG=$(CMA_DEBUG) $(FUZZ_SAN) \
+                -pthread -Iinclude -Isrc -DCMA_DEBUG=$(CMA_DEBUG) $(FUZZ_SAN) $(DEPFLAGS) \
                 -fsanitize-coverage-ignorelist=$(FUZZ_IGNORE)
 FUZZ_SRC     := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_SECONDS ?= 30
 
-$(FUZZ_BUILD)/%.o: %.c $(HEADERS) $(FUZZ_IGNORE)
+$(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/%.d $(FUZZ_IGNORE)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(HEADERS) $(wildcard fuzz/*.h) $(FUZZ_IGNORE)
+$(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/%.d $(FUZZ_LIB_OBJ) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
 # fuzz_platform, fuzz_scenario, fuzz_dt and fuzz_import include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
-$(FUZZ_SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)
@@ -260,3 +256,12 @@ install-man:
 
 clean:
 	rm -rf build build-*
+
+# The headers each object and program was built from (DEPFLAGS). Each also
+# depends on its .d: where that is missing (never built, or built before
+# the lists were written) the rule below makes it out of date, and the
+# compile writes it.
+DEPFILES := $(LIB_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(TEST_BIN:=.d) \
+	    $(BUILD)/bench/cmabench.d $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_SIM_OBJ:.o=.d) $(FUZZ_BIN:=.d)
+$(DEPFILES):
+include $(wildcard $(DEPFILES))

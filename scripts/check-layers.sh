@@ -6,7 +6,13 @@
 #     src/lib < src/mm < src/dma < src/init;
 #   - src/mm's ground, mmzone.c, calls no other file;
 #   - page_alloc.c calls nothing of the slow path, reclaim or compaction;
-#   - the files of src/dma call each other without a circle.
+#   - mobility (references and the LRU, migration, compaction, reclaim,
+#     writeback, isolation, mlock) never calls the slow path: those that
+#     allocate through it (memory.c, gup.c, hugetlb.c, contig.c) sit above;
+#   - the files of src/dma call each other without a circle;
+#   - libcma.so exports exactly the functions include/cma/cma.h declares;
+#   - a function whose comment says zone->lock, slot->lock or lru_lock is
+#     held, or whose name ends in _locked, asserts it (lockdep_assert_held).
 # Usage: scripts/check-layers.sh BUILD_DIR; prints the edges with -v.
 set -eu
 build=$1
@@ -38,6 +44,10 @@ $1 == "src/mm/mmzone.c" { print "check-layers: the ground file " $1 " calls " $2
 $1 == "src/mm/page_alloc.c" && $2 ~ /(slowpath|vmscan|compaction)\.c$/ {
 	print "check-layers: " $1 " calls up into " $2; bad = 1
 }
+$1 ~ /^src\/mm\/(swap|swapfile|migrate|compaction|vmscan|page_writeback|page_isolation|mlock)\.c$/ &&
+$2 == "src/mm/slowpath.c" {
+	print "check-layers: mobility " $1 " calls the slow path " $2; bad = 1
+}
 END { exit bad }
 ' "$tmp/edges"
 
@@ -48,4 +58,42 @@ if tsort "$tmp/dma" 2>&1 >/dev/null | grep -q loop; then
 	tsort "$tmp/dma" 2>&1 >/dev/null | sed 's/^/  /' >&2
 	exit 1
 fi
-echo "check-layers: $(wc -l < "$tmp/edges") calls between library files, all downward"
+
+# The locking contracts, read off the sources: a comment is no check.
+awk '
+FNR == 1 { comment = ""; ended = 0; need = 0 }
+/^\/\*/ { comment = ""; incomment = 1 }
+incomment { comment = comment " " $0 }
+incomment && /\*\/[ \t]*$/ { incomment = 0; ended = FNR; next }
+/^[a-z_].*[a-z_0-9]\(/ && !/;[ \t]*$/ && !need {
+	name = $0
+	sub(/\(.*/, "", name)
+	sub(/.*[^a-z_0-9]/, "", name)
+	need = (ended == FNR - 1 && comment ~ /(zone->lock|slot->lock|lru_lock) held/) || name ~ /_locked$/
+	if (need) { start = FNR; asserted = 0 }
+	next
+}
+need && /lockdep_assert_held\(/ { asserted = 1 }
+need && /^}/ {
+	if (!asserted) { print "check-layers: " FILENAME ":" start ": " name "() is said to hold a lock but does not lockdep_assert_held() it"; bad = 1 }
+	need = 0
+}
+END { exit bad }
+' src/*/*.c
+
+# The outer wall: a declaration in cma.h is a line at column 0 naming the
+# function just before its first parenthesis (typedefs of pointers to
+# functions have theirs before the name).
+so="$build/libcma.so"
+[ -f "$so" ] || { echo "check-layers: $so is missing: build first" >&2; exit 2; }
+sed -n 's/^[a-z][^(]*[^a-z_0-9(]\(cma_[a-z_0-9]*\)(.*/\1/p' include/cma/cma.h | sort -u > "$tmp/declared"
+nm -D --defined-only "$so" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp/exported"
+comm -13 "$tmp/declared" "$tmp/exported" | sed "s|^|check-layers: $so exports |; s|\$| not declared in include/cma/cma.h|" > "$tmp/wall"
+comm -23 "$tmp/declared" "$tmp/exported" | sed "s|^|check-layers: include/cma/cma.h declares |; s|\$| not exported by $so|" >> "$tmp/wall"
+if [ -s "$tmp/wall" ]; then
+	cat "$tmp/wall"
+	echo "check-layers: libcma.map lists what libcma.so exports" >&2
+	exit 1
+fi
+echo "check-layers: $(wc -l < "$tmp/edges") calls between library files, all downward;" \
+	"$(wc -l < "$tmp/exported") functions exported, all declared in cma.h"

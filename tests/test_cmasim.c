@@ -2576,6 +2576,29 @@ static void make_coverage_builds_the_corpus_first(void **state)
 	free(out);
 }
 
+/*
+ * Expect: a header touched recompiles the sources that include it and
+ * no other (the compiler's dependency lists, not every header for every
+ * object): make -n -W src/mm/proc.h compiles exactly its includers.
+ */
+static void touched_header_rebuilds_only_its_includers(void **state)
+{
+	char cmd[PATH_MAX + 2 * NAME_MAX + 1024], *out;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && a=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s BUILD='%s' -W src/mm/proc.h '%s/libcma.a' "
+		 "| grep -- ' -c ' | sed 's/.* //' | sort) && b=$(grep -l '#include \"mm/proc.h\"' src/*/*.c | sort) && "
+		 "if [ -z \"$b\" ] || [ \"$a\" != \"$b\" ]; then printf 'compiled:\n%%s\nincluders:\n%%s\n' \"$a\" \"$b\"; fi 2>&1",
+		 source_dir, build_name, build_name);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out = read_all(p);
+	if (pclose(p) || *out)
+		fail_msg("make -n -W src/mm/proc.h: expected to compile the sources that include it, no others; %s", out);
+	free(out);
+}
+
 #define INSTALL_TOUR "#include <stdio.h>\n#include <cma/cma.h>\n\nint main(void)\n{\n" \
 	"\tstruct cma_bank bank = { 0, 64 << 20 };\n" \
 	"\tstruct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1 };\n\tstruct cma_mm *mm;\n\n" \
@@ -2936,6 +2959,7 @@ int main(void)
 		cmocka_unit_test(install_pc_names_the_prefix),
 		cmocka_unit_test(install_then_pkg_config_program_runs),
 		cmocka_unit_test(make_coverage_builds_the_corpus_first),
+		cmocka_unit_test(touched_header_rebuilds_only_its_includers),
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),

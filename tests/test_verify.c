@@ -638,6 +638,32 @@ static void verify_compaction_hints(void **state)
 	}
 }
 
+/* Expect: @call(@z), made in a child without @z's lock, dies of SIGABRT (lockdep_assert_held). */
+static void expect_bug_without_zone_lock(struct zone *z, void (*call)(struct zone *z))
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		fclose(stderr);		/* the BUG line is expected */
+		call(z);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT)
+		fail_msg("called without zone->lock: expected SIGABRT from lockdep_assert_held(); the child %s %d",
+			 WIFSIGNALED(status) ? "died of signal" : "exited with",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+static void verify_without_the_lock(struct zone *z)
+{
+	verify_zone_locked(z, "without the lock");
+}
+
 /*
  * Expect: at CMA_DEBUG >= 1 a function that demands zone->lock aborts
  * when called without it (lockdep_assert_held); with the lock it runs.
@@ -647,24 +673,53 @@ static void lockdep_assert_held_catches_a_missing_lock(void **state)
 {
 	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
 	struct zone *z = normal(mm);
-	int status;
-	pid_t pid;
 
 	if (CMA_DEBUG < 1)
 		skip();
 	spin_lock(&z->lock);
 	assert_int_equal(verify_zone_locked(z, "with the lock"), 0);
 	spin_unlock(&z->lock);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		fclose(stderr);		/* the BUG line is expected */
-		verify_zone_locked(z, "without the lock");
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	expect_bug_without_zone_lock(z, verify_without_the_lock);
+}
+
+/* The zone's first whole pageblock. */
+static unsigned long first_pageblock(struct zone *z)
+{
+	unsigned long nr = z->mm->pageblock_nr_pages;
+
+	return (z->zone_start_pfn + nr - 1) & ~(nr - 1);
+}
+
+/* That pageblock given its own type again: a change of nothing. */
+static void retype_first_pageblock(struct zone *z)
+{
+	struct cma_mm *mm = z->mm;
+	unsigned long pfn = first_pageblock(z);
+
+	move_freepages_block_isolate(z, pfn_to_page(mm, pfn), get_pageblock_migratetype(mm, pfn));
+}
+
+/*
+ * Expect: move_freepages_block_isolate(), whose comment demands
+ * zone->lock, runs with it (the machine verifies clean after) and aborts
+ * without it, as lockdep_assert_held() has it check. The pageblock is
+ * allocated whole first, so that no free page is moved: the abort is the
+ * function's own, not that of the free-list helpers it calls.
+ */
+static void move_freepages_block_isolate_demands_zone_lock(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct zone *z = normal(mm);
+
+	if (CMA_DEBUG < 1)
+		skip();
+	assert_non_null(cma_alloc_pages_at(mm, first_pageblock(z), mm->pageblock_order,
+					   CMA_GFP_KERNEL));
+	spin_lock(&z->lock);
+	retype_first_pageblock(z);
+	spin_unlock(&z->lock);
+	assert_int_equal(cma_mm_verify(mm), 0);
+	expect_bug_without_zone_lock(z, retype_first_pageblock);
 }
 
 int main(void)
@@ -696,6 +751,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_pageblocks_expects_the_isolation_state, destroy_machine),
 		cmocka_unit_test_teardown(verify_compaction_hints, destroy_machine),
 		cmocka_unit_test_teardown(lockdep_assert_held_catches_a_missing_lock, destroy_machine),
+		cmocka_unit_test_teardown(move_freepages_block_isolate_demands_zone_lock, destroy_machine),
 	};
 
 	return cmocka_run_group_tests_name("verify", tests, NULL, NULL);

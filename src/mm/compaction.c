@@ -394,6 +394,7 @@ static void move_freelist_head(struct cma_mm *mm, struct page_list *list, struct
 {
 	uint32_t idx = page_idx(mm, page), before = page->prev;
 
+	lockdep_assert_held(&page_zone(mm, page)->lock);
 	if (before == PAGE_NIL)
 		return;
 	mm->mem_map[list->tail].next = list->head;
@@ -466,6 +467,7 @@ static unsigned long fast_search_order(struct zone *zone, struct compact_control
 	unsigned long high_pfn = 0, taken;
 	unsigned scanned = 0;
 
+	lockdep_assert_held(&zone->lock);
 	for (struct cma_page *p = page_list_last(mm, list); p;
 	     p = p->prev == PAGE_NIL ? NULL : mm->mem_map + p->prev) {
 		unsigned long pfn = page_to_pfn(mm, p);
@@ -872,6 +874,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
  */
 static void move_freelist_tail(struct cma_mm *mm, struct page_list *list, struct cma_page *page)
 {
+	lockdep_assert_held(&page_zone(mm, page)->lock);
 	if (page->next != PAGE_NIL)
 		move_freelist_head(mm, list, mm->mem_map + page->next);
 }
@@ -888,6 +891,7 @@ static unsigned long fast_find_source_order(struct zone *zone, int order, unsign
 	struct cma_mm *mm = zone->mm;
 	struct page_list *list = &zone->free_area[order].free_list[MIGRATE_MOVABLE];
 
+	lockdep_assert_held(&zone->lock);
 	for (struct cma_page *p = page_list_first(mm, list); p; p = page_list_next(mm, p)) {
 		unsigned long pfn = page_to_pfn(mm, p);
 

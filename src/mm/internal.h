@@ -352,7 +352,18 @@ void zone_pcp_init(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 
-/* ---- swap.c: references, the LRU, movable pages ---- */
+/* ---- swapfile.c: swap space ---- */
+
+/* Room for @bytes more of swap. */
+bool swap_room(struct cma_mm *mm, uint64_t bytes);
+bool swap_reserve(struct cma_mm *mm, uint64_t bytes);
+/* A swap slot of @bytes is given back (swapcache_free). */
+void swap_unreserve(struct cma_mm *mm, uint64_t bytes);
+
+/* ---- swap.c: references, the LRU, owners ---- */
+
+/* The owner ops table's number in mm->owner_ops, added if new; -1 when full. */
+int owner_ops_id(struct cma_mm *mm, const struct cma_owner_ops *ops);
 
 const struct cma_owner_ops *page_owner_ops(struct cma_mm *mm, const struct cma_page *page);
 bool get_page_unless_zero(struct cma_page *page);
@@ -515,8 +526,6 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
 /* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */
 void wait_iff_congested(struct cma_mm *mm);
-/* A swap slot of @bytes is given back (swapcache_free). */
-void swap_unreserve(struct cma_mm *mm, uint64_t bytes);
 /* Calls the machine's OOM handler: the pages it freed, or 0. */
 unsigned long out_of_memory(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 

@@ -140,6 +140,7 @@ static bool pageblock_isolated(struct cma_mm *mm, unsigned long pfn)
 static bool merge_crosses_isolation(struct cma_mm *mm, unsigned long pfn, unsigned long buddy_pfn,
 				    unsigned order)
 {
+	lockdep_assert_held(&page_zone(mm, pfn_to_page(mm, pfn))->lock);
 	if (order < mm->pageblock_order)
 		return false;
 	/*
@@ -232,6 +233,7 @@ static void free_pageblocks_of(struct zone *zone, unsigned long pfn, unsigned or
 {
 	struct cma_mm *mm = zone->mm;
 
+	lockdep_assert_held(&zone->lock);
 	for (unsigned long p = pfn; p < pfn + (1ul << order); p += mm->pageblock_nr_pages)
 		__free_one_page(zone, pfn_to_page(mm, p), mm->pageblock_order,
 				get_pageblock_migratetype(mm, p));
@@ -350,6 +352,7 @@ static bool free_block_covering(struct zone *zone, unsigned long pfn, unsigned l
 {
 	struct cma_mm *mm = zone->mm;
 
+	lockdep_assert_held(&zone->lock);
 	for (unsigned order = 0; order < mm->max_order; order++) {
 		unsigned long h = pfn & (~0ul << order);
 		struct cma_page *page;
@@ -374,6 +377,7 @@ static struct cma_page *take_free_block_at(struct zone *zone, unsigned long pfn,
 {
 	struct cma_mm *mm = zone->mm;
 
+	lockdep_assert_held(&zone->lock);
 	for (unsigned o = order; o < mm->max_order; o++) {
 		unsigned long h = pfn & (~0ul << o);
 		struct cma_page *head;
@@ -423,6 +427,7 @@ void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int 
 	unsigned long pfn = page_to_pfn(mm, page) & ~(mm->pageblock_nr_pages - 1), head;
 	unsigned order;
 
+	lockdep_assert_held(&zone->lock);
 	set_pageblock_migratetype(mm, pfn, mt);
 	if (!free_block_covering(zone, pfn, &head)) {
 		move_freepages_block(zone, page, mt);
@@ -557,6 +562,7 @@ static bool boost_watermark(struct zone *zone)
 {
 	unsigned long nr = zone->mm->pageblock_nr_pages, max = max_watermark_boost(zone), boost;
 
+	lockdep_assert_held(&zone->lock);
 	if (nr * 4 > zone->managed_pages || !max)
 		return false;
 	boost = zone->watermark_boost + nr;
@@ -577,6 +583,7 @@ static bool prep_move_freepages_block(struct zone *zone, struct cma_page *page,
 	unsigned long pfn = page_to_pfn(mm, page) & ~(mm->pageblock_nr_pages - 1);
 	unsigned long end = pfn + mm->pageblock_nr_pages;
 
+	lockdep_assert_held(&zone->lock);
 	if (!zone_spans_pfn(zone, pfn) || !zone_spans_pfn(zone, end - 1))
 		return false;
 	*start = pfn;
@@ -599,6 +606,7 @@ static bool prep_move_freepages_block(struct zone *zone, struct cma_page *page,
 /* The block at @start and its free pages to @mt. zone->lock held. */
 static void move_block_to(struct zone *zone, unsigned long start, int mt)
 {
+	lockdep_assert_held(&zone->lock);
 	set_pageblock_migratetype(zone->mm, start, mt);
 	move_freepages(zone, start, start + zone->mm->pageblock_nr_pages - 1, mt);
 }
@@ -941,6 +949,7 @@ static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct 
 {
 	struct cma_page *page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
 
+	lockdep_assert_held(&slot->lock);
 	page_list_del(mm, list, page);
 	page_flags_store(page, page_flags(page) & ~PG_pcp);
 	pcp_count_add(&slot->pcp[zid], -1);
@@ -1220,6 +1229,7 @@ static __always_inline bool pcp_add_page(struct cma_mm *mm, struct cpu_slot *slo
 {
 	struct per_cpu_pages *pcp = &slot->pcp[zid];
 
+	lockdep_assert_held(&slot->lock);
 	page->private = mt;
 	__count_vm_events(slot, PGFREE, 1);
 	page_flags_store(page, page_flags(page) | PG_pcp);
@@ -1680,6 +1690,7 @@ static void split_covering_free_block(struct zone *zone, unsigned long pfn)
 	unsigned long head, pb = mm->pageblock_nr_pages;
 	unsigned order;
 
+	lockdep_assert_held(&zone->lock);
 	if (!free_block_covering(zone, pfn & ~(pb - 1), &head))
 		return;
 	order = page_order(pfn_to_page(mm, head));

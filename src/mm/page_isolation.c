@@ -165,9 +165,12 @@ void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned lo
 }
 
 /* Every page free (in buddy) or a free pcp page recorded ISOLATE. zone->lock held. */
-static bool __test_page_isolated_in_pageblock(struct cma_mm *mm, unsigned long pfn,
+static bool __test_page_isolated_in_pageblock(struct zone *zone, unsigned long pfn,
 					      unsigned long end)
 {
+	struct cma_mm *mm = zone->mm;
+
+	lockdep_assert_held(&zone->lock);
 	while (pfn < end) {
 		struct cma_page *page;
 
@@ -204,7 +207,7 @@ int test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long en
 		return -EBUSY;
 	zone = page_zone(mm, page);
 	spin_lock(&zone->lock);
-	ok = __test_page_isolated_in_pageblock(mm, start, end);
+	ok = __test_page_isolated_in_pageblock(zone, start, end);
 	spin_unlock(&zone->lock);
 	return ok ? 0 : -EBUSY;
 }

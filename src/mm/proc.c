@@ -35,6 +35,7 @@ static void count_free_blocks_locked(struct zone *zone, struct free_counts *fc)
 {
 	struct cma_mm *mm = zone->mm;
 
+	lockdep_assert_held(&zone->lock);
 	memset(fc, 0, sizeof(*fc));
 	for (unsigned o = 0; o < mm->max_order; o++)
 		for (int t = 0; t < MIGRATE_TYPES; t++)
@@ -52,6 +53,7 @@ static void count_pageblocks_locked(struct zone *zone, unsigned long count[MIGRA
 	struct cma_mm *mm = zone->mm;
 	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
 
+	lockdep_assert_held(&zone->lock);
 	memset(count, 0, MIGRATE_TYPES * sizeof(count[0]));
 	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += mm->pageblock_nr_pages) {
 		int mt;

@@ -10,14 +10,13 @@
  * by swapping its count from the expected value to 0; tryget fails and
  * put waits while a page is frozen.
  */
-#include <limits.h>
 #include <sched.h>
 
 #include "mm/internal.h"
 
 /* ---- owner ops ---- */
 
-static int owner_ops_id(struct cma_mm *mm, const struct cma_owner_ops *ops)
+int owner_ops_id(struct cma_mm *mm, const struct cma_owner_ops *ops)
 {
 	unsigned n = atomic_load_explicit(&mm->nr_owner_ops, memory_order_acquire);
 	int id = -1;
@@ -417,55 +416,4 @@ void putback_lru_pages(struct cma_mm *mm, struct page_list *list)
 		page_list_del(mm, list, page);
 		putback_lru_page(mm, page);
 	}
-}
-
-/* ---- movable allocations ---- */
-
-/* A movable page of @ops' owner @owner, anywhere (@pfn ULONG_MAX) or at @pfn. */
-static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp_t gfp,
-				      unsigned order, unsigned long pfn,
-				      const struct cma_owner_ops *ops, void *owner, uint64_t index)
-{
-	struct cma_page *page;
-	int id;
-
-	if (mm_require_phase(mm, MM_BOOTED, fn))
-		return NULL;
-	if (!ops || !ops->migrate) {
-		mm_pr_err(mm, "%s: owner ops with a migrate callback are required\n", fn);
-		return NULL;
-	}
-	id = owner_ops_id(mm, ops);
-	if (id < 0) {
-		mm_pr_err(mm, "%s: more than %d distinct owner ops tables\n", fn, MAX_OWNER_OPS);
-		return NULL;
-	}
-	/* a page with an owner is movable by definition */
-	if (pfn == ULONG_MAX)
-		page = __alloc_pages(mm, gfp | CMA_GFP_MOVABLE, order);
-	else
-		page = alloc_pages_at(mm, pfn, order, gfp | CMA_GFP_MOVABLE);
-	if (!page)
-		return NULL;
-	page->owner = owner;
-	page->private = index;
-	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
-	page_flags_set(page, PG_movable | (ops->anon ? PG_swapbacked : 0) |
-			     (ops->anon ? PG_active : 0));
-	page_account_owner(mm, page);
-	lru_cache_add(mm, page);
-	return page;
-}
-
-struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
-				   const struct cma_owner_ops *ops, void *owner, uint64_t index)
-{
-	return alloc_movable(mm, "cma_alloc_movable", gfp, order, ULONG_MAX, ops, owner, index);
-}
-
-struct cma_page *cma_alloc_movable_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
-				      const struct cma_owner_ops *ops, void *owner, uint64_t index)
-{
-	return alloc_movable(mm, "cma_alloc_movable_at", CMA_GFP_HIGHUSER_MOVABLE, order, pfn, ops,
-			     owner, index);
 }
