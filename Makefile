@@ -95,7 +95,7 @@ $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim
 
 # test_report links the reports and what they read, not the rest of cmasim
-SIM_REPORT_SRC := tools/cmasim/result.c $(wildcard tools/cmasim/report_*.c)
+SIM_REPORT_SRC := tools/cmasim/result.c tools/cmasim/escape.c $(wildcard tools/cmasim/report_*.c)
 $(BUILD)/tests/test_report: tests/test_report.c $(SIM_REPORT_SRC) $(wildcard tools/cmasim/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -o $@ $< $(SIM_REPORT_SRC) $(LDFLAGS) -lcmocka -lm
@@ -106,7 +106,7 @@ TEST_WRAP := -Wl,--wrap=cma_mm_create
 
 # test_sim, test_sim_cost and test_job link the simulator, all but its main(); its objects follow cmasim's headers
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
-SIM_TESTS   := $(BUILD)/tests/test_sim $(BUILD)/tests/test_sim_cost $(BUILD)/tests/test_job
+SIM_TESTS   := $(BUILD)/tests/test_sim $(BUILD)/tests/test_sim_cost $(BUILD)/tests/test_job $(BUILD)/tests/test_escape
 $(SIM_OBJ): $(wildcard tools/cmasim/*.h)
 $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(TEST_LIB) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(wildcard tools/cmasim/*.h) $(HEADERS)
 	@mkdir -p $(dir $@)

@@ -42,20 +42,6 @@ const char html_style[] =
 	"vertical-align:middle;border:1px solid #999}\n"
 	".note{color:#666}\n";
 
-void html_escape(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out); break;
-		}
-	}
-}
-
 /* ---- the comparison table ---- */
 
 static void html_compare(FILE *out, const struct sim_result *runs, unsigned nr)

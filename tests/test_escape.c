@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Strings from inputs never reach a message, a log or a report raw
+ * (escape.h): the escaping itself, then each kind of input cmasim reads
+ * with a newline or an escape sequence where a name or a value goes, and
+ * what it says about it. Expect: one line, the bytes escaped (\n, \x1b),
+ * or the name refused as dtc refuses it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "escape.h"
+#include "platform.h"
+
+#define SEED_DTB	"fuzz/corpus/fuzz_dt/seed-arm.dtb"
+#define REGRESSION_DTB	"fuzz/regressions/fuzz_dt/reserved-memory-node-name-newline"
+
+static char err[1024];
+
+static void assert_one_line(const char *msg)
+{
+	for (const char *s = msg; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fail_msg("control character 0x%02x at %zu of the message: %s", *s, (size_t)(s - msg), msg);
+}
+
+static void assert_contains(const char *haystack, const char *needle)
+{
+	if (!strstr(haystack, needle))
+		fail_msg("expected \"%s\" in: %s", needle, haystack);
+}
+
+/* ---- the helper ---- */
+
+/* Expect printable ASCII as it is; \n, \r, \t, \\ by name; any other byte as \xNN. */
+static void str_escape_controls_and_high_bytes(void **state)
+{
+	char buf[128];
+
+	assert_string_equal(str_escape("linux,cma@45000000", buf, sizeof(buf)), "linux,cma@45000000");
+	assert_string_equal(str_escape("a\nb\r\tc\\d\x1b[31me\x7f\xff", buf, sizeof(buf)),
+			    "a\\nb\\r\\tc\\\\d\\x1b[31me\\x7f\\xff");
+	assert_string_equal(ESCAPED("odd@45000000\n"), "odd@45000000\\n");
+}
+
+/* Expect a result too long for the buffer cut at a whole escape, ending in "...". */
+static void str_escape_cut_at_whole_escape(void **state)
+{
+	char buf[10];
+
+	assert_string_equal(str_escape("abcdef\x01", buf, sizeof(buf)), "abcdef...");
+	assert_string_equal(str_escape("abcde\x01", buf, sizeof(buf)), "abcde\\x01");
+	assert_string_equal(str_escape("abcdefghijk", buf, sizeof(buf)), "abcdef...");
+}
+
+/* Expect HTML's specials as entities, controls escaped, a <pre>'s newlines and tabs kept. */
+static void html_escape_specials_and_controls(void **state)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	html_escape(out, "<b>&\"'\x1b[2J\n\t");
+	fclose(out);
+	assert_string_equal(text, "&lt;b&gt;&amp;&quot;&#39;\\x1b[2J\n\t");
+	free(text);
+}
+
+/* ---- device trees ---- */
+
+/* The seed board with @from replaced by @to (as long) in /tmp; its path. */
+static const char *patched_dtb(const char *from, const char *to, size_t len, char *path, size_t pathlen)
+{
+	FILE *f = fopen(SEED_DTB, "rb");
+	static char buf[1 << 16];
+	size_t n;
+	char *at;
+	int fd;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	at = memmem(buf, n, from, len);
+	if (!at)
+		fail_msg("%s has no \"%s\"", SEED_DTB, from);
+	memcpy(at, to, len);
+	snprintf(path, pathlen, "/tmp/test_escape.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, n), (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+static void expect_dt_refused(const char *path, const char *why)
+{
+	static struct platform p;
+
+	assert_int_equal(platform_read_dt(path, &p, err, sizeof(err)), -1);
+	assert_one_line(err);
+	assert_int_equal(strncmp(err, path, strlen(path)), 0);
+	assert_contains(err, why);
+}
+
+/* Expect fuzz_dt's finding refused as dtc refuses it, naming the node, the newline escaped. */
+static void dt_node_name_newline_refused(void **state)
+{
+	expect_dt_refused(REGRESSION_DTB, ": node /reserved-memory/odd@45000000\\n: '\\n' is not allowed in a node name");
+}
+
+static void dt_node_name_two_ats_refused(void **state)
+{
+	char path[64];
+
+	expect_dt_refused(patched_dtb("vpu@44000000", "vpu@44@00000", 12, path, sizeof(path)),
+			  "node /reserved-memory/vpu@44@00000: more than one '@'");
+	unlink(path);
+}
+
+/* Property names live in the strings block: "reusable" there becomes "reusab\x1b" for every node. */
+static void dt_property_name_escape_refused(void **state)
+{
+	char path[64];
+
+	expect_dt_refused(patched_dtb("reusable", "reusab\x1b", 9, path, sizeof(path)),
+			  "property reusab\\x1b: '\\x1b' is not allowed in a property name");
+	unlink(path);
+}
+
+/* A string property may hold anything: the description shows the root's compatible escaped. */
+static void dt_compatible_escaped_in_description(void **state)
+{
+	static struct platform p;
+	char path[64];
+
+	patched_dtb("libcma,seed-arm", "libcma,seed\narm", 15, path, sizeof(path));
+	if (platform_read_dt(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(path);
+	assert_one_line(p.description);
+	assert_contains(p.description, "(libcma,seed\\narm, arm)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(str_escape_controls_and_high_bytes),
+		cmocka_unit_test(str_escape_cut_at_whole_escape),
+		cmocka_unit_test(html_escape_specials_and_controls),
+		cmocka_unit_test(dt_node_name_newline_refused),
+		cmocka_unit_test(dt_node_name_two_ats_refused),
+		cmocka_unit_test(dt_property_name_escape_refused),
+		cmocka_unit_test(dt_compatible_escaped_in_description),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
