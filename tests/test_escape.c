@@ -14,6 +14,7 @@
 #include "helpers.h"
 #include "escape.h"
 #include "platform.h"
+#include "scenario.h"
 
 #define SEED_DTB	"fuzz/corpus/fuzz_dt/seed-arm.dtb"
 #define REGRESSION_DTB	"fuzz/regressions/fuzz_dt/reserved-memory-node-name-newline"
@@ -145,6 +146,84 @@ static void dt_compatible_escaped_in_description(void **state)
 	assert_contains(p.description, "(libcma,seed\\narm, arm)");
 }
 
+/* ---- platform and scenario files ---- */
+
+/* @text written to a new file in /tmp named @name; its path. */
+static const char *text_file(const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/test_escape.%d.%s", (int)getpid(), name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+#define PLATFORM_HEAD "[platform]\narch = x86\nbank = 0 64M\n"
+
+/* Expect a value with an escape sequence refused at its line, the byte escaped: no value carries one. */
+static void platform_file_control_character_refused(void **state)
+{
+	static struct platform p;
+	char path[128];
+
+	text_file("board.ini", PLATFORM_HEAD "description = board\x1b[2J\n", path, sizeof(path));
+	assert_int_not_equal(platform_read_file(path, &p, err, sizeof(err)), 0);
+	unlink(path);
+	assert_one_line(err);
+	assert_contains(err, ":4: control character '\\x1b' in the line");
+}
+
+/* Expect CRLF line ends and tabs still read. */
+static void platform_file_crlf_and_tab_accepted(void **state)
+{
+	static struct platform p;
+	char path[128];
+
+	text_file("board.ini", "[platform]\r\narch = x86\r\nbank = 0 64M\r\ndescription = a\tboard\r\n",
+		  path, sizeof(path));
+	if (platform_read_file(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(path);
+	assert_string_equal(p.description, "a\tboard");
+}
+
+/* Expect an unknown key that is not ASCII named escaped in the one-line refusal. */
+static void platform_file_unknown_key_escaped(void **state)
+{
+	static struct platform p;
+	char path[128];
+
+	text_file("board.ini", PLATFORM_HEAD "b\xc3\xa4nk = 1\n", path, sizeof(path));
+	assert_int_not_equal(platform_read_file(path, &p, err, sizeof(err)), 0);
+	unlink(path);
+	assert_one_line(err);
+	assert_contains(err, "unknown key 'b\\xc3\\xa4nk' in [platform]");
+}
+
+static void scenario_file_control_character_refused(void **state)
+{
+	static struct scenario sc;
+
+	assert_int_not_equal(scenario_parse("odd.scn", "[scenario]\nduration = 1s\nplatform = x86\ncmdline = quiet\rcma=8M\n"
+						"[anon a]\nrss = 1M\n", &sc, err, sizeof(err)), 0);
+	assert_one_line(err);
+	assert_contains(err, "control character '\\r' in the line");
+}
+
+/* A section's name in a message ("appears twice") comes from the file too. */
+static void scenario_file_section_name_escaped(void **state)
+{
+	static struct scenario sc;
+
+	assert_int_not_equal(scenario_parse("odd.scn", "[anon \xff]\nrss = 1M\n[anon \xff]\nrss = 1M\n",
+					    &sc, err, sizeof(err)), 0);
+	assert_one_line(err);
+	assert_contains(err, "[anon \\xff] appears twice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +234,11 @@ int main(void)
 		cmocka_unit_test(dt_node_name_two_ats_refused),
 		cmocka_unit_test(dt_property_name_escape_refused),
 		cmocka_unit_test(dt_compatible_escaped_in_description),
+		cmocka_unit_test(platform_file_control_character_refused),
+		cmocka_unit_test(platform_file_crlf_and_tab_accepted),
+		cmocka_unit_test(platform_file_unknown_key_escaped),
+		cmocka_unit_test(scenario_file_control_character_refused),
+		cmocka_unit_test(scenario_file_section_name_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

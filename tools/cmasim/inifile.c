@@ -12,6 +12,7 @@
 
 #include <ini.h>
 
+#include "escape.h"
 #include "inifile.h"
 
 #define PRESCAN_HEADERS	64		/* sections checked for repeats: more than a file can hold */
@@ -43,6 +44,41 @@ char *ini_read_text(const char *path, const char *what, char *err, size_t errlen
 	return buf;
 }
 
+/* @err, the message formatted and escaped: it quotes the file's own text. */
+static void ini_message(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_escape(msg, err, errlen);
+}
+
+static void ini_say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void ini_say(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ini_message(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The first control character of the line @s (@len bytes, without its
+ * newline), or NULL: a tab is text, and so is the \r of a CRLF ending.
+ * Refused, so that no value read can carry one into a message or report.
+ */
+static const char *control_char(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t' && !(c == '\r' && i + 1 == len)) || c == 0x7f)
+			return s + i;
+	}
+	return NULL;
+}
+
 int ini_prescan(const char *text, char *err, size_t errlen)
 {
 	int line = 0, header_line = 0, nr_headers = 0;
@@ -52,10 +88,15 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 
 	for (const char *s = text; *s; ) {
 		size_t len = strcspn(s, "\n");
-		const char *t = s + strspn(s, " \t\r");
+		const char *t = s + strspn(s, " \t\r"), *ctl = control_char(s, len);
 		bool blank = t >= s + len || *t == ';' || *t == '#';
 
 		line++;
+		if (ctl) {
+			ini_say(err, errlen, "control character '%c' in the line: give text (a tab, or CRLF line ends, are fine)",
+				*ctl);
+			return line;
+		}
 		if (len > INI_LINE_MAX_CHARS) {
 			snprintf(err, errlen, "line longer than %d characters: split the value over repeated keys or shorten it",
 				 INI_LINE_MAX_CHARS);
@@ -74,8 +115,8 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 			header.len = (int)strcspn(t + 1, "]\n");
 			for (int i = 0; i < nr_headers; i++)
 				if (headers[i].len == header.len && !memcmp(headers[i].name, header.name, header.len)) {
-					snprintf(err, errlen, "[%.*s] appears twice: give each section once", header.len,
-						 header.name);
+					ini_say(err, errlen, "[%.*s] appears twice: give each section once", header.len,
+						header.name);
 					return line;
 				}
 			if (nr_headers < PRESCAN_HEADERS)
@@ -88,7 +129,7 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 	if (header_has_keys)
 		return 0;
 no_keys:
-	snprintf(err, errlen, "[%.*s] has no keys: give it its keys, or remove it", header.len, header.name);
+	ini_say(err, errlen, "[%.*s] has no keys: give it its keys, or remove it", header.len, header.name);
 	return header_line;
 }
 
@@ -138,7 +179,7 @@ int ini_fail(char *err, size_t errlen, const char *fmt, ...)
 
 	if (!err[0]) {
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		ini_message(err, errlen, fmt, ap);
 		va_end(ap);
 	}
 	return 0;
