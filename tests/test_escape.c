@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 #include "escape.h"
+#include "import.h"
 #include "platform.h"
 #include "scenario.h"
 
@@ -224,6 +225,25 @@ static void scenario_file_section_name_escaped(void **state)
 	assert_contains(err, "[anon \\xff] appears twice");
 }
 
+/* ---- snapshots ---- */
+
+/* Expect a zone's name with an escape sequence refused with the file named and the byte escaped. */
+static void snapshot_zone_name_escaped(void **state)
+{
+	struct snapshot s;
+	char dir[64], cmd[512];
+
+	snprintf(dir, sizeof(dir), "/tmp/test_escape.%d.snapshot", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -r tests/import/small %s && sed -i 's/DMA32/DMA\\x1b32/' %s/zoneinfo",
+		 dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_not_equal(snapshot_read(dir, &s, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_one_line(err);
+	assert_contains(err, "/zoneinfo: zone DMA\\x1b32: ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +259,7 @@ int main(void)
 		cmocka_unit_test(platform_file_unknown_key_escaped),
 		cmocka_unit_test(scenario_file_control_character_refused),
 		cmocka_unit_test(scenario_file_section_name_escaped),
+		cmocka_unit_test(snapshot_zone_name_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
