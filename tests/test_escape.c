@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "commands.h"
 #include "escape.h"
 #include "import.h"
 #include "platform.h"
@@ -147,6 +148,16 @@ static void dt_compatible_escaped_in_description(void **state)
 	assert_contains(p.description, "(libcma,seed\\narm, arm)");
 }
 
+/* Expect a command line with an escape sequence refused: the library would quote the parameter. */
+static void dt_bootargs_control_character_refused(void **state)
+{
+	char path[64];
+
+	expect_dt_refused(patched_dtb("console=ttyS0 cma=8M", "console=tty\x1b" "0 cma=xM", 20, path, sizeof(path)),
+			  ": /chosen/bootargs: control character '\\x1b' in \"console=tty\\x1b0 cma=xM\"");
+	unlink(path);
+}
+
 /* ---- platform and scenario files ---- */
 
 /* @text written to a new file in /tmp named @name; its path. */
@@ -225,6 +236,42 @@ static void scenario_file_section_name_escaped(void **state)
 	assert_contains(err, "[anon \\xff] appears twice");
 }
 
+/* cmasim's @argv run in this process, its stderr into @out; its exit status. */
+static int run_capturing_stderr(int argc, char **argv, char *out, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2), ret;
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	ret = cmd_boot(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, len - 1, tmp);
+	out[n] = 0;
+	fclose(tmp);
+	return ret;
+}
+
+/* A .config fragment the library parses: its line quoted back must not carry the escape. */
+static void kconfig_fragment_control_character_refused(void **state)
+{
+	char path[128], said[2048];
+	char *argv[] = { "boot", "--platform", "x86", "--kconfig", path, NULL };
+
+	text_file("frag.config", "CONFIG_CMA=y\nCONFIG_CMA_AREAS=\x1b[2J\n", path, sizeof(path));
+	assert_int_not_equal(run_capturing_stderr(5, argv, said, sizeof(said)), 0);
+	unlink(path);
+	assert_non_null(strchr(said, '\n'));
+	*strchr(said, '\n') = 0;
+	assert_one_line(said);
+	assert_contains(said, "frag.config:2: control character '\\x1b' in the line");
+}
+
 /* ---- snapshots ---- */
 
 /* Expect a zone's name with an escape sequence refused with the file named and the byte escaped. */
@@ -254,11 +301,13 @@ int main(void)
 		cmocka_unit_test(dt_node_name_two_ats_refused),
 		cmocka_unit_test(dt_property_name_escape_refused),
 		cmocka_unit_test(dt_compatible_escaped_in_description),
+		cmocka_unit_test(dt_bootargs_control_character_refused),
 		cmocka_unit_test(platform_file_control_character_refused),
 		cmocka_unit_test(platform_file_crlf_and_tab_accepted),
 		cmocka_unit_test(platform_file_unknown_key_escaped),
 		cmocka_unit_test(scenario_file_control_character_refused),
 		cmocka_unit_test(scenario_file_section_name_escaped),
+		cmocka_unit_test(kconfig_fragment_control_character_refused),
 		cmocka_unit_test(snapshot_zone_name_escaped),
 	};
 

@@ -66,7 +66,6 @@ static void ini_say(char *err, size_t errlen, const char *fmt, ...)
 /*
  * The first control character of the line @s (@len bytes, without its
  * newline), or NULL: a tab is text, and so is the \r of a CRLF ending.
- * Refused, so that no value read can carry one into a message or report.
  */
 static const char *control_char(const char *s, size_t len)
 {
@@ -79,17 +78,13 @@ static const char *control_char(const char *s, size_t len)
 	return NULL;
 }
 
-int ini_prescan(const char *text, char *err, size_t errlen)
+int ini_check_controls(const char *text, char *err, size_t errlen)
 {
-	int line = 0, header_line = 0, nr_headers = 0;
-	bool header_has_keys = true;
-	/* the names between the brackets, in the text: compared whole, however long */
-	struct { const char *name; int len; } header = { "", 0 }, headers[PRESCAN_HEADERS];
+	int line = 0;
 
 	for (const char *s = text; *s; ) {
 		size_t len = strcspn(s, "\n");
-		const char *t = s + strspn(s, " \t\r"), *ctl = control_char(s, len);
-		bool blank = t >= s + len || *t == ';' || *t == '#';
+		const char *ctl = control_char(s, len);
 
 		line++;
 		if (ctl) {
@@ -97,6 +92,26 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 				*ctl);
 			return line;
 		}
+		s += len + (s[len] == '\n');
+	}
+	return 0;
+}
+
+int ini_prescan(const char *text, char *err, size_t errlen)
+{
+	int line = ini_check_controls(text, err, errlen), header_line = 0, nr_headers = 0;
+	bool header_has_keys = true;
+	/* the names between the brackets, in the text: compared whole, however long */
+	struct { const char *name; int len; } header = { "", 0 }, headers[PRESCAN_HEADERS];
+
+	if (line)
+		return line;
+	for (const char *s = text; *s; ) {
+		size_t len = strcspn(s, "\n");
+		const char *t = s + strspn(s, " \t\r");
+		bool blank = t >= s + len || *t == ';' || *t == '#';
+
+		line++;
 		if (len > INI_LINE_MAX_CHARS) {
 			snprintf(err, errlen, "line longer than %d characters: split the value over repeated keys or shorten it",
 				 INI_LINE_MAX_CHARS);

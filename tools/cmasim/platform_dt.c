@@ -241,6 +241,19 @@ static int check_node_names(struct dt_reader *r, int node)
 	return 0;
 }
 
+/*
+ * The first control character of @bootargs that does not separate its
+ * parameters, or NULL. The library quotes a parameter it refuses: none
+ * may carry an escape sequence there.
+ */
+static const char *bootargs_control(const char *bootargs)
+{
+	for (const char *s = bootargs; *s; s++)
+		if (((unsigned char)*s < 0x20 && !strchr("\t\n\v\f\r", *s)) || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
 /* Every node's and property's name, before any is read or printed. */
 static int check_names(struct dt_reader *r)
 {
@@ -620,6 +633,9 @@ static int read_tree(struct dt_reader *r, struct platform *p)
 		 r->path);
 	chosen = fdt_path_offset(r->fdt, "/chosen");
 	bootargs = chosen >= 0 ? fdt_getprop(r->fdt, chosen, "bootargs", NULL) : NULL;
+	if (bootargs && bootargs_control(bootargs))
+		return dt_fail(r, "/chosen/bootargs: control character '%c' in \"%s\": a command line is text (spaces, tabs and newlines separate its parameters)",
+			       *bootargs_control(bootargs), bootargs);
 	if (bootargs)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", bootargs);
 	p->phys_wide = p->cfg.arch == CMA_ARCH_ARM64 || r->addr_cells == 2;
