@@ -57,6 +57,8 @@ static void str_escape_cut_at_whole_escape(void **state)
 	assert_string_equal(str_escape("abcdef\x01", buf, sizeof(buf)), "abcdef...");
 	assert_string_equal(str_escape("abcde\x01", buf, sizeof(buf)), "abcde\\x01");
 	assert_string_equal(str_escape("abcdefghijk", buf, sizeof(buf)), "abcdef...");
+	assert_string_equal(str_escape("abcd\x01\x02", buf, sizeof(buf)), "abcd...");
+	assert_string_equal(str_escape("abcdef", buf, 3), "..");
 }
 
 /* Expect HTML's specials as entities, controls escaped, a <pre>'s newlines and tabs kept. */

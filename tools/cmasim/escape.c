@@ -4,6 +4,7 @@
  * one rule for a byte (escape_byte), written into a buffer, to a stream,
  * or into the HTML, where its own special characters are escaped too.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "escape.h"
@@ -24,23 +25,27 @@ static size_t escape_byte(unsigned char c, char out[ESCAPE_BYTE_MAX])
 }
 
 /**
- * str_escape() - @s escaped into @buf of @size bytes (at least 4)
+ * str_escape() - @s escaped into @buf of @size bytes (at least 1)
  *
- * A result that does not fit is cut at a whole escape and ends in "...".
- * Returns @buf, so that it can be a printf argument (see ESCAPED()).
+ * A result that does not fit is cut before a whole escape and ends in
+ * "..." (as much of it as fits). Returns @buf, so that it can be a printf
+ * argument (see ESCAPED()).
  */
 const char *str_escape(const char *s, char *buf, size_t size)
 {
-	size_t used = 0;
+	size_t used = 0, cut = 0;
+	bool cut_known = false;
 
 	for (; *s; s++) {
 		char e[ESCAPE_BYTE_MAX];
 		size_t n = escape_byte((unsigned char)*s, e);
 
+		if (!cut_known && used + n + 4 > size) {
+			cut = used;	/* the last place "..." still fits */
+			cut_known = true;
+		}
 		if (used + n + 1 > size) {
-			while (used + 4 > size)
-				used--;
-			memcpy(buf + used, "...", 4);
+			snprintf(buf + cut, size - cut, "...");
 			return buf;
 		}
 		memcpy(buf + used, e, n);

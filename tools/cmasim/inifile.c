@@ -47,10 +47,14 @@ char *ini_read_text(const char *path, const char *what, char *err, size_t errlen
 /* @err, the message formatted and escaped: it quotes the file's own text. */
 static void ini_message(char *err, size_t errlen, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char *msg;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return;
+	}
 	str_escape(msg, err, errlen);
+	free(msg);
 }
 
 static void ini_say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -56,16 +56,18 @@ struct dt_reader {
 static int dt_fail(struct dt_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int dt_fail(struct dt_reader *r, const char *fmt, ...)
 {
-	char msg[1024];
-	int n = snprintf(msg, sizeof(msg), "%s: ", r->path);
+	int n = snprintf(r->err, r->errlen, "%s: ", r->path);
+	char *msg;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < sizeof(msg))
-		vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
 	/* a tree's names and strings are in it: one line, whatever they hold */
-	str_escape(msg, r->err, r->errlen);
+	if (n >= 0 && (size_t)n < r->errlen)
+		str_escape(msg ? msg : "out of memory", r->err + n, r->errlen - (size_t)n);
+	free(msg);
 	return -1;
 }
 
