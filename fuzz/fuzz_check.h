@@ -32,4 +32,22 @@ static inline bool terminated(const char *s, size_t size)
 	return memchr(s, '\0', size) != NULL;
 }
 
+/*
+ * Does @s hold no control character but those in @allowed? A message
+ * holds none (escape.h); a value read from a file may hold a tab.
+ */
+static inline bool no_controls(const char *s, const char *allowed)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && !strchr(allowed, *s)) || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* A message: one line that a terminal shows as it is. */
+static inline bool one_line(const char *s)
+{
+	return no_controls(s, "");
+}
+
 #endif

@@ -6,7 +6,8 @@
  *
  * The reader takes a path, so the input is handed over as a memfd.
  * Expect: 0 with a platform whose counts and names are within their
- * arrays, or -1 with a one-line message naming the file; a platform of
+ * arrays and hold no control character, or -1 with a one-line message
+ * (no control character) naming the file; a platform of
  * at most 256 MiB of RAM within a 4 GiB span (a tree without memory gets
  * 64 MiB at its lowest region, as --memory would) is then checked
  * (platform_dt_check: 0, or -EINVAL with a one-line message) and booted:
@@ -42,6 +43,8 @@ static void check_platform(const struct platform *p)
 	    !terminated(p->cmdline, sizeof(p->cmdline)) || !terminated(p->kconfig, sizeof(p->kconfig)) ||
 	    !terminated(p->source, sizeof(p->source)))
 		fail("platform with an unterminated name, description, cmdline, kconfig or source");
+	if (!one_line(p->description))
+		fail("the description holds a control character: the tree's strings are escaped");
 	for (unsigned i = 0; i < p->nr_banks; i++)
 		if (!p->banks[i].size || (i && p->banks[i].base <= p->banks[i - 1].base + p->banks[i - 1].size - 1))
 			fail("bank %u is empty, or not above the one before", i);
@@ -49,8 +52,8 @@ static void check_platform(const struct platform *p)
 		const struct platform_rmem *m = &p->rmem[i];
 
 		if (!terminated(m->name, sizeof(m->name)) || m->nr_ranges > PLATFORM_MAX_RANGES ||
-		    (!m->size && !m->dyn_size) || (m->align & (m->align - 1)))
-			fail("region %u: unterminated name, %u ranges, no size, or alignment %#llx", i,
+		    (!m->size && !m->dyn_size) || (m->align & (m->align - 1)) || !one_line(m->name))
+			fail("region %u: unterminated name, a control character in it, %u ranges, no size, or alignment %#llx", i,
 			     m->nr_ranges, (unsigned long long)m->align);
 	}
 	for (unsigned i = 0; i < p->nr_devices; i++)
@@ -80,7 +83,7 @@ static void boot(const struct platform *p)
 
 	memset(err, 'X', sizeof(err));
 	if (platform_dt_check(p, err, sizeof(err))) {
-		if (!terminated(err, sizeof(err)) || !strstr(err, p->source) || strchr(err, '\n'))
+		if (!terminated(err, sizeof(err)) || !strstr(err, p->source) || !one_line(err))
 			fail("platform_dt_check refused without a one-line message naming the file");
 		return;
 	}
@@ -100,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = platform_read_dt(path, &p, err, sizeof(err));
 	close(fd);
 	if (ret == -1) {
-		if (!terminated(err, sizeof(err)) || strncmp(err, path, strlen(path)) || strchr(err, '\n'))
+		if (!terminated(err, sizeof(err)) || strncmp(err, path, strlen(path)) || !one_line(err))
 			fail("platform_read_dt failed without a one-line message naming the file");
 		return 0;
 	}

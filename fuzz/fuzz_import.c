@@ -87,7 +87,7 @@ static void reset(void)
 
 static void check_err(const char *err, size_t len, const char *what)
 {
-	if (!terminated(err, len) || !err[0] || strchr(err, '\n'))
+	if (!terminated(err, len) || !err[0] || !one_line(err))
 		fail("%s failed without a one-line message", what);
 }
 

@@ -37,6 +37,8 @@ static void check_platform(const struct platform *p)
 	if (!terminated(p->name, sizeof(p->name)) || !terminated(p->description, sizeof(p->description)) ||
 	    !terminated(p->cmdline, sizeof(p->cmdline)) || !terminated(p->kconfig, sizeof(p->kconfig)))
 		fail("platform with an unterminated name, description, cmdline or kconfig");
+	if (!no_controls(p->description, "\t") || !no_controls(p->cmdline, "\t"))
+		fail("a control character other than a tab in the description or the cmdline: the file's are refused");
 	for (unsigned i = 0; i < p->nr_devices; i++)
 		if (!terminated(p->devices[i].name, sizeof(p->devices[i].name)) ||
 		    !terminated(p->devices[i].share, sizeof(p->devices[i].share)) || !p->devices[i].name[0])
@@ -73,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = platform_read_file(path, &p, err, sizeof(err));
 	close(fd);
 	if (ret == -1) {
-		if (!terminated(err, sizeof(err)) || !err[0] || strchr(err, '\n'))
+		if (!terminated(err, sizeof(err)) || !err[0] || !one_line(err))
 			fail("platform_read_file failed without a one-line message");
 		return 0;
 	}

@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = scenario_parse(NULL, text, &sc, err, sizeof(err));
 	free(text);
 	if (ret == -1) {
-		if (!terminated(err, sizeof(err)) || !err[0] || strchr(err, '\n'))
+		if (!terminated(err, sizeof(err)) || !err[0] || !one_line(err))
 			fail("scenario_parse failed without a one-line message");
 		return 0;
 	}

@@ -72,9 +72,16 @@ static int parse_memory(const char *value, struct cma_bank *bank)
 static char *read_kconfig(const char *path)
 {
 	char err[512], *text = ini_read_text(path, ".config fragment", err, sizeof(err));
+	int line;
 
-	if (!text)
+	if (!text) {
 		fprintf(stderr, "cmasim: --kconfig %s\n", err);
+	} else if ((line = ini_check_controls(text, err, sizeof(err)))) {
+		/* the library quotes a line it cannot read: let none hold a control character */
+		fprintf(stderr, "cmasim: --kconfig %s:%d: %s\n", path, line, err);
+		free(text);
+		text = NULL;
+	}
 	return text;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "import.h"
 
 /* All of @fd into a growing buffer; /proc files have no size to stat. */
@@ -171,8 +172,8 @@ static int read_text(const char *dir, const char *name, bool optional, struct sn
 	}
 	ret = parse(text, s, msg, sizeof(msg));
 	free(text);
-	if (ret)
-		snprintf(err, errlen, "%s/%s: %s", dir, name, msg);
+	if (ret)	/* the message quotes the file: its zone names, its lines */
+		snprintf(err, errlen, "%s/%s: %s", dir, name, ESCAPED(msg));
 	return ret ? -EINVAL : 0;
 }
 

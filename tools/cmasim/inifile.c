@@ -12,6 +12,7 @@
 
 #include <ini.h>
 
+#include "escape.h"
 #include "inifile.h"
 
 #define PRESCAN_HEADERS	64		/* sections checked for repeats: more than a file can hold */
@@ -43,13 +44,72 @@ char *ini_read_text(const char *path, const char *what, char *err, size_t errlen
 	return buf;
 }
 
+/* @err, the message formatted and escaped: it quotes the file's own text. */
+static void ini_message(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return;
+	}
+	str_escape(msg, err, errlen);
+	free(msg);
+}
+
+static void ini_say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void ini_say(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ini_message(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The first control character of the line @s (@len bytes, without its
+ * newline), or NULL: a tab is text, and so is the \r of a CRLF ending.
+ */
+static const char *control_char(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t' && !(c == '\r' && i + 1 == len)) || c == 0x7f)
+			return s + i;
+	}
+	return NULL;
+}
+
+int ini_check_controls(const char *text, char *err, size_t errlen)
+{
+	int line = 0;
+
+	for (const char *s = text; *s; ) {
+		size_t len = strcspn(s, "\n");
+		const char *ctl = control_char(s, len);
+
+		line++;
+		if (ctl) {
+			ini_say(err, errlen, "control character '%c' in the line: give text (a tab, or CRLF line ends, are fine)",
+				*ctl);
+			return line;
+		}
+		s += len + (s[len] == '\n');
+	}
+	return 0;
+}
+
 int ini_prescan(const char *text, char *err, size_t errlen)
 {
-	int line = 0, header_line = 0, nr_headers = 0;
+	int line = ini_check_controls(text, err, errlen), header_line = 0, nr_headers = 0;
 	bool header_has_keys = true;
 	/* the names between the brackets, in the text: compared whole, however long */
 	struct { const char *name; int len; } header = { "", 0 }, headers[PRESCAN_HEADERS];
 
+	if (line)
+		return line;
 	for (const char *s = text; *s; ) {
 		size_t len = strcspn(s, "\n");
 		const char *t = s + strspn(s, " \t\r");
@@ -74,8 +134,8 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 			header.len = (int)strcspn(t + 1, "]\n");
 			for (int i = 0; i < nr_headers; i++)
 				if (headers[i].len == header.len && !memcmp(headers[i].name, header.name, header.len)) {
-					snprintf(err, errlen, "[%.*s] appears twice: give each section once", header.len,
-						 header.name);
+					ini_say(err, errlen, "[%.*s] appears twice: give each section once", header.len,
+						header.name);
 					return line;
 				}
 			if (nr_headers < PRESCAN_HEADERS)
@@ -88,7 +148,7 @@ int ini_prescan(const char *text, char *err, size_t errlen)
 	if (header_has_keys)
 		return 0;
 no_keys:
-	snprintf(err, errlen, "[%.*s] has no keys: give it its keys, or remove it", header.len, header.name);
+	ini_say(err, errlen, "[%.*s] has no keys: give it its keys, or remove it", header.len, header.name);
 	return header_line;
 }
 
@@ -138,7 +198,7 @@ int ini_fail(char *err, size_t errlen, const char *fmt, ...)
 
 	if (!err[0]) {
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		ini_message(err, errlen, fmt, ap);
 		va_end(ap);
 	}
 	return 0;

@@ -24,7 +24,14 @@
 char *ini_read_text(const char *path, const char *what, char *err, size_t errlen);
 
 /*
- * Lines libinih would misread: longer than its buffer, indented (a
+ * The first line with a control character (a tab, and the \r of a CRLF
+ * ending, are text), or 0; the reason in @err. Refused, so that no value
+ * read carries one into a message, a log or a report.
+ */
+int ini_check_controls(const char *text, char *err, size_t errlen);
+
+/*
+ * Lines libinih would misread (and ini_check_controls' lines): longer than its buffer, indented (a
  * continuation), sections without keys or given twice. 0, or the first
  * such line's number with the reason in @err.
  */

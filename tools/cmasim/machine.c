@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "dirty.h"
+#include "escape.h"
 #include "sim.h"
 
 #define NS_PER_S	1000000000ull
@@ -500,7 +501,7 @@ static int machine_boot(struct sim *s)
 		cma_mm_dmesg(s->mm, stderr);
 	if (ret == -EINVAL && s->plat.name[0])
 		fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
-			s->sc->name, s->plat.name, s->plat.cmdline);
+			s->sc->name, s->plat.name, ESCAPED(s->plat.cmdline));
 	return ret;
 }
 

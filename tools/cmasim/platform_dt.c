@@ -33,6 +33,7 @@
 
 #include <libfdt.h>
 
+#include "escape.h"
 #include "platform.h"
 
 #define MiB (1ull << 20)
@@ -56,12 +57,17 @@ static int dt_fail(struct dt_reader *r, const char *fmt, ...) __attribute__((for
 static int dt_fail(struct dt_reader *r, const char *fmt, ...)
 {
 	int n = snprintf(r->err, r->errlen, "%s: ", r->path);
+	char *msg;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < r->errlen)
-		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	/* a tree's names and strings are in it: one line, whatever they hold */
+	if (n >= 0 && (size_t)n < r->errlen)
+		str_escape(msg ? msg : "out of memory", r->err + n, r->errlen - (size_t)n);
+	free(msg);
 	return -1;
 }
 
@@ -193,6 +199,77 @@ static void *load_tree(struct dt_reader *r)
 		return dt_fail(r, "not a valid flattened device tree: %s", fdt_strerror(ret)), NULL;
 	}
 	return buf;
+}
+
+/* ---- names ---- */
+
+/*
+ * The devicetree specification's characters (2.2.1, 2.2.4), as dtc's
+ * node_name_chars, node_name_format and property_name_chars checks refuse
+ * every other: a name is only ever these, so one read from a tree is
+ * safe to print once it passed.
+ */
+#define DT_NAME_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,._+-"
+#define DT_NODE_CHARS	DT_NAME_CHARS "@"
+#define DT_PROP_CHARS	DT_NAME_CHARS "*#?"
+
+/* @node's path for a message (dt_fail escapes what it holds). */
+static const char *node_path(struct dt_reader *r, int node, char *buf, int len)
+{
+	if (fdt_get_path(r->fdt, node, buf, len))
+		snprintf(buf, (size_t)len, ".../%s", fdt_get_name(r->fdt, node, NULL));
+	return buf;
+}
+
+static int check_node_names(struct dt_reader *r, int node)
+{
+	const char *name = fdt_get_name(r->fdt, node, NULL);
+	size_t ok = strspn(name, DT_NODE_CHARS);
+	const char *at = strchr(name, '@');
+	char path[256];
+	int prop;
+
+	if (name[ok])
+		return dt_fail(r, "node %s: '%c' is not allowed in a node name (the devicetree specification's characters, as dtc checks them: letters, digits and ,._+- with one @ before the unit address)",
+			       node_path(r, node, path, sizeof(path)), name[ok]);
+	if (at && strchr(at + 1, '@'))
+		return dt_fail(r, "node %s: more than one '@' in its name: only one separates the unit address",
+			       node_path(r, node, path, sizeof(path)));
+	fdt_for_each_property_offset(prop, r->fdt, node) {
+		const char *pname;
+
+		if (!fdt_getprop_by_offset(r->fdt, prop, &pname, NULL))
+			continue;
+		ok = strspn(pname, DT_PROP_CHARS);
+		if (pname[ok])
+			return dt_fail(r, "node %s, property %s: '%c' is not allowed in a property name (the devicetree specification's characters, as dtc checks them: letters, digits and ,._+*#?-)",
+				       node_path(r, node, path, sizeof(path)), pname, pname[ok]);
+	}
+	return 0;
+}
+
+/*
+ * The first control character of @bootargs that does not separate its
+ * parameters, or NULL. The library quotes a parameter it refuses: none
+ * may carry an escape sequence there.
+ */
+static const char *bootargs_control(const char *bootargs)
+{
+	for (const char *s = bootargs; *s; s++)
+		if (((unsigned char)*s < 0x20 && !strchr("\t\n\v\f\r", *s)) || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+/* Every node's and property's name, before any is read or printed. */
+static int check_names(struct dt_reader *r)
+{
+	int node, depth = 0;
+
+	for (node = fdt_next_node(r->fdt, -1, &depth); node >= 0; node = fdt_next_node(r->fdt, node, &depth))
+		if (check_node_names(r, node))
+			return -1;
+	return 0;
 }
 
 /* ---- properties ---- */
@@ -552,17 +629,20 @@ static int read_tree(struct dt_reader *r, struct platform *p)
 	const char *model, *bootargs, *compat;
 	int chosen;
 
-	if (read_cells(r, 0, "#address-cells", 2, &r->addr_cells) ||
+	if (check_names(r) || read_cells(r, 0, "#address-cells", 2, &r->addr_cells) ||
 	    read_cells(r, 0, "#size-cells", 1, &r->size_cells))
 		return -1;
 	model = fdt_getprop(r->fdt, 0, "model", NULL);
 	compat = fdt_getprop(r->fdt, 0, "compatible", NULL);
 	set_arch(r, p);
-	snprintf(p->description, sizeof(p->description), "%s (%s, %s) from %s", model ? model : "device tree",
-		 compat ? compat : "no compatible", p->cfg.arch == CMA_ARCH_ARM64 ? "arm64" : "arm",
+	snprintf(p->description, sizeof(p->description), "%s (%s, %s) from %s",
+		 model ? ESCAPED(model) : "device tree", compat ? ESCAPED(compat) : "no compatible", p->cfg.arch == CMA_ARCH_ARM64 ? "arm64" : "arm",
 		 r->path);
 	chosen = fdt_path_offset(r->fdt, "/chosen");
 	bootargs = chosen >= 0 ? fdt_getprop(r->fdt, chosen, "bootargs", NULL) : NULL;
+	if (bootargs && bootargs_control(bootargs))
+		return dt_fail(r, "/chosen/bootargs: control character '%c' in \"%s\": a command line is text (spaces, tabs and newlines separate its parameters)",
+			       *bootargs_control(bootargs), bootargs);
 	if (bootargs)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", bootargs);
 	p->phys_wide = p->cfg.arch == CMA_ARCH_ARM64 || r->addr_cells == 2;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "escape.h"
 #include "result.h"
 
 #define FIGURE_MAX	32	/* one formatted figure, with the NUL */
@@ -133,7 +134,6 @@ bool compare_requests_differ(const struct sim_result *runs, unsigned nr);
 #define MARGIN_B	44
 
 extern const char html_style[];
-void html_escape(FILE *out, const char *s);
 /* A legend entry: a small square styled by @css, then @label. */
 void swatch(FILE *out, const char *css, const char *label);
 void svg_open(FILE *out);

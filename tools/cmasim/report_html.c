@@ -44,20 +44,6 @@ const char html_style[] =
 	"vertical-align:middle;border:1px solid #999}\n"
 	".note{color:#666}\n";
 
-void html_escape(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out); break;
-		}
-	}
-}
-
 /* ---- the comparison table ---- */
 
 /* What bold means, among which policies, and what kept each other one out. */
