@@ -518,7 +518,7 @@ static bool can_steal_fallback(struct cma_mm *mm, unsigned order, int start_mt)
 }
 
 /* find_suitable_fallback: the first fallback type with a free block of @order, or -1. */
-static int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal)
+int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal)
 {
 	struct free_area *area = &zone->free_area[order];
 

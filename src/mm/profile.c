@@ -73,10 +73,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(retry_mayfail, 4, 13),
 	SWITCH(dma_cma_blocking, 3, 16),
 	SWITCH(dma_single_page_buddy, 5, 3),
+	SWITCH(compact_suitable_min, 4, 9),
+	SWITCH(compact_finish_fallback, 4, 1),
+	SWITCH(compact_finish_pageblock, 5, 1),
+	SWITCH(compact_drain_pcp, 3, 19),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and dma_single_page_buddy the last */
-_Static_assert(offsetof(struct kernel_profile, dma_single_page_buddy) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and compact_drain_pcp the last */
+_Static_assert(offsetof(struct kernel_profile, compact_drain_pcp) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -476,6 +476,47 @@ struct kernel_profile {
 	 * allocator, not the default area.
 	 */
 	bool dma_single_page_buddy;
+	/*
+	 * compaction_suitable asks a non-costly order for the min mark (plus
+	 * the gap) and skips the fragmentation index for it. 8348faf91f56
+	 * "mm, compaction: require only min watermarks for non-costly orders"
+	 * (committed 2016-10-07, in the 4.9 merge window) and "mm,
+	 * compaction: restrict fragindex to costly orders" (posted
+	 * 2016-09-26): 4.9 (both in the -mm since-4.8 shortlog, linux-mm
+	 * 2016-10-12).
+	 */
+	bool compact_suitable_min;
+	/*
+	 * A direct compactor is done when a free block of its order is on its
+	 * own list, on CMA's for a movable request, or on a fallback list
+	 * whose block it could claim whole; v3.5 took any block of a
+	 * pageblock or more, a CMA one for an unmovable request too.
+	 * 2149cdaef6c0 "mm/compaction: enhance compaction finish condition":
+	 * 4.1 (committed 2015-04-14, in the 4.1 merge window; posted as v4
+	 * 2015-02-12).
+	 */
+	bool compact_finish_fallback;
+	/*
+	 * A direct compactor finishes the pageblock its migrate scanner is in
+	 * before it stops. d3a528a25601 "mm, compaction: always finish
+	 * scanning of a full pageblock": 5.1 (the series of free_scan_stride,
+	 * committed 2019-03-05). 4.12's "mm, compaction: finish whole
+	 * pageblock to reduce fragmentation" did so for non-movable requests
+	 * that would steal; not modelled.
+	 */
+	bool compact_finish_pageblock;
+	/*
+	 * compact_zone drains this CPU's pagevec and per-CPU lists once its
+	 * migrate scanner has left the order-aligned block it last migrated
+	 * from, so that the sources it freed merge in buddy and the run sees
+	 * its block free (5.14's larger lists would hide them). "mm,
+	 * compaction: more focused lru and pcplists draining": 3.19 (the -mm
+	 * since-3.18 shortlog, linux-mm 2014-12-16, with "mm: introduce
+	 * single zone pcplists drain"; unverified against a tag). 6.12
+	 * records the last migrated pageblock where 3.19 recorded the batch's
+	 * first pfn; the 6.12 rule under both.
+	 */
+	bool compact_drain_pcp;
 };
 
 /*
