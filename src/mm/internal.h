@@ -351,6 +351,8 @@ void init_per_zone_wmark_min(struct cma_mm *mm);
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm);
 int zone_batchsize(struct cma_mm *mm, struct zone *zone);
 void zone_pcp_init(struct cma_mm *mm);
+/* Every zone's per-CPU batch and high bounds again, after the watermarks changed. */
+void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 

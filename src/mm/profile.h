@@ -517,6 +517,45 @@ struct kernel_profile {
 	 * first pfn; the 6.12 rule under both.
 	 */
 	bool compact_drain_pcp;
+	/*
+	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
+	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
+	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
+	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in SUSE's
+	 * 4.12-based kernels by September 2018; unverified against a tag).
+	 */
+	bool pcp_batch_1m;
+	/*
+	 * pcp->high is the zone's low mark shared among the CPUs, at least
+	 * 4 * batch (zone_highsize), recomputed whenever the marks change;
+	 * a free over high gives back batch << free_factor pages, the factor
+	 * doubling with each such free without an allocation between
+	 * (nr_pcp_free), at most high - batch. b92ca18e8ca5
+	 * "mm/page_alloc: disassociate the pcp->high from pcp->batch" and
+	 * 3b12e7e97938 "mm/page_alloc: scale the number of pages that are
+	 * batch freed": 5.14 (Mel Gorman's series of May 2021; linux-next
+	 * carries them beside 44042b449872, "allow high-order pages to be
+	 * stored on the per-cpu lists"; unverified against a tag). "limit
+	 * the number of pages on PCP lists when reclaim is active", of the
+	 * same series, is not modelled.
+	 */
+	bool pcp_high_lowmark;
+	/*
+	 * PCP high auto-tuning: high moves between high_min (5.14's) and
+	 * high_max (managed / 8 shared among the CPUs). A refill raises it by
+	 * the refill and takes batch << alloc_factor pages, the factor
+	 * growing with each refill without a free; a free over high frees
+	 * free_count pages (those freed since allocations last halved it)
+	 * and raises high to hold them; while the zone is under its high mark
+	 * (ZONE_BELOW_HIGH) frees lower high toward high_min instead. 90b41691b988
+	 * "mm: add framework for PCP high auto-tuning", 51a755c56dc0 "mm: tune
+	 * PCP high automatically", c0a242394cb9 "mm, page_alloc: scale the
+	 * number of pages that are batch allocated" and 57c0419c5f0e "mm,
+	 * pcp: decrease PCP high if free pages < high watermark": 6.7 (Huang
+	 * Ying's series of October 2023; unverified against a tag). Not
+	 * modelled: decay_pcp_high, which vmstat_update runs every second.
+	 */
+	bool pcp_high_auto;
 };
 
 /*
