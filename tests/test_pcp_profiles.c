@@ -2,7 +2,8 @@
 /*
  * The per-CPU lists release by release (src/mm/page_alloc.c): 4.19's
  * 1 MiB batch, 5.14's high from the low mark and its doubling bulk frees,
- * 6.7's auto-tuned high with its doubling refills and ZONE_BELOW_HIGH.
+ * 6.7's auto-tuned high with its doubling refills, ZONE_BELOW_HIGH and
+ * its decay every second.
  * Each test runs the profiles on both sides of its boundary and computes
  * what it expects from the formulas, not from the library's fields.
  * Pages on a per-CPU list are not in NR_FREE_PAGES, which the watermark
@@ -267,6 +268,56 @@ static void pcp_below_high_mark_shrinks_at_67(void **state)
 	free(pages);
 }
 
+/*
+ * Expect (decay_pcp_high of 6.12, 6.7): on 4 CPUs (high_min a quarter
+ * of the low mark), after refills raised high to high_min + 945 and 945
+ * frees filled the list, each second's update lowers high by an eighth
+ * (or to the count less 63 << 5) toward high_min and gives back what the
+ * list holds above it, until high is high_min; 6.6's changes nothing.
+ */
+static void pcp_high_decays_at_67(void **state)
+{
+	static const char *const kernels[] = { "6.6", "6.7" };
+	struct cma_page **pages = calloc(NR_PAGES, sizeof(*pages));
+
+	assert_non_null(pages);
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true, .cpus = 4,
+					    .kernel = kernels[k]);
+		bool v67 = strcmp(kernels[k], "6.6");
+		int high_min = low_mark_share(mm, 63), n = 945, seconds = 0;
+
+		assert_true(high_min < n);
+
+		for (int i = 0; i < n; i++)
+			assert_non_null(pages[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+		for (int i = 0; i < n; i++)
+			cma_free_pages(mm, pages[i], 0);
+		while (pcp0(mm)->high > high_min) {
+			int high = pcp0(mm)->high, count = pcp0(mm)->count, want;
+
+			want = high - (high >> 3);
+			if (count - (63 << 5) > want)
+				want = count - (63 << 5);
+			if (want < high_min)
+				want = high_min;
+			cma_vmstat_update(mm);
+			expect_int(kernels[k], "high after a second", pcp0(mm)->high, want);
+			expect_int(kernels[k], "count after a second", pcp0(mm)->count,
+				   count < want ? count : want);
+			seconds++;
+		}
+		expect_int(kernels[k], "high at last", pcp0(mm)->high, high_min);
+		assert_true(v67 ? seconds > 1 : seconds == 0);
+		cma_vmstat_update(mm);
+		if (v67)
+			expect_int(kernels[k], "count at last", pcp0(mm)->count, high_min);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+	free(pages);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +326,7 @@ int main(void)
 		cmocka_unit_test(pcp_bulk_free_doubles_at_514),
 		cmocka_unit_test(pcp_refills_double_at_67),
 		cmocka_unit_test(pcp_below_high_mark_shrinks_at_67),
+		cmocka_unit_test(pcp_high_decays_at_67),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1665,6 +1665,49 @@ static void zone_set_pageset_high_and_batch(struct cma_mm *mm, struct zone *zone
 	}
 }
 
+/*
+ * decay_pcp_high (6.7, kernel.pcp_high_auto): what vmstat_update does to
+ * one CPU's list of @zone once a second. High falls by an eighth toward
+ * high_min (by at most batch << PCP_BATCH_SCALE_MAX below the count), and
+ * what the list holds above it goes back to buddy a batch at a time, the
+ * CPU's lock dropped between, so that idle lists empty over seconds.
+ */
+static void decay_pcp_high(struct zone *zone, struct cpu_slot *slot)
+{
+	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
+	int to_drain;
+
+	spin_lock(&slot->lock);
+	if (pcp->high > pcp->high_min)
+		pcp->high = max_int(max_int(pcp->count - (pcp->batch << PCP_BATCH_SCALE_MAX),
+					    pcp->high - (pcp->high >> 3)), pcp->high_min);
+	to_drain = pcp->count - pcp->high;
+	spin_unlock(&slot->lock);
+	while (to_drain > 0) {
+		int n;
+
+		spin_lock(&slot->lock);
+		n = min_int(min_int(to_drain, pcp->batch), pcp->count);
+		if (n) {
+			free_pcppages_bulk(zone, n, pcp);
+			pcp_count_add(pcp, -n);
+		}
+		spin_unlock(&slot->lock);
+		to_drain = n ? to_drain - n : 0;
+	}
+}
+
+void cma_vmstat_update(struct cma_mm *mm)
+{
+	struct zone *zone;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_vmstat_update") || !mm->kernel.pcp_high_auto)
+		return;
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		for_each_populated_zone(mm, zone)
+			decay_pcp_high(zone, &mm->slots[c]);
+}
+
 /* zone_pcp_update: the bounds again, as the watermarks they follow (5.14) have changed. */
 void zone_pcp_update(struct cma_mm *mm)
 {

@@ -552,8 +552,9 @@ struct kernel_profile {
 	 * PCP high automatically", c0a242394cb9 "mm, page_alloc: scale the
 	 * number of pages that are batch allocated" and 57c0419c5f0e "mm,
 	 * pcp: decrease PCP high if free pages < high watermark": 6.7 (Huang
-	 * Ying's series of October 2023; unverified against a tag). Not
-	 * modelled: decay_pcp_high, which vmstat_update runs every second.
+	 * Ying's series of October 2023; unverified against a tag). Every
+	 * second (cma_vmstat_update) high decays by an eighth toward high_min
+	 * and the excess goes back (decay_pcp_high).
 	 */
 	bool pcp_high_auto;
 };
