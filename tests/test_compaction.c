@@ -402,7 +402,8 @@ static void compact_memory_races_owner(void **state)
 /*
  * Expect: direct compaction runs only for order > 0 with __GFP_FS and
  * __GFP_IO, and each run counts one compact_stall, even one that finds
- * compaction not worth it (watermark not met: COMPACT_SKIPPED). On a
+ * compaction not worth it (watermark not met: COMPACT_SKIPPED; the low
+ * mark, from 4.9 the min mark for order 3). On a
  * fresh zone an order-3 request can already succeed: COMPACT_PARTIAL.
  * 6.12 (kernel.compact_priority) counts the stall in its caller,
  * __alloc_pages_direct_compact: none here.
@@ -411,7 +412,7 @@ static void try_to_compact_pages_counts_stalls(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true);
 	struct zone *z = normal(mm);
-	unsigned long low = low_wmark_pages(z);
+	unsigned long low = low_wmark_pages(z), min = min_wmark_pages(z);
 	uint64_t stalls = counter(mm, "compact_stall");
 	uint64_t per_run = !mm->kernel.compact_priority;
 
@@ -427,8 +428,12 @@ static void try_to_compact_pages_counts_stalls(void **state)
 	assert_verify(mm);
 
 	set_low_wmark(z, zone_page_state(z, NR_FREE_PAGES) + 1);
+	/* from 4.9 (kernel.compact_suitable_min) order 3 is held to the min mark */
+	if (mm->kernel.compact_suitable_min)
+		__atomic_store_n(&z->watermark[WMARK_MIN], low_wmark_pages(z), __ATOMIC_RELAXED);
 	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, true, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
+	__atomic_store_n(&z->watermark[WMARK_MIN], min, __ATOMIC_RELAXED);
 	set_low_wmark(z, low);
 	assert_int_equal(counter(mm, "compact_stall"), stalls + 2 * per_run);
 	assert_verify(mm);

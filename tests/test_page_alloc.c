@@ -290,11 +290,13 @@ static struct cma_mm *fragmented(struct live *l, unsigned long *block_pfn, const
 
 	zero_watermarks(mm);
 	/*
-	 * Twice: the last batch taken to the per-CPU list can strand pages
-	 * there, as NR_FREE_PAGES (buddy only) already reads 0 at the
-	 * watermark check; drained, they are allocated the second time.
+	 * Until a round takes nothing: the last batch taken to the per-CPU
+	 * list can strand pages there, as NR_FREE_PAGES (buddy only) already
+	 * reads 0 at the watermark check; drained, they are allocated next
+	 * round (6.7's refills grow, so that may take more than two).
 	 */
-	for (int i = 0; i < 2; i++) {
+	for (size_t before = (size_t)-1; before != l->nr;) {
+		before = l->nr;
 		exhaust(mm, l, CMA_GFP_HIGHUSER_MOVABLE, 0);
 		cma_drain_all_pages(mm);
 	}

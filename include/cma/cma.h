@@ -546,6 +546,13 @@ unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp
 int cma_compact_memory(struct cma_mm *mm);
 /** cma_drain_all_pages() - drain_all_pages(): every per-CPU list back to buddy. */
 void cma_drain_all_pages(struct cma_mm *mm);
+/**
+ * cma_vmstat_update() - what each CPU's vmstat_update does once a second:
+ * from 6.7 its per-CPU lists' high decays toward high_min and what they
+ * hold above it goes back to buddy (decay_pcp_high). Call it every second
+ * of a simulation's time; before 6.7 it does nothing.
+ */
+void cma_vmstat_update(struct cma_mm *mm);
 
 typedef unsigned long (*cma_oom_fn)(void *ctx, struct cma_mm *mm, unsigned order);
 void cma_mm_set_oom_handler(struct cma_mm *mm, cma_oom_fn fn, void *ctx);

@@ -1051,21 +1051,26 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
  * watermark must hold with 2^(order+1) to spare (targets and sources
  * coexist during migration); a fragmentation index up to the threshold
  * means the memory is missing, not fragmented; -1000 with the watermark
- * met at @order means the allocation can already succeed.
+ * met at @order means the allocation can already succeed. From 4.9
+ * (kernel.compact_suitable_min) a non-costly order needs only the min
+ * mark and ignores the index: its alternative is the OOM killer.
  */
 int compaction_suitable(struct zone *zone, int order)
 {
+	/* the low mark and the index: every order before 4.9, costly ones from it */
+	bool cautious = order > PAGE_ALLOC_COSTLY_ORDER || !zone->mm->kernel.compact_suitable_min;
 	unsigned long mark;
 	int fragindex;
 
 	if (order < 0)
 		return COMPACT_CONTINUE;
-	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (2ul << order);
+	mark = __atomic_load_n(&zone->watermark[cautious ? WMARK_LOW : WMARK_MIN], __ATOMIC_RELAXED) +
+	       (2ul << order);
 	/* ALLOC_CMA: free CMA pages are migration targets (6.12's __compaction_suitable) */
 	if (!zone_watermark_ok(zone, 0, mark, 0, ALLOC_CMA))
 		return COMPACT_SKIPPED;
 	fragindex = fragmentation_index(zone, (unsigned)order);
-	if (fragindex >= 0 && fragindex <= EXTFRAG_THRESHOLD)
+	if (cautious && fragindex >= 0 && fragindex <= EXTFRAG_THRESHOLD)
 		return COMPACT_SKIPPED;
 	if (fragindex == -1000 && zone_watermark_ok(zone, (unsigned)order, mark, 0, ALLOC_CMA))
 		return COMPACT_PARTIAL;
@@ -1073,11 +1078,36 @@ int compaction_suitable(struct zone *zone, int order)
 }
 
 /*
+ * A free block at @o that an allocation of @cc's type would take without
+ * spoiling a pageblock. v3.5: one on its own list, or any of a pageblock
+ * or more (the allocation would claim it). 4.1 (kernel.compact_finish_fallback):
+ * its own list, CMA's for a movable request, or a fallback whose block
+ * the allocation could claim whole; a CMA block no longer ends an
+ * unmovable request's run. zone->lock held.
+ */
+static bool compact_block_ready(struct zone *zone, struct compact_control *cc, unsigned o)
+{
+	struct free_area *area = &zone->free_area[o];
+	bool can_steal = false;
+
+	lockdep_assert_held(&zone->lock);
+	if (!page_list_empty(&area->free_list[cc->migratetype]))
+		return true;
+	if (!zone->mm->kernel.compact_finish_fallback)
+		return o >= zone->mm->pageblock_order && area->nr_free;
+	if (cc->migratetype == MIGRATE_MOVABLE && !page_list_empty(&area->free_list[MIGRATE_CMA]))
+		return true;
+	return cc->migratetype < MIGRATE_PCPTYPES &&
+	       find_suitable_fallback(zone, o, cc->migratetype, &can_steal) != -1 && can_steal;
+}
+
+/*
  * compact_finished: COMPLETE when the scanners met; a whole-zone run
  * (order -1) goes on until then. A direct compactor is done (PARTIAL)
- * once the watermark holds at its order and a free block of that order
- * sits on its type's list, or any block of a pageblock or more is free
- * (the allocation would claim that pageblock).
+ * once the watermark holds at its order and a block of that order or
+ * more is ready for it (compact_block_ready). From 5.1
+ * (kernel.compact_finish_pageblock) it first finishes the pageblock the
+ * migrate scanner is in, so that a later fallback finds it emptier.
  */
 static int compact_finished(struct zone *zone, struct compact_control *cc)
 {
@@ -1095,19 +1125,37 @@ static int compact_finished(struct zone *zone, struct compact_control *cc)
 	}
 	if (cc->order < 0)
 		return COMPACT_CONTINUE;
+	if (mm->kernel.compact_finish_pageblock && (cc->migrate_pfn & (mm->pageblock_nr_pages - 1)))
+		return COMPACT_CONTINUE;
 	mark = __atomic_load_n(&zone->watermark[WMARK_LOW], __ATOMIC_RELAXED) + (1ul << cc->order);
 	if (!zone_watermark_ok(zone, (unsigned)cc->order, mark, 0, alloc_flags_cma(cc->migratetype)))
 		return COMPACT_CONTINUE;
 	spin_lock(&zone->lock);
 	for (unsigned o = (unsigned)cc->order; o < mm->max_order; o++) {
-		if (!page_list_empty(&zone->free_area[o].free_list[cc->migratetype]) ||
-		    (o >= mm->pageblock_order && zone->free_area[o].nr_free)) {
+		if (compact_block_ready(zone, cc, o)) {
 			ret = COMPACT_PARTIAL;
 			break;
 		}
 	}
 	spin_unlock(&zone->lock);
 	return ret;
+}
+
+/*
+ * 3.19 (kernel.compact_drain_pcp): once the migrate scanner has left the
+ * @cc->order-aligned block it last migrated from, this CPU's pagevec and
+ * per-CPU lists go back (6.12's lru_add_drain_cpu_zone), so that the
+ * freed sources merge and compact_finished sees their block at once.
+ */
+static void compact_drain_freed(struct zone *zone, struct compact_control *cc,
+				unsigned long *last_migrated_pfn)
+{
+	if (cc->order <= 0 || !*last_migrated_pfn ||
+	    *last_migrated_pfn >= (cc->migrate_pfn & ~((1ul << cc->order) - 1)))
+		return;
+	lru_add_drain(zone->mm);
+	drain_local_pages(zone->mm);
+	*last_migrated_pfn = 0;
 }
 
 /*
@@ -1168,6 +1216,7 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	int ret = compaction_suitable(zone, cc->order);
 	/* a run cut short: v3.5's PARTIAL, 6.12's CONTENDED (no block freed, no deferral) */
 	int stopped = mm->kernel.compact_priority ? COMPACT_CONTENDED : COMPACT_PARTIAL;
+	unsigned long last_migrated_pfn = 0;
 
 	if (ret != COMPACT_CONTINUE)
 		return ret;
@@ -1193,12 +1242,16 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 			ret = stopped;
 			break;
 		}
-		if (isolated == ISOLATE_NONE)
-			continue;
-		if (migrate_batch(zone, cc) == -ENOMEM) {
-			ret = stopped;
-			break;
+		if (isolated == ISOLATE_SUCCESS) {
+			last_migrated_pfn = max_ul(zone->zone_start_pfn,
+						   (cc->migrate_pfn - 1) & ~(mm->pageblock_nr_pages - 1));
+			if (migrate_batch(zone, cc) == -ENOMEM) {
+				ret = stopped;
+				break;
+			}
 		}
+		if (mm->kernel.compact_drain_pcp)
+			compact_drain_freed(zone, cc, &last_migrated_pfn);
 	}
 	if (mm->kernel.compact_cached_pfn)
 		keep_released_in_reach(zone, cc);

@@ -338,6 +338,8 @@ bool unreserve_highatomic_pageblock(struct cma_mm *mm, enum zone_type high_zonei
 unsigned long highatomic_reserve_limit(const struct zone *zone);
 #define WATERMARK_BOOST_FACTOR	15000	/* vm.watermark_boost_factor's default: 150% of high */
 unsigned long max_watermark_boost(const struct zone *zone);
+/* The first pcp type @start_mt falls back to with a free block of @order, or -1; zone->lock held. */
+int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal);
 int split_free_page(struct cma_mm *mm, struct cma_page *page);
 /* cma_alloc_pages_at() without the phase check; NULL with errno EINVAL or EBUSY. */
 struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order, cma_gfp_t gfp);
@@ -349,6 +351,8 @@ void init_per_zone_wmark_min(struct cma_mm *mm);
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm);
 int zone_batchsize(struct cma_mm *mm, struct zone *zone);
 void zone_pcp_init(struct cma_mm *mm);
+/* Every zone's per-CPU batch and high bounds again, after the watermarks changed. */
+void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 

@@ -89,11 +89,19 @@ struct free_area {
 	unsigned long nr_free;		/* blocks of this order, all types */
 };
 
-/* count == sum over t of len(lists[t]), each page PG_pcp  (slot->lock; verify_pcp_locked) */
+/*
+ * count == sum over t of len(lists[t]), each page PG_pcp  (slot->lock; verify_pcp_locked)
+ * high_min <= high_max; high == high_min == high_max == 6 * batch before 5.14
+ */
 struct per_cpu_pages {
 	int count;			/* pages on the lists */
-	int high;			/* drain a batch above this */
+	int high;			/* drain a batch above this (6.7: tuned in [high_min, high_max]) */
 	int batch;			/* chunk size for buddy add/remove */
+	int high_min;			/* 5.14 (kernel.pcp_high_lowmark): from the low mark */
+	int high_max;			/* 6.7 (kernel.pcp_high_auto): from managed / 8; high_min before */
+	int free_count;			/* 6.7: pages freed since allocations last halved it */
+	unsigned char free_factor;	/* 5.14-6.6: each free without an allocation doubles the batch freed */
+	unsigned char alloc_factor;	/* 6.7: each refill without a free doubles the next */
 	struct page_list lists[MIGRATE_PCPTYPES];
 };
 
@@ -150,6 +158,12 @@ struct zone {
 	 */
 	unsigned long watermark_boost;
 	atomic_bool boosted_watermark;	/* ZONE_BOOSTED_WATERMARK: wake kswapd after the allocation */
+	/*
+	 * ZONE_BELOW_HIGH (6.7, kernel.pcp_high_auto): an allocation found the
+	 * zone under its high mark; the free path shrinks pcp->high until a
+	 * bulk free leaves the zone above it again.
+	 */
+	atomic_bool below_high;
 	/* 4.4's on-demand reserve (kernel.highatomic): pages of the HIGHATOMIC pageblocks */
 	unsigned long nr_reserved_highatomic;
 	unsigned long lowmem_reserve[MAX_NR_ZONES];

@@ -57,6 +57,25 @@ static void nr_free_add(struct free_area *area, long delta)
 	__atomic_store_n(&area->nr_free, area->nr_free + delta, __ATOMIC_RELAXED);
 }
 
+/* CONFIG_PCP_BATCH_SCALE_MAX's default: a refill or bulk free grows to at most batch << 5 */
+#define PCP_BATCH_SCALE_MAX	5
+
+static inline int min_int(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static inline int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* The kernel's clamp(): @lo wins over @hi */
+static inline int clamp_int(int v, int lo, int hi)
+{
+	return max_int(min_int(v, hi), lo);
+}
+
 /* pcp->count changes under slot->lock; drain_all_pages() peeks at it without. */
 static void pcp_count_add(struct per_cpu_pages *pcp, int delta)
 {
@@ -523,7 +542,7 @@ static bool can_steal_fallback(struct cma_mm *mm, unsigned order, int start_mt)
 }
 
 /* find_suitable_fallback: the first fallback type with a free block of @order, or -1. */
-static int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal)
+int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal)
 {
 	struct free_area *area = &zone->free_area[order];
 
@@ -788,6 +807,9 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 	struct cma_mm *mm = zone->mm;
 	int mt = 0, batch_free = 0;
 
+	/* never more than the lists hold, or the round-robin below finds none */
+	if (count > pcp->count)
+		count = pcp->count;
 	spin_lock(&zone->lock);
 	zone_reclaim_reset(zone);
 	while (count) {
@@ -953,8 +975,36 @@ static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct 
 	page_list_del(mm, list, page);
 	page_flags_store(page, page_flags(page) & ~PG_pcp);
 	pcp_count_add(&slot->pcp[zid], -1);
+	/* an allocation halves the batch the next frees give back (5.14, 6.7) */
+	slot->pcp[zid].free_factor >>= 1;
+	slot->pcp[zid].free_count >>= 1;
 	__count_vm_events(slot, PGALLOC_DMA + zid, 1);
 	return page;
+}
+
+/*
+ * nr_pcp_alloc: how many pages a refill takes. The batch until 6.7
+ * (kernel.pcp_high_auto); then high first grows by the refill, unless the
+ * zone is under its high mark, and the refill doubles with each one
+ * without a free between, within what high leaves room for.
+ */
+static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone)
+{
+	int base = pcp->batch, high, batch, room;
+
+	if (!zone->mm->kernel.pcp_high_auto)
+		return base;
+	high = pcp->high = clamp_int(pcp->high, pcp->high_min, pcp->high_max);
+	if (high < base)
+		return 1;
+	batch = base << pcp->alloc_factor;
+	if (pcp->high_min != pcp->high_max &&
+	    !atomic_load_explicit(&zone->below_high, memory_order_relaxed))
+		high = pcp->high = min_int(high + batch, pcp->high_max);
+	room = max_int(high - pcp->count - base, base);
+	if (batch <= room && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+		pcp->alloc_factor++;
+	return min_int(batch, room);
 }
 
 /*
@@ -973,7 +1023,8 @@ static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold
 
 	spin_lock(&slot->lock);
 	if (unlikely(page_list_empty(list))) {
-		pcp_count_add(pcp, rmqueue_bulk(zone, pcp->batch, list, mt, cold, alloc_flags));
+		pcp_count_add(pcp, rmqueue_bulk(zone, (unsigned long)nr_pcp_alloc(pcp, zone), list, mt,
+						cold, alloc_flags));
 		if (page_list_empty(list)) {
 			spin_unlock(&slot->lock);
 			return NULL;
@@ -1134,6 +1185,20 @@ static inline bool zone_watermark_fast(struct zone *zone, unsigned order, int al
 				   classzone_idx, alloc_flags);
 }
 
+/*
+ * 6.7 (kernel.pcp_high_auto): each zone an allocation looks at is
+ * checked against its high mark first, and one found under it marked
+ * ZONE_BELOW_HIGH, which makes frees shrink the per-CPU lists.
+ */
+static inline void zone_check_below_high(struct zone *zone, unsigned order, int classzone_idx,
+					 int alloc_flags)
+{
+	if (zone->mm->kernel.pcp_high_auto &&
+	    !atomic_load_explicit(&zone->below_high, memory_order_relaxed) &&
+	    !__zone_watermark_ok(zone, order, high_wmark_pages(zone), classzone_idx, alloc_flags))
+		atomic_store_explicit(&zone->below_high, true, memory_order_relaxed);
+}
+
 /* The zonelist walk of get_page_from_freelist: each zone above its mark, in turn. */
 static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, cma_gfp_t gfp,
 							     unsigned order,
@@ -1150,6 +1215,7 @@ static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, 
 			continue;
 		if (classzone_idx < 0)
 			classzone_idx = i;
+		zone_check_below_high(zone, order, classzone_idx, alloc_flags);
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
 		    !zone_watermark_fast(zone, order, alloc_flags, classzone_idx))
 			continue;
@@ -1186,6 +1252,7 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	while (!zone->present_pages)
 		if (zone-- == mm->zones)
 			return NULL;
+	zone_check_below_high(zone, 0, zone->idx, alloc_flags);
 	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, alloc_flags))
 		return NULL;
 	slot = this_cpu_slot(mm);
@@ -1222,7 +1289,7 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 /*
  * Onto @slot's pcp list of type @list_mt, the page recording @mt (its
  * pageblock's type) for the buddy list it will go to. slot->lock held.
- * True if the lists are now over pcp->high.
+ * True if the lists are now over pcp->high (6.7: always, to tune it).
  */
 static __always_inline bool pcp_add_page(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid,
 					 struct cma_page *page, int mt, int list_mt, bool cold)
@@ -1238,16 +1305,78 @@ static __always_inline bool pcp_add_page(struct cma_mm *mm, struct cpu_slot *slo
 	else
 		page_list_add(mm, &pcp->lists[list_mt], page);
 	pcp_count_add(pcp, 1);
-	return pcp->count >= pcp->high;
+	/* a free halves the next refill and counts toward the next bulk free (6.7) */
+	pcp->alloc_factor >>= 1;
+	if (pcp->free_count < pcp->batch << PCP_BATCH_SCALE_MAX)
+		pcp->free_count++;
+	/* 6.7 (kernel.pcp_high_auto) tunes high on every free: pcp_trim_unlock */
+	return pcp->count >= pcp->high || mm->kernel.pcp_high_auto;
 }
 
-/* Over pcp->high: a batch back to buddy, then slot->lock is dropped. */
+/*
+ * nr_pcp_high (6.7): the count a free may leave, tuning pcp->high into
+ * [high_min, high_max] on the way: down by the pages freed lately while
+ * the zone is under its high mark (and then anything above high_min
+ * goes), up to hold them when the lists are full otherwise.
+ */
+static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone)
+{
+	int high_min = pcp->high_min, high_max = pcp->high_max, batch = pcp->batch;
+	int high = pcp->high = clamp_int(pcp->high, high_min, high_max);
+
+	if (!high || high_min == high_max)
+		return high;
+	if (atomic_load_explicit(&zone->below_high, memory_order_relaxed)) {
+		pcp->high = max_int(high - max_int(pcp->free_count, batch), high_min);
+		return max_int(pcp->count, high_min);
+	}
+	if (pcp->count >= high && pcp->high < pcp->free_count + batch)
+		pcp->high = clamp_int(pcp->free_count + batch, high_min, high_max);
+	return high;
+}
+
+/*
+ * nr_pcp_free: how many pages a free over @high gives back, leaving at
+ * least a batch. v3.5: a batch. 5.14 (kernel.pcp_high_lowmark): the
+ * batch doubled per free without an allocation between. 6.7: the pages
+ * freed since allocations last halved the count.
+ */
+static int nr_pcp_free(const struct kernel_profile *k, struct per_cpu_pages *pcp, int high)
+{
+	int batch = pcp->batch, n = batch;
+
+	if (high < batch)
+		return 1;
+	if (k->pcp_high_auto)
+		n = pcp->free_count;
+	else if (k->pcp_high_lowmark) {
+		n = batch << pcp->free_factor;
+		if (n < high - batch)
+			pcp->free_factor++;
+	} else
+		return batch;
+	return clamp_int(n, batch, high - batch);
+}
+
+/*
+ * Over high: pages back to buddy, then slot->lock is dropped. 6.7 clears
+ * ZONE_BELOW_HIGH once a bulk free leaves the zone above its high mark.
+ */
 static noinline void pcp_trim_unlock(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid)
 {
 	struct per_cpu_pages *pcp = &slot->pcp[zid];
+	struct zone *zone = &mm->zones[zid];
+	int high = mm->kernel.pcp_high_auto ? nr_pcp_high(pcp, zone) : pcp->high;
 
-	free_pcppages_bulk(&mm->zones[zid], pcp->batch, pcp);
-	pcp_count_add(pcp, -pcp->batch);
+	if (pcp->count >= high) {
+		int n = min_int(nr_pcp_free(&mm->kernel, pcp, high), pcp->count);
+
+		free_pcppages_bulk(zone, n, pcp);
+		pcp_count_add(pcp, -n);
+		if (atomic_load_explicit(&zone->below_high, memory_order_relaxed) &&
+		    zone_watermark_ok(zone, 0, high_wmark_pages(zone), ZONE_MOVABLE, 0))
+			atomic_store_explicit(&zone->below_high, false, memory_order_relaxed);
+	}
 	spin_unlock(&slot->lock);
 }
 
@@ -1490,36 +1619,125 @@ static unsigned long rounddown_pow_of_two(unsigned long n)
 	return 1ul << (63 - __builtin_clzl(n));
 }
 
-/* zone_batchsize: about a quarter of a percent of the zone, at most 512 KiB worth. */
+/*
+ * zone_batchsize: about a quarter of a percent of the zone, at most
+ * 512 KiB worth (1 MiB from 4.19, kernel.pcp_batch_1m), rounded down to
+ * 2^n - 1.
+ */
 int zone_batchsize(struct cma_mm *mm, struct zone *zone)
 {
+	unsigned long cap = (mm->kernel.pcp_batch_1m ? 1024 : 512) * 1024 / mm->page_size;
 	unsigned long batch = zone->present_pages / 1024;
 
-	if (batch * mm->page_size > 512 * 1024)
-		batch = (512 * 1024) / mm->page_size;
+	if (batch > cap)
+		batch = cap;
 	batch /= 4;
 	if (batch < 1)
 		batch = 1;
 	return (int)(rounddown_pow_of_two(batch + batch / 2) - 1);
 }
 
+/* zone_highsize (5.14): @total pages shared among the CPUs, at least 4 * @batch. */
+static int zone_highsize(struct cma_mm *mm, unsigned long total, int batch)
+{
+	unsigned long high = total / mm->nr_cpus;
+
+	return (int)(high > 4ul * (unsigned long)batch ? high : 4ul * (unsigned long)batch);
+}
+
+/*
+ * zone_set_pageset_high_and_batch: every CPU's batch and high bounds for
+ * @zone. v3.5: high = 6 * batch. 5.14 (kernel.pcp_high_lowmark): the low
+ * mark's share (zone_highsize). 6.7 (kernel.pcp_high_auto): high_max the
+ * share of managed / 8 (MIN_PERCPU_PAGELIST_HIGH_FRACTION), high itself
+ * left to the tuning, which starts it at 0 as 6.12's per_cpu_pages_init.
+ */
+static void zone_set_pageset_high_and_batch(struct cma_mm *mm, struct zone *zone)
+{
+	const struct kernel_profile *k = &mm->kernel;
+	int batch = zone_batchsize(mm, zone), high_min = 6 * batch, high_max;
+
+	if (k->pcp_high_lowmark) {
+		batch = max_int(batch, 1);
+		high_min = zone_highsize(mm, low_wmark_pages(zone), batch);
+	}
+	high_max = k->pcp_high_auto ? zone_highsize(mm, zone->managed_pages / 8, batch) : high_min;
+	for (unsigned c = 0; c < mm->nr_cpus; c++) {
+		struct per_cpu_pages *pcp = &mm->slots[c].pcp[zone->idx];
+
+		spin_lock(&mm->slots[c].lock);
+		pcp->batch = max_int(batch, 1);
+		pcp->high_min = high_min;
+		pcp->high_max = high_max;
+		if (!k->pcp_high_auto)
+			pcp->high = high_min;
+		spin_unlock(&mm->slots[c].lock);
+	}
+}
+
+/*
+ * decay_pcp_high (6.7, kernel.pcp_high_auto): what vmstat_update does to
+ * one CPU's list of @zone once a second. High falls by an eighth toward
+ * high_min (by at most batch << PCP_BATCH_SCALE_MAX below the count), and
+ * what the list holds above it goes back to buddy a batch at a time, the
+ * CPU's lock dropped between, so that idle lists empty over seconds.
+ */
+static void decay_pcp_high(struct zone *zone, struct cpu_slot *slot)
+{
+	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
+	int to_drain;
+
+	spin_lock(&slot->lock);
+	if (pcp->high > pcp->high_min)
+		pcp->high = max_int(max_int(pcp->count - (pcp->batch << PCP_BATCH_SCALE_MAX),
+					    pcp->high - (pcp->high >> 3)), pcp->high_min);
+	to_drain = pcp->count - pcp->high;
+	spin_unlock(&slot->lock);
+	while (to_drain > 0) {
+		int n;
+
+		spin_lock(&slot->lock);
+		n = min_int(min_int(to_drain, pcp->batch), pcp->count);
+		if (n) {
+			free_pcppages_bulk(zone, n, pcp);
+			pcp_count_add(pcp, -n);
+		}
+		spin_unlock(&slot->lock);
+		to_drain = n ? to_drain - n : 0;
+	}
+}
+
+void cma_vmstat_update(struct cma_mm *mm)
+{
+	struct zone *zone;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_vmstat_update") || !mm->kernel.pcp_high_auto)
+		return;
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		for_each_populated_zone(mm, zone)
+			decay_pcp_high(zone, &mm->slots[c]);
+}
+
+/* zone_pcp_update: the bounds again, as the watermarks they follow (5.14) have changed. */
+void zone_pcp_update(struct cma_mm *mm)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		zone_set_pageset_high_and_batch(mm, &mm->zones[i]);
+}
+
 void zone_pcp_init(struct cma_mm *mm)
 {
-	for (int i = 0; i < MAX_NR_ZONES; i++) {
-		int batch = zone_batchsize(mm, &mm->zones[i]);
-
-		for (unsigned c = 0; c < mm->nr_cpus; c++) {
+	for (unsigned c = 0; c < mm->nr_cpus; c++) {
+		spin_lock_init(&mm->slots[c].lock);
+		for (int i = 0; i < MAX_NR_ZONES; i++) {
 			struct per_cpu_pages *pcp = &mm->slots[c].pcp[i];
 
-			pcp->count = 0;
-			pcp->high = 6 * batch;
-			pcp->batch = batch > 1 ? batch : 1;
+			*pcp = (struct per_cpu_pages){ 0 };
 			for (int t = 0; t < MIGRATE_PCPTYPES; t++)
 				page_list_init(&pcp->lists[t]);
 		}
 	}
-	for (unsigned c = 0; c < mm->nr_cpus; c++)
-		spin_lock_init(&mm->slots[c].lock);
+	zone_pcp_update(mm);
 }
 
 /* ---- boot and CMA activation ---- */

@@ -81,10 +81,17 @@ static const struct profile_switch switches[] = {
 	SWITCH(contig_any_movable, 3, 16),
 	SWITCH(cma_bitmap_lock, 3, 16),
 	SWITCH(min_free_kbytes_256m, 5, 7),
+	SWITCH(compact_suitable_min, 4, 9),
+	SWITCH(compact_finish_fallback, 4, 1),
+	SWITCH(compact_finish_pageblock, 5, 1),
+	SWITCH(compact_drain_pcp, 3, 19),
+	SWITCH(pcp_batch_1m, 4, 19),
+	SWITCH(pcp_high_lowmark, 5, 14),
+	SWITCH(pcp_high_auto, 6, 7),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and min_free_kbytes_256m the last */
-_Static_assert(offsetof(struct kernel_profile, min_free_kbytes_256m) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and pcp_high_auto the last */
+_Static_assert(offsetof(struct kernel_profile, pcp_high_auto) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

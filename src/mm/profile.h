@@ -560,6 +560,87 @@ struct kernel_profile {
 	 * min_free_kbytes is clamped at 262144 (256 MiB), not 65536.
 	 */
 	bool min_free_kbytes_256m;
+	/*
+	 * compaction_suitable asks a non-costly order for the min mark (plus
+	 * the gap) and skips the fragmentation index for it. 8348faf91f56
+	 * "mm, compaction: require only min watermarks for non-costly orders"
+	 * (committed 2016-10-07, in the 4.9 merge window) and "mm,
+	 * compaction: restrict fragindex to costly orders" (posted
+	 * 2016-09-26): 4.9 (both in the -mm since-4.8 shortlog, linux-mm
+	 * 2016-10-12).
+	 */
+	bool compact_suitable_min;
+	/*
+	 * A direct compactor is done when a free block of its order is on its
+	 * own list, on CMA's for a movable request, or on a fallback list
+	 * whose block it could claim whole; v3.5 took any block of a
+	 * pageblock or more, a CMA one for an unmovable request too.
+	 * 2149cdaef6c0 "mm/compaction: enhance compaction finish condition":
+	 * 4.1 (committed 2015-04-14, in the 4.1 merge window; posted as v4
+	 * 2015-02-12).
+	 */
+	bool compact_finish_fallback;
+	/*
+	 * A direct compactor finishes the pageblock its migrate scanner is in
+	 * before it stops. d3a528a25601 "mm, compaction: always finish
+	 * scanning of a full pageblock": 5.1 (the series of free_scan_stride,
+	 * committed 2019-03-05). 4.12's "mm, compaction: finish whole
+	 * pageblock to reduce fragmentation" did so for non-movable requests
+	 * that would steal; not modelled.
+	 */
+	bool compact_finish_pageblock;
+	/*
+	 * compact_zone drains this CPU's pagevec and per-CPU lists once its
+	 * migrate scanner has left the order-aligned block it last migrated
+	 * from, so that the sources it freed merge in buddy and the run sees
+	 * its block free (5.14's larger lists would hide them). "mm,
+	 * compaction: more focused lru and pcplists draining": 3.19 (the -mm
+	 * since-3.18 shortlog, linux-mm 2014-12-16, with "mm: introduce
+	 * single zone pcplists drain"; unverified against a tag). 6.12
+	 * records the last migrated pageblock where 3.19 recorded the batch's
+	 * first pfn; the 6.12 rule under both.
+	 */
+	bool compact_drain_pcp;
+	/*
+	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
+	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
+	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
+	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in SUSE's
+	 * 4.12-based kernels by September 2018; unverified against a tag).
+	 */
+	bool pcp_batch_1m;
+	/*
+	 * pcp->high is the zone's low mark shared among the CPUs, at least
+	 * 4 * batch (zone_highsize), recomputed whenever the marks change;
+	 * a free over high gives back batch << free_factor pages, the factor
+	 * doubling with each such free without an allocation between
+	 * (nr_pcp_free), at most high - batch. b92ca18e8ca5
+	 * "mm/page_alloc: disassociate the pcp->high from pcp->batch" and
+	 * 3b12e7e97938 "mm/page_alloc: scale the number of pages that are
+	 * batch freed": 5.14 (Mel Gorman's series of May 2021; linux-next
+	 * carries them beside 44042b449872, "allow high-order pages to be
+	 * stored on the per-cpu lists"; unverified against a tag). "limit
+	 * the number of pages on PCP lists when reclaim is active", of the
+	 * same series, is not modelled.
+	 */
+	bool pcp_high_lowmark;
+	/*
+	 * PCP high auto-tuning: high moves between high_min (5.14's) and
+	 * high_max (managed / 8 shared among the CPUs). A refill raises it by
+	 * the refill and takes batch << alloc_factor pages, the factor
+	 * growing with each refill without a free; a free over high frees
+	 * free_count pages (those freed since allocations last halved it)
+	 * and raises high to hold them; while the zone is under its high mark
+	 * (ZONE_BELOW_HIGH) frees lower high toward high_min instead. 90b41691b988
+	 * "mm: add framework for PCP high auto-tuning", 51a755c56dc0 "mm: tune
+	 * PCP high automatically", c0a242394cb9 "mm, page_alloc: scale the
+	 * number of pages that are batch allocated" and 57c0419c5f0e "mm,
+	 * pcp: decrease PCP high if free pages < high watermark": 6.7 (Huang
+	 * Ying's series of October 2023; unverified against a tag). Every
+	 * second (cma_vmstat_update) high decays by an eighth toward high_min
+	 * and the excess goes back (decay_pcp_high).
+	 */
+	bool pcp_high_auto;
 };
 
 /*

@@ -157,6 +157,8 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 		spin_unlock(&z->lock);
 	}
 	calculate_totalreserve_pages(mm);
+	/* 5.14: pcp->high follows the low mark */
+	zone_pcp_update(mm);
 }
 
 /* setup_per_zone_lowmem_reserve: what a lower zone keeps from higher-zone requests. */

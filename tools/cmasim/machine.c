@@ -19,6 +19,7 @@
 #define NS_PER_S	1000000000ull
 #define MAX_SAMPLES	100000
 #define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
+#define VMSTAT_INTERVAL	(1000 * 1000000ull)	/* vmstat_update: every second */
 
 static int load_platform(struct sim *s)
 {
@@ -275,6 +276,13 @@ static void kswapd(struct sim *s, void *arg)
 {
 	cma_kswapd_poll(s->mm);
 	sim_schedule(s, s->now + KSWAPD_PERIOD, kswapd, NULL);
+}
+
+/* sysctl_stat_interval: every CPU's vmstat work once a second (6.7's per-CPU list decay). */
+static void vmstat_update(struct sim *s, void *arg)
+{
+	cma_vmstat_update(s->mm);
+	sim_schedule(s, s->now + VMSTAT_INTERVAL, vmstat_update, NULL);
 }
 
 /* Every few thousand events: a cancelled run stops; a long one says how far it is. */
@@ -589,6 +597,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	for (unsigned i = 0; i < sc->nr_snapshots; i++)
 		sim_schedule(s, sc->snapshot_ns[i], snapshot, NULL);
 	sim_schedule(s, KSWAPD_PERIOD, kswapd, NULL);
+	sim_schedule(s, VMSTAT_INTERVAL, vmstat_update, NULL);
 	sim_contention_start(s);
 	s->host_start = host_now();
 	s->host_next_progress = s->host_start + 1.0;
