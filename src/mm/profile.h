@@ -84,8 +84,10 @@ struct kernel_profile {
 	 * Memory freed to the buddy allocator at boot goes to the tail of the
 	 * free lists, so the allocator hands out low addresses first.
 	 * 7fef431be9c9 "mm/page_alloc: place pages to tail in
-	 * __free_pages_core()": 5.10 (unverified: no shortlog or commit date
-	 * found).
+	 * __free_pages_core()": 5.10 (committed by Linus 2020-10-16, between
+	 * v5.9 and v5.10-rc1 by a bisection on linux-mm; Vineet Gupta's ARC fix,
+	 * in the 5.9 AUTOSEL stable review of 2020-11-09, names it as what
+	 * "released v5.10-rc1" stopped booting on).
 	 */
 	bool boot_free_to_tail;
 	/*
@@ -212,8 +214,11 @@ struct kernel_profile {
 	bool proc_v6;
 	/*
 	 * CMA_ARCH_ARM64, with the zones of its zone_sizes_init and the CMA of
-	 * dma_direct_alloc: the arm64 port, 3.7 (unverified here: no
-	 * shortlog searched; the port's merge is 3.7's headline).
+	 * dma_direct_alloc: the arm64 port, 3.7 (merged by Linus on
+	 * 2012-10-02, the first day of the 3.7 merge window, as
+	 * linux-arm.info reported that day; the reports of 3.7's release in
+	 * December 2012 list it). When arm64's DMA first took CMA is not
+	 * dated here.
 	 */
 	bool arm64;
 	/*
@@ -232,8 +237,10 @@ struct kernel_profile {
 	 * only. alloc_contig_range compacts as GFP_KERNEL unless contig_gfp
 	 * gives it the caller's. 73e64c51afc5 "mm, compaction: allow
 	 * compaction for GFP_NOFS requests": 4.10 (committed by Linus
-	 * 2016-12-14, in the 4.10 merge window), with "mm: alloc_contig:
-	 * re-allow CMA to compact FS pages" (4.10, unverified).
+	 * 2016-12-14, in the 4.10 merge window), with 424f6c4818bb "mm:
+	 * alloc_contig: re-allow CMA to compact FS pages" (posted 2017-01-13,
+	 * during 4.10-rc: it "made it into 4.10", Michal Hocko on linux-mm,
+	 * 2017-08-07).
 	 */
 	bool compact_nofs;
 	/*
@@ -479,8 +486,9 @@ struct kernel_profile {
 	/*
 	 * e46a28790e59 "CMA: migrate mlocked pages" (Minchan Kim; in the
 	 * -mm tree for linux-next in mmotm 2012-09-27, against 3.6-rc7, so
-	 * 3.7 at the earliest; the release that merged it not confirmed
-	 * here: unverified): alloc_contig_range isolates with
+	 * 3.7 at the earliest, and in v3.7: the -mm since-3.7 shortlog of
+	 * 2012-12-17, everything on top of v3.7, has no patch of his):
+	 * 3.7. alloc_contig_range isolates with
 	 * ISOLATE_UNEVICTABLE, so an mlocked page in the range is migrated
 	 * (compaction kept passing it over until compact_unevictable).
 	 */
@@ -505,8 +513,9 @@ struct kernel_profile {
 	/*
 	 * eb14d4eefdc4 "mm,page_alloc: drop unnecessary checks from
 	 * pfn_range_valid_contig" (Oscar Salvador's "Make alloc_contig_range
-	 * handle Hugetlb pages"; in the mm tree beside the UFFDIO_CONTINUE
-	 * series of 5.13, which dates it: unverified against a tag): from
+	 * handle Hugetlb pages", v6 posted 2021-03-19; in Linus's tree after
+	 * v5.12 by 2021-05-06, when gregkh's char-misc-testing took it with
+	 * the 5.13 merge window, beside the UFFDIO_CONTINUE series): 5.13. From
 	 * 5.5's alloc_contig_pages on, pfn_range_valid_contig refused a range
 	 * holding a page in use (page_count) or a hugetlb page (the two checks
 	 * 4d73ba5fa710's changelog says it removed); from here on it tries
@@ -516,10 +525,10 @@ struct kernel_profile {
 	/*
 	 * 4d73ba5fa710 "mm: page_alloc: skip regions with hugetlbfs pages
 	 * when allocating 1G pages" (Mel Gorman, 14 Apr 2023; a 6.3-rc
-	 * hotfix: in mm-hotfixes on 18 Apr 2023, and in the 5.15.109 stable
-	 * review of 24 Apr 2023 as "commit 4d73ba5fa710 upstream", 6.3 being
-	 * out on 23 Apr; the v6.3 tag not checked here: unverified, 6.4 if
-	 * Linus took it in the merge window):
+	 * hotfix: Linus merged it with mm-hotfixes-stable-2023-04-19-16-36
+	 * before 457391b03803 "Linux 6.3", as the linux-6.3.y-rt-rebase push
+	 * of 27 Apr 2023 lists them; in the 5.15.109 stable review of 24 Apr
+	 * 2023 as "commit 4d73ba5fa710 upstream"): 6.3.
 	 * pfn_range_valid_contig refuses a range holding a hugetlb page
 	 * again, so that a new gigantic page does not retry every range
 	 * of the pool.
@@ -595,8 +604,10 @@ struct kernel_profile {
 	 * from, so that the sources it freed merge in buddy and the run sees
 	 * its block free (5.14's larger lists would hide them). "mm,
 	 * compaction: more focused lru and pcplists draining": 3.19 (the -mm
-	 * since-3.18 shortlog, linux-mm 2014-12-16, with "mm: introduce
-	 * single zone pcplists drain"; unverified against a tag). 6.12
+	 * since-3.18 shortlog, linux-mm 2014-12-16, lists it, with "mm:
+	 * introduce single zone pcplists drain", so after v3.18; the
+	 * since-3.19 shortlog of 2015-02-26, on top of v3.19, no longer
+	 * does). 6.12
 	 * records the last migrated pageblock where 3.19 recorded the batch's
 	 * first pfn; the 6.12 rule under both.
 	 */
