@@ -124,7 +124,9 @@ struct kernel_profile {
 	bool cma_pageblock_align;
 	/*
 	 * The areas' statistics and 6.12's trace event formats: the debugfs
-	 * files ("mm: cma: debugfs interface", 4.0, unverified), the sysfs
+	 * files ("mm: cma: debugfs interface", 4.1: posted 2015-02-12, after
+	 * the 4.0 merge window opened, and listed in the -mm since-4.0
+	 * shortlog of 2015-04-24, on top of v4.0), the sysfs
 	 * files (43ca106fa8ec "mm: cma: support sysfs"), the cma_alloc_success
 	 * and _fail vmstat events (bbb269206f3c "mm: vmstat: add cma
 	 * statistics"), the cma_alloc_start, _busy_retry and _finish events
@@ -133,9 +135,10 @@ struct kernel_profile {
 	 * perf testing"): 5.13 (43ca106fa8ec committed by Linus 2021-05-05,
 	 * the others beside it in the same batch in linux-next's history on
 	 * 2021-05-06). Shown from 5.13 too though later: sysfs's
-	 * release_pages_success (its ABI entry is dated Feb 2024) and, release
-	 * unverified, mm_migrate_pages' THP and split fields and its _start
-	 * event. A release before 5.13 shows none of these.
+	 * release_pages_success (its ABI entry is dated Feb 2024),
+	 * mm_migrate_pages' nr_split (49cac03a8f0a, in mm-stable on
+	 * 2023-10-26 for 6.7) and, release unverified, its THP fields and its
+	 * _start event. A release before 5.13 shows none of these.
 	 */
 	bool cma_stats;
 	/*
@@ -271,9 +274,10 @@ struct kernel_profile {
 	bool drain_pcp_wq;
 	/*
 	 * The caller empties each CPU's lists itself under that CPU's pcp
-	 * lock, no work item, no IPI. "mm/page_alloc: remotely drain per-cpu
-	 * lists": 6.0 (unverified: no shortlog or commit date
-	 * found).
+	 * lock, no work item, no IPI. 443c2accd1b6 "mm/page_alloc: remotely
+	 * drain per-cpu lists": 6.0 (in mm-stable under that id, which
+	 * Linus's tree keeps, in linux-next's next-20220718 beside
+	 * v5.19-rc7: the 6.0 merge window).
 	 */
 	bool drain_pcp_remote;
 	/*
@@ -401,8 +405,10 @@ struct kernel_profile {
 	 * counted one pfn, which no profile models). "mm: compaction: include
 	 * compound page count for scanning in pageblock isolation" and "mm:
 	 * compaction: consider the number of scanning compound pages in
-	 * isolate fail path": 6.4 (unverified: no shortlog or commit date
-	 * found for either).
+	 * isolate fail path": 6.4 (the first in mm-unstable by 2022-07-27;
+	 * the second's v2 posted 2023-03-16, during 6.3-rc, and in Linus's
+	 * tree after v6.3 by 2023-04-29, as 56d48d8dbefb in the linux-block
+	 * push that took his 6.4 merge window).
 	 */
 	bool compact_scan_count_order;
 	/*
@@ -616,8 +622,10 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in SUSE's
-	 * 4.12-based kernels by September 2018; unverified against a tag).
+	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in mmotm
+	 * 2018-07-13, against 4.18-rc4, among the patches for linux-next, so
+	 * 4.19 at the earliest; in SUSE's 4.12-based kernels by September
+	 * 2018; the release that merged it unverified).
 	 */
 	bool pcp_batch_1m;
 	/*
@@ -628,9 +636,10 @@ struct kernel_profile {
 	 * (nr_pcp_free), at most high - batch. b92ca18e8ca5
 	 * "mm/page_alloc: disassociate the pcp->high from pcp->batch" and
 	 * 3b12e7e97938 "mm/page_alloc: scale the number of pages that are
-	 * batch freed": 5.14 (Mel Gorman's series of May 2021; linux-next
-	 * carries them beside 44042b449872, "allow high-order pages to be
-	 * stored on the per-cpu lists"; unverified against a tag). "limit
+	 * batch freed": 5.14 (Mel Gorman's series, posted 2021-05-25 during
+	 * 5.13-rc; both mainline ids are in Linus's tree by 2021-06-30, three
+	 * days after v5.13, as acme's push merging it that day lists them).
+	 * "limit
 	 * the number of pages on PCP lists when reclaim is active", of the
 	 * same series, is not modelled.
 	 */
@@ -647,7 +656,8 @@ struct kernel_profile {
 	 * PCP high automatically", c0a242394cb9 "mm, page_alloc: scale the
 	 * number of pages that are batch allocated" and 57c0419c5f0e "mm,
 	 * pcp: decrease PCP high if free pages < high watermark": 6.7 (Huang
-	 * Ying's series of October 2023; unverified against a tag). Every
+	 * Ying's series, in mm-stable under these ids on 2023-10-26, three
+	 * days before v6.6: the 6.7 merge window). Every
 	 * second (cma_vmstat_update) high decays by an eighth toward high_min
 	 * and the excess goes back (decay_pcp_high).
 	 */
