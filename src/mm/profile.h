@@ -317,9 +317,13 @@ struct kernel_profile {
 	/*
 	 * The free scanner stops inside a pageblock once it holds as many
 	 * free pages as the migrate scanner isolated, and the next call
-	 * resumes there; v3.5 takes every free page of the block. "mm/
-	 * compaction: stop the isolation when we isolate enough freepage":
-	 * 4.1 (unverified: no shortlog or commit date found).
+	 * resumes there; v3.5 takes every free page of the block.
+	 * 932ff6bbbdca "mm/compaction: stop the isolation when we isolate
+	 * enough freepage": 4.0 (v2 posted 2015-01-30; in mmotm 2015-02-03,
+	 * against 3.19-rc7, for linux-next; listed in the -mm since-3.19
+	 * shortlog of 2015-02-26 and absent from the since-4.0 one of
+	 * 2015-04-24, which lists only the other three patches of Joonsoo
+	 * Kim's series, 4.1's compact_finish_fallback among them).
 	 */
 	bool free_scan_enough;
 	/*
@@ -350,8 +354,11 @@ struct kernel_profile {
 	 * "alloc_contig_range: [start, end) PFNs busy", where v3.5 warns
 	 * "alloc_contig_range test_pages_isolated(start, end) failed".
 	 * dae803e165a1 "mm: alloc_contig_range: demote pages busy message from
-	 * warn to info": 3.19 (posted 2014-11-03, after the 3.18 merge window
-	 * closed; unverified against a tag).
+	 * warn to info": 3.18 (posted 2014-11-03, during 3.18-rc; in mmotm
+	 * 2014-11-12, against 3.18-rc4, among the fixes for the current -rc
+	 * above mm.patch, and absent from the -mm since-3.18 shortlog of
+	 * 2014-12-16, on top of v3.18; "the printk has been there since the
+	 * 3.18 days", Doug Ledford on linux-mm, 2017-08-04).
 	 */
 	bool contig_busy_info;
 	/*
