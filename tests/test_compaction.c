@@ -1657,19 +1657,22 @@ static void give_back_taken(struct cma_mm *mm, struct taken_above *t)
 
 /*
  * Expect (isolate_freepages_block and isolate_freepages of 6.12,
- * kernel.free_scan_enough, 4.1): a direct sync order-9 run on a fragmented
+ * kernel.free_scan_enough, 4.0): a direct sync order-9 run on a fragmented
  * zone takes no more free pages at a time than the batch it must place
  * (COMPACT_CLUSTER_MAX), stopping inside the pageblock and resuming there,
  * and in all no more than it migrates; v3.5 takes each block's every free
- * page (half a block here) and gives the rest back at the end. Only
- * order-0 pages are left free, so no buddy block overshoots the batch.
+ * page (half a block here) and gives the rest back at the end, and so
+ * does 3.19, the release before. Only order-0 pages are left free, so no
+ * buddy block overshoots the batch.
  */
 static void compact_zone_free_scanner_stops_when_enough(void **state)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
+	static const char *const enough_kernels[] = { "3.5", "3.19", "4.0", "6.12" };
+
+	for (int k = 0; k < 4; k++) {
+		bool v6 = k >= 2;
 		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = enough_kernels[k]);
 		struct fake_owner *o = fragment(mm, &rnd);
 		struct cma_page *blocks[256];
 		unsigned orders[256];

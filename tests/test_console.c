@@ -232,9 +232,9 @@ static void printk_contig_passes_one_line_per_pass(void **state)
  * page: up to 4.14 a movable page off the LRU that migration passes over;
  * from 4.15, whose isolation refuses such a page (isolate_scan_movable),
  * an owner's page whose migration the owner refuses, in a pageblock with
- * no reserved page, which that isolation refuses too): v3.5 to 3.18 warn
+ * no reserved page, which that isolation refuses too): v3.5 to 3.17 warn
  * "alloc_contig_range test_pages_isolated(start, end) failed"
- * (KERN_WARNING, on a loglevel=5 console); 3.19 ("mm: alloc_contig_range:
+ * (KERN_WARNING, on a loglevel=5 console); 3.18 ("mm: alloc_contig_range:
  * demote pages busy message from warn to info") to 5.12 log
  * "alloc_contig_range: [start, end) PFNs busy" at KERN_INFO (in the log,
  * not on that console); 5.13 ("mm/page_alloc: drop pr_info_ratelimited()
@@ -248,7 +248,8 @@ static void alloc_contig_range_busy_message_by_release(void **state)
 		bool on_console;
 	} cases[] = {
 		{ "3.5", "alloc_contig_range test_pages_isolated(", true },
-		{ "3.18", "alloc_contig_range test_pages_isolated(", true },
+		{ "3.17", "alloc_contig_range test_pages_isolated(", true },
+		{ "3.18", "alloc_contig_range: [", false },
 		{ "3.19", "alloc_contig_range: [", false },
 		{ "5.12", "alloc_contig_range: [", false },
 		{ "5.13", NULL, false },

@@ -310,14 +310,14 @@ static void kernel_profile_find_release_has_switches_up_to_it(void **state)
 
 /*
  * Expect: alloc_contig_range's busy-range line by release: v3.5's warning
- * until 3.18, 3.19's "PFNs busy" at KERN_INFO ("mm: alloc_contig_range:
+ * until 3.17, 3.18's "PFNs busy" at KERN_INFO ("mm: alloc_contig_range:
  * demote pages busy message from warn to info"), none from 5.13
  * ("mm/page_alloc: drop pr_info_ratelimited() in alloc_contig_range()").
  */
 static void kernel_profile_find_busy_message_by_release(void **state)
 {
-	assert_false(kernel_profile_find("3.18")->contig_busy_info);
-	assert_true(kernel_profile_find("3.19")->contig_busy_info && kernel_profile_find("4.14")->contig_busy_info);
+	assert_false(kernel_profile_find("3.17")->contig_busy_info);
+	assert_true(kernel_profile_find("3.18")->contig_busy_info && kernel_profile_find("4.14")->contig_busy_info);
 	assert_false(kernel_profile_find("5.12")->contig_busy_quiet);
 	assert_true(kernel_profile_find("5.13")->contig_busy_quiet && kernel_profile_find("6.12")->contig_busy_quiet);
 }

@@ -252,7 +252,7 @@ static void contig_isolation_range(struct cma_mm *mm, unsigned long start, unsig
 
 /*
  * test_pages_isolated's failure in the log, as each release words it:
- * v3.5 warns; 3.19 (contig_busy_info) says "PFNs busy" at KERN_INFO,
+ * v3.5 warns; 3.18 (contig_busy_info) says "PFNs busy" at KERN_INFO,
  * ratelimited from 4.14 ("mm: ratelimit PFNs busy info message");
  * 5.13 (contig_busy_quiet) says nothing. cma_alloc's own "memory range
  * ... is busy, retrying" is a pr_debug in every release, which a kernel

@@ -84,8 +84,10 @@ struct kernel_profile {
 	 * Memory freed to the buddy allocator at boot goes to the tail of the
 	 * free lists, so the allocator hands out low addresses first.
 	 * 7fef431be9c9 "mm/page_alloc: place pages to tail in
-	 * __free_pages_core()": 5.10 (unverified: no shortlog or commit date
-	 * found).
+	 * __free_pages_core()": 5.10 (committed by Linus 2020-10-16, between
+	 * v5.9 and v5.10-rc1 by a bisection on linux-mm; Vineet Gupta's ARC fix,
+	 * in the 5.9 AUTOSEL stable review of 2020-11-09, names it as what
+	 * "released v5.10-rc1" stopped booting on).
 	 */
 	bool boot_free_to_tail;
 	/*
@@ -122,7 +124,9 @@ struct kernel_profile {
 	bool cma_pageblock_align;
 	/*
 	 * The areas' statistics and 6.12's trace event formats: the debugfs
-	 * files ("mm: cma: debugfs interface", 4.0, unverified), the sysfs
+	 * files ("mm: cma: debugfs interface", 4.1: posted 2015-02-12, after
+	 * the 4.0 merge window opened, and listed in the -mm since-4.0
+	 * shortlog of 2015-04-24, on top of v4.0), the sysfs
 	 * files (43ca106fa8ec "mm: cma: support sysfs"), the cma_alloc_success
 	 * and _fail vmstat events (bbb269206f3c "mm: vmstat: add cma
 	 * statistics"), the cma_alloc_start, _busy_retry and _finish events
@@ -131,9 +135,10 @@ struct kernel_profile {
 	 * perf testing"): 5.13 (43ca106fa8ec committed by Linus 2021-05-05,
 	 * the others beside it in the same batch in linux-next's history on
 	 * 2021-05-06). Shown from 5.13 too though later: sysfs's
-	 * release_pages_success (its ABI entry is dated Feb 2024) and, release
-	 * unverified, mm_migrate_pages' THP and split fields and its _start
-	 * event. A release before 5.13 shows none of these.
+	 * release_pages_success (its ABI entry is dated Feb 2024),
+	 * mm_migrate_pages' nr_split (49cac03a8f0a, in mm-stable on
+	 * 2023-10-26 for 6.7) and, release unverified, its THP fields and its
+	 * _start event. A release before 5.13 shows none of these.
 	 */
 	bool cma_stats;
 	/*
@@ -212,8 +217,11 @@ struct kernel_profile {
 	bool proc_v6;
 	/*
 	 * CMA_ARCH_ARM64, with the zones of its zone_sizes_init and the CMA of
-	 * dma_direct_alloc: the arm64 port, 3.7 (unverified here: no
-	 * shortlog searched; the port's merge is 3.7's headline).
+	 * dma_direct_alloc: the arm64 port, 3.7 (merged by Linus on
+	 * 2012-10-02, the first day of the 3.7 merge window, as
+	 * linux-arm.info reported that day; the reports of 3.7's release in
+	 * December 2012 list it). When arm64's DMA first took CMA is not
+	 * dated here.
 	 */
 	bool arm64;
 	/*
@@ -232,8 +240,10 @@ struct kernel_profile {
 	 * only. alloc_contig_range compacts as GFP_KERNEL unless contig_gfp
 	 * gives it the caller's. 73e64c51afc5 "mm, compaction: allow
 	 * compaction for GFP_NOFS requests": 4.10 (committed by Linus
-	 * 2016-12-14, in the 4.10 merge window), with "mm: alloc_contig:
-	 * re-allow CMA to compact FS pages" (4.10, unverified).
+	 * 2016-12-14, in the 4.10 merge window), with 424f6c4818bb "mm:
+	 * alloc_contig: re-allow CMA to compact FS pages" (posted 2017-01-13,
+	 * during 4.10-rc: it "made it into 4.10", Michal Hocko on linux-mm,
+	 * 2017-08-07).
 	 */
 	bool compact_nofs;
 	/*
@@ -264,9 +274,10 @@ struct kernel_profile {
 	bool drain_pcp_wq;
 	/*
 	 * The caller empties each CPU's lists itself under that CPU's pcp
-	 * lock, no work item, no IPI. "mm/page_alloc: remotely drain per-cpu
-	 * lists": 6.0 (unverified: no shortlog or commit date
-	 * found).
+	 * lock, no work item, no IPI. 443c2accd1b6 "mm/page_alloc: remotely
+	 * drain per-cpu lists": 6.0 (in mm-stable under that id, which
+	 * Linus's tree keeps, in linux-next's next-20220718 beside
+	 * v5.19-rc7: the 6.0 merge window).
 	 */
 	bool drain_pcp_remote;
 	/*
@@ -306,9 +317,13 @@ struct kernel_profile {
 	/*
 	 * The free scanner stops inside a pageblock once it holds as many
 	 * free pages as the migrate scanner isolated, and the next call
-	 * resumes there; v3.5 takes every free page of the block. "mm/
-	 * compaction: stop the isolation when we isolate enough freepage":
-	 * 4.1 (unverified: no shortlog or commit date found).
+	 * resumes there; v3.5 takes every free page of the block.
+	 * 932ff6bbbdca "mm/compaction: stop the isolation when we isolate
+	 * enough freepage": 4.0 (v2 posted 2015-01-30; in mmotm 2015-02-03,
+	 * against 3.19-rc7, for linux-next; listed in the -mm since-3.19
+	 * shortlog of 2015-02-26 and absent from the since-4.0 one of
+	 * 2015-04-24, which lists only the other three patches of Joonsoo
+	 * Kim's series, 4.1's compact_finish_fallback among them).
 	 */
 	bool free_scan_enough;
 	/*
@@ -339,8 +354,11 @@ struct kernel_profile {
 	 * "alloc_contig_range: [start, end) PFNs busy", where v3.5 warns
 	 * "alloc_contig_range test_pages_isolated(start, end) failed".
 	 * dae803e165a1 "mm: alloc_contig_range: demote pages busy message from
-	 * warn to info": 3.19 (posted 2014-11-03, after the 3.18 merge window
-	 * closed; unverified against a tag).
+	 * warn to info": 3.18 (posted 2014-11-03, during 3.18-rc; in mmotm
+	 * 2014-11-12, against 3.18-rc4, among the fixes for the current -rc
+	 * above mm.patch, and absent from the -mm since-3.18 shortlog of
+	 * 2014-12-16, on top of v3.18; "the printk has been there since the
+	 * 3.18 days", Doug Ledford on linux-mm, 2017-08-04).
 	 */
 	bool contig_busy_info;
 	/*
@@ -394,8 +412,10 @@ struct kernel_profile {
 	 * counted one pfn, which no profile models). "mm: compaction: include
 	 * compound page count for scanning in pageblock isolation" and "mm:
 	 * compaction: consider the number of scanning compound pages in
-	 * isolate fail path": 6.4 (unverified: no shortlog or commit date
-	 * found for either).
+	 * isolate fail path": 6.4 (the first in mm-unstable by 2022-07-27;
+	 * the second's v2 posted 2023-03-16, during 6.3-rc, and in Linus's
+	 * tree after v6.3 by 2023-04-29, as 56d48d8dbefb in the linux-block
+	 * push that took his 6.4 merge window).
 	 */
 	bool compact_scan_count_order;
 	/*
@@ -479,8 +499,9 @@ struct kernel_profile {
 	/*
 	 * e46a28790e59 "CMA: migrate mlocked pages" (Minchan Kim; in the
 	 * -mm tree for linux-next in mmotm 2012-09-27, against 3.6-rc7, so
-	 * 3.7 at the earliest; the release that merged it not confirmed
-	 * here: unverified): alloc_contig_range isolates with
+	 * 3.7 at the earliest, and in v3.7: the -mm since-3.7 shortlog of
+	 * 2012-12-17, everything on top of v3.7, has no patch of his):
+	 * 3.7. alloc_contig_range isolates with
 	 * ISOLATE_UNEVICTABLE, so an mlocked page in the range is migrated
 	 * (compaction kept passing it over until compact_unevictable).
 	 */
@@ -505,8 +526,9 @@ struct kernel_profile {
 	/*
 	 * eb14d4eefdc4 "mm,page_alloc: drop unnecessary checks from
 	 * pfn_range_valid_contig" (Oscar Salvador's "Make alloc_contig_range
-	 * handle Hugetlb pages"; in the mm tree beside the UFFDIO_CONTINUE
-	 * series of 5.13, which dates it: unverified against a tag): from
+	 * handle Hugetlb pages", v6 posted 2021-03-19; in Linus's tree after
+	 * v5.12 by 2021-05-06, when gregkh's char-misc-testing took it with
+	 * the 5.13 merge window, beside the UFFDIO_CONTINUE series): 5.13. From
 	 * 5.5's alloc_contig_pages on, pfn_range_valid_contig refused a range
 	 * holding a page in use (page_count) or a hugetlb page (the two checks
 	 * 4d73ba5fa710's changelog says it removed); from here on it tries
@@ -516,10 +538,10 @@ struct kernel_profile {
 	/*
 	 * 4d73ba5fa710 "mm: page_alloc: skip regions with hugetlbfs pages
 	 * when allocating 1G pages" (Mel Gorman, 14 Apr 2023; a 6.3-rc
-	 * hotfix: in mm-hotfixes on 18 Apr 2023, and in the 5.15.109 stable
-	 * review of 24 Apr 2023 as "commit 4d73ba5fa710 upstream", 6.3 being
-	 * out on 23 Apr; the v6.3 tag not checked here: unverified, 6.4 if
-	 * Linus took it in the merge window):
+	 * hotfix: Linus merged it with mm-hotfixes-stable-2023-04-19-16-36
+	 * before 457391b03803 "Linux 6.3", as the linux-6.3.y-rt-rebase push
+	 * of 27 Apr 2023 lists them; in the 5.15.109 stable review of 24 Apr
+	 * 2023 as "commit 4d73ba5fa710 upstream"): 6.3.
 	 * pfn_range_valid_contig refuses a range holding a hugetlb page
 	 * again, so that a new gigantic page does not retry every range
 	 * of the pool.
@@ -595,8 +617,10 @@ struct kernel_profile {
 	 * from, so that the sources it freed merge in buddy and the run sees
 	 * its block free (5.14's larger lists would hide them). "mm,
 	 * compaction: more focused lru and pcplists draining": 3.19 (the -mm
-	 * since-3.18 shortlog, linux-mm 2014-12-16, with "mm: introduce
-	 * single zone pcplists drain"; unverified against a tag). 6.12
+	 * since-3.18 shortlog, linux-mm 2014-12-16, lists it, with "mm:
+	 * introduce single zone pcplists drain", so after v3.18; the
+	 * since-3.19 shortlog of 2015-02-26, on top of v3.19, no longer
+	 * does). 6.12
 	 * records the last migrated pageblock where 3.19 recorded the batch's
 	 * first pfn; the 6.12 rule under both.
 	 */
@@ -605,8 +629,10 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in SUSE's
-	 * 4.12-based kernels by September 2018; unverified against a tag).
+	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in mmotm
+	 * 2018-07-13, against 4.18-rc4, among the patches for linux-next, so
+	 * 4.19 at the earliest; in SUSE's 4.12-based kernels by September
+	 * 2018; the release that merged it unverified).
 	 */
 	bool pcp_batch_1m;
 	/*
@@ -617,9 +643,10 @@ struct kernel_profile {
 	 * (nr_pcp_free), at most high - batch. b92ca18e8ca5
 	 * "mm/page_alloc: disassociate the pcp->high from pcp->batch" and
 	 * 3b12e7e97938 "mm/page_alloc: scale the number of pages that are
-	 * batch freed": 5.14 (Mel Gorman's series of May 2021; linux-next
-	 * carries them beside 44042b449872, "allow high-order pages to be
-	 * stored on the per-cpu lists"; unverified against a tag). "limit
+	 * batch freed": 5.14 (Mel Gorman's series, posted 2021-05-25 during
+	 * 5.13-rc; both mainline ids are in Linus's tree by 2021-06-30, three
+	 * days after v5.13, as acme's push merging it that day lists them).
+	 * "limit
 	 * the number of pages on PCP lists when reclaim is active", of the
 	 * same series, is not modelled.
 	 */
@@ -636,7 +663,8 @@ struct kernel_profile {
 	 * PCP high automatically", c0a242394cb9 "mm, page_alloc: scale the
 	 * number of pages that are batch allocated" and 57c0419c5f0e "mm,
 	 * pcp: decrease PCP high if free pages < high watermark": 6.7 (Huang
-	 * Ying's series of October 2023; unverified against a tag). Every
+	 * Ying's series, in mm-stable under these ids on 2023-10-26, three
+	 * days before v6.6: the 6.7 merge window). Every
 	 * second (cma_vmstat_update) high decays by an eighth toward high_min
 	 * and the excess goes back (decay_pcp_high).
 	 */
