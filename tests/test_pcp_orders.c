@@ -193,6 +193,54 @@ static void watermark_check_misses_high_order_lists(void **state)
 	}
 }
 
+static long list_len(struct cma_mm *mm, unsigned pindex)
+{
+	long n = 0;
+
+	for (struct cma_page *p = page_list_first(mm, &mm->slots[0].pcp[ZONE_NORMAL].lists[pindex]);
+	     p; p = page_list_next(mm, p))
+		n++;
+	return n;
+}
+
+/*
+ * Expect (v3.5's free_pcppages_bulk, kept until 5.13): the bulk free
+ * steps round the three order-0 lists, taking from each as many pages
+ * as lists it stepped over since the last: with RECLAIMABLE empty, two
+ * MOVABLE pages for each UNMOVABLE one. 3 * batch unmovable pages freed,
+ * then movable ones until the count reaches high (6 * batch; the batch
+ * is 31 until 4.18, 63 from 4.19): the batch given back is batch / 3
+ * unmovable pages and the rest movable. The lists of higher orders,
+ * always empty there, are not stepped over.
+ */
+static void bulk_free_steps_over_order0_lists_only_before_514(void **state)
+{
+	static const struct { const char *kernel; long batch; } cases[] = {
+		{ "3.5", 31 }, { "5.13", BATCH },
+	};
+	struct cma_page *pages[6 * BATCH];
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const char *kernel = cases[k].kernel;
+		long batch = cases[k].batch, high = 6 * batch, unmovable = 3 * batch;
+		struct cma_mm *mm = machine(kernel);
+
+		for (long i = 0; i < high; i++)
+			assert_non_null(pages[i] = cma_alloc_pages(mm, i < unmovable ? CMA_GFP_KERNEL :
+								       CMA_GFP_HIGHUSER_MOVABLE, 0));
+		cma_drain_all_pages(mm);
+		for (long i = 0; i < high; i++)
+			cma_free_pages(mm, pages[i], 0);
+		expect_long(kernel, "pages on the lists", pcp_pages(mm), high - batch);
+		expect_long(kernel, "unmovable pages left", list_len(mm, MIGRATE_UNMOVABLE),
+			    unmovable - batch / 3);
+		expect_long(kernel, "movable pages left", list_len(mm, MIGRATE_MOVABLE),
+			    high - unmovable - (batch - batch / 3));
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +248,7 @@ int main(void)
 		cmocka_unit_test(thp_order_free_stays_on_cpu_list_from_514),
 		cmocka_unit_test(drain_all_pages_empties_high_order_lists),
 		cmocka_unit_test(watermark_check_misses_high_order_lists),
+		cmocka_unit_test(bulk_free_steps_over_order0_lists_only_before_514),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -807,6 +807,8 @@ static noinline int rmqueue_bulk(struct zone *zone, unsigned order, unsigned lon
 static int free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 {
 	struct cma_mm *mm = zone->mm;
+	/* the round-robin's lists: before 5.14 order 0's, so that batch_free counts only those */
+	int nr_lists = mm->kernel.pcp_high_order ? NR_PCP_LISTS : MIGRATE_PCPTYPES;
 	int pindex = 0, batch_free = 0, freed = 0;
 
 	/* never more than the lists hold, or the round-robin below finds none */
@@ -820,12 +822,12 @@ static int free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages
 
 		do {
 			batch_free++;
-			if (++pindex == NR_PCP_LISTS)
+			if (++pindex == nr_lists)
 				pindex = 0;
 			list = &pcp->lists[pindex];
 		} while (page_list_empty(list));
 		/* the only non-empty list: free it all */
-		if (batch_free == NR_PCP_LISTS)
+		if (batch_free == nr_lists)
 			batch_free = count;
 		order = pindex_to_order(mm, (unsigned)pindex);
 		do {
