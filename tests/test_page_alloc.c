@@ -411,7 +411,9 @@ static void rmqueue_fallback_reclaimable_moves_small_blocks(void **state)
 /*
  * Expect: an unmovable allocation of pageblock order taken from a
  * MOVABLE block of order 10 changes both pageblocks of that block to
- * UNMOVABLE (ownership for orders >= pageblock_order).
+ * UNMOVABLE (ownership for orders >= pageblock_order). From 5.14 the
+ * refill takes the other half onto the CPU's THP list too: drained, it
+ * goes back to buddy.
  */
 static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
 {
@@ -420,6 +422,7 @@ static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
 	unsigned long pfn, base;
 
 	assert_non_null(p);
+	cma_drain_all_pages(mm);
 	pfn = pfn_of(mm, p);
 	base = pfn & ~1023ul;
 	assert_int_equal(get_pageblock_migratetype(mm, base), MIGRATE_UNMOVABLE);
@@ -437,6 +440,8 @@ static void rmqueue_fallback_takes_ownership_of_large_blocks(void **state)
  * Expect: a block merges with its buddy whatever the pageblock types on
  * the way (here an UNMOVABLE-claimed half and a MOVABLE half), up to
  * MAX_ORDER-1, onto the list of the type the freeing page's block had.
+ * From 5.14 both halves pass the CPU's THP list: the drain frees them,
+ * the allocated half last.
  */
 static void free_pages_merges_across_pageblock_types(void **state)
 {
@@ -449,6 +454,7 @@ static void free_pages_merges_across_pageblock_types(void **state)
 	/* give the other half's pageblock back to MOVABLE by hand */
 	set_pageblock_migratetype(mm, pfn ^ 512, MIGRATE_MOVABLE);
 	cma_free_pages(mm, p, 9);
+	cma_drain_all_pages(mm);
 	assert_int_equal(zone_page_state(normal_zone(mm), NR_FREE_PAGES), before);
 	assert_int_equal(normal_zone(mm)->free_area[10].nr_free, before10);
 	assert_int_equal(free_list_type_of(mm, pfn), MIGRATE_UNMOVABLE);

@@ -292,7 +292,8 @@ static void verify_catches_allocated_page_without_head(void **state)
  *   Q        Q+2       Q+4
  *   |alloc o1|free o1  |free o2 ...      (Q is where the order-1 allocation split a block)
  * Expect: widening the allocation's order to 2 makes Q+2 and Q+3 both
- * allocated and on a buddy list.
+ * allocated and on a buddy list (from 5.14 on the CPU's order-1 list,
+ * where the refill put the rest of the split block).
  */
 static void verify_catches_pfn_both_allocated_and_free(void **state)
 {
@@ -302,13 +303,38 @@ static void verify_catches_pfn_both_allocated_and_free(void **state)
 
 	assert_non_null(page);
 	buddy = cma_page_nth(mm, page, 2);
-	assert_true(page_test(buddy, PG_buddy));
+	assert_true(page_test(buddy, mm->kernel.pcp_high_order ? PG_pcp : PG_buddy));
 	assert_int_equal(page_order(buddy), 1);
 	page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, 2);
 	expect_verify_fails(mm, "an order-1 allocation widened to order 2 over a free buddy");
 	page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, 1);
 	expect_verify_clean(mm, "restoring the order");
 	cma_free_pages(mm, page, 1);
+}
+
+/*
+ * Expect (5.14, kernel.pcp_high_order): an order-2 block freed onto the
+ * CPU's order-2 list passes, its four pages counted; the same head
+ * marked order 1 does not (its list is order 2's), nor does one whose
+ * tail looks allocated.
+ */
+static void verify_checks_high_order_pcp_blocks(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true, .kernel = "5.14");
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 2);
+
+	assert_non_null(page);
+	cma_free_pages(mm, page, 2);
+	assert_true(page_test(page, PG_pcp));
+	expect_verify_clean(mm, "an order-2 block on the CPU's order-2 list");
+	page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, 1);
+	expect_verify_fails(mm, "an order-2 pcp block marked order 1");
+	page_set_field(page, PG_ORDER_MASK, PG_ORDER_SHIFT, 2);
+	expect_verify_clean(mm, "restoring the order");
+	page_flags_set(cma_page_nth(mm, page, 3), PG_head);
+	expect_verify_fails(mm, "a head inside an order-2 pcp block");
+	page_flags_clear(cma_page_nth(mm, page, 3), PG_head);
+	expect_verify_clean(mm, "clearing it");
 }
 
 /* A movable allocation of @order lying in a CMA pageblock; the others go to @others. */
@@ -738,6 +764,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_reserved_flag_on_free_block, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_allocated_page_without_head, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_pfn_both_allocated_and_free, destroy_machine),
+		cmocka_unit_test_teardown(verify_checks_high_order_pcp_blocks, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_unmovable_allocation_in_cma_pageblock, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_cma_free_block_on_movable_list, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_movable_free_block_on_cma_list, destroy_machine),

@@ -150,6 +150,20 @@ static void check_free_block_isolation(struct verifier *v, unsigned long pfn, un
 		}
 }
 
+/* The tail pages of a free block (buddy or pcp) have only the zone, and no count. */
+static void check_free_block_tails(struct verifier *v, struct cma_page *page, unsigned order)
+{
+	uint32_t zone_bits = page_flags(page) & PG_ZONE_MASK;
+
+	if (!v->state)
+		return;		/* the tails cost a walk of every free page: full verify only */
+	for (unsigned long i = 1; i < (1ul << order); i++)
+		if (page_flags(page + i) != zone_bits || page_count(page + i))
+			report(v, "pfn %#lx inside a free order-%u block has flags %#x count %d",
+			       page_to_pfn(v->mm, page + i), order, page_flags(page + i),
+			       page_count(page + i));
+}
+
 /* A free block's head has PG_buddy, its order and zone; the rest only the zone. */
 static void check_free_block_flags(struct verifier *v, struct cma_page *page, unsigned order)
 {
@@ -158,13 +172,7 @@ static void check_free_block_flags(struct verifier *v, struct cma_page *page, un
 	if (page_flags(page) != (zone_bits | PG_buddy | (order << PG_ORDER_SHIFT)) || page_count(page))
 		report(v, "free block head pfn %#lx has flags %#x count %d",
 		       page_to_pfn(v->mm, page), page_flags(page), page_count(page));
-	if (!v->state)
-		return;		/* the tails cost a walk of every free page: full verify only */
-	for (unsigned long i = 1; i < (1ul << order); i++)
-		if (page_flags(page + i) != zone_bits || page_count(page + i))
-			report(v, "pfn %#lx inside a free order-%u block has flags %#x count %d",
-			       page_to_pfn(v->mm, page + i), order, page_flags(page + i),
-			       page_count(page + i));
+	check_free_block_tails(v, page, order);
 }
 
 /* free_pages == sum of nr_free[o] << o == the pages on the lists; likewise free_cma. */
@@ -231,26 +239,36 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 		       migratetype_name_of(mm, MIGRATE_HIGHATOMIC));
 }
 
-/* pcp->count == the pages on its lists, each PG_pcp, free, of this zone. */
+/*
+ * pcp->count == the pages on its lists, each block PG_pcp with the
+ * list's order (one the profile has lists for), aligned, free, of this
+ * zone.
+ */
 static void check_pcp(struct verifier *v, struct cpu_slot *slot, unsigned cpu, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
 	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
 	long count = 0;
 
-	for (int t = 0; t < MIGRATE_PCPTYPES; t++) {
-		for (struct cma_page *page = page_list_first(mm, &pcp->lists[t]); page;
+	for (unsigned i = 0; i < NR_PCP_LISTS; i++) {
+		unsigned order = pindex_to_order(mm, i);
+
+		for (struct cma_page *page = page_list_first(mm, &pcp->lists[i]); page;
 		     page = page_list_next(mm, page)) {
 			unsigned long pfn = page_to_pfn(mm, page);
 
-			if (++count > (long)(mm->end_pfn - mm->base_pfn))
+			count += 1l << order;
+			if (count > (long)(mm->end_pfn - mm->base_pfn))
 				break;
 			if (!page_test(page, PG_pcp) || page_test(page, PG_buddy | PG_head) ||
-			    page_count(page) || page_zonenum(page) != (unsigned)zone->idx)
-				report(v, "pfn %#lx on cpu %u %s pcp list: flags %#x count %d", pfn, cpu,
-				       zone->name, page_flags(page), page_count(page));
-			claim(v, pfn, 1, PFN_PCP, zone);
-			check_free_block_types(v, pfn, 1, (int)page->private, "pcp");
+			    page_order(page) != order || !pcp_allowed_order(mm, order) ||
+			    (pfn & ((1ul << order) - 1)) || page_count(page) ||
+			    page_zonenum(page) != (unsigned)zone->idx)
+				report(v, "pfn %#lx on cpu %u %s order-%u pcp list: flags %#x count %d",
+				       pfn, cpu, zone->name, order, page_flags(page), page_count(page));
+			claim(v, pfn, 1ul << order, PFN_PCP, zone);
+			check_free_block_types(v, pfn, 1ul << order, (int)page->private, "pcp");
+			check_free_block_tails(v, page, order);
 		}
 	}
 	if (count != pcp->count)

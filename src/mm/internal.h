@@ -351,6 +351,26 @@ void init_per_zone_wmark_min(struct cma_mm *mm);
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm);
 int zone_batchsize(struct cma_mm *mm, struct zone *zone);
 void zone_pcp_init(struct cma_mm *mm);
+
+/* The orders with per-CPU lists: 0, and from 5.14 (kernel.pcp_high_order) 1-3 and THP's. */
+static inline bool pcp_allowed_order(const struct cma_mm *mm, unsigned order)
+{
+	return !order || (mm->kernel.pcp_high_order &&
+			  (order <= PAGE_ALLOC_COSTLY_ORDER || order == mm->pageblock_order));
+}
+
+/* The list of @order and pcp type @mt: by type within an order; THP's movable or not. */
+static inline unsigned order_to_pindex(int mt, unsigned order)
+{
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return NR_LOWORDER_PCP_LISTS + (mt == MIGRATE_MOVABLE);
+	return MIGRATE_PCPTYPES * order + (unsigned)mt;
+}
+
+static inline unsigned pindex_to_order(const struct cma_mm *mm, unsigned pindex)
+{
+	return pindex < NR_LOWORDER_PCP_LISTS ? pindex / MIGRATE_PCPTYPES : mm->pageblock_order;
+}
 /* Every zone's per-CPU batch and high bounds again, after the watermarks changed. */
 void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);

@@ -8,8 +8,9 @@
  * Glossary
  *   buddy page   head of a free block on zone->free_area[order]; private
  *                holds the migrate type of the list it is on
- *   pcp page     order-0 free page on a per-CPU list; private holds the
- *                migrate type it will be freed to (rmqueue_bulk/free_hot_cold)
+ *   pcp page     head of a free block on a per-CPU list, its order in the
+ *                flags (0 before 5.14); private holds the migrate type it
+ *                will be freed to (rmqueue_bulk/free_hot_cold)
  *   allocated    head of an allocation: count >= 1, order in the flags
  *   movable      an allocated page with an owner (ops id, owner, index)
  *

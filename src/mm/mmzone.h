@@ -40,6 +40,9 @@
 #define MAX_ORDER_LIMIT		20	/* largest max_order a config may ask for */
 #define PAGE_ALLOC_COSTLY_ORDER	3
 #define MIGRATE_PCPTYPES	CMA_MIGRATE_RESERVE	/* types with pcp lists */
+/* 5.14 (kernel.pcp_high_order): a list per pcp type and order to the costly one, two for THP */
+#define NR_LOWORDER_PCP_LISTS	(MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
+#define NR_PCP_LISTS		(NR_LOWORDER_PCP_LISTS + 2)
 
 enum migratetype {
 	MIGRATE_UNMOVABLE	= CMA_MIGRATE_UNMOVABLE,
@@ -90,7 +93,8 @@ struct free_area {
 };
 
 /*
- * count == sum over t of len(lists[t]), each page PG_pcp  (slot->lock; verify_pcp_locked)
+ * count == sum over i of len(lists[i]) << pindex_to_order(i), each head PG_pcp with
+ * its order  (slot->lock; verify_pcp_locked); only order 0's lists before 5.14
  * high_min <= high_max; high == high_min == high_max == 6 * batch before 5.14
  */
 struct per_cpu_pages {
@@ -102,7 +106,7 @@ struct per_cpu_pages {
 	int free_count;			/* 6.7: pages freed since allocations last halved it */
 	unsigned char free_factor;	/* 5.14-6.6: each free without an allocation doubles the batch freed */
 	unsigned char alloc_factor;	/* 6.7: each refill without a free doubles the next */
-	struct page_list lists[MIGRATE_PCPTYPES];
+	struct page_list lists[NR_PCP_LISTS];	/* by order_to_pindex */
 };
 
 #define PAGEVEC_SIZE	14

@@ -764,20 +764,20 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int
 }
 
 /*
- * rmqueue_bulk: refill a per-CPU list. Each page records the type it is
- * to be freed to: the list's, except that CMA and ISOLATE pages stay so
- * (kernel.highatomic: always its block's, as 6.12 keeps every free page
- * on its block's lists).
+ * rmqueue_bulk: refill a per-CPU list with @count blocks of @order. Each
+ * records the type it is to be freed to: the list's, except that CMA and
+ * ISOLATE pages stay so (kernel.highatomic: always its block's, as 6.12
+ * keeps every free page on its block's lists).
  */
-static noinline int rmqueue_bulk(struct zone *zone, unsigned long count, struct page_list *list,
-				 int mt, bool cold, int alloc_flags)
+static noinline int rmqueue_bulk(struct zone *zone, unsigned order, unsigned long count,
+				 struct page_list *list, int mt, bool cold, int alloc_flags)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long i;
 
 	spin_lock(&zone->lock);
 	for (i = 0; i < count; i++) {
-		struct cma_page *page = __rmqueue(zone, 0, mt, alloc_flags);
+		struct cma_page *page = __rmqueue(zone, order, mt, alloc_flags);
 		int pmt;
 
 		if (!page)
@@ -786,7 +786,7 @@ static noinline int rmqueue_bulk(struct zone *zone, unsigned long count, struct 
 		if (!is_migrate_cma(pmt) && pmt != MIGRATE_ISOLATE && !mm->kernel.highatomic)
 			pmt = mt;
 		page->private = pmt;
-		page_flags_store(page, page_flags(page) | PG_pcp);
+		page_flags_store(page, page_flags(page) | PG_pcp | (order << PG_ORDER_SHIFT));
 		/* the list is empty: either way the first page taken is the first pulled */
 		if (cold)
 			page_list_add(mm, list, page);
@@ -799,37 +799,45 @@ static noinline int rmqueue_bulk(struct zone *zone, unsigned long count, struct 
 }
 
 /*
- * free_pcppages_bulk: give @count pages of @pcp back to the buddy lists,
- * round-robin over the lists, each to the type recorded when it was freed.
+ * free_pcppages_bulk: give at least @count pages of @pcp back to the
+ * buddy lists (a whole block each), round-robin over the lists, each to
+ * the type recorded when it was freed. Returns the pages given back,
+ * taken off pcp->count.
  */
-static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
+static int free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 {
 	struct cma_mm *mm = zone->mm;
-	int mt = 0, batch_free = 0;
+	/* the round-robin's lists: before 5.14 order 0's, so that batch_free counts only those */
+	int nr_lists = mm->kernel.pcp_high_order ? NR_PCP_LISTS : MIGRATE_PCPTYPES;
+	int pindex = 0, batch_free = 0, freed = 0;
 
 	/* never more than the lists hold, or the round-robin below finds none */
 	if (count > pcp->count)
 		count = pcp->count;
 	spin_lock(&zone->lock);
 	zone_reclaim_reset(zone);
-	while (count) {
+	while (count > 0) {
 		struct page_list *list;
+		unsigned order;
 
 		do {
 			batch_free++;
-			if (++mt == MIGRATE_PCPTYPES)
-				mt = 0;
-			list = &pcp->lists[mt];
+			if (++pindex == nr_lists)
+				pindex = 0;
+			list = &pcp->lists[pindex];
 		} while (page_list_empty(list));
 		/* the only non-empty list: free it all */
-		if (batch_free == MIGRATE_PCPTYPES)
+		if (batch_free == nr_lists)
 			batch_free = count;
+		order = pindex_to_order(mm, (unsigned)pindex);
 		do {
 			struct cma_page *page = page_list_last(mm, list);
 			int page_mt = (int)page->private;
 
 			page_list_del(mm, list, page);
-			page_flags_store(page, page_flags(page) & ~PG_pcp);
+			page_flags_store(page, page_flags(page) & ~(PG_pcp | PG_ORDER_MASK));
+			count -= 1 << order;
+			freed += 1 << order;
 			/*
 			 * Departure from v3.5 (the fix of 3.18): a page whose block
 			 * was isolated since it was freed goes to the ISOLATE list,
@@ -846,11 +854,13 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 			 */
 			else if (mm->kernel.highatomic)
 				page_mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
-			__free_one_page(zone, page, 0, page_mt);
-		} while (--count && --batch_free && !page_list_empty(list));
+			__free_one_page(zone, page, order, page_mt);
+		} while (count > 0 && --batch_free && !page_list_empty(list));
 	}
 	VM_VERIFY_ZONE(zone, "free_pcppages_bulk");
 	spin_unlock(&zone->lock);
+	pcp_count_add(pcp, -freed);
+	return freed;
 }
 
 /* ---- watermarks ---- */
@@ -964,43 +974,51 @@ static inline void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsig
 		memset(cma_page_address(mm, page), 0, (size_t)mm->page_size << order);
 }
 
-/* A page off a non-empty pcp list of @slot; slot->lock held. */
+/* A block of @order off a non-empty pcp list of @slot; slot->lock held. */
 static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct cpu_slot *slot,
 						      enum zone_type zid, struct page_list *list,
-						      bool cold)
+						      unsigned order, bool cold)
 {
 	struct cma_page *page = cold ? page_list_last(mm, list) : page_list_first(mm, list);
 
 	lockdep_assert_held(&slot->lock);
 	page_list_del(mm, list, page);
-	page_flags_store(page, page_flags(page) & ~PG_pcp);
-	pcp_count_add(&slot->pcp[zid], -1);
+	page_flags_store(page, page_flags(page) & ~(PG_pcp | PG_ORDER_MASK));
+	pcp_count_add(&slot->pcp[zid], -(1 << order));
 	/* an allocation halves the batch the next frees give back (5.14, 6.7) */
 	slot->pcp[zid].free_factor >>= 1;
 	slot->pcp[zid].free_count >>= 1;
-	__count_vm_events(slot, PGALLOC_DMA + zid, 1);
+	__count_vm_events(slot, PGALLOC_DMA + zid, 1ul << order);
 	return page;
 }
 
+/* 5.14 (kernel.pcp_high_order): a refill of @order takes @batch >> @order blocks, at least 2. */
+static int pcp_batch_blocks(int batch, unsigned order)
+{
+	return batch > 1 ? max_int(batch >> order, 2) : batch;
+}
+
 /*
- * nr_pcp_alloc: how many pages a refill takes. The batch until 6.7
- * (kernel.pcp_high_auto); then high first grows by the refill, unless the
- * zone is under its high mark, and the refill doubles with each one
- * without a free between, within what high leaves room for.
+ * nr_pcp_alloc: how many blocks of @order a refill takes. The batch
+ * until 6.7 (kernel.pcp_high_auto); then high first grows by the refill,
+ * unless the zone is under its high mark, and an order-0 refill doubles
+ * with each one without a free between, within what high leaves room for.
  */
-static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone)
+static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned order)
 {
 	int base = pcp->batch, high, batch, room;
 
 	if (!zone->mm->kernel.pcp_high_auto)
-		return base;
+		return pcp_batch_blocks(base, order);
 	high = pcp->high = clamp_int(pcp->high, pcp->high_min, pcp->high_max);
 	if (high < base)
 		return 1;
-	batch = base << pcp->alloc_factor;
+	batch = order ? base : base << pcp->alloc_factor;
 	if (pcp->high_min != pcp->high_max &&
 	    !atomic_load_explicit(&zone->below_high, memory_order_relaxed))
 		high = pcp->high = min_int(high + batch, pcp->high_max);
+	if (order)
+		return pcp_batch_blocks(batch, order);
 	room = max_int(high - pcp->count - base, base);
 	if (batch <= room && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
 		pcp->alloc_factor++;
@@ -1008,29 +1026,31 @@ static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone)
 }
 
 /*
- * Order 0: a page off this CPU's list, refilled from buddy
- * (under zone->lock) when empty. One atomic exchange (slot->lock); the
- * counts and the event are plain stores under it.
+ * A block of @order (pcp_allowed_order) off this CPU's list, refilled
+ * from buddy (under zone->lock) when empty. One atomic exchange
+ * (slot->lock); the counts and the event are plain stores under it.
  */
-static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, bool cold, int mt,
-						    int alloc_flags)
+static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, unsigned order, bool cold,
+						    int mt, int alloc_flags)
 {
 	struct cma_mm *mm = zone->mm;
 	struct cpu_slot *slot = this_cpu_slot(mm);
 	struct per_cpu_pages *pcp = &slot->pcp[zone->idx];
-	struct page_list *list = &pcp->lists[mt];
+	struct page_list *list = &pcp->lists[order_to_pindex(mt, order)];
 	struct cma_page *page;
 
 	spin_lock(&slot->lock);
 	if (unlikely(page_list_empty(list))) {
-		pcp_count_add(pcp, rmqueue_bulk(zone, (unsigned long)nr_pcp_alloc(pcp, zone), list, mt,
-						cold, alloc_flags));
+		int blocks = rmqueue_bulk(zone, order, (unsigned long)nr_pcp_alloc(pcp, zone, order),
+					  list, mt, cold, alloc_flags);
+
+		pcp_count_add(pcp, blocks << order);
 		if (page_list_empty(list)) {
 			spin_unlock(&slot->lock);
 			return NULL;
 		}
 	}
-	page = pcp_take_page(mm, slot, zone->idx, list, cold);
+	page = pcp_take_page(mm, slot, zone->idx, list, order, cold);
 	spin_unlock(&slot->lock);
 	return page;
 }
@@ -1060,20 +1080,22 @@ static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order
 }
 
 /*
- * buffered_rmqueue: order 0 through the per-CPU lists, the rest from
- * buddy; under kernel.highatomic an atomic order-0 request the lists
- * cannot serve goes on to buddy's HIGHATOMIC blocks, as 6.12's rmqueue.
+ * buffered_rmqueue: order 0 (and from 5.14 orders 1-3 and THP's) through
+ * the per-CPU lists, the rest from buddy. A high order the lists cannot
+ * serve goes on to buddy, as 6.12's rmqueue; under kernel.highatomic so
+ * does an atomic order-0 request, for buddy's HIGHATOMIC blocks.
  */
 static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order,
 							 cma_gfp_t gfp, int mt, int alloc_flags)
 {
 	struct cma_page *page;
 
-	if (order)
+	if (!pcp_allowed_order(zone->mm, order))
 		return rmqueue_buddy(zone, order, mt, alloc_flags);
-	page = rmqueue_pcp(zone, gfp & CMA_GFP_COLD, mt, alloc_flags);
-	if (unlikely(!page) && zone->mm->kernel.highatomic && (alloc_flags & ALLOC_HARDER))
-		page = rmqueue_buddy(zone, 0, mt, alloc_flags);
+	page = rmqueue_pcp(zone, order, gfp & CMA_GFP_COLD, mt, alloc_flags);
+	if (unlikely(!page) &&
+	    (order || (zone->mm->kernel.highatomic && (alloc_flags & ALLOC_HARDER))))
+		page = rmqueue_buddy(zone, order, mt, alloc_flags);
 	return page;
 }
 
@@ -1256,14 +1278,14 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, alloc_flags))
 		return NULL;
 	slot = this_cpu_slot(mm);
-	list = &slot->pcp[zone->idx].lists[migratetype];
+	list = &slot->pcp[zone->idx].lists[order_to_pindex(migratetype, 0)];
 	if (!spin_trylock(&slot->lock))
 		return NULL;
 	if (page_list_empty(list)) {
 		spin_unlock(&slot->lock);
 		return NULL;
 	}
-	page = pcp_take_page(mm, slot, zone->idx, list, gfp & CMA_GFP_COLD);
+	page = pcp_take_page(mm, slot, zone->idx, list, 0, gfp & CMA_GFP_COLD);
 	spin_unlock(&slot->lock);
 	prep_new_page(mm, page, 0, gfp, migratetype);
 	count_fresh_frames(mm, page, 0);
@@ -1287,28 +1309,31 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 /* ---- freeing ---- */
 
 /*
- * Onto @slot's pcp list of type @list_mt, the page recording @mt (its
- * pageblock's type) for the buddy list it will go to. slot->lock held.
- * True if the lists are now over pcp->high (6.7: always, to tune it).
+ * The block of @order at @page onto @slot's pcp list of type @list_mt,
+ * recording @mt (its pageblock's type) for the buddy list it will go to.
+ * slot->lock held. True if the lists are now over pcp->high (6.7:
+ * always, to tune it).
  */
 static __always_inline bool pcp_add_page(struct cma_mm *mm, struct cpu_slot *slot, unsigned zid,
-					 struct cma_page *page, int mt, int list_mt, bool cold)
+					 struct cma_page *page, unsigned order, int mt, int list_mt,
+					 bool cold)
 {
 	struct per_cpu_pages *pcp = &slot->pcp[zid];
+	struct page_list *list = &pcp->lists[order_to_pindex(list_mt, order)];
 
 	lockdep_assert_held(&slot->lock);
 	page->private = mt;
-	__count_vm_events(slot, PGFREE, 1);
-	page_flags_store(page, page_flags(page) | PG_pcp);
+	__count_vm_events(slot, PGFREE, 1ul << order);
+	page_flags_store(page, page_flags(page) | PG_pcp | (order << PG_ORDER_SHIFT));
 	if (cold)
-		page_list_add_tail(mm, &pcp->lists[list_mt], page);
+		page_list_add_tail(mm, list, page);
 	else
-		page_list_add(mm, &pcp->lists[list_mt], page);
-	pcp_count_add(pcp, 1);
+		page_list_add(mm, list, page);
+	pcp_count_add(pcp, 1 << order);
 	/* a free halves the next refill and counts toward the next bulk free (6.7) */
 	pcp->alloc_factor >>= 1;
 	if (pcp->free_count < pcp->batch << PCP_BATCH_SCALE_MAX)
-		pcp->free_count++;
+		pcp->free_count += 1 << order;
 	/* 6.7 (kernel.pcp_high_auto) tunes high on every free: pcp_trim_unlock */
 	return pcp->count >= pcp->high || mm->kernel.pcp_high_auto;
 }
@@ -1369,10 +1394,7 @@ static noinline void pcp_trim_unlock(struct cma_mm *mm, struct cpu_slot *slot, u
 	int high = mm->kernel.pcp_high_auto ? nr_pcp_high(pcp, zone) : pcp->high;
 
 	if (pcp->count >= high) {
-		int n = min_int(nr_pcp_free(&mm->kernel, pcp, high), pcp->count);
-
-		free_pcppages_bulk(zone, n, pcp);
-		pcp_count_add(pcp, -n);
+		free_pcppages_bulk(zone, nr_pcp_free(&mm->kernel, pcp, high), pcp);
 		if (atomic_load_explicit(&zone->below_high, memory_order_relaxed) &&
 		    zone_watermark_ok(zone, 0, high_wmark_pages(zone), ZONE_MOVABLE, 0))
 			atomic_store_explicit(&zone->below_high, false, memory_order_relaxed);
@@ -1390,8 +1412,12 @@ static inline int pcp_list_type(int mt)
 	return mt < MIGRATE_PCPTYPES ? mt : MIGRATE_MOVABLE;
 }
 
-/* Order 0: onto this CPU's list of the page's pageblock type, waiting for slot->lock. */
-static noinline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, bool cold)
+/*
+ * A block of @order (pcp_allowed_order) onto this CPU's list of its
+ * pageblock's type, waiting for slot->lock.
+ */
+static noinline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page, unsigned order,
+					bool cold)
 {
 	unsigned zid = page_zonenum(page);
 	int mt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
@@ -1399,13 +1425,13 @@ static noinline void free_hot_cold_page(struct cma_mm *mm, struct cma_page *page
 
 	if (unlikely(mt == MIGRATE_ISOLATE)) {
 		page->private = mt;
-		count_vm_event(mm, PGFREE);
-		free_one_page(&mm->zones[zid], page, 0, mt);
+		count_vm_events(mm, PGFREE, 1ul << order);
+		free_one_page(&mm->zones[zid], page, order, mt);
 		return;
 	}
 	slot = this_cpu_slot(mm);
 	spin_lock(&slot->lock);
-	if (pcp_add_page(mm, slot, zid, page, mt, pcp_list_type(mt), cold))
+	if (pcp_add_page(mm, slot, zid, page, order, mt, pcp_list_type(mt), cold))
 		pcp_trim_unlock(mm, slot, zid);
 	else
 		spin_unlock(&slot->lock);
@@ -1425,10 +1451,10 @@ static __always_inline void free_hot_cold_page_fast(struct cma_mm *mm, struct cm
 	struct cpu_slot *slot = this_cpu_slot(mm);
 
 	if (unlikely(mt == MIGRATE_ISOLATE) || !spin_trylock(&slot->lock)) {
-		free_hot_cold_page(mm, page, false);
+		free_hot_cold_page(mm, page, 0, false);
 		return;
 	}
-	if (unlikely(pcp_add_page(mm, slot, zid, page, mt, pcp_list_type(mt), false)))
+	if (unlikely(pcp_add_page(mm, slot, zid, page, 0, mt, pcp_list_type(mt), false)))
 		pcp_trim_unlock(mm, slot, zid);
 	else
 		spin_unlock(&slot->lock);
@@ -1450,7 +1476,7 @@ static inline void free_pages_prepare(struct cma_mm *mm, struct cma_page *page)
 	page->private = 0;
 }
 
-/* Higher orders straight to buddy. */
+/* Orders without per-CPU lists straight to buddy. */
 static noinline void __free_pages_ok(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	count_vm_events(mm, PGFREE, 1ul << order);
@@ -1464,8 +1490,8 @@ static noinline void __free_pages_slow(struct cma_mm *mm, struct cma_page *page,
 	free_pages_prepare(mm, page);
 	if (trace_enabled(mm))
 		trace_page_free(mm, page, order);
-	if (order == 0)
-		free_hot_cold_page(mm, page, false);
+	if (pcp_allowed_order(mm, order))
+		free_hot_cold_page(mm, page, order, false);
 	else
 		__free_pages_ok(mm, page, order);
 }
@@ -1497,19 +1523,19 @@ static const char *not_head_why(struct cma_mm *mm, unsigned long pfn, char *buf,
 	for (unsigned o = 1; o < mm->max_order; o++) {
 		unsigned long head = pfn & ~((1ul << o) - 1);
 		struct cma_page *hp;
+		bool free;
 
 		if (head < mm->base_pfn)
 			break;
 		hp = pfn_to_page(mm, head);
-		if (page_test(hp, PG_pcp))
-			break;
-		if (!page_test(hp, PG_buddy) && !page_test(hp, PG_head))
+		free = page_test(hp, PG_buddy | PG_pcp);
+		if (!free && !page_test(hp, PG_head))
 			continue;	/* a tail page too: the head is further down */
 		if (page_order(hp) < o)
 			break;
 		snprintf(buf, len, "%s, inside the order-%u %s block at pfn:%#lx",
-			 page_test(hp, PG_buddy) ? "page already free" : "not the head of its allocation",
-			 page_order(hp), page_test(hp, PG_buddy) ? "free" : "allocated", head);
+			 free ? "page already free" : "not the head of its allocation",
+			 page_order(hp), free ? "free" : "allocated", head);
 		return buf;
 	}
 	return "page was never allocated";
@@ -1548,10 +1574,8 @@ static void drain_slot(struct cma_mm *mm, struct cpu_slot *slot)
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct per_cpu_pages *pcp = &slot->pcp[i];
 
-		if (pcp->count) {
+		if (pcp->count)
 			free_pcppages_bulk(&mm->zones[i], pcp->count, pcp);
-			pcp_count_add(pcp, -pcp->count);
-		}
 	}
 	VM_VERIFY_PCP(mm, slot, "drain_slot");
 	spin_unlock(&slot->lock);
@@ -1697,11 +1721,7 @@ static void decay_pcp_high(struct zone *zone, struct cpu_slot *slot)
 		int n;
 
 		spin_lock(&slot->lock);
-		n = min_int(min_int(to_drain, pcp->batch), pcp->count);
-		if (n) {
-			free_pcppages_bulk(zone, n, pcp);
-			pcp_count_add(pcp, -n);
-		}
+		n = free_pcppages_bulk(zone, min_int(to_drain, pcp->batch), pcp);
 		spin_unlock(&slot->lock);
 		to_drain = n ? to_drain - n : 0;
 	}
@@ -1733,8 +1753,8 @@ void zone_pcp_init(struct cma_mm *mm)
 			struct per_cpu_pages *pcp = &mm->slots[c].pcp[i];
 
 			*pcp = (struct per_cpu_pages){ 0 };
-			for (int t = 0; t < MIGRATE_PCPTYPES; t++)
-				page_list_init(&pcp->lists[t]);
+			for (unsigned p = 0; p < NR_PCP_LISTS; p++)
+				page_list_init(&pcp->lists[p]);
 		}
 	}
 	zone_pcp_update(mm);
@@ -1797,7 +1817,7 @@ void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page)
 	set_pageblock_migratetype(mm, pfn, MIGRATE_CMA);
 	spin_unlock(&zone->lock);
 	if (mm->pageblock_order == 0) {
-		free_hot_cold_page(mm, page, false);
+		free_hot_cold_page(mm, page, 0, false);
 	} else {
 		free_one_page(zone, page, mm->pageblock_order, MIGRATE_CMA);
 	}

@@ -164,7 +164,7 @@ void undo_isolate_page_range(struct cma_mm *mm, unsigned long start, unsigned lo
 	VM_VERIFY_PAGEBLOCKS(mm, start, end, migratetype, "undo_isolate_page_range");
 }
 
-/* Every page free (in buddy) or a free pcp page recorded ISOLATE. zone->lock held. */
+/* Every page free (in buddy) or in a free pcp block recorded ISOLATE. zone->lock held. */
 static bool __test_page_isolated_in_pageblock(struct zone *zone, unsigned long pfn,
 					      unsigned long end)
 {
@@ -183,7 +183,7 @@ static bool __test_page_isolated_in_pageblock(struct zone *zone, unsigned long p
 			pfn += 1ul << page_order(page);
 		else if (!page_count(page) && page_test(page, PG_pcp) &&
 			 page->private == MIGRATE_ISOLATE)
-			pfn++;
+			pfn += 1ul << page_order(page);
 		else
 			return false;
 	}

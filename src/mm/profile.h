@@ -669,6 +669,21 @@ struct kernel_profile {
 	 * and the excess goes back (decay_pcp_high).
 	 */
 	bool pcp_high_auto;
+	/*
+	 * The per-CPU lists hold orders 1 to PAGE_ALLOC_COSTLY_ORDER and the
+	 * THP order (pageblock_order) too, one list per order and pcp type
+	 * (6.12's order_to_pindex: the THP order has a movable list and one
+	 * the other two types share), pcp->count in pages; a refill of order
+	 * n takes batch >> n blocks, at least 2. 44042b449872 "mm/page_alloc:
+	 * allow high-order pages to be stored on the per-cpu lists": 5.14
+	 * (Mel Gorman; the kernel.org post-receive mail of xiang/erofs of
+	 * 2021-07-01 lists it among mainline's commits after v5.13, of
+	 * 2021-06-27). 5.14 to 5.17 kept a THP list per type and 5.18 to 6.6
+	 * one ("use only one PCP list for THP-sized allocations"): 6.12's two
+	 * under each. 6.12's PCPF_PREV_FREE_HIGH_ORDER bulk frees of orders
+	 * 1-3 are not modelled.
+	 */
+	bool pcp_high_order;
 };
 
 /*
