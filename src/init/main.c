@@ -74,8 +74,12 @@ int cma_mm_boot(struct cma_mm *mm)
 	if (ret)
 		return ret;
 	ops = get_dma_ops(mm);
-	/* arm64's bootmem_init, before dma_contiguous_reserve; x86 made that early, in setup_arch */
+	if (mm->arch == CMA_ARCH_ARM64)
+		arm64_paging_init(mm);
+	/* arm64's bootmem_init, before sparse_init and dma_contiguous_reserve; x86 made that early */
 	hugetlb_cma_reserve(mm);
+	if (mm->arch == CMA_ARCH_ARM64)
+		arm64_sparse_init(mm);
 	if (!mm->cma->reserve_called)
 		dma_contiguous_reserve(mm, ops->contiguous_limit(mm));
 	ret = mm_boot_memory(mm);

@@ -618,6 +618,10 @@ void hugetlb_cma_reserve(struct cma_mm *mm);
 /* cma_mm_create/boot/destroy (init/main.c) add CMA and devices around these. */
 int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
 int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
+/* arm64's setup_arch before bootmem_init: the linear map's page tables and NODE_DATA, top-down */
+void arm64_paging_init(struct cma_mm *mm);
+/* arm64's bootmem_init: sparse_init (mem_section, the memmap) before dma_contiguous_reserve */
+void arm64_sparse_init(struct cma_mm *mm);
 void mm_destroy(struct cma_mm *mm);
 
 #endif
