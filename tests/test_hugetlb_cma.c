@@ -15,6 +15,7 @@
  * page goes back to it. Kernel 5.6 has no hugetlb_cma: nothing is
  * reserved for it. The per-node form reserves on node 0 and warns of
  * other nodes; a size under a gigantic page is refused with its warning.
+ * x86 reserves it after the default area, 32-bit ARM only warns.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -214,6 +215,33 @@ static void malformed_value_refused(void **state)
 	free(said);
 }
 
+/*
+ * x86's setup_arch reserves the default area first (dma_contiguous_reserve)
+ * and hugetlb_cma's after it, bottom-up above 4 GiB when memory reaches
+ * 4 GiB + the size; 32-bit ARM has no hugetlb_cma_reserve and only warns.
+ */
+static void x86_after_the_default_area_arm_warns(void **state)
+{
+	static const char *const x86[] = { "cma: Reserved 64 MiB at 0x0000000100000000 on node -1\n",
+					   "hugetlb_cma: reserve 1024 MiB, up to 1024 MiB per node\n",
+					   "cma: Reserved 1024 MiB at 0x0000000140000000 on node 0\n" };
+	static const char *const arm[] = { "hugetlb_cma: the option isn't supported by current arch\n" };
+	struct cma_mm *mm = test_mm_early(.size = 6 * GiB, .metadata_only = true, .dma_end = 16 * MiB,
+					  .dma32_end = 4 * GiB, .kernel = "6.12",
+					  .cmdline = "hugetlb_cma=1G cma=64M");
+
+	cma_dma_contiguous_reserve(mm, 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	expect_lines(mm, x86, 3);
+	cma_mm_destroy(mm);
+	mm = test_mm_early(.size = 512 * MiB, .base = 0x40000000, .metadata_only = true, .arch = CMA_ARCH_ARM,
+			   .pageblock_order = 10, .kernel = "6.12", .cmdline = "hugetlb_cma=1G cma=64M");
+	assert_int_equal(cma_mm_boot(mm), 0);
+	expect_lines(mm, arm, 1);
+	assert_null(area(mm, "hugetlb0"));
+	cma_mm_destroy(mm);
+}
+
 /* The [hugetlb] workload's 1 GiB page is the area's: CmaFree falls by it. */
 static void workload_takes_the_area(void **state)
 {
@@ -255,6 +283,7 @@ int main(void)
 		cmocka_unit_test(hugetlb_cma_from_5_7),
 		cmocka_unit_test(per_node_form_and_refusals),
 		cmocka_unit_test(malformed_value_refused),
+		cmocka_unit_test(x86_after_the_default_area_arm_warns),
 		cmocka_unit_test(workload_takes_the_area),
 	};
 
