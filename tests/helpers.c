@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -293,6 +296,19 @@ char *test_proc_read(struct cma_mm *mm, const char *name)
 	assert_int_equal(cma_write_proc(mm, name, f), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+int test_source_path(const char *rel, char *path, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	if ((size_t)snprintf(path, len, "%s/../%s", dirname(dirname(exe)), rel) >= len)
+		return -1;
+	return access(path, R_OK);
 }
 
 char *test_read_file(const char *path)

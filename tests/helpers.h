@@ -158,6 +158,8 @@ int first_difference(const char *a, const char *b);
 char *test_dmesg(struct cma_mm *mm);
 /* The file at @path as a NUL-terminated string, failing the test if it cannot be read; free() it. */
 char *test_read_file(const char *path);
+/* @rel of the source tree (BUILD/tests/test_X -> BUILD/../@rel) into @path: 0 if readable, else -1. */
+int test_source_path(const char *rel, char *path, size_t len);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
 

@@ -21,7 +21,6 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,15 +356,7 @@ static void size_usable_matches_run_at_its_answer(void **state)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	/* BUILD/tests/test_dt_pool -> the source tree's tests/dt */
-	snprintf(board, sizeof(board), "%s/../tests/dt/board-arm64.dts", dirname(dirname(exe)));
-	return access(board, R_OK);
+	return test_source_path("tests/dt/board-arm64.dts", board, sizeof(board));
 }
 
 int main(void)

@@ -11,7 +11,8 @@
  * longterm_migrate), cma_pageblock_align (5.19, out of cma_generic).
  * cma_balance (5.8) is test_profile_alloc's, contig_reclaim_clean (3.7)
  * test_contig_reclaim's, free_scan_enough (4.0) test_compaction's,
- * contig_busy_info (3.18) test_console's and test_profile_alloc's.
+ * contig_busy_info (3.18) test_console's and test_profile_alloc's,
+ * hugetlb_cma (5.7) test_hugetlb_cma's.
  *
  * CMA_GOLDEN_DIR overrides the golden files' directory; CMA_UPDATE_GOLDEN=1
  * rewrites profiles.txt from the table.

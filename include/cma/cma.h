@@ -223,14 +223,22 @@ void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
  */
 struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry);
 /**
- * cma_alloc_gigantic_page() - 6.12's alloc_gigantic_folio without
- * hugetlb_cma: cma_alloc_contig_pages() of @nr_pages with @gfp, the pages
- * marked as a hugetlb page's, which a later cma_alloc_contig_pages() does
- * not try to take (from kernel "6.3" on, and before "5.13"). Free with
- * cma_free_contig_range(), which clears the mark. NULL with errno as
- * cma_alloc_contig_pages().
+ * cma_alloc_gigantic_page() - 6.12's alloc_gigantic_folio: @nr_pages (a
+ * power of two) from the hugetlb_cma= area through cma_alloc, aligned to
+ * their number, when boot reserved one (kernel "5.7" on); else, or when
+ * the area has no room, cma_alloc_contig_pages() of @nr_pages with @gfp.
+ * The pages are marked as a hugetlb page's, which a later
+ * cma_alloc_contig_pages() does not try to take (from kernel "6.3" on,
+ * and before "5.13"). Free with cma_free_gigantic_page(). NULL with errno
+ * as cma_alloc_contig_pages().
  */
 struct cma_page *cma_alloc_gigantic_page(struct cma_mm *mm, unsigned long nr_pages, cma_gfp_t gfp);
+/**
+ * cma_free_gigantic_page() - hugetlb_free_folio: a page of
+ * cma_alloc_gigantic_page() back to the hugetlb_cma area it came from
+ * (cma_release), else cma_free_contig_range(); the marks cleared.
+ */
+void cma_free_gigantic_page(struct cma_mm *mm, struct cma_page *page, unsigned long nr_pages);
 unsigned long cma_page_to_pfn(struct cma_mm *mm, const struct cma_page *page);
 /** cma_pfn_to_page() - NULL if !pfn_valid(pfn). */
 struct cma_page *cma_pfn_to_page(struct cma_mm *mm, unsigned long pfn);
@@ -464,8 +472,8 @@ const char *cma_area_name(const struct cma *cma);
  * must then be aligned), else anywhere in [@base, @limit) (0: end of
  * memory). One bitmap bit stands for 2^@order_per_bit pages. @name NULL
  * names it "cmaN". *@res_cma is the area (activated at boot; no device
- * uses it unless given with cma_dev_set_cma_area). @nid is ignored (no
- * NUMA: node -1). 0, -ENOSPC (no slot of CONFIG_CMA_AREAS left), -EINVAL,
+ * uses it unless given with cma_dev_set_cma_area). @nid: 0, the one
+ * node, or anything else read as -1 (NUMA_NO_NODE); the log names it. 0, -ENOSPC (no slot of CONFIG_CMA_AREAS left), -EINVAL,
  * -EBUSY (a fixed range taken), -ENOMEM; the kernel's messages.
  */
 int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size,

@@ -8,7 +8,8 @@
  *   cma_mm_create          memblock (banks)
  *   early calls            the caller's: the kernel image, the board's
  *                          reserve() with its dma_declare_contiguous()
- *   cma_mm_boot            the architecture's dma_contiguous_reserve(limit),
+ *   cma_mm_boot            hugetlb_cma_reserve (hugetlb_cma=), then the
+ *                          architecture's dma_contiguous_reserve(limit),
  *                          unless an early call made it (x86 makes it right
  *                          after memblock, ARM after the board's reserve);
  *                          zones, mem_map, free memory to the buddy allocator;
@@ -42,6 +43,8 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	pthread_mutex_init(&dma_state(mm)->lock, NULL);
 	pthread_mutex_init(&dma_state(mm)->pool.lock, NULL);
 	ret = cma_parse_params(mm, cfg->cmdline, cfg->kconfig, &mm->cma->params);
+	if (!ret)
+		ret = hugetlb_cma_parse(mm, cfg->cmdline);
 	if (ret)
 		goto fail;
 	/* MAX_CMA_AREAS: 1 + CONFIG_CMA_AREAS in v3.5 (the default area's slot), CONFIG_CMA_AREAS since 5.x */
@@ -71,6 +74,12 @@ int cma_mm_boot(struct cma_mm *mm)
 	if (ret)
 		return ret;
 	ops = get_dma_ops(mm);
+	if (mm->arch == CMA_ARCH_ARM64)
+		arm64_paging_init(mm);
+	/* arm64's bootmem_init, before sparse_init and dma_contiguous_reserve; x86 made that early */
+	hugetlb_cma_reserve(mm);
+	if (mm->arch == CMA_ARCH_ARM64)
+		arm64_sparse_init(mm);
 	if (!mm->cma->reserve_called)
 		dma_contiguous_reserve(mm, ops->contiguous_limit(mm));
 	ret = mm_boot_memory(mm);

@@ -294,7 +294,8 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 		return ret;
 	if (alignment & (alignment - 1))
 		return -EINVAL;
-	nid = -1;	/* NUMA_NO_NODE: no CONFIG_NUMA here */
+	if (nid != 0)
+		nid = -1;	/* one node, 0; anything else NUMA_NO_NODE */
 	if (alignment < (uint64_t)cma_min_align_pages(mm) << mm->page_shift)
 		alignment = (uint64_t)cma_min_align_pages(mm) << mm->page_shift;
 	if (fixed && (base & (alignment - 1))) {

@@ -65,11 +65,18 @@ struct cma_reserved {
 	bool no_dma;			/* cma_declare_contiguous_nid's: no device, never the default */
 };
 
+/* MAX_NUMNODES of Debian's arm64 6.12 (NODES_SHIFT 4): hugetlb_cma=N:SIZE refuses N past it */
+#define HUGETLB_MAX_NUMNODES	16
+
 struct cma_state {
 	struct cma_params params;
 	struct cma_reserved *reserved;	/* MAX_CMA_AREAS slots: 1 + CONFIG_CMA_AREAS (v3.5), CONFIG_CMA_AREAS (cma_generic) */
 	unsigned nr_reserved, max_areas;
 	bool reserve_called;		/* dma_contiguous_reserve ran in the early phase */
+	/* hugetlb.c's: hugetlb_cma= (the total, and its per-node form), and the node's area */
+	uint64_t hugetlb_size;
+	uint64_t hugetlb_size_in_node[HUGETLB_MAX_NUMNODES];
+	struct cma *hugetlb;		/* hugetlb_cma[0]: one node */
 };
 
 int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig,

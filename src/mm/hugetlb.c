@@ -3,12 +3,165 @@
  * A huge page pool's page, as nr_hugepages growing asks for it: from the
  * buddy allocator (mm/hugetlb.c's alloc_buddy_hugetlb_folio of 6.12,
  * alloc_fresh_huge_page_node of v3.5), or, for an order the buddy
- * allocator does not have, from alloc_contig_pages (6.12's
- * alloc_gigantic_folio). Only the allocation and the hugetlb mark
- * (PG_hugetlb, which alloc_contig_pages reads): the pool itself (counts,
- * reservations, vmemmap) is the caller's.
+ * allocator does not have, 6.12's alloc_gigantic_folio: the node's
+ * hugetlb_cma area through cma_alloc when hugetlb_cma= reserved one
+ * (5.7, kernel.hugetlb_cma), else (or when it is full) alloc_contig_pages.
+ * Only the allocation and the hugetlb mark (PG_hugetlb, which
+ * alloc_contig_pages reads): the pool itself (counts, reservations,
+ * vmemmap) is the caller's.
+ *
+ * hugetlb_cma= is read at cma_mm_create (cmdline_parse_hugetlb_cma) and
+ * its areas reserved at cma_mm_boot (hugetlb_cma_reserve), where the
+ * architecture calls it: arm64's bootmem_init before the memmap and the
+ * default area, x86's setup_arch after dma_contiguous_reserve; 32-bit
+ * ARM has no call, and the option is only warned about. One node here:
+ * the per-node form names node 0 or is refused as a node not online.
  */
+#include <string.h>
+
+#include "lib/cmdline.h"
+#include "mm/cma.h"
 #include "mm/internal.h"
+
+#define SZ_1M (1ull << 20)
+
+/*
+ * cmdline_parse_hugetlb_cma: "SIZE", or "NODE:SIZE[,NODE:SIZE...]".
+ * Departure: the kernel stops at the first malformed part and keeps what
+ * it read; here a malformed value is refused as cma= is.
+ */
+int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline)
+{
+	struct cma_state *cs = mm->cma;
+	const char *arg, *val, *end, *colon;
+	size_t len;
+	uint64_t nid, size;
+
+	if (!mm->kernel.hugetlb_cma || !cmdline_find_option(cmdline, "hugetlb_cma", &arg, &len))
+		return 0;
+	val = arg;
+	end = arg + len;
+	if (!memchr(val, ':', len)) {
+		if (memparse_strict(val, len, &cs->hugetlb_size))
+			goto bad;
+		return 0;
+	}
+	while (val < end) {
+		const char *comma = memchr(val, ',', (size_t)(end - val));
+		const char *stop = comma ? comma : end;
+
+		colon = memchr(val, ':', (size_t)(stop - val));
+		if (!colon || memparse_strict(val, (size_t)(colon - val), &nid) ||
+		    memparse_strict(colon + 1, (size_t)(stop - colon - 1), &size) ||
+		    size > UINT64_MAX - cs->hugetlb_size)
+			goto bad;
+		if (nid >= HUGETLB_MAX_NUMNODES) {
+			mm_pr_err(mm, "hugetlb_cma: node %llu past MAX_NUMNODES (%d): nodes 0..%d accepted\n",
+				  (unsigned long long)nid, HUGETLB_MAX_NUMNODES, HUGETLB_MAX_NUMNODES - 1);
+			return -EINVAL;
+		}
+		cs->hugetlb_size_in_node[nid] = size;
+		cs->hugetlb_size += size;
+		val = comma ? comma + 1 : end;
+	}
+	return 0;
+bad:
+	mm_pr_err(mm, "hugetlb_cma: invalid hugetlb_cma=%.*s: expected a size (hugetlb_cma=1G) or NODE:SIZE pairs separated by commas (hugetlb_cma=0:1G)\n",
+		  (int)len, arg);
+	return -EINVAL;
+}
+
+/*
+ * The gigantic page order hugetlb_cma_reserve is called with: PUD_SHIFT -
+ * PAGE_SHIFT on x86 and on arm64 with 4 KiB pages, else arm64's
+ * CONT_PMD_SHIFT - PAGE_SHIFT (16 KiB pages: 32 MiB, 64 KiB: 16 GiB);
+ * 0 where the architecture does not call it (32-bit ARM).
+ */
+static unsigned hugetlb_cma_order(const struct cma_mm *mm)
+{
+	unsigned pmd_shift = 2 * mm->page_shift - 3;
+
+	if (mm->arch == CMA_ARCH_X86 || (mm->arch == CMA_ARCH_ARM64 && mm->page_shift == 12))
+		return 30 - mm->page_shift;
+	if (mm->arch == CMA_ARCH_ARM64)
+		return pmd_shift + 5 - mm->page_shift;
+	return 0;
+}
+
+/* A node's share refused before any reservation: it is given back from the total. */
+static void hugetlb_cma_drop_node(struct cma_state *cs, unsigned nid)
+{
+	cs->hugetlb_size -= cs->hugetlb_size_in_node[nid];
+	cs->hugetlb_size_in_node[nid] = 0;
+}
+
+/* The node-specific sizes checked as hugetlb_cma_reserve checks them: is any left? */
+static bool hugetlb_cma_check_nodes(struct cma_mm *mm, uint64_t gigantic)
+{
+	struct cma_state *cs = mm->cma;
+	bool node_specific = false;
+
+	for (unsigned nid = 0; nid < HUGETLB_MAX_NUMNODES; nid++) {
+		if (!cs->hugetlb_size_in_node[nid])
+			continue;
+		if (nid) {
+			mm_printk(mm, KERN_WARNING "hugetlb_cma: invalid node %u specified\n", nid);
+			hugetlb_cma_drop_node(cs, nid);
+		} else if (cs->hugetlb_size_in_node[nid] < gigantic) {
+			mm_printk(mm, KERN_WARNING "hugetlb_cma: cma area of node %u should be at least %llu MiB\n",
+				  nid, (unsigned long long)(gigantic / SZ_1M));
+			hugetlb_cma_drop_node(cs, nid);
+		} else {
+			node_specific = true;
+		}
+	}
+	return node_specific;
+}
+
+void hugetlb_cma_reserve(struct cma_mm *mm)
+{
+	struct cma_state *cs = mm->cma;
+	unsigned order = hugetlb_cma_order(mm);
+	uint64_t gigantic = (uint64_t)mm->page_size << order, size;
+	bool node_specific;
+	char name[32];
+	int res;
+
+	if (!cs->hugetlb_size)
+		return;
+	if (!order) {
+		/* hugetlb_cma_check, at hugetlb_init */
+		mm_printk(mm, KERN_WARNING "hugetlb_cma: the option isn't supported by current arch\n");
+		return;
+	}
+	node_specific = hugetlb_cma_check_nodes(mm, gigantic);
+	if (!cs->hugetlb_size)
+		return;
+	if (cs->hugetlb_size < gigantic) {
+		mm_printk(mm, KERN_WARNING "hugetlb_cma: cma area should be at least %llu MiB\n",
+			  (unsigned long long)(gigantic / SZ_1M));
+		cs->hugetlb_size = 0;
+		return;
+	}
+	/* one node online: node 0 takes it all (per_node is the whole, rounded up) */
+	size = node_specific ? cs->hugetlb_size_in_node[0] : cs->hugetlb_size;
+	size = (size + gigantic - 1) & ~(gigantic - 1);
+	if (!node_specific)
+		mm_printk(mm, KERN_INFO "hugetlb_cma: reserve %llu MiB, up to %llu MiB per node\n",
+			  (unsigned long long)(cs->hugetlb_size / SZ_1M), (unsigned long long)(size / SZ_1M));
+	snprintf(name, sizeof(name), "hugetlb%d", 0);
+	/* order_per_bit: HUGETLB_PAGE_ORDER, a PMD page, the least a demotion gives back */
+	res = cma_declare_contiguous_nid(mm, 0, size, 0, gigantic, mm->pageblock_order, false, name,
+					 &cs->hugetlb, 0);
+	if (res) {
+		mm_printk(mm, KERN_WARNING "hugetlb_cma: reservation failed: err %d, node %d\n", res, 0);
+		cs->hugetlb = NULL;
+		cs->hugetlb_size = 0;
+		return;
+	}
+	mm_printk(mm, KERN_INFO "hugetlb_cma: reserved %llu MiB on node %d\n",
+		  (unsigned long long)(size / SZ_1M), 0);
+}
 
 /* prep_new_hugetlb_folio's folio_set_hugetlb: the allocation's head is the folio's */
 static struct cma_page *mark_hugetlb(struct cma_page *page)
@@ -44,12 +197,45 @@ struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *no
 	return mark_hugetlb(page);
 }
 
+/* The hugetlb_cma area's pages of a gigantic page, once the area is active; else NULL. */
+static struct cma *hugetlb_cma_of(struct cma_mm *mm)
+{
+	struct cma *cma = mm->kernel.hugetlb_cma ? mm->cma->hugetlb : NULL;
+
+	return cma && cma_area_count(cma) ? cma : NULL;
+}
+
 struct cma_page *cma_alloc_gigantic_page(struct cma_mm *mm, unsigned long nr_pages, cma_gfp_t gfp)
 {
-	struct cma_page *page = cma_alloc_contig_pages(mm, nr_pages, gfp, -1);
+	struct cma *cma = hugetlb_cma_of(mm);
+	struct cma_page *page = NULL;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_gigantic_page"))
+		return NULL;
+	/* cma_alloc_folio: a folio's order, its pages aligned to it */
+	if (cma && nr_pages && !(nr_pages & (nr_pages - 1)))
+		page = cma_alloc(mm, cma, nr_pages, (unsigned)__builtin_ctzl(nr_pages), gfp);
+	if (!page)
+		page = cma_alloc_contig_pages(mm, nr_pages, gfp, -1);
 
 	/* alloc_contig_pages' pages are order-0 allocations each: each is marked */
 	for (unsigned long i = 0; page && i < nr_pages; i++)
 		mark_hugetlb(page + i);
 	return page;
+}
+
+void cma_free_gigantic_page(struct cma_mm *mm, struct cma_page *page, unsigned long nr_pages)
+{
+	struct cma *cma = hugetlb_cma_of(mm);
+	unsigned long pfn;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_free_gigantic_page") || !page)
+		return;
+	pfn = page_to_pfn(mm, page);
+	/* hugetlb_free_folio: cma_free_folio when the folio is the area's, else folio_put */
+	if (cma && pfn >= cma->base_pfn && pfn < cma->base_pfn + cma->count) {
+		cma_release(mm, cma, page, nr_pages);
+		return;
+	}
+	cma_free_contig_range(mm, pfn, nr_pages);
 }

@@ -626,11 +626,22 @@ int verify_zones(struct cma_mm *mm, const char *where);	/* takes each zone's loc
 #define VM_VERIFY_ZONES(mm, where) do { } while (0)
 #endif
 
+/* ---- hugetlb.c: hugetlb_cma= (init/main.c calls these in the kernel's order) ---- */
+
+/* cmdline_parse_hugetlb_cma at cma_mm_create (from 5.7): 0, or -EINVAL said in the log. */
+int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline);
+/* hugetlb_cma_reserve(order) as the architecture calls it, early; ARM: hugetlb_cma_check's warning. */
+void hugetlb_cma_reserve(struct cma_mm *mm);
+
 /* ---- mm_init.c: the machine's life, at the top of src/mm ---- */
 
 /* cma_mm_create/boot/destroy (init/main.c) add CMA and devices around these. */
 int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp);
 int mm_boot_memory(struct cma_mm *mm);	/* free_area_init + mem_init; phase -> BOOTED */
+/* arm64's setup_arch before bootmem_init: the linear map's page tables and NODE_DATA, top-down */
+void arm64_paging_init(struct cma_mm *mm);
+/* arm64's bootmem_init: sparse_init (mem_section, the memmap) before dma_contiguous_reserve */
+void arm64_sparse_init(struct cma_mm *mm);
 void mm_destroy(struct cma_mm *mm);
 
 #endif

@@ -515,10 +515,84 @@ static bool reserve_node_mem_map(struct cma_mm *mm)
 
 static void reserve_memmap(struct cma_mm *mm)
 {
-	bool all = mm->arch == CMA_ARCH_ARM ? reserve_node_mem_map(mm) : reserve_vmemmap(mm);
+	bool all;
 
+	if (mm->memmap_reserved)
+		return;
+	mm->memmap_reserved = true;
+	all = mm->arch == CMA_ARCH_ARM ? reserve_node_mem_map(mm) : reserve_vmemmap(mm);
 	if (!all)
 		mm_printk(mm, "memmap: no room in memblock: its pages stay in the machine\n");
+}
+
+/*
+ * arm64 (6.12, as Debian builds it: rodata=full, NUMA, 52-bit physical
+ * addresses, page_ext), what setup_arch takes from memblock top-down
+ * before bootmem_init's reservations, which therefore find the top of
+ * memory taken:
+ *
+ *   paging_init      the linear map at page granularity (rodata=full):
+ *                    a PTE table per 2 MiB and a PMD table per 1 GiB of
+ *                    each memory region, one page each
+ *   arch_numa_init   NODE_DATA(0), sizeof(pg_data_t): 14144 bytes in
+ *                    Debian's 6.12.118 arm64 (its boot log's range)
+ *
+ * Only the memory regions are mapped; page tables of the upper levels,
+ * the idmap and the unflattened tree (a few pages) are not taken.
+ */
+#define ARM64_PMD_SIZE		(2ull << 20)
+#define ARM64_PUD_SIZE		(1ull << 30)
+#define ARM64_NODE_DATA_BYTES	14144
+#define L1_CACHE_BYTES		64
+
+static uint64_t arm64_linear_map_tables(const struct cma_mm *mm)
+{
+	uint64_t pages = 0;
+
+	for (unsigned long i = 0; i < mm->memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &mm->memblock.memory.regions[i];
+		cma_phys_t end = r->base + r->size;
+
+		pages += (align_up(end, ARM64_PMD_SIZE) - align_down(r->base, ARM64_PMD_SIZE)) / ARM64_PMD_SIZE;
+		pages += (align_up(end, ARM64_PUD_SIZE) - align_down(r->base, ARM64_PUD_SIZE)) / ARM64_PUD_SIZE;
+	}
+	return pages;
+}
+
+void arm64_paging_init(struct cma_mm *mm)
+{
+	uint64_t tables = arm64_linear_map_tables(mm) << mm->page_shift;
+
+	if (!memblock_alloc_base(mm, tables, mm->page_size, 0) ||
+	    !memblock_alloc_base(mm, ARM64_NODE_DATA_BYTES, L1_CACHE_BYTES, 0))
+		mm_printk(mm, "paging_init: no room in memblock for the linear map or NODE_DATA\n");
+}
+
+/*
+ * sparse_init where arm64's bootmem_init calls it, after hugetlb_cma_reserve
+ * and before dma_contiguous_reserve: first memblocks_present's root array
+ * of mem_section pointers, one per SECTIONS_PER_ROOT sections of the
+ * 52-bit physical space (2^25 sections of 128 MiB, 128 32-byte
+ * mem_sections a page: 2 MiB), and a page per root holding memory; then
+ * the memmap buffer (reserve_vmemmap). The section usage maps (a few
+ * hundred bytes) are not taken.
+ */
+#define ARM64_MAX_PHYSMEM_BITS	52
+#define ARM64_MEM_SECTION_BYTES	32
+
+void arm64_sparse_init(struct cma_mm *mm)
+{
+	uint64_t per_root = mm->page_size / ARM64_MEM_SECTION_BYTES;
+	uint64_t roots = (1ull << (ARM64_MAX_PHYSMEM_BITS - X86_SECTION_SHIFT)) / per_root;
+	uint64_t root_span = per_root << X86_SECTION_SHIFT;
+	cma_phys_t end = memblock_end_of_DRAM(&mm->memblock);
+
+	if (!memblock_alloc_base(mm, roots * sizeof(void *), L1_CACHE_BYTES, 0))
+		mm_printk(mm, "sparse_init: no room in memblock for mem_section\n");
+	for (cma_phys_t r = align_down(mm->memblock.memory.regions[0].base, root_span); r < end; r += root_span)
+		if (memblock_has_memory_in(&mm->memblock, r, r + root_span))
+			memblock_alloc_base(mm, mm->page_size, mm->page_size, 0);
+	reserve_memmap(mm);
 }
 
 /* memmap_init_zone: every valid page reserved and in its zone; pageblocks MOVABLE. */

@@ -294,6 +294,7 @@ struct cma_mm {
 
 	enum mm_phase phase;
 	struct memblock memblock;
+	bool memmap_reserved;		/* sparse_init ran early (arm64's bootmem_init) */
 
 	/* the flat page array covers [base_pfn, end_pfn), holes included */
 	unsigned long base_pfn, end_pfn;

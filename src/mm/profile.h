@@ -684,6 +684,18 @@ struct kernel_profile {
 	 * 1-3 are not modelled.
 	 */
 	bool pcp_high_order;
+	/*
+	 * hugetlb_cma=: hugetlb_cma_reserve declares one CMA area per node
+	 * ("hugetlb%d") for gigantic pages at boot (arm64 in bootmem_init,
+	 * before sparse_init and the default area; x86 after
+	 * dma_contiguous_reserve), and alloc_gigantic_folio takes a page
+	 * from it through cma_alloc before falling back to
+	 * alloc_contig_pages; freeing gives it back to the area.
+	 * cf11e85fc08c "mm: hugetlb: optionally allocate gigantic hugepages
+	 * using cma": 5.7 (Roman Gushchin; the later fixes that cite it tag
+	 * it "# 5.7").
+	 */
+	bool hugetlb_cma;
 };
 
 /*

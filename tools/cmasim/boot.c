@@ -73,6 +73,18 @@ void board_reserve_s5p_mfc(struct cma_mm *mm, const struct platform *p,
 			    devs[l], p->devices[l].cma_base, (unsigned)p->devices[l].cma_size);
 }
 
+/* arm64_memblock_init, arm_memblock_init: the initrd's pages, whole, kept until it is unpacked */
+static void reserve_initrd(struct cma_mm *mm, const struct platform *p)
+{
+	uint64_t page = p->cfg.page_shift ? 1ull << p->cfg.page_shift : 4096;
+	cma_phys_t base = p->initrd.base & ~(page - 1);
+	uint64_t size = ((p->initrd.base + p->initrd.size + page - 1) & ~(page - 1)) - base;
+
+	if (cma_memblock_reserve(mm, base, size))
+		cma_mm_pr_err(mm, "memblock: cannot reserve the initrd [%#llx + %#llx]\n",
+			      (unsigned long long)base, (unsigned long long)size);
+}
+
 static void early_phase(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs)
 {
 	board_reserve_fn reserve = p->reserve ? p->reserve : board_reserve_generic;
@@ -80,6 +92,8 @@ static void early_phase(struct cma_mm *mm, const struct platform *p, struct cma_
 	if (p->kernel.size && cma_memblock_reserve(mm, p->kernel.base, p->kernel.size))
 		cma_mm_pr_err(mm, "memblock: cannot reserve the kernel image [%#llx + %#llx]\n",
 			      (unsigned long long)p->kernel.base, (unsigned long long)p->kernel.size);
+	if (p->initrd.size)
+		reserve_initrd(mm, p);
 	if (p->cfg.arch == CMA_ARCH_X86)
 		cma_dma_contiguous_reserve(mm, 0);
 	reserve(mm, p, devs);

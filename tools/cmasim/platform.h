@@ -67,6 +67,7 @@ struct platform {
 	struct cma_bank banks[PLATFORM_MAX_BANKS];
 	unsigned nr_banks;
 	struct cma_bank kernel;		/* the kernel image, reserved first; size 0: none */
+	struct cma_bank initrd;		/* a tree's /chosen linux,initrd-start/end; size 0: none */
 	struct platform_device devices[PLATFORM_MAX_DEVICES];
 	unsigned nr_devices;
 	board_reserve_fn reserve;	/* NULL: each device's area, in order (board_reserve_generic) */

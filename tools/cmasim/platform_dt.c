@@ -44,6 +44,15 @@
  * VMALLOC_END 0xff000000 gives the built-in arm's 760 MiB)
  */
 #define ARM_LOWMEM_SIZE (768 * MiB)
+/*
+ * QEMU's -kernel loader on the virt machine (hw/arm/boot.c): an arm64
+ * Image whose text_offset falls within QEMU's boot code goes 2 MiB above
+ * RAM's base. The size is image_size from the header of Debian's
+ * 6.12.118 arm64 Image (43.25 MiB), the kernel bench/oracle boots; the
+ * tree does not say which kernel is loaded.
+ */
+#define QEMU_IMAGE_OFFSET (2 * MiB)
+#define QEMU_IMAGE_SIZE 0x2b40000ull
 
 struct dt_reader {
 	const void *fdt;
@@ -434,6 +443,9 @@ void platform_dt_set_banks(struct platform *p)
 {
 	uint64_t ram = 0;
 
+	/* QEMU's loader: the Image at RAM's base plus 2 MiB (its text_offset, 0, is within its boot code) */
+	if (p->kernel.size && p->nr_banks)
+		p->kernel.base = p->banks[0].base + QEMU_IMAGE_OFFSET;
 	if (p->cfg.arch != CMA_ARCH_ARM || !p->nr_banks)
 		return;
 	for (unsigned i = 0; i < p->nr_banks; i++)
@@ -622,6 +634,39 @@ static int read_devices(struct dt_reader *r, struct platform *p)
 	return 0;
 }
 
+/* ---- /chosen ---- */
+
+/* A linux,initrd-* address: one cell or two, as early_init_dt_check_for_initrd reads it. */
+static int read_initrd_prop(struct dt_reader *r, int chosen, const char *prop, uint64_t *out)
+{
+	int len;
+	const fdt32_t *v = fdt_getprop(r->fdt, chosen, prop, &len);
+
+	if (!v)
+		return 1;
+	if (len != 4 && len != 8)
+		return dt_fail(r, "/chosen/%s is %d bytes: expected one cell or two (4 or 8 bytes)", prop, len);
+	*out = len == 4 ? fdt32_to_cpu(v[0]) : ((uint64_t)fdt32_to_cpu(v[0]) << 32) | fdt32_to_cpu(v[1]);
+	return 0;
+}
+
+/* The initrd the loader put in memory, which the kernel keeps out of the allocator until it is unpacked. */
+static int read_initrd(struct dt_reader *r, struct platform *p, int chosen)
+{
+	uint64_t start, end;
+	int ret = read_initrd_prop(r, chosen, "linux,initrd-start", &start);
+
+	if (ret)
+		return ret < 0 ? ret : 0;
+	ret = read_initrd_prop(r, chosen, "linux,initrd-end", &end);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	/* early_init_dt_check_for_initrd ignores an end below the start */
+	if (end > start)
+		p->initrd = (struct cma_bank){ start, end - start };
+	return 0;
+}
+
 /* ---- the whole ---- */
 
 static int read_tree(struct dt_reader *r, struct platform *p)
@@ -646,8 +691,12 @@ static int read_tree(struct dt_reader *r, struct platform *p)
 	if (bootargs)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", bootargs);
 	p->phys_wide = p->cfg.arch == CMA_ARCH_ARM64 || r->addr_cells == 2;
-	if (read_memory(r, p) || read_reserved(r, p) || read_devices(r, p))
+	if ((chosen >= 0 && read_initrd(r, p, chosen)) || read_memory(r, p) || read_reserved(r, p) ||
+	    read_devices(r, p))
 		return -1;
+	/* QEMU's virt machine (its -machine dumpdtb): the kernel is where its loader puts it */
+	if (p->cfg.arch == CMA_ARCH_ARM64 && compat && !strcmp(compat, "linux,dummy-virt"))
+		p->kernel.size = QEMU_IMAGE_SIZE;
 	for (int i = 0; i < fdt_num_mem_rsv(r->fdt) && p->nr_memreserve < PLATFORM_MAX_BANKS; i++) {
 		uint64_t base, size;
 

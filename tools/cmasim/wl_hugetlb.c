@@ -5,9 +5,11 @@
  * does in 6.12 (set_max_huge_pages): it asks for one huge page after the
  * other and stops at the first that fails. A gigantic page (an order the
  * buddy allocator does not have, 1 GiB on x86) comes from
- * alloc_gigantic_folio: hugetlb_cma (not modelled: no hugetlb_cma= here)
- * and then alloc_contig_pages with GFP_HIGHUSER | __GFP_NOWARN (gigantic
- * pages are not movable: Normal, then DMA32, then DMA). A smaller one
+ * alloc_gigantic_folio (cma_alloc_gigantic_page): the hugetlb_cma= area
+ * through cma_alloc when the command line reserved one (5.7 on), and then
+ * alloc_contig_pages with GFP_HIGHUSER | __GFP_NOWARN (gigantic pages are
+ * not movable: Normal, then DMA32, then DMA); freed back where they came
+ * from (cma_free_gigantic_page). A smaller one
  * (2 MiB) comes from alloc_buddy_hugetlb_folio (cma_alloc_huge_page):
  * the buddy allocator with GFP_HIGHUSER_MOVABLE | __GFP_THISNODE |
  * __GFP_NOWARN and __GFP_RETRY_MAYFAIL, or __GFP_NORETRY after a failure
@@ -74,7 +76,7 @@ static void free_huge_page(struct sim *s, struct workload *w, struct cma_page *p
 	unsigned order = hugetlb_order(s, w);
 
 	if (gigantic(s, w))
-		cma_free_contig_range(s->mm, cma_page_to_pfn(s->mm, page), 1ul << order);
+		cma_free_gigantic_page(s->mm, page, 1ul << order);
 	else
 		cma_free_pages(s->mm, page, order);
 }
