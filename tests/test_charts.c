@@ -64,7 +64,7 @@ static const char *line_of(const char *text, const char *label)
  */
 static void compare_never_crowns_the_policy_that_failed(void **state)
 {
-	char out[] = "/tmp/test_charts_XXXXXX", html_path[64], args[256];
+	char out[64] = "/tmp/test_charts_XXXXXX", html_path[64], args[256];	/* room for ".err" */
 	const char *usable, *head, *l;
 	char *text, *html, *row, cells[128];
 	double cma_mib, carveout_mib, buddy_mib;

@@ -2607,6 +2607,15 @@ static void touched_header_rebuilds_only_its_includers(void **state)
 	"\tif (cma_mm_create(&cfg, &mm) || cma_mm_boot(mm))\n\t\treturn 1;\n" \
 	"\tprintf(\"libcma booted\\n\");\n\tcma_mm_destroy(mm);\n\treturn 0;\n}\n"
 
+/* A program linked against a sanitizer build of libcma.so needs the same runtime first. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TOUR_SANITIZER " -fsanitize=address,undefined"
+#elif defined(__SANITIZE_THREAD__)
+#define TOUR_SANITIZER " -fsanitize=thread"
+#else
+#define TOUR_SANITIZER ""
+#endif
+
 /*
  * Expect: installed under a prefix the dynamic linker does not search
  * (/opt/x), libcma serves a program built with nothing but "pkg-config
@@ -2623,7 +2632,7 @@ static void install_then_pkg_config_program_runs(void **state)
 	dir_file(dir, "tour.c", INSTALL_TOUR, src);
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && PKG_CONFIG_PATH='%s/opt/x/lib/pkgconfig' && export PKG_CONFIG_PATH && "
-		 "cc -std=c11 -o tour tour.c $(pkg-config --cflags --libs libcma) 2>&1 && "
+		 "cc -std=c11" TOUR_SANITIZER " -o tour tour.c $(pkg-config --cflags --libs libcma) 2>&1 && "
 		 "env -u LD_LIBRARY_PATH ./tour 2>&1 && ldd ./tour | grep -o '=> [^ ]*libcma.so.0'",
 		 dir, dir);
 	p = popen(cmd, "r");
