@@ -200,7 +200,7 @@ static int op_cache(char **args)
 	for (size_t off = 0; off < len; off += chunk)
 		if (write(fd, buf, chunk) != (ssize_t)chunk)
 			die("write");
-	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) || lseek(fd, 0, SEEK_SET))
 		die("fsync");
 	for (size_t off = 0; off < len; off += chunk)
 		if (read(fd, buf, chunk) != (ssize_t)chunk)

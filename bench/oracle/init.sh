@@ -16,6 +16,7 @@ mount -t devtmpfs dev /dev
 mount -t tracefs tracefs /sys/kernel/tracing
 mkdir -p /res /tmp /mnt/disk
 mount -t tmpfs tmp /tmp
+exec 2>> /res/stderr
 
 . /exp
 cp /exp /res/experiment
@@ -59,7 +60,8 @@ echo "${tracebuf:-32768}" > $t/buffer_size_kb
 # page cache that is a file system's (tmpfs's own is shmem) and writeback
 # that goes through a block device, all inside the guest, where the
 # instruction count governs it (a virtio disk's I/O completes on the host's
-# time). Modules: loop, ext4 and their dependencies, in the host's order.
+# time). Modules: loop, crc32c_generic (ext4 asks for crc32c at mount),
+# ext4 and their dependencies, in the order the host resolved.
 if [ -n "${disk:-}" ]; then
 	for m in $(cat /lib/modules/order); do
 		insmod "/lib/modules/$m.ko" || note "insmod $m failed"

@@ -152,7 +152,7 @@ initramfs() {
 		cp "$here/init.sh" "$ir/init" && chmod 755 "$ir/init" &&
 		cp "$1" "$ir/exp" && mknod "$ir/dev/console" c 5 1 || exit 1
 	if [ -n "$disk" ]; then
-		mod_order "$2" loop ext4 > "$ir/lib/modules/order" || exit 1
+		mod_order "$2" loop crc32c_generic ext4 > "$ir/lib/modules/order" || exit 1
 		for m in $(cat "$ir/lib/modules/order"); do
 			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
 		done
