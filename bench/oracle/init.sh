@@ -93,9 +93,10 @@ fi
 [ -n "${settle:-}" ] && sleep "$settle"
 
 snapshot before
-for e in cma migrate/mm_migrate_pages compaction hugetlbfs; do
+for e in cma migrate/mm_migrate_pages compaction page_isolation hugetlbfs; do
 	[ -d "$t/events/$e" ] && echo 1 > "$t/events/$e/enable"
 done
+cat $t/set_event > /res/events
 echo > $t/trace
 echo 1 > $t/tracing_on
 
