@@ -168,7 +168,7 @@ bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 .PHONY: oracle-guest
 oracle-guest:
 	bench/oracle/oracle.sh $(ORACLE_ARGS) $(or $(ORACLE_EXP),$(basename $(notdir $(wildcard bench/oracle/experiments/*.exp))))
-	bench/oracle/figures.sh
+	bench/oracle/figures.sh | tee bench/oracle/results/figures.txt
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim

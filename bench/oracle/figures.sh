@@ -2,7 +2,8 @@
 # The kernel's figures, one line per experiment in a results directory
 # (default bench/oracle/results), for the comparison with cmasim:
 #
-#   experiment  got/asked  pfn(s)  migrated (pgmigrate_success delta, and
+#   experiment  got/asked  the pool's pfns (FIRST+PAGES runs)  cma_alloc
+#   calls that succeeded of those made  migrated (pgmigrate_success delta, and
 #   the sum of mm_migrate_pages nr_succeeded)  failed (pgmigrate_fail)
 #   busy retries (cma_alloc_busy_retry events)  instructions (the timed
 #   nr_hugepages writes, guest ns under -icount shift=0)  host seconds
@@ -23,23 +24,23 @@ vmstat_delta() {
 }
 
 line() {
-	run=$1 name=$2
+	run=$1 label=$2
 	if [ ! -f "$run/alloc.txt" ]; then
-		printf '%-22s no results%s\n' "$name" "$(cat "$run/ERROR" 2>/dev/null | sed 's/^/: /')"
+		printf "%-22s no results%s\n" "$label" "$(cat "$run/ERROR" 2>/dev/null | sed 's/^/: /')"
 		return
 	fi
 	asked=$(awk '/^write/ { n = $3 } END { print n + 0 }' "$run/alloc.txt")
 	got=$(awk '/^nr_hugepages/ { n = $3 } END { print n + 0 }' "$run/alloc.txt")
-	insn=$(awk '/^write/ { split($NF, a, "="); s += a[2] } END { printf "%d", s }' "$run/alloc.txt")
-	# the pfns: cma_alloc_finish's where the area is CMA, else the pages mapped
-	pfns=$(awk '/cma_alloc_finish:/ && !/errorno=[^0]/ { for (i = 1; i <= NF; i++) if ($i ~ /^pfn=/) { sub(/pfn=/, "", $i); p = p (p ? "," : "") $i } }
-		END { print p }' "$run/trace.txt")
-	[ -n "$pfns" ] || pfns=$(awk '$1 == "pfns" { p = p (p ? "," : "") $3 } END { print p }' "$run/hugepfn.txt" 2>/dev/null)
-	[ -n "$pfns" ] || pfns=-
+	insn=$(awk '/^write/ { split($NF, a, "="); s += a[2] } END { printf "%.0f", s }' "$run/alloc.txt")
+	# the pool's pages afterwards as runs FIRST+PAGES (hugepfn.txt), and how
+	# many cma_alloc calls succeeded and failed: past a full hugetlb_cma
+	# area, alloc_gigantic_folio falls back to alloc_contig_pages
+	pfns=$(awk '$1 == "pfns" { p = p (p ? "," : "") $3 "+" $4 } END { print p ? p : "-" }' "$run/hugepfn.txt" 2>/dev/null)
+	cma=$(awk '/cma_alloc_finish:/ { if (/errorno=0( |$)/) ok++; else bad++ } END { printf "%d/%d", ok, ok + bad }' "$run/trace.txt")
 	traced=$(awk '/mm_migrate_pages:/ { for (i = 1; i <= NF; i++) if ($i ~ /^nr_succeeded=/) { split($i, a, "="); s += a[2] } } END { print s + 0 }' "$run/trace.txt")
 	busy=$(grep -c 'cma_alloc_busy_retry:' "$run/trace.txt")
-	printf '%-22s got=%s/%s pfn=%s migrated=%s traced=%s failed=%s busy_retries=%s insn=%s host_s=%s\n' \
-		"$name" "$got" "$asked" "$pfns" "$(vmstat_delta "$run" pgmigrate_success)" "$traced" \
+	printf '%-22s got=%s/%s pfns=%s cma_ok=%s migrated=%s traced=%s failed=%s busy_retries=%s insn=%s host_s=%s\n' \
+		"$label" "$got" "$asked" "${pfns:--}" "$cma" "$(vmstat_delta "$run" pgmigrate_success)" "$traced" \
 		"$(vmstat_delta "$run" pgmigrate_fail)" "$busy" "$insn" \
 		"$(sed 's/host seconds: //' "$run/host-time" 2>/dev/null)"
 }

@@ -9,7 +9,8 @@
 #   EXP       experiments/NAME.exp files (or NAMEs): the guest (arm64 or
 #             amd64), its memory, CPUs and command line, the helper's
 #             workload and the allocation (see experiments/README)
-#   -o DIR    results directory (default bench/oracle/results)
+#   -o DIR    results directory (default bench/oracle/results, or
+#             bench/oracle/results-spread with -r)
 #   -c CACHE  downloads, kernels, helpers, initramfs (default build/oracle)
 #   -r N      non-deterministic mode: N boots per experiment with
 #             multi-threaded TCG and no -icount, -j CPUs each (default the
@@ -34,7 +35,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 kver=${ORACLE_KVER:-6.12.118+deb12}
-out=$here/results
+out=""
 cache=$top/build/oracle
 repeat=0
 jcpus=""
@@ -55,6 +56,10 @@ while getopts o:c:r:j: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
+if [ -z "$out" ]; then
+	out=$here/results
+	[ "$repeat" -gt 0 ] && out=$here/results-spread
+fi
 
 die() {
 	echo "oracle.sh: $*" >&2
@@ -98,7 +103,7 @@ guest_files() {
 		rm -rf "$g/x" && dpkg-deb -x "$cache/deb/linux-image-$kver-$1-unsigned"_*_"$1".deb "$g/x" || exit 1
 		cp "$g/x/boot/vmlinuz-$kver-$1" "$g/vmlinuz" &&
 			cp "$g/x/boot/config-$kver-$1" "$g/config" &&
-			rm -rf "$g/lib" && mv "$g/x/lib/modules/$kver-$1" "$g/lib" && rm -rf "$g/x" || exit 1
+			rm -rf "${g:?}/lib" && mv "$g/x/lib/modules/$kver-$1" "$g/lib" && rm -rf "$g/x" || exit 1
 	fi
 	if [ ! -f "$g/busybox" ]; then
 		if [ "$1" = arm64 ]; then
