@@ -36,6 +36,18 @@ send_results() {
 	poweroff -f
 }
 
+# snapshot_out: the /proc files `cmasim snapshot` takes, read just before
+# the allocation and sent at once on the console (each gzip and base64
+# between marker lines): kpageflags and kpagecount are 8 bytes a pfn, and
+# kept in /res (tmpfs) they would put pages of their own in the way
+snapshot_out() {
+	for f in buddyinfo pagetypeinfo zoneinfo kpageflags kpagecount meminfo iomem cmdline; do
+		echo "=== oracle snapshot $f ===" > /dev/console
+		gzip -n < "/proc/$f" | base64 > /dev/console
+	done
+	echo "=== oracle snapshot end ===" > /dev/console
+}
+
 # note WHAT: a line in /res/steps with the guest clock (instructions)
 note() {
 	echo "$(cut -d' ' -f1 /proc/uptime) $*" >> /res/steps
@@ -93,6 +105,8 @@ fi
 [ -n "${settle:-}" ] && sleep "$settle"
 
 snapshot before
+snapshot_out
+note snapshot
 for e in cma migrate/mm_migrate_pages compaction page_isolation hugetlbfs; do
 	[ -d "$t/events/$e" ] && echo 1 > "$t/events/$e/enable"
 done

@@ -168,6 +168,22 @@ initramfs() {
 	rm -rf "$ir"
 }
 
+# snapshot_in CONSOLE DIR: the guest's /proc files before the allocation,
+# as `cmasim snapshot` writes them (kpageflags and kpagecount xz'd), for
+# `cmasim import DIR`
+snapshot_in() {
+	mkdir -p "$2" && rm -f "$2"/*
+	awk -v d="$2" '/^=== oracle snapshot [a-z]* ===$/ { f = $4; next }
+		/^===/ { f = ""; next }
+		f != "" { print > (d "/" f ".b64") }' "$1"
+	for b in "$2"/*.b64; do
+		[ -f "$b" ] || continue
+		sf=${b%.b64}
+		base64 -d < "$b" | gunzip > "$sf" && rm -f "$b" || echo "snapshot: ${sf##*/} unreadable" >> "$2/../ERROR"
+		case ${sf##*/} in kpageflags|kpagecount) xz -1 -f "$sf" ;; esac
+	done
+}
+
 # boot EXP RUNDIR: one guest, its results unpacked into RUNDIR
 boot() {
 	exp=$1 run=$2
@@ -203,7 +219,9 @@ boot() {
 	sed -n '/^=== oracle results begin ===$/,/^=== oracle results end ===$/p' "$w/console" |
 		grep -v '^===' | base64 -d | tar -xz -C "$run" 2>/dev/null ||
 		echo "no results (the console has no readable results block)" > "$run/ERROR"
-	sed '/^=== oracle results begin ===$/,/^=== oracle results end ===$/d' "$w/console" > "$run/console.log"
+	snapshot_in "$w/console" "$run/snapshot"
+	sed '/^=== oracle results begin ===$/,/^=== oracle results end ===$/d; /^=== oracle snapshot [a-z]* ===$/,/^=== oracle snapshot end ===$/d' \
+		"$w/console" > "$run/console.log"
 	{
 		echo "qemu: $(echo $cmd | sed "s|$w/||g; s|$cache/||g") -append \"$kcmd\""
 		echo "exit: $rc"
@@ -231,21 +249,23 @@ host_description() {
 	} > "$out/HOST.txt"
 }
 
+# the main loop's names (expf, name, k) are set by no function: POSIX sh
+# has no locals
 for e in "$@"; do
 	case $e in
-	*/*|*.exp) f=$e ;;
-	*) f=$here/experiments/$e.exp ;;
+	*/*|*.exp) expf=$e ;;
+	*) expf=$here/experiments/$e.exp ;;
 	esac
-	[ -f "$f" ] || die "no experiment $e (have: $(cd "$here/experiments" && ls *.exp | sed 's/\.exp$//' | tr '\n' ' '))"
-	name=$(basename "$f" .exp)
+	[ -f "$expf" ] || die "no experiment $e (have: $(cd "$here/experiments" && ls *.exp | sed 's/\.exp$//' | tr '\n' ' '))"
+	name=$(basename "$expf" .exp)
 	if [ "$repeat" -gt 0 ]; then
 		k=1
 		while [ "$k" -le "$repeat" ]; do
-			boot "$f" "$out/$name/run-$k"
+			boot "$expf" "$out/$name/run-$k"
 			k=$((k + 1))
 		done
 	else
-		boot "$f" "$out/$name"
+		boot "$expf" "$out/$name"
 	fi
 done
 host_description
