@@ -11,6 +11,8 @@
 #   make fuzz            libFuzzer targets (clang, ASan+UBSan) in build-fuzz/
 #   make fuzz-smoke      each target for FUZZ_SECONDS (30), failing on a finding
 #   make coverage        the tests under gcc --coverage; line and branch report of src/
+#   make oracle-guest    Debian's 6.12 under QEMU runs bench/oracle/experiments (ORACLE_EXP
+#                        names some; ORACLE_ARGS='-r N' repeats them non-deterministically)
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -166,6 +168,13 @@ bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 	@# a bench prints the short calibration; anchors outside 2x (exit 1) fail make calibrate, not the bench
 	@scripts/calibrate.sh --short $(BUILD)/cmasim || { [ $$? -eq 1 ] && \
 		echo "bench: some anchors are outside 2x (above); make calibrate exits 1 on them" >&2; }
+
+# the real kernel as the oracle (issue 29): one guest boot per experiment,
+# deterministic (-icount), results into bench/oracle/results/ for committing
+.PHONY: oracle-guest
+oracle-guest:
+	bench/oracle/oracle.sh $(ORACLE_ARGS) $(or $(ORACLE_EXP),$(basename $(notdir $(wildcard bench/oracle/experiments/*.exp))))
+	bench/oracle/figures.sh | tee bench/oracle/results/figures.txt
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim

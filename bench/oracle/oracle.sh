@@ -1,0 +1,271 @@
+#!/bin/sh
+# The oracle: Debian's Linux 6.12 under QEMU (TCG, no KVM) runs one
+# experiment per boot, and its results (trace, vmstat/meminfo before and
+# after, the pfns taken, timings in guest instructions, dmesg) land in a
+# results directory, one subdirectory per experiment.
+#
+#   bench/oracle/oracle.sh [-o DIR] [-c CACHE] [-r N [-j CPUS]] EXP...
+#
+#   EXP       experiments/NAME.exp files (or NAMEs): the guest (arm64 or
+#             amd64), its memory, CPUs and command line, the helper's
+#             workload and the allocation (see experiments/README)
+#   -o DIR    results directory (default bench/oracle/results, or
+#             bench/oracle/results-spread with -r)
+#   -c CACHE  downloads, kernels, helpers, initramfs (default build/oracle)
+#   -r N      non-deterministic mode: N boots per experiment with
+#             multi-threaded TCG and no -icount, -j CPUs each (default the
+#             experiment's), into DIR/NAME/run-K; summary.sh reports the
+#             spread
+#
+# Deterministic by default: -icount shift=0,sleep=off (the guest's clock
+# advances 1 ns per instruction, so guest timings are instruction counts),
+# -seed 1, -rtc base=2025-01-01T00:00:00,clock=vm, -M virt,dtb-randomness=off,
+# and an initramfs built reproducibly (sorted cpio --reproducible, mtimes 0,
+# gzip -n): two runs of an experiment give byte-identical results.
+#
+# Builds the guest from Debian packages only. Run as root it installs what
+# is missing (scripts/ensure-deps.sh oracle: qemu-system-arm,
+# qemu-system-x86, busybox-static, gcc-aarch64-linux-gnu, cpio, kmod); the
+# two kernels (linux-image-$ORACLE_KVER-{arm64,amd64}-unsigned) and the
+# arm64 busybox-static are fetched with apt-get download (the arm64 ones
+# through a private apt state in CACHE, so the host's apt configuration is
+# untouched) and unpacked with dpkg-deb -x: nothing is installed into the
+# host's /boot, and the host's own memory settings are never touched.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+kver=${ORACLE_KVER:-6.12.118+deb12}
+out=""
+cache=$top/build/oracle
+repeat=0
+jcpus=""
+timeout_s=${ORACLE_TIMEOUT:-2400}
+
+usage() {
+	echo "usage: $0 [-o DIR] [-c CACHE] [-r N [-j CPUS]] EXP..." >&2
+	exit 2
+}
+while getopts o:c:r:j: opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	c) cache=$OPTARG ;;
+	r) repeat=$OPTARG ;;
+	j) jcpus=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
+if [ -z "$out" ]; then
+	out=$here/results
+	[ "$repeat" -gt 0 ] && out=$here/results-spread
+fi
+
+die() {
+	echo "oracle.sh: $*" >&2
+	exit 1
+}
+
+"$top/scripts/ensure-deps.sh" oracle || exit 1
+mkdir -p "$cache" "$out" && cache=$(cd "$cache" && pwd) && out=$(cd "$out" && pwd) || exit 1
+
+# apt_arm64 ARGS: apt-get for arm64 packages with a private state in CACHE
+apt_arm64() {
+	a=$cache/apt-arm64
+	mkdir -p "$a/lists/partial" "$a/archives/partial"
+	apt-get -qq -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o Dir::State::Lists="$a/lists" -o Dir::Cache="$a" \
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 "$@"
+}
+
+# fetch ARCH PKG: the .deb of PKG for ARCH in CACHE/deb (downloaded once)
+fetch() {
+	d=$cache/deb
+	mkdir -p "$d"
+	ls "$d/$2"_*_"$1".deb >/dev/null 2>&1 && return 0
+	if [ "$1" = arm64 ]; then
+		[ -d "$cache/apt-arm64/lists" ] || apt_arm64 update ||
+			die "cannot read the arm64 package lists"
+		(cd "$d" && apt_arm64 download "$2") 2>/dev/null
+	else
+		(cd "$d" && apt-get -qq download "$2") 2>/dev/null
+	fi
+	ls "$d/$2"_*_"$1".deb >/dev/null 2>&1 ||
+		die "could not download $2 ($1); list the available ones with: apt-cache search linux-image-6.12 (then ORACLE_KVER=...)"
+}
+
+# guest_files ARCH: CACHE/ARCH/{vmlinuz,config,busybox,oracle-helper,lib}
+guest_files() {
+	g=$cache/$1
+	mkdir -p "$g"
+	if [ ! -f "$g/vmlinuz" ]; then
+		fetch "$1" "linux-image-$kver-$1-unsigned"
+		rm -rf "$g/x" && dpkg-deb -x "$cache/deb/linux-image-$kver-$1-unsigned"_*_"$1".deb "$g/x" || exit 1
+		cp "$g/x/boot/vmlinuz-$kver-$1" "$g/vmlinuz" &&
+			cp "$g/x/boot/config-$kver-$1" "$g/config" &&
+			rm -rf "${g:?}/lib" && mv "$g/x/lib/modules/$kver-$1" "$g/lib" && rm -rf "$g/x" || exit 1
+	fi
+	if [ ! -f "$g/busybox" ]; then
+		if [ "$1" = arm64 ]; then
+			fetch arm64 busybox-static
+			rm -rf "$g/x" && dpkg-deb -x "$cache/deb/busybox-static"_*_arm64.deb "$g/x" &&
+				cp "$g/x/bin/busybox" "$g/busybox" && rm -rf "$g/x" || exit 1
+		else
+			cp "$(command -v busybox)" "$g/busybox" || exit 1
+		fi
+	fi
+	cc=gcc
+	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	if [ ! -f "$g/oracle-helper" ] || [ "$here/helper.c" -nt "$g/oracle-helper" ]; then
+		$cc -O2 -Wall -Wextra -static -o "$g/oracle-helper" "$here/helper.c" || exit 1
+	fi
+}
+
+# mod_order ARCH MOD...: the modules and their dependencies, each after
+# what it depends on (the package ships no modules.dep: modinfo reads them)
+mod_order() {
+	arch=$1 seen="" order=""
+	shift
+	for m in "$@"; do
+		mod_visit "$m"
+	done
+	echo $order | tr ' ' '\n'
+}
+
+mod_file() {
+	f=$(find "$cache/$arch/lib/kernel" -name "$1.ko.xz" | head -1)
+	[ -n "$f" ] || die "no module $1 in the $arch kernel package"
+	echo "$f"
+}
+
+mod_visit() {
+	case " $seen " in *" $1 "*) return 0 ;; esac
+	seen="$seen $1"
+	for d in $(modinfo -F depends "$(mod_file "$1")" | tr ',' ' '); do
+		mod_visit "$d"
+	done
+	order="$order $1"
+}
+
+# initramfs EXP ARCH DIR: DIR/initrd.gz for the experiment, reproducibly
+initramfs() {
+	ir=$3/ir
+	g=$cache/$2
+	rm -rf "$ir" && mkdir -p "$ir/bin" "$ir/dev" "$ir/proc" "$ir/sys" "$ir/lib/modules" || exit 1
+	cp "$g/busybox" "$ir/bin/busybox" && ln -s busybox "$ir/bin/sh" &&
+		cp "$g/oracle-helper" "$ir/bin/oracle-helper" &&
+		cp "$here/init.sh" "$ir/init" && chmod 755 "$ir/init" &&
+		cp "$1" "$ir/exp" && mknod "$ir/dev/console" c 5 1 || exit 1
+	if [ -n "$disk" ]; then
+		mod_order "$2" loop crc32c_generic ext4 > "$ir/lib/modules/order" || exit 1
+		for m in $(cat "$ir/lib/modules/order"); do
+			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
+		done
+	fi
+	find "$ir" -exec touch -h -d @0 {} +
+	(cd "$ir" && find . | LC_ALL=C sort | cpio --reproducible -o -H newc -R 0:0 2>/dev/null) |
+		gzip -n -9 > "$3/initrd.gz" || exit 1
+	rm -rf "$ir"
+}
+
+# snapshot_in CONSOLE DIR: the guest's /proc files before the allocation,
+# as `cmasim snapshot` writes them (kpageflags and kpagecount xz'd), for
+# `cmasim import DIR`
+snapshot_in() {
+	mkdir -p "$2" && rm -f "$2"/*
+	awk -v d="$2" '/^=== oracle snapshot [a-z]* ===$/ { f = $4; next }
+		/^===/ { f = ""; next }
+		f != "" { print > (d "/" f ".b64") }' "$1"
+	for b in "$2"/*.b64; do
+		[ -f "$b" ] || continue
+		sf=${b%.b64}
+		base64 -d < "$b" | gunzip > "$sf" && rm -f "$b" || echo "snapshot: ${sf##*/} unreadable" >> "$2/../ERROR"
+		case ${sf##*/} in kpageflags|kpagecount) xz -1 -f "$sf" ;; esac
+	done
+}
+
+# boot EXP RUNDIR: one guest, its results unpacked into RUNDIR
+boot() {
+	exp=$1 run=$2
+	guest="" mem="" cpus=1 append="" disk=""
+	. "$exp"
+	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
+	case $guest in
+	arm64) qemu="qemu-system-aarch64 -M virt,dtb-randomness=off -cpu max,pauth-impdef=on"
+	       console=ttyAMA0 ;;
+	amd64) qemu="qemu-system-x86_64 -M pc -cpu max"
+	       console=ttyS0 ;;
+	*) die "$exp: guest must be arm64 or amd64, not '$guest'" ;;
+	esac
+	[ -n "$mem" ] || die "$exp: no mem (MiB)"
+	guest_files "$guest"
+	rm -rf "$run" && mkdir -p "$run" || exit 1
+	w=$(mktemp -d "$cache/run.XXXXXX")
+	initramfs "$exp" "$guest" "$w"
+	if [ "$repeat" -gt 0 ]; then
+		mode="-accel tcg,thread=multi"
+	else
+		mode="-accel tcg -icount shift=0,sleep=off -seed 1 -rtc base=2025-01-01T00:00:00,clock=vm"
+	fi
+	cmd="$qemu $mode -smp $cpus -m $mem -display none -monitor none -no-reboot
+		-serial file:$w/console.log -kernel $cache/$guest/vmlinuz -initrd $w/initrd.gz"
+	kcmd="console=$console panic=-1 nokaslr loglevel=1 $append"
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	nice -n 10 timeout "$timeout_s" $cmd -append "$kcmd" < /dev/null
+	rc=$?
+	t1=$(date +%s.%N)
+	tr -d '\r' < "$w/console.log" > "$w/console"
+	sed -n '/^=== oracle results begin ===$/,/^=== oracle results end ===$/p' "$w/console" |
+		grep -v '^===' | base64 -d | tar -xz -C "$run" 2>/dev/null ||
+		echo "no results (the console has no readable results block)" > "$run/ERROR"
+	snapshot_in "$w/console" "$run/snapshot"
+	sed '/^=== oracle results begin ===$/,/^=== oracle results end ===$/d; /^=== oracle snapshot [a-z]* ===$/,/^=== oracle snapshot end ===$/d' \
+		"$w/console" > "$run/console.log"
+	{
+		echo "qemu: $(echo $cmd | sed "s|$w/||g; s|$cache/||g") -append \"$kcmd\""
+		echo "exit: $rc"
+		echo "initrd sha256: $(sha256sum < "$w/initrd.gz" | cut -d' ' -f1)"
+	} > "$run/qemu.txt"
+	# host time is the only figure that differs between runs: kept apart
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "host seconds: %.1f\n", b - a }' > "$run/host-time"
+	rm -rf "$w"
+	echo "oracle.sh: $(basename "$exp" .exp): qemu exit $rc, $(cat "$run/host-time")" >&2
+}
+
+host_description() {
+	{
+		echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+		echo "host: $(uname -srm), $(nproc) CPUs"
+		echo "qemu: $(qemu-system-aarch64 --version | head -1); $(qemu-system-x86_64 --version | head -1)"
+		for p in qemu-system-arm qemu-system-x86 busybox-static gcc-aarch64-linux-gnu; do
+			echo "package: $p $(dpkg-query -W -f '${Version}' "$p" 2>/dev/null)"
+		done
+		for f in "$cache"/deb/*.deb; do
+			echo "package: $(dpkg-deb -f "$f" Package) $(dpkg-deb -f "$f" Version) $(dpkg-deb -f "$f" Architecture)"
+		done
+		[ "$repeat" -gt 0 ] && echo "mode: non-deterministic, $repeat runs, multi-threaded TCG" ||
+			echo "mode: deterministic (-icount shift=0,sleep=off -seed 1 -rtc base=2025-01-01T00:00:00,clock=vm)"
+	} > "$out/HOST.txt"
+}
+
+# the main loop's names (expf, name, k) are set by no function: POSIX sh
+# has no locals
+for e in "$@"; do
+	case $e in
+	*/*|*.exp) expf=$e ;;
+	*) expf=$here/experiments/$e.exp ;;
+	esac
+	[ -f "$expf" ] || die "no experiment $e (have: $(cd "$here/experiments" && ls *.exp | sed 's/\.exp$//' | tr '\n' ' '))"
+	name=$(basename "$expf" .exp)
+	if [ "$repeat" -gt 0 ]; then
+		k=1
+		while [ "$k" -le "$repeat" ]; do
+			boot "$expf" "$out/$name/run-$k"
+			k=$((k + 1))
+		done
+	else
+		boot "$expf" "$out/$name"
+	fi
+done
+host_description
