@@ -393,9 +393,45 @@ static void contig_range_owned_hugetlb_page_by_release(void **state)
 }
 
 /*
+ * Expect: when no target of its order can be had (migration targets
+ * above order 0 fail, by fault injection), an owned hugetlb page is not
+ * split: the range is -ENOMEM, the page where it was, owned and whole,
+ * its bytes intact, and put back on no LRU list (cma_mm_verify).
+ */
+static void contig_range_hugetlb_page_without_target(void **state)
+{
+	static const char *const releases[] = { "5.13", "6.12" };
+
+	for (size_t i = 0; i < NR(releases); i++) {
+		const char *kernel = releases[i];
+		struct cma_mm *mm = cma_machine(kernel);
+		unsigned long start;
+		struct one_owner o;
+		int ret;
+
+		one_huge_page(&o, mm);
+		start = cma_page_to_pfn(mm, o.page[0]);
+		cma_fault_inject(mm, &(struct cma_fault_attr){ .probability = 100, .min_order = 1,
+							       .only_migration = true });
+		ret = cma_alloc_contig_range(mm, start, start + 1024,
+					     cma_pageblock_migratetype(mm, start));
+		cma_fault_inject(mm, NULL);
+		expect_kernel(kernel, "alloc_contig_range without a target", -ENOMEM, ret);
+		expect_kernel(kernel, "the page where it was", start, cma_page_to_pfn(mm, o.page[0]));
+		expect_kernel(kernel, "split callbacks", 0, o.split);
+		expect_kernel(kernel, "still owned", 1, page_test(o.page[0], PG_movable));
+		lru_add_drain_all(mm);		/* a page put back in a pagevec would reach the LRU */
+		assert_verify(mm);
+		one_check_and_release(&o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
  * Expect: cma_huge_page_set_owner refuses (-EINVAL, nothing changed) a
  * page that is not a huge page of cma_alloc_huge_page, and one owned
- * already; the page stays its caller's, freed with cma_free_pages.
+ * already; an owned one is not mlocked (NR_MLOCK 0) nor written back.
  */
 static void huge_page_set_owner_refuses(void **state)
 {
@@ -410,6 +446,10 @@ static void huge_page_set_owner_refuses(void **state)
 	one_huge_page(&o, mm);
 	assert_int_equal(cma_huge_page_set_owner(mm, o.page[0], &one_ops, &o, 1), -EINVAL);
 	assert_int_equal(o.page[0]->private, 0);
+	/* an owned hugetlb page is neither mlocked nor written back */
+	cma_page_set_mlocked(mm, o.page[0], true);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 0);
+	assert_false(cma_page_start_writeback(mm, o.page[0]));
 	one_check_and_release(&o);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
@@ -424,6 +464,7 @@ int main(void)
 		cmocka_unit_test(contig_range_splits_large_folio_without_target),
 		cmocka_unit_test(gigantic_pages_skip_the_pool_by_release),
 		cmocka_unit_test(contig_range_owned_hugetlb_page_by_release),
+		cmocka_unit_test(contig_range_hugetlb_page_without_target),
 		cmocka_unit_test(huge_page_set_owner_refuses),
 	};
 
