@@ -6,7 +6,8 @@
  * and from 4.1 in compaction (compact_unevictable); in-use large folios
  * from 5.7 (contig_large_folio); a gigantic page's search passing ranges
  * in use before 5.13 (contig_try_in_use) and ranges holding hugetlb pages
- * from 6.3 (contig_skip_hugetlb). Each test runs at the releases on both
+ * from 6.3 (contig_skip_hugetlb); an owned hugetlb page migrated whole
+ * from 5.13 (contig_hugetlb). Each test runs at the releases on both
  * sides of each boundary, the kernel in its failure messages.
  */
 #include <stdio.h>
@@ -328,6 +329,132 @@ static void gigantic_pages_skip_the_pool_by_release(void **state)
 	}
 }
 
+/* ---- 5.13: a hugetlb page in use in the range (contig_hugetlb) ---- */
+
+/*
+ * A pool page of order 10 (MAX_ORDER - 1: the whole of the block v3.5's
+ * alloc_contig_range isolates around it) mapped by @o, filled with the
+ * pattern.
+ */
+static void one_huge_page(struct one_owner *o, struct cma_mm *mm)
+{
+	memset(o, 0, sizeof(*o));
+	o->mm = mm;
+	o->order = 10;
+	o->page[0] = cma_alloc_huge_page(mm, o->order, NULL);
+	assert_non_null(o->page[0]);
+	memset(cma_page_address(mm, o->page[0]), 0x5a, one_bytes(o));
+	assert_int_equal(cma_huge_page_set_owner(mm, o->page[0], &one_ops, o, 0), 0);
+}
+
+/*
+ * Expect: cma_alloc_contig_range over a 4 MiB hugetlb page in use
+ * (owned) is -EBUSY before 5.13, the page left where it was;
+ * from 5.13 the page is migrated whole (one folio) to a hugetlb page of
+ * its order outside the range, its bytes with it, and the range taken.
+ * cma_mm_verify holds with the page owned, and after.
+ */
+static void contig_range_owned_hugetlb_page_by_release(void **state)
+{
+	static const struct release r[] = {
+		{ "3.5", false }, { "5.12", false }, { "5.13", true }, { "6.12", true },
+	};
+
+	for (size_t i = 0; i < NR(r); i++) {
+		const char *kernel = r[i].kernel;
+		struct cma_mm *mm = cma_machine(kernel);
+		uint64_t before = test_counter(mm, "pgmigrate_success");
+		bool moves = r[i].has;
+		unsigned long start, pfn;
+		struct one_owner o;
+		int mt, ret;
+
+		one_huge_page(&o, mm);
+		assert_verify(mm);
+		start = cma_page_to_pfn(mm, o.page[0]);
+		mt = cma_pageblock_migratetype(mm, start);
+		ret = cma_alloc_contig_range(mm, start, start + 1024, mt);
+		expect_kernel(kernel, "alloc_contig_range over the hugetlb page", moves ? 0 : -EBUSY,
+			      ret);
+		pfn = cma_page_to_pfn(mm, o.page[0]);
+		expect_kernel(kernel, "the page moved out of the range", moves,
+			      pfn < start || pfn >= start + 1024);
+		expect_kernel(kernel, "its order after", 10, page_order(o.page[0]));
+		expect_kernel(kernel, "still a hugetlb page", 1, page_test(o.page[0], PG_hugetlb));
+		expect_kernel(kernel, "folios migrated", moves,
+			      (long)(test_counter(mm, "pgmigrate_success") - before));
+		assert_verify(mm);
+		if (!ret)
+			cma_free_contig_range(mm, start, 1024);
+		one_check_and_release(&o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: when no target of its order can be had (migration targets
+ * above order 0 fail, by fault injection), an owned hugetlb page is not
+ * split: the range is -ENOMEM, the page where it was, owned and whole,
+ * its bytes intact, and put back on no LRU list (cma_mm_verify).
+ */
+static void contig_range_hugetlb_page_without_target(void **state)
+{
+	static const char *const releases[] = { "5.13", "6.12" };
+
+	for (size_t i = 0; i < NR(releases); i++) {
+		const char *kernel = releases[i];
+		struct cma_mm *mm = cma_machine(kernel);
+		unsigned long start;
+		struct one_owner o;
+		int ret;
+
+		one_huge_page(&o, mm);
+		start = cma_page_to_pfn(mm, o.page[0]);
+		cma_fault_inject(mm, &(struct cma_fault_attr){ .probability = 100, .min_order = 1,
+							       .only_migration = true });
+		ret = cma_alloc_contig_range(mm, start, start + 1024,
+					     cma_pageblock_migratetype(mm, start));
+		cma_fault_inject(mm, NULL);
+		expect_kernel(kernel, "alloc_contig_range without a target", -ENOMEM, ret);
+		expect_kernel(kernel, "the page where it was", start, cma_page_to_pfn(mm, o.page[0]));
+		expect_kernel(kernel, "split callbacks", 0, o.split);
+		expect_kernel(kernel, "still owned", 1, page_test(o.page[0], PG_movable));
+		lru_add_drain_all(mm);		/* a page put back in a pagevec would reach the LRU */
+		assert_verify(mm);
+		one_check_and_release(&o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: cma_huge_page_set_owner refuses (-EINVAL, nothing changed) a
+ * page that is not a huge page of cma_alloc_huge_page, and one owned
+ * already; an owned one is not mlocked (NR_MLOCK 0) nor written back.
+ */
+static void huge_page_set_owner_refuses(void **state)
+{
+	struct cma_mm *mm = cma_machine("6.12");
+	struct cma_page *plain = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
+	struct one_owner o;
+
+	assert_non_null(plain);
+	assert_int_equal(cma_huge_page_set_owner(mm, plain, &one_ops, &o, 0), -EINVAL);
+	assert_false(page_test(plain, PG_movable));
+	cma_free_pages(mm, plain, 9);
+	one_huge_page(&o, mm);
+	assert_int_equal(cma_huge_page_set_owner(mm, o.page[0], &one_ops, &o, 1), -EINVAL);
+	assert_int_equal(o.page[0]->private, 0);
+	/* an owned hugetlb page is neither mlocked nor written back */
+	cma_page_set_mlocked(mm, o.page[0], true);
+	assert_int_equal(global_page_state(mm, NR_MLOCK), 0);
+	assert_false(cma_page_start_writeback(mm, o.page[0]));
+	one_check_and_release(&o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +463,9 @@ int main(void)
 		cmocka_unit_test(contig_range_large_folio_by_release),
 		cmocka_unit_test(contig_range_splits_large_folio_without_target),
 		cmocka_unit_test(gigantic_pages_skip_the_pool_by_release),
+		cmocka_unit_test(contig_range_owned_hugetlb_page_by_release),
+		cmocka_unit_test(contig_range_hugetlb_page_without_target),
+		cmocka_unit_test(huge_page_set_owner_refuses),
 	};
 
 	return cmocka_run_group_tests_name("migrate_profiles", tests, NULL, NULL);

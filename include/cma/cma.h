@@ -358,6 +358,20 @@ struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 /** cma_alloc_movable_at() - cma_alloc_movable() of the pages at @pfn, as cma_alloc_pages_at(). */
 struct cma_page *cma_alloc_movable_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
 				      const struct cma_owner_ops *ops, void *owner, uint64_t index);
+/**
+ * cma_huge_page_set_owner() - hugetlb_no_page's folio_set_hugetlb_migratable:
+ * a page of cma_alloc_huge_page(), held only by its caller, is mapped
+ * and from now on @ops' owner @owner's at @index, the caller's reference
+ * becoming the owner's (dropped with cma_page_put()). From kernel "5.13"
+ * on, a contiguous range over it migrates it whole to a fresh hugetlb
+ * page of its order (isolate_or_dissolve_huge_page), calling
+ * @ops->migrate; before, the range is -EBUSY. It is never on an LRU
+ * list: not reclaimed, split, mlocked or written back, and not counted
+ * in the anon or file pages. 0, or -EINVAL said in the log (not such a
+ * page, a gigantic one, or @ops without migrate).
+ */
+int cma_huge_page_set_owner(struct cma_mm *mm, struct cma_page *page,
+			    const struct cma_owner_ops *ops, void *owner, uint64_t index);
 bool cma_page_tryget(struct cma_mm *mm, struct cma_page *page);
 void cma_page_get(struct cma_mm *mm, struct cma_page *page);
 void cma_page_put(struct cma_mm *mm, struct cma_page *page);

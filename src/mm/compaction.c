@@ -786,6 +786,21 @@ static bool migrate_large_folio(const struct cma_mm *mm, const struct compact_co
 	return !cc->compacting && mm->kernel.contig_large_folio && order < mm->max_order;
 }
 
+/*
+ * isolate_migratepages_block's PageHuge branch for alloc_contig_range
+ * (5.13, contig_hugetlb): isolate_or_dissolve_huge_page. An owned page
+ * of cma_alloc_huge_page (in use) is isolated whole; any other is
+ * stepped over, the range busy. The library has no free pool page (the
+ * pool is the caller's, its pages allocated), so none is dissolved, and
+ * a gigantic page's pages (order 0 each, never owned) are busy where
+ * 6.12 answers -ENOMEM. Compaction steps over every hugetlb page.
+ */
+static bool isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
+			      struct cma_page *page, uint32_t flags)
+{
+	return !cc->compacting && (flags & PG_head) && isolate_hugetlb(mm, page, &cc->migratepages);
+}
+
 /**
  * isolate_migratepages_range() - isolate one batch of migratable pages
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
@@ -793,7 +808,8 @@ static bool migrate_large_folio(const struct cma_mm *mm, const struct compact_co
  * Walks pfn by pfn, taking LRU pages with __isolate_lru_page(): pages
  * still in a pagevec, free pages, mlocked (unevictable) pages unless
  * migrate_isolate_mode() takes them, and higher-order pages (whose tails
- * it skips) unless migrate_large_folio() takes them, stay. In async mode
+ * it skips) unless migrate_large_folio() takes them, stay; from 5.13 a
+ * hugetlb page is isolate_huge_page()'s to take or step over. In async mode
  * (!cc->sync) whole pageblocks other than MOVABLE and CMA are skipped,
  * and so are pages under writeback. Stops once cc->nr_migratepages (in
  * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX.
@@ -830,18 +846,26 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			continue;
 		}
 		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
-		if ((flags & PG_head) && order && !migrate_large_folio(mm, cc, order)) {
-			if (order < mm->max_order)
-				step_over_compound(mm, order, &low_pfn, &nr_stepped);
-			continue;
+		if ((flags & PG_hugetlb) && mm->kernel.contig_hugetlb) {
+			if (!isolate_huge_page(mm, cc, page, flags)) {
+				if (order < mm->max_order)
+					step_over_compound(mm, order, &low_pfn, &nr_stepped);
+				continue;
+			}
+		} else {
+			if ((flags & PG_head) && order && !migrate_large_folio(mm, cc, order)) {
+				if (order < mm->max_order)
+					step_over_compound(mm, order, &low_pfn, &nr_stepped);
+				continue;
+			}
+			/* async does not wait for writeback, so a page under it would only fail */
+			if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
+			    (mm->kernel.compact_skip_pinned && anon_page_pinned(page, flags)) ||
+			    nofs_leaves(mm, cc, flags) || __isolate_lru_page(mm, page, mode))
+				continue;
+			/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
+			page_list_add(mm, &cc->migratepages, page);
 		}
-		/* async does not wait for writeback, so a page under it would only fail */
-		if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
-		    (mm->kernel.compact_skip_pinned && anon_page_pinned(page, flags)) ||
-		    nofs_leaves(mm, cc, flags) || __isolate_lru_page(mm, page, mode))
-			continue;
-		/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
-		page_list_add(mm, &cc->migratepages, page);
 		cc->nr_migratepages += 1ul << order;
 		nr_isolated += 1ul << order;
 		/* a large folio taken: its tails go with it */

@@ -29,12 +29,19 @@ static unsigned long pfn_max_align_up(struct cma_mm *mm, unsigned long pfn)
  * __GFP_RETRY_MAYFAIL, with __GFP_HIGHMEM only for a page in highmem or
  * ZONE_MOVABLE, so a target that cannot be found fails the range rather
  * than kill a task (6.12's alloc_migration_target keeps that mask).
+ * A hugetlb page's (5.13, contig_hugetlb) is a fresh hugetlb page of its
+ * size, as alloc_migrate_hugetlb_folio has alloc_buddy_hugetlb_folio
+ * try hard for it. Departure: 6.12 first takes a free page of the pool
+ * (alloc_hugetlb_folio_nodemask); here the pool is the caller's.
  */
 static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page *page,
 					     unsigned long private)
 {
 	cma_gfp_t gfp = CMA_GFP_HIGHUSER_MOVABLE;
 
+	if (page_test(page, PG_hugetlb))
+		return mark_hugetlb(__alloc_pages(mm, gfp | CMA_GFP_RETRY_MAYFAIL | CMA_GFP_NOWARN,
+						  page_order(page)));
 	if (mm->kernel.retry_mayfail) {
 		int zone = page_zone(mm, page)->idx;
 

@@ -291,9 +291,10 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 	claim(v, pfn, 1ul << order, PFN_ALLOC, page_zone(mm, page));
 	if (page_test(page, PG_lru))
 		v->flagged_lru++;
-	if (page_test(page, PG_isolated))
+	/* an owned hugetlb page is in neither NR_ISOLATED_* nor NR_*_PAGES */
+	if (page_test(page, PG_isolated) && !page_test(page, PG_hugetlb))
 		v->flagged_isolated[page_test(page, PG_swapbacked) ? 0 : 1]++;
-	if (page_test(page, PG_movable))
+	if (page_test(page, PG_movable) && !page_test(page, PG_hugetlb))
 		v->owned[page_test(page, PG_swapbacked) ? 0 : 1] += 1l << order;
 	if (page_test(page, PG_mlocked))
 		v->mlocked += 1l << order;
@@ -305,8 +306,8 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 	    !page_test(page, PG_movable))
 		report(v, "pfn %#lx is on the LRU, isolated, mlocked or under writeback but has no owner",
 		       pfn);
-	if (page_test(page, PG_hugetlb) && page_test(page, PG_movable))
-		report(v, "hugetlb pfn %#lx has an owner", pfn);
+	if (page_test(page, PG_hugetlb) && page_test(page, PG_lru | PG_mlocked | PG_writeback))
+		report(v, "hugetlb pfn %#lx is on the LRU, mlocked or under writeback", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
 	for (unsigned long p = pfn & ~(mm->pageblock_nr_pages - 1); p < pfn + (1ul << order);

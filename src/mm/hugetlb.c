@@ -163,14 +163,6 @@ void hugetlb_cma_reserve(struct cma_mm *mm)
 		  (unsigned long long)(size / SZ_1M), 0);
 }
 
-/* prep_new_hugetlb_folio's folio_set_hugetlb: the allocation's head is the folio's */
-static struct cma_page *mark_hugetlb(struct cma_page *page)
-{
-	if (page)
-		page_flags_set(page, PG_hugetlb);
-	return page;
-}
-
 struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry)
 {
 	/* hugetlb's pages are movable on x86 (hugepage_movable_supported) */
@@ -195,6 +187,44 @@ struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *no
 			*noretry = true;
 	}
 	return mark_hugetlb(page);
+}
+
+/*
+ * A pool page mapped by a fault (hugetlb_no_page): @owner's from now on,
+ * and migratable (folio_set_hugetlb_migratable), so that 5.13's
+ * alloc_contig_range moves it. Never on an LRU list, and not in
+ * NR_ANON_PAGES or NR_FILE_PAGES (swap.c's owner_account).
+ */
+int cma_huge_page_set_owner(struct cma_mm *mm, struct cma_page *page,
+			    const struct cma_owner_ops *ops, void *owner, uint64_t index)
+{
+	unsigned order;
+	int id;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_huge_page_set_owner"))
+		return -EINVAL;
+	order = page ? page_order(page) : 0;
+	if (!page || !page_test(page, PG_hugetlb) || !page_test(page, PG_head) || !order ||
+	    order >= mm->max_order || page_test(page, PG_movable) || page_count(page) != 1) {
+		mm_pr_err(mm, "cma_huge_page_set_owner: not a page of cma_alloc_huge_page held only by its caller\n");
+		return -EINVAL;
+	}
+	if (!ops || !ops->migrate) {
+		mm_pr_err(mm, "cma_huge_page_set_owner: owner ops with a migrate callback are required\n");
+		return -EINVAL;
+	}
+	id = owner_ops_id(mm, ops);
+	if (id < 0) {
+		mm_pr_err(mm, "cma_huge_page_set_owner: more than %d distinct owner ops tables\n",
+			  MAX_OWNER_OPS);
+		return -EINVAL;
+	}
+	page->owner = owner;
+	page->private = index;
+	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
+	/* last: isolate_hugetlb reads the owner once it sees the bit */
+	page_flags_set(page, PG_movable);
+	return 0;
 }
 
 /* The hugetlb_cma area's pages of a gigantic page, once the area is active; else NULL. */

@@ -409,6 +409,13 @@ typedef unsigned isolate_mode_t;
 #define ISOLATE_UNEVICTABLE	0x8u
 int __isolate_lru_page(struct cma_mm *mm, struct cma_page *page, isolate_mode_t mode);
 int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
+/*
+ * isolate_hugetlb: an owned hugetlb page (hugetlb's migratable one, not
+ * on any LRU) onto @list's tail with a reference of ours, PG_isolated
+ * standing for the cleared migratable mark. False if it has no owner,
+ * is being freed, or is isolated already.
+ */
+bool isolate_hugetlb(struct cma_mm *mm, struct cma_page *page, struct page_list *list);
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
@@ -627,6 +634,14 @@ int verify_zones(struct cma_mm *mm, const char *where);	/* takes each zone's loc
 #endif
 
 /* ---- hugetlb.c: hugetlb_cma= (init/main.c calls these in the kernel's order) ---- */
+
+/* prep_new_hugetlb_folio's folio_set_hugetlb: the allocation's head (if any) is the folio's. */
+static inline struct cma_page *mark_hugetlb(struct cma_page *page)
+{
+	if (page)
+		page_flags_set(page, PG_hugetlb);
+	return page;
+}
 
 /* cmdline_parse_hugetlb_cma at cma_mm_create (from 5.7): 0, or -EINVAL said in the log. */
 int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline);

@@ -136,7 +136,9 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 	page_flags_clear(page, PG_swapcache);	/* the swap slot went with the contents */
 	page_forget_owner(mm, page);
 	put_page(mm, page);
-	lru_cache_add(mm, newpage);
+	/* a hugetlb page goes on no LRU list: its owner's reference keeps it */
+	if (!page_test(newpage, PG_hugetlb))
+		lru_cache_add(mm, newpage);
 	put_page(mm, newpage);
 	unmapped->mapped += ptes != 0;
 	unmapped->ptes += ptes;
@@ -173,8 +175,8 @@ static void trace_migrate_pages(struct cma_mm *mm, unsigned long succeeded, unsi
  * becomes 2^order isolated order-0 pages, each with the owner's and the
  * isolation's references, the others added to @list's tail. 0, or
  * -EBUSY with nothing changed: the owner has no split or refuses, the
- * page is under writeback, or someone else holds a reference (the
- * kernel's can_split_folio).
+ * page is under writeback, someone else holds a reference (the
+ * kernel's can_split_folio), or it is a hugetlb page.
  */
 int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_page *page)
 {
@@ -183,7 +185,7 @@ int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_pa
 	uint32_t flags = page_flags(page);
 	struct zone *zone = page_zone(mm, page);
 
-	if (!order || !ops->split || (flags & PG_writeback) || page_count(page) != 2 ||
+	if (!order || !ops->split || (flags & (PG_writeback | PG_hugetlb)) || page_count(page) != 2 ||
 	    ops->split(page->owner, page->private, page, order))
 		return -EBUSY;
 	for (unsigned long i = 1; i < 1ul << order; i++) {

@@ -27,8 +27,9 @@ void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked
 	struct zone *zone;
 	bool on_lru;
 
-	if (!page_test(page, PG_movable)) {
-		mm_pr_err(mm, "cma_page_set_mlocked: pfn %#lx is not a movable page\n",
+	/* mlock_fixup leaves a hugetlb VMA's pages alone */
+	if (!page_test(page, PG_movable) || page_test(page, PG_hugetlb)) {
+		mm_pr_err(mm, "cma_page_set_mlocked: pfn %#lx is not a movable page on an LRU list\n",
 			  page_to_pfn(mm, page));
 		return;
 	}

@@ -61,7 +61,8 @@ enum pageflags {
 	/*
 	 * A hugetlb pool's page (PageHuge: the kernel's folio type), set on
 	 * every base page of it by the hugetlb allocation paths and cleared
-	 * with the rest of the flags when it is freed; never movable here.
+	 * with the rest of the flags when it is freed. Owned (PG_movable)
+	 * once mapped (cma_huge_page_set_owner), yet never on an LRU list.
 	 */
 	PG_hugetlb	= 1u << 31,
 };

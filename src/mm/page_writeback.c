@@ -40,8 +40,9 @@ void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
 
 bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page)
 {
-	if (!page_test(page, PG_movable)) {
-		mm_pr_err(mm, "cma_page_start_writeback: pfn %#lx is not a movable page\n",
+	/* hugetlbfs writes nothing back */
+	if (!page_test(page, PG_movable) || page_test(page, PG_hugetlb)) {
+		mm_pr_err(mm, "cma_page_start_writeback: pfn %#lx is not a movable page on an LRU list\n",
 			  page_to_pfn(mm, page));
 		return false;
 	}

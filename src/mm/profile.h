@@ -696,6 +696,19 @@ struct kernel_profile {
 	 * it "# 5.7").
 	 */
 	bool hugetlb_cma;
+	/*
+	 * ae37c7ff79f1 "mm: make alloc_contig_range handle in-use hugetlb
+	 * pages" with 369fa227c219 "mm: make alloc_contig_range handle free
+	 * hugetlb pages" (Oscar Salvador's series; by these mainline
+	 * hashes, next to eb14d4eefdc4 of contig_try_in_use, in the
+	 * linux-next push of 2021-05-06 among the 5.13-rc1 merges): 5.13.
+	 * isolate_migratepages_block's PageHuge branch, for
+	 * alloc_contig_range only, calls isolate_or_dissolve_huge_page: a
+	 * hugetlb page in use is isolated and migrated whole to a fresh one
+	 * of its size, a free one dissolved. Before, alloc_contig_range
+	 * stepped over it and the range was -EBUSY.
+	 */
+	bool contig_hugetlb;
 };
 
 /*

@@ -88,12 +88,15 @@ void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_l
 	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
 }
 
-/* NR_FILE_PAGES / NR_ANON_PAGES, NR_FILE_DIRTY and NR_MLOCK for an owned page with @flags. */
+/*
+ * NR_FILE_PAGES / NR_ANON_PAGES, NR_FILE_DIRTY and NR_MLOCK for an owned
+ * page with @flags; none for a hugetlb page (HugePages_* count those).
+ */
 static void owner_account(struct cma_mm *mm, struct cma_page *page, uint32_t flags, long sign)
 {
 	struct zone *zone = page_zone(mm, page);
 
-	if (!(flags & PG_movable))
+	if (!(flags & PG_movable) || (flags & PG_hugetlb))
 		return;
 	mod_zone_page_state(zone, flags & PG_swapbacked ? NR_ANON_PAGES : NR_FILE_PAGES,
 			    sign * (1l << page_order(page)));
@@ -132,10 +135,12 @@ void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
 	page->private = 0;
 }
 
+/* The isolation ends; a hugetlb page's was never in NR_ISOLATED_*. */
 void isolated_dec(struct cma_mm *mm, struct cma_page *page)
 {
-	mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
-			    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
+	if (!page_test(page, PG_hugetlb))
+		mod_zone_page_state(page_zone(mm, page), page_test(page, PG_swapbacked) ?
+				    NR_ISOLATED_ANON : NR_ISOLATED_FILE, -1);
 	page_flags_clear(page, PG_isolated);
 }
 
@@ -259,7 +264,7 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty)
 		was = atomic_fetch_or_explicit(&page->flags, PG_dirty, memory_order_relaxed) & PG_dirty;
 	else
 		was = atomic_fetch_and_explicit(&page->flags, ~PG_dirty, memory_order_relaxed) & PG_dirty;
-	if (was != dirty && !page_test(page, PG_swapbacked))
+	if (was != dirty && !page_test(page, PG_swapbacked | PG_hugetlb))
 		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, dirty ? 1 : -1);
 }
 
@@ -400,11 +405,31 @@ int isolate_lru_page(struct cma_mm *mm, struct cma_page *page)
 	return __isolate_lru_page(mm, page, 0);
 }
 
-/* putback_lru_page: back through the pagevec, dropping the isolation reference. */
+bool isolate_hugetlb(struct cma_mm *mm, struct cma_page *page, struct page_list *list)
+{
+	if (!get_page_unless_zero(page))
+		return false;
+	/* the owner may have let go before our reference: look after taking it */
+	if (!page_test(page, PG_hugetlb) || !page_test(page, PG_movable) ||
+	    (atomic_fetch_or_explicit(&page->flags, PG_isolated, memory_order_relaxed) &
+	     PG_isolated)) {
+		put_page(mm, page);
+		return false;
+	}
+	page_list_add_tail(mm, list, page);
+	return true;
+}
+
+/*
+ * putback_lru_page: back through the pagevec, dropping the isolation
+ * reference; a hugetlb page only drops it, its owner still holding it
+ * (putback_movable_pages' folio_putback_active_hugetlb).
+ */
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page)
 {
 	isolated_dec(mm, page);
-	lru_cache_add(mm, page);
+	if (!page_test(page, PG_hugetlb))
+		lru_cache_add(mm, page);
 	put_page(mm, page);
 }
 

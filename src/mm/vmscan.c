@@ -324,8 +324,8 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 	page_list_init(&kept);
 	for (page = page_list_first(mm, list); page; page = next) {
 		next = page_list_next(mm, page);
-		/* every owned page here is an LRU page: none is movable without one */
-		if (page_is_file_cache(page) && !page_test(page, PG_dirty | PG_mlocked)) {
+		/* an owned page here is an LRU page, or a hugetlb page (5.13), never reclaimed */
+		if (page_is_file_cache(page) && !page_test(page, PG_dirty | PG_mlocked | PG_hugetlb)) {
 			page_flags_clear(page, PG_active);
 			page_list_del(mm, list, page);
 			page_list_add_tail(mm, &clean, page);
