@@ -131,7 +131,7 @@ static void dt_property_name_escape_refused(void **state)
 {
 	char path[64];
 
-	expect_dt_refused(patched_dtb("reusable", "reusab\x1b", 9, path, sizeof(path)),
+	expect_dt_refused(patched_dtb("reusable", "reusab\x1b\0", 9, path, sizeof(path)),
 			  "property reusab\\x1b: '\\x1b' is not allowed in a property name");
 	unlink(path);
 }
