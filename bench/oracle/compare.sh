@@ -56,7 +56,7 @@ field() {
 # same keys): the pool's pages from cmasim_hugetlb_page, merged into runs
 # as the guest's hugepfn.txt has them
 cmasim_figures() {
-	awk '
+	awk "$(cat "$here/hex.awk")"'
 	BEGIN { n = 0 }
 	/cmasim_hugetlb_write:/ {
 		for (i = 1; i <= NF; i++) {
@@ -79,21 +79,6 @@ cmasim_figures() {
 			if ($i ~ /^nr_succeeded=/) { split($i, a, "="); traced += a[2] }
 	}
 	/cma_alloc_busy_retry:/ { busy++ }
-	function hex(s,   v, i) {
-		v = 0
-		s = tolower(substr(s, 3))
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
-	function tohex(v,   s) {
-		s = ""
-		do {
-			s = substr("0123456789abcdef", v % 16 + 1, 1) s
-			v = int(v / 16)
-		} while (v > 0)
-		return "0x" s
-	}
 	END {
 		for (i = 0; i < n; i++)
 			v[i] = hex(pfn[i])

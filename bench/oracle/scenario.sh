@@ -39,22 +39,7 @@ STEP=1
 # kernel has none
 pc_board() {
 	f=$out/qemu-pc-${2}m.ini
-	awk -v mem="$2" '
-	function hex(s,   v, i) {
-		v = 0
-		s = tolower(substr(s, 3))
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
-	function tohex(v,   s) {
-		s = ""
-		do {
-			s = substr("0123456789abcdef", v % 16 + 1, 1) s
-			v = int(v / 16)
-		} while (v > 0)
-		return "0x" s
-	}
+	awk -v mem="$2" "$(cat "$here/hex.awk")"'
 	/BIOS-e820: .* usable/ {
 		sub(/]$/, "", $5)
 		split($5, r, "-")
