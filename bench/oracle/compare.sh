@@ -54,7 +54,8 @@ field() {
 
 # cmasim_figures DIR: cmasim's run in the form of figures.sh's line (the
 # same keys): the pool's pages from cmasim_hugetlb_page, merged into runs
-# as the guest's hugepfn.txt has them
+# as the guest's hugepfn.txt has them; the [hugetlb] write's vmstat delta
+# from the JSON report
 cmasim_figures() {
 	awk "$(cat "$here/hex.awk")"'
 	BEGIN { n = 0 }
@@ -74,10 +75,6 @@ cmasim_figures() {
 		}
 		n++
 	}
-	/mm_migrate_pages:/ {
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /^nr_succeeded=/) { split($i, a, "="); traced += a[2] }
-	}
 	/cma_alloc_busy_retry:/ { busy++ }
 	END {
 		for (i = 0; i < n; i++)
@@ -95,9 +92,12 @@ cmasim_figures() {
 				len += pages[j]
 			runs = runs (runs ? "," : "") tohex(v[i]) "+" len
 		}
-		printf "got=%d/%d pfns=%s migrated=%d busy_retries=%d ms=%.3f\n",
-			got, asked, runs ? runs : "-", traced, busy, ns / 1e6
+		printf "got=%d/%d pfns=%s busy_retries=%d ms=%.3f\n",
+			got, asked, runs ? runs : "-", busy, ns / 1e6
 	}' "$1/trace.txt"
+	# pages migrated over the write, as the guest's pgmigrate_success delta
+	# (the trace's mm_migrate_pages also has the workloads' before it)
+	sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
 }
 
 # within10 KERNEL CMASIM: pages migrated within 10% of the kernel's
