@@ -7,6 +7,7 @@
  * bench/oracle/results/figures.txt and cmasim's from its own run, a
  * verdict each, and the closing count equal to the lines that agree.
  */
+#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,11 +32,12 @@ struct comparison {
 	int nr, agree_said, total_said, agree_seen;
 };
 
-static char compare_sh[PATH_MAX], scenarios[PATH_MAX];
+static char compare_sh[PATH_MAX], scenarios[PATH_MAX], sim[PATH_MAX];
 
+/* The cmasim built beside this test (BUILD/cmasim; CMASIM=path overrides). */
 static const char *cmasim(void)
 {
-	return getenv("CMASIM") ? getenv("CMASIM") : "build/cmasim";
+	return getenv("CMASIM") ? getenv("CMASIM") : sim;
 }
 
 /* Runs compare.sh with @scen as its scenarios on @exps; returns its exit status. */
@@ -169,6 +171,13 @@ static void compare_refuses_an_unknown_experiment(void **state)
 
 static int setup(void **state)
 {
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	snprintf(sim, sizeof(sim), "%s/cmasim", dirname(dirname(exe)));
 	if (test_source_path("bench/oracle/compare.sh", compare_sh, sizeof(compare_sh)) ||
 	    test_source_path("bench/oracle/scenarios", scenarios, sizeof(scenarios)))
 		return -1;
