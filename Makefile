@@ -13,6 +13,8 @@
 #   make coverage        the tests under gcc --coverage; line and branch report of src/
 #   make oracle-guest    Debian's 6.12 under QEMU runs bench/oracle/experiments (ORACLE_EXP
 #                        names some; ORACLE_ARGS='-r N' repeats them non-deterministically)
+#   make oracle          cmasim against the guests' committed results, a line per figure
+#                        (no QEMU; ORACLE_EXP names some experiments)
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -127,6 +129,8 @@ $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(S
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
 $(BUILD)/tests/test_import: $(BUILD)/cmasim
+# test_oracle runs bench/oracle/compare.sh, which runs cmasim
+$(BUILD)/tests/test_oracle: $(BUILD)/cmasim
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
@@ -175,6 +179,12 @@ bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 oracle-guest:
 	bench/oracle/oracle.sh $(ORACLE_ARGS) $(or $(ORACLE_EXP),$(basename $(notdir $(wildcard bench/oracle/experiments/*.exp))))
 	bench/oracle/figures.sh | tee bench/oracle/results/figures.txt
+
+# cmasim runs each experiment's scenario (bench/oracle/scenarios, from
+# scenario.sh) and its figures are set beside the guest's: no guest booted
+.PHONY: oracle
+oracle: $(BUILD)/cmasim
+	bench/oracle/compare.sh -c $(BUILD)/cmasim $(ORACLE_EXP)
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim

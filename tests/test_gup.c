@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "owners.h"
@@ -113,6 +114,42 @@ static void pin_longterm_cma_page_then_cma_alloc(void **state)
 		assert_verify(mm);
 		cma_mm_destroy(mm);
 	}
+}
+
+/* The migration events' lines, in order, one a line (cma_trace_fn). */
+static void migrate_events(void *ctx, const char *event, const char *line)
+{
+	char *buf = ctx;
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, 512 - len, "%s\n", line);
+}
+
+/*
+ * Expect: the migration out of CMA that a 6.12 long-term pin makes is
+ * traced with the reason MR_LONGTERM_PIN, "longterm_pin" (as the
+ * kernel's check_and_migrate_movable_pages passes to migrate_pages),
+ * not compaction's.
+ */
+static void pin_longterm_migration_reason(void **state)
+{
+	struct cma_mm *mm = pin_machine("6.12");
+	struct fake_owner *o = owner_in_cma(mm, false, 1);
+	uint64_t idx = first_slot(o);
+	char buf[512] = "";
+	struct cma_page *pinned;
+
+	assert_int_equal(cma_mm_set_trace_events(mm, "mm_migrate_pages_start mm_migrate_pages"), 0);
+	cma_mm_set_trace(mm, migrate_events, buf);
+	pinned = cma_page_pin_longterm(mm, o->slots[idx].page);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_non_null(pinned);
+	assert_string_equal(buf, "mm_migrate_pages_start: mode=MIGRATE_SYNC reason=longterm_pin\n"
+				 "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 "
+				 "nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC reason=longterm_pin\n");
+	cma_page_put(mm, pinned);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /* Expect: a page outside CMA is pinned where it is under 6.12 too. */
@@ -272,6 +309,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pin_longterm_cma_page_then_cma_alloc),
+		cmocka_unit_test(pin_longterm_migration_reason),
 		cmocka_unit_test(pin_longterm_page_outside_cma_stays),
 		cmocka_unit_test(pin_longterm_no_target_is_enomem),
 		cmocka_unit_test(pin_longterm_page_with_another_pin_is_enomem),

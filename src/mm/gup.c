@@ -76,7 +76,8 @@ static int migrate_unpinnable_page(struct cma_mm *mm, struct cma_page *page,
 	page_list_add(mm, &list, page);
 	put_page(mm, page);		/* unpin_folio: migration refuses a pinned page */
 	*moved = NULL;
-	if (migrate_pages(mm, &list, longterm_pin_target, (unsigned long)moved, MIGRATE_SYNC)) {
+	if (migrate_pages_reason(mm, &list, longterm_pin_target, (unsigned long)moved, MIGRATE_SYNC,
+				 MR_LONGTERM_PIN)) {
 		putback_lru_pages(mm, &list);
 		return -ENOMEM;
 	}

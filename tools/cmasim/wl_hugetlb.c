@@ -107,6 +107,9 @@ static void hugetlb_write(struct sim *s, void *arg)
 		if (!page)
 			break;
 		h->pages[h->held++] = page;
+		/* where the pool's page is, as bench/oracle's guest maps it from hugetlbfs */
+		sim_trace_printf(s, "cmasim_hugetlb_page: name=%s pfn=0x%lx pages=%llu", w->spec->name,
+				 cma_page_to_pfn(s->mm, page), (unsigned long long)h->page_pages);
 	}
 	cost_work_since(s->mm, &c, &work);
 	work.hugetlb_pages = (h->held - held0) * h->page_pages;

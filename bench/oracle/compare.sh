@@ -1,0 +1,141 @@
+#!/bin/sh
+# cmasim against the kernel: each experiment's scenario (scenarios/NAME.ini)
+# run through cmasim, its figures set beside the guest's committed ones
+# (results/NAME, as figures.sh reduces them), a line per figure:
+#
+#   experiment  figure  kernel  cmasim  verdict
+#
+# and last "oracle: N of M agree". The rules (issue 29): the pages got of
+# those asked identical; the pool's pfn runs identical; pages migrated
+# within 10% of the kernel's; busy retries identical. The time of the
+# write is reported (the guest's instructions, cmasim's modelled ms), not
+# judged. No guest is booted: `make oracle-guest` does that.
+#
+#   bench/oracle/compare.sh [-r RESULTS] [-s SCENARIOS] [-o DIR] [-c CMASIM] [EXP...]
+#
+# EXP defaults to every scenario with a guest run. cmasim's report and
+# trace go to DIR/NAME/ (default build/oracle/cmasim). Exit 0 whatever the
+# verdicts; 2 when a comparison cannot run (no results, cmasim refused).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+results=$here/results
+scenarios=$here/scenarios
+out=$top/build/oracle/cmasim
+cmasim=$top/build/cmasim
+
+usage() {
+	echo "usage: $0 [-r RESULTS] [-s SCENARIOS] [-o DIR] [-c CMASIM] [EXP...]" >&2
+	exit 2
+}
+
+while getopts r:s:o:c: opt; do
+	case $opt in
+	r) results=$OPTARG ;;
+	s) scenarios=$OPTARG ;;
+	o) out=$OPTARG ;;
+	c) cmasim=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -eq 0 ]; then
+	for s in "$scenarios"/*.ini; do
+		n=$(basename "$s" .ini)
+		[ -d "$results/$n" ] && set -- "$@" "$n"
+	done
+fi
+[ $# -gt 0 ] || { echo "$0: no experiment has both a scenario and results" >&2; exit 2; }
+
+# field LINE KEY: KEY=VALUE's value in a figures line
+field() {
+	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# cmasim_figures DIR: cmasim's run in the form of figures.sh's line (the
+# same keys): the pool's pages from cmasim_hugetlb_page, merged into runs
+# as the guest's hugepfn.txt has them; the [hugetlb] write's vmstat delta
+# from the JSON report
+cmasim_figures() {
+	awk "$(cat "$here/hex.awk")"'
+	BEGIN { n = 0 }
+	/cmasim_hugetlb_write:/ {
+		for (i = 1; i <= NF; i++) {
+			split($i, a, "=")
+			if (a[1] == "requested") asked = a[2]
+			if (a[1] == "got") got = a[2]
+			if (a[1] == "latency_ns") ns += a[2]
+		}
+	}
+	/cmasim_hugetlb_page:/ {
+		for (i = 1; i <= NF; i++) {
+			split($i, a, "=")
+			if (a[1] == "pfn") pfn[n] = a[2]
+			if (a[1] == "pages") pages[n] = a[2]
+		}
+		n++
+	}
+	/cma_alloc_busy_retry:/ { busy++ }
+	END {
+		for (i = 0; i < n; i++)
+			v[i] = hex(pfn[i])
+		# insertion sort: a pool of at most a few dozen pages
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+				t = pages[j]; pages[j] = pages[j - 1]; pages[j - 1] = t
+			}
+		runs = ""
+		for (i = 0; i < n; i = j) {
+			len = pages[i]
+			for (j = i + 1; j < n && v[j] == v[i] + len; j++)
+				len += pages[j]
+			runs = runs (runs ? "," : "") tohex(v[i]) "+" len
+		}
+		printf "got=%d/%d pfns=%s busy_retries=%d ms=%.3f\n",
+			got, asked, runs ? runs : "-", busy, ns / 1e6
+	}' "$1/trace.txt"
+	# pages migrated over the write, as the guest's pgmigrate_success delta
+	# (the trace's mm_migrate_pages also has the workloads' before it)
+	sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+}
+
+# within10 KERNEL CMASIM: pages migrated within 10% of the kernel's
+within10() {
+	awk -v k="$1" -v c="$2" 'BEGIN { d = c - k; if (d < 0) d = -d; exit !(d * 10 <= k) }'
+}
+
+row() {
+	printf '%-20s %-13s %-28s %-28s %s\n' "$@"
+}
+
+kernel_all=$("$here/figures.sh" "$results")
+agree=0 total=0
+row experiment figure kernel cmasim verdict
+for name in "$@"; do
+	k=$(printf '%s\n' "$kernel_all" | awk -v n="$name" '$1 == n')
+	case $k in
+	'' | *"no results"*) echo "$0: no guest results for $name in $results" >&2; exit 2 ;;
+	esac
+	[ -f "$scenarios/$name.ini" ] || { echo "$0: no scenario $scenarios/$name.ini" >&2; exit 2; }
+	mkdir -p "$out/$name"
+	if ! "$cmasim" run --scenario "$scenarios/$name.ini" --report json \
+		--trace "$out/$name/trace.txt" > "$out/$name/report.json" 2> "$out/$name/stderr"; then
+		echo "$0: cmasim refused $name:" >&2
+		cat "$out/$name/stderr" >&2
+		exit 2
+	fi
+	c=$(cmasim_figures "$out/$name")
+	for fig in got pfns migrated busy_retries; do
+		kv=$(field "$k" "$fig") cv=$(field "$c" "$fig")
+		case $fig in
+		migrated) within10 "$kv" "$cv" && v=agree || v=disagree ;;
+		*) [ "$kv" = "$cv" ] && v=agree || v=disagree ;;
+		esac
+		total=$((total + 1))
+		[ $v = agree ] && agree=$((agree + 1))
+		row "$name" "$fig" "$kv" "$cv" "$v"
+	done
+	row "$name" time "$(field "$k" insn)insn" "$(field "$c" ms)ms" reported
+done
+echo "oracle: $agree of $total agree"

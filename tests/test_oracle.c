@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make oracle's comparison (bench/oracle/compare.sh), short: two
+ * experiments' committed guest results against cmasim's runs of their
+ * scenarios, no QEMU. What is checked is that it compares, not what it
+ * finds: a line per figure with the kernel's figure from
+ * bench/oracle/results/figures.txt and cmasim's from its own run, a
+ * verdict each, and the closing count equal to the lines that agree.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "helpers.h"
+
+#define MAX_ROWS 32
+
+struct row {
+	char exp[64], fig[32], kernel[256], sim[256], verdict[16];
+};
+
+struct comparison {
+	struct row rows[MAX_ROWS];
+	int nr, agree_said, total_said, agree_seen;
+};
+
+static char compare_sh[PATH_MAX], scenarios[PATH_MAX], sim[PATH_MAX];
+
+/* The cmasim built beside this test (BUILD/cmasim; CMASIM=path overrides). */
+static const char *cmasim(void)
+{
+	return getenv("CMASIM") ? getenv("CMASIM") : sim;
+}
+
+/* Runs compare.sh with @scen as its scenarios on @exps; returns its exit status. */
+static int compare(const char *scen, const char *exps, struct comparison *c)
+{
+	char dir[] = "/tmp/test_oracle.XXXXXX", cmd[3 * PATH_MAX], line[1024];
+	bool header = false;
+	FILE *p;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->total_said = -1;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s -s %s -o %s -c %s %s", compare_sh, scen, dir, cmasim(), exps);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		struct row *r = &c->rows[c->nr];
+
+		if (!header) {
+			assert_string_equal(line, "experiment           figure        kernel                       cmasim                       verdict\n");
+			header = true;
+			continue;
+		}
+		if (sscanf(line, "oracle: %d of %d agree", &c->agree_said, &c->total_said) == 2)
+			continue;
+		assert_int_equal(c->total_said, -1);	/* the count is the last line */
+		assert_true(c->nr < MAX_ROWS);
+		assert_int_equal(sscanf(line, "%63s %31s %255s %255s %15s", r->exp, r->fig, r->kernel, r->sim,
+					r->verdict), 5);
+		c->agree_seen += !strcmp(r->verdict, "agree");
+		c->nr++;
+	}
+	rc = pclose(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	return rc;
+}
+
+/* The kernel's figure @key= of @exp in results/figures.txt. */
+static void kernel_figure(const char *exp, const char *key, char *val, size_t len)
+{
+	char path[PATH_MAX], want[64];
+	char *text, *line, *f;
+
+	assert_int_equal(test_source_path("bench/oracle/results/figures.txt", path, sizeof(path)), 0);
+	text = test_read_file(path);
+	snprintf(want, sizeof(want), "\n%s ", exp);
+	line = strstr(text, want);
+	assert_non_null(line);
+	snprintf(want, sizeof(want), " %s=", key);
+	f = strstr(line, want);
+	assert_non_null(f);
+	f += strlen(want);
+	snprintf(val, len, "%.*s", (int)strcspn(f, " \n"), f);
+	free(text);
+}
+
+/* A line per figure, the kernel's as committed, cmasim's its own, and the count that adds up. */
+static void compare_prints_each_figure_and_the_count(void **state)
+{
+	static const char *const figs[] = { "got", "pfns", "migrated", "busy_retries", "time" };
+	static const char *const exps[] = { "arm64-idle-1g", "arm64-vmsplice-1g" };
+	struct comparison c;
+	char want[256];
+
+	assert_int_equal(compare(scenarios, "arm64-idle-1g arm64-vmsplice-1g", &c), 0);
+	assert_int_equal(c.nr, 10);
+	for (int i = 0; i < c.nr; i++) {
+		const struct row *r = &c.rows[i];
+
+		assert_string_equal(r->exp, exps[i / 5]);
+		assert_string_equal(r->fig, figs[i % 5]);
+		if (i % 5 == 4) {
+			assert_string_equal(r->verdict, "reported");
+			continue;
+		}
+		assert_true(!strcmp(r->verdict, "agree") || !strcmp(r->verdict, "disagree"));
+		kernel_figure(r->exp, r->fig, want, sizeof(want));
+		assert_string_equal(r->kernel, want);
+	}
+	/* cmasim's pool: the granted page's pfn run (cmasim_hugetlb_page), not "-" */
+	assert_int_equal(strncmp(c.rows[1].sim, "0x", 2), 0);
+	assert_non_null(strchr(c.rows[1].sim, '+'));
+	assert_int_equal(c.total_said, 8);
+	assert_int_equal(c.agree_said, c.agree_seen);
+}
+
+/* A scenario asking two pages where the guest asked one: the pages got disagree. */
+static void compare_sets_cmasim_against_the_kernel(void **state)
+{
+	char dir[] = "/tmp/test_oracle_scen.XXXXXX", src[PATH_MAX + 32], dst[64], cmd[2 * PATH_MAX];
+	char *text, *count;
+	struct comparison c;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(src, sizeof(src), "%s/arm64-idle-1g.ini", scenarios);
+	text = test_read_file(src);
+	count = strstr(text, "\ncount = 1\n");
+	assert_non_null(count);
+	count[9] = '2';
+	snprintf(dst, sizeof(dst), "%s/arm64-idle-1g.ini", dir);
+	f = fopen(dst, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	free(text);
+	/* the board is named relative to the scenario's directory, which moved */
+	snprintf(cmd, sizeof(cmd), "sed -i 's|^platform = |platform = %s/|' %s", scenarios, dst);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(compare(dir, "arm64-idle-1g", &c), 0);
+	assert_string_equal(c.rows[0].fig, "got");
+	assert_string_equal(c.rows[0].kernel, "1/1");
+	assert_int_equal(strncmp(c.rows[0].sim, "1/2", 3) && strncmp(c.rows[0].sim, "2/2", 3), 0);
+	assert_string_equal(c.rows[0].verdict, "disagree");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A comparison that cannot run (no such experiment) says so and exits 2. */
+static void compare_refuses_an_unknown_experiment(void **state)
+{
+	struct comparison c;
+	int rc = compare(scenarios, "no-such-experiment 2>/dev/null", &c);
+
+	assert_true(WIFEXITED(rc));
+	assert_int_equal(WEXITSTATUS(rc), 2);
+	assert_int_equal(c.total_said, -1);
+}
+
+static int setup(void **state)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	snprintf(sim, sizeof(sim), "%s/cmasim", dirname(dirname(exe)));
+	if (test_source_path("bench/oracle/compare.sh", compare_sh, sizeof(compare_sh)) ||
+	    test_source_path("bench/oracle/scenarios", scenarios, sizeof(scenarios)))
+		return -1;
+	if (access(cmasim(), X_OK)) {
+		fprintf(stderr, "test_oracle: no %s to run\n", cmasim());
+		return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(compare_prints_each_figure_and_the_count),
+		cmocka_unit_test(compare_sets_cmasim_against_the_kernel),
+		cmocka_unit_test(compare_refuses_an_unknown_experiment),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
