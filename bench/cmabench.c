@@ -758,6 +758,7 @@ static int fill_range(struct cma_bench *b, unsigned long start, unsigned long en
 {
 	struct bench_owner *o = &b->owner;
 	unsigned long covered = 0;
+	bool drained = false;
 
 	b->generation++;
 	while (covered < end - start && o->used < o->nr_slots) {
@@ -765,6 +766,12 @@ static int fill_range(struct cma_bench *b, unsigned long start, unsigned long en
 							  o, o->used);
 		unsigned long pfn;
 
+		/* from 5.14 free pages may wait on the per-CPU lists of higher orders */
+		if (!page && !drained) {
+			cma_drain_all_pages(b->mm);
+			drained = true;
+			continue;
+		}
 		if (!page)
 			break;
 		o->page[o->used++] = page;

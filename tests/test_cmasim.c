@@ -2692,6 +2692,29 @@ static void dt_bad_magic_is_refused(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * Expect: a tree of version 3 (nodes named by full path) is refused
+ * saying which versions are accepted, before libfdt's fdt_check_full,
+ * which crashes on one whose root name has no '/' (fuzz_dt's finding).
+ */
+static void dt_old_version_is_refused(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_MEMORY DT_TAIL, path);
+	assert_int_equal(stat(path, &st), 0);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 20, SEEK_SET), 0);		/* fdt_header.version */
+	assert_int_equal(fwrite("\0\0\0\3", 1, 4, f), 4);
+	assert_int_equal(fclose(f), 0);
+	expect_dt_refused(path, "device tree version 3: accepted 16 and 17", NULL);
+	remove_dir(dir);
+}
+
 /* Expect: a tree cut short of the size its header gives is refused as truncated. */
 static void dt_truncated_is_refused(void **state)
 {
@@ -2975,6 +2998,7 @@ int main(void)
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(dt_bad_magic_is_refused),
+		cmocka_unit_test(dt_old_version_is_refused),
 		cmocka_unit_test(dt_truncated_is_refused),
 		cmocka_unit_test(dt_three_address_cells_is_refused),
 		cmocka_unit_test(dt_region_outside_memory_is_refused),

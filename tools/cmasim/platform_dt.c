@@ -197,6 +197,16 @@ static void *load_tree(struct dt_reader *r)
 		return dt_fail(r, "not a flattened device tree: bad magic (a .dtb starts with d0 0d fe ed; give a .dtb, or a .dts to compile with dtc)"),
 		       NULL;
 	}
+	/*
+	 * dtc has written version 17 since 2008; an older tree names nodes by
+	 * full path, and Debian's libfdt 1.6.1 fdt_check_full dereferences
+	 * the NULL name such a tree can give.
+	 */
+	if (fdt_version(buf) < 16) {
+		ret = (int)fdt_version(buf);
+		free(buf);
+		return dt_fail(r, "device tree version %d: accepted 16 and 17 (what dtc writes)", ret), NULL;
+	}
 	ret = fdt_check_full(buf, len);
 	if (ret) {
 		uint32_t total = fdt_totalsize(buf);
