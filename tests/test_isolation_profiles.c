@@ -192,6 +192,41 @@ static void contig_pages_and_cma_alloc_keep_the_machine_whole(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (alloc_migrate_target): on a 32-bit ARM board with highmem, an
+ * owner's pages in a lowmem range taken by alloc_contig_range migrate
+ * to ZONE_HIGHMEM up to 4.12 (GFP_HIGHUSER_MOVABLE, highest zone first)
+ * and stay in lowmem from 4.13 (GFP_USER | __GFP_MOVABLE, __GFP_HIGHMEM
+ * only for a highmem source: retry_mayfail).
+ */
+static void migration_target_zone_by_release(void **state)
+{
+	static const char *const kernels[] = { "4.12", "4.13", "6.12" };
+
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		struct cma_mm *mm = test_mm(.arch = CMA_ARCH_ARM, .base = 0x40000000, .size = 256 * MiB,
+					    .highmem_start = 0x48000000, .kernel = kernels[i]);
+		unsigned long start = 0x44000;	/* 64 MiB into lowmem, free at boot */
+		struct fake_owner *o = owner_create(mm, true, 16);
+		bool mayfail = cma_kernel_has(kernels[i], "retry_mayfail") == 1;
+
+		cma_drain_all_pages(mm);
+		for (uint64_t s = 0; s < 16; s++)
+			assert_non_null(owner_fault_at(o, s, start + s, s + 1));
+		assert_int_equal(page_zonenum(o->slots[0].page), ZONE_NORMAL);
+		expect_kernel(kernels[i], "alloc_contig_range over the owner's pages", 0,
+			      cma_alloc_contig_range(mm, start, start + 16, CMA_MIGRATE_MOVABLE));
+		for (uint64_t s = 0; s < 16; s++)
+			expect_kernel(kernels[i], "the zone a migrated page went to",
+				      mayfail ? ZONE_NORMAL : ZONE_HIGHMEM, page_zonenum(o->slots[s].page));
+		assert_true(owner_check(o) >= 0);
+		cma_free_contig_range(mm, start, 16);
+		owner_destroy(o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +234,7 @@ int main(void)
 		cmocka_unit_test(contig_range_over_unmovable_page_by_release),
 		cmocka_unit_test(contig_pages_leave_cma_area_alone),
 		cmocka_unit_test(contig_pages_and_cma_alloc_keep_the_machine_whole),
+		cmocka_unit_test(migration_target_zone_by_release),
 	};
 
 	return cmocka_run_group_tests_name("isolation_profiles", tests, NULL, NULL);
