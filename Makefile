@@ -49,7 +49,7 @@ endif
 
 LIB_SRC   := $(wildcard src/lib/*.c src/mm/*.c src/dma/*.c src/init/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
-SIM_SRC   := $(wildcard tools/cmasim/*.c)
+SIM_SRC   := $(wildcard tools/cmasim/*/*.c)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -92,13 +92,15 @@ $(BUILD)/libcma.pc: Makefile
 SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm
 
 $(SIM_OBJ): | sim-deps
+# cmasim's files name each other's headers by folder ("engine/sim.h")
+$(SIM_OBJ): CFLAGS += -Itools/cmasim
 
 sim-deps:
 	@scripts/ensure-deps.sh sim
 
 # cmasim --version prints VERSION, the one place the project's version is set
-$(BUILD)/tools/cmasim/main.o: CFLAGS += -DCMA_VERSION='"$(VERSION)"'
-$(BUILD)/tools/cmasim/main.o: Makefile
+$(BUILD)/tools/cmasim/cli/main.o: CFLAGS += -DCMA_VERSION='"$(VERSION)"'
+$(BUILD)/tools/cmasim/cli/main.o: Makefile
 
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
@@ -110,7 +112,7 @@ $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim $(BUILD)/libcma.so
 $(BUILD)/tests/test_charts: $(BUILD)/cmasim
 
 # test_report links the reports and what they read, not the rest of cmasim
-SIM_REPORT_SRC := tools/cmasim/result.c tools/cmasim/escape.c $(wildcard tools/cmasim/report_*.c)
+SIM_REPORT_SRC := $(addprefix tools/cmasim/report/,result.c escape.c) $(wildcard tools/cmasim/report/report_*.c)
 SIM_REPORT_OBJ := $(SIM_REPORT_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/tests/test_report: tests/test_report.c $(BUILD)/tests/test_report.d $(SIM_REPORT_OBJ)
 	@mkdir -p $(dir $@)
@@ -215,6 +217,7 @@ $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/%.d $(FUZZ_LIB_OBJ) $(FUZZ_
 
 # fuzz_platform, fuzz_scenario, fuzz_dt and fuzz_import include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
+$(FUZZ_SIM_OBJ): FUZZ_CFLAGS += -Itools/cmasim
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_platform: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_scenario: $(FUZZ_SIM_OBJ)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_dt: cmasim's device-tree reader (tools/cmasim/platform_dt.c,
+ * fuzz_dt: cmasim's device-tree reader (tools/cmasim/board/platform_dt.c,
  * platform_read_dt, over libfdt) on arbitrary bytes as a .dtb, and a boot
  * of what it accepts (boot_dt.c's of_reserved_mem).
  *
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include <cma/cma.h>
-#include "platform.h"
+#include "board/platform.h"
 
 #define FUZZ_TARGET "fuzz_dt"
 #include "fuzz_check.h"

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "import.h"
+#include "import/import.h"
 
 #define FUZZ_TARGET "fuzz_import"
 #include "fuzz_check.h"

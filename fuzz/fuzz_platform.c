@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_platform: cmasim's platform-file reader (tools/cmasim/platform_file.c,
+ * fuzz_platform: cmasim's platform-file reader (tools/cmasim/board/platform_file.c,
  * platform_read_file) on arbitrary text, and a boot of what it accepts.
  *
  * The reader takes a path, so the input is handed over as a memfd.
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include <cma/cma.h>
-#include "platform.h"
+#include "board/platform.h"
 
 #define FUZZ_TARGET "fuzz_platform"
 #include "fuzz_check.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_scenario: cmasim's scenario reader (tools/cmasim/scenario_file.c,
+ * fuzz_scenario: cmasim's scenario reader (tools/cmasim/scenario/scenario_file.c,
  * scenario_parse) on arbitrary text, and a short run of what it accepts.
  *
  * Expect: 0 with a scenario whose counts, names and references are within
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "engine/sim.h"
 
 #define FUZZ_TARGET "fuzz_scenario"
 #include "fuzz_check.h"

@@ -38,7 +38,7 @@
 #include "helpers.h"
 #include "mm/cma.h"
 #include "mm/internal.h"
-#include "platform.h"
+#include "board/platform.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)

@@ -28,10 +28,10 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "commands.h"
-#include "report.h"
-#include "run_options.h"
-#include "sim.h"
+#include "cli/commands.h"
+#include "report/report.h"
+#include "cli/run_options.h"
+#include "engine/sim.h"
 
 #define MiB (1ull << 20)
 

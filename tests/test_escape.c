@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "commands.h"
-#include "escape.h"
-#include "import.h"
-#include "platform.h"
-#include "scenario.h"
+#include "cli/commands.h"
+#include "report/escape.h"
+#include "import/import.h"
+#include "board/platform.h"
+#include "scenario/scenario.h"
 
 #define SEED_DTB	"fuzz/corpus/fuzz_dt/seed-arm.dtb"
 #define REGRESSION_DTB	"fuzz/regressions/fuzz_dt/reserved-memory-node-name-newline"

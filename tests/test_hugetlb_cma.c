@@ -30,8 +30,8 @@
 
 #include "helpers.h"
 #include "mm/cma.h"
-#include "platform.h"
-#include "sim.h"
+#include "board/platform.h"
+#include "engine/sim.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "import.h"
+#include "import/import.h"
 
 #define FIXTURE "tests/import/small"
 /* small's machine booted with deferred struct page init left to the first allocations, by 6.18.44 */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests for cmasim's background job (tools/cmasim/wl_job.c): a fixed
+ * Tests for cmasim's background job (tools/cmasim/workloads/wl_job.c): a fixed
  * amount of CPU work in process lifetimes, whose completion time is the
  * metric of the ZONE_CMA anchor (calib/). Small ARM boards (two CPUs),
  * a few simulated seconds each.
@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "report.h"
-#include "sim.h"
+#include "report/report.h"
+#include "engine/sim.h"
 
 #define MS	1000000ull
 #define S	1000000000ull

@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "report.h"
-#include "commands.h"
-#include "owned.h"
-#include "sim.h"
+#include "report/report.h"
+#include "cli/commands.h"
+#include "engine/owned.h"
+#include "engine/sim.h"
 
 #define MS	1000000ull
 #define S	1000000000ull

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests for what a device's request shares while it runs, in cmasim's
- * cost model (tools/cmasim/cost.c, contention.c; doc/cost-model.md,
+ * cost model (tools/cmasim/engine/cost.c, contention.c; doc/cost-model.md,
  * "CPU contention and drains" and "Lock waits"): the CPUs with the
  * background's runnable threads, the per-CPU drains under each kernel,
  * the zone and LRU locks with the background's allocations, and the CMA
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "sim.h"
+#include "engine/sim.h"
 
 #define BOARD "[scenario]\nplatform = arm\nmemory = 64M\nduration = 3s\n"
 

@@ -21,7 +21,7 @@
  * the last of them winning. A line goes out as "[%5lu.%06lu] " (with
  * printk.time, Android's and distributions' CONFIG_PRINTK_TIME=y), its
  * text, and "\r\n" (uart_console_write puts a '\r' before each '\n').
- * The time on the wire is the cost model's (tools/cmasim/cost.c); this
+ * The time on the wire is the cost model's (tools/cmasim/engine/cost.c); this
  * file reads the console's rate and framing (cma_mm_console), the log
  * (mmzone.c, console_account) counts each line's characters in the
  * event console_chars.

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a device's request shares while it runs (doc/cost-model.md, "CPU
+ * contention and drains" and "Lock waits"): the board's CPUs with the
+ * background's runnable threads, the zone and LRU locks with the
+ * background's allocations, and the CMA mutex with the other devices'
+ * requests. The simulation runs a request in no virtual time, so this
+ * is what cost_ns() is told about the moment, not something acted out.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lib/kconfig.h"
+#include "engine/sim.h"
+
+/* The background's lock traffic is measured over windows this long. */
+#define BG_WINDOW_NS	(1000 * 1000000ull)
+
+#define ZONE_EVENTS(x) x "_dma", x "_dma32", x "_normal", x "_high", x "_movable"
+
+/* Pages through the free lists: every allocation and free takes the zone lock in pcp batches. */
+static const char *const zone_counters[] = { ZONE_EVENTS("pgalloc"), "pgfree" };
+/* Pages through the LRU lock: additions, and the isolations of kswapd's and direct reclaim's scans. */
+static const char *const lru_counters[] = { "lru_add", ZONE_EVENTS("pgscan_kswapd"), ZONE_EVENTS("pgscan_direct") };
+
+static uint64_t sum(struct sim *s, const char *const *names, size_t n)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+
+		cma_mm_counter(s->mm, names[i], &v);
+		total += v;
+	}
+	return total;
+}
+
+#define SUM(s, names) sum(s, names, sizeof(names) / sizeof(names[0]))
+
+/* The background's drain_all_pages so far: all of them but the devices' own. */
+static uint64_t bg_drains(struct sim *s)
+{
+	uint64_t v = 0;
+
+	cma_mm_counter(s->mm, "drain_all_pages", &v);
+	return v - s->dev_drains;
+}
+
+/* Once a window: the rates over the window just ended. No per-page work. */
+static void bg_window(struct sim *s, void *arg)
+{
+	uint64_t zone = SUM(s, zone_counters), lru = SUM(s, lru_counters), drains = bg_drains(s);
+	double secs = (double)(s->now - s->bg_at) / 1e9;
+
+	if (secs > 0) {
+		s->bg_zone_rate = (double)(zone - s->bg_zone_pages) / secs;
+		s->bg_lru_rate = (double)(lru - s->bg_lru_pages) / secs;
+		s->bg_drain_rate = (double)(drains - s->bg_drains) / secs;
+	}
+	s->bg_at = s->now;
+	s->bg_zone_pages = zone;
+	s->bg_lru_pages = lru;
+	s->bg_drains = drains;
+	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, arg);
+}
+
+/*
+ * The preemption model the board's .config chose (kernel/Kconfig.preempt).
+ * Departure: a .config that names none is priced as CONFIG_PREEMPT, all
+ * kernel work sharing the CPUs, as before the model knew the choice, not
+ * as Kconfig's default PREEMPT_NONE.
+ */
+static bool kconfig_no_preempt(const char *text)
+{
+	struct kconfig *kc = NULL;
+	bool none = false;
+	char err[128];
+
+	if (!kconfig_parse(text, &kc, err, sizeof(err)))
+		none = kconfig_bool(kc, "CONFIG_PREEMPT_NONE") || kconfig_bool(kc, "CONFIG_PREEMPT_VOLUNTARY");
+	kconfig_free(kc);
+	return none;
+}
+
+void sim_contention_start(struct sim *s)
+{
+	s->no_preempt = kconfig_no_preempt(s->plat.kconfig);
+	s->drain_remote = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_remote") == 1;
+	s->drain_wq = !s->drain_remote && cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_wq") == 1;
+	s->drain_mutex = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_mutex") == 1;
+	s->cma_mutex_holder = -1;
+	s->bg_at = s->now;
+	s->bg_zone_pages = SUM(s, zone_counters);
+	s->bg_lru_pages = SUM(s, lru_counters);
+	s->bg_drains = bg_drains(s);
+	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, NULL);
+}
+
+unsigned sim_runnable(const struct sim *s)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		const struct workload *w = &s->wl[i];
+
+		if (!w->stopped && w->ops->runnable && w->spec->start_ns <= s->now && !sim_wl_over(s, w))
+			n += w->ops->runnable(s, w);
+	}
+	return n;
+}
+
+/*
+ * A touch of a page brings a page's worth of memory through the CPU (a
+ * fault clears it, a read() copies it) and its bookkeeping: @rate such
+ * touches a second keep that many CPUs busy, to the nearest whole one.
+ */
+unsigned sim_rate_threads(const struct sim *s, uint64_t rate)
+{
+	const struct cost_model *m = &s->cost;
+	double op_ns = m->v[COST_PAGE_CYCLES] * 1000.0 / m->v[COST_CPU_MHZ] +
+		       (double)s->page_bytes * 1000.0 / m->v[COST_COPY_MBPS];
+
+	return (unsigned)lround((double)rate * op_ns / 1e9);
+}
+
+/* What the source's tracer hooked of a request (cma: it goes through cma_alloc) */
+static enum cost_fgraph request_fgraph(const struct scenario *sc, bool cma)
+{
+	if (!sc->fgraph)
+		return COST_FGRAPH_OFF;
+	if (!sc->ftrace_filter)
+		return COST_FGRAPH_ALL;
+	/* a request the buddy allocator serves never enters cma_alloc */
+	if (sc->ftrace_filter == COST_FGRAPH_CMA_ALLOC && !cma)
+		return COST_FGRAPH_OFF;
+	return sc->ftrace_filter;
+}
+
+/* Pages per LRU-lock round, PAGEVEC_SIZE: v3.5's 14, 15 from 4.16, 31 from 6.9. */
+static unsigned lru_batch(const char *kernel)
+{
+	if (cma_kernel_has(kernel, "lru_batch_31") == 1)
+		return 31;
+	return cma_kernel_has(kernel, "lru_batch_15") == 1 ? 15 : 14;
+}
+
+/*
+ * How drain_all_pages reaches the other CPUs is the profile's: IPIs, work
+ * items (4.11) or the caller itself (6.0).
+ */
+void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
+			 struct cost_work *work)
+{
+	work->nr_cpus = s->plat.cfg.nr_cpus;
+	work->no_preempt = s->no_preempt;
+	work->runnable = sim_runnable(s);
+	work->remote_drain = s->drain_remote;
+	work->drain_wq = s->drain_wq;
+	work->fgraph = request_fgraph(s->sc, cma);
+	work->lru_batch = lru_batch(cma_mm_kernel(s->mm));
+	work->zone_page_rate = s->bg_zone_rate;
+	work->lru_page_rate = s->bg_lru_rate;
+	/*
+	 * The request's own drain_all_pages (each naming its zone) wait for
+	 * a background one in progress; they are no background's traffic.
+	 */
+	work->drain_mutex = s->drain_mutex;
+	work->bg_drain_rate = s->bg_drain_rate;
+	s->dev_drains += work->drains - work->lru_drains;
+	/* a device's own requests follow one another: only another device's keeps it waiting */
+	if (cma && s->cma_mutex_holder >= 0 && (unsigned)s->cma_mutex_holder != w->idx &&
+	    s->cma_mutex_free_at > start_ns)
+		work->cma_mutex_wait_ns = s->cma_mutex_free_at - start_ns;
+}
+
+void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma)
+{
+	if (!cma)
+		return;
+	s->cma_mutex_holder = (int)w->idx;
+	s->cma_mutex_free_at = start_ns + ns;
+}

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cost profiles. The numbers are typical published figures for boards
+ * of the seeds' era, not our measurements; doc/cost-model.md gives each
+ * one's source and reasoning, and a scenario's [cost] section overrides
+ * any of them.
+ *
+ * x86  a 2012 desktop: Sandy Bridge at 3.3 GHz, dual-channel DDR3-1333,
+ *      a SATA SSD.
+ * arm  the Exynos4210 of seed 011: two Cortex-A9 at 1.2 GHz, LPDDR2,
+ *      eMMC 4.41 storage.
+ * The storage queue's random IOPS and latency (c-io) are published
+ * figures too: doc/cost-model.md, "Storage and I/O waits".
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine/cost.h"
+
+/*
+ * Migration beyond the copy on x86, from bench/kernel/micro-mig.sh on
+ * this project's 2-vCPU EPYC KVM guest (doc/cost-model.md shows the
+ * arithmetic): compaction's cost per unmapped page less the copy and the
+ * scanning already priced; the extra cost of a mapped page.
+ */
+#define MIG_X86_COPY_MBPS	3800
+#define MIG_X86_MIGRATE_US	1.2
+#define MIG_X86_UNMAP_US	1.3
+/*
+ * One synchronous cross-CPU call to a CPU running user code, waited for:
+ * micro-cpu's membarrier IPI (bench/kernel/results/micro-cpu-6.18.44-fc-
+ * v1147-20261203.txt). A TLB shootdown (flush_tlb_multi) and v3.5's
+ * drain_all_pages (on_each_cpu_mask) both make that call: one constant
+ * for both fields (doc/cost-model.md, "One IPI, two constants?").
+ */
+#define X86_IPI_US		10.1
+/*
+ * The function_graph tracer, from bench/kernel/ftrace-icount.sh (Debian's
+ * 6.1 under QEMU's TCG, whose -icount clock counts instructions; a free
+ * 1 GiB alloc_contig_range): what its entry and return hooks add per
+ * kernel call with tracing_thresh set (352.7 and 351.0 instructions), and
+ * the calls alloc_contig_range makes: 6 of its own, 121 in a drain of
+ * the per-CPU lists, 27,403 over 262,144 pages besides 6.1's PageHuge
+ * test of every pfn (268,662 calls; not on 4.14's path for a CMA block)
+ * and the timer's interrupts (6,396). A migrated page's calls were not
+ * measured: none is priced.
+ */
+#define FGRAPH_CALL_INSNS		352
+#define FGRAPH_CALLS_PER_ATTEMPT	6
+#define FGRAPH_CALLS_PER_DRAIN		121
+#define FGRAPH_CALLS_PER_PAGE		(27403.0 / 262144)
+/*
+ * What a huge page pool pays per page it takes from free memory, beyond
+ * the allocator's work the library counts: bench/kernel/micro-hugetlb.sh
+ * (bench/kernel/results/micro-hugetlb-6.18.44-fc-v1252-20261204.txt),
+ * 2 MiB pages written to an idle guest's nr_hugepages, the least-squares
+ * slope of 2021 ns a page over 1 to 2927 pages, per base page.
+ */
+#define HUGETLB_X86_PAGE_NS	3.95
+/*
+ * What compaction's scanners pay per pageblock they pass without looking
+ * at its pages (skip bit set, not a target): the runs of 6.18.44-fc-v1252's
+ * fragmented writes under perf (bench/kernel/results/6.18.44-fc-v1252-vm-
+ * 20261204-fragmented-traced.txt) that crossed the Normal zone with no
+ * event between their begin and end, 908 us over 41,344 pageblocks.
+ */
+#define BLOCK_PASS_X86_NS	22
+/* ARM: the profiles' ratio of CPU time per page of bookkeeping (600/1200 over 400/3300) */
+#define ARM_PER_X86		4.1
+/* the Cortex-A9 broadcasts TLB maintenance in hardware: a DSB's wait, not an IPI */
+#define MIG_ARM_TLB_BROADCAST_US	0.3
+
+const char *const cost_field_names[NR_COST_FIELDS] = {
+	[COST_CPU_MHZ] = "cpu_mhz",
+	[COST_COPY_MBPS] = "copy_mbps",
+	[COST_ZERO_MBPS] = "zero_mbps",
+	[COST_SCAN_CYCLES] = "scan_cycles",
+	[COST_PAGE_CYCLES] = "page_cycles",
+	[COST_STORAGE_WRITE_MBPS] = "storage_write_mbps",
+	[COST_STORAGE_READ_MBPS] = "storage_read_mbps",
+	[COST_LOCK_US] = "lock_us",
+	[COST_MIGRATE_US] = "migrate_us",
+	[COST_UNMAP_US] = "unmap_us",
+	[COST_TLB_IPI_US] = "tlb_ipi_us",
+	[COST_IPI_US] = "ipi_us",
+	[COST_WAKEUP_US] = "wakeup_us",
+	[COST_PREEMPT_US] = "preempt_us",
+	[COST_LOCK_HANDOFF_NS] = "lock_handoff_ns",
+	[COST_MUTEX_HANDOFF_US] = "mutex_handoff_us",
+	[COST_STORAGE_RAND_READ_IOPS] = "storage_rand_read_iops",
+	[COST_STORAGE_RAND_WRITE_IOPS] = "storage_rand_write_iops",
+	[COST_STORAGE_LAT_US] = "storage_lat_us",
+	[COST_HOST_FAULT_US] = "host_fault_us",
+	[COST_FGRAPH_CALL_CYCLES] = "fgraph_call_cycles",
+	[COST_HUGETLB_PAGE_NS] = "hugetlb_page_ns",
+	[COST_BLOCK_PASS_NS] = "block_pass_ns",
+};
+
+static const struct cost_model profiles[] = {
+	[CMA_ARCH_X86] = { "x86", {
+		[COST_CPU_MHZ] = 3300,
+		[COST_COPY_MBPS] = MIG_X86_COPY_MBPS,
+		[COST_ZERO_MBPS] = 8000,
+		[COST_SCAN_CYCLES] = 60,
+		[COST_PAGE_CYCLES] = 400,
+		[COST_STORAGE_WRITE_MBPS] = 250,
+		[COST_STORAGE_READ_MBPS] = 450,
+		[COST_LOCK_US] = 1,
+		/* bench/kernel/results/micro-mig-*.txt (doc/cost-model.md) */
+		[COST_MIGRATE_US] = MIG_X86_MIGRATE_US,
+		[COST_UNMAP_US] = MIG_X86_UNMAP_US,
+		[COST_TLB_IPI_US] = X86_IPI_US,
+		/* bench/kernel/results/micro-cpu-6.18.44-fc-v1147-20261203.txt */
+		[COST_IPI_US] = X86_IPI_US,
+		[COST_WAKEUP_US] = 10.1,
+		[COST_PREEMPT_US] = 8.3,
+		[COST_LOCK_HANDOFF_NS] = 29,
+		[COST_MUTEX_HANDOFF_US] = 0.74,
+		[COST_STORAGE_RAND_READ_IOPS] = 40000,
+		[COST_STORAGE_RAND_WRITE_IOPS] = 18000,
+		[COST_STORAGE_LAT_US] = 100,
+		[COST_HOST_FAULT_US] = 0,
+		/* bench/kernel/results/ftrace-icount-*.txt: instructions per call, one a cycle */
+		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
+		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS,
+		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS,
+	} },
+	[CMA_ARCH_ARM] = { "arm", {
+		[COST_CPU_MHZ] = 1200,
+		[COST_COPY_MBPS] = 700,
+		[COST_ZERO_MBPS] = 1400,
+		[COST_SCAN_CYCLES] = 100,
+		[COST_PAGE_CYCLES] = 600,
+		[COST_STORAGE_WRITE_MBPS] = 15,
+		[COST_STORAGE_READ_MBPS] = 40,
+		[COST_LOCK_US] = 2,
+		/* x86's measured cost scaled by the profiles' page_cycles / cpu_mhz; no IPI on the A9 */
+		[COST_MIGRATE_US] = MIG_X86_MIGRATE_US * ARM_PER_X86,
+		[COST_UNMAP_US] = MIG_X86_UNMAP_US * ARM_PER_X86,
+		[COST_TLB_IPI_US] = MIG_ARM_TLB_BROADCAST_US,
+		/* the x86 measurements × 2.04, the clock ratio 2450 / 1200 MHz (doc/cost-model.md) */
+		[COST_IPI_US] = 20.6,
+		[COST_WAKEUP_US] = 20.6,
+		[COST_PREEMPT_US] = 17,
+		[COST_LOCK_HANDOFF_NS] = 59,
+		[COST_MUTEX_HANDOFF_US] = 1.5,
+		[COST_STORAGE_RAND_READ_IOPS] = 2000,
+		[COST_STORAGE_RAND_WRITE_IOPS] = 150,
+		[COST_STORAGE_LAT_US] = 300,
+		[COST_HOST_FAULT_US] = 0,
+		/* the same cycles at the board's clock, as the drains' figures (doc/cost-model.md) */
+		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
+		/* x86's measured cost scaled as migrate_us is */
+		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS * ARM_PER_X86,
+		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS * ARM_PER_X86,
+	} },
+};
+
+void cost_profile(enum cma_arch arch, struct cost_model *m)
+{
+	*m = profiles[arch == CMA_ARCH_ARM ? CMA_ARCH_ARM : CMA_ARCH_X86];
+}
+
+uint64_t cost_transfer_ns(double mbps, uint64_t bytes)
+{
+	/* MB/s is 10^6 bytes per 10^9 ns */
+	return mbps > 0 ? (uint64_t)((double)bytes * 1000.0 / mbps) : 0;
+}
+
+/*
+ * Migration's work around the copy: each page's target, references and
+ * LRU rounds; each page table entry's unmap and remap; each TLB flush's
+ * interrupt of every other CPU that runs the address space.
+ */
+static uint64_t us_ns(double count, double us)
+{
+	return (uint64_t)llround(count * us * 1000.0);
+}
+
+static uint64_t migration_overhead_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return us_ns((double)w->migrated, m->v[COST_MIGRATE_US]) +
+	       us_ns((double)w->mapped_ptes, m->v[COST_UNMAP_US]) +
+	       us_ns((double)w->tlb_flushes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+}
+
+/* Pages a CPU's lists give back when drained, and a pcp batch under the zone lock (v3.5's zone_batchsize for a large zone). */
+#define PCP_BATCH	31
+/* Pages isolated or put back per LRU-lock round (SWAP_CLUSTER_MAX). */
+#define LRU_CLUSTER	32
+/* Past this utilisation a queue's wait is priced as at it: the background would starve first. */
+#define MAX_LOCK_UTIL	0.95
+
+/*
+ * CFS shares the CPUs evenly among the runnable threads of one weight
+ * (Documentation/scheduler/sched-design-CFS.rst: each of n runnable
+ * tasks gets 1/n of a CPU): with R background threads and the
+ * allocating one on C CPUs, the request's CPU work gets C/(R+1) of a
+ * CPU once R+1 > C.
+ */
+double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus)
+{
+	double share = ((double)runnable + 1.0) / (double)(nr_cpus ? nr_cpus : 1);
+
+	return share > 1.0 ? share : 1.0;
+}
+
+/*
+ * M/D/1: the background's acquisitions come from many independent
+ * threads (a Poisson stream) and hold the lock a fixed time; an
+ * acquisition arriving at random waits rho * hold / (2 (1 - rho)) on
+ * average, rho = rate * hold (Pollaczek-Khinchine with no variance in
+ * the hold).
+ */
+double cost_lock_wait_ns(double rate, double hold_ns)
+{
+	double rho = rate * hold_ns / 1e9;
+
+	if (rho <= 0)
+		return 0;
+	if (rho > MAX_LOCK_UTIL)
+		rho = MAX_LOCK_UTIL;
+	return rho * hold_ns / (2.0 * (1.0 - rho));
+}
+
+static double cycles_ns(const struct cost_model *m, double cycles)
+{
+	return cycles * 1000.0 / m->v[COST_CPU_MHZ];
+}
+
+/*
+ * From 4.11 drain_all_pages takes pcpu_drain_mutex: a request's drain,
+ * naming its zone, sleeps until a background drain in progress ends
+ * (the slow path's, naming none, would have returned instead). The
+ * background's drains arrive from many threads, each holds the mutex a
+ * drain's time and wakes the sleeper: the lock waits' M/D/1 queue.
+ */
+static double drain_mutex_wait_ns(const struct cost_model *m, const struct cost_work *w, double drain_ns)
+{
+	if (!w->drain_mutex)
+		return 0;
+	return cost_lock_wait_ns(w->bg_drain_rate, drain_ns + m->v[COST_MUTEX_HANDOFF_US] * 1000.0);
+}
+
+/*
+ * The per-CPU drains, in wall time. drain_all_pages: v3.5 IPIs every CPU
+ * with pages on its lists (on_each_cpu_mask) and waits, each empties
+ * its own lists meanwhile; 4.11-5.19 (drain_local_pages_wq) queue a
+ * work item on each of them and flush them, the items emptying the
+ * lists in parallel; 6.12 (__drain_all_pages) empties each CPU's lists
+ * from the caller, one after another, taking that CPU's pcp lock.
+ * lru_add_drain_all, every kernel: a work item per CPU (v3.5's
+ * schedule_on_each_cpu, 4.x's and 6.12's mm_percpu_wq) kicked one after
+ * another, then waited for; one that lands on a CPU a background thread
+ * keeps busy runs only once the scheduler lets it in. Every CPU is
+ * counted: a background keeps every CPU's lists filled.
+ */
+static double drain_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	double cpus = w->nr_cpus ? w->nr_cpus : 1;
+	double pcp = (double)(w->drains - w->lru_drains), lru = (double)w->lru_drains;
+	double empty = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]);
+	double kick = (cpus - 1) * m->v[COST_IPI_US] * 1000.0;
+	double work_ns = kick + (m->v[COST_WAKEUP_US] + (w->runnable ? m->v[COST_PREEMPT_US] : 0)) * 1000.0;
+	double pcp_ns = w->remote_drain ? cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]) :
+			w->drain_wq ? work_ns + empty : empty + kick;
+
+	return pcp * (pcp_ns + drain_mutex_wait_ns(m, w, pcp_ns)) + lru * work_ns;
+}
+
+/*
+ * Waiting for the zone and LRU locks the background holds. The request
+ * takes the zone lock once per lock round and once per LRU_CLUSTER pages
+ * it takes off or gives to the free lists, the LRU lock once per
+ * LRU_CLUSTER pages scanned or migrated (isolation and putback go in
+ * such batches). The background moves its pages through the zone lock
+ * a pcp batch at a time and through the LRU lock a pagevec at a time;
+ * a round holds the lock for each page's bookkeeping and a handoff.
+ */
+static double lock_wait_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	double lru_batch = w->lru_batch ? w->lru_batch : 14;
+	double zone_rounds = (double)w->locks + (double)w->handled / LRU_CLUSTER;
+	double lru_rounds = (double)(w->scanned + w->migrated) / LRU_CLUSTER;
+	double zone_hold = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]) + m->v[COST_LOCK_HANDOFF_NS];
+	double lru_hold = cycles_ns(m, lru_batch * m->v[COST_PAGE_CYCLES]) + m->v[COST_LOCK_HANDOFF_NS];
+
+	return zone_rounds * cost_lock_wait_ns(w->zone_page_rate / PCP_BATCH, zone_hold) +
+	       lru_rounds * cost_lock_wait_ns(w->lru_page_rate / lru_batch, lru_hold);
+}
+
+/* Another device's request held the CMA mutex: its rest, then the wakeup of a sleeping waiter. */
+static double cma_mutex_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return w->cma_mutex_wait_ns ? (double)w->cma_mutex_wait_ns + m->v[COST_MUTEX_HANDOFF_US] * 1000.0 : 0;
+}
+
+/*
+ * A printk line the request wrote to a serial console: the caller waits
+ * for the UART to take each character (4.14's console_unlock, 6.12's
+ * legacy_direct), frame_bits of them at the line's rate; a physical
+ * figure, not a profile's. Not stretched by the background: the caller
+ * spins on the UART with interrupts off.
+ */
+static double console_ns(const struct cost_work *w)
+{
+	if (!w->console_baud)
+		return 0;
+	return (double)w->console_chars * w->console_frame_bits * 1e9 / w->console_baud;
+}
+
+/*
+ * What the background's threads cannot take from the request. CFS takes
+ * the CPU from a thread in the kernel only where the kernel lets it: at
+ * any preempt_enable() under CONFIG_PREEMPT, but without it (PREEMPT_NONE,
+ * PREEMPT_VOLUNTARY) only at cond_resched() and where the thread sleeps
+ * (a mutex, a wait; might_sleep() too under VOLUNTARY). Work in a loop
+ * with neither, such as gcma_alloc_contig's walk over its pages or the
+ * memset that clears a dma_alloc_coherent buffer, then runs to its end
+ * once begun. alloc_contig_range has such points throughout (the
+ * migrate loop's cond_resched(), lru_add_drain_all's wait, the CMA
+ * mutex), so its work shares the CPUs under every model.
+ */
+static uint64_t nosched_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
+	       (uint64_t)((double)w->nosched_locks * m->v[COST_LOCK_US] * 1000.0) +
+	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
+}
+
+/*
+ * A clean file page alloc_contig_range frees instead of migrating
+ * (kernel.contig_reclaim_clean): no copy, no target, no remap; its free,
+ * the bookkeeping of any page reclaimed (page_cycles), and for each entry
+ * that mapped it the unmap (unmap_us) and the TLB flush that goes with it
+ * to every other CPU running the address space (tlb_ipi_us).
+ */
+static uint64_t dropped_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return (uint64_t)cycles_ns(m, (double)w->dropped * m->v[COST_PAGE_CYCLES]) +
+	       us_ns((double)w->dropped_ptes, m->v[COST_UNMAP_US]) +
+	       us_ns((double)w->dropped_ptes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+}
+
+/*
+ * The source's instrument: function_graph hooks the entry and return of
+ * every function set_ftrace_filter lets through, and tracing_thresh only
+ * decides what is written after the return, so the request pays the
+ * hooks on each such call it makes. With no filter, every call:
+ * alloc_contig_range's own per attempt, a drain's, and those per page it
+ * handles; with a filter naming one function, that function's calls
+ * alone (doc/cost-model.md, "The tracer").
+ */
+static double fgraph_calls(const struct cost_work *w)
+{
+	switch (w->fgraph) {
+	case COST_FGRAPH_ALL:
+		return (double)w->cma_attempts * FGRAPH_CALLS_PER_ATTEMPT +
+		       (double)w->drains * FGRAPH_CALLS_PER_DRAIN + (double)w->handled * FGRAPH_CALLS_PER_PAGE;
+	case COST_FGRAPH_CMA_ALLOC:
+		return 1;
+	case COST_FGRAPH_ALLOC_CONTIG_RANGE:
+		return (double)w->cma_attempts;
+	default:
+		return 0;
+	}
+}
+
+uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
+{
+	/* without CONFIG_PREEMPT the loops with no scheduling point are priced apart, unstretched */
+	uint64_t handled = w->no_preempt ? w->handled - w->nosched_pages : w->handled;
+	uint64_t locks = w->no_preempt ? w->locks - w->nosched_locks : w->locks;
+	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
+			    (double)handled * m->v[COST_PAGE_CYCLES];
+	/* the allocating thread's own CPU work, shared with the background */
+	uint64_t cpu_ns = (uint64_t)cycles_ns(m, cpu_cycles) +
+			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
+			  (w->no_preempt ? 0 : cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes)) +
+			  (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
+			  migration_overhead_ns(m, w) + dropped_ns(m, w) +
+			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
+			  (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]) +
+			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]) +
+			  (uint64_t)((double)w->blocks_passed * m->v[COST_BLOCK_PASS_NS]);
+
+	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
+	       (w->no_preempt ? nosched_ns(m, w) : 0) +
+	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
+	       w->io_wait_ns + (uint64_t)console_ns(w);
+}
+
+/* Which work a counter measures. */
+enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
+       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, W_DROPPED, W_DROPPED_PTES, W_STEPPED,
+       W_BLOCKS_PASSED, NR_W };
+
+#define PER_ZONE(event, w) \
+	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
+	{ event "_high", w }, { event "_movable", w }
+
+static const struct { const char *name; int work; } counters[] = {
+	{ "pgmigrate_success", W_MIGRATED },
+	{ "compact_migrate_scanned", W_SCANNED },
+	{ "contig_migrate_scanned", W_SCANNED },	/* 6.12's alloc_contig_range, no kernel's */
+	{ "contig_free_scanned", W_SCANNED },
+	{ "compact_free_scanned", W_SCANNED },
+	PER_ZONE("pgscan_direct", W_SCANNED),
+	{ "compact_isolated", W_HANDLED },
+	PER_ZONE("pgsteal_direct", W_HANDLED),
+	PER_ZONE("pgsteal_direct", W_RECLAIMED),	/* what reclaim takes from the workloads */
+	/* the library counts its drains of every CPU's lists */
+	{ "drain_all_pages", W_DRAINS },
+	{ "lru_add_drain_all", W_DRAINS },
+	{ "lru_add_drain_all", W_LRU_DRAINS },
+	/* the library's, from its owners' mapcounts */
+	{ "pgmigrate_mapped_ptes", W_MAPPED_PTES },
+	{ "pgmigrate_tlb_flush", W_TLB_FLUSHES },
+	/* the library's: frames allocated for the first time since boot */
+	{ "pgalloc_fresh", W_FRESH },
+	/* the library's: characters printk put on the serial console */
+	{ "console_chars", W_CONSOLE },
+	/* the library's: clean file pages alloc_contig_range freed, and their unmapped entries */
+	{ "contig_reclaim_clean", W_DROPPED },
+	{ "contig_reclaim_unmapped_ptes", W_DROPPED_PTES },
+	/* the library's: scanner counts of pfns never looked at, taken off W_SCANNED */
+	{ "compact_scan_stepped", W_STEPPED },
+	/* the library's: pageblocks compaction's scanners passed without scanning them */
+	{ "compact_blocks_passed", W_BLOCKS_PASSED },
+};
+
+#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+_Static_assert(NR_W <= sizeof(((struct cost_counters *)0)->v) / sizeof(uint64_t),
+	       "struct cost_counters too small");
+
+void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < NR_COUNTERS; i++) {
+		uint64_t v = 0;
+
+		cma_mm_counter(mm, counters[i].name, &v);
+		c->v[counters[i].work] += v;
+	}
+}
+
+void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, struct cost_work *w)
+{
+	struct cost_counters now;
+
+	cost_counters_read(mm, &now);
+	w->migrated += now.v[W_MIGRATED] - before->v[W_MIGRATED];
+	w->scanned += (now.v[W_SCANNED] - before->v[W_SCANNED]) -
+		      (now.v[W_STEPPED] - before->v[W_STEPPED]);
+	w->handled += now.v[W_HANDLED] - before->v[W_HANDLED];
+	w->drains += now.v[W_DRAINS] - before->v[W_DRAINS];
+	w->reclaimed += now.v[W_RECLAIMED] - before->v[W_RECLAIMED];
+	w->mapped_ptes += now.v[W_MAPPED_PTES] - before->v[W_MAPPED_PTES];
+	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
+	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
+	w->fresh_frames += now.v[W_FRESH] - before->v[W_FRESH];
+	w->blocks_passed += now.v[W_BLOCKS_PASSED] - before->v[W_BLOCKS_PASSED];
+	w->console_chars += now.v[W_CONSOLE] - before->v[W_CONSOLE];
+	w->dropped += now.v[W_DROPPED] - before->v[W_DROPPED];
+	w->dropped_ptes += now.v[W_DROPPED_PTES] - before->v[W_DROPPED_PTES];
+	cma_mm_console(mm, &w->console_baud, &w->console_frame_bits, NULL);
+}

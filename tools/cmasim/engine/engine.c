@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The discrete-event engine: a binary heap of events ordered by virtual
+ * time and then by scheduling order, the virtual clock, one splitmix64
+ * generator, and the loop. It knows only time, callbacks and the CPU an
+ * event runs on (the one that scheduled it, so a workload's events stay
+ * on its CPU; the library's per-CPU lists follow it): what a run
+ * does (boot, workloads, sampling, snapshots, the end) are events and
+ * handlers machine.c and the workloads schedule.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/prandom.h"
+#include "engine/sim.h"
+
+/* Every this many events the loop calls its poll callback. */
+#define POLL_EVENTS	4096
+
+/* ---- events ---- */
+
+static bool event_before(const struct sim_event *a, const struct sim_event *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg)
+{
+	sim_schedule_on(s, at, fn, arg, s->cpu);
+}
+
+void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, unsigned cpu)
+{
+	struct sim_event e = { .at = at < s->now ? s->now : at, .seq = s->seq++, .fn = fn, .arg = arg,
+			       .cpu = cpu };
+	size_t i;
+
+	if (s->nr_events == s->heap_cap) {
+		size_t cap = s->heap_cap ? 2 * s->heap_cap : 256;
+		struct sim_event *h = realloc(s->heap, cap * sizeof(*h));
+
+		if (!h) {
+			/* the event is lost: the loop stops and the run fails */
+			if (!s->error)
+				fprintf(stderr, "cmasim: out of memory for the event queue\n");
+			s->error = -ENOMEM;
+			return;
+		}
+		s->heap = h;
+		s->heap_cap = cap;
+	}
+	for (i = s->nr_events++; i && event_before(&e, &s->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		s->heap[i] = s->heap[(i - 1) / 2];
+	s->heap[i] = e;
+}
+
+void sim_set_cpu(struct sim *s, unsigned cpu)
+{
+	s->cpu = cpu;
+	if (s->mm)
+		cma_mm_bind_cpu(s->mm, cpu);
+}
+
+static struct sim_event pop_event(struct sim *s)
+{
+	struct sim_event top = s->heap[0], last = s->heap[--s->nr_events];
+	size_t i = 0, n = s->nr_events;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && event_before(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!event_before(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (n)
+		s->heap[i] = last;
+	return top;
+}
+
+/* ---- randomness ---- */
+
+/* The library's generator (lib/prandom.h), so that one seed means one sequence everywhere. */
+uint64_t sim_rand(struct sim *s)
+{
+	return prandom_u64_state(&s->rng);
+}
+
+uint64_t sim_rand_below(struct sim *s, uint64_t n)
+{
+	return prandom_below(&s->rng, n);
+}
+
+uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns)
+{
+	double u = ((double)(sim_rand(s) >> 11) + 1.0) / 9007199254740993.0;
+	double v = -log(u) * (double)mean_ns;
+
+	return v < 1.0 ? 1 : (uint64_t)v;
+}
+
+uint64_t sim_tick_ops(double *carry, uint64_t rate)
+{
+	double want = (double)rate * (double)SIM_TICK_NS / 1e9 + *carry;
+	uint64_t n = (uint64_t)want;
+
+	*carry = want - (double)n;	/* the fraction left goes to the next tick */
+	return n;
+}
+
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events))
+{
+	uint64_t events = 0;
+
+	while (!s->error && !s->stop && s->nr_events && s->heap[0].at <= end_ns) {
+		struct sim_event e = pop_event(s);
+
+		s->now = e.at;
+		if (e.cpu != s->cpu)
+			sim_set_cpu(s, e.cpu);
+		e.fn(s, e.arg);
+		events++;
+		if (poll && !(events % POLL_EVENTS))
+			poll(s, events);
+	}
+	if (!s->stop)
+		s->now = end_ns;
+	return events;
+}

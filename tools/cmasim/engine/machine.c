@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run on the engine: the scenario's platform with its overrides
+ * (memory, command line, Kconfig, swap, costs) and its devices placed,
+ * the policy's prepare(), the boot, then the handlers the engine calls
+ * back (sampling, snapshots, kswapd, progress, the trace sink), and at
+ * the end the figures, the /proc dumps and the teardown.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/dirty.h"
+#include "report/escape.h"
+#include "engine/sim.h"
+
+#define NS_PER_S	1000000000ull
+#define MAX_SAMPLES	100000
+#define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
+#define VMSTAT_INTERVAL	(1000 * 1000000ull)	/* vmstat_update: every second */
+
+static int load_platform(struct sim *s)
+{
+	char err[512];
+
+	if (platform_load(s->sc->platform, &s->plat, err, sizeof(err))) {
+		fprintf(stderr, "cmasim: scenario %s: %s\n", s->sc->name, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The board's device of device workload @w, added if the board has none of its name. */
+static int platform_device_of(struct sim *s, const struct wl_spec *w)
+{
+	struct platform *p = &s->plat;
+	struct platform_device *d;
+
+	for (unsigned i = 0; i < p->nr_devices; i++) {
+		/* the board's device: the scenario's mask and area size, if it gives them, win */
+		if (strcmp(p->devices[i].name, w->name))
+			continue;
+		if (w->device.mask_given)
+			p->devices[i].mask = w->device.mask;
+		if (w->device.cma_given)
+			p->devices[i].cma_size = w->device.cma_bytes;
+		return (int)i;
+	}
+	if (p->nr_devices == PLATFORM_MAX_DEVICES) {
+		fprintf(stderr, "cmasim: scenario %s: platform %s has no room for device %s (at most %d devices)\n",
+			s->sc->name, p->name, w->name, PLATFORM_MAX_DEVICES);
+		return -EINVAL;
+	}
+	d = &p->devices[p->nr_devices];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", w->name);
+	d->mask = w->device.mask;
+	d->cma_size = w->device.cma_bytes;
+	return (int)p->nr_devices++;
+}
+
+/* The scenario's cma = SIZE: every cma= of the command line dropped (early_param takes the last) and cma=SIZE put at its end. */
+static int cmdline_set_cma(struct sim *s, char *cmdline, size_t size, const char *cma)
+{
+	size_t n;
+
+	platform_cmdline_drop_cma(cmdline);
+	n = strlen(cmdline);
+	if ((size_t)snprintf(cmdline + n, size - n, "%scma=%s", n ? " " : "", cma) >= size - n) {
+		cmdline[n] = '\0';
+		fprintf(stderr, "cmasim: scenario %s: the command line is too long to add cma=%s\n", s->sc->name,
+			cma);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int machine_prepare(struct sim *s)
+{
+	const struct scenario *sc = s->sc;
+	struct platform *p = &s->plat;
+	int ret = load_platform(s);
+
+	if (ret)
+		return ret;
+	scenario_board(sc, p);
+	if (sc->cmdline_set)
+		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);
+	if (sc->cma[0] && (ret = cmdline_set_cma(s, p->cmdline, sizeof(p->cmdline), sc->cma)))
+		return ret;
+	if (sc->kconfig_set)
+		snprintf(p->kconfig, sizeof(p->kconfig), "%s", sc->kconfig);
+	if (sc->swap_bytes)
+		p->cfg.swap_bytes = sc->swap_bytes;
+	p->cfg.metadata_only = true;	/* the simulation never looks at the bytes */
+	p->cfg.quiet = true;		/* the boot's errors are in the log; a run fails loudly */
+	p->cfg.printk_contig_passes = sc->printk_contig_passes;
+	cost_profile(p->cfg.arch, &s->cost);
+	for (int i = 0; i < NR_COST_FIELDS; i++)
+		if (sc->cost_set[i])
+			s->cost.v[i] = sc->cost.v[i];
+	for (unsigned i = 0; i < sc->nr_wl; i++) {
+		int d = sc->wl[i].kind == &wl_kind_device ? platform_device_of(s, &sc->wl[i]) : 0;
+
+		if (d < 0)
+			return d;
+		if (sc->wl[i].cpu >= p->cfg.nr_cpus) {
+			fprintf(stderr, "cmasim: scenario %s: [%s %s] on_cpu = %u, but platform %s has %u CPUs (0..%u)\n",
+				sc->name, sc->wl[i].kind->name, sc->wl[i].name, sc->wl[i].cpu, p->name,
+				p->cfg.nr_cpus, p->cfg.nr_cpus - 1);
+			return -EINVAL;
+		}
+		s->dev_of_wl[i] = (unsigned)d;
+	}
+	return 0;
+}
+
+uint64_t sim_pages(const struct sim *s, uint64_t bytes)
+{
+	return (bytes + s->page_bytes - 1) / s->page_bytes;
+}
+
+struct workload *sim_find_workload(struct sim *s, const char *name)
+{
+	for (unsigned i = 0; i < s->nr_wl; i++)
+		if (!strcmp(s->wl[i].spec->name, name))
+			return &s->wl[i];
+	return NULL;
+}
+
+bool sim_wl_over(const struct sim *s, const struct workload *w)
+{
+	return w->stopped || (w->spec->stop_ns && s->now >= w->spec->stop_ns);
+}
+
+static double host_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the trace sink: ftrace text, and what the cost model needs ---- */
+
+static void trace_line(struct sim *s, const char *line)
+{
+	fprintf(s->trace, "          cmasim-1     [000] .... %5llu.%06llu: %s\n",
+		(unsigned long long)(s->now / NS_PER_S),
+		(unsigned long long)(s->now % NS_PER_S / 1000), line);
+}
+
+static void trace_sink(void *ctx, const char *event, const char *line)
+{
+	struct sim *s = ctx;
+
+	if (!strcmp(event, "cma_alloc_busy_retry"))
+		s->busy_retries++;
+	else if (!strcmp(event, "cma_alloc_start"))
+		s->cma_attempts++;
+	if (s->trace)
+		trace_line(s, line);
+}
+
+void sim_trace_printf(struct sim *s, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	if (!s->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	trace_line(s, line);
+}
+
+static void trace_header(FILE *f)
+{
+	fprintf(f, "# tracer: nop\n#\n"
+		   "#           TASK-PID     CPU#  ||||    TIMESTAMP  FUNCTION\n"
+		   "#              | |         |   ||||       |         |\n");
+}
+
+void sim_trace_request(struct sim *s, bool on)
+{
+	if (on)
+		s->busy_retries = s->cma_attempts = 0;
+	if (s->trace)
+		return;
+	/* only the two events counted: formatting every page's would cost the run its speed */
+	cma_mm_set_trace_events(s->mm, on ? "cma_alloc_start cma_alloc_busy_retry" : NULL);
+	cma_mm_set_trace(s->mm, on ? trace_sink : NULL, s);
+}
+
+/* ---- what the run records ---- */
+
+uint64_t sim_counter(struct sim *s, const char *name)
+{
+	uint64_t v = 0;
+
+	cma_mm_counter(s->mm, name, &v);
+	return v;
+}
+
+/* Device memory is about to change: account the time it was as it was. */
+void sim_usable_update(struct sim *s)
+{
+	uint64_t usable = policy_usable(s);
+
+	s->usable_area += (uint64_t)((double)usable * (double)(s->now - s->last_usable_at) / 1e6);
+	s->last_usable_at = s->now;
+	if (usable < s->res->usable_min_pages)
+		s->res->usable_min_pages = usable;
+}
+
+static void sample(struct sim *s, void *arg)
+{
+	struct sim_result *r = s->res;
+	struct sim_sample *smp = &r->samples[r->nr_samples++];
+	struct dirty_state d;
+
+	smp->t_ns = s->now;
+	smp->free_pages = sim_counter(s, "nr_free_pages");
+	smp->cma_free_pages = sim_counter(s, "nr_free_cma");
+	memcpy(smp->used, s->class_pages, sizeof(smp->used));
+	dirty_state(s, &d);
+	smp->dirty_pages = d.dirty;
+	smp->writeback_pages = d.writeback;
+	smp->dirty_thresh = d.thresh;
+	if (s->now + s->sample_ns <= s->end_ns)
+		sim_schedule(s, s->now + s->sample_ns, sample, NULL);
+}
+
+int sim_snapshot_fill(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn,
+		      unsigned long pb, struct sim_snapshot *snap)
+{
+	snap->start_pfn = start_pfn & ~(pb - 1);
+	snap->pageblock_pages = pb;
+	snap->nr_blocks = (end_pfn - snap->start_pfn + pb - 1) / pb;
+	snap->blocks = calloc(snap->nr_blocks, sizeof(*snap->blocks));
+	if (!snap->blocks)
+		return -ENOMEM;
+	for (unsigned long i = 0; i < snap->nr_blocks; i++) {
+		struct cma_pageblock_stat st;
+		struct snap_block *b = &snap->blocks[i];
+
+		if (cma_pageblock_stat(mm, snap->start_pfn + i * pb, &st)) {
+			b->migratetype = 0xff;
+			continue;
+		}
+		b->migratetype = (uint8_t)st.migratetype;
+		b->nr_pages = (uint16_t)st.nr_pages;
+		b->nr_free = (uint16_t)st.nr_free;
+	}
+	return 0;
+}
+
+static void snapshot(struct sim *s, void *arg)
+{
+	struct sim_snapshot *snap = &s->res->snapshots[s->res->nr_snapshots];
+
+	snap->t_ns = s->now;
+	if (sim_snapshot_fill(s->mm, s->start_pfn, s->end_pfn, s->pageblock_pages, snap))
+		return;
+	snap->page_bytes = s->page_bytes;
+	for (unsigned i = 0; i < s->nr_wl; i++)
+		if (s->wl[i].spec->kind == &wl_kind_device)
+			wl_device_mark_blocks(s, &s->wl[i], snap);
+	s->res->nr_snapshots++;
+}
+
+static void kswapd(struct sim *s, void *arg)
+{
+	cma_kswapd_poll(s->mm);
+	sim_schedule(s, s->now + KSWAPD_PERIOD, kswapd, NULL);
+}
+
+/* sysctl_stat_interval: every CPU's vmstat work once a second (6.7's per-CPU list decay). */
+static void vmstat_update(struct sim *s, void *arg)
+{
+	cma_vmstat_update(s->mm);
+	sim_schedule(s, s->now + VMSTAT_INTERVAL, vmstat_update, NULL);
+}
+
+/* Every few thousand events: a cancelled run stops; a long one says how far it is. */
+static void host_poll(struct sim *s, uint64_t events)
+{
+	double t;
+
+	if (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed))
+		s->stop = true;
+	if (!s->progress)
+		return;
+	t = host_now();
+	if (t < s->host_next_progress)
+		return;
+	s->host_next_progress = t + 1.0;
+	if (t - s->host_start >= 1.0)
+		fprintf(stderr, "cmasim: %s: %.1f s of %.1f s simulated (%.0f%%), %llu events\n",
+			s->policy->name, (double)s->now / 1e9, (double)s->end_ns / 1e9,
+			100.0 * (double)s->now / (double)s->end_ns, (unsigned long long)events);
+}
+
+/* ---- setting up ---- */
+
+static int init_workloads(struct sim *s)
+{
+	struct sim_result *r = s->res;
+	unsigned nr_dev = 0;
+
+	r->workloads = calloc(s->sc->nr_wl, sizeof(*r->workloads));
+	r->devices = calloc(s->sc->nr_wl, sizeof(*r->devices));
+	if (!r->workloads || !r->devices)
+		return -ENOMEM;
+	r->nr_workloads = s->nr_wl = s->sc->nr_wl;
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct workload *w = &s->wl[i];
+
+		w->spec = &s->sc->wl[i];
+		w->ops = w->spec->kind->ops;
+		w->idx = i;
+		w->res = &r->workloads[i];
+		snprintf(w->res->name, sizeof(w->res->name), "%s", w->spec->name);
+		snprintf(w->res->kind, sizeof(w->res->kind), "%s", w->spec->kind->name);
+		if (w->spec->kind == &wl_kind_device) {
+			w->dev_res = &r->devices[nr_dev++];
+			snprintf(w->dev_res->name, sizeof(w->dev_res->name), "%s", w->spec->name);
+			w->dev_res->buffer_bytes = w->spec->device.buffer_bytes;
+			w->dev_res->deadline_ns = w->spec->device.deadline_ns;
+		}
+	}
+	r->nr_devices = nr_dev;
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		int ret;
+
+		/* its first events, and so all it schedules after, run on its CPU */
+		sim_set_cpu(s, s->wl[i].spec->cpu);
+		ret = s->wl[i].ops->start(s, &s->wl[i]);
+		if (ret)
+			return ret;
+	}
+	sim_set_cpu(s, 0);
+	return 0;
+}
+
+static int init_result(struct sim *s, const struct sim_options *o)
+{
+	struct sim_result *r = s->res;
+	uint64_t nr_samples = s->end_ns / s->sample_ns + 2;
+
+	snprintf(r->scenario, sizeof(r->scenario), "%s", s->sc->name);
+	snprintf(r->platform, sizeof(r->platform), "%s", s->plat.name);
+	snprintf(r->policy, sizeof(r->policy), "%s", s->policy->name);
+	snprintf(r->kernel, sizeof(r->kernel), "%s", cma_mm_kernel(s->mm));
+	r->seed = o->seed_set ? o->seed : s->sc->seed;
+	r->duration_ns = s->end_ns;
+	r->page_bytes = s->page_bytes;
+	r->samples = calloc(nr_samples, sizeof(*r->samples));
+	r->snapshots = calloc(SIM_MAX_SNAPSHOTS, sizeof(*r->snapshots));
+	if (!r->samples || !r->snapshots)
+		return -ENOMEM;
+	r->total_pages = sim_counter(s, "nr_free_pages") + r->carveout_pages;
+	r->cma_pages = sim_counter(s, "nr_free_cma");
+	sim_areas_init(s);
+	r->usable_min_pages = UINT64_MAX;
+	return 0;
+}
+
+/* The machine's pfn span and geometry, from the booted platform. */
+static void init_geometry(struct sim *s)
+{
+	const struct platform *p = &s->plat;
+	unsigned shift = p->cfg.page_shift ? p->cfg.page_shift : 12;
+
+	s->page_bytes = 1ull << shift;
+	s->max_order = p->cfg.max_order ? p->cfg.max_order : 11;
+	s->pageblock_pages = 1ul << (p->cfg.pageblock_order ? p->cfg.pageblock_order : s->max_order - 1);
+	s->start_pfn = (unsigned long)(p->banks[0].base >> shift);
+	s->end_pfn = (unsigned long)((p->banks[p->nr_banks - 1].base + p->banks[p->nr_banks - 1].size) >> shift);
+}
+
+static void finish(struct sim *s)
+{
+	struct sim_result *r = s->res;
+
+	sim_usable_update(s);
+	sim_areas_finish(s);
+	r->usable_avg_pages = s->now ? (uint64_t)((double)s->usable_area * 1e6 / (double)s->now) : 0;
+	r->stopped = s->stop;
+	r->stopped_ns = s->stop ? s->now : 0;
+	if (r->usable_min_pages == UINT64_MAX)
+		r->usable_min_pages = policy_usable(s);
+	r->frag_order = s->max_order - 1;
+	cma_fragmentation_index(s->mm, r->frag_order, &r->frag_index);
+	r->pages_migrated = sim_counter(s, "pgmigrate_success");
+	r->pages_reclaimed = 0;
+	for (unsigned i = 0; i < 5; i++) {
+		static const char *const zones[] = { "dma", "dma32", "normal", "high", "movable" };
+		char name[64];
+
+		snprintf(name, sizeof(name), "pgsteal_kswapd_%s", zones[i]);
+		r->pages_reclaimed += sim_counter(s, name);
+		snprintf(name, sizeof(name), "pgsteal_direct_%s", zones[i]);
+		r->pages_reclaimed += sim_counter(s, name);
+	}
+	/* and the clean pages alloc_contig_range freed (3.8), which no pgsteal counts */
+	r->pages_reclaimed += sim_counter(s, "contig_reclaim_clean");
+	r->pages_written_back = sim_counter(s, "nr_vmscan_write") + s->written_back;
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct workload *w = &s->wl[i];
+
+		w->res->resident_pages = w->ops->resident ? w->ops->resident(w) : 0;
+		r->refaults += w->res->refaults;
+		r->oom_kills += w->res->oom_kills;
+	}
+	for (unsigned i = 0; i < r->nr_devices; i++)
+		sim_latency_finish(&r->devices[i].lat);
+	for (unsigned i = 0; i < s->nr_dumps && i < SIM_MAX_PROCS; i++) {
+		struct sim_proc *p = &r->procs[r->nr_procs];
+		size_t len = 0;
+		FILE *f = open_memstream(&p->text, &len);
+
+		if (!f)
+			continue;
+		cma_write_proc(s->mm, s->dumps[i], f);
+		if (fclose(f)) {
+			free(p->text);
+			p->text = NULL;
+			continue;
+		}
+		snprintf(p->name, sizeof(p->name), "%s", s->dumps[i]);
+		r->nr_procs++;
+	}
+}
+
+/*
+ * What cma_mm_verify found, from the machine's log: each invariant that
+ * broke, one line each, indented under the caller's own line.
+ */
+static void print_verify_lines(struct cma_mm *mm, FILE *out)
+{
+	char *buf = NULL, *line, *next;
+	size_t len = 0;
+	FILE *log = open_memstream(&buf, &len);
+
+	if (!log)
+		return;
+	cma_mm_dmesg(mm, log);
+	if (fclose(log) == 0)
+		for (line = buf; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (strstr(line, "cma_mm_verify: "))
+				fprintf(out, "  %s\n", line);
+		}
+	free(buf);
+}
+
+/* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
+static int teardown(struct sim *s)
+{
+	int bad = 0;
+
+	for (unsigned i = 0; i < s->nr_wl; i++)
+		if (s->wl[i].ops->stop)
+			s->wl[i].ops->stop(s, &s->wl[i]);
+	if (s->policy->destroy)
+		s->policy->destroy(s);
+	free(s->heap);
+	storage_destroy(&s->storage);
+	if (s->mm) {
+		bad = cma_mm_verify(s->mm) ? -EIO : 0;
+		if (bad) {
+			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n",
+				s->policy->name);
+			print_verify_lines(s->mm, stderr);
+		}
+		cma_mm_destroy(s->mm);
+	}
+	return bad;
+}
+
+/*
+ * The scenario's board under s->policy, booted: 0, or -errno as
+ * platform_boot's after printing the log and, for a refusal, the
+ * configuration refused. A board that could not be described (its
+ * platform unreadable, a device it lacks) was never booted: its error,
+ * already said, is the only line.
+ */
+static int machine_boot(struct sim *s)
+{
+	int ret = machine_prepare(s);
+
+	if (ret)
+		return ret;
+	if (s->policy->prepare)
+		ret = s->policy->prepare(s);
+	if (!ret) {
+		init_geometry(s);
+		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
+	}
+	if (!ret)
+		return 0;
+	if (s->mm)
+		cma_mm_dmesg(s->mm, stderr);
+	if (ret == -EINVAL && s->plat.name[0])
+		fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
+			s->sc->name, s->plat.name, ESCAPED(s->plat.cmdline));
+	return ret;
+}
+
+int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
+		    size_t len)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	struct sim_result res = { 0 };
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	s->sc = sc;
+	s->policy = policy ? policy : sim_policy(0);
+	s->res = &res;		/* the carveout policy counts its reservations there */
+	ret = machine_boot(s);
+	if (!ret && sim_area_failed(s->mm, line, len))
+		ret = -ENOSPC;
+	teardown(s);
+	free(s);
+	return ret;
+}
+
+int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	char line[SIM_AREA_LINE_MAX];
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	memset(res, 0, sizeof(*res));
+	s->sc = sc;
+	s->policy = o->policy ? o->policy : sim_policy(0);
+	s->res = res;
+	s->trace = o->trace;
+	s->progress = o->progress;
+	s->stop_at_miss = o->stop_at_miss;
+	s->cancel = o->cancel;
+	s->dumps = o->dumps;
+	s->nr_dumps = o->nr_dumps;
+	s->rng = o->seed_set ? o->seed : sc->seed;
+	s->end_ns = o->duration_ns ? o->duration_ns : sc->duration_ns;
+	/* at most MAX_SAMPLES points on the timeline, however fine the scenario asks */
+	s->sample_ns = sc->sample_ns ? sc->sample_ns : s->end_ns / 200;
+	if (s->sample_ns < s->end_ns / MAX_SAMPLES)
+		s->sample_ns = s->end_ns / MAX_SAMPLES;
+	if (!s->sample_ns)
+		s->sample_ns = 1;
+	ret = machine_boot(s);
+	if (ret) {
+		teardown(s);
+		free(s);
+		return ret;
+	}
+	if (sim_area_failed(s->mm, line, sizeof(line))) {
+		teardown(s);
+		free(s);
+		sim_report_area_failure(sc, line);
+		return -EINVAL;
+	}
+	if (s->trace) {
+		trace_header(s->trace);
+		cma_mm_set_trace(s->mm, trace_sink, s);
+	}
+	cma_mm_set_oom_handler(s->mm, sim_oom, s);
+	ret = cma_kswapd_start_polled(s->mm);
+	/* the result's total is the boot's: a policy's attach may take memory for good (gcma) */
+	if (!ret)
+		ret = init_result(s, o);
+	if (!ret && s->policy->attach)
+		ret = s->policy->attach(s);
+	if (!ret)
+		ret = init_workloads(s);
+	if (ret) {
+		cma_mm_dmesg(s->mm, stderr);
+		fprintf(stderr, "cmasim: %s: could not set up the scenario's workloads or devices (see above)\n",
+			s->policy->name);
+		teardown(s);
+		free(s);
+		/* a setup that fails on a booted machine is never the configuration's refusal */
+		return ret < 0 && ret != -EINVAL ? ret : -EIO;
+	}
+	sample(s, NULL);
+	for (unsigned i = 0; i < sc->nr_snapshots; i++)
+		sim_schedule(s, sc->snapshot_ns[i], snapshot, NULL);
+	sim_schedule(s, KSWAPD_PERIOD, kswapd, NULL);
+	sim_schedule(s, VMSTAT_INTERVAL, vmstat_update, NULL);
+	sim_contention_start(s);
+	s->host_start = host_now();
+	s->host_next_progress = s->host_start + 1.0;
+	res->events = sim_loop(s, s->end_ns, s->progress || s->cancel ? host_poll : NULL);
+	ret = s->error;
+	finish(s);
+	if (teardown(s))
+		ret = -EIO;
+	res->host_seconds = host_now() - s->host_start;
+	free(s);
+	if (ret)
+		sim_result_free(res);
+	return ret;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Owned pages and their owner callbacks. The library calls back with the
+ * page and the index it was given; a page whose slot no longer holds it
+ * (released while a pinner still had it) is refused, as a truncated
+ * page's mapping would be gone.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/owned.h"
+
+static bool ours(struct owned_pages *o, uint64_t idx, struct cma_page *page)
+{
+	return idx < o->nr && o->page[idx] == page;
+}
+
+static int owned_migrate(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
+{
+	struct owned_pages *o = owner;
+
+	if (!ours(o, idx, from))
+		return -EAGAIN;
+	o->page[idx] = to;
+	return 0;
+}
+
+/* The write in flight on slot @idx is over: the page leaves writeback. */
+static void end_write(struct owned_pages *o, uint64_t idx)
+{
+	o->state[idx] &= (uint8_t)~OP_WB;
+	cma_page_end_writeback(o->s->mm, o->page[idx]);
+}
+
+/* The page goes (truncate, exit): as truncate_inode_pages, a write in flight is waited out first. */
+static void forget(struct owned_pages *o, uint64_t idx)
+{
+	if (o->state[idx] & OP_WB)
+		end_write(o, idx);
+	o->page[idx] = NULL;
+	o->state[idx] &= (uint8_t)~OP_DIRTY;
+	o->resident--;
+	o->s->class_pages[o->cls]--;
+}
+
+static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	if (!ours(o, idx, page))
+		return -EBUSY;
+	if (o->s->policy->evicted)
+		o->s->policy->evicted(o->s, o, idx, page);
+	forget(o, idx);
+	if (o->anon)
+		o->state[idx] |= OP_SWAPPED;
+	return 0;
+}
+
+/* Queue the write of slot @idx's page, under writeback until it completes. */
+static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
+{
+	struct sim *s = o->s;
+	uint64_t done = storage_submit(&s->storage, &s->cost, s->now, op, s->page_bytes);
+
+	if (storage_track(s, o, idx, o->page[idx], done))
+		return -ENOMEM;
+	o->state[idx] |= OP_WB;
+	o->wb_done[idx] = done;
+	return 0;
+}
+
+/*
+ * Reclaim's pageout of a dirty file page (kswapd's: scattered, random
+ * writes), left in flight in the storage queue; or the swap-out of an
+ * anonymous page (swap slots come in clusters: sequential writes).
+ * Departure: a swap-out takes its time on the queue, delaying the reads
+ * behind it, but is done for the library at once: direct reclaim swaps
+ * out in the allocating context, where the virtual clock stands still,
+ * and the kernel's throttling (wait_iff_congested, congestion_wait) that
+ * lets writes complete meanwhile is not modelled, so pages left in flight
+ * there would only end in an OOM kill.
+ */
+static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+	struct sim *s = o->s;
+
+	if (!ours(o, idx, page))
+		return -EIO;
+	o->state[idx] &= (uint8_t)~OP_DIRTY;
+	if (o->anon) {
+		storage_submit(&s->storage, &s->cost, s->now, STORAGE_SEQ_WRITE, s->page_bytes);
+		return 0;
+	}
+	if (queue_write(o, idx, STORAGE_RAND_WRITE))
+		return 0;	/* no room to track it: written at once */
+	return -EINPROGRESS;
+}
+
+/* Migration waits for the write: it completes now, the wait is the time left until it would have. */
+static uint64_t owned_wait_writeback(void *owner, uint64_t idx, struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	if (!ours(o, idx, page) || !(o->state[idx] & OP_WB))
+		return 0;
+	end_write(o, idx);
+	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
+}
+
+/*
+ * page_mapcount: an anonymous page is mapped once, by its process; of a
+ * file, the first @mapped pages of every hundred, as if those ranges
+ * were mmap'ed by a reader, the rest read through read().
+ */
+static unsigned owned_mapcount(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	return idx % 100 < o->mapped;
+}
+
+static const struct cma_owner_ops file_ops = {
+	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
+	.mapcount = owned_mapcount,
+	.wait_writeback = owned_wait_writeback,
+};
+
+static const struct cma_owner_ops anon_ops = {
+	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
+	.wait_writeback = owned_wait_writeback, .anon = true, .mapcount = owned_mapcount,
+};
+
+bool owned_start_write(struct owned_pages *o, uint64_t idx)
+{
+	if (!o->page[idx] || !cma_page_start_writeback(o->s->mm, o->page[idx]))
+		return false;
+	o->state[idx] &= (uint8_t)~OP_DIRTY;
+	if (queue_write(o, idx, STORAGE_SEQ_WRITE))
+		end_write(o, idx);
+	return true;
+}
+
+void owned_end_write(struct owned_pages *o, uint64_t idx, struct cma_page *page, uint64_t done)
+{
+	if (ours(o, idx, page) && (o->state[idx] & OP_WB) && o->wb_done[idx] == done)
+		end_write(o, idx);
+}
+
+bool owned_reads(struct owned_pages *o, uint64_t idx)
+{
+	return !o->page[idx] && (!o->anon || (o->state[idx] & OP_SWAPPED)) &&
+	       !owned_copy_kept(o, idx, false);
+}
+
+int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon)
+{
+	o->s = s;
+	o->w = w;
+	o->anon = anon;
+	o->mapped = anon ? 100 : 0;
+	o->cls = anon ? MC_ANON : MC_PAGECACHE;
+	o->nr = nr;
+	o->resident = 0;
+	o->page = calloc(nr ? nr : 1, sizeof(*o->page));
+	o->state = calloc(nr ? nr : 1, sizeof(*o->state));
+	o->dirtied_ms = calloc(nr ? nr : 1, sizeof(*o->dirtied_ms));
+	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
+	return o->page && o->state && o->dirtied_ms && o->wb_done ? 0 : -ENOMEM;
+}
+
+int owned_touch(struct owned_pages *o, uint64_t idx)
+{
+	struct sim *s = o->s;
+	struct cma_page *page;
+
+	if (o->page[idx])
+		return 0;
+	page = cma_alloc_movable(s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0, o->anon ? &anon_ops : &file_ops,
+				 o, idx);
+	if (!page) {
+		o->w->res->alloc_failures++;
+		return -ENOMEM;
+	}
+	o->page[idx] = page;
+	o->resident++;
+	s->class_pages[o->cls]++;
+	/*
+	 * A swap-in: the entry's last reference goes (do_swap_page's
+	 * swap_free, then try_to_free_swap). Departure: the slot is freed at
+	 * once, as for a write fault (reuse_swap_page in v3.5, 6.12's
+	 * should_try_to_free_swap); after a read fault the kernel keeps the
+	 * page in the swap cache with its slot until swap is half full
+	 * (vm_swap_full), so reclaiming it again would write nothing.
+	 */
+	if (o->state[idx] & OP_SWAPPED) {
+		o->state[idx] &= (uint8_t)~OP_SWAPPED;
+		cma_swap_free(s->mm, 1);
+	}
+	/* the policy's copy (gcma) serves it: neither a storage read nor a swap-in */
+	if ((o->state[idx] & OP_EVER) && owned_copy_kept(o, idx, true))
+		return 1;
+	o->w->res->misses++;
+	if (!o->anon && (o->state[idx] & OP_EVER))
+		o->w->res->refaults++;
+	o->state[idx] = (uint8_t)((o->state[idx] | OP_EVER) & ~OP_SWAPPED);
+	return 1;
+}
+
+bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take)
+{
+	const struct sim_policy_ops *p = o->s->policy;
+
+	return p->lookup && p->lookup(o->s, o, idx, o->anon, take);
+}
+
+uint64_t owned_release(struct owned_pages *o, uint64_t idx)
+{
+	struct cma_page *page = o->page[idx];
+
+	if (!page)
+		return 0;
+	forget(o, idx);
+	cma_free_pages(o->s->mm, page, 0);
+	return 1;
+}
+
+uint64_t owned_release_all(struct owned_pages *o)
+{
+	uint64_t freed = 0;
+
+	if (o->s->policy->invalidate)
+		o->s->policy->invalidate(o->s, o);
+	/*
+	 * A process's swapped-out pages die with it, their slots freed as
+	 * zap_pte_range's free_swap_and_cache does: its next life faults in
+	 * afresh.
+	 */
+	if (o->anon) {
+		uint64_t swapped = 0;
+
+		for (uint64_t i = 0; i < o->nr; i++)
+			swapped += (o->state[i] & OP_SWAPPED) != 0;
+		if (swapped)
+			cma_swap_free(o->s->mm, swapped);
+		memset(o->state, 0, o->nr);
+	}
+	for (uint64_t i = 0; i < o->nr && o->resident; i++)
+		freed += owned_release(o, i);
+	return freed;
+}
+
+void owned_destroy(struct owned_pages *o)
+{
+	owned_release_all(o);
+	storage_forget(&o->s->storage, o);
+	free(o->page);
+	free(o->state);
+	free(o->dirtied_ms);
+	free(o->wb_done);
+	o->page = NULL;
+	o->state = NULL;
+	o->dirtied_ms = NULL;
+	o->wb_done = NULL;
+}
+
+struct owned_pages *owned_of(struct workload *w)
+{
+	return w->spec->kind->owned ? w->priv : NULL;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Owned pages: a workload's table from index (file offset or virtual
+ * page) to its movable page, and the owner callbacks through which the
+ * library migrates, reclaims and writes those pages back.
+ */
+#ifndef CMASIM_OWNED_H
+#define CMASIM_OWNED_H
+
+#include "engine/sim.h"
+
+enum {
+	OP_EVER		= 1u << 0,	/* was resident once: bringing it back is a refault */
+	OP_DIRTY	= 1u << 1,
+	OP_WB		= 1u << 2,	/* under writeback, done at wb_done[] */
+	OP_SWAPPED	= 1u << 3,	/* anon: reclaim swapped it out; using it is a swap-in */
+};
+
+struct owned_pages {
+	struct sim *s;
+	struct workload *w;
+	enum mem_class cls;
+	bool anon;
+	unsigned mapped;		/* percent of the pages mapped, one PTE each (anon: 100) */
+	uint64_t nr;
+	struct cma_page **page;
+	uint8_t *state;
+	uint32_t *dirtied_ms;		/* virtual time the page was dirtied, for writeback */
+	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
+	uint64_t resident;
+};
+
+int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon);
+void owned_destroy(struct owned_pages *o);
+/* Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM. */
+int owned_touch(struct owned_pages *o, uint64_t idx);
+/* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */
+bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
+/*
+ * Does using page @idx read it from storage? A page-cache miss, or an
+ * anonymous page reclaim swapped out (a swap-in), unless the policy
+ * keeps a copy of it (gcma).
+ */
+bool owned_reads(struct owned_pages *o, uint64_t idx);
+/* Start writing dirty page @idx back (a flusher): true if a write went to the storage queue. */
+bool owned_start_write(struct owned_pages *o, uint64_t idx);
+/* The storage finished the write of @page at @done: end it, if still the one in flight. */
+void owned_end_write(struct owned_pages *o, uint64_t idx, struct cma_page *page, uint64_t done);
+/* Give back page @idx if resident (MADV_DONTNEED): 1 if it was, else 0. */
+uint64_t owned_release(struct owned_pages *o, uint64_t idx);
+/* Give back every resident page (truncate, exit, OOM kill); the pages freed. */
+uint64_t owned_release_all(struct owned_pages *o);
+/* The table of a pagecache, writer or anon workload; NULL for other kinds. */
+struct owned_pages *owned_of(struct workload *w);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policies' registry: how a device gets its buffers is a
+ * struct sim_policy_ops (policy_*.c), listed here once, in the order
+ * compare reports them. cmasim's option parsing, --help, the "accepted"
+ * messages and the run loop read this list, so a new policy is one new
+ * file and one entry below (or, from a test, one sim_policy_register).
+ *
+ * Also here: what the policies share (the buffer accounting, the
+ * platform without CMA, a block's order).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "engine/sim.h"
+
+extern const struct sim_policy_ops policy_cma, policy_carveout, policy_buddy, policy_gcma,
+	policy_predict;
+
+static const struct sim_policy_ops *policies[SIM_MAX_POLICIES] = {
+	&policy_cma, &policy_carveout, &policy_buddy, &policy_gcma, &policy_predict,
+};
+static unsigned nr_policies = 5;
+
+int sim_policy_register(const struct sim_policy_ops *ops)
+{
+	if (!ops->name || !ops->alloc)
+		return -EINVAL;
+	if (sim_policy_find(ops->name))
+		return -EEXIST;
+	if (nr_policies == SIM_MAX_POLICIES)
+		return -ENOSPC;
+	policies[nr_policies++] = ops;
+	return 0;
+}
+
+unsigned sim_nr_policies(void)
+{
+	return nr_policies;
+}
+
+const struct sim_policy_ops *sim_policy(unsigned i)
+{
+	return i < nr_policies ? policies[i] : NULL;
+}
+
+const struct sim_policy_ops *sim_policy_find(const char *name)
+{
+	for (unsigned i = 0; i < nr_policies; i++)
+		if (!strcmp(policies[i]->name, name))
+			return policies[i];
+	return NULL;
+}
+
+int sim_policy_index(const struct sim_policy_ops *ops)
+{
+	for (unsigned i = 0; i < nr_policies; i++)
+		if (policies[i] == ops)
+			return (int)i;
+	return -1;
+}
+
+const char *sim_policy_names(char *buf, size_t len, const char *sep, const char *last_sep)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < nr_policies && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      !i ? "" : i + 1 == nr_policies ? last_sep : sep, policies[i]->name);
+	return buf;
+}
+
+/* What the request waited for writes in flight (migration's wait_on_page_writeback) is its time too. */
+int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
+		 enum fail_cause *cause)
+{
+	uint64_t waited = s->storage.wait_ns;
+	int ret;
+
+	storage_request_start(&s->storage, s->now);
+	ret = s->policy->alloc(s, w, b, work, cause);
+
+	work->io_wait_ns += s->storage.wait_ns - waited;
+	return ret;
+}
+
+void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b)
+{
+	sim_area_hold(s, b, false);
+	s->class_pages[MC_DEVICE] -= b->pages_held;
+	if (s->policy->free)
+		s->policy->free(s, w, b);
+	b->pages_held = 0;
+}
+
+uint64_t policy_usable(const struct sim *s)
+{
+	uint64_t held = s->class_pages[MC_DEVICE];
+
+	if (s->policy->usable)
+		return s->policy->usable(s);
+	return s->res->total_pages > held ? s->res->total_pages - held : 0;
+}
+
+/*
+ * A buffer handed out: held, and zeroed where the kernel zeroes it.
+ * dma_alloc_coherent clears the buffer (from the buddy allocator, a
+ * carveout's dma_alloc_from_coherent or CMA alike); a driver calling
+ * dma_alloc_from_contiguous or cma_alloc itself (b->raw) gets the pages
+ * as they were.
+ * Taking its pages off the free lists is bookkeeping the caller adds
+ * where no counter already has it (alloc_contig_range's
+ * isolate_freepages_range counts compact_isolated).
+ */
+void policy_account(struct sim *s, struct dev_buffer *b, uint64_t pages, struct cost_work *work)
+{
+	b->pages_held = pages;
+	s->class_pages[MC_DEVICE] += pages;
+	sim_area_hold(s, b, true);
+	if (!b->raw)
+		work->zeroed_bytes += pages * s->page_bytes;
+}
+
+static void no_reserve(struct cma_mm *mm, const struct platform *p, struct cma_device *const *devs)
+{
+}
+
+/*
+ * No CMA at all: neither the default area nor the board's. A device
+ * tree's other reserved memory (no-map regions, coherent pools) stays as
+ * the kernel keeps it; its CMA pools fail and are given back. 0 or -EINVAL.
+ */
+int policy_without_cma(struct sim *s)
+{
+	struct platform *p = &s->plat;
+
+	if (strlen(p->cmdline) + sizeof(" cma=0") > sizeof(p->cmdline)) {
+		fprintf(stderr, "cmasim: scenario %s: the command line is too long to add cma=0\n", s->sc->name);
+		return -EINVAL;
+	}
+	strcat(p->cmdline, p->cmdline[0] ? " cma=0" : "cma=0");
+	for (unsigned i = 0; i < p->nr_devices; i++) {
+		p->devices[i].cma_size = 0;
+		p->devices[i].share[0] = '\0';
+	}
+	if (p->source[0])
+		p->without_cma = true;
+	else
+		p->reserve = no_reserve;
+	return 0;
+}
+
+cma_gfp_t policy_gfp(const struct wl_device *spec)
+{
+	return spec->atomic ? CMA_GFP_ATOMIC : spec->gfp;
+}
+
+bool policy_driver_asks_cma(const struct sim *s, const struct wl_device *spec)
+{
+	return spec->align_bytes > s->page_bytes;
+}
+
+unsigned policy_order_of(uint64_t pages)
+{
+	unsigned order = 0;
+
+	while ((1ull << order) < pages)
+		order++;
+	return order;
+}
+
+/*
+ * The owners of mapped pages are the workloads' processes, each one
+ * thread that keeps running (touching its memory, reading its mapped
+ * file): while the allocating thread flushes on one CPU, the owner runs
+ * on another, which the shootdown must interrupt. One CPU, then, on a
+ * machine with more than one.
+ */
+uint64_t policy_tlb_cpus(const struct sim *s)
+{
+	return s->plat.cfg.nr_cpus > 1;
+}

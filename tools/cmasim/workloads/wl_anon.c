@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Processes' anonymous memory: a process faults in its resident set at
+ * its touch rate, then keeps touching random pages of it (a page reclaim
+ * swapped out comes back in: a random read from the storage queue the
+ * process waits for, touching nothing more until it completes). It exits
+ * after its lifetime; the OOM killer may end it sooner; either way it
+ * may start again later.
+ * With hold, it is bench/kernel/hold.c: it faults its set in once and
+ * sleeps, touching nothing more; with fragment, it first gives back
+ * every other page (the even ones, as hold.c's MADV_DONTNEED loop).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "scenario/inifile.h"
+#include "engine/owned.h"
+
+struct anon_wl {
+	struct owned_pages o;		/* first: owned_of() */
+	uint64_t faulted;		/* pages of the resident set faulted in so far */
+	double carry;
+	bool alive;
+	uint64_t exit_at;		/* the pending exit event's time; 0: none */
+	uint64_t busy_until;		/* stalled on a swap-in until then */
+};
+
+static void anon_tick(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct anon_wl *a = w->priv;
+	uint64_t n, t = a->busy_until > s->now ? a->busy_until : s->now;
+
+	if (sim_wl_over(s, w))
+		return;
+	n = sim_tick_ops(&a->carry, w->spec->anon.rate);
+	if (w->spec->anon.hold && n > a->o.nr - a->faulted)
+		n = a->o.nr - a->faulted;
+	for (uint64_t i = 0; a->alive && i < n && t < s->now + SIM_TICK_NS; i++) {
+		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
+		bool swap_in = owned_reads(&a->o, idx);
+		int ret;
+
+		w->res->ops++;
+		ret = owned_touch(&a->o, idx);
+		/* killed by the OOM its own fault caused: the page it got dies with it */
+		if (ret > 0 && !a->alive)
+			owned_release_all(&a->o);
+		else if (ret > 0 && swap_in)
+			t = storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
+	}
+	a->busy_until = t;
+	if (w->spec->anon.hold && a->faulted == a->o.nr) {
+		for (uint64_t i = 0; w->spec->anon.fragment && i < a->o.nr; i += 2)
+			owned_release(&a->o, i);
+		return;		/* in place: sleeps until the run ends */
+	}
+	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
+}
+
+static void birth(struct sim *s, void *arg);
+
+/* Exit or OOM kill: everything goes back; maybe a new incarnation later. */
+static unsigned long die(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = w->priv;
+	unsigned long freed = owned_release_all(&a->o);
+
+	a->alive = false;
+	a->exit_at = 0;
+	if (w->spec->anon.restart_ns)
+		sim_schedule(s, s->now + w->spec->anon.restart_ns, birth, w);
+	return freed;
+}
+
+static void anon_exit(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct anon_wl *a = w->priv;
+
+	if (a->alive && a->exit_at == s->now)
+		die(s, w);
+}
+
+static void birth(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct anon_wl *a = w->priv;
+
+	if (a->alive || sim_wl_over(s, w))
+		return;
+	a->alive = true;
+	a->faulted = 0;
+	if (w->spec->anon.lifetime_ns) {
+		a->exit_at = s->now + w->spec->anon.lifetime_ns;
+		sim_schedule(s, a->exit_at, anon_exit, w);
+	}
+}
+
+static int anon_start(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	w->priv = a;
+	if (owned_init(&a->o, s, w, sim_pages(s, w->spec->anon.rss_bytes), true))
+		return -ENOMEM;
+	sim_schedule(s, w->spec->start_ns, birth, w);
+	sim_schedule(s, w->spec->start_ns, anon_tick, w);
+	return 0;
+}
+
+static void anon_stop(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = w->priv;
+
+	if (!a)
+		return;
+	owned_destroy(&a->o);
+	free(a);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static unsigned long anon_kill(struct sim *s, struct workload *w)
+{
+	struct anon_wl *a = w->priv;
+
+	if (!a || !a->alive || !a->o.resident)
+		return 0;
+	w->res->oom_kills++;
+	return die(s, w);
+}
+
+static uint64_t anon_resident(const struct workload *w)
+{
+	const struct anon_wl *a = w->priv;
+
+	return a ? a->o.resident : 0;
+}
+
+/*
+ * Its threads while alive: as given, or the CPUs its touch rate keeps
+ * busy (sim_rate_threads); none once a holding process sleeps.
+ */
+static unsigned anon_runnable(const struct sim *s, const struct workload *w)
+{
+	const struct anon_wl *a = w->priv;
+	const struct wl_anon *spec = &w->spec->anon;
+
+	if (!a || !a->alive || (spec->hold && a->faulted == a->o.nr))
+		return 0;
+	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
+}
+
+static const struct workload_ops anon_ops = {
+	.start = anon_start,
+	.stop = anon_stop,
+	.kill = anon_kill,
+	.resident = anon_resident,
+	.runnable = anon_runnable,
+};
+
+static const struct scenario_key anon_keys[] = {
+	{ .name = "rss", .type = KEY_SIZE, .offset = WL(anon.rss_bytes), .max = SIM_MAX_BYTES, .required = true },
+	{ .name = "rate", .type = KEY_UINT, .offset = WL(anon.rate), .max = 100000000, .required = true },
+	{ .name = "lifetime", .type = KEY_DURATION, .offset = WL(anon.lifetime_ns) },
+	{ .name = "restart", .type = KEY_DURATION, .offset = WL(anon.restart_ns) },
+	{ .name = "threads", .type = KEY_U32, .offset = WL(anon.threads), .max = 4096,
+	  .given = WL(anon.threads_given) },
+	{ .name = "hold", .type = KEY_BOOL, .offset = WL(anon.hold) },
+	{ .name = "fragment", .type = KEY_BOOL, .offset = WL(anon.fragment) },
+};
+
+static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	if (!w->anon.rss_bytes)
+		return ini_fail(err, len, "[%s %s]: rss = 0: give the process some memory", w->kind->name, w->name);
+	if (w->anon.hold && (w->anon.lifetime_ns || w->anon.restart_ns))
+		return ini_fail(err, len, "[%s %s]: hold faults the memory in once and keeps it: drop lifetime and restart",
+				w->kind->name, w->name);
+	if (w->anon.fragment && !w->anon.hold)
+		return ini_fail(err, len, "[%s %s]: fragment gives back every other page once they are in place: add hold = yes",
+				w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_anon = {
+	.name = "anon",
+	.ops = &anon_ops,
+	WL_KEYS(anon_keys),
+	.owned = true,
+	.check = anon_check,
+};
+
+/* select_bad_process(): the killable workload holding the most pages. */
+unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order)
+{
+	struct sim *s = ctx;
+	struct workload *victim = NULL;
+	uint64_t most = 0;
+
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct workload *w = &s->wl[i];
+		uint64_t held = w->ops->kill && w->ops->resident ? w->ops->resident(w) : 0;
+
+		if (held > most) {
+			most = held;
+			victim = w;
+		}
+	}
+	if (!victim)
+		return 0;
+	sim_trace_printf(s, "mark_victim: comm=%s pages=%llu order=%u", victim->spec->name,
+			 (unsigned long long)most, order);
+	return victim->ops->kill(s, victim);
+}

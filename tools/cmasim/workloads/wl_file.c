@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page-cache readers and writers. Every tick a reader reads its share of
+ * pages; a miss is a read through the storage queue that the reader waits
+ * for (a sequential reader's misses come a readahead window at a time),
+ * and once its waits fill the tick it reads on in the next. With passes,
+ * it stops after reading that many file-sizes, its pages left cached.
+ * A writer also dirties the pages, no more than the dirty limit lets it
+ * (dirty.h): at the limit it waits, as in balance_dirty_pages, until
+ * writes complete. Its flusher writes back whatever is dirty while the
+ * machine's dirty pages are over the background threshold, and every
+ * dirty_writeback_interval the pages dirty for longer than dirty_expire;
+ * it writes the file in order from where it last stopped (the mapping's
+ * writeback_index), no faster than the storage takes the writes, and the
+ * pages stay under writeback until the storage queue completes them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/dirty.h"
+#include "scenario/inifile.h"
+#include "engine/owned.h"
+
+extern const struct wl_kind wl_kind_writer;
+
+#define WRITEBACK_INTERVAL	(5 * 1000000000ull)	/* dirty_writeback_centisecs = 500 */
+#define READAHEAD_PAGES		32	/* v3.5's VM_MAX_READAHEAD, 128 KiB */
+
+struct file_wl {
+	struct owned_pages o;		/* first: owned_of() */
+	uint64_t pos;			/* next page of a sequential pass */
+	double carry;			/* fraction of a page left from the last tick */
+	uint64_t busy_until;		/* waiting for storage until then */
+	unsigned ra_left;		/* misses the last readahead window still covers */
+	bool throttled;			/* writer: held at the dirty limit this tick */
+	uint64_t wb_index;		/* writer: where the flusher goes on (writeback_index) */
+	uint64_t kupdate_at;		/* writer: the next periodic writeback */
+	bool kupdate;			/* writer: a periodic writeback not yet through the file */
+};
+
+/* Has it read or written its passes? */
+static bool file_done(const struct workload *w, const struct file_wl *f)
+{
+	uint64_t passes = w->spec->file.passes;
+
+	return passes && f->pos >= passes * f->o.nr;
+}
+
+/* Dirty page @idx: true if it was clean. */
+static bool write_page(struct sim *s, struct file_wl *f, uint64_t idx)
+{
+	struct owned_pages *o = &f->o;
+
+	if (o->state[idx] & OP_DIRTY)
+		return false;
+	cma_page_set_dirty(s->mm, o->page[idx], true);
+	o->state[idx] |= OP_DIRTY;
+	o->dirtied_ms[idx] = (uint32_t)(s->now / 1000000);
+	return true;
+}
+
+/* The miss of page @idx read at @t: when the reader has it. */
+static uint64_t read_miss(struct sim *s, struct file_wl *f, bool sequential, uint64_t t)
+{
+	if (!sequential)
+		return storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
+	if (f->ra_left) {
+		f->ra_left--;	/* came in with the window */
+		return t;
+	}
+	f->ra_left = READAHEAD_PAGES - 1;
+	return storage_submit(&s->storage, &s->cost, t, STORAGE_SEQ_READ, READAHEAD_PAGES * s->page_bytes);
+}
+
+static void file_tick(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct file_wl *f = w->priv;
+	const struct wl_file *spec = &w->spec->file;
+	bool writer = w->spec->kind == &wl_kind_writer;
+	uint64_t n, room = UINT64_MAX, t = f->busy_until > s->now ? f->busy_until : s->now;
+
+	if (sim_wl_over(s, w) || file_done(w, f))
+		return;
+	if (writer) {
+		struct dirty_state d;
+
+		dirty_state(s, &d);
+		room = dirty_room(&d);
+	}
+	f->throttled = false;
+	n = sim_tick_ops(&f->carry, spec->rate);
+	for (uint64_t i = 0; i < n && t < s->now + SIM_TICK_NS && !file_done(w, f); i++) {
+		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
+		bool miss = owned_reads(&f->o, idx);
+		int ret;
+
+		/* a page it would newly dirty at the limit: it waits for writeback */
+		if (writer && !room && !(f->o.state[idx] & OP_DIRTY)) {
+			f->throttled = true;
+			break;
+		}
+		f->pos++;
+		ret = owned_touch(&f->o, idx);
+		if (ret > 0 && miss)
+			t = read_miss(s, f, spec->sequential, t);
+		w->res->ops++;
+		if (ret >= 0 && writer && write_page(s, f, idx))
+			room--;
+	}
+	f->busy_until = t;
+	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
+}
+
+/*
+ * The flusher's writes wait while the storage has more than a tick of
+ * work queued, so that it writes at the storage's pace and reads go in
+ * between. Departure: the kernel's flusher queues until the request queue
+ * is full (BLKDEV_MAX_RQ, 128 requests of up to 512 KiB, 64 MiB: seconds
+ * of an SD card's writes), so more pages are under writeback at a time
+ * there than here, and a migration that waits for one may wait longer.
+ */
+static bool storage_full(const struct sim *s)
+{
+	return s->storage.busy_until > s->now + SIM_TICK_NS;
+}
+
+/*
+ * wb_writeback: in background, any dirty page until the machine is back
+ * under the background threshold; periodically, the expired ones, until
+ * a pass through the file finds none left to write.
+ */
+static void flush(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct file_wl *f = w->priv;
+	struct owned_pages *o = &f->o;
+	uint64_t now_ms = s->now / 1000000, expire_ms = w->spec->file.dirty_expire_ns / 1000000;
+	uint64_t scanned = 0, background;
+	struct dirty_state d;
+
+	if (sim_wl_over(s, w))
+		return;
+	if (s->now >= f->kupdate_at) {
+		f->kupdate = true;
+		f->kupdate_at += WRITEBACK_INTERVAL;
+	}
+	dirty_state(s, &d);
+	background = dirty_over_background(&d);
+	for (; scanned < o->nr && (background || f->kupdate) && !storage_full(s); scanned++) {
+		uint64_t i = f->wb_index;
+		bool expired = o->dirtied_ms[i] + expire_ms <= now_ms;
+
+		f->wb_index = (i + 1) % o->nr;
+		if (!(o->state[i] & OP_DIRTY) || !(background || (f->kupdate && expired)) ||
+		    !owned_start_write(o, i))
+			continue;
+		s->written_back++;
+		if (background)
+			background--;
+	}
+	if (scanned == o->nr)
+		f->kupdate = false;
+	sim_schedule(s, s->now + SIM_TICK_NS, flush, w);
+}
+
+static int file_start(struct sim *s, struct workload *w)
+{
+	struct file_wl *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	w->priv = f;
+	if (owned_init(&f->o, s, w, sim_pages(s, w->spec->file.file_bytes), false))
+		return -ENOMEM;
+	f->o.mapped = w->spec->file.mapped;
+	sim_schedule(s, w->spec->start_ns, file_tick, w);
+	if (w->spec->kind == &wl_kind_writer) {
+		f->kupdate_at = w->spec->start_ns + WRITEBACK_INTERVAL;
+		sim_schedule(s, w->spec->start_ns + SIM_TICK_NS, flush, w);
+	}
+	return 0;
+}
+
+static void file_stop(struct sim *s, struct workload *w)
+{
+	struct file_wl *f = w->priv;
+
+	if (!f)
+		return;
+	owned_destroy(&f->o);
+	free(f);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static uint64_t file_resident(const struct workload *w)
+{
+	const struct file_wl *f = w->priv;
+
+	return f ? f->o.resident : 0;
+}
+
+/* Its threads: as given, or the CPUs its read rate keeps busy (sim_rate_threads). */
+static unsigned file_runnable(const struct sim *s, const struct workload *w)
+{
+	const struct wl_file *spec = &w->spec->file;
+	const struct file_wl *f = w->priv;
+
+	/* gone, done, or asleep in balance_dirty_pages */
+	if (!f || file_done(w, f) || f->throttled)
+		return 0;
+	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
+}
+
+static const struct workload_ops file_ops = {
+	.start = file_start,
+	.stop = file_stop,
+	.resident = file_resident,
+	.runnable = file_runnable,
+};
+
+/* pattern = random|sequential: into the bool sequential. */
+static int parse_pattern(const char *value, void *field, char *err, size_t len)
+{
+	if (strcmp(value, "random") && strcmp(value, "sequential"))
+		return ini_fail(err, len, "pattern = %s: accepted random or sequential", value);
+	*(bool *)field = !strcmp(value, "sequential");
+	return 1;
+}
+
+#define FILE_KEYS \
+	{ .name = "file", .type = KEY_SIZE, .offset = WL(file.file_bytes), .max = SIM_MAX_BYTES, .required = true }, \
+	{ .name = "rate", .type = KEY_UINT, .offset = WL(file.rate), .max = 100000000, .required = true }, \
+	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }, \
+	{ .name = "mapped", .type = KEY_PERCENT, .offset = WL(file.mapped) }, \
+	{ .name = "threads", .type = KEY_U32, .offset = WL(file.threads), .max = 4096, .given = WL(file.threads_given) }, \
+	{ .name = "passes", .type = KEY_UINT, .offset = WL(file.passes), .max = 1000000 }
+
+static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
+static const struct scenario_key writer_keys[] = {
+	FILE_KEYS,
+	{ .name = "dirty_expire", .type = KEY_DURATION, .offset = WL(file.dirty_expire_ns) },
+};
+
+static void writer_defaults(struct wl_spec *w)
+{
+	w->file.dirty_expire_ns = 30000000000ull;	/* dirty_expire_centisecs = 3000 */
+}
+
+static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	if (!w->file.file_bytes)
+		return ini_fail(err, len, "[%s %s]: file = 0: give the file a size", w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_pagecache = {
+	.name = "pagecache",
+	.ops = &file_ops,
+	WL_KEYS(pagecache_keys),
+	.owned = true,
+	.check = file_check,
+};
+
+const struct wl_kind wl_kind_writer = {
+	.name = "writer",
+	.ops = &file_ops,
+	WL_KEYS(writer_keys),
+	.owned = true,
+	.defaults = writer_defaults,
+	.check = file_check,
+};

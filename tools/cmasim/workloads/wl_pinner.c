@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pinners: every period, take a reference on a share of another
+ * workload's resident pages (as O_DIRECT or RDMA would pin them) and hold
+ * them for a while. A pinned page cannot be migrated: a contiguous
+ * request over it fails or moves on. Long-term pins (longterm = yes, as
+ * RDMA or vfio take them) go through cma_page_pin_longterm: under 6.12
+ * they first move a CMA page out of the area, and a page that cannot
+ * move is not pinned.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/inifile.h"
+#include "engine/owned.h"
+
+extern const struct wl_kind wl_kind_pinner;
+
+struct pin_episode {
+	struct workload *w;
+	struct cma_page **pages;
+	unsigned long nr;
+	struct pin_episode *prev, *next;
+};
+
+struct pinner_wl {
+	struct pin_episode *live;
+};
+
+static void unpin(struct sim *s, struct pin_episode *e)
+{
+	struct pinner_wl *p = e->w->priv;
+
+	for (unsigned long i = 0; i < e->nr; i++)
+		cma_page_put(s->mm, e->pages[i]);
+	s->pinned_pages -= e->nr;
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		p->live = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	free(e->pages);
+	free(e);
+}
+
+static void unpin_event(struct sim *s, void *arg)
+{
+	unpin(s, arg);
+}
+
+static void pin(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct pinner_wl *p = w->priv;
+	const struct wl_pinner *spec = &w->spec->pinner;
+	struct owned_pages *o = owned_of(&s->wl[spec->target_idx]);
+	struct pin_episode *e;
+
+	if (sim_wl_over(s, w))
+		return;
+	sim_schedule(s, s->now + spec->period_ns, pin, w);
+	if (!o || !o->resident)
+		return;
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->pages = calloc(o->resident, sizeof(*e->pages)))) {
+		free(e);
+		return;
+	}
+	for (uint64_t i = 0; i < o->nr && e->nr < o->resident; i++)
+		if (o->page[i] && sim_rand_below(s, 100) < spec->share) {
+			struct cma_page *page = o->page[i];
+
+			if (!spec->longterm)
+				cma_page_get(s->mm, page);
+			else if (!(page = cma_page_pin_longterm(s->mm, page)))
+				continue;
+			e->pages[e->nr++] = page;
+		}
+	e->w = w;
+	e->next = p->live;
+	if (p->live)
+		p->live->prev = e;
+	p->live = e;
+	s->pinned_pages += e->nr;
+	w->res->ops += e->nr;
+	sim_schedule(s, s->now + spec->hold_ns, unpin_event, e);
+}
+
+bool wl_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
+{
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct pinner_wl *p = s->wl[i].spec->kind == &wl_kind_pinner ? s->wl[i].priv : NULL;
+
+		for (struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
+			for (unsigned long j = 0; j < e->nr; j++) {
+				unsigned long pfn = cma_page_to_pfn(s->mm, e->pages[j]);
+
+				if (pfn >= start_pfn && pfn < end_pfn)
+					return true;
+			}
+	}
+	return false;
+}
+
+static int pinner_start(struct sim *s, struct workload *w)
+{
+	w->priv = calloc(1, sizeof(struct pinner_wl));
+	if (!w->priv)
+		return -ENOMEM;
+	sim_schedule(s, w->spec->start_ns, pin, w);
+	return 0;
+}
+
+/* At the end of the run: drop every pin (their unpin events are never run). */
+static void pinner_stop(struct sim *s, struct workload *w)
+{
+	struct pinner_wl *p = w->priv;
+
+	if (!p)
+		return;
+	while (p->live)
+		unpin(s, p->live);
+	free(p);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
+static uint64_t pinner_resident(const struct workload *w)
+{
+	uint64_t n = 0;
+	const struct pinner_wl *p = w->priv;
+
+	for (const struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
+		n += e->nr;
+	return n;
+}
+
+static const struct workload_ops pinner_ops = {
+	.start = pinner_start,
+	.stop = pinner_stop,
+	.resident = pinner_resident,
+};
+
+static const struct scenario_key pinner_keys[] = {
+	{ .name = "target", .type = KEY_NAME, .offset = WL(pinner.target), .required = true },
+	{ .name = "share", .type = KEY_PERCENT, .offset = WL(pinner.share), .required = true },
+	{ .name = "hold", .type = KEY_DURATION, .offset = WL(pinner.hold_ns), .required = true },
+	{ .name = "period", .type = KEY_DURATION, .offset = WL(pinner.period_ns), .required = true },
+	{ .name = "longterm", .type = KEY_BOOL, .offset = WL(pinner.longterm) },
+};
+
+/* The target: a workload of pages the pinner can take (an owned kind). */
+static int pinner_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
+{
+	w->pinner.target_idx = -1;
+	for (unsigned i = 0; i < sc->nr_wl; i++)
+		if (!strcmp(sc->wl[i].name, w->pinner.target) && sc->wl[i].kind->owned)
+			w->pinner.target_idx = (int)i;
+	if (w->pinner.target_idx < 0)
+		return ini_fail(err, len, "[%s %s]: target = %s names no [anon], [pagecache] or [writer] workload",
+				w->kind->name, w->name, w->pinner.target);
+	if (!w->pinner.period_ns)
+		return ini_fail(err, len, "[%s %s]: period = 0: give the time between pins", w->kind->name, w->name);
+	return 1;
+}
+
+const struct wl_kind wl_kind_pinner = {
+	.name = "pinner",
+	.ops = &pinner_ops,
+	WL_KEYS(pinner_keys),
+	.check = pinner_check,
+};
