@@ -102,6 +102,11 @@ sim-deps:
 $(BUILD)/tools/cmasim/cli/main.o: CFLAGS += -DCMA_VERSION='"$(VERSION)"'
 $(BUILD)/tools/cmasim/cli/main.o: Makefile
 
+# Of libcma cmasim calls only what cma.h declares (scripts/check-layers.sh);
+# the helpers of src/lib it shares with the library it links itself.
+SIM_LIB_SHARED := src/lib/bitmap.c src/lib/kconfig.c
+SIM_OBJ += $(SIM_LIB_SHARED:%.c=$(BUILD)/%.o)
+
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
 
@@ -112,7 +117,7 @@ $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim $(BUILD)/libcma.so
 $(BUILD)/tests/test_charts: $(BUILD)/cmasim
 
 # test_report links the reports and what they read, not the rest of cmasim
-SIM_REPORT_SRC := $(addprefix tools/cmasim/report/,result.c escape.c) $(wildcard tools/cmasim/report/report_*.c)
+SIM_REPORT_SRC := tools/cmasim/engine/result.c tools/cmasim/util/escape.c $(wildcard tools/cmasim/report/report_*.c)
 SIM_REPORT_OBJ := $(SIM_REPORT_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/tests/test_report: tests/test_report.c $(BUILD)/tests/test_report.d $(SIM_REPORT_OBJ)
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define FUZZ_TARGET "fuzz_scenario"
 #include "fuzz_check.h"

@@ -13,6 +13,13 @@
 #   - libcma.so exports exactly the functions include/cma/cma.h declares;
 #   - a function whose comment says zone->lock, slot->lock or lru_lock is
 #     held, or whose name ends in _locked, asserts it (lockdep_assert_held).
+# And cmasim's (tools/cmasim/README.md), by folder:
+#   - its folders call each other without a circle;
+#   - engine/ calls no file of workloads/ or policies/: it reaches them
+#     through their ops tables only;
+#   - of libcma it calls only what include/cma/cma.h declares; the
+#     helpers of src/lib it uses (SIM_LIB_SHARED in the Makefile) it
+#     links itself.
 # Usage: scripts/check-layers.sh BUILD_DIR; prints the edges with -v.
 set -eu
 build=$1
@@ -95,5 +102,47 @@ if [ -s "$tmp/wall" ]; then
 	echo "check-layers: libcma.map lists what libcma.so exports" >&2
 	exit 1
 fi
+# The simulator, by folder: tools/cmasim/FOLDER/file.c.
+for src in tools/cmasim/*/*.c; do
+	obj="$build/${src%.c}.o"
+	[ -f "$obj" ] || { echo "check-layers: $obj is missing: build first" >&2; exit 2; }
+	nm --defined-only "$obj" | awk -v f="$src" '$2 ~ /^[TDBR]$/ { print $3, f }' >> "$tmp/sdefs"
+	nm -u "$obj" | awk -v f="$src" '{ print $2, f }' >> "$tmp/suses"
+done
+sort -u "$tmp/sdefs" > "$tmp/sdefs.s"
+sort -u "$tmp/suses" > "$tmp/suses.s"
+join "$tmp/suses.s" "$tmp/sdefs.s" | awk '{
+	split($2, a, "/"); split($3, b, "/")
+	if (a[3] != b[3]) print a[3], b[3], $1, $2
+}' | sort -u > "$tmp/sedges"
+[ "$verbose" = -v ] && cat "$tmp/sedges"
+awk '$1 == "engine" && ($2 == "workloads" || $2 == "policies") {
+	print "check-layers: the engine calls " $2 "/ directly: " $4 " calls " $3; bad = 1
+}
+END { exit bad }' "$tmp/sedges"
+awk '{ print $1, $2 }' "$tmp/sedges" | sort -u > "$tmp/sfolders"
+if tsort "$tmp/sfolders" 2>&1 >/dev/null | grep -q loop; then
+	echo "check-layers: cmasim's folders call each other in a circle:" >&2
+	tsort "$tmp/sfolders" 2>&1 >/dev/null | sed 's/^/  /' >&2
+	awk '{ print "  " $4 " calls " $3 " of " $2 "/" }' "$tmp/sedges" >&2
+	exit 1
+fi
+# what cmasim takes from libcma: declared in cma.h, or a src/lib helper it links itself
+for src in $(sed -n 's/^SIM_LIB_SHARED *:= *//p' Makefile); do
+	nm --defined-only "$build/${src%.c}.o" | awk '$2 ~ /^[TDBR]$/ { print $3 }' >> "$tmp/sim_defined.u"
+done
+cut -d' ' -f1 "$tmp/sdefs.s" >> "$tmp/sim_defined.u"
+sort -u "$tmp/sim_defined.u" > "$tmp/sim_defined"
+cut -d' ' -f1 "$tmp/defs.s" | sort -u > "$tmp/lib_defined"
+cut -d' ' -f1 "$tmp/suses.s" | sort -u | comm -23 - "$tmp/sim_defined" | comm -12 - "$tmp/lib_defined" |
+	comm -23 - "$tmp/declared" > "$tmp/sim_inner"
+if [ -s "$tmp/sim_inner" ]; then
+	for f in $(cat "$tmp/sim_inner"); do
+		grep "^$f " "$tmp/suses.s" | sed "s|^\([^ ]*\) \(.*\)|check-layers: \2 calls the library's \1, not declared in include/cma/cma.h|"
+	done
+	exit 1
+fi
+
 echo "check-layers: $(wc -l < "$tmp/edges") calls between library files, all downward;" \
-	"$(wc -l < "$tmp/exported") functions exported, all declared in cma.h"
+	"$(wc -l < "$tmp/exported") functions exported, all declared in cma.h;" \
+	"$(wc -l < "$tmp/sfolders") calls between cmasim's folders, no circle"

@@ -32,6 +32,7 @@
 #include "report/report.h"
 #include "cli/run_options.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define MiB (1ull << 20)
 

@@ -13,7 +13,7 @@
 
 #include "helpers.h"
 #include "cli/commands.h"
-#include "report/escape.h"
+#include "util/escape.h"
 #include "import/import.h"
 #include "board/platform.h"
 #include "scenario/scenario.h"

@@ -32,6 +32,7 @@
 #include "mm/cma.h"
 #include "board/platform.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)

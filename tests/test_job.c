@@ -24,6 +24,7 @@
 #include "helpers.h"
 #include "report/report.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define MS	1000000ull
 #define S	1000000000ull

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests for cmasim's reports (tools/cmasim/report/result.c, report_*.c) on
+ * Tests for cmasim's reports (tools/cmasim/engine/result.c, report_*.c) on
  * made-up results: three runs of one scenario, one per policy, whose
  * every figure is known, so each report can be checked for the values
  * it must show. JSON is read back with jq; the HTML page is opened in

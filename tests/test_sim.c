@@ -26,6 +26,7 @@
 #include "cli/commands.h"
 #include "engine/owned.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define MS	1000000ull
 #define S	1000000000ull

@@ -22,6 +22,7 @@
 
 #include "helpers.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define BOARD "[scenario]\nplatform = arm\nmemory = 64M\nduration = 3s\n"
 

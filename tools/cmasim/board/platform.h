@@ -10,7 +10,7 @@
 
 #include <cma/cma.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 
 #define PLATFORM_MAX_BANKS	16
 #define PLATFORM_MAX_DEVICES	32	/* at most 32: platform_file.c keeps a bit per device */

@@ -33,7 +33,7 @@
 
 #include <libfdt.h>
 
-#include "report/escape.h"
+#include "util/escape.h"
 #include "board/platform.h"
 
 #define MiB (1ull << 20)

@@ -38,7 +38,7 @@
 #include <string.h>
 
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "board/platform.h"
 
 

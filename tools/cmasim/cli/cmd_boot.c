@@ -9,9 +9,9 @@
 
 #include <cma/cma.h>
 #include "cli/commands.h"
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "board/platform.h"
-#include "report/result.h"
+#include "engine/result.h"
 
 enum boot_option { O_PLATFORM, O_CMDLINE, O_KCONFIG, O_DUMP, O_MEMORY };
 enum { O_KERNEL = 64 };		/* apart, as in cmd_run.c */

@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "import/import.h"
 #include "board/platform.h"
-#include "report/result.h"
+#include "engine/result.h"
 
 enum import_option { O_WHATIF, O_KERNEL, O_DUMP, O_REPORT, O_FORCE };
 

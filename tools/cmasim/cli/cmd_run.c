@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/atomic_file.h"
-#include "scenario/inifile.h"
+#include "util/atomic_file.h"
+#include "util/inifile.h"
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };
 

@@ -27,9 +27,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "cli/run_options.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define MiB		(1ull << 20)
 #define MAX_POINTS	72	/* sizes tried: two guesses, the maximum and a 64-bit bisection */
@@ -247,7 +248,7 @@ static uint64_t ring_demand(const struct scenario *sc, const struct platform *pl
 	for (unsigned i = 0; i < sc->nr_wl; i++) {
 		const struct wl_spec *w = &sc->wl[i];
 
-		if (w->kind == &wl_kind_device && uses_default_area(w, plat))
+		if (w->kind->device && uses_default_area(w, plat))
 			bytes += w->device.ring * ((w->device.buffer_bytes + page_bytes - 1) / page_bytes * page_bytes);
 	}
 	return bytes;
@@ -499,7 +500,7 @@ static int size_scenario(struct size_args *a)
 	if (ret)
 		goto out;
 	for (unsigned i = 0; i < sc->nr_wl; i++)
-		nr_dev += sc->wl[i].kind == &wl_kind_device;
+		nr_dev += sc->wl[i].kind->device;
 	if (!nr_dev) {
 		fprintf(stderr, "cmasim size: scenario %s has no device: nothing asks for contiguous memory, so no size is needed\n",
 			sc->name);

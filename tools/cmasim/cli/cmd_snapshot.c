@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/atomic_file.h"
+#include "util/atomic_file.h"
 #include "cli/commands.h"
 #include "import/import.h"
 

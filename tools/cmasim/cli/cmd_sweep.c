@@ -16,11 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/atomic_file.h"
+#include "util/atomic_file.h"
 #include "cli/commands.h"
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "cli/run_options.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 #include "sweep/sweep.h"
 
 struct sweep_args {

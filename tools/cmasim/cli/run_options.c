@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "cli/run_options.h"
 
 int scenario_overrides_option(struct scenario_overrides *o, int id, const char *value, const char *cmd)

@@ -13,6 +13,20 @@
 
 #include "engine/sim.h"
 
+/* The board @sc runs on: @p, its platform, with the scenario's memory, kernel and cpus. */
+void sim_board(const struct scenario *sc, struct platform *p)
+{
+	if (sc->memory_bytes) {
+		p->banks[0].size = sc->memory_bytes;
+		p->nr_banks = 1;
+		platform_dt_set_banks(p);
+	}
+	if (sc->kernel)
+		p->cfg.kernel = sc->kernel;
+	if (sc->nr_cpus)
+		p->cfg.nr_cpus = sc->nr_cpus;
+}
+
 /* A reservation's failure as the kernel, or the board's reserve(), logs it. */
 static bool area_failure_line(const char *line)
 {
@@ -41,14 +55,14 @@ bool sim_area_failed(struct cma_mm *mm, char *line, size_t len)
 	return n > 0;
 }
 
-/* @sc's board (scenario_board): 0, or -EINVAL. */
+/* @sc's board (sim_board): 0, or -EINVAL. */
 static int board_of(const struct scenario *sc, struct platform *p)
 {
 	char err[512];
 
 	if (platform_load(sc->platform, p, err, sizeof(err)))
 		return -EINVAL;
-	scenario_board(sc, p);
+	sim_board(sc, p);
 	return 0;
 }
 
@@ -88,14 +102,14 @@ static void format_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
 }
 
-/* @sc with cma=@bytes under the cma policy: 1 all reserved, 0 not, -errno. */
+/* @sc with cma=@bytes, its areas as the board declares them: 1 all reserved, 0 not, -errno. */
 static int fits(struct scenario *sc, uint64_t bytes)
 {
 	char line[SIM_AREA_LINE_MAX];
 	int ret;
 
 	format_size(sc->cma, sizeof(sc->cma), bytes);
-	ret = sim_check_areas(sc, sim_policy_find("cma"), line, sizeof(line));
+	ret = sim_check_areas(sc, NULL, line, sizeof(line));
 	return ret == -ENOSPC ? 0 : ret ? ret : 1;
 }
 

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "engine/dirty.h"
-#include "report/escape.h"
+#include "util/escape.h"
 #include "engine/sim.h"
 
 #define NS_PER_S	1000000000ull
@@ -85,7 +85,7 @@ static int machine_prepare(struct sim *s)
 
 	if (ret)
 		return ret;
-	scenario_board(sc, p);
+	sim_board(sc, p);
 	if (sc->cmdline_set)
 		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);
 	if (sc->cma[0] && (ret = cmdline_set_cma(s, p->cmdline, sizeof(p->cmdline), sc->cma)))
@@ -102,7 +102,7 @@ static int machine_prepare(struct sim *s)
 		if (sc->cost_set[i])
 			s->cost.v[i] = sc->cost.v[i];
 	for (unsigned i = 0; i < sc->nr_wl; i++) {
-		int d = sc->wl[i].kind == &wl_kind_device ? platform_device_of(s, &sc->wl[i]) : 0;
+		int d = sc->wl[i].kind->device ? platform_device_of(s, &sc->wl[i]) : 0;
 
 		if (d < 0)
 			return d;
@@ -267,9 +267,40 @@ static void snapshot(struct sim *s, void *arg)
 		return;
 	snap->page_bytes = s->page_bytes;
 	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (s->wl[i].spec->kind == &wl_kind_device)
-			wl_device_mark_blocks(s, &s->wl[i], snap);
+		if (s->wl[i].ops->mark_blocks)
+			s->wl[i].ops->mark_blocks(s, &s->wl[i], snap);
 	s->res->nr_snapshots++;
+}
+
+/* select_bad_process(): the killable workload holding the most pages. */
+static unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order)
+{
+	struct sim *s = ctx;
+	struct workload *victim = NULL;
+	uint64_t most = 0;
+
+	for (unsigned i = 0; i < s->nr_wl; i++) {
+		struct workload *w = &s->wl[i];
+		uint64_t held = w->ops->kill && w->ops->resident ? w->ops->resident(w) : 0;
+
+		if (held > most) {
+			most = held;
+			victim = w;
+		}
+	}
+	if (!victim)
+		return 0;
+	sim_trace_printf(s, "mark_victim: comm=%s pages=%llu order=%u", victim->spec->name,
+			 (unsigned long long)most, order);
+	return victim->ops->kill(s, victim);
+}
+
+bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
+{
+	for (unsigned i = 0; i < s->nr_wl; i++)
+		if (s->wl[i].ops->pinned_in && s->wl[i].ops->pinned_in(s, &s->wl[i], start_pfn, end_pfn))
+			return true;
+	return false;
 }
 
 static void kswapd(struct sim *s, void *arg)
@@ -325,7 +356,7 @@ static int init_workloads(struct sim *s)
 		w->res = &r->workloads[i];
 		snprintf(w->res->name, sizeof(w->res->name), "%s", w->spec->name);
 		snprintf(w->res->kind, sizeof(w->res->kind), "%s", w->spec->kind->name);
-		if (w->spec->kind == &wl_kind_device) {
+		if (w->spec->kind->device) {
 			w->dev_res = &r->devices[nr_dev++];
 			snprintf(w->dev_res->name, sizeof(w->dev_res->name), "%s", w->spec->name);
 			w->dev_res->buffer_bytes = w->spec->device.buffer_bytes;
@@ -516,6 +547,8 @@ static int machine_boot(struct sim *s)
 int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
 		    size_t len)
 {
+	/* no policy's preparation: the areas the board, cma= and Kconfig declare */
+	static const struct sim_policy_ops as_declared = { .name = "boot" };
 	struct sim *s = calloc(1, sizeof(*s));
 	struct sim_result res = { 0 };
 	int ret;
@@ -523,7 +556,7 @@ int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *poli
 	if (!s)
 		return -ENOMEM;
 	s->sc = sc;
-	s->policy = policy ? policy : sim_policy(0);
+	s->policy = policy ? policy : &as_declared;
 	s->res = &res;		/* the carveout policy counts its reservations there */
 	ret = machine_boot(s);
 	if (!ret && sim_area_failed(s->mm, line, len))
@@ -539,11 +572,13 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	char line[SIM_AREA_LINE_MAX];
 	int ret;
 
-	if (!s)
-		return -ENOMEM;
+	if (!s || !o->policy) {
+		free(s);
+		return s ? -EINVAL : -ENOMEM;
+	}
 	memset(res, 0, sizeof(*res));
 	s->sc = sc;
-	s->policy = o->policy ? o->policy : sim_policy(0);
+	s->policy = o->policy;
 	s->res = res;
 	s->trace = o->trace;
 	s->progress = o->progress;

@@ -44,6 +44,11 @@ struct workload_ops {
 	uint64_t (*resident)(const struct workload *w);
 	/* Threads of it that want a CPU now (NULL: 0): the run queue the devices' requests share. */
 	unsigned (*runnable)(const struct sim *s, const struct workload *w);
+	/* Does it hold a page pinned in [@start_pfn, @end_pfn)? (NULL: it pins nothing) */
+	bool (*pinned_in)(struct sim *s, struct workload *w, unsigned long start_pfn,
+			  unsigned long end_pfn);
+	/* Add the buffers it holds to @snap's blocks' nr_device (NULL: none). */
+	void (*mark_blocks)(struct sim *s, struct workload *w, struct sim_snapshot *snap);
 };
 
 struct workload {
@@ -186,7 +191,7 @@ int sim_snapshot_fill(struct cma_mm *mm, unsigned long start_pfn, unsigned long 
 		      unsigned long pb, struct sim_snapshot *snap);
 
 struct sim_options {
-	const struct sim_policy_ops *policy;
+	const struct sim_policy_ops *policy;	/* required (policies/registry.h) */
 	FILE *trace;			/* NULL: no trace */
 	bool progress;			/* to stderr, for runs over a second of host time */
 	uint64_t seed;			/* with seed_set: replaces the scenario's */
@@ -205,19 +210,21 @@ struct sim_options {
 };
 
 /*
- * Boot the scenario's board under @o->policy (NULL: the first
- * registered), run it and fill @res. 0, or -errno after saying why on
- * stderr: -EINVAL when the machine refused the configuration or the
+ * Boot the scenario's board under @o->policy, run it and fill @res. 0,
+ * -EINVAL without a policy, or -errno after saying why on stderr: -EINVAL when the machine refused the configuration or the
  * boot could not reserve a CMA area (sim_report_area_failure()), another
  * when the run failed (the boot, the setup, the machine inconsistent
  * at the end); @res is then empty.
  */
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
 
+/* The board @sc runs on: @p, its platform, with the scenario's memory, kernel and cpus. */
+void sim_board(const struct scenario *sc, struct platform *p);
+
 /*
- * Boot @sc's board as sim_run() would under @policy (NULL: the first
- * registered) and run nothing: 0 when every CMA area the command line,
- * Kconfig and board ask for is reserved; -ENOSPC with the kernel's
+ * Boot @sc's board as sim_run() would under @policy (NULL: its areas
+ * as declared, which the cma policy keeps) and run nothing: 0 when every
+ * CMA area the command line, Kconfig and board ask for is reserved; -ENOSPC with the kernel's
  * failure line(s) in @line when one is not (the kernel boots on without
  * it); -EINVAL when the machine refuses the configuration, another
  * -errno when it does not boot (both said on stderr).
@@ -309,18 +316,6 @@ struct sim_policy_ops {
 	void (*invalidate)(struct sim *s, const void *o);
 };
 
-#define SIM_MAX_POLICIES 8
-
-/* Add @ops after the built-in ones: 0, -EINVAL (no name or alloc), -EEXIST (name taken), -ENOSPC. */
-int sim_policy_register(const struct sim_policy_ops *ops);
-unsigned sim_nr_policies(void);
-/* The @i-th registered policy, or NULL. */
-const struct sim_policy_ops *sim_policy(unsigned i);
-const struct sim_policy_ops *sim_policy_find(const char *name);
-int sim_policy_index(const struct sim_policy_ops *ops);
-/* The registered names into @buf, joined by @sep and the last by @last_sep; @buf. */
-const char *sim_policy_names(char *buf, size_t len, const char *sep, const char *last_sep);
-
 /* Through s->policy, with what every policy shares around it. */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause);
@@ -340,18 +335,9 @@ unsigned policy_order_of(uint64_t pages);
 /* The other CPUs a TLB flush for a migrated page interrupts. */
 uint64_t policy_tlb_cpus(const struct sim *s);
 
-/* ---- workloads (wl_*.c) ---- */
+/* ---- what the workloads say of themselves (their ops) ---- */
 
-/* The kind the policies serve (wl_device.c). */
-extern const struct wl_kind wl_kind_device;
-
-/* Add @w's held buffers to @snap's blocks' nr_device. */
-void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap);
-
-/* Does a pinner hold a page in [@start_pfn, @end_pfn)? (wl_pinner.c) */
-bool wl_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn);
-
-/* The OOM handler the engine installs: kills the largest killable workload. */
-unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order);
+/* Does a workload hold a page pinned in [@start_pfn, @end_pfn)? */
+bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn);
 
 #endif

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/escape.h"
+#include "util/escape.h"
 #include "import/import.h"
 
 /* All of @fd into a growing buffer; /proc files have no size to stat. */

@@ -40,7 +40,7 @@ static void carveout_reserve(struct cma_mm *mm, const struct platform *p,
 		struct carveout_region *r = &co->region[i];
 		uint64_t align, size;
 
-		if (w->kind != &wl_kind_device)
+		if (!w->kind->device)
 			continue;
 		align = w->device.align_bytes > s->page_bytes ? w->device.align_bytes : s->page_bytes;
 		r->slot_bytes = round_up(w->device.buffer_bytes, align);
@@ -82,7 +82,7 @@ static int carveout_attach(struct sim *s)
 	for (unsigned i = 0; i < s->sc->nr_wl; i++) {
 		struct carveout_region *r = &co->region[i];
 
-		if (s->sc->wl[i].kind != &wl_kind_device)
+		if (!s->sc->wl[i].kind->device)
 			continue;
 		r->used = calloc(s->sc->wl[i].device.ring, sizeof(*r->used));
 		if (!r->used)

@@ -53,7 +53,7 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 	if (!s->busy_retries)
 		return -ENOMEM;
 	area = cma_dev_get_cma_area(s->mm, dev);
-	if (area && wl_pinned_in(s, cma_area_base_pfn(area),
+	if (area && sim_pinned_in(s, cma_area_base_pfn(area),
 				 cma_area_base_pfn(area) + cma_area_count(area)))
 		*cause = FAIL_PINNED;
 	else

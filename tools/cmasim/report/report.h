@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/escape.h"
-#include "report/result.h"
+#include "util/escape.h"
+#include "engine/result.h"
 
 #define FIGURE_MAX	32	/* one formatted figure, with the NUL */
 #define LABEL_MAX	64	/* a comparison row's label: a device name and a figure */

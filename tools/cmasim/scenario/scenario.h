@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "engine/cost.h"
-#include "scenario/inifile.h"
-#include "report/result.h"
+#include "util/inifile.h"
+#include "engine/result.h"
 
 #define SIM_MAX_WORKLOADS	32
 #define SIM_MAX_SNAPSHOTS	8
@@ -60,6 +60,7 @@ struct wl_kind {
 	const struct scenario_key *keys;
 	unsigned nr_keys;
 	bool owned;		/* the workload's priv begins with struct owned_pages: pinnable */
+	bool device;		/* a device the policies serve: a board device and a device_result */
 	/* Values before the section's keys (NULL: zeroes). */
 	void (*defaults)(struct wl_spec *w);
 	/* After the whole file: 1, or 0 after ini_fail(@err, @len, ...) (NULL: nothing to check). */
@@ -213,8 +214,6 @@ struct scenario {
 int scenario_parse(const char *path, const char *text, struct scenario *sc, char *err,
 		   size_t errlen);
 int scenario_read_file(const char *path, struct scenario *sc, char *err, size_t errlen);
-/* The board @sc runs on: @p, its platform, with the scenario's memory, kernel and cpus. */
-void scenario_board(const struct scenario *sc, struct platform *p);
 
 /*
  * Set key @key, "SECTION.KEY", of a scenario already read to @value, as

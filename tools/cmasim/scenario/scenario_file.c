@@ -49,7 +49,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "board/platform.h"
 #include "scenario/scenario.h"
 
@@ -626,17 +626,4 @@ int scenario_read_file(const char *path, struct scenario *sc, char *err, size_t 
 	ret = scenario_parse(path, text, sc, err, errlen);
 	free(text);
 	return ret;
-}
-
-void scenario_board(const struct scenario *sc, struct platform *p)
-{
-	if (sc->memory_bytes) {
-		p->banks[0].size = sc->memory_bytes;
-		p->nr_banks = 1;
-		platform_dt_set_banks(p);
-	}
-	if (sc->kernel)
-		p->cfg.kernel = sc->kernel;
-	if (sc->nr_cpus)
-		p->cfg.nr_cpus = sc->nr_cpus;
 }

@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "report/atomic_file.h"
+#include "util/atomic_file.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
 

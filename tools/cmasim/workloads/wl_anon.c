@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/owned.h"
 
 struct anon_wl {
@@ -193,26 +193,3 @@ const struct wl_kind wl_kind_anon = {
 	.owned = true,
 	.check = anon_check,
 };
-
-/* select_bad_process(): the killable workload holding the most pages. */
-unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order)
-{
-	struct sim *s = ctx;
-	struct workload *victim = NULL;
-	uint64_t most = 0;
-
-	for (unsigned i = 0; i < s->nr_wl; i++) {
-		struct workload *w = &s->wl[i];
-		uint64_t held = w->ops->kill && w->ops->resident ? w->ops->resident(w) : 0;
-
-		if (held > most) {
-			most = held;
-			victim = w;
-		}
-	}
-	if (!victim)
-		return 0;
-	sim_trace_printf(s, "mark_victim: comm=%s pages=%llu order=%u", victim->spec->name,
-			 (unsigned long long)most, order);
-	return victim->ops->kill(s, victim);
-}

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/sim.h"
 
 static void compact_event(struct sim *s, void *arg)

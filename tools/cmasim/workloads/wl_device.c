@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/sim.h"
 
 struct device_wl {
@@ -158,7 +158,7 @@ static void mark_run(struct sim_snapshot *snap, unsigned long pfn, uint64_t n)
 	}
 }
 
-void wl_device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap)
+static void device_mark_blocks(struct sim *s, struct workload *w, struct sim_snapshot *snap)
 {
 	const struct device_wl *d = w->priv;
 
@@ -180,6 +180,7 @@ static const struct workload_ops device_ops = {
 	.start = device_start,
 	.stop = device_stop,
 	.resident = device_resident,
+	.mark_blocks = device_mark_blocks,
 };
 
 /* gfp = GFP_KERNEL | GFP_NOFS | GFP_NOIO: what the driver passes dma_alloc_coherent */
@@ -246,6 +247,7 @@ const struct wl_kind wl_kind_device = {
 	.name = "device",
 	.ops = &device_ops,
 	WL_KEYS(device_keys),
+	.device = true,
 	.defaults = device_defaults,
 	.check = device_check,
 };

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "engine/dirty.h"
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/owned.h"
 
 extern const struct wl_kind wl_kind_writer;

@@ -23,7 +23,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/sim.h"
 
 struct hugetlb_wl {

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/owned.h"
 
 /* Pages one page-table page maps (a PTE page of 4 KiB: 2 MiB of 4 KiB pages). */

@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/owned.h"
 
-extern const struct wl_kind wl_kind_pinner;
 
 struct pin_episode {
 	struct workload *w;
@@ -88,19 +87,18 @@ static void pin(struct sim *s, void *arg)
 	sim_schedule(s, s->now + spec->hold_ns, unpin_event, e);
 }
 
-bool wl_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
+static bool pinner_pinned_in(struct sim *s, struct workload *w, unsigned long start_pfn,
+			     unsigned long end_pfn)
 {
-	for (unsigned i = 0; i < s->nr_wl; i++) {
-		struct pinner_wl *p = s->wl[i].spec->kind == &wl_kind_pinner ? s->wl[i].priv : NULL;
+	struct pinner_wl *p = w->priv;
 
-		for (struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
-			for (unsigned long j = 0; j < e->nr; j++) {
-				unsigned long pfn = cma_page_to_pfn(s->mm, e->pages[j]);
+	for (struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
+		for (unsigned long j = 0; j < e->nr; j++) {
+			unsigned long pfn = cma_page_to_pfn(s->mm, e->pages[j]);
 
-				if (pfn >= start_pfn && pfn < end_pfn)
-					return true;
-			}
-	}
+			if (pfn >= start_pfn && pfn < end_pfn)
+				return true;
+		}
 	return false;
 }
 
@@ -141,6 +139,7 @@ static const struct workload_ops pinner_ops = {
 	.start = pinner_start,
 	.stop = pinner_stop,
 	.resident = pinner_resident,
+	.pinned_in = pinner_pinned_in,
 };
 
 static const struct scenario_key pinner_keys[] = {

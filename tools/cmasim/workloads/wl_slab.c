@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/inifile.h"
+#include "util/inifile.h"
 #include "engine/sim.h"
 
 struct slab_wl {

@@ -12,8 +12,8 @@
 
 #include <ini.h>
 
-#include "report/escape.h"
-#include "scenario/inifile.h"
+#include "util/escape.h"
+#include "util/inifile.h"
 
 #define PRESCAN_HEADERS	64		/* sections checked for repeats: more than a file can hold */
 

@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "report/atomic_file.h"
+#include "util/atomic_file.h"
 
 /*
  * The temporary files open now, so that Ctrl-C or a kill does not leave

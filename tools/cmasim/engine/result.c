@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/result.h"
+#include "engine/result.h"
 
 #define LATENCY_MIN_CAP 64
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "report/escape.h"
+#include "util/escape.h"
 
 #define ESCAPE_BYTE_MAX	5	/* "\xNN" and its terminator */
 
