@@ -113,6 +113,8 @@ $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
 # test_cmasim runs the simulator it tests and installs the library, whose
 # exports scripts/check-layers.sh reads
 $(BUILD)/tests/test_cmasim: $(BUILD)/cmasim $(BUILD)/libcma.so
+# test_layers plants a violation of each rule of scripts/check-layers.sh in a copy of the build
+$(BUILD)/tests/test_layers: $(BUILD)/cmasim $(BUILD)/libcma.so
 # test_charts runs cmasim compare and sweep and reads their pages
 $(BUILD)/tests/test_charts: $(BUILD)/cmasim
 

@@ -27,14 +27,26 @@ verbose=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for src in src/lib/*.c src/mm/*.c src/dma/*.c src/init/*.c; do
-	obj="$build/${src%.c}.o"
-	[ -f "$obj" ] || { echo "check-layers: $obj is missing: build first" >&2; exit 2; }
-	nm --defined-only "$obj" | awk -v f="$src" '$2 ~ /^[TDBR]$/ { print $3, f }' >> "$tmp/defs"
-	nm -u "$obj" | awk -v f="$src" '{ print $2, f }' >> "$tmp/uses"
-done
-sort -u "$tmp/defs" > "$tmp/defs.s"
-sort -u "$tmp/uses" > "$tmp/uses.s"
+# read_symbols PREFIX SOURCE...: "symbol file" lines, sorted, into
+# $tmp/PREFIXdefs.s (what each defines) and $tmp/PREFIXuses.s (calls)
+read_symbols() {
+	prefix=$1
+	shift
+	for src in "$@"; do
+		obj="$build/${src%.c}.o"
+		[ -f "$obj" ] || { echo "check-layers: $obj is missing: build first" >&2; exit 2; }
+	done
+	# one nm for all: "BUILD/dir/file.o:ADDR T symbol" back to "symbol dir/file.c"
+	for src in "$@"; do echo "$build/${src%.c}.o"; done > "$tmp/objs"
+	xargs nm -A --defined-only < "$tmp/objs" | awk -v b="$build/" '$2 ~ /^[TDBR]$/ {
+		f = substr($1, length(b) + 1); sub(/\.o:.*/, ".c", f); print $3, f
+	}' | sort -u > "$tmp/${prefix}defs.s"
+	xargs nm -A -u < "$tmp/objs" | awk -v b="$build/" '{
+		f = substr($1, length(b) + 1); sub(/\.o:.*/, ".c", f); print $3, f
+	}' | sort -u > "$tmp/${prefix}uses.s"
+}
+
+read_symbols "" src/lib/*.c src/mm/*.c src/dma/*.c src/init/*.c
 # caller callee, one line per pair of files
 join "$tmp/uses.s" "$tmp/defs.s" | awk '$2 != $3 { print $2, $3 }' | sort -u > "$tmp/edges"
 [ "$verbose" = -v ] && cat "$tmp/edges"
@@ -103,14 +115,7 @@ if [ -s "$tmp/wall" ]; then
 	exit 1
 fi
 # The simulator, by folder: tools/cmasim/FOLDER/file.c.
-for src in tools/cmasim/*/*.c; do
-	obj="$build/${src%.c}.o"
-	[ -f "$obj" ] || { echo "check-layers: $obj is missing: build first" >&2; exit 2; }
-	nm --defined-only "$obj" | awk -v f="$src" '$2 ~ /^[TDBR]$/ { print $3, f }' >> "$tmp/sdefs"
-	nm -u "$obj" | awk -v f="$src" '{ print $2, f }' >> "$tmp/suses"
-done
-sort -u "$tmp/sdefs" > "$tmp/sdefs.s"
-sort -u "$tmp/suses" > "$tmp/suses.s"
+read_symbols s tools/cmasim/*/*.c
 join "$tmp/suses.s" "$tmp/sdefs.s" | awk '{
 	split($2, a, "/"); split($3, b, "/")
 	if (a[3] != b[3]) print a[3], b[3], $1, $2
@@ -124,7 +129,6 @@ awk '{ print $1, $2 }' "$tmp/sedges" | sort -u > "$tmp/sfolders"
 if tsort "$tmp/sfolders" 2>&1 >/dev/null | grep -q loop; then
 	echo "check-layers: cmasim's folders call each other in a circle:" >&2
 	tsort "$tmp/sfolders" 2>&1 >/dev/null | sed 's/^/  /' >&2
-	awk '{ print "  " $4 " calls " $3 " of " $2 "/" }' "$tmp/sedges" >&2
 	exit 1
 fi
 # what cmasim takes from libcma: declared in cma.h, or a src/lib helper it links itself
