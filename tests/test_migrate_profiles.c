@@ -39,8 +39,9 @@ struct release {
 
 struct one_owner {
 	struct cma_mm *mm;
-	struct cma_page *page[4];	/* by index: [0] alone, or each base page once split */
+	struct cma_page *page[8];	/* by index: [0] alone, or each base page once split */
 	unsigned order;			/* of page[0] until a split */
+	unsigned nr_pages;		/* of the page faulted in */
 	unsigned split;			/* split callbacks */
 };
 
@@ -87,6 +88,7 @@ static void one_fault_at(struct one_owner *o, struct cma_mm *mm, unsigned long p
 	memset(o, 0, sizeof(*o));
 	o->mm = mm;
 	o->order = order;
+	o->nr_pages = 1u << order;
 	o->page[0] = cma_alloc_movable_at(mm, pfn, order, &one_ops, o, 0);
 	assert_non_null(o->page[0]);
 	memset(cma_page_address(mm, o->page[0]), 0x5a, one_bytes(o));
@@ -96,7 +98,7 @@ static void one_fault_at(struct one_owner *o, struct cma_mm *mm, unsigned long p
 /* Every page the owner holds (one, or each base page once split) kept its bytes; then freed. */
 static void one_check_and_release(struct one_owner *o)
 {
-	unsigned nr = o->split ? 4 : 1;
+	unsigned nr = o->split ? o->nr_pages : 1;
 
 	for (unsigned n = 0; n < nr; n++) {
 		const unsigned char *p = cma_page_address(o->mm, o->page[n]);
@@ -195,12 +197,14 @@ static void compaction_isolates_mlocked_page_by_release(void **state)
  * Expect: an order-2 movable page in use inside the range makes
  * cma_alloc_contig_range -EBUSY before 5.7 (it is passed over as a
  * compound page); from 5.7 it is migrated whole, to a target of its
- * order outside the range, its bytes with it (4 pages migrated as one).
+ * order outside the range, its bytes with it: pgmigrate_success counts
+ * it as one page before 5.9 and as its 4 from 5.9 (migrate_count_pages).
  */
 static void contig_range_large_folio_by_release(void **state)
 {
 	static const struct release r[] = {
-		{ "3.5", false }, { "5.6", false }, { "5.7", true }, { "6.12", true },
+		{ "3.5", false }, { "5.6", false }, { "5.7", true }, { "5.8", true }, { "5.9", true },
+		{ "6.12", true },
 	};
 
 	for (size_t i = 0; i < NR(r); i++) {
@@ -221,7 +225,8 @@ static void contig_range_large_folio_by_release(void **state)
 		expect_kernel(kernel, "the page moved out of the range", moves,
 			      pfn < base || pfn >= base + 512);
 		expect_kernel(kernel, "its order after", 2, page_order(o.page[0]));
-		expect_kernel(kernel, "folios migrated", moves,
+		expect_kernel(kernel, "pages migrated",
+			      moves ? (cma_kernel_has(kernel, "migrate_count_pages") ? 4 : 1) : 0,
 			      (long)(test_counter(mm, "pgmigrate_success") - before));
 		if (!ret)
 			cma_free_contig_range(mm, base, 512);
@@ -268,6 +273,89 @@ static void contig_range_splits_large_folio_without_target(void **state)
 		if (!ret)
 			cma_free_contig_range(mm, base, 512);
 		one_check_and_release(&o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: with an order-3 page (first in the batch: the higher pfn) and
+ * an order-2 page in the range, and no target of order 3 to be had
+ * (fault injection), only the order-3 page is split, as 6.12's
+ * migrate_pages_batch splits only the folio that found no target: its 8
+ * base pages and the order-2 page, whole, all move out and the range is
+ * taken. pgmigrate_success: 8 + 1 before 5.9, 8 + 4 from 5.9.
+ */
+static void contig_range_splits_only_the_folio_without_target(void **state)
+{
+	static const char *const releases[] = { "5.7", "5.8", "5.9", "6.2", "6.3", "6.12" };
+
+	for (size_t i = 0; i < NR(releases); i++) {
+		const char *kernel = releases[i];
+		struct cma_mm *mm = cma_machine(kernel);
+		unsigned long base = cma_base_pfn(mm);
+		uint64_t before = test_counter(mm, "pgmigrate_success");
+		struct one_owner o2, o3;
+		int ret;
+
+		one_fault_at(&o2, mm, base + 64, 2);
+		one_fault_at(&o3, mm, base + 128, 3);
+		cma_fault_inject(mm, &(struct cma_fault_attr){ .probability = 100, .min_order = 3,
+							       .only_migration = true });
+		ret = cma_alloc_contig_range(mm, base, base + 512, CMA_MIGRATE_CMA);
+		cma_fault_inject(mm, NULL);
+		expect_kernel(kernel, "alloc_contig_range over the two pages", 0, ret);
+		expect_kernel(kernel, "order-3 page split", 1, o3.split);
+		expect_kernel(kernel, "order-2 page split", 0, o2.split);
+		expect_kernel(kernel, "order-2 page's order after", 2, page_order(o2.page[0]));
+		expect_kernel(kernel, "order-2 page out of the range", 1,
+			      cma_page_to_pfn(mm, o2.page[0]) >= base + 512);
+		for (unsigned n = 0; n < 8; n++)
+			expect_kernel(kernel, "a base page of the order-3 page out of the range", 1,
+				      cma_page_to_pfn(mm, o3.page[n]) >= base + 512);
+		expect_kernel(kernel, "pages migrated",
+			      8 + (cma_kernel_has(kernel, "migrate_count_pages") ? 4 : 1),
+			      (long)(test_counter(mm, "pgmigrate_success") - before));
+		cma_free_contig_range(mm, base, 512);
+		one_check_and_release(&o2);
+		one_check_and_release(&o3);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: when no target at all can be had, an order-0 page first in
+ * the batch ends the migration with -ENOMEM and the order-2 page behind
+ * it is not split (6.12 splits a folio only for its own -ENOMEM): both
+ * stay where they were, the order-2 page whole.
+ */
+static void contig_range_order0_enomem_splits_nothing(void **state)
+{
+	static const char *const releases[] = { "5.7", "6.2", "6.3", "6.12" };
+
+	for (size_t i = 0; i < NR(releases); i++) {
+		const char *kernel = releases[i];
+		struct cma_mm *mm = cma_machine(kernel);
+		unsigned long base = cma_base_pfn(mm);
+		struct one_owner o0, o2;
+		int ret;
+
+		one_fault_at(&o2, mm, base + 64, 2);
+		one_fault_at(&o0, mm, base + 128, 0);
+		cma_fault_inject(mm, &(struct cma_fault_attr){ .probability = 100,
+							       .only_migration = true });
+		ret = cma_alloc_contig_range(mm, base, base + 512, CMA_MIGRATE_CMA);
+		cma_fault_inject(mm, NULL);
+		expect_kernel(kernel, "alloc_contig_range without targets", -ENOMEM, ret);
+		expect_kernel(kernel, "order-2 page split", 0, o2.split);
+		expect_kernel(kernel, "order-2 page where it was", base + 64,
+			      cma_page_to_pfn(mm, o2.page[0]));
+		expect_kernel(kernel, "order-2 page's order after", 2, page_order(o2.page[0]));
+		expect_kernel(kernel, "order-0 page where it was", base + 128,
+			      cma_page_to_pfn(mm, o0.page[0]));
+		one_check_and_release(&o0);
+		one_check_and_release(&o2);
 		assert_verify(mm);
 		cma_mm_destroy(mm);
 	}
@@ -462,6 +550,8 @@ int main(void)
 		cmocka_unit_test(compaction_isolates_mlocked_page_by_release),
 		cmocka_unit_test(contig_range_large_folio_by_release),
 		cmocka_unit_test(contig_range_splits_large_folio_without_target),
+		cmocka_unit_test(contig_range_splits_only_the_folio_without_target),
+		cmocka_unit_test(contig_range_order0_enomem_splits_nothing),
 		cmocka_unit_test(gigantic_pages_skip_the_pool_by_release),
 		cmocka_unit_test(contig_range_owned_hugetlb_page_by_release),
 		cmocka_unit_test(contig_range_hugetlb_page_without_target),

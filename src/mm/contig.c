@@ -72,26 +72,6 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
 }
 
 /*
- * 6.12's migrate_pages_batch on -ENOMEM: a large folio that found no
- * target of its order is split (try_split_folio) and its base pages are
- * migrated instead. Here, once a batch's migration ran out of targets,
- * its large folios are split; true if one was. Departure: 6.12 splits
- * only the folio that failed, and not for an order-0 page's -ENOMEM.
- */
-static bool split_large_folios(struct cma_mm *mm, struct page_list *list)
-{
-	struct cma_page *page, *next;
-	bool split = false;
-
-	for (page = page_list_first(mm, list); page; page = next) {
-		next = page_list_next(mm, page);
-		if (page_order(page) && !split_folio_to_list(mm, list, page))
-			split = true;
-	}
-	return split;
-}
-
-/*
  * Migrate every LRU page of [start, end) away, batch by batch as
  * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
  * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
@@ -106,8 +86,8 @@ static bool split_large_folios(struct cma_mm *mm, struct page_list *list)
  * file pages (reclaim_clean_pages_from_list) and migrates only the rest.
  * Under compact_nofs (4.10) a @gfp without __GFP_FS isolates no page with
  * a mapping: its page cache stays where it is, and the range is busy.
- * Large folios (contig_large_folio, 5.7) are split when no target of
- * their order is found (split_large_folios).
+ * A large folio (contig_large_folio, 5.7) that finds no target of its
+ * order is split by migrate_pages, which migrates its base pages.
  */
 static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, unsigned long end,
 					cma_gfp_t gfp)
@@ -156,8 +136,6 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 					   MIGRATE_SYNC, v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
 		if (mm->printk_contig_passes)
 			printk_contig_pass(mm, reclaimed, isolated, &migrated);
-		if (ret == -ENOMEM && split_large_folios(mm, &cc.migratepages))
-			continue;
 		if (v6 && ret == -ENOMEM)
 			break;
 	}

@@ -234,48 +234,159 @@ static void count_unmapped(struct cma_mm *mm, const struct unmap_count *unmapped
 	count_vm_events(mm, PGMIGRATE_TLB_FLUSH, flushes);
 }
 
+/* What a migrate_pages call did, for its events and its result. */
+struct migrate_pages_stats {
+	unsigned long nr_succeeded;	/* pages moved: a large folio's all from 5.9 */
+	unsigned long nr_failed;	/* folios that failed for good, or were split */
+	unsigned long nr_failed_pages;	/* their pages, as nr_succeeded counts them */
+	unsigned long nr_split;		/* large folios split for want of a target */
+	struct unmap_count unmapped;
+};
+
 /*
- * migrate_pages: up to 10 passes over @from. Returns the number of pages
- * not migrated (left on @from when they kept saying -EAGAIN), or -ENOMEM.
- * The caller puts back what is left with putback_lru_pages().
+ * The pages a folio of @order counts for in pgmigrate_success and _fail:
+ * all of them from 5.9 (kernel.migrate_count_pages), one before. A
+ * hugetlb page counts one until 6.12's (departure, doc/design.md).
+ */
+static unsigned long migrate_nr_pages(const struct cma_mm *mm, const struct cma_page *page)
+{
+	if (!mm->kernel.migrate_count_pages || page_test(page, PG_hugetlb))
+		return 1;
+	return 1ul << page_order(page);
+}
+
+/*
+ * 6.12's try_split_folio for a large folio that found no target: split
+ * it and move its base pages from @from to @split, to be migrated once
+ * the rest of @from is done. false, with nothing changed, when the folio
+ * cannot be split (a hugetlb page, or one held by someone else).
+ */
+static bool try_split_folio(struct cma_mm *mm, struct page_list *from, struct page_list *split,
+			    struct cma_page *page)
+{
+	struct page_list tails;
+	struct cma_page *tail;
+
+	page_list_init(&tails);
+	if (split_folio_to_list(mm, &tails, page))
+		return false;
+	page_list_del(mm, from, page);
+	page_list_add_tail(mm, split, page);
+	while ((tail = page_list_first(mm, &tails))) {
+		page_list_del(mm, &tails, tail);
+		page_list_add_tail(mm, split, tail);
+	}
+	return true;
+}
+
+/*
+ * migrate_pages_batch: up to @nr_pass passes over @from. A large folio
+ * with no target (-ENOMEM) is split: before 6.3 in place, its head
+ * retried at once and its tails queued at @from's tail, not counted as
+ * a failure; from 6.3 (kernel.migrate_wait_at_once, the batched
+ * migrate_pages) onto @split, counted as one failed folio, unless @split
+ * is NULL. Any other -ENOMEM ends the call. Returns -ENOMEM or the
+ * number of folios left on @from (-EAGAIN to the last pass).
+ */
+static int migrate_pages_batch(struct cma_mm *mm, struct page_list *from, struct page_list *split,
+			       new_page_t get_new_page, unsigned long private, enum migrate_mode mode,
+			       int nr_pass, struct migrate_pages_stats *stats)
+{
+	bool batched = mm->kernel.migrate_wait_at_once;
+	unsigned long retry = 1, retry_pages = 0;
+
+	for (int pass = 0; pass < nr_pass && retry; pass++) {
+		struct cma_page *page = page_list_first(mm, from), *next;
+
+		retry = retry_pages = 0;
+		for (; page; page = next) {
+			unsigned long nr_pages = migrate_nr_pages(mm, page);
+			bool large = page_order(page) != 0;
+			int rc;
+
+			next = page_list_next(mm, page);
+			rc = unmap_and_move(mm, get_new_page, private, from, page,
+					    batched || pass > 2, mode, &stats->unmapped);
+			if (rc == -ENOMEM && large && !batched &&
+			    !split_folio_to_list(mm, from, page)) {
+				next = page;
+				continue;
+			}
+			if (rc == -ENOMEM) {
+				stats->nr_failed++;
+				if (large && batched && split && try_split_folio(mm, from, split, page)) {
+					stats->nr_split++;
+					continue;
+				}
+				stats->nr_failed_pages += nr_pages + retry_pages;
+				return -ENOMEM;
+			}
+			if (rc == -EAGAIN) {
+				retry++;
+				retry_pages += nr_pages;
+			} else if (rc == 0) {
+				stats->nr_succeeded += nr_pages;
+			} else {
+				stats->nr_failed++;
+				stats->nr_failed_pages += nr_pages;
+			}
+		}
+	}
+	stats->nr_failed_pages += retry_pages;
+	return (int)retry;
+}
+
+/* Give the pages of @split back to @from, for the caller to put back. */
+static void splice_split(struct cma_mm *mm, struct page_list *from, struct page_list *split)
+{
+	struct cma_page *page;
+
+	while ((page = page_list_first(mm, split))) {
+		page_list_del(mm, split, page);
+		page_list_add_tail(mm, from, page);
+	}
+}
+
+/*
+ * migrate_pages: up to 10 passes over @from, then, as 6.12, one
+ * MIGRATE_ASYNC pass over the base pages of the large folios split on
+ * the way. Returns the number of folios not migrated (a split folio
+ * counts one unless all its pages moved; those that kept saying -EAGAIN
+ * are left on @from), or -ENOMEM. The caller puts back what is left with
+ * putback_lru_pages().
  */
 int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason)
 {
-	unsigned long nr_succeeded = 0, nr_failed = 0;
-	struct unmap_count unmapped = { 0 };
-	int retry = 1, rc = 0;
+	struct migrate_pages_stats stats = { 0 };
+	struct page_list split;
+	int rc;
 
 	if (mm->kernel.cma_stats)
 		trace_event(mm, "mm_migrate_pages_start", "mode=%s reason=%s",
 			    migrate_mode_names[mode], migrate_reason_names[reason]);
+	page_list_init(&split);
+	rc = migrate_pages_batch(mm, from, &split, get_new_page, private, mode, 10, &stats);
+	if (rc >= 0) {
+		unsigned long failed = stats.nr_failed;
+		int left = 0;
 
-	for (int pass = 0; pass < 10 && retry; pass++) {
-		struct cma_page *page = page_list_first(mm, from), *next;
-
-		retry = 0;
-		for (; page; page = next) {
-			next = page_list_next(mm, page);
-			rc = unmap_and_move(mm, get_new_page, private, from, page,
-					    mm->kernel.migrate_wait_at_once || pass > 2, mode, &unmapped);
-			if (rc == -ENOMEM)
-				goto out;
-			if (rc == -EAGAIN)
-				retry++;
-			else if (rc == 0)
-				nr_succeeded++;
-			else
-				nr_failed++;
-		}
+		if (!page_list_empty(&split))
+			left = migrate_pages_batch(mm, &split, NULL, get_new_page, private,
+						   MIGRATE_ASYNC, 1, &stats);
+		/* 0 when every folio moved, the split ones' pages too; their failures not counted */
+		if (!rc && !left && failed == stats.nr_split && stats.nr_failed == failed &&
+		    page_list_empty(&split))
+			failed = 0;
+		rc = (int)failed + rc;
 	}
-	rc = 0;
-out:
-	if (nr_succeeded)
-		count_vm_events(mm, PGMIGRATE_SUCCESS, nr_succeeded);
-	count_unmapped(mm, &unmapped, nr_succeeded, mode);
-	if (nr_failed + retry)
-		count_vm_events(mm, PGMIGRATE_FAIL, nr_failed + retry);
-	trace_migrate_pages(mm, nr_succeeded, nr_failed + retry, mode, reason);
+	splice_split(mm, from, &split);
+	if (stats.nr_succeeded)
+		count_vm_events(mm, PGMIGRATE_SUCCESS, stats.nr_succeeded);
+	count_unmapped(mm, &stats.unmapped, stats.nr_succeeded, mode);
+	if (stats.nr_failed_pages)
+		count_vm_events(mm, PGMIGRATE_FAIL, stats.nr_failed_pages);
+	trace_migrate_pages(mm, stats.nr_succeeded, stats.nr_failed_pages, mode, reason);
 	VM_VERIFY_ZONES(mm, "migrate_pages");
-	return rc ? rc : (int)(nr_failed + retry);
+	return rc;
 }

@@ -709,6 +709,18 @@ struct kernel_profile {
 	 * stepped over it and the range was -EBUSY.
 	 */
 	bool contig_hugetlb;
+	/*
+	 * pgmigrate_success and _fail count a large folio's pages, not one
+	 * per folio. 1a5bae25e3cf "mm/vmstat: add events for THP migration
+	 * without split" (Anshuman Khandual; v4 posted 2020-07-09; in
+	 * mainline among the 5.9-rc1 merges, as the linux-leds push of
+	 * 2020-12-16 lists it between "Merge tag 'leds-5.9-rc1'" and the
+	 * 5.9 merge window's other tags): 5.9. A hugetlb page counted all its
+	 * pages only from "mm: migrate: correct the hugetlb migration stats"
+	 * (Baolin Wang, posted 2021-10-29; release unverified); here it
+	 * counts one under every release.
+	 */
+	bool migrate_count_pages;
 };
 
 /*
