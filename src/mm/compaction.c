@@ -787,18 +787,31 @@ static bool migrate_large_folio(const struct cma_mm *mm, const struct compact_co
 }
 
 /*
- * isolate_migratepages_block's PageHuge branch for alloc_contig_range
- * (5.13, contig_hugetlb): isolate_or_dissolve_huge_page. An owned page
- * of cma_alloc_huge_page (in use) is isolated whole; any other is
- * stepped over, the range busy. The library has no free pool page (the
- * pool is the caller's, its pages allocated), so none is dissolved, and
- * a gigantic page's pages (order 0 each, never owned) are busy where
- * 6.12 answers -ENOMEM. Compaction steps over every hugetlb page.
+ * isolate_migratepages_block's PageHuge branch (5.13, contig_hugetlb):
+ * compaction steps over a hugetlb page (-EBUSY here); alloc_contig_range
+ * isolates an owned one, dissolves a free pool page, and gives up with
+ * -ENOMEM on a gigantic one (isolate_or_dissolve_huge_page). The pages
+ * of one not yet taken are stepped over.
  */
-static bool isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
-			      struct cma_page *page, uint32_t flags)
+static int isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
+			     struct cma_page *page)
 {
-	return !cc->compacting && (flags & PG_head) && isolate_hugetlb(mm, page, &cc->migratepages);
+	if (cc->compacting)
+		return -EBUSY;
+	return isolate_or_dissolve_huge_page(mm, page, &cc->migratepages);
+}
+
+/*
+ * -ENOMEM from isolate_huge_page: the batch goes back and the range
+ * ends, as 6.12's isolate_fail path bails out without retrying.
+ */
+static void isolate_abort_nomem(struct cma_mm *mm, struct compact_control *cc,
+				unsigned long *nr_isolated)
+{
+	putback_lru_pages(mm, &cc->migratepages);
+	cc->nr_migratepages = 0;
+	*nr_isolated = 0;
+	cc->contig_err = -ENOMEM;
 }
 
 /**
@@ -809,7 +822,8 @@ static bool isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
  * still in a pagevec, free pages, mlocked (unevictable) pages unless
  * migrate_isolate_mode() takes them, and higher-order pages (whose tails
  * it skips) unless migrate_large_folio() takes them, stay; from 5.13 a
- * hugetlb page is isolate_huge_page()'s to take or step over. In async mode
+ * hugetlb page is isolate_huge_page()'s to take, dissolve or step over,
+ * and its -ENOMEM ends the scan with cc->contig_err set. In async mode
  * (!cc->sync) whole pageblocks other than MOVABLE and CMA are skipped,
  * and so are pages under writeback. Stops once cc->nr_migratepages (in
  * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX.
@@ -847,7 +861,15 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		}
 		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
 		if ((flags & PG_hugetlb) && mm->kernel.contig_hugetlb) {
-			if (!isolate_huge_page(mm, cc, page, flags)) {
+			int err = isolate_huge_page(mm, cc, page);
+
+			if (err == -ENOMEM) {
+				isolate_abort_nomem(mm, cc, &nr_isolated);
+				low_pfn = end_pfn;
+				break;
+			}
+			/* not taken, or dissolved: its pages are free ones now */
+			if (err || !page_test(page, PG_hugetlb)) {
 				if (order < mm->max_order)
 					step_over_compound(mm, order, &low_pfn, &nr_stepped);
 				continue;

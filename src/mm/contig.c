@@ -32,7 +32,9 @@ static unsigned long pfn_max_align_up(struct cma_mm *mm, unsigned long pfn)
  * A hugetlb page's (5.13, contig_hugetlb) is a fresh hugetlb page of its
  * size, as alloc_migrate_hugetlb_folio has alloc_buddy_hugetlb_folio
  * try hard for it. Departure: 6.12 first takes a free page of the pool
- * (alloc_hugetlb_folio_nodemask); here the pool is the caller's.
+ * (alloc_hugetlb_folio_nodemask) and replaces the old page it frees
+ * into the pool (replace_free_hugepage_folios); here the target is
+ * always fresh and the old page goes back to the buddy allocator.
  */
 static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page *page,
 					     unsigned long private)
@@ -139,8 +141,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		if (page_list_empty(&cc.migratepages)) {
 			cc.nr_migratepages = 0;
 			pfn = isolate_migratepages_range(cc.zone, &cc, pfn, end);
-			if (!pfn) {
-				ret = -EINTR;
+			if (cc.contig_err || !pfn) {
+				ret = cc.contig_err ? cc.contig_err : -EINTR;
 				break;
 			}
 			isolated = cc.nr_migratepages;
