@@ -802,6 +802,24 @@ static int isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
 }
 
 /*
+ * Where alloc_contig_range's scan from @pfn starts: at the head of a
+ * hugetlb page @pfn is a tail of (5.13, contig_hugetlb), as the kernel's
+ * PageHuge of a tail page reads its folio; else at @pfn. The scan meets
+ * a tail only at its first pfn, the rest of a page being stepped over.
+ */
+static unsigned long huge_page_scan_start(struct cma_mm *mm, const struct compact_control *cc,
+					  unsigned long pfn)
+{
+	struct cma_page *head;
+
+	if (cc->compacting || !mm->kernel.contig_hugetlb || !pfn_valid(mm, pfn) ||
+	    page_test(pfn_to_page(mm, pfn), PG_head))
+		return pfn;
+	head = alloc_head_of(mm, pfn);
+	return head && page_test(head, PG_hugetlb) ? page_to_pfn(mm, head) : pfn;
+}
+
+/*
  * -ENOMEM from isolate_huge_page: the batch goes back and the range
  * ends, as 6.12's isolate_fail path bails out without retrying.
  */
@@ -841,6 +859,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 
 	if (throttle_isolation(zone, cc->sync))
 		return 0;
+	low_pfn = huge_page_scan_start(mm, cc, low_pfn);
 	for (; low_pfn < end_pfn; low_pfn++) {
 		struct cma_page *page;
 		uint32_t flags;

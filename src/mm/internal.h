@@ -376,6 +376,12 @@ void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 
+/*
+ * The head of the allocation that holds @pfn (compound_head of an
+ * allocated page), or NULL: a free or reserved pfn, a hole. Unlocked.
+ */
+struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn);
+
 /* ---- swapfile.c: swap space ---- */
 
 /* Room for @bytes more of swap. */
