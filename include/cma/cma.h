@@ -223,6 +223,26 @@ void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
  */
 struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry);
 /**
+ * cma_free_huge_page() - free_huge_folio: a page of cma_alloc_huge_page(),
+ * held only by its caller and without an owner, joins the pool's free
+ * list (hugepage_freelists, one node) instead of going back to the buddy
+ * allocator; the pool holds it from now on. From kernel "5.13" on, a
+ * contiguous range over a free pool page dissolves it
+ * (alloc_and_dissolve_hugetlb_folio): a fresh page of its order from
+ * elsewhere takes its place in the pool, and the range is taken; without
+ * one the range fails with -ENOMEM. Before, the range is -EBUSY. 0, or
+ * -EINVAL said in the log.
+ */
+int cma_free_huge_page(struct cma_mm *mm, struct cma_page *page);
+/**
+ * cma_dequeue_huge_page() - dequeue_hugetlb_folio_node_exact: a free pool
+ * page of 2^@order pages (the oldest), the caller's as cma_alloc_huge_page()
+ * gives one; shrinking nr_hugepages frees it with cma_free_pages(). NULL
+ * with errno ENOMEM when the pool has none of @order, EINVAL for an order
+ * outside 1..max_order-1.
+ */
+struct cma_page *cma_dequeue_huge_page(struct cma_mm *mm, unsigned order);
+/**
  * cma_alloc_gigantic_page() - 6.12's alloc_gigantic_folio: @nr_pages (a
  * power of two) from the hugetlb_cma= area through cma_alloc, aligned to
  * their number, when boot reserved one (kernel "5.7" on); else, or when

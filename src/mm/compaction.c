@@ -787,18 +787,49 @@ static bool migrate_large_folio(const struct cma_mm *mm, const struct compact_co
 }
 
 /*
- * isolate_migratepages_block's PageHuge branch for alloc_contig_range
- * (5.13, contig_hugetlb): isolate_or_dissolve_huge_page. An owned page
- * of cma_alloc_huge_page (in use) is isolated whole; any other is
- * stepped over, the range busy. The library has no free pool page (the
- * pool is the caller's, its pages allocated), so none is dissolved, and
- * a gigantic page's pages (order 0 each, never owned) are busy where
- * 6.12 answers -ENOMEM. Compaction steps over every hugetlb page.
+ * isolate_migratepages_block's PageHuge branch (5.13, contig_hugetlb):
+ * compaction steps over a hugetlb page (-EBUSY here); alloc_contig_range
+ * isolates an owned one, dissolves a free pool page, and gives up with
+ * -ENOMEM on a gigantic one (isolate_or_dissolve_huge_page). The pages
+ * of one not yet taken are stepped over.
  */
-static bool isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
-			      struct cma_page *page, uint32_t flags)
+static int isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
+			     struct cma_page *page)
 {
-	return !cc->compacting && (flags & PG_head) && isolate_hugetlb(mm, page, &cc->migratepages);
+	if (cc->compacting)
+		return -EBUSY;
+	return isolate_or_dissolve_huge_page(mm, page, &cc->migratepages);
+}
+
+/*
+ * Where alloc_contig_range's scan from @pfn starts: at the head of a
+ * hugetlb page @pfn is a tail of (5.13, contig_hugetlb), as the kernel's
+ * PageHuge of a tail page reads its folio; else at @pfn. The scan meets
+ * a tail only at its first pfn, the rest of a page being stepped over.
+ */
+static unsigned long huge_page_scan_start(struct cma_mm *mm, const struct compact_control *cc,
+					  unsigned long pfn)
+{
+	struct cma_page *head;
+
+	if (cc->compacting || !mm->kernel.contig_hugetlb || !pfn_valid(mm, pfn) ||
+	    page_test(pfn_to_page(mm, pfn), PG_head))
+		return pfn;
+	head = alloc_head_of(mm, pfn);
+	return head && page_test(head, PG_hugetlb) ? page_to_pfn(mm, head) : pfn;
+}
+
+/*
+ * -ENOMEM from isolate_huge_page: the batch goes back and the range
+ * ends, as 6.12's isolate_fail path bails out without retrying.
+ */
+static void isolate_abort_nomem(struct cma_mm *mm, struct compact_control *cc,
+				unsigned long *nr_isolated)
+{
+	putback_lru_pages(mm, &cc->migratepages);
+	cc->nr_migratepages = 0;
+	*nr_isolated = 0;
+	cc->contig_err = -ENOMEM;
 }
 
 /**
@@ -809,7 +840,8 @@ static bool isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
  * still in a pagevec, free pages, mlocked (unevictable) pages unless
  * migrate_isolate_mode() takes them, and higher-order pages (whose tails
  * it skips) unless migrate_large_folio() takes them, stay; from 5.13 a
- * hugetlb page is isolate_huge_page()'s to take or step over. In async mode
+ * hugetlb page is isolate_huge_page()'s to take, dissolve or step over,
+ * and its -ENOMEM ends the scan with cc->contig_err set. In async mode
  * (!cc->sync) whole pageblocks other than MOVABLE and CMA are skipped,
  * and so are pages under writeback. Stops once cc->nr_migratepages (in
  * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX.
@@ -827,6 +859,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 
 	if (throttle_isolation(zone, cc->sync))
 		return 0;
+	low_pfn = huge_page_scan_start(mm, cc, low_pfn);
 	for (; low_pfn < end_pfn; low_pfn++) {
 		struct cma_page *page;
 		uint32_t flags;
@@ -847,7 +880,15 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		}
 		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
 		if ((flags & PG_hugetlb) && mm->kernel.contig_hugetlb) {
-			if (!isolate_huge_page(mm, cc, page, flags)) {
+			int err = isolate_huge_page(mm, cc, page);
+
+			if (err == -ENOMEM) {
+				isolate_abort_nomem(mm, cc, &nr_isolated);
+				low_pfn = end_pfn;
+				break;
+			}
+			/* not taken, or dissolved: its pages are free ones now */
+			if (err || !page_test(page, PG_hugetlb)) {
 				if (order < mm->max_order)
 					step_over_compound(mm, order, &low_pfn, &nr_stepped);
 				continue;

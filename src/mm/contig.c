@@ -32,7 +32,9 @@ static unsigned long pfn_max_align_up(struct cma_mm *mm, unsigned long pfn)
  * A hugetlb page's (5.13, contig_hugetlb) is a fresh hugetlb page of its
  * size, as alloc_migrate_hugetlb_folio has alloc_buddy_hugetlb_folio
  * try hard for it. Departure: 6.12 first takes a free page of the pool
- * (alloc_hugetlb_folio_nodemask); here the pool is the caller's.
+ * (alloc_hugetlb_folio_nodemask) and replaces the old page it frees
+ * into the pool (replace_free_hugepage_folios); here the target is
+ * always fresh and the old page goes back to the buddy allocator.
  */
 static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page *page,
 					     unsigned long private)
@@ -119,8 +121,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		if (page_list_empty(&cc.migratepages)) {
 			cc.nr_migratepages = 0;
 			pfn = isolate_migratepages_range(cc.zone, &cc, pfn, end);
-			if (!pfn) {
-				ret = -EINTR;
+			if (cc.contig_err || !pfn) {
+				ret = cc.contig_err ? cc.contig_err : -EINTR;
 				break;
 			}
 			isolated = cc.nr_migratepages;
@@ -271,6 +273,52 @@ static unsigned long find_large_buddy(struct cma_mm *mm, unsigned long start)
 }
 
 /*
+ * The head of a page in use, other than a hugetlb page, that straddles
+ * the pageblock boundary @boundary; else NULL.
+ */
+static struct cma_page *straddling_folio(struct cma_mm *mm, unsigned long boundary)
+{
+	struct cma_page *head;
+
+	if (boundary <= mm->base_pfn || boundary >= mm->end_pfn || !pfn_valid(mm, boundary))
+		return NULL;
+	head = alloc_head_of(mm, boundary);
+	if (!head || page_to_pfn(mm, head) == boundary || page_test(head, PG_hugetlb) ||
+	    !page_count(head))
+		return NULL;
+	return head;
+}
+
+/*
+ * isolate_single_pageblock's pages in use larger than a pageblock that
+ * straddle the isolated range's edges (contig_v6, 5.19). A hugetlb page
+ * is left to the migration scan, which takes it from a tail as 6.12's
+ * PageHuge reads the folio (5.19 to 6.9 migrated it here: the same
+ * outcome). Until 6.10 an LRU or owned page is migrated out of the way
+ * here; from 6.10 (isolate_straddle_busy) it fails the isolation, as any
+ * other page does in every release. 0 or -EBUSY; nothing else migrated.
+ */
+static int isolate_straddling_folios(struct cma_mm *mm, unsigned long start, unsigned long end,
+				     cma_gfp_t gfp)
+{
+	const unsigned long edge[] = { pageblock_start(mm, start), pageblock_end(mm, end) };
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		struct cma_page *head = straddling_folio(mm, edge[i]);
+		unsigned long pfn;
+
+		if (!head)
+			continue;
+		if (mm->kernel.isolate_straddle_busy || !page_test(head, PG_lru | PG_movable))
+			return -EBUSY;
+		pfn = page_to_pfn(mm, head);
+		if (__alloc_contig_migrate_range(mm, pfn, pfn + (1ul << page_order(head)), gfp))
+			return -EBUSY;
+	}
+	return 0;
+}
+
+/*
  * alloc_contig_range of 6.12: isolate the pageblocks the range touches
  * (no wider), drain, migrate (a -EBUSY there still lets
  * test_pages_isolated decide), then take the pages and give back what
@@ -289,6 +337,9 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	ret = start_isolate_page_range(mm, start, end, migratetype);
 	if (ret)
 		return ret;
+	ret = isolate_straddling_folios(mm, start, end, gfp);
+	if (ret)
+		goto done;
 	drain_all_pages(mm, zone);
 	ret = __alloc_contig_migrate_range(mm, start, end, gfp);
 	if (ret && ret != -EBUSY)
@@ -470,26 +521,6 @@ void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long n
 }
 
 /* ---- alloc_contig_pages (6.12, contig_pages) ---- */
-
-/*
- * The head of the allocation that holds @pfn, looking back as far as
- * the largest order, or NULL (a free or reserved pfn, a hole). An
- * unlocked look, as the kernel's PageHuge of a tail page.
- */
-static struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn)
-{
-	for (unsigned order = 0; order < mm->max_order; order++) {
-		unsigned long head = pfn & (~0ul << order);
-		struct cma_page *page;
-
-		if (head < mm->base_pfn || !pfn_valid(mm, head))
-			return NULL;
-		page = pfn_to_page(mm, head);
-		if (page_test(page, PG_head))
-			return head + (1ul << page_order(page)) > pfn ? page : NULL;
-	}
-	return NULL;
-}
 
 /*
  * The allocation pfn_range_valid_contig meets at @pfn: the head there,

@@ -654,6 +654,29 @@ static void check_cma_areas(struct verifier *v)
 			       zone->name, (unsigned long)zone->min_cma_pages);
 }
 
+/* hugetlb's free pool: hugetlb_nr_free[o] == len(hugetlb_free[o]), each a frozen hugetlb head of order o */
+static void check_hugetlb_pool(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+
+	spin_lock(&mm->hugetlb_lock);
+	for (unsigned o = 0; o < mm->max_order; o++) {
+		unsigned long n = 0;
+
+		for (struct cma_page *page = page_list_first(mm, &mm->hugetlb_free[o]); page;
+		     page = page_list_next(mm, page), n++)
+			if (page_order(page) != o || page_count(page) ||
+			    (page_flags(page) & (PG_hugetlb | PG_head | PG_movable)) != (PG_hugetlb | PG_head))
+				report(v, "pfn %#lx on the hugetlb pool's order-%u free list is not a free hugetlb page of it (order %u, count %d, flags %#x)",
+				       page_to_pfn(mm, page), o, page_order(page), page_count(page),
+				       page_flags(page));
+		if (n != mm->hugetlb_nr_free[o])
+			report(v, "hugetlb pool: %lu free order-%u pages counted, %lu on the list",
+			       mm->hugetlb_nr_free[o], o, n);
+	}
+	spin_unlock(&mm->hugetlb_lock);
+}
+
 int cma_mm_verify(struct cma_mm *mm)
 {
 	struct verifier v = { .mm = mm };
@@ -685,6 +708,7 @@ int cma_mm_verify(struct cma_mm *mm)
 	check_totals(&v);
 	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);
 	check_cma_areas(&v);
+	check_hugetlb_pool(&v);
 
 	for_each_zone(mm, zone) {
 		spin_unlock(&zone->lru_lock);

@@ -6,9 +6,12 @@
  * allocator does not have, 6.12's alloc_gigantic_folio: the node's
  * hugetlb_cma area through cma_alloc when hugetlb_cma= reserved one
  * (5.7, kernel.hugetlb_cma), else (or when it is full) alloc_contig_pages.
- * Only the allocation and the hugetlb mark (PG_hugetlb, which
- * alloc_contig_pages reads): the pool itself (counts, reservations,
- * vmemmap) is the caller's.
+ * The allocation, the hugetlb mark (PG_hugetlb, which
+ * alloc_contig_pages reads) and the pool's free lists of one node (a
+ * page freed into the pool is frozen at count 0 on mm->hugetlb_free,
+ * as free_huge_folio enqueues it), which alloc_contig_range dissolves
+ * from 5.13; the rest of the pool (nr_hugepages, reservations,
+ * surplus, vmemmap) is the caller's.
  *
  * hugetlb_cma= is read at cma_mm_create (cmdline_parse_hugetlb_cma) and
  * its areas reserved at cma_mm_boot (hugetlb_cma_reserve), where the
@@ -163,20 +166,20 @@ void hugetlb_cma_reserve(struct cma_mm *mm)
 		  (unsigned long long)(size / SZ_1M), 0);
 }
 
-struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry)
+/*
+ * alloc_buddy_hugetlb_folio: a fresh pool page of @order from the buddy
+ * allocator. hugetlb's pages are movable on x86
+ * (hugepage_movable_supported). v3.5 asks with __GFP_REPEAT, 4.13 on
+ * with __GFP_RETRY_MAYFAIL (the same bit); kernel.hugetlb_noretry: once a
+ * node failed a request that tried hard, the next ones there try once
+ * (__GFP_NORETRY). @noretry NULL: always try hard.
+ */
+static struct cma_page *alloc_buddy_huge_page(struct cma_mm *mm, unsigned order, bool *noretry)
 {
-	/* hugetlb's pages are movable on x86 (hugepage_movable_supported) */
 	cma_gfp_t gfp = CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_THISNODE | CMA_GFP_NOWARN;
 	bool try_hard = !mm->kernel.hugetlb_noretry || !noretry || !*noretry;
 	struct cma_page *page;
 
-	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_huge_page"))
-		return NULL;
-	/*
-	 * v3.5 asks with __GFP_REPEAT, 4.13 on with __GFP_RETRY_MAYFAIL (the
-	 * same bit); kernel.hugetlb_noretry: once a node failed a request
-	 * that tried hard, the next ones there try once (__GFP_NORETRY).
-	 */
 	gfp |= try_hard ? CMA_GFP_RETRY_MAYFAIL : CMA_GFP_NORETRY;
 	page = __alloc_pages(mm, gfp, order);
 	if (mm->kernel.hugetlb_noretry && noretry) {
@@ -187,6 +190,138 @@ struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *no
 			*noretry = true;
 	}
 	return mark_hugetlb(page);
+}
+
+struct cma_page *cma_alloc_huge_page(struct cma_mm *mm, unsigned order, bool *noretry)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc_huge_page"))
+		return NULL;
+	return alloc_buddy_huge_page(mm, order, noretry);
+}
+
+/* ---- the free pool (hugepage_freelists of one node), hugetlb_lock ---- */
+
+/* Is @page a pool page held only by its caller, without an owner? */
+static bool huge_page_held_alone(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page ? page_order(page) : 0;
+
+	return page && page_test(page, PG_hugetlb) && page_test(page, PG_head) && order &&
+	       order < mm->max_order && !page_test(page, PG_movable) && page_count(page) == 1;
+}
+
+/* enqueue_hugetlb_folio: the page's count is 0 from now on. hugetlb_lock held. */
+static void enqueue_huge_page(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page_order(page);
+
+	atomic_store_explicit(&page->count, 0, memory_order_release);
+	page_list_add_tail(mm, &mm->hugetlb_free[order], page);
+	mm->hugetlb_nr_free[order]++;
+}
+
+/* remove_hugetlb_folio of a free page: the caller's, count 1. hugetlb_lock held. */
+static void dequeue_huge_page(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page_order(page);
+
+	page_list_del(mm, &mm->hugetlb_free[order], page);
+	mm->hugetlb_nr_free[order]--;
+	atomic_store_explicit(&page->count, 1, memory_order_release);
+}
+
+int cma_free_huge_page(struct cma_mm *mm, struct cma_page *page)
+{
+	if (mm_require_phase(mm, MM_BOOTED, "cma_free_huge_page"))
+		return -EINVAL;
+	if (!huge_page_held_alone(mm, page)) {
+		mm_pr_err(mm, "cma_free_huge_page: not a page of cma_alloc_huge_page held only by its caller without an owner\n");
+		return -EINVAL;
+	}
+	spin_lock(&mm->hugetlb_lock);
+	enqueue_huge_page(mm, page);
+	spin_unlock(&mm->hugetlb_lock);
+	return 0;
+}
+
+struct cma_page *cma_dequeue_huge_page(struct cma_mm *mm, unsigned order)
+{
+	struct cma_page *page;
+
+	if (mm_require_phase(mm, MM_BOOTED, "cma_dequeue_huge_page"))
+		return NULL;
+	if (!order || order >= mm->max_order) {
+		mm_pr_err(mm, "cma_dequeue_huge_page: order %u refused: 1..%u accepted\n", order,
+			  mm->max_order - 1);
+		errno = EINVAL;
+		return NULL;
+	}
+	spin_lock(&mm->hugetlb_lock);
+	page = page_list_first(mm, &mm->hugetlb_free[order]);
+	if (page)
+		dequeue_huge_page(mm, page);
+	spin_unlock(&mm->hugetlb_lock);
+	if (!page)
+		errno = ENOMEM;
+	return page;
+}
+
+/* A free pool page: frozen at count 0, still a hugetlb head. */
+static bool huge_page_free(struct cma_page *page)
+{
+	return page_test(page, PG_hugetlb) && page_test(page, PG_head) && !page_count(page);
+}
+
+/*
+ * alloc_and_dissolve_hugetlb_folio: replace the free pool page @old by a
+ * fresh one from the buddy allocator (trying hard, this node only) and
+ * give @old's pages back to the buddy allocator, so that the range
+ * holding it can be taken. 0; -ENOMEM without a replacement; -EAGAIN
+ * when @old left the pool meanwhile (the caller looks again).
+ */
+static int alloc_and_dissolve_huge_page(struct cma_mm *mm, struct cma_page *old)
+{
+	struct cma_page *new = alloc_buddy_huge_page(mm, page_order(old), NULL);
+	bool replaced = false;
+
+	if (!new)
+		return -ENOMEM;
+	spin_lock(&mm->hugetlb_lock);
+	if (huge_page_free(old)) {
+		dequeue_huge_page(mm, old);
+		enqueue_huge_page(mm, new);
+		replaced = true;
+	}
+	spin_unlock(&mm->hugetlb_lock);
+	/* update_and_free_hugetlb_folio: the page, or the unused replacement */
+	put_page(mm, replaced ? old : new);
+	return replaced ? 0 : -EAGAIN;
+}
+
+/*
+ * Base pages of a gigantic page (cma_alloc_gigantic_page marks each of
+ * its pages, all order 0): hugetlb has no order-0 page size otherwise.
+ */
+static bool hugetlb_gigantic(struct cma_page *page)
+{
+	return !page_order(page);
+}
+
+int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page, struct page_list *list)
+{
+	int ret;
+
+	do {
+		if (!page_test(page, PG_hugetlb))
+			return 0;
+		/* the cycle a gigantic page would start: give up at once */
+		if (hugetlb_gigantic(page))
+			return -ENOMEM;
+		if (page_count(page))
+			return isolate_hugetlb(mm, page, list) ? 0 : -EBUSY;
+		ret = alloc_and_dissolve_huge_page(mm, page);
+	} while (ret == -EAGAIN);
+	return ret;
 }
 
 /*

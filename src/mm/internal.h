@@ -376,6 +376,12 @@ void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 
+/*
+ * The head of the allocation that holds @pfn (compound_head of an
+ * allocated page), or NULL: a free or reserved pfn, a hole. Unlocked.
+ */
+struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn);
+
 /* ---- swapfile.c: swap space ---- */
 
 /* Room for @bytes more of swap. */
@@ -484,6 +490,8 @@ struct compact_control {
 	unsigned fast_search_fail;
 	/* kernel.compact_fast_migrate: the lowest source pfn a search found; ULONG_MAX once used */
 	unsigned long fast_start_pfn;
+	/* alloc_contig_range: -ENOMEM once isolate_or_dissolve_huge_page gave it; the range ends */
+	int contig_err;
 };
 
 /*
@@ -643,6 +651,15 @@ static inline struct cma_page *mark_hugetlb(struct cma_page *page)
 	return page;
 }
 
+/*
+ * isolate_or_dissolve_huge_page (5.13, contig_hugetlb) for
+ * alloc_contig_range's scan at the hugetlb head @page: an owned page in
+ * use is isolated onto @list; a free pool page is replaced by a fresh
+ * one and its pages freed (no longer PG_hugetlb then). 0; -EBUSY (not
+ * isolated); -ENOMEM for a gigantic page or without a replacement,
+ * which ends the range at once.
+ */
+int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page, struct page_list *list);
 /* cmdline_parse_hugetlb_cma at cma_mm_create (from 5.7): 0, or -EINVAL said in the log. */
 int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline);
 /* hugetlb_cma_reserve(order) as the architecture calls it, early; ARM: hugetlb_cma_check's warning. */

@@ -139,6 +139,9 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	pthread_mutex_init(&mm->pcpu_drain_mutex, NULL);
 	pthread_mutex_init(&mm->ops_lock, NULL);
 	pthread_mutex_init(&mm->fail.lock, NULL);
+	spin_lock_init(&mm->hugetlb_lock);
+	for (unsigned o = 0; o < MAX_ORDER_LIMIT; o++)
+		page_list_init(&mm->hugetlb_free[o]);
 	mm->id = atomic_fetch_add(&mm_next_id, 1);
 	mm->arch = cfg->arch;
 	mm->kernel = *kernel_profile_find(cfg->kernel);

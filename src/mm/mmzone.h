@@ -344,6 +344,16 @@ struct cma_mm {
 	 * in the swap cache (PG_swapcache). Changed atomically.
 	 */
 	uint64_t swap_entries;
+	/*
+	 * hugetlb's free pool, one node (the hstates' hugepage_freelists, by
+	 * order): pages of cma_alloc_huge_page given back with
+	 * cma_free_huge_page, count 0 (frozen, as a free hugetlb folio's
+	 * refcount), PG_head and PG_hugetlb kept. hugetlb_lock protects the
+	 * lists and hugetlb_nr_free[o] == len(hugetlb_free[o]).
+	 */
+	spinlock_t hugetlb_lock;
+	struct page_list hugetlb_free[MAX_ORDER_LIMIT];
+	unsigned long hugetlb_nr_free[MAX_ORDER_LIMIT];
 	struct fail_page_alloc fail;
 
 	cma_trace_fn trace_fn;

@@ -1998,3 +1998,23 @@ long cma_free_reserved_area(struct cma_mm *mm, unsigned long start_pfn, unsigned
 	}
 	return freed;
 }
+
+/*
+ * The head of the allocation that holds @pfn, looking back as far as
+ * the largest order, or NULL (a free or reserved pfn, a hole). An
+ * unlocked look, as the kernel's PageHuge of a tail page.
+ */
+struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn)
+{
+	for (unsigned order = 0; order < mm->max_order; order++) {
+		unsigned long head = pfn & (~0ul << order);
+		struct cma_page *page;
+
+		if (head < mm->base_pfn || !pfn_valid(mm, head))
+			return NULL;
+		page = pfn_to_page(mm, head);
+		if (page_test(page, PG_head))
+			return head + (1ul << page_order(page)) > pfn ? page : NULL;
+	}
+	return NULL;
+}

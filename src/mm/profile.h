@@ -721,6 +721,18 @@ struct kernel_profile {
 	 * counts one under every release.
 	 */
 	bool migrate_count_pages;
+	/*
+	 * fd919a85cd55 "mm: page_isolation: prepare for hygienic freelists"
+	 * (Johannes Weiner; in the mm-stable revision list Linus pushed to
+	 * master on 2024-05-19, the 6.10 merge window): 6.10.
+	 * isolate_single_pageblock no longer migrates an LRU or movable page
+	 * larger than a pageblock straddling the range's pageblock-aligned
+	 * edge (as 6e263fff1de4 "mm: page_isolation: enable arbitrary range
+	 * page isolation", Zi Yan, 5.19 with contig_v6, did): the isolation
+	 * fails with -EBUSY before anything migrates. hugetlb pages are left
+	 * to the migration scan.
+	 */
+	bool isolate_straddle_busy;
 };
 
 /*
