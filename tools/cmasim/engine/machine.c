@@ -295,6 +295,13 @@ static unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order)
 	return victim->ops->kill(s, victim);
 }
 
+void sim_workload_release(struct workload *w)
+{
+	free(w->priv);
+	w->priv = NULL;
+	w->stopped = true;
+}
+
 bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
 {
 	for (unsigned i = 0; i < s->nr_wl; i++)

@@ -270,3 +270,13 @@ struct owned_pages *owned_of(struct workload *w)
 {
 	return w->spec->kind->owned ? w->priv : NULL;
 }
+
+void owned_stop(struct sim *s, struct workload *w)
+{
+	struct owned_pages *o = w->priv;
+
+	if (!o)
+		return;
+	owned_destroy(o);
+	sim_workload_release(w);
+}

@@ -32,6 +32,8 @@ struct owned_pages {
 
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon);
 void owned_destroy(struct owned_pages *o);
+/* The stop of a kind whose state begins with its owned pages (wl_kind.owned): all go. */
+void owned_stop(struct sim *s, struct workload *w);
 /* Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM. */
 int owned_touch(struct owned_pages *o, uint64_t idx);
 /* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */

@@ -337,6 +337,9 @@ uint64_t policy_tlb_cpus(const struct sim *s);
 
 /* ---- what the workloads say of themselves (their ops) ---- */
 
+/* The end of a workload's stop, once it let go of its pages: its state freed, it stopped. */
+void sim_workload_release(struct workload *w);
+
 /* Does a workload hold a page pinned in [@start_pfn, @end_pfn)? */
 bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn);
 

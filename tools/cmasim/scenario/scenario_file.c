@@ -1,45 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Scenario files: INI read with libinih, checked key by key against one
- * table. The format (cmasim(1) has it in full):
- *
- *	[scenario]
- *	name = camera-browser       ; default: the file's name
- *	description = ...
- *	platform = arm              ; built-in, or a platform file (relative to this file)
- *	cmdline = cma=64M           ; replaces the platform's; kconfig = LINE repeats
- *	cma = 64M                   ; replaces any cma= on the command line
- *	kernel = 6.12               ; the kernel profile, replacing the platform's
- *	printk_contig_passes = yes  ; a debugging printk per migration pass (default no)
- *	tracer = function_graph     ; the ftrace tracer the source ran (default none)
- *	ftrace_filter = cma_alloc   ; set_ftrace_filter: the one function it hooked (default every one)
- *	memory = 4G                 ; one bank of this size instead of the platform's
- *	swap = 256M
- *	duration = 60s              ; us, ms, s, m, h
- *	seed = 1
- *	sample = 100ms              ; timeline resolution (default duration / 200)
- *	snapshot = 30s              ; a physical-memory map at 30 s; repeats
- *
- *	[cost]                      ; overrides of the platform's cost profile
- *	copy_mbps = 700
- *
- *	[pagecache NAME]  file = 512M, rate = 2000 (pages/s), pattern = random|sequential,
- *	                  mapped = 0 (percent of the file mmap'ed),
- *	                  passes = 0 (file-sizes read, then stop, pages left cached; 0: on and on)
- *	[writer NAME]     the same, and dirty_expire = 30s; held at the dirty limit (vm_dirty_ratio)
- *	[anon NAME]       rss = 256M, rate = 5000, lifetime = 0, restart = 0, hold = no,
- *	                  fragment = no (with hold: every other page given back once in)
- *	[slab NAME]       rate = 200, orders = 0:70 1:20 3:10, lifetime = 2s,
- *	                  reclaimable = 30 (percent), max = 32M
- *	[pinner NAME]     target = NAME, share = 10 (percent), hold = 200ms, period = 1s
- *	[device NAME]     size = 3M, period = 33ms, ring = 4, deadline = 33ms,
- *	                  session = 5s, gap = 5s, align = 1M, atomic = no, sg = no,
- *	                  cma = 16M (its own area), mask = 0xffffffff
- *	[hugetlb NAME]    size = 1G (or 2M), count = 8: echo 8 > nr_hugepages at start,
- *	                  echo 0 at stop
- *	[compact NAME]    echo 1 > /proc/sys/vm/compact_memory at start
- *
- * Every workload also takes start and stop (durations from the run's start).
+ * table per section: [scenario]'s and [cost]'s below, each workload
+ * kind's in its workloads/wl_*.c (struct wl_kind's keys). cmasim(1) has
+ * the format in full; test_cmasim checks that it names every key of
+ * every table, so the tables are the one list.
  */
 #include <ctype.h>
 #include <errno.h>

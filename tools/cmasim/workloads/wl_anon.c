@@ -111,18 +111,6 @@ static int anon_start(struct sim *s, struct workload *w)
 	return 0;
 }
 
-static void anon_stop(struct sim *s, struct workload *w)
-{
-	struct anon_wl *a = w->priv;
-
-	if (!a)
-		return;
-	owned_destroy(&a->o);
-	free(a);
-	w->priv = NULL;
-	w->stopped = true;
-}
-
 static unsigned long anon_kill(struct sim *s, struct workload *w)
 {
 	struct anon_wl *a = w->priv;
@@ -156,7 +144,7 @@ static unsigned anon_runnable(const struct sim *s, const struct workload *w)
 
 static const struct workload_ops anon_ops = {
 	.start = anon_start,
-	.stop = anon_stop,
+	.stop = owned_stop,
 	.kill = anon_kill,
 	.resident = anon_resident,
 	.runnable = anon_runnable,

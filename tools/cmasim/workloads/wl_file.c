@@ -183,18 +183,6 @@ static int file_start(struct sim *s, struct workload *w)
 	return 0;
 }
 
-static void file_stop(struct sim *s, struct workload *w)
-{
-	struct file_wl *f = w->priv;
-
-	if (!f)
-		return;
-	owned_destroy(&f->o);
-	free(f);
-	w->priv = NULL;
-	w->stopped = true;
-}
-
 static uint64_t file_resident(const struct workload *w)
 {
 	const struct file_wl *f = w->priv;
@@ -216,7 +204,7 @@ static unsigned file_runnable(const struct sim *s, const struct workload *w)
 
 static const struct workload_ops file_ops = {
 	.start = file_start,
-	.stop = file_stop,
+	.stop = owned_stop,
 	.resident = file_resident,
 	.runnable = file_runnable,
 };

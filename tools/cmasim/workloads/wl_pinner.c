@@ -120,9 +120,7 @@ static void pinner_stop(struct sim *s, struct workload *w)
 		return;
 	while (p->live)
 		unpin(s, p->live);
-	free(p);
-	w->priv = NULL;
-	w->stopped = true;
+	sim_workload_release(w);
 }
 
 static uint64_t pinner_resident(const struct workload *w)

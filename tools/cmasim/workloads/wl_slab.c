@@ -130,9 +130,7 @@ static void slab_stop(struct sim *s, struct workload *w)
 		return;
 	while (sl->objs)
 		release(s, sl, sl->objs);
-	free(sl);
-	w->priv = NULL;
-	w->stopped = true;
+	sim_workload_release(w);
 }
 
 static uint64_t slab_resident(const struct workload *w)
