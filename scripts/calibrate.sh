@@ -3,9 +3,11 @@
 # row of the anchor table (calib/anchors.tsv; its format is in
 # calib/README.md) names a measured value, the scenario that reproduces
 # the measurement and the field of cmasim's JSON report that predicts it.
-# Prints one line per anchor (anchor, measured, predicted, ratio) and as
-# its last line "calibration: N of M anchors within 2x"; exits 1 when an
-# anchor is outside 2x (or its run failed), 2 when the table is wrong.
+# Prints one line per anchor (anchor, half, measured, predicted, ratio),
+# then the two halves' counts ("calibration: fit half N of M within 2x;
+# test half N of M within 2x") and as its last line "calibration: N of M
+# anchors within 2x"; exits 1 when an anchor is outside 2x (or its run
+# failed), 2 when the table is wrong.
 #
 #   scripts/calibrate.sh [--short] [--table FILE] CMASIM
 #
@@ -35,12 +37,13 @@ dir=$(dirname "$table")
 work=$(mktemp -d /tmp/calibrate.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# the table's rows, checked: NAME MEASURED UNIT SCENARIO FIELD SHORT, tab-separated
+# the table's rows, checked: NAME MEASURED UNIT SCENARIO FIELD SHORT HALF, tab-separated
 if ! awk -F '\t' -v table="$table" '
 	/^[ \t]*(#|$)/ { next }
-	NF != 6 { printf "calibrate: %s:%d: %d fields, expected 6 tab-separated: anchor, measured, unit, scenario, field, short\n", table, NR, NF > "/dev/stderr"; bad = 1; next }
+	NF != 7 { printf "calibrate: %s:%d: %d fields, expected 7 tab-separated: anchor, measured, unit, scenario, field, short, half\n", table, NR, NF > "/dev/stderr"; bad = 1; next }
 	$2 !~ /^[0-9]+(\.[0-9]+)?$/ || $2 + 0 <= 0 { printf "calibrate: %s:%d: measured \"%s\" is not a number above 0\n", table, NR, $2 > "/dev/stderr"; bad = 1; next }
 	$6 != "yes" && $6 != "no" { printf "calibrate: %s:%d: short \"%s\": yes or no\n", table, NR, $6 > "/dev/stderr"; bad = 1; next }
+	$7 != "fit" && $7 != "test" { printf "calibrate: %s:%d: half \"%s\": fit or test\n", table, NR, $7 > "/dev/stderr"; bad = 1; next }
 	$1 in seen { printf "calibrate: %s:%d: anchor %s named twice\n", table, NR, $1 > "/dev/stderr"; bad = 1; next }
 	{ seen[$1] = 1; print }
 	END { exit bad }' "$table" > "$work/rows"; then
@@ -60,22 +63,23 @@ value() {
 		| if type == "number" then . else empty end' "$1"
 }
 
-n=0; ok=0
-printf '%-34s %16s %16s %7s\n' anchor measured predicted ratio
-while IFS='	' read -r name measured unit scenario field is_short; do
+n=0; ok=0; n_fit=0; ok_fit=0
+printf '%-34s %-4s %16s %16s %7s\n' anchor half measured predicted ratio
+while IFS='	' read -r name measured unit scenario field is_short half; do
 	[ -n "$short" ] && [ "$is_short" != yes ] && continue
 	n=$((n + 1))
+	[ "$half" = fit ] && n_fit=$((n_fit + 1))
 	json="$work/$(echo "$scenario" | tr '/' '_').json"
 	if [ ! -s "$json" ] && ! "$sim" run --scenario "$dir/$scenario" --report json --output "$json" </dev/null \
 			>/dev/null 2>"$work/err"; then
-		printf '%-34s %11s %-4s %16s %7s  run failed: %s\n' "$name" "$measured" "$unit" - - \
+		printf '%-34s %-4s %11s %-4s %16s %7s  run failed: %s\n' "$name" "$half" "$measured" "$unit" - - \
 			"$(head -n 1 "$work/err")"
 		rm -f "$json"
 		continue
 	fi
 	predicted=$(value "$json" "$field")
 	if [ -z "$predicted" ]; then
-		printf '%-34s %11s %-4s %16s %7s  no number at %s in the report of %s\n' "$name" "$measured" \
+		printf '%-34s %-4s %11s %-4s %16s %7s  no number at %s in the report of %s\n' "$name" "$half" "$measured" \
 			"$unit" - - "$field" "$scenario"
 		continue
 	fi
@@ -83,9 +87,10 @@ while IFS='	' read -r name measured unit scenario field is_short; do
 		r = p / m
 		printf "%.2f %s", r, (r >= 0.5 && r <= 2) ? "ok" : "OUTSIDE-2x" }')
 	ratio=${verdict% *}
-	[ "${verdict#* }" = ok ] && ok=$((ok + 1))
-	printf '%-34s %11s %-4s %11s %-4s %7s%s\n' "$name" "$measured" "$unit" "$predicted" "$unit" "$ratio" \
+	[ "${verdict#* }" = ok ] && ok=$((ok + 1)) && [ "$half" = fit ] && ok_fit=$((ok_fit + 1))
+	printf '%-34s %-4s %11s %-4s %11s %-4s %7s%s\n' "$name" "$half" "$measured" "$unit" "$predicted" "$unit" "$ratio" \
 		"$([ "${verdict#* }" = ok ] || echo '  outside 2x')"
 done < "$work/rows"
+echo "calibration: fit half $ok_fit of $n_fit within 2x; test half $((ok - ok_fit)) of $((n - n_fit)) within 2x"
 echo "calibration: $ok of $n anchors within 2x"
 [ "$ok" -eq "$n" ]

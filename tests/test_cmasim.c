@@ -2926,9 +2926,10 @@ static int calibrate(const char *dir, const char *table, const char *opts, char 
 /*
  * Expect (make calibrate): an anchor within 2x of its scenario's figure
  * passes, a fake one 50x off fails the run (exit 1) and is counted in
- * the last line; --short runs only the rows marked yes; a row with a
- * missing field is the table's error (exit 2, naming its line); a field
- * the report lacks fails that anchor.
+ * the last line and in its half's count; --short runs only the rows
+ * marked yes; a row with a missing field or in neither half is the
+ * table's error (exit 2, naming its line); a field the report lacks
+ * fails that anchor.
  */
 static void calibrate_table_and_exit_status(void **state)
 {
@@ -2938,18 +2939,19 @@ static void calibrate_table_and_exit_status(void **state)
 	make_dir(dir);
 	dir_file(dir, "giga.ini", "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\nkernel = 6.12\n"
 		 "duration = 20ms\n[hugetlb giga]\nsize = 8M\ncount = 2\nstart = 10ms\n", path);
-	assert_int_equal(calibrate(dir, "# a comment\n\nfake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\n", "", &out), 0);
+	assert_int_equal(calibrate(dir, "# a comment\n\nfake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\tfit\n", "", &out), 0);
 	if (!strstr(out, "fake-got") || !strstr(out, "1.00") || !strstr(out, "\ncalibration: 1 of 1 anchors within 2x\n"))
 		fail_msg("calibrate.sh, one anchor at ratio 1: found:\n%s", out);
 	free(out);
 
-	assert_int_equal(calibrate(dir, "fake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\n"
-				   "fake-far\t100\thuge\tgiga.ini\t" GOT "\tno\n", "", &out), 1);
-	if (!strstr(out, "outside 2x") || !strstr(out, "\ncalibration: 1 of 2 anchors within 2x\n"))
+	assert_int_equal(calibrate(dir, "fake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\tfit\n"
+				   "fake-far\t100\thuge\tgiga.ini\t" GOT "\tno\ttest\n", "", &out), 1);
+	if (!strstr(out, "outside 2x") || !strstr(out, "\ncalibration: 1 of 2 anchors within 2x\n") ||
+	    !strstr(out, "\ncalibration: fit half 1 of 1 within 2x; test half 0 of 1 within 2x\n"))
 		fail_msg("calibrate.sh, a fake anchor 50x off: found:\n%s", out);
 	free(out);
-	assert_int_equal(calibrate(dir, "fake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\n"
-				   "fake-far\t100\thuge\tgiga.ini\t" GOT "\tno\n", "--short", &out), 0);
+	assert_int_equal(calibrate(dir, "fake-got\t2\thuge\tgiga.ini\t" GOT "\tyes\tfit\n"
+				   "fake-far\t100\thuge\tgiga.ini\t" GOT "\tno\ttest\n", "--short", &out), 0);
 	if (strstr(out, "fake-far") || !strstr(out, "calibration: 1 of 1 anchors within 2x"))
 		fail_msg("calibrate.sh --short: expected only the short row; found:\n%s", out);
 	free(out);
@@ -2958,7 +2960,11 @@ static void calibrate_table_and_exit_status(void **state)
 	if (!strstr(out, "anchors.tsv:2: 5 fields"))
 		fail_msg("calibrate.sh, a row of 5 fields: expected its line named; found:\n%s", out);
 	free(out);
-	assert_int_equal(calibrate(dir, "none\t1\tms\tgiga.ini\tworkloads.giga.hugetlb.nothing\tyes\n", "", &out), 1);
+	assert_int_equal(calibrate(dir, "half\t1\tms\tgiga.ini\t" GOT "\tyes\tboth\n", "", &out), 2);
+	if (!strstr(out, "anchors.tsv:1: half \"both\": fit or test"))
+		fail_msg("calibrate.sh, a row in neither half: expected its line named; found:\n%s", out);
+	free(out);
+	assert_int_equal(calibrate(dir, "none\t1\tms\tgiga.ini\tworkloads.giga.hugetlb.nothing\tyes\tfit\n", "", &out), 1);
 	if (!strstr(out, "no number at workloads.giga.hugetlb.nothing") ||
 	    !strstr(out, "calibration: 0 of 1 anchors within 2x"))
 		fail_msg("calibrate.sh, a field the report lacks: found:\n%s", out);
