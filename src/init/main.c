@@ -22,7 +22,6 @@
  * Device probe, and dev_set_cma_area for areas shared between devices,
  * come after cma_mm_boot returns.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 
 #include "dma/dma.h"
@@ -111,23 +110,4 @@ void cma_mm_destroy(struct cma_mm *mm)
 	}
 	cma_state_free(mm);
 	mm_destroy(mm);
-}
-
-/* Board code's messages go to the machine's log, between the kernel's own. */
-void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mm_vprintk(mm, false, fmt, ap);
-	va_end(ap);
-}
-
-void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mm_vprintk(mm, true, fmt, ap);
-	va_end(ap);
 }
