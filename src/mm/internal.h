@@ -7,7 +7,6 @@
 #define CMA_MM_INTERNAL_H
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "mm/mmzone.h"
