@@ -166,31 +166,31 @@ static void drain_all_pages_empties_high_order_lists(void **state)
 	}
 }
 
+static const char *const watermark_kernels[] = { "5.13", "5.14" };
+
 /*
  * Expect: a mark 256 pages under the free pages of a drained machine.
  * After a THP-order block is allocated and freed, 5.13 is above it
  * (the block back in buddy) and 5.14 under it (1024 pages on the CPU's
  * THP list, not in NR_FREE_PAGES); after the drain both are above it.
  */
-static void watermark_check_misses_high_order_lists(void **state)
+static void watermark_check_misses_high_order_lists(const char *kernel, unsigned k)
 {
-	for (size_t k = 0; k < 2; k++) {
-		struct cma_mm *mm = machine(kernels[k]);
-		unsigned long mark = free_pages(mm) - 256;
-		struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, THP_ORDER);
+	struct cma_mm *mm = machine(kernel);
+	unsigned long mark = free_pages(mm) - 256;
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, THP_ORDER);
 
-		assert_non_null(p);
-		cma_free_pages(mm, p, THP_ORDER);
-		if (zone_watermark_ok(normal(mm), 0, mark, ZONE_NORMAL, 0) ==
-		    has_high_order_lists(kernels[k])) {
-			print_error("%s: %lu free pages, %ld on the lists, mark %lu\n", kernels[k],
-				    free_pages(mm), pcp_pages(mm), mark);
-			fail();
-		}
-		cma_drain_all_pages(mm);
-		assert_true(zone_watermark_ok(normal(mm), 0, mark, ZONE_NORMAL, 0));
-		cma_mm_destroy(mm);
+	assert_non_null(p);
+	cma_free_pages(mm, p, THP_ORDER);
+	if (zone_watermark_ok(normal(mm), 0, mark, ZONE_NORMAL, 0) ==
+	    has_high_order_lists(kernel)) {
+		print_error("%s: %lu free pages, %ld on the lists, mark %lu\n", kernel,
+			    free_pages(mm), pcp_pages(mm), mark);
+		fail();
 	}
+	cma_drain_all_pages(mm);
+	assert_true(zone_watermark_ok(normal(mm), 0, mark, ZONE_NORMAL, 0));
+	cma_mm_destroy(mm);
 }
 
 static long list_len(struct cma_mm *mm, unsigned pindex)
@@ -247,9 +247,13 @@ int main(void)
 		cmocka_unit_test(order2_free_stays_on_cpu_list_from_514),
 		cmocka_unit_test(thp_order_free_stays_on_cpu_list_from_514),
 		cmocka_unit_test(drain_all_pages_empties_high_order_lists),
-		cmocka_unit_test(watermark_check_misses_high_order_lists),
 		cmocka_unit_test(bulk_free_steps_over_order0_lists_only_before_514),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(watermark_check_misses_high_order_lists, watermark_kernels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) +
+	       test_run_kernel_cases("pcp_orders (per kernel)", kernel_cases);
 }

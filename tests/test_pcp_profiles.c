@@ -187,6 +187,8 @@ static void pcp_bulk_free_doubles_at_514(void **state)
 	free(pages);
 }
 
+static const char *const refill_kernels[] = { "6.6", "6.7", "6.12" };
+
 /*
  * Expect (nr_pcp_alloc of 6.12, "mm, page_alloc: scale the number of
  * pages that are batch allocated" and "mm: tune PCP high automatically",
@@ -194,32 +196,28 @@ static void pcp_bulk_free_doubles_at_514(void **state)
  * high, 0 until first used, rises from the low mark's share by each
  * refill; 6.6 refills a batch at a time under a fixed high.
  */
-static void pcp_refills_double_at_67(void **state)
+static void pcp_refills_double_at_67(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "6.6", "6.7", "6.12" };
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
+				    .kernel = kernel);
+	bool v67 = strcmp(kernel, "6.6");
+	int high_min = low_mark_share(mm, 63), refilled = 0;
 
-	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
-					    .kernel = kernels[k]);
-		bool v67 = strcmp(kernels[k], "6.6");
-		int high_min = low_mark_share(mm, 63), refilled = 0;
+	expect_int(kernel, "high before use", pcp0(mm)->high, v67 ? 0 : high_min);
+	for (int r = 0; r < 4; r++) {
+		unsigned long before = free_pages(mm);
+		int expected = v67 ? 63 << r : 63;
 
-		expect_int(kernels[k], "high before use", pcp0(mm)->high, v67 ? 0 : high_min);
-		for (int r = 0; r < 4; r++) {
-			unsigned long before = free_pages(mm);
-			int expected = v67 ? 63 << r : 63;
-
-			/* the list is empty: the first allocation refills it */
+		/* the list is empty: the first allocation refills it */
+		assert_non_null(cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+		expect_int(kernel, "refill", (long)(before - free_pages(mm)), expected);
+		refilled += expected;
+		for (int i = 1; i < expected; i++)
 			assert_non_null(cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
-			expect_int(kernels[k], "refill", (long)(before - free_pages(mm)), expected);
-			refilled += expected;
-			for (int i = 1; i < expected; i++)
-				assert_non_null(cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
-			assert_int_equal(pcp0(mm)->count, 0);
-		}
-		expect_int(kernels[k], "high", pcp0(mm)->high, v67 ? high_min + refilled : high_min);
-		cma_mm_destroy(mm);
+		assert_int_equal(pcp0(mm)->count, 0);
 	}
+	expect_int(kernel, "high", pcp0(mm)->high, v67 ? high_min + refilled : high_min);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -324,10 +322,14 @@ int main(void)
 		cmocka_unit_test(pcp_batch_doubles_at_419),
 		cmocka_unit_test(pcp_high_follows_low_mark_at_514),
 		cmocka_unit_test(pcp_bulk_free_doubles_at_514),
-		cmocka_unit_test(pcp_refills_double_at_67),
 		cmocka_unit_test(pcp_below_high_mark_shrinks_at_67),
 		cmocka_unit_test(pcp_high_decays_at_67),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(pcp_refills_double_at_67, refill_kernels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) +
+	       test_run_kernel_cases("pcp_profiles (per kernel)", kernel_cases);
 }
