@@ -2,6 +2,9 @@
 /*
  * Interfaces between the files of src/mm, grouped by the file that defines
  * them (the kernel's mm/internal.h). Nothing here is public; tests may use it.
+ * The ground's (mmzone.c: pfn <-> page, the CPU slots, events, printk,
+ * VM_BUG_ON) are in mmzone.h, which mmzone.c includes alone, so that it
+ * depends on no file above it.
  */
 #ifndef CMA_MM_INTERNAL_H
 #define CMA_MM_INTERNAL_H
