@@ -8,7 +8,8 @@
  *   cma_mm_create          memblock (banks)
  *   early calls            the caller's: the kernel image, the board's
  *                          reserve() with its dma_declare_contiguous()
- *   cma_mm_boot            hugetlb_cma_reserve (hugetlb_cma=), then the
+ *   cma_mm_boot            hugetlb_init's hook for alloc_contig_range;
+ *                          hugetlb_cma_reserve (hugetlb_cma=), then the
  *                          architecture's dma_contiguous_reserve(limit),
  *                          unless an early call made it (x86 makes it right
  *                          after memblock, ARM after the board's reserve);
@@ -73,6 +74,7 @@ int cma_mm_boot(struct cma_mm *mm)
 	if (ret)
 		return ret;
 	ops = get_dma_ops(mm);
+	hugetlb_init(mm);
 	if (mm->arch == CMA_ARCH_ARM64)
 		arm64_paging_init(mm);
 	/* arm64's bootmem_init, before sparse_init and dma_contiguous_reserve; x86 made that early */

@@ -843,7 +843,7 @@ static int isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
 {
 	if (cc->compacting)
 		return -EBUSY;
-	return isolate_or_dissolve_huge_page(mm, page, &cc->migratepages);
+	return mm->isolate_or_dissolve_huge_page(mm, page, &cc->migratepages);
 }
 
 /*

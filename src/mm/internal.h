@@ -542,14 +542,11 @@ static inline struct cma_page *mark_hugetlb(struct cma_page *page)
 }
 
 /*
- * isolate_or_dissolve_huge_page (5.13, contig_hugetlb) for
- * alloc_contig_range's scan at the hugetlb head @page: an owned page in
- * use is isolated onto @list; a free pool page is replaced by a fresh
- * one and its pages freed (no longer PG_hugetlb then). 0; -EBUSY (not
- * isolated); -ENOMEM for a gigantic page or without a replacement,
- * which ends the range at once.
+ * hugetlb_init (subsys_initcall): hands alloc_contig_range's scan, in
+ * compaction.c below hugetlb and the slow path, its PageHuge step
+ * (mm->isolate_or_dissolve_huge_page).
  */
-int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page, struct page_list *list);
+void hugetlb_init(struct cma_mm *mm);
 /* cmdline_parse_hugetlb_cma at cma_mm_create (from 5.7): 0, or -EINVAL said in the log. */
 int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline);
 /* hugetlb_cma_reserve(order) as the architecture calls it, early; ARM: hugetlb_cma_check's warning. */

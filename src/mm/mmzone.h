@@ -356,6 +356,14 @@ struct cma_mm {
 	spinlock_t hugetlb_lock;
 	struct page_list hugetlb_free[MAX_ORDER_LIMIT];
 	unsigned long hugetlb_nr_free[MAX_ORDER_LIMIT];
+	/*
+	 * hugetlb.c's isolate_or_dissolve_huge_page, set by hugetlb_init():
+	 * alloc_contig_range's scan (compaction.c) reaches hugetlb through
+	 * it, as hugetlb, and the slow path its new pages come from, sit
+	 * above compaction and call it.
+	 */
+	int (*isolate_or_dissolve_huge_page)(struct cma_mm *mm, struct cma_page *page,
+					     struct page_list *list);
 	struct fail_page_alloc fail;
 
 	cma_trace_fn trace_fn;
