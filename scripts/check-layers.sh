@@ -9,7 +9,8 @@
 #   - mobility (references and the LRU, migration, compaction, reclaim,
 #     writeback, isolation, mlock) never calls the slow path: those that
 #     allocate through it (memory.c, gup.c, hugetlb.c, contig.c) sit above;
-#   - the files of src/dma call each other without a circle;
+#   - the files of src/mm, and those of src/dma, call each other without
+#     a circle;
 #   - libcma.so exports exactly the functions include/cma/cma.h declares;
 #   - a function whose comment says zone->lock, slot->lock or lru_lock is
 #     held, or whose name ends in _locked, asserts it (lockdep_assert_held).
@@ -70,13 +71,15 @@ $2 == "src/mm/slowpath.c" {
 END { exit bad }
 ' "$tmp/edges"
 
-# tsort reports a loop on stderr; only the DMA files are held to none
-grep '^src/dma/.* src/dma/' "$tmp/edges" > "$tmp/dma" || true
-if tsort "$tmp/dma" 2>&1 >/dev/null | grep -q loop; then
-	echo "check-layers: the src/dma files call each other in a circle:" >&2
-	tsort "$tmp/dma" 2>&1 >/dev/null | sed 's/^/  /' >&2
-	exit 1
-fi
+# tsort reports a loop on stderr: the files of one folder call one way
+for dir in src/mm src/dma; do
+	grep "^$dir/[^ ]* $dir/" "$tmp/edges" > "$tmp/folder" || true
+	if tsort "$tmp/folder" 2>&1 >/dev/null | grep -q loop; then
+		echo "check-layers: the $dir files call each other in a circle:" >&2
+		tsort "$tmp/folder" 2>&1 >/dev/null | sed 's/^/  /' >&2
+		exit 1
+	fi
+done
 
 # The locking contracts, read off the sources: a comment is no check.
 awk '

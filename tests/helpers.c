@@ -134,16 +134,23 @@ static const struct {
 } mode_pages[] = { { "4K pages", 12, 0, 0, 64 * MiB }, { "64K pages", 16, 9, 8, 256 * MiB } };
 static const unsigned mode_cpus[] = { 1, 4 };
 
-struct mode_run {
-	test_mode_fn fn;
+/* One cmocka test of a runner: a case in a mode, or under a kernel profile. */
+struct case_run {
+	test_mode_fn mode_fn;
 	struct test_shape shape;
+	test_kernel_fn kernel_fn;
+	const char *kernel;
+	unsigned k;
 };
 
-static void run_in_mode(void **state)
+static void run_case(void **state)
 {
-	struct mode_run *run = *state;
+	struct case_run *run = *state;
 
-	run->fn(&run->shape);
+	if (run->mode_fn)
+		run->mode_fn(&run->shape);
+	else
+		run->kernel_fn(run->kernel, run->k);
 }
 
 /* Mode @m of 8: bit 0 backed, bit 1 four CPUs, bit 2 64 KiB pages. */
@@ -161,30 +168,62 @@ static struct test_shape mode_shape(unsigned m, char **name)
 	};
 }
 
-int test_run_modes(const char *group, const struct test_mode_case *cases, size_t nr)
+/* @runs[0..@n) as the cmocka group @group, named @names; frees all three. */
+static int run_cases(const char *group, struct case_run *runs, char **names, size_t n)
 {
-	const unsigned modes = 8;
-	struct CMUnitTest *tests = calloc(nr * modes, sizeof(*tests));
-	struct mode_run *runs = calloc(nr * modes, sizeof(*runs));
+	struct CMUnitTest *tests = calloc(n, sizeof(*tests));
 	int failed;
 
 	assert_non_null(tests);
-	assert_non_null(runs);
-	for (size_t n = 0; n < nr * modes; n++) {
-		char *mode, *name;
-
-		runs[n] = (struct mode_run){ cases[n / modes].fn, mode_shape(n % modes, &mode) };
-		assert_true(asprintf(&name, "%s [%s]", cases[n / modes].name, mode) > 0);
-		free(mode);
-		tests[n] = (struct CMUnitTest){ .name = name, .test_func = run_in_mode,
-						.initial_state = &runs[n] };
-	}
-	failed = _cmocka_run_group_tests(group, tests, nr * modes, NULL, NULL);
-	for (size_t n = 0; n < nr * modes; n++)
-		free((char *)tests[n].name);
-	free(tests);
+	for (size_t i = 0; i < n; i++)
+		tests[i] = (struct CMUnitTest){ .name = names[i], .test_func = run_case,
+						.initial_state = &runs[i] };
+	failed = _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	free(runs);
+	free(tests);
 	return failed;
+}
+
+int test_run_modes(const char *group, const struct test_mode_case *cases, size_t nr)
+{
+	const unsigned modes = 8;
+	struct case_run *runs = calloc(nr * modes, sizeof(*runs));
+	char **names = calloc(nr * modes, sizeof(*names));
+
+	assert_true(runs && names);
+	for (size_t n = 0; n < nr * modes; n++) {
+		char *mode;
+
+		runs[n] = (struct case_run){ .mode_fn = cases[n / modes].fn,
+					     .shape = mode_shape(n % modes, &mode) };
+		assert_true(asprintf(&names[n], "%s [%s]", cases[n / modes].name, mode) > 0);
+		free(mode);
+	}
+	return run_cases(group, runs, names, nr * modes);
+}
+
+int test_run_kernels(const char *group, const struct test_kernel_case *cases, size_t nr)
+{
+	size_t n = 0, total = 0;
+	struct case_run *runs;
+	char **names;
+
+	for (size_t c = 0; c < nr; c++)
+		total += cases[c].nr_kernels;
+	runs = calloc(total, sizeof(*runs));
+	names = calloc(total, sizeof(*names));
+	assert_true(runs && names);
+	for (size_t c = 0; c < nr; c++)
+		for (unsigned k = 0; k < cases[c].nr_kernels; k++, n++) {
+			runs[n] = (struct case_run){ .kernel_fn = cases[c].fn,
+						     .kernel = cases[c].kernels[k], .k = k };
+			assert_true(asprintf(&names[n], "%s [kernel %s]", cases[c].name,
+					     cases[c].kernels[k]) > 0);
+		}
+	return run_cases(group, runs, names, total);
 }
 
 unsigned long test_seed(const char *test)
@@ -327,6 +366,35 @@ char *test_read_file(const char *path)
 	fclose(f);
 	assert_int_equal(fclose(mem), 0);
 	return buf;
+}
+
+void test_expect_golden(const char *name, const char *text)
+{
+	const char *dir = getenv("CMA_GOLDEN_DIR");
+	char rel[PATH_MAX], path[2 * PATH_MAX];
+	char *want;
+
+	snprintf(rel, sizeof(rel), "tests/golden/%s", name);
+	if (dir)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		test_source_path(rel, path, sizeof(path));	/* a missing file is said below */
+	if (getenv("CMA_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		assert_true(fputs(text, f) >= 0);
+		assert_int_equal(fclose(f), 0);
+		printf("updated %s\n", path);
+		return;
+	}
+	if (access(path, R_OK))
+		fail_msg("golden file %s is missing: run with CMA_UPDATE_GOLDEN=1 to write it", path);
+	want = test_read_file(path);
+	if (strcmp(want, text))
+		fail_msg("the output differs from %s from line %d on; it was:\n%s", path,
+			 first_difference(want, text), text);
+	free(want);
 }
 
 uint64_t test_counter(struct cma_mm *mm, const char *name)

@@ -119,6 +119,25 @@ int test_run_modes(const char *group, const struct test_mode_case *cases, size_t
 #define test_run_mode_cases(group, cases) \
 	test_run_modes(group, cases, sizeof(cases) / sizeof((cases)[0]))
 
+/*
+ * A case that holds under several kernel profiles, each a cmocka test of
+ * its own named "case [kernel K]", so that a failure names its profile
+ * (memblock's prefix_push). @kernel is the profile, @k its index in the
+ * case's list, for expectations kept in arrays beside it.
+ */
+typedef void (*test_kernel_fn)(const char *kernel, unsigned k);
+struct test_kernel_case {
+	const char *name;
+	test_kernel_fn fn;
+	const char *const *kernels;
+	unsigned nr_kernels;
+};
+#define test_kernel_case(f, kernels) { #f, f, kernels, sizeof(kernels) / sizeof((kernels)[0]) }
+/* Run each of @cases under each of its kernels: the failures. */
+int test_run_kernels(const char *group, const struct test_kernel_case *cases, size_t nr);
+#define test_run_kernel_cases(group, cases) \
+	test_run_kernels(group, cases, sizeof(cases) / sizeof((cases)[0]))
+
 /* The seed of a randomized test: CMA_TEST_SEED, or time; printed either way. */
 unsigned long test_seed(const char *test);
 
@@ -162,6 +181,12 @@ char *test_read_file(const char *path);
 int test_source_path(const char *rel, char *path, size_t len);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
+/*
+ * Fail unless @text is the golden file @name byte for byte, saying from
+ * which line on it differs. The files are tests/golden/ of the source
+ * tree, or CMA_GOLDEN_DIR; CMA_UPDATE_GOLDEN=1 rewrites them instead.
+ */
+void test_expect_golden(const char *name, const char *text);
 
 /* The counter @name (cma_mm_counter), failing the test when there is none. */
 uint64_t test_counter(struct cma_mm *mm, const char *name);

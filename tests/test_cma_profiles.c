@@ -15,7 +15,6 @@
 #include "owners.h"
 
 static const char *const kernels[] = { "3.5", "6.12" };
-#define for_each_kernel(k) for (const char *const *k = kernels; k < kernels + 2; k++)
 
 static bool is_v6(struct cma_mm *mm)
 {
@@ -79,28 +78,26 @@ static void trace_start(struct cma_mm *mm)
  * on the whole MAX_ORDER block and refuses (its pageblocks are not all
  * CMA: -EINVAL where the kernel would BUG).
  */
-static void alloc_contig_range_granularity_by_profile(void **state)
+static void alloc_contig_range_granularity_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		/* pageblock 512 pages, MAX_ORDER block 1024 */
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .kernel = *k,
-					    .cma_base = 32 * MiB, .cma_size = 8 * MiB);
-		unsigned long base = (32 * MiB) >> mm->page_shift;
+	/* pageblock 512 pages, MAX_ORDER block 1024 */
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .kernel = kernel,
+				    .cma_base = 32 * MiB, .cma_size = 8 * MiB);
+	unsigned long base = (32 * MiB) >> mm->page_shift;
 
-		assert_int_equal(cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
-		if (!is_v6(mm)) {
-			assert_int_equal(cma_alloc_contig_range(mm, base + 512, base + 528, CMA_MIGRATE_CMA),
-					 -EINVAL);
-		} else {
-			assert_int_equal(cma_alloc_contig_range(mm, base + 512, base + 528, CMA_MIGRATE_CMA), 0);
-			assert_int_equal(cma_pageblock_migratetype(mm, base), CMA_MIGRATE_ISOLATE);
-			cma_free_contig_range(mm, base + 512, 16);
-		}
-		assert_int_equal(cma_pageblock_migratetype(mm, base + 512), CMA_MIGRATE_CMA);
-		assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_int_equal(cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+	if (!is_v6(mm)) {
+		assert_int_equal(cma_alloc_contig_range(mm, base + 512, base + 528, CMA_MIGRATE_CMA),
+				 -EINVAL);
+	} else {
+		assert_int_equal(cma_alloc_contig_range(mm, base + 512, base + 528, CMA_MIGRATE_CMA), 0);
+		assert_int_equal(cma_pageblock_migratetype(mm, base), CMA_MIGRATE_ISOLATE);
+		cma_free_contig_range(mm, base + 512, 16);
 	}
+	assert_int_equal(cma_pageblock_migratetype(mm, base + 512), CMA_MIGRATE_CMA);
+	assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* A movable page of @o's slot 0 faulted on CPU 1: it waits in CPU 1's pagevec, off the LRU; back on CPU 0. */
@@ -122,27 +119,25 @@ static struct cma_page *fault_in_other_cpu_pagevec(struct cma_mm *mm, struct fak
  * cannot move it and the range is -EBUSY; 6.12's lru_cache_disable
  * drains every CPU's first and moves it, its bytes intact.
  */
-static void alloc_contig_range_other_cpu_pagevec_by_profile(void **state)
+static void alloc_contig_range_other_cpu_pagevec_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.cpus = 2, .kernel = *k);
-		struct fake_owner *o = owner_create(mm, true, 1);
-		struct cma_page *page = fault_in_other_cpu_pagevec(mm, o);
-		unsigned long pfn = cma_page_to_pfn(mm, page);
-		if (!is_v6(mm)) {
-			assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
-			assert_ptr_equal(o->slots[0].page, page);
-		} else {
-			assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-			assert_ptr_not_equal(o->slots[0].page, page);
-			cma_free_contig_range(mm, pfn, 1);
-		}
-		assert_true(owner_check(o) >= 0);
-		owner_destroy(o);
-		lru_add_drain_all(mm);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	struct cma_mm *mm = test_mm(.cpus = 2, .kernel = kernel);
+	struct fake_owner *o = owner_create(mm, true, 1);
+	struct cma_page *page = fault_in_other_cpu_pagevec(mm, o);
+	unsigned long pfn = cma_page_to_pfn(mm, page);
+	if (!is_v6(mm)) {
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+		assert_ptr_equal(o->slots[0].page, page);
+	} else {
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		assert_ptr_not_equal(o->slots[0].page, page);
+		cma_free_contig_range(mm, pfn, 1);
 	}
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -229,33 +224,31 @@ static void alloc_contig_range_busy_page_tested_from_45(void **state)
  * trace line; 6.12 in MIGRATE_SYNC with MR_CONTIG_RANGE, its
  * mm_migrate_pages_start and its mm_migrate_pages TP_printk.
  */
-static void alloc_contig_range_migrate_reason_by_profile(void **state)
+static void alloc_contig_range_migrate_reason_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		unsigned long pfn;
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	unsigned long pfn;
 
-		assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
-		owner_set_dirty(o, 0, true);	/* migrated, not reclaimed (3.8) */
-		lru_add_drain_all(mm);
-		pfn = cma_page_to_pfn(mm, o->slots[0].page);
-		trace_start(mm);
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		cma_mm_set_trace(mm, NULL, NULL);
-		if (!is_v6(mm)) {
-			assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 mode=MIGRATE_SYNC\n"));
-			assert_null(strstr(trace_buf, "reason="));
-		} else {
-			assert_non_null(strstr(trace_buf, "mm_migrate_pages_start: mode=MIGRATE_SYNC reason=contig_range\n"));
-			assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC reason=contig_range\n"));
-		}
-		cma_free_contig_range(mm, pfn, 1);
-		assert_true(owner_check(o) >= 0);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_non_null(owner_fault(o, 0, CMA_GFP_HIGHUSER_MOVABLE, 3));
+	owner_set_dirty(o, 0, true);	/* migrated, not reclaimed (3.8) */
+	lru_add_drain_all(mm);
+	pfn = cma_page_to_pfn(mm, o->slots[0].page);
+	trace_start(mm);
+	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+	cma_mm_set_trace(mm, NULL, NULL);
+	if (!is_v6(mm)) {
+		assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 mode=MIGRATE_SYNC\n"));
+		assert_null(strstr(trace_buf, "reason="));
+	} else {
+		assert_non_null(strstr(trace_buf, "mm_migrate_pages_start: mode=MIGRATE_SYNC reason=contig_range\n"));
+		assert_non_null(strstr(trace_buf, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC reason=contig_range\n"));
 	}
+	cma_free_contig_range(mm, pfn, 1);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -264,43 +257,41 @@ static void alloc_contig_range_migrate_reason_by_profile(void **state)
  * the low mark makes v3.5 raise the marks and reclaim; 6.12 takes it
  * without reclaiming a page.
  */
-static void alloc_contig_range_watermark_bump_by_profile(void **state)
+static void alloc_contig_range_watermark_bump_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cpus = 2,
-					    .cmdline = "cma=8M", .kernel = *k);
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		unsigned long base = cma_area_base_pfn(cma), nr = mm->end_pfn - mm->base_pfn;
-		struct zone *z = page_zone(mm, pfn_to_page(mm, base));
-		struct fake_owner *o = owner_create(mm, false, nr);
-		uint64_t reclaimed = 0;
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cpus = 2,
+				    .cmdline = "cma=8M", .kernel = kernel);
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	unsigned long base = cma_area_base_pfn(cma), nr = mm->end_pfn - mm->base_pfn;
+	struct zone *z = page_zone(mm, pfn_to_page(mm, base));
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t reclaimed = 0;
 
-		for (uint64_t i = 0; i < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
-			assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
-		/* empty the range: its owner pages go */
-		for (uint64_t i = 0; i < nr; i++) {
-			struct cma_page *p = o->slots[i].page;
+	for (uint64_t i = 0; i < nr && zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	/* empty the range: its owner pages go */
+	for (uint64_t i = 0; i < nr; i++) {
+		struct cma_page *p = o->slots[i].page;
 
-			if (p && cma_page_to_pfn(mm, p) >= base && cma_page_to_pfn(mm, p) < base + 1024)
-				owner_release(o, i);
-		}
-		lru_add_drain_all(mm);
-		cma_drain_all_pages(mm);
-		assert_true(zone_page_state(z, NR_FREE_PAGES) < low_wmark_pages(z) + 2 * 1024);
-		assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
-		assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
-		if (is_v6(mm))
-			assert_int_equal(reclaimed, 0);
-		else
-			assert_true(reclaimed > 0);
-		assert_int_equal(z->min_cma_pages, 0);
-		cma_free_contig_range(mm, base, 1024);
-		assert_true(owner_check(o) >= 0);
-		owner_destroy(o);
-		lru_add_drain_all(mm);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+		if (p && cma_page_to_pfn(mm, p) >= base && cma_page_to_pfn(mm, p) < base + 1024)
+			owner_release(o, i);
 	}
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_true(zone_page_state(z, NR_FREE_PAGES) < low_wmark_pages(z) + 2 * 1024);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+	if (is_v6(mm))
+		assert_int_equal(reclaimed, 0);
+	else
+		assert_true(reclaimed > 0);
+	assert_int_equal(z->min_cma_pages, 0);
+	cma_free_contig_range(mm, base, 1024);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -309,36 +300,34 @@ static void alloc_contig_range_watermark_bump_by_profile(void **state)
  * cma_alloc_finish event carries the last pfn tried (-1: none). v3.5
  * says nothing and our trace gave pfn 0.
  */
-static void cma_alloc_failure_message_by_profile(void **state)
+static void cma_alloc_failure_message_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
-					    .cmdline = "cma=8M", .kernel = *k);
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
-		char *log;
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+				    .cmdline = "cma=8M", .kernel = kernel);
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 100, 0);
+	char *log;
 
-		assert_non_null(p);
-		trace_start(mm);
-		assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2000, 0));
-		assert_null(cma_area_alloc(mm, cma, 1990, 0, true));
-		cma_mm_set_trace(mm, NULL, NULL);
-		log = dmesg(mm);
-		if (is_v6(mm)) {
-			assert_non_null(strstr(log, "cma: __cma_alloc: reserved: alloc failed, req-size: 2000 pages, ret: -12\n"
-						    "cma: number of available pages: 1948@100=> 1948 free of 2048 total pages\n"));
-			assert_null(strstr(log, "req-size: 1990"));
-			assert_non_null(strstr(trace_buf, "cma_alloc_finish: name=reserved pfn=0xffffffffffffffff page=(nil) count=2000 align=0 errorno=-12\n"));
-		} else {
-			assert_null(strstr(log, "alloc failed"));
-			assert_non_null(strstr(trace_buf, "cma_alloc_finish: name=reserved pfn=0x0 page=(nil) count=2000 align=0 errorno=-12\n"));
-		}
-		free(log);
-		assert_true(cma_area_release(mm, cma, p, 100));
-		assert_false(cma_area_release(mm, cma, p, 100));
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_non_null(p);
+	trace_start(mm);
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2000, 0));
+	assert_null(cma_area_alloc(mm, cma, 1990, 0, true));
+	cma_mm_set_trace(mm, NULL, NULL);
+	log = dmesg(mm);
+	if (is_v6(mm)) {
+		assert_non_null(strstr(log, "cma: __cma_alloc: reserved: alloc failed, req-size: 2000 pages, ret: -12\n"
+					    "cma: number of available pages: 1948@100=> 1948 free of 2048 total pages\n"));
+		assert_null(strstr(log, "req-size: 1990"));
+		assert_non_null(strstr(trace_buf, "cma_alloc_finish: name=reserved pfn=0xffffffffffffffff page=(nil) count=2000 align=0 errorno=-12\n"));
+	} else {
+		assert_null(strstr(log, "alloc failed"));
+		assert_non_null(strstr(trace_buf, "cma_alloc_finish: name=reserved pfn=0x0 page=(nil) count=2000 align=0 errorno=-12\n"));
 	}
+	free(log);
+	assert_true(cma_area_release(mm, cma, p, 100));
+	assert_false(cma_area_release(mm, cma, p, 100));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* ---- item 5: areas (cma_generic) ---- */
@@ -349,35 +338,33 @@ static void cma_alloc_failure_message_by_profile(void **state)
  * cma=8M@16M-32M is the highest fit in [16 MiB, 32 MiB). v3.5 reads only
  * a size: both are malformed (-EINVAL at create).
  */
-static void cma_cmdline_base_limit_by_profile(void **state)
+static void cma_cmdline_base_limit_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_bank bank = { 0, 64 * MiB };
-		struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
-					     .cmdline = "cma=16M@32M", .kernel = *k, .quiet = true };
-		struct cma_mm *mm = NULL;
-		char *log;
+	struct cma_bank bank = { 0, 64 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+				     .cmdline = "cma=16M@32M", .kernel = kernel, .quiet = true };
+	struct cma_mm *mm = NULL;
+	char *log;
 
-		if (!strcmp(*k, "3.5")) {
-			assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
-			cfg.cmdline = "cma=8M@16M-32M";
-			assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
-			continue;
-		}
-		mm = test_boot(&cfg);
-		assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), (32 * MiB) >> 12);
-		assert_int_equal(cma_area_count(cma_dev_get_cma_area(mm, NULL)), (16 * MiB) >> 12);
-		log = dmesg(mm);
-		assert_non_null(strstr(log, "cma: Reserved 16 MiB at 0x0000000002000000 on node -1\n"));
-		free(log);
-		cma_mm_destroy(mm);
-
+	if (!strcmp(kernel, "3.5")) {
+		assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
 		cfg.cmdline = "cma=8M@16M-32M";
-		mm = test_boot(&cfg);
-		assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), (24 * MiB) >> 12);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+		assert_int_equal(cma_mm_create(&cfg, &mm), -EINVAL);
+		return;
 	}
+	mm = test_boot(&cfg);
+	assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), (32 * MiB) >> 12);
+	assert_int_equal(cma_area_count(cma_dev_get_cma_area(mm, NULL)), (16 * MiB) >> 12);
+	log = dmesg(mm);
+	assert_non_null(strstr(log, "cma: Reserved 16 MiB at 0x0000000002000000 on node -1\n"));
+	free(log);
+	cma_mm_destroy(mm);
+
+	cfg.cmdline = "cma=8M@16M-32M";
+	mm = test_boot(&cfg);
+	assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), (24 * MiB) >> 12);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -387,41 +374,39 @@ static void cma_cmdline_base_limit_by_profile(void **state)
  * unaligned fixed base and an area past the limit (-EINVAL), each with
  * its message, and aligns to a pageblock.
  */
-static void cma_declare_rules_by_profile(void **state)
+static void cma_declare_rules_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_bank bank = { 0, 256 * MiB };
-		struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
-					     .cmdline = "cma=0", .kconfig = "CONFIG_CMA_AREAS=2\n",
-					     .kernel = *k, .quiet = true };
-		struct cma_mm *mm = NULL;
-		bool v6 = !strcmp(*k, "6.12");
-		char *log;
+	struct cma_bank bank = { 0, 256 * MiB };
+	struct cma_mm_config cfg = { .banks = &bank, .nr_banks = 1, .pageblock_order = 9,
+				     .cmdline = "cma=0", .kconfig = "CONFIG_CMA_AREAS=2\n",
+				     .kernel = kernel, .quiet = true };
+	struct cma_mm *mm = NULL;
+	bool v6 = !strcmp(kernel, "6.12");
+	char *log;
 
-		assert_int_equal(cma_mm_create(&cfg, &mm), 0);
-		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 512 * MiB, 0, 0), v6 ? -EINVAL : -ENOMEM);
-		/* a base 1 MiB past a 2 MiB pageblock */
-		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 97 * MiB, 0), v6 ? -EINVAL : 0);
-		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 200 * MiB, 0), 0);
-		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0, 0), 0);
-		assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0, 0), -ENOSPC);
-		log = dmesg(mm);
-		if (v6) {
-			assert_non_null(strstr(log, "cma: Size (0x0000000020000000) of region at 0x0000000000000000 exceeds limit (0x0000000010000000)\n"
-						    "cma: Failed to reserve 512 MiB on node -1\n"));
-			assert_non_null(strstr(log, "cma: Region at 0x0000000006100000 must be aligned to 0x0000000000200000 bytes\n"));
-			assert_non_null(strstr(log, "cma: Reserved 2 MiB at 0x000000000c800000 on node -1\n"));
-		} else {
-			assert_non_null(strstr(log, "cma: CMA: reserved 8 MiB at 06800000\n"));
-		}
-		assert_non_null(strstr(log, "cma: Not enough slots for CMA reserved regions!\n"));
-		free(log);
-		assert_int_equal(cma_mm_boot(mm), 0);
-		/* the last area declared with no device is the default: 2 MiB, or 8 MiB aligned */
-		assert_int_equal(cma_area_count(cma_dev_get_cma_area(mm, NULL)), v6 ? 512 : 2048);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 512 * MiB, 0, 0), v6 ? -EINVAL : -ENOMEM);
+	/* a base 1 MiB past a 2 MiB pageblock */
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 97 * MiB, 0), v6 ? -EINVAL : 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 200 * MiB, 0), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0, 0), 0);
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0, 0), -ENOSPC);
+	log = dmesg(mm);
+	if (v6) {
+		assert_non_null(strstr(log, "cma: Size (0x0000000020000000) of region at 0x0000000000000000 exceeds limit (0x0000000010000000)\n"
+					    "cma: Failed to reserve 512 MiB on node -1\n"));
+		assert_non_null(strstr(log, "cma: Region at 0x0000000006100000 must be aligned to 0x0000000000200000 bytes\n"));
+		assert_non_null(strstr(log, "cma: Reserved 2 MiB at 0x000000000c800000 on node -1\n"));
+	} else {
+		assert_non_null(strstr(log, "cma: CMA: reserved 8 MiB at 06800000\n"));
 	}
+	assert_non_null(strstr(log, "cma: Not enough slots for CMA reserved regions!\n"));
+	free(log);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	/* the last area declared with no device is the default: 2 MiB, or 8 MiB aligned */
+	assert_int_equal(cma_area_count(cma_dev_get_cma_area(mm, NULL)), v6 ? 512 : 2048);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -429,43 +414,41 @@ static void cma_declare_rules_by_profile(void **state)
  * with one bitmap bit per 2^order_per_bit pages, so 3 pages take 4; no
  * device uses it. v3.5 has no such call (-ENOSYS).
  */
-static void cma_declare_contiguous_nid_by_profile(void **state)
+static void cma_declare_contiguous_nid_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm_early(.pageblock_order = 9, .kernel = *k);
-		struct cma *cma = NULL;
-		struct cma_page *p, *q;
-		char *used;
-		int ret;
+	struct cma_mm *mm = test_mm_early(.pageblock_order = 9, .kernel = kernel);
+	struct cma *cma = NULL;
+	struct cma_page *p, *q;
+	char *used;
+	int ret;
 
-		if (!is_v6(mm)) {
-			assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 2, false, "heap",
-								    &cma, -1), -ENOSYS);
-			assert_null(cma);
-			cma_mm_destroy(mm);
-			continue;
-		}
-		assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 2, false, "heap", &cma, -1), 0);
-		assert_non_null(cma);
-		assert_int_equal(cma_mm_boot(mm), 0);
-		assert_null(cma_dev_get_cma_area(mm, NULL));
-		assert_string_equal(cma_area_name(cma), "heap");
-		p = cma_area_alloc(mm, cma, 3, 0, false);
-		q = cma_area_alloc(mm, cma, 1, 0, false);
-		assert_non_null(p);
-		assert_non_null(q);
-		assert_int_equal(cma_page_to_pfn(mm, q), cma_page_to_pfn(mm, p) + 4);
-		used = proc(mm, "debug/cma/heap/used", &ret);
-		assert_string_equal(used, "8\n");
-		free(used);
-		used = proc(mm, "debug/cma/heap/order_per_bit", &ret);
-		assert_string_equal(used, "2\n");
-		free(used);
-		assert_true(cma_area_release(mm, cma, p, 3));
-		assert_true(cma_area_release(mm, cma, q, 1));
-		assert_verify(mm);
+	if (!is_v6(mm)) {
+		assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 2, false, "heap",
+							    &cma, -1), -ENOSYS);
+		assert_null(cma);
 		cma_mm_destroy(mm);
+		return;
 	}
+	assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 2, false, "heap", &cma, -1), 0);
+	assert_non_null(cma);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_null(cma_dev_get_cma_area(mm, NULL));
+	assert_string_equal(cma_area_name(cma), "heap");
+	p = cma_area_alloc(mm, cma, 3, 0, false);
+	q = cma_area_alloc(mm, cma, 1, 0, false);
+	assert_non_null(p);
+	assert_non_null(q);
+	assert_int_equal(cma_page_to_pfn(mm, q), cma_page_to_pfn(mm, p) + 4);
+	used = proc(mm, "debug/cma/heap/used", &ret);
+	assert_string_equal(used, "8\n");
+	free(used);
+	used = proc(mm, "debug/cma/heap/order_per_bit", &ret);
+	assert_string_equal(used, "2\n");
+	free(used);
+	assert_true(cma_area_release(mm, cma, p, 3));
+	assert_true(cma_area_release(mm, cma, q, 1));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -473,32 +456,30 @@ static void cma_declare_contiguous_nid_by_profile(void **state)
  * it): an area only over memory already reserved and aligned to a
  * pageblock, else -EINVAL; v3.5 has no such call (-ENOSYS).
  */
-static void cma_init_reserved_mem_by_profile(void **state)
+static void cma_init_reserved_mem_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm_early(.size = 256 * MiB, .pageblock_order = 9, .kernel = *k, .cmdline = "cma=0");
-		struct cma *cma = NULL;
+	struct cma_mm *mm = test_mm_early(.size = 256 * MiB, .pageblock_order = 9, .kernel = kernel, .cmdline = "cma=0");
+	struct cma *cma = NULL;
 
-		assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 8 * MiB), 0);
-		if (!is_v6(mm)) {
-			assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "pool", &cma), -ENOSYS);
-			cma_mm_destroy(mm);
-			continue;
-		}
-		/* not reserved; not pageblock-aligned; a size of 0 */
-		assert_int_equal(cma_init_reserved_mem(mm, 128 * MiB, 8 * MiB, 0, "pool", &cma), -EINVAL);
-		assert_int_equal(cma_init_reserved_mem(mm, 65 * MiB, 4 * MiB, 0, "pool", &cma), -EINVAL);
-		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 0, 0, "pool", &cma), -EINVAL);
-		assert_null(cma);
-		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "pool", &cma), 0);
-		assert_int_equal(cma_mm_boot(mm), 0);
-		assert_string_equal(cma_area_name(cma), "pool");
-		assert_int_equal(cma_area_base_pfn(cma), (64 * MiB) >> 12);
-		assert_int_equal(cma_area_count(cma), (8 * MiB) >> 12);
-		assert_null(cma_dev_get_cma_area(mm, NULL));
-		assert_verify(mm);
+	assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 8 * MiB), 0);
+	if (!is_v6(mm)) {
+		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "pool", &cma), -ENOSYS);
 		cma_mm_destroy(mm);
+		return;
 	}
+	/* not reserved; not pageblock-aligned; a size of 0 */
+	assert_int_equal(cma_init_reserved_mem(mm, 128 * MiB, 8 * MiB, 0, "pool", &cma), -EINVAL);
+	assert_int_equal(cma_init_reserved_mem(mm, 65 * MiB, 4 * MiB, 0, "pool", &cma), -EINVAL);
+	assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 0, 0, "pool", &cma), -EINVAL);
+	assert_null(cma);
+	assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "pool", &cma), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_string_equal(cma_area_name(cma), "pool");
+	assert_int_equal(cma_area_base_pfn(cma), (64 * MiB) >> 12);
+	assert_int_equal(cma_area_count(cma), (8 * MiB) >> 12);
+	assert_null(cma_dev_get_cma_area(mm, NULL));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -508,40 +489,38 @@ static void cma_init_reserved_mem_by_profile(void **state)
  * becomes the default (dev_set_cma_area sets dev->cma_area only).
  * v3.5 reserves the cma= area anyway and takes it as the default.
  */
-static void dev_set_cma_area_default_by_profile(void **state)
+static void dev_set_cma_area_default_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm_early(.size = 256 * MiB, .pageblock_order = 9, .kernel = *k, .cmdline = "cma=16M");
-		struct cma_device *dev = cma_device_create(mm, "vpu", ~0ull);
-		struct cma *dt = NULL, *own = NULL;
+	struct cma_mm *mm = test_mm_early(.size = 256 * MiB, .pageblock_order = 9, .kernel = kernel, .cmdline = "cma=16M");
+	struct cma_device *dev = cma_device_create(mm, "vpu", ~0ull);
+	struct cma *dt = NULL, *own = NULL;
 
-		if (!is_v6(mm)) {
-			struct cma *area;
+	if (!is_v6(mm)) {
+		struct cma *area;
 
-			assert_int_equal(cma_mm_boot(mm), 0);
-			area = cma_dev_get_cma_area(mm, NULL);
-			cma_dev_set_cma_area(mm, NULL, NULL);
-			cma_dev_set_cma_area(mm, dev, area);
-			/* v23: with no default, the device's area became it */
-			assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), area);
-			cma_mm_destroy(mm);
-			continue;
-		}
-		assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 8 * MiB), 0);
-		assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "linux,cma", &dt), 0);
-		cma_dev_set_cma_area(mm, NULL, dt);
-		assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 0, false, "vpu", &own, -1), 0);
 		assert_int_equal(cma_mm_boot(mm), 0);
-		/* no "reserved" area of 16 MiB: the tree's is the default */
-		assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), dt);
-		assert_int_equal(cma_area_count(dt), (8 * MiB) >> 12);
+		area = cma_dev_get_cma_area(mm, NULL);
 		cma_dev_set_cma_area(mm, NULL, NULL);
-		cma_dev_set_cma_area(mm, dev, own);
-		assert_null(cma_dev_get_cma_area(mm, NULL));
-		assert_ptr_equal(cma_dev_get_cma_area(mm, dev), own);
-		assert_verify(mm);
+		cma_dev_set_cma_area(mm, dev, area);
+		/* v23: with no default, the device's area became it */
+		assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), area);
 		cma_mm_destroy(mm);
+		return;
 	}
+	assert_int_equal(cma_memblock_reserve(mm, 64 * MiB, 8 * MiB), 0);
+	assert_int_equal(cma_init_reserved_mem(mm, 64 * MiB, 8 * MiB, 0, "linux,cma", &dt), 0);
+	cma_dev_set_cma_area(mm, NULL, dt);
+	assert_int_equal(cma_declare_contiguous_nid(mm, 0, 4 * MiB, 0, 0, 0, false, "vpu", &own, -1), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	/* no "reserved" area of 16 MiB: the tree's is the default */
+	assert_ptr_equal(cma_dev_get_cma_area(mm, NULL), dt);
+	assert_int_equal(cma_area_count(dt), (8 * MiB) >> 12);
+	cma_dev_set_cma_area(mm, NULL, NULL);
+	cma_dev_set_cma_area(mm, dev, own);
+	assert_null(cma_dev_get_cma_area(mm, NULL));
+	assert_ptr_equal(cma_dev_get_cma_area(mm, dev), own);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* ---- item 6: statistics (cma_stats) ---- */
@@ -551,7 +530,7 @@ static void dev_set_cma_area_default_by_profile(void **state)
  * sysfs and debugfs files read as the kernel prints them, and an unknown
  * one is -ENOENT naming the areas; v3.5 has none of them (-ENOENT).
  */
-static void cma_area_files_by_profile(void **state)
+static void cma_area_files_by_profile(const char *kernel, unsigned k)
 {
 	static const char *const names[] = {
 		"sys/kernel/mm/cma/reserved/alloc_pages_success",
@@ -563,61 +542,59 @@ static void cma_area_files_by_profile(void **state)
 	};
 	char expect_bitmap[2048];
 
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
-					    .cmdline = "cma=8M", .kernel = *k);
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 40, 0);
-		char base[32];
-		size_t n = 0;
-		char *log;
-		int ret;
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+				    .cmdline = "cma=8M", .kernel = kernel);
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 40, 0);
+	char base[32];
+	size_t n = 0;
+	char *log;
+	int ret;
 
-		assert_non_null(p);
-		assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2040, 0));
-		if (!is_v6(mm)) {
-			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-				assert_null(proc(mm, names[i], &ret));
-				assert_int_equal(ret, -ENOENT);
-			}
-			cma_dma_release_from_contiguous(mm, NULL, p, 40);
-			cma_mm_destroy(mm);
-			continue;
+	assert_non_null(p);
+	assert_null(cma_dma_alloc_from_contiguous(mm, NULL, 2040, 0));
+	if (!is_v6(mm)) {
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			assert_null(proc(mm, names[i], &ret));
+			assert_int_equal(ret, -ENOENT);
 		}
-		/* 2048 pages: 64 words, bits 0..39 set */
-		n += (size_t)snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, "4294967295 255");
-		for (int w = 2; w < 64; w++)
-			n += (size_t)snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, " 0");
-		snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, "\n");
-		snprintf(base, sizeof(base), "%lu\n", cma_area_base_pfn(cma));
-		{
-			const char *const expect[] = {
-				"40\n", "2040\n", "0\n", base, "2048\n", "0\n", "40\n", "2008\n", expect_bitmap,
-			};
-
-			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-				char *text = proc(mm, names[i], &ret);
-
-				assert_int_equal(ret, 0);
-				if (strcmp(text, expect[i]))
-					fail_msg("%s: expected '%s', found '%s'", names[i], expect[i], text);
-				free(text);
-			}
-		}
-		assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 40));
-		log = proc(mm, "sys/kernel/mm/cma/reserved/release_pages_success", &ret);
-		assert_string_equal(log, "40\n");
-		free(log);
-		assert_null(proc(mm, "sys/kernel/mm/cma/camera/alloc_pages_success", &ret));
-		assert_int_equal(ret, -ENOENT);
-		assert_null(proc(mm, "debug/cma/reserved/alloc", &ret));
-		assert_int_equal(ret, -ENOENT);
-		log = dmesg(mm);
-		assert_non_null(strstr(log, "cma_write_proc: no file 'debug/cma/reserved/alloc': areas: reserved; files: base_pfn, count, order_per_bit, used, maxchunk, bitmap\n"));
-		free(log);
-		assert_verify(mm);
+		cma_dma_release_from_contiguous(mm, NULL, p, 40);
 		cma_mm_destroy(mm);
+		return;
 	}
+	/* 2048 pages: 64 words, bits 0..39 set */
+	n += (size_t)snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, "4294967295 255");
+	for (int w = 2; w < 64; w++)
+		n += (size_t)snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, " 0");
+	snprintf(expect_bitmap + n, sizeof(expect_bitmap) - n, "\n");
+	snprintf(base, sizeof(base), "%lu\n", cma_area_base_pfn(cma));
+	{
+		const char *const expect[] = {
+			"40\n", "2040\n", "0\n", base, "2048\n", "0\n", "40\n", "2008\n", expect_bitmap,
+		};
+
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			char *text = proc(mm, names[i], &ret);
+
+			assert_int_equal(ret, 0);
+			if (strcmp(text, expect[i]))
+				fail_msg("%s: expected '%s', found '%s'", names[i], expect[i], text);
+			free(text);
+		}
+	}
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 40));
+	log = proc(mm, "sys/kernel/mm/cma/reserved/release_pages_success", &ret);
+	assert_string_equal(log, "40\n");
+	free(log);
+	assert_null(proc(mm, "sys/kernel/mm/cma/camera/alloc_pages_success", &ret));
+	assert_int_equal(ret, -ENOENT);
+	assert_null(proc(mm, "debug/cma/reserved/alloc", &ret));
+	assert_int_equal(ret, -ENOENT);
+	log = dmesg(mm);
+	assert_non_null(strstr(log, "cma_write_proc: no file 'debug/cma/reserved/alloc': areas: reserved; files: base_pfn, count, order_per_bit, used, maxchunk, bitmap\n"));
+	free(log);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -626,28 +603,26 @@ static void cma_area_files_by_profile(void **state)
  * only under 3.5; a zone's marks bumped by min_cma_pages only under 6.12
  * (no watermark bump since 3.8).
  */
-static void cma_mm_verify_area_rules_by_profile(void **state)
+static void cma_mm_verify_area_rules_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
-					    .cmdline = "cma=8M", .kernel = *k);
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		struct zone *z = page_zone(mm, pfn_to_page(mm, cma->base_pfn));
-		int broken35 = is_v6(mm) ? 0 : -EUCLEAN, broken6 = is_v6(mm) ? -EUCLEAN : 0;
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+				    .cmdline = "cma=8M", .kernel = kernel);
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	struct zone *z = page_zone(mm, pfn_to_page(mm, cma->base_pfn));
+	int broken35 = is_v6(mm) ? 0 : -EUCLEAN, broken6 = is_v6(mm) ? -EUCLEAN : 0;
 
-		assert_int_equal(cma->count, 2048);
-		cma->count = 1536;
-		assert_int_equal(cma_mm_verify(mm), broken35);
-		cma->count = 2048;
-		cma->order_per_bit = 1;
-		assert_int_equal(cma_mm_verify(mm), broken35);
-		cma->order_per_bit = 0;
-		z->min_cma_pages = 1;
-		assert_int_equal(cma_mm_verify(mm), broken6);
-		z->min_cma_pages = 0;
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_int_equal(cma->count, 2048);
+	cma->count = 1536;
+	assert_int_equal(cma_mm_verify(mm), broken35);
+	cma->count = 2048;
+	cma->order_per_bit = 1;
+	assert_int_equal(cma_mm_verify(mm), broken35);
+	cma->order_per_bit = 0;
+	z->min_cma_pages = 1;
+	assert_int_equal(cma_mm_verify(mm), broken6);
+	z->min_cma_pages = 0;
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -655,31 +630,29 @@ static void cma_mm_verify_area_rules_by_profile(void **state)
  * function, so NULL with ENOSYS and nothing taken; "6.12" takes the
  * first range of the size, aligned to it, and gives it back whole.
  */
-static void alloc_contig_pages_by_profile(void **state)
+static void alloc_contig_pages_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = *k);
-		const unsigned long nr = 2048;
-		struct cma_page *page;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	const unsigned long nr = 2048;
+	struct cma_page *page;
 
-		errno = 0;
-		page = cma_alloc_contig_pages(mm, nr, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, -1);
-		if (!is_v6(mm)) {
-			assert_null(page);
-			assert_int_equal(errno, ENOSYS);
-		} else {
-			unsigned long pfn;
+	errno = 0;
+	page = cma_alloc_contig_pages(mm, nr, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, -1);
+	if (!is_v6(mm)) {
+		assert_null(page);
+		assert_int_equal(errno, ENOSYS);
+	} else {
+		unsigned long pfn;
 
-			assert_non_null(page);
-			pfn = cma_page_to_pfn(mm, page);
-			assert_int_equal(pfn % nr, 0);
-			for (unsigned long i = 0; i < nr; i++)
-				assert_int_equal(page_count(cma_pfn_to_page(mm, pfn + i)), 1);
-			cma_free_contig_range(mm, pfn, nr);
-		}
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+		assert_non_null(page);
+		pfn = cma_page_to_pfn(mm, page);
+		assert_int_equal(pfn % nr, 0);
+		for (unsigned long i = 0; i < nr; i++)
+			assert_int_equal(page_count(cma_pfn_to_page(mm, pfn + i)), 1);
+		cma_free_contig_range(mm, pfn, nr);
 	}
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -772,49 +745,51 @@ static void alloc_contig_pages_fails_cleanly(void **state)
  * order, so a fresh machine hands out its lowest free blocks first; v3.5
  * puts each boot block at the head, so the highest come first.
  */
-static void boot_free_order_by_profile(void **state)
+static void boot_free_order_by_profile(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		const unsigned long half = (64 * MiB >> 12) / 2;
-		/* order 10: the boot's own blocks, not the smaller remainder at the top */
-		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 10);
-		unsigned long pfn;
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	const unsigned long half = (64 * MiB >> 12) / 2;
+	/* order 10: the boot's own blocks, not the smaller remainder at the top */
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 10);
+	unsigned long pfn;
 
-		assert_non_null(page);
-		pfn = cma_page_to_pfn(mm, page);
-		if (is_v6(mm))
-			assert_true(pfn < half);
-		else
-			assert_true(pfn >= half);
-		cma_free_pages(mm, page, 10);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_non_null(page);
+	pfn = cma_page_to_pfn(mm, page);
+	if (is_v6(mm))
+		assert_true(pfn < half);
+	else
+		assert_true(pfn >= half);
+	cma_free_pages(mm, page, 10);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(alloc_contig_range_granularity_by_profile),
-		cmocka_unit_test(alloc_contig_range_other_cpu_pagevec_by_profile),
 		cmocka_unit_test(alloc_contig_range_drains_every_cpu_first_from_38),
 		cmocka_unit_test(alloc_contig_range_busy_page_tested_from_45),
-		cmocka_unit_test(alloc_contig_range_migrate_reason_by_profile),
-		cmocka_unit_test(alloc_contig_range_watermark_bump_by_profile),
-		cmocka_unit_test(cma_alloc_failure_message_by_profile),
-		cmocka_unit_test(cma_cmdline_base_limit_by_profile),
-		cmocka_unit_test(cma_declare_rules_by_profile),
-		cmocka_unit_test(cma_declare_contiguous_nid_by_profile),
-		cmocka_unit_test(cma_init_reserved_mem_by_profile),
-		cmocka_unit_test(dev_set_cma_area_default_by_profile),
-		cmocka_unit_test(cma_area_files_by_profile),
-		cmocka_unit_test(cma_mm_verify_area_rules_by_profile),
-		cmocka_unit_test(alloc_contig_pages_by_profile),
 		cmocka_unit_test(alloc_contig_pages_past_unmovable_page),
 		cmocka_unit_test(alloc_contig_pages_fails_cleanly),
-		cmocka_unit_test(boot_free_order_by_profile),
 	};
 
-	return cmocka_run_group_tests_name("cma under both profiles", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(alloc_contig_range_granularity_by_profile, kernels),
+		test_kernel_case(alloc_contig_range_other_cpu_pagevec_by_profile, kernels),
+		test_kernel_case(alloc_contig_range_migrate_reason_by_profile, kernels),
+		test_kernel_case(alloc_contig_range_watermark_bump_by_profile, kernels),
+		test_kernel_case(cma_alloc_failure_message_by_profile, kernels),
+		test_kernel_case(cma_cmdline_base_limit_by_profile, kernels),
+		test_kernel_case(cma_declare_rules_by_profile, kernels),
+		test_kernel_case(cma_declare_contiguous_nid_by_profile, kernels),
+		test_kernel_case(cma_init_reserved_mem_by_profile, kernels),
+		test_kernel_case(dev_set_cma_area_default_by_profile, kernels),
+		test_kernel_case(cma_area_files_by_profile, kernels),
+		test_kernel_case(cma_mm_verify_area_rules_by_profile, kernels),
+		test_kernel_case(alloc_contig_pages_by_profile, kernels),
+		test_kernel_case(boot_free_order_by_profile, kernels),
+	};
+
+	return cmocka_run_group_tests_name("cma under both profiles", tests, NULL, NULL) +
+	       test_run_kernel_cases("cma (per kernel)", kernel_cases);
 }

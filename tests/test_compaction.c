@@ -879,6 +879,8 @@ static void isolate_migratepages_range_skips_mlocked(void **state)
 	cma_mm_destroy(mm);
 }
 
+static const char *const nofs_kernels[] = { "3.5", "4.10", "6.12" };
+
 /*
  * Expect ("mm, compaction: allow compaction for GFP_NOFS requests", 4.10):
  * a compaction run whose gfp mask lacks __GFP_FS isolates the anonymous
@@ -887,40 +889,36 @@ static void isolate_migratepages_range_skips_mlocked(void **state)
  * GFP_NOFS request runs from 4.10 on (a fresh zone: it would succeed
  * now), where v3.5 skips it; a GFP_NOIO one is skipped by both.
  */
-static void isolate_migratepages_range_nofs_anon_only(void **state)
+static void isolate_migratepages_range_nofs_anon_only(const char *kernel, unsigned k)
 {
-	static const char *const nofs_kernels[] = { "3.5", "4.10", "6.12" };
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *anon = owner_create(mm, true, 4), *file = owner_create(mm, false, 4);
+	bool v410 = k > 0;
+	struct compact_control cc;
 
-	for (size_t k = 0; k < 3; k++) {
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = nofs_kernels[k]);
-		struct zone *z = normal(mm);
-		struct fake_owner *anon = owner_create(mm, true, 4), *file = owner_create(mm, false, 4);
-		bool v410 = k > 0;
-		struct compact_control cc;
-
-		assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOFS, 3, true, ZONE_NORMAL,
-						      MIGRATE_MOVABLE), v410 ? COMPACT_PARTIAL : COMPACT_SKIPPED);
-		assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, true, ZONE_NORMAL,
-						      MIGRATE_MOVABLE), COMPACT_SKIPPED);
-		owner_fault_range(anon, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
-		owner_fault_range(file, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
-		lru_add_drain_all(mm);
-		for (int fs = 0; fs < 2; fs++) {
-			compact_control_init(&cc, z, -1, true);
-			cc.gfp_mask = fs ? CMA_GFP_KERNEL : CMA_GFP_NOFS;
-			isolate_migratepages_range(z, &cc, z->zone_start_pfn,
-						   z->zone_start_pfn + z->spanned_pages);
-			assert_int_equal(cc.nr_migratepages, fs || !v410 ? 8 : 4);
-			for (uint64_t i = 0; i < 4 && !fs && v410; i++)
-				assert_false(page_test(file->slots[i].page, PG_isolated));
-			put_back(mm, &cc);
-			assert_verify(mm);
-		}
-		owner_destroy(anon);
-		owner_destroy(file);
-		cma_mm_destroy(mm);
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOFS, 3, true, ZONE_NORMAL,
+					      MIGRATE_MOVABLE), v410 ? COMPACT_PARTIAL : COMPACT_SKIPPED);
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, true, ZONE_NORMAL,
+					      MIGRATE_MOVABLE), COMPACT_SKIPPED);
+	owner_fault_range(anon, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(file, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
+	lru_add_drain_all(mm);
+	for (int fs = 0; fs < 2; fs++) {
+		compact_control_init(&cc, z, -1, true);
+		cc.gfp_mask = fs ? CMA_GFP_KERNEL : CMA_GFP_NOFS;
+		isolate_migratepages_range(z, &cc, z->zone_start_pfn,
+					   z->zone_start_pfn + z->spanned_pages);
+		assert_int_equal(cc.nr_migratepages, fs || !v410 ? 8 : 4);
+		for (uint64_t i = 0; i < 4 && !fs && v410; i++)
+			assert_false(page_test(file->slots[i].page, PG_isolated));
+		put_back(mm, &cc);
+		assert_verify(mm);
 	}
+	owner_destroy(anon);
+	owner_destroy(file);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1183,6 +1181,8 @@ static unsigned long top_half_start(struct cma_mm *mm, struct zone *z)
 	       2 * mm->pageblock_nr_pages;
 }
 
+static const char *const cached_kernels[] = { "3.5", "5.0" };
+
 /*
  * Expect (compact_zone and isolate_freepages of 6.12, "Restart compaction
  * from near where it left off", 3.7): the zone's cached positions start
@@ -1194,35 +1194,31 @@ static unsigned long top_half_start(struct cma_mm *mm, struct zone *z)
  * position back up to their block (compact_zone's end), which may be
  * the top one.
  */
-static void try_to_compact_pages_caches_free_scanner_position(void **state)
+static void try_to_compact_pages_caches_free_scanner_position(const char *kernel, unsigned k)
 {
-	static const char *const cached_kernels[] = { "3.5", "5.0" };
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long top = top_block(mm, z);
+	struct fake_owner *o;
+	unsigned long rc;
 
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = cached_kernels[k]);
-		struct zone *z = normal(mm);
-		unsigned long top = top_block(mm, z);
-		struct fake_owner *o;
-		unsigned long rc;
-
+	assert_int_equal(z->compact_cached_free_pfn, top);
+	assert_int_equal(z->compact_cached_migrate_pfn[0], z->zone_start_pfn);
+	assert_int_equal(z->compact_cached_migrate_pfn[1], z->zone_start_pfn);
+	o = fragment(mm, &rnd);
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	assert_int_equal(rc, COMPACT_PARTIAL);
+	if (v6) {
+		assert_true(z->compact_cached_free_pfn < top);
+		assert_true(z->compact_cached_free_pfn > z->zone_start_pfn);
+	} else {
 		assert_int_equal(z->compact_cached_free_pfn, top);
-		assert_int_equal(z->compact_cached_migrate_pfn[0], z->zone_start_pfn);
-		assert_int_equal(z->compact_cached_migrate_pfn[1], z->zone_start_pfn);
-		o = fragment(mm, &rnd);
-		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
-		assert_int_equal(rc, COMPACT_PARTIAL);
-		if (v6) {
-			assert_true(z->compact_cached_free_pfn < top);
-			assert_true(z->compact_cached_free_pfn > z->zone_start_pfn);
-		} else {
-			assert_int_equal(z->compact_cached_free_pfn, top);
-		}
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
 	}
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1237,52 +1233,50 @@ static void try_to_compact_pages_caches_free_scanner_position(void **state)
  * what compact_blocks_passed counts (the cost model prices it). v3.5 has
  * no skip bits: the marks are ignored and the first run succeeds.
  */
-static void compact_zone_skip_bits_until_compaction_restarts(void **state)
+static void compact_zone_skip_bits_until_compaction_restarts(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		unsigned long first = pageblock_index(mm, z->zone_start_pfn);
-		unsigned long last = pageblock_index(mm, z->zone_start_pfn + z->spanned_pages - 1);
-		struct fake_owner *o = fragment(mm, &rnd);
-		long resident = (long)owner_resident(o);
-		unsigned long rc;
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long first = pageblock_index(mm, z->zone_start_pfn);
+	unsigned long last = pageblock_index(mm, z->zone_start_pfn + z->spanned_pages - 1);
+	struct fake_owner *o = fragment(mm, &rnd);
+	long resident = (long)owner_resident(o);
+	unsigned long rc;
 
-		uint64_t passed = counter(mm, "compact_blocks_passed");
+	uint64_t passed = counter(mm, "compact_blocks_passed");
 
-		for (unsigned long i = first; i <= last; i++)
-			mm->pageblock_skip[i] = 1;
-		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
-		passed = counter(mm, "compact_blocks_passed") - passed;
-		if (!v6) {
-			assert_int_equal(rc, COMPACT_PARTIAL);
-			assert_true(o->migrated > 0);
-			for (unsigned long i = first; i <= last; i++)
-				mm->pageblock_skip[i] = 0;
-			goto out;
-		}
-		assert_int_equal(rc, COMPACT_COMPLETE);
-		assert_int_equal(o->migrated, 0);
-		assert_in_range(passed, last - first - 1, last - first + 1);
-		assert_true(largest_free_order(mm, z) < 9);
-		assert_int_equal(z->compact_cached_free_pfn, top_block(mm, z));
-		assert_true(z->compact_blockskip_flush);
-		/* the longest deferral over: 64 considerations at shift 6 */
-		z->compact_defer_shift = 6;
-		z->compact_considered = 64;
-		rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	for (unsigned long i = first; i <= last; i++)
+		mm->pageblock_skip[i] = 1;
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	passed = counter(mm, "compact_blocks_passed") - passed;
+	if (!v6) {
 		assert_int_equal(rc, COMPACT_PARTIAL);
-		assert_false(z->compact_blockskip_flush);
 		assert_true(o->migrated > 0);
-		assert_true(largest_free_order(mm, z) >= 9);
-out:
-		assert_int_equal(owner_check(o), resident);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+		for (unsigned long i = first; i <= last; i++)
+			mm->pageblock_skip[i] = 0;
+		goto out;
 	}
+	assert_int_equal(rc, COMPACT_COMPLETE);
+	assert_int_equal(o->migrated, 0);
+	assert_in_range(passed, last - first - 1, last - first + 1);
+	assert_true(largest_free_order(mm, z) < 9);
+	assert_int_equal(z->compact_cached_free_pfn, top_block(mm, z));
+	assert_true(z->compact_blockskip_flush);
+	/* the longest deferral over: 64 considerations at shift 6 */
+	z->compact_defer_shift = 6;
+	z->compact_considered = 64;
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	assert_int_equal(rc, COMPACT_PARTIAL);
+	assert_false(z->compact_blockskip_flush);
+	assert_true(o->migrated > 0);
+	assert_true(largest_free_order(mm, z) >= 9);
+out:
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1293,39 +1287,37 @@ out:
  * 6.12, where the library counts it as contig_migrate_scanned; a
  * compaction run counts compact_migrate_scanned under both.
  */
-static void isolate_migratepages_range_contig_scan_counter(void **state)
+static void isolate_migratepages_range_contig_scan_counter(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		struct fake_owner *o = owner_create(mm, true, 64);
-		uint64_t compact = counter(mm, "compact_migrate_scanned");
-		uint64_t contig = counter(mm, "contig_migrate_scanned");
-		struct compact_control cc;
+	bool v6 = k == 1;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = owner_create(mm, true, 64);
+	uint64_t compact = counter(mm, "compact_migrate_scanned");
+	uint64_t contig = counter(mm, "contig_migrate_scanned");
+	struct compact_control cc;
 
-		owner_fault_range(o, 0, 16, CMA_GFP_HIGHUSER_MOVABLE);
-		lru_add_drain_all(mm);
-		compact_control_init(&cc, z, -1, true);
-		assert_true(isolate_migratepages_range(z, &cc, z->zone_start_pfn,
-						       z->zone_start_pfn + z->spanned_pages) > 0);
-		assert_int_equal(cc.nr_migratepages, 16);
-		put_back(mm, &cc);
-		if (v6) {
-			assert_int_equal(counter(mm, "compact_migrate_scanned"), compact);
-			assert_true(counter(mm, "contig_migrate_scanned") > contig);
-		} else {
-			assert_true(counter(mm, "compact_migrate_scanned") > compact);
-			assert_int_equal(counter(mm, "contig_migrate_scanned"), contig);
-		}
-		compact = counter(mm, "compact_migrate_scanned");
-		assert_int_equal(cma_compact_memory(mm), 0);
+	owner_fault_range(o, 0, 16, CMA_GFP_HIGHUSER_MOVABLE);
+	lru_add_drain_all(mm);
+	compact_control_init(&cc, z, -1, true);
+	assert_true(isolate_migratepages_range(z, &cc, z->zone_start_pfn,
+					       z->zone_start_pfn + z->spanned_pages) > 0);
+	assert_int_equal(cc.nr_migratepages, 16);
+	put_back(mm, &cc);
+	if (v6) {
+		assert_int_equal(counter(mm, "compact_migrate_scanned"), compact);
+		assert_true(counter(mm, "contig_migrate_scanned") > contig);
+	} else {
 		assert_true(counter(mm, "compact_migrate_scanned") > compact);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+		assert_int_equal(counter(mm, "contig_migrate_scanned"), contig);
 	}
+	compact = counter(mm, "compact_migrate_scanned");
+	assert_int_equal(cma_compact_memory(mm), 0);
+	assert_true(counter(mm, "compact_migrate_scanned") > compact);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1335,31 +1327,29 @@ static void isolate_migratepages_range_contig_scan_counter(void **state)
  * and not under 6.12, where the library counts them as
  * contig_free_scanned; compact_isolated counts the pages under both.
  */
-static void isolate_freepages_range_contig_scan_counter(void **state)
+static void isolate_freepages_range_contig_scan_counter(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		unsigned long p = free_block_pfn(mm, z, 10);
-		uint64_t compact = counter(mm, "compact_free_scanned");
-		uint64_t contig = counter(mm, "contig_free_scanned");
-		uint64_t isolated = counter(mm, "compact_isolated");
+	bool v6 = k == 1;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long p = free_block_pfn(mm, z, 10);
+	uint64_t compact = counter(mm, "compact_free_scanned");
+	uint64_t contig = counter(mm, "contig_free_scanned");
+	uint64_t isolated = counter(mm, "compact_isolated");
 
-		assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
-		assert_int_equal(counter(mm, "compact_isolated"), isolated + 1024);
-		if (v6) {
-			assert_int_equal(counter(mm, "compact_free_scanned"), compact);
-			assert_true(counter(mm, "contig_free_scanned") > contig);
-		} else {
-			assert_true(counter(mm, "compact_free_scanned") > compact);
-			assert_int_equal(counter(mm, "contig_free_scanned"), contig);
-		}
-		give_back(mm, p, p + 1024);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
+	assert_int_equal(counter(mm, "compact_isolated"), isolated + 1024);
+	if (v6) {
+		assert_int_equal(counter(mm, "compact_free_scanned"), compact);
+		assert_true(counter(mm, "contig_free_scanned") > contig);
+	} else {
+		assert_true(counter(mm, "compact_free_scanned") > compact);
+		assert_int_equal(counter(mm, "contig_free_scanned"), contig);
 	}
+	give_back(mm, p, p + 1024);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1369,36 +1359,34 @@ static void isolate_freepages_range_contig_scan_counter(void **state)
  * positions move past it when it is the zone's first block; the free
  * scanner marks the blocks it scanned whole. 3.5 marks nothing.
  */
-static void compact_zone_marks_blocks_without_candidates(void **state)
+static void compact_zone_marks_blocks_without_candidates(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		struct cma_page *kpage = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
-		unsigned long kpfn, marked = 0;
-		struct fake_owner *o;
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct cma_page *kpage = cma_alloc_pages(mm, CMA_GFP_KERNEL, 9);
+	unsigned long kpfn, marked = 0;
+	struct fake_owner *o;
 
-		assert_non_null(kpage);
-		kpfn = page_to_pfn(mm, kpage);
-		o = fragment(mm, &rnd);
-		assert_int_equal(cma_compact_memory(mm), 0);
-		for (unsigned long pfn = z->zone_start_pfn; pfn < z->zone_start_pfn + z->spanned_pages;
-		     pfn += mm->pageblock_nr_pages)
-			marked += get_pageblock_skip(mm, pfn);
-		if (v6) {
-			assert_true(get_pageblock_skip(mm, kpfn));
-			assert_true(marked > 1);
-		} else {
-			assert_int_equal(marked, 0);
-		}
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_free_pages(mm, kpage, 9);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_non_null(kpage);
+	kpfn = page_to_pfn(mm, kpage);
+	o = fragment(mm, &rnd);
+	assert_int_equal(cma_compact_memory(mm), 0);
+	for (unsigned long pfn = z->zone_start_pfn; pfn < z->zone_start_pfn + z->spanned_pages;
+	     pfn += mm->pageblock_nr_pages)
+		marked += get_pageblock_skip(mm, pfn);
+	if (v6) {
+		assert_true(get_pageblock_skip(mm, kpfn));
+		assert_true(marked > 1);
+	} else {
+		assert_int_equal(marked, 0);
 	}
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_free_pages(mm, kpage, 9);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* ---- 6.12's slow path for costly orders, hugetlb's retries, the free scanner's stop ---- */
@@ -1440,46 +1428,44 @@ static void free_all(struct cma_mm *mm, struct cma_page **pages, unsigned long n
  * request reclaims and compacts sync too, a sync failure defers the
  * zone, and the deferral turns later considerations away: 2, 1, 0.
  */
-static void alloc_pages_costly_order_compaction_priorities(void **state)
+static void alloc_pages_costly_order_compaction_priorities(const char *kernel, unsigned k)
 {
 	static const uint64_t expect[2][3] = { { 2, 1, 0 }, { 1, 2, 2 } };
 
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = kernels[k]);
-		struct fake_owner *o = owner_create(mm, false, 1024);
-		unsigned long nr_pinned;
-		struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
-		uint64_t scanned = event(mm, "pgscan_direct");
+	bool v6 = k == 1;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct fake_owner *o = owner_create(mm, false, 1024);
+	unsigned long nr_pinned;
+	struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
+	uint64_t scanned = event(mm, "pgscan_direct");
 
-		for (int i = 0; i < 3; i++) {
-			cma_gfp_t gfp = CMA_GFP_KERNEL | CMA_GFP_NOWARN;
-			uint64_t stalls = counter(mm, "compact_stall"), fails = counter(mm, "compact_fail");
+	for (int i = 0; i < 3; i++) {
+		cma_gfp_t gfp = CMA_GFP_KERNEL | CMA_GFP_NOWARN;
+		uint64_t stalls = counter(mm, "compact_stall"), fails = counter(mm, "compact_fail");
 
-			if (!i)
-				gfp |= CMA_GFP_NORETRY | CMA_GFP_THISNODE;
-			assert_null(cma_alloc_pages(mm, gfp, 9));
-			if (counter(mm, "compact_stall") - stalls != expect[k][i]) {
-				print_error("%s, request %d: expected %llu stalls, found %llu\n", kernels[k],
-					    i + 1, (unsigned long long)expect[k][i],
-					    (unsigned long long)(counter(mm, "compact_stall") - stalls));
-				fail();
-			}
-			assert_int_equal(counter(mm, "compact_fail") - fails, expect[k][i]);
-			if (!i && v6)
-				assert_int_equal(event(mm, "pgscan_direct"), scanned);
-			else if (!i)
-				assert_true(event(mm, "pgscan_direct") > scanned);
+		if (!i)
+			gfp |= CMA_GFP_NORETRY | CMA_GFP_THISNODE;
+		assert_null(cma_alloc_pages(mm, gfp, 9));
+		if (counter(mm, "compact_stall") - stalls != expect[k][i]) {
+			print_error("%s, request %d: expected %llu stalls, found %llu\n", kernel,
+				    i + 1, (unsigned long long)expect[k][i],
+				    (unsigned long long)(counter(mm, "compact_stall") - stalls));
+			fail();
 		}
-		/* 6.12: one SYNC_LIGHT run met the migrate scanner; the others ran out of targets */
-		assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 1 : 2);
-		assert_verify(mm);
-		owner_destroy(o);
-		free_all(mm, pinned, nr_pinned);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+		assert_int_equal(counter(mm, "compact_fail") - fails, expect[k][i]);
+		if (!i && v6)
+			assert_int_equal(event(mm, "pgscan_direct"), scanned);
+		else if (!i)
+			assert_true(event(mm, "pgscan_direct") > scanned);
 	}
+	/* 6.12: one SYNC_LIGHT run met the migrate scanner; the others ran out of targets */
+	assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 1 : 2);
+	assert_verify(mm);
+	owner_destroy(o);
+	free_all(mm, pinned, nr_pinned);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1490,41 +1476,39 @@ static void alloc_pages_costly_order_compaction_priorities(void **state)
  * memory is free a request succeeds and clears the bit. v3.5 leaves the
  * bit alone and every request reclaims.
  */
-static void alloc_huge_page_noretry_after_node_failure(void **state)
+static void alloc_huge_page_noretry_after_node_failure(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1, noretry = false;
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = kernels[k]);
-		struct fake_owner *o = owner_create(mm, false, 1024);
-		unsigned long nr_pinned;
-		struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
-		struct cma_page *page;
-		uint64_t scanned, stalls;
+	bool v6 = k == 1, noretry = false;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct fake_owner *o = owner_create(mm, false, 1024);
+	unsigned long nr_pinned;
+	struct cma_page **pinned = interleave_unmovable(mm, o, 1024, &nr_pinned);
+	struct cma_page *page;
+	uint64_t scanned, stalls;
 
-		assert_null(cma_alloc_huge_page(mm, 9, &noretry));
-		assert_int_equal(noretry, v6);
-		scanned = event(mm, "pgscan_direct");
-		stalls = counter(mm, "compact_stall");
-		assert_null(cma_alloc_huge_page(mm, 9, &noretry));
-		assert_int_equal(noretry, v6);
-		assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
-		if (v6)
-			assert_int_equal(event(mm, "pgscan_direct"), scanned);
-		else
-			assert_true(event(mm, "pgscan_direct") > scanned);
+	assert_null(cma_alloc_huge_page(mm, 9, &noretry));
+	assert_int_equal(noretry, v6);
+	scanned = event(mm, "pgscan_direct");
+	stalls = counter(mm, "compact_stall");
+	assert_null(cma_alloc_huge_page(mm, 9, &noretry));
+	assert_int_equal(noretry, v6);
+	assert_int_equal(counter(mm, "compact_stall"), stalls + 1);
+	if (v6)
+		assert_int_equal(event(mm, "pgscan_direct"), scanned);
+	else
+		assert_true(event(mm, "pgscan_direct") > scanned);
 
-		free_all(mm, pinned, nr_pinned);
-		cma_drain_all_pages(mm);
-		page = cma_alloc_huge_page(mm, 9, &noretry);
-		assert_non_null(page);
-		assert_false(noretry);
-		cma_free_pages(mm, page, 9);
-		assert_verify(mm);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	free_all(mm, pinned, nr_pinned);
+	cma_drain_all_pages(mm);
+	page = cma_alloc_huge_page(mm, 9, &noretry);
+	assert_non_null(page);
+	assert_false(noretry);
+	cma_free_pages(mm, page, 9);
+	assert_verify(mm);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1539,35 +1523,33 @@ static void alloc_huge_page_noretry_after_node_failure(void **state)
  * when reclaim makes no progress (no OOM kill for the order): one stall
  * each, never sync, never deferred.
  */
-static void alloc_pages_deferred_consideration_counts_stall(void **state)
+static void alloc_pages_deferred_consideration_counts_stall(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = kernels[k]);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		unsigned long nr_pinned;
-		struct cma_page **pinned = interleave_unmovable(mm, o, 0, &nr_pinned);
+	bool v6 = k == 1;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	unsigned long nr_pinned;
+	struct cma_page **pinned = interleave_unmovable(mm, o, 0, &nr_pinned);
 
-		for (int i = 0; i < 8; i++) {
-			uint64_t stalls = counter(mm, "compact_stall"), fails = counter(mm, "compact_fail");
+	for (int i = 0; i < 8; i++) {
+		uint64_t stalls = counter(mm, "compact_stall"), fails = counter(mm, "compact_fail");
 
-			assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9));
-			if (counter(mm, "compact_stall") - stalls != (v6 ? 2u : 1u)) {
-				print_error("%s, request %d: expected %u stalls, found %llu\n", kernels[k],
-					    i + 1, v6 ? 2u : 1u,
-					    (unsigned long long)(counter(mm, "compact_stall") - stalls));
-				fail();
-			}
-			assert_int_equal(counter(mm, "compact_fail") - fails, v6 ? 2 : 1);
+		assert_null(cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9));
+		if (counter(mm, "compact_stall") - stalls != (v6 ? 2u : 1u)) {
+			print_error("%s, request %d: expected %u stalls, found %llu\n", kernel,
+				    i + 1, v6 ? 2u : 1u,
+				    (unsigned long long)(counter(mm, "compact_stall") - stalls));
+			fail();
 		}
-		assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 4 : 0);
-		assert_verify(mm);
-		owner_destroy(o);
-		free_all(mm, pinned, nr_pinned);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+		assert_int_equal(counter(mm, "compact_fail") - fails, v6 ? 2 : 1);
 	}
+	assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 4 : 0);
+	assert_verify(mm);
+	owner_destroy(o);
+	free_all(mm, pinned, nr_pinned);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 struct taken {
@@ -1655,6 +1637,8 @@ static void give_back_taken(struct cma_mm *mm, struct taken_above *t)
 	free(t->orders);
 }
 
+static const char *const enough_kernels[] = { "3.5", "3.19", "4.0", "6.12" };
+
 /*
  * Expect (isolate_freepages_block and isolate_freepages of 6.12,
  * kernel.free_scan_enough, 4.0): a direct sync order-9 run on a fragmented
@@ -1665,37 +1649,33 @@ static void give_back_taken(struct cma_mm *mm, struct taken_above *t)
  * does 3.19, the release before. Only order-0 pages are left free, so no
  * buddy block overshoots the batch.
  */
-static void compact_zone_free_scanner_stops_when_enough(void **state)
+static void compact_zone_free_scanner_stops_when_enough(const char *kernel, unsigned k)
 {
-	static const char *const enough_kernels[] = { "3.5", "3.19", "4.0", "6.12" };
+	bool v6 = k >= 2;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct fake_owner *o = fragment(mm, &rnd);
+	struct cma_page *blocks[256];
+	unsigned orders[256];
+	unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
+	struct taken t = { 0 };
 
-	for (int k = 0; k < 4; k++) {
-		bool v6 = k >= 2;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = enough_kernels[k]);
-		struct fake_owner *o = fragment(mm, &rnd);
-		struct cma_page *blocks[256];
-		unsigned orders[256];
-		unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
-		struct taken t = { 0 };
-
-		cma_mm_set_trace(mm, count_taken, &t);
-		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_MOVABLE);
-		cma_mm_set_trace(mm, NULL, NULL);
-		assert_true(t.migrate > 0);
-		if (v6) {
-			assert_true(t.max_free <= COMPACT_CLUSTER_MAX);
-			assert_true(t.free <= t.migrate);
-		} else {
-			assert_true(t.max_free > COMPACT_CLUSTER_MAX);
-			assert_true(t.free > t.migrate);
-		}
-		while (nr_blocks--)
-			cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+	cma_mm_set_trace(mm, count_taken, &t);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_true(t.migrate > 0);
+	if (v6) {
+		assert_true(t.max_free <= COMPACT_CLUSTER_MAX);
+		assert_true(t.free <= t.migrate);
+	} else {
+		assert_true(t.max_free > COMPACT_CLUSTER_MAX);
+		assert_true(t.free > t.migrate);
 	}
+	while (nr_blocks--)
+		cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 static void first_free_scan(void *ctx, const char *event_name, const char *line)
@@ -1716,30 +1696,28 @@ static void first_free_scan(void *ctx, const char *event_name, const char *line)
  * half's free pages are taken, so that 6.12's free-list search finds
  * nothing and the linear scan runs (from the middle).
  */
-static void compact_zone_async_free_scanner_samples(void **state)
+static void compact_zone_async_free_scanner_samples(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct fake_owner *o = fragment(mm, &rnd);
-		struct taken_above t;
-		long first = -1;
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct fake_owner *o = fragment(mm, &rnd);
+	struct taken_above t;
+	long first = -1;
 
-		take_top_half(mm, &t);
-		cma_mm_set_trace(mm, first_free_scan, &first);
-		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
-		cma_mm_set_trace(mm, NULL, NULL);
-		assert_true(first > 0);
-		if (v6)
-			assert_true(first <= (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
-		else
-			assert_true(first > (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
-		give_back_taken(mm, &t);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	take_top_half(mm, &t);
+	cma_mm_set_trace(mm, first_free_scan, &first);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_true(first > 0);
+	if (v6)
+		assert_true(first <= (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
+	else
+		assert_true(first > (long)(mm->pageblock_nr_pages / COMPACT_CLUSTER_MAX));
+	give_back_taken(mm, &t);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 struct free_scans {
@@ -1779,33 +1757,31 @@ static void count_free_scans(void *ctx, const char *event_name, const char *line
  * MOVABLE free lists, and compact_free_scanned counts the entries the
  * searches looked at with the linear scans' pfns; v3.5 has no search.
  */
-static void compact_zone_fast_search_takes_targets_from_free_lists(void **state)
+static void compact_zone_fast_search_takes_targets_from_free_lists(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct fake_owner *o = fragment(mm, &rnd);
-		uint64_t scanned = counter(mm, "compact_free_scanned");
-		struct free_scans f = { 0 };
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct fake_owner *o = fragment(mm, &rnd);
+	uint64_t scanned = counter(mm, "compact_free_scanned");
+	struct free_scans f = { 0 };
 
-		/* the search's event is one tracing/set_event can name */
-		assert_int_equal(cma_mm_set_trace_events(mm, "mm_compaction_fast_isolate_freepages,"
-							     "mm_compaction_isolate_freepages"), 0);
-		cma_mm_set_trace(mm, count_free_scans, &f);
-		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
-		cma_mm_set_trace(mm, NULL, NULL);
-		if (v6) {
-			assert_true(f.fast > 0);
-			assert_true(f.fast_taken > 0);
-		} else {
-			assert_int_equal(f.fast, 0);
-		}
-		assert_int_equal(counter(mm, "compact_free_scanned") - scanned, f.scanned);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+	/* the search's event is one tracing/set_event can name */
+	assert_int_equal(cma_mm_set_trace_events(mm, "mm_compaction_fast_isolate_freepages,"
+						     "mm_compaction_isolate_freepages"), 0);
+	cma_mm_set_trace(mm, count_free_scans, &f);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	if (v6) {
+		assert_true(f.fast > 0);
+		assert_true(f.fast_taken > 0);
+	} else {
+		assert_int_equal(f.fast, 0);
 	}
+	assert_int_equal(counter(mm, "compact_free_scanned") - scanned, f.scanned);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1816,33 +1792,31 @@ static void compact_zone_fast_search_takes_targets_from_free_lists(void **state)
  * emptied pageblocks below the middle before taking pages; v3.5's free
  * scanner walks down the whole empty top half first.
  */
-static void compact_zone_fast_search_moves_free_scanner_halfway(void **state)
+static void compact_zone_fast_search_moves_free_scanner_halfway(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		struct fake_owner *o = fragment(mm, &rnd);
-		unsigned long empty_blocks = (top_block(mm, z) - top_half_start(mm, z)) /
-					     mm->pageblock_nr_pages;
-		struct free_scans f = { 0 };
-		struct taken_above t;
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	unsigned long empty_blocks = (top_block(mm, z) - top_half_start(mm, z)) /
+				     mm->pageblock_nr_pages;
+	struct free_scans f = { 0 };
+	struct taken_above t;
 
-		take_top_half(mm, &t);
-		cma_mm_set_trace(mm, count_free_scans, &f);
-		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
-		cma_mm_set_trace(mm, NULL, NULL);
-		assert_true(f.took);
-		if (v6)
-			assert_true(f.empty_before <= 2);
-		else
-			assert_true(f.empty_before >= empty_blocks);
-		give_back_taken(mm, &t);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	take_top_half(mm, &t);
+	cma_mm_set_trace(mm, count_free_scans, &f);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_true(f.took);
+	if (v6)
+		assert_true(f.empty_before <= 2);
+	else
+		assert_true(f.empty_before >= empty_blocks);
+	give_back_taken(mm, &t);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1854,40 +1828,38 @@ static void compact_zone_fast_search_moves_free_scanner_halfway(void **state)
  * pfn looked at. The pfns counted but not looked at are the library's
  * compact_scan_stepped, which the cost model takes off its scanning.
  */
-static void isolate_scanners_count_compound_pages_whole(void **state)
+static void isolate_scanners_count_compound_pages_whole(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
-					    .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		unsigned long p = free_block_pfn(mm, z, 10), pfn;
-		uint64_t stepped = counter(mm, "compact_scan_stepped"), migrate_scanned;
-		struct free_scans f = { 0 };
-		struct compact_control cc;
-		struct cma_page *big;
+	bool v6 = k == 1;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long p = free_block_pfn(mm, z, 10), pfn;
+	uint64_t stepped = counter(mm, "compact_scan_stepped"), migrate_scanned;
+	struct free_scans f = { 0 };
+	struct compact_control cc;
+	struct cma_page *big;
 
-		/* the trace: 6.12 leaves alloc_contig_range's free scanning out of the vmstat */
-		cma_mm_set_trace(mm, count_free_scans, &f);
-		assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
-		cma_mm_set_trace(mm, NULL, NULL);
-		assert_int_equal(f.scanned, v6 ? 1024 : 1);
-		assert_int_equal(counter(mm, "compact_scan_stepped") - stepped, v6 ? 1023 : 0);
-		give_back(mm, p, p + 1024);
+	/* the trace: 6.12 leaves alloc_contig_range's free scanning out of the vmstat */
+	cma_mm_set_trace(mm, count_free_scans, &f);
+	assert_int_equal(isolate_freepages_range(mm, p, p + 1024), p + 1024);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_int_equal(f.scanned, v6 ? 1024 : 1);
+	assert_int_equal(counter(mm, "compact_scan_stepped") - stepped, v6 ? 1023 : 0);
+	give_back(mm, p, p + 1024);
 
-		assert_non_null(big = cma_alloc_pages(mm, CMA_GFP_KERNEL, 4));
-		pfn = page_to_pfn(mm, big);
-		migrate_scanned = counter(mm, "compact_migrate_scanned") +
-				  counter(mm, "contig_migrate_scanned");
-		compact_control_init(&cc, z, -1, true);
-		assert_int_equal(isolate_migratepages_range(z, &cc, pfn, pfn + 16), pfn + 16);
-		assert_int_equal(cc.nr_migratepages, 0);
-		assert_int_equal(counter(mm, "compact_migrate_scanned") +
-				 counter(mm, "contig_migrate_scanned") - migrate_scanned, v6 ? 16 : 1);
-		cma_free_pages(mm, big, 4);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_non_null(big = cma_alloc_pages(mm, CMA_GFP_KERNEL, 4));
+	pfn = page_to_pfn(mm, big);
+	migrate_scanned = counter(mm, "compact_migrate_scanned") +
+			  counter(mm, "contig_migrate_scanned");
+	compact_control_init(&cc, z, -1, true);
+	assert_int_equal(isolate_migratepages_range(z, &cc, pfn, pfn + 16), pfn + 16);
+	assert_int_equal(cc.nr_migratepages, 0);
+	assert_int_equal(counter(mm, "compact_migrate_scanned") +
+			 counter(mm, "contig_migrate_scanned") - migrate_scanned, v6 ? 16 : 1);
+	cma_free_pages(mm, big, 4);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* The slot whose page is at @pfn, or -1. */
@@ -1939,43 +1911,41 @@ static unsigned long free_in_block(struct cma_mm *mm, unsigned long start)
  * not emptied); v3.5's migrate scanner starts at the zone's bottom and
  * frees a lower block before it reaches that one.
  */
-static void compact_zone_fast_search_finds_source_block(void **state)
+static void compact_zone_fast_search_finds_source_block(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		struct fake_owner *o = fragment(mm, &rnd);
-		unsigned long nb = mm->pageblock_nr_pages, low = z->zone_start_pfn;
-		unsigned long quarter = (z->zone_start_pfn + z->spanned_pages / 4) & ~(nb - 1);
-		struct cma_page *blocks[256];
-		unsigned orders[256];
-		unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
-		unsigned long free_before;
-		struct cma_page *head;
-		long first;
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	unsigned long nb = mm->pageblock_nr_pages, low = z->zone_start_pfn;
+	unsigned long quarter = (z->zone_start_pfn + z->spanned_pages / 4) & ~(nb - 1);
+	struct cma_page *blocks[256];
+	unsigned orders[256];
+	unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
+	unsigned long free_before;
+	struct cma_page *head;
+	long first;
 
-		release_range(o, quarter + 64, 16);
-		head = pfn_to_page(mm, quarter + 64);
-		assert_true(page_test(head, PG_buddy) && page_order(head) >= 4);
-		while ((first = slot_at_pfn(o, low)) < 0)
-			low++;
-		assert_true(low < quarter);
-		free_before = free_in_block(mm, quarter);
-		try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
-		if (v6) {
-			assert_true(free_in_block(mm, quarter) > free_before);
-			assert_int_equal(page_to_pfn(mm, o->slots[first].page), low);
-		} else {
-			assert_int_equal(free_in_block(mm, quarter), free_before);
-		}
-		while (nr_blocks--)
-			cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+	release_range(o, quarter + 64, 16);
+	head = pfn_to_page(mm, quarter + 64);
+	assert_true(page_test(head, PG_buddy) && page_order(head) >= 4);
+	while ((first = slot_at_pfn(o, low)) < 0)
+		low++;
+	assert_true(low < quarter);
+	free_before = free_in_block(mm, quarter);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	if (v6) {
+		assert_true(free_in_block(mm, quarter) > free_before);
+		assert_int_equal(page_to_pfn(mm, o->slots[first].page), low);
+	} else {
+		assert_int_equal(free_in_block(mm, quarter), free_before);
 	}
+	while (nr_blocks--)
+		cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -1985,27 +1955,25 @@ static void compact_zone_fast_search_finds_source_block(void **state)
  * compact_blockskip_flush, so that kswapd going to sleep keeps the skip
  * bits; v3.5 has no skip bits and leaves the flag alone.
  */
-static void alloc_pages_compaction_success_keeps_skip_bits(void **state)
+static void alloc_pages_compaction_success_keeps_skip_bits(const char *kernel, unsigned k)
 {
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		uint64_t rnd = test_seed(__func__);
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		struct fake_owner *o = fragment(mm, &rnd);
-		uint64_t success = counter(mm, "compact_success");
-		struct cma_page *page;
+	bool v6 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	uint64_t success = counter(mm, "compact_success");
+	struct cma_page *page;
 
-		__atomic_store_n(&z->compact_blockskip_flush, true, __ATOMIC_RELAXED);
-		page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
-		assert_non_null(page);
-		assert_int_equal(counter(mm, "compact_success") - success, 1);
-		assert_int_equal(__atomic_load_n(&z->compact_blockskip_flush, __ATOMIC_RELAXED), !v6);
-		cma_free_pages(mm, page, 9);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	__atomic_store_n(&z->compact_blockskip_flush, true, __ATOMIC_RELAXED);
+	page = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 9);
+	assert_non_null(page);
+	assert_int_equal(counter(mm, "compact_success") - success, 1);
+	assert_int_equal(__atomic_load_n(&z->compact_blockskip_flush, __ATOMIC_RELAXED), !v6);
+	cma_free_pages(mm, page, 9);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
@@ -2025,27 +1993,31 @@ int main(void)
 		cmocka_unit_test(isolate_freepages_range_watermark_refusal),
 		cmocka_unit_test(isolate_migratepages_range_takes_lru_pages_in_batches),
 		cmocka_unit_test(isolate_migratepages_range_async_skips),
-		cmocka_unit_test(isolate_migratepages_range_nofs_anon_only),
 		cmocka_unit_test(isolate_migratepages_range_skips_mlocked),
 		cmocka_unit_test(isolate_migratepages_range_isolates_pinned_page),
 		cmocka_unit_test(isolate_migratepages_range_too_many_isolated),
 		cmocka_unit_test(fragmentation_index_crafted_states),
-		cmocka_unit_test(try_to_compact_pages_caches_free_scanner_position),
-		cmocka_unit_test(compact_zone_skip_bits_until_compaction_restarts),
-		cmocka_unit_test(isolate_migratepages_range_contig_scan_counter),
-		cmocka_unit_test(isolate_freepages_range_contig_scan_counter),
-		cmocka_unit_test(compact_zone_marks_blocks_without_candidates),
-		cmocka_unit_test(alloc_pages_costly_order_compaction_priorities),
-		cmocka_unit_test(alloc_huge_page_noretry_after_node_failure),
-		cmocka_unit_test(alloc_pages_deferred_consideration_counts_stall),
-		cmocka_unit_test(compact_zone_free_scanner_stops_when_enough),
-		cmocka_unit_test(compact_zone_async_free_scanner_samples),
-		cmocka_unit_test(compact_zone_fast_search_takes_targets_from_free_lists),
-		cmocka_unit_test(compact_zone_fast_search_moves_free_scanner_halfway),
-		cmocka_unit_test(isolate_scanners_count_compound_pages_whole),
-		cmocka_unit_test(alloc_pages_compaction_success_keeps_skip_bits),
-		cmocka_unit_test(compact_zone_fast_search_finds_source_block),
 	};
 
-	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(isolate_migratepages_range_nofs_anon_only, nofs_kernels),
+		test_kernel_case(try_to_compact_pages_caches_free_scanner_position, cached_kernels),
+		test_kernel_case(compact_zone_skip_bits_until_compaction_restarts, kernels),
+		test_kernel_case(isolate_migratepages_range_contig_scan_counter, kernels),
+		test_kernel_case(isolate_freepages_range_contig_scan_counter, kernels),
+		test_kernel_case(compact_zone_marks_blocks_without_candidates, kernels),
+		test_kernel_case(alloc_pages_costly_order_compaction_priorities, kernels),
+		test_kernel_case(alloc_huge_page_noretry_after_node_failure, kernels),
+		test_kernel_case(alloc_pages_deferred_consideration_counts_stall, kernels),
+		test_kernel_case(compact_zone_free_scanner_stops_when_enough, enough_kernels),
+		test_kernel_case(compact_zone_async_free_scanner_samples, kernels),
+		test_kernel_case(compact_zone_fast_search_takes_targets_from_free_lists, kernels),
+		test_kernel_case(compact_zone_fast_search_moves_free_scanner_halfway, kernels),
+		test_kernel_case(isolate_scanners_count_compound_pages_whole, kernels),
+		test_kernel_case(compact_zone_fast_search_finds_source_block, kernels),
+		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
+	};
+
+	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL) +
+	       test_run_kernel_cases("compaction (per kernel)", kernel_cases);
 }

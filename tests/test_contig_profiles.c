@@ -36,6 +36,8 @@ static bool since(const char *kernel, const char *first)
 
 /* ---- which pageblocks a MOVABLE range covers ---- */
 
+static const char *const any_range_kernels[] = { "3.5", "3.15", "3.16", "6.12" };
+
 /*
  * Expect: alloc_contig_range(MOVABLE) over an UNMOVABLE pageblock whose
  * pages are free and a RECLAIMABLE one holding an owner's page is
@@ -43,38 +45,33 @@ static bool since(const char *kernel, const char *first)
  * pages' alloc_contig_range over any free range) it takes the range,
  * migrating the page out, and the blocks come back MOVABLE.
  */
-static void contig_range_over_unmovable_blocks_by_release(void **state)
+static void contig_range_over_unmovable_blocks_by_release(const char *k, unsigned i)
 {
-	static const char *const kernels[] = { "3.5", "3.15", "3.16", "6.12" };
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = k);
+	unsigned long block = (40 * MiB) >> mm->page_shift, moved;
+	struct fake_owner *o = owner_create(mm, true, 1);
+	bool any = since(k, "3.16");
+	int ret;
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		const char *k = kernels[i];
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = k);
-		unsigned long block = (40 * MiB) >> mm->page_shift, moved;
-		struct fake_owner *o = owner_create(mm, true, 1);
-		bool any = since(k, "3.16");
-		int ret;
-
-		assert_int_equal(cma_set_pageblock_migratetype(mm, block, CMA_MIGRATE_UNMOVABLE), 0);
-		assert_int_equal(cma_set_pageblock_migratetype(mm, block + 512, CMA_MIGRATE_RECLAIMABLE), 0);
-		assert_non_null(owner_fault_at(o, 0, block + 600, 1));
-		ret = cma_alloc_contig_range(mm, block, block + 1024, CMA_MIGRATE_MOVABLE);
-		expect(k, "alloc_contig_range over UNMOVABLE and RECLAIMABLE blocks", any ? 0 : -EINVAL, ret);
-		moved = cma_page_to_pfn(mm, o->slots[0].page);
-		if (any && moved >= block && moved < block + 1024)
-			fail_msg("kernel %s: the owner's page is still in the range, at pfn %#lx", k, moved);
-		if (!ret)
-			cma_free_contig_range(mm, block, 1024);
-		expect(k, "the first block's type after", any ? CMA_MIGRATE_MOVABLE : CMA_MIGRATE_UNMOVABLE,
-		       cma_pageblock_migratetype(mm, block));
-		expect(k, "the second block's type after",
-		       any ? CMA_MIGRATE_MOVABLE : CMA_MIGRATE_RECLAIMABLE,
-		       cma_pageblock_migratetype(mm, block + 512));
-		assert_true(owner_check(o) >= 0);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_int_equal(cma_set_pageblock_migratetype(mm, block, CMA_MIGRATE_UNMOVABLE), 0);
+	assert_int_equal(cma_set_pageblock_migratetype(mm, block + 512, CMA_MIGRATE_RECLAIMABLE), 0);
+	assert_non_null(owner_fault_at(o, 0, block + 600, 1));
+	ret = cma_alloc_contig_range(mm, block, block + 1024, CMA_MIGRATE_MOVABLE);
+	expect(k, "alloc_contig_range over UNMOVABLE and RECLAIMABLE blocks", any ? 0 : -EINVAL, ret);
+	moved = cma_page_to_pfn(mm, o->slots[0].page);
+	if (any && moved >= block && moved < block + 1024)
+		fail_msg("kernel %s: the owner's page is still in the range, at pfn %#lx", k, moved);
+	if (!ret)
+		cma_free_contig_range(mm, block, 1024);
+	expect(k, "the first block's type after", any ? CMA_MIGRATE_MOVABLE : CMA_MIGRATE_UNMOVABLE,
+	       cma_pageblock_migratetype(mm, block));
+	expect(k, "the second block's type after",
+	       any ? CMA_MIGRATE_MOVABLE : CMA_MIGRATE_RECLAIMABLE,
+	       cma_pageblock_migratetype(mm, block + 512));
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* ---- cma_alloc's locking ---- */
@@ -132,6 +129,8 @@ static void *alloc_second_range(void *arg)
 	return NULL;
 }
 
+static const char *const bitmap_lock_kernels[] = { "3.5", "3.15", "3.16", "6.12" };
+
 /*
  * Expect: with one thread's cma_alloc migrating a page out of the second
  * range of an area (its owner waiting for the release), a cma_release
@@ -140,42 +139,37 @@ static void *alloc_second_range(void *arg)
  * 3.15 it waits for the allocation, which goes on alone after the
  * owner's second. Both end with the second range allocated.
  */
-static void cma_release_during_alloc_by_release(void **state)
+static void cma_release_during_alloc_by_release(const char *k, unsigned i)
 {
-	static const char *const kernels[] = { "3.5", "3.15", "3.16", "6.12" };
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M",
+				    .kernel = k);
+	struct waiting_owner w = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	struct area_alloc a = { .mm = mm, .cma = cma_dev_get_cma_area(mm, NULL) };
+	unsigned long base = cma_area_base_pfn(a.cma);
+	struct cma_page *first = cma_area_alloc(mm, a.cma, 512, 9, false);
+	pthread_t t;
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		const char *k = kernels[i];
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M",
-					    .kernel = k);
-		struct waiting_owner w = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
-		struct area_alloc a = { .mm = mm, .cma = cma_dev_get_cma_area(mm, NULL) };
-		unsigned long base = cma_area_base_pfn(a.cma);
-		struct cma_page *first = cma_area_alloc(mm, a.cma, 512, 9, false);
-		pthread_t t;
-
-		assert_int_equal(cma_page_to_pfn(mm, first), base);
-		assert_non_null(cma_alloc_movable_at(mm, base + 512 + 10, 0, &waiting_ops, &w, 0));
-		assert_int_equal(pthread_create(&t, NULL, alloc_second_range, &a), 0);
-		pthread_mutex_lock(&w.lock);
-		while (!w.migrating)
-			pthread_cond_wait(&w.cond, &w.lock);
-		pthread_mutex_unlock(&w.lock);
-		assert_true(cma_area_release(mm, a.cma, first, 512));
-		pthread_mutex_lock(&w.lock);
-		w.released = true;
-		pthread_cond_broadcast(&w.cond);
-		pthread_mutex_unlock(&w.lock);
-		test_join_or_fail(mm, t, "cma_alloc of the second range", TEST_JOIN_DEADLINE);
-		expect(k, "the release returned while the allocation migrated",
-		       since(k, "3.16"), w.released_before_migrate);
-		expect(k, "the second range's first pfn", (long)(base + 512),
-		       a.page ? (long)cma_page_to_pfn(mm, a.page) : -1);
-		assert_true(cma_area_release(mm, a.cma, a.page, 512));
-		cma_free_pages(mm, w.page, 0);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_int_equal(cma_page_to_pfn(mm, first), base);
+	assert_non_null(cma_alloc_movable_at(mm, base + 512 + 10, 0, &waiting_ops, &w, 0));
+	assert_int_equal(pthread_create(&t, NULL, alloc_second_range, &a), 0);
+	pthread_mutex_lock(&w.lock);
+	while (!w.migrating)
+		pthread_cond_wait(&w.cond, &w.lock);
+	pthread_mutex_unlock(&w.lock);
+	assert_true(cma_area_release(mm, a.cma, first, 512));
+	pthread_mutex_lock(&w.lock);
+	w.released = true;
+	pthread_cond_broadcast(&w.cond);
+	pthread_mutex_unlock(&w.lock);
+	test_join_or_fail(mm, t, "cma_alloc of the second range", TEST_JOIN_DEADLINE);
+	expect(k, "the release returned while the allocation migrated",
+	       since(k, "3.16"), w.released_before_migrate);
+	expect(k, "the second range's first pfn", (long)(base + 512),
+	       a.page ? (long)cma_page_to_pfn(mm, a.page) : -1);
+	assert_true(cma_area_release(mm, a.cma, a.page, 512));
+	cma_free_pages(mm, w.page, 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* The trace function of a test that wants one event: its last line, in @ctx (256 bytes). */
@@ -184,6 +178,8 @@ static void keep_last_line(void *ctx, const char *event, const char *line)
 	snprintf(ctx, 256, "%s", line);
 }
 
+static const char *const busy_error_kernels[] = { "3.5", "3.15", "3.16", "4.10", "4.11", "6.12" };
+
 /*
  * Expect: when both 1024-page candidates of an 8 MiB area hold a page
  * its owner will not let go, cma_alloc fails; its cma_alloc_finish event
@@ -191,50 +187,45 @@ static void keep_last_line(void *ctx, const char *event, const char *line)
  * -EBUSY, which the failure message (cma_alloc_report, 4.11) shows too:
  * "ret: -16".
  */
-static void cma_alloc_busy_ranges_error_by_release(void **state)
+static void cma_alloc_busy_ranges_error_by_release(const char *k, unsigned i)
 {
-	static const char *const kernels[] = { "3.5", "3.15", "3.16", "4.10", "4.11", "6.12" };
+	struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M",
+				    .kernel = k);
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	unsigned long base = cma_area_base_pfn(cma);
+	struct fake_owner *o = owner_create(mm, true, 2);
+	int want = since(k, "3.16") ? -EBUSY : -ENOMEM;
+	char line[160], finish[256] = "", *log;
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		const char *k = kernels[i];
-		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M",
-					    .kernel = k);
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		unsigned long base = cma_area_base_pfn(cma);
-		struct fake_owner *o = owner_create(mm, true, 2);
-		int want = since(k, "3.16") ? -EBUSY : -ENOMEM;
-		char line[160], finish[256] = "", *log;
-
-		assert_non_null(owner_fault_at(o, 0, base + 100, 1));
-		assert_non_null(owner_fault_at(o, 1, base + 1024 + 100, 2));
-		o->refuse_migrate = -EAGAIN;
-		assert_int_equal(cma_mm_set_trace_events(mm, "cma_alloc_finish"), 0);
-		cma_mm_set_trace(mm, keep_last_line, finish);
-		assert_null(cma_area_alloc(mm, cma, 1024, 10, false));
-		cma_mm_set_trace(mm, NULL, NULL);
-		snprintf(line, sizeof(line), "count=1024 align=10 errorno=%d", want);
-		if (!strstr(finish, line))
-			fail_msg("kernel %s: expected \"%s\" in cma_alloc_finish, got \"%s\"", k, line, finish);
-		log = test_dmesg(mm);
-		snprintf(line, sizeof(line), "alloc failed, req-size: 1024 pages, ret: %d\n", want);
-		if (!strstr(log, line) != !since(k, "4.11"))
-			fail_msg("kernel %s: \"%s\" expected %s the log:\n%s", k, line,
-				 since(k, "4.11") ? "in" : "not in", log);
-		free(log);
-		o->refuse_migrate = 0;
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_non_null(owner_fault_at(o, 0, base + 100, 1));
+	assert_non_null(owner_fault_at(o, 1, base + 1024 + 100, 2));
+	o->refuse_migrate = -EAGAIN;
+	assert_int_equal(cma_mm_set_trace_events(mm, "cma_alloc_finish"), 0);
+	cma_mm_set_trace(mm, keep_last_line, finish);
+	assert_null(cma_area_alloc(mm, cma, 1024, 10, false));
+	cma_mm_set_trace(mm, NULL, NULL);
+	snprintf(line, sizeof(line), "count=1024 align=10 errorno=%d", want);
+	if (!strstr(finish, line))
+		fail_msg("kernel %s: expected \"%s\" in cma_alloc_finish, got \"%s\"", k, line, finish);
+	log = test_dmesg(mm);
+	snprintf(line, sizeof(line), "alloc failed, req-size: 1024 pages, ret: %d\n", want);
+	if (!strstr(log, line) != !since(k, "4.11"))
+		fail_msg("kernel %s: \"%s\" expected %s the log:\n%s", k, line,
+			 since(k, "4.11") ? "in" : "not in", log);
+	free(log);
+	o->refuse_migrate = 0;
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(contig_range_over_unmovable_blocks_by_release),
-		cmocka_unit_test(cma_release_during_alloc_by_release),
-		cmocka_unit_test(cma_alloc_busy_ranges_error_by_release),
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(contig_range_over_unmovable_blocks_by_release, any_range_kernels),
+		test_kernel_case(cma_release_during_alloc_by_release, bitmap_lock_kernels),
+		test_kernel_case(cma_alloc_busy_ranges_error_by_release, busy_error_kernels),
 	};
 
-	return cmocka_run_group_tests_name("contig_profiles", tests, NULL, NULL);
+	return test_run_kernel_cases("contig_profiles (per kernel)", kernel_cases);
 }

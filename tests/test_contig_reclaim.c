@@ -14,8 +14,6 @@
 #include "mm/cma.h"
 
 static const char *const kernels[] = { "3.5", "3.6", "3.7", "4.14", "6.12" };
-#define for_each_kernel(k) \
-	for (const char *const *k = kernels; k < kernels + sizeof(kernels) / sizeof(kernels[0]); k++)
 
 static uint64_t counter(struct cma_mm *mm, const char *name)
 {
@@ -44,9 +42,9 @@ static uint64_t reclaim_events(struct cma_mm *mm)
 }
 
 /* Released in 3.7: the kernels listed from the third on drop clean pages. */
-static bool drops_clean(const char *const *k)
+static bool drops_clean(unsigned k)
 {
-	return k - kernels >= 2;
+	return k >= 2;
 }
 
 /* Slot 1 of the file is mapped by one page table entry, the others by none. */
@@ -90,47 +88,45 @@ static unsigned long fault_on_lru(struct fake_owner *o, uint64_t idx, uint64_t s
  * the file with the same bytes. Before 3.7 both are migrated, their bytes
  * with them.
  */
-static void alloc_contig_range_drops_clean_file_pages(void **state)
+static void alloc_contig_range_drops_clean_file_pages(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct cma_owner_ops ops = file_ops_mapped();
-		struct fake_owner *o = owner_create(mm, false, 2);
-		bool drop = drops_clean(k);
-		unsigned long pfn[2];
-		uint64_t sum[2], migrated = counter(mm, "pgmigrate_success");
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_mapped();
+	struct fake_owner *o = owner_create(mm, false, 2);
+	bool drop = drops_clean(k);
+	unsigned long pfn[2];
+	uint64_t sum[2], migrated = counter(mm, "pgmigrate_success");
 
-		for (int i = 0; i < 2; i++) {
-			pfn[i] = fault_on_lru(o, (uint64_t)i, 40 + (uint64_t)i, &ops);
-			sum[i] = o->slots[i].sum;
-		}
-		for (int i = 0; i < 2; i++)
-			assert_int_equal(cma_alloc_contig_range(mm, pfn[i], pfn[i] + 1, CMA_MIGRATE_MOVABLE), 0);
-		assert_verify(mm);
-		assert_int_equal(counter(mm, "nr_isolated_file"), 0);
-		assert_int_equal(reclaim_events(mm), 0);
-		for (int i = 0; i < 2; i++) {
-			assert_int_equal(owner_slot_resident(o, (uint64_t)i), !drop);
-			assert_int_equal(o->slots[i].dropped, drop);
-		}
-		assert_int_equal(o->migrated, drop ? 0 : 2);
-		assert_int_equal(o->reclaimed, drop ? 2 : 0);
-		assert_int_equal(counter(mm, "pgmigrate_success") - migrated, drop ? 0 : 2);
-		assert_int_equal(counter(mm, "contig_reclaim_clean"), drop ? 2 : 0);
-		assert_int_equal(counter(mm, "contig_reclaim_unmapped_ptes"), drop ? 1 : 0);
-		assert_int_equal(owner_check(o), drop ? 0 : 2);
-		/* a refault reads the file: the bytes the page held */
-		for (int i = 0; i < 2 && drop; i++) {
-			fault_on_lru(o, (uint64_t)i, 40 + (uint64_t)i, &ops);
-			assert_int_equal(o->slots[i].sum, sum[i]);
-		}
-		assert_int_equal(owner_check(o), 2);
-		assert_verify(mm);
-		for (int i = 0; i < 2; i++)
-			cma_free_contig_range(mm, pfn[i], 1);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+	for (int i = 0; i < 2; i++) {
+		pfn[i] = fault_on_lru(o, (uint64_t)i, 40 + (uint64_t)i, &ops);
+		sum[i] = o->slots[i].sum;
 	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(cma_alloc_contig_range(mm, pfn[i], pfn[i] + 1, CMA_MIGRATE_MOVABLE), 0);
+	assert_verify(mm);
+	assert_int_equal(counter(mm, "nr_isolated_file"), 0);
+	assert_int_equal(reclaim_events(mm), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(owner_slot_resident(o, (uint64_t)i), !drop);
+		assert_int_equal(o->slots[i].dropped, drop);
+	}
+	assert_int_equal(o->migrated, drop ? 0 : 2);
+	assert_int_equal(o->reclaimed, drop ? 2 : 0);
+	assert_int_equal(counter(mm, "pgmigrate_success") - migrated, drop ? 0 : 2);
+	assert_int_equal(counter(mm, "contig_reclaim_clean"), drop ? 2 : 0);
+	assert_int_equal(counter(mm, "contig_reclaim_unmapped_ptes"), drop ? 1 : 0);
+	assert_int_equal(owner_check(o), drop ? 0 : 2);
+	/* a refault reads the file: the bytes the page held */
+	for (int i = 0; i < 2 && drop; i++) {
+		fault_on_lru(o, (uint64_t)i, 40 + (uint64_t)i, &ops);
+		assert_int_equal(o->slots[i].sum, sum[i]);
+	}
+	assert_int_equal(owner_check(o), 2);
+	assert_verify(mm);
+	for (int i = 0; i < 2; i++)
+		cma_free_contig_range(mm, pfn[i], 1);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -139,41 +135,39 @@ static void alloc_contig_range_drops_clean_file_pages(void **state)
  * dirty file page, still dirty, and waits for the write of one under
  * writeback and migrates it; nothing is reclaimed.
  */
-static void alloc_contig_range_migrates_dirty_and_writeback(void **state)
+static void alloc_contig_range_migrates_dirty_and_writeback(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct cma_owner_ops ops = fake_file_ops;
-		struct fake_owner *o = owner_create(mm, false, 2);
-		struct cma_page *old[2];
-		unsigned long pfn[2];
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = fake_file_ops;
+	struct fake_owner *o = owner_create(mm, false, 2);
+	struct cma_page *old[2];
+	unsigned long pfn[2];
 
-		ops.wait_writeback = wait_done;
-		for (int i = 0; i < 2; i++) {
-			pfn[i] = fault_on_lru(o, (uint64_t)i, 50 + (uint64_t)i, &ops);
-			old[i] = o->slots[i].page;
-			owner_set_dirty(o, (uint64_t)i, true);
-		}
-		assert_true(cma_page_start_writeback(mm, old[1]));
-		for (int i = 0; i < 2; i++)
-			assert_int_equal(cma_alloc_contig_range(mm, pfn[i], pfn[i] + 1, CMA_MIGRATE_MOVABLE), 0);
-		assert_verify(mm);
-		for (int i = 0; i < 2; i++) {
-			assert_true(owner_slot_resident(o, (uint64_t)i));
-			assert_ptr_not_equal(o->slots[i].page, old[i]);
-		}
-		assert_true(page_test(o->slots[0].page, PG_dirty));
-		assert_false(page_test(o->slots[1].page, PG_dirty | PG_writeback));
-		assert_int_equal(o->migrated, 2);
-		assert_int_equal(o->reclaimed, 0);
-		assert_int_equal(counter(mm, "contig_reclaim_clean"), 0);
-		assert_int_equal(counter(mm, "nr_isolated_file"), 0);
-		assert_int_equal(owner_check(o), 2);
-		for (int i = 0; i < 2; i++)
-			cma_free_contig_range(mm, pfn[i], 1);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
+	ops.wait_writeback = wait_done;
+	for (int i = 0; i < 2; i++) {
+		pfn[i] = fault_on_lru(o, (uint64_t)i, 50 + (uint64_t)i, &ops);
+		old[i] = o->slots[i].page;
+		owner_set_dirty(o, (uint64_t)i, true);
 	}
+	assert_true(cma_page_start_writeback(mm, old[1]));
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(cma_alloc_contig_range(mm, pfn[i], pfn[i] + 1, CMA_MIGRATE_MOVABLE), 0);
+	assert_verify(mm);
+	for (int i = 0; i < 2; i++) {
+		assert_true(owner_slot_resident(o, (uint64_t)i));
+		assert_ptr_not_equal(o->slots[i].page, old[i]);
+	}
+	assert_true(page_test(o->slots[0].page, PG_dirty));
+	assert_false(page_test(o->slots[1].page, PG_dirty | PG_writeback));
+	assert_int_equal(o->migrated, 2);
+	assert_int_equal(o->reclaimed, 0);
+	assert_int_equal(counter(mm, "contig_reclaim_clean"), 0);
+	assert_int_equal(counter(mm, "nr_isolated_file"), 0);
+	assert_int_equal(owner_check(o), 2);
+	for (int i = 0; i < 2; i++)
+		cma_free_contig_range(mm, pfn[i], 1);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -181,33 +175,31 @@ static void alloc_contig_range_migrates_dirty_and_writeback(void **state)
  * reclaim_clean_pages_from_list hands it back): a clean page whose owner
  * will not let it go is migrated instead, under every kernel.
  */
-static void alloc_contig_range_migrates_clean_page_owner_keeps(void **state)
+static void alloc_contig_range_migrates_clean_page_owner_keeps(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		unsigned long pfn = fault_on_lru(o, 0, 60, &fake_file_ops);
-		struct cma_page *old = o->slots[0].page;
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	unsigned long pfn = fault_on_lru(o, 0, 60, &fake_file_ops);
+	struct cma_page *old = o->slots[0].page;
 
-		o->refuse_reclaim = -EBUSY;
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		assert_verify(mm);
-		assert_true(owner_slot_resident(o, 0));
-		assert_ptr_not_equal(o->slots[0].page, old);
-		assert_int_equal(o->migrated, 1);
-		assert_int_equal(counter(mm, "contig_reclaim_clean"), 0);
-		assert_int_equal(counter(mm, "nr_isolated_file"), 0);
-		assert_int_equal(owner_check(o), 1);
-		cma_free_contig_range(mm, pfn, 1);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	o->refuse_reclaim = -EBUSY;
+	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+	assert_verify(mm);
+	assert_true(owner_slot_resident(o, 0));
+	assert_ptr_not_equal(o->slots[0].page, old);
+	assert_int_equal(o->migrated, 1);
+	assert_int_equal(counter(mm, "contig_reclaim_clean"), 0);
+	assert_int_equal(counter(mm, "nr_isolated_file"), 0);
+	assert_int_equal(owner_check(o), 1);
+	cma_free_contig_range(mm, pfn, 1);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /* Released in 4.10 ("mm, compaction: allow compaction for GFP_NOFS requests"): the last two kernels. */
-static bool nofs_anon_only(const char *const *k)
+static bool nofs_anon_only(unsigned k)
 {
-	return k - kernels >= 3;
+	return k >= 3;
 }
 
 /*
@@ -218,39 +210,37 @@ static bool nofs_anon_only(const char *const *k)
  * GFP_KERNEL it takes the file page's range too. v3.5's compaction has no
  * gfp mask and moves both.
  */
-static void alloc_contig_range_nofs_leaves_page_cache(void **state)
+static void alloc_contig_range_nofs_leaves_page_cache(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct fake_owner *file = owner_create(mm, false, 1), *anon = owner_create(mm, true, 1);
-		unsigned long fpfn = fault_on_lru(file, 0, 70, &fake_file_ops);
-		unsigned long apfn = fault_on_lru(anon, 0, 71, &fake_anon_ops);
-		struct cma_page *old = file->slots[0].page;
-		bool left = nofs_anon_only(k);
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct fake_owner *file = owner_create(mm, false, 1), *anon = owner_create(mm, true, 1);
+	unsigned long fpfn = fault_on_lru(file, 0, 70, &fake_file_ops);
+	unsigned long apfn = fault_on_lru(anon, 0, 71, &fake_anon_ops);
+	struct cma_page *old = file->slots[0].page;
+	bool left = nofs_anon_only(k);
 
-		pthread_mutex_lock(&mm->cma_mutex);
-		assert_int_equal(alloc_contig_range(mm, fpfn, fpfn + 1, MIGRATE_MOVABLE, CMA_GFP_NOIO),
-				 left ? -EBUSY : 0);
-		assert_int_equal(alloc_contig_range(mm, apfn, apfn + 1, MIGRATE_MOVABLE, CMA_GFP_NOIO), 0);
-		pthread_mutex_unlock(&mm->cma_mutex);
-		assert_verify(mm);
-		assert_int_equal(anon->migrated, 1);
-		assert_int_equal(owner_check(anon), 1);
-		if (left) {
-			assert_ptr_equal(file->slots[0].page, old);
-			assert_int_equal(file->migrated + file->reclaimed, 0);
-			assert_int_equal(owner_check(file), 1);
-			assert_int_equal(cma_alloc_contig_range(mm, fpfn, fpfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		}
-		assert_ptr_not_equal(file->slots[0].page, old);
-		assert_int_equal(counter(mm, "nr_isolated_file") + counter(mm, "nr_isolated_anon"), 0);
-		assert_verify(mm);
-		cma_free_contig_range(mm, fpfn, 1);
-		cma_free_contig_range(mm, apfn, 1);
-		owner_destroy(file);
-		owner_destroy(anon);
-		cma_mm_destroy(mm);
+	pthread_mutex_lock(&mm->cma_mutex);
+	assert_int_equal(alloc_contig_range(mm, fpfn, fpfn + 1, MIGRATE_MOVABLE, CMA_GFP_NOIO),
+			 left ? -EBUSY : 0);
+	assert_int_equal(alloc_contig_range(mm, apfn, apfn + 1, MIGRATE_MOVABLE, CMA_GFP_NOIO), 0);
+	pthread_mutex_unlock(&mm->cma_mutex);
+	assert_verify(mm);
+	assert_int_equal(anon->migrated, 1);
+	assert_int_equal(owner_check(anon), 1);
+	if (left) {
+		assert_ptr_equal(file->slots[0].page, old);
+		assert_int_equal(file->migrated + file->reclaimed, 0);
+		assert_int_equal(owner_check(file), 1);
+		assert_int_equal(cma_alloc_contig_range(mm, fpfn, fpfn + 1, CMA_MIGRATE_MOVABLE), 0);
 	}
+	assert_ptr_not_equal(file->slots[0].page, old);
+	assert_int_equal(counter(mm, "nr_isolated_file") + counter(mm, "nr_isolated_anon"), 0);
+	assert_verify(mm);
+	cma_free_contig_range(mm, fpfn, 1);
+	cma_free_contig_range(mm, apfn, 1);
+	owner_destroy(file);
+	owner_destroy(anon);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -263,45 +253,43 @@ static void alloc_contig_range_nofs_leaves_page_cache(void **state)
  * takes the first too. A page cache page taken is dropped (3.7 on) or
  * migrated, its bytes intact.
  */
-static void cma_alloc_gfp_reaches_compaction_411_to_418(void **state)
+static void cma_alloc_gfp_reaches_compaction_411_to_418(const char *kernel, unsigned k)
 {
 	static const cma_gfp_t gfps[] = { CMA_GFP_NOIO, CMA_GFP_KERNEL };
 
-	for_each_kernel(k) {
-		for (size_t g = 0; g < 2; g++) {
-			struct cma_mm *mm = test_mm(.kernel = *k, .cmdline = "cma=4M");
-			struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-			struct fake_owner *file = owner_create(mm, false, 1);
-			struct cma_page *old, *got;
-			bool skipped = !strcmp(*k, "4.14") && gfps[g] == CMA_GFP_NOIO;
+	for (size_t g = 0; g < 2; g++) {
+		struct cma_mm *mm = test_mm(.kernel = kernel, .cmdline = "cma=4M");
+		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+		struct fake_owner *file = owner_create(mm, false, 1);
+		struct cma_page *old, *got;
+		bool skipped = !strcmp(kernel, "4.14") && gfps[g] == CMA_GFP_NOIO;
 
-			assert_non_null(cma);
-			old = owner_fault_at(file, 0, cma->base_pfn, 80);
-			assert_non_null(old);
-			lru_add_drain_all(mm);
-			got = cma_alloc(mm, cma, 1, 0, gfps[g]);
-			assert_non_null(got);
-			assert_int_equal(cma_page_to_pfn(mm, got), cma->base_pfn + skipped);
-			assert_int_equal(file->slots[0].page == old, skipped);
-			/* taken, the clean page is dropped from 3.7 on, migrated before */
-			assert_int_equal(owner_check(file), skipped || !drops_clean(k));
-			assert_verify(mm);
-			assert_true(cma_release(mm, cma, got, 1));
-			owner_destroy(file);
-			cma_mm_destroy(mm);
-		}
+		assert_non_null(cma);
+		old = owner_fault_at(file, 0, cma->base_pfn, 80);
+		assert_non_null(old);
+		lru_add_drain_all(mm);
+		got = cma_alloc(mm, cma, 1, 0, gfps[g]);
+		assert_non_null(got);
+		assert_int_equal(cma_page_to_pfn(mm, got), cma->base_pfn + skipped);
+		assert_int_equal(file->slots[0].page == old, skipped);
+		/* taken, the clean page is dropped from 3.7 on, migrated before */
+		assert_int_equal(owner_check(file), skipped || !drops_clean(k));
+		assert_verify(mm);
+		assert_true(cma_release(mm, cma, got, 1));
+		owner_destroy(file);
+		cma_mm_destroy(mm);
 	}
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(alloc_contig_range_drops_clean_file_pages),
-		cmocka_unit_test(alloc_contig_range_migrates_dirty_and_writeback),
-		cmocka_unit_test(alloc_contig_range_migrates_clean_page_owner_keeps),
-		cmocka_unit_test(alloc_contig_range_nofs_leaves_page_cache),
-		cmocka_unit_test(cma_alloc_gfp_reaches_compaction_411_to_418),
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(alloc_contig_range_drops_clean_file_pages, kernels),
+		test_kernel_case(alloc_contig_range_migrates_dirty_and_writeback, kernels),
+		test_kernel_case(alloc_contig_range_migrates_clean_page_owner_keeps, kernels),
+		test_kernel_case(alloc_contig_range_nofs_leaves_page_cache, kernels),
+		test_kernel_case(cma_alloc_gfp_reaches_compaction_411_to_418, kernels),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return test_run_kernel_cases("contig_reclaim", kernel_cases);
 }

@@ -70,6 +70,8 @@ static uint64_t first_slot(struct fake_owner *o)
 	return 0;
 }
 
+static const char *const kernels[] = { "3.5", "6.12" };
+
 /*
  * Expect: under 3.5 the pin is get_page(): the page stays in the area,
  * and a contiguous allocation of the whole area fails while it is held;
@@ -77,43 +79,39 @@ static uint64_t first_slot(struct fake_owner *o)
  * out of CMA, data intact, the pin holds the new page, and the whole
  * area can be allocated. Both release the pin with cma_page_put.
  */
-static void pin_longterm_cma_page_then_cma_alloc(void **state)
+static void pin_longterm_cma_page_then_cma_alloc(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	bool v6 = k == 1;
+	struct cma_mm *mm = pin_machine(kernel);
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	struct fake_owner *o = owner_in_cma(mm, false, 4);
+	uint64_t idx = first_slot(o);
+	struct cma_page *page = o->slots[idx].page, *pinned, *area;
+	int count = page_count(page);
 
-	for (int k = 0; k < 2; k++) {
-		bool v6 = k == 1;
-		struct cma_mm *mm = pin_machine(kernels[k]);
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		struct fake_owner *o = owner_in_cma(mm, false, 4);
-		uint64_t idx = first_slot(o);
-		struct cma_page *page = o->slots[idx].page, *pinned, *area;
-		int count = page_count(page);
+	pinned = cma_page_pin_longterm(mm, page);
+	assert_non_null(pinned);
+	assert_ptr_equal(o->slots[idx].page, pinned);
+	assert_int_equal(pinned == page, !v6);
+	assert_int_equal(in_area(mm, pinned), !v6);
+	if (!v6)
+		assert_int_equal(page_count(pinned), count + 1);
+	assert_true(owner_check(o) >= 0);
+	assert_verify(mm);
 
-		pinned = cma_page_pin_longterm(mm, page);
-		assert_non_null(pinned);
-		assert_ptr_equal(o->slots[idx].page, pinned);
-		assert_int_equal(pinned == page, !v6);
-		assert_int_equal(in_area(mm, pinned), !v6);
-		if (!v6)
-			assert_int_equal(page_count(pinned), count + 1);
-		assert_true(owner_check(o) >= 0);
-		assert_verify(mm);
-
-		area = cma_dma_alloc_from_contiguous(mm, NULL, (int)cma_area_count(cma), 0);
-		if (v6)
-			assert_non_null(area);
-		else
-			assert_null(area);
-		assert_verify(mm);
-		if (area)
-			assert_true(cma_dma_release_from_contiguous(mm, NULL, area, (int)cma_area_count(cma)));
-		cma_page_put(mm, pinned);
-		assert_true(owner_check(o) >= 0);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	area = cma_dma_alloc_from_contiguous(mm, NULL, (int)cma_area_count(cma), 0);
+	if (v6)
+		assert_non_null(area);
+	else
+		assert_null(area);
+	assert_verify(mm);
+	if (area)
+		assert_true(cma_dma_release_from_contiguous(mm, NULL, area, (int)cma_area_count(cma)));
+	cma_page_put(mm, pinned);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /* The migration events' lines, in order, one a line (cma_trace_fn). */
@@ -241,31 +239,27 @@ static void pin_longterm_page_with_another_pin_is_enomem(void **state)
  * Expect: a CMA page that is no owner's (a driver's buffer) cannot be
  * moved: under 6.12 EBUSY and no reference taken; 3.5 pins it as is.
  */
-static void pin_longterm_unowned_cma_page(void **state)
+static void pin_longterm_unowned_cma_page(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	struct cma_mm *mm = pin_machine(kernel);
+	struct cma_page *buf = cma_dma_alloc_from_contiguous(mm, NULL, 1, 0);
+	struct cma_page *pinned;
 
-	for (int k = 0; k < 2; k++) {
-		struct cma_mm *mm = pin_machine(kernels[k]);
-		struct cma_page *buf = cma_dma_alloc_from_contiguous(mm, NULL, 1, 0);
-		struct cma_page *pinned;
-
-		assert_non_null(buf);
-		errno = 0;
-		pinned = cma_page_pin_longterm(mm, buf);
-		if (k == 1) {
-			assert_null(pinned);
-			assert_int_equal(errno, EBUSY);
-			assert_int_equal(page_count(buf), 1);
-		} else {
-			assert_ptr_equal(pinned, buf);
-			assert_int_equal(page_count(buf), 2);
-			cma_page_put(mm, buf);
-		}
-		assert_true(cma_dma_release_from_contiguous(mm, NULL, buf, 1));
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+	assert_non_null(buf);
+	errno = 0;
+	pinned = cma_page_pin_longterm(mm, buf);
+	if (k == 1) {
+		assert_null(pinned);
+		assert_int_equal(errno, EBUSY);
+		assert_int_equal(page_count(buf), 1);
+	} else {
+		assert_ptr_equal(pinned, buf);
+		assert_int_equal(page_count(buf), 2);
+		cma_page_put(mm, buf);
 	}
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, buf, 1));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -275,47 +269,47 @@ static void pin_longterm_unowned_cma_page(void **state)
  * counts the attempts), 6.12's isolate_migratepages_block leaves it
  * alone ("mm/compaction: avoid isolating pinned pages"): no attempt.
  */
-static void alloc_contig_range_pinned_anon_page(void **state)
+static void alloc_contig_range_pinned_anon_page(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	struct cma_mm *mm = pin_machine(kernel);
+	struct fake_owner *o = owner_in_cma(mm, true, 1);
+	struct cma_page *page = o->slots[first_slot(o)].page;
+	unsigned long pfn = cma_page_to_pfn(mm, page);
+	unsigned long start = pfn & ~(mm->pageblock_nr_pages - 1);
+	uint64_t fail_before, fail_after;
 
-	for (int k = 0; k < 2; k++) {
-		struct cma_mm *mm = pin_machine(kernels[k]);
-		struct fake_owner *o = owner_in_cma(mm, true, 1);
-		struct cma_page *page = o->slots[first_slot(o)].page;
-		unsigned long pfn = cma_page_to_pfn(mm, page);
-		unsigned long start = pfn & ~(mm->pageblock_nr_pages - 1);
-		uint64_t fail_before, fail_after;
-
-		cma_page_get(mm, page);
-		assert_int_equal(cma_mm_counter(mm, "pgmigrate_fail", &fail_before), 0);
-		assert_int_equal(cma_alloc_contig_range(mm, start, start + mm->pageblock_nr_pages,
-							CMA_MIGRATE_CMA), -EBUSY);
-		assert_int_equal(cma_mm_counter(mm, "pgmigrate_fail", &fail_after), 0);
-		if (k == 1)
-			assert_int_equal(fail_after, fail_before);
-		else
-			assert_true(fail_after > fail_before);
-		assert_int_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_CMA);
-		cma_page_put(mm, page);
-		assert_true(owner_check(o) >= 0);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	cma_page_get(mm, page);
+	assert_int_equal(cma_mm_counter(mm, "pgmigrate_fail", &fail_before), 0);
+	assert_int_equal(cma_alloc_contig_range(mm, start, start + mm->pageblock_nr_pages,
+						CMA_MIGRATE_CMA), -EBUSY);
+	assert_int_equal(cma_mm_counter(mm, "pgmigrate_fail", &fail_after), 0);
+	if (k == 1)
+		assert_int_equal(fail_after, fail_before);
+	else
+		assert_true(fail_after > fail_before);
+	assert_int_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_CMA);
+	cma_page_put(mm, page);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pin_longterm_cma_page_then_cma_alloc),
 		cmocka_unit_test(pin_longterm_migration_reason),
 		cmocka_unit_test(pin_longterm_page_outside_cma_stays),
 		cmocka_unit_test(pin_longterm_no_target_is_enomem),
 		cmocka_unit_test(pin_longterm_page_with_another_pin_is_enomem),
-		cmocka_unit_test(pin_longterm_unowned_cma_page),
-		cmocka_unit_test(alloc_contig_range_pinned_anon_page),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(pin_longterm_cma_page_then_cma_alloc, kernels),
+		test_kernel_case(pin_longterm_unowned_cma_page, kernels),
+		test_kernel_case(alloc_contig_range_pinned_anon_page, kernels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) +
+	       test_run_kernel_cases("gup (per kernel)", kernel_cases);
 }

@@ -20,32 +20,30 @@ static struct cma_mm *cma_machine(const char *kernel)
 		       .cma_base = 32 * MiB, .cma_size = 8 * MiB);
 }
 
+static const char *const isolate_cma_kernels[] = { "3.5", "4.14", "4.15", "5.0", "5.1", "6.12" };
+
 /*
  * Expect: isolating a CMA pageblock for a MIGRATE_MOVABLE range works up
  * to 5.0 (its free pages scanned from 4.15) and is refused from 5.1,
  * the block left CMA; for MIGRATE_CMA it works under every release.
  */
-static void isolate_cma_block_for_movable_by_release(void **state)
+static void isolate_cma_block_for_movable_by_release(const char *kernel, unsigned i)
 {
-	static const char *const kernels[] = { "3.5", "4.14", "4.15", "5.0", "5.1", "6.12" };
+	struct cma_mm *mm = cma_machine(kernel);
+	unsigned long base = (32 * MiB) >> mm->page_shift;
+	bool refuse = cma_kernel_has(kernel, "isolate_cma_refuse") == 1;
+	int ret = cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_MOVABLE);
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		struct cma_mm *mm = cma_machine(kernels[i]);
-		unsigned long base = (32 * MiB) >> mm->page_shift;
-		bool refuse = cma_kernel_has(kernels[i], "isolate_cma_refuse") == 1;
-		int ret = cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_MOVABLE);
-
-		expect_kernel(kernels[i], "isolating a CMA block for MOVABLE", refuse ? -EBUSY : 0, ret);
-		if (!ret)
-			assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
-		expect_kernel(kernels[i], "the block's type after", CMA_MIGRATE_CMA,
-			      cma_pageblock_migratetype(mm, base));
-		expect_kernel(kernels[i], "isolating it for CMA", 0,
-			      cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA));
+	expect_kernel(kernel, "isolating a CMA block for MOVABLE", refuse ? -EBUSY : 0, ret);
+	if (!ret)
 		assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	expect_kernel(kernel, "the block's type after", CMA_MIGRATE_CMA,
+		      cma_pageblock_migratetype(mm, base));
+	expect_kernel(kernel, "isolating it for CMA", 0,
+		      cma_start_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA));
+	assert_int_equal(cma_undo_isolate_page_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -72,40 +70,38 @@ static unsigned long block_with_unmovable_page(struct cma_mm *mm, struct fake_ow
 	return pfn;
 }
 
+static const char *const scan_movable_kernels[] = { "3.5", "4.14", "4.15", "6.12" };
+
 /*
  * Expect: alloc_contig_range(MOVABLE) over a MOVABLE pageblock holding
  * one unmovable page fails with -EBUSY under every release; up to 4.14
  * only after migrating the owner's pages out (isolation took the block
  * without a look), from 4.15 at isolation, nothing migrated.
  */
-static void contig_range_over_unmovable_page_by_release(void **state)
+static void contig_range_over_unmovable_page_by_release(const char *kernel, unsigned i)
 {
-	static const char *const kernels[] = { "3.5", "4.14", "4.15", "6.12" };
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct fake_owner *o = owner_create(mm, true, 256);
+	bool scan = cma_kernel_has(kernel, "isolate_scan_movable") == 1;
+	struct cma_page *raw;
+	unsigned long block;
+	uint64_t before;
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernels[i]);
-		struct fake_owner *o = owner_create(mm, true, 256);
-		bool scan = cma_kernel_has(kernels[i], "isolate_scan_movable") == 1;
-		struct cma_page *raw;
-		unsigned long block;
-		uint64_t before;
-
-		block_with_unmovable_page(mm, o, &raw, &block);
-		before = test_counter(mm, "pgmigrate_success");
-		expect_kernel(kernels[i], "alloc_contig_range over the block", -EBUSY,
-			      cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
-		if (scan)
-			expect_kernel(kernels[i], "pages migrated", 0,
-				      (long)(test_counter(mm, "pgmigrate_success") - before));
-		else if (test_counter(mm, "pgmigrate_success") == before)
-			fail_msg("kernel %s: nothing migrated before -EBUSY", kernels[i]);
-		expect_kernel(kernels[i], "the block's type after", CMA_MIGRATE_MOVABLE,
-			      cma_pageblock_migratetype(mm, block));
-		cma_free_pages(mm, raw, 0);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	block_with_unmovable_page(mm, o, &raw, &block);
+	before = test_counter(mm, "pgmigrate_success");
+	expect_kernel(kernel, "alloc_contig_range over the block", -EBUSY,
+		      cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
+	if (scan)
+		expect_kernel(kernel, "pages migrated", 0,
+			      (long)(test_counter(mm, "pgmigrate_success") - before));
+	else if (test_counter(mm, "pgmigrate_success") == before)
+		fail_msg("kernel %s: nothing migrated before -EBUSY", kernel);
+	expect_kernel(kernel, "the block's type after", CMA_MIGRATE_MOVABLE,
+		      cma_pageblock_migratetype(mm, block));
+	cma_free_pages(mm, raw, 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -192,6 +188,8 @@ static void contig_pages_and_cma_alloc_keep_the_machine_whole(void **state)
 	cma_mm_destroy(mm);
 }
 
+static const char *const target_zone_kernels[] = { "4.12", "4.13", "6.12" };
+
 /*
  * Expect (alloc_migrate_target): on a 32-bit ARM board with highmem, an
  * owner's pages in a lowmem range taken by alloc_contig_range migrate
@@ -199,43 +197,43 @@ static void contig_pages_and_cma_alloc_keep_the_machine_whole(void **state)
  * and stay in lowmem from 4.13 (GFP_USER | __GFP_MOVABLE, __GFP_HIGHMEM
  * only for a highmem source: retry_mayfail).
  */
-static void migration_target_zone_by_release(void **state)
+static void migration_target_zone_by_release(const char *kernel, unsigned i)
 {
-	static const char *const kernels[] = { "4.12", "4.13", "6.12" };
+	struct cma_mm *mm = test_mm(.arch = CMA_ARCH_ARM, .base = 0x40000000, .size = 256 * MiB,
+				    .highmem_start = 0x48000000, .kernel = kernel);
+	unsigned long start = 0x44000;	/* 64 MiB into lowmem, free at boot */
+	struct fake_owner *o = owner_create(mm, true, 16);
+	bool mayfail = cma_kernel_has(kernel, "retry_mayfail") == 1;
 
-	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
-		struct cma_mm *mm = test_mm(.arch = CMA_ARCH_ARM, .base = 0x40000000, .size = 256 * MiB,
-					    .highmem_start = 0x48000000, .kernel = kernels[i]);
-		unsigned long start = 0x44000;	/* 64 MiB into lowmem, free at boot */
-		struct fake_owner *o = owner_create(mm, true, 16);
-		bool mayfail = cma_kernel_has(kernels[i], "retry_mayfail") == 1;
-
-		cma_drain_all_pages(mm);
-		for (uint64_t s = 0; s < 16; s++)
-			assert_non_null(owner_fault_at(o, s, start + s, s + 1));
-		assert_int_equal(page_zonenum(o->slots[0].page), ZONE_NORMAL);
-		expect_kernel(kernels[i], "alloc_contig_range over the owner's pages", 0,
-			      cma_alloc_contig_range(mm, start, start + 16, CMA_MIGRATE_MOVABLE));
-		for (uint64_t s = 0; s < 16; s++)
-			expect_kernel(kernels[i], "the zone a migrated page went to",
-				      mayfail ? ZONE_NORMAL : ZONE_HIGHMEM, page_zonenum(o->slots[s].page));
-		assert_true(owner_check(o) >= 0);
-		cma_free_contig_range(mm, start, 16);
-		owner_destroy(o);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	cma_drain_all_pages(mm);
+	for (uint64_t s = 0; s < 16; s++)
+		assert_non_null(owner_fault_at(o, s, start + s, s + 1));
+	assert_int_equal(page_zonenum(o->slots[0].page), ZONE_NORMAL);
+	expect_kernel(kernel, "alloc_contig_range over the owner's pages", 0,
+		      cma_alloc_contig_range(mm, start, start + 16, CMA_MIGRATE_MOVABLE));
+	for (uint64_t s = 0; s < 16; s++)
+		expect_kernel(kernel, "the zone a migrated page went to",
+			      mayfail ? ZONE_NORMAL : ZONE_HIGHMEM, page_zonenum(o->slots[s].page));
+	assert_true(owner_check(o) >= 0);
+	cma_free_contig_range(mm, start, 16);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(isolate_cma_block_for_movable_by_release),
-		cmocka_unit_test(contig_range_over_unmovable_page_by_release),
 		cmocka_unit_test(contig_pages_leave_cma_area_alone),
 		cmocka_unit_test(contig_pages_and_cma_alloc_keep_the_machine_whole),
-		cmocka_unit_test(migration_target_zone_by_release),
 	};
 
-	return cmocka_run_group_tests_name("isolation_profiles", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(isolate_cma_block_for_movable_by_release, isolate_cma_kernels),
+		test_kernel_case(contig_range_over_unmovable_page_by_release, scan_movable_kernels),
+		test_kernel_case(migration_target_zone_by_release, target_zone_kernels),
+	};
+
+	return cmocka_run_group_tests_name("isolation_profiles", tests, NULL, NULL) +
+	       test_run_kernel_cases("isolation_profiles (per kernel)", kernel_cases);
 }

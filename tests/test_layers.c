@@ -136,6 +136,26 @@ static void lock_held_without_assertion_fails(void **state)
 	check_fails_saying("planted_unasserted() is said to hold a lock but does not lockdep_assert_held() it");
 }
 
+/* proc.c hands the 6.x layouts to proc_v6.c: proc_v6.c calling proc.c back closes a circle. */
+static void mm_circle_fails(void **state)
+{
+	plant("src/mm/proc_v6.c", "\nvoid *planted_call_back(void) { return (void *)cma_write_proc; }\n");
+	check_fails_saying("the src/mm files call each other in a circle");
+}
+
+/* mapping.c -> arch_x86.c -> direct.c: direct.c calling mapping.c closes a circle. */
+static void dma_circle_fails(void **state)
+{
+	plant("src/dma/direct.c", "\nvoid *planted_call_back(void) { return (void *)arch_setup_dma_ops; }\n");
+	check_fails_saying("the src/dma files call each other in a circle");
+}
+
+static void ground_calling_a_file_fails(void **state)
+{
+	plant("src/mm/mmzone.c", "\nextern void __free_pages();\nvoid *planted_call(void) { return (void *)__free_pages; }\n");
+	check_fails_saying("the ground file src/mm/mmzone.c calls src/mm/page_alloc.c");
+}
+
 static void declared_but_not_exported_fails(void **state)
 {
 	plant("include/cma/cma.h", "\nint cma_planted_declaration(void);\n");
@@ -199,6 +219,9 @@ int main(void)
 		cmocka_unit_test_teardown(library_call_up_fails, restore),
 		cmocka_unit_test_teardown(mobility_calling_the_slow_path_fails, restore),
 		cmocka_unit_test_teardown(lock_held_without_assertion_fails, restore),
+		cmocka_unit_test_teardown(mm_circle_fails, restore),
+		cmocka_unit_test_teardown(dma_circle_fails, restore),
+		cmocka_unit_test_teardown(ground_calling_a_file_fails, restore),
 		cmocka_unit_test_teardown(declared_but_not_exported_fails, restore),
 		cmocka_unit_test_teardown(simulator_folder_circle_fails, restore),
 		cmocka_unit_test_teardown(engine_calling_a_workload_fails, restore),

@@ -86,6 +86,8 @@ static void pcp_batch_doubles_at_419(void **state)
 	}
 }
 
+static const char *const low_mark_kernels[] = { "5.13", "5.14", "6.6" };
+
 /*
  * Expect (zone_highsize of 6.12, "mm/page_alloc: disassociate the
  * pcp->high from pcp->batch", 5.14): high is 6 * batch (378) until 5.13;
@@ -94,41 +96,38 @@ static void pcp_batch_doubles_at_419(void **state)
  * then leaves 600 on one CPU's list, out of NR_FREE_PAGES, where 5.13
  * keeps fewer than 378.
  */
-static void pcp_high_follows_low_mark_at_514(void **state)
+static void pcp_high_follows_low_mark_at_514(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "5.13", "5.14", "6.6" };
 	struct cma_page **pages = calloc(NR_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		for (unsigned cpus = 1; cpus <= 4; cpus += 3) {
-			struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
-						    .cpus = cpus, .kernel = kernels[k]);
-			bool v514 = strcmp(kernels[k], "5.13");
-			int high = v514 ? low_mark_share(mm, 63) : 6 * 63;
-			unsigned long before;
+	for (unsigned cpus = 1; cpus <= 4; cpus += 3) {
+		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
+					    .cpus = cpus, .kernel = kernel);
+		bool v514 = strcmp(kernel, "5.13");
+		int high = v514 ? low_mark_share(mm, 63) : 6 * 63;
+		unsigned long before;
 
-			expect_int(kernels[k], "high", pcp0(mm)->high, high);
-			mm->min_free_kbytes *= 2;
-			setup_per_zone_wmarks(mm);
-			if (v514)
-				high = low_mark_share(mm, 63);
-			expect_int(kernels[k], "high after min_free_kbytes doubled", pcp0(mm)->high,
-				   high);
-			assert_true(!v514 || high > 600);
-			take(mm, pages, 600);
-			before = free_pages(mm);
-			for (int i = 0; i < 600; i++)
-				cma_free_pages(mm, pages[i], 0);
-			if (v514)
-				expect_int(kernels[k], "pages on the list", pcp0(mm)->count, 600);
-			else
-				assert_true(pcp0(mm)->count < 6 * 63);
-			expect_int(kernels[k], "NR_FREE_PAGES gained",
-				   (long)(free_pages(mm) - before), 600 - pcp0(mm)->count);
-			assert_verify(mm);
-			cma_mm_destroy(mm);
-		}
+		expect_int(kernel, "high", pcp0(mm)->high, high);
+		mm->min_free_kbytes *= 2;
+		setup_per_zone_wmarks(mm);
+		if (v514)
+			high = low_mark_share(mm, 63);
+		expect_int(kernel, "high after min_free_kbytes doubled", pcp0(mm)->high,
+			   high);
+		assert_true(!v514 || high > 600);
+		take(mm, pages, 600);
+		before = free_pages(mm);
+		for (int i = 0; i < 600; i++)
+			cma_free_pages(mm, pages[i], 0);
+		if (v514)
+			expect_int(kernel, "pages on the list", pcp0(mm)->count, 600);
+		else
+			assert_true(pcp0(mm)->count < 6 * 63);
+		expect_int(kernel, "NR_FREE_PAGES gained",
+			   (long)(free_pages(mm) - before), 600 - pcp0(mm)->count);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
 	}
 	free(pages);
 }
@@ -159,33 +158,34 @@ static int count_after_frees(int n, int high, int batch, bool doubling)
 	return count;
 }
 
+static const char *const bulk_free_kernels[] = { "5.13", "5.14" };
+
 /*
  * Expect (nr_pcp_free of 5.14, "mm/page_alloc: scale the number of
  * pages that are batch freed"): with frees only, each bulk free past
  * high doubles, where 5.13 gives back one batch each time.
  */
-static void pcp_bulk_free_doubles_at_514(void **state)
+static void pcp_bulk_free_doubles_at_514(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "5.13", "5.14" };
 	struct cma_page **pages = calloc(NR_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
-					    .kernel = kernels[k]);
-		bool v514 = strcmp(kernels[k], "5.13");
-		int high = pcp0(mm)->high, n = high + 40 * 63;
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
+				    .kernel = kernel);
+	bool v514 = strcmp(kernel, "5.13");
+	int high = pcp0(mm)->high, n = high + 40 * 63;
 
-		take(mm, pages, n);
-		for (int i = 0; i < n; i++)
-			cma_free_pages(mm, pages[i], 0);
-		expect_int(kernels[k], "count after the frees", pcp0(mm)->count,
-			   count_after_frees(n, high, 63, v514));
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	take(mm, pages, n);
+	for (int i = 0; i < n; i++)
+		cma_free_pages(mm, pages[i], 0);
+	expect_int(kernel, "count after the frees", pcp0(mm)->count,
+		   count_after_frees(n, high, 63, v514));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 	free(pages);
 }
+
+static const char *const refill_kernels[] = { "6.6", "6.7", "6.12" };
 
 /*
  * Expect (nr_pcp_alloc of 6.12, "mm, page_alloc: scale the number of
@@ -194,32 +194,28 @@ static void pcp_bulk_free_doubles_at_514(void **state)
  * high, 0 until first used, rises from the low mark's share by each
  * refill; 6.6 refills a batch at a time under a fixed high.
  */
-static void pcp_refills_double_at_67(void **state)
+static void pcp_refills_double_at_67(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "6.6", "6.7", "6.12" };
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
+				    .kernel = kernel);
+	bool v67 = strcmp(kernel, "6.6");
+	int high_min = low_mark_share(mm, 63), refilled = 0;
 
-	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true,
-					    .kernel = kernels[k]);
-		bool v67 = strcmp(kernels[k], "6.6");
-		int high_min = low_mark_share(mm, 63), refilled = 0;
+	expect_int(kernel, "high before use", pcp0(mm)->high, v67 ? 0 : high_min);
+	for (int r = 0; r < 4; r++) {
+		unsigned long before = free_pages(mm);
+		int expected = v67 ? 63 << r : 63;
 
-		expect_int(kernels[k], "high before use", pcp0(mm)->high, v67 ? 0 : high_min);
-		for (int r = 0; r < 4; r++) {
-			unsigned long before = free_pages(mm);
-			int expected = v67 ? 63 << r : 63;
-
-			/* the list is empty: the first allocation refills it */
+		/* the list is empty: the first allocation refills it */
+		assert_non_null(cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+		expect_int(kernel, "refill", (long)(before - free_pages(mm)), expected);
+		refilled += expected;
+		for (int i = 1; i < expected; i++)
 			assert_non_null(cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
-			expect_int(kernels[k], "refill", (long)(before - free_pages(mm)), expected);
-			refilled += expected;
-			for (int i = 1; i < expected; i++)
-				assert_non_null(cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
-			assert_int_equal(pcp0(mm)->count, 0);
-		}
-		expect_int(kernels[k], "high", pcp0(mm)->high, v67 ? high_min + refilled : high_min);
-		cma_mm_destroy(mm);
+		assert_int_equal(pcp0(mm)->count, 0);
 	}
+	expect_int(kernel, "high", pcp0(mm)->high, v67 ? high_min + refilled : high_min);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -268,6 +264,8 @@ static void pcp_below_high_mark_shrinks_at_67(void **state)
 	free(pages);
 }
 
+static const char *const decay_kernels[] = { "6.6", "6.7" };
+
 /*
  * Expect (decay_pcp_high of 6.12, 6.7): on 4 CPUs (high_min a quarter
  * of the low mark), after refills raised high to high_min + 945 and 945
@@ -275,46 +273,43 @@ static void pcp_below_high_mark_shrinks_at_67(void **state)
  * (or to the count less 63 << 5) toward high_min and gives back what the
  * list holds above it, until high is high_min; 6.6's changes nothing.
  */
-static void pcp_high_decays_at_67(void **state)
+static void pcp_high_decays_at_67(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "6.6", "6.7" };
 	struct cma_page **pages = calloc(NR_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true, .cpus = 4,
-					    .kernel = kernels[k]);
-		bool v67 = strcmp(kernels[k], "6.6");
-		int high_min = low_mark_share(mm, 63), n = 945, seconds = 0;
+	struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true, .cpus = 4,
+				    .kernel = kernel);
+	bool v67 = strcmp(kernel, "6.6");
+	int high_min = low_mark_share(mm, 63), n = 945, seconds = 0;
 
-		assert_true(high_min < n);
+	assert_true(high_min < n);
 
-		for (int i = 0; i < n; i++)
-			assert_non_null(pages[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
-		for (int i = 0; i < n; i++)
-			cma_free_pages(mm, pages[i], 0);
-		while (pcp0(mm)->high > high_min) {
-			int high = pcp0(mm)->high, count = pcp0(mm)->count, want;
+	for (int i = 0; i < n; i++)
+		assert_non_null(pages[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+	for (int i = 0; i < n; i++)
+		cma_free_pages(mm, pages[i], 0);
+	while (pcp0(mm)->high > high_min) {
+		int high = pcp0(mm)->high, count = pcp0(mm)->count, want;
 
-			want = high - (high >> 3);
-			if (count - (63 << 5) > want)
-				want = count - (63 << 5);
-			if (want < high_min)
-				want = high_min;
-			cma_vmstat_update(mm);
-			expect_int(kernels[k], "high after a second", pcp0(mm)->high, want);
-			expect_int(kernels[k], "count after a second", pcp0(mm)->count,
-				   count < want ? count : want);
-			seconds++;
-		}
-		expect_int(kernels[k], "high at last", pcp0(mm)->high, high_min);
-		assert_true(v67 ? seconds > 1 : seconds == 0);
+		want = high - (high >> 3);
+		if (count - (63 << 5) > want)
+			want = count - (63 << 5);
+		if (want < high_min)
+			want = high_min;
 		cma_vmstat_update(mm);
-		if (v67)
-			expect_int(kernels[k], "count at last", pcp0(mm)->count, high_min);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
+		expect_int(kernel, "high after a second", pcp0(mm)->high, want);
+		expect_int(kernel, "count after a second", pcp0(mm)->count,
+			   count < want ? count : want);
+		seconds++;
 	}
+	expect_int(kernel, "high at last", pcp0(mm)->high, high_min);
+	assert_true(v67 ? seconds > 1 : seconds == 0);
+	cma_vmstat_update(mm);
+	if (v67)
+		expect_int(kernel, "count at last", pcp0(mm)->count, high_min);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 	free(pages);
 }
 
@@ -322,12 +317,16 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pcp_batch_doubles_at_419),
-		cmocka_unit_test(pcp_high_follows_low_mark_at_514),
-		cmocka_unit_test(pcp_bulk_free_doubles_at_514),
-		cmocka_unit_test(pcp_refills_double_at_67),
 		cmocka_unit_test(pcp_below_high_mark_shrinks_at_67),
-		cmocka_unit_test(pcp_high_decays_at_67),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(pcp_high_follows_low_mark_at_514, low_mark_kernels),
+		test_kernel_case(pcp_bulk_free_doubles_at_514, bulk_free_kernels),
+		test_kernel_case(pcp_refills_double_at_67, refill_kernels),
+		test_kernel_case(pcp_high_decays_at_67, decay_kernels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) +
+	       test_run_kernel_cases("pcp_profiles (per kernel)", kernel_cases);
 }

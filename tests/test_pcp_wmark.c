@@ -263,29 +263,28 @@ static void wmark_min_free_kbytes_formula(void **state)
 	}
 }
 
+static const char *const clamp_kernels[] = { "3.5", "5.6", "5.7", "6.12" };
+
 /*
  * Expect: a 320 GiB machine (2 MiB pages, metadata only), whose
  * sqrt(16 * lowmem KiB) is about 73000, gets min_free_kbytes 65536 up
  * to 5.6 and the formula's value from 5.7, whose clamp is 262144
  * ("mm/page_alloc: increase default min_free_kbytes bound").
  */
-static void wmark_min_free_kbytes_clamp_by_release(void **state)
+static void wmark_min_free_kbytes_clamp_by_release(const char *kernel, unsigned i)
 {
-	static const char *const kernels[] = { "3.5", "5.6", "5.7", "6.12" };
 	unsigned long pages = (320 * GiB) >> 21, memmap = (pages * 64 + (2 * MiB - 1)) / (2 * MiB);
 	unsigned long k = isqrt(16 * ((pages - memmap) << 11));
 
 	assert_true(k > 65536 && k < 262144);
-	for (unsigned i = 0; i < 4; i++) {
-		struct cma_mm *mm = test_mm(.size = 320 * GiB, .page_shift = 21, .metadata_only = true,
-					    .kernel = kernels[i]);
-		unsigned long want = i >= 2 ? k : 65536;
+	struct cma_mm *mm = test_mm(.size = 320 * GiB, .page_shift = 21, .metadata_only = true,
+				    .kernel = kernel);
+	unsigned long want = i >= 2 ? k : 65536;
 
-		if ((unsigned long)mm->min_free_kbytes != want)
-			fail_msg("kernel %s: min_free_kbytes %d, expected %lu", kernels[i],
-				 mm->min_free_kbytes, want);
-		cma_mm_destroy(mm);
-	}
+	if ((unsigned long)mm->min_free_kbytes != want)
+		fail_msg("kernel %s: min_free_kbytes %d, expected %lu", kernel,
+			 mm->min_free_kbytes, want);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -575,7 +574,6 @@ int main(void)
 		cmocka_unit_test(pcp_bind_cpu_and_drain_all),
 		cmocka_unit_test(pcp_drain_all_finds_lone_slots),
 		cmocka_unit_test(wmark_min_free_kbytes_formula),
-		cmocka_unit_test(wmark_min_free_kbytes_clamp_by_release),
 		cmocka_unit_test(wmark_per_zone_formula),
 		cmocka_unit_test(wmark_lowmem_reserve_ratios),
 		cmocka_unit_test(wmark_ok_discounts_lower_orders),
@@ -583,5 +581,10 @@ int main(void)
 		cmocka_unit_test(wmark_migrate_reserve_matches_seed_walk),
 	};
 
-	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(wmark_min_free_kbytes_clamp_by_release, clamp_kernels),
+	};
+
+	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL) +
+	       test_run_kernel_cases("pcp_wmark (per kernel)", kernel_cases);
 }

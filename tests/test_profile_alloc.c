@@ -17,8 +17,6 @@
 #define MAX_PAGES	40000
 
 static const char *const profiles[] = { "3.5", "6.12" };
-#define for_each_profile(k) \
-	for (const char *const *k = profiles; k < profiles + 2; k++)
 
 static bool is_612(const char *k)
 {
@@ -61,20 +59,18 @@ static void free_all(struct cma_mm *mm, struct cma_page **pages, unsigned long n
  * free pages is met for a movable request in both profiles, and for an
  * unmovable one only under 3.5, where free CMA pages count for everyone.
  */
-static void zone_watermark_ok_counts_cma_for_movable_only(void **state)
+static void zone_watermark_ok_counts_cma_for_movable_only(const char *kernel, unsigned k)
 {
-	for_each_profile(k) {
-		struct cma_mm *mm = cma_machine(*k);
-		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long free = zone_page_state(z, NR_FREE_PAGES);
-		unsigned long cma = zone_page_state(z, NR_FREE_CMA_PAGES);
-		unsigned long mark = free - cma / 2;
+	struct cma_mm *mm = cma_machine(kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long free = zone_page_state(z, NR_FREE_PAGES);
+	unsigned long cma = zone_page_state(z, NR_FREE_CMA_PAGES);
+	unsigned long mark = free - cma / 2;
 
-		assert_true(cma > 1000);
-		assert_true(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_CMA));
-		assert_int_equal(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, 0), !is_612(*k));
-		cma_mm_destroy(mm);
-	}
+	assert_true(cma > 1000);
+	assert_true(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_CMA));
+	assert_int_equal(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, 0), !is_612(kernel));
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -84,29 +80,27 @@ static void zone_watermark_ok_counts_cma_for_movable_only(void **state)
  * "watermark hack" 3.8 removed), and at or above it under 6.12. CMA
  * pages stay free in both: only movable requests take them.
  */
-static void alloc_pages_unmovable_stops_at_min_without_cma(void **state)
+static void alloc_pages_unmovable_stops_at_min_without_cma(const char *kernel, unsigned k)
 {
 	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for_each_profile(k) {
-		struct cma_mm *mm = cma_machine(*k);
-		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
-		unsigned long cma = zone_page_state(z, NR_FREE_CMA_PAGES);
-		unsigned long other = zone_page_state(z, NR_FREE_PAGES) - cma;
+	struct cma_mm *mm = cma_machine(kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
+	unsigned long cma = zone_page_state(z, NR_FREE_CMA_PAGES);
+	unsigned long other = zone_page_state(z, NR_FREE_PAGES) - cma;
 
-		assert_int_equal(cma, mm->totalcma_pages);
-		if (is_612(*k))
-			assert_true(other >= min_wmark_pages(z));
-		else
-			assert_true(other < min_wmark_pages(z));
-		for (unsigned long i = 0; i < nr; i++)
-			assert_false(page_is_cma(mm, pages[i]));
-		assert_verify(mm);
-		free_all(mm, pages, nr);
-		cma_mm_destroy(mm);
-	}
+	assert_int_equal(cma, mm->totalcma_pages);
+	if (is_612(kernel))
+		assert_true(other >= min_wmark_pages(z));
+	else
+		assert_true(other < min_wmark_pages(z));
+	for (unsigned long i = 0; i < nr; i++)
+		assert_false(page_is_cma(mm, pages[i]));
+	assert_verify(mm);
+	free_all(mm, pages, nr);
+	cma_mm_destroy(mm);
 	free(pages);
 }
 
@@ -117,31 +111,29 @@ static void alloc_pages_unmovable_stops_at_min_without_cma(void **state)
  * v3.5 reclaim (__reclaim_pages: the marks raised by the range's size)
  * and leaves min_cma_pages at 0 after; 6.12 reclaims nothing.
  */
-static void alloc_contig_range_reclaims_only_in_35(void **state)
+static void alloc_contig_range_reclaims_only_in_35(const char *kernel, unsigned k)
 {
-	for_each_profile(k) {
-		struct cma_mm *mm = boot_profile(*k, (struct test_shape){
-			.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M" });
-		struct cma *cma = cma_dev_get_cma_area(mm, NULL);
-		unsigned long base = cma_area_base_pfn(cma), nr = mm->end_pfn - mm->base_pfn;
-		struct zone *z = page_zone(mm, pfn_to_page(mm, base));
-		struct fake_owner *o = owner_create(mm, false, nr);
-		uint64_t reclaimed = 0;
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){
+		.dma_end = 16 * MiB, .pageblock_order = 9, .cmdline = "cma=8M" });
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	unsigned long base = cma_area_base_pfn(cma), nr = mm->end_pfn - mm->base_pfn;
+	struct zone *z = page_zone(mm, pfn_to_page(mm, base));
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t reclaimed = 0;
 
-		for (uint64_t i = 0; zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
-			assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
-		lru_add_drain_all(mm);
-		cma_drain_all_pages(mm);
-		assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
-		assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
-		assert_int_equal(reclaimed > 0, !is_612(*k));
-		assert_int_equal(z->min_cma_pages, 0);
-		assert_true(owner_check(o) >= 0);
-		assert_verify(mm);
-		cma_free_contig_range(mm, base, 1024);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	for (uint64_t i = 0; zone_page_state(z, NR_FREE_PAGES) > low_wmark_pages(z) + 64; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1024, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_mm_counter(mm, "pgsteal_direct_normal", &reclaimed), 0);
+	assert_int_equal(reclaimed > 0, !is_612(kernel));
+	assert_int_equal(z->min_cma_pages, 0);
+	assert_true(owner_check(o) >= 0);
+	assert_verify(mm);
+	cma_free_contig_range(mm, base, 1024);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 static void set_marks(struct zone *z, unsigned long min, unsigned long low)
@@ -180,26 +172,24 @@ static unsigned long free_top_block_pfn(struct cma_mm *mm, struct zone *z)
  * of an isolated pageblock is taken whatever the marks: alloc_contig_range
  * no longer reclaims first (__reclaim_pages) to make room.
  */
-static void isolate_freepages_range_watermark_follows_profile(void **state)
+static void isolate_freepages_range_watermark_follows_profile(const char *kernel, unsigned k)
 {
-	for_each_profile(k) {
-		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .pageblock_order = 9 });
-		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long wm[NR_WMARK], free = zone_page_state(z, NR_FREE_PAGES);
-		unsigned long pfn = free_top_block_pfn(mm, z);
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .pageblock_order = 9 });
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long wm[NR_WMARK], free = zone_page_state(z, NR_FREE_PAGES);
+	unsigned long pfn = free_top_block_pfn(mm, z);
 
-		memcpy(wm, z->watermark, sizeof(wm));
-		set_marks(z, wm[WMARK_MIN], free);
-		assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(*k));
-		set_marks(z, free, free);
-		assert_false(isolate_and_give_back(mm, pfn, 512));
-		assert_int_equal(cma_start_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE), 0);
-		assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(*k));
-		cma_undo_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE);
-		memcpy(z->watermark, wm, sizeof(wm));
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	memcpy(wm, z->watermark, sizeof(wm));
+	set_marks(z, wm[WMARK_MIN], free);
+	assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(kernel));
+	set_marks(z, free, free);
+	assert_false(isolate_and_give_back(mm, pfn, 512));
+	assert_int_equal(cma_start_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE), 0);
+	assert_int_equal(isolate_and_give_back(mm, pfn, 512), is_612(kernel));
+	cma_undo_isolate_page_range(mm, pfn, pfn + 512, CMA_MIGRATE_MOVABLE);
+	memcpy(z->watermark, wm, sizeof(wm));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -240,29 +230,27 @@ static void isolate_freepages_range_isolated_block_skips_watermark_from_38(void 
  * under 3.5; with 16 of 48 MiB in CMA (under half the free pages) it
  * comes from the movable lists in both. At order 0 and order 2.
  */
-static void alloc_pages_movable_prefers_cma_over_half_free(void **state)
+static void alloc_pages_movable_prefers_cma_over_half_free(const char *kernel, unsigned k)
 {
 	static const uint64_t cma_sizes[] = { 40 * MiB, 16 * MiB };
 
-	for_each_profile(k) {
-		for (unsigned s = 0; s < 2; s++) {
-			struct cma_mm *mm = boot_profile(*k, (struct test_shape){
-				.dma_end = 16 * MiB, .cma_base = 16 * MiB, .cma_size = cma_sizes[s] });
-			struct zone *z = &mm->zones[ZONE_NORMAL];
-			bool over_half = zone_page_state(z, NR_FREE_CMA_PAGES) >
-					 zone_page_state(z, NR_FREE_PAGES) / 2;
+	for (unsigned s = 0; s < 2; s++) {
+		struct cma_mm *mm = boot_profile(kernel, (struct test_shape){
+			.dma_end = 16 * MiB, .cma_base = 16 * MiB, .cma_size = cma_sizes[s] });
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		bool over_half = zone_page_state(z, NR_FREE_CMA_PAGES) >
+				 zone_page_state(z, NR_FREE_PAGES) / 2;
 
-			assert_int_equal(over_half, s == 0);
-			for (unsigned order = 0; order <= 2; order += 2) {
-				struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, order);
+		assert_int_equal(over_half, s == 0);
+		for (unsigned order = 0; order <= 2; order += 2) {
+			struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, order);
 
-				assert_non_null(p);
-				assert_int_equal(page_is_cma(mm, p), is_612(*k) && over_half);
-				cma_free_pages(mm, p, order);
-			}
-			assert_verify(mm);
-			cma_mm_destroy(mm);
+			assert_non_null(p);
+			assert_int_equal(page_is_cma(mm, p), is_612(kernel) && over_half);
+			cma_free_pages(mm, p, order);
 		}
+		assert_verify(mm);
+		cma_mm_destroy(mm);
 	}
 }
 
@@ -434,23 +422,21 @@ static unsigned long count_blocks(struct cma_mm *mm, int mt)
  * pageblocks at boot; 6.12 has none, and no HIGHATOMIC block either
  * until a high-order atomic request reserves one.
  */
-static void boot_reserve_blocks_only_in_35(void **state)
+static void boot_reserve_blocks_only_in_35(const char *kernel, unsigned k)
 {
-	for_each_profile(k) {
-		struct cma_mm *mm = cma_machine(*k);
-		struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_mm *mm = cma_machine(kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
 
-		if (is_612(*k)) {
-			assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 0);
-			assert_int_equal(z->nr_reserved_highatomic, 0);
-			assert_string_equal(migratetype_name_of(mm, MIGRATE_HIGHATOMIC), "HighAtomic");
-		} else {
-			assert_true(count_blocks(mm, MIGRATE_RESERVE) > 0);
-			assert_true(z->nr_migrate_reserve_block > 0);
-			assert_string_equal(migratetype_name_of(mm, MIGRATE_RESERVE), "Reserve");
-		}
-		cma_mm_destroy(mm);
+	if (is_612(kernel)) {
+		assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 0);
+		assert_int_equal(z->nr_reserved_highatomic, 0);
+		assert_string_equal(migratetype_name_of(mm, MIGRATE_HIGHATOMIC), "HighAtomic");
+	} else {
+		assert_true(count_blocks(mm, MIGRATE_RESERVE) > 0);
+		assert_true(z->nr_migrate_reserve_block > 0);
+		assert_string_equal(migratetype_name_of(mm, MIGRATE_RESERVE), "Reserve");
 	}
+	cma_mm_destroy(mm);
 }
 
 /* A 64 MiB one-zone machine of 256 KiB pageblocks, so that 1% of it is a few blocks. */
@@ -477,48 +463,46 @@ static void force_slowpath(struct zone *z)
  * retry's unreserve before OOM) unmovable requests until the allocator
  * refuses take the reserve back.
  */
-static void alloc_pages_atomic_high_order_reserves_pageblock(void **state)
+static void alloc_pages_atomic_high_order_reserves_pageblock(const char *kernel, unsigned k)
 {
 	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for_each_profile(k) {
-		struct cma_mm *mm = small_block_machine(*k);
-		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long wm[NR_WMARK], nr;
-		struct cma_page *p;
-		int mt;
+	struct cma_mm *mm = small_block_machine(kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long wm[NR_WMARK], nr;
+	struct cma_page *p;
+	int mt;
 
-		memcpy(wm, z->watermark, sizeof(wm));
-		assert_true(highatomic_reserve_limit(z) >= mm->pageblock_nr_pages || !is_612(*k));
-		force_slowpath(z);
-		p = cma_alloc_pages(mm, CMA_GFP_ATOMIC, 2);
-		assert_non_null(p);
-		memcpy(z->watermark, wm, sizeof(wm));
-		mt = get_pageblock_migratetype(mm, cma_page_to_pfn(mm, p));
-		if (is_612(*k)) {
-			assert_int_equal(mt, MIGRATE_HIGHATOMIC);
-			assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
-			assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 1);
-			assert_true(atomic_load(&z->free_highatomic) > 0);
-			/* a watermark the reserve would meet is met only for reserve users */
-			assert_false(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
-						       ZONE_NORMAL, 0));
-			assert_true(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
-						      ZONE_NORMAL, ALLOC_HARDER));
-		} else {
-			assert_int_not_equal(mt, MIGRATE_RESERVE);
-			assert_int_equal(z->nr_reserved_highatomic, 0);
-		}
-		assert_verify(mm);
-		nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
+	memcpy(wm, z->watermark, sizeof(wm));
+	assert_true(highatomic_reserve_limit(z) >= mm->pageblock_nr_pages || !is_612(kernel));
+	force_slowpath(z);
+	p = cma_alloc_pages(mm, CMA_GFP_ATOMIC, 2);
+	assert_non_null(p);
+	memcpy(z->watermark, wm, sizeof(wm));
+	mt = get_pageblock_migratetype(mm, cma_page_to_pfn(mm, p));
+	if (is_612(kernel)) {
+		assert_int_equal(mt, MIGRATE_HIGHATOMIC);
+		assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
+		assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 1);
+		assert_true(atomic_load(&z->free_highatomic) > 0);
+		/* a watermark the reserve would meet is met only for reserve users */
+		assert_false(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
+					       ZONE_NORMAL, 0));
+		assert_true(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
+					      ZONE_NORMAL, ALLOC_HARDER));
+	} else {
+		assert_int_not_equal(mt, MIGRATE_RESERVE);
 		assert_int_equal(z->nr_reserved_highatomic, 0);
-		assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC) > 0, !is_612(*k));
-		assert_verify(mm);
-		free_all(mm, pages, nr);
-		cma_free_pages(mm, p, 2);
-		cma_mm_destroy(mm);
 	}
+	assert_verify(mm);
+	nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
+	assert_int_equal(z->nr_reserved_highatomic, 0);
+	assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC) > 0, !is_612(kernel));
+	assert_verify(mm);
+	free_all(mm, pages, nr);
+	cma_free_pages(mm, p, 2);
+	cma_mm_destroy(mm);
 	free(pages);
 }
 
@@ -600,27 +584,25 @@ static unsigned long one_free_order3(struct cma_mm *mm, struct cma_page **pages,
  * may steal for any unmovable request and claims the block, as its
  * pages in use count as alike (at least half of it).
  */
-static void rmqueue_fallback_unmovable_claims_block_612(void **state)
+static void rmqueue_fallback_unmovable_claims_block_612(const char *kernel, unsigned k)
 {
 	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for_each_profile(k) {
-		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .size = 32 * MiB });
-		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long nr, start = one_free_order3(mm, pages, &nr, 0);
-		struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .size = 32 * MiB });
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long nr, start = one_free_order3(mm, pages, &nr, 0);
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
 
-		assert_non_null(p);
-		assert_true(cma_page_to_pfn(mm, p) - start < 8);
-		assert_int_equal(get_pageblock_migratetype(mm, start),
-				 is_612(*k) ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE);
-		assert_int_equal(free_pages_of_type(z, MIGRATE_UNMOVABLE), 7);
-		cma_free_pages(mm, p, 0);
-		free_all(mm, pages, nr);
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	assert_non_null(p);
+	assert_true(cma_page_to_pfn(mm, p) - start < 8);
+	assert_int_equal(get_pageblock_migratetype(mm, start),
+			 is_612(kernel) ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE);
+	assert_int_equal(free_pages_of_type(z, MIGRATE_UNMOVABLE), 7);
+	cma_free_pages(mm, p, 0);
+	free_all(mm, pages, nr);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 	free(pages);
 }
 
@@ -630,48 +612,46 @@ static void rmqueue_fallback_unmovable_claims_block_612(void **state)
  * 150% of the high mark, and wakes kswapd, whose pass takes the boost
  * back; under 3.5 nothing is boosted.
  */
-static void rmqueue_fallback_steal_boosts_watermarks(void **state)
+static void rmqueue_fallback_steal_boosts_watermarks(const char *kernel, unsigned k)
 {
 	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
 
 	assert_non_null(pages);
-	for_each_profile(k) {
-		/* 256 KiB blocks: the zone must hold four for a boost */
-		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .size = 32 * MiB,
-									  .pageblock_order = 6 });
-		struct zone *z = &mm->zones[ZONE_NORMAL];
-		unsigned long nr, boost;
-		struct cma_page *p;
-		char want[160], *text;
+	/* 256 KiB blocks: the zone must hold four for a boost */
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .size = 32 * MiB,
+								  .pageblock_order = 6 });
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long nr, boost;
+	struct cma_page *p;
+	char want[160], *text;
 
-		assert_int_equal(cma_kswapd_start_polled(mm), 0);
-		one_free_order3(mm, pages, &nr, 1000);
-		p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
-		assert_non_null(p);
-		boost = z->watermark_boost;
-		if (is_612(*k)) {
-			assert_int_equal(boost, mm->pageblock_nr_pages);
-			assert_int_equal(max_watermark_boost(z), 1500);
-			assert_int_equal(low_wmark_pages(z), boost);
-			assert_verify(mm);
-			/* zoneinfo prints the boost and each mark with it, as 6.12's */
-			snprintf(want, sizeof(want), "\n  pages free     %lu\n        boost    %lu\n        min      %lu\n",
-				 zone_page_state(z, NR_FREE_PAGES), boost, min_wmark_pages(z));
-			text = test_proc_read(mm, "zoneinfo");
-			if (!strstr(text, want))
-				fail_msg("expected in zoneinfo:\n%s\nfound:\n%s", want, text);
-			free(text);
-			cma_kswapd_poll(mm);
-		} else {
-			assert_int_equal(boost, 0);
-		}
-		assert_int_equal(z->watermark_boost, 0);
-		cma_free_pages(mm, p, 0);
-		free_all(mm, pages, nr);
-		cma_kswapd_stop(mm);
+	assert_int_equal(cma_kswapd_start_polled(mm), 0);
+	one_free_order3(mm, pages, &nr, 1000);
+	p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+	assert_non_null(p);
+	boost = z->watermark_boost;
+	if (is_612(kernel)) {
+		assert_int_equal(boost, mm->pageblock_nr_pages);
+		assert_int_equal(max_watermark_boost(z), 1500);
+		assert_int_equal(low_wmark_pages(z), boost);
 		assert_verify(mm);
-		cma_mm_destroy(mm);
+		/* zoneinfo prints the boost and each mark with it, as 6.12's */
+		snprintf(want, sizeof(want), "\n  pages free     %lu\n        boost    %lu\n        min      %lu\n",
+			 zone_page_state(z, NR_FREE_PAGES), boost, min_wmark_pages(z));
+		text = test_proc_read(mm, "zoneinfo");
+		if (!strstr(text, want))
+			fail_msg("expected in zoneinfo:\n%s\nfound:\n%s", want, text);
+		free(text);
+		cma_kswapd_poll(mm);
+	} else {
+		assert_int_equal(boost, 0);
 	}
+	assert_int_equal(z->watermark_boost, 0);
+	cma_free_pages(mm, p, 0);
+	free_all(mm, pages, nr);
+	cma_kswapd_stop(mm);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 	free(pages);
 }
 
@@ -681,40 +661,28 @@ static void rmqueue_fallback_steal_boosts_watermarks(void **state)
  * 150% of the high mark, is reported under 6.12; under 3.5 any reserve
  * or boost at all is.
  */
-static void verify_checks_profile_reserves(void **state)
+static void verify_checks_profile_reserves(const char *kernel, unsigned k)
 {
-	for_each_profile(k) {
-		struct cma_mm *mm = boot_profile(*k, (struct test_shape){ .pageblock_order = 6 });
-		struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .pageblock_order = 6 });
+	struct zone *z = &mm->zones[ZONE_NORMAL];
 
-		mm->quiet = true;
-		assert_verify(mm);
-		z->nr_reserved_highatomic = mm->pageblock_nr_pages;
-		assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
-		z->nr_reserved_highatomic = 0;
-		z->watermark_boost = is_612(*k) ? max_watermark_boost(z) + 1 : 1;
-		assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
-		z->watermark_boost = 0;
-		assert_verify(mm);
-		cma_mm_destroy(mm);
-	}
+	mm->quiet = true;
+	assert_verify(mm);
+	z->nr_reserved_highatomic = mm->pageblock_nr_pages;
+	assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
+	z->nr_reserved_highatomic = 0;
+	z->watermark_boost = is_612(kernel) ? max_watermark_boost(z) + 1 : 1;
+	assert_int_equal(cma_mm_verify(mm), -EUCLEAN);
+	z->watermark_boost = 0;
+	assert_verify(mm);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(zone_watermark_ok_counts_cma_for_movable_only),
-		cmocka_unit_test(alloc_pages_unmovable_stops_at_min_without_cma),
-		cmocka_unit_test(alloc_contig_range_reclaims_only_in_35),
-		cmocka_unit_test(isolate_freepages_range_watermark_follows_profile),
 		cmocka_unit_test(isolate_freepages_range_isolated_block_skips_watermark_from_38),
-		cmocka_unit_test(alloc_pages_movable_prefers_cma_over_half_free),
-		cmocka_unit_test(boot_reserve_blocks_only_in_35),
-		cmocka_unit_test(alloc_pages_atomic_high_order_reserves_pageblock),
 		cmocka_unit_test(alloc_pages_atomic_uses_highatomic_reserve),
-		cmocka_unit_test(rmqueue_fallback_unmovable_claims_block_612),
-		cmocka_unit_test(rmqueue_fallback_steal_boosts_watermarks),
-		cmocka_unit_test(verify_checks_profile_reserves),
 		cmocka_unit_test(kernel_profile_find_release_has_switches_up_to_it),
 		cmocka_unit_test(cma_kernel_has_by_the_switch),
 		cmocka_unit_test(kernel_profile_find_drains_by_release),
@@ -723,5 +691,19 @@ int main(void)
 		cmocka_unit_test(alloc_pages_movable_cma_first_from_58),
 	};
 
-	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(zone_watermark_ok_counts_cma_for_movable_only, profiles),
+		test_kernel_case(alloc_pages_unmovable_stops_at_min_without_cma, profiles),
+		test_kernel_case(alloc_contig_range_reclaims_only_in_35, profiles),
+		test_kernel_case(isolate_freepages_range_watermark_follows_profile, profiles),
+		test_kernel_case(alloc_pages_movable_prefers_cma_over_half_free, profiles),
+		test_kernel_case(boot_reserve_blocks_only_in_35, profiles),
+		test_kernel_case(alloc_pages_atomic_high_order_reserves_pageblock, profiles),
+		test_kernel_case(rmqueue_fallback_unmovable_claims_block_612, profiles),
+		test_kernel_case(rmqueue_fallback_steal_boosts_watermarks, profiles),
+		test_kernel_case(verify_checks_profile_reserves, profiles),
+	};
+
+	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL) +
+	       test_run_kernel_cases("profile_alloc (per kernel)", kernel_cases);
 }

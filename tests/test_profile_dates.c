@@ -17,8 +17,6 @@
  * CMA_GOLDEN_DIR overrides the golden files' directory; CMA_UPDATE_GOLDEN=1
  * rewrites profiles.txt from the table.
  */
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,43 +52,15 @@ static char *profile_table(void)
 	return buf;
 }
 
-/* BUILD/tests/test_profile_dates -> the tree's tests/golden/profiles.txt */
-static void golden_path(char *path, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	const char *env = getenv("CMA_GOLDEN_DIR");
-
-	assert_true(n > 0);
-	exe[n] = '\0';
-	if (env)
-		snprintf(path, size, "%s/profiles.txt", env);
-	else
-		snprintf(path, size, "%s/tests/golden/profiles.txt", dirname(dirname(dirname(exe))));
-}
-
 /*
  * Expect: the switches and their releases are tests/golden/profiles.txt
  * line for line; a date moved without that file is a failure.
  */
 static void profile_table_matches_golden(void **state)
 {
-	char path[PATH_MAX + 32];
-	char *table = profile_table(), *want;
+	char *table = profile_table();
 
-	golden_path(path, sizeof(path));
-	if (getenv("CMA_UPDATE_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-
-		assert_non_null(f);
-		assert_true(fputs(table, f) >= 0);
-		assert_int_equal(fclose(f), 0);
-		printf("updated %s\n", path);
-	}
-	want = test_read_file(path);	/* a missing one: CMA_UPDATE_GOLDEN=1 writes it */
-	if (strcmp(want, table))
-		fail_msg("the profile table differs from %s; it is:\n%s", path, table);
-	free(want);
+	test_expect_golden("profiles.txt", table);
 	free(table);
 }
 

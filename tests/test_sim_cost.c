@@ -432,6 +432,8 @@ static void cma_request_drain_all_pages_by_release(void **state)
 			 (unsigned long long)k519, (unsigned long long)k60);
 }
 
+static const char *const kernels[] = { "3.5", "6.12" };
+
 /*
  * Expect: alloc_contig_range's lru_add_drain_all (v3.5 directly, 6.12
  * through lru_cache_disable) waits for its work item on a CPU a
@@ -439,29 +441,25 @@ static void cma_request_drain_all_pages_by_release(void **state)
  * (no stretch) a cma request costs at least preempt_us (17 us on arm)
  * more than on an idle board, under both kernels.
  */
-static void cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel(void **state)
+static void cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	char ini[512];
+	struct sim_result idle, busy;
+	uint64_t a, b;
 
-	for (size_t k = 0; k < 2; k++) {
-		char ini[512];
-		struct sim_result idle, busy;
-		uint64_t a, b;
-
-		snprintf(ini, sizeof(ini), "kernel = %s\n[device cam]\nsize = 1M\nperiod = 100ms\n", kernels[k]);
-		run_with(ini, "cma", &idle);
-		snprintf(ini, sizeof(ini), "kernel = %s\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n"
-			 "[device cam]\nsize = 1M\nperiod = 100ms\n", kernels[k]);
-		run_with(ini, "cma", &busy);
-		a = device(&idle, "cam")->lat.max;
-		b = device(&busy, "cam")->lat.max;
-		/* one runnable thread on two CPUs: no stretch, only the busy CPU's wakeup */
-		if (b < a + 17000)
-			fail_msg("kernel %s: expected the busy board's request to cost at least 17 us more than %llu ns, found %llu",
-				 kernels[k], (unsigned long long)a, (unsigned long long)b);
-		sim_result_free(&idle);
-		sim_result_free(&busy);
-	}
+	snprintf(ini, sizeof(ini), "kernel = %s\n[device cam]\nsize = 1M\nperiod = 100ms\n", kernel);
+	run_with(ini, "cma", &idle);
+	snprintf(ini, sizeof(ini), "kernel = %s\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n"
+		 "[device cam]\nsize = 1M\nperiod = 100ms\n", kernel);
+	run_with(ini, "cma", &busy);
+	a = device(&idle, "cam")->lat.max;
+	b = device(&busy, "cam")->lat.max;
+	/* one runnable thread on two CPUs: no stretch, only the busy CPU's wakeup */
+	if (b < a + 17000)
+		fail_msg("kernel %s: expected the busy board's request to cost at least 17 us more than %llu ns, found %llu",
+			 kernel, (unsigned long long)a, (unsigned long long)b);
+	sim_result_free(&idle);
+	sim_result_free(&busy);
 }
 
 /* ---- lock waits ---- */
@@ -717,7 +715,6 @@ int main(void)
 		cmocka_unit_test(cost_drain_all_pages_by_work_items),
 		cmocka_unit_test(cost_drain_waits_for_the_backgrounds_drain_under_the_mutex),
 		cmocka_unit_test(cma_request_drain_all_pages_by_release),
-		cmocka_unit_test(cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel),
 		cmocka_unit_test(cost_lock_wait_is_md1),
 		cmocka_unit_test(cost_lock_wait_grows_with_the_background_rate),
 		cmocka_unit_test(device_request_waits_for_the_backgrounds_locks),
@@ -735,5 +732,10 @@ int main(void)
 		cmocka_unit_test(predict_pool_request_without_preempt_keeps_its_cpu),
 	};
 
-	return cmocka_run_group_tests_name("cmasim cost contention", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel, kernels),
+	};
+
+	return cmocka_run_group_tests_name("cmasim cost contention", tests, NULL, NULL) +
+	       test_run_kernel_cases("sim_cost (per kernel)", kernel_cases);
 }

@@ -13,7 +13,6 @@
 #include "owners.h"
 
 static const char *const kernels[] = { "3.5", "6.12" };
-#define for_each_kernel(k) for (const char *const *k = kernels; k < kernels + 2; k++)
 
 #define WAIT_NS 250000ull	/* what the owner says each wait took */
 
@@ -102,31 +101,29 @@ static struct cma_page *isolate_under_writeback(struct cma_mm *mm, struct fake_o
  * writeback is allocated after waiting for the write; the owner's wait
  * is reported with its time, and the page moved with its bytes.
  */
-static void alloc_contig_range_waits_for_writeback(void **state)
+static void alloc_contig_range_waits_for_writeback(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct cma_owner_ops ops = file_ops_with(wait_done);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		struct cma_page *page = page_under_writeback(mm, o, &ops);
-		unsigned long pfn = cma_page_to_pfn(mm, page);
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_with(wait_done);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct cma_page *page = page_under_writeback(mm, o, &ops);
+	unsigned long pfn = cma_page_to_pfn(mm, page);
 
-		waits = 0;
-		trace_len = 0;
-		cma_mm_set_trace(mm, trace_collect, NULL);
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		cma_mm_set_trace(mm, NULL, NULL);
-		assert_int_equal(waits, 1);
-		assert_non_null(strstr(trace_buf, "waited_ns=250000\n"));
-		assert_ptr_not_equal(o->slots[0].page, page);
-		assert_int_equal(owner_check(o), 1);
-		assert_int_equal(counter(mm, "nr_writeback"), 0);
-		assert_int_equal(counter(mm, "nr_written"), 1);
-		assert_verify(mm);
-		cma_free_contig_range(mm, pfn, 1);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	waits = 0;
+	trace_len = 0;
+	cma_mm_set_trace(mm, trace_collect, NULL);
+	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_int_equal(waits, 1);
+	assert_non_null(strstr(trace_buf, "waited_ns=250000\n"));
+	assert_ptr_not_equal(o->slots[0].page, page);
+	assert_int_equal(owner_check(o), 1);
+	assert_int_equal(counter(mm, "nr_writeback"), 0);
+	assert_int_equal(counter(mm, "nr_written"), 1);
+	assert_verify(mm);
+	cma_free_contig_range(mm, pfn, 1);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -135,24 +132,22 @@ static void alloc_contig_range_waits_for_writeback(void **state)
  * time) for three passes and waits on the fourth; 6.12's
  * migrate_folio_unmap waits at the first synchronous try.
  */
-static void migrate_pages_sync_waits_when_forced(void **state)
+static void migrate_pages_sync_waits_when_forced(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct cma_owner_ops ops = file_ops_with(wait_done);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		struct page_list list;
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_with(wait_done);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct page_list list;
 
-		isolate_under_writeback(mm, o, &ops, &list);
-		assert_int_equal(migrate_pages(mm, &list, count_target, 0, MIGRATE_SYNC), 0);
-		assert_int_equal(waits, 1);
-		assert_int_equal(targets, strcmp(*k, "3.5") ? 1 : 4);
-		assert_true(page_list_empty(&list));
-		assert_int_equal(owner_check(o), 1);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	isolate_under_writeback(mm, o, &ops, &list);
+	assert_int_equal(migrate_pages(mm, &list, count_target, 0, MIGRATE_SYNC), 0);
+	assert_int_equal(waits, 1);
+	assert_int_equal(targets, strcmp(kernel, "3.5") ? 1 : 4);
+	assert_true(page_list_empty(&list));
+	assert_int_equal(owner_check(o), 1);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -160,51 +155,47 @@ static void migrate_pages_sync_waits_when_forced(void **state)
  * under writeback is given up at once (-EBUSY, back on the LRU), never
  * waited for.
  */
-static void migrate_pages_sync_light_gives_up(void **state)
+static void migrate_pages_sync_light_gives_up(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct cma_owner_ops ops = file_ops_with(wait_done);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		struct page_list list;
-		struct cma_page *page = isolate_under_writeback(mm, o, &ops, &list);
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_with(wait_done);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct page_list list;
+	struct cma_page *page = isolate_under_writeback(mm, o, &ops, &list);
 
-		assert_int_equal(migrate_pages(mm, &list, count_target, 0, MIGRATE_SYNC_LIGHT), 1);
-		assert_int_equal(waits, 0);
-		assert_ptr_equal(o->slots[0].page, page);
-		lru_add_drain_all(mm);
-		assert_true(page_test(page, PG_writeback) && page_test(page, PG_lru));
-		assert_verify(mm);
-		cma_page_end_writeback(mm, page);
-		assert_verify(mm);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	assert_int_equal(migrate_pages(mm, &list, count_target, 0, MIGRATE_SYNC_LIGHT), 1);
+	assert_int_equal(waits, 0);
+	assert_ptr_equal(o->slots[0].page, page);
+	lru_add_drain_all(mm);
+	assert_true(page_test(page, PG_writeback) && page_test(page, PG_lru));
+	assert_verify(mm);
+	cma_page_end_writeback(mm, page);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
  * Expect: an owner that cannot wait (no wait_writeback) makes the range
  * busy, the write still in flight; once it ends, the allocation succeeds.
  */
-static void alloc_contig_range_busy_until_write_ends(void **state)
+static void alloc_contig_range_busy_until_write_ends(const char *kernel, unsigned k)
 {
-	for_each_kernel(k) {
-		struct cma_mm *mm = test_mm(.kernel = *k);
-		struct cma_owner_ops ops = file_ops_with(NULL);
-		struct fake_owner *o = owner_create(mm, false, 1);
-		struct cma_page *page = page_under_writeback(mm, o, &ops);
-		unsigned long pfn = cma_page_to_pfn(mm, page);
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_with(NULL);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct cma_page *page = page_under_writeback(mm, o, &ops);
+	unsigned long pfn = cma_page_to_pfn(mm, page);
 
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
-		assert_ptr_equal(o->slots[0].page, page);
-		assert_verify(mm);
-		cma_page_end_writeback(mm, page);
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		assert_verify(mm);
-		cma_free_contig_range(mm, pfn, 1);
-		owner_destroy(o);
-		cma_mm_destroy(mm);
-	}
+	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+	assert_ptr_equal(o->slots[0].page, page);
+	assert_verify(mm);
+	cma_page_end_writeback(mm, page);
+	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+	assert_verify(mm);
+	cma_free_contig_range(mm, pfn, 1);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
 }
 
 /*
@@ -265,13 +256,17 @@ static void start_writeback_needs_dirty_page(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(alloc_contig_range_waits_for_writeback),
-		cmocka_unit_test(migrate_pages_sync_waits_when_forced),
-		cmocka_unit_test(migrate_pages_sync_light_gives_up),
-		cmocka_unit_test(alloc_contig_range_busy_until_write_ends),
 		cmocka_unit_test(try_to_free_pages_skips_swap_in_flight),
 		cmocka_unit_test(start_writeback_needs_dirty_page),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(alloc_contig_range_waits_for_writeback, kernels),
+		test_kernel_case(migrate_pages_sync_waits_when_forced, kernels),
+		test_kernel_case(migrate_pages_sync_light_gives_up, kernels),
+		test_kernel_case(alloc_contig_range_busy_until_write_ends, kernels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) +
+	       test_run_kernel_cases("writeback (per kernel)", kernel_cases);
 }

@@ -28,7 +28,6 @@
  */
 #include "dma/dma.h"
 
-#define DMA_BIT_MASK(n)		((n) == 64 ? ~0ull : (1ull << (n)) - 1)
 #define U32_MAX			0xffffffffull
 #define PHYS_ADDR_MAX		(~0ull)
 

@@ -10,7 +10,6 @@
  */
 #include "dma/dma.h"
 
-#define DMA_BIT_MASK(n)		((n) == 64 ? ~0ull : (1ull << (n)) - 1)
 #define ISA_DMA_BIT_MASK	DMA_BIT_MASK(24)
 
 static int x86_dma_setup(struct cma_mm *mm)

@@ -28,6 +28,9 @@
 #include "mm/cma.h"
 #include "mm/internal.h"
 
+/* The mask of an @n-bit DMA address: a device's coherent_dma_mask, a zone's limit. */
+#define DMA_BIT_MASK(n)		((n) == 64 ? ~0ull : (1ull << (n)) - 1)
+
 struct cma_device {
 	char name[32];
 	uint64_t coherent_dma_mask;

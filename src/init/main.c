@@ -8,7 +8,8 @@
  *   cma_mm_create          memblock (banks)
  *   early calls            the caller's: the kernel image, the board's
  *                          reserve() with its dma_declare_contiguous()
- *   cma_mm_boot            hugetlb_cma_reserve (hugetlb_cma=), then the
+ *   cma_mm_boot            hugetlb_init's hook for alloc_contig_range;
+ *                          hugetlb_cma_reserve (hugetlb_cma=), then the
  *                          architecture's dma_contiguous_reserve(limit),
  *                          unless an early call made it (x86 makes it right
  *                          after memblock, ARM after the board's reserve);
@@ -22,7 +23,6 @@
  * Device probe, and dev_set_cma_area for areas shared between devices,
  * come after cma_mm_boot returns.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 
 #include "dma/dma.h"
@@ -74,6 +74,7 @@ int cma_mm_boot(struct cma_mm *mm)
 	if (ret)
 		return ret;
 	ops = get_dma_ops(mm);
+	hugetlb_init(mm);
 	if (mm->arch == CMA_ARCH_ARM64)
 		arm64_paging_init(mm);
 	/* arm64's bootmem_init, before sparse_init and dma_contiguous_reserve; x86 made that early */
@@ -111,23 +112,4 @@ void cma_mm_destroy(struct cma_mm *mm)
 	}
 	cma_state_free(mm);
 	mm_destroy(mm);
-}
-
-/* Board code's messages go to the machine's log, between the kernel's own. */
-void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mm_vprintk(mm, false, fmt, ap);
-	va_end(ap);
-}
-
-void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	mm_vprintk(mm, true, fmt, ap);
-	va_end(ap);
 }

@@ -727,21 +727,51 @@ static int __cma_alloc_v316(struct cma_mm *mm, struct cma *cma, const struct cma
 	return ret;
 }
 
+/* The era's loop: 3.16's (kernel.cma_bitmap_lock) or v3.5's. */
+static int __cma_alloc(struct cma_mm *mm, struct cma *cma, const struct cma_req *req,
+		       unsigned align, unsigned long *pfn)
+{
+	if (mm->kernel.cma_bitmap_lock)
+		return __cma_alloc_v316(mm, cma, req, align, pfn);
+	return __cma_alloc_v35(mm, cma, req, align, pfn);
+}
+
+/*
+ * The gfp alloc_contig_range compacts with: from 4.11 to 4.18
+ * (kernel.contig_gfp, until 4.19's cma_alloc_no_warn) the caller's;
+ * before and after, GFP_KERNEL.
+ */
+static cma_gfp_t cma_alloc_gfp(const struct cma_mm *mm, cma_gfp_t gfp)
+{
+	return mm->kernel.contig_gfp && !mm->kernel.cma_alloc_no_warn ? gfp : CMA_GFP_KERNEL;
+}
+
+/*
+ * From 4.11 (kernel.cma_alloc_report) a failure says so unless @gfp has
+ * __GFP_NOWARN (6.12's __cma_alloc message, then cma_debug_show_areas);
+ * v3.5 and 3.17's mm/cma.c say nothing.
+ */
+static void cma_alloc_report_failure(struct cma_mm *mm, struct cma *cma, unsigned long count,
+				     int ret, cma_gfp_t gfp)
+{
+	if (!mm->kernel.cma_alloc_report || (gfp & CMA_GFP_NOWARN))
+		return;
+	mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
+		  cma->name, count, ret);
+	cma_debug_show_areas(mm, cma);
+}
+
 /*
  * cma_alloc: first fit in the bitmap at 2^@align pages (in bits of the
  * area's order_per_bit, offset by the base's misalignment), a busy range
- * retried at the next aligned candidate past it; the locking of each era
- * above. From 4.11 (kernel.cma_alloc_report) a failure says so unless
- * @gfp has __GFP_NOWARN (6.12's __cma_alloc message, then
- * cma_debug_show_areas); v3.5 and 3.17's mm/cma.c say nothing. From 4.11
- * to 4.18 (kernel.contig_gfp) @gfp is the one alloc_contig_range compacts
- * with; before and after, GFP_KERNEL.
+ * retried at the next aligned candidate past it, in the era's loop
+ * (__cma_alloc). From 5.13 (kernel.cma_stats) a request larger than the
+ * area fails unseen, and a failure's trace gives the last pfn tried.
  */
 struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long count, unsigned align,
 			   cma_gfp_t gfp)
 {
 	unsigned long pfn = -1ul;
-	bool no_warn = gfp & CMA_GFP_NOWARN;
 	struct cma_req req;
 	int ret;
 
@@ -753,21 +783,15 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 		.mask = cma_bitmap_aligned_mask(cma, align),
 		.offset = cma_bitmap_aligned_offset(cma, align),
 		.maxno = cma_bitmap_maxno(cma),
-		.gfp = mm->kernel.contig_gfp && !mm->kernel.cma_alloc_no_warn ? gfp : CMA_GFP_KERNEL,
+		.gfp = cma_alloc_gfp(mm, gfp),
 	};
 	trace_event(mm, "cma_alloc_start", "name=%s count=%lu align=%u", cma->name, count, align);
 	/* 6.12 gives up here unseen; we counted it a failure, as below */
 	if (req.bits > req.maxno && mm->kernel.cma_stats)
 		return NULL;
-	if (mm->kernel.cma_bitmap_lock)
-		ret = __cma_alloc_v316(mm, cma, &req, align, &pfn);
-	else
-		ret = __cma_alloc_v35(mm, cma, &req, align, &pfn);
-	if (ret && !no_warn && mm->kernel.cma_alloc_report) {
-		mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
-			  cma->name, count, ret);
-		cma_debug_show_areas(mm, cma);
-	}
+	ret = __cma_alloc(mm, cma, &req, align, &pfn);
+	if (ret)
+		cma_alloc_report_failure(mm, cma, count, ret, gfp);
 	/* 6.12 reports the last pfn tried (or -1) with a NULL page; we reported 0 */
 	if (ret && !mm->kernel.cma_stats)
 		pfn = 0;

@@ -590,28 +590,86 @@ static void fast_isolate_freepages(struct zone *zone, struct compact_control *cc
 }
 
 /*
- * isolate_freepages: from cc->free_pfn down, pageblock by pageblock, take
- * free pages until there are as many as pages to migrate, staying a
- * pageblock above the migrate scanner. v3.5 takes each block's every free
+ * The free scanner at the pageblock @pfn (to @block_end), from *@start:
+ * false if the block is passed over unlocked; else up to @limit of its
+ * free pages, one pfn in @stride looked at, go to cc->freepages, and
+ * *@isolated and *@nr_scanned say how many were taken and looked at.
+ */
+static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, unsigned long pfn,
+				unsigned long *start, unsigned long block_end, unsigned long limit,
+				unsigned stride, unsigned long *isolated, unsigned long *nr_scanned)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long nr_stepped = 0;
+
+	*isolated = *nr_scanned = 0;
+	/* checked unlocked first, to keep zone->lock for the blocks worth it */
+	if (!pfn_valid(mm, pfn) || page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx ||
+	    !suitable_migration_target(mm, pfn) || !isolation_suitable(cc, pfn)) {
+		count_vm_event(mm, COMPACT_BLOCKS_PASSED);
+		return false;
+	}
+	spin_lock(&zone->lock);
+	if (suitable_migration_target(mm, pfn))
+		*isolated = isolate_freepages_block(zone, start, block_end, &cc->freepages, false,
+						    limit, stride, nr_scanned, &nr_stepped);
+	spin_unlock(&zone->lock);
+	account_free_scan(mm, false, *nr_scanned, nr_stepped, *isolated);
+	cc->nr_freepages += *isolated;
+	return true;
+}
+
+/*
+ * isolate_freepages_v35: from cc->free_pfn down, pageblock by pageblock,
+ * take free pages until there are as many as pages to migrate, staying a
+ * pageblock above the migrate scanner. Each block gives its every free
  * page, and the next scan restarts at the highest pageblock that gave
- * pages, as migration may have freed more. kernel.free_scan_enough: the
- * scan stops inside the block once it has enough and the next one
+ * pages, as migration may have freed more.
+ */
+static void isolate_freepages_v35(struct zone *zone, struct compact_control *cc)
+{
+	unsigned long nr = zone->mm->pageblock_nr_pages;
+	unsigned long zone_end = zone->zone_start_pfn + zone->spanned_pages;
+	unsigned long low_pfn = cc->migrate_pfn + nr;
+	unsigned long start = cc->free_pfn, pfn = start & ~(nr - 1);
+	unsigned long high_pfn = min_ul(low_pfn, pfn);
+
+	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr, start = pfn) {
+		unsigned long isolated, nr_scanned;
+
+		if (!free_scan_pageblock(zone, cc, pfn, &start, min_ul(pfn + nr, zone_end), -1ul, 1,
+					 &isolated, &nr_scanned))
+			continue;
+		/*
+		 * The block counts as scanned to its end when the run needed
+		 * all it gave: none are left over to give back there.
+		 */
+		if (nr_scanned && cc->nr_freepages <= cc->nr_migratepages)
+			update_pageblock_skip(cc, pfn);
+		if (isolated)
+			high_pfn = max_ul(high_pfn, pfn);
+	}
+	cc->free_pfn = high_pfn;
+}
+
+/*
+ * isolate_freepages_v40 (kernel.free_scan_enough, 4.0): as v3.5's, but
+ * the scan stops inside the block once it has enough and the next one
  * resumes at that pfn (at the block below when it ended the block); a
- * block scanned to its end is marked skip. kernel.free_scan_stride: the
- * scan looks at every stride-th pfn, the stride starting at
+ * block scanned to its end is marked skip. kernel.free_scan_stride
+ * (5.1): the scan looks at every stride-th pfn, the stride starting at
  * COMPACT_CLUSTER_MAX for an async run (1 for a sync one), back to 1
  * after a block that gave pages and doubled (up to COMPACT_CLUSTER_MAX)
- * after one that gave none, in either mode.
+ * after one that gave none, in either mode. kernel.compact_fast_free
+ * (5.1): the free lists are searched first.
  */
-static void isolate_freepages(struct zone *zone, struct compact_control *cc)
+static void isolate_freepages_v40(struct zone *zone, struct compact_control *cc)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long nr = mm->pageblock_nr_pages;
 	unsigned long zone_end = zone->zone_start_pfn + zone->spanned_pages;
 	unsigned long low_pfn = cc->migrate_pfn + nr;
-	unsigned long start = cc->free_pfn, pfn = start & ~(nr - 1);
-	unsigned long high_pfn = min_ul(low_pfn, pfn);
-	bool enough = mm->kernel.free_scan_enough;
+	unsigned long start, pfn;
 	bool sample = mm->kernel.free_scan_stride;
 	unsigned stride = sample && !cc->sync ? COMPACT_CLUSTER_MAX : 1;
 
@@ -619,52 +677,39 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		fast_isolate_freepages(zone, cc);
 		if (cc->nr_freepages)
 			return;
-		start = cc->free_pfn;
-		pfn = start & ~(nr - 1);
-		high_pfn = min_ul(low_pfn, pfn);
 	}
-	for (; pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages; pfn -= nr, start = pfn) {
-		unsigned long isolated = 0, nr_scanned = 0, nr_stepped = 0;
-		unsigned long block_end = min_ul(pfn + nr, zone_end);
+	start = cc->free_pfn;
+	for (pfn = start & ~(nr - 1); pfn > low_pfn && cc->nr_migratepages > cc->nr_freepages;
+	     pfn -= nr, start = pfn) {
+		unsigned long block_end = min_ul(pfn + nr, zone_end), isolated, nr_scanned;
 
-		/* checked unlocked first, to keep zone->lock for the blocks worth it */
-		if (!pfn_valid(mm, pfn) || page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx ||
-		    !suitable_migration_target(mm, pfn) || !isolation_suitable(cc, pfn)) {
-			count_vm_event(mm, COMPACT_BLOCKS_PASSED);
+		if (!free_scan_pageblock(zone, cc, pfn, &start, block_end,
+					 cc->nr_migratepages - cc->nr_freepages, stride, &isolated,
+					 &nr_scanned))
 			continue;
-		}
-		spin_lock(&zone->lock);
-		if (suitable_migration_target(mm, pfn))
-			isolated = isolate_freepages_block(zone, &start, block_end, &cc->freepages, false,
-							   enough ? cc->nr_migratepages - cc->nr_freepages
-								  : -1ul, stride, &nr_scanned,
-							   &nr_stepped);
-		spin_unlock(&zone->lock);
-		account_free_scan(mm, false, nr_scanned, nr_stepped, isolated);
-		cc->nr_freepages += isolated;
 		if (sample)
 			stride = isolated ? 1 : (unsigned)min_ul(COMPACT_CLUSTER_MAX, stride << 1);
-		if (enough) {
-			if (start >= block_end)
-				update_pageblock_skip(cc, pfn);
-			if (cc->nr_freepages >= cc->nr_migratepages) {
-				cc->free_pfn = start < block_end ? start : pfn - nr;
-				return;
-			}
-			continue;
-		}
-		/*
-		 * Before free_scan_enough the scanner takes the whole block's
-		 * free pages, so the block counts as scanned to its end when the
-		 * run needed all it gave, and none are left over to give back
-		 * there.
-		 */
-		if (nr_scanned && cc->nr_freepages <= cc->nr_migratepages)
+		if (start >= block_end)
 			update_pageblock_skip(cc, pfn);
-		if (isolated)
-			high_pfn = max_ul(high_pfn, pfn);
+		if (cc->nr_freepages >= cc->nr_migratepages) {
+			cc->free_pfn = start < block_end ? start : pfn - nr;
+			return;
+		}
 	}
-	cc->free_pfn = enough ? pfn : high_pfn;
+	cc->free_pfn = pfn;
+}
+
+/*
+ * isolate_freepages: the era's free scanner. Releases add their changes
+ * in order, so 5.1's stride and fast search come only with 4.0's
+ * free_scan_enough, and only that variant reads them.
+ */
+static void isolate_freepages(struct zone *zone, struct compact_control *cc)
+{
+	if (zone->mm->kernel.free_scan_enough)
+		isolate_freepages_v40(zone, cc);
+	else
+		isolate_freepages_v35(zone, cc);
 }
 
 /*
@@ -798,7 +843,7 @@ static int isolate_huge_page(struct cma_mm *mm, struct compact_control *cc,
 {
 	if (cc->compacting)
 		return -EBUSY;
-	return isolate_or_dissolve_huge_page(mm, page, &cc->migratepages);
+	return mm->isolate_or_dissolve_huge_page(mm, page, &cc->migratepages);
 }
 
 /*

@@ -307,7 +307,16 @@ static bool hugetlb_gigantic(struct cma_page *page)
 	return !page_order(page);
 }
 
-int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page, struct page_list *list)
+/*
+ * isolate_or_dissolve_huge_page (5.13, contig_hugetlb) for
+ * alloc_contig_range's scan at the hugetlb head @page: an owned page in
+ * use is isolated onto @list; a free pool page is replaced by a fresh
+ * one and its pages freed (no longer PG_hugetlb then). 0; -EBUSY (not
+ * isolated); -ENOMEM for a gigantic page or without a replacement,
+ * which ends the range at once.
+ */
+static int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page,
+					  struct page_list *list)
 {
 	int ret;
 
@@ -322,6 +331,11 @@ int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page, stru
 		ret = alloc_and_dissolve_huge_page(mm, page);
 	} while (ret == -EAGAIN);
 	return ret;
+}
+
+void hugetlb_init(struct cma_mm *mm)
+{
+	mm->isolate_or_dissolve_huge_page = isolate_or_dissolve_huge_page;
 }
 
 /*

@@ -2,146 +2,22 @@
 /*
  * Interfaces between the files of src/mm, grouped by the file that defines
  * them (the kernel's mm/internal.h). Nothing here is public; tests may use it.
+ * The ground's (mmzone.c: pfn <-> page, the CPU slots, events, printk,
+ * VM_BUG_ON) are in mmzone.h, which mmzone.c includes alone, so that it
+ * depends on no file above it.
  */
 #ifndef CMA_MM_INTERNAL_H
 #define CMA_MM_INTERNAL_H
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "mm/mmzone.h"
-
-/* Assertion levels (STYLE.md): 1 cheap preconditions, 2 also the validators. */
-#ifndef CMA_DEBUG
-#define CMA_DEBUG 1
-#endif
-
-/* The kernel's compiler hints, for the allocator's fast path. */
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
-#define noinline	__attribute__((noinline))
-#ifndef __always_inline		/* glibc's sys/cdefs.h has it */
-#define __always_inline	inline __attribute__((always_inline))
-#endif
-
-void cma_bug(const char *file, int line, const char *cond);
-#define VM_BUG_ON(c) do { if (CMA_DEBUG >= 1 && (c)) cma_bug(__FILE__, __LINE__, #c); } while (0)
-
-/*
- * Kernel-style log lines (printk); the level prefix is not printed. A
- * line may start with a KERN_ level as the kernel's do; without one it
- * has MESSAGE_LOGLEVEL_DEFAULT, mm_pr_err's have KERN_ERR's. The level
- * decides whether the line reaches the console (console.c).
- */
-#define KERN_SOH_ASCII		'\001'
-#define KERN_ERR		"\0013"
-#define KERN_WARNING		"\0014"
-#define KERN_INFO		"\0016"
-#define LOGLEVEL_ERR		3
-#define MESSAGE_LOGLEVEL_DEFAULT 4	/* CONFIG_MESSAGE_LOGLEVEL_DEFAULT's default */
-void mm_printk(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Errors: to the log and to stderr (a NULL mm: stderr only). */
-void mm_pr_err(struct cma_mm *mm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Both, as a va_list: @err picks mm_pr_err's stderr copy. */
-void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap);
 
 /* ---- console.c: the log's serial console ---- */
 
 /* console=, loglevel=, quiet, debug and printk.time= of mm->cmdline; -EINVAL if malformed. */
 int console_setup(struct cma_mm *mm);
-
-/* ---- mmzone.c: pfn <-> page, zones, per-CPU slots ---- */
-
-static inline unsigned long page_idx(const struct cma_mm *mm, const struct cma_page *page)
-{
-	return (unsigned long)(page - mm->mem_map);
-}
-
-static inline unsigned long page_to_pfn(const struct cma_mm *mm, const struct cma_page *page)
-{
-	return mm->base_pfn + page_idx(mm, page);
-}
-
-/* Only for pfns inside [base_pfn, end_pfn). */
-static inline struct cma_page *pfn_to_page(const struct cma_mm *mm, unsigned long pfn)
-{
-	return mm->mem_map + (pfn - mm->base_pfn);
-}
-
-static inline struct zone *page_zone(struct cma_mm *mm, const struct cma_page *page)
-{
-	return &mm->zones[page_zonenum(page)];
-}
-
-bool __pfn_valid(const struct cma_mm *mm, unsigned long pfn);	/* searches the banks */
-
-/*
- * pfn_valid: is @pfn in a bank? Hot loops ask this per pfn; most machines
- * are one bank, so the largest bank is a range check and only pfns
- * outside it pay for the search.
- */
-static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
-{
-	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
-}
-/* A zeroed machine with its kernel log ready; mm_free() undoes it. */
-struct cma_mm *mm_alloc(void);
-void mm_free(struct cma_mm *mm);
-
-/* The slot the calling thread bound itself to, and on which machine. */
-struct cpu_binding {
-	uint64_t mm_id;
-	unsigned cpu;
-};
-/*
- * initial-exec: libcma.so reads it with one %fs-relative load instead of
- * a __tls_get_addr() call per allocation and free; 16 bytes fit the
- * static TLS that glibc keeps for libraries loaded later by dlopen().
- */
-extern _Thread_local struct cpu_binding cpu_binding __attribute__((tls_model("initial-exec")));
-
-static inline struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
-{
-	return &mm->slots[cpu_binding.mm_id == mm->id ? cpu_binding.cpu : 0];
-}
-
-struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn);	/* NULL outside all zones */
-int mm_phase_error(struct cma_mm *mm, enum mm_phase phase, const char *what);
-
-/* 0 if @mm is in @phase, else -EINVAL and a log line naming @what; inline: every API call asks. */
-static inline int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what)
-{
-	if (likely(mm && mm->phase == phase))
-		return 0;
-	return mm_phase_error(mm, phase, what);
-}
-
-/*
- * Events live in the per-CPU slots and change only under slot->lock, so
- * that the allocator's fast path, which holds it anyway, counts with
- * plain stores (__count_vm_events).
- */
-static inline void __count_vm_events(struct cpu_slot *slot, enum vm_event_item item, uint64_t n)
-{
-	atomic_store_explicit(&slot->events[item],
-			      atomic_load_explicit(&slot->events[item], memory_order_relaxed) + n,
-			      memory_order_relaxed);
-}
-
-static inline void count_vm_events(struct cma_mm *mm, enum vm_event_item item, uint64_t n)
-{
-	struct cpu_slot *slot = this_cpu_slot(mm);
-
-	spin_lock(&slot->lock);
-	__count_vm_events(slot, item, n);
-	spin_unlock(&slot->lock);
-}
-
-static inline void count_vm_event(struct cma_mm *mm, enum vm_event_item item)
-{
-	count_vm_events(mm, item, 1);
-}
 
 /* ---- pageblock.c ---- */
 
@@ -611,6 +487,20 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len);
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item);
 uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item);
 
+/* The kernel's stack size in kB, for NR_KERNEL_STACK (which counts stacks). */
+unsigned long thread_size_kb(const struct cma_mm *mm);
+
+struct zone_marks {
+	unsigned long min, low, high;
+	unsigned long boost;		/* 5.0's watermark boost (kernel.watermark_boost) */
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
+};
+
+/* The zone's watermarks and lowmem_reserve, copied under zone->lock. */
+void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm);
+/* "\n  pagesets" and each CPU's count, high, batch and stat threshold. */
+void zoneinfo_pagesets(struct cma_mm *mm, struct zone *zone, FILE *out);
+
 /*
  * ---- debug.c: validators of one object each (the equations beside the
  * structs in mmzone.h). @where names the transition just made; on a
@@ -652,14 +542,11 @@ static inline struct cma_page *mark_hugetlb(struct cma_page *page)
 }
 
 /*
- * isolate_or_dissolve_huge_page (5.13, contig_hugetlb) for
- * alloc_contig_range's scan at the hugetlb head @page: an owned page in
- * use is isolated onto @list; a free pool page is replaced by a fresh
- * one and its pages freed (no longer PG_hugetlb then). 0; -EBUSY (not
- * isolated); -ENOMEM for a gigantic page or without a replacement,
- * which ends the range at once.
+ * hugetlb_init (subsys_initcall): hands alloc_contig_range's scan, in
+ * compaction.c below hugetlb and the slow path, its PageHuge step
+ * (mm->isolate_or_dissolve_huge_page).
  */
-int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *page, struct page_list *list);
+void hugetlb_init(struct cma_mm *mm);
 /* cmdline_parse_hugetlb_cma at cma_mm_create (from 5.7): 0, or -EINVAL said in the log. */
 int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline);
 /* hugetlb_cma_reserve(order) as the architecture calls it, early; ARM: hugetlb_cma_check's warning. */

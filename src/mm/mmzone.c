@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mm/internal.h"
+#include "mm/mmzone.h"
 
 _Thread_local struct cpu_binding cpu_binding;
 
@@ -103,7 +103,7 @@ static void console_account(struct cma_mm *mm, int level, const char *line, size
 	count_vm_events(mm, CONSOLE_CHARS, chars);
 }
 
-void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
+static void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
 {
 	char buf[512];
 	const char *line = buf;
@@ -125,7 +125,8 @@ void mm_vprintk(struct cma_mm *mm, bool err, const char *fmt, va_list ap)
 		fputs(line, stderr);
 }
 
-void mm_printk(struct cma_mm *mm, const char *fmt, ...)
+/* Board code's messages go to the machine's log, between the kernel's own. */
+void cma_mm_printk(struct cma_mm *mm, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -134,7 +135,7 @@ void mm_printk(struct cma_mm *mm, const char *fmt, ...)
 	va_end(ap);
 }
 
-void mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
+void cma_mm_pr_err(struct cma_mm *mm, const char *fmt, ...)
 {
 	va_list ap;
 

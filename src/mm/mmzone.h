@@ -25,11 +25,13 @@
 #ifndef CMA_MM_MMZONE_H
 #define CMA_MM_MMZONE_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cma/cma.h>
 #include "lib/spinlock.h"
@@ -354,6 +356,14 @@ struct cma_mm {
 	spinlock_t hugetlb_lock;
 	struct page_list hugetlb_free[MAX_ORDER_LIMIT];
 	unsigned long hugetlb_nr_free[MAX_ORDER_LIMIT];
+	/*
+	 * hugetlb.c's isolate_or_dissolve_huge_page, set by hugetlb_init():
+	 * alloc_contig_range's scan (compaction.c) reaches hugetlb through
+	 * it, as hugetlb, and the slow path its new pages come from, sit
+	 * above compaction and call it.
+	 */
+	int (*isolate_or_dissolve_huge_page)(struct cma_mm *mm, struct cma_page *page,
+					     struct page_list *list);
 	struct fail_page_alloc fail;
 
 	cma_trace_fn trace_fn;
@@ -439,5 +449,133 @@ static inline bool zone_spans_pfn(const struct zone *z, unsigned long pfn)
 {
 	return pfn >= z->zone_start_pfn && pfn < z->zone_start_pfn + z->spanned_pages;
 }
+
+/* Assertion levels (STYLE.md): 1 cheap preconditions, 2 also the validators. */
+#ifndef CMA_DEBUG
+#define CMA_DEBUG 1
+#endif
+
+/* The kernel's compiler hints, for the allocator's fast path. */
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define noinline	__attribute__((noinline))
+#ifndef __always_inline		/* glibc's sys/cdefs.h has it */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
+
+void cma_bug(const char *file, int line, const char *cond);
+#define VM_BUG_ON(c) do { if (CMA_DEBUG >= 1 && (c)) cma_bug(__FILE__, __LINE__, #c); } while (0)
+
+/*
+ * Kernel-style log lines (printk); the level prefix is not printed. A
+ * line may start with a KERN_ level as the kernel's do; without one it
+ * has MESSAGE_LOGLEVEL_DEFAULT, mm_pr_err's have KERN_ERR's. The level
+ * decides whether the line reaches the console (console.c).
+ */
+#define KERN_SOH_ASCII		'\001'
+#define KERN_ERR		"\0013"
+#define KERN_WARNING		"\0014"
+#define KERN_INFO		"\0016"
+#define LOGLEVEL_ERR		3
+#define MESSAGE_LOGLEVEL_DEFAULT 4	/* CONFIG_MESSAGE_LOGLEVEL_DEFAULT's default */
+/*
+ * The library's own lines take the calls board code has (cma.h):
+ * cma_mm_pr_err's also go to stderr (a NULL mm: stderr only).
+ */
+#define mm_printk	cma_mm_printk
+#define mm_pr_err	cma_mm_pr_err
+
+/* ---- mmzone.c: pfn <-> page, zones, per-CPU slots ---- */
+
+static inline unsigned long page_idx(const struct cma_mm *mm, const struct cma_page *page)
+{
+	return (unsigned long)(page - mm->mem_map);
+}
+
+static inline unsigned long page_to_pfn(const struct cma_mm *mm, const struct cma_page *page)
+{
+	return mm->base_pfn + page_idx(mm, page);
+}
+
+/* Only for pfns inside [base_pfn, end_pfn). */
+static inline struct cma_page *pfn_to_page(const struct cma_mm *mm, unsigned long pfn)
+{
+	return mm->mem_map + (pfn - mm->base_pfn);
+}
+
+static inline struct zone *page_zone(struct cma_mm *mm, const struct cma_page *page)
+{
+	return &mm->zones[page_zonenum(page)];
+}
+
+bool __pfn_valid(const struct cma_mm *mm, unsigned long pfn);	/* searches the banks */
+
+/*
+ * pfn_valid: is @pfn in a bank? Hot loops ask this per pfn; most machines
+ * are one bank, so the largest bank is a range check and only pfns
+ * outside it pay for the search.
+ */
+static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
+{
+	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
+}
+/* A zeroed machine with its kernel log ready; mm_free() undoes it. */
+struct cma_mm *mm_alloc(void);
+void mm_free(struct cma_mm *mm);
+
+/* The slot the calling thread bound itself to, and on which machine. */
+struct cpu_binding {
+	uint64_t mm_id;
+	unsigned cpu;
+};
+/*
+ * initial-exec: libcma.so reads it with one %fs-relative load instead of
+ * a __tls_get_addr() call per allocation and free; 16 bytes fit the
+ * static TLS that glibc keeps for libraries loaded later by dlopen().
+ */
+extern _Thread_local struct cpu_binding cpu_binding __attribute__((tls_model("initial-exec")));
+
+static inline struct cpu_slot *this_cpu_slot(struct cma_mm *mm)
+{
+	return &mm->slots[cpu_binding.mm_id == mm->id ? cpu_binding.cpu : 0];
+}
+
+struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn);	/* NULL outside all zones */
+int mm_phase_error(struct cma_mm *mm, enum mm_phase phase, const char *what);
+
+/* 0 if @mm is in @phase, else -EINVAL and a log line naming @what; inline: every API call asks. */
+static inline int mm_require_phase(struct cma_mm *mm, enum mm_phase phase, const char *what)
+{
+	if (likely(mm && mm->phase == phase))
+		return 0;
+	return mm_phase_error(mm, phase, what);
+}
+
+/*
+ * Events live in the per-CPU slots and change only under slot->lock, so
+ * that the allocator's fast path, which holds it anyway, counts with
+ * plain stores (__count_vm_events).
+ */
+static inline void __count_vm_events(struct cpu_slot *slot, enum vm_event_item item, uint64_t n)
+{
+	atomic_store_explicit(&slot->events[item],
+			      atomic_load_explicit(&slot->events[item], memory_order_relaxed) + n,
+			      memory_order_relaxed);
+}
+
+static inline void count_vm_events(struct cma_mm *mm, enum vm_event_item item, uint64_t n)
+{
+	struct cpu_slot *slot = this_cpu_slot(mm);
+
+	spin_lock(&slot->lock);
+	__count_vm_events(slot, item, n);
+	spin_unlock(&slot->lock);
+}
+
+static inline void count_vm_event(struct cma_mm *mm, enum vm_event_item item)
+{
+	count_vm_events(mm, item, 1);
+}
+
 
 #endif

@@ -723,37 +723,23 @@ static struct cma_page *__rmqueue_steal(struct zone *zone, unsigned order, int s
 }
 
 /*
- * __rmqueue: @mt's own lists, then the fallbacks. v3.5 ends at the
- * RESERVE blocks, for any type. kernel.alloc_cma: a movable request
- * (ALLOC_CMA) takes CMA pages next, before stealing from another type;
- * kernel.cma_balance: first of all while CMA holds more than half of the
- * zone's free pages, so that CMA is used before the rest runs out.
- * kernel.highatomic: 6.12's claim, then steal, and no reserve.
+ * __rmqueue_v35: @mt's own lists, then the fallbacks, ending at the
+ * RESERVE blocks, for any type. kernel.alloc_cma (3.8): a movable
+ * request (ALLOC_CMA) takes CMA pages next, before stealing from
+ * another type.
  */
-static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int alloc_flags)
+static struct cma_page *__rmqueue_v35(struct zone *zone, unsigned order, int mt, int alloc_flags)
 {
-	const struct kernel_profile *k = &zone->mm->kernel;
 	struct cma_page *page;
 
-	if (k->cma_balance && (alloc_flags & ALLOC_CMA) &&
-	    zone_page_state(zone, NR_FREE_CMA_PAGES) > zone_page_state(zone, NR_FREE_PAGES) / 2) {
-		page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
-		if (page)
-			return page;
-	}
 	for (;;) {
 		page = __rmqueue_smallest(zone, order, mt);
-		if (page || (!k->highatomic && mt == MIGRATE_RESERVE))
+		if (page || mt == MIGRATE_RESERVE)
 			return page;
-		/* 6.12's fallback table has no CMA: a movable request reaches it here */
-		if ((k->alloc_cma || k->highatomic) && (alloc_flags & ALLOC_CMA)) {
+		if (zone->mm->kernel.alloc_cma && (alloc_flags & ALLOC_CMA)) {
 			page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
 			if (page)
 				return page;
-		}
-		if (k->highatomic) {
-			page = __rmqueue_claim(zone, order, mt);
-			return page ? page : __rmqueue_steal(zone, order, mt);
 		}
 		page = __rmqueue_fallback(zone, order, mt);
 		if (page)
@@ -761,6 +747,48 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int
 		/* the reserve is the last resort, for any type */
 		mt = MIGRATE_RESERVE;
 	}
+}
+
+/*
+ * __rmqueue_v6 (kernel.highatomic, 4.4; 6.12's shape): @mt's own lists,
+ * CMA for a movable request (6.12's fallback table has none), then claim
+ * a block and at last steal, with no reserve. kernel.cma_balance (5.8):
+ * CMA first of all while it holds more than half of the zone's free
+ * pages, so that CMA is used before the rest runs out.
+ */
+static struct cma_page *__rmqueue_v6(struct zone *zone, unsigned order, int mt, int alloc_flags)
+{
+	struct cma_page *page;
+
+	if (zone->mm->kernel.cma_balance && (alloc_flags & ALLOC_CMA) &&
+	    zone_page_state(zone, NR_FREE_CMA_PAGES) > zone_page_state(zone, NR_FREE_PAGES) / 2) {
+		page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
+		if (page)
+			return page;
+	}
+	page = __rmqueue_smallest(zone, order, mt);
+	if (page)
+		return page;
+	if (alloc_flags & ALLOC_CMA) {
+		page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
+		if (page)
+			return page;
+	}
+	page = __rmqueue_claim(zone, order, mt);
+	return page ? page : __rmqueue_steal(zone, order, mt);
+}
+
+/*
+ * __rmqueue: the era's, chosen by kernel.highatomic. Releases add their
+ * changes in order, so 3.8's alloc_cma is in every highatomic profile
+ * and 5.8's cma_balance in none without it: each variant reads only the
+ * switches of its own era.
+ */
+static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int alloc_flags)
+{
+	if (zone->mm->kernel.highatomic)
+		return __rmqueue_v6(zone, order, mt, alloc_flags);
+	return __rmqueue_v35(zone, order, mt, alloc_flags);
 }
 
 /*

@@ -19,11 +19,6 @@
 #include "mm/cma.h"
 #include "mm/proc.h"
 
-static unsigned long read_ulong(const unsigned long *p)
-{
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
 /* ---- snapshots, taken under the lock that protects them ---- */
 
 /* Blocks on each free list, by type and order (pagetypeinfo_showfree_print). */
@@ -255,15 +250,6 @@ static void meminfo_print_highmem(struct cma_mm *mm, FILE *out, unsigned long to
 }
 
 /*
- * THREAD_SIZE in kB: v3.5's x86_64 and ARM stacks are 8 KiB; since 3.15
- * x86_64's are 16 KiB, as arm64's, ARM's still 8.
- */
-unsigned long thread_size_kb(const struct cma_mm *mm)
-{
-	return mm->kernel.proc_v6 && mm->arch != CMA_ARCH_ARM ? 16 : 8;
-}
-
-/*
  * si_mem_available() (3.14): free pages above the reserves, plus the page
  * cache and reclaimable slab that reclaim could give back, less what it
  * would leave behind to stay above the low watermarks (half of each, at
@@ -362,40 +348,6 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 }
 
 /* ---- /proc/zoneinfo: zoneinfo_show_print() ---- */
-
-void zone_marks_snapshot(struct zone *zone, struct zone_marks *zm)
-{
-	spin_lock(&zone->lock);
-	zm->min = read_ulong(&zone->watermark[WMARK_MIN]);
-	zm->low = read_ulong(&zone->watermark[WMARK_LOW]);
-	zm->high = read_ulong(&zone->watermark[WMARK_HIGH]);
-	zm->boost = read_ulong(&zone->watermark_boost);
-	for (int i = 0; i < MAX_NR_ZONES; i++)
-		zm->lowmem_reserve[i] = read_ulong(&zone->lowmem_reserve[i]);
-	spin_unlock(&zone->lock);
-}
-
-void zoneinfo_pagesets(struct cma_mm *mm, struct zone *zone, FILE *out)
-{
-	fprintf(out, "\n  pagesets");
-	for (unsigned cpu = 0; cpu < mm->nr_cpus; cpu++) {
-		struct cpu_slot *slot = &mm->slots[cpu];
-		struct per_cpu_pages pcp;
-
-		spin_lock(&slot->lock);
-		pcp = slot->pcp[zone->idx];
-		spin_unlock(&slot->lock);
-
-		fprintf(out,
-			"\n    cpu: %i"
-			"\n              count: %i"
-			"\n              high:  %i"
-			"\n              batch: %i",
-			(int)cpu, pcp.count, pcp.high, pcp.batch);
-		/* CONFIG_SMP: counters are exact here, no per-CPU drift */
-		fprintf(out, "\n  vm stats threshold: %d", 0);
-	}
-}
 
 static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 {
