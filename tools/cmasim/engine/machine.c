@@ -143,7 +143,7 @@ static double host_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ---- the trace sink: ftrace text, and what the cost model needs ---- */
+/* ---- the trace: ftrace text, and the attempts the cost model needs ---- */
 
 static void trace_line(struct sim *s, const char *line)
 {
@@ -154,14 +154,21 @@ static void trace_line(struct sim *s, const char *line)
 
 static void trace_sink(void *ctx, const char *event, const char *line)
 {
+	trace_line(ctx, line);
+}
+
+static void count_cma_attempt(void *ctx, const struct cma_trace_event *ev)
+{
 	struct sim *s = ctx;
 
-	if (!strcmp(event, "cma_alloc_busy_retry"))
-		s->busy_retries++;
-	else if (!strcmp(event, "cma_alloc_start"))
-		s->cma_attempts++;
-	if (s->trace)
-		trace_line(s, line);
+	s->cma_attempts++;
+}
+
+static void count_busy_retry(void *ctx, const struct cma_trace_event *ev)
+{
+	struct sim *s = ctx;
+
+	s->busy_retries++;
 }
 
 void sim_trace_printf(struct sim *s, const char *fmt, ...)
@@ -188,11 +195,9 @@ void sim_trace_request(struct sim *s, bool on)
 {
 	if (on)
 		s->busy_retries = s->cma_attempts = 0;
-	if (s->trace)
-		return;
-	/* only the two events counted: formatting every page's would cost the run its speed */
-	cma_mm_set_trace_events(s->mm, on ? "cma_alloc_start cma_alloc_busy_retry" : NULL);
-	cma_mm_set_trace(s->mm, on ? trace_sink : NULL, s);
+	/* probes, not the text: formatting every page's event would cost the run its speed */
+	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_START, on ? count_cma_attempt : NULL, s);
+	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_BUSY_RETRY, on ? count_busy_retry : NULL, s);
 }
 
 /* ---- what the run records ---- */
