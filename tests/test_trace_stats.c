@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The typed seams between the library and its tools: cma_mm_stats()
- * against the /proc/vmstat names cma_mm_counter() reads, and the trace
- * probes' records against the text lines formatted from them.
+ * against the /proc/vmstat names cma_mm_counter() reads, the trace
+ * probes' records against the text lines formatted from them, and
+ * cma_mm_verify_report()'s lines against the log's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,6 +316,51 @@ static void probe_bad_id(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* ---- verify reports ---- */
+
+struct problems {
+	char line[8][320];
+	unsigned nr;
+};
+
+static void collect_problem(void *ctx, const char *problem)
+{
+	struct problems *p = ctx;
+
+	if (p->nr < 8)
+		snprintf(p->line[p->nr], sizeof(p->line[0]), "%s", problem);
+	p->nr++;
+}
+
+/*
+ * Expect: cma_mm_verify_report() hands its function each line it logs,
+ * as the line follows "cma_mm_verify: ", and nothing on a clean machine.
+ */
+static void verify_report_hands_each_logged_line(void **state)
+{
+	struct cma_mm *mm = test_mm(.metadata_only = true);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	long v = atomic_load(&z->free_pages);
+	struct problems p = { .nr = 0 };
+	char logged[400], *log;
+
+	assert_int_equal(cma_mm_verify_report(mm, collect_problem, &p), 0);
+	assert_int_equal(p.nr, 0);
+	atomic_store(&z->free_pages, v + 1);
+	assert_int_equal(cma_mm_verify_report(mm, collect_problem, &p), -EUCLEAN);
+	atomic_store(&z->free_pages, v);
+	log = test_dmesg(mm);
+	assert_true(p.nr > 0 && p.nr <= 8);
+	for (unsigned i = 0; i < p.nr; i++) {
+		snprintf(logged, sizeof(logged), "cma_mm_verify: %s\n", p.line[i]);
+		if (!strstr(log, logged))
+			fail_msg("reported '%s', logged no such line:\n%s", p.line[i], log);
+	}
+	free(log);
+	assert_int_equal(cma_mm_verify_report(mm, NULL, NULL), 0);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +370,7 @@ int main(void)
 		cmocka_unit_test(probes_get_the_records_the_text_shows),
 		cmocka_unit_test(probe_ignores_the_text_choice),
 		cmocka_unit_test(probe_bad_id),
+		cmocka_unit_test(verify_report_hands_each_logged_line),
 	};
 
 	return cmocka_run_group_tests_name("trace_stats", tests, NULL, NULL);

@@ -136,6 +136,13 @@ int cma_mm_console(struct cma_mm *mm, unsigned *baud, unsigned *frame_bits, int 
 
 /** cma_mm_verify() - DEBUG_VM: 0, or -EUCLEAN after printing what is broken. */
 int cma_mm_verify(struct cma_mm *mm);
+typedef void (*cma_verify_fn)(void *ctx, const char *problem);
+/**
+ * cma_mm_verify_report() - cma_mm_verify(), each line it logs also handed
+ * to @fn as it follows "cma_mm_verify: " (a broken invariant, or the count
+ * of those past the first 20), so that the caller need not read the log.
+ */
+int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx);
 
 /** cma_memblock_reserve() - memblock_reserve(); early only. */
 int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size);

@@ -441,28 +441,27 @@ static void finish(struct sim *s)
 	}
 }
 
-/*
- * What cma_mm_verify found, from the machine's log: each invariant that
- * broke, one line each, indented under the caller's own line.
- */
-static void print_verify_lines(struct cma_mm *mm, FILE *out)
+/* One invariant cma_mm_verify found broken, indented under the caller's own line. */
+static void verify_line(void *ctx, const char *problem)
 {
-	char *buf = NULL, *line, *next;
-	size_t len = 0;
-	FILE *log = open_memstream(&buf, &len);
+	fprintf(ctx, "  cma_mm_verify: %s\n", problem);
+}
 
-	if (!log)
-		return;
-	cma_mm_dmesg(mm, log);
-	if (fclose(log) == 0)
-		for (line = buf; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			if (strstr(line, "cma_mm_verify: "))
-				fprintf(out, "  %s\n", line);
-		}
+/* 0, or -EIO after saying what cma_mm_verify found broken at the end of the run. */
+static int verify_end(struct sim *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *lines = open_memstream(&buf, &len);
+	int bad = cma_mm_verify_report(s->mm, lines ? verify_line : NULL, lines) ? -EIO : 0;
+
+	if (lines)
+		fclose(lines);
+	if (bad)
+		fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n%s",
+			s->policy->name, buf ? buf : "");
 	free(buf);
+	return bad;
 }
 
 /* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
@@ -478,12 +477,7 @@ static int teardown(struct sim *s)
 	free(s->heap);
 	storage_destroy(&s->storage);
 	if (s->mm) {
-		bad = cma_mm_verify(s->mm) ? -EIO : 0;
-		if (bad) {
-			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n",
-				s->policy->name);
-			print_verify_lines(s->mm, stderr);
-		}
+		bad = verify_end(s);
 		cma_mm_destroy(s->mm);
 	}
 	return bad;
