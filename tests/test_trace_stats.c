@@ -40,6 +40,10 @@ static const struct {
 	STAT(CMA_STAT_CONSOLE_CHARS, "console_chars"),
 	STAT(CMA_STAT_CONTIG_RECLAIM_CLEAN, "contig_reclaim_clean"),
 	STAT(CMA_STAT_CONTIG_RECLAIM_UNMAPPED_PTES, "contig_reclaim_unmapped_ptes"),
+	ZONED(CMA_STAT_PGALLOC, "pgalloc"),
+	STAT(CMA_STAT_PGFREE, "pgfree"),
+	STAT(CMA_STAT_LRU_ADD, "lru_add"),
+	ZONED(CMA_STAT_PGSCAN_KSWAPD, "pgscan_kswapd"),
 };
 #define NR_STAT_NAMES (sizeof(stat_names) / sizeof(stat_names[0]))
 _Static_assert(NR_STAT_NAMES == NR_CMA_STAT_ITEMS, "a typed counter without its names here");

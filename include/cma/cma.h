@@ -710,10 +710,11 @@ int cma_mm_set_trace_events(struct cma_mm *mm, const char *events);
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value);
 
 /*
- * The work counters a cost model reads, typed. Each is the /proc/vmstat
- * event of the name beside it (cma_mm_counter() reads the same); the two
- * counted per zone are summed over the zones, as 4.8's per-node
- * pgscan_direct and pgsteal_direct are.
+ * The counters a cost model reads, typed: a request's work, and the
+ * background's traffic through the zone and LRU locks. Each is the
+ * /proc/vmstat event of the name beside it (cma_mm_counter() reads the
+ * same); those counted per zone are summed over the zones, as 4.8's
+ * per-node pgscan_direct is.
  */
 enum cma_stat_item {
 	CMA_STAT_PGMIGRATE_SUCCESS,		/* pgmigrate_success */
@@ -734,6 +735,10 @@ enum cma_stat_item {
 	CMA_STAT_CONSOLE_CHARS,			/* console_chars */
 	CMA_STAT_CONTIG_RECLAIM_CLEAN,		/* contig_reclaim_clean */
 	CMA_STAT_CONTIG_RECLAIM_UNMAPPED_PTES,	/* contig_reclaim_unmapped_ptes */
+	CMA_STAT_PGALLOC,			/* pgalloc_dma .. _movable */
+	CMA_STAT_PGFREE,			/* pgfree */
+	CMA_STAT_LRU_ADD,			/* lru_add */
+	CMA_STAT_PGSCAN_KSWAPD,			/* pgscan_kswapd_dma .. _movable */
 	NR_CMA_STAT_ITEMS
 };
 
