@@ -136,6 +136,13 @@ int cma_mm_console(struct cma_mm *mm, unsigned *baud, unsigned *frame_bits, int 
 
 /** cma_mm_verify() - DEBUG_VM: 0, or -EUCLEAN after printing what is broken. */
 int cma_mm_verify(struct cma_mm *mm);
+typedef void (*cma_verify_fn)(void *ctx, const char *problem);
+/**
+ * cma_mm_verify_report() - cma_mm_verify(), each line it logs also handed
+ * to @fn as it follows "cma_mm_verify: " (a broken invariant, or the count
+ * of those past the first 20), so that the caller need not read the log.
+ */
+int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx);
 
 /** cma_memblock_reserve() - memblock_reserve(); early only. */
 int cma_memblock_reserve(struct cma_mm *mm, cma_phys_t base, uint64_t size);
@@ -600,7 +607,118 @@ typedef unsigned long (*cma_oom_fn)(void *ctx, struct cma_mm *mm, unsigned order
 void cma_mm_set_oom_handler(struct cma_mm *mm, cma_oom_fn fn, void *ctx);
 
 typedef void (*cma_trace_fn)(void *ctx, const char *event, const char *line);
+/**
+ * cma_mm_set_trace() - the ftrace text consumer: each event set_trace_events
+ * lets through is formatted as its TP_printk line and handed to @fn.
+ */
 void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx);
+
+/* The library's trace events, in the order available_events lists them. */
+enum cma_trace_id {
+	CMA_TRACE_CMA_ALLOC_BUSY_RETRY,
+	CMA_TRACE_CMA_ALLOC_FINISH,
+	CMA_TRACE_CMA_ALLOC_START,
+	CMA_TRACE_CMA_RELEASE,
+	CMA_TRACE_CMA_WAIT_ON_PAGE_WRITEBACK,
+	CMA_TRACE_MM_COMPACTION_FAST_ISOLATE_FREEPAGES,
+	CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES,
+	CMA_TRACE_MM_COMPACTION_ISOLATE_MIGRATEPAGES,
+	CMA_TRACE_MM_COMPACTION_MIGRATEPAGES,
+	CMA_TRACE_MM_MIGRATE_PAGES,
+	CMA_TRACE_MM_MIGRATE_PAGES_START,
+	CMA_TRACE_MM_PAGE_ALLOC,
+	CMA_TRACE_MM_PAGE_ALLOC_EXTFRAG,
+	CMA_TRACE_MM_PAGE_FREE,
+	CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_BEGIN,
+	CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_END,
+	CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP,
+	CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE,
+	CMA_TRACE_MM_VMSCAN_LRU_SHRINK_INACTIVE,
+	CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD,
+	CMA_TRACE_MM_VMSCAN_WRITEPAGE,
+	NR_CMA_TRACE_EVENTS
+};
+
+/*
+ * One event as its tracepoint records it (TP_STRUCT__entry): the id, and
+ * the fields of the member the id's comment names. Strings and pages
+ * point into the machine and are valid during the probe's call only.
+ */
+struct cma_trace_event {
+	enum cma_trace_id id;
+	union {
+		/* cma_alloc_start, _busy_retry, _finish, cma_release; page NULL on failure */
+		struct {
+			const char *name;
+			unsigned long pfn;
+			const struct cma_page *page;
+			unsigned long count;
+			unsigned int align;
+			int errorno;
+		} cma;
+		/* cma_wait_on_page_writeback */
+		struct {
+			unsigned long pfn;
+			uint64_t waited_ns;
+		} writeback_wait;
+		/* mm_page_alloc (page NULL on failure), mm_page_free */
+		struct {
+			const struct cma_page *page;
+			unsigned long pfn;
+			unsigned int order;
+			int migratetype;
+			cma_gfp_t gfp_flags;
+		} page;
+		/* mm_page_alloc_extfrag */
+		struct {
+			unsigned long pfn;
+			unsigned int alloc_order, fallback_order, pageblock_order;
+			int alloc_migratetype, fallback_migratetype;
+		} extfrag;
+		/* mm_compaction_isolate_{migrate,free}pages; the fast one adds the pfns */
+		struct {
+			unsigned long min_pfn, free_pfn;
+			unsigned long nr_scanned, nr_taken;
+		} isolate;
+		/* mm_compaction_migratepages */
+		struct {
+			unsigned long nr_migrated, nr_failed;
+		} compaction;
+		/* mm_migrate_pages, mm_migrate_pages_start (mode and reason only) */
+		struct {
+			unsigned long nr_succeeded, nr_failed;
+			const char *mode, *reason;
+		} migrate;
+		/* mm_vmscan_direct_reclaim_*, _kswapd_sleep, _kswapd_wake, _wakeup_kswapd */
+		struct {
+			int zid;
+			unsigned int order;
+			cma_gfp_t gfp_flags;
+			unsigned long nr_reclaimed;
+		} reclaim;
+		/* mm_vmscan_lru_shrink_inactive */
+		struct {
+			int zid;
+			long nr_scanned, nr_reclaimed;
+			int priority;
+			bool file;
+		} shrink;
+		/* mm_vmscan_writepage */
+		struct {
+			unsigned long pfn;
+			bool file;
+		} writepage;
+	};
+};
+
+typedef void (*cma_trace_probe_fn)(void *ctx, const struct cma_trace_event *ev);
+/**
+ * cma_mm_set_trace_probe() - register_trace_<event>(): @fn gets each @id
+ * event as a record, whatever set_trace_events chose for the text, and
+ * nothing is formatted for it. One probe per event: a second replaces the
+ * first, NULL removes it. -EINVAL for an unknown @id.
+ */
+int cma_mm_set_trace_probe(struct cma_mm *mm, enum cma_trace_id id, cma_trace_probe_fn fn, void *ctx);
 /**
  * cma_mm_set_trace_events() - what tracing/set_event does: only the named
  * events (separated by spaces or commas) reach the trace function and are
@@ -610,6 +728,50 @@ int cma_mm_set_trace_events(struct cma_mm *mm, const char *events);
 
 /** cma_mm_counter() - a /proc/vmstat counter by name; -ENOENT if unknown. */
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value);
+
+/*
+ * The counters a cost model reads, typed: a request's work, and the
+ * background's traffic through the zone and LRU locks. Each is the
+ * /proc/vmstat event of the name beside it (cma_mm_counter() reads the
+ * same); those counted per zone are summed over the zones, as 4.8's
+ * per-node pgscan_direct is.
+ */
+enum cma_stat_item {
+	CMA_STAT_PGMIGRATE_SUCCESS,		/* pgmigrate_success */
+	CMA_STAT_COMPACT_MIGRATE_SCANNED,	/* compact_migrate_scanned */
+	CMA_STAT_COMPACT_FREE_SCANNED,		/* compact_free_scanned */
+	CMA_STAT_COMPACT_ISOLATED,		/* compact_isolated */
+	CMA_STAT_CONTIG_MIGRATE_SCANNED,	/* contig_migrate_scanned */
+	CMA_STAT_CONTIG_FREE_SCANNED,		/* contig_free_scanned */
+	CMA_STAT_COMPACT_SCAN_STEPPED,		/* compact_scan_stepped */
+	CMA_STAT_COMPACT_BLOCKS_PASSED,		/* compact_blocks_passed */
+	CMA_STAT_PGSCAN_DIRECT,			/* pgscan_direct_dma .. _movable */
+	CMA_STAT_PGSTEAL_DIRECT,		/* pgsteal_direct_dma .. _movable */
+	CMA_STAT_DRAIN_ALL_PAGES,		/* drain_all_pages */
+	CMA_STAT_LRU_ADD_DRAIN_ALL,		/* lru_add_drain_all */
+	CMA_STAT_PGMIGRATE_MAPPED_PTES,		/* pgmigrate_mapped_ptes */
+	CMA_STAT_PGMIGRATE_TLB_FLUSH,		/* pgmigrate_tlb_flush */
+	CMA_STAT_PGALLOC_FRESH,			/* pgalloc_fresh */
+	CMA_STAT_CONSOLE_CHARS,			/* console_chars */
+	CMA_STAT_CONTIG_RECLAIM_CLEAN,		/* contig_reclaim_clean */
+	CMA_STAT_CONTIG_RECLAIM_UNMAPPED_PTES,	/* contig_reclaim_unmapped_ptes */
+	CMA_STAT_PGALLOC,			/* pgalloc_dma .. _movable */
+	CMA_STAT_PGFREE,			/* pgfree */
+	CMA_STAT_LRU_ADD,			/* lru_add */
+	CMA_STAT_PGSCAN_KSWAPD,			/* pgscan_kswapd_dma .. _movable */
+	NR_CMA_STAT_ITEMS
+};
+
+struct cma_mm_stats {
+	uint64_t v[NR_CMA_STAT_ITEMS];	/* indexed by enum cma_stat_item */
+};
+
+/**
+ * cma_mm_stats() - every enum cma_stat_item counter at once, each summed
+ * over the CPUs as all_vm_events() does; all zero before boot. -EINVAL
+ * for a NULL argument.
+ */
+int cma_mm_stats(struct cma_mm *mm, struct cma_mm_stats *stats);
 
 struct cma_fault_attr {
 	unsigned long space;

@@ -567,11 +567,6 @@ void cma_state_free(struct cma_mm *mm)
 
 /* ---- allocation ---- */
 
-static void *trace_page_ptr(unsigned long pfn)
-{
-	return (void *)(0xffffea0000000000ul + pfn * 64);
-}
-
 static unsigned long cma_bitmap_aligned_mask(const struct cma *cma, unsigned align)
 {
 	return align <= cma->order_per_bit ? 0 : (1ul << (align - cma->order_per_bit)) - 1;
@@ -655,8 +650,8 @@ static void cma_clear_bits(struct cma *cma, unsigned long pageno, unsigned long 
 static unsigned long cma_busy_retry(struct cma_mm *mm, struct cma *cma, const struct cma_req *req,
 				    unsigned long pageno, unsigned long pfn, unsigned align)
 {
-	trace_event(mm, "cma_alloc_busy_retry", "name=%s pfn=0x%lx page=%p count=%lu align=%u",
-		    cma->name, pfn, trace_page_ptr(pfn), req->count, align);
+	trace_event(mm, CMA_TRACE_CMA_ALLOC_BUSY_RETRY, cma, .name = cma->name, .pfn = pfn,
+		    .page = pfn_to_page(mm, pfn), .count = req->count, .align = align);
 	return pageno + req->mask + 1;
 }
 
@@ -785,7 +780,8 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 		.maxno = cma_bitmap_maxno(cma),
 		.gfp = cma_alloc_gfp(mm, gfp),
 	};
-	trace_event(mm, "cma_alloc_start", "name=%s count=%lu align=%u", cma->name, count, align);
+	trace_event(mm, CMA_TRACE_CMA_ALLOC_START, cma, .name = cma->name, .count = count,
+		    .align = align);
 	/* 6.12 gives up here unseen; we counted it a failure, as below */
 	if (req.bits > req.maxno && mm->kernel.cma_stats)
 		return NULL;
@@ -795,8 +791,9 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 	/* 6.12 reports the last pfn tried (or -1) with a NULL page; we reported 0 */
 	if (ret && !mm->kernel.cma_stats)
 		pfn = 0;
-	trace_event(mm, "cma_alloc_finish", "name=%s pfn=0x%lx page=%p count=%lu align=%u errorno=%d",
-		    cma->name, pfn, ret ? NULL : trace_page_ptr(pfn), count, align, ret);
+	trace_event(mm, CMA_TRACE_CMA_ALLOC_FINISH, cma, .name = cma->name, .pfn = pfn,
+		    .page = ret ? NULL : pfn_to_page(mm, pfn), .count = count, .align = align,
+		    .errorno = ret);
 	if (ret) {
 		atomic_fetch_add(&cma->alloc_pages_fail, count);
 		count_vm_event(mm, CMA_ALLOC_FAIL);
@@ -861,8 +858,8 @@ bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *page
 		return false;
 	}
 	atomic_fetch_add(&cma->release_pages_success, count);
-	trace_event(mm, "cma_release", "name=%s pfn=0x%lx page=%p count=%lu", cma->name, pfn,
-		    trace_page_ptr(pfn), count);
+	trace_event(mm, CMA_TRACE_CMA_RELEASE, cma, .name = cma->name, .pfn = pfn,
+		    .page = pfn_to_page(mm, pfn), .count = count);
 	return true;
 }
 

@@ -299,8 +299,8 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *p
 static void account_free_scan(struct cma_mm *mm, bool contig, unsigned long nr_scanned,
 			      unsigned long nr_stepped, unsigned long nr_taken)
 {
-	trace_event(mm, "mm_compaction_isolate_freepages", "nr_scanned=%lu nr_taken=%lu",
-		    nr_scanned, nr_taken);
+	trace_event(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES, isolate,
+		    .nr_scanned = nr_scanned, .nr_taken = nr_taken);
 	count_vm_events(mm, contig && mm->kernel.compact_events_per_run ?
 			CONTIGFREE_SCANNED : COMPACTFREE_SCANNED, nr_scanned);
 	if (nr_stepped)
@@ -563,9 +563,9 @@ static void fast_isolate_freepages(struct zone *zone, struct compact_control *cc
 		if (cc->nr_freepages >= cc->nr_migratepages)
 			break;
 	}
-	trace_event(mm, "mm_compaction_fast_isolate_freepages",
-		    "min_pfn=0x%lx free_pfn=0x%lx nr_scanned=%lu nr_taken=%lu", min_pfn,
-		    cc->free_pfn, nr_scanned, total);
+	trace_event(mm, CMA_TRACE_MM_COMPACTION_FAST_ISOLATE_FREEPAGES, isolate,
+		    .min_pfn = min_pfn, .free_pfn = cc->free_pfn, .nr_scanned = nr_scanned,
+		    .nr_taken = total);
 	count_vm_events(mm, COMPACTFREE_SCANNED, nr_scanned);
 	if (nr_stepped)
 		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
@@ -963,8 +963,8 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		}
 	}
 	nr_scanned += nr_stepped;
-	trace_event(mm, "mm_compaction_isolate_migratepages", "nr_scanned=%lu nr_taken=%lu",
-		    nr_scanned, nr_isolated);
+	trace_event(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_MIGRATEPAGES, isolate,
+		    .nr_scanned = nr_scanned, .nr_taken = nr_isolated);
 	/* 6.12 counts compaction's scanning per run and alloc_contig_range's not at all */
 	count_vm_events(mm, !mm->kernel.compact_events_per_run || cc->compacting ?
 			COMPACTMIGRATE_SCANNED : CONTIGMIGRATE_SCANNED, nr_scanned);
@@ -1149,8 +1149,8 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
 	if (cc->nr_migratepages)
 		count_vm_events(mm, COMPACTPAGEFAILED, cc->nr_migratepages);
 	nr_failed = err >= 0 ? (unsigned long)err : cc->nr_migratepages;
-	trace_event(mm, "mm_compaction_migratepages", "nr_migrated=%lu nr_failed=%lu",
-		    nr_migrate - min_ul(nr_failed, nr_migrate), nr_failed);
+	trace_event(mm, CMA_TRACE_MM_COMPACTION_MIGRATEPAGES, compaction,
+		    .nr_migrated = nr_migrate - min_ul(nr_failed, nr_migrate), .nr_failed = nr_failed);
 	putback_lru_pages(mm, &cc->migratepages);
 	cc->nr_migratepages = 0;
 	return err;

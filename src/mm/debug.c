@@ -36,6 +36,8 @@ static const char *const state_names[] = { "unseen", "buddy", "pcp", "allocated"
 struct verifier {
 	struct cma_mm *mm;
 	const char *where;			/* the transition checked, or NULL */
+	cma_verify_fn fn;			/* also gets each report, or NULL */
+	void *ctx;
 	uint8_t *state;				/* per pfn; NULL: no pfn accounting */
 	int errors;
 	unsigned long on_lru, flagged_lru;	/* pages on LRU lists / with PG_lru */
@@ -51,7 +53,7 @@ struct verifier {
 __attribute__((format(printf, 2, 3)))
 static void report(struct verifier *v, const char *fmt, ...)
 {
-	char line[256];
+	char line[256], text[320];
 	va_list ap;
 
 	if (v->errors++ >= MAX_REPORTS)
@@ -60,9 +62,12 @@ static void report(struct verifier *v, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (v->where)
-		mm_pr_err(v->mm, "cma_mm_verify: after %s: %s\n", v->where, line);
+		snprintf(text, sizeof(text), "after %s: %s", v->where, line);
 	else
-		mm_pr_err(v->mm, "cma_mm_verify: %s\n", line);
+		snprintf(text, sizeof(text), "%s", line);
+	mm_pr_err(v->mm, "cma_mm_verify: %s\n", text);
+	if (v->fn)
+		v->fn(v->ctx, text);
 }
 
 /* Claim [pfn, pfn + nr) for @state; each pfn may be claimed once. */
@@ -494,8 +499,14 @@ static void check_skip_bits(struct verifier *v)
 
 static int verify_done(struct verifier *v)
 {
-	if (v->errors > MAX_REPORTS)
-		mm_pr_err(v->mm, "cma_mm_verify: ... and %d more\n", v->errors - MAX_REPORTS);
+	char text[64];
+
+	if (v->errors > MAX_REPORTS) {
+		snprintf(text, sizeof(text), "... and %d more", v->errors - MAX_REPORTS);
+		mm_pr_err(v->mm, "cma_mm_verify: %s\n", text);
+		if (v->fn)
+			v->fn(v->ctx, text);
+	}
 	return v->errors ? -EUCLEAN : 0;
 }
 
@@ -679,7 +690,12 @@ static void check_hugetlb_pool(struct verifier *v)
 
 int cma_mm_verify(struct cma_mm *mm)
 {
-	struct verifier v = { .mm = mm };
+	return cma_mm_verify_report(mm, NULL, NULL);
+}
+
+int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx)
+{
+	struct verifier v = { .mm = mm, .fn = fn, .ctx = ctx };
 	struct zone *zone;
 
 	if (!mm || mm->phase != MM_BOOTED)

@@ -461,22 +461,30 @@ static inline bool should_fail_alloc_page(struct cma_mm *mm, unsigned order)
 
 /* ---- trace.c ---- */
 
-/*
- * trace_event(mm, "name", fmt, ...): each call site keeps its event's index
- * in trace_event_names[], found once, so a chosen set of events costs a
- * bit test per event rather than a name lookup.
- */
-#define trace_event(mm, event, ...)						\
-	do {									\
-		static _Atomic int trace_id_ = -1;				\
-		__trace_event(mm, &trace_id_, event, __VA_ARGS__);		\
-	} while (0)
-void __trace_event(struct cma_mm *mm, _Atomic int *id, const char *event, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static inline bool trace_enabled(const struct cma_mm *mm)
+/* The text consumer takes @id: set_trace_events chose it, or chose none. */
+static inline bool trace_text_wanted(const struct cma_mm *mm, enum cma_trace_id id)
 {
-	return mm->trace_fn != NULL;
+	return mm->trace_fn && (!mm->trace_events || (mm->trace_events & (1u << id)));
 }
+
+/* Someone reads event @id: a probe, or the text. Two loads when no one does. */
+static inline bool trace_event_enabled(const struct cma_mm *mm, enum cma_trace_id id)
+{
+	return mm->trace_probes[id].fn || trace_text_wanted(mm, id);
+}
+
+/*
+ * trace_event(mm, ID, member, .field = value, ...): event ID's record,
+ * its fields in the union's @member, built and handed on only when
+ * trace_event_enabled(), so its arguments cost nothing otherwise.
+ */
+#define trace_event(mm, ID, member, ...)						\
+	do {										\
+		if (trace_event_enabled(mm, ID))					\
+			__trace_event(mm, &(const struct cma_trace_event){		\
+				.id = (ID), .member = { __VA_ARGS__ } });		\
+	} while (0)
+void __trace_event(struct cma_mm *mm, const struct cma_trace_event *ev);
 const char *migratetype_name(int mt);
 /* The profile's name of @mt: "HighAtomic" for the RESERVE slot under kernel.highatomic. */
 const char *migratetype_name_of(const struct cma_mm *mm, int mt);

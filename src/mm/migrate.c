@@ -152,22 +152,13 @@ free_new:
 	return rc;
 }
 
-/*
- * The mm_migrate_pages event: v3.5 has none, we print the counts and the
- * mode; 6.12's TP_printk adds the THP counts (none here: no THP) and the
- * reason, after an mm_migrate_pages_start event.
- */
+/* The mm_migrate_pages event; 6.12's follows an mm_migrate_pages_start (trace.c prints each era's). */
 static void trace_migrate_pages(struct cma_mm *mm, unsigned long succeeded, unsigned long failed,
 				enum migrate_mode mode, enum migrate_reason reason)
 {
-	if (!mm->kernel.cma_stats) {
-		trace_event(mm, "mm_migrate_pages", "nr_succeeded=%lu nr_failed=%lu mode=%s",
-			    succeeded, failed, migrate_mode_names[mode]);
-		return;
-	}
-	trace_event(mm, "mm_migrate_pages",
-		    "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=%s reason=%s",
-		    succeeded, failed, migrate_mode_names[mode], migrate_reason_names[reason]);
+	trace_event(mm, CMA_TRACE_MM_MIGRATE_PAGES, migrate, .nr_succeeded = succeeded,
+		    .nr_failed = failed, .mode = migrate_mode_names[mode],
+		    .reason = migrate_reason_names[reason]);
 }
 
 /*
@@ -363,8 +354,8 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 	int rc;
 
 	if (mm->kernel.cma_stats)
-		trace_event(mm, "mm_migrate_pages_start", "mode=%s reason=%s",
-			    migrate_mode_names[mode], migrate_reason_names[reason]);
+		trace_event(mm, CMA_TRACE_MM_MIGRATE_PAGES_START, migrate,
+			    .mode = migrate_mode_names[mode], .reason = migrate_reason_names[reason]);
 	page_list_init(&split);
 	rc = migrate_pages_batch(mm, from, &split, get_new_page, private, mode, 10, &stats);
 	if (rc >= 0) {

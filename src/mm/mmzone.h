@@ -368,7 +368,11 @@ struct cma_mm {
 
 	cma_trace_fn trace_fn;
 	void *trace_ctx;
-	uint32_t trace_events;		/* bit per trace_event_names[]; 0: all */
+	uint32_t trace_events;		/* bit per enum cma_trace_id for trace_fn; 0: all */
+	struct {
+		cma_trace_probe_fn fn;
+		void *ctx;
+	} trace_probes[NR_CMA_TRACE_EVENTS];
 	cma_oom_fn oom_fn;
 	void *oom_ctx;
 

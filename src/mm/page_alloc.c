@@ -461,13 +461,11 @@ static void trace_extfrag(struct zone *zone, struct cma_page *page, unsigned ord
 			  unsigned fallback_order, int start_mt, int fallback_mt)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long pfn = page_to_pfn(mm, page);
 
-	trace_event(mm, "mm_page_alloc_extfrag",
-		    "page=%p pfn=%lu alloc_order=%u fallback_order=%u pageblock_order=%u alloc_migratetype=%d fallback_migratetype=%d fragmenting=%d change_ownership=%d",
-		    (void *)(0xffffea0000000000ul + pfn * 64), pfn, order, fallback_order,
-		    mm->pageblock_order, start_mt, fallback_mt,
-		    fallback_order < mm->pageblock_order, start_mt == fallback_mt);
+	trace_event(mm, CMA_TRACE_MM_PAGE_ALLOC_EXTFRAG, extfrag,
+		    .pfn = page_to_pfn(mm, page), .alloc_order = order, .fallback_order = fallback_order,
+		    .pageblock_order = mm->pageblock_order, .alloc_migratetype = start_mt,
+		    .fallback_migratetype = fallback_mt);
 }
 
 /*
@@ -508,8 +506,7 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 			if ((unsigned)o >= mm->pageblock_order && !is_migrate_cma(mt))
 				change_pageblock_range(mm, pfn, o, start_mt);
 			expand(zone, page, order, o, is_migrate_cma(mt) ? mt : start_mt);
-			if (trace_enabled(mm))
-				trace_extfrag(zone, page, order, o, start_mt, mt);
+			trace_extfrag(zone, page, order, o, start_mt, mt);
 			VM_VERIFY_ZONE(zone, "__rmqueue_fallback");
 			return page;
 		}
@@ -692,8 +689,7 @@ static struct cma_page *__rmqueue_claim(struct zone *zone, unsigned order, int s
 		page = try_to_steal_block(zone, page_list_first(mm, &zone->free_area[o].free_list[mt]),
 					  o, order, start_mt);
 		if (page) {
-			if (trace_enabled(mm))
-				trace_extfrag(zone, page, order, o, start_mt, mt);
+			trace_extfrag(zone, page, order, o, start_mt, mt);
 			return page;
 		}
 	}
@@ -715,8 +711,7 @@ static struct cma_page *__rmqueue_steal(struct zone *zone, unsigned order, int s
 		page = page_list_first(mm, &zone->free_area[o].free_list[mt]);
 		del_from_free_area(zone, page, o);
 		expand(zone, page, order, o, mt);
-		if (trace_enabled(mm))
-			trace_extfrag(zone, page, order, o, start_mt, mt);
+		trace_extfrag(zone, page, order, o, start_mt, mt);
 		return page;
 	}
 	return NULL;
@@ -1490,10 +1485,8 @@ static __always_inline void free_hot_cold_page_fast(struct cma_mm *mm, struct cm
 
 static void trace_page_free(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	unsigned long pfn = page_to_pfn(mm, page);
-
-	trace_event(mm, "mm_page_free", "page=%p pfn=%lu order=%u",
-		    (void *)(0xffffea0000000000ul + pfn * 64), pfn, order);
+	trace_event(mm, CMA_TRACE_MM_PAGE_FREE, page,
+		    .page = page, .pfn = page_to_pfn(mm, page), .order = order);
 }
 
 /* The page is ours (count dropped to zero): clear what allocation set. */
@@ -1516,8 +1509,7 @@ static noinline void __free_pages_ok(struct cma_mm *mm, struct cma_page *page, u
 static noinline void __free_pages_slow(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	free_pages_prepare(mm, page);
-	if (trace_enabled(mm))
-		trace_page_free(mm, page, order);
+	trace_page_free(mm, page, order);
 	if (pcp_allowed_order(mm, order))
 		free_hot_cold_page(mm, page, order, false);
 	else
@@ -1527,7 +1519,7 @@ static noinline void __free_pages_slow(struct cma_mm *mm, struct cma_page *page,
 /* __free_pages once the last reference is gone. */
 void __free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
-	if (unlikely(order || trace_enabled(mm))) {
+	if (unlikely(order || trace_event_enabled(mm, CMA_TRACE_MM_PAGE_FREE))) {
 		__free_pages_slow(mm, page, order);
 		return;
 	}

@@ -11,19 +11,12 @@
  */
 #include "mm/internal.h"
 
-static void *page_ptr(unsigned long pfn)
-{
-	return (void *)(0xffffea0000000000ul + pfn * 64);	/* as mm_page_alloc prints it */
-}
-
 void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool file)
 {
 	page_flags_set(page, PG_writeback);
 	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, 1);
-	if (trace_enabled(mm))
-		trace_event(mm, "mm_vmscan_writepage", "page=%p pfn=%lu flags=%s",
-			    page_ptr(page_to_pfn(mm, page)), page_to_pfn(mm, page),
-			    file ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" : "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_WRITEPAGE, writepage,
+		    .pfn = page_to_pfn(mm, page), .file = file);
 }
 
 void undo_page_writeback(struct cma_mm *mm, struct cma_page *page)
@@ -93,7 +86,7 @@ int wait_on_page_writeback(struct cma_mm *mm, struct cma_page *page,
 	waited = ops->wait_writeback(page->owner, page->private, page);
 	if (page_test(page, PG_writeback))
 		return -EBUSY;
-	trace_event(mm, "cma_wait_on_page_writeback", "pfn=%lu waited_ns=%llu",
-		    page_to_pfn(mm, page), (unsigned long long)waited);
+	trace_event(mm, CMA_TRACE_CMA_WAIT_ON_PAGE_WRITEBACK, writeback_wait,
+		    .pfn = page_to_pfn(mm, page), .waited_ns = waited);
 	return 0;
 }

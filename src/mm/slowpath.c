@@ -365,13 +365,9 @@ out:
 static void trace_page_alloc(struct cma_mm *mm, struct cma_page *page, unsigned order,
 			     cma_gfp_t gfp, int migratetype)
 {
-	unsigned long pfn = page ? page_to_pfn(mm, page) : 0;
-	char flags[256];
-
-	show_gfp_flags(gfp, flags, sizeof(flags));
-	trace_event(mm, "mm_page_alloc", "page=%p pfn=%lu order=%u migratetype=%d gfp_flags=%s",
-		    page ? (void *)(0xffffea0000000000ul + pfn * 64) : NULL, pfn, order,
-		    migratetype, flags);
+	trace_event(mm, CMA_TRACE_MM_PAGE_ALLOC, page, .page = page,
+		    .pfn = page ? page_to_pfn(mm, page) : 0, .order = order,
+		    .migratetype = migratetype, .gfp_flags = gfp);
 }
 
 /*
@@ -429,8 +425,7 @@ static noinline struct cma_page *__alloc_pages_finish(struct cma_mm *mm, cma_gfp
 	if (!page)
 		page = __alloc_pages_slowpath(mm, gfp, order, high_zoneidx, migratetype);
 	wake_boosted_kswapd(mm);
-	if (trace_enabled(mm))
-		trace_page_alloc(mm, page, order, gfp, migratetype);
+	trace_page_alloc(mm, page, order, gfp, migratetype);
 	return page;
 }
 
@@ -450,7 +445,7 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 	page = get_page_from_freelist(mm, gfp, order, gfp_zone(mm, gfp),
 				      ALLOC_WMARK_LOW | alloc_flags_cma(migratetype), migratetype);
 	/* a steal that boosted the page's zone left it a flag to wake kswapd by */
-	if (likely(page && !trace_enabled(mm) &&
+	if (likely(page && !trace_event_enabled(mm, CMA_TRACE_MM_PAGE_ALLOC) &&
 		   !atomic_load_explicit(&page_zone(mm, page)->boosted_watermark, memory_order_relaxed)))
 		return page;
 	return __alloc_pages_finish(mm, gfp, order, page);

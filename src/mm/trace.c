@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace sink: events formatted as the kernel's TP_printk lines
- * ("mm_page_alloc: page=... pfn=... order=..."), handed to the caller's
- * function. Formatting happens only when a sink is set.
+ * Trace events: each call site fills its tracepoint's record (struct
+ * cma_trace_event) only when someone reads the event, hands it to the
+ * event's probe as it is, and formats it as the kernel's TP_printk line
+ * ("mm_page_alloc: page=... pfn=... order=...") only for the text
+ * consumer, so a probe costs no formatting.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "mm/internal.h"
@@ -70,59 +71,251 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%s%#x", n ? "|" : "", gfp);
 }
 
-/* Every event the library emits, as available_events lists them. */
-static const char *const trace_event_names[] = {
-	"cma_alloc_busy_retry", "cma_alloc_finish", "cma_alloc_start",
-	"cma_release", "cma_wait_on_page_writeback",
-	"mm_compaction_fast_isolate_freepages",
-	"mm_compaction_isolate_freepages", "mm_compaction_isolate_migratepages",
-	"mm_compaction_migratepages", "mm_migrate_pages", "mm_migrate_pages_start",
-	"mm_page_alloc", "mm_page_alloc_extfrag", "mm_page_free",
-	"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
-	"mm_vmscan_kswapd_sleep", "mm_vmscan_kswapd_wake",
-	"mm_vmscan_lru_shrink_inactive", "mm_vmscan_wakeup_kswapd",
-	"mm_vmscan_writepage",
+/* Where TP_printk prints a page: its struct page in x86-64's vmemmap. */
+static const void *vmemmap_ptr(unsigned long pfn)
+{
+	return (const void *)(0xffffea0000000000ul + pfn * 64);
+}
+
+/* ... or NULL, for a failed allocation's */
+static const void *trace_page_ptr(const struct cma_page *page, unsigned long pfn)
+{
+	return page ? vmemmap_ptr(pfn) : NULL;
+}
+
+static const char *reclaim_wb_flags(bool file)
+{
+	return file ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" : "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC";
+}
+
+/* ---- each event's TP_printk, from its record ---- */
+
+typedef void (*trace_print_fn)(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			       char *buf, size_t len);
+
+static void print_cma_alloc_busy_retry(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				       char *buf, size_t len)
+{
+	snprintf(buf, len, "name=%s pfn=0x%lx page=%p count=%lu align=%u", ev->cma.name,
+		 ev->cma.pfn, trace_page_ptr(ev->cma.page, ev->cma.pfn), ev->cma.count, ev->cma.align);
+}
+
+static void print_cma_alloc_finish(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				   char *buf, size_t len)
+{
+	snprintf(buf, len, "name=%s pfn=0x%lx page=%p count=%lu align=%u errorno=%d", ev->cma.name,
+		 ev->cma.pfn, trace_page_ptr(ev->cma.page, ev->cma.pfn), ev->cma.count, ev->cma.align,
+		 ev->cma.errorno);
+}
+
+static void print_cma_alloc_start(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				  char *buf, size_t len)
+{
+	snprintf(buf, len, "name=%s count=%lu align=%u", ev->cma.name, ev->cma.count, ev->cma.align);
+}
+
+static void print_cma_release(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			      char *buf, size_t len)
+{
+	snprintf(buf, len, "name=%s pfn=0x%lx page=%p count=%lu", ev->cma.name, ev->cma.pfn,
+		 trace_page_ptr(ev->cma.page, ev->cma.pfn), ev->cma.count);
+}
+
+static void print_cma_wait_on_page_writeback(const struct cma_mm *mm, const struct cma_trace_event *ev,
+					     char *buf, size_t len)
+{
+	snprintf(buf, len, "pfn=%lu waited_ns=%llu", ev->writeback_wait.pfn,
+		 (unsigned long long)ev->writeback_wait.waited_ns);
+}
+
+static void print_fast_isolate_freepages(const struct cma_mm *mm, const struct cma_trace_event *ev,
+					 char *buf, size_t len)
+{
+	snprintf(buf, len, "min_pfn=0x%lx free_pfn=0x%lx nr_scanned=%lu nr_taken=%lu",
+		 ev->isolate.min_pfn, ev->isolate.free_pfn, ev->isolate.nr_scanned, ev->isolate.nr_taken);
+}
+
+static void print_isolate(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			  char *buf, size_t len)
+{
+	snprintf(buf, len, "nr_scanned=%lu nr_taken=%lu", ev->isolate.nr_scanned, ev->isolate.nr_taken);
+}
+
+static void print_compaction_migratepages(const struct cma_mm *mm, const struct cma_trace_event *ev,
+					  char *buf, size_t len)
+{
+	snprintf(buf, len, "nr_migrated=%lu nr_failed=%lu", ev->compaction.nr_migrated,
+		 ev->compaction.nr_failed);
+}
+
+/* v3.5 has no such event, we print the counts and the mode; 6.12's adds the THP counts (none here) and the reason */
+static void print_migrate_pages(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				char *buf, size_t len)
+{
+	if (!mm->kernel.cma_stats)
+		snprintf(buf, len, "nr_succeeded=%lu nr_failed=%lu mode=%s", ev->migrate.nr_succeeded,
+			 ev->migrate.nr_failed, ev->migrate.mode);
+	else
+		snprintf(buf, len, "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=%s reason=%s",
+			 ev->migrate.nr_succeeded, ev->migrate.nr_failed, ev->migrate.mode, ev->migrate.reason);
+}
+
+static void print_migrate_pages_start(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				      char *buf, size_t len)
+{
+	snprintf(buf, len, "mode=%s reason=%s", ev->migrate.mode, ev->migrate.reason);
+}
+
+static void print_page_alloc(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			     char *buf, size_t len)
+{
+	char flags[256];
+
+	show_gfp_flags(ev->page.gfp_flags, flags, sizeof(flags));
+	snprintf(buf, len, "page=%p pfn=%lu order=%u migratetype=%d gfp_flags=%s",
+		 trace_page_ptr(ev->page.page, ev->page.pfn), ev->page.pfn, ev->page.order,
+		 ev->page.migratetype, flags);
+}
+
+static void print_page_alloc_extfrag(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				     char *buf, size_t len)
+{
+	unsigned long pfn = ev->extfrag.pfn;
+	int start_mt = ev->extfrag.alloc_migratetype, fallback_mt = ev->extfrag.fallback_migratetype;
+
+	snprintf(buf, len, "page=%p pfn=%lu alloc_order=%u fallback_order=%u pageblock_order=%u alloc_migratetype=%d fallback_migratetype=%d fragmenting=%d change_ownership=%d",
+		 vmemmap_ptr(pfn), pfn, ev->extfrag.alloc_order, ev->extfrag.fallback_order,
+		 ev->extfrag.pageblock_order, start_mt, fallback_mt,
+		 ev->extfrag.fallback_order < ev->extfrag.pageblock_order, start_mt == fallback_mt);
+}
+
+static void print_page_free(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			    char *buf, size_t len)
+{
+	snprintf(buf, len, "page=%p pfn=%lu order=%u", vmemmap_ptr(ev->page.pfn), ev->page.pfn,
+		 ev->page.order);
+}
+
+static void print_direct_reclaim_begin(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				       char *buf, size_t len)
+{
+	char flags[256];
+
+	show_gfp_flags(ev->reclaim.gfp_flags, flags, sizeof(flags));
+	snprintf(buf, len, "order=%u may_writepage=1 gfp_flags=%s", ev->reclaim.order, flags);
+}
+
+static void print_direct_reclaim_end(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				     char *buf, size_t len)
+{
+	snprintf(buf, len, "nr_reclaimed=%lu", ev->reclaim.nr_reclaimed);
+}
+
+static void print_kswapd_sleep(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			       char *buf, size_t len)
+{
+	snprintf(buf, len, "nid=0");
+}
+
+static void print_kswapd_wake(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			      char *buf, size_t len)
+{
+	snprintf(buf, len, "nid=0 order=%u", ev->reclaim.order);
+}
+
+static void print_lru_shrink_inactive(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				      char *buf, size_t len)
+{
+	snprintf(buf, len, "nid=0 zid=%d nr_scanned=%ld nr_reclaimed=%ld priority=%d flags=%s",
+		 ev->shrink.zid, ev->shrink.nr_scanned, ev->shrink.nr_reclaimed, ev->shrink.priority,
+		 reclaim_wb_flags(ev->shrink.file));
+}
+
+static void print_wakeup_kswapd(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				char *buf, size_t len)
+{
+	snprintf(buf, len, "nid=0 zid=%d order=%u", ev->reclaim.zid, ev->reclaim.order);
+}
+
+static void print_writepage(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			    char *buf, size_t len)
+{
+	snprintf(buf, len, "page=%p pfn=%lu flags=%s", vmemmap_ptr(ev->writepage.pfn),
+		 ev->writepage.pfn, reclaim_wb_flags(ev->writepage.file));
+}
+
+/* Every event the library emits, as available_events lists them, and its TP_printk. */
+static const struct {
+	const char *name;
+	trace_print_fn print;
+} trace_events[NR_CMA_TRACE_EVENTS] = {
+	[CMA_TRACE_CMA_ALLOC_BUSY_RETRY] = { "cma_alloc_busy_retry", print_cma_alloc_busy_retry },
+	[CMA_TRACE_CMA_ALLOC_FINISH] = { "cma_alloc_finish", print_cma_alloc_finish },
+	[CMA_TRACE_CMA_ALLOC_START] = { "cma_alloc_start", print_cma_alloc_start },
+	[CMA_TRACE_CMA_RELEASE] = { "cma_release", print_cma_release },
+	[CMA_TRACE_CMA_WAIT_ON_PAGE_WRITEBACK] = { "cma_wait_on_page_writeback",
+						   print_cma_wait_on_page_writeback },
+	[CMA_TRACE_MM_COMPACTION_FAST_ISOLATE_FREEPAGES] = { "mm_compaction_fast_isolate_freepages",
+							     print_fast_isolate_freepages },
+	[CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES] = { "mm_compaction_isolate_freepages", print_isolate },
+	[CMA_TRACE_MM_COMPACTION_ISOLATE_MIGRATEPAGES] = { "mm_compaction_isolate_migratepages",
+							   print_isolate },
+	[CMA_TRACE_MM_COMPACTION_MIGRATEPAGES] = { "mm_compaction_migratepages",
+						   print_compaction_migratepages },
+	[CMA_TRACE_MM_MIGRATE_PAGES] = { "mm_migrate_pages", print_migrate_pages },
+	[CMA_TRACE_MM_MIGRATE_PAGES_START] = { "mm_migrate_pages_start", print_migrate_pages_start },
+	[CMA_TRACE_MM_PAGE_ALLOC] = { "mm_page_alloc", print_page_alloc },
+	[CMA_TRACE_MM_PAGE_ALLOC_EXTFRAG] = { "mm_page_alloc_extfrag", print_page_alloc_extfrag },
+	[CMA_TRACE_MM_PAGE_FREE] = { "mm_page_free", print_page_free },
+	[CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_BEGIN] = { "mm_vmscan_direct_reclaim_begin",
+						       print_direct_reclaim_begin },
+	[CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_END] = { "mm_vmscan_direct_reclaim_end",
+						     print_direct_reclaim_end },
+	[CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP] = { "mm_vmscan_kswapd_sleep", print_kswapd_sleep },
+	[CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE] = { "mm_vmscan_kswapd_wake", print_kswapd_wake },
+	[CMA_TRACE_MM_VMSCAN_LRU_SHRINK_INACTIVE] = { "mm_vmscan_lru_shrink_inactive",
+						      print_lru_shrink_inactive },
+	[CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD] = { "mm_vmscan_wakeup_kswapd", print_wakeup_kswapd },
+	[CMA_TRACE_MM_VMSCAN_WRITEPAGE] = { "mm_vmscan_writepage", print_writepage },
 };
-#define NR_TRACE_EVENTS (sizeof(trace_event_names) / sizeof(trace_event_names[0]))
-_Static_assert(NR_TRACE_EVENTS <= 32, "mm->trace_events has a bit per event");
+_Static_assert(NR_CMA_TRACE_EVENTS <= 32, "mm->trace_events has a bit per event");
 
 static int trace_event_id(const char *name, size_t len)
 {
-	for (size_t i = 0; i < NR_TRACE_EVENTS; i++)
-		if (strlen(trace_event_names[i]) == len && !strncmp(trace_event_names[i], name, len))
-			return (int)i;
+	for (int i = 0; i < NR_CMA_TRACE_EVENTS; i++)
+		if (strlen(trace_events[i].name) == len && !strncmp(trace_events[i].name, name, len))
+			return i;
 	return -1;
 }
 
-static bool trace_event_wanted(const struct cma_mm *mm, _Atomic int *id, const char *event)
+/* The text consumer's line: "event: " and the event's TP_printk. */
+static void trace_event_text(struct cma_mm *mm, const struct cma_trace_event *ev)
 {
-	int i;
+	const char *name = trace_events[ev->id].name;
+	char line[512];
+	int n = snprintf(line, sizeof(line), "%s: ", name);
 
-	if (!mm->trace_events)
-		return true;
-	i = atomic_load_explicit(id, memory_order_relaxed);
-	if (i < 0) {
-		i = trace_event_id(event, strlen(event));
-		VM_BUG_ON(i < 0);	/* an event missing from trace_event_names[] */
-		atomic_store_explicit(id, i, memory_order_relaxed);
-	}
-	return i >= 0 && (mm->trace_events & (1u << i));
+	trace_events[ev->id].print(mm, ev, line + n, sizeof(line) - n);
+	mm->trace_fn(mm->trace_ctx, name, line);
 }
 
-void __trace_event(struct cma_mm *mm, _Atomic int *id, const char *event, const char *fmt, ...)
+void __trace_event(struct cma_mm *mm, const struct cma_trace_event *ev)
 {
-	cma_trace_fn fn = mm->trace_fn;
-	char line[512];
-	int n;
-	va_list ap;
+	cma_trace_probe_fn probe = mm->trace_probes[ev->id].fn;
 
-	if (!fn || !trace_event_wanted(mm, id, event))
-		return;
-	n = snprintf(line, sizeof(line), "%s: ", event);
-	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
-	va_end(ap);
-	fn(mm->trace_ctx, event, line);
+	if (probe)
+		probe(mm->trace_probes[ev->id].ctx, ev);
+	if (trace_text_wanted(mm, ev->id))
+		trace_event_text(mm, ev);
+}
+
+int cma_mm_set_trace_probe(struct cma_mm *mm, enum cma_trace_id id, cma_trace_probe_fn fn, void *ctx)
+{
+	if (!mm || (unsigned)id >= NR_CMA_TRACE_EVENTS)
+		return -EINVAL;
+	mm->trace_probes[id].ctx = ctx;
+	mm->trace_probes[id].fn = fn;
+	return 0;
 }
 
 void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx)

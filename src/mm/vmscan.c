@@ -402,12 +402,9 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 	if (nr_reclaimed)
 		count_vm_events(mm, (sc->kswapd ? PGSTEAL_KSWAPD_DMA : PGSTEAL_DIRECT_DMA) + zone->idx,
 				nr_reclaimed);
-	if (trace_enabled(mm))
-		trace_event(mm, "mm_vmscan_lru_shrink_inactive",
-			    "nid=0 zid=%d nr_scanned=%ld nr_reclaimed=%ld priority=%d flags=%s",
-			    (int)zone->idx, (long)nr_scanned, (long)nr_reclaimed, priority,
-			    is_file_lru(lru) ? "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC" :
-			    "RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_LRU_SHRINK_INACTIVE, shrink,
+		    .zid = (int)zone->idx, .nr_scanned = (long)nr_scanned,
+		    .nr_reclaimed = (long)nr_reclaimed, .priority = priority, .file = is_file_lru(lru));
 	return nr_reclaimed;
 }
 
@@ -601,20 +598,15 @@ static bool all_unreclaimable(struct cma_mm *mm, cma_gfp_t gfp)
  */
 static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control *sc)
 {
-	if (trace_enabled(mm)) {
-		char flags[256];
-
-		show_gfp_flags(sc->gfp_mask, flags, sizeof(flags));
-		trace_event(mm, "mm_vmscan_direct_reclaim_begin",
-			    "order=%u may_writepage=1 gfp_flags=%s", sc->order, flags);
-	}
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, reclaim,
+		    .order = sc->order, .gfp_flags = sc->gfp_mask);
 	count_vm_event(mm, ALLOCSTALL);
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
 		shrink_zones(mm, sc, priority);
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;
 	}
-	trace_event(mm, "mm_vmscan_direct_reclaim_end", "nr_reclaimed=%lu", sc->nr_reclaimed);
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_END, reclaim, .nr_reclaimed = sc->nr_reclaimed);
 	if (sc->nr_reclaimed)
 		return sc->nr_reclaimed;
 	return !all_unreclaimable(mm, sc->gfp_mask);
@@ -904,7 +896,7 @@ static unsigned long kswapd_balance(struct cma_mm *mm, unsigned order, int class
 {
 	struct balance_state b = { .order = order, .classzone_idx = classzone_idx };
 
-	trace_event(mm, "mm_vmscan_kswapd_wake", "nid=0 order=%u", order);
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = order);
 	balance_pgdat(mm, &b);
 	return b.nr_reclaimed;
 }
@@ -945,7 +937,7 @@ static void kswapd_try_to_sleep(struct cma_mm *mm, unsigned order, int classzone
 	}
 	/* 6.12: what compaction found unusable may be usable after the reclaim */
 	reset_isolation_suitable(mm);
-	trace_event(mm, "mm_vmscan_kswapd_sleep", "nid=0");
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP, reclaim, .zid = 0);
 	while (!mm->kswapd_woken && !mm->kswapd_should_stop)
 		pthread_cond_wait(&mm->kswapd_wait, &mm->kswapd_mutex);
 }
@@ -984,7 +976,7 @@ static void *kswapd(void *arg)
 		}
 		pthread_mutex_unlock(&mm->kswapd_mutex);
 
-		trace_event(mm, "mm_vmscan_kswapd_wake", "nid=0 order=%u", order);
+		trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = order);
 		b = (struct balance_state){ .order = order, .classzone_idx = classzone_idx };
 		balanced_order = balance_pgdat(mm, &b);
 		balanced_classzone_idx = b.classzone_idx;
@@ -1130,8 +1122,8 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 		}
 		pthread_mutex_unlock(&mm->kswapd_mutex);
 		if (low)
-			trace_event(mm, "mm_vmscan_wakeup_kswapd", "nid=0 zid=%d order=%u",
-				    (int)zone->idx, order);
+			trace_event(mm, CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD, reclaim,
+				    .zid = (int)zone->idx, .order = order);
 	}
 	spin_unlock(&mm->kswapd_lock);
 }

@@ -152,3 +152,45 @@ void zoneinfo_pagesets(struct cma_mm *mm, struct zone *zone, FILE *out)
 		fprintf(out, "\n  vm stats threshold: %d", 0);
 	}
 }
+
+/* Each typed counter's event, and how many per-zone events follow it from there. */
+static const struct {
+	enum vm_event_item item;
+	unsigned nr;
+} cma_stat_events[NR_CMA_STAT_ITEMS] = {
+	[CMA_STAT_PGMIGRATE_SUCCESS] = { PGMIGRATE_SUCCESS, 1 },
+	[CMA_STAT_COMPACT_MIGRATE_SCANNED] = { COMPACTMIGRATE_SCANNED, 1 },
+	[CMA_STAT_COMPACT_FREE_SCANNED] = { COMPACTFREE_SCANNED, 1 },
+	[CMA_STAT_COMPACT_ISOLATED] = { COMPACTISOLATED, 1 },
+	[CMA_STAT_CONTIG_MIGRATE_SCANNED] = { CONTIGMIGRATE_SCANNED, 1 },
+	[CMA_STAT_CONTIG_FREE_SCANNED] = { CONTIGFREE_SCANNED, 1 },
+	[CMA_STAT_COMPACT_SCAN_STEPPED] = { COMPACT_SCAN_STEPPED, 1 },
+	[CMA_STAT_COMPACT_BLOCKS_PASSED] = { COMPACT_BLOCKS_PASSED, 1 },
+	[CMA_STAT_PGSCAN_DIRECT] = { PGSCAN_DIRECT_DMA, MAX_NR_ZONES },
+	[CMA_STAT_PGSTEAL_DIRECT] = { PGSTEAL_DIRECT_DMA, MAX_NR_ZONES },
+	[CMA_STAT_DRAIN_ALL_PAGES] = { DRAIN_ALL_PAGES, 1 },
+	[CMA_STAT_LRU_ADD_DRAIN_ALL] = { LRU_ADD_DRAIN_ALL, 1 },
+	[CMA_STAT_PGMIGRATE_MAPPED_PTES] = { PGMIGRATE_MAPPED_PTES, 1 },
+	[CMA_STAT_PGMIGRATE_TLB_FLUSH] = { PGMIGRATE_TLB_FLUSH, 1 },
+	[CMA_STAT_PGALLOC_FRESH] = { PGALLOC_FRESH, 1 },
+	[CMA_STAT_CONSOLE_CHARS] = { CONSOLE_CHARS, 1 },
+	[CMA_STAT_CONTIG_RECLAIM_CLEAN] = { CONTIG_RECLAIM_CLEAN, 1 },
+	[CMA_STAT_CONTIG_RECLAIM_UNMAPPED_PTES] = { CONTIG_RECLAIM_UNMAPPED_PTES, 1 },
+	[CMA_STAT_PGALLOC] = { PGALLOC_DMA, MAX_NR_ZONES },
+	[CMA_STAT_PGFREE] = { PGFREE, 1 },
+	[CMA_STAT_LRU_ADD] = { LRU_ADD, 1 },
+	[CMA_STAT_PGSCAN_KSWAPD] = { PGSCAN_KSWAPD_DMA, MAX_NR_ZONES },
+};
+
+int cma_mm_stats(struct cma_mm *mm, struct cma_mm_stats *stats)
+{
+	if (!mm || !stats)
+		return -EINVAL;
+	memset(stats, 0, sizeof(*stats));
+	if (mm->phase != MM_BOOTED)
+		return 0;
+	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
+		for (unsigned j = 0; j < cma_stat_events[i].nr; j++)
+			stats->v[i] += vm_event_sum(mm, cma_stat_events[i].item + j);
+	return 0;
+}

@@ -8,7 +8,6 @@
  * is what cost_ns() is told about the moment, not something acted out.
  */
 #include <math.h>
-#include <string.h>
 
 #include "lib/kconfig.h"
 #include "engine/sim.h"
@@ -16,52 +15,47 @@
 /* The background's lock traffic is measured over windows this long. */
 #define BG_WINDOW_NS	(1000 * 1000000ull)
 
-#define ZONE_EVENTS(x) x "_dma", x "_dma32", x "_normal", x "_high", x "_movable"
+/* The background's traffic so far. */
+struct bg_traffic {
+	uint64_t zone, lru, drains;
+};
 
-/* Pages through the free lists: every allocation and free takes the zone lock in pcp batches. */
-static const char *const zone_counters[] = { ZONE_EVENTS("pgalloc"), "pgfree" };
-/* Pages through the LRU lock: additions, and the isolations of kswapd's and direct reclaim's scans. */
-static const char *const lru_counters[] = { "lru_add", ZONE_EVENTS("pgscan_kswapd"), ZONE_EVENTS("pgscan_direct") };
-
-static uint64_t sum(struct sim *s, const char *const *names, size_t n)
+static struct bg_traffic bg_traffic(struct sim *s)
 {
-	uint64_t total = 0;
+	struct cma_mm_stats st;
 
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v = 0;
-
-		cma_mm_counter(s->mm, names[i], &v);
-		total += v;
-	}
-	return total;
+	cma_mm_stats(s->mm, &st);
+	return (struct bg_traffic){
+		/* pages through the free lists: every allocation and free takes the zone lock in pcp batches */
+		.zone = st.v[CMA_STAT_PGALLOC] + st.v[CMA_STAT_PGFREE],
+		/* pages through the LRU lock: additions, and the isolations of kswapd's and direct reclaim's scans */
+		.lru = st.v[CMA_STAT_LRU_ADD] + st.v[CMA_STAT_PGSCAN_KSWAPD] + st.v[CMA_STAT_PGSCAN_DIRECT],
+		/* drain_all_pages: all of them but the devices' own */
+		.drains = st.v[CMA_STAT_DRAIN_ALL_PAGES] - s->dev_drains,
+	};
 }
 
-#define SUM(s, names) sum(s, names, sizeof(names) / sizeof(names[0]))
-
-/* The background's drain_all_pages so far: all of them but the devices' own. */
-static uint64_t bg_drains(struct sim *s)
+/* A window starts now, at @t. */
+static void bg_window_start(struct sim *s, const struct bg_traffic *t)
 {
-	uint64_t v = 0;
-
-	cma_mm_counter(s->mm, "drain_all_pages", &v);
-	return v - s->dev_drains;
+	s->bg_at = s->now;
+	s->bg_zone_pages = t->zone;
+	s->bg_lru_pages = t->lru;
+	s->bg_drains = t->drains;
 }
 
 /* Once a window: the rates over the window just ended. No per-page work. */
 static void bg_window(struct sim *s, void *arg)
 {
-	uint64_t zone = SUM(s, zone_counters), lru = SUM(s, lru_counters), drains = bg_drains(s);
+	struct bg_traffic t = bg_traffic(s);
 	double secs = (double)(s->now - s->bg_at) / 1e9;
 
 	if (secs > 0) {
-		s->bg_zone_rate = (double)(zone - s->bg_zone_pages) / secs;
-		s->bg_lru_rate = (double)(lru - s->bg_lru_pages) / secs;
-		s->bg_drain_rate = (double)(drains - s->bg_drains) / secs;
+		s->bg_zone_rate = (double)(t.zone - s->bg_zone_pages) / secs;
+		s->bg_lru_rate = (double)(t.lru - s->bg_lru_pages) / secs;
+		s->bg_drain_rate = (double)(t.drains - s->bg_drains) / secs;
 	}
-	s->bg_at = s->now;
-	s->bg_zone_pages = zone;
-	s->bg_lru_pages = lru;
-	s->bg_drains = drains;
+	bg_window_start(s, &t);
 	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, arg);
 }
 
@@ -85,15 +79,15 @@ static bool kconfig_no_preempt(const char *text)
 
 void sim_contention_start(struct sim *s)
 {
+	struct bg_traffic t;
+
 	s->no_preempt = kconfig_no_preempt(s->plat.kconfig);
 	s->drain_remote = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_remote") == 1;
 	s->drain_wq = !s->drain_remote && cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_wq") == 1;
 	s->drain_mutex = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_mutex") == 1;
 	s->cma_mutex_holder = -1;
-	s->bg_at = s->now;
-	s->bg_zone_pages = SUM(s, zone_counters);
-	s->bg_lru_pages = SUM(s, lru_counters);
-	s->bg_drains = bg_drains(s);
+	t = bg_traffic(s);
+	bg_window_start(s, &t);
 	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, NULL);
 }
 

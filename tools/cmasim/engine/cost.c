@@ -13,7 +13,6 @@
  * figures too: doc/cost-model.md, "Storage and I/O waits".
  */
 #include <math.h>
-#include <string.h>
 
 #include "engine/cost.h"
 
@@ -390,79 +389,41 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 	       w->io_wait_ns + (uint64_t)console_ns(w);
 }
 
-/* Which work a counter measures. */
-enum { W_MIGRATED, W_SCANNED, W_HANDLED, W_DRAINS, W_RECLAIMED, W_LRU_DRAINS,
-       W_MAPPED_PTES, W_TLB_FLUSHES, W_FRESH, W_CONSOLE, W_DROPPED, W_DROPPED_PTES, W_STEPPED,
-       W_BLOCKS_PASSED, NR_W };
-
-#define PER_ZONE(event, w) \
-	{ event "_dma", w }, { event "_dma32", w }, { event "_normal", w }, \
-	{ event "_high", w }, { event "_movable", w }
-
-static const struct { const char *name; int work; } counters[] = {
-	{ "pgmigrate_success", W_MIGRATED },
-	{ "compact_migrate_scanned", W_SCANNED },
-	{ "contig_migrate_scanned", W_SCANNED },	/* 6.12's alloc_contig_range, no kernel's */
-	{ "contig_free_scanned", W_SCANNED },
-	{ "compact_free_scanned", W_SCANNED },
-	PER_ZONE("pgscan_direct", W_SCANNED),
-	{ "compact_isolated", W_HANDLED },
-	PER_ZONE("pgsteal_direct", W_HANDLED),
-	PER_ZONE("pgsteal_direct", W_RECLAIMED),	/* what reclaim takes from the workloads */
-	/* the library counts its drains of every CPU's lists */
-	{ "drain_all_pages", W_DRAINS },
-	{ "lru_add_drain_all", W_DRAINS },
-	{ "lru_add_drain_all", W_LRU_DRAINS },
-	/* the library's, from its owners' mapcounts */
-	{ "pgmigrate_mapped_ptes", W_MAPPED_PTES },
-	{ "pgmigrate_tlb_flush", W_TLB_FLUSHES },
-	/* the library's: frames allocated for the first time since boot */
-	{ "pgalloc_fresh", W_FRESH },
-	/* the library's: characters printk put on the serial console */
-	{ "console_chars", W_CONSOLE },
-	/* the library's: clean file pages alloc_contig_range freed, and their unmapped entries */
-	{ "contig_reclaim_clean", W_DROPPED },
-	{ "contig_reclaim_unmapped_ptes", W_DROPPED_PTES },
-	/* the library's: scanner counts of pfns never looked at, taken off W_SCANNED */
-	{ "compact_scan_stepped", W_STEPPED },
-	/* the library's: pageblocks compaction's scanners passed without scanning them */
-	{ "compact_blocks_passed", W_BLOCKS_PASSED },
-};
-
-#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
-
-_Static_assert(NR_W <= sizeof(((struct cost_counters *)0)->v) / sizeof(uint64_t),
-	       "struct cost_counters too small");
-
 void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)
 {
-	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < NR_COUNTERS; i++) {
-		uint64_t v = 0;
-
-		cma_mm_counter(mm, counters[i].name, &v);
-		c->v[counters[i].work] += v;
-	}
+	cma_mm_stats(mm, &c->stats);
 }
 
+/*
+ * What each kind of work a request did is, in the library's counters:
+ * the pfns its scanners looked at (less those counted without a look:
+ * compact_scan_stepped), the pages it isolated or reclaimed, the drains
+ * of every CPU's lists (drain_all_pages, lru_add_drain_all), and the
+ * library's own counts of mapped entries, TLB flushes, fresh frames,
+ * console characters, clean pages freed and pageblocks passed.
+ */
 void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, struct cost_work *w)
 {
 	struct cost_counters now;
+	uint64_t d[NR_CMA_STAT_ITEMS];
 
 	cost_counters_read(mm, &now);
-	w->migrated += now.v[W_MIGRATED] - before->v[W_MIGRATED];
-	w->scanned += (now.v[W_SCANNED] - before->v[W_SCANNED]) -
-		      (now.v[W_STEPPED] - before->v[W_STEPPED]);
-	w->handled += now.v[W_HANDLED] - before->v[W_HANDLED];
-	w->drains += now.v[W_DRAINS] - before->v[W_DRAINS];
-	w->reclaimed += now.v[W_RECLAIMED] - before->v[W_RECLAIMED];
-	w->mapped_ptes += now.v[W_MAPPED_PTES] - before->v[W_MAPPED_PTES];
-	w->tlb_flushes += now.v[W_TLB_FLUSHES] - before->v[W_TLB_FLUSHES];
-	w->lru_drains += now.v[W_LRU_DRAINS] - before->v[W_LRU_DRAINS];
-	w->fresh_frames += now.v[W_FRESH] - before->v[W_FRESH];
-	w->blocks_passed += now.v[W_BLOCKS_PASSED] - before->v[W_BLOCKS_PASSED];
-	w->console_chars += now.v[W_CONSOLE] - before->v[W_CONSOLE];
-	w->dropped += now.v[W_DROPPED] - before->v[W_DROPPED];
-	w->dropped_ptes += now.v[W_DROPPED_PTES] - before->v[W_DROPPED_PTES];
+	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
+		d[i] = now.stats.v[i] - before->stats.v[i];
+	w->migrated += d[CMA_STAT_PGMIGRATE_SUCCESS];
+	w->scanned += d[CMA_STAT_COMPACT_MIGRATE_SCANNED] + d[CMA_STAT_CONTIG_MIGRATE_SCANNED] +
+		      d[CMA_STAT_CONTIG_FREE_SCANNED] + d[CMA_STAT_COMPACT_FREE_SCANNED] +
+		      d[CMA_STAT_PGSCAN_DIRECT] - d[CMA_STAT_COMPACT_SCAN_STEPPED];
+	w->handled += d[CMA_STAT_COMPACT_ISOLATED] + d[CMA_STAT_PGSTEAL_DIRECT];
+	w->drains += d[CMA_STAT_DRAIN_ALL_PAGES] + d[CMA_STAT_LRU_ADD_DRAIN_ALL];
+	w->reclaimed += d[CMA_STAT_PGSTEAL_DIRECT];	/* what reclaim takes from the workloads */
+	w->mapped_ptes += d[CMA_STAT_PGMIGRATE_MAPPED_PTES];
+	w->tlb_flushes += d[CMA_STAT_PGMIGRATE_TLB_FLUSH];
+	w->lru_drains += d[CMA_STAT_LRU_ADD_DRAIN_ALL];
+	w->fresh_frames += d[CMA_STAT_PGALLOC_FRESH];
+	w->blocks_passed += d[CMA_STAT_COMPACT_BLOCKS_PASSED];
+	w->console_chars += d[CMA_STAT_CONSOLE_CHARS];
+	w->dropped += d[CMA_STAT_CONTIG_RECLAIM_CLEAN];
+	w->dropped_ptes += d[CMA_STAT_CONTIG_RECLAIM_UNMAPPED_PTES];
 	cma_mm_console(mm, &w->console_baud, &w->console_frame_bits, NULL);
 }

@@ -115,7 +115,7 @@ struct cost_work {
 
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
-	uint64_t v[16];
+	struct cma_mm_stats stats;
 };
 
 extern const char *const cost_field_names[NR_COST_FIELDS];

@@ -143,7 +143,7 @@ static double host_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ---- the trace sink: ftrace text, and what the cost model needs ---- */
+/* ---- the trace: ftrace text, and the attempts the cost model needs ---- */
 
 static void trace_line(struct sim *s, const char *line)
 {
@@ -154,14 +154,21 @@ static void trace_line(struct sim *s, const char *line)
 
 static void trace_sink(void *ctx, const char *event, const char *line)
 {
+	trace_line(ctx, line);
+}
+
+static void count_cma_attempt(void *ctx, const struct cma_trace_event *ev)
+{
 	struct sim *s = ctx;
 
-	if (!strcmp(event, "cma_alloc_busy_retry"))
-		s->busy_retries++;
-	else if (!strcmp(event, "cma_alloc_start"))
-		s->cma_attempts++;
-	if (s->trace)
-		trace_line(s, line);
+	s->cma_attempts++;
+}
+
+static void count_busy_retry(void *ctx, const struct cma_trace_event *ev)
+{
+	struct sim *s = ctx;
+
+	s->busy_retries++;
 }
 
 void sim_trace_printf(struct sim *s, const char *fmt, ...)
@@ -188,11 +195,9 @@ void sim_trace_request(struct sim *s, bool on)
 {
 	if (on)
 		s->busy_retries = s->cma_attempts = 0;
-	if (s->trace)
-		return;
-	/* only the two events counted: formatting every page's would cost the run its speed */
-	cma_mm_set_trace_events(s->mm, on ? "cma_alloc_start cma_alloc_busy_retry" : NULL);
-	cma_mm_set_trace(s->mm, on ? trace_sink : NULL, s);
+	/* probes, not the text: formatting every page's event would cost the run its speed */
+	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_START, on ? count_cma_attempt : NULL, s);
+	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_BUSY_RETRY, on ? count_busy_retry : NULL, s);
 }
 
 /* ---- what the run records ---- */
@@ -474,28 +479,27 @@ static void finish(struct sim *s)
 	}
 }
 
-/*
- * What cma_mm_verify found, from the machine's log: each invariant that
- * broke, one line each, indented under the caller's own line.
- */
-static void print_verify_lines(struct cma_mm *mm, FILE *out)
+/* One invariant cma_mm_verify found broken, indented under the caller's own line. */
+static void verify_line(void *ctx, const char *problem)
 {
-	char *buf = NULL, *line, *next;
-	size_t len = 0;
-	FILE *log = open_memstream(&buf, &len);
+	fprintf(ctx, "  cma_mm_verify: %s\n", problem);
+}
 
-	if (!log)
-		return;
-	cma_mm_dmesg(mm, log);
-	if (fclose(log) == 0)
-		for (line = buf; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			if (strstr(line, "cma_mm_verify: "))
-				fprintf(out, "  %s\n", line);
-		}
+/* 0, or -EIO after saying what cma_mm_verify found broken at the end of the run. */
+static int verify_end(struct sim *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *lines = open_memstream(&buf, &len);
+	int bad = cma_mm_verify_report(s->mm, lines ? verify_line : NULL, lines) ? -EIO : 0;
+
+	if (lines)
+		fclose(lines);
+	if (bad)
+		fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n%s",
+			s->policy->name, buf ? buf : "");
 	free(buf);
+	return bad;
 }
 
 /* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
@@ -511,12 +515,7 @@ static int teardown(struct sim *s)
 	free(s->heap);
 	storage_destroy(&s->storage);
 	if (s->mm) {
-		bad = cma_mm_verify(s->mm) ? -EIO : 0;
-		if (bad) {
-			fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n",
-				s->policy->name);
-			print_verify_lines(s->mm, stderr);
-		}
+		bad = verify_end(s);
 		cma_mm_destroy(s->mm);
 	}
 	return bad;
