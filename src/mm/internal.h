@@ -420,6 +420,13 @@ enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
 
+/* ---- workingset.c: refault detection (kernel.workingset) ---- */
+
+/* A page cache page of @zone was evicted: the refault clock ticks. */
+void workingset_eviction(struct zone *zone);
+/* @page was activated: a file page ticks its zone's refault clock from 3.15. */
+void workingset_activation(struct cma_mm *mm, struct cma_page *page);
+
 /* ---- page_writeback.c ---- */
 
 /* set_page_writeback for reclaim's write of a file (@file) or anonymous page: traced. */
