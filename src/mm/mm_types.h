@@ -62,8 +62,9 @@ enum pageflags {
 	 * The accessed ("young") bit of the page table entries that map the
 	 * page, set by its owner (cma_page_mkyoung) where the hardware would
 	 * set the PTE's; page_referenced() reads and clears it. Not owner
-	 * state: migration maps the new page old, as remove_migration_pte
-	 * does, and the owner's forgetting the page clears it.
+	 * state: migration maps the new page old, as v3.5's
+	 * remove_migration_pte does (6.x keeps the bit in the migration
+	 * entry: not modelled), and the owner's forgetting the page clears it.
 	 */
 	PG_young	= 1u << 30,
 	/*

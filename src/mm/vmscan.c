@@ -28,6 +28,9 @@
  *   progress) activates a page as a referenced PTE of an anonymous one
  *   would; shrink_active_list has no VM_EXEC rule: every page it scans
  *   is deactivated;
+ * - the LRU lists stay per zone under every profile, where 4.8 moved them
+ *   to the node: 4.7's inactive ratio is taken of each zone's pair, and
+ *   4.12's refault snapshot is the machine's (one node);
  * - get_scan_count has no swappiness or rotation balance: with swap room
  *   anon and file lists are scanned alike, without it anon is not scanned;
  * - an owner's ->writeback that completes in the callback leaves the page
