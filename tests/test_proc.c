@@ -501,11 +501,19 @@ static void check_vmstat(struct cma_mm *mm, const char *s)
 {
 	enum vm_event_item items[NR_VM_EVENT_ITEMS];
 	unsigned n = 0, nr_events = vmstat_shown_events(mm, items);
+	/* 3.15's workingset_refault and workingset_activate, before nr_anon_transparent_hugepages */
+	unsigned nr_workingset = mm->kernel.workingset ? 2 : 0;
 
-	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + 2 + nr_events);
+	assert_int_equal(count_lines(s), NR_VM_ZONE_STAT_ITEMS + nr_workingset + 2 + nr_events);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++, n++) {
 		char line[128], want[128];
 
+		for (unsigned w = 0; i == NR_ANON_TRANSPARENT_HUGEPAGES && w < nr_workingset; w++, n++) {
+			assert_true(nth_line(s, n, line, sizeof(line)));
+			snprintf(want, sizeof(want), "%s %llu", vmstat_event_names[WORKINGSET_REFAULT + w],
+				 (unsigned long long)vm_event_sum(mm, WORKINGSET_REFAULT + w));
+			assert_string_equal(line, want);
+		}
 		assert_true(nth_line(s, n, line, sizeof(line)));
 		snprintf(want, sizeof(want), "%s %lu", vmstat_zone_item_names[i], global_page_state(mm, i));
 		assert_string_equal(line, want);

@@ -1075,6 +1075,52 @@ static void wl_anon_swap_in_stalls(void **state)
 #undef SWAPPER
 }
 
+/*
+ * Expect: touching 20% of its 40 MiB hot, a process keeps that part
+ * resident while a reader streams a 256 MiB file through the 64 MiB
+ * board (its young bits activate it at reclaim's every look; the
+ * stream's pages and its cold ones go) and swaps in less than a fifth of
+ * what it does touching all 40 MiB uniformly, the same pressure, under
+ * 3.5 and 6.12. With no access reported the LRU is first in, first out
+ * and the hot part is swapped out in its turn: about 3400 swap-ins
+ * against 12900, not a fifth.
+ */
+static void wl_anon_hot_set_swaps_far_less(void **state)
+{
+#define HOT_SET(kernel, hot) BOARD_64M "kernel = " kernel "\nswap = 64M\nduration = 30s\nseed = 3\n" \
+	"[pagecache stream]\nfile = 256M\nrate = 5000\npattern = sequential\n" \
+	"[anon big]\nrss = 40M\nrate = 20000\n" hot
+	static const char *const inis[][2] = {
+		{ HOT_SET("3.5", "hot = 20\n"), HOT_SET("3.5", "") },
+		{ HOT_SET("6.12", "hot = 20\n"), HOT_SET("6.12", "") },
+	};
+	struct sim_result hot, uniform;
+
+	for (size_t k = 0; k < sizeof(inis) / sizeof(inis[0]); k++) {
+		run_ini(inis[k][0], "cma", &hot);
+		run_ini(inis[k][1], "cma", &uniform);
+		printf("kernel %s: swap-ins %llu with hot = 20, %llu uniformly\n", k ? "6.12" : "3.5",
+		       (unsigned long long)workload(&hot, "big")->swapins,
+		       (unsigned long long)workload(&uniform, "big")->swapins);
+		assert_true(workload(&uniform, "big")->swapins > 0);
+		assert_true(workload(&hot, "big")->swapins * 5 < workload(&uniform, "big")->swapins);
+		sim_result_free(&hot);
+		sim_result_free(&uniform);
+	}
+	/* hot = 0 would touch nothing after the fault-in: refused, saying what is accepted */
+	{
+		struct scenario *sc = calloc(1, sizeof(*sc));
+		char err[768];
+
+		assert_non_null(sc);
+		assert_int_not_equal(scenario_parse("test.ini", HOT_SET("3.5", "hot = 0\n"), sc, err,
+						    sizeof(err)), 0);
+		assert_non_null(strstr(err, "give 1 to 100 (percent)"));
+		free(sc);
+	}
+#undef HOT_SET
+}
+
 /* Expect: MB/s is 10^6 bytes a second; no bandwidth costs nothing rather than dividing by 0. */
 static void cost_transfer_ns_megabytes(void **state)
 {
@@ -2211,6 +2257,7 @@ int main(void)
 		cmocka_unit_test(storage_submit_bandwidth_latency_queueing),
 		cmocka_unit_test(device_request_waits_for_writes_in_flight),
 		cmocka_unit_test(wl_anon_swap_in_stalls),
+		cmocka_unit_test(wl_anon_hot_set_swaps_far_less),
 		cmocka_unit_test(cost_transfer_ns_megabytes),
 		cmocka_unit_test(cost_section_overrides_the_profile),
 		cmocka_unit_test(scenario_builtin_every_one_parses),

@@ -343,10 +343,12 @@ static void try_to_free_pages_refusing_owner_keeps_pages(void **state)
 
 /*
  * Expect: active file pages are aged to the inactive list before they can
- * go, and PG_referenced buys one more round on the active list: asked for
- * 8 of 16 active pages, reclaim takes only unreferenced ones (v3.5 scans
- * lru_size >> priority, so the last ones to be deactivated miss the
- * inactive list's turn at priority 0 and stay).
+ * go (pgrefill, pgdeactivate), whatever their use while active: v3.5's
+ * shrink_active_list keeps only VM_EXEC pages, which are not modelled,
+ * and PG_referenced buys an active page no round. Asked for 8 of 16,
+ * reclaim takes at least 8, odd ones (marked accessed while active)
+ * among them: found PG_referenced on the inactive list and clean, they
+ * are reclaimed (PAGEREF_RECLAIM_CLEAN); those left still carry the bit.
  */
 static void try_to_free_pages_referenced_pages_go_last(void **state)
 {
@@ -354,7 +356,7 @@ static void try_to_free_pages_referenced_pages_go_last(void **state)
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, false, 16);
 	struct zone *zone = normal(mm);
-	unsigned long got;
+	unsigned long got, odd_left = 0;
 
 	owner_fault_range(o, 0, 16, GFP_FILE);
 	lru_add_drain_all(mm);
@@ -363,24 +365,31 @@ static void try_to_free_pages_referenced_pages_go_last(void **state)
 		struct cma_page *page = o->slots[i].page;
 
 		del_page_from_lru_list(zone, page, LRU_INACTIVE_FILE);
-		page_flags_set(page, PG_active | (i % 2 ? PG_referenced : 0));
+		page_flags_set(page, PG_active);
 		add_page_to_lru_list(zone, page, LRU_ACTIVE_FILE);
 	}
 	spin_unlock(&zone->lru_lock);
+	for (uint64_t i = 1; i < 16; i += 2)
+		cma_mark_page_accessed(mm, o->slots[i].page);
 	check_phase(t, "pages made active");
 
 	got = cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
-	assert_true(got > 0 && got <= 8);
+	/* the last batch may overshoot: it takes what priority 0 isolated */
+	assert_true(got >= 8);
 	assert_int_equal(owner_resident(o), 16 - got);
 	for (uint64_t i = 1; i < 16; i += 2) {
 		struct cma_page *page = o->slots[i].page;
 
-		assert_non_null(page);
-		assert_false(page_test(page, PG_referenced));
+		if (!page)
+			continue;
+		odd_left++;
+		assert_true(page_test(page, PG_referenced));
 	}
+	assert_true(odd_left < 8);
+	assert_int_equal(counter(mm, "pgactivate"), 0);
 	assert_true(counter(mm, "pgdeactivate") >= got);
 	assert_true(counter(mm, "pgrefill_normal") >= 16);
-	check_phase(t, "unreferenced reclaimed first");
+	check_phase(t, "referenced pages aged alike");
 }
 
 /* Expect: reclaim looks only at the zones the request may use. */

@@ -457,6 +457,40 @@ struct cma_page *cma_page_pin_longterm(struct cma_mm *mm, struct cma_page *page)
  * reference to the page.
  */
 void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked);
+/**
+ * cma_page_mkyoung() - pte_mkyoung(): the owner's process touched a
+ * page it maps, where the hardware would set the accessed bit of the
+ * page table entry. Reclaim's page_referenced() reads and clears it: an
+ * anonymous page found young at the inactive tail is activated, a file
+ * page kept for another round and activated if found used again. An
+ * owner that never calls it has its pages age first in, first out. The
+ * caller holds a reference to the page.
+ */
+void cma_page_mkyoung(struct cma_mm *mm, struct cma_page *page);
+/**
+ * cma_mark_page_accessed() - mark_page_accessed(): a cached page was used
+ * through the cache (read(), a lookup). The first call sets
+ * PG_referenced, the next activates an inactive page on the LRU
+ * (pgactivate). The caller holds a reference to the page.
+ */
+void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page);
+/**
+ * cma_workingset_eviction() - workingset_eviction(): from kernel "3.15"
+ * on, the shadow entry of a file page being reclaimed, for its owner to
+ * keep in place of the page. Call it from the owner's reclaim callback.
+ * 0 (no shadow) before "3.15" and for an anonymous page.
+ */
+uint64_t cma_workingset_eviction(struct cma_mm *mm, const struct cma_page *page);
+/**
+ * cma_workingset_refault() - workingset_refault(): the owner read the
+ * file page at @page's index back in, a fresh page of cma_alloc_movable(),
+ * and had kept @shadow for it. Counts workingset_refault; when no more
+ * pages were evicted or activated since than the active file list holds,
+ * counts workingset_activate and puts @page on the active list. Returns
+ * 1 if activated, 0 if not (always before "3.15", and for a 0 shadow),
+ * -EINVAL said in the log for what is no such shadow or page.
+ */
+int cma_workingset_refault(struct cma_mm *mm, struct cma_page *page, uint64_t shadow);
 
 /* ------------------------------------------------------------------ */
 /* Contiguous ranges, isolation                                        */

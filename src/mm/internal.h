@@ -279,8 +279,18 @@ void put_page(struct cma_mm *mm, struct cma_page *page);
 void page_account_owner(struct cma_mm *mm, struct cma_page *page);
 void page_forget_owner(struct cma_mm *mm, struct cma_page *page);
 void isolated_dec(struct cma_mm *mm, struct cma_page *page);
-void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru);
-void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru);
+/* mm_inline.h's: @page onto or off its LRU list, its zone's count with it. */
+static inline void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
+{
+	page_list_add(zone->mm, &zone->lru[lru], page);
+	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
+}
+
+static inline void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
+{
+	page_list_del(zone->mm, &zone->lru[lru], page);
+	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
+}
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
@@ -301,6 +311,13 @@ bool isolate_hugetlb(struct cma_mm *mm, struct cma_page *page, struct page_list 
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
+
+/* ---- workingset.c: refault detection (kernel.workingset) ---- */
+
+/* A page cache page of @zone was evicted: the refault clock ticks. */
+void workingset_eviction(struct zone *zone);
+/* @page was activated: a file page ticks its zone's refault clock from 3.15. */
+void workingset_activation(struct cma_mm *mm, struct cma_page *page);
 
 /* ---- page_writeback.c ---- */
 

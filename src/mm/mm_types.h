@@ -59,6 +59,15 @@ enum pageflags {
 	PG_mlocked	= 1u << 23,
 	PG_swapcache	= 1u << 24,	/* anon: holds a swap slot with its contents */
 	/*
+	 * The accessed ("young") bit of the page table entries that map the
+	 * page, set by its owner (cma_page_mkyoung) where the hardware would
+	 * set the PTE's; page_referenced() reads and clears it. Not owner
+	 * state: migration maps the new page old, as v3.5's
+	 * remove_migration_pte does (6.x keeps the bit in the migration
+	 * entry: not modelled), and the owner's forgetting the page clears it.
+	 */
+	PG_young	= 1u << 30,
+	/*
 	 * A hugetlb pool's page (PageHuge: the kernel's folio type), set on
 	 * every base page of it by the hugetlb allocation paths and cleared
 	 * with the rest of the flags when it is freed. Owned (PG_movable)
@@ -73,9 +82,9 @@ enum pageflags {
 #define PG_ZONE_MASK	(0x7u << PG_ZONE_SHIFT)
 #define PG_MT_SHIFT	20		/* 3 bits: migrate type asked for */
 #define PG_MT_MASK	(0x7u << PG_MT_SHIFT)
-#define PG_OPS_SHIFT	25		/* 6 bits: owner ops id */
-#define PG_OPS_MASK	(0x3fu << PG_OPS_SHIFT)
-#define MAX_OWNER_OPS	64		/* distinct owner ops tables a machine can hold */
+#define PG_OPS_SHIFT	25		/* 5 bits: owner ops id */
+#define PG_OPS_MASK	(0x1fu << PG_OPS_SHIFT)
+#define MAX_OWNER_OPS	32		/* distinct owner ops tables a machine can hold */
 
 /* Owner state: travels with the contents on migration, goes when the owner forgets the page. */
 #define PG_OWNER_MASK (PG_movable | PG_swapbacked | PG_dirty | PG_active | PG_referenced | \

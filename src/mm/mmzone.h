@@ -193,6 +193,15 @@ struct zone {
 	 */
 	atomic_ulong pages_scanned;
 	atomic_bool all_unreclaimable;
+	/*
+	 * kernel.workingset: evictions of page cache pages plus activations
+	 * (3.15's inactive_age), the clock a shadow entry is stamped with;
+	 * and (kernel.inactive_low_refaults) the machine's workingset_activate
+	 * count when reclaim last looked (4.12's lruvec->refaults, one node).
+	 * Relaxed atomics, as racy as the kernel's.
+	 */
+	atomic_ulong inactive_age;
+	atomic_ulong refaults;
 
 	struct cma_mm *mm;
 	enum zone_type idx;

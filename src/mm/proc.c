@@ -197,8 +197,14 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 {
 	if (mm->kernel.proc_v6)
 		return show_vmstat_v6(mm, out);
-	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
+		/* 3.15's workingset items sit before nr_anon_transparent_hugepages */
+		if (i == NR_ANON_TRANSPARENT_HUGEPAGES && mm->kernel.workingset)
+			for (int e = WORKINGSET_REFAULT; e <= WORKINGSET_ACTIVATE; e++)
+				fprintf(out, "%s %llu\n", vmstat_event_names[e],
+					(unsigned long long)vm_event_sum(mm, e));
 		fprintf(out, "%s %lu\n", vmstat_zone_item_names[i], global_page_state(mm, i));
+	}
 	/* enum writeback_stat_item: there is no writeback model, so no dirty limits */
 	fprintf(out, "%s %lu\n", "nr_dirty_threshold", 0ul);
 	fprintf(out, "%s %lu\n", "nr_dirty_background_threshold", 0ul);

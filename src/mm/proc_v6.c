@@ -4,8 +4,8 @@
  * mm/vmstat.c; meminfo's is in proc.c beside v3.5's), for machines whose
  * profile sets proc_v6. Only the counters the model keeps are printed,
  * each in 6.12's place and under its 6.12 name; a line 6.12 prints for a
- * subsystem the model does not have (NUMA, THP, hugetlb, zswap,
- * workingset) is left out, not printed as 0.
+ * subsystem the model does not have (NUMA, THP, hugetlb, zswap, the
+ * anon and shadow-node workingset items) is left out, not printed as 0.
  *
  * The one idea: 6.12 splits v3.5's zone counters into zone items
  * (nr_free_pages, the nr_zone_* LRU sizes, nr_mlock, nr_bounce,
@@ -57,6 +57,8 @@ static const struct v6_item node_items[] = {
 	{ "nr_slab_unreclaimable", V6_STAT, NR_SLAB_UNRECLAIMABLE },
 	{ "nr_isolated_anon", V6_STAT, NR_ISOLATED_ANON },
 	{ "nr_isolated_file", V6_STAT, NR_ISOLATED_FILE },
+	{ "workingset_refault_file", V6_EVENT, WORKINGSET_REFAULT },
+	{ "workingset_activate_file", V6_EVENT, WORKINGSET_ACTIVATE },
 	{ "nr_anon_pages", V6_STAT, NR_ANON_PAGES },
 	{ "nr_mapped", V6_STAT, NR_FILE_MAPPED },
 	{ "nr_file_pages", V6_STAT, NR_FILE_PAGES },

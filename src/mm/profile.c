@@ -93,10 +93,13 @@ static const struct profile_switch switches[] = {
 	SWITCH(contig_hugetlb, 5, 13),
 	SWITCH(migrate_count_pages, 5, 9),
 	SWITCH(isolate_straddle_busy, 6, 10),
+	SWITCH(workingset, 3, 15),
+	SWITCH(inactive_ratio_lru, 4, 7),
+	SWITCH(inactive_low_refaults, 4, 12),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and isolate_straddle_busy the last */
-_Static_assert(offsetof(struct kernel_profile, isolate_straddle_busy) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and inactive_low_refaults the last */
+_Static_assert(offsetof(struct kernel_profile, inactive_low_refaults) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -733,6 +733,37 @@ struct kernel_profile {
 	 * to the migration scan.
 	 */
 	bool isolate_straddle_busy;
+	/*
+	 * Refault detection: an evicted page cache page leaves a shadow
+	 * (the zone's inactive_age, advanced by each eviction and each
+	 * activation); a refault whose distance fits in the active file
+	 * list is activated at once (workingset_refault and
+	 * workingset_activate in /proc/vmstat). a528910e12ec "mm: thrash
+	 * detection-based file cache sizing": 3.15 (Johannes Weiner's
+	 * series, last posted 2014-01-10; a release summary lists it beside
+	 * 3.15's renameat2). Anon shadows (5.9) are not modelled.
+	 */
+	bool workingset;
+	/*
+	 * inactive_list_is_low takes its ratio from the list's own size,
+	 * int_sqrt(10 * GB of that list's pages), for file pages too, where
+	 * 3.5 kept file lists at 1:1 and took the anon ratio from the
+	 * zone's present pages. 59dc76b0d4df "mm: vmscan: reduce size of
+	 * inactive file list": 4.7 (posted 2016-04-04; Ganesh Mahendran's
+	 * linux-mm mail of 2016-07-19 finds the ratio computed there in
+	 * mainline).
+	 */
+	bool inactive_ratio_lru;
+	/*
+	 * A workingset transition (workingset_activate moved since reclaim
+	 * last looked) drops the file list's inactive ratio to 0, so the
+	 * stale active pages are deactivated. 2a2e48854d70 "mm: vmscan: fix
+	 * IO/refault regression in cache workingset transition": 4.12
+	 * (posted 2017-04-04 with Andrew Morton's reply the same day, the
+	 * 4.12 merge window a month later). 5.9's anon refaults are not
+	 * modelled.
+	 */
+	bool inactive_low_refaults;
 };
 
 /*

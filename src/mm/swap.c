@@ -76,18 +76,6 @@ enum lru_list page_lru(const struct cma_page *page)
 	       (page_test(page, PG_active) ? 1 : 0);
 }
 
-void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
-{
-	page_list_add(zone->mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
-}
-
-void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
-{
-	page_list_del(zone->mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
-}
-
 /*
  * NR_FILE_PAGES / NR_ANON_PAGES, NR_FILE_DIRTY and NR_MLOCK for an owned
  * page with @flags; none for a hugetlb page (HugePages_* count those).
@@ -124,8 +112,8 @@ void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
 
 	if (!page_test(page, PG_movable))
 		return;
-	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_OWNER_MASK,
-						 memory_order_relaxed);
+	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_OWNER_MASK | PG_young),
+					memory_order_relaxed);
 	/* the owner dropped a page still in the swap cache: its slot is free again */
 	if (old & PG_swapcache)
 		swap_unreserve(mm, mm->page_size << page_order(page));
@@ -282,6 +270,70 @@ bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page)
 	if (page_test(page, PG_swapbacked))
 		return page_test(page, PG_swapcache);
 	return !page_test(page, PG_dirty);
+}
+
+/* ---- references an owner reports ---- */
+
+/* Only an owned page has a young bit or PG_referenced to report; say so of any other. */
+static bool page_reportable(struct cma_mm *mm, const struct cma_page *page, const char *fn)
+{
+	if (page_test(page, PG_movable))
+		return true;
+	mm_pr_err(mm, "%s: pfn %#lx is not a movable page\n", fn, page_to_pfn(mm, page));
+	return false;
+}
+
+void cma_page_mkyoung(struct cma_mm *mm, struct cma_page *page)
+{
+	if (page_reportable(mm, page, "cma_page_mkyoung"))
+		page_flags_set(page, PG_young);
+}
+
+/*
+ * activate_page: an inactive page on an evictable LRU list moves to the
+ * head of its active list. Departure: done at once under lru_lock, where
+ * v3.5 batches it in a per-CPU activate pagevec.
+ */
+static void activate_page(struct cma_mm *mm, struct cma_page *page)
+{
+	struct zone *zone = page_zone(mm, page);
+	bool activated = false;
+
+	spin_lock(&zone->lru_lock);
+	if (page_test(page, PG_lru) && !page_test(page, PG_active | PG_mlocked)) {
+		enum lru_list lru = page_lru(page);
+
+		del_page_from_lru_list(zone, page, lru);
+		page_flags_set(page, PG_active);
+		add_page_to_lru_list(zone, page, lru + 1);	/* the active list of its kind */
+		activated = true;
+	}
+	spin_unlock(&zone->lru_lock);
+	if (activated)
+		count_vm_events(mm, PGACTIVATE, 1ul << page_order(page));
+}
+
+/*
+ * mark_page_accessed (v3.5): the first access sets PG_referenced, the
+ * second activates an inactive page on the LRU and clears it; from 3.15
+ * (kernel.workingset) an activated file page ticks the refault clock.
+ * A page still in a pagevec keeps PG_referenced until reclaim looks.
+ */
+void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page)
+{
+	uint32_t flags;
+
+	if (!page_reportable(mm, page, "cma_mark_page_accessed"))
+		return;
+	flags = page_flags(page);
+	if (!(flags & (PG_active | PG_mlocked | PG_hugetlb)) &&
+	    (flags & (PG_referenced | PG_lru)) == (PG_referenced | PG_lru)) {
+		activate_page(mm, page);
+		page_flags_clear(page, PG_referenced);
+		workingset_activation(mm, page);
+	} else if (!(flags & PG_referenced)) {
+		page_flags_set(page, PG_referenced);
+	}
 }
 
 /* ---- the LRU and its pagevecs ---- */

@@ -21,9 +21,16 @@
  * callbacks run with no library lock held.
  *
  * Simplified on purpose, where the kernel's machinery does not exist here:
- * - no rmap: an extra reference (a pin, a tryget in progress) stands for a
- *   referenced PTE; PG_referenced gives an active page one more round on
- *   the active list;
+ * - no rmap: page_referenced() reads the one young bit an owner sets
+ *   (cma_page_mkyoung) for all the PTEs mapping a page, so a mapped file
+ *   page is activated at its second referenced scan, never for several
+ *   young PTEs at once; and an extra reference (a pin, a tryget in
+ *   progress) activates a page as a referenced PTE of an anonymous one
+ *   would; shrink_active_list has no VM_EXEC rule: every page it scans
+ *   is deactivated;
+ * - the LRU lists stay per zone under every profile, where 4.8 moved them
+ *   to the node: 4.7's inactive ratio is taken of each zone's pair, and
+ *   4.12's refault snapshot is the machine's (one node);
  * - get_scan_count has no swappiness or rotation balance: with swap room
  *   anon and file lists are scanned alike, without it anon is not scanned;
  * - an owner's ->writeback that completes in the callback leaves the page
@@ -46,6 +53,7 @@
 #include <limits.h>
 #include <sched.h>
 
+#include "lib/int_sqrt.h"
 #include "mm/internal.h"
 
 /* ---- scan control and small helpers ---- */
@@ -63,6 +71,14 @@ struct scan_control {
 
 /* What shrink_page_list decided for one page; WRITTEN: under writeback with PG_reclaim. */
 enum page_verdict { PAGE_KEEP, PAGE_ACTIVATE, PAGE_FREED, PAGE_WRITTEN };
+
+/* page_check_references' verdict on a page's recent use */
+enum page_references {
+	PAGEREF_RECLAIM,
+	PAGEREF_RECLAIM_CLEAN,		/* reclaim if clean, do not write it back for this */
+	PAGEREF_KEEP,			/* another round on the inactive list */
+	PAGEREF_ACTIVATE,
+};
 
 
 static bool is_file_lru(enum lru_list lru)
@@ -119,6 +135,8 @@ static enum page_verdict remove_mapping(struct cma_mm *mm, struct cma_page *page
 	/* only our isolation reference is left */
 	page_unfreeze_refs(page, 1);
 	isolated_dec(mm, page);
+	if (page_is_file_cache(page) && mm->kernel.workingset)
+		workingset_eviction(page_zone(mm, page));
 	/* the slot keeps the contents: it is the owner's swap entry now */
 	if (page_test(page, PG_swapcache)) {
 		__atomic_fetch_add(&mm->swap_entries, 1ul << page_order(page), __ATOMIC_RELAXED);
@@ -161,16 +179,22 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 	return ret ? PAGE_KEEP : PAGE_WRITTEN;
 }
 
-/* A dirty file page: only kswapd writes, and only under pressure. */
+/*
+ * A dirty file page: only kswapd writes, only under pressure, and not
+ * for a page referenced since it was last looked at (PAGEREF_RECLAIM_CLEAN).
+ */
 static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_page *page,
 						const struct cma_owner_ops *ops,
-						struct scan_control *sc, int priority)
+						struct scan_control *sc, int priority,
+						enum page_references references)
 {
 	if (!sc->kswapd || priority >= DEF_PRIORITY - 2) {
 		/* direct reclaim would overflow the stack in ->writepage */
 		mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_IMMEDIATE, 1);
 		return PAGE_KEEP;
 	}
+	if (references == PAGEREF_RECLAIM_CLEAN)
+		return PAGE_KEEP;
 	if (!ops->writeback)
 		return PAGE_ACTIVATE;	/* no ->writepage */
 	if (!(sc->gfp_mask & CMA_GFP_FS))
@@ -208,21 +232,66 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	return PAGE_WRITTEN;
 }
 
+/* page_referenced: were the PTEs mapping @page used since the last look? Clears the young bit. */
+static bool page_referenced(struct cma_page *page)
+{
+	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_young,
+					 memory_order_relaxed) & PG_young;
+}
+
+static bool test_clear_page_referenced(struct cma_page *page)
+{
+	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_referenced,
+					 memory_order_relaxed) & PG_referenced;
+}
+
+/*
+ * page_check_references (v3.5): a page mapped by a referenced PTE is
+ * activated if anonymous; a file page is activated if it was referenced
+ * before too (PG_referenced, or an earlier referenced PTE that this
+ * scan left as PG_referenced), else kept for one more round. A page used
+ * only through the cache (PG_referenced) is reclaimed if clean.
+ */
+static enum page_references page_check_references(struct cma_page *page)
+{
+	bool referenced_ptes = page_referenced(page);
+	bool referenced_page = test_clear_page_referenced(page);
+
+	if (referenced_ptes) {
+		if (!page_is_file_cache(page))
+			return PAGEREF_ACTIVATE;
+		/* every mapped page starts with a reference from its fault: look twice */
+		page_flags_set(page, PG_referenced);
+		return referenced_page ? PAGEREF_ACTIVATE : PAGEREF_KEEP;
+	}
+	if (referenced_page && page_is_file_cache(page))
+		return PAGEREF_RECLAIM_CLEAN;
+	return PAGEREF_RECLAIM;
+}
+
 static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 				     struct scan_control *sc, int priority)
 {
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
+	enum page_references references = PAGEREF_RECLAIM_CLEAN;	/* force_reclaim's */
 
 	/* mlocked since it was isolated: kept, its putback culls it to LRU_UNEVICTABLE */
 	if (page_test(page, PG_mlocked | PG_writeback))
 		return PAGE_KEEP;
-	/* page_check_references: someone besides owner and isolation holds it */
-	if (!sc->ignore_references && page_count(page) > 2)
-		return PAGE_ACTIVATE;
+	if (!sc->ignore_references) {
+		/* someone besides owner and isolation holds it: as a referenced PTE would */
+		if (page_count(page) > 2)
+			return PAGE_ACTIVATE;
+		references = page_check_references(page);
+		if (references == PAGEREF_ACTIVATE)
+			return PAGE_ACTIVATE;
+		if (references == PAGEREF_KEEP)
+			return PAGE_KEEP;
+	}
 	if (!page_is_file_cache(page))
 		return shrink_anon_page(mm, page, ops, sc);
 	if (page_test(page, PG_dirty))
-		return shrink_dirty_file_page(mm, page, ops, sc, priority);
+		return shrink_dirty_file_page(mm, page, ops, sc, priority, references);
 	/* try_to_unmap: the owner's reverse map, read before it may let go of the page */
 	if (ops->mapcount)
 		sc->nr_unmapped_ptes += ops->mapcount(page->owner, page->private, page);
@@ -409,9 +478,10 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 }
 
 /*
- * shrink_active_list: age up to @nr_to_scan pages from the tail of the
- * active list @lru. A page with PG_referenced loses the bit and goes
- * round the active list again; the others move to the inactive list. No
+ * shrink_active_list (v3.5): age up to @nr_to_scan pages from the tail of
+ * the active list @lru to the inactive one, clearing their young bits
+ * (page_referenced), so that only a use after this counts when they
+ * reach the inactive tail. Without the VM_EXEC rule no page stays. No
  * rmap walk means no reason to drop the lock, so the pages move in place
  * under lru_lock instead of through an isolated list.
  */
@@ -422,20 +492,13 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 
 	lru_add_drain(mm);
 	spin_lock(&zone->lru_lock);
-	/* each page once: rotated pages come back at the head */
-	if (nr_to_scan > zone_nr_lru_pages(zone, lru))
-		nr_to_scan = zone_nr_lru_pages(zone, lru);
 	for (scan = 0; scan < nr_to_scan; scan++) {
 		struct cma_page *page = page_list_last(mm, &zone->lru[lru]);
 
 		if (!page)
 			break;
 		del_page_from_lru_list(zone, page, lru);
-		if (atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_referenced,
-					      memory_order_relaxed) & PG_referenced) {
-			add_page_to_lru_list(zone, page, lru);
-			continue;
-		}
+		page_referenced(page);
 		page_flags_clear(page, PG_active);
 		add_page_to_lru_list(zone, page, lru - 1);	/* the inactive list of its kind */
 		nr_deactivated++;
@@ -448,27 +511,80 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 		count_vm_events(mm, PGDEACTIVATE, nr_deactivated);
 }
 
-/* inactive_*_is_low: the inactive list is shorter than the active one. */
+/* int_sqrt(10 * GB of @pages), at least 1: the inactive ratio of that much memory */
+static unsigned long inactive_ratio_of(const struct cma_mm *mm, unsigned long pages)
+{
+	unsigned long gb = pages >> (30 - mm->page_shift);
+
+	return gb ? int_sqrt(10 * gb) : 1;
+}
+
+/*
+ * The active:inactive ratio a list pair is kept at. v3.5: anon by the
+ * zone's size (calculate_zone_inactive_ratio), file 1:1; 4.7
+ * (kernel.inactive_ratio_lru): both by the pair's own size.
+ */
+static unsigned long inactive_ratio(struct zone *zone, bool file, unsigned long pages)
+{
+	const struct cma_mm *mm = zone->mm;
+
+	if (mm->kernel.inactive_ratio_lru)
+		return inactive_ratio_of(mm, pages);
+	return file ? 1 : inactive_ratio_of(mm, zone->present_pages);
+}
+
+/*
+ * 4.12 (kernel.inactive_low_refaults): pages activated on refault since
+ * reclaim last looked (snapshot_refaults) mean a new workingset: the
+ * file list's active pages lose their protection.
+ */
+static bool workingset_transition(struct zone *zone)
+{
+	return zone->mm->kernel.inactive_low_refaults &&
+	       atomic_load_explicit(&zone->refaults, memory_order_relaxed) !=
+	       vm_event_sum(zone->mm, WORKINGSET_ACTIVATE);
+}
+
+/*
+ * inactive_list_is_low: the inactive list times the ratio is shorter
+ * than the active one. Deactivating anon pages is pointless without swap.
+ */
 static bool inactive_list_is_low(struct zone *zone, bool file)
 {
 	enum lru_list base = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+	unsigned long inactive = zone_nr_lru_pages(zone, base);
+	unsigned long active = zone_nr_lru_pages(zone, base + 1);
 
-	return zone_nr_lru_pages(zone, base) < zone_nr_lru_pages(zone, base + 1);
+	if (!file && !zone->mm->swap_bytes)
+		return false;
+	if (file && workingset_transition(zone))
+		return active > 0;
+	return inactive * inactive_ratio(zone, file, inactive + active) < active;
 }
 
-/* Deactivating anon pages is pointless without swap. */
 static bool inactive_anon_is_low(struct zone *zone)
 {
-	return zone->mm->swap_bytes && inactive_list_is_low(zone, false);
+	return inactive_list_is_low(zone, false);
+}
+
+/* snapshot_refaults (4.12): reclaim has seen the refaults so far. */
+static void snapshot_refaults(struct cma_mm *mm)
+{
+	struct zone *zone;
+	uint64_t refaults;
+
+	if (!mm->kernel.inactive_low_refaults)
+		return;
+	refaults = vm_event_sum(mm, WORKINGSET_ACTIVATE);
+	for_each_zone(mm, zone)
+		atomic_store_explicit(&zone->refaults, refaults, memory_order_relaxed);
 }
 
 static unsigned long shrink_list(struct zone *zone, enum lru_list lru, unsigned long nr_to_scan,
 				 struct scan_control *sc, int priority)
 {
-	bool file = is_file_lru(lru);
-
 	if (is_active_lru(lru)) {
-		if (file ? inactive_list_is_low(zone, true) : inactive_anon_is_low(zone))
+		if (inactive_list_is_low(zone, is_file_lru(lru)))
 			shrink_active_list(zone, lru, nr_to_scan);
 		return 0;
 	}
@@ -607,6 +723,7 @@ static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control
 			break;
 	}
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_END, reclaim, .nr_reclaimed = sc->nr_reclaimed);
+	snapshot_refaults(mm);
 	if (sc->nr_reclaimed)
 		return sc->nr_reclaimed;
 	return !all_unreclaimable(mm, sc->gfp_mask);
@@ -887,6 +1004,7 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 			break;
 	}
 	b->classzone_idx = end_zone;
+	snapshot_refaults(mm);
 	reset_watermark_boosts(mm, boosts);
 	return b->order;
 }

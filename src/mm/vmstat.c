@@ -47,6 +47,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"contig_reclaim_clean", "contig_reclaim_unmapped_ptes",
 	"compact_scan_stepped",
 	"compact_blocks_passed",
+	"workingset_refault", "workingset_activate",
 };
 
 unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items)

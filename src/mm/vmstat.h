@@ -124,6 +124,13 @@ enum vm_event_item {
 	 * which the cost model prices per block.
 	 */
 	COMPACT_BLOCKS_PASSED,
+	/*
+	 * kernel.workingset (3.15): refaults of evicted page cache pages, and
+	 * those activated for a short refault distance. Zone items in 3.15,
+	 * node items in 6.12 (_file): /proc/vmstat prints them in each
+	 * layout's place, from 3.15 on.
+	 */
+	WORKINGSET_REFAULT, WORKINGSET_ACTIVATE,
 	NR_VM_EVENT_ITEMS
 };
 

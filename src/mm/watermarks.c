@@ -5,6 +5,7 @@
  * min_cma_pages, lowmem_reserve, and the MIGRATE_RESERVE pageblocks whose
  * number follows the min mark.
  */
+#include "lib/int_sqrt.h"
 #include "mm/internal.h"
 
 /*
@@ -176,21 +177,6 @@ void setup_per_zone_lowmem_reserve(struct cma_mm *mm)
 		}
 	}
 	calculate_totalreserve_pages(mm);
-}
-
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0;
-
-	for (unsigned long bit = 1ul << 62; bit; bit >>= 2) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-	}
-	return r;
 }
 
 /*

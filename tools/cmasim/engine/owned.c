@@ -52,6 +52,8 @@ static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 		return -EBUSY;
 	if (o->s->policy->evicted)
 		o->s->policy->evicted(o->s, o, idx, page);
+	if (!o->anon)
+		o->shadow[idx] = cma_workingset_eviction(o->s->mm, page);
 	forget(o, idx);
 	if (o->anon)
 		o->state[idx] |= OP_SWAPPED;
@@ -168,7 +170,17 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->state = calloc(nr ? nr : 1, sizeof(*o->state));
 	o->dirtied_ms = calloc(nr ? nr : 1, sizeof(*o->dirtied_ms));
 	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
-	return o->page && o->state && o->dirtied_ms && o->wb_done ? 0 : -ENOMEM;
+	o->shadow = calloc(nr ? nr : 1, sizeof(*o->shadow));
+	return o->page && o->state && o->dirtied_ms && o->wb_done && o->shadow ? 0 : -ENOMEM;
+}
+
+/* The access as the kernel learns of it: the PTE's young bit, or mark_page_accessed. */
+static void report_access(struct owned_pages *o, uint64_t idx)
+{
+	if (owned_mapcount(o, idx, o->page[idx]))
+		cma_page_mkyoung(o->s->mm, o->page[idx]);
+	else
+		cma_mark_page_accessed(o->s->mm, o->page[idx]);
 }
 
 int owned_touch(struct owned_pages *o, uint64_t idx)
@@ -176,8 +188,10 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	struct sim *s = o->s;
 	struct cma_page *page;
 
-	if (o->page[idx])
+	if (o->page[idx]) {
+		report_access(o, idx);
 		return 0;
+	}
 	page = cma_alloc_movable(s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0, o->anon ? &anon_ops : &file_ops,
 				 o, idx);
 	if (!page) {
@@ -187,6 +201,12 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	o->page[idx] = page;
 	o->resident++;
 	s->class_pages[o->cls]++;
+	/* add_to_page_cache_lru: a shadow left by reclaim makes the read a refault */
+	if (o->shadow[idx]) {
+		cma_workingset_refault(s->mm, page, o->shadow[idx]);
+		o->shadow[idx] = 0;
+	}
+	report_access(o, idx);
 	/*
 	 * A swap-in: the entry's last reference goes (do_swap_page's
 	 * swap_free, then try_to_free_swap). Departure: the slot is freed at
@@ -247,6 +267,8 @@ uint64_t owned_release_all(struct owned_pages *o)
 			cma_swap_free(o->s->mm, swapped);
 		memset(o->state, 0, o->nr);
 	}
+	/* truncate takes the shadow entries with the pages */
+	memset(o->shadow, 0, o->nr * sizeof(*o->shadow));
 	for (uint64_t i = 0; i < o->nr && o->resident; i++)
 		freed += owned_release(o, i);
 	return freed;
@@ -260,10 +282,19 @@ void owned_destroy(struct owned_pages *o)
 	free(o->state);
 	free(o->dirtied_ms);
 	free(o->wb_done);
+	free(o->shadow);
 	o->page = NULL;
 	o->state = NULL;
 	o->dirtied_ms = NULL;
 	o->wb_done = NULL;
+	o->shadow = NULL;
+}
+
+uint64_t owned_hot_pages(const struct owned_pages *o, unsigned hot)
+{
+	uint64_t n = hot ? o->nr * hot / 100 : o->nr;
+
+	return n ? n : 1;
 }
 
 struct owned_pages *owned_of(struct workload *w)

@@ -27,6 +27,7 @@ struct owned_pages {
 	uint8_t *state;
 	uint32_t *dirtied_ms;		/* virtual time the page was dirtied, for writeback */
 	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
+	uint64_t *shadow;		/* file: the evicted page's shadow entry (cma_workingset_eviction) */
 	uint64_t resident;
 };
 
@@ -34,7 +35,13 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 void owned_destroy(struct owned_pages *o);
 /* The stop of a kind whose state begins with its owned pages (wl_kind.owned): all go. */
 void owned_stop(struct sim *s, struct workload *w);
-/* Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM. */
+/*
+ * Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM.
+ * The use is reported as the kernel sees it: the young bit of a mapped
+ * page (an anonymous one, or a file page in the mmap'ed share), or
+ * mark_page_accessed of a page read through read(); a file page brought
+ * back after reclaim is a refault (cma_workingset_refault).
+ */
 int owned_touch(struct owned_pages *o, uint64_t idx);
 /* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */
 bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
@@ -52,6 +59,11 @@ void owned_end_write(struct owned_pages *o, uint64_t idx, struct cma_page *page,
 uint64_t owned_release(struct owned_pages *o, uint64_t idx);
 /* Give back every resident page (truncate, exit, OOM kill); the pages freed. */
 uint64_t owned_release_all(struct owned_pages *o);
+/*
+ * The pages a process keeps touching once its set is faulted in (its
+ * hot = percent): the first @hot percent of @o, at least one; 0: all.
+ */
+uint64_t owned_hot_pages(const struct owned_pages *o, unsigned hot);
 /* The table of a pagecache, writer or anon workload; NULL for other kinds. */
 struct owned_pages *owned_of(struct workload *w);
 

@@ -95,6 +95,8 @@ struct wl_anon {
 	bool threads_given;
 	bool hold;			/* fault the resident set in once, then sleep (contig.sh's hold) */
 	bool fragment;			/* with hold: then give back every other page (MADV_DONTNEED) */
+	unsigned hot;			/* percent of the set touched once faulted in; 0: all */
+	bool hot_given;
 };
 
 /* Kernel allocations that do not move. */
@@ -157,6 +159,8 @@ struct wl_job {
 	uint64_t rate;			/* its pages touched per second of CPU (faulted in first) */
 	uint64_t source_bytes;		/* the source tree every process reads from */
 	uint64_t reads_bytes;		/* read from it by one unit */
+	unsigned hot;			/* percent of the working set touched once faulted in; 0: all */
+	bool hot_given;
 };
 
 struct wl_spec {

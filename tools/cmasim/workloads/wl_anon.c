@@ -6,6 +6,8 @@
  * process waits for, touching nothing more until it completes). It exits
  * after its lifetime; the OOM killer may end it sooner; either way it
  * may start again later.
+ * With hot = N%, the touches after the fault-in go to the first N% of
+ * the set only, its working set (uniformly within it).
  * With hold, it is bench/kernel/hold.c: it faults its set in once and
  * sleeps, touching nothing more; with fragment, it first gives back
  * every other page (the even ones, as hold.c's MADV_DONTNEED loop).
@@ -37,7 +39,8 @@ static void anon_tick(struct sim *s, void *arg)
 	if (w->spec->anon.hold && n > a->o.nr - a->faulted)
 		n = a->o.nr - a->faulted;
 	for (uint64_t i = 0; a->alive && i < n && t < s->now + SIM_TICK_NS; i++) {
-		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ : sim_rand_below(s, a->o.nr);
+		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ :
+			       sim_rand_below(s, owned_hot_pages(&a->o, w->spec->anon.hot));
 		bool swap_in = owned_reads(&a->o, idx);
 		int ret;
 
@@ -46,8 +49,10 @@ static void anon_tick(struct sim *s, void *arg)
 		/* killed by the OOM its own fault caused: the page it got dies with it */
 		if (ret > 0 && !a->alive)
 			owned_release_all(&a->o);
-		else if (ret > 0 && swap_in)
+		else if (ret > 0 && swap_in) {
+			w->res->swapins++;
 			t = storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
+		}
 	}
 	a->busy_until = t;
 	if (w->spec->anon.hold && a->faulted == a->o.nr) {
@@ -159,6 +164,7 @@ static const struct scenario_key anon_keys[] = {
 	  .given = WL(anon.threads_given) },
 	{ .name = "hold", .type = KEY_BOOL, .offset = WL(anon.hold) },
 	{ .name = "fragment", .type = KEY_BOOL, .offset = WL(anon.fragment) },
+	{ .name = "hot", .type = KEY_PERCENT, .offset = WL(anon.hot), .given = WL(anon.hot_given) },
 };
 
 static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
@@ -167,6 +173,9 @@ static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 		return ini_fail(err, len, "[%s %s]: rss = 0: give the process some memory", w->kind->name, w->name);
 	if (w->anon.hold && (w->anon.lifetime_ns || w->anon.restart_ns))
 		return ini_fail(err, len, "[%s %s]: hold faults the memory in once and keeps it: drop lifetime and restart",
+				w->kind->name, w->name);
+	if (w->anon.hot_given && !w->anon.hot)
+		return ini_fail(err, len, "[%s %s]: hot = 0: no page would be touched after the fault-in; give 1 to 100 (percent)",
 				w->kind->name, w->name);
 	if (w->anon.fragment && !w->anon.hold)
 		return ini_fail(err, len, "[%s %s]: fragment gives back every other page once they are in place: add hold = yes",

@@ -5,7 +5,8 @@
  * all are done; the metric is how long that took. A unit is a process
  * lifetime with cpu / units of CPU work on average (each within +-spread
  * percent of that, drawn at random): while it computes it touches an
- * anonymous working set of rss (faulted in first, then at random, rate
+ * anonymous working set of rss (faulted in first, then at random, within
+ * its first hot percent if given, rate
  * pages per second of CPU; a page table, an unmovable kernel page, for
  * each 2 MiB of it) and reads reads bytes at random from a source
  * tree of source bytes in the page cache; when it ends its memory is
@@ -125,7 +126,8 @@ static void next_unit(struct sim *s, struct workload *w, struct job_proc *p)
 static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, uint64_t n)
 {
 	for (uint64_t i = 0; i < n && p->live; i++) {
-		uint64_t idx = p->faulted < p->anon.nr ? p->faulted++ : sim_rand_below(s, p->anon.nr);
+		uint64_t idx = p->faulted < p->anon.nr ? p->faulted++ :
+			       sim_rand_below(s, owned_hot_pages(&p->anon, w->spec->job.hot));
 		bool swap_in = owned_reads(&p->anon, idx);
 
 		/* the first touch of each 2 MiB maps a page table: __pte_alloc, GFP_KERNEL */
@@ -348,6 +350,7 @@ static const struct scenario_key job_keys[] = {
 	{ .name = "rate", .type = KEY_UINT, .offset = WL(job.rate), .max = 100000000, .required = true },
 	{ .name = "source", .type = KEY_SIZE, .offset = WL(job.source_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "reads", .type = KEY_SIZE, .offset = WL(job.reads_bytes), .max = SIM_MAX_BYTES },
+	{ .name = "hot", .type = KEY_PERCENT, .offset = WL(job.hot), .given = WL(job.hot_given) },
 };
 
 static int job_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
@@ -358,6 +361,9 @@ static int job_check(const struct scenario *sc, struct wl_spec *w, char *err, si
 		return ini_fail(err, len, "[%s %s]: procs, cpu and rss must be above 0", kind, w->name);
 	if (!w->job.source_bytes != !w->job.reads_bytes)
 		return ini_fail(err, len, "[%s %s]: give source and reads together (the tree, and what a unit reads of it)",
+				kind, w->name);
+	if (w->job.hot_given && !w->job.hot)
+		return ini_fail(err, len, "[%s %s]: hot = 0: no page would be touched after the fault-in; give 1 to 100 (percent)",
 				kind, w->name);
 	return 1;
 }
