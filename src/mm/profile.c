@@ -91,10 +91,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(pcp_high_order, 5, 14),
 	SWITCH(hugetlb_cma, 5, 7),
 	SWITCH(contig_hugetlb, 5, 13),
+	SWITCH(reclaim_throttle, 5, 16),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and contig_hugetlb the last */
-_Static_assert(offsetof(struct kernel_profile, contig_hugetlb) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and reclaim_throttle the last */
+_Static_assert(offsetof(struct kernel_profile, reclaim_throttle) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -80,8 +80,8 @@ static const char *const trace_event_names[] = {
 	"mm_page_alloc", "mm_page_alloc_extfrag", "mm_page_free",
 	"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
 	"mm_vmscan_kswapd_sleep", "mm_vmscan_kswapd_wake",
-	"mm_vmscan_lru_shrink_inactive", "mm_vmscan_wakeup_kswapd",
-	"mm_vmscan_writepage",
+	"mm_vmscan_lru_shrink_inactive", "mm_vmscan_throttled", "mm_vmscan_wakeup_kswapd",
+	"mm_vmscan_writepage", "writeback_congestion_wait", "writeback_wait_iff_congested",
 };
 #define NR_TRACE_EVENTS (sizeof(trace_event_names) / sizeof(trace_event_names[0]))
 _Static_assert(NR_TRACE_EVENTS <= 32, "mm->trace_events has a bit per event");
