@@ -84,7 +84,7 @@ static void trace_sleeps(void *ctx, const char *event, const char *line)
 static struct cma_mm *clock_mm(struct fake_clock *c, const char *kernel, bool no_clock)
 {
 	memset(c, 0, sizeof(*c));
-	c->mm = test_mm(.kernel = kernel, .size = 32 * MiB);
+	c->mm = test_mm(.kernel = kernel, .size = 32 * MiB, .swap = 8 * MiB);
 	if (!no_clock)
 		cma_mm_set_sleep_ops(c->mm, &clock_ops, c);
 	cma_mm_set_trace(c->mm, trace_sleeps, c);
@@ -119,10 +119,16 @@ static void put_back(struct fake_clock *c)
 	putback_lru_pages(c->mm, c->event_arg);
 }
 
-/* The host's event: the storage queue drains below its congestion mark, the pages go back. */
+/* The host's event: the storage queue drains below its congestion mark. */
 static void uncongest(struct fake_clock *c)
 {
 	cma_mm_set_congested(c->mm, false);
+}
+
+/* The same, and the other reclaimer's pages go back. */
+static void uncongest_put_back(struct fake_clock *c)
+{
+	uncongest(c);
 	put_back(c);
 }
 
@@ -190,7 +196,7 @@ static void congestion_wait_ends_when_congestion_clears(void **state)
 	struct fake_clock c;
 	struct cma_mm *mm = clock_mm(&c, "3.5", false);
 	struct page_list held;
-	struct fake_owner *o = file_pages_held(&c, &held, 40, uncongest, 30000);
+	struct fake_owner *o = file_pages_held(&c, &held, 40, uncongest_put_back, 30000);
 
 	cma_mm_set_congested(mm, true);
 	cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
@@ -282,6 +288,85 @@ static void direct_reclaim_without_progress_sleeps_a_jiffy(void **state)
 	}
 }
 
+/*
+ * Expect (3.5 shrink_inactive_list's end, zone_set_flag(ZONE_CONGESTED)):
+ * direct reclaim whose anonymous pages the congested swap device refuses
+ * marks the zone congested; a following batch of file pages all under
+ * writeback waits in wait_iff_congested(HZ/10), until the device clears
+ * 30 ms in. Once the device is clear, later waits are only traced
+ * (usec_delayed=0). 5.16 has neither the bit nor the wait.
+ */
+/* @nr_anon anonymous pages and 32 file pages under writeback, the device congested. */
+static void congested_machine(struct fake_clock *c, struct fake_owner **anon,
+			      struct fake_owner **file, uint64_t nr_anon)
+{
+	*anon = owner_create(c->mm, true, 32);
+	*file = owner_create(c->mm, false, 32);
+	owner_fault_range(*anon, 0, nr_anon, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(*file, 0, 32, CMA_GFP_HIGHUSER_MOVABLE);
+	for (uint64_t i = 0; i < 32; i++) {
+		owner_set_dirty(*file, i, true);
+		assert_true(cma_page_start_writeback(c->mm, (*file)->slots[i].page));
+	}
+	cma_mm_set_congested(c->mm, true);
+	c->event = uncongest;
+	c->event_us = 30000;
+}
+
+static void congested_machine_destroy(struct fake_clock *c, struct fake_owner *anon,
+				      struct fake_owner *file)
+{
+	assert_verify(c->mm);
+	for (uint64_t i = 0; i < 32; i++)
+		cma_page_end_writeback(c->mm, file->slots[i].page);
+	owner_destroy(anon);
+	owner_destroy(file);
+	cma_mm_destroy(c->mm);
+}
+
+static void reclaim_waits_iff_zone_congested(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct fake_owner *anon, *file;
+
+		congested_machine(&c, &anon, &file, 32);
+		cma_try_to_free_pages(mm, 16, CMA_GFP_KERNEL);
+		if (throttles(*k)) {
+			assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 0);
+			assert_null(strstr(c.trace, "writeback_wait_iff_congested"));
+		} else {
+			assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 1);
+			assert_int_equal(c.wakes[CMA_SLEEP_CONGESTION], 1);
+			assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+						      "usec_timeout=100000 usec_delayed=30000\n"));
+			assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+						      "usec_timeout=100000 usec_delayed=0\n"));
+		}
+		congested_machine_destroy(&c, anon, file);
+	}
+}
+
+/*
+ * Expect (3.5 wait_iff_congested): with no dirty page refused (no
+ * anonymous pages), the zone is not congested and the wait after a batch
+ * under writeback is only cond_resched(), traced with usec_delayed=0.
+ */
+static void reclaim_does_not_wait_on_an_uncongested_zone(void **state)
+{
+	struct fake_clock c;
+	struct cma_mm *mm = clock_mm(&c, "3.5", false);
+	struct fake_owner *anon, *file;
+
+	congested_machine(&c, &anon, &file, 0);
+	cma_try_to_free_pages(mm, 16, CMA_GFP_KERNEL);
+	assert_int_equal(total_sleeps(&c), 0);
+	assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+					"usec_timeout=100000 usec_delayed=0\n"));
+	congested_machine_destroy(&c, anon, file);
+}
+
 /* The host's event: 33 writes in flight complete. */
 static void end_writes(struct fake_clock *c)
 {
@@ -329,6 +414,8 @@ int main(void)
 		cmocka_unit_test(nothing_sleeps_without_a_clock),
 		cmocka_unit_test(compaction_sleeps_while_too_many_isolated),
 		cmocka_unit_test(direct_reclaim_without_progress_sleeps_a_jiffy),
+		cmocka_unit_test(reclaim_waits_iff_zone_congested),
+		cmocka_unit_test(reclaim_does_not_wait_on_an_uncongested_zone),
 		cmocka_unit_test(writeback_throttle_ends_when_enough_is_written),
 	};
 
