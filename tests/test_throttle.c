@@ -367,6 +367,144 @@ static void reclaim_does_not_wait_on_an_uncongested_zone(void **state)
 	congested_machine_destroy(&c, anon, file);
 }
 
+/* The machine's one populated zone. */
+static struct zone *only_zone(struct cma_mm *mm)
+{
+	struct zone *zone, *found = NULL;
+
+	for_each_populated_zone(mm, zone) {
+		assert_null(found);
+		found = zone;
+	}
+	return found;
+}
+
+/*
+ * kswapd with work it cannot do: 64 file pages whose owner refuses to let
+ * them go, and free memory taken by atomic allocations (which never
+ * reclaim) down to between the min and high marks, or to half the min
+ * one when @under_min; with @writeback, each page is under writeback
+ * instead. The clock is set after, so that only reclaim's sleeps are
+ * seen. Returns the owner; the taken pages in @taken.
+ */
+static struct fake_owner *kswapd_in_trouble(struct fake_clock *c, const char *kernel,
+					    bool under_min, bool writeback, struct page_list *taken)
+{
+	struct cma_mm *mm = clock_mm(c, kernel, true);
+	struct fake_owner *o = owner_create(mm, false, 64);
+	struct zone *zone = only_zone(mm);
+	unsigned long free_pages = under_min ? min_wmark_pages(zone) / 2 :
+				   (min_wmark_pages(zone) + high_wmark_pages(zone)) / 2;
+	struct cma_page *page;
+
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	o->refuse_reclaim = -EBUSY;
+	for (uint64_t i = 0; writeback && i < 64; i++) {
+		owner_set_dirty(o, i, true);
+		assert_true(cma_page_start_writeback(mm, o->slots[i].page));
+	}
+	page_list_init(taken);
+	while (zone_page_state(zone, NR_FREE_PAGES) > free_pages &&
+	       (page = cma_alloc_pages(mm, CMA_GFP_ATOMIC | CMA_GFP_NOWARN, 0)))
+		page_list_add(mm, taken, page);
+	assert_true(zone_page_state(zone, NR_FREE_PAGES) <= free_pages);
+	cma_mm_set_sleep_ops(mm, &clock_ops, c);
+	return o;
+}
+
+static void kswapd_in_trouble_destroy(struct fake_clock *c, struct fake_owner *o,
+				      struct page_list *taken)
+{
+	struct cma_page *page;
+
+	while ((page = page_list_first(c->mm, taken))) {
+		page_list_del(c->mm, taken, page);
+		cma_free_pages(c->mm, page, 0);
+	}
+	for (uint64_t i = 0; i < 64; i++)
+		if (page_test(o->slots[i].page, PG_writeback))
+			cma_page_end_writeback(c->mm, o->slots[i].page);
+	owner_destroy(o);
+	cma_mm_destroy(c->mm);
+}
+
+/*
+ * Expect (3.5 balance_pgdat): kswapd that scanned and is still short of
+ * the high mark below DEF_PRIORITY - 2 waits in congestion_wait(HZ/10)
+ * when no zone is under its min mark; 5.16 dropped that wait.
+ */
+static void kswapd_in_trouble_waits_for_the_device(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct page_list taken;
+		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, false, &taken);
+
+		cma_kswapd_step(c.mm);
+		if (throttles(*k)) {
+			assert_int_equal(total_sleeps(&c), 0);
+		} else {
+			assert_true(c.sleeps[CMA_SLEEP_CONGESTION] > 0);
+			assert_int_equal(total_sleeps(&c), c.sleeps[CMA_SLEEP_CONGESTION]);
+			assert_int_equal(c.timeout_us, 100000);
+		}
+		assert_int_equal(o->reclaimed, 0);
+		kswapd_in_trouble_destroy(&c, o, &taken);
+	}
+}
+
+/*
+ * Expect (3.5 balance_pgdat): with a zone under its min mark, kswapd
+ * does not wait but counts the wait it skipped
+ * (kswapd_skip_congestion_wait), whether or not there is a clock.
+ */
+static void kswapd_under_min_skips_the_wait(void **state)
+{
+	struct fake_clock c;
+	struct page_list taken;
+	struct fake_owner *o = kswapd_in_trouble(&c, "3.5", true, false, &taken);
+	uint64_t skipped = 0;
+
+	cma_kswapd_step(c.mm);
+	assert_int_equal(total_sleeps(&c), 0);
+	assert_int_equal(cma_mm_counter(c.mm, "kswapd_skip_congestion_wait", &skipped), 0);
+	assert_true(skipped > 0);
+	kswapd_in_trouble_destroy(&c, o, &taken);
+}
+
+/*
+ * Expect (5.16 shrink_node): kswapd whose batches are all under writeback
+ * flags the node (PGDAT_WRITEBACK, LRUVEC_NODE_CONGESTED), then sleeps on
+ * WRITEBACK (HZ/10) as the pages come round again; direct reclaim then
+ * sleeps a jiffy on CONGESTED, the writes pending being more than half
+ * the reclaimable pages. 3.5-5.15 have neither queue.
+ */
+static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct page_list taken;
+		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, true, &taken);
+		struct cma_page *page;
+
+		cma_kswapd_step(c.mm);
+		assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_WRITEBACK] > 0, throttles(*k));
+		if (throttles(*k))
+			assert_int_equal(c.timeout_us, 100000);
+		/* a page freed to buddy: the zone kswapd gave up on is worth a look again */
+		page = page_list_first(c.mm, &taken);
+		page_list_del(c.mm, &taken, page);
+		cma_free_pages(c.mm, page, 0);
+		cma_drain_all_pages(c.mm);
+		cma_try_to_free_pages(c.mm, 8, CMA_GFP_KERNEL);
+		assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_CONGESTED] > 0, throttles(*k));
+		if (throttles(*k))
+			assert_non_null(strstr(c.trace, "usec_timeout=4000 usect_delayed=4000 "
+							"reason=VMSCAN_THROTTLE_CONGESTED\n"));
+		kswapd_in_trouble_destroy(&c, o, &taken);
+	}
+}
+
 /* The host's event: 33 writes in flight complete. */
 static void end_writes(struct fake_clock *c)
 {
@@ -416,6 +554,9 @@ int main(void)
 		cmocka_unit_test(direct_reclaim_without_progress_sleeps_a_jiffy),
 		cmocka_unit_test(reclaim_waits_iff_zone_congested),
 		cmocka_unit_test(reclaim_does_not_wait_on_an_uncongested_zone),
+		cmocka_unit_test(kswapd_in_trouble_waits_for_the_device),
+		cmocka_unit_test(kswapd_under_min_skips_the_wait),
+		cmocka_unit_test(kswapd_throttles_on_pages_cycling_under_writeback),
 		cmocka_unit_test(writeback_throttle_ends_when_enough_is_written),
 	};
 

@@ -901,9 +901,21 @@ struct balance_state {
  * reclaimable pages. Returns whether the machine is balanced; *@end_zone
  * and *@priority are where the loop stopped.
  */
-/* clear_pgdat_congested (5.16): a balanced node is no longer congested or flagged. */
-static void clear_pgdat_congested(struct cma_mm *mm)
+/*
+ * clear_pgdat_congested (5.16): a node whose zones up to @classzone_idx
+ * all meet their high marks is no longer congested or flagged; zones
+ * given up on (all_unreclaimable) do not count as balanced here, as they
+ * do not for 5.16's pgdat_balanced.
+ */
+static void clear_pgdat_congested(struct cma_mm *mm, int classzone_idx)
 {
+	for (int i = 0; i <= classzone_idx; i++) {
+		struct zone *zone = &mm->zones[i];
+
+		if (zone->present_pages &&
+		    !zone_watermark_ok(zone, 0, wmark(zone, WMARK_HIGH), classzone_idx, 0))
+			return;
+	}
 	atomic_store_explicit(&mm->node_congested, false, memory_order_relaxed);
 	atomic_store_explicit(&mm->writeback_flagged, false, memory_order_relaxed);
 }
@@ -979,7 +991,7 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 			}
 		}
 		if (all_zones_ok || (order && pgdat_balanced(mm, balanced, b->classzone_idx))) {
-			clear_pgdat_congested(mm);
+			clear_pgdat_congested(mm, b->classzone_idx);
 			return true;
 		}
 		if (sc->nr_scanned && *priority < DEF_PRIORITY - 2)
