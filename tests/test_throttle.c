@@ -505,6 +505,32 @@ static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
 	}
 }
 
+/*
+ * Expect (3.5 __alloc_pages_slowpath): an order-0 allocation below the min
+ * mark whose reclaim reports progress (a zone still worth scanning) but
+ * frees nothing waits in wait_iff_congested(HZ/50) before each retry,
+ * only traced when the device is not congested; 5.16 removed the wait.
+ */
+static void slow_path_waits_iff_congested_before_retrying(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct page_list taken;
+		struct fake_owner *o = kswapd_in_trouble(&c, *k, true, false, &taken);
+		struct cma_page *page = cma_alloc_pages(c.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+
+		if (page)
+			cma_free_pages(c.mm, page, 0);
+		if (throttles(*k))
+			assert_null(strstr(c.trace, "writeback_wait_iff_congested"));
+		else
+			assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+							"usec_timeout=20000 usec_delayed=0\n"));
+		assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 0);
+		kswapd_in_trouble_destroy(&c, o, &taken);
+	}
+}
+
 /* The host's event: 33 writes in flight complete. */
 static void end_writes(struct fake_clock *c)
 {
@@ -557,6 +583,7 @@ int main(void)
 		cmocka_unit_test(kswapd_in_trouble_waits_for_the_device),
 		cmocka_unit_test(kswapd_under_min_skips_the_wait),
 		cmocka_unit_test(kswapd_throttles_on_pages_cycling_under_writeback),
+		cmocka_unit_test(slow_path_waits_iff_congested_before_retrying),
 		cmocka_unit_test(writeback_throttle_ends_when_enough_is_written),
 	};
 
