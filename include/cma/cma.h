@@ -640,6 +640,48 @@ void cma_vmstat_update(struct cma_mm *mm);
 typedef unsigned long (*cma_oom_fn)(void *ctx, struct cma_mm *mm, unsigned order);
 void cma_mm_set_oom_handler(struct cma_mm *mm, cma_oom_fn fn, void *ctx);
 
+/*
+ * Sleeps on the host's clock. Reclaim and compaction sleep where each
+ * kernel does: 3.5-5.15 in congestion_wait() and wait_iff_congested() on
+ * the backing device's congestion queue, from 5.16 in reclaim_throttle()
+ * on one of four queues. The library has no clock: the host sleeps for it
+ * and calls nothing back into the library but its own completions (ending
+ * writes, clearing congestion), which may wake the sleeper. Without sleep
+ * ops nothing sleeps and no sleep is traced.
+ */
+enum cma_sleep_reason {
+	CMA_SLEEP_CONGESTION,		/* 3.5-5.15: congestion_wqh[BLK_RW_ASYNC] */
+	CMA_SLEEP_THROTTLE_WRITEBACK,	/* 5.16+: VMSCAN_THROTTLE_WRITEBACK */
+	CMA_SLEEP_THROTTLE_ISOLATED,	/* VMSCAN_THROTTLE_ISOLATED */
+	CMA_SLEEP_THROTTLE_NOPROGRESS,	/* VMSCAN_THROTTLE_NOPROGRESS */
+	CMA_SLEEP_THROTTLE_CONGESTED,	/* VMSCAN_THROTTLE_CONGESTED */
+	CMA_NR_SLEEP_REASONS,
+};
+struct cma_mm_sleep_ops {
+	/*
+	 * schedule_timeout() on queue @why: sleep up to @timeout_us of the
+	 * host's time and return the microseconds slept; end early when
+	 * wake(@why) is called meanwhile. Called with no library lock held.
+	 */
+	uint64_t (*sleep)(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us);
+	/* wake_up() of queue @why, which has sleepers: end their sleeps now. */
+	void (*wake)(void *ctx, enum cma_sleep_reason why);
+};
+/**
+ * cma_mm_set_sleep_ops() - the host's clock (NULL: none, nothing sleeps).
+ * Set it before other threads use the machine; @ops is copied.
+ */
+void cma_mm_set_sleep_ops(struct cma_mm *mm, const struct cma_mm_sleep_ops *ops, void *ctx);
+/**
+ * cma_mm_set_congested() - set_bdi_congested()/clear_bdi_congested() of
+ * the backing device (swap and files alike, BLK_RW_ASYNC): the host's
+ * storage queue says when it is over its congestion mark. Clearing it
+ * wakes the congestion queue's sleepers, as clear_bdi_congested() does.
+ * 5.16 dropped the device's congestion from reclaim: from 5.16 it is kept
+ * but read by nothing.
+ */
+void cma_mm_set_congested(struct cma_mm *mm, bool congested);
+
 typedef void (*cma_trace_fn)(void *ctx, const char *event, const char *line);
 /**
  * cma_mm_set_trace() - the ftrace text consumer: each event set_trace_events
@@ -668,8 +710,11 @@ enum cma_trace_id {
 	CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP,
 	CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE,
 	CMA_TRACE_MM_VMSCAN_LRU_SHRINK_INACTIVE,
+	CMA_TRACE_MM_VMSCAN_THROTTLED,
 	CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD,
 	CMA_TRACE_MM_VMSCAN_WRITEPAGE,
+	CMA_TRACE_WRITEBACK_CONGESTION_WAIT,
+	CMA_TRACE_WRITEBACK_WAIT_IFF_CONGESTED,
 	NR_CMA_TRACE_EVENTS
 };
 
@@ -742,6 +787,15 @@ struct cma_trace_event {
 			unsigned long pfn;
 			bool file;
 		} writepage;
+		/* mm_vmscan_throttled (5.16): reason VMSCAN_THROTTLE_WRITEBACK, _ISOLATED, ... */
+		struct {
+			int usec_timeout, usec_delayed;
+			const char *reason;
+		} throttled;
+		/* writeback_congestion_wait, writeback_wait_iff_congested (3.x) */
+		struct {
+			unsigned int usec_timeout, usec_delayed;
+		} congest_waited;
 	};
 };
 

@@ -30,8 +30,6 @@
 
 /* sysctl_extfrag_threshold: an index above this blames fragmentation, not lack of memory */
 #define EXTFRAG_THRESHOLD	500
-/* A synchronous isolator yields this many times for isolated pages to drain, then gives up. */
-#define ISOLATED_WAIT_TRIES	1000
 /* At most 64 considerations are skipped after a run of failures. */
 #define COMPACT_MAX_DEFER_SHIFT	6
 
@@ -752,21 +750,29 @@ static bool too_many_isolated(struct zone *zone)
 			       zone_page_state(zone, NR_ACTIVE_ANON);
 	unsigned long isolated = zone_page_state(zone, NR_ISOLATED_FILE) +
 				 zone_page_state(zone, NR_ISOLATED_ANON);
+	bool too_many = isolated > (inactive + active) / 2;
 
-	return isolated > (inactive + active) / 2;
+	if (!too_many && zone->mm->kernel.reclaim_throttle)
+		wake_throttle_isolated(zone->mm);
+	return too_many;
 }
 
 /*
  * While too many pages are isolated, async gives up at once; sync waits
- * for them to be put back (the kernel's congestion_wait loop), but not
- * forever. Returns true to give up.
+ * for them to be put back, but not forever: on a host clock in the
+ * kernel's sleep (congestion_wait, from 5.16 reclaim_throttle), without
+ * one yielding the CPU. Returns true to give up. Departure: 6.12 gives up
+ * at once while it holds pages to migrate; they are migrated first here.
  */
 static bool throttle_isolation(struct zone *zone, bool sync)
 {
 	for (int tries = 0; too_many_isolated(zone); tries++) {
 		if (!sync || tries == ISOLATED_WAIT_TRIES)
 			return true;
-		sched_yield();
+		if (mm_may_sleep(zone->mm))
+			too_many_isolated_wait(zone->mm);
+		else
+			sched_yield();
 	}
 	return false;
 }

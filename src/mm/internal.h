@@ -457,7 +457,32 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 /* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
 /* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */
-void wait_iff_congested(struct cma_mm *mm);
+void kswapd_run_meanwhile(struct cma_mm *mm);
+/* 5.16's reclaim_throttle(): sleep on @reason's queue, if the host has a clock. */
+void reclaim_throttle(struct cma_mm *mm, enum cma_sleep_reason reason);
+/* 5.16's acct_reclaim_writeback(): a write ended; wake the writeback-throttled once enough did. */
+void acct_reclaim_writeback(struct cma_mm *mm, unsigned long nr);
+/* 5.16's wake_throttle_isolated(): fewer pages isolated now, wake who waited on that. */
+void wake_throttle_isolated(struct cma_mm *mm);
+/* Too many pages isolated, on a host clock: congestion_wait(HZ/10), from 5.16 reclaim_throttle(ISOLATED). */
+void too_many_isolated_wait(struct cma_mm *mm);
+/* A synchronous isolator waits this many times for isolated pages to drain, then gives up. */
+#define ISOLATED_WAIT_TRIES	1000
+
+/* ---- backing-dev.c: sleeping on the host's clock ---- */
+
+#define HZ	250	/* CONFIG_HZ: kernel/Kconfig.hz's default (HZ_250); no profile sets another */
+
+/* The host gave the machine a clock: the kernel's sleeps happen. */
+bool mm_may_sleep(const struct cma_mm *mm);
+/* schedule_timeout(@timeout jiffies) on queue @q: the microseconds slept, at most the timeout. */
+uint64_t sleep_on_timeout(struct cma_mm *mm, enum cma_sleep_reason q, long timeout);
+/* wake_up() of @q when it has sleepers. */
+void wake_up_sleepers(struct cma_mm *mm, enum cma_sleep_reason q);
+/* 3.5-5.15 congestion_wait(BLK_RW_ASYNC, @timeout): until the device is uncongested. */
+void congestion_wait(struct cma_mm *mm, long timeout);
+/* 3.5-5.15 wait_iff_congested(@zone, BLK_RW_ASYNC, @timeout). */
+void wait_iff_congested(struct zone *zone, long timeout);
 /* Calls the machine's OOM handler: the pages it freed, or 0. */
 unsigned long out_of_memory(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 

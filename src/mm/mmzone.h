@@ -202,6 +202,12 @@ struct zone {
 	 */
 	atomic_ulong inactive_age;
 	atomic_ulong refaults;
+	/*
+	 * ZONE_CONGESTED (3.5-5.15): reclaim found every dirty page it met
+	 * refused by a congested device; wait_iff_congested() sleeps only
+	 * then. Set by reclaim, cleared by kswapd once the zone is balanced.
+	 */
+	atomic_bool congested;
 
 	struct cma_mm *mm;
 	enum zone_type idx;
@@ -384,6 +390,25 @@ struct cma_mm {
 	} trace_probes[NR_CMA_TRACE_EVENTS];
 	cma_oom_fn oom_fn;
 	void *oom_ctx;
+
+	/*
+	 * The host's clock (backing-dev.c): set before the machine is shared,
+	 * then read without a lock. sleepers[] counts each queue's sleepers
+	 * (waitqueue_active); bdi_congested is the backing device's congested
+	 * bit (3.5-5.15). nr_writeback_throttled and nr_reclaim_start are
+	 * 5.16's pgdat fields of the same names, nr_throttled_written its
+	 * NR_THROTTLED_WRITTEN; writeback_flagged its PGDAT_WRITEBACK and
+	 * node_congested its LRUVEC_NODE_CONGESTED.
+	 */
+	struct cma_mm_sleep_ops sleep_ops;
+	void *sleep_ctx;
+	atomic_int sleepers[CMA_NR_SLEEP_REASONS];
+	atomic_bool bdi_congested;
+	atomic_int nr_writeback_throttled;
+	atomic_ulong nr_throttled_written;
+	unsigned long nr_reclaim_start;
+	atomic_bool writeback_flagged;
+	atomic_bool node_congested;
 
 	uint64_t id;			/* tells machines apart in per-thread state */
 

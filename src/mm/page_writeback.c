@@ -7,7 +7,8 @@
  * writeback op, an owner's flusher through cma_page_start_writeback();
  * either may leave the write in flight, to be ended by the owner with
  * cma_page_end_writeback(). Migration that must wait for such a write
- * asks the owner (ops->wait_writeback): nothing here sleeps.
+ * asks the owner (ops->wait_writeback): nothing here sleeps. From 5.16
+ * an ended write may wake reclaim throttled on writeback.
  */
 #include "mm/internal.h"
 
@@ -29,6 +30,8 @@ void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
 {
 	undo_page_writeback(mm, page);
 	mod_zone_page_state(page_zone(mm, page), NR_WRITTEN, 1);
+	if (mm->kernel.reclaim_throttle)
+		acct_reclaim_writeback(mm, 1ul << page_order(page));
 }
 
 bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page)

@@ -96,10 +96,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(workingset, 3, 15),
 	SWITCH(inactive_ratio_lru, 4, 7),
 	SWITCH(inactive_low_refaults, 4, 12),
+	SWITCH(reclaim_throttle, 5, 16),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and inactive_low_refaults the last */
-_Static_assert(offsetof(struct kernel_profile, inactive_low_refaults) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and reclaim_throttle the last */
+_Static_assert(offsetof(struct kernel_profile, reclaim_throttle) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -764,6 +764,20 @@ struct kernel_profile {
 	 * modelled.
 	 */
 	bool inactive_low_refaults;
+	/*
+	 * Reclaim and compaction sleep in reclaim_throttle() on one of four
+	 * queues (WRITEBACK HZ/10, ISOLATED HZ/50, NOPROGRESS and CONGESTED
+	 * one jiffy) with their wake-ups, in place of congestion_wait() and
+	 * wait_iff_congested() on the device's congestion, which the page
+	 * allocator's slow path no longer calls. Mel Gorman's series:
+	 * 8cd7c588decf "mm/vmscan: throttle reclaim until some writeback
+	 * completes if congested", d818fca1cac3 "mm/vmscan: throttle reclaim
+	 * and compaction when too may pages are isolated", 69392a403f49
+	 * "mm/vmscan: throttle reclaim when no progress is being made": 5.16
+	 * (in Linus's tree with the 5.16 merge window's merges by 2021-11-14,
+	 * the v5.16-rc1 date, as a perf/core push rebased on it lists them).
+	 */
+	bool reclaim_throttle;
 };
 
 /*

@@ -170,7 +170,7 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
 
 /*
  * The kernel loops as long as should_alloc_retry() says so, sleeping in
- * wait_iff_congested() while kswapd works. Departure: the rounds are
+ * wait_iff_congested() (up to 5.15) while kswapd works. Departure: the rounds are
  * bounded so that a caller always gets an answer, and an OOM handler
  * that frees nothing fails the request (the kernel would panic).
  */
@@ -351,7 +351,9 @@ rebalance:
 	if (should_alloc_retry(&ac)) {
 		if (++rounds >= MAX_RECLAIM_ROUNDS)
 			goto out;
-		wait_iff_congested(mm);
+		kswapd_run_meanwhile(mm);
+		if (!mm->kernel.reclaim_throttle)
+			wait_iff_congested(preferred_zone(mm, high_zoneidx), HZ / 50);
 		goto rebalance;
 	}
 	/* reclaim made room for compaction: one more try */

@@ -231,6 +231,14 @@ static void print_lru_shrink_inactive(const struct cma_mm *mm, const struct cma_
 		 reclaim_wb_flags(ev->shrink.file));
 }
 
+/* "usect_delayed": the kernel's spelling */
+static void print_throttled(const struct cma_mm *mm, const struct cma_trace_event *ev,
+			    char *buf, size_t len)
+{
+	snprintf(buf, len, "nid=0 usec_timeout=%d usect_delayed=%d reason=%s", ev->throttled.usec_timeout,
+		 ev->throttled.usec_delayed, ev->throttled.reason);
+}
+
 static void print_wakeup_kswapd(const struct cma_mm *mm, const struct cma_trace_event *ev,
 				char *buf, size_t len)
 {
@@ -242,6 +250,14 @@ static void print_writepage(const struct cma_mm *mm, const struct cma_trace_even
 {
 	snprintf(buf, len, "page=%p pfn=%lu flags=%s", vmemmap_ptr(ev->writepage.pfn),
 		 ev->writepage.pfn, reclaim_wb_flags(ev->writepage.file));
+}
+
+/* writeback_congestion_wait and _wait_iff_congested: writeback_congest_waited_template */
+static void print_congest_waited(const struct cma_mm *mm, const struct cma_trace_event *ev,
+				 char *buf, size_t len)
+{
+	snprintf(buf, len, "usec_timeout=%u usec_delayed=%u", ev->congest_waited.usec_timeout,
+		 ev->congest_waited.usec_delayed);
 }
 
 /* Every event the library emits, as available_events lists them, and its TP_printk. */
@@ -275,8 +291,11 @@ static const struct {
 	[CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE] = { "mm_vmscan_kswapd_wake", print_kswapd_wake },
 	[CMA_TRACE_MM_VMSCAN_LRU_SHRINK_INACTIVE] = { "mm_vmscan_lru_shrink_inactive",
 						      print_lru_shrink_inactive },
+	[CMA_TRACE_MM_VMSCAN_THROTTLED] = { "mm_vmscan_throttled", print_throttled },
 	[CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD] = { "mm_vmscan_wakeup_kswapd", print_wakeup_kswapd },
 	[CMA_TRACE_MM_VMSCAN_WRITEPAGE] = { "mm_vmscan_writepage", print_writepage },
+	[CMA_TRACE_WRITEBACK_CONGESTION_WAIT] = { "writeback_congestion_wait", print_congest_waited },
+	[CMA_TRACE_WRITEBACK_WAIT_IFF_CONGESTED] = { "writeback_wait_iff_congested", print_congest_waited },
 };
 _Static_assert(NR_CMA_TRACE_EVENTS <= 32, "mm->trace_events has a bit per event");
 

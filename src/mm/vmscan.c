@@ -43,10 +43,12 @@
  *   modelled, so a swapped-out slot holds its swap until the machine dies;
  * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
  *   (v3.5: until balanced or every zone is all_unreclaimable);
- * - nothing sleeps: wait_iff_congested runs a polled kswapd's pending pass
- *   instead, and there is no congestion_wait, lumpy reclaim,
- *   too_many_isolated, compaction_ready, should_continue_reclaim or slab
- *   shrinking;
+ * - sleeps (congestion_wait, wait_iff_congested, 5.16's reclaim_throttle)
+ *   happen only on a host's clock (backing-dev.c); without one nothing
+ *   sleeps, the slow path's wait runs a polled kswapd's pending pass, and
+ *   direct reclaim does not look at too_many_isolated. Not modelled:
+ *   lumpy reclaim, compaction_ready, should_continue_reclaim, slab
+ *   shrinking, throttle_vm_writeout;
  * - direct reclaim counts a zone kswapd would give up on at its next look
  *   as all_unreclaimable when it reports progress.
  */
@@ -67,6 +69,14 @@ struct scan_control {
 	bool kswapd;			/* current_is_kswapd() */
 	bool ignore_references;		/* reclaim_clean_pages_from_list: no page_check_references */
 	unsigned long nr_unmapped_ptes;	/* page table entries try_to_unmap cleared */
+	unsigned long nr_immediate;	/* 5.16+ kswapd: under writeback once the node was flagged */
+};
+
+/* What shrink_page_list met (3.5's nr_dirty, nr_congested, nr_writeback; 5.16's reclaim_stat). */
+struct reclaim_stat {
+	unsigned long nr_dirty;		/* dirty pages it would write (5.16: or under writeback) */
+	unsigned long nr_congested;	/* of those, refused by the congested device (5.16: cycling) */
+	unsigned long nr_writeback;	/* pages already under writeback */
 };
 
 /* What shrink_page_list decided for one page; WRITTEN: under writeback with PG_reclaim. */
@@ -203,6 +213,18 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
 }
 
 /*
+ * may_write_to_queue (3.5-5.15): kswapd (PF_SWAPWRITE) always writes;
+ * direct reclaim leaves the pages of a congested device for later.
+ * Departure: the page keeps no swap slot meanwhile (3.5's add_to_swap
+ * came first), so the write that takes one is the later scan's.
+ */
+static bool may_write_to_queue(struct cma_mm *mm, const struct scan_control *sc)
+{
+	return sc->kswapd || mm->kernel.reclaim_throttle ||
+	       !atomic_load_explicit(&mm->bdi_congested, memory_order_relaxed);
+}
+
+/*
  * An anonymous page (v3.5): the first scan gives it a swap slot
  * (add_to_swap) and writes it there (swap_writepage: PSWPOUT, under
  * writeback, kept); a later scan finds it clean in the swap cache and
@@ -213,7 +235,8 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
  * done by the time the page is back on the LRU.
  */
 static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *page,
-					  const struct cma_owner_ops *ops, struct scan_control *sc)
+					  const struct cma_owner_ops *ops, struct scan_control *sc,
+					  struct reclaim_stat *stat)
 {
 	unsigned long nr = 1ul << page_order(page);
 
@@ -221,6 +244,11 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 		return remove_mapping(mm, page, ops);
 	if (!(sc->gfp_mask & CMA_GFP_IO))
 		return PAGE_KEEP;
+	stat->nr_dirty++;
+	if (!may_write_to_queue(mm, sc)) {
+		stat->nr_congested++;
+		return PAGE_KEEP;
+	}
 	if (!swap_reserve(mm, page_bytes(mm, page)))
 		return PAGE_ACTIVATE;	/* add_to_swap failed */
 	page_flags_set(page, PG_swapcache);
@@ -269,15 +297,37 @@ static enum page_references page_check_references(struct cma_page *page)
 	return PAGEREF_RECLAIM;
 }
 
+/*
+ * A page under writeback is kept. From 5.16 it is dirty to reclaim's
+ * counts, congested when marked for immediate reclaim, and kswapd counts
+ * it as immediate once the node is flagged (PGDAT_WRITEBACK). Departure:
+ * with no PG_reclaim bit, every such page is taken as marked, not only
+ * one that reclaim wrote.
+ */
+static enum page_verdict shrink_writeback_page(struct cma_mm *mm, struct scan_control *sc,
+					       struct reclaim_stat *stat)
+{
+	stat->nr_writeback++;
+	if (!mm->kernel.reclaim_throttle)
+		return PAGE_KEEP;
+	stat->nr_dirty++;
+	stat->nr_congested++;
+	if (sc->kswapd && atomic_load_explicit(&mm->writeback_flagged, memory_order_relaxed))
+		sc->nr_immediate++;
+	return PAGE_KEEP;
+}
+
 static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
-				     struct scan_control *sc, int priority)
+				     struct scan_control *sc, int priority, struct reclaim_stat *stat)
 {
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
 	enum page_references references = PAGEREF_RECLAIM_CLEAN;	/* force_reclaim's */
 
 	/* mlocked since it was isolated: kept, its putback culls it to LRU_UNEVICTABLE */
-	if (page_test(page, PG_mlocked | PG_writeback))
+	if (page_test(page, PG_mlocked))
 		return PAGE_KEEP;
+	if (page_test(page, PG_writeback))
+		return shrink_writeback_page(mm, sc, stat);
 	if (!sc->ignore_references) {
 		/* someone besides owner and isolation holds it: as a referenced PTE would */
 		if (page_count(page) > 2)
@@ -289,9 +339,11 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 			return PAGE_KEEP;
 	}
 	if (!page_is_file_cache(page))
-		return shrink_anon_page(mm, page, ops, sc);
-	if (page_test(page, PG_dirty))
+		return shrink_anon_page(mm, page, ops, sc, stat);
+	if (page_test(page, PG_dirty)) {
+		stat->nr_dirty++;
 		return shrink_dirty_file_page(mm, page, ops, sc, priority, references);
+	}
 	/* try_to_unmap: the owner's reverse map, read before it may let go of the page */
 	if (ops->mapcount)
 		sc->nr_unmapped_ptes += ops->mapcount(page->owner, page->private, page);
@@ -331,7 +383,8 @@ static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
  * the inactive tail. Returns the pages freed.
  */
 static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
-				      struct scan_control *sc, int priority, struct page_list *ret)
+				      struct scan_control *sc, int priority, struct page_list *ret,
+				      struct reclaim_stat *stat)
 {
 	unsigned long nr_reclaimed = 0;
 	struct cma_page *page;
@@ -346,7 +399,7 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 			put_page(mm, page);
 			continue;
 		}
-		switch (shrink_page(mm, page, sc, priority)) {
+		switch (shrink_page(mm, page, sc, priority, stat)) {
 		case PAGE_FREED:
 			nr_reclaimed += nr;
 			continue;
@@ -385,6 +438,7 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 {
 	struct scan_control sc = { .gfp_mask = CMA_GFP_KERNEL, .ignore_references = true };
 	struct cma_mm *mm = zone->mm;
+	struct reclaim_stat stat = { 0 };
 	struct page_list clean, kept;
 	struct cma_page *page, *next;
 	unsigned long nr_reclaimed;
@@ -402,7 +456,7 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 	}
 	if (page_list_empty(&clean))
 		return 0;
-	nr_reclaimed = shrink_page_list(mm, &clean, &sc, DEF_PRIORITY, &kept);
+	nr_reclaimed = shrink_page_list(mm, &clean, &sc, DEF_PRIORITY, &kept, &stat);
 	while ((page = page_list_last(mm, &kept))) {
 		page_list_del(mm, &kept, page);
 		page_list_add(mm, list, page);
@@ -451,18 +505,93 @@ static unsigned long isolate_lru_pages(struct zone *zone, enum lru_list lru,
 	return taken;
 }
 
+/*
+ * too_many_isolated (vmscan's): direct reclaimers hold more pages of the
+ * list's kind off the LRU than its inactive list has left; kswapd never
+ * waits. From 5.16 a look that finds too few wakes who waited for that.
+ * Departure: no GFP_NOIO/NOFS allowance (3.19's inactive >>= 3).
+ */
+static bool too_many_isolated(struct zone *zone, bool file, const struct scan_control *sc)
+{
+	unsigned long inactive, isolated;
+	bool too_many;
+
+	if (sc->kswapd)
+		return false;
+	inactive = zone_page_state(zone, file ? NR_INACTIVE_FILE : NR_INACTIVE_ANON);
+	isolated = zone_page_state(zone, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON);
+	too_many = isolated > inactive;
+	if (!too_many && zone->mm->kernel.reclaim_throttle)
+		wake_throttle_isolated(zone->mm);
+	return too_many;
+}
+
+/*
+ * Direct reclaim waits while too many pages are isolated, on a host clock
+ * only (without one, nothing could put them back meanwhile): 3.5-5.15
+ * until fewer are (bounded here; the kernel loops), 5.16+ once, giving up
+ * the batch if still too many. Returns true to give up.
+ */
+static bool isolation_throttled(struct zone *zone, bool file, const struct scan_control *sc)
+{
+	struct cma_mm *mm = zone->mm;
+
+	if (!mm_may_sleep(mm))
+		return false;
+	for (int tries = 0; too_many_isolated(zone, file, sc); tries++) {
+		if (mm->kernel.reclaim_throttle ? tries > 0 : tries == ISOLATED_WAIT_TRIES)
+			return true;
+		too_many_isolated_wait(mm);
+	}
+	return false;
+}
+
+/*
+ * After a batch (3.5-5.15): a zone whose dirty pages the device refused
+ * is congested, and a batch with enough pages under writeback (all of it
+ * at DEF_PRIORITY, half at the next, ... ) waits for the device. From
+ * 5.16 kswapd flags the node PGDAT_WRITEBACK when the whole batch is
+ * under writeback, and LRUVEC_NODE_CONGESTED when all its dirty pages
+ * are cycling under writeback. Departure: 5.16 sums a node's batches.
+ */
+static void throttle_after_batch(struct zone *zone, const struct scan_control *sc, int priority,
+				 unsigned long nr_taken, const struct reclaim_stat *stat)
+{
+	struct cma_mm *mm = zone->mm;
+
+	if (mm->kernel.reclaim_throttle) {
+		if (!sc->kswapd)
+			return;
+		if (stat->nr_writeback && stat->nr_writeback == nr_taken)
+			atomic_store_explicit(&mm->writeback_flagged, true, memory_order_relaxed);
+		if (stat->nr_dirty && stat->nr_dirty == stat->nr_congested)
+			atomic_store_explicit(&mm->node_congested, true, memory_order_relaxed);
+		return;
+	}
+	if (stat->nr_dirty && stat->nr_dirty == stat->nr_congested)
+		atomic_store_explicit(&zone->congested, true, memory_order_relaxed);
+	if (stat->nr_writeback && stat->nr_writeback >= nr_taken >> (DEF_PRIORITY - priority))
+		wait_iff_congested(zone, HZ / 10);
+}
+
 static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 					  unsigned long nr_to_scan, struct scan_control *sc,
 					  int priority)
 {
 	struct cma_mm *mm = zone->mm;
+	struct reclaim_stat stat = { 0 };
 	struct page_list list;
-	unsigned long nr_scanned, nr_reclaimed = 0;
+	unsigned long nr_scanned, nr_taken, nr_reclaimed = 0;
 
+	if (isolation_throttled(zone, is_file_lru(lru), sc))
+		return 0;
 	page_list_init(&list);
 	lru_add_drain(mm);
-	if (isolate_lru_pages(zone, lru, nr_to_scan, &list, &nr_scanned))
-		nr_reclaimed = shrink_page_list(mm, &list, sc, priority, NULL);
+	nr_taken = isolate_lru_pages(zone, lru, nr_to_scan, &list, &nr_scanned);
+	if (nr_taken) {
+		nr_reclaimed = shrink_page_list(mm, &list, sc, priority, NULL, &stat);
+		throttle_after_batch(zone, sc, priority, nr_taken, &stat);
+	}
 	sc->nr_scanned += nr_scanned;
 	atomic_fetch_add_explicit(&zone->pages_scanned, nr_scanned, memory_order_relaxed);
 	if (nr_scanned)
@@ -644,6 +773,7 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 {
 	unsigned long nr[NR_LRU_LISTS], nr_reclaimed = 0;
 
+	sc->nr_immediate = 0;
 	get_scan_count(zone, sc, priority, nr);
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
 		int lru;
@@ -665,9 +795,48 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 	/* rebalance the anon lists even when they were not scanned */
 	if (inactive_anon_is_low(zone))
 		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
+	/* 5.16+: kswapd met pages cycling faster than they are written */
+	if (sc->nr_immediate)
+		reclaim_throttle(zone->mm, CMA_SLEEP_THROTTLE_WRITEBACK);
 }
 
 /* ---- direct reclaim ---- */
+
+/*
+ * skip_throttle_noprogress: no use sleeping when kswapd gave up on every
+ * zone (near OOM), or when writes pending are at most half the
+ * reclaimable pages: those throttle as they reach the LRU's tail.
+ */
+static bool skip_throttle_noprogress(struct cma_mm *mm)
+{
+	unsigned long reclaimable = 0, write_pending = 0;
+	bool all_given_up = true;
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone) {
+		all_given_up &= zone_all_unreclaimable(zone);
+		reclaimable += zone_reclaimable_pages(zone);
+		write_pending += zone_page_state(zone, NR_FILE_DIRTY) +
+				 zone_page_state(zone, NR_WRITEBACK);
+	}
+	return all_given_up || 2 * write_pending <= reclaimable;
+}
+
+/*
+ * consider_reclaim_throttle (5.16): direct reclaim freeing more than one
+ * page in eight it scans wakes those that made no progress; one that
+ * freed nothing at priority 1 sleeps a jiffy.
+ */
+static void consider_reclaim_throttle(struct cma_mm *mm, const struct scan_control *sc,
+				      int priority)
+{
+	if (sc->nr_reclaimed > (sc->nr_scanned >> 3)) {
+		wake_up_sleepers(mm, CMA_SLEEP_THROTTLE_NOPROGRESS);
+		return;
+	}
+	if (priority == 1 && !sc->nr_reclaimed && !skip_throttle_noprogress(mm))
+		reclaim_throttle(mm, CMA_SLEEP_THROTTLE_NOPROGRESS);
+}
 
 /*
  * shrink_zones: shrink the populated zones up to gfp_zone, highest first;
@@ -685,6 +854,13 @@ static void shrink_zones(struct cma_mm *mm, struct scan_control *sc, int priorit
 			continue;
 		shrink_zone(zone, sc, priority);
 	}
+	if (!mm->kernel.reclaim_throttle)
+		return;
+	/* shrink_node's end: wait for I/O while kswapd finds the node congested */
+	if (atomic_load_explicit(&mm->node_congested, memory_order_relaxed) &&
+	    !skip_throttle_noprogress(mm))
+		reclaim_throttle(mm, CMA_SLEEP_THROTTLE_CONGESTED);
+	consider_reclaim_throttle(mm, sc, priority);
 }
 
 /*
@@ -847,6 +1023,38 @@ struct balance_state {
  * reclaimable pages. Returns whether the machine is balanced; *@end_zone
  * and *@priority are where the loop stopped.
  */
+/*
+ * clear_pgdat_congested (5.16): a node whose zones up to @classzone_idx
+ * all meet their high marks is no longer congested or flagged; zones
+ * given up on (all_unreclaimable) do not count as balanced here, as they
+ * do not for 5.16's pgdat_balanced.
+ */
+static void clear_pgdat_congested(struct cma_mm *mm, int classzone_idx)
+{
+	for (int i = 0; i <= classzone_idx; i++) {
+		struct zone *zone = &mm->zones[i];
+
+		if (zone->present_pages &&
+		    !zone_watermark_ok(zone, 0, wmark(zone, WMARK_HIGH), classzone_idx, 0))
+			return;
+	}
+	atomic_store_explicit(&mm->node_congested, false, memory_order_relaxed);
+	atomic_store_explicit(&mm->writeback_flagged, false, memory_order_relaxed);
+}
+
+/*
+ * kswapd in trouble (3.5-5.15) waits for the device, unless a zone is
+ * under its min mark, where it counts the wait it skipped. Only on a host
+ * clock; the counter is kept either way. 5.16 dropped both.
+ */
+static void kswapd_congestion_wait(struct cma_mm *mm, bool under_min)
+{
+	if (under_min)
+		count_vm_event(mm, KSWAPD_SKIP_CONGESTION_WAIT);
+	else if (!mm->kernel.reclaim_throttle)
+		congestion_wait(mm, HZ / 10);
+}
+
 static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struct scan_control *sc,
 			       int *end_zone, int *priority)
 {
@@ -898,15 +1106,18 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 				all_zones_ok = false;
 				if (!zone_watermark_ok(zone, order, wmark(zone, WMARK_MIN), *end_zone, 0))
 					under_min = true;
-			} else if (i <= b->classzone_idx) {
-				balanced += zone->present_pages;
+			} else {
+				atomic_store_explicit(&zone->congested, false, memory_order_relaxed);
+				if (i <= b->classzone_idx)
+					balanced += zone->present_pages;
 			}
 		}
-		if (all_zones_ok || (order && pgdat_balanced(mm, balanced, b->classzone_idx)))
+		if (all_zones_ok || (order && pgdat_balanced(mm, balanced, b->classzone_idx))) {
+			clear_pgdat_congested(mm, b->classzone_idx);
 			return true;
-		/* no congestion_wait to skip here, but the counter says kswapd would have */
-		if (sc->nr_scanned && *priority < DEF_PRIORITY - 2 && under_min)
-			count_vm_event(mm, KSWAPD_SKIP_CONGESTION_WAIT);
+		}
+		if (sc->nr_scanned && *priority < DEF_PRIORITY - 2)
+			kswapd_congestion_wait(mm, under_min);
 		/* start over at DEF_PRIORITY rather than build up pressure */
 		if (sc->nr_reclaimed >= SWAP_CLUSTER_MAX)
 			break;
@@ -1303,13 +1514,14 @@ unsigned long cma_kswapd_poll(struct cma_mm *mm)
 }
 
 /**
- * wait_iff_congested() - the slow path waits before it retries, and
- * kswapd works meanwhile. Departure: nothing sleeps here; a kswapd
- * thread is given the CPU, and a polled kswapd's pending pass runs in
- * the calling thread, so that a deterministic run sees what kswapd would
- * have done during the wait (written back dirty pages, say).
+ * kswapd_run_meanwhile() - the slow path pauses before it retries, and
+ * kswapd works meanwhile: a kswapd thread is given the CPU, and a polled
+ * kswapd's pending pass runs in the calling thread, so that a
+ * deterministic run sees what kswapd would have done during the pause
+ * (written back dirty pages, say). The sleep itself is
+ * wait_iff_congested()'s, on a host clock.
  */
-void wait_iff_congested(struct cma_mm *mm)
+void kswapd_run_meanwhile(struct cma_mm *mm)
 {
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
 
@@ -1318,6 +1530,8 @@ void wait_iff_congested(struct cma_mm *mm)
 	else if (state == KSWAPD_RUNNING)
 		sched_yield();
 }
+
+/* ---- reclaim_throttle (5.16) ---- */
 
 /* ---- out of memory ---- */
 

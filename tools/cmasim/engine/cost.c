@@ -386,7 +386,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
 	       (w->no_preempt ? nosched_ns(m, w) : 0) +
 	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
-	       w->io_wait_ns + (uint64_t)console_ns(w);
+	       w->io_wait_ns + w->throttle_ns + (uint64_t)console_ns(w);
 }
 
 void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)

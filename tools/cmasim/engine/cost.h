@@ -89,6 +89,7 @@ struct cost_work {
 	uint64_t cma_mutex_wait_ns;	/* waiting for another device's request to let the CMA mutex go */
 	/* c-io */
 	uint64_t io_wait_ns;		/* migration waiting for writes in flight (storage.c) */
+	uint64_t throttle_ns;		/* sleeping in reclaim and compaction (storage_sleep) */
 	/* r-vm */
 	uint64_t fresh_frames;		/* frames allocated for the first time since boot (migration targets) */
 	/* rpi */

@@ -10,17 +10,22 @@
 
 #include "engine/sim.h"
 
-/* What the request waited for writes in flight (migration's wait_on_page_writeback) is its time too. */
+/*
+ * What the request waited for writes in flight (migration's
+ * wait_on_page_writeback) and slept in reclaim and compaction is its
+ * time too.
+ */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause)
 {
-	uint64_t waited = s->storage.wait_ns;
+	uint64_t waited = s->storage.wait_ns, slept = s->storage.throttle_ns;
 	int ret;
 
 	storage_request_start(&s->storage, s->now);
 	ret = s->policy->alloc(s, w, b, work, cause);
 
 	work->io_wait_ns += s->storage.wait_ns - waited;
+	work->throttle_ns += s->storage.throttle_ns - slept;
 	return ret;
 }
 

@@ -9,6 +9,15 @@
 
 #define BLOCK_BYTES 4096ull	/* the random figures are 4 KiB IOPS */
 
+/*
+ * blk_queue_congestion_threshold() of 3.x for BLKDEV_MAX_RQ (128) requests:
+ * congested from nr_requests - nr_requests/8 + 1 queued, clear again below
+ * nr_requests - nr_requests/8 - nr_requests/16 - 1.
+ */
+#define NR_REQUESTS		128
+#define CONGESTION_ON		(NR_REQUESTS - NR_REQUESTS / 8 + 1)
+#define CONGESTION_OFF		(NR_REQUESTS - NR_REQUESTS / 8 - NR_REQUESTS / 16 - 1)
+
 static uint64_t service_ns(const struct cost_model *m, enum storage_op op, uint64_t bytes)
 {
 	uint64_t blocks = (bytes + BLOCK_BYTES - 1) / BLOCK_BYTES;
@@ -26,13 +35,74 @@ static uint64_t service_ns(const struct cost_model *m, enum storage_op op, uint6
 	return 0;
 }
 
+/* The queue's congested bit as the block layer keeps it, told to the library when it flips. */
+static void update_congestion(struct storage *st)
+{
+	bool congested = st->q_nr >= (st->congested ? CONGESTION_OFF : CONGESTION_ON);
+
+	if (congested == st->congested)
+		return;
+	st->congested = congested;
+	cma_mm_set_congested(st->mm, congested);
+}
+
+/* Writes completed by @t leave the queue. */
+static void dequeue_writes(struct storage *st, uint64_t t)
+{
+	for (; st->q_nr && st->queued[st->q_head] <= t; st->q_nr--)
+		st->q_head = (st->q_head + 1) % st->q_cap;
+	update_congestion(st);
+}
+
+/* Twice the room of a ring of @cap (0: a first 1024), its @nr elements from @head copied to the start. */
+static void *ring_grow(const void *ring, size_t size, size_t head, size_t nr, size_t cap)
+{
+	char *grown = malloc((cap ? cap * 2 : 1024) * size);
+
+	for (size_t i = 0; grown && i < nr; i++)
+		memcpy(grown + i * size, (const char *)ring + (head + i) % cap * size, size);
+	return grown;
+}
+
+static int grow_queued(struct storage *st)
+{
+	uint64_t *q = ring_grow(st->queued, sizeof(*q), st->q_head, st->q_nr, st->q_cap);
+
+	if (!q)
+		return -ENOMEM;
+	free(st->queued);
+	st->queued = q;
+	st->q_cap = st->q_cap ? st->q_cap * 2 : 1024;
+	st->q_head = 0;
+	return 0;
+}
+
+/* A write queued at @now until @done; one that finds no room is not counted. */
+static void enqueue_write(struct storage *st, uint64_t now, uint64_t done)
+{
+	dequeue_writes(st, now);
+	if (st->q_nr == st->q_cap && grow_queued(st))
+		return;
+	st->queued[(st->q_head + st->q_nr++) % st->q_cap] = done;
+	update_congestion(st);
+}
+
+static bool is_write(enum storage_op op)
+{
+	return op == STORAGE_SEQ_WRITE || op == STORAGE_RAND_WRITE;
+}
+
 uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t now,
 			enum storage_op op, uint64_t bytes)
 {
 	uint64_t start = st->busy_until > now ? st->busy_until : now;
+	uint64_t done;
 
 	st->busy_until = start + service_ns(m, op, bytes);
-	return st->busy_until + (uint64_t)(m->v[COST_STORAGE_LAT_US] * 1000.0);
+	done = st->busy_until + (uint64_t)(m->v[COST_STORAGE_LAT_US] * 1000.0);
+	if (st->mm && is_write(op))
+		enqueue_write(st, now, done);
+	return done;
 }
 
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done)
@@ -51,35 +121,42 @@ void storage_request_start(struct storage *st, uint64_t now)
 	st->waited_to = now;
 }
 
+/* end_page_writeback for every tracked write due by @t, in order; stops early when woken. */
+static void end_writes_due(struct storage *st, uint64_t t)
+{
+	while (st->nr && st->fifo[st->head].done <= t && !st->woken) {
+		struct storage_write io = st->fifo[st->head];
+
+		st->head = (st->head + 1) % st->cap;
+		st->nr--;
+		owned_end_write(io.o, io.idx, io.page, io.done);
+	}
+}
+
 /* end_page_writeback for every write due by now, then wait for the next. */
 static void complete_writes(struct sim *s, void *arg)
 {
 	struct storage *st = &s->storage;
 
 	st->armed = false;
-	for (; st->nr && st->fifo[st->head].done <= s->now; st->head = (st->head + 1) % st->cap, st->nr--) {
-		struct storage_write *io = &st->fifo[st->head];
-
-		owned_end_write(io->o, io->idx, io->page, io->done);
-	}
+	end_writes_due(st, s->now);
+	if (st->mm)
+		dequeue_writes(st, s->now);
 	if (st->nr) {
 		sim_schedule_on(s, st->fifo[st->head].done, complete_writes, NULL, 0);
 		st->armed = true;
 	}
 }
 
-static int grow(struct storage *st)
+static int grow_fifo(struct storage *st)
 {
-	size_t cap = st->cap ? st->cap * 2 : 1024;
-	struct storage_write *fifo = malloc(cap * sizeof(*fifo));
+	struct storage_write *fifo = ring_grow(st->fifo, sizeof(*fifo), st->head, st->nr, st->cap);
 
 	if (!fifo)
 		return -ENOMEM;
-	for (size_t i = 0; i < st->nr; i++)
-		fifo[i] = st->fifo[(st->head + i) % st->cap];
 	free(st->fifo);
 	st->fifo = fifo;
-	st->cap = cap;
+	st->cap = st->cap ? st->cap * 2 : 1024;
 	st->head = 0;
 	return 0;
 }
@@ -89,7 +166,7 @@ int storage_track(struct sim *s, struct owned_pages *o, uint64_t idx, struct cma
 {
 	struct storage *st = &s->storage;
 
-	if (st->nr == st->cap && grow(st))
+	if (st->nr == st->cap && grow_fifo(st))
 		return -ENOMEM;
 	/* one queue, one latency: completions come in submission order */
 	st->fifo[(st->head + st->nr++) % st->cap] = (struct storage_write){ done, o, idx, page };
@@ -98,6 +175,62 @@ int storage_track(struct sim *s, struct owned_pages *o, uint64_t idx, struct cma
 		st->armed = true;
 	}
 	return 0;
+}
+
+/* The next time the queue changes after @t: a tracked write ending, or any leaving the queue. */
+static uint64_t next_completion(const struct storage *st, uint64_t t)
+{
+	uint64_t next = UINT64_MAX;
+
+	if (st->nr && st->fifo[st->head].done < next)
+		next = st->fifo[st->head].done;
+	if (st->q_nr && st->queued[st->q_head] < next)
+		next = st->queued[st->q_head];
+	return next > t ? next : t;
+}
+
+/*
+ * schedule_timeout() for the library: from the request's clock, the
+ * queue's completions one time at a time until the timeout or a wake.
+ * Writes ended here are the request's to see; the engine's own
+ * completion event finds them gone.
+ */
+static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us)
+{
+	struct sim *s = ctx;
+	struct storage *st = &s->storage;
+	uint64_t from = st->waited_to > s->now ? st->waited_to : s->now;
+	uint64_t until = from + timeout_us * 1000, t = from;
+
+	st->woken = false;
+	while (!st->woken && (t = next_completion(st, t)) <= until) {
+		end_writes_due(st, t);
+		dequeue_writes(st, t);
+		if (!st->nr && !st->q_nr)
+			break;
+	}
+	if (st->woken && t < until)
+		until = t;
+	st->woken = false;
+	st->waited_to = until;
+	st->throttle_ns += until - from;
+	st->sleeps++;
+	return (until - from) / 1000;
+}
+
+static void storage_wake(void *ctx, enum cma_sleep_reason why)
+{
+	struct sim *s = ctx;
+
+	s->storage.woken = true;
+}
+
+void storage_attach_clock(struct sim *s, struct cma_mm *mm)
+{
+	static const struct cma_mm_sleep_ops ops = { storage_sleep, storage_wake };
+
+	s->storage.mm = mm;
+	cma_mm_set_sleep_ops(mm, &ops, s);
 }
 
 void storage_forget(struct storage *st, const struct owned_pages *o)
@@ -116,5 +249,6 @@ void storage_forget(struct storage *st, const struct owned_pages *o)
 void storage_destroy(struct storage *st)
 {
 	free(st->fifo);
+	free(st->queued);
 	memset(st, 0, sizeof(*st));
 }

@@ -154,7 +154,7 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	struct job_wl *j = w->priv;
 	struct cost_counters before;
 	struct cost_work work = { 0 };
-	uint64_t touches, reads, reclaim_ns;
+	uint64_t touches, reads, reclaim_ns, slept = s->storage.throttle_ns;
 	double before_wait = p->owed_ns;
 
 	cost_counters_read(s->mm, &before);
@@ -172,6 +172,7 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	}
 	w->res->io_wait_ns += (uint64_t)(p->owed_ns - before_wait);
 	cost_work_since(s->mm, &before, &work);
+	work.throttle_ns = s->storage.throttle_ns - slept;
 	reclaim_ns = cost_ns(&s->cost, &work, s->page_bytes);
 	w->res->reclaim_wait_ns += reclaim_ns;
 	p->owed_ns += (double)reclaim_ns;

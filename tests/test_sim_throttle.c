@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim's clock for the library's reclaim sleeps (engine/storage.c): the
+ * storage queue is the backing device, congested at the block layer's
+ * marks, and a sleep moves the request's clock on through the queue's
+ * completions until its timeout or the wake-up they bring.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "engine/sim.h"
+
+struct clocked {
+	struct sim *s;
+	struct cma_mm *mm;
+	char trace[1024];
+};
+
+static void trace_keep(void *ctx, const char *event, const char *line)
+{
+	struct clocked *c = ctx;
+
+	snprintf(c->trace, sizeof(c->trace), "%s", line);
+}
+
+/* A 3.5 machine whose sleeps are a bare engine's, on x86's storage at time 0. */
+static void clocked_init(struct clocked *c)
+{
+	c->s = calloc(1, sizeof(*c->s));
+	assert_non_null(c->s);
+	c->mm = test_mm(.kernel = "3.5");
+	cost_profile(CMA_ARCH_X86, &c->s->cost);
+	storage_attach_clock(c->s, c->mm);
+	storage_request_start(&c->s->storage, 0);
+	cma_mm_set_trace(c->mm, trace_keep, c);
+}
+
+static void clocked_destroy(struct clocked *c)
+{
+	storage_destroy(&c->s->storage);
+	cma_mm_destroy(c->mm);
+	free(c->s);
+}
+
+/* @n 4 KiB swap writes queued at 0: the i-th done at (i + 1) * 16384 ns + 100 us. */
+static void queue_writes(struct clocked *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		storage_submit(&c->s->storage, &c->s->cost, 0, STORAGE_SEQ_WRITE, 4096);
+}
+
+/*
+ * Expect (3.x blk_queue_congestion_threshold, nr_requests 128): the
+ * device is congested from the 113th write queued, not the 112th.
+ */
+static void storage_congested_from_113_writes(void **state)
+{
+	struct clocked c;
+
+	clocked_init(&c);
+	queue_writes(&c, 112);
+	assert_false(atomic_load(&c.mm->bdi_congested));
+	queue_writes(&c, 1);
+	assert_true(atomic_load(&c.mm->bdi_congested));
+	clocked_destroy(&c);
+}
+
+/*
+ * Expect (clear_bdi_congested wakes congestion_wait): a congestion wait
+ * with 113 writes queued ends when the 11th completes and leaves 102,
+ * below the mark of 103: at 11 * 16384 + 100000 = 280224 ns, not HZ/10.
+ * The request's clock and its throttle time move by as much.
+ */
+static void storage_sleep_ends_when_congestion_clears(void **state)
+{
+	struct clocked c;
+
+	clocked_init(&c);
+	queue_writes(&c, 113);
+	congestion_wait(c.mm, HZ / 10);
+	assert_false(atomic_load(&c.mm->bdi_congested));
+	assert_string_equal(c.trace, "writeback_congestion_wait: usec_timeout=100000 usec_delayed=280");
+	assert_int_equal(c.s->storage.throttle_ns, 280224);
+	assert_int_equal(c.s->storage.waited_to, 280224);
+	assert_int_equal(c.s->storage.sleeps, 1);
+	clocked_destroy(&c);
+}
+
+/*
+ * Expect: a sleep nothing wakes (too few writes queued to clear any
+ * congestion) lasts its timeout, and a second one in the same request
+ * starts where the first ended.
+ */
+static void storage_sleep_lasts_its_timeout_unwoken(void **state)
+{
+	struct clocked c;
+
+	clocked_init(&c);
+	queue_writes(&c, 10);
+	congestion_wait(c.mm, HZ / 10);
+	congestion_wait(c.mm, HZ / 10);
+	assert_string_equal(c.trace, "writeback_congestion_wait: usec_timeout=100000 usec_delayed=100000");
+	assert_int_equal(c.s->storage.throttle_ns, 200000000);
+	assert_int_equal(c.s->storage.waited_to, 200000000);
+	clocked_destroy(&c);
+}
+
+/*
+ * Expect: a request's sleep is its latency as it is, apart from its CPU
+ * work: seven runnable threads on one CPU stretch no part of it.
+ */
+static void cost_ns_adds_sleep_unstretched(void **state)
+{
+	const struct cost_work slept = { .throttle_ns = 100000000, .runnable = 7, .nr_cpus = 1 };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_X86, &m);
+	assert_int_equal(cost_ns(&m, &slept, 4096), 100000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(storage_congested_from_113_writes),
+		cmocka_unit_test(storage_sleep_ends_when_congestion_clears),
+		cmocka_unit_test(storage_sleep_lasts_its_timeout_unwoken),
+		cmocka_unit_test(cost_ns_adds_sleep_unstretched),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reclaim and compaction that sleep on the host's clock (issue 30 item 1):
+ * with a fake clock, each of the kernel's sleeps happens where and as long
+ * as each release's does (3.5-5.15 congestion_wait and wait_iff_congested,
+ * from 5.16 reclaim_throttle), ends early on its wake-up, and is not taken
+ * at all without sleep ops. HZ is 250: HZ/10 is 100000 us, HZ/50 20000 us,
+ * one jiffy 4000 us.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+/* the last release of the congestion waits, and the first of reclaim_throttle */
+static const char *const kernels[] = { "3.5", "5.15", "5.16", "6.12" };
+#define for_each_kernel(k) for (const char *const *k = kernels; k < kernels + 4; k++)
+
+static bool throttles(const char *kernel)
+{
+	return cma_kernel_has(kernel, "reclaim_throttle") == 1;
+}
+
+/*
+ * The fake host: time stands still but for sleeps. A sleep may run one
+ * event of the host's (a write completing, congestion clearing) @event_us
+ * into it; a wake from the library meanwhile ends the sleep there.
+ */
+struct fake_clock {
+	struct cma_mm *mm;
+	uint64_t now_us;
+	unsigned sleeps[CMA_NR_SLEEP_REASONS], wakes[CMA_NR_SLEEP_REASONS];
+	uint64_t timeout_us, slept_us;	/* of the last sleep */
+	bool woken;
+	uint64_t event_us;
+	void (*event)(struct fake_clock *c);
+	void *event_arg;
+	char trace[4096];
+	size_t trace_len;
+};
+
+static uint64_t clock_sleep(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us)
+{
+	struct fake_clock *c = ctx;
+	void (*event)(struct fake_clock *) = c->event;
+
+	c->sleeps[why]++;
+	c->timeout_us = timeout_us;
+	c->woken = false;
+	c->slept_us = timeout_us;
+	if (event && c->event_us < timeout_us) {
+		c->event = NULL;
+		event(c);
+		if (c->woken)
+			c->slept_us = c->event_us;
+	}
+	c->now_us += c->slept_us;
+	return c->slept_us;
+}
+
+static void clock_wake(void *ctx, enum cma_sleep_reason why)
+{
+	struct fake_clock *c = ctx;
+
+	c->wakes[why]++;
+	c->woken = true;
+}
+
+static const struct cma_mm_sleep_ops clock_ops = { clock_sleep, clock_wake };
+
+static void trace_sleeps(void *ctx, const char *event, const char *line)
+{
+	struct fake_clock *c = ctx;
+
+	if (c->trace_len < sizeof(c->trace))
+		c->trace_len += (size_t)snprintf(c->trace + c->trace_len,
+						 sizeof(c->trace) - c->trace_len, "%s: %s\n",
+						 event, line);
+}
+
+/* @c's machine of @kernel, its clock set unless @no_clock; sleeps traced either way. */
+static struct cma_mm *clock_mm(struct fake_clock *c, const char *kernel, bool no_clock)
+{
+	memset(c, 0, sizeof(*c));
+	c->mm = test_mm(.kernel = kernel, .size = 32 * MiB, .swap = 8 * MiB);
+	if (!no_clock)
+		cma_mm_set_sleep_ops(c->mm, &clock_ops, c);
+	cma_mm_set_trace(c->mm, trace_sleeps, c);
+	assert_int_equal(cma_mm_set_trace_events(c->mm, "writeback_congestion_wait "
+						 "writeback_wait_iff_congested mm_vmscan_throttled"), 0);
+	return c->mm;
+}
+
+static unsigned total_sleeps(const struct fake_clock *c)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < CMA_NR_SLEEP_REASONS; i++)
+		n += c->sleeps[i];
+	return n;
+}
+
+/* @n of @o's file pages taken off the LRU, as a parallel reclaimer holds them. */
+static void isolate_file_pages(struct fake_owner *o, struct page_list *list, uint64_t n)
+{
+	page_list_init(list);
+	lru_add_drain_all(o->mm);
+	for (uint64_t i = 0; i < n; i++) {
+		assert_int_equal(isolate_lru_page(o->mm, o->slots[i].page), 0);
+		page_list_add(o->mm, list, o->slots[i].page);
+	}
+}
+
+/* The host's event: the parallel reclaimer puts its pages back. */
+static void put_back(struct fake_clock *c)
+{
+	putback_lru_pages(c->mm, c->event_arg);
+}
+
+/* The host's event: the storage queue drains below its congestion mark. */
+static void uncongest(struct fake_clock *c)
+{
+	cma_mm_set_congested(c->mm, false);
+}
+
+/* The same, and the other reclaimer's pages go back. */
+static void uncongest_put_back(struct fake_clock *c)
+{
+	uncongest(c);
+	put_back(c);
+}
+
+/*
+ * 64 file pages of a new owner on @c's machine, @nr_held of them isolated
+ * onto @held by another reclaimer, whose pages go back @event_us into the
+ * first sleep, with @event.
+ */
+static struct fake_owner *file_pages_held(struct fake_clock *c, struct page_list *held,
+					  uint64_t nr_held, void (*event)(struct fake_clock *),
+					  uint64_t event_us)
+{
+	struct fake_owner *o = owner_create(c->mm, false, 64);
+
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	isolate_file_pages(o, held, nr_held);
+	c->event = event;
+	c->event_arg = held;
+	c->event_us = event_us;
+	return o;
+}
+
+/*
+ * Expect (3.5 shrink_inactive_list's loop, 5.16+ its one stall): direct
+ * reclaim that finds more file pages isolated than inactive sleeps, in
+ * congestion_wait(HZ/10) up to 5.15 and in reclaim_throttle(ISOLATED,
+ * HZ/50) from 5.16; the other reclaimer puts its pages back meanwhile and
+ * reclaim goes on after the one sleep.
+ */
+static void direct_reclaim_sleeps_while_too_many_isolated(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct page_list held;
+		struct fake_owner *o = file_pages_held(&c, &held, 40, put_back, 1000);
+
+		cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
+		if (throttles(*k)) {
+			assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_ISOLATED], 1);
+			assert_int_equal(c.timeout_us, 20000);
+			assert_non_null(strstr(c.trace, "mm_vmscan_throttled: nid=0 usec_timeout=20000 "
+						      "usect_delayed=20000 reason=VMSCAN_THROTTLE_ISOLATED\n"));
+		} else {
+			assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 1);
+			assert_int_equal(c.timeout_us, 100000);
+			assert_non_null(strstr(c.trace, "writeback_congestion_wait: usec_timeout=100000 "
+						      "usec_delayed=100000\n"));
+		}
+		assert_int_equal(total_sleeps(&c), 1);
+		assert_true(page_list_empty(&held));
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (3.5: clear_bdi_congested wakes congestion_wqh): a congestion
+ * wait ends when the device clears its congestion, 30 ms in, not at
+ * HZ/10; the event says how long it was delayed.
+ */
+static void congestion_wait_ends_when_congestion_clears(void **state)
+{
+	struct fake_clock c;
+	struct cma_mm *mm = clock_mm(&c, "3.5", false);
+	struct page_list held;
+	struct fake_owner *o = file_pages_held(&c, &held, 40, uncongest_put_back, 30000);
+
+	cma_mm_set_congested(mm, true);
+	cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL);
+	assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 1);
+	assert_int_equal(c.wakes[CMA_SLEEP_CONGESTION], 1);
+	assert_int_equal(c.now_us, 30000);
+	assert_non_null(strstr(c.trace, "writeback_congestion_wait: usec_timeout=100000 "
+					"usec_delayed=30000\n"));
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: without sleep ops nothing sleeps, nothing is traced, and
+ * reclaim does not wait on isolated pages (the library before the clock).
+ */
+static void nothing_sleeps_without_a_clock(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, true);
+		struct page_list held;
+		struct fake_owner *o = file_pages_held(&c, &held, 40, NULL, 0);
+
+		cma_mm_set_congested(mm, true);
+		assert_true(cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL) > 0);
+		assert_int_equal(c.trace_len, 0);
+		putback_lru_pages(mm, &held);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (compaction's too_many_isolated, sync): with more than half of
+ * the zone's LRU pages isolated, compaction sleeps once, congestion_wait
+ * (HZ/10) up to 5.15 and reclaim_throttle(ISOLATED) from 5.16, and goes
+ * on once the pages are back.
+ */
+static void compaction_sleeps_while_too_many_isolated(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct page_list held;
+		struct fake_owner *o = file_pages_held(&c, &held, 48, put_back, 1000);
+
+		assert_int_equal(cma_compact_memory(mm), 0);
+		assert_int_equal(total_sleeps(&c), 1);
+		assert_int_equal(c.sleeps[throttles(*k) ? CMA_SLEEP_THROTTLE_ISOLATED :
+					  CMA_SLEEP_CONGESTION], 1);
+		assert_int_equal(c.timeout_us, throttles(*k) ? 20000 : 100000);
+		assert_true(page_list_empty(&held));
+		assert_int_equal(owner_check(o), 64);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (5.16 consider_reclaim_throttle): direct reclaim that frees
+ * nothing by priority 1, with more than half the reclaimable pages dirty,
+ * sleeps one jiffy on NOPROGRESS; 3.5-5.15 have no such sleep.
+ */
+static void direct_reclaim_without_progress_sleeps_a_jiffy(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct fake_owner *o = owner_create(mm, false, 64);
+
+		owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+		for (uint64_t i = 0; i < 64; i++)
+			owner_set_dirty(o, i, true);
+		lru_add_drain_all(mm);
+		assert_int_equal(cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL), 0);
+		assert_int_equal(owner_resident(o), 64);
+		if (throttles(*k)) {
+			assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_NOPROGRESS], 1);
+			assert_int_equal(c.timeout_us, 4000);
+			assert_non_null(strstr(c.trace, "reason=VMSCAN_THROTTLE_NOPROGRESS\n"));
+		}
+		assert_int_equal(total_sleeps(&c), throttles(*k));
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (3.5 shrink_inactive_list's end, zone_set_flag(ZONE_CONGESTED)):
+ * direct reclaim whose anonymous pages the congested swap device refuses
+ * marks the zone congested; a following batch of file pages all under
+ * writeback waits in wait_iff_congested(HZ/10), until the device clears
+ * 30 ms in. Once the device is clear, later waits are only traced
+ * (usec_delayed=0). 5.16 has neither the bit nor the wait.
+ */
+/* @nr_anon anonymous pages and 32 file pages under writeback, the device congested. */
+static void congested_machine(struct fake_clock *c, struct fake_owner **anon,
+			      struct fake_owner **file, uint64_t nr_anon)
+{
+	*anon = owner_create(c->mm, true, 32);
+	*file = owner_create(c->mm, false, 32);
+	owner_fault_range(*anon, 0, nr_anon, CMA_GFP_HIGHUSER_MOVABLE);
+	owner_fault_range(*file, 0, 32, CMA_GFP_HIGHUSER_MOVABLE);
+	for (uint64_t i = 0; i < 32; i++) {
+		owner_set_dirty(*file, i, true);
+		assert_true(cma_page_start_writeback(c->mm, (*file)->slots[i].page));
+	}
+	cma_mm_set_congested(c->mm, true);
+	c->event = uncongest;
+	c->event_us = 30000;
+}
+
+static void congested_machine_destroy(struct fake_clock *c, struct fake_owner *anon,
+				      struct fake_owner *file)
+{
+	assert_verify(c->mm);
+	for (uint64_t i = 0; i < 32; i++)
+		cma_page_end_writeback(c->mm, file->slots[i].page);
+	owner_destroy(anon);
+	owner_destroy(file);
+	cma_mm_destroy(c->mm);
+}
+
+static void reclaim_waits_iff_zone_congested(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct fake_owner *anon, *file;
+
+		congested_machine(&c, &anon, &file, 32);
+		cma_try_to_free_pages(mm, 16, CMA_GFP_KERNEL);
+		if (throttles(*k)) {
+			assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 0);
+			assert_null(strstr(c.trace, "writeback_wait_iff_congested"));
+		} else {
+			assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 1);
+			assert_int_equal(c.wakes[CMA_SLEEP_CONGESTION], 1);
+			assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+						      "usec_timeout=100000 usec_delayed=30000\n"));
+			assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+						      "usec_timeout=100000 usec_delayed=0\n"));
+		}
+		congested_machine_destroy(&c, anon, file);
+	}
+}
+
+/*
+ * Expect (3.5 wait_iff_congested): with no dirty page refused (no
+ * anonymous pages), the zone is not congested and the wait after a batch
+ * under writeback is only cond_resched(), traced with usec_delayed=0.
+ */
+static void reclaim_does_not_wait_on_an_uncongested_zone(void **state)
+{
+	struct fake_clock c;
+	struct cma_mm *mm = clock_mm(&c, "3.5", false);
+	struct fake_owner *anon, *file;
+
+	congested_machine(&c, &anon, &file, 0);
+	cma_try_to_free_pages(mm, 16, CMA_GFP_KERNEL);
+	assert_int_equal(total_sleeps(&c), 0);
+	assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+					"usec_timeout=100000 usec_delayed=0\n"));
+	congested_machine_destroy(&c, anon, file);
+}
+
+/* The machine's one populated zone. */
+static struct zone *only_zone(struct cma_mm *mm)
+{
+	struct zone *zone, *found = NULL;
+
+	for_each_populated_zone(mm, zone) {
+		assert_null(found);
+		found = zone;
+	}
+	return found;
+}
+
+/*
+ * kswapd with work it cannot do: 64 file pages whose owner refuses to let
+ * them go, and free memory taken by atomic allocations (which never
+ * reclaim) down to between the min and high marks, or to half the min
+ * one when @under_min; with @writeback, each page is under writeback
+ * instead. The clock is set after, so that only reclaim's sleeps are
+ * seen. Returns the owner; the taken pages in @taken.
+ */
+static struct fake_owner *kswapd_in_trouble(struct fake_clock *c, const char *kernel,
+					    bool under_min, bool writeback, struct page_list *taken)
+{
+	struct cma_mm *mm = clock_mm(c, kernel, true);
+	struct fake_owner *o = owner_create(mm, false, 64);
+	struct zone *zone = only_zone(mm);
+	unsigned long free_pages = under_min ? min_wmark_pages(zone) / 2 :
+				   (min_wmark_pages(zone) + high_wmark_pages(zone)) / 2;
+	struct cma_page *page;
+
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	o->refuse_reclaim = -EBUSY;
+	for (uint64_t i = 0; writeback && i < 64; i++) {
+		owner_set_dirty(o, i, true);
+		assert_true(cma_page_start_writeback(mm, o->slots[i].page));
+	}
+	page_list_init(taken);
+	while (zone_page_state(zone, NR_FREE_PAGES) > free_pages &&
+	       (page = cma_alloc_pages(mm, CMA_GFP_ATOMIC | CMA_GFP_NOWARN, 0)))
+		page_list_add(mm, taken, page);
+	assert_true(zone_page_state(zone, NR_FREE_PAGES) <= free_pages);
+	cma_mm_set_sleep_ops(mm, &clock_ops, c);
+	return o;
+}
+
+static void kswapd_in_trouble_destroy(struct fake_clock *c, struct fake_owner *o,
+				      struct page_list *taken)
+{
+	struct cma_page *page;
+
+	while ((page = page_list_first(c->mm, taken))) {
+		page_list_del(c->mm, taken, page);
+		cma_free_pages(c->mm, page, 0);
+	}
+	for (uint64_t i = 0; i < 64; i++)
+		if (page_test(o->slots[i].page, PG_writeback))
+			cma_page_end_writeback(c->mm, o->slots[i].page);
+	owner_destroy(o);
+	cma_mm_destroy(c->mm);
+}
+
+/*
+ * Expect (3.5 balance_pgdat): kswapd that scanned and is still short of
+ * the high mark below DEF_PRIORITY - 2 waits in congestion_wait(HZ/10)
+ * when no zone is under its min mark; 5.16 dropped that wait.
+ */
+static void kswapd_in_trouble_waits_for_the_device(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct page_list taken;
+		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, false, &taken);
+
+		cma_kswapd_step(c.mm);
+		if (throttles(*k)) {
+			assert_int_equal(total_sleeps(&c), 0);
+		} else {
+			assert_true(c.sleeps[CMA_SLEEP_CONGESTION] > 0);
+			assert_int_equal(total_sleeps(&c), c.sleeps[CMA_SLEEP_CONGESTION]);
+			assert_int_equal(c.timeout_us, 100000);
+		}
+		assert_int_equal(o->reclaimed, 0);
+		kswapd_in_trouble_destroy(&c, o, &taken);
+	}
+}
+
+/*
+ * Expect (3.5 balance_pgdat): with a zone under its min mark, kswapd
+ * does not wait but counts the wait it skipped
+ * (kswapd_skip_congestion_wait), whether or not there is a clock.
+ */
+static void kswapd_under_min_skips_the_wait(void **state)
+{
+	struct fake_clock c;
+	struct page_list taken;
+	struct fake_owner *o = kswapd_in_trouble(&c, "3.5", true, false, &taken);
+	uint64_t skipped = 0;
+
+	cma_kswapd_step(c.mm);
+	assert_int_equal(total_sleeps(&c), 0);
+	assert_int_equal(cma_mm_counter(c.mm, "kswapd_skip_congestion_wait", &skipped), 0);
+	assert_true(skipped > 0);
+	kswapd_in_trouble_destroy(&c, o, &taken);
+}
+
+/*
+ * Expect (5.16 shrink_node): kswapd whose batches are all under writeback
+ * flags the node (PGDAT_WRITEBACK, LRUVEC_NODE_CONGESTED), then sleeps on
+ * WRITEBACK (HZ/10) as the pages come round again; direct reclaim then
+ * sleeps a jiffy on CONGESTED, the writes pending being more than half
+ * the reclaimable pages. 3.5-5.15 have neither queue.
+ */
+static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct page_list taken;
+		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, true, &taken);
+		struct cma_page *page;
+
+		cma_kswapd_step(c.mm);
+		assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_WRITEBACK] > 0, throttles(*k));
+		if (throttles(*k))
+			assert_int_equal(c.timeout_us, 100000);
+		/* a page freed to buddy: the zone kswapd gave up on is worth a look again */
+		page = page_list_first(c.mm, &taken);
+		page_list_del(c.mm, &taken, page);
+		cma_free_pages(c.mm, page, 0);
+		cma_drain_all_pages(c.mm);
+		cma_try_to_free_pages(c.mm, 8, CMA_GFP_KERNEL);
+		assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_CONGESTED] > 0, throttles(*k));
+		if (throttles(*k))
+			assert_non_null(strstr(c.trace, "usec_timeout=4000 usect_delayed=4000 "
+							"reason=VMSCAN_THROTTLE_CONGESTED\n"));
+		kswapd_in_trouble_destroy(&c, o, &taken);
+	}
+}
+
+/*
+ * Expect (3.5 __alloc_pages_slowpath): an order-0 allocation below the min
+ * mark whose reclaim reports progress (a zone still worth scanning) but
+ * frees nothing waits in wait_iff_congested(HZ/50) before each retry,
+ * only traced when the device is not congested; 5.16 removed the wait.
+ */
+static void slow_path_waits_iff_congested_before_retrying(void **state)
+{
+	for_each_kernel(k) {
+		struct fake_clock c;
+		struct page_list taken;
+		struct fake_owner *o = kswapd_in_trouble(&c, *k, true, false, &taken);
+		struct cma_page *page = cma_alloc_pages(c.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+
+		if (page)
+			cma_free_pages(c.mm, page, 0);
+		if (throttles(*k))
+			assert_null(strstr(c.trace, "writeback_wait_iff_congested"));
+		else
+			assert_non_null(strstr(c.trace, "writeback_wait_iff_congested: "
+							"usec_timeout=20000 usec_delayed=0\n"));
+		assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], 0);
+		kswapd_in_trouble_destroy(&c, o, &taken);
+	}
+}
+
+/* The host's event: 33 writes in flight complete. */
+static void end_writes(struct fake_clock *c)
+{
+	struct fake_owner *o = c->event_arg;
+
+	for (uint64_t i = 0; i < 33; i++)
+		cma_page_end_writeback(c->mm, o->slots[i].page);
+}
+
+/*
+ * Expect (5.16 __acct_reclaim_writeback): a task throttled on writeback
+ * is woken once more than SWAP_CLUSTER_MAX pages finished writeback since
+ * it went to sleep: 33 writes ending 10 ms into the HZ/10 sleep end it.
+ */
+static void writeback_throttle_ends_when_enough_is_written(void **state)
+{
+	struct fake_clock c;
+	struct cma_mm *mm = clock_mm(&c, "6.12", false);
+	struct fake_owner *o = owner_create(mm, false, 33);
+
+	owner_fault_range(o, 0, 33, CMA_GFP_HIGHUSER_MOVABLE);
+	for (uint64_t i = 0; i < 33; i++) {
+		owner_set_dirty(o, i, true);
+		assert_true(cma_page_start_writeback(mm, o->slots[i].page));
+	}
+	c.event = end_writes;
+	c.event_arg = o;
+	c.event_us = 10000;
+	reclaim_throttle(mm, CMA_SLEEP_THROTTLE_WRITEBACK);
+	assert_int_equal(c.wakes[CMA_SLEEP_THROTTLE_WRITEBACK], 1);
+	assert_int_equal(c.timeout_us, 100000);
+	assert_non_null(strstr(c.trace, "mm_vmscan_throttled: nid=0 usec_timeout=100000 "
+					"usect_delayed=10000 reason=VMSCAN_THROTTLE_WRITEBACK\n"));
+	assert_int_equal(atomic_load(&mm->nr_writeback_throttled), 0);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(direct_reclaim_sleeps_while_too_many_isolated),
+		cmocka_unit_test(congestion_wait_ends_when_congestion_clears),
+		cmocka_unit_test(nothing_sleeps_without_a_clock),
+		cmocka_unit_test(compaction_sleeps_while_too_many_isolated),
+		cmocka_unit_test(direct_reclaim_without_progress_sleeps_a_jiffy),
+		cmocka_unit_test(reclaim_waits_iff_zone_congested),
+		cmocka_unit_test(reclaim_does_not_wait_on_an_uncongested_zone),
+		cmocka_unit_test(kswapd_in_trouble_waits_for_the_device),
+		cmocka_unit_test(kswapd_under_min_skips_the_wait),
+		cmocka_unit_test(kswapd_throttles_on_pages_cycling_under_writeback),
+		cmocka_unit_test(slow_path_waits_iff_congested_before_retrying),
+		cmocka_unit_test(writeback_throttle_ends_when_enough_is_written),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
