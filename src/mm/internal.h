@@ -279,18 +279,6 @@ void put_page(struct cma_mm *mm, struct cma_page *page);
 void page_account_owner(struct cma_mm *mm, struct cma_page *page);
 void page_forget_owner(struct cma_mm *mm, struct cma_page *page);
 void isolated_dec(struct cma_mm *mm, struct cma_page *page);
-/* mm_inline.h's: @page onto or off its LRU list, its zone's count with it. */
-static inline void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
-{
-	page_list_add(zone->mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
-}
-
-static inline void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
-{
-	page_list_del(zone->mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
-}
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);

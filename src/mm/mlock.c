@@ -14,6 +14,7 @@
  * takes the right one when it is put back.
  */
 #include "mm/internal.h"
+#include "mm/mm_inline.h"
 
 /**
  * cma_page_set_mlocked() - mlock_vma_page() / munlock_vma_page(): mark

@@ -13,6 +13,7 @@
 #include <sched.h>
 
 #include "mm/internal.h"
+#include "mm/mm_inline.h"
 
 /* ---- owner ops ---- */
 

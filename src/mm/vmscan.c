@@ -57,6 +57,7 @@
 
 #include "lib/int_sqrt.h"
 #include "mm/internal.h"
+#include "mm/mm_inline.h"
 
 /* ---- scan control and small helpers ---- */
 

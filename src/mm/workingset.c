@@ -15,6 +15,7 @@
  * bits, as unpack_shadow's mask does.
  */
 #include "mm/internal.h"
+#include "mm/mm_inline.h"
 
 #define SHADOW_ZONE_SHIFT	1
 #define SHADOW_ZONE_BITS	3
