@@ -176,8 +176,7 @@ static void compaction_isolates_mlocked_page_by_release(void **state)
 		for (int j = 0; j < 8; j++)
 			one_fault_at(&o[j], mm, start + j, 0);
 		cma_page_set_mlocked(mm, o[3].page[0], true);
-		page_list_init(&cc.freepages);
-		page_list_init(&cc.migratepages);
+		compact_control_init_lists(&cc);
 		isolate_migratepages_range(z, &cc, start, start + 8);
 		expect_kernel(kernel, "pages isolated", r[i].has ? 8 : 7,
 			      (long)cc.nr_migratepages);

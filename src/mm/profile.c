@@ -93,10 +93,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(contig_hugetlb, 5, 13),
 	SWITCH(migrate_count_pages, 5, 9),
 	SWITCH(isolate_straddle_busy, 6, 10),
+	SWITCH(compact_folios, 6, 9),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and isolate_straddle_busy the last */
-_Static_assert(offsetof(struct kernel_profile, isolate_straddle_busy) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and compact_folios the last */
+_Static_assert(offsetof(struct kernel_profile, compact_folios) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -733,6 +733,20 @@ struct kernel_profile {
 	 * to the migration scan.
 	 */
 	bool isolate_straddle_busy;
+	/*
+	 * Compaction migrates a large folio below its target order whole:
+	 * the free scanner keeps each free block it takes whole on a list
+	 * per order (cc->freepages[order]) and compaction_alloc hands out a
+	 * target of the folio's order, splitting a larger block and keeping
+	 * the halves; a folio of the target order or more (a pageblock or
+	 * more for compact_memory) is still passed over
+	 * (skip_isolation_on_order). 733aea0b3a7b "mm/compaction: add
+	 * support for >0 order folio memory compaction" and ee6f62fd34f0
+	 * "mm/compaction: enable compacting >0 order folios" (Zi Yan): 6.9
+	 * (in the mm-stable revision list Linus pushed to master on
+	 * 2024-03-15, the 6.9 merge window, v6.9-rc1 coming 2024-03-24).
+	 */
+	bool compact_folios;
 };
 
 /*
