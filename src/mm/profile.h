@@ -715,10 +715,9 @@ struct kernel_profile {
 	 * without split" (Anshuman Khandual; v4 posted 2020-07-09; in
 	 * mainline among the 5.9-rc1 merges, as the linux-leds push of
 	 * 2020-12-16 lists it between "Merge tag 'leds-5.9-rc1'" and the
-	 * 5.9 merge window's other tags): 5.9. A hugetlb page counted all its
-	 * pages only from "mm: migrate: correct the hugetlb migration stats"
-	 * (Baolin Wang, posted 2021-10-29; release unverified); here it
-	 * counts one under every release.
+	 * 5.9 merge window's other tags): 5.9. The same commit gave
+	 * mm_migrate_pages its nr_thp_* fields. A hugetlb page still counts
+	 * one (migrate_count_hugetlb).
 	 */
 	bool migrate_count_pages;
 	/*
@@ -747,6 +746,16 @@ struct kernel_profile {
 	 * 2024-03-15, the 6.9 merge window, v6.9-rc1 coming 2024-03-24).
 	 */
 	bool compact_folios;
+	/*
+	 * pgmigrate_success and _fail count a hugetlb page's pages, not one.
+	 * 5d39a7ebc8be "mm: migrate: correct the hugetlb migration stats"
+	 * (Baolin Wang, posted 2021-10-29): 5.17 (in linux-next-history's
+	 * push of 2022-01-17, next-20220117, just before f56caedaf94f "Merge
+	 * branch 'akpm' (patches from Andrew)", Linus's merge of the 5.17
+	 * merge window that a bisection log of the time marks good between
+	 * "Merge tag 'mips_5.17'" and the 5.17-rc1 tags).
+	 */
+	bool migrate_count_hugetlb;
 };
 
 /*
