@@ -154,20 +154,24 @@ free_new:
 
 /*
  * The mm_migrate_pages event: v3.5 has none, we print the counts and the
- * mode; 6.12's TP_printk adds the THP counts (none here: no THP) and the
- * reason, after an mm_migrate_pages_start event.
+ * mode. 5.9's TP_printk (kernel.migrate_count_pages) adds the THP counts
+ * (none here: no THP) and shows the reason, 6.7's
+ * (kernel.migrate_trace_nr_split) nr_split; from 5.13 (kernel.cma_stats)
+ * an mm_migrate_pages_start event comes first. Departure: the kernel's
+ * reason is older than 5.9; before 5.9 ours has none.
  */
 static void trace_migrate_pages(struct cma_mm *mm, unsigned long succeeded, unsigned long failed,
 				enum migrate_mode mode, enum migrate_reason reason)
 {
-	if (!mm->kernel.cma_stats) {
+	if (!mm->kernel.migrate_count_pages) {
 		trace_event(mm, "mm_migrate_pages", "nr_succeeded=%lu nr_failed=%lu mode=%s",
 			    succeeded, failed, migrate_mode_names[mode]);
 		return;
 	}
 	trace_event(mm, "mm_migrate_pages",
-		    "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=%s reason=%s",
-		    succeeded, failed, migrate_mode_names[mode], migrate_reason_names[reason]);
+		    "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0%s mode=%s reason=%s",
+		    succeeded, failed, mm->kernel.migrate_trace_nr_split ? " nr_split=0" : "",
+		    migrate_mode_names[mode], migrate_reason_names[reason]);
 }
 
 /*

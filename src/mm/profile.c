@@ -95,10 +95,12 @@ static const struct profile_switch switches[] = {
 	SWITCH(isolate_straddle_busy, 6, 10),
 	SWITCH(compact_folios, 6, 9),
 	SWITCH(migrate_count_hugetlb, 5, 17),
+	SWITCH(migrate_trace_nr_split, 6, 7),
+	SWITCH(cma_release_stats, 6, 9),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and migrate_count_hugetlb the last */
-_Static_assert(offsetof(struct kernel_profile, migrate_count_hugetlb) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and cma_release_stats the last */
+_Static_assert(offsetof(struct kernel_profile, cma_release_stats) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

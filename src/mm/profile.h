@@ -134,11 +134,14 @@ struct kernel_profile {
 	 * trace events", 7bc1aec5e287 "mm: cma: add trace events for CMA alloc
 	 * perf testing"): 5.13 (43ca106fa8ec committed by Linus 2021-05-05,
 	 * the others beside it in the same batch in linux-next's history on
-	 * 2021-05-06). Shown from 5.13 too though later: sysfs's
-	 * release_pages_success (its ABI entry is dated Feb 2024),
-	 * mm_migrate_pages' nr_split (49cac03a8f0a, in mm-stable on
-	 * 2023-10-26 for 6.7) and, release unverified, its THP fields and its
-	 * _start event. A release before 5.13 shows none of these.
+	 * 2021-05-06). The mm_migrate_pages_start event came with
+	 * 7bc1aec5e287 (its patch adds it to include/trace/events/migrate.h);
+	 * mm_migrate_pages' nr_thp_* fields came in 5.9 with
+	 * migrate_count_pages' commit, its nr_split in 6.7
+	 * (migrate_trace_nr_split), sysfs's release_pages_success in 6.9
+	 * (cma_release_stats). Departure: the debugfs files came in 4.1, in
+	 * directories named cma-<index>; here they come with the rest, under
+	 * 6.12's area names. A release before 5.13 shows none of these.
 	 */
 	bool cma_stats;
 	/*
@@ -756,6 +759,20 @@ struct kernel_profile {
 	 * "Merge tag 'mips_5.17'" and the 5.17-rc1 tags).
 	 */
 	bool migrate_count_hugetlb;
+	/*
+	 * mm_migrate_pages prints nr_split. 49cac03a8f0a "mm/migrate: add
+	 * nr_split to trace_mm_migrate_pages stats." (Zi Yan): 6.7 (under
+	 * this id in mm-stable by 2023-10-26, as a tree based on it listed
+	 * that day next to pcp_high_auto's commits: the 6.7 merge window).
+	 */
+	bool migrate_trace_nr_split;
+	/*
+	 * An area's sysfs directory has release_pages_success. b9ad003af13a
+	 * "mm/cma: add sysfs file 'release_pages_success'" (Anshuman
+	 * Khandual, posted 2024-02-06): 6.9 (in Linus's master push of
+	 * 2024-03-15, with compact_folios' commits).
+	 */
+	bool cma_release_stats;
 };
 
 /*

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the statistics show, release by release (issue 27, the dating of
+ * the cma_stats bundle): mm_migrate_pages' nr_thp_* fields and reason
+ * from 5.9 (migrate_count_pages), the mm_migrate_pages_start event from
+ * 5.13 (cma_stats), nr_split from 6.7 (migrate_trace_nr_split), and an
+ * area's sysfs release_pages_success from 6.9 (cma_release_stats). Each
+ * test runs on both sides of each boundary, the kernel in its messages.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+static char trace_buf[1 << 14];
+static size_t trace_len;
+
+static void trace_migrate(void *ctx, const char *event, const char *line)
+{
+	if (strncmp(event, "mm_migrate_pages", 16) || trace_len >= sizeof(trace_buf))
+		return;
+	trace_len += (size_t)snprintf(trace_buf + trace_len, sizeof(trace_buf) - trace_len, "%s\n",
+				      line);
+}
+
+/*
+ * Expect: compact_memory moving one page prints, before 5.9, ours
+ * (counts and mode); from 5.9 the kernel's with the THP counts and the
+ * reason; from 5.13 after an mm_migrate_pages_start line; from 6.7 with
+ * nr_split.
+ */
+static void mm_migrate_pages_format_by_release(void **state)
+{
+	static const struct {
+		const char *kernel;
+		bool start;		/* mm_migrate_pages_start first */
+		const char *line;
+	} r[] = {
+		{ "5.8", false, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 mode=MIGRATE_SYNC_LIGHT\n" },
+		{ "5.9", false, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction\n" },
+		{ "5.12", false, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction\n" },
+		{ "5.13", true, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction\n" },
+		{ "6.6", true, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction\n" },
+		{ "6.7", true, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction\n" },
+		{ "6.12", true, "mm_migrate_pages: nr_succeeded=1 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction\n" },
+	};
+
+	for (size_t i = 0; i < NR(r); i++) {
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = r[i].kernel);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+		struct fake_owner *o = owner_create(mm, true, 1);
+
+		assert_non_null(owner_fault_at(o, 0, z->zone_start_pfn + 2048, 1));
+		lru_add_drain_all(mm);
+		trace_len = 0;
+		trace_buf[0] = '\0';
+		cma_mm_set_trace(mm, trace_migrate, NULL);
+		assert_int_equal(cma_compact_memory(mm), 0);
+		cma_mm_set_trace(mm, NULL, NULL);
+		if (!strstr(trace_buf, r[i].line))
+			fail_msg("kernel %s: expected the line '%s' in the trace, found '%s'", r[i].kernel,
+				 r[i].line, trace_buf);
+		expect_kernel(r[i].kernel, "mm_migrate_pages_start lines", r[i].start,
+			      strstr(trace_buf, "mm_migrate_pages_start: mode=MIGRATE_SYNC_LIGHT reason=compaction\n") !=
+			      NULL);
+		assert_int_equal(owner_check(o), 1);
+		owner_destroy(o);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect: after 40 pages of an area are released, its sysfs
+ * release_pages_success reads 40 from 6.9; before (5.13 to 6.8) it is
+ * -ENOENT and the files listed are the two alloc_pages_* ones.
+ */
+static void cma_release_pages_success_by_release(void **state)
+{
+	static const struct {
+		const char *kernel;
+		bool has;
+	} r[] = { { "5.13", false }, { "6.8", false }, { "6.9", true }, { "6.12", true } };
+
+	for (size_t i = 0; i < NR(r); i++) {
+		const char *kernel = r[i].kernel;
+		struct cma_mm *mm = test_mm(.dma_end = 16 * MiB, .pageblock_order = 9,
+					    .cmdline = "cma=8M", .kernel = kernel);
+		struct cma_page *p = cma_dma_alloc_from_contiguous(mm, NULL, 40, 0);
+		FILE *sink = fopen("/dev/null", "w");
+		char *log;
+
+		assert_non_null(p);
+		assert_non_null(sink);
+		assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 40));
+		expect_kernel(kernel, "reading release_pages_success", r[i].has ? 0 : -ENOENT,
+			      cma_write_proc(mm, "sys/kernel/mm/cma/reserved/release_pages_success", sink));
+		fclose(sink);
+		if (r[i].has) {
+			char *text = test_proc_read(mm, "sys/kernel/mm/cma/reserved/release_pages_success");
+
+			expect_kernel(kernel, "release_pages_success", 40, strtol(text, NULL, 10));
+			free(text);
+		}
+		log = test_dmesg(mm);
+		if (!r[i].has && !strstr(log, "files: alloc_pages_success, alloc_pages_fail\n"))
+			fail_msg("kernel %s: expected -ENOENT to list the two alloc_pages_* files; log: %s",
+				 kernel, log);
+		free(log);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mm_migrate_pages_format_by_release),
+		cmocka_unit_test(cma_release_pages_success_by_release),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
