@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the statistics show, release by release (issue 27, the dating of
- * the cma_stats bundle): mm_migrate_pages' nr_thp_* fields and reason
- * from 5.9 (migrate_count_pages), the mm_migrate_pages_start event from
- * 5.13 (cma_stats), nr_split from 6.7 (migrate_trace_nr_split), and an
- * area's sysfs release_pages_success from 6.9 (cma_release_stats). Each
- * test runs on both sides of each boundary, the kernel in its messages.
+ * the cma_stats and proc_v6 bundles): mm_migrate_pages' nr_thp_* fields
+ * and reason from 5.9 (migrate_count_pages), the mm_migrate_pages_start
+ * event from 5.13 (cma_stats), nr_split from 6.7 (migrate_trace_nr_split),
+ * an area's sysfs release_pages_success from 6.9 (cma_release_stats),
+ * meminfo's MemAvailable from 3.14 (meminfo_available) and
+ * pagetypeinfo's ">100000" from 5.4 (pagetypeinfo_cap). Each test runs
+ * on both sides of each boundary, the kernel in its messages.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,12 @@
 #include "owners.h"
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A release and whether it has the change a test looks at. */
+struct release {
+	const char *kernel;
+	bool has;
+};
 
 static char trace_buf[1 << 14];
 static size_t trace_len;
@@ -81,10 +89,7 @@ static void mm_migrate_pages_format_by_release(void **state)
  */
 static void cma_release_pages_success_by_release(void **state)
 {
-	static const struct {
-		const char *kernel;
-		bool has;
-	} r[] = { { "5.13", false }, { "6.8", false }, { "6.9", true }, { "6.12", true } };
+	static const struct release r[] = { { "5.13", false }, { "6.8", false }, { "6.9", true }, { "6.12", true } };
 
 	for (size_t i = 0; i < NR(r); i++) {
 		const char *kernel = r[i].kernel;
@@ -116,11 +121,80 @@ static void cma_release_pages_success_by_release(void **state)
 	}
 }
 
+/* Expect: /proc/meminfo has a MemAvailable line, right after MemFree, from 3.14. */
+static void meminfo_available_by_release(void **state)
+{
+	static const struct release r[] = { { "3.5", false }, { "3.13", false }, { "3.14", true }, { "6.12", true } };
+
+	for (size_t i = 0; i < NR(r); i++) {
+		struct cma_mm *mm = test_mm(.kernel = r[i].kernel);
+		char *text = test_proc_read(mm, "meminfo");
+		const char *free_line = strstr(text, "MemFree:");
+		const char *next = free_line ? strchr(free_line, '\n') : NULL;
+
+		assert_non_null(next);
+		expect_kernel(r[i].kernel, "MemAvailable after MemFree", r[i].has,
+			      !strncmp(next + 1, "MemAvailable:", 13));
+		expect_kernel(r[i].kernel, "MemAvailable lines", r[i].has,
+			      strstr(text, "MemAvailable:") != NULL);
+		free(text);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* The order-0 field of Normal's Movable line in pagetypeinfo @text, as printed. */
+static void movable_order0(const char *text, char *field, size_t len)
+{
+	const char *line = strstr(text, "zone   Normal, type      Movable");
+
+	assert_non_null(line);
+	assert_int_equal(sscanf(line + strlen("zone   Normal, type      Movable"), "%15s", field), 1);
+	assert_true(strlen(field) < len);
+}
+
+/*
+ * Expect: with every other page of a 1 GiB zone free (over 100000
+ * order-0 blocks on Movable's list), /proc/pagetypeinfo prints their
+ * count before 5.4 and ">100000" from 5.4.
+ */
+static void pagetypeinfo_cap_by_release(void **state)
+{
+	static const struct release r[] = { { "5.3", false }, { "5.4", true } };
+	const unsigned long max = (1 * GiB) >> 12;
+
+	for (size_t i = 0; i < NR(r); i++) {
+		struct cma_mm *mm = test_mm(.size = 1 * GiB, .metadata_only = true, .kernel = r[i].kernel);
+		struct cma_page **pages = calloc(max, sizeof(*pages));
+		char *text, field[16];
+		unsigned long n;
+
+		assert_non_null(pages);
+		test_zero_watermarks(mm);
+		n = test_alloc_all(mm, CMA_GFP_HIGHUSER_MOVABLE, pages, max);
+		for (unsigned long p = 0; p < n; p += 2)
+			cma_free_pages(mm, pages[p], 0);
+		cma_drain_all_pages(mm);
+		text = test_proc_read(mm, "pagetypeinfo");
+		movable_order0(text, field, sizeof(field));
+		if (r[i].has ? strcmp(field, ">100000") : strtol(field, NULL, 10) <= 100000)
+			fail_msg("kernel %s: Movable's order-0 blocks printed as '%s', expected %s",
+				 r[i].kernel, field, r[i].has ? ">100000" : "their count, over 100000");
+		free(text);
+		for (unsigned long p = 1; p < n; p += 2)
+			cma_free_pages(mm, pages[p], 0);
+		free(pages);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mm_migrate_pages_format_by_release),
 		cmocka_unit_test(cma_release_pages_success_by_release),
+		cmocka_unit_test(meminfo_available_by_release),
+		cmocka_unit_test(pagetypeinfo_cap_by_release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

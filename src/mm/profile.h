@@ -212,10 +212,15 @@ struct kernel_profile {
 	 */
 	bool compact_events_per_run;
 	/*
-	 * 6.x's /proc layout: migrate type names and order, vmstat names,
-	 * zoneinfo's managed/cma lines. Many changes, not one, taken from 6.0
-	 * on; a release before prints 3.5's layout. Unverified: not dated
-	 * change by change.
+	 * 6.x's /proc layout: pagetypeinfo's migrate type names and order,
+	 * vmstat's names, zoneinfo's managed/cma lines, meminfo's
+	 * KReclaimable and SecPageTables lines, NFS_Unstable at 0 and 16 KiB
+	 * kernel stacks. Many changes, taken together from 6.0; a release
+	 * before prints 3.5's layout. Dated and split out: MemAvailable
+	 * (meminfo_available, 3.14) and pagetypeinfo's cap
+	 * (pagetypeinfo_cap, 5.4); the HighAtomic name comes with
+	 * highatomic (4.4). The others are not dated change by change here
+	 * (none was checked against a primary source).
 	 */
 	bool proc_v6;
 	/*
@@ -773,6 +778,20 @@ struct kernel_profile {
 	 * 2024-03-15, with compact_folios' commits).
 	 */
 	bool cma_release_stats;
+	/*
+	 * /proc/meminfo has MemAvailable (si_mem_available). 34e431b0ae39
+	 * "/proc/meminfo: provide estimated available memory" (Rik van
+	 * Riel): 3.14 (committed 2014-01-21, two days after v3.13, in the
+	 * 3.14 merge window, as its git log shows).
+	 */
+	bool meminfo_available;
+	/*
+	 * /proc/pagetypeinfo stops counting a free list at 100000 blocks and
+	 * prints ">100000". 93b3a674485f "mm, vmstat: reduce zone->lock
+	 * holding time by /proc/pagetypeinfo" (Michal Hocko, posted
+	 * 2019-10-25): 5.4 (in Linus's "Linux 5.4-rc7" shortlog, 2019-11-10).
+	 */
+	bool pagetypeinfo_cap;
 };
 
 /*
