@@ -228,8 +228,14 @@ struct kernel_profile {
 	 * dma_direct_alloc: the arm64 port, 3.7 (merged by Linus on
 	 * 2012-10-02, the first day of the 3.7 merge window, as
 	 * linux-arm.info reported that day; the reports of 3.7's release in
-	 * December 2012 list it). When arm64's DMA first took CMA is not
-	 * dated here.
+	 * December 2012 list it). Departure: arm64's DMA took CMA later
+	 * (not modelled: under every profile with arm64 the machine has
+	 * 6.12's CMA). Found: arch/arm64/mm/dma-mapping.c's
+	 * arm64_swiotlb_alloc_coherent calls dma_alloc_from_contiguous in
+	 * v3.14 and only swiotlb_alloc_coherent in v3.12 (the per-release
+	 * copies in garghub/TROVON's dataset/codebase_cleansed/linux_kernel);
+	 * so 3.13 or 3.14. Not found: v3.13's copy, or the commit ("arm64:
+	 * Enable CMA" by its subject was not found).
 	 */
 	bool arm64;
 	/*
@@ -637,10 +643,13 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in mmotm
-	 * 2018-07-13, against 4.18-rc4, among the patches for linux-next, so
-	 * 4.19 at the earliest; in SUSE's 4.12-based kernels by September
-	 * 2018; the release that merged it unverified).
+	 * batchsize" (Aaron Lu): 4.19 taken, the earliest release it can be
+	 * in. Found: the RFC on linux-mm 2018-07-11; mmotm 2018-07-13,
+	 * against 4.18-rc4, queues it for linux-next (so not before 4.19);
+	 * v5 of Arun KS's "mm: convert zone->managed_pages to atomic
+	 * variable" (posted 2018-11-13, base not named) already has the
+	 * 1 MiB cap in its context. Not found: a shortlog, pull or tag
+	 * naming the release that merged it.
 	 */
 	bool pcp_batch_1m;
 	/*
