@@ -5,8 +5,9 @@
  * and reason from 5.9 (migrate_count_pages), the mm_migrate_pages_start
  * event from 5.13 (cma_stats), nr_split from 6.7 (migrate_trace_nr_split),
  * an area's sysfs release_pages_success from 6.9 (cma_release_stats),
- * meminfo's MemAvailable from 3.14 (meminfo_available) and
- * pagetypeinfo's ">100000" from 5.4 (pagetypeinfo_cap). Each test runs
+ * meminfo's MemAvailable from 3.14 (meminfo_available), pagetypeinfo's
+ * 4.4 type order (pagetypeinfo_types) and its ">100000" from 5.4
+ * (pagetypeinfo_cap). Each test runs
  * on both sides of each boundary, the kernel in its messages.
  */
 #include <stdio.h>
@@ -188,6 +189,37 @@ static void pagetypeinfo_cap_by_release(void **state)
 	}
 }
 
+/*
+ * Expect: /proc/pagetypeinfo's "Number of blocks" header lists
+ * Unmovable, Reclaimable, Movable, Reserve before 4.4 and Unmovable,
+ * Movable, Reclaimable, HighAtomic from 4.4.
+ */
+static void pagetypeinfo_types_by_release(void **state)
+{
+	static const struct release r[] = {
+		{ "3.5", false }, { "4.3", false }, { "4.4", true }, { "6.12", true },
+	};
+
+	for (size_t i = 0; i < NR(r); i++) {
+		struct cma_mm *mm = test_mm(.kernel = r[i].kernel);
+		char *text = test_proc_read(mm, "pagetypeinfo");
+		const char *header = strstr(text, "Number of blocks type");
+		char names[4][16];
+
+		assert_non_null(header);
+		assert_int_equal(sscanf(header, "Number of blocks type %15s %15s %15s %15s", names[0],
+					names[1], names[2], names[3]), 4);
+		expect_kernel(r[i].kernel, "Movable second", r[i].has, !strcmp(names[1], "Movable"));
+		expect_kernel(r[i].kernel, "Reclaimable second", !r[i].has,
+			      !strcmp(names[1], "Reclaimable"));
+		expect_kernel(r[i].kernel, "HighAtomic fourth", r[i].has,
+			      !strcmp(names[3], "HighAtomic"));
+		expect_kernel(r[i].kernel, "Reserve fourth", !r[i].has, !strcmp(names[3], "Reserve"));
+		free(text);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +227,7 @@ int main(void)
 		cmocka_unit_test(cma_release_pages_success_by_release),
 		cmocka_unit_test(meminfo_available_by_release),
 		cmocka_unit_test(pagetypeinfo_cap_by_release),
+		cmocka_unit_test(pagetypeinfo_types_by_release),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,9 +98,9 @@ static int show_buddyinfo(struct cma_mm *mm, FILE *out)
 
 /*
  * The migrate types as pagetypeinfo lists them. v3.5 follows enum
- * migratetype; 6.x's enum puts Movable before Reclaimable and has
- * HighAtomic where Reserve was (4.4: the same number here), so its
- * columns are printed by name in its order.
+ * migratetype; 4.4's enum (kernel.pagetypeinfo_types) puts Movable
+ * before Reclaimable and has HighAtomic where Reserve was (the same
+ * number here), so its columns are printed by name in its order.
  */
 struct proc_type {
 	int mt;
@@ -121,7 +121,7 @@ static const struct proc_type types_v6[MIGRATE_TYPES] = {
 
 static const struct proc_type *proc_types(const struct cma_mm *mm)
 {
-	return mm->kernel.proc_v6 ? types_v6 : types_v3_5;
+	return mm->kernel.pagetypeinfo_types ? types_v6 : types_v3_5;
 }
 
 /*

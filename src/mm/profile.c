@@ -99,10 +99,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(cma_release_stats, 6, 9),
 	SWITCH(meminfo_available, 3, 14),
 	SWITCH(pagetypeinfo_cap, 5, 4),
+	SWITCH(pagetypeinfo_types, 4, 4),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and pagetypeinfo_cap the last */
-_Static_assert(offsetof(struct kernel_profile, pagetypeinfo_cap) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and pagetypeinfo_types the last */
+_Static_assert(offsetof(struct kernel_profile, pagetypeinfo_types) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

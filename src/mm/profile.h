@@ -217,10 +217,9 @@ struct kernel_profile {
 	 * KReclaimable and SecPageTables lines, NFS_Unstable at 0 and 16 KiB
 	 * kernel stacks. Many changes, taken together from 6.0; a release
 	 * before prints 3.5's layout. Dated and split out: MemAvailable
-	 * (meminfo_available, 3.14) and pagetypeinfo's cap
-	 * (pagetypeinfo_cap, 5.4); the HighAtomic name comes with
-	 * highatomic (4.4). The others are not dated change by change here
-	 * (none was checked against a primary source).
+	 * (meminfo_available, 3.14), pagetypeinfo's types (pagetypeinfo_types,
+	 * 4.4) and its cap (pagetypeinfo_cap, 5.4). The others are not dated
+	 * change by change here (none was checked against a primary source).
 	 */
 	bool proc_v6;
 	/*
@@ -801,6 +800,15 @@ struct kernel_profile {
 	 * 2019-10-25): 5.4 (in Linus's "Linux 5.4-rc7" shortlog, 2019-11-10).
 	 */
 	bool pagetypeinfo_cap;
+	/*
+	 * /proc/pagetypeinfo lists Movable before Reclaimable and HighAtomic
+	 * in Reserve's place: "mm, page_alloc: use masks and shifts when
+	 * converting GFP flags to migrate types" (which reorders enum
+	 * migratetype) and "mm, page_alloc: remove MIGRATE_RESERVE" (Mel
+	 * Gorman): 4.4 (both in the -mm since-4.3 shortlog, linux-mm
+	 * 2015-11-11, on top of v4.3, as highatomic's commit is).
+	 */
+	bool pagetypeinfo_types;
 };
 
 /*
