@@ -218,8 +218,14 @@ struct kernel_profile {
 	 * kernel stacks. Many changes, taken together from 6.0; a release
 	 * before prints 3.5's layout. Dated and split out: MemAvailable
 	 * (meminfo_available, 3.14), pagetypeinfo's types (pagetypeinfo_types,
-	 * 4.4) and its cap (pagetypeinfo_cap, 5.4). The others are not dated
-	 * change by change here (none was checked against a primary source).
+	 * 4.4) and its cap (pagetypeinfo_cap, 5.4). Dated, not split, as the
+	 * library's value is the same either way: NFS_Unstable 0 from 5.8
+	 * (8d92890bd6b8 "mm/writeback: discard NR_UNSTABLE_NFS, use
+	 * NR_WRITEBACK instead": Lustre's configure cites it as
+	 * v5.8-rc1~201^2~75; the library has no unstable NFS pages). Not
+	 * dated: KReclaimable ("mm, proc: add KReclaimable to /proc/meminfo",
+	 * v4 posted 2018-07-31, the release that merged it not found),
+	 * SecPageTables, 16 KiB stacks, vmstat's and zoneinfo's lines.
 	 */
 	bool proc_v6;
 	/*
