@@ -189,8 +189,7 @@ static void compact_zone_movable_stops_at_free_cma_block(void **state)
 		int ret;
 
 		memset(&cc, 0, sizeof(cc));
-		page_list_init(&cc.freepages);
-		page_list_init(&cc.migratepages);
+		compact_control_init_lists(&cc);
 		cc.order = 4;
 		cc.sync = true;
 		cc.direct = true;

@@ -34,8 +34,7 @@ static void compact_control_init(struct compact_control *cc, struct zone *zone, 
 				 bool sync)
 {
 	memset(cc, 0, sizeof(*cc));
-	page_list_init(&cc->freepages);
-	page_list_init(&cc->migratepages);
+	compact_control_init_lists(cc);
 	cc->order = order;
 	cc->sync = sync;
 	cc->zone = zone;
@@ -261,7 +260,9 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
 	assert_true(rc == COMPACT_COMPLETE ||
 		    rc == (mm->kernel.compact_priority ? COMPACT_CONTENDED : COMPACT_PARTIAL));
 	assert_true(cc.free_pfn <= cc.migrate_pfn + 2 * mm->pageblock_nr_pages);
-	assert_true(page_list_empty(&cc.freepages) && page_list_empty(&cc.migratepages));
+	for (unsigned ord = 0; ord < mm->max_order; ord++)
+		assert_true(page_list_empty(&cc.freepages[ord]));
+	assert_true(page_list_empty(&cc.migratepages));
 	assert_int_equal(cc.nr_freepages, 0);
 	assert_int_equal(cc.nr_migratepages, 0);
 	for (int i = 0; i < NR_PINS; i++) {
@@ -290,7 +291,10 @@ static void compact_zone_sync_leaves_pinned_pages(void **state)
  * The free list hands out the last page it took first, and the batch
  * migrates its highest page first, so the higher page lands on the last
  * pfn of that pageblock and the lower one just below it. (Adding at the
- * tail put them on the pageblock's first two pfns.)
+ * tail put them on the pageblock's first two pfns.) From 6.9
+ * (compact_folios) the free scanner keeps the block whole and each
+ * target is cut from its lowest pfns: the higher page lands on the
+ * pageblock's first pfn, the lower one just above it.
  */
 static void compact_zone_targets_in_kernel_list_order(void **state)
 {
@@ -327,7 +331,12 @@ static void compact_zone_targets_in_kernel_list_order(void **state)
 	assert_int_equal(o->migrated, 2);
 	pa = page_to_pfn(mm, o->slots[a].page);
 	pb = page_to_pfn(mm, o->slots[b].page);
-	if ((pb + 1) % mm->pageblock_nr_pages || pa != pb - 1) {
+	if (mm->kernel.compact_folios && (pb % mm->pageblock_nr_pages || pa != pb + 1)) {
+		print_error("expected the pair on a pageblock's first two pfns, higher page first; found %#lx and %#lx\n",
+			    pa, pb);
+		fail();
+	}
+	if (!mm->kernel.compact_folios && ((pb + 1) % mm->pageblock_nr_pages || pa != pb - 1)) {
 		print_error("expected the pair on a pageblock's last two pfns, higher page last; found %#lx and %#lx\n",
 			    pa, pb);
 		fail();

@@ -270,8 +270,7 @@ static void isolate_passes_pinned_page_from_315(void **state)
 		lru_add_drain_all(mm);
 		pfn = page_to_pfn(mm, p);
 		cma_page_get(mm, p);
-		page_list_init(&cc.freepages);
-		page_list_init(&cc.migratepages);
+		compact_control_init_lists(&cc);
 		assert_int_equal(isolate_migratepages_range(z, &cc, pfn, pfn + 1), pfn + 1);
 		if (cc.nr_migratepages != (r == 0 ? 1u : 0u))
 			fail_msg("%s: expected the pinned page %sisolated", releases[r], r ? "not " : "");

@@ -887,8 +887,9 @@ void cma_write_areas(struct cma_mm *mm, FILE *out)
 	}
 }
 
-/* ---- the areas' sysfs (5.13) and debugfs (4.0) files, cma_stats ---- */
+/* ---- the areas' sysfs and debugfs files, cma_stats (5.13) ---- */
 
+/* release_pages_success the last: from 6.9 only (cma_sysfs_nr_files) */
 static const char *const cma_sysfs_files[] = {
 	"alloc_pages_success", "alloc_pages_fail", "release_pages_success",
 };
@@ -896,6 +897,12 @@ static const char *const cma_debugfs_files[] = {
 	"base_pfn", "count", "order_per_bit", "used", "maxchunk", "bitmap",
 };
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The sysfs files @mm's release has: release_pages_success from 6.9 (kernel.cma_release_stats). */
+static size_t cma_sysfs_nr_files(const struct cma_mm *mm)
+{
+	return ARRAY_LEN(cma_sysfs_files) - !mm->kernel.cma_release_stats;
+}
 
 /* The area named @name (its first @len bytes), activated, or NULL. */
 static struct cma *cma_find_area(struct cma_mm *mm, const char *name, size_t len)
@@ -973,7 +980,7 @@ int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out)
 	rest = name + (is_sys ? sizeof(sys) : sizeof(dbg)) - 1;
 	slash = strchr(rest, '/');
 	cma = slash ? cma_find_area(mm, rest, (size_t)(slash - rest)) : NULL;
-	if (cma && is_sys && name_in(slash + 1, cma_sysfs_files, ARRAY_LEN(cma_sysfs_files))) {
+	if (cma && is_sys && name_in(slash + 1, cma_sysfs_files, cma_sysfs_nr_files(mm))) {
 		atomic_ulong *v = !strcmp(slash + 1, "alloc_pages_success") ? &cma->alloc_pages_success :
 				  !strcmp(slash + 1, "alloc_pages_fail") ? &cma->alloc_pages_fail :
 				  &cma->release_pages_success;
@@ -988,7 +995,7 @@ int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out)
 	{
 		char areas[256] = "", files[160] = "";
 		const char *const *f = is_sys ? cma_sysfs_files : cma_debugfs_files;
-		size_t nf = is_sys ? ARRAY_LEN(cma_sysfs_files) : ARRAY_LEN(cma_debugfs_files);
+		size_t nf = is_sys ? cma_sysfs_nr_files(mm) : ARRAY_LEN(cma_debugfs_files);
 		size_t n = 0;
 
 		for (unsigned i = 0; i < mm->cma->nr_reserved && n < sizeof(areas); i++)

@@ -7,8 +7,10 @@
  * scanner climbs from the bottom, taking movable pages off the LRU in
  * batches of COMPACT_CLUSTER_MAX; the free scanner comes down from the
  * top, a pageblock at a time, splitting free blocks into order-0 pages
- * that become the migration targets. Moving contents upwards gathers the
- * free memory at the bottom into contiguous blocks. A run ends when the
+ * that become the migration targets (from 6.9 it keeps them whole, one
+ * list per order, and cuts a target of each folio's order out of them).
+ * Moving contents upwards gathers the free memory at the bottom into
+ * contiguous blocks. A run ends when the
  * scanners meet, or, for a direct compactor, as soon as a block of the
  * wanted order is free.
  *
@@ -55,27 +57,53 @@ static bool migrate_async_suitable(int migratetype)
 	return is_migrate_cma(migratetype) || migratetype == MIGRATE_MOVABLE;
 }
 
-static unsigned long page_list_count(struct cma_mm *mm, const struct page_list *list)
+/* The base pages of the blocks on @list, each of its page_order. */
+static unsigned long page_list_nr_pages(struct cma_mm *mm, const struct page_list *list)
 {
 	unsigned long n = 0;
 
 	for (struct cma_page *page = page_list_first(mm, list); page; page = page_list_next(mm, page))
-		n++;
+		n += 1ul << page_order(page);
 	return n;
 }
 
-/* Give the order-0 pages of @list back to the allocator; returns how many. */
-static unsigned long release_freepages(struct cma_mm *mm, struct page_list *list)
+/* The pages of the isolated blocks on @lists, one list per order. */
+static unsigned long freepages_count(struct cma_mm *mm, const struct page_list *lists)
 {
-	struct cma_page *page;
 	unsigned long n = 0;
 
-	while ((page = page_list_first(mm, list))) {
-		page_list_del(mm, list, page);
-		put_page(mm, page);
-		n++;
+	for (unsigned o = 0; o < mm->max_order; o++)
+		n += page_list_nr_pages(mm, &lists[o]);
+	return n;
+}
+
+/* Give the isolated blocks on @lists back to the allocator; returns their pages. */
+static unsigned long release_freepages(struct cma_mm *mm, struct page_list *lists)
+{
+	unsigned long n = 0;
+
+	for (unsigned o = 0; o < mm->max_order; o++) {
+		struct cma_page *page;
+
+		while ((page = page_list_first(mm, &lists[o]))) {
+			page_list_del(mm, &lists[o], page);
+			put_page(mm, page);
+			n += 1ul << o;
+		}
 	}
 	return n;
+}
+
+static void free_lists_init(struct page_list *lists)
+{
+	for (unsigned o = 0; o < MAX_ORDER_LIMIT; o++)
+		page_list_init(&lists[o]);
+}
+
+void compact_control_init_lists(struct compact_control *cc)
+{
+	free_lists_init(cc->freepages);
+	page_list_init(&cc->migratepages);
 }
 
 /* ---- 6.12's skip bits and cached scanner positions ---- */
@@ -193,13 +221,17 @@ static void update_pageblock_skip(struct compact_control *cc, unsigned long pfn)
 /* ---- the free scanner ---- */
 
 /*
- * Take the free block whose head is @pfn, as 2^order allocated order-0
- * pages pushed at the head of @freelist, as the kernel's list_add: the
- * last page taken is the first target handed out. 0 if @pfn is not the head of a free
- * block of @zone, or if the watermark forbids the split. zone->lock held.
+ * Take the free block whose head is @pfn onto @freelists (one list per
+ * order). @whole (6.9's compaction, kernel.compact_folios): as one block
+ * at the tail of its order's list. Else as 2^order allocated order-0
+ * pages pushed at the head of the order-0 list, as the kernel's
+ * split_map_pages leaves them: the last page taken is the first target
+ * handed out. Returns the pages taken: 0 if @pfn is not the head of a
+ * free block of @zone, or if the watermark forbids taking it.
+ * zone->lock held.
  */
 static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
-				     struct page_list *freelist)
+				     struct page_list *freelists, bool whole)
 {
 	struct cma_mm *mm = zone->mm;
 	struct cma_page *page = pfn_to_page(mm, pfn);
@@ -208,9 +240,17 @@ static unsigned long take_free_block(struct zone *zone, unsigned long pfn,
 	lockdep_assert_held(&zone->lock);
 	if (!page_test(page, PG_buddy) || page_zonenum(page) != (unsigned)zone->idx)
 		return 0;
+	if (whole) {
+		unsigned order = page_order(page);
+
+		isolated = (unsigned long)isolate_free_block(mm, page);
+		if (isolated)
+			page_list_add_tail(mm, &freelists[order], page);
+		return isolated;
+	}
 	isolated = (unsigned long)split_free_page(mm, page);
 	for (unsigned long i = 0; i < isolated; i++)
-		page_list_add(mm, freelist, page + i);
+		page_list_add(mm, &freelists[0], page + i);
 	return isolated;
 }
 
@@ -231,9 +271,10 @@ static unsigned long compound_nr_at(struct cma_mm *mm, unsigned long pfn)
 }
 
 /*
- * isolate_freepages_block: split the free blocks found from *@pfn to
- * @end_pfn onto @freelist; a block found at its head is taken whole even
- * where it extends past @end_pfn. Strict: the first pfn that is invalid,
+ * isolate_freepages_block: take the free blocks found from *@pfn to
+ * @end_pfn onto @freelists (take_free_block; whole ones only for a
+ * compaction under kernel.compact_folios, never @strict); a block found
+ * at its head is taken entire even where it extends past @end_pfn. Strict: the first pfn that is invalid,
  * not free, or refused by the watermark ends the scan with 0; what was
  * taken stays on @freelist for the caller to give back. Otherwise the
  * scan stops once @want pages are taken (kernel.free_scan_enough; -1ul:
@@ -245,12 +286,13 @@ static unsigned long compound_nr_at(struct cma_mm *mm, unsigned long pfn)
  * of each compound page stepped over (*nr_stepped: those not looked at).
  */
 static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *pfnp,
-					     unsigned long end_pfn, struct page_list *freelist,
+					     unsigned long end_pfn, struct page_list *freelists,
 					     bool strict, unsigned long want, unsigned stride,
 					     unsigned long *nr_scanned, unsigned long *nr_stepped)
 {
 	struct cma_mm *mm = zone->mm;
 	bool by_order = mm->kernel.compact_scan_count_order;
+	bool whole = !strict && mm->kernel.compact_folios;
 	unsigned long total = 0, pfn = *pfnp;
 
 	lockdep_assert_held(&zone->lock);
@@ -259,7 +301,7 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *p
 
 		if (pfn_valid(mm, pfn)) {
 			(*nr_scanned)++;
-			isolated = take_free_block(zone, pfn, freelist);
+			isolated = take_free_block(zone, pfn, freelists, whole);
 		}
 		if (!isolated) {
 			unsigned long nr = by_order && pfn_valid(mm, pfn) ? compound_nr_at(mm, pfn) : 0;
@@ -322,13 +364,13 @@ static void account_free_scan(struct cma_mm *mm, bool contig, unsigned long nr_s
 unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn,
 				      unsigned long end_pfn)
 {
-	struct page_list freelist;
+	struct page_list freelist[MAX_ORDER_LIMIT];
 	unsigned long pfn = start_pfn;
 	struct zone *zone;
 
 	if (start_pfn >= end_pfn || !pfn_valid(mm, start_pfn))
 		return 0;
-	page_list_init(&freelist);
+	free_lists_init(freelist);
 	zone = page_zone(mm, pfn_to_page(mm, start_pfn));
 	while (pfn < end_pfn) {
 		unsigned long block_end = min_ul(next_pageblock_pfn(mm, pfn), end_pfn);
@@ -337,7 +379,7 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 		if (!pfn_valid(mm, pfn) || page_zone(mm, pfn_to_page(mm, pfn)) != zone)
 			break;
 		spin_lock(&zone->lock);
-		isolated = isolate_freepages_block(zone, &next, block_end, &freelist, true, -1ul, 1,
+		isolated = isolate_freepages_block(zone, &next, block_end, freelist, true, -1ul, 1,
 						   &nr_scanned, &nr_stepped);
 		spin_unlock(&zone->lock);
 		account_free_scan(mm, true, nr_scanned, nr_stepped, isolated);
@@ -347,7 +389,7 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 		pfn += isolated;
 	}
 	if (pfn < end_pfn) {
-		release_freepages(mm, &freelist);
+		release_freepages(mm, freelist);
 		return 0;
 	}
 	/* the list links of the pages taken are left as they are: nobody reads them */
@@ -435,7 +477,7 @@ static void fast_isolate_around(struct zone *zone, struct compact_control *cc, u
 	if (cc->nr_freepages >= cc->nr_migratepages || (cc->direct && !cc->sync))
 		return;
 	spin_lock(&zone->lock);
-	isolated = isolate_freepages_block(zone, &start, end, &cc->freepages, false,
+	isolated = isolate_freepages_block(zone, &start, end, cc->freepages, false,
 					   cc->nr_migratepages - cc->nr_freepages, 1, &nr_scanned,
 					   &nr_stepped);
 	spin_unlock(&zone->lock);
@@ -498,7 +540,7 @@ static unsigned long fast_search_order(struct zone *zone, struct compact_control
 	if (!page)
 		return 0;
 	*found_pfn = page_to_pfn(mm, page);
-	taken = take_free_block(zone, *found_pfn, &cc->freepages);
+	taken = take_free_block(zone, *found_pfn, cc->freepages, mm->kernel.compact_folios);
 	if (!taken) {
 		*refused = true;
 		return 0;
@@ -609,7 +651,7 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 	}
 	spin_lock(&zone->lock);
 	if (suitable_migration_target(mm, pfn))
-		*isolated = isolate_freepages_block(zone, start, block_end, &cc->freepages, false,
+		*isolated = isolate_freepages_block(zone, start, block_end, cc->freepages, false,
 						    limit, stride, nr_scanned, &nr_stepped);
 	spin_unlock(&zone->lock);
 	account_free_scan(mm, false, *nr_scanned, nr_stepped, *isolated);
@@ -710,29 +752,60 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		isolate_freepages_v35(zone, cc);
 }
 
+/* The lowest order from @order up whose list of cc->freepages has a block, or max_order. */
+static unsigned first_free_order(struct cma_mm *mm, const struct compact_control *cc,
+				 unsigned order)
+{
+	while (order < mm->max_order && page_list_empty(&cc->freepages[order]))
+		order++;
+	return order;
+}
+
 /*
- * compaction_alloc: migrate_pages' new_page_t. A page off cc->freepages,
- * refilled by the free scanner when empty; NULL when it finds nothing,
- * which ends the run (-ENOMEM). Only order-0 pages are ever isolated for
- * compaction; a larger one gets no target rather than a wrong one.
+ * The first block of @from's list, cut down to @order: each upper half
+ * goes to the head of its order's list, where the next target of that
+ * order is taken from (6.9's compaction_alloc).
+ */
+static struct cma_page *take_target(struct cma_mm *mm, struct compact_control *cc,
+				    unsigned from, unsigned order)
+{
+	struct cma_page *page = page_list_first(mm, &cc->freepages[from]);
+
+	page_list_del(mm, &cc->freepages[from], page);
+	while (from > order) {
+		from--;
+		prep_isolated_page(mm, page + (1ul << from), from);
+		page_list_add(mm, &cc->freepages[from], page + (1ul << from));
+	}
+	prep_isolated_page(mm, page, order);
+	cc->nr_freepages -= 1ul << order;
+	return page;
+}
+
+/*
+ * compaction_alloc: migrate_pages' new_page_t. A target of the source's
+ * order off cc->freepages, the free scanner refilling them once when
+ * none is there; NULL when it finds none, which ends the run (-ENOMEM).
+ * Before 6.9 only order-0 pages are isolated for compaction and the
+ * targets are order-0 pages; a larger source (alloc_contig_range's are
+ * not compaction's) gets no target rather than a wrong one.
  */
 static struct cma_page *compaction_alloc(struct cma_mm *mm, struct cma_page *migratepage,
 					 unsigned long data)
 {
 	struct compact_control *cc = (struct compact_control *)data;
-	struct cma_page *page;
+	unsigned order = page_order(migratepage), from;
 
-	if (page_order(migratepage))
+	if (order && !mm->kernel.compact_folios)
 		return NULL;
-	if (page_list_empty(&cc->freepages)) {
+	from = first_free_order(mm, cc, order);
+	if (from == mm->max_order) {
 		isolate_freepages(cc->zone, cc);
-		if (page_list_empty(&cc->freepages))
+		from = first_free_order(mm, cc, order);
+		if (from == mm->max_order)
 			return NULL;
 	}
-	page = page_list_first(mm, &cc->freepages);
-	page_list_del(mm, &cc->freepages, page);
-	cc->nr_freepages--;
-	return page;
+	return take_target(mm, cc, from, order);
 }
 
 /* ---- the migrate scanner ---- */
@@ -825,16 +898,32 @@ static isolate_mode_t migrate_isolate_mode(const struct cma_mm *mm,
 }
 
 /*
- * May the scan take the in-use compound page of @order it is at? Only
- * alloc_contig_range's, from 5.7 (contig_large_folio): compaction moves
- * order-0 pages only. Departure: 6.9's compaction of folios below its
- * target order (skip_isolation_on_order) is not modelled, its free
- * scanner handing out order-0 targets only.
+ * skip_isolation_on_order: compaction for @target_order leaves a folio
+ * of @order alone when a free block of the target order would not come
+ * of moving it: one of the target order or more, or for a whole-zone
+ * run (-1, compact_memory) one of a pageblock or more.
+ */
+static bool skip_isolation_on_order(const struct cma_mm *mm, unsigned order, int target_order)
+{
+	if (target_order >= 0)
+		return order >= (unsigned)target_order;
+	return order >= mm->pageblock_order;
+}
+
+/*
+ * May the scan take the in-use compound page of @order it is at?
+ * alloc_contig_range's from 5.7 (contig_large_folio); compaction's from
+ * 6.9 (compact_folios) when skip_isolation_on_order lets it; before,
+ * compaction moves order-0 pages only.
  */
 static bool migrate_large_folio(const struct cma_mm *mm, const struct compact_control *cc,
 				unsigned order)
 {
-	return !cc->compacting && mm->kernel.contig_large_folio && order < mm->max_order;
+	if (order >= mm->max_order)
+		return false;
+	if (cc->compacting)
+		return mm->kernel.compact_folios && !skip_isolation_on_order(mm, order, cc->order);
+	return mm->kernel.contig_large_folio;
 }
 
 /*
@@ -1143,8 +1232,8 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
 	err = nr_migrate ? migrate_pages(mm, &cc->migratepages, compaction_alloc, (unsigned long)cc,
 					 cc->sync ? MIGRATE_SYNC_LIGHT : MIGRATE_ASYNC) : 0;
 	/* update_nr_listpages: migration took pages from both lists */
-	cc->nr_migratepages = page_list_count(mm, &cc->migratepages);
-	cc->nr_freepages = page_list_count(mm, &cc->freepages);
+	cc->nr_migratepages = page_list_nr_pages(mm, &cc->migratepages);
+	cc->nr_freepages = freepages_count(mm, cc->freepages);
 	/*
 	 * compact_zone's events (v3.5): one block per batch, moved = the pages
 	 * that left the list (a page that failed for good left it too, put
@@ -1306,9 +1395,10 @@ static void keep_released_in_reach(struct zone *zone, struct compact_control *cc
 	struct cma_mm *mm = zone->mm;
 	unsigned long high = 0;
 
-	for (struct cma_page *page = page_list_first(mm, &cc->freepages); page;
-	     page = page_list_next(mm, page))
-		high = max_ul(high, page_to_pfn(mm, page));
+	for (unsigned o = 0; o < mm->max_order; o++)
+		for (struct cma_page *page = page_list_first(mm, &cc->freepages[o]); page;
+		     page = page_list_next(mm, page))
+			high = max_ul(high, page_to_pfn(mm, page));
 	high &= ~(mm->pageblock_nr_pages - 1);
 	if (high > __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED))
 		__atomic_store_n(&zone->compact_cached_free_pfn, high, __ATOMIC_RELAXED);
@@ -1371,7 +1461,7 @@ int compact_zone(struct zone *zone, struct compact_control *cc)
 	}
 	if (mm->kernel.compact_cached_pfn)
 		keep_released_in_reach(zone, cc);
-	cc->nr_freepages -= release_freepages(mm, &cc->freepages);
+	cc->nr_freepages -= release_freepages(mm, cc->freepages);
 	VM_BUG_ON(cc->nr_freepages != 0);
 	VM_BUG_ON(!page_list_empty(&cc->migratepages));
 	VM_VERIFY_ZONES(mm, "compact_zone");
@@ -1391,8 +1481,7 @@ void compact_pgdat(struct cma_mm *mm, unsigned order)
 	for_each_populated_zone(mm, zone) {
 		struct compact_control cc = { .order = (int)order, .zone = zone, .gfp_mask = CMA_GFP_KERNEL };
 
-		page_list_init(&cc.freepages);
-		page_list_init(&cc.migratepages);
+		compact_control_init_lists(&cc);
 		if (!compaction_deferred(zone, (int)order))
 			compact_zone(zone, &cc);
 		if (zone_watermark_ok(zone, order, low_wmark_pages(zone), 0, 0) &&
@@ -1518,8 +1607,7 @@ static int compact_zone_order(struct zone *zone, unsigned order, int migratetype
 	};
 
 	cc.direct = true;
-	page_list_init(&cc.freepages);
-	page_list_init(&cc.migratepages);
+	compact_control_init_lists(&cc);
 	return compact_zone(zone, &cc);
 }
 
@@ -1612,8 +1700,7 @@ int cma_compact_memory(struct cma_mm *mm)
 			.gfp_mask = CMA_GFP_KERNEL,
 		};
 
-		page_list_init(&cc.freepages);
-		page_list_init(&cc.migratepages);
+		compact_control_init_lists(&cc);
 		compact_zone(zone, &cc);
 	}
 	return 0;

@@ -106,8 +106,7 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 	unsigned tries = 0;
 	int ret = 0;
 
-	page_list_init(&cc.migratepages);
-	page_list_init(&cc.freepages);
+	compact_control_init_lists(&cc);
 	if (v6)
 		lru_cache_disable(mm);
 	else if (mm->kernel.contig_drain_all)

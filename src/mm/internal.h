@@ -217,6 +217,9 @@ unsigned long max_watermark_boost(const struct zone *zone);
 /* The first pcp type @start_mt falls back to with a free block of @order, or -1; zone->lock held. */
 int find_suitable_fallback(struct zone *zone, unsigned order, int start_mt, bool *can_steal);
 int split_free_page(struct cma_mm *mm, struct cma_page *page);
+int isolate_free_block(struct cma_mm *mm, struct cma_page *page);
+/* @page made an allocated block of @order with one reference and no owner, as isolated pages are */
+void prep_isolated_page(struct cma_mm *mm, struct cma_page *page, unsigned order);
 /* cma_alloc_pages_at() without the phase check; NULL with errno EINVAL or EBUSY. */
 struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned order, cma_gfp_t gfp);
 /* Mark frames written and count those written for the first time since boot (PGALLOC_FRESH). */
@@ -350,7 +353,12 @@ int test_pages_isolated(struct cma_mm *mm, unsigned long start, unsigned long en
 #define COMPACT_CLUSTER_MAX 32	/* pages isolated per migration batch */
 
 struct compact_control {
-	struct page_list freepages;	/* isolated free pages: migration targets */
+	/*
+	 * Isolated free blocks, the migration targets, by order: all order-0
+	 * pages before 6.9, whole blocks from it (kernel.compact_folios).
+	 * nr_freepages counts their pages.
+	 */
+	struct page_list freepages[MAX_ORDER_LIMIT];
 	struct page_list migratepages;	/* isolated pages to migrate */
 	unsigned long nr_freepages;
 	unsigned long nr_migratepages;
@@ -390,6 +398,8 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 unsigned long isolate_migratepages_range(struct zone *zone, struct compact_control *cc,
 					 unsigned long low_pfn, unsigned long end_pfn);
 int compact_zone(struct zone *zone, struct compact_control *cc);
+/* Empty lists of free blocks and of pages to migrate, before a first use of @cc */
+void compact_control_init_lists(struct compact_control *cc);
 /* SKIPPED: too little free memory for @order; PARTIAL: it would succeed now; else CONTINUE. */
 int compaction_suitable(struct zone *zone, int order);
 int fragmentation_index(struct zone *zone, unsigned order);

@@ -236,14 +236,15 @@ struct migrate_pages_stats {
 
 /*
  * The pages a folio of @order counts for in pgmigrate_success and _fail:
- * all of them from 5.9 (kernel.migrate_count_pages), one before. A
- * hugetlb page counts one until 6.12's (departure, doc/design.md).
+ * all of them from 5.9 (kernel.migrate_count_pages), one before; a
+ * hugetlb page's all from 5.17 (kernel.migrate_count_hugetlb).
  */
 static unsigned long migrate_nr_pages(const struct cma_mm *mm, const struct cma_page *page)
 {
-	if (!mm->kernel.migrate_count_pages || page_test(page, PG_hugetlb))
-		return 1;
-	return 1ul << page_order(page);
+	bool counts_pages = page_test(page, PG_hugetlb) ? mm->kernel.migrate_count_hugetlb :
+							  mm->kernel.migrate_count_pages;
+
+	return counts_pages ? 1ul << page_order(page) : 1;
 }
 
 /*

@@ -1867,22 +1867,19 @@ static bool split_free_page_allowed(struct zone *zone, unsigned long pfn, unsign
 }
 
 /*
- * split_free_page: take a free block off the lists as 2^order separate
- * allocated pages, but only if the zone keeps its mark (above).
- * zone->lock held. Returns the pages taken, or 0.
+ * take_isolated_block: the free block of @order at @page off the lists,
+ * if the zone keeps its mark (above); a pageblock or more of it (less
+ * one order, as the kernel's) becomes MOVABLE. zone->lock held.
  */
-int split_free_page(struct cma_mm *mm, struct cma_page *page)
+static bool take_isolated_block(struct cma_mm *mm, struct cma_page *page, unsigned order)
 {
 	struct zone *zone = page_zone(mm, page);
-	unsigned order = page_order(page);
 	unsigned long pfn = page_to_pfn(mm, page);
 
 	lockdep_assert_held(&zone->lock);
 	if (!split_free_page_allowed(zone, pfn, order))
-		return 0;
+		return false;
 	del_from_free_area(zone, page, order);
-	for (unsigned long i = 0; i < (1ul << order); i++)
-		prep_new_page(mm, page + i, 0, 0, MIGRATE_MOVABLE);
 	if (order + 1 >= mm->pageblock_order) {
 		for (unsigned long p = pfn; p < pfn + (1ul << order); p += mm->pageblock_nr_pages) {
 			int mt = get_pageblock_migratetype(mm, p);
@@ -1893,7 +1890,45 @@ int split_free_page(struct cma_mm *mm, struct cma_page *page)
 				set_pageblock_migratetype(mm, p, MIGRATE_MOVABLE);
 		}
 	}
+	return true;
+}
+
+/*
+ * split_free_page: take a free block off the lists as 2^order separate
+ * allocated pages, but only if the zone keeps its mark (above).
+ * zone->lock held. Returns the pages taken, or 0.
+ */
+int split_free_page(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page_order(page);
+
+	lockdep_assert_held(&page_zone(mm, page)->lock);
+	if (!take_isolated_block(mm, page, order))
+		return 0;
+	for (unsigned long i = 0; i < (1ul << order); i++)
+		prep_isolated_page(mm, page + i, 0);
 	return 1 << order;
+}
+
+/*
+ * isolate_free_block: as split_free_page, but the block stays whole, one
+ * allocated page of its order (6.9's compaction keeps its targets so,
+ * kernel.compact_folios). zone->lock held. Returns the pages taken, or 0.
+ */
+int isolate_free_block(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page_order(page);
+
+	lockdep_assert_held(&page_zone(mm, page)->lock);
+	if (!take_isolated_block(mm, page, order))
+		return 0;
+	prep_isolated_page(mm, page, order);
+	return 1 << order;
+}
+
+void prep_isolated_page(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	prep_new_page(mm, page, order, 0, MIGRATE_MOVABLE);
 }
 
 /* ---- placing pages where a described machine has them ---- */

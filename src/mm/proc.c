@@ -93,9 +93,9 @@ static int show_buddyinfo(struct cma_mm *mm, FILE *out)
 
 /*
  * The migrate types as pagetypeinfo lists them. v3.5 follows enum
- * migratetype; 6.x's enum puts Movable before Reclaimable and has
- * HighAtomic where Reserve was (4.4: the same number here), so its
- * columns are printed by name in its order.
+ * migratetype; 4.4's enum (kernel.pagetypeinfo_types) puts Movable
+ * before Reclaimable and has HighAtomic where Reserve was (the same
+ * number here), so its columns are printed by name in its order.
  */
 struct proc_type {
 	int mt;
@@ -116,19 +116,19 @@ static const struct proc_type types_v6[MIGRATE_TYPES] = {
 
 static const struct proc_type *proc_types(const struct cma_mm *mm)
 {
-	return mm->kernel.proc_v6 ? types_v6 : types_v3_5;
+	return mm->kernel.pagetypeinfo_types ? types_v6 : types_v3_5;
 }
 
 /*
- * 6.x stops counting a free list at 100000 blocks and prints ">100000"
- * (pagetypeinfo_showfree_print caps its walk under zone->lock); v3.5
- * counts them all.
+ * From 5.4 (kernel.pagetypeinfo_cap) a free list stops being counted at
+ * 100000 blocks and prints ">100000" (pagetypeinfo_showfree_print caps
+ * its walk under zone->lock); v3.5 counts them all.
  */
 #define PAGETYPEINFO_FREE_CAP	100000ul
 
 static void print_free_count(const struct cma_mm *mm, FILE *out, unsigned long n)
 {
-	if (mm->kernel.proc_v6 && n >= PAGETYPEINFO_FREE_CAP)
+	if (mm->kernel.pagetypeinfo_cap && n >= PAGETYPEINFO_FREE_CAP)
 		fprintf(out, ">%6lu ", PAGETYPEINFO_FREE_CAP);
 	else
 		fprintf(out, "%6lu ", n);
@@ -222,7 +222,7 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 struct meminfo_line {
 	const char *label;
 	unsigned long kb;
-	bool v6_only;		/* a line only 6.x's layout prints */
+	bool hidden;		/* a line the machine's release does not print */
 };
 
 /* Every line is "%-16s%8lu kB": the label and its colon padded to 16. */
@@ -231,7 +231,7 @@ static void meminfo_print(struct cma_mm *mm, FILE *out, const struct meminfo_lin
 	for (size_t i = 0; i < n; i++) {
 		char label[24];
 
-		if (lines[i].v6_only && !mm->kernel.proc_v6)
+		if (lines[i].hidden)
 			continue;
 		snprintf(label, sizeof(label), "%s:", lines[i].label);
 		fprintf(out, "%-16s%8lu kB\n", label, lines[i].kb);
@@ -302,7 +302,8 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 	const struct meminfo_line head[] = {
 		{ "MemTotal", K(mm, totalram), false },
 		{ "MemFree", K(mm, freeram), false },
-		{ "MemAvailable", mm->kernel.proc_v6 ? K(mm, si_mem_available(mm)) : 0, true },
+		{ "MemAvailable", mm->kernel.meminfo_available ? K(mm, si_mem_available(mm)) : 0,
+		  !mm->kernel.meminfo_available },
 		{ "Buffers", 0, false },
 		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)), false },
 		{ "SwapCached", 0, false },
@@ -323,13 +324,13 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 		{ "AnonPages", K(mm, global_page_state(mm, NR_ANON_PAGES)), false },
 		{ "Mapped", K(mm, global_page_state(mm, NR_FILE_MAPPED)), false },
 		{ "Shmem", K(mm, global_page_state(mm, NR_SHMEM)), false },
-		{ "KReclaimable", K(mm, slab_r), true },
+		{ "KReclaimable", K(mm, slab_r), !mm->kernel.proc_v6 },
 		{ "Slab", K(mm, slab_r + slab_u), false },
 		{ "SReclaimable", K(mm, slab_r), false },
 		{ "SUnreclaim", K(mm, slab_u), false },
 		{ "KernelStack", global_page_state(mm, NR_KERNEL_STACK) * thread_size_kb(mm), false },
 		{ "PageTables", K(mm, global_page_state(mm, NR_PAGETABLE)), false },
-		{ "SecPageTables", 0, true },
+		{ "SecPageTables", 0, !mm->kernel.proc_v6 },
 		/* 5.8 folded unstable NFS pages into Writeback; 6.x's line stays 0 */
 		{ "NFS_Unstable", mm->kernel.proc_v6 ? 0 : K(mm, global_page_state(mm, NR_UNSTABLE_NFS)),
 		  false },
@@ -340,7 +341,7 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 		{ "VmallocTotal", 0, false },
 		{ "VmallocUsed", 0, false },
 		{ "VmallocChunk", 0, false },
-		{ "Percpu", 0, true },
+		{ "Percpu", 0, !mm->kernel.proc_v6 },
 		/* later kernels (v4.1+) */
 		{ "CmaTotal", K(mm, cma_total_pages(mm)), false },
 		{ "CmaFree", K(mm, global_page_state(mm, NR_FREE_CMA_PAGES)), false },

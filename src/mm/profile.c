@@ -97,10 +97,17 @@ static const struct profile_switch switches[] = {
 	SWITCH(inactive_ratio_lru, 4, 7),
 	SWITCH(inactive_low_refaults, 4, 12),
 	SWITCH(reclaim_throttle, 5, 16),
+	SWITCH(compact_folios, 6, 9),
+	SWITCH(migrate_count_hugetlb, 5, 17),
+	SWITCH(migrate_trace_nr_split, 6, 7),
+	SWITCH(cma_release_stats, 6, 9),
+	SWITCH(meminfo_available, 3, 14),
+	SWITCH(pagetypeinfo_cap, 5, 4),
+	SWITCH(pagetypeinfo_types, 4, 4),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and reclaim_throttle the last */
-_Static_assert(offsetof(struct kernel_profile, reclaim_throttle) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and pagetypeinfo_types the last */
+_Static_assert(offsetof(struct kernel_profile, pagetypeinfo_types) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

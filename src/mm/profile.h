@@ -134,11 +134,14 @@ struct kernel_profile {
 	 * trace events", 7bc1aec5e287 "mm: cma: add trace events for CMA alloc
 	 * perf testing"): 5.13 (43ca106fa8ec committed by Linus 2021-05-05,
 	 * the others beside it in the same batch in linux-next's history on
-	 * 2021-05-06). Shown from 5.13 too though later: sysfs's
-	 * release_pages_success (its ABI entry is dated Feb 2024),
-	 * mm_migrate_pages' nr_split (49cac03a8f0a, in mm-stable on
-	 * 2023-10-26 for 6.7) and, release unverified, its THP fields and its
-	 * _start event. A release before 5.13 shows none of these.
+	 * 2021-05-06). The mm_migrate_pages_start event came with
+	 * 7bc1aec5e287 (its patch adds it to include/trace/events/migrate.h);
+	 * mm_migrate_pages' nr_thp_* fields came in 5.9 with
+	 * migrate_count_pages' commit, its nr_split in 6.7
+	 * (migrate_trace_nr_split), sysfs's release_pages_success in 6.9
+	 * (cma_release_stats). Departure: the debugfs files came in 4.1, in
+	 * directories named cma-<index>; here they come with the rest, under
+	 * 6.12's area names. A release before 5.13 shows none of these.
 	 */
 	bool cma_stats;
 	/*
@@ -209,10 +212,20 @@ struct kernel_profile {
 	 */
 	bool compact_events_per_run;
 	/*
-	 * 6.x's /proc layout: migrate type names and order, vmstat names,
-	 * zoneinfo's managed/cma lines. Many changes, not one, taken from 6.0
-	 * on; a release before prints 3.5's layout. Unverified: not dated
-	 * change by change.
+	 * 6.x's /proc layout: pagetypeinfo's migrate type names and order,
+	 * vmstat's names, zoneinfo's managed/cma lines, meminfo's
+	 * KReclaimable and SecPageTables lines, NFS_Unstable at 0 and 16 KiB
+	 * kernel stacks. Many changes, taken together from 6.0; a release
+	 * before prints 3.5's layout. Dated and split out: MemAvailable
+	 * (meminfo_available, 3.14), pagetypeinfo's types (pagetypeinfo_types,
+	 * 4.4) and its cap (pagetypeinfo_cap, 5.4). Dated, not split, as the
+	 * library's value is the same either way: NFS_Unstable 0 from 5.8
+	 * (8d92890bd6b8 "mm/writeback: discard NR_UNSTABLE_NFS, use
+	 * NR_WRITEBACK instead": Lustre's configure cites it as
+	 * v5.8-rc1~201^2~75; the library has no unstable NFS pages). Not
+	 * dated: KReclaimable ("mm, proc: add KReclaimable to /proc/meminfo",
+	 * v4 posted 2018-07-31, the release that merged it not found),
+	 * SecPageTables, 16 KiB stacks, vmstat's and zoneinfo's lines.
 	 */
 	bool proc_v6;
 	/*
@@ -220,8 +233,14 @@ struct kernel_profile {
 	 * dma_direct_alloc: the arm64 port, 3.7 (merged by Linus on
 	 * 2012-10-02, the first day of the 3.7 merge window, as
 	 * linux-arm.info reported that day; the reports of 3.7's release in
-	 * December 2012 list it). When arm64's DMA first took CMA is not
-	 * dated here.
+	 * December 2012 list it). Departure: arm64's DMA took CMA later
+	 * (not modelled: under every profile with arm64 the machine has
+	 * 6.12's CMA). Found: arch/arm64/mm/dma-mapping.c's
+	 * arm64_swiotlb_alloc_coherent calls dma_alloc_from_contiguous in
+	 * v3.14 and only swiotlb_alloc_coherent in v3.12 (the per-release
+	 * copies in garghub/TROVON's dataset/codebase_cleansed/linux_kernel);
+	 * so 3.13 or 3.14. Not found: v3.13's copy, or the commit ("arm64:
+	 * Enable CMA" by its subject was not found).
 	 */
 	bool arm64;
 	/*
@@ -629,10 +648,13 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize": 4.19 (RFC posted to linux-mm 2018-07-11; in mmotm
-	 * 2018-07-13, against 4.18-rc4, among the patches for linux-next, so
-	 * 4.19 at the earliest; in SUSE's 4.12-based kernels by September
-	 * 2018; the release that merged it unverified).
+	 * batchsize" (Aaron Lu): 4.19 taken, the earliest release it can be
+	 * in. Found: the RFC on linux-mm 2018-07-11; mmotm 2018-07-13,
+	 * against 4.18-rc4, queues it for linux-next (so not before 4.19);
+	 * v5 of Arun KS's "mm: convert zone->managed_pages to atomic
+	 * variable" (posted 2018-11-13, base not named) already has the
+	 * 1 MiB cap in its context. Not found: a shortlog, pull or tag
+	 * naming the release that merged it.
 	 */
 	bool pcp_batch_1m;
 	/*
@@ -715,10 +737,9 @@ struct kernel_profile {
 	 * without split" (Anshuman Khandual; v4 posted 2020-07-09; in
 	 * mainline among the 5.9-rc1 merges, as the linux-leds push of
 	 * 2020-12-16 lists it between "Merge tag 'leds-5.9-rc1'" and the
-	 * 5.9 merge window's other tags): 5.9. A hugetlb page counted all its
-	 * pages only from "mm: migrate: correct the hugetlb migration stats"
-	 * (Baolin Wang, posted 2021-10-29; release unverified); here it
-	 * counts one under every release.
+	 * 5.9 merge window's other tags): 5.9. The same commit gave
+	 * mm_migrate_pages its nr_thp_* fields. A hugetlb page still counts
+	 * one (migrate_count_hugetlb).
 	 */
 	bool migrate_count_pages;
 	/*
@@ -778,6 +799,67 @@ struct kernel_profile {
 	 * the v5.16-rc1 date, as a perf/core push rebased on it lists them).
 	 */
 	bool reclaim_throttle;
+	/*
+	 * Compaction migrates a large folio below its target order whole:
+	 * the free scanner keeps each free block it takes whole on a list
+	 * per order (cc->freepages[order]) and compaction_alloc hands out a
+	 * target of the folio's order, splitting a larger block and keeping
+	 * the halves; a folio of the target order or more (a pageblock or
+	 * more for compact_memory) is still passed over
+	 * (skip_isolation_on_order). 733aea0b3a7b "mm/compaction: add
+	 * support for >0 order folio memory compaction" and ee6f62fd34f0
+	 * "mm/compaction: enable compacting >0 order folios" (Zi Yan): 6.9
+	 * (in the mm-stable revision list Linus pushed to master on
+	 * 2024-03-15, the 6.9 merge window, v6.9-rc1 coming 2024-03-24).
+	 */
+	bool compact_folios;
+	/*
+	 * pgmigrate_success and _fail count a hugetlb page's pages, not one.
+	 * 5d39a7ebc8be "mm: migrate: correct the hugetlb migration stats"
+	 * (Baolin Wang, posted 2021-10-29): 5.17 (in linux-next-history's
+	 * push of 2022-01-17, next-20220117, just before f56caedaf94f "Merge
+	 * branch 'akpm' (patches from Andrew)", Linus's merge of the 5.17
+	 * merge window that a bisection log of the time marks good between
+	 * "Merge tag 'mips_5.17'" and the 5.17-rc1 tags).
+	 */
+	bool migrate_count_hugetlb;
+	/*
+	 * mm_migrate_pages prints nr_split. 49cac03a8f0a "mm/migrate: add
+	 * nr_split to trace_mm_migrate_pages stats." (Zi Yan): 6.7 (under
+	 * this id in mm-stable by 2023-10-26, as a tree based on it listed
+	 * that day next to pcp_high_auto's commits: the 6.7 merge window).
+	 */
+	bool migrate_trace_nr_split;
+	/*
+	 * An area's sysfs directory has release_pages_success. b9ad003af13a
+	 * "mm/cma: add sysfs file 'release_pages_success'" (Anshuman
+	 * Khandual, posted 2024-02-06): 6.9 (in Linus's master push of
+	 * 2024-03-15, with compact_folios' commits).
+	 */
+	bool cma_release_stats;
+	/*
+	 * /proc/meminfo has MemAvailable (si_mem_available). 34e431b0ae39
+	 * "/proc/meminfo: provide estimated available memory" (Rik van
+	 * Riel): 3.14 (committed 2014-01-21, two days after v3.13, in the
+	 * 3.14 merge window, as its git log shows).
+	 */
+	bool meminfo_available;
+	/*
+	 * /proc/pagetypeinfo stops counting a free list at 100000 blocks and
+	 * prints ">100000". 93b3a674485f "mm, vmstat: reduce zone->lock
+	 * holding time by /proc/pagetypeinfo" (Michal Hocko, posted
+	 * 2019-10-25): 5.4 (in Linus's "Linux 5.4-rc7" shortlog, 2019-11-10).
+	 */
+	bool pagetypeinfo_cap;
+	/*
+	 * /proc/pagetypeinfo lists Movable before Reclaimable and HighAtomic
+	 * in Reserve's place: "mm, page_alloc: use masks and shifts when
+	 * converting GFP flags to migrate types" (which reorders enum
+	 * migratetype) and "mm, page_alloc: remove MIGRATE_RESERVE" (Mel
+	 * Gorman): 4.4 (both in the -mm since-4.3 shortlog, linux-mm
+	 * 2015-11-11, on top of v4.3, as highatomic's commit is).
+	 */
+	bool pagetypeinfo_types;
 };
 
 /*

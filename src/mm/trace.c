@@ -148,16 +148,25 @@ static void print_compaction_migratepages(const struct cma_mm *mm, const struct 
 		 ev->compaction.nr_failed);
 }
 
-/* v3.5 has no such event, we print the counts and the mode; 6.12's adds the THP counts (none here) and the reason */
+/*
+ * mm_migrate_pages: v3.5 has none, we print the counts and the mode.
+ * 5.9's TP_printk (kernel.migrate_count_pages) adds the THP counts (none
+ * here: no THP) and shows the reason, 6.7's (kernel.migrate_trace_nr_split)
+ * nr_split; from 5.13 (kernel.cma_stats) an mm_migrate_pages_start comes
+ * first. Departure: the kernel's reason is older than 5.9; before 5.9 ours
+ * has none.
+ */
 static void print_migrate_pages(const struct cma_mm *mm, const struct cma_trace_event *ev,
 				char *buf, size_t len)
 {
-	if (!mm->kernel.cma_stats)
+	if (!mm->kernel.migrate_count_pages)
 		snprintf(buf, len, "nr_succeeded=%lu nr_failed=%lu mode=%s", ev->migrate.nr_succeeded,
 			 ev->migrate.nr_failed, ev->migrate.mode);
 	else
-		snprintf(buf, len, "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=%s reason=%s",
-			 ev->migrate.nr_succeeded, ev->migrate.nr_failed, ev->migrate.mode, ev->migrate.reason);
+		snprintf(buf, len, "nr_succeeded=%lu nr_failed=%lu nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0%s mode=%s reason=%s",
+			 ev->migrate.nr_succeeded, ev->migrate.nr_failed,
+			 mm->kernel.migrate_trace_nr_split ? " nr_split=0" : "", ev->migrate.mode,
+			 ev->migrate.reason);
 }
 
 static void print_migrate_pages_start(const struct cma_mm *mm, const struct cma_trace_event *ev,
