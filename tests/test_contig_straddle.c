@@ -102,9 +102,9 @@ static void run_case(bool huge, bool at_start)
 		snprintf(what, sizeof(what), "alloc_contig_range, %s straddling the %s edge",
 			 huge ? "hugetlb page" : "LRU folio", at_start ? "start" : "end");
 		expect_kernel(kernel, what, taken ? 0 : -EBUSY, ret);
-		/* from 5.9 (migrate_count_pages) a folio's pages count; a hugetlb page counts one */
+		/* all of a folio's pages count from 5.9 (migrate_count_pages), a hugetlb page's from 5.17 */
 		expect_kernel(kernel, "pages migrated",
-			      !taken ? 0 : !huge && major_minor(kernel) >= 509 ? 1L << ORDER : 1,
+			      !taken ? 0 : major_minor(kernel) >= (huge ? 517 : 509) ? 1L << ORDER : 1,
 			      (long)(test_counter(mm, "pgmigrate_success") - migrated));
 		now = cma_page_to_pfn(mm, slot);
 		expect_kernel(kernel, "the page out of the range", taken,

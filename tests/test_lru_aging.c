@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "mm/mm_inline.h"
 
 #define GFP_USER_PAGE	(CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN)
 

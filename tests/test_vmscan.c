@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "mm/mm_inline.h"
 #include "owners.h"
 
 #define GFP_FILE	(CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN)
