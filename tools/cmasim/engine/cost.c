@@ -95,21 +95,6 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_BLOCK_PASS_NS] = "block_pass_ns",
 };
 
-const char *const cost_part_names[NR_COST_PARTS] = {
-	[COST_PART_COPY] = "copy",
-	[COST_PART_UNMAP] = "unmap",
-	[COST_PART_TLB] = "tlb",
-	[COST_PART_SCAN] = "scan",
-	[COST_PART_ZERO] = "zero",
-	[COST_PART_DRAIN] = "drain",
-	[COST_PART_OTHER] = "other",
-	[COST_PART_RUN_WAIT] = "run_wait",
-	[COST_PART_IO_WAIT] = "io_wait",
-	[COST_PART_LOCK_WAIT] = "lock_wait",
-	[COST_PART_THROTTLE] = "throttle",
-	[COST_PART_CONSOLE] = "console",
-};
-
 static const struct cost_model profiles[] = {
 	[CMA_ARCH_X86] = { "x86", {
 		[COST_CPU_MHZ] = 3300,
@@ -440,21 +425,6 @@ static void wait_ns(const struct cost_model *m, const struct cost_work *w, uint6
 	ns[COST_PART_IO_WAIT] += w->io_wait_ns;
 	ns[COST_PART_THROTTLE] += w->throttle_ns;
 	ns[COST_PART_CONSOLE] += (uint64_t)console_ns(w);
-}
-
-uint64_t cost_parts_sum(const struct cost_parts *p)
-{
-	uint64_t sum = 0;
-
-	for (int i = 0; i < NR_COST_PARTS; i++)
-		sum += p->ns[i];
-	return sum;
-}
-
-void cost_parts_add(struct cost_parts *sum, const struct cost_parts *p)
-{
-	for (int i = 0; i < NR_COST_PARTS; i++)
-		sum->ns[i] += p->ns[i];
 }
 
 uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
