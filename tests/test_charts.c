@@ -401,10 +401,41 @@ static int setup_paths(void)
 	return 0;
 }
 
+/*
+ * Expect: a sweep of a board with 13 devices, 42 figures each with its
+ * latency breakdown, keeps every figure in summary.csv: the last
+ * device's last part and the system's after it (546 columns and more).
+ */
+static void sweep_summary_keeps_every_figure_of_many_devices(void **state)
+{
+	char dir[] = "/tmp/test_charts_many_XXXXXX", path[64], args[256], *csv;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/many.ini", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[scenario]\nplatform = arm\nmemory = 128M\nduration = 1s\n", f);
+	for (int i = 0; i < 13; i++)
+		fprintf(f, "[device d%d]\nsize = 256K\nring = 1\nperiod = 100ms\nsession = 200ms\n", i);
+	assert_int_equal(fclose(f), 0);
+	snprintf(args, sizeof(args), "sweep --scenario '%s' --param cma=16M --seeds 1 -o '%s/sweep'", path, dir);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	cmasim_ok(args, path);
+	snprintf(path, sizeof(path), "%s/sweep/summary.csv", dir);
+	csv = test_read_file(path);
+	*strchr(csv, '\n') = '\0';
+	assert_non_null(strstr(csv, ",d12.latency_breakdown.slowest.console,"));
+	assert_non_null(strstr(csv, ",system.frag_order"));
+	free(csv);
+	assert_int_equal(nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest compare[] = {
 		cmocka_unit_test(compare_never_crowns_the_policy_that_failed),
+		cmocka_unit_test(sweep_summary_keeps_every_figure_of_many_devices),
 	};
 	const struct CMUnitTest sweep[] = {
 		cmocka_unit_test(sweep_summary_axis_holds_every_value),

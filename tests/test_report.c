@@ -57,6 +57,22 @@ static void fill_latency(struct sim_latency *l, unsigned nr, uint64_t base_ns, u
 }
 
 /*
+ * Where cma's camera time went: its 505 ms over 100 requests as copy 200,
+ * unmap 50, run_wait 250 and console 5 ms; its slowest, 10 ms, as copy
+ * 4, run_wait 5.5 and lock_wait 0.5 ms.
+ */
+static void fill_breakdown(struct latency_breakdown *b)
+{
+	b->total.ns[COST_PART_COPY] = 200 * MS;
+	b->total.ns[COST_PART_UNMAP] = 50 * MS;
+	b->total.ns[COST_PART_RUN_WAIT] = 250 * MS;
+	b->total.ns[COST_PART_CONSOLE] = 5 * MS;
+	b->slowest.ns[COST_PART_COPY] = 4 * MS;
+	b->slowest.ns[COST_PART_RUN_WAIT] = 5500000;
+	b->slowest.ns[COST_PART_LOCK_WAIT] = MS / 2;
+}
+
+/*
  * The camera: cma serves all 100 requests in 0.1..10 ms (p99 9.9 ms),
  * carveout all in 0.05 ms, buddy 60 in 1..60 ms and fails 30 for want of
  * memory and 10 as too large (p99 60 ms; 40 failures and the 27 successes
@@ -76,6 +92,7 @@ static void fill_devices(struct sim_result *r, int policy)
 	snprintf(r->devices[1].name, sizeof(r->devices[1].name), "codec");
 	if (policy == POLICY_CMA) {
 		fill_latency(&cam->lat, 100, 0, MS / 10);
+		fill_breakdown(&cam->breakdown);
 	} else if (policy == POLICY_CARVEOUT) {
 		fill_latency(&cam->lat, 100, MS / 20, 0);
 	} else {
@@ -352,14 +369,40 @@ static void sim_latency_finish_nearest_rank(void **state)
 	assert_int_equal(l.p50, 500);
 	assert_int_equal(l.p90, 900);
 	assert_int_equal(l.p99, 990);
+	assert_int_equal(l.p99_9, 999);
 	assert_int_equal(l.max, 1000);
 	assert_int_equal(l.min, 1);
 	assert_int_equal(l.mean, 501);
+	assert_int_equal(l.over_10x_p50, 0);
 	free(l.ns);
 	memset(&l, 0, sizeof(l));
 	assert_int_equal(sim_latency_add(&l, 7), 0);
 	assert_int_equal(sim_latency_finish(&l), 0);
 	assert_true(l.p50 == 7 && l.p90 == 7 && l.p99 == 7 && l.max == 7 && l.min == 7 && l.mean == 7);
+	assert_true(l.p99_9 == 7 && !l.over_10x_p50);
+	free(l.ns);
+}
+
+/*
+ * Expect: of 1000 requests, 996 of 1 ms, one of 10 ms and three of 20 ms,
+ * p99 is the 990th (1 ms) and p99.9 the 999th (20 ms); three are over
+ * 10x p50, the one of exactly 10x is not.
+ */
+static void sim_latency_finish_tail(void **state)
+{
+	struct sim_latency l = { 0 };
+
+	for (unsigned i = 0; i < 996; i++)
+		assert_int_equal(sim_latency_add(&l, MS), 0);
+	assert_int_equal(sim_latency_add(&l, 10 * MS), 0);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(sim_latency_add(&l, 20 * MS), 0);
+	assert_int_equal(sim_latency_finish(&l), 0);
+	assert_int_equal(l.p50, MS);
+	assert_int_equal(l.p99, MS);
+	assert_int_equal(l.p99_9, 20 * MS);
+	assert_int_equal(l.max, 20 * MS);
+	assert_int_equal(l.over_10x_p50, 3);
 	free(l.ns);
 }
 
@@ -525,8 +568,8 @@ static void text_one_run_in_detail(void **state)
 	text = report_string(report_text, &r, 1);
 	assert_non_null(strstr(text, ", policy buddy, seed 42,"));
 	expect_row(text, "device", "buffer MiB requests ok pinned busy nomem too-large "
-		   "min ms mean ms p50 ms p90 ms p99 ms max ms missed");
-	expect_row(text, "camera", "8.0 100 60 0 0 30 10 1.000 30.500 30.000 54.000 60.000 60.000 67");
+		   "min ms mean ms p50 ms p90 ms p99 ms p99.9 ms max ms >10x p50 missed");
+	expect_row(text, "camera", "8.0 100 60 0 0 30 10 1.000 30.500 30.000 54.000 60.000 60.000 60.000 0 67");
 	expect_row(text, "anon\tproc", "anon 2000 0 0 0 2.0 2");
 	expect_row(text, "usable memory", "avg 246.1 MiB (96.1%), min 242.2 MiB (94.6%) of 256.0 MiB");
 	expect_row(text, "fragmentation index at order 10:", "0.987");
@@ -676,9 +719,10 @@ static void html_three_runs(void **state)
 	assert_non_null(strstr(html, "<td class=\"l\">camera mean ms</td><td>5.050</td>"
 				     "<td class=\"best\">0.050</td><td>30.500</td>"));
 	assert_non_null(strstr(html, ": 100 requests served, min 0.100 ms, mean 5.050 ms, p50 5.000 ms, "
-				     "p99 9.900 ms, max 10.000 ms</h3>"));
-	/* the summary chart, then per run: one map, a histogram for the camera only, one timeline */
-	assert_int_equal(count(html, "<svg"), 1 + NR_POLICIES * 3);
+				     "p99 9.900 ms, p99.9 10.000 ms, max 10.000 ms; 0 over 10x p50</h3>"));
+	/* the summary chart, then per run: one map, a histogram and a breakdown for the camera only, one timeline */
+	assert_int_equal(count(html, "<svg"), 1 + NR_POLICIES * 4);
+	assert_int_equal(count(html, "<svg class=\"breakdown\""), NR_POLICIES);
 	assert_int_equal(count(html, "No request was served."), NR_POLICIES);
 	assert_int_equal(count(html, "<h3>CMA area</h3>"), NR_POLICIES);
 	assert_non_null(strstr(html, "<td class=\"l\">default</td><td>0x44000000</td><td>16.0</td>"
@@ -1015,6 +1059,64 @@ static void html_histograms_line_up_and_read_plainly(void **state)
 	free_runs(runs, NR_POLICIES);
 }
 
+/*
+ * Expect: cma's camera's breakdown (fill_breakdown) in each report: a
+ * text line of the parts that took any time, summed and the slowest;
+ * the JSON's twelve parts of each in ms, p99.9 and the requests over
+ * 10x p50; an HTML stacked bar of each, segments in proportion with
+ * their figures as tooltips. The codec served nothing: a text line
+ * saying so, zeroes in the JSON, no bar.
+ */
+static void reports_show_where_the_time_went(void **state)
+{
+	static const char *const names =
+		"\"copy\",\"unmap\",\"tlb\",\"scan\",\"zero\",\"drain\",\"other\",\"run_wait\",\"io_wait\","
+		"\"lock_wait\",\"throttle\",\"console\"";
+	struct sim_result r;
+	char path[64], *text, *html;
+	const char *bar;
+
+	fill_run(&r, POLICY_CMA);
+	text = report_string(report_text, &r, 1);
+	assert_non_null(strstr(text, "\ndevice time by part, summed over the served requests; the slowest request's:\n"
+				     "camera: 505.000 ms = copy 200.000 + unmap 50.000 + run_wait 250.000 + "
+				     "console 5.000; slowest 10.000 ms = copy 4.000 + run_wait 5.500 + "
+				     "lock_wait 0.500\ncodec: no request served\n\n"));
+	expect_row(text, "camera", "8.0 100 100 0 0 0 0 0.100 5.050 5.000 9.000 9.900 10.000 10.000 0 0");
+	expect_row(text, "codec", "0.0 0 0 0 0 0 0 - - - - - - - - 0");
+
+	report_file(report_json, &r, 1, path, ".json");
+	expect_jq(path, ".runs[0].devices[0].latency_breakdown.total | keys_unsorted | @csv", names);
+	expect_jq(path, ".runs[0].devices[0].latency_breakdown.slowest | keys_unsorted | @csv", names);
+	expect_jq(path, ".runs[0].devices[0].latency_breakdown | [.total.copy, .total.unmap, .total.run_wait,"
+		  " .total.console, .total.lock_wait, .slowest.copy, .slowest.run_wait, .slowest.lock_wait] | @csv",
+		  "200,50,250,5,0,4,5.5,0.5");
+	expect_jq(path, ".runs[0].devices[0] | [.latency_ms.p99, .latency_ms.p99_9, .latency_ms.max,"
+		  " .over_10x_median] | @csv", "9.9,10,10,0");
+	expect_jq(path, ".runs[0].devices[1] | [.over_10x_median, .latency_ms.p99_9,"
+		  " (.latency_breakdown | .total[], .slowest[])] | add", "0");
+	unlink(path);
+
+	html = report_string(report_html, &r, 1);
+	expect_html_well_formed(html);
+	assert_int_equal(count(html, "<svg class=\"breakdown\""), 1);
+	bar = strstr(html, "<p>Where camera&#39;s device time went: 505.000 ms over its served requests, "
+			   "10.000 ms in the slowest");
+	assert_non_null(bar);
+	/* 640 units wide: copy 200 of 505 ms is 253.5, unmap 63.4, run_wait 316.8, console 6.3 */
+	assert_non_null(strstr(bar, "<rect x=\"64.0\" y=\"12\" width=\"253.5\" height=\"18\" fill=\"#4e79a7\">"
+				    "<title>copy 200.000 ms (39.6%)</title></rect>\n"
+				    "<rect x=\"317.5\" y=\"12\" width=\"63.4\" height=\"18\" fill=\"#76b7b2\">"
+				    "<title>unmap 50.000 ms (9.9%)</title></rect>\n"));
+	assert_non_null(strstr(bar, "<title>console 5.000 ms (1.0%)</title>"));
+	assert_non_null(strstr(bar, "<title>lock_wait 0.500 ms (5.0%)</title>"));
+	assert_int_equal(count(bar, "<rect"), 4 + 3);
+	assert_null(strstr(html, "Where codec"));
+	free(html);
+	free(text);
+	sim_result_free(&r);
+}
+
 /* Expect: a run with nothing in it still gives whole reports, saying what is missing. */
 static void reports_of_an_empty_run(void **state)
 {
@@ -1082,6 +1184,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sim_latency_finish_nearest_rank),
+		cmocka_unit_test(sim_latency_finish_tail),
 		cmocka_unit_test(sim_result_free_leaves_zeroes),
 		cmocka_unit_test(names_of_every_enum),
 		cmocka_unit_test(fmt_frag_as_extfrag_index),
@@ -1098,6 +1201,7 @@ int main(void)
 		cmocka_unit_test(html_tradeoff_labels_apart),
 		cmocka_unit_test(html_map_addresses_tooltips_and_colours),
 		cmocka_unit_test(html_histograms_line_up_and_read_plainly),
+		cmocka_unit_test(reports_show_where_the_time_went),
 		cmocka_unit_test(reports_of_an_empty_run),
 		cmocka_unit_test(html_opens_in_chromium),
 	};

@@ -176,11 +176,11 @@ static uint64_t us_ns(double count, double us)
 	return (uint64_t)llround(count * us * 1000.0);
 }
 
-static uint64_t migration_overhead_ns(const struct cost_model *m, const struct cost_work *w)
+static void migration_overhead_ns(const struct cost_model *m, const struct cost_work *w, uint64_t *ns)
 {
-	return us_ns((double)w->migrated, m->v[COST_MIGRATE_US]) +
-	       us_ns((double)w->mapped_ptes, m->v[COST_UNMAP_US]) +
-	       us_ns((double)w->tlb_flushes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+	ns[COST_PART_OTHER] += us_ns((double)w->migrated, m->v[COST_MIGRATE_US]);
+	ns[COST_PART_UNMAP] += us_ns((double)w->mapped_ptes, m->v[COST_UNMAP_US]);
+	ns[COST_PART_TLB] += us_ns((double)w->tlb_flushes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
 }
 
 /* Pages a CPU's lists give back when drained, and a pcp batch under the zone lock (v3.5's zone_batchsize for a large zone). */
@@ -254,17 +254,37 @@ static double drain_mutex_wait_ns(const struct cost_model *m, const struct cost_
  * keeps busy runs only once the scheduler lets it in. Every CPU is
  * counted: a background keeps every CPU's lists filled.
  */
-static double drain_ns(const struct cost_model *m, const struct cost_work *w)
+static double lru_drain_ns(const struct cost_model *m, const struct cost_work *w)
 {
 	double cpus = w->nr_cpus ? w->nr_cpus : 1;
-	double pcp = (double)(w->drains - w->lru_drains), lru = (double)w->lru_drains;
-	double empty = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]);
-	double kick = (cpus - 1) * m->v[COST_IPI_US] * 1000.0;
-	double work_ns = kick + (m->v[COST_WAKEUP_US] + (w->runnable ? m->v[COST_PREEMPT_US] : 0)) * 1000.0;
-	double pcp_ns = w->remote_drain ? cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]) :
-			w->drain_wq ? work_ns + empty : empty + kick;
 
-	return pcp * (pcp_ns + drain_mutex_wait_ns(m, w, pcp_ns)) + lru * work_ns;
+	return (cpus - 1) * m->v[COST_IPI_US] * 1000.0 +
+	       (m->v[COST_WAKEUP_US] + (w->runnable ? m->v[COST_PREEMPT_US] : 0)) * 1000.0;
+}
+
+/* One drain_all_pages, the wait for pcpu_drain_mutex left out. */
+static double pcp_drain_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	double cpus = w->nr_cpus ? w->nr_cpus : 1;
+	double empty = cycles_ns(m, PCP_BATCH * m->v[COST_PAGE_CYCLES]);
+
+	if (w->remote_drain)
+		return cpus * (empty + m->v[COST_LOCK_HANDOFF_NS]);
+	return w->drain_wq ? lru_drain_ns(m, w) + empty : empty + (cpus - 1) * m->v[COST_IPI_US] * 1000.0;
+}
+
+static double drain_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	double pcp = (double)(w->drains - w->lru_drains), lru = (double)w->lru_drains;
+	double pcp_ns = pcp_drain_ns(m, w);
+
+	return pcp * (pcp_ns + drain_mutex_wait_ns(m, w, pcp_ns)) + lru * lru_drain_ns(m, w);
+}
+
+/* Of drain_ns(), the request's drain_all_pages' waits for pcpu_drain_mutex. */
+static double drain_wait_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return (double)(w->drains - w->lru_drains) * drain_mutex_wait_ns(m, w, pcp_drain_ns(m, w));
 }
 
 /*
@@ -320,11 +340,11 @@ static double console_ns(const struct cost_work *w)
  * migrate loop's cond_resched(), lru_add_drain_all's wait, the CMA
  * mutex), so its work shares the CPUs under every model.
  */
-static uint64_t nosched_ns(const struct cost_model *m, const struct cost_work *w)
+static void nosched_ns(const struct cost_model *m, const struct cost_work *w, uint64_t *ns)
 {
-	return (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
-	       (uint64_t)((double)w->nosched_locks * m->v[COST_LOCK_US] * 1000.0) +
-	       cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
+	ns[COST_PART_OTHER] += (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
+			       (uint64_t)((double)w->nosched_locks * m->v[COST_LOCK_US] * 1000.0);
+	ns[COST_PART_ZERO] += cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
 }
 
 /*
@@ -334,11 +354,11 @@ static uint64_t nosched_ns(const struct cost_model *m, const struct cost_work *w
  * that mapped it the unmap (unmap_us) and the TLB flush that goes with it
  * to every other CPU running the address space (tlb_ipi_us).
  */
-static uint64_t dropped_ns(const struct cost_model *m, const struct cost_work *w)
+static void dropped_ns(const struct cost_model *m, const struct cost_work *w, uint64_t *ns)
 {
-	return (uint64_t)cycles_ns(m, (double)w->dropped * m->v[COST_PAGE_CYCLES]) +
-	       us_ns((double)w->dropped_ptes, m->v[COST_UNMAP_US]) +
-	       us_ns((double)w->dropped_ptes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+	ns[COST_PART_OTHER] += (uint64_t)cycles_ns(m, (double)w->dropped * m->v[COST_PAGE_CYCLES]);
+	ns[COST_PART_UNMAP] += us_ns((double)w->dropped_ptes, m->v[COST_UNMAP_US]);
+	ns[COST_PART_TLB] += us_ns((double)w->dropped_ptes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
 }
 
 /*
@@ -365,28 +385,65 @@ static double fgraph_calls(const struct cost_work *w)
 	}
 }
 
-uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
+/*
+ * The allocating thread's own CPU work, shared with the background, by
+ * kind. Scanning and bookkeeping are priced as one sum of cycles,
+ * truncated once: the scanners' share is taken out of it, so the kinds
+ * add up to what the sum was.
+ */
+static void cpu_work_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes, uint64_t *ns)
 {
 	/* without CONFIG_PREEMPT the loops with no scheduling point are priced apart, unstretched */
 	uint64_t handled = w->no_preempt ? w->handled - w->nosched_pages : w->handled;
 	uint64_t locks = w->no_preempt ? w->locks - w->nosched_locks : w->locks;
-	double cpu_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES] +
-			    (double)handled * m->v[COST_PAGE_CYCLES];
-	/* the allocating thread's own CPU work, shared with the background */
-	uint64_t cpu_ns = (uint64_t)cycles_ns(m, cpu_cycles) +
-			  cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes) +
-			  (w->no_preempt ? 0 : cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes)) +
-			  (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
-			  migration_overhead_ns(m, w) + dropped_ns(m, w) +
-			  us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
-			  (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]) +
-			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]) +
-			  (uint64_t)((double)w->blocks_passed * m->v[COST_BLOCK_PASS_NS]);
+	double scan_cycles = (double)w->scanned * m->v[COST_SCAN_CYCLES];
+	uint64_t scan_ns = (uint64_t)cycles_ns(m, scan_cycles);
+	uint64_t cycles = (uint64_t)cycles_ns(m, scan_cycles + (double)handled * m->v[COST_PAGE_CYCLES]);
 
-	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
-	       (w->no_preempt ? nosched_ns(m, w) : 0) +
-	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
-	       w->io_wait_ns + w->throttle_ns + (uint64_t)console_ns(w);
+	ns[COST_PART_SCAN] += scan_ns + (uint64_t)((double)w->blocks_passed * m->v[COST_BLOCK_PASS_NS]);
+	ns[COST_PART_COPY] += cost_transfer_ns(m->v[COST_COPY_MBPS], w->migrated * page_bytes);
+	if (!w->no_preempt)
+		ns[COST_PART_ZERO] += cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
+	ns[COST_PART_OTHER] += cycles - scan_ns +
+			       (uint64_t)((double)locks * m->v[COST_LOCK_US] * 1000.0) +
+			       us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
+			       (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]) +
+			       (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]);
+	migration_overhead_ns(m, w, ns);
+	dropped_ns(m, w, ns);
+}
+
+/* What the request waited for: the CPU, locks and mutexes, storage, sleeps, the console. */
+static void wait_ns(const struct cost_model *m, const struct cost_work *w, uint64_t cpu, uint64_t *ns)
+{
+	uint64_t drain = (uint64_t)drain_ns(m, w), drain_wait = (uint64_t)drain_wait_ns(m, w);
+
+	ns[COST_PART_RUN_WAIT] += (uint64_t)((double)cpu * cost_cpu_stretch(w->runnable, w->nr_cpus)) - cpu;
+	/* one truncation, as drain_ns() was priced: its mutex waits are taken out of it */
+	ns[COST_PART_DRAIN] += drain - drain_wait;
+	ns[COST_PART_LOCK_WAIT] += drain_wait + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w);
+	ns[COST_PART_IO_WAIT] += w->io_wait_ns;
+	ns[COST_PART_THROTTLE] += w->throttle_ns;
+	ns[COST_PART_CONSOLE] += (uint64_t)console_ns(w);
+}
+
+uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
+		       struct cost_parts *p)
+{
+	*p = (struct cost_parts){ { 0 } };
+	cpu_work_ns(m, w, page_bytes, p->ns);
+	/* stretched: everything so far; what follows is not */
+	wait_ns(m, w, cost_parts_sum(p), p->ns);
+	if (w->no_preempt)
+		nosched_ns(m, w, p->ns);
+	return cost_parts_sum(p);
+}
+
+uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
+{
+	struct cost_parts p;
+
+	return cost_ns_parts(m, w, page_bytes, &p);
 }
 
 void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)

@@ -114,6 +114,34 @@ struct cost_work {
 	uint64_t hugetlb_pages;		/* base pages of those huge pages */
 };
 
+/*
+ * Where a request's time went, as cost_ns_parts() splits it: the CPU
+ * work it did by kind, then what it waited for. The parts add up to
+ * cost_ns() exactly, to the nanosecond.
+ */
+enum cost_part {
+	COST_PART_COPY,		/* migration's page copies */
+	COST_PART_UNMAP,	/* page table entries unmapped and remapped */
+	COST_PART_TLB,		/* TLB flushes' interrupts of the other CPUs */
+	COST_PART_SCAN,		/* pages the scanners looked at, pageblocks they passed */
+	COST_PART_ZERO,		/* clearing the buffer */
+	COST_PART_DRAIN,	/* emptying every CPU's lists, the IPIs and work items it takes */
+	COST_PART_OTHER,	/* the allocator's other work: bookkeeping, lock rounds, targets, tracer hooks */
+	COST_PART_RUN_WAIT,	/* waiting for a CPU the background holds (cost_cpu_stretch) */
+	COST_PART_IO_WAIT,	/* waiting for writes in flight */
+	COST_PART_LOCK_WAIT,	/* waiting for the zone and LRU locks and the CMA and drain mutexes */
+	COST_PART_THROTTLE,	/* sleeping in reclaim and compaction */
+	COST_PART_CONSOLE,	/* printk lines on the serial console */
+	NR_COST_PARTS
+};
+
+struct cost_parts {
+	uint64_t ns[NR_COST_PARTS];
+};
+
+/* Their names in reports: identifiers, "copy" ... "console". */
+extern const char *const cost_part_names[NR_COST_PARTS];
+
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
 	struct cma_mm_stats stats;
@@ -124,6 +152,13 @@ extern const char *const cost_field_names[NR_COST_FIELDS];
 void cost_profile(enum cma_arch arch, struct cost_model *m);
 /* Device time of @w under @m, in ns, for pages of @page_bytes. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
+/* The same, split into @p; returns their sum, cost_ns(). */
+uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
+		       struct cost_parts *p);
+/* The sum of @p's parts. */
+uint64_t cost_parts_sum(const struct cost_parts *p);
+/* Add @p to @sum, part by part. */
+void cost_parts_add(struct cost_parts *sum, const struct cost_parts *p);
 /* How far CPU work stretches with @runnable background threads on @nr_cpus CPUs. */
 double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus);
 /* Expected wait of one acquisition of a lock the background takes @rate times a second, each held @hold_ns ns. */

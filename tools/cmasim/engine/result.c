@@ -54,12 +54,22 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Nearest rank: the ceil(pct/100 * nr)-th smallest value; nr > 0. */
-static uint64_t nearest_rank(const uint64_t *sorted, size_t nr, unsigned pct)
+/* Nearest rank: the ceil(permille/1000 * nr)-th smallest value; nr > 0. */
+static uint64_t nearest_rank(const uint64_t *sorted, size_t nr, unsigned permille)
 {
-	size_t rank = (pct * nr + 99) / 100;
+	size_t rank = (permille * nr + 999) / 1000;
 
 	return sorted[rank ? rank - 1 : 0];
+}
+
+/* Of the @nr @sorted values, those above @limit. */
+static size_t count_above(const uint64_t *sorted, size_t nr, uint64_t limit)
+{
+	size_t n = 0;
+
+	while (n < nr && sorted[nr - 1 - n] > limit)
+		n++;
+	return n;
 }
 
 int sim_latency_finish(struct sim_latency *l)
@@ -68,7 +78,8 @@ int sim_latency_finish(struct sim_latency *l)
 
 	uint64_t sum = 0;
 
-	l->p50 = l->p90 = l->p99 = l->max = l->min = l->mean = 0;
+	l->p50 = l->p90 = l->p99 = l->p99_9 = l->max = l->min = l->mean = 0;
+	l->over_10x_p50 = 0;
 	if (!l->nr)
 		return 0;
 	for (size_t i = 0; i < l->nr; i++)
@@ -80,13 +91,23 @@ int sim_latency_finish(struct sim_latency *l)
 		return -1;
 	memcpy(sorted, l->ns, l->nr * sizeof(*sorted));
 	qsort(sorted, l->nr, sizeof(*sorted), cmp_u64);
-	l->p50 = nearest_rank(sorted, l->nr, 50);
-	l->p90 = nearest_rank(sorted, l->nr, 90);
-	l->p99 = nearest_rank(sorted, l->nr, 99);
+	l->p50 = nearest_rank(sorted, l->nr, 500);
+	l->p90 = nearest_rank(sorted, l->nr, 900);
+	l->p99 = nearest_rank(sorted, l->nr, 990);
+	l->p99_9 = nearest_rank(sorted, l->nr, 999);
+	/* the tail a mean hides: requests an order of magnitude past the typical one */
+	l->over_10x_p50 = count_above(sorted, l->nr, 10 * l->p50);
 	l->max = sorted[l->nr - 1];
 	l->min = sorted[0];
 	free(sorted);
 	return 0;
+}
+
+void latency_breakdown_add(struct latency_breakdown *b, const struct cost_parts *p)
+{
+	cost_parts_add(&b->total, p);
+	if (cost_parts_sum(p) > cost_parts_sum(&b->slowest))
+		b->slowest = *p;
 }
 
 void sim_result_free(struct sim_result *r)

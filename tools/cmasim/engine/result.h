@@ -13,6 +13,8 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "engine/cost.h"
+
 #define SIM_NAME_MAX 32
 
 /* Why a device request failed. */
@@ -39,6 +41,18 @@ struct sim_latency {
 	size_t nr, cap;
 	uint64_t p50, p90, p99, max;	/* nearest-rank percentiles, set when the run ends */
 	uint64_t min, mean;		/* likewise; the mean rounded to the nearest ns */
+	uint64_t p99_9;			/* likewise, the 99.9th */
+	uint64_t over_10x_p50;		/* requests slower than 10 times p50 */
+};
+
+/*
+ * Where a device's request time went (cost_ns_parts): summed over its
+ * successful requests, and the slowest one's, the first of equals.
+ * cost_parts_sum(&total) is the sum of lat.ns[], cost_parts_sum(&slowest)
+ * is lat.max.
+ */
+struct latency_breakdown {
+	struct cost_parts total, slowest;
 };
 
 struct device_result {
@@ -50,6 +64,7 @@ struct device_result {
 	uint64_t deadline_misses;	/* successes slower than the deadline, and every failure */
 	uint64_t frames;		/* periods served with the ring full */
 	struct sim_latency lat;
+	struct latency_breakdown breakdown;
 };
 
 /* The /proc/vmstat counters a hugetlb write reports (bench/kernel/contig.sh's), by their 6.x names. */
@@ -267,11 +282,14 @@ const struct workload_result *sim_result_workload(const struct sim_result *r, co
 /*
  * A device's latencies: sim_latency_add() appends one successful
  * request's device time (0, or -1 when out of memory, @l unchanged);
- * sim_latency_finish() sets min/mean/p50/p90/p99/max once the run ends (0, or -1
+ * sim_latency_finish() sets min/mean/p50/p90/p99/p99.9/max and the requests
+ * over 10x p50 once the run ends (0, or -1
  * when out of memory for the sorted copy, percentiles then 0).
  */
 int sim_latency_add(struct sim_latency *l, uint64_t ns);
 int sim_latency_finish(struct sim_latency *l);
+/* A successful request took @p: add it to @b, as the slowest if none before was as slow. */
+void latency_breakdown_add(struct latency_breakdown *b, const struct cost_parts *p);
 
 /*
  * Reports of @nr runs of one scenario (one per policy for compare, else

@@ -423,7 +423,8 @@ static void html_histogram(FILE *out, const struct device_result *d, const struc
 {
 	uint64_t counts[EDGE_LAST - EDGE_FIRST] = { 0 }, top = 0;
 	unsigned lo, nbins, b;
-	char min[FIGURE_MAX], mean[FIGURE_MAX], p50[FIGURE_MAX], p99[FIGURE_MAX], max[FIGURE_MAX];
+	char min[FIGURE_MAX], mean[FIGURE_MAX], p50[FIGURE_MAX], p99[FIGURE_MAX], p99_9[FIGURE_MAX];
+	char max[FIGURE_MAX];
 	size_t i;
 
 	fputs("<h3>", out);
@@ -432,9 +433,11 @@ static void html_histogram(FILE *out, const struct device_result *d, const struc
 		fputs(": 0 requests served</h3>\n<p class=\"note\">No request was served.</p>\n", out);
 		return;
 	}
-	fprintf(out, ": %zu requests served, min %s ms, mean %s ms, p50 %s ms, p99 %s ms, max %s ms</h3>\n",
+	fprintf(out, ": %zu requests served, min %s ms, mean %s ms, p50 %s ms, p99 %s ms, p99.9 %s ms, "
+		"max %s ms; %" PRIu64 " over 10x p50</h3>\n",
 		d->lat.nr, fmt_ms(min, d->lat.min), fmt_ms(mean, d->lat.mean), fmt_ms(p50, d->lat.p50),
-		fmt_ms(p99, d->lat.p99), fmt_ms(max, d->lat.max));
+		fmt_ms(p99, d->lat.p99), fmt_ms(p99_9, d->lat.p99_9), fmt_ms(max, d->lat.max),
+		d->lat.over_10x_p50);
 	if (!histogram_span(runs, nr, d->name, &lo, &nbins))
 		return;		/* not reached: @d served requests */
 	for (i = 0; i < d->lat.nr; i++)
@@ -445,6 +448,79 @@ static void html_histogram(FILE *out, const struct device_result *d, const struc
 	histogram_axes(out, lo, nbins, top);
 	histogram_bars(out, counts, nbins, top);
 	fputs("</svg>\n", out);
+}
+
+/* ---- where a device's time went ---- */
+
+/* By enum cost_part: the CPU's kinds of work in cool colours, the waits in warm ones. */
+static const char *const part_colours[NR_COST_PARTS] = {
+	"#4e79a7", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f", "#bab0ac",
+	"#f28e2b", "#e15759", "#ff9da7", "#8c2d04", "#555555",
+};
+
+#define BAR_H		18
+#define BAR_GAP		8
+#define BARS_H		(MARGIN_T + 2 * (BAR_H + BAR_GAP))
+
+/* @p's parts side by side across the plot's width, in proportion, each with its figures as a tooltip. */
+static void breakdown_bar(FILE *out, const struct cost_parts *p, unsigned y, const char *label)
+{
+	uint64_t sum = cost_parts_sum(p);
+	char ms[FIGURE_MAX], pct[FIGURE_MAX];
+	double x = MARGIN_L;
+
+	fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%s</text>\n", MARGIN_L - 6, y + 13, label);
+	for (unsigned i = 0; sum && i < NR_COST_PARTS; i++) {
+		double w = (double)PLOT_W * (double)p->ns[i] / (double)sum;
+
+		if (!p->ns[i])
+			continue;
+		fprintf(out, "<rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%u\" fill=\"%s\">"
+			"<title>%s %s ms (%s%%)</title></rect>\n", x, y, w, BAR_H, part_colours[i],
+			cost_part_names[i], fmt_ms(ms, p->ns[i]), fmt_percent(pct, p->ns[i], sum));
+		x += w;
+	}
+}
+
+/* The parts either bar has, in the bars' colours. */
+static void breakdown_legend(FILE *out, const struct latency_breakdown *b)
+{
+	char css[64], label[LABEL_MAX], ms[FIGURE_MAX];
+
+	fputs("<p>", out);
+	for (unsigned i = 0; i < NR_COST_PARTS; i++) {
+		if (!b->total.ns[i] && !b->slowest.ns[i])
+			continue;
+		snprintf(css, sizeof(css), "background:%s", part_colours[i]);
+		snprintf(label, sizeof(label), "%s %s ms", cost_part_names[i], fmt_ms(ms, b->total.ns[i]));
+		swatch(out, css, label);
+	}
+	fputs("</p>\n", out);
+}
+
+/*
+ * Where @d's device time went: a stacked bar of its served requests'
+ * time summed, one of its slowest request's, each part's share of it.
+ */
+static void html_breakdown(FILE *out, const struct device_result *d)
+{
+	unsigned w = MARGIN_L + PLOT_W + MARGIN_R;
+	char total[FIGURE_MAX], slowest[FIGURE_MAX];
+
+	if (!d->lat.nr)
+		return;
+	fputs("<p>Where ", out);
+	html_escape(out, d->name);
+	fprintf(out, "&#39;s device time went: %s ms over its served requests, %s ms in the slowest "
+		"(the parts&#39; shares; each part&#39;s time in its tooltip)</p>\n",
+		fmt_ms(total, cost_parts_sum(&d->breakdown.total)),
+		fmt_ms(slowest, cost_parts_sum(&d->breakdown.slowest)));
+	fprintf(out, "<svg class=\"breakdown\" viewBox=\"0 0 %u %u\" width=\"%u\" height=\"%u\" role=\"img\">\n",
+		w, BARS_H, w, BARS_H);
+	breakdown_bar(out, &d->breakdown.total, MARGIN_T, "all");
+	breakdown_bar(out, &d->breakdown.slowest, MARGIN_T + BAR_H + BAR_GAP, "slowest");
+	fputs("</svg>\n", out);
+	breakdown_legend(out, &d->breakdown);
 }
 
 /* ---- the timeline ---- */
@@ -617,8 +693,10 @@ static void html_run(FILE *out, const struct sim_result *r, const struct sim_res
 	html_areas(out, r);
 	if (!r->nr_devices)
 		fputs("<h3>Device latency</h3>\n<p class=\"note\">No devices.</p>\n", out);
-	for (i = 0; i < r->nr_devices; i++)
+	for (i = 0; i < r->nr_devices; i++) {
 		html_histogram(out, &r->devices[i], runs, nr);
+		html_breakdown(out, &r->devices[i]);
+	}
 	html_timeline(out, r);
 	for (i = 0; i < r->nr_procs; i++) {
 		fprintf(out, "<h3>%s%s at the end</h3>\n<pre>", proc_dir_of(r->procs[i].name),

@@ -108,7 +108,26 @@ static void json_latency(struct json *j, const struct sim_latency *l)
 	json_number(j, "p50", fmt_ms(buf, l->p50));
 	json_number(j, "p90", fmt_ms(buf, l->p90));
 	json_number(j, "p99", fmt_ms(buf, l->p99));
+	json_number(j, "p99_9", fmt_ms(buf, l->p99_9));
 	json_number(j, "max", fmt_ms(buf, l->max));
+	json_close(j, '}');
+}
+
+static void json_parts(struct json *j, const char *key, const struct cost_parts *p)
+{
+	char buf[FIGURE_MAX];
+
+	json_open(j, key, '{');
+	for (unsigned i = 0; i < NR_COST_PARTS; i++)
+		json_number(j, cost_part_names[i], fmt_ms(buf, p->ns[i]));
+	json_close(j, '}');
+}
+
+static void json_breakdown(struct json *j, const struct latency_breakdown *b)
+{
+	json_open(j, "latency_breakdown", '{');
+	json_parts(j, "total", &b->total);
+	json_parts(j, "slowest", &b->slowest);
 	json_close(j, '}');
 }
 
@@ -135,6 +154,8 @@ static void json_device(struct json *j, const struct device_result *d)
 	json_u64(j, "deadline_misses", d->deadline_misses);
 	json_u64(j, "frames", d->frames);
 	json_latency(j, &d->lat);
+	json_u64(j, "over_10x_median", d->lat.over_10x_p50);
+	json_breakdown(j, &d->breakdown);
 	json_close(j, '}');
 }
 

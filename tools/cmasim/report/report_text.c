@@ -10,7 +10,7 @@
 
 #include "report/report.h"
 
-#define MAX_COLS 16
+#define MAX_COLS 20
 
 /* Writes the cell at @row, @col below the headings. */
 typedef void (*cell_fn)(const struct sim_result *runs, unsigned row, unsigned col,
@@ -50,9 +50,10 @@ static void print_table(FILE *out, const struct sim_result *runs, const char *co
 
 static const char *const device_heads[] = {
 	"device", "buffer MiB", "requests", "ok", "pinned", "busy", "nomem", "too-large",
-	"min ms", "mean ms", "p50 ms", "p90 ms", "p99 ms", "max ms", "missed",
+	"min ms", "mean ms", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", ">10x p50", "missed",
 };
 #define DEVICE_COLS (sizeof(device_heads) / sizeof(device_heads[0]))
+_Static_assert(DEVICE_COLS <= MAX_COLS, "print_table sizes at most MAX_COLS columns");
 
 static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
 			char buf[LABEL_MAX])
@@ -69,7 +70,7 @@ static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
 		fmt_u64(buf, d->successes);
 	else if (col < 4 + NR_FAIL_CAUSES)
 		fmt_u64(buf, d->fail[col - 4]);
-	else if (col < 10 + NR_FAIL_CAUSES && !d->successes)
+	else if (col < 12 + NR_FAIL_CAUSES && !d->successes)
 		snprintf(buf, LABEL_MAX, "-");		/* nothing served: no latency */
 	else if (col == 4 + NR_FAIL_CAUSES)
 		fmt_ms(buf, d->lat.min);
@@ -82,9 +83,48 @@ static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
 	else if (col == 8 + NR_FAIL_CAUSES)
 		fmt_ms(buf, d->lat.p99);
 	else if (col == 9 + NR_FAIL_CAUSES)
+		fmt_ms(buf, d->lat.p99_9);
+	else if (col == 10 + NR_FAIL_CAUSES)
 		fmt_ms(buf, d->lat.max);
+	else if (col == 11 + NR_FAIL_CAUSES)
+		fmt_u64(buf, d->lat.over_10x_p50);
 	else
 		fmt_u64(buf, d->deadline_misses);
+}
+
+/* "12.345 ms = copy 4.100 + run_wait 8.245": the parts that took any time. */
+static void print_parts(FILE *out, const struct cost_parts *p)
+{
+	char buf[FIGURE_MAX];
+	const char *sep = " = ";
+
+	fprintf(out, "%s ms", fmt_ms(buf, cost_parts_sum(p)));
+	for (unsigned i = 0; i < NR_COST_PARTS; i++) {
+		if (!p->ns[i])
+			continue;
+		fprintf(out, "%s%s %s", sep, cost_part_names[i], fmt_ms(buf, p->ns[i]));
+		sep = " + ";
+	}
+}
+
+/* Where each device's time went, a line each: all its served requests, then the slowest. */
+static void print_breakdowns(FILE *out, const struct sim_result *r)
+{
+	fputs("device time by part, summed over the served requests; the slowest request's:\n", out);
+	for (unsigned i = 0; i < r->nr_devices; i++) {
+		const struct device_result *d = &r->devices[i];
+
+		fprintf(out, "%s: ", d->name);
+		if (!d->successes) {
+			fputs("no request served\n", out);
+			continue;
+		}
+		print_parts(out, &d->breakdown.total);
+		fputs("; slowest ", out);
+		print_parts(out, &d->breakdown.slowest);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 }
 
 static const char *const workload_heads[] = {
@@ -350,6 +390,7 @@ static void print_run(FILE *out, const struct sim_result *r)
 	if (r->nr_devices) {
 		print_table(out, r, device_heads, r->nr_devices, DEVICE_COLS, device_cell);
 		fputc('\n', out);
+		print_breakdowns(out, r);
 	}
 	print_areas(out, r);
 	if (r->nr_workloads) {

@@ -24,7 +24,7 @@
 #include "report/report.h"
 #include "sweep/sweep.h"
 
-#define MAX_COLUMNS	512
+#define MAX_COLUMNS	1024	/* 23 devices of 42 figures each (latency_breakdown is 24), the system besides */
 #define NAME_MAX_LEN	128
 
 struct figures {

@@ -23,11 +23,27 @@ struct device_wl {
 
 static void session_start(struct sim *s, void *arg);
 
+/* Where the request's @p went, a line beside its cmasim_device_request. */
+static void trace_parts(struct sim *s, const struct workload *w, const struct cost_parts *p)
+{
+	char line[256];
+	int n;
+
+	if (!s->trace)
+		return;		/* no formatting per request for a trace nobody writes */
+	n = snprintf(line, sizeof(line), "dev=%s", w->spec->name);
+	for (int i = 0; i < NR_COST_PARTS && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%llu", cost_part_names[i],
+			      (unsigned long long)p->ns[i]);
+	sim_trace_printf(s, "cmasim_device_latency: %s", line);
+}
+
 static void request(struct sim *s, struct workload *w, struct device_wl *d)
 {
 	struct device_result *r = w->dev_res;
 	struct dev_buffer *b = &d->ring[d->held];
 	struct cost_work work = { 0 };
+	struct cost_parts parts;
 	enum fail_cause cause;
 	uint64_t ns, start = d->busy_until > s->now ? d->busy_until : s->now;
 	int ret;
@@ -38,7 +54,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	ret = policy_alloc(s, w, b, &work, &cause);
 	work.tlb_cpus = policy_tlb_cpus(s);
 	sim_contention_fill(s, w, start, work.cma_attempts, &work);
-	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	ns = cost_ns_parts(&s->cost, &work, s->page_bytes, &parts);
 	sim_contention_done(s, w, start, ns, work.cma_attempts);
 	d->busy_until = start + ns;
 	s->res->device_migrated += work.migrated;
@@ -47,6 +63,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
 			 ret ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
 			 (unsigned long long)ns, ret ? fail_cause_name(cause) : "ok");
+	trace_parts(s, w, &parts);
 	if (ret) {
 		r->fail[cause]++;
 		r->deadline_misses++;
@@ -55,6 +72,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	}
 	r->successes++;
 	sim_latency_add(&r->lat, ns);
+	latency_breakdown_add(&r->breakdown, &parts);
 	if (w->spec->device.deadline_ns && ns > w->spec->device.deadline_ns) {
 		r->deadline_misses++;
 		s->stop |= s->stop_at_miss;
