@@ -93,6 +93,8 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_FGRAPH_CALL_CYCLES] = "fgraph_call_cycles",
 	[COST_HUGETLB_PAGE_NS] = "hugetlb_page_ns",
 	[COST_BLOCK_PASS_NS] = "block_pass_ns",
+	[COST_STORAGE_DEPTH] = "storage_depth",
+	[COST_STORAGE_GC_MIB] = "storage_gc_mib",
 };
 
 static const struct cost_model profiles[] = {
@@ -123,6 +125,9 @@ static const struct cost_model profiles[] = {
 		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
 		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS,
 		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS,
+		/* AHCI's NCQ: 32 tags; an SSD with a DRAM cache, no published stall distribution */
+		[COST_STORAGE_DEPTH] = 32,
+		[COST_STORAGE_GC_MIB] = 0,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -152,6 +157,10 @@ static const struct cost_model profiles[] = {
 		/* x86's measured cost scaled as migrate_us is */
 		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS * ARM_PER_X86,
 		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS * ARM_PER_X86,
+		/* eMMC 4.41: one command at a time (the command queue is eMMC 5.1's, Linux 4.15's cqhci) */
+		[COST_STORAGE_DEPTH] = 1,
+		/* one draw of storage.c's eMMC stalls per MiB, the unit they were measured in */
+		[COST_STORAGE_GC_MIB] = 1,
 	} },
 };
 

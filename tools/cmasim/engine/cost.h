@@ -42,6 +42,9 @@ enum cost_field {
 	COST_FGRAPH_CALL_CYCLES,	/* function_graph's entry and return hooks, per kernel call */
 	COST_HUGETLB_PAGE_NS,	/* per base page of a huge page the pool takes: tails, accounting */
 	COST_BLOCK_PASS_NS,	/* per pageblock compaction's scanners pass without scanning it */
+	/* storage: the device's queue and its flash (storage.c) */
+	COST_STORAGE_DEPTH,	/* commands the device serves at once */
+	COST_STORAGE_GC_MIB,	/* MiB written per garbage collection draw (0: no stalls) */
 	NR_COST_FIELDS
 };
 
