@@ -2,7 +2,9 @@
 /*
  * cmasim's storage device (engine/storage.c): its command queue's depth,
  * the block layer's merging of writes that continue one another, and the
- * flash's garbage collection stalls drawn from a published distribution.
+ * flash's garbage collection stalls drawn from a published distribution;
+ * and the other cost the held-back figures pointed at, GCMA's own work
+ * per page of a request (policies/policy_gcma.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 #define PAGE 4096ull
 /* arm: 15 MB/s of writes, 2000 random reads a second, 300 us a command */
@@ -211,6 +214,93 @@ static void storage_gc_stalls_occupy_the_device(void **state)
 	storage_destroy(&st);
 }
 
+/*
+ * Expect (bench/kernel/micro-gcma.c's measurement, scaled to arm as
+ * migrate_us is): gcma_alloc_contig's walk is priced per page, 22.96 ns a
+ * page that held nothing and 3325.1 ns a copy dropped, not as page
+ * allocator bookkeeping; with no scheduling point in the walk, seven
+ * runnable threads on one CPU do not stretch it under a voluntary
+ * preemption kernel, and stretch it eightfold under CONFIG_PREEMPT.
+ */
+static void gcma_walk_priced_from_its_measurement(void **state)
+{
+	struct cost_work w = { .gcma_free = 1000, .gcma_dropped = 100, .no_preempt = true,
+			       .runnable = 7, .nr_cpus = 1 };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	/* 1000 x 22.96 + 100 x 3325.1 ns, to the ns the sum of doubles rounds to */
+	assert_in_range(cost_ns(&m, &w, PAGE), 355469, 355470);
+	w.no_preempt = false;
+	assert_in_range(cost_ns(&m, &w, PAGE), 8 * 355469, 8 * 355470);
+}
+
+/*
+ * The gcma board: 128 MiB, a 16 MiB area, a reader whose evicted pages
+ * fill it with copies, one request of %s at 1.5 s, when they take about
+ * half of it.
+ */
+#define GCMA_BOARD \
+	"[scenario]\nplatform = arm\nmemory = 128M\ncmdline = cma=16M\nduration = 2s\n" \
+	"[anon cc]\nrss = 64M\nrate = 20000\n" \
+	"[pagecache src]\nfile = 128M\nrate = 8000\npattern = sequential\n" \
+	"[device dev]\nsize = %s\nalign = 8K\nring = 1\nperiod = 100ms\nstart = 1500ms\n" \
+	"session = 100ms\ngap = 10s\n%s"
+
+/* The gcma board's request of @size with @cost ([cost] or ""): its time, and the copies dropped. */
+static uint64_t gcma_request_ns(const char *size, const char *cost, uint64_t *dropped)
+{
+	struct sim_options o = { .policy = sim_policy_find("gcma") };
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	char ini[1024], err[512];
+	struct sim_result r;
+	uint64_t ns;
+
+	assert_non_null(sc);
+	snprintf(ini, sizeof(ini), GCMA_BOARD, size, cost);
+	if (scenario_parse("gcma.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the gcma board does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	assert_int_equal(r.devices[0].successes, 1);
+	ns = r.devices[0].lat.max;
+	*dropped = r.gcma.dropped_for_requests;
+	sim_result_free(&r);
+	free(sc);
+	return ns;
+}
+
+/*
+ * Expect: the request's time moves by exactly its pages' share of each
+ * constant: 3584 pages, of which the copies it dropped cost gcma_drop_ns
+ * and the rest gcma_free_ns; the run is the same otherwise.
+ */
+static void gcma_request_pays_its_pages_constants(void **state)
+{
+	uint64_t dropped, again;
+	uint64_t base = gcma_request_ns("14M", "[cost]\ngcma_free_ns = 100\ngcma_drop_ns = 1000\n", &dropped);
+	uint64_t free_more = gcma_request_ns("14M", "[cost]\ngcma_free_ns = 200\ngcma_drop_ns = 1000\n", &again);
+	uint64_t drop_more = gcma_request_ns("14M", "[cost]\ngcma_free_ns = 100\ngcma_drop_ns = 3000\n", &again);
+
+	assert_true(dropped > 0 && dropped < 3584);
+	assert_int_equal(again, dropped);
+	assert_int_equal(free_more - base, (3584 - dropped) * 100);
+	assert_int_equal(drop_more - base, dropped * 2000);
+}
+
+/*
+ * Expect (RFC v2's gcma_alloc_page: the area's first zero bit): copies
+ * fill the area from the bottom, where cma_alloc's first fit puts a
+ * request, so a 1 MiB request with half the area in copies drops a copy
+ * for each of its 256 pages.
+ */
+static void gcma_copies_take_the_lowest_slots(void **state)
+{
+	uint64_t dropped;
+
+	gcma_request_ns("1M", "", &dropped);
+	assert_int_equal(dropped, 256);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +311,9 @@ int main(void)
 		cmocka_unit_test(storage_merges_only_adjacent_queued_writes),
 		cmocka_unit_test(storage_gc_stalls_follow_published_percentiles),
 		cmocka_unit_test(storage_gc_stalls_occupy_the_device),
+		cmocka_unit_test(gcma_walk_priced_from_its_measurement),
+		cmocka_unit_test(gcma_request_pays_its_pages_constants),
+		cmocka_unit_test(gcma_copies_take_the_lowest_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
