@@ -223,7 +223,12 @@ uint64_t storage_submit_at(struct storage *st, const struct cost_model *m, uint6
 	st->last.bytes += bytes;
 	st->last.end += bytes;
 	st->merges++;
-	/* the request already counted toward congestion completes later now */
+	/*
+	 * The request completes later now; the request counted toward
+	 * congestion with it. Departure: the pages merged before keep the
+	 * completion they were given (their writeback ends a little early),
+	 * where the kernel ends a request's pages together.
+	 */
 	if (st->mm && st->q_nr)
 		st->queued[(st->q_head + st->q_nr - 1) % st->q_cap] = st->slot_done[st->last.slot];
 	return st->slot_done[st->last.slot];
