@@ -47,3 +47,18 @@ hold_stop() {
 	[ -n "$bg" ] && kill $bg 2>/dev/null && wait $bg 2>/dev/null
 	bg=""
 }
+
+# micro_measure NAME REPEATS FILE: build NAME.c, run it with REPEATS and
+# keep what it prints in FILE, between the machine's description and load
+micro_measure() {
+	bin=$(mktemp /tmp/"$1".XXXXXX) || return 1
+	cc -O2 -pthread -o "$bin" "$1.c" || { rm -f "$bin"; return 1; }
+	{
+		printf '# %s, %s UTC, repeats=%s (each figure the median)\n# uname: %s\n' \
+			"$1" "$(date -u '+%Y-%m-%d %H:%M')" "$2" "$(uname -srm)"
+		lscpu | sed -n 's/^\(Model name\|CPU(s)\|Hypervisor vendor\|BogoMIPS\):[ ]*/# \1: /p'
+		echo "# load: $(uptime)"
+		"$bin" "$2"
+	} > "$bin.out" && mkdir -p "$(dirname "$3")" && mv "$bin.out" "$3" && cat "$3"
+	rm -f "$bin" "$bin.out"
+}

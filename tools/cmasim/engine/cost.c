@@ -66,6 +66,9 @@
 #define BLOCK_PASS_X86_NS	22
 /* ARM: the profiles' ratio of CPU time per page of bookkeeping (600/1200 over 400/3300) */
 #define ARM_PER_X86		4.1
+/* bench/kernel/results/micro-gcma-6.18.44-fc-v1272-20261205.txt: RFC v2's gcma_alloc_contig per page */
+#define GCMA_FREE_X86_NS	5.6
+#define GCMA_DROP_X86_NS	811
 /* the Cortex-A9 broadcasts TLB maintenance in hardware: a DSB's wait, not an IPI */
 #define MIG_ARM_TLB_BROADCAST_US	0.3
 
@@ -93,6 +96,10 @@ const char *const cost_field_names[NR_COST_FIELDS] = {
 	[COST_FGRAPH_CALL_CYCLES] = "fgraph_call_cycles",
 	[COST_HUGETLB_PAGE_NS] = "hugetlb_page_ns",
 	[COST_BLOCK_PASS_NS] = "block_pass_ns",
+	[COST_STORAGE_DEPTH] = "storage_depth",
+	[COST_STORAGE_GC_MIB] = "storage_gc_mib",
+	[COST_GCMA_FREE_NS] = "gcma_free_ns",
+	[COST_GCMA_DROP_NS] = "gcma_drop_ns",
 };
 
 static const struct cost_model profiles[] = {
@@ -123,6 +130,11 @@ static const struct cost_model profiles[] = {
 		[COST_FGRAPH_CALL_CYCLES] = FGRAPH_CALL_INSNS,
 		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS,
 		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS,
+		/* AHCI's NCQ: 32 tags; an SSD with a DRAM cache, no published stall distribution */
+		[COST_STORAGE_DEPTH] = 32,
+		[COST_STORAGE_GC_MIB] = 0,
+		[COST_GCMA_FREE_NS] = GCMA_FREE_X86_NS,
+		[COST_GCMA_DROP_NS] = GCMA_DROP_X86_NS,
 	} },
 	[CMA_ARCH_ARM] = { "arm", {
 		[COST_CPU_MHZ] = 1200,
@@ -152,6 +164,13 @@ static const struct cost_model profiles[] = {
 		/* x86's measured cost scaled as migrate_us is */
 		[COST_HUGETLB_PAGE_NS] = HUGETLB_X86_PAGE_NS * ARM_PER_X86,
 		[COST_BLOCK_PASS_NS] = BLOCK_PASS_X86_NS * ARM_PER_X86,
+		/* eMMC 4.41: one command at a time (the command queue is eMMC 5.1's, Linux 4.15's cqhci) */
+		[COST_STORAGE_DEPTH] = 1,
+		/* one draw of storage.c's eMMC stalls per MiB, the unit they were measured in */
+		[COST_STORAGE_GC_MIB] = 1,
+		/* x86's measured cost scaled as migrate_us is */
+		[COST_GCMA_FREE_NS] = GCMA_FREE_X86_NS * ARM_PER_X86,
+		[COST_GCMA_DROP_NS] = GCMA_DROP_X86_NS * ARM_PER_X86,
 	} },
 };
 
@@ -340,9 +359,22 @@ static double console_ns(const struct cost_work *w)
  * migrate loop's cond_resched(), lru_add_drain_all's wait, the CMA
  * mutex), so its work shares the CPUs under every model.
  */
+/*
+ * GCMA's walk over a request's range (RFC v2's gcma_alloc_contig): each
+ * page's bit under the area's spinlock, and for a page holding a copy the
+ * LRU move, the tree erase and search and the entry's free; its own
+ * measured cost per page, not the page allocator's bookkeeping.
+ */
+static uint64_t gcma_ns(const struct cost_model *m, const struct cost_work *w)
+{
+	return (uint64_t)((double)w->gcma_free * m->v[COST_GCMA_FREE_NS] +
+			  (double)w->gcma_dropped * m->v[COST_GCMA_DROP_NS]);
+}
+
 static void nosched_ns(const struct cost_model *m, const struct cost_work *w, uint64_t *ns)
 {
-	ns[COST_PART_OTHER] += (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
+	ns[COST_PART_OTHER] += gcma_ns(m, w) +
+			       (uint64_t)cycles_ns(m, (double)w->nosched_pages * m->v[COST_PAGE_CYCLES]) +
 			       (uint64_t)((double)w->nosched_locks * m->v[COST_LOCK_US] * 1000.0);
 	ns[COST_PART_ZERO] += cost_transfer_ns(m->v[COST_ZERO_MBPS], w->zeroed_bytes);
 }
@@ -409,6 +441,8 @@ static void cpu_work_ns(const struct cost_model *m, const struct cost_work *w, u
 			       us_ns((double)w->fresh_frames, m->v[COST_HOST_FAULT_US]) +
 			       (uint64_t)cycles_ns(m, fgraph_calls(w) * m->v[COST_FGRAPH_CALL_CYCLES]) +
 			       (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]);
+	if (!w->no_preempt)
+		ns[COST_PART_OTHER] += gcma_ns(m, w);
 	migration_overhead_ns(m, w, ns);
 	dropped_ns(m, w, ns);
 }

@@ -42,6 +42,12 @@ enum cost_field {
 	COST_FGRAPH_CALL_CYCLES,	/* function_graph's entry and return hooks, per kernel call */
 	COST_HUGETLB_PAGE_NS,	/* per base page of a huge page the pool takes: tails, accounting */
 	COST_BLOCK_PASS_NS,	/* per pageblock compaction's scanners pass without scanning it */
+	/* storage: the device's queue and its flash (storage.c) */
+	COST_STORAGE_DEPTH,	/* commands the device serves at once */
+	COST_STORAGE_GC_MIB,	/* MiB written per garbage collection draw (0: no stalls) */
+	/* gcma: gcma_alloc_contig's own work per page (bench/kernel/micro-gcma.c) */
+	COST_GCMA_FREE_NS,	/* a page of the range that held nothing: its bit under the area's lock */
+	COST_GCMA_DROP_NS,	/* a page that held a copy: off the LRU, out of its tree, freed */
 	NR_COST_FIELDS
 };
 
@@ -112,6 +118,9 @@ struct cost_work {
 	enum cost_fgraph fgraph;	/* function_graph on (tracing_thresh set): which calls pay its hooks */
 	/* hugetlb: the pool's own work for the huge pages a write took, beyond the allocator's */
 	uint64_t hugetlb_pages;		/* base pages of those huge pages */
+	/* gcma: the range gcma_alloc_contig walked, with no scheduling point (nosched work) */
+	uint64_t gcma_free;		/* its pages that held nothing */
+	uint64_t gcma_dropped;		/* its pages whose copy was dropped */
 };
 
 /*

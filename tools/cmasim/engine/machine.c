@@ -593,6 +593,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	s->dumps = o->dumps;
 	s->nr_dumps = o->nr_dumps;
 	s->rng = o->seed_set ? o->seed : sc->seed;
+	storage_seed(&s->storage, s->rng);
 	s->end_ns = o->duration_ns ? o->duration_ns : sc->duration_ns;
 	/* at most MAX_SAMPLES points on the timeline, however fine the scenario asks */
 	s->sample_ns = sc->sample_ns ? sc->sample_ns : s->end_ns / 200;

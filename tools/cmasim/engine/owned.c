@@ -64,7 +64,9 @@ static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 {
 	struct sim *s = o->s;
-	uint64_t done = storage_submit(&s->storage, &s->cost, s->now, op, s->page_bytes);
+	/* in file order, so that the flusher's pages in a row make one request */
+	uint64_t done = storage_submit_at(&s->storage, &s->cost, s->now, op, s->page_bytes,
+					  op == STORAGE_SEQ_WRITE ? o : NULL, idx * s->page_bytes);
 
 	if (storage_track(s, o, idx, o->page[idx], done))
 		return -ENOMEM;
@@ -76,7 +78,8 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 /*
  * Reclaim's pageout of a dirty file page (kswapd's: scattered, random
  * writes), left in flight in the storage queue; or the swap-out of an
- * anonymous page (swap slots come in clusters: sequential writes).
+ * anonymous page (swap slots come in clusters: sequential writes, a
+ * reclaim pass's in a row merged into requests of up to 512 KiB).
  * Departure: a swap-out takes its time on the queue, delaying the reads
  * behind it, but is done for the library at once: direct reclaim swaps
  * out in the allocating context, where the virtual clock stands still,
@@ -93,7 +96,7 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 		return -EIO;
 	o->state[idx] &= (uint8_t)~OP_DIRTY;
 	if (o->anon) {
-		storage_submit(&s->storage, &s->cost, s->now, STORAGE_SEQ_WRITE, s->page_bytes);
+		storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);
 		return 0;
 	}
 	if (queue_write(o, idx, STORAGE_RAND_WRITE))

@@ -16,6 +16,19 @@
  * request that sleeps in reclaim or compaction moves its own clock on,
  * ending the writes due meanwhile, until its timeout or the library's
  * wake-up (a write ended, congestion cleared), whichever comes first.
+ *
+ * The device serves a limited number of commands at once (the profile's
+ * storage_depth: an eMMC without a command queue one, a SATA disk's NCQ
+ * 32); a request waits for a free one, so on a depth of one the access
+ * latencies queue as the transfers do. A write that continues the one
+ * before it on the medium (storage_submit_next: the next swap slot of a
+ * cluster, the next page of a file written in order) joins that request
+ * while it is still queued, up to the queue's max_sectors, as the block
+ * layer's merging does: one command, one access latency. Flash media stop
+ * for garbage collection: with the profile's storage_gc_mib set, each
+ * MiB written draws a stall from a published distribution (storage.c),
+ * which the write crossing it adds to its service, so the reads queued
+ * behind wait for it too.
  */
 #ifndef CMASIM_STORAGE_H
 #define CMASIM_STORAGE_H
@@ -29,6 +42,20 @@ struct owned_pages;
 struct sim;
 
 enum storage_op { STORAGE_SEQ_READ, STORAGE_RAND_READ, STORAGE_SEQ_WRITE, STORAGE_RAND_WRITE };
+
+/* The device's command queue: at most this deep (a SATA disk's NCQ tags). */
+#define STORAGE_MAX_DEPTH 32
+
+/* The last request queued, which a write continuing it may join. */
+struct storage_rq {
+	enum storage_op op;
+	uint64_t submitted;		/* when it was queued: a plug stays open for that instant */
+	uint64_t start;			/* when the device takes it */
+	uint64_t bytes;
+	const void *file;		/* what it writes (NULL: not a write that may be continued) */
+	uint64_t end;			/* and where its last byte ends there */
+	unsigned slot;			/* its command slot */
+};
 
 /* A write in flight: page @page of @o's slot @idx, done at @done. */
 struct storage_write {
@@ -53,11 +80,32 @@ struct storage {
 	bool woken;			/* the library woke the sleeping request */
 	uint64_t throttle_ns;		/* time requests slept in reclaim and compaction, summed */
 	uint64_t sleeps;		/* how many sleeps */
+	/* the device (storage_depth, storage_gc_mib) */
+	uint64_t slot_done[STORAGE_MAX_DEPTH];	/* when each command slot is free again */
+	struct storage_rq last;
+	uint64_t rng;			/* the garbage collection's draws (storage_seed) */
+	uint64_t gc_bytes;		/* written since the last draw */
+	uint64_t swap_next;		/* the next swap slot handed out, in bytes */
+	uint64_t requests, merges;	/* requests queued; writes that joined one */
+	uint64_t gc_ns;			/* stalls drawn, summed */
 };
 
 /* Queue @op of @bytes at @now under @m: the time it completes. */
 uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t now,
 			enum storage_op op, uint64_t bytes);
+/*
+ * Queue a write of @bytes at @now to @file at @offset: joined to the last
+ * request when that one ends there (storage.h above); the time it completes.
+ */
+uint64_t storage_submit_at(struct storage *st, const struct cost_model *m, uint64_t now,
+			   enum storage_op op, uint64_t bytes, const void *file, uint64_t offset);
+/* Swap out @bytes at @now to the next swap slots, handed out in order as a cluster's are. */
+uint64_t storage_swap_write(struct storage *st, const struct cost_model *m, uint64_t now,
+			    uint64_t bytes);
+/* Seed the garbage collection's draws (one seed, one run). */
+void storage_seed(struct storage *st, uint64_t seed);
+/* One garbage collection stall of the published distribution, in ns. */
+uint64_t storage_gc_draw(struct storage *st);
 /* Remember a write in flight on @o's slot @idx until @done; 0 or -ENOMEM. */
 int storage_track(struct sim *s, struct owned_pages *o, uint64_t idx, struct cma_page *page,
 		  uint64_t done);

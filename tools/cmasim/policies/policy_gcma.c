@@ -12,10 +12,11 @@
  *
  * Each page of an area is a slot: free, a device's, a copy (file or anon)
  * or foreign (what the boot had already taken from the area, e.g. ARM's
- * atomic pool). Copies are placed from the top of the areas down and
- * device ranges found first-fit from the bottom, so that requests meet
- * copies late; when no slot is free the oldest copy makes room. A hash
- * from (owner, index) to slot finds a copy on a refault.
+ * atomic pool). A copy takes the lowest free slot, as RFC v2's
+ * gcma_alloc_page takes the area's first zero bit, and device ranges are
+ * found first-fit from the bottom too, so requests meet the copies; when
+ * no slot is free the oldest copy makes room. A hash from (owner, index)
+ * to slot finds a copy on a refault.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ struct gcma {
 	bool offset_aligned;		/* 4.1 on: candidates aligned in pfns, not in offsets in the area */
 	struct gcma_slot *slot;
 	unsigned long nr_slots, nr_free, nr_copies;
-	unsigned long cursor;		/* where the search for a free slot goes on, downwards */
+	unsigned long lowest_free;	/* no slot below it is free */
 	long oldest, newest;
 	long *hash;			/* slot of (owner, idx), -1 empty; linear probing */
 	unsigned long hash_mask;
@@ -126,6 +127,15 @@ static void lru_unlink(struct gcma *g, long n)
 		g->newest = sl->prev;
 }
 
+/* Slot @n is free again: the search for the lowest free slot may have to start lower. */
+static void slot_freed(struct gcma *g, unsigned long n)
+{
+	g->slot[n].state = SLOT_FREE;
+	g->nr_free++;
+	if (n < g->lowest_free)
+		g->lowest_free = n;
+}
+
 /* Forget copy @n: its slot is free again (device code then takes it). */
 static void drop_copy(struct sim *s, struct gcma *g, long n)
 {
@@ -136,25 +146,19 @@ static void drop_copy(struct sim *s, struct gcma *g, long n)
 	hash_find(g, sl->owner, sl->idx, &pos);
 	hash_remove_at(g, pos);
 	lru_unlink(g, n);
-	sl->state = SLOT_FREE;
+	slot_freed(g, n);
 	sl->owner = NULL;
 	g->nr_copies--;
-	g->nr_free++;
 }
 
-/* A free slot for a copy, from the top down; -1 if none. */
+/* The lowest free slot, for a copy (gcma_alloc_page's first zero bit); -1 if none. */
 static long free_slot(struct gcma *g)
 {
 	if (!g->nr_free)
 		return -1;
-	for (unsigned long tries = 0; tries < g->nr_slots; tries++) {
-		unsigned long n = g->cursor;
-
-		g->cursor = n ? n - 1 : g->nr_slots - 1;
-		if (g->slot[n].state == SLOT_FREE)
-			return (long)n;
-	}
-	return -1;
+	while (g->lowest_free < g->nr_slots && g->slot[g->lowest_free].state != SLOT_FREE)
+		g->lowest_free++;
+	return g->lowest_free < g->nr_slots ? (long)g->lowest_free : -1;
 }
 
 /* cleancache_put_page / frontswap_store: keep a copy of the evicted page if room can be made. */
@@ -178,7 +182,6 @@ static void gcma_evicted(struct sim *s, const void *owner, uint64_t idx, struct 
 		n = g->oldest;
 		drop_copy(s, g, n);
 		r->dropped_oldest++;
-		g->cursor = (unsigned long)n;
 		n = free_slot(g);
 	}
 	if (n < 0)
@@ -335,7 +338,6 @@ static int gcma_attach(struct sim *s)
 			g->nr_free += g->slot[n].state == SLOT_FREE;
 		}
 	}
-	g->cursor = g->nr_slots ? g->nr_slots - 1 : 0;
 	g->oldest = g->newest = -1;
 	g->held_at = s->now;
 	s->res->gcma.on = true;
@@ -392,13 +394,13 @@ static int gcma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, s
 	if (dropped > r->max_dropped)
 		r->max_dropped = dropped;
 	/*
-	 * The bitmap's pages handed out, and each dropped copy forgotten:
-	 * bookkeeping, no copy. gcma_alloc_contig (RFC v2) takes the area's
-	 * spinlock with IRQs off for each page and frees the dropped entries
-	 * after, with no cond_resched() and no sleep in either loop.
+	 * gcma_alloc_contig (RFC v2) takes the area's spinlock for each page
+	 * and drops the copies' entries after, with no cond_resched() and no
+	 * sleep in either loop: its own work per page, measured
+	 * (bench/kernel/micro-gcma.c), no copy and no page allocator.
 	 */
-	work->handled += pages + dropped;
-	work->nosched_pages += pages + dropped;
+	work->gcma_free += pages - dropped;
+	work->gcma_dropped += dropped;
 	b->nr_chunks = 0;
 	b->raw = policy_driver_asks_cma(s, spec);
 	b->handle = (cma_phys_t)(a->base_pfn + pageno) * s->page_bytes;
@@ -415,8 +417,7 @@ static void gcma_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 
 	bitmap_clear(a->busy, pageno, (unsigned long)b->pages_held);
 	for (unsigned long p = pageno; p < pageno + b->pages_held; p++)
-		g->slot[a->first + p].state = SLOT_FREE;
-	g->nr_free += b->pages_held;
+		slot_freed(g, a->first + p);
 }
 
 /*

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim's storage device (engine/storage.c): its command queue's depth,
+ * the block layer's merging of writes that continue one another, and the
+ * flash's garbage collection stalls drawn from a published distribution;
+ * and the other cost the held-back figures pointed at, GCMA's own work
+ * per page of a request (policies/policy_gcma.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sim.h"
+#include "policies/registry.h"
+
+#define PAGE 4096ull
+/* arm: 15 MB/s of writes, 2000 random reads a second, 300 us a command */
+#define ARM_PAGE_WRITE_NS 273066ull	/* 4096 bytes at 15 MB/s */
+#define ARM_RAND_READ_NS 500000ull
+#define ARM_LAT_NS 300000ull
+
+/* The arm profile (eMMC 4.41) without its stalls, to see the queue alone. */
+static void arm_no_gc(struct cost_model *m)
+{
+	cost_profile(CMA_ARCH_ARM, m);
+	m->v[COST_STORAGE_GC_MIB] = 0;
+}
+
+/*
+ * Expect (eMMC without a command queue: one command at a time): two
+ * random reads queued together on the arm profile complete one after the
+ * other, the second's access latency after the first's, not overlapping
+ * it: 800 us, then 1600 us.
+ */
+static void storage_depth_one_serves_one_command(void **state)
+{
+	struct storage st = { 0 };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 800000);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 1600000);
+	storage_destroy(&st);
+}
+
+/*
+ * Expect: a queue two deep overlaps two commands' latencies; the third
+ * waits for the first to complete. x86: 25 us a random read, 100 us.
+ */
+static void storage_depth_limits_commands_in_flight(void **state)
+{
+	struct storage st = { 0 };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_X86, &m);
+	m.v[COST_STORAGE_DEPTH] = 2;
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 125000);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 150000);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 250000);
+	/* 32 deep (the profile's NCQ): the third overlaps too, queued behind the transfers only */
+	storage_destroy(&st);
+	cost_profile(CMA_ARCH_X86, &m);
+	for (int i = 0; i < 2; i++)
+		storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 175000);
+	storage_destroy(&st);
+}
+
+/*
+ * Expect (a swap read queued behind writes, one command at a time): the
+ * read starts when the last write has completed, its latency included:
+ * 3 pages written (3 x 273066 ns + 300 us), then 500 + 300 us.
+ */
+static void storage_swap_read_waits_behind_writes(void **state)
+{
+	struct storage st = { 0 };
+	struct cost_model m;
+	uint64_t wrote = 0;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	for (int i = 0; i < 3; i++)
+		wrote = storage_submit(&st, &m, 0, STORAGE_RAND_WRITE, PAGE);
+	assert_int_equal(wrote, 3 * 6666666ull + ARM_LAT_NS * 3);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE),
+			 wrote + ARM_RAND_READ_NS + ARM_LAT_NS);
+	storage_destroy(&st);
+}
+
+/*
+ * Expect (the block layer's back merge, SWAP_CLUSTER_MAX): the 32 pages
+ * of one reclaim pass's swap-out, queued at one instant, are one request
+ * of 128 KiB: one command, one access latency. 128 pages fill 512 KiB
+ * (max_sectors); the 129th starts a request of its own.
+ */
+static void storage_swap_cluster_is_one_request(void **state)
+{
+	struct storage st = { 0 };
+	struct cost_model m;
+	uint64_t done = 0;
+
+	arm_no_gc(&m);
+	for (int i = 0; i < 32; i++)
+		done = storage_swap_write(&st, &m, 0, PAGE);
+	assert_int_equal(st.requests, 1);
+	assert_int_equal(st.merges, 31);
+	assert_int_equal(done, 32 * ARM_PAGE_WRITE_NS + ARM_LAT_NS);
+	for (int i = 32; i < 129; i++)
+		storage_swap_write(&st, &m, 0, PAGE);
+	assert_int_equal(st.requests, 2);
+	assert_int_equal(st.merges, 127);
+	storage_destroy(&st);
+}
+
+/*
+ * Expect: only a write that continues the last request joins it: the
+ * next page of the same file, while that request is still queued. A page
+ * further on, another file, or a request the device already took (queued
+ * at an earlier instant on an idle device) start requests of their own.
+ */
+static void storage_merges_only_adjacent_queued_writes(void **state)
+{
+	struct storage st = { 0 };
+	struct cost_model m;
+	int a, b;
+
+	arm_no_gc(&m);
+	storage_submit_at(&st, &m, 0, STORAGE_SEQ_WRITE, PAGE, &a, 5 * PAGE);
+	storage_submit_at(&st, &m, 0, STORAGE_SEQ_WRITE, PAGE, &a, 6 * PAGE);
+	assert_int_equal(st.merges, 1);
+	storage_submit_at(&st, &m, 0, STORAGE_SEQ_WRITE, PAGE, &a, 8 * PAGE);	/* a hole */
+	storage_submit_at(&st, &m, 0, STORAGE_SEQ_WRITE, PAGE, &b, 9 * PAGE);	/* another file */
+	storage_submit_at(&st, &m, 0, STORAGE_RAND_WRITE, PAGE, &b, 10 * PAGE);	/* another kind */
+	assert_int_equal(st.requests, 4);
+	assert_int_equal(st.merges, 1);
+	storage_destroy(&st);
+
+	/* idle device: the first write is dispatched at 0, the next at 1 us cannot join it */
+	storage_submit_at(&st, &m, 0, STORAGE_SEQ_WRITE, PAGE, &a, 0);
+	storage_submit_at(&st, &m, 1000, STORAGE_SEQ_WRITE, PAGE, &a, PAGE);
+	assert_int_equal(st.requests, 2);
+	assert_int_equal(st.merges, 0);
+	storage_destroy(&st);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Expect (storage.c's published eMMC distribution, 1 MiB writes): over a
+ * million seeded draws, the stalls' percentiles are the published
+ * latencies less the median (19 ms) within 5%: none at p50, 1 ms at p90,
+ * 3 at p95, 9 at p99, 10 at p99.9, 556 at p99.99 (within 10%, the tail's
+ * steepest point); and a seed draws the same stalls again.
+ */
+static void storage_gc_stalls_follow_published_percentiles(void **state)
+{
+	static const struct { double pct, ms, tol; } want[] = {
+		{ 50, 0, 0 }, { 90, 1, 0.05 }, { 95, 3, 0.05 }, { 99, 9, 0.05 },
+		{ 99.9, 10, 0.05 }, { 99.99, 556, 0.10 },
+	};
+	enum { N = 1000000 };
+	uint64_t *v = malloc(N * sizeof(*v));
+	struct storage st = { 0 }, again = { 0 };
+
+	assert_non_null(v);
+	storage_seed(&st, 1);
+	storage_seed(&again, 1);
+	for (int i = 0; i < N; i++)
+		v[i] = storage_gc_draw(&st);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(storage_gc_draw(&again), v[i]);
+	qsort(v, N, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		double got = (double)v[(size_t)(want[i].pct / 100.0 * N)] / 1e6;
+
+		assert_true(got >= want[i].ms * (1 - want[i].tol) && got <= want[i].ms * (1 + want[i].tol));
+	}
+	free(v);
+}
+
+/*
+ * Expect: on the arm profile each MiB written draws one stall, added to
+ * the write's service, so the device is busy for the transfer and the
+ * stalls both; a read queued behind waits for them too. Another storage
+ * seeded alike draws the same 64 stalls.
+ */
+static void storage_gc_stalls_occupy_the_device(void **state)
+{
+	struct storage st = { 0 }, ref = { 0 };
+	struct cost_model m;
+	uint64_t stalls = 0, wrote = 0;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	storage_seed(&st, 7);
+	storage_seed(&ref, 7);
+	for (int i = 0; i < 64; i++) {
+		wrote = storage_submit(&st, &m, 0, STORAGE_SEQ_WRITE, 1ull << 20);
+		stalls += storage_gc_draw(&ref);
+	}
+	assert_true(stalls > 0);
+	assert_int_equal(st.gc_ns, stalls);
+	assert_int_equal(st.busy_until, 64 * cost_transfer_ns(15, 1ull << 20) + 63 * ARM_LAT_NS + stalls);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE),
+			 wrote + ARM_RAND_READ_NS + ARM_LAT_NS);
+	storage_destroy(&st);
+}
+
+/*
+ * Expect (bench/kernel/micro-gcma.c's measurement, scaled to arm as
+ * migrate_us is): gcma_alloc_contig's walk is priced per page, 22.96 ns a
+ * page that held nothing and 3325.1 ns a copy dropped, not as page
+ * allocator bookkeeping; with no scheduling point in the walk, seven
+ * runnable threads on one CPU do not stretch it under a voluntary
+ * preemption kernel, and stretch it eightfold under CONFIG_PREEMPT.
+ */
+static void gcma_walk_priced_from_its_measurement(void **state)
+{
+	struct cost_work w = { .gcma_free = 1000, .gcma_dropped = 100, .no_preempt = true,
+			       .runnable = 7, .nr_cpus = 1 };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	/* 1000 x 22.96 + 100 x 3325.1 ns, to the ns the sum of doubles rounds to */
+	assert_in_range(cost_ns(&m, &w, PAGE), 355469, 355470);
+	w.no_preempt = false;
+	assert_in_range(cost_ns(&m, &w, PAGE), 8 * 355469, 8 * 355470);
+}
+
+/*
+ * The gcma board: 128 MiB, a 16 MiB area, a reader whose evicted pages
+ * fill it with copies, one request of %s at 1.5 s, when they take about
+ * half of it.
+ */
+#define GCMA_BOARD \
+	"[scenario]\nplatform = arm\nmemory = 128M\ncmdline = cma=16M\nduration = 2s\n" \
+	"[anon cc]\nrss = 64M\nrate = 20000\n" \
+	"[pagecache src]\nfile = 128M\nrate = 8000\npattern = sequential\n" \
+	"[device dev]\nsize = %s\nalign = 8K\nring = 1\nperiod = 100ms\nstart = 1500ms\n" \
+	"session = 100ms\ngap = 10s\n%s"
+
+/* The gcma board's request of @size with @cost ([cost] or ""): its time, and the copies dropped. */
+static uint64_t gcma_request_ns(const char *size, const char *cost, uint64_t *dropped)
+{
+	struct sim_options o = { .policy = sim_policy_find("gcma") };
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	char ini[1024], err[512];
+	struct sim_result r;
+	uint64_t ns;
+
+	assert_non_null(sc);
+	snprintf(ini, sizeof(ini), GCMA_BOARD, size, cost);
+	if (scenario_parse("gcma.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the gcma board does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	assert_int_equal(r.devices[0].successes, 1);
+	ns = r.devices[0].lat.max;
+	*dropped = r.gcma.dropped_for_requests;
+	sim_result_free(&r);
+	free(sc);
+	return ns;
+}
+
+/*
+ * Expect: the request's time moves by exactly its pages' share of each
+ * constant: 3584 pages, of which the copies it dropped cost gcma_drop_ns
+ * and the rest gcma_free_ns; the run is the same otherwise.
+ */
+static void gcma_request_pays_its_pages_constants(void **state)
+{
+	uint64_t dropped, again;
+	uint64_t base = gcma_request_ns("14M", "[cost]\ngcma_free_ns = 100\ngcma_drop_ns = 1000\n", &dropped);
+	uint64_t free_more = gcma_request_ns("14M", "[cost]\ngcma_free_ns = 200\ngcma_drop_ns = 1000\n", &again);
+	uint64_t drop_more = gcma_request_ns("14M", "[cost]\ngcma_free_ns = 100\ngcma_drop_ns = 3000\n", &again);
+
+	assert_true(dropped > 0 && dropped < 3584);
+	assert_int_equal(again, dropped);
+	assert_int_equal(free_more - base, (3584 - dropped) * 100);
+	assert_int_equal(drop_more - base, dropped * 2000);
+}
+
+/*
+ * Expect (RFC v2's gcma_alloc_page: the area's first zero bit): copies
+ * fill the area from the bottom, where cma_alloc's first fit puts a
+ * request, so a 1 MiB request with half the area in copies drops a copy
+ * for each of its 256 pages.
+ */
+static void gcma_copies_take_the_lowest_slots(void **state)
+{
+	uint64_t dropped;
+
+	gcma_request_ns("1M", "", &dropped);
+	assert_int_equal(dropped, 256);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(storage_depth_one_serves_one_command),
+		cmocka_unit_test(storage_depth_limits_commands_in_flight),
+		cmocka_unit_test(storage_swap_read_waits_behind_writes),
+		cmocka_unit_test(storage_swap_cluster_is_one_request),
+		cmocka_unit_test(storage_merges_only_adjacent_queued_writes),
+		cmocka_unit_test(storage_gc_stalls_follow_published_percentiles),
+		cmocka_unit_test(storage_gc_stalls_occupy_the_device),
+		cmocka_unit_test(gcma_walk_priced_from_its_measurement),
+		cmocka_unit_test(gcma_request_pays_its_pages_constants),
+		cmocka_unit_test(gcma_copies_take_the_lowest_slots),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
