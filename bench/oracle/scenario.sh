@@ -116,6 +116,27 @@ workloads() {
 	echo "next $t"
 }
 
+# boot_use GUEST MEM: KiB the guest's kernel holds when the helper starts
+# (slab, page tables, the trace buffer, the initramfs in rootfs): each
+# zone's managed pages less its free ones and those on its per-CPU lists,
+# summed, in the zoneinfo of the snapshot of the guest's idle experiment
+# (no work, the same guest and memory); memblock's reservations are not
+# managed pages and are cmasim's boot's own. Empty when no idle run exists.
+boot_use() {
+	for e in "$here"/experiments/*.exp; do
+		guest='' mem='' work=''
+		. "$e"
+		z=$results/$(basename "$e" .exp)/snapshot/zoneinfo
+		[ "$guest" = "$1" ] && [ "$mem" = "$2" ] && [ -z "$work" ] && [ -f "$z" ] || continue
+		awk '
+		$1 == "pages" && $2 == "free" { used -= $3 }
+		$1 == "managed" { used += $2 }
+		$1 == "count:" { used -= $2 }
+		END { print used * 4 }' "$z"
+		return
+	done
+}
+
 scenario() {
 	exp=$1
 	name=$(basename "$exp" .exp)
@@ -131,6 +152,7 @@ scenario() {
 	amd64) board=$(pc_board "$dmesg" "$mem") ;;
 	*) echo "$0: $exp: unknown guest '$guest'" >&2; exit 2 ;;
 	esac
+	use=$(boot_use "$guest" "$mem")
 	body=$(workloads "$work")
 	start=${body##*next }
 	set -- $alloc
@@ -150,6 +172,7 @@ scenario() {
 		printf 'platform = %s\ncmdline = %s\nkernel = 6.12\n' "$board" "$cmdline"
 		[ "$guest" = arm64 ] && printf 'memory = %sM\n' "$mem"
 		printf 'cpus = %s\nduration = %ss\n' "$cpus" "$((start + STEP))"
+		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable\n# (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
 		printf '%s\n' "${body%next *}" | sed '$d'
 		printf '\n# helper: %s\n[hugetlb alloc]\nsize = %sK\ncount = %s\nstart = %ss\n' \
 			"$alloc" "$kb" "$count" "$start"
