@@ -32,6 +32,10 @@ shift $((OPTIND - 1))
 
 # Seconds between the helper's steps: each fills its memory in half of it.
 STEP=1
+# Seconds a written file's step lasts: the guest's helper goes on when the
+# file is written, cmasim's writer goes at its storage's pace (600 MiB:
+# about 3 s) and must be done before the next step, as the guest's was.
+WRITE_STEP=5
 
 # pc_board DMESG MEM: QEMU's pc machine as the x86 guest saw it, its usable
 # e820 ranges as banks, the kernel image at 16 MiB (nokaslr) sized by the
@@ -100,7 +104,10 @@ workloads() {
 			[ "$op" = dirty ] && kind=writer
 			printf '\n[%s %s]\nfile = %sM\nrate = %s\npattern = sequential\npasses = 1\nstart = %ss\n' \
 				"$kind" "$name" "$mib" "$rate" "$t"
-			[ "$op" = dirty ] && printf 'dirty_expire = 1000s\n'
+			if [ "$op" = dirty ]; then
+				printf 'dirty_expire = 1000s\n'
+				t=$((t + WRITE_STEP - STEP))
+			fi
 			;;
 		esac
 		case $op in
