@@ -109,10 +109,8 @@ cmasim_figures() {
 # does not answer). --force: the importer reads 6.12's flagless pages as
 # free and so refuses these snapshots (README.md, "Where cmasim disagrees").
 import_figure() {
-	exp=$results/$1/experiment
-	[ -d "$results/$1/snapshot" ] && grep -q '^guest=amd64' "$exp" || return 0
-	kb=$(sed -n 's/^alloc="hugetlb \([0-9]*\) .*/\1/p' "$exp")
-	if ! "$cmasim" import "$results/$1/snapshot" --what-if "${kb}K" --force \
+	[ -d "$results/$1/snapshot" ] && grep -q '^guest=amd64' "$results/$1/experiment" || return 0
+	if ! "$cmasim" import "$results/$1/snapshot" --what-if "$(alloc_kb "$1")K" --force \
 		> "$out/$1/import.txt" 2> "$out/$1/import.stderr"; then
 		echo "$0: cmasim import refused $1:" >&2
 		cat "$out/$1/import.stderr" >&2
@@ -125,6 +123,11 @@ import_figure() {
 	}
 	/alloc_contig_pages\(\) would fail/ { run = "-" }
 	END { if (run != "") print run }' "$out/$1/import.txt"
+}
+
+# alloc_kb NAME: the KiB of the pages the experiment's alloc step asks
+alloc_kb() {
+	sed -n 's/^alloc="[a-z]* \([0-9]*\) .*/\1/p' "$results/$1/experiment"
 }
 
 # first_page FIGURES KB: the lowest page of KB in the kernel's pool as a
@@ -173,7 +176,7 @@ for name in "$@"; do
 	done
 	iv=$(import_figure "$name") || exit 2
 	if [ -n "$iv" ]; then
-		kv=$(first_page "$k" "$(sed -n 's/^alloc="hugetlb \([0-9]*\) .*/\1/p' "$results/$name/experiment")")
+		kv=$(first_page "$k" "$(alloc_kb "$name")")
 		[ "$kv" = "$iv" ] && v=agree || v=disagree
 		total=$((total + 1))
 		[ $v = agree ] && agree=$((agree + 1))

@@ -179,7 +179,7 @@ scenario() {
 		printf 'platform = %s\ncmdline = %s\nkernel = 6.12\n' "$board" "$cmdline"
 		[ "$guest" = arm64 ] && printf 'memory = %sM\n' "$mem"
 		printf 'cpus = %s\nduration = %ss\n' "$cpus" "$((start + STEP))"
-		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable\n# (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
+		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable and\n# held (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
 		printf '%s\n' "${body%next *}" | sed '$d'
 		printf '\n# helper: %s\n[hugetlb alloc]\nsize = %sK\ncount = %s\nstart = %ss\n' \
 			"$alloc" "$kb" "$count" "$start"
