@@ -100,6 +100,44 @@ cmasim_figures() {
 	sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
 }
 
+# import_figure NAME: the importer's route: the guest's snapshot (taken
+# just before the allocation) through `cmasim import --what-if` of one page
+# of the experiment's size, the range 6.12's alloc_contig_pages() would
+# take as a pfn run, or "-" when it would fail. Nothing when the route does
+# not apply: only x86's gigantic pages come from alloc_contig_pages
+# (arm64's from the hugetlb_cma area through cma_alloc, which the what-if
+# does not answer). --force: the importer reads 6.12's flagless pages as
+# free and so refuses these snapshots (README.md, "Where cmasim disagrees").
+import_figure() {
+	[ -d "$results/$1/snapshot" ] && grep -q '^guest=amd64' "$results/$1/experiment" || return 0
+	if ! "$cmasim" import "$results/$1/snapshot" --what-if "$(alloc_kb "$1")K" --force \
+		> "$out/$1/import.txt" 2> "$out/$1/import.stderr"; then
+		echo "$0: cmasim import refused $1:" >&2
+		cat "$out/$1/import.stderr" >&2
+		exit 2
+	fi
+	awk "$(cat "$here/hex.awk")"'
+	/alloc_contig_pages\(\) would take: pfn / {
+		split($7, r, "-")
+		run = tohex(hex(r[1])) "+" (hex(r[2]) - hex(r[1]) + 1)
+	}
+	/alloc_contig_pages\(\) would fail/ { run = "-" }
+	END { if (run != "") print run }' "$out/$1/import.txt"
+}
+
+# alloc_kb NAME: the KiB of the pages the experiment's alloc step asks
+alloc_kb() {
+	sed -n 's/^alloc="[a-z]* \([0-9]*\) .*/\1/p' "$results/$1/experiment"
+}
+
+# first_page FIGURES KB: the lowest page of KB in the kernel's pool as a
+# pfn run, or "-" for none: the what-if answers one page, and the x86
+# guests here were granted one page or none
+first_page() {
+	pfns=$(field "$1" pfns)
+	[ "$pfns" = - ] && echo - || echo "${pfns%%+*}+$(($2 / 4))"
+}
+
 # within10 KERNEL CMASIM: pages migrated within 10% of the kernel's
 within10() {
 	awk -v k="$1" -v c="$2" 'BEGIN { d = c - k; if (d < 0) d = -d; exit !(d * 10 <= k) }'
@@ -136,6 +174,14 @@ for name in "$@"; do
 		[ $v = agree ] && agree=$((agree + 1))
 		row "$name" "$fig" "$kv" "$cv" "$v"
 	done
+	iv=$(import_figure "$name") || exit 2
+	if [ -n "$iv" ]; then
+		kv=$(first_page "$k" "$(alloc_kb "$name")")
+		[ "$kv" = "$iv" ] && v=agree || v=disagree
+		total=$((total + 1))
+		[ $v = agree ] && agree=$((agree + 1))
+		row "$name" import "$kv" "$iv" "$v"
+	fi
 	row "$name" time "$(field "$k" insn)insn" "$(field "$c" ms)ms" reported
 done
 echo "oracle: $agree of $total agree"

@@ -32,6 +32,10 @@ shift $((OPTIND - 1))
 
 # Seconds between the helper's steps: each fills its memory in half of it.
 STEP=1
+# Seconds a written file's step lasts: the guest's helper goes on when the
+# file is written, cmasim's writer goes at its storage's pace (600 MiB:
+# about 3 s) and must be done before the next step, as the guest's was.
+WRITE_STEP=5
 
 # pc_board DMESG MEM: QEMU's pc machine as the x86 guest saw it, its usable
 # e820 ranges as banks, the kernel image at 16 MiB (nokaslr) sized by the
@@ -100,7 +104,10 @@ workloads() {
 			[ "$op" = dirty ] && kind=writer
 			printf '\n[%s %s]\nfile = %sM\nrate = %s\npattern = sequential\npasses = 1\nstart = %ss\n' \
 				"$kind" "$name" "$mib" "$rate" "$t"
-			[ "$op" = dirty ] && printf 'dirty_expire = 1000s\n'
+			if [ "$op" = dirty ]; then
+				printf 'dirty_expire = 1000s\n'
+				t=$((t + WRITE_STEP - STEP))
+			fi
 			;;
 		esac
 		case $op in
@@ -114,6 +121,27 @@ workloads() {
 		t=$((t + STEP))
 	done
 	echo "next $t"
+}
+
+# boot_use GUEST MEM: KiB the guest's kernel holds when the helper starts
+# (slab, page tables, the trace buffer, the initramfs in rootfs): each
+# zone's managed pages less its free ones and those on its per-CPU lists,
+# summed, in the zoneinfo of the snapshot of the guest's idle experiment
+# (no work, the same guest and memory); memblock's reservations are not
+# managed pages and are cmasim's boot's own. Empty when no idle run exists.
+boot_use() {
+	for e in "$here"/experiments/*.exp; do
+		guest='' mem='' work=''
+		. "$e"
+		z=$results/$(basename "$e" .exp)/snapshot/zoneinfo
+		[ "$guest" = "$1" ] && [ "$mem" = "$2" ] && [ -z "$work" ] && [ -f "$z" ] || continue
+		awk '
+		$1 == "pages" && $2 == "free" { used -= $3 }
+		$1 == "managed" { used += $2 }
+		$1 == "count:" { used -= $2 }
+		END { print used * 4 }' "$z"
+		return
+	done
 }
 
 scenario() {
@@ -131,6 +159,7 @@ scenario() {
 	amd64) board=$(pc_board "$dmesg" "$mem") ;;
 	*) echo "$0: $exp: unknown guest '$guest'" >&2; exit 2 ;;
 	esac
+	use=$(boot_use "$guest" "$mem")
 	body=$(workloads "$work")
 	start=${body##*next }
 	set -- $alloc
@@ -150,6 +179,7 @@ scenario() {
 		printf 'platform = %s\ncmdline = %s\nkernel = 6.12\n' "$board" "$cmdline"
 		[ "$guest" = arm64 ] && printf 'memory = %sM\n' "$mem"
 		printf 'cpus = %s\nduration = %ss\n' "$cpus" "$((start + STEP))"
+		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable and\n# held (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
 		printf '%s\n' "${body%next *}" | sed '$d'
 		printf '\n# helper: %s\n[hugetlb alloc]\nsize = %sK\ncount = %s\nstart = %ss\n' \
 			"$alloc" "$kb" "$count" "$start"
