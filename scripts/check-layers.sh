@@ -19,6 +19,8 @@
 #   - its folders call each other without a circle;
 #   - engine/ calls no file of workloads/ or policies/: it reaches them
 #     through their ops tables only;
+#   - struct sim is the engine's: no file outside engine/ includes
+#     engine/sim.h (the others have engine/sim_api.h);
 #   - of libcma it calls only what include/cma/cma.h declares; the
 #     helpers of src/lib it uses (SIM_LIB_SHARED in the Makefile) it
 #     links itself.
@@ -131,6 +133,10 @@ awk '$1 == "engine" && ($2 == "workloads" || $2 == "policies") {
 	print "check-layers: the engine calls " $2 "/ directly: " $4 " calls " $3; bad = 1
 }
 END { exit bad }' "$tmp/sedges"
+if grep -l '#include "engine/sim\.h"' tools/cmasim/*/*.[ch] | grep -v '^tools/cmasim/engine/' > "$tmp/private"; then
+	sed 's|$| includes engine/sim.h, the engine'"'"'s own: use engine/sim_api.h|; s|^|check-layers: |' "$tmp/private"
+	exit 1
+fi
 awk '{ print $1, $2 }' "$tmp/sedges" | sort -u > "$tmp/sfolders"
 if tsort "$tmp/sfolders" 2>&1 >/dev/null | grep -q loop; then
 	echo "check-layers: cmasim's folders call each other in a circle:" >&2

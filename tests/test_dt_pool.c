@@ -31,7 +31,7 @@
 #include "cli/commands.h"
 #include "report/report.h"
 #include "cli/run_options.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 #define MiB (1ull << 20)

@@ -31,7 +31,7 @@
 #include "helpers.h"
 #include "mm/cma.h"
 #include "board/platform.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 #define MiB (1ull << 20)

@@ -23,7 +23,7 @@
 
 #include "helpers.h"
 #include "report/report.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 #define MS	1000000ull

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 /*

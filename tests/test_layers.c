@@ -181,6 +181,12 @@ static void engine_calling_a_policy_fails(void **state)
 	check_fails_saying("the engine calls policies/ directly: tools/cmasim/engine/planted.c calls sim_policy_find");
 }
 
+static void struct_sim_outside_the_engine_fails(void **state)
+{
+	plant("tools/cmasim/workloads/wl_compact.c", "\n#include \"engine/sim.h\"\n");
+	check_fails_saying("tools/cmasim/workloads/wl_compact.c includes engine/sim.h, the engine's own");
+}
+
 static void simulator_calling_the_library_inside_fails(void **state)
 {
 	plant("tools/cmasim/util/planted.c", "extern int cma_alloc();\nint planted(void) { return cma_alloc(); }\n");
@@ -227,6 +233,7 @@ int main(void)
 		cmocka_unit_test_teardown(engine_calling_a_workload_fails, restore),
 		cmocka_unit_test_teardown(engine_calling_a_policy_fails, restore),
 		cmocka_unit_test_teardown(simulator_calling_the_library_inside_fails, restore),
+		cmocka_unit_test_teardown(struct_sim_outside_the_engine_fails, restore),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -25,7 +25,7 @@
 #include "report/report.h"
 #include "cli/commands.h"
 #include "engine/owned.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 #define MS	1000000ull
@@ -1296,7 +1296,7 @@ static int watched_attach(struct sim *s)
 	int ret = watch.base->attach ? watch.base->attach(s) : 0;
 
 	if (!ret && watch.inject)
-		cma_fault_inject(s->mm, &watch.fault);
+		cma_fault_inject(sim_mm(s), &watch.fault);
 	return ret;
 }
 
@@ -1304,7 +1304,7 @@ static uint64_t pgmigrate(struct sim *s)
 {
 	uint64_t v = 0;
 
-	assert_int_equal(cma_mm_counter(s->mm, "pgmigrate_success", &v), 0);
+	assert_int_equal(cma_mm_counter(sim_mm(s), "pgmigrate_success", &v), 0);
 	return v;
 }
 
@@ -1326,7 +1326,7 @@ static void watched_evicted(struct sim *s, const void *owner, uint64_t idx, stru
 
 	watch.evictions++;
 	watch.dirty_evictions += !o->anon && (o->state[idx] & OP_DIRTY);
-	watch.unbacked_evictions += !cma_page_backed(s->mm, page);
+	watch.unbacked_evictions += !cma_page_backed(sim_mm(s), page);
 	watch.base->evicted(s, owner, idx, page);
 }
 

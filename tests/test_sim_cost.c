@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 #define BOARD "[scenario]\nplatform = arm\nmemory = 64M\nduration = 3s\n"

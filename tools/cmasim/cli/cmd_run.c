@@ -14,7 +14,7 @@
 #include "util/inifile.h"
 #include "cli/commands.h"
 #include "cli/run_options.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_HTML };

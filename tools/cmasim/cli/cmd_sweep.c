@@ -20,7 +20,7 @@
 #include "cli/commands.h"
 #include "util/inifile.h"
 #include "cli/run_options.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 #include "sweep/sweep.h"
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/owned.h"
+#include "engine/sim.h"
 
 static bool ours(struct owned_pages *o, uint64_t idx, struct cma_page *page)
 {

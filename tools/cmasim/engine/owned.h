@@ -7,7 +7,7 @@
 #ifndef CMASIM_OWNED_H
 #define CMASIM_OWNED_H
 
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 enum {
 	OP_EVER		= 1u << 0,	/* was resident once: bringing it back is a refault */

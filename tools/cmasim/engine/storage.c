@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/owned.h"
+#include "engine/sim.h"
 #include "engine/storage.h"
 #include "lib/prandom.h"
 

@@ -11,7 +11,7 @@
 
 #include "import/import.h"
 #include "report/report.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 /* The free pages of each zone, the kernel's beside the imported machine's, and the warning when off. */
 static void html_check(const struct import_machine *im, FILE *out)

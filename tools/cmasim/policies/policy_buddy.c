@@ -7,12 +7,12 @@
  */
 #include <errno.h>
 
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 static void buddy_release(struct sim *s, struct dev_buffer *b)
 {
 	for (unsigned i = 0; i < b->nr_chunks; i++)
-		cma_free_pages(s->mm, b->pages[i], b->chunk_order);
+		cma_free_pages(sim_mm(s), b->pages[i], b->chunk_order);
 	b->nr_chunks = 0;
 }
 
@@ -25,7 +25,7 @@ static cma_gfp_t buddy_gfp(const struct sim *s, const struct wl_device *spec)
 {
 	cma_gfp_t gfp = policy_gfp(spec) | CMA_GFP_NOWARN;
 
-	if (s->plat.cfg.arch == CMA_ARCH_ARM)
+	if (sim_platform(s)->cfg.arch == CMA_ARCH_ARM)
 		return gfp;
 	if (spec->mask <= 0xffffffull)
 		return gfp | CMA_GFP_DMA;
@@ -40,37 +40,37 @@ static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, 
 	unsigned order = policy_order_of(pages), n;
 
 	/* a block is aligned to its size: a larger alignment takes a larger block */
-	if (spec->align_bytes > s->page_bytes && policy_order_of(spec->align_bytes / s->page_bytes) > order)
-		order = policy_order_of(spec->align_bytes / s->page_bytes);
+	if (spec->align_bytes > sim_page_bytes(s) && policy_order_of(spec->align_bytes / sim_page_bytes(s)) > order)
+		order = policy_order_of(spec->align_bytes / sim_page_bytes(s));
 	struct cost_counters before;
 
 	work->locks++;
 	*cause = FAIL_TOO_LARGE;
-	if (order >= s->max_order) {
+	if (order >= sim_max_order(s)) {
 		if (!spec->sg)
 			return -E2BIG;
-		order = s->max_order - 1;
+		order = sim_max_order(s) - 1;
 	}
 	chunk = 1ull << order;
 	n = (unsigned)((pages + chunk - 1) / chunk);
 	if (n > DEV_MAX_CHUNKS)
 		return -E2BIG;
-	cost_counters_read(s->mm, &before);
+	cost_counters_read(sim_mm(s), &before);
 	b->chunk_order = order;
 	for (b->nr_chunks = 0; b->nr_chunks < n; b->nr_chunks++) {
-		struct cma_page *page = cma_alloc_pages(s->mm, buddy_gfp(s, spec), order);
+		struct cma_page *page = cma_alloc_pages(sim_mm(s), buddy_gfp(s, spec), order);
 
 		if (!page)
 			break;
 		b->pages[b->nr_chunks] = page;
 	}
-	cost_work_since(s->mm, &before, work);
+	cost_work_since(sim_mm(s), &before, work);
 	if (b->nr_chunks < n) {
 		buddy_release(s, b);
 		*cause = FAIL_NOMEM;
 		return -ENOMEM;
 	}
-	b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->pages[0]) * s->page_bytes;
+	b->handle = (cma_phys_t)cma_page_to_pfn(sim_mm(s), b->pages[0]) * sim_page_bytes(s);
 	policy_account(s, b, (uint64_t)n << order, work);
 	work->handled += b->pages_held;
 	return 0;

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 struct carveout_region {
 	cma_phys_t base;		/* 0: the reservation failed */
@@ -30,19 +30,19 @@ static void carveout_reserve(struct cma_mm *mm, const struct platform *p,
 			     struct cma_device *const *devs)
 {
 	struct sim *s = p->reserve_ctx;
-	struct carveout *co = s->policy_priv;
+	struct carveout *co = sim_policy_priv(s);
 
 	if (co->board_reserve)
 		co->board_reserve(mm, p, devs);
 
-	for (unsigned i = 0; i < s->sc->nr_wl; i++) {
-		const struct wl_spec *w = &s->sc->wl[i];
+	for (unsigned i = 0; i < sim_scenario(s)->nr_wl; i++) {
+		const struct wl_spec *w = &sim_scenario(s)->wl[i];
 		struct carveout_region *r = &co->region[i];
 		uint64_t align, size;
 
 		if (!w->kind->device)
 			continue;
-		align = w->device.align_bytes > s->page_bytes ? w->device.align_bytes : s->page_bytes;
+		align = w->device.align_bytes > sim_page_bytes(s) ? w->device.align_bytes : sim_page_bytes(s);
 		r->slot_bytes = round_up(w->device.buffer_bytes, align);
 		size = r->slot_bytes * w->device.ring;
 		r->base = cma_memblock_alloc_base(mm, size, align,
@@ -54,7 +54,7 @@ static void carveout_reserve(struct cma_mm *mm, const struct platform *p,
 		}
 		cma_mm_printk(mm, "%s: carveout of %llu MiB at 0x%08llx\n", w->name,
 			      (unsigned long long)(size >> 20), (unsigned long long)r->base);
-		s->res->carveout_pages += size / s->page_bytes;
+		sim_run_result(s)->carveout_pages += size / sim_page_bytes(s);
 	}
 }
 
@@ -68,34 +68,34 @@ static int carveout_prepare(struct sim *s)
 	co = calloc(1, sizeof(*co));
 	if (!co)
 		return -ENOMEM;
-	s->policy_priv = co;
-	co->board_reserve = s->plat.reserve;
-	s->plat.reserve = carveout_reserve;
-	s->plat.reserve_ctx = s;
+	sim_set_policy_priv(s, co);
+	co->board_reserve = sim_platform(s)->reserve;
+	sim_platform_to_prepare(s)->reserve = carveout_reserve;
+	sim_platform_to_prepare(s)->reserve_ctx = s;
 	return 0;
 }
 
 static int carveout_attach(struct sim *s)
 {
-	struct carveout *co = s->policy_priv;
+	struct carveout *co = sim_policy_priv(s);
 
-	for (unsigned i = 0; i < s->sc->nr_wl; i++) {
+	for (unsigned i = 0; i < sim_scenario(s)->nr_wl; i++) {
 		struct carveout_region *r = &co->region[i];
 
-		if (!s->sc->wl[i].kind->device)
+		if (!sim_scenario(s)->wl[i].kind->device)
 			continue;
-		r->used = calloc(s->sc->wl[i].device.ring, sizeof(*r->used));
+		r->used = calloc(sim_scenario(s)->wl[i].device.ring, sizeof(*r->used));
 		if (!r->used)
 			return -ENOMEM;
 	}
-	s->class_pages[MC_CARVEOUT] = s->res->carveout_pages;
+	sim_account_class(s, MC_CARVEOUT, (long)sim_run_result(s)->carveout_pages);
 	return 0;
 }
 
 static int carveout_alloc(struct sim *s, struct workload *w, struct dev_buffer *b,
 			  struct cost_work *work, enum fail_cause *cause)
 {
-	struct carveout *co = s->policy_priv;
+	struct carveout *co = sim_policy_priv(s);
 	struct carveout_region *r = &co->region[w->idx];
 
 	work->locks++;
@@ -107,7 +107,7 @@ static int carveout_alloc(struct sim *s, struct workload *w, struct dev_buffer *
 			b->handle = r->base + i * r->slot_bytes;
 			policy_account(s, b, sim_pages(s, w->spec->device.buffer_bytes), work);
 			work->handled += b->pages_held;
-			s->class_pages[MC_CARVEOUT] -= b->pages_held;
+			sim_account_class(s, MC_CARVEOUT, -(long)b->pages_held);
 			return 0;
 		}
 	*cause = FAIL_NOMEM;
@@ -116,28 +116,28 @@ static int carveout_alloc(struct sim *s, struct workload *w, struct dev_buffer *
 
 static void carveout_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 {
-	struct carveout *co = s->policy_priv;
+	struct carveout *co = sim_policy_priv(s);
 
 	co->region[w->idx].used[b->slot] = false;
-	s->class_pages[MC_CARVEOUT] += b->pages_held;
+	sim_account_class(s, MC_CARVEOUT, (long)b->pages_held);
 }
 
 /* The carveouts are lost to the system whether a device holds them or not. */
 static uint64_t carveout_usable(const struct sim *s)
 {
-	return s->res->total_pages - s->res->carveout_pages;
+	return sim_run_result(s)->total_pages - sim_run_result(s)->carveout_pages;
 }
 
 static void carveout_destroy(struct sim *s)
 {
-	struct carveout *co = s->policy_priv;
+	struct carveout *co = sim_policy_priv(s);
 
 	if (!co)
 		return;
 	for (unsigned i = 0; i < SIM_MAX_WORKLOADS; i++)
 		free(co->region[i].used);
 	free(co);
-	s->policy_priv = NULL;
+	sim_set_policy_priv(s, NULL);
 }
 
 const struct sim_policy_ops policy_carveout = {

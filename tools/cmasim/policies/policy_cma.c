@@ -7,11 +7,11 @@
  */
 #include <errno.h>
 
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 static struct cma_device *device_of(struct sim *s, struct workload *w)
 {
-	return s->devs[s->dev_of_wl[w->idx]];
+	return sim_workload_device(s, w);
 }
 
 static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
@@ -24,24 +24,24 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 	struct cma *area;
 	int ret;
 
-	cost_counters_read(s->mm, &before);
+	cost_counters_read(sim_mm(s), &before);
 	sim_trace_request(s, true);
 	b->contig = NULL;
 	b->raw = policy_driver_asks_cma(s, spec);
 	if (b->raw) {
 		/* a driver that needs more than the size's alignment asks CMA itself */
-		b->contig = cma_dma_alloc_from_contiguous(s->mm, dev, (int)sim_pages(s, spec->buffer_bytes),
-							 policy_order_of(spec->align_bytes / s->page_bytes));
+		b->contig = cma_dma_alloc_from_contiguous(sim_mm(s), dev, (int)sim_pages(s, spec->buffer_bytes),
+							 policy_order_of(spec->align_bytes / sim_page_bytes(s)));
 		ret = b->contig ? 0 : -ENOMEM;
 		if (b->contig)
-			b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->contig) * s->page_bytes;
+			b->handle = (cma_phys_t)cma_page_to_pfn(sim_mm(s), b->contig) * sim_page_bytes(s);
 	} else {
-		ret = cma_dma_alloc_coherent(s->mm, dev, spec->buffer_bytes, policy_gfp(spec), &b->handle, NULL);
+		ret = cma_dma_alloc_coherent(sim_mm(s), dev, spec->buffer_bytes, policy_gfp(spec), &b->handle, NULL);
 	}
 	sim_trace_request(s, false);
-	cost_work_since(s->mm, &before, work);
+	cost_work_since(sim_mm(s), &before, work);
 	/* the library counts each alloc_contig_range's drains (cost_work_since) */
-	attempts = s->cma_attempts ? s->cma_attempts + s->busy_retries : 0;
+	attempts = sim_cma_attempts(s) ? sim_cma_attempts(s) + sim_busy_retries(s) : 0;
 	work->cma_attempts = attempts;
 	work->locks += attempts ? attempts : 1;
 	if (!ret) {
@@ -50,9 +50,9 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 		return 0;
 	}
 	*cause = FAIL_NOMEM;
-	if (!s->busy_retries)
+	if (!sim_busy_retries(s))
 		return -ENOMEM;
-	area = cma_dev_get_cma_area(s->mm, dev);
+	area = cma_dev_get_cma_area(sim_mm(s), dev);
 	if (area && sim_pinned_in(s, cma_area_base_pfn(area),
 				 cma_area_base_pfn(area) + cma_area_count(area)))
 		*cause = FAIL_PINNED;
@@ -64,9 +64,9 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 static void cma_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 {
 	if (b->contig)
-		cma_dma_release_from_contiguous(s->mm, device_of(s, w), b->contig, (int)b->pages_held);
+		cma_dma_release_from_contiguous(sim_mm(s), device_of(s, w), b->contig, (int)b->pages_held);
 	else
-		cma_dma_free_coherent(s->mm, device_of(s, w), w->spec->device.buffer_bytes, b->handle);
+		cma_dma_free_coherent(sim_mm(s), device_of(s, w), w->spec->device.buffer_bytes, b->handle);
 }
 
 const struct sim_policy_ops policy_cma = {

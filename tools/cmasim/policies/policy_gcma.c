@@ -109,8 +109,8 @@ static void hash_remove_at(struct gcma *g, unsigned long i)
 
 static void held_integrate(struct sim *s, struct gcma *g)
 {
-	g->held_page_ns += (double)g->nr_copies * (double)(s->now - g->held_at);
-	g->held_at = s->now;
+	g->held_page_ns += (double)g->nr_copies * (double)(sim_now(s) - g->held_at);
+	g->held_at = sim_now(s);
 }
 
 static void lru_unlink(struct gcma *g, long n)
@@ -164,13 +164,13 @@ static long free_slot(struct gcma *g)
 /* cleancache_put_page / frontswap_store: keep a copy of the evicted page if room can be made. */
 static void gcma_evicted(struct sim *s, const void *owner, uint64_t idx, struct cma_page *page)
 {
-	struct gcma *g = s->policy_priv;
+	struct gcma *g = sim_policy_priv(s);
 	const struct owned_pages *o = owner;
-	struct gcma_result *r = &s->res->gcma;
+	struct gcma_result *r = &sim_run_result(s)->gcma;
 	unsigned long pos;
 	long n;
 
-	if (!cma_page_backed(s->mm, page)) {
+	if (!cma_page_backed(sim_mm(s), page)) {
 		r->refused++;		/* its only copy: dropping ours later would lose it */
 		return;
 	}
@@ -201,14 +201,14 @@ static void gcma_evicted(struct sim *s, const void *owner, uint64_t idx, struct 
 	if (g->nr_copies > r->held_peak_pages)
 		r->held_peak_pages = g->nr_copies;
 	r->puts[o->anon]++;
-	r->copy_ns += cost_transfer_ns(s->cost.v[COST_COPY_MBPS], s->page_bytes);
+	r->copy_ns += cost_transfer_ns(sim_cost(s)->v[COST_COPY_MBPS], sim_page_bytes(s));
 }
 
 /* cleancache_get_page / frontswap_load: a hit is copied back and leaves the area. */
 static bool gcma_lookup(struct sim *s, const void *owner, uint64_t idx, bool anon, bool take)
 {
-	struct gcma *g = s->policy_priv;
-	struct gcma_result *r = &s->res->gcma;
+	struct gcma *g = sim_policy_priv(s);
+	struct gcma_result *r = &sim_run_result(s)->gcma;
 	unsigned long pos;
 	long n = hash_find(g, owner, idx, &pos);
 
@@ -219,22 +219,22 @@ static bool gcma_lookup(struct sim *s, const void *owner, uint64_t idx, bool ano
 		return false;
 	drop_copy(s, g, n);
 	r->hits[anon]++;
-	r->copy_ns += cost_transfer_ns(s->cost.v[COST_COPY_MBPS], s->page_bytes);
+	r->copy_ns += cost_transfer_ns(sim_cost(s)->v[COST_COPY_MBPS], sim_page_bytes(s));
 	if (!anon)
-		r->read_saved_ns += cost_transfer_ns(s->cost.v[COST_STORAGE_READ_MBPS], s->page_bytes);
+		r->read_saved_ns += cost_transfer_ns(sim_cost(s)->v[COST_STORAGE_READ_MBPS], sim_page_bytes(s));
 	return true;
 }
 
 /* cleancache_invalidate_inode / frontswap_invalidate_area. */
 static void gcma_invalidate(struct sim *s, const void *owner)
 {
-	struct gcma *g = s->policy_priv;
+	struct gcma *g = sim_policy_priv(s);
 
 	for (long n = g->oldest, next; n >= 0; n = next) {
 		next = g->slot[n].next;
 		if (g->slot[n].owner == owner) {
 			drop_copy(s, g, n);
-			s->res->gcma.invalidated++;
+			sim_run_result(s)->gcma.invalidated++;
 		}
 	}
 }
@@ -259,7 +259,7 @@ static void take_area(struct sim *s, struct gcma_area *a, struct cma_device *dev
 	unsigned long want = a->count;
 
 	while (want && a->nr_held < sizeof(a->held) / sizeof(a->held[0])) {
-		struct cma_page *page = cma_dma_alloc_from_contiguous(s->mm, dev, (int)want, 0);
+		struct cma_page *page = cma_dma_alloc_from_contiguous(sim_mm(s), dev, (int)want, 0);
 
 		if (!page) {
 			want /= 2;
@@ -272,7 +272,7 @@ static void take_area(struct sim *s, struct gcma_area *a, struct cma_device *dev
 
 static int add_area(struct sim *s, struct gcma *g, struct cma_device *dev)
 {
-	struct cma *cma = cma_dev_get_cma_area(s->mm, dev);
+	struct cma *cma = cma_dev_get_cma_area(sim_mm(s), dev);
 	struct gcma_area *a;
 
 	if (!cma || !cma_area_count(cma) || area_of(g, cma_area_base_pfn(cma)))
@@ -287,7 +287,7 @@ static int add_area(struct sim *s, struct gcma *g, struct cma_device *dev)
 	bitmap_set(a->busy, 0, a->count);
 	take_area(s, a, dev);
 	for (unsigned i = 0; i < a->nr_held; i++)
-		bitmap_clear(a->busy, cma_page_to_pfn(s->mm, a->held[i]) - a->base_pfn, a->held_count[i]);
+		bitmap_clear(a->busy, cma_page_to_pfn(sim_mm(s), a->held[i]) - a->base_pfn, a->held_count[i]);
 	g->nr_slots += a->count;
 	return 0;
 }
@@ -312,13 +312,13 @@ static int gcma_attach(struct sim *s)
 
 	if (!g)
 		return -ENOMEM;
-	s->policy_priv = g;
-	g->cma_align = kconfig_cma_alignment(s->plat.kconfig);
+	sim_set_policy_priv(s, g);
+	g->cma_align = kconfig_cma_alignment(sim_platform(s)->kconfig);
 	/* "mm: cma: align to physical address, not CMA region position" (4.1) */
-	g->offset_aligned = platform_kernel_release(cma_mm_kernel(s->mm)) >= 401;
+	g->offset_aligned = platform_kernel_release(cma_mm_kernel(sim_mm(s))) >= 401;
 	ret = add_area(s, g, NULL);
-	for (unsigned i = 0; !ret && i < s->plat.nr_devices && g->nr_areas < SIM_MAX_AREAS; i++)
-		ret = add_area(s, g, s->devs[i]);
+	for (unsigned i = 0; !ret && i < sim_platform(s)->nr_devices && g->nr_areas < SIM_MAX_AREAS; i++)
+		ret = add_area(s, g, sim_device(s, i));
 	if (ret)
 		return ret;
 	g->slot = calloc(g->nr_slots ? g->nr_slots : 1, sizeof(*g->slot));
@@ -339,9 +339,9 @@ static int gcma_attach(struct sim *s)
 		}
 	}
 	g->oldest = g->newest = -1;
-	g->held_at = s->now;
-	s->res->gcma.on = true;
-	s->res->gcma.area_pages = g->nr_free;
+	g->held_at = sim_now(s);
+	sim_run_result(s)->gcma.on = true;
+	sim_run_result(s)->gcma.area_pages = g->nr_free;
 	return 0;
 }
 
@@ -362,13 +362,13 @@ static int gcma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, s
 		      enum fail_cause *cause)
 {
 	const struct wl_device *spec = &w->spec->device;
-	struct gcma *g = s->policy_priv;
-	struct cma *cma = cma_dev_get_cma_area(s->mm, s->devs[s->dev_of_wl[w->idx]]);
+	struct gcma *g = sim_policy_priv(s);
+	struct cma *cma = cma_dev_get_cma_area(sim_mm(s), sim_workload_device(s, w));
 	struct gcma_area *a = cma ? area_of(g, cma_area_base_pfn(cma)) : NULL;
-	struct gcma_result *r = &s->res->gcma;
+	struct gcma_result *r = &sim_run_result(s)->gcma;
 	uint64_t pages = sim_pages(s, spec->buffer_bytes), dropped = 0;
-	unsigned align = spec->align_bytes > s->page_bytes ?
-			 policy_order_of(spec->align_bytes / s->page_bytes) : policy_order_of(pages);
+	unsigned align = spec->align_bytes > sim_page_bytes(s) ?
+			 policy_order_of(spec->align_bytes / sim_page_bytes(s)) : policy_order_of(pages);
 	unsigned long pageno;
 
 	work->locks++;
@@ -403,15 +403,15 @@ static int gcma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, s
 	work->gcma_dropped += dropped;
 	b->nr_chunks = 0;
 	b->raw = policy_driver_asks_cma(s, spec);
-	b->handle = (cma_phys_t)(a->base_pfn + pageno) * s->page_bytes;
+	b->handle = (cma_phys_t)(a->base_pfn + pageno) * sim_page_bytes(s);
 	policy_account(s, b, pages, work);
 	return 0;
 }
 
 static void gcma_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 {
-	struct gcma *g = s->policy_priv;
-	unsigned long pfn = (unsigned long)(b->handle / s->page_bytes);
+	struct gcma *g = sim_policy_priv(s);
+	unsigned long pfn = (unsigned long)(b->handle / sim_page_bytes(s));
 	struct gcma_area *a = area_of(g, pfn);
 	unsigned long pageno = pfn - a->base_pfn;
 
@@ -427,24 +427,24 @@ static void gcma_free(struct sim *s, struct workload *w, struct dev_buffer *b)
  */
 static uint64_t gcma_usable(const struct sim *s)
 {
-	const struct gcma *g = s->policy_priv;
-	const struct gcma_result *r = &s->res->gcma;
+	const struct gcma *g = sim_policy_priv(s);
+	const struct gcma_result *r = &sim_run_result(s)->gcma;
 	uint64_t puts = r->puts[0] + r->puts[1], hits = r->hits[0] + r->hits[1];
-	uint64_t base = s->res->total_pages > r->area_pages ? s->res->total_pages - r->area_pages : 0;
+	uint64_t base = sim_run_result(s)->total_pages > r->area_pages ? sim_run_result(s)->total_pages - r->area_pages : 0;
 
 	return base + (g && puts ? (uint64_t)((double)g->nr_copies * (double)hits / (double)puts) : 0);
 }
 
 static void gcma_destroy(struct sim *s)
 {
-	struct gcma *g = s->policy_priv;
-	struct gcma_result *r = &s->res->gcma;
+	struct gcma *g = sim_policy_priv(s);
+	struct gcma_result *r = &sim_run_result(s)->gcma;
 	uint64_t puts, hits;
 
 	if (!g)
 		return;
 	held_integrate(s, g);
-	r->held_mean_pages = s->now ? (uint64_t)(g->held_page_ns / (double)s->now) : 0;
+	r->held_mean_pages = sim_now(s) ? (uint64_t)(g->held_page_ns / (double)sim_now(s)) : 0;
 	puts = r->puts[0] + r->puts[1];
 	hits = r->hits[0] + r->hits[1];
 	r->worth_pages = puts ? (uint64_t)((double)r->held_mean_pages * (double)hits / (double)puts) : 0;
@@ -452,13 +452,13 @@ static void gcma_destroy(struct sim *s)
 		struct gcma_area *a = &g->area[i];
 
 		for (unsigned h = 0; h < a->nr_held; h++)
-			cma_dma_release_from_contiguous(s->mm, a->dev, a->held[h], (int)a->held_count[h]);
+			cma_dma_release_from_contiguous(sim_mm(s), a->dev, a->held[h], (int)a->held_count[h]);
 		free(a->busy);
 	}
 	free(g->slot);
 	free(g->hash);
 	free(g);
-	s->policy_priv = NULL;
+	sim_set_policy_priv(s, NULL);
 }
 
 const struct sim_policy_ops policy_gcma = {

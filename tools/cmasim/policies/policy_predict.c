@@ -31,7 +31,7 @@
 #include <stdlib.h>
 
 #include "lib/bitmap.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 #define PREDICT_LEAD_NS		(1000 * 1000000ull)	/* default lead before a predicted start */
 #define PREDICT_HOLD_NS		(20 * 1000000ull)	/* the buffers are taken this long before it */
@@ -73,7 +73,7 @@ struct predict {
 
 static struct predict_dev *dev_of(struct sim *s, struct workload *w)
 {
-	struct predict_dev *d = &((struct predict *)s->policy_priv)->dev[w->idx];
+	struct predict_dev *d = &((struct predict *)sim_policy_priv(s))->dev[w->idx];
 
 	d->w = w;
 	return d;
@@ -81,7 +81,7 @@ static struct predict_dev *dev_of(struct sim *s, struct workload *w)
 
 static struct cma_device *cma_dev(struct sim *s, struct predict_dev *d)
 {
-	return s->devs[s->dev_of_wl[d->w->idx]];
+	return sim_workload_device(s, d->w);
 }
 
 static uint64_t buffer_pages(struct sim *s, struct predict_dev *d)
@@ -91,14 +91,14 @@ static uint64_t buffer_pages(struct sim *s, struct predict_dev *d)
 
 static void held_integrate(struct sim *s, struct predict *p)
 {
-	p->held_page_ns += (double)p->held_pages * (double)(s->now - p->held_at);
-	p->held_at = s->now;
+	p->held_page_ns += (double)p->held_pages * (double)(sim_now(s) - p->held_at);
+	p->held_at = sim_now(s);
 }
 
 /* Prefetched buffers held over time (the memory they keep from the rest of the machine). */
 static void held_change(struct sim *s, long delta)
 {
-	struct predict *p = s->policy_priv;
+	struct predict *p = sim_policy_priv(s);
 
 	sim_usable_update(s);
 	held_integrate(s, p);
@@ -119,7 +119,7 @@ static void schedule(struct sim *s, struct predict_dev *d, uint64_t at, sim_even
 /* The event's device if its prediction still stands. */
 static struct predict_dev *event_dev(struct sim *s, void *arg)
 {
-	struct predict *p = s->policy_priv;
+	struct predict *p = sim_policy_priv(s);
 	uintptr_t v = (uintptr_t)arg;
 	struct predict_dev *d = &p->dev[v % SIM_MAX_WORKLOADS];
 
@@ -129,14 +129,14 @@ static struct predict_dev *event_dev(struct sim *s, void *arg)
 /* Give back what the prediction holds and has not handed out: wasted. */
 static void release_unused(struct sim *s, struct predict_dev *d)
 {
-	struct predict_result *r = &s->res->predict;
+	struct predict_result *r = &sim_run_result(s)->predict;
 	uint64_t pages = buffer_pages(s, d);
 	unsigned unused = d->nr_held - d->nr_used;
 
 	if (unused) {
 		held_change(s, -(long)(unused * pages));
 		for (unsigned i = d->nr_used; i < d->nr_held; i++)
-			cma_dma_release_from_contiguous(s->mm, cma_dev(s, d), d->held[i], (int)pages);
+			cma_dma_release_from_contiguous(sim_mm(s), cma_dev(s, d), d->held[i], (int)pages);
 		r->released_unused += unused;
 		/* the share of the work for buffers never used */
 		r->wasted_ns += d->advance_ns * unused / d->nr_held;
@@ -158,8 +158,8 @@ static void expire(struct sim *s, void *arg)
 
 	if (!d || d->nr_out)
 		return;
-	s->res->predict.misses++;
-	s->res->predict.wasted_ns += d->nr_held ? 0 : d->advance_ns;
+	sim_run_result(s)->predict.misses++;
+	sim_run_result(s)->predict.wasted_ns += d->nr_held ? 0 : d->advance_ns;
 	release_unused(s, d);
 	end_prediction(d);
 }
@@ -168,7 +168,7 @@ static void expire(struct sim *s, void *arg)
 static void take(struct sim *s, void *arg)
 {
 	struct predict_dev *d = event_dev(s, arg);
-	struct predict_result *r = &s->res->predict;
+	struct predict_result *r = &sim_run_result(s)->predict;
 	const struct wl_device *spec;
 	struct cost_counters before;
 	struct cost_work work = { 0 };
@@ -178,11 +178,11 @@ static void take(struct sim *s, void *arg)
 		return;
 	spec = &d->w->spec->device;
 	pages = buffer_pages(s, d);
-	cost_counters_read(s->mm, &before);
+	cost_counters_read(sim_mm(s), &before);
 	while (d->nr_held < d->nr_ranges) {
-		unsigned align = spec->align_bytes > s->page_bytes ?
-				 policy_order_of(spec->align_bytes / s->page_bytes) : policy_order_of(pages);
-		struct cma_page *page = cma_dma_alloc_from_contiguous(s->mm, cma_dev(s, d), (int)pages, align);
+		unsigned align = spec->align_bytes > sim_page_bytes(s) ?
+				 policy_order_of(spec->align_bytes / sim_page_bytes(s)) : policy_order_of(pages);
+		struct cma_page *page = cma_dma_alloc_from_contiguous(sim_mm(s), cma_dev(s, d), (int)pages, align);
 
 		if (!page) {
 			r->take_failures++;
@@ -191,9 +191,9 @@ static void take(struct sim *s, void *arg)
 		d->held[d->nr_held++] = page;
 		held_change(s, (long)pages);
 	}
-	cost_work_since(s->mm, &before, &work);
+	cost_work_since(sim_mm(s), &before, &work);
 	work.locks += d->nr_held;
-	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	d->advance_ns += ns;
 	r->advance_ns += ns;
 	r->advance_migrated += work.migrated;
@@ -203,28 +203,28 @@ static void take(struct sim *s, void *arg)
 static void evacuate(struct sim *s, void *arg)
 {
 	struct predict_dev *d = event_dev(s, arg);
-	struct predict_result *r = &s->res->predict;
+	struct predict_result *r = &sim_run_result(s)->predict;
 	struct cost_counters before;
 	struct cost_work work = { 0 };
 	unsigned long start, end, range_end;
 	uint64_t ns;
 
 	/* done, or the moment to take the buffers has come */
-	if (!d || d->nr_out || d->next_range == d->nr_ranges || s->now + PREDICT_HOLD_NS >= d->due)
+	if (!d || d->nr_out || d->next_range == d->nr_ranges || sim_now(s) + PREDICT_HOLD_NS >= d->due)
 		return;
 	range_end = d->range_pfn[d->next_range] + d->range_pages[d->next_range];
 	start = d->next_pfn;
-	end = (start / s->pageblock_pages + 1) * s->pageblock_pages;
+	end = (start / sim_pageblock_pages(s) + 1) * sim_pageblock_pages(s);
 	if (end > range_end)
 		end = range_end;
-	cost_counters_read(s->mm, &before);
+	cost_counters_read(sim_mm(s), &before);
 	/* busy (a pin, another device's buffer there now): left to the request, as under cma */
-	if (!cma_alloc_contig_range(s->mm, start, end, CMA_MIGRATE_CMA))
-		cma_free_contig_range(s->mm, start, end - start);
-	cost_work_since(s->mm, &before, &work);
+	if (!cma_alloc_contig_range(sim_mm(s), start, end, CMA_MIGRATE_CMA))
+		cma_free_contig_range(sim_mm(s), start, end - start);
+	cost_work_since(sim_mm(s), &before, &work);
 	work.drains += 2;
 	work.locks++;
-	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	d->advance_ns += ns;
 	r->advance_ns += ns;
 	r->advance_migrated += work.migrated;
@@ -234,7 +234,7 @@ static void evacuate(struct sim *s, void *arg)
 	else
 		d->next_pfn = end;
 	/* idle CPU time: at most half of one */
-	schedule(s, d, s->now + 2 * ns, evacuate);
+	schedule(s, d, sim_now(s) + 2 * ns, evacuate);
 }
 
 /* What the device will do next, from what it did; the evacuation scheduled. */
@@ -247,11 +247,11 @@ static void predict_next(struct sim *s, struct predict_dev *d)
 	/* the device's stop time is the scenario's schedule, not known: a stopped device is a miss */
 	if (gap < PREDICT_MIN_GAP_NS || !d->nr_ranges)
 		return;
-	d->due = s->now + gap;
+	d->due = sim_now(s) + gap;
 	d->next_range = 0;
 	d->next_pfn = d->range_pfn[0];
 	d->advance_ns = 0;
-	s->res->predict.predictions++;
+	sim_run_result(s)->predict.predictions++;
 	schedule(s, d, d->due > lead ? d->due - lead : 0, evacuate);
 	schedule(s, d, d->due > PREDICT_HOLD_NS ? d->due - PREDICT_HOLD_NS : 0, take);
 	schedule(s, d, d->due + PREDICT_GRACE_NS, expire);
@@ -264,19 +264,19 @@ static void predict_next(struct sim *s, struct predict_dev *d)
  */
 static int take_pool(struct sim *s, struct predict *p)
 {
-	struct predict_result *r = &s->res->predict;
-	uint64_t most = s->res->total_pages / PREDICT_POOL_SHARE;
+	struct predict_result *r = &sim_run_result(s)->predict;
+	uint64_t most = sim_run_result(s)->total_pages / PREDICT_POOL_SHARE;
 	struct cost_counters before;
 	struct cost_work work = { .locks = 1 };
 	unsigned order = 0;
 	uint64_t ns;
 
-	if (!most || !cma_dev_get_cma_area(s->mm, NULL))
+	if (!most || !cma_dev_get_cma_area(sim_mm(s), NULL))
 		return 0;
 	while ((2ull << order) <= most)
 		order++;
-	cost_counters_read(s->mm, &before);
-	p->pool = cma_dma_alloc_from_contiguous(s->mm, NULL, 1 << order, order);
+	cost_counters_read(sim_mm(s), &before);
+	p->pool = cma_dma_alloc_from_contiguous(sim_mm(s), NULL, 1 << order, order);
 	if (!p->pool)
 		return 0;
 	/* set before anything can fail: predict_destroy gives the pool back */
@@ -284,11 +284,11 @@ static int take_pool(struct sim *s, struct predict *p)
 	p->pool_busy = calloc(BITS_TO_LONGS(p->pool_pages) + 1, sizeof(long));
 	if (!p->pool_busy)
 		return -ENOMEM;
-	cost_work_since(s->mm, &before, &work);
-	ns = cost_ns(&s->cost, &work, s->page_bytes);
+	cost_work_since(sim_mm(s), &before, &work);
+	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	r->advance_ns += ns;
 	r->advance_migrated += work.migrated;
-	p->pool_pfn = cma_page_to_pfn(s->mm, p->pool);
+	p->pool_pfn = cma_page_to_pfn(sim_mm(s), p->pool);
 	p->pool_order = order;
 	p->held_pages = p->pool_pages;
 	r->pool_pages = p->pool_pages;
@@ -301,24 +301,24 @@ static int predict_attach(struct sim *s)
 
 	if (!p)
 		return -ENOMEM;
-	s->policy_priv = p;
-	p->held_at = s->now;
-	s->res->predict.on = true;
+	sim_set_policy_priv(s, p);
+	p->held_at = sim_now(s);
+	sim_run_result(s)->predict.on = true;
 	return take_pool(s, p);
 }
 
 /* A request served from the standing pool if the device's area is the pool's and a fitting run is free. */
 static bool pool_take(struct sim *s, struct predict_dev *d, struct dev_buffer *b, struct cost_work *work)
 {
-	struct predict *p = s->policy_priv;
+	struct predict *p = sim_policy_priv(s);
 	const struct wl_device *spec = &d->w->spec->device;
 	uint64_t pages = buffer_pages(s, d);
-	unsigned align = spec->align_bytes > s->page_bytes ?
-			 policy_order_of(spec->align_bytes / s->page_bytes) : policy_order_of(pages);
+	unsigned align = spec->align_bytes > sim_page_bytes(s) ?
+			 policy_order_of(spec->align_bytes / sim_page_bytes(s)) : policy_order_of(pages);
 	unsigned long pos;
 
 	if (!p->pool || pages > p->pool_pages || align > p->pool_order ||
-	    cma_dev_get_cma_area(s->mm, cma_dev(s, d)) != cma_dev_get_cma_area(s->mm, NULL))
+	    cma_dev_get_cma_area(sim_mm(s), cma_dev(s, d)) != cma_dev_get_cma_area(sim_mm(s), NULL))
 		return false;
 	pos = bitmap_find_next_zero_area_off(p->pool_busy, p->pool_pages, 0, (unsigned)pages,
 					     (1ul << align) - 1, 0);
@@ -328,7 +328,7 @@ static bool pool_take(struct sim *s, struct predict_dev *d, struct dev_buffer *b
 	b->contig = NULL;
 	b->nr_chunks = 0;
 	b->raw = policy_driver_asks_cma(s, spec);
-	b->handle = (cma_phys_t)(p->pool_pfn + pos) * s->page_bytes;
+	b->handle = (cma_phys_t)(p->pool_pfn + pos) * sim_page_bytes(s);
 	held_change(s, -(long)pages);
 	/*
 	 * Handed out as a gen_pool hands out ARM's atomic pool: a bitmap
@@ -337,15 +337,15 @@ static bool pool_take(struct sim *s, struct predict_dev *d, struct dev_buffer *b
 	work->locks++;
 	work->nosched_locks++;
 	policy_account(s, b, pages, work);
-	s->res->predict.pool_served++;
+	sim_run_result(s)->predict.pool_served++;
 	return true;
 }
 
 /* Back to the pool if @b came from it. */
 static bool pool_put(struct sim *s, struct dev_buffer *b, uint64_t pages)
 {
-	struct predict *p = s->policy_priv;
-	unsigned long pfn = (unsigned long)(b->handle / s->page_bytes);
+	struct predict *p = sim_policy_priv(s);
+	unsigned long pfn = (unsigned long)(b->handle / sim_page_bytes(s));
 
 	if (!p->pool || b->contig || pfn < p->pool_pfn || pfn >= p->pool_pfn + p->pool_pages)
 		return false;
@@ -363,11 +363,11 @@ static int hand_out(struct sim *s, struct predict_dev *d, struct dev_buffer *b, 
 	b->nr_chunks = 0;
 	/* taken raw in advance: cleared now if the driver asked dma_alloc_coherent */
 	b->raw = policy_driver_asks_cma(s, &d->w->spec->device);
-	b->handle = (cma_phys_t)cma_page_to_pfn(s->mm, b->contig) * s->page_bytes;
+	b->handle = (cma_phys_t)cma_page_to_pfn(sim_mm(s), b->contig) * sim_page_bytes(s);
 	held_change(s, -(long)pages);
 	work->locks++;
 	policy_account(s, b, pages, work);
-	s->res->predict.served++;
+	sim_run_result(s)->predict.served++;
 	return 0;
 }
 
@@ -381,12 +381,12 @@ static int predict_alloc(struct sim *s, struct workload *w, struct dev_buffer *b
 	if (!d->nr_out && !d->nr_used) {
 		/* a session starts: what it takes is learned afresh */
 		if (d->last_end)
-			d->gap_ns = s->now - d->last_end;
+			d->gap_ns = sim_now(s) - d->last_end;
 		if (d->due) {
 			if (d->nr_held)
-				s->res->predict.hits++;
+				sim_run_result(s)->predict.hits++;
 			else
-				s->res->predict.early++;
+				sim_run_result(s)->predict.early++;
 			end_prediction(d);
 		}
 		d->nr_ranges = 0;
@@ -402,7 +402,7 @@ static int predict_alloc(struct sim *s, struct workload *w, struct dev_buffer *b
 	d->nr_out++;
 	/* the pool serves it again: nothing to predict */
 	if (!pooled && d->nr_ranges < DEV_MAX_CHUNKS) {
-		d->range_pfn[d->nr_ranges] = (unsigned long)(b->handle / s->page_bytes);
+		d->range_pfn[d->nr_ranges] = (unsigned long)(b->handle / sim_page_bytes(s));
 		d->range_pages[d->nr_ranges++] = b->pages_held;
 	}
 	return ret;
@@ -417,7 +417,7 @@ static void predict_free(struct sim *s, struct workload *w, struct dev_buffer *b
 	if (--d->nr_out)
 		return;
 	/* the session's end: buffers prefetched beyond what it asked for were wasted */
-	d->last_end = s->now;
+	d->last_end = sim_now(s);
 	release_unused(s, d);
 	predict_next(s, d);
 }
@@ -425,34 +425,34 @@ static void predict_free(struct sim *s, struct workload *w, struct dev_buffer *b
 /* As under cma, less the prefetched buffers held for a device that has not asked yet and the pool's free pages. */
 static uint64_t predict_usable(const struct sim *s)
 {
-	const struct predict *p = s->policy_priv;
-	uint64_t held = s->class_pages[MC_DEVICE] + (p ? p->held_pages : 0);
+	const struct predict *p = sim_policy_priv(s);
+	uint64_t held = sim_class_pages(s, MC_DEVICE) + (p ? p->held_pages : 0);
 
-	return s->res->total_pages > held ? s->res->total_pages - held : 0;
+	return sim_run_result(s)->total_pages > held ? sim_run_result(s)->total_pages - held : 0;
 }
 
 static void predict_destroy(struct sim *s)
 {
-	struct predict *p = s->policy_priv;
+	struct predict *p = sim_policy_priv(s);
 
 	if (!p)
 		return;
 	held_integrate(s, p);
-	s->res->predict.held_mean_pages = s->now ? (uint64_t)(p->held_page_ns / (double)s->now) : 0;
+	sim_run_result(s)->predict.held_mean_pages = sim_now(s) ? (uint64_t)(p->held_page_ns / (double)sim_now(s)) : 0;
 	/* the run is over: what a prediction still holds goes back uncounted */
 	for (unsigned i = 0; i < SIM_MAX_WORKLOADS; i++) {
 		struct predict_dev *d = &p->dev[i];
 
 		for (unsigned h = d->nr_used; d->w && h < d->nr_held; h++)
-			cma_dma_release_from_contiguous(s->mm, cma_dev(s, d), d->held[h],
+			cma_dma_release_from_contiguous(sim_mm(s), cma_dev(s, d), d->held[h],
 							(int)buffer_pages(s, d));
 	}
 	/* the devices gave back their buffers when they stopped */
 	if (p->pool)
-		cma_dma_release_from_contiguous(s->mm, NULL, p->pool, (int)p->pool_pages);
+		cma_dma_release_from_contiguous(sim_mm(s), NULL, p->pool, (int)p->pool_pages);
 	free(p->pool_busy);
 	free(p);
-	s->policy_priv = NULL;
+	sim_set_policy_priv(s, NULL);
 }
 
 const struct sim_policy_ops policy_predict = {

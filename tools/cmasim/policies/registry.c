@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 #include "policies/registry.h"
 
 extern const struct sim_policy_ops policy_cma, policy_carveout, policy_buddy, policy_gcma,

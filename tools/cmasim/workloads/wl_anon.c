@@ -31,14 +31,14 @@ static void anon_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct anon_wl *a = w->priv;
-	uint64_t n, t = a->busy_until > s->now ? a->busy_until : s->now;
+	uint64_t n, t = a->busy_until > sim_now(s) ? a->busy_until : sim_now(s);
 
 	if (sim_wl_over(s, w))
 		return;
 	n = sim_tick_ops(&a->carry, w->spec->anon.rate);
 	if (w->spec->anon.hold && n > a->o.nr - a->faulted)
 		n = a->o.nr - a->faulted;
-	for (uint64_t i = 0; a->alive && i < n && t < s->now + SIM_TICK_NS; i++) {
+	for (uint64_t i = 0; a->alive && i < n && t < sim_now(s) + SIM_TICK_NS; i++) {
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ :
 			       sim_rand_below(s, owned_hot_pages(&a->o, w->spec->anon.hot));
 		bool swap_in = owned_reads(&a->o, idx);
@@ -51,7 +51,7 @@ static void anon_tick(struct sim *s, void *arg)
 			owned_release_all(&a->o);
 		else if (ret > 0 && swap_in) {
 			w->res->swapins++;
-			t = storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
+			t = storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_RAND_READ, sim_page_bytes(s));
 		}
 	}
 	a->busy_until = t;
@@ -60,7 +60,7 @@ static void anon_tick(struct sim *s, void *arg)
 			owned_release(&a->o, i);
 		return;		/* in place: sleeps until the run ends */
 	}
-	sim_schedule(s, s->now + SIM_TICK_NS, anon_tick, w);
+	sim_schedule(s, sim_now(s) + SIM_TICK_NS, anon_tick, w);
 }
 
 static void birth(struct sim *s, void *arg);
@@ -74,7 +74,7 @@ static unsigned long die(struct sim *s, struct workload *w)
 	a->alive = false;
 	a->exit_at = 0;
 	if (w->spec->anon.restart_ns)
-		sim_schedule(s, s->now + w->spec->anon.restart_ns, birth, w);
+		sim_schedule(s, sim_now(s) + w->spec->anon.restart_ns, birth, w);
 	return freed;
 }
 
@@ -83,7 +83,7 @@ static void anon_exit(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct anon_wl *a = w->priv;
 
-	if (a->alive && a->exit_at == s->now)
+	if (a->alive && a->exit_at == sim_now(s))
 		die(s, w);
 }
 
@@ -97,7 +97,7 @@ static void birth(struct sim *s, void *arg)
 	a->alive = true;
 	a->faulted = 0;
 	if (w->spec->anon.lifetime_ns) {
-		a->exit_at = s->now + w->spec->anon.lifetime_ns;
+		a->exit_at = sim_now(s) + w->spec->anon.lifetime_ns;
 		sim_schedule(s, a->exit_at, anon_exit, w);
 	}
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "util/inifile.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 static void compact_event(struct sim *s, void *arg)
 {
@@ -21,7 +21,7 @@ static void compact_event(struct sim *s, void *arg)
 
 	if (sim_wl_over(s, w))
 		return;
-	cma_compact_memory(s->mm);
+	cma_compact_memory(sim_mm(s));
 	w->res->ops++;
 	sim_trace_printf(s, "cmasim_compact_memory: name=%s", w->spec->name);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "util/inifile.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 struct device_wl {
 	struct dev_buffer *ring;
@@ -29,7 +29,7 @@ static void trace_parts(struct sim *s, const struct workload *w, const struct co
 	char line[256];
 	int n;
 
-	if (!s->trace)
+	if (!sim_tracing(s))
 		return;		/* no formatting per request for a trace nobody writes */
 	n = snprintf(line, sizeof(line), "dev=%s", w->spec->name);
 	for (int i = 0; i < NR_COST_PARTS && n > 0 && (size_t)n < sizeof(line); i++)
@@ -45,7 +45,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	struct cost_work work = { 0 };
 	struct cost_parts parts;
 	enum fail_cause cause;
-	uint64_t ns, start = d->busy_until > s->now ? d->busy_until : s->now;
+	uint64_t ns, start = d->busy_until > sim_now(s) ? d->busy_until : sim_now(s);
 	int ret;
 
 	r->requests++;
@@ -54,20 +54,20 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	ret = policy_alloc(s, w, b, &work, &cause);
 	work.tlb_cpus = policy_tlb_cpus(s);
 	sim_contention_fill(s, w, start, work.cma_attempts, &work);
-	ns = cost_ns_parts(&s->cost, &work, s->page_bytes, &parts);
+	ns = cost_ns_parts(sim_cost(s), &work, sim_page_bytes(s), &parts);
 	sim_contention_done(s, w, start, ns, work.cma_attempts);
 	d->busy_until = start + ns;
-	s->res->device_migrated += work.migrated;
-	s->res->device_reclaimed += work.reclaimed + work.dropped;
+	sim_run_result(s)->device_migrated += work.migrated;
+	sim_run_result(s)->device_reclaimed += work.reclaimed + work.dropped;
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
-			 ret ? 0ull : (unsigned long long)(b->handle / s->page_bytes),
+			 ret ? 0ull : (unsigned long long)(b->handle / sim_page_bytes(s)),
 			 (unsigned long long)ns, ret ? fail_cause_name(cause) : "ok");
 	trace_parts(s, w, &parts);
 	if (ret) {
 		r->fail[cause]++;
 		r->deadline_misses++;
-		s->stop |= s->stop_at_miss;
+		sim_request_missed(s);
 		return;
 	}
 	r->successes++;
@@ -75,7 +75,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	latency_breakdown_add(&r->breakdown, &parts);
 	if (w->spec->device.deadline_ns && ns > w->spec->device.deadline_ns) {
 		r->deadline_misses++;
-		s->stop |= s->stop_at_miss;
+		sim_request_missed(s);
 	}
 	d->held++;
 }
@@ -98,7 +98,7 @@ static void session_end(struct sim *s, void *arg)
 	d->streaming = false;
 	release_all(s, w, d);
 	if (!sim_wl_over(s, w))
-		sim_schedule(s, s->now + (spec->gap_ns ? spec->gap_ns : spec->period_ns), session_start, w);
+		sim_schedule(s, sim_now(s) + (spec->gap_ns ? spec->gap_ns : spec->period_ns), session_start, w);
 }
 
 static void session_start(struct sim *s, void *arg)
@@ -119,14 +119,14 @@ static void session_start(struct sim *s, void *arg)
 	}
 	d->streaming = true;
 	/* a session ends with its length, the workload's stop or the run, whichever comes first */
-	end = spec->session_ns && s->now + spec->session_ns < s->end_ns ? s->now + spec->session_ns : s->end_ns;
+	end = spec->session_ns && sim_now(s) + spec->session_ns < sim_end_ns(s) ? sim_now(s) + spec->session_ns : sim_end_ns(s);
 	if (w->spec->stop_ns && end > w->spec->stop_ns)
 		end = w->spec->stop_ns;
-	len = end - s->now;
+	len = end - sim_now(s);
 	if (d->held == spec->ring)
 		w->dev_res->frames += len / spec->period_ns;
 	/* a failed start retries after the gap, as an application would */
-	sim_schedule(s, d->held == spec->ring ? s->now + len : s->now, session_end, w);
+	sim_schedule(s, d->held == spec->ring ? sim_now(s) + len : sim_now(s), session_end, w);
 }
 
 static int device_start(struct sim *s, struct workload *w)
@@ -185,8 +185,8 @@ static void device_mark_blocks(struct sim *s, struct workload *w, struct sim_sna
 		unsigned nr_runs = b->nr_chunks ? b->nr_chunks : 1;
 
 		for (unsigned c = 0; c < nr_runs; c++) {
-			unsigned long pfn = b->nr_chunks ? cma_page_to_pfn(s->mm, b->pages[c]) :
-					    (unsigned long)(b->handle / s->page_bytes);
+			unsigned long pfn = b->nr_chunks ? cma_page_to_pfn(sim_mm(s), b->pages[c]) :
+					    (unsigned long)(b->handle / sim_page_bytes(s));
 			uint64_t n = b->nr_chunks ? 1ull << b->chunk_order : b->pages_held;
 
 			mark_run(snap, pfn, n);

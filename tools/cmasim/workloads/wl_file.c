@@ -54,9 +54,9 @@ static bool write_page(struct sim *s, struct file_wl *f, uint64_t idx)
 
 	if (o->state[idx] & OP_DIRTY)
 		return false;
-	cma_page_set_dirty(s->mm, o->page[idx], true);
+	cma_page_set_dirty(sim_mm(s), o->page[idx], true);
 	o->state[idx] |= OP_DIRTY;
-	o->dirtied_ms[idx] = (uint32_t)(s->now / 1000000);
+	o->dirtied_ms[idx] = (uint32_t)(sim_now(s) / 1000000);
 	return true;
 }
 
@@ -64,13 +64,13 @@ static bool write_page(struct sim *s, struct file_wl *f, uint64_t idx)
 static uint64_t read_miss(struct sim *s, struct file_wl *f, bool sequential, uint64_t t)
 {
 	if (!sequential)
-		return storage_submit(&s->storage, &s->cost, t, STORAGE_RAND_READ, s->page_bytes);
+		return storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_RAND_READ, sim_page_bytes(s));
 	if (f->ra_left) {
 		f->ra_left--;	/* came in with the window */
 		return t;
 	}
 	f->ra_left = READAHEAD_PAGES - 1;
-	return storage_submit(&s->storage, &s->cost, t, STORAGE_SEQ_READ, READAHEAD_PAGES * s->page_bytes);
+	return storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_SEQ_READ, READAHEAD_PAGES * sim_page_bytes(s));
 }
 
 static void file_tick(struct sim *s, void *arg)
@@ -79,7 +79,7 @@ static void file_tick(struct sim *s, void *arg)
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
 	bool writer = w->spec->kind == &wl_kind_writer;
-	uint64_t n, room = UINT64_MAX, t = f->busy_until > s->now ? f->busy_until : s->now;
+	uint64_t n, room = UINT64_MAX, t = f->busy_until > sim_now(s) ? f->busy_until : sim_now(s);
 
 	if (sim_wl_over(s, w) || file_done(w, f))
 		return;
@@ -91,7 +91,7 @@ static void file_tick(struct sim *s, void *arg)
 	}
 	f->throttled = false;
 	n = sim_tick_ops(&f->carry, spec->rate);
-	for (uint64_t i = 0; i < n && t < s->now + SIM_TICK_NS && !file_done(w, f); i++) {
+	for (uint64_t i = 0; i < n && t < sim_now(s) + SIM_TICK_NS && !file_done(w, f); i++) {
 		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
 		bool miss = owned_reads(&f->o, idx);
 		int ret;
@@ -110,7 +110,7 @@ static void file_tick(struct sim *s, void *arg)
 			room--;
 	}
 	f->busy_until = t;
-	sim_schedule(s, s->now + SIM_TICK_NS, file_tick, w);
+	sim_schedule(s, sim_now(s) + SIM_TICK_NS, file_tick, w);
 }
 
 /*
@@ -121,9 +121,9 @@ static void file_tick(struct sim *s, void *arg)
  * of an SD card's writes), so more pages are under writeback at a time
  * there than here, and a migration that waits for one may wait longer.
  */
-static bool storage_full(const struct sim *s)
+static bool storage_full(struct sim *s)
 {
-	return s->storage.busy_until > s->now + SIM_TICK_NS;
+	return sim_storage(s)->busy_until > sim_now(s) + SIM_TICK_NS;
 }
 
 /*
@@ -136,13 +136,13 @@ static void flush(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	struct owned_pages *o = &f->o;
-	uint64_t now_ms = s->now / 1000000, expire_ms = w->spec->file.dirty_expire_ns / 1000000;
+	uint64_t now_ms = sim_now(s) / 1000000, expire_ms = w->spec->file.dirty_expire_ns / 1000000;
 	uint64_t scanned = 0, background;
 	struct dirty_state d;
 
 	if (sim_wl_over(s, w))
 		return;
-	if (s->now >= f->kupdate_at) {
+	if (sim_now(s) >= f->kupdate_at) {
 		f->kupdate = true;
 		f->kupdate_at += WRITEBACK_INTERVAL;
 	}
@@ -156,13 +156,13 @@ static void flush(struct sim *s, void *arg)
 		if (!(o->state[i] & OP_DIRTY) || !(background || (f->kupdate && expired)) ||
 		    !owned_start_write(o, i))
 			continue;
-		s->written_back++;
+		sim_account_written_back(s, 1);
 		if (background)
 			background--;
 	}
 	if (scanned == o->nr)
 		f->kupdate = false;
-	sim_schedule(s, s->now + SIM_TICK_NS, flush, w);
+	sim_schedule(s, sim_now(s) + SIM_TICK_NS, flush, w);
 }
 
 static int file_start(struct sim *s, struct workload *w)

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 
 #include "util/inifile.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 struct hugetlb_wl {
 	struct cma_page **pages;
@@ -52,12 +52,12 @@ static uint64_t vmstat_read(struct cma_mm *mm, const char *name)
 
 static unsigned hugetlb_order(const struct sim *s, const struct workload *w)
 {
-	return policy_order_of(w->spec->hugetlb.page_bytes / s->page_bytes);
+	return policy_order_of(w->spec->hugetlb.page_bytes / sim_page_bytes(s));
 }
 
 static bool gigantic(const struct sim *s, const struct workload *w)
 {
-	return hugetlb_order(s, w) >= s->max_order;
+	return hugetlb_order(s, w) >= sim_max_order(s);
 }
 
 static struct cma_page *alloc_huge_page(struct sim *s, struct workload *w)
@@ -67,8 +67,8 @@ static struct cma_page *alloc_huge_page(struct sim *s, struct workload *w)
 	struct hugetlb_wl *h = w->priv;
 
 	if (gigantic(s, w))
-		return cma_alloc_gigantic_page(s->mm, 1ul << order, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN);
-	return cma_alloc_huge_page(s->mm, order, &h->noretry);
+		return cma_alloc_gigantic_page(sim_mm(s), 1ul << order, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN);
+	return cma_alloc_huge_page(sim_mm(s), order, &h->noretry);
 }
 
 static void free_huge_page(struct sim *s, struct workload *w, struct cma_page *page)
@@ -76,9 +76,9 @@ static void free_huge_page(struct sim *s, struct workload *w, struct cma_page *p
 	unsigned order = hugetlb_order(s, w);
 
 	if (gigantic(s, w))
-		cma_free_gigantic_page(s->mm, page, 1ul << order);
+		cma_free_gigantic_page(sim_mm(s), page, 1ul << order);
 	else
-		cma_free_pages(s->mm, page, order);
+		cma_free_pages(sim_mm(s), page, order);
 }
 
 /* set_max_huge_pages: the write, timed and counted. */
@@ -95,8 +95,8 @@ static void hugetlb_write(struct sim *s, void *arg)
 	if (sim_wl_over(s, w))
 		return;
 	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
-		before[i] = vmstat_read(s->mm, hugetlb_vmstat_names[i]);
-	cost_counters_read(s->mm, &c);
+		before[i] = vmstat_read(sim_mm(s), hugetlb_vmstat_names[i]);
+	cost_counters_read(sim_mm(s), &c);
 	sim_usable_update(s);
 	h->noretry = false;	/* set_max_huge_pages allocates node_alloc_noretry cleared */
 	held0 = h->held;
@@ -109,16 +109,16 @@ static void hugetlb_write(struct sim *s, void *arg)
 		h->pages[h->held++] = page;
 		/* where the pool's page is, as bench/oracle's guest maps it from hugetlbfs */
 		sim_trace_printf(s, "cmasim_hugetlb_page: name=%s pfn=0x%lx pages=%llu", w->spec->name,
-				 cma_page_to_pfn(s->mm, page), (unsigned long long)h->page_pages);
+				 cma_page_to_pfn(sim_mm(s), page), (unsigned long long)h->page_pages);
 	}
-	cost_work_since(s->mm, &c, &work);
+	cost_work_since(sim_mm(s), &c, &work);
 	work.hugetlb_pages = (h->held - held0) * h->page_pages;
 	r->requested = w->spec->hugetlb.count;
 	r->got = h->held;
 	r->page_bytes = w->spec->hugetlb.page_bytes;
-	r->write_ns = cost_ns(&s->cost, &work, s->page_bytes);
+	r->write_ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
-		r->vmstat[i] = vmstat_read(s->mm, hugetlb_vmstat_names[i]) - before[i];
+		r->vmstat[i] = vmstat_read(sim_mm(s), hugetlb_vmstat_names[i]) - before[i];
 	sim_trace_printf(s, "cmasim_hugetlb_write: name=%s size_kb=%llu requested=%llu got=%llu latency_ns=%llu",
 			 w->spec->name, (unsigned long long)(r->page_bytes >> 10),
 			 (unsigned long long)r->requested, (unsigned long long)r->got,
@@ -143,7 +143,7 @@ static int hugetlb_start(struct sim *s, struct workload *w)
 	if (!h)
 		return -ENOMEM;
 	w->priv = h;
-	h->page_pages = w->spec->hugetlb.page_bytes / s->page_bytes;
+	h->page_pages = w->spec->hugetlb.page_bytes / sim_page_bytes(s);
 	h->pages = calloc(w->spec->hugetlb.count, sizeof(*h->pages));
 	if (!h->pages)
 		return -ENOMEM;

@@ -60,7 +60,7 @@ struct job_wl {
 /* One page read from storage, as a page-cache miss is charged. */
 static double read_ns(const struct sim *s)
 {
-	return (double)cost_transfer_ns(s->cost.v[COST_STORAGE_READ_MBPS], s->page_bytes);
+	return (double)cost_transfer_ns(sim_cost(s)->v[COST_STORAGE_READ_MBPS], sim_page_bytes(s));
 }
 
 /*
@@ -71,9 +71,9 @@ static double read_ns(const struct sim *s)
  */
 static double swap_in_ns(struct sim *s, const struct job_proc *p)
 {
-	uint64_t at = s->now + (uint64_t)p->owed_ns;
+	uint64_t at = sim_now(s) + (uint64_t)p->owed_ns;
 
-	return (double)(storage_submit(&s->storage, &s->cost, at, STORAGE_RAND_READ, s->page_bytes) - at);
+	return (double)(storage_submit(sim_storage(s), sim_cost(s), at, STORAGE_RAND_READ, sim_page_bytes(s)) - at);
 }
 
 /* The process ends (exit or OOM kill): its memory and page tables go back; the pages freed. */
@@ -82,7 +82,7 @@ static uint64_t end_proc(struct sim *s, struct job_proc *p)
 	uint64_t freed = owned_release_all(&p->anon) + p->nr_ptes;
 
 	while (p->nr_ptes)
-		cma_free_pages(s->mm, p->ptes[--p->nr_ptes], 0);
+		cma_free_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0);
 	memset(p->anon.state, 0, p->anon.nr);
 	p->faulted = 0;
 	p->done_ns = 0;
@@ -132,7 +132,7 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 
 		/* the first touch of each 2 MiB maps a page table: __pte_alloc, GFP_KERNEL */
 		if (idx % PTE_SPAN == 0 && idx + 1 == p->faulted) {
-			struct cma_page *pte = cma_alloc_pages(s->mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+			struct cma_page *pte = cma_alloc_pages(sim_mm(s), CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
 
 			if (pte)
 				p->ptes[p->nr_ptes++] = pte;
@@ -154,10 +154,10 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	struct job_wl *j = w->priv;
 	struct cost_counters before;
 	struct cost_work work = { 0 };
-	uint64_t touches, reads, reclaim_ns, slept = s->storage.throttle_ns;
+	uint64_t touches, reads, reclaim_ns, slept = sim_storage(s)->throttle_ns;
 	double before_wait = p->owed_ns;
 
-	cost_counters_read(s->mm, &before);
+	cost_counters_read(sim_mm(s), &before);
 	p->touch_carry += cpu_ns * (double)w->spec->job.rate / 1e9;
 	touches = (uint64_t)p->touch_carry;
 	p->touch_carry -= (double)touches;
@@ -171,9 +171,9 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 			p->owed_ns += read_ns(s);
 	}
 	w->res->io_wait_ns += (uint64_t)(p->owed_ns - before_wait);
-	cost_work_since(s->mm, &before, &work);
-	work.throttle_ns = s->storage.throttle_ns - slept;
-	reclaim_ns = cost_ns(&s->cost, &work, s->page_bytes);
+	cost_work_since(sim_mm(s), &before, &work);
+	work.throttle_ns = sim_storage(s)->throttle_ns - slept;
+	reclaim_ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	w->res->reclaim_wait_ns += reclaim_ns;
 	p->owed_ns += (double)reclaim_ns;
 }
@@ -182,7 +182,7 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 static void run_proc(struct sim *s, struct workload *w, struct job_proc *p, double share)
 {
 	double wait = p->owed_ns < SIM_TICK_NS ? p->owed_ns : SIM_TICK_NS;
-	double at = (double)s->now + wait, wall = SIM_TICK_NS - wait;
+	double at = (double)sim_now(s) + wait, wall = SIM_TICK_NS - wait;
 
 	p->owed_ns -= wait;
 	while (p->live && wall > 0) {
@@ -207,7 +207,7 @@ static void job_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct job_wl *j = w->priv;
-	unsigned nr_cpus = s->plat.cfg.nr_cpus ? s->plat.cfg.nr_cpus : 1;
+	unsigned nr_cpus = sim_platform(s)->cfg.nr_cpus ? sim_platform(s)->cfg.nr_cpus : 1;
 	double runnable = sim_runnable(s) - w->ops->runnable(s, w), share;
 
 	if (sim_wl_over(s, w) || w->res->job_done_ns)
@@ -223,7 +223,7 @@ static void job_tick(struct sim *s, void *arg)
 		j->waiting += j->proc[i].live && j->proc[i].owed_ns > 0;
 	}
 	if (!w->res->job_done_ns)
-		sim_schedule(s, s->now + SIM_TICK_NS, job_tick, w);
+		sim_schedule(s, sim_now(s) + SIM_TICK_NS, job_tick, w);
 }
 
 static void job_begin(struct sim *s, void *arg)
@@ -280,7 +280,7 @@ static void job_stop(struct sim *s, struct workload *w)
 		struct job_proc *p = &j->proc[i];
 
 		while (p->nr_ptes)
-			cma_free_pages(s->mm, p->ptes[--p->nr_ptes], 0);
+			cma_free_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0);
 		free(p->ptes);
 		owned_destroy(&p->anon);
 	}

@@ -32,8 +32,8 @@ static void unpin(struct sim *s, struct pin_episode *e)
 	struct pinner_wl *p = e->w->priv;
 
 	for (unsigned long i = 0; i < e->nr; i++)
-		cma_page_put(s->mm, e->pages[i]);
-	s->pinned_pages -= e->nr;
+		cma_page_put(sim_mm(s), e->pages[i]);
+	sim_account_pinned(s, -(long)e->nr);
 	if (e->prev)
 		e->prev->next = e->next;
 	else
@@ -54,12 +54,12 @@ static void pin(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct pinner_wl *p = w->priv;
 	const struct wl_pinner *spec = &w->spec->pinner;
-	struct owned_pages *o = owned_of(&s->wl[spec->target_idx]);
+	struct owned_pages *o = owned_of(sim_workload(s, spec->target_idx));
 	struct pin_episode *e;
 
 	if (sim_wl_over(s, w))
 		return;
-	sim_schedule(s, s->now + spec->period_ns, pin, w);
+	sim_schedule(s, sim_now(s) + spec->period_ns, pin, w);
 	if (!o || !o->resident)
 		return;
 	e = calloc(1, sizeof(*e));
@@ -72,8 +72,8 @@ static void pin(struct sim *s, void *arg)
 			struct cma_page *page = o->page[i];
 
 			if (!spec->longterm)
-				cma_page_get(s->mm, page);
-			else if (!(page = cma_page_pin_longterm(s->mm, page)))
+				cma_page_get(sim_mm(s), page);
+			else if (!(page = cma_page_pin_longterm(sim_mm(s), page)))
 				continue;
 			e->pages[e->nr++] = page;
 		}
@@ -82,9 +82,9 @@ static void pin(struct sim *s, void *arg)
 	if (p->live)
 		p->live->prev = e;
 	p->live = e;
-	s->pinned_pages += e->nr;
+	sim_account_pinned(s, (long)e->nr);
 	w->res->ops += e->nr;
-	sim_schedule(s, s->now + spec->hold_ns, unpin_event, e);
+	sim_schedule(s, sim_now(s) + spec->hold_ns, unpin_event, e);
 }
 
 static bool pinner_pinned_in(struct sim *s, struct workload *w, unsigned long start_pfn,
@@ -94,7 +94,7 @@ static bool pinner_pinned_in(struct sim *s, struct workload *w, unsigned long st
 
 	for (struct pin_episode *e = p ? p->live : NULL; e; e = e->next)
 		for (unsigned long j = 0; j < e->nr; j++) {
-			unsigned long pfn = cma_page_to_pfn(s->mm, e->pages[j]);
+			unsigned long pfn = cma_page_to_pfn(sim_mm(s), e->pages[j]);
 
 			if (pfn >= start_pfn && pfn < end_pfn)
 				return true;

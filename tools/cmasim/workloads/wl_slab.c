@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "util/inifile.h"
-#include "engine/sim.h"
+#include "engine/sim_api.h"
 
 struct slab_wl {
 	double carry;
@@ -52,9 +52,9 @@ static void obj_unlink(struct slab_wl *sl, struct slab_obj *o)
 
 static void release(struct sim *s, struct slab_wl *sl, struct slab_obj *o)
 {
-	cma_free_pages(s->mm, o->page, o->order);
+	cma_free_pages(sim_mm(s), o->page, o->order);
 	sl->live_pages -= 1ull << o->order;
-	s->class_pages[MC_SLAB] -= 1ull << o->order;
+	sim_account_class(s, MC_SLAB, -(1l << o->order));
 	obj_unlink(sl, o);
 	free(o);
 }
@@ -73,7 +73,7 @@ static void slab_alloc_one(struct sim *s, struct workload *w, struct slab_wl *sl
 	cma_gfp_t gfp = CMA_GFP_KERNEL;
 	struct slab_obj *o;
 
-	if (spec->max_bytes && (sl->live_pages + (1ull << order)) * s->page_bytes > spec->max_bytes)
+	if (spec->max_bytes && (sl->live_pages + (1ull << order)) * sim_page_bytes(s) > spec->max_bytes)
 		return;
 	if (sim_rand_below(s, 100) < spec->reclaimable)
 		gfp |= CMA_GFP_RECLAIMABLE;
@@ -81,7 +81,7 @@ static void slab_alloc_one(struct sim *s, struct workload *w, struct slab_wl *sl
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return;
-	o->page = cma_alloc_pages(s->mm, gfp | CMA_GFP_NOWARN, order);
+	o->page = cma_alloc_pages(sim_mm(s), gfp | CMA_GFP_NOWARN, order);
 	if (!o->page) {
 		w->res->alloc_failures++;
 		free(o);
@@ -94,8 +94,8 @@ static void slab_alloc_one(struct sim *s, struct workload *w, struct slab_wl *sl
 		sl->objs->prev = o;
 	sl->objs = o;
 	sl->live_pages += 1ull << order;
-	s->class_pages[MC_SLAB] += 1ull << order;
-	sim_schedule(s, s->now + sim_rand_exp(s, spec->lifetime_ns), slab_free, o);
+	sim_account_class(s, MC_SLAB, 1l << order);
+	sim_schedule(s, sim_now(s) + sim_rand_exp(s, spec->lifetime_ns), slab_free, o);
 }
 
 static void slab_tick(struct sim *s, void *arg)
@@ -109,7 +109,7 @@ static void slab_tick(struct sim *s, void *arg)
 	n = sim_tick_ops(&sl->carry, w->spec->slab.rate);
 	while (n--)
 		slab_alloc_one(s, w, sl);
-	sim_schedule(s, s->now + SIM_TICK_NS, slab_tick, w);
+	sim_schedule(s, sim_now(s) + SIM_TICK_NS, slab_tick, w);
 }
 
 static int slab_start(struct sim *s, struct workload *w)
