@@ -191,20 +191,6 @@ static uint64_t migration_overhead_ns(const struct cost_model *m, const struct c
 #define MAX_LOCK_UTIL	0.95
 
 /*
- * CFS shares the CPUs evenly among the runnable threads of one weight
- * (Documentation/scheduler/sched-design-CFS.rst: each of n runnable
- * tasks gets 1/n of a CPU): with R background threads and the
- * allocating one on C CPUs, the request's CPU work gets C/(R+1) of a
- * CPU once R+1 > C.
- */
-double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus)
-{
-	double share = ((double)runnable + 1.0) / (double)(nr_cpus ? nr_cpus : 1);
-
-	return share > 1.0 ? share : 1.0;
-}
-
-/*
  * M/D/1: the background's acquisitions come from many independent
  * threads (a Poisson stream) and hold the lock a fixed time; an
  * acquisition arriving at random waits rho * hold / (2 (1 - rho)) on
@@ -309,6 +295,21 @@ static double console_ns(const struct cost_work *w)
 }
 
 /*
+ * The request's own CPU work and its sleeps (the CMA mutex, waits for
+ * writes, reclaim's throttling) on its run queue (sched.c): with others
+ * there, its turns and its waits for them; alone, the sum.
+ */
+static uint64_t scheduled_ns(const struct cost_model *m, const struct cost_work *w, uint64_t cpu_ns)
+{
+	uint64_t blocked = (uint64_t)cma_mutex_ns(m, w) + w->io_wait_ns + w->throttle_ns;
+
+	if (!w->sched)
+		return cpu_ns + blocked;
+	w->sched->blocked_ns = blocked;
+	return sched_run_ns(w->sched, cpu_ns);
+}
+
+/*
  * What the background's threads cannot take from the request. CFS takes
  * the CPU from a thread in the kernel only where the kernel lets it: at
  * any preempt_enable() under CONFIG_PREEMPT, but without it (PREEMPT_NONE,
@@ -383,10 +384,8 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]) +
 			  (uint64_t)((double)w->blocks_passed * m->v[COST_BLOCK_PASS_NS]);
 
-	return (uint64_t)((double)cpu_ns * cost_cpu_stretch(w->runnable, w->nr_cpus)) +
-	       (w->no_preempt ? nosched_ns(m, w) : 0) +
-	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w) +
-	       w->io_wait_ns + w->throttle_ns + (uint64_t)console_ns(w);
+	return scheduled_ns(m, w, cpu_ns) + (w->no_preempt ? nosched_ns(m, w) : 0) +
+	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)console_ns(w);
 }
 
 void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)

@@ -13,6 +13,8 @@
 
 #include <cma/cma.h>
 
+#include "engine/sched.h"
+
 enum cost_field {
 	COST_CPU_MHZ,		/* CPU clock, MHz: turns the cycle counts below into time */
 	COST_COPY_MBPS,		/* page copy bandwidth, MB/s (migration) */
@@ -82,6 +84,8 @@ struct cost_work {
 	unsigned cma_attempts;		/* alloc_contig_range calls: the request held the CMA mutex */
 	unsigned nr_cpus;		/* the board's CPUs (0: 1) */
 	unsigned runnable;		/* background threads wanting a CPU meanwhile */
+	struct sched_task *sched;	/* the request's task on its run queue, moved on (NULL: a CPU of its own) */
+	unsigned blocks;		/* times it slept: reclaim's sleeps, waits for writes in flight */
 	bool remote_drain;		/* 6.12: drain_all_pages empties other CPUs' lists itself */
 	unsigned lru_batch;		/* pages per LRU-lock round: the pagevec's size (0: 14) */
 	double zone_page_rate;		/* pages the background takes from or gives to the free lists, per second */
@@ -124,8 +128,6 @@ extern const char *const cost_field_names[NR_COST_FIELDS];
 void cost_profile(enum cma_arch arch, struct cost_model *m);
 /* Device time of @w under @m, in ns, for pages of @page_bytes. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
-/* How far CPU work stretches with @runnable background threads on @nr_cpus CPUs. */
-double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus);
 /* Expected wait of one acquisition of a lock the background takes @rate times a second, each held @hold_ns ns. */
 double cost_lock_wait_ns(double rate, double hold_ns);
 /* Time to move @bytes at @mbps MB/s, in ns. */
