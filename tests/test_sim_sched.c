@@ -134,6 +134,29 @@ static void sched_sleeping_task_leaves_the_queue(void **state)
 }
 
 /*
+ * Expect: work no one preempts (a loop with no scheduling point on a
+ * CONFIG_PREEMPT_VOLUNTARY kernel: 200 pages of ARM bookkeeping, 100 us)
+ * holds the CPU to its end, and the task's vruntime grows by it all the
+ * same: a woken task 6 ms behind is 100 us less behind, the others
+ * having waited.
+ */
+static void cost_ns_unpreemptible_work_counts_in_the_vruntime(void **state)
+{
+	struct sched_tunables t;
+	struct sched_task k;
+	struct cost_model m;
+	struct cost_work w = { .handled = 200, .nosched_pages = 200, .nr_cpus = 2, .no_preempt = true };
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	sched_tunables(2, 250, &t);
+	k = (struct sched_task){ .tun = &t, .nr_others = 1, .woke = true, .lag_ns = -6 * (int64_t)MS };
+	w.sched = &k;
+	assert_int_equal(cost_ns(&m, &w, 4096), 100000);
+	assert_int_equal(k.lag_ns, -6 * (int64_t)MS + 100000);
+	assert_int_equal(k.at_ns, 100000);
+}
+
+/*
  * A camera on the 2-CPU ARM board with a background of @threads
  * CPU-bound threads (an anon workload that touches nothing), each
  * session a ring of 8 buffers of 4 MiB asked for one after the other,
@@ -189,6 +212,7 @@ int main(void)
 		cmocka_unit_test(cost_ns_shares_the_request_cpu_with_its_queue),
 		cmocka_unit_test(sched_woken_task_preempts_past_the_wakeup_granularity),
 		cmocka_unit_test(sched_sleeping_task_leaves_the_queue),
+		cmocka_unit_test(cost_ns_unpreemptible_work_counts_in_the_vruntime),
 		cmocka_unit_test(sim_request_latency_includes_the_wait_to_run),
 	};
 

@@ -297,16 +297,21 @@ static double console_ns(const struct cost_work *w)
 /*
  * The request's own CPU work and its sleeps (the CMA mutex, waits for
  * writes, reclaim's throttling) on its run queue (sched.c): with others
- * there, its turns and its waits for them; alone, the sum.
+ * there, its turns and its waits for them; alone, the sum. @held_ns of
+ * work no one can preempt (below) runs at its end as it is, and counts
+ * in its vruntime all the same.
  */
-static uint64_t scheduled_ns(const struct cost_model *m, const struct cost_work *w, uint64_t cpu_ns)
+static uint64_t scheduled_ns(const struct cost_model *m, const struct cost_work *w, uint64_t cpu_ns,
+			     uint64_t held_ns)
 {
-	uint64_t blocked = (uint64_t)cma_mutex_ns(m, w) + w->io_wait_ns + w->throttle_ns;
+	uint64_t blocked = (uint64_t)cma_mutex_ns(m, w) + w->io_wait_ns + w->throttle_ns, ns;
 
 	if (!w->sched)
-		return cpu_ns + blocked;
+		return cpu_ns + blocked + held_ns;
 	w->sched->blocked_ns = blocked;
-	return sched_run_ns(w->sched, cpu_ns);
+	ns = sched_run_ns(w->sched, cpu_ns);
+	sched_hold(w->sched, held_ns);
+	return ns + held_ns;
 }
 
 /*
@@ -384,7 +389,7 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 			  (uint64_t)((double)w->hugetlb_pages * m->v[COST_HUGETLB_PAGE_NS]) +
 			  (uint64_t)((double)w->blocks_passed * m->v[COST_BLOCK_PASS_NS]);
 
-	return scheduled_ns(m, w, cpu_ns) + (w->no_preempt ? nosched_ns(m, w) : 0) +
+	return scheduled_ns(m, w, cpu_ns, w->no_preempt ? nosched_ns(m, w) : 0) +
 	       (uint64_t)drain_ns(m, w) + (uint64_t)lock_wait_ns(m, w) + (uint64_t)console_ns(w);
 }
 

@@ -103,6 +103,13 @@ void sched_sleep(struct sched_task *k, uint64_t ns)
 		k->lag_ns -= (int64_t)(ns / k->nr_others);
 }
 
+void sched_hold(struct sched_task *k, uint64_t ns)
+{
+	k->at_ns += ns;
+	if (k->nr_others)
+		k->lag_ns += (int64_t)ns;
+}
+
 /*
  * place_entity() and check_preempt_wakeup(): the woken task is put no
  * more than half a latency period behind min_vruntime; it preempts the

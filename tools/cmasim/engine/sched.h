@@ -46,5 +46,7 @@ void sched_tunables(unsigned nr_cpus, unsigned hz, struct sched_tunables *t);
 uint64_t sched_run_ns(struct sched_task *k, uint64_t cpu_ns);
 /* @k slept @ns while its queue's others ran: their min_vruntime moved on. */
 void sched_sleep(struct sched_task *k, uint64_t ns);
+/* @k ran @ns where nothing preempts it (no scheduling point, no CONFIG_PREEMPT): its vruntime moved on. */
+void sched_hold(struct sched_task *k, uint64_t ns);
 
 #endif
