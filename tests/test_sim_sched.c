@@ -156,6 +156,20 @@ static void cost_ns_unpreemptible_work_counts_in_the_vruntime(void **state)
 	assert_int_equal(k.at_ns, 100000);
 }
 
+/* @ini under @policy into @res. */
+static void run_ini(const char *ini, const char *policy, struct sim_result *res)
+{
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct sim_options o = { .policy = sim_policy_find(policy) };
+	char err[768];
+
+	assert_non_null(sc);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the test's scenario does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, res), 0);
+	free(sc);
+}
+
 /*
  * A camera on the 2-CPU ARM board with a background of @threads
  * CPU-bound threads (an anon workload that touches nothing), each
@@ -165,20 +179,13 @@ static void cost_ns_unpreemptible_work_counts_in_the_vruntime(void **state)
 static void run_camera(unsigned threads, struct sim_result *res)
 {
 	char ini[1024];
-	struct scenario *sc = calloc(1, sizeof(*sc));
-	struct sim_options o = { .policy = sim_policy_find("cma") };
-	char err[768];
 
-	assert_non_null(sc);
 	snprintf(ini, sizeof(ini),
 		 "[scenario]\nplatform = arm\nmemory = 256M\ncmdline = cma=64M\nduration = 3s\n"
 		 "[anon busy]\nrss = 1M\nrate = 1\nthreads = %u\n"
 		 "[device camera]\nsize = 4M\nring = 8\nperiod = 33ms\nsession = 500ms\ngap = 200ms\n",
 		 threads);
-	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
-		fail_msg("the test's scenario does not parse: %s", err);
-	assert_int_equal(sim_run(sc, &o, res), 0);
-	free(sc);
+	run_ini(ini, "cma", res);
 }
 
 /*
@@ -205,6 +212,42 @@ static void sim_request_latency_includes_the_wait_to_run(void **state)
 	sim_result_free(&busy);
 }
 
+/*
+ * Expect: the tick is the board's CONFIG_HZ. One 16 MiB carveout
+ * request (14.03 ms of ARM work, woken at 0 with 6 ms of credit) behind
+ * one of three CPU-bound threads on its queue: at HZ 250 (Kconfig's
+ * default) it runs to the tick at 8 ms, waits the other's 8 ms turn and
+ * ends its last 6.03 ms still the leftmost, 8 ms over alone; at HZ 1000
+ * its turns and the other's end at 7 ms, so its last 0.03 ms waits a
+ * second turn: 14 ms over alone.
+ */
+static void sim_tick_is_the_board_config_hz(void **state)
+{
+	static const char board[] = "[scenario]\nplatform = arm\nmemory = 64M\nduration = 3s\ncmdline = cma=16M\n";
+	static const char hog[] = "[anon hog]\nrss = 4M\nrate = 0\nthreads = 3\n";
+	static const char cam[] = "[device cam]\nsize = 16M\nperiod = 100ms\n";
+	static const struct { const char *kconfig, *hog; uint64_t more_ns; } cases[] = {
+		{ "", hog, 8 * MS },
+		{ "kconfig = CONFIG_HZ=1000\n", hog, 14 * MS },
+	};
+	struct sim_result idle, r;
+	char ini[512];
+
+	snprintf(ini, sizeof(ini), "%s%s", board, cam);
+	run_ini(ini, "carveout", &idle);
+	assert_int_equal(idle.devices[0].lat.max, 14033725);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(ini, sizeof(ini), "%s%s%s%s", board, cases[i].kconfig, cases[i].hog, cam);
+		run_ini(ini, "carveout", &r);
+		if (r.devices[0].lat.max != idle.devices[0].lat.max + cases[i].more_ns)
+			fail_msg("%sexpected %llu ns over alone, found %llu", cases[i].kconfig,
+				 (unsigned long long)cases[i].more_ns,
+				 (unsigned long long)(r.devices[0].lat.max - idle.devices[0].lat.max));
+		sim_result_free(&r);
+	}
+	sim_result_free(&idle);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +257,7 @@ int main(void)
 		cmocka_unit_test(sched_sleeping_task_leaves_the_queue),
 		cmocka_unit_test(cost_ns_unpreemptible_work_counts_in_the_vruntime),
 		cmocka_unit_test(sim_request_latency_includes_the_wait_to_run),
+		cmocka_unit_test(sim_tick_is_the_board_config_hz),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
