@@ -20,8 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/sim.h"
-#include "policies/registry.h"
+#include "sim_helpers.h"
 
 #define MS	1000000ull
 
@@ -156,20 +155,6 @@ static void cost_ns_unpreemptible_work_counts_in_the_vruntime(void **state)
 	assert_int_equal(k.at_ns, 100000);
 }
 
-/* @ini under @policy into @res. */
-static void run_ini(const char *ini, const char *policy, struct sim_result *res)
-{
-	struct scenario *sc = calloc(1, sizeof(*sc));
-	struct sim_options o = { .policy = sim_policy_find(policy) };
-	char err[768];
-
-	assert_non_null(sc);
-	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
-		fail_msg("the test's scenario does not parse: %s", err);
-	assert_int_equal(sim_run(sc, &o, res), 0);
-	free(sc);
-}
-
 /*
  * A camera on the 2-CPU ARM board with a background of @threads
  * CPU-bound threads (an anon workload that touches nothing), each
@@ -185,7 +170,7 @@ static void run_camera(unsigned threads, struct sim_result *res)
 		 "[anon busy]\nrss = 1M\nrate = 1\nthreads = %u\n"
 		 "[device camera]\nsize = 4M\nring = 8\nperiod = 33ms\nsession = 500ms\ngap = 200ms\n",
 		 threads);
-	run_ini(ini, "cma", res);
+	sim_test_run_ini(ini, "cma", res);
 }
 
 /*
@@ -234,11 +219,11 @@ static void sim_tick_is_the_board_config_hz(void **state)
 	char ini[512];
 
 	snprintf(ini, sizeof(ini), "%s%s", board, cam);
-	run_ini(ini, "carveout", &idle);
+	sim_test_run_ini(ini, "carveout", &idle);
 	assert_int_equal(idle.devices[0].lat.max, 14033725);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(ini, sizeof(ini), "%s%s%s%s", board, cases[i].kconfig, cases[i].hog, cam);
-		run_ini(ini, "carveout", &r);
+		sim_test_run_ini(ini, "carveout", &r);
 		if (r.devices[0].lat.max != idle.devices[0].lat.max + cases[i].more_ns)
 			fail_msg("%sexpected %llu ns over alone, found %llu", cases[i].kconfig,
 				 (unsigned long long)cases[i].more_ns,
