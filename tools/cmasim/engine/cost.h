@@ -126,7 +126,7 @@ struct cost_counters {
 extern const char *const cost_field_names[NR_COST_FIELDS];
 /* The profile of @arch. */
 void cost_profile(enum cma_arch arch, struct cost_model *m);
-/* Device time of @w under @m, in ns, for pages of @page_bytes. */
+/* Device time of @w under @m, in ns, for pages of @page_bytes; w->sched, if any, is moved on to the request's end. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
 /* Expected wait of one acquisition of a lock the background takes @rate times a second, each held @hold_ns ns. */
 double cost_lock_wait_ns(double rate, double hold_ns);
