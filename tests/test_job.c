@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "engine/sim_api.h"
 #include "policies/registry.h"
+#include "sim_helpers.h"
 
 #define MS	1000000ull
 #define S	1000000000ull
@@ -32,17 +33,10 @@
 /* Two CPUs (the arm platform's nr_cpus), 4 KiB pages, no swap unless the text adds it. */
 #define BOARD(mem)	"[scenario]\nplatform = arm\nmemory = " mem "\ncmdline = cma=16M\nduration = 30s\n"
 
+/* @ini under cma into @res. */
 static void run_ini(const char *ini, struct sim_result *res)
 {
-	struct scenario *sc = calloc(1, sizeof(*sc));
-	struct sim_options o = { .policy = sim_policy_find("cma") };
-	char err[768];
-
-	assert_non_null(sc);
-	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
-		fail_msg("the test's scenario does not parse: %s", err);
-	assert_int_equal(sim_run(sc, &o, res), 0);
-	free(sc);
+	sim_test_run_ini(ini, "cma", res);
 }
 
 static const struct workload_result *workload(const struct sim_result *r, const char *name)

@@ -308,10 +308,14 @@ static void wl_writer_held_at_dirty_limit(void **state)
 /*
  * Expect: a writer held at the dirty limit sleeps in balance_dirty_pages
  * and wants no CPU: from 3 s, with the 40 MiB writer long at the limit,
- * the camera's cheapest request (one made while the writer is held; in
- * the ticks it gets room it runs) costs the same whether the writer has
- * 1 thread or 8; a reader of the same file, never held, makes every
- * request dearer with 8.
+ * the camera's cheapest request costs the same whether the writer has
+ * 1 thread or 8. Each session asks for a ring of two, and the second,
+ * run on from the first past the sleeper's credit (engine/sched.c),
+ * waits the turns of whatever threads share its run queue: the
+ * cheapest is such a second request made while the writer is held (in
+ * the ticks it gets room it runs). A reader of the same file, never
+ * held, keeps four of its 8 threads on that queue: the dearest request
+ * is dearer with 8.
  */
 static uint64_t cheapest(const struct device_result *d)
 {
@@ -327,7 +331,7 @@ static void wl_writer_held_wants_no_cpu(void **state)
 {
 #define HELD(kind, threads) BOARD_64M "duration = 4s\n[" kind " w]\nfile = 40M\nrate = 20000\n" \
 	"pattern = sequential\nthreads = " threads "\n" \
-	"[device cam]\nsize = 4M\nperiod = 33ms\nstart = 3s\nsession = 500ms\n"
+	"[device cam]\nsize = 4M\nperiod = 33ms\nstart = 3s\nsession = 500ms\nring = 2\n"
 	struct sim_result one, eight;
 
 	run_ini(HELD("writer", "1"), "cma", &one);
@@ -338,7 +342,7 @@ static void wl_writer_held_wants_no_cpu(void **state)
 
 	run_ini(HELD("pagecache", "1"), "cma", &one);
 	run_ini(HELD("pagecache", "8"), "cma", &eight);
-	assert_true(cheapest(the_device(&eight)) > cheapest(the_device(&one)));
+	assert_true(the_device(&eight)->lat.max > the_device(&one)->lat.max);
 	sim_result_free(&one);
 	sim_result_free(&eight);
 #undef HELD

@@ -114,14 +114,21 @@ static void storage_sleep_lasts_its_timeout_unwoken(void **state)
 
 /*
  * Expect: a request's sleep is its latency as it is, apart from its CPU
- * work: seven runnable threads on one CPU stretch no part of it.
+ * work: seven runnable threads on its one CPU's queue stretch no part
+ * of it, and a request with no CPU work does not wait for them.
  */
 static void cost_ns_adds_sleep_unstretched(void **state)
 {
-	const struct cost_work slept = { .throttle_ns = 100000000, .runnable = 7, .nr_cpus = 1 };
+	struct cost_work slept = { .throttle_ns = 100000000, .runnable = 7, .nr_cpus = 1 };
+	struct sched_tunables t;
+	struct sched_task k;
 	struct cost_model m;
 
 	cost_profile(CMA_ARCH_X86, &m);
+	assert_int_equal(cost_ns(&m, &slept, 4096), 100000000);
+	sched_tunables(1, 250, &t);
+	k = (struct sched_task){ .tun = &t, .nr_others = 7, .blocks = 1 };
+	slept.sched = &k;
 	assert_int_equal(cost_ns(&m, &slept, 4096), 100000000);
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a device's request shares while it runs (doc/cost-model.md, "CPU
- * contention and drains" and "Lock waits"): the board's CPUs with the
- * background's runnable threads, the zone and LRU locks with the
+ * contention and drains" and "Lock waits"): a CPU's run queue with the
+ * background's runnable threads (sched.c), the zone and LRU locks with the
  * background's allocations, and the CMA mutex with the other devices'
  * requests. The simulation runs a request in no virtual time, so this
  * is what cost_ns() is told about the moment, not something acted out.
@@ -60,28 +60,39 @@ static void bg_window(struct sim *s, void *arg)
 }
 
 /*
- * The preemption model the board's .config chose (kernel/Kconfig.preempt).
- * Departure: a .config that names none is priced as CONFIG_PREEMPT, all
- * kernel work sharing the CPUs, as before the model knew the choice, not
- * as Kconfig's default PREEMPT_NONE.
+ * What the board's .config chose for the scheduler: the preemption model
+ * (kernel/Kconfig.preempt) and CONFIG_HZ (0 when it gives none:
+ * sched_tunables() takes Kconfig's default). Departure: a .config that
+ * names no preemption model is priced as CONFIG_PREEMPT, all kernel work
+ * sharing the CPUs, as before the model knew the choice, not as
+ * Kconfig's default PREEMPT_NONE.
  */
-static bool kconfig_no_preempt(const char *text)
+static void kconfig_sched(const char *text, bool *no_preempt, unsigned *hz)
 {
 	struct kconfig *kc = NULL;
-	bool none = false;
+	unsigned long v = 0;
 	char err[128];
 
-	if (!kconfig_parse(text, &kc, err, sizeof(err)))
-		none = kconfig_bool(kc, "CONFIG_PREEMPT_NONE") || kconfig_bool(kc, "CONFIG_PREEMPT_VOLUNTARY");
+	*no_preempt = false;
+	*hz = 0;
+	if (!kconfig_parse(text, &kc, err, sizeof(err))) {
+		*no_preempt = kconfig_bool(kc, "CONFIG_PREEMPT_NONE") || kconfig_bool(kc, "CONFIG_PREEMPT_VOLUNTARY");
+		if (!kconfig_get_ulong(kc, "CONFIG_HZ", 0, &v, err, sizeof(err)) && v <= 100000)
+			*hz = (unsigned)v;
+	}
 	kconfig_free(kc);
-	return none;
 }
 
 void sim_contention_start(struct sim *s)
 {
 	struct bg_traffic t;
+	unsigned hz;
 
-	s->no_preempt = kconfig_no_preempt(s->plat.kconfig);
+	kconfig_sched(s->plat.kconfig, &s->no_preempt, &hz);
+	sched_tunables(s->plat.cfg.nr_cpus, hz, &s->sched_tun);
+	/* the devices' tasks have slept since before the run: the whole sleeper's credit is theirs */
+	for (unsigned i = 0; i < SIM_MAX_WORKLOADS; i++)
+		s->sched_lag[i] = -(int64_t)s->sched_tun.latency_ns;
 	s->drain_remote = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_remote") == 1;
 	s->drain_wq = !s->drain_remote && cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_wq") == 1;
 	s->drain_mutex = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_mutex") == 1;
@@ -140,6 +151,34 @@ static unsigned lru_batch(const char *kernel)
 }
 
 /*
+ * The device's task on a run queue: the load balancer has spread the
+ * background's runnable threads evenly, and a waking task goes to the
+ * least loaded CPU (select_task_rq_fair()), which has R / C of them. A
+ * request that starts after the last one ended (or the device's first:
+ * its task slept since the run began) woke from a sleep, while the
+ * others ran; one that follows another at once runs on. The CMA mutex
+ * another device holds is a sleep too.
+ */
+static void sched_fill(struct sim *s, const struct workload *w, uint64_t start_ns, struct cost_work *work)
+{
+	struct sched_task *k = &s->sched_req;
+	uint64_t end = s->sched_end[w->idx];
+	bool woke = start_ns > end || !end;
+
+	*k = (struct sched_task){
+		.tun = &s->sched_tun,
+		.nr_others = work->runnable / (work->nr_cpus ? work->nr_cpus : 1),
+		.woke = woke,
+		.lag_ns = s->sched_lag[w->idx],
+		.at_ns = woke ? end : start_ns,
+		.blocks = work->blocks + (work->cma_mutex_wait_ns != 0),
+	};
+	if (woke)
+		sched_sleep(k, start_ns - end);
+	work->sched = k;
+}
+
+/*
  * How drain_all_pages reaches the other CPUs is the profile's: IPIs, work
  * items (4.11) or the caller itself (6.0).
  */
@@ -166,10 +205,13 @@ void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start
 	if (cma && s->cma_mutex_holder >= 0 && (unsigned)s->cma_mutex_holder != w->idx &&
 	    s->cma_mutex_free_at > start_ns)
 		work->cma_mutex_wait_ns = s->cma_mutex_free_at - start_ns;
+	sched_fill(s, w, start_ns, work);
 }
 
 void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma)
 {
+	s->sched_lag[w->idx] = s->sched_req.lag_ns;
+	s->sched_end[w->idx] = start_ns + ns;
 	if (!cma)
 		return;
 	s->cma_mutex_holder = (int)w->idx;

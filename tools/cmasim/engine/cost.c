@@ -210,20 +210,6 @@ static void migration_overhead_ns(const struct cost_model *m, const struct cost_
 #define MAX_LOCK_UTIL	0.95
 
 /*
- * CFS shares the CPUs evenly among the runnable threads of one weight
- * (Documentation/scheduler/sched-design-CFS.rst: each of n runnable
- * tasks gets 1/n of a CPU): with R background threads and the
- * allocating one on C CPUs, the request's CPU work gets C/(R+1) of a
- * CPU once R+1 > C.
- */
-double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus)
-{
-	double share = ((double)runnable + 1.0) / (double)(nr_cpus ? nr_cpus : 1);
-
-	return share > 1.0 ? share : 1.0;
-}
-
-/*
  * M/D/1: the background's acquisitions come from many independent
  * threads (a Poisson stream) and hold the lock a fixed time; an
  * acquisition arriving at random waits rho * hold / (2 (1 - rho)) on
@@ -348,6 +334,27 @@ static double console_ns(const struct cost_work *w)
 }
 
 /*
+ * The request's own CPU work (@cpu_ns) and its sleeps (@blocked_ns: the
+ * CMA mutex, waits for writes, reclaim's throttling) on its run queue
+ * (sched.c): with others there, its turns and its waits for them; alone,
+ * none. @held_ns of work no one can preempt (below) runs at its end as
+ * it is, and counts in its vruntime all the same. Returns the time it
+ * waited to run, beyond its work and its sleeps.
+ */
+static uint64_t run_wait_ns(const struct cost_work *w, uint64_t cpu_ns, uint64_t blocked_ns,
+			    uint64_t held_ns)
+{
+	uint64_t ns;
+
+	if (!w->sched)
+		return 0;
+	w->sched->blocked_ns = blocked_ns;
+	ns = sched_run_ns(w->sched, cpu_ns);
+	sched_hold(w->sched, held_ns);
+	return ns - cpu_ns - blocked_ns;
+}
+
+/*
  * What the background's threads cannot take from the request. CFS takes
  * the CPU from a thread in the kernel only where the kernel lets it: at
  * any preempt_enable() under CONFIG_PREEMPT, but without it (PREEMPT_NONE,
@@ -447,15 +454,21 @@ static void cpu_work_ns(const struct cost_model *m, const struct cost_work *w, u
 	dropped_ns(m, w, ns);
 }
 
-/* What the request waited for: the CPU, locks and mutexes, storage, sleeps, the console. */
-static void wait_ns(const struct cost_model *m, const struct cost_work *w, uint64_t cpu, uint64_t *ns)
+/*
+ * What the request waited for: the CPU (its @cpu of work and @held of
+ * unpreemptible work on its run queue), locks and mutexes, storage,
+ * sleeps, the console.
+ */
+static void wait_ns(const struct cost_model *m, const struct cost_work *w, uint64_t cpu, uint64_t held,
+		    uint64_t *ns)
 {
 	uint64_t drain = (uint64_t)drain_ns(m, w), drain_wait = (uint64_t)drain_wait_ns(m, w);
+	uint64_t cma_mutex = (uint64_t)cma_mutex_ns(m, w);
 
-	ns[COST_PART_RUN_WAIT] += (uint64_t)((double)cpu * cost_cpu_stretch(w->runnable, w->nr_cpus)) - cpu;
+	ns[COST_PART_RUN_WAIT] += run_wait_ns(w, cpu, cma_mutex + w->io_wait_ns + w->throttle_ns, held);
 	/* one truncation, as drain_ns() was priced: its mutex waits are taken out of it */
 	ns[COST_PART_DRAIN] += drain - drain_wait;
-	ns[COST_PART_LOCK_WAIT] += drain_wait + (uint64_t)lock_wait_ns(m, w) + (uint64_t)cma_mutex_ns(m, w);
+	ns[COST_PART_LOCK_WAIT] += drain_wait + (uint64_t)lock_wait_ns(m, w) + cma_mutex;
 	ns[COST_PART_IO_WAIT] += w->io_wait_ns;
 	ns[COST_PART_THROTTLE] += w->throttle_ns;
 	ns[COST_PART_CONSOLE] += (uint64_t)console_ns(w);
@@ -464,12 +477,15 @@ static void wait_ns(const struct cost_model *m, const struct cost_work *w, uint6
 uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
 		       struct cost_parts *p)
 {
+	struct cost_parts held = { { 0 } };
+
 	*p = (struct cost_parts){ { 0 } };
 	cpu_work_ns(m, w, page_bytes, p->ns);
-	/* stretched: everything so far; what follows is not */
-	wait_ns(m, w, cost_parts_sum(p), p->ns);
 	if (w->no_preempt)
-		nosched_ns(m, w, p->ns);
+		nosched_ns(m, w, held.ns);
+	/* the work so far shares the CPU; the unpreemptible work is held to the end */
+	wait_ns(m, w, cost_parts_sum(p), cost_parts_sum(&held), p->ns);
+	cost_parts_add(p, &held);
 	return cost_parts_sum(p);
 }
 

@@ -13,6 +13,8 @@
 
 #include <cma/cma.h>
 
+#include "engine/sched.h"
+
 enum cost_field {
 	COST_CPU_MHZ,		/* CPU clock, MHz: turns the cycle counts below into time */
 	COST_COPY_MBPS,		/* page copy bandwidth, MB/s (migration) */
@@ -88,6 +90,8 @@ struct cost_work {
 	unsigned cma_attempts;		/* alloc_contig_range calls: the request held the CMA mutex */
 	unsigned nr_cpus;		/* the board's CPUs (0: 1) */
 	unsigned runnable;		/* background threads wanting a CPU meanwhile */
+	struct sched_task *sched;	/* the request's task on its run queue, moved on (NULL: a CPU of its own) */
+	unsigned blocks;		/* times it slept: reclaim's sleeps, waits for writes in flight */
 	bool remote_drain;		/* 6.12: drain_all_pages empties other CPUs' lists itself */
 	unsigned lru_batch;		/* pages per LRU-lock round: the pagevec's size (0: 14) */
 	double zone_page_rate;		/* pages the background takes from or gives to the free lists, per second */
@@ -136,7 +140,7 @@ enum cost_part {
 	COST_PART_ZERO,		/* clearing the buffer */
 	COST_PART_DRAIN,	/* emptying every CPU's lists, the IPIs and work items it takes */
 	COST_PART_OTHER,	/* the allocator's other work: bookkeeping, lock rounds, targets, tracer hooks */
-	COST_PART_RUN_WAIT,	/* waiting for a CPU the background holds (cost_cpu_stretch) */
+	COST_PART_RUN_WAIT,	/* waiting for a CPU on the request's run queue (sched.c) */
 	COST_PART_IO_WAIT,	/* waiting for writes in flight */
 	COST_PART_LOCK_WAIT,	/* waiting for the zone and LRU locks and the CMA and drain mutexes */
 	COST_PART_THROTTLE,	/* sleeping in reclaim and compaction */
@@ -159,7 +163,7 @@ struct cost_counters {
 extern const char *const cost_field_names[NR_COST_FIELDS];
 /* The profile of @arch. */
 void cost_profile(enum cma_arch arch, struct cost_model *m);
-/* Device time of @w under @m, in ns, for pages of @page_bytes. */
+/* Device time of @w under @m, in ns, for pages of @page_bytes; w->sched, if any, is moved on to the request's end. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
 /* The same, split into @p; returns their sum, cost_ns(). */
 uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
@@ -168,8 +172,6 @@ uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, ui
 uint64_t cost_parts_sum(const struct cost_parts *p);
 /* Add @p to @sum, part by part. */
 void cost_parts_add(struct cost_parts *sum, const struct cost_parts *p);
-/* How far CPU work stretches with @runnable background threads on @nr_cpus CPUs. */
-double cost_cpu_stretch(unsigned runnable, unsigned nr_cpus);
 /* Expected wait of one acquisition of a lock the background takes @rate times a second, each held @hold_ns ns. */
 double cost_lock_wait_ns(double rate, double hold_ns);
 /* Time to move @bytes at @mbps MB/s, in ns. */

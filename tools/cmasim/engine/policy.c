@@ -13,12 +13,13 @@
 /*
  * What the request waited for writes in flight (migration's
  * wait_on_page_writeback) and slept in reclaim and compaction is its
- * time too.
+ * time too; each such wait takes it off its run queue.
  */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause)
 {
 	uint64_t waited = s->storage.wait_ns, slept = s->storage.throttle_ns;
+	uint64_t blocks = s->storage.waits + s->storage.sleeps;
 	int ret;
 
 	storage_request_start(&s->storage, s->now);
@@ -26,6 +27,7 @@ int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct
 
 	work->io_wait_ns += s->storage.wait_ns - waited;
 	work->throttle_ns += s->storage.throttle_ns - slept;
+	work->blocks += (unsigned)(s->storage.waits + s->storage.sleeps - blocks);
 	return ret;
 }
 

@@ -55,6 +55,11 @@ struct sim {
 	bool drain_mutex;
 	uint64_t bg_drains, dev_drains;	/* drain_all_pages at the window's start; the devices' own so far */
 	double bg_drain_rate;
+	/* sched.c: each device's task on the run queue its requests share with the background */
+	struct sched_tunables sched_tun;
+	struct sched_task sched_req;		/* the request being priced */
+	int64_t sched_lag[SIM_MAX_WORKLOADS];	/* its vruntime less its queue's min_vruntime, at ... */
+	uint64_t sched_end[SIM_MAX_WORKLOADS];	/* ... the end of its last request */
 
 	FILE *trace;			/* --trace: ftrace text */
 	const char *const *dumps;	/* --dump: /proc files kept at the end */

@@ -206,12 +206,13 @@ void sim_contention_start(struct sim *s);
 /*
  * Before pricing @work, a request of device workload @w issued at
  * @start_ns: the board's CPUs, the background's runnable threads and
- * lock rates, and how long the CMA mutex keeps it waiting when the
- * request went through alloc_contig_range (@cma).
+ * lock rates, the device's task on its run queue (woken if its last
+ * request ended before @start_ns), and how long the CMA mutex keeps it
+ * waiting when the request went through alloc_contig_range (@cma).
  */
 void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
 			 struct cost_work *work);
-/* The request took @ns from @start_ns: it held the CMA mutex (@cma) until its end. */
+/* The request took @ns from @start_ns: it held the CMA mutex (@cma) until its end; its task's vruntime kept. */
 void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma);
 /* The background's threads wanting a CPU now (workloads' runnable hooks). */
 unsigned sim_runnable(const struct sim *s);

@@ -253,6 +253,7 @@ uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done)
 		return 0;
 	st->waited_to = done;
 	st->wait_ns += done - from;
+	st->waits++;
 	return done - from;
 }
 

@@ -71,6 +71,7 @@ struct storage {
 	size_t head, nr, cap;
 	bool armed;			/* a completion event is queued */
 	uint64_t wait_ns;		/* time migration waited for writes, summed */
+	uint64_t waits;			/* how many of those waits took time */
 	uint64_t waited_to;		/* the request's clock: it has waited up to here */
 	/* the reclaim sleeps' device (storage_attach_clock): every write queued, till it completes */
 	struct cma_mm *mm;		/* NULL: no clock, no congestion */
