@@ -96,9 +96,10 @@ static void cost_ns_parts_each_kind_in_its_part(void **state)
 }
 
 /*
- * Expect: with 5 runnable threads on 2 CPUs the request's CPU work takes
- * (5 + 1) / 2 = 3 times as long; its own work stays in its kinds and
- * the twice as much more it waited for a CPU is run_wait. A drain's wait
+ * Expect: on a 2-CPU run queue with one other task level with it, the
+ * request's CPU work (under a slice) waits the other's turn, 8 ms
+ * (engine/sched.c); its own work stays in its kinds and the wait is
+ * run_wait. A drain's wait
  * for pcpu_drain_mutex is lock_wait, the drain itself drain (what it
  * costs without the mutex, within the nanosecond one truncation of the
  * pair loses), and the two add up to what the pair was priced.
@@ -106,15 +107,19 @@ static void cost_ns_parts_each_kind_in_its_part(void **state)
 static void cost_ns_parts_waits_apart_from_work(void **state)
 {
 	struct cost_model m = x86();
-	struct cost_work w = { .scanned = 3300, .runnable = 5, .nr_cpus = 2 };
+	struct sched_tunables t;
+	struct sched_task k;
+	struct cost_work w = { .scanned = 3300, .runnable = 5, .nr_cpus = 2, .sched = &k };
 	struct cost_work d = { .drains = 3, .nr_cpus = 4, .drain_mutex = true, .bg_drain_rate = 2000 };
 	struct cost_work alone = d;
 	struct cost_parts p;
 
-	assert_int_equal(cost_ns_parts(&m, &w, 4096, &p), 180000);
+	sched_tunables(2, 250, &t);
+	k = (struct sched_task){ .tun = &t, .nr_others = 1 };
+	assert_int_equal(cost_ns_parts(&m, &w, 4096, &p), 60000 + 8000000);
 	assert_int_equal(p.ns[COST_PART_SCAN], 60000);
-	assert_int_equal(p.ns[COST_PART_RUN_WAIT], 120000);
-	assert_int_equal(cost_parts_sum(&p), 180000);
+	assert_int_equal(p.ns[COST_PART_RUN_WAIT], 8000000);
+	assert_int_equal(cost_parts_sum(&p), 60000 + 8000000);
 
 	alone.drain_mutex = false;
 	cost_ns_parts(&m, &d, 4096, &p);

@@ -219,20 +219,27 @@ static void storage_gc_stalls_occupy_the_device(void **state)
  * migrate_us is): gcma_alloc_contig's walk is priced per page, 22.96 ns a
  * page that held nothing and 3325.1 ns a copy dropped, not as page
  * allocator bookkeeping; with no scheduling point in the walk, seven
- * runnable threads on one CPU do not stretch it under a voluntary
- * preemption kernel, and stretch it eightfold under CONFIG_PREEMPT.
+ * runnable threads on its CPU's run queue do not delay it under a
+ * voluntary preemption kernel, and under CONFIG_PREEMPT it waits their
+ * turns.
  */
 static void gcma_walk_priced_from_its_measurement(void **state)
 {
+	struct sched_tunables t;
+	struct sched_task k;
 	struct cost_work w = { .gcma_free = 1000, .gcma_dropped = 100, .no_preempt = true,
-			       .runnable = 7, .nr_cpus = 1 };
+			       .runnable = 7, .nr_cpus = 1, .sched = &k };
 	struct cost_model m;
 
 	cost_profile(CMA_ARCH_ARM, &m);
+	sched_tunables(1, 250, &t);
+	k = (struct sched_task){ .tun = &t, .nr_others = 7 };
 	/* 1000 x 22.96 + 100 x 3325.1 ns, to the ns the sum of doubles rounds to */
 	assert_in_range(cost_ns(&m, &w, PAGE), 355469, 355470);
 	w.no_preempt = false;
-	assert_in_range(cost_ns(&m, &w, PAGE), 8 * 355469, 8 * 355470);
+	k = (struct sched_task){ .tun = &t, .nr_others = 7 };
+	/* preemptible, it waits the seven others' turns on its CPU: a slice each at least */
+	assert_true(cost_ns(&m, &w, PAGE) >= 355469 + 7 * t.min_gran_ns);
 }
 
 /*
