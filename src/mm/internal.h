@@ -254,6 +254,8 @@ static inline unsigned pindex_to_order(const struct cma_mm *mm, unsigned pindex)
 void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
+/* Each PG_reserved page of [start_pfn, end_pfn) to the buddy allocator (free_reserved_page): how many. */
+long free_reserved_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 
 /*
  * The head of the allocation that holds @pfn (compound_head of an
