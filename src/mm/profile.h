@@ -150,7 +150,11 @@ struct kernel_profile {
 	 * get_user_pages_longterm to migrate pages allocated from CMA region"
 	 * (5.1) and d1e153fea2a8 "mm/gup: migrate pinned pages out
 	 * of movable zone": 5.13 (committed by Linus 2021-05-05, in the 5.13
-	 * merge window).
+	 * merge window). A page that cannot be isolated is unpinned and the
+	 * pin asked again (5.1 left it pinned in CMA): 6e7f34ebb8d2 "mm/gup:
+	 * check for isolation errors" and f68749ec342b "mm/gup: longterm pin
+	 * migration cleanup", the same series, listed beside d1e153fea2a8 in
+	 * a later Fixes list (Pasha Tatashin's v9, 2021-02-01): 5.13.
 	 */
 	bool longterm_migrate;
 	/*
