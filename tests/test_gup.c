@@ -8,6 +8,8 @@
  * of failing to migrate it.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +297,150 @@ static void alloc_contig_range_pinned_anon_page(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * The long-term pin's retry (5.13's "mm/gup: check for isolation
+ * errors", under longterm_migrate) and what it isolates: 3.5 and 5.12
+ * pin the page where it is; 5.13 and 6.12 move it out of CMA first.
+ */
+static const char *const pin_move_kernels[] = { "3.5", "5.12", "5.13", "6.12" };
+
+/* Expect (pin_move_kernels): @pinned is @page, in the area, under 3.5 and 5.12; a page outside CMA, the owner's, from 5.13. */
+static void assert_pin_moved(struct cma_mm *mm, unsigned k, struct cma_page *page,
+			     struct cma_page *pinned, struct cma_page *owners)
+{
+	bool moved = k >= 2;
+
+	if (!pinned)
+		fail_msg("kernel %s: the pin failed with errno %d", mm->kernel.name, errno);
+	if ((pinned != page) != moved || in_area(mm, pinned) == moved || owners != pinned)
+		fail_msg("kernel %s: expected the page %s, found it %s (in the area: %d, the owner's: %d)",
+			 mm->kernel.name, moved ? "moved" : "pinned where it is",
+			 pinned != page ? "moved" : "where it was", in_area(mm, pinned), owners == pinned);
+}
+
+/*
+ * Expect: an mlocked page in the area is migrated by the pin from 5.13
+ * (folio_isolate_lru takes the unevictable list too), still mlocked.
+ */
+static void pin_longterm_mlocked_page(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = pin_machine(kernel);
+	struct fake_owner *o = owner_in_cma(mm, true, 1);
+	uint64_t idx = first_slot(o);
+	struct cma_page *page = o->slots[idx].page, *pinned;
+
+	cma_page_get(mm, page);
+	cma_page_set_mlocked(mm, page, true);
+	cma_page_put(mm, page);
+	errno = 0;
+	pinned = cma_page_pin_longterm(mm, page);
+	assert_pin_moved(mm, k, page, pinned, o->slots[idx].page);
+	assert_true(page_test(pinned, PG_mlocked));
+	assert_true(owner_check(o) >= 0);
+	cma_page_put(mm, pinned);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+struct putback_later {
+	struct cma_mm *mm;
+	struct cma_page *page;
+};
+
+/* Another migration's end: the page it held isolated goes back to its list, 50 ms on. */
+static void *putback_later(void *arg)
+{
+	struct putback_later *p = arg;
+
+	nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
+	putback_lru_page(p->mm, p->page);
+	return NULL;
+}
+
+/*
+ * Expect: a page in the area that another migration holds isolated when
+ * the pin comes is pinned once it is back on its list, moved out of CMA
+ * from 5.13 (the kernel unpins, -EAGAIN, and pins again); before 5.13
+ * it is pinned where it is at once.
+ */
+static void pin_longterm_page_isolated_meanwhile(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = pin_machine(kernel);
+	struct fake_owner *o = owner_in_cma(mm, false, 1);
+	uint64_t idx = first_slot(o);
+	struct putback_later p = { mm, o->slots[idx].page };
+	struct cma_page *pinned;
+	pthread_t thread;
+
+	assert_int_equal(__isolate_lru_page(mm, p.page, 0), 0);
+	assert_int_equal(pthread_create(&thread, NULL, putback_later, &p), 0);
+	errno = 0;
+	pinned = cma_page_pin_longterm(mm, p.page);
+	test_join_or_fail(mm, thread, "putback_later", 10);
+	assert_pin_moved(mm, k, p.page, pinned, o->slots[idx].page);
+	assert_true(owner_check(o) >= 0);
+	cma_page_put(mm, pinned);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+static int follow(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
+{
+	*(struct cma_page **)owner = to;
+	return 0;
+}
+
+static int refuse(void *owner, uint64_t index, struct cma_page *page)
+{
+	return -EBUSY;
+}
+
+/* A hugetlb page's owner: a pointer to it, which migration moves. */
+static const struct cma_owner_ops huge_owner_ops = {
+	.migrate = follow, .reclaim = refuse, .writeback = refuse, .anon = true,
+};
+
+/* A mapped hugetlb page of order 9 in the default area, the pool's others freed. */
+static struct cma_page *huge_page_in_cma(struct cma_mm *mm, struct cma_page **slot)
+{
+	struct cma_page *outside[32];
+	unsigned n = 0;
+
+	for (*slot = NULL; !*slot && n < 32;) {
+		struct cma_page *p = cma_alloc_huge_page(mm, 9, NULL);
+
+		assert_non_null(p);
+		if (in_area(mm, p))
+			*slot = p;
+		else
+			outside[n++] = p;
+	}
+	assert_non_null(*slot);
+	while (n)
+		cma_free_pages(mm, outside[--n], 9);
+	assert_int_equal(cma_huge_page_set_owner(mm, *slot, &huge_owner_ops, slot, 0), 0);
+	return *slot;
+}
+
+/* Expect: a hugetlb page in the area is migrated whole by the pin from 5.13, to a hugetlb page. */
+static void pin_longterm_hugetlb_page(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = pin_machine(kernel);
+	struct cma_page *slot, *page = huge_page_in_cma(mm, &slot), *pinned;
+
+	errno = 0;
+	pinned = cma_page_pin_longterm(mm, page);
+	assert_pin_moved(mm, k, page, pinned, slot);
+	assert_true(page_test(pinned, PG_hugetlb));
+	assert_int_equal(page_order(pinned), 9);
+	cma_page_put(mm, pinned);	/* the pin */
+	cma_page_put(mm, pinned);	/* the owner's reference: the page is freed */
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +454,9 @@ int main(void)
 		test_kernel_case(pin_longterm_cma_page_then_cma_alloc, kernels),
 		test_kernel_case(pin_longterm_unowned_cma_page, kernels),
 		test_kernel_case(alloc_contig_range_pinned_anon_page, kernels),
+		test_kernel_case(pin_longterm_mlocked_page, pin_move_kernels),
+		test_kernel_case(pin_longterm_page_isolated_meanwhile, pin_move_kernels),
+		test_kernel_case(pin_longterm_hugetlb_page, pin_move_kernels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) +

@@ -445,8 +445,10 @@ void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page);
  * returned. "6.12": a page in a CMA or isolated pageblock is first
  * migrated by its owner to memory outside CMA, then pinned. Returns the
  * pinned page (the new one when it moved; release it with
- * cma_page_put()), or NULL with errno EBUSY (it could not be isolated or
- * was freed meanwhile) or ENOMEM (migration failed), nothing pinned.
+ * cma_page_put()), or NULL with errno EBUSY (no owner's page, or freed
+ * or moved while unpinned) or ENOMEM (migration failed), nothing
+ * pinned. A page another migration holds isolated is pinned and checked
+ * again until it is back on its list.
  */
 struct cma_page *cma_page_pin_longterm(struct cma_mm *mm, struct cma_page *page);
 /**

@@ -96,12 +96,6 @@ static cma_gfp_t dma_direct_optimal_gfp_mask(struct cma_mm *mm, uint64_t mask)
 	return 0;
 }
 
-/* dma_coherent_ok: the buffer's last byte within the mask. */
-static bool dma_coherent_ok(struct cma_mm *mm, struct cma_page *page, size_t size, uint64_t mask)
-{
-	return dma_page_to_phys(mm, page) + size - 1 <= mask;
-}
-
 /* __dma_direct_alloc_pages: CMA, else the buddy allocator, falling back to lower zones. */
 static struct cma_page *dma_direct_alloc_pages(struct cma_mm *mm, struct cma_device *dev,
 					       size_t size, cma_gfp_t gfp, uint64_t mask)
@@ -122,11 +116,7 @@ static struct cma_page *dma_direct_alloc_pages(struct cma_mm *mm, struct cma_dev
 			return page;
 		cma_free_pages(mm, page, order);
 		page = NULL;
-		if (mask < DMA_BIT_MASK(64) && !(gfp & (CMA_GFP_DMA32 | CMA_GFP_DMA)))
-			gfp |= CMA_GFP_DMA32;
-		else if (!(gfp & CMA_GFP_DMA))
-			gfp = (gfp & ~CMA_GFP_DMA32) | CMA_GFP_DMA;
-		else
+		if (!dma_direct_lower_zone(mask, &gfp))
 			return NULL;
 	}
 }

@@ -4,9 +4,10 @@
  * an empty dma_contiguous_early_fixup, nothing at postcore, and
  * dma_generic_alloc_coherent: the zone from the coherent mask up front,
  * CMA first unless atomic, the buddy allocator otherwise, and a page
- * beyond the mask given back, retried once with GFP_DMA. A free hands
- * the pages to the device's CMA area if they are its, else to the buddy
- * allocator.
+ * beyond the mask given back, retried once with GFP_DMA; from 4.17
+ * dma-direct's dma_direct_alloc, which falls back from CMA to the buddy
+ * allocator and from zone to lower zone. A free hands the pages to the
+ * device's CMA area if they are its, else to the buddy allocator.
  */
 #include "dma/dma.h"
 
@@ -77,21 +78,6 @@ static int x86_no_memory(struct cma_mm *mm, const struct cma_device *dev, size_t
 }
 
 /*
- * dma_generic_alloc_coherent. Which requests may start a contiguous
- * allocation, which may migrate and reclaim, is x86_may_use_cma's.
- *
- * Two departures from the seed, both where a page came from CMA:
- *  - its memory is cleared like the buddy allocator's __GFP_ZERO pages
- *    (dma_alloc_from_contiguous does not clear, so the seed handed out
- *    CMA buffers with stale bytes);
- *  - a CMA buffer beyond the mask goes back through
- *    dma_release_from_contiguous (the seed calls __free_pages on it,
- *    leaving the area's bitmap set and the pages freed under it).
- * The retry asks CMA first again, as the seed does, so a device whose
- * mask the default area lies beyond gets nothing while CMA can serve
- * the request; later kernels fall back to the buddy allocator instead.
- */
-/*
  * Whether a request may start a contiguous allocation: the seed's "not
  * atomic" (the HIGH bit); from 3.16 (kernel.dma_cma_blocking) only a
  * request that may sleep, and from 5.3 (kernel.dma_single_page_buddy) a
@@ -109,45 +95,124 @@ static bool x86_may_use_cma(struct cma_mm *mm, const struct cma_device *dev, siz
 	return !mm->kernel.dma_single_page_buddy || size > mm->page_size || (dev && dev->cma_area);
 }
 
+/* Give back a buffer that lies beyond the mask, to where it came from. */
+static void x86_give_back(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,
+			  size_t size, bool from_cma)
+{
+	if (from_cma)
+		dma_release_from_contiguous(mm, dev, page, dma_nr_pages(mm, size));
+	else
+		cma_free_pages(mm, page, dma_get_order(mm, size));
+}
+
+/*
+ * dma_generic_alloc_coherent, as the seed has it: CMA first, the buddy
+ * allocator when CMA gives nothing, and a buffer beyond the mask given
+ * back and, for a mask below 32 bits, retried once with GFP_DMA, CMA
+ * first again, so a device whose mask the default area lies beyond gets
+ * nothing while CMA can serve the request. The seed's test also refuses
+ * a buffer ending exactly at the mask's last byte.
+ *
+ * Departure: a CMA buffer beyond the mask goes back through
+ * dma_release_from_contiguous (the seed calls __free_pages on it,
+ * leaving the area's bitmap set and the pages freed under it).
+ */
+static struct cma_page *x86_generic_alloc_pages(struct cma_mm *mm, struct cma_device *dev,
+						size_t size, cma_gfp_t gfp, uint64_t mask,
+						bool *from_cma)
+{
+	struct cma_page *page;
+
+again:
+	page = NULL;
+	if (x86_may_use_cma(mm, dev, size, gfp))
+		page = dma_alloc_from_contiguous(mm, dev, dma_nr_pages(mm, size),
+						 dma_get_order(mm, size), gfp);
+	*from_cma = page != NULL;
+	if (!page)
+		page = cma_alloc_pages(mm, gfp, dma_get_order(mm, size));
+	if (!page || dma_page_to_phys(mm, page) + size <= mask)
+		return page;
+	x86_give_back(mm, dev, page, size, *from_cma);
+	if (mask < DMA_BIT_MASK(32) && !(gfp & CMA_GFP_DMA)) {
+		gfp = (gfp & ~CMA_GFP_DMA32) | CMA_GFP_DMA;
+		goto again;
+	}
+	return NULL;
+}
+
+/* dma-direct's CMA step: a buffer beyond the mask goes back at once. */
+static struct cma_page *x86_direct_alloc_cma(struct cma_mm *mm, struct cma_device *dev,
+					     size_t size, cma_gfp_t gfp, uint64_t mask)
+{
+	struct cma_page *page = NULL;
+
+	if (x86_may_use_cma(mm, dev, size, gfp))
+		page = dma_alloc_from_contiguous(mm, dev, dma_nr_pages(mm, size),
+						 dma_get_order(mm, size), gfp);
+	if (page && !dma_coherent_ok(mm, page, size, mask)) {
+		x86_give_back(mm, dev, page, size, true);
+		page = NULL;
+	}
+	return page;
+}
+
+/*
+ * dma_direct_alloc's __dma_direct_alloc_pages (4.17, kernel.x86_dma_direct):
+ * CMA, else the buddy allocator in the mask's zone; a buddy page beyond
+ * the mask is given back and the request retried in ZONE_DMA32, then
+ * ZONE_DMA. Each retry asks CMA first again until 5.2; from 5.3
+ * (kernel.dma_direct_cma_once) only the buddy allocator, CMA's answer
+ * being the same however often it is asked.
+ */
+static struct cma_page *x86_direct_alloc_pages(struct cma_mm *mm, struct cma_device *dev,
+					       size_t size, cma_gfp_t gfp, uint64_t mask,
+					       bool *from_cma)
+{
+	struct cma_page *page = x86_direct_alloc_cma(mm, dev, size, gfp, mask);
+
+	for (;;) {
+		*from_cma = page != NULL;
+		if (!page)
+			page = cma_alloc_pages(mm, gfp, dma_get_order(mm, size));
+		if (!page || dma_coherent_ok(mm, page, size, mask))
+			return page;
+		x86_give_back(mm, dev, page, size, false);
+		if (!dma_direct_lower_zone(mask, &gfp))
+			return NULL;
+		page = NULL;
+		if (!mm->kernel.dma_direct_cma_once)
+			page = x86_direct_alloc_cma(mm, dev, size, gfp, mask);
+	}
+}
+
+/*
+ * dma_alloc_coherent: the zone from the mask, then the seed's
+ * dma_generic_alloc_coherent or, from 4.17, dma-direct's.
+ *
+ * Departure from the seed: CMA memory is cleared like the buddy
+ * allocator's __GFP_ZERO pages (dma_alloc_from_contiguous does not
+ * clear, so the seed handed out CMA buffers with stale bytes).
+ */
 static int x86_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t size,
 				  cma_gfp_t gfp, cma_phys_t *dma_handle, void **vaddr)
 {
-	unsigned long count = dma_nr_pages(mm, size);
-	unsigned order = dma_get_order(mm, size);
 	struct cma_page *page;
 	uint64_t dma_mask;
-	cma_phys_t addr;
 	bool from_cma;
 
 	gfp = x86_coherent_gfp(dev, gfp);
 	dma_mask = x86_coherent_mask(dev, gfp);
 	gfp |= CMA_GFP_ZERO;
-again:
-	page = NULL;
-	if (x86_may_use_cma(mm, dev, size, gfp))
-		page = dma_alloc_from_contiguous(mm, dev, count, order, gfp);
-	from_cma = page != NULL;
-	if (from_cma)
-		dma_clear_buffer(mm, page, count);
+	if (mm->kernel.x86_dma_direct)
+		page = x86_direct_alloc_pages(mm, dev, size, gfp, dma_mask, &from_cma);
 	else
-		page = cma_alloc_pages(mm, gfp, order);
+		page = x86_generic_alloc_pages(mm, dev, size, gfp, dma_mask, &from_cma);
 	if (!page)
 		return x86_no_memory(mm, dev, size, gfp);
-
-	addr = dma_page_to_phys(mm, page);
-	/* the seed's test, which also refuses a buffer ending exactly at the mask's last byte */
-	if (addr + size > dma_mask) {
-		if (from_cma)
-			dma_release_from_contiguous(mm, dev, page, count);
-		else
-			cma_free_pages(mm, page, order);
-		if (dma_mask < DMA_BIT_MASK(32) && !(gfp & CMA_GFP_DMA)) {
-			gfp = (gfp & ~CMA_GFP_DMA32) | CMA_GFP_DMA;
-			goto again;
-		}
-		return x86_no_memory(mm, dev, size, gfp);
-	}
-	*dma_handle = addr;
+	if (from_cma)
+		dma_clear_buffer(mm, page, dma_nr_pages(mm, size));
+	*dma_handle = dma_page_to_phys(mm, page);
 	if (vaddr)
 		*vaddr = cma_page_address(mm, page);
 	return 0;

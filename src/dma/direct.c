@@ -51,3 +51,20 @@ void dma_clear_buffer(struct cma_mm *mm, struct cma_page *page, unsigned long co
 	if (mm->backing)
 		memset(cma_page_address(mm, page), 0, (size_t)count << mm->page_shift);
 }
+
+bool dma_coherent_ok(const struct cma_mm *mm, const struct cma_page *page, size_t size, uint64_t mask)
+{
+	return dma_page_to_phys(mm, page) + size - 1 <= mask;
+}
+
+bool dma_direct_lower_zone(uint64_t mask, cma_gfp_t *gfp)
+{
+	if (mask < DMA_BIT_MASK(64) && !(*gfp & (CMA_GFP_DMA32 | CMA_GFP_DMA))) {
+		*gfp |= CMA_GFP_DMA32;
+		return true;
+	}
+	if (*gfp & CMA_GFP_DMA)
+		return false;
+	*gfp = (*gfp & ~CMA_GFP_DMA32) | CMA_GFP_DMA;
+	return true;
+}

@@ -141,6 +141,14 @@ cma_phys_t dma_page_to_phys(const struct cma_mm *mm, const struct cma_page *page
 /* The first page of a buffer from its handle; NULL (reported) if no page of this machine. */
 struct cma_page *dma_handle_to_page(struct cma_mm *mm, cma_phys_t handle);
 void dma_clear_buffer(struct cma_mm *mm, struct cma_page *page, unsigned long count);
+/* dma_coherent_ok: the last byte of @size bytes at @page within @mask. */
+bool dma_coherent_ok(const struct cma_mm *mm, const struct cma_page *page, size_t size, uint64_t mask);
+/*
+ * The zone __dma_direct_alloc_pages retries in after a buddy page beyond
+ * @mask: ZONE_DMA32 for a mask below 64 bits that named no zone, else
+ * ZONE_DMA; false when @gfp already asked ZONE_DMA.
+ */
+bool dma_direct_lower_zone(uint64_t mask, cma_gfp_t *gfp);
 
 /* ---- arch_x86.c, arch_arm.c, arch_arm64.c ---- */
 

@@ -457,9 +457,35 @@ int cma_init_reserved_mem(struct cma_mm *mm, cma_phys_t base, uint64_t size,
 /* ---- activation (core initcall) ---- */
 
 /*
+ * What becomes of the memory of an area that could not be activated:
+ * from 5.12 (kernel.cma_activate_release) the buddy allocator's, as
+ * 6.12's cma_activate_area gives it (its out_error path); before, it
+ * stayed reserved, useless to CMA and to everyone else.
+ */
+static const char *cma_drop_fate(struct cma_mm *mm)
+{
+	return mm->kernel.cma_activate_release ? "go to the buddy allocator" : "stay reserved";
+}
+
+/*
+ * The area failed to activate: a count of 0, and its memory as
+ * cma_drop_fate() says, but where @in_hole (the pages do not all exist).
+ */
+static void cma_drop_area(struct cma_mm *mm, struct cma_reserved *r, bool in_hole)
+{
+	r->area->count = 0;
+	if (mm->kernel.cma_activate_release && !in_hole)
+		free_reserved_range(mm, (unsigned long)(r->start >> mm->page_shift),
+				    (unsigned long)((r->start + r->size) >> mm->page_shift));
+}
+
+/*
  * Departure: every pfn is checked before any pageblock is given back, so
- * an area spanning two zones (or a hole) is dropped whole, its memory
- * left reserved; the seed gives back the blocks up to the boundary.
+ * an area spanning two zones (or a hole) is dropped whole; the seed gives
+ * back the blocks up to the boundary. -ENOENT for a hole: 6.12 only
+ * warns of one (and would free pages that do not exist), so that area's
+ * memory stays reserved under every profile; -EINVAL for two zones,
+ * 6.12's not_in_zone.
  */
 static int cma_check_area(struct cma_mm *mm, struct cma_reserved *r, unsigned long base_pfn,
 			  unsigned long count)
@@ -473,12 +499,12 @@ static int cma_check_area(struct cma_mm *mm, struct cma_reserved *r, unsigned lo
 			mm_pr_err(mm, "cma: CMA: area at %08llx has no memory at pfn %#lx: dropped, its %llu MiB stay reserved\n",
 				  (unsigned long long)r->start, pfn,
 				  (unsigned long long)(r->size / SZ_1M));
-			return -EINVAL;
+			return -ENOENT;
 		}
 		if (z != zone) {
-			mm_pr_err(mm, "cma: CMA: area at %08llx spans zones %s and %s: dropped, its %llu MiB stay reserved\n",
+			mm_pr_err(mm, "cma: CMA: area at %08llx spans zones %s and %s: dropped, its %llu MiB %s\n",
 				  (unsigned long long)r->start, zone->name, z->name,
-				  (unsigned long long)(r->size / SZ_1M));
+				  (unsigned long long)(r->size / SZ_1M), cma_drop_fate(mm));
 			return -EINVAL;
 		}
 	}
@@ -494,14 +520,16 @@ static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 {
 	unsigned long base_pfn = r->start >> mm->page_shift, count = r->size >> mm->page_shift;
 	struct cma *cma = r->area;
+	int ret = cma_check_area(mm, r, base_pfn, count);
 
-	if (cma_check_area(mm, r, base_pfn, count))
+	if (ret)
 		goto fail;
 	/* one word at least: calloc(0) may give NULL */
 	cma->bitmap = calloc(BITS_TO_LONGS(cma_bitmap_maxno(cma)) + 1, sizeof(unsigned long));
 	if (!cma->bitmap) {
 		mm_pr_err(mm, "cma: CMA: out of memory for the area at %08llx\n",
 			  (unsigned long long)r->start);
+		ret = -ENOMEM;
 		goto fail;
 	}
 	spin_lock_init(&cma->lock);
@@ -510,12 +538,7 @@ static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 	mm_printk(mm, "cma: CMA: activated %s: %lu pages at pfn %#lx\n", cma->name, count, base_pfn);
 	return cma;
 fail:
-	/*
-	 * 6.12 gives the pages to the buddy allocator and keeps the area
-	 * with a count of 0. Departure: its memory stays reserved, as our
-	 * v3.5 departure above has it.
-	 */
-	cma->count = 0;
+	cma_drop_area(mm, r, ret == -ENOENT);
 	if (mm->kernel.cma_generic)
 		mm_pr_err(mm, "cma: CMA area %s could not be activated\n", cma->name);
 	return NULL;
@@ -524,7 +547,8 @@ fail:
 /*
  * cma_init_reserved_areas: the core initcall. Departure: on a machine too
  * small for grouping by mobility every pageblock is UNMOVABLE and both
- * CMA rules would break, so areas are refused.
+ * CMA rules would break, so areas are refused, their memory left
+ * reserved (the kernel activates them: nothing of its own to follow).
  */
 void cma_init_reserved_areas(struct cma_mm *mm)
 {

@@ -764,7 +764,9 @@ static unsigned first_free_order(struct cma_mm *mm, const struct compact_control
 /*
  * The first block of @from's list, cut down to @order: each upper half
  * goes to the head of its order's list, where the next target of that
- * order is taken from (6.9's compaction_alloc).
+ * order is taken from (6.9's compaction_alloc). From 6.9 the source it
+ * is for leaves cc->nr_migratepages, so that a refill in the middle of a
+ * batch isolates only what the rest of the batch needs (ab755bf4249b).
  */
 static struct cma_page *take_target(struct cma_mm *mm, struct compact_control *cc,
 				    unsigned from, unsigned order)
@@ -779,6 +781,8 @@ static struct cma_page *take_target(struct cma_mm *mm, struct compact_control *c
 	}
 	prep_isolated_page(mm, page, order);
 	cc->nr_freepages -= 1ul << order;
+	if (mm->kernel.compact_folios)
+		cc->nr_migratepages -= 1ul << order;
 	return page;
 }
 
@@ -806,6 +810,27 @@ static struct cma_page *compaction_alloc(struct cma_mm *mm, struct cma_page *mig
 			return NULL;
 	}
 	return take_target(mm, cc, from, order);
+}
+
+/*
+ * compaction_free (6.9, kernel.compact_folios): a target migration did
+ * not use goes back to cc->freepages for the next source, unless someone
+ * else took a reference to it meanwhile; its source is counted in
+ * cc->nr_migratepages again. Before 6.9 it goes back to the buddy
+ * allocator (NULL in migrate_batch).
+ */
+static void compaction_free(struct cma_mm *mm, struct cma_page *newpage, unsigned long data)
+{
+	struct compact_control *cc = (struct compact_control *)data;
+	unsigned order = page_order(newpage);
+
+	if (page_count(newpage) == 1) {
+		page_list_add(mm, &cc->freepages[order], newpage);
+		cc->nr_freepages += 1ul << order;
+	} else {
+		put_page(mm, newpage);
+	}
+	cc->nr_migratepages += 1ul << order;
 }
 
 /* ---- the migrate scanner ---- */
@@ -1229,8 +1254,10 @@ static int migrate_batch(struct zone *zone, struct compact_control *cc)
 	unsigned long nr_migrate = cc->nr_migratepages, nr_failed;
 	int err;
 
-	err = nr_migrate ? migrate_pages(mm, &cc->migratepages, compaction_alloc, (unsigned long)cc,
-					 cc->sync ? MIGRATE_SYNC_LIGHT : MIGRATE_ASYNC) : 0;
+	err = nr_migrate ? migrate_pages_free(mm, &cc->migratepages, compaction_alloc,
+					      mm->kernel.compact_folios ? compaction_free : NULL,
+					      (unsigned long)cc,
+					      cc->sync ? MIGRATE_SYNC_LIGHT : MIGRATE_ASYNC) : 0;
 	/* update_nr_listpages: migration took pages from both lists */
 	cc->nr_migratepages = page_list_nr_pages(mm, &cc->migratepages);
 	cc->nr_freepages = freepages_count(mm, cc->freepages);

@@ -11,9 +11,12 @@
  * memory where a pin hurts no one, through its owner, and pins the copy:
  * __gup_longterm_locked pins, check_and_migrate_movable_pages finds the
  * unpinnable pages, unpins them, migrates them with MR_LONGTERM_PIN and
- * asks for a new pin (-EAGAIN), until all pinned pages are pinnable.
+ * asks for a new pin (-EAGAIN), until all pinned pages are pinnable; a
+ * page it cannot isolate now is unpinned and asked for again (5.13's
+ * "mm/gup: check for isolation errors").
  */
 #include <errno.h>
+#include <sched.h>
 
 #include "mm/internal.h"
 
@@ -31,8 +34,10 @@ static bool page_longterm_pinnable(struct cma_mm *mm, struct cma_page *page)
  * alloc_migration_target as the pin calls it: GFP_USER with the pin's
  * memalloc_pin_save() scope, which strips __GFP_MOVABLE, so that the
  * target is never a CMA page (nor, under 6.12's ALLOC_CMA, counts on
- * them). Highmem stays allowed for a highmem page. @private records the
- * target for the caller, as the kernel finds it again in the page tables.
+ * them). Highmem stays allowed for a highmem page; a hugetlb page gets a
+ * fresh one of its order, tried hard for (alloc_migrate_hugetlb_folio).
+ * @private records the target for the caller, as the kernel finds it
+ * again in the page tables.
  */
 static struct cma_page *longterm_pin_target(struct cma_mm *mm, struct cma_page *page,
 					    unsigned long private)
@@ -42,39 +47,59 @@ static struct cma_page *longterm_pin_target(struct cma_mm *mm, struct cma_page *
 
 	if (page_zonenum(page) == ZONE_HIGHMEM)
 		gfp |= CMA_GFP_HIGHMEM;
-	newpage = __alloc_pages(mm, gfp, page_order(page));
+	if (page_test(page, PG_hugetlb))
+		newpage = mark_hugetlb(__alloc_pages(mm, gfp | CMA_GFP_RETRY_MAYFAIL, page_order(page)));
+	else
+		newpage = __alloc_pages(mm, gfp, page_order(page));
 	*(struct cma_page **)private = newpage;
 	return newpage;
 }
 
 /*
+ * collect_longterm_unpinnable_folios for one page: a hugetlb page through
+ * isolate_hugetlb, another off its LRU list, an mlocked one too (the
+ * kernel's isolate_lru_page and folio_isolate_lru take the unevictable
+ * list as any other). 0 with the page on @list; -EAGAIN when it is not
+ * on a list now (another migration or reclaim has it isolated): the pin
+ * is asked again; -EBUSY for a page no owner holds, which no list will
+ * ever take (the kernel pins only pages it finds mapped).
+ */
+static int isolate_unpinnable_page(struct cma_mm *mm, struct cma_page *page,
+				   struct page_list *list)
+{
+	if (!page_test(page, PG_movable))
+		return -EBUSY;
+	if (page_test(page, PG_hugetlb))
+		return isolate_hugetlb(mm, page, list) ? 0 : -EAGAIN;
+	/* the drain also takes the pagevecs' references, which migration would count as pins */
+	if (!page_test(page, PG_lru))
+		lru_add_drain_all(mm);
+	if (__isolate_lru_page(mm, page, ISOLATE_UNEVICTABLE))
+		return -EAGAIN;
+	page_list_add(mm, list, page);
+	return 0;
+}
+
+/*
  * migrate_longterm_unpinnable_folios for one page, which the caller has
  * pinned: isolate it, drop the pin, migrate it synchronously to a page
- * outside CMA. 0 when it moved, *@moved then being the target; -EBUSY
- * when it cannot be isolated (no owner's page, already isolated by a
- * migration or reclaim, mlocked); -ENOMEM when migration failed (no
- * target, or the page kept references: the kernel's answer for both).
- * The pin is dropped either way.
- *
- * Departure: where the page cannot be isolated the kernel unpins and
- * asks again (-EAGAIN) until it can; we answer -EBUSY at once, as a page
- * that is no owner's would be asked forever.
+ * outside CMA. 0 when it moved, *@moved then being the target; -EAGAIN
+ * when it could not be isolated now; -EBUSY when it never can be;
+ * -ENOMEM when migration failed (no target, or the page kept
+ * references: the kernel's answer for both). The pin is dropped either
+ * way.
  */
 static int migrate_unpinnable_page(struct cma_mm *mm, struct cma_page *page,
 				   struct cma_page **moved)
 {
 	struct page_list list;
+	int ret;
 
-	/* the drain also takes the pagevecs' references, which migration would count as pins */
-	if (page_test(page, PG_movable) && !page_test(page, PG_lru))
-		lru_add_drain_all(mm);
-	if (!page_test(page, PG_movable) || isolate_lru_page(mm, page)) {
-		put_page(mm, page);
-		return -EBUSY;
-	}
 	page_list_init(&list);
-	page_list_add(mm, &list, page);
+	ret = isolate_unpinnable_page(mm, page, &list);
 	put_page(mm, page);		/* unpin_folio: migration refuses a pinned page */
+	if (ret)
+		return ret;
 	*moved = NULL;
 	if (migrate_pages_reason(mm, &list, longterm_pin_target, (unsigned long)moved, MIGRATE_SYNC,
 				 MR_LONGTERM_PIN)) {
@@ -85,19 +110,20 @@ static int migrate_unpinnable_page(struct cma_mm *mm, struct cma_page *page,
 }
 
 /*
- * The page the owner holds after a migration: the target, unless the
- * owner freed the page meanwhile (the target then went back to the
- * allocator and may be anyone's by now) or moved it again. With a
- * reference held, as the next round's pin.
+ * The owner's page at @index, pinned for the next round: @page, the
+ * migration's target or the page it could not isolate, unless the owner
+ * freed it meanwhile (a target then went back to the allocator and may
+ * be anyone's by now) or it moved again. NULL then. Departure: the
+ * kernel finds the owner's new page in the page tables and pins that.
  */
-static struct cma_page *pin_moved_page(struct cma_mm *mm, struct cma_page *moved,
+static struct cma_page *pin_owner_page(struct cma_mm *mm, struct cma_page *page,
 				       void *owner, uint64_t index)
 {
-	if (!moved || !get_page_unless_zero(moved))
+	if (!page || !get_page_unless_zero(page))
 		return NULL;
-	if (page_test(moved, PG_movable) && moved->owner == owner && moved->private == index)
-		return moved;
-	put_page(mm, moved);
+	if (page_test(page, PG_movable) && page->owner == owner && page->private == index)
+		return page;
+	put_page(mm, page);
 	return NULL;
 }
 
@@ -108,10 +134,13 @@ struct cma_page *cma_page_pin_longterm(struct cma_mm *mm, struct cma_page *page)
 		return page;
 	}
 	/*
-	 * __gup_longterm_locked: pin, check, and after a migration pin the
-	 * page the owner now holds. Each round returns or moves the page
-	 * out of CMA, to a page the next round finds pinnable unless its
-	 * pageblock was isolated meanwhile.
+	 * __gup_longterm_locked: pin, check, and while the page must move,
+	 * unpin it, move it and pin the page the owner then holds; a page
+	 * that cannot be isolated now (-EAGAIN) is pinned again as it is and
+	 * checked again. The loop ends when the page is pinnable (moved out
+	 * of CMA, or its pageblock no longer CMA or isolated), when a
+	 * migration fails, when the page is no owner's, and when the owner
+	 * lets go of it: whoever has it isolated puts it back or moves it.
 	 */
 	if (!get_page_unless_zero(page)) {
 		errno = EBUSY;		/* frozen: another migration has it */
@@ -120,16 +149,18 @@ struct cma_page *cma_page_pin_longterm(struct cma_mm *mm, struct cma_page *page)
 	while (!page_longterm_pinnable(mm, page)) {
 		void *owner = page->owner;
 		uint64_t index = page->private;
-		struct cma_page *moved;
-		int ret = migrate_unpinnable_page(mm, page, &moved);
+		struct cma_page *next = page;
+		int ret = migrate_unpinnable_page(mm, page, &next);
 
-		if (ret) {
+		if (ret == -EAGAIN) {
+			sched_yield();
+		} else if (ret) {
 			errno = -ret;
 			return NULL;
 		}
-		page = pin_moved_page(mm, moved, owner, index);
+		page = pin_owner_page(mm, next, owner, index);
 		if (!page) {
-			errno = EBUSY;	/* freed or moved again while unpinned */
+			errno = EBUSY;	/* freed or moved while unpinned */
 			return NULL;
 		}
 	}

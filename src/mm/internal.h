@@ -254,6 +254,8 @@ static inline unsigned pindex_to_order(const struct cma_mm *mm, unsigned pindex)
 void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
+/* Each PG_reserved page of [start_pfn, end_pfn) to the buddy allocator (free_reserved_page): how many. */
+long free_reserved_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 
 /*
  * The head of the allocation that holds @pfn (compound_head of an
@@ -424,8 +426,13 @@ enum migrate_reason {
 };
 typedef struct cma_page *(*new_page_t)(struct cma_mm *mm, struct cma_page *page,
 				       unsigned long private);
+/* free_folio_t: a target migration did not use, our reference its only one, given back. */
+typedef void (*free_page_t)(struct cma_mm *mm, struct cma_page *newpage, unsigned long private);
 int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
 		  unsigned long private, enum migrate_mode mode);
+/* migrate_pages() with the kernel's put_new_folio: @put_new_page takes the targets not used. */
+int migrate_pages_free(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+		       free_page_t put_new_page, unsigned long private, enum migrate_mode mode);
 /* migrate_pages() saying why (the reason shows in the trace under cma_stats). */
 int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_page *page);
 int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,

@@ -60,6 +60,13 @@ struct unmap_count {
 	unsigned long ptes;		/* their page table entries */
 };
 
+/* migrate_pages' callbacks and their argument (the kernel's get_new_folio, put_new_folio, private). */
+struct migration_target {
+	new_page_t get_new_page;
+	free_page_t put_new_page;	/* NULL: an unused target goes back to the buddy allocator */
+	unsigned long private;
+};
+
 /*
  * unmap_and_move: 0 when the page moved (or was freed under us), -EAGAIN
  * to retry later, -ENOMEM when no target, another error when it cannot
@@ -68,7 +75,7 @@ struct unmap_count {
  * is looked at: a page freed under us or under writeback still costs a
  * target, which goes straight back to the allocator.
  */
-static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned long private,
+static int unmap_and_move(struct cma_mm *mm, const struct migration_target *target,
 			  struct page_list *from, struct cma_page *page, bool force,
 			  enum migrate_mode mode, struct unmap_count *unmapped)
 {
@@ -78,7 +85,7 @@ static int unmap_and_move(struct cma_mm *mm, new_page_t get_new_page, unsigned l
 	int rc;
 
 	migration_alloc_begin();
-	newpage = get_new_page(mm, page, private);
+	newpage = target->get_new_page(mm, page, target->private);
 	migration_alloc_end();
 	if (!newpage)
 		return -ENOMEM;
@@ -148,7 +155,10 @@ putback:
 	putback_lru_page(mm, page);
 free_new:
 	/* the target was never used: our reference is its only one */
-	put_page(mm, newpage);
+	if (target->put_new_page)
+		target->put_new_page(mm, newpage, target->private);
+	else
+		put_page(mm, newpage);
 	return rc;
 }
 
@@ -195,12 +205,6 @@ int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_pa
 	if ((flags & PG_dirty) && !(flags & PG_swapbacked))
 		mod_zone_page_state(zone, NR_FILE_DIRTY, (1l << order) - 1);
 	return 0;
-}
-
-int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
-		  unsigned long private, enum migrate_mode mode)
-{
-	return migrate_pages_reason(mm, from, get_new_page, private, mode, MR_COMPACTION);
 }
 
 /*
@@ -281,7 +285,7 @@ static bool try_split_folio(struct cma_mm *mm, struct page_list *from, struct pa
  * number of folios left on @from (-EAGAIN to the last pass).
  */
 static int migrate_pages_batch(struct cma_mm *mm, struct page_list *from, struct page_list *split,
-			       new_page_t get_new_page, unsigned long private, enum migrate_mode mode,
+			       const struct migration_target *target, enum migrate_mode mode,
 			       int nr_pass, struct migrate_pages_stats *stats)
 {
 	bool batched = mm->kernel.migrate_wait_at_once;
@@ -297,7 +301,7 @@ static int migrate_pages_batch(struct cma_mm *mm, struct page_list *from, struct
 			int rc;
 
 			next = page_list_next(mm, page);
-			rc = unmap_and_move(mm, get_new_page, private, from, page,
+			rc = unmap_and_move(mm, target, from, page,
 					    batched || pass > 2, mode, &stats->unmapped);
 			if (rc == -ENOMEM && large && !batched &&
 			    !split_folio_to_list(mm, from, page)) {
@@ -347,8 +351,9 @@ static void splice_split(struct cma_mm *mm, struct page_list *from, struct page_
  * are left on @from), or -ENOMEM. The caller puts back what is left with
  * putback_lru_pages().
  */
-int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
-			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason)
+static int __migrate_pages(struct cma_mm *mm, struct page_list *from,
+			   const struct migration_target *target, enum migrate_mode mode,
+			   enum migrate_reason reason)
 {
 	struct migrate_pages_stats stats = { 0 };
 	struct page_list split;
@@ -358,14 +363,13 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 		trace_event(mm, CMA_TRACE_MM_MIGRATE_PAGES_START, migrate,
 			    .mode = migrate_mode_names[mode], .reason = migrate_reason_names[reason]);
 	page_list_init(&split);
-	rc = migrate_pages_batch(mm, from, &split, get_new_page, private, mode, 10, &stats);
+	rc = migrate_pages_batch(mm, from, &split, target, mode, 10, &stats);
 	if (rc >= 0) {
 		unsigned long failed = stats.nr_failed;
 		int left = 0;
 
 		if (!page_list_empty(&split))
-			left = migrate_pages_batch(mm, &split, NULL, get_new_page, private,
-						   MIGRATE_ASYNC, 1, &stats);
+			left = migrate_pages_batch(mm, &split, NULL, target, MIGRATE_ASYNC, 1, &stats);
 		/* 0 when every folio moved, the split ones' pages too; their failures not counted */
 		if (!rc && !left && failed == stats.nr_split && stats.nr_failed == failed &&
 		    page_list_empty(&split))
@@ -381,4 +385,26 @@ int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t g
 	trace_migrate_pages(mm, stats.nr_succeeded, stats.nr_failed_pages, mode, reason);
 	VM_VERIFY_ZONES(mm, "migrate_pages");
 	return rc;
+}
+
+int migrate_pages_reason(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+			 unsigned long private, enum migrate_mode mode, enum migrate_reason reason)
+{
+	struct migration_target target = { get_new_page, NULL, private };
+
+	return __migrate_pages(mm, from, &target, mode, reason);
+}
+
+int migrate_pages_free(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+		       free_page_t put_new_page, unsigned long private, enum migrate_mode mode)
+{
+	struct migration_target target = { get_new_page, put_new_page, private };
+
+	return __migrate_pages(mm, from, &target, mode, MR_COMPACTION);
+}
+
+int migrate_pages(struct cma_mm *mm, struct page_list *from, new_page_t get_new_page,
+		  unsigned long private, enum migrate_mode mode)
+{
+	return migrate_pages_free(mm, from, get_new_page, NULL, private, mode);
 }

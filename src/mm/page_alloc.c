@@ -2031,10 +2031,15 @@ int cma_set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int migr
  */
 long cma_free_reserved_area(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn)
 {
-	long freed = 0;
-
 	if (mm_require_phase(mm, MM_BOOTED, "cma_free_reserved_area"))
 		return -EINVAL;
+	return free_reserved_range(mm, start_pfn, end_pfn);
+}
+
+long free_reserved_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn)
+{
+	long freed = 0;
+
 	for (unsigned long pfn = start_pfn; pfn < end_pfn;) {
 		struct zone *zone = pfn_valid(mm, pfn) ? pfn_zone(mm, pfn) : NULL;
 		unsigned long end = pfn;

@@ -104,10 +104,13 @@ static const struct profile_switch switches[] = {
 	SWITCH(meminfo_available, 3, 14),
 	SWITCH(pagetypeinfo_cap, 5, 4),
 	SWITCH(pagetypeinfo_types, 4, 4),
+	SWITCH(x86_dma_direct, 4, 17),
+	SWITCH(dma_direct_cma_once, 5, 3),
+	SWITCH(cma_activate_release, 5, 12),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and pagetypeinfo_types the last */
-_Static_assert(offsetof(struct kernel_profile, pagetypeinfo_types) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and cma_activate_release the last */
+_Static_assert(offsetof(struct kernel_profile, cma_activate_release) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -150,7 +150,11 @@ struct kernel_profile {
 	 * get_user_pages_longterm to migrate pages allocated from CMA region"
 	 * (5.1) and d1e153fea2a8 "mm/gup: migrate pinned pages out
 	 * of movable zone": 5.13 (committed by Linus 2021-05-05, in the 5.13
-	 * merge window).
+	 * merge window). A page that cannot be isolated is unpinned and the
+	 * pin asked again (5.1 left it pinned in CMA): 6e7f34ebb8d2 "mm/gup:
+	 * check for isolation errors" and f68749ec342b "mm/gup: longterm pin
+	 * migration cleanup", the same series, listed beside d1e153fea2a8 in
+	 * a later Fixes list (Pasha Tatashin's v9, 2021-02-01): 5.13.
 	 */
 	bool longterm_migrate;
 	/*
@@ -860,6 +864,42 @@ struct kernel_profile {
 	 * 2015-11-11, on top of v4.3, as highatomic's commit is).
 	 */
 	bool pagetypeinfo_types;
+	/*
+	 * x86's dma_alloc_coherent is dma-direct's dma_direct_alloc: a CMA
+	 * buffer beyond the coherent mask is given back and the buddy
+	 * allocator asked in the same zone; a buddy page beyond the mask
+	 * is retried in ZONE_DMA32, then ZONE_DMA (each retry asking CMA
+	 * first again until dma_direct_cma_once); a buffer may end at the
+	 * mask's last byte (dma_coherent_ok). Christoph Hellwig's "x86: use
+	 * dma-direct" and "x86: remove dma_alloc_coherent_gfp_flags"
+	 * (posted 2017-12-29, patches 37 and 41 of "consolidate direct dma
+	 * mapping and swiotlb support"): 4.17 (lib/dma-direct.c, where
+	 * these retries live, has x86's sev_active() hook, which only 4.17
+	 * had there: 4.18 moved the file to kernel/dma/direct.c). Release
+	 * unverified beyond that: no merge-window shortlog was found.
+	 */
+	bool x86_dma_direct;
+	/*
+	 * dma-direct asks CMA once, before the zone retries, which then
+	 * ask only the buddy allocator. 90ae409f9eb3 "dma-direct: fix zone
+	 * selection after an unaddressable CMA allocation" (Christoph
+	 * Hellwig, fixing b1d2dc009dec "dma-contiguous: add
+	 * dma_{alloc,free}_contiguous() helpers" of the same merge window):
+	 * 5.3 (the "dma-mapping fixes for 5.3-rc" pull,
+	 * tags/dma-mapping-5.3-5 on top of v5.3-rc5).
+	 */
+	bool dma_direct_cma_once;
+	/*
+	 * An area that fails to activate (its pages in two zones) gives its
+	 * memory to the buddy allocator and keeps a count of 0, where
+	 * before it stayed reserved. 072355c1cf2d "mm/cma: expose all pages
+	 * to the buddy if activation of an area fails" (David Hildenbrand,
+	 * posted 2021-01-27): 5.12 (linux-next's push of 2021-03-01,
+	 * next-20210301, lists it under this id after Linus's merge of
+	 * "nfs-for-5.12-1", the 5.12 merge window, with a052d4d13d88 "mm:
+	 * cma: print region name on failure").
+	 */
+	bool cma_activate_release;
 };
 
 /*
