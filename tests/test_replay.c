@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim replay's reader: the QEMU oracle's guest traces (Debian's 6.12
+ * under TCG, bench/oracle/results/) read back as the requests the kernel
+ * served, 6.12's shifted mm_alloc_contig_migrate_range_info, trace-cmd
+ * report's lines, a cmasim run's own trace, and each kind of bad input
+ * stopped at its line with what is accepted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "replay/replay.h"
+
+static struct replay_trace t;
+static char err[REPLAY_ERR_MAX];
+
+static int reset(void **state)
+{
+	replay_trace_free(&t);
+	memset(&t, 0, sizeof(t));
+	err[0] = 0;
+	return 0;
+}
+
+/* @text read and paired: 0 or the reader's error */
+static int read_text(const char *text)
+{
+	int ret = replay_read_text("t.txt", text, strlen(text), &t, err, sizeof(err));
+
+	return ret ? ret : replay_requests(&t, err, sizeof(err));
+}
+
+static void read_oracle(const char *exp)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "bench/oracle/results/%s/trace.txt", exp);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), 0);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), 0);
+}
+
+/*
+ * Expect the guest's one 1 GiB page: hugetlb0 at 0x80000, order 18, got
+ * after 384.206 ms with 43472 pages migrated (compare.txt's kernel figure,
+ * from its vmstat).
+ */
+static void oracle_anon_1g_one_gigantic_page(void **state)
+{
+	read_oracle("arm64-anon-1g");
+	assert_int_equal(t.nr_req, 1);
+	assert_string_equal(t.req[0].area, "hugetlb0");
+	assert_int_equal(t.req[0].count, 262144);
+	assert_int_equal(t.req[0].align, 18);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+	assert_int_equal(t.req[0].errorno, 0);
+	assert_true(t.req[0].has_latency);
+	assert_int_equal(t.req[0].latency_ns, 384206000);
+	assert_true(t.req[0].has_migrated);
+	assert_int_equal(t.req[0].migrated, 43472);
+	assert_false(t.req[0].released);
+}
+
+/* Expect 40 32 MiB pages asked one at a time: 32 fill the 1 GiB area in order, the 8 after find it full
+ * (-ENOMEM: no free range in the area's bitmap) within microseconds. */
+static void oracle_fill_32m_fills_the_area_then_fails(void **state)
+{
+	unsigned ok = 0;
+
+	read_oracle("arm64-fill-32m");
+	assert_int_equal(t.nr_req, 40);
+	for (size_t i = 0; i < t.nr_req; i++) {
+		if (t.req[i].errorno) {
+			assert_int_equal(t.req[i].errorno, -ENOMEM);
+			assert_true(t.req[i].latency_ns < 10000);
+			continue;
+		}
+		assert_int_equal(t.req[i].pfn, 0x80000 + ok * 8192);
+		ok++;
+	}
+	assert_int_equal(ok, 32);
+}
+
+/* Expect 6.12's shifted fields read by meaning: the line, 56194 mapped pages migrated out of MIGRATE_CMA. */
+static void contig_range_info_read_as_6_12_passes_it(void **state)
+{
+	assert_int_equal(read_text(
+		"  app-7 [001] ..... 1.000000: cma_alloc_start: name=reserved count=65536 align=8\n"
+		"  app-7 [001] ..... 1.000100: mm_alloc_contig_migrate_range_info: start=0x50000 end=0x60000 migratetype=56194 nr_migrated=4 nr_reclaimed=56194 nr_mapped=0\n"
+		"  app-7 [001] ..... 1.500000: cma_alloc_finish: name=reserved pfn=0x50000 page=00000000deadbeef count=65536 align=8 errorno=0\n"), 0);
+	assert_int_equal(t.nr_req, 1);
+	assert_int_equal(t.req[0].migrated, 56194);
+	assert_int_equal(t.req[0].reclaimed, 0);
+	assert_int_equal(t.req[0].latency_ns, 500000000);
+}
+
+/*
+ * Expect trace-cmd report's lines (no flags, padded fields, its header)
+ * paired by task: two tasks' requests interleaved, each release matched
+ * to the request at its pfn.
+ */
+static void trace_cmd_report_interleaved_tasks(void **state)
+{
+	assert_int_equal(read_text(
+		"cpus=2\n"
+		"CPU 1 is empty\n"
+		"      camera-100   [000]     2.000000: cma_alloc_start:      name=cam count=256 align=4\n"
+		"       codec-200   [001]     2.000500: cma_alloc_start:      name=cam count=512 align=4\n"
+		"       codec-200   [001]     2.001000: cma_alloc_busy_retry: name=cam pfn=0x1000 page=0000000000000000 count=512 align=4\n"
+		"       codec-200   [001]     2.002000: cma_alloc_finish:     name=cam pfn=0x1200 page=00000000aaaa0000 count=512 align=4 errorno=0\n"
+		"      camera-100   [000]     2.004000: cma_alloc_finish:     name=cam pfn=0x1000 page=00000000bbbb0000 count=256 align=4 errorno=0\n"
+		"      camera-100   [000]     3.000000: cma_release:          name=cam pfn=0x1000 page=00000000bbbb0000 count=256\n"), 0);
+	assert_int_equal(t.nr_req, 2);
+	assert_int_equal(t.req[0].count, 256);
+	assert_int_equal(t.req[0].latency_ns, 4000000);
+	assert_int_equal(t.req[0].busy_retries, 0);
+	assert_true(t.req[0].released);
+	assert_int_equal(t.req[0].release_ns, 3000000000ull);
+	assert_int_equal(t.req[1].latency_ns, 1500000);
+	assert_int_equal(t.req[1].busy_retries, 1);
+	assert_false(t.req[1].released);
+}
+
+/* Expect cmasim run --trace's own latency, not finish - start (its clock stands still in a request). */
+static void cmasim_trace_takes_the_runs_latency(void **state)
+{
+	assert_int_equal(read_text(
+		"# tracer: nop\n"
+		"          cmasim-1     [000] ....    10.000000: cma_alloc_start: name=reserved count=760 align=8\n"
+		"          cmasim-1     [000] ....    10.000000: cma_alloc_finish: name=reserved pfn=0x6b900 page=0xffffea0001ae4000 count=760 align=8 errorno=0\n"
+		"          cmasim-1     [000] ....    10.000000: cmasim_device_request: dev=camera bytes=3110400 pfn=0x6b900 latency_ns=2787777 result=ok\n"), 0);
+	assert_true(t.own);
+	assert_int_equal(t.nr_req, 1);
+	assert_int_equal(t.req[0].latency_ns, 2787777);
+}
+
+static void bad_unknown_event_names_its_line(void **state)
+{
+	assert_int_equal(read_text("# x\n  a-1 [000] ..... 1.000000: irq_handler_entry: irq=5 name=x\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:2: unknown event irq_handler_entry; accepted: cma_alloc_start"));
+}
+
+static void bad_unmodelled_format_says_which_field(void **state)
+{
+	assert_int_equal(read_text("  a-1 [000] ..... 1.000000: cma_alloc_finish: pfn=0x80000 count=8 align=3\n"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: cma_alloc_finish has no field name: an event format this reader does not model; accepted: name=%s pfn=0x%lx"));
+}
+
+static void bad_truncated_last_line(void **state)
+{
+	assert_int_equal(read_text("  a-1 [000] ..... 1.000000: cma_alloc_start: name=r count=8 align=3\n  a-1 [000] ..... 1.00"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.txt:2: no timestamp"));
+	assert_non_null(strstr(err, "is the file truncated?"));
+}
+
+static void bad_not_a_trace_line(void **state)
+{
+	assert_int_equal(read_text("hello world\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: not an ftrace event line; expected TASK-PID [CPU] [FLAGS] SECONDS: EVENT: FIELDS"));
+}
+
+static void bad_binary_is_not_text(void **state)
+{
+	static const char bin[] = "\x7f" "ELF\0\0";
+
+	assert_int_equal(replay_read_text("t.bin", bin, sizeof(bin), &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.bin: holds a NUL byte: not a text trace"));
+}
+
+/* Expect a file beginning as trace.dat does, but cut after its magic, refused by libtracecmd with the file's name. */
+static void bad_corrupt_trace_dat(void **state)
+{
+	char path[] = "/tmp/test_replay_XXXXXX";
+	int fd = mkstemp(path);
+	static const char head[] = "\027\010\104tracing6\0\0\0\0garbage";
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, head, sizeof(head)), (ssize_t)sizeof(head));
+	close(fd);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	assert_true(t.dat);
+	assert_non_null(strstr(err, "libtracecmd cannot read it as a trace.dat"));
+}
+
+/* Expect a trace without CMA events (the amd64 guest: no CONFIG_CMA) to say so. */
+static void no_cma_events_says_so(void **state)
+{
+	assert_int_equal(replay_read_file("bench/oracle/results/amd64-idle-1g/trace.txt", &t, err, sizeof(err)), 0);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "amd64-idle-1g/trace.txt: no CMA request"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(oracle_anon_1g_one_gigantic_page, reset),
+		cmocka_unit_test_setup(oracle_fill_32m_fills_the_area_then_fails, reset),
+		cmocka_unit_test_setup(contig_range_info_read_as_6_12_passes_it, reset),
+		cmocka_unit_test_setup(trace_cmd_report_interleaved_tasks, reset),
+		cmocka_unit_test_setup(cmasim_trace_takes_the_runs_latency, reset),
+		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
+		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),
+		cmocka_unit_test_setup(bad_truncated_last_line, reset),
+		cmocka_unit_test_setup(bad_not_a_trace_line, reset),
+		cmocka_unit_test_setup(bad_binary_is_not_text, reset),
+		cmocka_unit_test_setup(bad_corrupt_trace_dat, reset),
+		cmocka_unit_test_setup(no_cma_events_says_so, reset),
+	};
+	int ret = cmocka_run_group_tests(tests, NULL, NULL);
+
+	reset(NULL);
+	return ret;
+}
