@@ -225,7 +225,7 @@ $(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/%.d $(FUZZ_IGNORE)
 $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/%.d $(FUZZ_LIB_OBJ) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
-# fuzz_platform, fuzz_scenario, fuzz_dt and fuzz_import include cmasim's headers and link its code, all but main()
+# fuzz_platform, fuzz_scenario, fuzz_dt, fuzz_import and fuzz_replay include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_SIM_OBJ): FUZZ_CFLAGS += -Itools/cmasim
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
@@ -236,6 +236,9 @@ $(FUZZ_BUILD)/fuzz_dt: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_dt: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_import: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_import: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/fuzz_replay: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_replay: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/tools/cmasim/replay/replay_dat.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz

@@ -124,6 +124,17 @@ static void trace_cmd_report_interleaved_tasks(void **state)
 	assert_false(t.req[1].released);
 }
 
+/* Expect a release printed after a finish but stamped before it (fuzz_replay's finding) to match nothing. */
+static void release_before_finish_matches_nothing(void **state)
+{
+	assert_int_equal(read_text(
+		"  a-1 [000] ..... 1.000000: cma_alloc_start: name=r count=8 align=3\n"
+		"  a-1 [000] ..... 1.000002: cma_alloc_finish: name=r pfn=0x100 page=0000000000000001 count=8 align=3 errorno=0\n"
+		"  b-2 [001] ..... 1.000001: cma_release: name=r pfn=0x100 page=0000000000000001 count=8\n"), 0);
+	assert_int_equal(t.nr_req, 1);
+	assert_false(t.req[0].released);
+}
+
 /* Expect cmasim run --trace's own latency, not finish - start (its clock stands still in a request). */
 static void cmasim_trace_takes_the_runs_latency(void **state)
 {
@@ -135,6 +146,15 @@ static void cmasim_trace_takes_the_runs_latency(void **state)
 	assert_true(t.own);
 	assert_int_equal(t.nr_req, 1);
 	assert_int_equal(t.req[0].latency_ns, 2787777);
+}
+
+/* Expect a finish stamped before its start (trace_pipe merging CPUs) refused at the finish's line. */
+static void bad_finish_before_start(void **state)
+{
+	assert_int_equal(read_text("  a-1 [001] ..... 2.000000: cma_alloc_start: name=r count=8 align=3\n"
+				   "  a-1 [000] ..... 1.000000: cma_alloc_finish: name=r pfn=0x100 page=0000000000000001 count=8 align=3 errorno=0\n"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.txt:2: cma_alloc_finish at 1000000000 ns, before its start at 2000000000 ns"));
 }
 
 static void bad_unknown_event_names_its_line(void **state)
@@ -203,7 +223,9 @@ int main(void)
 		cmocka_unit_test_setup(oracle_fill_32m_fills_the_area_then_fails, reset),
 		cmocka_unit_test_setup(contig_range_info_read_as_6_12_passes_it, reset),
 		cmocka_unit_test_setup(trace_cmd_report_interleaved_tasks, reset),
+		cmocka_unit_test_setup(release_before_finish_matches_nothing, reset),
 		cmocka_unit_test_setup(cmasim_trace_takes_the_runs_latency, reset),
+		cmocka_unit_test_setup(bad_finish_before_start, reset),
 		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
 		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),
 		cmocka_unit_test_setup(bad_truncated_last_line, reset),

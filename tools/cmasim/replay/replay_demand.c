@@ -27,8 +27,14 @@ static struct replay_request *open_request(struct replay_trace *t, const int *pi
 	return NULL;
 }
 
-static void finish(struct replay_request *r, const struct replay_event *e)
+/* @e finishes @r: -EINVAL when it is stamped before the start (lines out of order). */
+static int finish(struct replay_trace *t, struct replay_request *r, const struct replay_event *e,
+		  char *err, size_t errlen)
 {
+	if (r->has_start && e->ts_ns < r->start_ns)
+		return snprintf(err, errlen, "%s:%u: cma_alloc_finish at %llu ns, before its start at %llu ns: the trace's lines are out of order (a trace_pipe of several CPUs?); accepted: events in time order, as the trace file and trace-cmd report give them",
+				t->path, e->where, (unsigned long long)e->ts_ns, (unsigned long long)r->start_ns),
+		       -EINVAL;
 	r->finished = true;
 	r->finish_ns = e->ts_ns;
 	r->pfn = e->pfn;
@@ -38,6 +44,7 @@ static void finish(struct replay_request *r, const struct replay_event *e)
 	r->where = e->where;
 	r->has_latency = r->has_start;
 	r->latency_ns = r->has_start ? e->ts_ns - r->start_ns : 0;
+	return 0;
 }
 
 static void release(struct replay_trace *t, const struct replay_event *e)
@@ -45,8 +52,8 @@ static void release(struct replay_trace *t, const struct replay_event *e)
 	for (size_t i = 0; i < t->nr_req; i++) {
 		struct replay_request *r = &t->req[i];
 
-		if (!r->released && !r->errorno && r->finished && r->pfn == e->pfn && r->count == e->count &&
-		    !strcmp(r->area, e->area)) {
+		if (!r->released && !r->errorno && r->finished && r->finish_ns <= e->ts_ns && r->pfn == e->pfn &&
+		    r->count == e->count && !strcmp(r->area, e->area)) {
 			r->released = true;
 			r->release_ns = e->ts_ns;
 			return;
@@ -95,6 +102,7 @@ int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 	int *pids = calloc(n ? n : 1, sizeof(*pids));
 	bool contig_info = t->types[RP_CONTIG_RANGE_INFO];
 	size_t kept = 0;
+	int ret;
 
 	free(t->req);
 	t->req = calloc(n ? n : 1, sizeof(*t->req));
@@ -124,7 +132,11 @@ int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 				pids[t->nr_req++] = e->pid;
 				snprintf(r->area, sizeof(r->area), "%s", e->area);
 			}
-			finish(r, e);
+			ret = finish(t, r, e, err, errlen);
+			if (ret) {
+				free(pids);
+				return ret;
+			}
 			break;
 		case RP_CMA_RELEASE:
 			release(t, e);

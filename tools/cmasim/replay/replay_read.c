@@ -300,7 +300,7 @@ static bool text_str(void *ctx, const char *name, char *buf, size_t size)
 	size_t len;
 	const char *p = text_field(ctx, name, &len);
 
-	if (!p || len >= size)
+	if (!p || !len || len >= size)
 		return false;
 	memcpy(buf, p, len);
 	buf[len] = 0;
