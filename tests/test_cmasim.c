@@ -2140,6 +2140,7 @@ static void man_page_documents_every_option_and_key(void **state)
 	options += expect_options_documented(page, "size");
 	options += expect_options_documented(page, "sweep");
 	options += expect_options_documented(page, "import");
+	options += expect_options_documented(page, "replay");
 	names += expect_every_section_documented(page);
 	names += expect_accepted_documented(page, "run", "[zzz]\nkey = 1\n");
 	names += expect_accepted_documented(page, "boot", "[platform]\nzzz = 1\n");

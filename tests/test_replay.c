@@ -149,6 +149,84 @@ static void cmasim_trace_takes_the_runs_latency(void **state)
 }
 
 /* Expect a finish stamped before its start (trace_pipe merging CPUs) refused at the finish's line. */
+/* ---- the demand run ---- */
+
+static const struct replay_board virt_1g = {
+	.platform = "tests/dt/qemu-virt-arm64.dts",
+	.cmdline = "console=ttyAMA0 panic=-1 nokaslr loglevel=1 hugetlb_cma=1G cma=64M",
+};
+
+/* @m's demand as a scenario in a scratch directory, run into @pred. */
+static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
+{
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[128];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/replay.ini", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(replay_scenario_write(m, &virt_1g, path, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(replay_predict(path, &virt_1g, pred, err, sizeof(err)), 0);
+	for (size_t i = 0; i < m->nr_req; i++) {
+		replay_demand_path(path, m->req[i].area, demand, sizeof(demand));
+		unlink(demand);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * Expect the guest's 40 32 MiB requests replayed on its board (the QEMU
+ * virt device tree, hugetlb_cma=1G) to succeed and fail as the kernel's
+ * did, each success at the kernel's pfn: the area fills in order, then
+ * finds no room.
+ */
+static void oracle_fill_32m_replayed_success_and_pfn(void **state)
+{
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	read_oracle("arm64-fill-32m");
+	run_demand(&t, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 40);
+	assert_int_equal(sum.success_agree, 40);
+	assert_int_equal(sum.pfn_agree, 32);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+}
+
+/*
+ * Expect a run's own trace to replay to itself: the demand of the oracle
+ * trace run once, its --trace read back and run again, every request the
+ * same latency to the nanosecond, the same result and pfn.
+ */
+static void cmasim_trace_round_trip_is_exact(void **state)
+{
+	struct replay_trace first = { 0 }, second = { 0 };
+	struct replay_summary sum;
+
+	read_oracle("arm64-fill-32m");
+	run_demand(&t, &first);
+	assert_true(first.own);
+	run_demand(&first, &second);
+	assert_int_equal(replay_compare(&first, &second, &sum), 0);
+	assert_int_equal(sum.nr, 40);
+	assert_int_equal(sum.compared, 40);
+	for (size_t i = 0; i < sum.nr; i++) {
+		assert_non_null(sum.pairs[i].p);
+		assert_int_equal(sum.pairs[i].p->latency_ns, sum.pairs[i].m->latency_ns);
+		assert_int_equal(sum.pairs[i].p->errorno, sum.pairs[i].m->errorno);
+		assert_int_equal(sum.pairs[i].p->pfn, sum.pairs[i].m->pfn);
+	}
+	assert_int_equal(sum.within_2x, 40);
+	replay_summary_free(&sum);
+	replay_trace_free(&first);
+	replay_trace_free(&second);
+}
+
 static void bad_finish_before_start(void **state)
 {
 	assert_int_equal(read_text("  a-1 [001] ..... 2.000000: cma_alloc_start: name=r count=8 align=3\n"
@@ -225,6 +303,8 @@ int main(void)
 		cmocka_unit_test_setup(trace_cmd_report_interleaved_tasks, reset),
 		cmocka_unit_test_setup(release_before_finish_matches_nothing, reset),
 		cmocka_unit_test_setup(cmasim_trace_takes_the_runs_latency, reset),
+		cmocka_unit_test_setup(oracle_fill_32m_replayed_success_and_pfn, reset),
+		cmocka_unit_test_setup(cmasim_trace_round_trip_is_exact, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),
 		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
 		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),

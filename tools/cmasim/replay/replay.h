@@ -83,7 +83,6 @@ struct replay_request {
 struct replay_trace {
 	char path[4096];
 	bool dat;			/* read from trace.dat */
-	char kernel[64];		/* the trace's own uname release, if it says */
 	struct replay_event *ev;
 	size_t nr_ev, cap_ev;
 	unsigned long families[NR_RPF];	/* background events seen, by family */
@@ -122,6 +121,59 @@ bool replay_is_dat(const void *head, size_t len);
 int replay_requests(struct replay_trace *t, char *err, size_t errlen);
 
 void replay_trace_free(struct replay_trace *t);
+
+/* ---- replay_scenario.c: the demand as a scenario, and its run ---- */
+
+/* What the trace does not say: the board and the kernel (cmasim replay's options). */
+struct replay_board {
+	const char *platform;		/* a built-in platform, a platform file or a device tree */
+	const char *cmdline;		/* NULL: the platform's */
+	const char *cma;		/* cma=, NULL: the command line's */
+	const char *kernel;		/* NULL: the platform's */
+	const char *policy;		/* NULL: cma */
+};
+
+/* The background the replay runs beside the demand. */
+#define REPLAY_BACKGROUND "the platform's defaults (no workload besides the demand)"
+
+/*
+ * @t's requests as a scenario on @b, its text to @f, to be saved as
+ * @path: each area's demand file written beside @path (PATH-AREA.demand,
+ * replaced whole). 0, or -errno after saying why on stderr.
+ */
+int replay_scenario_write(const struct replay_trace *t, const struct replay_board *b, const char *path,
+			  FILE *f);
+/* The demand file of @area for scenario @path: "PATH-AREA.demand" (PATH less its extension). */
+void replay_demand_path(const char *path, const char *area, char *buf, size_t len);
+/*
+ * Run scenario @scenario_path under @b's policy with a trace, and read
+ * the trace back into @pred (replay_requests done): 0, -EINVAL with @err
+ * saying why, or the run's -errno (said on stderr).
+ */
+int replay_predict(const char *scenario_path, const struct replay_board *b, struct replay_trace *pred,
+		   char *err, size_t errlen);
+
+/* ---- replay_compare.c: measured against predicted ---- */
+
+struct replay_pair {
+	const struct replay_request *m, *p;	/* p NULL: the run made no such request */
+	double ratio;				/* predicted / measured latency; 0: no ratio */
+};
+
+struct replay_summary {
+	struct replay_pair *pairs;
+	size_t nr;
+	unsigned compared;			/* pairs with both latencies */
+	unsigned within_2x, success_agree, pfn_agree, migrated_within_10;
+	unsigned with_migrated;			/* pairs whose trace and run count migrations */
+	double median_ratio;
+};
+
+/* Pair @m's requests with @p's, the Nth of an area with the Nth of it: 0 or -ENOMEM. */
+int replay_compare(const struct replay_trace *m, const struct replay_trace *p, struct replay_summary *s);
+void replay_summary_free(struct replay_summary *s);
+/* The table, the summary and the worst ten, as text. */
+void replay_print(const struct replay_summary *s, FILE *out);
 
 /* ---- replay_read.c, for the trace.dat reader ---- */
 

@@ -163,6 +163,12 @@ struct wl_job {
 	bool hot_given;
 };
 
+/* A recorded demand played back (wl_replay.c, cmasim replay --emit-scenario). */
+struct wl_replay {
+	char area[SIM_NAME_MAX];	/* reserved, hugetlb..., or a board device's */
+	char requests[256];		/* the demand file, one request a line */
+};
+
 struct wl_spec {
 	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
@@ -177,6 +183,7 @@ struct wl_spec {
 		struct wl_device device;
 		struct wl_hugetlb hugetlb;
 		struct wl_job job;
+		struct wl_replay replay;
 	};
 };
 
