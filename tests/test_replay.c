@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "helpers.h"
 #include "replay/replay.h"
 
@@ -177,6 +179,28 @@ static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
 	rmdir(dir);
 }
 
+/* Expect --report json's summary to say what the comparison counted. */
+static void expect_json_summary(const struct replay_summary *sum, int success, int pfn)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *root, *summary;
+
+	assert_non_null(f);
+	assert_int_equal(replay_print_json(sum, "t.txt", &virt_1g, f), 0);
+	assert_int_equal(fclose(f), 0);
+	root = json_loads(text, 0, NULL);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "cmasim-replay/1");
+	summary = json_object_get(root, "summary");
+	assert_int_equal(json_integer_value(json_object_get(summary, "success_agree")), success);
+	assert_int_equal(json_integer_value(json_object_get(summary, "pfn_agree")), pfn);
+	assert_int_equal(json_array_size(json_object_get(root, "requests")), sum->nr);
+	json_decref(root);
+	free(text);
+}
+
 /*
  * Expect the guest's 40 32 MiB requests replayed on its board (the QEMU
  * virt device tree, hugetlb_cma=1G) to succeed and fail as the kernel's
@@ -194,6 +218,7 @@ static void oracle_fill_32m_replayed_success_and_pfn(void **state)
 	assert_int_equal(sum.nr, 40);
 	assert_int_equal(sum.success_agree, 40);
 	assert_int_equal(sum.pfn_agree, 32);
+	expect_json_summary(&sum, 40, 32);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
 }

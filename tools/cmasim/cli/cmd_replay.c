@@ -20,7 +20,7 @@
 #include "replay/replay.h"
 #include "util/atomic_file.h"
 
-enum replay_option { O_PLATFORM, O_POLICY, O_EMIT };
+enum replay_option { O_PLATFORM, O_POLICY, O_EMIT, O_REPORT };
 
 static const struct cmd_option replay_options[] = {
 	{ .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 1,
@@ -31,12 +31,15 @@ static const struct cmd_option replay_options[] = {
 	  .help = "the policy the run serves the demand under (default cma)" },
 	{ .id = O_EMIT, .name = "emit-scenario", .arg = "FILE", .help_rank = 4, .what = "a file to write",
 	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
+	{ .id = O_REPORT, .name = "report", .arg = "text|json", .help_rank = 4, .what = "text or json",
+	  .help = "the comparison as text (default) or one JSON object\n(doc/cmasim-json.md, schema cmasim-replay/1)" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .help_rank = 5, .help = "this help" },
 };
 
 struct replay_args {
 	const char *trace;
 	const char *emit;
+	bool json;			/* --report json */
 	struct replay_board board;
 	struct scenario_overrides over;
 };
@@ -108,6 +111,10 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 				       sim_policy_names((char[256]){ 0 }, 256, ", ", " or ")), -EINVAL;
 		else if (id == O_POLICY)
 			a->board.policy = value;
+		else if (id == O_REPORT && strcmp(value, "text") && strcmp(value, "json"))
+			return fprintf(stderr, "cmasim replay: --report %s: accepted text or json\n", value), -EINVAL;
+		else if (id == O_REPORT)
+			a->json = !strcmp(value, "json");
 		else
 			a->emit = value;
 	}
@@ -173,7 +180,9 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
 		ret = replay_compare(t, &pred, &sum);
-	if (!ret) {
+	if (!ret && a->json) {
+		ret = replay_print_json(&sum, t->path, &a->board, stdout);
+	} else if (!ret) {
 		printf("replay of %s on %s under %s; background: %s\n", t->path, a->board.platform,
 		       a->board.policy ? a->board.policy : "cma", REPLAY_BACKGROUND);
 		replay_print(&sum, stdout);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define REPLAY_NAME_MAX	64
 #define REPLAY_ERR_MAX	1024
@@ -174,6 +175,9 @@ int replay_compare(const struct replay_trace *m, const struct replay_trace *p, s
 void replay_summary_free(struct replay_summary *s);
 /* The table, the summary and the worst ten, as text. */
 void replay_print(const struct replay_summary *s, FILE *out);
+/* The same as one JSON object, schema cmasim-replay/1 (doc/cmasim-json.md): 0, -ENOMEM or -EIO. */
+int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
+		      FILE *out);
 
 /* ---- replay_read.c, for the trace.dat reader ---- */
 

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "replay/replay.h"
 
 /* The @n-th (from 0) request of @area in @t, or NULL. */
@@ -178,4 +180,62 @@ void replay_print(const struct replay_summary *s, FILE *out)
 	fprintf(out, "\n");
 	if (s->compared)
 		print_worst(s, out);
+}
+
+/* ---- JSON (doc/cmasim-json.md, "cmasim replay") ---- */
+
+/* One side of a pair: null when the run made no such request. */
+static json_t *request_json(const struct replay_request *r)
+{
+	json_t *o;
+
+	if (!r)
+		return json_null();
+	o = json_pack("{s:s, s:I, s:I, s:i, s:b, s:i}", "area", r->area, "start_ns",
+		      (json_int_t)(r->has_start ? r->start_ns : r->finish_ns), "pages", (json_int_t)r->count,
+		      "align", (int)r->align, "ok", !r->errorno, "errorno", r->errorno);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "pfn", r->errorno ? json_null() : json_integer((json_int_t)r->pfn));
+	json_object_set_new(o, "latency_ns", r->has_latency ? json_integer((json_int_t)r->latency_ns) : json_null());
+	json_object_set_new(o, "migrated", r->has_migrated ? json_integer((json_int_t)r->migrated) : json_null());
+	json_object_set_new(o, "busy_retries", json_integer(r->busy_retries));
+	json_object_set_new(o, "released_ns", r->released ? json_integer((json_int_t)r->release_ns) : json_null());
+	return o;
+}
+
+int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
+		      FILE *out)
+{
+	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace,
+				 "platform", b->platform, "policy", b->policy ? b->policy : "cma", "background",
+				 REPLAY_BACKGROUND);
+	json_t *reqs = json_array(), *sum;
+	int ret = -ENOMEM;
+
+	if (!root || !reqs)
+		goto out;
+	for (size_t i = 0; i < s->nr; i++) {
+		json_t *pair = json_pack("{s:o, s:o}", "measured", request_json(s->pairs[i].m), "predicted",
+					 request_json(s->pairs[i].p));
+
+		if (!pair || json_array_append_new(reqs, pair))
+			goto out;
+		json_object_set_new(pair, "ratio", s->pairs[i].ratio > 0 ? json_real(s->pairs[i].ratio) : json_null());
+	}
+	sum = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i}", "requests", (json_int_t)s->nr, "success_agree",
+			s->success_agree, "pfn_agree", s->pfn_agree, "with_migrated", s->with_migrated,
+			"migrated_within_10pct", s->migrated_within_10, "compared", s->compared, "within_2x",
+			s->within_2x);
+	if (!sum)
+		goto out;
+	json_object_set_new(sum, "median_ratio", s->compared ? json_real(s->median_ratio) : json_null());
+	json_object_set_new(root, "summary", sum);
+	json_object_set(root, "requests", reqs);
+	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) ? -EIO : 0;
+	fputc('\n', out);
+out:
+	json_decref(reqs);
+	json_decref(root);
+	return ret;
 }
