@@ -158,8 +158,8 @@ static const struct replay_board virt_1g = {
 	.cmdline = "console=ttyAMA0 panic=-1 nokaslr loglevel=1 hugetlb_cma=1G cma=64M",
 };
 
-/* @m's demand as a scenario in a scratch directory, run into @pred. */
-static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
+/* @m's demand as a scenario on @b in a scratch directory, run into @pred. */
+static void run_demand_on(const struct replay_trace *m, const struct replay_board *b, struct replay_trace *pred)
 {
 	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[128];
 	FILE *f;
@@ -168,15 +168,48 @@ static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
 	snprintf(path, sizeof(path), "%s/replay.ini", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	assert_int_equal(replay_scenario_write(m, &virt_1g, path, f), 0);
+	assert_int_equal(replay_scenario_write(m, b, path, f), 0);
 	assert_int_equal(fclose(f), 0);
-	assert_int_equal(replay_predict(path, &virt_1g, pred, err, sizeof(err)), 0);
+	assert_int_equal(replay_predict(path, b, pred, err, sizeof(err)), 0);
 	for (size_t i = 0; i < m->nr_req; i++) {
 		replay_demand_path(path, m->req[i].area, demand, sizeof(demand));
 		unlink(demand);
 	}
 	unlink(path);
 	rmdir(dir);
+}
+
+static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
+{
+	run_demand_on(m, &virt_1g, pred);
+}
+
+/*
+ * Expect the guest's snapshot, taken as it asked for its 1 GiB page (900
+ * MiB anonymous, 600 MiB of page cache read back), to make the replay
+ * migrate what the kernel did
+ * (85894 pages) within 10%, at the kernel's pfn.
+ */
+static void oracle_cache_1g_snapshot_background_migrates_as_the_kernel(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	assert_int_equal(replay_background_read("bench/oracle/results/arm64-cache-1g/snapshot", &bg, err, sizeof(err)), 0);
+	assert_true(bg.file > 0);
+	b.background = &bg;
+	read_oracle("arm64-cache-1g");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 1);
+	assert_int_equal(sum.pfn_agree, 1);
+	assert_int_equal(sum.with_migrated, 1);
+	assert_int_equal(t.req[0].migrated, 85894);
+	assert_int_equal(sum.migrated_within_10, 1);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
 }
 
 /* Expect --report json's summary to say what the comparison counted. */
@@ -330,6 +363,7 @@ int main(void)
 		cmocka_unit_test_setup(cmasim_trace_takes_the_runs_latency, reset),
 		cmocka_unit_test_setup(oracle_fill_32m_replayed_success_and_pfn, reset),
 		cmocka_unit_test_setup(cmasim_trace_round_trip_is_exact, reset),
+		cmocka_unit_test_setup(oracle_cache_1g_snapshot_background_migrates_as_the_kernel, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),
 		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
 		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),

@@ -20,7 +20,7 @@
 #include "replay/replay.h"
 #include "util/atomic_file.h"
 
-enum replay_option { O_PLATFORM, O_POLICY, O_EMIT, O_REPORT };
+enum replay_option { O_PLATFORM, O_POLICY, O_EMIT, O_REPORT, O_SNAPSHOT };
 
 static const struct cmd_option replay_options[] = {
 	{ .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 1,
@@ -31,6 +31,8 @@ static const struct cmd_option replay_options[] = {
 	  .help = "the policy the run serves the demand under (default cma)" },
 	{ .id = O_EMIT, .name = "emit-scenario", .arg = "FILE", .help_rank = 4, .what = "a file to write",
 	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
+	{ .id = O_SNAPSHOT, .name = "snapshot", .arg = "DIR", .help_rank = 2, .what = "a snapshot directory",
+	  .help = "the device's memory besides the demand, from cmasim snapshot's files\n(default: the platform's, nothing else running)" },
 	{ .id = O_REPORT, .name = "report", .arg = "text|json", .help_rank = 4, .what = "text or json",
 	  .help = "the comparison as text (default) or one JSON object\n(doc/cmasim-json.md, schema cmasim-replay/1)" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .help_rank = 5, .help = "this help" },
@@ -39,6 +41,7 @@ static const struct cmd_option replay_options[] = {
 struct replay_args {
 	const char *trace;
 	const char *emit;
+	const char *snapshot;		/* --snapshot DIR */
 	bool json;			/* --report json */
 	struct replay_board board;
 	struct scenario_overrides over;
@@ -66,7 +69,7 @@ static void print_trace(FILE *out, const struct replay_trace *t)
 {
 	static const char *const families[NR_RPF] = {
 		[RPF_PAGE] = "page", [RPF_FILEMAP] = "filemap", [RPF_VMSCAN] = "vmscan",
-		[RPF_COMPACTION] = "compaction", [RPF_MIGRATE] = "migrate", [RPF_SCHED] = "sched",
+		[RPF_COMPACTION] = "compaction", [RPF_MIGRATE] = "migrate", [RPF_SCHED] = "sched", [RPF_OOM] = "oom",
 		[RPF_CMASIM] = "cmasim",
 	};
 
@@ -115,14 +118,16 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 			return fprintf(stderr, "cmasim replay: --report %s: accepted text or json\n", value), -EINVAL;
 		else if (id == O_REPORT)
 			a->json = !strcmp(value, "json");
+		else if (id == O_SNAPSHOT)
+			a->snapshot = value;
 		else
 			a->emit = value;
 	}
 	if (!a->trace)
 		return fprintf(stderr, "cmasim replay: which trace? expected cmasim replay TRACE, TRACE %s\n",
 			       REPLAY_FORMATS), -EINVAL;
-	if (a->emit && !a->board.platform)
-		return fprintf(stderr, "cmasim replay: --emit-scenario needs --platform: the trace does not say which board it ran on\n"),
+	if ((a->emit || a->snapshot) && !a->board.platform)
+		return fprintf(stderr, "cmasim replay: --emit-scenario and --snapshot need --platform: the trace does not say which board it ran on\n"),
 		       -EINVAL;
 	a->board.cma = a->over.cma;
 	a->board.cmdline = a->over.cmdline;
@@ -161,7 +166,7 @@ static void remove_scratch(const struct replay_trace *t, const char *path)
 /* The demand run on the board, and the run against the trace. */
 static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 {
-	char scratch[] = "/tmp/cmasim-replay-XXXXXX.ini", err[REPLAY_ERR_MAX] = "";
+	char scratch[] = "/tmp/cmasim-replay-XXXXXX.ini", err[REPLAY_ERR_MAX] = "", background[PATH_MAX + 256];
 	const char *path = a->emit ? a->emit : scratch;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum = { 0 };
@@ -183,8 +188,9 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 	if (!ret && a->json) {
 		ret = replay_print_json(&sum, t->path, &a->board, stdout);
 	} else if (!ret) {
+		replay_background_describe(a->board.background, background, sizeof(background));
 		printf("replay of %s on %s under %s; background: %s\n", t->path, a->board.platform,
-		       a->board.policy ? a->board.policy : "cma", REPLAY_BACKGROUND);
+		       a->board.policy ? a->board.policy : "cma", background);
 		replay_print(&sum, stdout);
 	}
 	if (!a->emit)
@@ -196,6 +202,7 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 
 int cmd_replay(int argc, char **argv)
 {
+	static struct replay_background bg;
 	struct replay_args a = { 0 };
 	struct replay_trace t = { 0 };
 	char err[REPLAY_ERR_MAX];
@@ -208,6 +215,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (ret)
 		return ret;
+	if (a.snapshot && (ret = replay_background_read(a.snapshot, &bg, err, sizeof(err)))) {
+		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a.snapshot, err);
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
+	a.board.background = a.snapshot ? &bg : NULL;
 	ret = replay_read_file(a.trace, &t, err, sizeof(err));
 	if (!ret)
 		ret = replay_requests(&t, err, sizeof(err));

@@ -43,6 +43,7 @@ enum replay_family {
 	RPF_COMPACTION,			/* mm_compaction_*, test_pages_isolated */
 	RPF_MIGRATE,			/* mm_migrate_* not for a contiguous range */
 	RPF_SCHED,			/* sched_switch */
+	RPF_OOM,			/* mark_victim: an OOM kill */
 	RPF_CMASIM,			/* cmasim_* lines of a cmasim run's own */
 	NR_RPF
 };
@@ -125,6 +126,12 @@ void replay_trace_free(struct replay_trace *t);
 
 /* ---- replay_scenario.c: the demand as a scenario, and its run ---- */
 
+/* The device's memory besides the demand, from a /proc snapshot: pages of each kind. */
+struct replay_background {
+	unsigned long anon, file, dirty, slab;
+	char dir[4096];			/* the snapshot's directory */
+};
+
 /* What the trace does not say: the board and the kernel (cmasim replay's options). */
 struct replay_board {
 	const char *platform;		/* a built-in platform, a platform file or a device tree */
@@ -132,10 +139,13 @@ struct replay_board {
 	const char *cma;		/* cma=, NULL: the command line's */
 	const char *kernel;		/* NULL: the platform's */
 	const char *policy;		/* NULL: cma */
+	const struct replay_background *background;	/* NULL: none, the platform's defaults */
 };
 
-/* The background the replay runs beside the demand. */
-#define REPLAY_BACKGROUND "the platform's defaults (no workload besides the demand)"
+/* The snapshot in @dir (cmasim snapshot's files) as a background: 0, or -errno with @err saying why. */
+int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen);
+/* What runs beside the demand, for the report (@bg NULL: nothing). */
+void replay_background_describe(const struct replay_background *bg, char *buf, size_t len);
 
 /*
  * @t's requests as a scenario on @b, its text to @f, to be saved as

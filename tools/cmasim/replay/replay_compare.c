@@ -207,12 +207,13 @@ static json_t *request_json(const struct replay_request *r)
 int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
 		      FILE *out)
 {
-	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace,
-				 "platform", b->platform, "policy", b->policy ? b->policy : "cma", "background",
-				 REPLAY_BACKGROUND);
-	json_t *reqs = json_array(), *sum;
+	char background[4096 + 256];
+	json_t *root, *reqs = json_array(), *sum;
 	int ret = -ENOMEM;
 
+	replay_background_describe(b->background, background, sizeof(background));
+	root = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace, "platform",
+			 b->platform, "policy", b->policy ? b->policy : "cma", "background", background);
 	if (!root || !reqs)
 		goto out;
 	for (size_t i = 0; i < s->nr; i++) {

@@ -26,7 +26,7 @@ const char replay_events_accepted[] =
 	"cma_alloc_start, cma_alloc_finish, cma_alloc_busy_retry, cma_release, cma_alloc_info, "
 	"mm_alloc_contig_migrate_range_info, mm_migrate_*, mm_page_alloc*, mm_page_free*, "
 	"mm_filemap_*, mm_vmscan_*, writeback_*congest*, mm_compaction_*, test_pages_isolated, "
-	"cma_wait_on_page_writeback, sched_switch and cmasim_*";
+	"cma_wait_on_page_writeback, sched_switch, mark_victim and cmasim_*";
 
 /* ---- the events ---- */
 
@@ -207,6 +207,7 @@ static const struct replay_kind {
 	{ "mm_compaction_", true, NR_RP_TYPES, RPF_COMPACTION, NULL },
 	{ "test_pages_isolated", false, NR_RP_TYPES, RPF_COMPACTION, NULL },
 	{ "sched_switch", false, NR_RP_TYPES, RPF_SCHED, NULL },
+	{ "mark_victim", false, NR_RP_TYPES, RPF_OOM, NULL },
 	{ "cmasim_", true, NR_RP_TYPES, RPF_CMASIM, NULL },
 };
 

@@ -4,8 +4,10 @@
  * read back. The demand is kept as recorded: one [replay AREA] workload
  * an area, its requests in a demand file beside the scenario (their
  * times, pages, alignments and holds, from the matched releases). The
- * board is the one the user names; the background is the platform's
- * (nothing but the demand runs), which the report says. The prediction
+ * board is the one the user names; the background is the amounts of
+ * anonymous memory, page cache and slab a /proc snapshot of the device
+ * holds (where they sit is the run's to choose), else nothing: the
+ * report says which. The prediction
  * is the run's own --trace, read by the same reader as the device's, so
  * a request is compared with a request whatever produced it.
  */
@@ -19,6 +21,7 @@
 #include "replay/replay.h"
 #include "board/platform.h"
 #include "engine/sim.h"
+#include "import/import.h"
 #include "policies/registry.h"
 #include "util/atomic_file.h"
 
@@ -92,10 +95,56 @@ static int platform_value(const struct replay_board *b, char *buf, size_t len)
 	return 0;
 }
 
+int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen)
+{
+	struct snapshot snap = { 0 };
+	struct page_kinds pk = { 0 };
+	int ret = snapshot_read(dir, &snap, err, errlen);
+
+	if (!ret)
+		ret = page_kinds_classify(&snap, snap.nr_orders, &pk, err, errlen);
+	if (!ret) {
+		bg->anon = pk.total[PK_ANON] + pk.total[PK_THP] + pk.total[PK_MLOCKED];
+		bg->file = pk.total[PK_FILE];
+		bg->dirty = pk.total[PK_FILE_DIRTY];
+		bg->slab = pk.total[PK_SLAB];
+		snprintf(bg->dir, sizeof(bg->dir), "%s", dir);
+	}
+	page_kinds_free(&pk);
+	snapshot_free(&snap);
+	return ret;
+}
+
+void replay_background_describe(const struct replay_background *bg, char *buf, size_t len)
+{
+	if (!bg || !bg->dir[0])
+		snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
+	else
+		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous, %lu MiB page cache (%lu MiB dirty), %lu MiB slab",
+			 bg->dir, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);
+}
+
+/*
+ * The snapshot's memory as workloads faulting it in over the first
+ * second and holding it: their amounts, in 4 KiB pages as kpageflags
+ * counts them.
+ */
+static void write_background(const struct replay_background *bg, FILE *f)
+{
+	if (bg->anon)
+		fprintf(f, "\n[anon snapshot-anon]\nrss = %luK\nrate = %lu\nhold = yes\n", bg->anon * 4, bg->anon);
+	if (bg->file)
+		fprintf(f, "\n[pagecache snapshot-cache]\nfile = %luK\nrate = %lu\npasses = 1\n", bg->file * 4, bg->file);
+	if (bg->dirty)
+		fprintf(f, "\n[writer snapshot-dirty]\nfile = %luK\nrate = %lu\npasses = 1\n", bg->dirty * 4, bg->dirty);
+	if (bg->slab)
+		fprintf(f, "\n[slab snapshot-slab]\nrate = %lu\nlifetime = 1h\nmax = %luK\n", bg->slab, bg->slab * 4);
+}
+
 int replay_scenario_write(const struct replay_trace *t, const struct replay_board *b, const char *path,
 			  FILE *f)
 {
-	char platform[PATH_MAX], demand[PATH_MAX + 64], abs[PATH_MAX];
+	char platform[PATH_MAX], demand[PATH_MAX + 64], abs[PATH_MAX], background[PATH_MAX + 256];
 	uint64_t end_ms = (demand_end_ns(t) + 999999) / 1000000;
 	int ret = platform_value(b, platform, sizeof(platform));
 
@@ -103,10 +152,12 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 		fprintf(stderr, "cmasim replay: --platform %s: %s\n", b->platform, strerror(-ret));
 		return -EINVAL;
 	}
-	fprintf(f, "# cmasim replay %s: its %zu CMA requests as recorded, on %s; background: %s\n",
-		t->path, t->nr_req, b->platform, REPLAY_BACKGROUND);
-	fprintf(f, "[scenario]\nname = replay\ndescription = the CMA requests of %s, replayed\nplatform = %s\n",
-		t->path, platform);
+	replay_background_describe(b->background, background, sizeof(background));
+	/* the reader takes lines of under 200 characters: the comments are cut there */
+	fprintf(f, "# cmasim replay --emit-scenario: %zu CMA requests as recorded\n# trace: %.180s\n# board: %.180s\n# background: %.170s\n",
+		t->nr_req, t->path, b->platform, background);
+	fprintf(f, "[scenario]\nname = replay\ndescription = a device's CMA requests as recorded, replayed\nplatform = %s\n",
+		platform);
 	if (b->cmdline)
 		fprintf(f, "cmdline = %s\n", b->cmdline);
 	if (b->cma)
@@ -114,6 +165,8 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 	if (b->kernel)
 		fprintf(f, "kernel = %s\n", b->kernel);
 	fprintf(f, "duration = %llums\n", (unsigned long long)end_ms);
+	if (b->background)
+		write_background(b->background, f);
 	for (size_t i = 0; i < t->nr_req; i++) {
 		if (area_seen(t, i))
 			continue;
