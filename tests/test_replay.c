@@ -341,7 +341,50 @@ static void bad_corrupt_trace_dat(void **state)
 	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), -EINVAL);
 	unlink(path);
 	assert_true(t.dat);
-	assert_non_null(strstr(err, "libtracecmd cannot read it as a trace.dat"));
+	assert_non_null(strstr(err, "libtracecmd cannot read its headers"));
+}
+
+/*
+ * Expect tests/replay/hugetlb.dat (make-dat.py: the guest's first two
+ * 32 MiB requests, a failed one and a release, laid out as 6.12's ring
+ * buffer does) read through libtracecmd as trace-cmd report prints it.
+ */
+static void trace_dat_read_by_its_formats(void **state)
+{
+	assert_int_equal(replay_read_file("tests/replay/hugetlb.dat", &t, err, sizeof(err)), 0);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), 0);
+	assert_true(t.dat);
+	assert_int_equal(t.nr_req, 3);
+	assert_string_equal(t.req[0].area, "hugetlb0");
+	assert_int_equal(t.req[0].count, 8192);
+	assert_int_equal(t.req[0].align, 13);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+	assert_int_equal(t.req[0].latency_ns, 4244000);
+	assert_true(t.req[0].released);
+	assert_int_equal(t.req[0].release_ns, 6000000000ull);
+	assert_int_equal(t.req[1].pfn, 0x82000);
+	assert_false(t.req[1].released);
+	assert_int_equal(t.req[2].errorno, -ENOMEM);
+	assert_int_equal(t.req[2].latency_ns, 1000);
+}
+
+/* Expect a trace.dat cut inside its records refused with its name (libtracecmd 3.1.6 crashed closing it). */
+static void bad_truncated_trace_dat(void **state)
+{
+	char path[] = "/tmp/test_replay_XXXXXX";
+	FILE *in = fopen("tests/replay/hugetlb.dat", "rb");
+	char buf[5000];
+	int fd = mkstemp(path);
+
+	assert_non_null(in);
+	assert_true(fd >= 0);
+	assert_int_equal(fread(buf, 1, sizeof(buf), in), sizeof(buf));
+	fclose(in);
+	assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	close(fd);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	assert_non_null(strstr(err, "libtracecmd cannot load its records (truncated or corrupt?)"));
 }
 
 /* Expect a trace without CMA events (the amd64 guest: no CONFIG_CMA) to say so. */
@@ -372,6 +415,8 @@ int main(void)
 		cmocka_unit_test_setup(bad_binary_is_not_text, reset),
 		cmocka_unit_test_setup(bad_corrupt_trace_dat, reset),
 		cmocka_unit_test_setup(no_cma_events_says_so, reset),
+		cmocka_unit_test_setup(trace_dat_read_by_its_formats, reset),
+		cmocka_unit_test_setup(bad_truncated_trace_dat, reset),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 

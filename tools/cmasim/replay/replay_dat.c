@@ -134,9 +134,17 @@ int replay_read_dat(const char *path, struct replay_trace *t, char *err, size_t 
 
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	t->dat = true;
-	handle = tracecmd_open(path, 0);
+	handle = tracecmd_open_head(path, 0);
 	if (!handle)
-		return snprintf(err, errlen, "%s: libtracecmd cannot read it as a trace.dat (truncated or corrupt?); accepted %s",
+		return snprintf(err, errlen, "%s: libtracecmd cannot read its headers (truncated or corrupt?); accepted %s",
+				path, REPLAY_FORMATS), -EINVAL;
+	/*
+	 * tracecmd_open() closes the handle when the data does not load, and
+	 * libtracecmd 3.1.6's tracecmd_close() then crashes (a file cut inside
+	 * its records): the handle is left to the process's end instead.
+	 */
+	if (tracecmd_init_data(handle))
+		return snprintf(err, errlen, "%s: libtracecmd cannot load its records (truncated or corrupt?); accepted %s",
 				path, REPLAY_FORMATS), -EINVAL;
 	w.tep = tracecmd_get_tep(handle);
 	tracecmd_iterate_events(handle, NULL, 0, dat_record, &w);
