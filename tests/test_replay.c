@@ -285,6 +285,25 @@ static void cmasim_trace_round_trip_is_exact(void **state)
 	replay_trace_free(&second);
 }
 
+/* Expect the same demand under 5.4, before hugetlb_cma= (5.7), to ask no area: each request compared with none. */
+static void what_if_kernel_without_the_area(void **state)
+{
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	b.kernel = "5.4";
+	read_oracle("arm64-anon-32m");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(pred.nr_req, 0);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 1);
+	assert_null(sum.pairs[0].p);
+	assert_int_equal(sum.success_agree, 0);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+}
+
 static void bad_finish_before_start(void **state)
 {
 	assert_int_equal(read_text("  a-1 [001] ..... 2.000000: cma_alloc_start: name=r count=8 align=3\n"
@@ -407,6 +426,7 @@ int main(void)
 		cmocka_unit_test_setup(oracle_fill_32m_replayed_success_and_pfn, reset),
 		cmocka_unit_test_setup(cmasim_trace_round_trip_is_exact, reset),
 		cmocka_unit_test_setup(oracle_cache_1g_snapshot_background_migrates_as_the_kernel, reset),
+		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),
 		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
 		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),

@@ -158,8 +158,9 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 void replay_demand_path(const char *path, const char *area, char *buf, size_t len);
 /*
  * Run scenario @scenario_path under @b's policy with a trace, and read
- * the trace back into @pred (replay_requests done): 0, -EINVAL with @err
- * saying why, or the run's -errno (said on stderr).
+ * the trace back into @pred (replay_requests done; none when the run
+ * asked no CMA area): 0, -EINVAL with @err saying why, or the run's
+ * -errno (said on stderr).
  */
 int replay_predict(const char *scenario_path, const struct replay_board *b, struct replay_trace *pred,
 		   char *err, size_t errlen);

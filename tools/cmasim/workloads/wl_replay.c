@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/inifile.h"
 #include "engine/sim.h"
@@ -59,14 +60,19 @@ static bool demand_line(const char *line, struct replay_slot *slot)
  */
 static long demand_read(const char *path, struct replay_slot **slots, char *err, size_t len)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f = NULL;
 	char line[256];
 	long nr = 0, cap = 0;
 	unsigned no = 0;
 
+	/* a regular file only: a FIFO or a device would hold the scenario's reading up */
+	errno = 0;
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		f = fopen(path, "r");
 	if (!f)
 		return ini_fail(err, len, "requests = %s: cannot be read (%s); accepted: a demand file, one request a line: " DEMAND_SYNTAX,
-				path, strerror(errno)), -1;
+				path, errno ? strerror(errno) : "not a regular file"), -1;
 	while (fgets(line, sizeof(line), f)) {
 		struct replay_slot slot;
 
