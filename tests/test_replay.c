@@ -234,6 +234,27 @@ static void expect_json_summary(const struct replay_summary *sum, int success, i
 	free(text);
 }
 
+/* Expect --report html to draw each request with both latencies once in the scatter and twice in the timeline. */
+static void expect_html_points(const struct replay_summary *sum)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	unsigned circles = 0, svgs = 0;
+
+	assert_non_null(f);
+	assert_int_equal(replay_print_html(sum, "t.txt", &virt_1g, f), 0);
+	assert_int_equal(fclose(f), 0);
+	for (const char *p = text; (p = strstr(p, "<circle")); p++)
+		circles++;
+	for (const char *p = text; (p = strstr(p, "<svg")); p++)
+		svgs++;
+	assert_int_equal(svgs, 2);
+	assert_int_equal(circles, 3 * sum->compared);
+	assert_non_null(strstr(text, "</html>"));
+	free(text);
+}
+
 /*
  * Expect the guest's 40 32 MiB requests replayed on its board (the QEMU
  * virt device tree, hugetlb_cma=1G) to succeed and fail as the kernel's
@@ -252,6 +273,7 @@ static void oracle_fill_32m_replayed_success_and_pfn(void **state)
 	assert_int_equal(sum.success_agree, 40);
 	assert_int_equal(sum.pfn_agree, 32);
 	expect_json_summary(&sum, 40, 32);
+	expect_html_points(&sum);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
 }

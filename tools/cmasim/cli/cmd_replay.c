@@ -33,8 +33,8 @@ static const struct cmd_option replay_options[] = {
 	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
 	{ .id = O_SNAPSHOT, .name = "snapshot", .arg = "DIR", .help_rank = 2, .what = "a snapshot directory",
 	  .help = "the device's memory besides the demand, from cmasim snapshot's files\n(default: the platform's, nothing else running)" },
-	{ .id = O_REPORT, .name = "report", .arg = "text|json", .help_rank = 4, .what = "text or json",
-	  .help = "the comparison as text (default) or one JSON object\n(doc/cmasim-json.md, schema cmasim-replay/1)" },
+	{ .id = O_REPORT, .name = "report", .arg = "text|json|html", .help_rank = 4, .what = "text, json or html",
+	  .help = "the comparison as text (default), one JSON object (doc/cmasim-json.md,\nschema cmasim-replay/1) or an HTML page (a scatter and a timeline)" },
 	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .help_rank = 5, .help = "this help" },
 };
 
@@ -42,7 +42,7 @@ struct replay_args {
 	const char *trace;
 	const char *emit;
 	const char *snapshot;		/* --snapshot DIR */
-	bool json;			/* --report json */
+	const char *report;		/* --report: text, json or html */
 	struct replay_board board;
 	struct scenario_overrides over;
 };
@@ -114,10 +114,10 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 				       sim_policy_names((char[256]){ 0 }, 256, ", ", " or ")), -EINVAL;
 		else if (id == O_POLICY)
 			a->board.policy = value;
-		else if (id == O_REPORT && strcmp(value, "text") && strcmp(value, "json"))
-			return fprintf(stderr, "cmasim replay: --report %s: accepted text or json\n", value), -EINVAL;
+		else if (id == O_REPORT && strcmp(value, "text") && strcmp(value, "json") && strcmp(value, "html"))
+			return fprintf(stderr, "cmasim replay: --report %s: accepted text, json or html\n", value), -EINVAL;
 		else if (id == O_REPORT)
-			a->json = !strcmp(value, "json");
+			a->report = value;
 		else if (id == O_SNAPSHOT)
 			a->snapshot = value;
 		else
@@ -185,8 +185,10 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
 		ret = replay_compare(t, &pred, &sum);
-	if (!ret && a->json) {
+	if (!ret && a->report && !strcmp(a->report, "json")) {
 		ret = replay_print_json(&sum, t->path, &a->board, stdout);
+	} else if (!ret && a->report && !strcmp(a->report, "html")) {
+		ret = replay_print_html(&sum, t->path, &a->board, stdout);
 	} else if (!ret) {
 		replay_background_describe(a->board.background, background, sizeof(background));
 		printf("replay of %s on %s under %s; background: %s\n", t->path, a->board.platform,

@@ -186,6 +186,9 @@ int replay_compare(const struct replay_trace *m, const struct replay_trace *p, s
 void replay_summary_free(struct replay_summary *s);
 /* The table, the summary and the worst ten, as text. */
 void replay_print(const struct replay_summary *s, FILE *out);
+/* The same as an HTML page: a log-log scatter of predicted against measured latency with the 2x band, and a timeline. */
+int replay_print_html(const struct replay_summary *s, const char *trace, const struct replay_board *b,
+		      FILE *out);
 /* The same as one JSON object, schema cmasim-replay/1 (doc/cmasim-json.md): 0, -ENOMEM or -EIO. */
 int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
 		      FILE *out);
