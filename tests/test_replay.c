@@ -340,6 +340,28 @@ static void bad_unknown_event_names_its_line(void **state)
 	assert_non_null(strstr(err, "t.txt:2: unknown event irq_handler_entry; accepted: cma_alloc_start"));
 }
 
+/*
+ * Expect the format before errorno (Android's 5.10 cma.h: pfn=%lx, no
+ * 0x) read in hex, a NULL page a failure, and cma_alloc_info's counts.
+ */
+static void android_5_10_format(void **state)
+{
+	assert_int_equal(read_text(
+		"  cam-9 [002] ..... 3.000000: cma_alloc_start: name=cam count=256 align=4\n"
+		"  cam-9 [002] ..... 3.002000: cma_alloc_finish: name=cam pfn=80000 page=00000000bbbb0000 count=256 align=4\n"
+		"  cam-9 [002] ..... 3.002001: cma_alloc_info: name=cam pfn=0x80000 count=256 align=4 nr_migrated=30 nr_reclaimed=2 nr_mapped=7 err_iso=0 err_mig=0 err_test=0\n"
+		"  cam-9 [002] ..... 4.000000: cma_alloc_start: name=cam count=256 align=4\n"
+		"  cam-9 [002] ..... 4.000100: cma_alloc_finish: name=cam pfn=80100 page=0000000000000000 count=256 align=4\n"
+		"  cam-9 [002] ..... 5.000000: cma_release: name=cam pfn=80000 page=00000000bbbb0000 count=256\n"), 0);
+	assert_int_equal(t.nr_req, 2);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+	assert_int_equal(t.req[0].errorno, 0);
+	assert_int_equal(t.req[0].migrated, 30);
+	assert_int_equal(t.req[0].reclaimed, 2);
+	assert_true(t.req[0].released);
+	assert_int_equal(t.req[1].errorno, -ENOMEM);
+}
+
 static void bad_unmodelled_format_says_which_field(void **state)
 {
 	assert_int_equal(read_text("  a-1 [000] ..... 1.000000: cma_alloc_finish: pfn=0x80000 count=8 align=3\n"),
@@ -451,6 +473,7 @@ int main(void)
 		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),
 		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
+		cmocka_unit_test_setup(android_5_10_format, reset),
 		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),
 		cmocka_unit_test_setup(bad_truncated_last_line, reset),
 		cmocka_unit_test_setup(bad_not_a_trace_line, reset),

@@ -58,18 +58,55 @@ static int need(struct decode *d, const char *const *names, const char *format)
 	return 0;
 }
 
-/* cma_alloc_start, _finish, _busy_retry, cma_release: 6.x's cma.h, the area's name first */
+/*
+ * A cma event's pfn: cma.h prints it in hex, as "0x%lx" since its finish
+ * gained errorno and as "%lx" before (Android's 5.10 kernels too).
+ */
+static bool field_pfn(struct decode *d, unsigned long *pfn)
+{
+	char text[32], *end;
+	const char *p = text;
+	unsigned long long v;
+
+	if (!d->f->str(d->f->ctx, "pfn", text, sizeof(text)))
+		return false;
+	if (!strncmp(p, "0x", 2))
+		p += 2;
+	errno = 0;
+	v = strtoull(p, &end, 16);
+	if (!*p || *end || errno)
+		return false;
+	*pfn = (unsigned long)v;
+	return true;
+}
+
+/* The page a finish printed with %p: NULL as a number, "(null)" or trace-cmd's "(nil)". */
+static bool page_null(struct decode *d)
+{
+	char text[32];
+	uint64_t v;
+
+	if (field_num(d, "page", &v))
+		return !v;
+	return d->f->str(d->f->ctx, "page", text, sizeof(text)) && (!strcmp(text, "(null)") || !strcmp(text, "(nil)"));
+}
+
+/*
+ * cma_alloc_start, _finish, _busy_retry, cma_release: cma.h's, the area's
+ * name first. A finish without errorno (the format before it, Android's
+ * 5.10) failed when its page is NULL; why is not said: -ENOMEM.
+ */
 static int decode_cma(struct decode *d)
 {
-	static const char *const fields[NR_RP_TYPES][6] = {
+	static const char *const fields[NR_RP_TYPES][5] = {
 		[RP_CMA_ALLOC_START] = { "name", "count", "align" },
-		[RP_CMA_ALLOC_FINISH] = { "name", "pfn", "count", "align", "errorno" },
+		[RP_CMA_ALLOC_FINISH] = { "name", "pfn", "count", "align" },
 		[RP_CMA_ALLOC_BUSY_RETRY] = { "name", "pfn", "count", "align" },
 		[RP_CMA_RELEASE] = { "name", "pfn", "count" },
 	};
 	static const char *const formats[NR_RP_TYPES] = {
 		[RP_CMA_ALLOC_START] = "name=%s count=%lu align=%u",
-		[RP_CMA_ALLOC_FINISH] = "name=%s pfn=0x%lx page=%p count=%lu align=%u errorno=%d",
+		[RP_CMA_ALLOC_FINISH] = "name=%s pfn=0x%lx page=%p count=%lu align=%u errorno=%d, or name=%s pfn=%lx page=%p count=%u align=%u",
 		[RP_CMA_ALLOC_BUSY_RETRY] = "name=%s pfn=0x%lx page=%p count=%lu align=%u",
 		[RP_CMA_RELEASE] = "name=%s pfn=0x%lx page=%p count=%lu",
 	};
@@ -79,15 +116,18 @@ static int decode_cma(struct decode *d)
 
 	if (ret)
 		return ret;
+	if (e->type != RP_CMA_ALLOC_START && !field_pfn(d, &e->pfn))
+		return ini_fail(d->err, d->errlen, "%s: its pfn is not a hex number; accepted: %s", d->event,
+				formats[e->type]), -EINVAL;
 	d->f->str(d->f->ctx, "name", e->area, sizeof(e->area));
-	if (field_num(d, "pfn", &v))
-		e->pfn = (unsigned long)v;
 	field_num(d, "count", &v);
 	e->count = (unsigned long)v;
 	if (field_num(d, "align", &v))
 		e->align = (unsigned)v;
 	if (field_num(d, "errorno", &v))
 		e->errorno = (int)v;
+	else if (e->type == RP_CMA_ALLOC_FINISH && page_null(d))
+		e->errorno = -ENOMEM;
 	return 0;
 }
 
