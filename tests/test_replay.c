@@ -16,6 +16,7 @@
 
 #include "helpers.h"
 #include "replay/replay.h"
+#include "scenario/scenario.h"
 
 static struct replay_trace t;
 static char err[REPLAY_ERR_MAX];
@@ -307,6 +308,31 @@ static void cmasim_trace_round_trip_is_exact(void **state)
 	replay_trace_free(&second);
 }
 
+/* Expect a [replay] workload's demand file found beside its scenario, wherever cmasim runs. */
+static void demand_file_beside_the_scenario(void **state)
+{
+	static struct scenario sc;
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[64], serr[SCENARIO_ERR_MAX];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(demand, sizeof(demand), "%s/cam.demand", dir);
+	f = fopen(demand, "w");
+	assert_non_null(f);
+	fputs("# at pages align hold\n1000000000 256 4 0\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/s.ini", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(scenario_read_file(path, &sc, serr, sizeof(serr)), 0);
+	assert_string_equal(sc.wl[0].replay.requests, demand);
+	unlink(demand);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* Expect the same demand under 5.4, before hugetlb_cma= (5.7), to ask no area: each request compared with none. */
 static void what_if_kernel_without_the_area(void **state)
 {
@@ -471,6 +497,7 @@ int main(void)
 		cmocka_unit_test_setup(cmasim_trace_round_trip_is_exact, reset),
 		cmocka_unit_test_setup(oracle_cache_1g_snapshot_background_migrates_as_the_kernel, reset),
 		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),
+		cmocka_unit_test_setup(demand_file_beside_the_scenario, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),
 		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
 		cmocka_unit_test_setup(android_5_10_format, reset),

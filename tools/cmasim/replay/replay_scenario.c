@@ -144,7 +144,8 @@ static void write_background(const struct replay_background *bg, FILE *f)
 int replay_scenario_write(const struct replay_trace *t, const struct replay_board *b, const char *path,
 			  FILE *f)
 {
-	char platform[PATH_MAX], demand[PATH_MAX + 64], abs[PATH_MAX], background[PATH_MAX + 256];
+	char platform[PATH_MAX], demand[PATH_MAX + 64], background[PATH_MAX + 256];
+	const char *slash;
 	uint64_t end_ms = (demand_end_ns(t) + 999999) / 1000000;
 	int ret = platform_value(b, platform, sizeof(platform));
 
@@ -174,10 +175,10 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 		ret = write_demand_file(t, t->req[i].area, demand);
 		if (ret)
 			return ret;
-		/* the run reads it from wherever it runs: its absolute path */
-		if (!realpath(demand, abs))
-			return -errno;
-		fprintf(f, "\n[replay %s]\narea = %s\nrequests = %s\n", t->req[i].area, t->req[i].area, abs);
+		/* beside the scenario: named from its directory, so that the two move together */
+		slash = strrchr(demand, '/');
+		fprintf(f, "\n[replay %s]\narea = %s\nrequests = %s\n", t->req[i].area, t->req[i].area,
+			slash ? slash + 1 : demand);
 	}
 	return 0;
 }

@@ -220,7 +220,7 @@ static const struct workload_ops replay_ops = {
 
 static const struct scenario_key replay_keys[] = {
 	{ .name = "area", .type = KEY_NAME, .offset = WL(replay.area), .required = true },
-	{ .name = "requests", .type = KEY_TEXT, .offset = WL(replay.requests),
+	{ .name = "requests", .type = KEY_FILE, .offset = WL(replay.requests),
 	  .size = sizeof(((struct wl_replay *)0)->requests), .required = true },
 };
 
