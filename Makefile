@@ -89,7 +89,7 @@ $(BUILD)/libcma.pc: Makefile
 # cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
 # libfdt (libfdt-dev), in sweep its JSON reports with jansson (libjansson-dev), and
 # in import xz files with liblzma (liblzma-dev), in replay trace.dat with libtracecmd
-# (libtracecmd-dev, libtraceevent-dev)
+# (libtracecmd-dev, libtracefs-dev, libtraceevent-dev: libtracecmd.pc requires libtracefs)
 TRACECMD_CFLAGS := $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
 SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 
