@@ -88,12 +88,15 @@ $(BUILD)/libcma.pc: Makefile
 
 # cmasim reads platform files with libinih (Debian's libinih-dev), device trees with
 # libfdt (libfdt-dev), in sweep its JSON reports with jansson (libjansson-dev), and
-# in import xz files with liblzma (liblzma-dev)
-SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm
+# in import xz files with liblzma (liblzma-dev), in replay trace.dat with libtracecmd
+# (libtracecmd-dev, libtracefs-dev, libtraceevent-dev: libtracecmd.pc requires libtracefs)
+TRACECMD_CFLAGS := $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
+SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 
 $(SIM_OBJ): | sim-deps
 # cmasim's files name each other's headers by folder ("engine/sim.h")
 $(SIM_OBJ): CFLAGS += -Itools/cmasim
+$(BUILD)/tools/cmasim/replay/replay_dat.o: CFLAGS += $(TRACECMD_CFLAGS)
 
 sim-deps:
 	@scripts/ensure-deps.sh sim
@@ -133,7 +136,7 @@ TEST_WRAP := -Wl,--wrap=cma_mm_create
 # test_dt_corpus boots the kernel's device trees through its platform code;
 # test_import reads the snapshot fixture with its importer, and runs cmasim
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
-SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_cost test_sim_throttle test_latency_breakdown test_sim_storage test_sim_sched test_job test_dt_pool test_dt_corpus test_import test_escape test_hugetlb_cma)
+SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_cost test_sim_throttle test_latency_breakdown test_sim_storage test_sim_sched test_job test_dt_pool test_dt_corpus test_import test_escape test_hugetlb_cma test_replay)
 $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
@@ -222,7 +225,7 @@ $(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/%.d $(FUZZ_IGNORE)
 $(FUZZ_BIN): $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/%.d $(FUZZ_LIB_OBJ) $(FUZZ_IGNORE)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LINK) -pthread
 
-# fuzz_platform, fuzz_scenario, fuzz_dt and fuzz_import include cmasim's headers and link its code, all but main()
+# fuzz_platform, fuzz_scenario, fuzz_dt, fuzz_import and fuzz_replay include cmasim's headers and link its code, all but main()
 FUZZ_SIM_OBJ := $(filter-out %/main.o,$(SIM_SRC:%.c=$(FUZZ_BUILD)/%.o))
 $(FUZZ_SIM_OBJ): FUZZ_CFLAGS += -Itools/cmasim
 $(FUZZ_BUILD)/fuzz_platform: $(FUZZ_SIM_OBJ)
@@ -233,6 +236,9 @@ $(FUZZ_BUILD)/fuzz_dt: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_dt: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
 $(FUZZ_BUILD)/fuzz_import: $(FUZZ_SIM_OBJ)
 $(FUZZ_BUILD)/fuzz_import: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/fuzz_replay: $(FUZZ_SIM_OBJ)
+$(FUZZ_BUILD)/fuzz_replay: FUZZ_LINK = -Itools/cmasim $(FUZZ_SIM_OBJ) $(SIM_LIBS)
+$(FUZZ_BUILD)/tools/cmasim/replay/replay_dat.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
 
 fuzz:
 	@scripts/ensure-deps.sh fuzz

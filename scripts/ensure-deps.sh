@@ -5,7 +5,7 @@ set -e
 case "$1" in
 test)  pkgs="libcmocka-dev libinih-dev libjansson-dev libfdt-dev liblzma-dev device-tree-compiler cpp xz-utils linux-source-6.12 jq groff-base pkg-config"
        check="/usr/include/cmocka.h /usr/include/ini.h /usr/include/jansson.h /usr/include/libfdt.h /usr/include/lzma.h /usr/bin/dtc /usr/bin/cpp /usr/bin/xz /usr/src/linux-source-6.12.tar.xz /usr/bin/jq /usr/bin/groff /usr/bin/pkg-config" ;;
-sim)   pkgs="libinih-dev libjansson-dev libfdt-dev liblzma-dev device-tree-compiler"; check="/usr/include/ini.h /usr/include/jansson.h /usr/include/libfdt.h /usr/include/lzma.h /usr/bin/dtc" ;;
+sim)   pkgs="libinih-dev libjansson-dev libfdt-dev liblzma-dev device-tree-compiler libtracecmd-dev libtracefs-dev libtraceevent-dev pkg-config"; check="/usr/include/ini.h /usr/include/jansson.h /usr/include/libfdt.h /usr/include/lzma.h /usr/bin/dtc /usr/include/trace-cmd/trace-cmd.h /usr/include/tracefs/tracefs.h /usr/include/traceevent/event-parse.h /usr/bin/pkg-config" ;;
 bench) pkgs="libmimalloc-dev libjemalloc-dev jq"; check="/usr/include/mimalloc.h /usr/include/jemalloc/jemalloc.h /usr/bin/jq" ;;
 fuzz)  pkgs="clang-14 libclang-rt-14-dev"; check="/usr/bin/clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;
 coverage) pkgs="gcovr"; check="/usr/bin/gcovr" ;;

@@ -359,8 +359,13 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, size, sweep, boot, import, snapshot, list, show" },
-	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, import, snapshot, list, show" },
+	{ "replay without a trace", { "replay" }, NULL, 2, "cmasim replay: which trace? expected cmasim replay TRACE" },
+	{ "replay an unknown event", { "replay", "@FILE" }, "  a-1 [000] ..... 1.000000: irq_handler_entry: irq=5\n", 2,
+	  ":1: unknown event irq_handler_entry; accepted: cma_alloc_start" },
+	{ "replay a trace without CMA", { "replay", "bench/oracle/results/amd64-idle-1g/trace.txt" }, NULL, 2,
+	  "amd64-idle-1g/trace.txt: no CMA request" },
+	{ "no command", { NULL }, NULL, 2, "cmasim: no command: accepted run, compare, size, sweep, boot, import, replay, snapshot, list, show" },
+	{ "unknown command", { "frobnicate" }, NULL, 2, "unknown command 'frobnicate': accepted run, compare, size, sweep, boot, import, replay, snapshot, list, show" },
 	{ "list with an argument", { "list", "x86" }, NULL, 2, "unexpected argument 'x86': list takes none" },
 	{ "unknown long option", { "boot", "--bogus" }, NULL, 2,
 	  "unknown option '--bogus': accepted --platform, --cmdline, --kconfig, --dump, --memory, --kernel, --help" },
@@ -2135,6 +2140,7 @@ static void man_page_documents_every_option_and_key(void **state)
 	options += expect_options_documented(page, "size");
 	options += expect_options_documented(page, "sweep");
 	options += expect_options_documented(page, "import");
+	options += expect_options_documented(page, "replay");
 	names += expect_every_section_documented(page);
 	names += expect_accepted_documented(page, "run", "[zzz]\nkey = 1\n");
 	names += expect_accepted_documented(page, "boot", "[platform]\nzzz = 1\n");

@@ -35,6 +35,8 @@ extern const unsigned nr_boot_options;
 /* cmasim import DIR: a machine from a running system's /proc files, and --what-if. */
 int cmd_import(int argc, char **argv);
 #define IMPORT_USAGE "DIR [--what-if SIZE[@ADDR]]... [--force] [--kernel 3.5..6.12] [--dump NAME]... [--report text|html]"
+/* cmasim replay TRACE: a device's recorded CMA requests, read back. */
+int cmd_replay(int argc, char **argv);
 /* cmasim snapshot DIR: those files from this machine. */
 int cmd_snapshot(int argc, char **argv);
 

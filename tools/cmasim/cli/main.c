@@ -58,6 +58,8 @@ static const struct command commands[] = {
 	  .description = "boot a platform and print the kernel's log, its devices and /proc files" },
 	{ .name = "import", .fn = cmd_import, .usage = IMPORT_USAGE,
 	  .description = "rebuild a running Linux machine from its /proc files; where could SIZE be had" },
+	{ .name = "replay", .fn = cmd_replay, .usage = "TRACE [--platform NAME|FILE] [--cmdline STR] [--cma SIZE] [--kernel K] [--snapshot DIR] [--policy NAME] [--report text|json|html] [--emit-scenario FILE]",
+	  .description = "read a device's ftrace text or trace.dat: its CMA requests, and with --platform those run and compared" },
 	{ .name = "snapshot", .fn = cmd_snapshot, .usage = "DIR",
 	  .description = "copy this machine's /proc files for import into DIR (root, Linux)" },
 	{ .name = "list", .fn = cmd_list, .usage = "",

@@ -29,7 +29,7 @@ struct workload_ops;
 
 /* How a key's value is read (scenario_file.c's set_value). */
 enum key_type { KEY_TEXT, KEY_SIZE, KEY_UINT, KEY_U32, KEY_DURATION, KEY_BOOL, KEY_PERCENT, KEY_NAME,
-		KEY_PLATFORM, KEY_CUSTOM };
+		KEY_PLATFORM, KEY_CUSTOM, KEY_FILE /* a path from the scenario file's directory */ };
 
 /* A key of a scenario file's section. */
 struct scenario_key {
@@ -37,7 +37,7 @@ struct scenario_key {
 	enum key_type type;
 	size_t offset;		/* into struct scenario ([scenario]) or struct wl_spec */
 	uint64_t max;		/* KEY_UINT, KEY_U32, KEY_SIZE: largest accepted; 0: any */
-	size_t size;		/* KEY_TEXT: the field's size */
+	size_t size;		/* KEY_TEXT, KEY_FILE: the field's size */
 	bool required;
 	bool repeats;
 	size_t given;		/* non-zero: the offset of a bool set when the key is given */
@@ -163,6 +163,12 @@ struct wl_job {
 	bool hot_given;
 };
 
+/* A recorded demand played back (wl_replay.c, cmasim replay --emit-scenario). */
+struct wl_replay {
+	char area[SIM_NAME_MAX];	/* reserved, hugetlb..., or a board device's */
+	char requests[256];		/* the demand file, one request a line */
+};
+
 struct wl_spec {
 	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
@@ -177,6 +183,7 @@ struct wl_spec {
 		struct wl_device device;
 		struct wl_hugetlb hugetlb;
 		struct wl_job job;
+		struct wl_replay replay;
 	};
 };
 

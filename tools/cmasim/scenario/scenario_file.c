@@ -20,11 +20,11 @@
 
 /* The workload kinds, each defined in its wl_*.c: the order "accepted" lists them in. */
 extern const struct wl_kind wl_kind_pagecache, wl_kind_writer, wl_kind_anon, wl_kind_slab,
-	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb, wl_kind_job, wl_kind_compact;
+	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb, wl_kind_job, wl_kind_compact, wl_kind_replay;
 
 static const struct wl_kind *const wl_kinds[] = {
 	&wl_kind_pagecache, &wl_kind_writer, &wl_kind_anon, &wl_kind_slab, &wl_kind_pinner, &wl_kind_device,
-	&wl_kind_hugetlb, &wl_kind_job, &wl_kind_compact,
+	&wl_kind_hugetlb, &wl_kind_job, &wl_kind_compact, &wl_kind_replay,
 };
 
 #define NR_WL_KINDS (sizeof(wl_kinds) / sizeof(wl_kinds[0]))
@@ -191,6 +191,19 @@ static int set_text(struct reader *r, const struct scenario_key *k, const char *
 	return 1;
 }
 
+/* @value into @dst, a path from the scenario file's directory unless absolute: false if too long. */
+static bool scenario_relative(const struct reader *r, const char *value, char *dst, size_t size)
+{
+	const char *slash = r->path ? strrchr(r->path, '/') : NULL;
+	size_t len;
+
+	if (!slash || value[0] == '/')
+		len = (size_t)snprintf(dst, size, "%s", value);
+	else
+		len = (size_t)snprintf(dst, size, "%.*s/%s", (int)(slash - r->path), r->path, value);
+	return len < size;
+}
+
 /*
  * A built-in platform's name, or a platform file, found next to the
  * scenario file when its path is relative. The file must be there when
@@ -201,15 +214,9 @@ static int set_platform(struct reader *r, const char *value)
 {
 	char *dst = r->sc->platform;
 	const size_t size = sizeof(r->sc->platform);
-	const char *slash = r->path ? strrchr(r->path, '/') : NULL;
 	bool builtin = platform_builtin(value);
-	size_t len;
 
-	if (builtin || !slash || value[0] == '/')
-		len = (size_t)snprintf(dst, size, "%s", value);
-	else
-		len = (size_t)snprintf(dst, size, "%.*s/%s", (int)(slash - r->path), r->path, value);
-	if (len >= size)
+	if (builtin ? (size_t)snprintf(dst, size, "%s", value) >= size : !scenario_relative(r, value, dst, size))
 		return fail(r, "platform = %s: the path is too long: at most %zu characters", value, size - 1);
 	if (!builtin && access(dst, R_OK))
 		return fail(r, "platform = %s: no built-in platform has that name and the platform file %s cannot be read (%s); accepted %s, or the path of a platform file",
@@ -275,6 +282,11 @@ static int set_value(struct reader *r, const struct scenario_key *k, const char 
 		return k->parse(value, field, r->err, sizeof(r->err));
 	case KEY_PLATFORM:
 		return set_platform(r, value);
+	case KEY_FILE:
+		if (!scenario_relative(r, value, field, k->size))
+			return fail(r, "%s = %s: the path is too long: at most %zu characters", k->name, value,
+				    k->size - 1);
+		return 1;
 	}
 	return 0;
 }

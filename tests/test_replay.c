@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmasim replay's reader: the QEMU oracle's guest traces (Debian's 6.12
+ * under TCG, bench/oracle/results/) read back as the requests the kernel
+ * served, 6.12's shifted mm_alloc_contig_migrate_range_info, trace-cmd
+ * report's lines, a cmasim run's own trace, and each kind of bad input
+ * stopped at its line with what is accepted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "helpers.h"
+#include "replay/replay.h"
+#include "scenario/scenario.h"
+
+static struct replay_trace t;
+static char err[REPLAY_ERR_MAX];
+
+static int reset(void **state)
+{
+	replay_trace_free(&t);
+	memset(&t, 0, sizeof(t));
+	err[0] = 0;
+	return 0;
+}
+
+/* @text read and paired: 0 or the reader's error */
+static int read_text(const char *text)
+{
+	int ret = replay_read_text("t.txt", text, strlen(text), &t, err, sizeof(err));
+
+	return ret ? ret : replay_requests(&t, err, sizeof(err));
+}
+
+static void read_oracle(const char *exp)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "bench/oracle/results/%s/trace.txt", exp);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), 0);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), 0);
+}
+
+/*
+ * Expect the guest's one 1 GiB page: hugetlb0 at 0x80000, order 18, got
+ * after 384.206 ms with 43472 pages migrated (compare.txt's kernel figure,
+ * from its vmstat).
+ */
+static void oracle_anon_1g_one_gigantic_page(void **state)
+{
+	read_oracle("arm64-anon-1g");
+	assert_int_equal(t.nr_req, 1);
+	assert_string_equal(t.req[0].area, "hugetlb0");
+	assert_int_equal(t.req[0].count, 262144);
+	assert_int_equal(t.req[0].align, 18);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+	assert_int_equal(t.req[0].errorno, 0);
+	assert_true(t.req[0].has_latency);
+	assert_int_equal(t.req[0].latency_ns, 384206000);
+	assert_true(t.req[0].has_migrated);
+	assert_int_equal(t.req[0].migrated, 43472);
+	assert_false(t.req[0].released);
+}
+
+/* Expect 40 32 MiB pages asked one at a time: 32 fill the 1 GiB area in order, the 8 after find it full
+ * (-ENOMEM: no free range in the area's bitmap) within microseconds. */
+static void oracle_fill_32m_fills_the_area_then_fails(void **state)
+{
+	unsigned ok = 0;
+
+	read_oracle("arm64-fill-32m");
+	assert_int_equal(t.nr_req, 40);
+	for (size_t i = 0; i < t.nr_req; i++) {
+		if (t.req[i].errorno) {
+			assert_int_equal(t.req[i].errorno, -ENOMEM);
+			assert_true(t.req[i].latency_ns < 10000);
+			continue;
+		}
+		assert_int_equal(t.req[i].pfn, 0x80000 + ok * 8192);
+		ok++;
+	}
+	assert_int_equal(ok, 32);
+}
+
+/* Expect 6.12's shifted fields read by meaning: the line, 56194 mapped pages migrated out of MIGRATE_CMA. */
+static void contig_range_info_read_as_6_12_passes_it(void **state)
+{
+	assert_int_equal(read_text(
+		"  app-7 [001] ..... 1.000000: cma_alloc_start: name=reserved count=65536 align=8\n"
+		"  app-7 [001] ..... 1.000100: mm_alloc_contig_migrate_range_info: start=0x50000 end=0x60000 migratetype=56194 nr_migrated=4 nr_reclaimed=56194 nr_mapped=0\n"
+		"  app-7 [001] ..... 1.500000: cma_alloc_finish: name=reserved pfn=0x50000 page=00000000deadbeef count=65536 align=8 errorno=0\n"), 0);
+	assert_int_equal(t.nr_req, 1);
+	assert_int_equal(t.req[0].migrated, 56194);
+	assert_int_equal(t.req[0].reclaimed, 0);
+	assert_int_equal(t.req[0].latency_ns, 500000000);
+}
+
+/*
+ * Expect trace-cmd report's lines (no flags, padded fields, its header)
+ * paired by task: two tasks' requests interleaved, each release matched
+ * to the request at its pfn.
+ */
+static void trace_cmd_report_interleaved_tasks(void **state)
+{
+	assert_int_equal(read_text(
+		"cpus=2\n"
+		"CPU 1 is empty\n"
+		"      camera-100   [000]     2.000000: cma_alloc_start:      name=cam count=256 align=4\n"
+		"       codec-200   [001]     2.000500: cma_alloc_start:      name=cam count=512 align=4\n"
+		"       codec-200   [001]     2.001000: cma_alloc_busy_retry: name=cam pfn=0x1000 page=0000000000000000 count=512 align=4\n"
+		"       codec-200   [001]     2.002000: cma_alloc_finish:     name=cam pfn=0x1200 page=00000000aaaa0000 count=512 align=4 errorno=0\n"
+		"      camera-100   [000]     2.004000: cma_alloc_finish:     name=cam pfn=0x1000 page=00000000bbbb0000 count=256 align=4 errorno=0\n"
+		"      camera-100   [000]     3.000000: cma_release:          name=cam pfn=0x1000 page=00000000bbbb0000 count=256\n"), 0);
+	assert_int_equal(t.nr_req, 2);
+	assert_int_equal(t.req[0].count, 256);
+	assert_int_equal(t.req[0].latency_ns, 4000000);
+	assert_int_equal(t.req[0].busy_retries, 0);
+	assert_true(t.req[0].released);
+	assert_int_equal(t.req[0].release_ns, 3000000000ull);
+	assert_int_equal(t.req[1].latency_ns, 1500000);
+	assert_int_equal(t.req[1].busy_retries, 1);
+	assert_false(t.req[1].released);
+}
+
+/* Expect a release printed after a finish but stamped before it (fuzz_replay's finding) to match nothing. */
+static void release_before_finish_matches_nothing(void **state)
+{
+	assert_int_equal(read_text(
+		"  a-1 [000] ..... 1.000000: cma_alloc_start: name=r count=8 align=3\n"
+		"  a-1 [000] ..... 1.000002: cma_alloc_finish: name=r pfn=0x100 page=0000000000000001 count=8 align=3 errorno=0\n"
+		"  b-2 [001] ..... 1.000001: cma_release: name=r pfn=0x100 page=0000000000000001 count=8\n"), 0);
+	assert_int_equal(t.nr_req, 1);
+	assert_false(t.req[0].released);
+}
+
+/* Expect cmasim run --trace's own latency, not finish - start (its clock stands still in a request). */
+static void cmasim_trace_takes_the_runs_latency(void **state)
+{
+	assert_int_equal(read_text(
+		"# tracer: nop\n"
+		"          cmasim-1     [000] ....    10.000000: cma_alloc_start: name=reserved count=760 align=8\n"
+		"          cmasim-1     [000] ....    10.000000: cma_alloc_finish: name=reserved pfn=0x6b900 page=0xffffea0001ae4000 count=760 align=8 errorno=0\n"
+		"          cmasim-1     [000] ....    10.000000: cmasim_device_request: dev=camera bytes=3110400 pfn=0x6b900 latency_ns=2787777 result=ok\n"), 0);
+	assert_true(t.own);
+	assert_int_equal(t.nr_req, 1);
+	assert_int_equal(t.req[0].latency_ns, 2787777);
+}
+
+/* Expect a finish stamped before its start (trace_pipe merging CPUs) refused at the finish's line. */
+/* ---- the demand run ---- */
+
+static const struct replay_board virt_1g = {
+	.platform = "tests/dt/qemu-virt-arm64.dts",
+	.cmdline = "console=ttyAMA0 panic=-1 nokaslr loglevel=1 hugetlb_cma=1G cma=64M",
+};
+
+/* @m's demand as a scenario on @b in a scratch directory, run into @pred. */
+static void run_demand_on(const struct replay_trace *m, const struct replay_board *b, struct replay_trace *pred)
+{
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[128];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/replay.ini", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(replay_scenario_write(m, b, path, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(replay_predict(path, b, pred, err, sizeof(err)), 0);
+	for (size_t i = 0; i < m->nr_req; i++) {
+		replay_demand_path(path, m->req[i].area, demand, sizeof(demand));
+		unlink(demand);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
+static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
+{
+	run_demand_on(m, &virt_1g, pred);
+}
+
+/*
+ * Expect the guest's snapshot, taken as it asked for its 1 GiB page (900
+ * MiB anonymous, 600 MiB of page cache read back), to make the replay
+ * migrate what the kernel did
+ * (85894 pages) within 10%, at the kernel's pfn.
+ */
+static void oracle_cache_1g_snapshot_background_migrates_as_the_kernel(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	assert_int_equal(replay_background_read("bench/oracle/results/arm64-cache-1g/snapshot", &bg, err, sizeof(err)), 0);
+	assert_true(bg.file > 0);
+	b.background = &bg;
+	read_oracle("arm64-cache-1g");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 1);
+	assert_int_equal(sum.pfn_agree, 1);
+	assert_int_equal(sum.with_migrated, 1);
+	assert_int_equal(t.req[0].migrated, 85894);
+	assert_int_equal(sum.migrated_within_10, 1);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+}
+
+/* Expect --report json's summary to say what the comparison counted. */
+static void expect_json_summary(const struct replay_summary *sum, int success, int pfn)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *root, *summary;
+
+	assert_non_null(f);
+	assert_int_equal(replay_print_json(sum, "t.txt", &virt_1g, f), 0);
+	assert_int_equal(fclose(f), 0);
+	root = json_loads(text, 0, NULL);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "cmasim-replay/1");
+	summary = json_object_get(root, "summary");
+	assert_int_equal(json_integer_value(json_object_get(summary, "success_agree")), success);
+	assert_int_equal(json_integer_value(json_object_get(summary, "pfn_agree")), pfn);
+	assert_int_equal(json_array_size(json_object_get(root, "requests")), sum->nr);
+	json_decref(root);
+	free(text);
+}
+
+/* Expect --report html to draw each request with both latencies once in the scatter and twice in the timeline. */
+static void expect_html_points(const struct replay_summary *sum)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	unsigned circles = 0, svgs = 0;
+
+	assert_non_null(f);
+	assert_int_equal(replay_print_html(sum, "t.txt", &virt_1g, f), 0);
+	assert_int_equal(fclose(f), 0);
+	for (const char *p = text; (p = strstr(p, "<circle")); p++)
+		circles++;
+	for (const char *p = text; (p = strstr(p, "<svg")); p++)
+		svgs++;
+	assert_int_equal(svgs, 2);
+	assert_int_equal(circles, 3 * sum->compared);
+	assert_non_null(strstr(text, "</html>"));
+	free(text);
+}
+
+/*
+ * Expect the guest's 40 32 MiB requests replayed on its board (the QEMU
+ * virt device tree, hugetlb_cma=1G) to succeed and fail as the kernel's
+ * did, each success at the kernel's pfn: the area fills in order, then
+ * finds no room.
+ */
+static void oracle_fill_32m_replayed_success_and_pfn(void **state)
+{
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	read_oracle("arm64-fill-32m");
+	run_demand(&t, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 40);
+	assert_int_equal(sum.success_agree, 40);
+	assert_int_equal(sum.pfn_agree, 32);
+	expect_json_summary(&sum, 40, 32);
+	expect_html_points(&sum);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+}
+
+/*
+ * Expect a run's own trace to replay to itself: the demand of the oracle
+ * trace run once, its --trace read back and run again, every request the
+ * same latency to the nanosecond, the same result and pfn.
+ */
+static void cmasim_trace_round_trip_is_exact(void **state)
+{
+	struct replay_trace first = { 0 }, second = { 0 };
+	struct replay_summary sum;
+
+	read_oracle("arm64-fill-32m");
+	run_demand(&t, &first);
+	assert_true(first.own);
+	run_demand(&first, &second);
+	assert_int_equal(replay_compare(&first, &second, &sum), 0);
+	assert_int_equal(sum.nr, 40);
+	assert_int_equal(sum.compared, 40);
+	for (size_t i = 0; i < sum.nr; i++) {
+		assert_non_null(sum.pairs[i].p);
+		assert_int_equal(sum.pairs[i].p->latency_ns, sum.pairs[i].m->latency_ns);
+		assert_int_equal(sum.pairs[i].p->errorno, sum.pairs[i].m->errorno);
+		assert_int_equal(sum.pairs[i].p->pfn, sum.pairs[i].m->pfn);
+	}
+	assert_int_equal(sum.within_2x, 40);
+	replay_summary_free(&sum);
+	replay_trace_free(&first);
+	replay_trace_free(&second);
+}
+
+/* Expect a [replay] workload's demand file found beside its scenario, wherever cmasim runs. */
+static void demand_file_beside_the_scenario(void **state)
+{
+	static struct scenario sc;
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[64], serr[SCENARIO_ERR_MAX];
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(demand, sizeof(demand), "%s/cam.demand", dir);
+	f = fopen(demand, "w");
+	assert_non_null(f);
+	fputs("# at pages align hold\n1000000000 256 4 0\n", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/s.ini", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(scenario_read_file(path, &sc, serr, sizeof(serr)), 0);
+	assert_string_equal(sc.wl[0].replay.requests, demand);
+	unlink(demand);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Expect the same demand under 5.4, before hugetlb_cma= (5.7), to ask no area: each request compared with none. */
+static void what_if_kernel_without_the_area(void **state)
+{
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	b.kernel = "5.4";
+	read_oracle("arm64-anon-32m");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(pred.nr_req, 0);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 1);
+	assert_null(sum.pairs[0].p);
+	assert_int_equal(sum.success_agree, 0);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+}
+
+static void bad_finish_before_start(void **state)
+{
+	assert_int_equal(read_text("  a-1 [001] ..... 2.000000: cma_alloc_start: name=r count=8 align=3\n"
+				   "  a-1 [000] ..... 1.000000: cma_alloc_finish: name=r pfn=0x100 page=0000000000000001 count=8 align=3 errorno=0\n"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.txt:2: cma_alloc_finish at 1000000000 ns, before its start at 2000000000 ns"));
+}
+
+static void bad_unknown_event_names_its_line(void **state)
+{
+	assert_int_equal(read_text("# x\n  a-1 [000] ..... 1.000000: irq_handler_entry: irq=5 name=x\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:2: unknown event irq_handler_entry; accepted: cma_alloc_start"));
+}
+
+/*
+ * Expect the format before errorno (Android's 5.10 cma.h: pfn=%lx, no
+ * 0x) read in hex, a NULL page a failure, and cma_alloc_info's counts.
+ */
+static void android_5_10_format(void **state)
+{
+	assert_int_equal(read_text(
+		"  cam-9 [002] ..... 3.000000: cma_alloc_start: name=cam count=256 align=4\n"
+		"  cam-9 [002] ..... 3.002000: cma_alloc_finish: name=cam pfn=80000 page=00000000bbbb0000 count=256 align=4\n"
+		"  cam-9 [002] ..... 3.002001: cma_alloc_info: name=cam pfn=0x80000 count=256 align=4 nr_migrated=30 nr_reclaimed=2 nr_mapped=7 err_iso=0 err_mig=0 err_test=0\n"
+		"  cam-9 [002] ..... 4.000000: cma_alloc_start: name=cam count=256 align=4\n"
+		"  cam-9 [002] ..... 4.000100: cma_alloc_finish: name=cam pfn=80100 page=0000000000000000 count=256 align=4\n"
+		"  cam-9 [002] ..... 5.000000: cma_release: name=cam pfn=80000 page=00000000bbbb0000 count=256\n"), 0);
+	assert_int_equal(t.nr_req, 2);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+	assert_int_equal(t.req[0].errorno, 0);
+	assert_int_equal(t.req[0].migrated, 30);
+	assert_int_equal(t.req[0].reclaimed, 2);
+	assert_true(t.req[0].released);
+	assert_int_equal(t.req[1].errorno, -ENOMEM);
+}
+
+static void bad_unmodelled_format_says_which_field(void **state)
+{
+	assert_int_equal(read_text("  a-1 [000] ..... 1.000000: cma_alloc_finish: pfn=0x80000 count=8 align=3\n"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: cma_alloc_finish has no field name: an event format this reader does not model; accepted: name=%s pfn=0x%lx"));
+}
+
+static void bad_truncated_last_line(void **state)
+{
+	assert_int_equal(read_text("  a-1 [000] ..... 1.000000: cma_alloc_start: name=r count=8 align=3\n  a-1 [000] ..... 1.00"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.txt:2: no timestamp"));
+	assert_non_null(strstr(err, "is the file truncated?"));
+}
+
+static void bad_not_a_trace_line(void **state)
+{
+	assert_int_equal(read_text("hello world\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: not an ftrace event line; expected TASK-PID [CPU] [FLAGS] SECONDS: EVENT: FIELDS"));
+}
+
+static void bad_binary_is_not_text(void **state)
+{
+	static const char bin[] = "\x7f" "ELF\0\0";
+
+	assert_int_equal(replay_read_text("t.bin", bin, sizeof(bin), &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.bin: holds a NUL byte: not a text trace"));
+}
+
+/* Expect a file beginning as trace.dat does, but cut after its magic, refused by libtracecmd with the file's name. */
+static void bad_corrupt_trace_dat(void **state)
+{
+	char path[] = "/tmp/test_replay_XXXXXX";
+	int fd = mkstemp(path);
+	static const char head[] = "\027\010\104tracing6\0\0\0\0garbage";
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, head, sizeof(head)), (ssize_t)sizeof(head));
+	close(fd);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	assert_true(t.dat);
+	assert_non_null(strstr(err, "libtracecmd cannot read its headers"));
+}
+
+/*
+ * Expect tests/replay/hugetlb.dat (make-dat.py: the guest's first two
+ * 32 MiB requests, a failed one and a release, laid out as 6.12's ring
+ * buffer does) read through libtracecmd as trace-cmd report prints it.
+ */
+static void trace_dat_read_by_its_formats(void **state)
+{
+	assert_int_equal(replay_read_file("tests/replay/hugetlb.dat", &t, err, sizeof(err)), 0);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), 0);
+	assert_true(t.dat);
+	assert_int_equal(t.nr_req, 3);
+	assert_string_equal(t.req[0].area, "hugetlb0");
+	assert_int_equal(t.req[0].count, 8192);
+	assert_int_equal(t.req[0].align, 13);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+	assert_int_equal(t.req[0].latency_ns, 4244000);
+	assert_true(t.req[0].released);
+	assert_int_equal(t.req[0].release_ns, 6000000000ull);
+	assert_int_equal(t.req[1].pfn, 0x82000);
+	assert_false(t.req[1].released);
+	assert_int_equal(t.req[2].errorno, -ENOMEM);
+	assert_int_equal(t.req[2].latency_ns, 1000);
+}
+
+/* Expect a trace.dat cut inside its records refused with its name (libtracecmd 3.1.6 crashed closing it). */
+static void bad_truncated_trace_dat(void **state)
+{
+	char path[] = "/tmp/test_replay_XXXXXX";
+	FILE *in = fopen("tests/replay/hugetlb.dat", "rb");
+	char buf[5000];
+	int fd = mkstemp(path);
+
+	assert_non_null(in);
+	assert_true(fd >= 0);
+	assert_int_equal(fread(buf, 1, sizeof(buf), in), sizeof(buf));
+	fclose(in);
+	assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	close(fd);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	assert_non_null(strstr(err, "libtracecmd cannot load its records (truncated or corrupt?)"));
+}
+
+/* Expect a trace without CMA events (the amd64 guest: no CONFIG_CMA) to say so. */
+static void no_cma_events_says_so(void **state)
+{
+	assert_int_equal(replay_read_file("bench/oracle/results/amd64-idle-1g/trace.txt", &t, err, sizeof(err)), 0);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "amd64-idle-1g/trace.txt: no CMA request"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(oracle_anon_1g_one_gigantic_page, reset),
+		cmocka_unit_test_setup(oracle_fill_32m_fills_the_area_then_fails, reset),
+		cmocka_unit_test_setup(contig_range_info_read_as_6_12_passes_it, reset),
+		cmocka_unit_test_setup(trace_cmd_report_interleaved_tasks, reset),
+		cmocka_unit_test_setup(release_before_finish_matches_nothing, reset),
+		cmocka_unit_test_setup(cmasim_trace_takes_the_runs_latency, reset),
+		cmocka_unit_test_setup(oracle_fill_32m_replayed_success_and_pfn, reset),
+		cmocka_unit_test_setup(cmasim_trace_round_trip_is_exact, reset),
+		cmocka_unit_test_setup(oracle_cache_1g_snapshot_background_migrates_as_the_kernel, reset),
+		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),
+		cmocka_unit_test_setup(demand_file_beside_the_scenario, reset),
+		cmocka_unit_test_setup(bad_finish_before_start, reset),
+		cmocka_unit_test_setup(bad_unknown_event_names_its_line, reset),
+		cmocka_unit_test_setup(android_5_10_format, reset),
+		cmocka_unit_test_setup(bad_unmodelled_format_says_which_field, reset),
+		cmocka_unit_test_setup(bad_truncated_last_line, reset),
+		cmocka_unit_test_setup(bad_not_a_trace_line, reset),
+		cmocka_unit_test_setup(bad_binary_is_not_text, reset),
+		cmocka_unit_test_setup(bad_corrupt_trace_dat, reset),
+		cmocka_unit_test_setup(no_cma_events_says_so, reset),
+		cmocka_unit_test_setup(trace_dat_read_by_its_formats, reset),
+		cmocka_unit_test_setup(bad_truncated_trace_dat, reset),
+	};
+	int ret = cmocka_run_group_tests(tests, NULL, NULL);
+
+	reset(NULL);
+	return ret;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmasim replay: a device's recorded contiguous allocations read back
+ * from an ftrace text (the trace file, trace_pipe, trace-cmd report) or
+ * a trace-cmd trace.dat, and paired into the requests the device made.
+ *
+ * Both readers decode an event through one table (replay_read.c), each
+ * entry asking the record for its fields by name: the text reader finds
+ * "name=value" in the event's TP_printk output, the trace.dat reader
+ * asks libtraceevent, which reads the record by the event's format file.
+ * A field's meaning is the kernel's, not its name's: 6.12's
+ * mm_alloc_contig_migrate_range_info prints its arguments shifted.
+ */
+#ifndef CMASIM_REPLAY_H
+#define CMASIM_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define REPLAY_NAME_MAX	64
+#define REPLAY_ERR_MAX	1024
+
+/* The events a request is rebuilt from; the rest are counted by family. */
+enum replay_type {
+	RP_CMA_ALLOC_START,
+	RP_CMA_ALLOC_FINISH,
+	RP_CMA_ALLOC_BUSY_RETRY,
+	RP_CMA_RELEASE,
+	RP_CMA_ALLOC_INFO,		/* Android: a request's migration counts */
+	RP_CONTIG_RANGE_INFO,		/* mm_alloc_contig_migrate_range_info */
+	RP_MIGRATE_PAGES,		/* mm_migrate_pages with reason=contig_range */
+	RP_DEVICE_REQUEST,		/* cmasim's own: the latency the run gave a request */
+	NR_RP_TYPES
+};
+
+/* What the trace holds besides the requests: the background it was recorded in. */
+enum replay_family {
+	RPF_PAGE,			/* mm_page_alloc, mm_page_free */
+	RPF_FILEMAP,			/* mm_filemap_add_to/delete_from_page_cache */
+	RPF_VMSCAN,			/* mm_vmscan_* */
+	RPF_COMPACTION,			/* mm_compaction_*, test_pages_isolated */
+	RPF_MIGRATE,			/* mm_migrate_* not for a contiguous range */
+	RPF_SCHED,			/* sched_switch */
+	RPF_OOM,			/* mark_victim: an OOM kill */
+	RPF_CMASIM,			/* cmasim_* lines of a cmasim run's own */
+	NR_RPF
+};
+
+struct replay_event {
+	uint64_t ts_ns;
+	int pid;
+	enum replay_type type;
+	char area[REPLAY_NAME_MAX];	/* the CMA area's name (cmasim: the device's) */
+	unsigned long pfn, count;
+	unsigned align;			/* an order */
+	int errorno;
+	unsigned long migrated, reclaimed, mapped;
+	uint64_t latency_ns;		/* RP_DEVICE_REQUEST */
+	unsigned where;			/* the line (text) or record (trace.dat), from 1 */
+};
+
+/* One cma_alloc as recorded: its start, its finish and the release that matched it. */
+struct replay_request {
+	char area[REPLAY_NAME_MAX];
+	uint64_t start_ns, finish_ns;
+	bool finished;
+	bool has_start;			/* else the trace began inside it: no latency */
+	unsigned long count;
+	unsigned align;
+	unsigned long pfn;
+	int errorno;			/* 0: got it */
+	unsigned busy_retries;
+	unsigned long migrated;		/* pages migrated out of its range */
+	unsigned long reclaimed;
+	bool has_migrated;		/* the trace recorded them */
+	uint64_t latency_ns;		/* finish - start, or the run's (a cmasim trace) */
+	bool has_latency;
+	uint64_t release_ns;
+	bool released;
+	unsigned where;			/* its finish's line or record */
+};
+
+struct replay_trace {
+	char path[4096];
+	bool dat;			/* read from trace.dat */
+	struct replay_event *ev;
+	size_t nr_ev, cap_ev;
+	unsigned long families[NR_RPF];	/* background events seen, by family */
+	unsigned long types[NR_RP_TYPES];
+	struct replay_request *req;
+	size_t nr_req;
+	bool own;			/* written by cmasim run --trace */
+};
+
+/* What the readers accept, for messages. */
+#define REPLAY_FORMATS "an ftrace text (the trace file, trace_pipe, trace-cmd report) or a trace-cmd trace.dat"
+extern const char replay_events_accepted[];
+
+/*
+ * Read the ftrace text @text (@len bytes, from @path for messages) into
+ * @t. 0, or -EINVAL after writing to @err "PATH:LINE: what was wrong;
+ * what is accepted". @t holds what was read either way: free it with
+ * replay_trace_free().
+ */
+int replay_read_text(const char *path, const char *text, size_t len, struct replay_trace *t,
+		     char *err, size_t errlen);
+/* The same from trace-cmd's trace.dat @path, through libtracecmd: errors name the record. */
+int replay_read_dat(const char *path, struct replay_trace *t, char *err, size_t errlen);
+/* Either, as the file's first bytes say. -ENOENT and the like when it cannot be read. */
+int replay_read_file(const char *path, struct replay_trace *t, char *err, size_t errlen);
+/* Does @head (@len bytes) begin as a trace.dat does? */
+bool replay_is_dat(const void *head, size_t len);
+
+/*
+ * The requests of @t's events: each finish paired with the start of the
+ * same task and area before it, the busy retries and contiguous-range
+ * migrations between them counted to it, each release matched to the
+ * first unreleased request holding its pfn and count. 0, -ENOMEM, or
+ * -EINVAL after saying in @err that the trace has no CMA request.
+ */
+int replay_requests(struct replay_trace *t, char *err, size_t errlen);
+
+void replay_trace_free(struct replay_trace *t);
+
+/* ---- replay_scenario.c: the demand as a scenario, and its run ---- */
+
+/* The device's memory besides the demand, from a /proc snapshot: pages of each kind. */
+struct replay_background {
+	unsigned long anon, file, dirty, slab;
+	char dir[4096];			/* the snapshot's directory */
+};
+
+/* What the trace does not say: the board and the kernel (cmasim replay's options). */
+struct replay_board {
+	const char *platform;		/* a built-in platform, a platform file or a device tree */
+	const char *cmdline;		/* NULL: the platform's */
+	const char *cma;		/* cma=, NULL: the command line's */
+	const char *kernel;		/* NULL: the platform's */
+	const char *policy;		/* NULL: cma */
+	const struct replay_background *background;	/* NULL: none, the platform's defaults */
+};
+
+/* The snapshot in @dir (cmasim snapshot's files) as a background: 0, or -errno with @err saying why. */
+int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen);
+/* What runs beside the demand, for the report (@bg NULL: nothing). */
+void replay_background_describe(const struct replay_background *bg, char *buf, size_t len);
+
+/*
+ * @t's requests as a scenario on @b, its text to @f, to be saved as
+ * @path: each area's demand file written beside @path (PATH-AREA.demand,
+ * replaced whole). 0, or -errno after saying why on stderr.
+ */
+int replay_scenario_write(const struct replay_trace *t, const struct replay_board *b, const char *path,
+			  FILE *f);
+/* The demand file of @area for scenario @path: "PATH-AREA.demand" (PATH less its extension). */
+void replay_demand_path(const char *path, const char *area, char *buf, size_t len);
+/*
+ * Run scenario @scenario_path under @b's policy with a trace, and read
+ * the trace back into @pred (replay_requests done; none when the run
+ * asked no CMA area): 0, -EINVAL with @err saying why, or the run's
+ * -errno (said on stderr).
+ */
+int replay_predict(const char *scenario_path, const struct replay_board *b, struct replay_trace *pred,
+		   char *err, size_t errlen);
+
+/* ---- replay_compare.c: measured against predicted ---- */
+
+struct replay_pair {
+	const struct replay_request *m, *p;	/* p NULL: the run made no such request */
+	double ratio;				/* predicted / measured latency; 0: no ratio */
+};
+
+struct replay_summary {
+	struct replay_pair *pairs;
+	size_t nr;
+	unsigned compared;			/* pairs with both latencies */
+	unsigned within_2x, success_agree, pfn_agree, migrated_within_10;
+	unsigned with_migrated;			/* pairs whose trace and run count migrations */
+	double median_ratio;
+};
+
+/* Pair @m's requests with @p's, the Nth of an area with the Nth of it: 0 or -ENOMEM. */
+int replay_compare(const struct replay_trace *m, const struct replay_trace *p, struct replay_summary *s);
+void replay_summary_free(struct replay_summary *s);
+/* The table, the summary and the worst ten, as text. */
+void replay_print(const struct replay_summary *s, FILE *out);
+/* The same as an HTML page: a log-log scatter of predicted against measured latency with the 2x band, and a timeline. */
+int replay_print_html(const struct replay_summary *s, const char *trace, const struct replay_board *b,
+		      FILE *out);
+/* The same as one JSON object, schema cmasim-replay/1 (doc/cmasim-json.md): 0, -ENOMEM or -EIO. */
+int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
+		      FILE *out);
+
+/* ---- replay_read.c, for the trace.dat reader ---- */
+
+/* A record's fields by name, from whichever reader holds it. */
+struct replay_fields {
+	/* Field @name as a number (a pointer's value, a signed field's bits): true if there is one. */
+	bool (*num)(void *ctx, const char *name, uint64_t *v);
+	/* As text into @buf: true if there is one. */
+	bool (*str)(void *ctx, const char *name, char *buf, size_t len);
+	void *ctx;
+};
+
+/*
+ * Decode event @name of task @pid at @ts_ns (its line or record @where)
+ * into @t: 0; -EINVAL after writing to @err why (an unknown event, a
+ * format this reader does not model); -ENOMEM.
+ */
+int replay_add_event(struct replay_trace *t, const char *name, uint64_t ts_ns, int pid, unsigned where,
+		     const struct replay_fields *f, char *err, size_t errlen);
+
+#endif
