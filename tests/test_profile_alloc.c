@@ -17,6 +17,7 @@
 #define MAX_PAGES	40000
 
 static const char *const profiles[] = { "3.5", "6.12" };
+static const char *const only_612[] = { "6.12" };
 
 static bool is_612(const char *k)
 {
@@ -607,6 +608,80 @@ static void rmqueue_fallback_unmovable_claims_block_612(const char *kernel, unsi
 }
 
 /*
+ * Replace the held page at @pfn by a movable one of @o at @idx (on the
+ * LRU, as a process's page); false if @pfn is not one of @pages.
+ */
+static bool make_movable(struct cma_mm *mm, struct fake_owner *o, uint64_t idx,
+			 struct cma_page **pages, unsigned long *nr, unsigned long pfn)
+{
+	unsigned long i = 0;
+
+	while (i < *nr && cma_page_to_pfn(mm, pages[i]) != pfn)
+		i++;
+	if (i == *nr)
+		return false;
+	cma_free_pages(mm, pages[i], 0);
+	pages[i] = pages[--*nr];
+	cma_drain_all_pages(mm);
+	o->slots[idx].page = cma_alloc_movable_at(mm, pfn, 0, &fake_anon_ops, o, idx);
+	assert_non_null(o->slots[idx].page);
+	return true;
+}
+
+/*
+ * Expect (6.12's try_to_steal_block): an unmovable request stealing from
+ * the order-3 buddy of a MOVABLE pageblock claims the block when at least
+ * half of it is free or alike, its alike pages being those in use that
+ * migration could not move: the block less @movable pages on the LRU,
+ * here exactly half (claimed) or one page short of it (kept MOVABLE):
+ * half plus @over movable pages.
+ */
+static void steal_claims_block_at_half(const char *kernel, unsigned long over, int want_mt)
+{
+	struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
+
+	assert_non_null(pages);
+	/* 256 KiB blocks: enough pages in use in the buddy's block to make half of it movable */
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .size = 32 * MiB,
+								  .pageblock_order = 6 });
+	unsigned long nr, start = one_free_order3(mm, pages, &nr, 0);
+	unsigned long block = start & ~(mm->pageblock_nr_pages - 1);
+	unsigned long movable = mm->pageblock_nr_pages / 2 + over;
+	struct fake_owner *o = owner_create(mm, true, movable);
+	struct cma_page *p;
+
+	/* the pages made movable lie outside the free buddy's order-4 neighbourhood */
+	for (unsigned long i = 0, pfn = block; i < movable; pfn++) {
+		assert_true(pfn < block + mm->pageblock_nr_pages);
+		if (pfn - (start & ~15ul) >= 16 && make_movable(mm, o, i, pages, &nr, pfn))
+			i++;
+	}
+	p = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+	assert_non_null(p);
+	assert_true(cma_page_to_pfn(mm, p) - start < 8);
+	if (get_pageblock_migratetype(mm, start) != want_mt)
+		fail_msg("%lu of %lu pages movable: expected the block %s, found it %s", movable,
+			 mm->pageblock_nr_pages, migratetype_name(want_mt),
+			 migratetype_name(get_pageblock_migratetype(mm, start)));
+	cma_free_pages(mm, p, 0);
+	owner_destroy(o);
+	free_all(mm, pages, nr);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+	free(pages);
+}
+
+static void steal_claims_block_half_alike_612(const char *kernel, unsigned k)
+{
+	steal_claims_block_at_half(kernel, 0, MIGRATE_UNMOVABLE);
+}
+
+static void steal_keeps_block_short_of_half_612(const char *kernel, unsigned k)
+{
+	steal_claims_block_at_half(kernel, 1, MIGRATE_MOVABLE);
+}
+
+/*
  * Expect (boost_watermark and ZONE_BOOSTED_WATERMARK, 5.0): under 6.12 the
  * steal of the test above boosts the zone's marks by a pageblock, up to
  * 150% of the high mark, and wakes kswapd, whose pass takes the boost
@@ -700,6 +775,8 @@ int main(void)
 		test_kernel_case(boot_reserve_blocks_only_in_35, profiles),
 		test_kernel_case(alloc_pages_atomic_high_order_reserves_pageblock, profiles),
 		test_kernel_case(rmqueue_fallback_unmovable_claims_block_612, profiles),
+		test_kernel_case(steal_claims_block_half_alike_612, only_612),
+		test_kernel_case(steal_keeps_block_short_of_half_612, only_612),
 		test_kernel_case(rmqueue_fallback_steal_boosts_watermarks, profiles),
 		test_kernel_case(verify_checks_profile_reserves, profiles),
 	};

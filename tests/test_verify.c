@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "lib/bitmap.h"
 
 /* Teardown: destroy the machine the test left in *state, even after a failure. */
 static int destroy_machine(void **state)
@@ -197,6 +198,22 @@ static void verify_catches_buddy_head_without_pg_buddy(void **state)
 	expect_verify_fails(mm, "clearing PG_buddy of a free block's head");
 	page_flags_store(head, flags);
 	expect_verify_clean(mm, "restoring PG_buddy");
+}
+
+/* Expect: free_heads has the bit of every head on the lists and no other. */
+static void verify_catches_free_heads_out_of_step(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct zone *z = normal(mm);
+	unsigned long bit = page_to_pfn(mm, first_free(mm, z, 10, MIGRATE_MOVABLE)) - z->zone_start_pfn;
+
+	clear_bit(bit, z->free_heads);
+	expect_verify_fails(mm, "clearing the free_heads bit of a free block's head");
+	set_bit(bit, z->free_heads);
+	set_bit(bit + 1, z->free_heads);
+	expect_verify_fails(mm, "setting the free_heads bit of a pfn inside a free block");
+	clear_bit(bit + 1, z->free_heads);
+	expect_verify_clean(mm, "restoring free_heads");
 }
 
 static void verify_catches_buddy_order_wrong(void **state)
@@ -757,6 +774,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_nr_free_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_pcp_count_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_buddy_head_without_pg_buddy, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_free_heads_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_buddy_order_wrong, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_page_private_changed, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_broken_list_link, destroy_machine),

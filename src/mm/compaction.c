@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <sched.h>
 
+#include "lib/bitmap.h"
 #include "mm/internal.h"
 
 /* sysctl_extfrag_threshold: an index above this blames fragmentation, not lack of memory */
@@ -271,6 +272,48 @@ static unsigned long compound_nr_at(struct cma_mm *mm, unsigned long pfn)
 }
 
 /*
+ * The first pfn of @pfn, @pfn + @stride, ... that heads a free block of
+ * @zone, or the first at or past @end_pfn: where the scan looks next to
+ * any effect, as take_free_block refuses every pfn in between. Read from
+ * zone->free_heads rather than each page's flags. zone->lock held.
+ */
+static unsigned long next_free_head(struct zone *zone, unsigned long pfn, unsigned long end_pfn,
+				    unsigned stride)
+{
+	unsigned long base = zone->zone_start_pfn;
+	unsigned long last = min_ul(end_pfn, zone_end_pfn(zone));
+
+	lockdep_assert_held(&zone->lock);
+	while (pfn < end_pfn) {
+		unsigned long head = max_ul(pfn, base);
+
+		if (head < last)
+			head = base + find_next_bit(zone->free_heads, last - base, head - base);
+		if (head >= last)
+			head = end_pfn;
+		pfn += (head - pfn + stride - 1) / stride * stride;
+		if (pfn == head)
+			break;
+	}
+	return pfn;
+}
+
+/* The valid pfns of @pfn, @pfn + @stride, ... below @end_pfn: those a scan counts. */
+static unsigned long valid_pfns(const struct cma_mm *mm, unsigned long pfn, unsigned long end_pfn,
+				unsigned stride)
+{
+	unsigned long nr = 0;
+
+	if (pfn >= end_pfn)
+		return 0;
+	if (pfn_range_in_big_bank(mm, pfn, end_pfn))
+		return (end_pfn - pfn + stride - 1) / stride;
+	for (; pfn < end_pfn; pfn += stride)
+		nr += pfn_valid(mm, pfn);
+	return nr;
+}
+
+/*
  * isolate_freepages_block: take the free blocks found from *@pfn to
  * @end_pfn onto @freelists (take_free_block; whole ones only for a
  * compaction under kernel.compact_folios, never @strict); a block found
@@ -299,6 +342,15 @@ static unsigned long isolate_freepages_block(struct zone *zone, unsigned long *p
 	for (; pfn < end_pfn; pfn += stride) {
 		unsigned long isolated = 0;
 
+		/* only the heads matter unless the pfns between stop the scan or step over compounds */
+		if (!strict && !by_order) {
+			unsigned long head = next_free_head(zone, pfn, end_pfn, stride);
+
+			*nr_scanned += valid_pfns(mm, pfn, head, stride);
+			pfn = head;
+			if (pfn >= end_pfn)
+				break;
+		}
 		if (pfn_valid(mm, pfn)) {
 			(*nr_scanned)++;
 			isolated = take_free_block(zone, pfn, freelists, whole);

@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "lib/bitmap.h"
 #include "mm/cma.h"
 #include "mm/internal.h"
 
@@ -180,6 +181,27 @@ static void check_free_block_flags(struct verifier *v, struct cma_page *page, un
 	check_free_block_tails(v, page, order);
 }
 
+/* A head on the lists has its bit in zone->free_heads. */
+static void check_free_head_bit(struct verifier *v, struct zone *zone, unsigned long pfn)
+{
+	if (pfn - zone->zone_start_pfn < zone->spanned_pages &&
+	    !test_bit(pfn - zone->zone_start_pfn, zone->free_heads))
+		report(v, "zone %s: free block head pfn %#lx has no free_heads bit", zone->name, pfn);
+}
+
+/* weight(free_heads) == sum of nr_free[o]: with the bits of the heads listed, no other bit is set. */
+static void check_free_heads(struct verifier *v, struct zone *zone)
+{
+	unsigned long blocks = 0, bits = zone->spanned_pages ?
+		bitmap_weight(zone->free_heads, zone->spanned_pages) : 0;
+
+	for (unsigned o = 0; o < v->mm->max_order; o++)
+		blocks += zone->free_area[o].nr_free;
+	if (bits != blocks)
+		report(v, "zone %s: %lu free_heads bits but nr_free sums to %lu blocks", zone->name,
+		       bits, blocks);
+}
+
 /* free_pages == sum of nr_free[o] << o == the pages on the lists; likewise free_cma. */
 static void check_free_lists(struct verifier *v, struct zone *zone)
 {
@@ -213,6 +235,7 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 				if (pfn & ((1ul << o) - 1))
 					report(v, "pfn %#lx misaligned for order %u", pfn, o);
 				check_free_block_flags(v, page, o);
+				check_free_head_bit(v, zone, pfn);
 				claim(v, pfn, 1ul << o, PFN_BUDDY, zone);
 				check_free_block_types(v, pfn, 1ul << o, t, "buddy");
 				check_free_block_home(v, pfn, o, t);
@@ -516,6 +539,7 @@ int verify_zone_locked(struct zone *zone, const char *where)
 
 	lockdep_assert_held(&zone->lock);
 	check_free_lists(&v, zone);
+	check_free_heads(&v, zone);
 	check_watermarks(&v, zone);
 	return verify_done(&v);
 }
@@ -713,6 +737,7 @@ int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx)
 	for_each_populated_zone(mm, zone) {
 		check_lru(&v, zone);
 		check_free_lists(&v, zone);
+		check_free_heads(&v, zone);
 		for (unsigned c = 0; c < mm->nr_cpus; c++)
 			check_pcp(&v, &mm->slots[c], c, zone);
 		check_watermarks(&v, zone);

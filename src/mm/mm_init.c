@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "lib/bitmap.h"
 #include "mm/internal.h"
 
 static const char *const zone_names[MAX_NR_ZONES] = {
@@ -263,6 +264,10 @@ static void free_node_mem_map(struct cma_mm *mm)
 	free(mm->pageblock_skip);
 	free((void *)mm->touched);
 	free(mm->slots);
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		free(mm->zones[i].free_heads);
+		mm->zones[i].free_heads = NULL;
+	}
 	mm->mem_map = NULL;
 	mm->backing = NULL;
 	mm->pageblock_flags = NULL;
@@ -287,6 +292,21 @@ static unsigned long present_pages_in_range(struct cma_mm *mm, unsigned long sta
 			present += e - b;
 	}
 	return present;
+}
+
+/* Each populated zone's free_heads: one bit a pfn of its span, none set. */
+static int alloc_free_heads(struct cma_mm *mm)
+{
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *z = &mm->zones[i];
+
+		if (!z->spanned_pages)
+			continue;
+		z->free_heads = calloc(BITS_TO_LONGS(z->spanned_pages), sizeof(unsigned long));
+		if (!z->free_heads)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Zone spans from the configured limits, clamped to memory (free_area_init_nodes). */
@@ -671,6 +691,9 @@ int mm_boot_memory(struct cma_mm *mm)
 	dma_reserve = find_dma_reserve(mm);
 	reserve_memmap(mm);
 	free_area_init_zones(mm);
+	ret = alloc_free_heads(mm);
+	if (ret)
+		goto fail;
 	free_area_init_core(mm, dma_reserve);
 	build_all_zonelists(mm);
 	memmap_init(mm);

@@ -144,6 +144,8 @@ struct cpu_slot {
  *   free_pages == sum over o, t of len(free_area[o].free_list[t]) << o
  *   free_cma   == sum over o of len(free_area[o].free_list[MIGRATE_CMA]) << o
  *   free_highatomic == the same sum over the MIGRATE_HIGHATOMIC lists
+ *   weight(free_heads) == sum over o of nr_free[o], and bit pfn - zone_start_pfn
+ *                         is set iff that pfn has PG_buddy
  *   nr_reserved_highatomic == pageblock_nr_pages * the HIGHATOMIC blocks
  *                             (0 unless kernel.highatomic)
  *   watermark_boost <= max(pageblock_nr_pages, high * 15000 / 10000)
@@ -177,6 +179,13 @@ struct zone {
 	int nr_migrate_reserve_block;
 
 	struct free_area free_area[MAX_ORDER_LIMIT];
+	/*
+	 * Bit pfn - zone_start_pfn: that pfn heads a free block (PG_buddy),
+	 * so that the free scanner reads the heads of a pageblock from a few
+	 * words instead of every page's flags. Under lock, as PG_buddy;
+	 * spanned_pages bits, NULL for an empty zone.
+	 */
+	unsigned long *free_heads;
 
 	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active, PG_mlocked */
 	struct page_list lru[NR_LRU_LISTS];
@@ -556,6 +565,14 @@ bool __pfn_valid(const struct cma_mm *mm, unsigned long pfn);	/* searches the ba
 static inline bool pfn_valid(const struct cma_mm *mm, unsigned long pfn)
 {
 	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages || __pfn_valid(mm, pfn);
+}
+
+/* Is every pfn of [@pfn, @end_pfn) valid, known by a range check (all in the largest bank)? */
+static inline bool pfn_range_in_big_bank(const struct cma_mm *mm, unsigned long pfn,
+					 unsigned long end_pfn)
+{
+	return pfn - mm->big_bank_pfn < mm->big_bank_nr_pages &&
+	       end_pfn - mm->big_bank_pfn <= mm->big_bank_nr_pages;
 }
 /* A zeroed machine with its kernel log ready; mm_free() undoes it. */
 struct cma_mm *mm_alloc(void);

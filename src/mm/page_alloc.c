@@ -22,6 +22,7 @@
  */
 #include <string.h>
 
+#include "lib/bitmap.h"
 #include "mm/internal.h"
 
 /* ---- counters ---- */
@@ -82,15 +83,18 @@ static void pcp_count_add(struct per_cpu_pages *pcp, int delta)
 	__atomic_store_n(&pcp->count, pcp->count + delta, __ATOMIC_RELAXED);
 }
 
-static void set_page_order(struct cma_page *page, unsigned order)
+/* PG_buddy and the order on the head of a free block of @zone, and its bit in free_heads. */
+static void set_page_order(struct zone *zone, struct cma_page *page, unsigned order)
 {
 	page_flags_store(page, (page_flags(page) & (PG_ZONE_MASK)) | PG_buddy |
 			       (order << PG_ORDER_SHIFT));
+	set_bit(page_to_pfn(zone->mm, page) - zone->zone_start_pfn, zone->free_heads);
 }
 
-static void rmv_page_order(struct cma_page *page)
+static void rmv_page_order(struct zone *zone, struct cma_page *page)
 {
 	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
+	clear_bit(page_to_pfn(zone->mm, page) - zone->zone_start_pfn, zone->free_heads);
 }
 
 static void add_to_free_area(struct zone *zone, struct cma_page *page, unsigned order, int mt,
@@ -98,7 +102,7 @@ static void add_to_free_area(struct zone *zone, struct cma_page *page, unsigned 
 {
 	struct page_list *l = &zone->free_area[order].free_list[mt];
 
-	set_page_order(page, order);
+	set_page_order(zone, page, order);
 	page->private = mt;
 	if (tail)
 		page_list_add_tail(zone->mm, l, page);
@@ -113,7 +117,7 @@ static void del_from_free_area(struct zone *zone, struct cma_page *page, unsigne
 	int mt = (int)page->private;
 
 	page_list_del(zone->mm, &zone->free_area[order].free_list[mt], page);
-	rmv_page_order(page);
+	rmv_page_order(zone, page);
 	nr_free_add(&zone->free_area[order], -1);
 	zone_free_add(zone, -(1l << order), mt);
 }

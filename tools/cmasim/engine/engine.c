@@ -98,6 +98,14 @@ uint64_t sim_rand_below(struct sim *s, uint64_t n)
 	return prandom_below(&s->rng, n);
 }
 
+void sim_rand_peek_below(const struct sim *s, uint64_t n, uint64_t *next, unsigned nr)
+{
+	uint64_t rng = s->rng;
+
+	for (unsigned i = 0; i < nr; i++)
+		next[i] = prandom_below(&rng, n);
+}
+
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns)
 {
 	double u = ((double)(sim_rand(s) >> 11) + 1.0) / 9007199254740993.0;

@@ -161,6 +161,24 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
 	       !owned_copy_kept(o, idx, false);
 }
 
+uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
+{
+	uint64_t idx = sim_rand_below(o->s, n), ahead[2];
+	struct cma_page *next;
+
+	sim_rand_peek_below(o->s, n, ahead, 2);
+	next = o->page[ahead[0]];
+	__builtin_prefetch(&o->page[ahead[1]]);
+	if (next) {
+		__builtin_prefetch(next);
+	} else {
+		/* a fault: its state says if it is a swap-in, its shadow if a refault */
+		__builtin_prefetch(&o->state[ahead[0]]);
+		__builtin_prefetch(&o->shadow[ahead[0]]);
+	}
+	return idx;
+}
+
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon)
 {
 	o->s = s;

@@ -51,6 +51,13 @@ bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
  * keeps a copy of it (gcma).
  */
 bool owned_reads(struct owned_pages *o, uint64_t idx);
+/*
+ * The index of a random touch, sim_rand_below(s, @n); with the page of
+ * the touch after it and the slot of the one after that (as the next two
+ * draws would pick them) already on their way, so that a loop of random
+ * touches waits for memory once a touch rather than twice.
+ */
+uint64_t owned_rand_below(struct owned_pages *o, uint64_t n);
 /* Start writing dirty page @idx back (a flusher): true if a write went to the storage queue. */
 bool owned_start_write(struct owned_pages *o, uint64_t idx);
 /* The storage finished the write of @page at @done: end it, if still the one in flight. */

@@ -40,7 +40,7 @@ static void anon_tick(struct sim *s, void *arg)
 		n = a->o.nr - a->faulted;
 	for (uint64_t i = 0; a->alive && i < n && t < sim_now(s) + SIM_TICK_NS; i++) {
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ :
-			       sim_rand_below(s, owned_hot_pages(&a->o, w->spec->anon.hot));
+			       owned_rand_below(&a->o, owned_hot_pages(&a->o, w->spec->anon.hot));
 		bool swap_in = owned_reads(&a->o, idx);
 		int ret;
 

@@ -92,7 +92,7 @@ static void file_tick(struct sim *s, void *arg)
 	f->throttled = false;
 	n = sim_tick_ops(&f->carry, spec->rate);
 	for (uint64_t i = 0; i < n && t < sim_now(s) + SIM_TICK_NS && !file_done(w, f); i++) {
-		uint64_t idx = spec->sequential ? f->pos % f->o.nr : sim_rand_below(s, f->o.nr);
+		uint64_t idx = spec->sequential ? f->pos % f->o.nr : owned_rand_below(&f->o, f->o.nr);
 		bool miss = owned_reads(&f->o, idx);
 		int ret;
 

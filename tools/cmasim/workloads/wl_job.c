@@ -127,7 +127,7 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 {
 	for (uint64_t i = 0; i < n && p->live; i++) {
 		uint64_t idx = p->faulted < p->anon.nr ? p->faulted++ :
-			       sim_rand_below(s, owned_hot_pages(&p->anon, w->spec->job.hot));
+			       owned_rand_below(&p->anon, owned_hot_pages(&p->anon, w->spec->job.hot));
 		bool swap_in = owned_reads(&p->anon, idx);
 
 		/* the first touch of each 2 MiB maps a page table: __pte_alloc, GFP_KERNEL */
@@ -167,7 +167,7 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	p->read_carry -= (double)reads;
 	for (uint64_t i = 0; i < reads && j->src.nr; i++) {
 		w->res->ops++;
-		if (owned_touch(&j->src, sim_rand_below(s, j->src.nr)) > 0)
+		if (owned_touch(&j->src, owned_rand_below(&j->src, j->src.nr)) > 0)
 			p->owed_ns += read_ns(s);
 	}
 	w->res->io_wait_ns += (uint64_t)(p->owed_ns - before_wait);

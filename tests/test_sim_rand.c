@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for the simulator's look-ahead at its random draws
+ * (tools/cmasim/engine/engine.c, owned.c): a workload prefetches the pages
+ * of the touches to come by peeking at the generator, and a peek must
+ * neither draw nor differ from the draw it foresees, or one seed would no
+ * longer mean one run.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "engine/owned.h"
+
+#define SEED	0x5eed2028u
+
+/* Expect: the next draws are what the peek said, and the peek left the generator as it was. */
+static void sim_rand_peek_below_foresees_without_drawing(void **state)
+{
+	static struct sim s, copy;
+	const uint64_t bounds[] = { 1, 7, 1000, 1ull << 40 };
+
+	for (unsigned b = 0; b < sizeof(bounds) / sizeof(bounds[0]); b++) {
+		uint64_t next[4];
+
+		s.rng = copy.rng = SEED + b;
+		sim_rand_peek_below(&s, bounds[b], next, 4);
+		assert_int_equal(s.rng, SEED + b);
+		for (unsigned i = 0; i < 4; i++) {
+			uint64_t drawn = sim_rand_below(&copy, bounds[b]);
+
+			if (next[i] != drawn)
+				fail_msg("below %llu, draw %u: peeked %llu, drew %llu",
+					 (unsigned long long)bounds[b], i, (unsigned long long)next[i],
+					 (unsigned long long)drawn);
+		}
+	}
+}
+
+/* Expect: owned_rand_below draws exactly sim_rand_below's sequence, resident pages or not. */
+static void owned_rand_below_draws_as_sim_rand_below(void **state)
+{
+	static struct sim s, copy;
+	struct owned_pages o = { .s = &s };
+	struct cma_page pages[2];
+	struct cma_page *slots[64] = { [3] = &pages[0], [40] = &pages[1] };
+
+	o.page = slots;
+	o.nr = 64;
+	s.rng = copy.rng = SEED;
+	for (unsigned i = 0; i < 1000; i++) {
+		uint64_t n = 1 + i % 64, want = sim_rand_below(&copy, n), got = owned_rand_below(&o, n);
+
+		if (got != want)
+			fail_msg("draw %u below %llu: owned_rand_below %llu, sim_rand_below %llu", i,
+				 (unsigned long long)n, (unsigned long long)got,
+				 (unsigned long long)want);
+	}
+	assert_int_equal(s.rng, copy.rng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sim_rand_peek_below_foresees_without_drawing),
+		cmocka_unit_test(owned_rand_below_draws_as_sim_rand_below),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
