@@ -14,6 +14,7 @@
 
 #include "helpers.h"
 #include "engine/owned.h"
+#include "engine/sim.h"
 
 #define SEED	0x5eed2028u
 
