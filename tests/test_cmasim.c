@@ -2721,6 +2721,34 @@ static void dt_old_version_is_refused(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * Expect: a property whose length is -12 (its next tag where it is: Debian's
+ * libfdt 1.6.1 fdt_check_full loops for ever on it, which fuzz_dt found) is
+ * refused, promptly, naming its offset.
+ */
+static void dt_property_length_backwards_is_refused(void **state)
+{
+	static const char prop_len4[8] = { 0, 0, 0, 3, 0, 0, 0, 4 };	/* FDT_PROP, len 4 */
+	char dir[DIR_MAX], path[DIR_PATH_MAX], blob[8192];
+	size_t len, at;
+	FILE *f;
+
+	make_dir(dir);
+	dt_compile(dir, "board.dtb", DT_HEAD DT_MEMORY DT_TAIL, path);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	len = fread(blob, 1, sizeof(blob), f);
+	/* the first property of 4 bytes after the 40-byte header, on its 4-byte grid */
+	for (at = 40; at + 8 <= len && memcmp(blob + at, prop_len4, 8); at += 4)
+		;
+	assert_true(at + 8 <= len);
+	assert_int_equal(fseek(f, (long)at + 4, SEEK_SET), 0);
+	assert_int_equal(fwrite("\xff\xff\xff\xf4", 1, 4, f), 4);
+	assert_int_equal(fclose(f), 0);
+	expect_dt_refused(path, "has a length that does not move past it", NULL);
+	remove_dir(dir);
+}
+
 /* Expect: a tree cut short of the size its header gives is refused as truncated. */
 static void dt_truncated_is_refused(void **state)
 {
@@ -3012,6 +3040,7 @@ int main(void)
 		cmocka_unit_test(dt_bad_magic_is_refused),
 		cmocka_unit_test(dt_old_version_is_refused),
 		cmocka_unit_test(dt_truncated_is_refused),
+		cmocka_unit_test(dt_property_length_backwards_is_refused),
 		cmocka_unit_test(dt_three_address_cells_is_refused),
 		cmocka_unit_test(dt_region_outside_memory_is_refused),
 		cmocka_unit_test(dt_overlapping_static_regions_are_refused),

@@ -162,6 +162,29 @@ static char *compile_dts(struct dt_reader *r, const char *text, size_t *len)
 	return dtb;
 }
 
+/*
+ * Debian's libfdt 1.6.1 fdt_next_tag moves past a property by its length
+ * without checking its sign, so a length of -12 leaves the next tag where
+ * this one is, and fdt_check_full walks it for ever. Each tag must end
+ * past its start: 0, or 1 + the offset of the first that does not (a
+ * walk that ends for another reason is fdt_check_full's to judge).
+ */
+static int tags_advance(const void *fdt, size_t len)
+{
+	int offset, next = 0;
+	uint32_t tag;
+
+	if (len < fdt_totalsize(fdt))
+		return 0;
+	do {
+		offset = next;
+		tag = fdt_next_tag(fdt, offset, &next);
+		if (next >= 0 && next <= offset)
+			return offset + 1;
+	} while (tag != FDT_END && next >= 0);
+	return 0;
+}
+
 /* The tree of @path, checked whole; NULL after saying why in @r. */
 static void *load_tree(struct dt_reader *r)
 {
@@ -206,6 +229,12 @@ static void *load_tree(struct dt_reader *r)
 		ret = (int)fdt_version(buf);
 		free(buf);
 		return dt_fail(r, "device tree version %d: accepted 16 and 17 (what dtc writes)", ret), NULL;
+	}
+	if ((ret = tags_advance(buf, len)) > 0) {
+		free(buf);
+		return dt_fail(r, "not a valid flattened device tree: the property at offset %d of the structure block has a length that does not move past it",
+			       ret - 1),
+		       NULL;
 	}
 	ret = fdt_check_full(buf, len);
 	if (ret) {
