@@ -127,7 +127,7 @@ static void console_loglevel_filters_lines(void **state)
 	assert_int_equal(chars_of(cmd, "x\n"), 18);
 	snprintf(cmd, sizeof(cmd), "%s loglevel=5 quiet", con);
 	assert_int_equal(chars_of(cmd, "x\n"), 0);
-	/* KERN_ERR lines (mm_pr_err) are level 3 */
+	/* KERN_ERR lines (cma_mm_pr_err) are level 3 */
 	snprintf(cmd, sizeof(cmd), "%s loglevel=4", con);
 	mm = test_mm(.cmdline = cmd);
 	cma_mm_pr_err(mm, "x\n");

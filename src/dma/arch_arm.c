@@ -34,7 +34,7 @@ static int arm_dma_setup(struct cma_mm *mm)
 	ds->pool_size = mm->atomic_pool_size;
 	if (cmdline_find_option(mm->cmdline, "coherent_pool", &val, &len) &&
 	    memparse_strict(val, len, &ds->pool_size)) {
-		mm_pr_err(mm, "DMA: invalid coherent_pool=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. coherent_pool=512K\n",
+		cma_mm_pr_err(mm, "DMA: invalid coherent_pool=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. coherent_pool=512K\n",
 			  (int)len, val);
 		return -EINVAL;
 	}
@@ -119,15 +119,15 @@ static void arm_postcore_initcall(struct cma_mm *mm)
 		}
 	}
 	if (!page) {
-		mm_pr_err(mm, "DMA: failed to allocate %u KiB pool for atomic coherent allocation\n", kib);
+		cma_mm_pr_err(mm, "DMA: failed to allocate %u KiB pool for atomic coherent allocation\n", kib);
 		if (!ds->default_area)
-			mm_printk(mm, "DMA: there is no default CMA area (cma=0?): atomic dma_alloc_coherent requests will fail\n");
+			cma_mm_printk(mm, "DMA: there is no default CMA area (cma=0?): atomic dma_alloc_coherent requests will fail\n");
 		return;
 	}
 	dma_clear_buffer(mm, page, count);
 	pool->base_pfn = page_to_pfn(mm, page);
 	pool->nr_pages = count;
-	mm_printk(mm, "DMA: preallocated %u KiB pool for atomic coherent allocations\n", kib);
+	cma_mm_printk(mm, "DMA: preallocated %u KiB pool for atomic coherent allocations\n", kib);
 }
 
 /* __alloc_from_pool: first fit, each block aligned to its order. */
@@ -149,7 +149,7 @@ static struct cma_page *dma_pool_alloc(struct cma_mm *mm, unsigned long count, u
 		warn = pool->warned_small = true;
 	pthread_mutex_unlock(&pool->lock);
 	if (warn)
-		mm_pr_err(mm, "ERROR: %u KiB atomic DMA coherent pool is too small!\n"
+		cma_mm_pr_err(mm, "ERROR: %u KiB atomic DMA coherent pool is too small!\n"
 			  "Please increase it with coherent_pool= kernel parameter!\n",
 			  (unsigned)((pool->nr_pages << mm->page_shift) / SZ_1K));
 	return pageno < pool->nr_pages ? pfn_to_page(mm, pool->base_pfn + pageno) : NULL;
@@ -177,7 +177,7 @@ static bool dma_pool_free(struct cma_mm *mm, unsigned long pfn, unsigned long co
 		bitmap_clear(pool->bitmap, pageno, count);
 	pthread_mutex_unlock(&pool->lock);
 	if (!ok)
-		mm_pr_err(mm, "DMA: freeing %lu pages at pfn %#lx from the atomic pool refused: not all of them were allocated from it\n",
+		cma_mm_pr_err(mm, "DMA: freeing %lu pages at pfn %#lx from the atomic pool refused: not all of them were allocated from it\n",
 			  count, pfn);
 	return true;
 }
@@ -194,11 +194,11 @@ static uint64_t arm_coherent_mask(struct cma_mm *mm, const struct cma_device *de
 		return mask;
 	mask = dev->coherent_dma_mask;
 	if (!mask) {
-		mm_pr_err(mm, "%s: coherent DMA mask is unset\n", dev->name);
+		cma_mm_pr_err(mm, "%s: coherent DMA mask is unset\n", dev->name);
 		return 0;
 	}
 	if (~mask & limit) {
-		mm_pr_err(mm, "%s: coherent DMA mask %#llx is smaller than system GFP_DMA mask %#llx\n",
+		cma_mm_pr_err(mm, "%s: coherent DMA mask %#llx is smaller than system GFP_DMA mask %#llx\n",
 			  dev->name, (unsigned long long)mask, (unsigned long long)limit);
 		return 0;
 	}
@@ -223,7 +223,7 @@ static int arm_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, siz
 	if (gfp & CMA_GFP_ATOMIC) {
 		if (!ds->pool.nr_pages) {
 			if (!atomic_exchange(&ds->warned_no_pool, true))
-				mm_pr_err(mm, "__alloc_from_pool: coherent pool not initialised!\n");
+				cma_mm_pr_err(mm, "__alloc_from_pool: coherent pool not initialised!\n");
 			return -ENOMEM;
 		}
 		page = dma_pool_alloc(mm, count, order);
@@ -250,7 +250,7 @@ static void arm_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, siz
 	if (!page || dma_pool_free(mm, page_to_pfn(mm, page), count))
 		return;
 	if (!dma_release_from_contiguous(mm, dev, page, count))
-		mm_pr_err(mm, "dma_free_coherent: %lu pages at %#llx are neither the atomic pool's nor from %s's CMA area: nothing freed\n",
+		cma_mm_pr_err(mm, "dma_free_coherent: %lu pages at %#llx are neither the atomic pool's nor from %s's CMA area: nothing freed\n",
 			  count, (unsigned long long)dma_handle, dev ? dev->name : "the default");
 }
 

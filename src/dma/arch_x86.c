@@ -72,7 +72,7 @@ static cma_gfp_t x86_coherent_gfp(const struct cma_device *dev, cma_gfp_t gfp)
 static int x86_no_memory(struct cma_mm *mm, const struct cma_device *dev, size_t size, cma_gfp_t gfp)
 {
 	if (!dev && !(gfp & CMA_GFP_NOWARN))
-		mm_printk(mm, "dma_alloc_coherent: %zu bytes for no device: the x86 fallback device (ISA) has a 24-bit mask, so only memory below 16 MiB will do; pass a device with its own mask\n",
+		cma_mm_printk(mm, "dma_alloc_coherent: %zu bytes for no device: the x86 fallback device (ISA) has a 24-bit mask, so only memory below 16 MiB will do; pass a device with its own mask\n",
 			  size);
 	return -ENOMEM;
 }

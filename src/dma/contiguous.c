@@ -17,7 +17,7 @@ struct cma_device *cma_device_create(struct cma_mm *mm, const char *name, uint64
 	struct cma_device *dev;
 
 	if (!name || !*name) {
-		mm_pr_err(mm, "cma_device_create: a device needs a name\n");
+		cma_mm_pr_err(mm, "cma_device_create: a device needs a name\n");
 		return NULL;
 	}
 	dev = calloc(1, sizeof(*dev));
@@ -141,7 +141,7 @@ int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64
 	if (ret)
 		return ret;
 	if (!mm->cma->params.enabled) {
-		mm_pr_err(mm, "cma: dma_declare_contiguous: CONFIG_CMA is not set\n");
+		cma_mm_pr_err(mm, "cma: dma_declare_contiguous: CONFIG_CMA is not set\n");
 		return -ENOSYS;
 	}
 	return dma_declare_contiguous(mm, dev, size, base, limit, base != 0);

@@ -40,7 +40,7 @@ struct cma_page *dma_handle_to_page(struct cma_mm *mm, cma_phys_t handle)
 	if (!(handle & (mm->page_size - 1)))
 		page = cma_pfn_to_page(mm, (unsigned long)(handle >> mm->page_shift));
 	if (!page)
-		mm_pr_err(mm, "dma_free_coherent: handle %#llx is not the address of a page of this machine: nothing freed\n",
+		cma_mm_pr_err(mm, "dma_free_coherent: handle %#llx is not the address of a page of this machine: nothing freed\n",
 			  (unsigned long long)handle);
 	return page;
 }

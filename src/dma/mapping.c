@@ -41,7 +41,7 @@ int cma_dma_alloc_coherent(struct cma_mm *mm, struct cma_device *dev, size_t siz
 	if (ret)
 		return ret;
 	if (!dma_handle || !size) {
-		mm_pr_err(mm, "dma_alloc_coherent: %s: give a non-zero size and a place for the DMA handle\n",
+		cma_mm_pr_err(mm, "dma_alloc_coherent: %s: give a non-zero size and a place for the DMA handle\n",
 			  !size ? "size 0" : "dma_handle is NULL");
 		return -EINVAL;
 	}
@@ -56,7 +56,7 @@ void cma_dma_free_coherent(struct cma_mm *mm, struct cma_device *dev, size_t siz
 	if (mm_require_phase(mm, MM_BOOTED, "dma_free_coherent"))
 		return;
 	if (!size) {
-		mm_pr_err(mm, "dma_free_coherent: size 0: give the size the buffer was allocated with\n");
+		cma_mm_pr_err(mm, "dma_free_coherent: size 0: give the size the buffer was allocated with\n");
 		return;
 	}
 	get_dma_ops(mm)->free(mm, dev, size, dma_handle);

@@ -25,7 +25,7 @@ static int parse_cmdline_size(struct cma_mm *mm, const char *val, size_t len, co
 {
 	/* departure: the kernel's memparse reads "12Q" as 12 and "-5" as 0 */
 	if (memparse_strict(val, len, out) || *out > INT64_MAX) {
-		mm_pr_err(mm, "cma: invalid cma=%.*s: expected %s in bytes with an optional K, M, G, T, P or E suffix, e.g. cma=64M (cma=0 disables the default area)%s\n",
+		cma_mm_pr_err(mm, "cma: invalid cma=%.*s: expected %s in bytes with an optional K, M, G, T, P or E suffix, e.g. cma=64M (cma=0 disables the default area)%s\n",
 			  (int)len, val, what,
 			  mm->kernel.cma_generic ? "; cma=SIZE@BASE or cma=SIZE@BASE-LIMIT" : "");
 		return -EINVAL;
@@ -74,11 +74,11 @@ static int kconfig_range(struct cma_mm *mm, const struct kconfig *kc, const char
 	char err[160];
 
 	if (kconfig_get_ulong(kc, name, def, out, err, sizeof(err))) {
-		mm_pr_err(mm, "cma: %s\n", err);
+		cma_mm_pr_err(mm, "cma: %s\n", err);
 		return -EINVAL;
 	}
 	if (*out < lo || *out > hi) {
-		mm_pr_err(mm, "cma: %s=%lu out of range: accepted %lu..%lu\n", name, *out, lo, hi);
+		cma_mm_pr_err(mm, "cma: %s=%lu out of range: accepted %lu..%lu\n", name, *out, lo, hi);
 		return -EINVAL;
 	}
 	return 0;
@@ -98,7 +98,7 @@ static int parse_size_sel(struct cma_mm *mm, const struct kconfig *kc, struct cm
 		if (!kconfig_bool(kc, names[i]))
 			continue;
 		if (chosen >= 0) {
-			mm_pr_err(mm, "cma: %s and %s are both set: the choice takes one of CONFIG_CMA_SIZE_SEL_MBYTES, _PERCENTAGE, _MIN, _MAX\n",
+			cma_mm_pr_err(mm, "cma: %s and %s are both set: the choice takes one of CONFIG_CMA_SIZE_SEL_MBYTES, _PERCENTAGE, _MIN, _MAX\n",
 				  names[chosen], names[i]);
 			return -EINVAL;
 		}
@@ -119,7 +119,7 @@ int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig
 	ret = kconfig_parse(kconfig, &kc, err, sizeof(err));
 	if (ret) {
 		if (ret == -EINVAL)
-			mm_pr_err(mm, "cma: %s\n", err);
+			cma_mm_pr_err(mm, "cma: %s\n", err);
 		return ret;
 	}
 	v = kconfig_get(kc, "CONFIG_CMA");
@@ -200,7 +200,7 @@ static void cma_add_reserved(struct cma_mm *mm, struct cma *cma, cma_phys_t base
 static int cma_declare_check_slot(struct cma_mm *mm, uint64_t size)
 {
 	if (mm->cma->nr_reserved == mm->cma->max_areas) {
-		mm_pr_err(mm, "cma: Not enough slots for CMA reserved regions!\n");
+		cma_mm_pr_err(mm, "cma: Not enough slots for CMA reserved regions!\n");
 		return -ENOSPC;
 	}
 	return size ? 0 : -EINVAL;
@@ -255,12 +255,12 @@ static int cma_declare_contiguous_v35(struct cma_mm *mm, uint64_t size, cma_phys
 		}
 	}
 	cma_add_reserved(mm, cma, base, size, 0, dev, name);
-	mm_printk(mm, "cma: CMA: reserved %llu MiB at %08llx\n", (unsigned long long)(size / SZ_1M),
+	cma_mm_printk(mm, "cma: CMA: reserved %llu MiB at %08llx\n", (unsigned long long)(size / SZ_1M),
 		  (unsigned long long)base);
 	return 0;
 err:
 	free(cma);
-	mm_pr_err(mm, "cma: CMA: failed to reserve %llu MiB\n", (unsigned long long)(size / SZ_1M));
+	cma_mm_pr_err(mm, "cma: CMA: failed to reserve %llu MiB\n", (unsigned long long)(size / SZ_1M));
 	return ret;
 }
 
@@ -299,7 +299,7 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 	if (alignment < (uint64_t)cma_min_align_pages(mm) << mm->page_shift)
 		alignment = (uint64_t)cma_min_align_pages(mm) << mm->page_shift;
 	if (fixed && (base & (alignment - 1))) {
-		mm_pr_err(mm, "cma: Region at 0x%0*llx must be aligned to 0x%0*llx bytes\n",
+		cma_mm_pr_err(mm, "cma: Region at 0x%0*llx must be aligned to 0x%0*llx bytes\n",
 			  w, (unsigned long long)base, w, (unsigned long long)alignment);
 		ret = -EINVAL;
 		goto err;
@@ -314,7 +314,7 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 	if ((size >> mm->page_shift) & ((1ull << order_per_bit) - 1))
 		return -EINVAL;
 	if (fixed && base < highmem_start && base + size > highmem_start) {
-		mm_pr_err(mm, "cma: Region at 0x%0*llx defined on low/high memory boundary (0x%0*llx)\n",
+		cma_mm_pr_err(mm, "cma: Region at 0x%0*llx defined on low/high memory boundary (0x%0*llx)\n",
 			  w, (unsigned long long)base, w, (unsigned long long)highmem_start);
 		ret = -EINVAL;
 		goto err;
@@ -322,7 +322,7 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 	if (!limit || limit > memblock_end)
 		limit = memblock_end;
 	if (base + size > limit) {
-		mm_pr_err(mm, "cma: Size (0x%0*llx) of region at 0x%0*llx exceeds limit (0x%0*llx)\n",
+		cma_mm_pr_err(mm, "cma: Size (0x%0*llx) of region at 0x%0*llx exceeds limit (0x%0*llx)\n",
 			  w, (unsigned long long)size, w, (unsigned long long)base,
 			  w, (unsigned long long)limit);
 		ret = -EINVAL;
@@ -360,12 +360,12 @@ static int cma_declare_contiguous_v6(struct cma_mm *mm, cma_phys_t base, uint64_
 	cma_add_reserved(mm, cma, base, size, order_per_bit, dev, name);
 	if (res_cma)
 		*res_cma = cma;
-	mm_printk(mm, KERN_INFO "cma: Reserved %llu MiB at 0x%0*llx on node %d\n",
+	cma_mm_printk(mm, KERN_INFO "cma: Reserved %llu MiB at 0x%0*llx on node %d\n",
 		  (unsigned long long)(size / SZ_1M), w, (unsigned long long)base, nid);
 	return 0;
 err:
 	free(cma);
-	mm_pr_err(mm, "cma: Failed to reserve %llu MiB on node %d\n",
+	cma_mm_pr_err(mm, "cma: Failed to reserve %llu MiB on node %d\n",
 		  (unsigned long long)(size / SZ_1M), nid);
 	return ret;
 }
@@ -393,16 +393,16 @@ int cma_declare_contiguous_nid(struct cma_mm *mm, cma_phys_t base, uint64_t size
 	if (ret)
 		return ret;
 	if (!mm->kernel.cma_generic) {
-		mm_pr_err(mm, "cma_declare_contiguous_nid: not in kernel %s (3.17's mm/cma.c): use cma_dma_declare_contiguous\n",
+		cma_mm_pr_err(mm, "cma_declare_contiguous_nid: not in kernel %s (3.17's mm/cma.c): use cma_dma_declare_contiguous\n",
 			  mm->kernel.name);
 		return -ENOSYS;
 	}
 	if (!mm->cma->params.enabled) {
-		mm_pr_err(mm, "cma: cma_declare_contiguous_nid: CONFIG_CMA is not set\n");
+		cma_mm_pr_err(mm, "cma: cma_declare_contiguous_nid: CONFIG_CMA is not set\n");
 		return -ENOSYS;
 	}
 	if (order_per_bit >= mm->max_order + 20) {
-		mm_pr_err(mm, "cma_declare_contiguous_nid: order_per_bit %u refused\n", order_per_bit);
+		cma_mm_pr_err(mm, "cma_declare_contiguous_nid: order_per_bit %u refused\n", order_per_bit);
 		return -EINVAL;
 	}
 	ret = cma_declare_contiguous_v6(mm, base, size, limit, alignment, order_per_bit, fixed,
@@ -429,12 +429,12 @@ int cma_init_reserved_mem(struct cma_mm *mm, cma_phys_t base, uint64_t size,
 	if (ret)
 		return ret;
 	if (!mm->kernel.cma_generic) {
-		mm_pr_err(mm, "cma_init_reserved_mem: not in kernel %s (3.17's mm/cma.c)\n",
+		cma_mm_pr_err(mm, "cma_init_reserved_mem: not in kernel %s (3.17's mm/cma.c)\n",
 			  mm->kernel.name);
 		return -ENOSYS;
 	}
 	if (!mm->cma->params.enabled) {
-		mm_pr_err(mm, "cma: cma_init_reserved_mem: CONFIG_CMA is not set\n");
+		cma_mm_pr_err(mm, "cma: cma_init_reserved_mem: CONFIG_CMA is not set\n");
 		return -ENOSYS;
 	}
 	ret = cma_declare_check_slot(mm, size);
@@ -496,13 +496,13 @@ static int cma_check_area(struct cma_mm *mm, struct cma_reserved *r, unsigned lo
 		struct zone *z = pfn_valid(mm, pfn) ? pfn_zone(mm, pfn) : NULL;
 
 		if (!z) {
-			mm_pr_err(mm, "cma: CMA: area at %08llx has no memory at pfn %#lx: dropped, its %llu MiB stay reserved\n",
+			cma_mm_pr_err(mm, "cma: CMA: area at %08llx has no memory at pfn %#lx: dropped, its %llu MiB stay reserved\n",
 				  (unsigned long long)r->start, pfn,
 				  (unsigned long long)(r->size / SZ_1M));
 			return -ENOENT;
 		}
 		if (z != zone) {
-			mm_pr_err(mm, "cma: CMA: area at %08llx spans zones %s and %s: dropped, its %llu MiB %s\n",
+			cma_mm_pr_err(mm, "cma: CMA: area at %08llx spans zones %s and %s: dropped, its %llu MiB %s\n",
 				  (unsigned long long)r->start, zone->name, z->name,
 				  (unsigned long long)(r->size / SZ_1M), cma_drop_fate(mm));
 			return -EINVAL;
@@ -527,7 +527,7 @@ static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 	/* one word at least: calloc(0) may give NULL */
 	cma->bitmap = calloc(BITS_TO_LONGS(cma_bitmap_maxno(cma)) + 1, sizeof(unsigned long));
 	if (!cma->bitmap) {
-		mm_pr_err(mm, "cma: CMA: out of memory for the area at %08llx\n",
+		cma_mm_pr_err(mm, "cma: CMA: out of memory for the area at %08llx\n",
 			  (unsigned long long)r->start);
 		ret = -ENOMEM;
 		goto fail;
@@ -535,12 +535,12 @@ static struct cma *cma_create_area(struct cma_mm *mm, struct cma_reserved *r)
 	spin_lock_init(&cma->lock);
 	for (unsigned long pfn = base_pfn; pfn < base_pfn + count; pfn += mm->pageblock_nr_pages)
 		init_cma_reserved_pageblock(mm, pfn_to_page(mm, pfn));
-	mm_printk(mm, "cma: CMA: activated %s: %lu pages at pfn %#lx\n", cma->name, count, base_pfn);
+	cma_mm_printk(mm, "cma: CMA: activated %s: %lu pages at pfn %#lx\n", cma->name, count, base_pfn);
 	return cma;
 fail:
 	cma_drop_area(mm, r, ret == -ENOENT);
 	if (mm->kernel.cma_generic)
-		mm_pr_err(mm, "cma: CMA area %s could not be activated\n", cma->name);
+		cma_mm_pr_err(mm, "cma: CMA area %s could not be activated\n", cma->name);
 	return NULL;
 }
 
@@ -558,7 +558,7 @@ void cma_init_reserved_areas(struct cma_mm *mm)
 		struct cma_reserved *r = &cs->reserved[i];
 
 		if (mm->page_group_by_mobility_disabled) {
-			mm_pr_err(mm, "cma: CMA: area at %08llx refused: grouping by mobility is off on a machine below %lu pages; its %llu MiB stay reserved\n",
+			cma_mm_pr_err(mm, "cma: CMA: area at %08llx refused: grouping by mobility is off on a machine below %lu pages; its %llu MiB stay reserved\n",
 				  (unsigned long long)r->start, mm->pageblock_nr_pages * MIGRATE_TYPES,
 				  (unsigned long long)(r->size / SZ_1M));
 			r->area->count = 0;
@@ -638,7 +638,7 @@ static void cma_debug_show_areas(struct cma_mm *mm, struct cma *cma)
 	if (n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, "=> %lu free of %lu total pages", total,
 			 cma->count);
-	mm_printk(mm, "%s\n", line);
+	cma_mm_printk(mm, "%s\n", line);
 }
 
 /* What cma_alloc looks for in the bitmap: a run of @bits at 2^align pages. */
@@ -775,7 +775,7 @@ static void cma_alloc_report_failure(struct cma_mm *mm, struct cma *cma, unsigne
 {
 	if (!mm->kernel.cma_alloc_report || (gfp & CMA_GFP_NOWARN))
 		return;
-	mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
+	cma_mm_pr_err(mm, "cma: __cma_alloc: %s: alloc failed, req-size: %lu pages, ret: %d\n",
 		  cma->name, count, ret);
 	cma_debug_show_areas(mm, cma);
 }
@@ -877,7 +877,7 @@ bool cma_release(struct cma_mm *mm, struct cma *cma, const struct cma_page *page
 	if (mutex)
 		pthread_mutex_unlock(&mm->cma_mutex);
 	if (!ok) {
-		mm_pr_err(mm, "cma: release of %lu pages at pfn %#lx refused: not all of them were allocated from %s\n",
+		cma_mm_pr_err(mm, "cma: release of %lu pages at pfn %#lx refused: not all of them were allocated from %s\n",
 			  count, pfn, cma->name);
 		return false;
 	}
@@ -1029,7 +1029,7 @@ int cma_write_area_file(struct cma_mm *mm, const char *name, FILE *out)
 		n = 0;
 		for (size_t i = 0; i < nf && n < sizeof(files); i++)
 			n += (size_t)snprintf(files + n, sizeof(files) - n, "%s%s", i ? ", " : "", f[i]);
-		mm_pr_err(mm, "cma_write_proc: no file '%s': areas: %s; files: %s\n", name,
+		cma_mm_pr_err(mm, "cma_write_proc: no file '%s': areas: %s; files: %s\n", name,
 			  *areas ? areas : "(none)", files);
 	}
 	return -ENOENT;
@@ -1043,7 +1043,7 @@ struct cma_page *cma_area_alloc(struct cma_mm *mm, struct cma *cma, unsigned lon
 	if (mm_require_phase(mm, MM_BOOTED, "cma_alloc"))
 		return NULL;
 	if (align >= mm->max_order + 20) {
-		mm_pr_err(mm, "cma_alloc: align %u refused\n", align);
+		cma_mm_pr_err(mm, "cma_alloc: align %u refused\n", align);
 		return NULL;
 	}
 	return cma_alloc(mm, cma, count, align, CMA_GFP_KERNEL | (no_warn ? CMA_GFP_NOWARN : 0));

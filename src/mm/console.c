@@ -98,7 +98,7 @@ static int parse_console(struct cma_mm *mm, const char *val, size_t len)
 	mm->console.frame_bits = 1 + bits + parity + 1;	/* start, data, parity, stop */
 	return 0;
 bad:
-	mm_pr_err(mm, "console=%.*s: expected NAME,BAUD[PARITY[BITS[r]]], e.g. console=ttyS0,115200n8\n",
+	cma_mm_pr_err(mm, "console=%.*s: expected NAME,BAUD[PARITY[BITS[r]]], e.g. console=ttyS0,115200n8\n",
 		  (int)len, val);
 	return -EINVAL;
 }
@@ -138,7 +138,7 @@ int console_setup(struct cma_mm *mm)
 	debug = option_at(mm->cmdline, "debug", NULL, NULL);
 	level = option_at(mm->cmdline, "loglevel", &val, &len);
 	if (level && (!len || parse_integer(val, len, 10, &n, &overflow) != len || overflow || n > 15)) {
-		mm_pr_err(mm, "loglevel=%.*s: expected a number from 0 to 15\n", (int)len, val);
+		cma_mm_pr_err(mm, "loglevel=%.*s: expected a number from 0 to 15\n", (int)len, val);
 		return -EINVAL;
 	}
 	if (pos(quiet) > pos(debug) && pos(quiet) > pos(level))

@@ -68,7 +68,7 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
 {
 	uint64_t now = vm_event_sum(mm, PGMIGRATE_SUCCESS);
 
-	mm_printk(mm, "LATENCY reclaim= %lu migrate=%llu migrateranges=%lu\n", reclaimed,
+	cma_mm_printk(mm, "LATENCY reclaim= %lu migrate=%llu migrateranges=%lu\n", reclaimed,
 		  (unsigned long long)(now - *migrated), isolated);
 	*migrated = now;
 }
@@ -141,7 +141,7 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 			break;
 	}
 	if (mm->printk_contig_passes)
-		mm_printk(mm, "OVERALL overall=%llu\n", (unsigned long long)(migrated - first));
+		cma_mm_printk(mm, "OVERALL overall=%llu\n", (unsigned long long)(migrated - first));
 	if (v6)
 		lru_cache_enable(mm);
 	putback_lru_pages(mm, &cc.migratepages);
@@ -251,9 +251,9 @@ static void contig_report_busy(struct cma_mm *mm, unsigned long outer_start, uns
 	if (mm->kernel.contig_busy_quiet)
 		return;
 	if (mm->kernel.contig_busy_info)
-		mm_printk(mm, KERN_INFO "alloc_contig_range: [%lx, %lx) PFNs busy\n", outer_start, end);
+		cma_mm_printk(mm, KERN_INFO "alloc_contig_range: [%lx, %lx) PFNs busy\n", outer_start, end);
 	else
-		mm_printk(mm, KERN_WARNING "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
+		cma_mm_printk(mm, KERN_WARNING "alloc_contig_range test_pages_isolated(%lx, %lx) failed\n",
 			  outer_start, end);
 }
 
@@ -459,26 +459,26 @@ static int check_contig_range(struct cma_mm *mm, unsigned long start, unsigned l
 	struct zone *zone;
 
 	if (start >= end || start < mm->base_pfn || end > mm->end_pfn || !pfn_valid(mm, start)) {
-		mm_pr_err(mm, "alloc_contig_range: [%#lx, %#lx) is not a range of this machine's memory\n",
+		cma_mm_pr_err(mm, "alloc_contig_range: [%#lx, %#lx) is not a range of this machine's memory\n",
 			  start, end);
 		return -EINVAL;
 	}
 	contig_isolation_range(mm, start, end, &astart, &aend);
 	if (migratetype != MIGRATE_MOVABLE && migratetype != MIGRATE_CMA) {
-		mm_pr_err(mm, "alloc_contig_range: migratetype %d refused: MIGRATE_MOVABLE (%d) or MIGRATE_CMA (%d)\n",
+		cma_mm_pr_err(mm, "alloc_contig_range: migratetype %d refused: MIGRATE_MOVABLE (%d) or MIGRATE_CMA (%d)\n",
 			  migratetype, MIGRATE_MOVABLE, MIGRATE_CMA);
 		return -EINVAL;
 	}
 	zone = pfn_zone(mm, start);
 	if (!zone || !zone_spans_pfn(zone, astart) || !zone_spans_pfn(zone, aend - 1)) {
-		mm_pr_err(mm, "alloc_contig_range: [%#lx, %#lx) aligned to [%#lx, %#lx) leaves zone %s\n",
+		cma_mm_pr_err(mm, "alloc_contig_range: [%#lx, %#lx) aligned to [%#lx, %#lx) leaves zone %s\n",
 			  start, end, astart, aend, zone ? zone->name : "(none)");
 		return -EINVAL;
 	}
 	for (unsigned long pfn = astart; pfn < aend; pfn += mm->pageblock_nr_pages) {
 		if (!pfn_valid(mm, pfn) ||
 		    !contig_type_ok(mm, migratetype, get_pageblock_migratetype(mm, pfn))) {
-			mm_pr_err(mm, "alloc_contig_range: pageblock at pfn %#lx is %s, not %s: every pageblock of [%#lx, %#lx) must be\n",
+			cma_mm_pr_err(mm, "alloc_contig_range: pageblock at pfn %#lx is %s, not %s: every pageblock of [%#lx, %#lx) must be\n",
 				  pfn, pfn_valid(mm, pfn) ? migratetype_name(get_pageblock_migratetype(mm, pfn)) : "a hole",
 				  migratetype_name(migratetype), astart, aend);
 			return -EINVAL;
@@ -511,7 +511,7 @@ void cma_free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long n
 
 		if (!page || !page_test(page, PG_head) || page_order(page) || page_count(page) != 1 ||
 		    page_test(page, PG_movable)) {
-			mm_pr_err(mm, "free_contig_range: pfn %#lx is not a page of a contiguous allocation: nothing freed\n",
+			cma_mm_pr_err(mm, "free_contig_range: pfn %#lx is not a page of a contiguous allocation: nothing freed\n",
 				  p);
 			return;
 		}
@@ -614,12 +614,12 @@ struct cma_page *cma_alloc_contig_pages(struct cma_mm *mm, unsigned long nr_page
 	int ret = mm_require_phase(mm, MM_BOOTED, "alloc_contig_pages");
 
 	if (!ret && !mm->kernel.contig_pages) {
-		mm_pr_err(mm, "alloc_contig_pages: not in kernel %s (added in 2020): use cma_alloc_contig_range\n",
+		cma_mm_pr_err(mm, "alloc_contig_pages: not in kernel %s (added in 2020): use cma_alloc_contig_range\n",
 			  mm->kernel.name);
 		ret = -ENOSYS;
 	}
 	if (!ret && !nr_pages) {
-		mm_pr_err(mm, "alloc_contig_pages: nr_pages 0 refused\n");
+		cma_mm_pr_err(mm, "alloc_contig_pages: nr_pages 0 refused\n");
 		ret = -EINVAL;
 	}
 	if (ret) {

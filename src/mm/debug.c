@@ -66,7 +66,7 @@ static void report(struct verifier *v, const char *fmt, ...)
 		snprintf(text, sizeof(text), "after %s: %s", v->where, line);
 	else
 		snprintf(text, sizeof(text), "%s", line);
-	mm_pr_err(v->mm, "cma_mm_verify: %s\n", text);
+	cma_mm_pr_err(v->mm, "cma_mm_verify: %s\n", text);
 	if (v->fn)
 		v->fn(v->ctx, text);
 }
@@ -526,7 +526,7 @@ static int verify_done(struct verifier *v)
 
 	if (v->errors > MAX_REPORTS) {
 		snprintf(text, sizeof(text), "... and %d more", v->errors - MAX_REPORTS);
-		mm_pr_err(v->mm, "cma_mm_verify: %s\n", text);
+		cma_mm_pr_err(v->mm, "cma_mm_verify: %s\n", text);
 		if (v->fn)
 			v->fn(v->ctx, text);
 	}

@@ -59,7 +59,7 @@ int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline)
 		    size > UINT64_MAX - cs->hugetlb_size)
 			goto bad;
 		if (nid >= HUGETLB_MAX_NUMNODES) {
-			mm_pr_err(mm, "hugetlb_cma: node %llu past MAX_NUMNODES (%d): nodes 0..%d accepted\n",
+			cma_mm_pr_err(mm, "hugetlb_cma: node %llu past MAX_NUMNODES (%d): nodes 0..%d accepted\n",
 				  (unsigned long long)nid, HUGETLB_MAX_NUMNODES, HUGETLB_MAX_NUMNODES - 1);
 			return -EINVAL;
 		}
@@ -69,7 +69,7 @@ int hugetlb_cma_parse(struct cma_mm *mm, const char *cmdline)
 	}
 	return 0;
 bad:
-	mm_pr_err(mm, "hugetlb_cma: invalid hugetlb_cma=%.*s: expected a size (hugetlb_cma=1G) or NODE:SIZE pairs separated by commas (hugetlb_cma=0:1G)\n",
+	cma_mm_pr_err(mm, "hugetlb_cma: invalid hugetlb_cma=%.*s: expected a size (hugetlb_cma=1G) or NODE:SIZE pairs separated by commas (hugetlb_cma=0:1G)\n",
 		  (int)len, arg);
 	return -EINVAL;
 }
@@ -108,10 +108,10 @@ static bool hugetlb_cma_check_nodes(struct cma_mm *mm, uint64_t gigantic)
 		if (!cs->hugetlb_size_in_node[nid])
 			continue;
 		if (nid) {
-			mm_printk(mm, KERN_WARNING "hugetlb_cma: invalid node %u specified\n", nid);
+			cma_mm_printk(mm, KERN_WARNING "hugetlb_cma: invalid node %u specified\n", nid);
 			hugetlb_cma_drop_node(cs, nid);
 		} else if (cs->hugetlb_size_in_node[nid] < gigantic) {
-			mm_printk(mm, KERN_WARNING "hugetlb_cma: cma area of node %u should be at least %llu MiB\n",
+			cma_mm_printk(mm, KERN_WARNING "hugetlb_cma: cma area of node %u should be at least %llu MiB\n",
 				  nid, (unsigned long long)(gigantic / SZ_1M));
 			hugetlb_cma_drop_node(cs, nid);
 		} else {
@@ -134,14 +134,14 @@ void hugetlb_cma_reserve(struct cma_mm *mm)
 		return;
 	if (!order) {
 		/* hugetlb_cma_check, at hugetlb_init */
-		mm_printk(mm, KERN_WARNING "hugetlb_cma: the option isn't supported by current arch\n");
+		cma_mm_printk(mm, KERN_WARNING "hugetlb_cma: the option isn't supported by current arch\n");
 		return;
 	}
 	node_specific = hugetlb_cma_check_nodes(mm, gigantic);
 	if (!cs->hugetlb_size)
 		return;
 	if (cs->hugetlb_size < gigantic) {
-		mm_printk(mm, KERN_WARNING "hugetlb_cma: cma area should be at least %llu MiB\n",
+		cma_mm_printk(mm, KERN_WARNING "hugetlb_cma: cma area should be at least %llu MiB\n",
 			  (unsigned long long)(gigantic / SZ_1M));
 		cs->hugetlb_size = 0;
 		return;
@@ -150,19 +150,19 @@ void hugetlb_cma_reserve(struct cma_mm *mm)
 	size = node_specific ? cs->hugetlb_size_in_node[0] : cs->hugetlb_size;
 	size = (size + gigantic - 1) & ~(gigantic - 1);
 	if (!node_specific)
-		mm_printk(mm, KERN_INFO "hugetlb_cma: reserve %llu MiB, up to %llu MiB per node\n",
+		cma_mm_printk(mm, KERN_INFO "hugetlb_cma: reserve %llu MiB, up to %llu MiB per node\n",
 			  (unsigned long long)(cs->hugetlb_size / SZ_1M), (unsigned long long)(size / SZ_1M));
 	snprintf(name, sizeof(name), "hugetlb%d", 0);
 	/* order_per_bit: HUGETLB_PAGE_ORDER, a PMD page, the least a demotion gives back */
 	res = cma_declare_contiguous_nid(mm, 0, size, 0, gigantic, mm->pageblock_order, false, name,
 					 &cs->hugetlb, 0);
 	if (res) {
-		mm_printk(mm, KERN_WARNING "hugetlb_cma: reservation failed: err %d, node %d\n", res, 0);
+		cma_mm_printk(mm, KERN_WARNING "hugetlb_cma: reservation failed: err %d, node %d\n", res, 0);
 		cs->hugetlb = NULL;
 		cs->hugetlb_size = 0;
 		return;
 	}
-	mm_printk(mm, KERN_INFO "hugetlb_cma: reserved %llu MiB on node %d\n",
+	cma_mm_printk(mm, KERN_INFO "hugetlb_cma: reserved %llu MiB on node %d\n",
 		  (unsigned long long)(size / SZ_1M), 0);
 }
 
@@ -235,7 +235,7 @@ int cma_free_huge_page(struct cma_mm *mm, struct cma_page *page)
 	if (mm_require_phase(mm, MM_BOOTED, "cma_free_huge_page"))
 		return -EINVAL;
 	if (!huge_page_held_alone(mm, page)) {
-		mm_pr_err(mm, "cma_free_huge_page: not a page of cma_alloc_huge_page held only by its caller without an owner\n");
+		cma_mm_pr_err(mm, "cma_free_huge_page: not a page of cma_alloc_huge_page held only by its caller without an owner\n");
 		return -EINVAL;
 	}
 	spin_lock(&mm->hugetlb_lock);
@@ -251,7 +251,7 @@ struct cma_page *cma_dequeue_huge_page(struct cma_mm *mm, unsigned order)
 	if (mm_require_phase(mm, MM_BOOTED, "cma_dequeue_huge_page"))
 		return NULL;
 	if (!order || order >= mm->max_order) {
-		mm_pr_err(mm, "cma_dequeue_huge_page: order %u refused: 1..%u accepted\n", order,
+		cma_mm_pr_err(mm, "cma_dequeue_huge_page: order %u refused: 1..%u accepted\n", order,
 			  mm->max_order - 1);
 		errno = EINVAL;
 		return NULL;
@@ -355,16 +355,16 @@ int cma_huge_page_set_owner(struct cma_mm *mm, struct cma_page *page,
 	order = page ? page_order(page) : 0;
 	if (!page || !page_test(page, PG_hugetlb) || !page_test(page, PG_head) || !order ||
 	    order >= mm->max_order || page_test(page, PG_movable) || page_count(page) != 1) {
-		mm_pr_err(mm, "cma_huge_page_set_owner: not a page of cma_alloc_huge_page held only by its caller\n");
+		cma_mm_pr_err(mm, "cma_huge_page_set_owner: not a page of cma_alloc_huge_page held only by its caller\n");
 		return -EINVAL;
 	}
 	if (!ops || !ops->migrate) {
-		mm_pr_err(mm, "cma_huge_page_set_owner: owner ops with a migrate callback are required\n");
+		cma_mm_pr_err(mm, "cma_huge_page_set_owner: owner ops with a migrate callback are required\n");
 		return -EINVAL;
 	}
 	id = owner_ops_id(mm, ops);
 	if (id < 0) {
-		mm_pr_err(mm, "cma_huge_page_set_owner: more than %d distinct owner ops tables\n",
+		cma_mm_pr_err(mm, "cma_huge_page_set_owner: more than %d distinct owner ops tables\n",
 			  MAX_OWNER_OPS);
 		return -EINVAL;
 	}

@@ -255,7 +255,7 @@ cma_phys_t memblock_alloc_base(struct cma_mm *mm, uint64_t size, uint64_t align,
 	cma_phys_t base;
 
 	if (!size || (align & (align - 1))) {
-		mm_printk(mm, "memblock: alloc of %#llx bytes aligned to %#llx refused: size must be non-zero and alignment a power of two\n",
+		cma_mm_printk(mm, "memblock: alloc of %#llx bytes aligned to %#llx refused: size must be non-zero and alignment a power of two\n",
 			  (unsigned long long)size, (unsigned long long)align);
 		return 0;
 	}
@@ -319,7 +319,7 @@ static int early_range_check(struct cma_mm *mm, const char *fn, const char *what
 	if (ret)
 		return ret;
 	if (base + size < base) {
-		mm_printk(mm, "memblock: %s [%#llx + %#llx] wraps around the address space\n", what,
+		cma_mm_printk(mm, "memblock: %s [%#llx + %#llx] wraps around the address space\n", what,
 			  (unsigned long long)base, (unsigned long long)size);
 		return -EINVAL;
 	}

@@ -25,12 +25,12 @@ static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp
 	if (mm_require_phase(mm, MM_BOOTED, fn))
 		return NULL;
 	if (!ops || !ops->migrate) {
-		mm_pr_err(mm, "%s: owner ops with a migrate callback are required\n", fn);
+		cma_mm_pr_err(mm, "%s: owner ops with a migrate callback are required\n", fn);
 		return NULL;
 	}
 	id = owner_ops_id(mm, ops);
 	if (id < 0) {
-		mm_pr_err(mm, "%s: more than %d distinct owner ops tables\n", fn, MAX_OWNER_OPS);
+		cma_mm_pr_err(mm, "%s: more than %d distinct owner ops tables\n", fn, MAX_OWNER_OPS);
 		return NULL;
 	}
 	/* a page with an owner is movable by definition */

@@ -30,7 +30,7 @@ void cma_page_set_mlocked(struct cma_mm *mm, struct cma_page *page, bool mlocked
 
 	/* mlock_fixup leaves a hugetlb VMA's pages alone */
 	if (!page_test(page, PG_movable) || page_test(page, PG_hugetlb)) {
-		mm_pr_err(mm, "cma_page_set_mlocked: pfn %#lx is not a movable page on an LRU list\n",
+		cma_mm_pr_err(mm, "cma_page_set_mlocked: pfn %#lx is not a movable page on an LRU list\n",
 			  page_to_pfn(mm, page));
 		return;
 	}

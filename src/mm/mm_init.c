@@ -30,12 +30,12 @@ static atomic_uint_fast64_t mm_next_id = 1;
 static int check_config_arm64(const struct cma_mm_config *cfg)
 {
 	if (!kernel_profile_find(cfg->kernel)->arm64) {
-		mm_pr_err(NULL, "cma_mm_create: CMA_ARCH_ARM64 needs a kernel that has arm64 (3.7+): kernel '%s' has none: set kernel = \"6.12\"\n",
+		cma_mm_pr_err(NULL, "cma_mm_create: CMA_ARCH_ARM64 needs a kernel that has arm64 (3.7+): kernel '%s' has none: set kernel = \"6.12\"\n",
 			  kernel_profile_find(cfg->kernel)->name);
 		return -EINVAL;
 	}
 	if (cfg->zone_dma32_end || cfg->highmem_start) {
-		mm_pr_err(NULL, "cma_mm_create: arm64 computes ZONE_DMA32 itself and has no highmem: leave zone_dma32_end and highmem_start 0 (zone_dma_end is the firmware's DMA limit)\n");
+		cma_mm_pr_err(NULL, "cma_mm_create: arm64 computes ZONE_DMA32 itself and has no highmem: leave zone_dma32_end and highmem_start 0 (zone_dma_end is the firmware's DMA limit)\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -51,30 +51,30 @@ static int check_config(const struct cma_mm_config *cfg)
 	cma_phys_t prev_end = 0;
 
 	if (!cfg->banks || !cfg->nr_banks) {
-		mm_pr_err(NULL, "cma_mm_create: no memory banks: give at least one {base, size}\n");
+		cma_mm_pr_err(NULL, "cma_mm_create: no memory banks: give at least one {base, size}\n");
 		return -EINVAL;
 	}
 	if (shift < 10 || shift > 21) {
-		mm_pr_err(NULL, "cma_mm_create: page_shift %u not supported: accepted 10..21 (0 means 12)\n", shift);
+		cma_mm_pr_err(NULL, "cma_mm_create: page_shift %u not supported: accepted 10..21 (0 means 12)\n", shift);
 		return -EINVAL;
 	}
 	if (max_order < 1 || max_order > MAX_ORDER_LIMIT) {
-		mm_pr_err(NULL, "cma_mm_create: max_order %u not supported: accepted 1..%d (0 means 11)\n",
+		cma_mm_pr_err(NULL, "cma_mm_create: max_order %u not supported: accepted 1..%d (0 means 11)\n",
 			  max_order, MAX_ORDER_LIMIT);
 		return -EINVAL;
 	}
 	if (cfg->pageblock_order > max_order - 1) {
-		mm_pr_err(NULL, "cma_mm_create: pageblock_order %u is above max_order - 1 (%u)\n",
+		cma_mm_pr_err(NULL, "cma_mm_create: pageblock_order %u is above max_order - 1 (%u)\n",
 			  cfg->pageblock_order, max_order - 1);
 		return -EINVAL;
 	}
 	if (!kernel_profile_find(cfg->kernel)) {
-		mm_pr_err(NULL, "cma_mm_create: kernel '%s' has no profile: accepted " KERNEL_PROFILES_ACCEPTED
+		cma_mm_pr_err(NULL, "cma_mm_create: kernel '%s' has no profile: accepted " KERNEL_PROFILES_ACCEPTED
 			  " (NULL means 3.5)\n", cfg->kernel);
 		return -EINVAL;
 	}
 	if (cfg->arch != CMA_ARCH_X86 && cfg->arch != CMA_ARCH_ARM && cfg->arch != CMA_ARCH_ARM64) {
-		mm_pr_err(NULL, "cma_mm_create: unknown arch %d: accepted CMA_ARCH_X86, CMA_ARCH_ARM, CMA_ARCH_ARM64\n",
+		cma_mm_pr_err(NULL, "cma_mm_create: unknown arch %d: accepted CMA_ARCH_X86, CMA_ARCH_ARM, CMA_ARCH_ARM64\n",
 			  (int)cfg->arch);
 		return -EINVAL;
 	}
@@ -84,30 +84,30 @@ static int check_config(const struct cma_mm_config *cfg)
 		const struct cma_bank *b = &cfg->banks[i];
 
 		if (!b->size || (b->base | b->size) & (page_size - 1) || b->base + b->size < b->base) {
-			mm_pr_err(NULL, "cma_mm_create: bank %u [%#llx + %#llx]: base and size must be multiples of the page size (%#llx), the size non-zero\n",
+			cma_mm_pr_err(NULL, "cma_mm_create: bank %u [%#llx + %#llx]: base and size must be multiples of the page size (%#llx), the size non-zero\n",
 				  i, (unsigned long long)b->base, (unsigned long long)b->size,
 				  (unsigned long long)page_size);
 			return -EINVAL;
 		}
 		if (i && b->base < prev_end) {
-			mm_pr_err(NULL, "cma_mm_create: bank %u at %#llx overlaps or precedes bank %u ending at %#llx: banks must be ascending and disjoint\n",
+			cma_mm_pr_err(NULL, "cma_mm_create: bank %u at %#llx overlaps or precedes bank %u ending at %#llx: banks must be ascending and disjoint\n",
 				  i, (unsigned long long)b->base, i - 1, (unsigned long long)prev_end);
 			return -EINVAL;
 		}
 		prev_end = b->base + b->size;
 	}
 	if ((cfg->zone_dma_end | cfg->zone_dma32_end | cfg->highmem_start) & (page_size - 1)) {
-		mm_pr_err(NULL, "cma_mm_create: zone limits must be multiples of the page size\n");
+		cma_mm_pr_err(NULL, "cma_mm_create: zone limits must be multiples of the page size\n");
 		return -EINVAL;
 	}
 	if ((cfg->zone_dma_end && cfg->zone_dma32_end && cfg->zone_dma32_end <= cfg->zone_dma_end) ||
 	    (cfg->highmem_start && cfg->highmem_start <= (cfg->zone_dma32_end > cfg->zone_dma_end ?
 							   cfg->zone_dma32_end : cfg->zone_dma_end))) {
-		mm_pr_err(NULL, "cma_mm_create: zone limits must ascend: zone_dma_end < zone_dma32_end < highmem_start\n");
+		cma_mm_pr_err(NULL, "cma_mm_create: zone limits must ascend: zone_dma_end < zone_dma32_end < highmem_start\n");
 		return -EINVAL;
 	}
 	if (cfg->nr_cpus > 256) {
-		mm_pr_err(NULL, "cma_mm_create: nr_cpus %u: accepted 1..256 (0 means 1)\n", cfg->nr_cpus);
+		cma_mm_pr_err(NULL, "cma_mm_create: nr_cpus %u: accepted 1..256 (0 means 1)\n", cfg->nr_cpus);
 		return -EINVAL;
 	}
 	return 0;
@@ -126,7 +126,7 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	if (mmp)
 		*mmp = NULL;
 	if (!cfg || !mmp) {
-		mm_pr_err(NULL, "cma_mm_create: config and result pointer are required\n");
+		cma_mm_pr_err(NULL, "cma_mm_create: config and result pointer are required\n");
 		return -EINVAL;
 	}
 	ret = check_config(cfg);
@@ -231,7 +231,7 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	set_big_bank(mm);
 	nr = mm->end_pfn - mm->base_pfn;
 	if (nr > PAGE_NIL) {
-		mm_pr_err(mm, "cma_mm_boot: %lu page frames exceed the %u a machine can index\n",
+		cma_mm_pr_err(mm, "cma_mm_boot: %lu page frames exceed the %u a machine can index\n",
 			  nr, PAGE_NIL);
 		return -EINVAL;
 	}
@@ -316,7 +316,7 @@ static void free_area_init_zones(struct cma_mm *mm)
 	unsigned long mem_end = memblock_end_of_DRAM(&mm->memblock) >> mm->page_shift;
 	unsigned long lo = 0;
 
-	mm_printk(mm, "Zone ranges:\n");
+	cma_mm_printk(mm, "Zone ranges:\n");
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &mm->zones[i];
 		unsigned long hi;
@@ -345,20 +345,20 @@ static void free_area_init_zones(struct cma_mm *mm)
 			z->spanned_pages = hi - lo;
 			z->present_pages = present_pages_in_range(mm, lo, hi);
 			reset_cached_positions(z);
-			mm_printk(mm, "  %-8s [mem 0x%08llx-0x%08llx]\n", z->name,
+			cma_mm_printk(mm, "  %-8s [mem 0x%08llx-0x%08llx]\n", z->name,
 				  (unsigned long long)lo << mm->page_shift,
 				  ((unsigned long long)hi << mm->page_shift) - 1);
 		} else {
-			mm_printk(mm, "  %-8s empty\n", z->name);
+			cma_mm_printk(mm, "  %-8s empty\n", z->name);
 		}
 		lo = hi > lo ? hi : lo;
 	}
-	mm_printk(mm, "Movable zone start for each node\n");
-	mm_printk(mm, "Early memory node ranges\n");
+	cma_mm_printk(mm, "Movable zone start for each node\n");
+	cma_mm_printk(mm, "Early memory node ranges\n");
 	for (unsigned long i = 0; i < mm->memblock.memory.cnt; i++) {
 		struct memblock_region *r = &mm->memblock.memory.regions[i];
 
-		mm_printk(mm, "  node   0: [mem 0x%08llx-0x%08llx]\n", (unsigned long long)r->base,
+		cma_mm_printk(mm, "  node   0: [mem 0x%08llx-0x%08llx]\n", (unsigned long long)r->base,
 			  (unsigned long long)(r->base + r->size - 1));
 	}
 }
@@ -420,7 +420,7 @@ static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 
 	for_each_populated_zone(mm, z)
 		total += z->present_pages;
-	mm_printk(mm, "On node 0 totalpages: %lu\n", total);
+	cma_mm_printk(mm, "On node 0 totalpages: %lu\n", total);
 	for_each_zone(mm, z) {
 		unsigned long bytes = z->spanned_pages * arch_struct_page_size(mm);
 		unsigned long memmap_pages = (bytes + mm->page_size - 1) >> mm->page_shift;
@@ -430,18 +430,18 @@ static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 		if (z->present_pages > memmap_pages) {
 			z->present_pages -= memmap_pages;
 			if (memmap_pages)
-				mm_printk(mm, "  %s zone: %lu pages used for memmap\n", z->name, memmap_pages);
+				cma_mm_printk(mm, "  %s zone: %lu pages used for memmap\n", z->name, memmap_pages);
 		} else if (memmap_pages) {
-			mm_printk(mm, "  %s zone: %lu pages exceeds realsize %lu\n", z->name,
+			cma_mm_printk(mm, "  %s zone: %lu pages exceeds realsize %lu\n", z->name,
 				  memmap_pages, z->present_pages);
 		}
 		if (lowest && z->present_pages > dma_reserve) {
 			z->present_pages -= dma_reserve;
-			mm_printk(mm, "  %s zone: %lu pages reserved\n", z->name, dma_reserve);
+			cma_mm_printk(mm, "  %s zone: %lu pages reserved\n", z->name, dma_reserve);
 		}
 		lowest = false;
 		if (z->present_pages)
-			mm_printk(mm, "  %s zone: %lu pages, LIFO batch:%d\n", z->name, z->present_pages,
+			cma_mm_printk(mm, "  %s zone: %lu pages, LIFO batch:%d\n", z->name, z->present_pages,
 				  zone_batchsize(mm, z));
 	}
 }
@@ -545,7 +545,7 @@ static void reserve_memmap(struct cma_mm *mm)
 	mm->memmap_reserved = true;
 	all = mm->arch == CMA_ARCH_ARM ? reserve_node_mem_map(mm) : reserve_vmemmap(mm);
 	if (!all)
-		mm_printk(mm, "memmap: no room in memblock: its pages stay in the machine\n");
+		cma_mm_printk(mm, "memmap: no room in memblock: its pages stay in the machine\n");
 }
 
 /*
@@ -588,7 +588,7 @@ void arm64_paging_init(struct cma_mm *mm)
 
 	if (!memblock_alloc_base(mm, tables, mm->page_size, 0) ||
 	    !memblock_alloc_base(mm, ARM64_NODE_DATA_BYTES, L1_CACHE_BYTES, 0))
-		mm_printk(mm, "paging_init: no room in memblock for the linear map or NODE_DATA\n");
+		cma_mm_printk(mm, "paging_init: no room in memblock for the linear map or NODE_DATA\n");
 }
 
 /*
@@ -611,7 +611,7 @@ void arm64_sparse_init(struct cma_mm *mm)
 	cma_phys_t end = memblock_end_of_DRAM(&mm->memblock);
 
 	if (!memblock_alloc_base(mm, roots * sizeof(void *), L1_CACHE_BYTES, 0))
-		mm_printk(mm, "sparse_init: no room in memblock for mem_section\n");
+		cma_mm_printk(mm, "sparse_init: no room in memblock for mem_section\n");
 	for (cma_phys_t r = align_down(mm->memblock.memory.regions[0].base, root_span); r < end; r += root_span)
 		if (memblock_has_memory_in(&mm->memblock, r, r + root_span))
 			memblock_alloc_base(mm, mm->page_size, mm->page_size, 0);
@@ -648,7 +648,7 @@ static void build_all_zonelists(struct cma_mm *mm)
 
 	mm->page_group_by_mobility_disabled =
 		total < mm->pageblock_nr_pages * MIGRATE_TYPES;
-	mm_printk(mm, "Built 1 zonelists in Zone order, mobility grouping %s.  Total pages: %lu\n",
+	cma_mm_printk(mm, "Built 1 zonelists in Zone order, mobility grouping %s.  Total pages: %lu\n",
 		  mm->page_group_by_mobility_disabled ? "off" : "on", total);
 }
 
@@ -668,7 +668,7 @@ static void mem_init(struct cma_mm *mm)
 
 	memblock_for_each_free_range(&mm->memblock, free_range_cb, mm);
 	reserved = (memblock_phys_mem_size(&mm->memblock) >> mm->page_shift) - mm->totalram_pages;
-	mm_printk(mm, "Memory: %lluk/%lluk available, %lluk reserved\n",
+	cma_mm_printk(mm, "Memory: %lluk/%lluk available, %lluk reserved\n",
 		  (unsigned long long)mm->totalram_pages << (mm->page_shift - 10),
 		  (unsigned long long)memblock_phys_mem_size(&mm->memblock) >> 10,
 		  (unsigned long long)reserved << (mm->page_shift - 10));

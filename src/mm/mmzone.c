@@ -199,7 +199,7 @@ struct zone *pfn_zone(struct cma_mm *mm, unsigned long pfn)
 void cma_mm_bind_cpu(struct cma_mm *mm, unsigned cpu)
 {
 	if (cpu >= mm->nr_cpus) {
-		mm_pr_err(mm, "cma_mm_bind_cpu: cpu %u out of range: this machine has %u (0..%u)\n",
+		cma_mm_pr_err(mm, "cma_mm_bind_cpu: cpu %u out of range: this machine has %u (0..%u)\n",
 			  cpu, mm->nr_cpus, mm->nr_cpus - 1);
 		return;
 	}
@@ -210,7 +210,7 @@ void cma_mm_bind_cpu(struct cma_mm *mm, unsigned cpu)
 /* mm_require_phase() found @mm missing or in the other phase. */
 int mm_phase_error(struct cma_mm *mm, enum mm_phase phase, const char *what)
 {
-	mm_pr_err(mm, "%s: only valid %s\n", what,
+	cma_mm_pr_err(mm, "%s: only valid %s\n", what,
 		  phase == MM_EARLY ? "before cma_mm_boot() (early boot)" : "after cma_mm_boot()");
 	return -EINVAL;
 }

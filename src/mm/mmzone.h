@@ -516,7 +516,7 @@ void cma_bug(const char *file, int line, const char *cond);
 /*
  * Kernel-style log lines (printk); the level prefix is not printed. A
  * line may start with a KERN_ level as the kernel's do; without one it
- * has MESSAGE_LOGLEVEL_DEFAULT, mm_pr_err's have KERN_ERR's. The level
+ * has MESSAGE_LOGLEVEL_DEFAULT, cma_mm_pr_err's have KERN_ERR's. The level
  * decides whether the line reaches the console (console.c).
  */
 #define KERN_SOH_ASCII		'\001'
@@ -526,11 +526,9 @@ void cma_bug(const char *file, int line, const char *cond);
 #define LOGLEVEL_ERR		3
 #define MESSAGE_LOGLEVEL_DEFAULT 4	/* CONFIG_MESSAGE_LOGLEVEL_DEFAULT's default */
 /*
- * The library's own lines take the calls board code has (cma.h):
- * cma_mm_pr_err's also go to stderr (a NULL mm: stderr only).
+ * The library's own lines take the calls board code has (cma.h:
+ * cma_mm_printk, cma_mm_pr_err, whose lines also go to stderr).
  */
-#define mm_printk	cma_mm_printk
-#define mm_pr_err	cma_mm_pr_err
 
 /* ---- mmzone.c: pfn <-> page, zones, per-CPU slots ---- */
 

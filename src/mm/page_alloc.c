@@ -1585,7 +1585,7 @@ bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order)
 		why = "nonzero _count expected";
 	if (!why)
 		return true;
-	mm_pr_err(mm, "BUG: Bad page state: %s: pfn:%#lx order:%u (page not freed)\n", why,
+	cma_mm_pr_err(mm, "BUG: Bad page state: %s: pfn:%#lx order:%u (page not freed)\n", why,
 		  page && page_in_mem_map(mm, page) ? page_to_pfn(mm, page) : 0ul, order);
 	return false;
 }

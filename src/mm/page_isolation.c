@@ -228,12 +228,12 @@ static int check_isolate_range(struct cma_mm *mm, const char *fn, unsigned long 
 	 */
 	if (start >= end || start < mm->base_pfn || end > mm->end_pfn ||
 	    (start | end) & (mm->pageblock_nr_pages - 1)) {
-		mm_pr_err(mm, "%s: range [%#lx, %#lx) refused: it must be non-empty, within memory and aligned to pageblocks (%lu pages)\n",
+		cma_mm_pr_err(mm, "%s: range [%#lx, %#lx) refused: it must be non-empty, within memory and aligned to pageblocks (%lu pages)\n",
 			  fn, start, end, mm->pageblock_nr_pages);
 		return -EINVAL;
 	}
 	if (migratetype < 0 || migratetype >= MIGRATE_TYPES || migratetype == MIGRATE_ISOLATE) {
-		mm_pr_err(mm, "%s: migratetype %d refused: accepted 0..%d except MIGRATE_ISOLATE\n",
+		cma_mm_pr_err(mm, "%s: migratetype %d refused: accepted 0..%d except MIGRATE_ISOLATE\n",
 			  fn, migratetype, MIGRATE_TYPES - 1);
 		return -EINVAL;
 	}

@@ -38,7 +38,7 @@ bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page)
 {
 	/* hugetlbfs writes nothing back */
 	if (!page_test(page, PG_movable) || page_test(page, PG_hugetlb)) {
-		mm_pr_err(mm, "cma_page_start_writeback: pfn %#lx is not a movable page on an LRU list\n",
+		cma_mm_pr_err(mm, "cma_page_start_writeback: pfn %#lx is not a movable page on an LRU list\n",
 			  page_to_pfn(mm, page));
 		return false;
 	}
@@ -65,7 +65,7 @@ bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page)
 void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page)
 {
 	if (!page_test(page, PG_writeback)) {
-		mm_pr_err(mm, "cma_page_end_writeback: pfn %#lx is not under writeback\n",
+		cma_mm_pr_err(mm, "cma_page_end_writeback: pfn %#lx is not under writeback\n",
 			  page_to_pfn(mm, page));
 		return;
 	}

@@ -435,7 +435,7 @@ static void report_unknown(struct cma_mm *mm, const char *name)
 	for (size_t i = 0; i < NR_PROC_FILES && n < sizeof(accepted); i++)
 		n += snprintf(accepted + n, sizeof(accepted) - n, "%s%s", i ? ", " : "",
 			      proc_files[i].name);
-	mm_pr_err(mm, "cma_write_proc: no /proc file '%s': accepted %s%s\n", name, accepted,
+	cma_mm_pr_err(mm, "cma_write_proc: no /proc file '%s': accepted %s%s\n", name, accepted,
 		  mm->kernel.cma_stats ? ", sys/kernel/mm/cma/AREA/FILE, debug/cma/AREA/FILE" : "");
 }
 
@@ -449,7 +449,7 @@ int cma_write_proc(struct cma_mm *mm, const char *name, FILE *out)
 	int ret;
 
 	if (!name || !out) {
-		mm_pr_err(mm, "cma_write_proc: NULL %s\n", name ? "stream" : "name");
+		cma_mm_pr_err(mm, "cma_write_proc: NULL %s\n", name ? "stream" : "name");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < NR_PROC_FILES; i++) {

@@ -360,7 +360,7 @@ rebalance:
 	page = __alloc_pages_direct_compact(mm, &ac, sync_migration, &result);
 out:
 	if (!page && !(gfp & CMA_GFP_NOWARN))
-		mm_printk(mm, KERN_WARNING "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
+		cma_mm_printk(mm, KERN_WARNING "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
 	return page;
 }
 
@@ -390,12 +390,12 @@ static noinline bool alloc_pages_refused(struct cma_mm *mm, cma_gfp_t gfp, unsig
 {
 	if (order >= mm->max_order) {
 		if (!(gfp & CMA_GFP_NOWARN))
-			mm_pr_err(mm, "alloc_pages: order %u refused: this machine's largest order is %u (MAX_ORDER %u)\n",
+			cma_mm_pr_err(mm, "alloc_pages: order %u refused: this machine's largest order is %u (MAX_ORDER %u)\n",
 				  order, mm->max_order - 1, mm->max_order);
 		return true;
 	}
 	if (gfp_invalid(gfp)) {
-		mm_pr_err(mm, "alloc_pages: gfp 0x%x refused: at most one of GFP_DMA, GFP_DMA32, GFP_HIGHMEM and one of GFP_MOVABLE, GFP_RECLAIMABLE\n",
+		cma_mm_pr_err(mm, "alloc_pages: gfp 0x%x refused: at most one of GFP_DMA, GFP_DMA32, GFP_HIGHMEM and one of GFP_MOVABLE, GFP_RECLAIMABLE\n",
 			  gfp);
 		return true;
 	}

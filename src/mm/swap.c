@@ -245,7 +245,7 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty)
 	bool was;
 
 	if (!page_test(page, PG_movable)) {
-		mm_pr_err(mm, "cma_page_set_dirty: pfn %#lx is not a movable page\n",
+		cma_mm_pr_err(mm, "cma_page_set_dirty: pfn %#lx is not a movable page\n",
 			  page_to_pfn(mm, page));
 		return;
 	}
@@ -280,7 +280,7 @@ static bool page_reportable(struct cma_mm *mm, const struct cma_page *page, cons
 {
 	if (page_test(page, PG_movable))
 		return true;
-	mm_pr_err(mm, "%s: pfn %#lx is not a movable page\n", fn, page_to_pfn(mm, page));
+	cma_mm_pr_err(mm, "%s: pfn %#lx is not a movable page\n", fn, page_to_pfn(mm, page));
 	return false;
 }
 

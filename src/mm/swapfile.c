@@ -47,7 +47,7 @@ int cma_swap_free(struct cma_mm *mm, unsigned long nr_pages)
 
 	do {
 		if (held < nr_pages) {
-			mm_pr_err(mm, "cma_swap_free: %lu swap entries freed but owners hold %llu\n",
+			cma_mm_pr_err(mm, "cma_swap_free: %lu swap entries freed but owners hold %llu\n",
 				  nr_pages, (unsigned long long)held);
 			return -EINVAL;
 		}

@@ -372,7 +372,7 @@ int cma_mm_set_trace_events(struct cma_mm *mm, const char *events)
 			break;
 		id = trace_event_id(p, len);
 		if (id < 0) {
-			mm_pr_err(mm, "trace: no event '%.*s': accepted the names of the library's TP_printk lines, such as cma_alloc_start or mm_page_alloc\n",
+			cma_mm_pr_err(mm, "trace: no event '%.*s': accepted the names of the library's TP_printk lines, such as cma_alloc_start or mm_page_alloc\n",
 				      (int)len, p);
 			return -EINVAL;
 		}

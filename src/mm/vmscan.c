@@ -1347,7 +1347,7 @@ int cma_kswapd_start(struct cma_mm *mm)
 	mm->kswapd_classzone_idx = MAX_NR_ZONES - 1;
 	ret = -pthread_create(&mm->kswapd_thread, NULL, kswapd, mm);
 	if (ret) {
-		mm_pr_err(mm, "kswapd: could not start the thread (error %d)\n", -ret);
+		cma_mm_pr_err(mm, "kswapd: could not start the thread (error %d)\n", -ret);
 		pthread_cond_destroy(&mm->kswapd_wait);
 		pthread_mutex_destroy(&mm->kswapd_mutex);
 		kswapd_set_state(mm, KSWAPD_STOPPED);
@@ -1547,12 +1547,12 @@ unsigned long out_of_memory(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 	void *ctx = __atomic_load_n(&mm->oom_ctx, __ATOMIC_RELAXED);
 	unsigned long freed = 0;
 
-	mm_printk(mm, KERN_WARNING "Out of memory: gfp_mask=0x%x, order=%u%s\n", gfp, order,
+	cma_mm_printk(mm, KERN_WARNING "Out of memory: gfp_mask=0x%x, order=%u%s\n", gfp, order,
 		  fn ? "" : ", no OOM handler");
 	if (fn)
 		freed = fn(ctx, mm, order);
 	if (!freed)
-		mm_printk(mm, KERN_ERR "Out of memory and no killable processes...\n");
+		cma_mm_printk(mm, KERN_ERR "Out of memory and no killable processes...\n");
 	return freed;
 }
 

@@ -83,7 +83,7 @@ int cma_workingset_refault(struct cma_mm *mm, struct cma_page *page, uint64_t sh
 		return 0;
 	if (!(shadow & 1) || zid >= MAX_NR_ZONES || !page_test(page, PG_movable) ||
 	    page_test(page, PG_swapbacked)) {
-		mm_pr_err(mm, "cma_workingset_refault: shadow %#llx for pfn %#lx: not a shadow of "
+		cma_mm_pr_err(mm, "cma_workingset_refault: shadow %#llx for pfn %#lx: not a shadow of "
 			  "cma_workingset_eviction() for a file page\n",
 			  (unsigned long long)shadow, page_to_pfn(mm, page));
 		return -EINVAL;
