@@ -479,39 +479,37 @@ static void wl_pinner_fails_cma_requests(void **state)
  * meets a pinned page and they are served. The run's kernel field names
  * the profile the scenario's kernel key chose.
  */
-static void wl_pinner_longterm_moves_pages_out_of_cma(void **state)
+static const char *const wl_pinner_longterm_moves_pages_out_of_cma_kernels[] = { "3.5", "6.12" };
+
+static void wl_pinner_longterm_moves_pages_out_of_cma(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	char ini[1024];
+	const struct device_result *cam;
+	struct sim_result r;
 
-	for (int k = 0; k < 2; k++) {
-		char ini[1024];
-		const struct device_result *cam;
-		struct sim_result r;
-
-		snprintf(ini, sizeof(ini), BOARD_64M "kernel = %s\nduration = 4s\n"
-			 /* read ahead, as a sequential reader's misses are: the board full in under 2 s */
-			 "[pagecache files]\nfile = 96M\nrate = 20000\npattern = sequential\n"
-			 "[anon hog]\nrss = 12M\nrate = 100000\nstart = 1s\n"
-			 "[pinner dio]\ntarget = hog\nshare = 100\nhold = 10s\nperiod = 1s\nstart = 1500ms\nlongterm = yes\n"
-			 "[device cam]\nsize = 12M\nperiod = 33ms\nstart = 2s\nsession = 500ms\ngap = 500ms\n",
-			 kernels[k]);
-		run_ini(ini, "cma", &r);
-		assert_string_equal(r.kernel, kernels[k]);
-		cam = the_device(&r);
-		assert_true(workload(&r, "dio")->ops > 0);
-		assert_true(cam->requests > 0);
-		printf("kernel %s: %llu of %llu requests served, %llu pinned, %llu busy, %llu nomem; %llu pages migrated\n",
-		       kernels[k], (unsigned long long)cam->successes, (unsigned long long)cam->requests,
-		       (unsigned long long)cam->fail[FAIL_PINNED], (unsigned long long)cam->fail[FAIL_BUSY],
-		       (unsigned long long)cam->fail[FAIL_NOMEM], (unsigned long long)r.pages_migrated);
-		if (k == 0) {
-			assert_true(cam->fail[FAIL_PINNED] > 0);
-		} else {
-			assert_int_equal(cam->fail[FAIL_PINNED], 0);
-			assert_true(cam->successes > 0);
-		}
-		sim_result_free(&r);
+	snprintf(ini, sizeof(ini), BOARD_64M "kernel = %s\nduration = 4s\n"
+		 /* read ahead, as a sequential reader's misses are: the board full in under 2 s */
+		 "[pagecache files]\nfile = 96M\nrate = 20000\npattern = sequential\n"
+		 "[anon hog]\nrss = 12M\nrate = 100000\nstart = 1s\n"
+		 "[pinner dio]\ntarget = hog\nshare = 100\nhold = 10s\nperiod = 1s\nstart = 1500ms\nlongterm = yes\n"
+		 "[device cam]\nsize = 12M\nperiod = 33ms\nstart = 2s\nsession = 500ms\ngap = 500ms\n",
+		 kernel);
+	run_ini(ini, "cma", &r);
+	assert_string_equal(r.kernel, kernel);
+	cam = the_device(&r);
+	assert_true(workload(&r, "dio")->ops > 0);
+	assert_true(cam->requests > 0);
+	printf("kernel %s: %llu of %llu requests served, %llu pinned, %llu busy, %llu nomem; %llu pages migrated\n",
+	       kernel, (unsigned long long)cam->successes, (unsigned long long)cam->requests,
+	       (unsigned long long)cam->fail[FAIL_PINNED], (unsigned long long)cam->fail[FAIL_BUSY],
+	       (unsigned long long)cam->fail[FAIL_NOMEM], (unsigned long long)r.pages_migrated);
+	if (k == 0) {
+		assert_true(cam->fail[FAIL_PINNED] > 0);
+	} else {
+		assert_int_equal(cam->fail[FAIL_PINNED], 0);
+		assert_true(cam->successes > 0);
 	}
+	sim_result_free(&r);
 }
 
 /* Expect: a platform file's kernel = PROFILE BASE SIZE gives both the profile and the image. */
@@ -1887,20 +1885,18 @@ static void wl_hugetlb_gigantic_pages_migrate_the_background(void **state)
  * consistent at the end (run() fails on sim_run's -EIO otherwise).
  * Before, the page was taken inside the area and freed back as MOVABLE.
  */
-static void wl_hugetlb_gigantic_page_skips_the_cma_area(void **state)
+static const char *const wl_hugetlb_gigantic_page_skips_the_cma_area_kernels[] = { "6.3", "6.12" };
+
+static void wl_hugetlb_gigantic_page_skips_the_cma_area(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "6.3", "6.12" };
+	char ini[256];
+	struct sim_result r;
 
-	for (int k = 0; k < 2; k++) {
-		char ini[256];
-		struct sim_result r;
-
-		snprintf(ini, sizeof(ini), "[scenario]\nplatform = x86\nkernel = %s\nmemory = 6G\n"
-			 "duration = 2s\n[hugetlb g]\nsize = 1G\ncount = 1\nstart = 1s\n", kernels[k]);
-		run_ini(ini, "cma", &r);
-		assert_int_equal(workload(&r, "g")->hugetlb.got, 1);
-		sim_result_free(&r);
-	}
+	snprintf(ini, sizeof(ini), "[scenario]\nplatform = x86\nkernel = %s\nmemory = 6G\n"
+		 "duration = 2s\n[hugetlb g]\nsize = 1G\ncount = 1\nstart = 1s\n", kernel);
+	run_ini(ini, "cma", &r);
+	assert_int_equal(workload(&r, "g")->hugetlb.got, 1);
+	sim_result_free(&r);
 }
 
 /*
@@ -2023,36 +2019,34 @@ static void run_fragmented_write(const char *kernel, const char *extra, struct s
  * gets only the blocks left free, where without it compaction serves
  * more. v3.5 has no skip bits (3.7): the step changes nothing there.
  */
-static void wl_compact_leaves_skip_bits_direct_compaction_honours(void **state)
+static const char *const wl_compact_leaves_skip_bits_direct_compaction_honours_kernels[] = { "6.12", "3.5" };
+
+static void wl_compact_leaves_skip_bits_direct_compaction_honours(const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "6.12", "3.5" };
+	uint64_t got[2];
 
-	for (size_t k = 0; k < 2; k++) {
-		uint64_t got[2];
+	for (int c = 0; c < 2; c++) {
+		const struct workload_result *h;
+		struct sim_result r;
 
-		for (int c = 0; c < 2; c++) {
-			const struct workload_result *h;
-			struct sim_result r;
-
-			run_fragmented_write(kernels[k], c ? "[compact quiet]\nstart = 0ms\n" : "", &r);
-			if (c)
-				assert_int_equal(workload(&r, "quiet")->ops, 1);
-			h = workload(&r, "huge");
-			got[c] = h->hugetlb.got;
-			if (k == 0 && c) {
-				assert_int_equal(h->hugetlb.vmstat[HV_PGMIGRATE_SUCCESS], 0);
-				assert_int_equal(h->hugetlb.vmstat[HV_COMPACT_SUCCESS], 0);
-				assert_true(h->hugetlb.vmstat[HV_COMPACT_STALL] > 0);
-			}
-			if (k == 0 && !c)
-				assert_true(h->hugetlb.vmstat[HV_COMPACT_SUCCESS] > 0);
-			sim_result_free(&r);
+		run_fragmented_write(kernel, c ? "[compact quiet]\nstart = 0ms\n" : "", &r);
+		if (c)
+			assert_int_equal(workload(&r, "quiet")->ops, 1);
+		h = workload(&r, "huge");
+		got[c] = h->hugetlb.got;
+		if (k == 0 && c) {
+			assert_int_equal(h->hugetlb.vmstat[HV_PGMIGRATE_SUCCESS], 0);
+			assert_int_equal(h->hugetlb.vmstat[HV_COMPACT_SUCCESS], 0);
+			assert_true(h->hugetlb.vmstat[HV_COMPACT_STALL] > 0);
 		}
-		if (k == 0)
-			assert_true(got[1] < got[0]);
-		else
-			assert_int_equal(got[1], got[0]);
+		if (k == 0 && !c)
+			assert_true(h->hugetlb.vmstat[HV_COMPACT_SUCCESS] > 0);
+		sim_result_free(&r);
 	}
+	if (k == 0)
+		assert_true(got[1] < got[0]);
+	else
+		assert_int_equal(got[1], got[0]);
 }
 
 /*
@@ -2232,17 +2226,14 @@ int main(void)
 		cmocka_unit_test(wl_hugetlb_gigantic_pages_migrate_the_background),
 		cmocka_unit_test(wl_hugetlb_gigantic_none_under_35),
 		cmocka_unit_test(wl_hugetlb_stop_gives_the_pages_back),
-		cmocka_unit_test(wl_hugetlb_gigantic_page_skips_the_cma_area),
 		cmocka_unit_test(wl_hugetlb_2m_under_fragmentation),
 		cmocka_unit_test(wl_hugetlb_and_hold_keys_refused),
 		cmocka_unit_test(wl_hugetlb_write_prices_the_pool_pages),
-		cmocka_unit_test(wl_compact_leaves_skip_bits_direct_compaction_honours),
 		cmocka_unit_test(wl_hugetlb_write_prices_the_passed_pageblocks),
 		cmocka_unit_test(wl_device_gfp_noio_leaves_page_cache_under_414),
 		cmocka_unit_test(wl_on_cpu_keeps_a_freed_page_on_its_cpu),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
-		cmocka_unit_test(wl_pinner_longterm_moves_pages_out_of_cma),
 		cmocka_unit_test(platform_file_kernel_key),
 		cmocka_unit_test(wl_device_requests_and_frames),
 		cmocka_unit_test(sim_run_stop_at_miss_ends_at_the_first),
@@ -2284,5 +2275,12 @@ int main(void)
 		cmocka_unit_test(policy_registered_from_a_test_runs_through_compare),
 	};
 
-	return cmocka_run_group_tests_name("cmasim simulation", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(wl_pinner_longterm_moves_pages_out_of_cma, wl_pinner_longterm_moves_pages_out_of_cma_kernels),
+		test_kernel_case(wl_hugetlb_gigantic_page_skips_the_cma_area, wl_hugetlb_gigantic_page_skips_the_cma_area_kernels),
+		test_kernel_case(wl_compact_leaves_skip_bits_direct_compaction_honours, wl_compact_leaves_skip_bits_direct_compaction_honours_kernels),
+	};
+
+	return cmocka_run_group_tests_name("cmasim simulation", tests, NULL, NULL) +
+	       test_run_kernel_cases("cmasim simulation (per kernel)", kernel_cases);
 }
