@@ -90,8 +90,10 @@ $(BUILD)/libcma.pc: Makefile
 # libfdt (libfdt-dev), in sweep its JSON reports with jansson (libjansson-dev), and
 # in import xz files with liblzma (liblzma-dev), in replay trace.dat with libtracecmd
 # (libtracecmd-dev, libtracefs-dev, libtraceevent-dev: libtracecmd.pc requires libtracefs)
-TRACECMD_CFLAGS := $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
-SIM_LIBS  := -linih -ljansson -lfdt -llzma -lm $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
+# (expanded when a recipe runs, not when make starts: on a fresh machine
+# sim-deps installs the packages first, in the same make)
+TRACECMD_CFLAGS = $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
+SIM_LIBS  = -linih -ljansson -lfdt -llzma -lm $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 
 $(SIM_OBJ): | sim-deps
 # cmasim's files name each other's headers by folder ("engine/sim.h")
