@@ -83,8 +83,10 @@ fetch() {
 	d=$cache/deb
 	mkdir -p "$d"
 	ls "$d/$2"_*_"$1".deb >/dev/null 2>&1 && return 0
+	echo "oracle.sh: downloading $2 ($1) into $d" >&2
 	if [ "$1" = arm64 ]; then
-		[ -d "$cache/apt-arm64/lists" ] || apt_arm64 update ||
+		# the lists, not their directory: an update that failed left it
+		ls "$cache/apt-arm64/lists/"*_Packages* >/dev/null 2>&1 || apt_arm64 update ||
 			die "cannot read the arm64 package lists"
 		(cd "$d" && apt_arm64 download "$2") 2>/dev/null
 	else
