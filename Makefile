@@ -2,7 +2,7 @@
 #   make                 libcma.a, libcma.so, libcma.pc, cmasim
 #   make test            unit and scenario tests, fault sweeps sampled (installs what it needs as root)
 #   make stress          long randomized runs (STRESS_OPS bounds them), every fault sweep point
-#   make bench           benchmarks, one line per figure (and make calibrate SHORT=1)
+#   make bench           benchmarks, one line per figure (and make calibrate SHORT=1, make oracle-short)
 #   make calibrate       cmasim's predictions against measured anchors (calib/README.md);
 #                        SHORT=1: the fast ones only
 #   make install PREFIX=/usr/local
@@ -15,6 +15,7 @@
 #                        names some; ORACLE_ARGS='-r N' repeats them non-deterministically)
 #   make oracle          cmasim against the guests' committed results, a line per figure
 #                        (no QEMU; ORACLE_EXP names some experiments)
+#   make oracle-short    two arm64 guests booted afresh and compared; fails only if one cannot boot
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -186,6 +187,7 @@ bench: $(BUILD)/bench/cmabench $(BUILD)/cmasim
 	@# a bench prints the short calibration; anchors outside 2x (exit 1) fail make calibrate, not the bench
 	@scripts/calibrate.sh --short $(BUILD)/cmasim || { [ $$? -eq 1 ] && \
 		echo "bench: some anchors are outside 2x (above); make calibrate exits 1 on them" >&2; }
+	@bench/oracle/short.sh -c $(BUILD)/cmasim
 
 # the real kernel as the oracle (issue 29): one guest boot per experiment,
 # deterministic (-icount), results into bench/oracle/results/ for committing
@@ -199,6 +201,12 @@ oracle-guest:
 .PHONY: oracle
 oracle: $(BUILD)/cmasim
 	bench/oracle/compare.sh -c $(BUILD)/cmasim $(ORACLE_EXP)
+
+# the short form, in make bench (CI): two small arm64 guests booted into
+# build/oracle/short and compared; disagreement is printed, not failed
+.PHONY: oracle-short
+oracle-short: $(BUILD)/cmasim
+	bench/oracle/short.sh -c $(BUILD)/cmasim
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim

@@ -41,8 +41,19 @@ if [ ! -e "$gig" ] || ! grep -qw function_graph $tr/available_tracers; then
 fi
 dmesg | grep -E "BIOS-e820|Memory:" | sed "s/^/R boot /"
 # the entry point of the filtered runs: alloc_contig_range, cma_alloc's
-# work (alloc_contig_pages' search for a valid 1 GiB range is left out)
+# work (alloc_contig_pages' search for a valid 1 GiB range is left out).
+# From 6.10 the name is a macro (memory allocation profiling) over
+# alloc_contig_range_noprof, the function set_graph_function must name
 entry=alloc_contig_range
+noprof() {
+	if grep -qx "${1}_noprof" $tr/available_filter_functions; then
+		echo "${1}_noprof"
+	else
+		echo "$1"
+	fi
+}
+entry=$(noprof $entry)
+tree=$(noprof $tree)
 echo "R entry=$entry fills=${fills}MB rounds=$rounds treefill=${treefill}MB"
 # the tracer's lasting memory (the ring buffer at its final size, every
 # task's return stack) allocated once, before the first measurement, so

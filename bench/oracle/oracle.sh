@@ -61,65 +61,9 @@ if [ -z "$out" ]; then
 	[ "$repeat" -gt 0 ] && out=$here/results-spread
 fi
 
-die() {
-	echo "oracle.sh: $*" >&2
-	exit 1
-}
-
+. "$here/fetch.sh"
 "$top/scripts/ensure-deps.sh" oracle || exit 1
 mkdir -p "$cache" "$out" && cache=$(cd "$cache" && pwd) && out=$(cd "$out" && pwd) || exit 1
-
-# apt_arm64 ARGS: apt-get for arm64 packages with a private state in CACHE
-apt_arm64() {
-	a=$cache/apt-arm64
-	mkdir -p "$a/lists/partial" "$a/archives/partial"
-	apt-get -qq -o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
-		-o Dir::State::Lists="$a/lists" -o Dir::Cache="$a" \
-		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 "$@"
-}
-
-# fetch ARCH PKG: the .deb of PKG for ARCH in CACHE/deb (downloaded once)
-fetch() {
-	d=$cache/deb
-	mkdir -p "$d"
-	ls "$d/$2"_*_"$1".deb >/dev/null 2>&1 && return 0
-	if [ "$1" = arm64 ]; then
-		[ -d "$cache/apt-arm64/lists" ] || apt_arm64 update ||
-			die "cannot read the arm64 package lists"
-		(cd "$d" && apt_arm64 download "$2") 2>/dev/null
-	else
-		(cd "$d" && apt-get -qq download "$2") 2>/dev/null
-	fi
-	ls "$d/$2"_*_"$1".deb >/dev/null 2>&1 ||
-		die "could not download $2 ($1); list the available ones with: apt-cache search linux-image-6.12 (then ORACLE_KVER=...)"
-}
-
-# guest_files ARCH: CACHE/ARCH/{vmlinuz,config,busybox,oracle-helper,lib}
-guest_files() {
-	g=$cache/$1
-	mkdir -p "$g"
-	if [ ! -f "$g/vmlinuz" ]; then
-		fetch "$1" "linux-image-$kver-$1-unsigned"
-		rm -rf "$g/x" && dpkg-deb -x "$cache/deb/linux-image-$kver-$1-unsigned"_*_"$1".deb "$g/x" || exit 1
-		cp "$g/x/boot/vmlinuz-$kver-$1" "$g/vmlinuz" &&
-			cp "$g/x/boot/config-$kver-$1" "$g/config" &&
-			rm -rf "${g:?}/lib" && mv "$g/x/lib/modules/$kver-$1" "$g/lib" && rm -rf "$g/x" || exit 1
-	fi
-	if [ ! -f "$g/busybox" ]; then
-		if [ "$1" = arm64 ]; then
-			fetch arm64 busybox-static
-			rm -rf "$g/x" && dpkg-deb -x "$cache/deb/busybox-static"_*_arm64.deb "$g/x" &&
-				cp "$g/x/bin/busybox" "$g/busybox" && rm -rf "$g/x" || exit 1
-		else
-			cp "$(command -v busybox)" "$g/busybox" || exit 1
-		fi
-	fi
-	cc=gcc
-	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
-	if [ ! -f "$g/oracle-helper" ] || [ "$here/helper.c" -nt "$g/oracle-helper" ]; then
-		$cc -O2 -Wall -Wextra -static -o "$g/oracle-helper" "$here/helper.c" || exit 1
-	fi
-}
 
 # mod_order ARCH MOD...: the modules and their dependencies, each after
 # what it depends on (the package ships no modules.dep: modinfo reads them)
@@ -162,9 +106,7 @@ initramfs() {
 			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
 		done
 	fi
-	find "$ir" -exec touch -h -d @0 {} +
-	(cd "$ir" && find . | LC_ALL=C sort | cpio --reproducible -o -H newc -R 0:0 2>/dev/null) |
-		gzip -n -9 > "$3/initrd.gz" || exit 1
+	pack_initramfs "$ir" "$3/initrd.gz"
 	rm -rf "$ir"
 }
 
