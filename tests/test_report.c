@@ -471,10 +471,11 @@ static void text_compare_side_by_side(void **state)
 }
 
 /*
- * Expect: a device that served nothing has no p99 ("-", not a 0.000 that
- * would look fastest); a unique best figure is marked "*" where the row
- * has a direction (not requests, not the fragmentation index); the rule
- * is printed under the table, and a note when request counts differ.
+ * Expect: a device that served nothing has no p99, p99.9 or max ("-", not
+ * a 0.000 that would look fastest); a unique best figure is marked "*"
+ * where the row has a direction (not requests, not the fragmentation
+ * index); the rule is printed under the table, and a note when request
+ * counts differ; then each device's time by part under each policy.
  */
 static void text_compare_marks_best_and_explains(void **state)
 {
@@ -484,6 +485,8 @@ static void text_compare_marks_best_and_explains(void **state)
 	fill_runs(runs);
 	text = report_string(report_text, runs, NR_POLICIES);
 	expect_row(text, "codec p99 ms", "- - -");
+	expect_row(text, "codec p99.9 ms", "- - -");
+	expect_row(text, "codec max ms", "- - -");
 	expect_row(text, "codec min ms", "- - -");
 	expect_row(text, "codec mean ms", "- - -");
 	expect_row(text, "codec failed", "0 0 0");
@@ -492,6 +495,10 @@ static void text_compare_marks_best_and_explains(void **state)
 	assert_non_null(strstr(text, "\n* best in its row among the policies that served every device request in "
 				     "time (cma, carveout):\n  fewest failures"));
 	assert_null(strstr(text, "requests differ"));
+	/* where each policy's device time went, a line per device and policy */
+	assert_non_null(strstr(text, "\ndevice time by part, summed over the served requests:\n"));
+	assert_non_null(strstr(text, "\ncodec under cma: no request served\n"));
+	assert_non_null(strstr(text, "\ncamera under buddy: "));
 	free(text);
 	/* buddy's camera stopped asking after its failures */
 	runs[2].devices[0].requests = 90;

@@ -102,12 +102,12 @@ const char *compare_served_all(const struct sim_result *runs, unsigned nr, char 
  * better direction (requests, the fragmentation index), fewer than two
  * runs with a figure, no run that served everything (run_served_all),
  * or a tie for the best among those that did. Better is fewer failures,
- * deadline misses, p99 ms, carveout, refaults, OOM kills and pages
+ * deadline misses, p99, p99.9 and max ms, carveout, refaults, OOM kills and pages
  * migrated, reclaimed or written back; more served and usable memory.
  */
 int compare_best(const struct sim_result *runs, unsigned nr, unsigned row);
 #define COMPARE_BEST_FIGURES \
-	"fewest failures, misses, p99 ms, carveout, refaults, OOM kills and pages moved;\n" \
+	"fewest failures, misses, p99, p99.9 and max ms, carveout, refaults, OOM kills and pages moved;\n" \
 	"  most served and usable memory; no mark on a tie"
 #define SERVED_ALL_MAX	(16 * LABEL_MAX)	/* compare_served_all's buffer */
 #define SHORTFALL_MAX	512			/* run_shortfall's buffer */

@@ -178,7 +178,8 @@ const char *area_cost(const struct sim_result *r, char *buf, size_t len)
 
 /* ---- the comparison table ---- */
 
-enum dev_figure { DF_REQUESTS, DF_SERVED, DF_FAILED, DF_MIN, DF_MEAN, DF_P99, DF_MISSES, DEV_FIGURES };
+enum dev_figure { DF_REQUESTS, DF_SERVED, DF_FAILED, DF_MIN, DF_MEAN, DF_P99, DF_P99_9, DF_MAX, DF_MISSES,
+		  DEV_FIGURES };
 enum sys_figure {
 	SF_USABLE_AVG, SF_USABLE_MIN, SF_CARVEOUT, SF_CMA_AREA, SF_AREA_PEAK, SF_AREA_MEAN,
 	SF_DEV_MIGRATED, SF_DEV_RECLAIMED, SF_REFAULTS, SF_OOM, SF_MIGRATED,
@@ -186,7 +187,7 @@ enum sys_figure {
 };
 
 static const char *const dev_labels[DEV_FIGURES] = {
-	"requests", "served", "failed", "min ms", "mean ms", "p99 ms", "deadline misses",
+	"requests", "served", "failed", "min ms", "mean ms", "p99 ms", "p99.9 ms", "max ms", "deadline misses",
 };
 static const char *const sys_labels[SYS_FIGURES] = {
 	"usable avg MiB", "usable min MiB", "carveout MiB", "CMA area MiB", "device peak % of area",
@@ -249,6 +250,18 @@ static void fmt_failures(char buf[LABEL_MAX], const struct device_result *d)
 		snprintf(buf + n, LABEL_MAX - n, ")");
 }
 
+/* A device's latency figure @f, in ns. */
+static uint64_t latency_figure(const struct device_result *d, enum dev_figure f)
+{
+	switch (f) {
+	case DF_MIN:	return d->lat.min;
+	case DF_MEAN:	return d->lat.mean;
+	case DF_P99:	return d->lat.p99;
+	case DF_P99_9:	return d->lat.p99_9;
+	default:	return d->lat.max;
+	}
+}
+
 static void device_cell(const struct device_result *d, enum dev_figure f, char buf[LABEL_MAX])
 {
 	switch (f) {
@@ -258,9 +271,11 @@ static void device_cell(const struct device_result *d, enum dev_figure f, char b
 	case DF_MIN:
 	case DF_MEAN:
 	case DF_P99:
+	case DF_P99_9:
+	case DF_MAX:
 		/* no request served, no latency: not a 0 that would look fastest */
 		if (d->successes)
-			fmt_ms(buf, f == DF_MIN ? d->lat.min : f == DF_MEAN ? d->lat.mean : d->lat.p99);
+			fmt_ms(buf, latency_figure(d, f));
 		else
 			snprintf(buf, LABEL_MAX, "-");
 		break;
@@ -331,6 +346,7 @@ void compare_cell(const struct sim_result *runs, unsigned run, unsigned row, cha
  */
 static const signed char dev_better[DEV_FIGURES] = {
 	[DF_REQUESTS] = 0, [DF_SERVED] = 1, [DF_FAILED] = -1, [DF_MIN] = -1, [DF_MEAN] = -1, [DF_P99] = -1,
+	[DF_P99_9] = -1, [DF_MAX] = -1,
 	[DF_MISSES] = -1,
 };
 static const signed char sys_better[SYS_FIGURES] = {
@@ -370,9 +386,12 @@ static bool compare_value(const struct sim_result *runs, unsigned run, unsigned 
 	switch (row % DEV_FIGURES) {
 	case DF_SERVED:	*v = (double)d->successes; return true;
 	case DF_FAILED:	*v = (double)failures(d); return true;
-	case DF_MIN:	*v = (double)d->lat.min; return d->successes > 0;
-	case DF_MEAN:	*v = (double)d->lat.mean; return d->successes > 0;
-	case DF_P99:	*v = (double)d->lat.p99; return d->successes > 0;
+	case DF_MIN:
+	case DF_MEAN:
+	case DF_P99:
+	case DF_P99_9:
+	case DF_MAX:	*v = (double)latency_figure(d, (enum dev_figure)(row % DEV_FIGURES));
+			return d->successes > 0;
 	default:	*v = (double)d->deadline_misses; return true;
 	}
 }

@@ -235,6 +235,26 @@ static void print_best_rule(FILE *out, const struct sim_result *runs, unsigned n
 				run_shortfall(&runs[i], why, sizeof(why)));
 }
 
+/* Where each policy's device time went: a line per device and policy, its served requests summed. */
+static void print_compare_breakdowns(FILE *out, const struct sim_result *runs, unsigned nr,
+				     const char *const *heads)
+{
+	if (!runs[0].nr_devices)
+		return;
+	fputs("\ndevice time by part, summed over the served requests:\n", out);
+	for (unsigned d = 0; d < runs[0].nr_devices; d++)
+		for (unsigned i = 0; i < nr; i++) {
+			const struct device_result *dr = &runs[i].devices[d];
+
+			fprintf(out, "%s under %s: ", dr->name, heads[i + 1]);
+			if (dr->successes)
+				print_parts(out, &dr->breakdown.total);
+			else
+				fputs("no request served", out);
+			fputc('\n', out);
+		}
+}
+
 static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 {
 	const char *heads[MAX_COLS] = { "" };
@@ -248,6 +268,7 @@ static void print_compare(FILE *out, const struct sim_result *runs, unsigned nr)
 	print_best_rule(out, runs, nr);
 	if (compare_requests_differ(runs, nr))
 		fprintf(out, COMPARE_REQUESTS_NOTE "\n");
+	print_compare_breakdowns(out, runs, nr, heads);
 }
 
 static double percent(uint64_t part, uint64_t whole)
