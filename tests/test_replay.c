@@ -262,6 +262,31 @@ static void expect_html_points(const struct replay_summary *sum)
  * did, each success at the kernel's pfn: the area fills in order, then
  * finds no room.
  */
+/*
+ * Each predicted request carries where its time went (the run's
+ * cmasim_device_latency lines), the parts adding up to its latency; the
+ * text's worst ten print them under each line.
+ */
+static void expect_worst_parts(const struct replay_summary *sum)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < sum->nr; i++)
+		if (sum->pairs[i].p) {
+			assert_true(sum->pairs[i].p->has_parts);
+			assert_int_equal(cost_parts_sum(&sum->pairs[i].p->parts), sum->pairs[i].p->latency_ns);
+		}
+	assert_non_null(f);
+	replay_print(sum, f);
+	assert_int_equal(fclose(f), 0);
+	if (!strstr(text, "\nworst ") || !strstr(strstr(text, "\nworst "), "\n       predicted ") ||
+	    !strstr(strstr(text, "\nworst "), " ms = "))
+		fail_msg("the worst ten without their predicted parts:\n%s", text);
+	free(text);
+}
+
 static void oracle_fill_32m_replayed_success_and_pfn(void **state)
 {
 	struct replay_trace pred = { 0 };
@@ -275,6 +300,7 @@ static void oracle_fill_32m_replayed_success_and_pfn(void **state)
 	assert_int_equal(sum.pfn_agree, 32);
 	expect_json_summary(&sum, 40, 32);
 	expect_html_points(&sum);
+	expect_worst_parts(&sum);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
 }

@@ -184,6 +184,21 @@ void sim_trace_printf(struct sim *s, const char *fmt, ...)
 	trace_line(s, line);
 }
 
+/* Where the request's @p went, a line beside its cmasim_device_request. */
+void sim_trace_latency_parts(struct sim *s, const char *dev, const struct cost_parts *p)
+{
+	char line[256];
+	int n;
+
+	if (!s->trace)
+		return;		/* no formatting per request for a trace nobody writes */
+	n = snprintf(line, sizeof(line), "dev=%s", dev);
+	for (int i = 0; i < NR_COST_PARTS && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%llu", cost_part_names[i],
+			      (unsigned long long)p->ns[i]);
+	sim_trace_printf(s, "cmasim_device_latency: %s", line);
+}
+
 static void trace_header(FILE *f)
 {
 	fprintf(f, "# tracer: nop\n#\n"

@@ -117,6 +117,8 @@ struct workload *sim_find_workload(struct sim *s, const char *name);
 bool sim_wl_over(const struct sim *s, const struct workload *w);
 /* Around a device request: count busy retries (and trace it, when not tracing all). */
 void sim_trace_request(struct sim *s, bool on);
+/* After a request's cmasim_device_request line: where its time went (cmasim_device_latency). */
+void sim_trace_latency_parts(struct sim *s, const char *dev, const struct cost_parts *p);
 /* A line of the simulator's own in the --trace file ("event: fields"). */
 void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Call before device-held memory changes: integrates usable memory over time. */

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "engine/cost.h"
+
 #define REPLAY_NAME_MAX	64
 #define REPLAY_ERR_MAX	1024
 
@@ -32,6 +34,7 @@ enum replay_type {
 	RP_CONTIG_RANGE_INFO,		/* mm_alloc_contig_migrate_range_info */
 	RP_MIGRATE_PAGES,		/* mm_migrate_pages with reason=contig_range */
 	RP_DEVICE_REQUEST,		/* cmasim's own: the latency the run gave a request */
+	RP_DEVICE_LATENCY,		/* cmasim's own: where that latency went, by part */
 	NR_RP_TYPES
 };
 
@@ -58,6 +61,7 @@ struct replay_event {
 	int errorno;
 	unsigned long migrated, reclaimed, mapped;
 	uint64_t latency_ns;		/* RP_DEVICE_REQUEST */
+	struct cost_parts parts;	/* RP_DEVICE_LATENCY */
 	unsigned where;			/* the line (text) or record (trace.dat), from 1 */
 };
 
@@ -77,6 +81,8 @@ struct replay_request {
 	bool has_migrated;		/* the trace recorded them */
 	uint64_t latency_ns;		/* finish - start, or the run's (a cmasim trace) */
 	bool has_latency;
+	struct cost_parts parts;	/* where the run's latency went (a cmasim trace) */
+	bool has_parts;
 	uint64_t release_ns;
 	bool released;
 	unsigned where;			/* its finish's line or record */

@@ -145,7 +145,24 @@ static void print_pair(const struct replay_pair *x, size_t i, FILE *out)
 
 static const char header[] = "   # area            pages      start_s measured_ms predicted_ms  ratio  migrated predicted  measured_pfn predicted_pfn\n";
 
-/* The pairs furthest from a ratio of 1, at most ten, worst first. */
+/* Where the prediction's time went, under its line (a run traced the parts). */
+static void print_parts(const struct replay_request *p, FILE *out)
+{
+	const char *sep = " = ";
+
+	if (!p || !p->has_parts)
+		return;
+	fprintf(out, "       predicted %.6f ms", (double)cost_parts_sum(&p->parts) / 1e6);
+	for (unsigned i = 0; i < NR_COST_PARTS; i++) {
+		if (!p->parts.ns[i])
+			continue;
+		fprintf(out, "%s%s %.6f", sep, cost_part_names[i], (double)p->parts.ns[i] / 1e6);
+		sep = " + ";
+	}
+	fputc('\n', out);
+}
+
+/* The pairs furthest from a ratio of 1, at most ten, worst first, each with where its predicted time went. */
 static void print_worst(const struct replay_summary *s, FILE *out)
 {
 	bool *shown = calloc(s->nr ? s->nr : 1, sizeof(*shown));
@@ -162,6 +179,7 @@ static void print_worst(const struct replay_summary *s, FILE *out)
 				worst = i;
 		shown[worst] = true;
 		print_pair(&s->pairs[worst], worst, out);
+		print_parts(s->pairs[worst].p, out);
 	}
 	free(shown);
 }

@@ -165,6 +165,13 @@ int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 				r->has_latency = true;
 			}
 			break;
+		case RP_DEVICE_LATENCY:
+			r = last_finished(t, pids, e->pid);
+			if (r) {
+				r->parts = e->parts;
+				r->has_parts = true;
+			}
+			break;
 		default:
 			break;
 		}

@@ -221,6 +221,20 @@ static int decode_device_request(struct decode *d)
 	return 0;
 }
 
+/* cmasim_device_latency: dev=NAME and each part's ns (sim_trace_latency_parts). */
+static int decode_device_latency(struct decode *d)
+{
+	static const char *const fields[] = { "dev", NULL };
+	int ret = need(d, fields, "dev=%s copy=%llu ... console=%llu");
+
+	if (ret)
+		return ret;
+	d->f->str(d->f->ctx, "dev", d->e->area, sizeof(d->e->area));
+	for (unsigned i = 0; i < NR_COST_PARTS; i++)
+		field_num(d, cost_part_names[i], &d->e->parts.ns[i]);
+	return 0;
+}
+
 static const struct replay_kind {
 	const char *name;
 	bool prefix;			/* names beginning so */
@@ -236,6 +250,7 @@ static const struct replay_kind {
 	{ "mm_alloc_contig_migrate_range_info", false, RP_CONTIG_RANGE_INFO, 0, decode_contig_info },
 	{ "mm_migrate_pages", false, RP_MIGRATE_PAGES, RPF_MIGRATE, decode_migrate_pages },
 	{ "cmasim_device_request", false, RP_DEVICE_REQUEST, 0, decode_device_request },
+	{ "cmasim_device_latency", false, RP_DEVICE_LATENCY, 0, decode_device_latency },
 	{ "cma_wait_on_page_writeback", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_migrate_", true, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_page_alloc", true, NR_RP_TYPES, RPF_PAGE, NULL },

@@ -23,21 +23,6 @@ struct device_wl {
 
 static void session_start(struct sim *s, void *arg);
 
-/* Where the request's @p went, a line beside its cmasim_device_request. */
-static void trace_parts(struct sim *s, const struct workload *w, const struct cost_parts *p)
-{
-	char line[256];
-	int n;
-
-	if (!sim_tracing(s))
-		return;		/* no formatting per request for a trace nobody writes */
-	n = snprintf(line, sizeof(line), "dev=%s", w->spec->name);
-	for (int i = 0; i < NR_COST_PARTS && n > 0 && (size_t)n < sizeof(line); i++)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%llu", cost_part_names[i],
-			      (unsigned long long)p->ns[i]);
-	sim_trace_printf(s, "cmasim_device_latency: %s", line);
-}
-
 static void request(struct sim *s, struct workload *w, struct device_wl *d)
 {
 	struct device_result *r = w->dev_res;
@@ -63,7 +48,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
 			 ret ? 0ull : (unsigned long long)(b->handle / sim_page_bytes(s)),
 			 (unsigned long long)ns, ret ? fail_cause_name(cause) : "ok");
-	trace_parts(s, w, &parts);
+	sim_trace_latency_parts(s, w->spec->name, &parts);
 	if (ret) {
 		r->fail[cause]++;
 		r->deadline_misses++;

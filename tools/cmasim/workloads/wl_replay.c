@@ -137,6 +137,7 @@ static void replay_request(struct sim *s, void *arg)
 	struct replay_wl *r = w->priv;
 	struct cost_counters c;
 	struct cost_work work = { 0 };
+	struct cost_parts parts;
 	uint64_t ns;
 
 	if (sim_wl_over(s, w))
@@ -149,11 +150,12 @@ static void replay_request(struct sim *s, void *arg)
 	else
 		slot->page = cma_alloc_gigantic_page(sim_mm(s), slot->pages, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN);
 	cost_work_since(sim_mm(s), &c, &work);
-	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
+	ns = cost_ns_parts(sim_cost(s), &work, sim_page_bytes(s), &parts);
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%lx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)(slot->pages * sim_page_bytes(s)),
 			 slot->page ? cma_page_to_pfn(sim_mm(s), slot->page) : 0ul, (unsigned long long)ns,
 			 slot->page ? "ok" : "failed");
+	sim_trace_latency_parts(s, w->spec->name, &parts);
 	if (slot->page && slot->hold_ns)
 		sim_schedule(s, slot->at_ns + slot->hold_ns, replay_release, slot);
 }
