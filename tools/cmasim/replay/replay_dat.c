@@ -127,6 +127,17 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *record, 
 	return w->ret ? 1 : 0;
 }
 
+/*
+ * Under LeakSanitizer (make SAN=address): the handle of a file whose
+ * records would not load is left open on purpose (below), and what
+ * libtracecmd and libtraceevent allocated for it with it.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtracecmd.so\nleak:libtraceevent.so\n";
+}
+
 int replay_read_dat(const char *path, struct replay_trace *t, char *err, size_t errlen)
 {
 	struct tracecmd_input *handle;
