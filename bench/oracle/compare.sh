@@ -52,13 +52,29 @@ field() {
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# cmasim_figures DIR: cmasim's run in the form of figures.sh's line (the
-# same keys): the pool's pages from cmasim_hugetlb_page, merged into runs
-# as the guest's hugepfn.txt has them; the [hugetlb] write's vmstat delta
-# from the JSON report
+# cmasim_figures DIR SCENARIO: cmasim's run in the form of figures.sh's
+# line (the same keys): the pool's pages from cmasim_hugetlb_page, or a
+# device's buffers from cmasim_device_request, merged into runs as the
+# guest's hugepfn.txt or device.txt has them; the [hugetlb] write's vmstat
+# delta from the JSON report. A device asks its ring (the scenario's
+# ring): its driver gives up at the first failure, where the guest's
+# module asks each buffer in turn
 cmasim_figures() {
-	awk "$(cat "$here/hex.awk")"'
+	awk -v ring="$(sed -n 's/^ring *= *//p' "$2" | head -1)" "$(cat "$here/hex.awk")"'
 	BEGIN { n = 0 }
+	/cmasim_device_request:/ {
+		asked = ring
+		for (i = 1; i <= NF; i++) {
+			split($i, a, "=")
+			if (a[1] == "bytes") bytes = a[2]
+			if (a[1] == "pfn") p = a[2]
+			if (a[1] == "result") ok = a[2] == "ok"
+		}
+		if (ok) {
+			got++
+			pfn[n] = p; pages[n++] = bytes / 4096
+		}
+	}
 	/cmasim_hugetlb_write:/ {
 		for (i = 1; i <= NF; i++) {
 			split($i, a, "=")
@@ -96,8 +112,13 @@ cmasim_figures() {
 			got, asked, runs ? runs : "-", busy, ns / 1e6
 	}' "$1/trace.txt"
 	# pages migrated over the write, as the guest's pgmigrate_success delta
-	# (the trace's mm_migrate_pages also has the workloads' before it)
-	sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+	# (the trace's mm_migrate_pages also has the workloads' before it); a
+	# device's, for its requests
+	if grep -q 'cmasim_device_request:' "$1/trace.txt"; then
+		sed -n 's/^ *"device_migrated_pages": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+	else
+		sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+	fi
 }
 
 # import_figure NAME: the importer's route: the guest's snapshot (taken
@@ -163,7 +184,7 @@ for name in "$@"; do
 		cat "$out/$name/stderr" >&2
 		exit 2
 	fi
-	c=$(cmasim_figures "$out/$name")
+	c=$(cmasim_figures "$out/$name" "$scenarios/$name.ini")
 	for fig in got pfns migrated busy_retries; do
 		kv=$(field "$k" "$fig") cv=$(field "$c" "$fig")
 		case $fig in
