@@ -101,15 +101,8 @@ cmasim_figures() {
 				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
 				t = pages[j]; pages[j] = pages[j - 1]; pages[j - 1] = t
 			}
-		runs = ""
-		for (i = 0; i < n; i = j) {
-			len = pages[i]
-			for (j = i + 1; j < n && v[j] == v[i] + len; j++)
-				len += pages[j]
-			runs = runs (runs ? "," : "") tohex(v[i]) "+" len
-		}
 		printf "got=%d/%d pfns=%s busy_retries=%d ms=%.3f\n",
-			got, asked, runs ? runs : "-", busy, ns / 1e6
+			got, asked, pfn_runs(n, v, pages), busy, ns / 1e6
 	}' "$1/trace.txt"
 	# pages migrated over the write, as the guest's pgmigrate_success delta
 	# (the trace's mm_migrate_pages also has the workloads' before it); a

@@ -39,16 +39,7 @@ device_figures() {
 		got++
 		pfn[n] = hex(p[2]); pages[n++] = k[2] / 4
 	}
-	END {
-		runs = ""
-		for (i = 0; i < n; i = j) {
-			len = pages[i]
-			for (j = i + 1; j < n && pfn[j] == pfn[i] + len; j++)
-				len += pages[j]
-			runs = runs (runs ? "," : "") tohex(pfn[i]) "+" len
-		}
-		print got + 0, asked + 0, runs ? runs : "-"
-	}' "$1/device.txt"
+	END { print got + 0, asked + 0, pfn_runs(n, pfn, pages) }' "$1/device.txt"
 }
 
 line() {
