@@ -49,14 +49,17 @@ static cma_phys_t max_zone_phys(struct cma_mm *mm, cma_phys_t zone_limit)
 /*
  * zone_sizes_init(): the zone limits the machine boots with, and
  * zone_dma_limit, the last address GFP_DMA reaches, which
- * dma_direct_optimal_gfp_mask compares a device's mask with.
+ * dma_direct_optimal_gfp_mask compares a device's mask with; before
+ * them coherent_pool= (0 without it: the pools scale with RAM).
  */
 static int arm64_dma_setup(struct cma_mm *mm)
 {
 	struct dma_state *ds = dma_state(mm);
-	int ret = dma_coherent_pool_param(mm, 0);
 	cma_phys_t fw_limit = mm->zone_end[ZONE_DMA] ? mm->zone_end[ZONE_DMA] - 1 : PHYS_ADDR_MAX;
+	int ret = dma_coherent_pool_param(mm, 0);
 
+	if (ret)
+		return ret;
 	ds->zone_dma_limit = fw_limit;
 	if (mm->memblock.memory.regions[0].base < U32_MAX && ds->zone_dma_limit > U32_MAX)
 		ds->zone_dma_limit = U32_MAX;
@@ -64,7 +67,7 @@ static int arm64_dma_setup(struct cma_mm *mm)
 	mm->zone_end[ZONE_DMA] = ds->dma_phys_limit;
 	mm->zone_end[ZONE_DMA32] = max_zone_phys(mm, DMA_BIT_MASK(32));
 	mm->zone_end[ZONE_NORMAL] = 0;		/* no highmem: Normal runs to the end of RAM */
-	return ret;
+	return 0;
 }
 
 static void arm64_dma_teardown(struct cma_mm *mm)
