@@ -52,13 +52,29 @@ field() {
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# cmasim_figures DIR: cmasim's run in the form of figures.sh's line (the
-# same keys): the pool's pages from cmasim_hugetlb_page, merged into runs
-# as the guest's hugepfn.txt has them; the [hugetlb] write's vmstat delta
-# from the JSON report
+# cmasim_figures DIR SCENARIO: cmasim's run in the form of figures.sh's
+# line (the same keys): the pool's pages from cmasim_hugetlb_page, or a
+# device's buffers from cmasim_device_request, merged into runs as the
+# guest's hugepfn.txt or device.txt has them; the [hugetlb] write's vmstat
+# delta from the JSON report. A device asks its ring (the scenario's
+# ring): its driver gives up at the first failure, where the guest's
+# module asks each buffer in turn
 cmasim_figures() {
-	awk "$(cat "$here/hex.awk")"'
+	awk -v ring="$(sed -n 's/^ring *= *//p' "$2" | head -1)" "$(cat "$here/hex.awk")"'
 	BEGIN { n = 0 }
+	/cmasim_device_request:/ {
+		asked = ring
+		for (i = 1; i <= NF; i++) {
+			split($i, a, "=")
+			if (a[1] == "bytes") bytes = a[2]
+			if (a[1] == "pfn") p = a[2]
+			if (a[1] == "result") ok = a[2] == "ok"
+		}
+		if (ok) {
+			got++
+			pfn[n] = p; pages[n++] = bytes / 4096
+		}
+	}
 	/cmasim_hugetlb_write:/ {
 		for (i = 1; i <= NF; i++) {
 			split($i, a, "=")
@@ -85,19 +101,17 @@ cmasim_figures() {
 				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
 				t = pages[j]; pages[j] = pages[j - 1]; pages[j - 1] = t
 			}
-		runs = ""
-		for (i = 0; i < n; i = j) {
-			len = pages[i]
-			for (j = i + 1; j < n && v[j] == v[i] + len; j++)
-				len += pages[j]
-			runs = runs (runs ? "," : "") tohex(v[i]) "+" len
-		}
 		printf "got=%d/%d pfns=%s busy_retries=%d ms=%.3f\n",
-			got, asked, runs ? runs : "-", busy, ns / 1e6
+			got, asked, pfn_runs(n, v, pages), busy, ns / 1e6
 	}' "$1/trace.txt"
 	# pages migrated over the write, as the guest's pgmigrate_success delta
-	# (the trace's mm_migrate_pages also has the workloads' before it)
-	sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+	# (the trace's mm_migrate_pages also has the workloads' before it); a
+	# device's, for its requests
+	if grep -q 'cmasim_device_request:' "$1/trace.txt"; then
+		sed -n 's/^ *"device_migrated_pages": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+	else
+		sed -n 's/^ *"pgmigrate_success": \([0-9]*\),*$/migrated=\1/p' "$1/report.json"
+	fi
 }
 
 # import_figure NAME: the importer's route: the guest's snapshot (taken
@@ -163,7 +177,7 @@ for name in "$@"; do
 		cat "$out/$name/stderr" >&2
 		exit 2
 	fi
-	c=$(cmasim_figures "$out/$name")
+	c=$(cmasim_figures "$out/$name" "$scenarios/$name.ini")
 	for fig in got pfns migrated busy_retries; do
 		kv=$(field "$k" "$fig") cv=$(field "$c" "$fig")
 		case $fig in

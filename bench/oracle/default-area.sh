@@ -47,41 +47,8 @@ shift $((OPTIND - 1))
 "$top/scripts/ensure-deps.sh" oracle || exit 1
 mkdir -p "$cache" && cache=$(cd "$cache" && pwd) || exit 1
 
-# headers: CACHE/arm64/headers, the three packages unpacked together (the
-# arm64 one's scripts and tools are relative links into the kbuild one)
-headers() {
-	h=$cache/arm64/headers
-	[ -d "$h" ] && return 0
-	host=$(dpkg --print-architecture)
-	fetch arm64 "linux-headers-$kver-arm64"
-	fetch all "linux-headers-$kver-common"
-	fetch "$host" "linux-kbuild-$kver"
-	rm -rf "$h.x" && mkdir -p "$h.x" || exit 1
-	d=$cache/deb
-	for f in "$d/linux-headers-$kver-arm64"_*_arm64.deb "$d/linux-headers-$kver-common"_*_all.deb \
-		"$d/linux-kbuild-$kver"_*_"$host".deb; do
-		dpkg-deb -x "$f" "$h.x" || exit 1
-	done
-	# its Makefile includes the common part by its installed path
-	echo "include $h/usr/src/linux-headers-$kver-common/Makefile" > \
-		"$h.x/usr/src/linux-headers-$kver-arm64/Makefile" && mv "$h.x" "$h" || exit 1
-}
-
-# module: CACHE/arm64/oracle_cma.ko (no BTF: pahole is not needed)
-module() {
-	ko=$cache/arm64/oracle_cma.ko
-	[ -f "$ko" ] && [ "$ko" -nt "$here/module/oracle_cma.c" ] && return 0
-	headers
-	w=$(mktemp -d "$cache/module.XXXXXX")
-	cp "$here/module/oracle_cma.c" "$here/module/Kbuild" "$w/" &&
-		make -s -C "$cache/arm64/headers/usr/src/linux-headers-$kver-arm64" M="$w" \
-			ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CONFIG_DEBUG_INFO_BTF_MODULES= modules &&
-		cp "$w/oracle_cma.ko" "$ko" || die "the module did not build against linux-headers-$kver-arm64"
-	rm -rf "$w"
-}
-
 guest_files arm64
-module
+build_module oracle_cma
 w=$(mktemp -d "$cache/run.XXXXXX")
 ir=$w/ir
 mkdir -p "$ir/bin" "$ir/dev" "$ir/proc" "$ir/sys" &&

@@ -3,7 +3,8 @@
 # Debian packages fetched once into CACHE (cache=, an absolute path;
 # kver=, the kernel's Debian version; here=, bench/oracle), the arm64
 # ones through a private apt state so that the host's apt configuration
-# gains no architecture, and unpacked with dpkg-deb -x, never installed.
+# gains no architecture, and unpacked with dpkg-deb -x, never installed;
+# and the out-of-tree modules of module/, built against the headers.
 
 die() {
 	echo "${0##*/}: $*" >&2
@@ -70,4 +71,39 @@ pack_initramfs() {
 	find "$1" -exec touch -h -d @0 {} +
 	(cd "$1" && find . | LC_ALL=C sort | cpio --reproducible -o -H newc -R 0:0 2>/dev/null) |
 		gzip -n -9 > "$2" || exit 1
+}
+
+# headers: CACHE/arm64/headers, the three packages unpacked together (the
+# arm64 one's scripts and tools are relative links into the kbuild one)
+headers() {
+	h=$cache/arm64/headers
+	[ -d "$h" ] && return 0
+	host=$(dpkg --print-architecture)
+	fetch arm64 "linux-headers-$kver-arm64"
+	fetch all "linux-headers-$kver-common"
+	fetch "$host" "linux-kbuild-$kver"
+	rm -rf "$h.x" && mkdir -p "$h.x" || exit 1
+	d=$cache/deb
+	for f in "$d/linux-headers-$kver-arm64"_*_arm64.deb "$d/linux-headers-$kver-common"_*_all.deb \
+		"$d/linux-kbuild-$kver"_*_"$host".deb; do
+		dpkg-deb -x "$f" "$h.x" || exit 1
+	done
+	# its Makefile includes the common part by its installed path
+	echo "include $h/usr/src/linux-headers-$kver-common/Makefile" > \
+		"$h.x/usr/src/linux-headers-$kver-arm64/Makefile" && mv "$h.x" "$h" || exit 1
+}
+
+# build_module NAME: CACHE/arm64/NAME.ko from module/NAME.c, built against
+# Debian's linux-headers with the cross compiler (no BTF: pahole is not
+# needed); default-area.sh and oracle.sh's experiments with module= use it
+build_module() {
+	ko=$cache/arm64/$1.ko
+	[ -f "$ko" ] && [ "$ko" -nt "$here/module/$1.c" ] && return 0
+	headers
+	w=$(mktemp -d "$cache/module.XXXXXX")
+	cp "$here/module/$1.c" "$here/module/Kbuild" "$w/" &&
+		make -s -C "$cache/arm64/headers/usr/src/linux-headers-$kver-arm64" M="$w" \
+			ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CONFIG_DEBUG_INFO_BTF_MODULES= modules &&
+		cp "$w/$1.ko" "$ko" || die "module/$1.c did not build against linux-headers-$kver-arm64"
+	rm -rf "$w"
 }

@@ -15,3 +15,15 @@ function tohex(v,   s) {
 	} while (v > 0)
 	return "0x" s
 }
+# pfn_runs(N, V, PAGES): the N blocks at pfns V[] (ascending), PAGES[]
+# pages each, as FIRST+PAGES runs joined by ","; "-" for none
+function pfn_runs(n, v, pages,   i, j, len, r) {
+	r = ""
+	for (i = 0; i < n; i = j) {
+		len = pages[i]
+		for (j = i + 1; j < n && v[j] == v[i] + len; j++)
+			len += pages[j]
+		r = r (r ? "," : "") tohex(v[i]) "+" len
+	}
+	return r ? r : "-"
+}

@@ -100,6 +100,11 @@ initramfs() {
 		cp "$g/oracle-helper" "$ir/bin/oracle-helper" &&
 		cp "$here/init.sh" "$ir/init" && chmod 755 "$ir/init" &&
 		cp "$1" "$ir/exp" && mknod "$ir/dev/console" c 5 1 || exit 1
+	# module=NAME: module/NAME.c's build as /lib/modules/NAME.ko, for the
+	# experiment's own lines to load (init.sh knows nothing of it)
+	if [ -n "$module" ]; then
+		cp "$cache/$2/$module.ko" "$ir/lib/modules/$module.ko" || exit 1
+	fi
 	if [ -n "$disk" ]; then
 		mod_order "$2" loop crc32c_generic ext4 > "$ir/lib/modules/order" || exit 1
 		for m in $(cat "$ir/lib/modules/order"); do
@@ -129,7 +134,7 @@ snapshot_in() {
 # boot EXP RUNDIR: one guest, its results unpacked into RUNDIR
 boot() {
 	exp=$1 run=$2
-	guest="" mem="" cpus=1 append="" disk=""
+	guest="" mem="" cpus=1 append="" disk="" module=""
 	. "$exp"
 	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
 	case $guest in
@@ -141,6 +146,10 @@ boot() {
 	esac
 	[ -n "$mem" ] || die "$exp: no mem (MiB)"
 	guest_files "$guest"
+	if [ -n "$module" ]; then
+		[ "$guest" = arm64 ] || die "$exp: module= is built for arm64 guests only"
+		build_module "$module"
+	fi
 	rm -rf "$run" && mkdir -p "$run" || exit 1
 	w=$(mktemp -d "$cache/run.XXXXXX")
 	initramfs "$exp" "$guest" "$w"

@@ -127,14 +127,14 @@ workloads() {
 # (slab, page tables, the trace buffer, the initramfs in rootfs): each
 # zone's managed pages less its free ones and those on its per-CPU lists,
 # summed, in the zoneinfo of the snapshot of the guest's idle experiment
-# (no work, the same guest and memory); memblock's reservations are not
+# (no work and no module, the same guest and memory); memblock's reservations are not
 # managed pages and are cmasim's boot's own. Empty when no idle run exists.
 boot_use() {
 	for e in "$here"/experiments/*.exp; do
-		guest='' mem='' work=''
+		guest='' mem='' work='' module=''
 		. "$e"
 		z=$results/$(basename "$e" .exp)/snapshot/zoneinfo
-		[ "$guest" = "$1" ] && [ "$mem" = "$2" ] && [ -z "$work" ] && [ -f "$z" ] || continue
+		[ "$guest" = "$1" ] && [ "$mem" = "$2" ] && [ -z "$work" ] && [ -z "$module" ] && [ -f "$z" ] || continue
 		awk '
 		$1 == "pages" && $2 == "free" { used -= $3 }
 		$1 == "managed" { used += $2 }
@@ -163,8 +163,9 @@ scenario() {
 	body=$(workloads "$work")
 	start=${body##*next }
 	set -- $alloc
-	case $1 in
+	case ${1:-} in
 	hugetlb | fill) kb=$2 count=$3 ;;
+	'') echo "$0: $exp: no alloc step (a module's device allocates: its scenario is written by hand)" >&2; exit 2 ;;
 	*) echo "$0: $exp: unknown alloc step '$1'" >&2; exit 2 ;;
 	esac
 	{

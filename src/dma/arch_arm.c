@@ -15,29 +15,21 @@
 
 #include "dma/dma.h"
 #include "lib/bitmap.h"
-#include "lib/cmdline.h"
 
 #define SZ_1K 1024u
 
 /*
  * At cma_mm_create, after the CMA parameters: the pool size (the
  * early_param "coherent_pool" beats cfg.atomic_pool_size) and the remap
- * records. Departure, as for cma=: a malformed coherent_pool= is refused
- * (the kernel's memparse reads "1Q" as 1 byte).
+ * records.
  */
 static int arm_dma_setup(struct cma_mm *mm)
 {
 	struct dma_state *ds = dma_state(mm);
-	const char *val;
-	size_t len;
+	int ret = dma_coherent_pool_param(mm, mm->atomic_pool_size);
 
-	ds->pool_size = mm->atomic_pool_size;
-	if (cmdline_find_option(mm->cmdline, "coherent_pool", &val, &len) &&
-	    memparse_strict(val, len, &ds->pool_size)) {
-		cma_mm_pr_err(mm, "DMA: invalid coherent_pool=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. coherent_pool=512K\n",
-			  (int)len, val);
-		return -EINVAL;
-	}
+	if (ret)
+		return ret;
 	ds->remap = calloc(mm->cma->max_areas, sizeof(*ds->remap));
 	return ds->remap ? 0 : -ENOMEM;
 }

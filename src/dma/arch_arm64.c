@@ -21,15 +21,22 @@
  * zones. The buffer is zeroed. A free goes back to the area it came from,
  * else to the buddy allocator (dma_free_contiguous).
  *
- * Departures: devices are DMA-coherent (no remap, so no atomic pool:
- * kernel/dma/pool.c is not modelled, and an atomic request goes straight
- * to the buddy allocator), there is no swiotlb or IOMMU, and one NUMA
- * node, so no cma_pernuma or numa_cma areas (CONFIG_DMA_NUMA_CMA).
+ * At postcore (kernel.dma_atomic_pools, 5.8) dma_atomic_pool_init fills
+ * the atomic pools of kernel/dma/pool.c, first from the default area: on
+ * a small machine their 384 pages or so are the area's first.
+ *
+ * Departures: devices are DMA-coherent, so an atomic request goes
+ * straight to the buddy allocator and the pools, once filled, are never
+ * drawn on or grown (atomic_pool_work_fn); there is no swiotlb or IOMMU,
+ * and one NUMA node, so no cma_pernuma or numa_cma areas
+ * (CONFIG_DMA_NUMA_CMA).
  */
 #include "dma/dma.h"
 
 #define U32_MAX			0xffffffffull
 #define PHYS_ADDR_MAX		(~0ull)
+#define SZ_128K			(128ull << 10)
+#define SZ_1G			(1ull << 30)
 
 /* max_zone_phys(): the end of a zone whose last address is @zone_limit, clamped to RAM. */
 static cma_phys_t max_zone_phys(struct cma_mm *mm, cma_phys_t zone_limit)
@@ -42,13 +49,17 @@ static cma_phys_t max_zone_phys(struct cma_mm *mm, cma_phys_t zone_limit)
 /*
  * zone_sizes_init(): the zone limits the machine boots with, and
  * zone_dma_limit, the last address GFP_DMA reaches, which
- * dma_direct_optimal_gfp_mask compares a device's mask with.
+ * dma_direct_optimal_gfp_mask compares a device's mask with; before
+ * them coherent_pool= (0 without it: the pools scale with RAM).
  */
 static int arm64_dma_setup(struct cma_mm *mm)
 {
 	struct dma_state *ds = dma_state(mm);
 	cma_phys_t fw_limit = mm->zone_end[ZONE_DMA] ? mm->zone_end[ZONE_DMA] - 1 : PHYS_ADDR_MAX;
+	int ret = dma_coherent_pool_param(mm, 0);
 
+	if (ret)
+		return ret;
 	ds->zone_dma_limit = fw_limit;
 	if (mm->memblock.memory.regions[0].base < U32_MAX && ds->zone_dma_limit > U32_MAX)
 		ds->zone_dma_limit = U32_MAX;
@@ -73,8 +84,88 @@ static void arm64_early_fixup(struct cma_mm *mm, cma_phys_t base, uint64_t size)
 {
 }
 
+/* cma_in_zone: the default area lies wholly in the zone @gfp names (an area never straddles one). */
+static bool cma_in_zone(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	struct dma_state *ds = dma_state(mm);
+	struct cma *cma = ds->default_area;
+	cma_phys_t end;
+
+	if (!cma || !cma->count)
+		return false;
+	end = (((cma_phys_t)cma->base_pfn + cma->count) << mm->page_shift) - 1;
+	if (gfp & CMA_GFP_DMA)
+		return end <= ds->zone_dma_limit;
+	if (gfp & CMA_GFP_DMA32)
+		return end <= (ds->zone_dma_limit > U32_MAX ? ds->zone_dma_limit : U32_MAX);
+	return true;
+}
+
+/* %pGg of the three pools' flags */
+static const char *pool_gfp_name(cma_gfp_t gfp)
+{
+	if (gfp & CMA_GFP_DMA)
+		return "GFP_KERNEL|GFP_DMA";
+	return gfp & CMA_GFP_DMA32 ? "GFP_KERNEL|GFP_DMA32" : "GFP_KERNEL";
+}
+
+/*
+ * __dma_atomic_pool_init with atomic_pool_expand: one block of the
+ * smallest order holding @pool_size (at most MAX_PAGE_ORDER), from the
+ * default area when it is in the pool's zone, else from the buddy
+ * allocator, the order halved until a block comes. The pool never gives
+ * it back.
+ */
+static void dma_atomic_pool_init_one(struct cma_mm *mm, uint64_t pool_size, cma_gfp_t gfp)
+{
+	unsigned order = dma_get_order(mm, pool_size);
+	struct cma_page *page = NULL;
+
+	if (order > mm->max_order - 1)
+		order = mm->max_order - 1;
+	for (;;) {
+		if (cma_in_zone(mm, gfp))
+			page = dma_alloc_from_contiguous(mm, NULL, 1ul << order, order, CMA_GFP_KERNEL);
+		if (!page)
+			page = cma_alloc_pages(mm, gfp | CMA_GFP_NOWARN, order);
+		if (page || !order)
+			break;
+		order--;
+	}
+	if (!page) {
+		cma_mm_pr_err(mm, "DMA: failed to allocate %llu KiB %s pool for atomic allocation\n",
+			      (unsigned long long)(pool_size >> 10), pool_gfp_name(gfp));
+		return;
+	}
+	cma_mm_printk(mm, "DMA: preallocated %llu KiB %s pool for atomic allocations\n",
+		      (unsigned long long)((1ull << order) << mm->page_shift >> 10), pool_gfp_name(gfp));
+}
+
+/*
+ * dma_atomic_pool_init: without coherent_pool=, 128 KiB of pool per GiB
+ * of totalram, at least 128 KiB and at most MAX_ORDER_NR_PAGES; the
+ * GFP_DMA pool only when ZONE_DMA has managed pages (has_managed_dma),
+ * the GFP_DMA32 one always (arm64 has CONFIG_ZONE_DMA32).
+ */
 static void arm64_postcore_initcall(struct cma_mm *mm)
 {
+	uint64_t pool_size = dma_state(mm)->pool_size;
+
+	if (!mm->kernel.dma_atomic_pools)
+		return;
+	if (!pool_size) {
+		unsigned long pages = mm->totalram_pages / (SZ_1G / SZ_128K);
+
+		if (pages > max_order_nr_pages(mm))
+			pages = max_order_nr_pages(mm);
+		pool_size = (uint64_t)pages << mm->page_shift;
+		if (pool_size < SZ_128K)
+			pool_size = SZ_128K;
+	}
+	dma_atomic_pool_init_one(mm, pool_size, CMA_GFP_KERNEL);
+	if (mm->zones[ZONE_DMA].managed_pages)
+		dma_atomic_pool_init_one(mm, pool_size, CMA_GFP_KERNEL | CMA_GFP_DMA);
+	dma_atomic_pool_init_one(mm, pool_size, CMA_GFP_KERNEL | CMA_GFP_DMA32);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dma/dma.h"
+#include "lib/cmdline.h"
 
 struct cma_device *cma_device_create(struct cma_mm *mm, const char *name, uint64_t coherent_dma_mask)
 {
@@ -145,6 +146,27 @@ int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64
 		return -ENOSYS;
 	}
 	return dma_declare_contiguous(mm, dev, size, base, limit, base != 0);
+}
+
+/*
+ * early_param("coherent_pool"): the atomic pool's size, @dflt when the
+ * command line gives none. Departure, as for cma=: a malformed value is
+ * refused (the kernel's memparse reads "1Q" as 1 byte).
+ */
+int dma_coherent_pool_param(struct cma_mm *mm, uint64_t dflt)
+{
+	struct dma_state *ds = dma_state(mm);
+	const char *val;
+	size_t len;
+
+	ds->pool_size = dflt;
+	if (cmdline_find_option(mm->cmdline, "coherent_pool", &val, &len) &&
+	    memparse_strict(val, len, &ds->pool_size)) {
+		cma_mm_pr_err(mm, "DMA: invalid coherent_pool=%.*s: expected a size in bytes with an optional K, M, G, T, P or E suffix, e.g. coherent_pool=512K\n",
+			  (int)len, val);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*

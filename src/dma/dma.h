@@ -88,8 +88,10 @@ struct dma_state {
 	struct cma *default_area;	/* dma_contiguous_default_area */
 	const struct dma_map_ops *ops;	/* the architecture's, from arch_setup_dma_ops */
 
+	/* ARM: coherent_pool= or cfg.atomic_pool_size; arm64: coherent_pool=, 0 scaling with RAM */
+	uint64_t pool_size;
+
 	/* ARM */
-	uint64_t pool_size;		/* coherent_pool= or cfg.atomic_pool_size */
 	struct dma_pool pool;
 	atomic_bool warned_no_pool;	/* "coherent pool not initialised" said once */
 	struct dma_remap *remap;	/* one per reserved area, max_areas slots */
@@ -130,6 +132,8 @@ struct cma_page *dma_alloc_contiguous(struct cma_mm *mm, struct cma_device *dev,
 				      cma_gfp_t gfp);
 void dma_free_contiguous(struct cma_mm *mm, struct cma_device *dev, struct cma_page *page,
 			 size_t size);
+/* coherent_pool= into pool_size (@dflt without it); -EINVAL, said, when malformed. */
+int dma_coherent_pool_param(struct cma_mm *mm, uint64_t dflt);
 
 /* ---- direct.c ---- */
 

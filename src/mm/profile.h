@@ -900,6 +900,24 @@ struct kernel_profile {
 	 * cma: print region name on failure").
 	 */
 	bool cma_activate_release;
+	/*
+	 * dma_atomic_pool_init (kernel/dma/pool.c), arm64 at postcore: three
+	 * atomic pools (GFP_KERNEL, GFP_DMA when ZONE_DMA has managed pages,
+	 * GFP_DMA32), each of coherent_pool= or 128 KiB per GiB of totalram
+	 * (at least 128 KiB, at most MAX_ORDER_NR_PAGES), taken from the
+	 * default CMA area when it lies in the pool's zone (cma_in_zone),
+	 * else from the buddy allocator, halving down to one page until a
+	 * block comes. The pools take the area's first pages at boot.
+	 * "dma-pool: add additional coherent pools to map when encryption is
+	 * enabled" with "dma-pool: scale the default DMA coherent pool size
+	 * with memory capacity" (David Rientjes, both in the 5.8 dma-mapping
+	 * merge; not checked against a tagged tree here); cma_in_zone is
+	 * "dma-pool: Only allocate from CMA when in same memory zone"
+	 * (Nicolas Saenz Julienne), a 5.9 fix, taken as part of the switch.
+	 * Before 5.8 arm64's single 256 KiB pool (kernel/dma/remap.c from
+	 * 5.0, arch/arm64/mm/dma-mapping.c before) is not modelled.
+	 */
+	bool dma_atomic_pools;
 };
 
 /*
