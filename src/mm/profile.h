@@ -908,10 +908,12 @@ struct kernel_profile {
 	 * default CMA area when it lies in the pool's zone (cma_in_zone),
 	 * else from the buddy allocator, halving down to one page until a
 	 * block comes. The pools take the area's first pages at boot.
-	 * "dma-pool: add additional coherent pools to map when encryption is
-	 * enabled" with "dma-pool: scale the default DMA coherent pool size
-	 * with memory capacity" (David Rientjes, both in the 5.8 dma-mapping
-	 * merge; not checked against a tagged tree here); cma_in_zone is
+	 * c84dc6e68a1d "dma-pool: add additional coherent pools to map to gfp
+	 * mask" and 1d659236fb43 "dma-pool: scale the default DMA coherent
+	 * pool size with memory capacity" (David Rientjes): 5.8, listed among
+	 * "David Rientjes (13)" in the dma-mapping pull's shortlog and named
+	 * "on track for 5.8" in a request to backport them to LTS kernels; a
+	 * v5.8-rc6 boot regression report cites a fix of c84dc6e68a1d. cma_in_zone is
 	 * "dma-pool: Only allocate from CMA when in same memory zone"
 	 * (Nicolas Saenz Julienne), a 5.9 fix, taken as part of the switch.
 	 * Before 5.8 arm64's single 256 KiB pool (kernel/dma/remap.c from
