@@ -15,8 +15,6 @@
 #include "dma/dma.h"
 #include "lib/bitmap.h"
 
-#define DMA_BIT_MASK(n) ((n) == 64 ? ~0ull : (1ull << (n)) - 1)
-
 /* ---- machines ---- */
 
 /* x86: ZONE_DMA below 16 MiB, ZONE_DMA32 below 4 GiB, pageblock order 9. */

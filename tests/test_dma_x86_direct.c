@@ -8,8 +8,7 @@
  * once from 5.3 (dma_direct_cma_once).
  */
 #include "helpers.h"
-
-#define DMA_BIT_MASK(n) ((n) == 64 ? ~0ull : (1ull << (n)) - 1)
+#include "dma/dma.h"
 
 static unsigned long free_pages(struct cma_mm *mm)
 {
@@ -70,10 +69,45 @@ static void alloc_coherent_x86_cma_beyond_mask(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (the seed's "addr + size > mask" against dma-direct's
+ * dma_coherent_ok, last byte <= mask, 4.17): two pages that may sleep
+ * on a device whose mask ends exactly at the last byte of the default
+ * area's first two pages. Up to 4.16 that buffer is refused, and the
+ * GFP_DMA retry asks CMA again for the same pages: -ENOMEM; from 4.17
+ * it is the buffer, at the area's base.
+ */
+static const char *const mask_end_kernels[] = { "3.5", "4.16", "4.17", "6.12" };
+
+static void alloc_coherent_x86_buffer_ending_at_the_mask(const char *kernel, unsigned k)
+{
+	struct cma_bank banks[] = { { 0, 16 * MiB }, { 1 * GiB, 256 * MiB } };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .pageblock_order = 9,
+				     .zone_dma_end = 16 * MiB, .zone_dma32_end = 4 * GiB,
+				     .cmdline = "cma=16M", .kernel = kernel };
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma *area = cma_dev_get_cma_area(mm, NULL);
+	uint64_t base = (uint64_t)cma_area_base_pfn(area) * 4096;
+	struct cma_device *dev = cma_device_create(mm, "edge", base + 8192 - 1);
+	cma_phys_t h = 0x1234;
+	int ret = cma_dma_alloc_coherent(mm, dev, 8192, CMA_GFP_KERNEL, &h, NULL);
+
+	if (k < 2) {
+		expect_kernel(kernel, "a buffer ending at the mask's last byte", -ENOMEM, ret);
+	} else {
+		expect_kernel(kernel, "a buffer ending at the mask's last byte", 0, ret);
+		assert_int_equal(h, base);
+		cma_dma_free_coherent(mm, dev, 8192, h);
+	}
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	static const struct test_kernel_case cases[] = {
 		test_kernel_case(alloc_coherent_x86_cma_beyond_mask, beyond_mask_kernels),
+		test_kernel_case(alloc_coherent_x86_buffer_ending_at_the_mask, mask_end_kernels),
 	};
 
 	return test_run_kernel_cases("dma_x86_direct", cases);
