@@ -195,6 +195,30 @@ static void boot_arm64_golden(void **state)
 						  "pagetypeinfo", "--dump", "cma"));
 }
 
+/*
+ * Expect the arm64 board with cma=64M: under 3.13 (before arm64_dma_cma)
+ * no default area and the line saying cma= goes to init; under 3.14 and
+ * 6.12 the 64 MiB default area at the top of ZONE_DMA.
+ */
+static void boot_arm64_dma_cma_by_release(void **state)
+{
+	static const char *const kernels[] = { "3.13", "3.14", "6.12" };
+
+	for (unsigned k = 0; k < 3; k++) {
+		struct run r = run_cmasim(ARGS("boot", "--platform", "arm64", "--kernel", kernels[k],
+					       "--cmdline", "cma=64M"));
+		bool none = strstr(r.out, "(default)  -                   none\n") != NULL;
+		bool area = strstr(r.out, "0xfc000000-0xffffffff (64 MiB, the default area)") != NULL;
+		bool said = strstr(r.out, "cma=64M: no such parameter in kernel 3.13 on arm64") != NULL;
+
+		assert_int_equal(r.status, 0);
+		if (none != !k || area != !!k || said != !k)
+			fail_msg("kernel %s: expected %s, got:\n%s", kernels[k],
+				 k ? "the 64 MiB default area" : "no default area and cma= going to init", r.out);
+		run_free(&r);
+	}
+}
+
 static void boot_s5p_mfc_golden(void **state)
 {
 	expect_boot_golden("boot-s5p-mfc.txt", ARGS("boot", "--platform", "s5p-mfc", "--dump",
@@ -3015,6 +3039,7 @@ int main(void)
 		cmocka_unit_test(boot_dump_area_files),
 		cmocka_unit_test(boot_arm_golden),
 		cmocka_unit_test(boot_arm64_golden),
+		cmocka_unit_test(boot_arm64_dma_cma_by_release),
 		cmocka_unit_test(boot_s5p_mfc_golden),
 		cmocka_unit_test(boot_s5p_mfc_cma0_golden),
 		cmocka_unit_test(boot_platform_file_same_as_builtin),

@@ -40,7 +40,8 @@ struct cma_bank {
  * has arm64, "3.7" to "6.12" (cma_mm_create refuses it under 3.5): its
  * zones come from arch/arm64/mm/init.c (ZONE_DMA below the firmware's DMA
  * limit, zone_dma_end here, or 4 GiB; ZONE_DMA32 below 4 GiB; no highmem),
- * so zone_dma32_end and highmem_start stay 0.
+ * so zone_dma32_end and highmem_start stay 0. Its DMA has CMA (cma=, the
+ * default area, dma_declare_contiguous) from "3.14" only.
  */
 enum cma_arch { CMA_ARCH_X86, CMA_ARCH_ARM, CMA_ARCH_ARM64 };
 

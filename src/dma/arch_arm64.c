@@ -21,6 +21,13 @@
  * zones. The buffer is zeroed. A free goes back to the area it came from,
  * else to the buddy allocator (dma_free_contiguous).
  *
+ * Before 3.14 (kernel.arm64_dma_cma) arm64 has no DMA CMA: no area can
+ * be made (arch_has_dma_contiguous; the other ways come later), so the
+ * CMA step gives nothing and every buffer comes from the page allocator,
+ * as arm64_swiotlb_alloc_coherent's do, in the zone below 4 GiB for a
+ * 32-bit mask (its GFP_DMA32; this file's ZONE_DMA, as 6.12 lays the
+ * zones out).
+ *
  * At postcore (kernel.dma_atomic_pools, 5.8) dma_atomic_pool_init fills
  * the atomic pools of kernel/dma/pool.c, first from the default area: on
  * a small machine their 384 pages or so are the area's first.

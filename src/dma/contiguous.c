@@ -101,7 +101,7 @@ static int dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uin
 
 /*
  * dma_contiguous_reserve: the default area, cma= beating the Kconfig
- * choice. Under cma_generic cma= may also give a base and a limit (the
+ * choice; none where the architecture has no DMA CMA. Under cma_generic cma= may also give a base and a limit (the
  * lower of it and the architecture's): fixed when base + size is the
  * limit, as 6.12 decides, which also makes none when there is a default
  * already.
@@ -115,7 +115,8 @@ void dma_contiguous_reserve(struct cma_mm *mm, cma_phys_t limit)
 
 	mm->cma->reserve_called = true;
 	/* 6.12: not when an early call (rmem_cma_setup) already made the default */
-	if (!p->enabled || (mm->kernel.cma_generic && dma_state(mm)->default_area))
+	if (!p->enabled || !arch_has_dma_contiguous(mm) ||
+	    (mm->kernel.cma_generic && dma_state(mm)->default_area))
 		return;
 	size = cma_default_size(mm);
 	if (mm->kernel.cma_generic && p->size_cmdline >= 0) {
@@ -143,6 +144,11 @@ int cma_dma_declare_contiguous(struct cma_mm *mm, struct cma_device *dev, uint64
 		return ret;
 	if (!mm->cma->params.enabled) {
 		cma_mm_pr_err(mm, "cma: dma_declare_contiguous: CONFIG_CMA is not set\n");
+		return -ENOSYS;
+	}
+	if (!arch_has_dma_contiguous(mm)) {
+		cma_mm_pr_err(mm, "cma: dma_declare_contiguous: not in kernel %s on arm64 (its DMA has CMA from 3.14)\n",
+			      mm->kernel.name);
 		return -ENOSYS;
 	}
 	return dma_declare_contiguous(mm, dev, size, base, limit, base != 0);

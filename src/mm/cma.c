@@ -68,6 +68,24 @@ static int parse_cmdline(struct cma_mm *mm, const char *cmdline, struct cma_para
 	return 0;
 }
 
+/*
+ * cma= where the architecture has no DMA CMA (arm64 before 3.14): no
+ * early_cma reads it, so init/main.c's unknown_bootoption hands it to
+ * init as an environment variable and no area is reserved. The kernel
+ * prints nothing; the line is the library's, saying so.
+ */
+static void cmdline_without_dma_contiguous(struct cma_mm *mm, const char *cmdline,
+					   struct cma_params *p)
+{
+	const char *val;
+	size_t len;
+
+	p->size_cmdline = -1;
+	if (cmdline_find_option(cmdline, "cma", &val, &len))
+		cma_mm_printk(mm, KERN_INFO "cma=%.*s: no such parameter in kernel %s on arm64 (its DMA has CMA from 3.14): the kernel passes it to init as an environment variable and reserves no area\n",
+			      (int)len, val, mm->kernel.name);
+}
+
 static int kconfig_range(struct cma_mm *mm, const struct kconfig *kc, const char *name,
 			 unsigned long def, unsigned long lo, unsigned long hi, unsigned long *out)
 {
@@ -124,7 +142,11 @@ int cma_parse_params(struct cma_mm *mm, const char *cmdline, const char *kconfig
 	}
 	v = kconfig_get(kc, "CONFIG_CMA");
 	p->enabled = !v || !strcmp(v, "y");
-	ret = parse_cmdline(mm, cmdline, p);
+	ret = 0;
+	if (arch_has_dma_contiguous(mm))
+		ret = parse_cmdline(mm, cmdline, p);
+	else
+		cmdline_without_dma_contiguous(mm, cmdline, p);
 	if (!ret)
 		ret = kconfig_range(mm, kc, "CONFIG_CMA_SIZE_MBYTES", 16, 0, 1ul << 40, &p->size_mbytes);
 	if (!ret)

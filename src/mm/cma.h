@@ -41,6 +41,16 @@ struct cma_params {
 	unsigned long areas;		/* CONFIG_CMA_AREAS */
 };
 
+/*
+ * HAVE_DMA_CONTIGUOUS: the architecture has DMA CMA, and with it
+ * dma-contiguous's cma= and default area. x86 and ARM have it in every
+ * profile, arm64 from kernel.arm64_dma_cma.
+ */
+static inline bool arch_has_dma_contiguous(const struct cma_mm *mm)
+{
+	return mm->arch != CMA_ARCH_ARM64 || mm->kernel.arm64_dma_cma;
+}
+
 struct cma {
 	unsigned long base_pfn;
 	unsigned long count;

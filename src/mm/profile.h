@@ -233,18 +233,11 @@ struct kernel_profile {
 	 */
 	bool proc_v6;
 	/*
-	 * CMA_ARCH_ARM64, with the zones of its zone_sizes_init and the CMA of
-	 * dma_direct_alloc: the arm64 port, 3.7 (merged by Linus on
+	 * CMA_ARCH_ARM64, with the zones of its zone_sizes_init and the
+	 * coherent DMA of dma_direct_alloc: the arm64 port, 3.7 (merged by Linus on
 	 * 2012-10-02, the first day of the 3.7 merge window, as
 	 * linux-arm.info reported that day; the reports of 3.7's release in
-	 * December 2012 list it). Departure: arm64's DMA took CMA later
-	 * (not modelled: under every profile with arm64 the machine has
-	 * 6.12's CMA). Found: arch/arm64/mm/dma-mapping.c's
-	 * arm64_swiotlb_alloc_coherent calls dma_alloc_from_contiguous in
-	 * v3.14 and only swiotlb_alloc_coherent in v3.12 (the per-release
-	 * copies in garghub/TROVON's dataset/codebase_cleansed/linux_kernel);
-	 * so 3.13 or 3.14. Not found: v3.13's copy, or the commit ("arm64:
-	 * Enable CMA" by its subject was not found).
+	 * December 2012 list it). Its DMA took CMA later: arm64_dma_cma.
 	 */
 	bool arm64;
 	/*
@@ -920,6 +913,27 @@ struct kernel_profile {
 	 * 5.0, arch/arm64/mm/dma-mapping.c before) is not modelled.
 	 */
 	bool dma_atomic_pools;
+	/*
+	 * arm64 has DMA CMA (HAVE_DMA_CONTIGUOUS): early_cma reads cma=,
+	 * arm64_memblock_init reserves the default area
+	 * (dma_contiguous_reserve) and arm64_swiotlb_alloc_coherent takes
+	 * coherent buffers with dma_alloc_from_contiguous. Before it an arm64
+	 * machine has none: no default area and no dma_declare_contiguous;
+	 * cma= is no parameter of the kernel, so init/main.c's
+	 * unknown_bootoption hands it to init as an environment variable,
+	 * printing nothing; coherent buffers come from the page allocator
+	 * (swiotlb_alloc_coherent, GFP_DMA32 for a mask of 32 bits or less).
+	 * The commit: 6ac2104debc2, whose stored copy of
+	 * arch/arm64/include/asm/dma-contiguous.h (torvalds/linux) is the
+	 * file's first, "Copyright (c) 2013, The Linux Foundation", with an
+	 * empty dma_contiguous_early_fixup. Release bracketed, not confirmed:
+	 * the per-release copies of arch/arm64/mm/dma-mapping.c in
+	 * garghub/TROVON (dataset/codebase_cleansed/linux_kernel) have no CMA
+	 * in v3.12 and call dma_alloc_from_contiguous in v3.14; v3.13's copy
+	 * is not stored, and no shortlog, pull request or tag naming the
+	 * commit was found. Taken as 3.14.
+	 */
+	bool arm64_dma_cma;
 };
 
 /*
