@@ -645,13 +645,16 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize" (Aaron Lu): 4.19 taken, the earliest release it can be
-	 * in. Found: the RFC on linux-mm 2018-07-11; mmotm 2018-07-13,
-	 * against 4.18-rc4, queues it for linux-next (so not before 4.19);
-	 * v5 of Arun KS's "mm: convert zone->managed_pages to atomic
-	 * variable" (posted 2018-11-13, base not named) already has the
-	 * 1 MiB cap in its context. Not found: a shortlog, pull or tag
-	 * naming the release that merged it.
+	 * batchsize" (Aaron Lu): 4.19. Not before: the RFC on linux-mm
+	 * 2018-07-11; mmotm 2018-07-13, against 4.18-rc4, queues it for
+	 * linux-next. In it: a stored copy of v4.19's mm/page_alloc.c
+	 * (0x88888888/linux-4.19-comments at 0c8fdfc73a8e, annotated) caps
+	 * the batch at 1 MiB while it still reads zone->managed_pages,
+	 * which v5 of Arun KS's "mm: convert zone->managed_pages to atomic
+	 * variable" (posted 2018-11-13) replaces with zone_managed_pages()
+	 * around the same 1 MiB cap. Not found: a shortlog, pull or tag
+	 * naming the release; the copy is a third party's, its version
+	 * known only from the repository's name (no Makefile is stored).
 	 */
 	bool pcp_batch_1m;
 	/*
@@ -868,8 +871,15 @@ struct kernel_profile {
 	 * (posted 2017-12-29, patches 37 and 41 of "consolidate direct dma
 	 * mapping and swiotlb support"): 4.17 (lib/dma-direct.c, where
 	 * these retries live, has x86's sev_active() hook, which only 4.17
-	 * had there: 4.18 moved the file to kernel/dma/direct.c). Release
-	 * unverified beyond that: no merge-window shortlog was found.
+	 * had there: 4.18 moved the file to kernel/dma/direct.c), and not
+	 * 4.16: hch's cover letter of 2018-01-10 for the swiotlb
+	 * consolidation that followed the dma-direct one (lkml.iu.edu
+	 * hypermail/linux/kernel/1801.1/02730.html) leaves x86 out, to be
+	 * "handled in a later series with other x86 dma mapping changes".
+	 * Bracketed, not confirmed: no 4.17 merge-window shortlog, x86 pull
+	 * or stored v4.16/v4.17 copy of arch/x86/kernel/pci-dma.c was found
+	 * (the posted patch 37/67, removing dma_generic_alloc_coherent, is
+	 * stored in a linux-mips archive).
 	 */
 	bool x86_dma_direct;
 	/*
