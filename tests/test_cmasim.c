@@ -378,7 +378,7 @@ static const struct bad_case bad_cases[] = {
 	  "--dump needs a value: a /proc file name (buddyinfo, pagetypeinfo" },
 	{ "stray argument", { "boot", "x86" }, NULL, 2, "unexpected argument 'x86': boot takes only options" },
 	{ "boot: unknown kernel profile", { "boot", "--kernel", "6.13" }, NULL, 2,
-	  "cmasim: --kernel '6.13': no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
+	  "cmasim boot: --kernel '6.13': no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
 	{ "--kernel without value", { "boot", "--kernel" }, NULL, 2,
 	  "--kernel needs a value: a kernel profile (3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12))" },
 	{ "unknown platform", { "boot", "--platform", "pdp11" }, NULL, 2,
