@@ -402,7 +402,7 @@ static const struct bad_case bad_cases[] = {
 	  "--dump needs a value: a /proc file name (buddyinfo, pagetypeinfo" },
 	{ "stray argument", { "boot", "x86" }, NULL, 2, "unexpected argument 'x86': boot takes only options" },
 	{ "boot: unknown kernel profile", { "boot", "--kernel", "6.13" }, NULL, 2,
-	  "cmasim: --kernel '6.13': no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
+	  "cmasim boot: --kernel '6.13': no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
 	{ "--kernel without value", { "boot", "--kernel" }, NULL, 2,
 	  "--kernel needs a value: a kernel profile (3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12))" },
 	{ "unknown platform", { "boot", "--platform", "pdp11" }, NULL, 2,
@@ -2174,6 +2174,114 @@ static void man_page_documents_every_option_and_key(void **state)
 	free(page);
 }
 
+/* ---- the option tables ---- */
+
+/*
+ * The refusals every command's table makes alike: an unknown option, an
+ * option without its value, a bad number and a bad size, each naming the
+ * command, the option and what it accepts. replay takes no number.
+ */
+static const struct bad_case option_cases[] = {
+	{ "run: unknown option", { "run", "--zzz" }, NULL, 2,
+	  "cmasim run: unknown option '--zzz': accepted --scenario, --platform, --cma," },
+	{ "run: no value", { "run", "--seed" }, NULL, 2, "cmasim run: --seed needs a value: a decimal or 0x hex number" },
+	{ "run: bad number", { "run", "--seed", "7x" }, NULL, 2, "cmasim run: --seed '7x': expected a decimal or 0x hex number" },
+	{ "run: bad size", { "run", "--cma", "7Q" }, NULL, 2, "cmasim run: --cma '7Q': expected a size in bytes" },
+	{ "compare: unknown option", { "compare", "--zzz" }, NULL, 2,
+	  "cmasim compare: unknown option '--zzz': accepted --scenario, --platform, --cma," },
+	{ "compare: no value", { "compare", "--duration" }, NULL, 2,
+	  "cmasim compare: --duration needs a value: a number with a unit: us, ms, s, m or h" },
+	{ "compare: bad number", { "compare", "--seed", "0x" }, NULL, 2,
+	  "cmasim compare: --seed '0x': expected a decimal or 0x hex number" },
+	{ "compare: bad size", { "compare", "--cma", "7Q" }, NULL, 2, "cmasim compare: --cma '7Q': expected a size in bytes" },
+	{ "size: unknown option", { "size", "--zzz" }, NULL, 2, "cmasim size: unknown option '--zzz': accepted --scenario," },
+	{ "size: no value", { "size", "--jobs" }, NULL, 2, "cmasim size: --jobs needs a value: a number from 1 to 1024" },
+	{ "size: bad number", { "size", "--seeds", "x" }, NULL, 2, "cmasim size: --seeds 'x': expected a number from 1 to 1000" },
+	{ "size: bad size", { "size", "--max", "7Q" }, NULL, 2,
+	  "cmasim size: --max '7Q': expected a decimal or 0x hex number, optionally with a K, M, G or T suffix" },
+	{ "sweep: unknown option", { "sweep", "--zzz" }, NULL, 2, "cmasim sweep: unknown option '--zzz': accepted --param," },
+	{ "sweep: no value", { "sweep", "--seeds" }, NULL, 2, "cmasim sweep: --seeds needs a value: a number from 1 to 1000" },
+	{ "sweep: bad number", { "sweep", "--seed", "x", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --seed 'x': expected a decimal or 0x hex number" },
+	{ "sweep: bad size", { "sweep", "--cma", "7Q", "-o", "/nonexistent/sw" }, NULL, 2,
+	  "cmasim sweep: --cma '7Q': expected a size in bytes" },
+	{ "boot: unknown option", { "boot", "--zzz" }, NULL, 2, "cmasim boot: unknown option '--zzz': accepted --platform," },
+	{ "boot: no value", { "boot", "--memory" }, NULL, 2, "cmasim boot: --memory needs a value: a memory size, e.g. 1G" },
+	{ "boot: bad number", { "boot", "--memory", "1G@0xZZ" }, NULL, 2,
+	  "cmasim boot: --memory '1G@0xZZ': expected SIZE[@BASE], a non-zero size and an optional base" },
+	{ "boot: bad size", { "boot", "--memory", "7Q" }, NULL, 2, "cmasim boot: --memory '7Q': expected SIZE[@BASE]" },
+	{ "import: unknown option", { "import", "--zzz" }, NULL, 2,
+	  "cmasim import: unknown option '--zzz': accepted --what-if," },
+	{ "import: no value", { "import", "--what-if" }, NULL, 2, "cmasim import: --what-if needs a value: a size, e.g. 1G" },
+	{ "import: bad number", { "import", "/nonexistent", "--what-if", "1G@zz" }, NULL, 2,
+	  "cmasim import: --what-if '1G@zz': the address is not a page-aligned number" },
+	{ "import: bad size", { "import", "/nonexistent", "--what-if", "7Q" }, NULL, 2,
+	  "cmasim import: --what-if '7Q': the size is not a size in bytes" },
+	{ "replay: unknown option", { "replay", "--zzz" }, NULL, 2,
+	  "cmasim replay: unknown option '--zzz': accepted --platform," },
+	{ "replay: no value", { "replay", "--policy" }, NULL, 2, "cmasim replay: --policy needs a value: a policy" },
+	{ "replay: bad size", { "replay", "/nonexistent", "--cma", "7Q" }, NULL, 2,
+	  "cmasim replay: --cma '7Q': expected a size in bytes" },
+};
+
+/* Expect for each: exit 2, nothing on stdout, and its message on stderr. */
+static void option_tables_refuse_alike(void **state)
+{
+	unsigned passed = 0;
+
+	for (size_t i = 0; i < sizeof(option_cases) / sizeof(option_cases[0]); i++) {
+		const struct bad_case *c = &option_cases[i];
+		struct run r = run_cmasim(c->args);
+
+		if (r.status != c->status || !strstr(r.err, c->message) || *r.out)
+			fail_msg("'%s': expected exit %d, no stdout and \"%s\" on stderr; found exit %d, stdout:\n%s\nstderr:\n%s",
+				 c->what, c->status, c->message, r.status, r.out, r.err);
+		run_free(&r);
+		passed++;
+	}
+	printf("option refusals as expected: %u\n", passed);
+}
+
+/*
+ * Expect: every option of each command's table, as its "unknown option"
+ * refusal lists them, is named in the command's --help and documented in
+ * doc/cmasim.1.
+ */
+static void every_table_option_in_help_and_man_page(void **state)
+{
+	char *page = man_source("doc/cmasim.1");
+	unsigned found = 0;
+
+	for (const char *const *cmd = ARGS("run", "compare", "size", "sweep", "boot", "import", "replay"); *cmd; cmd++) {
+		struct run bad = run_cmasim(ARGS(*cmd, "--zzz")), help = run_cmasim(ARGS(*cmd, "--help"));
+		const char *list = strstr(bad.err, "accepted ");
+		unsigned n = 0;
+
+		if (bad.status != 2 || !list || help.status)
+			fail_msg("cmasim %s --zzz: expected exit 2 and an accepted list; found exit %d and:\n%s"
+				 "(--help: exit %d)", *cmd, bad.status, bad.err, help.status);
+		for (list += strlen("accepted "); *list && *list != '\n'; n++) {
+			size_t len = strcspn(list, ",\n");
+			char flag[64];
+
+			snprintf(flag, sizeof(flag), "%.*s", (int)len, list);
+			if (!has_word(help.out, flag))
+				fail_msg("cmasim %s takes %s, which its --help does not name:\n%s", *cmd, flag, help.out);
+			if (!has_word(page, flag))
+				fail_msg("cmasim %s takes %s, which doc/cmasim.1 does not document", *cmd, flag);
+			list += len;
+			list += strspn(list, ", ");
+		}
+		if (n < 5)
+			fail_msg("cmasim %s --zzz: expected at least 5 options accepted; found %u in:\n%s", *cmd, n, bad.err);
+		found += n;
+		run_free(&bad);
+		run_free(&help);
+	}
+	printf("the 7 option tables' %u options are in their --help and in doc/cmasim.1\n", found);
+	free(page);
+}
+
 /* Expect: every function cma.h declares is named in libcma(3), as NAME(. */
 static void libcma_page_names_every_function(void **state)
 {
@@ -3052,6 +3160,8 @@ int main(void)
 		cmocka_unit_test(help_describes_every_command),
 		cmocka_unit_test(list_and_show_help_exit_0),
 		cmocka_unit_test(run_and_size_help_describe_their_options),
+		cmocka_unit_test(option_tables_refuse_alike),
+		cmocka_unit_test(every_table_option_in_help_and_man_page),
 		cmocka_unit_test(help_tagline_names_the_kernel_profiles),
 		cmocka_unit_test(size_and_sweep_count_limits_agree),
 		cmocka_unit_test(version_is_the_makefiles),

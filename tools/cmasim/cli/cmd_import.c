@@ -9,48 +9,47 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "import/import.h"
 #include "board/platform.h"
 #include "engine/result.h"
 
-enum import_option { O_WHATIF, O_KERNEL, O_DUMP, O_REPORT, O_FORCE };
-
-static const struct cmd_option import_options[] = {
-	{ .id = O_WHATIF, .name = "what-if", .arg = "SIZE[@ADDR]", .repeats = true, .help_rank = 1,
-	  .help = "where and at what cost a contiguous range of SIZE could be had now\n(at ADDR: that range's cost); repeatable",
-	  .what = "a size, e.g. 1G or 512M@0x100000000" },
-	{ .id = O_KERNEL, .name = "kernel", .arg = "3.5..6.12", .help_rank = 2,
-	  .help = "the kernel profile, replacing the snapshot's (its zoneinfo's layout);\nwith one that has alloc_contig_pages() (5.5 on), --what-if also says\nwhat it would take",
-	  .what = "a kernel profile (" PLATFORM_KERNELS_ACCEPTED ")" },
-	{ .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 3,
-	  .help = "print the imported machine's /proc/NAME, as boot --dump does; repeatable",
-	  .what = "a /proc file name (" PROC_NAMES_ACCEPTED ")" },
-	{ .id = O_REPORT, .name = "report", .arg = "text|html", .help_rank = 4,
-	  .help = "html: a page with the pageblock map, as run's report draws it (default text)",
-	  .what = "a report format (text or html)" },
-	{ .id = O_FORCE, .name = "force", .help_rank = 5,
-	  .help = "answer --what-if even when the imported machine's free pages are\nmore than 3%% off the snapshot's in a zone (refused otherwise, exit 1)" },
-	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
-};
-
-static const unsigned nr_import_options = sizeof(import_options) / sizeof(import_options[0]);
-
 struct import_args {
 	const char *dir;
-	struct whatif *whatifs;
+	struct opt_list whatif_args;	/* --what-if, as given */
+	struct whatif *whatifs;		/* and parsed */
 	unsigned nr_whatifs;
-	const char **dumps;
-	unsigned nr_dumps;
+	struct opt_list dumps;
 	const char *kernel;
-	bool html, force;
+	int html;			/* --report: 0 text, 1 html */
+	bool force;
 };
 
+/* One import a process: the table binds its options to these. */
+static struct import_args import_args;
+
+static const struct cmd_option import_options[] = {
+	{ .type = OPTION_LIST, .name = "what-if", .value = &import_args.whatif_args, .arg = "SIZE[@ADDR]",
+	  .help_rank = 1, .what = "a size, e.g. 1G or 512M@0x100000000",
+	  .help = "where and at what cost a contiguous range of SIZE could be had now\n(at ADDR: that range's cost); repeatable" },
+	OPT_KERNEL(&import_args.kernel, 2,
+		   "the kernel profile, replacing the snapshot's (its zoneinfo's layout);\nwith one that has alloc_contig_pages() (5.5 on), --what-if also says\nwhat it would take"),
+	OPT_DUMP(&import_args.dumps, 0, 3, "print the imported machine's /proc/NAME, as boot --dump does; repeatable"),
+	{ .type = OPTION_CHOICE, .name = "report", .value = &import_args.html, .arg = "text|html",
+	  .choices = (const char *const[]){ "text", "html", NULL }, .help_rank = 4,
+	  .help = "html: a page with the pageblock map, as run's report draws it (default text)" },
+	OPT_BOOL("force", &import_args.force, 5,
+		 "answer --what-if even when the imported machine's free pages are\nmore than 3%% off the snapshot's in a zone (refused otherwise, exit 1)"),
+	OPT_HELP_ENTRY,
+};
+
+const struct cmd_table import_table = { .operands = "DIR", .opts = OPTS(import_options) };
+
+/* 0, 1 for --help, or -EINVAL after saying what was wrong. */
 static int parse_import_args(int argc, char **argv, struct import_args *a)
 {
 	char err[IMPORT_ERR_MAX];
-	struct opt_parser p;
-	const char *value;
-	int id;
+	int ret;
 
 	/* DIR first, the options after it */
 	if (argc > 1 && argv[1][0] != '-') {
@@ -59,52 +58,21 @@ static int parse_import_args(int argc, char **argv, struct import_args *a)
 		argc--;
 		argv++;
 	}
-	opt_init(&p, "import", import_options, nr_import_options, argc, argv);
-	while ((id = opt_next(&p, &value)) != OPT_END) {
-		switch (id) {
-		case O_WHATIF:
-			if (whatif_parse(value, &a->whatifs[a->nr_whatifs], err, sizeof(err))) {
-				fprintf(stderr, "cmasim import: %s\n", err);
-				return -EINVAL;
-			}
-			a->nr_whatifs++;
-			break;
-		case O_KERNEL:
-			a->kernel = platform_kernel_find(value);
-			if (!a->kernel) {
-				fprintf(stderr, "cmasim import: --kernel '%s': no such kernel profile: accepted "
-					PLATFORM_KERNELS_ACCEPTED "\n", value);
-				return -EINVAL;
-			}
-			break;
-		case O_DUMP:
-			if (!proc_name_ok(value)) {
-				fprintf(stderr, "cmasim import: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
-					value);
-				return -EINVAL;
-			}
-			a->dumps[a->nr_dumps++] = value;
-			break;
-		case O_REPORT:
-			if (strcmp(value, "text") && strcmp(value, "html")) {
-				fprintf(stderr, "cmasim import: --report '%s': accepted text or html\n", value);
-				return -EINVAL;
-			}
-			a->html = !strcmp(value, "html");
-			break;
-		case O_FORCE:
-			a->force = true;
-			break;
-		case OPT_HELP:
-			return 1;
-		default:
-			return -EINVAL;
-		}
-	}
+	ret = opt_parse("import", OPTS(import_options), argc, argv);
+	if (ret)
+		return ret;
 	if (!a->dir) {
 		fprintf(stderr, "cmasim import: no snapshot directory: give DIR first (taken by 'cmasim snapshot DIR')\n");
 		return -EINVAL;
 	}
+	a->whatifs = calloc(a->whatif_args.nr + 1, sizeof(*a->whatifs));
+	if (!a->whatifs)
+		return -ENOMEM;
+	for (; a->nr_whatifs < a->whatif_args.nr; a->nr_whatifs++)
+		if (whatif_parse(a->whatif_args.v[a->nr_whatifs], &a->whatifs[a->nr_whatifs], err, sizeof(err))) {
+			fprintf(stderr, "cmasim import: %s\n", err);
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -203,9 +171,9 @@ static int import_and_report(const struct import_args *a)
 		for (unsigned i = 0; i < a->nr_whatifs; i++)
 			whatif_print(&im, &a->whatifs[i], stdout);
 	}
-	for (unsigned i = 0; i < a->nr_dumps && !ret; i++) {
-		printf("\n==> %s%s <==\n", proc_dir_of(a->dumps[i]), a->dumps[i]);
-		if (cma_write_proc(im.mm, a->dumps[i], stdout))
+	for (unsigned i = 0; i < a->dumps.nr && !ret; i++) {
+		printf("\n==> %s%s <==\n", proc_dir_of(a->dumps.v[i]), a->dumps.v[i]);
+		if (cma_write_proc(im.mm, a->dumps.v[i], stdout))
 			ret = -EIO;
 	}
 	if (fflush(stdout))
@@ -217,20 +185,15 @@ static int import_and_report(const struct import_args *a)
 
 int cmd_import(int argc, char **argv)
 {
-	struct import_args a = { 0 };
+	struct import_args *a = &import_args;
 	int ret;
 
-	a.whatifs = calloc((size_t)argc, sizeof(*a.whatifs));
-	a.dumps = calloc((size_t)argc, sizeof(*a.dumps));
-	ret = a.whatifs && a.dumps ? parse_import_args(argc, argv, &a) : -ENOMEM;
-	if (ret > 0) {
-		printf("usage: cmasim import " IMPORT_USAGE "\n\n");
-		opt_help(stdout, import_options, nr_import_options);
-		ret = fflush(stdout) ? -EIO : 0;
-	} else if (!ret) {
-		ret = import_and_report(&a);
-	}
-	free(a.whatifs);
-	free(a.dumps);
+	*a = (struct import_args){ 0 };
+	ret = parse_import_args(argc, argv, a);
+	if (ret > 0)
+		ret = cmd_help("import", &import_table, NULL);
+	else if (!ret)
+		ret = import_and_report(a);
+	free(a->whatifs);
 	return ret;
 }

@@ -15,37 +15,46 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/run_options.h"
+#include "cli/common_options.h"
 #include "policies/registry.h"
 #include "replay/replay.h"
 #include "util/atomic_file.h"
 
-enum replay_option { O_PLATFORM, O_POLICY, O_EMIT, O_REPORT, O_SNAPSHOT };
-
-static const struct cmd_option replay_options[] = {
-	{ .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 1,
-	  .what = "a built-in platform, a platform file or a device tree",
-	  .help = "the board the trace was recorded on: " PLATFORM_OPTION_HELP "\n(without it the requests are only listed)" },
-	OPT_CMA, OPT_CMDLINE, OPT_KERNEL,
-	{ .id = O_POLICY, .name = "policy", .arg = "NAME", .help_rank = 3, .what = "a policy",
-	  .help = "the policy the run serves the demand under (default cma)" },
-	{ .id = O_EMIT, .name = "emit-scenario", .arg = "FILE", .help_rank = 4, .what = "a file to write",
-	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
-	{ .id = O_SNAPSHOT, .name = "snapshot", .arg = "DIR", .help_rank = 2, .what = "a snapshot directory",
-	  .help = "the device's memory besides the demand, from cmasim snapshot's files\n(default: the platform's, nothing else running)" },
-	{ .id = O_REPORT, .name = "report", .arg = "text|json|html", .help_rank = 4, .what = "text, json or html",
-	  .help = "the comparison as text (default), one JSON object (doc/cmasim-json.md,\nschema cmasim-replay/1) or an HTML page (a scatter and a timeline)" },
-	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .help_rank = 5, .help = "this help" },
-};
+enum replay_report { RR_TEXT, RR_JSON, RR_HTML };
 
 struct replay_args {
 	const char *trace;
 	const char *emit;
 	const char *snapshot;		/* --snapshot DIR */
-	const char *report;		/* --report: text, json or html */
+	int report;			/* --report: enum replay_report */
+	const struct sim_policy_ops *policy;	/* --policy, its name in board.policy */
 	struct replay_board board;
 	struct scenario_overrides over;
 };
+
+/* One replay a process: the table binds its options to these. */
+static struct replay_args replay_args;
+
+static const struct cmd_option replay_options[] = {
+	OPT_PLATFORM(&replay_args.board.platform, 1,
+		     "the board the trace was recorded on: " PLATFORM_OPTION_HELP "\n(without it the requests are only listed)"),
+	OPT_CMA(&replay_args.over), OPT_CMDLINE(&replay_args.over), OPT_SCENARIO_KERNEL(&replay_args.over),
+	OPT_POLICY(&replay_args.policy, &replay_args.board.policy, "NAME", 3,
+		   "the policy the run serves the demand under (default cma)"),
+	{ .type = OPTION_STRING, .name = "emit-scenario", .value = &replay_args.emit, .arg = "FILE", .help_rank = 4,
+	  .what = "a file to write",
+	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
+	{ .type = OPTION_STRING, .name = "snapshot", .value = &replay_args.snapshot, .arg = "DIR", .help_rank = 2,
+	  .what = "a snapshot directory",
+	  .help = "the device's memory besides the demand, from cmasim snapshot's files\n(default: the platform's, nothing else running)" },
+	{ .type = OPTION_CHOICE, .name = "report", .value = &replay_args.report, .arg = "text|json|html",
+	  .choices = (const char *const[]){ [RR_TEXT] = "text", [RR_JSON] = "json", [RR_HTML] = "html", NULL },
+	  .help_rank = 4,
+	  .help = "the comparison as text (default), one JSON object (doc/cmasim-json.md,\nschema cmasim-replay/1) or an HTML page (a scatter and a timeline)" },
+	OPT_HELP_ENTRY,
+};
+
+const struct cmd_table replay_table = { .operands = "TRACE", .opts = OPTS(replay_options) };
 
 static void print_request(FILE *out, const struct replay_request *r, unsigned i)
 {
@@ -85,11 +94,10 @@ static void print_trace(FILE *out, const struct replay_trace *t)
 	fprintf(out, "\n");
 }
 
+/* 0, 1 for --help, or -EINVAL after saying what was wrong. */
 static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 {
-	const char *value;
-	struct opt_parser p;
-	int id, ret;
+	int ret;
 
 	if (argc > 1 && argv[1][0] != '-') {
 		a->trace = argv[1];
@@ -97,32 +105,9 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 		argc--;
 		argv++;
 	}
-	opt_init(&p, "replay", OPTS(replay_options), argc, argv);
-	while ((id = opt_next(&p, &value)) != OPT_END) {
-		if (id == OPT_HELP || id == OPT_BAD)
-			return id == OPT_HELP ? CMD_USAGE : -EINVAL;
-		ret = scenario_overrides_option(&a->over, id, value, "replay");
-		if (ret <= 0) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (id == O_PLATFORM)
-			a->board.platform = value;
-		else if (id == O_POLICY && !sim_policy_find(value))
-			return fprintf(stderr, "cmasim replay: --policy %s: no such policy; accepted %s\n", value,
-				       sim_policy_names((char[256]){ 0 }, 256, ", ", " or ")), -EINVAL;
-		else if (id == O_POLICY)
-			a->board.policy = value;
-		else if (id == O_REPORT && strcmp(value, "text") && strcmp(value, "json") && strcmp(value, "html"))
-			return fprintf(stderr, "cmasim replay: --report %s: accepted text, json or html\n", value), -EINVAL;
-		else if (id == O_REPORT)
-			a->report = value;
-		else if (id == O_SNAPSHOT)
-			a->snapshot = value;
-		else
-			a->emit = value;
-	}
+	ret = opt_parse("replay", OPTS(replay_options), argc, argv);
+	if (ret)
+		return ret;
 	if (!a->trace)
 		return fprintf(stderr, "cmasim replay: which trace? expected cmasim replay TRACE, TRACE %s\n",
 			       REPLAY_FORMATS), -EINVAL;
@@ -185,9 +170,9 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
 		ret = replay_compare(t, &pred, &sum);
-	if (!ret && a->report && !strcmp(a->report, "json")) {
+	if (!ret && a->report == RR_JSON) {
 		ret = replay_print_json(&sum, t->path, &a->board, stdout);
-	} else if (!ret && a->report && !strcmp(a->report, "html")) {
+	} else if (!ret && a->report == RR_HTML) {
 		ret = replay_print_html(&sum, t->path, &a->board, stdout);
 	} else if (!ret) {
 		replay_background_describe(a->board.background, background, sizeof(background));
@@ -205,35 +190,34 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 int cmd_replay(int argc, char **argv)
 {
 	static struct replay_background bg;
-	struct replay_args a = { 0 };
+	struct replay_args *a = &replay_args;
 	struct replay_trace t = { 0 };
 	char err[REPLAY_ERR_MAX];
-	int ret = parse_replay_args(argc, argv, &a);
+	int ret;
 
-	if (ret == CMD_USAGE) {
-		opt_usage(stdout, "replay TRACE", OPTS(replay_options));
-		opt_help(stdout, OPTS(replay_options));
-		return 0;
-	}
+	*a = (struct replay_args){ 0 };
+	ret = parse_replay_args(argc, argv, a);
+	if (ret > 0)
+		return cmd_help("replay", &replay_table, NULL);
 	if (ret)
 		return ret;
-	if (a.snapshot && (ret = replay_background_read(a.snapshot, &bg, err, sizeof(err)))) {
-		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a.snapshot, err);
+	if (a->snapshot && (ret = replay_background_read(a->snapshot, &bg, err, sizeof(err)))) {
+		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a->snapshot, err);
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
-	a.board.background = a.snapshot ? &bg : NULL;
-	ret = replay_read_file(a.trace, &t, err, sizeof(err));
+	a->board.background = a->snapshot ? &bg : NULL;
+	ret = replay_read_file(a->trace, &t, err, sizeof(err));
 	if (!ret)
 		ret = replay_requests(&t, err, sizeof(err));
 	if (ret == -ENOMEM)
-		fprintf(stderr, "cmasim replay: out of memory reading %s\n", a.trace);
+		fprintf(stderr, "cmasim replay: out of memory reading %s\n", a->trace);
 	else if (ret)
 		fprintf(stderr, "cmasim replay: %s\n", err);
-	else if (a.board.platform)
-		ret = replay_run(&t, &a);
+	else if (a->board.platform)
+		ret = replay_run(&t, a);
 	else
 		print_trace(stdout, &t);
 	replay_trace_free(&t);
 	/* a trace that cannot be read is bad input, whatever the reason */
-	return ret && ret != -ENOMEM && !a.board.platform ? -EINVAL : ret;
+	return ret && ret != -ENOMEM && !a->board.platform ? -EINVAL : ret;
 }

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "util/atomic_file.h"
-#include "util/inifile.h"
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "engine/sim_api.h"
@@ -27,33 +26,18 @@ struct run_args {
 	const char *output;
 	const char *outdir;		/* -o DIR: the report as DIR/SCENARIO-POLICY.EXT */
 	const char *trace;
-	enum report_kind report;
+	int report;			/* enum report_kind */
 	bool policies[SIM_MAX_POLICIES];	/* by registry index */
-	const char *dumps[SIM_MAX_PROCS];
-	struct scenario_overrides over;	/* --cma, --cmdline, --set */
+	struct opt_list dumps;
+	const char *seed_arg;		/* --seed as given; NULL: the scenario's */
+	struct scenario_overrides over;	/* --cma, --cmdline, --kernel, --set */
 	struct sim_options opt;
 	const char *kernels[RUN_MAX_KERNELS];	/* --kernels; none: the scenario's (after --kernel) */
 	unsigned nr_kernels;
 };
 
-/*
- * A name cma_write_proc may know: a /proc file, or (kernel 6.12) an
- * area's sysfs or debugfs file, which only the booted machine can check.
- */
-bool proc_name_ok(const char *name)
-{
-	static const char *const names[] = {
-		"buddyinfo", "pagetypeinfo", "vmstat", "meminfo", "zoneinfo", "cma",
-	};
-
-	if ((!strncmp(name, "sys/kernel/mm/cma/", 18) || !strncmp(name, "debug/cma/", 10)) &&
-	    strlen(name) < sizeof(((struct sim_proc *)0)->name))
-		return true;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
-}
+/* One run or compare a process: the tables bind their options to these. */
+static struct run_args run_args;
 
 /* "cma, carveout, buddy" */
 static const char *policy_list(char *buf, size_t len)
@@ -61,36 +45,32 @@ static const char *policy_list(char *buf, size_t len)
 	return sim_policy_names(buf, len, ", ", ", ");
 }
 
-/* "cma,buddy" into @a->policies; 0 or -EINVAL. */
-static int parse_policy_list(const char *list, struct run_args *a)
+/* --policies "cma,buddy" into the bool per policy at o->value. */
+static int policies_cb(const struct cmd_option *o, const char *list, const char *cmd)
 {
+	bool *policies = o->value;
 	char buf[128], *save = NULL;
 
 	snprintf(buf, sizeof(buf), "%s", list);
-	memset(a->policies, 0, sizeof(a->policies));
+	memset(policies, 0, sizeof(run_args.policies));
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int p = sim_policy_index(sim_policy_find(tok));
 		char names[256];
 
 		if (p < 0) {
-			fprintf(stderr, "cmasim: --policies '%s': unknown policy '%s': accepted %s, separated by commas\n",
-				list, tok, policy_list(names, sizeof(names)));
+			fprintf(stderr, "cmasim %s: --policies '%s': unknown policy '%s': accepted %s, separated by commas\n",
+				cmd, list, tok, policy_list(names, sizeof(names)));
 			return -EINVAL;
 		}
-		a->policies[p] = true;
+		policies[p] = true;
 	}
 	return 0;
 }
 
-enum run_option { O_SCENARIO, O_PLATFORM, O_POLICY, O_POLICIES, O_REPORT, O_OUTPUT, O_OUTDIR, O_TRACE,
-		  O_SEED, O_DURATION, O_DUMP };
-
-/* --kernels: an id apart from run_option's, so that the tables grow without clashing. */
-enum { O_KERNELS = 64 };
-
-/* --kernels "3.5,6.12" into @a->kernels; 0 or -EINVAL. */
-static int parse_kernel_list(const char *list, struct run_args *a)
+/* --kernels "3.5,6.12" into the run_args at o->value. */
+static int kernels_cb(const struct cmd_option *o, const char *list, const char *cmd)
 {
+	struct run_args *a = o->value;
 	char buf[128], *save = NULL;
 
 	snprintf(buf, sizeof(buf), "%s", list);
@@ -99,20 +79,20 @@ static int parse_kernel_list(const char *list, struct run_args *a)
 		const char *k = platform_kernel_find(tok);
 
 		if (!k) {
-			fprintf(stderr, "cmasim compare: --kernels '%s': unknown kernel profile '%s': accepted "
-				PLATFORM_KERNELS_ACCEPTED ", separated by commas\n", list, tok);
+			fprintf(stderr, "cmasim %s: --kernels '%s': unknown kernel profile '%s': accepted "
+				PLATFORM_KERNELS_ACCEPTED ", separated by commas\n", cmd, list, tok);
 			return -EINVAL;
 		}
 		if (a->nr_kernels == RUN_MAX_KERNELS) {
-			fprintf(stderr, "cmasim compare: --kernels '%s': at most %d of them\n", list, RUN_MAX_KERNELS);
+			fprintf(stderr, "cmasim %s: --kernels '%s': at most %d of them\n", cmd, list, RUN_MAX_KERNELS);
 			return -EINVAL;
 		}
 		a->kernels[a->nr_kernels++] = k;
 	}
 	if (a->nr_kernels)
 		return 0;
-	fprintf(stderr, "cmasim compare: --kernels '%s' names no kernel profile: accepted " PLATFORM_KERNELS_ACCEPTED
-		", separated by commas\n", list);
+	fprintf(stderr, "cmasim %s: --kernels '%s' names no kernel profile: accepted " PLATFORM_KERNELS_ACCEPTED
+		", separated by commas\n", cmd, list);
 	return -EINVAL;
 }
 
@@ -124,165 +104,67 @@ static const char *policy_choices(void)
 	return sim_policy_names(buf, sizeof(buf), "|", "|");
 }
 
-#define OPT_SCENARIO { .id = O_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1, \
-	.help = "a built-in scenario (%s; default " SCENARIO_DEFAULT ") or a scenario file", \
-	.fill = scenario_builtin_names }
-#define OPT_PLATFORM { .id = O_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2, \
-	.help = PLATFORM_OPTION_HELP }
-#define OPT_REPORT { .id = O_REPORT, .name = "report", .arg = "text|json|html", .help_rank = 4, \
-	.help = "text (default), json or html; with --output FILE the text summary\nstill goes to standard output" }
-#define OPT_OUTPUT { .id = O_OUTPUT, .name = "output", .arg = "FILE", .usage = "[--output FILE | -o DIR]" }, \
-	{ .id = O_OUTDIR, .short_name = 'o', .arg = "DIR", .usage = "", .label = "-o DIR", .help_rank = 3, \
+/* The options run and compare share, in their tables' order. */
+#define RUN_SCENARIO \
+	OPT_SCENARIO(&run_args.scenario, 1, SCENARIO_OPTION_HELP), \
+	OPT_PLATFORM(&run_args.platform, 2, PLATFORM_OPTION_HELP), \
+	OPT_SCENARIO_OVERRIDES(&run_args.over)
+#define RUN_REPORT \
+	{ .type = OPTION_CHOICE, .name = "report", .value = &run_args.report, .arg = "text|json|html", \
+	  .choices = (const char *const[]){ [REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_HTML] = "html", NULL }, \
+	  .help_rank = 4, .help = "text (default), json or html; with --output FILE the text summary\nstill goes to standard output" }, \
+	{ .type = OPTION_STRING, .name = "output", .value = &run_args.output, .arg = "FILE", \
+	  .usage = "[--output FILE | -o DIR]" }, \
+	{ .type = OPTION_STRING, .short_name = 'o', .value = &run_args.outdir, .arg = "DIR", .usage = "", \
+	  .label = "-o DIR", .help_rank = 3, .what = "a directory", \
 	  .help = "write the report to DIR/SCENARIO-POLICY.EXT (compare: SCENARIO-compare.EXT)" }
-#define OPT_SEED { .id = O_SEED, .name = "seed", .arg = "N", .help_rank = 5, \
-	.help = "replaces the scenario's seed; --duration replaces its duration (e.g. 30s)" }, \
-	{ .id = O_DURATION, .name = "duration", .arg = "TIME" }
-#define OPT_DUMP { .id = O_DUMP, .name = "dump", .arg = "NAME", .repeats = true, .help_rank = 6, \
-	.help = "add /proc/NAME of the machine at the end of each run to the report;\nNAME is one of " \
-		PROC_NAMES_ACCEPTED "; repeatable" }
-#define OPT_HELP_ENTRY { .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" }
+#define RUN_SEED_AND_DUMP \
+	OPT_SEED(&run_args.opt.seed, &run_args.seed_arg, "N", 5, \
+		 "replaces the scenario's seed; --duration replaces its duration (e.g. 30s)"), \
+	OPT_DURATION(&run_args.opt.duration_ns, NULL, 0, NULL), \
+	OPT_DUMP(&run_args.dumps, SIM_MAX_PROCS, 6, "add /proc/NAME of the machine at the end of each run to the report;\n" \
+		 "NAME is one of " PROC_NAMES_ACCEPTED "; repeatable")
 
 static const struct cmd_option run_options[] = {
-	OPT_SCENARIO,
-	OPT_PLATFORM,
-	OPT_SCENARIO_OVERRIDES,
-	{ .id = O_POLICY, .name = "policy", .arg = "%s", .fill = policy_choices },
-	{ .id = O_POLICIES, .name = "policies", .arg = "LIST",
-	  .refused = "--policies is compare's option: give --policy NAME" },
-	OPT_REPORT,
-	OPT_OUTPUT,
-	{ .id = O_TRACE, .name = "trace", .arg = "FILE", .help_rank = 7,
-	  .help = "write the run's events to FILE in ftrace text format" },
-	OPT_SEED,
-	OPT_DUMP,
-	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST",
-	  .refused = "--kernels is compare's option: give --kernel 3.5..6.12" },
+	RUN_SCENARIO,
+	{ .type = OPTION_CALLBACK, .name = "policy", .value = &run_args.opt.policy, .arg = "%s", .fill = policy_choices,
+	  .callback = opt_policy_cb },
+	OPT_REFUSED("policies", "LIST", "--policies is compare's option: give --policy NAME"),
+	RUN_REPORT,
+	OPT_STRING("trace", &run_args.trace, "FILE", 7, "write the run's events to FILE in ftrace text format"),
+	RUN_SEED_AND_DUMP,
+	OPT_REFUSED("kernels", "LIST", "--kernels is compare's option: give --kernel 3.5..6.12"),
 	OPT_HELP_ENTRY,
 };
 
 static const struct cmd_option compare_options[] = {
-	OPT_SCENARIO,
-	OPT_PLATFORM,
-	OPT_SCENARIO_OVERRIDES,
-	{ .id = O_POLICIES, .name = "policies", .arg = "LIST" },
-	{ .id = O_POLICY, .name = "policy", .arg = "NAME",
-	  .refused = "--policy is run's option: give --policies LIST" },
-	OPT_REPORT,
-	OPT_OUTPUT,
-	{ .id = O_TRACE, .name = "trace", .arg = "FILE",
-	  .refused = "--trace is run's option: trace one policy with cmasim run --trace FILE" },
-	OPT_SEED,
-	OPT_DUMP,
-	{ .id = O_KERNELS, .name = "kernels", .arg = "LIST", .help_rank = 9,
-	  .help = "run each kernel profile of LIST (e.g. 3.5,6.12) under each policy,\nside by side" },
+	RUN_SCENARIO,
+	OPT_CALLBACK("policies", run_args.policies, "LIST", policies_cb, 0, NULL),
+	OPT_REFUSED("policy", "NAME", "--policy is run's option: give --policies LIST"),
+	RUN_REPORT,
+	OPT_REFUSED("trace", "FILE", "--trace is run's option: trace one policy with cmasim run --trace FILE"),
+	RUN_SEED_AND_DUMP,
+	OPT_CALLBACK("kernels", &run_args, "LIST", kernels_cb, 9,
+		     "run each kernel profile of LIST (e.g. 3.5,6.12) under each policy,\nside by side"),
 	OPT_HELP_ENTRY,
 };
 
-/* One option's value into @a: 0, or -EINVAL after saying what was wrong. */
-static int set_option(int id, const char *value, const char *cmd, struct run_args *a)
-{
-	char names[256];
-	uint64_t v;
-
-	switch (id) {
-	case O_SCENARIO:
-		a->scenario = value;
-		return 0;
-	case O_PLATFORM:
-		a->platform = value;
-		return 0;
-	case O_POLICY:
-		a->opt.policy = sim_policy_find(value);
-		if (a->opt.policy)
-			return 0;
-		fprintf(stderr, "cmasim run: --policy '%s': accepted %s\n", value,
-			sim_policy_names(names, sizeof(names), ", ", " or "));
-		return -EINVAL;
-	case O_POLICIES:
-		return parse_policy_list(value, a);
-	case O_REPORT:
-		if (!strcmp(value, "text"))
-			a->report = REPORT_TEXT;
-		else if (!strcmp(value, "json"))
-			a->report = REPORT_JSON;
-		else if (!strcmp(value, "html"))
-			a->report = REPORT_HTML;
-		else {
-			fprintf(stderr, "cmasim %s: --report '%s': accepted text, json or html\n", cmd, value);
-			return -EINVAL;
-		}
-		return 0;
-	case O_OUTPUT:
-		a->output = value;
-		return 0;
-	case O_OUTDIR:
-		a->outdir = value;
-		return 0;
-	case O_TRACE:
-		a->trace = value;
-		return 0;
-	case O_SEED:
-		if (!ini_parse_number(value, strlen(value), false, &v)) {
-			fprintf(stderr, "cmasim %s: --seed '%s': expected a decimal or 0x hex number\n", cmd, value);
-			return -EINVAL;
-		}
-		a->opt.seed = v;
-		a->opt.seed_set = true;
-		return 0;
-	case O_DURATION:
-		if (ini_duration(value, &v) == -ERANGE) {
-			fprintf(stderr, "cmasim %s: --duration '%s': %s\n", cmd, value, INI_DURATION_TOO_LARGE);
-			return -EINVAL;
-		}
-		if (!ini_parse_duration(value, &v) || !v) {
-			fprintf(stderr, "cmasim %s: --duration '%s': expected %s, above 0\n", cmd, value,
-				INI_DURATION_SYNTAX);
-			return -EINVAL;
-		}
-		a->opt.duration_ns = v;
-		return 0;
-	case O_DUMP:
-		if (!proc_name_ok(value)) {
-			fprintf(stderr, "cmasim %s: --dump '%s': no such /proc file: accepted " PROC_NAMES_ACCEPTED "\n",
-				cmd, value);
-			return -EINVAL;
-		}
-		if (a->opt.nr_dumps == SIM_MAX_PROCS) {
-			fprintf(stderr, "cmasim %s: --dump: at most %d of them\n", cmd, SIM_MAX_PROCS);
-			return -EINVAL;
-		}
-		a->dumps[a->opt.nr_dumps++] = value;
-		a->opt.dumps = a->dumps;
-		return 0;
-	case O_KERNELS:
-		return parse_kernel_list(value, a);
-	}
-	return -EINVAL;
-}
+const struct cmd_table run_table = { .opts = OPTS(run_options) };
+const struct cmd_table compare_table = { .opts = OPTS(compare_options) };
 
 /* 0, 1 for --help, or -EINVAL after saying what was wrong. */
 static int parse_args(int argc, char **argv, bool compare, struct run_args *a)
 {
-	const char *cmd = compare ? "compare" : "run", *value;
-	struct opt_parser p;
+	const char *cmd = compare ? "compare" : "run";
+	const struct cmd_table *t = compare ? &compare_table : &run_table;
 	char names[256];
-	int id, ret;
+	int ret = opt_parse(cmd, t->opts, t->nr, argc, argv);
 
-	if (compare)
-		opt_init(&p, cmd, OPTS(compare_options), argc, argv);
-	else
-		opt_init(&p, cmd, OPTS(run_options), argc, argv);
-	while ((id = opt_next(&p, &value)) != OPT_END) {
-		if (id == OPT_HELP)
-			return 1;
-		if (id == OPT_BAD)
-			return -EINVAL;
-		ret = scenario_overrides_option(&a->over, id, value, cmd);
-		if (ret > 0)
-			ret = set_option(id, value, cmd, a);
-		if (ret)
-			return -EINVAL;
-	}
+	if (ret)
+		return ret;
+	a->opt.seed_set = a->seed_arg;
+	a->opt.dumps = a->dumps.v;
+	a->opt.nr_dumps = a->dumps.nr;
 	if (a->output && a->outdir) {
 		fprintf(stderr, "cmasim %s: give --output FILE or -o DIR, not both\n", cmd);
 		return -EINVAL;
@@ -420,38 +302,34 @@ static int run_scenario(struct run_args *a, bool compare)
 	return ret;
 }
 
-static void usage(FILE *out, bool compare)
+/* compare --help: what it runs, its policies named. */
+static int compare_help(void)
 {
-	char names[256];
+	char names[256], about[512];
+	int n = snprintf(about, sizeof(about), "  runs the scenario under each policy of --policies LIST (of %s;\n  default",
+			 sim_policy_names(names, sizeof(names), ",", ","));
 
-	if (compare) {
-		opt_usage(out, "compare", OPTS(compare_options));
-		fprintf(out, "  runs the scenario under each policy of --policies LIST (of %s;\n"
-			"  default", sim_policy_names(names, sizeof(names), ",", ","));
-		for (unsigned i = 0, n = 0; i < sim_nr_policies(); i++)
-			if (!sim_policy(i)->opt_in)
-				fprintf(out, "%s%s", n++ ? "," : " ", sim_policy(i)->name);
-		fprintf(out, ") and reports them side by side\n");
-		opt_help(out, OPTS(compare_options));
-	} else {
-		opt_usage(out, "run", OPTS(run_options));
-		opt_help(out, OPTS(run_options));
-	}
+	for (unsigned i = 0, first = 1; i < sim_nr_policies(); i++)
+		if (!sim_policy(i)->opt_in) {
+			n += snprintf(about + n, sizeof(about) - (size_t)n, "%s%s", first ? " " : ",", sim_policy(i)->name);
+			first = 0;
+		}
+	snprintf(about + n, sizeof(about) - (size_t)n, ") and reports them side by side\n");
+	return cmd_help("compare", &compare_table, about);
 }
 
 static int run_or_compare(int argc, char **argv, bool compare)
 {
-	struct run_args a = { .scenario = SCENARIO_DEFAULT, .opt.policy = sim_policy(0) };
+	struct run_args *a = &run_args;
 	int ret;
 
+	*a = (struct run_args){ .scenario = SCENARIO_DEFAULT, .opt.policy = sim_policy(0) };
 	for (unsigned i = 0; i < sim_nr_policies(); i++)
-		a.policies[i] = !sim_policy(i)->opt_in;
-	ret = parse_args(argc, argv, compare, &a);
-	if (ret > 0) {
-		usage(stdout, compare);
-		return 0;
-	}
-	return ret ? ret : run_scenario(&a, compare);
+		a->policies[i] = !sim_policy(i)->opt_in;
+	ret = parse_args(argc, argv, compare, a);
+	if (ret > 0)
+		return compare ? compare_help() : cmd_help("run", &run_table, NULL);
+	return ret ? ret : run_scenario(a, compare);
 }
 
 int cmd_run(int argc, char **argv)

@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "util/inifile.h"
 #include "cli/run_options.h"
 #include "engine/sim_api.h"
 #include "policies/registry.h"
@@ -40,7 +39,7 @@ struct size_args {
 	const char *platform;	/* replaces the scenario's */
 	struct scenario_overrides over;	/* --cmdline, --set */
 	uint64_t seed;
-	bool seed_set;
+	const char *seed_arg;	/* --seed as given; NULL: the scenario's */
 	unsigned nr_seeds;
 	uint64_t duration_ns;	/* 0: the scenario's */
 	uint64_t step, max;	/* 0: the area alignment, half of RAM */
@@ -358,86 +357,30 @@ static int search(const struct size_args *a, struct scenario *sc, uint64_t guess
 	return ret;
 }
 
-enum size_option { S_SCENARIO, S_PLATFORM, S_SEED, S_SEEDS, S_DURATION, S_STEP, S_MAX, S_JOBS };
+/* One size a process: the table binds its options to these. */
+static struct size_args size_args;
 
 static const struct cmd_option size_options[] = {
-	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1,
-	  .help = "a built-in scenario (%s; default " SCENARIO_DEFAULT ") or a scenario file",
-	  .fill = scenario_builtin_names, .what = "a scenario name or file" },
-	{ .id = S_PLATFORM, .name = "platform", .arg = "NAME|FILE", .help_rank = 2,
-	  .help = PLATFORM_OPTION_HELP,
-	  .what = "a platform name or file" },
-	OPT_CMDLINE,
-	OPT_KERNEL,
-	OPT_SET,
-	{ .id = OPT_ID_CMA, .name = "cma", .arg = "SIZE",
-	  .refused = "--cma is what size finds: give --step SIZE or --max SIZE" },
-	{ .id = S_SEED, .name = "seed", .arg = "N", .help_rank = 4,
-	  .help = "the first seed (default the scenario's); --seeds N runs it and the N-1 after it\n"
-		  "(default 4, at most " RUN_MAX_SEEDS_TEXT "), each size with every seed",
-	  .what = "a number" },
-	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .what = "a number of seeds, 1 to " RUN_MAX_SEEDS_TEXT },
-	{ .id = S_DURATION, .name = "duration", .arg = "TIME", .help_rank = 5,
-	  .help = "replaces the scenario's duration (e.g. 30s)", .what = INI_DURATION_SYNTAX },
-	{ .id = S_STEP, .name = "step", .arg = "SIZE", .help_rank = 6,
-	  .help = "sizes tried are multiples of SIZE (default the area alignment, which SIZE\n"
-		  "must be a multiple of); --max SIZE is the largest (default half of RAM)",
-	  .what = INI_SIZE_SYNTAX },
-	{ .id = S_MAX, .name = "max", .arg = "SIZE", .what = INI_SIZE_SYNTAX },
-	{ .id = S_JOBS, .name = "jobs", .arg = "N", .help_rank = 7,
-	  .help = "runs at a time (default the number of online CPUs, at most " RUN_MAX_JOBS_TEXT ")",
-	  .what = "a number, 1 to " RUN_MAX_JOBS_TEXT },
-	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
+	OPT_SCENARIO(&size_args.scenario, 1, SCENARIO_OPTION_HELP),
+	OPT_PLATFORM(&size_args.platform, 2, PLATFORM_OPTION_HELP),
+	OPT_CMDLINE(&size_args.over),
+	OPT_SCENARIO_KERNEL(&size_args.over),
+	OPT_SET(&size_args.over),
+	OPT_REFUSED("cma", "SIZE", "--cma is what size finds: give --step SIZE or --max SIZE"),
+	OPT_SEED(&size_args.seed, &size_args.seed_arg, "N", 4,
+		 "the first seed (default the scenario's); --seeds N runs it and the N-1 after it\n"
+		 "(default 4, at most " RUN_MAX_SEEDS_TEXT "), each size with every seed"),
+	OPT_SEEDS(&size_args.nr_seeds, 0, NULL),
+	OPT_DURATION(&size_args.duration_ns, NULL, 5, "replaces the scenario's duration (e.g. 30s)"),
+	OPT_SIZE("step", &size_args.step, OPT_NONZERO, 6,
+		 "sizes tried are multiples of SIZE (default the area alignment, which SIZE\n"
+		 "must be a multiple of); --max SIZE is the largest (default half of RAM)"),
+	OPT_SIZE("max", &size_args.max, 0, 0, NULL),
+	OPT_JOBS(&size_args.jobs, 7, "runs at a time (default the number of online CPUs, at most " RUN_MAX_JOBS_TEXT ")"),
+	OPT_HELP_ENTRY,
 };
 
-static int parse_size(const char *opt, const char *value, bool zero_ok, uint64_t *out)
-{
-	if (!ini_parse_number(value, strlen(value), true, out) || (!zero_ok && !*out)) {
-		fprintf(stderr, "cmasim size: %s '%s': expected %s%s\n", opt, value, INI_SIZE_SYNTAX,
-			zero_ok ? "" : ", above 0");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int set_option(int id, const char *value, struct size_args *a)
-{
-	uint64_t v;
-
-	switch (id) {
-	case S_SCENARIO:
-		a->scenario = value;
-		return 0;
-	case S_PLATFORM:
-		a->platform = value;
-		return 0;
-	case S_SEED:
-		if (!ini_parse_number(value, strlen(value), false, &v)) {
-			fprintf(stderr, "cmasim size: --seed '%s': expected a decimal or 0x hex number\n", value);
-			return -EINVAL;
-		}
-		a->seed = v;
-		a->seed_set = true;
-		return 0;
-	case S_SEEDS:
-		return run_count_option("size", "--seeds", value, RUN_MAX_SEEDS, &a->nr_seeds);
-	case S_DURATION:
-		if (!ini_parse_duration(value, &v) || !v) {
-			fprintf(stderr, "cmasim size: --duration '%s': expected %s, above 0\n", value,
-				INI_DURATION_SYNTAX);
-			return -EINVAL;
-		}
-		a->duration_ns = v;
-		return 0;
-	case S_STEP:
-		return parse_size("--step", value, false, &a->step);
-	case S_MAX:
-		return parse_size("--max", value, true, &a->max);
-	case S_JOBS:
-		return run_count_option("size", "--jobs", value, RUN_MAX_JOBS, &a->jobs);
-	}
-	return -EINVAL;
-}
+const struct cmd_table size_table = { .opts = OPTS(size_options) };
 
 /*
  * The step (checked against the area alignment) and the maximum in @a:
@@ -512,7 +455,7 @@ static int size_scenario(struct size_args *a)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (!a->seed_set)
+	if (!a->seed_arg)
 		a->seed = sc->seed;
 	ret = settle_range(a, sc, plat);
 	if (ret)
@@ -554,29 +497,16 @@ out:
 
 int cmd_size(int argc, char **argv)
 {
-	struct size_args a = { .scenario = SCENARIO_DEFAULT, .nr_seeds = 4 };
+	struct size_args *a = &size_args;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	struct opt_parser p;
-	const char *value;
-	int id, ret;
+	int ret;
 
-	a.jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)cpus;
-	opt_init(&p, "size", OPTS(size_options), argc, argv);
-	while ((id = opt_next(&p, &value)) != OPT_END) {
-		if (id == OPT_HELP) {
-			opt_usage(stdout, "size", OPTS(size_options));
-			printf("  the smallest cma= (in steps of the area alignment) with which every device\n"
-			       "  request is served in time with every seed; its last line: smallest: cma=SIZE\n");
-			opt_help(stdout, OPTS(size_options));
-			return 0;
-		}
-		if (id == OPT_BAD)
-			return -EINVAL;
-		ret = scenario_overrides_option(&a.over, id, value, "size");
-		if (ret > 0)
-			ret = set_option(id, value, &a);
-		if (ret)
-			return -EINVAL;
-	}
-	return size_scenario(&a);
+	*a = (struct size_args){ .scenario = SCENARIO_DEFAULT, .nr_seeds = 4 };
+	a->jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS : (unsigned)cpus;
+	ret = opt_parse("size", OPTS(size_options), argc, argv);
+	if (ret > 0)
+		return cmd_help("size", &size_table,
+				"  the smallest cma= (in steps of the area alignment) with which every device\n"
+				"  request is served in time with every seed; its last line: smallest: cma=SIZE\n");
+	return ret ? ret : size_scenario(a);
 }

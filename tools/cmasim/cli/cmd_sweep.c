@@ -25,110 +25,71 @@
 #include "sweep/sweep.h"
 
 struct sweep_args {
-	const char *scenario, *platform, *policy, *seed, *duration;
-	struct scenario_overrides ov;	/* --cma, --cmdline, --set: every point's */
-	const char *params[SWEEP_MAX_PARAMS];
-	unsigned nr_params;
+	const char *scenario, *platform;
+	const char *policy;		/* --policy as given, for the points; NULL: none */
+	const struct sim_policy_ops *policy_ops;
+	const char *seed, *duration;	/* as given, for every point's command line; NULL: none */
+	uint64_t first_seed, duration_ns;	/* their values, checked when given */
+	struct scenario_overrides ov;	/* --cma, --cmdline, --kernel, --set: every point's */
+	struct opt_list params;		/* --param, at most SWEEP_MAX_PARAMS */
 	unsigned seeds;			/* 0: not given */
 	unsigned jobs;			/* 0: the online CPUs */
 	const char *dir, *collect;
 	bool print;
 };
 
-enum sweep_option { S_SCENARIO, S_PLATFORM, S_POLICY, S_PARAM, S_SEEDS, S_SEED, S_DURATION, S_JOBS,
-		    S_OUTDIR, S_PRINT, S_COLLECT };
-
 #define KEYS_ACCEPTED "cma, seed, duration, or SECTION.KEY of the scenario (e.g. anon.rss, camera.ring)"
 
+/* One sweep a process: the table binds its options to these. */
+static struct sweep_args sweep_args;
+
 static const struct cmd_option sweep_options[] = {
-	{ .id = S_PARAM, .name = "param", .arg = "KEY=V1,V2,...", .repeats = true, .help_rank = 3,
-	  .what = "KEY=V1,V2,... or KEY=START..END/STEP",
+	{ .type = OPTION_LIST, .name = "param", .value = &sweep_args.params, .max = SWEEP_MAX_PARAMS,
+	  .arg = "KEY=V1,V2,...", .help_rank = 3, .what = "KEY=V1,V2,... or KEY=START..END/STEP",
 	  .help = "a parameter and its values, or a range START..END/STEP (16M..256M/16M);\n"
 		  "KEY is " KEYS_ACCEPTED ";\n"
 		  "repeatable: the grid is every combination" },
-	{ .id = S_SEEDS, .name = "seeds", .arg = "N", .help_rank = 4,
-	  .help = "runs each point with N seeds (default 4, at most " RUN_MAX_SEEDS_TEXT "): the scenario's\n"
-		  "seed, or --seed S, and the N-1 after it" },
-	{ .id = S_JOBS, .name = "jobs", .short_name = 'j', .arg = "N", .help_rank = 5,
+	OPT_SEEDS(&sweep_args.seeds, 4,
+		  "runs each point with N seeds (default 4, at most " RUN_MAX_SEEDS_TEXT "): the scenario's\n"
+		  "seed, or --seed S, and the N-1 after it"),
+	{ .type = OPTION_UNSIGNED, .name = "jobs", .short_name = 'j', .value = &sweep_args.jobs, .arg = "N",
+	  .max = RUN_MAX_JOBS, .help_rank = 5,
 	  .help = "runs N points at a time (default: the online CPUs, at most " RUN_MAX_JOBS_TEXT ")" },
-	{ .id = S_OUTDIR, .short_name = 'o', .arg = "DIR", .label = "-o DIR", .help_rank = 6,
-	  .usage = "-o DIR", .what = "a directory",
+	{ .type = OPTION_STRING, .short_name = 'o', .value = &sweep_args.dir, .arg = "DIR", .label = "-o DIR",
+	  .help_rank = 6, .usage = "-o DIR", .what = "a directory",
 	  .help = "writes a JSON report per point and seed, summary.csv and summary.html into DIR;\n"
 		  "run again with the same DIR, a sweep runs only the points not done" },
-	{ .id = S_PRINT, .name = "print-commands", .help_rank = 7,
-	  .help = "prints each point's cmasim run command line instead of running it, naming\n"
-		  "this cmasim by its path (and writes DIR/" SWEEP_MANIFEST " for --collect)" },
-	{ .id = S_COLLECT, .name = "collect", .arg = "DIR", .help_rank = 8,
-	  .help = "builds DIR's summary.csv and summary.html from the reports there" },
-	{ .id = S_SCENARIO, .name = "scenario", .arg = "NAME|FILE", .help_rank = 1,
-	  .help = "the scenario; it, --platform, --policy, --cma, --cmdline, --kernel, --set, --seed and\n"
-		  "--duration are passed to every point's cmasim run (see cmasim run --help)" },
-	{ .id = S_PLATFORM, .name = "platform", .arg = "NAME|FILE" },
-	{ .id = S_POLICY, .name = "policy", .arg = "NAME" },
-	OPT_SCENARIO_OVERRIDES,
-	{ .id = S_SEED, .name = "seed", .arg = "S" },
-	{ .id = S_DURATION, .name = "duration", .arg = "TIME" },
-	{ .id = OPT_HELP, .name = "help", .short_name = 'h', .usage = "" },
+	OPT_BOOL("print-commands", &sweep_args.print, 7,
+		 "prints each point's cmasim run command line instead of running it, naming\n"
+		 "this cmasim by its path (and writes DIR/" SWEEP_MANIFEST " for --collect)"),
+	OPT_STRING("collect", &sweep_args.collect, "DIR", 8,
+		   "builds DIR's summary.csv and summary.html from the reports there"),
+	OPT_SCENARIO(&sweep_args.scenario, 1,
+		     "the scenario; it, --platform, --policy, --cma, --cmdline, --kernel, --set, --seed and\n"
+		     "--duration are passed to every point's cmasim run (see cmasim run --help)"),
+	OPT_PLATFORM(&sweep_args.platform, 0, NULL),
+	OPT_POLICY(&sweep_args.policy_ops, &sweep_args.policy, "NAME", 0, NULL),
+	OPT_SCENARIO_OVERRIDES(&sweep_args.ov),
+	OPT_SEED(&sweep_args.first_seed, &sweep_args.seed, "S", 0, NULL),
+	OPT_DURATION(&sweep_args.duration_ns, &sweep_args.duration, 0, NULL),
+	OPT_HELP_ENTRY,
 };
 
-static int set_option(int id, const char *value, struct sweep_args *a)
-{
-	switch (id) {
-	case S_SCENARIO: a->scenario = value; return 0;
-	case S_PLATFORM: a->platform = value; return 0;
-	case S_POLICY: a->policy = value; return 0;
-	case S_SEED: a->seed = value; return 0;
-	case S_DURATION: a->duration = value; return 0;
-	case S_OUTDIR: a->dir = value; return 0;
-	case S_COLLECT: a->collect = value; return 0;
-	case S_PRINT: a->print = true; return 0;
-	case S_SEEDS: return run_count_option("sweep", "--seeds", value, RUN_MAX_SEEDS, &a->seeds);
-	case S_JOBS: return run_count_option("sweep", "--jobs", value, RUN_MAX_JOBS, &a->jobs);
-	case S_PARAM:
-		if (a->nr_params == SWEEP_MAX_PARAMS) {
-			fprintf(stderr, "cmasim sweep: --param: at most %d of them\n", SWEEP_MAX_PARAMS);
-			return -EINVAL;
-		}
-		a->params[a->nr_params++] = value;
-		return 0;
-	}
-	return -EINVAL;
-}
+const struct cmd_table sweep_table = { .opts = OPTS(sweep_options) };
 
 /* 0, 1 for --help, or -EINVAL after saying what was wrong. */
 static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
-	struct opt_parser p;
-	const char *value;
-	int id;
+	int ret = opt_parse("sweep", OPTS(sweep_options), argc, argv);
 
-	opt_init(&p, "sweep", OPTS(sweep_options), argc, argv);
-	while ((id = opt_next(&p, &value)) != OPT_END) {
-		int ret;
-
-		if (id == OPT_HELP)
-			return 1;
-		if (id == OPT_BAD)
-			return -EINVAL;
-		ret = scenario_overrides_option(&a->ov, id, value, "sweep");
-		if (ret > 0)
-			ret = set_option(id, value, a);
-		if (ret)
-			return -EINVAL;
-	}
-	if (a->collect && (a->nr_params || a->dir || a->print || a->scenario || a->seeds)) {
+	if (ret)
+		return ret;
+	if (a->collect && (a->params.nr || a->dir || a->print || a->scenario || a->seeds)) {
 		fprintf(stderr, "cmasim sweep: --collect DIR takes no other option: the reports' manifest names the points\n");
 		return -EINVAL;
 	}
 	if (!a->collect && !a->dir) {
 		fprintf(stderr, "cmasim sweep: give -o DIR, where the reports and summaries go (or --collect DIR)\n");
-		return -EINVAL;
-	}
-	if (a->policy && !sim_policy_find(a->policy)) {
-		char names[256];
-
-		fprintf(stderr, "cmasim sweep: --policy '%s': accepted %s\n", a->policy,
-			sim_policy_names(names, sizeof(names), ", ", " or "));
 		return -EINVAL;
 	}
 	return 0;
@@ -320,7 +281,7 @@ static int parse_param(const struct scenario *sc, const char *policy, const char
 /* The seeds: --param seed=..., else --seeds N from --seed S or the scenario's. */
 static int seed_values(const struct sweep_args *a, const struct scenario *sc, struct sweep_param *seeds)
 {
-	uint64_t first = sc->seed;
+	uint64_t first = a->seed ? a->first_seed : sc->seed;
 	int ret = 0;
 
 	if (seeds->nr) {
@@ -329,10 +290,6 @@ static int seed_values(const struct sweep_args *a, const struct scenario *sc, st
 			return -EINVAL;
 		}
 		return 0;
-	}
-	if (a->seed && !ini_parse_number(a->seed, strlen(a->seed), false, &first)) {
-		fprintf(stderr, "cmasim sweep: --seed '%s': expected a decimal or 0x hex number\n", a->seed);
-		return -EINVAL;
 	}
 	seeds->key = strdup("seed");
 	for (unsigned long i = 0; i < (a->seeds ? a->seeds : 4) && !ret; i++) {
@@ -599,10 +556,10 @@ static int build_grid(const struct sweep_args *a, const struct scenario *sc, str
 	struct sweep_param seeds = { 0 };
 	int ret = 0;
 
-	for (unsigned i = 0; i < a->nr_params && !ret; i++) {
+	for (unsigned i = 0; i < a->params.nr && !ret; i++) {
 		struct sweep_param p = { 0 };
 
-		ret = parse_param(sc, a->policy, a->params[i], &p);
+		ret = parse_param(sc, a->policy, a->params.v[i], &p);
 		for (unsigned j = 0; j < s->nr_params && !ret; j++)
 			if (!strcmp(s->params[j].key, p.key)) {
 				fprintf(stderr, "cmasim sweep: --param %s is given twice: list its values in one\n", p.key);
@@ -870,9 +827,9 @@ static int sweep_run(const struct sweep_args *a, struct sweep *s)
 /* Whether the grid sizes the default area at each point (cma, scenario.cma, scenario.cmdline), as --cma would. */
 static bool grid_sizes_cma(const struct sweep_args *a)
 {
-	for (unsigned i = 0; i < a->nr_params; i++)
-		if (!strncmp(a->params[i], "cma=", 4) || !strncmp(a->params[i], "scenario.cma=", 13) ||
-		    !strncmp(a->params[i], "scenario.cmdline=", 17))
+	for (unsigned i = 0; i < a->params.nr; i++)
+		if (!strncmp(a->params.v[i], "cma=", 4) || !strncmp(a->params.v[i], "scenario.cma=", 13) ||
+		    !strncmp(a->params.v[i], "scenario.cmdline=", 17))
 			return true;
 	return false;
 }
@@ -912,15 +869,14 @@ out:
 
 int cmd_sweep(int argc, char **argv)
 {
-	struct sweep_args a = { 0 };
-	int ret = parse_args(argc, argv, &a);
+	struct sweep_args *a = &sweep_args;
+	int ret;
 
-	if (ret > 0) {
-		opt_usage(stdout, "sweep", OPTS(sweep_options));
-		opt_help(stdout, OPTS(sweep_options));
-		return 0;
-	}
+	*a = (struct sweep_args){ 0 };
+	ret = parse_args(argc, argv, a);
+	if (ret > 0)
+		return cmd_help("sweep", &sweep_table, NULL);
 	if (ret)
 		return ret;
-	return a.collect ? collect(a.collect) : sweep_main(&a);
+	return a->collect ? collect(a->collect) : sweep_main(a);
 }

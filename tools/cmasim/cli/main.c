@@ -20,9 +20,8 @@ struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *description;	/* one line for the top-level --help */
-	const char *usage;		/* its synopsis; NULL: from its options, listed below it */
-	const struct cmd_option *opts;
-	const unsigned *nr_opts;
+	const struct cmd_table *table;	/* its operands and options; NULL: takes .operands only */
+	const char *operands;
 };
 
 /* cmasim list: the built-in platforms and scenarios. */
@@ -42,35 +41,31 @@ static int cmd_list(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{ .name = "run", .fn = cmd_run,
-	  .description = "run a scenario's workloads under one policy and report how its devices fared",
-	  .usage = "[--scenario NAME|FILE] [--policy NAME] [--report text|json|html] ..." },
-	{ .name = "compare", .fn = cmd_compare,
-	  .description = "run a scenario under several policies and compare them side by side",
-	  .usage = "[--scenario NAME|FILE] [--policies LIST] [--report ...] ..." },
-	{ .name = "size", .fn = cmd_size,
-	  .description = "find the smallest cma= that serves every device request in time, over several seeds",
-	  .usage = "[--scenario NAME|FILE] [--seeds N] [--step SIZE] [--max SIZE] [--jobs N] ..." },
-	{ .name = "sweep", .fn = cmd_sweep,
-	  .description = "run a scenario over a grid of parameters and seeds, and summarize the runs",
-	  .usage = "--param KEY=V1,V2,... [--seeds N] [--jobs N] -o DIR [--print-commands] | --collect DIR" },
-	{ .name = "boot", .fn = cmd_boot, .opts = boot_options, .nr_opts = &nr_boot_options,
+	{ .name = "run", .fn = cmd_run, .table = &run_table,
+	  .description = "run a scenario's workloads under one policy and report how its devices fared" },
+	{ .name = "compare", .fn = cmd_compare, .table = &compare_table,
+	  .description = "run a scenario under several policies and compare them side by side" },
+	{ .name = "size", .fn = cmd_size, .table = &size_table,
+	  .description = "find the smallest cma= that serves every device request in time, over several seeds" },
+	{ .name = "sweep", .fn = cmd_sweep, .table = &sweep_table,
+	  .description = "run a scenario over a grid of parameters and seeds, and summarize the runs" },
+	{ .name = "boot", .fn = cmd_boot, .table = &boot_table,
 	  .description = "boot a platform and print the kernel's log, its devices and /proc files" },
-	{ .name = "import", .fn = cmd_import, .usage = IMPORT_USAGE,
+	{ .name = "import", .fn = cmd_import, .table = &import_table,
 	  .description = "rebuild a running Linux machine from its /proc files; where could SIZE be had" },
-	{ .name = "replay", .fn = cmd_replay, .usage = "TRACE [--platform NAME|FILE] [--cmdline STR] [--cma SIZE] [--kernel K] [--snapshot DIR] [--policy NAME] [--report text|json|html] [--emit-scenario FILE]",
+	{ .name = "replay", .fn = cmd_replay, .table = &replay_table,
 	  .description = "read a device's ftrace text or trace.dat: its CMA requests, and with --platform those run and compared" },
-	{ .name = "snapshot", .fn = cmd_snapshot, .usage = "DIR",
+	{ .name = "snapshot", .fn = cmd_snapshot, .operands = "DIR",
 	  .description = "copy this machine's /proc files for import into DIR (root, Linux)" },
-	{ .name = "list", .fn = cmd_list, .usage = "",
+	{ .name = "list", .fn = cmd_list,
 	  .description = "list the built-in platforms and scenarios" },
-	{ .name = "show", .fn = cmd_show, .usage = "SCENARIO",
+	{ .name = "show", .fn = cmd_show, .operands = "SCENARIO",
 	  .description = "print a built-in scenario as a file to edit" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* Every command with its line, its synopsis, and the options of those without a --help of their own. */
+/* Every command with its line and its synopsis, generated from its option table. */
 static void usage(FILE *out)
 {
 	fprintf(out, "cmasim: the Linux contiguous memory allocator (CMA) simulated on a described board,\n"
@@ -80,21 +75,15 @@ static void usage(FILE *out)
 	fprintf(out, "  %-9s %s\n\n", "--version", "print cmasim's version");
 	for (size_t i = 0; i < NR_COMMANDS; i++) {
 		const struct command *c = &commands[i];
+		const char *prefix = i ? "      " : "usage:";
 
-		fprintf(out, "%s cmasim %s%s", i ? "      " : "usage:", c->name, c->usage && !c->usage[0] ? "" : " ");
-		if (c->usage)
-			fputs(c->usage, out);
+		if (c->table)
+			opt_usage(out, prefix, c->name, c->table->operands, c->table->opts, c->table->nr);
 		else
-			opt_synopsis(out, c->opts, *c->nr_opts);
-		fputc('\n', out);
+			fprintf(out, "%s cmasim %s%s%s\n", prefix, c->name, c->operands ? " " : "",
+				c->operands ? c->operands : "");
 	}
-	fprintf(out, "\n  run, compare, size and sweep: see 'cmasim run --help', 'cmasim compare --help',\n"
-		"  'cmasim size --help', 'cmasim sweep --help' and cmasim(1)\n");
-	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!commands[i].usage) {
-			fprintf(out, "\n%s:\n\n", commands[i].name);
-			opt_help(out, commands[i].opts, *commands[i].nr_opts);
-		}
+	fprintf(out, "\n  each command's options: 'cmasim COMMAND --help' (e.g. 'cmasim run --help') and cmasim(1)\n");
 }
 
 /* A command's result as cmasim's exit status: 0; 2 bad usage or input; 1 the run failed. */

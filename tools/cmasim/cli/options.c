@@ -2,18 +2,33 @@
 /*
  * Command-line options from a table (options.h). getopt_long does the
  * matching, so abbreviations are the unique prefixes of the table's long
- * flags; everything said to the user comes from the table too.
+ * flags; each value is checked and stored by its type, and everything
+ * said to the user comes from the table too.
  */
+#include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
+#include "util/inifile.h"
 #include "cli/options.h"
 
 #define USAGE_WIDTH	110	/* synopsis lines wrap before passing this column */
 #define HELP_COLUMN	14	/* "  --scenario  " */
 #define ID_BASE		256	/* getopt's value for table entry i: ID_BASE + i */
+#define MAX_LONGOPTS	40
 
-void opt_init(struct opt_parser *p, const char *cmd, const struct cmd_option *opts, unsigned nr,
-	      int argc, char **argv)
+struct opt_parser {
+	const char *cmd;
+	const struct cmd_option *opts;
+	unsigned nr;
+	int argc;
+	char **argv;
+	struct option longopts[MAX_LONGOPTS];
+	char shortopts[32];
+};
+
+static void parser_init(struct opt_parser *p, const char *cmd, const struct cmd_option *opts, unsigned nr,
+			int argc, char **argv)
 {
 	unsigned n = 0, s = 0;
 
@@ -24,7 +39,7 @@ void opt_init(struct opt_parser *p, const char *cmd, const struct cmd_option *op
 	p->argc = argc;
 	p->argv = argv;
 	p->shortopts[s++] = ':';
-	for (unsigned i = 0; i < nr && n + 1 < sizeof(p->longopts) / sizeof(p->longopts[0]); i++) {
+	for (unsigned i = 0; i < nr && n + 1 < MAX_LONGOPTS; i++) {
 		if (opts[i].name)
 			p->longopts[n++] = (struct option){ opts[i].name,
 				opts[i].arg ? required_argument : no_argument, NULL, ID_BASE + (int)i };
@@ -48,20 +63,61 @@ static const struct cmd_option *entry_of(const struct opt_parser *p, int val)
 	return NULL;
 }
 
+/* "--name" or "-c" of @o into @buf, as messages name it. */
+static const char *flag_of(const struct cmd_option *o, char *buf, size_t len)
+{
+	if (o->name)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+	return buf;
+}
+
+/* "text, json or html": @o's choices. */
+static void write_choices(FILE *out, const struct cmd_option *o)
+{
+	for (unsigned i = 0; o->choices[i]; i++)
+		fprintf(out, "%s%s", !i ? "" : o->choices[i + 1] ? ", " : " or ", o->choices[i]);
+}
+
+/* What @o's value is, for "needs a value: ...": its own words, else its type's. */
+static void write_what(FILE *out, const struct cmd_option *o)
+{
+	if (o->what) {
+		fputs(o->what, out);
+		return;
+	}
+	switch (o->type) {
+	case OPTION_INTEGER:
+		fputs("a decimal or 0x hex number", out);
+		break;
+	case OPTION_UNSIGNED:
+		fprintf(out, "a number from 1 to %u", o->max);
+		break;
+	case OPTION_SIZE:
+		fputs(INI_SIZE_SYNTAX, out);
+		break;
+	case OPTION_DURATION:
+		fputs(INI_DURATION_SYNTAX, out);
+		break;
+	case OPTION_CHOICE:
+		write_choices(out, o);
+		break;
+	default:
+		fputs("see --help", out);
+	}
+}
+
 /* "--scenario, --platform, ..., -o, ..., --help": what is accepted, in table order. */
 static void write_accepted(FILE *out, const struct opt_parser *p)
 {
 	bool first = true;
+	char flag[64];
 
 	for (unsigned i = 0; i < p->nr; i++) {
-		const struct cmd_option *o = &p->opts[i];
-
-		if (o->refused)
+		if (p->opts[i].type == OPTION_REFUSED)
 			continue;
-		if (o->name)
-			fprintf(out, "%s--%s", first ? "" : ", ", o->name);
-		else
-			fprintf(out, "%s-%c", first ? "" : ", ", o->short_name);
+		fprintf(out, "%s%s", first ? "" : ", ", flag_of(&p->opts[i], flag, sizeof(flag)));
 		first = false;
 	}
 }
@@ -94,73 +150,171 @@ static bool write_ambiguous(FILE *out, const struct opt_parser *p, const char *a
 	return true;
 }
 
-int opt_next(struct opt_parser *p, const char **value)
+/* What getopt_long refused (@val '?' or ':'), said on stderr. */
+static void write_refusal(const struct opt_parser *p, int val)
 {
 	const struct cmd_option *o;
-	int val = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
 
-	*value = optarg;
-	if (val == -1) {
-		if (optind < p->argc) {
-			fprintf(stderr, "cmasim %s: unexpected argument '%s': %s takes only options (see --help)\n",
-				p->cmd, p->argv[optind], p->cmd);
-			return OPT_BAD;
-		}
-		return OPT_END;
-	}
 	if (val == ':') {
 		o = entry_of(p, optopt);
-		fprintf(stderr, "cmasim %s: %s needs a value", p->cmd, p->argv[optind - 1]);
-		if (o && o->what)
-			fprintf(stderr, ": %s\n", o->what);
-		else
-			fprintf(stderr, " (see --help)\n");
-		return OPT_BAD;
+		fprintf(stderr, "cmasim %s: %s needs a value: ", p->cmd, p->argv[optind - 1]);
+		if (o)
+			write_what(stderr, o);
+		fputc('\n', stderr);
+		return;
 	}
-	o = entry_of(p, val);
-	if (!o) {
-		if (!optopt && write_ambiguous(stderr, p, p->argv[optind - 1]))
-			return OPT_BAD;
-		if (optopt)
-			fprintf(stderr, "cmasim %s: unknown option '-%c'", p->cmd, optopt);
-		else
-			fprintf(stderr, "cmasim %s: unknown option '%s'", p->cmd, p->argv[optind - 1]);
-		fprintf(stderr, ": accepted ");
-		write_accepted(stderr, p);
-		fprintf(stderr, "\n");
-		return OPT_BAD;
+	if (!optopt && write_ambiguous(stderr, p, p->argv[optind - 1]))
+		return;
+	if (optopt)
+		fprintf(stderr, "cmasim %s: unknown option '-%c'", p->cmd, optopt);
+	else
+		fprintf(stderr, "cmasim %s: unknown option '%s'", p->cmd, p->argv[optind - 1]);
+	fprintf(stderr, ": accepted ");
+	write_accepted(stderr, p);
+	fprintf(stderr, "\n");
+}
+
+int opt_list_add(const struct cmd_option *o, const char *arg, const char *cmd)
+{
+	struct opt_list *l = o->value;
+	unsigned max = o->max && o->max < OPT_LIST_MAX ? o->max : OPT_LIST_MAX;
+	char flag[64];
+
+	if (l->nr == max) {
+		fprintf(stderr, "cmasim %s: %s: at most %u of them\n", cmd, flag_of(o, flag, sizeof(flag)), max);
+		return -EINVAL;
 	}
-	if (o->refused) {
-		fprintf(stderr, "cmasim %s: %s\n", p->cmd, o->refused);
-		return OPT_BAD;
+	l->v[l->nr++] = arg;
+	return 0;
+}
+
+static int set_choice(const struct cmd_option *o, const char *arg, const char *cmd, const char *flag)
+{
+	for (int i = 0; o->choices[i]; i++)
+		if (!strcmp(arg, o->choices[i])) {
+			*(int *)o->value = i;
+			return 0;
+		}
+	fprintf(stderr, "cmasim %s: %s '%s': accepted ", cmd, flag, arg);
+	write_choices(stderr, o);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
+/* @o's argument @arg checked and stored in its field: 0, or -EINVAL after saying why. */
+static int set_value(const struct cmd_option *o, const char *arg, const char *cmd)
+{
+	char flag[64];
+	uint64_t v;
+
+	flag_of(o, flag, sizeof(flag));
+	switch (o->type) {
+	case OPTION_BOOL:
+		*(bool *)o->value = true;
+		return 0;
+	case OPTION_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPTION_INTEGER:
+		if (!ini_parse_number(arg, strlen(arg), false, &v))
+			break;
+		*(uint64_t *)o->value = v;
+		return 0;
+	case OPTION_UNSIGNED:
+		if (!ini_parse_number(arg, strlen(arg), false, &v) || !v || v > o->max) {
+			fprintf(stderr, "cmasim %s: %s '%s': expected a number from 1 to %u\n", cmd, flag, arg, o->max);
+			return -EINVAL;
+		}
+		*(unsigned *)o->value = (unsigned)v;
+		return 0;
+	case OPTION_SIZE:
+		if (!ini_parse_number(arg, strlen(arg), true, &v) || (o->flags & OPT_NONZERO && !v)) {
+			fprintf(stderr, "cmasim %s: %s '%s': expected " INI_SIZE_SYNTAX "%s\n", cmd, flag, arg,
+				o->flags & OPT_NONZERO ? ", above 0" : "");
+			return -EINVAL;
+		}
+		*(uint64_t *)o->value = v;
+		return 0;
+	case OPTION_DURATION:
+		if (ini_duration(arg, &v) == -ERANGE) {
+			fprintf(stderr, "cmasim %s: %s '%s': " INI_DURATION_TOO_LARGE "\n", cmd, flag, arg);
+			return -EINVAL;
+		}
+		if (!ini_parse_duration(arg, &v) || !v) {
+			fprintf(stderr, "cmasim %s: %s '%s': expected " INI_DURATION_SYNTAX ", above 0\n", cmd, flag, arg);
+			return -EINVAL;
+		}
+		*(uint64_t *)o->value = v;
+		return 0;
+	case OPTION_CHOICE:
+		return set_choice(o, arg, cmd, flag);
+	case OPTION_LIST:
+		return opt_list_add(o, arg, cmd);
+	case OPTION_CALLBACK:
+		return o->callback(o, arg, cmd);
+	case OPTION_REFUSED:
+		fprintf(stderr, "cmasim %s: %s\n", cmd, o->refused);
+		return -EINVAL;
+	case OPTION_HELP:
+		return 1;
 	}
-	return o->id;
+	fprintf(stderr, "cmasim %s: %s '%s': expected a decimal or 0x hex number\n", cmd, flag, arg);
+	return -EINVAL;
+}
+
+int opt_parse(const char *cmd, const struct cmd_option *opts, unsigned nr, int argc, char **argv)
+{
+	struct opt_parser p;
+	int val, ret;
+
+	parser_init(&p, cmd, opts, nr, argc, argv);
+	while ((val = getopt_long(p.argc, p.argv, p.shortopts, p.longopts, NULL)) != -1) {
+		const struct cmd_option *o = val == ':' ? NULL : entry_of(&p, val);
+
+		if (!o) {
+			write_refusal(&p, val);
+			return -EINVAL;
+		}
+		ret = set_value(o, optarg, cmd);
+		if (ret)
+			return ret;
+		if (o->given)
+			*o->given = optarg;
+	}
+	if (optind < p.argc) {
+		fprintf(stderr, "cmasim %s: unexpected argument '%s': %s takes only options (see --help)\n",
+			cmd, p.argv[optind], cmd);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* @o's synopsis entry into @buf. */
 static void synopsis_entry(const struct cmd_option *o, char *buf, size_t len)
 {
-	char arg[128] = "";
+	char arg[128] = "", flag[64];
 
 	if (o->arg)
 		snprintf(arg, sizeof(arg), o->arg, o->fill ? o->fill() : "");
 	if (o->usage)
 		snprintf(buf, len, "%s", o->usage);
-	else if (o->name)
-		snprintf(buf, len, "[--%s%s%s]%s", o->name, o->arg ? " " : "", arg, o->repeats ? "..." : "");
 	else
-		snprintf(buf, len, "[-%c%s%s]%s", o->short_name, o->arg ? " " : "", arg, o->repeats ? "..." : "");
+		snprintf(buf, len, "[%s%s%s]%s", flag_of(o, flag, sizeof(flag)), o->arg ? " " : "", arg,
+			 o->repeats || o->type == OPTION_LIST ? "..." : "");
 }
 
-void opt_usage(FILE *out, const char *cmd, const struct cmd_option *opts, unsigned nr)
+void opt_usage(FILE *out, const char *prefix, const char *cmd, const char *operands,
+	       const struct cmd_option *opts, unsigned nr)
 {
-	int indent = fprintf(out, "usage: cmasim %s", cmd) + 1, col = indent - 1;
+	int indent = fprintf(out, "%s cmasim %s", prefix, cmd) + 1, col = indent - 1;
 
+	if (operands && operands[0])
+		col += fprintf(out, " %s", operands);
 	for (unsigned i = 0; i < nr; i++) {
 		char entry[160];
 		int len;
 
-		if (opts[i].refused || (opts[i].usage && !opts[i].usage[0]))
+		if (opts[i].type == OPTION_REFUSED || (opts[i].usage && !opts[i].usage[0]))
 			continue;
 		synopsis_entry(&opts[i], entry, sizeof(entry));
 		len = (int)strlen(entry);
@@ -171,46 +325,49 @@ void opt_usage(FILE *out, const char *cmd, const struct cmd_option *opts, unsign
 	fputc('\n', out);
 }
 
-void opt_synopsis(FILE *out, const struct cmd_option *opts, unsigned nr)
+/* One help line of @o, its text's further lines under its first. */
+static void help_line(FILE *out, const struct cmd_option *o)
 {
-	for (unsigned i = 0, first = 1; i < nr; i++) {
-		char entry[160];
+	char label[32], text[1024];
+	const char *line = text;
 
-		if (opts[i].refused || (opts[i].usage && !opts[i].usage[0]))
-			continue;
-		synopsis_entry(&opts[i], entry, sizeof(entry));
-		fprintf(out, "%s%s", first ? "" : " ", entry);
-		first = 0;
+	if (o->label)
+		snprintf(label, sizeof(label), "%s", o->label);
+	else
+		flag_of(o, label, sizeof(label));
+	snprintf(text, sizeof(text), o->help, o->fill ? o->fill() : "");
+	fprintf(out, "  %-*s  ", HELP_COLUMN - 4, label);
+	for (;;) {
+		size_t n = strcspn(line, "\n");
+
+		fprintf(out, "%.*s\n", (int)n, line);
+		if (!line[n])
+			break;
+		line += n + 1;
+		fprintf(out, "%*s", HELP_COLUMN, "");
 	}
 }
 
 void opt_help(FILE *out, const struct cmd_option *opts, unsigned nr)
 {
-	for (unsigned rank = 1; rank <= nr; rank++)
-		for (unsigned i = 0; i < nr; i++) {
-			const struct cmd_option *o = &opts[i];
-			char label[32], text[1024];
-			const char *line;
+	unsigned last = 0;
 
-			if (o->help_rank != rank)
-				continue;
-			if (o->label)
-				snprintf(label, sizeof(label), "%s", o->label);
-			else
-				snprintf(label, sizeof(label), "--%s", o->name);
-			snprintf(text, sizeof(text), o->help, o->fill ? o->fill() : "");
-			line = text;
-			fprintf(out, "  %-*s  ", HELP_COLUMN - 4, label);
-			for (;;) {
-				size_t n = strcspn(line, "\n");
+	for (unsigned i = 0; i < nr; i++)
+		last = opts[i].help_rank > last ? opts[i].help_rank : last;
+	for (unsigned rank = 1; rank <= last; rank++)
+		for (unsigned i = 0; i < nr; i++)
+			if (opts[i].help_rank == rank && opts[i].help)
+				help_line(out, &opts[i]);
+}
 
-				fprintf(out, "%.*s\n", (int)n, line);
-				if (!line[n])
-					break;
-				line += n + 1;
-				fprintf(out, "%*s", HELP_COLUMN, "");
-			}
-		}
+int opt_help_page(const char *cmd, const char *operands, const struct cmd_option *opts, unsigned nr,
+		  const char *about)
+{
+	opt_usage(stdout, "usage:", cmd, operands, opts, nr);
+	if (about)
+		fputs(about, stdout);
+	opt_help(stdout, opts, nr);
+	return fflush(stdout) ? -EIO : 0;
 }
 
 bool opt_is_help(const char *arg)

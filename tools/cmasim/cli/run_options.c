@@ -1,68 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --cma, --cmdline and --set (run_options.h): checked as far as they can
- * be when given, and applied through the scenario parser once the
- * scenario is read, so every message about a key is the file's.
+ * --cma, --cmdline, --kernel and --set (run_options.h), checked as far as
+ * they can be when given (common_options.c), applied through the scenario
+ * parser once the scenario is read, so every message about a key is the file's.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/inifile.h"
 #include "cli/run_options.h"
-
-int scenario_overrides_option(struct scenario_overrides *o, int id, const char *value, const char *cmd)
-{
-	const char *eq;
-	uint64_t bytes;
-
-	switch (id) {
-	case OPT_ID_CMA:
-		if (!scenario_parse_cma(value, &bytes)) {
-			fprintf(stderr, "cmasim %s: --cma '%s': expected " SCENARIO_CMA_SYNTAX "\n", cmd, value);
-			return -EINVAL;
-		}
-		o->cma = value;
-		return 0;
-	case OPT_ID_CMDLINE:
-		o->cmdline = value;
-		return 0;
-	case OPT_ID_KERNEL:
-		if (!platform_kernel_find(value)) {
-			fprintf(stderr, "cmasim %s: --kernel '%s': no such kernel profile: accepted "
-				PLATFORM_KERNELS_ACCEPTED "\n", cmd, value);
-			return -EINVAL;
-		}
-		o->kernel = value;
-		return 0;
-	case OPT_ID_SET:
-		eq = strchr(value, '=');
-		if (!eq || !memchr(value, '.', (size_t)(eq - value))) {
-			fprintf(stderr, "cmasim %s: --set '%s': expected SECTION.KEY=VALUE, e.g. camera.ring=2 or scenario.duration=30s\n",
-				cmd, value);
-			return -EINVAL;
-		}
-		if (o->nr_sets == SCENARIO_MAX_SETS) {
-			fprintf(stderr, "cmasim %s: --set: at most %d of them\n", cmd, SCENARIO_MAX_SETS);
-			return -EINVAL;
-		}
-		o->sets[o->nr_sets++] = value;
-		return 0;
-	}
-	return 1;
-}
-
-int run_count_option(const char *cmd, const char *opt, const char *value, unsigned max, unsigned *out)
-{
-	uint64_t v;
-
-	if (!ini_parse_number(value, strlen(value), false, &v) || !v || v > max) {
-		fprintf(stderr, "cmasim %s: %s '%s': expected a number from 1 to %u\n", cmd, opt, value, max);
-		return -EINVAL;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
 
 /* "--set SECTION.KEY=VALUE" as SECTION.KEY and VALUE through the parser. */
 static int apply_one(struct scenario *sc, const char *opt, const char *key, size_t key_len,
