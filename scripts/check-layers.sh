@@ -14,7 +14,9 @@
 #     makes from everywhere, apart);
 #   - libcma.so exports exactly the functions include/cma/cma.h declares;
 #   - a function whose comment says zone->lock, slot->lock or lru_lock is
-#     held, or whose name ends in _locked, asserts it (lockdep_assert_held).
+#     held, or whose name ends in _locked, asserts it (lockdep_assert_held);
+#   - no function reads three or more profile switches
+#     (scripts/profile-switches.sh): it is split into era variants.
 # And cmasim's (tools/cmasim/README.md), by folder:
 #   - its folders call each other without a circle;
 #   - engine/ calls no file of workloads/ or policies/: it reaches them
@@ -107,6 +109,14 @@ need && /^}/ {
 }
 END { exit bad }
 ' src/*/*.c
+
+# An era's rules read as one body: a function reading three switches mixes eras.
+scripts/profile-switches.sh 3 > "$tmp/eras"
+if [ -s "$tmp/eras" ]; then
+	awk '{ s = $4; for (i = 5; i <= NF; i++) s = s ", " $i
+		print "check-layers: " $2 ": " $3 "() reads " $1 " profile switches (" s "): split it into era variants" }' "$tmp/eras"
+	exit 1
+fi
 
 # The outer wall: a declaration in cma.h is a line at column 0 naming the
 # function just before its first parenthesis (typedefs of pointers to

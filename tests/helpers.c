@@ -139,6 +139,9 @@ struct case_run {
 	test_mode_fn mode_fn;
 	struct test_shape shape;
 	test_kernel_fn kernel_fn;
+	test_kernel_state_fn kernel_state_fn;
+	CMFixtureFunction teardown;
+	void *state;		/* kernel_state_fn's, for teardown */
 	const char *kernel;
 	unsigned k;
 };
@@ -149,8 +152,17 @@ static void run_case(void **state)
 
 	if (run->mode_fn)
 		run->mode_fn(&run->shape);
+	else if (run->kernel_state_fn)
+		run->kernel_state_fn(&run->state, run->kernel, run->k);
 	else
 		run->kernel_fn(run->kernel, run->k);
+}
+
+static int run_teardown(void **state)
+{
+	struct case_run *run = *state;
+
+	return run->teardown(&run->state);
 }
 
 /* Mode @m of 8: bit 0 backed, bit 1 four CPUs, bit 2 64 KiB pages. */
@@ -177,6 +189,7 @@ static int run_cases(const char *group, struct case_run *runs, char **names, siz
 	assert_non_null(tests);
 	for (size_t i = 0; i < n; i++)
 		tests[i] = (struct CMUnitTest){ .name = names[i], .test_func = run_case,
+						.teardown_func = runs[i].teardown ? run_teardown : NULL,
 						.initial_state = &runs[i] };
 	failed = _cmocka_run_group_tests(group, tests, n, NULL, NULL);
 	for (size_t i = 0; i < n; i++)
@@ -219,6 +232,8 @@ int test_run_kernels(const char *group, const struct test_kernel_case *cases, si
 	for (size_t c = 0; c < nr; c++)
 		for (unsigned k = 0; k < cases[c].nr_kernels; k++, n++) {
 			runs[n] = (struct case_run){ .kernel_fn = cases[c].fn,
+						     .kernel_state_fn = cases[c].state_fn,
+						     .teardown = cases[c].teardown,
 						     .kernel = cases[c].kernels[k], .k = k };
 			assert_true(asprintf(&names[n], "%s [kernel %s]", cases[c].name,
 					     cases[c].kernels[k]) > 0);

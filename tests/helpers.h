@@ -126,13 +126,22 @@ int test_run_modes(const char *group, const struct test_mode_case *cases, size_t
  * case's list, for expectations kept in arrays beside it.
  */
 typedef void (*test_kernel_fn)(const char *kernel, unsigned k);
+/*
+ * A case that leaves what it builds (a machine, a fixture) in cmocka's
+ * *@state, for @teardown to free after each profile's run, passed or not.
+ */
+typedef void (*test_kernel_state_fn)(void **state, const char *kernel, unsigned k);
 struct test_kernel_case {
 	const char *name;
 	test_kernel_fn fn;
 	const char *const *kernels;
 	unsigned nr_kernels;
+	test_kernel_state_fn state_fn;		/* instead of fn */
+	CMFixtureFunction teardown;		/* of state_fn's *state */
 };
-#define test_kernel_case(f, kernels) { #f, f, kernels, sizeof(kernels) / sizeof((kernels)[0]) }
+#define test_kernel_case(f, kernels) { #f, f, kernels, sizeof(kernels) / sizeof((kernels)[0]), NULL, NULL }
+#define test_kernel_case_teardown(f, kernels, teardown) \
+	{ #f, NULL, kernels, sizeof(kernels) / sizeof((kernels)[0]), f, teardown }
 /* Run each of @cases under each of its kernels: the failures. */
 int test_run_kernels(const char *group, const struct test_kernel_case *cases, size_t nr);
 #define test_run_kernel_cases(group, cases) \

@@ -1507,22 +1507,28 @@ static void compare_reports_to_files(void **state)
 	remove_dir(dir);
 }
 
+/* Expect: boot takes --kernel and boots (exit 0). */
+static const char *const boot_kernel_option_kernels[] = { "3.5", "6.12" };
+
+static void boot_kernel_option(const char *kernel, unsigned k)
+{
+	struct run a = run_cmasim(ARGS("boot", "--kernel", kernel, "--platform", "arm"));
+
+	assert_int_equal(a.status, 0);
+	run_free(&a);
+}
+
 /*
- * Expect: boot takes --kernel, and a platform file's kernel = PROFILE
- * with or without the image's range; each boots (exit 0), and the image
- * reserved beside the profile is reserved as without it.
+ * Expect: a platform file's kernel = PROFILE with or without the image's
+ * range boots (exit 0), and the image reserved beside the profile is
+ * reserved as without it.
  */
-static void boot_kernel_option_and_platform_key(void **state)
+static void boot_platform_kernel_key(void **state)
 {
 	static const char board[] = "[platform]\narch = arm\nbank = 0x40000000 256M\n";
 	char dir[DIR_MAX], path[DIR_PATH_MAX], text[256];
 	struct run a, b;
 
-	for (const char *const *k = ARGS("3.5", "6.12"); *k; k++) {
-		a = run_cmasim(ARGS("boot", "--kernel", *k, "--platform", "arm"));
-		assert_int_equal(a.status, 0);
-		run_free(&a);
-	}
 	make_dir(dir);
 	snprintf(text, sizeof(text), "%skernel = 0x40008000 8M\n", board);
 	dir_file(dir, "image.ini", text, path);
@@ -2392,6 +2398,17 @@ static bool arm64_boots(const char *kernel)
 	return ok;
 }
 
+/* libcma(3)'s arm64 range @para names @kernel, an end of what boots: from @first to 6.12. */
+static void expect_arm64_range_end(const char *para, const char *kernel, const char *first)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "\\(dq%s\\(dq", kernel);
+	if (!strstr(para, want))
+		fail_msg("doc/libcma.3: arm64 boots from kernel %s to 6.12, but its arm64 range, without %s, says:\n%s",
+			 first, kernel, para);
+}
+
 /*
  * Expect: libcma(3) gives arm64 the kernel profiles it boots under: the
  * first 3.x that boots the arm64 board, to 6.12.
@@ -2411,12 +2428,8 @@ static void libcma_page_arm64_range_is_what_boots(void **state)
 	assert_true(arm64_boots("6.12"));
 	assert_non_null(at);
 	para = strndup(at, strcspn(at, ")"));
-	for (const char *const *k = ARGS(first, "6.12"); *k; k++) {
-		snprintf(want, sizeof(want), "\\(dq%s\\(dq", *k);
-		if (!strstr(para, want))
-			fail_msg("doc/libcma.3: arm64 boots from kernel %s to 6.12, but its arm64 range says:\n%s", first,
-				 para);
-	}
+	expect_arm64_range_end(para, first, first);
+	expect_arm64_range_end(para, "6.12", first);
 	printf("libcma(3): arm64 under kernels %s to 6.12, as the arm64 board boots\n", first);
 	free(para);
 	free(page);
@@ -3202,7 +3215,7 @@ int main(void)
 		cmocka_unit_test(snapshot_files_are_replaced_whole),
 		cmocka_unit_test(compare_reports_to_files),
 		cmocka_unit_test(run_dump_and_output_dir),
-		cmocka_unit_test(boot_kernel_option_and_platform_key),
+		cmocka_unit_test(boot_platform_kernel_key),
 		cmocka_unit_test(run_and_compare_kernels),
 		cmocka_unit_test(sweep_grid_writes_reports_and_summaries),
 		cmocka_unit_test(sweep_print_commands_then_collect_same_summary),
@@ -3223,5 +3236,11 @@ int main(void)
 		cmocka_unit_test(docs_link_inside_the_repository),
 	};
 
-	return cmocka_run_group_tests_name("cmasim", tests, setup_paths, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(boot_kernel_option, boot_kernel_option_kernels),
+	};
+	/* setup_paths, the first group's, sets the paths the second's cases use too */
+	int failed = cmocka_run_group_tests_name("cmasim", tests, setup_paths, NULL);
+
+	return failed + test_run_kernel_cases("cmasim (per kernel)", kernel_cases);
 }

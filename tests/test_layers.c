@@ -156,6 +156,27 @@ static void ground_calling_a_file_fails(void **state)
 	check_fails_saying("the ground file src/mm/mmzone.c calls src/mm/page_alloc.c");
 }
 
+/* alloc_cma (3.8), highatomic (4.4) and cma_balance (5.8) in one body: three eras mixed. */
+static void function_reading_three_switches_fails(void **state)
+{
+	plant("src/mm/page_alloc.c", "\nint planted_eras(struct cma_mm *mm);\nint planted_eras(struct cma_mm *mm)\n{\n"
+	      "\tconst struct kernel_profile *k = &mm->kernel;\n\n"
+	      "\t/* kernel.watermark_boost: a comment is no read */\n"
+	      "\treturn mm->kernel.alloc_cma + mm->kernel.highatomic * 2 + k->cma_balance * 4;\n}\n");
+	check_fails_saying("src/mm/page_alloc.c:");
+	check_fails_saying(": planted_eras() reads 3 profile switches (alloc_cma, highatomic, cma_balance): "
+			   "split it into era variants");
+}
+
+/* Two switches, however often read, pass. */
+static void function_reading_two_switches_passes(void **state)
+{
+	plant("src/mm/page_alloc.c", "\nint planted_eras(struct cma_mm *mm);\nint planted_eras(struct cma_mm *mm)\n{\n"
+	      "\t/* kernel.watermark_boost: a comment is no read */\n"
+	      "\treturn mm->kernel.alloc_cma + mm->kernel.highatomic * 2 + mm->kernel.alloc_cma;\n}\n");
+	the_copy_passes(state);
+}
+
 static void declared_but_not_exported_fails(void **state)
 {
 	plant("include/cma/cma.h", "\nint cma_planted_declaration(void);\n");
@@ -228,6 +249,8 @@ int main(void)
 		cmocka_unit_test_teardown(mm_circle_fails, restore),
 		cmocka_unit_test_teardown(dma_circle_fails, restore),
 		cmocka_unit_test_teardown(ground_calling_a_file_fails, restore),
+		cmocka_unit_test_teardown(function_reading_three_switches_fails, restore),
+		cmocka_unit_test_teardown(function_reading_two_switches_passes, restore),
 		cmocka_unit_test_teardown(declared_but_not_exported_fails, restore),
 		cmocka_unit_test_teardown(simulator_folder_circle_fails, restore),
 		cmocka_unit_test_teardown(engine_calling_a_workload_fails, restore),

@@ -162,26 +162,22 @@ static void alloc_pages_oom_kill_serves_request(void **state)
  * any other); from 4.13 it fails without it ("mm, tree wide: replace
  * __GFP_REPEAT by __GFP_RETRY_MAYFAIL with more useful semantic").
  */
-static void alloc_pages_retry_mayfail_oom_by_release(void **state)
+static const char *const alloc_pages_retry_mayfail_oom_by_release_kernels[] = { "4.12", "4.13", "6.12" };
+
+static void alloc_pages_retry_mayfail_oom_by_release(void **state, const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "4.12", "4.13", "6.12" };
+	struct sp_test *t = sp_test_kernel(state, 32 * MiB, 0, kernel);
+	bool mayfail = cma_kernel_has(kernel, "retry_mayfail") == 1;
+	struct cma_page *page;
 
-	for (int k = 0; k < 3; k++) {
-		struct sp_test *t = sp_test_kernel(state, 32 * MiB, 0, kernels[k]);
-		bool mayfail = cma_kernel_has(kernels[k], "retry_mayfail") == 1;
-		struct cma_page *page;
-
-		fill_unmovable(t);
-		t->oom.victim = t->pages[--t->nr_pages];
-		page = cma_alloc_pages(t->mm, CMA_GFP_KERNEL | CMA_GFP_RETRY_MAYFAIL | CMA_GFP_NOWARN, 0);
-		if (mayfail ? page != NULL || t->oom.calls : !page || t->oom.calls != 1)
-			fail_msg("kernel %s: page %p after %u OOM calls", kernels[k], (void *)page,
-				 t->oom.calls);
-		if (page)
-			cma_free_pages(t->mm, page, 0);
-		assert_verify(t->mm);
-		sp_teardown(state);
-	}
+	fill_unmovable(t);
+	t->oom.victim = t->pages[--t->nr_pages];
+	page = cma_alloc_pages(t->mm, CMA_GFP_KERNEL | CMA_GFP_RETRY_MAYFAIL | CMA_GFP_NOWARN, 0);
+	if (mayfail ? page != NULL || t->oom.calls : !page || t->oom.calls != 1)
+		fail_msg("page %p after %u OOM calls", (void *)page, t->oom.calls);
+	if (page)
+		cma_free_pages(t->mm, page, 0);
+	assert_verify(t->mm);
 }
 
 /* Expect: a __GFP_NORETRY request fails after one round of reclaim, without the OOM handler. */
@@ -317,11 +313,16 @@ int main(void)
 		cmocka_unit_test_teardown(alloc_pages_lowmem_request_fails_without_oom, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_oom_kill_serves_request, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_noretry_fails_without_oom, sp_teardown),
-		cmocka_unit_test_teardown(alloc_pages_retry_mayfail_oom_by_release, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_nofs_retries_waking_kswapd_once, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_dirty_cache_waits_for_kswapd, sp_teardown),
 		cmocka_unit_test_teardown(alloc_pages_last_try_at_high_mark_spares_oom, sp_teardown),
 	};
 
-	return cmocka_run_group_tests_name("slowpath", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case_teardown(alloc_pages_retry_mayfail_oom_by_release,
+					  alloc_pages_retry_mayfail_oom_by_release_kernels, sp_teardown),
+	};
+	int failed = cmocka_run_group_tests_name("slowpath", tests, NULL, NULL);
+
+	return failed + test_run_kernel_cases("slowpath (per kernel)", kernel_cases);
 }

@@ -651,34 +651,30 @@ static void verify_pageblocks_expects_the_isolation_state(void **state)
  * bit under 3.5 (which has none: kernel.compact_skip_hint) each fail the
  * verifier; 6.12 may mark a valid block.
  */
-static void verify_compaction_hints(void **state)
+static const char *const verify_compaction_hints_kernels[] = { "3.5", "6.12" };
+
+static void verify_compaction_hints(void **state, const char *kernel, unsigned k)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true, .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long end = z->zone_start_pfn + z->spanned_pages;
+	unsigned long saved = z->compact_cached_free_pfn, block = pageblock_index(mm, end - 1);
 
-	for (int k = 0; k < 2; k++) {
-		struct cma_mm *mm = *state = test_mm(.metadata_only = true, .kernel = kernels[k]);
-		struct zone *z = normal(mm);
-		unsigned long end = z->zone_start_pfn + z->spanned_pages;
-		unsigned long saved = z->compact_cached_free_pfn, block = pageblock_index(mm, end - 1);
-
-		expect_verify_clean(mm, "boot");
-		z->compact_cached_free_pfn = end;
-		expect_verify_fails(mm, "a cached free pfn at the zone's end");
-		z->compact_cached_free_pfn = saved;
-		saved = z->compact_cached_migrate_pfn[1];
-		z->compact_cached_migrate_pfn[1] = z->zone_start_pfn - 1;
-		expect_verify_fails(mm, "a cached migrate pfn below the zone");
-		z->compact_cached_migrate_pfn[1] = saved;
-		expect_verify_clean(mm, "the cached pfns restored");
-		mm->pageblock_skip[block] = 1;
-		if (mm->kernel.compact_skip_hint)
-			expect_verify_clean(mm, "a skip bit on a valid block under 6.12");
-		else
-			expect_verify_fails(mm, "a skip bit under 3.5");
-		mm->pageblock_skip[block] = 0;
-		cma_mm_destroy(mm);
-		*state = NULL;
-	}
+	expect_verify_clean(mm, "boot");
+	z->compact_cached_free_pfn = end;
+	expect_verify_fails(mm, "a cached free pfn at the zone's end");
+	z->compact_cached_free_pfn = saved;
+	saved = z->compact_cached_migrate_pfn[1];
+	z->compact_cached_migrate_pfn[1] = z->zone_start_pfn - 1;
+	expect_verify_fails(mm, "a cached migrate pfn below the zone");
+	z->compact_cached_migrate_pfn[1] = saved;
+	expect_verify_clean(mm, "the cached pfns restored");
+	mm->pageblock_skip[block] = 1;
+	if (mm->kernel.compact_skip_hint)
+		expect_verify_clean(mm, "a skip bit on a valid block under 6.12");
+	else
+		expect_verify_fails(mm, "a skip bit under 3.5");
+	mm->pageblock_skip[block] = 0;
 }
 
 /* Expect: @call(@z), made in a child without @z's lock, dies of SIGABRT (lockdep_assert_held). */
@@ -794,10 +790,15 @@ int main(void)
 		cmocka_unit_test_teardown(verify_pcp_locked_catches_count_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_lru_locked_catches_counter_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_pageblocks_expects_the_isolation_state, destroy_machine),
-		cmocka_unit_test_teardown(verify_compaction_hints, destroy_machine),
 		cmocka_unit_test_teardown(lockdep_assert_held_catches_a_missing_lock, destroy_machine),
 		cmocka_unit_test_teardown(move_freepages_block_isolate_demands_zone_lock, destroy_machine),
 	};
 
-	return cmocka_run_group_tests_name("verify", tests, NULL, NULL);
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case_teardown(verify_compaction_hints, verify_compaction_hints_kernels,
+					  destroy_machine),
+	};
+	int failed = cmocka_run_group_tests_name("verify", tests, NULL, NULL);
+
+	return failed + test_run_kernel_cases("verify (per kernel)", kernel_cases);
 }

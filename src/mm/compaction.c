@@ -1049,6 +1049,25 @@ static void isolate_abort_nomem(struct cma_mm *mm, struct compact_control *cc,
 	cc->contig_err = -ENOMEM;
 }
 
+/*
+ * A batch's scan in the trace and the counters. From 4.11
+ * (kernel.compact_events_per_run) compaction's scanning counts per run
+ * and alloc_contig_range's not at all (a counter of its own here).
+ */
+static void account_migrate_scan(struct cma_mm *mm, const struct compact_control *cc,
+				 unsigned long nr_scanned, unsigned long nr_stepped,
+				 unsigned long nr_isolated)
+{
+	trace_event(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_MIGRATEPAGES, isolate,
+		    .nr_scanned = nr_scanned, .nr_taken = nr_isolated);
+	count_vm_events(mm, !mm->kernel.compact_events_per_run || cc->compacting ?
+			COMPACTMIGRATE_SCANNED : CONTIGMIGRATE_SCANNED, nr_scanned);
+	if (nr_stepped)
+		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
+	if (nr_isolated)
+		count_vm_events(mm, COMPACTISOLATED, nr_isolated);
+}
+
 /**
  * isolate_migratepages_range() - isolate one batch of migratable pages
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
@@ -1134,16 +1153,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			break;
 		}
 	}
-	nr_scanned += nr_stepped;
-	trace_event(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_MIGRATEPAGES, isolate,
-		    .nr_scanned = nr_scanned, .nr_taken = nr_isolated);
-	/* 6.12 counts compaction's scanning per run and alloc_contig_range's not at all */
-	count_vm_events(mm, !mm->kernel.compact_events_per_run || cc->compacting ?
-			COMPACTMIGRATE_SCANNED : CONTIGMIGRATE_SCANNED, nr_scanned);
-	if (nr_stepped)
-		count_vm_events(mm, COMPACT_SCAN_STEPPED, nr_stepped);
-	if (nr_isolated)
-		count_vm_events(mm, COMPACTISOLATED, nr_isolated);
+	account_migrate_scan(mm, cc, nr_scanned + nr_stepped, nr_stepped, nr_isolated);
 	return low_pfn;
 }
 
@@ -1386,6 +1396,22 @@ static bool compact_block_ready(struct zone *zone, struct compact_control *cc, u
 }
 
 /*
+ * The scanners met: the run is COMPLETE. From 3.16
+ * (kernel.compact_cached_pfn) the next run starts anew; from 3.7
+ * (kernel.compact_skip_hint) a direct one lets the skip bits be flushed.
+ */
+static int compact_zone_complete(struct zone *zone, struct compact_control *cc)
+{
+	struct cma_mm *mm = zone->mm;
+
+	if (mm->kernel.compact_cached_pfn)
+		reset_cached_positions(zone);
+	if (mm->kernel.compact_skip_hint && cc->direct)
+		__atomic_store_n(&zone->compact_blockskip_flush, true, __ATOMIC_RELAXED);
+	return COMPACT_COMPLETE;
+}
+
+/*
  * compact_finished: COMPLETE when the scanners met; a whole-zone run
  * (order -1) goes on until then. A direct compactor is done (PARTIAL)
  * once the watermark holds at its order and a block of that order or
@@ -1399,14 +1425,8 @@ static int compact_finished(struct zone *zone, struct compact_control *cc)
 	unsigned long mark;
 	int ret = COMPACT_CONTINUE;
 
-	if (cc->free_pfn <= cc->migrate_pfn) {
-		/* 6.12: the next run starts anew, and a direct one lets the skip bits be flushed */
-		if (mm->kernel.compact_cached_pfn)
-			reset_cached_positions(zone);
-		if (mm->kernel.compact_skip_hint && cc->direct)
-			__atomic_store_n(&zone->compact_blockskip_flush, true, __ATOMIC_RELAXED);
-		return COMPACT_COMPLETE;
-	}
+	if (cc->free_pfn <= cc->migrate_pfn)
+		return compact_zone_complete(zone, cc);
 	if (cc->order < 0)
 		return COMPACT_CONTINUE;
 	if (mm->kernel.compact_finish_pageblock && (cc->migrate_pfn & (mm->pageblock_nr_pages - 1)))
@@ -1483,63 +1503,109 @@ static void keep_released_in_reach(struct zone *zone, struct compact_control *cc
 		__atomic_store_n(&zone->compact_cached_free_pfn, high, __ATOMIC_RELAXED);
 }
 
+/*
+ * The run's scan: the migrate scanner isolates a batch, the free scanner
+ * (through migrate_batch's targets) takes free pages for it, until
+ * compact_finished says the run is done or a batch fails with -ENOMEM
+ * (@stopped: the era's result for a run cut short). 3.19
+ * (kernel.compact_drain_pcp) gives back this CPU's freed pages as the
+ * migrate scanner leaves a block.
+ */
+static int compact_zone_scan(struct zone *zone, struct compact_control *cc, int stopped)
+{
+	struct cma_mm *mm = zone->mm;
+	unsigned long last_migrated_pfn = 0;
+	int ret;
+
+	/* migrate_prep_local: pages in this CPU's pagevec could not be isolated */
+	lru_add_drain(mm);
+	while ((ret = compact_finished(zone, cc)) == COMPACT_CONTINUE) {
+		enum isolate_migrate isolated = isolate_migratepages(zone, cc);
+
+		if (isolated == ISOLATE_ABORT)
+			return stopped;
+		if (isolated == ISOLATE_SUCCESS) {
+			last_migrated_pfn = max_ul(zone->zone_start_pfn,
+						   (cc->migrate_pfn - 1) & ~(mm->pageblock_nr_pages - 1));
+			if (migrate_batch(zone, cc) == -ENOMEM)
+				return stopped;
+		}
+		if (mm->kernel.compact_drain_pcp)
+			compact_drain_freed(zone, cc, &last_migrated_pfn);
+	}
+	return ret;
+}
+
+/* The scanners at the zone's two ends: the migrate one at its start, the free one in its last pageblock. */
+static void start_at_zone_ends(struct zone *zone, struct compact_control *cc)
+{
+	cc->migrate_pfn = zone->zone_start_pfn;
+	cc->free_pfn = zone_end_pfn(zone) & ~(zone->mm->pageblock_nr_pages - 1);
+}
+
+/*
+ * compact_zone_v35: every run starts at the zone's two ends; one cut
+ * short is PARTIAL. From 3.7 (kernel.compact_skip_hint) a run that
+ * restarts after a deferral first clears the zone's skip bits.
+ */
+static int compact_zone_v35(struct zone *zone, struct compact_control *cc)
+{
+	if (zone->mm->kernel.compact_skip_hint && compaction_restarting(zone, cc->order))
+		__reset_isolation_suitable(zone);
+	start_at_zone_ends(zone, cc);
+	return compact_zone_scan(zone, cc, COMPACT_PARTIAL);
+}
+
+/*
+ * compact_zone_v316 (kernel.compact_cached_pfn, 3.16): a run for an order
+ * resumes where the zone's last run of its mode left the scanners, and
+ * leaves the free scanner where its unused free pages lie. From 4.13
+ * (kernel.compact_priority) a run cut short is CONTENDED: no block
+ * freed, no deferral.
+ */
+static int compact_zone_v316(struct zone *zone, struct compact_control *cc)
+{
+	int ret;
+
+	if (compaction_restarting(zone, cc->order))
+		__reset_isolation_suitable(zone);
+	if (cc->order >= 0)
+		load_cached_positions(zone, cc);
+	else
+		start_at_zone_ends(zone, cc);
+	ret = compact_zone_scan(zone, cc, zone->mm->kernel.compact_priority ? COMPACT_CONTENDED :
+									       COMPACT_PARTIAL);
+	keep_released_in_reach(zone, cc);
+	return ret;
+}
+
 /**
  * compact_zone() - one compaction run over @zone (the kernel's compact_zone).
  *
  * cc->order (-1: the whole zone), cc->sync, cc->migratetype and empty
- * lists are the caller's; the scanners start at the zone's two ends.
- * Sync runs migrate in MIGRATE_SYNC_LIGHT, async ones in MIGRATE_ASYNC.
- * Returns a compact_result: SKIPPED or PARTIAL straight from the
- * suitability check, PARTIAL when a direct compactor's block is free or
- * (v3.5) the run had to stop early (6.12: CONTENDED), COMPLETE when the
- * scanners met. Leaves both
- * lists empty. Takes and drops the zone's locks itself.
+ * lists are the caller's; where the scanners start is the era's
+ * (compact_zone_v35, compact_zone_v316). Sync runs migrate in
+ * MIGRATE_SYNC_LIGHT, async ones in MIGRATE_ASYNC. Returns a
+ * compact_result: SKIPPED or PARTIAL straight from the suitability
+ * check, PARTIAL when a direct compactor's block is free or (v3.5) the
+ * run had to stop early (4.13: CONTENDED), COMPLETE when the scanners
+ * met. Leaves both lists empty. Takes and drops the zone's locks itself.
  */
 int compact_zone(struct zone *zone, struct compact_control *cc)
 {
 	struct cma_mm *mm = zone->mm;
 	int ret = compaction_suitable(zone, cc->order);
-	/* a run cut short: v3.5's PARTIAL, 6.12's CONTENDED (no block freed, no deferral) */
-	int stopped = mm->kernel.compact_priority ? COMPACT_CONTENDED : COMPACT_PARTIAL;
-	unsigned long last_migrated_pfn = 0;
 
 	if (ret != COMPACT_CONTINUE)
 		return ret;
 	cc->zone = zone;
 	cc->compacting = true;
-	if (mm->kernel.compact_skip_hint && compaction_restarting(zone, cc->order))
-		__reset_isolation_suitable(zone);
 	cc->search_order = cc->order;
 	cc->fast_start_pfn = 0;
-	if (mm->kernel.compact_cached_pfn && cc->order >= 0)
-		load_cached_positions(zone, cc);
-	else {
-		cc->migrate_pfn = zone->zone_start_pfn;
-		cc->free_pfn = zone_end_pfn(zone) & ~(mm->pageblock_nr_pages - 1);
-	}
-	/* migrate_prep_local: pages in this CPU's pagevec could not be isolated */
-	lru_add_drain(mm);
-
-	while ((ret = compact_finished(zone, cc)) == COMPACT_CONTINUE) {
-		enum isolate_migrate isolated = isolate_migratepages(zone, cc);
-
-		if (isolated == ISOLATE_ABORT) {
-			ret = stopped;
-			break;
-		}
-		if (isolated == ISOLATE_SUCCESS) {
-			last_migrated_pfn = max_ul(zone->zone_start_pfn,
-						   (cc->migrate_pfn - 1) & ~(mm->pageblock_nr_pages - 1));
-			if (migrate_batch(zone, cc) == -ENOMEM) {
-				ret = stopped;
-				break;
-			}
-		}
-		if (mm->kernel.compact_drain_pcp)
-			compact_drain_freed(zone, cc, &last_migrated_pfn);
-	}
 	if (mm->kernel.compact_cached_pfn)
-		keep_released_in_reach(zone, cc);
+		ret = compact_zone_v316(zone, cc);
+	else
+		ret = compact_zone_v35(zone, cc);
 	cc->nr_freepages -= release_freepages(mm, cc->freepages);
 	VM_BUG_ON(cc->nr_freepages != 0);
 	VM_BUG_ON(!page_list_empty(&cc->migratepages));

@@ -74,6 +74,28 @@ static void printk_contig_pass(struct cma_mm *mm, unsigned long reclaimed, unsig
 }
 
 /*
+ * One try at @cc's batch: from 3.7 (kernel.contig_reclaim_clean) its
+ * clean file pages are freed first (reclaim_clean_pages_from_list) and
+ * only the rest migrated. migrate_pages' result; @isolated, the pages
+ * the batch took, for printk_contig_pass.
+ */
+static int contig_migrate_batch(struct cma_mm *mm, struct compact_control *cc,
+				enum migrate_reason reason, unsigned long isolated,
+				uint64_t *migrated)
+{
+	unsigned long reclaimed = 0;
+	int ret;
+
+	if (mm->kernel.contig_reclaim_clean)
+		reclaimed = reclaim_clean_pages_from_list(cc->zone, &cc->migratepages);
+	ret = migrate_pages_reason(mm, &cc->migratepages, alloc_migrate_target, 0, MIGRATE_SYNC,
+				   reason);
+	if (mm->printk_contig_passes)
+		printk_contig_pass(mm, reclaimed, isolated, migrated);
+	return ret;
+}
+
+/*
  * Migrate every LRU page of [start, end) away, batch by batch as
  * compaction does; a batch gets 5 tries, in MIGRATE_SYNC (v23 passed
  * `true`, MIGRATE_SYNC_LIGHT, and "cma: fix migration mode" made it
@@ -101,7 +123,7 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 		.gfp_mask = gfp,
 	};
 	bool v6 = mm->kernel.contig_v6;
-	unsigned long pfn = start, isolated, reclaimed;
+	unsigned long pfn = start, isolated;
 	uint64_t migrated = 0, first = 0;
 	unsigned tries = 0;
 	int ret = 0;
@@ -130,13 +152,8 @@ static int __alloc_contig_migrate_range(struct cma_mm *mm, unsigned long start, 
 			ret = ret < 0 ? ret : -EBUSY;
 			break;
 		}
-		reclaimed = 0;
-		if (mm->kernel.contig_reclaim_clean)
-			reclaimed = reclaim_clean_pages_from_list(cc.zone, &cc.migratepages);
-		ret = migrate_pages_reason(mm, &cc.migratepages, alloc_migrate_target, 0,
-					   MIGRATE_SYNC, v6 ? MR_CONTIG_RANGE : MR_COMPACTION);
-		if (mm->printk_contig_passes)
-			printk_contig_pass(mm, reclaimed, isolated, &migrated);
+		ret = contig_migrate_batch(mm, &cc, v6 ? MR_CONTIG_RANGE : MR_COMPACTION, isolated,
+					   &migrated);
 		if (v6 && ret == -ENOMEM)
 			break;
 	}

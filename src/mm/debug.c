@@ -398,25 +398,17 @@ static void check_lru(struct verifier *v, struct zone *zone)
 }
 
 /*
- * The profile's reserves: v3.5 has no HIGHATOMIC reserve and no boost;
- * kernel.highatomic counts the HIGHATOMIC blocks in nr_reserved_highatomic,
- * within about 1% of the zone (a reservation at the limit's last step
- * may claim a whole MAX_ORDER block); kernel.watermark_boost keeps the
- * boost within 150% of the high mark; kernel.alloc_cma never bumps the
- * marks for CMA (min_cma_pages).
+ * 4.4's on-demand reserve (kernel.highatomic): the HIGHATOMIC blocks
+ * counted in nr_reserved_highatomic, within about 1% of the zone (a
+ * reservation at the limit's last step may claim a whole MAX_ORDER
+ * block). Before, nr_reserved_highatomic stays 0.
  */
-static void check_reserves(struct verifier *v, struct zone *zone)
+static void check_highatomic(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
-	unsigned long nr = mm->pageblock_nr_pages, blocks = 0, limit, boost = zone->watermark_boost;
+	unsigned long nr = mm->pageblock_nr_pages, blocks = 0, limit;
 	unsigned long start = (zone->zone_start_pfn + nr - 1) & ~(nr - 1);
 
-	if (mm->kernel.alloc_cma && zone->min_cma_pages)
-		report(v, "zone %s: min_cma_pages %lu in a profile without it", zone->name,
-		       zone->min_cma_pages);
-	if (boost > (mm->kernel.watermark_boost ? max_watermark_boost(zone) : 0))
-		report(v, "zone %s: watermark_boost %lu over its limit %lu", zone->name, boost,
-		       mm->kernel.watermark_boost ? max_watermark_boost(zone) : 0);
 	if (!mm->kernel.highatomic) {
 		if (zone->nr_reserved_highatomic)
 			report(v, "zone %s: nr_reserved_highatomic %lu in a profile without it",
@@ -435,6 +427,26 @@ static void check_reserves(struct verifier *v, struct zone *zone)
 	if (zone->nr_reserved_highatomic > limit)
 		report(v, "zone %s: nr_reserved_highatomic %lu over its limit %lu", zone->name,
 		       zone->nr_reserved_highatomic, limit);
+}
+
+/*
+ * The profile's reserves: kernel.alloc_cma never bumps the marks for CMA
+ * (min_cma_pages); kernel.watermark_boost keeps the boost within 150% of
+ * the high mark, and without it there is none; check_highatomic's
+ * reserve.
+ */
+static void check_reserves(struct verifier *v, struct zone *zone)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long boost = zone->watermark_boost;
+
+	if (mm->kernel.alloc_cma && zone->min_cma_pages)
+		report(v, "zone %s: min_cma_pages %lu in a profile without it", zone->name,
+		       zone->min_cma_pages);
+	if (boost > (mm->kernel.watermark_boost ? max_watermark_boost(zone) : 0))
+		report(v, "zone %s: watermark_boost %lu over its limit %lu", zone->name, boost,
+		       mm->kernel.watermark_boost ? max_watermark_boost(zone) : 0);
+	check_highatomic(v, zone);
 }
 
 static void check_watermarks(struct verifier *v, struct zone *zone)

@@ -297,12 +297,67 @@ static struct cma_page *__alloc_pages_slowpath_costly(struct cma_mm *mm, struct 
 }
 
 /*
- * __alloc_pages_slowpath (v3.5): kswapd is woken on entry and again only
+ * __alloc_pages_slowpath_v35: kswapd is woken on entry and again only
  * after an OOM kill (restart); the retries after reclaim (rebalance) do
  * not wake it. The OOM handler is reached only when direct reclaim made
  * no progress, which v3.5 reports only when every zone is
  * all_unreclaimable, and only for a request that may enter the file
- * system and may retry.
+ * system and may retry. From 4.4 (kernel.highatomic) the last HIGHATOMIC
+ * blocks go before it; from 5.16 (kernel.reclaim_throttle) a retry no
+ * longer waits for congestion.
+ */
+static struct cma_page *__alloc_pages_slowpath_v35(struct cma_mm *mm, struct alloc_context *ac)
+{
+	cma_gfp_t gfp = ac->gfp;
+	unsigned order = ac->order;
+	struct cma_page *page;
+	bool sync_migration = false, killed;
+	unsigned long progress;
+	int rounds = 0, result;
+
+restart:
+	wake_all_kswapd(mm, order, ac->high_zoneidx);
+rebalance:
+	page = try_freelist(mm, ac, ac->alloc_flags);
+	if (page || !(gfp & CMA_GFP_WAIT))
+		return page;
+	page = __alloc_pages_direct_compact(mm, ac, sync_migration, &result);
+	if (page)
+		return page;
+	sync_migration = true;
+	page = __alloc_pages_direct_reclaim(mm, ac, &progress);
+	if (page)
+		return page;
+	if (!progress && (gfp & CMA_GFP_FS) && !(gfp & CMA_GFP_NORETRY)) {
+		/* 4.4's should_reclaim_retry: before OOM, the last HIGHATOMIC blocks too */
+		if (mm->kernel.highatomic &&
+		    unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true)) {
+			if (++rounds >= MAX_RECLAIM_ROUNDS)
+				return NULL;
+			goto rebalance;
+		}
+		page = __alloc_pages_may_oom(mm, ac, &killed);
+		if (page || !killed || order > PAGE_ALLOC_COSTLY_ORDER ||
+		    ac->high_zoneidx < ZONE_NORMAL || ++rounds >= MAX_RECLAIM_ROUNDS)
+			return page;
+		goto restart;
+	}
+	if (should_alloc_retry(ac)) {
+		if (++rounds >= MAX_RECLAIM_ROUNDS)
+			return NULL;
+		kswapd_run_meanwhile(mm);
+		if (!mm->kernel.reclaim_throttle)
+			wait_iff_congested(preferred_zone(mm, ac->high_zoneidx), HZ / 50);
+		goto rebalance;
+	}
+	/* reclaim made room for compaction: one more try */
+	return __alloc_pages_direct_compact(mm, ac, sync_migration, &result);
+}
+
+/*
+ * __alloc_pages_slowpath: the era's path for the request, and the
+ * warning when it fails. From 4.13 (kernel.compact_priority) a costly
+ * order takes 6.12's path; every other request v3.5's loop.
  */
 static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					       enum zone_type high_zoneidx, int migratetype)
@@ -312,53 +367,12 @@ static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp,
 		.alloc_flags = gfp_to_alloc_flags(mm, gfp, order, migratetype),
 		.migratetype = migratetype,
 	};
-	struct cma_page *page = NULL;
-	bool sync_migration = false, killed;
-	unsigned long progress;
-	int rounds = 0, result;
+	struct cma_page *page;
 
-	if (mm->kernel.compact_priority && order > PAGE_ALLOC_COSTLY_ORDER) {
+	if (mm->kernel.compact_priority && order > PAGE_ALLOC_COSTLY_ORDER)
 		page = __alloc_pages_slowpath_costly(mm, &ac);
-		goto out;
-	}
-restart:
-	wake_all_kswapd(mm, order, high_zoneidx);
-rebalance:
-	page = try_freelist(mm, &ac, ac.alloc_flags);
-	if (page || !(gfp & CMA_GFP_WAIT))
-		goto out;
-	page = __alloc_pages_direct_compact(mm, &ac, sync_migration, &result);
-	if (page)
-		goto out;
-	sync_migration = true;
-	page = __alloc_pages_direct_reclaim(mm, &ac, &progress);
-	if (page)
-		goto out;
-	if (!progress && (gfp & CMA_GFP_FS) && !(gfp & CMA_GFP_NORETRY)) {
-		/* 4.4's should_reclaim_retry: before OOM, the last HIGHATOMIC blocks too */
-		if (mm->kernel.highatomic &&
-		    unreserve_highatomic_pageblock(mm, high_zoneidx, migratetype, true)) {
-			if (++rounds >= MAX_RECLAIM_ROUNDS)
-				goto out;
-			goto rebalance;
-		}
-		page = __alloc_pages_may_oom(mm, &ac, &killed);
-		if (page || !killed || order > PAGE_ALLOC_COSTLY_ORDER ||
-		    high_zoneidx < ZONE_NORMAL || ++rounds >= MAX_RECLAIM_ROUNDS)
-			goto out;
-		goto restart;
-	}
-	if (should_alloc_retry(&ac)) {
-		if (++rounds >= MAX_RECLAIM_ROUNDS)
-			goto out;
-		kswapd_run_meanwhile(mm);
-		if (!mm->kernel.reclaim_throttle)
-			wait_iff_congested(preferred_zone(mm, high_zoneidx), HZ / 50);
-		goto rebalance;
-	}
-	/* reclaim made room for compaction: one more try */
-	page = __alloc_pages_direct_compact(mm, &ac, sync_migration, &result);
-out:
+	else
+		page = __alloc_pages_slowpath_v35(mm, &ac);
 	if (!page && !(gfp & CMA_GFP_NOWARN))
 		cma_mm_printk(mm, KERN_WARNING "page allocation failure: order:%u, mode:0x%x\n", order, gfp);
 	return page;
