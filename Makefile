@@ -93,7 +93,12 @@ $(BUILD)/libcma.pc: Makefile
 # (libtracecmd-dev, libtracefs-dev, libtraceevent-dev: libtracecmd.pc requires libtracefs)
 # (expanded when a recipe runs, not when make starts: on a fresh machine
 # sim-deps installs the packages first, in the same make)
-TRACECMD_CFLAGS = $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
+TRACECMD_CFLAGS = $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null) $(TRACECMD_UNAME)
+# libtracecmd exports tracecmd_get_uname (the file's uname option) but
+# trace-cmd.h (3.1.6) does not declare it: replay_dat.c declares it when
+# this link test finds it, and reads no kernel from the header otherwise
+TRACECMD_UNAME = $(shell printf 'struct tracecmd_input;\nconst char *tracecmd_get_uname(struct tracecmd_input *);\nint main(void) { return !tracecmd_get_uname(0); }\n' | \
+	$(CC) -x c - -o /dev/null $$(pkg-config --libs libtracecmd 2>/dev/null) 2>/dev/null && echo -DHAVE_TRACECMD_GET_UNAME)
 SIM_LIBS  = -linih -ljansson -lfdt -llzma -lm $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 
 $(SIM_OBJ): | sim-deps

@@ -91,6 +91,7 @@ struct replay_request {
 struct replay_trace {
 	char path[4096];
 	bool dat;			/* read from trace.dat */
+	char release[64];		/* the recording kernel's, from the trace.dat's header; "" when unsaid */
 	struct replay_event *ev;
 	size_t nr_ev, cap_ev;
 	unsigned long families[NR_RPF];	/* background events seen, by family */
@@ -144,6 +145,7 @@ struct replay_board {
 	const char *cmdline;		/* NULL: the platform's */
 	const char *cma;		/* cma=, NULL: the command line's */
 	const char *kernel;		/* NULL: the platform's */
+	const char *kernel_said;	/* which kernel profile, and what chose it, for the report */
 	const char *policy;		/* NULL: cma */
 	const struct replay_background *background;	/* NULL: none, the platform's defaults */
 };

@@ -16,6 +16,29 @@
 
 #include "replay/replay.h"
 
+#ifdef HAVE_TRACECMD_GET_UNAME
+/*
+ * The file's uname option ("sysname nodename release machine", as
+ * trace-cmd record writes it), NULL when it has none: exported by
+ * libtracecmd but not declared by its trace-cmd.h (3.1.6); the Makefile
+ * declares HAVE_TRACECMD_GET_UNAME only if a program calling it links.
+ */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+#endif
+
+/* The recording kernel's release, the uname option's third word, into @t (else ""). */
+static void dat_release(struct tracecmd_input *handle, struct replay_trace *t)
+{
+	const char *uname = NULL;
+
+#ifdef HAVE_TRACECMD_GET_UNAME
+	uname = tracecmd_get_uname(handle);
+#endif
+	t->release[0] = 0;
+	if (uname)
+		sscanf(uname, "%*s %*s %63s", t->release);
+}
+
 /* trace.dat begins with these bytes: 0x17 0x08 0x44 "tracing" */
 static const char dat_magic[] = "\027\010\104tracing";
 
@@ -157,6 +180,7 @@ int replay_read_dat(const char *path, struct replay_trace *t, char *err, size_t 
 	if (tracecmd_init_data(handle))
 		return snprintf(err, errlen, "%s: libtracecmd cannot load its records (truncated or corrupt?); accepted %s",
 				path, REPLAY_FORMATS), -EINVAL;
+	dat_release(handle, t);
 	w.tep = tracecmd_get_tep(handle);
 	tracecmd_iterate_events(handle, NULL, 0, dat_record, &w);
 	tracecmd_close(handle);
