@@ -3,7 +3,9 @@
 # oracle's guests booted with `oracle.sh -d`, each one's trace.dat (made
 # with trace-cmd restore, the guest's uname in it) and its text trace of
 # the same events, xz'd into tests/replay/oracle-NAME.dat.xz and
-# oracle-NAME.txt.xz, where test_replay reads them.
+# oracle-NAME.txt.xz, and the guest's /proc snapshot taken just before
+# the allocation (oracle-NAME.snapshot/, for --snapshot), where
+# test_replay reads them.
 #
 #   bench/oracle/dat.sh [-o DIR] [EXP...]
 #
@@ -34,7 +36,8 @@ for name in "$@"; do
 		exit 1
 	fi
 	xz -9 -c "$r/trace.dat" > "$dest/oracle-$name.dat.xz" &&
-		xz -9 -c "$r/trace.txt" > "$dest/oracle-$name.txt.xz" || exit 1
+		xz -9 -c "$r/trace.txt" > "$dest/oracle-$name.txt.xz" &&
+		rm -rf "$dest/oracle-$name.snapshot" && cp -r "$r/snapshot" "$dest/oracle-$name.snapshot" || exit 1
 	echo "dat.sh: $name: $(trace-cmd report "$r/trace.dat" 2>/dev/null | grep -c ': ') records," \
 		"$(wc -c < "$r/trace.dat") bytes, $(wc -c < "$dest/oracle-$name.dat.xz") xz'd"
 done

@@ -136,30 +136,6 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 	return 0;
 }
 
-/*
- * The kernel profile the demand runs under: --kernel's; else, for a
- * trace.dat whose header names its kernel, the newest profile not newer
- * than that release; else the platform's. @said says which and why.
- */
-static void replay_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len)
-{
-	const char *k = t->release[0] ? platform_kernel_of_release(t->release) : NULL;
-
-	if (b->kernel)
-		snprintf(said, len, "%s (--kernel)", b->kernel);
-	else if (k)
-		snprintf(said, len, "%s (the trace's header: Linux %s%s)", k, t->release,
-			 platform_kernel_release(t->release) > platform_kernel_release(k) ? ", the newest profile not newer" : "");
-	else if (t->release[0])
-		snprintf(said, len, "the platform's (the trace's header: Linux %s, older than every profile)", t->release);
-	else
-		snprintf(said, len, "the platform's (%s)",
-			 t->dat ? "the trace.dat's header has no uname" : "a text trace does not name its kernel");
-	if (!b->kernel)
-		b->kernel = k;
-	b->kernel_said = said;
-}
-
 /* The scenario at @path (atomic), its demand files beside it. */
 static int emit_scenario(const struct replay_trace *t, const struct replay_args *a, const char *path)
 {
@@ -255,7 +231,7 @@ int cmd_replay(int argc, char **argv)
 	else if (ret)
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
-		replay_kernel(&t, &a.board, kernel, sizeof(kernel));
+		replay_board_kernel(&t, &a.board, kernel, sizeof(kernel));
 	if (!ret && a.board.platform)
 		ret = replay_run(&t, &a);
 	else if (!ret)

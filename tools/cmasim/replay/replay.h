@@ -150,6 +150,14 @@ struct replay_board {
 	const struct replay_background *background;	/* NULL: none, the platform's defaults */
 };
 
+/*
+ * The kernel profile @t's demand runs under, into @b->kernel: --kernel's
+ * (@b->kernel already set); else, for a trace.dat whose header names its
+ * kernel, the newest profile not newer than that release; else NULL, the
+ * platform's. @said (@b->kernel_said points to it) says which and why.
+ */
+void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len);
+
 /* The snapshot in @dir (cmasim snapshot's files) as a background: 0, or -errno with @err saying why. */
 int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen);
 /* What runs beside the demand, for the report (@bg NULL: nothing). */
