@@ -16,6 +16,7 @@
 #   make oracle          cmasim against the guests' committed results, a line per figure
 #                        (no QEMU; ORACLE_EXP names some experiments)
 #   make oracle-short    two arm64 guests booted afresh and compared; fails only if one cannot boot
+#   make oracle-dat      tests/replay/oracle-*.dat.xz recorded again by the guests (trace-cmd restore)
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -212,6 +213,12 @@ oracle: $(BUILD)/cmasim
 .PHONY: oracle-short
 oracle-short: $(BUILD)/cmasim
 	bench/oracle/short.sh -c $(BUILD)/cmasim
+
+# tests/replay's trace.dat files recorded by the guests' kernels again
+# (issue 31): oracle.sh -d, then trace-cmd restore, into build/oracle/dat
+.PHONY: oracle-dat
+oracle-dat:
+	bench/oracle/dat.sh $(ORACLE_EXP)
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim

@@ -504,6 +504,17 @@ static void bad_truncated_trace_dat(void **state)
 	assert_non_null(strstr(err, "libtracecmd cannot load its records (truncated or corrupt?)"));
 }
 
+/*
+ * Expect a trace.dat whose first record is an unknown event refused at
+ * that record, although every record after it reads (libtracecmd 3.1.6
+ * goes on after a callback's stop: a later record cleared the error).
+ */
+static void bad_unknown_event_in_trace_dat_stops_at_its_record(void **state)
+{
+	assert_int_equal(replay_read_file("tests/replay/unknown-first.dat", &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown-first.dat: record 1 (CPU 0): unknown event cma_debug_range; accepted: "));
+}
+
 /* Expect a trace without CMA events (the amd64 guest: no CONFIG_CMA) to say so. */
 static void no_cma_events_says_so(void **state)
 {
@@ -731,6 +742,7 @@ int main(void)
 		cmocka_unit_test_setup(no_cma_events_says_so, reset),
 		cmocka_unit_test_setup(trace_dat_read_by_its_formats, reset),
 		cmocka_unit_test_setup(bad_truncated_trace_dat, reset),
+		cmocka_unit_test_setup(bad_unknown_event_in_trace_dat_stops_at_its_record, reset),
 		cmocka_unit_test_setup(oracle_dat_anon_32m_equals_its_text, reset),
 		cmocka_unit_test_setup(oracle_dat_fill_32m_equals_its_text, reset),
 		cmocka_unit_test_setup(oracle_dat_fill_32m_replayed_with_its_snapshot, reset),

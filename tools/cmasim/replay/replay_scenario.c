@@ -214,11 +214,7 @@ int replay_predict(const char *scenario_path, const struct replay_board *b, stru
 	return ret;
 }
 
-/*
- * The kernel profile the demand runs under: --kernel's; else, for a
- * trace.dat whose header names its kernel, the newest profile not newer
- * than that release; else the platform's. @said says which and why.
- */
+/* --kernel's, else the header's release's, else the platform's: said as such */
 void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len)
 {
 	const char *k = t->release[0] ? platform_kernel_of_release(t->release) : NULL;
