@@ -16,6 +16,7 @@
 #   make oracle          cmasim against the guests' committed results, a line per figure
 #                        (no QEMU; ORACLE_EXP names some experiments)
 #   make oracle-short    two arm64 guests booted afresh and compared; fails only if one cannot boot
+#   make oracle-dat      tests/replay/oracle-*.dat.xz recorded again by the guests (trace-cmd restore)
 
 CC       ?= cc
 PREFIX   ?= /usr/local
@@ -93,7 +94,12 @@ $(BUILD)/libcma.pc: Makefile
 # (libtracecmd-dev, libtracefs-dev, libtraceevent-dev: libtracecmd.pc requires libtracefs)
 # (expanded when a recipe runs, not when make starts: on a fresh machine
 # sim-deps installs the packages first, in the same make)
-TRACECMD_CFLAGS = $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null)
+TRACECMD_CFLAGS = $(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null) $(TRACECMD_UNAME)
+# libtracecmd exports tracecmd_get_uname (the file's uname option) but
+# trace-cmd.h (3.1.6) does not declare it: replay_dat.c declares it when
+# this link test finds it, and reads no kernel from the header otherwise
+TRACECMD_UNAME = $(shell printf 'struct tracecmd_input;\nconst char *tracecmd_get_uname(struct tracecmd_input *);\nint main(void) { return !tracecmd_get_uname(0); }\n' | \
+	$(CC) -x c - -o /dev/null $$(pkg-config --libs libtracecmd 2>/dev/null) 2>/dev/null && echo -DHAVE_TRACECMD_GET_UNAME)
 SIM_LIBS  = -linih -ljansson -lfdt -llzma -lm $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 
 $(SIM_OBJ): | sim-deps
@@ -207,6 +213,12 @@ oracle: $(BUILD)/cmasim
 .PHONY: oracle-short
 oracle-short: $(BUILD)/cmasim
 	bench/oracle/short.sh -c $(BUILD)/cmasim
+
+# tests/replay's trace.dat files recorded by the guests' kernels again
+# (issue 31): oracle.sh -d, then trace-cmd restore, into build/oracle/dat
+.PHONY: oracle-dat
+oracle-dat:
+	bench/oracle/dat.sh $(ORACLE_EXP)
 
 # calib/anchors.tsv: each anchor's measured value against cmasim's prediction
 calibrate: $(BUILD)/cmasim

@@ -14,7 +14,9 @@
 
 #include <jansson.h>
 
+#include "board/platform.h"
 #include "helpers.h"
+#include "import/import.h"
 #include "replay/replay.h"
 #include "scenario/scenario.h"
 
@@ -502,12 +504,217 @@ static void bad_truncated_trace_dat(void **state)
 	assert_non_null(strstr(err, "libtracecmd cannot load its records (truncated or corrupt?)"));
 }
 
+/*
+ * Expect a trace.dat whose first record is an unknown event refused at
+ * that record, although every record after it reads (libtracecmd 3.1.6
+ * goes on after a callback's stop: a later record cleared the error).
+ */
+static void bad_unknown_event_in_trace_dat_stops_at_its_record(void **state)
+{
+	assert_int_equal(replay_read_file("tests/replay/unknown-first.dat", &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown-first.dat: record 1 (CPU 0): unknown event cma_debug_range; accepted: "));
+}
+
 /* Expect a trace without CMA events (the amd64 guest: no CONFIG_CMA) to say so. */
 static void no_cma_events_says_so(void **state)
 {
 	assert_int_equal(replay_read_file("bench/oracle/results/amd64-idle-1g/trace.txt", &t, err, sizeof(err)), 0);
 	assert_int_equal(replay_requests(&t, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "amd64-idle-1g/trace.txt: no CMA request"));
+}
+
+/* ---- trace.dat recorded by the oracle's guests (bench/oracle/dat.sh) ---- */
+
+/* tests/replay/NAME.xz decompressed into the scratch file @path (libtracecmd reads a path, not memory). */
+static void unxz_to_file(const char *name, char *path)
+{
+	char *buf;
+	size_t len;
+	int fd;
+
+	assert_int_equal(import_read_file("tests/replay", name, &buf, &len, err, sizeof(err)), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	free(buf);
+}
+
+/* The guest's trace.dat of experiment @exp read and paired into @dat. */
+static void read_oracle_dat(const char *exp, struct replay_trace *dat)
+{
+	char name[128], path[] = "/tmp/test_replay_XXXXXX";
+
+	snprintf(name, sizeof(name), "oracle-%s.dat", exp);
+	unxz_to_file(name, path);
+	assert_int_equal(replay_read_file(path, dat, err, sizeof(err)), 0);
+	unlink(path);
+	assert_true(dat->dat);
+	assert_int_equal(replay_requests(dat, err, sizeof(err)), 0);
+}
+
+/*
+ * Expect the kernel's trace.dat of a run to hold the events its text
+ * trace of the same run holds (both read from one ring buffer: the text
+ * first, then the raw pages), decoded alike: libtraceevent's fields
+ * where the format has them, the printed names where it prints another
+ * (6.12's mm_migrate_pages stores "succeeded", prints "nr_succeeded").
+ * The text's clock has microseconds (rounded), the file's nanoseconds.
+ */
+static void expect_dat_equals_text(const char *exp)
+{
+	struct replay_trace dat = { 0 };
+	char name[128], *text;
+	size_t len;
+
+	read_oracle_dat(exp, &dat);
+	snprintf(name, sizeof(name), "oracle-%s.txt", exp);
+	assert_int_equal(import_read_file("tests/replay", name, &text, &len, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(name, text, len, &t, err, sizeof(err)), 0);
+	free(text);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), 0);
+	if (dat.nr_ev != t.nr_ev)
+		fail_msg("%s: %zu events in its trace.dat, %zu in its text", exp, dat.nr_ev, t.nr_ev);
+	assert_memory_equal(dat.types, t.types, sizeof(t.types));
+	assert_memory_equal(dat.families, t.families, sizeof(t.families));
+	for (size_t i = 0; i < t.nr_ev; i++) {
+		assert_int_equal(dat.ev[i].type, t.ev[i].type);
+		assert_int_equal(dat.ev[i].pid, t.ev[i].pid);
+		assert_true(dat.ev[i].ts_ns + 500 >= t.ev[i].ts_ns && dat.ev[i].ts_ns < t.ev[i].ts_ns + 500);
+		assert_int_equal(dat.ev[i].pfn, t.ev[i].pfn);
+		assert_int_equal(dat.ev[i].count, t.ev[i].count);
+		assert_int_equal(dat.ev[i].errorno, t.ev[i].errorno);
+		assert_int_equal(dat.ev[i].migrated, t.ev[i].migrated);
+	}
+	assert_int_equal(dat.nr_req, t.nr_req);
+	for (size_t i = 0; i < t.nr_req; i++) {
+		assert_int_equal(dat.req[i].pfn, t.req[i].pfn);
+		assert_int_equal(dat.req[i].errorno, t.req[i].errorno);
+		assert_int_equal(dat.req[i].has_migrated, t.req[i].has_migrated);
+		assert_int_equal(dat.req[i].migrated, t.req[i].migrated);
+	}
+	replay_trace_free(&dat);
+}
+
+static void oracle_dat_anon_32m_equals_its_text(void **state)
+{
+	expect_dat_equals_text("arm64-anon-32m");
+	assert_int_equal(t.nr_req, 1);
+	assert_int_equal(t.req[0].pfn, 0x80000);
+}
+
+static void oracle_dat_fill_32m_equals_its_text(void **state)
+{
+	expect_dat_equals_text("arm64-fill-32m");
+	assert_int_equal(t.nr_req, 40);
+	assert_int_equal(t.types[RP_MIGRATE_PAGES], 3435);
+}
+
+/*
+ * Expect the guest's 40 32 MiB requests, from its trace.dat, replayed on
+ * its board with its snapshot (1203 MiB anonymous) under the header's
+ * kernel: every success and pfn as the kernel's; the pages migrated
+ * within 10% on 38 of 40 (the kernel migrated 2586 and 8191 pages out of
+ * the 27th and 28th ranges, cmasim 0 and 4301: its anonymous fill
+ * reaches the area less far).
+ */
+static void oracle_dat_fill_32m_replayed_with_its_snapshot(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+	unsigned long migrated = 0;
+	char said[160];
+
+	read_oracle_dat("arm64-fill-32m", &t);
+	assert_int_equal(replay_background_read("tests/replay/oracle-arm64-fill-32m.snapshot", &bg, err, sizeof(err)), 0);
+	b.background = &bg;
+	replay_board_kernel(&t, &b, said, sizeof(said));
+	assert_string_equal(b.kernel, "6.12");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 40);
+	assert_int_equal(sum.success_agree, 40);
+	assert_int_equal(sum.pfn_agree, 32);
+	assert_int_equal(sum.with_migrated, 40);
+	assert_int_equal(sum.migrated_within_10, 38);
+	for (size_t i = 0; i < t.nr_req; i++)
+		migrated += t.req[i].migrated;
+	assert_int_equal(migrated, 43540);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+}
+
+/*
+ * Expect the kernel of a trace.dat's header (its uname option, written
+ * by dat-uname.py as trace-cmd record writes it) to choose the profile
+ * the replay runs under, unless --kernel does; a file without one (the
+ * hand-made hugetlb.dat) leaves it to the platform.
+ */
+static void dat_header_names_its_kernel(void **state)
+{
+	struct replay_board b = virt_1g;
+	char said[160];
+
+	read_oracle_dat("arm64-anon-32m", &t);
+	assert_string_equal(t.release, "6.12.118+deb12-arm64");
+	replay_board_kernel(&t, &b, said, sizeof(said));
+	assert_string_equal(b.kernel, "6.12");
+	assert_string_equal(said, "6.12 (the trace's header: Linux 6.12.118+deb12-arm64)");
+	b.kernel = "5.10";
+	replay_board_kernel(&t, &b, said, sizeof(said));
+	assert_string_equal(b.kernel, "5.10");
+	assert_string_equal(said, "5.10 (--kernel)");
+	replay_trace_free(&t);
+	memset(&t, 0, sizeof(t));
+
+	assert_int_equal(replay_read_file("tests/replay/hugetlb.dat", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.release, "");
+	b.kernel = NULL;
+	replay_board_kernel(&t, &b, said, sizeof(said));
+	assert_null(b.kernel);
+	assert_string_equal(said, "the platform's (the trace.dat's header has no uname)");
+}
+
+/*
+ * Expect the amd64 guest's trace.dat (Debian's amd64 6.12 has no
+ * CONFIG_CMA: its 1 GiB page came from alloc_contig_pages) to name its
+ * kernel, hold the compaction its text holds, and say it has no CMA request.
+ */
+static void oracle_dat_amd64_has_no_cma_request(void **state)
+{
+	char path[] = "/tmp/test_replay_XXXXXX", *text;
+	static struct replay_trace txt;
+	size_t len;
+
+	unxz_to_file("oracle-amd64-idle-1g.dat", path);
+	assert_int_equal(replay_read_file(path, &t, err, sizeof(err)), 0);
+	assert_string_equal(t.release, "6.12.118+deb12-amd64");
+	assert_int_equal(import_read_file("tests/replay", "oracle-amd64-idle-1g.txt", &text, &len, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text("amd64.txt", text, len, &txt, err, sizeof(err)), 0);
+	free(text);
+	assert_true(t.families[RPF_COMPACTION] > 0);
+	assert_memory_equal(t.families, txt.families, sizeof(t.families));
+	replay_trace_free(&txt);
+	assert_int_equal(replay_requests(&t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	assert_non_null(strstr(err, "no CMA request"));
+}
+
+/* Expect a release mapped to the newest profile not newer than it, and none before 3.5. */
+static void kernel_of_release_is_the_newest_not_newer(void **state)
+{
+	assert_string_equal(platform_kernel_of_release("6.12.118+deb12-arm64"), "6.12");
+	assert_string_equal(platform_kernel_of_release("6.14.2"), "6.12");
+	assert_string_equal(platform_kernel_of_release("7.0"), "6.12");
+	assert_string_equal(platform_kernel_of_release("5.10.198-android12"), "5.10");
+	assert_string_equal(platform_kernel_of_release("5.0.21"), "5.0");
+	assert_string_equal(platform_kernel_of_release("4.21"), "4.20");
+	assert_string_equal(platform_kernel_of_release("3.5.0"), "3.5");
+	assert_null(platform_kernel_of_release("3.4.113"));
+	assert_null(platform_kernel_of_release("2.6.32"));
+	assert_null(platform_kernel_of_release("linux"));
 }
 
 int main(void)
@@ -535,6 +742,13 @@ int main(void)
 		cmocka_unit_test_setup(no_cma_events_says_so, reset),
 		cmocka_unit_test_setup(trace_dat_read_by_its_formats, reset),
 		cmocka_unit_test_setup(bad_truncated_trace_dat, reset),
+		cmocka_unit_test_setup(bad_unknown_event_in_trace_dat_stops_at_its_record, reset),
+		cmocka_unit_test_setup(oracle_dat_anon_32m_equals_its_text, reset),
+		cmocka_unit_test_setup(oracle_dat_fill_32m_equals_its_text, reset),
+		cmocka_unit_test_setup(oracle_dat_fill_32m_replayed_with_its_snapshot, reset),
+		cmocka_unit_test_setup(dat_header_names_its_kernel, reset),
+		cmocka_unit_test_setup(oracle_dat_amd64_has_no_cma_request, reset),
+		cmocka_unit_test_setup(kernel_of_release_is_the_newest_not_newer, reset),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 

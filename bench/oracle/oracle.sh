@@ -4,7 +4,7 @@
 # after, the pfns taken, timings in guest instructions, dmesg) land in a
 # results directory, one subdirectory per experiment.
 #
-#   bench/oracle/oracle.sh [-o DIR] [-c CACHE] [-r N [-j CPUS]] EXP...
+#   bench/oracle/oracle.sh [-o DIR] [-c CACHE] [-r N [-j CPUS]] [-d] EXP...
 #
 #   EXP       experiments/NAME.exp files (or NAMEs): the guest (arm64 or
 #             amd64), its memory, CPUs and command line, the helper's
@@ -16,6 +16,12 @@
 #             multi-threaded TCG and no -icount, -j CPUs each (default the
 #             experiment's), into DIR/NAME/run-K; summary.sh reports the
 #             spread
+#   -d        also DIR/NAME/trace.dat: the guest saves its ring buffers and
+#             tracefs's metadata (dat-init.sh, oracle-rawbuf), the host makes
+#             the file with trace-cmd restore and writes the guest's uname
+#             into it (dat-uname.py). The initramfs gains those files, so
+#             the kernel places pages a little differently than without -d:
+#             such a run's results are its own (dat.sh keeps them apart)
 #
 # Deterministic by default: -icount shift=0,sleep=off (the guest's clock
 # advances 1 ns per instruction, so guest timings are instruction counts),
@@ -39,18 +45,20 @@ out=""
 cache=$top/build/oracle
 repeat=0
 jcpus=""
+dat=""
 timeout_s=${ORACLE_TIMEOUT:-2400}
 
 usage() {
-	echo "usage: $0 [-o DIR] [-c CACHE] [-r N [-j CPUS]] EXP..." >&2
+	echo "usage: $0 [-o DIR] [-c CACHE] [-r N [-j CPUS]] [-d] EXP..." >&2
 	exit 2
 }
-while getopts o:c:r:j: opt; do
+while getopts o:c:r:j:d opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	c) cache=$OPTARG ;;
 	r) repeat=$OPTARG ;;
 	j) jcpus=$OPTARG ;;
+	d) dat=yes ;;
 	*) usage ;;
 	esac
 done
@@ -111,8 +119,51 @@ initramfs() {
 			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
 		done
 	fi
+	[ -n "$dat" ] && dat_initramfs "$ir" "$2"
 	pack_initramfs "$ir" "$3/initrd.gz"
 	rm -rf "$ir"
+}
+
+# dat_initramfs DIR ARCH: -d's files in the initramfs at DIR: the raw
+# reader, and /init sourcing dat-init.sh once the text trace is read (the
+# line spliced into a copy: init.sh itself, and so every initramfs built
+# without -d, stays as it was)
+dat_initramfs() {
+	rb=$cache/$2/oracle-rawbuf
+	cc=gcc
+	[ "$2" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	if [ ! -f "$rb" ] || [ "$here/rawbuf.c" -nt "$rb" ]; then
+		$cc -O2 -Wall -Wextra -static -o "$rb" "$here/rawbuf.c" || exit 1
+	fi
+	cp "$rb" "$1/bin/oracle-rawbuf" && cp "$here/dat-init.sh" "$1/dat.sh" || exit 1
+	anchor='cat $t/trace > /res/trace.txt'
+	[ "$(grep -cxF "$anchor" "$here/init.sh")" = 1 ] || die "init.sh: no single line '$anchor' to read the ring buffers after"
+	awk -v a="$anchor" '{ print } $0 == a { print ". /dat.sh" }' "$here/init.sh" > "$1/init" || exit 1
+}
+
+# dat_build RUNDIR: RUNDIR/trace.dat from what dat-init.sh saved in
+# RUNDIR/dat: the headers and formats (restore -c; no kallsyms: the events
+# recorded print no symbol), then the CPUs' pages, then the guest's uname
+dat_build() {
+	d=$1/dat
+	if [ ! -f "$d/events/header_page" ]; then
+		echo "no trace.dat: the guest saved no ring buffers" >> "$1/ERROR"
+		return
+	fi
+	n=0
+	cpus=""
+	while [ -f "$d/cpu$n" ]; do
+		cpus="$cpus $d/cpu$n"
+		n=$((n + 1))
+	done
+	# shellcheck disable=SC2086
+	if trace-cmd restore -c -t "$d" -k "$d/kallsyms" -o "$d/head" > "$d/restore.log" 2>&1 &&
+		trace-cmd restore -i "$d/head" -o "$1/trace.dat" $cpus >> "$d/restore.log" 2>&1 &&
+		python3 "$here/dat-uname.py" "$1/trace.dat" "$(cat "$d/uname")"; then
+		rm -rf "$d"
+	else
+		echo "no trace.dat: trace-cmd restore failed (its log in dat/restore.log)" >> "$1/ERROR"
+	fi
 }
 
 # snapshot_in CONSOLE DIR: the guest's /proc files before the allocation,
@@ -171,6 +222,7 @@ boot() {
 		grep -v '^===' | base64 -d | tar -xz -C "$run" 2>/dev/null ||
 		echo "no results (the console has no readable results block)" > "$run/ERROR"
 	snapshot_in "$w/console" "$run/snapshot"
+	[ -n "$dat" ] && dat_build "$run"
 	sed '/^=== oracle results begin ===$/,/^=== oracle results end ===$/d; /^=== oracle snapshot [a-z]* ===$/,/^=== oracle snapshot end ===$/d' \
 		"$w/console" > "$run/console.log"
 	{

@@ -7,6 +7,10 @@
 # so the file is made here rather than recorded; test_replay reads it
 # through libtracecmd as any trace.dat.
 #   tests/replay/make-dat.py > tests/replay/hugetlb.dat
+# With --unknown-first, the same after a first record of an event this
+# reader does not know (cma_debug_range, laid out as cma_release), which
+# must stop the read at record 1 however well the records after it read:
+#   tests/replay/make-dat.py --unknown-first > tests/replay/unknown-first.dat
 import struct
 import sys
 
@@ -29,6 +33,11 @@ EVENTS = {
                           ("const struct page * page", 24, 8, 0), ("unsigned long count", 32, 8, 0)],
                     '"name=%s pfn=0x%lx page=%p count=%lu", __get_str(name), REC->pfn, REC->page, REC->count'),
 }
+
+
+UNKNOWN_FIRST = sys.argv[1:] == ["--unknown-first"]
+if UNKNOWN_FIRST:
+    EVENTS["cma_debug_range"] = (504,) + EVENTS["cma_release"][1:]
 
 
 def fmt(name):
@@ -90,6 +99,8 @@ events = [
                         align=13, errorno=-12)),
     (6000000000, record("cma_release", 229, name="hugetlb0", pfn=0x80000, page=0x7647a273, count=8192)),
 ]
+if UNKNOWN_FIRST:
+    events.insert(0, (5081371000, record("cma_debug_range", 229, name="hugetlb0", pfn=0x80000, page=0, count=1)))
 # time deltas are 27 bits of ns: the last events are far apart, so the page's base is the first
 # and each delta must fit; split into pages where it does not
 pages, cur, base = [], [], None

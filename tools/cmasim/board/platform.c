@@ -135,6 +135,32 @@ unsigned platform_kernel_release(const char *name)
 	return major * 100 + minor;
 }
 
+const char *platform_kernel_of_release(const char *release)
+{
+	unsigned major, minor;
+	const char *found;
+	char name[16];
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return NULL;
+	if (major > 6)
+		major = 6, minor = 99;
+	minor = minor > 99 ? 99 : minor;
+	/* down its major's minors, then each older major's from the top (4.20, 3.19) */
+	for (;;) {
+		snprintf(name, sizeof(name), "%u.%u", major, minor);
+		found = platform_kernel_find(name);
+		if (found)
+			return found;
+		if (minor)
+			minor--;
+		else if (major > 3)
+			major--, minor = 99;
+		else
+			return NULL;
+	}
+}
+
 const char *platform_builtin_names(void)
 {
 	return "x86, arm, s5p-mfc, arm64";

@@ -95,6 +95,13 @@ const char *platform_kernel_find(const char *name);
 #define PLATFORM_KERNELS_ACCEPTED "3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)"
 /* The release of profile @name as major * 100 + minor (4.8: 408); NULL is 3.5's. */
 unsigned platform_kernel_release(const char *name);
+/*
+ * The profile a kernel of release @release ("6.12.118+deb12-arm64", a
+ * uname -r or /proc/version's) is modelled by: the newest profile not
+ * newer than it (6.14: 6.12), or NULL when it is older than every
+ * profile or names no release.
+ */
+const char *platform_kernel_of_release(const char *release);
 
 /* The built-in platform @name, or NULL. */
 const struct platform *platform_builtin(const char *name);

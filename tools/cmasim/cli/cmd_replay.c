@@ -74,7 +74,7 @@ static void print_request(FILE *out, const struct replay_request *r, unsigned i)
 }
 
 /* The requests as recorded, and what else the trace holds. */
-static void print_trace(FILE *out, const struct replay_trace *t)
+static void print_trace(FILE *out, const struct replay_trace *t, const char *kernel)
 {
 	static const char *const families[NR_RPF] = {
 		[RPF_PAGE] = "page", [RPF_FILEMAP] = "filemap", [RPF_VMSCAN] = "vmscan",
@@ -84,6 +84,7 @@ static void print_trace(FILE *out, const struct replay_trace *t)
 
 	fprintf(out, "trace %s (%s%s): %zu requests\n", t->path, t->dat ? "trace.dat" : "text",
 		t->own ? ", a cmasim run's" : "", t->nr_req);
+	fprintf(out, "kernel %s\n", kernel);
 	fprintf(out, "   # %12s %-12s %8s %5s %10s %-6s %10s %5s %9s %12s\n", "start_s", "area", "pages",
 		"align", "latency_ms", "result", "pfn", "busy", "migrated", "released_s");
 	for (size_t i = 0; i < t->nr_req; i++)
@@ -176,8 +177,8 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 		ret = replay_print_html(&sum, t->path, &a->board, stdout);
 	} else if (!ret) {
 		replay_background_describe(a->board.background, background, sizeof(background));
-		printf("replay of %s on %s under %s; background: %s\n", t->path, a->board.platform,
-		       a->board.policy ? a->board.policy : "cma", background);
+		printf("replay of %s on %s under %s, kernel %s; background: %s\n", t->path, a->board.platform,
+		       a->board.policy ? a->board.policy : "cma", a->board.kernel_said, background);
 		replay_print(&sum, stdout);
 	}
 	if (!a->emit)
@@ -192,7 +193,7 @@ int cmd_replay(int argc, char **argv)
 	static struct replay_background bg;
 	struct replay_args *a = &replay_args;
 	struct replay_trace t = { 0 };
-	char err[REPLAY_ERR_MAX];
+	char err[REPLAY_ERR_MAX], kernel[160];
 	int ret;
 
 	*a = (struct replay_args){ 0 };
@@ -213,10 +214,12 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "cmasim replay: out of memory reading %s\n", a->trace);
 	else if (ret)
 		fprintf(stderr, "cmasim replay: %s\n", err);
-	else if (a->board.platform)
+	if (!ret)
+		replay_board_kernel(&t, &a->board, kernel, sizeof(kernel));
+	if (!ret && a->board.platform)
 		ret = replay_run(&t, a);
-	else
-		print_trace(stdout, &t);
+	else if (!ret)
+		print_trace(stdout, &t, kernel);
 	replay_trace_free(&t);
 	/* a trace that cannot be read is bad input, whatever the reason */
 	return ret && ret != -ENOMEM && !a->board.platform ? -EINVAL : ret;

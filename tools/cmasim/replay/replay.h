@@ -91,6 +91,7 @@ struct replay_request {
 struct replay_trace {
 	char path[4096];
 	bool dat;			/* read from trace.dat */
+	char release[64];		/* the recording kernel's, from the trace.dat's header; "" when unsaid */
 	struct replay_event *ev;
 	size_t nr_ev, cap_ev;
 	unsigned long families[NR_RPF];	/* background events seen, by family */
@@ -144,9 +145,18 @@ struct replay_board {
 	const char *cmdline;		/* NULL: the platform's */
 	const char *cma;		/* cma=, NULL: the command line's */
 	const char *kernel;		/* NULL: the platform's */
+	const char *kernel_said;	/* which kernel profile, and what chose it, for the report */
 	const char *policy;		/* NULL: cma */
 	const struct replay_background *background;	/* NULL: none, the platform's defaults */
 };
+
+/*
+ * The kernel profile @t's demand runs under, into @b->kernel: --kernel's
+ * (@b->kernel already set); else, for a trace.dat whose header names its
+ * kernel, the newest profile not newer than that release; else NULL, the
+ * platform's. @said (@b->kernel_said points to it) says which and why.
+ */
+void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len);
 
 /* The snapshot in @dir (cmasim snapshot's files) as a background: 0, or -errno with @err saying why. */
 int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen);

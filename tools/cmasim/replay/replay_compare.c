@@ -230,8 +230,9 @@ int replay_print_json(const struct replay_summary *s, const char *trace, const s
 	int ret = -ENOMEM;
 
 	replay_background_describe(b->background, background, sizeof(background));
-	root = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace, "platform",
-			 b->platform, "policy", b->policy ? b->policy : "cma", "background", background);
+	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace, "platform",
+			 b->platform, "policy", b->policy ? b->policy : "cma", "kernel",
+			 b->kernel_said ? b->kernel_said : b->kernel ? b->kernel : "the platform's", "background", background);
 	if (!root || !reqs)
 		goto out;
 	for (size_t i = 0; i < s->nr; i++) {

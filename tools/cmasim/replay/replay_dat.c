@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
@@ -15,6 +16,29 @@
 #include <trace-seq.h>
 
 #include "replay/replay.h"
+
+#ifdef HAVE_TRACECMD_GET_UNAME
+/*
+ * The file's uname option ("sysname nodename release machine", as
+ * trace-cmd record writes it), NULL when it has none: exported by
+ * libtracecmd but not declared by its trace-cmd.h (3.1.6); the Makefile
+ * declares HAVE_TRACECMD_GET_UNAME only if a program calling it links.
+ */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+#endif
+
+/* The recording kernel's release, the uname option's third word, into @t (else ""). */
+static void dat_release(struct tracecmd_input *handle, struct replay_trace *t)
+{
+	const char *uname = NULL;
+
+#ifdef HAVE_TRACECMD_GET_UNAME
+	uname = tracecmd_get_uname(handle);
+#endif
+	t->release[0] = 0;
+	if (uname)
+		sscanf(uname, "%*s %*s %63s", t->release);
+}
 
 /* trace.dat begins with these bytes: 0x17 0x08 0x44 "tracing" */
 static const char dat_magic[] = "\027\010\104tracing";
@@ -29,23 +53,6 @@ struct dat_record {
 	struct tep_event *event;
 	struct tep_record *record;
 };
-
-static bool dat_num(void *ctx, const char *name, uint64_t *v)
-{
-	struct dat_record *r = ctx;
-	unsigned long long val;
-	struct tep_format_field *field = tep_find_field(r->event, name);
-
-	if (!field || (field->flags & TEP_FIELD_IS_STRING))
-		return false;
-	if (tep_get_field_val(NULL, r->event, name, r->record, &val, 0))
-		return false;
-	/* a signed int field read as its bits: sign-extended, as the text prints it */
-	if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size == 4)
-		val = (unsigned long long)(long long)(int)val;
-	*v = val;
-	return true;
-}
 
 /* The event's TP_printk as libtraceevent renders it, "name=value" found in it. */
 static bool dat_printed(struct dat_record *r, const char *name, char *buf, size_t size)
@@ -72,6 +79,35 @@ static bool dat_printed(struct dat_record *r, const char *name, char *buf, size_
 	}
 	trace_seq_destroy(&s);
 	return found;
+}
+
+static bool dat_num(void *ctx, const char *name, uint64_t *v)
+{
+	struct dat_record *r = ctx;
+	unsigned long long val;
+	struct tep_format_field *field = tep_find_field(r->event, name);
+	char buf[32], *end;
+
+	/*
+	 * A name the format does not have is the printed one: 6.12's
+	 * mm_migrate_pages stores "succeeded" and prints "nr_succeeded=%lu"
+	 */
+	if (!field) {
+		if (!dat_printed(r, name, buf, sizeof(buf)) || !buf[0])
+			return false;
+		errno = 0;
+		*v = buf[0] == '-' ? (uint64_t)strtoll(buf, &end, 0) : strtoull(buf, &end, 0);
+		return !*end && !errno;
+	}
+	if (field->flags & TEP_FIELD_IS_STRING)
+		return false;
+	if (tep_get_field_val(NULL, r->event, name, r->record, &val, 0))
+		return false;
+	/* a signed int field read as its bits: sign-extended, as the text prints it */
+	if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size == 4)
+		val = (unsigned long long)(long long)(int)val;
+	*v = val;
+	return true;
 }
 
 static bool dat_str(void *ctx, const char *name, char *buf, size_t size)
@@ -112,6 +148,9 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *record, 
 	struct replay_fields f = { .num = dat_num, .str = dat_str, .ctx = &r };
 	char msg[REPLAY_ERR_MAX] = "";
 
+	/* libtracecmd 3.1.6 goes on after a callback's non-zero: the first error stands */
+	if (w->ret)
+		return 1;
 	w->nr++;
 	r.event = tep_find_event_by_record(w->tep, record);
 	if (!r.event) {
@@ -157,6 +196,7 @@ int replay_read_dat(const char *path, struct replay_trace *t, char *err, size_t 
 	if (tracecmd_init_data(handle))
 		return snprintf(err, errlen, "%s: libtracecmd cannot load its records (truncated or corrupt?); accepted %s",
 				path, REPLAY_FORMATS), -EINVAL;
+	dat_release(handle, t);
 	w.tep = tracecmd_get_tep(handle);
 	tracecmd_iterate_events(handle, NULL, 0, dat_record, &w);
 	tracecmd_close(handle);

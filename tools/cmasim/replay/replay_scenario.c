@@ -213,3 +213,23 @@ int replay_predict(const char *scenario_path, const struct replay_board *b, stru
 	free(text);
 	return ret;
 }
+
+/* --kernel's, else the header's release's, else the platform's: said as such */
+void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len)
+{
+	const char *k = t->release[0] ? platform_kernel_of_release(t->release) : NULL;
+
+	if (b->kernel)
+		snprintf(said, len, "%s (--kernel)", b->kernel);
+	else if (k)
+		snprintf(said, len, "%s (the trace's header: Linux %s%s)", k, t->release,
+			 platform_kernel_release(t->release) > platform_kernel_release(k) ? ", the newest profile not newer" : "");
+	else if (t->release[0])
+		snprintf(said, len, "the platform's (the trace's header: Linux %s, older than every profile)", t->release);
+	else
+		snprintf(said, len, "the platform's (%s)",
+			 t->dat ? "the trace.dat's header has no uname" : "a text trace does not name its kernel");
+	if (!b->kernel)
+		b->kernel = k;
+	b->kernel_said = said;
+}
