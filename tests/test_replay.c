@@ -462,34 +462,46 @@ static void page_event_formats(void **state)
 	assert_non_null(strstr(err, "t.txt:1: mm_page_alloc has no field migratetype: an event format this reader does not model"));
 }
 
+/* @t's scenario on @b, as text; its demand files removed. */
+static char *scenario_text(const struct replay_board *b)
+{
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[128], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/replay.ini", dir);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(replay_scenario_write(&t, b, path, f), 0);
+	assert_int_equal(fclose(f), 0);
+	for (size_t i = 0; i < t.nr_req; i++) {
+		replay_demand_path(path, t.req[i].area, demand, sizeof(demand));
+		unlink(demand);
+		replay_demand_group_path(path, &t, i, demand, sizeof(demand));
+		unlink(demand);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	return text;
+}
+
 /* Expect the trace's background in the scenario as workloads of its amounts and rates (4 KiB pages). */
 static void page_events_background_in_the_scenario(void **state)
 {
 	static struct replay_background bg;
 	struct replay_board b = virt_1g;
-	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[128], *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	assert_int_equal(read_text(page_events), 0);
 	assert_int_equal(replay_background_from_trace(&t, &bg), 0);
 	b.background = &bg;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/replay.ini", dir);
-	f = open_memstream(&text, &len);
-	assert_non_null(f);
-	assert_int_equal(replay_scenario_write(&t, &b, path, f), 0);
-	assert_int_equal(fclose(f), 0);
-	replay_demand_path(path, "reserved", demand, sizeof(demand));
-	unlink(demand);
-	rmdir(dir);
+	text = scenario_text(&b);
 	assert_non_null(strstr(text, "# background: from the trace's page events: "));
 	assert_non_null(strstr(text, "\n[anon trace-anon]\nrss = 4K\nrate = 1\nhold = yes\n"));
 	assert_non_null(strstr(text, "\n[pagecache trace-cache]\nfile = 16K\nrate = 4\npasses = 1\n"));
 	assert_non_null(strstr(text, "\n[slab trace-slab]\nrate = 2\nlifetime = 1h\nmax = 8K\n"));
 	free(text);
 }
-
 
 /* ---- the what-if ---- */
 
@@ -666,6 +678,39 @@ static void what_if_every_policy(void **state)
 		replay_summary_free(&ws);
 		replay_trace_free(&wp);
 	}
+}
+
+/*
+ * Expect the demand under another policy written as one [demand] a size
+ * and alignment of each area, and the hugetlb_cma= area it no longer
+ * asks left off the command line; under cma one [replay] an area and the
+ * command line whole.
+ */
+static void what_if_policy_scenario(void **state)
+{
+	struct replay_board b = { .platform = "arm", .cmdline = "hugetlb_cma=1G  cma=64M" };
+	char *text;
+
+	assert_int_equal(read_text(
+		"  a-1 [000] ..... 1.000000: cma_alloc_start: name=reserved count=256 align=4\n"
+		"  a-1 [000] ..... 1.001000: cma_alloc_finish: name=reserved pfn=0x100 page=0000000000000001 count=256 align=4 errorno=0\n"
+		"  a-1 [000] ..... 2.000000: cma_alloc_start: name=reserved count=512 align=4\n"
+		"  a-1 [000] ..... 2.001000: cma_alloc_finish: name=reserved pfn=0x200 page=0000000000000001 count=512 align=4 errorno=0\n"
+		"  a-1 [000] ..... 3.000000: cma_alloc_start: name=hugetlb0 count=8192 align=13\n"
+		"  a-1 [000] ..... 3.001000: cma_alloc_finish: name=hugetlb0 pfn=0x80000 page=0000000000000001 count=8192 align=13 errorno=0\n"), 0);
+	text = scenario_text(&b);
+	assert_non_null(strstr(text, "\ncmdline = hugetlb_cma=1G cma=64M\n"));
+	assert_non_null(strstr(text, "\n[replay reserved]\narea = reserved\nrequests = replay-reserved.demand\n"));
+	assert_null(strstr(text, "[demand "));
+	free(text);
+	b.policy = "carveout";
+	text = scenario_text(&b);
+	assert_non_null(strstr(text, "\ncmdline = cma=64M\n"));
+	assert_non_null(strstr(text, "\n[demand reserved-256-4]\narea = reserved\nrequests = replay-reserved-256-4.demand\n"));
+	assert_non_null(strstr(text, "\n[demand reserved-512-4]\n"));
+	assert_non_null(strstr(text, "\n[demand hugetlb0-8192-13]\narea = hugetlb0\n"));
+	assert_null(strstr(text, "[replay "));
+	free(text);
 }
 
 /* Expect a [demand] whose requests differ in size refused when the scenario is read, naming the request. */
@@ -858,6 +903,7 @@ int main(void)
 		cmocka_unit_test_setup(what_if_cma_too_small_fails_requests, reset),
 		cmocka_unit_test_setup(what_if_carveout_serves_without_migrating, reset),
 		cmocka_unit_test_setup(what_if_every_policy, reset),
+		cmocka_unit_test_setup(what_if_policy_scenario, reset),
 		cmocka_unit_test_setup(bad_demand_of_two_sizes, reset),
 	};
 	int ret = cmocka_run_group_tests(tests, write_small_board, remove_small_board);

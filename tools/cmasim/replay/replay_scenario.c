@@ -108,6 +108,27 @@ static int write_demand_file(const struct replay_trace *t, const struct replay_r
 	return atomic_file_commit(&af);
 }
 
+/*
+ * The command line; under another policy than cma less its hugetlb_cma=:
+ * the policy reserves for the demand, as policy_without_cma() drops
+ * cma= and the devices' areas, and the area the demand no longer asks
+ * would only take its room.
+ */
+static void write_cmdline(const char *cmdline, bool by_size, FILE *f)
+{
+	const char *p = cmdline;
+
+	fputs("cmdline =", f);
+	while (*(p += strspn(p, " "))) {
+		size_t n = strcspn(p, " ");
+
+		if (!by_size || strncmp(p, "hugetlb_cma=", 12))
+			fprintf(f, " %.*s", (int)n, p);
+		p += n;
+	}
+	fputc('\n', f);
+}
+
 /* @b's platform as the scenario names it: a built-in's name, else the file's absolute path. */
 static int platform_value(const struct replay_board *b, char *buf, size_t len)
 {
@@ -141,7 +162,7 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 	fprintf(f, "[scenario]\nname = replay\ndescription = a device's CMA requests as recorded, replayed\nplatform = %s\n",
 		platform);
 	if (b->cmdline)
-		fprintf(f, "cmdline = %s\n", b->cmdline);
+		write_cmdline(b->cmdline, by_size, f);
 	if (b->cma)
 		fprintf(f, "cma = %s\n", b->cma);
 	if (b->kernel)
