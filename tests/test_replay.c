@@ -342,29 +342,45 @@ static void cmasim_trace_round_trip_is_exact(void **state)
 	replay_trace_free(&second);
 }
 
-/* Expect a [replay] workload's demand file found beside its scenario, wherever cmasim runs. */
-static void demand_file_beside_the_scenario(void **state)
+/*
+ * Scenario @ini read into @sc with a demand file cam.demand holding
+ * @demand beside it (its path into @demand_path), both removed after:
+ * scenario_read_file()'s result.
+ */
+static int read_beside(const char *demand, const char *ini, struct scenario *sc, char *serr, char *demand_path)
 {
-	static struct scenario sc;
-	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[64], serr[SCENARIO_ERR_MAX];
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64];
 	FILE *f;
+	int ret;
 
 	assert_non_null(mkdtemp(dir));
-	snprintf(demand, sizeof(demand), "%s/cam.demand", dir);
-	f = fopen(demand, "w");
+	snprintf(demand_path, 64, "%s/cam.demand", dir);
+	f = fopen(demand_path, "w");
 	assert_non_null(f);
-	fputs("# at pages align hold\n1000000000 256 4 0\n", f);
+	fputs(demand, f);
 	assert_int_equal(fclose(f), 0);
 	snprintf(path, sizeof(path), "%s/s.ini", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n", f);
+	fputs(ini, f);
 	assert_int_equal(fclose(f), 0);
-	assert_int_equal(scenario_read_file(path, &sc, serr, sizeof(serr)), 0);
-	assert_string_equal(sc.wl[0].replay.requests, demand);
-	unlink(demand);
+	ret = scenario_read_file(path, sc, serr, SCENARIO_ERR_MAX);
+	unlink(demand_path);
 	unlink(path);
 	rmdir(dir);
+	return ret;
+}
+
+/* Expect a [replay] workload's demand file found beside its scenario, wherever cmasim runs. */
+static void demand_file_beside_the_scenario(void **state)
+{
+	static struct scenario sc;
+	char demand[64], serr[SCENARIO_ERR_MAX];
+
+	assert_int_equal(read_beside("# at pages align hold\n1000000000 256 4 0\n",
+				     "[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n",
+				     &sc, serr, demand), 0);
+	assert_string_equal(sc.wl[0].replay.requests, demand);
 }
 
 /* Expect the same demand under 5.4, before hugetlb_cma= (5.7), to ask no area: each request compared with none. */
@@ -578,6 +594,8 @@ static void expect_what_if_reports(const struct replay_summary *base, const stru
 	root = json_loads(text, 0, NULL);
 	assert_non_null(root);
 	assert_string_equal(json_string_value(json_object_get(root, "background_from")), "trace");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "summary"), "served")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "summary"), "measured_served")), 4);
 	wj = json_object_get(root, "what_if");
 	assert_string_equal(json_string_value(json_object_get(wj, "policy")), "carveout");
 	assert_true(json_is_null(json_object_get(wj, "cma")));
@@ -717,26 +735,13 @@ static void what_if_policy_scenario(void **state)
 static void bad_demand_of_two_sizes(void **state)
 {
 	static struct scenario sc;
-	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[64], serr[SCENARIO_ERR_MAX];
-	FILE *f;
+	char demand[64], serr[SCENARIO_ERR_MAX];
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(demand, sizeof(demand), "%s/cam.demand", dir);
-	f = fopen(demand, "w");
-	assert_non_null(f);
-	fputs("1000000000 256 4 0\n2000000000 512 4 0\n", f);
-	assert_int_equal(fclose(f), 0);
-	snprintf(path, sizeof(path), "%s/s.ini", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("[scenario]\nplatform = arm\nduration = 3s\n\n[demand cam]\narea = reserved\nrequests = cam.demand\n", f);
-	assert_int_equal(fclose(f), 0);
-	assert_int_not_equal(scenario_read_file(path, &sc, serr, sizeof(serr)), 0);
+	assert_int_not_equal(read_beside("1000000000 256 4 0\n2000000000 512 4 0\n",
+					 "[scenario]\nplatform = arm\nduration = 3s\n\n[demand cam]\narea = reserved\nrequests = cam.demand\n",
+					 &sc, serr, demand), 0);
 	if (!strstr(serr, "[demand cam]: request 2 asks 512 pages at order 4, the first 256 at order 4"))
 		fail_msg("%s", serr);
-	unlink(demand);
-	unlink(path);
-	rmdir(dir);
 }
 
 static void bad_finish_before_start(void **state)
