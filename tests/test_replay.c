@@ -460,7 +460,11 @@ static void no_page_events_no_background(void **state)
 	assert_string_equal(err, "the platform's defaults (no workload besides the demand)");
 }
 
-/* Expect kmem.h's format before 4.x (pfn in decimal) read as well, and an mm_page_alloc without its migratetype refused. */
+/*
+ * Expect kmem.h's format before 4.x (pfn in decimal) read as well, an
+ * mm_page_alloc without its migratetype refused, and an order no kernel
+ * gives out.
+ */
 static void page_event_formats(void **state)
 {
 	struct replay_background bg;
@@ -476,6 +480,9 @@ static void page_event_formats(void **state)
 	reset(NULL);
 	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1\n"), -EINVAL);
 	assert_non_null(strstr(err, "t.txt:1: mm_page_alloc has no field migratetype: an event format this reader does not model"));
+	reset(NULL);
+	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_free: page=c0a00000 pfn=4096 order=40\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: mm_page_free: order=40: accepted 0 to 31"));
 }
 
 /* @t's scenario on @b, as text; its demand files removed. */

@@ -237,10 +237,16 @@ static int decode_device_latency(struct decode *d)
 
 /* ---- the page events: what the background is rebuilt from ---- */
 
-static int push_page(struct decode *d, unsigned long pfn, unsigned order, enum replay_page_op op)
+/* A page event of @order pages, the largest block a kernel gives out being far below 2^32 pages. */
+#define REPLAY_PAGE_ORDER_MAX 31
+
+static int push_page(struct decode *d, unsigned long pfn, uint64_t order, enum replay_page_op op)
 {
 	struct replay_trace *t = d->t;
 
+	if (order > REPLAY_PAGE_ORDER_MAX)
+		return ini_fail(d->err, d->errlen, "%s: order=%llu: accepted 0 to %d", d->event,
+				(unsigned long long)order, REPLAY_PAGE_ORDER_MAX), -EINVAL;
 	if (t->nr_pev == t->cap_pev) {
 		size_t cap = t->cap_pev ? 2 * t->cap_pev : 256;
 		struct replay_page_event *pev = realloc(t->pev, cap * sizeof(*pev));
@@ -250,7 +256,8 @@ static int push_page(struct decode *d, unsigned long pfn, unsigned order, enum r
 		t->pev = pev;
 		t->cap_pev = cap;
 	}
-	t->pev[t->nr_pev++] = (struct replay_page_event){ .ts_ns = d->e->ts_ns, .pfn = pfn, .order = order, .op = op };
+	t->pev[t->nr_pev++] = (struct replay_page_event){ .ts_ns = d->e->ts_ns, .pfn = pfn, .order = (unsigned)order,
+							  .op = op };
 	return 0;
 }
 
@@ -276,7 +283,7 @@ static int decode_page(struct decode *d)
 	field_num(d, "order", &order);
 	field_num(d, "migratetype", &mt);
 	/* MIGRATE_MOVABLE is 1 in every release modelled (mmzone.h) */
-	return push_page(d, (unsigned long)pfn, (unsigned)order,
+	return push_page(d, (unsigned long)pfn, order,
 			 !is_alloc ? RPP_FREE : mt == 1 ? RPP_ALLOC_MOVABLE : RPP_ALLOC_KERNEL);
 }
 
@@ -292,7 +299,7 @@ static int decode_filemap(struct decode *d)
 	d->t->families[RPF_FILEMAP]++;
 	field_num(d, "pfn", &pfn);
 	field_num(d, "order", &order);
-	return push_page(d, (unsigned long)pfn, (unsigned)order,
+	return push_page(d, (unsigned long)pfn, order,
 			 strstr(d->event, "_add_") ? RPP_CACHE_ADD : RPP_CACHE_DELETE);
 }
 
