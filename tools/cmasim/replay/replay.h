@@ -242,6 +242,10 @@ struct replay_what_if {
 
 /* The table, the summary and the worst ten, as text. */
 void replay_print(const struct replay_summary *s, FILE *out);
+/* A request's cells as the tables print them: latency in ms, pfn (or failed(ERRNO), none), pages migrated; "-" unknown. */
+void replay_fmt_ms(char *buf, size_t len, const struct replay_request *r);
+void replay_fmt_pfn(char *buf, size_t len, const struct replay_request *r);
+void replay_fmt_migrated(char *buf, size_t len, const struct replay_request *r);
 /* ---- replay_what_if.c ---- */
 /* @w's change, "cma=SIZE, policy NAME, kernel VER" (those given), into @buf. */
 void replay_what_if_describe(const struct replay_board *w, char *buf, size_t len);

@@ -100,7 +100,7 @@ void replay_summary_free(struct replay_summary *s)
 	s->nr = 0;
 }
 
-static void fmt_ms(char *buf, size_t len, const struct replay_request *r)
+void replay_fmt_ms(char *buf, size_t len, const struct replay_request *r)
 {
 	if (r && r->has_latency)
 		snprintf(buf, len, "%.3f", (double)r->latency_ns / 1e6);
@@ -108,7 +108,7 @@ static void fmt_ms(char *buf, size_t len, const struct replay_request *r)
 		snprintf(buf, len, "-");
 }
 
-static void fmt_pfn(char *buf, size_t len, const struct replay_request *r)
+void replay_fmt_pfn(char *buf, size_t len, const struct replay_request *r)
 {
 	if (!r)
 		snprintf(buf, len, "none");
@@ -118,7 +118,7 @@ static void fmt_pfn(char *buf, size_t len, const struct replay_request *r)
 		snprintf(buf, len, "%#lx", r->pfn);
 }
 
-static void fmt_migrated(char *buf, size_t len, const struct replay_request *r)
+void replay_fmt_migrated(char *buf, size_t len, const struct replay_request *r)
 {
 	if (r && r->has_migrated)
 		snprintf(buf, len, "%lu", r->migrated);
@@ -130,12 +130,12 @@ static void print_pair(const struct replay_pair *x, size_t i, FILE *out)
 {
 	char mms[32], pms[32], ratio[32] = "-", mpfn[32], ppfn[32], mmig[32], pmig[32];
 
-	fmt_ms(mms, sizeof(mms), x->m);
-	fmt_ms(pms, sizeof(pms), x->p);
-	fmt_pfn(mpfn, sizeof(mpfn), x->m);
-	fmt_pfn(ppfn, sizeof(ppfn), x->p);
-	fmt_migrated(mmig, sizeof(mmig), x->m);
-	fmt_migrated(pmig, sizeof(pmig), x->p);
+	replay_fmt_ms(mms, sizeof(mms), x->m);
+	replay_fmt_ms(pms, sizeof(pms), x->p);
+	replay_fmt_pfn(mpfn, sizeof(mpfn), x->m);
+	replay_fmt_pfn(ppfn, sizeof(ppfn), x->p);
+	replay_fmt_migrated(mmig, sizeof(mmig), x->m);
+	replay_fmt_migrated(pmig, sizeof(pmig), x->p);
 	if (x->ratio > 0)
 		snprintf(ratio, sizeof(ratio), "%.2f", x->ratio);
 	fprintf(out, "%4zu %-12s %8lu %12.6f %11s %11s %6s %9s %9s %12s %12s\n", i, x->m->area, x->m->count,

@@ -31,32 +31,6 @@ unsigned replay_served(const struct replay_summary *s, bool measured)
 	return n;
 }
 
-static void cell_ms(char *buf, size_t len, const struct replay_request *r)
-{
-	if (r && r->has_latency)
-		snprintf(buf, len, "%.3f", (double)r->latency_ns / 1e6);
-	else
-		snprintf(buf, len, "-");
-}
-
-static void cell_pfn(char *buf, size_t len, const struct replay_request *r)
-{
-	if (!r)
-		snprintf(buf, len, "none");
-	else if (r->errorno)
-		snprintf(buf, len, "failed(%d)", r->errorno);
-	else
-		snprintf(buf, len, "%#lx", r->pfn);
-}
-
-static void cell_migrated(char *buf, size_t len, const struct replay_request *r)
-{
-	if (r && r->has_migrated)
-		snprintf(buf, len, "%lu", r->migrated);
-	else
-		snprintf(buf, len, "-");
-}
-
 static void print_row(size_t i, const struct replay_request *m, const struct replay_request *b,
 		      const struct replay_request *w, FILE *out)
 {
@@ -64,9 +38,9 @@ static void print_row(size_t i, const struct replay_request *m, const struct rep
 	char ms[3][32], pfn[3][32], mig[3][32];
 
 	for (int k = 0; k < 3; k++) {
-		cell_ms(ms[k], sizeof(ms[k]), side[k]);
-		cell_pfn(pfn[k], sizeof(pfn[k]), side[k]);
-		cell_migrated(mig[k], sizeof(mig[k]), side[k]);
+		replay_fmt_ms(ms[k], sizeof(ms[k]), side[k]);
+		replay_fmt_pfn(pfn[k], sizeof(pfn[k]), side[k]);
+		replay_fmt_migrated(mig[k], sizeof(mig[k]), side[k]);
 	}
 	fprintf(out, "%4zu %-12s %8lu %11s %11s %11s %13s %13s %13s %9s %9s %9s\n", i, m->area, m->count, ms[0], ms[1],
 		ms[2], pfn[0], pfn[1], pfn[2], mig[0], mig[1], mig[2]);

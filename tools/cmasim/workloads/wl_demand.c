@@ -68,14 +68,8 @@ static void demand_request(struct sim *s, void *arg)
 	r->requests++;
 	w->res->ops++;
 	sim_usable_update(s);
-	ret = policy_alloc(s, w, b, &work, &cause);
-	work.tlb_cpus = policy_tlb_cpus(s);
-	sim_contention_fill(s, w, start, work.cma_attempts, &work);
-	ns = cost_ns_parts(sim_cost(s), &work, sim_page_bytes(s), &parts);
-	sim_contention_done(s, w, start, ns, work.cma_attempts);
+	ret = policy_request(s, w, b, start, &work, &parts, &cause, &ns);
 	d->busy_until = start + ns;
-	sim_run_result(s)->device_migrated += work.migrated;
-	sim_run_result(s)->device_reclaimed += work.reclaimed + work.dropped;
 	sim_trace_printf(s, "cmasim_demand_request: dev=%s area=%s pages=%lu align=%u pfn=0x%llx migrated=%llu latency_ns=%llu result=%s",
 			 w->spec->name, w->spec->demand.replay.area, slot->pages, slot->align,
 			 ret ? 0ull : (unsigned long long)(b->handle / sim_page_bytes(s)),
