@@ -7,7 +7,9 @@
  * Expect: replay_read_text() and replay_requests() 0, or -EINVAL with a
  * one-line message without control characters, naming the file; every
  * request finished, its latency no longer than the time to its finish,
- * its release after its finish; nothing leaks (LeakSanitizer).
+ * its release after its finish; the background from its page events
+ * none (no page event) or no more of each kind held than was given out;
+ * nothing leaks (LeakSanitizer).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -41,6 +43,22 @@ static void check_requests(const struct replay_trace *t)
 	}
 }
 
+static void check_background(const struct replay_trace *t)
+{
+	struct replay_background bg;
+	unsigned long given = 0;
+	int ret = replay_background_from_trace(t, &bg);
+
+	for (size_t i = 0; i < t->nr_pev; i++)
+		given += t->pev[i].op != RPP_FREE && t->pev[i].op != RPP_CACHE_DELETE ? 1ul << t->pev[i].order : 0;
+	if (ret == -ENOENT && !t->nr_pev)
+		return;
+	if (ret)
+		fail("background: %d from %zu page events", ret, t->nr_pev);
+	if (bg.source != RBG_TRACE || bg.anon > given || bg.file > given || bg.slab > given)
+		fail("background holds more than the %lu pages given out", given);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct replay_trace t = { 0 };
@@ -53,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_message(ret, err);
 	else
 		check_requests(&t);
+	if (!ret)
+		check_background(&t);
 	replay_trace_free(&t);
 	return 0;
 }

@@ -177,9 +177,12 @@ static void run_demand_on(const struct replay_trace *m, const struct replay_boar
 	for (size_t i = 0; i < m->nr_req; i++) {
 		replay_demand_path(path, m->req[i].area, demand, sizeof(demand));
 		unlink(demand);
+		replay_demand_group_path(path, m, i, demand, sizeof(demand));
+		unlink(demand);
 	}
 	unlink(path);
-	rmdir(dir);
+	if (rmdir(dir))
+		fail_msg("%s: files left behind", dir);
 }
 
 static void run_demand(const struct replay_trace *m, struct replay_trace *pred)
@@ -202,6 +205,9 @@ static void oracle_cache_1g_snapshot_background_migrates_as_the_kernel(void **st
 
 	assert_int_equal(replay_background_read("bench/oracle/results/arm64-cache-1g/snapshot", &bg, err, sizeof(err)), 0);
 	assert_true(bg.file > 0);
+	assert_int_equal(bg.source, RBG_SNAPSHOT);
+	replay_background_describe(&bg, err, sizeof(err));
+	assert_non_null(strstr(err, "from the snapshot bench/oracle/results/arm64-cache-1g/snapshot: "));
 	b.background = &bg;
 	read_oracle("arm64-cache-1g");
 	run_demand_on(&t, &b, &pred);
@@ -224,11 +230,13 @@ static void expect_json_summary(const struct replay_summary *sum, int success, i
 	json_t *root, *summary;
 
 	assert_non_null(f);
-	assert_int_equal(replay_print_json(sum, "t.txt", &virt_1g, f), 0);
+	assert_int_equal(replay_print_json(sum, NULL, "t.txt", &virt_1g, f), 0);
 	assert_int_equal(fclose(f), 0);
 	root = json_loads(text, 0, NULL);
 	assert_non_null(root);
 	assert_string_equal(json_string_value(json_object_get(root, "schema")), "cmasim-replay/1");
+	assert_string_equal(json_string_value(json_object_get(root, "background_from")), "defaults");
+	assert_null(json_object_get(root, "what_if"));
 	summary = json_object_get(root, "summary");
 	assert_int_equal(json_integer_value(json_object_get(summary, "success_agree")), success);
 	assert_int_equal(json_integer_value(json_object_get(summary, "pfn_agree")), pfn);
@@ -246,7 +254,7 @@ static void expect_html_points(const struct replay_summary *sum)
 	unsigned circles = 0, svgs = 0;
 
 	assert_non_null(f);
-	assert_int_equal(replay_print_html(sum, "t.txt", &virt_1g, f), 0);
+	assert_int_equal(replay_print_html(sum, NULL, "t.txt", &virt_1g, f), 0);
 	assert_int_equal(fclose(f), 0);
 	for (const char *p = text; (p = strstr(p, "<circle")); p++)
 		circles++;
@@ -336,29 +344,45 @@ static void cmasim_trace_round_trip_is_exact(void **state)
 	replay_trace_free(&second);
 }
 
-/* Expect a [replay] workload's demand file found beside its scenario, wherever cmasim runs. */
-static void demand_file_beside_the_scenario(void **state)
+/*
+ * Scenario @ini read into @sc with a demand file cam.demand holding
+ * @demand beside it (its path into @demand_path), both removed after:
+ * scenario_read_file()'s result.
+ */
+static int read_beside(const char *demand, const char *ini, struct scenario *sc, char *serr, char *demand_path)
 {
-	static struct scenario sc;
-	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[64], serr[SCENARIO_ERR_MAX];
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64];
 	FILE *f;
+	int ret;
 
 	assert_non_null(mkdtemp(dir));
-	snprintf(demand, sizeof(demand), "%s/cam.demand", dir);
-	f = fopen(demand, "w");
+	snprintf(demand_path, 64, "%s/cam.demand", dir);
+	f = fopen(demand_path, "w");
 	assert_non_null(f);
-	fputs("# at pages align hold\n1000000000 256 4 0\n", f);
+	fputs(demand, f);
 	assert_int_equal(fclose(f), 0);
 	snprintf(path, sizeof(path), "%s/s.ini", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n", f);
+	fputs(ini, f);
 	assert_int_equal(fclose(f), 0);
-	assert_int_equal(scenario_read_file(path, &sc, serr, sizeof(serr)), 0);
-	assert_string_equal(sc.wl[0].replay.requests, demand);
-	unlink(demand);
+	ret = scenario_read_file(path, sc, serr, SCENARIO_ERR_MAX);
+	unlink(demand_path);
 	unlink(path);
 	rmdir(dir);
+	return ret;
+}
+
+/* Expect a [replay] workload's demand file found beside its scenario, wherever cmasim runs. */
+static void demand_file_beside_the_scenario(void **state)
+{
+	static struct scenario sc;
+	char demand[64], serr[SCENARIO_ERR_MAX];
+
+	assert_int_equal(read_beside("# at pages align hold\n1000000000 256 4 0\n",
+				     "[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n",
+				     &sc, serr, demand), 0);
+	assert_string_equal(sc.wl[0].replay.requests, demand);
 }
 
 /* Expect the same demand under 5.4, before hugetlb_cma= (5.7), to ask no area: each request compared with none. */
@@ -378,6 +402,355 @@ static void what_if_kernel_without_the_area(void **state)
 	assert_int_equal(sum.success_agree, 0);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
+}
+
+/* ---- the background from the trace's page events ---- */
+
+/*
+ * A movable page, a page taken for the page cache (its add just after
+ * its alloc), a kernel page, then each given back, and a free of a page
+ * given out before the trace: one second of page events.
+ */
+static const char page_events[] =
+	"  app-10 [000] ..... 1.000000: mm_page_alloc: page=00000000aabb0000 pfn=0x1000 order=0 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+	"  app-10 [000] ..... 1.100000: mm_page_alloc: page=00000000aabb0001 pfn=0x1004 order=2 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+	"  app-10 [000] ..... 1.100001: mm_filemap_add_to_page_cache: dev 254:1 ino 8c pfn=0x1004 ofs=0 order=2\n"
+	"  app-10 [000] ..... 1.200000: mm_page_alloc: page=00000000aabb0002 pfn=0x2000 order=1 migratetype=0 gfp_flags=GFP_KERNEL\n"
+	"  app-10 [000] ..... 1.300000: mm_page_alloc: page=0000000000000000 pfn=0 order=9 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+	"  app-10 [000] ..... 1.400000: mm_page_free: page=00000000aabb0000 pfn=0x1000 order=0\n"
+	"  app-10 [000] ..... 1.500000: mm_filemap_delete_from_page_cache: dev 254:1 ino 8c pfn=0x1004 ofs=0 order=2\n"
+	"  app-10 [000] ..... 1.600000: mm_page_free_batched: page=00000000aabb0001 pfn=0x1004 order=0\n"
+	"  app-10 [000] ..... 2.000000: mm_page_free: page=00000000aabb9999 pfn=0x9999 order=3\n"
+	"  cam-20 [001] ..... 3.000000: cma_alloc_start: name=reserved count=256 align=4\n"
+	"  cam-20 [001] ..... 3.001000: cma_alloc_finish: name=reserved pfn=0x6c000 page=00000000eeee0000 count=256 align=4 errorno=0\n";
+
+/*
+ * Expect each page counted as whose it is: 1 page anonymous, the
+ * movable page the page cache took as page cache (4, never anonymous),
+ * 2 kernel pages, each the most held at once; what each was given over
+ * the second of events as its rate; the failed allocation and the free
+ * of a page from before the trace counted nowhere.
+ */
+static void page_events_make_the_background(void **state)
+{
+	struct replay_background bg;
+
+	assert_int_equal(read_text(page_events), 0);
+	assert_int_equal(t.families[RPF_PAGE], 7);
+	assert_int_equal(t.families[RPF_FILEMAP], 2);
+	assert_int_equal(replay_background_from_trace(&t, &bg), 0);
+	assert_int_equal(bg.source, RBG_TRACE);
+	assert_int_equal(bg.anon, 1);
+	assert_int_equal(bg.file, 4);
+	assert_int_equal(bg.slab, 2);
+	assert_int_equal(bg.dirty, 0);
+	assert_int_equal(bg.anon_rate, 1);
+	assert_int_equal(bg.file_rate, 4);
+	assert_int_equal(bg.slab_rate, 2);
+	replay_background_describe(&bg, err, sizeof(err));
+	assert_non_null(strstr(err, "from the trace's page events: "));
+}
+
+/* Expect a trace without page events to give none (the caller falls back on --snapshot, then the defaults). */
+static void no_page_events_no_background(void **state)
+{
+	struct replay_background bg;
+
+	read_oracle("arm64-anon-32m");
+	assert_int_equal(replay_background_from_trace(&t, &bg), -ENOENT);
+	replay_background_describe(NULL, err, sizeof(err));
+	assert_string_equal(err, "the platform's defaults (no workload besides the demand)");
+}
+
+/*
+ * Expect kmem.h's format before 4.x (pfn in decimal) read as well, an
+ * mm_page_alloc without its migratetype refused, and an order no kernel
+ * gives out.
+ */
+static void page_event_formats(void **state)
+{
+	struct replay_background bg;
+
+	assert_int_equal(read_text(
+		"  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+		"  cam-20 [001] ..... 3.000000: cma_alloc_start: name=reserved count=256 align=4\n"
+		"  cam-20 [001] ..... 3.001000: cma_alloc_finish: name=reserved pfn=0x6c000 page=00000000eeee0000 count=256 align=4 errorno=0\n"), 0);
+	assert_int_equal(t.nr_pev, 1);
+	assert_int_equal(t.pev[0].pfn, 4096);
+	assert_int_equal(replay_background_from_trace(&t, &bg), 0);
+	assert_int_equal(bg.anon, 2);
+	reset(NULL);
+	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: mm_page_alloc has no field migratetype: an event format this reader does not model"));
+	reset(NULL);
+	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_free: page=c0a00000 pfn=4096 order=40\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: mm_page_free: order=40: accepted 0 to 31"));
+}
+
+/* @t's scenario on @b, as text; its demand files removed. */
+static char *scenario_text(const struct replay_board *b)
+{
+	char dir[] = "/tmp/test_replay_XXXXXX", path[64], demand[128], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/replay.ini", dir);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(replay_scenario_write(&t, b, path, f), 0);
+	assert_int_equal(fclose(f), 0);
+	for (size_t i = 0; i < t.nr_req; i++) {
+		replay_demand_path(path, t.req[i].area, demand, sizeof(demand));
+		unlink(demand);
+		replay_demand_group_path(path, &t, i, demand, sizeof(demand));
+		unlink(demand);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	return text;
+}
+
+/* Expect the trace's background in the scenario as workloads of its amounts and rates (4 KiB pages). */
+static void page_events_background_in_the_scenario(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	char *text;
+
+	assert_int_equal(read_text(page_events), 0);
+	assert_int_equal(replay_background_from_trace(&t, &bg), 0);
+	b.background = &bg;
+	text = scenario_text(&b);
+	assert_non_null(strstr(text, "# background: from the trace's page events: "));
+	assert_non_null(strstr(text, "\n[anon trace-anon]\nrss = 4K\nrate = 1\nhold = yes\n"));
+	assert_non_null(strstr(text, "\n[pagecache trace-cache]\nfile = 16K\nrate = 4\npasses = 1\n"));
+	assert_non_null(strstr(text, "\n[slab trace-slab]\nrate = 2\nlifetime = 1h\nmax = 8K\n"));
+	free(text);
+}
+
+/* ---- the what-if ---- */
+
+/*
+ * A 512 MiB board under 6.12 (movable pages fill the CMA area once it
+ * holds over half of the free memory), and a device's four 8 MiB
+ * requests of the default area, each held, after 400 MiB of anonymous
+ * memory given out.
+ */
+static char small_board[64];
+
+static int write_small_board(void **state)
+{
+	int fd;
+	static const char text[] = "[platform]\narch = arm\nbank = 0x40000000 512M\nkernel = 6.12\nnr_cpus = 2\n";
+
+	snprintf(small_board, sizeof(small_board), "/tmp/test_replay_board_XXXXXX");
+	fd = mkstemp(small_board);
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != (ssize_t)(sizeof(text) - 1))
+		return -1;
+	return close(fd);
+}
+
+static int remove_small_board(void **state)
+{
+	return unlink(small_board);
+}
+
+/* The four requests, after @anon_mib MiB of anonymous memory given out in the trace (0: no page events). */
+static void read_camera_trace(unsigned anon_mib)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	for (unsigned i = 0; i < anon_mib / 2; i++)
+		fprintf(f, "  app-10 [000] ..... %.6f: mm_page_alloc: page=00000000aabb%04x pfn=%#x order=9 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n",
+			1 + i * 0.001, i, 0x48000 + i * 512);
+	for (unsigned k = 0; k < 4; k++)
+		fprintf(f, "  cam-20 [001] ..... %u.000000: cma_alloc_start: name=reserved count=2048 align=4\n"
+			   "  cam-20 [001] ..... %u.010000: cma_alloc_finish: name=reserved pfn=%#x page=00000000eeee0000 count=2048 align=4 errorno=0\n",
+			3 + k, 3 + k, 0x6c000 + k * 2048);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(read_text(text), 0);
+	free(text);
+}
+
+/* @m's demand on @b compared with @m into @sum. */
+static void replay_on(const struct replay_board *b, struct replay_trace *pred, struct replay_summary *sum)
+{
+	run_demand_on(&t, b, pred);
+	assert_int_equal(replay_compare(&t, pred, sum), 0);
+}
+
+/* Expect the what-if beside the baseline in the text, the JSON (what_if, each pair's) and the HTML. */
+static void expect_what_if_reports(const struct replay_summary *base, const struct replay_what_if *w)
+{
+	const struct replay_board b = { .platform = small_board, .background = w->board->background };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *root, *wj, *pair;
+
+	assert_non_null(f);
+	replay_print_what_if(base, w, f);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(text, "what-if: policy carveout, kernel the platform's"));
+	assert_non_null(strstr(text, "served: measured 4, baseline 4, what-if 4 of 4 requests"));
+	free(text);
+	f = open_memstream(&text, &len);
+	assert_int_equal(replay_print_json(base, w, "t.txt", &b, f), 0);
+	assert_int_equal(fclose(f), 0);
+	root = json_loads(text, 0, NULL);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "background_from")), "trace");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "summary"), "served")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "summary"), "measured_served")), 4);
+	wj = json_object_get(root, "what_if");
+	assert_string_equal(json_string_value(json_object_get(wj, "policy")), "carveout");
+	assert_true(json_is_null(json_object_get(wj, "cma")));
+	assert_int_equal(json_integer_value(json_object_get(wj, "served")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(wj, "summary"), "requests")), 4);
+	pair = json_array_get(json_object_get(root, "requests"), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(pair, "what_if"), "migrated")), 0);
+	assert_non_null(json_object_get(pair, "what_if_ratio"));
+	json_decref(root);
+	free(text);
+	f = open_memstream(&text, &len);
+	assert_int_equal(replay_print_html(base, w, "t.txt", &b, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(text, "<h2>What if: policy carveout, kernel the platform&#39;s</h2>"));
+	free(text);
+}
+
+/*
+ * Expect cma=16M, two of the requests' size, to fail requests the
+ * baseline's cma=64M served: the what-if serves 2, the baseline all 4.
+ */
+static void what_if_cma_too_small_fails_requests(void **state)
+{
+	struct replay_board base = { .platform = small_board, .cmdline = "cma=64M" }, w = base;
+	struct replay_trace bp = { 0 }, wp = { 0 };
+	struct replay_summary bs, ws;
+	unsigned lost = 0;
+
+	w.cma = "16M";
+	read_camera_trace(0);
+	replay_on(&base, &bp, &bs);
+	replay_on(&w, &wp, &ws);
+	assert_int_equal(replay_served(&bs, true), 4);
+	assert_int_equal(replay_served(&bs, false), 4);
+	assert_true(replay_served(&ws, false) < 4);
+	for (size_t i = 0; i < ws.nr; i++)
+		lost += !bs.pairs[i].p->errorno && ws.pairs[i].p->errorno;
+	assert_int_equal(lost, 4 - replay_served(&ws, false));
+	replay_summary_free(&bs);
+	replay_summary_free(&ws);
+	replay_trace_free(&bp);
+	replay_trace_free(&wp);
+}
+
+/*
+ * Expect --policy carveout to serve every request through the policy
+ * (a [demand] device, each request in the run's trace) with no page
+ * migrated, where the cma baseline migrates the anonymous memory out of
+ * the area for its first request.
+ */
+static void what_if_carveout_serves_without_migrating(void **state)
+{
+	struct replay_board base = { .platform = small_board, .cmdline = "cma=64M" }, w = base;
+	static struct replay_background bg;
+	struct replay_trace bp = { 0 }, wp = { 0 };
+	struct replay_summary bs;
+	struct replay_what_if wi = { .board = &w };
+	unsigned long migrated = 0;
+
+	read_camera_trace(400);
+	assert_int_equal(replay_background_from_trace(&t, &bg), 0);
+	base.background = w.background = &bg;
+	w.policy = "carveout";
+	replay_on(&base, &bp, &bs);
+	replay_on(&w, &wp, &wi.sum);
+	for (size_t i = 0; i < bs.nr; i++)
+		migrated += bs.pairs[i].p->migrated;
+	assert_true(migrated > 0);
+	assert_int_equal(wp.types[RP_DEMAND_REQUEST], 4);
+	assert_int_equal(replay_served(&wi.sum, false), 4);
+	for (size_t i = 0; i < wi.sum.nr; i++) {
+		assert_true(wi.sum.pairs[i].p->has_migrated);
+		assert_int_equal(wi.sum.pairs[i].p->migrated, 0);
+		assert_true(wi.sum.pairs[i].p->has_latency);
+	}
+	expect_what_if_reports(&bs, &wi);
+	replay_summary_free(&bs);
+	replay_summary_free(&wi.sum);
+	replay_trace_free(&bp);
+	replay_trace_free(&wp);
+}
+
+/* Expect the what-if under each policy of the registry: each request answered (served or not) through it. */
+static void what_if_every_policy(void **state)
+{
+	static const char *const policies[] = { "buddy", "gcma", "predict" };
+
+	read_camera_trace(0);
+	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		struct replay_board w = { .platform = small_board, .cmdline = "cma=64M", .policy = policies[k] };
+		struct replay_trace wp = { 0 };
+		struct replay_summary ws;
+
+		replay_on(&w, &wp, &ws);
+		assert_int_equal(wp.types[RP_DEMAND_REQUEST], 4);
+		for (size_t i = 0; i < ws.nr; i++)
+			assert_non_null(ws.pairs[i].p);
+		replay_summary_free(&ws);
+		replay_trace_free(&wp);
+	}
+}
+
+/*
+ * Expect the demand under another policy written as one [demand] a size
+ * and alignment of each area, and the hugetlb_cma= area it no longer
+ * asks left off the command line; under cma one [replay] an area and the
+ * command line whole.
+ */
+static void what_if_policy_scenario(void **state)
+{
+	struct replay_board b = { .platform = "arm", .cmdline = "hugetlb_cma=1G  cma=64M" };
+	char *text;
+
+	assert_int_equal(read_text(
+		"  a-1 [000] ..... 1.000000: cma_alloc_start: name=reserved count=256 align=4\n"
+		"  a-1 [000] ..... 1.001000: cma_alloc_finish: name=reserved pfn=0x100 page=0000000000000001 count=256 align=4 errorno=0\n"
+		"  a-1 [000] ..... 2.000000: cma_alloc_start: name=reserved count=512 align=4\n"
+		"  a-1 [000] ..... 2.001000: cma_alloc_finish: name=reserved pfn=0x200 page=0000000000000001 count=512 align=4 errorno=0\n"
+		"  a-1 [000] ..... 3.000000: cma_alloc_start: name=hugetlb0 count=8192 align=13\n"
+		"  a-1 [000] ..... 3.001000: cma_alloc_finish: name=hugetlb0 pfn=0x80000 page=0000000000000001 count=8192 align=13 errorno=0\n"), 0);
+	text = scenario_text(&b);
+	assert_non_null(strstr(text, "\ncmdline = hugetlb_cma=1G cma=64M\n"));
+	assert_non_null(strstr(text, "\n[replay reserved]\narea = reserved\nrequests = replay-reserved.demand\n"));
+	assert_null(strstr(text, "[demand "));
+	free(text);
+	b.policy = "carveout";
+	text = scenario_text(&b);
+	assert_non_null(strstr(text, "\ncmdline = cma=64M\n"));
+	assert_non_null(strstr(text, "\n[demand reserved-256-4]\narea = reserved\nrequests = replay-reserved-256-4.demand\n"));
+	assert_non_null(strstr(text, "\n[demand reserved-512-4]\n"));
+	assert_non_null(strstr(text, "\n[demand hugetlb0-8192-13]\narea = hugetlb0\n"));
+	assert_null(strstr(text, "[replay "));
+	free(text);
+}
+
+/* Expect a [demand] whose requests differ in size refused when the scenario is read, naming the request. */
+static void bad_demand_of_two_sizes(void **state)
+{
+	static struct scenario sc;
+	char demand[64], serr[SCENARIO_ERR_MAX];
+
+	assert_int_not_equal(read_beside("1000000000 256 4 0\n2000000000 512 4 0\n",
+					 "[scenario]\nplatform = arm\nduration = 3s\n\n[demand cam]\narea = reserved\nrequests = cam.demand\n",
+					 &sc, serr, demand), 0);
+	if (!strstr(serr, "[demand cam]: request 2 asks 512 pages at order 4, the first 256 at order 4"))
+		fail_msg("%s", serr);
 }
 
 static void bad_finish_before_start(void **state)
@@ -749,8 +1122,17 @@ int main(void)
 		cmocka_unit_test_setup(dat_header_names_its_kernel, reset),
 		cmocka_unit_test_setup(oracle_dat_amd64_has_no_cma_request, reset),
 		cmocka_unit_test_setup(kernel_of_release_is_the_newest_not_newer, reset),
+		cmocka_unit_test_setup(page_events_make_the_background, reset),
+		cmocka_unit_test_setup(no_page_events_no_background, reset),
+		cmocka_unit_test_setup(page_event_formats, reset),
+		cmocka_unit_test_setup(page_events_background_in_the_scenario, reset),
+		cmocka_unit_test_setup(what_if_cma_too_small_fails_requests, reset),
+		cmocka_unit_test_setup(what_if_carveout_serves_without_migrating, reset),
+		cmocka_unit_test_setup(what_if_every_policy, reset),
+		cmocka_unit_test_setup(what_if_policy_scenario, reset),
+		cmocka_unit_test_setup(bad_demand_of_two_sizes, reset),
 	};
-	int ret = cmocka_run_group_tests(tests, NULL, NULL);
+	int ret = cmocka_run_group_tests(tests, write_small_board, remove_small_board);
 
 	reset(NULL);
 	return ret;

@@ -27,8 +27,10 @@ struct replay_args {
 	const char *emit;
 	const char *snapshot;		/* --snapshot DIR */
 	int report;			/* --report: enum replay_report */
-	const struct sim_policy_ops *policy;	/* --policy, its name in board.policy */
-	struct replay_board board;
+	const struct sim_policy_ops *policy;	/* --policy, its name in what_if.policy */
+	struct replay_board board;	/* the baseline: the board as recorded */
+	struct replay_board what_if;	/* the same under --cma, --policy, --kernel */
+	bool has_what_if;
 	struct scenario_overrides over;
 };
 
@@ -38,15 +40,20 @@ static struct replay_args replay_args;
 static const struct cmd_option replay_options[] = {
 	OPT_PLATFORM(&replay_args.board.platform, 1,
 		     "the board the trace was recorded on: " PLATFORM_OPTION_HELP "\n(without it the requests are only listed)"),
-	OPT_CMA(&replay_args.over), OPT_CMDLINE(&replay_args.over), OPT_SCENARIO_KERNEL(&replay_args.over),
-	OPT_POLICY(&replay_args.policy, &replay_args.board.policy, "NAME", 3,
-		   "the policy the run serves the demand under (default cma)"),
+	{ .type = OPTION_CALLBACK, .name = "cma", .value = &replay_args.over.cma, .arg = "SIZE",
+	  .callback = opt_cma_cb, .help_rank = 3, .what = "a size, e.g. 64M (0: no default area)",
+	  .help = "a what-if: the same demand with cma=SIZE on the board's command line\n(0: no default CMA area), reported beside the baseline replay" },
+	OPT_CMDLINE(&replay_args.over),
+	OPT_KERNEL(&replay_args.over.kernel, 3,
+		   "a what-if: the same demand under another kernel profile (the baseline\nruns under the trace.dat header's kernel, else the platform's)"),
+	OPT_POLICY(&replay_args.policy, &replay_args.what_if.policy, "NAME", 3,
+		   "a what-if: the same demand served by another policy (default cma);\nwith --cma and --kernel, reported beside the baseline replay"),
 	{ .type = OPTION_STRING, .name = "emit-scenario", .value = &replay_args.emit, .arg = "FILE", .help_rank = 4,
 	  .what = "a file to write",
 	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
 	{ .type = OPTION_STRING, .name = "snapshot", .value = &replay_args.snapshot, .arg = "DIR", .help_rank = 2,
 	  .what = "a snapshot directory",
-	  .help = "the device's memory besides the demand, from cmasim snapshot's files\n(default: the platform's, nothing else running)" },
+	  .help = "the device's memory besides the demand, from cmasim snapshot's files,\nwhen the trace has no page events (default: the platform's, nothing else running)" },
 	{ .type = OPTION_CHOICE, .name = "report", .value = &replay_args.report, .arg = "text|json|html",
 	  .choices = (const char *const[]){ [RR_TEXT] = "text", [RR_JSON] = "json", [RR_HTML] = "html", NULL },
 	  .help_rank = 4,
@@ -115,21 +122,20 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 	if ((a->emit || a->snapshot) && !a->board.platform)
 		return fprintf(stderr, "cmasim replay: --emit-scenario and --snapshot need --platform: the trace does not say which board it ran on\n"),
 		       -EINVAL;
-	a->board.cma = a->over.cma;
 	a->board.cmdline = a->over.cmdline;
-	a->board.kernel = a->over.kernel;
+	a->has_what_if = a->over.cma || a->over.kernel || a->what_if.policy;
 	return 0;
 }
 
-/* The scenario at @path (atomic), its demand files beside it. */
-static int emit_scenario(const struct replay_trace *t, const struct replay_args *a, const char *path)
+/* The scenario of @b at @path (atomic), its demand files beside it. */
+static int emit_scenario(const struct replay_trace *t, const struct replay_board *b, const char *path)
 {
 	struct atomic_file af;
 	int ret = atomic_file_open(&af, path, "--emit-scenario");
 
 	if (ret)
 		return ret;
-	ret = replay_scenario_write(t, &a->board, path, af.f);
+	ret = replay_scenario_write(t, b, path, af.f);
 	if (ret) {
 		atomic_file_abort(&af);
 		return ret;
@@ -145,47 +151,89 @@ static void remove_scratch(const struct replay_trace *t, const char *path)
 	for (size_t i = 0; i < t->nr_req; i++) {
 		replay_demand_path(path, t->req[i].area, demand, sizeof(demand));
 		unlink(demand);
+		replay_demand_group_path(path, t, i, demand, sizeof(demand));
+		unlink(demand);
 	}
 	unlink(path);
 }
 
-/* The demand run on the board, and the run against the trace. */
-static int replay_run(const struct replay_trace *t, const struct replay_args *a)
+/* The demand run on board @b (its scenario kept at @keep, if given) and compared with @t into @sum. */
+static int replay_one(const struct replay_trace *t, const struct replay_board *b, const char *keep,
+		      struct replay_trace *pred, struct replay_summary *sum)
 {
-	char scratch[] = "/tmp/cmasim-replay-XXXXXX.ini", err[REPLAY_ERR_MAX] = "", background[PATH_MAX + 256];
-	const char *path = a->emit ? a->emit : scratch;
-	struct replay_trace pred = { 0 };
-	struct replay_summary sum = { 0 };
+	char scratch[] = "/tmp/cmasim-replay-XXXXXX.ini", err[REPLAY_ERR_MAX] = "";
+	const char *path = keep ? keep : scratch;
 	int fd, ret;
 
-	if (!a->emit) {
+	if (!keep) {
 		fd = mkstemps(scratch, 4);
 		if (fd < 0)
 			return -errno;
 		close(fd);
 	}
-	ret = emit_scenario(t, a, path);
+	ret = emit_scenario(t, b, path);
 	if (!ret)
-		ret = replay_predict(path, &a->board, &pred, err, sizeof(err));
+		ret = replay_predict(path, b, pred, err, sizeof(err));
 	if (ret == -EINVAL && err[0])
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
-		ret = replay_compare(t, &pred, &sum);
+		ret = replay_compare(t, pred, sum);
+	if (!keep)
+		remove_scratch(t, scratch);
+	return ret;
+}
+
+/* The baseline replay, the what-if's if asked, and the report of both against the trace. */
+static int replay_run(const struct replay_trace *t, const struct replay_args *a)
+{
+	char background[PATH_MAX + 256];
+	struct replay_trace pred = { 0 }, wpred = { 0 };
+	struct replay_summary sum = { 0 };
+	struct replay_what_if wi = { .board = &a->what_if };
+	const struct replay_what_if *w = a->has_what_if ? &wi : NULL;
+	int ret = replay_one(t, &a->board, w ? NULL : a->emit, &pred, &sum);
+
+	if (!ret && w)
+		ret = replay_one(t, &a->what_if, a->emit, &wpred, &wi.sum);
 	if (!ret && a->report == RR_JSON) {
-		ret = replay_print_json(&sum, t->path, &a->board, stdout);
+		ret = replay_print_json(&sum, w, t->path, &a->board, stdout);
 	} else if (!ret && a->report == RR_HTML) {
-		ret = replay_print_html(&sum, t->path, &a->board, stdout);
+		ret = replay_print_html(&sum, w, t->path, &a->board, stdout);
 	} else if (!ret) {
 		replay_background_describe(a->board.background, background, sizeof(background));
-		printf("replay of %s on %s under %s, kernel %s; background: %s\n", t->path, a->board.platform,
-		       a->board.policy ? a->board.policy : "cma", a->board.kernel_said, background);
+		printf("replay of %s on %s under cma, kernel %s; background: %s\n", t->path, a->board.platform,
+		       a->board.kernel_said, background);
 		replay_print(&sum, stdout);
+		if (w)
+			replay_print_what_if(&sum, w, stdout);
 	}
-	if (!a->emit)
-		remove_scratch(t, scratch);
+	replay_summary_free(&wi.sum);
 	replay_summary_free(&sum);
+	replay_trace_free(&wpred);
 	replay_trace_free(&pred);
 	return ret;
+}
+
+/* The background: the trace's page events where recorded, else --snapshot, else none. */
+static int pick_background(const struct replay_trace *t, const struct replay_args *a, struct replay_background *bg)
+{
+	char err[REPLAY_ERR_MAX];
+	int ret = replay_background_from_trace(t, bg);
+
+	if (ret != -ENOENT) {
+		if (!ret && a->snapshot)
+			fprintf(stderr, "cmasim replay: --snapshot %s not used: the trace's page events give the background\n",
+				a->snapshot);
+		return ret;
+	}
+	if (!a->snapshot) {
+		*bg = (struct replay_background){ .source = RBG_DEFAULTS };
+		return 0;
+	}
+	ret = replay_background_read(a->snapshot, bg, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a->snapshot, err);
+	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -202,11 +250,6 @@ int cmd_replay(int argc, char **argv)
 		return cmd_help("replay", &replay_table, NULL);
 	if (ret)
 		return ret;
-	if (a->snapshot && (ret = replay_background_read(a->snapshot, &bg, err, sizeof(err)))) {
-		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a->snapshot, err);
-		return ret == -ENOMEM ? ret : -EINVAL;
-	}
-	a->board.background = a->snapshot ? &bg : NULL;
 	ret = replay_read_file(a->trace, &t, err, sizeof(err));
 	if (!ret)
 		ret = replay_requests(&t, err, sizeof(err));
@@ -216,10 +259,16 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
 		replay_board_kernel(&t, &a->board, kernel, sizeof(kernel));
-	if (!ret && a->board.platform)
+	if (!ret && a->board.platform && !(ret = pick_background(&t, a, &bg))) {
+		a->board.background = a->what_if.background = &bg;
+		a->what_if.platform = a->board.platform;
+		a->what_if.cmdline = a->board.cmdline;
+		a->what_if.cma = a->over.cma;
+		a->what_if.kernel = a->over.kernel ? a->over.kernel : a->board.kernel;
 		ret = replay_run(&t, a);
-	else if (!ret)
+	} else if (!ret && !a->board.platform) {
 		print_trace(stdout, &t, kernel);
+	}
 	replay_trace_free(&t);
 	/* a trace that cannot be read is bad input, whatever the reason */
 	return ret && ret != -ENOMEM && !a->board.platform ? -EINVAL : ret;

@@ -31,6 +31,20 @@ int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct
 	return ret;
 }
 
+int policy_request(struct sim *s, struct workload *w, struct dev_buffer *b, uint64_t start_ns,
+		   struct cost_work *work, struct cost_parts *parts, enum fail_cause *cause, uint64_t *ns)
+{
+	int ret = policy_alloc(s, w, b, work, cause);
+
+	work->tlb_cpus = policy_tlb_cpus(s);
+	sim_contention_fill(s, w, start_ns, work->cma_attempts, work);
+	*ns = cost_ns_parts(&s->cost, work, s->page_bytes, parts);
+	sim_contention_done(s, w, start_ns, *ns, work->cma_attempts);
+	s->res->device_migrated += work->migrated;
+	s->res->device_reclaimed += work->reclaimed + work->dropped;
+	return ret;
+}
+
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b)
 {
 	sim_area_hold(s, b, false);

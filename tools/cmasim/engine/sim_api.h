@@ -263,6 +263,14 @@ struct sim_policy_ops {
 /* Through s->policy, with what every policy shares around it. */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause);
+/*
+ * A device request of workload @w for @b, issued at @start_ns: through
+ * policy_alloc(), priced with the CPUs and locks it shares (its latency
+ * into *@ns, by part into @parts), its migrations and reclaim counted in
+ * the run's device totals. policy_alloc()'s result; @work what it did.
+ */
+int policy_request(struct sim *s, struct workload *w, struct dev_buffer *b, uint64_t start_ns,
+		   struct cost_work *work, struct cost_parts *parts, enum fail_cause *cause, uint64_t *ns);
 void policy_free(struct sim *s, struct workload *w, struct dev_buffer *b);
 uint64_t policy_usable(const struct sim *s);
 

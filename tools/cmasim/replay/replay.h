@@ -35,6 +35,7 @@ enum replay_type {
 	RP_MIGRATE_PAGES,		/* mm_migrate_pages with reason=contig_range */
 	RP_DEVICE_REQUEST,		/* cmasim's own: the latency the run gave a request */
 	RP_DEVICE_LATENCY,		/* cmasim's own: where that latency went, by part */
+	RP_DEMAND_REQUEST,		/* cmasim's own: a recorded request asked through a policy */
 	NR_RP_TYPES
 };
 
@@ -88,6 +89,22 @@ struct replay_request {
 	unsigned where;			/* its finish's line or record */
 };
 
+/* A page given out or back, as the background is rebuilt from (replay_background.c). */
+enum replay_page_op {
+	RPP_ALLOC_MOVABLE,		/* mm_page_alloc, MIGRATE_MOVABLE: user memory */
+	RPP_ALLOC_KERNEL,		/* mm_page_alloc, another migratetype: the kernel's */
+	RPP_FREE,			/* mm_page_free, mm_page_free_batched */
+	RPP_CACHE_ADD,			/* mm_filemap_add_to_page_cache */
+	RPP_CACHE_DELETE,		/* mm_filemap_delete_from_page_cache */
+};
+
+struct replay_page_event {
+	uint64_t ts_ns;
+	unsigned long pfn;
+	unsigned order;
+	enum replay_page_op op;
+};
+
 struct replay_trace {
 	char path[4096];
 	bool dat;			/* read from trace.dat */
@@ -99,6 +116,8 @@ struct replay_trace {
 	struct replay_request *req;
 	size_t nr_req;
 	bool own;			/* written by cmasim run --trace */
+	struct replay_page_event *pev;	/* the page events, in the trace's order */
+	size_t nr_pev, cap_pev;
 };
 
 /* What the readers accept, for messages. */
@@ -133,10 +152,19 @@ void replay_trace_free(struct replay_trace *t);
 
 /* ---- replay_scenario.c: the demand as a scenario, and its run ---- */
 
-/* The device's memory besides the demand, from a /proc snapshot: pages of each kind. */
+/* Where the background came from, in the order tried. */
+enum replay_bg_source {
+	RBG_DEFAULTS,			/* nothing: the platform's, no workload besides the demand */
+	RBG_TRACE,			/* the trace's page events */
+	RBG_SNAPSHOT,			/* a /proc snapshot of the device (--snapshot) */
+};
+
+/* The device's memory besides the demand: pages of each kind, and how fast they came. */
 struct replay_background {
-	unsigned long anon, file, dirty, slab;
-	char dir[4096];			/* the snapshot's directory */
+	enum replay_bg_source source;
+	unsigned long anon, file, dirty, slab;	/* the snapshot's, or the most the trace held at once */
+	unsigned long anon_rate, file_rate, slab_rate;	/* pages a second; 0: all in the first second */
+	char from[4096];			/* the snapshot's directory, or the trace */
 };
 
 /* What the trace does not say: the board and the kernel (cmasim replay's options). */
@@ -151,17 +179,28 @@ struct replay_board {
 };
 
 /*
- * The kernel profile @t's demand runs under, into @b->kernel: --kernel's
- * (@b->kernel already set); else, for a trace.dat whose header names its
+ * The kernel profile @t's demand runs under, into @b->kernel: one already
+ * set; else, for a trace.dat whose header names its
  * kernel, the newest profile not newer than that release; else NULL, the
  * platform's. @said (@b->kernel_said points to it) says which and why.
  */
 void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len);
 
+/* ---- replay_background.c: what ran beside the demand ---- */
+
 /* The snapshot in @dir (cmasim snapshot's files) as a background: 0, or -errno with @err saying why. */
 int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen);
+/*
+ * The background @t's page events record: 0, -ENOENT when it has none,
+ * -ENOMEM. A page is the kernel's whose migratetype was not movable,
+ * the page cache's from its mm_filemap_add_to_page_cache to its delete,
+ * else anonymous; what was allocated before the trace began is unknown.
+ */
+int replay_background_from_trace(const struct replay_trace *t, struct replay_background *bg);
 /* What runs beside the demand, for the report (@bg NULL: nothing). */
 void replay_background_describe(const struct replay_background *bg, char *buf, size_t len);
+/* @bg as the scenario's workloads, each holding its amount once it has come. */
+void replay_background_write(const struct replay_background *bg, FILE *f);
 
 /*
  * @t's requests as a scenario on @b, its text to @f, to be saved as
@@ -172,6 +211,11 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 			  FILE *f);
 /* The demand file of @area for scenario @path: "PATH-AREA.demand" (PATH less its extension). */
 void replay_demand_path(const char *path, const char *area, char *buf, size_t len);
+/*
+ * Under a policy other than cma each size and alignment of an area is
+ * a [demand] device of its own: the demand file of request @i's.
+ */
+void replay_demand_group_path(const char *path, const struct replay_trace *t, size_t i, char *buf, size_t len);
 /*
  * Run scenario @scenario_path under @b's policy with a trace, and read
  * the trace back into @pred (replay_requests done; none when the run
@@ -200,14 +244,35 @@ struct replay_summary {
 /* Pair @m's requests with @p's, the Nth of an area with the Nth of it: 0 or -ENOMEM. */
 int replay_compare(const struct replay_trace *m, const struct replay_trace *p, struct replay_summary *s);
 void replay_summary_free(struct replay_summary *s);
+/* The same demand under a change (--cma, --policy, --kernel), compared with the same trace. */
+struct replay_what_if {
+	const struct replay_board *board;
+	struct replay_summary sum;
+};
+
 /* The table, the summary and the worst ten, as text. */
 void replay_print(const struct replay_summary *s, FILE *out);
-/* The same as an HTML page: a log-log scatter of predicted against measured latency with the 2x band, and a timeline. */
-int replay_print_html(const struct replay_summary *s, const char *trace, const struct replay_board *b,
-		      FILE *out);
+/* A request's cells as the tables print them: latency in ms, pfn (or failed(ERRNO), none), pages migrated; "-" unknown. */
+void replay_fmt_ms(char *buf, size_t len, const struct replay_request *r);
+void replay_fmt_pfn(char *buf, size_t len, const struct replay_request *r);
+void replay_fmt_migrated(char *buf, size_t len, const struct replay_request *r);
+/* ---- replay_what_if.c ---- */
+/* @w's change, "cma=SIZE, policy NAME, kernel VER" (those given), into @buf. */
+void replay_what_if_describe(const struct replay_board *w, char *buf, size_t len);
+/* Requests that got their pages in @s: measured (@measured) or predicted. */
+unsigned replay_served(const struct replay_summary *s, bool measured);
+/* The what-if beside the baseline @base and the measured run, as text. */
+void replay_print_what_if(const struct replay_summary *base, const struct replay_what_if *w, FILE *out);
+/*
+ * The same as an HTML page: a log-log scatter of predicted against
+ * measured latency with the 2x band, a timeline, and the what-if's
+ * scatter (@w NULL: none).
+ */
+int replay_print_html(const struct replay_summary *s, const struct replay_what_if *w, const char *trace,
+		      const struct replay_board *b, FILE *out);
 /* The same as one JSON object, schema cmasim-replay/1 (doc/cmasim-json.md): 0, -ENOMEM or -EIO. */
-int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
-		      FILE *out);
+int replay_print_json(const struct replay_summary *s, const struct replay_what_if *w, const char *trace,
+		      const struct replay_board *b, FILE *out);
 
 /* ---- replay_read.c, for the trace.dat reader ---- */
 

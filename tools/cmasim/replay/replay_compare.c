@@ -100,7 +100,7 @@ void replay_summary_free(struct replay_summary *s)
 	s->nr = 0;
 }
 
-static void fmt_ms(char *buf, size_t len, const struct replay_request *r)
+void replay_fmt_ms(char *buf, size_t len, const struct replay_request *r)
 {
 	if (r && r->has_latency)
 		snprintf(buf, len, "%.3f", (double)r->latency_ns / 1e6);
@@ -108,7 +108,7 @@ static void fmt_ms(char *buf, size_t len, const struct replay_request *r)
 		snprintf(buf, len, "-");
 }
 
-static void fmt_pfn(char *buf, size_t len, const struct replay_request *r)
+void replay_fmt_pfn(char *buf, size_t len, const struct replay_request *r)
 {
 	if (!r)
 		snprintf(buf, len, "none");
@@ -118,7 +118,7 @@ static void fmt_pfn(char *buf, size_t len, const struct replay_request *r)
 		snprintf(buf, len, "%#lx", r->pfn);
 }
 
-static void fmt_migrated(char *buf, size_t len, const struct replay_request *r)
+void replay_fmt_migrated(char *buf, size_t len, const struct replay_request *r)
 {
 	if (r && r->has_migrated)
 		snprintf(buf, len, "%lu", r->migrated);
@@ -130,12 +130,12 @@ static void print_pair(const struct replay_pair *x, size_t i, FILE *out)
 {
 	char mms[32], pms[32], ratio[32] = "-", mpfn[32], ppfn[32], mmig[32], pmig[32];
 
-	fmt_ms(mms, sizeof(mms), x->m);
-	fmt_ms(pms, sizeof(pms), x->p);
-	fmt_pfn(mpfn, sizeof(mpfn), x->m);
-	fmt_pfn(ppfn, sizeof(ppfn), x->p);
-	fmt_migrated(mmig, sizeof(mmig), x->m);
-	fmt_migrated(pmig, sizeof(pmig), x->p);
+	replay_fmt_ms(mms, sizeof(mms), x->m);
+	replay_fmt_ms(pms, sizeof(pms), x->p);
+	replay_fmt_pfn(mpfn, sizeof(mpfn), x->m);
+	replay_fmt_pfn(ppfn, sizeof(ppfn), x->p);
+	replay_fmt_migrated(mmig, sizeof(mmig), x->m);
+	replay_fmt_migrated(pmig, sizeof(pmig), x->p);
 	if (x->ratio > 0)
 		snprintf(ratio, sizeof(ratio), "%.2f", x->ratio);
 	fprintf(out, "%4zu %-12s %8lu %12.6f %11s %11s %6s %9s %9s %12s %12s\n", i, x->m->area, x->m->count,
@@ -202,6 +202,15 @@ void replay_print(const struct replay_summary *s, FILE *out)
 
 /* ---- JSON (doc/cmasim-json.md, "cmasim replay") ---- */
 
+/* Where the background came from, as the schema names it. */
+static const char *background_from(const struct replay_background *bg)
+{
+	static const char *const from[] = { [RBG_DEFAULTS] = "defaults", [RBG_TRACE] = "trace",
+					     [RBG_SNAPSHOT] = "snapshot" };
+
+	return from[bg ? bg->source : RBG_DEFAULTS];
+}
+
 /* One side of a pair: null when the run made no such request. */
 static json_t *request_json(const struct replay_request *r)
 {
@@ -222,36 +231,75 @@ static json_t *request_json(const struct replay_request *r)
 	return o;
 }
 
-int replay_print_json(const struct replay_summary *s, const char *trace, const struct replay_board *b,
-		      FILE *out)
+static json_t *summary_json(const struct replay_summary *s)
+{
+	json_t *sum = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i}", "requests", (json_int_t)s->nr, "success_agree",
+				s->success_agree, "pfn_agree", s->pfn_agree, "with_migrated", s->with_migrated,
+				"migrated_within_10pct", s->migrated_within_10, "compared", s->compared, "within_2x",
+				s->within_2x);
+
+	if (sum)
+		json_object_set_new(sum, "median_ratio", s->compared ? json_real(s->median_ratio) : json_null());
+	return sum;
+}
+
+/* The what-if's change and its summary; its requests go into each pair. */
+static json_t *what_if_json(const struct replay_what_if *w)
+{
+	const struct replay_board *b = w->board;
+	json_t *o = json_pack("{s:o, s:s, s:o, s:o, s:i}", "cma", b->cma ? json_string(b->cma) : json_null(),
+			      "policy", b->policy ? b->policy : "cma", "kernel",
+			      b->kernel ? json_string(b->kernel) : json_null(), "summary", summary_json(&w->sum),
+			      "served", replay_served(&w->sum, false));
+
+	return o;
+}
+
+static json_t *pair_json(const struct replay_summary *s, const struct replay_what_if *w, size_t i)
+{
+	json_t *pair = json_pack("{s:o, s:o}", "measured", request_json(s->pairs[i].m), "predicted",
+				 request_json(s->pairs[i].p));
+
+	if (!pair)
+		return NULL;
+	json_object_set_new(pair, "ratio", s->pairs[i].ratio > 0 ? json_real(s->pairs[i].ratio) : json_null());
+	if (w) {
+		json_object_set_new(pair, "what_if", request_json(w->sum.pairs[i].p));
+		json_object_set_new(pair, "what_if_ratio",
+				    w->sum.pairs[i].ratio > 0 ? json_real(w->sum.pairs[i].ratio) : json_null());
+	}
+	return pair;
+}
+
+int replay_print_json(const struct replay_summary *s, const struct replay_what_if *w, const char *trace,
+		      const struct replay_board *b, FILE *out)
 {
 	char background[4096 + 256];
 	json_t *root, *reqs = json_array(), *sum;
 	int ret = -ENOMEM;
 
 	replay_background_describe(b->background, background, sizeof(background));
-	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace, "platform",
+	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "schema", "cmasim-replay/1", "trace", trace, "platform",
 			 b->platform, "policy", b->policy ? b->policy : "cma", "kernel",
-			 b->kernel_said ? b->kernel_said : b->kernel ? b->kernel : "the platform's", "background", background);
+			 b->kernel_said ? b->kernel_said : b->kernel ? b->kernel : "the platform's", "background", background,
+			 "background_from", background_from(b->background));
 	if (!root || !reqs)
 		goto out;
 	for (size_t i = 0; i < s->nr; i++) {
-		json_t *pair = json_pack("{s:o, s:o}", "measured", request_json(s->pairs[i].m), "predicted",
-					 request_json(s->pairs[i].p));
+		json_t *pair = pair_json(s, w, i);
 
 		if (!pair || json_array_append_new(reqs, pair))
 			goto out;
-		json_object_set_new(pair, "ratio", s->pairs[i].ratio > 0 ? json_real(s->pairs[i].ratio) : json_null());
 	}
-	sum = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i}", "requests", (json_int_t)s->nr, "success_agree",
-			s->success_agree, "pfn_agree", s->pfn_agree, "with_migrated", s->with_migrated,
-			"migrated_within_10pct", s->migrated_within_10, "compared", s->compared, "within_2x",
-			s->within_2x);
+	sum = summary_json(s);
 	if (!sum)
 		goto out;
-	json_object_set_new(sum, "median_ratio", s->compared ? json_real(s->median_ratio) : json_null());
+	json_object_set_new(sum, "served", json_integer(replay_served(s, false)));
+	json_object_set_new(sum, "measured_served", json_integer(replay_served(s, true)));
 	json_object_set_new(root, "summary", sum);
 	json_object_set(root, "requests", reqs);
+	if (w)
+		json_object_set_new(root, "what_if", what_if_json(w));
 	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) ? -EIO : 0;
 	fputc('\n', out);
 out:

@@ -96,9 +96,27 @@ static bool migrations_traced(const struct replay_trace *t)
 	       t->families[RPF_MIGRATE];
 }
 
+/* A request a policy served (a cmasim run's [demand]): whole in its one line. */
+static void demand_request(struct replay_request *r, const struct replay_event *e)
+{
+	*r = (struct replay_request){
+		.start_ns = e->ts_ns, .finish_ns = e->ts_ns, .finished = true, .has_start = true,
+		.count = e->count, .align = e->align, .pfn = e->pfn, .errorno = e->errorno,
+		.migrated = e->migrated, .has_migrated = true, .latency_ns = e->latency_ns, .has_latency = true,
+		.where = e->where,
+	};
+	snprintf(r->area, sizeof(r->area), "%s", e->area);
+}
+
+/* In a run's trace of [demand] requests, the cma events are the policy's own work, not requests. */
+static bool a_request(const struct replay_trace *t, const struct replay_event *e)
+{
+	return !t->types[RP_DEMAND_REQUEST] || e->type == RP_DEMAND_REQUEST || e->type == RP_DEVICE_LATENCY;
+}
+
 int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 {
-	size_t n = t->types[RP_CMA_ALLOC_START] + t->types[RP_CMA_ALLOC_FINISH];
+	size_t n = t->types[RP_CMA_ALLOC_START] + t->types[RP_CMA_ALLOC_FINISH] + t->types[RP_DEMAND_REQUEST];
 	int *pids = calloc(n ? n : 1, sizeof(*pids));
 	bool contig_info = t->types[RP_CONTIG_RANGE_INFO];
 	size_t kept = 0;
@@ -115,7 +133,13 @@ int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 		const struct replay_event *e = &t->ev[i];
 		struct replay_request *r;
 
+		if (!a_request(t, e))
+			continue;
 		switch (e->type) {
+		case RP_DEMAND_REQUEST:
+			pids[t->nr_req] = e->pid;
+			demand_request(&t->req[t->nr_req++], e);
+			break;
 		case RP_CMA_ALLOC_START:
 			r = &t->req[t->nr_req];
 			pids[t->nr_req++] = e->pid;

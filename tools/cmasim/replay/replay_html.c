@@ -116,8 +116,28 @@ static void timeline(FILE *out, const struct replay_summary *s, const struct log
 	fputs("</svg>\n", out);
 }
 
-int replay_print_html(const struct replay_summary *s, const char *trace, const struct replay_board *b,
-		      FILE *out)
+/* The what-if's summary beside the baseline's, and its own scatter against the measured latencies. */
+static void what_if_html(FILE *out, const struct replay_summary *base, const struct replay_what_if *w)
+{
+	const struct replay_summary *s = &w->sum;
+	char change[256];
+	struct log_axis a;
+
+	replay_what_if_describe(w->board, change, sizeof(change));
+	fputs("<h2>What if: ", out);
+	html_escape(out, change);
+	fprintf(out, "</h2>\n<p>Served: measured %u, baseline %u, what-if %u of %zu requests; against the measured run the what-if agrees on success %u (baseline %u), on pfn %u (baseline %u), latency within 2x on %u of %u (baseline %u of %u).</p>\n",
+		replay_served(s, true), replay_served(base, false), replay_served(s, false), s->nr, s->success_agree,
+		base->success_agree, s->pfn_agree, base->pfn_agree, s->within_2x, s->compared, base->within_2x,
+		base->compared);
+	if (!s->compared)
+		return;
+	a = latency_axis(s);
+	scatter(out, s, &a);
+}
+
+int replay_print_html(const struct replay_summary *s, const struct replay_what_if *w, const char *trace,
+		      const struct replay_board *b, FILE *out)
 {
 	char background[4096 + 256];
 	struct log_axis a;
@@ -136,8 +156,12 @@ int replay_print_html(const struct replay_summary *s, const char *trace, const s
 	if (s->compared)
 		fprintf(out, ", median ratio (predicted/measured) %.2f", s->median_ratio);
 	fputs(".</p>\n", out);
-	if (!s->compared)
-		return fputs("<p>No request has both latencies: nothing to draw.</p>\n</body>\n</html>\n", out) < 0 ? -EIO : 0;
+	if (!s->compared) {
+		fputs("<p>No request has both latencies: nothing to draw.</p>\n", out);
+		if (w)
+			what_if_html(out, s, w);
+		return fputs("</body>\n</html>\n", out) < 0 ? -EIO : 0;
+	}
 	a = latency_axis(s);
 	fputs("<h2>Predicted against measured</h2>\n<p>", out);
 	swatch(out, "background:#dfe8f5", "within 2x");
@@ -148,5 +172,7 @@ int replay_print_html(const struct replay_summary *s, const char *trace, const s
 	swatch(out, "background:#e67e22", "predicted");
 	fputs("</p>\n", out);
 	timeline(out, s, &a);
+	if (w)
+		what_if_html(out, s, w);
 	return fputs("</body>\n</html>\n", out) < 0 ? -EIO : 0;
 }

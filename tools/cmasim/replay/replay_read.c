@@ -235,6 +235,100 @@ static int decode_device_latency(struct decode *d)
 	return 0;
 }
 
+/* ---- the page events: what the background is rebuilt from ---- */
+
+/* A page event of @order pages, the largest block a kernel gives out being far below 2^32 pages. */
+#define REPLAY_PAGE_ORDER_MAX 31
+
+static int push_page(struct decode *d, unsigned long pfn, uint64_t order, enum replay_page_op op)
+{
+	struct replay_trace *t = d->t;
+
+	if (order > REPLAY_PAGE_ORDER_MAX)
+		return ini_fail(d->err, d->errlen, "%s: order=%llu: accepted 0 to %d", d->event,
+				(unsigned long long)order, REPLAY_PAGE_ORDER_MAX), -EINVAL;
+	if (t->nr_pev == t->cap_pev) {
+		size_t cap = t->cap_pev ? 2 * t->cap_pev : 256;
+		struct replay_page_event *pev = realloc(t->pev, cap * sizeof(*pev));
+
+		if (!pev)
+			return -ENOMEM;
+		t->pev = pev;
+		t->cap_pev = cap;
+	}
+	t->pev[t->nr_pev++] = (struct replay_page_event){ .ts_ns = d->e->ts_ns, .pfn = pfn, .order = (unsigned)order,
+							  .op = op };
+	return 0;
+}
+
+/*
+ * mm_page_alloc, mm_page_free, mm_page_free_batched (kmem.h): "page=%p
+ * pfn=%lu order=%d" and so on, the pfn printed 0x%lx since 4.x; a failed
+ * allocation prints a NULL page. The migratetype says whose the page is.
+ */
+static int decode_page(struct decode *d)
+{
+	static const char *const alloc[] = { "page", "pfn", "order", "migratetype", NULL };
+	static const char *const freed[] = { "page", "pfn", NULL };
+	bool is_alloc = !strcmp(d->event, "mm_page_alloc");
+	uint64_t pfn, order = 0, mt = 0;
+	int ret = need(d, is_alloc ? alloc : freed, is_alloc ?
+		       "page=%p pfn=0x%lx order=%d migratetype=%d gfp_flags=%s" : "page=%p pfn=0x%lx order=%d");
+
+	if (ret)
+		return ret;
+	d->t->families[RPF_PAGE]++;
+	if (page_null(d) || !field_num(d, "pfn", &pfn))
+		return 0;
+	field_num(d, "order", &order);
+	field_num(d, "migratetype", &mt);
+	/* MIGRATE_MOVABLE is 1 in every release modelled (mmzone.h) */
+	return push_page(d, (unsigned long)pfn, order,
+			 !is_alloc ? RPP_FREE : mt == 1 ? RPP_ALLOC_MOVABLE : RPP_ALLOC_KERNEL);
+}
+
+/* mm_filemap_add_to/delete_from_page_cache (filemap.h): "... pfn=0x%lx ofs=%lu order=%u", no order before folios. */
+static int decode_filemap(struct decode *d)
+{
+	static const char *const fields[] = { "pfn", "ofs", NULL };
+	uint64_t pfn, order = 0;
+	int ret = need(d, fields, "dev %d:%d ino %lx pfn=0x%lx ofs=%lu order=%u");
+
+	if (ret)
+		return ret;
+	d->t->families[RPF_FILEMAP]++;
+	field_num(d, "pfn", &pfn);
+	field_num(d, "order", &order);
+	return push_page(d, (unsigned long)pfn, order,
+			 strstr(d->event, "_add_") ? RPP_CACHE_ADD : RPP_CACHE_DELETE);
+}
+
+/* cmasim_demand_request (wl_demand.c): a recorded request asked through the run's policy */
+static int decode_demand_request(struct decode *d)
+{
+	static const char *const fields[] = { "area", "pages", "align", "pfn", "latency_ns", "result", NULL };
+	char result[32];
+	uint64_t v;
+	int ret = need(d, fields, "dev=%s area=%s pages=%lu align=%u pfn=0x%llx migrated=%llu latency_ns=%llu result=%s");
+
+	if (ret)
+		return ret;
+	d->f->str(d->f->ctx, "area", d->e->area, sizeof(d->e->area));
+	field_num(d, "pages", &v);
+	d->e->count = (unsigned long)v;
+	field_num(d, "align", &v);
+	d->e->align = (unsigned)v;
+	field_num(d, "pfn", &v);
+	d->e->pfn = (unsigned long)v;
+	if (field_num(d, "migrated", &v))
+		d->e->migrated = (unsigned long)v;
+	field_num(d, "latency_ns", &v);
+	d->e->latency_ns = v;
+	d->f->str(d->f->ctx, "result", result, sizeof(result));
+	d->e->errorno = strcmp(result, "ok") ? -ENOMEM : 0;
+	return 0;
+}
+
 static const struct replay_kind {
 	const char *name;
 	bool prefix;			/* names beginning so */
@@ -251,8 +345,14 @@ static const struct replay_kind {
 	{ "mm_migrate_pages", false, RP_MIGRATE_PAGES, RPF_MIGRATE, decode_migrate_pages },
 	{ "cmasim_device_request", false, RP_DEVICE_REQUEST, 0, decode_device_request },
 	{ "cmasim_device_latency", false, RP_DEVICE_LATENCY, 0, decode_device_latency },
+	{ "cmasim_demand_request", false, RP_DEMAND_REQUEST, 0, decode_demand_request },
 	{ "cma_wait_on_page_writeback", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_migrate_", true, NR_RP_TYPES, RPF_MIGRATE, NULL },
+	{ "mm_page_alloc", false, NR_RP_TYPES, RPF_PAGE, decode_page },
+	{ "mm_page_free", false, NR_RP_TYPES, RPF_PAGE, decode_page },
+	{ "mm_page_free_batched", false, NR_RP_TYPES, RPF_PAGE, decode_page },
+	{ "mm_filemap_add_to_page_cache", false, NR_RP_TYPES, RPF_FILEMAP, decode_filemap },
+	{ "mm_filemap_delete_from_page_cache", false, NR_RP_TYPES, RPF_FILEMAP, decode_filemap },
 	{ "mm_page_alloc", true, NR_RP_TYPES, RPF_PAGE, NULL },
 	{ "mm_page_free", true, NR_RP_TYPES, RPF_PAGE, NULL },
 	{ "mm_filemap_", true, NR_RP_TYPES, RPF_FILEMAP, NULL },
@@ -301,6 +401,12 @@ int replay_add_event(struct replay_trace *t, const char *name, uint64_t ts_ns, i
 
 	if (!k)
 		return ini_fail(err, errlen, "unknown event %s; accepted: %s", name, replay_events_accepted), -EINVAL;
+	if (k->type == NR_RP_TYPES && k->decode) {
+		struct replay_event page = { .ts_ns = ts_ns, .pid = pid, .where = where };
+
+		d.e = &page;
+		return k->decode(&d);
+	}
 	if (k->type == NR_RP_TYPES || (k->type == RP_MIGRATE_PAGES && !migrate_for_contig(&d))) {
 		t->families[k->family]++;
 		return 0;
@@ -315,7 +421,7 @@ int replay_add_event(struct replay_trace *t, const char *name, uint64_t ts_ns, i
 		return ret;
 	}
 	t->types[k->type]++;
-	t->own |= k->type == RP_DEVICE_REQUEST;
+	t->own |= k->type == RP_DEVICE_REQUEST || k->type == RP_DEMAND_REQUEST;
 	return 0;
 }
 
@@ -485,9 +591,11 @@ void replay_trace_free(struct replay_trace *t)
 {
 	free(t->ev);
 	free(t->req);
+	free(t->pev);
 	t->ev = NULL;
 	t->req = NULL;
-	t->nr_ev = t->cap_ev = t->nr_req = 0;
+	t->pev = NULL;
+	t->nr_ev = t->cap_ev = t->nr_req = t->nr_pev = t->cap_pev = 0;
 }
 
 int replay_read_file(const char *path, struct replay_trace *t, char *err, size_t errlen)

@@ -4,13 +4,13 @@
  * read back. The demand is kept as recorded: one [replay AREA] workload
  * an area, its requests in a demand file beside the scenario (their
  * times, pages, alignments and holds, from the matched releases). The
- * board is the one the user names; the background is the amounts of
- * anonymous memory, page cache and slab a /proc snapshot of the device
- * holds (where they sit is the run's to choose), else nothing: the
- * report says which. The prediction
+ * board is the one the user names; the background is what
+ * replay_background.c rebuilt (the trace's page events, a /proc
+ * snapshot, or nothing): the report says which. The prediction
  * is the run's own --trace, read by the same reader as the device's, so
  * a request is compared with a request whatever produced it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,7 +21,6 @@
 #include "replay/replay.h"
 #include "board/platform.h"
 #include "engine/sim_api.h"
-#include "import/import.h"
 #include "policies/registry.h"
 #include "util/atomic_file.h"
 
@@ -39,15 +38,6 @@ static uint64_t demand_end_ns(const struct replay_trace *t)
 	return end + 1000000000ull;
 }
 
-/* Has an earlier request the same area as request @i? (one workload an area) */
-static bool area_seen(const struct replay_trace *t, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(t->req[j].area, t->req[i].area))
-			return true;
-	return false;
-}
-
 void replay_demand_path(const char *path, const char *area, char *buf, size_t len)
 {
 	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
@@ -56,31 +46,87 @@ void replay_demand_path(const char *path, const char *area, char *buf, size_t le
 	snprintf(buf, len, "%.*s-%s.demand", stem, path, area);
 }
 
-/* Area @area's requests, one a line (demand files, wl_replay.c). */
-static void write_demand(const struct replay_trace *t, const char *area, FILE *f)
+/* Is request @r of the group of request @g: its area, or with @by_size its area, size and alignment? */
+static bool in_group(const struct replay_request *r, const struct replay_request *g, bool by_size)
+{
+	return !strcmp(r->area, g->area) && (!by_size || (r->count == g->count && r->align == g->align));
+}
+
+/* Has an earlier request the group of request @i? (one workload a group) */
+static bool group_seen(const struct replay_trace *t, size_t i, bool by_size)
+{
+	for (size_t j = 0; j < i; j++)
+		if (in_group(&t->req[j], &t->req[i], by_size))
+			return true;
+	return false;
+}
+
+/* A [demand]'s name: its area's (letters, digits, '-', '_', '.'), size and alignment, under SIM_NAME_MAX. */
+static void group_name(const struct replay_request *r, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%.16s", r->area);
+
+	for (int i = 0; i < n; i++)
+		if (!isalnum((unsigned char)buf[i]) && !strchr("-_.", buf[i]))
+			buf[i] = '_';
+	snprintf(buf + n, len - (size_t)n, "-%lu-%u", r->count, r->align);
+}
+
+void replay_demand_group_path(const char *path, const struct replay_trace *t, size_t i, char *buf, size_t len)
+{
+	char name[SIM_NAME_MAX];
+
+	group_name(&t->req[i], name, sizeof(name));
+	replay_demand_path(path, name, buf, len);
+}
+
+/* The requests of request @g's group, one a line (demand files, wl_replay.c). */
+static void write_demand(const struct replay_trace *t, const struct replay_request *g, bool by_size, FILE *f)
 {
 	fprintf(f, "# %s's requests of area %s, as recorded: AT_NS PAGES ALIGN HOLD_NS (0: held to the end)\n",
-		t->path, area);
+		t->path, g->area);
 	for (size_t i = 0; i < t->nr_req; i++) {
 		const struct replay_request *r = &t->req[i];
 		uint64_t at = r->has_start ? r->start_ns : r->finish_ns;
 
-		if (strcmp(r->area, area))
+		if (!in_group(r, g, by_size))
 			continue;
 		fprintf(f, "%llu %lu %u %llu\n", (unsigned long long)at, r->count, r->align,
 			(unsigned long long)(r->released ? r->release_ns - at : 0));
 	}
 }
 
-static int write_demand_file(const struct replay_trace *t, const char *area, const char *path)
+static int write_demand_file(const struct replay_trace *t, const struct replay_request *g, bool by_size,
+			     const char *path)
 {
 	struct atomic_file af;
 	int ret = atomic_file_open(&af, path, "--emit-scenario's demand");
 
 	if (ret)
 		return ret;
-	write_demand(t, area, af.f);
+	write_demand(t, g, by_size, af.f);
 	return atomic_file_commit(&af);
+}
+
+/*
+ * The command line; under another policy than cma less its hugetlb_cma=:
+ * the policy reserves for the demand, as policy_without_cma() drops
+ * cma= and the devices' areas, and the area the demand no longer asks
+ * would only take its room.
+ */
+static void write_cmdline(const char *cmdline, bool by_size, FILE *f)
+{
+	const char *p = cmdline;
+
+	fputs("cmdline =", f);
+	while (*(p += strspn(p, " "))) {
+		size_t n = strcspn(p, " ");
+
+		if (!by_size || strncmp(p, "hugetlb_cma=", 12))
+			fprintf(f, " %.*s", (int)n, p);
+		p += n;
+	}
+	fputc('\n', f);
 }
 
 /* @b's platform as the scenario names it: a built-in's name, else the file's absolute path. */
@@ -95,58 +141,14 @@ static int platform_value(const struct replay_board *b, char *buf, size_t len)
 	return 0;
 }
 
-int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen)
-{
-	struct snapshot snap = { 0 };
-	struct page_kinds pk = { 0 };
-	int ret = snapshot_read(dir, &snap, err, errlen);
-
-	if (!ret)
-		ret = page_kinds_classify(&snap, snap.nr_orders, &pk, err, errlen);
-	if (!ret) {
-		bg->anon = pk.total[PK_ANON] + pk.total[PK_THP] + pk.total[PK_MLOCKED];
-		bg->file = pk.total[PK_FILE];
-		bg->dirty = pk.total[PK_FILE_DIRTY];
-		bg->slab = pk.total[PK_SLAB];
-		snprintf(bg->dir, sizeof(bg->dir), "%s", dir);
-	}
-	page_kinds_free(&pk);
-	snapshot_free(&snap);
-	return ret;
-}
-
-void replay_background_describe(const struct replay_background *bg, char *buf, size_t len)
-{
-	if (!bg || !bg->dir[0])
-		snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
-	else
-		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous, %lu MiB page cache (%lu MiB dirty), %lu MiB slab",
-			 bg->dir, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);
-}
-
-/*
- * The snapshot's memory as workloads faulting it in over the first
- * second and holding it: their amounts, in 4 KiB pages as kpageflags
- * counts them.
- */
-static void write_background(const struct replay_background *bg, FILE *f)
-{
-	if (bg->anon)
-		fprintf(f, "\n[anon snapshot-anon]\nrss = %luK\nrate = %lu\nhold = yes\n", bg->anon * 4, bg->anon);
-	if (bg->file)
-		fprintf(f, "\n[pagecache snapshot-cache]\nfile = %luK\nrate = %lu\npasses = 1\n", bg->file * 4, bg->file);
-	if (bg->dirty)
-		fprintf(f, "\n[writer snapshot-dirty]\nfile = %luK\nrate = %lu\npasses = 1\n", bg->dirty * 4, bg->dirty);
-	if (bg->slab)
-		fprintf(f, "\n[slab snapshot-slab]\nrate = %lu\nlifetime = 1h\nmax = %luK\n", bg->slab, bg->slab * 4);
-}
-
 int replay_scenario_write(const struct replay_trace *t, const struct replay_board *b, const char *path,
 			  FILE *f)
 {
 	char platform[PATH_MAX], demand[PATH_MAX + 64], background[PATH_MAX + 256];
 	const char *slash;
 	uint64_t end_ms = (demand_end_ns(t) + 999999) / 1000000;
+	/* the cma policy's demand asks its area as the driver did; another's is a device of each size */
+	bool by_size = b->policy && strcmp(b->policy, "cma");
 	int ret = platform_value(b, platform, sizeof(platform));
 
 	if (ret) {
@@ -160,25 +162,30 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 	fprintf(f, "[scenario]\nname = replay\ndescription = a device's CMA requests as recorded, replayed\nplatform = %s\n",
 		platform);
 	if (b->cmdline)
-		fprintf(f, "cmdline = %s\n", b->cmdline);
+		write_cmdline(b->cmdline, by_size, f);
 	if (b->cma)
 		fprintf(f, "cma = %s\n", b->cma);
 	if (b->kernel)
 		fprintf(f, "kernel = %s\n", b->kernel);
 	fprintf(f, "duration = %llums\n", (unsigned long long)end_ms);
 	if (b->background)
-		write_background(b->background, f);
+		replay_background_write(b->background, f);
 	for (size_t i = 0; i < t->nr_req; i++) {
-		if (area_seen(t, i))
+		const struct replay_request *g = &t->req[i];
+		char name[SIM_NAME_MAX];
+
+		if (group_seen(t, i, by_size))
 			continue;
-		replay_demand_path(path, t->req[i].area, demand, sizeof(demand));
-		ret = write_demand_file(t, t->req[i].area, demand);
+		if (by_size)
+			group_name(g, name, sizeof(name));
+		replay_demand_path(path, by_size ? name : g->area, demand, sizeof(demand));
+		ret = write_demand_file(t, g, by_size, demand);
 		if (ret)
 			return ret;
 		/* beside the scenario: named from its directory, so that the two move together */
 		slash = strrchr(demand, '/');
-		fprintf(f, "\n[replay %s]\narea = %s\nrequests = %s\n", t->req[i].area, t->req[i].area,
-			slash ? slash + 1 : demand);
+		fprintf(f, "\n[%s %s]\narea = %s\nrequests = %s\n", by_size ? "demand" : "replay",
+			by_size ? name : g->area, g->area, slash ? slash + 1 : demand);
 	}
 	return 0;
 }
@@ -208,7 +215,7 @@ int replay_predict(const char *scenario_path, const struct replay_board *b, stru
 	if (!ret)
 		ret = replay_read_text("the replay's run", text, len, pred, err, errlen);
 	/* a what-if may leave the demand no area to ask (hugetlb_cma= before 5.7): no request, compared as none */
-	if (!ret && pred->types[RP_CMA_ALLOC_FINISH])
+	if (!ret && (pred->types[RP_CMA_ALLOC_FINISH] || pred->types[RP_DEMAND_REQUEST]))
 		ret = replay_requests(pred, err, errlen);
 	free(text);
 	return ret;

@@ -169,6 +169,15 @@ struct wl_replay {
 	char requests[256];		/* the demand file, one request a line */
 };
 
+/*
+ * A recorded demand served through the run's policy (wl_demand.c): a
+ * device first, so that the policies read its buffer as a [device]'s.
+ */
+struct wl_demand {
+	struct wl_device device;
+	struct wl_replay replay;
+};
+
 struct wl_spec {
 	const struct wl_kind *kind;
 	char name[SIM_NAME_MAX];
@@ -184,6 +193,7 @@ struct wl_spec {
 		struct wl_hugetlb hugetlb;
 		struct wl_job job;
 		struct wl_replay replay;
+		struct wl_demand demand;
 	};
 };
 

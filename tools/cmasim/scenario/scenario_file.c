@@ -20,11 +20,12 @@
 
 /* The workload kinds, each defined in its wl_*.c: the order "accepted" lists them in. */
 extern const struct wl_kind wl_kind_pagecache, wl_kind_writer, wl_kind_anon, wl_kind_slab,
-	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb, wl_kind_job, wl_kind_compact, wl_kind_replay;
+	wl_kind_pinner, wl_kind_device, wl_kind_hugetlb, wl_kind_job, wl_kind_compact, wl_kind_replay,
+	wl_kind_demand;
 
 static const struct wl_kind *const wl_kinds[] = {
 	&wl_kind_pagecache, &wl_kind_writer, &wl_kind_anon, &wl_kind_slab, &wl_kind_pinner, &wl_kind_device,
-	&wl_kind_hugetlb, &wl_kind_job, &wl_kind_compact, &wl_kind_replay,
+	&wl_kind_hugetlb, &wl_kind_job, &wl_kind_compact, &wl_kind_replay, &wl_kind_demand,
 };
 
 #define NR_WL_KINDS (sizeof(wl_kinds) / sizeof(wl_kinds[0]))

@@ -36,14 +36,8 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	r->requests++;
 	w->res->ops++;
 	sim_usable_update(s);
-	ret = policy_alloc(s, w, b, &work, &cause);
-	work.tlb_cpus = policy_tlb_cpus(s);
-	sim_contention_fill(s, w, start, work.cma_attempts, &work);
-	ns = cost_ns_parts(sim_cost(s), &work, sim_page_bytes(s), &parts);
-	sim_contention_done(s, w, start, ns, work.cma_attempts);
+	ret = policy_request(s, w, b, start, &work, &parts, &cause, &ns);
 	d->busy_until = start + ns;
-	sim_run_result(s)->device_migrated += work.migrated;
-	sim_run_result(s)->device_reclaimed += work.reclaimed + work.dropped;
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
 			 ret ? 0ull : (unsigned long long)(b->handle / sim_page_bytes(s)),

@@ -24,22 +24,13 @@
 
 #include "util/inifile.h"
 #include "engine/sim_api.h"
-
-struct replay_slot {
-	struct workload *w;
-	uint64_t at_ns, hold_ns;
-	unsigned long pages;
-	unsigned align;
-	struct cma_page *page;		/* held now */
-};
+#include "workloads/demand.h"
 
 struct replay_wl {
 	struct replay_slot *slots;
 	size_t nr;
 	struct cma *cma;		/* NULL: the hugetlb route */
 };
-
-#define DEMAND_SYNTAX "AT_NS PAGES ALIGN HOLD_NS (nanoseconds, pages, an order, nanoseconds; HOLD_NS 0: held to the end)"
 
 /* One demand line into @slot: true if it is one. */
 static bool demand_line(const char *line, struct replay_slot *slot)
@@ -54,11 +45,7 @@ static bool demand_line(const char *line, struct replay_slot *slot)
 	return pages && pages <= SIM_MAX_BYTES / 4096 && align < 32;
 }
 
-/*
- * The demand file @path into *@slots (NULL: only checked): the number
- * of requests, or -1 after ini_fail(@err) naming its line, or -ENOMEM.
- */
-static long demand_read(const char *path, struct replay_slot **slots, char *err, size_t len)
+long demand_read(const char *path, struct replay_slot **slots, char *err, size_t len)
 {
 	struct stat st;
 	FILE *f = NULL;
