@@ -108,10 +108,12 @@ static const struct profile_switch switches[] = {
 	SWITCH(dma_direct_cma_once, 5, 3),
 	SWITCH(cma_activate_release, 5, 12),
 	SWITCH(dma_atomic_pools, 5, 8),
+	SWITCH(swapin_ra_adaptive, 3, 14),
+	SWITCH(anon_workingset, 5, 9),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and dma_atomic_pools the last */
-_Static_assert(offsetof(struct kernel_profile, dma_atomic_pools) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and anon_workingset the last */
+_Static_assert(offsetof(struct kernel_profile, anon_workingset) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 
