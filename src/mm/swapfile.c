@@ -48,6 +48,7 @@ bool swap_room(struct cma_mm *mm, uint64_t bytes)
 
 static bool run_free_locked(struct cma_mm *mm, unsigned long slot, unsigned long nr)
 {
+	lockdep_assert_held(&mm->swap_lock);
 	for (unsigned long i = 0; i < nr; i++)
 		if (mm->swap_map[slot + i])
 			return false;
@@ -63,6 +64,7 @@ long get_swap_pages_locked(struct cma_mm *mm, unsigned long nr)
 {
 	unsigned long start = mm->cluster_next, slot = start;
 
+	lockdep_assert_held(&mm->swap_lock);
 	if (!swap_room(mm, nr << mm->page_shift) || nr > mm->swap_max)
 		return -1;
 	do {
@@ -83,6 +85,7 @@ long get_swap_pages_locked(struct cma_mm *mm, unsigned long nr)
 /* The slot's last holder went: it is free for the next swap-out. swap_lock held. */
 static void swap_slot_put_locked(struct cma_mm *mm, unsigned long slot)
 {
+	lockdep_assert_held(&mm->swap_lock);
 	if (!mm->swap_map[slot])
 		__atomic_fetch_sub(&mm->swap_used, mm->page_size, __ATOMIC_RELAXED);
 }
@@ -90,6 +93,7 @@ static void swap_slot_put_locked(struct cma_mm *mm, unsigned long slot)
 /* swapcache_free: the swap cache lets go of @slot. swap_lock held. */
 void swapcache_free_locked(struct cma_mm *mm, unsigned long slot)
 {
+	lockdep_assert_held(&mm->swap_lock);
 	mm->swap_map[slot] &= (uint8_t)~(SWAP_HAS_CACHE | SWAP_RA);
 	swap_slot_put_locked(mm, slot);
 }
@@ -97,6 +101,7 @@ void swapcache_free_locked(struct cma_mm *mm, unsigned long slot)
 /* swap_duplicate: an owner takes the entry of @slot (try_to_unmap's swap PTE). swap_lock held. */
 void swap_duplicate_locked(struct cma_mm *mm, unsigned long slot)
 {
+	lockdep_assert_held(&mm->swap_lock);
 	mm->swap_map[slot]++;
 	__atomic_fetch_add(&mm->swap_entries, 1, __ATOMIC_RELAXED);
 }
@@ -104,6 +109,7 @@ void swap_duplicate_locked(struct cma_mm *mm, unsigned long slot)
 /* swap_free: an owner lets go of its entry of @slot. swap_lock held. */
 void swap_entry_free_locked(struct cma_mm *mm, unsigned long slot)
 {
+	lockdep_assert_held(&mm->swap_lock);
 	mm->swap_map[slot]--;
 	__atomic_fetch_sub(&mm->swap_entries, 1, __ATOMIC_RELAXED);
 	swap_slot_put_locked(mm, slot);
@@ -112,6 +118,7 @@ void swap_entry_free_locked(struct cma_mm *mm, unsigned long slot)
 /* An entry an owner may hold: a slot in range with an owner's count. swap_lock held. */
 bool swap_entry_valid_locked(struct cma_mm *mm, uint64_t entry)
 {
+	lockdep_assert_held(&mm->swap_lock);
 	return entry && entry <= mm->swap_max && (mm->swap_map[entry - 1] & SWAP_COUNT_MASK);
 }
 
