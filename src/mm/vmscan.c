@@ -39,8 +39,8 @@
  *   write would; swap writes complete the same way. A write the owner
  *   leaves in flight (-EINPROGRESS) ends when the owner says so, without
  *   the rotation (page_writeback.c);
- * - swap space is taken by swap-out and never given back: swap-in is not
- *   modelled, so a swapped-out slot holds its swap until the machine dies;
+ * - a swapped-out slot is given back only by its owner (cma_swapin,
+ *   cma_swap_free) or, read ahead and unused, by reclaim of its page;
  * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
  *   (v3.5: until balanced or every zone is all_unreclaimable);
  * - sleeps (congestion_wait, wait_iff_congested, 5.16's reclaim_throttle)

@@ -280,6 +280,7 @@ uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at)
 	unsigned long left = o->swapin.nr_read;
 
 	o->w->res->swapins += left;
+	o->w->res->swapin_ios += o->swapin.nr_io;
 	/* the plug's requests: the pages read shared out among them, in order */
 	for (unsigned i = o->swapin.nr_io; i; i--) {
 		unsigned long pages = (left + i - 1) / i;
