@@ -140,24 +140,6 @@ static struct cma_mm *machine(const char *kernel, uint64_t swap_pages)
 	return test_mm(.size = 32 * MiB, .swap = swap_pages * 4096, .kernel = kernel);
 }
 
-static void check_machine(struct cma_mm *mm, const char *kernel, const char *phase)
-{
-	if (cma_mm_verify(mm))
-		fail_msg("kernel %s: %s: cma_mm_verify failed", kernel, phase);
-}
-
-/* The test's own knowledge of when each rule came, not the library's switch table. */
-static bool since(const char *kernel, unsigned major, unsigned minor)
-{
-	unsigned ma = 0, mi = 0;
-
-	assert_int_equal(sscanf(kernel, "%u.%u", &ma, &mi), 2);
-	return ma * 100 + mi >= major * 100 + minor;
-}
-
-#define for_each_kernel(k, list) \
-	for (const char *const *k = (list); *k; k++)
-
 static uint64_t counter(struct cma_mm *mm, const char *name)
 {
 	return test_counter(mm, name);
@@ -185,7 +167,7 @@ static void swap_slots_follow_reclaim_order(void **state)
 			expect_kernel(*k, "entry of slot i", (long)i + 1, (long)o->slots[i].entry);
 		expect_kernel(*k, "pswpout", 16, (long)counter(mm, "pswpout"));
 		expect_kernel(*k, "an entry nobody holds", -EINVAL, cma_swap_free(mm, 17, 1));
-		check_machine(mm, *k, "swapped out");
+		test_verify_kernel(mm, *k, "swapped out");
 		for (uint64_t i = 0; i < 8; i++) {
 			assert_int_equal(cma_swap_free(mm, o->slots[i].entry, 1), 0);
 			o->slots[i].entry = 0;
@@ -197,7 +179,7 @@ static void swap_slots_follow_reclaim_order(void **state)
 		for (uint64_t i = 0; i < 8; i++)
 			expect_kernel(*k, "on from the cursor, then wrapped", i < 4 ? (long)i + 17 :
 				      (long)i - 3, (long)o->slots[i].entry);
-		check_machine(mm, *k, "slots reused");
+		test_verify_kernel(mm, *k, "slots reused");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -221,7 +203,7 @@ static void swapin_reads_the_page_cluster(void **state)
 	for_each_kernel(k, kernels) {
 		struct cma_mm *mm = machine(*k, 32);
 		struct swap_owner *o = owner_new(mm, 16);
-		bool adaptive = since(*k, 3, 14);
+		bool adaptive = test_kernel_since(*k, 3, 14);
 		struct cma_swapin_stat st;
 
 		swap_out_all(o, 16);
@@ -243,7 +225,7 @@ static void swapin_reads_the_page_cluster(void **state)
 			expect_kernel(*k, "slot 12 after a hit: pages read", 4, (long)st.nr_read);
 		}
 		expect_kernel(*k, "swap_ra_hit", 1, (long)counter(mm, "swap_ra_hit"));
-		check_machine(mm, *k, "read ahead");
+		test_verify_kernel(mm, *k, "read ahead");
 
 		assert_int_equal(cma_set_page_cluster(mm, 0), 0);
 		swap_in(o, 9, &st);
@@ -271,7 +253,7 @@ static void swapin_readahead_skips_free_slots(void **state)
 	swap_in(o, 5, &st);
 	assert_int_equal(st.nr_read, 7);
 	assert_int_equal(st.nr_io, 2);
-	check_machine(mm, "3.5", "read around a hole");
+	test_verify_kernel(mm, "3.5", "read around a hole");
 	owner_free(o);
 	cma_mm_destroy(mm);
 }
@@ -313,7 +295,7 @@ static void readahead_pages_reclaimed_without_writes(void **state)
 		expect_kernel(*k, "pages written", 3, (long)(counter(mm, "pswpout") - pswpout));
 		expect_kernel(*k, "slots in use", 15 * 4096,
 			      (long)__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED));
-		check_machine(mm, *k, "read-ahead reclaimed");
+		test_verify_kernel(mm, *k, "read-ahead reclaimed");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -337,7 +319,7 @@ static void anon_refault_activates_within_distance(void **state)
 	for_each_kernel(k, kernels) {
 		struct cma_mm *mm = machine(*k, 32);
 		struct swap_owner *o = owner_new(mm, 16);
-		bool shadows = since(*k, 5, 9);
+		bool shadows = test_kernel_since(*k, 5, 9);
 		struct cma_swapin_stat st;
 		struct cma_page *last, *first;
 
@@ -354,7 +336,7 @@ static void anon_refault_activates_within_distance(void **state)
 		expect_kernel(*k, "workingset_activate_anon", shadows,
 			      (long)counter(mm, "workingset_activate_anon"));
 		expect_kernel(*k, "file refaults untouched", 0, (long)counter(mm, "workingset_refault"));
-		if (since(*k, 6, 0)) {
+		if (test_kernel_since(*k, 6, 0)) {
 			char *vmstat = test_proc_read(mm, "vmstat");
 
 			expect_kernel(*k, "vmstat workingset_refault_anon", 1,
@@ -363,7 +345,7 @@ static void anon_refault_activates_within_distance(void **state)
 				      strstr(vmstat, "workingset_activate_anon 1\n") != NULL);
 			free(vmstat);
 		}
-		check_machine(mm, *k, "anon refaults");
+		test_verify_kernel(mm, *k, "anon refaults");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
