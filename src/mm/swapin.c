@@ -119,7 +119,9 @@ static unsigned swapin_readahead(struct cma_mm *mm, cma_gfp_t gfp, unsigned long
 
 /*
  * The cached page of @slot for the owner: 0 and *@pagep, or -EAGAIN if
- * reclaim or migration holds it this instant, -ENOENT if none.
+ * reclaim or migration holds it this instant, -ENOENT if none, -ESRCH if
+ * the owner let go of the entry meanwhile (an OOM kill the read's
+ * allocation caused ended its process).
  */
 static int take_swap_cache(struct cma_mm *mm, unsigned long slot, const struct cma_owner_ops *ops,
 			   void *owner, uint64_t index, int ops_id, struct cma_page **pagep,
@@ -130,7 +132,9 @@ static int take_swap_cache(struct cma_mm *mm, unsigned long slot, const struct c
 
 	spin_lock(&mm->swap_lock);
 	page = lookup_swap_cache_locked(mm, slot);
-	if (page && (page->owner != mm || page_test(page, PG_isolated) ||
+	if (!(mm->swap_map[slot] & SWAP_COUNT_MASK)) {
+		ret = -ESRCH;
+	} else if (page && (page->owner != mm || page_test(page, PG_isolated) ||
 		     !get_page_unless_zero(page))) {
 		ret = -EAGAIN;
 	} else if (page) {
@@ -193,7 +197,7 @@ int cma_swapin(struct cma_mm *mm, uint64_t entry, cma_gfp_t gfp, const struct cm
 		ret = take_swap_cache(mm, slot, ops, owner, index, id, pagep, st);
 	}
 	if (ret)
-		return ret == -ENOENT ? -ENOMEM : ret;
+		return ret == -EAGAIN ? ret : -ENOMEM;
 	map_swapped_page(mm, *pagep, slot);
 	return 0;
 }
