@@ -2533,6 +2533,44 @@ static const char *seed_jargon(const char *text)
  * 'cmasim list' and --help) names the kernel and its patch set, never
  * the project's "seeds", which clash with --seed.
  */
+/*
+ * Expect replay's --kernel to name the baseline's kernel for a trace that
+ * does not (a text trace: no what-if), and against a trace.dat header
+ * naming another to be a what-if beside the header's baseline.
+ */
+static void replay_kernel_is_the_baseline_or_a_what_if(void **state)
+{
+	static const char cmdline[] = "console=ttyAMA0 panic=-1 nokaslr loglevel=1 hugetlb_cma=1G cma=64M";
+	char dat[] = "/tmp/test_cmasim_dat_XXXXXX", cmd[256];
+	struct run r;
+	int fd = mkstemp(dat);
+
+	assert_true(fd >= 0);
+	close(fd);
+	r = run_cmasim(ARGS("replay", "bench/oracle/results/arm64-anon-32m/trace.txt", "--platform",
+			    "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline, "--kernel", "5.10"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "kernel 5.10 (--kernel)"));
+	assert_null(strstr(r.out, "what-if:"));
+	run_free(&r);
+
+	snprintf(cmd, sizeof(cmd), "xz -dc tests/replay/oracle-arm64-anon-32m.dat.xz > %s", dat);
+	assert_int_equal(system(cmd), 0);
+	r = run_cmasim(ARGS("replay", dat, "--platform", "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline,
+			    "--kernel", "5.10"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "kernel 6.12 (the trace's header: Linux 6.12.118+deb12-arm64"));
+	assert_non_null(strstr(r.out, "what-if: policy cma, kernel 5.10"));
+	run_free(&r);
+	/* the header's own kernel is no change */
+	r = run_cmasim(ARGS("replay", dat, "--platform", "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline,
+			    "--kernel", "6.12"));
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "what-if:"));
+	run_free(&r);
+	unlink(dat);
+}
+
 static void user_text_names_the_kernel_not_the_seeds(void **state)
 {
 	static const char *const docs[] = { "README.md", "doc/cmasim.1", "doc/libcma.3", "doc/cmasim-json.md",
@@ -3189,6 +3227,7 @@ int main(void)
 		cmocka_unit_test(touched_header_rebuilds_only_its_includers),
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
+		cmocka_unit_test(replay_kernel_is_the_baseline_or_a_what_if),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(dt_bad_magic_is_refused),
 		cmocka_unit_test(dt_old_version_is_refused),

@@ -45,7 +45,7 @@ static const struct cmd_option replay_options[] = {
 	  .help = "a what-if: the same demand with cma=SIZE on the board's command line\n(0: no default CMA area), reported beside the baseline replay" },
 	OPT_CMDLINE(&replay_args.over),
 	OPT_KERNEL(&replay_args.over.kernel, 3,
-		   "a what-if: the same demand under another kernel profile (the baseline\nruns under the trace.dat header's kernel, else the platform's)"),
+		   "the kernel the trace was recorded under, when its header does not say\n(default: the platform's); against a trace.dat header naming another,\na what-if: the same demand under this profile, beside the baseline"),
 	OPT_POLICY(&replay_args.policy, &replay_args.what_if.policy, "NAME", 3,
 		   "a what-if: the same demand served by another policy (default cma);\nwith --cma and --kernel, reported beside the baseline replay"),
 	{ .type = OPTION_STRING, .name = "emit-scenario", .value = &replay_args.emit, .arg = "FILE", .help_rank = 4,
@@ -123,7 +123,6 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *a)
 		return fprintf(stderr, "cmasim replay: --emit-scenario and --snapshot need --platform: the trace does not say which board it ran on\n"),
 		       -EINVAL;
 	a->board.cmdline = a->over.cmdline;
-	a->has_what_if = a->over.cma || a->over.kernel || a->what_if.policy;
 	return 0;
 }
 
@@ -236,6 +235,24 @@ static int pick_background(const struct replay_trace *t, const struct replay_arg
 	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }
 
+/*
+ * The baseline's kernel: the one the trace.dat header names, else
+ * --kernel's, else the platform's. --kernel naming another than the
+ * header's is a what-if, as --cma and --policy are.
+ */
+static void pick_kernel(const struct replay_trace *t, struct replay_args *a, char *said, size_t len)
+{
+	struct replay_board header = a->board;
+
+	replay_board_kernel(t, &header, said, len);
+	if (!header.kernel)
+		a->board.kernel = a->over.kernel;
+	replay_board_kernel(t, &a->board, said, len);
+	a->has_what_if = a->over.cma || a->what_if.policy ||
+			 (a->over.kernel && strcmp(a->over.kernel, a->board.kernel));
+	a->what_if.kernel = a->has_what_if && a->over.kernel ? a->over.kernel : a->board.kernel;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static struct replay_background bg;
@@ -258,13 +275,12 @@ int cmd_replay(int argc, char **argv)
 	else if (ret)
 		fprintf(stderr, "cmasim replay: %s\n", err);
 	if (!ret)
-		replay_board_kernel(&t, &a->board, kernel, sizeof(kernel));
+		pick_kernel(&t, a, kernel, sizeof(kernel));
 	if (!ret && a->board.platform && !(ret = pick_background(&t, a, &bg))) {
 		a->board.background = a->what_if.background = &bg;
 		a->what_if.platform = a->board.platform;
 		a->what_if.cmdline = a->board.cmdline;
 		a->what_if.cma = a->over.cma;
-		a->what_if.kernel = a->over.kernel ? a->over.kernel : a->board.kernel;
 		ret = replay_run(&t, a);
 	} else if (!ret && !a->board.platform) {
 		print_trace(stdout, &t, kernel);
