@@ -944,6 +944,16 @@ struct kernel_profile {
 	 * commit was found. Taken as 3.14.
 	 */
 	bool arm64_dma_cma;
+	/*
+	 * setup_per_zone_wmarks spaces min, low and high by
+	 * max(a quarter of the zone's share of min_free_kbytes, present
+	 * pages x watermark_scale_factor / 10000), the factor 10 by
+	 * default, where v3.5 put low and high a quarter and a half of the
+	 * share above min. 795ae7a0de6b "mm: scale kswapd watermarks in
+	 * proportion to memory" (Johannes Weiner): 4.6 (committed by Linus
+	 * 2016-03-17, after v4.5 of 2016-03-13, in the 4.6 merge window).
+	 */
+	bool watermark_scale;
 };
 
 /*
