@@ -333,6 +333,59 @@ static void wmark_scale_factor_by_release(const char *kernel, unsigned i)
 	}
 }
 
+static const char *const nonblock_kernels[] = { "3.5", "4.3", "4.4", "6.2", "6.3", "6.12" };
+
+/*
+ * Expect (gfp_to_alloc_flags, __zone_watermark_ok), x86-64 64 MiB, one
+ * zone: 16128 present pages, min_free_kbytes isqrt(16 * 64512) = 1015,
+ * min 253. Free pages, which leave out the per-CPU lists' (a refill
+ * passes the check, then the allocations it feeds do not): a request
+ * that can neither sleep nor has __GFP_HIGH (GFP_NOWAIT) runs them down
+ * to min - min/4 = 190 up to 4.3; from 4.4 (d0164adc89f6, no
+ * ALLOC_HARDER) and from 6.3 (ALLOC_NON_BLOCK counts only with
+ * ALLOC_MIN_RESERVE) it stops above 190, at min or below. GFP_ATOMIC
+ * then goes on to 253 - 126 = 127, less 127/4: 96, in all.
+ */
+static void wmark_nonblocking_needs_gfp_high(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long n = 0, free;
+
+	assert_int_equal(min_wmark_pages(z), 253);
+	while (cma_alloc_pages(mm, CMA_GFP_NOWARN, 0))
+		n++;
+	free = zone_page_state(z, NR_FREE_PAGES);
+	if (free > 253 || (i < 2 ? free > 190 : free <= 190))
+		fail_msg("kernel %s: GFP_NOWAIT stopped at %lu free pages after %lu", kernel, free, n);
+	while (cma_alloc_pages(mm, CMA_GFP_ATOMIC | CMA_GFP_NOWARN, 0))
+		n++;
+	free = zone_page_state(z, NR_FREE_PAGES);
+	if (free > 96)
+		fail_msg("kernel %s: GFP_ATOMIC stopped at %lu free pages", kernel, free);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (__zone_watermark_ok; "mm/page_alloc: explicitly define how
+ * __GFP_HIGH non-blocking allocations accesses reserves", 6.3): free
+ * pages between 3/4 of a mark and the mark pass with ALLOC_HARDER alone
+ * up to 6.2, not from 6.3; with ALLOC_HARDER | ALLOC_HIGH in all; with
+ * neither in none.
+ */
+static void wmark_ok_harder_needs_high_from_63(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long free = zone_page_state(z, NR_FREE_PAGES), mark = free + free / 8;
+
+	assert_int_equal(mm->kernel.alloc_non_block, i >= 4);
+	assert_false(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, 0));
+	assert_int_equal(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_HARDER), i < 4);
+	assert_true(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_HARDER | ALLOC_HIGH));
+	cma_mm_destroy(mm);
+}
+
 /*
  * Expect, per zone: min = pages_min * present / lowmem (highmem:
  * present/1024 in [32, 128]), low = min + share/4, high = min + share/2;
@@ -637,6 +690,8 @@ int main(void)
 	const struct test_kernel_case kernel_cases[] = {
 		test_kernel_case(wmark_min_free_kbytes_clamp_by_release, clamp_kernels),
 		test_kernel_case(wmark_scale_factor_by_release, scale_kernels),
+		test_kernel_case(wmark_nonblocking_needs_gfp_high, nonblock_kernels),
+		test_kernel_case(wmark_ok_harder_needs_high_from_63, nonblock_kernels),
 	};
 
 	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL) +
