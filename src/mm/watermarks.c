@@ -128,6 +128,8 @@ static void calculate_totalreserve_pages(struct cma_mm *mm)
  * two steps above, a step being the larger of that quarter and
  * watermark_scale_factor ten-thousandths of the zone, so that kswapd's
  * margin grows with memory. All three carry min_cma_pages.
+ * Departure: the shares follow present pages under every profile, where
+ * 6.12 counts managed ones.
  */
 void setup_per_zone_wmarks(struct cma_mm *mm)
 {
