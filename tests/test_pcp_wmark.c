@@ -287,9 +287,110 @@ static void wmark_min_free_kbytes_clamp_by_release(const char *kernel, unsigned 
 	cma_mm_destroy(mm);
 }
 
+static const char *const scale_kernels[] = { "3.5", "4.5", "4.6", "6.12" };
+
+/*
+ * Expect (setup_per_zone_wmarks; 795ae7a0de6b "mm: scale kswapd
+ * watermarks in proportion to memory", 4.6), x86-64, one zone, 4 KiB
+ * pages, present = pages less the 64-byte memmap:
+ * - 4 GiB: 1048576 - 16384 = 1032192 present, min_free_kbytes =
+ *   isqrt(16 * 4128768) = 8127, min = 8127 >> 2 = 2031. Up to 4.5 low =
+ *   2031 + 507 = 2538, high = 2031 + 1015 = 3046; from 4.6 the step is
+ *   max(507, 1032192 * 10 / 10000 = 1032): low 3063, high 4095.
+ * - 128 MiB: 32768 - 512 = 32256 present, isqrt(16 * 129024) = 1436,
+ *   min 359: low 359 + 89 = 448 in all; high 359 + 179 = 538 up to 4.5,
+ *   359 + 2 * 89 = 537 from 4.6 (the step, 32, is below 89).
+ * - a factor of 100 (vm.watermark_scale_factor = 100) at 4 GiB from 4.6:
+ *   step 10321, low 12352, high 22673; no effect before.
+ */
+static void wmark_scale_factor_by_release(const char *kernel, unsigned i)
+{
+	static const struct { uint64_t size; unsigned long present, min, low[2], high[2]; } want[] = {
+		{ 4 * GiB, 1032192, 2031, { 2538, 3063 }, { 3046, 4095 } },
+		{ 128 * MiB, 32256, 359, { 448, 448 }, { 538, 537 } },
+	};
+	bool scaled = i >= 2;
+
+	for (unsigned w = 0; w < 2; w++) {
+		struct cma_mm *mm = test_mm(.size = want[w].size, .metadata_only = true, .kernel = kernel);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
+
+		assert_int_equal(mm->kernel.watermark_scale, scaled);
+		assert_int_equal(z->present_pages, want[w].present);
+		assert_int_equal(min_wmark_pages(z), want[w].min);
+		if (low_wmark_pages(z) != want[w].low[scaled] || high_wmark_pages(z) != want[w].high[scaled])
+			fail_msg("kernel %s, %lu pages: low %lu high %lu, expected %lu %lu", kernel,
+				 want[w].present, low_wmark_pages(z), high_wmark_pages(z),
+				 want[w].low[scaled], want[w].high[scaled]);
+		if (w == 0) {
+			mm->watermark_scale_factor = 100;
+			setup_per_zone_wmarks(mm);
+			assert_int_equal(min_wmark_pages(z), 2031);
+			assert_int_equal(low_wmark_pages(z), scaled ? 12352 : 2538);
+			assert_int_equal(high_wmark_pages(z), scaled ? 22673 : 3046);
+		}
+		cma_mm_destroy(mm);
+	}
+}
+
+static const char *const nonblock_kernels[] = { "3.5", "4.3", "4.4", "6.2", "6.3", "6.12" };
+
+/*
+ * Expect (gfp_to_alloc_flags, __zone_watermark_ok), x86-64 64 MiB, one
+ * zone: 16128 present pages, min_free_kbytes isqrt(16 * 64512) = 1015,
+ * min 253. Free pages, which leave out the per-CPU lists' (a refill
+ * passes the check, then the allocations it feeds do not): a request
+ * that can neither sleep nor has __GFP_HIGH (GFP_NOWAIT) runs them down
+ * to min - min/4 = 190 up to 4.3; from 4.4 (d0164adc89f6, no
+ * ALLOC_HARDER) and from 6.3 (ALLOC_NON_BLOCK counts only with
+ * ALLOC_MIN_RESERVE) it stops above 190, at min or below. GFP_ATOMIC
+ * then goes on to 253 - 126 = 127, less 127/4: 96, in all.
+ */
+static void wmark_nonblocking_needs_gfp_high(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long n = 0, free;
+
+	assert_int_equal(min_wmark_pages(z), 253);
+	while (cma_alloc_pages(mm, CMA_GFP_NOWARN, 0))
+		n++;
+	free = zone_page_state(z, NR_FREE_PAGES);
+	if (free > 253 || (i < 2 ? free > 190 : free <= 190))
+		fail_msg("kernel %s: GFP_NOWAIT stopped at %lu free pages after %lu", kernel, free, n);
+	while (cma_alloc_pages(mm, CMA_GFP_ATOMIC | CMA_GFP_NOWARN, 0))
+		n++;
+	free = zone_page_state(z, NR_FREE_PAGES);
+	if (free > 96)
+		fail_msg("kernel %s: GFP_ATOMIC stopped at %lu free pages", kernel, free);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (__zone_watermark_ok; "mm/page_alloc: explicitly define how
+ * __GFP_HIGH non-blocking allocations accesses reserves", 6.3): free
+ * pages between 3/4 of a mark and the mark pass with ALLOC_HARDER alone
+ * up to 6.2, not from 6.3; with ALLOC_HARDER | ALLOC_HIGH in all; with
+ * neither in none.
+ */
+static void wmark_ok_harder_needs_high_from_63(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long free = zone_page_state(z, NR_FREE_PAGES), mark = free + free / 8;
+
+	assert_int_equal(mm->kernel.alloc_non_block, i >= 4);
+	assert_false(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, 0));
+	assert_int_equal(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_HARDER), i < 4);
+	assert_true(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_HARDER | ALLOC_HIGH));
+	cma_mm_destroy(mm);
+}
+
 /*
  * Expect, per zone: min = pages_min * present / lowmem (highmem:
- * present/1024 in [32, 128]), low = min + share/4, high = min + share/2.
+ * present/1024 in [32, 128]), low = min + share/4, high = min + share/2;
+ * from 4.6 (kernel.watermark_scale) a step of max(share/4, present *
+ * 10 / 10000) between each.
  */
 static void wmark_per_zone_formula(void **state)
 {
@@ -314,9 +415,14 @@ static void wmark_per_zone_formula(void **state)
 			min = z->present_pages / 1024;
 			min = min < 32 ? 32 : min > 128 ? 128 : min;
 		}
+		unsigned long step = share / 4, scaled = z->present_pages * 10 / 10000;
+
+		if (mm->kernel.watermark_scale && scaled > step)
+			step = scaled;
 		assert_int_equal(min_wmark_pages(z), min);
-		assert_int_equal(low_wmark_pages(z), min + share / 4);
-		assert_int_equal(high_wmark_pages(z), min + share / 2);
+		assert_int_equal(low_wmark_pages(z), min + step);
+		assert_int_equal(high_wmark_pages(z),
+				 min + (mm->kernel.watermark_scale ? 2 * step : share / 2));
 	}
 	/* min_cma_pages raises all three (seed 008) */
 	z = &mm->zones[ZONE_NORMAL];
@@ -583,6 +689,9 @@ int main(void)
 
 	const struct test_kernel_case kernel_cases[] = {
 		test_kernel_case(wmark_min_free_kbytes_clamp_by_release, clamp_kernels),
+		test_kernel_case(wmark_scale_factor_by_release, scale_kernels),
+		test_kernel_case(wmark_nonblocking_needs_gfp_high, nonblock_kernels),
+		test_kernel_case(wmark_ok_harder_needs_high_from_63, nonblock_kernels),
 	};
 
 	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL) +

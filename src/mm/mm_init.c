@@ -146,6 +146,7 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	mm->id = atomic_fetch_add(&mm_next_id, 1);
 	mm->arch = cfg->arch;
 	mm->kernel = *kernel_profile_find(cfg->kernel);
+	mm->watermark_scale_factor = 10;
 	mm->page_shift = cfg->page_shift ? cfg->page_shift : 12;
 	mm->page_size = 1ull << mm->page_shift;
 	mm->max_order = cfg->max_order ? cfg->max_order : 11;

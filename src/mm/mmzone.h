@@ -347,6 +347,7 @@ struct cma_mm {
 	pthread_mutex_t pcpu_drain_mutex;
 	bool page_group_by_mobility_disabled;
 	int min_free_kbytes;
+	int watermark_scale_factor;	/* the sysctl, in 1/10000 of a zone; read under kernel.watermark_scale */
 	unsigned long totalram_pages;
 	unsigned long totalcma_pages;	/* pages given to the allocator as MIGRATE_CMA */
 	unsigned long totalreserve_pages;

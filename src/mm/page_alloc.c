@@ -938,7 +938,8 @@ static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned 
 		free_pages -= atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
-	if (alloc_flags & ALLOC_HARDER)
+	/* kernel.alloc_non_block: a request that cannot sleep digs deeper only with __GFP_HIGH */
+	if ((alloc_flags & ALLOC_HARDER) && (!k->alloc_non_block || (alloc_flags & ALLOC_HIGH)))
 		min -= min / 4;
 	if (free_pages <= min + (long)__atomic_load_n(&z->lowmem_reserve[classzone_idx],
 							  __ATOMIC_RELAXED))

@@ -111,10 +111,13 @@ static const struct profile_switch switches[] = {
 	SWITCH(arm64_dma_cma, 3, 14),
 	SWITCH(swapin_ra_adaptive, 3, 14),
 	SWITCH(anon_workingset, 5, 9),
+	SWITCH(watermark_scale, 4, 6),
+	SWITCH(gfp_atomic, 4, 4),
+	SWITCH(alloc_non_block, 6, 3),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and anon_workingset the last */
-_Static_assert(offsetof(struct kernel_profile, anon_workingset) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and alloc_non_block the last */
+_Static_assert(offsetof(struct kernel_profile, alloc_non_block) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -973,6 +973,44 @@ struct kernel_profile {
 	 * bisection report quotes that commit line).
 	 */
 	bool anon_workingset;
+	/*
+	 * setup_per_zone_wmarks spaces min, low and high by
+	 * max(a quarter of the zone's share of min_free_kbytes, present
+	 * pages x watermark_scale_factor / 10000), the factor 10 by
+	 * default, where v3.5 put low and high a quarter and a half of the
+	 * share above min. 795ae7a0de6b "mm: scale kswapd watermarks in
+	 * proportion to memory" (Johannes Weiner): 4.6 (committed by Linus
+	 * 2016-03-17, after v4.5 of 2016-03-13, in the 4.6 merge window).
+	 */
+	bool watermark_scale;
+	/*
+	 * Only a non-blocking request with __GFP_HIGH (the library's
+	 * GFP_ATOMIC; __GFP_ATOMIC in the kernel) gets ALLOC_HARDER: a
+	 * GFP_NOWAIT request no longer takes a quarter off the min mark,
+	 * nor reaches HIGHATOMIC blocks. d0164adc89f6 "mm, page_alloc:
+	 * distinguish between being unable to sleep, unwilling to sleep and
+	 * avoiding waking kswapd" (Mel Gorman): "atomic reserves are not
+	 * used" by callers that only clear __GFP_DIRECT_RECLAIM. Release
+	 * bracketed: the commit is in msm-4.9's history (by 4.9) and came in
+	 * Mel Gorman's series with 0aaa29a56e4f (kernel.highatomic, 4.4);
+	 * no shortlog naming it was found. Taken as 4.4.
+	 */
+	bool gfp_atomic;
+	/*
+	 * Every non-blocking request gets ALLOC_HARDER again (6.x's
+	 * ALLOC_NON_BLOCK: HIGHATOMIC blocks and their free pages), but
+	 * __zone_watermark_ok takes the quarter off min for it only with
+	 * ALLOC_HIGH (ALLOC_MIN_RESERVE): GFP_ATOMIC ends at 3/8 of min,
+	 * GFP_NOWAIT at min. "mm/page_alloc: explicitly define how
+	 * __GFP_HIGH non-blocking allocations accesses reserves", in Mel
+	 * Gorman's series "Discard __GFP_ATOMIC" v3 (posted 2023-01-13, the
+	 * Link of its first patch in the mm tree, answering Michal Hocko's
+	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves).
+	 * Release bracketed: posted after v6.2-rc1, so not 6.2; 6.12 has it
+	 * (mm/page_alloc.c); no pull request naming it was found. Taken as
+	 * 6.3, the next merge window.
+	 */
+	bool alloc_non_block;
 };
 
 /*

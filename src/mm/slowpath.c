@@ -12,16 +12,21 @@
  * gfp_to_alloc_flags: __GFP_HIGH digs deeper, atomic requests deeper
  * still; movable ones may use CMA. kernel.highatomic: a high-order
  * request that is both may use and reserve HIGHATOMIC blocks.
+ * kernel.gfp_atomic: a request that cannot sleep is atomic only with
+ * __GFP_HIGH, until kernel.alloc_non_block marks every such request
+ * again (__zone_watermark_ok then asks for __GFP_HIGH).
  */
 static int gfp_to_alloc_flags(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, int migratetype)
 {
+	const struct kernel_profile *k = &mm->kernel;
 	int alloc_flags = ALLOC_WMARK_MIN | alloc_flags_cma(migratetype);
 
 	if (gfp & CMA_GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
 	if (!(gfp & CMA_GFP_WAIT)) {
-		alloc_flags |= ALLOC_HARDER;
-		if (mm->kernel.highatomic && order && (gfp & CMA_GFP_HIGH))
+		if (!k->gfp_atomic || k->alloc_non_block || (gfp & CMA_GFP_HIGH))
+			alloc_flags |= ALLOC_HARDER;
+		if (k->highatomic && order && (gfp & CMA_GFP_HIGH))
 			alloc_flags |= ALLOC_HIGHATOMIC;
 	}
 	return alloc_flags;

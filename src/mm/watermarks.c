@@ -124,9 +124,12 @@ static void calculate_totalreserve_pages(struct cma_mm *mm)
 /*
  * setup_per_zone_wmarks: share min_free_kbytes among the lowmem zones by
  * size; highmem keeps a small fixed min. low and high sit a quarter and
- * a half of the zone's share above min, and all three carry min_cma_pages.
- * Departure: under the 6.12 profile the marks are still v3.5's (no
- * watermark_scale_factor, 4.6), as no profile switch covers them.
+ * a half of the zone's share above min; kernel.watermark_scale: one and
+ * two steps above, a step being the larger of that quarter and
+ * watermark_scale_factor ten-thousandths of the zone, so that kswapd's
+ * margin grows with memory. All three carry min_cma_pages.
+ * Departure: the shares follow present pages under every profile, where
+ * 6.12 counts managed ones.
  */
 void setup_per_zone_wmarks(struct cma_mm *mm)
 {
@@ -140,16 +143,23 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 	for_each_populated_zone(mm, z) {
 		unsigned long tmp = lowmem_pages ?
 				    (unsigned long)((unsigned __int128)pages_min * z->present_pages / lowmem_pages) : 0;
-		unsigned long min = tmp;
+		unsigned long min = tmp, low = tmp >> 2, high = tmp >> 1;
 
 		spin_lock(&z->lock);
 		if (is_highmem(z)) {
 			min = z->present_pages / 1024;
 			min = min < 32 ? 32 : min > 128 ? 128 : min;
 		}
+		if (mm->kernel.watermark_scale) {
+			unsigned long scaled = (unsigned long)((unsigned __int128)z->present_pages *
+							       mm->watermark_scale_factor / 10000);
+
+			low = scaled > low ? scaled : low;
+			high = 2 * low;
+		}
 		wmark_store(&z->watermark[WMARK_MIN], min + z->min_cma_pages);
-		wmark_store(&z->watermark[WMARK_LOW], min + (tmp >> 2) + z->min_cma_pages);
-		wmark_store(&z->watermark[WMARK_HIGH], min + (tmp >> 1) + z->min_cma_pages);
+		wmark_store(&z->watermark[WMARK_LOW], min + low + z->min_cma_pages);
+		wmark_store(&z->watermark[WMARK_HIGH], min + high + z->min_cma_pages);
 		/* 5.0: new marks start unboosted */
 		wmark_store(&z->watermark_boost, 0);
 		/* 4.4: no RESERVE blocks; HIGHATOMIC ones are reserved on demand */
