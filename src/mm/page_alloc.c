@@ -918,6 +918,20 @@ noinline bool zone_has_free_block(struct zone *z, unsigned order, int alloc_flag
 	return found;
 }
 
+/*
+ * The part of @min a request may take from the reserves: __GFP_HIGH half,
+ * atomic requests a quarter of the rest. kernel.alloc_non_block: a
+ * request that cannot sleep digs deeper only with __GFP_HIGH.
+ */
+static inline long reserve_min(const struct kernel_profile *k, long min, int alloc_flags)
+{
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if ((alloc_flags & ALLOC_HARDER) && (!k->alloc_non_block || (alloc_flags & ALLOC_HIGH)))
+		min -= min / 4;
+	return min;
+}
+
 /* zone_watermark_ok, inline for get_page_from_freelist(): every allocation asks. */
 static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 				       int classzone_idx, int alloc_flags)
@@ -936,11 +950,7 @@ static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned 
 		free_pages -= zone_page_state(z, NR_FREE_CMA_PAGES);
 	if (k->highatomic && !(alloc_flags & ALLOC_RESERVES))
 		free_pages -= atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
-	if (alloc_flags & ALLOC_HIGH)
-		min -= min / 2;
-	/* kernel.alloc_non_block: a request that cannot sleep digs deeper only with __GFP_HIGH */
-	if ((alloc_flags & ALLOC_HARDER) && (!k->alloc_non_block || (alloc_flags & ALLOC_HIGH)))
-		min -= min / 4;
+	min = reserve_min(k, min, alloc_flags);
 	if (free_pages <= min + (long)__atomic_load_n(&z->lowmem_reserve[classzone_idx],
 							  __ATOMIC_RELAXED))
 		return false;

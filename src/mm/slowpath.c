@@ -8,6 +8,12 @@
  */
 #include "mm/internal.h"
 
+/* Does a request that cannot sleep get ALLOC_HARDER? (kernel.gfp_atomic, alloc_non_block below) */
+static bool nonblocking_is_harder(const struct kernel_profile *k, cma_gfp_t gfp)
+{
+	return !k->gfp_atomic || k->alloc_non_block || (gfp & CMA_GFP_HIGH);
+}
+
 /*
  * gfp_to_alloc_flags: __GFP_HIGH digs deeper, atomic requests deeper
  * still; movable ones may use CMA. kernel.highatomic: a high-order
@@ -24,7 +30,7 @@ static int gfp_to_alloc_flags(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, 
 	if (gfp & CMA_GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
 	if (!(gfp & CMA_GFP_WAIT)) {
-		if (!k->gfp_atomic || k->alloc_non_block || (gfp & CMA_GFP_HIGH))
+		if (nonblocking_is_harder(k, gfp))
 			alloc_flags |= ALLOC_HARDER;
 		if (k->highatomic && order && (gfp & CMA_GFP_HIGH))
 			alloc_flags |= ALLOC_HIGHATOMIC;
