@@ -354,8 +354,9 @@ static void inactive_file_ratio_by_release(void **state)
  * refault (workingset_refault) whose distance, 0, fits in any active
  * file list: it is activated (workingset_activate, on the active list).
  * One read back after 11 evictions, more than the 4 active pages, is
- * counted but stays inactive. 3.14 has no shadows: nothing counted,
- * nothing activated, and no workingset lines in /proc/vmstat.
+ * counted but stays inactive. A shadow has bit 0 set (cma.h: a value
+ * entry). 3.14 has no shadows: nothing counted, nothing activated, and
+ * no workingset lines in /proc/vmstat.
  */
 static void refault_activates_within_active_list(void **state)
 {
@@ -377,6 +378,7 @@ static void refault_activates_within_active_list(void **state)
 		expect_kernel(*k, "slot 4 evicted", 1, o->slots[4].evicted);
 		expect_kernel(*k, "slot 15 evicted", 1, o->slots[15].evicted);
 		expect_kernel(*k, "a shadow left", workingset, o->slots[15].shadow != 0);
+		expect_kernel(*k, "a shadow is a value entry", workingset, (long)(o->slots[15].shadow & 1));
 
 		page = owner_read(o, false, 15);
 		expect_kernel(*k, "distance 0: activated", workingset,

@@ -1327,7 +1327,7 @@ static void watched_evicted(struct sim *s, const void *owner, uint64_t idx, stru
 	const struct owned_pages *o = owner;
 
 	watch.evictions++;
-	watch.dirty_evictions += !o->anon && (o->state[idx] & OP_DIRTY);
+	watch.dirty_evictions += !o->anon && (o->slot[idx].state & OP_DIRTY);
 	watch.unbacked_evictions += !cma_page_backed(sim_mm(s), page);
 	watch.base->evicted(s, owner, idx, page);
 }

@@ -47,9 +47,11 @@ static void owned_rand_below_draws_as_sim_rand_below(void **state)
 	static struct sim s, copy;
 	struct owned_pages o = { .s = &s };
 	struct cma_page pages[2];
-	struct cma_page *slots[64] = { [3] = &pages[0], [40] = &pages[1] };
+	/* two pages, a file page's shadow and an anonymous page's swap entry (value entries) */
+	struct owned_slot slots[64] = { [3].entry = (uintptr_t)&pages[0], [40].entry = (uintptr_t)&pages[1],
+					[7].entry = 0x51, [20].entry = 5 << 1 | 1 };
 
-	o.page = slots;
+	o.slot = slots;
 	o.nr = 64;
 	s.rng = copy.rng = SEED;
 	for (unsigned i = 0; i < 1000; i++) {

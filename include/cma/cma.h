@@ -512,7 +512,9 @@ void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page);
  * cma_workingset_eviction() - workingset_eviction(): from kernel "3.15"
  * on, the shadow entry of a file page being reclaimed, for its owner to
  * keep in place of the page. Call it from the owner's reclaim callback.
- * 0 (no shadow) before "3.15" and for an anonymous page.
+ * 0 (no shadow) before "3.15" and for an anonymous page. A shadow has
+ * bit 0 set (a value entry, as xa_mk_value makes it), so that the owner
+ * can keep it in the page pointer's place and tell the two apart.
  */
 uint64_t cma_workingset_eviction(struct cma_mm *mm, const struct cma_page *page);
 /**

@@ -10,16 +10,30 @@
 
 #include "mm/internal.h"
 
+/*
+ * The count of list @lru changes under zone->lru_lock only (mmzone.h):
+ * a plain add, not a locked one (__mod_zone_page_state's, with the lock
+ * held), for the lock-free readers' relaxed loads.
+ */
+static inline void lru_count_add(struct zone *zone, enum lru_list lru, long nr)
+{
+	atomic_long *count = &zone->vm_stat[NR_INACTIVE_ANON + lru];
+
+	lockdep_assert_held(&zone->lru_lock);
+	atomic_store_explicit(count, atomic_load_explicit(count, memory_order_relaxed) + nr,
+			      memory_order_relaxed);
+}
+
 static inline void add_page_to_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
 {
 	page_list_add(zone->mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
+	lru_count_add(zone, lru, 1);
 }
 
 static inline void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
 {
 	page_list_del(zone->mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, -1);
+	lru_count_add(zone, lru, -1);
 }
 
 #endif

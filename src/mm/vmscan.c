@@ -363,7 +363,7 @@ static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
 	spin_lock(&zone->lru_lock);
 	page_flags_set(page, PG_lru);
 	page_list_add_tail(mm, &zone->lru[lru], page);
-	mod_zone_page_state(zone, NR_INACTIVE_ANON + lru, 1);
+	lru_count_add(zone, lru, 1);
 	spin_unlock(&zone->lru_lock);
 	count_vm_events(mm, PGROTATED, 1ul << page_order(page));
 	put_page(mm, page);

@@ -7,14 +7,25 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "engine/owned.h"
 #include "engine/sim.h"
 
 static bool ours(struct owned_pages *o, uint64_t idx, struct cma_page *page)
 {
-	return idx < o->nr && o->page[idx] == page;
+	return idx < o->nr && owned_page(o, idx) == page;
+}
+
+/* swp_to_radix_entry: swap entry @swap as the value entry its slot holds. */
+static uint64_t swp_to_value(uint64_t swap)
+{
+	return swap << 1 | 1;
+}
+
+/* radix_to_swp_entry: the swap entry of slot entry @entry. */
+static uint64_t value_to_swp(uint64_t entry)
+{
+	return entry >> 1;
 }
 
 static int owned_migrate(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
@@ -23,24 +34,29 @@ static int owned_migrate(void *owner, uint64_t idx, struct cma_page *from, struc
 
 	if (!ours(o, idx, from))
 		return -EAGAIN;
-	o->page[idx] = to;
+	o->slot[idx].entry = (uintptr_t)to;
 	return 0;
 }
 
 /* The write in flight on slot @idx is over: the page leaves writeback. */
 static void end_write(struct owned_pages *o, uint64_t idx)
 {
-	o->state[idx] &= (uint8_t)~OP_WB;
-	cma_page_end_writeback(o->s->mm, o->page[idx]);
+	o->slot[idx].state &= (uint8_t)~OP_WB;
+	cma_page_end_writeback(o->s->mm, owned_page(o, idx));
 }
 
-/* The page goes (truncate, exit): as truncate_inode_pages, a write in flight is waited out first. */
-static void forget(struct owned_pages *o, uint64_t idx)
+/*
+ * The page goes (truncate, exit; reclaim leaves value entry @entry in its
+ * place): as truncate_inode_pages, a write in flight is waited out first.
+ */
+static void forget(struct owned_pages *o, uint64_t idx, uint64_t entry)
 {
-	if (o->state[idx] & OP_WB)
+	struct owned_slot *sl = &o->slot[idx];
+
+	if (sl->state & OP_WB)
 		end_write(o, idx);
-	o->page[idx] = NULL;
-	o->state[idx] &= (uint8_t)~OP_DIRTY;
+	sl->entry = entry;
+	sl->state &= (uint8_t)~OP_DIRTY;
 	o->resident--;
 	o->s->class_pages[o->cls]--;
 }
@@ -54,11 +70,10 @@ static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 	if (o->s->policy->evicted)
 		o->s->policy->evicted(o->s, o, idx, page);
 	/* what the page table keeps in place of the page: a file page's shadow, an anon's swap entry */
-	o->shadow[idx] = o->anon ? cma_page_swap_entry(o->s->mm, page) :
-				   cma_workingset_eviction(o->s->mm, page);
-	forget(o, idx);
+	forget(o, idx, o->anon ? swp_to_value(cma_page_swap_entry(o->s->mm, page)) :
+				 cma_workingset_eviction(o->s->mm, page));
 	if (o->anon)
-		o->state[idx] |= OP_SWAPPED;
+		o->slot[idx].state |= OP_SWAPPED;
 	return 0;
 }
 
@@ -70,9 +85,9 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 	uint64_t done = storage_submit_at(&s->storage, &s->cost, s->now, op, s->page_bytes,
 					  op == STORAGE_SEQ_WRITE ? o : NULL, idx * s->page_bytes);
 
-	if (storage_track(s, o, idx, o->page[idx], done))
+	if (storage_track(s, o, idx, owned_page(o, idx), done))
 		return -ENOMEM;
-	o->state[idx] |= OP_WB;
+	o->slot[idx].state |= OP_WB;
 	o->wb_done[idx] = done;
 	return 0;
 }
@@ -96,7 +111,7 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 
 	if (!ours(o, idx, page))
 		return -EIO;
-	o->state[idx] &= (uint8_t)~OP_DIRTY;
+	o->slot[idx].state &= (uint8_t)~OP_DIRTY;
 	if (o->anon) {
 		storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);
 		return 0;
@@ -111,7 +126,7 @@ static uint64_t owned_wait_writeback(void *owner, uint64_t idx, struct cma_page 
 {
 	struct owned_pages *o = owner;
 
-	if (!ours(o, idx, page) || !(o->state[idx] & OP_WB))
+	if (!ours(o, idx, page) || !(o->slot[idx].state & OP_WB))
 		return 0;
 	end_write(o, idx);
 	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
@@ -142,9 +157,11 @@ static const struct cma_owner_ops anon_ops = {
 
 bool owned_start_write(struct owned_pages *o, uint64_t idx)
 {
-	if (!o->page[idx] || !cma_page_start_writeback(o->s->mm, o->page[idx]))
+	struct cma_page *page = owned_page(o, idx);
+
+	if (!page || !cma_page_start_writeback(o->s->mm, page))
 		return false;
-	o->state[idx] &= (uint8_t)~OP_DIRTY;
+	o->slot[idx].state &= (uint8_t)~OP_DIRTY;
 	if (queue_write(o, idx, STORAGE_SEQ_WRITE))
 		end_write(o, idx);
 	return true;
@@ -152,13 +169,13 @@ bool owned_start_write(struct owned_pages *o, uint64_t idx)
 
 void owned_end_write(struct owned_pages *o, uint64_t idx, struct cma_page *page, uint64_t done)
 {
-	if (ours(o, idx, page) && (o->state[idx] & OP_WB) && o->wb_done[idx] == done)
+	if (ours(o, idx, page) && (o->slot[idx].state & OP_WB) && o->wb_done[idx] == done)
 		end_write(o, idx);
 }
 
 bool owned_reads(struct owned_pages *o, uint64_t idx)
 {
-	return !o->page[idx] && (!o->anon || (o->state[idx] & OP_SWAPPED)) &&
+	return !owned_page(o, idx) && (!o->anon || (o->slot[idx].state & OP_SWAPPED)) &&
 	       !owned_copy_kept(o, idx, false);
 }
 
@@ -168,15 +185,10 @@ uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 	struct cma_page *next;
 
 	sim_rand_peek_below(o->s, n, ahead, 2);
-	next = o->page[ahead[0]];
-	__builtin_prefetch(&o->page[ahead[1]]);
-	if (next) {
+	next = owned_page(o, ahead[0]);
+	__builtin_prefetch(&o->slot[ahead[1]]);
+	if (next)
 		__builtin_prefetch(next);
-	} else {
-		/* a fault: its state says if it is a swap-in, its shadow if a refault */
-		__builtin_prefetch(&o->state[ahead[0]]);
-		__builtin_prefetch(&o->shadow[ahead[0]]);
-	}
 	return idx;
 }
 
@@ -189,30 +201,28 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->cls = anon ? MC_ANON : MC_PAGECACHE;
 	o->nr = nr;
 	o->resident = 0;
-	o->page = calloc(nr ? nr : 1, sizeof(*o->page));
-	o->state = calloc(nr ? nr : 1, sizeof(*o->state));
-	o->dirtied_ms = calloc(nr ? nr : 1, sizeof(*o->dirtied_ms));
+	o->releases = 0;
+	o->slot = calloc(nr ? nr : 1, sizeof(*o->slot));
 	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
-	o->shadow = calloc(nr ? nr : 1, sizeof(*o->shadow));
-	return o->page && o->state && o->dirtied_ms && o->wb_done && o->shadow ? 0 : -ENOMEM;
+	return o->slot && o->wb_done ? 0 : -ENOMEM;
 }
 
 /* The access as the kernel learns of it: the PTE's young bit, or mark_page_accessed. */
-static void report_access(struct owned_pages *o, uint64_t idx)
+static void report_access(struct owned_pages *o, uint64_t idx, struct cma_page *page)
 {
-	if (owned_mapcount(o, idx, o->page[idx]))
-		cma_page_mkyoung(o->s->mm, o->page[idx]);
+	if (owned_mapcount(o, idx, page))
+		cma_page_mkyoung(o->s->mm, page);
 	else
-		cma_mark_page_accessed(o->s->mm, o->page[idx]);
+		cma_mark_page_accessed(o->s->mm, page);
 }
 
 /*
  * do_swap_page: the page comes back from the swap cache or from storage
  * with the slots read ahead around it (o->swapin says what was read);
- * the swap entry is used up. A page the policy kept a copy of (gcma's
- * frontswap) is a fresh page instead, and the entry is let go.
+ * swap @entry, the slot's, is used up. A page the policy kept a copy of
+ * (gcma's frontswap) is a fresh page instead, and the entry is let go.
  */
-static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx)
+static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx, uint64_t entry)
 {
 	struct cma_mm *mm = o->s->mm;
 	struct cma_page *page = NULL;
@@ -221,17 +231,13 @@ static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx)
 	if (owned_copy_kept(o, idx, false)) {
 		page = cma_alloc_movable(mm, CMA_GFP_HIGHUSER_MOVABLE, 0, &anon_ops, o, idx);
 		if (page)
-			cma_swap_free(mm, o->shadow[idx], 1);
+			cma_swap_free(mm, entry, 1);
 	} else {
 		/* -EAGAIN: reclaim has the cached page this instant; the fault retries */
 		do {
-			ret = cma_swapin(mm, o->shadow[idx], CMA_GFP_HIGHUSER_MOVABLE, &anon_ops, o, idx,
-					 &page, &o->swapin);
+			ret = cma_swapin(mm, entry, CMA_GFP_HIGHUSER_MOVABLE, &anon_ops, o, idx, &page,
+					 &o->swapin);
 		} while (ret == -EAGAIN);
-	}
-	if (page) {
-		o->shadow[idx] = 0;
-		o->state[idx] &= (uint8_t)~OP_SWAPPED;
 	}
 	return page;
 }
@@ -239,15 +245,18 @@ static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx)
 int owned_touch(struct owned_pages *o, uint64_t idx)
 {
 	struct sim *s = o->s;
+	struct owned_slot *sl = &o->slot[idx];
+	uint64_t entry = sl->entry, releases = o->releases;
+	uint8_t state = sl->state;
 	struct cma_page *page;
 
 	o->swapin = (struct cma_swapin_stat){ 0 };
-	if (o->page[idx]) {
-		report_access(o, idx);
+	if (entry && !owned_is_value(entry)) {
+		report_access(o, idx, (struct cma_page *)(uintptr_t)entry);
 		return 0;
 	}
-	if (o->anon && (o->state[idx] & OP_SWAPPED))
-		page = swap_in(o, idx);
+	if (o->anon && (state & OP_SWAPPED))
+		page = swap_in(o, idx, value_to_swp(entry));
 	else
 		page = cma_alloc_movable(s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0,
 					 o->anon ? &anon_ops : &file_ops, o, idx);
@@ -255,22 +264,33 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 		o->w->res->alloc_failures++;
 		return -ENOMEM;
 	}
-	o->page[idx] = page;
+	/*
+	 * The slot was read before allocating: the allocation's reclaim walks
+	 * enough memory to evict it from the cache, and no callback changes
+	 * the slot of a page not resident. Only an OOM kill of the faulting
+	 * process, by its own allocation, empties the table: read it again.
+	 */
+	if (o->releases != releases) {
+		entry = sl->entry;
+		state = sl->state;
+	}
+	sl->entry = (uintptr_t)page;
 	o->resident++;
 	s->class_pages[o->cls]++;
 	/* add_to_page_cache_lru: a shadow left by reclaim makes the read a refault */
-	if (!o->anon && o->shadow[idx]) {
-		cma_workingset_refault(s->mm, page, o->shadow[idx]);
-		o->shadow[idx] = 0;
-	}
-	report_access(o, idx);
+	if (!o->anon && entry)
+		cma_workingset_refault(s->mm, page, entry);
+	report_access(o, idx, page);
+	state &= (uint8_t)~OP_SWAPPED;
 	/* the policy's copy (gcma) serves it: neither a storage read nor a swap-in */
-	if ((o->state[idx] & OP_EVER) && owned_copy_kept(o, idx, true))
+	if ((state & OP_EVER) && owned_copy_kept(o, idx, true)) {
+		sl->state = state;
 		return 1;
+	}
 	o->w->res->misses++;
-	if (!o->anon && (o->state[idx] & OP_EVER))
+	if (!o->anon && (state & OP_EVER))
 		o->w->res->refaults++;
-	o->state[idx] = (uint8_t)((o->state[idx] | OP_EVER) & ~OP_SWAPPED);
+	sl->state = (uint8_t)(state | OP_EVER);
 	return 1;
 }
 
@@ -300,11 +320,11 @@ bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take)
 
 uint64_t owned_release(struct owned_pages *o, uint64_t idx)
 {
-	struct cma_page *page = o->page[idx];
+	struct cma_page *page = owned_page(o, idx);
 
 	if (!page)
 		return 0;
-	forget(o, idx);
+	forget(o, idx, 0);
 	cma_free_pages(o->s->mm, page, 0);
 	return 1;
 }
@@ -313,6 +333,7 @@ uint64_t owned_release_all(struct owned_pages *o)
 {
 	uint64_t freed = 0;
 
+	o->releases++;
 	if (o->s->policy->invalidate)
 		o->s->policy->invalidate(o->s, o);
 	/*
@@ -320,14 +341,18 @@ uint64_t owned_release_all(struct owned_pages *o)
 	 * zap_pte_range's free_swap_and_cache does: its next life faults in
 	 * afresh.
 	 */
-	if (o->anon) {
-		for (uint64_t i = 0; i < o->nr; i++)
-			if (o->state[i] & OP_SWAPPED)
-				cma_swap_free(o->s->mm, o->shadow[i], 1);
-		memset(o->state, 0, o->nr);
+	for (uint64_t i = 0; i < o->nr; i++) {
+		struct owned_slot *sl = &o->slot[i];
+
+		if (o->anon) {
+			if (sl->state & OP_SWAPPED)
+				cma_swap_free(o->s->mm, value_to_swp(sl->entry), 1);
+			sl->state = 0;
+		}
+		/* truncate takes the shadow entries with the pages */
+		if (owned_is_value(sl->entry))
+			sl->entry = 0;
 	}
-	/* truncate takes the shadow entries with the pages */
-	memset(o->shadow, 0, o->nr * sizeof(*o->shadow));
 	for (uint64_t i = 0; i < o->nr && o->resident; i++)
 		freed += owned_release(o, i);
 	return freed;
@@ -337,16 +362,10 @@ void owned_destroy(struct owned_pages *o)
 {
 	owned_release_all(o);
 	storage_forget(&o->s->storage, o);
-	free(o->page);
-	free(o->state);
-	free(o->dirtied_ms);
+	free(o->slot);
 	free(o->wb_done);
-	free(o->shadow);
-	o->page = NULL;
-	o->state = NULL;
-	o->dirtied_ms = NULL;
+	o->slot = NULL;
 	o->wb_done = NULL;
-	o->shadow = NULL;
 }
 
 uint64_t owned_hot_pages(const struct owned_pages *o, unsigned hot)

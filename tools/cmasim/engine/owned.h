@@ -16,6 +16,20 @@ enum {
 	OP_SWAPPED	= 1u << 3,	/* anon: reclaim swapped it out; using it is a swap-in */
 };
 
+/*
+ * A page slot, as the mapping's entry at an index: the page, or 0, or a
+ * value entry (bit 0 set, xa_is_value) that reclaim left in the page's
+ * place: a file page's shadow (cma_workingset_eviction makes it one) or
+ * an anonymous page's swap entry (shifted up, as shmem's
+ * swp_to_radix_entry). The page's state lies beside it, so that a touch,
+ * a fault and a reclaim each find all they use in one cache line.
+ */
+struct owned_slot {
+	uint64_t entry;
+	uint32_t dirtied_ms;		/* virtual time the page was dirtied, for writeback */
+	uint8_t state;
+};
+
 struct owned_pages {
 	struct sim *s;
 	struct workload *w;
@@ -23,15 +37,26 @@ struct owned_pages {
 	bool anon;
 	unsigned mapped;		/* percent of the pages mapped, one PTE each (anon: 100) */
 	uint64_t nr;
-	struct cma_page **page;
-	uint8_t *state;
-	uint32_t *dirtied_ms;		/* virtual time the page was dirtied, for writeback */
+	struct owned_slot *slot;
 	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
-	/* file: the evicted page's shadow entry (cma_workingset_eviction); anon: its swap entry */
-	uint64_t *shadow;
 	uint64_t resident;
+	uint64_t releases;		/* owned_release_all()s: a fault's allocation may OOM-kill us */
 	struct cma_swapin_stat swapin;	/* what the last owned_touch read from swap */
 };
+
+/* Is slot entry @entry a value entry (a shadow or a swap entry), not a page? xa_is_value */
+static inline bool owned_is_value(uint64_t entry)
+{
+	return entry & 1;
+}
+
+/* The page resident at @idx, or NULL. */
+static inline struct cma_page *owned_page(const struct owned_pages *o, uint64_t idx)
+{
+	uint64_t entry = o->slot[idx].entry;
+
+	return owned_is_value(entry) ? NULL : (struct cma_page *)(uintptr_t)entry;
+}
 
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon);
 void owned_destroy(struct owned_pages *o);

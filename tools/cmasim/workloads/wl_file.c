@@ -51,12 +51,13 @@ static bool file_done(const struct workload *w, const struct file_wl *f)
 static bool write_page(struct sim *s, struct file_wl *f, uint64_t idx)
 {
 	struct owned_pages *o = &f->o;
+	struct owned_slot *sl = &o->slot[idx];
 
-	if (o->state[idx] & OP_DIRTY)
+	if (sl->state & OP_DIRTY)
 		return false;
-	cma_page_set_dirty(sim_mm(s), o->page[idx], true);
-	o->state[idx] |= OP_DIRTY;
-	o->dirtied_ms[idx] = (uint32_t)(sim_now(s) / 1000000);
+	cma_page_set_dirty(sim_mm(s), owned_page(o, idx), true);
+	sl->state |= OP_DIRTY;
+	sl->dirtied_ms = (uint32_t)(sim_now(s) / 1000000);
 	return true;
 }
 
@@ -97,7 +98,7 @@ static void file_tick(struct sim *s, void *arg)
 		int ret;
 
 		/* a page it would newly dirty at the limit: it waits for writeback */
-		if (writer && !room && !(f->o.state[idx] & OP_DIRTY)) {
+		if (writer && !room && !(f->o.slot[idx].state & OP_DIRTY)) {
 			f->throttled = true;
 			break;
 		}
@@ -150,10 +151,10 @@ static void flush(struct sim *s, void *arg)
 	background = dirty_over_background(&d);
 	for (; scanned < o->nr && (background || f->kupdate) && !storage_full(s); scanned++) {
 		uint64_t i = f->wb_index;
-		bool expired = o->dirtied_ms[i] + expire_ms <= now_ms;
+		bool expired = o->slot[i].dirtied_ms + expire_ms <= now_ms;
 
 		f->wb_index = (i + 1) % o->nr;
-		if (!(o->state[i] & OP_DIRTY) || !(background || (f->kupdate && expired)) ||
+		if (!(o->slot[i].state & OP_DIRTY) || !(background || (f->kupdate && expired)) ||
 		    !owned_start_write(o, i))
 			continue;
 		sim_account_written_back(s, 1);

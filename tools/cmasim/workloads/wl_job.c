@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "util/inifile.h"
 #include "engine/owned.h"
@@ -84,7 +83,6 @@ static uint64_t end_proc(struct sim *s, struct job_proc *p)
 
 	while (p->nr_ptes)
 		cma_free_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0);
-	memset(p->anon.state, 0, p->anon.nr);
 	p->faulted = 0;
 	p->done_ns = 0;
 	return freed;

@@ -68,8 +68,8 @@ static void pin(struct sim *s, void *arg)
 		return;
 	}
 	for (uint64_t i = 0; i < o->nr && e->nr < o->resident; i++)
-		if (o->page[i] && sim_rand_below(s, 100) < spec->share) {
-			struct cma_page *page = o->page[i];
+		if (owned_page(o, i) && sim_rand_below(s, 100) < spec->share) {
+			struct cma_page *page = owned_page(o, i);
 
 			if (!spec->longterm)
 				cma_page_get(sim_mm(s), page);
