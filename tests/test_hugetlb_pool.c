@@ -142,6 +142,7 @@ static void contig_range_gigantic_page_by_release(void **state)
 		pfn = cma_page_to_pfn(mm, giga);
 		end = pfn + GIGANTIC_PAGES + 512;
 		assert_non_null(owner_fault_at(o, 0, pfn + GIGANTIC_PAGES, 1));
+		lru_add_drain_all(mm);	/* on the LRU: from a pagevec, isolation refuses it */
 		migrated = test_counter(mm, "pgmigrate_success");
 		ret = cma_alloc_contig_range(mm, pfn, end, MIGRATE_MOVABLE);
 		expect_kernel(kernel, "alloc_contig_range over a gigantic page",

@@ -944,6 +944,17 @@ struct kernel_profile {
 	 * commit was found. Taken as 3.14.
 	 */
 	bool arm64_dma_cma;
+	/*
+	 * lru_cache_add empties the CPU's pagevec at once when the page
+	 * added is compound, so that a large folio is never held off the
+	 * LRU in one (isolation refuses a page off the LRU from 4.15).
+	 * 8f182270dfec "mm/swap.c: flush lru pvecs on compound page
+	 * arrival" (Lukasz Odzioba; v2 posted to linux-mm 2016-06-17):
+	 * 4.7, as Hugh Dickins names it ("4.7's 8f182270dfec") in the
+	 * cover letter of Muchun Song's THP vmstat series, and backported
+	 * to 4.1.28 (the linux-mm report of a leak in that stable commit).
+	 */
+	bool lru_add_compound;
 };
 
 /*

@@ -368,11 +368,15 @@ static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 		pagevec_lru_add(mm, &pv);
 }
 
-/* lru_cache_add: through this CPU's pagevec, which holds a reference. */
+/*
+ * lru_cache_add: through this CPU's pagevec, which holds a reference;
+ * a compound page empties it at once from 4.7 (lru_add_compound).
+ */
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 {
 	struct cpu_slot *slot = this_cpu_slot(mm);
 	struct pagevec *pv = &slot->lru_add_pvec, full = { 0 };
+	bool flush = mm->kernel.lru_add_compound && page_order(page);
 
 	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
 	spin_lock(&slot->lock);
@@ -383,7 +387,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 	 * While the pagevecs are disabled (lru_cache_disable) every page
 	 * goes straight on.
 	 */
-	if (pv->nr == PAGEVEC_SIZE || atomic_load(&mm->lru_disable_count)) {
+	if (pv->nr == PAGEVEC_SIZE || flush || atomic_load(&mm->lru_disable_count)) {
 		full = *pv;
 		pv->nr = 0;
 	}
