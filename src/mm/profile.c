@@ -110,10 +110,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(dma_atomic_pools, 5, 8),
 	SWITCH(arm64_dma_cma, 3, 14),
 	SWITCH(lru_add_compound, 4, 7),
+	SWITCH(contig_hugetlb_replace, 6, 12),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and lru_add_compound the last */
-_Static_assert(offsetof(struct kernel_profile, lru_add_compound) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and contig_hugetlb_replace the last */
+_Static_assert(offsetof(struct kernel_profile, contig_hugetlb_replace) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 
