@@ -426,6 +426,20 @@ void expect_kernel(const char *kernel, const char *what, long want, long got)
 		fail_msg("kernel %s: %s: expected %ld, got %ld", kernel, what, want, got);
 }
 
+bool test_kernel_since(const char *kernel, unsigned major, unsigned minor)
+{
+	unsigned ma = 0, mi = 0;
+
+	assert_int_equal(sscanf(kernel, "%u.%u", &ma, &mi), 2);
+	return ma * 100 + mi >= major * 100 + minor;
+}
+
+void test_verify_kernel(struct cma_mm *mm, const char *kernel, const char *phase)
+{
+	if (cma_mm_verify(mm))
+		fail_msg("kernel %s: %s: cma_mm_verify failed", kernel, phase);
+}
+
 int test_check_idle_counters(struct cma_mm *mm, char *why, size_t len)
 {
 	long dirty = 0, counted = 0, writeback = 0, isolated = 0;

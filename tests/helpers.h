@@ -201,6 +201,17 @@ void test_expect_golden(const char *name, const char *text);
 uint64_t test_counter(struct cma_mm *mm, const char *name);
 /* Fail with "kernel K: WHAT: expected W, got G" unless @want is @got: a test run per release. */
 void expect_kernel(const char *kernel, const char *what, long want, long got);
+/*
+ * Whether release @kernel is @major.@minor or later: a test's own
+ * knowledge of when a rule came, not the library's switch table, so
+ * that a switch missing from the library fails the test.
+ */
+bool test_kernel_since(const char *kernel, unsigned major, unsigned minor);
+/* Each release of the NULL-terminated @list. */
+#define for_each_kernel(k, list) \
+	for (const char *const *k = (list); *k; k++)
+/* Fail naming @kernel and @phase unless cma_mm_verify() passes. */
+void test_verify_kernel(struct cma_mm *mm, const char *kernel, const char *phase);
 
 /* ---- counters cma_mm_verify leaves alone (test_mobility_stress, test_fault_sweep) ---- */
 

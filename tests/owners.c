@@ -49,10 +49,12 @@ static int fake_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 		ret = o->refuse_reclaim;
 	} else if (s) {
 		s->page = NULL;
-		if (o->anon)
+		if (o->anon) {
 			s->swapped = true;
-		else
+			s->swap_entry = cma_page_swap_entry(o->mm, page);
+		} else {
 			s->dropped = true;
+		}
 		o->reclaimed++;
 		ret = 0;
 	}

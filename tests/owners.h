@@ -22,6 +22,7 @@ struct owner_slot {
 	struct cma_page *page;	/* NULL: not resident */
 	uint64_t sum;		/* checksum of the page's bytes */
 	bool swapped;		/* anon: swapped out by reclaim */
+	uint64_t swap_entry;	/* anon: its entry while swapped (cma_page_swap_entry) */
 	bool dropped;		/* file: dropped by reclaim (clean, can be re-read) */
 };
 

@@ -164,6 +164,42 @@ static void wl_job_swap_in_is_a_random_read(void **state)
 	sim_result_free(&r);
 }
 
+/*
+ * Expect (swapin_readahead): the job's processes touch their working sets
+ * at random, so the slots around a faulting one hold pages of no use
+ * soon. 3.5-3.13 read the whole 2^3 window anyway: several pages per
+ * swap-in request (pswpin over 3 times the requests). From 3.14 the
+ * window shrinks to the page itself for faults that are not next to the
+ * last one: under 1.2 pages per request, and fewer pages read in all.
+ */
+static void wl_job_swapin_readahead_by_release(void **state)
+{
+	static const char *const kernels[] = { "3.13", "3.14", "6.12" };
+	uint64_t fixed_pages = 0;
+
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		bool adaptive = i > 0;
+		char ini[512];
+		struct sim_result r;
+		const struct workload_result *w;
+
+		snprintf(ini, sizeof(ini), BOARD("48M") "kernel = %s\nswap = 256M\n"
+			 "[job build]\nprocs = 2\ncpu = 4s\nunits = 4\nrss = 20M\nrate = 20000\n",
+			 kernels[i]);
+		run_ini(ini, &r);
+		w = workload(&r, "build");
+		assert_true(w->swapin_ios > 0);
+		if (!adaptive)
+			fixed_pages = w->swapins;
+		if (adaptive ? w->swapins * 10 >= w->swapin_ios * 12 || w->swapins >= fixed_pages :
+			       w->swapins <= 3 * w->swapin_ios)
+			fail_msg("kernel %s: %llu pages read in %llu swap-in requests (3.13: %llu pages)",
+				 kernels[i], (unsigned long long)w->swapins,
+				 (unsigned long long)w->swapin_ios, (unsigned long long)fixed_pages);
+		sim_result_free(&r);
+	}
+}
+
 /* Expect: a scenario may name a release between 3.5 and 6.12 (the ZONE_CMA anchor's 4.8). */
 static void wl_job_runs_under_a_release_profile(void **state)
 {
@@ -285,6 +321,7 @@ int main(void)
 		cmocka_unit_test(wl_job_swap_slots_freed_at_swapin_and_exit),
 		cmocka_unit_test(wl_job_runs_under_a_release_profile),
 		cmocka_unit_test(wl_job_swap_in_is_a_random_read),
+		cmocka_unit_test(wl_job_swapin_readahead_by_release),
 		cmocka_unit_test(wl_job_shares_cpus_with_runnable_workloads),
 		cmocka_unit_test(wl_job_unfinished_has_no_completion),
 		cmocka_unit_test(wl_job_keys_are_checked),

@@ -150,28 +150,6 @@ static struct cma_mm *machine(const char *kernel, uint64_t size, uint64_t swap, 
 	return test_mm(.size = size, .swap = swap, .kernel = kernel, .metadata_only = metadata_only);
 }
 
-static void check_machine(struct cma_mm *mm, const char *kernel, const char *phase)
-{
-	if (cma_mm_verify(mm))
-		fail_msg("kernel %s: %s: cma_mm_verify failed", kernel, phase);
-}
-
-/*
- * Whether release @kernel is @major.@minor or later: the test's own
- * knowledge of when each rule came, not the library's switch table, so
- * that a switch missing from the library fails the test.
- */
-static bool since(const char *kernel, unsigned major, unsigned minor)
-{
-	unsigned ma = 0, mi = 0;
-
-	assert_int_equal(sscanf(kernel, "%u.%u", &ma, &mi), 2);
-	return ma * 100 + mi >= major * 100 + minor;
-}
-
-#define for_each_kernel(k, list) \
-	for (const char *const *k = (list); *k; k++)
-
 static const char *const both_ends[] = { "3.5", "6.12", NULL };
 
 /* ---- page_check_references ---- */
@@ -203,7 +181,7 @@ static void young_anon_page_survives_reclaim(void **state)
 		for (uint64_t i = 0; i < 8; i++)
 			expect_kernel(*k, "slot evicted (odd ones)", i % 2, o->slots[i].evicted);
 		expect_kernel(*k, "the 4 young ones activated", 1, counter(mm, "pgactivate") >= 4);
-		check_machine(mm, *k, "young anon pages kept");
+		test_verify_kernel(mm, *k, "young anon pages kept");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -236,7 +214,7 @@ static void young_file_page_kept_then_activated(void **state)
 		expect_kernel(*k, "second pass frees", 0, (long)cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL));
 		expect_kernel(*k, "used twice: active", 1, page_test(page, PG_active));
 		expect_kernel(*k, "used twice: pgactivate", 1, (long)counter(mm, "pgactivate"));
-		check_machine(mm, *k, "young file page activated");
+		test_verify_kernel(mm, *k, "young file page activated");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -272,7 +250,7 @@ static void mark_page_accessed_twice_activates(void **state)
 		expect_kernel(*k, "pages freed", 1, (long)cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL));
 		expect_kernel(*k, "accessed once, clean: dropped", 1, o->slots[1].evicted);
 		expect_kernel(*k, "active page stays", 1, o->slots[0].page == hot);
-		check_machine(mm, *k, "accessed pages");
+		test_verify_kernel(mm, *k, "accessed pages");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -306,7 +284,7 @@ static void active_list_aging_uses_up_young_bits(void **state)
 			expect_kernel(*k, "deactivated page's young bit", page_test(page, PG_active),
 				      page_test(page, PG_young));
 		}
-		check_machine(mm, *k, "active anon aged");
+		test_verify_kernel(mm, *k, "active anon aged");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -329,14 +307,14 @@ static void inactive_anon_ratio_by_release(void **state)
 	for_each_kernel(k, kernels) {
 		struct cma_mm *mm = machine(*k, 2048 * MiB, 64 * 4096, true);
 		struct lru_owner *o = owner_new(mm, 54);
-		bool by_pair = since(*k, 4, 7);
+		bool by_pair = test_kernel_since(*k, 4, 7);
 
 		owner_read_range(o, true, 0, 54);
 		set_lru(o, 40, 14, false);
 		cma_kswapd_step(mm);
 		expect_kernel(*k, "pgrefill", by_pair ? 32 : 0, (long)pgrefill(mm));
 		expect_kernel(*k, "pgdeactivate", by_pair ? 32 : 0, (long)counter(mm, "pgdeactivate"));
-		check_machine(mm, *k, "anon ratio");
+		test_verify_kernel(mm, *k, "anon ratio");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -356,14 +334,14 @@ static void inactive_file_ratio_by_release(void **state)
 	for_each_kernel(k, kernels) {
 		struct cma_mm *mm = machine(*k, 2048 * MiB, 0, true);
 		struct lru_owner *o = owner_new(mm, ACTIVE + INACTIVE);
-		bool by_pair = since(*k, 4, 7);
+		bool by_pair = test_kernel_since(*k, 4, 7);
 
 		owner_read_range(o, false, 0, ACTIVE + INACTIVE);
 		set_lru(o, 0, ACTIVE, true);
 		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
 		/* at DEF_PRIORITY, 180000 >> 12 = 43 active pages are due */
 		expect_kernel(*k, "pgrefill", by_pair ? 0 : 43, (long)pgrefill(mm));
-		check_machine(mm, *k, "file ratio");
+		test_verify_kernel(mm, *k, "file ratio");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -386,8 +364,8 @@ static void refault_activates_within_active_list(void **state)
 	for_each_kernel(k, kernels) {
 		struct cma_mm *mm = machine(*k, 32 * MiB, 0, false);
 		struct lru_owner *o = owner_new(mm, 16);
-		bool workingset = since(*k, 3, 15);
-		const char *line = since(*k, 6, 0) ? "workingset_refault_file 2" :
+		bool workingset = test_kernel_since(*k, 3, 15);
+		const char *line = test_kernel_since(*k, 6, 0) ? "workingset_refault_file 2" :
 				   "workingset_refault 2";
 		struct cma_page *page;
 		char *vmstat;
@@ -419,7 +397,7 @@ static void refault_activates_within_active_list(void **state)
 		expect_kernel(*k, "vmstat shows workingset_refault", workingset,
 			      strstr(vmstat, line) != NULL);
 		free(vmstat);
-		check_machine(mm, *k, "refaults");
+		test_verify_kernel(mm, *k, "refaults");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}
@@ -455,7 +433,7 @@ static void refaults_lift_active_protection(void **state)
 	for_each_kernel(k, kernels) {
 		struct cma_mm *mm = machine(*k, 64 * MiB, 0, false);
 		struct lru_owner *o = owner_new(mm, 4101);
-		bool transition = since(*k, 4, 12);
+		bool transition = test_kernel_since(*k, 4, 12);
 		struct cma_page *page;
 		uint64_t before;
 
@@ -475,7 +453,7 @@ static void refaults_lift_active_protection(void **state)
 		before = pgrefill(mm);
 		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
 		expect_kernel(*k, "pgrefill once seen", 0, (long)(pgrefill(mm) - before));
-		check_machine(mm, *k, "workingset transition");
+		test_verify_kernel(mm, *k, "workingset transition");
 		owner_free(o);
 		cma_mm_destroy(mm);
 	}

@@ -463,8 +463,10 @@ static void no_page_events_no_background(void **state)
 }
 
 /*
- * Expect kmem.h's format before 4.x (pfn in decimal) read as well, an
- * mm_page_alloc without its migratetype refused, and an order no kernel
+ * Expect an older kmem.h's format read as well: the pfn in decimal, and
+ * the migratetypes numbered as 4.x's gfpflags_to_migratetype numbers them
+ * (MOVABLE 2, RECLAIMABLE 1): whose a page is comes from its gfp_flags.
+ * An mm_page_alloc without them is refused, as is an order no kernel
  * gives out.
  */
 static void page_event_formats(void **state)
@@ -472,16 +474,18 @@ static void page_event_formats(void **state)
 	struct replay_background bg;
 
 	assert_int_equal(read_text(
-		"  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+		"  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1 migratetype=2 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+		"  app-10 [000] ..... 1.000001: mm_page_alloc: page=c0a00000 pfn=8192 order=0 migratetype=1 gfp_flags=GFP_KERNEL|__GFP_RECLAIMABLE\n"
 		"  cam-20 [001] ..... 3.000000: cma_alloc_start: name=reserved count=256 align=4\n"
 		"  cam-20 [001] ..... 3.001000: cma_alloc_finish: name=reserved pfn=0x6c000 page=00000000eeee0000 count=256 align=4 errorno=0\n"), 0);
-	assert_int_equal(t.nr_pev, 1);
+	assert_int_equal(t.nr_pev, 2);
 	assert_int_equal(t.pev[0].pfn, 4096);
 	assert_int_equal(replay_background_from_trace(&t, &bg), 0);
 	assert_int_equal(bg.anon, 2);
+	assert_int_equal(bg.slab, 1);
 	reset(NULL);
-	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1\n"), -EINVAL);
-	assert_non_null(strstr(err, "t.txt:1: mm_page_alloc has no field migratetype: an event format this reader does not model"));
+	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_alloc: page=c0a00000 pfn=4096 order=1 migratetype=2\n"), -EINVAL);
+	assert_non_null(strstr(err, "t.txt:1: mm_page_alloc has no field gfp_flags: an event format this reader does not model"));
 	reset(NULL);
 	assert_int_equal(read_text("  app-10 [000] ..... 1.000000: mm_page_free: page=c0a00000 pfn=4096 order=40\n"), -EINVAL);
 	assert_non_null(strstr(err, "t.txt:1: mm_page_free: order=40: accepted 0 to 31"));

@@ -15,8 +15,7 @@
 #include "owners.h"
 
 /* the last release of the congestion waits, and the first of reclaim_throttle */
-static const char *const kernels[] = { "3.5", "5.15", "5.16", "6.12" };
-#define for_each_kernel(k) for (const char *const *k = kernels; k < kernels + 4; k++)
+static const char *const kernels[] = { "3.5", "5.15", "5.16", "6.12", NULL };
 
 static bool throttles(const char *kernel)
 {
@@ -160,7 +159,7 @@ static struct fake_owner *file_pages_held(struct fake_clock *c, struct page_list
  */
 static void direct_reclaim_sleeps_while_too_many_isolated(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct cma_mm *mm = clock_mm(&c, *k, false);
 		struct page_list held;
@@ -216,7 +215,7 @@ static void congestion_wait_ends_when_congestion_clears(void **state)
  */
 static void nothing_sleeps_without_a_clock(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct cma_mm *mm = clock_mm(&c, *k, true);
 		struct page_list held;
@@ -239,7 +238,7 @@ static void nothing_sleeps_without_a_clock(void **state)
  */
 static void compaction_sleeps_while_too_many_isolated(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct cma_mm *mm = clock_mm(&c, *k, false);
 		struct page_list held;
@@ -265,7 +264,7 @@ static void compaction_sleeps_while_too_many_isolated(void **state)
  */
 static void direct_reclaim_without_progress_sleeps_a_jiffy(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct cma_mm *mm = clock_mm(&c, *k, false);
 		struct fake_owner *o = owner_create(mm, false, 64);
@@ -326,7 +325,7 @@ static void congested_machine_destroy(struct fake_clock *c, struct fake_owner *a
 
 static void reclaim_waits_iff_zone_congested(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct cma_mm *mm = clock_mm(&c, *k, false);
 		struct fake_owner *anon, *file;
@@ -435,7 +434,7 @@ static void kswapd_in_trouble_destroy(struct fake_clock *c, struct fake_owner *o
  */
 static void kswapd_in_trouble_waits_for_the_device(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct page_list taken;
 		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, false, &taken);
@@ -481,7 +480,7 @@ static void kswapd_under_min_skips_the_wait(void **state)
  */
 static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct page_list taken;
 		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, true, &taken);
@@ -513,7 +512,7 @@ static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
  */
 static void slow_path_waits_iff_congested_before_retrying(void **state)
 {
-	for_each_kernel(k) {
+	for_each_kernel(k, kernels) {
 		struct fake_clock c;
 		struct page_list taken;
 		struct fake_owner *o = kswapd_in_trouble(&c, *k, true, false, &taken);

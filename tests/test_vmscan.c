@@ -592,11 +592,12 @@ static void swap_free_returns_slots_to_swap(void **state)
 	assert_int_equal(count_slots(second, false, true), 8 - owner_resident(second));
 	assert_int_equal(mm->swap_entries, 8 + count_slots(second, false, true));
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 12 * 4096);
-	assert_int_equal(cma_swap_free(mm, 13), -EINVAL);
+	assert_int_equal(cma_swap_free(mm, 13, 1), -EINVAL);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 12 * 4096);
 	check_phase(t, "swap full");
 
-	assert_int_equal(cma_swap_free(mm, 8), 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(cma_swap_free(mm, first->slots[i].swap_entry, 1), 0);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 4 * 4096);
 	assert_int_equal(mm->swap_entries, count_slots(second, false, true));
 	check_phase(t, "entries freed");

@@ -414,15 +414,46 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty);
  */
 bool cma_page_backed(struct cma_mm *mm, const struct cma_page *page);
 /**
- * cma_swap_free() - free_swap_and_cache() / swap_free(): the owner drops
- * the swap entries of @nr_pages pages that reclaim swapped out (reclaim
- * freed the page; its slot stayed as the owner's swap entry, as a
- * kernel's page table keeps it). Call it when the owner's process unmaps
- * or exits, and when it brings such a page back (a swap-in) that does not
- * keep the slot. The slots are free for the next swap-out. 0, or -EINVAL,
- * changing nothing, if the owners hold fewer entries than that.
+ * cma_swap_free() - free_swap_and_cache(): the owner drops the swap
+ * entries @entry .. @entry + @nr_pages - 1 of a page reclaim swapped out
+ * (reclaim freed the page; its slots stayed as the owner's swap entries,
+ * as a kernel's page table keeps them). Call it when the owner's process
+ * unmaps or exits. The slots are free for the next swap-out once no
+ * swap cache page holds them. 0, or -EINVAL, changing nothing, if an
+ * owner holds no such entry.
  */
-int cma_swap_free(struct cma_mm *mm, unsigned long nr_pages);
+int cma_swap_free(struct cma_mm *mm, uint64_t entry, unsigned long nr_pages);
+/**
+ * cma_page_swap_entry() - the swap entry of anonymous @page while it is
+ * in the swap cache (page_private of a PageSwapCache page): what the
+ * owner keeps in place of the page when its reclaim callback is asked to
+ * let the page go. 0 if the page is in no swap cache. Entries are
+ * slot + 1, and reclaim swaps out in slot order.
+ */
+uint64_t cma_page_swap_entry(struct cma_mm *mm, const struct cma_page *page);
+/* What one cma_swapin() read. */
+struct cma_swapin_stat {
+	unsigned long nr_read;	/* pages read from swap, the target's included (pswpin) */
+	unsigned nr_io;		/* read requests, slots read in a row making one; 0: cached */
+	bool ra_hit;		/* the page was in the swap cache, read ahead earlier */
+};
+/**
+ * cma_swapin() - do_swap_page(): the owner faults on the page whose swap
+ * @entry it holds (from cma_page_swap_entry). A page read ahead into the
+ * swap cache is taken as it is; else swapin_readahead() reads the
+ * entry's slot with the slots around it (vm.page-cluster, the window of
+ * the kernel profile), each into a page of the swap cache on the
+ * inactive anon list; from "5.9" a slot's shadow makes its read a
+ * refault (workingset_refault_anon). The page becomes @ops' (anonymous)
+ * owner @owner's at @index, and the entry is consumed: its slot is free
+ * (do not cma_swap_free() it). 0 with *@pagep, -ENOMEM, -EAGAIN if the
+ * cached page is being reclaimed or migrated this instant (retry), or
+ * -EINVAL for an entry no owner holds.
+ */
+int cma_swapin(struct cma_mm *mm, uint64_t entry, cma_gfp_t gfp, const struct cma_owner_ops *ops,
+	       void *owner, uint64_t index, struct cma_page **pagep, struct cma_swapin_stat *st);
+/** cma_set_page_cluster() - vm.page-cluster (default 3): read-ahead of 2^@page_cluster slots; 0 or -EINVAL above 8. */
+int cma_set_page_cluster(struct cma_mm *mm, unsigned page_cluster);
 /**
  * cma_page_start_writeback() - clear_page_dirty_for_io() and
  * set_page_writeback(), for an owner writing its own dirty page back (a

@@ -624,6 +624,32 @@ static void check_cma_pages(struct verifier *v)
 }
 
 /* The pfn-wide account: what the lists did not claim is allocated or reserved. */
+
+/*
+ * swap_map against its holders: a slot is in use when the swap cache or
+ * an owner holds it (swap_used), the cache bits are the swap cache pages
+ * (PG_swapcache), the counts the owners' entries.
+ */
+static void check_swap_map(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long used = 0, cached = 0, entries = 0;
+
+	spin_lock(&mm->swap_lock);
+	for (unsigned long i = 0; i < mm->swap_max; i++) {
+		used += mm->swap_map[i] != 0;
+		cached += (mm->swap_map[i] & SWAP_HAS_CACHE) != 0;
+		entries += mm->swap_map[i] & SWAP_COUNT_MASK;
+	}
+	spin_unlock(&mm->swap_lock);
+	if (mm->swap_used != (uint64_t)used << mm->page_shift || cached != (unsigned long)v->swapcache ||
+	    entries != mm->swap_entries)
+		report(v, "swap_used %llu bytes, %llu swap entries and %ld swap cache pages but "
+		       "swap_map has %lu slots in use, %lu counted, %lu cached",
+		       (unsigned long long)mm->swap_used, (unsigned long long)mm->swap_entries,
+		       v->swapcache, used, entries, cached);
+}
+
 static void check_totals(struct verifier *v)
 {
 	struct cma_mm *mm = v->mm;
@@ -650,11 +676,7 @@ static void check_totals(struct verifier *v)
 	/* a write in flight keeps its page: only an owned page can be under writeback */
 	if (writeback != v->writeback)
 		report(v, "NR_WRITEBACK %ld but %ld pages under writeback", writeback, v->writeback);
-	/* every slot in use is a swap cache page's or an owner's swap entry */
-	if (mm->swap_used != ((uint64_t)v->swapcache + mm->swap_entries) << mm->page_shift)
-		report(v, "swap_used %llu bytes but %ld swap cache pages and %llu swap entries hold slots",
-		       (unsigned long long)mm->swap_used, v->swapcache,
-		       (unsigned long long)mm->swap_entries);
+	check_swap_map(v);
 	check_cma_pages(v);
 }
 

@@ -265,11 +265,52 @@ struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn);
 
 /* ---- swapfile.c: swap space ---- */
 
+/* swap_map[] bits: the owners' count below; SWAP_RA is the cache page's PG_readahead */
+#define SWAP_COUNT_MASK		0x1f
+#define SWAP_RA			0x20
+#define SWAP_HAS_CACHE		0x40
+#define SWAP_PAGE_CLUSTER_DEFAULT 3	/* vm.page-cluster's default (swap_setup) */
+#define SWAP_PAGE_CLUSTER_MAX	8
+
+int swap_init(struct cma_mm *mm);
+void swap_exit(struct cma_mm *mm);
 /* Room for @bytes more of swap. */
 bool swap_room(struct cma_mm *mm, uint64_t bytes);
-bool swap_reserve(struct cma_mm *mm, uint64_t bytes);
-/* A swap slot of @bytes is given back (swapcache_free). */
-void swap_unreserve(struct cma_mm *mm, uint64_t bytes);
+long get_swap_pages_locked(struct cma_mm *mm, unsigned long nr);
+void swapcache_free_locked(struct cma_mm *mm, unsigned long slot);
+void swap_duplicate_locked(struct cma_mm *mm, unsigned long slot);
+void swap_entry_free_locked(struct cma_mm *mm, unsigned long slot);
+bool swap_entry_valid_locked(struct cma_mm *mm, uint64_t entry);
+
+/* ---- swap_state.c: the swap cache and swap-in ---- */
+
+/* add_to_swap: give anonymous @page slots and put it in the swap cache; false when swap is full. */
+bool add_to_swap(struct cma_mm *mm, struct cma_page *page);
+/*
+ * __delete_from_swap_cache at reclaim (__remove_mapping): @page leaves
+ * the swap cache; if its owner mapped it (@unmapped), the owner keeps the
+ * entry; from 5.9 the slot keeps the page's shadow.
+ */
+void delete_from_swap_cache_reclaim(struct cma_mm *mm, struct cma_page *page, bool unmapped);
+/* The owner dropped @page while in the swap cache: the cache lets go of its slots. */
+void delete_from_swap_cache(struct cma_mm *mm, struct cma_page *page);
+/* Migration moved @page's contents to @newpage: the swap cache follows. */
+void migrate_swap_cache(struct cma_mm *mm, struct cma_page *page, struct cma_page *newpage);
+/* The owner ops of pages read ahead into the swap cache, owned by nobody yet. */
+extern const struct cma_owner_ops swapper_ops;
+int swap_state_init(struct cma_mm *mm, unsigned long nr_pfns);
+void swap_state_exit(struct cma_mm *mm);
+void add_to_swap_cache_locked(struct cma_mm *mm, struct cma_page *page, unsigned long slot,
+			      unsigned long nr);
+unsigned long page_swap_slot(struct cma_mm *mm, const struct cma_page *page);
+struct cma_page *lookup_swap_cache_locked(struct cma_mm *mm, unsigned long slot);
+
+/* ---- memory.c: pages for owners ---- */
+
+/* A new movable page of @ops' owner, on the LRU through the pagevec; @active: its first list. */
+struct cma_page *alloc_owned_page(struct cma_mm *mm, const char *fn, cma_gfp_t gfp,
+				  const struct cma_owner_ops *ops, void *owner, uint64_t index,
+				  bool active);
 
 /* ---- swap.c: references, the LRU, owners ---- */
 
@@ -340,6 +381,9 @@ void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
 void workingset_eviction(struct zone *zone);
 /* @page was activated: a file page ticks its zone's refault clock from 3.15. */
 void workingset_activation(struct cma_mm *mm, struct cma_page *page);
+/* 5.9's anon shadows: stamped as the page leaves the swap cache, read as one is read back. */
+uint64_t workingset_eviction_anon(struct cma_mm *mm, const struct cma_page *page);
+void workingset_refault_anon(struct cma_mm *mm, struct cma_page *page, uint64_t shadow);
 
 /* ---- page_writeback.c ---- */
 

@@ -14,10 +14,15 @@
 
 #include "mm/internal.h"
 
-/* A movable page of @ops' owner @owner, anywhere (@pfn ULONG_MAX) or at @pfn. */
+/*
+ * A movable page of @ops' owner @owner, anywhere (@pfn ULONG_MAX) or at
+ * @pfn; a new anonymous page starts on the active list (3.5's
+ * lru_cache_add_lru of do_anonymous_page), unless @inactive.
+ */
 static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp_t gfp,
 				      unsigned order, unsigned long pfn,
-				      const struct cma_owner_ops *ops, void *owner, uint64_t index)
+				      const struct cma_owner_ops *ops, void *owner, uint64_t index,
+				      bool inactive)
 {
 	struct cma_page *page;
 	int id;
@@ -44,21 +49,29 @@ static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp
 	page->private = index;
 	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
 	page_flags_set(page, PG_movable | (ops->anon ? PG_swapbacked : 0) |
-			     (ops->anon ? PG_active : 0));
+			     (ops->anon && !inactive ? PG_active : 0));
 	page_account_owner(mm, page);
 	lru_cache_add(mm, page);
 	return page;
 }
 
+struct cma_page *alloc_owned_page(struct cma_mm *mm, const char *fn, cma_gfp_t gfp,
+				  const struct cma_owner_ops *ops, void *owner, uint64_t index,
+				  bool active)
+{
+	return alloc_movable(mm, fn, gfp, 0, ULONG_MAX, ops, owner, index, !active);
+}
+
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 				   const struct cma_owner_ops *ops, void *owner, uint64_t index)
 {
-	return alloc_movable(mm, "cma_alloc_movable", gfp, order, ULONG_MAX, ops, owner, index);
+	return alloc_movable(mm, "cma_alloc_movable", gfp, order, ULONG_MAX, ops, owner, index,
+			     false);
 }
 
 struct cma_page *cma_alloc_movable_at(struct cma_mm *mm, unsigned long pfn, unsigned order,
 				      const struct cma_owner_ops *ops, void *owner, uint64_t index)
 {
 	return alloc_movable(mm, "cma_alloc_movable_at", CMA_GFP_HIGHUSER_MOVABLE, order, pfn, ops,
-			     owner, index);
+			     owner, index, false);
 }

@@ -145,7 +145,7 @@ static int unmap_and_move(struct cma_mm *mm, const struct migration_target *targ
 	page_unfreeze_refs(page, 1);
 	page_list_del(mm, from, page);
 	isolated_dec(mm, page);		/* before the anon bit goes with the owner */
-	page_flags_clear(page, PG_swapcache);	/* the swap slot went with the contents */
+	migrate_swap_cache(mm, page, newpage);	/* the swap slot went with the contents */
 	page_forget_owner(mm, page);
 	put_page(mm, page);
 	/* a hugetlb page goes on no LRU list: its owner's reference keeps it */

@@ -162,7 +162,7 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	mm->kconfig = strdup_or_empty(cfg->kconfig);
 	mm->phase = MM_EARLY;
 	ret = -ENOMEM;
-	if (!mm->cmdline || !mm->kconfig)
+	if (!mm->cmdline || !mm->kconfig || swap_init(mm))
 		goto fail;
 	mm->printk_contig_passes = cfg->printk_contig_passes;
 	ret = console_setup(mm);
@@ -242,7 +242,7 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_skip = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->touched = calloc(nr / 64 + 1, sizeof(*mm->touched));
 	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip ||
-	    !mm->touched)
+	    !mm->touched || swap_state_init(mm, nr))
 		return -ENOMEM;
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
@@ -259,6 +259,7 @@ static void free_node_mem_map(struct cma_mm *mm)
 		munmap(mm->mem_map, mm->mem_map_bytes);
 	if (mm->backing)
 		munmap(mm->backing, mm->backing_bytes);
+	swap_state_exit(mm);
 	free(mm->pageblock_flags);
 	free(mm->pageblock_clean);
 	free(mm->pageblock_skip);
@@ -714,6 +715,7 @@ void mm_destroy(struct cma_mm *mm)
 	cma_kswapd_stop(mm);	/* before anything its thread touches goes */
 	free_node_mem_map(mm);
 	memblock_free_all(&mm->memblock);
+	swap_exit(mm);
 	free(mm->cmdline);
 	free(mm->kconfig);
 	pthread_mutex_destroy(&mm->cma_mutex);

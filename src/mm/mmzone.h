@@ -371,6 +371,30 @@ struct cma_mm {
 	 */
 	uint64_t swap_entries;
 	/*
+	 * The swap device's slots (swapfile.c, the kernel's swap_info_struct)
+	 * and the swap cache over them (swap_state.c), under swap_lock:
+	 * swap_map[slot] holds SWAP_HAS_CACHE when a page of the swap cache
+	 * holds the slot, SWAP_RA while that page was read ahead and not yet
+	 * used (the kernel's PG_readahead), and the owners' count (0 or 1);
+	 * a slot is free when it is 0. swap_cache[slot] is the pfn + 1 of the
+	 * cache page, swap_shadow[slot] the shadow a page reclaimed from it
+	 * left (5.9), swap_slot_of[pfn] the slot of a page with PG_swapcache.
+	 * Equations: swap_used == slots with swap_map != 0, times page_size;
+	 * swap_entries == the owners' counts.
+	 */
+	spinlock_t swap_lock;
+	uint8_t *swap_map;
+	uint32_t *swap_cache;
+	uint64_t *swap_shadow;
+	uint32_t *swap_slot_of;
+	unsigned long swap_max;			/* slots */
+	unsigned long cluster_next;		/* where the next slot search starts */
+	/* swapin_nr_pages' state (3.14): read-ahead pages used since, last offset, last window */
+	atomic_uint swapin_readahead_hits;
+	unsigned long swap_ra_prev_offset;
+	unsigned swap_ra_last_pages;
+	unsigned page_cluster;			/* vm.page-cluster: read-ahead of 2^n slots */
+	/*
 	 * hugetlb's free pool, one node (the hstates' hugepage_freelists, by
 	 * order): pages of cma_alloc_huge_page given back with
 	 * cma_free_huge_page, or freed after a migration into a pool page

@@ -57,7 +57,9 @@ static const struct v6_item node_items[] = {
 	{ "nr_slab_unreclaimable", V6_STAT, NR_SLAB_UNRECLAIMABLE },
 	{ "nr_isolated_anon", V6_STAT, NR_ISOLATED_ANON },
 	{ "nr_isolated_file", V6_STAT, NR_ISOLATED_FILE },
+	{ "workingset_refault_anon", V6_EVENT, WORKINGSET_REFAULT_ANON },
 	{ "workingset_refault_file", V6_EVENT, WORKINGSET_REFAULT },
+	{ "workingset_activate_anon", V6_EVENT, WORKINGSET_ACTIVATE_ANON },
 	{ "workingset_activate_file", V6_EVENT, WORKINGSET_ACTIVATE },
 	{ "nr_anon_pages", V6_STAT, NR_ANON_PAGES },
 	{ "nr_mapped", V6_STAT, NR_FILE_MAPPED },
@@ -111,6 +113,8 @@ static const struct v6_item global_items[] = {
 	{ "compact_success", V6_EVENT, COMPACTSUCCESS },
 	{ "cma_alloc_success", V6_EVENT, CMA_ALLOC_SUCCESS },
 	{ "cma_alloc_fail", V6_EVENT, CMA_ALLOC_FAIL },
+	{ "swap_ra", V6_EVENT, SWAP_RA_EVENT },
+	{ "swap_ra_hit", V6_EVENT, SWAP_RA_HIT },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -109,6 +109,8 @@ static const struct profile_switch switches[] = {
 	SWITCH(cma_activate_release, 5, 12),
 	SWITCH(dma_atomic_pools, 5, 8),
 	SWITCH(arm64_dma_cma, 3, 14),
+	SWITCH(swapin_ra_adaptive, 3, 14),
+	SWITCH(anon_workingset, 5, 9),
 	SWITCH(lru_add_compound, 4, 7),
 	SWITCH(contig_hugetlb_replace, 6, 12),
 };

@@ -945,6 +945,35 @@ struct kernel_profile {
 	 */
 	bool arm64_dma_cma;
 	/*
+	 * swapin_nr_pages: the swap read-ahead window adapts, 2 plus the
+	 * read-ahead pages used since the last swap-in (rounded up to a
+	 * power of two, at least 4), one page for a lone fault, never below
+	 * half the last window; 3.5 always read 2^page-cluster. 579f82901f6f
+	 * "swap: add a simple detector for inappropriate swapin readahead"
+	 * (Shaohua Li, Hugh Dickins): 3.14, in the shortlog of the mm tree's
+	 * since-3.13 branch (Michal Hocko, 2014-02-06, mmotm 2014-02-05) and
+	 * listed under 3.14 in a RHEL 7 backport table. The VMA-based
+	 * read-ahead of 4.14 (ec560175c0b6 "mm, swap: VMA based swap
+	 * readahead", in the since-4.13 shortlog of 2017-09-12 with "mm,
+	 * swap: don't use VMA based swap readahead if HDD is used as swap")
+	 * is not modelled: it needs the owners' page tables.
+	 */
+	bool swapin_ra_adaptive;
+	/*
+	 * Anon shadows: an anonymous page reclaimed from the swap cache
+	 * leaves a shadow in its slot and ticks the workingset clock, as an
+	 * activated anonymous page does; reading the slot back is a refault
+	 * (workingset_refault_anon), activated when the distance fits in the
+	 * file LRU and, with swap free, the active anon list
+	 * (workingset_activate_anon). aae466b0052e "mm/swap: implement
+	 * workingset detection for anonymous LRU" and 170b04b7ae49 "mm:
+	 * workingset: age nonresident information alongside anonymous
+	 * pages" (Joonsoo Kim, v6 posted 2020-06-17): 5.9, committed
+	 * 2020-08-11 by Linus Torvalds in the 5.9 merge window (a
+	 * bisection report quotes that commit line).
+	 */
+	bool anon_workingset;
+	/*
 	 * lru_cache_add empties the CPU's pagevec at once when the page
 	 * added is compound, so that a large folio is never held off the
 	 * LRU in one (isolation refuses a page off the LRU from 4.15).

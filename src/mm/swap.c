@@ -113,11 +113,11 @@ void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
 
 	if (!page_test(page, PG_movable))
 		return;
+	/* the owner dropped a page still in the swap cache: the cache lets go of its slot */
+	if (page_test(page, PG_swapcache))
+		delete_from_swap_cache(mm, page);
 	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_OWNER_MASK | PG_young),
 					memory_order_relaxed);
-	/* the owner dropped a page still in the swap cache: its slot is free again */
-	if (old & PG_swapcache)
-		swap_unreserve(mm, mm->page_size << page_order(page));
 
 	owner_account(mm, page, old, -1);
 	page->owner = NULL;

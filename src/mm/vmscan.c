@@ -39,8 +39,8 @@
  *   write would; swap writes complete the same way. A write the owner
  *   leaves in flight (-EINPROGRESS) ends when the owner says so, without
  *   the rotation (page_writeback.c);
- * - swap space is taken by swap-out and never given back: swap-in is not
- *   modelled, so a swapped-out slot holds its swap until the machine dies;
+ * - a swapped-out slot is given back only by its owner (cma_swapin,
+ *   cma_swap_free) or, read ahead and unused, by reclaim of its page;
  * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
  *   (v3.5: until balanced or every zone is all_unreclaimable);
  * - sleeps (congestion_wait, wait_iff_congested, 5.16's reclaim_throttle)
@@ -112,11 +112,6 @@ static bool page_is_file_cache(const struct cma_page *page)
 	return !page_test(page, PG_swapbacked);
 }
 
-static uint64_t page_bytes(struct cma_mm *mm, const struct cma_page *page)
-{
-	return mm->page_size << page_order(page);
-}
-
 /* Watermarks change under zone->lock (seed 008 raises them): read them whole. */
 static unsigned long wmark(const struct zone *zone, enum zone_watermarks w)
 {
@@ -148,11 +143,9 @@ static enum page_verdict remove_mapping(struct cma_mm *mm, struct cma_page *page
 	isolated_dec(mm, page);
 	if (page_is_file_cache(page) && mm->kernel.workingset)
 		workingset_eviction(page_zone(mm, page));
-	/* the slot keeps the contents: it is the owner's swap entry now */
-	if (page_test(page, PG_swapcache)) {
-		__atomic_fetch_add(&mm->swap_entries, 1ul << page_order(page), __ATOMIC_RELAXED);
-		page_flags_clear(page, PG_swapcache);
-	}
+	/* the slot keeps the contents: the owner's swap entry now, unless read ahead for none */
+	if (page_test(page, PG_swapcache))
+		delete_from_swap_cache_reclaim(mm, page, ops != &swapper_ops);
 	page_forget_owner(mm, page);
 	put_page(mm, page);
 	return PAGE_FREED;
@@ -250,9 +243,8 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 		stat->nr_congested++;
 		return PAGE_KEEP;
 	}
-	if (!swap_reserve(mm, page_bytes(mm, page)))
-		return PAGE_ACTIVATE;	/* add_to_swap failed */
-	page_flags_set(page, PG_swapcache);
+	if (!add_to_swap(mm, page))
+		return PAGE_ACTIVATE;
 	set_page_writeback(mm, page, false);
 	count_vm_events(mm, PSWPOUT, nr);
 	mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_WRITE, 1);

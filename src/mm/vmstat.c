@@ -48,6 +48,8 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"compact_scan_stepped",
 	"compact_blocks_passed",
 	"workingset_refault", "workingset_activate",
+	"workingset_refault_anon", "workingset_activate_anon",
+	"swap_ra", "swap_ra_hit",
 };
 
 unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items)

@@ -131,6 +131,13 @@ enum vm_event_item {
 	 * layout's place, from 3.15 on.
 	 */
 	WORKINGSET_REFAULT, WORKINGSET_ACTIVATE,
+	/*
+	 * kernel.anon_workingset (5.9): refaults of anonymous pages read back
+	 * over a shadow, and those activated; 6.12's node items.
+	 */
+	WORKINGSET_REFAULT_ANON, WORKINGSET_ACTIVATE_ANON,
+	/* swap read-ahead: pages read ahead, and those used (6.12's swap_ra, swap_ra_hit) */
+	SWAP_RA_EVENT, SWAP_RA_HIT,
 	NR_VM_EVENT_ITEMS
 };
 

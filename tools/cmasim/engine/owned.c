@@ -53,8 +53,9 @@ static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 		return -EBUSY;
 	if (o->s->policy->evicted)
 		o->s->policy->evicted(o->s, o, idx, page);
-	if (!o->anon)
-		o->shadow[idx] = cma_workingset_eviction(o->s->mm, page);
+	/* what the page table keeps in place of the page: a file page's shadow, an anon's swap entry */
+	o->shadow[idx] = o->anon ? cma_page_swap_entry(o->s->mm, page) :
+				   cma_workingset_eviction(o->s->mm, page);
 	forget(o, idx);
 	if (o->anon)
 		o->state[idx] |= OP_SWAPPED;
@@ -205,17 +206,51 @@ static void report_access(struct owned_pages *o, uint64_t idx)
 		cma_mark_page_accessed(o->s->mm, o->page[idx]);
 }
 
+/*
+ * do_swap_page: the page comes back from the swap cache or from storage
+ * with the slots read ahead around it (o->swapin says what was read);
+ * the swap entry is used up. A page the policy kept a copy of (gcma's
+ * frontswap) is a fresh page instead, and the entry is let go.
+ */
+static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx)
+{
+	struct cma_mm *mm = o->s->mm;
+	struct cma_page *page = NULL;
+	int ret;
+
+	if (owned_copy_kept(o, idx, false)) {
+		page = cma_alloc_movable(mm, CMA_GFP_HIGHUSER_MOVABLE, 0, &anon_ops, o, idx);
+		if (page)
+			cma_swap_free(mm, o->shadow[idx], 1);
+	} else {
+		/* -EAGAIN: reclaim has the cached page this instant; the fault retries */
+		do {
+			ret = cma_swapin(mm, o->shadow[idx], CMA_GFP_HIGHUSER_MOVABLE, &anon_ops, o, idx,
+					 &page, &o->swapin);
+		} while (ret == -EAGAIN);
+	}
+	if (page) {
+		o->shadow[idx] = 0;
+		o->state[idx] &= (uint8_t)~OP_SWAPPED;
+	}
+	return page;
+}
+
 int owned_touch(struct owned_pages *o, uint64_t idx)
 {
 	struct sim *s = o->s;
 	struct cma_page *page;
 
+	o->swapin = (struct cma_swapin_stat){ 0 };
 	if (o->page[idx]) {
 		report_access(o, idx);
 		return 0;
 	}
-	page = cma_alloc_movable(s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0, o->anon ? &anon_ops : &file_ops,
-				 o, idx);
+	if (o->anon && (o->state[idx] & OP_SWAPPED))
+		page = swap_in(o, idx);
+	else
+		page = cma_alloc_movable(s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0,
+					 o->anon ? &anon_ops : &file_ops, o, idx);
 	if (!page) {
 		o->w->res->alloc_failures++;
 		return -ENOMEM;
@@ -224,23 +259,11 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	o->resident++;
 	s->class_pages[o->cls]++;
 	/* add_to_page_cache_lru: a shadow left by reclaim makes the read a refault */
-	if (o->shadow[idx]) {
+	if (!o->anon && o->shadow[idx]) {
 		cma_workingset_refault(s->mm, page, o->shadow[idx]);
 		o->shadow[idx] = 0;
 	}
 	report_access(o, idx);
-	/*
-	 * A swap-in: the entry's last reference goes (do_swap_page's
-	 * swap_free, then try_to_free_swap). Departure: the slot is freed at
-	 * once, as for a write fault (reuse_swap_page in v3.5, 6.12's
-	 * should_try_to_free_swap); after a read fault the kernel keeps the
-	 * page in the swap cache with its slot until swap is half full
-	 * (vm_swap_full), so reclaiming it again would write nothing.
-	 */
-	if (o->state[idx] & OP_SWAPPED) {
-		o->state[idx] &= (uint8_t)~OP_SWAPPED;
-		cma_swap_free(s->mm, 1);
-	}
 	/* the policy's copy (gcma) serves it: neither a storage read nor a swap-in */
 	if ((o->state[idx] & OP_EVER) && owned_copy_kept(o, idx, true))
 		return 1;
@@ -249,6 +272,23 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 		o->w->res->refaults++;
 	o->state[idx] = (uint8_t)((o->state[idx] | OP_EVER) & ~OP_SWAPPED);
 	return 1;
+}
+
+uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at)
+{
+	struct sim *s = o->s;
+	unsigned long left = o->swapin.nr_read;
+
+	o->w->res->swapins += left;
+	o->w->res->swapin_ios += o->swapin.nr_io;
+	/* the plug's requests: the pages read shared out among them, in order */
+	for (unsigned i = o->swapin.nr_io; i; i--) {
+		unsigned long pages = (left + i - 1) / i;
+
+		at = storage_submit(&s->storage, &s->cost, at, STORAGE_RAND_READ, pages * s->page_bytes);
+		left -= pages;
+	}
+	return at;
 }
 
 bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take)
@@ -281,12 +321,9 @@ uint64_t owned_release_all(struct owned_pages *o)
 	 * afresh.
 	 */
 	if (o->anon) {
-		uint64_t swapped = 0;
-
 		for (uint64_t i = 0; i < o->nr; i++)
-			swapped += (o->state[i] & OP_SWAPPED) != 0;
-		if (swapped)
-			cma_swap_free(o->s->mm, swapped);
+			if (o->state[i] & OP_SWAPPED)
+				cma_swap_free(o->s->mm, o->shadow[i], 1);
 		memset(o->state, 0, o->nr);
 	}
 	/* truncate takes the shadow entries with the pages */

@@ -27,8 +27,10 @@ struct owned_pages {
 	uint8_t *state;
 	uint32_t *dirtied_ms;		/* virtual time the page was dirtied, for writeback */
 	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
-	uint64_t *shadow;		/* file: the evicted page's shadow entry (cma_workingset_eviction) */
+	/* file: the evicted page's shadow entry (cma_workingset_eviction); anon: its swap entry */
+	uint64_t *shadow;
 	uint64_t resident;
+	struct cma_swapin_stat swapin;	/* what the last owned_touch read from swap */
 };
 
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon);
@@ -43,6 +45,13 @@ void owned_stop(struct sim *s, struct workload *w);
  * back after reclaim is a refault (cma_workingset_refault).
  */
 int owned_touch(struct owned_pages *o, uint64_t idx);
+/*
+ * The reads of the last owned_touch's swap-in, issued to the storage
+ * queue at @at (the pages read ahead with it in the same requests) and
+ * counted as the workload's swap-ins: when the last completes, or @at
+ * if the page was in the swap cache.
+ */
+uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at);
 /* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */
 bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
 /*

@@ -98,7 +98,8 @@ struct workload_result {
 	uint64_t job_units, job_units_done;	/* process lifetimes, and those finished */
 	uint64_t job_cpu_ns;		/* CPU time it ran */
 	uint64_t job_done_ns;		/* finished this long after its start; 0: not finished */
-	uint64_t swapins;		/* anonymous pages read back from swap (also an anon's) */
+	uint64_t swapins;		/* anonymous pages read back from swap, read-ahead too (also an anon's) */
+	uint64_t swapin_ios;		/* the read requests they took (pages read in a row make one) */
 	uint64_t io_wait_ns;		/* its processes' waits for storage reads (all processes summed) */
 	uint64_t reclaim_wait_ns;	/* their stalls in direct reclaim and compaction (likewise) */
 };

@@ -91,8 +91,8 @@ struct replay_request {
 
 /* A page given out or back, as the background is rebuilt from (replay_background.c). */
 enum replay_page_op {
-	RPP_ALLOC_MOVABLE,		/* mm_page_alloc, MIGRATE_MOVABLE: user memory */
-	RPP_ALLOC_KERNEL,		/* mm_page_alloc, another migratetype: the kernel's */
+	RPP_ALLOC_MOVABLE,		/* mm_page_alloc, __GFP_MOVABLE: user memory */
+	RPP_ALLOC_KERNEL,		/* mm_page_alloc, not movable: the kernel's */
 	RPP_FREE,			/* mm_page_free, mm_page_free_batched */
 	RPP_CACHE_ADD,			/* mm_filemap_add_to_page_cache */
 	RPP_CACHE_DELETE,		/* mm_filemap_delete_from_page_cache */
@@ -192,7 +192,7 @@ void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, c
 int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen);
 /*
  * The background @t's page events record: 0, -ENOENT when it has none,
- * -ENOMEM. A page is the kernel's whose migratetype was not movable,
+ * -ENOMEM. A page is the kernel's when allocated without __GFP_MOVABLE,
  * the page cache's from its mm_filemap_add_to_page_cache to its delete,
  * else anonymous; what was allocated before the trace began is unknown.
  */

@@ -262,16 +262,32 @@ static int push_page(struct decode *d, unsigned long pfn, uint64_t order, enum r
 }
 
 /*
+ * Was the page given out movable? Its gfp_flags say so in every release
+ * (__GFP_MOVABLE, 0x08), where the migratetype's number does not (4.x's
+ * gfpflags_to_migratetype made MIGRATE_MOVABLE 2, 6.12's enum has it 1).
+ * The text prints the flags by name, trace.dat holds the number.
+ */
+static bool gfp_movable(struct decode *d)
+{
+	char text[512];
+	uint64_t v;
+
+	if (field_num(d, "gfp_flags", &v))
+		return v & 0x08;
+	return d->f->str(d->f->ctx, "gfp_flags", text, sizeof(text)) && strstr(text, "MOVABLE");
+}
+
+/*
  * mm_page_alloc, mm_page_free, mm_page_free_batched (kmem.h): "page=%p
- * pfn=%lu order=%d" and so on, the pfn printed 0x%lx since 4.x; a failed
- * allocation prints a NULL page. The migratetype says whose the page is.
+ * pfn=... order=%d", the pfn in decimal in older releases and 0x%lx in
+ * 6.12's; a failed allocation prints a NULL page.
  */
 static int decode_page(struct decode *d)
 {
-	static const char *const alloc[] = { "page", "pfn", "order", "migratetype", NULL };
+	static const char *const alloc[] = { "page", "pfn", "order", "gfp_flags", NULL };
 	static const char *const freed[] = { "page", "pfn", NULL };
 	bool is_alloc = !strcmp(d->event, "mm_page_alloc");
-	uint64_t pfn, order = 0, mt = 0;
+	uint64_t pfn, order = 0;
 	int ret = need(d, is_alloc ? alloc : freed, is_alloc ?
 		       "page=%p pfn=0x%lx order=%d migratetype=%d gfp_flags=%s" : "page=%p pfn=0x%lx order=%d");
 
@@ -281,10 +297,8 @@ static int decode_page(struct decode *d)
 	if (page_null(d) || !field_num(d, "pfn", &pfn))
 		return 0;
 	field_num(d, "order", &order);
-	field_num(d, "migratetype", &mt);
-	/* MIGRATE_MOVABLE is 1 in every release modelled (mmzone.h) */
 	return push_page(d, (unsigned long)pfn, order,
-			 !is_alloc ? RPP_FREE : mt == 1 ? RPP_ALLOC_MOVABLE : RPP_ALLOC_KERNEL);
+			 !is_alloc ? RPP_FREE : gfp_movable(d) ? RPP_ALLOC_MOVABLE : RPP_ALLOC_KERNEL);
 }
 
 /* mm_filemap_add_to/delete_from_page_cache (filemap.h): "... pfn=0x%lx ofs=%lu order=%u", no order before folios. */

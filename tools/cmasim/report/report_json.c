@@ -188,6 +188,7 @@ static void json_job(struct json *j, const struct workload_result *w)
 	json_u64(j, "units_done", w->job_units_done);
 	json_number(j, "cpu_s", fmt_s(buf, w->job_cpu_ns));
 	json_u64(j, "swapins", w->swapins);
+	json_u64(j, "swapin_ios", w->swapin_ios);
 	json_number(j, "io_wait_s", fmt_s(buf, w->io_wait_ns));
 	json_number(j, "reclaim_wait_s", fmt_s(buf, w->reclaim_wait_ns));
 	json_close(j, '}');

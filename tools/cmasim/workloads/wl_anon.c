@@ -49,10 +49,8 @@ static void anon_tick(struct sim *s, void *arg)
 		/* killed by the OOM its own fault caused: the page it got dies with it */
 		if (ret > 0 && !a->alive)
 			owned_release_all(&a->o);
-		else if (ret > 0 && swap_in) {
-			w->res->swapins++;
-			t = storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_RAND_READ, sim_page_bytes(s));
-		}
+		else if (ret > 0 && swap_in)
+			t = owned_swapin_read(&a->o, t);
 	}
 	a->busy_until = t;
 	if (w->spec->anon.hold && a->faulted == a->o.nr) {

@@ -64,16 +64,17 @@ static double read_ns(const struct sim *s)
 }
 
 /*
- * A swap-in: a 4 KiB random read through the storage queue, as [anon]'s
- * are, issued when the process's earlier waits are over (it faults once
- * it runs again); the wait is until the read completes, behind whatever
- * else the device has queued (swap-outs, other processes' reads).
+ * A swap-in: its reads (the page and those read ahead with it) through
+ * the storage queue, as [anon]'s are, issued when the process's earlier
+ * waits are over (it faults once it runs again); the wait is until they
+ * complete, behind whatever else the device has queued (swap-outs, other
+ * processes' reads). None for a page found in the swap cache.
  */
-static double swap_in_ns(struct sim *s, const struct job_proc *p)
+static double swap_in_ns(struct sim *s, struct job_proc *p)
 {
 	uint64_t at = sim_now(s) + (uint64_t)p->owed_ns;
 
-	return (double)(storage_submit(sim_storage(s), sim_cost(s), at, STORAGE_RAND_READ, sim_page_bytes(s)) - at);
+	return (double)(owned_swapin_read(&p->anon, at) - at);
 }
 
 /* The process ends (exit or OOM kill): its memory and page tables go back; the pages freed. */
@@ -141,10 +142,8 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 		}
 
 		w->res->ops++;
-		if (owned_touch(&p->anon, idx) > 0 && swap_in) {
-			w->res->swapins++;
+		if (owned_touch(&p->anon, idx) > 0 && swap_in)
 			p->owed_ns += swap_in_ns(s, p);
-		}
 	}
 }
 
