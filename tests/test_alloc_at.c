@@ -77,6 +77,7 @@ static void cma_alloc_movable_at_migrates(void **state)
 
 	assert_non_null(page);
 	o->slots[0].page = page;
+	lru_add_drain_all(mm);	/* on the LRU: from a pagevec, isolation refuses it */
 	assert_int_equal(cma_page_to_pfn(mm, page), pfn);
 	assert_int_equal(cma_alloc_contig_range(mm, PFN_8M, PFN_8M + pb, CMA_MIGRATE_MOVABLE), 0);
 	assert_int_equal(o->migrated, 1);

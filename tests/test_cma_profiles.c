@@ -114,24 +114,37 @@ static struct cma_page *fault_in_other_cpu_pagevec(struct cma_mm *mm, struct fak
 
 /*
  * Expect (5.13 "mm: disable LRU pagevec during the migration
- * temporarily"): a movable page still in another CPU's pagevec is not on
- * the LRU, so v3.5 (which drains only its own CPU's before migrating)
- * cannot move it and the range is -EBUSY; 6.12's lru_cache_disable
- * drains every CPU's first and moves it, its bytes intact.
+ * temporarily", with 4.15's isolate_scan_movable): a movable page still
+ * in another CPU's pagevec is not on the LRU. v3.5, which drains only
+ * its own CPU's before migrating, cannot move it: -EBUSY for a MOVABLE
+ * range and for a CMA one. 6.12's isolation refuses the MOVABLE block
+ * holding it (-EBUSY, the page where it was) but does not scan a CMA
+ * block asked for as CMA, where lru_cache_disable drains every CPU's
+ * pagevec first and the page moves, its bytes intact.
  */
 static void alloc_contig_range_other_cpu_pagevec_by_profile(const char *kernel, unsigned k)
 {
-	struct cma_mm *mm = test_mm(.cpus = 2, .kernel = kernel);
-	struct fake_owner *o = owner_create(mm, true, 1);
-	struct cma_page *page = fault_in_other_cpu_pagevec(mm, o);
-	unsigned long pfn = cma_page_to_pfn(mm, page);
+	struct cma_mm *mm = test_mm(.cpus = 2, .kernel = kernel, .dma_end = 16 * MiB,
+				    .pageblock_order = 9, .cma_base = 32 * MiB, .cma_size = 8 * MiB);
+	unsigned long area = (32 * MiB) >> mm->page_shift, pfn;
+	struct fake_owner *o = owner_create(mm, true, 2);
+	struct cma_page *page = fault_in_other_cpu_pagevec(mm, o), *in_area;
+
+	pfn = cma_page_to_pfn(mm, page);
+	assert_int_equal(cma_pageblock_migratetype(mm, pfn), CMA_MIGRATE_MOVABLE);
+	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
+	assert_ptr_equal(o->slots[0].page, page);
+	cma_mm_bind_cpu(mm, 1);
+	in_area = owner_fault_at(o, 1, area + 7, 8);
+	cma_mm_bind_cpu(mm, 0);
+	assert_non_null(in_area);
 	if (!is_v6(mm)) {
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), -EBUSY);
-		assert_ptr_equal(o->slots[0].page, page);
+		assert_int_equal(cma_alloc_contig_range(mm, area, area + 16, CMA_MIGRATE_CMA), -EBUSY);
+		assert_ptr_equal(o->slots[1].page, in_area);
 	} else {
-		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		assert_ptr_not_equal(o->slots[0].page, page);
-		cma_free_contig_range(mm, pfn, 1);
+		assert_int_equal(cma_alloc_contig_range(mm, area, area + 16, CMA_MIGRATE_CMA), 0);
+		assert_ptr_not_equal(o->slots[1].page, in_area);
+		cma_free_contig_range(mm, area, 16);
 	}
 	assert_true(owner_check(o) >= 0);
 	owner_destroy(o);

@@ -270,8 +270,10 @@ static void alloc_contig_range_busy_message_by_release(void **state)
 		char *log;
 
 		assert_non_null(page);
-		if (o)
+		if (o) {
 			o->refuse_migrate = -EAGAIN;
+			lru_add_drain_all(mm);	/* on the LRU, for isolation to take it */
+		}
 		pfn = cma_page_to_pfn(mm, page);
 		/* from a free pfn below it: v3.5's outer_start search needs a free block at the start */
 		start = owned ? pfn : pfn - 1;

@@ -56,6 +56,7 @@ static void contig_range_over_unmovable_blocks_by_release(const char *k, unsigne
 	assert_int_equal(cma_set_pageblock_migratetype(mm, block, CMA_MIGRATE_UNMOVABLE), 0);
 	assert_int_equal(cma_set_pageblock_migratetype(mm, block + 512, CMA_MIGRATE_RECLAIMABLE), 0);
 	assert_non_null(owner_fault_at(o, 0, block + 600, 1));
+	lru_add_drain_all(mm);	/* on the LRU: from a pagevec, isolation refuses it */
 	ret = cma_alloc_contig_range(mm, block, block + 1024, CMA_MIGRATE_MOVABLE);
 	expect(k, "alloc_contig_range over UNMOVABLE and RECLAIMABLE blocks", any ? 0 : -EINVAL, ret);
 	moved = cma_page_to_pfn(mm, o->slots[0].page);

@@ -118,6 +118,71 @@ static void contig_range_free_pool_page_without_replacement(void **state)
 	}
 }
 
+static int follow(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
+{
+	*(struct cma_page **)owner = to;
+	return 0;
+}
+
+static const struct cma_owner_ops follow_ops = { .migrate = follow, .anon = true };
+
+/*
+ * Expect (alloc_hugetlb_folio_nodemask, 5.13): alloc_contig_range over
+ * an in-use hugetlb page, with a free pool page of its size outside the
+ * range, moves the page's contents into the pool page, and the old page
+ * goes into the pool:
+ * - 5.12: -EBUSY, nothing moved, the pool page where it was;
+ * - 5.13: -EBUSY all the same: test_pages_isolated finds the old page
+ *   free in the pool, which is where the pool's free page now is;
+ * - 6.12 (contig_hugetlb_replace): the old page is replaced by a fresh
+ *   one and the range taken; with no room for a fresh page (fault
+ *   injection), -ENOMEM, the page moved and the old one left in the pool.
+ */
+static void contig_range_in_use_page_into_pool_page_by_release(void **state)
+{
+	static const char *const kernels[] = { "5.12", "5.13", "6.12" };
+
+	for (size_t i = 0; i < NR(kernels); i++) {
+		for (int room = 1; room >= 0; room--) {
+			const char *kernel = kernels[i];
+			struct cma_mm *mm = machine(kernel);
+			bool moves = cma_kernel_has(kernel, "contig_hugetlb") == 1;
+			bool replaces = cma_kernel_has(kernel, "contig_hugetlb_replace") == 1;
+			unsigned long pool = free_pool_page(mm), start, left;
+			struct cma_page *slot = cma_alloc_huge_page(mm, POOL_ORDER, NULL);
+			int ret;
+
+			assert_non_null(slot);
+			assert_int_equal(cma_huge_page_set_owner(mm, slot, &follow_ops, &slot, 0), 0);
+			start = cma_page_to_pfn(mm, slot);
+			if (!room)
+				cma_fault_inject(mm, &(struct cma_fault_attr){ .probability = 100,
+									       .min_order = 1 });
+			ret = cma_alloc_contig_range(mm, start, start + POOL_PAGES, MIGRATE_MOVABLE);
+			cma_fault_inject(mm, NULL);
+			expect_kernel(kernel, room ? "alloc_contig_range, room for a fresh page" :
+						     "alloc_contig_range, no room for a fresh page",
+				      moves && replaces ? (room ? 0 : -ENOMEM) : -EBUSY, ret);
+			expect_kernel(kernel, "the in-use page's pfn after", moves ? pool : start,
+				      cma_page_to_pfn(mm, slot));
+			if (!ret)
+				cma_free_contig_range(mm, start, POOL_PAGES);
+			assert_verify(mm);
+			left = drain_pool(mm);
+			if (moves && replaces && room) {
+				if (left == start || left == pool)
+					fail_msg("kernel %s: the pool's free page at %#lx, not a fresh one",
+						 kernel, left);
+			} else {
+				expect_kernel(kernel, "the pool's free page", moves ? start : pool, left);
+			}
+			cma_page_put(mm, slot);
+			assert_verify(mm);
+			cma_mm_destroy(mm);
+		}
+	}
+}
+
 /*
  * Expect: cma_alloc_contig_range over a gigantic page is -EBUSY before
  * 5.13 and -ENOMEM from 5.13 (6.12's isolate_or_dissolve_huge_page
@@ -142,6 +207,7 @@ static void contig_range_gigantic_page_by_release(void **state)
 		pfn = cma_page_to_pfn(mm, giga);
 		end = pfn + GIGANTIC_PAGES + 512;
 		assert_non_null(owner_fault_at(o, 0, pfn + GIGANTIC_PAGES, 1));
+		lru_add_drain_all(mm);	/* on the LRU: from a pagevec, isolation refuses it */
 		migrated = test_counter(mm, "pgmigrate_success");
 		ret = cma_alloc_contig_range(mm, pfn, end, MIGRATE_MOVABLE);
 		expect_kernel(kernel, "alloc_contig_range over a gigantic page",
@@ -226,6 +292,7 @@ int main(void)
 		cmocka_unit_test(contig_range_dissolves_free_pool_page_by_release),
 		cmocka_unit_test(contig_range_free_pool_page_without_replacement),
 		cmocka_unit_test(contig_range_gigantic_page_by_release),
+		cmocka_unit_test(contig_range_in_use_page_into_pool_page_by_release),
 		cmocka_unit_test(free_huge_page_refuses_and_round_trips),
 		cmocka_unit_test(verify_checks_the_pool),
 	};

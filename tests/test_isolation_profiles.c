@@ -188,6 +188,99 @@ static void contig_pages_and_cma_alloc_keep_the_machine_whole(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect: alloc_contig_range over a free MOVABLE pageblock where an
+ * owner has just faulted 8 pages, still in this CPU's LRU pagevec:
+ * - MOVABLE request: up to 4.14 isolation takes the block unscanned,
+ *   the pagevec is drained after and the pages migrate (0); from 4.15
+ *   has_unmovable_pages finds them off the LRU and refuses the block
+ *   (-EBUSY, nothing migrated, the block left MOVABLE), 6.12's
+ *   lru_cache_disable coming only after isolation; once the pagevec is
+ *   drained, every release takes the range;
+ * - a CMA block asked for as MIGRATE_CMA is not scanned: taken in every
+ *   release.
+ */
+static void contig_range_over_pagevec_pages_by_release(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = cma_machine(kernel);
+	unsigned long block = (24 * MiB) >> mm->page_shift, area = (32 * MiB) >> mm->page_shift;
+	struct fake_owner *o = owner_create(mm, true, 16);
+	bool scan = cma_kernel_has(kernel, "isolate_scan_movable") == 1;
+	uint64_t before;
+	int ret;
+
+	cma_drain_all_pages(mm);
+	assert_int_equal(cma_pageblock_migratetype(mm, block), CMA_MIGRATE_MOVABLE);
+	for (uint64_t s = 0; s < 8; s++)
+		assert_non_null(owner_fault_at(o, s, block + 16 * s, s + 1));
+	assert_false(page_test(o->slots[0].page, PG_lru));
+	before = test_counter(mm, "pgmigrate_success");
+	ret = cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE);
+	expect_kernel(kernel, "MOVABLE range over pagevec pages", scan ? -EBUSY : 0, ret);
+	expect_kernel(kernel, "pages migrated", scan ? 0 : 8,
+		      (long)(test_counter(mm, "pgmigrate_success") - before));
+	expect_kernel(kernel, "the block's type after", CMA_MIGRATE_MOVABLE,
+		      cma_pageblock_migratetype(mm, block));
+	if (ret) {
+		lru_add_drain_all(mm);
+		expect_kernel(kernel, "the same range once drained", 0,
+			      cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
+	}
+	cma_free_contig_range(mm, block, 512);
+	for (uint64_t s = 8; s < 16; s++)
+		assert_non_null(owner_fault_at(o, s, area + 16 * (s - 8), s + 1));
+	assert_false(page_test(o->slots[8].page, PG_lru));
+	expect_kernel(kernel, "CMA range over pagevec pages", 0,
+		      cma_alloc_contig_range(mm, area, area + 512, CMA_MIGRATE_CMA));
+	cma_free_contig_range(mm, area, 512);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+static const char *const compound_kernels[] = { "3.5", "4.6", "4.7", "5.7", "6.12" };
+
+static int follow(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
+{
+	*(struct cma_page **)owner = to;
+	return 0;
+}
+
+static const struct cma_owner_ops follow_ops = { .migrate = follow, .anon = true };
+
+/*
+ * Expect: an owner's large folio (order 2) just added is on the LRU at
+ * once from 4.7 (lru_add_compound) and in this CPU's pagevec before.
+ * From 5.7 (contig_large_folio), alloc_contig_range(MOVABLE) over its
+ * free MOVABLE block takes the range, the folio migrated whole: held
+ * in a pagevec, isolation would refuse it.
+ */
+static void fresh_large_folio_on_lru_by_release(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = cma_machine(kernel);
+	unsigned long block = (24 * MiB) >> mm->page_shift, now;
+	bool flush = cma_kernel_has(kernel, "lru_add_compound") == 1;
+	struct cma_page *folio;
+
+	cma_drain_all_pages(mm);
+	folio = cma_alloc_movable_at(mm, block + 64, 2, &follow_ops, &folio, 0);
+	assert_non_null(folio);
+	expect_kernel(kernel, "the folio on the LRU once added", flush, page_test(folio, PG_lru));
+	if (cma_kernel_has(kernel, "contig_large_folio") == 1) {
+		expect_kernel(kernel, "MOVABLE range over the folio", 0,
+			      cma_alloc_contig_range(mm, block, block + 512, CMA_MIGRATE_MOVABLE));
+		now = cma_page_to_pfn(mm, folio);
+		expect_kernel(kernel, "the folio out of the range", true,
+			      now >= block + 512 || now < block);
+		expect_kernel(kernel, "its order", 2, page_order(folio));
+		cma_free_contig_range(mm, block, 512);
+	}
+	cma_page_put(mm, folio);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 static const char *const target_zone_kernels[] = { "4.12", "4.13", "6.12" };
 
 /*
@@ -208,6 +301,7 @@ static void migration_target_zone_by_release(const char *kernel, unsigned i)
 	cma_drain_all_pages(mm);
 	for (uint64_t s = 0; s < 16; s++)
 		assert_non_null(owner_fault_at(o, s, start + s, s + 1));
+	lru_add_drain_all(mm);	/* on the LRU: from a pagevec, isolation refuses them */
 	assert_int_equal(page_zonenum(o->slots[0].page), ZONE_NORMAL);
 	expect_kernel(kernel, "alloc_contig_range over the owner's pages", 0,
 		      cma_alloc_contig_range(mm, start, start + 16, CMA_MIGRATE_MOVABLE));
@@ -231,6 +325,8 @@ int main(void)
 	const struct test_kernel_case kernel_cases[] = {
 		test_kernel_case(isolate_cma_block_for_movable_by_release, isolate_cma_kernels),
 		test_kernel_case(contig_range_over_unmovable_page_by_release, scan_movable_kernels),
+		test_kernel_case(contig_range_over_pagevec_pages_by_release, scan_movable_kernels),
+		test_kernel_case(fresh_large_folio_on_lru_by_release, compound_kernels),
 		test_kernel_case(migration_target_zone_by_release, target_zone_kernels),
 	};
 

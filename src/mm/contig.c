@@ -29,21 +29,24 @@ static unsigned long pfn_max_align_up(struct cma_mm *mm, unsigned long pfn)
  * __GFP_RETRY_MAYFAIL, with __GFP_HIGHMEM only for a page in highmem or
  * ZONE_MOVABLE, so a target that cannot be found fails the range rather
  * than kill a task (6.12's alloc_migration_target keeps that mask).
- * A hugetlb page's (5.13, contig_hugetlb) is a fresh hugetlb page of its
- * size, as alloc_migrate_hugetlb_folio has alloc_buddy_hugetlb_folio
- * try hard for it. Departure: 6.12 first takes a free page of the pool
- * (alloc_hugetlb_folio_nodemask) and replaces the old page it frees
- * into the pool (replace_free_hugepage_folios); here the target is
- * always fresh and the old page goes back to the buddy allocator.
+ * A hugetlb page's (5.13, contig_hugetlb) is, as
+ * alloc_hugetlb_folio_nodemask picks it, a free page of the pool
+ * outside the isolated blocks (the old page then goes into the pool
+ * when freed), else a fresh one of its size, for which
+ * alloc_migrate_hugetlb_folio has alloc_buddy_hugetlb_folio try hard
+ * (the old page then goes back to the buddy allocator).
  */
 static struct cma_page *alloc_migrate_target(struct cma_mm *mm, struct cma_page *page,
 					     unsigned long private)
 {
 	cma_gfp_t gfp = CMA_GFP_HIGHUSER_MOVABLE;
 
-	if (page_test(page, PG_hugetlb))
-		return mark_hugetlb(__alloc_pages(mm, gfp | CMA_GFP_RETRY_MAYFAIL | CMA_GFP_NOWARN,
-						  page_order(page)));
+	if (page_test(page, PG_hugetlb)) {
+		struct cma_page *pool = dequeue_huge_page_target(mm, page_order(page));
+
+		return pool ? pool : mark_hugetlb(__alloc_pages(mm, gfp | CMA_GFP_RETRY_MAYFAIL |
+								CMA_GFP_NOWARN, page_order(page)));
+	}
 	if (mm->kernel.retry_mayfail) {
 		int zone = page_zone(mm, page)->idx;
 
@@ -360,6 +363,12 @@ static int alloc_contig_range_v6(struct cma_mm *mm, unsigned long start, unsigne
 	ret = __alloc_contig_migrate_range(mm, start, end, gfp);
 	if (ret && ret != -EBUSY)
 		goto done;
+	/* the pages a migration to a pool page left free in the pool */
+	if (mm->kernel.contig_hugetlb_replace) {
+		ret = mm->replace_free_huge_pages(mm, start, end);
+		if (ret)
+			goto done;
+	}
 	/*
 	 * 6.12 frees a page of an isolated pageblock straight to the buddy
 	 * lists (free_unref_page); ours go through a per-CPU list first.

@@ -210,26 +210,6 @@ static bool huge_page_held_alone(struct cma_mm *mm, struct cma_page *page)
 	       order < mm->max_order && !page_test(page, PG_movable) && page_count(page) == 1;
 }
 
-/* enqueue_hugetlb_folio: the page's count is 0 from now on. hugetlb_lock held. */
-static void enqueue_huge_page(struct cma_mm *mm, struct cma_page *page)
-{
-	unsigned order = page_order(page);
-
-	atomic_store_explicit(&page->count, 0, memory_order_release);
-	page_list_add_tail(mm, &mm->hugetlb_free[order], page);
-	mm->hugetlb_nr_free[order]++;
-}
-
-/* remove_hugetlb_folio of a free page: the caller's, count 1. hugetlb_lock held. */
-static void dequeue_huge_page(struct cma_mm *mm, struct cma_page *page)
-{
-	unsigned order = page_order(page);
-
-	page_list_del(mm, &mm->hugetlb_free[order], page);
-	mm->hugetlb_nr_free[order]--;
-	atomic_store_explicit(&page->count, 1, memory_order_release);
-}
-
 int cma_free_huge_page(struct cma_mm *mm, struct cma_page *page)
 {
 	if (mm_require_phase(mm, MM_BOOTED, "cma_free_huge_page"))
@@ -333,9 +313,37 @@ static int isolate_or_dissolve_huge_page(struct cma_mm *mm, struct cma_page *pag
 	return ret;
 }
 
+/*
+ * replace_free_hugepage_folios (contig_hugetlb_replace): after
+ * alloc_contig_range's migration, replace each free pool page left in
+ * [@start, @end) (one freed into the pool when its contents moved to
+ * another pool page) by a fresh one. 0, or -ENOMEM without a fresh one.
+ */
+static int replace_free_huge_pages(struct cma_mm *mm, unsigned long start, unsigned long end)
+{
+	int ret = 0;
+
+	for (unsigned long pfn = start; pfn < end && !ret; pfn++) {
+		struct cma_page *page;
+
+		if (!pfn_valid(mm, pfn))
+			continue;
+		page = pfn_to_page(mm, pfn);
+		if (huge_page_free(page) && !hugetlb_gigantic(page)) {
+			do
+				ret = alloc_and_dissolve_huge_page(mm, page);
+			while (ret == -EAGAIN && huge_page_free(page));
+			if (ret == -EAGAIN)
+				ret = 0;
+		}
+	}
+	return ret;
+}
+
 void hugetlb_init(struct cma_mm *mm)
 {
 	mm->isolate_or_dissolve_huge_page = isolate_or_dissolve_huge_page;
+	mm->replace_free_huge_pages = replace_free_huge_pages;
 }
 
 /*

@@ -342,6 +342,35 @@ int isolate_lru_page(struct cma_mm *mm, struct cma_page *page);
  * is being freed, or is isolated already.
  */
 bool isolate_hugetlb(struct cma_mm *mm, struct cma_page *page, struct page_list *list);
+/* enqueue_hugetlb_folio: @page onto the free pool, count 0 from now on. hugetlb_lock held. */
+void enqueue_huge_page(struct cma_mm *mm, struct cma_page *page);
+/* remove_hugetlb_folio of a free page: the caller's, count 1. hugetlb_lock held. */
+void dequeue_huge_page(struct cma_mm *mm, struct cma_page *page);
+/*
+ * dequeue_hugetlb_folio_nodemask for a migration target (5.13,
+ * contig_hugetlb): a free pool page of @order outside any isolated
+ * pageblock, marked to go back to the pool when freed; NULL if none.
+ */
+struct cma_page *dequeue_huge_page_target(struct cma_mm *mm, unsigned order);
+
+/*
+ * A hugetlb page freed into the pool rather than to the buddy
+ * allocator: one dequeued as a migration target, and after a migration
+ * the page it replaced (move_hugetlb_state). The library's other
+ * hugetlb pages go back to the buddy allocator, as the kernel's
+ * temporary (HPageTemporary) ones do; the mark lives in the first tail
+ * page, as the kernel keeps hugetlb's state in a folio's tails.
+ */
+static inline bool hugetlb_to_pool(const struct cma_page *page)
+{
+	return page_order(page) && page[1].private;
+}
+
+static inline void hugetlb_set_to_pool(struct cma_page *page, bool to_pool)
+{
+	if (page_order(page))
+		page[1].private = to_pool;
+}
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);

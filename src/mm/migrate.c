@@ -136,6 +136,11 @@ static int unmap_and_move(struct cma_mm *mm, const struct migration_target *targ
 	}
 	page_account_owner(mm, newpage);
 	count_fresh_frames(mm, newpage, page_order(newpage));
+	/* move_hugetlb_state: a target from the pool sends the old page there */
+	if (page_test(newpage, PG_hugetlb) && hugetlb_to_pool(newpage)) {
+		hugetlb_set_to_pool(newpage, false);
+		hugetlb_set_to_pool(page, true);
+	}
 	/* only our isolation reference is left on the old page */
 	page_unfreeze_refs(page, 1);
 	page_list_del(mm, from, page);

@@ -398,7 +398,8 @@ struct cma_mm {
 	/*
 	 * hugetlb's free pool, one node (the hstates' hugepage_freelists, by
 	 * order): pages of cma_alloc_huge_page given back with
-	 * cma_free_huge_page, count 0 (frozen, as a free hugetlb folio's
+	 * cma_free_huge_page, or freed after a migration into a pool page
+	 * (hugetlb_to_pool), count 0 (frozen, as a free hugetlb folio's
 	 * refcount), PG_head and PG_hugetlb kept. hugetlb_lock protects the
 	 * lists and hugetlb_nr_free[o] == len(hugetlb_free[o]).
 	 */
@@ -413,6 +414,8 @@ struct cma_mm {
 	 */
 	int (*isolate_or_dissolve_huge_page)(struct cma_mm *mm, struct cma_page *page,
 					     struct page_list *list);
+	/* hugetlb.c's replace_free_hugepage_folios, for alloc_contig_range (contig.c) */
+	int (*replace_free_huge_pages)(struct cma_mm *mm, unsigned long start, unsigned long end);
 	struct fail_page_alloc fail;
 
 	cma_trace_fn trace_fn;

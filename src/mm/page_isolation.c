@@ -17,11 +17,12 @@ static struct cma_page *__first_valid_page(struct cma_mm *mm, unsigned long pfn,
 
 /*
  * Does [@start, @end) of one pageblock hold a page that is reserved
- * (4.15 on) or in use neither on the LRU nor owned (movable) nor a
- * hugetlb page's? An owned
- * page still in a pagevec counts as movable, where the kernel's PageLRU
- * test would race with the batch (lru_add_drain_all comes after
- * isolation there).
+ * (4.15 on) or in use off the LRU and no hugetlb page's? Like the
+ * kernel's PageLRU test, this refuses an owner's page still in a CPU's
+ * pagevec (or isolated by someone else): alloc_contig_range drains the
+ * pagevecs only after isolation (migrate_prep, 5.13's lru_cache_disable).
+ * The library has no non-LRU movable pages (__PageMovable), so an
+ * owner's page counts only when on the LRU.
  */
 static bool range_has_unmovable_page(struct cma_mm *mm, unsigned long start, unsigned long end)
 {
@@ -47,7 +48,7 @@ static bool range_has_unmovable_page(struct cma_mm *mm, unsigned long start, uns
 			pfn += (1ul << page_order(page)) - 1;
 			continue;
 		}
-		if (!page_test(page, PG_lru) && !page_test(page, PG_movable))
+		if (!page_test(page, PG_lru))
 			return true;
 	}
 	return false;

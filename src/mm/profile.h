@@ -1011,6 +1011,30 @@ struct kernel_profile {
 	 * 6.3, the next merge window.
 	 */
 	bool alloc_non_block;
+	/*
+	 * lru_cache_add empties the CPU's pagevec at once when the page
+	 * added is compound, so that a large folio is never held off the
+	 * LRU in one (isolation refuses a page off the LRU from 4.15).
+	 * 8f182270dfec "mm/swap.c: flush lru pvecs on compound page
+	 * arrival" (Lukasz Odzioba; v2 posted to linux-mm 2016-06-17):
+	 * 4.7, as Hugh Dickins names it ("4.7's 8f182270dfec") in the
+	 * cover letter of Muchun Song's THP vmstat series, and backported
+	 * to 4.1.28 (the linux-mm report of a leak in that stable commit).
+	 */
+	bool lru_add_compound;
+	/*
+	 * alloc_contig_range replaces the free pool pages left in the range
+	 * after migration (replace_free_hugepage_folios): an in-use hugetlb
+	 * page migrated to a free pool page (alloc_hugetlb_folio_nodemask)
+	 * leaves the old page in the pool, which test_pages_isolated would
+	 * find busy. 04f13d241b8b "mm: replace free hugepage folios after
+	 * migration" (Ge Yang, posted 2024-12-18 Cc stable; in the mm tree
+	 * for 6.14 as the linux-next merge logs of Dec 2024 list it).
+	 * Release bracketed: upstream 6.14, and in the 6.12 source this
+	 * profile reads (linux-source-6.12, mm/page_alloc.c's
+	 * alloc_contig_range_noprof) as its stable backport: taken as 6.12.
+	 */
+	bool contig_hugetlb_replace;
 };
 
 /*

@@ -151,16 +151,73 @@ static noinline void __page_cache_release(struct cma_mm *mm, struct cma_page *pa
 	__free_pages(mm, page, page_order(page));
 }
 
+/* ---- hugetlb's free pool lists (mm->hugetlb_free), below migration ---- */
+
+void enqueue_huge_page(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page_order(page);
+
+	lockdep_assert_held(&mm->hugetlb_lock);
+	hugetlb_set_to_pool(page, false);
+	atomic_store_explicit(&page->count, 0, memory_order_release);
+	page_list_add_tail(mm, &mm->hugetlb_free[order], page);
+	mm->hugetlb_nr_free[order]++;
+}
+
+void dequeue_huge_page(struct cma_mm *mm, struct cma_page *page)
+{
+	unsigned order = page_order(page);
+
+	lockdep_assert_held(&mm->hugetlb_lock);
+	page_list_del(mm, &mm->hugetlb_free[order], page);
+	mm->hugetlb_nr_free[order]--;
+	atomic_store_explicit(&page->count, 1, memory_order_release);
+}
+
+struct cma_page *dequeue_huge_page_target(struct cma_mm *mm, unsigned order)
+{
+	struct cma_page *page;
+
+	spin_lock(&mm->hugetlb_lock);
+	for (page = page_list_first(mm, &mm->hugetlb_free[order]); page;
+	     page = page_list_next(mm, page)) {
+		/* dequeue_hugetlb_folio_node_exact passes over isolated blocks */
+		if (get_pageblock_migratetype(mm, page_to_pfn(mm, page)) == MIGRATE_ISOLATE)
+			continue;
+		dequeue_huge_page(mm, page);
+		hugetlb_set_to_pool(page, true);
+		spin_unlock(&mm->hugetlb_lock);
+		return page;
+	}
+	spin_unlock(&mm->hugetlb_lock);
+	return NULL;
+}
+
+/* free_huge_folio of a page marked for the pool: back onto its free list. */
+static noinline void free_huge_page_to_pool(struct cma_mm *mm, struct cma_page *page)
+{
+	spin_lock(&mm->hugetlb_lock);
+	enqueue_huge_page(mm, page);
+	spin_unlock(&mm->hugetlb_lock);
+}
+
 /*
  * The last reference is gone: off the LRU, owner forgotten, back to
- * buddy. Nobody else can set PG_lru or PG_movable now, so one look at
- * the flags tells a plain page, the allocator's fast path, from an owned
+ * buddy, or a hugetlb page marked for the pool onto its free list.
+ * Nobody else can set PG_lru or PG_movable now, so one look at the
+ * flags tells a plain page, the allocator's fast path, from an owned
  * one, which is released out of line.
  */
 static __always_inline void __put_page(struct cma_mm *mm, struct cma_page *page)
 {
-	if (unlikely(page_flags(page) & (PG_lru | PG_movable))) {
+	uint32_t flags = page_flags(page);
+
+	if (unlikely(flags & (PG_lru | PG_movable))) {
 		__page_cache_release(mm, page);
+		return;
+	}
+	if (unlikely(flags & PG_hugetlb) && hugetlb_to_pool(page)) {
+		free_huge_page_to_pool(mm, page);
 		return;
 	}
 	__free_pages(mm, page, page_order(page));
@@ -368,11 +425,15 @@ static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 		pagevec_lru_add(mm, &pv);
 }
 
-/* lru_cache_add: through this CPU's pagevec, which holds a reference. */
+/*
+ * lru_cache_add: through this CPU's pagevec, which holds a reference;
+ * a compound page empties it at once from 4.7 (lru_add_compound).
+ */
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 {
 	struct cpu_slot *slot = this_cpu_slot(mm);
 	struct pagevec *pv = &slot->lru_add_pvec, full = { 0 };
+	bool flush = mm->kernel.lru_add_compound && page_order(page);
 
 	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
 	spin_lock(&slot->lock);
@@ -383,7 +444,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 	 * While the pagevecs are disabled (lru_cache_disable) every page
 	 * goes straight on.
 	 */
-	if (pv->nr == PAGEVEC_SIZE || atomic_load(&mm->lru_disable_count)) {
+	if (pv->nr == PAGEVEC_SIZE || flush || atomic_load(&mm->lru_disable_count)) {
 		full = *pv;
 		pv->nr = 0;
 	}
