@@ -991,9 +991,10 @@ struct kernel_profile {
 	 * distinguish between being unable to sleep, unwilling to sleep and
 	 * avoiding waking kswapd" (Mel Gorman): "atomic reserves are not
 	 * used" by callers that only clear __GFP_DIRECT_RECLAIM. Release
-	 * bracketed: the commit is in msm-4.9's history (by 4.9) and came in
-	 * Mel Gorman's series with 0aaa29a56e4f (kernel.highatomic, 4.4);
-	 * no shortlog naming it was found. Taken as 4.4.
+	 * bracketed, not confirmed: the commit is in msm-4.9's history, so
+	 * not after 4.9; that it came with 0aaa29a56e4f (kernel.highatomic,
+	 * 4.4) in one series was recalled, not found in a source, and no
+	 * shortlog, pull request or tag naming it was found. Taken as 4.4.
 	 */
 	bool gfp_atomic;
 	/*
