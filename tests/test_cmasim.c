@@ -829,6 +829,23 @@ static void run_platform_file_next_to_the_scenario(void **state)
 	remove_dir(dir);
 }
 
+/* Expect: a platform file without nr_cpus runs on one CPU, as cma_mm_create reads 0. */
+static void run_platform_file_without_nr_cpus(void **state)
+{
+	char dir[DIR_MAX], path[DIR_PATH_MAX];
+	struct run r;
+
+	make_dir(dir);
+	dir_file(dir, "board.ini", "[platform]\narch = arm\nbank = 0x40000000 256M\n", path);
+	dir_file(dir, "s.ini", "[scenario]\nplatform = board.ini\nduration = 1s\n" ONE_PROCESS, path);
+	r = run_cmasim(ARGS("run", "--scenario", path));
+	if (r.status || !strstr(r.out, ", policy cma, seed 1, duration 1.000 s\n"))
+		fail_msg("expected exit 0 and a run on one CPU; found exit %d, stdout:\n%s\nstderr:\n%s", r.status, r.out,
+			 r.err);
+	run_free(&r);
+	remove_dir(dir);
+}
+
 /* The built-in scenarios' names, from cmasim list; NULL-terminated, free() each. */
 static char **builtin_scenarios(void)
 {
@@ -3245,6 +3262,7 @@ int main(void)
 		cmocka_unit_test(platform_file_fixed_base_taken),
 		cmocka_unit_test(run_scenario_errors_name_file_line_and_key),
 		cmocka_unit_test(run_platform_file_next_to_the_scenario),
+		cmocka_unit_test(run_platform_file_without_nr_cpus),
 		cmocka_unit_test(show_round_trips_through_run),
 		cmocka_unit_test(run_cma_and_cmdline_replace_the_area),
 		cmocka_unit_test(run_set_changes_the_scenario),

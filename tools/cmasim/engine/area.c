@@ -25,6 +25,8 @@ void sim_board(const struct scenario *sc, struct platform *p)
 		p->cfg.kernel = sc->kernel;
 	if (sc->nr_cpus)
 		p->cfg.nr_cpus = sc->nr_cpus;
+	if (!p->cfg.nr_cpus)
+		p->cfg.nr_cpus = 1;	/* as cma_mm_create reads a platform file's 0 */
 }
 
 /* A reservation's failure as the kernel, or the board's reserve(), logs it. */

@@ -204,7 +204,7 @@ static void job_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct job_wl *j = w->priv;
-	unsigned nr_cpus = sim_platform(s)->cfg.nr_cpus ? sim_platform(s)->cfg.nr_cpus : 1;
+	unsigned nr_cpus = sim_platform(s)->cfg.nr_cpus;
 	double runnable = sim_runnable(s) - w->ops->runnable(s, w), share;
 
 	if (sim_wl_over(s, w) || w->res->job_done_ns)
