@@ -477,8 +477,8 @@ void test_join_or_fail(struct cma_mm *mm, pthread_t thread, const char *what, in
 		struct cpu_slot *slot = &mm->slots[c];
 
 		if (spin_trylock(&slot->lock)) {
-			fprintf(stderr, "cpu %u: pagevec holds %u pages (PAGEVEC_SIZE %d)\n", c,
-				slot->lru_add_pvec.nr, PAGEVEC_SIZE);
+			fprintf(stderr, "cpu %u: pagevec holds %u pages (PAGEVEC_SIZE %u)\n", c,
+				slot->lru_add_pvec.nr, pagevec_size(mm));
 			spin_unlock(&slot->lock);
 		}
 	}

@@ -239,6 +239,38 @@ static void contig_range_over_pagevec_pages_by_release(const char *kernel, unsig
 	cma_mm_destroy(mm);
 }
 
+static const char *const pagevec_kernels[] = { "3.5", "4.15", "4.16", "6.8", "6.9", "6.12" };
+
+/*
+ * Expect: this CPU's LRU pagevec empties onto the LRU when it holds the
+ * kernel's PAGEVEC_SIZE: 14 pages up to 4.15, 15 from 4.16, 31 from 6.9
+ * (folio batch). One page fewer leaves every page off the LRU, which
+ * from 4.15 is what isolation's scan refuses.
+ */
+static void pagevec_empties_at_its_size_by_release(const char *kernel, unsigned i)
+{
+	static const unsigned size[] = { 14, 14, 15, 15, 31, 31 };
+	struct cma_mm *mm = cma_machine(kernel);
+	unsigned long block = (24 * MiB) >> mm->page_shift;
+	struct fake_owner *o = owner_create(mm, true, 32);
+
+	cma_drain_all_pages(mm);
+	lru_add_drain_all(mm);
+	for (uint64_t s = 0; s + 1 < size[i]; s++)
+		assert_non_null(owner_fault_at(o, s, block + s, s + 1));
+	expect_kernel(kernel, "the first page on the LRU with one page short of PAGEVEC_SIZE", 0,
+		      page_test(o->slots[0].page, PG_lru));
+	assert_non_null(owner_fault_at(o, size[i] - 1, block + size[i] - 1, size[i]));
+	expect_kernel(kernel, "the first page on the LRU once the pagevec is full", 1,
+		      page_test(o->slots[0].page, PG_lru));
+	expect_kernel(kernel, "the last page on the LRU once the pagevec is full", 1,
+		      page_test(o->slots[size[i] - 1].page, PG_lru));
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 static const char *const compound_kernels[] = { "3.5", "4.6", "4.7", "5.7", "6.12" };
 
 static int follow(void *owner, uint64_t index, struct cma_page *from, struct cma_page *to)
@@ -326,6 +358,7 @@ int main(void)
 		test_kernel_case(isolate_cma_block_for_movable_by_release, isolate_cma_kernels),
 		test_kernel_case(contig_range_over_unmovable_page_by_release, scan_movable_kernels),
 		test_kernel_case(contig_range_over_pagevec_pages_by_release, scan_movable_kernels),
+		test_kernel_case(pagevec_empties_at_its_size_by_release, pagevec_kernels),
 		test_kernel_case(fresh_large_folio_on_lru_by_release, compound_kernels),
 		test_kernel_case(migration_target_zone_by_release, target_zone_kernels),
 	};

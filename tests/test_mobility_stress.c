@@ -1089,10 +1089,10 @@ static void pagevec_same_slot_adders_never_overflow(void **state)
 		spin_unlock(&slot->lock);
 		if (nr > atomic_load(&ss->max_seen))
 			atomic_store(&ss->max_seen, nr);
-		if (nr > PAGEVEC_SIZE) {
+		if (nr > pagevec_size(ss->mm)) {
 			atomic_store(&ss->stop, true);
-			fail_msg("cpu 0's pagevec holds %u pages: expected at most PAGEVEC_SIZE (%d); lru_cache_add lets a second adder in between the add that fills it and the drain",
-				 nr, PAGEVEC_SIZE);
+			fail_msg("cpu 0's pagevec holds %u pages: expected at most the kernel's PAGEVEC_SIZE (%u); lru_cache_add lets a second adder in between the add that fills it and the drain",
+				 nr, pagevec_size(ss->mm));
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec - t0.tv_sec < SAME_SLOT_SECONDS);

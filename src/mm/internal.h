@@ -326,6 +326,8 @@ void page_account_owner(struct cma_mm *mm, struct cma_page *page);
 void page_forget_owner(struct cma_mm *mm, struct cma_page *page);
 void isolated_dec(struct cma_mm *mm, struct cma_page *page);
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
+/* The pages this kernel's LRU pagevec holds before it empties (at most PAGEVEC_SIZE). */
+unsigned pagevec_size(const struct cma_mm *mm);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
 void lru_cache_disable(struct cma_mm *mm);

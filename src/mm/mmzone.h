@@ -111,7 +111,8 @@ struct per_cpu_pages {
 	struct page_list lists[NR_PCP_LISTS];	/* by order_to_pindex */
 };
 
-#define PAGEVEC_SIZE	14
+/* The largest pagevec of any profile (6.9's folio batch); pagevec_size() gives the kernel's. */
+#define PAGEVEC_SIZE	31
 
 /* Pages on their way to the LRU, by mem_map index; each holds a reference. */
 struct pagevec {

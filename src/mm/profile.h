@@ -457,8 +457,8 @@ struct kernel_profile {
 	 */
 	bool vmstat_migrate_events;
 	/*
-	 * The LRU pagevec holds 15 pages where v3.5's holds 14 (cmasim's
-	 * pages per LRU-lock round; the library adds to the LRU at once).
+	 * The LRU pagevec holds 15 pages where v3.5's holds 14 (swap.c's
+	 * pagevec_size; cmasim's pages per LRU-lock round).
 	 * 146500e9604c "mm: get 7% more pages in a pagevec": 4.16 (committed
 	 * by Linus 2018-01-31, in the 4.16 merge window).
 	 */

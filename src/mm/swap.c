@@ -425,6 +425,14 @@ static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 		pagevec_lru_add(mm, &pv);
 }
 
+/* The profile's PAGEVEC_SIZE: 14, 15 from 4.16 (lru_batch_15), 31 from 6.9 (lru_batch_31). */
+unsigned pagevec_size(const struct cma_mm *mm)
+{
+	if (mm->kernel.lru_batch_31)
+		return 31;
+	return mm->kernel.lru_batch_15 ? 15 : 14;
+}
+
 /*
  * lru_cache_add: through this CPU's pagevec, which holds a reference;
  * a compound page empties it at once from 4.7 (lru_add_compound).
@@ -444,7 +452,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 	 * While the pagevecs are disabled (lru_cache_disable) every page
 	 * goes straight on.
 	 */
-	if (pv->nr == PAGEVEC_SIZE || flush || atomic_load(&mm->lru_disable_count)) {
+	if (pv->nr == pagevec_size(mm) || flush || atomic_load(&mm->lru_disable_count)) {
 		full = *pv;
 		pv->nr = 0;
 	}
