@@ -44,7 +44,8 @@ launch() {
 		{ env --default-signal=INT,QUIT "$1" 2>>"$1.log" &
 		  echo $! >"$state/$2.pid"
 		  wait $!; echo $? >"$state/$2.rc"; } | tee -a "$1.log" >"$1.out"
-		date +%s%3N >"$state/$2.end"
+		# renamed into place: the loop below must never read it half-written
+		date +%s%3N >"$state/$2.end.new" && mv "$state/$2.end.new" "$state/$2.end"
 	) &
 	eval "name_$2=\$1 start_$2=\$(date +%s%3N)"
 	running="$running $2"

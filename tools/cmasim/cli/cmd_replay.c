@@ -40,9 +40,8 @@ static struct replay_args replay_args;
 static const struct cmd_option replay_options[] = {
 	OPT_PLATFORM(&replay_args.board.platform, 1,
 		     "the board the trace was recorded on: " PLATFORM_OPTION_HELP "\n(without it the requests are only listed)"),
-	{ .type = OPTION_CALLBACK, .name = "cma", .value = &replay_args.over.cma, .arg = "SIZE",
-	  .callback = opt_cma_cb, .help_rank = 3, .what = "a size, e.g. 64M (0: no default area)",
-	  .help = "a what-if: the same demand with cma=SIZE on the board's command line\n(0: no default CMA area), reported beside the baseline replay" },
+	OPT_CMA_HELP(&replay_args.over, 3,
+		     "a what-if: the same demand with cma=SIZE on the board's command line\n(0: no default CMA area), reported beside the baseline replay"),
 	OPT_CMDLINE(&replay_args.over),
 	OPT_KERNEL(&replay_args.over.kernel, 3,
 		   "the kernel the trace was recorded under, when its header does not say\n(default: the platform's); against a trace.dat header naming another,\na what-if: the same demand under this profile, beside the baseline"),

@@ -75,9 +75,10 @@ int opt_policy_cb(const struct cmd_option *o, const char *arg, const char *cmd);
 #define OPT_JOBS(v, r, h) OPT_UNSIGNED("jobs", (v), RUN_MAX_JOBS, (r), (h))
 
 /* --cma, --cmdline, --kernel and --set into struct scenario_overrides *@ov */
-#define OPT_CMA(ov) { .type = OPTION_CALLBACK, .name = "cma", .value = &(ov)->cma, .arg = "SIZE", \
-	.callback = opt_cma_cb, .help_rank = 2, .what = "a size, e.g. 64M (0: no default area)", \
-	.help = "cma=SIZE on the scenario's command line (--cmdline's if given),\nreplacing any cma= there (e.g. 64M; 0: no default CMA area)" }
+#define OPT_CMA_HELP(ov, rank, h) { .type = OPTION_CALLBACK, .name = "cma", .value = &(ov)->cma, .arg = "SIZE", \
+	.callback = opt_cma_cb, .help_rank = (rank), .what = "a size, e.g. 64M (0: no default area)", .help = (h) }
+#define OPT_CMA(ov) OPT_CMA_HELP(ov, 2, "cma=SIZE on the scenario's command line (--cmdline's if given),\n" \
+				 "replacing any cma= there (e.g. 64M; 0: no default CMA area)")
 #define OPT_CMDLINE(ov) { .type = OPTION_STRING, .name = "cmdline", .value = &(ov)->cmdline, .arg = "STR", \
 	.help_rank = 2, .what = "a kernel command line", \
 	.help = "the kernel command line, replacing the scenario's and the\nplatform's" }
