@@ -51,7 +51,10 @@ struct kernel_profile {
 	 * MIGRATE_HIGHATOMIC in place of MIGRATE_RESERVE, with that era's
 	 * fallback and stealing rules. 0aaa29a56e4f "mm, page_alloc: reserve
 	 * pageblocks for high-order atomic allocations on demand": 4.4 (a
-	 * later fix for it asks "Cc: stable # 4.4+"; committed 2015-11-06).
+	 * later fix for it asks "Cc: stable # 4.4+"; committed 2015-11-06;
+	 * the per-release copies of mm/page_alloc.c in garghub/TROVON
+	 * (dataset/codebase_cleansed/linux_kernel) show MIGRATE_RESERVE in
+	 * v4.3 and unreserve_highatomic_pageblock in v4.4).
 	 */
 	bool highatomic;
 	/*
@@ -645,16 +648,20 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize" (Aaron Lu): 4.19. Not before: the RFC on linux-mm
-	 * 2018-07-11; mmotm 2018-07-13, against 4.18-rc4, queues it for
-	 * linux-next. In it: a stored copy of v4.19's mm/page_alloc.c
+	 * batchsize" (Aaron Lu): 4.19, bracketed from both sides, not
+	 * confirmed. Not before: the RFC on linux-mm 2018-07-11, after
+	 * v4.18-rc4; mmotm 2018-07-13, against 4.18-rc4, queues it for
+	 * linux-next, that is for the next merge window; and
+	 * WindRiver-Labs/linux-yocto-4.18's mm/page_alloc.c still caps it at
+	 * 512 KiB. Not after: a stored copy of v4.19's mm/page_alloc.c
 	 * (0x88888888/linux-4.19-comments at 0c8fdfc73a8e, annotated) caps
 	 * the batch at 1 MiB while it still reads zone->managed_pages,
 	 * which v5 of Arun KS's "mm: convert zone->managed_pages to atomic
 	 * variable" (posted 2018-11-13) replaces with zone_managed_pages()
-	 * around the same 1 MiB cap. Not found: a shortlog, pull or tag
-	 * naming the release; the copy is a third party's, its version
-	 * known only from the repository's name (no Makefile is stored).
+	 * around the same 1 MiB cap. Both trees are third parties', their
+	 * versions known only from the repositories' names; no shortlog,
+	 * pull or tag naming the release was found, and TROVON's
+	 * per-release copies stop before 4.16.
 	 */
 	bool pcp_batch_1m;
 	/*
@@ -857,7 +864,8 @@ struct kernel_profile {
 	 * converting GFP flags to migrate types" (which reorders enum
 	 * migratetype) and "mm, page_alloc: remove MIGRATE_RESERVE" (Mel
 	 * Gorman): 4.4 (both in the -mm since-4.3 shortlog, linux-mm
-	 * 2015-11-11, on top of v4.3, as highatomic's commit is).
+	 * 2015-11-11, on top of v4.3, as highatomic's commit is; TROVON's
+	 * v4.3 copy of mm/page_alloc.c still has MIGRATE_RESERVE).
 	 */
 	bool pagetypeinfo_types;
 	/*
@@ -876,8 +884,12 @@ struct kernel_profile {
 	 * consolidation that followed the dma-direct one (lkml.iu.edu
 	 * hypermail/linux/kernel/1801.1/02730.html) leaves x86 out, to be
 	 * "handled in a later series with other x86 dma mapping changes".
-	 * Bracketed, not confirmed: no 4.17 merge-window shortlog, x86 pull
-	 * or stored v4.16/v4.17 copy of arch/x86/kernel/pci-dma.c was found
+	 * And not after 4.17: the build products of an x86_64 4.17.12 tree
+	 * (xjh19971110/linux-4.17.12, lib/.dma-direct.o.cmd) compile
+	 * lib/dma-direct.c, the dma_direct_alloc this switch models, into
+	 * the x86 kernel. Bracketed to 4.17 by these two bounds, not
+	 * confirmed: no 4.17 merge-window shortlog, x86
+	 * pull or stored v4.16 copy of arch/x86/kernel/pci-dma.c was found
 	 * (the posted patch 37/67, removing dma_generic_alloc_coherent, is
 	 * stored in a linux-mips archive).
 	 */
@@ -940,8 +952,9 @@ struct kernel_profile {
 	 * the per-release copies of arch/arm64/mm/dma-mapping.c in
 	 * garghub/TROVON (dataset/codebase_cleansed/linux_kernel) have no CMA
 	 * in v3.12 and call dma_alloc_from_contiguous in v3.14; v3.13's copy
-	 * is not stored, and no shortlog, pull request or tag naming the
-	 * commit was found. Taken as 3.14.
+	 * is not stored (the v3.13 directory holds other files), no v3.13
+	 * tree with arch/arm64 was found, and no shortlog, pull request, tag
+	 * or kernelnewbies page naming the commit was found. Taken as 3.14.
 	 */
 	bool arm64_dma_cma;
 	/*
@@ -990,11 +1003,13 @@ struct kernel_profile {
 	 * nor reaches HIGHATOMIC blocks. d0164adc89f6 "mm, page_alloc:
 	 * distinguish between being unable to sleep, unwilling to sleep and
 	 * avoiding waking kswapd" (Mel Gorman): "atomic reserves are not
-	 * used" by callers that only clear __GFP_DIRECT_RECLAIM. Release
-	 * bracketed, not confirmed: the commit is in msm-4.9's history, so
-	 * not after 4.9; that it came with 0aaa29a56e4f (kernel.highatomic,
-	 * 4.4) in one series was recalled, not found in a source, and no
-	 * shortlog, pull request or tag naming it was found. Taken as 4.4.
+	 * used" by callers that only clear __GFP_DIRECT_RECLAIM: 4.4, by
+	 * the per-release copies of mm/page_alloc.c in garghub/TROVON
+	 * (dataset/codebase_cleansed/linux_kernel): v4.3's
+	 * gfp_to_alloc_flags gives ALLOC_HARDER to every request without
+	 * __GFP_WAIT or __GFP_NO_KSWAPD, v4.4's only to one with
+	 * __GFP_ATOMIC. No shortlog, pull request or tag naming it was
+	 * found.
 	 */
 	bool gfp_atomic;
 	/*
@@ -1006,10 +1021,15 @@ struct kernel_profile {
 	 * __GFP_HIGH non-blocking allocations accesses reserves", in Mel
 	 * Gorman's series "Discard __GFP_ATOMIC" v3 (posted 2023-01-13, the
 	 * Link of its first patch in the mm tree, answering Michal Hocko's
-	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves).
-	 * Release bracketed: posted after v6.2-rc1, so not 6.2; 6.12 has it
-	 * (mm/page_alloc.c); no pull request naming it was found. Taken as
-	 * 6.3, the next merge window.
+	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves; the
+	 * series' first patch, "mm/page_alloc: rename ALLOC_HIGH to
+	 * ALLOC_MIN_RESERVE", is 524c48072e56 in users/jedix/linux-maple on
+	 * infradead.org, its Link that v3).
+	 * 6.3, bracketed from both sides, not confirmed: posted after
+	 * v6.2-rc1, so not 6.2; a tree labelled 6.3
+	 * (bqqmf/linux-6.3, a research fork known as 6.3 only by its name)
+	 * defines ALLOC_NON_BLOCK and ALLOC_MIN_RESERVE in mm/internal.h,
+	 * so not after 6.3. No pull request or tag naming it was found.
 	 */
 	bool alloc_non_block;
 	/*
