@@ -530,18 +530,24 @@ struct kernel_profile {
 	/*
 	 * d7b236e10ced "mm: drop migrate type checks from
 	 * has_unmovable_pages" and 4da2ce250f98 "mm: distinguish CMA and
-	 * MOVABLE isolation in has_unmovable_pages()" (Oct 2017, 4.15; both
-	 * named in Vlastimil Babka's review of 22 May 2018 on linux-mm, and
-	 * absent from 4.14 per the stable bot's dependency list of
-	 * 14 Jun 2019): isolation scans MOVABLE pageblocks for unmovable
-	 * pages, and CMA ones unless MIGRATE_CMA is asked for.
+	 * MOVABLE isolation in has_unmovable_pages()" (both named in
+	 * Vlastimil Babka's review of 22 May 2018 on linux-mm, and absent
+	 * from 4.14 per the stable bot's dependency list of 14 Jun 2019):
+	 * isolation scans MOVABLE pageblocks for unmovable pages, and CMA
+	 * ones unless MIGRATE_CMA is asked for. 4.15, bracketed, not
+	 * confirmed: not in 4.14; their October 2017 date, which would make
+	 * them 4.15, and the release that merged them were not found in a
+	 * source. Taken as 4.15.
 	 * Commit: d7b236e10ced, 4da2ce250f98.
 	 */
 	bool isolate_scan_movable;
 	/*
-	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable" (April
-	 * 2019; in 5.0.17 as a stable backport, so upstream by 5.1):
+	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable":
 	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
+	 * 5.1, bracketed, not confirmed: it is in 5.0.17 as a stable
+	 * backport, so upstream by then, which allows 5.1 or 5.2's merge
+	 * window; its April 2019 date (5.1-rc) was not found in a source,
+	 * nor a shortlog, pull or tag naming it. Taken as 5.1.
 	 * Commit: 1a9f219157b2.
 	 */
 	bool isolate_cma_refuse;
