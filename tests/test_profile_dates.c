@@ -12,11 +12,14 @@
  * cma_balance (5.8) is test_profile_alloc's, contig_reclaim_clean (3.7)
  * test_contig_reclaim's, free_scan_enough (4.0) test_compaction's,
  * contig_busy_info (3.18) test_console's and test_profile_alloc's,
- * hugetlb_cma (5.7) test_hugetlb_cma's.
+ * hugetlb_cma (5.7) test_hugetlb_cma's. The table with each switch's own
+ * commits (scripts/profile-table.sh, from the "Commit:" sentence of its
+ * comment) is compared with tests/golden/profile-table.md.
  *
  * CMA_GOLDEN_DIR overrides the golden files' directory; CMA_UPDATE_GOLDEN=1
- * rewrites profiles.txt from the table.
+ * rewrites profiles.txt and profile-table.md.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +64,36 @@ static void profile_table_matches_golden(void **state)
 	char *table = profile_table();
 
 	test_expect_golden("profiles.txt", table);
+	free(table);
+}
+
+/*
+ * Expect: scripts/profile-table.sh succeeds (every switch's comment has one
+ * "Commit:" sentence and profile.c a release for it) and prints
+ * tests/golden/profile-table.md: a switch's row carries the commits that
+ * sentence names, never an id cited only as evidence (dma_cma_blocking's
+ * comment cites d0164adc89f6, 4.4's, to show the test its commits left).
+ */
+static void profile_table_names_each_switch_commits(void **state)
+{
+	char script[PATH_MAX], root[PATH_MAX], cmd[3 * PATH_MAX];
+	char *table = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&table, &len), *p;
+	int c;
+
+	assert_int_equal(test_source_path("scripts/profile-table.sh", script, sizeof(script)), 0);
+	assert_int_equal(test_source_path("src/mm/profile.h", root, sizeof(root)), 0);
+	*strstr(root, "/src/mm/profile.h") = 0;
+	snprintf(cmd, sizeof(cmd), "sh '%s' '%s'", script, root);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(out);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, out);
+	assert_int_equal(pclose(p), 0);
+	fclose(out);
+	test_expect_golden("profile-table.md", table);
 	free(table);
 }
 
@@ -314,6 +347,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(profile_table_matches_golden),
+		cmocka_unit_test(profile_table_names_each_switch_commits),
 		cmocka_unit_test(profile_switch_starts_at_its_release),
 		cmocka_unit_test(alloc_contig_range_scan_counter_from_411),
 		cmocka_unit_test(cma_alloc_failure_logged_from_411),

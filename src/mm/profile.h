@@ -12,9 +12,14 @@
  * one), the release, and how that release is known: the commit date
  * Linus's tree gives it, inside that release's merge window; a vX.Y-rc
  * shortlog; the -mm tree's since-X.Y shortlog (its queue on top of vX.Y,
- * sent in the next merge window); or a stable or fix mail. "unverified"
- * marks a release no such source was found for. tests/golden/profiles.txt
- * lists every switch with its release (test_profile_dates).
+ * sent in the next merge window); a stable or fix mail; or stored copies
+ * of the source at the releases around it. "Bracketed" marks a release
+ * only bounded by such sources, "unverified" one no source was found
+ * for. The comment's last sentence, "Commit: ...", names the switch's
+ * own commits (ids, or subjects where no id was found; "none" for a
+ * bundle of many): other ids in it are evidence. tests/golden/profiles.txt
+ * lists every switch with its release; scripts/profile-table.sh prints
+ * the table with each one's commits (test_profile_dates checks both).
  *
  * Chosen at cma_mm_create (cma_mm_config.kernel) and fixed for the
  * machine's life, so it is read without a lock.
@@ -36,6 +41,7 @@ struct kernel_profile {
 	 * "cma: fix watermark checking" (3.7) and "mm: cma: remove watermark
 	 * hacks": 3.8 (the -mm since-3.7 shortlog,
 	 * linux-mm 2012-12-17, queued for the 3.8 merge window).
+	 * Commit: "mm: cma: remove watermark hacks".
 	 */
 	bool alloc_cma;
 	/*
@@ -45,13 +51,18 @@ struct kernel_profile {
 	 * allocations": 5.8 (not in v5.7.10: the stable bot lists it among
 	 * the commits that tree lacks; still under review with akpm on
 	 * 2020-04-01, inside the 5.7 merge window).
+	 * Commit: 16867664936e.
 	 */
 	bool cma_balance;
 	/*
 	 * MIGRATE_HIGHATOMIC in place of MIGRATE_RESERVE, with that era's
 	 * fallback and stealing rules. 0aaa29a56e4f "mm, page_alloc: reserve
 	 * pageblocks for high-order atomic allocations on demand": 4.4 (a
-	 * later fix for it asks "Cc: stable # 4.4+"; committed 2015-11-06).
+	 * later fix for it asks "Cc: stable # 4.4+"; committed 2015-11-06;
+	 * the per-release copies of mm/page_alloc.c in garghub/TROVON
+	 * (dataset/codebase_cleansed/linux_kernel) show MIGRATE_RESERVE in
+	 * v4.3 and unreserve_highatomic_pageblock in v4.4).
+	 * Commit: 0aaa29a56e4f.
 	 */
 	bool highatomic;
 	/*
@@ -59,6 +70,7 @@ struct kernel_profile {
 	 * watermarks and wakes kswapd. 1c30844d2dfe "mm: reclaim small
 	 * amounts of memory when an external fragmentation event occurs": 5.0
 	 * (committed by Linus 2018-12-28, in the 5.0 merge window).
+	 * Commit: 1c30844d2dfe.
 	 */
 	bool watermark_boost;
 	/*
@@ -71,6 +83,7 @@ struct kernel_profile {
 	 * work at pageblock granularity": 5.19 (committed to the mm tree
 	 * 2022-05-13, after 5.18-rc1, for the 5.19 merge window). Between 5.13
 	 * and 5.18 the v3.5 path runs, with contig_drain_all's drain.
+	 * Commit: d479960e44f2, b2c9e2fbba32.
 	 */
 	bool contig_v6;
 	/*
@@ -78,6 +91,7 @@ struct kernel_profile {
 	 * range (the search hugetlb's gigantic pages used, made generic).
 	 * 5e27a2df03b8 "mm/page_alloc: add alloc_contig_pages()": 5.5
 	 * (committed by Linus 2019-12-01, in the 5.5 merge window).
+	 * Commit: 5e27a2df03b8.
 	 */
 	bool contig_pages;
 	/*
@@ -88,6 +102,7 @@ struct kernel_profile {
 	 * v5.9 and v5.10-rc1 by a bisection on linux-mm; Vineet Gupta's ARC fix,
 	 * in the 5.9 AUTOSEL stable review of 2020-11-09, names it as what
 	 * "released v5.10-rc1" stopped booting on).
+	 * Commit: 7fef431be9c9.
 	 */
 	bool boot_free_to_tail;
 	/*
@@ -99,6 +114,7 @@ struct kernel_profile {
 	 * cma= placement came before it ("cma: add placement specifier for
 	 * "cma=" kernel parameter", 3.16: not in v3.15 by the -mm since-3.15
 	 * shortlog, dated 2014-06-04 in the mainline log), shown from 3.17.
+	 * Commit: a254129e8686.
 	 */
 	bool cma_generic;
 	/*
@@ -108,6 +124,8 @@ struct kernel_profile {
 	 * and bitmap status": 4.11 (the -mm since-4.10
 	 * shortlog, linux-mm 2017-02-23, queued for the 4.11 merge window).
 	 * The area's name in the line came later; not modelled.
+	 * Commit: "mm: cma: print allocation failure reason and bitmap
+	 * status".
 	 */
 	bool cma_alloc_report;
 	/*
@@ -120,6 +138,7 @@ struct kernel_profile {
 	 * effect until an area can be a single pageblock): 5.19 (committed to
 	 * the mm tree 2022-05-13 with b2c9e2fbba32, see contig_v6). Before,
 	 * mm/cma.c aligned to max(MAX_ORDER - 1, pageblock_order).
+	 * Commit: "mm: cma: use pageblock_order as the single alignment".
 	 */
 	bool cma_pageblock_align;
 	/*
@@ -142,6 +161,7 @@ struct kernel_profile {
 	 * (cma_release_stats). Departure: the debugfs files came in 4.1, in
 	 * directories named cma-<index>; here they come with the rest, under
 	 * 6.12's area names. A release before 5.13 shows none of these.
+	 * Commit: 43ca106fa8ec, bbb269206f3c, 7bc1aec5e287.
 	 */
 	bool cma_stats;
 	/*
@@ -155,6 +175,7 @@ struct kernel_profile {
 	 * check for isolation errors" and f68749ec342b "mm/gup: longterm pin
 	 * migration cleanup", the same series, listed beside d1e153fea2a8 in
 	 * a later Fixes list (Pasha Tatashin's v9, 2021-02-01): 5.13.
+	 * Commit: d1e153fea2a8, 6e7f34ebb8d2, f68749ec342b.
 	 */
 	bool longterm_migrate;
 	/*
@@ -163,6 +184,7 @@ struct kernel_profile {
 	 * the pin. 119d6d59dcc0 "mm, compaction: avoid isolating pinned
 	 * pages": 3.15 (committed by Linus 2014-04-03, in the 3.15 merge
 	 * window).
+	 * Commit: 119d6d59dcc0.
 	 */
 	bool compact_skip_pinned;
 	/*
@@ -172,6 +194,7 @@ struct kernel_profile {
 	 * cleared, as v3.5 always does. 7e12beb8ca2a "migrate_pages: batch
 	 * flushing TLB": 6.3 (in linux-next 2023-02-22, the 6.3 merge window,
 	 * next to 5dfab109d519; in v6.5-rc5 by a later report).
+	 * Commit: 7e12beb8ca2a.
 	 */
 	bool batched_unmap_flush;
 	/*
@@ -180,6 +203,7 @@ struct kernel_profile {
 	 * only from the fourth pass on (pass > 2) and retries (-EAGAIN)
 	 * before. 5dfab109d519 "migrate_pages: batch _unmap and _move": 6.3
 	 * (in linux-next 2023-02-22, the 6.3 merge window).
+	 * Commit: 5dfab109d519.
 	 */
 	bool migrate_wait_at_once;
 	/*
@@ -191,6 +215,7 @@ struct kernel_profile {
 	 * for async compaction": 3.16 (not in v3.15: listed in the -mm
 	 * since-3.15 shortlog; committed by Linus 2014-06-04, before
 	 * v3.16-rc1).
+	 * Commit: c89511ab2f8f, 35979ef33931.
 	 */
 	bool compact_cached_pfn;
 	/*
@@ -202,6 +227,7 @@ struct kernel_profile {
 	 * compaction: cache if a pageblock was scanned and no pages were
 	 * isolated": 3.7 (committed by Linus 2012-10-09, in the 3.7 merge
 	 * window).
+	 * Commit: bb13ffeb9f6b.
 	 */
 	bool compact_skip_hint;
 	/*
@@ -213,6 +239,7 @@ struct kernel_profile {
 	 * (the -mm since-4.10 shortlog, linux-mm 2017-02-23, queued for the
 	 * 4.11 merge window; a later fix names it as where total_*_scanned
 	 * began).
+	 * Commit: 7f354a548d1c.
 	 */
 	bool compact_events_per_run;
 	/*
@@ -230,6 +257,7 @@ struct kernel_profile {
 	 * dated: KReclaimable ("mm, proc: add KReclaimable to /proc/meminfo",
 	 * v4 posted 2018-07-31, the release that merged it not found),
 	 * SecPageTables, 16 KiB stacks, vmstat's and zoneinfo's lines.
+	 * Commit: none: 6.0's /proc layout, many changes taken together.
 	 */
 	bool proc_v6;
 	/*
@@ -238,6 +266,7 @@ struct kernel_profile {
 	 * 2012-10-02, the first day of the 3.7 merge window, as
 	 * linux-arm.info reported that day; the reports of 3.7's release in
 	 * December 2012 list it). Its DMA took CMA later: arm64_dma_cma.
+	 * Commit: none: the arm64 port, a merge of many commits.
 	 */
 	bool arm64;
 	/*
@@ -247,6 +276,7 @@ struct kernel_profile {
 	 * lru_cache_disable took its place (contig_v6 here). "mm: use
 	 * migrate_prep() instead of migrate_prep_local()": 3.8 (the -mm
 	 * since-3.7 shortlog, linux-mm 2012-12-17).
+	 * Commit: "mm: use migrate_prep() instead of migrate_prep_local()".
 	 */
 	bool contig_drain_all;
 	/*
@@ -260,6 +290,7 @@ struct kernel_profile {
 	 * alloc_contig: re-allow CMA to compact FS pages" (posted 2017-01-13,
 	 * during 4.10-rc: it "made it into 4.10", Michal Hocko on linux-mm,
 	 * 2017-08-07).
+	 * Commit: 73e64c51afc5, 424f6c4818bb.
 	 */
 	bool compact_nofs;
 	/*
@@ -269,6 +300,8 @@ struct kernel_profile {
 	 * "mm: cma_alloc: allow to specify GFP mask" and "mm: wire up GFP flag
 	 * passing in dma_alloc_from_contiguous": 4.11 (committed by Linus
 	 * 2017-02-24, in the 4.11 merge window).
+	 * Commit: "mm: alloc_contig_range: allow to specify GFP mask",
+	 * e2f466e32f56.
 	 */
 	bool contig_gfp;
 	/*
@@ -276,6 +309,7 @@ struct kernel_profile {
 	 * 6518202970c1 "mm/cma: remove unsupported gfp_mask parameter from
 	 * cma_alloc()" and its dma_alloc_from_contiguous twin: 4.19 (committed
 	 * by Linus 2018-08-17, in the 4.19 merge window).
+	 * Commit: 6518202970c1.
 	 */
 	bool cma_alloc_no_warn;
 	/*
@@ -286,6 +320,7 @@ struct kernel_profile {
 	 * kernel does (doc/cost-model.md). 0ccce3b92421 "mm, page_alloc: drain
 	 * per-cpu pages from workqueue context": 4.11 (committed by Linus
 	 * 2017-02-24, in the 4.11 merge window).
+	 * Commit: 0ccce3b92421.
 	 */
 	bool drain_pcp_wq;
 	/*
@@ -294,6 +329,7 @@ struct kernel_profile {
 	 * drain per-cpu lists": 6.0 (in mm-stable under that id, which
 	 * Linus's tree keeps, in linux-next's next-20220718 beside
 	 * v5.19-rc7: the 6.0 merge window).
+	 * Commit: 443c2accd1b6.
 	 */
 	bool drain_pcp_remote;
 	/*
@@ -303,6 +339,7 @@ struct kernel_profile {
 	 * does. 8ef5849fa8a2 "mm/cma: always check which page caused
 	 * allocation failure": 4.5 (the -mm since-4.4 shortlog, linux-mm
 	 * 2016-01-13, queued for the 4.5 merge window).
+	 * Commit: 8ef5849fa8a2.
 	 */
 	bool contig_busy_test;
 	/*
@@ -320,6 +357,7 @@ struct kernel_profile {
 	 * wide: replace __GFP_REPEAT by __GFP_RETRY_MAYFAIL with more useful
 	 * semantic": 4.13 (committed by Linus 2017-07-12, in the 4.13 merge
 	 * window).
+	 * Commit: a5508cd83f10, dcda9b04713c.
 	 */
 	bool compact_priority;
 	/*
@@ -328,6 +366,7 @@ struct kernel_profile {
 	 * (node_alloc_noretry, kept over one resize). f60858f9d327
 	 * "hugetlbfs: don't retry when pool page allocations start to fail":
 	 * 5.4 (committed by Linus 2019-09-24, in the 5.4 merge window).
+	 * Commit: f60858f9d327.
 	 */
 	bool hugetlb_noretry;
 	/*
@@ -340,6 +379,7 @@ struct kernel_profile {
 	 * shortlog of 2015-02-26 and absent from the since-4.0 one of
 	 * 2015-04-24, which lists only the other three patches of Joonsoo
 	 * Kim's series, 4.1's compact_finish_fallback among them).
+	 * Commit: 932ff6bbbdca.
 	 */
 	bool free_scan_enough;
 	/*
@@ -351,6 +391,7 @@ struct kernel_profile {
 	 * for free pages": 5.1 (its series "Increase success rates and reduce
 	 * latency of compaction" was committed by Linus 2019-03-05, in the
 	 * 5.1 merge window).
+	 * Commit: 4fca9730c51d.
 	 */
 	bool free_scan_stride;
 	/*
@@ -363,6 +404,9 @@ struct kernel_profile {
 	 * use static global work_struct for draining per-cpu pages" beside
 	 * it: 4.11 either way (both in the -mm since-4.10 shortlog; 6.0's
 	 * __drain_all_pages keeps it).
+	 * Commit: 0ccce3b92421 or "mm, page_alloc: use static global
+	 * work_struct for draining per-cpu pages" (which of the two was not
+	 * found).
 	 */
 	bool drain_pcp_mutex;
 	/*
@@ -375,6 +419,7 @@ struct kernel_profile {
 	 * above mm.patch, and absent from the -mm since-3.18 shortlog of
 	 * 2014-12-16, on top of v3.18; "the printk has been there since the
 	 * 3.18 days", Doug Ledford on linux-mm, 2017-08-04).
+	 * Commit: dae803e165a1.
 	 */
 	bool contig_busy_info;
 	/*
@@ -382,6 +427,7 @@ struct kernel_profile {
 	 * tracepoint remains). 77febec20626 "mm/page_alloc: drop
 	 * pr_info_ratelimited() in alloc_contig_range()": 5.13 (dated
 	 * 2021-04-30 in the mainline log, in the 5.13 merge window).
+	 * Commit: 77febec20626.
 	 */
 	bool contig_busy_quiet;
 	/*
@@ -392,6 +438,7 @@ struct kernel_profile {
 	 * discard clean pages during contiguous allocation instead of
 	 * migration": 3.7 (committed by Linus 2012-10-09, in the 3.7 merge
 	 * window).
+	 * Commit: 02c6de8d757c.
 	 */
 	bool contig_reclaim_clean;
 	/*
@@ -406,6 +453,7 @@ struct kernel_profile {
 	 * migration target" and "mm, compaction: round-robin the order while
 	 * searching the free lists for a target": 5.1 (the series of
 	 * free_scan_stride, committed 2019-03-05).
+	 * Commit: 5a811889de10.
 	 */
 	bool compact_fast_free;
 	/*
@@ -417,6 +465,8 @@ struct kernel_profile {
 	 * the free side's, shorten both searches. "mm, compaction: use free
 	 * lists to quickly locate a migration source": 5.1 (the same series,
 	 * committed 2019-03-05).
+	 * Commit: "mm, compaction: use free lists to quickly locate a
+	 * migration source".
 	 */
 	bool compact_fast_migrate;
 	/*
@@ -432,6 +482,8 @@ struct kernel_profile {
 	 * the second's v2 posted 2023-03-16, during 6.3-rc, and in Linus's
 	 * tree after v6.3 by 2023-04-29, as 56d48d8dbefb in the linux-block
 	 * push that took his 6.4 merge window).
+	 * Commit: "mm: compaction: include compound page count for scanning
+	 * in pageblock isolation", 56d48d8dbefb.
 	 */
 	bool compact_scan_count_order;
 	/*
@@ -443,6 +495,8 @@ struct kernel_profile {
 	 * in split_free_page()" (with "cma: fix counting of isolated pages",
 	 * 3.7, under it): 3.8 (the -mm since-3.7 shortlog, linux-mm
 	 * 2012-12-17).
+	 * Commit: "mm: cma: skip watermarks check for already isolated
+	 * blocks in split_free_page()".
 	 */
 	bool isolated_split_nowmark;
 	/*
@@ -454,6 +508,9 @@ struct kernel_profile {
 	 * compaction: Add scanned and isolated counters for compaction": 3.8
 	 * (the -mm since-3.7 shortlog, linux-mm 2012-12-17, through Mel
 	 * Gorman's balancenuma tree).
+	 * Commit: "mm: compaction: Move migration fail/success stats to
+	 * migrate.c", "mm: compaction: Add scanned and isolated counters for
+	 * compaction".
 	 */
 	bool vmstat_migrate_events;
 	/*
@@ -461,27 +518,37 @@ struct kernel_profile {
 	 * pagevec_size; cmasim's pages per LRU-lock round).
 	 * 146500e9604c "mm: get 7% more pages in a pagevec": 4.16 (committed
 	 * by Linus 2018-01-31, in the 4.16 merge window).
+	 * Commit: 146500e9604c.
 	 */
 	bool lru_batch_15;
 	/*
 	 * The folio batch holds 31 pages. 9cecde80aae0 "mm: increase folio
 	 * batch size": 6.9 (in Linus's v6.9-rc2 shortlog, 2024-03-31).
+	 * Commit: 9cecde80aae0.
 	 */
 	bool lru_batch_31;
 	/*
 	 * d7b236e10ced "mm: drop migrate type checks from
 	 * has_unmovable_pages" and 4da2ce250f98 "mm: distinguish CMA and
-	 * MOVABLE isolation in has_unmovable_pages()" (Oct 2017, 4.15; both
-	 * named in Vlastimil Babka's review of 22 May 2018 on linux-mm, and
-	 * absent from 4.14 per the stable bot's dependency list of
-	 * 14 Jun 2019): isolation scans MOVABLE pageblocks for unmovable
-	 * pages, and CMA ones unless MIGRATE_CMA is asked for.
+	 * MOVABLE isolation in has_unmovable_pages()" (both named in
+	 * Vlastimil Babka's review of 22 May 2018 on linux-mm, and absent
+	 * from 4.14 per the stable bot's dependency list of 14 Jun 2019):
+	 * isolation scans MOVABLE pageblocks for unmovable pages, and CMA
+	 * ones unless MIGRATE_CMA is asked for. 4.15, bracketed, not
+	 * confirmed: not in 4.14; their October 2017 date, which would make
+	 * them 4.15, and the release that merged them were not found in a
+	 * source. Taken as 4.15.
+	 * Commit: d7b236e10ced, 4da2ce250f98.
 	 */
 	bool isolate_scan_movable;
 	/*
-	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable" (April
-	 * 2019; in 5.0.17 as a stable backport, so upstream by 5.1):
+	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable":
 	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
+	 * 5.1, bracketed, not confirmed: it is in 5.0.17 as a stable
+	 * backport, so upstream by then, which allows 5.1 or 5.2's merge
+	 * window; its April 2019 date (5.1-rc) was not found in a source,
+	 * nor a shortlog, pull or tag naming it. Taken as 5.1.
+	 * Commit: 1a9f219157b2.
 	 */
 	bool isolate_cma_refuse;
 	/*
@@ -492,6 +559,8 @@ struct kernel_profile {
 	 * tree's since-4.12 shortlog of 7 Jul 2017, merged for 4.13): the OOM
 	 * killer is not called for __GFP_RETRY_MAYFAIL, and alloc_contig_range's
 	 * migration targets ask GFP_USER | __GFP_MOVABLE | __GFP_RETRY_MAYFAIL.
+	 * Commit: "mm, migration: do not trigger OOM killer when migrating
+	 * memory", "mm: unify new_node_page and alloc_migrate_target".
 	 */
 	bool retry_mayfail;
 	/*
@@ -502,6 +571,9 @@ struct kernel_profile {
 	 * it left, "flag & __GFP_WAIT", become gfpflags_allow_blocking):
 	 * x86's coherent allocations take CMA only when they may sleep, where
 	 * the seed's test was "not GFP_ATOMIC".
+	 * Commit: "x86: enable DMA CMA with swiotlb",
+	 * "arch/x86/kernel/pci-dma.c: fix dma_generic_alloc_coherent() when
+	 * CONFIG_DMA_CMA is enabled".
 	 */
 	bool dma_cma_blocking;
 	/*
@@ -510,6 +582,7 @@ struct kernel_profile {
 	 * 2019 per Masahiro Yamada's report of that date: 5.3): a device
 	 * without an area of its own takes a one-page buffer from the buddy
 	 * allocator, not the default area.
+	 * Commit: bd2e75633c80.
 	 */
 	bool dma_single_page_buddy;
 	/*
@@ -520,6 +593,7 @@ struct kernel_profile {
 	 * 3.7. alloc_contig_range isolates with
 	 * ISOLATE_UNEVICTABLE, so an mlocked page in the range is migrated
 	 * (compaction kept passing it over until compact_unevictable).
+	 * Commit: e46a28790e59.
 	 */
 	bool contig_unevictable;
 	/*
@@ -527,6 +601,7 @@ struct kernel_profile {
 	 * Munson; "came along in v4.1-rc1", Sebastian Andrzej Siewior on
 	 * linux-mm, 2019): compaction isolates mlocked pages too, under
 	 * vm.compact_unevictable_allowed (default 1, the value modelled).
+	 * Commit: 5bbe3547aa3b.
 	 */
 	bool compact_unevictable;
 	/*
@@ -537,6 +612,7 @@ struct kernel_profile {
 	 * isolate_migratepages_block skips compound pages only when
 	 * !cc->alloc_contig, so alloc_contig_range migrates an in-use large
 	 * folio to a target of its order.
+	 * Commit: 1da2f328fa64.
 	 */
 	bool contig_large_folio;
 	/*
@@ -549,6 +625,7 @@ struct kernel_profile {
 	 * holding a page in use (page_count) or a hugetlb page (the two checks
 	 * 4d73ba5fa710's changelog says it removed); from here on it tries
 	 * such a range and lets alloc_contig_range migrate.
+	 * Commit: eb14d4eefdc4.
 	 */
 	bool contig_try_in_use;
 	/*
@@ -561,6 +638,7 @@ struct kernel_profile {
 	 * pfn_range_valid_contig refuses a range holding a hugetlb page
 	 * again, so that a new gigantic page does not retry every range
 	 * of the pool.
+	 * Commit: 4d73ba5fa710.
 	 */
 	bool contig_skip_hugetlb;
 	/*
@@ -573,6 +651,7 @@ struct kernel_profile {
 	 * and on the undo to retype them MOVABLE. v3.5's code does the same
 	 * but no caller asked it; its kernel-doc still demands blocks of the
 	 * requested type, which the library holds to before 3.16.
+	 * Commit: 944d9fec8d7a.
 	 */
 	bool contig_any_movable;
 	/*
@@ -589,6 +668,7 @@ struct kernel_profile {
 	 * cma_mutex. The loop no longer sets -ENOMEM when the bitmap runs
 	 * out, so the failure message (cma_generic) shows the last
 	 * alloc_contig_range's error: "ret: -16" after busy ranges.
+	 * Commit: 7ee793a62fa8.
 	 */
 	bool cma_bitmap_lock;
 	/*
@@ -596,6 +676,7 @@ struct kernel_profile {
 	 * bound" (Joel Savitz, posted 20 Feb 2020; 5.7, as OpenZFS's
 	 * arc_os.c tests it with KERNEL_VERSION(5, 7, 0)): the default
 	 * min_free_kbytes is clamped at 262144 (256 MiB), not 65536.
+	 * Commit: ee8eb9a5fe86.
 	 */
 	bool min_free_kbytes_256m;
 	/*
@@ -606,6 +687,8 @@ struct kernel_profile {
 	 * compaction: restrict fragindex to costly orders" (posted
 	 * 2016-09-26): 4.9 (both in the -mm since-4.8 shortlog, linux-mm
 	 * 2016-10-12).
+	 * Commit: 8348faf91f56, "mm, compaction: restrict fragindex to
+	 * costly orders".
 	 */
 	bool compact_suitable_min;
 	/*
@@ -616,6 +699,7 @@ struct kernel_profile {
 	 * 2149cdaef6c0 "mm/compaction: enhance compaction finish condition":
 	 * 4.1 (committed 2015-04-14, in the 4.1 merge window; posted as v4
 	 * 2015-02-12).
+	 * Commit: 2149cdaef6c0.
 	 */
 	bool compact_finish_fallback;
 	/*
@@ -625,6 +709,7 @@ struct kernel_profile {
 	 * committed 2019-03-05). 4.12's "mm, compaction: finish whole
 	 * pageblock to reduce fragmentation" did so for non-movable requests
 	 * that would steal; not modelled.
+	 * Commit: d3a528a25601.
 	 */
 	bool compact_finish_pageblock;
 	/*
@@ -639,22 +724,28 @@ struct kernel_profile {
 	 * does). 6.12
 	 * records the last migrated pageblock where 3.19 recorded the batch's
 	 * first pfn; the 6.12 rule under both.
+	 * Commit: "mm, compaction: more focused lru and pcplists draining".
 	 */
 	bool compact_drain_pcp;
 	/*
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize" (Aaron Lu): 4.19. Not before: the RFC on linux-mm
-	 * 2018-07-11; mmotm 2018-07-13, against 4.18-rc4, queues it for
-	 * linux-next. In it: a stored copy of v4.19's mm/page_alloc.c
+	 * batchsize" (Aaron Lu): 4.19, bracketed from both sides, not
+	 * confirmed. Not before: the RFC on linux-mm 2018-07-11, after
+	 * v4.18-rc4; mmotm 2018-07-13, against 4.18-rc4, queues it for
+	 * linux-next, that is for the next merge window; and
+	 * WindRiver-Labs/linux-yocto-4.18's mm/page_alloc.c still caps it at
+	 * 512 KiB. Not after: a stored copy of v4.19's mm/page_alloc.c
 	 * (0x88888888/linux-4.19-comments at 0c8fdfc73a8e, annotated) caps
 	 * the batch at 1 MiB while it still reads zone->managed_pages,
 	 * which v5 of Arun KS's "mm: convert zone->managed_pages to atomic
 	 * variable" (posted 2018-11-13) replaces with zone_managed_pages()
-	 * around the same 1 MiB cap. Not found: a shortlog, pull or tag
-	 * naming the release; the copy is a third party's, its version
-	 * known only from the repository's name (no Makefile is stored).
+	 * around the same 1 MiB cap. Both trees are third parties', their
+	 * versions known only from the repositories' names; no shortlog,
+	 * pull or tag naming the release was found, and TROVON's
+	 * per-release copies stop before 4.16.
+	 * Commit: d8a759b57035.
 	 */
 	bool pcp_batch_1m;
 	/*
@@ -671,6 +762,7 @@ struct kernel_profile {
 	 * "limit
 	 * the number of pages on PCP lists when reclaim is active", of the
 	 * same series, is not modelled.
+	 * Commit: b92ca18e8ca5, 3b12e7e97938.
 	 */
 	bool pcp_high_lowmark;
 	/*
@@ -689,6 +781,7 @@ struct kernel_profile {
 	 * days before v6.6: the 6.7 merge window). Every
 	 * second (cma_vmstat_update) high decays by an eighth toward high_min
 	 * and the excess goes back (decay_pcp_high).
+	 * Commit: 90b41691b988, 51a755c56dc0, c0a242394cb9, 57c0419c5f0e.
 	 */
 	bool pcp_high_auto;
 	/*
@@ -704,6 +797,7 @@ struct kernel_profile {
 	 * one ("use only one PCP list for THP-sized allocations"): 6.12's two
 	 * under each. 6.12's PCPF_PREV_FREE_HIGH_ORDER bulk frees of orders
 	 * 1-3 are not modelled.
+	 * Commit: 44042b449872.
 	 */
 	bool pcp_high_order;
 	/*
@@ -716,6 +810,7 @@ struct kernel_profile {
 	 * cf11e85fc08c "mm: hugetlb: optionally allocate gigantic hugepages
 	 * using cma": 5.7 (Roman Gushchin; the later fixes that cite it tag
 	 * it "# 5.7").
+	 * Commit: cf11e85fc08c.
 	 */
 	bool hugetlb_cma;
 	/*
@@ -729,6 +824,7 @@ struct kernel_profile {
 	 * hugetlb page in use is isolated and migrated whole to a fresh one
 	 * of its size, a free one dissolved. Before, alloc_contig_range
 	 * stepped over it and the range was -EBUSY.
+	 * Commit: ae37c7ff79f1, 369fa227c219.
 	 */
 	bool contig_hugetlb;
 	/*
@@ -740,6 +836,7 @@ struct kernel_profile {
 	 * 5.9 merge window's other tags): 5.9. The same commit gave
 	 * mm_migrate_pages its nr_thp_* fields. A hugetlb page still counts
 	 * one (migrate_count_hugetlb).
+	 * Commit: 1a5bae25e3cf.
 	 */
 	bool migrate_count_pages;
 	/*
@@ -752,6 +849,7 @@ struct kernel_profile {
 	 * page isolation", Zi Yan, 5.19 with contig_v6, did): the isolation
 	 * fails with -EBUSY before anything migrates. hugetlb pages are left
 	 * to the migration scan.
+	 * Commit: fd919a85cd55.
 	 */
 	bool isolate_straddle_busy;
 	/*
@@ -763,6 +861,7 @@ struct kernel_profile {
 	 * detection-based file cache sizing": 3.15 (Johannes Weiner's
 	 * series, last posted 2014-01-10; a release summary lists it beside
 	 * 3.15's renameat2). Anon shadows (5.9) are not modelled.
+	 * Commit: a528910e12ec.
 	 */
 	bool workingset;
 	/*
@@ -773,6 +872,7 @@ struct kernel_profile {
 	 * inactive file list": 4.7 (posted 2016-04-04; Ganesh Mahendran's
 	 * linux-mm mail of 2016-07-19 finds the ratio computed there in
 	 * mainline).
+	 * Commit: 59dc76b0d4df.
 	 */
 	bool inactive_ratio_lru;
 	/*
@@ -783,6 +883,7 @@ struct kernel_profile {
 	 * (posted 2017-04-04 with Andrew Morton's reply the same day, the
 	 * 4.12 merge window a month later). 5.9's anon refaults are not
 	 * modelled.
+	 * Commit: 2a2e48854d70.
 	 */
 	bool inactive_low_refaults;
 	/*
@@ -797,6 +898,7 @@ struct kernel_profile {
 	 * "mm/vmscan: throttle reclaim when no progress is being made": 5.16
 	 * (in Linus's tree with the 5.16 merge window's merges by 2021-11-14,
 	 * the v5.16-rc1 date, as a perf/core push rebased on it lists them).
+	 * Commit: 8cd7c588decf, d818fca1cac3, 69392a403f49.
 	 */
 	bool reclaim_throttle;
 	/*
@@ -811,6 +913,7 @@ struct kernel_profile {
 	 * "mm/compaction: enable compacting >0 order folios" (Zi Yan): 6.9
 	 * (in the mm-stable revision list Linus pushed to master on
 	 * 2024-03-15, the 6.9 merge window, v6.9-rc1 coming 2024-03-24).
+	 * Commit: 733aea0b3a7b, ee6f62fd34f0.
 	 */
 	bool compact_folios;
 	/*
@@ -821,6 +924,7 @@ struct kernel_profile {
 	 * branch 'akpm' (patches from Andrew)", Linus's merge of the 5.17
 	 * merge window that a bisection log of the time marks good between
 	 * "Merge tag 'mips_5.17'" and the 5.17-rc1 tags).
+	 * Commit: 5d39a7ebc8be.
 	 */
 	bool migrate_count_hugetlb;
 	/*
@@ -828,6 +932,7 @@ struct kernel_profile {
 	 * nr_split to trace_mm_migrate_pages stats." (Zi Yan): 6.7 (under
 	 * this id in mm-stable by 2023-10-26, as a tree based on it listed
 	 * that day next to pcp_high_auto's commits: the 6.7 merge window).
+	 * Commit: 49cac03a8f0a.
 	 */
 	bool migrate_trace_nr_split;
 	/*
@@ -835,6 +940,7 @@ struct kernel_profile {
 	 * "mm/cma: add sysfs file 'release_pages_success'" (Anshuman
 	 * Khandual, posted 2024-02-06): 6.9 (in Linus's master push of
 	 * 2024-03-15, with compact_folios' commits).
+	 * Commit: b9ad003af13a.
 	 */
 	bool cma_release_stats;
 	/*
@@ -842,6 +948,7 @@ struct kernel_profile {
 	 * "/proc/meminfo: provide estimated available memory" (Rik van
 	 * Riel): 3.14 (committed 2014-01-21, two days after v3.13, in the
 	 * 3.14 merge window, as its git log shows).
+	 * Commit: 34e431b0ae39.
 	 */
 	bool meminfo_available;
 	/*
@@ -849,6 +956,7 @@ struct kernel_profile {
 	 * prints ">100000". 93b3a674485f "mm, vmstat: reduce zone->lock
 	 * holding time by /proc/pagetypeinfo" (Michal Hocko, posted
 	 * 2019-10-25): 5.4 (in Linus's "Linux 5.4-rc7" shortlog, 2019-11-10).
+	 * Commit: 93b3a674485f.
 	 */
 	bool pagetypeinfo_cap;
 	/*
@@ -857,7 +965,10 @@ struct kernel_profile {
 	 * converting GFP flags to migrate types" (which reorders enum
 	 * migratetype) and "mm, page_alloc: remove MIGRATE_RESERVE" (Mel
 	 * Gorman): 4.4 (both in the -mm since-4.3 shortlog, linux-mm
-	 * 2015-11-11, on top of v4.3, as highatomic's commit is).
+	 * 2015-11-11, on top of v4.3, as highatomic's commit is; TROVON's
+	 * v4.3 copy of mm/page_alloc.c still has MIGRATE_RESERVE).
+	 * Commit: "mm, page_alloc: use masks and shifts when converting GFP
+	 * flags to migrate types", "mm, page_alloc: remove MIGRATE_RESERVE".
 	 */
 	bool pagetypeinfo_types;
 	/*
@@ -876,10 +987,16 @@ struct kernel_profile {
 	 * consolidation that followed the dma-direct one (lkml.iu.edu
 	 * hypermail/linux/kernel/1801.1/02730.html) leaves x86 out, to be
 	 * "handled in a later series with other x86 dma mapping changes".
-	 * Bracketed, not confirmed: no 4.17 merge-window shortlog, x86 pull
-	 * or stored v4.16/v4.17 copy of arch/x86/kernel/pci-dma.c was found
+	 * And not after 4.17: the build products of an x86_64 4.17.12 tree
+	 * (xjh19971110/linux-4.17.12, lib/.dma-direct.o.cmd) compile
+	 * lib/dma-direct.c, the dma_direct_alloc this switch models, into
+	 * the x86 kernel. Bracketed to 4.17 by these two bounds, not
+	 * confirmed: no 4.17 merge-window shortlog, x86
+	 * pull or stored v4.16 copy of arch/x86/kernel/pci-dma.c was found
 	 * (the posted patch 37/67, removing dma_generic_alloc_coherent, is
 	 * stored in a linux-mips archive).
+	 * Commit: "x86: use dma-direct", "x86: remove
+	 * dma_alloc_coherent_gfp_flags".
 	 */
 	bool x86_dma_direct;
 	/*
@@ -890,6 +1007,7 @@ struct kernel_profile {
 	 * dma_{alloc,free}_contiguous() helpers" of the same merge window):
 	 * 5.3 (the "dma-mapping fixes for 5.3-rc" pull,
 	 * tags/dma-mapping-5.3-5 on top of v5.3-rc5).
+	 * Commit: 90ae409f9eb3.
 	 */
 	bool dma_direct_cma_once;
 	/*
@@ -901,6 +1019,7 @@ struct kernel_profile {
 	 * next-20210301, lists it under this id after Linus's merge of
 	 * "nfs-for-5.12-1", the 5.12 merge window, with a052d4d13d88 "mm:
 	 * cma: print region name on failure").
+	 * Commit: 072355c1cf2d.
 	 */
 	bool cma_activate_release;
 	/*
@@ -921,6 +1040,7 @@ struct kernel_profile {
 	 * (Nicolas Saenz Julienne), a 5.9 fix, taken as part of the switch.
 	 * Before 5.8 arm64's single 256 KiB pool (kernel/dma/remap.c from
 	 * 5.0, arch/arm64/mm/dma-mapping.c before) is not modelled.
+	 * Commit: c84dc6e68a1d, 1d659236fb43.
 	 */
 	bool dma_atomic_pools;
 	/*
@@ -940,8 +1060,10 @@ struct kernel_profile {
 	 * the per-release copies of arch/arm64/mm/dma-mapping.c in
 	 * garghub/TROVON (dataset/codebase_cleansed/linux_kernel) have no CMA
 	 * in v3.12 and call dma_alloc_from_contiguous in v3.14; v3.13's copy
-	 * is not stored, and no shortlog, pull request or tag naming the
-	 * commit was found. Taken as 3.14.
+	 * is not stored (the v3.13 directory holds other files), no v3.13
+	 * tree with arch/arm64 was found, and no shortlog, pull request, tag
+	 * or kernelnewbies page naming the commit was found. Taken as 3.14.
+	 * Commit: 6ac2104debc2.
 	 */
 	bool arm64_dma_cma;
 	/*
@@ -957,6 +1079,7 @@ struct kernel_profile {
 	 * readahead", in the since-4.13 shortlog of 2017-09-12 with "mm,
 	 * swap: don't use VMA based swap readahead if HDD is used as swap")
 	 * is not modelled: it needs the owners' page tables.
+	 * Commit: 579f82901f6f.
 	 */
 	bool swapin_ra_adaptive;
 	/*
@@ -971,6 +1094,7 @@ struct kernel_profile {
 	 * pages" (Joonsoo Kim, v6 posted 2020-06-17): 5.9, committed
 	 * 2020-08-11 by Linus Torvalds in the 5.9 merge window (a
 	 * bisection report quotes that commit line).
+	 * Commit: aae466b0052e, 170b04b7ae49.
 	 */
 	bool anon_workingset;
 	/*
@@ -981,6 +1105,7 @@ struct kernel_profile {
 	 * share above min. 795ae7a0de6b "mm: scale kswapd watermarks in
 	 * proportion to memory" (Johannes Weiner): 4.6 (committed by Linus
 	 * 2016-03-17, after v4.5 of 2016-03-13, in the 4.6 merge window).
+	 * Commit: 795ae7a0de6b.
 	 */
 	bool watermark_scale;
 	/*
@@ -990,11 +1115,14 @@ struct kernel_profile {
 	 * nor reaches HIGHATOMIC blocks. d0164adc89f6 "mm, page_alloc:
 	 * distinguish between being unable to sleep, unwilling to sleep and
 	 * avoiding waking kswapd" (Mel Gorman): "atomic reserves are not
-	 * used" by callers that only clear __GFP_DIRECT_RECLAIM. Release
-	 * bracketed, not confirmed: the commit is in msm-4.9's history, so
-	 * not after 4.9; that it came with 0aaa29a56e4f (kernel.highatomic,
-	 * 4.4) in one series was recalled, not found in a source, and no
-	 * shortlog, pull request or tag naming it was found. Taken as 4.4.
+	 * used" by callers that only clear __GFP_DIRECT_RECLAIM: 4.4, by
+	 * the per-release copies of mm/page_alloc.c in garghub/TROVON
+	 * (dataset/codebase_cleansed/linux_kernel): v4.3's
+	 * gfp_to_alloc_flags gives ALLOC_HARDER to every request without
+	 * __GFP_WAIT or __GFP_NO_KSWAPD, v4.4's only to one with
+	 * __GFP_ATOMIC. No shortlog, pull request or tag naming it was
+	 * found.
+	 * Commit: d0164adc89f6.
 	 */
 	bool gfp_atomic;
 	/*
@@ -1006,10 +1134,17 @@ struct kernel_profile {
 	 * __GFP_HIGH non-blocking allocations accesses reserves", in Mel
 	 * Gorman's series "Discard __GFP_ATOMIC" v3 (posted 2023-01-13, the
 	 * Link of its first patch in the mm tree, answering Michal Hocko's
-	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves).
-	 * Release bracketed: posted after v6.2-rc1, so not 6.2; 6.12 has it
-	 * (mm/page_alloc.c); no pull request naming it was found. Taken as
-	 * 6.3, the next merge window.
+	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves; the
+	 * series' first patch, "mm/page_alloc: rename ALLOC_HIGH to
+	 * ALLOC_MIN_RESERVE", is 524c48072e56 in users/jedix/linux-maple on
+	 * infradead.org, its Link that v3).
+	 * 6.3, bracketed from both sides, not confirmed: posted after
+	 * v6.2-rc1, so not 6.2; a tree labelled 6.3
+	 * (bqqmf/linux-6.3, a research fork known as 6.3 only by its name)
+	 * defines ALLOC_NON_BLOCK and ALLOC_MIN_RESERVE in mm/internal.h,
+	 * so not after 6.3. No pull request or tag naming it was found.
+	 * Commit: "mm/page_alloc: explicitly define how __GFP_HIGH
+	 * non-blocking allocations accesses reserves".
 	 */
 	bool alloc_non_block;
 	/*
@@ -1021,6 +1156,7 @@ struct kernel_profile {
 	 * 4.7, as Hugh Dickins names it ("4.7's 8f182270dfec") in the
 	 * cover letter of Muchun Song's THP vmstat series, and backported
 	 * to 4.1.28 (the linux-mm report of a leak in that stable commit).
+	 * Commit: 8f182270dfec.
 	 */
 	bool lru_add_compound;
 	/*
@@ -1034,6 +1170,7 @@ struct kernel_profile {
 	 * Release bracketed: upstream 6.14, and in the 6.12 source this
 	 * profile reads (linux-source-6.12, mm/page_alloc.c's
 	 * alloc_contig_range_noprof) as its stable backport: taken as 6.12.
+	 * Commit: 04f13d241b8b.
 	 */
 	bool contig_hugetlb_replace;
 };
