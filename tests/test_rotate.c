@@ -5,7 +5,8 @@
  * marked for immediate reclaim; when its write ends, end_page_writeback
  * moves it to the tail of its inactive list through the CPU's rotate
  * pagevec (v3.5's rotate_reclaimable_page, 6.12's
- * folio_rotate_reclaimable), so that reclaim's next scan frees it first.
+ * folio_rotate_reclaimable), so that reclaim's next scan frees it first;
+ * from 4.11 an active page too, deactivated.
  */
 #include "helpers.h"
 #include "owners.h"
@@ -153,6 +154,35 @@ static void redirtied_page_not_rotated(const char *kernel, unsigned k)
 }
 
 /*
+ * Expect: a page activated while its swap-out was in flight stays active
+ * when the write ends (v3.5's rotate_reclaimable_page passes over an
+ * active page); from 4.11 (kernel.dirty_activate) it is deactivated onto
+ * the inactive tail.
+ */
+static void active_page_rotated_from_4_11(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = test_mm(.swap = 8 * MiB, .kernel = kernel);
+	struct cma_owner_ops ops;
+	uint64_t idx[NR_PAGES], rotated;
+	struct fake_owner *o = swap_out_in_flight(mm, &ops, idx, 2);
+	struct cma_page *page = o->slots[idx[0]].page;
+	bool moves = mm->kernel.dirty_activate;
+
+	cma_mark_page_accessed(mm, page);
+	cma_mark_page_accessed(mm, page);
+	assert_true(page_test(page, PG_active | PG_reclaim));
+	rotated = counter(mm, "pgrotated");
+	cma_page_end_writeback(mm, page);
+	lru_add_drain(mm);
+	assert_int_equal(counter(mm, "pgrotated"), rotated + moves);
+	assert_int_equal(page_test(page, PG_active), !moves);
+	assert_int_equal(inactive_tail(mm, page) == page, moves);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect (v3.5 shrink_page_list, NR_VMSCAN_IMMEDIATE): a dirty file page
  * direct reclaim leaves for the flusher is marked PG_reclaim; when the
  * flusher's write of it ends, it goes to the inactive file tail. A page
@@ -204,6 +234,7 @@ int main(void)
 		test_kernel_case(swap_out_rotated_when_write_ends, kernels),
 		test_kernel_case(rotate_pagevec_moves_when_full, kernels),
 		test_kernel_case(redirtied_page_not_rotated, kernels),
+		test_kernel_case(active_page_rotated_from_4_11, kernels),
 		test_kernel_case(flusher_write_of_marked_page_rotated, kernels),
 	};
 

@@ -418,8 +418,9 @@ static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
 /*
  * pagevec_move_tail: each page still on an evictable inactive list goes
  * to its tail, where reclaim's next scan takes it first (PGROTATED); an
- * active one stays (v3.5's pagevec_move_tail_fn). Then the pagevec's
- * references go.
+ * active one stays (v3.5's pagevec_move_tail_fn), or from 4.11
+ * (kernel.dirty_activate) is deactivated onto the inactive tail. Then
+ * the pagevec's references go.
  */
 static void pagevec_move_tail(struct cma_mm *mm, const struct pagevec *pv)
 {
@@ -429,8 +430,10 @@ static void pagevec_move_tail(struct cma_mm *mm, const struct pagevec *pv)
 		bool moved = false;
 
 		spin_lock(&zone->lru_lock);
-		if (page_test(page, PG_lru) && !page_test(page, PG_active | PG_mlocked)) {
+		if (page_test(page, PG_lru) && !page_test(page, PG_mlocked) &&
+		    (mm->kernel.dirty_activate || !page_test(page, PG_active))) {
 			del_page_from_lru_list(zone, page, page_lru(page));
+			page_flags_clear(page, PG_active);
 			add_page_to_lru_list_tail(zone, page, page_lru(page));
 			moved = true;
 		}
@@ -462,20 +465,20 @@ static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 /*
  * rotate_reclaimable_page (v3.5; 6.12's folio_rotate_reclaimable): a
  * write reclaim started has ended (PG_reclaim); a page still clean,
- * evictable, inactive and on the LRU goes to the tail of its inactive
+ * evictable, inactive (from 4.11 active too: reclaim activated it to get
+ * it out of the way) and on the LRU goes to the tail of its inactive
  * list through this CPU's rotate pagevec, which holds a reference and
  * empties when full, at once for a compound page from 4.7
  * (lru_add_compound) and while the pagevecs are disabled (5.13), and at
- * every lru_add_drain. Departure: 4.11's c55e8d035b28 also rotates an
- * active page, deactivating it; reclaim here never activates a page
- * under writeback, which is how 4.11 has one at the end of its write.
+ * every lru_add_drain.
  */
 void rotate_reclaimable_page(struct cma_mm *mm, struct cma_page *page)
 {
 	struct cpu_slot *slot;
 	struct pagevec *pv, full = { 0 };
 
-	if (page_test(page, PG_dirty | PG_active | PG_mlocked) || !page_test(page, PG_lru) ||
+	if (page_test(page, PG_dirty | PG_mlocked) || !page_test(page, PG_lru) ||
+	    (!mm->kernel.dirty_activate && page_test(page, PG_active)) ||
 	    !get_page_unless_zero(page))
 		return;
 	slot = this_cpu_slot(mm);

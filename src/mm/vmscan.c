@@ -197,7 +197,7 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
 		/* direct reclaim would overflow the stack in ->writepage: free it once the flusher has */
 		mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_IMMEDIATE, 1);
 		page_flags_set(page, PG_reclaim);
-		return PAGE_KEEP;
+		return mm->kernel.dirty_activate ? PAGE_ACTIVATE : PAGE_KEEP;
 	}
 	if (references == PAGEREF_RECLAIM_CLEAN)
 		return PAGE_KEEP;
@@ -294,23 +294,31 @@ static enum page_references page_check_references(struct cma_page *page)
 }
 
 /*
- * A page under writeback is kept. From 5.16 it is dirty to reclaim's
- * counts, congested when marked for immediate reclaim, and kswapd counts
- * it as immediate once the node is flagged (PGDAT_WRITEBACK). Departure:
- * with no PG_reclaim bit, every such page is taken as marked, not only
- * one that reclaim wrote.
+ * A page under writeback is kept (v3.5), or from 4.11 activated out of
+ * reclaim's way, marked PG_reclaim so that the end of its write brings
+ * it back to the inactive tail. From 5.16 it is dirty to reclaim's
+ * counts, congested when already marked (cycling through the LRU faster
+ * than its write), and kswapd counts a marked one as immediate once the
+ * node is flagged (PGDAT_WRITEBACK).
  */
-static enum page_verdict shrink_writeback_page(struct cma_mm *mm, struct scan_control *sc,
-					       struct reclaim_stat *stat)
+static enum page_verdict shrink_writeback_page(struct cma_mm *mm, struct cma_page *page,
+					       struct scan_control *sc, struct reclaim_stat *stat)
 {
+	bool marked = page_test(page, PG_reclaim);
+
 	stat->nr_writeback++;
-	if (!mm->kernel.reclaim_throttle)
+	if (mm->kernel.reclaim_throttle) {
+		stat->nr_dirty++;
+		if (marked)
+			stat->nr_congested++;
+		if (marked && sc->kswapd &&
+		    atomic_load_explicit(&mm->writeback_flagged, memory_order_relaxed))
+			sc->nr_immediate++;
+	}
+	if (!mm->kernel.dirty_activate)
 		return PAGE_KEEP;
-	stat->nr_dirty++;
-	stat->nr_congested++;
-	if (sc->kswapd && atomic_load_explicit(&mm->writeback_flagged, memory_order_relaxed))
-		sc->nr_immediate++;
-	return PAGE_KEEP;
+	page_flags_set(page, PG_reclaim);
+	return PAGE_ACTIVATE;
 }
 
 static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
@@ -323,7 +331,7 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 	if (page_test(page, PG_mlocked))
 		return PAGE_KEEP;
 	if (page_test(page, PG_writeback))
-		return shrink_writeback_page(mm, sc, stat);
+		return shrink_writeback_page(mm, page, sc, stat);
 	if (!sc->ignore_references) {
 		/* someone besides owner and isolation holds it: as a referenced PTE would */
 		if (page_count(page) > 2)
