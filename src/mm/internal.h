@@ -330,6 +330,7 @@ void lru_cache_add(struct cma_mm *mm, struct cma_page *page);
 unsigned pagevec_size(const struct cma_mm *mm);
 void lru_add_drain(struct cma_mm *mm);
 void lru_add_drain_all(struct cma_mm *mm);
+void rotate_reclaimable_page(struct cma_mm *mm, struct cma_page *page);
 void lru_cache_disable(struct cma_mm *mm);
 void lru_cache_enable(struct cma_mm *mm);
 /* __isolate_lru_page's modes: ISOLATE_UNEVICTABLE takes mlocked pages too */

@@ -30,6 +30,14 @@ static inline void add_page_to_lru_list(struct zone *zone, struct cma_page *page
 	lru_count_add(zone, lru, 1);
 }
 
+/* At the tail, where reclaim's scan takes pages first. */
+static inline void add_page_to_lru_list_tail(struct zone *zone, struct cma_page *page,
+					     enum lru_list lru)
+{
+	page_list_add_tail(zone->mm, &zone->lru[lru], page);
+	lru_count_add(zone, lru, 1);
+}
+
 static inline void del_page_from_lru_list(struct zone *zone, struct cma_page *page, enum lru_list lru)
 {
 	page_list_del(zone->mm, &zone->lru[lru], page);

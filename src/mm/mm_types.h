@@ -50,6 +50,12 @@ enum pageflags {
 	PG_isolated	= 1u << 10,	/* taken off the LRU for migration */
 	PG_referenced	= 1u << 11,
 	/*
+	 * Written for reclaim: end_page_writeback rotates the page to the
+	 * tail of its inactive list (rotate_reclaimable_page). The kernel
+	 * shares the bit with PG_readahead, which the library has no use for.
+	 */
+	PG_reclaim	= 1u << 22,
+	/*
 	 * Mlocked by its owner (cma_page_set_mlocked): unevictable, on
 	 * LRU_UNEVICTABLE whenever on the LRU; Departure: the kernel's PG_mlocked and
 	 * PG_unevictable in one bit, so a page mlocked while in a pagevec
@@ -80,8 +86,8 @@ enum pageflags {
 #define PG_ORDER_MASK	(0x1fu << PG_ORDER_SHIFT)
 #define PG_ZONE_SHIFT	17		/* 3 bits: zone index */
 #define PG_ZONE_MASK	(0x7u << PG_ZONE_SHIFT)
-#define PG_MT_SHIFT	20		/* 3 bits: migrate type asked for */
-#define PG_MT_MASK	(0x7u << PG_MT_SHIFT)
+#define PG_MT_SHIFT	20		/* 2 bits: migrate type asked for, below MIGRATE_PCPTYPES */
+#define PG_MT_MASK	(0x3u << PG_MT_SHIFT)
 #define PG_OPS_SHIFT	25		/* 5 bits: owner ops id */
 #define PG_OPS_MASK	(0x1fu << PG_OPS_SHIFT)
 #define MAX_OWNER_OPS	32		/* distinct owner ops tables a machine can hold */

@@ -132,11 +132,12 @@ enum lru_list {
 /* The lists reclaim scans: every list but LRU_UNEVICTABLE. */
 #define for_each_evictable_lru(lru) for ((lru) = 0; (lru) <= LRU_ACTIVE_FILE; (lru)++)
 
-/* One "CPU": a pcp slot, its LRU-add pagevec, and the events its threads count. */
+/* One "CPU": a pcp slot, its LRU pagevecs, and the events its threads count. */
 struct cpu_slot {
 	spinlock_t lock;
 	struct per_cpu_pages pcp[MAX_NR_ZONES];
 	struct pagevec lru_add_pvec;
+	struct pagevec lru_rotate_pvec;	/* written for reclaim, to the inactive tail */
 	_Atomic uint64_t events[NR_VM_EVENT_ITEMS];
 } __attribute__((aligned(64)));
 

@@ -998,6 +998,9 @@ void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order
 		count_vm_events(mm, PGALLOC_FRESH, fresh);
 }
 
+/* An allocation asks for one of the types with pcp lists: two bits hold it. */
+_Static_assert(MIGRATE_PCPTYPES <= (PG_MT_MASK >> PG_MT_SHIFT) + 1, "PG_MT_MASK too narrow");
+
 static inline void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsigned order,
 				 cma_gfp_t gfp, int migratetype)
 {

@@ -6,9 +6,11 @@
  * says it is done (NR_WRITTEN). Reclaim starts writes through the owner's
  * writeback op, an owner's flusher through cma_page_start_writeback();
  * either may leave the write in flight, to be ended by the owner with
- * cma_page_end_writeback(). Migration that must wait for such a write
- * asks the owner (ops->wait_writeback): nothing here sleeps. From 5.16
- * an ended write may wake reclaim throttled on writeback.
+ * cma_page_end_writeback(). A write reclaim started (PG_reclaim) ends
+ * with the page rotated to the tail of its inactive list. Migration that
+ * must wait for such a write asks the owner (ops->wait_writeback):
+ * nothing here sleeps. From 5.16 an ended write may wake reclaim
+ * throttled on writeback.
  */
 #include "mm/internal.h"
 
@@ -23,11 +25,15 @@ void set_page_writeback(struct cma_mm *mm, struct cma_page *page, bool file)
 void undo_page_writeback(struct cma_mm *mm, struct cma_page *page)
 {
 	mod_zone_page_state(page_zone(mm, page), NR_WRITEBACK, -1);
-	page_flags_clear(page, PG_writeback);
+	page_flags_clear(page, PG_writeback | PG_reclaim);
 }
 
+/* A page reclaim wrote (PG_reclaim) goes to the tail of its inactive list for the next scan. */
 void end_page_writeback(struct cma_mm *mm, struct cma_page *page)
 {
+	if (atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_reclaim,
+				      memory_order_relaxed) & PG_reclaim)
+		rotate_reclaimable_page(mm, page);
 	undo_page_writeback(mm, page);
 	mod_zone_page_state(page_zone(mm, page), NR_WRITTEN, 1);
 	if (mm->kernel.reclaim_throttle)
@@ -56,12 +62,6 @@ bool cma_page_start_writeback(struct cma_mm *mm, struct cma_page *page)
 	return true;
 }
 
-/*
- * Departure: v3.5's end_page_writeback also rotates a page reclaim wrote
- * (PG_reclaim) to the tail of its inactive list; a page flags word has no
- * bit left for PG_reclaim, so a write that completes after reclaim put
- * the page back leaves it where it is, freed when the scan comes round.
- */
 void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page)
 {
 	if (!page_test(page, PG_writeback)) {

@@ -1173,6 +1173,22 @@ struct kernel_profile {
 	 * Commit: 04f13d241b8b.
 	 */
 	bool contig_hugetlb_replace;
+	/*
+	 * Reclaim moves dirty pages out of its way until they are flushed:
+	 * shrink_page_list activates a page it finds under writeback, and a
+	 * dirty file page it leaves for the flusher, both marked PG_reclaim;
+	 * rotate_reclaimable_page takes an active page too, deactivating it
+	 * onto its inactive tail when the write ends. c55e8d035b28 "mm:
+	 * vmscan: move dirty pages out of the way until they're flushed"
+	 * (Johannes Weiner, posted to linux-mm 2017-02-02): 4.11 (the -mm
+	 * since-4.10 shortlog, linux-mm 2017-02-23, queued for the 4.11
+	 * merge window). Marking a page found under writeback comes from Mel
+	 * Gorman's "mm: vmscan: block kswapd if it is encountering pages
+	 * under writeback" (posted to linux-mm 2013-04-11; 3.11 by the -mm
+	 * shortlog that lists it, not confirmed here: bracketed), taken with
+	 * this switch.
+	 */
+	bool dirty_activate;
 };
 
 /*

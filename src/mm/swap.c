@@ -116,7 +116,7 @@ void page_forget_owner(struct cma_mm *mm, struct cma_page *page)
 	/* the owner dropped a page still in the swap cache: the cache lets go of its slot */
 	if (page_test(page, PG_swapcache))
 		delete_from_swap_cache(mm, page);
-	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_OWNER_MASK | PG_young),
+	old = atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_OWNER_MASK | PG_young | PG_reclaim),
 					memory_order_relaxed);
 
 	owner_account(mm, page, old, -1);
@@ -306,10 +306,13 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty)
 			  page_to_pfn(mm, page));
 		return;
 	}
-	if (dirty)
+	if (dirty) {
+		/* set_page_dirty: a page dirtied again is no longer one to free when written */
+		page_flags_clear(page, PG_reclaim);
 		was = atomic_fetch_or_explicit(&page->flags, PG_dirty, memory_order_relaxed) & PG_dirty;
-	else
+	} else {
 		was = atomic_fetch_and_explicit(&page->flags, ~PG_dirty, memory_order_relaxed) & PG_dirty;
+	}
 	if (was != dirty && !page_test(page, PG_swapbacked | PG_hugetlb))
 		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, dirty ? 1 : -1);
 }
@@ -412,17 +415,84 @@ static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
 		put_page(mm, mm->mem_map + pv->pages[i]);
 }
 
-/* Empty @slot's pagevec; the pages are added outside the slot lock. */
+/*
+ * pagevec_move_tail: each page still on an evictable inactive list goes
+ * to its tail, where reclaim's next scan takes it first (PGROTATED); an
+ * active one stays (v3.5's pagevec_move_tail_fn), or from 4.11
+ * (kernel.dirty_activate) is deactivated onto the inactive tail. Then
+ * the pagevec's references go.
+ */
+static void pagevec_move_tail(struct cma_mm *mm, const struct pagevec *pv)
+{
+	for (unsigned i = 0; i < pv->nr; i++) {
+		struct cma_page *page = mm->mem_map + pv->pages[i];
+		struct zone *zone = page_zone(mm, page);
+		bool moved = false;
+
+		spin_lock(&zone->lru_lock);
+		if (page_test(page, PG_lru) && !page_test(page, PG_mlocked) &&
+		    (mm->kernel.dirty_activate || !page_test(page, PG_active))) {
+			del_page_from_lru_list(zone, page, page_lru(page));
+			page_flags_clear(page, PG_active);
+			add_page_to_lru_list_tail(zone, page, page_lru(page));
+			moved = true;
+		}
+		spin_unlock(&zone->lru_lock);
+		if (moved)
+			count_vm_events(mm, PGROTATED, 1ul << page_order(page));
+	}
+	for (unsigned i = 0; i < pv->nr; i++)
+		put_page(mm, mm->mem_map + pv->pages[i]);
+}
+
+/* Empty @slot's pagevecs; the pages move outside the slot lock. */
 static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 {
-	struct pagevec pv;
+	struct pagevec pv, rotate;
 
 	spin_lock(&slot->lock);
 	pv = slot->lru_add_pvec;
 	slot->lru_add_pvec.nr = 0;
+	rotate = slot->lru_rotate_pvec;
+	slot->lru_rotate_pvec.nr = 0;
 	spin_unlock(&slot->lock);
 	if (pv.nr)
 		pagevec_lru_add(mm, &pv);
+	if (rotate.nr)
+		pagevec_move_tail(mm, &rotate);
+}
+
+/*
+ * rotate_reclaimable_page (v3.5; 6.12's folio_rotate_reclaimable): a
+ * write reclaim started has ended (PG_reclaim); a page still clean,
+ * evictable, inactive (from 4.11 active too: reclaim activated it to get
+ * it out of the way) and on the LRU goes to the tail of its inactive
+ * list through this CPU's rotate pagevec, which holds a reference and
+ * empties when full, at once for a compound page from 4.7
+ * (lru_add_compound) and while the pagevecs are disabled (5.13), and at
+ * every lru_add_drain.
+ */
+void rotate_reclaimable_page(struct cma_mm *mm, struct cma_page *page)
+{
+	struct cpu_slot *slot;
+	struct pagevec *pv, full = { 0 };
+
+	if (page_test(page, PG_dirty | PG_mlocked) || !page_test(page, PG_lru) ||
+	    (!mm->kernel.dirty_activate && page_test(page, PG_active)) ||
+	    !get_page_unless_zero(page))
+		return;
+	slot = this_cpu_slot(mm);
+	pv = &slot->lru_rotate_pvec;
+	spin_lock(&slot->lock);
+	pv->pages[pv->nr++] = page_idx(mm, page);
+	if (pv->nr == PAGEVEC_SIZE || (mm->kernel.lru_add_compound && page_order(page)) ||
+	    atomic_load(&mm->lru_disable_count)) {
+		full = *pv;
+		pv->nr = 0;
+	}
+	spin_unlock(&slot->lock);
+	if (full.nr)
+		pagevec_move_tail(mm, &full);
 }
 
 /* The profile's PAGEVEC_SIZE: 14, 15 from 4.16 (lru_batch_15), 31 from 6.9 (lru_batch_31). */

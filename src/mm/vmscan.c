@@ -37,8 +37,8 @@
  *   under writeback until it is back on the LRU, where the completion
  *   rotates it to the inactive tail (PG_reclaim), as a fast asynchronous
  *   write would; swap writes complete the same way. A write the owner
- *   leaves in flight (-EINPROGRESS) ends when the owner says so, without
- *   the rotation (page_writeback.c);
+ *   leaves in flight (-EINPROGRESS) ends when the owner says so, and
+ *   end_page_writeback rotates the page then (rotate_reclaimable_page);
  * - a swapped-out slot is given back only by its owner (cma_swapin,
  *   cma_swap_free) or, read ahead and unused, by reclaim of its page;
  * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
@@ -170,6 +170,7 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 					memory_order_relaxed) & PG_dirty))
 		return PAGE_KEEP;	/* cleaned under us */
 	mod_zone_page_state(zone, NR_FILE_DIRTY, -1);
+	page_flags_set(page, PG_reclaim);
 	set_page_writeback(mm, page, true);
 	ret = ops->writeback(page->owner, page->private, page);
 	if (ret && ret != -EINPROGRESS) {
@@ -193,9 +194,10 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
 						enum page_references references)
 {
 	if (!sc->kswapd || priority >= DEF_PRIORITY - 2) {
-		/* direct reclaim would overflow the stack in ->writepage */
+		/* direct reclaim would overflow the stack in ->writepage: free it once the flusher has */
 		mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_IMMEDIATE, 1);
-		return PAGE_KEEP;
+		page_flags_set(page, PG_reclaim);
+		return mm->kernel.dirty_activate ? PAGE_ACTIVATE : PAGE_KEEP;
 	}
 	if (references == PAGEREF_RECLAIM_CLEAN)
 		return PAGE_KEEP;
@@ -245,6 +247,7 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	}
 	if (!add_to_swap(mm, page))
 		return PAGE_ACTIVATE;
+	page_flags_set(page, PG_reclaim);
 	set_page_writeback(mm, page, false);
 	count_vm_events(mm, PSWPOUT, nr);
 	mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_WRITE, 1);
@@ -291,23 +294,31 @@ static enum page_references page_check_references(struct cma_page *page)
 }
 
 /*
- * A page under writeback is kept. From 5.16 it is dirty to reclaim's
- * counts, congested when marked for immediate reclaim, and kswapd counts
- * it as immediate once the node is flagged (PGDAT_WRITEBACK). Departure:
- * with no PG_reclaim bit, every such page is taken as marked, not only
- * one that reclaim wrote.
+ * A page under writeback is kept (v3.5), or from 4.11 activated out of
+ * reclaim's way, marked PG_reclaim so that the end of its write brings
+ * it back to the inactive tail. From 5.16 it is dirty to reclaim's
+ * counts, congested when already marked (cycling through the LRU faster
+ * than its write), and kswapd counts a marked one as immediate once the
+ * node is flagged (PGDAT_WRITEBACK).
  */
-static enum page_verdict shrink_writeback_page(struct cma_mm *mm, struct scan_control *sc,
-					       struct reclaim_stat *stat)
+static enum page_verdict shrink_writeback_page(struct cma_mm *mm, struct cma_page *page,
+					       struct scan_control *sc, struct reclaim_stat *stat)
 {
+	bool marked = page_test(page, PG_reclaim);
+
 	stat->nr_writeback++;
-	if (!mm->kernel.reclaim_throttle)
+	if (mm->kernel.reclaim_throttle) {
+		stat->nr_dirty++;
+		if (marked)
+			stat->nr_congested++;
+		if (marked && sc->kswapd &&
+		    atomic_load_explicit(&mm->writeback_flagged, memory_order_relaxed))
+			sc->nr_immediate++;
+	}
+	if (!mm->kernel.dirty_activate)
 		return PAGE_KEEP;
-	stat->nr_dirty++;
-	stat->nr_congested++;
-	if (sc->kswapd && atomic_load_explicit(&mm->writeback_flagged, memory_order_relaxed))
-		sc->nr_immediate++;
-	return PAGE_KEEP;
+	page_flags_set(page, PG_reclaim);
+	return PAGE_ACTIVATE;
 }
 
 static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
@@ -320,7 +331,7 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 	if (page_test(page, PG_mlocked))
 		return PAGE_KEEP;
 	if (page_test(page, PG_writeback))
-		return shrink_writeback_page(mm, sc, stat);
+		return shrink_writeback_page(mm, page, sc, stat);
 	if (!sc->ignore_references) {
 		/* someone besides owner and isolation holds it: as a referenced PTE would */
 		if (page_count(page) > 2)
@@ -345,9 +356,10 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 
 /*
  * putback_written_page: the write reclaim started completes as the page
- * goes back (end_page_writeback); PG_reclaim has rotate_reclaimable_page
- * put it at the tail of its inactive list, where the next scan frees it,
- * unless it was dirtied or activated meanwhile.
+ * goes back (end_page_writeback, which finds it off the LRU); as
+ * rotate_reclaimable_page would, it goes to the tail of its inactive
+ * list, where the next scan frees it, unless it was dirtied or activated
+ * meanwhile.
  */
 static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
 {
@@ -362,8 +374,7 @@ static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
 	isolated_dec(mm, page);
 	spin_lock(&zone->lru_lock);
 	page_flags_set(page, PG_lru);
-	page_list_add_tail(mm, &zone->lru[lru], page);
-	lru_count_add(zone, lru, 1);
+	add_page_to_lru_list_tail(zone, page, lru);
 	spin_unlock(&zone->lru_lock);
 	count_vm_events(mm, PGROTATED, 1ul << page_order(page));
 	put_page(mm, page);
