@@ -106,21 +106,22 @@ static void swap_out_rotated_when_write_ends(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
-/* Expect: a full rotate pagevec (PAGEVEC_SIZE pages) moves its pages without a drain. */
+/* Expect: a full rotate pagevec (the kernel's PAGEVEC_SIZE pages) moves its pages without a drain. */
 static void rotate_pagevec_moves_when_full(const char *kernel, unsigned k)
 {
 	struct cma_mm *mm = test_mm(.swap = 8 * MiB, .kernel = kernel);
+	unsigned size = pagevec_size(mm);
 	struct cma_owner_ops ops;
 	uint64_t idx[NR_PAGES], rotated;
-	struct fake_owner *o = swap_out_in_flight(mm, &ops, idx, PAGEVEC_SIZE);
-	struct cma_page *last = o->slots[idx[PAGEVEC_SIZE - 1]].page;
+	struct fake_owner *o = swap_out_in_flight(mm, &ops, idx, size);
+	struct cma_page *last = o->slots[idx[size - 1]].page;
 
 	rotated = counter(mm, "pgrotated");
-	for (unsigned i = 0; i < PAGEVEC_SIZE - 1; i++)
+	for (unsigned i = 0; i < size - 1; i++)
 		cma_page_end_writeback(mm, o->slots[idx[i]].page);
 	assert_int_equal(counter(mm, "pgrotated"), rotated);
 	cma_page_end_writeback(mm, last);
-	assert_int_equal(counter(mm, "pgrotated"), rotated + PAGEVEC_SIZE);
+	assert_int_equal(counter(mm, "pgrotated"), rotated + size);
 	assert_ptr_equal(inactive_tail(mm, last), last);
 	assert_int_equal(page_count(last), 1);
 	assert_verify(mm);

@@ -1187,6 +1187,7 @@ struct kernel_profile {
 	 * under writeback" (posted to linux-mm 2013-04-11; 3.11 by the -mm
 	 * shortlog that lists it, not confirmed here: bracketed), taken with
 	 * this switch.
+	 * Commit: c55e8d035b28.
 	 */
 	bool dirty_activate;
 };

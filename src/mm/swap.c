@@ -485,7 +485,7 @@ void rotate_reclaimable_page(struct cma_mm *mm, struct cma_page *page)
 	pv = &slot->lru_rotate_pvec;
 	spin_lock(&slot->lock);
 	pv->pages[pv->nr++] = page_idx(mm, page);
-	if (pv->nr == PAGEVEC_SIZE || (mm->kernel.lru_add_compound && page_order(page)) ||
+	if (pv->nr == pagevec_size(mm) || (mm->kernel.lru_add_compound && page_order(page)) ||
 	    atomic_load(&mm->lru_disable_count)) {
 		full = *pv;
 		pv->nr = 0;
