@@ -1679,14 +1679,14 @@ static unsigned long rounddown_pow_of_two(unsigned long n)
 }
 
 /*
- * zone_batchsize: about a quarter of a percent of the zone, at most
- * 512 KiB worth (1 MiB from 4.19, kernel.pcp_batch_1m), rounded down to
- * 2^n - 1.
+ * zone_batchsize: about a quarter of a percent of the zone
+ * (zone_sizing_pages: managed pages from 3.9), at most 512 KiB worth
+ * (1 MiB from 4.19, kernel.pcp_batch_1m), rounded down to 2^n - 1.
  */
 int zone_batchsize(struct cma_mm *mm, struct zone *zone)
 {
 	unsigned long cap = (mm->kernel.pcp_batch_1m ? 1024 : 512) * 1024 / mm->page_size;
-	unsigned long batch = zone->present_pages / 1024;
+	unsigned long batch = zone_sizing_pages(zone) / 1024;
 
 	if (batch > cap)
 		batch = cap;

@@ -1036,6 +1036,21 @@ struct kernel_profile {
 	 * alloc_contig_range_noprof) as its stable backport: taken as 6.12.
 	 */
 	bool contig_hugetlb_replace;
+	/*
+	 * The zone sizes that page_alloc.c's sizing reads are managed pages
+	 * (what the buddy allocator was given) where v3.5 read present ones:
+	 * the share of min_free_kbytes and the highmem min in
+	 * __setup_per_zone_wmarks, lowmem_reserve, totalreserve_pages,
+	 * nr_free_zone_pages (so min_free_kbytes itself) and zone_batchsize;
+	 * 4.6's watermark_scale step reads managed pages from the start.
+	 * b40da04946aa "mm: use zone->present_pages instead of
+	 * zone->managed_pages where appropriate" (Jiang Liu; resent for 3.9
+	 * on linux-mm 2013-01-15): 3.9, as Michal Hocko's since-3.8 shortlog
+	 * of the mm tree (linux-mm 2013-02-20, "all mm patches based on v3.8
+	 * tag") lists it, with "mm: set zone->present_pages to number of
+	 * existing pages in the zone" of the same series.
+	 */
+	bool managed_sizing;
 };
 
 /*
