@@ -442,7 +442,8 @@ static struct cma_page *take_free_block_at(struct zone *zone, unsigned long pfn,
  * or more that holds this one is taken off its list and freed again as
  * pageblocks, each to its block's type: a block straddling the edge of a
  * pageblock-granular isolation is split, and one whose isolation ends
- * merges with its free buddies.
+ * merges with its free buddies. A HIGHATOMIC block keeps its pages in
+ * nr_reserved_highatomic, as the kernel's (zone->highatomic_retyped).
  */
 void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int mt)
 {
@@ -451,6 +452,9 @@ void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int 
 	unsigned order;
 
 	lockdep_assert_held(&zone->lock);
+	if (is_migrate_highatomic(get_pageblock_migratetype(mm, pfn)) != is_migrate_highatomic(mt))
+		zone->highatomic_retyped += is_migrate_highatomic(mt) ? -(long)mm->pageblock_nr_pages :
+					    (long)mm->pageblock_nr_pages;
 	set_pageblock_migratetype(mm, pfn, mt);
 	if (!free_block_covering(zone, pfn, &head)) {
 		move_freepages_block(zone, page, mt);
