@@ -936,6 +936,22 @@ static inline long reserve_min(const struct kernel_profile *k, long min, int all
 	return min;
 }
 
+/*
+ * The HIGHATOMIC reserve a request without reserve rights may not count
+ * as free (kernel.highatomic): all of nr_reserved_highatomic, free or
+ * not, until 6.12 (kernel.wmark_free_highatomic) counts its free pages.
+ */
+static inline long highatomic_unusable(const struct zone *z, int alloc_flags)
+{
+	const struct kernel_profile *k = &z->mm->kernel;
+
+	if (!k->highatomic || (alloc_flags & ALLOC_RESERVES))
+		return 0;
+	if (k->wmark_free_highatomic)
+		return atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
+	return (long)__atomic_load_n(&z->nr_reserved_highatomic, __ATOMIC_RELAXED);
+}
+
 /* zone_watermark_ok, inline for get_page_from_freelist(): every allocation asks. */
 static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 				       int classzone_idx, int alloc_flags)
@@ -946,14 +962,12 @@ static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned 
 
 	/*
 	 * v23: free CMA pages count here for every request, movable or not;
-	 * kernel.alloc_cma: only for those that may take them. Under
-	 * kernel.highatomic the free pages of HIGHATOMIC blocks count only
-	 * for requests that may dip into reserves.
+	 * kernel.alloc_cma: only for those that may take them. Nor does the
+	 * HIGHATOMIC reserve (highatomic_unusable).
 	 */
 	if (k->alloc_cma && !(alloc_flags & ALLOC_CMA))
 		free_pages -= zone_page_state(z, NR_FREE_CMA_PAGES);
-	if (k->highatomic && !(alloc_flags & ALLOC_RESERVES))
-		free_pages -= atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
+	free_pages -= highatomic_unusable(z, alloc_flags);
 	min = reserve_min(k, min, alloc_flags);
 	if (free_pages <= min + (long)__atomic_load_n(&z->lowmem_reserve[classzone_idx],
 							  __ATOMIC_RELAXED))
@@ -1680,6 +1694,16 @@ void cma_drain_all_pages(struct cma_mm *mm)
 static unsigned long rounddown_pow_of_two(unsigned long n)
 {
 	return 1ul << (63 - __builtin_clzl(n));
+}
+
+/*
+ * The size the reserves are shared by: present pages in v3.5, managed
+ * ones from 3.9 (kernel.managed_sizing), which leave out what boot kept
+ * (the kernel image, reservations) and count CMA areas once activated.
+ */
+unsigned long zone_sizing_pages(const struct zone *z)
+{
+	return z->mm->kernel.managed_sizing ? z->managed_pages : z->present_pages;
 }
 
 /*

@@ -1051,6 +1051,17 @@ struct kernel_profile {
 	 * existing pages in the zone" of the same series.
 	 */
 	bool managed_sizing;
+	/*
+	 * A request without reserve rights leaves out of the watermark check
+	 * the free pages of HIGHATOMIC blocks (nr_free_highatomic), where
+	 * 4.4 left out all of nr_reserved_highatomic, free or not, and a
+	 * count isolation left behind. c928807f6f6b "mm/page_alloc: keep
+	 * track of free highatomic" (Yu Zhao, posted 2024-10-28): 6.12, in
+	 * the mm-hotfixes-stable-2024-11-09 pull merged before "Linux
+	 * 6.12-rc7" (the kernel.org post-receive log of Linus's tree for
+	 * 6.12-rc7 lists both).
+	 */
+	bool wmark_free_highatomic;
 };
 
 /*

@@ -24,16 +24,6 @@ static void wmark_store(unsigned long *p, unsigned long v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-/*
- * The size the reserves are shared by: present pages in v3.5, managed
- * ones from 3.9 (kernel.managed_sizing), which leave out what boot kept
- * (the kernel image, reservations) and count CMA areas once activated.
- */
-unsigned long zone_sizing_pages(const struct zone *z)
-{
-	return z->mm->kernel.managed_sizing ? z->managed_pages : z->present_pages;
-}
-
 /* Pages of zones <= @high_idx beyond their high marks (nr_free_zone_pages). */
 static unsigned long nr_free_zone_pages(struct cma_mm *mm, enum zone_type high_idx)
 {
@@ -132,13 +122,31 @@ static void calculate_totalreserve_pages(struct cma_mm *mm)
 }
 
 /*
+ * The gaps from min to low and to high of a zone of @size pages whose
+ * share of min_free_kbytes is @share: a quarter and a half of it; under
+ * kernel.watermark_scale one and two steps, a step being the larger of
+ * that quarter and watermark_scale_factor ten-thousandths of the zone.
+ */
+static void zone_wmark_gaps(struct cma_mm *mm, unsigned long size, unsigned long share,
+			    unsigned long *low, unsigned long *high)
+{
+	unsigned long scaled = (unsigned long)((unsigned __int128)size *
+					       mm->watermark_scale_factor / 10000);
+
+	*low = share >> 2;
+	*high = share >> 1;
+	if (mm->kernel.watermark_scale) {
+		*low = scaled > *low ? scaled : *low;
+		*high = 2 * *low;
+	}
+}
+
+/*
  * setup_per_zone_wmarks: share min_free_kbytes among the lowmem zones by
- * size; highmem keeps a small fixed min. low and high sit a quarter and
- * a half of the zone's share above min; kernel.watermark_scale: one and
- * two steps above, a step being the larger of that quarter and
- * watermark_scale_factor ten-thousandths of the zone, so that kswapd's
- * margin grows with memory. All three carry min_cma_pages. Zone sizes
- * are zone_sizing_pages(): present pages, managed ones from 3.9.
+ * size; highmem keeps a small fixed min. low and high sit above min by
+ * zone_wmark_gaps(), so that from 4.6 kswapd's margin grows with memory.
+ * All three carry min_cma_pages. Zone sizes are zone_sizing_pages():
+ * present pages, managed ones from 3.9.
  */
 void setup_per_zone_wmarks(struct cma_mm *mm)
 {
@@ -153,19 +161,13 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 		unsigned long size = zone_sizing_pages(z);
 		unsigned long tmp = lowmem_pages ?
 				    (unsigned long)((unsigned __int128)pages_min * size / lowmem_pages) : 0;
-		unsigned long min = tmp, low = tmp >> 2, high = tmp >> 1;
+		unsigned long min = tmp, low, high;
 
+		zone_wmark_gaps(mm, size, tmp, &low, &high);
 		spin_lock(&z->lock);
 		if (is_highmem(z)) {
 			min = size / 1024;
 			min = min < 32 ? 32 : min > 128 ? 128 : min;
-		}
-		if (mm->kernel.watermark_scale) {
-			unsigned long scaled = (unsigned long)((unsigned __int128)size *
-							       mm->watermark_scale_factor / 10000);
-
-			low = scaled > low ? scaled : low;
-			high = 2 * low;
 		}
 		wmark_store(&z->watermark[WMARK_MIN], min + z->min_cma_pages);
 		wmark_store(&z->watermark[WMARK_LOW], min + low + z->min_cma_pages);
