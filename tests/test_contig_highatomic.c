@@ -23,16 +23,6 @@ static struct cma_mm *small_block_machine(const char *kernel)
 	return mm;
 }
 
-static unsigned long count_blocks(struct cma_mm *mm, int mt)
-{
-	unsigned long n = 0;
-
-	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn += mm->pageblock_nr_pages)
-		if (pfn_valid(mm, pfn) && get_pageblock_migratetype(mm, pfn) == mt)
-			n++;
-	return n;
-}
-
 /*
  * An order-2 GFP_ATOMIC page from the slow path (low and high raised
  * above the free pages for the first try), which reserves its pageblock
@@ -79,7 +69,7 @@ static void contig_range_retypes_highatomic_block(const char *kernel, unsigned i
 	for (unsigned long pfn = block; pfn < block + nr; pfn++)
 		assert_int_equal(page_count(cma_pfn_to_page(mm, pfn)), 1);
 	assert_int_equal(get_pageblock_migratetype(mm, block), MIGRATE_MOVABLE);
-	assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 0);
+	assert_int_equal(test_count_pageblocks(mm, MIGRATE_HIGHATOMIC), 0);
 	assert_int_equal(z->nr_reserved_highatomic, nr);
 	assert_verify(mm);
 	cma_free_contig_range(mm, block, nr);
@@ -95,7 +85,7 @@ static void contig_range_retypes_highatomic_block(const char *kernel, unsigned i
 	/* the count caps the reserve: the next block makes two blocks' worth for one block */
 	p = reserve_block(mm, &other);
 	assert_int_equal(z->nr_reserved_highatomic, 2 * nr);
-	assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 1);
+	assert_int_equal(test_count_pageblocks(mm, MIGRATE_HIGHATOMIC), 1);
 	assert_verify(mm);
 	cma_free_pages(mm, p, 2);
 	cma_mm_destroy(mm);
