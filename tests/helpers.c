@@ -296,6 +296,16 @@ void test_zero_watermarks(struct cma_mm *mm)
 	mm->min_free_kbytes = 0;
 }
 
+unsigned long test_count_pageblocks(struct cma_mm *mm, int mt)
+{
+	unsigned long n = 0;
+
+	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn += mm->pageblock_nr_pages)
+		if (pfn_valid(mm, pfn) && get_pageblock_migratetype(mm, pfn) == mt)
+			n++;
+	return n;
+}
+
 unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page **pages,
 			     unsigned long max)
 {

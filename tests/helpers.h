@@ -172,6 +172,8 @@ unsigned long pcp_count(struct cma_mm *mm, unsigned cpu, enum zone_type z);
  * min mark does not follow min_free_kbytes, so it is zeroed directly.
  */
 void test_zero_watermarks(struct cma_mm *mm);
+/* The valid pageblocks of @mm of type @mt. */
+unsigned long test_count_pageblocks(struct cma_mm *mm, int mt);
 /*
  * Order-0 allocations of @gfp until the allocator gives none, draining the
  * per-CPU lists between rounds so that no free page stays stranded there;

@@ -12,6 +12,12 @@
 
 #include "helpers.h"
 
+/* The zone size the reserves and the batch follow: present pages, managed ones from 3.9. */
+static unsigned long sizing(struct cma_mm *mm, const struct zone *z)
+{
+	return mm->kernel.managed_sizing ? z->managed_pages : z->present_pages;
+}
+
 /* The formula of zone_batchsize(), computed independently: 512 KiB at most, 1 MiB from 4.19. */
 static int expected_batch(struct cma_mm *mm, unsigned long present)
 {
@@ -44,7 +50,7 @@ static void pcp_batch_and_high_follow_zone_size(void **state)
 	int batch = mm->kernel.pcp_batch_1m ? 63 : 31;
 	struct cma_page *p;
 
-	assert_int_equal(pcp->batch, expected_batch(mm, z->present_pages));
+	assert_int_equal(pcp->batch, expected_batch(mm, sizing(mm, z)));
 	assert_int_equal(pcp->batch, batch);
 	if (!mm->kernel.pcp_high_lowmark)
 		assert_int_equal(pcp->high, 6 * batch);
@@ -244,7 +250,9 @@ static unsigned long isqrt(unsigned long x)
  * (init_per_zone_wmark_min), lowmem being the present pages, which
  * exclude the memmap (free_area_init_core). x86-64, 1 GiB: 262144 pages
  * less 262144 * 64 / 4096 = 4096 of memmap leave 258048, 1032192 KiB;
- * sqrt(16 * 1032192) = 4063 (4096 if the memmap were counted).
+ * sqrt(16 * 1032192) = 4063 (4096 if the memmap were counted). From 3.9
+ * (kernel.managed_sizing) lowmem is the managed pages, which also leave
+ * out what boot reserved.
  */
 static void wmark_min_free_kbytes_formula(void **state)
 {
@@ -252,12 +260,14 @@ static void wmark_min_free_kbytes_formula(void **state)
 
 	for (unsigned i = 0; i < 4; i++) {
 		struct cma_mm *mm = test_mm(.size = sizes[i], .metadata_only = true);
+		struct zone *z = &mm->zones[ZONE_NORMAL];
 		unsigned long pages = sizes[i] >> 12, memmap = (pages * 64 + 4095) / 4096;
-		unsigned long k = isqrt(16 * ((pages - memmap) << 2));
+		unsigned long lowmem = mm->kernel.managed_sizing ? z->managed_pages : pages - memmap;
+		unsigned long k = isqrt(16 * (lowmem << 2));
 
 		k = k < 128 ? 128 : k > 65536 ? 65536 : k;
 		assert_int_equal(mm->min_free_kbytes, k);
-		if (sizes[i] == 1 * GiB)
+		if (sizes[i] == 1 * GiB && !mm->kernel.managed_sizing)
 			assert_int_equal(mm->min_free_kbytes, 4063);
 		cma_mm_destroy(mm);
 	}
@@ -269,17 +279,20 @@ static const char *const clamp_kernels[] = { "3.5", "5.6", "5.7", "6.12" };
  * Expect: a 320 GiB machine (2 MiB pages, metadata only), whose
  * sqrt(16 * lowmem KiB) is about 73000, gets min_free_kbytes 65536 up
  * to 5.6 and the formula's value from 5.7, whose clamp is 262144
- * ("mm/page_alloc: increase default min_free_kbytes bound").
+ * ("mm/page_alloc: increase default min_free_kbytes bound"), lowmem
+ * being the zone's managed pages there (3.9's managed_sizing).
  */
 static void wmark_min_free_kbytes_clamp_by_release(const char *kernel, unsigned i)
 {
 	unsigned long pages = (320 * GiB) >> 21, memmap = (pages * 64 + (2 * MiB - 1)) / (2 * MiB);
-	unsigned long k = isqrt(16 * ((pages - memmap) << 11));
-
-	assert_true(k > 65536 && k < 262144);
 	struct cma_mm *mm = test_mm(.size = 320 * GiB, .page_shift = 21, .metadata_only = true,
 				    .kernel = kernel);
+	unsigned long lowmem = i ? mm->zones[ZONE_NORMAL].managed_pages : pages - memmap;
+	unsigned long k = isqrt(16 * (lowmem << 11));
 	unsigned long want = i >= 2 ? k : 65536;
+
+	assert_true(k > 65536 && k < 262144);
+	assert_int_equal(mm->kernel.managed_sizing, i > 0);
 
 	if ((unsigned long)mm->min_free_kbytes != want)
 		fail_msg("kernel %s: min_free_kbytes %d, expected %lu", kernel,
@@ -338,30 +351,39 @@ static const char *const nonblock_kernels[] = { "3.5", "4.3", "4.4", "6.2", "6.3
 /*
  * Expect (gfp_to_alloc_flags, __zone_watermark_ok), x86-64 64 MiB, one
  * zone: 16128 present pages, min_free_kbytes isqrt(16 * 64512) = 1015,
- * min 253. Free pages, which leave out the per-CPU lists' (a refill
+ * min 253; from 3.9 the 15872 managed pages: isqrt(16 * 63488) = 1007,
+ * min 251. Free pages, which leave out the per-CPU lists' (a refill
  * passes the check, then the allocations it feeds do not): a request
  * that can neither sleep nor has __GFP_HIGH (GFP_NOWAIT) runs them down
- * to min - min/4 = 190 up to 4.3; from 4.4 (d0164adc89f6, no
+ * to min - min/4 (190; 189) up to 4.3; from 4.4 (d0164adc89f6, no
  * ALLOC_HARDER) and from 6.3 (ALLOC_NON_BLOCK counts only with
- * ALLOC_MIN_RESERVE) it stops above 190, at min or below. GFP_ATOMIC
- * then goes on to 253 - 126 = 127, less 127/4: 96, in all.
+ * ALLOC_MIN_RESERVE) it stops above that, at min or below. GFP_ATOMIC
+ * then goes on to min - min/2, less a quarter (253 - 126 = 127, less
+ * 31: 96; 251 - 125 = 126, less 31: 95), in all.
  */
 static void wmark_nonblocking_needs_gfp_high(const char *kernel, unsigned i)
 {
+	static const struct { unsigned long managed, min, nowait, atomic; } want[] = {
+		{ 16128, 253, 190, 96 },	/* present pages, 3.5 */
+		{ 15872, 251, 189, 95 },	/* managed pages, 3.9 on */
+	};
 	struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 	unsigned long n = 0, free;
+	unsigned w = mm->kernel.managed_sizing;
 
-	assert_int_equal(min_wmark_pages(z), 253);
+	assert_int_equal(w, i > 0);
+	assert_int_equal(sizing(mm, z), want[w].managed);
+	assert_int_equal(min_wmark_pages(z), want[w].min);
 	while (cma_alloc_pages(mm, CMA_GFP_NOWARN, 0))
 		n++;
 	free = zone_page_state(z, NR_FREE_PAGES);
-	if (free > 253 || (i < 2 ? free > 190 : free <= 190))
+	if (free > want[w].min || (i < 2 ? free > want[w].nowait : free <= want[w].nowait))
 		fail_msg("kernel %s: GFP_NOWAIT stopped at %lu free pages after %lu", kernel, free, n);
 	while (cma_alloc_pages(mm, CMA_GFP_ATOMIC | CMA_GFP_NOWARN, 0))
 		n++;
 	free = zone_page_state(z, NR_FREE_PAGES);
-	if (free > 96)
+	if (free > want[w].atomic)
 		fail_msg("kernel %s: GFP_ATOMIC stopped at %lu free pages", kernel, free);
 	cma_mm_destroy(mm);
 }
@@ -387,10 +409,11 @@ static void wmark_ok_harder_needs_high_from_63(const char *kernel, unsigned i)
 }
 
 /*
- * Expect, per zone: min = pages_min * present / lowmem (highmem:
- * present/1024 in [32, 128]), low = min + share/4, high = min + share/2;
- * from 4.6 (kernel.watermark_scale) a step of max(share/4, present *
- * 10 / 10000) between each.
+ * Expect, per zone: min = pages_min * size / lowmem (highmem:
+ * size/1024 in [32, 128]), low = min + share/4, high = min + share/2;
+ * from 4.6 (kernel.watermark_scale) a step of max(share/4, size *
+ * 10 / 10000) between each. The size is the present pages, the managed
+ * ones from 3.9 (kernel.managed_sizing).
  */
 static void wmark_per_zone_formula(void **state)
 {
@@ -407,15 +430,21 @@ static void wmark_per_zone_formula(void **state)
 			lowmem += z->present_pages;
 	/* 32-bit ARM's 32-byte struct page: DMA 4096 - 32, Normal 192512 - 1504 */
 	assert_int_equal(lowmem, ((0x70000000 - 0x40000000) >> 12) - 32 - 1504);
+	if (mm->kernel.managed_sizing) {
+		lowmem = 0;
+		for_each_populated_zone(mm, z)
+			if (z->idx != ZONE_HIGHMEM)
+				lowmem += z->managed_pages;
+	}
 	for_each_populated_zone(mm, z) {
-		unsigned long share = pages_min * z->present_pages / lowmem;
+		unsigned long share = pages_min * sizing(mm, z) / lowmem;
 		unsigned long min = share;
 
 		if (z->idx == ZONE_HIGHMEM) {
-			min = z->present_pages / 1024;
+			min = sizing(mm, z) / 1024;
 			min = min < 32 ? 32 : min > 128 ? 128 : min;
 		}
-		unsigned long step = share / 4, scaled = z->present_pages * 10 / 10000;
+		unsigned long step = share / 4, scaled = sizing(mm, z) * 10 / 10000;
 
 		if (mm->kernel.watermark_scale && scaled > step)
 			step = scaled;
@@ -441,7 +470,7 @@ static void wmark_per_zone_formula(void **state)
 	cma_mm_destroy(mm);
 }
 
-/* Expect: lowmem_reserve[j] of a lower zone = pages of zones above it up to j / ratio. */
+/* Expect: lowmem_reserve[j] of a lower zone = pages (sizing()) of zones above it up to j / ratio. */
 static void wmark_lowmem_reserve_ratios(void **state)
 {
 	struct cma_bank bank = { 0, 2 * GiB };
@@ -452,10 +481,10 @@ static void wmark_lowmem_reserve_ratios(void **state)
 	struct zone *normal = &mm->zones[ZONE_NORMAL];
 
 	assert_int_equal(dma->lowmem_reserve[ZONE_DMA], 0);
-	assert_int_equal(dma->lowmem_reserve[ZONE_DMA32], dma32->present_pages / 256);
+	assert_int_equal(dma->lowmem_reserve[ZONE_DMA32], sizing(mm, dma32) / 256);
 	assert_int_equal(dma->lowmem_reserve[ZONE_NORMAL],
-			 (dma32->present_pages + normal->present_pages) / 256);
-	assert_int_equal(dma32->lowmem_reserve[ZONE_NORMAL], normal->present_pages / 256);
+			 (sizing(mm, dma32) + sizing(mm, normal)) / 256);
+	assert_int_equal(dma32->lowmem_reserve[ZONE_NORMAL], sizing(mm, normal) / 256);
 	assert_int_equal(normal->lowmem_reserve[ZONE_NORMAL], 0);
 	/* a GFP_KERNEL request may not dip into DMA32's reserve for Normal */
 	assert_false(zone_watermark_ok(dma32, 0, zone_page_state(dma32, NR_FREE_PAGES) -
@@ -670,6 +699,44 @@ static void wmark_migrate_reserve_matches_seed_walk(void **state)
 	cma_mm_destroy(mm);
 }
 
+static const char *const sizing_kernels[] = { "3.5", "3.8", "3.9", "6.12" };
+
+/*
+ * Expect (b40da04946aa, 3.9: kernel.managed_sizing), x86-64 208 MiB, DMA
+ * below 16 MiB, 32 MiB of CMA at 64 MiB: each zone's share of
+ * min_free_kbytes (its min) and lowmem_reserve follow the zones' present pages up to 3.8 and
+ * their managed pages from 3.9. The pcp batch follows the Normal zone's
+ * present pages (15) up to 3.8; from 3.9 its managed pages when the
+ * per-CPU lists are set up, before the CMA area joins (7); from 5.14,
+ * which sets the lists again with the marks, its managed pages with the
+ * area (15 again).
+ */
+static void wmark_sizing_by_release(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = test_mm(.size = 208 * MiB, .dma_end = 16 * MiB, .cma_base = 64 * MiB,
+				    .cma_size = 32 * MiB, .metadata_only = true, .kernel = kernel);
+	struct zone *dma = &mm->zones[ZONE_DMA], *normal = &mm->zones[ZONE_NORMAL];
+	unsigned long lowmem = sizing(mm, dma) + sizing(mm, normal);
+	unsigned long pages_min = (unsigned long)mm->min_free_kbytes >> 2, boot;
+	int batch;
+
+	assert_int_equal(mm->kernel.managed_sizing, i >= 2);
+	assert_int_equal(normal->cma_pages, (32 * MiB) >> 12);
+	assert_true(dma->managed_pages != dma->present_pages);
+	assert_true(normal->managed_pages < normal->present_pages);
+	assert_int_equal(min_wmark_pages(dma), pages_min * sizing(mm, dma) / lowmem);
+	assert_int_equal(min_wmark_pages(normal), pages_min * sizing(mm, normal) / lowmem);
+	assert_int_equal(dma->lowmem_reserve[ZONE_NORMAL], sizing(mm, normal) / 256);
+	boot = !mm->kernel.managed_sizing ? normal->present_pages :
+	       mm->kernel.pcp_high_lowmark ? normal->managed_pages :
+	       normal->managed_pages - normal->cma_pages;
+	batch = expected_batch(mm, boot);
+	assert_int_equal(batch, i == 2 ? 7 : 15);
+	assert_int_equal(mm->slots[0].pcp[ZONE_NORMAL].batch, batch);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +759,7 @@ int main(void)
 		test_kernel_case(wmark_scale_factor_by_release, scale_kernels),
 		test_kernel_case(wmark_nonblocking_needs_gfp_high, nonblock_kernels),
 		test_kernel_case(wmark_ok_harder_needs_high_from_63, nonblock_kernels),
+		test_kernel_case(wmark_sizing_by_release, sizing_kernels),
 	};
 
 	return cmocka_run_group_tests_name("pcp_wmark", tests, NULL, NULL) +

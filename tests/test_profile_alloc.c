@@ -408,16 +408,6 @@ static void alloc_pages_movable_cma_first_from_58(void **state)
 
 /* ---- item 3: MIGRATE_HIGHATOMIC, the 6.12 stealing rules, watermark boosting ---- */
 
-static unsigned long count_blocks(struct cma_mm *mm, int mt)
-{
-	unsigned long n = 0;
-
-	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn += mm->pageblock_nr_pages)
-		if (pfn_valid(mm, pfn) && get_pageblock_migratetype(mm, pfn) == mt)
-			n++;
-	return n;
-}
-
 /*
  * Expect (setup_zone_migrate_reserve, gone in 4.4): v3.5 marks RESERVE
  * pageblocks at boot; 6.12 has none, and no HIGHATOMIC block either
@@ -429,11 +419,11 @@ static void boot_reserve_blocks_only_in_35(const char *kernel, unsigned k)
 	struct zone *z = &mm->zones[ZONE_NORMAL];
 
 	if (is_612(kernel)) {
-		assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 0);
+		assert_int_equal(test_count_pageblocks(mm, MIGRATE_HIGHATOMIC), 0);
 		assert_int_equal(z->nr_reserved_highatomic, 0);
 		assert_string_equal(migratetype_name_of(mm, MIGRATE_HIGHATOMIC), "HighAtomic");
 	} else {
-		assert_true(count_blocks(mm, MIGRATE_RESERVE) > 0);
+		assert_true(test_count_pageblocks(mm, MIGRATE_RESERVE) > 0);
 		assert_true(z->nr_migrate_reserve_block > 0);
 		assert_string_equal(migratetype_name_of(mm, MIGRATE_RESERVE), "Reserve");
 	}
@@ -485,7 +475,7 @@ static void alloc_pages_atomic_high_order_reserves_pageblock(const char *kernel,
 	if (is_612(kernel)) {
 		assert_int_equal(mt, MIGRATE_HIGHATOMIC);
 		assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
-		assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC), 1);
+		assert_int_equal(test_count_pageblocks(mm, MIGRATE_HIGHATOMIC), 1);
 		assert_true(atomic_load(&z->free_highatomic) > 0);
 		/* a watermark the reserve would meet is met only for reserve users */
 		assert_false(zone_watermark_ok(z, 0, zone_page_state(z, NR_FREE_PAGES) - 1,
@@ -499,7 +489,7 @@ static void alloc_pages_atomic_high_order_reserves_pageblock(const char *kernel,
 	assert_verify(mm);
 	nr = test_alloc_all(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, pages, MAX_PAGES);
 	assert_int_equal(z->nr_reserved_highatomic, 0);
-	assert_int_equal(count_blocks(mm, MIGRATE_HIGHATOMIC) > 0, !is_612(kernel));
+	assert_int_equal(test_count_pageblocks(mm, MIGRATE_HIGHATOMIC) > 0, !is_612(kernel));
 	assert_verify(mm);
 	free_all(mm, pages, nr);
 	cma_free_pages(mm, p, 2);

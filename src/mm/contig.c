@@ -461,16 +461,22 @@ void free_contig_range(struct cma_mm *mm, unsigned long pfn, unsigned long nr_pa
  * contract is "all pageblocks of the type asked for". From 3.16
  * (kernel.contig_any_movable) a MOVABLE request takes UNMOVABLE and
  * RECLAIMABLE blocks too: isolation scans them for unmovable pages and
- * the undo retypes them MOVABLE. Departure: CMA, RESERVE and HIGHATOMIC
- * blocks stay refused under every release, since retyping them would
- * break an area or the zone's reserve count (the kernel does not check).
+ * the undo retypes them MOVABLE. From 4.4 (kernel.highatomic) so does it
+ * HIGHATOMIC blocks: the kernel's alloc_contig_range checks no type, and
+ * the zone's nr_reserved_highatomic keeps counting a block so retyped
+ * (6.12's unreserve_highatomic_pageblock uncounts only a block still
+ * HIGHATOMIC), which holds the reserve's limit that much lower for good.
+ * Departure: CMA and RESERVE blocks stay refused, since retyping them
+ * would break an area or v3.5's reserve (the kernel does not check).
  */
 static bool contig_type_ok(struct cma_mm *mm, int migratetype, int mt)
 {
 	if (mt == migratetype)
 		return true;
-	return mm->kernel.contig_any_movable && migratetype == MIGRATE_MOVABLE &&
-	       mt < MIGRATE_PCPTYPES;
+	if (migratetype != MIGRATE_MOVABLE)
+		return false;
+	return (mm->kernel.contig_any_movable && mt < MIGRATE_PCPTYPES) ||
+	       (mm->kernel.highatomic && is_migrate_highatomic(mt));
 }
 
 /*

@@ -398,9 +398,12 @@ static void check_lru(struct verifier *v, struct zone *zone)
 }
 
 /*
- * 4.4's on-demand reserve (kernel.highatomic): the HIGHATOMIC blocks
- * counted in nr_reserved_highatomic, within about 1% of the zone (a
- * reservation at the limit's last step may claim a whole MAX_ORDER
+ * 4.4's on-demand reserve (kernel.highatomic): nr_reserved_highatomic
+ * counts the HIGHATOMIC blocks and, as the kernel's does, the blocks an
+ * isolation retyped since (highatomic_retyped: alloc_contig_range gives
+ * a HIGHATOMIC block back MOVABLE, and only unreserve_highatomic_pageblock
+ * uncounts, for a block still HIGHATOMIC); within about 1% of the zone
+ * (a reservation at the limit's last step may claim a whole MAX_ORDER
  * block). Before, nr_reserved_highatomic stays 0.
  */
 static void check_highatomic(struct verifier *v, struct zone *zone)
@@ -418,9 +421,9 @@ static void check_highatomic(struct verifier *v, struct zone *zone)
 	for (unsigned long pfn = start; pfn < zone->zone_start_pfn + zone->spanned_pages; pfn += nr)
 		if (pfn_valid(mm, pfn) && is_migrate_highatomic(get_pageblock_migratetype(mm, pfn)))
 			blocks++;
-	if (blocks * nr != zone->nr_reserved_highatomic)
-		report(v, "zone %s: nr_reserved_highatomic %lu but %lu HighAtomic pageblocks",
-		       zone->name, zone->nr_reserved_highatomic, blocks);
+	if ((long)(blocks * nr) + zone->highatomic_retyped != (long)zone->nr_reserved_highatomic)
+		report(v, "zone %s: nr_reserved_highatomic %lu but %lu HighAtomic pageblocks and %ld pages of blocks isolation retyped",
+		       zone->name, zone->nr_reserved_highatomic, blocks, zone->highatomic_retyped);
 	limit = highatomic_reserve_limit(zone);
 	if (limit)
 		limit += max_order_nr_pages(mm) > nr ? max_order_nr_pages(mm) - nr : 0;

@@ -225,6 +225,8 @@ struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned o
 /* Mark frames written and count those written for the first time since boot (PGALLOC_FRESH). */
 void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
+/* The zone size the reserves and the pcp batch follow (kernel.managed_sizing). */
+unsigned long zone_sizing_pages(const struct zone *z);
 void setup_per_zone_wmarks(struct cma_mm *mm);
 void init_per_zone_wmark_min(struct cma_mm *mm);
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm);

@@ -442,6 +442,9 @@ static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 			cma_mm_printk(mm, "  %s zone: %lu pages reserved\n", z->name, dma_reserve);
 		}
 		lowest = false;
+		/* 3.9: until the boot memory is freed, managed is this estimate (highmem's in full) */
+		if (mm->kernel.managed_sizing)
+			z->managed_pages = z->present_pages + (is_highmem(z) ? memmap_pages : 0);
 		if (z->present_pages)
 			cma_mm_printk(mm, "  %s zone: %lu pages, LIFO batch:%d\n", z->name, z->present_pages,
 				  zone_batchsize(mm, z));
@@ -679,6 +682,7 @@ static void mem_init(struct cma_mm *mm)
 int mm_boot_memory(struct cma_mm *mm)
 {
 	unsigned long dma_reserve;
+	struct zone *z;
 	int ret = alloc_node_mem_map(mm);
 
 	if (ret)
@@ -701,7 +705,12 @@ int mm_boot_memory(struct cma_mm *mm)
 	memmap_init(mm);
 	zone_pcp_init(mm);
 	mm->phase = MM_BOOTED;
+	/* reset_all_zones_managed_pages: the estimate gives way to what mem_init frees */
+	for_each_zone(mm, z)
+		z->managed_pages = 0;
 	mem_init(mm);
+	/* setup_per_cpu_pageset: the batch from what the zones manage now, CMA areas not yet */
+	zone_pcp_update(mm);
 	return 0;
 fail:
 	/* back to a clean early machine: boot may be retried after freeing memory */

@@ -149,7 +149,7 @@ struct cpu_slot {
  *   weight(free_heads) == sum over o of nr_free[o], and bit pfn - zone_start_pfn
  *                         is set iff that pfn has PG_buddy
  *   nr_reserved_highatomic == pageblock_nr_pages * the HIGHATOMIC blocks
- *                             (0 unless kernel.highatomic)
+ *                             + highatomic_retyped (0 unless kernel.highatomic)
  *   watermark_boost <= max(pageblock_nr_pages, high * 15000 / 10000)
  *                             (0 unless kernel.watermark_boost)
  *   a block on free_list[MIGRATE_CMA] lies in CMA or ISOLATE pageblocks, and
@@ -176,6 +176,13 @@ struct zone {
 	atomic_bool below_high;
 	/* 4.4's on-demand reserve (kernel.highatomic): pages of the HIGHATOMIC pageblocks */
 	unsigned long nr_reserved_highatomic;
+	/*
+	 * No kernel's, for the verifier: pages nr_reserved_highatomic still
+	 * counts whose block an isolation retyped (alloc_contig_range over
+	 * a HIGHATOMIC block gives it back MOVABLE and the kernel never
+	 * uncounts it), less those an undo typed HIGHATOMIC uncounted.
+	 */
+	long highatomic_retyped;
 	unsigned long lowmem_reserve[MAX_NR_ZONES];
 	unsigned long min_cma_pages;	/* seed 008: raised during alloc_contig_range */
 	int nr_migrate_reserve_block;

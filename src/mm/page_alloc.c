@@ -442,7 +442,8 @@ static struct cma_page *take_free_block_at(struct zone *zone, unsigned long pfn,
  * or more that holds this one is taken off its list and freed again as
  * pageblocks, each to its block's type: a block straddling the edge of a
  * pageblock-granular isolation is split, and one whose isolation ends
- * merges with its free buddies.
+ * merges with its free buddies. A HIGHATOMIC block keeps its pages in
+ * nr_reserved_highatomic, as the kernel's (zone->highatomic_retyped).
  */
 void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int mt)
 {
@@ -451,6 +452,9 @@ void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int 
 	unsigned order;
 
 	lockdep_assert_held(&zone->lock);
+	if (is_migrate_highatomic(get_pageblock_migratetype(mm, pfn)) != is_migrate_highatomic(mt))
+		zone->highatomic_retyped += is_migrate_highatomic(mt) ? -(long)mm->pageblock_nr_pages :
+					    (long)mm->pageblock_nr_pages;
 	set_pageblock_migratetype(mm, pfn, mt);
 	if (!free_block_covering(zone, pfn, &head)) {
 		move_freepages_block(zone, page, mt);
@@ -932,6 +936,22 @@ static inline long reserve_min(const struct kernel_profile *k, long min, int all
 	return min;
 }
 
+/*
+ * The HIGHATOMIC reserve a request without reserve rights may not count
+ * as free (kernel.highatomic): all of nr_reserved_highatomic, free or
+ * not, until 6.12 (kernel.wmark_free_highatomic) counts its free pages.
+ */
+static inline long highatomic_unusable(const struct zone *z, int alloc_flags)
+{
+	const struct kernel_profile *k = &z->mm->kernel;
+
+	if (!k->highatomic || (alloc_flags & ALLOC_RESERVES))
+		return 0;
+	if (k->wmark_free_highatomic)
+		return atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
+	return (long)__atomic_load_n(&z->nr_reserved_highatomic, __ATOMIC_RELAXED);
+}
+
 /* zone_watermark_ok, inline for get_page_from_freelist(): every allocation asks. */
 static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 				       int classzone_idx, int alloc_flags)
@@ -942,14 +962,12 @@ static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned 
 
 	/*
 	 * v23: free CMA pages count here for every request, movable or not;
-	 * kernel.alloc_cma: only for those that may take them. Under
-	 * kernel.highatomic the free pages of HIGHATOMIC blocks count only
-	 * for requests that may dip into reserves.
+	 * kernel.alloc_cma: only for those that may take them. Nor does the
+	 * HIGHATOMIC reserve (highatomic_unusable).
 	 */
 	if (k->alloc_cma && !(alloc_flags & ALLOC_CMA))
 		free_pages -= zone_page_state(z, NR_FREE_CMA_PAGES);
-	if (k->highatomic && !(alloc_flags & ALLOC_RESERVES))
-		free_pages -= atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);
+	free_pages -= highatomic_unusable(z, alloc_flags);
 	min = reserve_min(k, min, alloc_flags);
 	if (free_pages <= min + (long)__atomic_load_n(&z->lowmem_reserve[classzone_idx],
 							  __ATOMIC_RELAXED))
@@ -1682,14 +1700,24 @@ static unsigned long rounddown_pow_of_two(unsigned long n)
 }
 
 /*
- * zone_batchsize: about a quarter of a percent of the zone, at most
- * 512 KiB worth (1 MiB from 4.19, kernel.pcp_batch_1m), rounded down to
- * 2^n - 1.
+ * The size the reserves are shared by: present pages in v3.5, managed
+ * ones from 3.9 (kernel.managed_sizing), which leave out what boot kept
+ * (the kernel image, reservations) and count CMA areas once activated.
+ */
+unsigned long zone_sizing_pages(const struct zone *z)
+{
+	return z->mm->kernel.managed_sizing ? z->managed_pages : z->present_pages;
+}
+
+/*
+ * zone_batchsize: about a quarter of a percent of the zone
+ * (zone_sizing_pages: managed pages from 3.9), at most 512 KiB worth
+ * (1 MiB from 4.19, kernel.pcp_batch_1m), rounded down to 2^n - 1.
  */
 int zone_batchsize(struct cma_mm *mm, struct zone *zone)
 {
 	unsigned long cap = (mm->kernel.pcp_batch_1m ? 1024 : 512) * 1024 / mm->page_size;
-	unsigned long batch = zone->present_pages / 1024;
+	unsigned long batch = zone_sizing_pages(zone) / 1024;
 
 	if (batch > cap)
 		batch = cap;

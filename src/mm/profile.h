@@ -1190,6 +1190,34 @@ struct kernel_profile {
 	 * Commit: c55e8d035b28.
 	 */
 	bool dirty_activate;
+	/*
+	 * The zone sizes that page_alloc.c's sizing reads are managed pages
+	 * (what the buddy allocator was given) where v3.5 read present ones:
+	 * the share of min_free_kbytes and the highmem min in
+	 * __setup_per_zone_wmarks, lowmem_reserve, totalreserve_pages,
+	 * nr_free_zone_pages (so min_free_kbytes itself) and zone_batchsize;
+	 * 4.6's watermark_scale step reads managed pages from the start.
+	 * b40da04946aa "mm: use zone->present_pages instead of
+	 * zone->managed_pages where appropriate" (Jiang Liu; resent for 3.9
+	 * on linux-mm 2013-01-15): 3.9, as Michal Hocko's since-3.8 shortlog
+	 * of the mm tree (linux-mm 2013-02-20, "all mm patches based on v3.8
+	 * tag") lists it, with "mm: set zone->present_pages to number of
+	 * existing pages in the zone" of the same series.
+	 * Commit: b40da04946aa.
+	 */
+	bool managed_sizing;
+	/*
+	 * A request without reserve rights leaves out of the watermark check
+	 * the free pages of HIGHATOMIC blocks (nr_free_highatomic), where
+	 * 4.4 left out all of nr_reserved_highatomic, free or not, and a
+	 * count isolation left behind. c928807f6f6b "mm/page_alloc: keep
+	 * track of free highatomic" (Yu Zhao, posted 2024-10-28): 6.12, in
+	 * the mm-hotfixes-stable-2024-11-09 pull merged before "Linux
+	 * 6.12-rc7" (the kernel.org post-receive log of Linus's tree for
+	 * 6.12-rc7 lists both).
+	 * Commit: c928807f6f6b.
+	 */
+	bool wmark_free_highatomic;
 };
 
 /*

@@ -31,10 +31,10 @@ static unsigned long nr_free_zone_pages(struct cma_mm *mm, enum zone_type high_i
 
 	for (int i = 0; i <= (int)high_idx; i++) {
 		struct zone *z = &mm->zones[i];
-		unsigned long high = high_wmark_pages(z);
+		unsigned long high = high_wmark_pages(z), size = zone_sizing_pages(z);
 
-		if (z->present_pages > high)
-			sum += z->present_pages - high;
+		if (size > high)
+			sum += size - high;
 	}
 	return sum;
 }
@@ -114,22 +114,39 @@ static void calculate_totalreserve_pages(struct cma_mm *mm)
 			if (z->lowmem_reserve[j] > max)
 				max = z->lowmem_reserve[j];
 		max += high_wmark_pages(z);
-		if (max > z->present_pages)
-			max = z->present_pages;
+		if (max > zone_sizing_pages(z))
+			max = zone_sizing_pages(z);
 		total += max;
 	}
 	mm->totalreserve_pages = total;
 }
 
 /*
+ * The gaps from min to low and to high of a zone of @size pages whose
+ * share of min_free_kbytes is @share: a quarter and a half of it; under
+ * kernel.watermark_scale one and two steps, a step being the larger of
+ * that quarter and watermark_scale_factor ten-thousandths of the zone.
+ */
+static void zone_wmark_gaps(struct cma_mm *mm, unsigned long size, unsigned long share,
+			    unsigned long *low, unsigned long *high)
+{
+	unsigned long scaled = (unsigned long)((unsigned __int128)size *
+					       mm->watermark_scale_factor / 10000);
+
+	*low = share >> 2;
+	*high = share >> 1;
+	if (mm->kernel.watermark_scale) {
+		*low = scaled > *low ? scaled : *low;
+		*high = 2 * *low;
+	}
+}
+
+/*
  * setup_per_zone_wmarks: share min_free_kbytes among the lowmem zones by
- * size; highmem keeps a small fixed min. low and high sit a quarter and
- * a half of the zone's share above min; kernel.watermark_scale: one and
- * two steps above, a step being the larger of that quarter and
- * watermark_scale_factor ten-thousandths of the zone, so that kswapd's
- * margin grows with memory. All three carry min_cma_pages.
- * Departure: the shares follow present pages under every profile, where
- * 6.12 counts managed ones.
+ * size; highmem keeps a small fixed min. low and high sit above min by
+ * zone_wmark_gaps(), so that from 4.6 kswapd's margin grows with memory.
+ * All three carry min_cma_pages. Zone sizes are zone_sizing_pages():
+ * present pages, managed ones from 3.9.
  */
 void setup_per_zone_wmarks(struct cma_mm *mm)
 {
@@ -139,23 +156,18 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 
 	for_each_populated_zone(mm, z)
 		if (!is_highmem(z))
-			lowmem_pages += z->present_pages;
+			lowmem_pages += zone_sizing_pages(z);
 	for_each_populated_zone(mm, z) {
+		unsigned long size = zone_sizing_pages(z);
 		unsigned long tmp = lowmem_pages ?
-				    (unsigned long)((unsigned __int128)pages_min * z->present_pages / lowmem_pages) : 0;
-		unsigned long min = tmp, low = tmp >> 2, high = tmp >> 1;
+				    (unsigned long)((unsigned __int128)pages_min * size / lowmem_pages) : 0;
+		unsigned long min = tmp, low, high;
 
+		zone_wmark_gaps(mm, size, tmp, &low, &high);
 		spin_lock(&z->lock);
 		if (is_highmem(z)) {
-			min = z->present_pages / 1024;
+			min = size / 1024;
 			min = min < 32 ? 32 : min > 128 ? 128 : min;
-		}
-		if (mm->kernel.watermark_scale) {
-			unsigned long scaled = (unsigned long)((unsigned __int128)z->present_pages *
-							       mm->watermark_scale_factor / 10000);
-
-			low = scaled > low ? scaled : low;
-			high = 2 * low;
 		}
 		wmark_store(&z->watermark[WMARK_MIN], min + z->min_cma_pages);
 		wmark_store(&z->watermark[WMARK_LOW], min + low + z->min_cma_pages);
@@ -168,22 +180,23 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 		spin_unlock(&z->lock);
 	}
 	calculate_totalreserve_pages(mm);
-	/* 5.14: pcp->high follows the low mark */
-	zone_pcp_update(mm);
+	/* 5.14: pcp->high follows the low mark; before, the marks leave the lists alone */
+	if (mm->kernel.pcp_high_lowmark)
+		zone_pcp_update(mm);
 }
 
 /* setup_per_zone_lowmem_reserve: what a lower zone keeps from higher-zone requests. */
 void setup_per_zone_lowmem_reserve(struct cma_mm *mm)
 {
 	for (int j = 0; j < MAX_NR_ZONES; j++) {
-		unsigned long present = mm->zones[j].present_pages;
+		unsigned long pages = zone_sizing_pages(&mm->zones[j]);
 
 		wmark_store(&mm->zones[j].lowmem_reserve[j], 0);
 		for (int idx = j - 1; idx >= 0; idx--) {
 			struct zone *lower = &mm->zones[idx];
 
-			wmark_store(&lower->lowmem_reserve[j], present / lowmem_reserve_ratio[idx]);
-			present += lower->present_pages;
+			wmark_store(&lower->lowmem_reserve[j], pages / lowmem_reserve_ratio[idx]);
+			pages += zone_sizing_pages(lower);
 		}
 	}
 	calculate_totalreserve_pages(mm);
