@@ -116,10 +116,11 @@ static const struct profile_switch switches[] = {
 	SWITCH(alloc_non_block, 6, 3),
 	SWITCH(lru_add_compound, 4, 7),
 	SWITCH(contig_hugetlb_replace, 6, 12),
+	SWITCH(reclaim_retry, 4, 9),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and contig_hugetlb_replace the last */
-_Static_assert(offsetof(struct kernel_profile, contig_hugetlb_replace) + sizeof(bool) -
+/* one switch per bool of struct kernel_profile, alloc_cma the first and reclaim_retry the last */
+_Static_assert(offsetof(struct kernel_profile, reclaim_retry) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 
