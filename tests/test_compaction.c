@@ -203,7 +203,7 @@ static void try_to_compact_pages_fragmented_zone_stops_at_order9(void **state)
 
 	assert_true(largest_free_order(mm, z) < 9);
 	assert_verify(mm);
-	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL, MIGRATE_UNMOVABLE);
 	assert_int_equal(rc, COMPACT_PARTIAL);
 	/* 6.12 (kernel.compact_priority): __alloc_pages_direct_compact counts it */
 	assert_int_equal(counter(mm, "compact_stall"), stalls + !mm->kernel.compact_priority);
@@ -425,13 +425,13 @@ static void try_to_compact_pages_counts_stalls(void **state)
 	uint64_t stalls = counter(mm, "compact_stall");
 	uint64_t per_run = !mm->kernel.compact_priority;
 
-	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 0, true, ZONE_NORMAL,
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 0, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
-	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, true, ZONE_NORMAL,
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
 	assert_int_equal(counter(mm, "compact_stall"), stalls);
 
-	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, false, ZONE_NORMAL,
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, COMPACT_PRIO_ASYNC, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_PARTIAL);
 	assert_int_equal(counter(mm, "compact_stall"), stalls + per_run);
 	assert_verify(mm);
@@ -440,7 +440,7 @@ static void try_to_compact_pages_counts_stalls(void **state)
 	/* from 4.9 (kernel.compact_suitable_min) order 3 is held to the min mark */
 	if (mm->kernel.compact_suitable_min)
 		__atomic_store_n(&z->watermark[WMARK_MIN], low_wmark_pages(z), __ATOMIC_RELAXED);
-	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, true, ZONE_NORMAL,
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_KERNEL, 3, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
 					      MIGRATE_UNMOVABLE), COMPACT_SKIPPED);
 	__atomic_store_n(&z->watermark[WMARK_MIN], min, __ATOMIC_RELAXED);
 	set_low_wmark(z, low);
@@ -907,9 +907,9 @@ static void isolate_migratepages_range_nofs_anon_only(const char *kernel, unsign
 	bool v410 = k > 0;
 	struct compact_control cc;
 
-	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOFS, 3, true, ZONE_NORMAL,
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOFS, 3, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
 					      MIGRATE_MOVABLE), v410 ? COMPACT_PARTIAL : COMPACT_SKIPPED);
-	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, true, ZONE_NORMAL,
+	assert_int_equal(try_to_compact_pages(mm, CMA_GFP_NOIO, 3, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
 					      MIGRATE_MOVABLE), COMPACT_SKIPPED);
 	owner_fault_range(anon, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
 	owner_fault_range(file, 0, 4, CMA_GFP_HIGHUSER_MOVABLE);
@@ -1217,7 +1217,7 @@ static void try_to_compact_pages_caches_free_scanner_position(const char *kernel
 	assert_int_equal(z->compact_cached_migrate_pfn[0], z->zone_start_pfn);
 	assert_int_equal(z->compact_cached_migrate_pfn[1], z->zone_start_pfn);
 	o = fragment(mm, &rnd);
-	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL, MIGRATE_UNMOVABLE);
 	assert_int_equal(rc, COMPACT_PARTIAL);
 	if (v6) {
 		assert_true(z->compact_cached_free_pfn < top);
@@ -1258,7 +1258,7 @@ static void compact_zone_skip_bits_until_compaction_restarts(const char *kernel,
 
 	for (unsigned long i = first; i <= last; i++)
 		mm->pageblock_skip[i] = 1;
-	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL, MIGRATE_UNMOVABLE);
 	passed = counter(mm, "compact_blocks_passed") - passed;
 	if (!v6) {
 		assert_int_equal(rc, COMPACT_PARTIAL);
@@ -1276,7 +1276,7 @@ static void compact_zone_skip_bits_until_compaction_restarts(const char *kernel,
 	/* the longest deferral over: 64 considerations at shift 6 */
 	z->compact_defer_shift = 6;
 	z->compact_considered = 64;
-	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	rc = try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL, MIGRATE_UNMOVABLE);
 	assert_int_equal(rc, COMPACT_PARTIAL);
 	assert_false(z->compact_blockskip_flush);
 	assert_true(o->migrated > 0);
@@ -1670,7 +1670,7 @@ static void compact_zone_free_scanner_stops_when_enough(const char *kernel, unsi
 	struct taken t = { 0 };
 
 	cma_mm_set_trace(mm, count_taken, &t);
-	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, true, ZONE_NORMAL, MIGRATE_MOVABLE);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL, MIGRATE_MOVABLE);
 	cma_mm_set_trace(mm, NULL, NULL);
 	assert_true(t.migrate > 0);
 	if (v6) {
@@ -1716,7 +1716,7 @@ static void compact_zone_async_free_scanner_samples(const char *kernel, unsigned
 
 	take_top_half(mm, &t);
 	cma_mm_set_trace(mm, first_free_scan, &first);
-	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_MOVABLE);
 	cma_mm_set_trace(mm, NULL, NULL);
 	assert_true(first > 0);
 	if (v6)
@@ -1779,7 +1779,7 @@ static void compact_zone_fast_search_takes_targets_from_free_lists(const char *k
 	assert_int_equal(cma_mm_set_trace_events(mm, "mm_compaction_fast_isolate_freepages,"
 						     "mm_compaction_isolate_freepages"), 0);
 	cma_mm_set_trace(mm, count_free_scans, &f);
-	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_MOVABLE);
 	cma_mm_set_trace(mm, NULL, NULL);
 	if (v6) {
 		assert_true(f.fast > 0);
@@ -1815,7 +1815,7 @@ static void compact_zone_fast_search_moves_free_scanner_halfway(const char *kern
 
 	take_top_half(mm, &t);
 	cma_mm_set_trace(mm, count_free_scans, &f);
-	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_MOVABLE);
 	cma_mm_set_trace(mm, NULL, NULL);
 	assert_true(f.took);
 	if (v6)
@@ -1943,7 +1943,7 @@ static void compact_zone_fast_search_finds_source_block(const char *kernel, unsi
 		low++;
 	assert_true(low < quarter);
 	free_before = free_in_block(mm, quarter);
-	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, false, ZONE_NORMAL, MIGRATE_MOVABLE);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_MOVABLE);
 	if (v6) {
 		assert_true(free_in_block(mm, quarter) > free_before);
 		assert_int_equal(page_to_pfn(mm, o->slots[first].page), low);

@@ -455,8 +455,9 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
  * split makes it MOVABLE; otherwise only from MOVABLE and CMA blocks, so
  * that movable pages do not scatter into unmovable ones.
  */
-static bool suitable_migration_target(struct cma_mm *mm, unsigned long pfn)
+static bool suitable_migration_target(const struct compact_control *cc, unsigned long pfn)
 {
+	struct cma_mm *mm = cc->zone->mm;
 	struct cma_page *page = pfn_to_page(mm, pfn);
 	int mt = get_pageblock_migratetype(mm, pfn);
 
@@ -464,7 +465,7 @@ static bool suitable_migration_target(struct cma_mm *mm, unsigned long pfn)
 		return false;
 	if (page_test(page, PG_buddy) && page_order(page) >= mm->pageblock_order)
 		return true;
-	return migrate_async_suitable(mt);
+	return cc->ignore_block_suitable || migrate_async_suitable(mt);
 }
 
 /* ---- 6.12's search of the free lists for a target (kernel.compact_fast_free) ---- */
@@ -671,7 +672,7 @@ static void fast_isolate_freepages(struct zone *zone, struct compact_control *cc
 		} else if (scan_start && cc->direct && pfn_valid(mm, min_pfn)) {
 			target = cc->free_pfn = min_pfn;
 			found = page_zonenum(pfn_to_page(mm, min_pfn)) == (unsigned)zone->idx &&
-				suitable_migration_target(mm, min_pfn);
+				suitable_migration_target(cc, min_pfn);
 		}
 	}
 	if (highest && highest >= __atomic_load_n(&zone->compact_cached_free_pfn, __ATOMIC_RELAXED))
@@ -697,12 +698,12 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 	*isolated = *nr_scanned = 0;
 	/* checked unlocked first, to keep zone->lock for the blocks worth it */
 	if (!pfn_valid(mm, pfn) || page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx ||
-	    !suitable_migration_target(mm, pfn) || !isolation_suitable(cc, pfn)) {
+	    !suitable_migration_target(cc, pfn) || !isolation_suitable(cc, pfn)) {
 		count_vm_event(mm, COMPACT_BLOCKS_PASSED);
 		return false;
 	}
 	spin_lock(&zone->lock);
-	if (suitable_migration_target(mm, pfn))
+	if (suitable_migration_target(cc, pfn))
 		*isolated = isolate_freepages_block(zone, start, block_end, cc->freepages, false,
 						    limit, stride, nr_scanned, &nr_stepped);
 	spin_unlock(&zone->lock);
@@ -1569,7 +1570,7 @@ static int compact_zone_v316(struct zone *zone, struct compact_control *cc)
 
 	if (compaction_restarting(zone, cc->order))
 		__reset_isolation_suitable(zone);
-	if (cc->order >= 0)
+	if (cc->order >= 0 && !cc->whole_zone)
 		load_cached_positions(zone, cc);
 	else
 		start_at_zone_ends(zone, cc);
@@ -1740,15 +1741,18 @@ void compaction_defer_reset(struct zone *zone, int order, bool alloc_success)
 		__atomic_store_n(&zone->compact_order_failed, order + 1, __ATOMIC_RELAXED);
 }
 
-static int compact_zone_order(struct zone *zone, unsigned order, int migratetype, bool sync,
-			      cma_gfp_t gfp)
+static int compact_zone_order(struct zone *zone, unsigned order, int migratetype,
+			      enum compact_priority prio, cma_gfp_t gfp)
 {
 	struct compact_control cc = {
 		.order = (int)order,
 		.migratetype = migratetype,
-		.sync = sync,
+		.sync = prio != COMPACT_PRIO_ASYNC,
 		.zone = zone,
 		.gfp_mask = gfp,
+		.whole_zone = prio == MIN_COMPACT_PRIORITY,
+		.ignore_skip_hint = prio == MIN_COMPACT_PRIORITY,
+		.ignore_block_suitable = prio == MIN_COMPACT_PRIORITY,
 	};
 
 	cc.direct = true;
@@ -1758,21 +1762,21 @@ static int compact_zone_order(struct zone *zone, unsigned order, int migratetype
 
 /*
  * 6.12's try_to_compact_pages for one zone (kernel.compact_priority):
- * a deferred zone is passed by (COMPACT_DEFERRED); a run whose block is
- * free ends the deferral; a sync run whose scanners met defers it.
- * Returns the run's result, or DEFERRED.
+ * a deferred zone is passed by (COMPACT_DEFERRED) but at the last
+ * priority; a run whose block is free ends the deferral; a sync run
+ * whose scanners met defers it. Returns the run's result, or DEFERRED.
  */
-static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype, bool sync,
-			     cma_gfp_t gfp)
+static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype,
+			     enum compact_priority prio, cma_gfp_t gfp)
 {
 	int status;
 
-	if (compaction_deferred(zone, (int)order))
+	if (prio > MIN_COMPACT_PRIORITY && compaction_deferred(zone, (int)order))
 		return COMPACT_DEFERRED;
-	status = compact_zone_order(zone, order, migratetype, sync, gfp);
+	status = compact_zone_order(zone, order, migratetype, prio, gfp);
 	if (status == COMPACT_PARTIAL)
 		compaction_defer_reset(zone, (int)order, false);
-	else if (sync && status == COMPACT_COMPLETE)
+	else if (prio != COMPACT_PRIO_ASYNC && status == COMPACT_COMPLETE)
 		defer_compaction(zone, (int)order);
 	return status;
 }
@@ -1790,8 +1794,9 @@ static int compact_zone_prio(struct zone *zone, unsigned order, int migratetype,
  * compact_result seen (COMPACT_SKIPPED if none ran). The caller retries
  * the allocation and counts compact_success or compact_fail.
  */
-unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
-				   enum zone_type high_zoneidx, int migratetype)
+unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+				   enum compact_priority prio, enum zone_type high_zoneidx,
+				   int migratetype)
 {
 	int rc = COMPACT_SKIPPED;
 
@@ -1807,9 +1812,9 @@ unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned or
 		if (!zone->present_pages)
 			continue;
 		if (mm->kernel.compact_priority)
-			status = compact_zone_prio(zone, order, migratetype, sync, gfp);
+			status = compact_zone_prio(zone, order, migratetype, prio, gfp);
 		else
-			status = compact_zone_order(zone, order, migratetype, sync, gfp);
+			status = compact_zone_order(zone, order, migratetype, prio, gfp);
 		if (status > rc)
 			rc = status;
 		if (status == COMPACT_DEFERRED)

@@ -135,6 +135,9 @@ static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_it
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 		       int classzone_idx, int alloc_flags);
+/* zone_watermark_ok as if the zone had @free_pages free (should_reclaim_retry's question) */
+bool zone_watermark_ok_free(struct zone *z, unsigned order, unsigned long mark, int classzone_idx,
+			    int alloc_flags, unsigned long free_pages);
 /* A free block of @order or more on a list the request may take from (6.12's watermark check). */
 bool zone_has_free_block(struct zone *z, unsigned order, int alloc_flags);
 
@@ -451,6 +454,9 @@ struct compact_control {
 	struct zone *zone;
 	/* 6.12 (kernel.compact_skip_hint): scan blocks whatever their skip bit (compact_memory) */
 	bool ignore_skip_hint;
+	/* COMPACT_PRIO_SYNC_FULL: the scanners start at the zone's ends, targets come from any block */
+	bool whole_zone;
+	bool ignore_block_suitable;
 	bool direct;			/* try_to_compact_pages' run: its meeting scanners flush skip bits */
 	bool compacting;		/* inside compact_zone, not alloc_contig_range */
 	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
@@ -483,8 +489,19 @@ void compact_control_init_lists(struct compact_control *cc);
 /* SKIPPED: too little free memory for @order; PARTIAL: it would succeed now; else CONTINUE. */
 int compaction_suitable(struct zone *zone, int order);
 int fragmentation_index(struct zone *zone, unsigned order);
-unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, bool sync,
-				   enum zone_type high_zoneidx, int migratetype);
+/*
+ * How hard direct compaction tries (4.8's priorities; v3.5 knows ASYNC
+ * and SYNC_LIGHT only): SYNC_FULL also ignores deferral, skip bits,
+ * cached positions and the free scanner's choice of blocks.
+ */
+enum compact_priority { COMPACT_PRIO_SYNC_FULL, COMPACT_PRIO_SYNC_LIGHT, COMPACT_PRIO_ASYNC };
+#define MIN_COMPACT_PRIORITY		COMPACT_PRIO_SYNC_FULL
+#define MIN_COMPACT_COSTLY_PRIORITY	COMPACT_PRIO_SYNC_LIGHT
+#define DEF_COMPACT_PRIORITY		COMPACT_PRIO_SYNC_LIGHT
+#define INIT_COMPACT_PRIORITY		COMPACT_PRIO_ASYNC
+unsigned long try_to_compact_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+				   enum compact_priority prio, enum zone_type high_zoneidx,
+				   int migratetype);
 void defer_compaction(struct zone *zone, int order);
 bool compaction_deferred(struct zone *zone, int order);
 void compact_pgdat(struct cma_mm *mm, unsigned order);	/* kswapd's */

@@ -952,13 +952,18 @@ static inline long highatomic_unusable(const struct zone *z, int alloc_flags)
 	return (long)__atomic_load_n(&z->nr_reserved_highatomic, __ATOMIC_RELAXED);
 }
 
-/* zone_watermark_ok, inline for get_page_from_freelist(): every allocation asks. */
+/*
+ * zone_watermark_ok, inline for get_page_from_freelist(): every
+ * allocation asks. @free_pages: the zone's free pages, or what
+ * should_reclaim_retry supposes they could become.
+ */
 static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
-				       int classzone_idx, int alloc_flags)
+				       int classzone_idx, int alloc_flags, long free_pages)
 {
 	const struct kernel_profile *k = &z->mm->kernel;
 	long min = mark;
-	long free_pages = zone_page_state(z, NR_FREE_PAGES) - ((1l << order) - 1);
+
+	free_pages -= (1l << order) - 1;
 
 	/*
 	 * v23: free CMA pages count here for every request, movable or not;
@@ -987,7 +992,14 @@ static inline bool __zone_watermark_ok(struct zone *z, unsigned order, unsigned 
 bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark, int classzone_idx,
 		       int alloc_flags)
 {
-	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags);
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags,
+				   zone_page_state(z, NR_FREE_PAGES));
+}
+
+bool zone_watermark_ok_free(struct zone *z, unsigned order, unsigned long mark, int classzone_idx,
+			    int alloc_flags, unsigned long free_pages)
+{
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags, (long)free_pages);
 }
 
 /* ---- allocation ---- */
@@ -1258,12 +1270,13 @@ static inline bool zone_watermark_fast(struct zone *zone, unsigned order, int al
 {
 	enum zone_watermarks w = alloc_flags & ALLOC_WMARK_MASK;
 
-	if (__zone_watermark_ok(zone, order, wmark_pages(zone, w), classzone_idx, alloc_flags))
+	if (__zone_watermark_ok(zone, order, wmark_pages(zone, w), classzone_idx, alloc_flags,
+				zone_page_state(zone, NR_FREE_PAGES)))
 		return true;
 	return !order && (alloc_flags & ALLOC_HIGH) && w == WMARK_MIN &&
 	       __atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED) &&
 	       __zone_watermark_ok(zone, 0, __atomic_load_n(&zone->watermark[WMARK_MIN], __ATOMIC_RELAXED),
-				   classzone_idx, alloc_flags);
+				   classzone_idx, alloc_flags, zone_page_state(zone, NR_FREE_PAGES));
 }
 
 /*
@@ -1276,7 +1289,8 @@ static inline void zone_check_below_high(struct zone *zone, unsigned order, int 
 {
 	if (zone->mm->kernel.pcp_high_auto &&
 	    !atomic_load_explicit(&zone->below_high, memory_order_relaxed) &&
-	    !__zone_watermark_ok(zone, order, high_wmark_pages(zone), classzone_idx, alloc_flags))
+	    !__zone_watermark_ok(zone, order, high_wmark_pages(zone), classzone_idx, alloc_flags,
+				zone_page_state(zone, NR_FREE_PAGES)))
 		atomic_store_explicit(&zone->below_high, true, memory_order_relaxed);
 }
 
@@ -1334,7 +1348,8 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 		if (zone-- == mm->zones)
 			return NULL;
 	zone_check_below_high(zone, 0, zone->idx, alloc_flags);
-	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, alloc_flags))
+	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, alloc_flags,
+				zone_page_state(zone, NR_FREE_PAGES)))
 		return NULL;
 	slot = this_cpu_slot(mm);
 	list = &slot->pcp[zone->idx].lists[order_to_pindex(migratetype, 0)];

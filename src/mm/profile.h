@@ -1218,6 +1218,36 @@ struct kernel_profile {
 	 * Commit: c928807f6f6b.
 	 */
 	bool wmark_free_highatomic;
+	/*
+	 * Below the costly order the slow path gives up on reclaim after
+	 * MAX_RECLAIM_RETRIES rounds that freed nothing, or once no zone
+	 * would pass its min mark even with every reclaimable page free
+	 * (should_reclaim_retry); reclaim reports the pages it freed, not
+	 * whether a zone is still reclaimable; compaction is retried up to
+	 * MAX_COMPACT_RETRIES times and at each priority to SYNC_FULL
+	 * (should_compact_retry); only then the OOM path, where v3.5 called
+	 * it at the first round without progress and otherwise looped.
+	 * 0a0337e0d1d1 "mm, oom: rework oom detection" and "mm, oom: protect
+	 * !costly allocations some more" (Michal Hocko: [PATCH 1/3] of
+	 * 2015-12-15, [PATCH 12/14] of 2016-04-20): 4.7, the series sent to Linus on
+	 * 2016-05-21 (Tetsuo Handa on linux-mm, 2016-05-21, citing
+	 * linux-mm-commits), "This has changed in 4.7 by 0a0337e0d1d1"
+	 * (Michal Hocko) and a fix Cc'd "stable # 4.7+". The SYNC_FULL
+	 * priority and its use by should_compact_retry: "mm, compaction: add
+	 * the ultimate direct compaction priority" and "mm, compaction: more
+	 * reliably increase direct compaction priority" (Vlastimil Babka),
+	 * dropped from -mm on 2016-08-23 behind 4.8's "mm, oom: prevent
+	 * premature OOM killer invocation for high order request", back with
+	 * its revert in mmotm-2016-09-14 and a -fix posted 2016-09-26, so in
+	 * the 4.9 merge window (v4.8: 2016-10-02). Bracketed: no pull request
+	 * or tag naming them was found. The switch takes 4.9; 4.7 and 4.8,
+	 * whose compaction retries differed, keep v3.5's loop.
+	 * Commit: 0a0337e0d1d1, "mm, oom: protect !costly allocations some
+	 * more", "mm, compaction: add the ultimate direct compaction
+	 * priority", "mm, compaction: more reliably increase direct
+	 * compaction priority".
+	 */
+	bool reclaim_retry;
 };
 
 /*

@@ -82,27 +82,32 @@ static struct zone *preferred_zone(struct cma_mm *mm, enum zone_type high_zoneid
 }
 
 /*
- * Compaction helps only high orders; the first pass is async, later ones
- * sync. As v3.5, the preferred zone's deferral is consulted first; an
- * allocation that compaction made possible ends the deferral, and only
- * a sync failure defers (an async run sees only part of the zone).
- * kernel.compact_priority (6.12): try_to_compact_pages consults and sets
- * each zone's deferral itself, and a stall is counted here unless every
- * zone was skipped (one only deferred counts, and fails). *@result: the
- * compact_result.
+ * Compaction helps only high orders. v3.5's path compacts async first,
+ * sync after; as v3.5, the preferred zone's deferral is consulted first
+ * (not at SYNC_FULL; DEFERRED for should_compact_retry, which 4.9-4.12
+ * reach without kernel.compact_priority); an allocation that compaction made possible ends
+ * the deferral, and only a sync failure defers (an async run sees only
+ * part of the zone). kernel.compact_priority (6.12): try_to_compact_pages
+ * consults and sets each zone's deferral itself, and a stall is counted
+ * here unless every zone was skipped (one only deferred counts, and
+ * fails). *@result: the compact_result.
  */
 static struct cma_page *__alloc_pages_direct_compact(struct cma_mm *mm,
-						     const struct alloc_context *ac, bool sync,
-						     int *result)
+						     const struct alloc_context *ac,
+						     enum compact_priority prio, int *result)
 {
 	struct zone *preferred = preferred_zone(mm, ac->high_zoneidx);
 	bool v6 = mm->kernel.compact_priority;
 	struct cma_page *page;
 
 	*result = COMPACT_SKIPPED;
-	if (!ac->order || !preferred || (!v6 && compaction_deferred(preferred, (int)ac->order)))
+	if (!ac->order || !preferred)
 		return NULL;
-	*result = (int)try_to_compact_pages(mm, ac->gfp, ac->order, sync, ac->high_zoneidx,
+	if (!v6 && prio > MIN_COMPACT_PRIORITY && compaction_deferred(preferred, (int)ac->order)) {
+		*result = COMPACT_DEFERRED;
+		return NULL;
+	}
+	*result = (int)try_to_compact_pages(mm, ac->gfp, ac->order, prio, ac->high_zoneidx,
 					    ac->migratetype);
 	if (*result == COMPACT_SKIPPED)
 		return NULL;
@@ -121,7 +126,7 @@ static struct cma_page *__alloc_pages_direct_compact(struct cma_mm *mm,
 		return page;
 	}
 	count_vm_event(mm, COMPACTFAIL);
-	if (sync && !v6)
+	if (prio != COMPACT_PRIO_ASYNC && !v6)
 		defer_compaction(preferred, (int)ac->order);
 	return NULL;
 }
@@ -163,24 +168,28 @@ static bool should_alloc_retry(const struct alloc_context *ac)
  * order (killing will not make a large block) nor for a request limited
  * to ZONE_DMA/DMA32 (innocent tasks would die for a low zone), nor, from
  * 4.13 (kernel.retry_mayfail), for __GFP_RETRY_MAYFAIL, whose caller has
- * a better fallback. *@killed tells whether the OOM handler freed something.
+ * a better fallback. A request without __GFP_FS (only 6.12's path gets
+ * here with one) kills nothing, since killing does not make up for
+ * reclaim that could not enter the file system, but is told to retry.
+ * *@progress: the OOM handler freed something, or the request should
+ * retry all the same.
  */
 static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct alloc_context *ac,
-					      bool *killed)
+					      bool *progress)
 {
 	struct cma_page *page = try_freelist(mm, ac, ALLOC_WMARK_HIGH);
 
-	*killed = false;
+	*progress = false;
 	if (page || ac->order > PAGE_ALLOC_COSTLY_ORDER || ac->high_zoneidx < ZONE_NORMAL)
 		return page;
 	if (mm->kernel.retry_mayfail && (ac->gfp & CMA_GFP_RETRY_MAYFAIL))
 		return NULL;
-	*killed = out_of_memory(mm, ac->gfp, ac->order) != 0;
+	*progress = !(ac->gfp & CMA_GFP_FS) || out_of_memory(mm, ac->gfp, ac->order) != 0;
 	return NULL;
 }
 
 /*
- * The kernel loops as long as should_alloc_retry() says so, sleeping in
+ * The kernel loops as long as its retry rules say so, sleeping in
  * wait_iff_congested() (up to 5.15) while kswapd works. Departure: the rounds are
  * bounded so that a caller always gets an answer, and an OOM handler
  * that frees nothing fails the request (the kernel would panic).
@@ -192,29 +201,33 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
 #define MAX_RECLAIM_RETRIES	16
 
 /*
- * should_reclaim_retry (4.7's "mm, oom: rework oom detection") for a
- * costly order: reclaim's progress never resets the count, and another
- * round is worth it only where a free block of the order exists and the
- * order-0 mark would hold were every reclaimable page freed.
+ * should_reclaim_retry (4.7's "mm, oom: rework oom detection"): a round
+ * of reclaim that freed something resets the count below the costly
+ * order; after MAX_RECLAIM_RETRIES rounds without, or once no zone would
+ * pass its min mark for the order even were every reclaimable page
+ * freed, reclaim is given up, and with it (4.4) the last HIGHATOMIC
+ * blocks before the OOM path.
  */
-static bool should_reclaim_retry_costly(struct cma_mm *mm, const struct alloc_context *ac,
-					int *no_progress_loops)
+static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *ac,
+				 unsigned long progress, int *no_progress_loops)
 {
-	if (++*no_progress_loops > MAX_RECLAIM_RETRIES)
-		return false;
-	for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
-		struct zone *z = &mm->zones[i];
-		unsigned long available;
+	if (progress && ac->order <= PAGE_ALLOC_COSTLY_ORDER)
+		*no_progress_loops = 0;
+	else
+		++*no_progress_loops;
+	if (*no_progress_loops <= MAX_RECLAIM_RETRIES)
+		for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
+			struct zone *z = &mm->zones[i];
+			unsigned long available;
 
-		if (!z->present_pages)
-			continue;
-		available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
-		if (available > min_wmark_pages(z) + (1ul << ac->order) - 1 +
-				__atomic_load_n(&z->lowmem_reserve[ac->high_zoneidx], __ATOMIC_RELAXED) &&
-		    zone_has_free_block(z, ac->order, ac->alloc_flags))
-			return true;
-	}
-	return false;
+			if (!z->present_pages)
+				continue;
+			available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
+			if (zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
+						   ac->alloc_flags, available))
+				return true;
+		}
+	return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
 }
 
 /*
@@ -239,52 +252,65 @@ static bool compaction_zonelist_suitable(struct cma_mm *mm, const struct alloc_c
 }
 
 /*
- * should_compact_retry for a costly order: after a skip, retry if reclaim
- * can make compaction possible; after a run that freed a block someone
- * else took, up to MAX_COMPACT_RETRIES / 4 times; after a failed async
- * run, once more at SYNC_LIGHT (MIN_COMPACT_COSTLY_PRIORITY, no further).
+ * should_compact_retry: after a skip, retry if reclaim can make
+ * compaction possible; after a run that freed a block someone else took,
+ * up to MAX_COMPACT_RETRIES times (a quarter of that for a costly
+ * order); after a failure, once more at each higher priority, down to
+ * SYNC_FULL below the costly order (MIN_COMPACT_PRIORITY), SYNC_LIGHT
+ * above (MIN_COMPACT_COSTLY_PRIORITY).
  */
 static bool should_compact_retry(struct cma_mm *mm, const struct alloc_context *ac, int result,
-				 bool *sync, int *retries)
+				 enum compact_priority *prio, int *retries)
 {
+	bool costly = ac->order > PAGE_ALLOC_COSTLY_ORDER;
+
+	if (!ac->order)
+		return false;
 	if (result == COMPACT_SKIPPED)
 		return compaction_zonelist_suitable(mm, ac);
-	if (result == COMPACT_PARTIAL && ++*retries <= MAX_COMPACT_RETRIES / 4)
+	if (result == COMPACT_PARTIAL &&
+	    ++*retries <= (costly ? MAX_COMPACT_RETRIES / 4 : MAX_COMPACT_RETRIES))
 		return true;
-	if (*sync)
+	if (*prio <= (costly ? MIN_COMPACT_COSTLY_PRIORITY : MIN_COMPACT_PRIORITY))
 		return false;
-	*sync = true;
+	--*prio;
 	*retries = 0;
 	return true;
 }
 
 /*
- * 6.12's __alloc_pages_slowpath for a costly order (kernel.compact_priority):
- * async compaction before anything else; __GFP_NORETRY gives up there if
- * compaction was skipped or deferred, or the request is for this node
- * (hugetlb's), and otherwise keeps async; then rounds of reclaim and
- * compaction, repeated only for __GFP_RETRY_MAYFAIL. No OOM kill for
- * such an order. Departure: smaller orders keep v3.5's loop.
+ * 6.12's __alloc_pages_slowpath: from 4.13 (kernel.compact_priority) for a
+ * costly order, from 4.9 (kernel.reclaim_retry) for the others. Async
+ * compaction first for a costly order or an unmovable/reclaimable high
+ * one; __GFP_NORETRY gives up there for a costly order if compaction was
+ * skipped or deferred, or the request is for this node (hugetlb's), and
+ * otherwise keeps async. Then rounds of reclaim and compaction (at
+ * SYNC_LIGHT), repeated for a costly order only with __GFP_RETRY_MAYFAIL,
+ * as long as should_reclaim_retry or should_compact_retry says so; then
+ * the OOM path, and another round after a kill.
  */
-static struct cma_page *__alloc_pages_slowpath_costly(struct cma_mm *mm, struct alloc_context *ac)
+static struct cma_page *__alloc_pages_slowpath_v6(struct cma_mm *mm, struct alloc_context *ac)
 {
-	int result, retries = 0, no_progress_loops = 0, rounds = 0;
+	int result = COMPACT_SKIPPED, retries = 0, no_progress_loops = 0, rounds = 0;
+	enum compact_priority prio = DEF_COMPACT_PRIORITY;
+	bool costly = ac->order > PAGE_ALLOC_COSTLY_ORDER, oom_progress;
 	struct cma_page *page;
 	unsigned long progress;
-	bool sync = true, killed;
 
 	wake_all_kswapd(mm, ac->order, ac->high_zoneidx);
 	page = try_freelist(mm, ac, ac->alloc_flags);
 	if (page || !(ac->gfp & CMA_GFP_WAIT))
 		return page;
-	page = __alloc_pages_direct_compact(mm, ac, false, &result);
-	if (page)
-		return page;
-	if (ac->gfp & CMA_GFP_NORETRY) {
-		if (result == COMPACT_SKIPPED || result == COMPACT_DEFERRED ||
-		    (ac->gfp & CMA_GFP_THISNODE))
-			return NULL;
-		sync = false;
+	if (costly || (ac->order && ac->migratetype != MIGRATE_MOVABLE)) {
+		page = __alloc_pages_direct_compact(mm, ac, INIT_COMPACT_PRIORITY, &result);
+		if (page)
+			return page;
+		if (costly && (ac->gfp & CMA_GFP_NORETRY)) {
+			if (result == COMPACT_SKIPPED || result == COMPACT_DEFERRED ||
+			    (ac->gfp & CMA_GFP_THISNODE))
+				return NULL;
+			prio = INIT_COMPACT_PRIORITY;
+		}
 	}
 	for (;;) {
 		wake_all_kswapd(mm, ac->order, ac->high_zoneidx);
@@ -294,16 +320,20 @@ static struct cma_page *__alloc_pages_slowpath_costly(struct cma_mm *mm, struct 
 		page = __alloc_pages_direct_reclaim(mm, ac, &progress);
 		if (page)
 			return page;
-		page = __alloc_pages_direct_compact(mm, ac, sync, &result);
-		if (page || (ac->gfp & CMA_GFP_NORETRY) || !(ac->gfp & CMA_GFP_RETRY_MAYFAIL) ||
-		    ++rounds >= MAX_RECLAIM_ROUNDS)
+		page = __alloc_pages_direct_compact(mm, ac, prio, &result);
+		if (page || (ac->gfp & CMA_GFP_NORETRY) ||
+		    (costly && !(ac->gfp & CMA_GFP_RETRY_MAYFAIL)) || ++rounds >= MAX_RECLAIM_ROUNDS)
 			return page;
-		if (should_reclaim_retry_costly(mm, ac, &no_progress_loops))
+		if (should_reclaim_retry(mm, ac, progress, &no_progress_loops)) {
+			kswapd_run_meanwhile(mm);
 			continue;
-		if (progress && should_compact_retry(mm, ac, result, &sync, &retries))
+		}
+		if (progress && should_compact_retry(mm, ac, result, &prio, &retries))
 			continue;
-		/* __alloc_pages_may_oom: the last try at the high mark, no kill for this order */
-		return __alloc_pages_may_oom(mm, ac, &killed);
+		page = __alloc_pages_may_oom(mm, ac, &oom_progress);
+		if (page || !oom_progress)
+			return page;
+		no_progress_loops = 0;
 	}
 }
 
@@ -314,15 +344,16 @@ static struct cma_page *__alloc_pages_slowpath_costly(struct cma_mm *mm, struct 
  * no progress, which v3.5 reports only when every zone is
  * all_unreclaimable, and only for a request that may enter the file
  * system and may retry. From 4.4 (kernel.highatomic) the last HIGHATOMIC
- * blocks go before it; from 5.16 (kernel.reclaim_throttle) a retry no
- * longer waits for congestion.
+ * blocks go before it. A smaller order takes it until 4.9, a costly one
+ * until 4.13 (__alloc_pages_slowpath).
  */
 static struct cma_page *__alloc_pages_slowpath_v35(struct cma_mm *mm, struct alloc_context *ac)
 {
 	cma_gfp_t gfp = ac->gfp;
 	unsigned order = ac->order;
 	struct cma_page *page;
-	bool sync_migration = false, killed;
+	enum compact_priority prio = COMPACT_PRIO_ASYNC;
+	bool killed;
 	unsigned long progress;
 	int rounds = 0, result;
 
@@ -332,10 +363,10 @@ rebalance:
 	page = try_freelist(mm, ac, ac->alloc_flags);
 	if (page || !(gfp & CMA_GFP_WAIT))
 		return page;
-	page = __alloc_pages_direct_compact(mm, ac, sync_migration, &result);
+	page = __alloc_pages_direct_compact(mm, ac, prio, &result);
 	if (page)
 		return page;
-	sync_migration = true;
+	prio = COMPACT_PRIO_SYNC_LIGHT;
 	page = __alloc_pages_direct_reclaim(mm, ac, &progress);
 	if (page)
 		return page;
@@ -357,18 +388,18 @@ rebalance:
 		if (++rounds >= MAX_RECLAIM_ROUNDS)
 			return NULL;
 		kswapd_run_meanwhile(mm);
-		if (!mm->kernel.reclaim_throttle)
-			wait_iff_congested(preferred_zone(mm, ac->high_zoneidx), HZ / 50);
+		wait_iff_congested(preferred_zone(mm, ac->high_zoneidx), HZ / 50);
 		goto rebalance;
 	}
 	/* reclaim made room for compaction: one more try */
-	return __alloc_pages_direct_compact(mm, ac, sync_migration, &result);
+	return __alloc_pages_direct_compact(mm, ac, prio, &result);
 }
 
 /*
  * __alloc_pages_slowpath: the era's path for the request, and the
- * warning when it fails. From 4.13 (kernel.compact_priority) a costly
- * order takes 6.12's path; every other request v3.5's loop.
+ * warning when it fails: 6.12's for a costly order from 4.13
+ * (kernel.compact_priority), for a smaller one from 4.9
+ * (kernel.reclaim_retry); v3.5's loop before.
  */
 static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					       enum zone_type high_zoneidx, int migratetype)
@@ -380,8 +411,8 @@ static struct cma_page *__alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp,
 	};
 	struct cma_page *page;
 
-	if (mm->kernel.compact_priority && order > PAGE_ALLOC_COSTLY_ORDER)
-		page = __alloc_pages_slowpath_costly(mm, &ac);
+	if (order > PAGE_ALLOC_COSTLY_ORDER ? mm->kernel.compact_priority : mm->kernel.reclaim_retry)
+		page = __alloc_pages_slowpath_v6(mm, &ac);
 	else
 		page = __alloc_pages_slowpath_v35(mm, &ac);
 	if (!page && !(gfp & CMA_GFP_NOWARN))

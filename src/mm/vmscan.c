@@ -890,7 +890,9 @@ static bool all_unreclaimable(struct cma_mm *mm, cma_gfp_t gfp)
  * do_try_to_free_pages (v3.5): priority 12 down to 0 until the target is
  * freed. The progress reported is the pages freed, or 1 when nothing was
  * freed but some zone is still worth scanning: only a machine whose zones
- * are all_unreclaimable lets the caller go on to the OOM handler.
+ * are all_unreclaimable lets the caller go on to the OOM handler. From
+ * 4.9 (kernel.reclaim_retry) only the pages freed: should_reclaim_retry
+ * judges what is left.
  */
 static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control *sc)
 {
@@ -904,7 +906,7 @@ static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control
 	}
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_END, reclaim, .nr_reclaimed = sc->nr_reclaimed);
 	snapshot_refaults(mm);
-	if (sc->nr_reclaimed)
+	if (sc->nr_reclaimed || mm->kernel.reclaim_retry)
 		return sc->nr_reclaimed;
 	return !all_unreclaimable(mm, sc->gfp_mask);
 }

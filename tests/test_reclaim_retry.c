@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The slow path's retry rules below the costly order (src/mm/slowpath.c)
+ * by release: v3.5's should_alloc_retry, which loops while reclaim
+ * reports progress and calls the OOM handler at the first round without,
+ * against should_reclaim_retry and should_compact_retry from 4.9
+ * (kernel.reclaim_retry), which count rounds that freed nothing to
+ * MAX_RECLAIM_RETRIES (16) while the reclaimable pages could lift a zone
+ * above its min mark, escalate compaction to SYNC_FULL, and only then go
+ * to the OOM path. Each machine is 32 MiB, one Normal zone, no swap, no
+ * kswapd: dirty page cache is reclaimable but direct reclaim cannot free
+ * it (only kswapd writes); the compaction case's holds anonymous pages
+ * and clean page cache, scattered.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "owners.h"
+
+#define MAX_PAGES		10000
+#define MAX_RECLAIM_RETRIES	16	/* mm/page_alloc.c's */
+#define DIRTY_PAGES		1024	/* 4 MiB: well above the min mark's pages */
+#define RANGE_PFN		0x1000	/* 16 MiB, free at boot */
+#define RANGE_PAGES		64
+
+static const char *const retry_kernels[] = { "3.5", "4.8", "4.9", "6.12" };
+static const char *const range_kernels[] = { "3.5", "4.8", "4.9", "4.13", "6.12" };
+static const char *const give_up_kernels[] = { "4.12", "4.13", "6.12" };
+
+/* Direct reclaim rounds so far: each ends in one mm_vmscan_direct_reclaim_end. */
+static struct {
+	unsigned long rounds;
+	unsigned long free_at;		/* another task frees @block at the end of this round */
+	struct cma_mm *mm;
+	struct cma_page *block;
+	unsigned order;
+} reclaim;
+
+static void count_reclaim(void *ctx, const char *event, const char *line)
+{
+	if (strcmp(event, "mm_vmscan_direct_reclaim_end"))
+		return;
+	if (++reclaim.rounds == reclaim.free_at && reclaim.block) {
+		cma_free_pages(reclaim.mm, reclaim.block, reclaim.order);
+		reclaim.block = NULL;
+	}
+}
+
+struct oom_seen {
+	unsigned calls;
+	unsigned long rounds;		/* of direct reclaim before the first call */
+	bool zone_given_up;		/* v3.5's test: scanned six times its reclaimable pages */
+	unsigned long victims;		/* calls that kill: each frees one held page */
+};
+
+struct full_machine {
+	struct cma_mm *mm;
+	struct fake_owner *cache;
+	struct cma_page *block;		/* order 9, held from before the machine filled */
+	struct cma_page **pages;
+	unsigned long nr_pages;
+	struct oom_seen oom;
+};
+
+static unsigned long oom_record(void *ctx, struct cma_mm *mm, unsigned order)
+{
+	struct full_machine *m = ctx;
+	struct zone *zone = &mm->zones[ZONE_NORMAL];
+
+	if (!m->oom.calls++) {
+		m->oom.rounds = reclaim.rounds;
+		m->oom.zone_given_up = atomic_load(&zone->all_unreclaimable) ||
+				       atomic_load(&zone->pages_scanned) >= zone_reclaimable_pages(zone) * 6;
+	}
+	if (!m->oom.victims || !m->nr_pages)
+		return 0;
+	m->oom.victims--;
+	cma_free_pages(mm, m->pages[--m->nr_pages], 0);
+	cma_drain_all_pages(mm);
+	return 1;
+}
+
+/*
+ * *@range (if asked) an owner's anonymous pages at RANGE_PFN, then
+ * DIRTY_PAGES of dirty page cache, an order-9 block held, and every page
+ * GFP_KERNEL gets, held; the trace counts direct reclaim rounds from here.
+ */
+static void full_machine_owner(struct full_machine *m, const char *kernel,
+			       struct fake_owner **range)
+{
+	m->mm = test_mm(.size = 32 * MiB, .kernel = kernel);
+	if (range) {
+		*range = owner_create(m->mm, true, RANGE_PAGES);
+		assert_non_null(*range);
+		for (uint64_t s = 0; s < RANGE_PAGES; s++)
+			assert_non_null(owner_fault_at(*range, s, RANGE_PFN + s, s + 1));
+	}
+	m->cache = owner_create(m->mm, false, DIRTY_PAGES);
+	assert_non_null(m->cache);
+	for (uint64_t i = 0; i < DIRTY_PAGES; i++) {
+		assert_non_null(owner_fault(m->cache, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
+		owner_set_dirty(m->cache, i, true);
+	}
+	lru_add_drain_all(m->mm);
+	m->block = cma_alloc_pages(m->mm, CMA_GFP_KERNEL, 9);
+	assert_non_null(m->block);
+	m->pages = calloc(MAX_PAGES, sizeof(*m->pages));
+	assert_non_null(m->pages);
+	m->nr_pages = test_alloc_all(m->mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, m->pages, MAX_PAGES);
+	assert_true(m->nr_pages > 0);
+	memset(&reclaim, 0, sizeof(reclaim));
+	reclaim.mm = m->mm;
+	reclaim.order = 9;
+	cma_mm_set_oom_handler(m->mm, oom_record, m);
+	/* set while no other thread runs */
+	cma_mm_set_trace(m->mm, count_reclaim, NULL);
+}
+
+static void full_machine(struct full_machine *m, const char *kernel)
+{
+	full_machine_owner(m, kernel, NULL);
+}
+
+static void full_machine_destroy(struct full_machine *m)
+{
+	cma_mm_set_trace(m->mm, NULL, NULL);
+	while (m->nr_pages)
+		cma_free_pages(m->mm, m->pages[--m->nr_pages], 0);
+	if (m->block)
+		cma_free_pages(m->mm, m->block, 9);
+	if (reclaim.block)
+		cma_free_pages(m->mm, reclaim.block, reclaim.order);
+	assert_true(owner_check(m->cache) >= 0);
+	owner_destroy(m->cache);
+	assert_verify(m->mm);
+	cma_mm_destroy(m->mm);
+	free(m->pages);
+}
+
+/*
+ * Expect: an order-0 GFP_KERNEL request on a machine whose only
+ * reclaimable pages are dirty page cache calls the OOM handler (which
+ * frees nothing) once and fails. Up to 4.8 the call comes at the first
+ * round whose reclaim reported no progress, which v3.5 reports only once
+ * the zone is given up on (scanned six times its reclaimable pages; here
+ * the first round does it); from 4.9 (kernel.reclaim_retry) after
+ * MAX_RECLAIM_RETRIES + 1 rounds that freed nothing, the reclaimable
+ * pages lifting the zone above its min mark all along.
+ */
+static void order0_rounds_before_oom_by_release(const char *kernel, unsigned k)
+{
+	bool v6 = cma_kernel_has(kernel, "reclaim_retry") == 1;
+	struct full_machine m = { 0 };
+
+	full_machine(&m, kernel);
+	assert_null(cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
+	expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
+	if (v6)
+		expect_kernel(kernel, "reclaim rounds before the OOM call", MAX_RECLAIM_RETRIES + 1,
+			      (long)m.oom.rounds);
+	else
+		expect_kernel(kernel, "the zone given up on at the OOM call", true, m.oom.zone_given_up);
+	expect_kernel(kernel, "reclaim rounds in all", (long)m.oom.rounds, (long)reclaim.rounds);
+	full_machine_destroy(&m);
+}
+
+/*
+ * Expect: the same request when another task frees an order-9 block at
+ * the end of the tenth round of direct reclaim: up to 4.8 the request
+ * has called the OOM handler by then (the zone given up on before), and
+ * the handler's victim serves it; from 4.9 it is still retrying without
+ * progress and the freed block serves it, no OOM call.
+ */
+static void order0_served_by_a_later_free_by_release(const char *kernel, unsigned k)
+{
+	bool v6 = cma_kernel_has(kernel, "reclaim_retry") == 1;
+	struct full_machine m = { 0 };
+	struct cma_page *page;
+
+	full_machine(&m, kernel);
+	m.oom.victims = 1;
+	reclaim.block = m.block;
+	m.block = NULL;
+	reclaim.free_at = 10;
+	page = cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+	assert_non_null(page);
+	expect_kernel(kernel, "OOM handler calls", !v6, m.oom.calls);
+	expect_kernel(kernel, "reclaim rounds", v6 ? 10 : (long)m.oom.rounds, (long)reclaim.rounds);
+	cma_free_pages(m.mm, page, 0);
+	full_machine_destroy(&m);
+}
+
+/*
+ * Expect: alloc_contig_range(MOVABLE) over an owner's 64 anonymous pages
+ * on the full machine with 20 pages given back first, another task
+ * freeing an order-9 block at the end of the tenth round of direct
+ * reclaim, and an OOM handler that kills (frees one page) at each call.
+ * The first 20 targets are served at once. Up to 4.8 each later one
+ * calls the OOM handler at its first round and the victim serves it:
+ * the range is taken. From 4.9 (kernel.reclaim_retry) the next target
+ * retries without progress until the block is freed, which serves it
+ * and the rest, no OOM call: taken too. From 4.13 the targets ask
+ * __GFP_RETRY_MAYFAIL, and v3.5's loop gave up at its first round
+ * without the OOM handler: -ENOMEM with 20 pages moved, where 6.12's
+ * rules take the range.
+ */
+/*
+ * alloc_contig_range(MOVABLE) over an owner's pages at RANGE_PFN on the
+ * full machine, another task freeing an order-9 block at the end of
+ * direct reclaim round @free_at (0: never), an OOM handler that kills
+ * (frees one page) at each call. Returns its result; *@moved: the pages
+ * that left the range.
+ */
+static int contig_range_run(struct full_machine *m, const char *kernel, unsigned long free_at,
+			    unsigned long *moved)
+{
+	struct fake_owner *o;
+	int ret;
+
+	full_machine_owner(m, kernel, &o);
+	m->oom.victims = RANGE_PAGES;
+	reclaim.block = m->block;
+	m->block = NULL;
+	reclaim.free_at = free_at;
+	ret = cma_alloc_contig_range(m->mm, RANGE_PFN, RANGE_PFN + RANGE_PAGES, CMA_MIGRATE_MOVABLE);
+	*moved = 0;
+	for (uint64_t s = 0; s < RANGE_PAGES; s++) {
+		unsigned long pfn = cma_page_to_pfn(m->mm, o->slots[s].page);
+
+		*moved += pfn < RANGE_PFN || pfn >= RANGE_PFN + RANGE_PAGES;
+	}
+	if (!ret)
+		cma_free_contig_range(m->mm, RANGE_PFN, RANGE_PAGES);
+	assert_true(owner_check(o) >= 0);
+	owner_destroy(o);
+	return ret;
+}
+
+/*
+ * Expect: the range with another task freeing an order-9 block at the
+ * end of the tenth round of direct reclaim is taken, every page moved,
+ * under every release. Up to 4.8 the first target calls the OOM handler
+ * at its first round without progress, and the victim serves it. From
+ * 4.9 (kernel.reclaim_retry) it retries without progress until the
+ * block is freed, which serves it and the rest: no OOM call. From 4.13
+ * the targets ask __GFP_RETRY_MAYFAIL: v3.5's loop would give up at its
+ * first round, without the OOM handler, and the range fail with -ENOMEM.
+ */
+static void contig_range_served_by_a_later_free_by_release(const char *kernel, unsigned k)
+{
+	bool v6 = cma_kernel_has(kernel, "reclaim_retry") == 1;
+	struct full_machine m = { 0 };
+	unsigned long moved;
+
+	expect_kernel(kernel, "alloc_contig_range", 0, contig_range_run(&m, kernel, 10, &moved));
+	expect_kernel(kernel, "pages moved", RANGE_PAGES, (long)moved);
+	if (v6) {
+		expect_kernel(kernel, "OOM handler calls", 0, m.oom.calls);
+		expect_kernel(kernel, "reclaim rounds", 10, (long)reclaim.rounds);
+	} else {
+		assert_true(m.oom.calls > 0);
+		expect_kernel(kernel, "reclaim rounds before the OOM call", 1, (long)m.oom.rounds);
+	}
+	full_machine_destroy(&m);
+}
+
+/*
+ * Expect: the range with nothing freed meanwhile. A target retries
+ * MAX_RECLAIM_RETRIES + 1 rounds without progress (kernel.reclaim_retry,
+ * 4.9), then goes to the OOM path: up to 4.12 the handler's victim
+ * serves it and the next ones, and the range is taken; from 4.13
+ * (kernel.retry_mayfail) it fails without the OOM handler, and the range
+ * with -ENOMEM, no page moved, each batch's try (5 before 5.19, one
+ * from it) having given up after those rounds.
+ */
+static void contig_range_target_gives_up_by_release(const char *kernel, unsigned k)
+{
+	bool mayfail = cma_kernel_has(kernel, "retry_mayfail") == 1;
+	struct full_machine m = { 0 };
+	unsigned long moved;
+	int ret = contig_range_run(&m, kernel, 0, &moved);
+
+	expect_kernel(kernel, "alloc_contig_range", mayfail ? -ENOMEM : 0, ret);
+	expect_kernel(kernel, "pages moved", mayfail ? 0 : RANGE_PAGES, (long)moved);
+	expect_kernel(kernel, "OOM handler calls", !mayfail, m.oom.calls);
+	expect_kernel(kernel, "reclaim rounds before the first target gave up or killed", 0,
+		      (long)(reclaim.rounds % (MAX_RECLAIM_RETRIES + 1)));
+	if (!mayfail)
+		expect_kernel(kernel, "reclaim rounds before the OOM call", MAX_RECLAIM_RETRIES + 1,
+			      (long)m.oom.rounds);
+	full_machine_destroy(&m);
+}
+
+/* Deferred as far as it goes: 1 << COMPACT_MAX_DEFER_SHIFT (6) considerations. */
+#define COMPACT_DEFERRALS	6
+#define HOLES			400	/* free pages left, apart: above the min mark */
+
+/*
+ * Every free page of the zone taken, in groups of four pfns: anonymous
+ * pages (no swap: not reclaimable) at 0, 2 and 3, a clean file page at
+ * 1, but the first HOLES pfns at 3 left free. No two free or
+ * reclaimable pages are buddies: reclaim frees order-0 pages only, and
+ * an order-2 block needs compaction.
+ */
+static void scattered_machine(struct full_machine *m, const char *kernel, struct fake_owner **anon)
+{
+	struct cma_page *hole[HOLES];
+	struct zone *zone;
+	unsigned long holes = 0, na = 0, nf = 0, zone_end;
+
+	m->mm = test_mm(.size = 32 * MiB, .kernel = kernel);
+	zone = &m->mm->zones[ZONE_NORMAL];
+	*anon = owner_create(m->mm, true, zone->spanned_pages);
+	m->cache = owner_create(m->mm, false, zone->spanned_pages / 4 + 1);
+	assert_non_null(*anon);
+	assert_non_null(m->cache);
+	cma_drain_all_pages(m->mm);
+	zone_end = zone->zone_start_pfn + zone->spanned_pages;
+	for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end; pfn++) {
+		if (pfn % 4 == 1)
+			nf += !!owner_fault_at(m->cache, nf, pfn, pfn + 1);
+		else if (pfn % 4 == 3 && holes < HOLES && pfn >= zone_end - 8 * HOLES &&
+			 (hole[holes] = cma_alloc_pages_at(m->mm, pfn, 0, CMA_GFP_KERNEL)))
+			holes++;
+		else
+			na += !!owner_fault_at(*anon, na, pfn, pfn + 1);
+	}
+	assert_int_equal(holes, HOLES);
+	while (holes)
+		cma_free_pages(m->mm, hole[--holes], 0);
+	cma_drain_all_pages(m->mm);
+	lru_add_drain_all(m->mm);
+	memset(&reclaim, 0, sizeof(reclaim));
+	cma_mm_set_oom_handler(m->mm, oom_record, m);
+	/* set while no other thread runs */
+	cma_mm_set_trace(m->mm, count_reclaim, NULL);
+}
+
+/*
+ * Expect: an order-2 GFP_KERNEL request on that machine, its zone's
+ * compaction deferred as far as it goes for order 2. Up to 4.8 the
+ * deferral outlasts the rounds in which reclaim frees file pages: no
+ * compaction runs, and once reclaim has nothing left the OOM handler
+ * (which frees nothing here) is called and the request fails. From 4.9
+ * (kernel.reclaim_retry) the deferred compaction at SYNC_LIGHT makes
+ * should_compact_retry raise the priority to SYNC_FULL, which ignores
+ * the deferral: the second round compacts, and the request is served
+ * without the OOM handler.
+ */
+static void order2_compaction_past_deferral_by_release(const char *kernel, unsigned k)
+{
+	bool v6 = cma_kernel_has(kernel, "reclaim_retry") == 1;
+	struct full_machine m = { 0 };
+	struct fake_owner *anon;
+	struct cma_page *page;
+	uint64_t before = 0, after = 0;
+
+	scattered_machine(&m, kernel, &anon);
+	for (int i = 0; i < COMPACT_DEFERRALS; i++)
+		defer_compaction(&m.mm->zones[ZONE_NORMAL], 2);
+	assert_int_equal(cma_mm_counter(m.mm, "compact_migrate_scanned", &before), 0);
+	page = cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 2);
+	expect_kernel(kernel, "the order-2 page served", v6, page != NULL);
+	expect_kernel(kernel, "OOM handler calls", !v6, m.oom.calls);
+	if (v6) {
+		expect_kernel(kernel, "reclaim rounds", 2, (long)reclaim.rounds);
+		cma_free_pages(m.mm, page, 2);
+	}
+	assert_int_equal(cma_mm_counter(m.mm, "compact_migrate_scanned", &after), 0);
+	expect_kernel(kernel, "compaction scanned", v6, after > before);
+	cma_mm_set_trace(m.mm, NULL, NULL);
+	assert_true(owner_check(anon) >= 0);
+	owner_destroy(anon);
+	assert_true(owner_check(m.cache) >= 0);
+	owner_destroy(m.cache);
+	assert_verify(m.mm);
+	cma_mm_destroy(m.mm);
+}
+
+int main(void)
+{
+	const struct test_kernel_case kernel_cases[] = {
+		test_kernel_case(order0_rounds_before_oom_by_release, retry_kernels),
+		test_kernel_case(order0_served_by_a_later_free_by_release, retry_kernels),
+		test_kernel_case(contig_range_served_by_a_later_free_by_release, range_kernels),
+		test_kernel_case(contig_range_target_gives_up_by_release, give_up_kernels),
+		test_kernel_case(order2_compaction_past_deferral_by_release, retry_kernels),
+	};
+
+	return test_run_kernel_cases("reclaim_retry (per kernel)", kernel_cases);
+}
