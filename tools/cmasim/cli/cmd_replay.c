@@ -153,6 +153,8 @@ static void remove_scratch(const struct replay_trace *t, const char *path)
 		replay_demand_group_path(path, t, i, demand, sizeof(demand));
 		unlink(demand);
 	}
+	replay_background_path(path, demand, sizeof(demand));
+	unlink(demand);
 	unlink(path);
 }
 
@@ -286,6 +288,7 @@ int cmd_replay(int argc, char **argv)
 		print_trace(stdout, &t, kernel);
 	}
 	replay_trace_free(&t);
+	replay_background_free(&bg);
 	/* a trace that cannot be read is bad input, whatever the reason */
 	return ret && ret != -ENOMEM && !a->board.platform ? -EINVAL : ret;
 }

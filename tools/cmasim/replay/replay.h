@@ -159,12 +159,19 @@ enum replay_bg_source {
 	RBG_SNAPSHOT,			/* a /proc snapshot of the device (--snapshot) */
 };
 
+/* A run of page frames: where a snapshot had pages of one kind. */
+struct replay_pfn_run {
+	unsigned long first, count;
+};
+
 /* The device's memory besides the demand: pages of each kind, and how fast they came. */
 struct replay_background {
 	enum replay_bg_source source;
 	unsigned long anon, file, dirty, slab;	/* the snapshot's, or the most the trace held at once */
 	unsigned long anon_rate, file_rate, slab_rate;	/* pages a second; 0: all in the first second */
 	char from[4096];			/* the snapshot's directory, or the trace */
+	struct replay_pfn_run *anon_at;		/* the snapshot's anonymous pages, in pfn order; NULL: unknown */
+	size_t nr_anon_at;
 };
 
 /* What the trace does not say: the board and the kernel (cmasim replay's options). */
@@ -199,8 +206,16 @@ int replay_background_read(const char *dir, struct replay_background *bg, char *
 int replay_background_from_trace(const struct replay_trace *t, struct replay_background *bg);
 /* What runs beside the demand, for the report (@bg NULL: nothing). */
 void replay_background_describe(const struct replay_background *bg, char *buf, size_t len);
-/* @bg as the scenario's workloads, each holding its amount once it has come. */
-void replay_background_write(const struct replay_background *bg, FILE *f);
+void replay_background_free(struct replay_background *bg);
+/*
+ * @bg as the scenario's workloads, each holding its amount once it has
+ * come, to @f; a snapshot's anonymous pages placed where it had them,
+ * through a pfns file beside scenario @path (replay_background_path).
+ * 0, or -errno after saying why on stderr.
+ */
+int replay_background_write(const struct replay_background *bg, const char *path, FILE *f);
+/* The pfns file of @bg's anonymous pages for scenario @path: "PATH-snapshot-anon.pfns". */
+void replay_background_path(const char *path, char *buf, size_t len);
 
 /*
  * @t's requests as a scenario on @b, its text to @f, to be saved as

@@ -97,6 +97,7 @@ struct wl_anon {
 	bool fragment;			/* with hold: then give back every other page (MADV_DONTNEED) */
 	unsigned hot;			/* percent of the set touched once faulted in; 0: all */
 	bool hot_given;
+	char pfns[256];			/* a pfns file: where its pages were on a device; "": anywhere */
 };
 
 /* Kernel allocations that do not move. */
