@@ -180,7 +180,9 @@ static void run_demand_on(const struct replay_trace *m, const struct replay_boar
 		replay_demand_group_path(path, m, i, demand, sizeof(demand));
 		unlink(demand);
 	}
-	replay_background_path(path, demand, sizeof(demand));
+	replay_background_path(path, "snapshot-anon", demand, sizeof(demand));
+	unlink(demand);
+	replay_background_path(path, "busy", demand, sizeof(demand));
 	unlink(demand);
 	unlink(path);
 	if (rmdir(dir))
@@ -445,6 +447,50 @@ static void demand_file_beside_the_scenario(void **state)
 				     "[scenario]\nplatform = arm\nduration = 2s\n\n[replay cam]\narea = reserved\nrequests = cam.demand\n",
 				     &sc, serr, demand), 0);
 	assert_string_equal(sc.wl[0].replay.requests, demand);
+}
+
+/*
+ * Expect test_pages_isolated's fin_pfn short of end_pfn read as a page
+ * the kernel could not move: the guest's 64 MiB held by unread pipes
+ * (vmsplice) stopped five ranges of the area, 133 events naming five
+ * page frames, each kept once in the order first seen.
+ */
+static void oracle_vmsplice_32m_busy_pages(void **state)
+{
+	static const unsigned long busy[] = { 0xa9c00, 0xaa000, 0xac3ae, 0xb45a3, 0xb834d };
+
+	read_oracle("arm64-vmsplice-32m");
+	assert_int_equal(t.nr_busy, 5);
+	for (size_t i = 0; i < t.nr_busy; i++)
+		assert_int_equal(t.busy[i], busy[i]);
+}
+
+/*
+ * Expect the pages the kernel could not move pinned in the replay, at the
+ * frames the snapshot placed them: the guest's 40 32 MiB requests then
+ * succeed and fail as the kernel's did (27 got their pages, each at the
+ * kernel's pfn; 13 -EBUSY), where without the pins the area gave 32
+ * (success agreeing on 35, pfn on 20).
+ */
+static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	assert_int_equal(replay_background_read("bench/oracle/results/arm64-vmsplice-32m/snapshot", &bg, err, sizeof(err)), 0);
+	b.background = &bg;
+	read_oracle("arm64-vmsplice-32m");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.nr, 40);
+	assert_int_equal(sum.success_agree, 40);
+	assert_int_equal(sum.pfn_agree, 27);
+	assert_int_equal(replay_served(&sum, true), 27);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+	replay_background_free(&bg);
 }
 
 /* Expect a pfns file that is not one, or places more pages than rss holds, refused naming it. */
@@ -1189,6 +1235,8 @@ int main(void)
 		cmocka_unit_test_setup(oracle_longterm_1g_snapshot_places_its_anonymous_pages, reset),
 		cmocka_unit_test_setup(oracle_anon2000_1g_kernel_memory_held, reset),
 		cmocka_unit_test_setup(bad_pfns_file, reset),
+		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages, reset),
+		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages_pinned, reset),
 		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),
 		cmocka_unit_test_setup(demand_file_beside_the_scenario, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),

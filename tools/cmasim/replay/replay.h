@@ -118,6 +118,13 @@ struct replay_trace {
 	bool own;			/* written by cmasim run --trace */
 	struct replay_page_event *pev;	/* the page events, in the trace's order */
 	size_t nr_pev, cap_pev;
+	/*
+	 * Page frames test_pages_isolated found in use after a range's
+	 * migration (its fin_pfn short of end_pfn): a page the kernel could
+	 * not move, in the order first seen, each once.
+	 */
+	unsigned long *busy;
+	size_t nr_busy, cap_busy;
 };
 
 /* What the readers accept, for messages. */
@@ -210,12 +217,14 @@ void replay_background_free(struct replay_background *bg);
 /*
  * @bg as the scenario's workloads, each holding its amount once it has
  * come, to @f; a snapshot's anonymous pages placed where it had them,
- * through a pfns file beside scenario @path (replay_background_path).
- * 0, or -errno after saying why on stderr.
+ * and those of them @t saw the kernel fail to move (t->busy) pinned
+ * until the run's end (@end_ms), through pfns files beside scenario
+ * @path (replay_background_path). 0, or -errno after saying why on stderr.
  */
-int replay_background_write(const struct replay_background *bg, const char *path, FILE *f);
-/* The pfns file of @bg's anonymous pages for scenario @path: "PATH-snapshot-anon.pfns". */
-void replay_background_path(const char *path, char *buf, size_t len);
+int replay_background_write(const struct replay_background *bg, const struct replay_trace *t, uint64_t end_ms,
+			    const char *path, FILE *f);
+/* Pfns file @what ("snapshot-anon", "busy") of scenario @path: "PATH-WHAT.pfns". */
+void replay_background_path(const char *path, const char *what, char *buf, size_t len);
 
 /*
  * @t's requests as a scenario on @b, its text to @f, to be saved as

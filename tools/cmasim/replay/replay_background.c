@@ -258,30 +258,47 @@ void replay_background_free(struct replay_background *bg)
 	bg->nr_anon_at = 0;
 }
 
-void replay_background_path(const char *path, char *buf, size_t len)
+void replay_background_path(const char *path, const char *what, char *buf, size_t len)
 {
 	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
 	int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
 
-	snprintf(buf, len, "%.*s-snapshot-anon.pfns", stem, path);
+	snprintf(buf, len, "%.*s-%s.pfns", stem, path, what);
 }
 
-/* @bg's anonymous page frames as a pfns file (workloads/pfns.h) at @path. */
-static int write_pfns(const struct replay_background *bg, const char *path)
+/*
+ * Pfns file @what of scenario @path: the @nr runs @runs, or page frames
+ * @pfns, under comment @about; its key to @f, the name from the
+ * scenario's directory, as the demand files are.
+ */
+static int write_pfns(const char *path, const char *what, const char *about, const struct replay_pfn_run *runs,
+		      const unsigned long *pfns, size_t nr, FILE *ini)
 {
-	FILE *f = fopen(path, "w");
+	char file[PATH_MAX + 32];
+	const char *slash;
+	FILE *f;
 	int ret = 0;
 
+	replay_background_path(path, what, file, sizeof(file));
+	f = fopen(file, "w");
 	if (!f)
-		return -errno;
-	fprintf(f, "# the anonymous pages of the snapshot %.180s: FIRST COUNT\n", bg->from);
-	for (size_t i = 0; i < bg->nr_anon_at; i++)
-		fprintf(f, "%#lx %lu\n", bg->anon_at[i].first, bg->anon_at[i].count);
-	if (ferror(f))
-		ret = -EIO;
-	if (fclose(f) && !ret)
 		ret = -errno;
-	return ret;
+	if (f) {
+		fprintf(f, "# %.180s: FIRST COUNT\n", about);
+		for (size_t i = 0; i < nr; i++)
+			fprintf(f, "%#lx %lu\n", runs ? runs[i].first : pfns[i], runs ? runs[i].count : 1);
+		if (ferror(f))
+			ret = -EIO;
+		if (fclose(f) && !ret)
+			ret = -errno;
+	}
+	if (ret) {
+		fprintf(stderr, "cmasim replay: %s: %s\n", file, strerror(-ret));
+		return ret;
+	}
+	slash = strrchr(file, '/');
+	fprintf(ini, "pfns = %s\n", slash ? slash + 1 : file);
+	return 0;
 }
 
 /*
@@ -289,26 +306,34 @@ static int write_pfns(const struct replay_background *bg, const char *path)
  * over the run's first second) and holds it, in 4 KiB pages as
  * kpageflags and the trace count them.
  */
-int replay_background_write(const struct replay_background *bg, const char *path, FILE *f)
+int replay_background_write(const struct replay_background *bg, const struct replay_trace *t, uint64_t end_ms,
+			    const char *path, FILE *f)
 {
 	const char *name = bg->source == RBG_TRACE ? "trace" : "snapshot";
-	char pfns[PATH_MAX + 32];
-	const char *slash;
+	char about[4096 + 64];
 	int ret;
 
 	if (bg->anon)
 		fprintf(f, "\n[anon %s-anon]\nrss = %luK\nrate = %lu\nhold = yes\n", name, bg->anon * 4,
 			bg->anon_rate ? bg->anon_rate : bg->anon);
 	if (bg->anon && bg->nr_anon_at) {
-		replay_background_path(path, pfns, sizeof(pfns));
-		ret = write_pfns(bg, pfns);
-		if (ret) {
-			fprintf(stderr, "cmasim replay: %s: %s\n", pfns, strerror(-ret));
+		snprintf(about, sizeof(about), "the anonymous pages of the snapshot %s", bg->from);
+		ret = write_pfns(path, "snapshot-anon", about, bg->anon_at, NULL, bg->nr_anon_at, f);
+		if (ret)
 			return ret;
-		}
-		/* beside the scenario: named from its directory, as the demand files are */
-		slash = strrchr(pfns, '/');
-		fprintf(f, "pfns = %s\n", slash ? slash + 1 : pfns);
+	}
+	/*
+	 * The pages the kernel could not move, pinned from when the snapshot's
+	 * memory is in (the run's first second) to the end: where they are the
+	 * snapshot's anonymous pages, they are the run's at the same frames.
+	 */
+	if (bg->anon && bg->nr_anon_at && t->nr_busy) {
+		fprintf(f, "\n[pinner trace-busy]\ntarget = %s-anon\nshare = 100\nstart = 1s\nhold = %llums\nperiod = %llums\n",
+			name, (unsigned long long)end_ms, (unsigned long long)end_ms);
+		snprintf(about, sizeof(about), "the pages test_pages_isolated found in use in %s", t->path);
+		ret = write_pfns(path, "busy", about, NULL, t->busy, t->nr_busy, f);
+		if (ret)
+			return ret;
 	}
 	if (bg->file)
 		fprintf(f, "\n[pagecache %s-cache]\nfile = %luK\nrate = %lu\npasses = 1\n", name, bg->file * 4,

@@ -119,6 +119,7 @@ struct wl_pinner {
 	uint64_t hold_ns;
 	uint64_t period_ns;
 	bool longterm;			/* FOLL_LONGTERM pins (cma_page_pin_longterm) */
+	char pfns[256];			/* a pfns file: only pages at these frames are pinned; "": any */
 };
 
 /* A device streaming through a ring of contiguous buffers. */
