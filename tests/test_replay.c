@@ -816,6 +816,46 @@ static void what_if_carveout_serves_without_migrating(void **state)
 	replay_trace_free(&wp);
 }
 
+/*
+ * Expect a [demand] request given back under another policy to say so
+ * in the run's trace (cmasim_demand_release), matched to its request at
+ * the time the recorded one was released, as [replay]'s cma_release is.
+ */
+static void what_if_policy_releases(void **state)
+{
+	static const char *const policies[] = { "carveout", "gcma", "predict" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	for (unsigned k = 0; k < 2; k++)
+		fprintf(f, "  cam-20 [001] ..... %u.000000: cma_alloc_start: name=reserved count=2048 align=4\n"
+			   "  cam-20 [001] ..... %u.010000: cma_alloc_finish: name=reserved pfn=%#x page=00000000eeee0000 count=2048 align=4 errorno=0\n"
+			   "  cam-20 [001] ..... %u.500000: cma_release: name=reserved pfn=%#x page=00000000eeee0000 count=2048\n",
+			3 + k, 3 + k, 0x6c000 + k * 2048, 3 + k, 0x6c000 + k * 2048);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(read_text(text), 0);
+	free(text);
+	assert_true(t.req[0].released && t.req[1].released);
+	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		struct replay_board w = { .platform = small_board, .cmdline = "cma=64M", .policy = policies[k] };
+		struct replay_trace wp = { 0 };
+		struct replay_summary ws;
+
+		replay_on(&w, &wp, &ws);
+		assert_int_equal(wp.types[RP_DEMAND_RELEASE], 2);
+		assert_int_equal(wp.nr_req, 2);
+		for (size_t i = 0; i < wp.nr_req; i++) {
+			assert_int_equal(wp.req[i].errorno, 0);
+			assert_true(wp.req[i].released);
+			assert_int_equal(wp.req[i].release_ns, t.req[i].release_ns);
+		}
+		replay_summary_free(&ws);
+		replay_trace_free(&wp);
+	}
+}
+
 /* Expect the what-if under each policy of the registry: each request answered (served or not) through it. */
 static void what_if_every_policy(void **state)
 {
@@ -1264,6 +1304,7 @@ int main(void)
 		cmocka_unit_test_setup(what_if_cma_too_small_fails_requests, reset),
 		cmocka_unit_test_setup(what_if_carveout_serves_without_migrating, reset),
 		cmocka_unit_test_setup(what_if_every_policy, reset),
+		cmocka_unit_test_setup(what_if_policy_releases, reset),
 		cmocka_unit_test_setup(what_if_policy_scenario, reset),
 		cmocka_unit_test_setup(bad_demand_of_two_sizes, reset),
 	};

@@ -36,6 +36,7 @@ enum replay_type {
 	RP_DEVICE_REQUEST,		/* cmasim's own: the latency the run gave a request */
 	RP_DEVICE_LATENCY,		/* cmasim's own: where that latency went, by part */
 	RP_DEMAND_REQUEST,		/* cmasim's own: a recorded request asked through a policy */
+	RP_DEMAND_RELEASE,		/* cmasim's own: such a request given back to the policy */
 	NR_RP_TYPES
 };
 

@@ -377,6 +377,23 @@ static int decode_demand_request(struct decode *d)
 	return 0;
 }
 
+/* cmasim_demand_release (wl_demand.c): a [demand] request given back to the policy, matched as a cma_release */
+static int decode_demand_release(struct decode *d)
+{
+	static const char *const fields[] = { "area", "pages", "pfn", NULL };
+	uint64_t v;
+	int ret = need(d, fields, "dev=%s area=%s pages=%lu pfn=0x%llx");
+
+	if (ret)
+		return ret;
+	d->f->str(d->f->ctx, "area", d->e->area, sizeof(d->e->area));
+	field_num(d, "pages", &v);
+	d->e->count = (unsigned long)v;
+	field_num(d, "pfn", &v);
+	d->e->pfn = (unsigned long)v;
+	return 0;
+}
+
 static const struct replay_kind {
 	const char *name;
 	bool prefix;			/* names beginning so */
@@ -394,6 +411,7 @@ static const struct replay_kind {
 	{ "cmasim_device_request", false, RP_DEVICE_REQUEST, 0, decode_device_request },
 	{ "cmasim_device_latency", false, RP_DEVICE_LATENCY, 0, decode_device_latency },
 	{ "cmasim_demand_request", false, RP_DEMAND_REQUEST, 0, decode_demand_request },
+	{ "cmasim_demand_release", false, RP_DEMAND_RELEASE, 0, decode_demand_release },
 	{ "cma_wait_on_page_writeback", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_migrate_", true, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_page_alloc", false, NR_RP_TYPES, RPF_PAGE, decode_page },
