@@ -152,6 +152,10 @@ static void remove_scratch(const struct replay_trace *t, const char *path)
 		replay_demand_group_path(path, t, i, demand, sizeof(demand));
 		unlink(demand);
 	}
+	replay_background_path(path, "snapshot-anon", demand, sizeof(demand));
+	unlink(demand);
+	replay_background_path(path, "busy", demand, sizeof(demand));
+	unlink(demand);
 	unlink(path);
 }
 
@@ -285,6 +289,7 @@ int cmd_replay(int argc, char **argv)
 		print_trace(stdout, &t, kernel);
 	}
 	replay_trace_free(&t);
+	replay_background_free(&bg);
 	/* a trace that cannot be read is bad input, whatever the reason */
 	return ret && ret != -ENOMEM && !a->board.platform ? -EINVAL : ret;
 }

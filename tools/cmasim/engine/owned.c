@@ -202,6 +202,8 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->nr = nr;
 	o->resident = 0;
 	o->releases = 0;
+	o->at = NULL;
+	o->nr_at = 0;
 	o->slot = calloc(nr ? nr : 1, sizeof(*o->slot));
 	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
 	return o->slot && o->wb_done ? 0 : -ENOMEM;
@@ -242,6 +244,21 @@ static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx, uint64_t en
 	return page;
 }
 
+/*
+ * A page's first fault: at the page frame it had on the device it was
+ * recorded on (o->at), if that frame is free now, else where the
+ * allocator chooses.
+ */
+static struct cma_page *fault_in(struct owned_pages *o, uint64_t idx, uint8_t state)
+{
+	const struct cma_owner_ops *ops = o->anon ? &anon_ops : &file_ops;
+	struct cma_page *page = NULL;
+
+	if (idx < o->nr_at && !(state & OP_EVER))
+		page = cma_alloc_movable_at(o->s->mm, o->at[idx], 0, ops, o, idx);
+	return page ? page : cma_alloc_movable(o->s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0, ops, o, idx);
+}
+
 int owned_touch(struct owned_pages *o, uint64_t idx)
 {
 	struct sim *s = o->s;
@@ -258,8 +275,7 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	if (o->anon && (state & OP_SWAPPED))
 		page = swap_in(o, idx, value_to_swp(entry));
 	else
-		page = cma_alloc_movable(s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0,
-					 o->anon ? &anon_ops : &file_ops, o, idx);
+		page = fault_in(o, idx, state);
 	if (!page) {
 		o->w->res->alloc_failures++;
 		return -ENOMEM;
@@ -364,8 +380,11 @@ void owned_destroy(struct owned_pages *o)
 	storage_forget(&o->s->storage, o);
 	free(o->slot);
 	free(o->wb_done);
+	free(o->at);
 	o->slot = NULL;
 	o->wb_done = NULL;
+	o->at = NULL;
+	o->nr_at = 0;
 }
 
 uint64_t owned_hot_pages(const struct owned_pages *o, unsigned hot)

@@ -42,6 +42,8 @@ struct owned_pages {
 	uint64_t resident;
 	uint64_t releases;		/* owned_release_all()s: a fault's allocation may OOM-kill us */
 	struct cma_swapin_stat swapin;	/* what the last owned_touch read from swap */
+	unsigned long *at;		/* where page N first faults in (a pfns file), freed with it; NULL: anywhere */
+	uint64_t nr_at;
 };
 
 /* Is slot entry @entry a value entry (a shadow or a swap entry), not a page? xa_is_value */

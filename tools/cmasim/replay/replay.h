@@ -36,6 +36,7 @@ enum replay_type {
 	RP_DEVICE_REQUEST,		/* cmasim's own: the latency the run gave a request */
 	RP_DEVICE_LATENCY,		/* cmasim's own: where that latency went, by part */
 	RP_DEMAND_REQUEST,		/* cmasim's own: a recorded request asked through a policy */
+	RP_DEMAND_RELEASE,		/* cmasim's own: such a request given back to the policy */
 	NR_RP_TYPES
 };
 
@@ -118,6 +119,13 @@ struct replay_trace {
 	bool own;			/* written by cmasim run --trace */
 	struct replay_page_event *pev;	/* the page events, in the trace's order */
 	size_t nr_pev, cap_pev;
+	/*
+	 * Page frames test_pages_isolated found in use after a range's
+	 * migration (its fin_pfn short of end_pfn): a page the kernel could
+	 * not move, in the order first seen, each once.
+	 */
+	unsigned long *busy;
+	size_t nr_busy, cap_busy;
 };
 
 /* What the readers accept, for messages. */
@@ -159,12 +167,19 @@ enum replay_bg_source {
 	RBG_SNAPSHOT,			/* a /proc snapshot of the device (--snapshot) */
 };
 
+/* A run of page frames: where a snapshot had pages of one kind. */
+struct replay_pfn_run {
+	unsigned long first, count;
+};
+
 /* The device's memory besides the demand: pages of each kind, and how fast they came. */
 struct replay_background {
 	enum replay_bg_source source;
 	unsigned long anon, file, dirty, slab;	/* the snapshot's, or the most the trace held at once */
 	unsigned long anon_rate, file_rate, slab_rate;	/* pages a second; 0: all in the first second */
 	char from[4096];			/* the snapshot's directory, or the trace */
+	struct replay_pfn_run *anon_at;		/* the snapshot's anonymous pages, in pfn order; NULL: unknown */
+	size_t nr_anon_at;
 };
 
 /* What the trace does not say: the board and the kernel (cmasim replay's options). */
@@ -199,8 +214,18 @@ int replay_background_read(const char *dir, struct replay_background *bg, char *
 int replay_background_from_trace(const struct replay_trace *t, struct replay_background *bg);
 /* What runs beside the demand, for the report (@bg NULL: nothing). */
 void replay_background_describe(const struct replay_background *bg, char *buf, size_t len);
-/* @bg as the scenario's workloads, each holding its amount once it has come. */
-void replay_background_write(const struct replay_background *bg, FILE *f);
+void replay_background_free(struct replay_background *bg);
+/*
+ * @bg as the scenario's workloads, each holding its amount once it has
+ * come, to @f; a snapshot's anonymous pages placed where it had them,
+ * and those of them @t saw the kernel fail to move (t->busy) pinned
+ * until the run's end (@end_ms), through pfns files beside scenario
+ * @path (replay_background_path). 0, or -errno after saying why on stderr.
+ */
+int replay_background_write(const struct replay_background *bg, const struct replay_trace *t, uint64_t end_ms,
+			    const char *path, FILE *f);
+/* Pfns file @what ("snapshot-anon", "busy") of scenario @path: "PATH-WHAT.pfns". */
+void replay_background_path(const char *path, const char *what, char *buf, size_t len);
 
 /*
  * @t's requests as a scenario on @b, its text to @f, to be saved as

@@ -4,16 +4,72 @@
  * the trace's own page events where it recorded them (mm_page_alloc,
  * mm_page_free, mm_filemap_*), else a /proc snapshot of the device,
  * else nothing. Either way it becomes the amounts of anonymous memory,
- * page cache and kernel memory the run's workloads hold; where their
- * pages sit is the run's to choose.
+ * page cache and kernel memory the run's workloads hold. A snapshot also
+ * says where its anonymous pages were (kpageflags): they fault in at
+ * those page frames, so that the pages a range has to move are the
+ * device's; the rest sit where the run puts them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay/replay.h"
 #include "import/import.h"
+
+/* Anonymous memory as the anon workload holds it: base pages, THPs' and mlocked ones. */
+static bool kind_anon(uint8_t kind)
+{
+	return kind == PK_ANON || kind == PK_THP || kind == PK_MLOCKED;
+}
+
+/* The runs of @pk's anonymous page frames into @bg->anon_at: 0 or -ENOMEM. */
+static int anon_runs(const struct page_kinds *pk, struct replay_background *bg)
+{
+	size_t cap = 0;
+
+	for (unsigned long pfn = 0; pfn < pk->nr_pfns; pfn++) {
+		struct replay_pfn_run *last = bg->nr_anon_at ? &bg->anon_at[bg->nr_anon_at - 1] : NULL;
+
+		if (!kind_anon(pk->kind[pfn]))
+			continue;
+		if (last && last->first + last->count == pfn) {
+			last->count++;
+			continue;
+		}
+		if (bg->nr_anon_at == cap) {
+			struct replay_pfn_run *grown = realloc(bg->anon_at, (cap = cap ? 2 * cap : 256) * sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			bg->anon_at = grown;
+		}
+		bg->anon_at[bg->nr_anon_at++] = (struct replay_pfn_run){ pfn, 1 };
+	}
+	return 0;
+}
+
+/*
+ * The pages the device's kernel held besides user memory: what its
+ * zones managed less what was free (on the buddy lists or per-CPU
+ * lists) and less @user, the pages kpageflags shows as anonymous or
+ * page cache. Slab is not all of it: page tables, stacks, vmalloc and
+ * pages no flag names are held too, and none of them move.
+ */
+static unsigned long kernel_held(const struct snapshot *snap, const struct page_kinds *pk, unsigned long user)
+{
+	unsigned long used = 0;
+
+	for (unsigned z = 0; z < snap->nr_zones; z++) {
+		const struct import_zone *zone = &snap->zones[z];
+		unsigned long managed = zone->has_managed ? zone->managed : zone->present;
+
+		if (managed > zone->free + zone->pcp)
+			used += managed - zone->free - zone->pcp;
+	}
+	return used > user + pk->total[PK_SLAB] ? used - user : pk->total[PK_SLAB];
+}
 
 int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen)
 {
@@ -28,8 +84,13 @@ int replay_background_read(const char *dir, struct replay_background *bg, char *
 		bg->anon = pk.total[PK_ANON] + pk.total[PK_THP] + pk.total[PK_MLOCKED];
 		bg->file = pk.total[PK_FILE];
 		bg->dirty = pk.total[PK_FILE_DIRTY];
-		bg->slab = pk.total[PK_SLAB];
+		bg->slab = kernel_held(&snap, &pk, bg->anon + bg->file + bg->dirty);
 		snprintf(bg->from, sizeof(bg->from), "%s", dir);
+		ret = anon_runs(&pk, bg);
+		if (ret) {
+			replay_background_free(bg);
+			snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
+		}
 	}
 	page_kinds_free(&pk);
 	snapshot_free(&snap);
@@ -183,11 +244,61 @@ void replay_background_describe(const struct replay_background *bg, char *buf, s
 	if (!bg || bg->source == RBG_DEFAULTS)
 		snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
 	else if (bg->source == RBG_SNAPSHOT)
-		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous, %lu MiB page cache (%lu MiB dirty), %lu MiB slab",
+		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous (where it had them), %lu MiB page cache (%lu MiB dirty), %lu MiB kernel",
 			 bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);
 	else
 		snprintf(buf, len, "from the trace's page events: %.1f MiB anonymous (%lu pages/s), %.1f MiB page cache (%lu pages/s), %.1f MiB kernel (%lu pages/s) held at most",
 			 mib(bg->anon), bg->anon_rate, mib(bg->file), bg->file_rate, mib(bg->slab), bg->slab_rate);
+}
+
+void replay_background_free(struct replay_background *bg)
+{
+	free(bg->anon_at);
+	bg->anon_at = NULL;
+	bg->nr_anon_at = 0;
+}
+
+void replay_background_path(const char *path, const char *what, char *buf, size_t len)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+
+	snprintf(buf, len, "%.*s-%s.pfns", stem, path, what);
+}
+
+/*
+ * Pfns file @what of scenario @path: the @nr runs @runs, or page frames
+ * @pfns, under comment @about; its key to @f, the name from the
+ * scenario's directory, as the demand files are.
+ */
+static int write_pfns(const char *path, const char *what, const char *about, const struct replay_pfn_run *runs,
+		      const unsigned long *pfns, size_t nr, FILE *ini)
+{
+	char file[PATH_MAX + 32];
+	const char *slash;
+	FILE *f;
+	int ret = 0;
+
+	replay_background_path(path, what, file, sizeof(file));
+	f = fopen(file, "w");
+	if (!f)
+		ret = -errno;
+	if (f) {
+		fprintf(f, "# %.180s: FIRST COUNT\n", about);
+		for (size_t i = 0; i < nr; i++)
+			fprintf(f, "%#lx %lu\n", runs ? runs[i].first : pfns[i], runs ? runs[i].count : 1);
+		if (ferror(f))
+			ret = -EIO;
+		if (fclose(f) && !ret)
+			ret = -errno;
+	}
+	if (ret) {
+		fprintf(stderr, "cmasim replay: %s: %s\n", file, strerror(-ret));
+		return ret;
+	}
+	slash = strrchr(file, '/');
+	fprintf(ini, "pfns = %s\n", slash ? slash + 1 : file);
+	return 0;
 }
 
 /*
@@ -195,13 +306,35 @@ void replay_background_describe(const struct replay_background *bg, char *buf, s
  * over the run's first second) and holds it, in 4 KiB pages as
  * kpageflags and the trace count them.
  */
-void replay_background_write(const struct replay_background *bg, FILE *f)
+int replay_background_write(const struct replay_background *bg, const struct replay_trace *t, uint64_t end_ms,
+			    const char *path, FILE *f)
 {
 	const char *name = bg->source == RBG_TRACE ? "trace" : "snapshot";
+	char about[4096 + 64];
+	int ret;
 
 	if (bg->anon)
 		fprintf(f, "\n[anon %s-anon]\nrss = %luK\nrate = %lu\nhold = yes\n", name, bg->anon * 4,
 			bg->anon_rate ? bg->anon_rate : bg->anon);
+	if (bg->anon && bg->nr_anon_at) {
+		snprintf(about, sizeof(about), "the anonymous pages of the snapshot %s", bg->from);
+		ret = write_pfns(path, "snapshot-anon", about, bg->anon_at, NULL, bg->nr_anon_at, f);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * The pages the kernel could not move, pinned from when the snapshot's
+	 * memory is in (the run's first second) to the end: where they are the
+	 * snapshot's anonymous pages, they are the run's at the same frames.
+	 */
+	if (bg->anon && bg->nr_anon_at && t->nr_busy) {
+		fprintf(f, "\n[pinner trace-busy]\ntarget = %s-anon\nshare = 100\nstart = 1s\nhold = %llums\nperiod = %llums\n",
+			name, (unsigned long long)end_ms, (unsigned long long)end_ms);
+		snprintf(about, sizeof(about), "the pages test_pages_isolated found in use in %s", t->path);
+		ret = write_pfns(path, "busy", about, NULL, t->busy, t->nr_busy, f);
+		if (ret)
+			return ret;
+	}
 	if (bg->file)
 		fprintf(f, "\n[pagecache %s-cache]\nfile = %luK\nrate = %lu\npasses = 1\n", name, bg->file * 4,
 			bg->file_rate ? bg->file_rate : bg->file);
@@ -210,4 +343,5 @@ void replay_background_write(const struct replay_background *bg, FILE *f)
 	if (bg->slab)
 		fprintf(f, "\n[slab %s-slab]\nrate = %lu\nlifetime = 1h\nmax = %luK\n", name,
 			bg->slab_rate ? bg->slab_rate : bg->slab, bg->slab * 4);
+	return 0;
 }

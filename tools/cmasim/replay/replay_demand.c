@@ -111,7 +111,8 @@ static void demand_request(struct replay_request *r, const struct replay_event *
 /* In a run's trace of [demand] requests, the cma events are the policy's own work, not requests. */
 static bool a_request(const struct replay_trace *t, const struct replay_event *e)
 {
-	return !t->types[RP_DEMAND_REQUEST] || e->type == RP_DEMAND_REQUEST || e->type == RP_DEVICE_LATENCY;
+	return !t->types[RP_DEMAND_REQUEST] || e->type == RP_DEMAND_REQUEST || e->type == RP_DEMAND_RELEASE ||
+	       e->type == RP_DEVICE_LATENCY;
 }
 
 int replay_requests(struct replay_trace *t, char *err, size_t errlen)
@@ -163,6 +164,7 @@ int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 			}
 			break;
 		case RP_CMA_RELEASE:
+		case RP_DEMAND_RELEASE:
 			release(t, e);
 			break;
 		case RP_MIGRATE_PAGES:

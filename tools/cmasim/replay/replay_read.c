@@ -317,6 +317,40 @@ static int decode_filemap(struct decode *d)
 			 strstr(d->event, "_add_") ? RPP_CACHE_ADD : RPP_CACHE_DELETE);
 }
 
+/*
+ * test_pages_isolated (page_isolation.h): "start_pfn=0x%lx end_pfn=0x%lx
+ * fin_pfn=0x%lx", fin_pfn the first page frame of the range not free
+ * after its migration, end_pfn when all were. One short of the end is a
+ * page the kernel could not move (pinned, or busy past the retries).
+ */
+static int decode_isolated(struct decode *d)
+{
+	static const char *const fields[] = { "start_pfn", "end_pfn", "fin_pfn", NULL };
+	struct replay_trace *t = d->t;
+	uint64_t end, fin;
+	int ret = need(d, fields, "start_pfn=0x%lx end_pfn=0x%lx fin_pfn=0x%lx ret=%s");
+
+	if (ret)
+		return ret;
+	t->families[RPF_COMPACTION]++;
+	if (!field_num(d, "end_pfn", &end) || !field_num(d, "fin_pfn", &fin) || fin >= end)
+		return 0;
+	for (size_t i = 0; i < t->nr_busy; i++)
+		if (t->busy[i] == fin)
+			return 0;
+	if (t->nr_busy == t->cap_busy) {
+		size_t cap = t->cap_busy ? 2 * t->cap_busy : 16;
+		unsigned long *busy = realloc(t->busy, cap * sizeof(*busy));
+
+		if (!busy)
+			return -ENOMEM;
+		t->busy = busy;
+		t->cap_busy = cap;
+	}
+	t->busy[t->nr_busy++] = (unsigned long)fin;
+	return 0;
+}
+
 /* cmasim_demand_request (wl_demand.c): a recorded request asked through the run's policy */
 static int decode_demand_request(struct decode *d)
 {
@@ -343,6 +377,23 @@ static int decode_demand_request(struct decode *d)
 	return 0;
 }
 
+/* cmasim_demand_release (wl_demand.c): a [demand] request given back to the policy, matched as a cma_release */
+static int decode_demand_release(struct decode *d)
+{
+	static const char *const fields[] = { "area", "pages", "pfn", NULL };
+	uint64_t v;
+	int ret = need(d, fields, "dev=%s area=%s pages=%lu pfn=0x%llx");
+
+	if (ret)
+		return ret;
+	d->f->str(d->f->ctx, "area", d->e->area, sizeof(d->e->area));
+	field_num(d, "pages", &v);
+	d->e->count = (unsigned long)v;
+	field_num(d, "pfn", &v);
+	d->e->pfn = (unsigned long)v;
+	return 0;
+}
+
 static const struct replay_kind {
 	const char *name;
 	bool prefix;			/* names beginning so */
@@ -360,6 +411,7 @@ static const struct replay_kind {
 	{ "cmasim_device_request", false, RP_DEVICE_REQUEST, 0, decode_device_request },
 	{ "cmasim_device_latency", false, RP_DEVICE_LATENCY, 0, decode_device_latency },
 	{ "cmasim_demand_request", false, RP_DEMAND_REQUEST, 0, decode_demand_request },
+	{ "cmasim_demand_release", false, RP_DEMAND_RELEASE, 0, decode_demand_release },
 	{ "cma_wait_on_page_writeback", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_migrate_", true, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_page_alloc", false, NR_RP_TYPES, RPF_PAGE, decode_page },
@@ -374,7 +426,7 @@ static const struct replay_kind {
 	{ "writeback_congestion_wait", false, NR_RP_TYPES, RPF_VMSCAN, NULL },
 	{ "writeback_wait_iff_congested", false, NR_RP_TYPES, RPF_VMSCAN, NULL },
 	{ "mm_compaction_", true, NR_RP_TYPES, RPF_COMPACTION, NULL },
-	{ "test_pages_isolated", false, NR_RP_TYPES, RPF_COMPACTION, NULL },
+	{ "test_pages_isolated", false, NR_RP_TYPES, RPF_COMPACTION, decode_isolated },
 	{ "sched_switch", false, NR_RP_TYPES, RPF_SCHED, NULL },
 	{ "mark_victim", false, NR_RP_TYPES, RPF_OOM, NULL },
 	{ "cmasim_", true, NR_RP_TYPES, RPF_CMASIM, NULL },
@@ -606,10 +658,12 @@ void replay_trace_free(struct replay_trace *t)
 	free(t->ev);
 	free(t->req);
 	free(t->pev);
+	free(t->busy);
 	t->ev = NULL;
 	t->req = NULL;
 	t->pev = NULL;
-	t->nr_ev = t->cap_ev = t->nr_req = t->nr_pev = t->cap_pev = 0;
+	t->busy = NULL;
+	t->nr_ev = t->cap_ev = t->nr_req = t->nr_pev = t->cap_pev = t->nr_busy = t->cap_busy = 0;
 }
 
 int replay_read_file(const char *path, struct replay_trace *t, char *err, size_t errlen)

@@ -168,8 +168,8 @@ int replay_scenario_write(const struct replay_trace *t, const struct replay_boar
 	if (b->kernel)
 		fprintf(f, "kernel = %s\n", b->kernel);
 	fprintf(f, "duration = %llums\n", (unsigned long long)end_ms);
-	if (b->background)
-		replay_background_write(b->background, f);
+	if (b->background && (ret = replay_background_write(b->background, t, end_ms, path, f)))
+		return ret;
 	for (size_t i = 0; i < t->nr_req; i++) {
 		const struct replay_request *g = &t->req[i];
 		char name[SIM_NAME_MAX];

@@ -97,6 +97,7 @@ struct wl_anon {
 	bool fragment;			/* with hold: then give back every other page (MADV_DONTNEED) */
 	unsigned hot;			/* percent of the set touched once faulted in; 0: all */
 	bool hot_given;
+	char pfns[256];			/* a pfns file: where its pages were on a device; "": anywhere */
 };
 
 /* Kernel allocations that do not move. */
@@ -118,6 +119,7 @@ struct wl_pinner {
 	uint64_t hold_ns;
 	uint64_t period_ns;
 	bool longterm;			/* FOLL_LONGTERM pins (cma_page_pin_longterm) */
+	char pfns[256];			/* a pfns file: only pages at these frames are pinned; "": any */
 };
 
 /* A device streaming through a ring of contiguous buffers. */

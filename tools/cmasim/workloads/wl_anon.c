@@ -11,12 +11,14 @@
  * With hold, it is bench/kernel/hold.c: it faults its set in once and
  * sleeps, touching nothing more; with fragment, it first gives back
  * every other page (the even ones, as hold.c's MADV_DONTNEED loop).
+ * With pfns, its pages first fault in where a device had them (pfns.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "util/inifile.h"
 #include "engine/owned.h"
+#include "workloads/pfns.h"
 
 struct anon_wl {
 	struct owned_pages o;		/* first: owned_of() */
@@ -109,6 +111,14 @@ static int anon_start(struct sim *s, struct workload *w)
 	w->priv = a;
 	if (owned_init(&a->o, s, w, sim_pages(s, w->spec->anon.rss_bytes), true))
 		return -ENOMEM;
+	if (w->spec->anon.pfns[0]) {
+		char err[512];
+		long nr = pfns_read(w->spec->anon.pfns, &a->o.at, err, sizeof(err));
+
+		if (nr < 0)
+			return nr == -ENOMEM ? -ENOMEM : -EINVAL;
+		a->o.nr_at = (uint64_t)nr < a->o.nr ? (uint64_t)nr : a->o.nr;
+	}
 	sim_schedule(s, w->spec->start_ns, birth, w);
 	sim_schedule(s, w->spec->start_ns, anon_tick, w);
 	return 0;
@@ -163,6 +173,7 @@ static const struct scenario_key anon_keys[] = {
 	{ .name = "hold", .type = KEY_BOOL, .offset = WL(anon.hold) },
 	{ .name = "fragment", .type = KEY_BOOL, .offset = WL(anon.fragment) },
 	{ .name = "hot", .type = KEY_PERCENT, .offset = WL(anon.hot), .given = WL(anon.hot_given) },
+	{ .name = "pfns", .type = KEY_FILE, .offset = WL(anon.pfns), .size = sizeof(((struct wl_anon *)0)->pfns) },
 };
 
 static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, size_t len)
@@ -178,6 +189,16 @@ static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 	if (w->anon.fragment && !w->anon.hold)
 		return ini_fail(err, len, "[%s %s]: fragment gives back every other page once they are in place: add hold = yes",
 				w->kind->name, w->name);
+	if (w->anon.pfns[0]) {
+		char msg[512] = "";
+		long nr = pfns_read(w->anon.pfns, NULL, msg, sizeof(msg));
+
+		if (nr < 0)
+			return ini_fail(err, len, "[%s %s]: %s", w->kind->name, w->name, msg);
+		if ((uint64_t)nr > w->anon.rss_bytes / 4096)
+			return ini_fail(err, len, "[%s %s]: pfns = %s places %ld pages, more than rss holds", w->kind->name,
+					w->name, w->anon.pfns, nr);
+	}
 	return 1;
 }
 

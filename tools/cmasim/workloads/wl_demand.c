@@ -45,6 +45,10 @@ static void demand_release(struct sim *s, void *arg)
 	if (!d->held[i])
 		return;
 	sim_usable_update(s);
+	/* the pfn before the policy lets the buffer go: cmasim replay matches it to its request */
+	sim_trace_printf(s, "cmasim_demand_release: dev=%s area=%s pages=%lu pfn=0x%llx", slot->w->spec->name,
+			 slot->w->spec->demand.replay.area, slot->pages,
+			 (unsigned long long)(d->bufs[i].handle / sim_page_bytes(s)));
 	policy_free(s, slot->w, &d->bufs[i]);
 	d->held[i] = false;
 }

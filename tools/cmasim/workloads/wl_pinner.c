@@ -14,6 +14,7 @@
 
 #include "util/inifile.h"
 #include "engine/owned.h"
+#include "workloads/pfns.h"
 
 
 struct pin_episode {
@@ -25,7 +26,27 @@ struct pin_episode {
 
 struct pinner_wl {
 	struct pin_episode *live;
+	unsigned long *at;		/* pfns' page frames, sorted; NULL: any */
+	long nr_at;
 };
+
+static int cmp_pfn(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* May @page be pinned: any, or one at a page frame pfns lists? */
+static bool pinnable(struct sim *s, const struct pinner_wl *p, struct cma_page *page)
+{
+	unsigned long pfn;
+
+	if (!p->at)
+		return true;
+	pfn = cma_page_to_pfn(sim_mm(s), page);
+	return bsearch(&pfn, p->at, (size_t)p->nr_at, sizeof(pfn), cmp_pfn) != NULL;
+}
 
 static void unpin(struct sim *s, struct pin_episode *e)
 {
@@ -68,7 +89,7 @@ static void pin(struct sim *s, void *arg)
 		return;
 	}
 	for (uint64_t i = 0; i < o->nr && e->nr < o->resident; i++)
-		if (owned_page(o, i) && sim_rand_below(s, 100) < spec->share) {
+		if (owned_page(o, i) && pinnable(s, p, owned_page(o, i)) && sim_rand_below(s, 100) < spec->share) {
 			struct cma_page *page = owned_page(o, i);
 
 			if (!spec->longterm)
@@ -104,9 +125,19 @@ static bool pinner_pinned_in(struct sim *s, struct workload *w, unsigned long st
 
 static int pinner_start(struct sim *s, struct workload *w)
 {
-	w->priv = calloc(1, sizeof(struct pinner_wl));
-	if (!w->priv)
+	struct pinner_wl *p = calloc(1, sizeof(*p));
+
+	w->priv = p;
+	if (!p)
 		return -ENOMEM;
+	if (w->spec->pinner.pfns[0]) {
+		char err[512];
+
+		p->nr_at = pfns_read(w->spec->pinner.pfns, &p->at, err, sizeof(err));
+		if (p->nr_at < 0)
+			return p->nr_at == -ENOMEM ? -ENOMEM : -EINVAL;
+		qsort(p->at, (size_t)p->nr_at, sizeof(*p->at), cmp_pfn);
+	}
 	sim_schedule(s, w->spec->start_ns, pin, w);
 	return 0;
 }
@@ -120,6 +151,7 @@ static void pinner_stop(struct sim *s, struct workload *w)
 		return;
 	while (p->live)
 		unpin(s, p->live);
+	free(p->at);
 	sim_workload_release(w);
 }
 
@@ -146,6 +178,7 @@ static const struct scenario_key pinner_keys[] = {
 	{ .name = "hold", .type = KEY_DURATION, .offset = WL(pinner.hold_ns), .required = true },
 	{ .name = "period", .type = KEY_DURATION, .offset = WL(pinner.period_ns), .required = true },
 	{ .name = "longterm", .type = KEY_BOOL, .offset = WL(pinner.longterm) },
+	{ .name = "pfns", .type = KEY_FILE, .offset = WL(pinner.pfns), .size = sizeof(((struct wl_pinner *)0)->pfns) },
 };
 
 /* The target: a workload of pages the pinner can take (an owned kind). */
@@ -160,6 +193,12 @@ static int pinner_check(const struct scenario *sc, struct wl_spec *w, char *err,
 				w->kind->name, w->name, w->pinner.target);
 	if (!w->pinner.period_ns)
 		return ini_fail(err, len, "[%s %s]: period = 0: give the time between pins", w->kind->name, w->name);
+	if (w->pinner.pfns[0]) {
+		char msg[512] = "";
+
+		if (pfns_read(w->pinner.pfns, NULL, msg, sizeof(msg)) < 0)
+			return ini_fail(err, len, "[%s %s]: %s", w->kind->name, w->name, msg);
+	}
 	return 1;
 }
 

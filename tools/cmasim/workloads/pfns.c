@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A pfns file read into one pfn a page (pfns.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/inifile.h"
+#include "scenario/scenario.h"
+#include "workloads/pfns.h"
+
+/* One run into @first, @count: true if the line is one. */
+static bool pfns_line(const char *line, unsigned long long *first, unsigned long long *count)
+{
+	char extra;
+
+	if (sscanf(line, "%lli %lli %c", first, count, &extra) != 2)
+		return false;
+	return *count && *count <= SIM_MAX_BYTES / 4096 && *first <= SIM_MAX_BYTES / 4096;
+}
+
+static int pfns_grow(unsigned long **pfns, long *cap, long need)
+{
+	unsigned long *grown;
+	long c = *cap ? *cap : 1024;
+
+	while (c < need)
+		c *= 2;
+	grown = realloc(*pfns, (size_t)c * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	*pfns = grown;
+	*cap = c;
+	return 0;
+}
+
+long pfns_read(const char *path, unsigned long **pfns, char *err, size_t len)
+{
+	struct stat st;
+	FILE *f = NULL;
+	char line[256];
+	long nr = 0, cap = 0;
+	unsigned no = 0;
+
+	/* a regular file only: a FIFO would hold the scenario's reading up */
+	errno = 0;
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		f = fopen(path, "r");
+	if (!f)
+		return ini_fail(err, len, "pfns = %s: cannot be read (%s); accepted: a pfns file, one run a line: " PFNS_SYNTAX,
+				path, errno ? strerror(errno) : "not a regular file"), -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long first, count;
+
+		no++;
+		if (line[strspn(line, " \t")] == '#' || !line[strspn(line, " \t\n")])
+			continue;
+		if (!pfns_line(line, &first, &count) || nr + count > SIM_MAX_BYTES / 4096) {
+			fclose(f);
+			return ini_fail(err, len, "pfns = %s:%u: not a run of page frames; accepted " PFNS_SYNTAX, path, no), -1;
+		}
+		if (pfns && nr + (long)count > cap && pfns_grow(pfns, &cap, nr + (long)count)) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		for (unsigned long long i = 0; pfns && i < count; i++)
+			(*pfns)[nr + (long)i] = (unsigned long)(first + i);
+		nr += (long)count;
+	}
+	fclose(f);
+	return nr;
+}

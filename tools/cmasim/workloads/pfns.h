@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where a workload's pages were on a real device: a pfns file, one run
+ * of page frames a line, FIRST COUNT (as cmasim replay --snapshot writes
+ * it from the snapshot's kpageflags). Page N of the workload faults in
+ * at the Nth pfn the file lists, if that page frame is free then.
+ */
+#ifndef CMASIM_WORKLOADS_PFNS_H
+#define CMASIM_WORKLOADS_PFNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PFNS_SYNTAX "FIRST COUNT (a run of page frames: its first pfn, 0x for hex, and how many)"
+
+/*
+ * The pfns file @path into *@pfns, one pfn a page (NULL: only checked):
+ * how many, or -1 after ini_fail(@err) naming the line, or -ENOMEM.
+ */
+long pfns_read(const char *path, unsigned long **pfns, char *err, size_t len);
+
+#endif
