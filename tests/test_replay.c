@@ -19,6 +19,7 @@
 #include "import/import.h"
 #include "replay/replay.h"
 #include "scenario/scenario.h"
+#include "workloads/pfns.h"
 
 static struct replay_trace t;
 static char err[REPLAY_ERR_MAX];
@@ -508,6 +509,27 @@ static void bad_pfns_file(void **state)
 	assert_int_not_equal(read_beside("0x30000 257\n", ini, &sc, serr, pfns), 0);
 	if (!strstr(serr, "places 257 pages, more than rss holds"))
 		fail_msg("%s", serr);
+	assert_int_not_equal(read_beside("-16 16\n", ini, &sc, serr, pfns), 0);
+	assert_int_not_equal(read_beside("0x 16\n", ini, &sc, serr, pfns), 0);
+	assert_int_not_equal(read_beside("16 16 junk\n", ini, &sc, serr, pfns), 0);
+}
+
+/* Expect a pfns file's numbers in decimal, or hex after 0x: a leading 0 is no octal. */
+static void pfns_file_decimal_or_hex(void **state)
+{
+	char path[] = "/tmp/test_replay_pfns_XXXXXX", msg[256];
+	unsigned long *got = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "010 2\n0x10 1\n", 13), 13);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(pfns_read(path, &got, msg, sizeof(msg)), 3);
+	unlink(path);
+	assert_int_equal(got[0], 10);
+	assert_int_equal(got[1], 11);
+	assert_int_equal(got[2], 16);
+	free(got);
 }
 
 /* Expect the same demand under 5.4, before hugetlb_cma= (5.7), to ask no area: each request compared with none. */
@@ -1275,6 +1297,7 @@ int main(void)
 		cmocka_unit_test_setup(oracle_longterm_1g_snapshot_places_its_anonymous_pages, reset),
 		cmocka_unit_test_setup(oracle_anon2000_1g_kernel_memory_held, reset),
 		cmocka_unit_test_setup(bad_pfns_file, reset),
+		cmocka_unit_test_setup(pfns_file_decimal_or_hex, reset),
 		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages, reset),
 		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages_pinned, reset),
 		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),

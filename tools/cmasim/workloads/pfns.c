@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A pfns file read into one pfn a page (pfns.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,27 @@
 #include "scenario/scenario.h"
 #include "workloads/pfns.h"
 
+/* A pfn or a count at *@p: decimal, or hex after 0x (never octal, never signed). */
+static bool pfns_number(const char **p, unsigned long long *v)
+{
+	const char *s = *p + strspn(*p, " \t");
+	int base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	if (errno || end == s + (base == 16 ? 2 : 0))
+		return false;
+	*p = end;
+	return true;
+}
+
 /* One run into @first, @count: true if the line is one. */
 static bool pfns_line(const char *line, unsigned long long *first, unsigned long long *count)
 {
-	char extra;
-
-	if (sscanf(line, "%lli %lli %c", first, count, &extra) != 2)
+	if (!pfns_number(&line, first) || !pfns_number(&line, count) || line[strspn(line, " \t\n")])
 		return false;
 	return *count && *count <= SIM_MAX_BYTES / 4096 && *first <= SIM_MAX_BYTES / 4096;
 }
