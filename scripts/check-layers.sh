@@ -18,7 +18,8 @@
 #   - no function reads three or more profile switches
 #     (scripts/profile-switches.sh): it is split into era variants.
 # And cmasim's (tools/cmasim/README.md), by folder:
-#   - its folders call each other without a circle;
+#   - its folders call each other without a circle, and so do the files
+#     of each folder;
 #   - engine/ calls no file of workloads/ or policies/: it reaches them
 #     through their ops tables only;
 #   - struct sim is the engine's: no file outside engine/ includes
@@ -76,16 +77,21 @@ $2 == "src/mm/slowpath.c" {
 END { exit bad }
 ' "$tmp/edges"
 
-# tsort reports a loop on stderr: the files of one folder call one way.
+# no_circle DIR: the files of folder DIR, whose calls ("caller callee")
+# are $tmp/folder, call one way; tsort reports a loop on stderr.
+no_circle() {
+	if tsort "$tmp/folder" 2>&1 >/dev/null | grep -q loop; then
+		echo "check-layers: the $1 files call each other in a circle:" >&2
+		tsort "$tmp/folder" 2>&1 >/dev/null | sed 's/^/  /' >&2
+		exit 1
+	fi
+}
+
 # The validators (debug.c), which CMA_DEBUG=2 calls wherever a structure
 # changes state, are assertions, not layers: calls into them are left out.
 for dir in src/mm src/dma; do
 	grep "^$dir/[^ ]* $dir/" "$tmp/edges" | grep -v ' src/mm/debug\.c$' > "$tmp/folder" || true
-	if tsort "$tmp/folder" 2>&1 >/dev/null | grep -q loop; then
-		echo "check-layers: the $dir files call each other in a circle:" >&2
-		tsort "$tmp/folder" 2>&1 >/dev/null | sed 's/^/  /' >&2
-		exit 1
-	fi
+	no_circle "$dir"
 done
 
 # The locking contracts, read off the sources: a comment is no check.
@@ -153,6 +159,15 @@ if tsort "$tmp/sfolders" 2>&1 >/dev/null | grep -q loop; then
 	tsort "$tmp/sfolders" 2>&1 >/dev/null | sed 's/^/  /' >&2
 	exit 1
 fi
+# inside a folder: a lower file's helper called, a higher one's reached through a hook
+join "$tmp/suses.s" "$tmp/sdefs.s" | awk '$2 != $3 {
+	split($2, a, "/"); split($3, b, "/")
+	if (a[3] == b[3]) print $2, $3
+}' | sort -u > "$tmp/sfiles"
+for dir in $(cut -d/ -f1-3 "$tmp/sfiles" | sort -u); do
+	grep "^$dir/" "$tmp/sfiles" > "$tmp/folder"
+	no_circle "$dir"
+done
 # what cmasim takes from libcma: declared in cma.h, or a src/lib helper it links itself
 for src in $(sed -n 's/^SIM_LIB_SHARED *:= *//p' Makefile); do
 	nm --defined-only "$build/${src%.c}.o" | awk '$2 ~ /^[TDBR]$/ { print $3 }' >> "$tmp/sim_defined.u"
@@ -171,4 +186,5 @@ fi
 
 echo "check-layers: $(wc -l < "$tmp/edges") calls between library files, all downward;" \
 	"$(wc -l < "$tmp/exported") functions exported, all declared in cma.h;" \
-	"$(wc -l < "$tmp/sfolders") calls between cmasim's folders, no circle"
+	"$(wc -l < "$tmp/sfolders") calls between cmasim's folders and" \
+	"$(wc -l < "$tmp/sfiles") between files of one folder, no circle"

@@ -190,6 +190,13 @@ static void simulator_folder_circle_fails(void **state)
 	check_fails_saying("cmasim's folders call each other in a circle");
 }
 
+/* machine.c runs the boot and the areas' accounting of area.c: area.c calling sim_run() back closes a circle. */
+static void simulator_file_circle_fails(void **state)
+{
+	plant("tools/cmasim/engine/area.c", "\nvoid *planted_call_back(void) { return (void *)sim_run; }\n");
+	check_fails_saying("the tools/cmasim/engine files call each other in a circle");
+}
+
 static void engine_calling_a_workload_fails(void **state)
 {
 	plant("tools/cmasim/engine/planted.c", "extern const int wl_kind_anon;\nconst void *planted = &wl_kind_anon;\n");
@@ -253,6 +260,7 @@ int main(void)
 		cmocka_unit_test_teardown(function_reading_two_switches_passes, restore),
 		cmocka_unit_test_teardown(declared_but_not_exported_fails, restore),
 		cmocka_unit_test_teardown(simulator_folder_circle_fails, restore),
+		cmocka_unit_test_teardown(simulator_file_circle_fails, restore),
 		cmocka_unit_test_teardown(engine_calling_a_workload_fails, restore),
 		cmocka_unit_test_teardown(engine_calling_a_policy_fails, restore),
 		cmocka_unit_test_teardown(simulator_calling_the_library_inside_fails, restore),

@@ -27,10 +27,8 @@
  * The kernel images' sizes (8 MiB; arm64's defconfig Image with its bss,
  * 32 MiB at the start of RAM) are typical, not measured.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "board/platform.h"
 
@@ -121,46 +119,6 @@ const struct platform *platform_builtin(const char *name)
 	return NULL;
 }
 
-const char *platform_kernel_find(const char *name)
-{
-	return cma_kernel_find(name);
-}
-
-unsigned platform_kernel_release(const char *name)
-{
-	unsigned major = 0, minor = 0;
-
-	if (!name || sscanf(name, "%u.%u", &major, &minor) != 2)
-		return 305;
-	return major * 100 + minor;
-}
-
-const char *platform_kernel_of_release(const char *release)
-{
-	unsigned major, minor;
-	const char *found;
-	char name[16];
-
-	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
-		return NULL;
-	if (major > 6)
-		major = 6, minor = 99;
-	minor = minor > 99 ? 99 : minor;
-	/* down its major's minors, then each older major's from the top (4.20, 3.19) */
-	for (;;) {
-		snprintf(name, sizeof(name), "%u.%u", major, minor);
-		found = platform_kernel_find(name);
-		if (found)
-			return found;
-		if (minor)
-			minor--;
-		else if (major > 3)
-			major--, minor = 99;
-		else
-			return NULL;
-	}
-}
-
 const char *platform_builtin_names(void)
 {
 	return "x86, arm, s5p-mfc, arm64";
@@ -171,22 +129,4 @@ void platform_list(FILE *out)
 	fprintf(out, "platforms (--platform NAME, or the path of a platform file):\n");
 	for (size_t i = 0; i < NR_BUILTINS; i++)
 		fprintf(out, "  %-10s %s\n", builtins[i].name, builtins[i].description);
-}
-
-int platform_load(const char *arg, struct platform *p, char *err, size_t errlen)
-{
-	const struct platform *builtin = platform_builtin(arg);
-
-	if (builtin) {
-		*p = *builtin;
-		return 0;
-	}
-	if (!strchr(arg, '/') && !strchr(arg, '.') && access(arg, R_OK)) {
-		snprintf(err, errlen, "no such platform: accepted %s (see 'cmasim list'), or the path of a platform file",
-			 platform_builtin_names());
-		return -ENOENT;
-	}
-	if (platform_is_dt(arg))
-		return platform_read_dt(arg, p, err, errlen) ? -EINVAL : 0;
-	return platform_read_file(arg, p, err, errlen) ? -EINVAL : 0;
 }

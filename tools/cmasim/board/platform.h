@@ -2,8 +2,10 @@
 /*
  * Platforms: a board's memory layout, geometry, devices and boot
  * configuration, as data. Built-in ones are tables (platform.c); others
- * are read from a platform file (platform_file.c). Booting one runs the
- * early phase the way that board's setup_arch would (boot.c).
+ * are read from a platform file (platform_file.c) or a device tree
+ * (platform_dt.c), whichever --platform names (platform_load.c). Booting
+ * one runs the early phase the way that board's setup_arch would
+ * (boot.c). The kernel profiles they name are kernel_profile.c's.
  */
 #ifndef CMASIM_PLATFORM_H
 #define CMASIM_PLATFORM_H

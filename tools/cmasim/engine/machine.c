@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A run on the engine: the scenario's platform with its overrides
- * (memory, command line, Kconfig, swap, costs) and its devices placed,
- * the policy's prepare(), the boot, then the handlers the engine calls
- * back (sampling, snapshots, kswapd, progress, the trace sink), and at
- * the end the figures, the /proc dumps and the teardown.
+ * A run on the engine: the machine booted (machine_boot.c), then the
+ * handlers the engine calls back (sampling, snapshots, kswapd, progress,
+ * the trace sink), and at the end the figures, the /proc dumps and the
+ * teardown.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,127 +12,12 @@
 #include <time.h>
 
 #include "engine/dirty.h"
-#include "util/escape.h"
 #include "engine/sim.h"
 
 #define NS_PER_S	1000000000ull
 #define MAX_SAMPLES	100000
 #define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
 #define VMSTAT_INTERVAL	(1000 * 1000000ull)	/* vmstat_update: every second */
-
-static int load_platform(struct sim *s)
-{
-	char err[512];
-
-	if (platform_load(s->sc->platform, &s->plat, err, sizeof(err))) {
-		fprintf(stderr, "cmasim: scenario %s: %s\n", s->sc->name, err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* The board's device of device workload @w, added if the board has none of its name. */
-static int platform_device_of(struct sim *s, const struct wl_spec *w)
-{
-	struct platform *p = &s->plat;
-	struct platform_device *d;
-
-	for (unsigned i = 0; i < p->nr_devices; i++) {
-		/* the board's device: the scenario's mask and area size, if it gives them, win */
-		if (strcmp(p->devices[i].name, w->name))
-			continue;
-		if (w->device.mask_given)
-			p->devices[i].mask = w->device.mask;
-		if (w->device.cma_given)
-			p->devices[i].cma_size = w->device.cma_bytes;
-		return (int)i;
-	}
-	if (p->nr_devices == PLATFORM_MAX_DEVICES) {
-		fprintf(stderr, "cmasim: scenario %s: platform %s has no room for device %s (at most %d devices)\n",
-			s->sc->name, p->name, w->name, PLATFORM_MAX_DEVICES);
-		return -EINVAL;
-	}
-	d = &p->devices[p->nr_devices];
-	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "%s", w->name);
-	d->mask = w->device.mask;
-	d->cma_size = w->device.cma_bytes;
-	return (int)p->nr_devices++;
-}
-
-/* The scenario's cma = SIZE: every cma= of the command line dropped (early_param takes the last) and cma=SIZE put at its end. */
-static int cmdline_set_cma(struct sim *s, char *cmdline, size_t size, const char *cma)
-{
-	size_t n;
-
-	platform_cmdline_drop_cma(cmdline);
-	n = strlen(cmdline);
-	if ((size_t)snprintf(cmdline + n, size - n, "%scma=%s", n ? " " : "", cma) >= size - n) {
-		cmdline[n] = '\0';
-		fprintf(stderr, "cmasim: scenario %s: the command line is too long to add cma=%s\n", s->sc->name,
-			cma);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int machine_prepare(struct sim *s)
-{
-	const struct scenario *sc = s->sc;
-	struct platform *p = &s->plat;
-	int ret = load_platform(s);
-
-	if (ret)
-		return ret;
-	sim_board(sc, p);
-	if (sc->cmdline_set)
-		snprintf(p->cmdline, sizeof(p->cmdline), "%s", sc->cmdline);
-	if (sc->cma[0] && (ret = cmdline_set_cma(s, p->cmdline, sizeof(p->cmdline), sc->cma)))
-		return ret;
-	if (sc->kconfig_set)
-		snprintf(p->kconfig, sizeof(p->kconfig), "%s", sc->kconfig);
-	if (sc->swap_bytes)
-		p->cfg.swap_bytes = sc->swap_bytes;
-	p->cfg.metadata_only = true;	/* the simulation never looks at the bytes */
-	p->cfg.quiet = true;		/* the boot's errors are in the log; a run fails loudly */
-	p->cfg.printk_contig_passes = sc->printk_contig_passes;
-	cost_profile(p->cfg.arch, &s->cost);
-	for (int i = 0; i < NR_COST_FIELDS; i++)
-		if (sc->cost_set[i])
-			s->cost.v[i] = sc->cost.v[i];
-	for (unsigned i = 0; i < sc->nr_wl; i++) {
-		int d = sc->wl[i].kind->device ? platform_device_of(s, &sc->wl[i]) : 0;
-
-		if (d < 0)
-			return d;
-		if (sc->wl[i].cpu >= p->cfg.nr_cpus) {
-			fprintf(stderr, "cmasim: scenario %s: [%s %s] on_cpu = %u, but platform %s has %u CPUs (0..%u)\n",
-				sc->name, sc->wl[i].kind->name, sc->wl[i].name, sc->wl[i].cpu, p->name,
-				p->cfg.nr_cpus, p->cfg.nr_cpus - 1);
-			return -EINVAL;
-		}
-		s->dev_of_wl[i] = (unsigned)d;
-	}
-	return 0;
-}
-
-uint64_t sim_pages(const struct sim *s, uint64_t bytes)
-{
-	return (bytes + s->page_bytes - 1) / s->page_bytes;
-}
-
-struct workload *sim_find_workload(struct sim *s, const char *name)
-{
-	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (!strcmp(s->wl[i].spec->name, name))
-			return &s->wl[i];
-	return NULL;
-}
-
-bool sim_wl_over(const struct sim *s, const struct workload *w)
-{
-	return w->stopped || (w->spec->stop_ns && s->now >= w->spec->stop_ns);
-}
 
 static double host_now(void)
 {
@@ -216,14 +100,6 @@ void sim_trace_request(struct sim *s, bool on)
 }
 
 /* ---- what the run records ---- */
-
-uint64_t sim_counter(struct sim *s, const char *name)
-{
-	uint64_t v = 0;
-
-	cma_mm_counter(s->mm, name, &v);
-	return v;
-}
 
 /* Device memory is about to change: account the time it was as it was. */
 void sim_usable_update(struct sim *s)
@@ -313,13 +189,6 @@ static unsigned long sim_oom(void *ctx, struct cma_mm *mm, unsigned order)
 	sim_trace_printf(s, "mark_victim: comm=%s pages=%llu order=%u", victim->spec->name,
 			 (unsigned long long)most, order);
 	return victim->ops->kill(s, victim);
-}
-
-void sim_workload_release(struct workload *w)
-{
-	free(w->priv);
-	w->priv = NULL;
-	w->stopped = true;
 }
 
 bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn)
@@ -427,19 +296,6 @@ static int init_result(struct sim *s, const struct sim_options *o)
 	return 0;
 }
 
-/* The machine's pfn span and geometry, from the booted platform. */
-static void init_geometry(struct sim *s)
-{
-	const struct platform *p = &s->plat;
-	unsigned shift = p->cfg.page_shift ? p->cfg.page_shift : 12;
-
-	s->page_bytes = 1ull << shift;
-	s->max_order = p->cfg.max_order ? p->cfg.max_order : 11;
-	s->pageblock_pages = 1ul << (p->cfg.pageblock_order ? p->cfg.pageblock_order : s->max_order - 1);
-	s->start_pfn = (unsigned long)(p->banks[0].base >> shift);
-	s->end_pfn = (unsigned long)((p->banks[p->nr_banks - 1].base + p->banks[p->nr_banks - 1].size) >> shift);
-}
-
 static void finish(struct sim *s)
 {
 	struct sim_result *r = s->res;
@@ -494,99 +350,6 @@ static void finish(struct sim *s)
 	}
 }
 
-/* One invariant cma_mm_verify found broken, indented under the caller's own line. */
-static void verify_line(void *ctx, const char *problem)
-{
-	fprintf(ctx, "  cma_mm_verify: %s\n", problem);
-}
-
-/* 0, or -EIO after saying what cma_mm_verify found broken at the end of the run. */
-static int verify_end(struct sim *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *lines = open_memstream(&buf, &len);
-	int bad = cma_mm_verify_report(s->mm, lines ? verify_line : NULL, lines) ? -EIO : 0;
-
-	if (lines)
-		fclose(lines);
-	if (bad)
-		fprintf(stderr, "cmasim: %s: the machine's state is inconsistent at the end of the run:\n%s",
-			s->policy->name, buf ? buf : "");
-	free(buf);
-	return bad;
-}
-
-/* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
-static int teardown(struct sim *s)
-{
-	int bad = 0;
-
-	for (unsigned i = 0; i < s->nr_wl; i++)
-		if (s->wl[i].ops->stop)
-			s->wl[i].ops->stop(s, &s->wl[i]);
-	if (s->policy->destroy)
-		s->policy->destroy(s);
-	free(s->heap);
-	storage_destroy(&s->storage);
-	if (s->mm) {
-		bad = verify_end(s);
-		cma_mm_destroy(s->mm);
-	}
-	return bad;
-}
-
-/*
- * The scenario's board under s->policy, booted: 0, or -errno as
- * platform_boot's after printing the log and, for a refusal, the
- * configuration refused. A board that could not be described (its
- * platform unreadable, a device it lacks) was never booted: its error,
- * already said, is the only line.
- */
-static int machine_boot(struct sim *s)
-{
-	int ret = machine_prepare(s);
-
-	if (ret)
-		return ret;
-	if (s->policy->prepare)
-		ret = s->policy->prepare(s);
-	if (!ret) {
-		init_geometry(s);
-		ret = platform_boot(&s->plat, s->plat.cmdline, s->plat.kconfig, &s->mm, s->devs);
-	}
-	if (!ret)
-		return 0;
-	if (s->mm)
-		cma_mm_dmesg(s->mm, stderr);
-	if (ret == -EINVAL && s->plat.name[0])
-		fprintf(stderr, "cmasim: scenario %s: the machine refused its configuration (see above): platform %s, command line '%s'\n",
-			s->sc->name, s->plat.name, ESCAPED(s->plat.cmdline));
-	return ret;
-}
-
-int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
-		    size_t len)
-{
-	/* no policy's preparation: the areas the board, cma= and Kconfig declare */
-	static const struct sim_policy_ops as_declared = { .name = "boot" };
-	struct sim *s = calloc(1, sizeof(*s));
-	struct sim_result res = { 0 };
-	int ret;
-
-	if (!s)
-		return -ENOMEM;
-	s->sc = sc;
-	s->policy = policy ? policy : &as_declared;
-	s->res = &res;		/* the carveout policy counts its reservations there */
-	ret = machine_boot(s);
-	if (!ret && sim_area_failed(s->mm, line, len))
-		ret = -ENOSPC;
-	teardown(s);
-	free(s);
-	return ret;
-}
-
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res)
 {
 	struct sim *s = calloc(1, sizeof(*s));
@@ -618,12 +381,12 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		s->sample_ns = 1;
 	ret = machine_boot(s);
 	if (ret) {
-		teardown(s);
+		machine_teardown(s);
 		free(s);
 		return ret;
 	}
 	if (sim_area_failed(s->mm, line, sizeof(line))) {
-		teardown(s);
+		machine_teardown(s);
 		free(s);
 		sim_report_area_failure(sc, line);
 		return -EINVAL;
@@ -646,7 +409,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		cma_mm_dmesg(s->mm, stderr);
 		fprintf(stderr, "cmasim: %s: could not set up the scenario's workloads or devices (see above)\n",
 			s->policy->name);
-		teardown(s);
+		machine_teardown(s);
 		free(s);
 		/* a setup that fails on a booted machine is never the configuration's refusal */
 		return ret < 0 && ret != -EINVAL ? ret : -EIO;
@@ -662,7 +425,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	res->events = sim_loop(s, s->end_ns, s->progress || s->cancel ? host_poll : NULL);
 	ret = s->error;
 	finish(s);
-	if (teardown(s))
+	if (machine_teardown(s))
 		ret = -EIO;
 	res->host_seconds = host_now() - s->host_start;
 	free(s);

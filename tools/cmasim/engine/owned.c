@@ -77,6 +77,15 @@ static int owned_reclaim(void *owner, uint64_t idx, struct cma_page *page)
 	return 0;
 }
 
+/* The storage finished the write of @page at @done: end it, if still the one in flight. */
+static void write_done(void *owner, uint64_t idx, struct cma_page *page, uint64_t done)
+{
+	struct owned_pages *o = owner;
+
+	if (ours(o, idx, page) && (o->slot[idx].state & OP_WB) && o->wb_done[idx] == done)
+		end_write(o, idx);
+}
+
 /* Queue the write of slot @idx's page, under writeback until it completes. */
 static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 {
@@ -85,7 +94,7 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 	uint64_t done = storage_submit_at(&s->storage, &s->cost, s->now, op, s->page_bytes,
 					  op == STORAGE_SEQ_WRITE ? o : NULL, idx * s->page_bytes);
 
-	if (storage_track(s, o, idx, owned_page(o, idx), done))
+	if (storage_track(s, o, idx, owned_page(o, idx), done, write_done))
 		return -ENOMEM;
 	o->slot[idx].state |= OP_WB;
 	o->wb_done[idx] = done;
@@ -165,12 +174,6 @@ bool owned_start_write(struct owned_pages *o, uint64_t idx)
 	if (queue_write(o, idx, STORAGE_SEQ_WRITE))
 		end_write(o, idx);
 	return true;
-}
-
-void owned_end_write(struct owned_pages *o, uint64_t idx, struct cma_page *page, uint64_t done)
-{
-	if (ours(o, idx, page) && (o->slot[idx].state & OP_WB) && o->wb_done[idx] == done)
-		end_write(o, idx);
 }
 
 bool owned_reads(struct owned_pages *o, uint64_t idx)

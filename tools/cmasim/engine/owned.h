@@ -96,8 +96,6 @@ bool owned_reads(struct owned_pages *o, uint64_t idx);
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n);
 /* Start writing dirty page @idx back (a flusher): true if a write went to the storage queue. */
 bool owned_start_write(struct owned_pages *o, uint64_t idx);
-/* The storage finished the write of @page at @done: end it, if still the one in flight. */
-void owned_end_write(struct owned_pages *o, uint64_t idx, struct cma_page *page, uint64_t done);
 /* Give back page @idx if resident (MADV_DONTNEED): 1 if it was, else 0. */
 uint64_t owned_release(struct owned_pages *o, uint64_t idx);
 /* Give back every resident page (truncate, exit, OOM kill); the pages freed. */

@@ -79,4 +79,17 @@ struct sim {
 	const atomic_bool *cancel;
 };
 
+/* ---- machine_boot.c: the machine of a run, before and after it ---- */
+
+/*
+ * The scenario's board under s->policy, booted: 0, or -errno as
+ * platform_boot's after printing the log and, for a refusal, the
+ * configuration refused. A board that could not be described (its
+ * platform unreadable, a device it lacks) was never booted: its error,
+ * already said, is the only line.
+ */
+int machine_boot(struct sim *s);
+/* 0, or -EIO if the machine is inconsistent at the end (cma_mm_verify said what). */
+int machine_teardown(struct sim *s);
+
 #endif

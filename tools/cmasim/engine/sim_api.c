@@ -3,6 +3,9 @@
  * The run as its workloads and policies see it: struct sim stays the
  * engine's, and these are the only ways into it from outside engine/.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "engine/sim.h"
 
 struct cma_mm *sim_mm(const struct sim *s)
@@ -128,4 +131,37 @@ bool sim_tracing(const struct sim *s)
 void sim_request_missed(struct sim *s)
 {
 	s->stop |= s->stop_at_miss;
+}
+
+uint64_t sim_pages(const struct sim *s, uint64_t bytes)
+{
+	return (bytes + s->page_bytes - 1) / s->page_bytes;
+}
+
+struct workload *sim_find_workload(struct sim *s, const char *name)
+{
+	for (unsigned i = 0; i < s->nr_wl; i++)
+		if (!strcmp(s->wl[i].spec->name, name))
+			return &s->wl[i];
+	return NULL;
+}
+
+bool sim_wl_over(const struct sim *s, const struct workload *w)
+{
+	return w->stopped || (w->spec->stop_ns && s->now >= w->spec->stop_ns);
+}
+
+uint64_t sim_counter(struct sim *s, const char *name)
+{
+	uint64_t v = 0;
+
+	cma_mm_counter(s->mm, name, &v);
+	return v;
+}
+
+void sim_workload_release(struct workload *w)
+{
+	free(w->priv);
+	w->priv = NULL;
+	w->stopped = true;
 }

@@ -109,12 +109,6 @@ uint64_t sim_tick_ops(double *carry, uint64_t rate);
 
 /* ---- machine.c: the run, and the handlers it gives the engine ---- */
 
-/* Pages of @bytes, rounded up. */
-uint64_t sim_pages(const struct sim *s, uint64_t bytes);
-/* The workload named @name, or NULL. */
-struct workload *sim_find_workload(struct sim *s, const char *name);
-/* Has @w's time come to stop? */
-bool sim_wl_over(const struct sim *s, const struct workload *w);
 /* Around a device request: count busy retries (and trace it, when not tracing all). */
 void sim_trace_request(struct sim *s, bool on);
 /* After a request's cmasim_device_request line: where its time went (cmasim_device_latency). */
@@ -123,8 +117,6 @@ void sim_trace_latency_parts(struct sim *s, const char *dev, const struct cost_p
 void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Call before device-held memory changes: integrates usable memory over time. */
 void sim_usable_update(struct sim *s);
-/* A library counter of the machine (cma_mm_counter), 0 if it has none of that name. */
-uint64_t sim_counter(struct sim *s, const char *name);
 /*
  * The pageblocks of @mm's [@start_pfn, @end_pfn) into @snap (blocks of
  * @pb pages from the one holding @start_pfn), none held by a device:
@@ -161,9 +153,12 @@ struct sim_options {
  */
 int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_result *res);
 
+/* ---- machine_boot.c: the board of a run, booted ---- */
+
+#define SIM_AREA_LINE_MAX 512
+
 /* The board @sc runs on: @p, its platform, with the scenario's memory, kernel and cpus. */
 void sim_board(const struct scenario *sc, struct platform *p);
-
 /*
  * Boot @sc's board as sim_run() would under @policy (NULL: its areas
  * as declared, which the cma policy keeps) and run nothing: 0 when every
@@ -174,16 +169,14 @@ void sim_board(const struct scenario *sc, struct platform *p);
  */
 int sim_check_areas(const struct scenario *sc, const struct sim_policy_ops *policy, char *line,
 		    size_t len);
-
-/* ---- area.c: the CMA areas of a run ---- */
-
-#define SIM_AREA_LINE_MAX 512
-
 /*
  * The lines of @mm's kernel log saying a CMA area could not be reserved
  * or was dropped, into @line ("\n" between them): true if there is one.
  */
 bool sim_area_failed(struct cma_mm *mm, char *line, size_t len);
+
+/* ---- cma_fit.c: the largest cma= a board reserves ---- */
+
 /* The size a CMA area is rounded up to on @sc's board, in bytes; 0 when the platform cannot be read. */
 uint64_t sim_cma_alignment(const struct scenario *sc);
 /*
@@ -196,6 +189,9 @@ uint64_t sim_cma_alignment(const struct scenario *sc);
 int sim_cma_fit(const struct scenario *sc, uint64_t *bytes);
 /* On stderr: the kernel's failure line(s) @line for @sc, and the largest cma= that would fit. */
 void sim_report_area_failure(const struct scenario *sc, const char *line);
+
+/* ---- area.c: the devices' use of the CMA areas of a run ---- */
+
 /* After boot: the machine's CMA areas into the result, their use 0. */
 void sim_areas_init(struct sim *s);
 /* Buffer @b is now held by a device (@held) or given back: count it in its area, if any. */
@@ -289,9 +285,6 @@ uint64_t policy_tlb_cpus(const struct sim *s);
 
 /* ---- what the workloads say of themselves (their ops) ---- */
 
-/* The end of a workload's stop, once it let go of its pages: its state freed, it stopped. */
-void sim_workload_release(struct workload *w);
-
 /* Does a workload hold a page pinned in [@start_pfn, @end_pfn)? */
 bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn);
 
@@ -333,5 +326,15 @@ unsigned sim_busy_retries(const struct sim *s);
 bool sim_tracing(const struct sim *s);
 /* A request failed or was late: the run ends here if it was asked to (stop_at_miss). */
 void sim_request_missed(struct sim *s);
+/* Pages of @bytes, rounded up. */
+uint64_t sim_pages(const struct sim *s, uint64_t bytes);
+/* The workload named @name, or NULL. */
+struct workload *sim_find_workload(struct sim *s, const char *name);
+/* Has @w's time come to stop? */
+bool sim_wl_over(const struct sim *s, const struct workload *w);
+/* A library counter of the machine (cma_mm_counter), 0 if it has none of that name. */
+uint64_t sim_counter(struct sim *s, const char *name);
+/* The end of a workload's stop, once it let go of its pages: its state freed, it stopped. */
+void sim_workload_release(struct workload *w);
 
 #endif

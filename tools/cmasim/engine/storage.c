@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/owned.h"
 #include "engine/sim.h"
 #include "engine/storage.h"
 #include "lib/prandom.h"
@@ -270,7 +269,7 @@ static void end_writes_due(struct storage *st, uint64_t t)
 
 		st->head = (st->head + 1) % st->cap;
 		st->nr--;
-		owned_end_write(io.o, io.idx, io.page, io.done);
+		io.end_io(io.owner, io.idx, io.page, io.done);
 	}
 }
 
@@ -302,15 +301,15 @@ static int grow_fifo(struct storage *st)
 	return 0;
 }
 
-int storage_track(struct sim *s, struct owned_pages *o, uint64_t idx, struct cma_page *page,
-		  uint64_t done)
+int storage_track(struct sim *s, void *owner, uint64_t idx, struct cma_page *page, uint64_t done,
+		  storage_end_io_t *end_io)
 {
 	struct storage *st = &s->storage;
 
 	if (st->nr == st->cap && grow_fifo(st))
 		return -ENOMEM;
 	/* one queue, one latency: completions come in submission order */
-	st->fifo[(st->head + st->nr++) % st->cap] = (struct storage_write){ done, o, idx, page };
+	st->fifo[(st->head + st->nr++) % st->cap] = (struct storage_write){ done, end_io, owner, idx, page };
 	if (!st->armed) {
 		sim_schedule_on(s, done, complete_writes, NULL, 0);
 		st->armed = true;
@@ -374,14 +373,14 @@ void storage_attach_clock(struct sim *s, struct cma_mm *mm)
 	cma_mm_set_sleep_ops(mm, &ops, s);
 }
 
-void storage_forget(struct storage *st, const struct owned_pages *o)
+void storage_forget(struct storage *st, const void *owner)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < st->nr; i++) {
 		struct storage_write io = st->fifo[(st->head + i) % st->cap];
 
-		if (io.o != o)
+		if (io.owner != owner)
 			st->fifo[(st->head + kept++) % st->cap] = io;
 	}
 	st->nr = kept;

@@ -38,7 +38,7 @@
 
 #include "engine/cost.h"
 
-struct owned_pages;
+struct cma_page;
 struct sim;
 
 enum storage_op { STORAGE_SEQ_READ, STORAGE_RAND_READ, STORAGE_SEQ_WRITE, STORAGE_RAND_WRITE };
@@ -57,10 +57,17 @@ struct storage_rq {
 	unsigned slot;			/* its command slot */
 };
 
-/* A write in flight: page @page of @o's slot @idx, done at @done. */
+/*
+ * A tracked write's completion, as a bio's bi_end_io: its owner's, called
+ * with what storage_track() was given.
+ */
+typedef void storage_end_io_t(void *owner, uint64_t idx, struct cma_page *page, uint64_t done);
+
+/* A write in flight: page @page of @owner's slot @idx, done at @done, ended by @end_io. */
 struct storage_write {
 	uint64_t done;
-	struct owned_pages *o;
+	storage_end_io_t *end_io;
+	void *owner;
 	uint64_t idx;
 	struct cma_page *page;
 };
@@ -107,9 +114,9 @@ uint64_t storage_swap_write(struct storage *st, const struct cost_model *m, uint
 void storage_seed(struct storage *st, uint64_t seed);
 /* One garbage collection stall of the published distribution, in ns. */
 uint64_t storage_gc_draw(struct storage *st);
-/* Remember a write in flight on @o's slot @idx until @done; 0 or -ENOMEM. */
-int storage_track(struct sim *s, struct owned_pages *o, uint64_t idx, struct cma_page *page,
-		  uint64_t done);
+/* Remember a write in flight on @owner's slot @idx until @done, then @end_io it; 0 or -ENOMEM. */
+int storage_track(struct sim *s, void *owner, uint64_t idx, struct cma_page *page, uint64_t done,
+		  storage_end_io_t *end_io);
 /*
  * Wait at @now for a write that completes at @done, within a request that
  * may already have waited for others: the time this adds (waits are
@@ -120,8 +127,8 @@ uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done);
 void storage_request_start(struct storage *st, uint64_t now);
 /* Make @st the backing device of @mm's reclaim sleeps: @mm sleeps on the request's clock. */
 void storage_attach_clock(struct sim *s, struct cma_mm *mm);
-/* Forget @o's writes (the owner goes away). */
-void storage_forget(struct storage *st, const struct owned_pages *o);
+/* Forget @owner's writes (it goes away). */
+void storage_forget(struct storage *st, const void *owner);
 void storage_destroy(struct storage *st);
 
 #endif

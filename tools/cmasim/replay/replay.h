@@ -269,6 +269,8 @@ struct replay_summary {
 /* Pair @m's requests with @p's, the Nth of an area with the Nth of it: 0 or -ENOMEM. */
 int replay_compare(const struct replay_trace *m, const struct replay_trace *p, struct replay_summary *s);
 void replay_summary_free(struct replay_summary *s);
+/* Requests that got their pages in @s: measured (@measured) or predicted. */
+unsigned replay_served(const struct replay_summary *s, bool measured);
 /* The same demand under a change (--cma, --policy, --kernel), compared with the same trace. */
 struct replay_what_if {
 	const struct replay_board *board;
@@ -284,8 +286,6 @@ void replay_fmt_migrated(char *buf, size_t len, const struct replay_request *r);
 /* ---- replay_what_if.c ---- */
 /* @w's change, "cma=SIZE, policy NAME, kernel VER" (those given), into @buf. */
 void replay_what_if_describe(const struct replay_board *w, char *buf, size_t len);
-/* Requests that got their pages in @s: measured (@measured) or predicted. */
-unsigned replay_served(const struct replay_summary *s, bool measured);
 /* The what-if beside the baseline @base and the measured run, as text. */
 void replay_print_what_if(const struct replay_summary *base, const struct replay_what_if *w, FILE *out);
 /*

@@ -100,6 +100,18 @@ void replay_summary_free(struct replay_summary *s)
 	s->nr = 0;
 }
 
+unsigned replay_served(const struct replay_summary *s, bool measured)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct replay_request *r = measured ? s->pairs[i].m : s->pairs[i].p;
+
+		n += r && !r->errorno;
+	}
+	return n;
+}
+
 void replay_fmt_ms(char *buf, size_t len, const struct replay_request *r)
 {
 	if (r && r->has_latency)

@@ -665,39 +665,3 @@ void replay_trace_free(struct replay_trace *t)
 	t->busy = NULL;
 	t->nr_ev = t->cap_ev = t->nr_req = t->nr_pev = t->cap_pev = t->nr_busy = t->cap_busy = 0;
 }
-
-int replay_read_file(const char *path, struct replay_trace *t, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-	int ret;
-
-	snprintf(t->path, sizeof(t->path), "%s", path);
-	if (!f)
-		return ret = -errno, snprintf(err, errlen, "%s: %s", path, strerror(-ret)), ret;
-	do {
-		if (len == cap) {
-			char *grown = realloc(text, cap = cap ? 2 * cap : 1 << 16);
-
-			if (!grown) {
-				free(text);
-				fclose(f);
-				return -ENOMEM;
-			}
-			text = grown;
-		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	ret = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (ret)
-		snprintf(err, errlen, "%s: read error", path);
-	else if (replay_is_dat(text, len))
-		ret = replay_read_dat(path, t, err, errlen);
-	else
-		ret = replay_read_text(path, text, len, t, err, errlen);
-	free(text);
-	return ret;
-}

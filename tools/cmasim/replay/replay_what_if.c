@@ -19,18 +19,6 @@ void replay_what_if_describe(const struct replay_board *w, char *buf, size_t len
 		      w->kernel ? w->kernel : "the platform's");
 }
 
-unsigned replay_served(const struct replay_summary *s, bool measured)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct replay_request *r = measured ? s->pairs[i].m : s->pairs[i].p;
-
-		n += r && !r->errorno;
-	}
-	return n;
-}
-
 static void print_row(size_t i, const struct replay_request *m, const struct replay_request *b,
 		      const struct replay_request *w, FILE *out)
 {

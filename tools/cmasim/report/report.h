@@ -122,9 +122,10 @@ bool compare_requests_differ(const struct sim_result *runs, unsigned nr);
 	"first failure (giving back what it got) and starts again after its gap, so failures change the count"
 
 /*
- * The HTML report's page style and chart pieces (report_html.c), which
- * sweep's summary page draws with too. A chart is an SVG of a plot area
- * PLOT_W x PLOT_H at (MARGIN_L, MARGIN_T), with the axes' labels around it.
+ * The HTML report's page style (report_html.c) and chart pieces
+ * (report_svg.c), which sweep's summary page draws with too. A chart is
+ * an SVG of a plot area PLOT_W x PLOT_H at (MARGIN_L, MARGIN_T), with
+ * the axes' labels around it.
  */
 #define PLOT_W		640
 #define PLOT_H		220
@@ -149,6 +150,8 @@ void svg_x_label(FILE *out, double x, const char *label);
 void svg_y_range(double *lo, double *hi);
 /* Ticks at multiples of a round step from @lo to @hi, with grid lines across. */
 void svg_y_ticks(FILE *out, double lo, double hi);
+/* Ticks at round steps from 0 to @max along the x axis, labelled with their values. */
+void svg_x_ticks(FILE *out, double max);
 /* The summary chart (report_tradeoff.c): per run, device latency p50/p99/max against usable memory. */
 void html_tradeoff(FILE *out, const struct sim_result *runs, unsigned nr);
 
