@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <ini.h>
 
 #include "util/escape.h"
@@ -285,4 +287,19 @@ bool ini_valid_name(const char *s, size_t max)
 		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
 			return false;
 	return true;
+}
+
+FILE *ini_open_list(const char *path)
+{
+	struct stat st;
+
+	errno = 0;
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	return fopen(path, "r");
+}
+
+bool ini_list_skip(const char *line)
+{
+	return line[strspn(line, " \t")] == '#' || !line[strspn(line, " \t\n")];
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define INI_FILE_MAX_BYTES	(1 << 20)
 /* The longest line libinih reads whole: its INI_MAX_LINE (200) less "\r\n\0". */
@@ -69,5 +70,14 @@ bool ini_valid_name(const char *s, size_t max);
 #define INI_DURATION_SYNTAX "a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s)"
 #define INI_DURATION_TOO_LARGE "too large: the largest accepted is 5124095h (2^64 ns)"
 #define INI_BOOL_SYNTAX "yes, no, true, false, 1 or 0"
+
+/*
+ * A list file a scenario key names (a demand, a pfns file), opened for
+ * reading; NULL if it cannot be, with errno, or errno 0 if it is no
+ * regular file (a FIFO or a device would hold the scenario's reading up).
+ */
+FILE *ini_open_list(const char *path);
+/* A list file's line that holds nothing: blanks, or a # comment. */
+bool ini_list_skip(const char *line);
 
 #endif

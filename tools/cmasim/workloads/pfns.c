@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/inifile.h"
 #include "scenario/scenario.h"
@@ -53,16 +52,12 @@ static int pfns_grow(unsigned long **pfns, long *cap, long need)
 
 long pfns_read(const char *path, unsigned long **pfns, char *err, size_t len)
 {
-	struct stat st;
-	FILE *f = NULL;
+	FILE *f;
 	char line[256];
 	long nr = 0, cap = 0;
 	unsigned no = 0;
 
-	/* a regular file only: a FIFO would hold the scenario's reading up */
-	errno = 0;
-	if (!stat(path, &st) && S_ISREG(st.st_mode))
-		f = fopen(path, "r");
+	f = ini_open_list(path);
 	if (!f)
 		return ini_fail(err, len, "pfns = %s: cannot be read (%s); accepted: a pfns file, one run a line: " PFNS_SYNTAX,
 				path, errno ? strerror(errno) : "not a regular file"), -1;
@@ -70,7 +65,7 @@ long pfns_read(const char *path, unsigned long **pfns, char *err, size_t len)
 		unsigned long long first, count;
 
 		no++;
-		if (line[strspn(line, " \t")] == '#' || !line[strspn(line, " \t\n")])
+		if (ini_list_skip(line))
 			continue;
 		if (!pfns_line(line, &first, &count) || nr + count > SIM_MAX_BYTES / 4096) {
 			fclose(f);

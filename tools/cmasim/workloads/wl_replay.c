@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/inifile.h"
 #include "engine/sim_api.h"
@@ -47,16 +46,12 @@ static bool demand_line(const char *line, struct replay_slot *slot)
 
 long demand_read(const char *path, struct replay_slot **slots, char *err, size_t len)
 {
-	struct stat st;
-	FILE *f = NULL;
+	FILE *f;
 	char line[256];
 	long nr = 0, cap = 0;
 	unsigned no = 0;
 
-	/* a regular file only: a FIFO or a device would hold the scenario's reading up */
-	errno = 0;
-	if (!stat(path, &st) && S_ISREG(st.st_mode))
-		f = fopen(path, "r");
+	f = ini_open_list(path);
 	if (!f)
 		return ini_fail(err, len, "requests = %s: cannot be read (%s); accepted: a demand file, one request a line: " DEMAND_SYNTAX,
 				path, errno ? strerror(errno) : "not a regular file"), -1;
@@ -64,7 +59,7 @@ long demand_read(const char *path, struct replay_slot **slots, char *err, size_t
 		struct replay_slot slot;
 
 		no++;
-		if (line[strspn(line, " \t")] == '#' || !line[strspn(line, " \t\n")])
+		if (ini_list_skip(line))
 			continue;
 		if (!demand_line(line, &slot)) {
 			fclose(f);
