@@ -181,10 +181,7 @@ static void run_demand_on(const struct replay_trace *m, const struct replay_boar
 		replay_demand_group_path(path, m, i, demand, sizeof(demand));
 		unlink(demand);
 	}
-	replay_background_path(path, "snapshot-anon", demand, sizeof(demand));
-	unlink(demand);
-	replay_background_path(path, "busy", demand, sizeof(demand));
-	unlink(demand);
+	replay_background_unlink(path);
 	unlink(path);
 	if (rmdir(dir))
 		fail_msg("%s: files left behind", dir);
@@ -226,6 +223,48 @@ static void oracle_cache_1g_snapshot_background_migrates_as_the_kernel(void **st
 	replay_trace_free(&pred);
 }
 
+/* The pages @nr runs @runs hold. */
+static unsigned long run_pages(const struct replay_pfn_run *runs, size_t nr)
+{
+	unsigned long pages = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		pages += runs[i].count;
+	return pages;
+}
+
+/*
+ * Expect the guest's snapshot to place its page cache where the guest had
+ * it, dirty where kpageflags says dirty or writeback. Its 1 GiB page's
+ * area held 9298 anonymous pages, 77808 dirty or under writeback and the
+ * rest of its page cache clean: the kernel migrated 87054, the clean ones
+ * dropped (reclaim_clean_pages_from_list), not moved. Left where the
+ * run's allocator puts them, the same pages fill the area otherwise
+ * (69216 migrated, 20% short).
+ */
+static void oracle_dirty_1g_snapshot_places_its_page_cache(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	assert_int_equal(replay_background_read("bench/oracle/results/arm64-dirty-1g/snapshot", &bg, err, sizeof(err)), 0);
+	assert_true(bg.dirty > 0);
+	assert_int_equal(run_pages(bg.file_at, bg.nr_file_at), bg.file);
+	assert_int_equal(run_pages(bg.dirty_at, bg.nr_dirty_at), bg.dirty);
+	b.background = &bg;
+	read_oracle("arm64-dirty-1g");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(sum.pfn_agree, 1);
+	assert_int_equal(t.req[0].migrated, 87054);
+	assert_int_equal(sum.migrated_within_10, 1);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+	replay_background_free(&bg);
+}
+
 /*
  * Expect the guest's snapshot to place its anonymous memory where the
  * guest had it. Its 256 MiB pinned long-term (FOLL_LONGTERM) were
@@ -240,12 +279,9 @@ static void oracle_longterm_1g_snapshot_places_its_anonymous_pages(void **state)
 	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
-	unsigned long placed = 0;
 
 	assert_int_equal(replay_background_read("bench/oracle/results/arm64-longterm-1g/snapshot", &bg, err, sizeof(err)), 0);
-	for (size_t i = 0; i < bg.nr_anon_at; i++)
-		placed += bg.anon_at[i].count;
-	assert_int_equal(placed, bg.anon);
+	assert_int_equal(run_pages(bg.anon_at, bg.nr_anon_at), bg.anon);
 	b.background = &bg;
 	read_oracle("arm64-longterm-1g");
 	run_demand_on(&t, &b, &pred);
@@ -512,6 +548,20 @@ static void bad_pfns_file(void **state)
 	assert_int_not_equal(read_beside("-16 16\n", ini, &sc, serr, pfns), 0);
 	assert_int_not_equal(read_beside("0x 16\n", ini, &sc, serr, pfns), 0);
 	assert_int_not_equal(read_beside("16 16 junk\n", ini, &sc, serr, pfns), 0);
+}
+
+/* Expect a page-cache workload's pfns file taken, and refused when it places more pages than the file holds. */
+static void bad_file_pfns_file(void **state)
+{
+	static struct scenario sc;
+	char pfns[64], serr[SCENARIO_ERR_MAX];
+	const char *ini = "[scenario]\nplatform = arm\nduration = 2s\n\n[writer w]\nfile = 1M\nrate = 1000\npfns = cam.demand\n";
+
+	assert_int_equal(read_beside("0x30000 256\n", ini, &sc, serr, pfns), 0);
+	assert_string_equal(sc.wl[0].file.pfns, pfns);
+	assert_int_not_equal(read_beside("0x30000 257\n", ini, &sc, serr, pfns), 0);
+	if (!strstr(serr, "[writer w]: pfns = ") || !strstr(serr, "places 257 pages, more than file holds"))
+		fail_msg("%s", serr);
 }
 
 /* Expect a pfns file's numbers in decimal, or hex after 0x: a leading 0 is no octal. */
@@ -1295,8 +1345,10 @@ int main(void)
 		cmocka_unit_test_setup(cmasim_trace_round_trip_is_exact, reset),
 		cmocka_unit_test_setup(oracle_cache_1g_snapshot_background_migrates_as_the_kernel, reset),
 		cmocka_unit_test_setup(oracle_longterm_1g_snapshot_places_its_anonymous_pages, reset),
+		cmocka_unit_test_setup(oracle_dirty_1g_snapshot_places_its_page_cache, reset),
 		cmocka_unit_test_setup(oracle_anon2000_1g_kernel_memory_held, reset),
 		cmocka_unit_test_setup(bad_pfns_file, reset),
+		cmocka_unit_test_setup(bad_file_pfns_file, reset),
 		cmocka_unit_test_setup(pfns_file_decimal_or_hex, reset),
 		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages, reset),
 		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages_pinned, reset),

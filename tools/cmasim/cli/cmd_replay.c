@@ -152,10 +152,7 @@ static void remove_scratch(const struct replay_trace *t, const char *path)
 		replay_demand_group_path(path, t, i, demand, sizeof(demand));
 		unlink(demand);
 	}
-	replay_background_path(path, "snapshot-anon", demand, sizeof(demand));
-	unlink(demand);
-	replay_background_path(path, "busy", demand, sizeof(demand));
-	unlink(demand);
+	replay_background_unlink(path);
 	unlink(path);
 }
 

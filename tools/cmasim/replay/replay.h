@@ -180,6 +180,10 @@ struct replay_background {
 	char from[4096];			/* the snapshot's directory, or the trace */
 	struct replay_pfn_run *anon_at;		/* the snapshot's anonymous pages, in pfn order; NULL: unknown */
 	size_t nr_anon_at;
+	struct replay_pfn_run *file_at;		/* its clean page cache, as anon_at */
+	size_t nr_file_at;
+	struct replay_pfn_run *dirty_at;	/* its page cache dirty or under writeback, as anon_at */
+	size_t nr_dirty_at;
 };
 
 /* What the trace does not say: the board and the kernel (cmasim replay's options). */
@@ -217,8 +221,8 @@ void replay_background_describe(const struct replay_background *bg, char *buf, s
 void replay_background_free(struct replay_background *bg);
 /*
  * @bg as the scenario's workloads, each holding its amount once it has
- * come, to @f; a snapshot's anonymous pages placed where it had them,
- * and those of them @t saw the kernel fail to move (t->busy) pinned
+ * come, to @f; a snapshot's anonymous and page-cache pages placed where
+ * it had them, and those of the anonymous ones @t saw the kernel fail to move (t->busy) pinned
  * until the run's end (@end_ms), through pfns files beside scenario
  * @path (replay_background_path). 0, or -errno after saying why on stderr.
  */
@@ -226,6 +230,8 @@ int replay_background_write(const struct replay_background *bg, const struct rep
 			    const char *path, FILE *f);
 /* Pfns file @what ("snapshot-anon", "busy") of scenario @path: "PATH-WHAT.pfns". */
 void replay_background_path(const char *path, const char *what, char *buf, size_t len);
+/* Removes the pfns files replay_background_write may have left beside scenario @path. */
+void replay_background_unlink(const char *path);
 
 /*
  * @t's requests as a scenario on @b, its text to @f, to be saved as

@@ -5,15 +5,18 @@
  * mm_page_free, mm_filemap_*), else a /proc snapshot of the device,
  * else nothing. Either way it becomes the amounts of anonymous memory,
  * page cache and kernel memory the run's workloads hold. A snapshot also
- * says where its anonymous pages were (kpageflags): they fault in at
- * those page frames, so that the pages a range has to move are the
- * device's; the rest sit where the run puts them.
+ * says where its anonymous and page-cache pages were, and which of the
+ * latter were dirty or under writeback (kpageflags): they come in at
+ * those page frames, so that the pages a range has to move, and the
+ * clean ones it may drop instead, are the device's; kernel memory sits
+ * where the run puts it.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay/replay.h"
 #include "import/import.h"
@@ -24,30 +27,40 @@ static bool kind_anon(uint8_t kind)
 	return kind == PK_ANON || kind == PK_THP || kind == PK_MLOCKED;
 }
 
-/* The runs of @pk's anonymous page frames into @bg->anon_at: 0 or -ENOMEM. */
-static int anon_runs(const struct page_kinds *pk, struct replay_background *bg)
+/* The runs of @pk's page frames of a kind @want takes into *@runs, *@nr: 0 or -ENOMEM. */
+static int kind_runs(const struct page_kinds *pk, bool (*want)(uint8_t kind), struct replay_pfn_run **runs, size_t *nr)
 {
 	size_t cap = 0;
 
 	for (unsigned long pfn = 0; pfn < pk->nr_pfns; pfn++) {
-		struct replay_pfn_run *last = bg->nr_anon_at ? &bg->anon_at[bg->nr_anon_at - 1] : NULL;
+		struct replay_pfn_run *last = *nr ? &(*runs)[*nr - 1] : NULL;
 
-		if (!kind_anon(pk->kind[pfn]))
+		if (!want(pk->kind[pfn]))
 			continue;
 		if (last && last->first + last->count == pfn) {
 			last->count++;
 			continue;
 		}
-		if (bg->nr_anon_at == cap) {
-			struct replay_pfn_run *grown = realloc(bg->anon_at, (cap = cap ? 2 * cap : 256) * sizeof(*grown));
+		if (*nr == cap) {
+			struct replay_pfn_run *grown = realloc(*runs, (cap = cap ? 2 * cap : 256) * sizeof(*grown));
 
 			if (!grown)
 				return -ENOMEM;
-			bg->anon_at = grown;
+			*runs = grown;
 		}
-		bg->anon_at[bg->nr_anon_at++] = (struct replay_pfn_run){ pfn, 1 };
+		(*runs)[(*nr)++] = (struct replay_pfn_run){ pfn, 1 };
 	}
 	return 0;
+}
+
+static bool kind_file(uint8_t kind)
+{
+	return kind == PK_FILE;
+}
+
+static bool kind_dirty(uint8_t kind)
+{
+	return kind == PK_FILE_DIRTY;
 }
 
 /*
@@ -86,7 +99,11 @@ int replay_background_read(const char *dir, struct replay_background *bg, char *
 		bg->dirty = pk.total[PK_FILE_DIRTY];
 		bg->slab = kernel_held(&snap, &pk, bg->anon + bg->file + bg->dirty);
 		snprintf(bg->from, sizeof(bg->from), "%s", dir);
-		ret = anon_runs(&pk, bg);
+		ret = kind_runs(&pk, kind_anon, &bg->anon_at, &bg->nr_anon_at);
+		if (!ret)
+			ret = kind_runs(&pk, kind_file, &bg->file_at, &bg->nr_file_at);
+		if (!ret)
+			ret = kind_runs(&pk, kind_dirty, &bg->dirty_at, &bg->nr_dirty_at);
 		if (ret) {
 			replay_background_free(bg);
 			snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
@@ -254,8 +271,10 @@ void replay_background_describe(const struct replay_background *bg, char *buf, s
 void replay_background_free(struct replay_background *bg)
 {
 	free(bg->anon_at);
-	bg->anon_at = NULL;
-	bg->nr_anon_at = 0;
+	free(bg->file_at);
+	free(bg->dirty_at);
+	bg->anon_at = bg->file_at = bg->dirty_at = NULL;
+	bg->nr_anon_at = bg->nr_file_at = bg->nr_dirty_at = 0;
 }
 
 void replay_background_path(const char *path, const char *what, char *buf, size_t len)
@@ -264,6 +283,17 @@ void replay_background_path(const char *path, const char *what, char *buf, size_
 	int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
 
 	snprintf(buf, len, "%.*s-%s.pfns", stem, path, what);
+}
+
+void replay_background_unlink(const char *path)
+{
+	static const char *const what[] = { "snapshot-anon", "snapshot-cache", "snapshot-dirty", "busy" };
+	char file[PATH_MAX + 32];
+
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		replay_background_path(path, what[i], file, sizeof(file));
+		unlink(file);
+	}
 }
 
 /*
@@ -299,6 +329,18 @@ static int write_pfns(const char *path, const char *what, const char *about, con
 	slash = strrchr(file, '/');
 	fprintf(ini, "pfns = %s\n", slash ? slash + 1 : file);
 	return 0;
+}
+
+/*
+ * A page-cache workload placed at @runs: read once in order, each of its
+ * pages at the frame the snapshot had it (random reads would bring in
+ * only some of them, at frames in another order).
+ */
+static int write_placed(const char *path, const char *what, const char *about, const struct replay_pfn_run *runs,
+			size_t nr, FILE *ini)
+{
+	fprintf(ini, "pattern = sequential\n");
+	return write_pfns(path, what, about, runs, NULL, nr, ini);
 }
 
 /*
@@ -338,8 +380,20 @@ int replay_background_write(const struct replay_background *bg, const struct rep
 	if (bg->file)
 		fprintf(f, "\n[pagecache %s-cache]\nfile = %luK\nrate = %lu\npasses = 1\n", name, bg->file * 4,
 			bg->file_rate ? bg->file_rate : bg->file);
+	if (bg->file && bg->nr_file_at) {
+		snprintf(about, sizeof(about), "the clean page cache of the snapshot %s", bg->from);
+		ret = write_placed(path, "snapshot-cache", about, bg->file_at, bg->nr_file_at, f);
+		if (ret)
+			return ret;
+	}
 	if (bg->dirty)
 		fprintf(f, "\n[writer %s-dirty]\nfile = %luK\nrate = %lu\npasses = 1\n", name, bg->dirty * 4, bg->dirty);
+	if (bg->dirty && bg->nr_dirty_at) {
+		snprintf(about, sizeof(about), "the page cache dirty or under writeback in the snapshot %s", bg->from);
+		ret = write_placed(path, "snapshot-dirty", about, bg->dirty_at, bg->nr_dirty_at, f);
+		if (ret)
+			return ret;
+	}
 	if (bg->slab)
 		fprintf(f, "\n[slab %s-slab]\nrate = %lu\nlifetime = 1h\nmax = %luK\n", name,
 			bg->slab_rate ? bg->slab_rate : bg->slab, bg->slab * 4);

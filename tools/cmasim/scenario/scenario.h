@@ -83,6 +83,7 @@ struct wl_file {
 	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
 	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */
 	bool threads_given;
+	char pfns[256];			/* a pfns file: where its pages were on a device; "": anywhere */
 };
 
 /* A process's anonymous memory. */

@@ -8,6 +8,7 @@
 
 #include "util/inifile.h"
 #include "scenario/scenario.h"
+#include "engine/owned.h"
 #include "workloads/pfns.h"
 
 /* A pfn or a count at *@p: decimal, or hex after 0x (never octal, never signed). */
@@ -81,4 +82,28 @@ long pfns_read(const char *path, unsigned long **pfns, char *err, size_t len)
 	}
 	fclose(f);
 	return nr;
+}
+
+int pfns_check(const struct wl_spec *w, const char *path, const char *key, uint64_t bytes, char *err, size_t len)
+{
+	char msg[512] = "";
+	long nr = pfns_read(path, NULL, msg, sizeof(msg));
+
+	if (nr < 0)
+		return ini_fail(err, len, "[%s %s]: %s", w->kind->name, w->name, msg);
+	if ((uint64_t)nr > bytes / 4096)
+		return ini_fail(err, len, "[%s %s]: pfns = %s places %ld pages, more than %s holds", w->kind->name,
+				w->name, path, nr, key);
+	return 1;
+}
+
+int pfns_place(struct owned_pages *o, const char *path)
+{
+	char err[512];
+	long nr = pfns_read(path, &o->at, err, sizeof(err));
+
+	if (nr < 0)
+		return nr == -ENOMEM ? -ENOMEM : -EINVAL;
+	o->nr_at = (uint64_t)nr < o->nr ? (uint64_t)nr : o->nr;
+	return 0;
 }

@@ -19,4 +19,13 @@
  */
 long pfns_read(const char *path, unsigned long **pfns, char *err, size_t len);
 
+struct wl_spec;
+struct owned_pages;
+
+/* [KIND NAME]'s pfns = @path checked to place no more pages than its @key's @bytes hold: 1, or 0 after ini_fail(@err). */
+int pfns_check(const struct wl_spec *w, const char *path, const char *key, uint64_t bytes, char *err, size_t len);
+
+/* @o's pages placed at @path's page frames (pfns.h): 0, -EINVAL or -ENOMEM. */
+int pfns_place(struct owned_pages *o, const char *path);
+
 #endif

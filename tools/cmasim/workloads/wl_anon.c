@@ -105,20 +105,15 @@ static void birth(struct sim *s, void *arg)
 static int anon_start(struct sim *s, struct workload *w)
 {
 	struct anon_wl *a = calloc(1, sizeof(*a));
+	int ret;
 
 	if (!a)
 		return -ENOMEM;
 	w->priv = a;
 	if (owned_init(&a->o, s, w, sim_pages(s, w->spec->anon.rss_bytes), true))
 		return -ENOMEM;
-	if (w->spec->anon.pfns[0]) {
-		char err[512];
-		long nr = pfns_read(w->spec->anon.pfns, &a->o.at, err, sizeof(err));
-
-		if (nr < 0)
-			return nr == -ENOMEM ? -ENOMEM : -EINVAL;
-		a->o.nr_at = (uint64_t)nr < a->o.nr ? (uint64_t)nr : a->o.nr;
-	}
+	if (w->spec->anon.pfns[0] && (ret = pfns_place(&a->o, w->spec->anon.pfns)))
+		return ret;
 	sim_schedule(s, w->spec->start_ns, birth, w);
 	sim_schedule(s, w->spec->start_ns, anon_tick, w);
 	return 0;
@@ -189,16 +184,8 @@ static int anon_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 	if (w->anon.fragment && !w->anon.hold)
 		return ini_fail(err, len, "[%s %s]: fragment gives back every other page once they are in place: add hold = yes",
 				w->kind->name, w->name);
-	if (w->anon.pfns[0]) {
-		char msg[512] = "";
-		long nr = pfns_read(w->anon.pfns, NULL, msg, sizeof(msg));
-
-		if (nr < 0)
-			return ini_fail(err, len, "[%s %s]: %s", w->kind->name, w->name, msg);
-		if ((uint64_t)nr > w->anon.rss_bytes / 4096)
-			return ini_fail(err, len, "[%s %s]: pfns = %s places %ld pages, more than rss holds", w->kind->name,
-					w->name, w->anon.pfns, nr);
-	}
+	if (w->anon.pfns[0])
+		return pfns_check(w, w->anon.pfns, "rss", w->anon.rss_bytes, err, len);
 	return 1;
 }
 

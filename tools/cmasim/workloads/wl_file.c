@@ -13,6 +13,7 @@
  * it writes the file in order from where it last stopped (the mapping's
  * writeback_index), no faster than the storage takes the writes, and the
  * pages stay under writeback until the storage queue completes them.
+ * With pfns, its pages first come in where a device had them (pfns.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "engine/dirty.h"
 #include "util/inifile.h"
 #include "engine/owned.h"
+#include "workloads/pfns.h"
 
 extern const struct wl_kind wl_kind_writer;
 
@@ -169,6 +171,7 @@ static void flush(struct sim *s, void *arg)
 static int file_start(struct sim *s, struct workload *w)
 {
 	struct file_wl *f = calloc(1, sizeof(*f));
+	int ret;
 
 	if (!f)
 		return -ENOMEM;
@@ -176,6 +179,8 @@ static int file_start(struct sim *s, struct workload *w)
 	if (owned_init(&f->o, s, w, sim_pages(s, w->spec->file.file_bytes), false))
 		return -ENOMEM;
 	f->o.mapped = w->spec->file.mapped;
+	if (w->spec->file.pfns[0] && (ret = pfns_place(&f->o, w->spec->file.pfns)))
+		return ret;
 	sim_schedule(s, w->spec->start_ns, file_tick, w);
 	if (w->spec->kind == &wl_kind_writer) {
 		f->kupdate_at = w->spec->start_ns + WRITEBACK_INTERVAL;
@@ -225,7 +230,8 @@ static int parse_pattern(const char *value, void *field, char *err, size_t len)
 	{ .name = "pattern", .type = KEY_CUSTOM, .offset = WL(file.sequential), .parse = parse_pattern }, \
 	{ .name = "mapped", .type = KEY_PERCENT, .offset = WL(file.mapped) }, \
 	{ .name = "threads", .type = KEY_U32, .offset = WL(file.threads), .max = 4096, .given = WL(file.threads_given) }, \
-	{ .name = "passes", .type = KEY_UINT, .offset = WL(file.passes), .max = 1000000 }
+	{ .name = "passes", .type = KEY_UINT, .offset = WL(file.passes), .max = 1000000 }, \
+	{ .name = "pfns", .type = KEY_FILE, .offset = WL(file.pfns), .size = sizeof(((struct wl_file *)0)->pfns) }
 
 static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
 static const struct scenario_key writer_keys[] = {
@@ -242,6 +248,8 @@ static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 {
 	if (!w->file.file_bytes)
 		return ini_fail(err, len, "[%s %s]: file = 0: give the file a size", w->kind->name, w->name);
+	if (w->file.pfns[0])
+		return pfns_check(w, w->file.pfns, "file", w->file.file_bytes, err, len);
 	return 1;
 }
 
