@@ -261,7 +261,7 @@ void replay_background_describe(const struct replay_background *bg, char *buf, s
 	if (!bg || bg->source == RBG_DEFAULTS)
 		snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
 	else if (bg->source == RBG_SNAPSHOT)
-		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous (where it had them), %lu MiB page cache (%lu MiB dirty), %lu MiB kernel",
+		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, %lu MiB kernel",
 			 bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);
 	else
 		snprintf(buf, len, "from the trace's page events: %.1f MiB anonymous (%lu pages/s), %.1f MiB page cache (%lu pages/s), %.1f MiB kernel (%lu pages/s) held at most",
