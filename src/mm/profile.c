@@ -123,7 +123,10 @@ static const struct profile_switch switches[] = {
 	SWITCH(isolated_free_uncounted, 3, 7),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
-/* one switch per bool of struct kernel_profile, alloc_cma the first and isolated_free_uncounted the last */
+/*
+ * One switch per bool of struct kernel_profile, alloc_cma the first and
+ * isolated_free_uncounted the last.
+ */
 _Static_assert(offsetof(struct kernel_profile, isolated_free_uncounted) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
