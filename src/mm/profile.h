@@ -1256,9 +1256,9 @@ struct kernel_profile {
 	 * adds them back (6.12 keys account_freepages on the list's type).
 	 * So a watermark check during alloc_contig_range no longer counts
 	 * the range's own free pages. 2139cbe627b8 "cma: fix counting of
-	 * isolated pages": 3.7 (committed 2012-10-08, in the 3.7 merge
-	 * window, per git blame of mm/page_isolation.c; "In kernel v3.7
-	 * commit 2139cbe627b8": its author's follow-up "mm: fix
+	 * isolated pages": 3.7 (dated 2012-10-08, in the 3.7 merge window,
+	 * by a git blame of a later mm/page_isolation.c; "In kernel v3.7
+	 * commit 2139cbe627b8" says its author's follow-up "mm: fix
 	 * zone_watermark_ok_safe() accounting of isolated pages", linux-mm
 	 * 2012-12-18).
 	 * Commit: 2139cbe627b8.
