@@ -615,7 +615,7 @@ static void cost_ns_prices_console_characters_on_the_wire(void **state)
  */
 static void device_request_pays_the_console_per_line(void **state)
 {
-	static const char bg[] = "[anon fill]\nrss = 48M\nrate = 100000\n"
+	static const char bg[] = "[anon fill]\nrss = 44M\nrate = 100000\n"
 				 "[device cam]\nsize = 4M\nperiod = 100ms\nstart = 2s\n";
 	struct sim_result plain, knob, console;
 	char ini[256];
@@ -701,7 +701,7 @@ static void cost_ns_prices_the_graph_tracer_per_call(void **state)
  */
 static void device_request_pays_the_graph_tracer(void **state)
 {
-	static const char bg[] = "[anon fill]\nrss = 48M\nrate = 100000\n"
+	static const char bg[] = "[anon fill]\nrss = 44M\nrate = 100000\n"
 				 "[device cam]\nsize = 4M\nperiod = 100ms\nstart = 2s\n";
 	struct sim_result plain, none, traced, filtered;
 	struct scenario *sc = calloc(1, sizeof(*sc));

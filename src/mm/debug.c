@@ -202,7 +202,10 @@ static void check_free_heads(struct verifier *v, struct zone *zone)
 		       bits, blocks);
 }
 
-/* free_pages == sum of nr_free[o] << o == the pages on the lists; likewise free_cma. */
+/*
+ * free_pages == the pages on the lists (from 3.7 all but the ISOLATE
+ * ones, kernel.isolated_free_uncounted); likewise free_cma.
+ */
 static void check_free_lists(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
@@ -241,7 +244,8 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 				check_free_block_home(v, pfn, o, t);
 				check_free_block_isolation(v, pfn, o);
 				blocks++;
-				free += 1ul << o;
+				if (t != MIGRATE_ISOLATE || !mm->kernel.isolated_free_uncounted)
+					free += 1ul << o;
 				if (t == MIGRATE_CMA)
 					free_cma += 1ul << o;
 				if (t == MIGRATE_HIGHATOMIC)
@@ -256,7 +260,7 @@ static void check_free_lists(struct verifier *v, struct zone *zone)
 			       zone->name, o, zone->free_area[o].nr_free, blocks);
 	}
 	if (free != zone_page_state(zone, NR_FREE_PAGES))
-		report(v, "zone %s: NR_FREE_PAGES %lu but %lu pages on the lists", zone->name,
+		report(v, "zone %s: NR_FREE_PAGES %lu but %lu pages on the counted lists", zone->name,
 		       zone_page_state(zone, NR_FREE_PAGES), free);
 	if (free_cma != zone_page_state(zone, NR_FREE_CMA_PAGES))
 		report(v, "zone %s: NR_FREE_CMA_PAGES %lu but %lu pages on the CMA lists", zone->name,

@@ -33,10 +33,15 @@ void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta
 	atomic_fetch_add_explicit(&zone->vm_stat[item], delta, memory_order_relaxed);
 }
 
-/* NR_FREE_PAGES and NR_FREE_CMA_PAGES follow the lists; zone->lock held. */
+/*
+ * NR_FREE_PAGES and NR_FREE_CMA_PAGES follow the lists, from 3.7 all but
+ * the ISOLATE ones (kernel.isolated_free_uncounted); zone->lock held.
+ */
 static void zone_free_add(struct zone *zone, long nr, int mt)
 {
 	lockdep_assert_held(&zone->lock);
+	if (mt == MIGRATE_ISOLATE && zone->mm->kernel.isolated_free_uncounted)
+		return;
 	atomic_store_explicit(&zone->free_pages,
 			      atomic_load_explicit(&zone->free_pages, memory_order_relaxed) + nr,
 			      memory_order_relaxed);

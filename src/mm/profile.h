@@ -1248,6 +1248,22 @@ struct kernel_profile {
 	 * compaction priority".
 	 */
 	bool reclaim_retry;
+	/*
+	 * Free pages on the MIGRATE_ISOLATE lists are not counted in
+	 * NR_FREE_PAGES (nor a CMA block's in NR_FREE_CMA_PAGES):
+	 * set_migratetype_isolate takes the moved pages out, a page freed
+	 * into an isolated block is not added, unset_migratetype_isolate
+	 * adds them back (6.12 keys account_freepages on the list's type).
+	 * So a watermark check during alloc_contig_range no longer counts
+	 * the range's own free pages. 2139cbe627b8 "cma: fix counting of
+	 * isolated pages": 3.7 (dated 2012-10-08, in the 3.7 merge window,
+	 * by a git blame of a later mm/page_isolation.c; "In kernel v3.7
+	 * commit 2139cbe627b8" says its author's follow-up "mm: fix
+	 * zone_watermark_ok_safe() accounting of isolated pages", linux-mm
+	 * 2012-12-18).
+	 * Commit: 2139cbe627b8.
+	 */
+	bool isolated_free_uncounted;
 };
 
 /*
