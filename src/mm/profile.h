@@ -579,7 +579,8 @@ struct kernel_profile {
 	/*
 	 * bd2e75633c80 "dma-contiguous: use fallback alloc_pages for single
 	 * pages" (Nicolin Chen; v2 posted 6 May 2019, in mainline by 29 Aug
-	 * 2019 per Masahiro Yamada's report of that date: 5.3): a device
+	 * 2019 per Masahiro Yamada's report of that date): bracketed 5.2 or
+	 * 5.3, taken as 5.3; no shortlog or pull request found. A device
 	 * without an area of its own takes a one-page buffer from the buddy
 	 * allocator, not the default area.
 	 * Commit: bd2e75633c80.
