@@ -158,10 +158,13 @@ static void migrate_pages_moves_bytes_and_owner(void **state)
 	assert_int_equal(o->migrated, 100);
 	assert_int_equal(counter(mm, "pgmigrate_success"), 100);
 	assert_int_equal(nr_trace, 1);
-	/* v3.5 has no such event: ours; 6.12's TP_printk under cma_stats (test_cma_profiles) */
-	if (!strcmp(cma_mm_kernel(mm), "3.5"))
+	/* v3.5 has no such event: ours; 5.9 adds the THP counts and reason, 6.7 nr_split */
+	if (!test_kernel_since(cma_mm_kernel(mm), 5, 9))
 		assert_string_equal(last_trace,
 				    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 mode=MIGRATE_SYNC_LIGHT");
+	else if (!test_kernel_since(cma_mm_kernel(mm), 6, 7))
+		assert_string_equal(last_trace,
+				    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction");
 	else
 		assert_string_equal(last_trace,
 				    "mm_migrate_pages: nr_succeeded=100 nr_failed=0 nr_thp_succeeded=0 nr_thp_failed=0 nr_thp_split=0 nr_split=0 mode=MIGRATE_SYNC_LIGHT reason=compaction");
@@ -198,9 +201,11 @@ static uint64_t migrate_owner(struct cma_mm *mm, struct fake_owner *o, enum migr
 static void alloc_contig_range_counts_fresh_targets_only(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
+	/* the top block shares its MAX_ORDER span with memblock's reservations */
+	struct cma_page *hold = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 9);
 	struct fake_owner *o = owner_create(mm, true, 8);
 	uint64_t boot = counter(mm, "pgalloc_fresh"), faulted;
-	unsigned long start;
+	unsigned long start, span;
 
 	for (uint64_t i = 0; i < 8; i++)
 		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
@@ -210,11 +215,17 @@ static void alloc_contig_range_counts_fresh_targets_only(void **state)
 	start = cma_page_to_pfn(mm, o->slots[0].page) & ~(mm->pageblock_nr_pages - 1);
 	for (uint64_t i = 0; i < 8; i++)	/* all in one pageblock: the range below holds them */
 		assert_int_equal(cma_page_to_pfn(mm, o->slots[i].page) & ~(mm->pageblock_nr_pages - 1), start);
+	/* 4.15-5.18 isolate the whole MAX_ORDER span and refuse a reserved page in it */
+	span = start & ~(max_order_nr_pages(mm) - 1);
+	for (unsigned long pfn = span; pfn < span + max_order_nr_pages(mm); pfn++)
+		assert_false(mm->kernel.isolate_scan_movable && !mm->kernel.contig_v6 &&
+			     pfn_valid(mm, pfn) && page_test(pfn_to_page(mm, pfn), PG_reserved));
 	assert_int_equal(cma_alloc_contig_range(mm, start, start + mm->pageblock_nr_pages, MIGRATE_MOVABLE), 0);
 	assert_int_equal(counter(mm, "pgmigrate_success"), 8);
 	assert_int_equal(counter(mm, "pgalloc_fresh") - faulted, 8);
 	cma_free_contig_range(mm, start, mm->pageblock_nr_pages);
 	assert_int_equal(owner_check(o), 8);
+	cma_free_pages(mm, hold, 9);
 	lru_add_drain_all(mm);
 	assert_verify(mm);
 	owner_destroy(o);
@@ -227,14 +238,14 @@ static void alloc_contig_range_counts_fresh_targets_only(void **state)
  * successes, 8 mapped pages, 12 entries, and 12 TLB flushes, one per
  * entry, as ptep_clear_flush does in v3.5 and in 6.12's synchronous
  * modes; in MIGRATE_ASYNC, 6.12's migrate_pages_batch flushes the batch
- * once (try_to_unmap_flush) where v3.5 still flushes each entry.
+ * once (try_to_unmap_flush, from 6.3) where v3.5 still flushes each entry.
  */
 static void migrate_pages_counts_mapped_pages(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	struct fake_owner *anon = owner_create(mm, true, 8), *file = owner_create(mm, false, 8);
 	struct cma_owner_ops mapped_ops = fake_anon_ops;
-	bool batched = !strcmp(cma_mm_kernel(mm), "6.12");
+	bool batched = test_kernel_since(cma_mm_kernel(mm), 6, 3);	/* batched_unmap_flush */
 
 	mapped_ops.mapcount = two_way_mapcount;
 	for (uint64_t i = 0; i < 8; i++) {
