@@ -19,11 +19,17 @@
  * The pages of an area of @size: dma_declare_contiguous aligns it to
  * 2^max(MAX_ORDER, pageblock_order) pages; 6.12 to a pageblock.
  */
+/*
+ * An area's size is aligned to max(MAX_ORDER, pageblock_order) in 3.5's
+ * dma-contiguous.c, max(MAX_ORDER - 1, pageblock_order) in mm/cma.c from
+ * 3.17, a pageblock from 5.19.
+ */
 static unsigned long area_pages(struct cma_mm *mm, uint64_t size)
 {
-	unsigned long align = 1ul << (!strcmp(cma_mm_kernel(mm), "6.12") ? mm->pageblock_order :
-				      mm->max_order > mm->pageblock_order ? mm->max_order :
-				      mm->pageblock_order);
+	const char *k = cma_mm_kernel(mm);
+	unsigned order = test_kernel_since(k, 3, 17) ? mm->max_order - 1 : mm->max_order;
+	unsigned long align = 1ul << (test_kernel_since(k, 5, 19) || order < mm->pageblock_order ?
+				      mm->pageblock_order : order);
 	unsigned long pages = size >> mm->page_shift;
 
 	return (pages + align - 1) / align * align;
@@ -483,7 +489,7 @@ static void dma_contiguous_reserve_size_selection(void **state)
 		{ "quiet cma=0x1000000 ro", NULL, 16 },
 		{ "cma=0", NULL, 0 },
 		{ NULL, "# CONFIG_CMA is not set\n", 0 },
-		{ "cma=3M", NULL, 8 },	/* aligned up to 8 MiB (2^MAX_ORDER pages); 6.12: a pageblock, 4 MiB */
+		{ "cma=3M", NULL, 8 },	/* aligned up to 2^MAX_ORDER pages; see area_pages() */
 	};
 
 	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -496,8 +502,8 @@ static void dma_contiguous_reserve_size_selection(void **state)
 
 		assert_int_equal(cma_mm_create(&cfg, &mm), 0);
 		assert_int_equal(cma_mm_boot(mm), 0);
-		mib = rows[i].cmdline && !strcmp(rows[i].cmdline, "cma=3M") &&
-		      !strcmp(cma_mm_kernel(mm), "6.12") ? 4 : rows[i].mib;
+		mib = rows[i].cmdline && !strcmp(rows[i].cmdline, "cma=3M") ?
+		      (area_pages(mm, 3 * MiB) << mm->page_shift) >> 20 : rows[i].mib;
 		if (area_mib(mm) != mib)
 			fail_msg("row %u (cmdline '%s', kconfig '%s'): expected %llu MiB, found %llu",
 				 i, cfg.cmdline, rows[i].kconfig ? rows[i].kconfig : "",
