@@ -763,8 +763,8 @@ static void boot_log_lines(void **state)
 {
 	struct cma_mm *mm = test_mm(X86_MACHINE, .size = 512 * MiB, .cmdline = "cma=64M");
 	char *log = test_dmesg(mm);
-	/* v3.5's dma_declare_contiguous line, or 6.12's cma_declare_contiguous_nid line */
-	bool v6 = !strcmp(cma_mm_kernel(mm), "6.12");
+	/* v3.5's dma_declare_contiguous line, or mm/cma.c's from 3.17 (cma_generic) */
+	bool v6 = test_kernel_since(cma_mm_kernel(mm), 3, 17);
 	const char *reserved = v6 ? "cma: Reserved" : "cma: CMA: reserved";
 
 	expect_line(log, v6 ? "cma: Reserved 64 MiB at 0x000000001c000000 on node -1\n" :

@@ -34,9 +34,11 @@ static uint64_t board_alignment(const struct platform *p)
 	unsigned max_order = p->cfg.max_order ? p->cfg.max_order : 11;
 	unsigned pageblock_order = p->cfg.pageblock_order ? p->cfg.pageblock_order : max_order - 1;
 
-	/* CMA_MIN_ALIGNMENT_BYTES: "mm: cma: use pageblock_order as the single alignment" (5.18) */
-	if (platform_kernel_release(p->cfg.kernel) >= 518)
+	/* the library's cma_min_align_pages(): kernel.cma_pageblock_align (5.19), cma_generic (3.17) */
+	if (platform_kernel_release(p->cfg.kernel) >= 519)
 		return 1ull << (shift + pageblock_order);
+	if (platform_kernel_release(p->cfg.kernel) >= 317)
+		max_order--;
 	return 1ull << (shift + (max_order > pageblock_order ? max_order : pageblock_order));
 }
 
