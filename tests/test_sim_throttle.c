@@ -17,7 +17,9 @@
 
 #include "helpers.h"
 #include "owners.h"
+#include "engine/owned.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 struct clocked {
 	struct sim *s;
@@ -221,12 +223,43 @@ static void checkpoint_at_a_new_time_starts_a_new_clock(void **state)
 	clocked_destroy(&c);
 }
 
+/*
+ * Expect (truncate_inode_pages, zap_pte_range): a process that exits
+ * while a write of one of its anonymous pages is in flight waits it out
+ * as the page goes, so the page is not freed under writeback and
+ * NR_WRITEBACK comes back to 0 (the slot's writeback state survives the
+ * exit's clearing of its swap state until forget() ends the write).
+ */
+static void owned_release_all_ends_anon_write_in_flight(void **state)
+{
+	struct workload_result res = { 0 };
+	struct workload w = { .res = &res };
+	struct owned_pages o;
+	struct clocked c;
+
+	clocked_init(&c);
+	c.s->mm = c.mm;
+	c.s->page_bytes = 4096;
+	c.s->policy = sim_policy_find("cma");
+	assert_int_equal(owned_init(&o, c.s, &w, 4, true), 0);
+	assert_int_equal(owned_touch(&o, 0), 1);
+	cma_page_set_dirty(c.mm, owned_page(&o, 0), true);
+	assert_true(owned_start_write(&o, 0));
+	assert_int_equal(test_counter(c.mm, "nr_writeback"), 1);
+	assert_int_equal(owned_release_all(&o), 1);
+	assert_int_equal(test_counter(c.mm, "nr_writeback"), 0);
+	assert_verify(c.mm);
+	owned_destroy(&o);
+	clocked_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(storage_congested_from_113_writes),
 		cmocka_unit_test(checkpoint_ends_writes_the_work_outlasts),
 		cmocka_unit_test(checkpoint_at_a_new_time_starts_a_new_clock),
+		cmocka_unit_test(owned_release_all_ends_anon_write_in_flight),
 		cmocka_unit_test(storage_sleep_ends_when_congestion_clears),
 		cmocka_unit_test(storage_sleep_lasts_its_timeout_unwoken),
 		cmocka_unit_test(cost_ns_adds_sleep_unstretched),
