@@ -1027,10 +1027,13 @@ static void storage_submit_bandwidth_latency_queueing(void **state)
 /*
  * Expect (6.12: alloc_contig_range in MIGRATE_SYNC waits for writeback):
  * on a 48 MiB board a writer of 40 MiB, faster than the eMMC writes
- * (15 MB/s), is held at the dirty limit while its flusher keeps the
+ * (3 MB/s), is held at the dirty limit while its flusher keeps the
  * storage busy with its writes; a camera request that meets one of them
  * in flight on a page of its range waits for it (trace
- * cma_wait_on_page_writeback) and its latency holds the wait. Whether the
+ * cma_wait_on_page_writeback) and its latency holds the wait. The
+ * request's clock moves with its own CPU work: at the profile's 15 MB/s
+ * the flusher's writes (at most a tick's worth queued) have all ended by
+ * the time migration reaches their pages. Whether the
  * page in flight at a given instant lies in the range depends on the
  * whole run's state, so the first request is tried at four instants and
  * one of them must meet a write.
@@ -1049,6 +1052,7 @@ static void device_request_waits_for_writes_in_flight(void **state)
 
 		snprintf(ini, sizeof(ini),
 			 "[scenario]\nplatform = arm\nmemory = 48M\ncmdline = cma=16M\nkernel = 6.12\nduration = 6s\n"
+			 "[cost]\nstorage_write_mbps = 3\n"
 			 "[writer w]\nfile = 40M\nrate = 20000\npattern = sequential\ndirty_expire = 1s\n"
 			 "[device cam]\nsize = 8M\nperiod = 33ms\nstart = %s\nsession = 100ms\n", starts[i]);
 		text = run_traced(ini, "cma", &r);

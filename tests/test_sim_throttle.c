@@ -11,11 +11,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "helpers.h"
+#include "owners.h"
+#include "engine/owned.h"
 #include "engine/sim.h"
+#include "policies/registry.h"
 
 struct clocked {
 	struct sim *s;
@@ -37,7 +41,7 @@ static void clocked_init(struct clocked *c)
 	assert_non_null(c->s);
 	c->mm = test_mm(.kernel = "3.5");
 	cost_profile(CMA_ARCH_X86, &c->s->cost);
-	storage_attach_clock(c->s, c->mm);
+	storage_attach_clock(c->s, c->mm, 1);
 	storage_request_start(&c->s->storage, 0);
 	cma_mm_set_trace(c->mm, trace_keep, c);
 }
@@ -46,6 +50,7 @@ static void clocked_destroy(struct clocked *c)
 {
 	storage_destroy(&c->s->storage);
 	cma_mm_destroy(c->mm);
+	free(c->s->heap);	/* the tracked writes' completion events */
 	free(c->s);
 }
 
@@ -132,10 +137,129 @@ static void cost_ns_adds_sleep_unstretched(void **state)
 	assert_int_equal(cost_ns(&m, &slept, 4096), 100000000);
 }
 
+/* A tracked write's end: when it came, on the request's clock. */
+static void write_ended(void *owner, uint64_t idx, struct cma_page *page, uint64_t done)
+{
+	uint64_t *ended = owner;
+
+	*ended = done;
+}
+
+/* The CPU work the counters show since the request's start, priced as the clock prices it. */
+static uint64_t work_so_far(struct clocked *c)
+{
+	struct cost_work w = { 0 };
+
+	cost_work_since(c->mm, &c->s->storage.clock_base, &w);
+	w.tlb_cpus = c->s->storage.tlb_cpus;
+	return cost_cpu_ns(&c->s->cost, &w, c->s->page_bytes);
+}
+
+/*
+ * Expect (the kernel's task runs while it reclaims): two writes queued
+ * at the request's start, one done 1 ns in, one a second in. Direct
+ * reclaim of 64 clean file pages reaches its scheduling points, and one
+ * more after it; the request's clock moves by the CPU work priced so far
+ * (scans and reclaimed pages, some microseconds), so the first write ends inside
+ * the request, before the engine runs any event, and the second does
+ * not. The clock's steps add up to the price of the whole work, and a
+ * sleep after them counts only its own time: the clock is the CPU work
+ * plus the sleep, each nanosecond once.
+ */
+static void checkpoint_ends_writes_the_work_outlasts(void **state)
+{
+	struct clocked c;
+	struct fake_owner *o;
+	uint64_t first = 0, second = 0, cpu;
+
+	clocked_init(&c);
+	c.s->page_bytes = 4096;
+	o = owner_create(c.mm, false, 64);
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	storage_request_start(&c.s->storage, 0);
+	assert_int_equal(storage_track(c.s, &first, 0, NULL, 1, write_ended), 0);
+	assert_int_equal(storage_track(c.s, &second, 0, NULL, 1000000000, write_ended), 0);
+	assert_true(cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL) > 0);
+	cond_resched(c.mm);
+	cpu = work_so_far(&c);
+	if (!cpu || cpu >= 1000000000)
+		fail_msg("reclaim priced at %" PRIu64 " ns: expected some, under a second", cpu);
+	assert_int_equal(first, 1);
+	assert_int_equal(second, 0);
+	assert_int_equal(c.s->storage.clock_cpu_ns, cpu);
+	assert_int_equal(c.s->storage.waited_to, cpu);
+	assert_int_equal(c.s->storage.nr, 1);
+	congestion_wait(c.mm, HZ / 10);
+	assert_int_equal(c.s->storage.waited_to,
+			 c.s->storage.clock_cpu_ns + c.s->storage.throttle_ns + c.s->storage.wait_ns);
+	assert_int_equal(c.s->storage.throttle_ns, 100000000);
+	owner_destroy(o);
+	clocked_destroy(&c);
+}
+
+/*
+ * Expect: a scheduling point at a later engine time is another task's:
+ * its clock starts there, with none of the earlier request's work.
+ */
+static void checkpoint_at_a_new_time_starts_a_new_clock(void **state)
+{
+	struct clocked c;
+	struct fake_owner *o;
+
+	clocked_init(&c);
+	c.s->page_bytes = 4096;
+	o = owner_create(c.mm, false, 64);
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	storage_request_start(&c.s->storage, 0);
+	cma_try_to_free_pages(c.mm, 16, CMA_GFP_KERNEL);
+	assert_true(c.s->storage.clock_cpu_ns > 0);
+	c.s->now = 5000000;
+	cma_try_to_free_pages(c.mm, 16, CMA_GFP_KERNEL);
+	cond_resched(c.mm);
+	assert_int_equal(c.s->storage.clock_at, 5000000);
+	assert_int_equal(c.s->storage.clock_cpu_ns, work_so_far(&c));
+	assert_int_equal(c.s->storage.waited_to, 5000000 + c.s->storage.clock_cpu_ns);
+	owner_destroy(o);
+	clocked_destroy(&c);
+}
+
+/*
+ * Expect (truncate_inode_pages, zap_pte_range): a process that exits
+ * while a write of one of its anonymous pages is in flight waits it out
+ * as the page goes, so the page is not freed under writeback and
+ * NR_WRITEBACK comes back to 0 (the slot's writeback state survives the
+ * exit's clearing of its swap state until forget() ends the write).
+ */
+static void owned_release_all_ends_anon_write_in_flight(void **state)
+{
+	struct workload_result res = { 0 };
+	struct workload w = { .res = &res };
+	struct owned_pages o;
+	struct clocked c;
+
+	clocked_init(&c);
+	c.s->mm = c.mm;
+	c.s->page_bytes = 4096;
+	c.s->policy = sim_policy_find("cma");
+	assert_int_equal(owned_init(&o, c.s, &w, 4, true), 0);
+	assert_int_equal(owned_touch(&o, 0), 1);
+	cma_page_set_dirty(c.mm, owned_page(&o, 0), true);
+	assert_true(owned_start_write(&o, 0));
+	assert_int_equal(test_counter(c.mm, "nr_writeback"), 1);
+	assert_int_equal(owned_release_all(&o), 1);
+	assert_int_equal(test_counter(c.mm, "nr_writeback"), 0);
+	assert_verify(c.mm);
+	owned_destroy(&o);
+	clocked_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(storage_congested_from_113_writes),
+		cmocka_unit_test(checkpoint_ends_writes_the_work_outlasts),
+		cmocka_unit_test(checkpoint_at_a_new_time_starts_a_new_clock),
+		cmocka_unit_test(owned_release_all_ends_anon_write_in_flight),
 		cmocka_unit_test(storage_sleep_ends_when_congestion_clears),
 		cmocka_unit_test(storage_sleep_lasts_its_timeout_unwoken),
 		cmocka_unit_test(cost_ns_adds_sleep_unstretched),

@@ -34,6 +34,7 @@ struct fake_clock {
 	uint64_t timeout_us, slept_us;	/* of the last sleep */
 	bool woken;
 	uint64_t event_us;
+	unsigned checkpoints;
 	void (*event)(struct fake_clock *c);
 	void *event_arg;
 	char trace[4096];
@@ -67,7 +68,14 @@ static void clock_wake(void *ctx, enum cma_sleep_reason why)
 	c->woken = true;
 }
 
-static const struct cma_mm_sleep_ops clock_ops = { clock_sleep, clock_wake };
+static void clock_checkpoint(void *ctx)
+{
+	struct fake_clock *c = ctx;
+
+	c->checkpoints++;
+}
+
+static const struct cma_mm_sleep_ops clock_ops = { clock_sleep, clock_wake, clock_checkpoint };
 
 static void trace_sleeps(void *ctx, const char *event, const char *line)
 {
@@ -572,6 +580,43 @@ static void writeback_throttle_ends_when_enough_is_written(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (cond_resched(), 3.5 and 6.12): the host is given a scheduling
+ * point at each shrink_page_list batch, each migrate_pages pass and after
+ * direct reclaim, and none while nothing runs; an uncongested
+ * wait_iff_congested gives one instead of a sleep.
+ */
+static void reclaim_and_migration_give_way_to_the_clock(void **state)
+{
+	static const char *const eras[] = { "3.5", "6.12", NULL };
+
+	for_each_kernel(k, eras) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct fake_owner *o = owner_create(mm, false, 64);
+		unsigned long pfn;
+		unsigned before;
+
+		owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+		assert_int_equal(c.checkpoints, 0);
+		assert_true(cma_try_to_free_pages(mm, 8, CMA_GFP_KERNEL) > 0);
+		assert_true(c.checkpoints >= 1);
+		before = c.checkpoints;
+		pfn = cma_page_to_pfn(mm, o->slots[63].page);
+		assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		if (c.checkpoints <= before)
+			fail_msg("kernel %s: migrating a page gave no scheduling point", *k);
+		cma_free_contig_range(mm, pfn, 1);
+		before = c.checkpoints;
+		wait_iff_congested(&mm->zones[ZONE_NORMAL], HZ / 50);
+		assert_int_equal(c.checkpoints, before + 1);
+		assert_int_equal(total_sleeps(&c), 0);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +632,7 @@ int main(void)
 		cmocka_unit_test(kswapd_throttles_on_pages_cycling_under_writeback),
 		cmocka_unit_test(slow_path_waits_iff_congested_before_retrying),
 		cmocka_unit_test(writeback_throttle_ends_when_enough_is_written),
+		cmocka_unit_test(reclaim_and_migration_give_way_to_the_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -702,6 +702,14 @@ struct cma_mm_sleep_ops {
 	uint64_t (*sleep)(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us);
 	/* wake_up() of queue @why, which has sleepers: end their sleeps now. */
 	void (*wake)(void *ctx, enum cma_sleep_reason why);
+	/*
+	 * cond_resched() (optional): the task reached a scheduling point in
+	 * a loop that runs for real time (reclaim's batches, migration's
+	 * passes, the page allocator's retries); the host may move its clock
+	 * on by the work done since the last one, ending the writes due
+	 * meanwhile. Called with no spinlock held.
+	 */
+	void (*checkpoint)(void *ctx);
 };
 /**
  * cma_mm_set_sleep_ops() - the host's clock (NULL: none, nothing sleeps).

@@ -39,6 +39,17 @@ void wake_up_sleepers(struct cma_mm *mm, enum cma_sleep_reason q)
 		mm->sleep_ops.wake(mm->sleep_ctx, q);
 }
 
+/*
+ * The kernel's task runs for real time between its sleeps, and the
+ * device completes writes meanwhile; the host prices that work after the
+ * fact, so it is told where the task could have been rescheduled.
+ */
+void cond_resched(struct cma_mm *mm)
+{
+	if (mm->sleep_ops.checkpoint)
+		mm->sleep_ops.checkpoint(mm->sleep_ctx);
+}
+
 /* Both 3.x events print the same class (writeback_congest_waited_template). */
 static void trace_congest_waited(struct cma_mm *mm, enum cma_trace_id event, long timeout,
 				 uint64_t delayed_us)
@@ -72,6 +83,8 @@ void wait_iff_congested(struct zone *zone, long timeout)
 	if (atomic_load_explicit(&mm->bdi_congested, memory_order_relaxed) &&
 	    atomic_load_explicit(&zone->congested, memory_order_relaxed))
 		slept = sleep_on_timeout(mm, CMA_SLEEP_CONGESTION, timeout);
+	else
+		cond_resched(mm);
 	trace_congest_waited(mm, CMA_TRACE_WRITEBACK_WAIT_IFF_CONGESTED, timeout, slept);
 }
 

@@ -579,6 +579,8 @@ bool mm_may_sleep(const struct cma_mm *mm);
 uint64_t sleep_on_timeout(struct cma_mm *mm, enum cma_sleep_reason q, long timeout);
 /* wake_up() of @q when it has sleepers. */
 void wake_up_sleepers(struct cma_mm *mm, enum cma_sleep_reason q);
+/* cond_resched(): a scheduling point, where the host's clock may catch up with the work done. */
+void cond_resched(struct cma_mm *mm);
 /* 3.5-5.15 congestion_wait(BLK_RW_ASYNC, @timeout): until the device is uncongested. */
 void congestion_wait(struct cma_mm *mm, long timeout);
 /* 3.5-5.15 wait_iff_congested(@zone, BLK_RW_ASYNC, @timeout). */

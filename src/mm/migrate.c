@@ -300,6 +300,8 @@ static int migrate_pages_batch(struct cma_mm *mm, struct page_list *from, struct
 		struct cma_page *page = page_list_first(mm, from), *next;
 
 		retry = retry_pages = 0;
+		/* a scheduling point per pass (the kernel's gives way per folio) */
+		cond_resched(mm);
 		for (; page; page = next) {
 			unsigned long nr_pages = migrate_nr_pages(mm, page);
 			bool large = page_order(page) != 0;

@@ -138,6 +138,8 @@ static struct cma_page *__alloc_pages_direct_reclaim(struct cma_mm *mm,
 	struct cma_page *page;
 
 	*progress = __perform_reclaim(mm, ac->gfp, ac->order);
+	/* 3.5's __alloc_pages_direct_reclaim, 6.12's __perform_reclaim */
+	cond_resched(mm);
 	if (!*progress)
 		return NULL;
 	page = try_freelist(mm, ac, ac->alloc_flags);
@@ -215,18 +217,23 @@ static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *
 		*no_progress_loops = 0;
 	else
 		++*no_progress_loops;
-	if (*no_progress_loops <= MAX_RECLAIM_RETRIES)
-		for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
-			struct zone *z = &mm->zones[i];
-			unsigned long available;
+	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
+		return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
+	/* the zones are looked at, then the loop gives way before retrying or giving up */
+	for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
+		struct zone *z = &mm->zones[i];
+		unsigned long available;
 
-			if (!z->present_pages)
-				continue;
-			available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
-			if (zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
-						   ac->alloc_flags, available))
-				return true;
+		if (!z->present_pages)
+			continue;
+		available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
+		if (zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
+					   ac->alloc_flags, available)) {
+			cond_resched(mm);
+			return true;
 		}
+	}
+	cond_resched(mm);
 	return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
 }
 

@@ -393,6 +393,8 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 	unsigned long nr_reclaimed = 0;
 	struct cma_page *page;
 
+	/* a scheduling point per batch (the kernel's also gives way per page) */
+	cond_resched(mm);
 	while ((page = page_list_first(mm, list))) {
 		unsigned long nr = 1ul << page_order(page);
 

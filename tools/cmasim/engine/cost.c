@@ -474,6 +474,16 @@ static void wait_ns(const struct cost_model *m, const struct cost_work *w, uint6
 	ns[COST_PART_CONSOLE] += (uint64_t)console_ns(w);
 }
 
+uint64_t cost_cpu_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes)
+{
+	struct cost_parts p = { { 0 } };
+
+	cpu_work_ns(m, w, page_bytes, p.ns);
+	if (w->no_preempt)
+		nosched_ns(m, w, p.ns);
+	return cost_parts_sum(&p);
+}
+
 uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
 		       struct cost_parts *p)
 {

@@ -165,6 +165,12 @@ extern const char *const cost_field_names[NR_COST_FIELDS];
 void cost_profile(enum cma_arch arch, struct cost_model *m);
 /* Device time of @w under @m, in ns, for pages of @page_bytes; w->sched, if any, is moved on to the request's end. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
+/*
+ * Of that, the request's own CPU work on a CPU of its own: the copy,
+ * unmap, TLB, scan, zero and other parts, before any wait. What the
+ * request's clock moves by at its scheduling points (storage.c).
+ */
+uint64_t cost_cpu_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
 /* The same, split into @p; returns their sum, cost_ns(). */
 uint64_t cost_ns_parts(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes,
 		       struct cost_parts *p);

@@ -366,7 +366,8 @@ uint64_t owned_release_all(struct owned_pages *o)
 		if (o->anon) {
 			if (sl->state & OP_SWAPPED)
 				cma_swap_free(o->s->mm, value_to_swp(sl->entry), 1);
-			sl->state = 0;
+			/* a write in flight is waited out as the page goes (forget) */
+			sl->state &= OP_WB;
 		}
 		/* truncate takes the shadow entries with the pages */
 		if (owned_is_value(sl->entry))

@@ -259,6 +259,10 @@ uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done)
 void storage_request_start(struct storage *st, uint64_t now)
 {
 	st->waited_to = now;
+	st->clock_at = now;
+	st->clock_cpu_ns = 0;
+	if (st->mm)
+		cost_counters_read(st->mm, &st->clock_base);
 }
 
 /* end_page_writeback for every tracked write due by @t, in order; stops early when woken. */
@@ -358,6 +362,35 @@ static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t tim
 	return (until - from) / 1000;
 }
 
+/*
+ * cond_resched() for the library: the request's clock moves on by the CPU
+ * work priced since the last one, and the writes due by then end. Each
+ * step is the growth of the price of the request's whole work so far,
+ * so the steps add up to the price of that work exactly, whatever the
+ * rounding of its pieces. A scheduling point at a new engine time is a
+ * new task's (a workload's fault): its clock starts there.
+ */
+static void storage_checkpoint(void *ctx)
+{
+	struct sim *s = ctx;
+	struct storage *st = &s->storage;
+	struct cost_work w = { 0 };
+	uint64_t cpu;
+
+	if (s->now != st->clock_at)
+		storage_request_start(st, s->now);
+	cost_work_since(st->mm, &st->clock_base, &w);
+	w.tlb_cpus = st->tlb_cpus;
+	cpu = cost_cpu_ns(&s->cost, &w, s->page_bytes);
+	if (cpu <= st->clock_cpu_ns)
+		return;
+	st->waited_to = (st->waited_to > s->now ? st->waited_to : s->now) + cpu - st->clock_cpu_ns;
+	st->clock_cpu_ns = cpu;
+	st->woken = false;
+	end_writes_due(st, st->waited_to);
+	dequeue_writes(st, st->waited_to);
+}
+
 static void storage_wake(void *ctx, enum cma_sleep_reason why)
 {
 	struct sim *s = ctx;
@@ -365,11 +398,12 @@ static void storage_wake(void *ctx, enum cma_sleep_reason why)
 	s->storage.woken = true;
 }
 
-void storage_attach_clock(struct sim *s, struct cma_mm *mm)
+void storage_attach_clock(struct sim *s, struct cma_mm *mm, uint64_t tlb_cpus)
 {
-	static const struct cma_mm_sleep_ops ops = { storage_sleep, storage_wake };
+	static const struct cma_mm_sleep_ops ops = { storage_sleep, storage_wake, storage_checkpoint };
 
 	s->storage.mm = mm;
+	s->storage.tlb_cpus = tlb_cpus;
 	cma_mm_set_sleep_ops(mm, &ops, s);
 }
 

@@ -16,6 +16,10 @@
  * request that sleeps in reclaim or compaction moves its own clock on,
  * ending the writes due meanwhile, until its timeout or the library's
  * wake-up (a write ended, congestion cleared), whichever comes first.
+ * At each scheduling point the library gives (cond_resched()) the
+ * request's clock also moves on by the CPU work the cost model prices
+ * from the counters since the last one, ending the writes due meanwhile:
+ * the request's clock is its start, its CPU work so far and its waits.
  *
  * The device serves a limited number of commands at once (the profile's
  * storage_depth: an eMMC without a command queue one, a SATA disk's NCQ
@@ -87,6 +91,11 @@ struct storage {
 	bool congested;
 	bool woken;			/* the library woke the sleeping request */
 	uint64_t throttle_ns;		/* time requests slept in reclaim and compaction, summed */
+	/* the request's CPU work, priced at its scheduling points (storage_checkpoint) */
+	struct cost_counters clock_base;	/* the counters when the request started */
+	uint64_t clock_at;		/* the engine's time it started at */
+	uint64_t clock_cpu_ns;		/* its work priced so far: what its clock moved by for it */
+	uint64_t tlb_cpus;		/* other CPUs a TLB flush interrupts, as the requests' price says */
 	uint64_t sleeps;		/* how many sleeps */
 	/* the device (storage_depth, storage_gc_mib) */
 	uint64_t slot_done[STORAGE_MAX_DEPTH];	/* when each command slot is free again */
@@ -123,10 +132,14 @@ int storage_track(struct sim *s, void *owner, uint64_t idx, struct cma_page *pag
  * serial, so only what lies beyond the last one counts).
  */
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done);
-/* A new request starts at @now: its waits count from there. */
+/* A new request starts at @now: its waits and its CPU work count from there. */
 void storage_request_start(struct storage *st, uint64_t now);
-/* Make @st the backing device of @mm's reclaim sleeps: @mm sleeps on the request's clock. */
-void storage_attach_clock(struct sim *s, struct cma_mm *mm);
+/*
+ * Make @st the backing device of @mm's reclaim sleeps: @mm sleeps on the
+ * request's clock, which its CPU work moves too, a TLB flush interrupting
+ * @tlb_cpus other CPUs (policy_tlb_cpus).
+ */
+void storage_attach_clock(struct sim *s, struct cma_mm *mm, uint64_t tlb_cpus);
 /* Forget @owner's writes (it goes away). */
 void storage_forget(struct storage *st, const void *owner);
 void storage_destroy(struct storage *st);
