@@ -620,7 +620,12 @@ static void oracle_vmsplice_1g_pipe_pages_not_moved(void **state)
  * kernel's pfn; 13 -EBUSY), where without the pins the area gave 32
  * (success agreeing on 35, pfn on 20). With every pipe page the scans
  * left pinned, not only the busy frames, the 21st request migrates the
- * kernel's 16331 pages (24577 otherwise).
+ * kernel's 16331 pages (24577 otherwise). The last three, failing over
+ * the busy ranges, migrate within 10% of the kernel's 22406, 32764 and
+ * 32764 once a range's free pages go back to the tail of their lists as
+ * its isolation ends (move_free_to_tail, 5.10): from the head the pages
+ * migrated meanwhile filled the highest range first (11707, 16325,
+ * 20421).
  */
 static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
 {
@@ -640,6 +645,11 @@ static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
 	assert_int_equal(replay_served(&sum, true), 27);
 	assert_int_equal(t.req[20].migrated, 16331);
 	assert_int_equal(pred.req[20].migrated, t.req[20].migrated);
+	/* the 38th-40th: the pages migrated between requests landed in the busy ranges' free pages, lowest first */
+	for (size_t i = 37; i < 40; i++)
+		if (labs((long)pred.req[i].migrated - (long)t.req[i].migrated) * 10 > (long)t.req[i].migrated)
+			fail_msg("request %zu: %lu pages migrated, the kernel's %lu", i, pred.req[i].migrated,
+				 t.req[i].migrated);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
 	replay_background_free(&bg);
