@@ -224,6 +224,12 @@ struct replay_board {
  */
 void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len);
 
+/*
+ * @v (room for *@cap elements of @size) with room for one past @nr:
+ * itself, or grown (*@cap doubled); NULL, *@cap kept, when it cannot be.
+ */
+void *replay_room(void *v, size_t *cap, size_t nr, size_t size);
+
 /* ---- replay_pinned.c: the pages the kernel could not move ---- */
 
 /*

@@ -41,16 +41,12 @@ struct pfn_set {
 
 static int add_pfn(struct pfn_set *s, unsigned long pfn)
 {
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		unsigned long *grown = realloc(s->pfn, cap * sizeof(*grown));
+	unsigned long *room = replay_room(s->pfn, &s->cap, s->nr, sizeof(*room));
 
-		if (!grown)
-			return -ENOMEM;
-		s->pfn = grown;
-		s->cap = cap;
-	}
-	s->pfn[s->nr++] = pfn;
+	if (!room)
+		return -ENOMEM;
+	s->pfn = room;
+	room[s->nr++] = pfn;
 	return 0;
 }
 
@@ -95,6 +91,8 @@ static int cmp_pfn(const void *a, const void *b)
 /* @s's frames, sorted, as runs into *@runs, *@nr: 0 or -ENOMEM. */
 static int set_runs(struct pfn_set *s, struct replay_pfn_run **runs, size_t *nr)
 {
+	size_t cap = 0;
+
 	*runs = NULL;
 	*nr = 0;
 	qsort(s->pfn, s->nr, sizeof(*s->pfn), cmp_pfn);
@@ -107,7 +105,7 @@ static int set_runs(struct pfn_set *s, struct replay_pfn_run **runs, size_t *nr)
 			last->count++;
 			continue;
 		}
-		last = realloc(*runs, (*nr + 1) * sizeof(**runs));
+		last = replay_room(*runs, &cap, *nr, sizeof(**runs));
 		if (!last)
 			return -ENOMEM;
 		*runs = last;

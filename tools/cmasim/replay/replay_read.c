@@ -317,19 +317,27 @@ static int decode_filemap(struct decode *d)
 			 strstr(d->event, "_add_") ? RPP_CACHE_ADD : RPP_CACHE_DELETE);
 }
 
+void *replay_room(void *v, size_t *cap, size_t nr, size_t size)
+{
+	size_t n = *cap ? 2 * *cap : 64;
+
+	if (nr < *cap)
+		return v;
+	v = realloc(v, n * size);
+	if (v)
+		*cap = n;
+	return v;
+}
+
 /* @s appended to the @nr of @v (room for @cap): 0 or -ENOMEM */
 static int push_scan(struct replay_scan **v, size_t *nr, size_t *cap, struct replay_scan s)
 {
-	if (*nr == *cap) {
-		size_t n = *cap ? 2 * *cap : 64;
-		struct replay_scan *grown = realloc(*v, n * sizeof(*grown));
+	struct replay_scan *room = replay_room(*v, cap, *nr, sizeof(**v));
 
-		if (!grown)
-			return -ENOMEM;
-		*v = grown;
-		*cap = n;
-	}
-	(*v)[(*nr)++] = s;
+	if (!room)
+		return -ENOMEM;
+	*v = room;
+	room[(*nr)++] = s;
 	return 0;
 }
 
@@ -413,6 +421,7 @@ static int decode_isolated(struct decode *d)
 	static const char *const fields[] = { "start_pfn", "end_pfn", "fin_pfn", NULL };
 	struct replay_trace *t = d->t;
 	uint64_t start, end, fin;
+	unsigned long *busy;
 	int ret = need(d, fields, "start_pfn=0x%lx end_pfn=0x%lx fin_pfn=0x%lx ret=%s");
 
 	if (ret)
@@ -426,16 +435,11 @@ static int decode_isolated(struct decode *d)
 	for (size_t i = 0; i < t->nr_busy; i++)
 		if (t->busy[i] == fin)
 			return 0;
-	if (t->nr_busy == t->cap_busy) {
-		size_t cap = t->cap_busy ? 2 * t->cap_busy : 16;
-		unsigned long *busy = realloc(t->busy, cap * sizeof(*busy));
-
-		if (!busy)
-			return -ENOMEM;
-		t->busy = busy;
-		t->cap_busy = cap;
-	}
-	t->busy[t->nr_busy++] = (unsigned long)fin;
+	busy = replay_room(t->busy, &t->cap_busy, t->nr_busy, sizeof(*busy));
+	if (!busy)
+		return -ENOMEM;
+	t->busy = busy;
+	busy[t->nr_busy++] = (unsigned long)fin;
 	return 0;
 }
 
