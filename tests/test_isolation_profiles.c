@@ -347,6 +347,58 @@ static void migration_target_zone_by_release(const char *kernel, unsigned i)
 	cma_mm_destroy(mm);
 }
 
+static const char *const to_tail_kernels[] = { "3.5", "5.9", "5.10", "6.12" };
+
+/* The pfn of the first free block of @order on the CMA lists of @pfn's zone. */
+static unsigned long first_cma_block(struct cma_mm *mm, unsigned long pfn, unsigned order)
+{
+	struct zone *z = page_zone(mm, pfn_to_page(mm, pfn));
+	struct cma_page *head;
+
+	spin_lock(&z->lock);
+	head = page_list_first(mm, &z->free_area[order].free_list[MIGRATE_CMA]);
+	spin_unlock(&z->lock);
+	assert_non_null(head);
+	return page_to_pfn(mm, head);
+}
+
+/* Isolate [@a, @a + @nr), then [@b, @b + @nr); undo them in the same order. */
+static void isolate_undo_two(struct cma_mm *mm, unsigned long a, unsigned long b, unsigned long nr)
+{
+	assert_int_equal(cma_start_isolate_page_range(mm, a, a + nr, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_start_isolate_page_range(mm, b, b + nr, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_undo_isolate_page_range(mm, a, a + nr, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_undo_isolate_page_range(mm, b, b + nr, CMA_MIGRATE_CMA), 0);
+}
+
+/*
+ * Expect free pages given back by the end of an isolation on the tail of
+ * their lists from 5.10 (move_free_to_tail), on the head before: of two
+ * ranges isolated and undone in turn, the first range's blocks come out
+ * first from 5.10 and the second's before. Both for a pageblock's
+ * fragments (order 8 around one page taken, move_freepages_block) and
+ * for whole free blocks of two pageblocks (order 10).
+ */
+static void undo_isolation_frees_to_tail_by_release(const char *kernel, unsigned i)
+{
+	struct cma_mm *mm = cma_machine(kernel);
+	unsigned long base = (32 * MiB) >> mm->page_shift, far = base + 1024;
+	bool tail = cma_kernel_has(kernel, "move_free_to_tail") == 1;
+
+	isolate_undo_two(mm, base, far, 1024);
+	expect_kernel(kernel, "the first order-10 CMA block after both undone", tail ? base : far,
+		      first_cma_block(mm, base, 10));
+	assert_int_equal(cma_alloc_contig_range(mm, base, base + 1, CMA_MIGRATE_CMA), 0);
+	assert_int_equal(cma_alloc_contig_range(mm, far, far + 1, CMA_MIGRATE_CMA), 0);
+	isolate_undo_two(mm, base, far, 512);
+	expect_kernel(kernel, "the first order-8 CMA block after both undone", tail ? base + 256 : far + 256,
+		      first_cma_block(mm, base, 8));
+	cma_free_contig_range(mm, base, 1);
+	cma_free_contig_range(mm, far, 1);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +413,7 @@ int main(void)
 		test_kernel_case(pagevec_empties_at_its_size_by_release, pagevec_kernels),
 		test_kernel_case(fresh_large_folio_on_lru_by_release, compound_kernels),
 		test_kernel_case(migration_target_zone_by_release, target_zone_kernels),
+		test_kernel_case(undo_isolation_frees_to_tail_by_release, to_tail_kernels),
 	};
 
 	return cmocka_run_group_tests_name("isolation_profiles", tests, NULL, NULL) +

@@ -503,11 +503,129 @@ static void oracle_vmsplice_32m_busy_pages(void **state)
 }
 
 /*
+ * Expect the blocks a busy range's migration scanned with pages left
+ * untaken kept, the first time the range is busy only: of the guest's
+ * first busy range, 0xa9c00's block (27 of 512 taken, the rest free or
+ * held by the pipes), and 0xac000's 32-page steps until the one
+ * stopped by the pipes' 82 pages, 14 of 96 taken.
+ */
+static void oracle_vmsplice_32m_untaken_blocks(void **state)
+{
+	bool a9c00 = false, ac3a0 = false;
+
+	read_oracle("arm64-vmsplice-32m");
+	for (size_t i = 0; i < t.nr_untaken; i++) {
+		const struct replay_scan *s = &t.untaken[i];
+
+		assert_true(s->taken < s->hi - s->lo);
+		for (size_t j = 0; j < i; j++)
+			if (s->lo < t.untaken[j].hi && t.untaken[j].lo < s->hi)
+				fail_msg("block [%#lx, %#lx) kept twice", s->lo, s->hi);
+		a9c00 |= s->lo == 0xa9c00 && s->hi == 0xa9e00 && s->taken == 27;
+		ac3a0 |= s->lo == 0xac3a0 && s->hi == 0xac400 && s->taken == 14;
+	}
+	assert_true(a9c00);
+	assert_true(ac3a0);
+}
+
+/*
+ * Expect a block kept only for the task whose range test_pages_isolated
+ * found busy, inside that range, read from "range=(0x%lx ~ 0x%lx)": the
+ * other task's block, the block of a range found free and a second
+ * failure's blocks are not.
+ */
+static void untaken_blocks_of_the_busy_range(void **state)
+{
+	assert_int_equal(read_text(
+		"  a-1 [000] ..... 1.000000: cma_alloc_start: name=r count=512 align=9\n"
+		"  a-1 [000] ..... 1.000001: mm_compaction_isolate_migratepages: range=(0x1000 ~ 0x1020) nr_scanned=32 nr_taken=32\n"
+		"  a-1 [000] ..... 1.000002: mm_compaction_isolate_migratepages: range=(0x1020 ~ 0x1200) nr_scanned=480 nr_taken=3\n"
+		"  k-9 [001] ..... 1.000002: mm_compaction_isolate_migratepages: range=(0x1000 ~ 0x1200) nr_scanned=512 nr_taken=0\n"
+		"  a-1 [000] ..... 1.000003: test_pages_isolated: start_pfn=0x1000 end_pfn=0x1200 fin_pfn=0x1100 ret=fail\n"
+		"  a-1 [000] ..... 1.000004: mm_compaction_isolate_migratepages: range=(0x1200 ~ 0x1400) nr_scanned=512 nr_taken=7\n"
+		"  a-1 [000] ..... 1.000005: test_pages_isolated: start_pfn=0x1200 end_pfn=0x1400 fin_pfn=0x1400 ret=success\n"
+		"  a-1 [000] ..... 1.000006: cma_alloc_finish: name=r pfn=0x1200 page=0000000000000001 count=512 align=9 errorno=0\n"
+		"  a-1 [000] ..... 2.000000: cma_alloc_start: name=r count=512 align=9\n"
+		"  a-1 [000] ..... 2.000001: mm_compaction_isolate_migratepages: range=(0x1000 ~ 0x1200) nr_scanned=512 nr_taken=0\n"
+		"  a-1 [000] ..... 2.000003: test_pages_isolated: start_pfn=0x1000 end_pfn=0x1200 fin_pfn=0x1100 ret=fail\n"
+		"  a-1 [000] ..... 2.000006: cma_alloc_finish: name=r pfn=0x1000 page=0000000000000000 count=512 align=9 errorno=-16\n"), 0);
+	assert_int_equal(t.nr_untaken, 1);
+	assert_int_equal(t.untaken[0].lo, 0x1020);
+	assert_int_equal(t.untaken[0].hi, 0x1200);
+	assert_int_equal(t.untaken[0].taken, 3);
+	assert_int_equal(t.nr_busy, 1);
+	assert_int_equal(t.nr_scan, 1);
+	assert_int_equal(t.scan[0].pid, 9);
+}
+
+/*
+ * Expect a block's pins counted as the snapshot's anonymous pages there
+ * less those the kernel took, from the range's busy frame on and round
+ * to the block's start: 64 anonymous pages, 10 taken, 0x120 busy, so
+ * 0x120-0x13f and 0x100-0x115; the busy frame outside any block pinned
+ * alone.
+ */
+static void pinned_pages_of_an_untaken_block(void **state)
+{
+	struct replay_pfn_run anon[] = { { 0x100, 64 }, { 0x400, 1 } };
+	struct replay_background bg = { .anon_at = anon, .nr_anon_at = 2 };
+	struct replay_scan block = { .lo = 0x100, .hi = 0x180, .taken = 10 };
+	unsigned long busy[] = { 0x120, 0x400 };
+	struct replay_trace tr = { .busy = busy, .nr_busy = 2, .untaken = &block, .nr_untaken = 1 };
+	struct replay_pfn_run *runs;
+	size_t nr;
+
+	assert_int_equal(replay_pinned(&bg, &tr, &runs, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_int_equal(runs[0].first, 0x100);
+	assert_int_equal(runs[0].count, 0x16);
+	assert_int_equal(runs[1].first, 0x120);
+	assert_int_equal(runs[1].count, 0x20);
+	assert_int_equal(runs[2].first, 0x400);
+	assert_int_equal(runs[2].count, 1);
+	free(runs);
+}
+
+/*
+ * Expect the guest's 1 GiB request over the area held by its unread
+ * pipes to migrate what the kernel did (81870 pages, -EBUSY) within 10%:
+ * the 8,190 pipe pages in the area are pinned, where with only
+ * test_pages_isolated's one busy frame the run moved them too (90106).
+ */
+static void oracle_vmsplice_1g_pipe_pages_not_moved(void **state)
+{
+	static struct replay_background bg;
+	struct replay_board b = virt_1g;
+	struct replay_trace pred = { 0 };
+	struct replay_summary sum;
+
+	assert_int_equal(replay_background_read("bench/oracle/results/arm64-vmsplice-1g/snapshot", &bg, err, sizeof(err)), 0);
+	b.background = &bg;
+	read_oracle("arm64-vmsplice-1g");
+	run_demand_on(&t, &b, &pred);
+	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	assert_int_equal(t.req[0].errorno, -EBUSY);
+	assert_int_equal(sum.success_agree, 1);
+	assert_int_equal(t.req[0].migrated, 81870);
+	assert_int_equal(sum.migrated_within_10, 1);
+	replay_summary_free(&sum);
+	replay_trace_free(&pred);
+	replay_background_free(&bg);
+}
+
+/*
  * Expect the pages the kernel could not move pinned in the replay, at the
  * frames the snapshot placed them: the guest's 40 32 MiB requests then
  * succeed and fail as the kernel's did (27 got their pages, each at the
  * kernel's pfn; 13 -EBUSY), where without the pins the area gave 32
- * (success agreeing on 35, pfn on 20).
+ * (success agreeing on 35, pfn on 20). With every pipe page the scans
+ * left pinned, not only the busy frames, the 21st request migrates the
+ * kernel's 16331 pages (24577 otherwise). The last three, failing over
+ * the busy ranges, migrate within 10% of the kernel's 22406, 32764 and
+ * 32764 once a range's free pages go back to the tail of their lists as
+ * its isolation ends (move_free_to_tail, 5.10): from the head the pages
+ * migrated meanwhile filled the highest range first (11707, 16325,
+ * 20421).
  */
 static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
 {
@@ -525,6 +643,13 @@ static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
 	assert_int_equal(sum.success_agree, 40);
 	assert_int_equal(sum.pfn_agree, 27);
 	assert_int_equal(replay_served(&sum, true), 27);
+	assert_int_equal(t.req[20].migrated, 16331);
+	assert_int_equal(pred.req[20].migrated, t.req[20].migrated);
+	/* the 38th-40th: the pages migrated between requests landed in the busy ranges' free pages, lowest first */
+	for (size_t i = 37; i < 40; i++)
+		if (labs((long)pred.req[i].migrated - (long)t.req[i].migrated) * 10 > (long)t.req[i].migrated)
+			fail_msg("request %zu: %lu pages migrated, the kernel's %lu", i, pred.req[i].migrated,
+				 t.req[i].migrated);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
 	replay_background_free(&bg);
@@ -1200,6 +1325,10 @@ static void expect_dat_equals_text(const char *exp)
 		assert_int_equal(dat.ev[i].errorno, t.ev[i].errorno);
 		assert_int_equal(dat.ev[i].migrated, t.ev[i].migrated);
 	}
+	assert_int_equal(dat.nr_scan, t.nr_scan);
+	assert_memory_equal(dat.scan, t.scan, t.nr_scan * sizeof(*t.scan));
+	assert_int_equal(dat.nr_untaken, t.nr_untaken);
+	assert_memory_equal(dat.untaken, t.untaken, t.nr_untaken * sizeof(*t.untaken));
 	assert_int_equal(dat.nr_req, t.nr_req);
 	for (size_t i = 0; i < t.nr_req; i++) {
 		assert_int_equal(dat.req[i].pfn, t.req[i].pfn);
@@ -1352,6 +1481,10 @@ int main(void)
 		cmocka_unit_test_setup(pfns_file_decimal_or_hex, reset),
 		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages, reset),
 		cmocka_unit_test_setup(oracle_vmsplice_32m_busy_pages_pinned, reset),
+		cmocka_unit_test_setup(oracle_vmsplice_32m_untaken_blocks, reset),
+		cmocka_unit_test_setup(untaken_blocks_of_the_busy_range, reset),
+		cmocka_unit_test_setup(pinned_pages_of_an_untaken_block, reset),
+		cmocka_unit_test_setup(oracle_vmsplice_1g_pipe_pages_not_moved, reset),
 		cmocka_unit_test_setup(what_if_kernel_without_the_area, reset),
 		cmocka_unit_test_setup(demand_file_beside_the_scenario, reset),
 		cmocka_unit_test_setup(bad_finish_before_start, reset),

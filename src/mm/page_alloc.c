@@ -127,14 +127,19 @@ static void del_from_free_area(struct zone *zone, struct cma_page *page, unsigne
 	zone_free_add(zone, -(1l << order), mt);
 }
 
+/* Untouched pages moved to @mt's list: to its tail under kernel.move_free_to_tail, else its head. */
 static void move_to_free_list(struct zone *zone, struct cma_page *page, unsigned order, int mt)
 {
+	struct page_list *l = &zone->free_area[order].free_list[mt];
 	int old = (int)page->private;
 
 	page_list_del(zone->mm, &zone->free_area[order].free_list[old], page);
 	zone_free_add(zone, -(1l << order), old);
 	page->private = mt;
-	page_list_add(zone->mm, &zone->free_area[order].free_list[mt], page);
+	if (zone->mm->kernel.move_free_to_tail)
+		page_list_add_tail(zone->mm, l, page);
+	else
+		page_list_add(zone->mm, l, page);
 	zone_free_add(zone, 1l << order, mt);
 }
 
@@ -255,16 +260,17 @@ static void __free_one_page(struct zone *zone, struct cma_page *page, unsigned o
 /*
  * Free a block bigger than a pageblock as its pageblocks, each to its own
  * block's type, as 6.10's split_large_buddy: part of it may lie in an
- * isolated pageblock. zone->lock held.
+ * isolated pageblock. @to_tail puts them at their lists' tail
+ * (FPI_TO_TAIL). zone->lock held.
  */
-static void free_pageblocks_of(struct zone *zone, unsigned long pfn, unsigned order)
+static void free_pageblocks_of(struct zone *zone, unsigned long pfn, unsigned order, bool to_tail)
 {
 	struct cma_mm *mm = zone->mm;
 
 	lockdep_assert_held(&zone->lock);
 	for (unsigned long p = pfn; p < pfn + (1ul << order); p += mm->pageblock_nr_pages)
-		__free_one_page(zone, pfn_to_page(mm, p), mm->pageblock_order,
-				get_pageblock_migratetype(mm, p));
+		__free_one_page_fpi(zone, pfn_to_page(mm, p), mm->pageblock_order,
+				    get_pageblock_migratetype(mm, p), to_tail);
 }
 
 /* A page freed to @zone: reclaim may find more there (v3.5 clears these in both free paths). */
@@ -283,7 +289,7 @@ void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int
 	/* Departure from v3.5: see merge_crosses_isolation() */
 	if (order > mm->pageblock_order &&
 	    atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed))
-		free_pageblocks_of(zone, page_to_pfn(mm, page), order);
+		free_pageblocks_of(zone, page_to_pfn(mm, page), order, false);
 	else
 		__free_one_page(zone, page, order, mt);
 	spin_unlock(&zone->lock);
@@ -467,7 +473,8 @@ void move_freepages_block_isolate(struct zone *zone, struct cma_page *page, int 
 	}
 	order = page_order(pfn_to_page(mm, head));
 	del_from_free_area(zone, pfn_to_page(mm, head), order);
-	free_pageblocks_of(zone, head, order);
+	/* untouched, as __putback_isolated_page's: to the tail under kernel.move_free_to_tail */
+	free_pageblocks_of(zone, head, order, mm->kernel.move_free_to_tail);
 }
 
 static void trace_extfrag(struct zone *zone, struct cma_page *page, unsigned order,

@@ -121,13 +121,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(wmark_free_highatomic, 6, 12),
 	SWITCH(reclaim_retry, 4, 9),
 	SWITCH(isolated_free_uncounted, 3, 7),
+	SWITCH(move_free_to_tail, 5, 10),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
  * isolated_free_uncounted the last.
  */
-_Static_assert(offsetof(struct kernel_profile, isolated_free_uncounted) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, move_free_to_tail) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

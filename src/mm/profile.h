@@ -1265,6 +1265,22 @@ struct kernel_profile {
 	 * Commit: 2139cbe627b8.
 	 */
 	bool isolated_free_uncounted;
+	/*
+	 * Free pages moved between lists without being touched go to the
+	 * tail of their new list, not the head: move_freepages_block's
+	 * (isolation and its undo, stealing, the highatomic reserve), and a
+	 * pageblock-or-larger block given back when its isolation ends. So
+	 * after alloc_contig_range fails over busy ranges, the allocator
+	 * hands out their free pages oldest-undone first, lowest range
+	 * first. 293ffa5ebb9c "mm/page_alloc: move pages to tail in
+	 * move_to_free_list()" and 47b6a24a2382 "mm/page_alloc: place pages
+	 * to tail in __putback_isolated_page()", in the series of
+	 * boot_free_to_tail's 7fef431be9c9: 5.10 (committed by Linus
+	 * 2020-10-16; the linux-mm bisection of v5.9..v5.10-rc1 names
+	 * 293ffa5 as the commit after 7fef431).
+	 * Commit: 293ffa5ebb9c, 47b6a24a2382.
+	 */
+	bool move_free_to_tail;
 };
 
 /*

@@ -106,6 +106,16 @@ struct replay_page_event {
 	enum replay_page_op op;
 };
 
+/*
+ * A block alloc_contig_range's migration scan went over
+ * (mm_compaction_isolate_migratepages): page frames [lo, hi) and how many
+ * it took, of task @pid.
+ */
+struct replay_scan {
+	int pid;
+	unsigned long lo, hi, taken;
+};
+
 struct replay_trace {
 	char path[4096];
 	bool dat;			/* read from trace.dat */
@@ -126,6 +136,15 @@ struct replay_trace {
 	 */
 	unsigned long *busy;
 	size_t nr_busy, cap_busy;
+	/*
+	 * The blocks scanned in a range before test_pages_isolated first
+	 * found it busy, those where pages were left untaken: a user page
+	 * left there is one the kernel would not isolate (pinned).
+	 */
+	struct replay_scan *untaken;
+	size_t nr_untaken, cap_untaken;
+	struct replay_scan *scan;	/* each task's blocks since its last test_pages_isolated */
+	size_t nr_scan, cap_scan;
 };
 
 /* What the readers accept, for messages. */
@@ -204,6 +223,23 @@ struct replay_board {
  * platform's. @said (@b->kernel_said points to it) says which and why.
  */
 void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, char *said, size_t len);
+
+/*
+ * @v (room for *@cap elements of @size) with room for one past @nr:
+ * itself, or grown (*@cap doubled); NULL, *@cap kept, when it cannot be.
+ */
+void *replay_room(void *v, size_t *cap, size_t nr, size_t size);
+
+/* ---- replay_pinned.c: the pages the kernel could not move ---- */
+
+/*
+ * The page frames @t found busy (t->busy), and in each block it left
+ * partly untaken (t->untaken) as many of @bg's anonymous pages as the
+ * kernel did not take, as runs in pfn order into *@runs, *@nr (free()
+ * them): 0 or -ENOMEM.
+ */
+int replay_pinned(const struct replay_background *bg, const struct replay_trace *t,
+		  struct replay_pfn_run **runs, size_t *nr);
 
 /* ---- replay_background.c: what ran beside the demand ---- */
 

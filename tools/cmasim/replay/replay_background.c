@@ -297,12 +297,12 @@ void replay_background_unlink(const char *path)
 }
 
 /*
- * Pfns file @what of scenario @path: the @nr runs @runs, or page frames
- * @pfns, under comment @about; its key to @f, the name from the
- * scenario's directory, as the demand files are.
+ * Pfns file @what of scenario @path: the @nr runs @runs under comment
+ * @about; its key to @f, the name from the scenario's directory, as the
+ * demand files are.
  */
 static int write_pfns(const char *path, const char *what, const char *about, const struct replay_pfn_run *runs,
-		      const unsigned long *pfns, size_t nr, FILE *ini)
+		      size_t nr, FILE *ini)
 {
 	char file[PATH_MAX + 32];
 	const char *slash;
@@ -316,7 +316,7 @@ static int write_pfns(const char *path, const char *what, const char *about, con
 	if (f) {
 		fprintf(f, "# %.180s: FIRST COUNT\n", about);
 		for (size_t i = 0; i < nr; i++)
-			fprintf(f, "%#lx %lu\n", runs ? runs[i].first : pfns[i], runs ? runs[i].count : 1);
+			fprintf(f, "%#lx %lu\n", runs[i].first, runs[i].count);
 		if (ferror(f))
 			ret = -EIO;
 		if (fclose(f) && !ret)
@@ -340,7 +340,31 @@ static int write_placed(const char *path, const char *what, const char *about, c
 			size_t nr, FILE *ini)
 {
 	fprintf(ini, "pattern = sequential\n");
-	return write_pfns(path, what, about, runs, NULL, nr, ini);
+	return write_pfns(path, what, about, runs, nr, ini);
+}
+
+/*
+ * The pages the kernel could not move (replay_pinned), pinned from when
+ * the snapshot's memory is in (the run's first second) to the end: where
+ * they are the snapshot's anonymous pages, they are the run's at the
+ * same frames.
+ */
+static int write_pinned(const struct replay_background *bg, const struct replay_trace *t, uint64_t end_ms,
+			const char *name, const char *path, FILE *f)
+{
+	char about[4096 + 96];
+	struct replay_pfn_run *runs;
+	size_t nr;
+	int ret = replay_pinned(bg, t, &runs, &nr);
+
+	if (ret)
+		return ret;
+	fprintf(f, "\n[pinner trace-busy]\ntarget = %s-anon\nshare = 100\nstart = 1s\nhold = %llums\nperiod = %llums\n",
+		name, (unsigned long long)end_ms, (unsigned long long)end_ms);
+	snprintf(about, sizeof(about), "the pages test_pages_isolated found in use in %s, and those its scans left", t->path);
+	ret = write_pfns(path, "busy", about, runs, nr, f);
+	free(runs);
+	return ret;
 }
 
 /*
@@ -360,23 +384,12 @@ int replay_background_write(const struct replay_background *bg, const struct rep
 			bg->anon_rate ? bg->anon_rate : bg->anon);
 	if (bg->anon && bg->nr_anon_at) {
 		snprintf(about, sizeof(about), "the anonymous pages of the snapshot %s", bg->from);
-		ret = write_pfns(path, "snapshot-anon", about, bg->anon_at, NULL, bg->nr_anon_at, f);
+		ret = write_pfns(path, "snapshot-anon", about, bg->anon_at, bg->nr_anon_at, f);
 		if (ret)
 			return ret;
 	}
-	/*
-	 * The pages the kernel could not move, pinned from when the snapshot's
-	 * memory is in (the run's first second) to the end: where they are the
-	 * snapshot's anonymous pages, they are the run's at the same frames.
-	 */
-	if (bg->anon && bg->nr_anon_at && t->nr_busy) {
-		fprintf(f, "\n[pinner trace-busy]\ntarget = %s-anon\nshare = 100\nstart = 1s\nhold = %llums\nperiod = %llums\n",
-			name, (unsigned long long)end_ms, (unsigned long long)end_ms);
-		snprintf(about, sizeof(about), "the pages test_pages_isolated found in use in %s", t->path);
-		ret = write_pfns(path, "busy", about, NULL, t->busy, t->nr_busy, f);
-		if (ret)
-			return ret;
-	}
+	if (bg->anon && bg->nr_anon_at && t->nr_busy && (ret = write_pinned(bg, t, end_ms, name, path, f)))
+		return ret;
 	if (bg->file)
 		fprintf(f, "\n[pagecache %s-cache]\nfile = %luK\nrate = %lu\npasses = 1\n", name, bg->file * 4,
 			bg->file_rate ? bg->file_rate : bg->file);

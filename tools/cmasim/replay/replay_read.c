@@ -317,37 +317,129 @@ static int decode_filemap(struct decode *d)
 			 strstr(d->event, "_add_") ? RPP_CACHE_ADD : RPP_CACHE_DELETE);
 }
 
+void *replay_room(void *v, size_t *cap, size_t nr, size_t size)
+{
+	size_t n = *cap ? 2 * *cap : 64;
+
+	if (nr < *cap)
+		return v;
+	v = realloc(v, n * size);
+	if (v)
+		*cap = n;
+	return v;
+}
+
+/* @s appended to the @nr of @v (room for @cap): 0 or -ENOMEM */
+static int push_scan(struct replay_scan **v, size_t *nr, size_t *cap, struct replay_scan s)
+{
+	struct replay_scan *room = replay_room(*v, cap, *nr, sizeof(**v));
+
+	if (!room)
+		return -ENOMEM;
+	*v = room;
+	room[(*nr)++] = s;
+	return 0;
+}
+
+/* A block's page frames: start_pfn and end_pfn in trace.dat, printed "range=(0x%lx ~ 0x%lx)". */
+static bool field_range(struct decode *d, uint64_t *lo, uint64_t *hi)
+{
+	char text[64];
+	unsigned long a, b;
+	int end = 0;
+
+	if (field_num(d, "start_pfn", lo) && field_num(d, "end_pfn", hi))
+		return true;
+	if (!d->f->str(d->f->ctx, "range", text, sizeof(text)) ||
+	    sscanf(text, "(%lx ~ %lx)%n", &a, &b, &end) != 2 || text[end])
+		return false;
+	*lo = a;
+	*hi = b;
+	return true;
+}
+
+/*
+ * mm_compaction_isolate_migratepages (compaction.h): "range=(0x%lx ~
+ * 0x%lx) nr_scanned=%lu nr_taken=%lu"; older releases print the counts
+ * alone, counted and no more. A block where pages were left untaken is
+ * kept for its task until test_pages_isolated says whether the range
+ * it was scanned for was busy.
+ */
+static int decode_isolate_migratepages(struct decode *d)
+{
+	struct replay_trace *t = d->t;
+	uint64_t lo, hi, taken;
+
+	t->families[RPF_COMPACTION]++;
+	if (!field_range(d, &lo, &hi) || !field_num(d, "nr_taken", &taken) || lo >= hi || taken >= hi - lo)
+		return 0;
+	return push_scan(&t->scan, &t->nr_scan, &t->cap_scan,
+			 (struct replay_scan){ .pid = d->e->pid, .lo = lo, .hi = hi, .taken = taken });
+}
+
+/* Has test_pages_isolated found [@start, @end) busy before? */
+static bool busy_before(const struct replay_trace *t, uint64_t start, uint64_t end)
+{
+	for (size_t i = 0; i < t->nr_busy; i++)
+		if (t->busy[i] >= start && t->busy[i] < end)
+			return true;
+	return false;
+}
+
+/*
+ * Task @pid's blocks scanned since its last test_pages_isolated, now
+ * checked on [@start, @end): with @busy, those in the range kept as the
+ * range's untaken blocks; the task's dropped either way.
+ */
+static int settle_scans(struct replay_trace *t, int pid, uint64_t start, uint64_t end, bool busy)
+{
+	size_t kept = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < t->nr_scan; i++) {
+		const struct replay_scan *s = &t->scan[i];
+
+		if (s->pid != pid)
+			t->scan[kept++] = *s;
+		else if (busy && !ret && s->lo >= start && s->hi <= end)
+			ret = push_scan(&t->untaken, &t->nr_untaken, &t->cap_untaken, *s);
+	}
+	t->nr_scan = kept;
+	return ret;
+}
+
 /*
  * test_pages_isolated (page_isolation.h): "start_pfn=0x%lx end_pfn=0x%lx
  * fin_pfn=0x%lx", fin_pfn the first page frame of the range not free
  * after its migration, end_pfn when all were. One short of the end is a
- * page the kernel could not move (pinned, or busy past the retries).
+ * page the kernel could not move (pinned, or busy past the retries). The
+ * first time a range is found busy, the blocks its migration scanned
+ * say how many pages it could not take (settle_scans).
  */
 static int decode_isolated(struct decode *d)
 {
 	static const char *const fields[] = { "start_pfn", "end_pfn", "fin_pfn", NULL };
 	struct replay_trace *t = d->t;
-	uint64_t end, fin;
+	uint64_t start, end, fin;
+	unsigned long *busy;
 	int ret = need(d, fields, "start_pfn=0x%lx end_pfn=0x%lx fin_pfn=0x%lx ret=%s");
 
 	if (ret)
 		return ret;
 	t->families[RPF_COMPACTION]++;
-	if (!field_num(d, "end_pfn", &end) || !field_num(d, "fin_pfn", &fin) || fin >= end)
+	if (!field_num(d, "start_pfn", &start) || !field_num(d, "end_pfn", &end) || !field_num(d, "fin_pfn", &fin))
 		return 0;
+	ret = settle_scans(t, d->e->pid, start, end, fin < end && !busy_before(t, start, end));
+	if (ret || fin >= end)
+		return ret;
 	for (size_t i = 0; i < t->nr_busy; i++)
 		if (t->busy[i] == fin)
 			return 0;
-	if (t->nr_busy == t->cap_busy) {
-		size_t cap = t->cap_busy ? 2 * t->cap_busy : 16;
-		unsigned long *busy = realloc(t->busy, cap * sizeof(*busy));
-
-		if (!busy)
-			return -ENOMEM;
-		t->busy = busy;
-		t->cap_busy = cap;
-	}
-	t->busy[t->nr_busy++] = (unsigned long)fin;
+	busy = replay_room(t->busy, &t->cap_busy, t->nr_busy, sizeof(*busy));
+	if (!busy)
+		return -ENOMEM;
+	t->busy = busy;
+	busy[t->nr_busy++] = (unsigned long)fin;
 	return 0;
 }
 
@@ -425,6 +517,7 @@ static const struct replay_kind {
 	{ "mm_vmscan_", true, NR_RP_TYPES, RPF_VMSCAN, NULL },
 	{ "writeback_congestion_wait", false, NR_RP_TYPES, RPF_VMSCAN, NULL },
 	{ "writeback_wait_iff_congested", false, NR_RP_TYPES, RPF_VMSCAN, NULL },
+	{ "mm_compaction_isolate_migratepages", false, NR_RP_TYPES, RPF_COMPACTION, decode_isolate_migratepages },
 	{ "mm_compaction_", true, NR_RP_TYPES, RPF_COMPACTION, NULL },
 	{ "test_pages_isolated", false, NR_RP_TYPES, RPF_COMPACTION, decode_isolated },
 	{ "sched_switch", false, NR_RP_TYPES, RPF_SCHED, NULL },
@@ -493,15 +586,17 @@ int replay_add_event(struct replay_trace *t, const char *name, uint64_t ts_ns, i
 
 /* ---- the text reader ---- */
 
-/* A text line's fields: "name=value" in its TP_printk output. */
+/* A text line's fields: "name=value" in its TP_printk output, a value in parentheses whole ("range=(0x1 ~ 0x2)"). */
 static const char *text_field(const char *fields, const char *name, size_t *len)
 {
 	size_t n = strlen(name);
 
 	for (const char *p = fields; (p = strstr(p, name)); p += n) {
 		if ((p == fields || p[-1] == ' ' || p[-1] == '\t') && p[n] == '=') {
+			const char *close = p[n + 1] == '(' ? strchr(p + n + 1, ')') : NULL;
+
 			p += n + 1;
-			*len = strcspn(p, " \t\n");
+			*len = close ? (size_t)(close - p) + 1 : strcspn(p, " \t\n");
 			return p;
 		}
 	}
@@ -659,9 +754,13 @@ void replay_trace_free(struct replay_trace *t)
 	free(t->req);
 	free(t->pev);
 	free(t->busy);
+	free(t->untaken);
+	free(t->scan);
 	t->ev = NULL;
 	t->req = NULL;
 	t->pev = NULL;
 	t->busy = NULL;
+	t->untaken = t->scan = NULL;
 	t->nr_ev = t->cap_ev = t->nr_req = t->nr_pev = t->cap_pev = t->nr_busy = t->cap_busy = 0;
+	t->nr_untaken = t->cap_untaken = t->nr_scan = t->cap_scan = 0;
 }
