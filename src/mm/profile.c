@@ -126,7 +126,7 @@ static const struct profile_switch switches[] = {
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * isolated_free_uncounted the last.
+ * move_free_to_tail the last.
  */
 _Static_assert(offsetof(struct kernel_profile, move_free_to_tail) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
