@@ -10,6 +10,7 @@
 
 #include "engine/owned.h"
 #include "engine/sim.h"
+#include "util/big_table.h"
 
 static bool ours(struct owned_pages *o, uint64_t idx, struct cma_page *page)
 {
@@ -207,8 +208,8 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->releases = 0;
 	o->at = NULL;
 	o->nr_at = 0;
-	o->slot = calloc(nr ? nr : 1, sizeof(*o->slot));
-	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
+	o->slot = big_table_alloc(nr, sizeof(*o->slot));
+	o->wb_done = big_table_alloc(nr, sizeof(*o->wb_done));
 	return o->slot && o->wb_done ? 0 : -ENOMEM;
 }
 
