@@ -185,12 +185,12 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
 
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 {
-	uint64_t idx = sim_rand_below(o->s, n), ahead[2];
+	uint64_t idx = sim_rand_below(o->s, n), ahead[SIM_MAX_PEEK];
 	struct cma_page *next;
 
-	sim_rand_peek_below(o->s, n, ahead, 2);
-	next = owned_page(o, ahead[0]);
-	__builtin_prefetch(&o->slot[ahead[1]]);
+	sim_rand_peek_below(o->s, n, ahead, SIM_MAX_PEEK);
+	next = owned_page(o, ahead[SIM_MAX_PEEK - 3]);
+	__builtin_prefetch(&o->slot[ahead[SIM_MAX_PEEK - 1]]);
 	if (next)
 		__builtin_prefetch(next);
 	return idx;
