@@ -209,7 +209,8 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->at = NULL;
 	o->nr_at = 0;
 	o->slot = big_table_alloc(nr, sizeof(*o->slot));
-	o->wb_done = big_table_alloc(nr, sizeof(*o->wb_done));
+	/* written before it is read (OP_WB says so), and only by writers and pageout: left to fault in */
+	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
 	return o->slot && o->wb_done ? 0 : -ENOMEM;
 }
 
