@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "lib/prandom.h"
 #include "engine/owned.h"
 #include "engine/sim.h"
 
@@ -39,6 +40,38 @@ static void sim_rand_peek_below_foresees_without_drawing(void **state)
 					 (unsigned long long)drawn);
 		}
 	}
+}
+
+/*
+ * Expect: the draws a peek computed are kept for the draws they foresee
+ * and for nothing else. Peeks of 0 to SIM_MAX_PEEK, draws below one
+ * bound or another and plain sim_rand draws, interleaved at random, give
+ * the sequence of a generator nobody peeks at.
+ */
+static void sim_rand_below_after_peeks_draws_as_unpeeked(void **state)
+{
+	static struct sim s, copy;
+	const uint64_t bounds[] = { 7, 1000 };
+	uint64_t mix = SEED, next[SIM_MAX_PEEK];
+
+	s.rng = copy.rng = SEED;
+	for (unsigned i = 0; i < 10000; i++) {
+		uint64_t pick = prandom_u64_state(&mix), n = bounds[pick % 2], got, want;
+
+		sim_rand_peek_below(&s, n, next, (unsigned)(pick >> 8) % (SIM_MAX_PEEK + 1));
+		if ((pick >> 16) % 8 == 0) {
+			got = sim_rand(&s);
+			want = sim_rand(&copy);
+		} else {
+			n = bounds[(pick >> 24) % 2];
+			got = sim_rand_below(&s, n);
+			want = sim_rand_below(&copy, n);
+		}
+		if (got != want)
+			fail_msg("step %u: drew %llu, a generator never peeked at %llu", i,
+				 (unsigned long long)got, (unsigned long long)want);
+	}
+	assert_int_equal(s.rng, copy.rng);
 }
 
 /* Expect: owned_rand_below draws exactly sim_rand_below's sequence, resident pages or not. */
@@ -69,6 +102,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sim_rand_peek_below_foresees_without_drawing),
+		cmocka_unit_test(sim_rand_below_after_peeks_draws_as_unpeeked),
 		cmocka_unit_test(owned_rand_below_draws_as_sim_rand_below),
 	};
 

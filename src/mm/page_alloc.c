@@ -1031,9 +1031,13 @@ void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order
 	unsigned long idx = page_to_pfn(mm, page) - mm->base_pfn, fresh = 0;
 
 	for (unsigned long i = idx; i < idx + (1ul << order); i++) {
+		_Atomic uint64_t *word = &mm->touched[i / 64];
 		uint64_t bit = 1ull << (i % 64);
 
-		if (!(atomic_fetch_or(&mm->touched[i / 64], bit) & bit))
+		/* bits are only ever set: one seen set needs no locked op */
+		if (atomic_load_explicit(word, memory_order_relaxed) & bit)
+			continue;
+		if (!(atomic_fetch_or(word, bit) & bit))
 			fresh++;
 	}
 	if (fresh)

@@ -8,10 +8,12 @@
  * does (boot, workloads, sampling, snapshots, the end) are events and
  * handlers machine.c and the workloads schedule.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/prandom.h"
 #include "engine/sim.h"
@@ -93,17 +95,37 @@ uint64_t sim_rand(struct sim *s)
 	return prandom_u64_state(&s->rng);
 }
 
-uint64_t sim_rand_below(struct sim *s, uint64_t n)
+/* Do the draws peeked at still foretell those below @n from here? */
+static bool peek_valid(const struct sim *s, uint64_t n)
 {
-	return prandom_below(&s->rng, n);
+	return s->nr_peek && s->peek_rng == s->rng && s->peek_n == n;
 }
 
-void sim_rand_peek_below(const struct sim *s, uint64_t n, uint64_t *next, unsigned nr)
+uint64_t sim_rand_below(struct sim *s, uint64_t n)
 {
-	uint64_t rng = s->rng;
+	uint64_t v;
 
-	for (unsigned i = 0; i < nr; i++)
-		next[i] = prandom_below(&rng, n);
+	if (!peek_valid(s, n))
+		return prandom_below(&s->rng, n);
+	/* the draw peeked at: the generator steps as the draw would step it */
+	v = s->peek[0];
+	(void)prandom_u64_state(&s->rng);
+	s->peek_rng = s->rng;
+	memmove(s->peek, s->peek + 1, --s->nr_peek * sizeof(*s->peek));
+	return v;
+}
+
+void sim_rand_peek_below(struct sim *s, uint64_t n, uint64_t *next, unsigned nr)
+{
+	assert(nr <= SIM_MAX_PEEK);
+	if (!peek_valid(s, n)) {
+		s->nr_peek = 0;
+		s->peek_rng = s->peek_end = s->rng;
+		s->peek_n = n;
+	}
+	for (; s->nr_peek < nr; s->nr_peek++)
+		s->peek[s->nr_peek] = prandom_below(&s->peek_end, n);
+	memcpy(next, s->peek, nr * sizeof(*next));
 }
 
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns)

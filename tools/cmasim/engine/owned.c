@@ -10,6 +10,7 @@
 
 #include "engine/owned.h"
 #include "engine/sim.h"
+#include "util/big_table.h"
 
 static bool ours(struct owned_pages *o, uint64_t idx, struct cma_page *page)
 {
@@ -184,12 +185,12 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
 
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 {
-	uint64_t idx = sim_rand_below(o->s, n), ahead[2];
+	uint64_t idx = sim_rand_below(o->s, n), ahead[SIM_MAX_PEEK];
 	struct cma_page *next;
 
-	sim_rand_peek_below(o->s, n, ahead, 2);
-	next = owned_page(o, ahead[0]);
-	__builtin_prefetch(&o->slot[ahead[1]]);
+	sim_rand_peek_below(o->s, n, ahead, SIM_MAX_PEEK);
+	next = owned_page(o, ahead[SIM_MAX_PEEK - 3]);
+	__builtin_prefetch(&o->slot[ahead[SIM_MAX_PEEK - 1]]);
 	if (next)
 		__builtin_prefetch(next);
 	return idx;
@@ -207,7 +208,8 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->releases = 0;
 	o->at = NULL;
 	o->nr_at = 0;
-	o->slot = calloc(nr ? nr : 1, sizeof(*o->slot));
+	o->slot = big_table_alloc(nr, sizeof(*o->slot));
+	/* written before it is read (OP_WB says so), and only by writers and pageout: left to fault in */
 	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
 	return o->slot && o->wb_done ? 0 : -ENOMEM;
 }

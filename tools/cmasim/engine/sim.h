@@ -33,6 +33,13 @@ struct sim {
 	struct sim_event *heap;
 	size_t nr_events, heap_cap;
 	uint64_t rng;
+	/*
+	 * sim_rand_peek_below's draws below @peek_n, kept for the draws
+	 * they foretell: valid while rng is @peek_rng (@peek_end after
+	 * them), so that a loop looking ahead computes each number once.
+	 */
+	uint64_t peek[SIM_MAX_PEEK], peek_rng, peek_end, peek_n;
+	unsigned nr_peek;
 
 	struct workload wl[SIM_MAX_WORKLOADS];
 	unsigned nr_wl;

@@ -99,8 +99,12 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, ui
 uint64_t sim_rand(struct sim *s);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
-/* The next @nr sim_rand_below(s, @n), into @next, if nothing else draws first; draws nothing. */
-void sim_rand_peek_below(const struct sim *s, uint64_t n, uint64_t *next, unsigned nr);
+/*
+ * The next @nr (at most SIM_MAX_PEEK) sim_rand_below(s, @n), into @next,
+ * if nothing else draws first; draws nothing.
+ */
+#define SIM_MAX_PEEK 4
+void sim_rand_peek_below(struct sim *s, uint64_t n, uint64_t *next, unsigned nr);
 /* Exponential with mean @mean_ns, at least 1. */
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 /* Workloads act every tick; @rate per second comes to this many this tick. */
