@@ -51,19 +51,19 @@ static void sim_rand_peek_below_foresees_without_drawing(void **state)
 static void sim_rand_below_after_peeks_draws_as_unpeeked(void **state)
 {
 	static struct sim s, copy;
-	const uint64_t bounds[] = { 7, 1000 };
+	const uint64_t bounds[] = { 0, 7, 1000 };	/* below 0 draws nothing */
 	uint64_t mix = SEED, next[SIM_MAX_PEEK];
 
 	s.rng = copy.rng = SEED;
 	for (unsigned i = 0; i < 10000; i++) {
-		uint64_t pick = prandom_u64_state(&mix), n = bounds[pick % 2], got, want;
+		uint64_t pick = prandom_u64_state(&mix), n = bounds[pick % 3], got, want;
 
 		sim_rand_peek_below(&s, n, next, (unsigned)(pick >> 8) % (SIM_MAX_PEEK + 1));
 		if ((pick >> 16) % 8 == 0) {
 			got = sim_rand(&s);
 			want = sim_rand(&copy);
 		} else {
-			n = bounds[(pick >> 24) % 2];
+			n = bounds[(pick >> 24) % 3];
 			got = sim_rand_below(&s, n);
 			want = sim_rand_below(&copy, n);
 		}

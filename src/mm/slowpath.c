@@ -213,28 +213,27 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
 static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *ac,
 				 unsigned long progress, int *no_progress_loops)
 {
+	bool retry = false;
+
 	if (progress && ac->order <= PAGE_ALLOC_COSTLY_ORDER)
 		*no_progress_loops = 0;
 	else
 		++*no_progress_loops;
 	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
 		return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
-	/* the zones are looked at, then the loop gives way before retrying or giving up */
-	for (int i = (int)ac->high_zoneidx; i >= 0; i--) {
+	for (int i = (int)ac->high_zoneidx; i >= 0 && !retry; i--) {
 		struct zone *z = &mm->zones[i];
 		unsigned long available;
 
 		if (!z->present_pages)
 			continue;
 		available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
-		if (zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
-					   ac->alloc_flags, available)) {
-			cond_resched(mm);
-			return true;
-		}
+		retry = zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
+					       ac->alloc_flags, available);
 	}
+	/* the zones are looked at, then the loop gives way before retrying or giving up */
 	cond_resched(mm);
-	return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
+	return retry || unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
 }
 
 /*

@@ -95,10 +95,13 @@ uint64_t sim_rand(struct sim *s)
 	return prandom_u64_state(&s->rng);
 }
 
-/* Do the draws peeked at still foretell those below @n from here? */
+/*
+ * Do the draws peeked at still foretell those below @n from here? Not
+ * below 0: prandom_below steps nothing there, so a kept draw would.
+ */
 static bool peek_valid(const struct sim *s, uint64_t n)
 {
-	return s->nr_peek && s->peek_rng == s->rng && s->peek_n == n;
+	return n && s->nr_peek && s->peek_rng == s->rng && s->peek_n == n;
 }
 
 uint64_t sim_rand_below(struct sim *s, uint64_t n)
