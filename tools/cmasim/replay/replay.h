@@ -229,6 +229,12 @@ void replay_board_kernel(const struct replay_trace *t, struct replay_board *b, c
  * itself, or grown (*@cap doubled); NULL, *@cap kept, when it cannot be.
  */
 void *replay_room(void *v, size_t *cap, size_t nr, size_t size);
+/*
+ * @pfn, the largest so far, into the runs *@runs, *@nr (room for *@cap):
+ * nothing when the last run holds it, that run grown when it ends at it,
+ * else a run of its own. 0 or -ENOMEM.
+ */
+int replay_run_add(struct replay_pfn_run **runs, size_t *nr, size_t *cap, unsigned long pfn);
 
 /* ---- replay_pinned.c: the pages the kernel could not move ---- */
 

@@ -31,26 +31,12 @@ static bool kind_anon(uint8_t kind)
 static int kind_runs(const struct page_kinds *pk, bool (*want)(uint8_t kind), struct replay_pfn_run **runs, size_t *nr)
 {
 	size_t cap = 0;
+	int ret = 0;
 
-	for (unsigned long pfn = 0; pfn < pk->nr_pfns; pfn++) {
-		struct replay_pfn_run *last = *nr ? &(*runs)[*nr - 1] : NULL;
-
-		if (!want(pk->kind[pfn]))
-			continue;
-		if (last && last->first + last->count == pfn) {
-			last->count++;
-			continue;
-		}
-		if (*nr == cap) {
-			struct replay_pfn_run *grown = realloc(*runs, (cap = cap ? 2 * cap : 256) * sizeof(*grown));
-
-			if (!grown)
-				return -ENOMEM;
-			*runs = grown;
-		}
-		(*runs)[(*nr)++] = (struct replay_pfn_run){ pfn, 1 };
-	}
-	return 0;
+	for (unsigned long pfn = 0; pfn < pk->nr_pfns && !ret; pfn++)
+		if (want(pk->kind[pfn]))
+			ret = replay_run_add(runs, nr, &cap, pfn);
+	return ret;
 }
 
 static bool kind_file(uint8_t kind)

@@ -92,26 +92,14 @@ static int cmp_pfn(const void *a, const void *b)
 static int set_runs(struct pfn_set *s, struct replay_pfn_run **runs, size_t *nr)
 {
 	size_t cap = 0;
+	int ret = 0;
 
 	*runs = NULL;
 	*nr = 0;
 	qsort(s->pfn, s->nr, sizeof(*s->pfn), cmp_pfn);
-	for (size_t i = 0; i < s->nr; i++) {
-		struct replay_pfn_run *last = *nr ? &(*runs)[*nr - 1] : NULL;
-
-		if (last && last->first + last->count > s->pfn[i])
-			continue;
-		if (last && last->first + last->count == s->pfn[i]) {
-			last->count++;
-			continue;
-		}
-		last = replay_room(*runs, &cap, *nr, sizeof(**runs));
-		if (!last)
-			return -ENOMEM;
-		*runs = last;
-		(*runs)[(*nr)++] = (struct replay_pfn_run){ s->pfn[i], 1 };
-	}
-	return 0;
+	for (size_t i = 0; i < s->nr && !ret; i++)
+		ret = replay_run_add(runs, nr, &cap, s->pfn[i]);
+	return ret;
 }
 
 int replay_pinned(const struct replay_background *bg, const struct replay_trace *t,

@@ -329,6 +329,24 @@ void *replay_room(void *v, size_t *cap, size_t nr, size_t size)
 	return v;
 }
 
+int replay_run_add(struct replay_pfn_run **runs, size_t *nr, size_t *cap, unsigned long pfn)
+{
+	struct replay_pfn_run *last = *nr ? &(*runs)[*nr - 1] : NULL;
+
+	if (last && last->first + last->count > pfn)
+		return 0;
+	if (last && last->first + last->count == pfn) {
+		last->count++;
+		return 0;
+	}
+	last = replay_room(*runs, cap, *nr, sizeof(**runs));
+	if (!last)
+		return -ENOMEM;
+	*runs = last;
+	(*runs)[(*nr)++] = (struct replay_pfn_run){ pfn, 1 };
+	return 0;
+}
+
 /* @s appended to the @nr of @v (room for @cap): 0 or -ENOMEM */
 static int push_scan(struct replay_scan **v, size_t *nr, size_t *cap, struct replay_scan s)
 {
