@@ -401,6 +401,36 @@ static void account_free_scan(struct cma_mm *mm, bool contig, unsigned long nr_s
 		count_vm_events(mm, COMPACTISOLATED, nr_taken);
 }
 
+/*
+ * The free scanner's pageblock in compaction: traced at once, counted
+ * in @cc until isolate_freepages() ends. The kernel's per-CPU counters
+ * cost a plain add; ours take the slot's lock, once per scan this way
+ * rather than once per pageblock. No scheduling point lies in between,
+ * so no reader sees the difference.
+ */
+static void note_free_scan(struct cma_mm *mm, struct compact_control *cc,
+			   unsigned long nr_scanned, unsigned long nr_stepped, unsigned long nr_taken)
+{
+	trace_event(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES, isolate,
+		    .nr_scanned = nr_scanned, .nr_taken = nr_taken);
+	cc->free_scanned += nr_scanned;
+	cc->free_stepped += nr_stepped;
+	cc->free_taken += nr_taken;
+}
+
+static void count_free_scans(struct cma_mm *mm, struct compact_control *cc)
+{
+	if (cc->free_scanned)
+		count_vm_events(mm, COMPACTFREE_SCANNED, cc->free_scanned);
+	if (cc->free_stepped)
+		count_vm_events(mm, COMPACT_SCAN_STEPPED, cc->free_stepped);
+	if (cc->free_taken)
+		count_vm_events(mm, COMPACTISOLATED, cc->free_taken);
+	if (cc->blocks_passed)
+		count_vm_events(mm, COMPACT_BLOCKS_PASSED, cc->blocks_passed);
+	cc->free_scanned = cc->free_stepped = cc->free_taken = cc->blocks_passed = 0;
+}
+
 /**
  * isolate_freepages_range() - take every page of [start_pfn, end_pfn) off
  * the free lists (the kernel's isolate_freepages_range, seed 002).
@@ -534,7 +564,7 @@ static void fast_isolate_around(struct zone *zone, struct compact_control *cc, u
 					   cc->nr_migratepages - cc->nr_freepages, 1, &nr_scanned,
 					   &nr_stepped);
 	spin_unlock(&zone->lock);
-	account_free_scan(mm, false, nr_scanned, nr_stepped, isolated);
+	note_free_scan(mm, cc, nr_scanned, nr_stepped, isolated);
 	cc->nr_freepages += isolated;
 	if (start >= end)
 		set_pageblock_skip(mm, pfn);
@@ -699,7 +729,7 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 	/* checked unlocked first, to keep zone->lock for the blocks worth it */
 	if (!pfn_valid(mm, pfn) || page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx ||
 	    !suitable_migration_target(cc, pfn) || !isolation_suitable(cc, pfn)) {
-		count_vm_event(mm, COMPACT_BLOCKS_PASSED);
+		cc->blocks_passed++;
 		return false;
 	}
 	spin_lock(&zone->lock);
@@ -707,7 +737,7 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 		*isolated = isolate_freepages_block(zone, start, block_end, cc->freepages, false,
 						    limit, stride, nr_scanned, &nr_stepped);
 	spin_unlock(&zone->lock);
-	account_free_scan(mm, false, *nr_scanned, nr_stepped, *isolated);
+	note_free_scan(mm, cc, *nr_scanned, nr_stepped, *isolated);
 	cc->nr_freepages += *isolated;
 	return true;
 }
@@ -803,6 +833,7 @@ static void isolate_freepages(struct zone *zone, struct compact_control *cc)
 		isolate_freepages_v40(zone, cc);
 	else
 		isolate_freepages_v35(zone, cc);
+	count_free_scans(zone->mm, cc);
 }
 
 /* The lowest order from @order up whose list of cc->freepages has a block, or max_order. */

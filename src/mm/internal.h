@@ -467,6 +467,8 @@ struct compact_control {
 	unsigned long fast_start_pfn;
 	/* alloc_contig_range: -ENOMEM once isolate_or_dissolve_huge_page gave it; the range ends */
 	int contig_err;
+	/* the free scanner's events, counted when isolate_freepages() ends */
+	unsigned long free_scanned, free_stepped, free_taken, blocks_passed;
 };
 
 /*
