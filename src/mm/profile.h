@@ -750,8 +750,9 @@ struct kernel_profile {
 	 * carries it, so Linus took it after 4.18-rc8 (a stored v4.18,
 	 * WindRiver-Labs/linux-yocto-4.18, still caps the batch at 512 KiB);
 	 * and Mel Gorman cites it by its mainline id on linux-mm on
-	 * 2018-10-17 (Re: [RFC v4 PATCH 2/5] mm/__free_one_page), two days
-	 * after Greg posted 4.19-rc8 (20181015064915.GA10710@kroah.com).
+	 * 2018-10-17 (Re: [RFC v4 PATCH 2/5] mm/__free_one_page), before
+	 * Greg released 4.19 on 2018-10-22 (his "Linux 4.19" announcement as
+	 * linuxtoday.com carries it).
 	 * Commit: d8a759b57035.
 	 */
 	bool pcp_batch_1m;
