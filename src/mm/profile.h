@@ -998,7 +998,11 @@ struct kernel_profile {
 	 * And not after 4.17: the build products of an x86_64 4.17.12 tree
 	 * (xjh19971110/linux-4.17.12, lib/.dma-direct.o.cmd) compile
 	 * lib/dma-direct.c, the dma_direct_alloc this switch models, into
-	 * the x86 kernel. Bracketed to 4.17 by these two bounds, not
+	 * the x86 kernel; and hch, on linux-mm on 2018-04-26, answering Luis
+	 * Chamberlain's LSF/MM ZONE_DMA notes (which name v4.17-rc1 as out),
+	 * says of x86's dma_alloc_coherent_gfp_flags and
+	 * dma_generic_alloc_coherent: "All that code is long gone and
+	 * replaced with dma-direct". Bracketed to 4.17 by these bounds, not
 	 * confirmed: no 4.17 merge-window shortlog, x86
 	 * pull or stored v4.16 copy of arch/x86/kernel/pci-dma.c was found
 	 * (the posted patch 37/67, removing dma_generic_alloc_coherent, is
