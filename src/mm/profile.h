@@ -17,11 +17,12 @@
  * the first against vX.Y without it; a stable or fix mail; or stored
  * copies of the source at the releases around it. "Bracketed" marks a
  * release only bounded by such sources, "unverified" one no source was
- * found for. The comment's last sentence, "Commit: ...", names the switch's
- * own commits (ids, or subjects where no id was found; "none" for a
- * bundle of many): other ids in it are evidence. tests/golden/profiles.txt
- * lists every switch with its release; scripts/profile-table.sh prints
- * the table with each one's commits (test_profile_dates checks both).
+ * found for. The comment's last sentence, "Commit: ...", names the
+ * switch's own commits (ids, or subjects where no id was found; "none"
+ * for a bundle of many): other ids in it are evidence.
+ * tests/golden/profiles.txt lists every switch with its release;
+ * scripts/profile-table.sh prints the table with each one's commits
+ * (test_profile_dates checks both).
  *
  * Chosen at cma_mm_create (cma_mm_config.kernel) and fixed for the
  * machine's life, so it is read without a lock.
@@ -1077,8 +1078,9 @@ struct kernel_profile {
 	 * is not stored (the v3.13 directory holds other files), no v3.13
 	 * tree with arch/arm64 was found, and no shortlog, pull request, tag
 	 * or kernelnewbies page naming the commit was found; the stored mail
-	 * archives have neither its id nor "arm64: Enable CMA", and a
-	 * Linaro stable branch v3.14/topic/arm64-cma was seen only by name.
+	 * archives have neither its id nor the string "arm64: Enable CMA",
+	 * and a Linaro stable branch v3.14/topic/arm64-cma was seen only by
+	 * name.
 	 * Taken as 3.14.
 	 * Commit: 6ac2104debc2.
 	 */
