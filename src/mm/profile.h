@@ -12,14 +12,17 @@
  * one), the release, and how that release is known: the commit date
  * Linus's tree gives it, inside that release's merge window; a vX.Y-rc
  * shortlog; the -mm tree's since-X.Y shortlog (its queue on top of vX.Y,
- * sent in the next merge window); a stable or fix mail; or stored copies
- * of the source at the releases around it. "Bracketed" marks a release
- * only bounded by such sources, "unverified" one no source was found
- * for. The comment's last sentence, "Commit: ...", names the switch's
- * own commits (ids, or subjects where no id was found; "none" for a
- * bundle of many): other ids in it are evidence. tests/golden/profiles.txt
- * lists every switch with its release; scripts/profile-table.sh prints
- * the table with each one's commits (test_profile_dates checks both).
+ * sent in the next merge window); a pull request to Linus; akpm's mmotm
+ * lists, the last against vX.Y-rcN to queue a patch for linux-next and
+ * the first against vX.Y without it; a stable or fix mail; or stored
+ * copies of the source at the releases around it. "Bracketed" marks a
+ * release only bounded by such sources, "unverified" one no source was
+ * found for. The comment's last sentence, "Commit: ...", names the
+ * switch's own commits (ids, or subjects where no id was found; "none"
+ * for a bundle of many): other ids in it are evidence.
+ * tests/golden/profiles.txt lists every switch with its release;
+ * scripts/profile-table.sh prints the table with each one's commits
+ * (test_profile_dates checks both).
  *
  * Chosen at cma_mm_create (cma_mm_config.kernel) and fixed for the
  * machine's life, so it is read without a lock.
@@ -534,20 +537,26 @@ struct kernel_profile {
 	 * Vlastimil Babka's review of 22 May 2018 on linux-mm, and absent
 	 * from 4.14 per the stable bot's dependency list of 14 Jun 2019):
 	 * isolation scans MOVABLE pageblocks for unmovable pages, and CMA
-	 * ones unless MIGRATE_CMA is asked for. 4.15, bracketed, not
-	 * confirmed: not in 4.14; their October 2017 date, which would make
-	 * them 4.15, and the release that merged them were not found in a
-	 * source. Taken as 4.15.
+	 * ones unless MIGRATE_CMA is asked for. 4.15: Michal Hocko's
+	 * since-4.14 shortlog of the mm tree (linux-mm 2017-11-20, on v4.14
+	 * and mmotm-2017-11-17-16-17) lists both; mmotm 2017-11-07, against
+	 * 4.14-rc8, still queued them for linux-next, and mmotm 2017-11-17,
+	 * against 4.14, no longer does; a kernel test robot blame of
+	 * mm/page_isolation.c (linux-arch 2023-01-28) dates 4da2ce250f98
+	 * 2017-11-15.
 	 * Commit: d7b236e10ced, 4da2ce250f98.
 	 */
 	bool isolate_scan_movable;
 	/*
 	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable":
 	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
-	 * 5.1, bracketed, not confirmed: it is in 5.0.17 as a stable
-	 * backport, so upstream by then, which allows 5.1 or 5.2's merge
-	 * window; its April 2019 date (5.1-rc) was not found in a source,
-	 * nor a shortlog, pull or tag naming it. Taken as 5.1.
+	 * 5.1, bracketed, not confirmed: its v4 was posted to linux-mm on
+	 * 2019-04-16, and Sasha Levin's AUTOSEL offered it to 5.0 as upstream
+	 * commit 1a9f219157b2 on 2019-05-07 ("[PATCH AUTOSEL 5.0 57/99]");
+	 * Greg's 5.0.17 review of 2019-05-15 carries it, his 5.1.3 review of
+	 * the same day does not, which fits 5.1 but does not exclude the
+	 * first days of 5.2's merge window. No rc shortlog, mm pull, mmotm
+	 * list or since-5.0 shortlog naming it was found. Taken as 5.1.
 	 * Commit: 1a9f219157b2.
 	 */
 	bool isolate_cma_refuse;
@@ -578,11 +587,15 @@ struct kernel_profile {
 	bool dma_cma_blocking;
 	/*
 	 * bd2e75633c80 "dma-contiguous: use fallback alloc_pages for single
-	 * pages" (Nicolin Chen; v2 posted 6 May 2019, in mainline by 29 Aug
-	 * 2019 per Masahiro Yamada's report of that date): bracketed 5.2 or
-	 * 5.3, taken as 5.3; no shortlog or pull request found. A device
-	 * without an area of its own takes a one-page buffer from the buddy
-	 * allocator, not the default area.
+	 * pages" (Nicolin Chen; v2 posted 6 May 2019): 5.3, by Masahiro
+	 * Yamada's report of an SDHCI ADMA failure that reverting it cures:
+	 * v5.3-rc6 still fails ("This is included in v5.3-rc6 so I tested
+	 * it. No, it did not fix the problem", of hch's 90ae409f9eb3,
+	 * linux-arm-kernel 2019-08-26) and v5.2 does not ("I tested v5.2 and
+	 * my MMC host controller works", linux-mmc 2019-08-28, the same mail
+	 * explaining it by where buffers lay before bd2e75633c80).
+	 * A device without an area of its own takes a one-page buffer from
+	 * the buddy allocator, not the default area.
 	 * Commit: bd2e75633c80.
 	 */
 	bool dma_single_page_buddy;
@@ -732,20 +745,15 @@ struct kernel_profile {
 	 * zone_batchsize caps the batch at 1 MiB of pages, not 512 KiB: 63
 	 * pages of 4 KiB in place of 31, and high (6 * batch until 5.14)
 	 * doubles with it. d8a759b57035 "mm, page_alloc: double zone's
-	 * batchsize" (Aaron Lu): 4.19, bracketed from both sides, not
-	 * confirmed. Not before: the RFC on linux-mm 2018-07-11, after
-	 * v4.18-rc4; mmotm 2018-07-13, against 4.18-rc4, queues it for
-	 * linux-next, that is for the next merge window; and
-	 * WindRiver-Labs/linux-yocto-4.18's mm/page_alloc.c still caps it at
-	 * 512 KiB. Not after: a stored copy of v4.19's mm/page_alloc.c
-	 * (0x88888888/linux-4.19-comments at 0c8fdfc73a8e, annotated) caps
-	 * the batch at 1 MiB while it still reads zone->managed_pages,
-	 * which v5 of Arun KS's "mm: convert zone->managed_pages to atomic
-	 * variable" (posted 2018-11-13) replaces with zone_managed_pages()
-	 * around the same 1 MiB cap. Both trees are third parties', their
-	 * versions known only from the repositories' names; no shortlog,
-	 * pull or tag naming the release was found, and TROVON's
-	 * per-release copies stop before 4.16.
+	 * batchsize" (Aaron Lu): 4.19, by akpm's mmotm lists on linux-mm:
+	 * mmotm 2018-08-09-20-10, against 4.18-rc8, still queues it for
+	 * linux-next, and mmotm 2018-08-21-23-23, against 4.18, no longer
+	 * carries it, so Linus took it after 4.18-rc8 (a stored v4.18,
+	 * WindRiver-Labs/linux-yocto-4.18, still caps the batch at 512 KiB);
+	 * and Mel Gorman cites it by its mainline id on linux-mm on
+	 * 2018-10-17 (Re: [RFC v4 PATCH 2/5] mm/__free_one_page), before
+	 * Greg released 4.19 on 2018-10-22 (his "Linux 4.19" announcement as
+	 * linuxtoday.com carries it).
 	 * Commit: d8a759b57035.
 	 */
 	bool pcp_batch_1m;
@@ -991,11 +999,17 @@ struct kernel_profile {
 	 * And not after 4.17: the build products of an x86_64 4.17.12 tree
 	 * (xjh19971110/linux-4.17.12, lib/.dma-direct.o.cmd) compile
 	 * lib/dma-direct.c, the dma_direct_alloc this switch models, into
-	 * the x86 kernel. Bracketed to 4.17 by these two bounds, not
+	 * the x86 kernel; and hch, on linux-mm on 2018-04-26, answering Luis
+	 * Chamberlain's LSF/MM ZONE_DMA notes (which name v4.17-rc1 as out),
+	 * says of x86's dma_alloc_coherent_gfp_flags and
+	 * dma_generic_alloc_coherent: "All that code is long gone and
+	 * replaced with dma-direct". Bracketed to 4.17 by these bounds, not
 	 * confirmed: no 4.17 merge-window shortlog, x86
 	 * pull or stored v4.16 copy of arch/x86/kernel/pci-dma.c was found
 	 * (the posted patch 37/67, removing dma_generic_alloc_coherent, is
-	 * stored in a linux-mips archive).
+	 * stored in a linux-mips archive). Also searched without result: the
+	 * stored stable, linux-mm and LKML archives for both subjects, for
+	 * tip's x86/dma branch and for a 4.17 x86 or dma-mapping pull.
 	 * Commit: "x86: use dma-direct", "x86: remove
 	 * dma_alloc_coherent_gfp_flags".
 	 */
@@ -1063,7 +1077,11 @@ struct kernel_profile {
 	 * in v3.12 and call dma_alloc_from_contiguous in v3.14; v3.13's copy
 	 * is not stored (the v3.13 directory holds other files), no v3.13
 	 * tree with arch/arm64 was found, and no shortlog, pull request, tag
-	 * or kernelnewbies page naming the commit was found. Taken as 3.14.
+	 * or kernelnewbies page naming the commit was found; the stored mail
+	 * archives have neither its id nor the string "arm64: Enable CMA",
+	 * and a Linaro stable branch v3.14/topic/arm64-cma was seen only by
+	 * name.
+	 * Taken as 3.14.
 	 * Commit: 6ac2104debc2.
 	 */
 	bool arm64_dma_cma;
@@ -1131,21 +1149,17 @@ struct kernel_profile {
 	 * ALLOC_NON_BLOCK: HIGHATOMIC blocks and their free pages), but
 	 * __zone_watermark_ok takes the quarter off min for it only with
 	 * ALLOC_HIGH (ALLOC_MIN_RESERVE): GFP_ATOMIC ends at 3/8 of min,
-	 * GFP_NOWAIT at min. "mm/page_alloc: explicitly define how
-	 * __GFP_HIGH non-blocking allocations accesses reserves", in Mel
-	 * Gorman's series "Discard __GFP_ATOMIC" v3 (posted 2023-01-13, the
-	 * Link of its first patch in the mm tree, answering Michal Hocko's
-	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves; the
-	 * series' first patch, "mm/page_alloc: rename ALLOC_HIGH to
-	 * ALLOC_MIN_RESERVE", is 524c48072e56 in users/jedix/linux-maple on
-	 * infradead.org, its Link that v3).
-	 * 6.3, bracketed from both sides, not confirmed: posted after
-	 * v6.2-rc1, so not 6.2; a tree labelled 6.3
-	 * (bqqmf/linux-6.3, a research fork known as 6.3 only by its name)
-	 * defines ALLOC_NON_BLOCK and ALLOC_MIN_RESERVE in mm/internal.h,
-	 * so not after 6.3. No pull request or tag naming it was found.
-	 * Commit: "mm/page_alloc: explicitly define how __GFP_HIGH
-	 * non-blocking allocations accesses reserves".
+	 * GFP_NOWAIT at min. 1ebbb21811b7 "mm/page_alloc: explicitly define
+	 * how __GFP_HIGH non-blocking allocations accesses reserves", in Mel
+	 * Gorman's series "Discard __GFP_ATOMIC" v3 (posted 2023-01-13,
+	 * answering Michal Hocko's objection of 2023-01-11 to GFP_NOWAIT
+	 * reaching the reserves): 6.3, in akpm's "[GIT PULL] MM updates for
+	 * 6.3-rc1" (tags/mm-stable-2023-02-20-13-37, LKML 2023-02-20), whose
+	 * summary names the series and whose shortlog lists the patch. Its
+	 * id and that of the series' first patch, 524c48072e56
+	 * "mm/page_alloc: rename ALLOC_HIGH to ALLOC_MIN_RESERVE", are the
+	 * ones Thadeu Lima de Souza Cascardo's fix of 2025-08-14 cites.
+	 * Commit: 1ebbb21811b7.
 	 */
 	bool alloc_non_block;
 	/*
@@ -1185,9 +1199,9 @@ struct kernel_profile {
 	 * since-4.10 shortlog, linux-mm 2017-02-23, queued for the 4.11
 	 * merge window). Marking a page found under writeback comes from Mel
 	 * Gorman's "mm: vmscan: block kswapd if it is encountering pages
-	 * under writeback" (posted to linux-mm 2013-04-11; 3.11 by the -mm
-	 * shortlog that lists it, not confirmed here: bracketed), taken with
-	 * this switch.
+	 * under writeback" (posted to linux-mm 2013-04-11): 3.11, as Michal
+	 * Hocko's since-3.10 shortlog of the mm tree (linux-mm 2013-07-03, on
+	 * v3.10 and mmotm 2013-07-02-15-32) lists it; taken with this switch.
 	 * Commit: c55e8d035b28.
 	 */
 	bool dirty_activate;
@@ -1240,8 +1254,9 @@ struct kernel_profile {
 	 * dropped from -mm on 2016-08-23 behind 4.8's "mm, oom: prevent
 	 * premature OOM killer invocation for high order request", back with
 	 * its revert in mmotm-2016-09-14 and a -fix posted 2016-09-26, so in
-	 * the 4.9 merge window (v4.8: 2016-10-02). Bracketed: no pull request
-	 * or tag naming them was found. The switch takes 4.9; 4.7 and 4.8,
+	 * the 4.9 merge window, as Michal Hocko's since-4.8 shortlog of the
+	 * mm tree lists both (linux-mm 2016-10-12, on v4.8 and
+	 * mmotm-2016-10-11-15-46). The switch takes 4.9; 4.7 and 4.8,
 	 * whose compaction retries differed, keep v3.5's loop.
 	 * Commit: 0a0337e0d1d1, "mm, oom: protect !costly allocations some
 	 * more", "mm, compaction: add the ultimate direct compaction
