@@ -4,10 +4,11 @@
  * ("always" or "madvise") and khugepaged starts, it raises
  * min_free_kbytes so that each lowmem zone keeps pageblocks free for
  * anti-fragmentation (set_recommended_min_free_kbytes, 6.12's
- * mm/khugepaged.c, v3.5's mm/huge_memory.c). It came with THP in
- * 2.6.38 (Andrea Arcangeli's "set recommended min free kbytes", patch
- * 51 of 66 of the transparent hugepage series, linux-mm, 3 Nov 2010),
- * so every profile has it. Only the boot is modelled: no sysfs writes.
+ * mm/khugepaged.c, v3.x's mm/huge_memory.c). It came with THP's
+ * series (Andrea Arcangeli's "set recommended min free kbytes", patch
+ * 51 of 66, linux-mm, 3 Nov 2010; the series went into 2.6.38), and
+ * v3.10's mm/huge_memory.c has it, so every profile does (bracketed
+ * between those two for 3.5). Only the boot is modelled: no sysfs writes.
  *
  * The mode comes from the .config (CONFIG_TRANSPARENT_HUGEPAGE and its
  * ALWAYS / MADVISE / NEVER choice, ALWAYS by default) and then
@@ -82,10 +83,11 @@ void setup_transparent_hugepage(struct cma_mm *mm)
  * type to fall back to, in each zone a user page can come from; at
  * most 5% of lowmem; only ever raises min_free_kbytes. Departure: the
  * zones above ZONE_NORMAL stopped counting with Joonsoo Kim's "mm/thp:
- * don't count ZONE_MOVABLE as the target for freepage reserving" (mm
- * tree's since-4.16 shortlog, 6 Apr 2018: 4.17 or 4.18, bracketed);
- * every profile here leaves them out. ZONE_MOVABLE is never populated,
- * so only an x86 machine with highmem and THP differs, before that.
+ * don't count ZONE_MOVABLE as the target for freepage reserving"
+ * (bracketed: in the mm tree's since-4.16 shortlog of 6 Apr 2018, so
+ * 4.17 at the earliest, and in 6.12); every profile here leaves them
+ * out. ZONE_MOVABLE is never populated, so only an x86 machine with
+ * highmem and THP differs, under the profiles before it.
  */
 static void set_recommended_min_free_kbytes(struct cma_mm *mm)
 {
