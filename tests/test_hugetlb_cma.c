@@ -16,6 +16,8 @@
  * reserved for it. The per-node form reserves on node 0 and warns of
  * other nodes; a size under a gigantic page is refused with its warning.
  * x86 reserves it after the default area, 32-bit ARM only warns.
+ * The guest's DMA zone has the marks khugepaged gives with Debian's THP
+ * "always" (its snapshot's zoneinfo: min 5632, low 7040, high 8448).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +119,28 @@ static void virt_3g_places_both_areas_as_the_guest(void **state)
 	assert_int_equal(cma_area_base_pfn(area(mm, "reserved")), 0xf8600);
 	/* the guest's "1114112K cma-reserved" */
 	assert_int_equal(meminfo_kb(mm, "CmaTotal:"), (1024 + 64) * 1024);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect: 512 * 1 zone * (2 + 3 * 3) = 5632 pages of min_free_kbytes
+ * (22528 KiB), all the DMA zone's; low and high 1408 pages apart (6.12's
+ * watermark_scale_factor: 10/10000 of 760,702 managed pages is less than
+ * a quarter of the min). With transparent_hugepage=never the min is
+ * sqrt(16 * lowmem KiB)'s, below it.
+ */
+static void virt_3g_min_mark_as_the_guest(void **state)
+{
+	struct cma_mm *mm = boot_virt(3 * GiB, NULL, NULL);
+	struct zone *dma = &mm->zones[ZONE_DMA];
+
+	assert_int_equal(mm->min_free_kbytes, 22528);
+	assert_int_equal(min_wmark_pages(dma), 5632);
+	assert_int_equal(low_wmark_pages(dma), 7040);
+	assert_int_equal(high_wmark_pages(dma), 8448);
+	cma_mm_destroy(mm);
+	mm = boot_virt(3 * GiB, NULL, "hugetlb_cma=1G cma=64M transparent_hugepage=never");
+	assert_true(min_wmark_pages(&mm->zones[ZONE_DMA]) < 5632);
 	cma_mm_destroy(mm);
 }
 
@@ -279,6 +303,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(virt_3g_places_both_areas_as_the_guest),
+		cmocka_unit_test(virt_3g_min_mark_as_the_guest),
 		cmocka_unit_test(virt_2g_refuses_the_hugetlb_area),
 		cmocka_unit_test(gigantic_page_from_the_area_and_back),
 		cmocka_unit_test(hugetlb_cma_from_5_7),

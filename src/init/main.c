@@ -18,7 +18,7 @@
  *                          declaration order and give them to their devices;
  *                          postcore_initcall: the architecture's (ARM's atomic
  *                          pool); module_init: the watermarks, which see the
- *                          CMA memory
+ *                          CMA memory; khugepaged's raise of them (THP)
  *
  * Device probe, and dev_set_cma_area for areas shared between devices,
  * come after cma_mm_boot returns.
@@ -47,6 +47,8 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 		ret = hugetlb_cma_parse(mm, cfg->cmdline);
 	if (ret)
 		goto fail;
+	/* __setup("transparent_hugepage=") */
+	setup_transparent_hugepage(mm);
 	/* MAX_CMA_AREAS: 1 + CONFIG_CMA_AREAS in v3.5 (the default area's slot), CONFIG_CMA_AREAS since 5.x */
 	mm->cma->max_areas = (mm->kernel.cma_generic ? 0 : 1) + (unsigned)mm->cma->params.areas;
 	mm->cma->reserved = calloc(mm->cma->max_areas, sizeof(*mm->cma->reserved));
@@ -94,6 +96,8 @@ int cma_mm_boot(struct cma_mm *mm)
 	ops->postcore_initcall(mm);
 	/* module_init(init_per_zone_wmark_min) */
 	init_per_zone_wmark_min(mm);
+	/* 6.12's subsys_initcall(hugepage_init) runs after it as v3.5's late_initcall did */
+	hugepage_init(mm);
 	VM_VERIFY(mm);
 	return 0;
 }

@@ -258,6 +258,7 @@ static inline unsigned pindex_to_order(const struct cma_mm *mm, unsigned pindex)
 /* Every zone's per-CPU batch and high bounds again, after the watermarks changed. */
 void zone_pcp_update(struct cma_mm *mm);
 unsigned long nr_free_pagecache_pages(struct cma_mm *mm);
+unsigned long nr_free_buffer_pages(struct cma_mm *mm);
 void free_bootmem_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
 /* Each PG_reserved page of [start_pfn, end_pfn) to the buddy allocator (free_reserved_page): how many. */
 long free_reserved_range(struct cma_mm *mm, unsigned long start_pfn, unsigned long end_pfn);
@@ -684,6 +685,13 @@ int verify_zones(struct cma_mm *mm, const char *where);	/* takes each zone's loc
 #define VM_VERIFY_PAGEBLOCKS(mm, start, end, expect, where) do { } while (0)
 #define VM_VERIFY_ZONES(mm, where) do { } while (0)
 #endif
+
+/* ---- khugepaged.c: THP's raise of min_free_kbytes (init/main.c calls these) ---- */
+
+/* transparent_hugepage= against the .config's mode, at cma_mm_create */
+void setup_transparent_hugepage(struct cma_mm *mm);
+/* after init_per_zone_wmark_min: khugepaged's min_free_kbytes where THP is on */
+void hugepage_init(struct cma_mm *mm);
 
 /* ---- hugetlb.c: hugetlb_cma= (init/main.c calls these in the kernel's order) ---- */
 

@@ -302,6 +302,9 @@ struct fail_page_alloc {
  * (free in one buddy block, on one per-CPU list, allocated, reserved), and
  * no unmovable or reclaimable allocation lies in a CMA pageblock.
  */
+/* transparent_hugepage/enabled: THP off, on in MADV_HUGEPAGE areas only, on everywhere */
+enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
+
 struct cma_mm {
 	/* geometry, fixed at create */
 	unsigned page_shift;
@@ -356,6 +359,7 @@ struct cma_mm {
 	pthread_mutex_t pcpu_drain_mutex;
 	bool page_group_by_mobility_disabled;
 	int min_free_kbytes;
+	enum thp_mode transparent_hugepage;	/* khugepaged.c: the enabled mode after boot */
 	int watermark_scale_factor;	/* the sysctl, in 1/10000 of a zone; read under kernel.watermark_scale */
 	unsigned long totalram_pages;
 	unsigned long totalcma_pages;	/* pages given to the allocator as MIGRATE_CMA */

@@ -44,6 +44,12 @@ unsigned long nr_free_pagecache_pages(struct cma_mm *mm)
 	return nr_free_zone_pages(mm, ZONE_MOVABLE);
 }
 
+/* The lowmem a GFP_USER request can use beyond the high marks. */
+unsigned long nr_free_buffer_pages(struct cma_mm *mm)
+{
+	return nr_free_zone_pages(mm, ZONE_NORMAL);
+}
+
 /* Any hole or reserved page in [start, end), a pageblock or its part in the zone? */
 static bool pageblock_is_reserved(struct cma_mm *mm, unsigned long start, unsigned long end)
 {
@@ -210,7 +216,7 @@ void setup_per_zone_lowmem_reserve(struct cma_mm *mm)
  */
 void init_per_zone_wmark_min(struct cma_mm *mm)
 {
-	unsigned long lowmem_kbytes = nr_free_zone_pages(mm, ZONE_NORMAL) * (mm->page_size >> 10);
+	unsigned long lowmem_kbytes = nr_free_buffer_pages(mm) * (mm->page_size >> 10);
 	unsigned long k = int_sqrt(lowmem_kbytes * 16);
 	unsigned long max = mm->kernel.min_free_kbytes_256m ? 262144 : 65536;
 

@@ -105,7 +105,7 @@ static const struct platform builtins[] = {
 		.banks = { { ARM64_PHYS_BASE, 4 * GiB } },
 		.nr_banks = 1,
 		.kernel = { ARM64_PHYS_BASE, 32 * MiB },
-		.kconfig = "CONFIG_CMA_SIZE_MBYTES=32\n",
+		.kconfig = ARM64_DEBIAN_KCONFIG,
 	},
 };
 

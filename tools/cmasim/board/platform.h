@@ -22,6 +22,15 @@
 #define PLATFORM_RMEM_NAME_MAX	64
 
 /*
+ * Debian 6.12's arm64 .config as far as the library reads it: a 32 MiB
+ * default area and THP "always" (linux-config-6.12's amd64 configs say
+ * CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS=y, and bench/oracle's arm64 guests
+ * have the min mark khugepaged gives, 5632 pages: THP is on).
+ */
+#define ARM64_DEBIAN_KCONFIG \
+	"CONFIG_CMA_SIZE_MBYTES=32\nCONFIG_TRANSPARENT_HUGEPAGE=y\nCONFIG_TRANSPARENT_HUGEPAGE_ALWAYS=y\n"
+
+/*
  * A device tree's /reserved-memory child (of_reserved_mem.c): static with
  * a reg (size != 0), else dynamic (dyn_size, align, alloc-ranges).
  */

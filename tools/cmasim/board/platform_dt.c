@@ -458,7 +458,8 @@ static bool has_armv7_cpu(const void *fdt)
 
 /*
  * Geometry as the kernels have it: arm64 (pageblock order 9, ZONE_DMA
- * below 4 GiB, CONFIG_CMA_SIZE_MBYTES=32) as the built-in arm64; 32-bit
+ * below 4 GiB, Debian's CONFIG_CMA_SIZE_MBYTES=32 and THP "always") as
+ * the built-in arm64; 32-bit
  * ARM as the built-in arm but for 6.12's lowmem, 768 MiB from the first
  * bank, HighMem the rest.
  */
@@ -470,7 +471,7 @@ static void set_arch(struct dt_reader *r, struct platform *p)
 	if (r->addr_cells == 2 && !has_armv7_cpu(r->fdt)) {
 		p->cfg.arch = CMA_ARCH_ARM64;
 		p->cfg.pageblock_order = 9;
-		snprintf(p->kconfig, sizeof(p->kconfig), "CONFIG_CMA_SIZE_MBYTES=32\n");
+		snprintf(p->kconfig, sizeof(p->kconfig), "%s", ARM64_DEBIAN_KCONFIG);
 		return;
 	}
 	p->cfg.arch = CMA_ARCH_ARM;
