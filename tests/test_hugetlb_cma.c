@@ -18,6 +18,8 @@
  * x86 reserves it after the default area, 32-bit ARM only warns.
  * The guest's DMA zone has the marks khugepaged gives with Debian's THP
  * "always" (its snapshot's zoneinfo: min 5632, low 7040, high 8448).
+ * The guest ran with -smp 1 and its tree lists one CPU: the board has
+ * one, and a tree with four cpu nodes (and a cpu-map, no CPU) has four.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -294,6 +297,40 @@ static void workload_takes_the_area(void **state)
 	sim_result_free(&r);
 }
 
+/* A tree of @n cpu nodes, a cpu-map beside them, 1 GiB of RAM; its path in @path. */
+static void write_cpus_dts(unsigned n, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/test_hugetlb_cma.%d.dts", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "/dts-v1/;\n/ {\n\t#address-cells = <2>;\n\t#size-cells = <2>;\n"
+		   "\tcompatible = \"libcma,test\";\n\tcpus {\n\t\t#address-cells = <1>;\n"
+		   "\t\t#size-cells = <0>;\n\t\tcpu-map { cluster0 { core0 { cpu = <&c0>; }; }; };\n");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "\t\t%scpu@%u { device_type = \"cpu\"; compatible = \"arm,cortex-a53\"; "
+			   "reg = <%u>; };\n", i ? "" : "c0: ", i, i);
+	fprintf(f, "\t};\n\tmemory@40000000 { device_type = \"memory\"; "
+		   "reg = <0x0 0x40000000 0x0 0x40000000>; };\n};\n");
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Expect: as many CPUs as the tree's cpu nodes, one for the guest's. */
+static void cpus_from_the_tree(void **state)
+{
+	struct platform p;
+	char err[512], path[64];
+
+	assert_int_equal(platform_read_dt(board, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.cfg.nr_cpus, 1);
+	write_cpus_dts(4, path, sizeof(path));
+	if (platform_read_dt(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(path);
+	assert_int_equal(p.cfg.nr_cpus, 4);
+}
+
 static int setup(void **state)
 {
 	return test_source_path("tests/dt/qemu-virt-arm64.dts", board, sizeof(board));
@@ -311,6 +348,7 @@ int main(void)
 		cmocka_unit_test(malformed_value_refused),
 		cmocka_unit_test(x86_after_the_default_area_arm_warns),
 		cmocka_unit_test(workload_takes_the_area),
+		cmocka_unit_test(cpus_from_the_tree),
 	};
 
 	return cmocka_run_group_tests_name("hugetlb_cma= on QEMU's virt board", tests, setup, NULL);

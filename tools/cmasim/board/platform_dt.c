@@ -9,7 +9,8 @@
  *                       linux,usable-memory or reg in the root's cells)
  *   /chosen/bootargs    the command line (early_init_dt_scan_chosen)
  *   root and /cpus      the architecture: 64-bit addresses and no ARMv7
- *                       core make arm64, else 32-bit ARM
+ *                       core make arm64, else 32-bit ARM; the CPUs, one
+ *                       per node of device_type "cpu"
  *   /reserved-memory    its children, kept for boot (of_reserved_mem.c):
  *                       reg (static) or size, alignment, alloc-ranges
  *                       (dynamic), no-map, reusable, shared-dma-pool,
@@ -457,6 +458,26 @@ static bool has_armv7_cpu(const void *fdt)
 }
 
 /*
+ * The CPUs the kernel brings up: /cpus' nodes of device_type "cpu"
+ * (arm64's of_parse_and_init_cpus, arm's arm_dt_init_cpu_maps), the
+ * boot CPU alone without any; at most the 256 slots a machine has.
+ */
+static unsigned dt_nr_cpus(const void *fdt)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
+	unsigned n = 0;
+
+	if (cpus >= 0)
+		fdt_for_each_subnode(cpu, fdt, cpus) {
+			const char *type = fdt_getprop(fdt, cpu, "device_type", NULL);
+
+			if (type && !strcmp(type, "cpu") && n < 256)
+				n++;
+		}
+	return n ? n : 1;
+}
+
+/*
  * Geometry as the kernels have it: arm64 (pageblock order 9, ZONE_DMA
  * below 4 GiB, Debian's CONFIG_CMA_SIZE_MBYTES=32 and THP "always") as
  * the built-in arm64; 32-bit
@@ -466,7 +487,7 @@ static bool has_armv7_cpu(const void *fdt)
 static void set_arch(struct dt_reader *r, struct platform *p)
 {
 	p->cfg.kernel = "6.12";
-	p->cfg.nr_cpus = 2;
+	p->cfg.nr_cpus = dt_nr_cpus(r->fdt);
 	p->cfg.metadata_only = true;	/* a boot never looks at the bytes */
 	if (r->addr_cells == 2 && !has_armv7_cpu(r->fdt)) {
 		p->cfg.arch = CMA_ARCH_ARM64;
