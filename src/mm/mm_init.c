@@ -444,13 +444,14 @@ static unsigned long zone_freesize(struct cma_mm *mm, const struct zone *z, bool
 }
 
 /*
- * free_area_init_core's sizing, which the watermarks, lowmem_reserve, the
- * pcp batch and min_free_kbytes computed before mem_init read. v3.5
- * stores freesize as the zone's present pages; from 3.9
- * (kernel.managed_sizing) present pages stay the pages the zone has and
- * freesize is the managed estimate (highmem's: all of its pages) until
- * mem_init counts what it frees; from 6.10 (kernel.managed_init_present)
- * the estimate is the present pages, neither memmap nor dma_reserve taken.
+ * free_area_init_core's sizing. v3.5 stores freesize as the zone's
+ * present pages, which the watermarks, lowmem_reserve, the pcp batch and
+ * min_free_kbytes read. From 3.9 (kernel.managed_sizing) present pages
+ * stay the pages the zone has and freesize is only the managed estimate
+ * (highmem's: all of its pages), which the boot pcp batch and
+ * build_all_zonelists read until mem_init counts what it frees; from
+ * 6.10 (kernel.managed_init_present) the estimate is the present pages,
+ * neither memmap nor dma_reserve taken.
  */
 static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 {
