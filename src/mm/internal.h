@@ -228,7 +228,7 @@ struct cma_page *alloc_pages_at(struct cma_mm *mm, unsigned long pfn, unsigned o
 /* Mark frames written and count those written for the first time since boot (PGALLOC_FRESH). */
 void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order);
 void init_cma_reserved_pageblock(struct cma_mm *mm, struct cma_page *page);
-/* The zone size the reserves and the pcp batch follow (kernel.managed_sizing). */
+/* The zone size the reserves, the pcp batch and kswapd follow (kernel.managed_sizing). */
 unsigned long zone_sizing_pages(const struct zone *z);
 void setup_per_zone_wmarks(struct cma_mm *mm);
 void init_per_zone_wmark_min(struct cma_mm *mm);
@@ -556,6 +556,8 @@ unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t g
 int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 /* The LRU pages reclaim could free in @zone (anonymous ones only with swap room). */
 unsigned long zone_reclaimable_pages(struct zone *zone);
+/* The active:inactive anon ratio v3.5 keeps @zone at (zone->inactive_ratio). */
+unsigned long zone_inactive_ratio(const struct zone *zone);
 unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list *list);
 /* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);

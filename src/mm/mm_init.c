@@ -413,16 +413,49 @@ static unsigned long find_dma_reserve(struct cma_mm *mm)
 }
 
 /*
- * free_area_init_core's sizing: a zone's present pages exclude its own
- * memmap, PAGE_ALIGN(spanned * sizeof(struct page)) in pages, and the
- * lowest zone also dma_reserve, so that the watermarks, lowmem_reserve,
- * the pcp batch and min_free_kbytes are computed from the figures the
- * kernel uses (the pages themselves are reserved by reserve_memmap).
- * Departure: a zone whose memmap would take all of its pages keeps them
- * (the kernel leaves it unpopulated), as an empty zone here frees nothing.
+ * free_area_init_core's estimate of what a zone gives the buddy allocator
+ * (freesize): its present pages less its own memmap, PAGE_ALIGN(spanned *
+ * sizeof(struct page)) in pages, and for the lowest zone less dma_reserve,
+ * each printed as it is taken (the pages themselves are reserved by
+ * reserve_memmap). Departure: a zone whose memmap would take all of its
+ * pages keeps them (the kernel leaves it unpopulated), as an empty zone
+ * here frees nothing.
+ */
+static unsigned long zone_freesize(struct cma_mm *mm, const struct zone *z, bool lowest,
+				   unsigned long dma_reserve)
+{
+	unsigned long bytes = z->spanned_pages * arch_struct_page_size(mm);
+	unsigned long memmap_pages = (bytes + mm->page_size - 1) >> mm->page_shift;
+	unsigned long freesize = z->present_pages;
+
+	if (freesize > memmap_pages) {
+		freesize -= memmap_pages;
+		if (memmap_pages)
+			cma_mm_printk(mm, "  %s zone: %lu pages used for memmap\n", z->name, memmap_pages);
+	} else if (memmap_pages) {
+		cma_mm_printk(mm, "  %s zone: %lu pages exceeds realsize %lu\n", z->name,
+			  memmap_pages, freesize);
+	}
+	if (lowest && freesize > dma_reserve) {
+		freesize -= dma_reserve;
+		cma_mm_printk(mm, "  %s zone: %lu pages reserved\n", z->name, dma_reserve);
+	}
+	return freesize;
+}
+
+/*
+ * free_area_init_core's sizing. v3.5 stores freesize as the zone's
+ * present pages, which the watermarks, lowmem_reserve, the pcp batch and
+ * min_free_kbytes read. From 3.9 (kernel.managed_sizing) present pages
+ * stay the pages the zone has and freesize is only the managed estimate
+ * (highmem's: all of its pages), which the boot pcp batch and
+ * build_all_zonelists read until mem_init counts what it frees; from
+ * 6.10 (kernel.managed_init_present) the estimate is the present pages,
+ * neither memmap nor dma_reserve taken.
  */
 static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 {
+	const struct kernel_profile *k = &mm->kernel;
 	unsigned long total = 0;
 	bool lowest = true;
 	struct zone *z;
@@ -431,27 +464,17 @@ static void free_area_init_core(struct cma_mm *mm, unsigned long dma_reserve)
 		total += z->present_pages;
 	cma_mm_printk(mm, "On node 0 totalpages: %lu\n", total);
 	for_each_zone(mm, z) {
-		unsigned long bytes = z->spanned_pages * arch_struct_page_size(mm);
-		unsigned long memmap_pages = (bytes + mm->page_size - 1) >> mm->page_shift;
+		unsigned long freesize;
 
 		if (!z->configured)
 			continue;
-		if (z->present_pages > memmap_pages) {
-			z->present_pages -= memmap_pages;
-			if (memmap_pages)
-				cma_mm_printk(mm, "  %s zone: %lu pages used for memmap\n", z->name, memmap_pages);
-		} else if (memmap_pages) {
-			cma_mm_printk(mm, "  %s zone: %lu pages exceeds realsize %lu\n", z->name,
-				  memmap_pages, z->present_pages);
-		}
-		if (lowest && z->present_pages > dma_reserve) {
-			z->present_pages -= dma_reserve;
-			cma_mm_printk(mm, "  %s zone: %lu pages reserved\n", z->name, dma_reserve);
-		}
+		freesize = k->managed_init_present ? z->present_pages :
+			   zone_freesize(mm, z, lowest, dma_reserve);
 		lowest = false;
-		/* 3.9: until the boot memory is freed, managed is this estimate (highmem's in full) */
-		if (mm->kernel.managed_sizing)
-			z->managed_pages = z->present_pages + (is_highmem(z) ? memmap_pages : 0);
+		if (k->managed_sizing)
+			z->managed_pages = is_highmem(z) ? z->present_pages : freesize;
+		else
+			z->present_pages = freesize;
 		if (z->present_pages)
 			cma_mm_printk(mm, "  %s zone: %lu pages, LIFO batch:%d\n", z->name, z->present_pages,
 				  zone_batchsize(mm, z));

@@ -1731,9 +1731,12 @@ static unsigned long rounddown_pow_of_two(unsigned long n)
 }
 
 /*
- * The size the reserves are shared by: present pages in v3.5, managed
- * ones from 3.9 (kernel.managed_sizing), which leave out what boot kept
- * (the kernel image, reservations) and count CMA areas once activated.
+ * A zone's size where the kernel wants the pages it can allocate: the
+ * reserves, the pcp batch, kswapd's balance gap and pgdat_balanced, the
+ * anon inactive ratio. Present pages in v3.5 (less the memmap there),
+ * managed ones from 3.9 (kernel.managed_sizing), which leave out what
+ * boot kept (the kernel image, reservations) and count CMA areas once
+ * activated.
  */
 unsigned long zone_sizing_pages(const struct zone *z)
 {

@@ -370,7 +370,7 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 		"\n        scanned  %lu"
 		"\n        spanned  %lu"
 		"\n        present  %lu"
-		"\n        managed  %lu",	/* v3.11+; here above present by the memmap */
+		"\n        managed  %lu",	/* 3.8+; above present by the memmap before 3.9 */
 		zone_page_state(zone, NR_FREE_PAGES), zm.min, zm.low, zm.high,
 		atomic_load_explicit(&zone->pages_scanned, memory_order_relaxed),
 		zone->spanned_pages, zone->present_pages, zone->managed_pages);
@@ -386,7 +386,7 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 		"\n  start_pfn:         %lu"
 		"\n  inactive_ratio:    %u",
 		(unsigned)atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
-		zone->zone_start_pfn, 1u);
+		zone->zone_start_pfn, (unsigned)zone_inactive_ratio(zone));
 	fputc('\n', out);
 }
 

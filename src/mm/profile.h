@@ -1211,13 +1211,21 @@ struct kernel_profile {
 	 * the share of min_free_kbytes and the highmem min in
 	 * __setup_per_zone_wmarks, lowmem_reserve, totalreserve_pages,
 	 * nr_free_zone_pages (so min_free_kbytes itself) and zone_batchsize;
-	 * 4.6's watermark_scale step reads managed pages from the start.
+	 * so do vmscan.c's balance gap and pgdat_balanced and the anon
+	 * inactive ratio (calculate_zone_inactive_ratio); 4.6's
+	 * watermark_scale step reads managed pages from the start. And a
+	 * zone's present pages stay the pages it has (spanned less holes):
+	 * free_area_init_core takes the memmap and dma_reserve from the
+	 * managed estimate only, where v3.5 took them from present_pages
+	 * (zoneinfo's "present", the boot log's "LIFO batch" line).
 	 * b40da04946aa "mm: use zone->present_pages instead of
-	 * zone->managed_pages where appropriate" (Jiang Liu; resent for 3.9
-	 * on linux-mm 2013-01-15): 3.9, as Michal Hocko's since-3.8 shortlog
-	 * of the mm tree (linux-mm 2013-02-20, "all mm patches based on v3.8
-	 * tag") lists it, with "mm: set zone->present_pages to number of
-	 * existing pages in the zone" of the same series.
+	 * zone->managed_pages where appropriate" and "mm: set
+	 * zone->present_pages to number of existing pages in the zone"
+	 * (Jiang Liu, [RESEND PATCH v3 1/3] and 2/3 on linux-mm 2013-01-15,
+	 * "resend the other three patches for v3.9"): 3.9, as Michal
+	 * Hocko's since-3.8 shortlog of the mm tree (linux-mm 2013-02-20,
+	 * "all mm patches based on v3.8 tag") lists both. The second's
+	 * commit id was not found in the sources searched.
 	 * Commit: b40da04946aa.
 	 */
 	bool managed_sizing;
@@ -1296,6 +1304,23 @@ struct kernel_profile {
 	 * Commit: 293ffa5ebb9c, 47b6a24a2382.
 	 */
 	bool move_free_to_tail;
+	/*
+	 * free_area_init_core no longer estimates what a zone will manage:
+	 * managed pages start as the present pages until mem_init counts
+	 * what it frees, with no memmap or dma_reserve taken and no "pages
+	 * used for memmap" or "pages reserved" boot line; x86 no longer
+	 * computes dma_reserve. 0ac5e785dcb7 "mm/mm_init.c: remove
+	 * meaningless calculation of zone->managed_pages in
+	 * free_area_init_core()", 6600a6b10c32 "mm/mm_init.c: remove the
+	 * useless dma_reserve" and fdb022f6e930 "x86: remove unneeded
+	 * memblock_find_dma_reserve()" (Baoquan He, the series
+	 * "mm/mm_init.c: refactor free_area_init_core()", posted to
+	 * linux-mm 2024-03-18): 6.10, in Andrew Morton's "[GIT PULL] MM
+	 * updates for 6.10-rc1" (2024-05-17) and in the post-receive log of
+	 * Linus's tree of 2024-05-19, after v6.9 (2024-05-12).
+	 * Commit: 0ac5e785dcb7, 6600a6b10c32, fdb022f6e930.
+	 */
+	bool managed_init_present;
 };
 
 /*

@@ -655,8 +655,17 @@ static unsigned long inactive_ratio_of(const struct cma_mm *mm, unsigned long pa
 }
 
 /*
+ * calculate_zone_inactive_ratio: the anon ratio of the zone's size,
+ * present pages in v3.5, managed ones from 3.9 (zone_sizing_pages).
+ */
+unsigned long zone_inactive_ratio(const struct zone *zone)
+{
+	return inactive_ratio_of(zone->mm, zone_sizing_pages(zone));
+}
+
+/*
  * The active:inactive ratio a list pair is kept at. v3.5: anon by the
- * zone's size (calculate_zone_inactive_ratio), file 1:1; 4.7
+ * zone's size (zone_inactive_ratio), file 1:1; 4.7
  * (kernel.inactive_ratio_lru): both by the pair's own size.
  */
 static unsigned long inactive_ratio(struct zone *zone, bool file, unsigned long pages)
@@ -665,7 +674,7 @@ static unsigned long inactive_ratio(struct zone *zone, bool file, unsigned long 
 
 	if (mm->kernel.inactive_ratio_lru)
 		return inactive_ratio_of(mm, pages);
-	return file ? 1 : inactive_ratio_of(mm, zone->present_pages);
+	return file ? 1 : zone_inactive_ratio(zone);
 }
 
 /*
@@ -976,23 +985,26 @@ static void age_active_anon(struct zone *zone)
 		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
 }
 
-/* min(low mark, 1% of the zone) */
+/* min(low mark, 1% of the zone: present pages in v3.5, managed from 3.9) */
 static unsigned long balance_gap(const struct zone *zone)
 {
-	unsigned long gap = (zone->present_pages + KSWAPD_ZONE_BALANCE_GAP_RATIO - 1) /
+	unsigned long gap = (zone_sizing_pages(zone) + KSWAPD_ZONE_BALANCE_GAP_RATIO - 1) /
 			    KSWAPD_ZONE_BALANCE_GAP_RATIO;
 
 	return gap < wmark(zone, WMARK_LOW) ? gap : wmark(zone, WMARK_LOW);
 }
 
-/* pgdat_balanced: for a high order, balanced zones holding a quarter of the pages suffice. */
+/*
+ * pgdat_balanced: for a high order, balanced zones holding a quarter of
+ * the pages suffice (zone sizes as zone_sizing_pages: managed from 3.9).
+ */
 static bool pgdat_balanced(struct cma_mm *mm, unsigned long balanced_pages, int classzone_idx)
 {
-	unsigned long present = 0;
+	unsigned long pages = 0;
 
 	for (int i = 0; i <= classzone_idx; i++)
-		present += mm->zones[i].present_pages;
-	return balanced_pages >= present >> 2;
+		pages += zone_sizing_pages(&mm->zones[i]);
+	return balanced_pages >= pages >> 2;
 }
 
 /* sleeping_prematurely: would kswapd go to sleep with a zone up to @classzone_idx unbalanced? */
@@ -1009,7 +1021,7 @@ static bool sleeping_prematurely(struct cma_mm *mm, unsigned order, int classzon
 		/* balance_pgdat skips these after the first priority: they count as balanced */
 		if (zone_all_unreclaimable(zone) ||
 		    zone_watermark_ok(zone, order, wmark(zone, WMARK_HIGH), i, 0))
-			balanced += zone->present_pages;
+			balanced += zone_sizing_pages(zone);
 		else
 			all_zones_ok = false;
 	}
@@ -1117,7 +1129,7 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 			} else {
 				atomic_store_explicit(&zone->congested, false, memory_order_relaxed);
 				if (i <= b->classzone_idx)
-					balanced += zone->present_pages;
+					balanced += zone_sizing_pages(zone);
 			}
 		}
 		if (all_zones_ok || (order && pgdat_balanced(mm, balanced, b->classzone_idx))) {
