@@ -6,6 +6,9 @@
  * first and reserve its own block. 6.3's 1ebbb21811b7 (alloc_non_block)
  * gave it to every such request, GFP_NOWAIT too; 6a204d4b14c9
  * (highatomic_min_reserve, 6.18, in 6.12.54) asks for __GFP_HIGH again.
+ * 6.3's series also let every reserve flag, __GFP_HIGH's too, count the
+ * HIGHATOMIC reserve as free in the watermark check, where only
+ * ALLOC_HARDER had.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -109,11 +112,37 @@ static void alloc_pages_nowait_high_order_takes_highatomic_6_3_to_6_11(const cha
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (__zone_watermark_unusable_free): with one block reserved, a
+ * blocking __GFP_HIGH request (ALLOC_HIGH alone: min halved) meets a
+ * mark whose half is one page under the zone's free pages only if the
+ * reserve counts as free for it: from 6.3 (ALLOC_RESERVES), not under
+ * 4.4 or 6.2 (ALLOC_HARDER's rights). ALLOC_HARDER meets it in all.
+ */
+static void zone_watermark_ok_min_reserve_counts_highatomic_from_6_3(const char *kernel,
+								     unsigned i)
+{
+	struct cma_mm *mm = small_block_machine(kernel);
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	struct cma_page *p = alloc_slowpath(mm, CMA_GFP_ATOMIC, 2);
+	unsigned long mark = 2 * (zone_page_state(z, NR_FREE_PAGES) - 1);
+
+	assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
+	assert_true(atomic_load(&z->free_highatomic) > 0);
+	assert_int_equal(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_HIGH), i >= 2);
+	assert_true(zone_watermark_ok(z, 0, mark, ZONE_NORMAL, ALLOC_HIGH | ALLOC_HARDER));
+	assert_false(zone_watermark_ok(z, 0, mark / 2 + 1, ZONE_NORMAL, 0));
+	cma_free_pages(mm, p, 2);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct test_kernel_case cases[] = {
 		test_kernel_case(alloc_pages_nowait_high_order_reserves_6_3_to_6_11, kernels),
 		test_kernel_case(alloc_pages_nowait_high_order_takes_highatomic_6_3_to_6_11, kernels),
+		test_kernel_case(zone_watermark_ok_min_reserve_counts_highatomic_from_6_3, kernels),
 	};
 
 	return test_run_kernel_cases("highatomic_nowait (per kernel)", cases);

@@ -1134,13 +1134,19 @@ struct kernel_profile {
 	 * GFP_NOWAIT at min. A high-order one gets ALLOC_HIGHATOMIC with or
 	 * without __GFP_HIGH, until highatomic_min_reserve. 1ebbb21811b7
 	 * "mm/page_alloc: explicitly define how __GFP_HIGH non-blocking
-	 * allocations accesses reserves", in Mel Gorman's series "Discard
-	 * __GFP_ATOMIC" v3 (posted 2023-01-13, answering Michal Hocko's
-	 * objection of 2023-01-11 to GFP_NOWAIT reaching the reserves; the id
-	 * from the Fixes: tag of highatomic_min_reserve's commit): 6.3, in
-	 * akpm's "[GIT PULL] MM updates for 6.3-rc1" (2023-02-20, tag
-	 * mm-stable-2023-02-20-13-37), whose shortlog lists the series.
-	 * Commit: 1ebbb21811b7.
+	 * allocations accesses reserves" (the id from the Fixes: tag of
+	 * highatomic_min_reserve's commit). With it the watermark check
+	 * counts the HIGHATOMIC reserve as free for every reserve flag
+	 * (ALLOC_RESERVES), a blocking __GFP_HIGH request's too, where it did
+	 * for ALLOC_HARDER only: "mm/page_alloc: explicitly define what alloc
+	 * flags deplete min reserves" (acked by Vlastimil Babka and Michal
+	 * Hocko). Both in Mel Gorman's series "Discard __GFP_ATOMIC" v3
+	 * (posted 2023-01-13, answering Michal Hocko's objection of
+	 * 2023-01-11 to GFP_NOWAIT reaching the reserves): 6.3, in akpm's
+	 * "[GIT PULL] MM updates for 6.3-rc1" (2023-02-20, tag
+	 * mm-stable-2023-02-20-13-37), whose shortlog lists both.
+	 * Commit: 1ebbb21811b7, "mm/page_alloc: explicitly define what alloc
+	 * flags deplete min reserves".
 	 */
 	bool alloc_non_block;
 	/*
