@@ -11,7 +11,6 @@
  * ALLOC_HARDER had.
  */
 #include <stdbool.h>
-#include <string.h>
 
 #include "helpers.h"
 
@@ -27,22 +26,6 @@ static struct cma_mm *small_block_machine(const char *kernel)
 	assert_true(mm->kernel.highatomic);
 	assert_true(highatomic_reserve_limit(&mm->zones[ZONE_NORMAL]) >= mm->pageblock_nr_pages);
 	return mm;
-}
-
-/* An @order page for @gfp from the slow path: low and high raised over the free pages. */
-static struct cma_page *alloc_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
-{
-	struct zone *z = &mm->zones[ZONE_NORMAL];
-	unsigned long wm[NR_WMARK], over = zone_page_state(z, NR_FREE_PAGES) + 1000;
-	struct cma_page *p;
-
-	memcpy(wm, z->watermark, sizeof(wm));
-	z->watermark[WMARK_LOW] = over;
-	z->watermark[WMARK_HIGH] = over;
-	p = cma_alloc_pages(mm, gfp, order);
-	memcpy(z->watermark, wm, sizeof(wm));
-	assert_non_null(p);
-	return p;
 }
 
 static unsigned long block_of(struct cma_mm *mm, struct cma_page *p)
@@ -61,7 +44,7 @@ static void alloc_pages_nowait_high_order_reserves_6_3_to_6_11(const char *kerne
 {
 	struct cma_mm *mm = small_block_machine(kernel);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
-	struct cma_page *p = alloc_slowpath(mm, CMA_GFP_NOWAIT, 2), *q;
+	struct cma_page *p = test_alloc_pages_slowpath(mm, CMA_GFP_NOWAIT, 2), *q;
 	int mt = get_pageblock_migratetype(mm, block_of(mm, p));
 
 	assert_int_equal(mm->kernel.alloc_non_block, i >= 2);
@@ -72,7 +55,7 @@ static void alloc_pages_nowait_high_order_reserves_6_3_to_6_11(const char *kerne
 	assert_verify(mm);
 	cma_free_pages(mm, p, 2);
 
-	q = alloc_slowpath(mm, CMA_GFP_ATOMIC, 2);
+	q = test_alloc_pages_slowpath(mm, CMA_GFP_ATOMIC, 2);
 	assert_int_equal(get_pageblock_migratetype(mm, block_of(mm, q)), MIGRATE_HIGHATOMIC);
 	assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
 	assert_int_equal(test_count_pageblocks(mm, MIGRATE_HIGHATOMIC), 1);
@@ -94,13 +77,13 @@ static void alloc_pages_nowait_high_order_takes_highatomic_6_3_to_6_11(const cha
 {
 	struct cma_mm *mm = small_block_machine(kernel);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
-	struct cma_page *p = alloc_slowpath(mm, CMA_GFP_ATOMIC, 4), *q;
+	struct cma_page *p = test_alloc_pages_slowpath(mm, CMA_GFP_ATOMIC, 4), *q;
 	unsigned long reserved = block_of(mm, p);
 	long free_ha = atomic_load(&z->free_highatomic);
 
 	assert_int_equal(get_pageblock_migratetype(mm, reserved), MIGRATE_HIGHATOMIC);
 	assert_int_equal(free_ha, mm->pageblock_nr_pages - 16);
-	q = alloc_slowpath(mm, CMA_GFP_NOWAIT, 4);
+	q = test_alloc_pages_slowpath(mm, CMA_GFP_NOWAIT, 4);
 	assert_int_equal(block_of(mm, q) == reserved, nowait_highatomic[i]);
 	assert_int_equal(atomic_load(&z->free_highatomic), free_ha - (nowait_highatomic[i] ? 16 : 0));
 	assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
@@ -124,7 +107,7 @@ static void zone_watermark_ok_min_reserve_counts_highatomic_from_6_3(const char 
 {
 	struct cma_mm *mm = small_block_machine(kernel);
 	struct zone *z = &mm->zones[ZONE_NORMAL];
-	struct cma_page *p = alloc_slowpath(mm, CMA_GFP_ATOMIC, 2);
+	struct cma_page *p = test_alloc_pages_slowpath(mm, CMA_GFP_ATOMIC, 2);
 	unsigned long mark = 2 * (zone_page_state(z, NR_FREE_PAGES) - 1);
 
 	assert_int_equal(z->nr_reserved_highatomic, mm->pageblock_nr_pages);
