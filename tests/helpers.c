@@ -329,6 +329,21 @@ unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page *
 	}
 }
 
+struct cma_page *test_alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
+{
+	struct zone *z = &mm->zones[ZONE_NORMAL];
+	unsigned long wm[NR_WMARK], over = zone_page_state(z, NR_FREE_PAGES) + 1000;
+	struct cma_page *page;
+
+	memcpy(wm, z->watermark, sizeof(wm));
+	z->watermark[WMARK_LOW] = over;
+	z->watermark[WMARK_HIGH] = over;
+	page = cma_alloc_pages(mm, gfp, order);
+	memcpy(z->watermark, wm, sizeof(wm));
+	assert_non_null(page);
+	return page;
+}
+
 int first_difference(const char *a, const char *b)
 {
 	int line = 1;

@@ -182,6 +182,12 @@ unsigned long test_count_pageblocks(struct cma_mm *mm, int mt);
  */
 unsigned long test_alloc_all(struct cma_mm *mm, cma_gfp_t gfp, struct cma_page **pages,
 			     unsigned long max);
+/*
+ * An @order page of @gfp from the slow path: the Normal zone's low and
+ * high marks raised over its free pages for the fast attempt, then put
+ * back. Fails the test if none is given.
+ */
+struct cma_page *test_alloc_pages_slowpath(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 /* The first line (from 1) where texts @a and @b differ, for a failure message. */
 int first_difference(const char *a, const char *b);
 /* The machine's log (cma_mm_dmesg) as a NUL-terminated string; free() it. */

@@ -24,22 +24,14 @@ static struct cma_mm *small_block_machine(const char *kernel)
 }
 
 /*
- * An order-2 GFP_ATOMIC page from the slow path (low and high raised
- * above the free pages for the first try), which reserves its pageblock
- * HIGHATOMIC (reserve_highatomic_pageblock). The block's start in *@block.
+ * An order-2 GFP_ATOMIC page from the slow path, which reserves its
+ * pageblock HIGHATOMIC (reserve_highatomic_pageblock). The block's start
+ * in *@block.
  */
 static struct cma_page *reserve_block(struct cma_mm *mm, unsigned long *block)
 {
-	struct zone *z = &mm->zones[ZONE_NORMAL];
-	unsigned long wm[NR_WMARK], over = zone_page_state(z, NR_FREE_PAGES) + 1000;
-	struct cma_page *p;
+	struct cma_page *p = test_alloc_pages_slowpath(mm, CMA_GFP_ATOMIC, 2);
 
-	memcpy(wm, z->watermark, sizeof(wm));
-	z->watermark[WMARK_LOW] = over;
-	z->watermark[WMARK_HIGH] = over;
-	p = cma_alloc_pages(mm, CMA_GFP_ATOMIC, 2);
-	memcpy(z->watermark, wm, sizeof(wm));
-	assert_non_null(p);
 	*block = cma_page_to_pfn(mm, p) & ~(mm->pageblock_nr_pages - 1);
 	assert_int_equal(get_pageblock_migratetype(mm, *block), MIGRATE_HIGHATOMIC);
 	return p;

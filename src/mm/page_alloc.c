@@ -949,7 +949,17 @@ static inline long reserve_min(const struct kernel_profile *k, long min, int all
 }
 
 /*
- * The HIGHATOMIC reserve a request without reserve rights may not count
+ * The flags with rights to the HIGHATOMIC reserve's pages: ALLOC_HARDER's
+ * until kernel.alloc_non_block gives them to every reserve flag,
+ * __GFP_HIGH's too.
+ */
+static inline int highatomic_rights(const struct kernel_profile *k)
+{
+	return k->alloc_non_block ? ALLOC_RESERVES : ALLOC_HARDER;
+}
+
+/*
+ * The HIGHATOMIC reserve a request without those rights may not count
  * as free (kernel.highatomic): all of nr_reserved_highatomic, free or
  * not, until 6.12 (kernel.wmark_free_highatomic) counts its free pages.
  */
@@ -957,7 +967,7 @@ static inline long highatomic_unusable(const struct zone *z, int alloc_flags)
 {
 	const struct kernel_profile *k = &z->mm->kernel;
 
-	if (!k->highatomic || (alloc_flags & ALLOC_RESERVES))
+	if (!k->highatomic || (alloc_flags & highatomic_rights(k)))
 		return 0;
 	if (k->wmark_free_highatomic)
 		return atomic_load_explicit(&z->free_highatomic, memory_order_relaxed);

@@ -123,13 +123,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(isolated_free_uncounted, 3, 7),
 	SWITCH(move_free_to_tail, 5, 10),
 	SWITCH(managed_init_present, 6, 10),
+	SWITCH(highatomic_min_reserve, 6, 12),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * managed_init_present the last.
+ * highatomic_min_reserve the last.
  */
-_Static_assert(offsetof(struct kernel_profile, managed_init_present) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, highatomic_min_reserve) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1149,17 +1149,22 @@ struct kernel_profile {
 	 * ALLOC_NON_BLOCK: HIGHATOMIC blocks and their free pages), but
 	 * __zone_watermark_ok takes the quarter off min for it only with
 	 * ALLOC_HIGH (ALLOC_MIN_RESERVE): GFP_ATOMIC ends at 3/8 of min,
-	 * GFP_NOWAIT at min. 1ebbb21811b7 "mm/page_alloc: explicitly define
-	 * how __GFP_HIGH non-blocking allocations accesses reserves", in Mel
-	 * Gorman's series "Discard __GFP_ATOMIC" v3 (posted 2023-01-13,
-	 * answering Michal Hocko's objection of 2023-01-11 to GFP_NOWAIT
-	 * reaching the reserves): 6.3, in akpm's "[GIT PULL] MM updates for
-	 * 6.3-rc1" (tags/mm-stable-2023-02-20-13-37, LKML 2023-02-20), whose
-	 * summary names the series and whose shortlog lists the patch. Its
-	 * id and that of the series' first patch, 524c48072e56
-	 * "mm/page_alloc: rename ALLOC_HIGH to ALLOC_MIN_RESERVE", are the
-	 * ones Thadeu Lima de Souza Cascardo's fix of 2025-08-14 cites.
-	 * Commit: 1ebbb21811b7.
+	 * GFP_NOWAIT at min. A high-order one gets ALLOC_HIGHATOMIC with or
+	 * without __GFP_HIGH, until highatomic_min_reserve. 1ebbb21811b7
+	 * "mm/page_alloc: explicitly define how __GFP_HIGH non-blocking
+	 * allocations accesses reserves" (the id from the Fixes: tag of
+	 * highatomic_min_reserve's commit). With it the watermark check
+	 * counts the HIGHATOMIC reserve as free for every reserve flag
+	 * (ALLOC_RESERVES), a blocking __GFP_HIGH request's too, where it did
+	 * for ALLOC_HARDER only: "mm/page_alloc: explicitly define what alloc
+	 * flags deplete min reserves" (acked by Vlastimil Babka and Michal
+	 * Hocko). Both in Mel Gorman's series "Discard __GFP_ATOMIC" v3
+	 * (posted 2023-01-13, answering Michal Hocko's objection of
+	 * 2023-01-11 to GFP_NOWAIT reaching the reserves): 6.3, in akpm's
+	 * "[GIT PULL] MM updates for 6.3-rc1" (2023-02-20, tag
+	 * mm-stable-2023-02-20-13-37), whose shortlog lists both.
+	 * Commit: 1ebbb21811b7, "mm/page_alloc: explicitly define what alloc
+	 * flags deplete min reserves".
 	 */
 	bool alloc_non_block;
 	/*
@@ -1321,6 +1326,22 @@ struct kernel_profile {
 	 * Commit: 0ac5e785dcb7, 6600a6b10c32, fdb022f6e930.
 	 */
 	bool managed_init_present;
+	/*
+	 * A high-order request that cannot sleep gets ALLOC_HIGHATOMIC (may
+	 * take and reserve HIGHATOMIC blocks) only with __GFP_HIGH
+	 * (ALLOC_MIN_RESERVE), as before alloc_non_block: from 6.3 every
+	 * such request, GFP_NOWAIT too, reserved blocks. 6a204d4b14c9
+	 * "mm/page_alloc: only set ALLOC_HIGHATOMIC for __GPF_HIGH
+	 * allocations" (Thadeu Lima de Souza Cascardo, posted to linux-mm
+	 * 2025-08-14, acked by Michal Hocko, Fixes: 1ebbb21811b7): 6.18, in
+	 * akpm's "[GIT PULL] MM updates for 6.18-rc1" (2025-10-01, tag
+	 * mm-stable-2025-10-01-19-00), and "commit 6a204d4b14c9 upstream" in
+	 * the 6.12.54-rc1 stable review (2025-10-17), which the 6.12 source
+	 * this profile reads (linux-source-6.12, gfp_to_alloc_flags)
+	 * carries: taken as 6.12, so 6.3-6.11 keep the reserving GFP_NOWAIT.
+	 * Commit: 6a204d4b14c9.
+	 */
+	bool highatomic_min_reserve;
 };
 
 /*

@@ -15,9 +15,19 @@ static bool nonblocking_is_harder(const struct kernel_profile *k, cma_gfp_t gfp)
 }
 
 /*
+ * Does a high-order request that cannot sleep get ALLOC_HIGHATOMIC
+ * without __GFP_HIGH? From kernel.alloc_non_block, GFP_NOWAIT too, until
+ * kernel.highatomic_min_reserve.
+ */
+static bool nowait_is_highatomic(const struct kernel_profile *k)
+{
+	return k->alloc_non_block && !k->highatomic_min_reserve;
+}
+
+/*
  * gfp_to_alloc_flags: __GFP_HIGH digs deeper, atomic requests deeper
  * still; movable ones may use CMA. kernel.highatomic: a high-order
- * request that is both may use and reserve HIGHATOMIC blocks.
+ * atomic request may use and reserve HIGHATOMIC blocks.
  * kernel.gfp_atomic: a request that cannot sleep is atomic only with
  * __GFP_HIGH, until kernel.alloc_non_block marks every such request
  * again (__zone_watermark_ok then asks for __GFP_HIGH).
@@ -32,7 +42,7 @@ static int gfp_to_alloc_flags(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, 
 	if (!(gfp & CMA_GFP_WAIT)) {
 		if (nonblocking_is_harder(k, gfp))
 			alloc_flags |= ALLOC_HARDER;
-		if (k->highatomic && order && (gfp & CMA_GFP_HIGH))
+		if (k->highatomic && order && ((gfp & CMA_GFP_HIGH) || nowait_is_highatomic(k)))
 			alloc_flags |= ALLOC_HIGHATOMIC;
 	}
 	return alloc_flags;
