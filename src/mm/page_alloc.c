@@ -1153,10 +1153,21 @@ static __always_inline struct cma_page *rmqueue_pcp(struct zone *zone, unsigned 
 }
 
 /*
+ * kernel.nonblock_highatomic (6.12): may a request that found nothing
+ * else take HIGHATOMIC pages? One that cannot sleep may, of any order,
+ * as failing it now is worse than failing a future high-order one and
+ * only reclaim can unreserve the blocks. Before, ALLOC_OOM's only.
+ */
+static inline bool highatomic_last_resort(const struct zone *zone, int alloc_flags)
+{
+	return zone->mm->kernel.nonblock_highatomic && (alloc_flags & ALLOC_HARDER);
+}
+
+/*
  * Higher orders straight from buddy, under zone->lock. kernel.highatomic
  * (6.12's rmqueue_buddy): a high-order atomic request tries the
- * HIGHATOMIC blocks first; an atomic one, of any order, last, as failing
- * it now is worse than failing a future high-order one.
+ * HIGHATOMIC blocks first; highatomic_last_resort() says who may take
+ * them last.
  */
 static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order, int mt,
 					       int alloc_flags)
@@ -1168,7 +1179,7 @@ static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	if (!page)
 		page = __rmqueue(zone, order, mt, alloc_flags);
-	if (!page && zone->mm->kernel.highatomic && (alloc_flags & ALLOC_HARDER))
+	if (!page && highatomic_last_resort(zone, alloc_flags))
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	spin_unlock(&zone->lock);
 	if (page)
@@ -1179,8 +1190,8 @@ static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order
 /*
  * buffered_rmqueue: order 0 (and from 5.14 orders 1-3 and THP's) through
  * the per-CPU lists, the rest from buddy. A high order the lists cannot
- * serve goes on to buddy, as 6.12's rmqueue; under kernel.highatomic so
- * does an atomic order-0 request, for buddy's HIGHATOMIC blocks.
+ * serve goes on to buddy, as 6.12's rmqueue; so does an order-0 request
+ * with a last resort there (highatomic_last_resort).
  */
 static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsigned order,
 							 cma_gfp_t gfp, int mt, int alloc_flags)
@@ -1190,8 +1201,7 @@ static __always_inline struct cma_page *buffered_rmqueue(struct zone *zone, unsi
 	if (!pcp_allowed_order(zone->mm, order))
 		return rmqueue_buddy(zone, order, mt, alloc_flags);
 	page = rmqueue_pcp(zone, order, gfp & CMA_GFP_COLD, mt, alloc_flags);
-	if (unlikely(!page) &&
-	    (order || (zone->mm->kernel.highatomic && (alloc_flags & ALLOC_HARDER))))
+	if (unlikely(!page) && (order || highatomic_last_resort(zone, alloc_flags)))
 		page = rmqueue_buddy(zone, order, mt, alloc_flags);
 	return page;
 }

@@ -124,13 +124,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(move_free_to_tail, 5, 10),
 	SWITCH(managed_init_present, 6, 10),
 	SWITCH(highatomic_min_reserve, 6, 12),
+	SWITCH(nonblock_highatomic, 6, 12),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * highatomic_min_reserve the last.
+ * nonblock_highatomic the last.
  */
-_Static_assert(offsetof(struct kernel_profile, highatomic_min_reserve) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, nonblock_highatomic) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1342,6 +1342,27 @@ struct kernel_profile {
 	 * Commit: 6a204d4b14c9.
 	 */
 	bool highatomic_min_reserve;
+	/*
+	 * rmqueue_buddy's last resort: a request that cannot sleep
+	 * (ALLOC_NON_BLOCK, the library's ALLOC_HARDER), of any order,
+	 * takes HIGHATOMIC pages when __rmqueue finds none, as such a
+	 * request passes the watermark check on them and cannot reach
+	 * unreserve_highatomic_pageblock, which only reclaim runs; an
+	 * order-0 request goes on to buddy when the per-CPU lists cannot
+	 * serve it. Before, HIGHATOMIC pages served order 0 for nobody
+	 * ("the reserved pageblocks can not be used for order-0
+	 * allocations", 4.4's 0aaa29a56e4f "mm, page_alloc: reserve
+	 * pageblocks for high-order atomic allocations on demand"), and
+	 * from 6.3 the last resort is ALLOC_OOM's only, which the library
+	 * does not model. 281dd25c1a01 (Matt Fleming, "the same way that
+	 * ALLOC_OOM can"; linux-source-6.12's rmqueue_buddy tests
+	 * ALLOC_OOM|ALLOC_NON_BLOCK): 6.12, "fixed in 6.12-rc6 with commit
+	 * 281dd25c1a01" in the CVE-2024-50219 announcement, merged by
+	 * Linus with tag mm-hotfixes-stable-2024-10-28-21-50.
+	 * Commit: 281dd25c1a01 ("mm/page_alloc: let GFP_ATOMIC order-0
+	 * allocs access highatomic reserves").
+	 */
+	bool nonblock_highatomic;
 };
 
 /*
