@@ -1352,10 +1352,11 @@ struct kernel_profile {
 	 * serve it. Before, HIGHATOMIC pages served order 0 for nobody
 	 * ("the reserved pageblocks can not be used for order-0
 	 * allocations", 4.4's 0aaa29a56e4f "mm, page_alloc: reserve
-	 * pageblocks for high-order atomic allocations on demand"), and
-	 * from 6.3 the last resort is ALLOC_OOM's only, which the library
-	 * does not model. 281dd25c1a01 (Matt Fleming, "the same way that
-	 * ALLOC_OOM can"; linux-source-6.12's rmqueue_buddy tests
+	 * pageblocks for high-order atomic allocations on demand"); later
+	 * the last resort was ALLOC_OOM's, which the library does not model
+	 * (release bracketed: after 4.4, before 281dd25c1a01, whose message
+	 * falls back "the same way that ALLOC_OOM can"). 281dd25c1a01 (Matt
+	 * Fleming; linux-source-6.12's rmqueue_buddy tests
 	 * ALLOC_OOM|ALLOC_NON_BLOCK): 6.12, "fixed in 6.12-rc6 with commit
 	 * 281dd25c1a01" in the CVE-2024-50219 announcement, merged by
 	 * Linus with tag mm-hotfixes-stable-2024-10-28-21-50.
