@@ -1355,13 +1355,13 @@ struct kernel_profile {
 	 * pageblocks for high-order atomic allocations on demand"); later
 	 * the last resort was ALLOC_OOM's, which the library does not model
 	 * (release bracketed: after 4.4, before 281dd25c1a01, whose message
-	 * falls back "the same way that ALLOC_OOM can"). 281dd25c1a01 (Matt
-	 * Fleming; linux-source-6.12's rmqueue_buddy tests
+	 * falls back "the same way that ALLOC_OOM can"). 281dd25c1a01
+	 * "mm/page_alloc: let GFP_ATOMIC order-0 allocs access highatomic
+	 * reserves" (Matt Fleming; linux-source-6.12's rmqueue_buddy tests
 	 * ALLOC_OOM|ALLOC_NON_BLOCK): 6.12, "fixed in 6.12-rc6 with commit
 	 * 281dd25c1a01" in the CVE-2024-50219 announcement, merged by
 	 * Linus with tag mm-hotfixes-stable-2024-10-28-21-50.
-	 * Commit: 281dd25c1a01 ("mm/page_alloc: let GFP_ATOMIC order-0
-	 * allocs access highatomic reserves").
+	 * Commit: 281dd25c1a01.
 	 */
 	bool nonblock_highatomic;
 };
