@@ -111,6 +111,16 @@ uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 #define SIM_TICK_NS (10 * 1000000ull)
 uint64_t sim_tick_ops(double *carry, uint64_t rate);
 
+/* ---- task.c: the device request in flight ---- */
+
+/*
+ * An event about to take the CMA mutex (a device's request or free, a
+ * gigantic page's) while a request in flight holds it: @fn(@arg) runs
+ * when that request ends, at its clock, and true is returned (the event
+ * returns at once). false: nothing is in flight, go on.
+ */
+bool sim_defer_while_request(struct sim *s, sim_event_fn fn, void *arg);
+
 /* ---- machine.c: the run, and the handlers it gives the engine ---- */
 
 /* Around a device request: count busy retries (and trace it, when not tracing all). */
