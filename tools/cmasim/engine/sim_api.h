@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The simulation: a booted machine, the scenario's workloads and a
- * discrete-event engine on a virtual clock. A run is single-threaded and
- * driven by one seeded generator, so a seed gives the same run; its state
+ * discrete-event engine on a virtual clock. A run is driven by one
+ * thread at a time (a device request's own task and the engine's pass
+ * one baton, engine/task.c) and one seeded generator, so a seed gives the same run; its state
  * is all in its struct sim and its result, so runs may go at once in
  * threads (cmasim size).
  *
