@@ -50,8 +50,9 @@ struct sim_task {
 };
 
 /*
- * Give the baton to the engine (@to_engine) or to the request; s->cpu is
- * its holder's CPU (the one its sim_schedule() calls queue on).
+ * Give the baton to the engine (@to_engine) or to the request, t->lock
+ * left held for the wait that follows; s->cpu is the holder's CPU (the
+ * one its sim_schedule() calls queue on).
  */
 static void pass(struct sim *s, struct sim_task *t, bool to_engine)
 {
@@ -68,8 +69,6 @@ static void pass(struct sim *s, struct sim_task *t, bool to_engine)
 static void hand_over(struct sim *s, struct sim_task *t, bool to_engine)
 {
 	pass(s, t, to_engine);
-	t->engine = to_engine;
-	pthread_cond_broadcast(&t->turn);
 	while (t->engine == to_engine && !t->exit)
 		pthread_cond_wait(&t->turn, &t->lock);
 	pthread_mutex_unlock(&t->lock);
