@@ -1265,7 +1265,9 @@ static void sim_cma_alignment_follows_the_kernel(void **state)
  * Expect: the run records its CMA area (16 MiB: 4096 pages) and the
  * devices' use of it: two 1 MiB buffers (512 pages) held in [1 s, 2 s)
  * and [3 s, 4 s) of 4.5 s are a peak of 512 and a time-weighted mean of
- * 512 * 2 / 4.5 = 227.6 pages; the page cache in the area is migrated
+ * 512 * 2 / 4.5 = 227.6 pages, less the time each session's requests
+ * take before it holds them (their work moves the clock on, far under
+ * 1% of a second): 227 or 228; the page cache in the area is migrated
  * for them (a writer's, dirty: since 3.8 clean pages are reclaimed, not
  * migrated), part of the run's migrations. Under carveout there is no area.
  */
@@ -1283,9 +1285,9 @@ static void sim_run_records_the_devices_use_of_the_area(void **state)
 	assert_int_equal(r.areas[0].pages, 4096);
 	assert_int_equal(r.areas[0].base % (4ull << 20), 0);
 	assert_int_equal(r.areas[0].peak_pages, 512);
-	assert_int_equal(r.areas[0].mean_pages, 228);
+	assert_in_range(r.areas[0].mean_pages, 227, 228);
 	assert_int_equal(r.area_peak_pages, 512);
-	assert_int_equal(r.area_mean_pages, 228);
+	assert_int_equal(r.area_mean_pages, r.areas[0].mean_pages);
 	assert_true(r.device_migrated > 0 && r.device_migrated <= r.pages_migrated);
 	sim_result_free(&r);
 	run_ini(ini, "carveout", &r);
