@@ -561,9 +561,10 @@ static void wl_device_requests_and_frames(void **state)
  * Expect: with stop_at_miss a run ends at its first failed request.
  * An 8 MiB area holds two 3 MiB buffers (at 1 MiB alignment the third
  * would end at 9 MiB), so each session of a ring of four fails its third
- * request; the run stops at the first session's (1 s): three requests,
- * one failure, and it says it stopped there. Without the option it runs
- * all three sessions.
+ * request; the run stops at the first session's, started at 1 s (its
+ * requests' work moves the clock on, less than a frame's 33 ms): three
+ * requests, one failure, and it says it stopped there. Without the
+ * option it runs all three sessions.
  */
 static void sim_run_stop_at_miss_ends_at_the_first(void **state)
 {
@@ -584,7 +585,7 @@ static void sim_run_stop_at_miss_ends_at_the_first(void **state)
 	assert_int_equal(sim_run(sc, &o, &r), 0);
 	cam = the_device(&r);
 	assert_true(r.stopped);
-	assert_int_equal(r.stopped_ns, 1 * S);
+	assert_true(r.stopped_ns >= 1 * S && r.stopped_ns < 1 * S + 33 * MS);
 	assert_int_equal(cam->requests, 3);
 	assert_int_equal(failures(cam), 1);
 	assert_int_equal(cam->deadline_misses, 1);
@@ -1264,7 +1265,9 @@ static void sim_cma_alignment_follows_the_kernel(void **state)
  * Expect: the run records its CMA area (16 MiB: 4096 pages) and the
  * devices' use of it: two 1 MiB buffers (512 pages) held in [1 s, 2 s)
  * and [3 s, 4 s) of 4.5 s are a peak of 512 and a time-weighted mean of
- * 512 * 2 / 4.5 = 227.6 pages; the page cache in the area is migrated
+ * 512 * 2 / 4.5 = 227.6 pages, less the time each session's requests
+ * take before it holds them (their work moves the clock on, far under
+ * 1% of a second): 227 or 228; the page cache in the area is migrated
  * for them (a writer's, dirty: since 3.8 clean pages are reclaimed, not
  * migrated), part of the run's migrations. Under carveout there is no area.
  */
@@ -1282,9 +1285,9 @@ static void sim_run_records_the_devices_use_of_the_area(void **state)
 	assert_int_equal(r.areas[0].pages, 4096);
 	assert_int_equal(r.areas[0].base % (4ull << 20), 0);
 	assert_int_equal(r.areas[0].peak_pages, 512);
-	assert_int_equal(r.areas[0].mean_pages, 228);
+	assert_in_range(r.areas[0].mean_pages, 227, 228);
 	assert_int_equal(r.area_peak_pages, 512);
-	assert_int_equal(r.area_mean_pages, 228);
+	assert_int_equal(r.area_mean_pages, r.areas[0].mean_pages);
 	assert_true(r.device_migrated > 0 && r.device_migrated <= r.pages_migrated);
 	sim_result_free(&r);
 	run_ini(ini, "carveout", &r);

@@ -40,9 +40,10 @@ static void clocked_init(struct clocked *c)
 	c->s = calloc(1, sizeof(*c->s));
 	assert_non_null(c->s);
 	c->mm = test_mm(.kernel = "3.5");
+	c->s->mm = c->mm;
 	cost_profile(CMA_ARCH_X86, &c->s->cost);
 	storage_attach_clock(c->s, c->mm, 1);
-	storage_request_start(&c->s->storage, 0);
+	storage_request_start(c->s, 0);
 	cma_mm_set_trace(c->mm, trace_keep, c);
 }
 
@@ -92,9 +93,9 @@ static void storage_sleep_ends_when_congestion_clears(void **state)
 	congestion_wait(c.mm, HZ / 10);
 	assert_false(atomic_load(&c.mm->bdi_congested));
 	assert_string_equal(c.trace, "writeback_congestion_wait: usec_timeout=100000 usec_delayed=280");
-	assert_int_equal(c.s->storage.throttle_ns, 280224);
-	assert_int_equal(c.s->storage.waited_to, 280224);
-	assert_int_equal(c.s->storage.sleeps, 1);
+	assert_int_equal(c.s->storage.clock[0].throttle_ns, 280224);
+	assert_int_equal(c.s->storage.clock[0].waited_to, 280224);
+	assert_int_equal(c.s->storage.clock[0].sleeps, 1);
 	clocked_destroy(&c);
 }
 
@@ -112,8 +113,8 @@ static void storage_sleep_lasts_its_timeout_unwoken(void **state)
 	congestion_wait(c.mm, HZ / 10);
 	congestion_wait(c.mm, HZ / 10);
 	assert_string_equal(c.trace, "writeback_congestion_wait: usec_timeout=100000 usec_delayed=100000");
-	assert_int_equal(c.s->storage.throttle_ns, 200000000);
-	assert_int_equal(c.s->storage.waited_to, 200000000);
+	assert_int_equal(c.s->storage.clock[0].throttle_ns, 200000000);
+	assert_int_equal(c.s->storage.clock[0].waited_to, 200000000);
 	clocked_destroy(&c);
 }
 
@@ -150,7 +151,7 @@ static uint64_t work_so_far(struct clocked *c)
 {
 	struct cost_work w = { 0 };
 
-	cost_work_since(c->mm, &c->s->storage.clock_base, &w);
+	cost_work_since(c->s, &c->s->storage.clock[0].base, &w);
 	w.tlb_cpus = c->s->storage.tlb_cpus;
 	return cost_cpu_ns(&c->s->cost, &w, c->s->page_bytes);
 }
@@ -176,7 +177,7 @@ static void checkpoint_ends_writes_the_work_outlasts(void **state)
 	c.s->page_bytes = 4096;
 	o = owner_create(c.mm, false, 64);
 	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
-	storage_request_start(&c.s->storage, 0);
+	storage_request_start(c.s, 0);
 	assert_int_equal(storage_track(c.s, &first, 0, NULL, 1, write_ended), 0);
 	assert_int_equal(storage_track(c.s, &second, 0, NULL, 1000000000, write_ended), 0);
 	assert_true(cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL) > 0);
@@ -186,13 +187,13 @@ static void checkpoint_ends_writes_the_work_outlasts(void **state)
 		fail_msg("reclaim priced at %" PRIu64 " ns: expected some, under a second", cpu);
 	assert_int_equal(first, 1);
 	assert_int_equal(second, 0);
-	assert_int_equal(c.s->storage.clock_cpu_ns, cpu);
-	assert_int_equal(c.s->storage.waited_to, cpu);
+	assert_int_equal(c.s->storage.clock[0].cpu_ns, cpu);
+	assert_int_equal(c.s->storage.clock[0].waited_to, cpu);
 	assert_int_equal(c.s->storage.nr, 1);
 	congestion_wait(c.mm, HZ / 10);
-	assert_int_equal(c.s->storage.waited_to,
-			 c.s->storage.clock_cpu_ns + c.s->storage.throttle_ns + c.s->storage.wait_ns);
-	assert_int_equal(c.s->storage.throttle_ns, 100000000);
+	assert_int_equal(c.s->storage.clock[0].waited_to,
+			 c.s->storage.clock[0].cpu_ns + c.s->storage.clock[0].throttle_ns + c.s->storage.clock[0].wait_ns);
+	assert_int_equal(c.s->storage.clock[0].throttle_ns, 100000000);
 	owner_destroy(o);
 	clocked_destroy(&c);
 }
@@ -210,15 +211,15 @@ static void checkpoint_at_a_new_time_starts_a_new_clock(void **state)
 	c.s->page_bytes = 4096;
 	o = owner_create(c.mm, false, 64);
 	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
-	storage_request_start(&c.s->storage, 0);
+	storage_request_start(c.s, 0);
 	cma_try_to_free_pages(c.mm, 16, CMA_GFP_KERNEL);
-	assert_true(c.s->storage.clock_cpu_ns > 0);
+	assert_true(c.s->storage.clock[0].cpu_ns > 0);
 	c.s->now = 5000000;
 	cma_try_to_free_pages(c.mm, 16, CMA_GFP_KERNEL);
 	cond_resched(c.mm);
-	assert_int_equal(c.s->storage.clock_at, 5000000);
-	assert_int_equal(c.s->storage.clock_cpu_ns, work_so_far(&c));
-	assert_int_equal(c.s->storage.waited_to, 5000000 + c.s->storage.clock_cpu_ns);
+	assert_int_equal(c.s->storage.clock[0].at, 5000000);
+	assert_int_equal(c.s->storage.clock[0].cpu_ns, work_so_far(&c));
+	assert_int_equal(c.s->storage.clock[0].waited_to, 5000000 + c.s->storage.clock[0].cpu_ns);
 	owner_destroy(o);
 	clocked_destroy(&c);
 }

@@ -4,8 +4,8 @@
  * contention and drains" and "Lock waits"): a CPU's run queue with the
  * background's runnable threads (sched.c), the zone and LRU locks with the
  * background's allocations, and the CMA mutex with the other devices'
- * requests. The simulation runs a request in no virtual time, so this
- * is what cost_ns() is told about the moment, not something acted out.
+ * requests. The others run while a request waits (task.c), but what it
+ * shares is priced here from the moment it starts, not acted out.
  */
 #include <math.h>
 

@@ -14,7 +14,7 @@
  */
 #include <math.h>
 
-#include "engine/cost.h"
+#include "engine/sim.h"
 
 /*
  * Migration beyond the copy on x86, from bench/kernel/micro-mig.sh on
@@ -506,9 +506,11 @@ uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t
 	return cost_ns_parts(m, w, page_bytes, &p);
 }
 
-void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)
+void cost_counters_read(struct sim *s, struct cost_counters *c)
 {
-	cma_mm_stats(mm, &c->stats);
+	cma_mm_stats(s->mm, &c->stats);
+	for (int i = 0; s->in_task && i < NR_CMA_STAT_ITEMS; i++)
+		c->stats.v[i] -= s->foreign.stats.v[i];
 }
 
 /*
@@ -519,12 +521,12 @@ void cost_counters_read(struct cma_mm *mm, struct cost_counters *c)
  * library's own counts of mapped entries, TLB flushes, fresh frames,
  * console characters, clean pages freed and pageblocks passed.
  */
-void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, struct cost_work *w)
+void cost_work_since(struct sim *s, const struct cost_counters *before, struct cost_work *w)
 {
 	struct cost_counters now;
 	uint64_t d[NR_CMA_STAT_ITEMS];
 
-	cost_counters_read(mm, &now);
+	cost_counters_read(s, &now);
 	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
 		d[i] = now.stats.v[i] - before->stats.v[i];
 	w->migrated += d[CMA_STAT_PGMIGRATE_SUCCESS];
@@ -542,5 +544,5 @@ void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, stru
 	w->console_chars += d[CMA_STAT_CONSOLE_CHARS];
 	w->dropped += d[CMA_STAT_CONTIG_RECLAIM_CLEAN];
 	w->dropped_ptes += d[CMA_STAT_CONTIG_RECLAIM_UNMAPPED_PTES];
-	cma_mm_console(mm, &w->console_baud, &w->console_frame_bits, NULL);
+	cma_mm_console(s->mm, &w->console_baud, &w->console_frame_bits, NULL);
 }

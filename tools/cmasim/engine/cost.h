@@ -183,9 +183,14 @@ double cost_lock_wait_ns(double rate, double hold_ns);
 /* Time to move @bytes at @mbps MB/s, in ns. */
 uint64_t cost_transfer_ns(double mbps, uint64_t bytes);
 
-/* Read the counters cost_work_since() compares. */
-void cost_counters_read(struct cma_mm *mm, struct cost_counters *c);
+struct sim;
+/*
+ * Read the counters cost_work_since() compares, as the running task sees
+ * them: on a request's thread, less what the others did while it was
+ * parked (task.c).
+ */
+void cost_counters_read(struct sim *s, struct cost_counters *c);
 /* Add what the counters say was done since @before to @w. */
-void cost_work_since(struct cma_mm *mm, const struct cost_counters *before, struct cost_work *w);
+void cost_work_since(struct sim *s, const struct cost_counters *before, struct cost_work *w);
 
 #endif

@@ -148,22 +148,46 @@ uint64_t sim_tick_ops(double *carry, uint64_t rate)
 	return n;
 }
 
-uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events))
+/*
+ * The events due by @end_ns, in order; after the one that sets *@wake
+ * (if given), no more. Those a request's waits run (task.c) count and
+ * poll as the loop's own.
+ */
+static void run_due(struct sim *s, uint64_t end_ns, const bool *wake)
 {
-	uint64_t events = 0;
-
-	while (!s->error && !s->stop && s->nr_events && s->heap[0].at <= end_ns) {
+	while (!s->error && !s->stop && s->nr_events && s->heap[0].at <= end_ns && !(wake && *wake)) {
 		struct sim_event e = pop_event(s);
 
 		s->now = e.at;
 		if (e.cpu != s->cpu)
 			sim_set_cpu(s, e.cpu);
 		e.fn(s, e.arg);
-		events++;
-		if (poll && !(events % POLL_EVENTS))
-			poll(s, events);
+		s->events++;
+		if (s->poll && !(s->events % POLL_EVENTS))
+			s->poll(s, s->events);
 	}
+}
+
+uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, uint64_t events))
+{
+	uint64_t from = s->events;
+
+	s->poll = poll;
+	run_due(s, end_ns, NULL);
+	s->poll = NULL;
 	if (!s->stop)
 		s->now = end_ns;
-	return events;
+	return s->events - from;
+}
+
+bool sim_event_due(const struct sim *s, uint64_t t)
+{
+	return s->nr_events && s->heap[0].at <= t;
+}
+
+void sim_loop_until_woken(struct sim *s, uint64_t end_ns, const bool *wake)
+{
+	run_due(s, end_ns, wake);
+	if (!s->stop && !*wake)
+		s->now = end_ns;
 }

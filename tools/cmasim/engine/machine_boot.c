@@ -194,6 +194,7 @@ int machine_teardown(struct sim *s)
 {
 	int bad = 0;
 
+	sim_task_destroy(s);
 	for (unsigned i = 0; i < s->nr_wl; i++)
 		if (s->wl[i].ops->stop)
 			s->wl[i].ops->stop(s, &s->wl[i]);

@@ -229,23 +229,26 @@ static void report_access(struct owned_pages *o, uint64_t idx, struct cma_page *
  * swap @entry, the slot's, is used up. A page the policy kept a copy of
  * (gcma's frontswap) is a fresh page instead, and the entry is let go.
  */
-static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx, uint64_t entry)
+static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx, uint64_t entry, int *ret)
 {
 	struct cma_mm *mm = o->s->mm;
 	struct cma_page *page = NULL;
-	int ret;
 
+	*ret = 0;
 	if (owned_copy_kept(o, idx, false)) {
 		page = cma_alloc_movable(mm, CMA_GFP_HIGHUSER_MOVABLE, 0, &anon_ops, o, idx);
 		if (page)
 			cma_swap_free(mm, entry, 1);
-	} else {
-		/* -EAGAIN: reclaim has the cached page this instant; the fault retries */
-		do {
-			ret = cma_swapin(mm, entry, CMA_GFP_HIGHUSER_MOVABLE, &anon_ops, o, idx, &page,
-					 &o->swapin);
-		} while (ret == -EAGAIN);
+		return page;
 	}
+	/*
+	 * -EAGAIN: reclaim has the cached page this instant, and the fault
+	 * retries; a request parked in migrating it (task.c) keeps it until
+	 * it runs again, so the fault waits for it (lock_page): not now.
+	 */
+	do {
+		*ret = cma_swapin(mm, entry, CMA_GFP_HIGHUSER_MOVABLE, &anon_ops, o, idx, &page, &o->swapin);
+	} while (*ret == -EAGAIN && !sim_task_parked(o->s));
 	return page;
 }
 
@@ -271,6 +274,7 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	uint64_t entry = sl->entry, releases = o->releases;
 	uint8_t state = sl->state;
 	struct cma_page *page;
+	int ret = 0;
 
 	o->swapin = (struct cma_swapin_stat){ 0 };
 	if (entry && !owned_is_value(entry)) {
@@ -278,9 +282,11 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 		return 0;
 	}
 	if (o->anon && (state & OP_SWAPPED))
-		page = swap_in(o, idx, value_to_swp(entry));
+		page = swap_in(o, idx, value_to_swp(entry), &ret);
 	else
 		page = fault_in(o, idx, state);
+	if (ret == -EAGAIN)
+		return ret;
 	if (!page) {
 		o->w->res->alloc_failures++;
 		return -ENOMEM;

@@ -65,7 +65,8 @@ void owned_destroy(struct owned_pages *o);
 /* The stop of a kind whose state begins with its owned pages (wl_kind.owned): all go. */
 void owned_stop(struct sim *s, struct workload *w);
 /*
- * Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM.
+ * Use page @idx: 0 if resident, 1 if it had to be brought in, -ENOMEM;
+ * -EAGAIN if a request parked in migrating it holds it (the use waits).
  * The use is reported as the kernel sees it: the young bit of a mapped
  * page (an anonymous one, or a file page in the mmap'ed share), or
  * mark_page_accessed of a page read through read(); a file page brought

@@ -10,25 +10,41 @@
 
 #include "engine/sim.h"
 
+struct alloc_call {
+	struct workload *w;
+	struct dev_buffer *b;
+	struct cost_work *work;
+	enum fail_cause *cause;
+};
+
 /*
- * What the request waited for writes in flight (migration's
- * wait_on_page_writeback) and slept in reclaim and compaction is its
- * time too; each such wait takes it off its run queue.
+ * The request's task: its clock starts with it. What it waited for
+ * writes in flight (migration's wait_on_page_writeback) and slept in
+ * reclaim and compaction is its time too; each such wait takes it off
+ * its run queue.
  */
+static int alloc_task(struct sim *s, void *arg)
+{
+	struct alloc_call *a = arg;
+	struct storage_clock *c = &s->storage.clock[s->storage.cur];
+	uint64_t waited = c->wait_ns, slept = c->throttle_ns, blocks = c->waits + c->sleeps;
+	int ret;
+
+	storage_request_start(s, s->now);
+	ret = s->policy->alloc(s, a->w, a->b, a->work, a->cause);
+	a->work->io_wait_ns += c->wait_ns - waited;
+	a->work->throttle_ns += c->throttle_ns - slept;
+	a->work->blocks += (unsigned)(c->waits + c->sleeps - blocks);
+	return ret;
+}
+
+/* The policy's alloc on the request's own task (task.c), so the others run while it waits. */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause)
 {
-	uint64_t waited = s->storage.wait_ns, slept = s->storage.throttle_ns;
-	uint64_t blocks = s->storage.waits + s->storage.sleeps;
-	int ret;
+	struct alloc_call call = { w, b, work, cause };
 
-	storage_request_start(&s->storage, s->now);
-	ret = s->policy->alloc(s, w, b, work, cause);
-
-	work->io_wait_ns += s->storage.wait_ns - waited;
-	work->throttle_ns += s->storage.throttle_ns - slept;
-	work->blocks += (unsigned)(s->storage.waits + s->storage.sleeps - blocks);
-	return ret;
+	return sim_task_run(s, s->cpu, alloc_task, &call);
 }
 
 int policy_request(struct sim *s, struct workload *w, struct dev_buffer *b, uint64_t start_ns,

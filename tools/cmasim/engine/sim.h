@@ -28,6 +28,8 @@ struct sim {
 	uint64_t end_ns;
 	uint64_t sample_ns;
 	uint64_t seq;
+	uint64_t events;		/* run so far */
+	void (*poll)(struct sim *s, uint64_t events);	/* sim_loop's, while it runs */
 	int error;			/* the engine's: -ENOMEM when an event could not be queued */
 	bool stop;			/* the loop ends after this event: the run is stopped early */
 	struct sim_event *heap;
@@ -84,7 +86,52 @@ struct sim {
 	bool progress;
 	bool stop_at_miss;		/* sim_options' */
 	const atomic_bool *cancel;
+	/* task.c: the device request in flight on a thread of its own */
+	struct sim_task *task;		/* NULL until the first request */
+	bool in_task;			/* the request's thread holds the baton */
+	struct cost_counters foreign;	/* the counters' growth by the others while it was parked */
+	struct sim_deferred *deferred;	/* events waiting for its end */
+	size_t nr_deferred, deferred_cap;
 };
+
+/* An event that waits for the request in flight to end (sim_defer_while_request). */
+struct sim_deferred {
+	sim_event_fn fn;
+	void *arg;
+	unsigned cpu;
+};
+
+/* ---- engine.c: the loop, from inside a request ---- */
+
+/* Is an event due by @t? */
+bool sim_event_due(const struct sim *s, uint64_t t);
+/*
+ * sim_loop()'s events from inside one of them, stopping after the one
+ * that sets *@wake: the clock is then that event's time, and @end_ns
+ * otherwise.
+ */
+void sim_loop_until_woken(struct sim *s, uint64_t end_ns, const bool *wake);
+
+/* ---- task.c: a device request's own task ---- */
+
+/*
+ * Run @fn(@s, @arg) on the request's thread, bound to @cpu, the events
+ * due meanwhile run on this one whenever it waits (sim_task_wait): its
+ * result. The clock is left where the request's last wait left it; what
+ * waited for its end (sim_defer_while_request) is queued at that time.
+ */
+int sim_task_run(struct sim *s, unsigned cpu, int (*fn)(struct sim *s, void *arg), void *arg);
+/*
+ * From the request's thread: the others run the events due up to
+ * @until (within the run), stopping early after one that sets *@wake
+ * (NULL: never); the engine's clock then. From the engine's own thread
+ * (no request in flight, or an event run meanwhile): nothing, s->now.
+ */
+uint64_t sim_task_wait(struct sim *s, uint64_t until, const bool *wake);
+/* Is a request parked, the events due meanwhile running (on this thread)? */
+bool sim_task_parked(const struct sim *s);
+/* The thread gone, the events deferred forgotten (the end of a run). */
+void sim_task_destroy(struct sim *s);
 
 /* ---- machine_boot.c: the machine of a run, before and after it ---- */
 

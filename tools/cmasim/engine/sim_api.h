@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The simulation: a booted machine, the scenario's workloads and a
- * discrete-event engine on a virtual clock. A run is single-threaded and
- * driven by one seeded generator, so a seed gives the same run; its state
+ * discrete-event engine on a virtual clock. A run is driven by one
+ * thread at a time (a device request's own task and the engine's pass
+ * one baton, engine/task.c) and one seeded generator, so a seed gives the same run; its state
  * is all in its struct sim and its result, so runs may go at once in
  * threads (cmasim size).
  *
@@ -110,6 +111,16 @@ uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 /* Workloads act every tick; @rate per second comes to this many this tick. */
 #define SIM_TICK_NS (10 * 1000000ull)
 uint64_t sim_tick_ops(double *carry, uint64_t rate);
+
+/* ---- task.c: the device request in flight ---- */
+
+/*
+ * An event about to take the CMA mutex (a device's request or free, a
+ * gigantic page's) while a request in flight holds it: @fn(@arg) runs
+ * when that request ends, at its clock, and true is returned (the event
+ * returns at once). false: nothing is in flight, go on.
+ */
+bool sim_defer_while_request(struct sim *s, sim_event_fn fn, void *arg);
 
 /* ---- machine.c: the run, and the handlers it gives the engine ---- */
 

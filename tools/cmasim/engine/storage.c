@@ -246,29 +246,32 @@ uint64_t storage_swap_write(struct storage *st, const struct cost_model *m, uint
 
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done)
 {
-	uint64_t from = st->waited_to > now ? st->waited_to : now;
+	struct storage_clock *c = &st->clock[st->cur];
+	uint64_t from = c->waited_to > now ? c->waited_to : now;
 
 	if (done <= from)
 		return 0;
-	st->waited_to = done;
-	st->wait_ns += done - from;
-	st->waits++;
+	c->waited_to = done;
+	c->wait_ns += done - from;
+	c->waits++;
 	return done - from;
 }
 
-void storage_request_start(struct storage *st, uint64_t now)
+void storage_request_start(struct sim *s, uint64_t now)
 {
-	st->waited_to = now;
-	st->clock_at = now;
-	st->clock_cpu_ns = 0;
-	if (st->mm)
-		cost_counters_read(st->mm, &st->clock_base);
+	struct storage_clock *c = &s->storage.clock[s->storage.cur];
+
+	c->waited_to = now;
+	c->at = now;
+	c->cpu_ns = 0;
+	if (s->storage.mm)
+		cost_counters_read(s, &c->base);
 }
 
-/* end_page_writeback for every tracked write due by @t, in order; stops early when woken. */
+/* end_page_writeback for every tracked write due by @t, in order; stops early when the running task is woken. */
 static void end_writes_due(struct storage *st, uint64_t t)
 {
-	while (st->nr && st->fifo[st->head].done <= t && !st->woken) {
+	while (st->nr && st->fifo[st->head].done <= t && !st->clock[st->cur].woken) {
 		struct storage_write io = st->fifo[st->head];
 
 		st->head = (st->head + 1) % st->cap;
@@ -334,68 +337,116 @@ static uint64_t next_completion(const struct storage *st, uint64_t t)
 }
 
 /*
- * schedule_timeout() for the library: from the request's clock, the
- * queue's completions one time at a time until the timeout or a wake.
- * Writes ended here are the request's to see; the engine's own
- * completion event finds them gone.
+ * A sleep on the engine's own thread (a workload's fault, kswapd, a
+ * request with no thread of its own): no other event runs meanwhile,
+ * so the queue's completions are walked one time at a time until the
+ * timeout or a wake; writes ended here are the sleeper's to see, and the
+ * engine's own completion event finds them gone. Where it ends.
  */
-static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us)
+static uint64_t sleep_walk(struct storage *st, struct storage_clock *c, uint64_t from, uint64_t until)
 {
-	struct sim *s = ctx;
-	struct storage *st = &s->storage;
-	uint64_t from = st->waited_to > s->now ? st->waited_to : s->now;
-	uint64_t until = from + timeout_us * 1000, t = from;
+	uint64_t t = from;
 
-	st->woken = false;
-	while (!st->woken && (t = next_completion(st, t)) <= until) {
+	while (!c->woken && (t = next_completion(st, t)) <= until) {
 		end_writes_due(st, t);
 		dequeue_writes(st, t);
 		if (!st->nr && !st->q_nr)
 			break;
 	}
-	if (st->woken && t < until)
-		until = t;
-	st->woken = false;
-	st->waited_to = until;
-	st->throttle_ns += until - from;
-	st->sleeps++;
+	return c->woken && t < until ? t : until;
+}
+
+/*
+ * A request's sleep (task.c): the other tasks run until each next
+ * completion of the queue (theirs to end, the writes' end_io on their
+ * clock), the queue's own completions end at it, until the timeout or
+ * the event that wakes it. Where it ends.
+ */
+static uint64_t sleep_in_task(struct sim *s, struct storage_clock *c, uint64_t from, uint64_t until)
+{
+	struct storage *st = &s->storage;
+	uint64_t t = from;
+
+	while (!c->woken && t < until) {
+		uint64_t next = next_completion(st, t), reached;
+
+		if (next > until)
+			next = until;
+		reached = sim_task_wait(s, next, &c->woken);
+		if (c->woken)
+			return reached > from ? reached : from;
+		t = next;
+		end_writes_due(st, t);
+		dequeue_writes(st, t);
+	}
+	return c->woken && t < until ? t : until;
+}
+
+/*
+ * schedule_timeout() for the library: from the task's clock (the others
+ * first run up to it: its CPU work so far) until the timeout or a wake.
+ */
+static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us)
+{
+	struct sim *s = ctx;
+	struct storage *st = &s->storage;
+	struct storage_clock *c = &st->clock[st->cur];
+	uint64_t from = c->waited_to > s->now ? c->waited_to : s->now;
+	uint64_t until = from + timeout_us * 1000;
+
+	sim_task_wait(s, from, NULL);
+	c->woken = false;
+	c->asleep = true;
+	until = s->in_task ? sleep_in_task(s, c, from, until) : sleep_walk(st, c, from, until);
+	c->asleep = false;
+	c->woken = false;
+	c->waited_to = until;
+	c->throttle_ns += until - from;
+	c->sleeps++;
 	return (until - from) / 1000;
 }
 
 /*
- * cond_resched() for the library: the request's clock moves on by the CPU
- * work priced since the last one, and the writes due by then end. Each
- * step is the growth of the price of the request's whole work so far,
- * so the steps add up to the price of that work exactly, whatever the
- * rounding of its pieces. A scheduling point at a new engine time is a
- * new task's (a workload's fault): its clock starts there.
+ * cond_resched() for the library: the task's clock moves on by the CPU
+ * work priced since the last one, the others run meanwhile (a request
+ * in flight: task.c), and the writes due by then end. Each step is the
+ * growth of the price of the task's whole work so far, so the steps add
+ * up to the price of that work exactly, whatever the rounding of its
+ * pieces. On the engine's thread, a scheduling point at a new engine
+ * time is a new task's (a workload's fault): its clock starts there; a
+ * request's own clock goes on however far the engine's moved.
  */
 static void storage_checkpoint(void *ctx)
 {
 	struct sim *s = ctx;
 	struct storage *st = &s->storage;
+	struct storage_clock *c = &st->clock[st->cur];
 	struct cost_work w = { 0 };
 	uint64_t cpu;
 
-	if (s->now != st->clock_at)
-		storage_request_start(st, s->now);
-	cost_work_since(st->mm, &st->clock_base, &w);
+	if (!s->in_task && s->now != c->at)
+		storage_request_start(s, s->now);
+	cost_work_since(s, &c->base, &w);
 	w.tlb_cpus = st->tlb_cpus;
 	cpu = cost_cpu_ns(&s->cost, &w, s->page_bytes);
-	if (cpu <= st->clock_cpu_ns)
+	if (cpu <= c->cpu_ns)
 		return;
-	st->waited_to = (st->waited_to > s->now ? st->waited_to : s->now) + cpu - st->clock_cpu_ns;
-	st->clock_cpu_ns = cpu;
-	st->woken = false;
-	end_writes_due(st, st->waited_to);
-	dequeue_writes(st, st->waited_to);
+	c->waited_to = (c->waited_to > s->now ? c->waited_to : s->now) + cpu - c->cpu_ns;
+	c->cpu_ns = cpu;
+	c->woken = false;
+	sim_task_wait(s, c->waited_to, NULL);
+	end_writes_due(st, c->waited_to);
+	dequeue_writes(st, c->waited_to);
 }
 
+/* wake_up(): the tasks asleep on the queue. */
 static void storage_wake(void *ctx, enum cma_sleep_reason why)
 {
 	struct sim *s = ctx;
 
-	s->storage.woken = true;
+	for (int i = 0; i < 2; i++)
+		if (s->storage.clock[i].asleep)
+			s->storage.clock[i].woken = true;
 }
 
 void storage_attach_clock(struct sim *s, struct cma_mm *mm, uint64_t tlb_cpus)

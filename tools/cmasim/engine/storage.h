@@ -76,27 +76,38 @@ struct storage_write {
 	struct cma_page *page;
 };
 
+/*
+ * A task's clock: its start, its CPU work priced at its scheduling points
+ * (storage_checkpoint) and its waits. A request in flight keeps its own
+ * while the events run meanwhile move theirs.
+ */
+struct storage_clock {
+	uint64_t waited_to;		/* it has waited up to here */
+	struct cost_counters base;	/* the counters when it started */
+	uint64_t at;			/* the engine's time it started at */
+	uint64_t cpu_ns;		/* its work priced so far: what its clock moved by for it */
+	uint64_t wait_ns;		/* time migration waited for writes, summed */
+	uint64_t waits;			/* how many of those waits took time */
+	uint64_t throttle_ns;		/* time slept in reclaim and compaction, summed */
+	uint64_t sleeps;		/* how many sleeps */
+	bool asleep;			/* in a sleep of the library's */
+	bool woken;			/* and the library woke it */
+};
+
 struct storage {
 	uint64_t busy_until;		/* the queue is empty from this time on */
 	struct storage_write *fifo;	/* writes in flight, in completion order */
 	size_t head, nr, cap;
 	bool armed;			/* a completion event is queued */
-	uint64_t wait_ns;		/* time migration waited for writes, summed */
-	uint64_t waits;			/* how many of those waits took time */
-	uint64_t waited_to;		/* the request's clock: it has waited up to here */
 	/* the reclaim sleeps' device (storage_attach_clock): every write queued, till it completes */
 	struct cma_mm *mm;		/* NULL: no clock, no congestion */
 	uint64_t *queued;		/* writes' completion times, in order */
 	size_t q_head, q_nr, q_cap;
 	bool congested;
-	bool woken;			/* the library woke the sleeping request */
-	uint64_t throttle_ns;		/* time requests slept in reclaim and compaction, summed */
-	/* the request's CPU work, priced at its scheduling points (storage_checkpoint) */
-	struct cost_counters clock_base;	/* the counters when the request started */
-	uint64_t clock_at;		/* the engine's time it started at */
-	uint64_t clock_cpu_ns;		/* its work priced so far: what its clock moved by for it */
+	/* the tasks' clocks: [0] the engine's events' (a fault, kswapd), [1] a request's in flight (task.c) */
+	struct storage_clock clock[2];
+	unsigned cur;			/* the running task's */
 	uint64_t tlb_cpus;		/* other CPUs a TLB flush interrupts, as the requests' price says */
-	uint64_t sleeps;		/* how many sleeps */
 	/* the device (storage_depth, storage_gc_mib) */
 	uint64_t slot_done[STORAGE_MAX_DEPTH];	/* when each command slot is free again */
 	struct storage_rq last;
@@ -132,8 +143,8 @@ int storage_track(struct sim *s, void *owner, uint64_t idx, struct cma_page *pag
  * serial, so only what lies beyond the last one counts).
  */
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done);
-/* A new request starts at @now: its waits and its CPU work count from there. */
-void storage_request_start(struct storage *st, uint64_t now);
+/* The running task starts a request at @now: its waits and its CPU work count from there. */
+void storage_request_start(struct sim *s, uint64_t now);
 /*
  * Make @st the backing device of @mm's reclaim sleeps: @mm sleeps on the
  * request's clock, which its CPU work moves too, a TLB flush interrupting

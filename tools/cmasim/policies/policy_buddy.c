@@ -55,7 +55,7 @@ static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, 
 	n = (unsigned)((pages + chunk - 1) / chunk);
 	if (n > DEV_MAX_CHUNKS)
 		return -E2BIG;
-	cost_counters_read(sim_mm(s), &before);
+	cost_counters_read(s, &before);
 	b->chunk_order = order;
 	for (b->nr_chunks = 0; b->nr_chunks < n; b->nr_chunks++) {
 		struct cma_page *page = cma_alloc_pages(sim_mm(s), buddy_gfp(s, spec), order);
@@ -64,7 +64,7 @@ static int buddy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, 
 			break;
 		b->pages[b->nr_chunks] = page;
 	}
-	cost_work_since(sim_mm(s), &before, work);
+	cost_work_since(s, &before, work);
 	if (b->nr_chunks < n) {
 		buddy_release(s, b);
 		*cause = FAIL_NOMEM;

@@ -24,7 +24,7 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 	struct cma *area;
 	int ret;
 
-	cost_counters_read(sim_mm(s), &before);
+	cost_counters_read(s, &before);
 	sim_trace_request(s, true);
 	b->contig = NULL;
 	b->raw = policy_driver_asks_cma(s, spec);
@@ -39,7 +39,7 @@ static int cma_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, st
 		ret = cma_dma_alloc_coherent(sim_mm(s), dev, spec->buffer_bytes, policy_gfp(spec), &b->handle, NULL);
 	}
 	sim_trace_request(s, false);
-	cost_work_since(sim_mm(s), &before, work);
+	cost_work_since(s, &before, work);
 	/* the library counts each alloc_contig_range's drains (cost_work_since) */
 	attempts = sim_cma_attempts(s) ? sim_cma_attempts(s) + sim_busy_retries(s) : 0;
 	work->cma_attempts = attempts;

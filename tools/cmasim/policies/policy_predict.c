@@ -178,7 +178,7 @@ static void take(struct sim *s, void *arg)
 		return;
 	spec = &d->w->spec->device;
 	pages = buffer_pages(s, d);
-	cost_counters_read(sim_mm(s), &before);
+	cost_counters_read(s, &before);
 	while (d->nr_held < d->nr_ranges) {
 		unsigned align = spec->align_bytes > sim_page_bytes(s) ?
 				 policy_order_of(spec->align_bytes / sim_page_bytes(s)) : policy_order_of(pages);
@@ -191,7 +191,7 @@ static void take(struct sim *s, void *arg)
 		d->held[d->nr_held++] = page;
 		held_change(s, (long)pages);
 	}
-	cost_work_since(sim_mm(s), &before, &work);
+	cost_work_since(s, &before, &work);
 	work.locks += d->nr_held;
 	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	d->advance_ns += ns;
@@ -217,11 +217,11 @@ static void evacuate(struct sim *s, void *arg)
 	end = (start / sim_pageblock_pages(s) + 1) * sim_pageblock_pages(s);
 	if (end > range_end)
 		end = range_end;
-	cost_counters_read(sim_mm(s), &before);
+	cost_counters_read(s, &before);
 	/* busy (a pin, another device's buffer there now): left to the request, as under cma */
 	if (!cma_alloc_contig_range(sim_mm(s), start, end, CMA_MIGRATE_CMA))
 		cma_free_contig_range(sim_mm(s), start, end - start);
-	cost_work_since(sim_mm(s), &before, &work);
+	cost_work_since(s, &before, &work);
 	work.drains += 2;
 	work.locks++;
 	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
@@ -275,7 +275,7 @@ static int take_pool(struct sim *s, struct predict *p)
 		return 0;
 	while ((2ull << order) <= most)
 		order++;
-	cost_counters_read(sim_mm(s), &before);
+	cost_counters_read(s, &before);
 	p->pool = cma_dma_alloc_from_contiguous(sim_mm(s), NULL, 1 << order, order);
 	if (!p->pool)
 		return 0;
@@ -284,7 +284,7 @@ static int take_pool(struct sim *s, struct predict *p)
 	p->pool_busy = calloc(BITS_TO_LONGS(p->pool_pages) + 1, sizeof(long));
 	if (!p->pool_busy)
 		return -ENOMEM;
-	cost_work_since(sim_mm(s), &before, &work);
+	cost_work_since(s, &before, &work);
 	ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	r->advance_ns += ns;
 	r->advance_migrated += work.migrated;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -238,10 +239,28 @@ static int close_stream(struct atomic_file *af)
 	return f == stdout || f == stderr ? fflush(f) : fclose(f);
 }
 
+/*
+ * Why a stream that failed earlier failed, when nothing is left to
+ * flush that would say it again (its failed buffer was dropped): at the
+ * file size limit, EFBIG; else EIO. The writes may have failed on
+ * another thread (a request's task writing the trace), whose errno is
+ * its own.
+ */
+static int stream_error(FILE *f)
+{
+	struct rlimit limit;
+	struct stat st;
+
+	if (!getrlimit(RLIMIT_FSIZE, &limit) && limit.rlim_cur != RLIM_INFINITY && !fstat(fileno(f), &st) &&
+	    S_ISREG(st.st_mode) && (rlim_t)st.st_size >= limit.rlim_cur)
+		return EFBIG;
+	return EIO;
+}
+
 /* Every byte of @af->f out, to the disk too if @sync, and @af->f closed: 0, or the first error's errno. */
 static int finish(struct atomic_file *af, bool sync)
 {
-	int err = ferror(af->f) ? EIO : 0;
+	int err = ferror(af->f) ? stream_error(af->f) : 0;
 
 	if (fflush(af->f) || (sync && fsync(fileno(af->f))))
 		err = errno;

@@ -42,7 +42,7 @@ static void demand_release(struct sim *s, void *arg)
 	struct demand_wl *d = slot->w->priv;
 	size_t i = slot_index(slot);
 
-	if (!d->held[i])
+	if (!d->held[i] || sim_defer_while_request(s, demand_release, slot))
 		return;
 	sim_usable_update(s);
 	/* the pfn before the policy lets the buffer go: cmasim replay matches it to its request */
@@ -64,10 +64,11 @@ static void demand_request(struct sim *s, void *arg)
 	struct cost_work work = { 0 };
 	struct cost_parts parts;
 	enum fail_cause cause;
-	uint64_t ns, start = d->busy_until > sim_now(s) ? d->busy_until : sim_now(s);
+	/* from its recorded time: one that waited for the CMA mutex (below) has that wait in its latency */
+	uint64_t ns, start = d->busy_until > slot->at_ns ? d->busy_until : slot->at_ns;
 	int ret;
 
-	if (sim_wl_over(s, w))
+	if (sim_wl_over(s, w) || sim_defer_while_request(s, demand_request, slot))
 		return;
 	r->requests++;
 	w->res->ops++;

@@ -19,6 +19,9 @@ struct device_wl {
 	unsigned held;
 	bool streaming;
 	uint64_t busy_until;		/* its last request's end: the next one starts no sooner */
+	bool waited;			/* its session waited for another device's request ... */
+	uint64_t waited_from;		/* ... from when it began */
+	uint64_t ends_at;		/* the session's planned end, its requests' time inside it */
 };
 
 static void session_start(struct sim *s, void *arg);
@@ -32,6 +35,11 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	enum fail_cause cause;
 	uint64_t ns, start = d->busy_until > sim_now(s) ? d->busy_until : sim_now(s);
 	int ret;
+
+	/* a session that waited for the CMA mutex asked from when it began: the wait is its latency */
+	if (d->waited && d->waited_from < start)
+		start = d->waited_from;
+	d->waited = false;
 
 	r->requests++;
 	w->res->ops++;
@@ -72,12 +80,13 @@ static void session_end(struct sim *s, void *arg)
 	struct device_wl *d = w->priv;
 	const struct wl_device *spec = &w->spec->device;
 
-	if (!d->streaming)
+	if (!d->streaming || sim_defer_while_request(s, session_end, w))
 		return;
 	d->streaming = false;
 	release_all(s, w, d);
+	/* the next begins a gap after the planned end, however long this one's requests took */
 	if (!sim_wl_over(s, w))
-		sim_schedule(s, sim_now(s) + (spec->gap_ns ? spec->gap_ns : spec->period_ns), session_start, w);
+		sim_schedule(s, d->ends_at + (spec->gap_ns ? spec->gap_ns : spec->period_ns), session_start, w);
 }
 
 static void session_start(struct sim *s, void *arg)
@@ -85,10 +94,18 @@ static void session_start(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct device_wl *d = w->priv;
 	const struct wl_device *spec = &w->spec->device;
-	uint64_t end, len;
+	uint64_t began, end, len;
 
 	if (sim_wl_over(s, w))
 		return;
+	if (sim_defer_while_request(s, session_start, w)) {
+		if (!d->waited)
+			d->waited_from = sim_now(s);
+		d->waited = true;
+		return;
+	}
+	/* the session's schedule is the application's: it counts from when it began, its requests inside it */
+	began = d->waited ? d->waited_from : sim_now(s);
 	while (d->held < spec->ring) {
 		unsigned before = d->held;
 
@@ -98,14 +115,15 @@ static void session_start(struct sim *s, void *arg)
 	}
 	d->streaming = true;
 	/* a session ends with its length, the workload's stop or the run, whichever comes first */
-	end = spec->session_ns && sim_now(s) + spec->session_ns < sim_end_ns(s) ? sim_now(s) + spec->session_ns : sim_end_ns(s);
+	end = spec->session_ns && began + spec->session_ns < sim_end_ns(s) ? began + spec->session_ns : sim_end_ns(s);
 	if (w->spec->stop_ns && end > w->spec->stop_ns)
 		end = w->spec->stop_ns;
-	len = end - sim_now(s);
+	len = end - began;
 	if (d->held == spec->ring)
 		w->dev_res->frames += len / spec->period_ns;
 	/* a failed start retries after the gap, as an application would */
-	sim_schedule(s, d->held == spec->ring ? sim_now(s) + len : sim_now(s), session_end, w);
+	d->ends_at = d->held == spec->ring ? began + len : sim_now(s);
+	sim_schedule(s, d->ends_at, session_end, w);
 }
 
 static int device_start(struct sim *s, struct workload *w)

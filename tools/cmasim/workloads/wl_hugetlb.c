@@ -94,9 +94,12 @@ static void hugetlb_write(struct sim *s, void *arg)
 
 	if (sim_wl_over(s, w))
 		return;
+	/* a gigantic page is a contiguous range: cma_mutex, which a device's request may hold */
+	if (gigantic(s, w) && sim_defer_while_request(s, hugetlb_write, w))
+		return;
 	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
 		before[i] = vmstat_read(sim_mm(s), hugetlb_vmstat_names[i]);
-	cost_counters_read(sim_mm(s), &c);
+	cost_counters_read(s, &c);
 	sim_usable_update(s);
 	h->noretry = false;	/* set_max_huge_pages allocates node_alloc_noretry cleared */
 	held0 = h->held;
@@ -111,7 +114,7 @@ static void hugetlb_write(struct sim *s, void *arg)
 		sim_trace_printf(s, "cmasim_hugetlb_page: name=%s pfn=0x%lx pages=%llu", w->spec->name,
 				 cma_page_to_pfn(sim_mm(s), page), (unsigned long long)h->page_pages);
 	}
-	cost_work_since(sim_mm(s), &c, &work);
+	cost_work_since(s, &c, &work);
 	work.hugetlb_pages = (h->held - held0) * h->page_pages;
 	r->requested = w->spec->hugetlb.count;
 	r->got = h->held;
@@ -131,6 +134,8 @@ static void hugetlb_release(struct sim *s, void *arg)
 	struct workload *w = arg;
 	struct hugetlb_wl *h = w->priv;
 
+	if (gigantic(s, w) && sim_defer_while_request(s, hugetlb_release, w))
+		return;
 	sim_usable_update(s);
 	while (h->held)
 		free_huge_page(s, w, h->pages[--h->held]);

@@ -151,10 +151,10 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	struct job_wl *j = w->priv;
 	struct cost_counters before;
 	struct cost_work work = { 0 };
-	uint64_t touches, reads, reclaim_ns, slept = sim_storage(s)->throttle_ns;
+	uint64_t touches, reads, reclaim_ns, slept = sim_storage(s)->clock[0].throttle_ns;
 	double before_wait = p->owed_ns;
 
-	cost_counters_read(sim_mm(s), &before);
+	cost_counters_read(s, &before);
 	p->touch_carry += cpu_ns * (double)w->spec->job.rate / 1e9;
 	touches = (uint64_t)p->touch_carry;
 	p->touch_carry -= (double)touches;
@@ -168,8 +168,8 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 			p->owed_ns += read_ns(s);
 	}
 	w->res->io_wait_ns += (uint64_t)(p->owed_ns - before_wait);
-	cost_work_since(sim_mm(s), &before, &work);
-	work.throttle_ns = sim_storage(s)->throttle_ns - slept;
+	cost_work_since(s, &before, &work);
+	work.throttle_ns = sim_storage(s)->clock[0].throttle_ns - slept;
 	reclaim_ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
 	w->res->reclaim_wait_ns += reclaim_ns;
 	p->owed_ns += (double)reclaim_ns;

@@ -103,7 +103,8 @@ static void replay_release(struct sim *s, void *arg)
 	struct replay_slot *slot = arg;
 	struct replay_wl *r = slot->w->priv;
 
-	if (!slot->page)
+	/* cma_release and a gigantic page's free take cma_mutex (v3.5), which a device's request may hold */
+	if (!slot->page || sim_defer_while_request(s, replay_release, slot))
 		return;
 	if (r->cma)
 		cma_area_release(sim_mm(s), r->cma, slot->page, slot->pages);
@@ -122,16 +123,16 @@ static void replay_request(struct sim *s, void *arg)
 	struct cost_parts parts;
 	uint64_t ns;
 
-	if (sim_wl_over(s, w))
+	if (sim_wl_over(s, w) || sim_defer_while_request(s, replay_request, slot))
 		return;
-	cost_counters_read(sim_mm(s), &c);
+	cost_counters_read(s, &c);
 	sim_usable_update(s);
 	w->res->ops++;
 	if (r->cma)
 		slot->page = cma_area_alloc(sim_mm(s), r->cma, slot->pages, slot->align, false);
 	else
 		slot->page = cma_alloc_gigantic_page(sim_mm(s), slot->pages, CMA_GFP_HIGHUSER | CMA_GFP_NOWARN);
-	cost_work_since(sim_mm(s), &c, &work);
+	cost_work_since(s, &c, &work);
 	ns = cost_ns_parts(sim_cost(s), &work, sim_page_bytes(s), &parts);
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%lx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)(slot->pages * sim_page_bytes(s)),
