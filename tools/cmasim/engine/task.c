@@ -139,8 +139,11 @@ int sim_task_run(struct sim *s, unsigned cpu, int (*fn)(struct sim *s, void *arg
 	unsigned engine_cpu = s->cpu;
 	struct sim_task *t;
 
-	if (!s->task && task_create(s))
-		return fn(s, arg);	/* no thread: the request runs at one instant, as before */
+	/* no thread for the request: the run ends with the error rather than price it otherwise */
+	if (!s->task && task_create(s)) {
+		s->error = -EAGAIN;
+		return -EAGAIN;
+	}
 	t = s->task;
 	t->fn = fn;
 	t->arg = arg;
