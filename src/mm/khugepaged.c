@@ -115,7 +115,8 @@ static void set_recommended_min_free_kbytes(struct cma_mm *mm)
  */
 void hugepage_init(struct cma_mm *mm)
 {
-	if (mm->totalram_pages < (unsigned long)THP_MIN_RAM_MIB << (20 - mm->page_shift))
+	/* in bytes: a machine's pages may be larger than 1 MiB here */
+	if ((uint64_t)mm->totalram_pages << mm->page_shift < (uint64_t)THP_MIN_RAM_MIB << 20)
 		mm->transparent_hugepage = THP_NEVER;
 	if (mm->transparent_hugepage != THP_NEVER)
 		set_recommended_min_free_kbytes(mm);
