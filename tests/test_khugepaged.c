@@ -5,7 +5,7 @@
  * pages, at most 5% of lowmem, never below the sqrt(16 * lowmem KiB)
  * that init_per_zone_wmark_min set; THP off (the .config, the command
  * line, under 512 MiB of RAM, 32-bit ARM) leaves that value alone.
- * Every case runs under 3.5 and 6.12, which both have the rule (2.6.38).
+ * Every case runs under 3.5 and 6.12, which both have the rule.
  *
  * Each machine is compared with the same machine booted without THP,
  * whose min_free_kbytes and nr_free_buffer_pages are those khugepaged

@@ -6,9 +6,11 @@
  * anti-fragmentation (set_recommended_min_free_kbytes, 6.12's
  * mm/khugepaged.c, v3.x's mm/huge_memory.c). It came with THP's
  * series (Andrea Arcangeli's "set recommended min free kbytes", patch
- * 51 of 66, linux-mm, 3 Nov 2010; the series went into 2.6.38), and
- * v3.10's mm/huge_memory.c has it, so every profile does (bracketed
- * between those two for 3.5). Only the boot is modelled: no sysfs writes.
+ * 51 of 66, linux-mm, 3 Nov 2010), and a stored copy of v3.5's
+ * mm/huge_memory.c (garghub/TROVON, dataset/codebase_cleansed/
+ * linux_kernel/v3.5) has it with the same formula, the 512 MiB check
+ * and hugepage_init's call, so every profile does. Only the boot is
+ * modelled: no sysfs writes.
  *
  * The mode comes from the .config (CONFIG_TRANSPARENT_HUGEPAGE and its
  * ALWAYS / MADVISE / NEVER choice, ALWAYS by default) and then

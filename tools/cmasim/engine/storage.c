@@ -444,7 +444,7 @@ static void storage_wake(void *ctx, enum cma_sleep_reason why)
 {
 	struct sim *s = ctx;
 
-	for (int i = 0; i < 2; i++)
+	for (size_t i = 0; i < sizeof(s->storage.clock) / sizeof(s->storage.clock[0]); i++)
 		if (s->storage.clock[i].asleep)
 			s->storage.clock[i].woken = true;
 }
