@@ -111,10 +111,17 @@ static void whatif(const struct import_machine *im, const char *arg)
 		fail("alloc_contig_pages' range holds %lu unmovable pages", w.kernel.unmovable);
 }
 
-/* A snapshot whose RAM or zones reach past 1 GiB. */
+/*
+ * A snapshot whose RAM or zones reach past 1 GiB, or whose swap does
+ * while one swap area (2^32 pages) could still hold it: its swap map
+ * would be built, not refused.
+ */
 static bool snapshot_too_big(const struct snapshot *s)
 {
 	const uint64_t limit = 1ull << 30;
+
+	if (s->swap_bytes > limit && s->swap_bytes >> 12 <= 1ull << 32)
+		return true;
 
 	for (unsigned i = 0; i < s->nr_banks; i++)
 		if (s->banks[i].base > limit || s->banks[i].size > limit - s->banks[i].base)

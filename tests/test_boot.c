@@ -72,6 +72,24 @@ static void mm_create_bad_banks_einval(void **state)
 }
 
 /*
+ * Expect: swap beyond one area's 2^32 pages (the swap header's __u32
+ * last_page) is -EINVAL, before any of it is allocated; the fuzzer's
+ * all-ones SwapTotal once reached calloc instead.
+ */
+static void mm_create_swap_beyond_header_einval(void **state)
+{
+	expect_create_einval(&(struct cma_mm_config){ .banks = &bank_64m, .nr_banks = 1,
+						      .swap_bytes = ((1ull << 32) + 1) << 12 },
+			     "2^32 + 1 pages of swap");
+	expect_create_einval(&(struct cma_mm_config){ .banks = &bank_64m, .nr_banks = 1,
+						      .swap_bytes = UINT64_MAX & ~0xfffull },
+			     "all-ones swap");
+	expect_create_einval(&(struct cma_mm_config){ .banks = &bank_64m, .nr_banks = 1, .page_shift = 16,
+						      .swap_bytes = ((1ull << 32) + 1) << 16 },
+			     "2^32 + 1 64 KiB pages of swap");
+}
+
+/*
  * Expect: "3.5", "6.12" and the releases between ("4.19") are profiles,
  * NULL is 3.5 (through the real cma_mm_create: the suite's wrapper would
  * fill in CMA_TEST_KERNEL), and any other name is -EINVAL.
@@ -797,6 +815,7 @@ int main(void)
 		cmocka_unit_test(mm_create_null_cfg_einval),
 		cmocka_unit_test(mm_create_no_banks_einval),
 		cmocka_unit_test(mm_create_bad_banks_einval),
+		cmocka_unit_test(mm_create_swap_beyond_header_einval),
 		cmocka_unit_test(mm_create_bad_geometry_einval),
 		cmocka_unit_test(mm_create_kernel_profile),
 		cmocka_unit_test(mm_create_zone_limits_not_ascending_einval),

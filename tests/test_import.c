@@ -669,6 +669,30 @@ static void snapshot_read_bad_version(void **state)
 	unlink(path);
 }
 
+/*
+ * Expect a SwapTotal whose bytes overflow 64 bits refused by meminfo's
+ * reader; one that fits but is past one swap area's 2^32 pages read, then
+ * refused by the library when the machine is built (the fuzzer's
+ * all-ones SwapTotal once reached calloc).
+ */
+static void snapshot_swap_total_bounded(void **state)
+{
+	static const char overflow[] = "MemTotal:       16384 kB\nSwapTotal:      18446744073709551615 kB\n";
+	static const char too_big[] = "MemTotal:       16384 kB\nSwapTotal:      17179869188 kB\n";
+	struct import_machine im;
+	struct snapshot s;
+
+	write_bad("meminfo", overflow, sizeof(overflow) - 1);
+	expect_refused("meminfo", "SwapTotal 18446744073709551615 kB does not fit");
+	write_bad("meminfo", too_big, sizeof(too_big) - 1);
+	read_snapshot(bad_dir, &s);
+	assert_int_equal(s.swap_bytes, 17179869188ull * 1024);
+	assert_int_equal(import_build(&s, NULL, &im, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "refused the machine of the snapshot's banks, zones and swap"));
+	snapshot_free(&s);
+	copy_file("meminfo");
+}
+
 /* Expect cmasim import to exit 2 on a bad snapshot, naming the file. */
 static void cmasim_import_bad_exits_2(void **state)
 {
@@ -712,6 +736,7 @@ int main(void)
 		cmocka_unit_test(snapshot_read_iomem_without_addresses),
 		cmocka_unit_test(snapshot_read_iomem_past_zones),
 		cmocka_unit_test(snapshot_read_bad_version),
+		cmocka_unit_test(snapshot_swap_total_bounded),
 		cmocka_unit_test(cmasim_import_bad_exits_2),
 	};
 

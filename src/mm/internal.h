@@ -276,6 +276,7 @@ struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn);
 #define SWAP_RA			0x20
 #define SWAP_HAS_CACHE		0x40
 #define SWAP_PAGE_CLUSTER_DEFAULT 3	/* vm.page-cluster's default (swap_setup) */
+#define SWAP_AREA_MAX_PAGES (1ull << 32)	/* union swap_header: __u32 last_page, the last page index */
 #define SWAP_PAGE_CLUSTER_MAX	8
 
 int swap_init(struct cma_mm *mm);

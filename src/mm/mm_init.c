@@ -106,6 +106,13 @@ static int check_config(const struct cma_mm_config *cfg)
 		cma_mm_pr_err(NULL, "cma_mm_create: zone limits must ascend: zone_dma_end < zone_dma32_end < highmem_start\n");
 		return -EINVAL;
 	}
+	/* The swap header's info.last_page is a __u32: one area of at most 2^32 pages. */
+	if (cfg->swap_bytes >> shift > SWAP_AREA_MAX_PAGES) {
+		cma_mm_pr_err(NULL, "cma_mm_create: swap_bytes %#llx is %llu pages: accepted up to %llu (the swap header's 32-bit last_page)\n",
+			  (unsigned long long)cfg->swap_bytes, (unsigned long long)(cfg->swap_bytes >> shift),
+			  (unsigned long long)SWAP_AREA_MAX_PAGES);
+		return -EINVAL;
+	}
 	if (cfg->nr_cpus > 256) {
 		cma_mm_pr_err(NULL, "cma_mm_create: nr_cpus %u: accepted 1..256 (0 means 1)\n", cfg->nr_cpus);
 		return -EINVAL;

@@ -252,7 +252,7 @@ int import_build(const struct snapshot *s, const char *kernel, struct import_mac
 		return ret;
 	ret = cma_mm_create(&cfg, &im->mm);
 	if (ret) {
-		snprintf(err, errlen, "the library refused the machine of the snapshot's banks and zones (%s)",
+		snprintf(err, errlen, "the library refused the machine of the snapshot's banks, zones and swap (%s)",
 			 strerror(-ret));
 		goto fail;
 	}

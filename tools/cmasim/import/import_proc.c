@@ -345,8 +345,13 @@ int parse_meminfo(const char *text, struct snapshot *s, char *err, size_t errlen
 	while (next_line(&text, line, sizeof(line))) {
 		if (key_value(line, "MemTotal", &v))
 			total = true;
-		else if (key_value(line, "SwapTotal", &v))
+		else if (key_value(line, "SwapTotal", &v)) {
+			if (v > UINT64_MAX / 1024) {
+				snprintf(err, errlen, "SwapTotal %lu kB does not fit in 64 bits of bytes", v);
+				return -EINVAL;
+			}
 			s->swap_bytes = (uint64_t)v * 1024;
+		}
 	}
 	if (!total) {
 		snprintf(err, errlen, "no 'MemTotal:' line: not a /proc/meminfo");
