@@ -550,13 +550,18 @@ struct kernel_profile {
 	/*
 	 * 1a9f219157b2 "mm/hotplug: treat CMA pages as unmovable":
 	 * isolation refuses a CMA pageblock unless MIGRATE_CMA is asked for.
-	 * 5.1, bracketed, not confirmed: its v4 was posted to linux-mm on
-	 * 2019-04-16, and Sasha Levin's AUTOSEL offered it to 5.0 as upstream
-	 * commit 1a9f219157b2 on 2019-05-07 ("[PATCH AUTOSEL 5.0 57/99]");
-	 * Greg's 5.0.17 review of 2019-05-15 carries it, his 5.1.3 review of
-	 * the same day does not, which fits 5.1 but does not exclude the
-	 * first days of 5.2's merge window. No rc shortlog, mm pull, mmotm
-	 * list or since-5.0 shortlog naming it was found. Taken as 5.1.
+	 * 5.1, by the stable releases: its v4 was posted to linux-mm on
+	 * 2019-04-16; Sasha Levin's AUTOSEL offered upstream commit
+	 * 1a9f219157b2 to 5.0 on 2019-05-07, two days after v5.1;
+	 * Greg's announcements of 5.0.17 and 5.1.3, sent in the same minute
+	 * of 2019-05-17, differ on it: 5.0.17's shortlog lists it under
+	 * "Qian Cai (2)", 5.1.3's does not, though both carry Dan
+	 * Carpenter's two fsl_hypervisor fixes from after v5.1; and no stored
+	 * 5.1.y announcement (5.1.1 to 5.1.21, 5.1.15 not stored) lists it,
+	 * as a 5.2 commit mending 5.1 would be. So v5.1 had it. 5.0 had not:
+	 * jacklin9/linux-5.0 (2995feb7b0f2, mm/page_alloc.c) returns early
+	 * for a CMA block only when MIGRATE_CMA is asked for and scans it for
+	 * any other caller.
 	 * Commit: 1a9f219157b2.
 	 */
 	bool isolate_cma_refuse;
