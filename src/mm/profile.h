@@ -994,27 +994,23 @@ struct kernel_profile {
 	 * mask's last byte (dma_coherent_ok). Christoph Hellwig's "x86: use
 	 * dma-direct" and "x86: remove dma_alloc_coherent_gfp_flags"
 	 * (posted 2017-12-29, patches 37 and 41 of "consolidate direct dma
-	 * mapping and swiotlb support"): 4.17 (lib/dma-direct.c, where
-	 * these retries live, has x86's sev_active() hook, which only 4.17
-	 * had there: 4.18 moved the file to kernel/dma/direct.c), and not
-	 * 4.16: hch's cover letter of 2018-01-10 for the swiotlb
-	 * consolidation that followed the dma-direct one (lkml.iu.edu
-	 * hypermail/linux/kernel/1801.1/02730.html) leaves x86 out, to be
+	 * mapping and swiotlb support"): 4.17. The kernel builds
+	 * lib/dma-direct.c only with CONFIG_DMA_DIRECT_OPS: the .config
+	 * syzbot attached for an x86_64 build of upstream c89be5242607
+	 * (4.16.0-rc2+, quoted on linux-mm on 2018-02-28) has
+	 * "# CONFIG_DMA_DIRECT_OPS is not set"; the one the 0-day robot
+	 * attached for x86_64 4.16.0-07313-gc9e97a1 (linux-mm, 2018-04-19; a
+	 * mainline commit 7313 past v4.16, 0adb32858b0b, in the 4.17 merge
+	 * window) has CONFIG_DMA_DIRECT_OPS=y. Between them lie only
+	 * 4.16-rc3 to v4.16, which took fixes; hch's cover letter of
+	 * 2018-01-10 for the swiotlb consolidation (lkml.iu.edu
+	 * hypermail/linux/kernel/1801.1/02730.html) had left x86 out, to be
 	 * "handled in a later series with other x86 dma mapping changes".
-	 * And not after 4.17: the build products of an x86_64 4.17.12 tree
-	 * (xjh19971110/linux-4.17.12, lib/.dma-direct.o.cmd) compile
-	 * lib/dma-direct.c, the dma_direct_alloc this switch models, into
-	 * the x86 kernel; and hch, on linux-mm on 2018-04-26, answering Luis
-	 * Chamberlain's LSF/MM ZONE_DMA notes (which name v4.17-rc1 as out),
-	 * says of x86's dma_alloc_coherent_gfp_flags and
+	 * The x86_64 4.17.12 tree xjh19971110/linux-4.17.12 compiles
+	 * lib/dma-direct.c (lib/.dma-direct.o.cmd), and hch, on linux-mm on
+	 * 2018-04-26, says of x86's dma_alloc_coherent_gfp_flags and
 	 * dma_generic_alloc_coherent: "All that code is long gone and
-	 * replaced with dma-direct". Bracketed to 4.17 by these bounds, not
-	 * confirmed: no 4.17 merge-window shortlog, x86
-	 * pull or stored v4.16 copy of arch/x86/kernel/pci-dma.c was found
-	 * (the posted patch 37/67, removing dma_generic_alloc_coherent, is
-	 * stored in a linux-mips archive). Also searched without result: the
-	 * stored stable, linux-mm and LKML archives for both subjects, for
-	 * tip's x86/dma branch and for a 4.17 x86 or dma-mapping pull.
+	 * replaced with dma-direct".
 	 * Commit: "x86: use dma-direct", "x86: remove
 	 * dma_alloc_coherent_gfp_flags".
 	 */
