@@ -1081,7 +1081,11 @@ struct kernel_profile {
 	 * or kernelnewbies page naming the commit was found; the stored mail
 	 * archives have neither its id nor the string "arm64: Enable CMA",
 	 * and a Linaro stable branch v3.14/topic/arm64-cma was seen only by
-	 * name.
+	 * name (its stored page shows only its head, a cherry-pick of
+	 * 7363590d2c46 "arm64: Implement coherent DMA API based on
+	 * swiotlb"). Also searched without result: trees named for 3.13
+	 * (none of four holds arch/arm64), stored kernel configurations
+	 * (none for arm64 3.13 or 3.14) and the commit's full id.
 	 * Taken as 3.14.
 	 * Commit: 6ac2104debc2.
 	 */
