@@ -128,13 +128,18 @@ static void free_area_init_core_log_by_release(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+static const char *const arm_kernels[] = { "3.5", "3.8", "3.9", "3.18", "3.19", "6.9", "6.10",
+					   "6.12" };
+
 /*
  * The same on 32-bit ARM: 1 GiB at 0x40000000, lowmem up to 0x6f800000,
  * the kernel image reserved, 32-byte pages, no dma_reserve. Expect:
- * Normal 194560 pages, memmap 1520; HighMem 67584, memmap 528 (printed
- * up to 6.9: 3.9 still takes it from highmem's freesize, managing all
- * of highmem); present 193040 and 67056 up to 3.8, 194560 and 67584
- * from 3.9; HighMem's batch 66 / 4 = 16 -> 15 at every release.
+ * Normal 194560 pages, memmap 1520; HighMem 67584, memmap 528, printed
+ * up to 3.18 (3.19's "mm: remove the highmem zones' memmap in the
+ * highmem zone": lowmem holds it); present 193040 and 67056 up to 3.8,
+ * 194560 and 67584 from 3.9 (3.9 to 3.18 take highmem's memmap from
+ * its freesize only, managing all of highmem); HighMem's batch 66 / 4
+ * = 16 -> 15 at every release.
  */
 static void free_area_init_core_log_arm_by_release(const char *kernel, unsigned k)
 {
@@ -143,6 +148,7 @@ static void free_area_init_core_log_arm_by_release(const char *kernel, unsigned 
 				     .highmem_start = 0x6f800000, .metadata_only = true,
 				     .cmdline = "cma=0", .kernel = kernel };
 	bool whole = keeps_present(kernel), none = estimates_nothing(kernel);
+	bool high_memmap = !none && !test_kernel_since(kernel, 3, 19);
 	struct cma_mm *mm = NULL;
 	char *log, lines[320];
 
@@ -162,14 +168,58 @@ static void free_area_init_core_log_arm_by_release(const char *kernel, unsigned 
 		 "  HighMem zone: %d pages, LIFO batch:15\n",
 		 none ? "" : "  Normal zone: 1520 pages used for memmap\n  Normal zone: 0 pages reserved\n",
 		 whole ? 194560 : 193040, big_zone_batch(kernel),
-		 none ? "" : "  HighMem zone: 528 pages used for memmap\n", whole ? 67584 : 67056);
+		 high_memmap ? "  HighMem zone: 528 pages used for memmap\n" : "",
+		 whole ? 67584 : 67056);
 	expect_text(kernel, "boot log", log, lines);
+	if (!high_memmap)
+		expect_no_text(kernel, "boot log", log, "HighMem zone: 528 pages used for memmap");
 	free(log);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
 }
 
-static const char *const ratio_kernels[] = { "3.5", "3.8", "3.9", "4.6" };
+static const char *const exceeds_kernels[] = { "3.5", "3.7", "3.8", "3.18", "3.19", "6.12" };
+
+/*
+ * A highmem zone whose memmap outweighs it: 32 MiB of lowmem at
+ * 0x40000000, HighMem from 0x42000000 with only the 64 KiB bank at
+ * 0x4fff0000. HighMem spans 57344 pages, 16 present; its memmap (32-byte
+ * pages, FLATMEM: calc_memmap_size counts the span) is 448 pages, which
+ * free_area_init_core cannot take. Expect, up to 3.18, "HighMem zone:
+ * 448 pages exceeds realsize 16" (v3.5), "freesize" from 3.8
+ * (9feedc9d831e); from 3.19 no memmap line for highmem at all, and none
+ * from 6.10. HighMem keeps its 16 pages.
+ */
+static void memmap_exceeds_wording_by_release(const char *kernel, unsigned k)
+{
+	static const struct cma_bank banks[] = { { 0x40000000, 32 * MiB }, { 0x4fff0000, 64 * KiB } };
+	struct cma_mm_config cfg = { .arch = CMA_ARCH_ARM, .banks = banks, .nr_banks = 2,
+				     .highmem_start = 0x42000000, .metadata_only = true,
+				     .cmdline = "cma=0", .kernel = kernel };
+	bool warns = !test_kernel_since(kernel, 3, 19), freesize = test_kernel_since(kernel, 3, 8);
+	struct cma_mm *mm = NULL;
+	char *log, line[80];
+
+	assert_int_equal(cma_mm_create(&cfg, &mm), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	expect_kernel(kernel, "HighMem span", 57344, mm->zones[ZONE_HIGHMEM].spanned_pages);
+	expect_kernel(kernel, "HighMem present", 16, mm->zones[ZONE_HIGHMEM].present_pages);
+	log = test_dmesg(mm);
+	snprintf(line, sizeof(line), "  HighMem zone: 448 pages exceeds %s 16\n",
+		 freesize ? "freesize" : "realsize");
+	if (warns) {
+		expect_text(kernel, "boot log", log, line);
+		expect_no_text(kernel, "boot log", log, freesize ? "realsize" : "freesize");
+	} else {
+		expect_no_text(kernel, "boot log", log, "exceeds");
+	}
+	expect_no_text(kernel, "boot log", log, "HighMem zone: 448 pages used for memmap");
+	free(log);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+static const char *const ratio_kernels[] = { "3.5", "3.8", "3.9", "4.6", "4.7", "4.8", "6.12" };
 
 /*
  * calculate_zone_inactive_ratio sizes a zone by its present pages in
@@ -179,7 +229,8 @@ static const char *const ratio_kernels[] = { "3.5", "3.8", "3.9", "4.6" };
  * over 1 GiB (262144): int_sqrt(10 * 1) = 3; managed is 274432 less the
  * vmemmap (9 sections, 4608 pages) and the reservation (16384): 253440,
  * under 1 GiB: 1. Expect zoneinfo's inactive_ratio 3 up to 3.8, 1 from
- * 3.9.
+ * 3.9 to 4.6; 4.7 (59dc76b0d4df) no longer sets the field and prints 0;
+ * from 4.8 (599d0c954f91, the LRUs on the node) a zone has no such line.
  */
 static void zone_inactive_ratio_by_release(const char *kernel, unsigned k)
 {
@@ -200,8 +251,12 @@ static void zone_inactive_ratio_by_release(const char *kernel, unsigned k)
 	zoneinfo = test_proc_read(mm, "zoneinfo");
 	dma32 = strstr(zoneinfo, "zone    DMA32");
 	assert_non_null(dma32);
-	expect_text(kernel, "DMA32's zoneinfo", dma32,
-		    managed ? "\n  inactive_ratio:    1\n" : "\n  inactive_ratio:    3\n");
+	if (test_kernel_since(kernel, 4, 8))
+		expect_no_text(kernel, "DMA32's zoneinfo", dma32, "inactive_ratio");
+	else
+		expect_text(kernel, "DMA32's zoneinfo", dma32,
+			    test_kernel_since(kernel, 4, 7) ? "\n  inactive_ratio:    0\n" :
+			    managed ? "\n  inactive_ratio:    1\n" : "\n  inactive_ratio:    3\n");
 	free(zoneinfo);
 	assert_verify(mm);
 	cma_mm_destroy(mm);
@@ -212,7 +267,8 @@ int main(void)
 	static const struct test_kernel_case cases[] = {
 		test_kernel_case(zone_present_pages_by_release, present_kernels),
 		test_kernel_case(free_area_init_core_log_by_release, present_kernels),
-		test_kernel_case(free_area_init_core_log_arm_by_release, present_kernels),
+		test_kernel_case(free_area_init_core_log_arm_by_release, arm_kernels),
+		test_kernel_case(memmap_exceeds_wording_by_release, exceeds_kernels),
 		test_kernel_case(zone_inactive_ratio_by_release, ratio_kernels),
 	};
 

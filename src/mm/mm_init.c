@@ -424,9 +424,12 @@ static unsigned long find_dma_reserve(struct cma_mm *mm)
  * (freesize): its present pages less its own memmap, PAGE_ALIGN(spanned *
  * sizeof(struct page)) in pages, and for the lowest zone less dma_reserve,
  * each printed as it is taken (the pages themselves are reserved by
- * reserve_memmap). Departure: a zone whose memmap would take all of its
- * pages keeps them (the kernel leaves it unpopulated), as an empty zone
- * here frees nothing.
+ * reserve_memmap). From 3.19 (kernel.highmem_memmap_lowmem) a highmem
+ * zone's memmap, which lowmem holds, is neither taken nor printed; the
+ * warning names the estimate "realsize" in v3.5, "freesize" from 3.8
+ * (kernel.memmap_exceeds_freesize). Departure: a zone whose memmap would
+ * take all of its pages keeps them (the kernel leaves it unpopulated), as
+ * an empty zone here frees nothing.
  */
 static unsigned long zone_freesize(struct cma_mm *mm, const struct zone *z, bool lowest,
 				   unsigned long dma_reserve)
@@ -435,13 +438,15 @@ static unsigned long zone_freesize(struct cma_mm *mm, const struct zone *z, bool
 	unsigned long memmap_pages = (bytes + mm->page_size - 1) >> mm->page_shift;
 	unsigned long freesize = z->present_pages;
 
+	if (is_highmem(z) && mm->kernel.highmem_memmap_lowmem)
+		memmap_pages = 0;
 	if (freesize > memmap_pages) {
 		freesize -= memmap_pages;
 		if (memmap_pages)
 			cma_mm_printk(mm, "  %s zone: %lu pages used for memmap\n", z->name, memmap_pages);
 	} else if (memmap_pages) {
-		cma_mm_printk(mm, "  %s zone: %lu pages exceeds realsize %lu\n", z->name,
-			  memmap_pages, freesize);
+		cma_mm_printk(mm, "  %s zone: %lu pages exceeds %s %lu\n", z->name, memmap_pages,
+			      mm->kernel.memmap_exceeds_freesize ? "freesize" : "realsize", freesize);
 	}
 	if (lowest && freesize > dma_reserve) {
 		freesize -= dma_reserve;

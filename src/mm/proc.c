@@ -356,6 +356,19 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 
 /* ---- /proc/zoneinfo: zoneinfo_show_print() ---- */
 
+/*
+ * The zone's anon inactive ratio, up to 4.7: 4.7 (kernel.inactive_ratio_lru)
+ * no longer computes it and prints the field's 0; 4.8
+ * (kernel.zoneinfo_node_lru) moved it to the node's lines.
+ */
+static void zoneinfo_inactive_ratio(struct cma_mm *mm, struct zone *zone, FILE *out)
+{
+	if (mm->kernel.zoneinfo_node_lru)
+		return;
+	fprintf(out, "\n  inactive_ratio:    %u",
+		mm->kernel.inactive_ratio_lru ? 0 : (unsigned)zone_inactive_ratio(zone));
+}
+
 static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 {
 	struct zone_marks zm;
@@ -383,10 +396,10 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 	zoneinfo_pagesets(mm, zone, out);
 	fprintf(out,
 		"\n  all_unreclaimable: %u"
-		"\n  start_pfn:         %lu"
-		"\n  inactive_ratio:    %u",
+		"\n  start_pfn:         %lu",
 		(unsigned)atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
-		zone->zone_start_pfn, (unsigned)zone_inactive_ratio(zone));
+		zone->zone_start_pfn);
+	zoneinfo_inactive_ratio(mm, zone, out);
 	fputc('\n', out);
 }
 

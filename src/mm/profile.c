@@ -125,13 +125,16 @@ static const struct profile_switch switches[] = {
 	SWITCH(managed_init_present, 6, 10),
 	SWITCH(highatomic_min_reserve, 6, 12),
 	SWITCH(nonblock_highatomic, 6, 12),
+	SWITCH(memmap_exceeds_freesize, 3, 8),
+	SWITCH(highmem_memmap_lowmem, 3, 19),
+	SWITCH(zoneinfo_node_lru, 4, 8),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * nonblock_highatomic the last.
+ * zoneinfo_node_lru the last.
  */
-_Static_assert(offsetof(struct kernel_profile, nonblock_highatomic) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, zoneinfo_node_lru) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1369,6 +1369,52 @@ struct kernel_profile {
 	 * Commit: 281dd25c1a01.
 	 */
 	bool nonblock_highatomic;
+	/*
+	 * free_area_init_core's warning for a zone whose memmap takes all
+	 * of its pages says "pages exceeds freesize", where v3.5 said
+	 * "pages exceeds realsize": the same patch split the estimate
+	 * (freesize) from the zone's real pages. 9feedc9d831e "mm:
+	 * introduce new field 'managed_pages' to struct zone" (Jiang Liu,
+	 * posted to linux-mm 2012-11-18, its diff replacing the realsize
+	 * line): 3.8, as its git describe v3.7-4152-g9feedc9d831e (cited
+	 * in OpenZFS's kernel checks) and garghub/TROVON's copy of v3.8's
+	 * mm/page_alloc.c show. Not modelled: "memmap pages exceeds
+	 * freesize", Dong Aisheng's "mm/page_alloc: improve memmap_pages
+	 * dbg msg" (in linux-next on 2021-06-30; its mainline id and
+	 * release not found).
+	 * Commit: 9feedc9d831e.
+	 */
+	bool memmap_exceeds_freesize;
+	/*
+	 * free_area_init_core takes no memmap from a highmem zone's
+	 * estimate and prints no "pages used for memmap" line for it: the
+	 * memmap of highmem lives in lowmem (01cefaef40c4). "mm: remove the
+	 * highmem zones' memmap in the highmem zone" (Zhong Hongbo, posted
+	 * to linux-mm 2014-11-27, "Looks right" from Andrew Morton on
+	 * 2014-12-01): 3.19, in Michal Hocko's since-3.18 shortlog of the
+	 * mm tree (linux-mm 2014-12-16, on v3.18 and
+	 * mmotm-2014-12-15-17-05), and garghub/TROVON's copy of v3.18's
+	 * mm/page_alloc.c prints the line for highmem where v3.19's does
+	 * not. Its mainline commit id was not found in the sources
+	 * searched.
+	 * Commit: none found: "mm: remove the highmem zones' memmap in the
+	 * highmem zone".
+	 */
+	bool highmem_memmap_lowmem;
+	/*
+	 * /proc/zoneinfo's zones no longer end with "inactive_ratio:": the
+	 * LRU lists and their ratio moved to the node, printed as
+	 * "node_inactive_ratio:" beside the node's own lines (a layout the
+	 * library's pre-6.0 zoneinfo does not take), until Andrey
+	 * Ryabinin's "mm: remove unused pgdat->inactive_ratio" (posted to
+	 * linux-mm 2017-10-03) dropped that too. 599d0c954f91 "mm, vmscan:
+	 * move LRU lists to node" (Mel Gorman, committed 2016-07-28): 4.8,
+	 * as garghub/TROVON's copies of mm/vmstat.c show (v4.7 prints
+	 * "inactive_ratio:", v4.8 "node_inactive_ratio:") and OpenZFS's
+	 * kernel checks file it as a "4.8 API change".
+	 * Commit: 599d0c954f91.
+	 */
+	bool zoneinfo_node_lru;
 };
 
 /*
