@@ -126,7 +126,12 @@ static void wl_job_memory_pressure_stretches_it(void **state)
  * swap_free on a swap-in, zap_pte_range's free_swap_and_cache at exit):
  * eight lifetimes of two 20 MiB working sets on 48 MiB swap, in all,
  * more than the 24 MiB of swap holds, yet the job finishes with no OOM
- * kill (with slots never freed, swap fills and units are killed).
+ * kill (with slots never freed, swap fills and units are killed). The
+ * swap writes at 1000 MB/s: at the arm profile's 15 MB/s, under 6.12,
+ * reclaim swaps out more pages while the first swap-outs are in flight
+ * (each under writeback, holding its slot) than the 24 MiB hold, and
+ * with the swap full it scans no anonymous page
+ * (can_reclaim_anon_pages): a process is OOM-killed in its first fill.
  */
 static void wl_job_swap_slots_freed_at_swapin_and_exit(void **state)
 {
@@ -134,7 +139,8 @@ static void wl_job_swap_slots_freed_at_swapin_and_exit(void **state)
 	const struct workload_result *w;
 
 	run_ini(BOARD("48M") "swap = 24M\n"
-		"[job build]\nprocs = 2\ncpu = 8s\nunits = 8\nrss = 20M\nrate = 20000\n", &r);
+		"[job build]\nprocs = 2\ncpu = 8s\nunits = 8\nrss = 20M\nrate = 20000\n"
+		"[cost]\nstorage_write_mbps = 1000\n", &r);
 	w = workload(&r, "build");
 	assert_int_equal(w->job_units_done, 8);
 	assert_int_equal(w->oom_kills, 0);
@@ -168,9 +174,16 @@ static void wl_job_swap_in_is_a_random_read(void **state)
  * Expect (swapin_readahead): the job's processes touch their working sets
  * at random, so the slots around a faulting one hold pages of no use
  * soon. 3.5-3.13 read the whole 2^3 window anyway: several pages per
- * swap-in request (pswpin over 3 times the requests). From 3.14 the
+ * swap-in request (pswpin over twice the requests; the window's slots
+ * whose page is still in the swap cache, its swap-out in flight or
+ * written and not yet reclaimed, are not read: read_swap_cache_async
+ * finds them there, so a window of 8 reads about 3). From 3.14 the
  * window shrinks to the page itself for faults that are not next to the
  * last one: under 1.2 pages per request, and fewer pages read in all.
+ * The swap device writes at 100 MB/s: at the arm profile's 15 MB/s the
+ * processes' swap-outs stay under writeback long enough for 3.13's
+ * reclaim to scan its zone six times over with none freed
+ * (zone_reclaimable) and OOM-kill a process, cutting its run short.
  */
 static void wl_job_swapin_readahead_by_release(void **state)
 {
@@ -184,7 +197,8 @@ static void wl_job_swapin_readahead_by_release(void **state)
 		const struct workload_result *w;
 
 		snprintf(ini, sizeof(ini), BOARD("48M") "kernel = %s\nswap = 256M\n"
-			 "[job build]\nprocs = 2\ncpu = 4s\nunits = 4\nrss = 20M\nrate = 20000\n",
+			 "[job build]\nprocs = 2\ncpu = 4s\nunits = 4\nrss = 20M\nrate = 20000\n"
+			 "[cost]\nstorage_write_mbps = 100\n",
 			 kernels[i]);
 		run_ini(ini, &r);
 		w = workload(&r, "build");
@@ -192,7 +206,7 @@ static void wl_job_swapin_readahead_by_release(void **state)
 		if (!adaptive)
 			fixed_pages = w->swapins;
 		if (adaptive ? w->swapins * 10 >= w->swapin_ios * 12 || w->swapins >= fixed_pages :
-			       w->swapins <= 3 * w->swapin_ios)
+			       w->swapins <= 2 * w->swapin_ios)
 			fail_msg("kernel %s: %llu pages read in %llu swap-in requests (3.13: %llu pages)",
 				 kernels[i], (unsigned long long)w->swapins,
 				 (unsigned long long)w->swapin_ios, (unsigned long long)fixed_pages);

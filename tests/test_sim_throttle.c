@@ -254,6 +254,148 @@ static void owned_release_all_ends_anon_write_in_flight(void **state)
 	clocked_destroy(&c);
 }
 
+/* A @kernel machine with 8 MiB of swap, on @arch's storage and a bare engine's clock at 0. */
+static void swapping_init(struct clocked *c, const char *kernel, enum cma_arch arch)
+{
+	c->s = calloc(1, sizeof(*c->s));
+	assert_non_null(c->s);
+	c->mm = test_mm(.kernel = kernel, .swap = 8 * MiB);
+	c->s->mm = c->mm;
+	c->s->page_bytes = 4096;
+	c->s->policy = sim_policy_find("cma");
+	cost_profile(arch, &c->s->cost);
+	storage_attach_clock(c->s, c->mm, 1);
+	storage_request_start(c->s, 0);
+}
+
+/* Reclaim swaps out @o's page 0, whose write the storage queue has in flight. */
+static struct cma_page *swap_out_in_flight(struct clocked *c, struct owned_pages *o, const char *kernel)
+{
+	struct cma_page *page;
+
+	assert_int_equal(owned_touch(o, 0), 1);
+	page = owned_page(o, 0);
+	lru_add_drain_all(c->mm);
+	for (int i = 0; i < 4 && !page_test(page, PG_writeback); i++)
+		cma_try_to_free_pages(c->mm, 32, CMA_GFP_KERNEL);
+	if (!page_test(page, PG_writeback | PG_swapcache) || owned_page(o, 0) != page)
+		fail_msg("%s: expected the swapped-out page in the swap cache under writeback", kernel);
+	assert_int_equal(test_counter(c->mm, "nr_writeback"), 1);
+	return page;
+}
+
+/*
+ * Expect (swap_writepage: the page stays PG_writeback in the swap cache
+ * until the write completes; alloc_contig_range's MIGRATE_SYNC waits for
+ * it, v3.5 from its fourth pass, 6.12 at once): a range holding a page
+ * whose swap-out the storage still has in flight is allocated once the
+ * write is waited out: the request's clock reaches the write's end (its
+ * service at x86's 250 MB/s and its 100 us latency, 116384 ns), all of
+ * it waiting but the CPU work priced before (each nanosecond once).
+ */
+static void contig_range_waits_for_swap_out_in_flight(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		const struct storage_clock *clock;
+		struct clocked c;
+		unsigned long pfn;
+
+		swapping_init(&c, kernels[k], CMA_ARCH_X86);
+		clock = &c.s->storage.clock[0];
+		assert_int_equal(owned_init(&o, c.s, &w, 4, true), 0);
+		pfn = cma_page_to_pfn(c.mm, swap_out_in_flight(&c, &o, kernels[k]));
+		/* 6.12 activated it out of reclaim's way, into a per-CPU batch: on the LRU first */
+		lru_add_drain_all(c.mm);
+		assert_int_equal(cma_alloc_contig_range(c.mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		if (!clock->wait_ns || clock->waited_to < 116384 ||
+		    clock->wait_ns + clock->cpu_ns != clock->waited_to)
+			fail_msg("%s: expected the clock past 116384 ns, waiting all but its CPU work; "
+				 "found %" PRIu64 " ns, %" PRIu64 " waited, %" PRIu64 " of CPU work",
+				 kernels[k], clock->waited_to, clock->wait_ns, clock->cpu_ns);
+		assert_int_equal(test_counter(c.mm, "nr_writeback"), 0);
+		assert_verify(c.mm);
+		cma_free_contig_range(c.mm, pfn, 1);
+		owned_destroy(&o);
+		clocked_destroy(&c);
+	}
+}
+
+/*
+ * Expect (do_swap_page's lookup_swap_cache): a page whose swap-out is
+ * in flight (on the arm profile's eMMC, 0.57 ms) stays in the swap
+ * cache, so a fault on it meanwhile finds it there: the same page, no
+ * read (pswpin 0), no swap-in.
+ */
+static void fault_finds_swap_out_in_flight_in_swap_cache(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		struct clocked c;
+		struct cma_page *page;
+
+		swapping_init(&c, kernels[k], CMA_ARCH_ARM);
+		assert_int_equal(owned_init(&o, c.s, &w, 4, true), 0);
+		page = swap_out_in_flight(&c, &o, kernels[k]);
+		assert_int_equal(owned_touch(&o, 0), 0);
+		if (owned_page(&o, 0) != page || test_counter(c.mm, "pswpin") || res.swapins)
+			fail_msg("%s: expected the page found in the swap cache, found %s, pswpin %" PRIu64,
+				 kernels[k], owned_page(&o, 0) == page ? "it" : "another",
+				 test_counter(c.mm, "pswpin"));
+		assert_true(page_test(page, PG_swapcache));
+		owned_destroy(&o);
+		assert_int_equal(test_counter(c.mm, "nr_writeback"), 0);
+		assert_verify(c.mm);
+		clocked_destroy(&c);
+	}
+}
+
+/*
+ * Expect (the kernel's kswapd scans for real time): a polled kswapd's
+ * passes, run on the engine's thread, move that clock by their scanning
+ * (pgscan_kswapd at x86's 60 cycles of 3300 MHz a page, but for the
+ * pages of the batch after its last scheduling point), so the writes it
+ * started can complete while it works; storage_engine_clock() says where
+ * they left it, and a new engine time starts afresh.
+ */
+static void kswapd_scanning_moves_the_engine_clock(void **state)
+{
+	struct workload_result res = { 0 };
+	struct workload w = { .res = &res };
+	struct owned_pages o;
+	struct clocked c;
+	uint64_t scanned, floor_ns;
+
+	swapping_init(&c, "3.5", CMA_ARCH_X86);
+	assert_int_equal(cma_kswapd_start_polled(c.mm), 0);
+	assert_int_equal(owned_init(&o, c.s, &w, 16384, true), 0);
+	for (uint64_t i = 0; i < o.nr && test_counter(c.mm, "pgscan_kswapd_normal") +
+	     test_counter(c.mm, "pgscan_kswapd_dma32") == 0; i++) {
+		owned_touch(&o, i);
+		cma_kswapd_poll(c.mm);
+	}
+	scanned = test_counter(c.mm, "pgscan_kswapd_normal") + test_counter(c.mm, "pgscan_kswapd_dma32");
+	assert_true(scanned > SWAP_CLUSTER_MAX);
+	floor_ns = (scanned - SWAP_CLUSTER_MAX) * 60 * 1000 / 3300;
+	if (c.s->storage.clock[0].cpu_ns < floor_ns || storage_engine_clock(c.s) < floor_ns)
+		fail_msg("expected kswapd's %" PRIu64 " pages scanned to move the clock %" PRIu64
+			 " ns at least, found %" PRIu64 " of CPU work", scanned, floor_ns,
+			 c.s->storage.clock[0].cpu_ns);
+	c.s->now = 1;
+	assert_int_equal(storage_engine_clock(c.s), 1);
+	cma_kswapd_stop(c.mm);
+	owned_destroy(&o);
+	clocked_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +403,9 @@ int main(void)
 		cmocka_unit_test(checkpoint_ends_writes_the_work_outlasts),
 		cmocka_unit_test(checkpoint_at_a_new_time_starts_a_new_clock),
 		cmocka_unit_test(owned_release_all_ends_anon_write_in_flight),
+		cmocka_unit_test(contig_range_waits_for_swap_out_in_flight),
+		cmocka_unit_test(fault_finds_swap_out_in_flight_in_swap_cache),
+		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
 		cmocka_unit_test(storage_sleep_ends_when_congestion_clears),
 		cmocka_unit_test(storage_sleep_lasts_its_timeout_unwoken),
 		cmocka_unit_test(cost_ns_adds_sleep_unstretched),

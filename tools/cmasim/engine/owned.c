@@ -87,6 +87,16 @@ static void write_done(void *owner, uint64_t idx, struct cma_page *page, uint64_
 		end_write(o, idx);
 }
 
+/* Slot @idx's page is under writeback until the write queued to complete at @done has. */
+static int track_write(struct owned_pages *o, uint64_t idx, uint64_t done)
+{
+	if (storage_track(o->s, o, idx, owned_page(o, idx), done, write_done))
+		return -ENOMEM;
+	o->slot[idx].state |= OP_WB;
+	o->wb_done[idx] = done;
+	return 0;
+}
+
 /* Queue the write of slot @idx's page, under writeback until it completes. */
 static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 {
@@ -95,36 +105,33 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
 	uint64_t done = storage_submit_at(&s->storage, &s->cost, s->now, op, s->page_bytes,
 					  op == STORAGE_SEQ_WRITE ? o : NULL, idx * s->page_bytes);
 
-	if (storage_track(s, o, idx, owned_page(o, idx), done, write_done))
-		return -ENOMEM;
-	o->slot[idx].state |= OP_WB;
-	o->wb_done[idx] = done;
-	return 0;
+	return track_write(o, idx, done);
 }
 
 /*
  * Reclaim's pageout of a dirty file page (kswapd's: scattered, random
- * writes), left in flight in the storage queue; or the swap-out of an
- * anonymous page (swap slots come in clusters: sequential writes, a
- * reclaim pass's in a row merged into requests of up to 512 KiB).
- * Departure: a swap-out takes its time on the queue, delaying the reads
- * behind it, but is done for the library at once: direct reclaim swaps
- * out in the allocating context, where the virtual clock stands still,
- * and the kernel's throttling (wait_iff_congested, congestion_wait) that
- * lets writes complete meanwhile is not modelled, so pages left in flight
- * there would only end in an OOM kill.
+ * writes), or swap_writepage of an anonymous page (swap slots come in
+ * clusters: sequential writes, a reclaim pass's in a row merged into
+ * requests of up to 512 KiB), left in flight in the storage queue. The
+ * page stays in the swap cache under writeback until the write
+ * completes: reclaim passes over it meanwhile, MIGRATE_SYNC waits for it
+ * (owned_wait_writeback), and a fault finds it still there (the slot
+ * keeps the page, as lookup_swap_cache would find it: no read).
  */
 static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 {
 	struct owned_pages *o = owner;
 	struct sim *s = o->s;
+	uint64_t done;
 
 	if (!ours(o, idx, page))
 		return -EIO;
 	o->slot[idx].state &= (uint8_t)~OP_DIRTY;
 	if (o->anon) {
-		storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);
-		return 0;
+		done = storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);
+		if (track_write(o, idx, done))
+			return 0;	/* no room to track it: written at once */
+		return -EINPROGRESS;
 	}
 	if (queue_write(o, idx, STORAGE_RAND_WRITE))
 		return 0;	/* no room to track it: written at once */

@@ -407,6 +407,28 @@ static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t tim
 }
 
 /*
+ * The pages a polled kswapd scanned since @base. It runs on the engine's
+ * thread, at its own event or in the pause of a fault's slow path
+ * (kswapd_run_meanwhile): its passes are that clock's CPU work, as the
+ * kernel's kswapd scans for real time while the device completes the
+ * writes it started (a request's clock is its own work only).
+ */
+static uint64_t kswapd_scanned_since(struct sim *s, const struct cost_counters *base)
+{
+	struct cost_counters now;
+
+	cost_counters_read(s, &now);
+	return now.stats.v[CMA_STAT_PGSCAN_KSWAPD] - base->stats.v[CMA_STAT_PGSCAN_KSWAPD];
+}
+
+uint64_t storage_engine_clock(const struct sim *s)
+{
+	const struct storage_clock *c = &s->storage.clock[0];
+
+	return c->at == s->now && c->waited_to > s->now ? c->waited_to : s->now;
+}
+
+/*
  * cond_resched() for the library: the task's clock moves on by the CPU
  * work priced since the last one, the others run meanwhile (a request
  * in flight: task.c), and the writes due by then end. Each step is the
@@ -427,6 +449,8 @@ static void storage_checkpoint(void *ctx)
 	if (!s->in_task && s->now != c->at)
 		storage_request_start(s, s->now);
 	cost_work_since(s, &c->base, &w);
+	if (!s->in_task)
+		w.scanned += kswapd_scanned_since(s, &c->base);
 	w.tlb_cpus = st->tlb_cpus;
 	cpu = cost_cpu_ns(&s->cost, &w, s->page_bytes);
 	if (cpu <= c->cpu_ns)

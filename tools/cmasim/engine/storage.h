@@ -143,6 +143,12 @@ int storage_track(struct sim *s, void *owner, uint64_t idx, struct cma_page *pag
  * serial, so only what lies beyond the last one counts).
  */
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done);
+/*
+ * Where the engine's events at this time have moved their clock: past
+ * sim_now() by their reclaim's CPU work and sleeps (a fault that
+ * reclaims, a polled kswapd), else sim_now().
+ */
+uint64_t storage_engine_clock(const struct sim *s);
 /* The running task starts a request at @now: its waits and its CPU work count from there. */
 void storage_request_start(struct sim *s, uint64_t now);
 /*

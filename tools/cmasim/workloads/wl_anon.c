@@ -44,10 +44,14 @@ static void anon_tick(struct sim *s, void *arg)
 		uint64_t idx = a->faulted < a->o.nr ? a->faulted++ :
 			       owned_rand_below(&a->o, owned_hot_pages(&a->o, w->spec->anon.hot));
 		bool swap_in = owned_reads(&a->o, idx);
+		uint64_t from;
 		int ret;
 
 		w->res->ops++;
+		from = storage_engine_clock(s);
 		ret = owned_touch(&a->o, idx);
+		/* the fault's reclaim (its CPU work, its sleeps) holds the process up as long */
+		t += storage_engine_clock(s) - from;
 		/* killed by the OOM its own fault caused: the page it got dies with it */
 		if (ret > 0 && !a->alive)
 			owned_release_all(&a->o);
