@@ -419,7 +419,14 @@ static struct drain_race race_two_drains(const char *kernel, bool zone_named)
 
 	second.zone = zone_named ? page_zone(mm, page) : NULL;
 	assert_int_equal(pthread_create(&second.thread, NULL, drain_on_cpu, &second), 0);
-	nanosleep(&pause, NULL);
+	/*
+	 * Until the second drain returns or empties cpu 0's list, or for
+	 * two seconds if it does neither (it waits): a loaded machine may
+	 * be slow to run it, and a fixed pause then reads "not yet" as
+	 * "never".
+	 */
+	for (waited = 0; !atomic_load(&second.done) && on_pcp_list_locked(mm, 0, page) && waited < 2000; waited++)
+		nanosleep(&(struct timespec){ 0, 1000 * 1000 }, NULL);
 	r.done_meanwhile = atomic_load(&second.done);
 	r.page_left_meanwhile = on_pcp_list_locked(mm, 0, page);
 	spin_unlock(&mm->slots[1].lock);
