@@ -368,6 +368,39 @@ static void order0_waits_for_writes_pending_by_release(const char *kernel, unsig
 }
 
 /*
+ * Expect: the request of order0_rounds_before_oom_by_release with the
+ * page cache's owner refusing to let its pages go and @dirty of them
+ * dirty, the rest clean: reclaim frees nothing either way. Under 4.9 and
+ * 5.15 the rounds sleep when the dirty pages are more than half of the
+ * reclaimable ones (DIRTY_PAGES / 2 + 1), not when they are fewer
+ * (DIRTY_PAGES / 2 - PAGEVEC_SIZE: the pages reclaim puts back wait in
+ * per-CPU pagevecs, off the lists that count as reclaimable).
+ */
+static void order0_waits_only_past_half_dirty_by_release(const char *kernel, unsigned k)
+{
+	static const uint64_t dirty_pages[] = { DIRTY_PAGES / 2 - PAGEVEC_SIZE, DIRTY_PAGES / 2 + 1 };
+
+	for (int d = 0; d < 2; d++) {
+		unsigned long waits = waits_for_writes(kernel) && d ? MAX_RECLAIM_RETRIES : 0;
+		struct full_machine m = { 0 };
+
+		full_machine(&m, kernel);
+		m.cache->refuse_reclaim = -EAGAIN;
+		for (uint64_t i = dirty_pages[d]; i < DIRTY_PAGES; i++)
+			owner_set_dirty(m.cache, i, false);
+		memset(&host, 0, sizeof(host));
+		cma_mm_set_sleep_ops(m.mm, &host_ops, NULL);
+		assert_null(cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
+		expect_kernel(kernel, d ? "sleeps past half dirty" : "sleeps below half dirty",
+			      (long)waits, (long)host.congestion);
+		expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
+		cma_mm_set_sleep_ops(m.mm, NULL, NULL);
+		m.cache->refuse_reclaim = 0;
+		full_machine_destroy(&m);
+	}
+}
+
+/*
  * Expect: the same machine with its page cache under writeback instead,
  * the writes ending in the first sleep. From 4.9 until 5.16 the first
  * round without progress sleeps on the congestion queue, the writes end
@@ -500,6 +533,7 @@ int main(void)
 		test_kernel_case(order2_compaction_past_deferral_by_release, retry_kernels),
 		test_kernel_case(order0_waits_for_writes_pending_by_release, io_wait_kernels),
 		test_kernel_case(order0_served_after_writes_end_by_release, io_wait_kernels),
+		test_kernel_case(order0_waits_only_past_half_dirty_by_release, io_wait_kernels),
 	};
 
 	return test_run_kernel_cases("reclaim_retry (per kernel)", kernel_cases);
