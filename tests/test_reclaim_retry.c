@@ -27,6 +27,11 @@
 static const char *const retry_kernels[] = { "3.5", "4.8", "4.9", "6.12" };
 static const char *const range_kernels[] = { "3.5", "4.8", "4.9", "4.13", "6.12" };
 static const char *const give_up_kernels[] = { "4.12", "4.13", "6.12" };
+/* the first and last releases of the wait for writes pending, and either side */
+static const char *const io_wait_kernels[] = { "3.5", "4.8", "4.9", "5.15", "5.16", "6.12" };
+
+/* HZ (250) / 10 in microseconds: congestion_wait's timeout in should_reclaim_retry */
+#define IO_WAIT_US		100000
 
 /* Direct reclaim rounds so far: each ends in one mm_vmscan_direct_reclaim_end. */
 static struct {
@@ -294,6 +299,144 @@ static void contig_range_target_gives_up_by_release(const char *kernel, unsigned
 	full_machine_destroy(&m);
 }
 
+/*
+ * The host's clock as the slow path sees it: each sleep lasts its timeout
+ * and is counted by queue; the first may end the writes in flight on the
+ * full machine's page cache (*@end_writes).
+ */
+static struct {
+	unsigned long sleeps;
+	unsigned long congestion;	/* of them on the congestion queue */
+	uint64_t congestion_us;		/* their length */
+	struct full_machine *end_writes;
+} host;
+
+static uint64_t host_sleep(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us)
+{
+	struct full_machine *m = host.end_writes;
+
+	host.sleeps++;
+	if (why == CMA_SLEEP_CONGESTION) {
+		host.congestion++;
+		host.congestion_us += timeout_us;
+	}
+	host.end_writes = NULL;
+	for (uint64_t i = 0; m && i < DIRTY_PAGES; i++)
+		cma_page_end_writeback(m->mm, m->cache->slots[i].page);
+	return timeout_us;
+}
+
+static void host_wake(void *ctx, enum cma_sleep_reason why)
+{
+}
+
+static const struct cma_mm_sleep_ops host_ops = { host_sleep, host_wake, NULL };
+
+static bool waits_for_writes(const char *kernel)
+{
+	return cma_kernel_has(kernel, "reclaim_retry") == 1 &&
+	       cma_kernel_has(kernel, "reclaim_throttle") != 1;
+}
+
+/*
+ * Expect: the request of order0_rounds_before_oom_by_release, on a host
+ * clock. From 4.9 (kernel.reclaim_retry) until 5.16
+ * (kernel.reclaim_throttle) each of the MAX_RECLAIM_RETRIES rounds that
+ * freed nothing, its zone's reclaimable pages all dirty, sleeps HZ/10
+ * on the congestion queue before the retry; the rounds are counted all
+ * the same, and the OOM handler is called after MAX_RECLAIM_RETRIES + 1
+ * of them. Before 4.9 and from 5.16 the slow path does not sleep there.
+ */
+static void order0_waits_for_writes_pending_by_release(const char *kernel, unsigned k)
+{
+	unsigned long waits = waits_for_writes(kernel) ? MAX_RECLAIM_RETRIES : 0;
+	struct full_machine m = { 0 };
+
+	full_machine(&m, kernel);
+	memset(&host, 0, sizeof(host));
+	cma_mm_set_sleep_ops(m.mm, &host_ops, NULL);
+	assert_null(cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
+	expect_kernel(kernel, "sleeps on the congestion queue", (long)waits, (long)host.congestion);
+	expect_kernel(kernel, "their microseconds", (long)(waits * IO_WAIT_US),
+		      (long)host.congestion_us);
+	expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
+	if (cma_kernel_has(kernel, "reclaim_retry") == 1)
+		expect_kernel(kernel, "reclaim rounds before the OOM call", MAX_RECLAIM_RETRIES + 1,
+			      (long)m.oom.rounds);
+	cma_mm_set_sleep_ops(m.mm, NULL, NULL);
+	full_machine_destroy(&m);
+}
+
+/*
+ * Expect: the request of order0_rounds_before_oom_by_release with the
+ * page cache's owner refusing to let its pages go and @dirty of them
+ * dirty, the rest clean: reclaim frees nothing either way. Under 4.9 and
+ * 5.15 the rounds sleep when the dirty pages are more than half of the
+ * reclaimable ones (DIRTY_PAGES / 2 + 1), not when they are fewer
+ * (DIRTY_PAGES / 2 - PAGEVEC_SIZE: the pages reclaim puts back wait in
+ * per-CPU pagevecs, off the lists that count as reclaimable).
+ */
+static void order0_waits_only_past_half_dirty_by_release(const char *kernel, unsigned k)
+{
+	static const uint64_t dirty_pages[] = { DIRTY_PAGES / 2 - PAGEVEC_SIZE, DIRTY_PAGES / 2 + 1 };
+
+	for (int d = 0; d < 2; d++) {
+		unsigned long waits = waits_for_writes(kernel) && d ? MAX_RECLAIM_RETRIES : 0;
+		struct full_machine m = { 0 };
+
+		full_machine(&m, kernel);
+		m.cache->refuse_reclaim = -EAGAIN;
+		for (uint64_t i = dirty_pages[d]; i < DIRTY_PAGES; i++)
+			owner_set_dirty(m.cache, i, false);
+		memset(&host, 0, sizeof(host));
+		cma_mm_set_sleep_ops(m.mm, &host_ops, NULL);
+		assert_null(cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
+		expect_kernel(kernel, d ? "sleeps past half dirty" : "sleeps below half dirty",
+			      (long)waits, (long)host.congestion);
+		expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
+		cma_mm_set_sleep_ops(m.mm, NULL, NULL);
+		m.cache->refuse_reclaim = 0;
+		full_machine_destroy(&m);
+	}
+}
+
+/*
+ * Expect: the same machine with its page cache under writeback instead,
+ * the writes ending in the first sleep. From 4.9 until 5.16 the first
+ * round without progress sleeps on the congestion queue, the writes end
+ * meanwhile, and the next round reclaims the written pages: the request
+ * is served without the OOM handler, after two rounds. From 5.16 reclaim
+ * itself sleeps (reclaim_throttle), not on that queue, and the request
+ * is served too. Before 4.9 nothing waits for the writes: the OOM
+ * handler (which frees nothing) is called and the request fails.
+ */
+static void order0_served_after_writes_end_by_release(const char *kernel, unsigned k)
+{
+	bool waits = waits_for_writes(kernel), v6 = cma_kernel_has(kernel, "reclaim_retry") == 1;
+	struct full_machine m = { 0 };
+	struct cma_page *page;
+
+	full_machine(&m, kernel);
+	for (uint64_t i = 0; i < DIRTY_PAGES; i++)
+		assert_true(cma_page_start_writeback(m.mm, m.cache->slots[i].page));
+	memset(&host, 0, sizeof(host));
+	host.end_writes = &m;
+	cma_mm_set_sleep_ops(m.mm, &host_ops, NULL);
+	page = cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+	expect_kernel(kernel, "the page served", v6, page != NULL);
+	expect_kernel(kernel, "OOM handler calls", !v6, m.oom.calls);
+	expect_kernel(kernel, "sleeps on the congestion queue", waits, (long)host.congestion);
+	expect_kernel(kernel, "sleeps", v6, host.sleeps > 0);
+	if (waits)
+		expect_kernel(kernel, "reclaim rounds", 2, (long)reclaim.rounds);
+	if (page)
+		cma_free_pages(m.mm, page, 0);
+	cma_mm_set_sleep_ops(m.mm, NULL, NULL);
+	if (host.end_writes)
+		host_sleep(NULL, CMA_NR_SLEEP_REASONS, 0);
+	full_machine_destroy(&m);
+}
+
 /* Deferred as far as it goes: 1 << COMPACT_MAX_DEFER_SHIFT (6) considerations. */
 #define COMPACT_DEFERRALS	6
 #define HOLES			400	/* free pages left, apart: above the min mark */
@@ -388,6 +531,9 @@ int main(void)
 		test_kernel_case(contig_range_served_by_a_later_free_by_release, range_kernels),
 		test_kernel_case(contig_range_target_gives_up_by_release, give_up_kernels),
 		test_kernel_case(order2_compaction_past_deferral_by_release, retry_kernels),
+		test_kernel_case(order0_waits_for_writes_pending_by_release, io_wait_kernels),
+		test_kernel_case(order0_served_after_writes_end_by_release, io_wait_kernels),
+		test_kernel_case(order0_waits_only_past_half_dirty_by_release, io_wait_kernels),
 	};
 
 	return test_run_kernel_cases("reclaim_retry (per kernel)", kernel_cases);

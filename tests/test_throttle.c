@@ -519,7 +519,7 @@ static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
  * only traced when the device is not congested. From 4.9
  * (kernel.reclaim_retry) 6.12's should_reclaim_retry decides the retry,
  * with no such wait (nor, here, 4.9-5.15's congestion_wait, which needs
- * pages to write and is not modelled).
+ * writes pending: tests/test_reclaim_retry.c).
  */
 static void slow_path_waits_iff_congested_before_retrying(void **state)
 {

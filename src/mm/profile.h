@@ -912,7 +912,17 @@ struct kernel_profile {
 	 * "mm/vmscan: throttle reclaim when no progress is being made": 5.16
 	 * (in Linus's tree with the 5.16 merge window's merges by 2021-11-14,
 	 * the v5.16-rc1 date, as a perf/core push rebased on it lists them).
-	 * Commit: 8cd7c588decf, d818fca1cac3, 69392a403f49.
+	 * The same series' 132b0d21d21f "mm/page_alloc: remove the
+	 * throttling logic from the page allocator" ([PATCH 5/8], Mel
+	 * Gorman, linux-mm 2021-10-22) ends should_reclaim_retry's
+	 * congestion_wait(HZ/10) for a round without progress when writes
+	 * pending exceed half a passing zone's reclaimable pages, there
+	 * since ede37713737834d9 "mm: throttle on IO only when there are too
+	 * many dirty and writeback pages" (4.7); a kernel.org post-receive
+	 * of 2021-11-09 (dhowells/linux-fs) lists it beside 69392a403f49,
+	 * under Linus's "Merge branch 'akpm' (patches from Andrew)" among
+	 * the 5.16 merge window's merges.
+	 * Commit: 8cd7c588decf, d818fca1cac3, 69392a403f49, 132b0d21d21f.
 	 */
 	bool reclaim_throttle;
 	/*

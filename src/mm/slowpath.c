@@ -218,7 +218,10 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
  * order; after MAX_RECLAIM_RETRIES rounds without, or once no zone would
  * pass its min mark for the order even were every reclaimable page
  * freed, reclaim is given up, and with it (4.4) the last HIGHATOMIC
- * blocks before the OOM path.
+ * blocks before the OOM path. Until 5.16 (kernel.reclaim_throttle) a
+ * round that freed nothing, with more than half of a passing zone's
+ * reclaimable pages dirty or under writeback, waits HZ/10 for the device
+ * before the retry, so that the retries outlast the writes.
  */
 static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *ac,
 				 unsigned long progress, int *no_progress_loops)
@@ -233,13 +236,21 @@ static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *
 		return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
 	for (int i = (int)ac->high_zoneidx; i >= 0 && !retry; i--) {
 		struct zone *z = &mm->zones[i];
-		unsigned long available;
+		unsigned long reclaimable, write_pending;
 
 		if (!z->present_pages)
 			continue;
-		available = zone_reclaimable_pages(z) + zone_page_state(z, NR_FREE_PAGES);
+		reclaimable = zone_reclaimable_pages(z);
 		retry = zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
-					       ac->alloc_flags, available);
+					       ac->alloc_flags,
+					       reclaimable + zone_page_state(z, NR_FREE_PAGES));
+		if (!retry || progress || mm->kernel.reclaim_throttle)
+			continue;
+		write_pending = zone_page_state(z, NR_FILE_DIRTY) + zone_page_state(z, NR_WRITEBACK);
+		if (2 * write_pending > reclaimable) {
+			congestion_wait(mm, HZ / 10);
+			return true;
+		}
 	}
 	/* the zones are looked at, then the loop gives way before retrying or giving up */
 	cond_resched(mm);
