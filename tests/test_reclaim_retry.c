@@ -21,6 +21,7 @@
 #define MAX_PAGES		10000
 #define MAX_RECLAIM_RETRIES	16	/* mm/page_alloc.c's */
 #define DIRTY_PAGES		1024	/* 4 MiB: well above the min mark's pages */
+#define FEW_DIRTY_PAGES		192	/* their half: more than a round's pagevec */
 #define RANGE_PFN		0x1000	/* 16 MiB, free at boot */
 #define RANGE_PAGES		64
 
@@ -29,6 +30,8 @@ static const char *const range_kernels[] = { "3.5", "4.8", "4.9", "4.13", "6.12"
 static const char *const give_up_kernels[] = { "4.12", "4.13", "6.12" };
 /* the first and last releases of the wait for writes pending, and either side */
 static const char *const io_wait_kernels[] = { "3.5", "4.8", "4.9", "5.15", "5.16", "6.12" };
+/* the first and last releases of should_reclaim_retry's backoff, and either side */
+static const char *const backoff_kernels[] = { "3.5", "4.9", "4.11", "4.12", "6.12" };
 
 /* HZ (250) / 10 in microseconds: congestion_wait's timeout in should_reclaim_retry */
 #define IO_WAIT_US		100000
@@ -56,6 +59,7 @@ struct oom_seen {
 	unsigned calls;
 	unsigned long rounds;		/* of direct reclaim before the first call */
 	bool zone_given_up;		/* v3.5's test: scanned six times its reclaimable pages */
+	unsigned long free, reclaimable, min;	/* the zone's, at that call */
 	unsigned long victims;		/* calls that kill: each frees one held page */
 };
 
@@ -77,6 +81,9 @@ static unsigned long oom_record(void *ctx, struct cma_mm *mm, unsigned order)
 		m->oom.rounds = reclaim.rounds;
 		m->oom.zone_given_up = atomic_load(&zone->all_unreclaimable) ||
 				       atomic_load(&zone->pages_scanned) >= zone_reclaimable_pages(zone) * 6;
+		m->oom.free = zone_page_state(zone, NR_FREE_PAGES);
+		m->oom.reclaimable = zone_reclaimable_pages(zone);
+		m->oom.min = min_wmark_pages(zone);
 	}
 	if (!m->oom.victims || !m->nr_pages)
 		return 0;
@@ -87,12 +94,12 @@ static unsigned long oom_record(void *ctx, struct cma_mm *mm, unsigned order)
 }
 
 /*
- * *@range (if asked) an owner's anonymous pages at RANGE_PFN, then
- * DIRTY_PAGES of dirty page cache, an order-9 block held, and every page
+ * *@range (if asked) an owner's anonymous pages at RANGE_PFN, then @dirty
+ * pages of dirty page cache, an order-9 block held, and every page
  * GFP_KERNEL gets, held; the trace counts direct reclaim rounds from here.
  */
-static void full_machine_owner(struct full_machine *m, const char *kernel,
-			       struct fake_owner **range)
+static void full_machine_setup(struct full_machine *m, const char *kernel,
+			       struct fake_owner **range, uint64_t dirty)
 {
 	m->mm = test_mm(.size = 32 * MiB, .kernel = kernel);
 	if (range) {
@@ -101,9 +108,9 @@ static void full_machine_owner(struct full_machine *m, const char *kernel,
 		for (uint64_t s = 0; s < RANGE_PAGES; s++)
 			assert_non_null(owner_fault_at(*range, s, RANGE_PFN + s, s + 1));
 	}
-	m->cache = owner_create(m->mm, false, DIRTY_PAGES);
+	m->cache = owner_create(m->mm, false, dirty);
 	assert_non_null(m->cache);
-	for (uint64_t i = 0; i < DIRTY_PAGES; i++) {
+	for (uint64_t i = 0; i < dirty; i++) {
 		assert_non_null(owner_fault(m->cache, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1));
 		owner_set_dirty(m->cache, i, true);
 	}
@@ -120,6 +127,12 @@ static void full_machine_owner(struct full_machine *m, const char *kernel,
 	cma_mm_set_oom_handler(m->mm, oom_record, m);
 	/* set while no other thread runs */
 	cma_mm_set_trace(m->mm, count_reclaim, NULL);
+}
+
+static void full_machine_owner(struct full_machine *m, const char *kernel,
+			       struct fake_owner **range)
+{
+	full_machine_setup(m, kernel, range, DIRTY_PAGES);
 }
 
 static void full_machine(struct full_machine *m, const char *kernel)
@@ -143,6 +156,24 @@ static void full_machine_destroy(struct full_machine *m)
 	free(m->pages);
 }
 
+/* Does should_reclaim_retry shrink its estimate with each round without progress? */
+static bool backs_off(const char *kernel)
+{
+	return cma_kernel_has(kernel, "reclaim_retry") == 1 &&
+	       cma_kernel_has(kernel, "reclaim_retry_no_backoff") != 1;
+}
+
+/*
+ * Rounds without progress before the OOM call on the full machine from
+ * 4.9: MAX_RECLAIM_RETRIES + 1, but MAX_RECLAIM_RETRIES while the
+ * estimate backs off, since at that round it is down to the free pages
+ * alone, below the min mark where the request failed.
+ */
+static long rounds_before_oom(const char *kernel)
+{
+	return MAX_RECLAIM_RETRIES + !backs_off(kernel);
+}
+
 /*
  * Expect: an order-0 GFP_KERNEL request on a machine whose only
  * reclaimable pages are dirty page cache calls the OOM handler (which
@@ -151,7 +182,8 @@ static void full_machine_destroy(struct full_machine *m)
  * the zone is given up on (scanned six times its reclaimable pages; here
  * the first round does it); from 4.9 (kernel.reclaim_retry) after
  * MAX_RECLAIM_RETRIES + 1 rounds that freed nothing, the reclaimable
- * pages lifting the zone above its min mark all along.
+ * pages lifting the zone above its min mark all along; until 4.12 after
+ * MAX_RECLAIM_RETRIES (rounds_before_oom).
  */
 static void order0_rounds_before_oom_by_release(const char *kernel, unsigned k)
 {
@@ -162,11 +194,73 @@ static void order0_rounds_before_oom_by_release(const char *kernel, unsigned k)
 	assert_null(cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
 	expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
 	if (v6)
-		expect_kernel(kernel, "reclaim rounds before the OOM call", MAX_RECLAIM_RETRIES + 1,
+		expect_kernel(kernel, "reclaim rounds before the OOM call", rounds_before_oom(kernel),
 			      (long)m.oom.rounds);
 	else
 		expect_kernel(kernel, "the zone given up on at the OOM call", true, m.oom.zone_given_up);
 	expect_kernel(kernel, "reclaim rounds in all", (long)m.oom.rounds, (long)reclaim.rounds);
+	full_machine_destroy(&m);
+}
+
+/*
+ * The full machine with FEW_DIRTY_PAGES of dirty page cache, taken below
+ * its min mark by atomic requests, then given pages back until its free
+ * and reclaimable pages together pass the min mark by half the latter.
+ */
+static void thin_machine(struct full_machine *m, const char *kernel)
+{
+	struct zone *zone;
+	unsigned long target;
+
+	full_machine_setup(m, kernel, NULL, FEW_DIRTY_PAGES);
+	zone = &m->mm->zones[ZONE_NORMAL];
+	m->nr_pages += test_alloc_all(m->mm, CMA_GFP_ATOMIC | CMA_GFP_NOWARN, m->pages + m->nr_pages,
+				      MAX_PAGES - m->nr_pages);
+	target = min_wmark_pages(zone) + FEW_DIRTY_PAGES / 2 - zone_reclaimable_pages(zone);
+	assert_true(zone_page_state(zone, NR_FREE_PAGES) < target);
+	while (zone_page_state(zone, NR_FREE_PAGES) < target) {
+		cma_free_pages(m->mm, m->pages[--m->nr_pages], 0);
+		cma_drain_all_pages(m->mm);
+	}
+}
+
+/*
+ * Expect: an order-0 GFP_KERNEL request on that machine, whose reclaim
+ * frees nothing, calls the OOM handler (which frees nothing) once and
+ * fails. From 4.9 (kernel.reclaim_retry) until 4.12
+ * (kernel.reclaim_retry_no_backoff) should_reclaim_retry takes
+ * no_progress_loops / MAX_RECLAIM_RETRIES of the reclaimable pages off
+ * its estimate, which no longer lifts the zone above its min mark half
+ * way through the retries: the OOM call comes at that round, while the
+ * free and reclaimable pages together still pass the mark. From 4.12 the
+ * request retries the whole MAX_RECLAIM_RETRIES + 1 rounds. v3.5's loop
+ * calls the OOM handler once the zone is given up on.
+ */
+static void order0_backoff_gives_up_early_by_release(const char *kernel, unsigned k)
+{
+	bool v6 = cma_kernel_has(kernel, "reclaim_retry") == 1;
+	struct full_machine m = { 0 };
+	unsigned long rounds, backoff;
+
+	thin_machine(&m, kernel);
+	assert_null(cma_alloc_pages(m.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0));
+	expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
+	rounds = m.oom.rounds;
+	if (!v6) {
+		expect_kernel(kernel, "the zone given up on at the OOM call", true, m.oom.zone_given_up);
+	} else if (backs_off(kernel)) {
+		backoff = (rounds * m.oom.reclaimable + MAX_RECLAIM_RETRIES - 1) / MAX_RECLAIM_RETRIES;
+		expect_kernel(kernel, "OOM call before half the retries", true,
+			      rounds <= MAX_RECLAIM_RETRIES / 2);
+		expect_kernel(kernel, "free and reclaimable pages above the min mark", true,
+			      m.oom.free + m.oom.reclaimable > m.oom.min);
+		expect_kernel(kernel, "the shrunk estimate at the min mark", true,
+			      m.oom.free + m.oom.reclaimable - backoff <= m.oom.min);
+	} else {
+		expect_kernel(kernel, "reclaim rounds before the OOM call", MAX_RECLAIM_RETRIES + 1,
+			      (long)rounds);
+	}
+	expect_kernel(kernel, "reclaim rounds in all", (long)rounds, (long)reclaim.rounds);
 	full_machine_destroy(&m);
 }
 
@@ -341,15 +435,15 @@ static bool waits_for_writes(const char *kernel)
 /*
  * Expect: the request of order0_rounds_before_oom_by_release, on a host
  * clock. From 4.9 (kernel.reclaim_retry) until 5.16
- * (kernel.reclaim_throttle) each of the MAX_RECLAIM_RETRIES rounds that
- * freed nothing, its zone's reclaimable pages all dirty, sleeps HZ/10
- * on the congestion queue before the retry; the rounds are counted all
- * the same, and the OOM handler is called after MAX_RECLAIM_RETRIES + 1
- * of them. Before 4.9 and from 5.16 the slow path does not sleep there.
+ * (kernel.reclaim_throttle) each round that freed nothing and retries,
+ * its zone's reclaimable pages all dirty, sleeps HZ/10 on the congestion
+ * queue before the retry; the rounds are counted all the same, and the
+ * OOM handler is called after rounds_before_oom of them, the last not
+ * sleeping. Before 4.9 and from 5.16 the slow path does not sleep there.
  */
 static void order0_waits_for_writes_pending_by_release(const char *kernel, unsigned k)
 {
-	unsigned long waits = waits_for_writes(kernel) ? MAX_RECLAIM_RETRIES : 0;
+	unsigned long waits = waits_for_writes(kernel) ? rounds_before_oom(kernel) - 1 : 0;
 	struct full_machine m = { 0 };
 
 	full_machine(&m, kernel);
@@ -361,7 +455,7 @@ static void order0_waits_for_writes_pending_by_release(const char *kernel, unsig
 		      (long)host.congestion_us);
 	expect_kernel(kernel, "OOM handler calls", 1, m.oom.calls);
 	if (cma_kernel_has(kernel, "reclaim_retry") == 1)
-		expect_kernel(kernel, "reclaim rounds before the OOM call", MAX_RECLAIM_RETRIES + 1,
+		expect_kernel(kernel, "reclaim rounds before the OOM call", rounds_before_oom(kernel),
 			      (long)m.oom.rounds);
 	cma_mm_set_sleep_ops(m.mm, NULL, NULL);
 	full_machine_destroy(&m);
@@ -381,7 +475,7 @@ static void order0_waits_only_past_half_dirty_by_release(const char *kernel, uns
 	static const uint64_t dirty_pages[] = { DIRTY_PAGES / 2 - PAGEVEC_SIZE, DIRTY_PAGES / 2 + 1 };
 
 	for (int d = 0; d < 2; d++) {
-		unsigned long waits = waits_for_writes(kernel) && d ? MAX_RECLAIM_RETRIES : 0;
+		unsigned long waits = waits_for_writes(kernel) && d ? rounds_before_oom(kernel) - 1 : 0;
 		struct full_machine m = { 0 };
 
 		full_machine(&m, kernel);
@@ -527,6 +621,7 @@ int main(void)
 {
 	const struct test_kernel_case kernel_cases[] = {
 		test_kernel_case(order0_rounds_before_oom_by_release, retry_kernels),
+		test_kernel_case(order0_backoff_gives_up_early_by_release, backoff_kernels),
 		test_kernel_case(order0_served_by_a_later_free_by_release, retry_kernels),
 		test_kernel_case(contig_range_served_by_a_later_free_by_release, range_kernels),
 		test_kernel_case(contig_range_target_gives_up_by_release, give_up_kernels),

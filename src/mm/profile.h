@@ -1425,6 +1425,26 @@ struct kernel_profile {
 	 * Commit: 599d0c954f91.
 	 */
 	bool zoneinfo_node_lru;
+	/*
+	 * should_reclaim_retry no longer shrinks its estimate of what a zone
+	 * could reclaim by no_progress_loops / MAX_RECLAIM_RETRIES with each
+	 * round that freed nothing: every reclaimable page counts at every
+	 * round. The backoff came with 0a0337e0d1d1 "mm, oom: rework oom
+	 * detection" (4.7), and 4.9's should_reclaim_retry, behind
+	 * kernel.reclaim_retry, has it (Michal Hocko's "mm, oom: protect
+	 * !costly allocations some more" keeps it, on a pointer). Johannes
+	 * Weiner's "mm: remove unnecessary back-off function when retrying
+	 * page reclaim" ([PATCH 9/9] of "mm: kswapd spinning on
+	 * unreclaimable nodes", linux-mm 2017-02-28, acked by Michal Hocko
+	 * 2017-03-01) drops it: 4.12, listed in Michal Hocko's since-4.11
+	 * shortlog of the mm tree (linux-mm 2017-05-04, on the v4.11 tag and
+	 * mmotm-2017-05-03-15-16), so not in 4.11 and merged in the 4.12
+	 * merge window. Its mainline commit id was not found in the stored
+	 * sources.
+	 * Commit: "mm: remove unnecessary back-off function when retrying
+	 * page reclaim".
+	 */
+	bool reclaim_retry_no_backoff;
 };
 
 /*

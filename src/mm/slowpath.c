@@ -213,11 +213,29 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
 #define MAX_RECLAIM_RETRIES	16
 
 /*
+ * What a zone could still reclaim, as should_reclaim_retry counts it:
+ * until 4.12 (kernel.reclaim_retry_no_backoff) a share of the reclaimable
+ * pages, rounded up, is taken off for each round that freed nothing, so
+ * that the retries converge on the OOM path while the last few pages are
+ * being thrashed over.
+ */
+static unsigned long reclaim_retry_estimate(const struct cma_mm *mm, unsigned long reclaimable,
+					    int no_progress_loops)
+{
+	unsigned long backoff = (unsigned long)no_progress_loops * reclaimable;
+
+	if (mm->kernel.reclaim_retry_no_backoff)
+		return reclaimable;
+	return reclaimable - (backoff + MAX_RECLAIM_RETRIES - 1) / MAX_RECLAIM_RETRIES;
+}
+
+/*
  * should_reclaim_retry (4.7's "mm, oom: rework oom detection"): a round
  * of reclaim that freed something resets the count below the costly
  * order; after MAX_RECLAIM_RETRIES rounds without, or once no zone would
  * pass its min mark for the order even were every reclaimable page
- * freed, reclaim is given up, and with it (4.4) the last HIGHATOMIC
+ * freed (until 4.12, fewer of them with each such round), reclaim is
+ * given up, and with it (4.4) the last HIGHATOMIC
  * blocks before the OOM path. Until 5.16 (kernel.reclaim_throttle) a
  * round that freed nothing, with more than half of a passing zone's
  * reclaimable pages dirty or under writeback, waits HZ/10 for the device
@@ -243,7 +261,8 @@ static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *
 		reclaimable = zone_reclaimable_pages(z);
 		retry = zone_watermark_ok_free(z, ac->order, min_wmark_pages(z), ac->high_zoneidx,
 					       ac->alloc_flags,
-					       reclaimable + zone_page_state(z, NR_FREE_PAGES));
+					       reclaim_retry_estimate(mm, reclaimable, *no_progress_loops) +
+					       zone_page_state(z, NR_FREE_PAGES));
 		if (!retry || progress || mm->kernel.reclaim_throttle)
 			continue;
 		write_pending = zone_page_state(z, NR_FILE_DIRTY) + zone_page_state(z, NR_WRITEBACK);
