@@ -132,6 +132,12 @@ static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_it
 	return v < 0 ? 0 : v;
 }
 
+/* 4.8's NR_ZONE_WRITE_PENDING: the zone's pages dirty or under writeback. */
+static inline unsigned long zone_write_pending(struct zone *zone)
+{
+	return zone_page_state(zone, NR_FILE_DIRTY) + zone_page_state(zone, NR_WRITEBACK);
+}
+
 void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta);
 bool zone_watermark_ok(struct zone *z, unsigned order, unsigned long mark,
 		       int classzone_idx, int alloc_flags);
@@ -276,8 +282,8 @@ struct cma_page *alloc_head_of(struct cma_mm *mm, unsigned long pfn);
 #define SWAP_RA			0x20
 #define SWAP_HAS_CACHE		0x40
 #define SWAP_PAGE_CLUSTER_DEFAULT 3	/* vm.page-cluster's default (swap_setup) */
-#define SWAP_AREA_MAX_PAGES (1ull << 32)	/* union swap_header: __u32 last_page, the last page index */
 #define SWAP_PAGE_CLUSTER_MAX	8
+#define SWAP_AREA_MAX_PAGES	(1ull << 32)	/* union swap_header: __u32 last_page, the last page index */
 
 int swap_init(struct cma_mm *mm);
 void swap_exit(struct cma_mm *mm);

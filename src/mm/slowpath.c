@@ -222,11 +222,10 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
 static unsigned long reclaim_retry_estimate(const struct cma_mm *mm, unsigned long reclaimable,
 					    int no_progress_loops)
 {
-	unsigned long backoff = (unsigned long)no_progress_loops * reclaimable;
-
 	if (mm->kernel.reclaim_retry_no_backoff)
 		return reclaimable;
-	return reclaimable - (backoff + MAX_RECLAIM_RETRIES - 1) / MAX_RECLAIM_RETRIES;
+	return reclaimable - ((unsigned long)no_progress_loops * reclaimable + MAX_RECLAIM_RETRIES - 1) /
+			     MAX_RECLAIM_RETRIES;
 }
 
 /*
@@ -254,7 +253,7 @@ static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *
 		return unreserve_highatomic_pageblock(mm, ac->high_zoneidx, ac->migratetype, true);
 	for (int i = (int)ac->high_zoneidx; i >= 0 && !retry; i--) {
 		struct zone *z = &mm->zones[i];
-		unsigned long reclaimable, write_pending;
+		unsigned long reclaimable;
 
 		if (!z->present_pages)
 			continue;
@@ -265,8 +264,7 @@ static bool should_reclaim_retry(struct cma_mm *mm, const struct alloc_context *
 					       zone_page_state(z, NR_FREE_PAGES));
 		if (!retry || progress || mm->kernel.reclaim_throttle)
 			continue;
-		write_pending = zone_page_state(z, NR_FILE_DIRTY) + zone_page_state(z, NR_WRITEBACK);
-		if (2 * write_pending > reclaimable) {
+		if (2 * zone_write_pending(z) > reclaimable) {
 			congestion_wait(mm, HZ / 10);
 			return true;
 		}

@@ -831,8 +831,7 @@ static bool skip_throttle_noprogress(struct cma_mm *mm)
 	for_each_populated_zone(mm, zone) {
 		all_given_up &= zone_all_unreclaimable(zone);
 		reclaimable += zone_reclaimable_pages(zone);
-		write_pending += zone_page_state(zone, NR_FILE_DIRTY) +
-				 zone_page_state(zone, NR_WRITEBACK);
+		write_pending += zone_write_pending(zone);
 	}
 	return all_given_up || 2 * write_pending <= reclaimable;
 }

@@ -533,6 +533,7 @@ void cost_work_since(struct sim *s, const struct cost_counters *before, struct c
 	w->scanned += d[CMA_STAT_COMPACT_MIGRATE_SCANNED] + d[CMA_STAT_CONTIG_MIGRATE_SCANNED] +
 		      d[CMA_STAT_CONTIG_FREE_SCANNED] + d[CMA_STAT_COMPACT_FREE_SCANNED] +
 		      d[CMA_STAT_PGSCAN_DIRECT] - d[CMA_STAT_COMPACT_SCAN_STEPPED];
+	w->kswapd_scanned += d[CMA_STAT_PGSCAN_KSWAPD];
 	w->handled += d[CMA_STAT_COMPACT_ISOLATED] + d[CMA_STAT_PGSTEAL_DIRECT];
 	w->drains += d[CMA_STAT_DRAIN_ALL_PAGES] + d[CMA_STAT_LRU_ADD_DRAIN_ALL];
 	w->reclaimed += d[CMA_STAT_PGSTEAL_DIRECT];	/* what reclaim takes from the workloads */

@@ -75,6 +75,7 @@ enum cost_fgraph {
 struct cost_work {
 	uint64_t migrated;		/* pages copied */
 	uint64_t scanned;		/* pages scanned */
+	uint64_t kswapd_scanned;	/* pages kswapd scanned meanwhile: the engine clock's work only (storage.c) */
 	uint64_t blocks_passed;		/* pageblocks compaction's scanners passed unscanned */
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */
 	uint64_t reclaimed;		/* of those, pages direct reclaim freed */

@@ -406,21 +406,6 @@ static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t tim
 	return (until - from) / 1000;
 }
 
-/*
- * The pages a polled kswapd scanned since @base. It runs on the engine's
- * thread, at its own event or in the pause of a fault's slow path
- * (kswapd_run_meanwhile): its passes are that clock's CPU work, as the
- * kernel's kswapd scans for real time while the device completes the
- * writes it started (a request's clock is its own work only).
- */
-static uint64_t kswapd_scanned_since(struct sim *s, const struct cost_counters *base)
-{
-	struct cost_counters now;
-
-	cost_counters_read(s, &now);
-	return now.stats.v[CMA_STAT_PGSCAN_KSWAPD] - base->stats.v[CMA_STAT_PGSCAN_KSWAPD];
-}
-
 uint64_t storage_engine_clock(const struct sim *s)
 {
 	const struct storage_clock *c = &s->storage.clock[0];
@@ -449,8 +434,15 @@ static void storage_checkpoint(void *ctx)
 	if (!s->in_task && s->now != c->at)
 		storage_request_start(s, s->now);
 	cost_work_since(s, &c->base, &w);
+	/*
+	 * A polled kswapd runs on the engine's thread, at its own event or
+	 * in the pause of a fault's slow path (kswapd_run_meanwhile): its
+	 * passes are that clock's CPU work, as the kernel's kswapd scans for
+	 * real time while the device completes the writes it started (a
+	 * request's clock is its own work only).
+	 */
 	if (!s->in_task)
-		w.scanned += kswapd_scanned_since(s, &c->base);
+		w.scanned += w.kswapd_scanned;
 	w.tlb_cpus = st->tlb_cpus;
 	cpu = cost_cpu_ns(&s->cost, &w, s->page_bytes);
 	if (cpu <= c->cpu_ns)
