@@ -341,6 +341,7 @@ static void expect_json_summary(const struct replay_summary *sum, int success, i
 	summary = json_object_get(root, "summary");
 	assert_int_equal(json_integer_value(json_object_get(summary, "success_agree")), success);
 	assert_int_equal(json_integer_value(json_object_get(summary, "pfn_agree")), pfn);
+	assert_int_equal(json_integer_value(json_object_get(summary, "both_placed")), sum->both_placed);
 	assert_int_equal(json_array_size(json_object_get(root, "requests")), sum->nr);
 	json_decref(root);
 	free(text);
@@ -365,6 +366,47 @@ static void expect_html_points(const struct replay_summary *sum)
 	assert_int_equal(circles, 3 * sum->compared);
 	assert_non_null(strstr(text, "</html>"));
 	free(text);
+}
+
+/* Expect the text's summary line to begin with @line. */
+static void expect_summary_line(const struct replay_summary *sum, const char *line)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	replay_print(sum, f);
+	assert_int_equal(fclose(f), 0);
+	if (!strstr(text, line))
+		fail_msg("no \"%s\" in:\n%s", line, text);
+	free(text);
+}
+
+/*
+ * A gigantic page whose cma_alloc failed on a full area (-ENOMEM: no
+ * free range in its bitmap, nothing tried) comes from alloc_contig_pages
+ * outside it, which migrates; the trace measured cma_alloc alone, so the
+ * prediction set beside it is cma_alloc's part: no copy, no unmap, and
+ * its parts adding up to it (the whole request priced 31.5 ms here,
+ * 8.8 ms of it copying, before the part was told apart).
+ */
+static void expect_failed_cma_span_alone(const struct replay_summary *sum)
+{
+	unsigned failed = 0;
+
+	for (size_t i = 0; i < sum->nr; i++) {
+		const struct replay_request *p = sum->pairs[i].p;
+
+		if (!p || p->errorno != -ENOMEM)
+			continue;
+		failed++;
+		assert_true(p->has_parts);
+		assert_int_equal(p->parts.ns[COST_PART_COPY], 0);
+		assert_int_equal(p->parts.ns[COST_PART_UNMAP], 0);
+		assert_int_equal(cost_parts_sum(&p->parts), p->latency_ns);
+	}
+	assert_int_equal(failed, 8);
 }
 
 /*
@@ -409,7 +451,9 @@ static void oracle_fill_32m_replayed_success_and_pfn(void **state)
 	assert_int_equal(sum.nr, 40);
 	assert_int_equal(sum.success_agree, 40);
 	assert_int_equal(sum.pfn_agree, 32);
+	assert_int_equal(sum.both_placed, 32);
 	expect_json_summary(&sum, 40, 32);
+	expect_summary_line(&sum, "40 requests: success agrees on 40, pfn on 32 of 32 placed by both");
 	expect_html_points(&sum);
 	expect_worst_parts(&sum);
 	replay_summary_free(&sum);
@@ -419,7 +463,9 @@ static void oracle_fill_32m_replayed_success_and_pfn(void **state)
 /*
  * Expect a run's own trace to replay to itself: the demand of the oracle
  * trace run once, its --trace read back and run again, every request the
- * same latency to the nanosecond, the same result and pfn.
+ * same latency to the nanosecond, the same result and pfn. The 8 the full
+ * area refused cost their cma_alloc nothing the model prices (no range
+ * tried): 0 ns both times, so 32 have a ratio.
  */
 static void cmasim_trace_round_trip_is_exact(void **state)
 {
@@ -432,14 +478,14 @@ static void cmasim_trace_round_trip_is_exact(void **state)
 	run_demand(&first, &second);
 	assert_int_equal(replay_compare(&first, &second, &sum), 0);
 	assert_int_equal(sum.nr, 40);
-	assert_int_equal(sum.compared, 40);
+	assert_int_equal(sum.compared, 32);
 	for (size_t i = 0; i < sum.nr; i++) {
 		assert_non_null(sum.pairs[i].p);
 		assert_int_equal(sum.pairs[i].p->latency_ns, sum.pairs[i].m->latency_ns);
 		assert_int_equal(sum.pairs[i].p->errorno, sum.pairs[i].m->errorno);
 		assert_int_equal(sum.pairs[i].p->pfn, sum.pairs[i].m->pfn);
 	}
-	assert_int_equal(sum.within_2x, 40);
+	assert_int_equal(sum.within_2x, 32);
 	replay_summary_free(&sum);
 	replay_trace_free(&first);
 	replay_trace_free(&second);
@@ -1386,6 +1432,7 @@ static void oracle_dat_fill_32m_replayed_with_its_snapshot(void **state)
 	for (size_t i = 0; i < t.nr_req; i++)
 		migrated += t.req[i].migrated;
 	assert_int_equal(migrated, 43540);
+	expect_failed_cma_span_alone(&sum);
 	replay_summary_free(&sum);
 	replay_trace_free(&pred);
 }

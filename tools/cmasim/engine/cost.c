@@ -524,11 +524,18 @@ void cost_counters_read(struct sim *s, struct cost_counters *c)
 void cost_work_since(struct sim *s, const struct cost_counters *before, struct cost_work *w)
 {
 	struct cost_counters now;
-	uint64_t d[NR_CMA_STAT_ITEMS];
 
 	cost_counters_read(s, &now);
+	cost_work_between(s, before, &now, w);
+}
+
+void cost_work_between(struct sim *s, const struct cost_counters *before, const struct cost_counters *after,
+		       struct cost_work *w)
+{
+	uint64_t d[NR_CMA_STAT_ITEMS];
+
 	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
-		d[i] = now.stats.v[i] - before->stats.v[i];
+		d[i] = after->stats.v[i] - before->stats.v[i];
 	w->migrated += d[CMA_STAT_PGMIGRATE_SUCCESS];
 	w->scanned += d[CMA_STAT_COMPACT_MIGRATE_SCANNED] + d[CMA_STAT_CONTIG_MIGRATE_SCANNED] +
 		      d[CMA_STAT_CONTIG_FREE_SCANNED] + d[CMA_STAT_COMPACT_FREE_SCANNED] +

@@ -193,5 +193,8 @@ struct sim;
 void cost_counters_read(struct sim *s, struct cost_counters *c);
 /* Add what the counters say was done since @before to @w. */
 void cost_work_since(struct sim *s, const struct cost_counters *before, struct cost_work *w);
+/* Add what they say was done from @before to @after to @w. */
+void cost_work_between(struct sim *s, const struct cost_counters *before, const struct cost_counters *after,
+		       struct cost_work *w);
 
 #endif

@@ -55,6 +55,17 @@ static void count_busy_retry(void *ctx, const struct cma_trace_event *ev)
 	s->busy_retries++;
 }
 
+/* The counters at the request's first cma_alloc_finish: what cma_alloc alone did. */
+static void note_cma_finish(void *ctx, const struct cma_trace_event *ev)
+{
+	struct sim *s = ctx;
+
+	if (s->cma_finished)
+		return;
+	cost_counters_read(s, &s->at_cma_finish);
+	s->cma_finished = true;
+}
+
 void sim_trace_printf(struct sim *s, const char *fmt, ...)
 {
 	char line[256];
@@ -68,19 +79,36 @@ void sim_trace_printf(struct sim *s, const char *fmt, ...)
 	trace_line(s, line);
 }
 
+/* "dev=DEV[ latency_ns=NS] PART=NS ..." into @line; latency_ns only if @ns. */
+static void format_parts(char *line, size_t len, const char *dev, const uint64_t *ns, const struct cost_parts *p)
+{
+	int n = ns ? snprintf(line, len, "dev=%s latency_ns=%llu", dev, (unsigned long long)*ns) :
+		     snprintf(line, len, "dev=%s", dev);
+
+	for (int i = 0; i < NR_COST_PARTS && n > 0 && (size_t)n < len; i++)
+		n += snprintf(line + n, len - (size_t)n, " %s=%llu", cost_part_names[i],
+			      (unsigned long long)p->ns[i]);
+}
+
 /* Where the request's @p went, a line beside its cmasim_device_request. */
 void sim_trace_latency_parts(struct sim *s, const char *dev, const struct cost_parts *p)
 {
 	char line[256];
-	int n;
 
 	if (!s->trace)
 		return;		/* no formatting per request for a trace nobody writes */
-	n = snprintf(line, sizeof(line), "dev=%s", dev);
-	for (int i = 0; i < NR_COST_PARTS && n > 0 && (size_t)n < sizeof(line); i++)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%llu", cost_part_names[i],
-			      (unsigned long long)p->ns[i]);
+	format_parts(line, sizeof(line), dev, NULL, p);
 	sim_trace_printf(s, "cmasim_device_latency: %s", line);
+}
+
+void sim_trace_parts(struct sim *s, const char *event, const char *dev, uint64_t ns, const struct cost_parts *p)
+{
+	char line[256];
+
+	if (!s->trace)
+		return;
+	format_parts(line, sizeof(line), dev, &ns, p);
+	sim_trace_printf(s, "%s: %s", event, line);
 }
 
 static void trace_header(FILE *f)
@@ -92,11 +120,21 @@ static void trace_header(FILE *f)
 
 void sim_trace_request(struct sim *s, bool on)
 {
-	if (on)
+	if (on) {
 		s->busy_retries = s->cma_attempts = 0;
+		s->cma_finished = false;
+	}
 	/* probes, not the text: formatting every page's event would cost the run its speed */
 	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_START, on ? count_cma_attempt : NULL, s);
 	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_BUSY_RETRY, on ? count_busy_retry : NULL, s);
+	cma_mm_set_trace_probe(s->mm, CMA_TRACE_CMA_ALLOC_FINISH, on ? note_cma_finish : NULL, s);
+}
+
+bool sim_cma_finish_counters(const struct sim *s, struct cost_counters *c)
+{
+	if (s->cma_finished)
+		*c = s->at_cma_finish;
+	return s->cma_finished;
 }
 
 /* ---- what the run records ---- */

@@ -53,6 +53,8 @@ struct sim {
 	/* per request, from the trace sink */
 	unsigned cma_attempts;		/* cma_alloc_start events */
 	unsigned busy_retries;
+	bool cma_finished;		/* a cma_alloc_finish came: its counters are at_cma_finish */
+	struct cost_counters at_cma_finish;
 	/* contention.c: the background's lock traffic over the last window, pages per second */
 	uint64_t bg_at, bg_zone_pages, bg_lru_pages;	/* the counters at the window's start */
 	double bg_zone_rate, bg_lru_rate;

@@ -126,8 +126,16 @@ bool sim_defer_while_request(struct sim *s, sim_event_fn fn, void *arg);
 
 /* Around a device request: count busy retries (and trace it, when not tracing all). */
 void sim_trace_request(struct sim *s, bool on);
+struct cost_counters;
+/*
+ * The counters as they stood at this request's first cma_alloc_finish
+ * (the part of it cma_alloc did, before any fallback); false if none came.
+ */
+bool sim_cma_finish_counters(const struct sim *s, struct cost_counters *c);
 /* After a request's cmasim_device_request line: where its time went (cmasim_device_latency). */
 void sim_trace_latency_parts(struct sim *s, const char *dev, const struct cost_parts *p);
+/* @event's line: a part of a request, its latency @ns and where it went. */
+void sim_trace_parts(struct sim *s, const char *event, const char *dev, uint64_t ns, const struct cost_parts *p);
 /* A line of the simulator's own in the --trace file ("event: fields"). */
 void sim_trace_printf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Call before device-held memory changes: integrates usable memory over time. */

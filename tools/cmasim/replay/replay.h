@@ -37,6 +37,7 @@ enum replay_type {
 	RP_DEVICE_LATENCY,		/* cmasim's own: where that latency went, by part */
 	RP_DEMAND_REQUEST,		/* cmasim's own: a recorded request asked through a policy */
 	RP_DEMAND_RELEASE,		/* cmasim's own: such a request given back to the policy */
+	RP_CMA_ALLOC_LATENCY,		/* cmasim's own: the cma_alloc part of a request, and its parts */
 	NR_RP_TYPES
 };
 
@@ -309,7 +310,7 @@ struct replay_summary {
 	struct replay_pair *pairs;
 	size_t nr;
 	unsigned compared;			/* pairs with both latencies */
-	unsigned within_2x, success_agree, pfn_agree, migrated_within_10;
+	unsigned within_2x, success_agree, pfn_agree, both_placed, migrated_within_10;
 	unsigned with_migrated;			/* pairs whose trace and run count migrations */
 	double median_ratio;
 };

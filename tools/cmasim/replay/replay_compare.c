@@ -38,6 +38,7 @@ static void count_pair(struct replay_summary *s, struct replay_pair *x)
 	if (!p)
 		return;
 	s->success_agree += !m->errorno == !p->errorno;
+	s->both_placed += !m->errorno && !p->errorno;
 	s->pfn_agree += !m->errorno && !p->errorno && m->pfn == p->pfn;
 	if (m->has_migrated && p->has_migrated) {
 		s->with_migrated++;
@@ -201,7 +202,8 @@ void replay_print(const struct replay_summary *s, FILE *out)
 	fputs(header, out);
 	for (size_t i = 0; i < s->nr; i++)
 		print_pair(&s->pairs[i], i, out);
-	fprintf(out, "\n%zu requests: success agrees on %u, pfn on %u", s->nr, s->success_agree, s->pfn_agree);
+	fprintf(out, "\n%zu requests: success agrees on %u, pfn on %u of %u placed by both", s->nr, s->success_agree,
+		s->pfn_agree, s->both_placed);
 	if (s->with_migrated)
 		fprintf(out, ", pages migrated within 10%% on %u of %u", s->migrated_within_10, s->with_migrated);
 	fprintf(out, "\nlatency: %u of %u within 2x", s->within_2x, s->compared);
@@ -245,8 +247,9 @@ static json_t *request_json(const struct replay_request *r)
 
 static json_t *summary_json(const struct replay_summary *s)
 {
-	json_t *sum = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i}", "requests", (json_int_t)s->nr, "success_agree",
-				s->success_agree, "pfn_agree", s->pfn_agree, "with_migrated", s->with_migrated,
+	json_t *sum = json_pack("{s:I, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "requests", (json_int_t)s->nr, "success_agree",
+				s->success_agree, "pfn_agree", s->pfn_agree, "both_placed", s->both_placed,
+				"with_migrated", s->with_migrated,
 				"migrated_within_10pct", s->migrated_within_10, "compared", s->compared, "within_2x",
 				s->within_2x);
 

@@ -198,6 +198,16 @@ int replay_requests(struct replay_trace *t, char *err, size_t errlen)
 				r->has_parts = true;
 			}
 			break;
+		case RP_CMA_ALLOC_LATENCY:
+			/* the fallback after a failed cma_alloc is no part of its span */
+			r = last_finished(t, pids, e->pid);
+			if (r) {
+				r->latency_ns = e->latency_ns;
+				r->has_latency = true;
+				r->parts = e->parts;
+				r->has_parts = true;
+			}
+			break;
 		default:
 			break;
 		}

@@ -151,8 +151,8 @@ int replay_print_html(const struct replay_summary *s, const struct replay_what_i
 	html_escape(out, b->platform);
 	fprintf(out, " under %s; background: ", b->policy ? b->policy : "cma");
 	html_escape(out, background);
-	fprintf(out, ".</p>\n<p>%zu requests: success agrees on %u, pfn on %u; latency within 2x on %u of %u",
-		s->nr, s->success_agree, s->pfn_agree, s->within_2x, s->compared);
+	fprintf(out, ".</p>\n<p>%zu requests: success agrees on %u, pfn on %u of %u placed by both; latency within 2x on %u of %u",
+		s->nr, s->success_agree, s->pfn_agree, s->both_placed, s->within_2x, s->compared);
 	if (s->compared)
 		fprintf(out, ", median ratio (predicted/measured) %.2f", s->median_ratio);
 	fputs(".</p>\n", out);

@@ -221,17 +221,37 @@ static int decode_device_request(struct decode *d)
 	return 0;
 }
 
-/* cmasim_device_latency: dev=NAME and each part's ns (sim_trace_latency_parts). */
+/* dev=NAME and each part's ns (sim_trace_latency_parts, sim_trace_parts). */
+static void decode_parts(struct decode *d)
+{
+	d->f->str(d->f->ctx, "dev", d->e->area, sizeof(d->e->area));
+	for (unsigned i = 0; i < NR_COST_PARTS; i++)
+		field_num(d, cost_part_names[i], &d->e->parts.ns[i]);
+}
+
+/* cmasim_device_latency: where a device request's time went. */
 static int decode_device_latency(struct decode *d)
 {
 	static const char *const fields[] = { "dev", NULL };
 	int ret = need(d, fields, "dev=%s copy=%llu ... console=%llu");
 
+	if (!ret)
+		decode_parts(d);
+	return ret;
+}
+
+/* cmasim_cma_alloc_latency: the cma_alloc part of a request a fallback ended, and where it went. */
+static int decode_cma_alloc_latency(struct decode *d)
+{
+	static const char *const fields[] = { "dev", "latency_ns", NULL };
+	uint64_t v;
+	int ret = need(d, fields, "dev=%s latency_ns=%llu copy=%llu ... console=%llu");
+
 	if (ret)
 		return ret;
-	d->f->str(d->f->ctx, "dev", d->e->area, sizeof(d->e->area));
-	for (unsigned i = 0; i < NR_COST_PARTS; i++)
-		field_num(d, cost_part_names[i], &d->e->parts.ns[i]);
+	decode_parts(d);
+	field_num(d, "latency_ns", &v);
+	d->e->latency_ns = v;
 	return 0;
 }
 
@@ -520,6 +540,7 @@ static const struct replay_kind {
 	{ "mm_migrate_pages", false, RP_MIGRATE_PAGES, RPF_MIGRATE, decode_migrate_pages },
 	{ "cmasim_device_request", false, RP_DEVICE_REQUEST, 0, decode_device_request },
 	{ "cmasim_device_latency", false, RP_DEVICE_LATENCY, 0, decode_device_latency },
+	{ "cmasim_cma_alloc_latency", false, RP_CMA_ALLOC_LATENCY, 0, decode_cma_alloc_latency },
 	{ "cmasim_demand_request", false, RP_DEMAND_REQUEST, 0, decode_demand_request },
 	{ "cmasim_demand_release", false, RP_DEMAND_RELEASE, 0, decode_demand_release },
 	{ "cma_wait_on_page_writeback", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
