@@ -619,7 +619,8 @@ int replay_add_event(struct replay_trace *t, const char *name, uint64_t ts_ns, i
 		return ret;
 	}
 	t->types[k->type]++;
-	t->own |= k->type == RP_DEVICE_REQUEST || k->type == RP_DEMAND_REQUEST;
+	t->own |= k->type == RP_DEVICE_REQUEST || k->type == RP_DEMAND_REQUEST ||
+		  k->type == RP_CMA_ALLOC_LATENCY;
 	return 0;
 }
 
