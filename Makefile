@@ -152,6 +152,8 @@ $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(S
 $(BUILD)/tests/test_import: $(BUILD)/cmasim
 # test_oracle runs bench/oracle/compare.sh, which runs cmasim
 $(BUILD)/tests/test_oracle: $(BUILD)/cmasim
+# test_oracle_counters runs bench/oracle/counters.sh, which runs cmasim
+$(BUILD)/tests/test_oracle_counters: $(BUILD)/cmasim
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
