@@ -8,16 +8,18 @@
 #
 #   experiment  counter  span  guest  cmasim  ratio  verdict
 #
-# then a line per experiment and the total. cmasim's span: its /proc/vmstat
-# at the end of the scenario's run (--dump vmstat) less the same at the
-# allocation's start, from a second run stopped 1 ms before its first
-# [hugetlb] or [device] section starts (none when that is 0s: the counters
-# are then the boot's, 0 for these). Its "after" is the run's end, not the
-# write's: whatever its kswapd does in between counts too. span "alloc" is
-# that; span "boot" an experiment without alloc= (a module's, which
-# allocates when init.sh reads the experiment, before the workload and
-# before "before"): the guest's after/vmstat since boot against cmasim's
-# whole run. No guest is booted.
+# then a line per experiment and the total. cmasim's span: two runs of
+# the scenario, stopped 1 ms before its first [hugetlb] or [device] section
+# starts and 1 ms after its last one starts (--duration, --dump vmstat).
+# The model does each nr_hugepages write, or a device's requests, whole at
+# the instant it starts, and the guest's "after" follows its last write at
+# once: what the workloads do later (a reader faulting back what the
+# allocation dropped, kswapd woken by it) is in neither span. With a start
+# of 0s there is no first run: the counters are then the boot's, 0 for
+# these. span "alloc" is that; span "boot" an experiment without alloc=
+# (a module's, which allocates when init.sh reads the experiment, before
+# the workload and before "before"): the guest's after/vmstat since boot
+# against cmasim's whole run. No guest is booted.
 #
 #   bench/oracle/counters.sh [-r RESULTS] [-s SCENARIOS] [-o DIR] [-c CMASIM] [EXP...]
 #
@@ -55,9 +57,9 @@ if [ $# -eq 0 ]; then
 fi
 [ $# -gt 0 ] || { echo "$0: no experiment has both a scenario and results" >&2; exit 2; }
 
-# alloc_start_ms SCENARIO: when its first [hugetlb] or [device] section
-# starts, in ms (cmasim's units: us, ms, s, m, h)
-alloc_start_ms() {
+# alloc_starts_ms SCENARIO: when its first and its last [hugetlb] or
+# [device] sections start, in ms (cmasim's units: us, ms, s, m, h)
+alloc_starts_ms() {
 	awk '
 	/^\[/ { alloc = $0 ~ /^\[(hugetlb|device)[] ]/ }
 	alloc && /^start *=/ {
@@ -65,8 +67,9 @@ alloc_start_ms() {
 		n = t + 0; u = t; sub(/^[0-9.]+/, "", u)
 		ms = n * (u == "us" ? 0.001 : u == "ms" ? 1 : u == "s" ? 1000 : u == "m" ? 60000 : 3600000)
 		if (min == "" || ms < min) min = ms
+		if (max == "" || ms > max) max = ms
 	}
-	END { if (min != "") printf "%d\n", min }' "$1"
+	END { if (min != "") printf "%d %d\n", min, max }' "$1"
 }
 
 # sim_vmstat SCENARIO FILE [--duration T]: cmasim's /proc/vmstat at the
@@ -95,14 +98,16 @@ for name in "$@"; do
 	[ -f "$s" ] || { echo "$0: no scenario $s" >&2; exit 2; }
 	mkdir -p "$d"
 	rm -f "$d/before" "$d/after"
-	sim_vmstat "$s" "$d/after"
 	if grep -q '^alloc=' "$r/experiment"; then
 		span=alloc gb=$r/before/vmstat
-		start=$(alloc_start_ms "$s")
-		[ -n "$start" ] || { echo "$0: $s has no [hugetlb] or [device] section" >&2; exit 2; }
-		[ "$start" -gt 1 ] && sim_vmstat "$s" "$d/before" --duration "$((start - 1))ms"
+		starts=$(alloc_starts_ms "$s")
+		[ -n "$starts" ] || { echo "$0: $s has no [hugetlb] or [device] section" >&2; exit 2; }
+		first=${starts% *} last=${starts#* }
+		[ "$first" -gt 1 ] && sim_vmstat "$s" "$d/before" --duration "$((first - 1))ms"
+		sim_vmstat "$s" "$d/after" --duration "$((last + 1))ms"
 	else
 		span=boot gb=/nonexistent
+		sim_vmstat "$s" "$d/after"
 	fi
 	{
 		prefixed gb "$gb"
