@@ -15,6 +15,7 @@
 #                        names some; ORACLE_ARGS='-r N' repeats them non-deterministically)
 #   make oracle          cmasim against the guests' committed results, a line per figure
 #                        (no QEMU; ORACLE_EXP names some experiments)
+#   make oracle-counters the guests' vmstat counters over the allocation against cmasim's
 #   make oracle-short    two arm64 guests booted afresh and compared; fails only if one cannot boot
 #   make oracle-dat      tests/replay/oracle-*.dat.xz recorded again by the guests (trace-cmd restore)
 
@@ -152,6 +153,8 @@ $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(S
 $(BUILD)/tests/test_import: $(BUILD)/cmasim
 # test_oracle runs bench/oracle/compare.sh, which runs cmasim
 $(BUILD)/tests/test_oracle: $(BUILD)/cmasim
+# test_oracle_counters runs bench/oracle/counters.sh, which runs cmasim
+$(BUILD)/tests/test_oracle_counters: $(BUILD)/cmasim
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
@@ -207,6 +210,12 @@ oracle-guest:
 .PHONY: oracle
 oracle: $(BUILD)/cmasim
 	bench/oracle/compare.sh -c $(BUILD)/cmasim $(ORACLE_EXP)
+
+# the guests' /proc/vmstat counters over the allocation beside cmasim's
+# over the same span (bench/oracle/results/counters.txt): no guest booted
+.PHONY: oracle-counters
+oracle-counters: $(BUILD)/cmasim
+	bench/oracle/counters.sh -c $(BUILD)/cmasim $(ORACLE_EXP)
 
 # the short form, in make bench (CI): two small arm64 guests booted into
 # build/oracle/short and compared; disagreement is printed, not failed

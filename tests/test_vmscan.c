@@ -1226,6 +1226,57 @@ static void out_of_memory_calls_handler(void **state)
 /* ---- counters ---- */
 
 /* Expect: the /proc/vmstat names of the reclaim counters all answer and move. */
+/* The value on @vmstat's line "@name N", or -1 if it has none. */
+static long vmstat_line(const char *vmstat, const char *name)
+{
+	char want[64];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\n%s ", name);
+	p = strstr(vmstat, want);
+	return p ? strtol(p + strlen(want), NULL, 10) : -1;
+}
+
+/*
+ * Expect, from 6.0's /proc/vmstat layout (6.12's do_try_to_free_pages
+ * counts ALLOCSTALL under sc->reclaim_idx, gfp_zone of the request):
+ * one stall each of a GFP_KERNEL, a GFP_DMA and a GFP_HIGHUSER_MOVABLE
+ * reclaim on a DMA and Normal machine show as allocstall_normal,
+ * allocstall_dma and allocstall_movable 1, in pgalloc_*'s place after
+ * them, none of dma32 (not built) and no single allocstall line. Under
+ * 3.5 the one "allocstall" line counts all three and no allocstall_*.
+ */
+static void allocstall_by_the_requests_zone(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.0", "6.12" };
+	static const cma_gfp_t gfps[] = { CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_DMA,
+					  CMA_GFP_HIGHUSER_MOVABLE };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB, .dma_end = 16 * MiB);
+		bool v6 = mm->kernel.proc_v6;
+		char *s;
+
+		for (unsigned i = 0; i < sizeof(gfps) / sizeof(gfps[0]); i++)
+			cma_try_to_free_pages(mm, 1, gfps[i]);
+		s = test_proc_read(mm, "vmstat");
+		if (v6) {
+			assert_int_equal(vmstat_line(s, "allocstall_dma"), 1);
+			assert_int_equal(vmstat_line(s, "allocstall_normal"), 1);
+			assert_int_equal(vmstat_line(s, "allocstall_movable"), 1);
+			assert_int_equal(vmstat_line(s, "allocstall_dma32"), -1);
+			assert_int_equal(vmstat_line(s, "allocstall"), -1);
+			assert_non_null(strstr(s, "\npgalloc_movable 0\nallocstall_dma 1\n"));
+		} else {
+			assert_int_equal(vmstat_line(s, "allocstall"), 3);
+			assert_null(strstr(s, "\nallocstall_"));
+		}
+		assert_int_equal(v6, strcmp(kernels[k], "3.5") != 0);
+		free(s);
+		cma_mm_destroy(mm);
+	}
+}
+
 static void reclaim_counters_move(void **state)
 {
 	struct vm_test *t = vm_test(state, 8 * 4096, 1);
@@ -1285,6 +1336,7 @@ int main(void)
 		cmocka_unit_test_teardown(kswapd_compacts_for_high_order, vm_teardown),
 		cmocka_unit_test_teardown(out_of_memory_calls_handler, vm_teardown),
 		cmocka_unit_test_teardown(reclaim_counters_move, vm_teardown),
+		cmocka_unit_test(allocstall_by_the_requests_zone),
 		cmocka_unit_test_teardown(swap_free_returns_slots_to_swap, vm_teardown),
 	};
 

@@ -86,6 +86,7 @@ static const struct v6_item global_items[] = {
 	{ "pswpin", V6_EVENT, PSWPIN },
 	{ "pswpout", V6_EVENT, PSWPOUT },
 	{ "pgalloc", V6_EVENT_PER_ZONE, PGALLOC_DMA },
+	{ "allocstall", V6_EVENT_PER_ZONE, ALLOCSTALL_DMA },
 	{ "pgfree", V6_EVENT, PGFREE },
 	{ "pgactivate", V6_EVENT, PGACTIVATE },
 	{ "pgdeactivate", V6_EVENT, PGDEACTIVATE },

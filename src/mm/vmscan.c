@@ -897,6 +897,18 @@ static bool all_unreclaimable(struct cma_mm *mm, cma_gfp_t gfp)
 }
 
 /*
+ * The zone 6.12 counts a direct reclaim's stall under: gfp_zone() of the
+ * request, whose table sends __GFP_HIGHMEM | __GFP_MOVABLE to
+ * ZONE_MOVABLE (the model's gfp_zone, which places pages, leaves that out).
+ */
+static enum zone_type stall_zone(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	if ((gfp & CMA_GFP_HIGHMEM) && (gfp & CMA_GFP_MOVABLE))
+		return ZONE_MOVABLE;
+	return gfp_zone(mm, gfp);
+}
+
+/*
  * do_try_to_free_pages (v3.5): priority 12 down to 0 until the target is
  * freed. The progress reported is the pages freed, or 1 when nothing was
  * freed but some zone is still worth scanning: only a machine whose zones
@@ -909,6 +921,7 @@ static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, reclaim,
 		    .order = sc->order, .gfp_flags = sc->gfp_mask);
 	count_vm_event(mm, ALLOCSTALL);
+	count_vm_event(mm, ALLOCSTALL_DMA + stall_zone(mm, sc->gfp_mask));
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
 		shrink_zones(mm, sc, priority);
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)

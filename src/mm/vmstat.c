@@ -50,6 +50,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"workingset_refault", "workingset_activate",
 	"workingset_refault_anon", "workingset_activate_anon",
 	"swap_ra", "swap_ra_hit",
+	ZONE_EVENTS("allocstall"),
 };
 
 unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items)

@@ -138,6 +138,13 @@ enum vm_event_item {
 	WORKINGSET_REFAULT_ANON, WORKINGSET_ACTIVATE_ANON,
 	/* swap read-ahead: pages read ahead, and those used (6.12's swap_ra, swap_ra_hit) */
 	SWAP_RA_EVENT, SWAP_RA_HIT,
+	/*
+	 * 6.x's allocstall_<zone>: each ALLOCSTALL again under the highest
+	 * zone its reclaim may use (6.12's sc->reclaim_idx, gfp_zone of the
+	 * request), not where the pages lie: GFP_KERNEL stalls count
+	 * allocstall_normal on a machine whose memory is all DMA.
+	 */
+	ALLOCSTALL_DMA, ALLOCSTALL_DMA32, ALLOCSTALL_NORMAL, ALLOCSTALL_HIGH, ALLOCSTALL_MOVABLE,
 	NR_VM_EVENT_ITEMS
 };
 
