@@ -61,6 +61,7 @@ static inline struct cma_page *owned_page(const struct owned_pages *o, uint64_t 
 }
 
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon);
+/* Free the table, its pages given back first unless the machine goes too (machine_teardown, untraced). */
 void owned_destroy(struct owned_pages *o);
 /* The stop of a kind whose state begins with its owned pages (wl_kind.owned): all go. */
 void owned_stop(struct sim *s, struct workload *w);
