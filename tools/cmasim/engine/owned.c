@@ -190,13 +190,21 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
 	       !owned_copy_kept(o, idx, false);
 }
 
+/*
+ * A slot is fetched OWNED_AHEAD touches before its page, the page
+ * OWNED_AHEAD touches before its own: a touch that faults runs reclaim,
+ * and a shorter lead leaves the next touches' lines (and their page
+ * walks) still on their way when it returns.
+ */
+#define OWNED_AHEAD	(SIM_MAX_PEEK / 2)
+
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 {
 	uint64_t idx = sim_rand_below(o->s, n), ahead[SIM_MAX_PEEK];
 	struct cma_page *next;
 
 	sim_rand_peek_below(o->s, n, ahead, SIM_MAX_PEEK);
-	next = owned_page(o, ahead[SIM_MAX_PEEK - 3]);
+	next = owned_page(o, ahead[OWNED_AHEAD - 1]);
 	__builtin_prefetch(&o->slot[ahead[SIM_MAX_PEEK - 1]]);
 	if (next)
 		__builtin_prefetch(next);
