@@ -419,7 +419,7 @@ void owned_destroy(struct owned_pages *o)
 	else
 		owned_release_all(o);
 	storage_forget(&o->s->storage, o);
-	free(o->slot);
+	big_table_free(o->slot, o->nr, sizeof(*o->slot));
 	free(o->wb_done);
 	free(o->at);
 	o->slot = NULL;
