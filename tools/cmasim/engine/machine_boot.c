@@ -195,6 +195,8 @@ int machine_teardown(struct sim *s)
 	int bad = 0;
 
 	sim_task_destroy(s);
+	/* a trace records the frees of the pages the workloads still hold (mm_page_free) */
+	s->drop_pages = !s->trace;
 	for (unsigned i = 0; i < s->nr_wl; i++)
 		if (s->wl[i].ops->stop)
 			s->wl[i].ops->stop(s, &s->wl[i]);

@@ -190,13 +190,21 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
 	       !owned_copy_kept(o, idx, false);
 }
 
+/*
+ * A slot is fetched OWNED_AHEAD touches before its page, the page
+ * OWNED_AHEAD touches before its own: a touch that faults runs reclaim,
+ * and a shorter lead leaves the next touches' lines (and their page
+ * walks) still on their way when it returns.
+ */
+#define OWNED_AHEAD	(SIM_MAX_PEEK / 2)
+
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 {
 	uint64_t idx = sim_rand_below(o->s, n), ahead[SIM_MAX_PEEK];
 	struct cma_page *next;
 
 	sim_rand_peek_below(o->s, n, ahead, SIM_MAX_PEEK);
-	next = owned_page(o, ahead[SIM_MAX_PEEK - 3]);
+	next = owned_page(o, ahead[OWNED_AHEAD - 1]);
 	__builtin_prefetch(&o->slot[ahead[SIM_MAX_PEEK - 1]]);
 	if (next)
 		__builtin_prefetch(next);
@@ -363,13 +371,19 @@ uint64_t owned_release(struct owned_pages *o, uint64_t idx)
 	return 1;
 }
 
+/* cleancache_invalidate_inode / frontswap_invalidate_area: the policy's copies go with the pages. */
+static void invalidate_copies(struct owned_pages *o)
+{
+	if (o->s->policy->invalidate)
+		o->s->policy->invalidate(o->s, o);
+}
+
 uint64_t owned_release_all(struct owned_pages *o)
 {
 	uint64_t freed = 0;
 
 	o->releases++;
-	if (o->s->policy->invalidate)
-		o->s->policy->invalidate(o->s, o);
+	invalidate_copies(o);
 	/*
 	 * A process's swapped-out pages die with it, their slots freed as
 	 * zap_pte_range's free_swap_and_cache does: its next life faults in
@@ -395,9 +409,17 @@ uint64_t owned_release_all(struct owned_pages *o)
 
 void owned_destroy(struct owned_pages *o)
 {
-	owned_release_all(o);
+	/*
+	 * At the machine's teardown the pages and swap slots go whole with
+	 * the mm (cma_mm_destroy): giving each back first would walk the
+	 * buddy lists once a page, for nothing the run reports.
+	 */
+	if (o->s->drop_pages)
+		invalidate_copies(o);
+	else
+		owned_release_all(o);
 	storage_forget(&o->s->storage, o);
-	free(o->slot);
+	big_table_free(o->slot, o->nr, sizeof(*o->slot));
 	free(o->wb_done);
 	free(o->at);
 	o->slot = NULL;

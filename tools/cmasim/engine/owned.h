@@ -61,6 +61,7 @@ static inline struct cma_page *owned_page(const struct owned_pages *o, uint64_t 
 }
 
 int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_t nr, bool anon);
+/* Free the table, its pages given back first unless the machine goes too (machine_teardown, untraced). */
 void owned_destroy(struct owned_pages *o);
 /* The stop of a kind whose state begins with its owned pages (wl_kind.owned): all go. */
 void owned_stop(struct sim *s, struct workload *w);
@@ -90,9 +91,9 @@ bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
 bool owned_reads(struct owned_pages *o, uint64_t idx);
 /*
  * The index of a random touch, sim_rand_below(s, @n); with the page of
- * the touch after it and the slot of the one after that (as the next two
- * draws would pick them) already on their way, so that a loop of random
- * touches waits for memory once a touch rather than twice.
+ * the fourth touch after it and the slot of the eighth (as the next draws
+ * would pick them) already on their way, so that a loop of random touches
+ * rarely waits for memory.
  */
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n);
 /* Start writing dirty page @idx back (a flusher): true if a write went to the storage queue. */

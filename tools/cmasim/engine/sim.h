@@ -32,6 +32,7 @@ struct sim {
 	void (*poll)(struct sim *s, uint64_t events);	/* sim_loop's, while it runs */
 	int error;			/* the engine's: -ENOMEM when an event could not be queued */
 	bool stop;			/* the loop ends after this event: the run is stopped early */
+	bool drop_pages;		/* machine_teardown, untraced: the mm goes with every page still held */
 	struct sim_event *heap;
 	size_t nr_events, heap_cap;
 	uint64_t rng;

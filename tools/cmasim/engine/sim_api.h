@@ -104,7 +104,7 @@ uint64_t sim_rand_below(struct sim *s, uint64_t n);
  * The next @nr (at most SIM_MAX_PEEK) sim_rand_below(s, @n), into @next,
  * if nothing else draws first; draws nothing.
  */
-#define SIM_MAX_PEEK 4
+#define SIM_MAX_PEEK 8
 void sim_rand_peek_below(struct sim *s, uint64_t n, uint64_t *next, unsigned nr);
 /* Exponential with mean @mean_ns, at least 1. */
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
