@@ -377,7 +377,8 @@ char *test_proc_read(struct cma_mm *mm, const char *name)
 	return buf;
 }
 
-int test_source_path(const char *rel, char *path, size_t len)
+/* BUILD/@rel into @path (BUILD/tests/test_X -> BUILD), then @mode's access(): 0 or -1. */
+static int build_relative(const char *rel, char *path, size_t len, int mode)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -385,9 +386,23 @@ int test_source_path(const char *rel, char *path, size_t len)
 	if (n <= 0)
 		return -1;
 	exe[n] = 0;
-	if ((size_t)snprintf(path, len, "%s/../%s", dirname(dirname(exe)), rel) >= len)
+	if ((size_t)snprintf(path, len, "%s/%s", dirname(dirname(exe)), rel) >= len)
 		return -1;
-	return access(path, R_OK);
+	return access(path, mode);
+}
+
+int test_source_path(const char *rel, char *path, size_t len)
+{
+	char up[PATH_MAX];
+
+	if ((size_t)snprintf(up, sizeof(up), "../%s", rel) >= sizeof(up))
+		return -1;
+	return build_relative(up, path, len, R_OK);
+}
+
+int test_build_program(const char *name, char *path, size_t len)
+{
+	return build_relative(name, path, len, X_OK);
 }
 
 char *test_read_file(const char *path)

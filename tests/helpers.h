@@ -196,6 +196,8 @@ char *test_dmesg(struct cma_mm *mm);
 char *test_read_file(const char *path);
 /* @rel of the source tree (BUILD/tests/test_X -> BUILD/../@rel) into @path: 0 if readable, else -1. */
 int test_source_path(const char *rel, char *path, size_t len);
+/* The program @name of the build (BUILD/@name, beside tests/) into @path: 0 if executable, else -1. */
+int test_build_program(const char *name, char *path, size_t len);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
 /*

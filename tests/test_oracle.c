@@ -7,7 +7,6 @@
  * bench/oracle/results/figures.txt and cmasim's from its own run, a
  * verdict each, and the closing count equal to the lines that agree.
  */
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -245,13 +244,7 @@ static void compare_refuses_an_unknown_experiment(void **state)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	snprintf(sim, sizeof(sim), "%s/cmasim", dirname(dirname(exe)));
+	test_build_program("cmasim", sim, sizeof(sim));	/* $CMASIM, or said missing below */
 	if (test_source_path("bench/oracle/compare.sh", compare_sh, sizeof(compare_sh)) ||
 	    test_source_path("bench/oracle/scenarios", scenarios, sizeof(scenarios)))
 		return -1;

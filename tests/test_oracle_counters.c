@@ -9,7 +9,6 @@
  * counts equal to the rows.
  */
 #include <limits.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -221,13 +220,7 @@ static void script_refuses_an_unknown_experiment(void **state)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	snprintf(sim, sizeof(sim), "%s/cmasim", dirname(dirname(exe)));
+	test_build_program("cmasim", sim, sizeof(sim));	/* $CMASIM, or said missing below */
 	if (test_source_path("bench/oracle/counters.sh", counters_sh, sizeof(counters_sh)) ||
 	    test_source_path("bench/oracle/counters.awk", counters_awk, sizeof(counters_awk)) ||
 	    test_source_path("bench/oracle/results", results, sizeof(results)))

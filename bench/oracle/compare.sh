@@ -19,33 +19,8 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-results=$here/results
-scenarios=$here/scenarios
 out=$top/build/oracle/cmasim
-cmasim=$top/build/cmasim
-
-usage() {
-	echo "usage: $0 [-r RESULTS] [-s SCENARIOS] [-o DIR] [-c CMASIM] [EXP...]" >&2
-	exit 2
-}
-
-while getopts r:s:o:c: opt; do
-	case $opt in
-	r) results=$OPTARG ;;
-	s) scenarios=$OPTARG ;;
-	o) out=$OPTARG ;;
-	c) cmasim=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-if [ $# -eq 0 ]; then
-	for s in "$scenarios"/*.ini; do
-		n=$(basename "$s" .ini)
-		[ -d "$results/$n" ] && set -- "$@" "$n"
-	done
-fi
-[ $# -gt 0 ] || { echo "$0: no experiment has both a scenario and results" >&2; exit 2; }
+. "$here/experiments.sh"
 
 # field LINE KEY: KEY=VALUE's value in a figures line
 field() {
