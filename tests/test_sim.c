@@ -27,6 +27,7 @@
 #include "engine/owned.h"
 #include "engine/sim_api.h"
 #include "policies/registry.h"
+#include "util/big_table.h"
 
 #define MS	1000000ull
 #define S	1000000000ull
@@ -170,6 +171,71 @@ static void sim_run_same_seed_same_report(void **state)
 		sim_result_free(&c);
 	}
 	free(sc);
+}
+
+/*
+ * Expect: a traced run answers as an untraced one under every policy.
+ * The untraced teardown lets the workloads' pages go with the machine
+ * instead of freeing each (nothing the run reports reads them); the
+ * traced one frees them, its trace holding those frees at the run's end.
+ */
+static void sim_run_traced_answers_as_untraced(void **state)
+{
+	struct scenario *sc = parse(every_kind);
+
+	for (unsigned i = 0; i < sim_nr_policies(); i++) {
+		const char *p = sim_policy(i)->name;
+		struct sim_options o = { .policy = sim_policy(i), .seed = 7, .seed_set = true };
+		struct sim_result a, b;
+		char *ja, *jb, *text = NULL;
+		size_t len = 0;
+
+		run(sc, p, 7, &a);
+		o.trace = open_memstream(&text, &len);
+		assert_non_null(o.trace);
+		assert_int_equal(sim_run(sc, &o, &b), 0);
+		assert_int_equal(fclose(o.trace), 0);
+		ja = json_without_host(&a);
+		jb = json_without_host(&b);
+		if (strcmp(ja, jb))
+			fail_msg("policy %s: traced and untraced runs differ at line %d", p, first_difference(ja, jb));
+		if (!strstr(text, "     3.000000: mm_page_free: "))
+			fail_msg("policy %s: the trace has no teardown's frees at the run's end (3 s)", p);
+		free(text);
+		free(ja);
+		free(jb);
+		sim_result_free(&a);
+		sim_result_free(&b);
+	}
+	free(sc);
+}
+
+/*
+ * Expect: a big table reads as zeroes at every size, a huge page's
+ * or more aligned to the huge page, writable through its end, and freed;
+ * a size past half the address space is refused.
+ */
+static void big_table_zeroed_aligned_writable(void **state)
+{
+	static const size_t nr[] = { 0, 1, 1000, (2u << 20) / 8, (5u << 20) / 8 + 3 };
+
+	for (unsigned i = 0; i < sizeof(nr) / sizeof(nr[0]); i++) {
+		size_t n = nr[i] ? nr[i] : 1;
+		uint64_t *t = big_table_alloc(nr[i], sizeof(*t));
+
+		assert_non_null(t);
+		for (size_t j = 0; j < n; j++)
+			if (t[j])
+				fail_msg("table of %zu: slot %zu is %llu, not 0", nr[i], j, (unsigned long long)t[j]);
+		if (n * sizeof(*t) >= (2u << 20))
+			assert_int_equal((uintptr_t)t % (2u << 20), 0);
+		for (size_t j = 0; j < n; j++)
+			t[j] = j + 1;
+		assert_int_equal(t[n - 1], n);
+		big_table_free(t, nr[i], sizeof(*t));
+	}
+	big_table_free(NULL, 1, 8);
+	assert_null(big_table_alloc(SIZE_MAX / 2, 2));
 }
 
 /* ---- the workloads ---- */
@@ -2256,6 +2322,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sim_run_same_seed_same_report),
+		cmocka_unit_test(sim_run_traced_answers_as_untraced),
+		cmocka_unit_test(big_table_zeroed_aligned_writable),
 		cmocka_unit_test(wl_pagecache_misses_and_refaults),
 		cmocka_unit_test(wl_writer_writeback_at_storage_speed),
 		cmocka_unit_test(wl_writer_background_writeback_before_expire),
