@@ -1225,7 +1225,6 @@ static void out_of_memory_calls_handler(void **state)
 
 /* ---- counters ---- */
 
-/* Expect: the /proc/vmstat names of the reclaim counters all answer and move. */
 /* The value on @vmstat's line "@name N", or -1 if it has none. */
 static long vmstat_line(const char *vmstat, const char *name)
 {
@@ -1277,6 +1276,7 @@ static void allocstall_by_the_requests_zone(void **state)
 	}
 }
 
+/* Expect: the /proc/vmstat names of the reclaim counters all answer and move. */
 static void reclaim_counters_move(void **state)
 {
 	struct vm_test *t = vm_test(state, 8 * 4096, 1);

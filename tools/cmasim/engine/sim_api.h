@@ -124,7 +124,10 @@ bool sim_defer_while_request(struct sim *s, sim_event_fn fn, void *arg);
 
 /* ---- machine.c: the run, and the handlers it gives the engine ---- */
 
-/* Around a device request: count busy retries (and trace it, when not tracing all). */
+/*
+ * Around a device request: count its cma_alloc attempts and busy
+ * retries, and note the counters at its first cma_alloc_finish.
+ */
 void sim_trace_request(struct sim *s, bool on);
 struct cost_counters;
 /*
