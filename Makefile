@@ -155,6 +155,8 @@ $(BUILD)/tests/test_import: $(BUILD)/cmasim
 $(BUILD)/tests/test_oracle: $(BUILD)/cmasim
 # test_oracle_counters runs bench/oracle/counters.sh, which runs cmasim
 $(BUILD)/tests/test_oracle_counters: $(BUILD)/cmasim
+# test_oracle_replay runs bench/oracle/replay.sh, which runs cmasim
+$(BUILD)/tests/test_oracle_replay: $(BUILD)/cmasim
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
@@ -222,6 +224,12 @@ oracle-counters: $(BUILD)/cmasim
 .PHONY: oracle-short
 oracle-short: $(BUILD)/cmasim
 	bench/oracle/short.sh -c $(BUILD)/cmasim
+
+# cmasim replay of each arm64 guest's trace (results, results-spread,
+# results-state): success, pfn and pages migrated per trace; no guest booted
+.PHONY: oracle-replay
+oracle-replay: $(BUILD)/cmasim
+	bench/oracle/replay.sh -c $(BUILD)/cmasim
 
 # tests/replay's trace.dat files recorded by the guests' kernels again
 # (issue 31): oracle.sh -d, then trace-cmd restore, into build/oracle/dat
