@@ -2588,6 +2588,59 @@ static void replay_kernel_is_the_baseline_or_a_what_if(void **state)
 	unlink(dat);
 }
 
+/* The pages free (buddy and per-CPU lists, every zone) in /proc/zoneinfo text @zi. */
+static unsigned long zoneinfo_free(const char *zi)
+{
+	unsigned long free = 0, v;
+	char key[32];
+
+	for (const char *p = zi; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (sscanf(p, " %31s %lu", key, &v) == 2 && (!strcmp(key, "nr_free_pages") || !strcmp(key, "count:")))
+			free += v;
+	return free;
+}
+
+/*
+ * Expect a snapshot's replay to start its requests with the device's free
+ * pages: the guest's 346,594 (buddy and per-CPU lists) when it asked for
+ * its first 32 MiB page, where the board's own boot manages 633 pages
+ * fewer than the guest's kernel and holds 384 (6.12's atomic DMA pools)
+ * that the guest's count of kernel memory holds too: without the fit the
+ * replay started 1,004 pages poorer, and its migration targets took the
+ * CMA area's free pages sooner.
+ */
+static void replay_snapshot_starts_with_the_devices_free_pages(void **state)
+{
+	char dir[] = "/tmp/test_cmasim_fit_XXXXXX", ini[64], cmdline[128], cmd[256];
+	char *snap;
+	struct run r;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(ini, sizeof(ini), "%s/replay.ini", dir);
+	f = fopen("bench/oracle/results/arm64-vmsplice-32m/cmdline", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(cmdline, sizeof(cmdline), f));
+	fclose(f);
+	cmdline[strcspn(cmdline, "\n")] = 0;
+	r = run_cmasim(ARGS("replay", "bench/oracle/results/arm64-vmsplice-32m/trace.txt", "--platform",
+			    "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline, "--kernel", "6.12", "--snapshot",
+			    "bench/oracle/results/arm64-vmsplice-32m/snapshot", "--emit-scenario", ini));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "48.8 MiB kernel (the device's 52.8 MiB less what the board's boot holds"));
+	run_free(&r);
+	/* the first request starts at 5.693 s */
+	r = run_cmasim(ARGS("run", "--scenario", ini, "--duration", "5692ms", "--dump", "zoneinfo"));
+	assert_int_equal(r.status, 0);
+	snap = source_file("bench/oracle/results/arm64-vmsplice-32m/snapshot/zoneinfo");
+	assert_int_equal(zoneinfo_free(snap), 346594);
+	assert_int_equal(zoneinfo_free(strstr(r.out, "==> /proc/zoneinfo")), zoneinfo_free(snap));
+	free(snap);
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void user_text_names_the_kernel_not_the_seeds(void **state)
 {
 	static const char *const docs[] = { "README.md", "doc/cmasim.1", "doc/libcma.3", "doc/cmasim-json.md",
@@ -3245,6 +3298,7 @@ int main(void)
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(replay_kernel_is_the_baseline_or_a_what_if),
+		cmocka_unit_test(replay_snapshot_starts_with_the_devices_free_pages),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(dt_bad_magic_is_refused),
 		cmocka_unit_test(dt_old_version_is_refused),

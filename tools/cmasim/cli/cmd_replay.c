@@ -230,6 +230,9 @@ static int pick_background(const struct replay_trace *t, const struct replay_arg
 		return 0;
 	}
 	ret = replay_background_read(a->snapshot, bg, err, sizeof(err));
+	/* the baseline's board: a what-if keeps the device's kernel memory as fitted here */
+	if (!ret)
+		ret = replay_background_fit(bg, &a->board, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a->snapshot, err);
 	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;

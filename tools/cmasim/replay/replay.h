@@ -196,6 +196,8 @@ struct replay_pfn_run {
 struct replay_background {
 	enum replay_bg_source source;
 	unsigned long anon, file, dirty, slab;	/* the snapshot's, or the most the trace held at once */
+	unsigned long free;			/* a snapshot's free pages, on the buddy and per-CPU lists */
+	unsigned long device_kernel;		/* a fitted snapshot's kernel memory on the device; 0: not fitted */
 	unsigned long anon_rate, file_rate, slab_rate;	/* pages a second; 0: all in the first second */
 	char from[4096];			/* the snapshot's directory, or the trace */
 	struct replay_pfn_run *anon_at;		/* the snapshot's anonymous pages, in pfn order; NULL: unknown */
@@ -259,6 +261,13 @@ int replay_background_read(const char *dir, struct replay_background *bg, char *
  * else anonymous; what was allocated before the trace began is unknown.
  */
 int replay_background_from_trace(const struct replay_trace *t, struct replay_background *bg);
+/*
+ * A snapshot's kernel memory (@bg->slab) refitted so that @b's machine,
+ * booted under its command line and kernel and given the snapshot's user
+ * memory, has the snapshot's free pages (replay_fit.c): 0, or -errno with
+ * @err saying why. Nothing for a background of another source.
+ */
+int replay_background_fit(struct replay_background *bg, const struct replay_board *b, char *err, size_t errlen);
 /* What runs beside the demand, for the report (@bg NULL: nothing). */
 void replay_background_describe(const struct replay_background *bg, char *buf, size_t len);
 void replay_background_free(struct replay_background *bg);
@@ -354,8 +363,10 @@ int replay_print_json(const struct replay_summary *s, const struct replay_what_i
 struct replay_fields {
 	/* Field @name as a number (a pointer's value, a signed field's bits): true if there is one. */
 	bool (*num)(void *ctx, const char *name, uint64_t *v);
-	/* As text into @buf: true if there is one. */
+	/* As text into @buf: true if there is one and it fits. */
 	bool (*str)(void *ctx, const char *name, char *buf, size_t len);
+	/* Whether the event has field @name, whatever its value's length. */
+	bool (*has)(void *ctx, const char *name);
 	void *ctx;
 };
 

@@ -70,6 +70,16 @@ static unsigned long kernel_held(const struct snapshot *snap, const struct page_
 	return used > user + pk->total[PK_SLAB] ? used - user : pk->total[PK_SLAB];
 }
 
+/* The pages the device had free: on its zones' buddy lists and their CPUs' lists. */
+static unsigned long snapshot_free_pages(const struct snapshot *snap)
+{
+	unsigned long free = 0;
+
+	for (unsigned z = 0; z < snap->nr_zones; z++)
+		free += snap->zones[z].free + snap->zones[z].pcp;
+	return free;
+}
+
 int replay_background_read(const char *dir, struct replay_background *bg, char *err, size_t errlen)
 {
 	struct snapshot snap = { 0 };
@@ -84,6 +94,7 @@ int replay_background_read(const char *dir, struct replay_background *bg, char *
 		bg->file = pk.total[PK_FILE];
 		bg->dirty = pk.total[PK_FILE_DIRTY];
 		bg->slab = kernel_held(&snap, &pk, bg->anon + bg->file + bg->dirty);
+		bg->free = snapshot_free_pages(&snap);
 		snprintf(bg->from, sizeof(bg->from), "%s", dir);
 		ret = kind_runs(&pk, kind_anon, &bg->anon_at, &bg->nr_anon_at);
 		if (!ret)
@@ -246,6 +257,10 @@ void replay_background_describe(const struct replay_background *bg, char *buf, s
 {
 	if (!bg || bg->source == RBG_DEFAULTS)
 		snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
+	else if (bg->source == RBG_SNAPSHOT && bg->device_kernel)
+		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, "
+			 "%.1f MiB kernel (the device's %.1f MiB less what the board's boot holds or manages otherwise)",
+			 bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, mib(bg->slab), mib(bg->device_kernel));
 	else if (bg->source == RBG_SNAPSHOT)
 		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, %lu MiB kernel",
 			 bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);

@@ -54,7 +54,7 @@ struct dat_record {
 	struct tep_record *record;
 };
 
-/* The event's TP_printk as libtraceevent renders it, "name=value" found in it. */
+/* The event's TP_printk as libtraceevent renders it, "name=value" found in it (@buf NULL: only whether it is). */
 static bool dat_printed(struct dat_record *r, const char *name, char *buf, size_t size)
 {
 	struct trace_seq s;
@@ -69,7 +69,9 @@ static bool dat_printed(struct dat_record *r, const char *name, char *buf, size_
 		if ((p == s.buffer || p[-1] == ' ') && p[n] == '=') {
 			p += n + 1;
 			len = strcspn(p, " \t\n");
-			if (len < size) {
+			if (!buf) {
+				found = len > 0;
+			} else if (len < size) {
 				memcpy(buf, p, len);
 				buf[len] = 0;
 				found = true;
@@ -132,6 +134,13 @@ static bool dat_str(void *ctx, const char *name, char *buf, size_t size)
 	return true;
 }
 
+static bool dat_has(void *ctx, const char *name)
+{
+	struct dat_record *r = ctx;
+
+	return tep_find_field(r->event, name) || dat_printed(r, name, NULL, 0);
+}
+
 struct dat_walk {
 	struct replay_trace *t;
 	struct tep_handle *tep;
@@ -145,7 +154,7 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *record, 
 {
 	struct dat_walk *w = data;
 	struct dat_record r = { .tep = w->tep, .record = record };
-	struct replay_fields f = { .num = dat_num, .str = dat_str, .ctx = &r };
+	struct replay_fields f = { .num = dat_num, .str = dat_str, .has = dat_has, .ctx = &r };
 	char msg[REPLAY_ERR_MAX] = "";
 
 	/* libtracecmd 3.1.6 goes on after a callback's non-zero: the first error stands */

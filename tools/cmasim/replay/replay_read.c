@@ -47,11 +47,8 @@ static bool field_num(struct decode *d, const char *name, uint64_t *v)
 /* The fields every event of @d needs, or the message naming the first missing. */
 static int need(struct decode *d, const char *const *names, const char *format)
 {
-	char text[REPLAY_NAME_MAX];
-	uint64_t v;
-
 	for (; *names; names++)
-		if (!field_num(d, *names, &v) && !d->f->str(d->f->ctx, *names, text, sizeof(text)))
+		if (!d->f->has(d->f->ctx, *names))
 			return ini_fail(d->err, d->errlen,
 				    "%s has no field %s: an event format this reader does not model; accepted: %s",
 				    d->event, *names, format), -EINVAL;
@@ -658,6 +655,13 @@ static bool text_num(void *ctx, const char *name, uint64_t *v)
 	return !*end && !errno;
 }
 
+static bool text_has(void *ctx, const char *name)
+{
+	size_t len;
+
+	return text_field(ctx, name, &len) && len;
+}
+
 static bool text_str(void *ctx, const char *name, char *buf, size_t size)
 {
 	size_t len;
@@ -705,7 +709,7 @@ static bool text_timestamp(const char *tok, size_t len, uint64_t *ns)
 /* One event line @line (its number @no) into @t. */
 static int text_line(struct replay_trace *t, char *line, unsigned no, char *err, size_t errlen)
 {
-	struct replay_fields f = { .num = text_num, .str = text_str };
+	struct replay_fields f = { .num = text_num, .str = text_str, .has = text_has };
 	char *cpu = line, *p, *dash, *event, *colon, msg[REPLAY_ERR_MAX];
 	uint64_t ts;
 	int pid = 0, ret;
