@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -29,7 +30,7 @@ static void sim_rand_peek_below_foresees_without_drawing(void **state)
 		uint64_t next[4];
 
 		s.rng = copy.rng = SEED + b;
-		sim_rand_peek_below(&s, bounds[b], next, 4);
+		memcpy(next, sim_rand_peek_below(&s, bounds[b], 4), sizeof(next));
 		assert_int_equal(s.rng, SEED + b);
 		for (unsigned i = 0; i < 4; i++) {
 			uint64_t drawn = sim_rand_below(&copy, bounds[b]);
@@ -52,13 +53,13 @@ static void sim_rand_below_after_peeks_draws_as_unpeeked(void **state)
 {
 	static struct sim s, copy;
 	const uint64_t bounds[] = { 0, 7, 1000 };	/* below 0 draws nothing */
-	uint64_t mix = SEED, next[SIM_MAX_PEEK];
+	uint64_t mix = SEED;
 
 	s.rng = copy.rng = SEED;
 	for (unsigned i = 0; i < 10000; i++) {
 		uint64_t pick = prandom_u64_state(&mix), n = bounds[pick % 3], got, want;
 
-		sim_rand_peek_below(&s, n, next, (unsigned)(pick >> 8) % (SIM_MAX_PEEK + 1));
+		sim_rand_peek_below(&s, n, (unsigned)(pick >> 8) % (SIM_MAX_PEEK + 1));
 		if ((pick >> 16) % 8 == 0) {
 			got = sim_rand(&s);
 			want = sim_rand(&copy);
@@ -70,6 +71,40 @@ static void sim_rand_below_after_peeks_draws_as_unpeeked(void **state)
 		if (got != want)
 			fail_msg("step %u: drew %llu, a generator never peeked at %llu", i,
 				 (unsigned long long)got, (unsigned long long)want);
+	}
+	assert_int_equal(s.rng, copy.rng);
+}
+
+/*
+ * Expect: a look-ahead kept across many draws below one bound (a
+ * workload's touches: the peeked numbers move back to the start of
+ * their buffer now and then) foretells each draw. Each peek of
+ * SIM_MAX_PEEK after a draw must agree with the draws of a generator
+ * nobody peeks at, at every offset, for all the draws a buffer's worth
+ * of shifts takes.
+ */
+static void sim_rand_peek_below_kept_across_draws(void **state)
+{
+	static struct sim s, copy, ahead;
+	const uint64_t n = 1000003;
+
+	s.rng = copy.rng = SEED;
+	for (unsigned i = 0; i < 8 * SIM_MAX_PEEK; i++) {
+		unsigned nr = 1 + i % SIM_MAX_PEEK;
+		const uint64_t *next = sim_rand_peek_below(&s, n, nr);
+
+		/* in the buffer, and kept: nothing had invalidated the look-ahead */
+		assert_true(next >= s.peek && next + nr <= s.peek + sizeof(s.peek) / sizeof(s.peek[0]));
+		assert_true(i == 0 || s.peek_rng == s.rng);
+		ahead.rng = copy.rng;
+		for (unsigned k = 0; k < nr; k++) {
+			uint64_t want = sim_rand_below(&ahead, n);
+
+			if (next[k] != want)
+				fail_msg("draw %u, %u ahead: peeked %llu, will draw %llu", i, k,
+					 (unsigned long long)next[k], (unsigned long long)want);
+		}
+		assert_int_equal(sim_rand_below(&s, n), sim_rand_below(&copy, n));
 	}
 	assert_int_equal(s.rng, copy.rng);
 }
@@ -103,6 +138,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sim_rand_peek_below_foresees_without_drawing),
 		cmocka_unit_test(sim_rand_below_after_peeks_draws_as_unpeeked),
+		cmocka_unit_test(sim_rand_peek_below_kept_across_draws),
 		cmocka_unit_test(owned_rand_below_draws_as_sim_rand_below),
 	};
 

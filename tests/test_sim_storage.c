@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/sim_api.h"
+#include "lib/prandom.h"
 #include "policies/registry.h"
 
 #define PAGE 4096ull
@@ -45,6 +46,66 @@ static void storage_depth_one_serves_one_command(void **state)
 	cost_profile(CMA_ARCH_ARM, &m);
 	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 800000);
 	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 1600000);
+	storage_destroy(&st);
+}
+
+/* The slot a scan of slot_done in order takes: the first of those free first. */
+static unsigned scanned_slot(const struct storage *st, unsigned depth)
+{
+	unsigned best = 0;
+
+	for (unsigned i = 1; i < depth; i++)
+		if (st->slot_done[i] < st->slot_done[best])
+			best = i;
+	return best;
+}
+
+/*
+ * Expect: the command slot a request takes is the first of those free
+ * first, as a scan in order finds it, whatever the depth and the
+ * latency (changed on the way: a later request may end first), ties
+ * (requests of no bytes end together) and merges (which move a slot's
+ * end on). 20000 requests and writes at random against the
+ * scan: a slot tree that kept a stale round, took the later slot of a tie
+ * or a slot past the depth would differ.
+ */
+static void storage_slot_is_the_scan_s_choice(void **state)
+{
+	const double depths[] = { 1, 2, 3, 7, 32, 0, 100 };
+	static char file;
+	struct storage st = { 0 };
+	struct cost_model m;
+	uint64_t mix = 0x5107, now = 0;
+
+	cost_profile(CMA_ARCH_X86, &m);
+	m.v[COST_STORAGE_GC_MIB] = 0;
+	for (unsigned i = 0; i < 20000; i++) {
+		uint64_t pick = prandom_u64_state(&mix), bytes = (pick >> 8) % 3 * PAGE;
+		unsigned depth, want;
+
+		if (pick % 64 == 0)
+			m.v[COST_STORAGE_DEPTH] = depths[(pick >> 16) % 7];
+		if (pick % 64 == 1)
+			m.v[COST_STORAGE_LAT_US] = (double)((pick >> 16) % 400);
+		depth = m.v[COST_STORAGE_DEPTH] < 1 ? 1 :
+			m.v[COST_STORAGE_DEPTH] > STORAGE_MAX_DEPTH ? STORAGE_MAX_DEPTH :
+			(unsigned)m.v[COST_STORAGE_DEPTH];
+		now += (pick >> 24) % 4 * 20000;
+		want = scanned_slot(&st, depth);
+		if ((pick >> 32) % 4 == 0) {
+			uint64_t merges = st.merges;
+
+			storage_submit_at(&st, &m, now, STORAGE_SEQ_WRITE, (pick >> 44) % 64 * PAGE, &file,
+					  (pick >> 40) % 2 ? st.last.end : 0);
+			if (st.merges != merges)
+				continue;
+		} else {
+			storage_submit(&st, &m, now, (enum storage_op)((pick >> 36) % 4), bytes);
+		}
+		if (st.last.slot != want)
+			fail_msg("request %u, depth %u: slot %u, the scan's %u", i, depth,
+				 st.last.slot, want);
+	}
 	storage_destroy(&st);
 }
 
@@ -316,6 +377,7 @@ int main(void)
 		cmocka_unit_test(storage_swap_read_waits_behind_writes),
 		cmocka_unit_test(storage_swap_cluster_is_one_request),
 		cmocka_unit_test(storage_merges_only_adjacent_queued_writes),
+		cmocka_unit_test(storage_slot_is_the_scan_s_choice),
 		cmocka_unit_test(storage_gc_stalls_follow_published_percentiles),
 		cmocka_unit_test(storage_gc_stalls_occupy_the_device),
 		cmocka_unit_test(gcma_walk_priced_from_its_measurement),

@@ -216,6 +216,22 @@ static void verify_catches_free_heads_out_of_step(void **state)
 	expect_verify_clean(mm, "restoring free_heads");
 }
 
+/* Expect: each pageblock's block_heads counts the free_heads bits in it. */
+static void verify_catches_block_heads_out_of_step(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct zone *z = normal(mm);
+	unsigned long pfn = page_to_pfn(mm, first_free(mm, z, 10, MIGRATE_MOVABLE));
+	unsigned *n = &z->block_heads[zone_block_index(z, pfn)];
+
+	(*n)++;
+	expect_verify_fails(mm, "one more in block_heads than the block's free_heads bits");
+	*n -= 2;
+	expect_verify_fails(mm, "one fewer in block_heads than the block's free_heads bits");
+	(*n)++;
+	expect_verify_clean(mm, "restoring block_heads");
+}
+
 static void verify_catches_buddy_order_wrong(void **state)
 {
 	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
@@ -771,6 +787,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_pcp_count_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_buddy_head_without_pg_buddy, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_heads_out_of_step, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_block_heads_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_buddy_order_wrong, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_page_private_changed, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_broken_list_link, destroy_machine),

@@ -713,10 +713,39 @@ static void fast_isolate_freepages(struct zone *zone, struct compact_control *cc
 }
 
 /*
+ * The scan of isolate_freepages_block from *@start to @end_pfn where the
+ * pageblock holds no free head: nothing taken, every @stride-th pfn
+ * looked at, *@start left on the first past the range. Departure: the
+ * kernel's scanner looks at the block's pages itself, under zone->lock
+ * for the whole block in 3.5's; here the block's count of heads, read
+ * without the lock, stands for that look. It answers as the locked scan
+ * does, but for a page freed into the block while it looks, which a scan
+ * under the lock misses too when the free comes just after it.
+ */
+static unsigned long scan_block_without_heads(const struct cma_mm *mm, unsigned long *start,
+					      unsigned long end_pfn, unsigned stride)
+{
+	unsigned long nr_scanned = valid_pfns(mm, *start, end_pfn, stride);
+
+	if (*start < end_pfn)
+		*start += (end_pfn - *start + stride - 1) / stride * stride;
+	return nr_scanned;
+}
+
+/* No free head in @pfn's pageblock of @zone (a relaxed read, without zone->lock)? */
+static bool block_without_heads(const struct zone *zone, unsigned long pfn)
+{
+	return !__atomic_load_n(&zone->block_heads[zone_block_index(zone, pfn)], __ATOMIC_RELAXED);
+}
+
+/*
  * The free scanner at the pageblock @pfn (to @block_end), from *@start:
  * false if the block is passed over unlocked; else up to @limit of its
  * free pages, one pfn in @stride looked at, go to cc->freepages, and
  * *@isolated and *@nr_scanned say how many were taken and looked at.
+ * A block with no free head is looked at without the lock, unless the
+ * scan steps over compound pages (kernel.compact_scan_count_order),
+ * which it counts from their pages.
  */
 static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, unsigned long pfn,
 				unsigned long *start, unsigned long block_end, unsigned long limit,
@@ -732,11 +761,16 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 		cc->blocks_passed++;
 		return false;
 	}
-	spin_lock(&zone->lock);
-	if (suitable_migration_target(cc, pfn))
-		*isolated = isolate_freepages_block(zone, start, block_end, cc->freepages, false,
-						    limit, stride, nr_scanned, &nr_stepped);
-	spin_unlock(&zone->lock);
+	if (!mm->kernel.compact_scan_count_order && block_without_heads(zone, pfn)) {
+		*nr_scanned = scan_block_without_heads(mm, start, block_end, stride);
+	} else {
+		spin_lock(&zone->lock);
+		if (suitable_migration_target(cc, pfn))
+			*isolated = isolate_freepages_block(zone, start, block_end, cc->freepages,
+							    false, limit, stride, nr_scanned,
+							    &nr_stepped);
+		spin_unlock(&zone->lock);
+	}
 	note_free_scan(mm, cc, *nr_scanned, nr_stepped, *isolated);
 	cc->nr_freepages += *isolated;
 	return true;

@@ -189,6 +189,25 @@ static void check_free_head_bit(struct verifier *v, struct zone *zone, unsigned 
 		report(v, "zone %s: free block head pfn %#lx has no free_heads bit", zone->name, pfn);
 }
 
+/* block_heads[b] == the free_heads bits of the zone's pageblock b. */
+static void check_block_heads(struct verifier *v, struct zone *zone)
+{
+	unsigned long mask = v->mm->pageblock_nr_pages - 1, base = zone->zone_start_pfn;
+	unsigned long span = zone->spanned_pages;
+
+	for (unsigned long pfn = base; pfn < base + span; pfn = (pfn | mask) + 1) {
+		unsigned long last = ((pfn | mask) + 1 < base + span ? (pfn | mask) + 1 : base + span) - base;
+		unsigned long bits = 0;
+
+		for (unsigned long b = find_next_bit(zone->free_heads, last, pfn - base); b < last;
+		     b = find_next_bit(zone->free_heads, last, b + 1))
+			bits++;
+		if (bits != zone->block_heads[zone_block_index(zone, pfn)])
+			report(v, "zone %s: pageblock of pfn %#lx has %lu free_heads bits, block_heads %u",
+			       zone->name, pfn, bits, zone->block_heads[zone_block_index(zone, pfn)]);
+	}
+}
+
 /* weight(free_heads) == sum of nr_free[o]: with the bits of the heads listed, no other bit is set. */
 static void check_free_heads(struct verifier *v, struct zone *zone)
 {
@@ -200,6 +219,7 @@ static void check_free_heads(struct verifier *v, struct zone *zone)
 	if (bits != blocks)
 		report(v, "zone %s: %lu free_heads bits but nr_free sums to %lu blocks", zone->name,
 		       bits, blocks);
+	check_block_heads(v, zone);
 }
 
 /*

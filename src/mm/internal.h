@@ -26,6 +26,12 @@ static inline unsigned long pageblock_index(const struct cma_mm *mm, unsigned lo
 	return (pfn - mm->base_pfn) >> mm->pageblock_order;
 }
 
+/* zone->block_heads' index of the pageblock of @pfn. */
+static inline unsigned long zone_block_index(const struct zone *zone, unsigned long pfn)
+{
+	return (pfn >> zone->mm->pageblock_order) - (zone->zone_start_pfn >> zone->mm->pageblock_order);
+}
+
 /* Written under zone->lock; the free path reads it without (inline: every free asks). */
 static inline int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn)
 {

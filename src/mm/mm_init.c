@@ -282,7 +282,9 @@ static void free_node_mem_map(struct cma_mm *mm)
 	free(mm->slots);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		free(mm->zones[i].free_heads);
+		free(mm->zones[i].block_heads);
 		mm->zones[i].free_heads = NULL;
+		mm->zones[i].block_heads = NULL;
 	}
 	mm->mem_map = NULL;
 	mm->backing = NULL;
@@ -310,7 +312,7 @@ static unsigned long present_pages_in_range(struct cma_mm *mm, unsigned long sta
 	return present;
 }
 
-/* Each populated zone's free_heads: one bit a pfn of its span, none set. */
+/* Each populated zone's free_heads, one bit a pfn of its span, and block_heads: none set. */
 static int alloc_free_heads(struct cma_mm *mm)
 {
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
@@ -319,7 +321,9 @@ static int alloc_free_heads(struct cma_mm *mm)
 		if (!z->spanned_pages)
 			continue;
 		z->free_heads = calloc(BITS_TO_LONGS(z->spanned_pages), sizeof(unsigned long));
-		if (!z->free_heads)
+		z->block_heads = calloc(zone_block_index(z, z->zone_start_pfn + z->spanned_pages - 1) + 1,
+					sizeof(*z->block_heads));
+		if (!z->free_heads || !z->block_heads)
 			return -ENOMEM;
 	}
 	return 0;

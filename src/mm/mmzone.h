@@ -148,6 +148,7 @@ struct cpu_slot {
  *   free_highatomic == the same sum over the MIGRATE_HIGHATOMIC lists
  *   weight(free_heads) == sum over o of nr_free[o], and bit pfn - zone_start_pfn
  *                         is set iff that pfn has PG_buddy
+ *   block_heads[b] == the free_heads bits of the zone's pageblock b
  *   nr_reserved_highatomic == pageblock_nr_pages * the HIGHATOMIC blocks
  *                             + highatomic_retyped (0 unless kernel.highatomic)
  *   watermark_boost <= max(pageblock_nr_pages, high * 15000 / 10000)
@@ -195,6 +196,13 @@ struct zone {
 	 * spanned_pages bits, NULL for an empty zone.
 	 */
 	unsigned long *free_heads;
+	/*
+	 * The free_heads bits of each pageblock (pfn >> pageblock_order,
+	 * counted from the zone's first), so that the free scanner passes a
+	 * block with none without taking the lock. Written under lock, read
+	 * without (relaxed).
+	 */
+	unsigned *block_heads;
 
 	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active, PG_mlocked */
 	struct page_list lru[NR_LRU_LISTS];

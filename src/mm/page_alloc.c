@@ -88,18 +88,32 @@ static void pcp_count_add(struct per_cpu_pages *pcp, int delta)
 	__atomic_store_n(&pcp->count, pcp->count + delta, __ATOMIC_RELAXED);
 }
 
+/* A free head came or went at @pfn: its pageblock's count of free_heads bits follows. */
+static void block_heads_add(struct zone *zone, unsigned long pfn, int delta)
+{
+	unsigned *n = &zone->block_heads[zone_block_index(zone, pfn)];
+
+	__atomic_store_n(n, *n + (unsigned)delta, __ATOMIC_RELAXED);
+}
+
 /* PG_buddy and the order on the head of a free block of @zone, and its bit in free_heads. */
 static void set_page_order(struct zone *zone, struct cma_page *page, unsigned order)
 {
+	unsigned long pfn = page_to_pfn(zone->mm, page);
+
 	page_flags_store(page, (page_flags(page) & (PG_ZONE_MASK)) | PG_buddy |
 			       (order << PG_ORDER_SHIFT));
-	set_bit(page_to_pfn(zone->mm, page) - zone->zone_start_pfn, zone->free_heads);
+	set_bit(pfn - zone->zone_start_pfn, zone->free_heads);
+	block_heads_add(zone, pfn, 1);
 }
 
 static void rmv_page_order(struct zone *zone, struct cma_page *page)
 {
+	unsigned long pfn = page_to_pfn(zone->mm, page);
+
 	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
-	clear_bit(page_to_pfn(zone->mm, page) - zone->zone_start_pfn, zone->free_heads);
+	clear_bit(pfn - zone->zone_start_pfn, zone->free_heads);
+	block_heads_add(zone, pfn, -1);
 }
 
 static void add_to_free_area(struct zone *zone, struct cma_page *page, unsigned order, int mt,

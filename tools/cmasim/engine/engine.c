@@ -106,29 +106,30 @@ static bool peek_valid(const struct sim *s, uint64_t n)
 
 uint64_t sim_rand_below(struct sim *s, uint64_t n)
 {
-	uint64_t v;
-
 	if (!peek_valid(s, n))
 		return prandom_below(&s->rng, n);
 	/* the draw peeked at: the generator steps as the draw would step it */
-	v = s->peek[0];
 	(void)prandom_u64_state(&s->rng);
 	s->peek_rng = s->rng;
-	memmove(s->peek, s->peek + 1, --s->nr_peek * sizeof(*s->peek));
-	return v;
+	s->nr_peek--;
+	return s->peek[s->peek_head++];
 }
 
-void sim_rand_peek_below(struct sim *s, uint64_t n, uint64_t *next, unsigned nr)
+const uint64_t *sim_rand_peek_below(struct sim *s, uint64_t n, unsigned nr)
 {
 	assert(nr <= SIM_MAX_PEEK);
 	if (!peek_valid(s, n)) {
-		s->nr_peek = 0;
+		s->nr_peek = s->peek_head = 0;
 		s->peek_rng = s->peek_end = s->rng;
 		s->peek_n = n;
 	}
+	if (s->peek_head + nr > 2 * SIM_MAX_PEEK) {
+		memmove(s->peek, s->peek + s->peek_head, s->nr_peek * sizeof(*s->peek));
+		s->peek_head = 0;
+	}
 	for (; s->nr_peek < nr; s->nr_peek++)
-		s->peek[s->nr_peek] = prandom_below(&s->peek_end, n);
-	memcpy(next, s->peek, nr * sizeof(*next));
+		s->peek[s->peek_head + s->nr_peek] = prandom_below(&s->peek_end, n);
+	return s->peek + s->peek_head;
 }
 
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns)

@@ -200,11 +200,10 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
 
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 {
-	uint64_t idx = sim_rand_below(o->s, n), ahead[SIM_MAX_PEEK];
-	struct cma_page *next;
+	uint64_t idx = sim_rand_below(o->s, n);
+	const uint64_t *ahead = sim_rand_peek_below(o->s, n, SIM_MAX_PEEK);
+	struct cma_page *next = owned_page(o, ahead[OWNED_AHEAD - 1]);
 
-	sim_rand_peek_below(o->s, n, ahead, SIM_MAX_PEEK);
-	next = owned_page(o, ahead[OWNED_AHEAD - 1]);
 	__builtin_prefetch(&o->slot[ahead[SIM_MAX_PEEK - 1]]);
 	if (next)
 		__builtin_prefetch(next);

@@ -38,11 +38,14 @@ struct sim {
 	uint64_t rng;
 	/*
 	 * sim_rand_peek_below's draws below @peek_n, kept for the draws
-	 * they foretell: valid while rng is @peek_rng (@peek_end after
-	 * them), so that a loop looking ahead computes each number once.
+	 * they foretell: @nr_peek from peek[@peek_head], valid while rng is
+	 * @peek_rng (@peek_end after them), so that a loop looking ahead
+	 * computes each number once. A draw moves the head rather than the
+	 * numbers; a peek that would run past the end moves them back to
+	 * the start, once every SIM_MAX_PEEK draws at most.
 	 */
-	uint64_t peek[SIM_MAX_PEEK], peek_rng, peek_end, peek_n;
-	unsigned nr_peek;
+	uint64_t peek[2 * SIM_MAX_PEEK], peek_rng, peek_end, peek_n;
+	unsigned peek_head, nr_peek;
 
 	struct workload wl[SIM_MAX_WORKLOADS];
 	unsigned nr_wl;

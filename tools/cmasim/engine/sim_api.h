@@ -101,11 +101,12 @@ uint64_t sim_rand(struct sim *s);
 /* Uniform in [0, n). */
 uint64_t sim_rand_below(struct sim *s, uint64_t n);
 /*
- * The next @nr (at most SIM_MAX_PEEK) sim_rand_below(s, @n), into @next,
- * if nothing else draws first; draws nothing.
+ * The next @nr (at most SIM_MAX_PEEK) sim_rand_below(s, @n), if nothing
+ * else draws first; draws nothing. They stay there until the next draw
+ * or peek.
  */
 #define SIM_MAX_PEEK 8
-void sim_rand_peek_below(struct sim *s, uint64_t n, uint64_t *next, unsigned nr);
+const uint64_t *sim_rand_peek_below(struct sim *s, uint64_t n, unsigned nr);
 /* Exponential with mean @mean_ns, at least 1. */
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 /* Workloads act every tick; @rate per second comes to this many this tick. */

@@ -154,19 +154,50 @@ static uint64_t gc_ns(struct storage *st, const struct cost_model *m, enum stora
 	return ns;
 }
 
-/* The command slot free first: a request waits for it on a full queue. */
-static unsigned free_slot(const struct storage *st, const struct cost_model *m)
+_Static_assert(STORAGE_MAX_DEPTH <= 256 && !(STORAGE_MAX_DEPTH & (STORAGE_MAX_DEPTH - 1)),
+	       "slot_tree: a full binary tree of uint8_t slots");
+
+static unsigned node_slot(const struct storage *st, unsigned node)
 {
-	unsigned depth = (unsigned)m->v[COST_STORAGE_DEPTH], best = 0;
+	return node >= STORAGE_MAX_DEPTH ? node - STORAGE_MAX_DEPTH : st->slot_tree[node];
+}
+
+/*
+ * The round at @node. Every slot on its left is below every slot on its
+ * right, so the right one wins only when it is in use and strictly
+ * first; the left one always is in use when the right one is.
+ */
+static void slot_round(struct storage *st, unsigned node)
+{
+	unsigned a = node_slot(st, 2 * node), b = node_slot(st, 2 * node + 1);
+
+	st->slot_tree[node] = (uint8_t)(b < st->slot_depth && st->slot_done[b] < st->slot_done[a] ? b : a);
+}
+
+/* slot_done[@slot] changed: the rounds above it again (none with one slot: 0 wins them all). */
+static void slot_update(struct storage *st, unsigned slot)
+{
+	if (st->slot_depth < 2)
+		return;
+	for (unsigned node = (STORAGE_MAX_DEPTH + slot) / 2; node; node /= 2)
+		slot_round(st, node);
+}
+
+/* The command slot free first: a request waits for it on a full queue. */
+static unsigned free_slot(struct storage *st, const struct cost_model *m)
+{
+	unsigned depth = (unsigned)m->v[COST_STORAGE_DEPTH];
 
 	if (depth < 1)
 		depth = 1;
 	if (depth > STORAGE_MAX_DEPTH)
 		depth = STORAGE_MAX_DEPTH;
-	for (unsigned i = 1; i < depth; i++)
-		if (st->slot_done[i] < st->slot_done[best])
-			best = i;
-	return best;
+	if (depth != st->slot_depth) {
+		st->slot_depth = depth;
+		for (unsigned node = STORAGE_MAX_DEPTH - 1; node; node--)
+			slot_round(st, node);
+	}
+	return st->slot_tree[1];
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -184,6 +215,7 @@ uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t
 	st->busy_until = start + service_ns(m, op, bytes) + gc_ns(st, m, op, bytes);
 	done = st->busy_until + (uint64_t)(m->v[COST_STORAGE_LAT_US] * 1000.0);
 	st->slot_done[slot] = done;
+	slot_update(st, slot);
 	st->last = (struct storage_rq){ op, now, start, bytes, NULL, 0, slot };
 	st->requests++;
 	if (st->mm && is_write(op))
@@ -220,6 +252,7 @@ uint64_t storage_submit_at(struct storage *st, const struct cost_model *m, uint6
 	more = service_ns(m, op, bytes) + gc_ns(st, m, op, bytes);
 	st->busy_until += more;
 	st->slot_done[st->last.slot] += more;
+	slot_update(st, st->last.slot);
 	st->last.bytes += bytes;
 	st->last.end += bytes;
 	st->merges++;

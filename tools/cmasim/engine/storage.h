@@ -110,6 +110,14 @@ struct storage {
 	uint64_t tlb_cpus;		/* other CPUs a TLB flush interrupts, as the requests' price says */
 	/* the device (storage_depth, storage_gc_mib) */
 	uint64_t slot_done[STORAGE_MAX_DEPTH];	/* when each command slot is free again */
+	/*
+	 * A winner tree over slot_done[0, slot_depth): node k (1 to
+	 * STORAGE_MAX_DEPTH - 1) holds the slot of its subtree free first,
+	 * the lowest of a tie, as a scan of the slots in order finds it;
+	 * node STORAGE_MAX_DEPTH + i is slot i. slot_depth 0: not built.
+	 */
+	uint8_t slot_tree[STORAGE_MAX_DEPTH];
+	unsigned slot_depth;
 	struct storage_rq last;
 	uint64_t rng;			/* the garbage collection's draws (storage_seed) */
 	uint64_t gc_bytes;		/* written since the last draw */
