@@ -479,7 +479,9 @@ static void try_to_free_pages_anon_without_swap_stays(void **state)
 	assert_int_equal(counter(mm, "pgscan_direct_normal"), 0);
 	assert_int_equal(counter(mm, "pgdeactivate"), 0);
 	assert_int_equal(counter(mm, "pswpout"), 0);
-	assert_int_equal(counter(mm, "nr_active_anon"), 64);
+	/* 5.9 (kernel.anon_inactive) puts a new anonymous page on the inactive list */
+	assert_int_equal(counter(mm, "nr_active_anon"), mm->kernel.anon_inactive ? 0 : 64);
+	assert_int_equal(counter(mm, "nr_inactive_anon"), mm->kernel.anon_inactive ? 64 : 0);
 	check_phase(t, "no swap");
 }
 
@@ -506,12 +508,17 @@ static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
 	assert_int_equal(counter(mm, "pswpout"), 32);
 	assert_int_equal(counter(mm, "pgsteal_direct_normal"), got);
 	assert_int_equal(counter(mm, "pgrotated"), 0);
-	assert_true(counter(mm, "pgdeactivate") >= 32);
+	/* aged from the active list first, unless they started inactive (5.9) */
+	if (mm->kernel.anon_inactive)
+		assert_int_equal(counter(mm, "pgdeactivate"), 0);
+	else
+		assert_true(counter(mm, "pgdeactivate") >= 32);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 32 * 4096);
 	check_phase(t, "swap filled");
 
 	/* swap full is no swap: the 32 left on the inactive anon list are not even scanned */
 	scanned = counter(mm, "pgscan_direct_normal");
+	lru_add_drain_all(mm);	/* the pages reclaim put back wait in the pagevec */
 	assert_int_equal(counter(mm, "nr_inactive_anon") + counter(mm, "nr_active_anon"), 64 - got);
 	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
 	assert_int_equal(counter(mm, "pgscan_direct_normal"), scanned);
@@ -577,6 +584,60 @@ static void try_to_free_pages_frees_a_page_written_synchronously(void **state)
 	lru_add_drain_all(mm);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 4096);
 	check_phase(t, "released");
+}
+
+/*
+ * Expect (kernel.anon_inactive, 5.9): a new anonymous page starts on the
+ * inactive list, and the referenced PTE its fault left keeps it for one
+ * more trip (PG_referenced, no pgactivate); the next scan, with no new
+ * reference, swaps it out. Before 5.9 it starts on the active list,
+ * where aging it to the inactive list consumes that reference, and the
+ * same call swaps it out. 5.8 and 5.9 are the boundary.
+ */
+static void anon_page_starts_inactive_and_is_looked_at_twice(void **state)
+{
+	static const char *const kernels[] = { "3.5", "5.8", "5.9", "6.12" };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB, .swap = 8 * 4096);
+		struct fake_owner *o = owner_create(mm, true, 1);
+		bool v59 = k >= 2;
+		struct cma_page *page;
+		uint64_t activated;
+
+		assert_non_null(o);
+		assert_int_equal(mm->kernel.anon_inactive, v59);
+		page = owner_fault(o, 0, GFP_FILE, 11);
+		assert_non_null(page);
+		cma_page_mkyoung(mm, page);	/* the fault's PTE */
+		lru_add_drain_all(mm);
+		assert_int_equal(page_test(page, PG_active) != 0, !v59);
+		assert_int_equal(counter(mm, "nr_inactive_anon"), v59);
+		activated = counter(mm, "pgactivate");
+		/* one page: a call scans it once, at priority 0 */
+		if (v59) {
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 0);
+			assert_int_equal(owner_resident(o), 1);
+			assert_int_equal(counter(mm, "pswpout"), 0);
+			assert_int_equal(counter(mm, "pgscan_direct_normal"), 1);
+			assert_false(page_test(page, PG_active));
+			assert_true(page_test(page, PG_referenced));
+			assert_int_equal(counter(mm, "pgactivate"), activated);
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
+			assert_int_equal(owner_resident(o), 0);
+			assert_int_equal(counter(mm, "pswpout"), 1);
+			assert_int_equal(counter(mm, "pgdeactivate"), 0);
+		} else {
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
+			assert_int_equal(owner_resident(o), 0);
+			assert_int_equal(counter(mm, "pswpout"), 1);
+			assert_int_equal(counter(mm, "pgdeactivate"), 1);
+			assert_int_equal(counter(mm, "pgactivate"), activated);
+		}
+		assert_int_equal(cma_mm_verify(mm), 0);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
 }
 
 /*
@@ -1327,6 +1388,7 @@ int main(void)
 		cmocka_unit_test_teardown(try_to_free_pages_anon_without_swap_stays, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_anon_swapped_up_to_swap_size, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_frees_a_page_written_synchronously, vm_teardown),
+		cmocka_unit_test(anon_page_starts_inactive_and_is_looked_at_twice),
 		cmocka_unit_test_teardown(cma_page_backed_clean_or_on_swap, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_noio_keeps_anon, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_writes_back_dirty_pages, vm_teardown),

@@ -286,18 +286,19 @@ static bool test_clear_page_referenced(struct cma_page *page)
 
 /*
  * page_check_references (v3.5): a page mapped by a referenced PTE is
- * activated if anonymous; a file page is activated if it was referenced
+ * activated if anonymous (before 5.9, kernel.anon_inactive); a file page,
+ * and from 5.9 an anonymous one, is activated if it was referenced
  * before too (PG_referenced, or an earlier referenced PTE that this
  * scan left as PG_referenced), else kept for one more round. A page used
  * only through the cache (PG_referenced) is reclaimed if clean.
  */
-static enum page_references page_check_references(struct cma_page *page)
+static enum page_references page_check_references(struct cma_mm *mm, struct cma_page *page)
 {
 	bool referenced_ptes = page_referenced(page);
 	bool referenced_page = test_clear_page_referenced(page);
 
 	if (referenced_ptes) {
-		if (!page_is_file_cache(page))
+		if (!page_is_file_cache(page) && !mm->kernel.anon_inactive)
 			return PAGEREF_ACTIVATE;
 		/* every mapped page starts with a reference from its fault: look twice */
 		page_flags_set(page, PG_referenced);
@@ -351,7 +352,7 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 		/* someone besides owner and isolation holds it: as a referenced PTE would */
 		if (page_count(page) > 2)
 			return PAGE_ACTIVATE;
-		references = page_check_references(page);
+		references = page_check_references(mm, page);
 		if (references == PAGEREF_ACTIVATE)
 			return PAGE_ACTIVATE;
 		if (references == PAGEREF_KEEP)
