@@ -724,7 +724,7 @@ static const struct scenario_error scenario_errors[] = {
 	{ "unknown section", SCENARIO_HEAD ONE_PROCESS "[fancy x]\nkey = 1\n", 9,
 	  "unknown section [fancy x]; accepted: [scenario], [cost], [pagecache NAME], [writer NAME], [anon NAME], [slab NAME], [pinner NAME], [device NAME]" },
 	{ "unknown key", SCENARIO_HEAD "bogus = 1\n" ONE_PROCESS, 5,
-	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, cma, kconfig, kernel, memory, cpus, swap, duration, seed, sample, snapshot, printk_contig_passes" },
+	  "unknown key 'bogus' in [scenario]; accepted: name, description, platform, cmdline, cma, kconfig, kernel, memory, cpus, swap, swap_synchronous, duration, seed, sample, snapshot, printk_contig_passes" },
 	{ "unknown kernel profile", SCENARIO_HEAD "kernel = 3.4\n" ONE_PROCESS, 5,
 	  "kernel = 3.4: no such kernel profile: accepted 3.5 to 6.12 (3.5-3.19, 4.0-4.20, 5.0-5.19, 6.0-6.12)" },
 	{ "unknown key of a workload", SCENARIO_HEAD ONE_PROCESS "size = 1M\n", 8,

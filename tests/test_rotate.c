@@ -66,6 +66,8 @@ static struct fake_owner *swap_out_in_flight(struct cma_mm *mm, struct cma_owner
 	for (int i = 0; i < 8 && (n = in_flight(o, idx, NR_PAGES)) < want; i++)
 		cma_try_to_free_pages(mm, SWAP_CLUSTER_MAX, CMA_GFP_KERNEL);
 	assert_true(n >= want);
+	/* on the LRU, not in the pagevec reclaim put them back through: only there do they rotate */
+	lru_add_drain_all(mm);
 	return o;
 }
 

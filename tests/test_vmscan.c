@@ -479,18 +479,19 @@ static void try_to_free_pages_anon_without_swap_stays(void **state)
 	assert_int_equal(counter(mm, "pgscan_direct_normal"), 0);
 	assert_int_equal(counter(mm, "pgdeactivate"), 0);
 	assert_int_equal(counter(mm, "pswpout"), 0);
-	assert_int_equal(counter(mm, "nr_active_anon"), 64);
+	/* 5.9 (kernel.anon_inactive) puts a new anonymous page on the inactive list */
+	assert_int_equal(counter(mm, "nr_active_anon"), mm->kernel.anon_inactive ? 0 : 64);
+	assert_int_equal(counter(mm, "nr_inactive_anon"), mm->kernel.anon_inactive ? 64 : 0);
 	check_phase(t, "no swap");
 }
 
 /*
  * Expect: with swap for 32 pages, 32 of 64 anonymous pages are written to
- * swap (aged from the active list first) and, as v3.5's swap-out is
- * asynchronous, freed when a later scan finds them written: some by the
- * end of the call. Then swap is full, which is no swap: the anon lists
- * are not scanned, not even for the written pages still in the swap
- * cache; swap is never given back (no swap-in), so a second try frees
- * none.
+ * swap (aged from the active list first) and, the owner's writes being
+ * synchronous, freed by the scan that writes them: all 32 by the end of
+ * the call, none rotated. Then swap is full, which is no swap: the anon
+ * lists are not scanned; swap is never given back (no swap-in), so a
+ * second try frees none.
  */
 static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
 {
@@ -501,18 +502,23 @@ static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
 
 	owner_fault_range(o, 0, 64, GFP_FILE);
 	got = cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL);
-	assert_true(got > 0 && got <= 32);
+	assert_int_equal(got, 32);
 	assert_int_equal(count_slots(o, false, true), got);
 	assert_int_equal(owner_resident(o), 64 - got);
 	assert_int_equal(counter(mm, "pswpout"), 32);
 	assert_int_equal(counter(mm, "pgsteal_direct_normal"), got);
-	assert_true(counter(mm, "pgrotated") >= got);
-	assert_true(counter(mm, "pgdeactivate") >= 32);
+	assert_int_equal(counter(mm, "pgrotated"), 0);
+	/* aged from the active list first, unless they started inactive (5.9) */
+	if (mm->kernel.anon_inactive)
+		assert_int_equal(counter(mm, "pgdeactivate"), 0);
+	else
+		assert_true(counter(mm, "pgdeactivate") >= 32);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 32 * 4096);
 	check_phase(t, "swap filled");
 
 	/* swap full is no swap: the 32 left on the inactive anon list are not even scanned */
 	scanned = counter(mm, "pgscan_direct_normal");
+	lru_add_drain_all(mm);	/* the pages reclaim put back wait in the pagevec */
 	assert_int_equal(counter(mm, "nr_inactive_anon") + counter(mm, "nr_active_anon"), 64 - got);
 	assert_int_equal(cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL), 0);
 	assert_int_equal(counter(mm, "pgscan_direct_normal"), scanned);
@@ -527,53 +533,111 @@ static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
 }
 
 /*
- * Expect: swap-out is asynchronous as in v3.5 (shrink_page_list, pageout,
- * end_page_writeback): the scan that writes an anonymous page to swap
- * keeps it, in the swap cache, and its write completing rotates it to
- * the inactive tail (pgrotated); a later scan frees it without writing it
- * again. Freed by its owner instead, a page in the swap cache gives its
- * slot back.
+ * Expect: a swap write the owner completes in its callback is a
+ * synchronous device's (a ramdisk, zram): the scan that writes the page
+ * frees it at once (v3.5's shrink_page_list and 6.12's
+ * shrink_folio_list, PAGE_SUCCESS with the page neither under writeback
+ * nor dirty), so pgsteal follows pswpout and nothing is rotated. A write
+ * left in flight (-EINPROGRESS) keeps the page in the swap cache (as
+ * test_writeback's in-flight swap-out), and an owner freeing it once the
+ * write is done gives its slot back.
  */
-static void try_to_free_pages_anon_swap_out_is_async(void **state)
+static void try_to_free_pages_frees_a_page_written_synchronously(void **state)
 {
 	struct vm_test *t = vm_test(state, 8 * 4096, 1);
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, true, 2);
 	struct cma_page *page;
+	unsigned long got = 0;
 	int calls = 0;
 
 	/* one page: a call scans it once, at priority 0 */
 	owner_fault_range(o, 0, 1, GFP_FILE);
-	page = o->slots[0].page;
 	while (!counter(mm, "pswpout")) {
 		assert_true(++calls < 10);
-		assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 0);
+		got = cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
 	}
-	assert_int_equal(owner_resident(o), 1);
-	assert_true(page_test(page, PG_swapcache));
-	assert_false(page_test(page, PG_writeback));
-	assert_int_equal(counter(mm, "nr_writeback"), 0);
-	assert_int_equal(counter(mm, "pgrotated"), 1);
-	assert_int_equal(counter(mm, "nr_written"), 1);
-	check_phase(t, "written, kept");
-
-	assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
+	assert_int_equal(got, 1);
+	assert_int_equal(owner_resident(o), 0);
 	assert_int_equal(count_slots(o, false, true), 1);
-	assert_int_equal(counter(mm, "pswpout"), 1);
+	assert_int_equal(counter(mm, "pgsteal_direct_normal"), 1);
+	assert_int_equal(counter(mm, "pgrotated"), 0);
+	assert_int_equal(counter(mm, "nr_writeback"), 0);
+	assert_int_equal(counter(mm, "nr_written"), 1);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 4096);
-	check_phase(t, "freed on a later scan");
+	check_phase(t, "written and freed in one scan");
 
-	/* a second page written to swap, then dropped by its owner: its slot comes back */
+	/* a second page written to swap in flight, then dropped by its owner: its slot comes back */
+	o->fail_writeback = -EINPROGRESS;
 	page = owner_fault(o, 1, GFP_FILE, 7920);
 	assert_non_null(page);
 	while (!page_test(page, PG_swapcache)) {
 		assert_true(++calls < 20);
-		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
+		assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 0);
 	}
+	assert_true(page_test(page, PG_writeback));
+	assert_int_equal(owner_resident(o), 1);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 2 * 4096);
+	cma_page_end_writeback(mm, page);
 	owner_release(o, 1);
+	/* the write's end rotated the page: the rotate pagevec's reference goes at the drain */
+	lru_add_drain_all(mm);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 4096);
 	check_phase(t, "released");
+}
+
+/*
+ * Expect (kernel.anon_inactive, 5.9): a new anonymous page starts on the
+ * inactive list, and the referenced PTE its fault left keeps it for one
+ * more trip (PG_referenced, no pgactivate); the next scan, with no new
+ * reference, swaps it out. Before 5.9 it starts on the active list,
+ * where aging it to the inactive list consumes that reference, and the
+ * same call swaps it out. 5.8 and 5.9 are the boundary.
+ */
+static void anon_page_starts_inactive_and_is_looked_at_twice(void **state)
+{
+	static const char *const kernels[] = { "3.5", "5.8", "5.9", "6.12" };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB, .swap = 8 * 4096);
+		struct fake_owner *o = owner_create(mm, true, 1);
+		bool v59 = k >= 2;
+		struct cma_page *page;
+		uint64_t activated;
+
+		assert_non_null(o);
+		assert_int_equal(mm->kernel.anon_inactive, v59);
+		page = owner_fault(o, 0, GFP_FILE, 11);
+		assert_non_null(page);
+		cma_page_mkyoung(mm, page);	/* the fault's PTE */
+		lru_add_drain_all(mm);
+		assert_int_equal(page_test(page, PG_active) != 0, !v59);
+		assert_int_equal(counter(mm, "nr_inactive_anon"), v59);
+		activated = counter(mm, "pgactivate");
+		/* one page: a call scans it once, at priority 0 */
+		if (v59) {
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 0);
+			assert_int_equal(owner_resident(o), 1);
+			assert_int_equal(counter(mm, "pswpout"), 0);
+			assert_int_equal(counter(mm, "pgscan_direct_normal"), 1);
+			assert_false(page_test(page, PG_active));
+			assert_true(page_test(page, PG_referenced));
+			assert_int_equal(counter(mm, "pgactivate"), activated);
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
+			assert_int_equal(owner_resident(o), 0);
+			assert_int_equal(counter(mm, "pswpout"), 1);
+			assert_int_equal(counter(mm, "pgdeactivate"), 0);
+		} else {
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
+			assert_int_equal(owner_resident(o), 0);
+			assert_int_equal(counter(mm, "pswpout"), 1);
+			assert_int_equal(counter(mm, "pgdeactivate"), 1);
+			assert_int_equal(counter(mm, "pgactivate"), activated);
+		}
+		assert_int_equal(cma_mm_verify(mm), 0);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
 }
 
 /*
@@ -659,6 +723,8 @@ static void cma_page_backed_clean_or_on_swap(void **state)
 	cma_page_set_dirty(mm, page, false);
 	assert_true(cma_page_backed(mm, page));
 
+	/* the write left in flight, so that the page stays in the swap cache */
+	anon->fail_writeback = -EINPROGRESS;
 	owner_fault_range(anon, 0, 1, GFP_FILE);
 	page = anon->slots[0].page;
 	assert_false(cma_page_backed(mm, page));
@@ -666,6 +732,8 @@ static void cma_page_backed_clean_or_on_swap(void **state)
 		assert_true(++calls < 10);
 		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
 	}
+	assert_false(cma_page_backed(mm, page));
+	cma_page_end_writeback(mm, page);
 	assert_true(cma_page_backed(mm, page));
 
 	kernel = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
@@ -783,8 +851,8 @@ static void kswapd_step_writes_back_dirty_pages(void **state)
 	assert_int_equal(o->reclaimed, got);
 	assert_int_equal(counter(mm, "pgsteal_kswapd_normal"), got);
 	assert_true(counter(mm, "pageoutrun") > pageoutrun);
-	/* each write's completion rotated its page to the inactive tail (PG_reclaim) */
-	assert_int_equal(counter(mm, "pgrotated"), o->written_back);
+	/* each write was done in the owner's callback: its page went in the same pass, unrotated */
+	assert_int_equal(counter(mm, "pgrotated"), 0);
 	assert_true(zone_above(normal(mm), WMARK_HIGH));
 	check_phase(t, "kswapd wrote back and reclaimed");
 }
@@ -1319,7 +1387,8 @@ int main(void)
 		cmocka_unit_test_teardown(perform_reclaim_reports_progress, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_anon_without_swap_stays, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_anon_swapped_up_to_swap_size, vm_teardown),
-		cmocka_unit_test_teardown(try_to_free_pages_anon_swap_out_is_async, vm_teardown),
+		cmocka_unit_test_teardown(try_to_free_pages_frees_a_page_written_synchronously, vm_teardown),
+		cmocka_unit_test(anon_page_starts_inactive_and_is_looked_at_twice),
 		cmocka_unit_test_teardown(cma_page_backed_clean_or_on_swap, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_noio_keeps_anon, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_writes_back_dirty_pages, vm_teardown),

@@ -119,6 +119,15 @@ initramfs() {
 			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
 		done
 	fi
+	# modules="MOD...": the kernel package's modules and their dependencies,
+	# their load order in /lib/modules/extra, for the experiment's own lines
+	# (init.sh loads only the disk's)
+	if [ -n "$modules" ]; then
+		mod_order "$2" $modules > "$ir/lib/modules/extra" || exit 1
+		for m in $(cat "$ir/lib/modules/extra"); do
+			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
+		done
+	fi
 	[ -n "$dat" ] && dat_initramfs "$ir" "$2"
 	pack_initramfs "$ir" "$3/initrd.gz"
 	rm -rf "$ir"
@@ -185,7 +194,7 @@ snapshot_in() {
 # boot EXP RUNDIR: one guest, its results unpacked into RUNDIR
 boot() {
 	exp=$1 run=$2
-	guest="" mem="" cpus=1 append="" disk="" module=""
+	guest="" mem="" cpus=1 append="" disk="" module="" modules=""
 	. "$exp"
 	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
 	case $guest in

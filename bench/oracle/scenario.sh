@@ -128,12 +128,14 @@ workloads() {
 # zone's managed pages less its free ones and those on its per-CPU lists,
 # summed, in the zoneinfo of the snapshot of the guest's idle experiment
 # (no work and no module, the same guest and memory); memblock's reservations are not
-# managed pages and are cmasim's boot's own. Empty when no idle run exists.
+# managed pages and are cmasim's boot's own. Empty when no idle run exists
+# (in RESULTS, else in results/: calib/'s experiments have none of their own).
 boot_use() {
 	for e in "$here"/experiments/*.exp; do
 		guest='' mem='' work='' module=''
 		. "$e"
 		z=$results/$(basename "$e" .exp)/snapshot/zoneinfo
+		[ -f "$z" ] || z=$here/results/$(basename "$e" .exp)/snapshot/zoneinfo
 		[ "$guest" = "$1" ] && [ "$mem" = "$2" ] && [ -z "$work" ] && [ -z "$module" ] && [ -f "$z" ] || continue
 		awk '
 		$1 == "pages" && $2 == "free" { used -= $3 }
@@ -151,7 +153,7 @@ scenario() {
 	[ -f "$exp" ] || { echo "$0: no experiment $exp" >&2; exit 2; }
 	dmesg=$results/$name/dmesg.txt
 	[ -f "$dmesg" ] || { echo "$0: no guest run of $name ($dmesg)" >&2; exit 2; }
-	guest='' mem='' cpus=1 work='' alloc='' thp='' disk=''
+	guest='' mem='' cpus=1 work='' alloc='' thp='' disk='' swap='' settle=''
 	. "$exp"
 	cmdline=$(sed -n 's/^\[[^]]*\] Kernel command line: //p' "$dmesg" | sed 's/ *$//')
 	case $guest in
@@ -162,6 +164,8 @@ scenario() {
 	use=$(boot_use "$guest" "$mem")
 	body=$(workloads "$work")
 	start=${body##*next }
+	# settle=S: init.sh sleeps S seconds before the allocation
+	start=$((start + ${settle:-0}))
 	set -- $alloc
 	case ${1:-} in
 	hugetlb | fill) kb=$2 count=$3 ;;
@@ -169,7 +173,7 @@ scenario() {
 	*) echo "$0: $exp: unknown alloc step '$1'" >&2; exit 2 ;;
 	esac
 	{
-		echo "# bench/oracle/experiments/$name.exp as a cmasim scenario (scenario.sh)"
+		echo "# bench/oracle/$(basename "$(dirname "$exp")")/$name.exp as a cmasim scenario (scenario.sh)"
 		printf '[scenario]\nname = %s\n' "$name"
 		# the experiment's comment, to its last clause that fits a line
 		sed -n '1s/^# *//p' "$exp" | awk '{
@@ -180,6 +184,9 @@ scenario() {
 		printf 'platform = %s\ncmdline = %s\nkernel = 6.12\n' "$board" "$cmdline"
 		[ "$guest" = arm64 ] && printf 'memory = %sM\n' "$mem"
 		printf 'cpus = %s\nduration = %ss\n' "$cpus" "$((start + STEP))"
+		# swap=MIB: the experiment's swap device, zram (calib/'s), whose
+		# writes are done before swap_writepage returns (SWP_SYNCHRONOUS_IO)
+		[ -n "$swap" ] && printf 'swap = %sM\nswap_synchronous = yes\n' "$swap"
 		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable and\n# held (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
 		printf '%s\n' "${body%next *}" | sed '$d'
 		printf '\n# helper: %s\n[hugetlb alloc]\nsize = %sK\ncount = %s\nstart = %ss\n' \

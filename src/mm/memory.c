@@ -17,7 +17,8 @@
 /*
  * A movable page of @ops' owner @owner, anywhere (@pfn ULONG_MAX) or at
  * @pfn; a new anonymous page starts on the active list (3.5's
- * lru_cache_add_lru of do_anonymous_page), unless @inactive.
+ * lru_cache_add_lru of do_anonymous_page) unless @inactive, and from 5.9
+ * (kernel.anon_inactive) on the inactive list, as a file page.
  */
 static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp_t gfp,
 				      unsigned order, unsigned long pfn,
@@ -49,7 +50,7 @@ static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp
 	page->private = index;
 	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
 	page_flags_set(page, PG_movable | (ops->anon ? PG_swapbacked : 0) |
-			     (ops->anon && !inactive ? PG_active : 0));
+			     (ops->anon && !inactive && !mm->kernel.anon_inactive ? PG_active : 0));
 	page_account_owner(mm, page);
 	lru_cache_add(mm, page);
 	return page;

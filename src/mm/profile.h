@@ -1445,6 +1445,20 @@ struct kernel_profile {
 	 * page reclaim".
 	 */
 	bool reclaim_retry_no_backoff;
+	/*
+	 * A new anonymous page starts on the inactive list, as a file page
+	 * does, and page_check_references looks twice at it: the referenced
+	 * PTE every page has from its fault keeps it for one more trip with
+	 * PG_referenced, a second reference activates it. v3.5 put a new
+	 * anonymous page on the active list and activated one at its first
+	 * referenced PTE. b518154e59aa "mm/vmscan: protect the workingset
+	 * on anonymous LRU" (Joonsoo Kim, v7 posted to linux-mm 2020-07-23):
+	 * 5.9, listed in the linux-leds post-receive revlist of 2020-12-16
+	 * among the 5.9 merge window's mm commits, beside aae466b0052e and
+	 * 170b04b7ae49 (anon_workingset's).
+	 * Commit: b518154e59aa.
+	 */
+	bool anon_inactive;
 };
 
 /*

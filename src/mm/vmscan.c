@@ -33,12 +33,11 @@
  *   4.12's refault snapshot is the machine's (one node);
  * - get_scan_count has no swappiness or rotation balance: with swap room
  *   anon and file lists are scanned alike, without it anon is not scanned;
- * - an owner's ->writeback that completes in the callback leaves the page
- *   under writeback until it is back on the LRU, where the completion
- *   rotates it to the inactive tail (PG_reclaim), as a fast asynchronous
- *   write would; swap writes complete the same way. A write the owner
- *   leaves in flight (-EINPROGRESS) ends when the owner says so, and
- *   end_page_writeback rotates the page then (rotate_reclaimable_page);
+ * - an owner's ->writeback that completes in the callback is a synchronous
+ *   device's (a ramdisk, zram): the page is freed in the same pass, as the
+ *   kernel frees a page whose write ended before pageout returned. A write
+ *   the owner leaves in flight (-EINPROGRESS) ends when the owner says so,
+ *   and end_page_writeback rotates the page then (rotate_reclaimable_page);
  * - a swapped-out slot is given back only by its owner (cma_swapin,
  *   cma_swap_free) or, read ahead and unused, by reclaim of its page;
  * - balance_pgdat starts over at most MAX_BALANCE_LOOPS times per wakeup
@@ -80,8 +79,8 @@ struct reclaim_stat {
 	unsigned long nr_writeback;	/* pages already under writeback */
 };
 
-/* What shrink_page_list decided for one page; WRITTEN: under writeback with PG_reclaim. */
-enum page_verdict { PAGE_KEEP, PAGE_ACTIVATE, PAGE_FREED, PAGE_WRITTEN };
+/* What shrink_page_list decided for one page. */
+enum page_verdict { PAGE_KEEP, PAGE_ACTIVATE, PAGE_FREED };
 
 /* page_check_references' verdict on a page's recent use */
 enum page_references {
@@ -152,13 +151,29 @@ static enum page_verdict remove_mapping(struct cma_mm *mm, struct cma_page *page
 }
 
 /*
+ * A write reclaim started that ended before the owner's callback
+ * returned (a synchronous device: a ramdisk, zram): pageout's
+ * PAGE_SUCCESS finds the page neither under writeback nor dirty and
+ * frees it at once (v3.5's shrink_page_list, 6.12's shrink_folio_list:
+ * "a synchronous write"). The write's end finds the page isolated, so
+ * it is not rotated.
+ */
+static enum page_verdict free_written_page(struct cma_mm *mm, struct cma_page *page,
+					   const struct cma_owner_ops *ops)
+{
+	end_page_writeback(mm, page);
+	if (page_test(page, PG_dirty))
+		return PAGE_KEEP;
+	return remove_mapping(mm, page, ops);
+}
+
+/*
  * pageout: write a dirty file page back through its owner, with no lock
  * held. As clear_page_dirty_for_io + ->writepage: the dirty bit is taken
  * first, so that a redirty during the write is not lost, and put back if
- * the write fails. A write the owner finished in the callback ends as the
- * page goes back to the LRU (putback_written_page); one it left in flight
- * (-EINPROGRESS) keeps the page under writeback on the LRU until the
- * owner ends it.
+ * the write fails. A write the owner finished in the callback frees the
+ * page now (free_written_page); one it left in flight (-EINPROGRESS)
+ * keeps the page under writeback on the LRU until the owner ends it.
  */
 static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 				 const struct cma_owner_ops *ops)
@@ -181,7 +196,7 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 		return PAGE_KEEP;
 	}
 	mod_zone_page_state(zone, NR_VMSCAN_WRITE, 1);
-	return ret ? PAGE_KEEP : PAGE_WRITTEN;
+	return ret ? PAGE_KEEP : free_written_page(mm, page, ops);
 }
 
 /*
@@ -223,12 +238,12 @@ static bool may_write_to_queue(struct cma_mm *mm, const struct scan_control *sc)
 /*
  * An anonymous page (v3.5): the first scan gives it a swap slot
  * (add_to_swap) and writes it there (swap_writepage: PSWPOUT, under
- * writeback, kept); a later scan finds it clean in the swap cache and
- * frees it through its owner (ops->reclaim, __remove_mapping). No swap
- * room: activated. The slot stays with the page if the owner refuses.
- * The owner's writeback op, if any, hears of the write: -EINPROGRESS
- * leaves it in flight (the swap device's queue), anything else has it
- * done by the time the page is back on the LRU.
+ * writeback); a later scan finds it clean in the swap cache and frees it
+ * through its owner (ops->reclaim, __remove_mapping). No swap room:
+ * activated. The slot stays with the page if the owner refuses. The
+ * owner's writeback op, if any, hears of the write: -EINPROGRESS leaves
+ * it in flight (the swap device's queue), anything else (or no op) is a
+ * synchronous device's, done at once, and the page is freed now.
  */
 static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *page,
 					  const struct cma_owner_ops *ops, struct scan_control *sc,
@@ -253,7 +268,7 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_WRITE, 1);
 	if (ops->writeback && ops->writeback(page->owner, page->private, page) == -EINPROGRESS)
 		return PAGE_KEEP;
-	return PAGE_WRITTEN;
+	return free_written_page(mm, page, ops);
 }
 
 /* page_referenced: were the PTEs mapping @page used since the last look? Clears the young bit. */
@@ -271,18 +286,19 @@ static bool test_clear_page_referenced(struct cma_page *page)
 
 /*
  * page_check_references (v3.5): a page mapped by a referenced PTE is
- * activated if anonymous; a file page is activated if it was referenced
+ * activated if anonymous (before 5.9, kernel.anon_inactive); a file page,
+ * and from 5.9 an anonymous one, is activated if it was referenced
  * before too (PG_referenced, or an earlier referenced PTE that this
  * scan left as PG_referenced), else kept for one more round. A page used
  * only through the cache (PG_referenced) is reclaimed if clean.
  */
-static enum page_references page_check_references(struct cma_page *page)
+static enum page_references page_check_references(struct cma_mm *mm, struct cma_page *page)
 {
 	bool referenced_ptes = page_referenced(page);
 	bool referenced_page = test_clear_page_referenced(page);
 
 	if (referenced_ptes) {
-		if (!page_is_file_cache(page))
+		if (!page_is_file_cache(page) && !mm->kernel.anon_inactive)
 			return PAGEREF_ACTIVATE;
 		/* every mapped page starts with a reference from its fault: look twice */
 		page_flags_set(page, PG_referenced);
@@ -336,7 +352,7 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 		/* someone besides owner and isolation holds it: as a referenced PTE would */
 		if (page_count(page) > 2)
 			return PAGE_ACTIVATE;
-		references = page_check_references(page);
+		references = page_check_references(mm, page);
 		if (references == PAGEREF_ACTIVATE)
 			return PAGE_ACTIVATE;
 		if (references == PAGEREF_KEEP)
@@ -355,36 +371,10 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 }
 
 /*
- * putback_written_page: the write reclaim started completes as the page
- * goes back (end_page_writeback, which finds it off the LRU); as
- * rotate_reclaimable_page would, it goes to the tail of its inactive
- * list, where the next scan frees it, unless it was dirtied or activated
- * meanwhile.
- */
-static void putback_written_page(struct cma_mm *mm, struct cma_page *page)
-{
-	struct zone *zone = page_zone(mm, page);
-	enum lru_list lru = page_test(page, PG_swapbacked) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
-
-	end_page_writeback(mm, page);
-	if (page_test(page, PG_dirty | PG_active)) {
-		putback_lru_page(mm, page);
-		return;
-	}
-	isolated_dec(mm, page);
-	spin_lock(&zone->lru_lock);
-	page_flags_set(page, PG_lru);
-	add_page_to_lru_list_tail(zone, page, lru);
-	spin_unlock(&zone->lru_lock);
-	count_vm_events(mm, PGROTATED, 1ul << page_order(page));
-	put_page(mm, page);
-}
-
-/*
  * shrink_page_list: decide each isolated page of @list. The kept ones go
  * onto @ret when given (reclaim_clean_pages_from_list migrates them), else
- * back to the LRU (activated ones to the active list); written ones go to
- * the inactive tail. Returns the pages freed.
+ * back to the LRU (activated ones to the active list). Returns the pages
+ * freed.
  */
 static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 				      struct scan_control *sc, int priority, struct page_list *ret,
@@ -413,9 +403,6 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 			page_flags_set(page, PG_active);
 			count_vm_events(mm, PGACTIVATE, nr);
 			break;
-		case PAGE_WRITTEN:
-			putback_written_page(mm, page);
-			continue;
 		case PAGE_KEEP:
 			break;
 		}

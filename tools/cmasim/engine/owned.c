@@ -116,7 +116,11 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
  * page stays in the swap cache under writeback until the write
  * completes: reclaim passes over it meanwhile, MIGRATE_SYNC waits for it
  * (owned_wait_writeback), and a fault finds it still there (the slot
- * keeps the page, as lookup_swap_cache would find it: no read).
+ * keeps the page, as lookup_swap_cache would find it: no read). A
+ * synchronous swap device (swap_synchronous: zram, SWP_SYNCHRONOUS_IO)
+ * has each write done before swap_writepage returns, at no storage time
+ * (its compression's CPU time is not modelled), and reclaim frees the
+ * page in the same pass.
  */
 static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 {
@@ -128,6 +132,8 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 		return -EIO;
 	o->slot[idx].state &= (uint8_t)~OP_DIRTY;
 	if (o->anon) {
+		if (s->sc && s->sc->swap_synchronous)
+			return 0;
 		done = storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);
 		if (track_write(o, idx, done))
 			return 0;	/* no room to track it: written at once */

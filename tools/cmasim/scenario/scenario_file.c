@@ -132,6 +132,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "memory", .type = KEY_SIZE, .offset = SC(memory_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "cpus", .type = KEY_U32, .offset = SC(nr_cpus), .max = 256 },
 	{ .name = "swap", .type = KEY_SIZE, .offset = SC(swap_bytes), .max = SIM_MAX_BYTES },
+	{ .name = "swap_synchronous", .type = KEY_BOOL, .offset = SC(swap_synchronous) },
 	{ .name = "duration", .type = KEY_DURATION, .offset = SC(duration_ns) },
 	{ .name = "seed", .type = KEY_UINT, .offset = SC(seed) },
 	{ .name = "sample", .type = KEY_DURATION, .offset = SC(sample_ns) },
