@@ -405,6 +405,19 @@ int test_build_program(const char *name, char *path, size_t len)
 	return build_relative(name, path, len, X_OK);
 }
 
+int test_cmasim_program(const char *test, char *path, size_t len)
+{
+	if (getenv("CMASIM"))
+		snprintf(path, len, "%s", getenv("CMASIM"));
+	else
+		test_build_program("cmasim", path, len);	/* said below if missing */
+	if (access(path, X_OK)) {
+		fprintf(stderr, "%s: no %s to run\n", test, path);
+		return -1;
+	}
+	return 0;
+}
+
 char *test_read_file(const char *path)
 {
 	char *buf = NULL;

@@ -198,6 +198,8 @@ char *test_read_file(const char *path);
 int test_source_path(const char *rel, char *path, size_t len);
 /* The program @name of the build (BUILD/@name, beside tests/) into @path: 0 if executable, else -1. */
 int test_build_program(const char *name, char *path, size_t len);
+/* $CMASIM, else the build's cmasim, into @path: 0 if it runs, else -1 after saying so for @test on stderr. */
+int test_cmasim_program(const char *test, char *path, size_t len);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
 /*

@@ -33,12 +33,6 @@ struct comparison {
 
 static char compare_sh[PATH_MAX], scenarios[PATH_MAX], sim[PATH_MAX];
 
-/* The cmasim built beside this test (BUILD/cmasim; CMASIM=path overrides). */
-static const char *cmasim(void)
-{
-	return getenv("CMASIM") ? getenv("CMASIM") : sim;
-}
-
 /* Runs compare.sh with @scen as its scenarios on @exps; returns its exit status. */
 static int compare(const char *scen, const char *exps, struct comparison *c)
 {
@@ -50,7 +44,7 @@ static int compare(const char *scen, const char *exps, struct comparison *c)
 	memset(c, 0, sizeof(*c));
 	c->total_said = -1;
 	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd), "%s -s %s -o %s -c %s %s", compare_sh, scen, dir, cmasim(), exps);
+	snprintf(cmd, sizeof(cmd), "%s -s %s -o %s -c %s %s", compare_sh, scen, dir, sim, exps);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p)) {
@@ -244,15 +238,10 @@ static void compare_refuses_an_unknown_experiment(void **state)
 
 static int setup(void **state)
 {
-	test_build_program("cmasim", sim, sizeof(sim));	/* $CMASIM, or said missing below */
 	if (test_source_path("bench/oracle/compare.sh", compare_sh, sizeof(compare_sh)) ||
 	    test_source_path("bench/oracle/scenarios", scenarios, sizeof(scenarios)))
 		return -1;
-	if (access(cmasim(), X_OK)) {
-		fprintf(stderr, "test_oracle: no %s to run\n", cmasim());
-		return -1;
-	}
-	return 0;
+	return test_cmasim_program("test_oracle", sim, sizeof(sim));
 }
 
 int main(void)

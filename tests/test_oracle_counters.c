@@ -39,11 +39,6 @@ struct table {
 static char counters_sh[PATH_MAX], counters_awk[PATH_MAX], results[PATH_MAX], sim[PATH_MAX];
 static char reclaim[PATH_MAX], reclaim_scenarios[PATH_MAX];
 
-static const char *cmasim(void)
-{
-	return getenv("CMASIM") ? getenv("CMASIM") : sim;
-}
-
 /* Reads @p's rows (and counters.sh's summary) into @t; returns pclose's status. */
 static int read_table(FILE *p, struct table *t)
 {
@@ -174,7 +169,7 @@ static void script_sets_cmasim_beside_the_guest(void **state)
 	struct table t;
 
 	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd), "%s -o %s -c %s arm64-anon-1g", counters_sh, dir, cmasim());
+	snprintf(cmd, sizeof(cmd), "%s -o %s -c %s arm64-anon-1g", counters_sh, dir, sim);
 	assert_int_equal(read_table(popen(cmd, "r"), &t), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
@@ -234,7 +229,7 @@ static void reclaim_counters_move_no_further_from_the_guest(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd), "%s -r %s -s %s -o %s -c %s", counters_sh, reclaim, reclaim_scenarios,
-		 dir, cmasim());
+		 dir, sim);
 	assert_int_equal(read_table(popen(cmd, "r"), &now), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
@@ -270,7 +265,7 @@ static void script_refuses_an_unknown_experiment(void **state)
 	char cmd[3 * PATH_MAX];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s -o /tmp -c %s no-such-experiment >/dev/null 2>&1", counters_sh, cmasim());
+	snprintf(cmd, sizeof(cmd), "%s -o /tmp -c %s no-such-experiment >/dev/null 2>&1", counters_sh, sim);
 	rc = system(cmd);
 	assert_true(WIFEXITED(rc));
 	assert_int_equal(WEXITSTATUS(rc), 2);
@@ -278,18 +273,13 @@ static void script_refuses_an_unknown_experiment(void **state)
 
 static int setup(void **state)
 {
-	test_build_program("cmasim", sim, sizeof(sim));	/* $CMASIM, or said missing below */
 	if (test_source_path("bench/oracle/counters.sh", counters_sh, sizeof(counters_sh)) ||
 	    test_source_path("bench/oracle/counters.awk", counters_awk, sizeof(counters_awk)) ||
 	    test_source_path("bench/oracle/results", results, sizeof(results)) ||
 	    test_source_path("bench/oracle/results-reclaim", reclaim, sizeof(reclaim)) ||
 	    test_source_path("bench/oracle/scenarios-reclaim", reclaim_scenarios, sizeof(reclaim_scenarios)))
 		return -1;
-	if (access(cmasim(), X_OK)) {
-		fprintf(stderr, "test_oracle_counters: no %s to run\n", cmasim());
-		return -1;
-	}
-	return 0;
+	return test_cmasim_program("test_oracle_counters", sim, sizeof(sim));
 }
 
 int main(void)

@@ -26,11 +26,6 @@ struct counts {
 
 static char replay_sh[PATH_MAX], oracle[PATH_MAX], sim[PATH_MAX];
 
-static const char *cmasim(void)
-{
-	return getenv("CMASIM") ? getenv("CMASIM") : sim;
-}
-
 /* "REQ S/REQ P/B M/W" after the row's name into @c: 0, or -1 if not that form */
 static int parse_counts(const char *cells, struct counts *c)
 {
@@ -53,7 +48,7 @@ static void replay_summary(const char *dir, struct counts *c)
 	snprintf(cmd, sizeof(cmd),
 		 "d=%s/%s; %s replay $d/trace.txt --platform tests/dt/qemu-virt-arm64.dts "
 		 "--cmdline \"$(cat $d/cmdline)\" --snapshot $d/snapshot --kernel 6.12",
-		 oracle, dir, cmasim());
+		 oracle, dir, sim);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p)) {
@@ -76,7 +71,7 @@ static void script_rows_are_the_replays(void **state)
 	int rows = 0, header = 0, totals = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "%s -c %s %s/%s %s/%s", replay_sh, cmasim(), oracle, dirs[0], oracle, dirs[1]);
+	snprintf(cmd, sizeof(cmd), "%s -c %s %s/%s %s/%s", replay_sh, sim, oracle, dirs[0], oracle, dirs[1]);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p)) {
@@ -115,7 +110,7 @@ static void script_refuses_a_directory_without_a_trace(void **state)
 	char cmd[4 * PATH_MAX];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s -c %s %s/experiments >/dev/null 2>&1", replay_sh, cmasim(), oracle);
+	snprintf(cmd, sizeof(cmd), "%s -c %s %s/experiments >/dev/null 2>&1", replay_sh, sim, oracle);
 	rc = system(cmd);
 	assert_true(WIFEXITED(rc));
 	assert_int_equal(WEXITSTATUS(rc), 2);
@@ -123,15 +118,10 @@ static void script_refuses_a_directory_without_a_trace(void **state)
 
 static int setup(void **state)
 {
-	test_build_program("cmasim", sim, sizeof(sim));	/* $CMASIM, or said missing below */
 	if (test_source_path("bench/oracle/replay.sh", replay_sh, sizeof(replay_sh)) ||
 	    test_source_path("bench/oracle", oracle, sizeof(oracle)))
 		return -1;
-	if (access(cmasim(), X_OK)) {
-		fprintf(stderr, "test_oracle_replay: no %s to run\n", cmasim());
-		return -1;
-	}
-	return 0;
+	return test_cmasim_program("test_oracle_replay", sim, sizeof(sim));
 }
 
 int main(void)

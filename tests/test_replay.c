@@ -206,6 +206,24 @@ static void read_snapshot(const char *dir, struct replay_background *bg, const s
 }
 
 /*
+ * Guest @exp's trace in the oracle's @results directory into t, replayed
+ * on virt_1g beside its snapshot (@bg) into @pred, and compared into @sum.
+ */
+static void replay_oracle_snapshot(const char *results, const char *exp, struct replay_background *bg,
+				   struct replay_trace *pred, struct replay_summary *sum)
+{
+	struct replay_board b = virt_1g;
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "bench/oracle/%s/%s/snapshot", results, exp);
+	read_snapshot(dir, bg, &b);
+	b.background = bg;
+	read_oracle_in(results, exp);
+	run_demand_on(&t, &b, pred);
+	assert_int_equal(replay_compare(&t, pred, sum), 0);
+}
+
+/*
  * Expect the guest's snapshot, taken as it asked for its 1 GiB page (900
  * MiB anonymous, 600 MiB of page cache read back), to make the replay
  * migrate what the kernel did
@@ -214,19 +232,14 @@ static void read_snapshot(const char *dir, struct replay_background *bg, const s
 static void oracle_cache_1g_snapshot_background_migrates_as_the_kernel(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results/arm64-cache-1g/snapshot", &bg, &b);
+	replay_oracle_snapshot("results", "arm64-cache-1g", &bg, &pred, &sum);
 	assert_true(bg.file > 0);
 	assert_int_equal(bg.source, RBG_SNAPSHOT);
 	replay_background_describe(&bg, err, sizeof(err));
 	assert_non_null(strstr(err, "from the snapshot bench/oracle/results/arm64-cache-1g/snapshot: "));
-	b.background = &bg;
-	read_oracle("arm64-cache-1g");
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
 	assert_int_equal(sum.nr, 1);
 	assert_int_equal(sum.pfn_agree, 1);
 	assert_int_equal(sum.with_migrated, 1);
@@ -258,18 +271,13 @@ static unsigned long run_pages(const struct replay_pfn_run *runs, size_t nr)
 static void oracle_dirty_1g_snapshot_places_its_page_cache(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results/arm64-dirty-1g/snapshot", &bg, &b);
+	replay_oracle_snapshot("results", "arm64-dirty-1g", &bg, &pred, &sum);
 	assert_true(bg.dirty > 0);
 	assert_int_equal(run_pages(bg.file_at, bg.nr_file_at), bg.file);
 	assert_int_equal(run_pages(bg.dirty_at, bg.nr_dirty_at), bg.dirty);
-	b.background = &bg;
-	read_oracle("arm64-dirty-1g");
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
 	assert_int_equal(sum.pfn_agree, 1);
 	assert_int_equal(t.req[0].migrated, 87054);
 	assert_int_equal(sum.migrated_within_10, 1);
@@ -289,16 +297,11 @@ static void oracle_dirty_1g_snapshot_places_its_page_cache(void **state)
 static void oracle_longterm_1g_snapshot_places_its_anonymous_pages(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results/arm64-longterm-1g/snapshot", &bg, &b);
+	replay_oracle_snapshot("results", "arm64-longterm-1g", &bg, &pred, &sum);
 	assert_int_equal(run_pages(bg.anon_at, bg.nr_anon_at), bg.anon);
-	b.background = &bg;
-	read_oracle("arm64-longterm-1g");
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
 	assert_int_equal(sum.pfn_agree, 1);
 	assert_int_equal(t.req[0].migrated, 10832);
 	assert_int_equal(sum.migrated_within_10, 1);
@@ -317,15 +320,10 @@ static void oracle_longterm_1g_snapshot_places_its_anonymous_pages(void **state)
 static void oracle_anon2000_1g_kernel_memory_held(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results/arm64-anon2000-1g/snapshot", &bg, &b);
-	b.background = &bg;
-	read_oracle("arm64-anon2000-1g");
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	replay_oracle_snapshot("results", "arm64-anon2000-1g", &bg, &pred, &sum);
 	assert_int_equal(t.req[0].errorno, -ENOMEM);
 	assert_int_equal(sum.success_agree, 1);
 	assert_int_equal(t.req[0].migrated, 112924);
@@ -654,15 +652,10 @@ static void pinned_pages_of_an_untaken_block(void **state)
 static void oracle_vmsplice_1g_pipe_pages_not_moved(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results/arm64-vmsplice-1g/snapshot", &bg, &b);
-	b.background = &bg;
-	read_oracle("arm64-vmsplice-1g");
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	replay_oracle_snapshot("results", "arm64-vmsplice-1g", &bg, &pred, &sum);
 	assert_int_equal(t.req[0].errorno, -EBUSY);
 	assert_int_equal(sum.success_agree, 1);
 	assert_int_equal(t.req[0].migrated, 81870);
@@ -692,15 +685,10 @@ static void oracle_vmsplice_1g_pipe_pages_not_moved(void **state)
 static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results/arm64-vmsplice-32m/snapshot", &bg, &b);
-	b.background = &bg;
-	read_oracle("arm64-vmsplice-32m");
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
+	replay_oracle_snapshot("results", "arm64-vmsplice-32m", &bg, &pred, &sum);
 	assert_int_equal(sum.nr, 40);
 	assert_int_equal(sum.success_agree, 40);
 	assert_int_equal(sum.pfn_agree, 27);
@@ -733,18 +721,13 @@ static void oracle_vmsplice_32m_busy_pages_pinned(void **state)
 static void oracle_vmsplice_32m_state_run_replayed(void **state)
 {
 	static struct replay_background bg;
-	struct replay_board b = virt_1g;
 	struct replay_trace pred = { 0 };
 	struct replay_summary sum;
 
-	read_snapshot("bench/oracle/results-state/arm64-vmsplice-32m-state/snapshot", &bg, &b);
-	b.background = &bg;
-	read_oracle_in("results-state", "arm64-vmsplice-32m-state");
+	replay_oracle_snapshot("results-state", "arm64-vmsplice-32m-state", &bg, &pred, &sum);
 	for (size_t i = 35; i < 39; i++)
 		assert_int_equal(t.req[i].migrated, 0);
 	assert_int_equal(t.req[39].migrated, 3071);
-	run_demand_on(&t, &b, &pred);
-	assert_int_equal(replay_compare(&t, &pred, &sum), 0);
 	assert_int_equal(sum.nr, 40);
 	assert_int_equal(sum.success_agree, 40);
 	assert_int_equal(replay_served(&sum, true), 29);
