@@ -2641,6 +2641,86 @@ static void replay_snapshot_starts_with_the_devices_free_pages(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The pages free in the run of scenario @ini stopped at @duration, before its first request. */
+static unsigned long free_before_first_request(const char *ini, const char *duration)
+{
+	struct run r = run_cmasim(ARGS("run", "--scenario", ini, "--duration", duration, "--dump", "zoneinfo"));
+	unsigned long free;
+
+	assert_int_equal(r.status, 0);
+	free = zoneinfo_free(strstr(r.out, "==> /proc/zoneinfo"));
+	run_free(&r);
+	return free;
+}
+
+/*
+ * Expect --snapshot, when given, to give the background though the trace
+ * holds page events (a recording may hold them only around the
+ * allocation): the guest's idle trace, with 200 MiB of anonymous pages
+ * given out 0.8 s before its 1 GiB request, replays with the snapshot's
+ * memory, the guest's 748,211 pages free as the request starts, and the
+ * report (text and JSON) says the trace's 100 page events were not used.
+ * Without --snapshot the same trace's page events give the background,
+ * and fewer pages are free.
+ */
+static void replay_snapshot_given_outranks_the_traces_page_events(void **state)
+{
+	static const char snapdir[] = "bench/oracle/results/arm64-idle-1g/snapshot";
+	char dir[] = "/tmp/test_cmasim_snap_XXXXXX", trace[64], ini[64], cmd[256];
+	char *text = source_file("bench/oracle/results/arm64-idle-1g/trace.txt");
+	char *cmdline = source_file("bench/oracle/results/arm64-idle-1g/cmdline");
+	char *snap = source_file("bench/oracle/results/arm64-idle-1g/snapshot/zoneinfo");
+	const char *events = text;
+	unsigned long device_free = zoneinfo_free(snap);
+	struct run r;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(trace, sizeof(trace), "%s/trace.txt", dir);
+	snprintf(ini, sizeof(ini), "%s/replay.ini", dir);
+	cmdline[strcspn(cmdline, "\n")] = 0;
+	while (*events == '#')
+		events = strchr(events, '\n') + 1;
+	f = fopen(trace, "w");
+	assert_non_null(f);
+	fprintf(f, "%.*s", (int)(events - text), text);
+	for (unsigned i = 0; i < 100; i++)
+		fprintf(f, "  app-10 [000] ..... %.6f: mm_page_alloc: page=00000000aabb%04x pfn=%#x order=9 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n",
+			2 + i * 0.001, i, 0x48000 + i * 512);
+	fputs(events, f);
+	assert_int_equal(fclose(f), 0);
+
+	r = run_cmasim(ARGS("replay", trace, "--platform", "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline,
+			    "--kernel", "6.12", "--snapshot", snapdir, "--emit-scenario", ini));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "background: from the snapshot bench/oracle/results/arm64-idle-1g/snapshot: "));
+	assert_non_null(strstr(r.out, "; the trace's 100 page events not used\n"));
+	run_free(&r);
+	/* the request starts at 2.864519 s */
+	assert_int_equal(device_free, 748211);
+	assert_int_equal(free_before_first_request(ini, "2864ms"), device_free);
+	r = run_cmasim(ARGS("replay", trace, "--platform", "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline,
+			    "--kernel", "6.12", "--snapshot", snapdir, "--report", "json"));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"background_from\": \"snapshot\""));
+	assert_non_null(strstr(r.out, "; the trace's 100 page events not used\""));
+	run_free(&r);
+
+	r = run_cmasim(ARGS("replay", trace, "--platform", "tests/dt/qemu-virt-arm64.dts", "--cmdline", cmdline,
+			    "--kernel", "6.12", "--emit-scenario", ini));
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "background: from the trace's page events: 200.0 MiB anonymous"));
+	assert_null(strstr(r.out, "not used"));
+	run_free(&r);
+	assert_true(free_before_first_request(ini, "2864ms") < device_free);
+
+	free(snap);
+	free(cmdline);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void user_text_names_the_kernel_not_the_seeds(void **state)
 {
 	static const char *const docs[] = { "README.md", "doc/cmasim.1", "doc/libcma.3", "doc/cmasim-json.md",
@@ -3299,6 +3379,7 @@ int main(void)
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(replay_kernel_is_the_baseline_or_a_what_if),
 		cmocka_unit_test(replay_snapshot_starts_with_the_devices_free_pages),
+		cmocka_unit_test(replay_snapshot_given_outranks_the_traces_page_events),
 		cmocka_unit_test(bad_input_is_refused),
 		cmocka_unit_test(dt_bad_magic_is_refused),
 		cmocka_unit_test(dt_old_version_is_refused),

@@ -52,7 +52,7 @@ static const struct cmd_option replay_options[] = {
 	  .help = "write the scenario built from the trace to FILE, and each area's\nrequests beside it (FILE-AREA.demand), for run, compare, size, sweep" },
 	{ .type = OPTION_STRING, .name = "snapshot", .value = &replay_args.snapshot, .arg = "DIR", .help_rank = 2,
 	  .what = "a snapshot directory",
-	  .help = "the device's memory besides the demand, from cmasim snapshot's files,\nwhen the trace has no page events (default: the platform's, nothing else running)" },
+	  .help = "the device's memory besides the demand, from cmasim snapshot's files,\nin place of the trace's page events (default: those, else the platform's,\nnothing else running)" },
 	{ .type = OPTION_CHOICE, .name = "report", .value = &replay_args.report, .arg = "text|json|html",
 	  .choices = (const char *const[]){ [RR_TEXT] = "text", [RR_JSON] = "json", [RR_HTML] = "html", NULL },
 	  .help_rank = 4,
@@ -213,19 +213,20 @@ static int replay_run(const struct replay_trace *t, const struct replay_args *a)
 	return ret;
 }
 
-/* The background: the trace's page events where recorded, else --snapshot, else none. */
+/*
+ * The background: --snapshot's when given (the user asked for it, and a
+ * trace may hold page events of only part of the run), else the trace's
+ * page events where recorded, else none.
+ */
 static int pick_background(const struct replay_trace *t, const struct replay_args *a, struct replay_background *bg)
 {
 	char err[REPLAY_ERR_MAX];
-	int ret = replay_background_from_trace(t, bg);
+	int ret;
 
-	if (ret != -ENOENT) {
-		if (!ret && a->snapshot)
-			fprintf(stderr, "cmasim replay: --snapshot %s not used: the trace's page events give the background\n",
-				a->snapshot);
-		return ret;
-	}
 	if (!a->snapshot) {
+		ret = replay_background_from_trace(t, bg);
+		if (ret != -ENOENT)
+			return ret;
 		*bg = (struct replay_background){ .source = RBG_DEFAULTS };
 		return 0;
 	}
@@ -235,6 +236,8 @@ static int pick_background(const struct replay_trace *t, const struct replay_arg
 		ret = replay_background_fit(bg, &a->board, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "cmasim replay: --snapshot %s: %s\n", a->snapshot, err);
+	else
+		bg->unused_pev = t->nr_pev;
 	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }
 

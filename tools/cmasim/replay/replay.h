@@ -180,7 +180,7 @@ void replay_trace_free(struct replay_trace *t);
 
 /* ---- replay_scenario.c: the demand as a scenario, and its run ---- */
 
-/* Where the background came from, in the order tried. */
+/* Where the background came from: a snapshot given, else the trace's page events, else nothing. */
 enum replay_bg_source {
 	RBG_DEFAULTS,			/* nothing: the platform's, no workload besides the demand */
 	RBG_TRACE,			/* the trace's page events */
@@ -206,6 +206,7 @@ struct replay_background {
 	size_t nr_file_at;
 	struct replay_pfn_run *dirty_at;	/* its page cache dirty or under writeback, as anon_at */
 	size_t nr_dirty_at;
+	size_t unused_pev;			/* a snapshot's: the trace's page events it stood in for */
 };
 
 /* What the trace does not say: the board and the kernel (cmasim replay's options). */

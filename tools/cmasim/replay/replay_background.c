@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What ran beside the device's demand, rebuilt from what the user has:
- * the trace's own page events where it recorded them (mm_page_alloc,
- * mm_page_free, mm_filemap_*), else a /proc snapshot of the device,
- * else nothing. Either way it becomes the amounts of anonymous memory,
- * page cache and kernel memory the run's workloads hold. A snapshot also
- * says where its anonymous and page-cache pages were, and which of the
- * latter were dirty or under writeback (kpageflags): they come in at
- * those page frames, so that the pages a range has to move, and the
- * clean ones it may drop instead, are the device's; kernel memory sits
- * where the run puts it.
+ * a /proc snapshot of the device when given, else the trace's own page
+ * events where it recorded them (mm_page_alloc, mm_page_free,
+ * mm_filemap_*), else nothing. Either way it becomes the amounts of
+ * anonymous memory, page cache and kernel memory the run's workloads
+ * hold. A snapshot also says where its anonymous and page-cache pages
+ * were, and which of the latter were dirty or under writeback
+ * (kpageflags): they come in at those page frames, so that the pages a
+ * range has to move, and the clean ones it may drop instead, are the
+ * device's; kernel memory sits where the run puts it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -255,18 +255,22 @@ static double mib(unsigned long pages)
 
 void replay_background_describe(const struct replay_background *bg, char *buf, size_t len)
 {
+	int n;
+
 	if (!bg || bg->source == RBG_DEFAULTS)
-		snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
+		n = snprintf(buf, len, "the platform's defaults (no workload besides the demand)");
 	else if (bg->source == RBG_SNAPSHOT && bg->device_kernel)
-		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, "
-			 "%.1f MiB kernel (the device's %.1f MiB less what the board's boot holds or manages otherwise)",
-			 bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, mib(bg->slab), mib(bg->device_kernel));
+		n = snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, "
+			     "%.1f MiB kernel (the device's %.1f MiB less what the board's boot holds or manages otherwise)",
+			     bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, mib(bg->slab), mib(bg->device_kernel));
 	else if (bg->source == RBG_SNAPSHOT)
-		snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, %lu MiB kernel",
-			 bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);
+		n = snprintf(buf, len, "from the snapshot %s: %lu MiB anonymous and %lu MiB page cache (%lu MiB dirty) where it had them, %lu MiB kernel",
+			     bg->from, bg->anon >> 8, (bg->file + bg->dirty) >> 8, bg->dirty >> 8, bg->slab >> 8);
 	else
-		snprintf(buf, len, "from the trace's page events: %.1f MiB anonymous (%lu pages/s), %.1f MiB page cache (%lu pages/s), %.1f MiB kernel (%lu pages/s) held at most",
-			 mib(bg->anon), bg->anon_rate, mib(bg->file), bg->file_rate, mib(bg->slab), bg->slab_rate);
+		n = snprintf(buf, len, "from the trace's page events: %.1f MiB anonymous (%lu pages/s), %.1f MiB page cache (%lu pages/s), %.1f MiB kernel (%lu pages/s) held at most",
+			     mib(bg->anon), bg->anon_rate, mib(bg->file), bg->file_rate, mib(bg->slab), bg->slab_rate);
+	if (bg && bg->unused_pev && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "; the trace's %zu page events not used", bg->unused_pev);
 }
 
 void replay_background_free(struct replay_background *bg)
