@@ -17,6 +17,7 @@
 
 #include "helpers.h"
 #include "owners.h"
+#include "engine/kswapd.h"
 #include "engine/owned.h"
 #include "engine/sim.h"
 #include "policies/registry.h"
@@ -198,6 +199,20 @@ static void checkpoint_ends_writes_the_work_outlasts(void **state)
 	clocked_destroy(&c);
 }
 
+/* A clocked machine whose request at 0 reclaimed 16 of 64 file pages: its owner. */
+static struct fake_owner *clocked_reclaiming(struct clocked *c)
+{
+	struct fake_owner *o;
+
+	clocked_init(c);
+	c->s->page_bytes = 4096;
+	o = owner_create(c->mm, false, 64);
+	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
+	storage_request_start(c->s, 0);
+	cma_try_to_free_pages(c->mm, 16, CMA_GFP_KERNEL);
+	return o;
+}
+
 /*
  * Expect: a scheduling point at a later engine time is another task's:
  * its clock starts there, with none of the earlier request's work.
@@ -205,14 +220,8 @@ static void checkpoint_ends_writes_the_work_outlasts(void **state)
 static void checkpoint_at_a_new_time_starts_a_new_clock(void **state)
 {
 	struct clocked c;
-	struct fake_owner *o;
+	struct fake_owner *o = clocked_reclaiming(&c);
 
-	clocked_init(&c);
-	c.s->page_bytes = 4096;
-	o = owner_create(c.mm, false, 64);
-	owner_fault_range(o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
-	storage_request_start(c.s, 0);
-	cma_try_to_free_pages(c.mm, 16, CMA_GFP_KERNEL);
 	assert_true(c.s->storage.clock[0].cpu_ns > 0);
 	c.s->now = 5000000;
 	cma_try_to_free_pages(c.mm, 16, CMA_GFP_KERNEL);
@@ -378,7 +387,7 @@ static void kswapd_scanning_moves_the_engine_clock(void **state)
 	assert_int_equal(cma_kswapd_start_polled(c.mm), 0);
 	assert_int_equal(owned_init(&o, c.s, &w, 16384, true), 0);
 	for (uint64_t i = 0; i < o.nr && test_counter(c.mm, "pgscan_kswapd_normal") +
-	     test_counter(c.mm, "pgscan_kswapd_dma32") == 0; i++) {
+	     test_counter(c.mm, "pgscan_kswapd_dma32") <= SWAP_CLUSTER_MAX; i++) {
 		owned_touch(&o, i);
 		cma_kswapd_poll(c.mm);
 	}
@@ -396,6 +405,84 @@ static void kswapd_scanning_moves_the_engine_clock(void **state)
 	clocked_destroy(&c);
 }
 
+/* Another task's work: 16 pages reclaimed and a 100 ms congestion_wait. */
+static void reclaim_and_sleep(struct sim *s)
+{
+	cma_try_to_free_pages(s->mm, 16, CMA_GFP_KERNEL);
+	congestion_wait(s->mm, HZ / 10);
+}
+
+/*
+ * Expect: a task run apart at the running task's scheduling point
+ * (storage_run_apart: a woken kswapd) leaves the running task's clock
+ * as it was: neither its sleep nor its work count at the task's next
+ * scheduling point; when it preempts the task (no idle CPU), the task
+ * goes on later by its CPU work, and by nothing of its sleep.
+ */
+static void run_apart_leaves_the_task_s_clock(void **state)
+{
+	for (int preempts = 0; preempts < 2; preempts++) {
+		struct clocked c;
+		struct fake_owner *o = clocked_reclaiming(&c);
+		uint64_t cpu, at, throttle, apart;
+
+		cond_resched(c.mm);
+		cpu = c.s->storage.clock[0].cpu_ns;
+		at = c.s->storage.clock[0].waited_to;
+		throttle = c.s->storage.clock[0].throttle_ns;
+		assert_true(cpu > 0 && at == cpu);
+		apart = test_counter(c.mm, "pgsteal_direct_normal") + test_counter(c.mm, "pgsteal_direct_dma32");
+		storage_run_apart(c.s, at, reclaim_and_sleep, preempts);
+		apart = test_counter(c.mm, "pgsteal_direct_normal") + test_counter(c.mm, "pgsteal_direct_dma32") -
+			apart;
+		assert_true(apart >= 16);
+		assert_int_equal(c.s->storage.clock[0].throttle_ns, throttle);
+		assert_int_equal(c.s->storage.clock[0].cpu_ns, cpu);
+		if (preempts)
+			assert_true(c.s->storage.clock[0].waited_to > at &&
+				    c.s->storage.clock[0].waited_to < at + 100000000);
+		else
+			assert_int_equal(c.s->storage.clock[0].waited_to, at);
+		at = c.s->storage.clock[0].waited_to;
+		cond_resched(c.mm);
+		assert_int_equal(c.s->storage.clock[0].cpu_ns, cpu);
+		assert_int_equal(c.s->storage.clock[0].waited_to, at);
+		owner_destroy(o);
+		clocked_destroy(&c);
+	}
+}
+
+/*
+ * Expect (wake_up_interruptible of kswapd_wait, then the woken thread's
+ * turn): the fault that wakes the board's polled kswapd gets it to run
+ * at the next scheduling point, before any event of the engine's runs,
+ * and before any fault went into direct reclaim. A 10 ms poll ran it at
+ * its next event.
+ */
+static void kswapd_woken_runs_at_the_next_scheduling_point(void **state)
+{
+	struct workload_result res = { 0 };
+	struct workload w = { .res = &res };
+	struct owned_pages o;
+	struct clocked c;
+	uint64_t i;
+
+	swapping_init(&c, "3.5", CMA_ARCH_X86);
+	c.s->plat.cfg.nr_cpus = 2;
+	assert_int_equal(sim_kswapd_start(c.s), 0);
+	assert_int_equal(owned_init(&o, c.s, &w, 16384, true), 0);
+	for (i = 0; i < o.nr && test_counter(c.mm, "pgscan_kswapd_normal") +
+	     test_counter(c.mm, "pgscan_kswapd_dma32") == 0; i++)
+		owned_touch(&o, i);
+	if (i == o.nr)
+		fail_msg("expected kswapd to scan while %" PRIu64 " pages were touched", i);
+	assert_int_equal(c.s->events, 0);
+	assert_int_equal(test_counter(c.mm, "pgscan_direct_normal") + test_counter(c.mm, "pgscan_direct_dma32"), 0);
+	cma_kswapd_stop(c.mm);
+	owned_destroy(&o);
+	clocked_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +493,8 @@ int main(void)
 		cmocka_unit_test(contig_range_waits_for_swap_out_in_flight),
 		cmocka_unit_test(fault_finds_swap_out_in_flight_in_swap_cache),
 		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
+		cmocka_unit_test(run_apart_leaves_the_task_s_clock),
+		cmocka_unit_test(kswapd_woken_runs_at_the_next_scheduling_point),
 		cmocka_unit_test(storage_sleep_ends_when_congestion_clears),
 		cmocka_unit_test(storage_sleep_lasts_its_timeout_unwoken),
 		cmocka_unit_test(cost_ns_adds_sleep_unstretched),

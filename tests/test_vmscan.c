@@ -923,6 +923,76 @@ static void kswapd_step_loops_until_balanced(void **state)
 	check_phase(t, "balanced in several loops");
 }
 
+/* Every page of the file is mapped by one page table entry. */
+static unsigned all_mapped(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	return 1;
+}
+
+/*
+ * Fault @o's slots, lowest first, each page mapped and young once (its
+ * fault's PTE), until the Normal zone is below mark @w, and drain them
+ * to the LRU; how many were faulted.
+ */
+static uint64_t fill_young_mapped_below(struct cma_mm *mm, struct fake_owner *o, enum zone_watermarks w)
+{
+	static struct cma_owner_ops ops;	/* the pages keep it: it outlives the test */
+	uint64_t n = 0;
+
+	ops = fake_file_ops;
+	ops.mapcount = all_mapped;
+	while (zone_above(normal(mm), w) || (cma_drain_all_pages(mm), zone_above(normal(mm), w))) {
+		struct cma_page *page = owner_fault_ops(o, n, GFP_FILE, n * 31 + 7, &ops);
+
+		assert_non_null(page);
+		cma_page_mkyoung(mm, page);
+		n++;
+	}
+	lru_add_drain_all(mm);
+	return n;
+}
+
+/*
+ * Expect (kernel.kswapd_reclaim_target, 3.11): kswapd's shrink of an
+ * unbalanced zone stops at the zone's high mark in pages at each
+ * priority. A file whose every page is mapped and young once rotates
+ * whole before reclaim frees any of it, so the priority falls until one
+ * shrink scans a large share of the list: v3.5 (and 3.10) frees all of
+ * it that shrink scans, 3.11 and 6.12 stop near the high mark. Both
+ * leave the zone balanced. 3.10 and 3.11 are the boundary.
+ */
+static void kswapd_reclaims_a_high_mark_per_priority(void **state)
+{
+	static const char *const kernels[] = { "3.5", "3.10", "3.11", "6.12" };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB);
+		struct fake_owner *o = owner_create(mm, false, 8192);
+		bool v311 = k >= 2;
+		unsigned long got, high, bound;
+		uint64_t n;
+
+		assert_non_null(o);
+		assert_int_equal(mm->kernel.kswapd_reclaim_target, v311);
+		n = fill_young_mapped_below(mm, o, WMARK_MIN);
+		high = wmark_pages(normal(mm), WMARK_HIGH);
+		/* the deficit below the balance mark, and a zone's high mark and a batch per shrink */
+		bound = high + balance_gap_of(normal(mm)) + 2 * (high + SWAP_CLUSTER_MAX);
+		got = cma_kswapd_step(mm);
+		print_message("%s: %llu pages faulted, high mark %lu, kswapd freed %lu\n", kernels[k],
+			      (unsigned long long)n, high, got);
+		assert_true(zone_above(normal(mm), WMARK_HIGH));
+		assert_int_equal(owner_resident(o), n - got);
+		if (v311)
+			assert_true(got <= bound);
+		else
+			assert_true(got > 2 * bound);
+		assert_int_equal(cma_mm_verify(mm), 0);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 /*
  * Expect: polled kswapd runs only the pass a wakeup asked for: nothing
  * before one, a balance to the high mark after a wakeup below the low
@@ -954,6 +1024,119 @@ static void kswapd_polled_runs_only_when_woken(void **state)
 	assert_int_equal(cma_kswapd_poll(mm), 0);		/* stopped */
 	assert_int_equal(cma_kswapd_start(mm), 0);
 	check_phase(t, "polled, then the thread");
+}
+
+struct wake_count {
+	unsigned kswapd, others;
+};
+
+static void count_wake(void *ctx, enum cma_sleep_reason why)
+{
+	struct wake_count *c = ctx;
+
+	if (why == CMA_SLEEP_KSWAPD)
+		c->kswapd++;
+	else
+		c->others++;
+}
+
+/*
+ * Expect: the wakeup that finds the polled kswapd asleep (below the low
+ * mark, no pass pending) tells the host, once: wake(CMA_SLEEP_KSWAPD),
+ * as wake_up_interruptible(&pgdat->kswapd_wait) runs the thread. A
+ * wakeup while the pass is pending, or one above the low mark, does
+ * not; after the pass, the next wakeup below the mark does again.
+ */
+static void kswapd_polled_wakeup_tells_the_host(void **state)
+{
+	static const struct cma_mm_sleep_ops ops = { .wake = count_wake };	/* no clock: no sleep */
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 8192);
+	struct wake_count c = { 0 };
+	uint64_t n;
+
+	cma_mm_set_sleep_ops(mm, &ops, &c);
+	assert_int_equal(cma_kswapd_start_polled(mm), 0);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	n = fill_below(mm, o, WMARK_LOW);
+	assert_int_equal(c.kswapd, 0);				/* each fault found the zone above it */
+	assert_non_null(owner_fault(o, n, GFP_FILE, 5));	/* the slow path's wakeup */
+	assert_int_equal(c.kswapd, 1);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	assert_int_equal(c.kswapd, 1);				/* a pass is pending */
+	assert_true(cma_kswapd_poll(mm) > 0);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	assert_int_equal(c.kswapd, 1);				/* above the low mark */
+	fill_below(mm, o, WMARK_LOW);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);		/* asleep again */
+	assert_int_equal(c.kswapd, 2);
+	assert_int_equal(c.others, 0);
+	cma_kswapd_stop(mm);
+	cma_mm_set_sleep_ops(mm, NULL, NULL);
+	check_phase(t, "woken twice");
+}
+
+struct nap_count {
+	unsigned naps, sleeps;
+	uint64_t timeout_us;
+};
+
+static uint64_t count_sleep(void *ctx, enum cma_sleep_reason why, uint64_t timeout_us)
+{
+	struct nap_count *c = ctx;
+
+	if (why == CMA_SLEEP_KSWAPD) {
+		c->naps++;
+		c->timeout_us = timeout_us;
+	} else {
+		c->sleeps++;
+	}
+	return timeout_us;
+}
+
+/*
+ * Expect (v3.5's balance_pgdat: congestion_wait(HZ/10) once a round
+ * below DEF_PRIORITY - 2 has scanned): on a clock, the polled kswapd's
+ * pass ends where the thread would sleep, asking the host to poll it
+ * again after the sleep's 100 ms (sleep(CMA_SLEEP_KSWAPD)); it stays
+ * woken for the same request, and the polls that follow go on until the
+ * zone is balanced. No sleep of another queue is taken.
+ */
+static void kswapd_polled_naps_where_the_thread_sleeps(void **state)
+{
+	static const struct cma_mm_sleep_ops ops = { .sleep = count_sleep };
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct nap_count c = { 0 };
+	struct fake_owner *o;
+	struct cma_mm *mm;
+	unsigned polls = 0;
+
+	/* 3.5's sleep (5.16's kswapd throttles only on pages it met under writeback) */
+	cma_mm_destroy(t->mm);
+	mm = t->mm = test_mm(.kernel = "3.5", .size = 32 * MiB, .cpus = 1);
+	o = new_owner(t, false, 8192);
+	cma_mm_set_sleep_ops(mm, &ops, &c);
+	assert_int_equal(cma_kswapd_start_polled(mm), 0);
+	/*
+	 * Young mapped pages: the first rounds rotate them, so the priority
+	 * falls to a sleep; below the low mark, not the min (where 3.5's
+	 * kswapd skips the sleep).
+	 */
+	fill_young_mapped_below(mm, o, WMARK_LOW);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	cma_kswapd_poll(mm);
+	assert_int_equal(c.naps, 1);
+	assert_int_equal(c.timeout_us, 100000);
+	assert_false(zone_above(normal(mm), WMARK_HIGH));
+	while (!zone_above(normal(mm), WMARK_HIGH) && polls++ < 64)
+		cma_kswapd_poll(mm);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_int_equal(c.sleeps, 0);
+	cma_kswapd_stop(mm);
+	cma_mm_set_sleep_ops(mm, NULL, NULL);
+	check_phase(t, "balanced after its naps");
 }
 
 /* ---- kswapd, the thread ---- */
@@ -1378,6 +1561,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(try_to_free_pages_drops_clean_file_pages, vm_teardown),
+		cmocka_unit_test(kswapd_reclaims_a_high_mark_per_priority),
+		cmocka_unit_test_teardown(kswapd_polled_wakeup_tells_the_host, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_polled_naps_where_the_thread_sleeps, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_skips_dirty_file_pages, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_keeps_pinned_pages, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_skips_writeback_pages, vm_teardown),

@@ -657,7 +657,13 @@ unsigned long cma_kswapd_step(struct cma_mm *mm);
  * cma_kswapd_start_polled() - kswapd with no thread: allocations wake it
  * as they would the thread; cma_kswapd_poll() then runs the balancing
  * they asked for, in the caller's thread (deterministic simulations).
- * cma_kswapd_stop() ends it. -EBUSY if kswapd already runs.
+ * The wakeup that finds it asleep also calls the sleep ops' wake() with
+ * CMA_SLEEP_KSWAPD, so that the host can run it then, as the scheduler
+ * runs the woken thread. A sleep of its pass (congestion_wait,
+ * reclaim_throttle) calls sleep(CMA_SLEEP_KSWAPD, timeout) instead and
+ * ends the pass: the host polls it again when the timeout is over (its
+ * return value is not used), and the slow path's pause does not run it
+ * meanwhile. cma_kswapd_stop() ends it. -EBUSY if kswapd already runs.
  */
 int cma_kswapd_start_polled(struct cma_mm *mm);
 /** cma_kswapd_poll() - the balancing a wakeup asked for since the last poll; pages freed, or 0. */
@@ -692,6 +698,7 @@ enum cma_sleep_reason {
 	CMA_SLEEP_THROTTLE_ISOLATED,	/* VMSCAN_THROTTLE_ISOLATED */
 	CMA_SLEEP_THROTTLE_NOPROGRESS,	/* VMSCAN_THROTTLE_NOPROGRESS */
 	CMA_SLEEP_THROTTLE_CONGESTED,	/* VMSCAN_THROTTLE_CONGESTED */
+	CMA_SLEEP_KSWAPD,		/* a polled kswapd: woken, or napping (below) */
 	CMA_NR_SLEEP_REASONS,
 };
 struct cma_mm_sleep_ops {

@@ -23,10 +23,37 @@ bool mm_may_sleep(const struct cma_mm *mm)
 	return mm->sleep_ops.sleep != NULL;
 }
 
+/* The machine whose polled kswapd's pass this thread runs; NULL: none. */
+static _Thread_local struct cma_mm *kswapd_pass;
+
+/*
+ * kswapd_naps() - a sleep of the polled kswapd's pass (congestion_wait,
+ * reclaim_throttle): the pass ends there, and the host is told to poll
+ * it again after @timeout_us (sleep(CMA_SLEEP_KSWAPD)), as the thread
+ * would go on once its sleep ends; the allocators run meanwhile. The
+ * kernel's thread sleeps within its pass: the next one goes on at the
+ * priority after (vmscan.c). false: not such a sleep.
+ */
+static bool kswapd_naps(struct cma_mm *mm, uint64_t timeout_us)
+{
+	if (kswapd_pass != mm || !mm->sleep_ops.sleep)
+		return false;
+	mm->kswapd_napping = true;
+	mm->sleep_ops.sleep(mm->sleep_ctx, CMA_SLEEP_KSWAPD, timeout_us);
+	return true;
+}
+
+void kswapd_pass_set(struct cma_mm *mm)
+{
+	kswapd_pass = mm;
+}
+
 uint64_t sleep_on_timeout(struct cma_mm *mm, enum cma_sleep_reason q, long timeout)
 {
 	uint64_t timeout_us = jiffies_to_usecs(timeout), slept;
 
+	if (kswapd_naps(mm, timeout_us))
+		return timeout_us;
 	atomic_fetch_add_explicit(&mm->sleepers[q], 1, memory_order_relaxed);
 	slept = mm->sleep_ops.sleep(mm->sleep_ctx, q, timeout_us);
 	atomic_fetch_sub_explicit(&mm->sleepers[q], 1, memory_order_relaxed);

@@ -576,6 +576,8 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
 /* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */
 void kswapd_run_meanwhile(struct cma_mm *mm);
+/* The polled kswapd's pass runs in this thread on @mm (NULL: it ended): its sleeps are naps. */
+void kswapd_pass_set(struct cma_mm *mm);
 /* 5.16's reclaim_throttle(): sleep on @reason's queue, if the host has a clock. */
 void reclaim_throttle(struct cma_mm *mm, enum cma_sleep_reason reason);
 /* 5.16's acct_reclaim_writeback(): a write ended; wake the writeback-throttled once enough did. */

@@ -487,6 +487,12 @@ struct cma_mm {
 	pthread_mutex_t kswapd_mutex;
 	pthread_cond_t kswapd_wait;
 	bool kswapd_woken;		/* a wakeup since kswapd last looked */
+	/*
+	 * polled: its pass slept, so it ended; the host polls it again after
+	 * the timeout, and the pass goes on at kswapd_nap_priority
+	 */
+	bool kswapd_napping;
+	int kswapd_nap_priority;
 	bool kswapd_should_stop;
 	unsigned kswapd_max_order;	/* largest order asked for since then */
 	int kswapd_classzone_idx;	/* lowest classzone of those requests */

@@ -1459,6 +1459,21 @@ struct kernel_profile {
 	 * Commit: b518154e59aa.
 	 */
 	bool anon_inactive;
+	/*
+	 * kswapd reclaims a zone's high mark at each priority, not without
+	 * end: balance_pgdat's shrink of an unbalanced zone stops once it
+	 * has freed max(SWAP_CLUSTER_MAX, the zone's high mark) pages
+	 * (kswapd_shrink_zone's nr_to_reclaim), where v3.5's kswapd set no
+	 * target and one low-priority pass could free a large share of the
+	 * LRU. 75485363ce85 "mm: vmscan: limit the number of pages kswapd
+	 * reclaims at each priority" (Mel Gorman): 3.11, in the shortlog of
+	 * the mm tree's since-3.10 branch (Michal Hocko, 2013-07-03, mmotm
+	 * 2013-07-02); the per-release copies of mm/vmscan.c in
+	 * garghub/TROVON have no kswapd_shrink_zone in v3.10 and set its
+	 * target in v3.11.
+	 * Commit: 75485363ce85.
+	 */
+	bool kswapd_reclaim_target;
 };
 
 /*

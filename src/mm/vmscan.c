@@ -1031,6 +1031,7 @@ struct balance_state {
 	unsigned order;
 	int classzone_idx;		/* in: the requests'; out: the last zone balanced (end_zone) */
 	unsigned long nr_reclaimed;	/* over all the loops */
+	int priority;			/* the first loop's first: a napped pass goes on where it slept */
 };
 
 /*
@@ -1074,12 +1075,19 @@ static void kswapd_congestion_wait(struct cma_mm *mm, bool under_min)
 		congestion_wait(mm, HZ / 10);
 }
 
+/* A napping pass goes on at the priority after @priority's round when polled again. */
+static bool kswapd_nap_at(struct cma_mm *mm, int priority)
+{
+	mm->kswapd_nap_priority = priority > 0 ? priority - 1 : 0;
+	return false;
+}
+
 static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struct scan_control *sc,
 			       int *end_zone, int *priority)
 {
 	unsigned order = b->order;
 
-	for (*priority = DEF_PRIORITY; *priority >= 0; (*priority)--) {
+	for (*priority = b->priority; *priority >= 0; (*priority)--) {
 		unsigned long balanced = 0;
 		bool all_zones_ok = true, under_min = false;
 		int i;
@@ -1111,7 +1119,13 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 				testorder = 0;
 			if (!zone_watermark_ok(zone, testorder, wmark(zone, WMARK_HIGH) + balance_gap(zone),
 					       *end_zone, 0)) {
+				/* 3.11: a zone's high mark at each priority (kswapd_shrink_zone) */
+				if (mm->kernel.kswapd_reclaim_target)
+					sc->nr_to_reclaim = wmark(zone, WMARK_HIGH) > SWAP_CLUSTER_MAX ?
+							    wmark(zone, WMARK_HIGH) : SWAP_CLUSTER_MAX;
 				shrink_zone(zone, sc, *priority);
+				if (mm->kswapd_napping)
+					return kswapd_nap_at(mm, *priority);
 				if (!zone_reclaimable(zone))
 					atomic_store_explicit(&zone->all_unreclaimable, true,
 							      memory_order_relaxed);
@@ -1137,6 +1151,8 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 		}
 		if (sc->nr_scanned && *priority < DEF_PRIORITY - 2)
 			kswapd_congestion_wait(mm, under_min);
+		if (mm->kswapd_napping)
+			return kswapd_nap_at(mm, *priority);
 		/* start over at DEF_PRIORITY rather than build up pressure */
 		if (sc->nr_reclaimed >= SWAP_CLUSTER_MAX)
 			break;
@@ -1225,6 +1241,9 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 		count_vm_event(mm, PAGEOUTRUN);
 		balanced = balance_pgdat_loop(mm, b, &sc, &end_zone, &priority);
 		b->nr_reclaimed += sc.nr_reclaimed;
+		b->priority = DEF_PRIORITY;
+		if (mm->kswapd_napping)
+			break;
 		if (!balanced) {
 			if (sc.nr_reclaimed < SWAP_CLUSTER_MAX)
 				b->order = 0;
@@ -1235,14 +1254,16 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 	}
 	b->classzone_idx = end_zone;
 	snapshot_refaults(mm);
-	reset_watermark_boosts(mm, boosts);
+	/* a napping pass is not over: the boosts go when it is */
+	if (!mm->kswapd_napping)
+		reset_watermark_boosts(mm, boosts);
 	return b->order;
 }
 
 /* One wakeup's work: balance at @order for @classzone_idx; the pages freed. */
-static unsigned long kswapd_balance(struct cma_mm *mm, unsigned order, int classzone_idx)
+static unsigned long kswapd_balance(struct cma_mm *mm, unsigned order, int classzone_idx, int priority)
 {
-	struct balance_state b = { .order = order, .classzone_idx = classzone_idx };
+	struct balance_state b = { .order = order, .classzone_idx = classzone_idx, .priority = priority };
 
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = order);
 	balance_pgdat(mm, &b);
@@ -1258,7 +1279,7 @@ unsigned long cma_kswapd_step(struct cma_mm *mm)
 {
 	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_step"))
 		return 0;
-	return kswapd_balance(mm, 0, MAX_NR_ZONES - 1);
+	return kswapd_balance(mm, 0, MAX_NR_ZONES - 1, DEF_PRIORITY);
 }
 
 /* Take the order and classzone asked for since kswapd last looked. Under kswapd's lock. */
@@ -1325,7 +1346,8 @@ static void *kswapd(void *arg)
 		pthread_mutex_unlock(&mm->kswapd_mutex);
 
 		trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = order);
-		b = (struct balance_state){ .order = order, .classzone_idx = classzone_idx };
+		b = (struct balance_state){ .order = order, .classzone_idx = classzone_idx,
+					     .priority = DEF_PRIORITY };
 		balanced_order = balance_pgdat(mm, &b);
 		balanced_classzone_idx = b.classzone_idx;
 	}
@@ -1444,7 +1466,7 @@ static void drop_watermark_boost(struct zone *zone)
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx)
 {
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
-	bool low;
+	bool low, woke = false;
 
 	if (!zone->present_pages)
 		return;
@@ -1460,6 +1482,7 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 	state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
 	if (state == KSWAPD_POLLED) {
 		kswapd_raise_request(mm, order, classzone_idx);
+		woke = low && !mm->kswapd_woken;
 		mm->kswapd_woken |= low;
 	} else if (state == KSWAPD_RUNNING) {
 		pthread_mutex_lock(&mm->kswapd_mutex);
@@ -1474,6 +1497,9 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 				    .zid = (int)zone->idx, .order = order);
 	}
 	spin_unlock(&mm->kswapd_lock);
+	/* the polled kswapd sleeps in its host: the wake_up_interruptible that runs it */
+	if (woke && mm->sleep_ops.wake)
+		mm->sleep_ops.wake(mm->sleep_ctx, CMA_SLEEP_KSWAPD);
 }
 
 /**
@@ -1506,6 +1532,8 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 {
 	unsigned order = 0;
 	int classzone_idx = MAX_NR_ZONES - 1;
+	int priority = DEF_PRIORITY;
+	unsigned long freed = 0;
 	bool woken;
 
 	spin_lock(&mm->kswapd_lock);
@@ -1514,9 +1542,24 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 	if (woken) {
 		kswapd_take_request(mm, &order, &classzone_idx);
 		mm->kswapd_woken = false;
+		if (mm->kswapd_napping)
+			priority = mm->kswapd_nap_priority;
+		mm->kswapd_napping = false;
 	}
 	spin_unlock(&mm->kswapd_lock);
-	return woken ? kswapd_balance(mm, order, classzone_idx) : 0;
+	if (!woken)
+		return 0;
+	kswapd_pass_set(mm);
+	freed = kswapd_balance(mm, order, classzone_idx, priority);
+	kswapd_pass_set(NULL);
+	/* napping: still woken, for the same request, when the host polls it again */
+	spin_lock(&mm->kswapd_lock);
+	if (mm->kswapd_napping) {
+		kswapd_raise_request(mm, order, classzone_idx);
+		mm->kswapd_woken = true;
+	}
+	spin_unlock(&mm->kswapd_lock);
+	return freed;
 }
 
 /**
@@ -1544,7 +1587,7 @@ void kswapd_run_meanwhile(struct cma_mm *mm)
 {
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
 
-	if (state == KSWAPD_POLLED)
+	if (state == KSWAPD_POLLED && !mm->kswapd_napping)
 		kswapd_poll(mm);
 	else if (state == KSWAPD_RUNNING)
 		sched_yield();

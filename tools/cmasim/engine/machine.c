@@ -12,11 +12,11 @@
 #include <time.h>
 
 #include "engine/dirty.h"
+#include "engine/kswapd.h"
 #include "engine/sim.h"
 
 #define NS_PER_S	1000000000ull
 #define MAX_SAMPLES	100000
-#define KSWAPD_PERIOD	(10 * 1000000ull)	/* a woken kswapd runs within 10 ms */
 #define VMSTAT_INTERVAL	(1000 * 1000000ull)	/* vmstat_update: every second */
 
 static double host_now(void)
@@ -237,12 +237,6 @@ bool sim_pinned_in(struct sim *s, unsigned long start_pfn, unsigned long end_pfn
 	return false;
 }
 
-static void kswapd(struct sim *s, void *arg)
-{
-	cma_kswapd_poll(s->mm);
-	sim_schedule(s, s->now + KSWAPD_PERIOD, kswapd, NULL);
-}
-
 /* sysctl_stat_interval: every CPU's vmstat work once a second (6.7's per-CPU list decay). */
 static void vmstat_update(struct sim *s, void *arg)
 {
@@ -435,7 +429,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	}
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
 	storage_attach_clock(s, s->mm, policy_tlb_cpus(s));
-	ret = cma_kswapd_start_polled(s->mm);
+	ret = sim_kswapd_start(s);
 	/* the result's total is the boot's: a policy's attach may take memory for good (gcma) */
 	if (!ret)
 		ret = init_result(s, o);
@@ -455,7 +449,6 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	sample(s, NULL);
 	for (unsigned i = 0; i < sc->nr_snapshots; i++)
 		sim_schedule(s, sc->snapshot_ns[i], snapshot, NULL);
-	sim_schedule(s, KSWAPD_PERIOD, kswapd, NULL);
 	sim_schedule(s, VMSTAT_INTERVAL, vmstat_update, NULL);
 	sim_contention_start(s);
 	s->host_start = host_now();

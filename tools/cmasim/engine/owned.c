@@ -287,7 +287,7 @@ static struct cma_page *fault_in(struct owned_pages *o, uint64_t idx, uint8_t st
 	return page ? page : cma_alloc_movable(o->s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0, ops, o, idx);
 }
 
-int owned_touch(struct owned_pages *o, uint64_t idx)
+static int touch(struct owned_pages *o, uint64_t idx)
 {
 	struct sim *s = o->s;
 	struct owned_slot *sl = &o->slot[idx];
@@ -339,6 +339,16 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 		o->w->res->refaults++;
 	sl->state = (uint8_t)(state | OP_EVER);
 	return 1;
+}
+
+/* A fault returns to user space: a scheduling point (a woken kswapd runs there). */
+int owned_touch(struct owned_pages *o, uint64_t idx)
+{
+	int ret = touch(o, idx);
+
+	if (ret)
+		storage_resched(o->s);
+	return ret;
 }
 
 uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at)

@@ -53,6 +53,16 @@ struct sim {
 	uint64_t pinned_pages;		/* pins held now */
 	uint64_t written_back;		/* by writers' flushing */
 	struct storage storage;		/* the board's storage queue and its writes in flight */
+	uint64_t kswapd_at;		/* the woken kswapd's pending run; UINT64_MAX: asleep */
+	unsigned kswapd_cpu;		/* the CPU it runs on */
+	bool in_kswapd;			/* its pass runs */
+	/*
+	 * kswapd.c's, for storage.c's sleep ops: wake_up() of kswapd by the
+	 * running task at @t; an event's task on the engine's thread at a
+	 * scheduling point at @t (who preempts it there)
+	 */
+	void (*kswapd_woken)(struct sim *s, uint64_t t);
+	void (*preempt)(struct sim *s, uint64_t t);
 
 	/* per request, from the trace sink */
 	unsigned cma_attempts;		/* cma_alloc_start events */

@@ -427,6 +427,12 @@ static uint64_t storage_sleep(void *ctx, enum cma_sleep_reason why, uint64_t tim
 	uint64_t from = c->waited_to > s->now ? c->waited_to : s->now;
 	uint64_t until = from + timeout_us * 1000;
 
+	/* the polled kswapd naps: its pass ends, and it runs again at the timeout */
+	if (why == CMA_SLEEP_KSWAPD) {
+		if (s->kswapd_woken)
+			s->kswapd_woken(s, until);
+		return 0;
+	}
 	sim_task_wait(s, from, NULL);
 	c->woken = false;
 	c->asleep = true;
@@ -446,6 +452,26 @@ uint64_t storage_engine_clock(const struct sim *s)
 	return c->at == s->now && c->waited_to > s->now ? c->waited_to : s->now;
 }
 
+/* The price of the running task's work since @c started. */
+static uint64_t task_cpu_ns(struct sim *s, const struct storage_clock *c)
+{
+	struct cost_work w = { 0 };
+
+	cost_work_since(s, &c->base, &w);
+	/*
+	 * A polled kswapd runs on the engine's thread, at its own event, at
+	 * a task's scheduling point (storage_run_apart) or in the pause of a
+	 * fault's slow path (kswapd_run_meanwhile): its passes are that
+	 * clock's CPU work, as the kernel's kswapd scans for real time while
+	 * the device completes the writes it started (a request's clock is
+	 * its own work only).
+	 */
+	if (!s->in_task)
+		w.scanned += w.kswapd_scanned;
+	w.tlb_cpus = s->storage.tlb_cpus;
+	return cost_cpu_ns(&s->cost, &w, s->page_bytes);
+}
+
 /*
  * cond_resched() for the library: the task's clock moves on by the CPU
  * work priced since the last one, the others run meanwhile (a request
@@ -454,30 +480,19 @@ uint64_t storage_engine_clock(const struct sim *s)
  * up to the price of that work exactly, whatever the rounding of its
  * pieces. On the engine's thread, a scheduling point at a new engine
  * time is a new task's (a workload's fault): its clock starts there; a
- * request's own clock goes on however far the engine's moved.
+ * request's own clock goes on however far the engine's moved. There a
+ * woken kswapd may preempt an engine's task (kswapd.c).
  */
 static void storage_checkpoint(void *ctx)
 {
 	struct sim *s = ctx;
 	struct storage *st = &s->storage;
 	struct storage_clock *c = &st->clock[st->cur];
-	struct cost_work w = { 0 };
 	uint64_t cpu;
 
 	if (!s->in_task && s->now != c->at)
 		storage_request_start(s, s->now);
-	cost_work_since(s, &c->base, &w);
-	/*
-	 * A polled kswapd runs on the engine's thread, at its own event or
-	 * in the pause of a fault's slow path (kswapd_run_meanwhile): its
-	 * passes are that clock's CPU work, as the kernel's kswapd scans for
-	 * real time while the device completes the writes it started (a
-	 * request's clock is its own work only).
-	 */
-	if (!s->in_task)
-		w.scanned += w.kswapd_scanned;
-	w.tlb_cpus = st->tlb_cpus;
-	cpu = cost_cpu_ns(&s->cost, &w, s->page_bytes);
+	cpu = task_cpu_ns(s, c);
 	if (cpu <= c->cpu_ns)
 		return;
 	c->waited_to = (c->waited_to > s->now ? c->waited_to : s->now) + cpu - c->cpu_ns;
@@ -486,13 +501,46 @@ static void storage_checkpoint(void *ctx)
 	sim_task_wait(s, c->waited_to, NULL);
 	end_writes_due(st, c->waited_to);
 	dequeue_writes(st, c->waited_to);
+	if (!s->in_task && s->preempt)
+		s->preempt(s, c->waited_to);
 }
 
-/* wake_up(): the tasks asleep on the queue. */
+void storage_resched(struct sim *s)
+{
+	if (!s->in_task && s->preempt)
+		s->preempt(s, storage_engine_clock(s));
+}
+
+void storage_run_apart(struct sim *s, uint64_t t, void (*fn)(struct sim *s), bool preempts)
+{
+	struct storage_clock *c = &s->storage.clock[s->storage.cur], saved = *c;
+	struct cost_counters before, after;
+	uint64_t cpu;
+
+	cost_counters_read(s, &before);
+	storage_request_start(s, s->now);
+	c->waited_to = t;
+	fn(s);
+	cpu = task_cpu_ns(s, c);
+	cost_counters_read(s, &after);
+	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
+		saved.base.stats.v[i] += after.stats.v[i] - before.stats.v[i];
+	if (preempts)
+		saved.waited_to = (saved.waited_to > t ? saved.waited_to : t) + cpu;
+	*c = saved;
+}
+
+/* wake_up(): the tasks asleep on the queue; kswapd's, from the waker's clock. */
 static void storage_wake(void *ctx, enum cma_sleep_reason why)
 {
 	struct sim *s = ctx;
+	const struct storage_clock *c = &s->storage.clock[s->storage.cur];
 
+	if (why == CMA_SLEEP_KSWAPD) {
+		if (s->kswapd_woken)
+			s->kswapd_woken(s, s->in_task ? c->waited_to : storage_engine_clock(s));
+		return;
+	}
 	for (size_t i = 0; i < sizeof(s->storage.clock) / sizeof(s->storage.clock[0]); i++)
 		if (s->storage.clock[i].asleep)
 			s->storage.clock[i].woken = true;

@@ -157,6 +157,22 @@ uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done);
  * reclaims, a polled kswapd), else sim_now().
  */
 uint64_t storage_engine_clock(const struct sim *s);
+/*
+ * An event's task on the engine's thread passes a scheduling point of
+ * its own, outside the library (a fault returning to user space): a
+ * woken kswapd may preempt it there, as at the library's cond_resched().
+ */
+void storage_resched(struct sim *s);
+/*
+ * Run @fn at @t, the running task's scheduling point, as another task
+ * on the engine's thread: its clock starts at @t, and its work, sleeps
+ * and counters are not the running task's, which goes on from where it
+ * was, or, when @fn's task @preempts it (took its CPU), that much later
+ * as @fn's CPU work took. @fn's sleeps walk the queue's completions
+ * as any sleep on the engine's thread does: the writes they end are
+ * over for the preempted task too.
+ */
+void storage_run_apart(struct sim *s, uint64_t t, void (*fn)(struct sim *s), bool preempts);
 /* The running task starts a request at @now: its waits and its CPU work count from there. */
 void storage_request_start(struct sim *s, uint64_t now);
 /*
