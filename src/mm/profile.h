@@ -1487,6 +1487,8 @@ struct kernel_profile {
 	 * mm/vmscan.c in garghub/TROVON wait in v3.5 and not in v3.9. 3.8's
 	 * wait was wait_iff_congested on the unbalanced zone (the same
 	 * author's earlier patch, not dated here); 3.6-3.8 keep 3.5's.
+	 * Departure: /proc/vmstat still lists kswapd_skip_congestion_wait,
+	 * at 0, where 3.9 removed it.
 	 * Commit: none: its id is in none of the stored sources (the posting
 	 * and the shortlog give its subject only).
 	 */
