@@ -1139,6 +1139,43 @@ static void kswapd_polled_naps_where_the_thread_sleeps(void **state)
 	check_phase(t, "balanced after its naps");
 }
 
+/*
+ * Expect (kernel.kswapd_balance_nowait, 3.9): kswapd in trouble (a round
+ * below DEF_PRIORITY - 2 that scanned) sleeps for the device up to 3.8,
+ * and goes straight on from 3.9: on a clock the 3.5 and 3.8 passes nap,
+ * the 3.9 and 6.12 ones balance the zone in one pass without a sleep.
+ * 3.8 and 3.9 are the boundary.
+ */
+static void kswapd_in_trouble_waits_until_3_9(void **state)
+{
+	static const char *const kernels[] = { "3.5", "3.8", "3.9", "6.12" };
+	static const struct cma_mm_sleep_ops ops = { .sleep = count_sleep };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB, .cpus = 1);
+		struct fake_owner *o = owner_create(mm, false, 8192);
+		struct nap_count c = { 0 };
+		bool waits = k < 2;
+
+		assert_non_null(o);
+		assert_int_equal(mm->kernel.kswapd_balance_nowait, !waits);
+		cma_mm_set_sleep_ops(mm, &ops, &c);
+		assert_int_equal(cma_kswapd_start_polled(mm), 0);
+		fill_young_mapped_below(mm, o, WMARK_LOW);
+		wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+		cma_kswapd_poll(mm);
+		if (c.naps != waits || zone_above(normal(mm), WMARK_HIGH) == waits)
+			fail_msg("%s: expected %s, found %u naps, the zone %s its high mark", kernels[k],
+				 waits ? "a nap" : "no nap and a balanced zone", c.naps,
+				 zone_above(normal(mm), WMARK_HIGH) ? "above" : "below");
+		assert_int_equal(c.sleeps, 0);
+		cma_kswapd_stop(mm);
+		cma_mm_set_sleep_ops(mm, NULL, NULL);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 /* ---- kswapd, the thread ---- */
 
 static void kswapd_thread_lifecycle(void **state)
@@ -1564,6 +1601,7 @@ int main(void)
 		cmocka_unit_test(kswapd_reclaims_a_high_mark_per_priority),
 		cmocka_unit_test_teardown(kswapd_polled_wakeup_tells_the_host, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_polled_naps_where_the_thread_sleeps, vm_teardown),
+		cmocka_unit_test(kswapd_in_trouble_waits_until_3_9),
 		cmocka_unit_test_teardown(try_to_free_pages_skips_dirty_file_pages, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_keeps_pinned_pages, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_skips_writeback_pages, vm_teardown),

@@ -1474,6 +1474,25 @@ struct kernel_profile {
 	 * Commit: 75485363ce85.
 	 */
 	bool kswapd_reclaim_target;
+	/*
+	 * kswapd in trouble no longer waits for the device: v3.5's
+	 * balance_pgdat slept congestion_wait(HZ/10) after a round below
+	 * DEF_PRIORITY - 2 that scanned (counting kswapd_skip_congestion_wait
+	 * instead with a zone under its min mark); from 3.9 it goes straight
+	 * on, reclaim's own throttling in shrink_inactive_list being thought
+	 * enough. "mm: don't wait on congested zones in balance_pgdat()"
+	 * (Zlatko Calusic, posted to linux-mm 2013-01-14): 3.9, in the
+	 * shortlog of the mm tree's since-3.8 branch (Michal Hocko,
+	 * 2013-02-20, mmotm 2013-02-19); the per-release copies of
+	 * mm/vmscan.c in garghub/TROVON wait in v3.5 and not in v3.9. 3.8's
+	 * wait was wait_iff_congested on the unbalanced zone (the same
+	 * author's earlier patch, not dated here); 3.6-3.8 keep 3.5's.
+	 * Departure: /proc/vmstat still lists kswapd_skip_congestion_wait,
+	 * at 0, where 3.9 removed it.
+	 * Commit: none: its id is in none of the stored sources (the posting
+	 * and the shortlog give its subject only).
+	 */
+	bool kswapd_balance_nowait;
 };
 
 /*

@@ -1063,15 +1063,17 @@ static void clear_pgdat_congested(struct cma_mm *mm, int classzone_idx)
 }
 
 /*
- * kswapd in trouble (3.5-5.15) waits for the device, unless a zone is
+ * kswapd in trouble (3.5-3.8) waits for the device, unless a zone is
  * under its min mark, where it counts the wait it skipped. Only on a host
- * clock; the counter is kept either way. 5.16 dropped both.
+ * clock; the counter is kept either way. 3.9 dropped both.
  */
 static void kswapd_congestion_wait(struct cma_mm *mm, bool under_min)
 {
+	if (mm->kernel.kswapd_balance_nowait)
+		return;
 	if (under_min)
 		count_vm_event(mm, KSWAPD_SKIP_CONGESTION_WAIT);
-	else if (!mm->kernel.reclaim_throttle)
+	else
 		congestion_wait(mm, HZ / 10);
 }
 
