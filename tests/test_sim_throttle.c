@@ -483,6 +483,45 @@ static void kswapd_woken_runs_at_the_next_scheduling_point(void **state)
 	clocked_destroy(&c);
 }
 
+/* Touch @o's slots until kswapd has scanned: the fault's clock at that point. */
+static uint64_t touch_until_kswapd_scans(struct clocked *c, struct owned_pages *o)
+{
+	for (uint64_t i = 0; i < o->nr && test_counter(c->mm, "pgscan_kswapd_normal") +
+	     test_counter(c->mm, "pgscan_kswapd_dma32") == 0; i++)
+		owned_touch(o, i);
+	return c->s->storage.clock[0].waited_to;
+}
+
+/*
+ * Expect (select_idle_sibling, then wakeup preemption): the woken kswapd
+ * runs on an idle CPU when the board has one, its CPU work nobody's;
+ * on a board whose one CPU the faulting task holds it preempts the task,
+ * whose clock goes on that much later.
+ */
+static void kswapd_preempts_its_waker_without_an_idle_cpu(void **state)
+{
+	uint64_t at[2];
+
+	for (unsigned cpus = 1; cpus <= 2; cpus++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		struct clocked c;
+
+		swapping_init(&c, "3.5", CMA_ARCH_X86);
+		c.s->plat.cfg.nr_cpus = cpus;
+		assert_int_equal(sim_kswapd_start(c.s), 0);
+		assert_int_equal(owned_init(&o, c.s, &w, 16384, true), 0);
+		at[cpus - 1] = touch_until_kswapd_scans(&c, &o);
+		cma_kswapd_stop(c.mm);
+		owned_destroy(&o);
+		clocked_destroy(&c);
+	}
+	if (at[0] <= at[1])
+		fail_msg("expected kswapd's CPU work on the waker's clock with one CPU: %" PRIu64
+			 " ns, with two %" PRIu64 " ns", at[0], at[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +534,7 @@ int main(void)
 		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
 		cmocka_unit_test(run_apart_leaves_the_task_s_clock),
 		cmocka_unit_test(kswapd_woken_runs_at_the_next_scheduling_point),
+		cmocka_unit_test(kswapd_preempts_its_waker_without_an_idle_cpu),
 		cmocka_unit_test(storage_sleep_ends_when_congestion_clears),
 		cmocka_unit_test(storage_sleep_lasts_its_timeout_unwoken),
 		cmocka_unit_test(cost_ns_adds_sleep_unstretched),

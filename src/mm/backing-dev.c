@@ -38,7 +38,9 @@ static bool kswapd_naps(struct cma_mm *mm, uint64_t timeout_us)
 {
 	if (kswapd_pass != mm || !mm->sleep_ops.sleep)
 		return false;
+	spin_lock(&mm->kswapd_lock);
 	mm->kswapd_napping = true;
+	spin_unlock(&mm->kswapd_lock);
 	mm->sleep_ops.sleep(mm->sleep_ctx, CMA_SLEEP_KSWAPD, timeout_us);
 	return true;
 }

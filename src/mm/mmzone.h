@@ -488,8 +488,9 @@ struct cma_mm {
 	pthread_cond_t kswapd_wait;
 	bool kswapd_woken;		/* a wakeup since kswapd last looked */
 	/*
-	 * polled: its pass slept, so it ended; the host polls it again after
-	 * the timeout, and the pass goes on at kswapd_nap_priority
+	 * polled, under kswapd_lock: its pass slept, so it ended; the host
+	 * polls it again after the timeout, and the pass goes on at
+	 * kswapd_nap_priority
 	 */
 	bool kswapd_napping;
 	int kswapd_nap_priority;

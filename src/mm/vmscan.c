@@ -1080,7 +1080,9 @@ static void kswapd_congestion_wait(struct cma_mm *mm, bool under_min)
 /* A napping pass goes on at the priority after @priority's round when polled again. */
 static bool kswapd_nap_at(struct cma_mm *mm, int priority)
 {
+	spin_lock(&mm->kswapd_lock);
 	mm->kswapd_nap_priority = priority > 0 ? priority - 1 : 0;
+	spin_unlock(&mm->kswapd_lock);
 	return false;
 }
 
@@ -1588,8 +1590,12 @@ unsigned long cma_kswapd_poll(struct cma_mm *mm)
 void kswapd_run_meanwhile(struct cma_mm *mm)
 {
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
+	bool napping;
 
-	if (state == KSWAPD_POLLED && !mm->kswapd_napping)
+	spin_lock(&mm->kswapd_lock);
+	napping = mm->kswapd_napping;
+	spin_unlock(&mm->kswapd_lock);
+	if (state == KSWAPD_POLLED && !napping)
 		kswapd_poll(mm);
 	else if (state == KSWAPD_RUNNING)
 		sched_yield();
