@@ -660,9 +660,11 @@ static void sim_run_stop_at_miss_ends_at_the_first(void **state)
 }
 
 /*
- * Expect: a run whose cancel flag is set stops at its first poll (a few
- * thousand events in), long before its end, and says it stopped; the
- * figures so far are kept.
+ * Expect: a run whose cancel flag is set stops at its first poll (the
+ * 4096th event), long before its end, and says it stopped; the figures
+ * so far are kept. An event whose request's wait ran the polled one
+ * (engine.c's run_due) ends after the stop and counts too, so the run
+ * has fewer events than a second poll would come at, not exactly 4096.
  */
 static void sim_run_cancelled_stops_early(void **state)
 {
@@ -674,7 +676,7 @@ static void sim_run_cancelled_stops_early(void **state)
 	assert_int_equal(sim_run(sc, &o, &r), 0);
 	assert_true(r.stopped);
 	assert_true(r.stopped_ns < 60 * S);
-	assert_true(r.events <= 4096);
+	assert_true(r.events >= 4096 && r.events < 2 * 4096);
 	assert_true(workload(&r, "files")->ops > 0);
 	sim_result_free(&r);
 	free(sc);

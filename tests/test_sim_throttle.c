@@ -368,6 +368,83 @@ static void fault_finds_swap_out_in_flight_in_swap_cache(void **state)
 }
 
 /*
+ * Expect (a page cache page is locked from add_to_page_cache_lru until its
+ * read's end_io; alloc_contig_range's MIGRATE_SYNC sleeps in lock_page,
+ * v3.5 from its fourth pass, 6.12 at once, and from 3.8 its clean-page
+ * reclaim passes over the locked page): a range holding a page whose
+ * read completes at 0.5 ms is allocated once the read is waited out, the
+ * request's clock reaching the read's end, all of it waiting but the
+ * CPU work priced before.
+ */
+static void contig_range_waits_for_read_in_flight(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		const struct storage_clock *clock;
+		struct clocked c;
+		unsigned long pfn;
+
+		swapping_init(&c, kernels[k], CMA_ARCH_X86);
+		clock = &c.s->storage.clock[0];
+		assert_int_equal(owned_init(&o, c.s, &w, 4, false), 0);
+		assert_int_equal(owned_touch(&o, 0), 1);
+		owned_read_until(&o, 0, 500000);
+		lru_add_drain_all(c.mm);
+		pfn = cma_page_to_pfn(c.mm, owned_page(&o, 0));
+		assert_int_equal(cma_alloc_contig_range(c.mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		if (!owned_page(&o, 0) || cma_page_to_pfn(c.mm, owned_page(&o, 0)) == pfn ||
+		    clock->waited_to < 500000 || clock->wait_ns + clock->cpu_ns != clock->waited_to)
+			fail_msg("%s: expected the page moved and the clock past 500000 ns, waiting all "
+				 "but its CPU work; found %" PRIu64 " ns, %" PRIu64 " waited, %" PRIu64
+				 " of CPU work", kernels[k], clock->waited_to, clock->wait_ns, clock->cpu_ns);
+		assert_verify(c.mm);
+		cma_free_contig_range(c.mm, pfn, 1);
+		owned_destroy(&o);
+		clocked_destroy(&c);
+	}
+}
+
+/*
+ * Expect (shrink_page_list's trylock_page): reclaim keeps a clean page
+ * cache page while its read is in flight, and frees it once the clock
+ * is past the read's end.
+ */
+static void reclaim_frees_a_read_page_once_its_read_ends(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		struct clocked c;
+
+		swapping_init(&c, kernels[k], CMA_ARCH_X86);
+		assert_int_equal(owned_init(&o, c.s, &w, 4, false), 0);
+		assert_int_equal(owned_touch(&o, 0), 1);
+		owned_read_until(&o, 0, 2000000);
+		lru_add_drain_all(c.mm);
+		for (int i = 0; i < 8; i++)
+			cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+		if (!owned_page(&o, 0))
+			fail_msg("%s: expected reclaim to keep the page its read still locks", kernels[k]);
+		c.s->now = 3000000;
+		storage_request_start(c.s, c.s->now);
+		for (int i = 0; i < 8 && owned_page(&o, 0); i++)
+			cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+		if (owned_page(&o, 0))
+			fail_msg("%s: expected reclaim to free the page once its read was over", kernels[k]);
+		assert_verify(c.mm);
+		owned_destroy(&o);
+		clocked_destroy(&c);
+	}
+}
+
+/*
  * Expect (the kernel's kswapd scans for real time): a polled kswapd's
  * passes, run on the engine's thread, move that clock by their scanning
  * (pgscan_kswapd at x86's 60 cycles of 3300 MHz a page, but for the
@@ -531,6 +608,8 @@ int main(void)
 		cmocka_unit_test(owned_release_all_ends_anon_write_in_flight),
 		cmocka_unit_test(contig_range_waits_for_swap_out_in_flight),
 		cmocka_unit_test(fault_finds_swap_out_in_flight_in_swap_cache),
+		cmocka_unit_test(contig_range_waits_for_read_in_flight),
+		cmocka_unit_test(reclaim_frees_a_read_page_once_its_read_ends),
 		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
 		cmocka_unit_test(run_apart_leaves_the_task_s_clock),
 		cmocka_unit_test(kswapd_woken_runs_at_the_next_scheduling_point),

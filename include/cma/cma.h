@@ -380,6 +380,21 @@ struct cma_owner_ops {
 	 * whole. NULL: the page is never split.
 	 */
 	int (*split)(void *owner, uint64_t index, struct cma_page *page, unsigned order);
+	/*
+	 * Optional, for owners whose reads go in flight: is the page locked
+	 * for its read, as trylock_page() would find it (the kernel's
+	 * PG_locked, from add_to_page_cache_lru or the swap cache until the
+	 * read's end_io)? Reclaim keeps a locked page; migration passes over
+	 * it (-EAGAIN) except where MIGRATE_SYNC would sleep in lock_page(),
+	 * where it calls wait_locked. NULL: never locked.
+	 */
+	bool (*locked)(void *owner, uint64_t index, const struct cma_page *page);
+	/*
+	 * lock_page() of a locked page: the owner completes the read now and
+	 * returns the nanoseconds the wait took in its time. NULL (with
+	 * locked): a locked page is busy, as if migration could not wait.
+	 */
+	uint64_t (*wait_locked)(void *owner, uint64_t index, struct cma_page *page);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
@@ -746,6 +761,7 @@ enum cma_trace_id {
 	CMA_TRACE_CMA_ALLOC_BUSY_RETRY,
 	CMA_TRACE_CMA_ALLOC_FINISH,
 	CMA_TRACE_CMA_ALLOC_START,
+	CMA_TRACE_CMA_LOCK_PAGE,
 	CMA_TRACE_CMA_RELEASE,
 	CMA_TRACE_CMA_WAIT_ON_PAGE_WRITEBACK,
 	CMA_TRACE_MM_COMPACTION_FAST_ISOLATE_FREEPAGES,
@@ -787,7 +803,7 @@ struct cma_trace_event {
 			unsigned int align;
 			int errorno;
 		} cma;
-		/* cma_wait_on_page_writeback */
+		/* cma_wait_on_page_writeback, cma_lock_page */
 		struct {
 			unsigned long pfn;
 			uint64_t waited_ns;

@@ -416,6 +416,7 @@ void undo_page_writeback(struct cma_mm *mm, struct cma_page *page);
 /* test_clear_page_writeback: the write is done, NR_WRITTEN counts it. */
 void end_page_writeback(struct cma_mm *mm, struct cma_page *page);
 /* Wait for @page's write through @ops->wait_writeback: 0, or -EBUSY if it cannot. */
+int lock_page(struct cma_mm *mm, struct cma_page *page, const struct cma_owner_ops *ops);
 int wait_on_page_writeback(struct cma_mm *mm, struct cma_page *page,
 			   const struct cma_owner_ops *ops);
 

@@ -10,6 +10,11 @@
  * up (-EBUSY: back to the LRU at once); MIGRATE_SYNC waits for the write
  * (wait_on_page_writeback), in v3.5 only once the `force` passes come
  * (pass > 2, -EAGAIN before), in 6.12 at its first synchronous try.
+ * A page locked for its read (trylock_page fails) is left for a later
+ * pass (-EAGAIN) but where MIGRATE_SYNC would sleep in lock_page, at the
+ * same passes. Departure: MIGRATE_SYNC_LIGHT never sleeps on it, as
+ * direct compaction (PF_MEMALLOC) and 6.12's light mode (the page is not
+ * uptodate) do not, where 3.5's compact_memory would in its forced passes.
  *
  * There are no page tables here: a mapped page's owner says how many
  * entries map it (cma_owner_ops.mapcount), and migration counts the
@@ -96,6 +101,15 @@ static int unmap_and_move(struct cma_mm *mm, const struct migration_target *targ
 		put_page(mm, page);
 		rc = 0;
 		goto free_new;
+	}
+	if (ops->locked && ops->locked(page->owner, page->private, page)) {
+		if (!force || mode != MIGRATE_SYNC) {
+			rc = -EAGAIN;
+			goto free_new;
+		}
+		rc = lock_page(mm, page, ops);
+		if (rc)
+			goto putback;
 	}
 	if (page_test(page, PG_writeback)) {
 		/* only a full sync migration may stall on the storage */

@@ -10,7 +10,8 @@
  * with the page rotated to the tail of its inactive list. Migration that
  * must wait for such a write asks the owner (ops->wait_writeback):
  * nothing here sleeps. From 5.16 an ended write may wake reclaim
- * throttled on writeback.
+ * throttled on writeback. A page locked for its read (ops->locked) is
+ * waited for the same way (filemap.c's lock_page, ops->wait_locked).
  */
 #include "mm/internal.h"
 
@@ -70,6 +71,26 @@ void cma_page_end_writeback(struct cma_mm *mm, struct cma_page *page)
 		return;
 	}
 	end_page_writeback(mm, page);
+}
+
+/*
+ * lock_page of a page locked for its read: the owner completes the read
+ * and says how long that took; 0 once the lock is ours, -EBUSY when the
+ * owner cannot wait (no wait_locked) or left the read running. Traced as
+ * the library's cma_lock_page (neither kernel has that event).
+ */
+int lock_page(struct cma_mm *mm, struct cma_page *page, const struct cma_owner_ops *ops)
+{
+	uint64_t waited;
+
+	if (!ops->wait_locked)
+		return -EBUSY;
+	waited = ops->wait_locked(page->owner, page->private, page);
+	if (ops->locked(page->owner, page->private, page))
+		return -EBUSY;
+	trace_event(mm, CMA_TRACE_CMA_LOCK_PAGE, writeback_wait,
+		    .pfn = page_to_pfn(mm, page), .waited_ns = waited);
+	return 0;
 }
 
 /*

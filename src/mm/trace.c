@@ -277,6 +277,7 @@ static const struct {
 	[CMA_TRACE_CMA_ALLOC_BUSY_RETRY] = { "cma_alloc_busy_retry", print_cma_alloc_busy_retry },
 	[CMA_TRACE_CMA_ALLOC_FINISH] = { "cma_alloc_finish", print_cma_alloc_finish },
 	[CMA_TRACE_CMA_ALLOC_START] = { "cma_alloc_start", print_cma_alloc_start },
+	[CMA_TRACE_CMA_LOCK_PAGE] = { "cma_lock_page", print_cma_wait_on_page_writeback },
 	[CMA_TRACE_CMA_RELEASE] = { "cma_release", print_cma_release },
 	[CMA_TRACE_CMA_WAIT_ON_PAGE_WRITEBACK] = { "cma_wait_on_page_writeback",
 						   print_cma_wait_on_page_writeback },

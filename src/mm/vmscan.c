@@ -343,6 +343,9 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
 	enum page_references references = PAGEREF_RECLAIM_CLEAN;	/* force_reclaim's */
 
+	/* !trylock_page: its read is in flight, keep it for a later scan */
+	if (ops->locked && ops->locked(page->owner, page->private, page))
+		return PAGE_KEEP;
 	/* mlocked since it was isolated: kept, its putback culls it to LRU_UNEVICTABLE */
 	if (page_test(page, PG_mlocked))
 		return PAGE_KEEP;

@@ -57,7 +57,7 @@ static void forget(struct owned_pages *o, uint64_t idx, uint64_t entry)
 	if (sl->state & OP_WB)
 		end_write(o, idx);
 	sl->entry = entry;
-	sl->state &= (uint8_t)~OP_DIRTY;
+	sl->state &= (uint8_t)~(OP_DIRTY | OP_READ);
 	o->resident--;
 	o->s->class_pages[o->cls]--;
 }
@@ -92,7 +92,8 @@ static int track_write(struct owned_pages *o, uint64_t idx, uint64_t done)
 {
 	if (storage_track(o->s, o, idx, owned_page(o, idx), done, write_done))
 		return -ENOMEM;
-	o->slot[idx].state |= OP_WB;
+	/* its read was over before anyone could dirty it or reclaim write it */
+	o->slot[idx].state = (uint8_t)((o->slot[idx].state & ~OP_READ) | OP_WB);
 	o->wb_done[idx] = done;
 	return 0;
 }
@@ -155,6 +156,34 @@ static uint64_t owned_wait_writeback(void *owner, uint64_t idx, struct cma_page 
 	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
 }
 
+/* trylock_page fails while the read that brought the page in is in flight. */
+static bool owned_locked(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	return idx < o->nr && owned_page(o, idx) == page && (o->slot[idx].state & OP_READ) &&
+	       o->wb_done[idx] > storage_wait_from(&o->s->storage, o->s->now);
+}
+
+/* lock_page: the read completes now, the wait is the time left until it would have. */
+static uint64_t owned_wait_locked(void *owner, uint64_t idx, struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	if (!ours(o, idx, page) || !(o->slot[idx].state & OP_READ))
+		return 0;
+	o->slot[idx].state &= (uint8_t)~OP_READ;
+	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
+}
+
+void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done)
+{
+	if (!owned_page(o, idx) || (o->slot[idx].state & OP_WB))
+		return;
+	o->slot[idx].state |= OP_READ;
+	o->wb_done[idx] = done;
+}
+
 /*
  * page_mapcount: an anonymous page is mapped once, by its process; of a
  * file, the first @mapped pages of every hundred, as if those ranges
@@ -171,11 +200,13 @@ static const struct cma_owner_ops file_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
 	.mapcount = owned_mapcount,
 	.wait_writeback = owned_wait_writeback,
+	.locked = owned_locked, .wait_locked = owned_wait_locked,
 };
 
 static const struct cma_owner_ops anon_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
 	.wait_writeback = owned_wait_writeback, .anon = true, .mapcount = owned_mapcount,
+	.locked = owned_locked, .wait_locked = owned_wait_locked,
 };
 
 bool owned_start_write(struct owned_pages *o, uint64_t idx)

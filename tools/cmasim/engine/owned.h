@@ -14,6 +14,7 @@ enum {
 	OP_DIRTY	= 1u << 1,
 	OP_WB		= 1u << 2,	/* under writeback, done at wb_done[] */
 	OP_SWAPPED	= 1u << 3,	/* anon: reclaim swapped it out; using it is a swap-in */
+	OP_READ		= 1u << 4,	/* locked for its read until wb_done[] */
 };
 
 /*
@@ -38,7 +39,7 @@ struct owned_pages {
 	unsigned mapped;		/* percent of the pages mapped, one PTE each (anon: 100) */
 	uint64_t nr;
 	struct owned_slot *slot;
-	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
+	uint64_t *wb_done;		/* OP_WB, OP_READ: when the I/O in flight completes */
 	uint64_t resident;
 	uint64_t releases;		/* owned_release_all()s: a fault's allocation may OOM-kill us */
 	struct cma_swapin_stat swapin;	/* what the last owned_touch read from swap */
@@ -81,6 +82,12 @@ int owned_touch(struct owned_pages *o, uint64_t idx);
  * if the page was in the swap cache.
  */
 uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at);
+/*
+ * Slot @idx's page was faulted in by a read that completes at @done:
+ * until then it is locked (trylock_page fails), as the kernel's page
+ * stays from add_to_page_cache_lru or the swap cache to the read's end.
+ */
+void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done);
 /* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */
 bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
 /*

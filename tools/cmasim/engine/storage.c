@@ -277,10 +277,17 @@ uint64_t storage_swap_write(struct storage *st, const struct cost_model *m, uint
 	return storage_submit_at(st, m, now, STORAGE_SEQ_WRITE, bytes, &st->swap_next, at);
 }
 
+uint64_t storage_wait_from(const struct storage *st, uint64_t now)
+{
+	const struct storage_clock *c = &st->clock[st->cur];
+
+	return c->waited_to > now ? c->waited_to : now;
+}
+
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done)
 {
 	struct storage_clock *c = &st->clock[st->cur];
-	uint64_t from = c->waited_to > now ? c->waited_to : now;
+	uint64_t from = storage_wait_from(st, now);
 
 	if (done <= from)
 		return 0;

@@ -151,6 +151,8 @@ int storage_track(struct sim *s, void *owner, uint64_t idx, struct cma_page *pag
  * serial, so only what lies beyond the last one counts).
  */
 uint64_t storage_wait(struct storage *st, uint64_t now, uint64_t done);
+/* Where such a request is at @now: past it by the waits it has had. */
+uint64_t storage_wait_from(const struct storage *st, uint64_t now);
 /*
  * Where the engine's events at this time have moved their clock: past
  * sim_now() by their reclaim's CPU work and sleeps (a fault that

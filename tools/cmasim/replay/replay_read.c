@@ -26,7 +26,7 @@ const char replay_events_accepted[] =
 	"cma_alloc_start, cma_alloc_finish, cma_alloc_busy_retry, cma_release, cma_alloc_info, "
 	"mm_alloc_contig_migrate_range_info, mm_migrate_*, mm_page_alloc*, mm_page_free*, "
 	"mm_filemap_*, mm_vmscan_*, writeback_*congest*, mm_compaction_*, test_pages_isolated, "
-	"cma_wait_on_page_writeback, sched_switch, mark_victim and cmasim_*";
+	"cma_wait_on_page_writeback, cma_lock_page, sched_switch, mark_victim and cmasim_*";
 
 /* ---- the events ---- */
 
@@ -541,6 +541,7 @@ static const struct replay_kind {
 	{ "cmasim_demand_request", false, RP_DEMAND_REQUEST, 0, decode_demand_request },
 	{ "cmasim_demand_release", false, RP_DEMAND_RELEASE, 0, decode_demand_release },
 	{ "cma_wait_on_page_writeback", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
+	{ "cma_lock_page", false, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_migrate_", true, NR_RP_TYPES, RPF_MIGRATE, NULL },
 	{ "mm_page_alloc", false, NR_RP_TYPES, RPF_PAGE, decode_page },
 	{ "mm_page_free", false, NR_RP_TYPES, RPF_PAGE, decode_page },

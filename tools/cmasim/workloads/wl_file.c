@@ -106,8 +106,10 @@ static void file_tick(struct sim *s, void *arg)
 		}
 		f->pos++;
 		ret = owned_touch(&f->o, idx);
-		if (ret > 0 && miss)
+		if (ret > 0 && miss) {
 			t = read_miss(s, f, spec->sequential, t);
+			owned_read_until(&f->o, idx, t);
+		}
 		w->res->ops++;
 		if (ret >= 0 && writer && write_page(s, f, idx))
 			room--;

@@ -69,11 +69,12 @@ static double read_ns(const struct sim *s)
  * complete, behind whatever else the device has queued (swap-outs, other
  * processes' reads). None for a page found in the swap cache.
  */
-static double swap_in_ns(struct sim *s, struct job_proc *p)
+static double swap_in_ns(struct sim *s, struct job_proc *p, uint64_t idx)
 {
-	uint64_t at = sim_now(s) + (uint64_t)p->owed_ns;
+	uint64_t at = sim_now(s) + (uint64_t)p->owed_ns, done = owned_swapin_read(&p->anon, at);
 
-	return (double)(owned_swapin_read(&p->anon, at) - at);
+	owned_read_until(&p->anon, idx, done);
+	return (double)(done - at);
 }
 
 /* The process ends (exit or OOM kill): its memory and page tables go back; the pages freed. */
@@ -141,7 +142,7 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 
 		w->res->ops++;
 		if (owned_touch(&p->anon, idx) > 0 && swap_in)
-			p->owed_ns += swap_in_ns(s, p);
+			p->owed_ns += swap_in_ns(s, p, idx);
 	}
 }
 
@@ -163,9 +164,13 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	reads = (uint64_t)p->read_carry;
 	p->read_carry -= (double)reads;
 	for (uint64_t i = 0; i < reads && j->src.nr; i++) {
+		uint64_t idx = owned_rand_below(&j->src, j->src.nr);
+
 		w->res->ops++;
-		if (owned_touch(&j->src, owned_rand_below(&j->src, j->src.nr)) > 0)
+		if (owned_touch(&j->src, idx) > 0) {
 			p->owed_ns += read_ns(s);
+			owned_read_until(&j->src, idx, sim_now(s) + (uint64_t)p->owed_ns);
+		}
 	}
 	w->res->io_wait_ns += (uint64_t)(p->owed_ns - before_wait);
 	cost_work_since(s, &before, &work);
