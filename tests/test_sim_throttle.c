@@ -445,6 +445,38 @@ static void reclaim_frees_a_read_page_once_its_read_ends(void **state)
 }
 
 /*
+ * Expect: reads in flight end each at its own time, whatever the order
+ * they were issued in: at 1.5 ms reclaim frees the page whose read
+ * ended at 1 ms and keeps the one whose read, issued first, ends at 2 ms.
+ */
+static void reads_end_each_at_its_own_time(void **state)
+{
+	struct workload_result res = { 0 };
+	struct workload w = { .res = &res };
+	struct owned_pages o;
+	struct clocked c;
+
+	swapping_init(&c, "6.12", CMA_ARCH_X86);
+	assert_int_equal(owned_init(&o, c.s, &w, 4, false), 0);
+	assert_int_equal(owned_touch(&o, 0), 1);
+	assert_int_equal(owned_touch(&o, 1), 1);
+	owned_read_until(&o, 0, 2000000);
+	owned_read_until(&o, 1, 1000000);
+	lru_add_drain_all(c.mm);
+	c.s->now = 1500000;
+	storage_request_start(c.s, c.s->now);
+	for (int i = 0; i < 8 && owned_page(&o, 1); i++)
+		cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+	if (!owned_page(&o, 0) || owned_page(&o, 1))
+		fail_msg("expected page 0 (read until 2 ms) kept and page 1 (until 1 ms) freed at 1.5 ms; "
+			 "page 0 %s, page 1 %s", owned_page(&o, 0) ? "kept" : "freed",
+			 owned_page(&o, 1) ? "kept" : "freed");
+	assert_verify(c.mm);
+	owned_destroy(&o);
+	clocked_destroy(&c);
+}
+
+/*
  * Expect (the kernel's kswapd scans for real time): a polled kswapd's
  * passes, run on the engine's thread, move that clock by their scanning
  * (pgscan_kswapd at x86's 60 cycles of 3300 MHz a page, but for the
@@ -610,6 +642,7 @@ int main(void)
 		cmocka_unit_test(fault_finds_swap_out_in_flight_in_swap_cache),
 		cmocka_unit_test(contig_range_waits_for_read_in_flight),
 		cmocka_unit_test(reclaim_frees_a_read_page_once_its_read_ends),
+		cmocka_unit_test(reads_end_each_at_its_own_time),
 		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
 		cmocka_unit_test(run_apart_leaves_the_task_s_clock),
 		cmocka_unit_test(kswapd_woken_runs_at_the_next_scheduling_point),

@@ -92,8 +92,7 @@ static int track_write(struct owned_pages *o, uint64_t idx, uint64_t done)
 {
 	if (storage_track(o->s, o, idx, owned_page(o, idx), done, write_done))
 		return -ENOMEM;
-	/* its read was over before anyone could dirty it or reclaim write it */
-	o->slot[idx].state = (uint8_t)((o->slot[idx].state & ~OP_READ) | OP_WB);
+	o->slot[idx].state |= OP_WB;
 	o->wb_done[idx] = done;
 	return 0;
 }
@@ -156,13 +155,27 @@ static uint64_t owned_wait_writeback(void *owner, uint64_t idx, struct cma_page 
 	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
 }
 
-/* trylock_page fails while the read that brought the page in is in flight. */
+/* The reads done by @t leave the ring: their pages are unlocked, if their slots still hold them. */
+static void reads_done(struct owned_pages *o, uint64_t t)
+{
+	for (; o->rd_nr && o->rd[o->rd_head].done <= t; o->rd_nr--) {
+		const struct owned_read *r = &o->rd[o->rd_head];
+
+		if (owned_page(o, r->idx) == r->page)
+			o->slot[r->idx].state &= (uint8_t)~OP_READ;
+		o->rd_head = (o->rd_head + 1) % o->rd_cap;
+	}
+}
+
+/* trylock_page fails while the read that brought the page in is in flight (on the task's clock). */
 static bool owned_locked(void *owner, uint64_t idx, const struct cma_page *page)
 {
 	struct owned_pages *o = owner;
 
-	return idx < o->nr && owned_page(o, idx) == page && (o->slot[idx].state & OP_READ) &&
-	       o->wb_done[idx] > storage_wait_from(&o->s->storage, o->s->now);
+	if (idx >= o->nr || owned_page(o, idx) != page || !(o->slot[idx].state & OP_READ))
+		return false;
+	reads_done(o, storage_wait_from(&o->s->storage, o->s->now));
+	return o->slot[idx].state & OP_READ;
 }
 
 /* lock_page: the read completes now, the wait is the time left until it would have. */
@@ -173,15 +186,47 @@ static uint64_t owned_wait_locked(void *owner, uint64_t idx, struct cma_page *pa
 	if (!ours(o, idx, page) || !(o->slot[idx].state & OP_READ))
 		return 0;
 	o->slot[idx].state &= (uint8_t)~OP_READ;
-	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
+	for (size_t i = 0; i < o->rd_nr; i++) {
+		const struct owned_read *r = &o->rd[(o->rd_head + i) % o->rd_cap];
+
+		if (r->idx == idx && r->page == page)
+			return storage_wait(&o->s->storage, o->s->now, r->done);
+	}
+	return 0;
+}
+
+static int grow_reads(struct owned_pages *o)
+{
+	size_t cap = o->rd_cap ? o->rd_cap * 2 : 64;
+	struct owned_read *rd = malloc(cap * sizeof(*rd));
+
+	if (!rd)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->rd_nr; i++)
+		rd[i] = o->rd[(o->rd_head + i) % o->rd_cap];
+	free(o->rd);
+	o->rd = rd;
+	o->rd_cap = cap;
+	o->rd_head = 0;
+	return 0;
 }
 
 void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done)
 {
-	if (!owned_page(o, idx) || (o->slot[idx].state & OP_WB))
+	struct cma_page *page = owned_page(o, idx);
+	size_t at;
+
+	reads_done(o, o->s->now);
+	if (!page || done <= o->s->now || (o->slot[idx].state & OP_WB))
 		return;
+	if (o->rd_nr == o->rd_cap && grow_reads(o))
+		return;		/* no room to track it: read at once */
+	/* in order of completion, as the storage's queue completes them, whatever the caller's order */
+	at = o->rd_nr++;
+	for (; at && o->rd[(o->rd_head + at - 1) % o->rd_cap].done > done; at--)
+		o->rd[(o->rd_head + at) % o->rd_cap] = o->rd[(o->rd_head + at - 1) % o->rd_cap];
+	o->rd[(o->rd_head + at) % o->rd_cap] = (struct owned_read){ idx, done, page };
 	o->slot[idx].state |= OP_READ;
-	o->wb_done[idx] = done;
 }
 
 /*
@@ -259,6 +304,8 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->releases = 0;
 	o->at = NULL;
 	o->nr_at = 0;
+	o->rd = NULL;
+	o->rd_head = o->rd_nr = o->rd_cap = 0;
 	o->slot = big_table_alloc(nr, sizeof(*o->slot));
 	/* written before it is read (OP_WB says so), and only by writers and pageout: left to fault in */
 	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));
@@ -467,9 +514,12 @@ void owned_destroy(struct owned_pages *o)
 	storage_forget(&o->s->storage, o);
 	big_table_free(o->slot, o->nr, sizeof(*o->slot));
 	free(o->wb_done);
+	free(o->rd);
 	free(o->at);
 	o->slot = NULL;
 	o->wb_done = NULL;
+	o->rd = NULL;
+	o->rd_head = o->rd_nr = o->rd_cap = 0;
 	o->at = NULL;
 	o->nr_at = 0;
 }

@@ -14,7 +14,7 @@ enum {
 	OP_DIRTY	= 1u << 1,
 	OP_WB		= 1u << 2,	/* under writeback, done at wb_done[] */
 	OP_SWAPPED	= 1u << 3,	/* anon: reclaim swapped it out; using it is a swap-in */
-	OP_READ		= 1u << 4,	/* locked for its read until wb_done[] */
+	OP_READ		= 1u << 4,	/* locked for its read, until the storage ends it */
 };
 
 /*
@@ -31,6 +31,13 @@ struct owned_slot {
 	uint8_t state;
 };
 
+/* A read in flight: slot @idx's @page is locked until @done. */
+struct owned_read {
+	uint64_t idx;
+	uint64_t done;
+	const struct cma_page *page;
+};
+
 struct owned_pages {
 	struct sim *s;
 	struct workload *w;
@@ -39,7 +46,9 @@ struct owned_pages {
 	unsigned mapped;		/* percent of the pages mapped, one PTE each (anon: 100) */
 	uint64_t nr;
 	struct owned_slot *slot;
-	uint64_t *wb_done;		/* OP_WB, OP_READ: when the I/O in flight completes */
+	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
+	struct owned_read *rd;		/* OP_READ: the reads in flight, a ring in order of completion */
+	size_t rd_head, rd_nr, rd_cap;
 	uint64_t resident;
 	uint64_t releases;		/* owned_release_all()s: a fault's allocation may OOM-kill us */
 	struct cma_swapin_stat swapin;	/* what the last owned_touch read from swap */
@@ -83,9 +92,12 @@ int owned_touch(struct owned_pages *o, uint64_t idx);
  */
 uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at);
 /*
- * Slot @idx's page was faulted in by a read that completes at @done:
- * until then it is locked (trylock_page fails), as the kernel's page
- * stays from add_to_page_cache_lru or the swap cache to the read's end.
+ * Slot @idx's page was faulted in by a read the storage queue completes
+ * at @done: until then it is locked (trylock_page fails), as the
+ * kernel's page stays from add_to_page_cache_lru or the swap cache to
+ * the read's end. Departure: a slot whose page is released and faulted
+ * in again at the same frame while its first read is in flight is
+ * unlocked when that read ends.
  */
 void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done);
 /* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */

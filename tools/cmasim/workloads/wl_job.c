@@ -164,13 +164,9 @@ static void compute(struct sim *s, struct workload *w, struct job_proc *p, doubl
 	reads = (uint64_t)p->read_carry;
 	p->read_carry -= (double)reads;
 	for (uint64_t i = 0; i < reads && j->src.nr; i++) {
-		uint64_t idx = owned_rand_below(&j->src, j->src.nr);
-
 		w->res->ops++;
-		if (owned_touch(&j->src, idx) > 0) {
+		if (owned_touch(&j->src, owned_rand_below(&j->src, j->src.nr)) > 0)
 			p->owed_ns += read_ns(s);
-			owned_read_until(&j->src, idx, sim_now(s) + (uint64_t)p->owed_ns);
-		}
 	}
 	w->res->io_wait_ns += (uint64_t)(p->owed_ns - before_wait);
 	cost_work_since(s, &before, &work);
