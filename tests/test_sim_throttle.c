@@ -445,9 +445,11 @@ static void reclaim_frees_a_read_page_once_its_read_ends(void **state)
 }
 
 /*
- * Expect: reads in flight end each at its own time, whatever the order
- * they were issued in: at 1.5 ms reclaim frees the page whose read
- * ended at 1 ms and keeps the one whose read, issued first, ends at 2 ms.
+ * Expect: an owner's reads in flight end each at its own time, in the
+ * order the storage completes them: at 1.5 ms reclaim frees the page
+ * whose read ended at 1 ms and keeps the one whose read ends at 2 ms;
+ * a read said to end before the one issued ahead of it ends with that
+ * one (at 3 ms, not 2.5 ms).
  */
 static void reads_end_each_at_its_own_time(void **state)
 {
@@ -455,23 +457,42 @@ static void reads_end_each_at_its_own_time(void **state)
 	struct workload w = { .res = &res };
 	struct owned_pages o;
 	struct clocked c;
+	unsigned long pfn;
 
 	swapping_init(&c, "6.12", CMA_ARCH_X86);
 	assert_int_equal(owned_init(&o, c.s, &w, 4, false), 0);
-	assert_int_equal(owned_touch(&o, 0), 1);
-	assert_int_equal(owned_touch(&o, 1), 1);
-	owned_read_until(&o, 0, 2000000);
-	owned_read_until(&o, 1, 1000000);
+	for (uint64_t i = 0; i < 4; i++)
+		assert_int_equal(owned_touch(&o, i), 1);
+	owned_read_until(&o, 0, 1000000);
+	owned_read_until(&o, 1, 2000000);
+	owned_read_until(&o, 2, 3000000);
+	owned_read_until(&o, 3, 2500000);
 	lru_add_drain_all(c.mm);
 	c.s->now = 1500000;
 	storage_request_start(c.s, c.s->now);
-	for (int i = 0; i < 8 && owned_page(&o, 1); i++)
+	for (int i = 0; i < 8 && owned_page(&o, 0); i++)
 		cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
-	if (!owned_page(&o, 0) || owned_page(&o, 1))
-		fail_msg("expected page 0 (read until 2 ms) kept and page 1 (until 1 ms) freed at 1.5 ms; "
+	if (owned_page(&o, 0) || !owned_page(&o, 1))
+		fail_msg("at 1.5 ms expected page 0 (read until 1 ms) freed and page 1 (until 2 ms) kept; "
 			 "page 0 %s, page 1 %s", owned_page(&o, 0) ? "kept" : "freed",
 			 owned_page(&o, 1) ? "kept" : "freed");
+	c.s->now = 2700000;
+	storage_request_start(c.s, c.s->now);
+	for (int i = 0; i < 8 && owned_page(&o, 1); i++)
+		cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+	if (owned_page(&o, 1) || !owned_page(&o, 2) || !owned_page(&o, 3))
+		fail_msg("at 2.7 ms expected page 1 freed, pages 2 and 3 kept (their reads end at 3 ms); "
+			 "page 1 %s, 2 %s, 3 %s", owned_page(&o, 1) ? "kept" : "freed",
+			 owned_page(&o, 2) ? "kept" : "freed", owned_page(&o, 3) ? "kept" : "freed");
+	pfn = cma_page_to_pfn(c.mm, owned_page(&o, 3));
+	/* reclaim kept it in a per-CPU batch (6.12): on the LRU first */
+	lru_add_drain_all(c.mm);
+	assert_int_equal(cma_alloc_contig_range(c.mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+	if (c.s->storage.clock[0].waited_to < 3000000)
+		fail_msg("expected the range over page 3 to wait until its read ends with page 2's, "
+			 "at 3 ms; its clock is at %" PRIu64 " ns", c.s->storage.clock[0].waited_to);
 	assert_verify(c.mm);
+	cma_free_contig_range(c.mm, pfn, 1);
 	owned_destroy(&o);
 	clocked_destroy(&c);
 }

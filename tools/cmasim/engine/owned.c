@@ -155,16 +155,38 @@ static uint64_t owned_wait_writeback(void *owner, uint64_t idx, struct cma_page 
 	return storage_wait(&o->s->storage, o->s->now, o->wb_done[idx]);
 }
 
-/* The reads done by @t leave the ring: their pages are unlocked, if their slots still hold them. */
+#define READ_SEQ_MASK	((1u << 24) - 1)	/* owned_slot.read_seq */
+
+/* The reads done by @t leave the ring. */
 static void reads_done(struct owned_pages *o, uint64_t t)
 {
-	for (; o->rd_nr && o->rd[o->rd_head].done <= t; o->rd_nr--) {
-		const struct owned_read *r = &o->rd[o->rd_head];
+	for (; o->rd_nr && o->rd[o->rd_head].done <= t; o->rd_nr--, o->rd_seq++)
+		o->rd_head = (o->rd_head + 1) & (o->rd_cap - 1);
+}
 
-		if (owned_page(o, r->idx) == r->page)
-			o->slot[r->idx].state &= (uint8_t)~OP_READ;
-		o->rd_head = (o->rd_head + 1) % o->rd_cap;
+/*
+ * Slot @idx's read still in flight at @t, or NULL. The slot's number
+ * finds its read in the ring; one that has left it (or whose number
+ * came round again for another read) has ended, and the page is
+ * unlocked here, where its slot is at hand.
+ */
+static const struct owned_read *read_in_flight(struct owned_pages *o, uint64_t idx, uint64_t t)
+{
+	struct owned_slot *sl = &o->slot[idx];
+	size_t pos;
+
+	if (!(sl->state & OP_READ))
+		return NULL;
+	reads_done(o, t);
+	pos = (sl->read_seq - o->rd_seq) & READ_SEQ_MASK;
+	if (pos < o->rd_nr) {
+		const struct owned_read *r = &o->rd[(o->rd_head + pos) & (o->rd_cap - 1)];
+
+		if (r->idx == idx && r->page == owned_page(o, idx))
+			return r;
 	}
+	sl->state &= (uint8_t)~OP_READ;
+	return NULL;
 }
 
 /* trylock_page fails while the read that brought the page in is in flight (on the task's clock). */
@@ -172,29 +194,24 @@ static bool owned_locked(void *owner, uint64_t idx, const struct cma_page *page)
 {
 	struct owned_pages *o = owner;
 
-	if (idx >= o->nr || owned_page(o, idx) != page || !(o->slot[idx].state & OP_READ))
-		return false;
-	reads_done(o, storage_wait_from(&o->s->storage, o->s->now));
-	return o->slot[idx].state & OP_READ;
+	return idx < o->nr && owned_page(o, idx) == page &&
+	       read_in_flight(o, idx, storage_wait_from(&o->s->storage, o->s->now));
 }
 
 /* lock_page: the read completes now, the wait is the time left until it would have. */
 static uint64_t owned_wait_locked(void *owner, uint64_t idx, struct cma_page *page)
 {
 	struct owned_pages *o = owner;
+	struct storage *st = &o->s->storage;
+	const struct owned_read *r;
 
-	if (!ours(o, idx, page) || !(o->slot[idx].state & OP_READ))
+	if (!ours(o, idx, page) || !(r = read_in_flight(o, idx, storage_wait_from(st, o->s->now))))
 		return 0;
 	o->slot[idx].state &= (uint8_t)~OP_READ;
-	for (size_t i = 0; i < o->rd_nr; i++) {
-		const struct owned_read *r = &o->rd[(o->rd_head + i) % o->rd_cap];
-
-		if (r->idx == idx && r->page == page)
-			return storage_wait(&o->s->storage, o->s->now, r->done);
-	}
-	return 0;
+	return storage_wait(st, o->s->now, r->done);
 }
 
+/* The ring's size is a power of two: its positions wrap with a mask. */
 static int grow_reads(struct owned_pages *o)
 {
 	size_t cap = o->rd_cap ? o->rd_cap * 2 : 64;
@@ -203,7 +220,7 @@ static int grow_reads(struct owned_pages *o)
 	if (!rd)
 		return -ENOMEM;
 	for (size_t i = 0; i < o->rd_nr; i++)
-		rd[i] = o->rd[(o->rd_head + i) % o->rd_cap];
+		rd[i] = o->rd[(o->rd_head + i) & (o->rd_cap - 1)];
 	free(o->rd);
 	o->rd = rd;
 	o->rd_cap = cap;
@@ -214,19 +231,19 @@ static int grow_reads(struct owned_pages *o)
 void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done)
 {
 	struct cma_page *page = owned_page(o, idx);
-	size_t at;
+	struct owned_slot *sl = &o->slot[idx];
 
 	reads_done(o, o->s->now);
-	if (!page || done <= o->s->now || (o->slot[idx].state & OP_WB))
+	if (!page || done <= o->s->now || (sl->state & OP_WB))
 		return;
+	if (o->rd_nr && o->rd[(o->rd_head + o->rd_nr - 1) & (o->rd_cap - 1)].done > done)
+		done = o->rd[(o->rd_head + o->rd_nr - 1) & (o->rd_cap - 1)].done;
 	if (o->rd_nr == o->rd_cap && grow_reads(o))
 		return;		/* no room to track it: read at once */
-	/* in order of completion, as the storage's queue completes them, whatever the caller's order */
-	at = o->rd_nr++;
-	for (; at && o->rd[(o->rd_head + at - 1) % o->rd_cap].done > done; at--)
-		o->rd[(o->rd_head + at) % o->rd_cap] = o->rd[(o->rd_head + at - 1) % o->rd_cap];
-	o->rd[(o->rd_head + at) % o->rd_cap] = (struct owned_read){ idx, done, page };
-	o->slot[idx].state |= OP_READ;
+	o->rd[(o->rd_head + o->rd_nr) & (o->rd_cap - 1)] = (struct owned_read){ idx, done, page };
+	sl->read_seq = (o->rd_seq + o->rd_nr) & READ_SEQ_MASK;
+	o->rd_nr++;
+	sl->state |= OP_READ;
 }
 
 /*
@@ -306,6 +323,7 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->nr_at = 0;
 	o->rd = NULL;
 	o->rd_head = o->rd_nr = o->rd_cap = 0;
+	o->rd_seq = 0;
 	o->slot = big_table_alloc(nr, sizeof(*o->slot));
 	/* written before it is read (OP_WB says so), and only by writers and pageout: left to fault in */
 	o->wb_done = calloc(nr ? nr : 1, sizeof(*o->wb_done));

@@ -29,7 +29,9 @@ struct owned_slot {
 	uint64_t entry;
 	uint32_t dirtied_ms;		/* virtual time the page was dirtied, for writeback */
 	uint8_t state;
+	uint32_t read_seq : 24;		/* OP_READ: its read's number in the owner's ring, modulo 2^24 */
 };
+_Static_assert(sizeof(struct owned_slot) == 16, "a page slot stays 16 bytes");
 
 /* A read in flight: slot @idx's @page is locked until @done. */
 struct owned_read {
@@ -49,6 +51,7 @@ struct owned_pages {
 	uint64_t *wb_done;		/* OP_WB: when the write in flight completes */
 	struct owned_read *rd;		/* OP_READ: the reads in flight, a ring in order of completion */
 	size_t rd_head, rd_nr, rd_cap;
+	uint64_t rd_seq;		/* the number of the read at rd_head */
 	uint64_t resident;
 	uint64_t releases;		/* owned_release_all()s: a fault's allocation may OOM-kill us */
 	struct cma_swapin_stat swapin;	/* what the last owned_touch read from swap */
@@ -95,9 +98,9 @@ uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at);
  * Slot @idx's page was faulted in by a read the storage queue completes
  * at @done: until then it is locked (trylock_page fails), as the
  * kernel's page stays from add_to_page_cache_lru or the swap cache to
- * the read's end. Departure: a slot whose page is released and faulted
- * in again at the same frame while its first read is in flight is
- * unlocked when that read ends.
+ * the read's end. An owner's reads complete in the order it issues
+ * them, as the storage queue completes its requests: a read given an
+ * earlier @done than the one before it ends with that one.
  */
 void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done);
 /* Does the policy keep a copy of non-resident page @idx (gcma)? With @take the copy is used up. */
