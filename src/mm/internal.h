@@ -416,9 +416,10 @@ void undo_page_writeback(struct cma_mm *mm, struct cma_page *page);
 /* test_clear_page_writeback: the write is done, NR_WRITTEN counts it. */
 void end_page_writeback(struct cma_mm *mm, struct cma_page *page);
 /* Wait for @page's write through @ops->wait_writeback: 0, or -EBUSY if it cannot. */
-int lock_page(struct cma_mm *mm, struct cma_page *page, const struct cma_owner_ops *ops);
 int wait_on_page_writeback(struct cma_mm *mm, struct cma_page *page,
 			   const struct cma_owner_ops *ops);
+/* Wait for @page's read through @ops->wait_locked: 0 once it is ours, or -EBUSY if it cannot. */
+int lock_page(struct cma_mm *mm, struct cma_page *page, const struct cma_owner_ops *ops);
 
 /* ---- page_isolation.c ---- */
 
