@@ -22,7 +22,7 @@ enum opt_type {
 	OPTION_INTEGER,		/* uint64_t: a decimal or 0x hex number */
 	OPTION_UNSIGNED,	/* unsigned: a number from 1 to .max */
 	OPTION_SIZE,		/* uint64_t: a size with an optional K, M, G or T suffix */
-	OPTION_DURATION,	/* uint64_t ns: a number with a unit, above 0 */
+	OPTION_DURATION,	/* uint64_t ns: a whole number with a unit, above 0 */
 	OPTION_CHOICE,		/* int: the index of the argument in .choices */
 	OPTION_LIST,		/* struct opt_list: appended, at most .max */
 	OPTION_CALLBACK,	/* .callback does it */

@@ -67,7 +67,7 @@ bool ini_parse_bool(const char *s, bool *out);
 bool ini_valid_name(const char *s, size_t max);
 
 #define INI_SIZE_SYNTAX "a decimal or 0x hex number, optionally with a K, M, G or T suffix"
-#define INI_DURATION_SYNTAX "a number with a unit: us, ms, s, m or h (e.g. 33ms, 5s)"
+#define INI_DURATION_SYNTAX "a whole number with a unit: us, ms, s, m or h (e.g. 33ms, 5s; 1500ms, not 1.5s)"
 #define INI_DURATION_TOO_LARGE "too large: the largest accepted is 5124095h (2^64 ns)"
 #define INI_BOOL_SYNTAX "yes, no, true, false, 1 or 0"
 
