@@ -344,9 +344,10 @@ static bool page_reportable(struct cma_mm *mm, const struct cma_page *page, cons
 	return false;
 }
 
+/* As the MMU sets a PTE's accessed bit: only when it is clear, so a hot page's line stays clean. */
 void cma_page_mkyoung(struct cma_mm *mm, struct cma_page *page)
 {
-	if (page_reportable(mm, page, "cma_page_mkyoung"))
+	if (page_reportable(mm, page, "cma_page_mkyoung") && !page_test(page, PG_young))
 		page_flags_set(page, PG_young);
 }
 
