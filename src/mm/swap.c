@@ -400,18 +400,36 @@ void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page)
 
 /* ---- the LRU and its pagevecs ---- */
 
+/*
+ * pagevec_lru_move_fn's locking: @page's zone's lru_lock, kept from the
+ * page before when it is the same zone's; @locked is the zone held.
+ */
+static struct zone *relock_lru(struct cma_mm *mm, struct cma_page *page, struct zone *locked)
+{
+	struct zone *zone = page_zone(mm, page);
+
+	if (zone != locked) {
+		if (locked)
+			spin_unlock(&locked->lru_lock);
+		spin_lock(&zone->lru_lock);
+	}
+	return zone;
+}
+
 /* __pagevec_lru_add: onto the LRU, then drop the pagevec's references. */
 static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
 {
+	struct zone *locked = NULL;
+
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct cma_page *page = mm->mem_map + pv->pages[i];
-		struct zone *zone = page_zone(mm, page);
 
-		spin_lock(&zone->lru_lock);
+		locked = relock_lru(mm, page, locked);
 		page_flags_set(page, PG_lru);
-		add_page_to_lru_list(zone, page, page_lru(page));
-		spin_unlock(&zone->lru_lock);
+		add_page_to_lru_list(locked, page, page_lru(page));
 	}
+	if (locked)
+		spin_unlock(&locked->lru_lock);
 	for (unsigned i = 0; i < pv->nr; i++)
 		put_page(mm, mm->mem_map + pv->pages[i]);
 }
@@ -425,23 +443,25 @@ static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
  */
 static void pagevec_move_tail(struct cma_mm *mm, const struct pagevec *pv)
 {
+	struct zone *locked = NULL;
+	unsigned long moved = 0;
+
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct cma_page *page = mm->mem_map + pv->pages[i];
-		struct zone *zone = page_zone(mm, page);
-		bool moved = false;
 
-		spin_lock(&zone->lru_lock);
+		locked = relock_lru(mm, page, locked);
 		if (page_test(page, PG_lru) && !page_test(page, PG_mlocked) &&
 		    (mm->kernel.dirty_activate || !page_test(page, PG_active))) {
-			del_page_from_lru_list(zone, page, page_lru(page));
+			del_page_from_lru_list(locked, page, page_lru(page));
 			page_flags_clear(page, PG_active);
-			add_page_to_lru_list_tail(zone, page, page_lru(page));
-			moved = true;
+			add_page_to_lru_list_tail(locked, page, page_lru(page));
+			moved += 1ul << page_order(page);
 		}
-		spin_unlock(&zone->lru_lock);
-		if (moved)
-			count_vm_events(mm, PGROTATED, 1ul << page_order(page));
 	}
+	if (locked)
+		spin_unlock(&locked->lru_lock);
+	if (moved)
+		count_vm_events(mm, PGROTATED, moved);
 	for (unsigned i = 0; i < pv->nr; i++)
 		put_page(mm, mm->mem_map + pv->pages[i]);
 }
