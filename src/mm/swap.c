@@ -496,7 +496,7 @@ static void drain_slot_pagevec(struct cma_mm *mm, struct cpu_slot *slot)
 void rotate_reclaimable_page(struct cma_mm *mm, struct cma_page *page)
 {
 	struct cpu_slot *slot;
-	struct pagevec *pv, full = { 0 };
+	struct pagevec *pv, full;
 
 	if (page_test(page, PG_dirty | PG_mlocked) || !page_test(page, PG_lru) ||
 	    (!mm->kernel.dirty_activate && page_test(page, PG_active)) ||
@@ -504,6 +504,7 @@ void rotate_reclaimable_page(struct cma_mm *mm, struct cma_page *page)
 		return;
 	slot = this_cpu_slot(mm);
 	pv = &slot->lru_rotate_pvec;
+	full.nr = 0;	/* only what it takes from @pv is read: not the whole of it zeroed */
 	spin_lock(&slot->lock);
 	pv->pages[pv->nr++] = page_idx(mm, page);
 	if (pv->nr == pagevec_size(mm) || (mm->kernel.lru_add_compound && page_order(page)) ||
@@ -531,9 +532,10 @@ unsigned pagevec_size(const struct cma_mm *mm)
 void lru_cache_add(struct cma_mm *mm, struct cma_page *page)
 {
 	struct cpu_slot *slot = this_cpu_slot(mm);
-	struct pagevec *pv = &slot->lru_add_pvec, full = { 0 };
+	struct pagevec *pv = &slot->lru_add_pvec, full;
 	bool flush = mm->kernel.lru_add_compound && page_order(page);
 
+	full.nr = 0;	/* only what it takes from @pv is read: not the whole of it zeroed */
 	atomic_fetch_add_explicit(&page->count, 1, memory_order_relaxed);
 	spin_lock(&slot->lock);
 	pv->pages[pv->nr++] = page_idx(mm, page);
