@@ -33,6 +33,13 @@ static uint64_t read_done(void *owner, uint64_t idx, struct cma_page *page)
 	return WAIT_NS;
 }
 
+/* An owner that reports a wait but leaves the read running. */
+static uint64_t read_left_running(void *owner, uint64_t idx, struct cma_page *page)
+{
+	waits++;
+	return WAIT_NS;
+}
+
 static struct cma_owner_ops file_ops_with(uint64_t (*wait)(void *, uint64_t, struct cma_page *))
 {
 	struct cma_owner_ops ops = fake_file_ops;
@@ -56,6 +63,19 @@ static void trace_collect(void *ctx, const char *event, const char *line)
 	if (strcmp(event, "cma_lock_page") || trace_len >= sizeof(trace_buf))
 		return;
 	trace_len += (size_t)snprintf(trace_buf + trace_len, sizeof(trace_buf) - trace_len, "%s\n", line);
+}
+
+/* cma_alloc_contig_range() of the one page at @pfn, its cma_lock_page events in trace_buf. */
+static int contig_traced(struct cma_mm *mm, unsigned long pfn)
+{
+	int rc;
+
+	trace_len = 0;
+	trace_buf[0] = '\0';
+	cma_mm_set_trace(mm, trace_collect, NULL);
+	rc = cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	return rc;
 }
 
 /* A clean file page of @o's slot 0 on the LRU, its read in flight. */
@@ -96,10 +116,7 @@ static void alloc_contig_range_waits_for_the_read(const char *kernel, unsigned k
 	struct cma_page *page = page_being_read(mm, o, &ops);
 	unsigned long pfn = cma_page_to_pfn(mm, page);
 
-	trace_len = 0;
-	cma_mm_set_trace(mm, trace_collect, NULL);
-	assert_int_equal(cma_alloc_contig_range(mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-	cma_mm_set_trace(mm, NULL, NULL);
+	assert_int_equal(contig_traced(mm, pfn), 0);
 	assert_int_equal(waits, 1);
 	assert_non_null(strstr(trace_buf, "waited_ns=180000\n"));
 	assert_ptr_not_equal(o->slots[0].page, page);
@@ -196,6 +213,29 @@ static void alloc_contig_range_busy_until_read_ends(const char *kernel, unsigned
 }
 
 /*
+ * Expect: an owner whose wait_locked returns with the read still in
+ * flight leaves the page busy: the range is refused (-EBUSY) after the
+ * waits, no cma_lock_page is traced and the page stays where it is.
+ */
+static void alloc_contig_range_busy_when_the_read_goes_on(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_with(read_left_running);
+	struct fake_owner *o = owner_create(mm, false, 1);
+	struct cma_page *page = page_being_read(mm, o, &ops);
+	unsigned long pfn = cma_page_to_pfn(mm, page);
+
+	assert_int_equal(contig_traced(mm, pfn), -EBUSY);
+	assert_true(waits >= 1);
+	assert_int_equal(trace_len, 0);
+	assert_ptr_equal(o->slots[0].page, page);
+	assert_verify(mm);
+	reading = false;
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect (shrink_page_list: !trylock_page, keep): a clean page cache page
  * whose read is in flight is kept by reclaim, however often it scans;
  * once the read is over the next reclaim frees it.
@@ -228,6 +268,7 @@ int main(void)
 		test_kernel_case(migrate_pages_sync_locks_when_forced, kernels),
 		test_kernel_case(migrate_pages_async_and_light_pass_over_it, kernels),
 		test_kernel_case(alloc_contig_range_busy_until_read_ends, kernels),
+		test_kernel_case(alloc_contig_range_busy_when_the_read_goes_on, kernels),
 		test_kernel_case(reclaim_keeps_a_page_being_read, kernels),
 	};
 
