@@ -202,11 +202,18 @@ struct kernel_profile {
 	bool batched_unmap_flush;
 	/*
 	 * migrate_pages loses its `force` argument; MIGRATE_SYNC waits for a
-	 * page under writeback at its first synchronous try, where v3.5 waits
-	 * only from the fourth pass on (pass > 2) and retries (-EAGAIN)
-	 * before. 5dfab109d519 "migrate_pages: batch _unmap and _move": 6.3
-	 * (in linux-next 2023-02-22, the 6.3 merge window).
-	 * Commit: 5dfab109d519.
+	 * page under writeback, and sleeps on a locked page, at its first
+	 * synchronous try, where v3.5 does both only from the fourth pass on
+	 * (pass > 2) and retries (-EAGAIN) before. 5dfab109d519
+	 * "migrate_pages: batch _unmap and _move" (in linux-next 2023-02-22,
+	 * the 6.3 merge window) still passed force = pass > 2; its fix
+	 * 2ef7dbb26990 "migrate_pages: try migrate in batch asynchronously
+	 * firstly" (Huang Ying, posted 2023-03-03 with "Fixes: 5dfab109d519")
+	 * dropped it, sync migration trying each folio alone after an
+	 * asynchronous batch, and reached the akpm/mm hotfix branches on
+	 * 2023-03-08 (kernel.org's post-receive notice of that day): a fix of
+	 * a 6.3-rc1 commit, so 6.3, not confirmed by a tag here.
+	 * Commit: 2ef7dbb26990.
 	 */
 	bool migrate_wait_at_once;
 	/*
