@@ -7,6 +7,7 @@
 #define CMA_TEST_SIM_HELPERS_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/sim.h"
 #include "policies/registry.h"
@@ -24,6 +25,16 @@ static inline void sim_test_run_ini(const char *ini, const char *policy, struct 
 		fail_msg("the test's scenario does not parse: %s", err);
 	assert_int_equal(sim_run(sc, &o, res), 0);
 	free(sc);
+}
+
+/* Device @name of @r, or the test fails. */
+static inline const struct device_result *sim_test_device(const struct sim_result *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nr_devices; i++)
+		if (!strcmp(r->devices[i].name, name))
+			return &r->devices[i];
+	fail_msg("no device %s in the result", name);
+	return NULL;
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include "engine/owned.h"
 #include "engine/sim_api.h"
 #include "policies/registry.h"
+#include "sim_helpers.h"
 #include "util/big_table.h"
 
 #define MS	1000000ull
@@ -657,6 +659,44 @@ static void sim_run_stop_at_miss_ends_at_the_first(void **state)
 	assert_int_equal(cam->deadline_misses, 1);
 	sim_result_free(&r);
 	free(sc);
+}
+
+/*
+ * Expect (serial = yes: the thread of the request in flight asks next,
+ * as a test module issuing its requests in turn): a small request due
+ * 1 ms into a large one's migration waits for the CMA mutex, the wait
+ * in its latency; asked by the same thread it starts when the large one
+ * is over, and its latency is its own work, whatever its start. The
+ * large request is the same either way.
+ */
+static void device_serial_asks_after_the_request_in_flight(void **state)
+{
+#define SERIAL(yes) BOARD_64M "duration = 4s\n[pagecache r]\nfile = 60M\nrate = 50000\n" \
+	"[device big]\nsize = 12M\nperiod = 1s\nstart = 3s\n" yes \
+	"[device small]\nsize = 4K\nperiod = 1s\nstart = 3001ms\n" yes
+	struct sim_result alone, serial;
+	const struct device_result *big, *small, *big_s, *small_s;
+
+	run_ini(SERIAL(""), "cma", &alone);
+	run_ini(SERIAL("serial = yes\n"), "cma", &serial);
+	big = sim_test_device(&alone, "big");
+	small = sim_test_device(&alone, "small");
+	big_s = sim_test_device(&serial, "big");
+	small_s = sim_test_device(&serial, "small");
+	assert_true(big->successes >= 1 && small->successes >= 1 && small_s->successes >= 1);
+	printf("big %.3f ms; small on its own %.3f ms, serial %.3f ms\n", big->lat.ns[0] / 1e6,
+	       small->lat.ns[0] / 1e6, small_s->lat.ns[0] / 1e6);
+	if (big->lat.ns[0] <= 2000000)
+		fail_msg("expected the large request to outlast the small one's start (2 ms); it took %" PRIu64
+			 " ns", big->lat.ns[0]);
+	assert_int_equal(big_s->lat.ns[0], big->lat.ns[0]);
+	if (small->lat.ns[0] < big->lat.ns[0] - 1000000 || small_s->lat.ns[0] >= 1000000)
+		fail_msg("expected the small request to wait out the large one on its own (at least %" PRIu64
+			 " ns) and to take under 1 ms serial; found %" PRIu64 " and %" PRIu64 " ns",
+			 big->lat.ns[0] - 1000000, small->lat.ns[0], small_s->lat.ns[0]);
+	sim_result_free(&alone);
+	sim_result_free(&serial);
+#undef SERIAL
 }
 
 /*
@@ -2348,6 +2388,7 @@ int main(void)
 		cmocka_unit_test(wl_device_requests_and_frames),
 		cmocka_unit_test(sim_run_stop_at_miss_ends_at_the_first),
 		cmocka_unit_test(sim_run_cancelled_stops_early),
+		cmocka_unit_test(device_serial_asks_after_the_request_in_flight),
 		cmocka_unit_test(policy_carveout_never_used_by_workloads),
 		cmocka_unit_test(policy_buddy_beyond_max_order),
 		cmocka_unit_test(device_align_is_honoured),

@@ -23,6 +23,7 @@
 #include "helpers.h"
 #include "engine/sim_api.h"
 #include "policies/registry.h"
+#include "sim_helpers.h"
 
 #define BOARD "[scenario]\nplatform = arm\nmemory = 64M\nduration = 3s\n"
 
@@ -45,15 +46,6 @@ static void run_board(const char *board, const char *workloads, const char *poli
 static void run_with(const char *workloads, const char *policy, struct sim_result *res)
 {
 	run_board(BOARD "cmdline = cma=16M\n", workloads, policy, res);
-}
-
-static const struct device_result *device(const struct sim_result *r, const char *name)
-{
-	for (unsigned i = 0; i < r->nr_devices; i++)
-		if (!strcmp(r->devices[i].name, name))
-			return &r->devices[i];
-	fail_msg("no device %s in the result", name);
-	return NULL;
 }
 
 /* ---- CPU contention ---- */
@@ -176,7 +168,7 @@ static void gcma_request_of_a_driver_asking_cma_clears_nothing(void **state)
 
 	run_with("[device cam]\nsize = 1M\nperiod = 100ms\n", "gcma", &coherent);
 	run_with("[device cam]\nsize = 1M\nalign = 8K\nperiod = 100ms\n", "gcma", &raw);
-	assert_int_equal(device(&coherent, "cam")->lat.max, device(&raw, "cam")->lat.max + 748982);
+	assert_int_equal(sim_test_device(&coherent, "cam")->lat.max, sim_test_device(&raw, "cam")->lat.max + 748982);
 	sim_result_free(&coherent);
 	sim_result_free(&raw);
 }
@@ -205,8 +197,8 @@ static void gcma_request_without_preempt_keeps_its_cpu(void **state)
 		run_with(ini, "gcma", &idle);
 		snprintf(ini, sizeof(ini), "kconfig = %s\n%s%s", models[i], hog, dev);
 		run_with(ini, "gcma", &busy);
-		a = device(&idle, "cam")->lat.max;
-		b = device(&busy, "cam")->lat.max;
+		a = sim_test_device(&idle, "cam")->lat.max;
+		b = sim_test_device(&busy, "cam")->lat.max;
 		if (b != a)
 			fail_msg("%s: alone %llu ns, with three runnable threads %llu", models[i],
 				 (unsigned long long)a, (unsigned long long)b);
@@ -232,7 +224,7 @@ static void predict_pool_request_without_preempt_keeps_its_cpu(void **state)
 	run_with(dev, "predict", &idle);
 	run_with(busy_ini, "predict", &busy);
 	assert_true(idle.predict.pool_served > 0 && busy.predict.pool_served > 0);
-	assert_int_equal(device(&busy, "cam")->lat.max, device(&idle, "cam")->lat.max);
+	assert_int_equal(sim_test_device(&busy, "cam")->lat.max, sim_test_device(&idle, "cam")->lat.max);
 	sim_result_free(&idle);
 	sim_result_free(&busy);
 }
@@ -313,9 +305,9 @@ static void device_request_shares_the_cpus_with_the_background(void **state)
 
 		snprintf(ini, sizeof(ini), "%s[device cam]\nsize = 1M\nperiod = 100ms\n", cases[i].hog);
 		run_with(ini, "carveout", &r);
-		if (device(&r, "cam")->lat.max != cases[i].ns)
+		if (sim_test_device(&r, "cam")->lat.max != cases[i].ns)
 			fail_msg("with\n%s\nexpected %llu ns, found %llu", cases[i].hog,
-				 (unsigned long long)cases[i].ns, (unsigned long long)device(&r, "cam")->lat.max);
+				 (unsigned long long)cases[i].ns, (unsigned long long)sim_test_device(&r, "cam")->lat.max);
 		sim_result_free(&r);
 	}
 	run_with("[device cam]\nsize = 16M\nperiod = 100ms\n", "carveout", &idle);
@@ -324,11 +316,11 @@ static void device_request_shares_the_cpus_with_the_background(void **state)
 
 		snprintf(ini, sizeof(ini), "%s[device cam]\nsize = 16M\nperiod = 100ms\n", long_cases[i].hog);
 		run_with(ini, "carveout", &r);
-		if (device(&r, "cam")->lat.max != device(&idle, "cam")->lat.max + long_cases[i].more_ns)
+		if (sim_test_device(&r, "cam")->lat.max != sim_test_device(&idle, "cam")->lat.max + long_cases[i].more_ns)
 			fail_msg("with\n%s\nexpected %llu ns more than alone (%llu), found %llu", long_cases[i].hog,
 				 (unsigned long long)long_cases[i].more_ns,
-				 (unsigned long long)device(&idle, "cam")->lat.max,
-				 (unsigned long long)device(&r, "cam")->lat.max);
+				 (unsigned long long)sim_test_device(&idle, "cam")->lat.max,
+				 (unsigned long long)sim_test_device(&r, "cam")->lat.max);
 		sim_result_free(&r);
 	}
 	sim_result_free(&idle);
@@ -440,7 +432,7 @@ static uint64_t busy_request_ns(const char *kernel)
 	snprintf(ini, sizeof(ini), "kernel = %s\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n"
 		 "[device cam]\nsize = 1M\nperiod = 100ms\n", kernel);
 	run_with(ini, "cma", &r);
-	ns = device(&r, "cam")->lat.max;
+	ns = sim_test_device(&r, "cam")->lat.max;
 	sim_result_free(&r);
 	return ns;
 }
@@ -486,8 +478,8 @@ static void cma_request_lru_drain_waits_on_a_busy_cpu_per_kernel(const char *ker
 	snprintf(ini, sizeof(ini), "kernel = %s\n[anon hog]\nrss = 4M\nrate = 0\nthreads = 1\n"
 		 "[device cam]\nsize = 1M\nperiod = 100ms\n", kernel);
 	run_with(ini, "cma", &busy);
-	a = device(&idle, "cam")->lat.max;
-	b = device(&busy, "cam")->lat.max;
+	a = sim_test_device(&idle, "cam")->lat.max;
+	b = sim_test_device(&busy, "cam")->lat.max;
 	/* one runnable thread on two CPUs: no stretch, only the busy CPU's wakeup */
 	if (b < a + 17000)
 		fail_msg("kernel %s: expected the busy board's request to cost at least 17 us more than %llu ns, found %llu",
@@ -553,8 +545,8 @@ static void device_request_waits_for_the_backgrounds_locks(void **state)
 	run_with(ini, "carveout", &still);
 	snprintf(ini, sizeof(ini), "%s%s", reader, cam);
 	run_with(ini, "carveout", &busy);
-	assert_int_equal(device(&still, "cam")->lat.max, 878982);
-	assert_true(device(&busy, "cam")->lat.max > 878982);
+	assert_int_equal(sim_test_device(&still, "cam")->lat.max, 878982);
+	assert_true(sim_test_device(&busy, "cam")->lat.max > 878982);
 	sim_result_free(&still);
 	sim_result_free(&busy);
 }
@@ -577,10 +569,10 @@ static void cma_mutex_waits_for_the_other_devices_request(void **state)
 
 	run_with(both, "cma", &together);
 	run_with(apart, "cma", &later);
-	a = device(&together, "a")->lat.max;
-	assert_int_equal(device(&together, "b")->lat.max, device(&later, "b")->lat.max + a + 1500);
+	a = sim_test_device(&together, "a")->lat.max;
+	assert_int_equal(sim_test_device(&together, "b")->lat.max, sim_test_device(&later, "b")->lat.max + a + 1500);
 	run_with(ring, "cma", &own);
-	assert_true(device(&own, "a")->lat.max < 2 * a);
+	assert_true(sim_test_device(&own, "a")->lat.max < 2 * a);
 	sim_result_free(&together);
 	sim_result_free(&later);
 	sim_result_free(&own);
@@ -625,11 +617,11 @@ static void device_request_pays_the_console_per_line(void **state)
 	run_with(ini, "cma", &knob);
 	run_board(BOARD "cmdline = cma=16M console=ttyS0,115200n8\n", ini, "cma", &console);
 	assert_true(plain.device_migrated > 0);
-	assert_int_equal(device(&knob, "cam")->lat.max, device(&plain, "cam")->lat.max);
-	if (device(&console, "cam")->lat.max < device(&plain, "cam")->lat.max + 5295138)
+	assert_int_equal(sim_test_device(&knob, "cam")->lat.max, sim_test_device(&plain, "cam")->lat.max);
+	if (sim_test_device(&console, "cam")->lat.max < sim_test_device(&plain, "cam")->lat.max + 5295138)
 		fail_msg("expected a request to pay at least one line on the console over %llu ns, found %llu",
-			 (unsigned long long)device(&plain, "cam")->lat.max,
-			 (unsigned long long)device(&console, "cam")->lat.max);
+			 (unsigned long long)sim_test_device(&plain, "cam")->lat.max,
+			 (unsigned long long)sim_test_device(&console, "cam")->lat.max);
 	sim_result_free(&plain);
 	sim_result_free(&knob);
 	sim_result_free(&console);
@@ -714,14 +706,14 @@ static void device_request_pays_the_graph_tracer(void **state)
 	run_board(BOARD "cmdline = cma=16M\ntracer = function_graph\nftrace_filter = cma_alloc\n", bg, "cma",
 		  &filtered);
 	assert_true(plain.device_migrated > 0);
-	plain_max = device(&plain, "cam")->lat.max;
-	filtered_max = device(&filtered, "cam")->lat.max;
-	assert_int_equal(device(&none, "cam")->lat.max, plain_max);
-	assert_true(device(&traced, "cam")->lat.max > plain_max);
+	plain_max = sim_test_device(&plain, "cam")->lat.max;
+	filtered_max = sim_test_device(&filtered, "cam")->lat.max;
+	assert_int_equal(sim_test_device(&none, "cam")->lat.max, plain_max);
+	assert_true(sim_test_device(&traced, "cam")->lat.max > plain_max);
 	/* one call of 352 cycles at the arm profile's 1200 MHz, stretched by the background at most twice */
 	assert_true(filtered_max > plain_max);
 	assert_true(filtered_max - plain_max < 1000);
-	assert_true(device(&traced, "cam")->lat.max - plain_max > 100 * (filtered_max - plain_max));
+	assert_true(sim_test_device(&traced, "cam")->lat.max - plain_max > 100 * (filtered_max - plain_max));
 	assert_non_null(sc);
 	snprintf(ini, sizeof(ini), BOARD "tracer = function\n%s", bg);
 	assert_int_not_equal(scenario_parse("test.ini", ini, sc, err, sizeof(err)), 0);

@@ -23,6 +23,11 @@ uint64_t sim_end_ns(const struct sim *s)
 	return s->end_ns;
 }
 
+uint64_t sim_cma_mutex_free_at(const struct sim *s)
+{
+	return s->cma_mutex_holder >= 0 ? s->cma_mutex_free_at : 0;
+}
+
 uint64_t sim_page_bytes(const struct sim *s)
 {
 	return s->page_bytes;

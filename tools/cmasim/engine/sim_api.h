@@ -321,6 +321,8 @@ struct cma_mm *sim_mm(const struct sim *s);
 /* The virtual clock, in ns. */
 uint64_t sim_now(const struct sim *s);
 uint64_t sim_end_ns(const struct sim *s);
+/* When the last device request's CMA mutex is free again (0 before any). */
+uint64_t sim_cma_mutex_free_at(const struct sim *s);
 uint64_t sim_page_bytes(const struct sim *s);
 unsigned sim_max_order(const struct sim *s);
 unsigned long sim_pageblock_pages(const struct sim *s);

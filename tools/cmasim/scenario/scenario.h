@@ -138,6 +138,7 @@ struct wl_device {
 	uint64_t cma_bytes;		/* its own CMA area; 0: the default area */
 	uint64_t mask;			/* coherent DMA mask */
 	uint64_t prefetch_ns;		/* predict policy: the schedule is known, evacuate this long before */
+	bool serial;			/* asked from the thread of the request in flight: only after it */
 	bool cma_given, mask_given;	/* set in the file: they replace a platform device's */
 };
 

@@ -204,7 +204,9 @@ static const struct builtin builtins[] = {
 	 *   2.5 s apart, so that one request has ended before the next starts
 	 *   (the module issued them in turn), each size every 14 s: 31 to 33
 	 *   of each (the published 32) by 460 s, where the run ends, inside
-	 *   the build (it takes about 461 s here, 508 s published).
+	 *   the build (it takes about 461 s here, 508 s published); serial =
+	 *   yes, as one thread issues them: a request that came due while the
+	 *   one before was in flight would start when that one ended.
 	 */
 	{ "gcma-board",
 	  "[scenario]\n"
@@ -236,6 +238,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-1]\n"
 	  "size = 4K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -244,6 +247,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-512]\n"
 	  "size = 2048K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -252,6 +256,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-1024]\n"
 	  "size = 4096K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -260,6 +265,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-2048]\n"
 	  "size = 8192K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -268,6 +274,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-4096]\n"
 	  "size = 16384K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -276,6 +283,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-8192]\n"
 	  "size = 32768K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -284,6 +292,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-16384]\n"
 	  "size = 65536K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"
@@ -292,6 +301,7 @@ static const struct builtin builtins[] = {
 	  "[device dev-32000]\n"
 	  "size = 128000K\n"
 	  "align = 8K\n"
+	  "serial = yes\n"
 	  "period = 100ms\n"
 	  "session = 100ms\n"
 	  "gap = 13900ms\n"

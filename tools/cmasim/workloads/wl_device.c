@@ -40,6 +40,9 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	if (d->waited && d->waited_from < start)
 		start = d->waited_from;
 	d->waited = false;
+	/* asked by the thread of the request before it (serial): only once that one is over */
+	if (w->spec->device.serial && sim_cma_mutex_free_at(s) > start)
+		start = sim_cma_mutex_free_at(s);
 
 	r->requests++;
 	w->res->ops++;
@@ -231,6 +234,7 @@ static const struct scenario_key device_keys[] = {
 	  .given = WL(device.cma_given) },
 	{ .name = "mask", .type = KEY_UINT, .offset = WL(device.mask), .given = WL(device.mask_given) },
 	{ .name = "prefetch", .type = KEY_DURATION, .offset = WL(device.prefetch_ns) },
+	{ .name = "serial", .type = KEY_BOOL, .offset = WL(device.serial) },
 };
 
 static void device_defaults(struct wl_spec *w)
