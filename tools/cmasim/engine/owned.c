@@ -447,7 +447,7 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 	return ret;
 }
 
-uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at)
+uint64_t owned_swapin_read(struct owned_pages *o, uint64_t idx, uint64_t at)
 {
 	struct sim *s = o->s;
 	unsigned long left = o->swapin.nr_read;
@@ -461,6 +461,7 @@ uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at)
 		at = storage_submit(&s->storage, &s->cost, at, STORAGE_RAND_READ, pages * s->page_bytes);
 		left -= pages;
 	}
+	owned_read_until(o, idx, at);
 	return at;
 }
 

@@ -88,12 +88,13 @@ void owned_stop(struct sim *s, struct workload *w);
  */
 int owned_touch(struct owned_pages *o, uint64_t idx);
 /*
- * The reads of the last owned_touch's swap-in, issued to the storage
- * queue at @at (the pages read ahead with it in the same requests) and
- * counted as the workload's swap-ins: when the last completes, or @at
- * if the page was in the swap cache.
+ * The reads of the last owned_touch's swap-in, of slot @idx, issued to
+ * the storage queue at @at (the pages read ahead with it in the same
+ * requests) and counted as the workload's swap-ins: when the last
+ * completes, or @at if the page was in the swap cache. The page is
+ * locked until then (owned_read_until).
  */
-uint64_t owned_swapin_read(struct owned_pages *o, uint64_t at);
+uint64_t owned_swapin_read(struct owned_pages *o, uint64_t idx, uint64_t at);
 /*
  * Slot @idx's page was faulted in by a read the storage queue completes
  * at @done: until then it is locked (trylock_page fails), as the

@@ -55,10 +55,8 @@ static void anon_tick(struct sim *s, void *arg)
 		/* killed by the OOM its own fault caused: the page it got dies with it */
 		if (ret > 0 && !a->alive)
 			owned_release_all(&a->o);
-		else if (ret > 0 && swap_in) {
-			t = owned_swapin_read(&a->o, t);
-			owned_read_until(&a->o, idx, t);
-		}
+		else if (ret > 0 && swap_in)
+			t = owned_swapin_read(&a->o, idx, t);
 	}
 	a->busy_until = t;
 	if (w->spec->anon.hold && a->faulted == a->o.nr) {

@@ -71,10 +71,9 @@ static double read_ns(const struct sim *s)
  */
 static double swap_in_ns(struct sim *s, struct job_proc *p, uint64_t idx)
 {
-	uint64_t at = sim_now(s) + (uint64_t)p->owed_ns, done = owned_swapin_read(&p->anon, at);
+	uint64_t at = sim_now(s) + (uint64_t)p->owed_ns;
 
-	owned_read_until(&p->anon, idx, done);
-	return (double)(done - at);
+	return (double)(owned_swapin_read(&p->anon, idx, at) - at);
 }
 
 /* The process ends (exit or OOM kill): its memory and page tables go back; the pages freed. */
