@@ -80,6 +80,13 @@ static void pin(struct sim *s, void *arg)
 
 	if (sim_wl_over(s, w))
 		return;
+	/*
+	 * A request parked in its migration may hold the target's pages
+	 * isolated, and a long-term pin retries such a page until it is back:
+	 * on this thread it never would be. Pin once the request is done.
+	 */
+	if (spec->longterm && sim_defer_while_request(s, pin, w))
+		return;
 	sim_schedule(s, sim_now(s) + spec->period_ns, pin, w);
 	if (!o || !o->resident)
 		return;
