@@ -54,6 +54,20 @@ LIB_SRC   := $(wildcard src/lib/*.c src/mm/*.c src/dma/*.c src/init/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SIM_SRC   := $(wildcard tools/cmasim/*/*.c)
 SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
+
+# cmasim's speed is one of its figures (make bench). In the plain build
+# (GCC, no sanitizer, no coverage) the library and cmasim compile at -O3
+# with GCC's intermediate code kept beside the machine code (fat LTO
+# objects), and cmasim's link optimizes across the two: 10% fewer
+# instructions on the default scenario, the same reports. Every other
+# link (the tests, libcma.so) uses the machine code as it is.
+CC_IS_GCC := $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && echo y)
+ifeq ($(CC_IS_GCC)$(SAN)$(filter --coverage,$(CFLAGS)),y)
+  LTO_CFLAGS  := -O3 -flto=auto -ffat-lto-objects
+  LTO_LDFLAGS := -O3 -flto=auto
+  LDFLAGS     += -fno-lto
+endif
+$(LIB_OBJ) $(SIM_OBJ): CFLAGS += $(LTO_CFLAGS)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_LIB  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
@@ -121,7 +135,7 @@ SIM_LIB_SHARED := src/lib/bitmap.c src/lib/kconfig.c
 SIM_OBJ += $(SIM_LIB_SHARED:%.c=$(BUILD)/%.o)
 
 $(BUILD)/cmasim: $(SIM_OBJ) $(BUILD)/libcma.a
-	$(CC) $(LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
+	$(CC) $(filter-out -fno-lto,$(LDFLAGS)) $(LTO_LDFLAGS) -o $@ $(SIM_OBJ) $(BUILD)/libcma.a $(SIM_LIBS)
 
 # test_cmasim runs the simulator it tests and installs the library, whose
 # exports scripts/check-layers.sh reads
