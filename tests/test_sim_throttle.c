@@ -505,6 +505,69 @@ static void reads_end_each_at_its_own_time(void **state)
 }
 
 /*
+ * Expect (a read ends at its own time, whoever waited for another): a
+ * request that waited until 2 ms for one page's read then sees the
+ * reads over by then as over, and takes the page whose read ended at
+ * 1 ms without waiting again; the engine, at 1.2 ms, still finds locked
+ * the page whose read ends at 1.5 ms, and reclaim keeps it until then.
+ */
+static void a_read_waited_out_stays_in_flight_for_the_others(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		const struct storage_clock *clock;
+		struct owned_pages o;
+		struct clocked c;
+		unsigned long pfn;
+		uint64_t waited;
+
+		swapping_init(&c, kernels[k], CMA_ARCH_X86);
+		clock = &c.s->storage.clock[0];
+		assert_int_equal(owned_init(&o, c.s, &w, 3, false), 0);
+		for (uint64_t i = 0; i < 3; i++)
+			assert_int_equal(owned_touch(&o, i), 1);
+		owned_read_until(&o, 0, 1000000);
+		owned_read_until(&o, 2, 1500000);
+		owned_read_until(&o, 1, 2000000);
+		lru_add_drain_all(c.mm);
+		pfn = cma_page_to_pfn(c.mm, owned_page(&o, 1));
+		assert_int_equal(cma_alloc_contig_range(c.mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		expect_waited_out(kernels[k], clock, 2000000);
+		cma_free_contig_range(c.mm, pfn, 1);
+		waited = clock->wait_ns;
+		pfn = cma_page_to_pfn(c.mm, owned_page(&o, 0));
+		assert_int_equal(cma_alloc_contig_range(c.mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		if (clock->wait_ns != waited)
+			fail_msg("%s: expected the request, at 2 ms, to take the page read until 1 ms "
+				 "without waiting again; it waited %" PRIu64 " ns more",
+				 kernels[k], clock->wait_ns - waited);
+		cma_free_contig_range(c.mm, pfn, 1);
+		c.s->now = 1200000;
+		storage_request_start(c.s, c.s->now);
+		lru_add_drain_all(c.mm);
+		for (int i = 0; i < 8; i++)
+			cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+		if (!owned_page(&o, 2))
+			fail_msg("%s: at 1.2 ms expected reclaim to keep the page whose read ends at "
+				 "1.5 ms (the request that waited until 2 ms ended only its own)",
+				 kernels[k]);
+		c.s->now = 1600000;
+		storage_request_start(c.s, c.s->now);
+		for (int i = 0; i < 8 && owned_page(&o, 2); i++)
+			cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+		if (owned_page(&o, 2))
+			fail_msg("%s: at 1.6 ms expected reclaim to free the page read until 1.5 ms",
+				 kernels[k]);
+		assert_verify(c.mm);
+		owned_destroy(&o);
+		clocked_destroy(&c);
+	}
+}
+
+/*
  * Expect (the kernel's kswapd scans for real time): a polled kswapd's
  * passes, run on the engine's thread, move that clock by their scanning
  * (pgscan_kswapd at x86's 60 cycles of 3300 MHz a page, but for the
@@ -671,6 +734,7 @@ int main(void)
 		cmocka_unit_test(contig_range_waits_for_read_in_flight),
 		cmocka_unit_test(reclaim_frees_a_read_page_once_its_read_ends),
 		cmocka_unit_test(reads_end_each_at_its_own_time),
+		cmocka_unit_test(a_read_waited_out_stays_in_flight_for_the_others),
 		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
 		cmocka_unit_test(run_apart_leaves_the_task_s_clock),
 		cmocka_unit_test(kswapd_woken_runs_at_the_next_scheduling_point),

@@ -157,10 +157,15 @@ static uint64_t owned_wait_writeback(void *owner, uint64_t idx, struct cma_page 
 
 #define READ_SEQ_MASK	((1u << 24) - 1)	/* owned_slot.read_seq */
 
-/* The reads done by @t leave the ring. */
-static void reads_done(struct owned_pages *o, uint64_t t)
+/*
+ * The reads done by the engine's clock leave the ring. A task whose own
+ * clock has run ahead (it waited for I/O) sees the reads done by then
+ * as done, but they stay in flight for the others until the engine
+ * gets there.
+ */
+static void reads_done(struct owned_pages *o)
 {
-	for (; o->rd_nr && o->rd[o->rd_head].done <= t; o->rd_nr--, o->rd_seq++)
+	for (; o->rd_nr && o->rd[o->rd_head].done <= o->s->now; o->rd_nr--, o->rd_seq++)
 		o->rd_head = (o->rd_head + 1) & (o->rd_cap - 1);
 }
 
@@ -177,13 +182,13 @@ static const struct owned_read *read_in_flight(struct owned_pages *o, uint64_t i
 
 	if (!(sl->state & OP_READ))
 		return NULL;
-	reads_done(o, t);
+	reads_done(o);
 	pos = (sl->read_seq - o->rd_seq) & READ_SEQ_MASK;
 	if (pos < o->rd_nr) {
 		const struct owned_read *r = &o->rd[(o->rd_head + pos) & (o->rd_cap - 1)];
 
 		if (r->idx == idx && r->page == owned_page(o, idx))
-			return r;
+			return r->done > t ? r : NULL;
 	}
 	sl->state &= (uint8_t)~OP_READ;
 	return NULL;
@@ -233,7 +238,7 @@ void owned_read_until(struct owned_pages *o, uint64_t idx, uint64_t done)
 	struct cma_page *page = owned_page(o, idx);
 	struct owned_slot *sl = &o->slot[idx];
 
-	reads_done(o, o->s->now);
+	reads_done(o);
 	if (!page || done <= o->s->now || (sl->state & OP_WB))
 		return;
 	if (o->rd_nr && o->rd[(o->rd_head + o->rd_nr - 1) & (o->rd_cap - 1)].done > done)
