@@ -732,6 +732,8 @@ static unsigned long scan_block_without_heads(const struct cma_mm *mm, unsigned 
 	return nr_scanned;
 }
 
+#define FREE_SCAN_AHEAD	4	/* pageblocks: a miss's latency over the work of a block passed over */
+
 /* No free head in @pfn's pageblock of @zone (a relaxed read, without zone->lock)? */
 static bool block_without_heads(const struct zone *zone, unsigned long pfn)
 {
@@ -752,8 +754,16 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 				unsigned stride, unsigned long *isolated, unsigned long *nr_scanned)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long nr_stepped = 0;
+	unsigned long nr_stepped = 0, ahead = FREE_SCAN_AHEAD * mm->pageblock_nr_pages;
 
+	/*
+	 * The scanners walk down a block at a time, reading each block's
+	 * first page (its zone, a free block of the order) and passing most
+	 * over: that page's cache miss is their cost, so the first page of
+	 * a block further down is fetched now.
+	 */
+	if (pfn >= mm->base_pfn + ahead)
+		prefetch(pfn_to_page(mm, pfn - ahead));
 	*isolated = *nr_scanned = 0;
 	/* checked unlocked first, to keep zone->lock for the blocks worth it */
 	if (!pfn_valid(mm, pfn) || page_zonenum(pfn_to_page(mm, pfn)) != (unsigned)zone->idx ||

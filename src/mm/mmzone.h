@@ -598,6 +598,12 @@ static inline unsigned long page_to_pfn(const struct cma_mm *mm, const struct cm
 	return mm->base_pfn + page_idx(mm, page);
 }
 
+/* linux/prefetch.h's: a cache line asked for ahead of its use; no effect on what runs. */
+static inline void prefetch(const void *x)
+{
+	__builtin_prefetch(x);
+}
+
 /* Only for pfns inside [base_pfn, end_pfn). */
 static inline struct cma_page *pfn_to_page(const struct cma_mm *mm, unsigned long pfn)
 {
