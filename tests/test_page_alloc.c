@@ -676,10 +676,53 @@ static void alloc_pages_counts_fresh_frames_once(void **state)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (get_page_from_freelist's zonelist walk, zone_watermark_ok with
+ * the preferred zone's classzone_idx): an order-0 movable request at the
+ * low mark whose Normal zone is under its mark falls back to DMA32 only
+ * above DMA32's mark plus its lowmem_reserve for Normal, even with a
+ * page on DMA32's per-CPU list for it.
+ */
+static void fallback_zone_keeps_its_lowmem_reserve(void **state)
+{
+	/* DMA32 large enough for a per-CPU list under every profile (3.5: 6 * batch) */
+	struct cma_mm *mm = test_mm(.size = 128 * MiB, .metadata_only = true, .dma32_end = 64 * MiB);
+	struct zone *dma32 = &mm->zones[ZONE_DMA32], *normal = &mm->zones[ZONE_NORMAL];
+	unsigned long free, reserve, dma32_low = dma32->watermark[WMARK_LOW];
+	unsigned long normal_low = normal->watermark[WMARK_LOW];
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_USER | CMA_GFP_MOVABLE | CMA_GFP_DMA32, 0);
+
+	assert_non_null(page);
+	cma_free_pages(mm, page, 0);	/* onto DMA32's per-CPU list of movable pages */
+	assert_true(this_cpu_slot(mm)->pcp[ZONE_DMA32].count > 0);
+	free = zone_page_state(dma32, NR_FREE_PAGES);
+	reserve = dma32->lowmem_reserve[ZONE_NORMAL];
+	assert_true(reserve > 2 && free > reserve);
+	normal->watermark[WMARK_LOW] = zone_page_state(normal, NR_FREE_PAGES) + 1;
+	dma32->watermark[WMARK_LOW] = free - reserve / 2;
+	page = get_page_from_freelist(mm, CMA_GFP_USER | CMA_GFP_MOVABLE, 0, ZONE_NORMAL,
+				      ALLOC_WMARK_LOW, MIGRATE_MOVABLE);
+	if (page)
+		fail_msg("expected no page: DMA32's %lu free pages are above its low mark %lu "
+			 "but not above it plus its reserve for Normal, %lu; got pfn %#lx",
+			 free, dma32->watermark[WMARK_LOW], reserve, cma_page_to_pfn(mm, page));
+	dma32->watermark[WMARK_LOW] = 0;
+	page = get_page_from_freelist(mm, CMA_GFP_USER | CMA_GFP_MOVABLE, 0, ZONE_NORMAL,
+				      ALLOC_WMARK_LOW, MIGRATE_MOVABLE);
+	assert_non_null(page);
+	assert_int_equal(page_zonenum(page), ZONE_DMA32);
+	cma_free_pages(mm, page, 0);
+	dma32->watermark[WMARK_LOW] = dma32_low;
+	normal->watermark[WMARK_LOW] = normal_low;
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(alloc_pages_reserve_is_last_resort),
+		cmocka_unit_test(fallback_zone_keeps_its_lowmem_reserve),
 		cmocka_unit_test(rmqueue_fallback_small_steal_takes_only_the_block),
 		cmocka_unit_test(rmqueue_fallback_large_steal_moves_free_pages),
 		cmocka_unit_test(rmqueue_fallback_claims_half_free_block),

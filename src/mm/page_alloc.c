@@ -1378,11 +1378,13 @@ static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, 
 
 /*
  * The first try of every allocation is at the low mark. At order 0 the
- * usual case is the first zone above its mark, its pcp list holding a
- * page and the slot lock free: taken here with no call at all, so that
- * the fast path keeps to the scratch registers (later kernels likewise
- * only try the pcp lock, pcp_spin_trylock). Anything else is left to
- * the full loop, which starts over: the fast try changed nothing.
+ * usual case is the first zone above its mark (the highest, or below a
+ * small HighMem zone that is not), its pcp list holding a page and the
+ * slot lock free: taken here with no call at all, so that the fast path
+ * keeps to the scratch registers (later kernels likewise only try the
+ * pcp lock, pcp_spin_trylock). Anything else is left to the full loop,
+ * which starts over: the fast try changed nothing it would not (a zone
+ * found below its high mark stays marked).
  */
 static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_mm *mm,
 								    cma_gfp_t gfp,
@@ -1393,14 +1395,22 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	struct cpu_slot *slot;
 	struct page_list *list;
 	struct cma_page *page;
+	int classzone_idx;
 
 	while (!zone->present_pages)
 		if (zone-- == mm->zones)
 			return NULL;
-	zone_check_below_high(zone, 0, zone->idx, alloc_flags);
-	if (!__zone_watermark_ok(zone, 0, low_wmark_pages(zone), zone->idx, alloc_flags,
-				zone_page_state(zone, NR_FREE_PAGES)))
-		return NULL;
+	classzone_idx = zone->idx;
+	for (;;) {
+		zone_check_below_high(zone, 0, classzone_idx, alloc_flags);
+		if (__zone_watermark_ok(zone, 0, low_wmark_pages(zone), classzone_idx, alloc_flags,
+					zone_page_state(zone, NR_FREE_PAGES)))
+			break;
+		do
+			if (zone-- == mm->zones)
+				return NULL;
+		while (!zone->present_pages);
+	}
 	slot = this_cpu_slot(mm);
 	list = &slot->pcp[zone->idx].lists[order_to_pindex(migratetype, 0)];
 	if (!spin_trylock(&slot->lock))
