@@ -60,7 +60,8 @@ SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
 # with GCC's intermediate code kept beside the machine code (fat LTO
 # objects), and cmasim's link optimizes across the two: 10% fewer
 # instructions on the default scenario, the same reports. Every other
-# link (the tests, libcma.so) uses the machine code as it is.
+# link (the tests, libcma.so) uses the machine code as it is: -fno-lto,
+# or GCC's linker plugin would optimize each of them across the library.
 CC_IS_GCC := $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && echo y)
 ifeq ($(CC_IS_GCC)$(SAN)$(filter --coverage,$(CFLAGS)),y)
   LTO_CFLAGS  := -O3 -flto=auto -ffat-lto-objects
