@@ -4,7 +4,8 @@
 #
 #   bench/oracle/busy.sh RUN...
 #
-# RUN is results/NAME (or results-spread/NAME/run-K). A line per write:
+# RUN is results/NAME (or results-spread/NAME/run-K; its trace.txt, or
+# trace.txt.xz as results-writer/ keeps them). A line per write:
 #
 #   req I  ns=N (the write's guest ns: instructions under -icount
 #   shift=0)  cma=0xPFN|fail  busy=B (cma_alloc_busy_retry)  migrated=M
@@ -20,7 +21,11 @@
 set -eu
 for run in "$@"; do
 	echo "== $run"
-	awk '
+	if [ -f "$run/trace.txt" ]; then
+		cat "$run/trace.txt"
+	else
+		xz -dc "$run/trace.txt.xz"
+	fi | awk '
 	FNR == 1 { file++ }
 	file == 1 && /^write / { for (i = 1; i <= NF; i++) if ($i ~ /^ns=/) { split($i, a, "="); ns[++nw] = a[2] } next }
 	file == 2 {
@@ -57,5 +62,5 @@ for run in "$@"; do
 		printf "total writes=%d busy_retries=%d migrated=%d failed=%d ns_mean=%.0f ns_median=%.0f ns_max=%.0f ns_sum=%.0f\n",
 			nw, tb, tm, tf, nw ? s / nw : 0, med, mx, s
 		printf "busy writes=%d ns_mean=%.0f ns_max=%.0f\n", nb, nb ? sb / nb : 0, mxb
-	}' "$run/alloc.txt" "$run/trace.txt"
+	}' "$run/alloc.txt" -
 done

@@ -228,6 +228,8 @@ snapshot_in() {
 # boot EXP RUNDIR: one guest, its results unpacked into RUNDIR
 boot() {
 	exp=$1 run=$2
+	# writer= is read in the guest only (ext4-init.sh): reset as the others
+	# shellcheck disable=SC2034
 	guest="" mem="" cpus=1 append="" disk="" module="" modules="" ext4="" writer=""
 	. "$exp"
 	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
