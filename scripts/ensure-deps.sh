@@ -10,8 +10,8 @@ bench) pkgs="libmimalloc-dev libjemalloc-dev jq"; check="/usr/include/mimalloc.h
 fuzz)  pkgs="clang-14 libclang-rt-14-dev"; check="/usr/bin/clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" ;;
 coverage) pkgs="gcovr"; check="/usr/bin/gcovr" ;;
 html)  pkgs="chromium"; check="/usr/bin/chromium" ;;
-oracle) pkgs="qemu-system-arm qemu-system-x86 busybox-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio kmod xz-utils trace-cmd"
-       check="/usr/bin/qemu-system-aarch64 /usr/bin/qemu-system-x86_64 /bin/busybox /usr/bin/aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h /usr/bin/cpio /sbin/modinfo /usr/bin/xz /usr/bin/trace-cmd" ;;
+oracle) pkgs="qemu-system-arm qemu-system-x86 busybox-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio kmod xz-utils trace-cmd e2fsprogs"
+       check="/usr/bin/qemu-system-aarch64 /usr/bin/qemu-system-x86_64 /bin/busybox /usr/bin/aarch64-linux-gnu-gcc /usr/aarch64-linux-gnu/include/stdio.h /usr/bin/cpio /sbin/modinfo /usr/bin/xz /usr/bin/trace-cmd /sbin/mke2fs" ;;
 *) echo "ensure-deps.sh: unknown target '$1' (accepted: test, sim, bench, fuzz, coverage, html, oracle)" >&2; exit 2 ;;
 esac
 missing=""

@@ -113,7 +113,15 @@ initramfs() {
 	if [ -n "$module" ]; then
 		cp "$cache/$2/$module.ko" "$ir/lib/modules/$module.ko" || exit 1
 	fi
-	if [ -n "$disk" ]; then
+	# ext4=MIB: the host's ext4 image (ext4_image), the writer and the
+	# guest's lines that mount it (ext4-init.sh, which the experiment
+	# sources), and the disk's modules as for disk=
+	if [ -n "$ext4" ]; then
+		ext4_image "$ext4" "$ir/disk.img.gz" &&
+			cp "$cache/$2/oracle-writer" "$ir/bin/oracle-writer" &&
+			cp "$here/ext4-init.sh" "$ir/ext4.sh" || exit 1
+	fi
+	if [ -n "$disk" ] || [ -n "$ext4" ]; then
 		mod_order "$2" loop crc32c_generic ext4 > "$ir/lib/modules/order" || exit 1
 		for m in $(cat "$ir/lib/modules/order"); do
 			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
@@ -131,6 +139,32 @@ initramfs() {
 	[ -n "$dat" ] && dat_initramfs "$ir" "$2"
 	pack_initramfs "$ir" "$3/initrd.gz"
 	rm -rf "$ir"
+}
+
+# ext4_image MIB FILE: FILE, the gzip of an ext4 file system of MIB with a
+# journal, made by the host's mke2fs (e2fsprogs) reproducibly: no
+# mke2fs.conf (its features named here instead), fixed UUID, hash seed
+# and creation time, inode tables and journal zeroed now (no lazy init
+# left for the guest's kernel to do), gzip -n. The guest writes only its
+# nonzero blocks into its tmpfs file (oracle-writer unsparse).
+ext4_image() {
+	img=$cache/ext4-$1m.img
+	rm -f "$img" && truncate -s "$1M" "$img" &&
+		MKE2FS_CONFIG=/nonexistent E2FSPROGS_FAKE_TIME=1735689600 mke2fs -q -F -b 4096 -I 256 -i 16384 \
+			-O has_journal,extent,huge_file,flex_bg,metadata_csum,64bit,dir_nlink,extra_isize \
+			-U 6f72636c-6500-4000-8000-000000000001 \
+			-E hash_seed=6f72636c-6500-4000-8000-000000000002,lazy_itable_init=0,lazy_journal_init=0,root_owner=0:0 \
+			-L oracle "$img" && gzip -n -9 -c "$img" > "$2" && rm -f "$img"
+}
+
+# writer_build ARCH: CACHE/ARCH/oracle-writer from writer.c (C11, static)
+writer_build() {
+	wb=$cache/$1/oracle-writer
+	cc=gcc
+	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	if [ ! -f "$wb" ] || [ "$here/writer.c" -nt "$wb" ]; then
+		$cc -std=c11 -O2 -Wall -Wextra -static -o "$wb" "$here/writer.c" || exit 1
+	fi
 }
 
 # dat_initramfs DIR ARCH: -d's files in the initramfs at DIR: the raw
@@ -194,7 +228,9 @@ snapshot_in() {
 # boot EXP RUNDIR: one guest, its results unpacked into RUNDIR
 boot() {
 	exp=$1 run=$2
-	guest="" mem="" cpus=1 append="" disk="" module="" modules=""
+	# writer= is read in the guest only (ext4-init.sh): reset as the others
+	# shellcheck disable=SC2034
+	guest="" mem="" cpus=1 append="" disk="" module="" modules="" ext4="" writer=""
 	. "$exp"
 	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
 	case $guest in
@@ -206,6 +242,7 @@ boot() {
 	esac
 	[ -n "$mem" ] || die "$exp: no mem (MiB)"
 	guest_files "$guest"
+	[ -n "$ext4" ] && writer_build "$guest"
 	if [ -n "$module" ]; then
 		[ "$guest" = arm64 ] || die "$exp: module= is built for arm64 guests only"
 		build_module "$module"
@@ -250,7 +287,7 @@ host_description() {
 		echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "host: $(uname -srm), $(nproc) CPUs"
 		echo "qemu: $(qemu-system-aarch64 --version | head -1); $(qemu-system-x86_64 --version | head -1)"
-		for p in qemu-system-arm qemu-system-x86 busybox-static gcc-aarch64-linux-gnu; do
+		for p in qemu-system-arm qemu-system-x86 busybox-static gcc-aarch64-linux-gnu e2fsprogs; do
 			echo "package: $p $(dpkg-query -W -f '${Version}' "$p" 2>/dev/null)"
 		done
 		for f in "$cache"/deb/*.deb; do

@@ -146,6 +146,28 @@ boot_use() {
 	done
 }
 
+# writer_section RUN "DIR MIB" START: ext4-init.sh's writer (ext4=,
+# writer=) as cmasim's workloads, from the guest's run: the loop device's
+# tmpfs file as [anon disk] of the guest's Shmem before the allocation
+# (the blocks written by then), and a [writer] of the writer's live set
+# (MIB names of 1.125 MiB on average) rewritten in place at the guest's
+# pace (its pages a second over its whole run, writer.txt), from the
+# helper's ready on, dirty pages expiring at the kernel's 30 s. Not
+# expressed: the files' truncation and new page cache at each rewrite,
+# the journal (jbd2's commits and the buffer heads it holds), fsync and
+# the writeback ext4 starts at close (auto_da_alloc), the loop device's
+# tmpfs pages allocated as blocks are written back
+writer_section() {
+	shmem=$(awk '$1 == "Shmem:" { print $2 }' "$1/before/meminfo")
+	rate=$(awk '/^writer done/ { for (i = 1; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+		printf "%.0f", v["bytes"] / 4096 / ((v["end_ns"] - v["start_ns"]) / 1e9) }' "$1/writer.txt")
+	set -- $2 "$3"
+	printf '\n# ext4-init.sh: the loop device'\''s tmpfs file, the guest'\''s Shmem before the\n# allocation\n[anon disk]\nrss = %sK\nrate = %s\nhold = yes\nstart = %ss\n' \
+		"$shmem" "$((shmem / 4 * 2 / STEP))" "$3"
+	printf '\n# ext4-init.sh: writer %s %s, rewriting %s files in place at the guest'\''s\n# pages a second (writer.txt)\n[writer writer]\nfile = %sM\nrate = %s\npattern = sequential\nstart = %ss\n' \
+		"$1" "$2" "$2" "$(($2 * 9 / 8))" "$rate" "$3"
+}
+
 scenario() {
 	exp=$1
 	name=$(basename "$exp" .exp)
@@ -153,7 +175,7 @@ scenario() {
 	[ -f "$exp" ] || { echo "$0: no experiment $exp" >&2; exit 2; }
 	dmesg=$results/$name/dmesg.txt
 	[ -f "$dmesg" ] || { echo "$0: no guest run of $name ($dmesg)" >&2; exit 2; }
-	guest='' mem='' cpus=1 work='' alloc='' thp='' disk='' swap='' settle=''
+	guest='' mem='' cpus=1 work='' alloc='' thp='' disk='' swap='' settle='' ext4='' writer=''
 	. "$exp"
 	cmdline=$(sed -n 's/^\[[^]]*\] Kernel command line: //p' "$dmesg" | sed 's/ *$//')
 	case $guest in
@@ -164,6 +186,8 @@ scenario() {
 	use=$(boot_use "$guest" "$mem")
 	body=$(workloads "$work")
 	start=${body##*next }
+	wr=""
+	[ -n "$writer" ] && wr=$(writer_section "$results/$name" "$writer" "$start")
 	# settle=S: init.sh sleeps S seconds before the allocation
 	start=$((start + ${settle:-0}))
 	set -- $alloc
@@ -189,6 +213,7 @@ scenario() {
 		[ -n "$swap" ] && printf 'swap = %sM\nswap_synchronous = yes\n' "$swap"
 		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable and\n# held (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
 		printf '%s\n' "${body%next *}" | sed '$d'
+		[ -n "$wr" ] && printf '%s\n' "$wr"
 		printf '\n# helper: %s\n[hugetlb alloc]\nsize = %sK\ncount = %s\nstart = %ss\n' \
 			"$alloc" "$kb" "$count" "$start"
 	} > "$out/$name.ini"
