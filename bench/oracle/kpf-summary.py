@@ -135,10 +135,19 @@ def main():
             else:
                 rl.append((i, i))
     n = len(ps)
-    print("== persistence: %d periodic samples, %.2f s apart (median)" % (n, dt))
+    # the allocation's start: steps' first "alloc" line (seconds)
+    t_alloc = None
+    for line in open(os.path.join(d, "steps")):
+        w = line.split()
+        if len(w) > 1 and w[1] == "alloc" and t_alloc is None:
+            t_alloc = float(w[0]) * 1e9
+    print("== persistence: %d periodic samples, %.2f s apart (median); the allocation from %.2f s" %
+          (n, dt, (t_alloc or 0) / 1e9))
     for reg in ["hugetlb", "default", "out", "all"]:
         lens = []
-        censored = 0
+        gone_before = []  # runs that ended before the allocation's start
+        gone_during = []  # ended after it, before the last sample
+        running = 0
         pf = 0
         for pfn, rl in runs.items():
             if reg != "all" and region_of(pfn) != reg:
@@ -146,23 +155,40 @@ def main():
             pf += 1
             for a, b in rl:
                 lens.append(b - a + 1)
-                censored += b == n - 1
+                if b == n - 1:
+                    running += 1
+                elif t_alloc is not None and ps[b + 1][2] <= t_alloc:
+                    gone_before.append(b - a + 1)
+                else:
+                    gone_during.append(b - a + 1)
         if not lens:
             print("%s: no candidate" % reg)
             continue
         lens.sort()
-        ones = sum(1 for x in lens if x == 1)
-        print("%s: %d pfns, %d runs; run length in samples: median %s, mean %.1f, max %d (%.1f s); "
-              "%d runs of 1 sample; %d still running at the last sample; in every sample: %d pfns" %
-              (reg, pf, len(lens), statistics.median(lens), statistics.mean(lens), lens[-1],
-               (lens[-1] - 1) * dt, ones, censored,
+        print("%s: %d pfns, %d runs of consecutive samples; length median %s, max %d (%.1f s); "
+              "still a candidate at the last sample: %d; in every sample: %d; runs that ended before "
+              "the allocation: %d (lengths %s), after its start: %d (median length %s)" %
+              (reg, pf, len(lens), statistics.median(lens), lens[-1], (lens[-1] - 1) * dt, running,
                sum(1 for pfn, rl in runs.items() if (reg == "all" or region_of(pfn) == reg)
-                   and rl == [(0, n - 1)])))
-        if reg == "hugetlb":
-            hist = {}
-            for x in lens:
-                hist[x] = hist.get(x, 0) + 1
-            print("  hugetlb run lengths (samples:runs): " + " ".join("%d:%d" % kv for kv in sorted(hist.items())))
+                   and rl == [(0, n - 1)]),
+               len(gone_before), sorted(gone_before), len(gone_during),
+               statistics.median(gone_during) if gone_during else "-"))
+    print("== new candidates per periodic sample (pfns not seen before)")
+    seen = set()
+    row = []
+    for p in ps:
+        new = [q for q in p[4] if q not in seen]
+        seen.update(new)
+        row.append("%d:+%d" % (p[1], len(new)))
+    print(" ".join(row))
+    print("== dirty candidates (DIRTY in some periodic sample): pfn region first..last sample as a "
+          "candidate, samples dirty")
+    dpf = sorted({q for p in ps for q, c in p[4].items() if c & 1})
+    for q in dpf:
+        rl = runs[q]
+        nd = sum(1 for p in ps if p[4].get(q, 0) & 1)
+        print("0x%x %s %s dirty in %d of %d samples; first %s last %s" %
+              (q, region_of(q), rl, nd, n, code_str(ps[rl[0][0]][4][q]), code_str(ps[rl[-1][1]][4][q])))
 
     # the busy pages
     fins = []
@@ -186,15 +212,13 @@ def main():
             m2 = re.search(r"test_pages_isolated: start_pfn=(0x[0-9a-f]+) end_pfn=(0x[0-9a-f]+) fin_pfn=(0x[0-9a-f]+) ret=fail", line)
             if m2:
                 fails.add(tuple(int(x, 16) for x in m2.groups()))
+        pre = [p for p in ps if t_alloc is not None and p[2] <= t_alloc]
         for s, e, fpfn in sorted(fails):
-            inr = {}
-            for p in aps:
-                c = [q for q in p[4] if s <= q < e]
-                if c:
-                    inr[p[1]] = c
-            allc = sorted({q for c in inr.values() for q in c})
-            print("busy range 0x%x-0x%x fin_pfn 0x%x: candidates there before some write: %s" %
-                  (s, e, fpfn, " ".join("0x%x" % q for q in allc)))
+            def there(p):
+                return " ".join("0x%x/%s" % (q, code_str(c)) for q, c in sorted(p[4].items()) if s <= q < e) or "none"
+            print("busy range 0x%x-0x%x fin_pfn 0x%x: candidates there at the last sample before the "
+                  "allocation: %s; at the last sample: %s" %
+                  (s, e, fpfn, there(pre[-1]) if pre else "-", there(ps[-1])))
     for name in ["kpf.txt", "kpf-pfns.txt", "kpf-alloc.txt", "kpf-alloc-pfns.txt"]:
         p = os.path.join(d, name)
         if os.path.exists(p):
