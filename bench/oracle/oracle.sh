@@ -136,6 +136,12 @@ initramfs() {
 			xz -dc "$(mod_file "$m")" > "$ir/lib/modules/$m.ko" || exit 1
 		done
 	fi
+	# tools="NAME...": NAME.c's static build as /bin/oracle-NAME, in this
+	# experiment's initramfs only, for its own lines to run (init.sh knows
+	# nothing of them)
+	for tl in $tools; do
+		cp "$cache/$2/oracle-$tl" "$ir/bin/oracle-$tl" || exit 1
+	done
 	[ -n "$dat" ] && dat_initramfs "$ir" "$2"
 	pack_initramfs "$ir" "$3/initrd.gz"
 	rm -rf "$ir"
@@ -164,6 +170,17 @@ writer_build() {
 	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
 	if [ ! -f "$wb" ] || [ "$here/writer.c" -nt "$wb" ]; then
 		$cc -std=c11 -O2 -Wall -Wextra -static -o "$wb" "$here/writer.c" || exit 1
+	fi
+}
+
+# tool_build ARCH NAME: CACHE/ARCH/oracle-NAME from NAME.c (C11, static)
+tool_build() {
+	tb=$cache/$1/oracle-$2
+	cc=gcc
+	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	[ -f "$here/$2.c" ] || die "tools=: no $here/$2.c"
+	if [ ! -f "$tb" ] || [ "$here/$2.c" -nt "$tb" ]; then
+		$cc -std=c11 -O2 -Wall -Wextra -static -o "$tb" "$here/$2.c" || exit 1
 	fi
 }
 
@@ -230,7 +247,7 @@ boot() {
 	exp=$1 run=$2
 	# writer= is read in the guest only (ext4-init.sh): reset as the others
 	# shellcheck disable=SC2034
-	guest="" mem="" cpus=1 append="" disk="" module="" modules="" ext4="" writer=""
+	guest="" mem="" cpus=1 append="" disk="" module="" modules="" ext4="" writer="" tools=""
 	. "$exp"
 	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
 	case $guest in
@@ -243,6 +260,9 @@ boot() {
 	[ -n "$mem" ] || die "$exp: no mem (MiB)"
 	guest_files "$guest"
 	[ -n "$ext4" ] && writer_build "$guest"
+	for tl in $tools; do
+		tool_build "$guest" "$tl"
+	done
 	if [ -n "$module" ]; then
 		[ "$guest" = arm64 ] || die "$exp: module= is built for arm64 guests only"
 		build_module "$module"
