@@ -29,11 +29,18 @@ static uint64_t value_to_swp(uint64_t entry)
 	return entry >> 1;
 }
 
+/*
+ * A page whose buffers are held (OP_HELD) stays where it is: 6.12's block
+ * device pages migrate with buffer_migrate_folio_norefs, which refuses
+ * buffers with references; 3.x's had no ->migratepage, and
+ * fallback_migrate_page's try_to_release_page fails on buffers a journal
+ * holds (ext4's bdev_try_to_free_page).
+ */
 static int owned_migrate(void *owner, uint64_t idx, struct cma_page *from, struct cma_page *to)
 {
 	struct owned_pages *o = owner;
 
-	if (!ours(o, idx, from))
+	if (!ours(o, idx, from) || (o->slot[idx].state & OP_HELD))
 		return -EAGAIN;
 	o->slot[idx].entry = (uintptr_t)to;
 	return 0;
@@ -57,7 +64,7 @@ static void forget(struct owned_pages *o, uint64_t idx, uint64_t entry)
 	if (sl->state & OP_WB)
 		end_write(o, idx);
 	sl->entry = entry;
-	sl->state &= (uint8_t)~(OP_DIRTY | OP_READ);
+	sl->state &= (uint8_t)~(OP_DIRTY | OP_READ | OP_HELD);
 	o->resident--;
 	o->s->class_pages[o->cls]--;
 }
@@ -130,6 +137,9 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 
 	if (!ours(o, idx, page))
 		return -EIO;
+	/* the journal's buffers are not the page's to write: it is redirtied */
+	if (o->slot[idx].state & OP_HELD)
+		return -EBUSY;
 	o->slot[idx].state &= (uint8_t)~OP_DIRTY;
 	if (o->anon) {
 		if (s->sc && s->sc->swap_synchronous)
@@ -276,6 +286,25 @@ static const struct cma_owner_ops anon_ops = {
 	.locked = owned_locked, .wait_locked = owned_wait_locked,
 };
 
+bool owned_dirty(struct owned_pages *o, uint64_t idx, bool held)
+{
+	struct owned_slot *sl = &o->slot[idx];
+
+	if (held)
+		sl->state |= OP_HELD;
+	if (sl->state & OP_DIRTY)
+		return false;
+	cma_page_set_dirty(o->s->mm, owned_page(o, idx), true);
+	sl->state |= OP_DIRTY;
+	sl->dirtied_ms = (uint32_t)(o->s->now / 1000000);
+	return true;
+}
+
+void owned_unhold(struct owned_pages *o, uint64_t idx)
+{
+	o->slot[idx].state &= (uint8_t)~OP_HELD;
+}
+
 bool owned_start_write(struct owned_pages *o, uint64_t idx)
 {
 	struct cma_page *page = owned_page(o, idx);
@@ -321,6 +350,7 @@ int owned_init(struct owned_pages *o, struct sim *s, struct workload *w, uint64_
 	o->anon = anon;
 	o->mapped = anon ? 100 : 0;
 	o->cls = anon ? MC_ANON : MC_PAGECACHE;
+	o->gfp = CMA_GFP_HIGHUSER_MOVABLE;
 	o->nr = nr;
 	o->resident = 0;
 	o->releases = 0;
@@ -385,7 +415,7 @@ static struct cma_page *fault_in(struct owned_pages *o, uint64_t idx, uint8_t st
 
 	if (idx < o->nr_at && !(state & OP_EVER))
 		page = cma_alloc_movable_at(o->s->mm, o->at[idx], 0, ops, o, idx);
-	return page ? page : cma_alloc_movable(o->s->mm, CMA_GFP_HIGHUSER_MOVABLE, 0, ops, o, idx);
+	return page ? page : cma_alloc_movable(o->s->mm, o->gfp, 0, ops, o, idx);
 }
 
 static int touch(struct owned_pages *o, uint64_t idx)

@@ -15,6 +15,7 @@ enum {
 	OP_WB		= 1u << 2,	/* under writeback, done at wb_done[] */
 	OP_SWAPPED	= 1u << 3,	/* anon: reclaim swapped it out; using it is a swap-in */
 	OP_READ		= 1u << 4,	/* locked for its read, until the storage ends it */
+	OP_HELD		= 1u << 5,	/* its buffers are referenced (a journal's): neither migrates nor goes */
 };
 
 /*
@@ -45,6 +46,7 @@ struct owned_pages {
 	struct workload *w;
 	enum mem_class cls;
 	bool anon;
+	cma_gfp_t gfp;			/* a fault's allocation: the mapping's gfp mask */
 	unsigned mapped;		/* percent of the pages mapped, one PTE each (anon: 100) */
 	uint64_t nr;
 	struct owned_slot *slot;
@@ -119,6 +121,14 @@ bool owned_reads(struct owned_pages *o, uint64_t idx);
  * rarely waits for memory.
  */
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n);
+/*
+ * Dirty page @idx (set_page_dirty, or mark_buffer_dirty of its buffers):
+ * true if it was clean. With @held its buffers stay referenced until
+ * owned_unhold(): the page neither migrates nor is reclaimed.
+ */
+bool owned_dirty(struct owned_pages *o, uint64_t idx, bool held);
+/* Slot @idx's buffers are let go: its page migrates and reclaims as any other. */
+void owned_unhold(struct owned_pages *o, uint64_t idx);
 /* Start writing dirty page @idx back (a flusher): true if a write went to the storage queue. */
 bool owned_start_write(struct owned_pages *o, uint64_t idx);
 /* Give back page @idx if resident (MADV_DONTNEED): 1 if it was, else 0. */

@@ -80,6 +80,8 @@ struct wl_file {
 	bool sequential;		/* else uniformly random */
 	uint64_t passes;		/* file-sizes read or written, then it stops; 0: on and on */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
+	unsigned journal;		/* writer: metadata pages the file system's journal holds at a time */
+	uint64_t journal_hold_ns;	/* writer: how long it holds each; 0: the writer's whole life */
 	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
 	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */
 	bool threads_given;

@@ -14,6 +14,19 @@
  * writeback_index), no faster than the storage takes the writes, and the
  * pages stay under writeback until the storage queue completes them.
  * With pfns, its pages first come in where a device had them (pfns.h).
+ *
+ * A writer on a journaling file system (journal = N) also dirties the
+ * file system's metadata: N pages of the block device's cache whose
+ * buffers the journal holds (jbd2's journal heads, from a transaction's
+ * start to its checkpoint), read in when it starts. They are allocated
+ * movable, as grow_dev_page asks (so they may lie in CMA), and while held
+ * neither migrate nor reclaim (owned.h's OP_HELD): cma_alloc's range
+ * that holds one is busy. Each journal_hold, the held pages are
+ * checkpointed (written home, then clean and cached like any page) and
+ * the journal moves on to the next N metadata pages, read in then if not
+ * cached. Measured in the oracle (bench/oracle/README.md, "A journaling
+ * writer"): ext4 under a writer rewriting its files holds about 12 for
+ * its whole life.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -39,6 +52,9 @@ struct file_wl {
 	uint64_t wb_index;		/* writer: where the flusher goes on (writeback_index) */
 	uint64_t kupdate_at;		/* writer: the next periodic writeback */
 	bool kupdate;			/* writer: a periodic writeback not yet through the file */
+	struct owned_pages meta;	/* writer: the block device's metadata pages */
+	uint64_t meta_taken;		/* writer: metadata pages the journal has taken so far */
+	uint64_t meta_released;		/* writer: and let go of (the oldest first) */
 };
 
 /* Has it read or written its passes? */
@@ -47,20 +63,6 @@ static bool file_done(const struct workload *w, const struct file_wl *f)
 	uint64_t passes = w->spec->file.passes;
 
 	return passes && f->pos >= passes * f->o.nr;
-}
-
-/* Dirty page @idx: true if it was clean. */
-static bool write_page(struct sim *s, struct file_wl *f, uint64_t idx)
-{
-	struct owned_pages *o = &f->o;
-	struct owned_slot *sl = &o->slot[idx];
-
-	if (sl->state & OP_DIRTY)
-		return false;
-	cma_page_set_dirty(sim_mm(s), owned_page(o, idx), true);
-	sl->state |= OP_DIRTY;
-	sl->dirtied_ms = (uint32_t)(sim_now(s) / 1000000);
-	return true;
 }
 
 /* The miss of page @idx read at @t: when the reader has it. */
@@ -74,6 +76,42 @@ static uint64_t read_miss(struct sim *s, struct file_wl *f, bool sequential, uin
 	}
 	f->ra_left = READAHEAD_PAGES - 1;
 	return storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_SEQ_READ, READAHEAD_PAGES * sim_page_bytes(s));
+}
+
+/*
+ * The journal takes metadata page @idx: read in if not cached (sb_bread:
+ * the writer waits for it from @t) and dirtied with its buffers held.
+ * Returns when the writer has it.
+ */
+static uint64_t journal_take(struct sim *s, struct file_wl *f, uint64_t idx, uint64_t t)
+{
+	struct owned_pages *m = &f->meta;
+	bool miss = owned_reads(m, idx);
+	int ret = owned_touch(m, idx);
+
+	if (ret < 0)
+		return t;	/* no memory, or parked in a migration: not held this time */
+	if (ret > 0 && miss) {
+		t = storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_RAND_READ, sim_page_bytes(s));
+		owned_read_until(m, idx, t);
+	}
+	owned_dirty(m, idx, true);
+	return t;
+}
+
+/*
+ * The first set comes in along the writer's first pass through its file,
+ * a page each 1/N of it, as ext4 reads the blocks that map the files it
+ * reaches (inode table, bitmaps, directory): where the allocator places
+ * them is the layout of that moment.
+ */
+static uint64_t journal_fill(struct sim *s, struct workload *w, struct file_wl *f, uint64_t t)
+{
+	uint64_t n = w->spec->file.journal;
+
+	for (; f->meta_taken < n && f->pos * n >= f->meta_taken * f->o.nr; f->meta_taken++)
+		t = journal_take(s, f, f->meta_taken, t);
+	return t;
 }
 
 static void file_tick(struct sim *s, void *arg)
@@ -111,8 +149,10 @@ static void file_tick(struct sim *s, void *arg)
 			owned_read_until(&f->o, idx, t);
 		}
 		w->res->ops++;
-		if (ret >= 0 && writer && write_page(s, f, idx))
+		if (ret >= 0 && writer && owned_dirty(&f->o, idx, false))
 			room--;
+		if (f->meta.slot)
+			t = journal_fill(s, w, f, t);
 	}
 	f->busy_until = t;
 	sim_schedule(s, sim_now(s) + SIM_TICK_NS, file_tick, w);
@@ -170,6 +210,54 @@ static void flush(struct sim *s, void *arg)
 	sim_schedule(s, sim_now(s) + SIM_TICK_NS, flush, w);
 }
 
+/*
+ * A checkpoint every journal_hold / N: the page held longest is written
+ * home and let go (clean, it migrates and reclaims as any other), and,
+ * while the writer writes, the journal takes the next metadata page.
+ */
+static void journal_turn(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct file_wl *f = w->priv;
+	struct owned_pages *m = &f->meta;
+	uint64_t n = w->spec->file.journal;
+
+	if (sim_wl_over(s, w))
+		return;
+	/* from the first pass's end on: until then the first set is coming in */
+	if (f->meta_taken >= n && f->meta_released < f->meta_taken) {
+		uint64_t oldest = f->meta_released++;
+
+		if (m->slot[oldest].state & OP_HELD) {
+			owned_unhold(m, oldest);
+			owned_start_write(m, oldest);
+		}
+		if (!file_done(w, f) && f->meta_taken < m->nr)
+			f->busy_until = journal_take(s, f, f->meta_taken++, sim_now(s));
+	}
+	sim_schedule(s, sim_now(s) + w->spec->file.journal_hold_ns / n, journal_turn, w);
+}
+
+/*
+ * The metadata pages: the block device's mapping (GFP_USER without
+ * __GFP_FS, and __GFP_MOVABLE: 3.x's grow_dev_page, 6.12's sb_bread), as
+ * many as the run's checkpoints take.
+ */
+static int journal_start(struct sim *s, struct workload *w, struct file_wl *f)
+{
+	const struct wl_file *spec = &w->spec->file;
+	uint64_t nr = spec->journal;
+
+	if (spec->journal_hold_ns && sim_end_ns(s) > w->spec->start_ns)
+		nr += (sim_end_ns(s) - w->spec->start_ns) / (spec->journal_hold_ns / spec->journal);
+	if (owned_init(&f->meta, s, w, nr, false))
+		return -ENOMEM;
+	f->meta.gfp = (CMA_GFP_USER & ~CMA_GFP_FS) | CMA_GFP_MOVABLE;
+	if (spec->journal_hold_ns)
+		sim_schedule(s, w->spec->start_ns + spec->journal_hold_ns / spec->journal, journal_turn, w);
+	return 0;
+}
+
 static int file_start(struct sim *s, struct workload *w)
 {
 	struct file_wl *f = calloc(1, sizeof(*f));
@@ -187,15 +275,26 @@ static int file_start(struct sim *s, struct workload *w)
 	if (w->spec->kind == &wl_kind_writer) {
 		f->kupdate_at = w->spec->start_ns + WRITEBACK_INTERVAL;
 		sim_schedule(s, w->spec->start_ns + SIM_TICK_NS, flush, w);
+		if (w->spec->file.journal)
+			return journal_start(s, w, f);
 	}
 	return 0;
+}
+
+static void file_stop(struct sim *s, struct workload *w)
+{
+	struct file_wl *f = w->priv;
+
+	if (f && f->meta.slot)
+		owned_destroy(&f->meta);
+	owned_stop(s, w);
 }
 
 static uint64_t file_resident(const struct workload *w)
 {
 	const struct file_wl *f = w->priv;
 
-	return f ? f->o.resident : 0;
+	return f ? f->o.resident + f->meta.resident : 0;
 }
 
 /* Its threads: as given, or the CPUs its read rate keeps busy (sim_rate_threads). */
@@ -212,7 +311,7 @@ static unsigned file_runnable(const struct sim *s, const struct workload *w)
 
 static const struct workload_ops file_ops = {
 	.start = file_start,
-	.stop = owned_stop,
+	.stop = file_stop,
 	.resident = file_resident,
 	.runnable = file_runnable,
 };
@@ -239,6 +338,8 @@ static const struct scenario_key pagecache_keys[] = { FILE_KEYS };
 static const struct scenario_key writer_keys[] = {
 	FILE_KEYS,
 	{ .name = "dirty_expire", .type = KEY_DURATION, .offset = WL(file.dirty_expire_ns) },
+	{ .name = "journal", .type = KEY_U32, .offset = WL(file.journal), .max = 1u << 20 },
+	{ .name = "journal_hold", .type = KEY_DURATION, .offset = WL(file.journal_hold_ns) },
 };
 
 static void writer_defaults(struct wl_spec *w)
@@ -250,6 +351,9 @@ static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 {
 	if (!w->file.file_bytes)
 		return ini_fail(err, len, "[%s %s]: file = 0: give the file a size", w->kind->name, w->name);
+	if (w->file.journal_hold_ns && w->file.journal_hold_ns / (w->file.journal ? w->file.journal : 1) < 1000000)
+		return ini_fail(err, len, "[%s %s]: journal_hold = %llu ms for journal = %u pages: give at least 1 ms a page held",
+				w->kind->name, w->name, (unsigned long long)(w->file.journal_hold_ns / 1000000), w->file.journal);
 	if (w->file.pfns[0])
 		return pfns_check(w, w->file.pfns, "file", w->file.file_bytes, err, len);
 	return 1;

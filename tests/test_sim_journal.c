@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A journaling file system's metadata pages (wl_file.c's journal = N,
+ * owned.h's OP_HELD): the block device's pages whose buffers the journal
+ * holds neither migrate nor reclaim, so cma_alloc finds their ranges
+ * busy, until a checkpoint lets them go.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "sim_helpers.h"
+#include "engine/owned.h"
+
+static const char *const kernels[] = { "3.5", "6.12" };
+
+/* A 3.x or 6.12 machine with its cmasim engine, for owned pages driven by hand. */
+static struct sim *engine_init(const char *kernel)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	s->mm = test_mm(.kernel = kernel, .swap = 8 * MiB);
+	s->page_bytes = 4096;
+	s->policy = sim_policy_find("cma");
+	cost_profile(CMA_ARCH_X86, &s->cost);
+	storage_attach_clock(s, s->mm, 1);
+	storage_request_start(s, 0);
+	return s;
+}
+
+static void engine_destroy(struct sim *s)
+{
+	storage_destroy(&s->storage);
+	cma_mm_destroy(s->mm);
+	free(s->heap);
+	free(s);
+}
+
+/*
+ * Expect (6.12's buffer_migrate_folio_norefs; 3.x's fallback_migrate_page,
+ * whose try_to_release_page fails on buffers the journal holds): a
+ * metadata page with its buffers held stays at its pfn through
+ * alloc_contig_range, which fails with -EBUSY, and through reclaim; let
+ * go, the same dirty page migrates.
+ */
+static void held_page_neither_migrates_nor_reclaims(void **state)
+{
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		struct sim *s = engine_init(kernels[k]);
+		struct cma_page *page;
+		unsigned long pfn;
+
+		assert_int_equal(owned_init(&o, s, &w, 1, false), 0);
+		assert_int_equal(owned_touch(&o, 0), 1);
+		assert_true(owned_dirty(&o, 0, true));
+		lru_add_drain_all(s->mm);
+		page = owned_page(&o, 0);
+		pfn = cma_page_to_pfn(s->mm, page);
+		if (cma_alloc_contig_range(s->mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE) != -EBUSY ||
+		    owned_page(&o, 0) != page)
+			fail_msg("%s: expected -EBUSY and the held page left at pfn %#lx", kernels[k], pfn);
+		for (int i = 0; i < 8; i++)
+			cma_try_to_free_pages(s->mm, 32, CMA_GFP_KERNEL);
+		if (owned_page(&o, 0) != page || !page_test(page, PG_dirty))
+			fail_msg("%s: expected reclaim to keep the held page, dirty", kernels[k]);
+		owned_unhold(&o, 0);
+		assert_int_equal(cma_alloc_contig_range(s->mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
+		if (!owned_page(&o, 0) || owned_page(&o, 0) == page)
+			fail_msg("%s: expected the page let go to migrate out of pfn %#lx", kernels[k], pfn);
+		assert_verify(s->mm);
+		cma_free_contig_range(s->mm, pfn, 1);
+		owned_destroy(&o);
+		engine_destroy(s);
+	}
+}
+
+static bool normal_above_high(struct cma_mm *mm)
+{
+	struct zone *zone = &mm->zones[ZONE_NORMAL];
+
+	return zone_watermark_ok(zone, 0, __atomic_load_n(&zone->watermark[WMARK_HIGH], __ATOMIC_RELAXED),
+				 0, 0);
+}
+
+/*
+ * Expect (kswapd's pageout at DEF_PRIORITY - 3 and below; the journal's
+ * buffers are not the page's to write): memory filled with held dirty
+ * metadata pages, kswapd writes none of them and frees none; let go, the
+ * same pages are written back.
+ */
+static void kswapd_writes_no_held_page(void **state)
+{
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		struct sim *s = engine_init(kernels[k]);
+		uint64_t n = 0;
+
+		assert_int_equal(owned_init(&o, s, &w, 1u << 16, false), 0);
+		while (normal_above_high(s->mm) || (cma_drain_all_pages(s->mm), normal_above_high(s->mm))) {
+			if (n == o.nr)
+				fail_msg("%s: %" PRIu64 " pages faulted, Normal still above its high mark",
+					 kernels[k], n);
+			assert_int_equal(owned_touch(&o, n), 1);
+			owned_dirty(&o, n++, true);
+		}
+		lru_add_drain_all(s->mm);
+		for (int i = 0; i < 4; i++)
+			cma_kswapd_step(s->mm);
+		if (test_counter(s->mm, "nr_vmscan_write") || o.resident != n)
+			fail_msg("%s: expected kswapd to write and free none of %" PRIu64 " held pages; "
+				 "it wrote %" PRIu64 ", %" PRIu64 " left", kernels[k], n,
+				 test_counter(s->mm, "nr_vmscan_write"), o.resident);
+		for (uint64_t i = 0; i < n; i++)
+			owned_unhold(&o, i);
+		/* a page freed clears 3.x's all_unreclaimable (6.12's kswapd_failures) */
+		cma_free_pages(s->mm, cma_alloc_pages(s->mm, CMA_GFP_KERNEL, 0), 0);
+		cma_drain_all_pages(s->mm);
+		for (int i = 0; i < 4 && !test_counter(s->mm, "nr_vmscan_write"); i++)
+			cma_kswapd_step(s->mm);
+		if (!test_counter(s->mm, "nr_vmscan_write"))
+			fail_msg("%s: expected kswapd to write the pages let go", kernels[k]);
+		assert_verify(s->mm);
+		owned_destroy(&o);
+		engine_destroy(s);
+	}
+}
+
+struct traced {
+	unsigned busy;		/* cma_alloc_busy_retry */
+	unsigned failed;	/* mm_migrate_pages with a page that did not move */
+	uint64_t successes;	/* the camera's */
+};
+
+/*
+ * A 256 MiB board, its 64 MiB area and 165 MiB of anonymous memory: the
+ * writer's pages (and its metadata) come to lie in the area under 3.5
+ * (the movable lists run out) and 6.12 (free CMA over half the free
+ * memory). A camera asks for 8 MiB buffers from @camera_at.
+ */
+static void run_board(const char *kernel, const char *journal, const char *camera_at,
+		      const char *duration, struct traced *t)
+{
+	char ini[1024], line[512];
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct sim_options o = { .policy = sim_policy_find("cma"), .trace = tmpfile() };
+	struct sim_result r;
+	char err[768];
+
+	assert_non_null(sc);
+	assert_non_null(o.trace);
+	snprintf(ini, sizeof(ini),
+		 "[scenario]\nplatform = arm\nmemory = 256M\ncmdline = cma=64M\nkernel = %s\n"
+		 "duration = %s\nseed = 1\n"
+		 "[anon fill]\nrss = 165M\nrate = 200000\nhold = yes\n"
+		 "[writer objects]\nfile = 32M\nrate = 20000\npattern = sequential\n%sstart = 1s\n"
+		 "[device cam]\nsize = 8M\nring = 7\nperiod = 1s\nstart = %s\n",
+		 kernel, duration, journal, camera_at);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the test's scenario does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	*t = (struct traced){ .successes = sim_test_device(&r, "cam")->successes };
+	rewind(o.trace);
+	while (fgets(line, sizeof(line), o.trace)) {
+		t->busy += strstr(line, " cma_alloc_busy_retry: ") != NULL;
+		t->failed += strstr(line, " mm_migrate_pages: ") && !strstr(line, " nr_failed=0 ");
+	}
+	fclose(o.trace);
+	sim_result_free(&r);
+	free(sc);
+}
+
+/*
+ * Expect: with no journal the camera's requests find nothing busy; with
+ * 12 metadata pages held, cma_alloc meets their ranges busy and retries
+ * further, each busy range's batch failing alloc_contig_range's five
+ * migration passes (__alloc_contig_migrate_range's tries).
+ */
+static void held_metadata_makes_cma_alloc_retry(void **state)
+{
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct traced none, held;
+
+		run_board(kernels[k], "", "3s", "4s", &none);
+		run_board(kernels[k], "journal = 12\n", "3s", "4s", &held);
+		if (none.busy || none.failed)
+			fail_msg("%s: expected no busy range without a journal, found %u busy retries",
+				 kernels[k], none.busy);
+		if (!held.busy || held.failed != 5 * held.busy)
+			fail_msg("%s: expected busy retries with 12 held pages, each range failing "
+				 "5 passes; found %u busy retries, %u failed passes",
+				 kernels[k], held.busy, held.failed);
+	}
+}
+
+/*
+ * Expect: a writer done with its pass, its journal checkpointing a page
+ * every journal_hold / 12, has let every page go by the camera's 6 s:
+ * nothing busy, every request served; held for the writer's life, the
+ * same pages keep the ranges busy.
+ */
+static void checkpointed_metadata_lets_cma_alloc_through(void **state)
+{
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct traced kept, let_go;
+
+		run_board(kernels[k], "journal = 12\npasses = 1\n", "6s", "7s", &kept);
+		run_board(kernels[k], "journal = 12\njournal_hold = 1s\npasses = 1\n", "6s", "7s", &let_go);
+		if (!kept.busy)
+			fail_msg("%s: expected the pages held for the writer's life to keep ranges busy",
+				 kernels[k]);
+		if (let_go.busy || let_go.successes != 7)
+			fail_msg("%s: expected the checkpointed pages to let all 7 requests through, "
+				 "found %u busy retries, %" PRIu64 " served", kernels[k], let_go.busy,
+				 let_go.successes);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(held_page_neither_migrates_nor_reclaims),
+		cmocka_unit_test(kswapd_writes_no_held_page),
+		cmocka_unit_test(held_metadata_makes_cma_alloc_retry),
+		cmocka_unit_test(checkpointed_metadata_lets_cma_alloc_through),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
