@@ -8,7 +8,12 @@ calib/arm64-writer1-meta.exp and prints: the time series (candidates, i.e.
 PRIVATE and not UPTODATE, by region, against the writer's files), the
 candidates in the hugetlb area before each write, how long candidates
 persist (runs of consecutive periodic samples), and the busy pages'
-(fin_pfn) history, and the sampler's cost.
+(fin_pfn) history, and the sampler's cost; then the turnover of the held
+candidates (DIRTY as well), before the allocation and over all samples:
+their number per sample, the distinct pfns, the runs begun (new pfns or
+re-dirtied) and ended (released) per sample, per second and per writer
+file, the runs' lengths, the candidates' growth per file, and the busy
+fin_pfns among them (calib/arm64-writer1-build*.exp).
 """
 import lzma
 import os
