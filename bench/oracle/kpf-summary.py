@@ -8,7 +8,12 @@ calib/arm64-writer1-meta.exp and prints: the time series (candidates, i.e.
 PRIVATE and not UPTODATE, by region, against the writer's files), the
 candidates in the hugetlb area before each write, how long candidates
 persist (runs of consecutive periodic samples), and the busy pages'
-(fin_pfn) history, and the sampler's cost.
+(fin_pfn) history, and the sampler's cost; then the turnover of the held
+candidates (DIRTY as well), before the allocation and over all samples:
+their number per sample, the distinct pfns, the runs begun (new pfns or
+re-dirtied) and ended (released) per sample, per second and per writer
+file, the runs' lengths, the candidates' growth per file, and the busy
+fin_pfns among them (calib/arm64-writer1-build*.exp).
 """
 import lzma
 import os
@@ -65,6 +70,133 @@ def read_pfns(path):
 def code_str(c):
     names = [(1, "D"), (2, "L"), (4, "W"), (8, "R"), (16, "M")]
     return "".join(n for b, n in names if c & b) or "-"
+
+
+def pct(xs, q):
+    """the q-quantile of xs (nearest rank)"""
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, int(-(-q * len(xs) // 1)) - 1))]
+
+
+def turnover(ps, t_alloc, region_of, fin, whole=False):
+    """The held candidates (DIRTY, PRIVATE, not UPTODATE) over the periodic
+    samples taken before the allocation's start (the allocation migrates
+    pages, so a pfn is one page only until then), or with whole over all
+    of them: their number, how many distinct pfns, the new ones per second
+    and per writer file, how long a pfn stays dirty, and the clean
+    candidates' growth per file."""
+    pre = [p for p in ps if whole or t_alloc is None or p[2] <= t_alloc]
+    pre = [(a, b, c, max(f, 0), e) for a, b, c, f, e in pre]  # files -1: before its first line
+    if len(pre) < 2:
+        print("== turnover: fewer than 2 samples before the allocation")
+        return
+    n = len(pre)
+    dt = statistics.median([b[2] - a[2] for a, b in zip(pre, pre[1:])]) / 1e9
+    span_s = (pre[-1][2] - pre[0][2]) / 1e9
+    files = pre[-1][3] - pre[0][3]
+    dirty = [{q for q, c in p[4].items() if c & 1} for p in pre]
+    clean = [{q for q, c in p[4].items() if not c & 1} for p in pre]
+    nd = [len(x) for x in dirty]
+    print("== turnover of the held candidates (DIRTY & PRIVATE & !UPTODATE), %d periodic samples %s, "
+          "%.2f-%.2f s (%.2f s, median %.2f s apart), writer files %d-%d (%d)" %
+          (n, "in all (the allocation's migrations included)" if whole else "before the allocation",
+           pre[0][2] / 1e9, pre[-1][2] / 1e9, span_s, dt, pre[0][3], pre[-1][3], files))
+    print("held per sample: mean %.2f, min %d, max %d; series %s" %
+          (statistics.mean(nd), min(nd), max(nd), " ".join(map(str, nd))))
+    ever = set().union(*dirty)
+    reg = {}
+    for q in ever:
+        reg[region_of(q)] = reg.get(region_of(q), 0) + 1
+    print("distinct pfns ever held: %d (%s); in the first sample: %d" %
+          (len(ever), ", ".join("%s %d" % kv for kv in sorted(reg.items())), len(dirty[0])))
+    # new held pfns (not held in the previous sample) after the first sample
+    starts = []  # (sample index, pfn, was a clean candidate in the previous sample, seen before at all)
+    seen = set(dirty[0]) | set(clean[0])
+    for i in range(1, n):
+        for q in sorted(dirty[i] - dirty[i - 1]):
+            starts.append((i, q, q in clean[i - 1], q in seen))
+        seen |= dirty[i] | clean[i]
+    first_time = [s for s in starts if not s[3]]
+    again = [s for s in starts if s[3]]
+    print("held runs starting after the first sample: %d = %d pfns never a candidate before (newly read "
+          "pages) + %d re-dirtied (a candidate before: %d of them clean in the previous sample)" %
+          (len(starts), len(first_time), len(again), sum(1 for s in again if s[2])))
+    print("  per second: %.3f (new pfns %.3f); per writer file: %.5f (new pfns %.5f); per 1,000 files: "
+          "%.2f (%.2f)" %
+          (len(starts) / span_s, len(first_time) / span_s, len(starts) / files if files else 0,
+           len(first_time) / files if files else 0, 1000 * len(starts) / files if files else 0,
+           1000 * len(first_time) / files if files else 0))
+    ends = []
+    for i in range(1, n):
+        for q in sorted(dirty[i - 1] - dirty[i]):
+            ends.append((i, q, q in clean[i]))
+    print("per sample (t_s files held +began -ended [of them in the hugetlb area]): %s" % "; ".join(
+        "%.1f %d %d +%d -%d [+%d -%d]" % (
+            pre[i][2] / 1e9, pre[i][3], nd[i],
+            sum(1 for s in starts if s[0] == i), sum(1 for e in ends if e[0] == i),
+            sum(1 for s in starts if s[0] == i and region_of(s[1]) == "hugetlb"),
+            sum(1 for e in ends if e[0] == i and region_of(e[1]) == "hugetlb"))
+        for i in range(n)))
+    print("held runs ending before the last sample: %d (%d still a clean candidate: released, cached; "
+          "%d gone from the candidates)" % (len(ends), sum(1 for e in ends if e[2]),
+                                            sum(1 for e in ends if not e[2])))
+    # run lengths, in samples: complete (start and end seen), and censored
+    runs = []
+    for q in ever:
+        a = None
+        for i in range(n):
+            if q in dirty[i] and a is None:
+                a = i
+            if a is not None and (i == n - 1 or q not in dirty[i + 1]):
+                runs.append((a, i, q))
+                a = None
+    full = [b - a + 1 for a, b, q in runs if a > 0 and b < n - 1]
+    left = [b - a + 1 for a, b, q in runs if a == 0 and b < n - 1]
+    right = [b - a + 1 for a, b, q in runs if a > 0 and b == n - 1]
+    both = [b - a + 1 for a, b, q in runs if a == 0 and b == n - 1]
+
+    def desc(xs):
+        if not xs:
+            return "none"
+        return "%d: median %s, p90 %d, max %d samples (%.1f, %.1f, %.1f s at %.2f s a sample)" % (
+            len(xs), statistics.median(xs), pct(xs, 0.9), max(xs), statistics.median(xs) * dt,
+            pct(xs, 0.9) * dt, max(xs) * dt, dt)
+    print("held run lengths: begun and ended within the samples %s" % desc(full))
+    print("  held at the first sample, ended before the last %s" % desc(left))
+    print("  begun after the first, held at the last %s" % desc(right))
+    print("  held in every sample: %d" % len(both))
+    hist = {}
+    for x in full:
+        hist[x] = hist.get(x, 0) + 1
+    print("  complete runs by length (samples:count): %s" % " ".join("%d:%d" % kv for kv in sorted(hist.items())))
+    nc = [len(x) for x in clean]
+    fl = [p[3] for p in pre]
+    if files:
+        mx = statistics.mean(fl)
+        my = statistics.mean(nc)
+        sxx = sum((x - mx) ** 2 for x in fl)
+        slope = sum((x - mx) * (y - my) for x, y in zip(fl, nc)) / sxx if sxx else 0
+        print("clean candidates: %d at the first sample, %d at the last: %.4f per writer file ((last - "
+              "first) / files), least squares %.4f; per second %.2f" %
+              (nc[0], nc[-1], (nc[-1] - nc[0]) / files, slope, (nc[-1] - nc[0]) / span_s))
+    na = [len(p[4]) for p in pre]
+    if pre[-1][3] > pre[1][3]:
+        print("all candidates (held and clean): %s; from the second sample on: %.4f per writer file, %.2f per "
+              "second" % (" ".join(map(str, na)), (na[-1] - na[1]) / (pre[-1][3] - pre[1][3]),
+                          (na[-1] - na[1]) / ((pre[-1][2] - pre[1][2]) / 1e9)))
+    if not whole:
+        ranges = {}
+        for q in dirty[-1]:
+            if region_of(q) == "hugetlb":
+                ranges[q >> 13] = ranges.get(q >> 13, 0) + 1
+        print("held at the last sample before the allocation in the hugetlb area, by 32 MiB range (pfn: "
+              "pages): %s" % (" ".join("0x%x:%d" % (r << 13, c) for r, c in sorted(ranges.items())) or "none"))
+    where = "in all samples" if whole else "before the allocation"
+    cand_ever = set().union(*clean) | ever
+    print("distinct candidate pfns %s: %d; held ever %d of them" % (where, len(cand_ever), len(ever)))
+    for f in sorted(fin):
+        print("busy fin_pfn 0x%x: held in %d of %d samples %s, a candidate in %d" %
+              (f, sum(1 for x in dirty if f in x), n, where, sum(1 for p in pre if f in p[4])))
 
 
 def main():
@@ -219,6 +351,8 @@ def main():
             print("busy range 0x%x-0x%x fin_pfn 0x%x: candidates there at the last sample before the "
                   "allocation: %s; at the last sample: %s" %
                   (s, e, fpfn, there(pre[-1]) if pre else "-", there(ps[-1])))
+    turnover(ps, t_alloc, region_of, set(f for f, _ in fins))
+    turnover(ps, t_alloc, region_of, set(f for f, _ in fins), whole=True)
     for name in ["kpf.txt", "kpf-pfns.txt", "kpf-alloc.txt", "kpf-alloc-pfns.txt"]:
         p = os.path.join(d, name)
         if os.path.exists(p):

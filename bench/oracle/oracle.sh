@@ -117,8 +117,10 @@ initramfs() {
 	# guest's lines that mount it (ext4-init.sh, which the experiment
 	# sources), and the disk's modules as for disk=
 	if [ -n "$ext4" ]; then
+		wv=oracle-writer
+		case $writer in "build "*) wv=oracle-writer-build ;; esac
 		ext4_image "$ext4" "$ir/disk.img.gz" &&
-			cp "$cache/$2/oracle-writer" "$ir/bin/oracle-writer" &&
+			cp "$cache/$2/$wv" "$ir/bin/oracle-writer" &&
 			cp "$here/ext4-init.sh" "$ir/ext4.sh" || exit 1
 	fi
 	if [ -n "$disk" ] || [ -n "$ext4" ]; then
@@ -163,14 +165,22 @@ ext4_image() {
 			-L oracle "$img" && gzip -n -9 -c "$img" > "$2" && rm -f "$img"
 }
 
-# writer_build ARCH: CACHE/ARCH/oracle-writer from writer.c (C11, static)
+# writer_build ARCH: CACHE/ARCH/oracle-writer from writer.c (C11, static),
+# and oracle-writer-build with its build mode (-DORACLE_WRITER_BUILD), which
+# the initramfs of an experiment whose writer= starts with "build " gets as
+# /bin/oracle-writer instead (every other keeps the unchanged binary)
 writer_build() {
-	wb=$cache/$1/oracle-writer
 	cc=gcc
 	[ "$1" = arm64 ] && cc=aarch64-linux-gnu-gcc
-	if [ ! -f "$wb" ] || [ "$here/writer.c" -nt "$wb" ]; then
-		$cc -std=c11 -O2 -Wall -Wextra -static -o "$wb" "$here/writer.c" || exit 1
-	fi
+	for wv in oracle-writer oracle-writer-build; do
+		wb=$cache/$1/$wv
+		wd=""
+		[ "$wv" = oracle-writer-build ] && wd=-DORACLE_WRITER_BUILD
+		if [ ! -f "$wb" ] || [ "$here/writer.c" -nt "$wb" ]; then
+			# shellcheck disable=SC2086
+			$cc -std=c11 -O2 -Wall -Wextra -static $wd -o "$wb" "$here/writer.c" || exit 1
+		fi
+	done
 }
 
 # tool_build ARCH NAME: CACHE/ARCH/oracle-NAME from NAME.c (C11, static)

@@ -23,6 +23,32 @@
  * rest. It prints a line every 64 files and one at the end: files,
  * MiB written, fsyncs and the guest's clock (ns; instructions under
  * -icount shift=0).
+ *
+ *   oracle-writer build DIR NDIRS MIB STOP
+ *                                     a compiler farm's output (only in
+ *                                     the binary built with
+ *                                     -DORACLE_WRITER_BUILD, below)
+ *
+ * build makes DIR/d0000 .. DIR/dNDIRS-1 first, then "compiles" until STOP
+ * exists: object N (0, 1, 2, ...: names are never reused) goes to the
+ * directory DIR/dK, K from the same fixed-seed LCG, as
+ * DIR/dK/.objN.o.tmp (O_EXCL, the size as write's, 64 KiB write()s,
+ * every 8th fsync'd before its close), renamed to DIR/dK/objN.o, then a
+ * 4 KiB DIR/dK/.objN.o.cmd; once the live objects and .cmd files exceed
+ * MIB MiB, the oldest objects (with their .cmd) are unlinked until they
+ * do not. So the file system sees new inodes, directory entries, renames
+ * and unlinks across NDIRS directories, where write rewrites the same
+ * 64 inodes. Its lines are write's, with unlinks and the live MiB; its
+ * files= counts objects (each creates two inodes: the object and its
+ * .cmd). ext4-init.sh runs `oracle-writer write $writer STOP`, so an
+ * experiment's writer="build DIR NDIRS MIB" arrives as
+ * `write build DIR NDIRS MIB STOP`, which this binary takes as build.
+ *
+ * The build mode is compiled in only with -DORACLE_WRITER_BUILD
+ * (oracle.sh's oracle-writer-build, put in the initramfs of experiments
+ * whose writer= starts with "build "): without it the preprocessed code
+ * is the unchanged write/unsparse writer, whose static binary stays
+ * byte-identical, and so does every earlier experiment's initramfs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -167,6 +193,131 @@ static int write_loop(const char *dir, const char *mib_s, const char *stop)
 	return 0;
 }
 
+#ifdef ORACLE_WRITER_BUILD
+#define CMD_FILE BLOCK
+#define MAX_LIVE 65536	/* objects live at once: MIB 9999 / 256 KiB < 40,000 */
+
+static struct object {
+	unsigned long dir;
+	uint64_t n;
+	size_t size;
+} live[MAX_LIVE];
+
+static void write_file(const char *path, int flags, size_t size, unsigned char *buf, int do_fsync)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | flags, 0644);
+
+	if (fd < 0)
+		die(path);
+	for (size_t off = 0; off < size; off += CHUNK) {
+		size_t n = size - off < CHUNK ? size - off : CHUNK;
+
+		if (write(fd, buf, n) != (ssize_t)n)
+			die("write");
+	}
+	if (do_fsync && fsync(fd))
+		die("fsync");
+	if (close(fd))
+		die("close");
+}
+
+static unsigned long parse_count(const char *s, const char *what)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (*end || !v || v > 9999) {
+		fprintf(stderr, "oracle-writer: '%s' is not %s (1 to 9999)\n", s, what);
+		exit(2);
+	}
+	return v;
+}
+
+static int build_loop(const char *dir, const char *ndirs_s, const char *mib_s, const char *stop)
+{
+	static unsigned char buf[CHUNK];
+	unsigned long ndirs = parse_count(ndirs_s, "a number of directories");
+	uint64_t limit = (uint64_t)parse_count(mib_s, "a size in MiB") << 20;
+	uint64_t files = 0, bytes = 0, fsyncs = 0, unlinks = 0, live_bytes = 0, t0 = now_ns();
+	size_t head = 0, count = 0;
+	char path[4096], to[4096];
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		die(dir);
+	for (unsigned long k = 0; k < ndirs; k++) {
+		snprintf(path, sizeof(path), "%s/d%04lu", dir, k);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			die(path);
+	}
+	printf("writer build %s dirs=%lu mib=%llu sizes=%d-%d cmd=%d fsync_every=%d start_ns=%llu dirs_ns=%llu\n",
+	       dir, ndirs, (unsigned long long)(limit >> 20), MIN_FILE, MAX_FILE, CMD_FILE, FSYNC_EVERY,
+	       (unsigned long long)t0, (unsigned long long)now_ns());
+	while (access(stop, F_OK)) {
+		size_t size = MIN_FILE + (size_t)(lcg_next() % ((MAX_FILE - MIN_FILE) / BLOCK + 1)) * BLOCK;
+		unsigned long k = (unsigned long)(lcg_next() % ndirs);
+		struct object *o;
+
+		memset(buf, (int)(files & 0x7f) | 1, sizeof(buf));
+		snprintf(path, sizeof(path), "%s/d%04lu/.obj%llu.o.tmp", dir, k, (unsigned long long)files);
+		snprintf(to, sizeof(to), "%s/d%04lu/obj%llu.o", dir, k, (unsigned long long)files);
+		write_file(path, O_EXCL, size, buf, (files + 1) % FSYNC_EVERY == 0);
+		if (rename(path, to))
+			die("rename");
+		snprintf(path, sizeof(path), "%s/d%04lu/.obj%llu.o.cmd", dir, k, (unsigned long long)files);
+		write_file(path, O_EXCL, CMD_FILE, buf, 0);
+		if ((files + 1) % FSYNC_EVERY == 0)
+			fsyncs++;
+		o = &live[(head + count) % MAX_LIVE];
+		o->dir = k;
+		o->n = files;
+		o->size = size + CMD_FILE;
+		count++;
+		live_bytes += o->size;
+		files++;
+		bytes += size + CMD_FILE;
+		while (count > 1 && (live_bytes > limit || count == MAX_LIVE)) {
+			o = &live[head];
+			snprintf(path, sizeof(path), "%s/d%04lu/obj%llu.o", dir, o->dir, (unsigned long long)o->n);
+			if (unlink(path))
+				die(path);
+			snprintf(path, sizeof(path), "%s/d%04lu/.obj%llu.o.cmd", dir, o->dir,
+				 (unsigned long long)o->n);
+			if (unlink(path))
+				die(path);
+			live_bytes -= o->size;
+			head = (head + 1) % MAX_LIVE;
+			count--;
+			unlinks++;
+		}
+		if (files % REPORT_EVERY == 0)
+			printf("writer files=%llu mib=%llu fsyncs=%llu unlinked=%llu live_kib=%llu ns=%llu\n",
+			       (unsigned long long)files, (unsigned long long)(bytes >> 20),
+			       (unsigned long long)fsyncs, (unsigned long long)unlinks,
+			       (unsigned long long)(live_bytes >> 10), (unsigned long long)now_ns());
+	}
+	printf("writer done files=%llu bytes=%llu fsyncs=%llu unlinked=%llu live_kib=%llu start_ns=%llu end_ns=%llu\n",
+	       (unsigned long long)files, (unsigned long long)bytes, (unsigned long long)fsyncs,
+	       (unsigned long long)unlinks, (unsigned long long)(live_bytes >> 10), (unsigned long long)t0,
+	       (unsigned long long)now_ns());
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "unsparse"))
+		return unsparse(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "write"))
+		return write_loop(argv[2], argv[3], argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "build"))
+		return build_loop(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 7 && !strcmp(argv[1], "write") && !strcmp(argv[2], "build"))
+		return build_loop(argv[3], argv[4], argv[5], argv[6]);
+	fprintf(stderr, "usage: oracle-writer unsparse OUT < IMAGE | write DIR MIB STOP | "
+			"build DIR NDIRS MIB STOP | write build DIR NDIRS MIB STOP\n");
+	return 2;
+}
+#else
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -177,3 +328,4 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: oracle-writer unsparse OUT < IMAGE | write DIR MIB STOP\n");
 	return 2;
 }
+#endif
