@@ -12,7 +12,8 @@
  * cma_balance (5.8) is test_profile_alloc's, contig_reclaim_clean (3.7)
  * test_contig_reclaim's, free_scan_enough (4.0) test_compaction's,
  * contig_busy_info (3.18) test_console's and test_profile_alloc's,
- * hugetlb_cma (5.7) test_hugetlb_cma's. The table with each switch's own
+ * hugetlb_cma (5.7) test_hugetlb_cma's, blkdev_migrate_norefs (5.0)
+ * test_sim_journal's. The table with each switch's own
  * commits (scripts/profile-table.sh, from the "Commit:" sentence of its
  * comment) is compared with tests/golden/profile-table.md.
  *

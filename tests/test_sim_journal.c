@@ -208,25 +208,61 @@ static void held_metadata_makes_cma_alloc_retry(void **state)
 }
 
 /*
- * Expect: a writer done with its pass, its journal checkpointing a page
- * every journal_hold / 12, has let every page go by the camera's 6 s:
- * nothing busy, every request served; held for the writer's life, the
- * same pages keep the ranges busy.
+ * Expect (kernel.blkdev_migrate_norefs, 5.0): a writer done with its one
+ * pass by 6 s dirties its metadata no more. Before 5.0 the journal's
+ * commit at 6 s let the buffers go (fallback_migrate_page writes the
+ * pages out and frees them): the camera at 7 s finds nothing busy and is
+ * served every request. From 5.0 the journal's checkpointed heads hold
+ * them until the block device's writeback at 31 s: its ranges are busy.
  */
-static void checkpointed_metadata_lets_cma_alloc_through(void **state)
+static void committed_metadata_migrates_before_5_0(void **state)
+{
+	static const char *const eras[] = { "3.5", "4.20", "5.0", "6.12" };
+
+	for (size_t k = 0; k < sizeof(eras) / sizeof(eras[0]); k++) {
+		bool norefs = cma_kernel_has(eras[k], "blkdev_migrate_norefs") == 1;
+		struct traced t;
+
+		run_board(eras[k], "journal = 12\npasses = 1\n", "7s", "8s", &t);
+		if (norefs && !t.busy)
+			fail_msg("%s: expected the pages held until the writeback at 31 s", eras[k]);
+		if (!norefs && (t.busy || t.successes != 7))
+			fail_msg("%s: expected the pages let go at the 6 s commit, all 7 requests "
+				 "served; found %u busy retries, %" PRIu64 " served", eras[k], t.busy,
+				 t.successes);
+	}
+}
+
+/*
+ * Expect (from 5.0): the block device's dirty metadata is written back
+ * and let go every dirty_expire: with dirty_expire = 2 s the pages of a
+ * writer done with its pass are let go by the camera's 6 s, and every
+ * request is served.
+ */
+static void written_back_metadata_lets_cma_alloc_through(void **state)
+{
+	struct traced t;
+
+	run_board("6.12", "journal = 12\npasses = 1\ndirty_expire = 2s\n", "6s", "7s", &t);
+	if (t.busy || t.successes != 7)
+		fail_msg("6.12: expected the pages written back to let all 7 requests through, "
+			 "found %u busy retries, %" PRIu64 " served", t.busy, t.successes);
+}
+
+/*
+ * Expect: a writer still writing holds each page again as it begins the
+ * next file of its directory: let go (3.5's commit at 6 s; 6.12's
+ * writeback every 2.5 s, the last at 6 s), its pages are held again by
+ * the camera's 7 s, and its ranges busy, as at the first pass.
+ */
+static void metadata_held_again_at_the_next_file(void **state)
 {
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct traced kept, let_go;
+		struct traced again;
 
-		run_board(kernels[k], "journal = 12\npasses = 1\n", "6s", "7s", &kept);
-		run_board(kernels[k], "journal = 12\njournal_hold = 1s\npasses = 1\n", "6s", "7s", &let_go);
-		if (!kept.busy)
-			fail_msg("%s: expected the pages held for the writer's life to keep ranges busy",
-				 kernels[k]);
-		if (let_go.busy || let_go.successes != 7)
-			fail_msg("%s: expected the checkpointed pages to let all 7 requests through, "
-				 "found %u busy retries, %" PRIu64 " served", kernels[k], let_go.busy,
-				 let_go.successes);
+		run_board(kernels[k], "journal = 12\ndirty_expire = 2500ms\n", "7s", "8s", &again);
+		if (!again.busy)
+			fail_msg("%s: expected the pages held again by the writer's next files", kernels[k]);
 	}
 }
 
@@ -236,7 +272,9 @@ int main(void)
 		cmocka_unit_test(held_page_neither_migrates_nor_reclaims),
 		cmocka_unit_test(kswapd_writes_no_held_page),
 		cmocka_unit_test(held_metadata_makes_cma_alloc_retry),
-		cmocka_unit_test(checkpointed_metadata_lets_cma_alloc_through),
+		cmocka_unit_test(committed_metadata_migrates_before_5_0),
+		cmocka_unit_test(written_back_metadata_lets_cma_alloc_through),
+		cmocka_unit_test(metadata_held_again_at_the_next_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

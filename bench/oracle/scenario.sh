@@ -153,7 +153,7 @@ boot_use() {
 # (MIB names of 1.125 MiB on average) rewritten in place at the guest's
 # pace (its pages a second over its whole run, writer.txt), from the
 # helper's ready on, dirty pages expiring at the kernel's 30 s, and the
-# 12 metadata pages whose buffers the journal holds for the whole run
+# 12 metadata pages its MIB files dirty, held by the journal while dirty
 # (journal = 12: counted by calib/arm64-writer1-meta*.exp's sampler, the
 # README's "A journaling writer"). Not expressed: the files' truncation
 # and new page cache at each rewrite, jbd2's commits, the clean metadata
@@ -167,8 +167,8 @@ writer_section() {
 	set -- $2 "$3"
 	printf '\n# ext4-init.sh: the loop device'\''s tmpfs file, the guest'\''s Shmem before the\n# allocation\n[anon disk]\nrss = %sK\nrate = %s\nhold = yes\nstart = %ss\n' \
 		"$shmem" "$((shmem / 4 * 2 / STEP))" "$3"
-	printf '\n# ext4-init.sh: writer %s %s, rewriting %s files in place at the guest'\''s\n# pages a second (writer.txt)\n[writer writer]\nfile = %sM\nrate = %s\npattern = sequential\njournal = 12\nstart = %ss\n' \
-		"$1" "$2" "$2" "$(($2 * 9 / 8))" "$rate" "$3"
+	printf '\n# ext4-init.sh: writer %s %s, rewriting %s files in place at the guest'\''s\n# pages a second (writer.txt)\n[writer writer]\nfile = %sM\nrate = %s\npattern = sequential\njournal = 12\nfiles = %s\nstart = %ss\n' \
+		"$1" "$2" "$2" "$(($2 * 9 / 8))" "$rate" "$2" "$3"
 }
 
 scenario() {

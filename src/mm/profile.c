@@ -97,6 +97,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(inactive_ratio_lru, 4, 7),
 	SWITCH(inactive_low_refaults, 4, 12),
 	SWITCH(reclaim_throttle, 5, 16),
+	SWITCH(blkdev_migrate_norefs, 5, 0),
 	SWITCH(compact_folios, 6, 9),
 	SWITCH(migrate_count_hugetlb, 5, 17),
 	SWITCH(migrate_trace_nr_split, 6, 7),

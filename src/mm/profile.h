@@ -933,6 +933,25 @@ struct kernel_profile {
 	 */
 	bool reclaim_throttle;
 	/*
+	 * The block device's page cache migrates with
+	 * buffer_migrate_page_norefs (6.12's buffer_migrate_folio_norefs):
+	 * a page whose buffers anyone references (a journal's heads, the
+	 * per-CPU buffer-head LRU) is refused, however clean. Before it,
+	 * def_blk_aops had no ->migratepage (v3.10's fs/block_dev.c), so
+	 * fallback_migrate_page wrote a dirty page out (MIGRATE_SYNC) and
+	 * try_to_release_page freed its buffers once the journal had
+	 * committed them (jbd2_journal_try_to_free_buffers takes a clean
+	 * checkpointed buffer off its list): a metadata page is held only
+	 * while its transaction runs. Posted by Jan Kara as "[PATCH 5/6]
+	 * blkdev: Avoid migration stalls for blkdev pages", linux-mm, 11 Dec
+	 * 2018 <20181211172143.7358-6-jack@suse.cz>; 5.0, as Meelis Roos's
+	 * bisection between 4.20.0 and 5.0-rc6 found it (linux-mm, 19 Feb
+	 * 2019). The library has no block device: cmasim's journaling writer
+	 * follows it (cma_kernel_has).
+	 * Commit: 88dbcbb3a484 "blkdev: avoid migration stalls for blkdev pages".
+	 */
+	bool blkdev_migrate_norefs;
+	/*
 	 * Compaction migrates a large folio below its target order whole:
 	 * the free scanner keeps each free block it takes whole on a list
 	 * per order (cc->freepages[order]) and compaction_alloc hands out a

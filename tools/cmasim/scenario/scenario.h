@@ -80,8 +80,8 @@ struct wl_file {
 	bool sequential;		/* else uniformly random */
 	uint64_t passes;		/* file-sizes read or written, then it stops; 0: on and on */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
-	unsigned journal;		/* writer: metadata pages the file system's journal holds at a time */
-	uint64_t journal_hold_ns;	/* writer: how long it holds each; 0: the writer's whole life */
+	unsigned journal;		/* writer: the file system's metadata pages its files dirty */
+	unsigned files;			/* writer: the files its file stands for; 0: journal */
 	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
 	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */
 	bool threads_given;

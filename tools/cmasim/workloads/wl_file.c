@@ -16,17 +16,18 @@
  * With pfns, its pages first come in where a device had them (pfns.h).
  *
  * A writer on a journaling file system (journal = N) also dirties the
- * file system's metadata: N pages of the block device's cache whose
- * buffers the journal holds (jbd2's journal heads, from a transaction's
- * start to its checkpoint), read in when it starts. They are allocated
- * movable, as grow_dev_page asks (so they may lie in CMA), and while held
- * neither migrate nor reclaim (owned.h's OP_HELD): cma_alloc's range
- * that holds one is busy. Each journal_hold, the held pages are
- * checkpointed (written home, then clean and cached like any page) and
- * the journal moves on to the next N metadata pages, read in then if not
- * cached. Measured in the oracle (bench/oracle/README.md, "A journaling
- * writer"): ext4 under a writer rewriting its files holds about 12 for
- * its whole life.
+ * file system's metadata: N pages of the block device's cache (its
+ * directories' blocks, inode table and bitmaps), one of them each time it
+ * begins one of its files (files = K: its file stands for K of them, the
+ * j-th's page being j * N / K), read in then if not cached. They are
+ * allocated movable, as grow_dev_page asks (so they may lie in CMA), and
+ * while dirty the journal holds their buffers: they neither migrate nor
+ * reclaim (owned.h's OP_HELD), and cma_alloc's range that holds one is
+ * busy. They are let go together (journal_release: from 5.0 every
+ * dirty_expire, before at every journal commit), each held again at its
+ * next file. Measured in the oracle (bench/oracle/README.md, "A journaling writer"): about 12
+ * under 64 files rewritten in one directory, about 1.1 a directory under
+ * a build's writer, released together every ~30 s.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -53,8 +54,8 @@ struct file_wl {
 	uint64_t kupdate_at;		/* writer: the next periodic writeback */
 	bool kupdate;			/* writer: a periodic writeback not yet through the file */
 	struct owned_pages meta;	/* writer: the block device's metadata pages */
-	uint64_t meta_taken;		/* writer: metadata pages the journal has taken so far */
-	uint64_t meta_released;		/* writer: and let go of (the oldest first) */
+	uint64_t file_pages;		/* writer: the pages of each of its files */
+	bool norefs;			/* writer: the kernel's blkdev_migrate_norefs */
 };
 
 /* Has it read or written its passes? */
@@ -79,18 +80,18 @@ static uint64_t read_miss(struct sim *s, struct file_wl *f, bool sequential, uin
 }
 
 /*
- * The journal takes metadata page @idx: read in if not cached (sb_bread:
- * the writer waits for it from @t) and dirtied with its buffers held.
- * Returns when the writer has it.
+ * The writer begins a file: its directory's metadata page @idx is read in
+ * if not cached (sb_bread: the writer waits for it from @t) and dirtied,
+ * its buffers held. Returns when the writer has it.
  */
-static uint64_t journal_take(struct sim *s, struct file_wl *f, uint64_t idx, uint64_t t)
+static uint64_t journal_dirty(struct sim *s, struct file_wl *f, uint64_t idx, uint64_t t)
 {
 	struct owned_pages *m = &f->meta;
 	bool miss = owned_reads(m, idx);
 	int ret = owned_touch(m, idx);
 
 	if (ret < 0)
-		return t;	/* no memory, or parked in a migration: not held this time */
+		return t;	/* no memory, or parked in a migration: not dirtied this time */
 	if (ret > 0 && miss) {
 		t = storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_RAND_READ, sim_page_bytes(s));
 		owned_read_until(m, idx, t);
@@ -100,18 +101,17 @@ static uint64_t journal_take(struct sim *s, struct file_wl *f, uint64_t idx, uin
 }
 
 /*
- * The first set comes in along the writer's first pass through its file,
- * a page each 1/N of it, as ext4 reads the blocks that map the files it
- * reaches (inode table, bitmaps, directory): where the allocator places
- * them is the layout of that moment.
+ * The metadata page of the file the writer begins: the files share the
+ * pages in order, as a build writes a directory's objects one after
+ * another (the j-th of K files dirties page j * N / K).
  */
-static uint64_t journal_fill(struct sim *s, struct workload *w, struct file_wl *f, uint64_t t)
+static uint64_t journal_page(const struct workload *w, const struct file_wl *f)
 {
-	uint64_t n = w->spec->file.journal;
+	const struct wl_file *spec = &w->spec->file;
+	uint64_t files = spec->files ? spec->files : spec->journal;
+	uint64_t j = (f->pos - 1) / f->file_pages % files;
 
-	for (; f->meta_taken < n && f->pos * n >= f->meta_taken * f->o.nr; f->meta_taken++)
-		t = journal_take(s, f, f->meta_taken, t);
-	return t;
+	return j * spec->journal / files;
 }
 
 static void file_tick(struct sim *s, void *arg)
@@ -151,8 +151,8 @@ static void file_tick(struct sim *s, void *arg)
 		w->res->ops++;
 		if (ret >= 0 && writer && owned_dirty(&f->o, idx, false))
 			room--;
-		if (f->meta.slot)
-			t = journal_fill(s, w, f, t);
+		if (f->meta.slot && (f->pos - 1) % f->file_pages == 0)
+			t = journal_dirty(s, f, journal_page(w, f), t);
 	}
 	f->busy_until = t;
 	sim_schedule(s, sim_now(s) + SIM_TICK_NS, file_tick, w);
@@ -210,51 +210,57 @@ static void flush(struct sim *s, void *arg)
 	sim_schedule(s, sim_now(s) + SIM_TICK_NS, flush, w);
 }
 
+#define JBD2_COMMIT_INTERVAL	(5 * 1000000000ull)	/* JBD2_DEFAULT_MAX_COMMIT_AGE */
+
+/* How long the journal holds a metadata page's buffers (journal_release). */
+static uint64_t journal_period(const struct workload *w, const struct file_wl *f)
+{
+	return f->norefs ? w->spec->file.dirty_expire_ns : JBD2_COMMIT_INTERVAL;
+}
+
 /*
- * A checkpoint every journal_hold / N: the page held longest is written
- * home and let go (clean, it migrates and reclaims as any other), and,
- * while the writer writes, the journal takes the next metadata page.
+ * The journal lets go of the metadata pages' buffers, each held again at
+ * its directory's next file. From 5.0 (kernel.blkdev_migrate_norefs)
+ * migration refuses any referenced buffer, and they go when the block
+ * device's inode is written back, its dirty time expired: the pages are
+ * written home together, and the journal drops its checkpointed heads.
+ * Before, fallback_migrate_page writes a dirty page out and frees its
+ * buffers once committed: they are held only while their transaction
+ * runs, until jbd2's commit every 5 s, and the pages stay dirty.
  */
-static void journal_turn(struct sim *s, void *arg)
+static void journal_release(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	struct owned_pages *m = &f->meta;
-	uint64_t n = w->spec->file.journal;
 
 	if (sim_wl_over(s, w))
 		return;
-	/* from the first pass's end on: until then the first set is coming in */
-	if (f->meta_taken >= n && f->meta_released < f->meta_taken) {
-		uint64_t oldest = f->meta_released++;
-
-		if (m->slot[oldest].state & OP_HELD) {
-			owned_unhold(m, oldest);
-			owned_start_write(m, oldest);
-		}
-		if (!file_done(w, f) && f->meta_taken < m->nr)
-			f->busy_until = journal_take(s, f, f->meta_taken++, sim_now(s));
+	for (uint64_t i = 0; i < m->nr; i++) {
+		if (!(m->slot[i].state & OP_HELD))
+			continue;
+		owned_unhold(m, i);
+		if (f->norefs)
+			owned_start_write(m, i);
 	}
-	sim_schedule(s, sim_now(s) + w->spec->file.journal_hold_ns / n, journal_turn, w);
+	sim_schedule(s, sim_now(s) + journal_period(w, f), journal_release, w);
 }
 
 /*
  * The metadata pages: the block device's mapping (GFP_USER without
- * __GFP_FS, and __GFP_MOVABLE: 3.x's grow_dev_page, 6.12's sb_bread), as
- * many as the run's checkpoints take.
+ * __GFP_FS, and __GFP_MOVABLE: 3.x's grow_dev_page, 6.12's sb_bread).
  */
 static int journal_start(struct sim *s, struct workload *w, struct file_wl *f)
 {
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t nr = spec->journal;
+	uint64_t files = spec->files ? spec->files : spec->journal;
 
-	if (spec->journal_hold_ns && sim_end_ns(s) > w->spec->start_ns)
-		nr += (sim_end_ns(s) - w->spec->start_ns) / (spec->journal_hold_ns / spec->journal);
-	if (owned_init(&f->meta, s, w, nr, false))
+	if (owned_init(&f->meta, s, w, spec->journal, false))
 		return -ENOMEM;
 	f->meta.gfp = (CMA_GFP_USER & ~CMA_GFP_FS) | CMA_GFP_MOVABLE;
-	if (spec->journal_hold_ns)
-		sim_schedule(s, w->spec->start_ns + spec->journal_hold_ns / spec->journal, journal_turn, w);
+	f->file_pages = f->o.nr / files ? f->o.nr / files : 1;
+	f->norefs = cma_kernel_has(cma_mm_kernel(sim_mm(s)), "blkdev_migrate_norefs") == 1;
+	sim_schedule(s, w->spec->start_ns + journal_period(w, f), journal_release, w);
 	return 0;
 }
 
@@ -339,7 +345,7 @@ static const struct scenario_key writer_keys[] = {
 	FILE_KEYS,
 	{ .name = "dirty_expire", .type = KEY_DURATION, .offset = WL(file.dirty_expire_ns) },
 	{ .name = "journal", .type = KEY_U32, .offset = WL(file.journal), .max = 1u << 20 },
-	{ .name = "journal_hold", .type = KEY_DURATION, .offset = WL(file.journal_hold_ns) },
+	{ .name = "files", .type = KEY_U32, .offset = WL(file.files), .max = 1u << 24 },
 };
 
 static void writer_defaults(struct wl_spec *w)
@@ -351,9 +357,12 @@ static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 {
 	if (!w->file.file_bytes)
 		return ini_fail(err, len, "[%s %s]: file = 0: give the file a size", w->kind->name, w->name);
-	if (w->file.journal_hold_ns && w->file.journal_hold_ns / (w->file.journal ? w->file.journal : 1) < 1000000)
-		return ini_fail(err, len, "[%s %s]: journal_hold = %llu ms for journal = %u pages: give at least 1 ms a page held",
-				w->kind->name, w->name, (unsigned long long)(w->file.journal_hold_ns / 1000000), w->file.journal);
+	if (w->file.files && !w->file.journal)
+		return ini_fail(err, len, "[%s %s]: files = %u without journal: give journal, the metadata pages the files dirty",
+				w->kind->name, w->name, w->file.files);
+	if (w->file.journal && !w->file.dirty_expire_ns)
+		return ini_fail(err, len, "[%s %s]: journal with dirty_expire = 0: give dirty_expire above 0, when the metadata is written back",
+				w->kind->name, w->name);
 	if (w->file.pfns[0])
 		return pfns_check(w, w->file.pfns, "file", w->file.file_bytes, err, len);
 	return 1;
