@@ -357,9 +357,6 @@ static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 {
 	if (!w->file.file_bytes)
 		return ini_fail(err, len, "[%s %s]: file = 0: give the file a size", w->kind->name, w->name);
-	if (w->file.files && !w->file.journal)
-		return ini_fail(err, len, "[%s %s]: files = %u without journal: give journal, the metadata pages the files dirty",
-				w->kind->name, w->name, w->file.files);
 	if (w->file.journal && !w->file.dirty_expire_ns)
 		return ini_fail(err, len, "[%s %s]: journal with dirty_expire = 0: give dirty_expire above 0, when the metadata is written back",
 				w->kind->name, w->name);
