@@ -1056,15 +1056,12 @@ static inline unsigned long mark_fresh_frames(struct cma_mm *mm, struct cma_page
 {
 	unsigned long idx = page_to_pfn(mm, page) - mm->base_pfn, fresh = 0;
 
+	/* the frames are the caller's alone: nobody else writes their bytes meanwhile */
 	for (unsigned long i = idx; i < idx + (1ul << order); i++) {
-		_Atomic uint64_t *word = &mm->touched[i / 64];
-		uint64_t bit = 1ull << (i % 64);
-
-		/* bits are only ever set: one seen set needs no locked op */
-		if (atomic_load_explicit(word, memory_order_relaxed) & bit)
+		if (atomic_load_explicit(&mm->touched[i], memory_order_relaxed))
 			continue;
-		if (!(atomic_fetch_or(word, bit) & bit))
-			fresh++;
+		atomic_store_explicit(&mm->touched[i], 1, memory_order_relaxed);
+		fresh++;
 	}
 	return fresh;
 }
