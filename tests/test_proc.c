@@ -890,6 +890,48 @@ static void pageblock_stat_counts_match_the_allocator(void **state)
 }
 
 /*
+ * Expect: cma_pageblock_free gives each block's return, type, valid and
+ * free pages as cma_pageblock_stat does, and 0 for the rest, through a
+ * hole, a bank smaller than the largest (walked), blocks inside a free
+ * order-10 buddy, and allocations of several orders held in between.
+ */
+static void pageblock_free_matches_pageblock_stat(void **state)
+{
+	struct cma_bank banks[] = { { 0, 128 * MiB }, { 192 * MiB, 64 * MiB } };
+	struct cma_mm_config cfg = { .banks = banks, .nr_banks = 2, .zone_dma_end = DMA_END,
+				     .pageblock_order = 9, .metadata_only = true };
+	struct cma_mm *mm = test_boot(&cfg);
+	struct cma_page *held[64];
+	unsigned n = 0;
+
+	for (unsigned round = 0; round < 2; round++) {
+		for (unsigned long pfn = 0; pfn < (256 * MiB) >> 12; pfn += 1ul << 9) {
+			struct cma_pageblock_stat st, fst;
+			int ret = cma_pageblock_stat(mm, pfn + 5, &st);
+
+			assert_int_equal(cma_pageblock_free(mm, pfn + 5, &fst), ret);
+			if (ret)
+				continue;
+			assert_int_equal(fst.migratetype, st.migratetype);
+			assert_int_equal(fst.nr_pages, st.nr_pages);
+			assert_int_equal(fst.nr_free, st.nr_free);
+			assert_int_equal(fst.nr_lru, 0);
+			assert_int_equal(fst.nr_reserved, 0);
+		}
+		/* then a machine with blocks of every order taken here and there */
+		for (unsigned i = 0; round == 0 && i < 64; i++) {
+			held[n] = cma_alloc_pages(mm, CMA_GFP_KERNEL, i % 5);
+			assert_non_null(held[n]);
+			n++;
+			if (i % 3 == 0)
+				cma_free_pages(mm, held[--n], (i % 5));
+		}
+	}
+	assert_int_equal(cma_pageblock_free(mm, 0, NULL), -EINVAL);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect: -1000 while a MAX_ORDER - 1 block is free; after taking every
  * such block and leaving only order-0 holes, an index near 1000
  * (fragmentation, not lack of memory); -EINVAL for an order beyond
@@ -1295,6 +1337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buddyinfo_lines_match_free_areas),
 		cmocka_unit_test(pageblock_stat_counts_match_the_allocator),
+		cmocka_unit_test(pageblock_free_matches_pageblock_stat),
 		cmocka_unit_test(fragmentation_index_follows_free_blocks),
 		cmocka_unit_test(pagetypeinfo_header_lines_are_exact),
 		cmocka_unit_test(pagetypeinfo_free_counts_add_up_to_nr_free),

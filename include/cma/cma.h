@@ -317,6 +317,13 @@ struct cma_pageblock_stat {
  */
 int cma_pageblock_stat(struct cma_mm *mm, unsigned long pfn, struct cma_pageblock_stat *st);
 /**
+ * cma_pageblock_free() - cma_pageblock_stat() without nr_lru and
+ * nr_reserved (left 0): the type, valid and free pages, found from the
+ * zone's free block heads rather than a look at every page, for
+ * pictures of the whole machine. The same errors.
+ */
+int cma_pageblock_free(struct cma_mm *mm, unsigned long pfn, struct cma_pageblock_stat *st);
+/**
  * cma_fragmentation_index() - the kernel's extfrag_index for an
  * allocation of 2^@order over all zones' free blocks, times 1000:
  * -1000 if a block that large is free, towards 0 for lack of memory,

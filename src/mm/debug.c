@@ -328,11 +328,13 @@ static void check_pcp(struct verifier *v, struct cpu_slot *slot, unsigned cpu, s
 		       pcp->count, count);
 }
 
-static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_page *page)
+/* @flags: the head's, read once (every lock is held: nothing changes them meanwhile) */
+static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_page *page,
+			     uint32_t flags)
 {
 	struct cma_mm *mm = v->mm;
-	unsigned order = page_order(page);
-	unsigned mt = page_alloc_mt(page);
+	unsigned order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
+	unsigned mt = (flags & PG_MT_MASK) >> PG_MT_SHIFT;
 
 	if (page_count(page) < 0)
 		report(v, "allocated pfn %#lx has count %d", pfn, page_count(page));
@@ -340,25 +342,24 @@ static void verify_allocated(struct verifier *v, unsigned long pfn, struct cma_p
 		if (page_flags(page + i) & ~PG_ZONE_MASK)
 			report(v, "tail pfn %#lx of order-%u pfn %#lx has flags %#x", pfn + i, order,
 			       pfn, page_flags(page + i));
-	claim(v, pfn, 1ul << order, PFN_ALLOC, page_zone(mm, page));
-	if (page_test(page, PG_lru))
+	claim(v, pfn, 1ul << order, PFN_ALLOC, &mm->zones[(flags & PG_ZONE_MASK) >> PG_ZONE_SHIFT]);
+	if (flags & PG_lru)
 		v->flagged_lru++;
 	/* an owned hugetlb page is in neither NR_ISOLATED_* nor NR_*_PAGES */
-	if (page_test(page, PG_isolated) && !page_test(page, PG_hugetlb))
-		v->flagged_isolated[page_test(page, PG_swapbacked) ? 0 : 1]++;
-	if (page_test(page, PG_movable) && !page_test(page, PG_hugetlb))
-		v->owned[page_test(page, PG_swapbacked) ? 0 : 1] += 1l << order;
-	if (page_test(page, PG_mlocked))
+	if ((flags & PG_isolated) && !(flags & PG_hugetlb))
+		v->flagged_isolated[flags & PG_swapbacked ? 0 : 1]++;
+	if ((flags & PG_movable) && !(flags & PG_hugetlb))
+		v->owned[flags & PG_swapbacked ? 0 : 1] += 1l << order;
+	if (flags & PG_mlocked)
 		v->mlocked += 1l << order;
-	if (page_test(page, PG_writeback))
+	if (flags & PG_writeback)
 		v->writeback++;
-	if (page_test(page, PG_swapcache))
+	if (flags & PG_swapcache)
 		v->swapcache += 1l << order;
-	if (page_test(page, PG_lru | PG_isolated | PG_mlocked | PG_writeback) &&
-	    !page_test(page, PG_movable))
+	if ((flags & (PG_lru | PG_isolated | PG_mlocked | PG_writeback)) && !(flags & PG_movable))
 		report(v, "pfn %#lx is on the LRU, isolated, mlocked or under writeback but has no owner",
 		       pfn);
-	if (page_test(page, PG_hugetlb) && page_test(page, PG_lru | PG_mlocked | PG_writeback))
+	if ((flags & PG_hugetlb) && (flags & (PG_lru | PG_mlocked | PG_writeback)))
 		report(v, "hugetlb pfn %#lx is on the LRU, mlocked or under writeback", pfn);
 	if (mt != MIGRATE_UNMOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
@@ -376,18 +377,20 @@ static void verify_pfns(struct verifier *v)
 	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn++) {
 		struct cma_page *page = pfn_to_page(mm, pfn);
 		uint8_t s = v->state[pfn - mm->base_pfn];
+		uint32_t flags;
 
 		if (s != PFN_UNSEEN)
 			continue;
+		flags = page_flags(page);
 		if (!pfn_valid(mm, pfn)) {
-			if (page_flags(page))
-				report(v, "hole pfn %#lx has flags %#x", pfn, page_flags(page));
+			if (flags)
+				report(v, "hole pfn %#lx has flags %#x", pfn, flags);
 			continue;
 		}
-		if (page_test(page, PG_reserved))
+		if (flags & PG_reserved)
 			claim(v, pfn, 1, PFN_RESERVED, NULL);
-		else if (page_test(page, PG_head))
-			verify_allocated(v, pfn, page);
+		else if (flags & PG_head)
+			verify_allocated(v, pfn, page, flags);
 		else
 			report(v, "pfn %#lx is in no state (flags %#x count %d)", pfn, page_flags(page),
 			       page_count(page));

@@ -48,9 +48,14 @@ static struct cma_page *alloc_movable(struct cma_mm *mm, const char *fn, cma_gfp
 		return NULL;
 	page->owner = owner;
 	page->private = index;
-	page_set_field(page, PG_OPS_MASK, PG_OPS_SHIFT, (unsigned)id);
-	page_flags_set(page, PG_movable | (ops->anon ? PG_swapbacked : 0) |
-			     (ops->anon && !inactive && !mm->kernel.anon_inactive ? PG_active : 0));
+	/*
+	 * The owner's ops and bits in one plain store, as the kernel's
+	 * __SetPageSwapBacked on a new page: nobody else writes the flags of
+	 * a page that is neither movable nor on an LRU list yet.
+	 */
+	page_flags_store(page, (page_flags(page) & ~PG_OPS_MASK) | ((uint32_t)id << PG_OPS_SHIFT) |
+			       PG_movable | (ops->anon ? PG_swapbacked : 0) |
+			       (ops->anon && !inactive && !mm->kernel.anon_inactive ? PG_active : 0));
 	page_account_owner(mm, page);
 	lru_cache_add(mm, page);
 	return page;

@@ -255,7 +255,7 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_flags = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_skip = calloc((nr >> mm->pageblock_order) + 1, 1);
-	mm->touched = calloc(nr / 64 + 1, sizeof(*mm->touched));
+	mm->touched = calloc(nr + 1, sizeof(*mm->touched));
 	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip ||
 	    !mm->touched || swap_state_init(mm, nr))
 		return -ENOMEM;

@@ -352,11 +352,12 @@ struct cma_mm {
 	uint8_t *pageblock_clean;	/* 1: no hole, no reserved page (pageblock.c) */
 	uint8_t *pageblock_skip;	/* 1: PB_migrate_skip (compaction.c, kernel.compact_skip_hint) */
 	/*
-	 * No kernel's: one bit per frame, set once it has been allocated since
+	 * No kernel's: one byte per frame, set once it has been allocated since
 	 * boot (prep_new_page), for the pgalloc_fresh event: under a hypervisor
-	 * a frame's first use faults in its host backing.
+	 * a frame's first use faults in its host backing. A byte, not a bit:
+	 * only the thread the frame was handed to writes it, with no locked op.
 	 */
-	_Atomic uint64_t *touched;
+	_Atomic uint8_t *touched;
 	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
 	size_t backing_bytes;
 

@@ -1048,22 +1048,28 @@ bool zone_watermark_ok_free(struct zone *z, unsigned order, unsigned long mark, 
  * go to a user who writes them: the page allocator's callers, and a
  * migration target when the copy fills it (compaction's targets come
  * from split_free_page, as do alloc_contig_range's own pages, which
- * nobody writes there).
+ * nobody writes there). mark_fresh_frames sets the bits and says how
+ * many were clear, for a caller that holds the slot lock already.
  */
-void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order)
+static inline unsigned long mark_fresh_frames(struct cma_mm *mm, struct cma_page *page,
+					      unsigned order)
 {
 	unsigned long idx = page_to_pfn(mm, page) - mm->base_pfn, fresh = 0;
 
+	/* the frames are the caller's alone: nobody else writes their bytes meanwhile */
 	for (unsigned long i = idx; i < idx + (1ul << order); i++) {
-		_Atomic uint64_t *word = &mm->touched[i / 64];
-		uint64_t bit = 1ull << (i % 64);
-
-		/* bits are only ever set: one seen set needs no locked op */
-		if (atomic_load_explicit(word, memory_order_relaxed) & bit)
+		if (atomic_load_explicit(&mm->touched[i], memory_order_relaxed))
 			continue;
-		if (!(atomic_fetch_or(word, bit) & bit))
-			fresh++;
+		atomic_store_explicit(&mm->touched[i], 1, memory_order_relaxed);
+		fresh++;
 	}
+	return fresh;
+}
+
+void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order)
+{
+	unsigned long fresh = mark_fresh_frames(mm, page, order);
+
 	if (fresh)
 		count_vm_events(mm, PGALLOC_FRESH, fresh);
 }
@@ -1420,9 +1426,11 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 		return NULL;
 	}
 	page = pcp_take_page(mm, slot, zone->idx, list, 0, gfp & CMA_GFP_COLD);
+	/* count_fresh_frames, under the slot lock it would take again */
+	if (mark_fresh_frames(mm, page, 0))
+		__count_vm_events(slot, PGALLOC_FRESH, 1);
 	spin_unlock(&slot->lock);
 	prep_new_page(mm, page, 0, gfp, migratetype);
-	count_fresh_frames(mm, page, 0);
 	return page;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "lib/bitmap.h"
 #include "mm/internal.h"
 
 /*
@@ -68,7 +69,8 @@ static bool inside_free_buddy(struct cma_mm *mm, unsigned long start)
  */
 int cma_pageblock_stat(struct cma_mm *mm, unsigned long pfn, struct cma_pageblock_stat *st)
 {
-	unsigned long start, end;
+	unsigned long start, end, nr_pages = 0, nr_free = 0, nr_lru = 0, nr_reserved = 0;
+	bool all_valid;
 
 	if (!st || !mm || mm->phase != MM_BOOTED)
 		return -EINVAL;
@@ -81,31 +83,81 @@ int cma_pageblock_stat(struct cma_mm *mm, unsigned long pfn, struct cma_pagebloc
 		st->nr_pages = st->nr_free = mm->pageblock_nr_pages;
 		return 0;
 	}
+	/* a pass over every page of the block: the counts in registers, pfn_valid once if it can */
+	all_valid = pfn_range_in_big_bank(mm, start, end);
 	for (pfn = start; pfn < end; pfn++) {
 		struct cma_page *page;
 		uint32_t flags;
 
-		if (!pfn_valid(mm, pfn))
+		if (!all_valid && !pfn_valid(mm, pfn))
 			continue;
 		if (st->migratetype < 0)
 			st->migratetype = get_pageblock_migratetype(mm, pfn);
-		st->nr_pages++;
+		nr_pages++;
 		page = pfn_to_page(mm, pfn);
 		flags = page_flags(page);
 		if (flags & PG_reserved)
-			st->nr_reserved++;
+			nr_reserved++;
 		else if (flags & PG_lru)
-			st->nr_lru++;
+			nr_lru++;
 		if (flags & PG_buddy) {
-			unsigned long n = 1ul << page_order(page);
+			unsigned long n = 1ul << ((flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT);
 
 			/* a buddy larger than a block covers it whole; count this block's part */
 			if (pfn + n > end)
 				n = end - pfn;
-			st->nr_free += n;
-			st->nr_pages += n - 1;
+			nr_free += n;
+			nr_pages += n - 1;
 			pfn += n - 1;
 		}
 	}
+	st->nr_pages = nr_pages;
+	st->nr_free = nr_free;
+	st->nr_lru = nr_lru;
+	st->nr_reserved = nr_reserved;
 	return st->migratetype < 0 ? -EINVAL : 0;
+}
+
+/*
+ * cma_pageblock_free() - cma_pageblock_stat's type and counts of free
+ * and valid pages from the zone's free_heads bits (set iff the pfn has
+ * PG_buddy), which the walk of every page would find one by one; a
+ * block with a hole or across a zone's end is walked.
+ */
+int cma_pageblock_free(struct cma_mm *mm, unsigned long pfn, struct cma_pageblock_stat *st)
+{
+	unsigned long start, end, base, last;
+	struct zone *zone;
+	int ret;
+
+	if (!st || !mm || mm->phase != MM_BOOTED)
+		return -EINVAL;
+	start = pfn & ~(mm->pageblock_nr_pages - 1);
+	end = start + mm->pageblock_nr_pages;
+	zone = pfn_range_in_big_bank(mm, start, end) ? pfn_zone(mm, start) : NULL;
+	if (!zone || start < zone->zone_start_pfn ||
+	    end > zone->zone_start_pfn + zone->spanned_pages) {
+		ret = cma_pageblock_stat(mm, pfn, st);
+		st->nr_lru = st->nr_reserved = 0;
+		return ret;
+	}
+	memset(st, 0, sizeof(*st));
+	st->migratetype = get_pageblock_migratetype(mm, start);
+	st->nr_pages = mm->pageblock_nr_pages;
+	if (inside_free_buddy(mm, start)) {
+		st->nr_free = mm->pageblock_nr_pages;
+		return 0;
+	}
+	if (!__atomic_load_n(&zone->block_heads[zone_block_index(zone, start)], __ATOMIC_RELAXED))
+		return 0;
+	base = zone->zone_start_pfn;
+	last = end - base;
+	for (unsigned long b = find_next_bit(zone->free_heads, last, start - base); b < last;
+	     b = find_next_bit(zone->free_heads, last, b + 1)) {
+		unsigned long n = 1ul << page_order(pfn_to_page(mm, base + b));
+
+		/* a buddy larger than a block covers it whole; count this block's part */
+		st->nr_free += n < last - b ? n : last - b;
+	}
+	return 0;
 }

@@ -181,7 +181,7 @@ int sim_snapshot_fill(struct cma_mm *mm, unsigned long start_pfn, unsigned long 
 		struct cma_pageblock_stat st;
 		struct snap_block *b = &snap->blocks[i];
 
-		if (cma_pageblock_stat(mm, snap->start_pfn + i * pb, &st)) {
+		if (cma_pageblock_free(mm, snap->start_pfn + i * pb, &st)) {
 			b->migratetype = 0xff;
 			continue;
 		}
