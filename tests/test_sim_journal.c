@@ -180,6 +180,10 @@ static void run_board(const char *kernel, const char *journal, const char *camer
 		t->failed += strstr(line, " mm_migrate_pages: ") && !strstr(line, " nr_failed=0 ");
 	}
 	fclose(o.trace);
+	/* the report's count is the trace's */
+	if (sim_test_device(&r, "cam")->busy_retries != t->busy)
+		fail_msg("%s: the camera's busy_retries %" PRIu64 ", the trace's %u", kernel,
+			 sim_test_device(&r, "cam")->busy_retries, t->busy);
 	sim_result_free(&r);
 	free(sc);
 }

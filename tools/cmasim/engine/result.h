@@ -62,6 +62,7 @@ struct device_result {
 	uint64_t requests, successes;
 	uint64_t fail[NR_FAIL_CAUSES];
 	uint64_t deadline_misses;	/* successes slower than the deadline, and every failure */
+	uint64_t busy_retries;	/* ranges cma_alloc found busy and passed over (cma_alloc_busy_retry) */
 	uint64_t frames;		/* periods served with the ring full */
 	struct sim_latency lat;
 	struct latency_breakdown breakdown;

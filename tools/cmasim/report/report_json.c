@@ -152,6 +152,7 @@ static void json_device(struct json *j, const struct device_result *d)
 	}
 	json_close(j, '}');
 	json_u64(j, "deadline_misses", d->deadline_misses);
+	json_u64(j, "busy_retries", d->busy_retries);
 	json_u64(j, "frames", d->frames);
 	json_latency(j, &d->lat);
 	json_u64(j, "over_10x_median", d->lat.over_10x_p50);

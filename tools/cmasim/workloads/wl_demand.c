@@ -74,6 +74,7 @@ static void demand_request(struct sim *s, void *arg)
 	w->res->ops++;
 	sim_usable_update(s);
 	ret = policy_request(s, w, b, start, &work, &parts, &cause, &ns);
+	r->busy_retries += sim_busy_retries(s);
 	d->busy_until = start + ns;
 	sim_trace_printf(s, "cmasim_demand_request: dev=%s area=%s pages=%lu align=%u pfn=0x%llx migrated=%llu latency_ns=%llu result=%s",
 			 w->spec->name, w->spec->demand.replay.area, slot->pages, slot->align,

@@ -48,6 +48,7 @@ static void request(struct sim *s, struct workload *w, struct device_wl *d)
 	w->res->ops++;
 	sim_usable_update(s);
 	ret = policy_request(s, w, b, start, &work, &parts, &cause, &ns);
+	r->busy_retries += sim_busy_retries(s);
 	d->busy_until = start + ns;
 	sim_trace_printf(s, "cmasim_device_request: dev=%s bytes=%llu pfn=0x%llx latency_ns=%llu result=%s",
 			 w->spec->name, (unsigned long long)w->spec->device.buffer_bytes,
