@@ -99,6 +99,7 @@ static void fill_devices(struct sim_result *r, int policy)
 		fill_latency(&cam->lat, 60, 0, MS);
 		cam->fail[FAIL_NOMEM] = 30;
 		cam->fail[FAIL_TOO_LARGE] = 10;
+		cam->busy_retries = 7;
 		cam->deadline_misses = 40 + 27;
 	}
 	cam->successes = cam->lat.nr;
@@ -574,9 +575,9 @@ static void text_one_run_in_detail(void **state)
 	fill_run(&r, POLICY_BUDDY);
 	text = report_string(report_text, &r, 1);
 	assert_non_null(strstr(text, ", policy buddy, seed 42,"));
-	expect_row(text, "device", "buffer MiB requests ok pinned busy nomem too-large "
+	expect_row(text, "device", "buffer MiB requests ok pinned busy nomem too-large retries "
 		   "min ms mean ms p50 ms p90 ms p99 ms p99.9 ms max ms >10x p50 missed");
-	expect_row(text, "camera", "8.0 100 60 0 0 30 10 1.000 30.500 30.000 54.000 60.000 60.000 60.000 0 67");
+	expect_row(text, "camera", "8.0 100 60 0 0 30 10 7 1.000 30.500 30.000 54.000 60.000 60.000 60.000 0 67");
 	expect_row(text, "anon\tproc", "anon 2000 0 0 0 2.0 2");
 	expect_row(text, "usable memory", "avg 246.1 MiB (96.1%), min 242.2 MiB (94.6%) of 256.0 MiB");
 	expect_row(text, "fragmentation index at order 10:", "0.987");
@@ -1089,8 +1090,8 @@ static void reports_show_where_the_time_went(void **state)
 				     "camera: 505.000 ms = copy 200.000 + unmap 50.000 + run_wait 250.000 + "
 				     "console 5.000; slowest 10.000 ms = copy 4.000 + run_wait 5.500 + "
 				     "lock_wait 0.500\ncodec: no request served\n\n"));
-	expect_row(text, "camera", "8.0 100 100 0 0 0 0 0.100 5.050 5.000 9.000 9.900 10.000 10.000 0 0");
-	expect_row(text, "codec", "0.0 0 0 0 0 0 0 - - - - - - - - 0");
+	expect_row(text, "camera", "8.0 100 100 0 0 0 0 0 0.100 5.050 5.000 9.000 9.900 10.000 10.000 0 0");
+	expect_row(text, "codec", "0.0 0 0 0 0 0 0 0 - - - - - - - - 0");
 
 	report_file(report_json, &r, 1, path, ".json");
 	expect_jq(path, ".runs[0].devices[0].latency_breakdown.total | keys_unsorted | @csv", names);

@@ -49,7 +49,7 @@ static void print_table(FILE *out, const struct sim_result *runs, const char *co
 }
 
 static const char *const device_heads[] = {
-	"device", "buffer MiB", "requests", "ok", "pinned", "busy", "nomem", "too-large",
+	"device", "buffer MiB", "requests", "ok", "pinned", "busy", "nomem", "too-large", "retries",
 	"min ms", "mean ms", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", ">10x p50", "missed",
 };
 #define DEVICE_COLS (sizeof(device_heads) / sizeof(device_heads[0]))
@@ -70,23 +70,25 @@ static void device_cell(const struct sim_result *r, unsigned row, unsigned col,
 		fmt_u64(buf, d->successes);
 	else if (col < 4 + NR_FAIL_CAUSES)
 		fmt_u64(buf, d->fail[col - 4]);
-	else if (col < 12 + NR_FAIL_CAUSES && !d->successes)
-		snprintf(buf, LABEL_MAX, "-");		/* nothing served: no latency */
 	else if (col == 4 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.min);
+		fmt_u64(buf, d->busy_retries);
+	else if (col < 13 + NR_FAIL_CAUSES && !d->successes)
+		snprintf(buf, LABEL_MAX, "-");		/* nothing served: no latency */
 	else if (col == 5 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.mean);
+		fmt_ms(buf, d->lat.min);
 	else if (col == 6 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.p50);
+		fmt_ms(buf, d->lat.mean);
 	else if (col == 7 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.p90);
+		fmt_ms(buf, d->lat.p50);
 	else if (col == 8 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.p99);
+		fmt_ms(buf, d->lat.p90);
 	else if (col == 9 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.p99_9);
+		fmt_ms(buf, d->lat.p99);
 	else if (col == 10 + NR_FAIL_CAUSES)
-		fmt_ms(buf, d->lat.max);
+		fmt_ms(buf, d->lat.p99_9);
 	else if (col == 11 + NR_FAIL_CAUSES)
+		fmt_ms(buf, d->lat.max);
+	else if (col == 12 + NR_FAIL_CAUSES)
 		fmt_u64(buf, d->lat.over_10x_p50);
 	else
 		fmt_u64(buf, d->deadline_misses);
