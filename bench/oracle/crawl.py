@@ -58,7 +58,8 @@ def main():
         if ev == 'cma_alloc_start':
             f = fields(rest)
             cur = {'start': t, 'count': int(f['count']), 'align': int(f['align']),
-                   'name': f['name'], 'retries': [], 'ok': 0, 'failed': 0}
+                   'name': f['name'], 'retries': [], 'ok': 0, 'failed': 0,
+                   'fin': collections.Counter()}
         elif cur is None:
             continue
         elif ev == 'cma_alloc_busy_retry':
@@ -67,6 +68,10 @@ def main():
             f = fields(rest)
             cur['ok'] += int(f['nr_succeeded'])
             cur['failed'] += int(f['nr_failed'])
+        elif ev == 'test_pages_isolated':
+            f = fields(rest)
+            if f.get('ret') == 'fail':
+                cur['fin'][int(f['fin_pfn'], 16)] += 1
         elif ev == 'cma_alloc_finish':
             f = fields(rest)
             cur['finish'] = t
@@ -83,7 +88,8 @@ def main():
     except OSError:
         pass
     print('req pages align pfn retries first-last-retried steps(pages:n) '
-          'trace-ms module-ms ms/retry(mean) ms/retry(median-interval) migrated failed')
+          'trace-ms module-ms ms/retry(mean) ms/retry(interval p10/median/p90) migrated failed '
+          'fin_pfns(distinct: most frequent)')
     allsteps = collections.Counter()
     tot_r = 0
     per = []
@@ -96,17 +102,21 @@ def main():
         dur = r['finish'] - r['start']
         iv = [b[0] - a[0] for a, b in zip(r['retries'], r['retries'][1:])]
         mean = dur / n / 1e6 if n else None
-        med = statistics.median(iv) / 1e6 if iv else None
+        med = ('%.3f/%.3f/%.3f' % tuple(x / 1e6 for x in (
+            statistics.quantiles(iv, n=10)[0], statistics.median(iv),
+            statistics.quantiles(iv, n=10)[-1]))) if len(iv) > 1 else None
         if n:
             per.append((n, dur))
         st = ','.join('%d:%d' % kv for kv in sorted(steps.items(), key=lambda kv: -kv[1])[:4]) or '-'
-        print('%d %d %d %s %d %s %s %.1f %s %s %s %d %d' % (
+        fin = r['fin'].most_common(1)
+        print('%d %d %d %s %d %s %s %.1f %s %s %s %d %d %s' % (
             i + 1, r['count'], r['align'],
             '0x%x' % r['pfn'] if r['pfn'] is not None else 'fail', n,
             '0x%x-0x%x' % (pf[0], pf[-1]) if pf else '-', st, dur / 1e6,
             '%.1f' % (dev[i] / 1e6) if i < len(dev) else '-',
-            '%.3f' % mean if mean else '-', '%.3f' % med if med else '-',
-            r['ok'], r['failed']))
+            '%.3f' % mean if mean else '-', med or '-',
+            r['ok'], r['failed'],
+            '%d: 0x%x x%d' % (len(r['fin']), fin[0][0], fin[0][1]) if fin else '-'))
     b, a = vmstat(d, 'before'), vmstat(d, 'after')
     print('requests %d, ok %d, with busy retries %d; busy retries %d' % (
         len(reqs), sum(r['pfn'] is not None for r in reqs), len(per), tot_r))

@@ -74,8 +74,9 @@ MODULE_LICENSE("GPL");
  * from the default area (dev_get_cma_area of the platform device: no
  * per-device area, so dma_contiguous_default_area), count times in turn,
  * each timed with ktime_get_ns() around cma_alloc() and released with
- * cma_release() at once, unless hold=1: then kept until unload, so that
- * the next request starts past it (as fill does). Printed per request:
+ * cma_release() at once, unless hold=1 (every request) or keep=N (the
+ * first N): then kept until unload, so that the next request starts past
+ * it (as fill does). Printed per request:
  * "oracle_cma: direct I of COUNT: pages=N align=A ok pfn=0x.. ns=T" or
  * "... fail ns=T". Debian's 6.12 exports neither cma_alloc, cma_release
  * nor dma_contiguous_default_area (Module.symvers): their addresses come
@@ -91,7 +92,9 @@ struct cma;
 static unsigned int pages;
 static unsigned int align = 1;
 static unsigned int hold;
+static unsigned int keep;
 module_param(pages, uint, 0444);
+module_param(keep, uint, 0444);
 module_param(align, uint, 0444);
 module_param(hold, uint, 0444);
 
@@ -149,7 +152,7 @@ static int __init oracle_cma_direct_init(void)
 		else
 			pr_info("oracle_cma: direct %u of %u: pages=%u align=%u fail ns=%llu\n",
 				i + 1, count, pages, align, t1 - t0);
-		if (p && hold)
+		if (p && (hold || i < keep))
 			held[i] = p;
 		else if (p)
 			oc_cma_release(oc_area, p, pages);
