@@ -90,6 +90,12 @@ def main():
     print('req pages align pfn retries first-last-retried steps(pages:n) '
           'trace-ms module-ms ms/retry(mean) ms/retry(interval p10/median/p90) migrated failed '
           'fin_pfns(distinct: most frequent)')
+    # a trace whose ring buffer overran holds only the last requests:
+    # matched to the module's lines from the end
+    off = max(len(dev) - len(reqs), 0)
+    if off:
+        print('# the trace has the last %d of %d requests whole (the ring buffer overran: %d not)' % (
+            len(reqs), len(dev), off))
     allsteps = collections.Counter()
     tot_r = 0
     per = []
@@ -110,10 +116,10 @@ def main():
         st = ','.join('%d:%d' % kv for kv in sorted(steps.items(), key=lambda kv: -kv[1])[:4]) or '-'
         fin = r['fin'].most_common(1)
         print('%d %d %d %s %d %s %s %.1f %s %s %s %d %d %s' % (
-            i + 1, r['count'], r['align'],
+            i + 1 + off, r['count'], r['align'],
             '0x%x' % r['pfn'] if r['pfn'] is not None else 'fail', n,
             '0x%x-0x%x' % (pf[0], pf[-1]) if pf else '-', st, dur / 1e6,
-            '%.1f' % (dev[i] / 1e6) if i < len(dev) else '-',
+            '%.1f' % (dev[i + off] / 1e6) if i + off < len(dev) else '-',
             '%.3f' % mean if mean else '-', med or '-',
             r['ok'], r['failed'],
             '%d: 0x%x x%d' % (len(r['fin']), fin[0][0], fin[0][1]) if fin else '-'))
