@@ -93,17 +93,22 @@ headers() {
 		"$h.x/usr/src/linux-headers-$kver-arm64/Makefile" && mv "$h.x" "$h" || exit 1
 }
 
-# build_module NAME: CACHE/arm64/NAME.ko from module/NAME.c, built against
-# Debian's linux-headers with the cross compiler (no BTF: pahole is not
-# needed); default-area.sh and oracle.sh's experiments with module= use it
+# build_module NAME [VARIANT]: CACHE/arm64/NAME.ko from module/NAME.c, built
+# against Debian's linux-headers with the cross compiler (no BTF: pahole is
+# not needed); default-area.sh and oracle.sh's experiments with module= use
+# it. With VARIANT (module_variant=), CACHE/arm64/NAME-VARIANT.ko, built with
+# -DNAME_VARIANT in upper case (oracle_cma direct: -DORACLE_CMA_DIRECT); the
+# build without one is unchanged
 build_module() {
-	ko=$cache/arm64/$1.ko
+	ko=$cache/arm64/$1${2:+-$2}.ko
 	[ -f "$ko" ] && [ "$ko" -nt "$here/module/$1.c" ] && return 0
 	headers
+	kd=""
+	[ -n "${2:-}" ] && kd=-D$(echo "$1_$2" | tr 'a-z' 'A-Z')
 	w=$(mktemp -d "$cache/module.XXXXXX")
 	cp "$here/module/$1.c" "$here/module/Kbuild" "$w/" &&
 		make -s -C "$cache/arm64/headers/usr/src/linux-headers-$kver-arm64" M="$w" \
-			ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CONFIG_DEBUG_INFO_BTF_MODULES= modules &&
+			ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CONFIG_DEBUG_INFO_BTF_MODULES= ${kd:+KCFLAGS=$kd} modules &&
 		cp "$w/$1.ko" "$ko" || die "module/$1.c did not build against linux-headers-$kver-arm64"
 	rm -rf "$w"
 }

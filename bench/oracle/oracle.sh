@@ -109,9 +109,11 @@ initramfs() {
 		cp "$here/init.sh" "$ir/init" && chmod 755 "$ir/init" &&
 		cp "$1" "$ir/exp" && mknod "$ir/dev/console" c 5 1 || exit 1
 	# module=NAME: module/NAME.c's build as /lib/modules/NAME.ko, for the
-	# experiment's own lines to load (init.sh knows nothing of it)
+	# experiment's own lines to load (init.sh knows nothing of it);
+	# module_variant=V: its build with -DNAME_V (build_module), installed
+	# under the same name
 	if [ -n "$module" ]; then
-		cp "$cache/$2/$module.ko" "$ir/lib/modules/$module.ko" || exit 1
+		cp "$cache/$2/$module${module_variant:+-$module_variant}.ko" "$ir/lib/modules/$module.ko" || exit 1
 	fi
 	# ext4=MIB: the host's ext4 image (ext4_image), the writer and the
 	# guest's lines that mount it (ext4-init.sh, which the experiment
@@ -257,7 +259,7 @@ boot() {
 	exp=$1 run=$2
 	# writer= is read in the guest only (ext4-init.sh): reset as the others
 	# shellcheck disable=SC2034
-	guest="" mem="" cpus=1 append="" disk="" module="" modules="" ext4="" writer="" tools=""
+	guest="" mem="" cpus=1 append="" disk="" module="" module_variant="" modules="" ext4="" writer="" tools=""
 	. "$exp"
 	[ -n "$jcpus" ] && [ "$repeat" -gt 0 ] && cpus=$jcpus
 	case $guest in
@@ -275,7 +277,7 @@ boot() {
 	done
 	if [ -n "$module" ]; then
 		[ "$guest" = arm64 ] || die "$exp: module= is built for arm64 guests only"
-		build_module "$module"
+		build_module "$module" "$module_variant"
 	fi
 	rm -rf "$run" && mkdir -p "$run" || exit 1
 	w=$(mktemp -d "$cache/run.XXXXXX")
