@@ -270,6 +270,55 @@ static void metadata_held_again_at_the_next_file(void **state)
 	}
 }
 
+/*
+ * Expect (3.x's grow_dev_page and 6.12's bdev mapping ask GFP_USER, no
+ * __GFP_HIGHMEM, without __GFP_FS): on the 800 MiB ARM board, whose
+ * HighMem zone starts at pfn 0x70000 (0x70000000), the writer's data
+ * pages fill HighMem first and its metadata pages come from Normal.
+ */
+static void metadata_pages_stay_out_of_highmem(void **state)
+{
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		char ini[512], line[512];
+		struct scenario *sc = calloc(1, sizeof(*sc));
+		struct sim_options o = { .policy = sim_policy_find("cma"), .trace = tmpfile() };
+		unsigned long highmem = 0x70000, meta = 0, meta_high = 0, data_high = 0;
+		struct sim_result r;
+		char err[768];
+
+		assert_non_null(sc);
+		assert_non_null(o.trace);
+		snprintf(ini, sizeof(ini),
+			 "[scenario]\nplatform = arm\nmemory = 800M\nkernel = %s\nduration = 1s\nseed = 1\n"
+			 "[writer objects]\nfile = 8M\nrate = 20000\npattern = sequential\njournal = 12\n",
+			 kernels[k]);
+		if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+			fail_msg("the test's scenario does not parse: %s", err);
+		assert_int_equal(sim_run(sc, &o, &r), 0);
+		rewind(o.trace);
+		while (fgets(line, sizeof(line), o.trace)) {
+			const char *pfn = strstr(line, " mm_page_alloc: ") ? strstr(line, " pfn=") : NULL;
+			bool high = pfn && strtoul(pfn + 5, NULL, 10) >= highmem;
+
+			if (!pfn)
+				continue;
+			if (strstr(line, " gfp_flags=GFP_NOFS|GFP_HARDWALL|GFP_MOVABLE")) {
+				meta++;
+				meta_high += high;
+			} else if (strstr(line, " gfp_flags=GFP_HIGHUSER_MOVABLE")) {
+				data_high += high;
+			}
+		}
+		fclose(o.trace);
+		sim_result_free(&r);
+		free(sc);
+		if (meta != 12 || meta_high || !data_high)
+			fail_msg("%s: expected the 12 metadata pages in Normal beside data pages in HighMem; "
+				 "found %lu metadata pages, %lu of them in HighMem, %lu data pages there",
+				 kernels[k], meta, meta_high, data_high);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +328,7 @@ int main(void)
 		cmocka_unit_test(committed_metadata_migrates_before_5_0),
 		cmocka_unit_test(written_back_metadata_lets_cma_alloc_through),
 		cmocka_unit_test(metadata_held_again_at_the_next_file),
+		cmocka_unit_test(metadata_pages_stay_out_of_highmem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -301,6 +301,7 @@ static int build_loop(const char *dir, const char *ndirs_s, const char *mib_s, c
 	       (unsigned long long)now_ns());
 	return 0;
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -309,23 +310,15 @@ int main(int argc, char **argv)
 		return unsparse(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "write"))
 		return write_loop(argv[2], argv[3], argv[4]);
+#ifdef ORACLE_WRITER_BUILD
 	if (argc == 6 && !strcmp(argv[1], "build"))
 		return build_loop(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 7 && !strcmp(argv[1], "write") && !strcmp(argv[2], "build"))
 		return build_loop(argv[3], argv[4], argv[5], argv[6]);
 	fprintf(stderr, "usage: oracle-writer unsparse OUT < IMAGE | write DIR MIB STOP | "
 			"build DIR NDIRS MIB STOP | write build DIR NDIRS MIB STOP\n");
-	return 2;
-}
 #else
-int main(int argc, char **argv)
-{
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 3 && !strcmp(argv[1], "unsparse"))
-		return unsparse(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "write"))
-		return write_loop(argv[2], argv[3], argv[4]);
 	fprintf(stderr, "usage: oracle-writer unsparse OUT < IMAGE | write DIR MIB STOP\n");
+#endif
 	return 2;
 }
-#endif

@@ -81,7 +81,7 @@ struct wl_file {
 	uint64_t passes;		/* file-sizes read or written, then it stops; 0: on and on */
 	uint64_t dirty_expire_ns;	/* writer: dirty pages older than this are written back */
 	unsigned journal;		/* writer: the file system's metadata pages its files dirty */
-	unsigned files;			/* writer: the files its file stands for; 0: journal */
+	unsigned files;			/* writer: the files its file stands for (the check's default: journal) */
 	unsigned mapped;		/* percent of the file's pages also mmap'ed (one PTE each) */
 	unsigned threads;		/* wanting a CPU while it runs; without threads_given, from the rate */
 	bool threads_given;

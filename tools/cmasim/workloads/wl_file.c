@@ -25,9 +25,10 @@
  * reclaim (owned.h's OP_HELD), and cma_alloc's range that holds one is
  * busy. They are let go together (journal_release: from 5.0 every
  * dirty_expire, before at every journal commit), each held again at its
- * next file. Measured in the oracle (bench/oracle/README.md, "A journaling writer"): about 12
- * under 64 files rewritten in one directory, about 1.1 a directory under
- * a build's writer, released together every ~30 s.
+ * next file. Measured in the oracle (bench/oracle/README.md, "A
+ * journaling writer"): about 12 under 64 files rewritten in one
+ * directory, about 1.1 a directory under a build's writer, released
+ * together every ~30 s.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -108,10 +109,9 @@ static uint64_t journal_dirty(struct sim *s, struct file_wl *f, uint64_t idx, ui
 static uint64_t journal_page(const struct workload *w, const struct file_wl *f)
 {
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t files = spec->files ? spec->files : spec->journal;
-	uint64_t j = (f->pos - 1) / f->file_pages % files;
+	uint64_t j = (f->pos - 1) / f->file_pages % spec->files;
 
-	return j * spec->journal / files;
+	return j * spec->journal / spec->files;
 }
 
 static void file_tick(struct sim *s, void *arg)
@@ -253,12 +253,11 @@ static void journal_release(struct sim *s, void *arg)
 static int journal_start(struct sim *s, struct workload *w, struct file_wl *f)
 {
 	const struct wl_file *spec = &w->spec->file;
-	uint64_t files = spec->files ? spec->files : spec->journal;
 
 	if (owned_init(&f->meta, s, w, spec->journal, false))
 		return -ENOMEM;
 	f->meta.gfp = (CMA_GFP_USER & ~CMA_GFP_FS) | CMA_GFP_MOVABLE;
-	f->file_pages = f->o.nr / files ? f->o.nr / files : 1;
+	f->file_pages = f->o.nr / spec->files ? f->o.nr / spec->files : 1;
 	f->norefs = cma_kernel_has(cma_mm_kernel(sim_mm(s)), "blkdev_migrate_norefs") == 1;
 	sim_schedule(s, w->spec->start_ns + journal_period(w, f), journal_release, w);
 	return 0;
@@ -360,6 +359,8 @@ static int file_check(const struct scenario *sc, struct wl_spec *w, char *err, s
 	if (w->file.journal && !w->file.dirty_expire_ns)
 		return ini_fail(err, len, "[%s %s]: journal with dirty_expire = 0: give dirty_expire above 0, when the metadata is written back",
 				w->kind->name, w->name);
+	if (!w->file.files)
+		w->file.files = w->file.journal;	/* a file a metadata page */
 	if (w->file.pfns[0])
 		return pfns_check(w, w->file.pfns, "file", w->file.file_bytes, err, len);
 	return 1;
