@@ -1871,6 +1871,51 @@ static void isolate_scanners_count_compound_pages_whole(const char *kernel, unsi
 	cma_mm_destroy(mm);
 }
 
+static const char *const skip_buddy_kernels[] = { "3.17", "3.18", "6.3", "6.4", "6.12" };
+
+/*
+ * Expect (isolate_migratepages_block of 6.12; kernel.compact_skip_buddy,
+ * 3.18's 99c0fd5e51c4): the migrate scanner steps over a free order-10
+ * block at once, counting it as one pfn scanned before 6.4 and as all
+ * its pages from 6.4 (compact_scan_count_order), the pfns it did not
+ * look at in compact_scan_stepped; 3.17, the release before, looks at
+ * every pfn. Started inside the block, a pfn past its head, it looks at
+ * each pfn in every release (no head to read an order from). A range
+ * ending inside the block returns its end.
+ */
+static void isolate_migratepages_steps_over_free_blocks(const char *kernel, unsigned k)
+{
+	bool skip = k >= 1, count_all = k >= 3;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long p = free_block_pfn(mm, z, 10);
+	uint64_t stepped = counter(mm, "compact_scan_stepped");
+	uint64_t scanned = counter(mm, "compact_migrate_scanned") +
+			   counter(mm, "contig_migrate_scanned");
+	struct compact_control cc;
+
+	compact_control_init(&cc, z, -1, true);
+	assert_int_equal(isolate_migratepages_range(z, &cc, p, p + 1024), p + 1024);
+	assert_int_equal(cc.nr_migratepages, 0);
+	assert_int_equal(counter(mm, "compact_migrate_scanned") +
+			 counter(mm, "contig_migrate_scanned") - scanned,
+			 !skip || count_all ? 1024 : 1);
+	assert_int_equal(counter(mm, "compact_scan_stepped") - stepped, skip && count_all ? 1023 : 0);
+
+	/* the block's head, its range ending at its middle */
+	assert_int_equal(isolate_migratepages_range(z, &cc, p, p + 512), p + 512);
+	/* from a pfn past the head, every pfn is looked at */
+	stepped = counter(mm, "compact_scan_stepped");
+	scanned = counter(mm, "compact_migrate_scanned") + counter(mm, "contig_migrate_scanned");
+	assert_int_equal(isolate_migratepages_range(z, &cc, p + 1, p + 1024), p + 1024);
+	assert_int_equal(counter(mm, "compact_migrate_scanned") +
+			 counter(mm, "contig_migrate_scanned") - scanned, 1023);
+	assert_int_equal(counter(mm, "compact_scan_stepped"), stepped);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
 /* The slot whose page is at @pfn, or -1. */
 static long slot_at_pfn(struct fake_owner *o, unsigned long pfn)
 {
@@ -2023,6 +2068,7 @@ int main(void)
 		test_kernel_case(compact_zone_fast_search_takes_targets_from_free_lists, kernels),
 		test_kernel_case(compact_zone_fast_search_moves_free_scanner_halfway, kernels),
 		test_kernel_case(isolate_scanners_count_compound_pages_whole, kernels),
+		test_kernel_case(isolate_migratepages_steps_over_free_blocks, skip_buddy_kernels),
 		test_kernel_case(compact_zone_fast_search_finds_source_block, kernels),
 		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
 	};

@@ -1027,13 +1027,26 @@ static bool nofs_leaves(const struct cma_mm *mm, const struct compact_control *c
 	return mm->kernel.compact_nofs && !(cc->gfp_mask & CMA_GFP_FS) && page_has_mapping(flags);
 }
 
-/* Past the tails of the compound page of @order at *@low_pfn; 6.4 counts each as scanned. */
+/* Past the tails of the compound page (or free block) of @order at *@low_pfn; 6.4 counts each as scanned. */
 static void step_over_compound(const struct cma_mm *mm, unsigned order, unsigned long *low_pfn,
 			       unsigned long *nr_stepped)
 {
 	*low_pfn += (1ul << order) - 1;
 	if (mm->kernel.compact_scan_count_order)
 		*nr_stepped += (1ul << order) - 1;
+}
+
+/*
+ * Past the free block of @order at *@low_pfn, from 3.18
+ * (kernel.compact_skip_buddy); before, a free block is passed one pfn at
+ * a time. An order read without zone->lock that is out of range steps
+ * one pfn, as the kernel's.
+ */
+static void step_over_free_block(const struct cma_mm *mm, unsigned order, unsigned long *low_pfn,
+				 unsigned long *nr_stepped)
+{
+	if (mm->kernel.compact_skip_buddy && order && order < mm->max_order)
+		step_over_compound(mm, order, low_pfn, nr_stepped);
 }
 
 /*
@@ -1149,7 +1162,8 @@ static void account_migrate_scan(struct cma_mm *mm, const struct compact_control
  * from [low_pfn, end_pfn) onto cc->migratepages (the kernel's, seed 002).
  *
  * Walks pfn by pfn, taking LRU pages with __isolate_lru_page(): pages
- * still in a pagevec, free pages, mlocked (unevictable) pages unless
+ * still in a pagevec, free pages (from 3.18 a free block at once,
+ * kernel.compact_skip_buddy), mlocked (unevictable) pages unless
  * migrate_isolate_mode() takes them, and higher-order pages (whose tails
  * it skips) unless migrate_large_folio() takes them, stay; from 5.13 a
  * hugetlb page is isolate_huge_page()'s to take, dissolve or step over,
@@ -1182,15 +1196,17 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		nr_scanned++;
 		page = pfn_to_page(mm, low_pfn);
 		flags = page_flags(page);	/* one snapshot: the page may change under us */
-		/* free pages are passed one pfn at a time, as the kernel does */
-		if (((flags & PG_ZONE_MASK) >> PG_ZONE_SHIFT) != (uint32_t)zone->idx ||
-		    (flags & PG_buddy))
+		if (((flags & PG_ZONE_MASK) >> PG_ZONE_SHIFT) != (uint32_t)zone->idx)
 			continue;
+		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
+		if (flags & PG_buddy) {
+			step_over_free_block(mm, order, &low_pfn, &nr_stepped);
+			continue;
+		}
 		if (!cc->sync && !migrate_async_suitable(get_pageblock_migratetype(mm, low_pfn))) {
 			low_pfn = next_pageblock_pfn(mm, low_pfn) - 1;
 			continue;
 		}
-		order = (flags & PG_ORDER_MASK) >> PG_ORDER_SHIFT;
 		if ((flags & PG_hugetlb) && mm->kernel.contig_hugetlb) {
 			int err = isolate_huge_page(mm, cc, page);
 
@@ -1229,6 +1245,9 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			break;
 		}
 	}
+	/* a free block stepped over may end past the range */
+	if (low_pfn > end_pfn)
+		low_pfn = end_pfn;
 	account_migrate_scan(mm, cc, nr_scanned + nr_stepped, nr_stepped, nr_isolated);
 	return low_pfn;
 }

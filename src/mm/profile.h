@@ -1519,6 +1519,22 @@ struct kernel_profile {
 	 * and the shortlog give its subject only).
 	 */
 	bool kswapd_balance_nowait;
+	/*
+	 * The migrate scanner steps over a free block by its order (read
+	 * without zone->lock; an order outside 1..MAX_ORDER-1 steps one pfn)
+	 * where it used to look at each of its pages: alloc_contig_range
+	 * rescanning a range it has emptied, and compaction crossing free
+	 * memory, walk one pfn a block. It counts the block as one pfn
+	 * scanned until compact_scan_count_order (6.4) counts all of it.
+	 * 99c0fd5e51c4 "mm, compaction: skip buddy pages by their order in
+	 * the migrate scanner" (Vlastimil Babka; v6 on linux-mm 2014-08-04,
+	 * <1407142524-2025-12-git-send-email-vbabka@suse.cz>; committed
+	 * 2014-10-09, in the 3.18 merge window): 3.18, in the shortlog of
+	 * the mm tree's since-3.17 branch (Michal Hocko, 2014-10-16, mmotm
+	 * 2014-10-15) and not in its since-3.18 one (2014-12-16).
+	 * Commit: 99c0fd5e51c4.
+	 */
+	bool compact_skip_buddy;
 };
 
 /*
