@@ -14,8 +14,9 @@
  * scheduling points, cma_mm_sleep_ops says):
  *  - cma_mutex, around alloc_contig_range (and v3.5's whole cma_alloc
  *    and cma_release, 3.x's start/undo_isolate_page_range wrappers, and
- *    alloc_contig_pages): every event that takes it is a device's or a
- *    gigantic page's, and those wait for the request's end
+ *    alloc_contig_pages): every event that takes it is a device's, a
+ *    gigantic page's or predict's (a batch evacuated, buffers taken or
+ *    given back), and those wait for the request's end
  *    (sim_defer_while_request), as the kernel's mutex makes them wait;
  *  - pcpu_drain_mutex, fail_page_alloc's lock, the DMA pool's and device
  *    list's locks, ops_lock and the log's: released before any point

@@ -156,7 +156,7 @@ static void expire(struct sim *s, void *arg)
 {
 	struct predict_dev *d = event_dev(s, arg);
 
-	if (!d || d->nr_out)
+	if (!d || d->nr_out || sim_defer_while_request(s, expire, arg))
 		return;
 	sim_run_result(s)->predict.misses++;
 	sim_run_result(s)->predict.wasted_ns += d->nr_held ? 0 : d->advance_ns;
@@ -174,7 +174,7 @@ static void take(struct sim *s, void *arg)
 	struct cost_work work = { 0 };
 	uint64_t pages, ns;
 
-	if (!d || d->nr_out)
+	if (!d || d->nr_out || sim_defer_while_request(s, take, arg))
 		return;
 	spec = &d->w->spec->device;
 	pages = buffer_pages(s, d);
@@ -211,6 +211,9 @@ static void evacuate(struct sim *s, void *arg)
 
 	/* done, or the moment to take the buffers has come */
 	if (!d || d->nr_out || d->next_range == d->nr_ranges || sim_now(s) + PREDICT_HOLD_NS >= d->due)
+		return;
+	/* the request in flight may hold cma_mutex, which the batch takes: after it */
+	if (sim_defer_while_request(s, evacuate, arg))
 		return;
 	range_end = d->range_pfn[d->next_range] + d->range_pages[d->next_range];
 	start = d->next_pfn;
