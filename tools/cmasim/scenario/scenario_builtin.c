@@ -175,8 +175,9 @@ static const struct builtin builtins[] = {
 	 * "make defconfig && make -j 16" of Linux v3.12.6 (1675 s user +
 	 * 168 s system, 508 s elapsed at 362% CPU without requests); in the
 	 * foreground 32 requests each of 1 to 32000 pages (1, 512, 1024, 2048,
-	 * 4096, 8192, 16384, 32000). From the published setup: memory, area,
-	 * swap, procs and cpu of the job, the sizes and the 32 requests.
+	 * 4096, 8192, 16384, 32000). From the published setup: the kernel
+	 * (the 3.17 profile), memory, area, swap, procs and cpu of the job,
+	 * the sizes and the 32 requests.
 	 * Assumptions, not published, with their reasons:
 	 * - platform arm: the built-in ARMv7 board (its 1.2 GHz, not the
 	 *   CuBox's 1 GHz), with the CuBox's 4 CPUs (cpus = 4);
@@ -225,6 +226,7 @@ static const struct builtin builtins[] = {
 	  "platform = arm\n"
 	  "memory = 800M\n"
 	  "cpus = 4\n"
+	  "kernel = 3.17\n"
 	  "cmdline = cma=256M\n"
 	  "kconfig = CONFIG_PREEMPT_VOLUNTARY=y\n"
 	  "swap = 128M\n"
