@@ -406,6 +406,57 @@ static void alloc_pages_movable_cma_first_from_58(void **state)
 	}
 }
 
+/*
+ * Expect (__rmqueue_fallback before 4.1; __rmqueue_cma_fallback from
+ * 4.1, dc67647b78b9): once a movable request finds no block of its own
+ * type, 3.17 and 4.0 take each order-1 page from the largest free CMA
+ * block, so the 16 MiB area's four 4 MiB blocks are broken one by one by
+ * four requests; 4.1 takes the smallest CMA block that fits, so all four
+ * come from the block the first was split from.
+ */
+static void rmqueue_cma_fallback_smallest_from_41(void **state)
+{
+	static const char *const releases[] = { "3.17", "4.0", "4.1" };
+
+	for (unsigned r = 0; r < 3; r++) {
+		struct cma_mm *mm = cma_machine(releases[r]);
+		struct cma_page **held = NULL, *p;
+		size_t nr = 0, cap = 0;
+		unsigned long first_block = 0;
+		unsigned blocks = 0, cma = 0;
+		bool seen[64] = { false };
+
+		while (cma < 4) {
+			p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, 1);
+			assert_non_null(p);
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 1024;
+				held = realloc(held, cap * sizeof(*held));
+				assert_non_null(held);
+			}
+			held[nr++] = p;
+			if (page_is_cma(mm, p)) {
+				unsigned long block = cma_page_to_pfn(mm, p) >> (mm->max_order - 1);
+
+				assert_true(block < 64);
+				if (!cma++)
+					first_block = block;
+				blocks += !seen[block];
+				seen[block] = true;
+			}
+		}
+		if (blocks != (r == 2 ? 1u : 4u))
+			fail_msg("%s: 4 fallback pages from %u of the area's 4 MiB blocks, expected %u",
+				 releases[r], blocks, r == 2 ? 1u : 4u);
+		assert_true(seen[first_block]);
+		while (nr)
+			cma_free_pages(mm, held[--nr], 1);
+		free(held);
+		assert_verify(mm);
+		cma_mm_destroy(mm);
+	}
+}
+
 /* ---- item 3: MIGRATE_HIGHATOMIC, the 6.12 stealing rules, watermark boosting ---- */
 
 /*
@@ -754,6 +805,7 @@ int main(void)
 		cmocka_unit_test(kernel_profile_find_busy_message_by_release),
 		cmocka_unit_test(cma_mm_create_refuses_release_out_of_range),
 		cmocka_unit_test(alloc_pages_movable_cma_first_from_58),
+		cmocka_unit_test(rmqueue_cma_fallback_smallest_from_41),
 	};
 
 	const struct test_kernel_case kernel_cases[] = {

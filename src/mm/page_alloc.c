@@ -753,8 +753,10 @@ static struct cma_page *__rmqueue_steal(struct zone *zone, unsigned order, int s
 
 /*
  * __rmqueue_v35: @mt's own lists, then the fallbacks, ending at the
- * RESERVE blocks, for any type. kernel.alloc_cma (3.8): a movable
- * request (ALLOC_CMA) takes CMA pages next, before stealing from
+ * RESERVE blocks, for any type; a movable request reaches CMA as the
+ * first of its fallbacks, largest block first.
+ * kernel.cma_fallback_smallest (4.1): a movable request (ALLOC_CMA)
+ * takes the smallest CMA block that fits next, before stealing from
  * another type.
  */
 static struct cma_page *__rmqueue_v35(struct zone *zone, unsigned order, int mt, int alloc_flags)
@@ -765,7 +767,7 @@ static struct cma_page *__rmqueue_v35(struct zone *zone, unsigned order, int mt,
 		page = __rmqueue_smallest(zone, order, mt);
 		if (page || mt == MIGRATE_RESERVE)
 			return page;
-		if (zone->mm->kernel.alloc_cma && (alloc_flags & ALLOC_CMA)) {
+		if (zone->mm->kernel.cma_fallback_smallest && (alloc_flags & ALLOC_CMA)) {
 			page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
 			if (page)
 				return page;
@@ -809,9 +811,9 @@ static struct cma_page *__rmqueue_v6(struct zone *zone, unsigned order, int mt, 
 
 /*
  * __rmqueue: the era's, chosen by kernel.highatomic. Releases add their
- * changes in order, so 3.8's alloc_cma is in every highatomic profile
- * and 5.8's cma_balance in none without it: each variant reads only the
- * switches of its own era.
+ * changes in order, so 4.1's cma_fallback_smallest is in every
+ * highatomic profile and 5.8's cma_balance in none without it: each
+ * variant reads only the switches of its own era.
  */
 static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int alloc_flags)
 {

@@ -134,13 +134,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(kswapd_reclaim_target, 3, 11),
 	SWITCH(kswapd_balance_nowait, 3, 9),
 	SWITCH(compact_skip_buddy, 3, 18),
+	SWITCH(cma_fallback_smallest, 4, 1),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * compact_skip_buddy the last.
+ * cma_fallback_smallest the last.
  */
-_Static_assert(offsetof(struct kernel_profile, compact_skip_buddy) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, cma_fallback_smallest) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

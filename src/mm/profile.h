@@ -1535,6 +1535,22 @@ struct kernel_profile {
 	 * Commit: 99c0fd5e51c4.
 	 */
 	bool compact_skip_buddy;
+	/*
+	 * A movable request whose own lists are empty takes the smallest
+	 * free CMA block that fits (__rmqueue_cma_fallback, before any
+	 * steal). Before, CMA was the first of MOVABLE's fallbacks in
+	 * __rmqueue_fallback, whose walk from MAX_ORDER - 1 down takes the
+	 * largest free block of CMA, RECLAIMABLE or UNMOVABLE: each such
+	 * request broke another of the area's largest blocks, and a larger
+	 * unmovable or reclaimable block was stolen before a smaller CMA one.
+	 * dc67647b78b9 "mm/cma: change fallback behaviour for CMA freepage"
+	 * (Joonsoo Kim; v4 on linux-mm 2015-02-12,
+	 * <1423725305-3726-1-git-send-email-iamjoonsoo.kim@lge.com>): 4.1,
+	 * in the shortlogs of the mm tree's since-3.19 branch (Michal Hocko,
+	 * 2015-02-26) and of its since-4.0 one (2015-04-23, on the v4.0 tag).
+	 * Commit: dc67647b78b9.
+	 */
+	bool cma_fallback_smallest;
 };
 
 /*
