@@ -802,17 +802,20 @@ static unsigned long free_scan_empty_run(struct zone *zone, struct compact_contr
 					 unsigned long pfn, unsigned long low_pfn)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long nr = mm->pageblock_nr_pages;
+	unsigned long nr = mm->pageblock_nr_pages, scanned = 0;
+	/* the blocks above low_pfn whole in the zone and the big bank: [lo, end) */
+	unsigned long lo = max_ul(low_pfn + 1, max_ul(zone->zone_start_pfn, mm->big_bank_pfn));
+	unsigned long end = min_ul(zone_end_pfn(zone), mm->big_bank_pfn + mm->big_bank_nr_pages);
 
 	if (mm->kernel.compact_scan_count_order ||
-	    trace_event_enabled(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES))
+	    trace_event_enabled(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES) || pfn + nr > end)
 		return pfn;
-	for (; pfn > low_pfn && zone_spans_pfn(zone, pfn) && pfn + nr <= zone_end_pfn(zone) &&
-	       pfn_range_in_big_bank(mm, pfn, pfn + nr) && block_without_heads(zone, pfn) &&
-	       suitable_migration_target(cc, pfn) && isolation_suitable(cc, pfn); pfn -= nr) {
-		cc->free_scanned += nr;
+	for (; pfn >= lo && block_without_heads(zone, pfn) && suitable_migration_target(cc, pfn) &&
+	       isolation_suitable(cc, pfn); pfn -= nr) {
+		scanned += nr;
 		update_pageblock_skip(cc, pfn);
 	}
+	cc->free_scanned += scanned;
 	return pfn;
 }
 
