@@ -161,7 +161,7 @@ TEST_WRAP := -Wl,--wrap=cma_mm_create
 # test_dt_corpus boots the kernel's device trees through its platform code;
 # test_import reads the snapshot fixture with its importer, and runs cmasim
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
-SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_cost test_sim_rand test_sim_throttle test_sim_journal test_sim_task test_latency_breakdown test_sim_storage test_sim_sched test_job test_dt_pool test_dt_corpus test_import test_escape test_hugetlb_cma test_replay)
+SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_matrix test_sim_cost test_sim_rand test_sim_throttle test_sim_journal test_sim_task test_latency_breakdown test_sim_storage test_sim_sched test_job test_dt_pool test_dt_corpus test_import test_escape test_hugetlb_cma test_replay)
 $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)
@@ -196,9 +196,11 @@ test: deps
 	@scripts/check-layers.sh $(BUILD)
 	@scripts/run-tests.sh $(TEST_BIN)
 
-# CMA_TEST_EXHAUSTIVE: test_fault_sweep tries every fault point, not make test's sample
+# CMA_TEST_EXHAUSTIVE: test_fault_sweep tries every fault point, not make test's sample;
+# test_sim_matrix runs every built-in and policy under six kernels
 STRESS_OPS ?= 1000000
-STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress $(BUILD)/tests/test_fault_sweep
+STRESS_BIN := $(BUILD)/tests/test_random $(BUILD)/tests/test_mobility_stress $(BUILD)/tests/test_fault_sweep \
+	      $(BUILD)/tests/test_sim_matrix
 stress: deps $(STRESS_BIN)
 	@CMA_STRESS_OPS=$(STRESS_OPS) CMA_TEST_EXHAUSTIVE=1 scripts/run-tests.sh $(STRESS_BIN)
 
