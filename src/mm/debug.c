@@ -562,6 +562,31 @@ static void check_skip_bits(struct verifier *v)
 	}
 }
 
+/*
+ * untouched[b] == the frames of pageblock b whose touched byte is clear,
+ * plus those each CPU marked there and has not taken off yet; the slot
+ * locks held.
+ */
+static void check_untouched(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long nr = mm->end_pfn - mm->base_pfn;
+
+	for (unsigned long b = 0; b << mm->pageblock_order < nr; b++) {
+		unsigned long left = atomic_load_explicit(&mm->untouched[b], memory_order_acquire);
+		unsigned long end = (b + 1) << mm->pageblock_order, clear = 0;
+
+		for (unsigned long i = b << mm->pageblock_order; i < end && i < nr; i++)
+			clear += !atomic_load_explicit(&mm->touched[i], memory_order_relaxed);
+		for (unsigned c = 0; c < mm->nr_cpus; c++)
+			if (mm->slots[c].fresh_block == b)
+				clear += mm->slots[c].fresh_pending;
+		if (left != clear)
+			report(v, "pageblock at pfn %#lx has %lu frames never touched or pending, untouched %lu",
+			       mm->base_pfn + (b << mm->pageblock_order), clear, left);
+	}
+}
+
 static int verify_done(struct verifier *v)
 {
 	char text[64];
@@ -809,6 +834,7 @@ int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx)
 		check_compaction_hints(&v, zone);
 	}
 	check_skip_bits(&v);
+	check_untouched(&v);
 	verify_pfns(&v);
 	check_totals(&v);
 	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);

@@ -256,9 +256,16 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_skip = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->touched = calloc(nr + 1, sizeof(*mm->touched));
+	mm->untouched = calloc((nr >> mm->pageblock_order) + 1, sizeof(*mm->untouched));
 	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip ||
-	    !mm->touched || swap_state_init(mm, nr))
+	    !mm->touched || !mm->untouched || swap_state_init(mm, nr))
 		return -ENOMEM;
+	for (unsigned long b = 0; b << mm->pageblock_order < nr; b++) {
+		unsigned long first = b << mm->pageblock_order;
+
+		atomic_init(&mm->untouched[b], (unsigned)(nr - first < 1ul << mm->pageblock_order ?
+							  nr - first : 1ul << mm->pageblock_order));
+	}
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
 		mm->backing = map_anon(mm->backing_bytes);
@@ -279,6 +286,7 @@ static void free_node_mem_map(struct cma_mm *mm)
 	free(mm->pageblock_clean);
 	free(mm->pageblock_skip);
 	free((void *)mm->touched);
+	free((void *)mm->untouched);
 	free(mm->slots);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		free(mm->zones[i].free_heads);
@@ -292,6 +300,7 @@ static void free_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_clean = NULL;
 	mm->pageblock_skip = NULL;
 	mm->touched = NULL;
+	mm->untouched = NULL;
 	mm->slots = NULL;
 }
 

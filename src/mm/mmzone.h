@@ -139,6 +139,13 @@ struct cpu_slot {
 	struct pagevec lru_add_pvec;
 	struct pagevec lru_rotate_pvec;	/* written for reclaim, to the inactive tail */
 	_Atomic uint64_t events[NR_VM_EVENT_ITEMS];
+	/*
+	 * Not the kernel's: frames of pageblock fresh_block this CPU's
+	 * allocations marked touched and not yet taken off mm->untouched
+	 * (mark_fresh_pcp_frame), one locked op a run of them, not a frame.
+	 */
+	unsigned long fresh_block;
+	unsigned fresh_pending;
 } __attribute__((aligned(64)));
 
 /*
@@ -308,7 +315,9 @@ struct fail_page_alloc {
 /*
  * The whole machine (cma_mm_verify): each valid pfn is in exactly one state
  * (free in one buddy block, on one per-CPU list, allocated, reserved), and
- * no unmovable or reclaimable allocation lies in a CMA pageblock.
+ * no unmovable or reclaimable allocation lies in a CMA pageblock;
+ * untouched[b] == the frames of pageblock b whose touched byte is clear
+ *                 + the fresh_pending of each CPU whose fresh_block is b.
  */
 /* transparent_hugepage/enabled: THP off, on in MADV_HUGEPAGE areas only, on everywhere */
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
@@ -358,6 +367,14 @@ struct cma_mm {
 	 * only the thread the frame was handed to writes it, with no locked op.
 	 */
 	_Atomic uint8_t *touched;
+	/*
+	 * Per pageblock (pageblock_index), its frames whose touched byte is
+	 * clear, counted down after the bytes are set (once a call, or in
+	 * runs batched per CPU): a block with none left (every block on a
+	 * full machine) answers mark_fresh_frames without the frames' bytes,
+	 * a cache miss an allocation. Never under the true count.
+	 */
+	atomic_uint *untouched;
 	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
 	size_t backing_bytes;
 
