@@ -232,6 +232,24 @@ static void verify_catches_block_heads_out_of_step(void **state)
 	expect_verify_clean(mm, "restoring block_heads");
 }
 
+/* Expect: a pageblock's head_blocks and target_blocks bits out of step with its heads and type are caught. */
+static void verify_catches_block_bits_out_of_step(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct zone *z = normal(mm);
+	unsigned long pfn = page_to_pfn(mm, first_free(mm, z, 10, MIGRATE_MOVABLE));
+	unsigned long b = zone_block_index(z, pfn);
+
+	clear_bit(b, z->head_blocks);
+	expect_verify_fails(mm, "no head_blocks bit for a block with a free head");
+	set_bit(b, z->head_blocks);
+	expect_verify_clean(mm, "restoring head_blocks");
+	clear_bit(b, z->target_blocks);
+	expect_verify_fails(mm, "no target_blocks bit for a MOVABLE block");
+	set_bit(b, z->target_blocks);
+	expect_verify_clean(mm, "restoring target_blocks");
+}
+
 /* Expect: each pageblock's untouched counts its frames never allocated, after an allocation too. */
 static void verify_catches_untouched_out_of_step(void **state)
 {
@@ -833,6 +851,7 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_buddy_head_without_pg_buddy, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_heads_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_block_heads_out_of_step, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_block_bits_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_untouched_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_fresh_pending_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_buddy_order_wrong, destroy_machine),

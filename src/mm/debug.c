@@ -189,7 +189,11 @@ static void check_free_head_bit(struct verifier *v, struct zone *zone, unsigned 
 		report(v, "zone %s: free block head pfn %#lx has no free_heads bit", zone->name, pfn);
 }
 
-/* block_heads[b] == the free_heads bits of the zone's pageblock b. */
+/*
+ * block_heads[b] == the free_heads bits of the zone's pageblock b; its
+ * head_blocks bit says whether that is not 0, its target_blocks bit
+ * whether the block's type is MOVABLE or CMA.
+ */
 static void check_block_heads(struct verifier *v, struct zone *zone)
 {
 	unsigned long mask = v->mm->pageblock_nr_pages - 1, base = zone->zone_start_pfn;
@@ -197,14 +201,21 @@ static void check_block_heads(struct verifier *v, struct zone *zone)
 
 	for (unsigned long pfn = base; pfn < base + span; pfn = (pfn | mask) + 1) {
 		unsigned long last = ((pfn | mask) + 1 < base + span ? (pfn | mask) + 1 : base + span) - base;
-		unsigned long bits = 0;
+		unsigned long bits = 0, b = zone_block_index(zone, pfn);
+		int mt = get_pageblock_migratetype(v->mm, pfn);
 
-		for (unsigned long b = find_next_bit(zone->free_heads, last, pfn - base); b < last;
-		     b = find_next_bit(zone->free_heads, last, b + 1))
+		for (unsigned long i = find_next_bit(zone->free_heads, last, pfn - base); i < last;
+		     i = find_next_bit(zone->free_heads, last, i + 1))
 			bits++;
-		if (bits != zone->block_heads[zone_block_index(zone, pfn)])
+		if (bits != zone->block_heads[b])
 			report(v, "zone %s: pageblock of pfn %#lx has %lu free_heads bits, block_heads %u",
-			       zone->name, pfn, bits, zone->block_heads[zone_block_index(zone, pfn)]);
+			       zone->name, pfn, bits, zone->block_heads[b]);
+		if (test_bit(b, zone->head_blocks) != (zone->block_heads[b] != 0))
+			report(v, "zone %s: pageblock of pfn %#lx has block_heads %u, head_blocks bit %d",
+			       zone->name, pfn, zone->block_heads[b], test_bit(b, zone->head_blocks));
+		if (test_bit(b, zone->target_blocks) != migrate_async_suitable(mt))
+			report(v, "zone %s: pageblock of pfn %#lx has type %d, target_blocks bit %d",
+			       zone->name, pfn, mt, test_bit(b, zone->target_blocks));
 	}
 }
 

@@ -291,8 +291,12 @@ static void free_node_mem_map(struct cma_mm *mm)
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		free(mm->zones[i].free_heads);
 		free(mm->zones[i].block_heads);
+		free(mm->zones[i].head_blocks);
+		free(mm->zones[i].target_blocks);
 		mm->zones[i].free_heads = NULL;
 		mm->zones[i].block_heads = NULL;
+		mm->zones[i].head_blocks = NULL;
+		mm->zones[i].target_blocks = NULL;
 	}
 	mm->mem_map = NULL;
 	mm->backing = NULL;
@@ -321,18 +325,24 @@ static unsigned long present_pages_in_range(struct cma_mm *mm, unsigned long sta
 	return present;
 }
 
-/* Each populated zone's free_heads, one bit a pfn of its span, and block_heads: none set. */
+/*
+ * Each populated zone's free_heads, one bit a pfn of its span, and
+ * block_heads, head_blocks and target_blocks: none set.
+ */
 static int alloc_free_heads(struct cma_mm *mm)
 {
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &mm->zones[i];
+		unsigned long blocks;
 
 		if (!z->spanned_pages)
 			continue;
+		blocks = zone_block_index(z, z->zone_start_pfn + z->spanned_pages - 1) + 1;
 		z->free_heads = calloc(BITS_TO_LONGS(z->spanned_pages), sizeof(unsigned long));
-		z->block_heads = calloc(zone_block_index(z, z->zone_start_pfn + z->spanned_pages - 1) + 1,
-					sizeof(*z->block_heads));
-		if (!z->free_heads || !z->block_heads)
+		z->block_heads = calloc(blocks, sizeof(*z->block_heads));
+		z->head_blocks = calloc(BITS_TO_LONGS(blocks), sizeof(unsigned long));
+		z->target_blocks = calloc(BITS_TO_LONGS(blocks), sizeof(unsigned long));
+		if (!z->free_heads || !z->block_heads || !z->head_blocks || !z->target_blocks)
 			return -ENOMEM;
 	}
 	return 0;

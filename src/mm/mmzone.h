@@ -156,6 +156,8 @@ struct cpu_slot {
  *   weight(free_heads) == sum over o of nr_free[o], and bit pfn - zone_start_pfn
  *                         is set iff that pfn has PG_buddy
  *   block_heads[b] == the free_heads bits of the zone's pageblock b
+ *   bit b of head_blocks == (block_heads[b] != 0)
+ *   bit b of target_blocks == migrate_async_suitable(the type of block b)
  *   nr_reserved_highatomic == pageblock_nr_pages * the HIGHATOMIC blocks
  *                             + highatomic_retyped (0 unless kernel.highatomic)
  *   watermark_boost <= max(pageblock_nr_pages, high * 15000 / 10000)
@@ -210,6 +212,17 @@ struct zone {
 	 * without (relaxed).
 	 */
 	unsigned *block_heads;
+	/*
+	 * One bit a pageblock (block_heads' index b): in head_blocks,
+	 * block_heads[b] is not 0; in target_blocks, the block's type is
+	 * MOVABLE or CMA (migrate_async_suitable), one a target is taken
+	 * from without a free head. The v3.5 free scanner passes the blocks
+	 * with no head and such a type a word at a time (free_scan_empty_run).
+	 * Written under lock (target_blocks with locked ops: a block two
+	 * zones share is typed under either one's), read without (relaxed).
+	 */
+	unsigned long *head_blocks;
+	unsigned long *target_blocks;
 
 	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active, PG_mlocked */
 	struct page_list lru[NR_LRU_LISTS];

@@ -88,12 +88,21 @@ static void pcp_count_add(struct per_cpu_pages *pcp, int delta)
 	__atomic_store_n(&pcp->count, pcp->count + delta, __ATOMIC_RELAXED);
 }
 
-/* A free head came or went at @pfn: its pageblock's count of free_heads bits follows. */
+/*
+ * A free head came (@delta 1) or went (-1) at @pfn: its pageblock's count
+ * of free_heads bits follows, and its head_blocks bit at the first or last.
+ */
 static void block_heads_add(struct zone *zone, unsigned long pfn, int delta)
 {
-	unsigned *n = &zone->block_heads[zone_block_index(zone, pfn)];
+	unsigned long b = zone_block_index(zone, pfn);
+	unsigned heads = zone->block_heads[b] + (unsigned)delta;
 
-	__atomic_store_n(n, *n + (unsigned)delta, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->block_heads[b], heads, __ATOMIC_RELAXED);
+	if (heads == (delta > 0)) {
+		unsigned long *w = &zone->head_blocks[BIT_WORD(b)];
+
+		__atomic_store_n(w, heads ? *w | BIT_MASK(b) : *w & ~BIT_MASK(b), __ATOMIC_RELAXED);
+	}
 }
 
 /* PG_buddy and the order on the head of a free block of @zone, and its bit in free_heads. */
