@@ -390,7 +390,12 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 	cond_resched(mm);
 	while ((page = page_list_first(mm, list))) {
 		unsigned long nr = 1ul << page_order(page);
+		struct cma_page *next = page_list_next(mm, page);
+		const struct cma_owner_ops *ops;
 
+		/* the owner's data for the next page loads while this one is decided */
+		if (next && page_count(next) > 1 && (ops = page_owner_ops(mm, next))->prefetch)
+			ops->prefetch(next->owner, next->private, next);
 		page_list_del(mm, list, page);
 		if (page_count(page) == 1) {
 			/* the owner freed it while it was isolated: let it go */
