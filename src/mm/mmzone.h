@@ -635,6 +635,12 @@ static inline void prefetch(const void *x)
 	__builtin_prefetch(x);
 }
 
+/* The same, for a line about to be written. */
+static inline void prefetchw(const void *x)
+{
+	__builtin_prefetch(x, 1);
+}
+
 /* Only for pfns inside [base_pfn, end_pfn). */
 static inline struct cma_page *pfn_to_page(const struct cma_mm *mm, unsigned long pfn)
 {
