@@ -262,6 +262,45 @@ static void reclaim_keeps_a_page_being_read(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+static unsigned long hints, stray_hints;
+
+/* The prefetch hint: it must name a page the owner holds at that index. */
+static void count_hint(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	struct fake_owner *o = owner;
+
+	hints++;
+	if (idx >= o->nr_slots || o->slots[idx].page != page)
+		stray_hints++;
+}
+
+/*
+ * Expect (the owner's prefetch hint, no kernel's): reclaim deciding on
+ * a list of the owner's pages hints each next one, naming the page the
+ * owner holds at that index; the pages are reclaimed all the same.
+ */
+static void reclaim_hints_the_next_page(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = test_mm(.kernel = kernel);
+	struct cma_owner_ops ops = file_ops_with(read_done);
+	struct fake_owner *o = owner_create(mm, false, 8);
+
+	ops.prefetch = count_hint;
+	for (uint64_t i = 0; i < 8; i++)
+		assert_non_null(owner_fault_ops(o, i, CMA_GFP_HIGHUSER_MOVABLE, i, &ops));
+	lru_add_drain_all(mm);
+	hints = stray_hints = 0;
+	reading = false;
+	for (int i = 0; i < 8 && o->slots[7].page; i++)
+		cma_try_to_free_pages(mm, 32, CMA_GFP_KERNEL);
+	assert_null(o->slots[7].page);
+	assert_true(hints > 0);
+	assert_int_equal(stray_hints, 0);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct test_kernel_case kernel_cases[] = {
@@ -271,6 +310,7 @@ int main(void)
 		test_kernel_case(alloc_contig_range_busy_until_read_ends, kernels),
 		test_kernel_case(alloc_contig_range_busy_when_the_read_goes_on, kernels),
 		test_kernel_case(reclaim_keeps_a_page_being_read, kernels),
+		test_kernel_case(reclaim_hints_the_next_page, kernels),
 	};
 
 	return test_run_kernel_cases("page lock (per kernel)", kernel_cases);

@@ -232,6 +232,69 @@ static void verify_catches_block_heads_out_of_step(void **state)
 	expect_verify_clean(mm, "restoring block_heads");
 }
 
+/* Expect: a pageblock's head_blocks and target_blocks bits out of step with its heads and type are caught. */
+static void verify_catches_block_bits_out_of_step(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct zone *z = normal(mm);
+	unsigned long pfn = page_to_pfn(mm, first_free(mm, z, 10, MIGRATE_MOVABLE));
+	unsigned long b = zone_block_index(z, pfn);
+
+	clear_bit(b, z->head_blocks);
+	expect_verify_fails(mm, "no head_blocks bit for a block with a free head");
+	set_bit(b, z->head_blocks);
+	expect_verify_clean(mm, "restoring head_blocks");
+	clear_bit(b, z->target_blocks);
+	expect_verify_fails(mm, "no target_blocks bit for a MOVABLE block");
+	set_bit(b, z->target_blocks);
+	expect_verify_clean(mm, "restoring target_blocks");
+}
+
+/* Expect: each pageblock's untouched counts its frames never allocated, after an allocation too. */
+static void verify_catches_untouched_out_of_step(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 2);
+	atomic_uint *n;
+
+	assert_non_null(page);
+	expect_verify_clean(mm, "an order-2 allocation");
+	n = &mm->untouched[pageblock_index(mm, page_to_pfn(mm, page))];
+	(*n)++;
+	expect_verify_fails(mm, "one more in untouched than the block's frames never touched");
+	*n -= 2;
+	expect_verify_fails(mm, "one fewer in untouched than the block's frames never touched");
+	(*n)++;
+	expect_verify_clean(mm, "restoring untouched");
+	cma_free_pages(mm, page, 2);
+}
+
+/*
+ * Expect: the fresh frames of order-0 allocations off a per-CPU list,
+ * pending on their CPU, count with untouched; a pending count off by one
+ * is caught.
+ */
+static void verify_catches_fresh_pending_out_of_step(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
+	struct cma_page *pages[4];
+	struct cpu_slot *slot = NULL;
+
+	for (unsigned i = 0; i < 4; i++)
+		assert_non_null(pages[i] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+	expect_verify_clean(mm, "order-0 allocations");
+	for (unsigned c = 0; c < mm->nr_cpus; c++)
+		if (mm->slots[c].fresh_pending)
+			slot = &mm->slots[c];
+	assert_non_null(slot);
+	slot->fresh_pending++;
+	expect_verify_fails(mm, "one more frame pending than marked");
+	slot->fresh_pending--;
+	expect_verify_clean(mm, "restoring fresh_pending");
+	for (unsigned i = 0; i < 4; i++)
+		cma_free_pages(mm, pages[i], 0);
+}
+
 static void verify_catches_buddy_order_wrong(void **state)
 {
 	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
@@ -788,6 +851,9 @@ int main(void)
 		cmocka_unit_test_teardown(verify_catches_buddy_head_without_pg_buddy, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_heads_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_block_heads_out_of_step, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_block_bits_out_of_step, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_untouched_out_of_step, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_fresh_pending_out_of_step, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_buddy_order_wrong, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_page_private_changed, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_broken_list_link, destroy_machine),

@@ -402,6 +402,12 @@ struct cma_owner_ops {
 	 * locked): a locked page is busy, as if migration could not wait.
 	 */
 	uint64_t (*wait_locked)(void *owner, uint64_t index, struct cma_page *page);
+	/*
+	 * A hint, no kernel's: reclaim will soon ask the callbacks above
+	 * about @page; the owner may start loading what they read (a
+	 * prefetch), and must change nothing. NULL: no hint wanted.
+	 */
+	void (*prefetch)(void *owner, uint64_t index, const struct cma_page *page);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,

@@ -52,12 +52,6 @@ static unsigned long next_pageblock_pfn(const struct cma_mm *mm, unsigned long p
 	return (pfn | (mm->pageblock_nr_pages - 1)) + 1;
 }
 
-/* Seed 005: async compaction and the free scanner work in MOVABLE and CMA pageblocks only. */
-static bool migrate_async_suitable(int migratetype)
-{
-	return is_migrate_cma(migratetype) || migratetype == MIGRATE_MOVABLE;
-}
-
 /* The base pages of the blocks on @list, each of its page_order. */
 static unsigned long page_list_nr_pages(struct cma_mm *mm, const struct page_list *list)
 {
@@ -788,6 +782,28 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
 }
 
 /*
+ * The highest block of @zone (zone_block_index) from @hi down to @lo with
+ * a free head or a type other than MOVABLE and CMA, read a word at a time
+ * from head_blocks and target_blocks without the lock; @lo - 1 if none.
+ */
+static unsigned long last_stop_block(const struct zone *zone, unsigned long lo, unsigned long hi)
+{
+	for (unsigned long w = BIT_WORD(hi);; w--) {
+		unsigned long stop = __atomic_load_n(&zone->head_blocks[w], __ATOMIC_RELAXED) |
+				     ~__atomic_load_n(&zone->target_blocks[w], __ATOMIC_RELAXED);
+
+		if (w == BIT_WORD(hi))
+			stop &= BITMAP_LAST_WORD_MASK(hi + 1);
+		if (w == BIT_WORD(lo))
+			stop &= BITMAP_FIRST_WORD_MASK(lo);
+		if (stop)
+			return w * BITS_PER_LONG + BITS_PER_LONG - 1 - (unsigned long)__builtin_clzl(stop);
+		if (w == BIT_WORD(lo))
+			return lo - 1;
+	}
+}
+
+/*
  * The v3.5 scanner's common case (x86-4g: 78 of its 83 million blocks in
  * ten minutes): a whole block of the zone and of the big bank, with no
  * free head, of a suitable type, not skipped, scanned whole without the
@@ -796,7 +812,9 @@ static bool free_scan_pageblock(struct zone *zone, struct compact_control *cc, u
  * (its pfns scanned, the block's skip updated), without their calls;
  * returns the pfn of the first block not of the run. A tracer, which has
  * an event for each block, and kernel.compact_scan_count_order, whose
- * scans take the lock, have none.
+ * scans take the lock, have none. Without the skip hint (3.5) the run's
+ * blocks are found a word of blocks at a time, and only the last two
+ * moves of compact_cached_free_pfn are made: the lowest wins.
  */
 static unsigned long free_scan_empty_run(struct zone *zone, struct compact_control *cc,
 					 unsigned long pfn, unsigned long low_pfn)
@@ -810,6 +828,18 @@ static unsigned long free_scan_empty_run(struct zone *zone, struct compact_contr
 	if (mm->kernel.compact_scan_count_order ||
 	    trace_event_enabled(mm, CMA_TRACE_MM_COMPACTION_ISOLATE_FREEPAGES) || pfn + nr > end)
 		return pfn;
+	if (!mm->kernel.compact_skip_hint && pfn >= lo) {
+		unsigned long hi = zone_block_index(zone, pfn);
+		unsigned long blocks = hi - last_stop_block(zone, hi - (pfn - lo) / nr, hi);
+
+		if (blocks) {
+			scanned = blocks * nr;
+			pfn -= blocks * nr;
+			if (blocks > 1)
+				update_pageblock_skip(cc, pfn + 2 * nr);
+			update_pageblock_skip(cc, pfn + nr);
+		}
+	}
 	for (; pfn >= lo && block_without_heads(zone, pfn) && suitable_migration_target(cc, pfn) &&
 	       isolation_suitable(cc, pfn); pfn -= nr) {
 		scanned += nr;

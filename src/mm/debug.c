@@ -189,7 +189,11 @@ static void check_free_head_bit(struct verifier *v, struct zone *zone, unsigned 
 		report(v, "zone %s: free block head pfn %#lx has no free_heads bit", zone->name, pfn);
 }
 
-/* block_heads[b] == the free_heads bits of the zone's pageblock b. */
+/*
+ * block_heads[b] == the free_heads bits of the zone's pageblock b; its
+ * head_blocks bit says whether that is not 0, its target_blocks bit
+ * whether the block's type is MOVABLE or CMA.
+ */
 static void check_block_heads(struct verifier *v, struct zone *zone)
 {
 	unsigned long mask = v->mm->pageblock_nr_pages - 1, base = zone->zone_start_pfn;
@@ -197,14 +201,21 @@ static void check_block_heads(struct verifier *v, struct zone *zone)
 
 	for (unsigned long pfn = base; pfn < base + span; pfn = (pfn | mask) + 1) {
 		unsigned long last = ((pfn | mask) + 1 < base + span ? (pfn | mask) + 1 : base + span) - base;
-		unsigned long bits = 0;
+		unsigned long bits = 0, b = zone_block_index(zone, pfn);
+		int mt = get_pageblock_migratetype(v->mm, pfn);
 
-		for (unsigned long b = find_next_bit(zone->free_heads, last, pfn - base); b < last;
-		     b = find_next_bit(zone->free_heads, last, b + 1))
+		for (unsigned long i = find_next_bit(zone->free_heads, last, pfn - base); i < last;
+		     i = find_next_bit(zone->free_heads, last, i + 1))
 			bits++;
-		if (bits != zone->block_heads[zone_block_index(zone, pfn)])
+		if (bits != zone->block_heads[b])
 			report(v, "zone %s: pageblock of pfn %#lx has %lu free_heads bits, block_heads %u",
-			       zone->name, pfn, bits, zone->block_heads[zone_block_index(zone, pfn)]);
+			       zone->name, pfn, bits, zone->block_heads[b]);
+		if (test_bit(b, zone->head_blocks) != (zone->block_heads[b] != 0))
+			report(v, "zone %s: pageblock of pfn %#lx has block_heads %u, head_blocks bit %d",
+			       zone->name, pfn, zone->block_heads[b], test_bit(b, zone->head_blocks));
+		if (test_bit(b, zone->target_blocks) != migrate_async_suitable(mt))
+			report(v, "zone %s: pageblock of pfn %#lx has type %d, target_blocks bit %d",
+			       zone->name, pfn, mt, test_bit(b, zone->target_blocks));
 	}
 }
 
@@ -562,6 +573,31 @@ static void check_skip_bits(struct verifier *v)
 	}
 }
 
+/*
+ * untouched[b] == the frames of pageblock b whose touched byte is clear,
+ * plus those each CPU marked there and has not taken off yet; the slot
+ * locks held.
+ */
+static void check_untouched(struct verifier *v)
+{
+	struct cma_mm *mm = v->mm;
+	unsigned long nr = mm->end_pfn - mm->base_pfn;
+
+	for (unsigned long b = 0; b << mm->pageblock_order < nr; b++) {
+		unsigned long left = atomic_load_explicit(&mm->untouched[b], memory_order_acquire);
+		unsigned long end = (b + 1) << mm->pageblock_order, clear = 0;
+
+		for (unsigned long i = b << mm->pageblock_order; i < end && i < nr; i++)
+			clear += !atomic_load_explicit(&mm->touched[i], memory_order_relaxed);
+		for (unsigned c = 0; c < mm->nr_cpus; c++)
+			if (mm->slots[c].fresh_block == b)
+				clear += mm->slots[c].fresh_pending;
+		if (left != clear)
+			report(v, "pageblock at pfn %#lx has %lu frames never touched or pending, untouched %lu",
+			       mm->base_pfn + (b << mm->pageblock_order), clear, left);
+	}
+}
+
 static int verify_done(struct verifier *v)
 {
 	char text[64];
@@ -809,6 +845,7 @@ int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx)
 		check_compaction_hints(&v, zone);
 	}
 	check_skip_bits(&v);
+	check_untouched(&v);
 	verify_pfns(&v);
 	check_totals(&v);
 	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);

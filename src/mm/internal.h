@@ -32,6 +32,12 @@ static inline unsigned long zone_block_index(const struct zone *zone, unsigned l
 	return (pfn >> zone->mm->pageblock_order) - (zone->zone_start_pfn >> zone->mm->pageblock_order);
 }
 
+/* Seed 005: async compaction and the free scanner work in MOVABLE and CMA pageblocks only. */
+static inline bool migrate_async_suitable(int migratetype)
+{
+	return is_migrate_cma(migratetype) || migratetype == MIGRATE_MOVABLE;
+}
+
 /* Written under zone->lock; the free path reads it without (inline: every free asks). */
 static inline int get_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn)
 {

@@ -256,9 +256,16 @@ static int alloc_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_clean = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->pageblock_skip = calloc((nr >> mm->pageblock_order) + 1, 1);
 	mm->touched = calloc(nr + 1, sizeof(*mm->touched));
+	mm->untouched = calloc((nr >> mm->pageblock_order) + 1, sizeof(*mm->untouched));
 	if (!mm->mem_map || !mm->pageblock_flags || !mm->pageblock_clean || !mm->pageblock_skip ||
-	    !mm->touched || swap_state_init(mm, nr))
+	    !mm->touched || !mm->untouched || swap_state_init(mm, nr))
 		return -ENOMEM;
+	for (unsigned long b = 0; b << mm->pageblock_order < nr; b++) {
+		unsigned long first = b << mm->pageblock_order;
+
+		atomic_init(&mm->untouched[b], (unsigned)(nr - first < 1ul << mm->pageblock_order ?
+							  nr - first : 1ul << mm->pageblock_order));
+	}
 	if (!mm->metadata_only) {
 		mm->backing_bytes = (size_t)nr << mm->page_shift;
 		mm->backing = map_anon(mm->backing_bytes);
@@ -279,12 +286,17 @@ static void free_node_mem_map(struct cma_mm *mm)
 	free(mm->pageblock_clean);
 	free(mm->pageblock_skip);
 	free((void *)mm->touched);
+	free((void *)mm->untouched);
 	free(mm->slots);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		free(mm->zones[i].free_heads);
 		free(mm->zones[i].block_heads);
+		free(mm->zones[i].head_blocks);
+		free(mm->zones[i].target_blocks);
 		mm->zones[i].free_heads = NULL;
 		mm->zones[i].block_heads = NULL;
+		mm->zones[i].head_blocks = NULL;
+		mm->zones[i].target_blocks = NULL;
 	}
 	mm->mem_map = NULL;
 	mm->backing = NULL;
@@ -292,6 +304,7 @@ static void free_node_mem_map(struct cma_mm *mm)
 	mm->pageblock_clean = NULL;
 	mm->pageblock_skip = NULL;
 	mm->touched = NULL;
+	mm->untouched = NULL;
 	mm->slots = NULL;
 }
 
@@ -312,18 +325,24 @@ static unsigned long present_pages_in_range(struct cma_mm *mm, unsigned long sta
 	return present;
 }
 
-/* Each populated zone's free_heads, one bit a pfn of its span, and block_heads: none set. */
+/*
+ * Each populated zone's free_heads, one bit a pfn of its span, and
+ * block_heads, head_blocks and target_blocks: none set.
+ */
 static int alloc_free_heads(struct cma_mm *mm)
 {
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *z = &mm->zones[i];
+		unsigned long blocks;
 
 		if (!z->spanned_pages)
 			continue;
+		blocks = zone_block_index(z, z->zone_start_pfn + z->spanned_pages - 1) + 1;
 		z->free_heads = calloc(BITS_TO_LONGS(z->spanned_pages), sizeof(unsigned long));
-		z->block_heads = calloc(zone_block_index(z, z->zone_start_pfn + z->spanned_pages - 1) + 1,
-					sizeof(*z->block_heads));
-		if (!z->free_heads || !z->block_heads)
+		z->block_heads = calloc(blocks, sizeof(*z->block_heads));
+		z->head_blocks = calloc(BITS_TO_LONGS(blocks), sizeof(unsigned long));
+		z->target_blocks = calloc(BITS_TO_LONGS(blocks), sizeof(unsigned long));
+		if (!z->free_heads || !z->block_heads || !z->head_blocks || !z->target_blocks)
 			return -ENOMEM;
 	}
 	return 0;

@@ -139,6 +139,13 @@ struct cpu_slot {
 	struct pagevec lru_add_pvec;
 	struct pagevec lru_rotate_pvec;	/* written for reclaim, to the inactive tail */
 	_Atomic uint64_t events[NR_VM_EVENT_ITEMS];
+	/*
+	 * Not the kernel's: frames of pageblock fresh_block this CPU's
+	 * allocations marked touched and not yet taken off mm->untouched
+	 * (mark_fresh_pcp_frame), one locked op a run of them, not a frame.
+	 */
+	unsigned long fresh_block;
+	unsigned fresh_pending;
 } __attribute__((aligned(64)));
 
 /*
@@ -149,6 +156,8 @@ struct cpu_slot {
  *   weight(free_heads) == sum over o of nr_free[o], and bit pfn - zone_start_pfn
  *                         is set iff that pfn has PG_buddy
  *   block_heads[b] == the free_heads bits of the zone's pageblock b
+ *   bit b of head_blocks == (block_heads[b] != 0)
+ *   bit b of target_blocks == migrate_async_suitable(the type of block b)
  *   nr_reserved_highatomic == pageblock_nr_pages * the HIGHATOMIC blocks
  *                             + highatomic_retyped (0 unless kernel.highatomic)
  *   watermark_boost <= max(pageblock_nr_pages, high * 15000 / 10000)
@@ -203,6 +212,17 @@ struct zone {
 	 * without (relaxed).
 	 */
 	unsigned *block_heads;
+	/*
+	 * One bit a pageblock (block_heads' index b): in head_blocks,
+	 * block_heads[b] is not 0; in target_blocks, the block's type is
+	 * MOVABLE or CMA (migrate_async_suitable), one a target is taken
+	 * from without a free head. The v3.5 free scanner passes the blocks
+	 * with no head and such a type a word at a time (free_scan_empty_run).
+	 * Written under lock (target_blocks with locked ops: a block two
+	 * zones share is typed under either one's), read without (relaxed).
+	 */
+	unsigned long *head_blocks;
+	unsigned long *target_blocks;
 
 	spinlock_t lru_lock;		/* the LRU lists, PG_lru, PG_active, PG_mlocked */
 	struct page_list lru[NR_LRU_LISTS];
@@ -308,7 +328,9 @@ struct fail_page_alloc {
 /*
  * The whole machine (cma_mm_verify): each valid pfn is in exactly one state
  * (free in one buddy block, on one per-CPU list, allocated, reserved), and
- * no unmovable or reclaimable allocation lies in a CMA pageblock.
+ * no unmovable or reclaimable allocation lies in a CMA pageblock;
+ * untouched[b] == the frames of pageblock b whose touched byte is clear
+ *                 + the fresh_pending of each CPU whose fresh_block is b.
  */
 /* transparent_hugepage/enabled: THP off, on in MADV_HUGEPAGE areas only, on everywhere */
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
@@ -358,6 +380,14 @@ struct cma_mm {
 	 * only the thread the frame was handed to writes it, with no locked op.
 	 */
 	_Atomic uint8_t *touched;
+	/*
+	 * Per pageblock (pageblock_index), its frames whose touched byte is
+	 * clear, counted down after the bytes are set (once a call, or in
+	 * runs batched per CPU): a block with none left (every block on a
+	 * full machine) answers mark_fresh_frames without the frames' bytes,
+	 * a cache miss an allocation. Never under the true count.
+	 */
+	atomic_uint *untouched;
 	unsigned char *backing;		/* page bytes, or NULL if metadata-only */
 	size_t backing_bytes;
 
@@ -603,6 +633,12 @@ static inline unsigned long page_to_pfn(const struct cma_mm *mm, const struct cm
 static inline void prefetch(const void *x)
 {
 	__builtin_prefetch(x);
+}
+
+/* The same, for a line about to be written. */
+static inline void prefetchw(const void *x)
+{
+	__builtin_prefetch(x, 1);
 }
 
 /* Only for pfns inside [base_pfn, end_pfn). */

@@ -88,12 +88,21 @@ static void pcp_count_add(struct per_cpu_pages *pcp, int delta)
 	__atomic_store_n(&pcp->count, pcp->count + delta, __ATOMIC_RELAXED);
 }
 
-/* A free head came or went at @pfn: its pageblock's count of free_heads bits follows. */
+/*
+ * A free head came (@delta 1) or went (-1) at @pfn: its pageblock's count
+ * of free_heads bits follows, and its head_blocks bit at the first or last.
+ */
 static void block_heads_add(struct zone *zone, unsigned long pfn, int delta)
 {
-	unsigned *n = &zone->block_heads[zone_block_index(zone, pfn)];
+	unsigned long b = zone_block_index(zone, pfn);
+	unsigned heads = zone->block_heads[b] + (unsigned)delta;
 
-	__atomic_store_n(n, *n + (unsigned)delta, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->block_heads[b], heads, __ATOMIC_RELAXED);
+	if (heads == (delta > 0)) {
+		unsigned long *w = &zone->head_blocks[BIT_WORD(b)];
+
+		__atomic_store_n(w, heads ? *w | BIT_MASK(b) : *w & ~BIT_MASK(b), __ATOMIC_RELAXED);
+	}
 }
 
 /* PG_buddy and the order on the head of a free block of @zone, and its bit in free_heads. */
@@ -1056,16 +1065,68 @@ bool zone_watermark_ok_free(struct zone *z, unsigned order, unsigned long mark, 
 static inline unsigned long mark_fresh_frames(struct cma_mm *mm, struct cma_page *page,
 					      unsigned order)
 {
-	unsigned long idx = page_to_pfn(mm, page) - mm->base_pfn, fresh = 0;
+	unsigned long idx = page_to_pfn(mm, page) - mm->base_pfn, end = idx + (1ul << order);
+	unsigned long fresh = 0;
 
 	/* the frames are the caller's alone: nobody else writes their bytes meanwhile */
-	for (unsigned long i = idx; i < idx + (1ul << order); i++) {
-		if (atomic_load_explicit(&mm->touched[i], memory_order_relaxed))
+	for (unsigned long i = idx; i < end;) {
+		unsigned long b = i >> mm->pageblock_order;
+		unsigned long next = (b + 1) << mm->pageblock_order, n = 0;
+
+		if (next > end)
+			next = end;
+		if (!atomic_load_explicit(&mm->untouched[b], memory_order_relaxed)) {
+			i = next;
 			continue;
-		atomic_store_explicit(&mm->touched[i], 1, memory_order_relaxed);
-		fresh++;
+		}
+		for (; i < next; i++) {
+			if (atomic_load_explicit(&mm->touched[i], memory_order_relaxed))
+				continue;
+			atomic_store_explicit(&mm->touched[i], 1, memory_order_relaxed);
+			n++;
+		}
+		if (n)
+			atomic_fetch_sub_explicit(&mm->untouched[b], (unsigned)n, memory_order_release);
+		fresh += n;
 	}
 	return fresh;
+}
+
+/* Take @slot's pending fresh frames off their block's untouched; slot->lock held. */
+static inline void flush_fresh_pending(struct cma_mm *mm, struct cpu_slot *slot)
+{
+	lockdep_assert_held(&slot->lock);
+	if (!slot->fresh_pending)
+		return;
+	atomic_fetch_sub_explicit(&mm->untouched[slot->fresh_block], slot->fresh_pending,
+				  memory_order_release);
+	slot->fresh_pending = 0;
+}
+
+/*
+ * mark_fresh_frames for one frame off @slot's pcp list: the count goes to
+ * untouched once the CPU marks a frame of another block, or the block's
+ * last (a pcp refill hands out runs of one block); slot->lock held.
+ */
+static inline bool mark_fresh_pcp_frame(struct cma_mm *mm, struct cpu_slot *slot,
+					struct cma_page *page)
+{
+	unsigned long i = page_to_pfn(mm, page) - mm->base_pfn;
+	unsigned long b = i >> mm->pageblock_order;
+	unsigned left = atomic_load_explicit(&mm->untouched[b], memory_order_relaxed);
+
+	lockdep_assert_held(&slot->lock);
+	if (!left || atomic_load_explicit(&mm->touched[i], memory_order_relaxed))
+		return false;
+	atomic_store_explicit(&mm->touched[i], 1, memory_order_relaxed);
+	if (slot->fresh_block != b) {
+		flush_fresh_pending(mm, slot);
+		slot->fresh_block = b;
+	}
+	/* left counts this frame and the pending ones: equal, none is left */
+	if (++slot->fresh_pending == left)
+		flush_fresh_pending(mm, slot);
+	return true;
 }
 
 void count_fresh_frames(struct cma_mm *mm, struct cma_page *page, unsigned order)
@@ -1429,7 +1490,7 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	}
 	page = pcp_take_page(mm, slot, zone->idx, list, 0, gfp & CMA_GFP_COLD);
 	/* count_fresh_frames, under the slot lock it would take again */
-	if (mark_fresh_frames(mm, page, 0))
+	if (mark_fresh_pcp_frame(mm, slot, page))
 		__count_vm_events(slot, PGALLOC_FRESH, 1);
 	spin_unlock(&slot->lock);
 	prep_new_page(mm, page, 0, gfp, migratetype);

@@ -13,14 +13,31 @@
  * With grouping by mobility disabled every block is UNMOVABLE, as the
  * kernel's set_pageblock_migratetype() forces it; since 4.4
  * (kernel.highatomic) only the pcp types are forced, so that HIGHATOMIC
- * blocks keep their type.
+ * blocks keep their type. The target_blocks bit of each zone the block
+ * lies in follows.
  */
 void set_pageblock_migratetype(struct cma_mm *mm, unsigned long pfn, int mt)
 {
+	unsigned long start = pfn & ~(mm->pageblock_nr_pages - 1);
+	struct zone *zone;
+
 	if (mm->page_group_by_mobility_disabled && (mt < MIGRATE_PCPTYPES || !mm->kernel.highatomic))
 		mt = MIGRATE_UNMOVABLE;
 	__atomic_store_n(&mm->pageblock_flags[pageblock_index(mm, pfn)], (uint8_t)mt,
 			 __ATOMIC_RELAXED);
+	for_each_zone(mm, zone) {
+		unsigned long b = zone_block_index(zone, pfn), *w;
+
+		if (!zone->spanned_pages || zone->zone_start_pfn >= start + mm->pageblock_nr_pages ||
+		    start >= zone->zone_start_pfn + zone->spanned_pages)
+			continue;
+		/* a locked op: a block two zones share is typed under either one's lock */
+		w = &zone->target_blocks[BIT_WORD(b)];
+		if (migrate_async_suitable(mt))
+			__atomic_fetch_or(w, BIT_MASK(b), __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_and(w, ~BIT_MASK(b), __ATOMIC_RELAXED);
+	}
 }
 
 /*

@@ -390,7 +390,12 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 	cond_resched(mm);
 	while ((page = page_list_first(mm, list))) {
 		unsigned long nr = 1ul << page_order(page);
+		struct cma_page *next = page_list_next(mm, page);
+		const struct cma_owner_ops *ops;
 
+		/* the owner's data for the next page loads while this one is decided */
+		if (next && page_count(next) > 1 && (ops = page_owner_ops(mm, next))->prefetch)
+			ops->prefetch(next->owner, next->private, next);
 		page_list_del(mm, list, page);
 		if (page_count(page) == 1) {
 			/* the owner freed it while it was isolated: let it go */
@@ -465,6 +470,17 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 /* ---- the LRU lists ---- */
 
 /*
+ * v3.5's: the page before @page on its LRU list, the one a scan from the
+ * tail looks at next, is asked for while @page is worked on (a cache
+ * miss a page: the list's neighbours lie anywhere).
+ */
+static void prefetchw_prev_lru_page(struct cma_mm *mm, const struct cma_page *page)
+{
+	if (page->prev != PAGE_NIL)
+		prefetchw(mm->mem_map + page->prev);
+}
+
+/*
  * isolate_lru_pages: take up to @nr_to_scan pages from the tail of @lru
  * onto @dst, each with a reference. A page whose count is zero is being
  * freed (its last put waits for lru_lock; freezes happen only off the
@@ -482,6 +498,7 @@ static unsigned long isolate_lru_pages(struct zone *zone, enum lru_list lru,
 
 	spin_lock(&zone->lru_lock);
 	for (scan = 0; scan < nr_to_scan && (page = page_list_last(mm, src)); scan++) {
+		prefetchw_prev_lru_page(mm, page);
 		if (!get_page_unless_zero(page)) {
 			page_list_del(mm, src, page);
 			page_list_add(mm, src, page);
@@ -622,6 +639,7 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 
 		if (!page)
 			break;
+		prefetchw_prev_lru_page(mm, page);
 		del_page_from_lru_list(zone, page, lru);
 		page_referenced(page);
 		page_flags_clear(page, PG_active);

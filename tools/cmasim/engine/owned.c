@@ -213,6 +213,15 @@ static bool owned_locked(void *owner, uint64_t idx, const struct cma_page *page)
 	       read_in_flight(o, idx, storage_wait_from(&o->s->storage, o->s->now));
 }
 
+/* Reclaim asks about slot @idx's page next: its slot loads meanwhile. */
+static void owned_prefetch(void *owner, uint64_t idx, const struct cma_page *page)
+{
+	struct owned_pages *o = owner;
+
+	if (idx < o->nr)
+		__builtin_prefetch(&o->slot[idx]);
+}
+
 /* lock_page: the read completes now, the wait is the time left until it would have. */
 static uint64_t owned_wait_locked(void *owner, uint64_t idx, struct cma_page *page)
 {
@@ -277,13 +286,13 @@ static const struct cma_owner_ops file_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
 	.mapcount = owned_mapcount,
 	.wait_writeback = owned_wait_writeback,
-	.locked = owned_locked, .wait_locked = owned_wait_locked,
+	.locked = owned_locked, .wait_locked = owned_wait_locked, .prefetch = owned_prefetch,
 };
 
 static const struct cma_owner_ops anon_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
 	.wait_writeback = owned_wait_writeback, .anon = true, .mapcount = owned_mapcount,
-	.locked = owned_locked, .wait_locked = owned_wait_locked,
+	.locked = owned_locked, .wait_locked = owned_wait_locked, .prefetch = owned_prefetch,
 };
 
 bool owned_dirty(struct owned_pages *o, uint64_t idx, bool held)
