@@ -43,7 +43,10 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
-/* @name under @policy, @kernel (NULL: its own) for @seconds: it ends, and every request is counted once. */
+/*
+ * @name under @policy, @kernel (NULL: its own) for @seconds: it ends,
+ * and every request is counted once.
+ */
 static void run_one(const char *name, const struct sim_policy_ops *policy, const char *kernel,
 		    unsigned seconds)
 {

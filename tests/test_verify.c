@@ -232,7 +232,10 @@ static void verify_catches_block_heads_out_of_step(void **state)
 	expect_verify_clean(mm, "restoring block_heads");
 }
 
-/* Expect: a pageblock's head_blocks and target_blocks bits out of step with its heads and type are caught. */
+/*
+ * Expect: a pageblock's head_blocks and target_blocks bits out of step
+ * with its heads and type are caught.
+ */
 static void verify_catches_block_bits_out_of_step(void **state)
 {
 	struct cma_mm *mm = *state = test_mm(.metadata_only = true);

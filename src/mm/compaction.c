@@ -1095,7 +1095,10 @@ static bool nofs_leaves(const struct cma_mm *mm, const struct compact_control *c
 	return mm->kernel.compact_nofs && !(cc->gfp_mask & CMA_GFP_FS) && page_has_mapping(flags);
 }
 
-/* Past the tails of the compound page (or free block) of @order at *@low_pfn; 6.4 counts each as scanned. */
+/*
+ * Past the tails of the compound page (or free block) of @order at
+ * *@low_pfn; 6.4 counts each as scanned.
+ */
 static void step_over_compound(const struct cma_mm *mm, unsigned order, unsigned long *low_pfn,
 			       unsigned long *nr_stepped)
 {
