@@ -3,7 +3,7 @@
  * The per-CPU lists release by release (src/mm/page_alloc.c): 4.19's
  * 1 MiB batch, 5.14's high from the low mark and its doubling bulk frees,
  * 6.7's auto-tuned high with its doubling refills, ZONE_BELOW_HIGH and
- * its decay every second.
+ * its decay every second; 3.16's type recorded from the free list.
  * Each test runs the profiles on both sides of its boundary and computes
  * what it expects from the formulas, not from the library's fields.
  * Pages on a per-CPU list are not in NR_FREE_PAGES, which the watermark
@@ -313,6 +313,64 @@ static void pcp_high_decays_at_67(const char *kernel, unsigned k)
 	free(pages);
 }
 
+static const char *const reserve_kernels[] = { "3.15", "3.16" };
+
+/* Free pages of RESERVE blocks whose free list is another type's. */
+static unsigned long reserve_pages_misplaced(struct cma_mm *mm)
+{
+	unsigned long n = 0;
+
+	for (unsigned long pfn = mm->base_pfn; pfn < mm->end_pfn; pfn++) {
+		struct cma_page *page = pfn_to_page(mm, pfn);
+
+		if (get_pageblock_migratetype(mm, pfn) == MIGRATE_RESERVE &&
+		    (page_flags(page) & PG_buddy) && page->private != MIGRATE_RESERVE)
+			n += 1ul << ((page_flags(page) & PG_ORDER_MASK) >> PG_ORDER_SHIFT);
+	}
+	return n;
+}
+
+/*
+ * Expect ("mm/page_alloc: prevent MIGRATE_RESERVE pages from being
+ * misplaced", 3.16): unmovable requests with no watermark in the way
+ * empty every other list and refill CPU 0's list from a RESERVE block
+ * (the last resort); drained unused, those pages go back to the RESERVE
+ * lists from 3.16, and to the unmovable lists inside the RESERVE block
+ * before (the requester's type, recorded by rmqueue_bulk), where a later
+ * fallback may steal the block.
+ */
+static void pcp_reserve_pages_keep_their_list_from_316(const char *kernel, unsigned k)
+{
+	struct cma_page **pages = calloc(NR_PAGES * 4, sizeof(*pages));
+
+	assert_non_null(pages);
+	struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
+	bool v316 = strcmp(kernel, "3.15");
+	unsigned long n = 0, on_pcp;
+	struct cma_page *p;
+
+	assert_true(test_count_pageblocks(mm, MIGRATE_RESERVE) > 0);
+	test_zero_watermarks(mm);
+	do {
+		assert_true(n < NR_PAGES * 4);
+		p = pages[n++] = cma_alloc_pages(mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+		assert_non_null(p);
+	} while (get_pageblock_migratetype(mm, cma_page_to_pfn(mm, p)) != MIGRATE_RESERVE);
+	on_pcp = (unsigned long)pcp0(mm)->count;
+	assert_true(on_pcp > 0);
+	cma_drain_all_pages(mm);
+	if (v316)
+		expect_int(kernel, "RESERVE pages on other lists", (long)reserve_pages_misplaced(mm), 0);
+	else if (reserve_pages_misplaced(mm) < on_pcp)
+		fail_msg("%s: %lu RESERVE pages on other lists, expected the %lu drained", kernel,
+			 reserve_pages_misplaced(mm), on_pcp);
+	assert_verify(mm);
+	while (n)
+		cma_free_pages(mm, pages[--n], 0);
+	cma_mm_destroy(mm);
+	free(pages);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +383,7 @@ int main(void)
 		test_kernel_case(pcp_bulk_free_doubles_at_514, bulk_free_kernels),
 		test_kernel_case(pcp_refills_double_at_67, refill_kernels),
 		test_kernel_case(pcp_high_decays_at_67, decay_kernels),
+		test_kernel_case(pcp_reserve_pages_keep_their_list_from_316, reserve_kernels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) +

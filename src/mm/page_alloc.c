@@ -548,7 +548,10 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 			del_from_free_area(zone, page, o);
 			if ((unsigned)o >= mm->pageblock_order && !is_migrate_cma(mt))
 				change_pageblock_range(mm, pfn, o, start_mt);
-			expand(zone, page, order, o, is_migrate_cma(mt) ? mt : start_mt);
+			mt = is_migrate_cma(mt) ? mt : start_mt;
+			expand(zone, page, order, o, mt);
+			/* the page's list is its remainder's (rmqueue_bulk may record it) */
+			page->private = mt;
 			trace_extfrag(zone, page, order, o, start_mt, mt);
 			VM_VERIFY_ZONE(zone, "__rmqueue_fallback");
 			return page;
@@ -832,11 +835,25 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int
 }
 
 /*
- * rmqueue_bulk: refill a per-CPU list with @count blocks of @order. Each
- * records the type it is to be freed to: the list's, except that CMA and
- * ISOLATE pages stay so (kernel.highatomic: always its block's, as 6.12
- * keeps every free page on its block's lists).
+ * The type a block rmqueue_bulk took for @mt records, the list it is
+ * freed to if it comes back unused: the free list it came from
+ * (kernel.freepage_mt_from_list, 3.16; __rmqueue left it in
+ * page->private); before, @mt unless its block is CMA or ISOLATE;
+ * kernel.highatomic: always its block's, as 6.12 keeps every free page
+ * on its block's lists.
  */
+static int pcp_freepage_mt(struct cma_mm *mm, struct cma_page *page, int mt)
+{
+	int pmt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+
+	if (mm->kernel.highatomic)
+		return pmt;
+	if (mm->kernel.freepage_mt_from_list)
+		return (int)page->private;
+	return is_migrate_cma(pmt) || pmt == MIGRATE_ISOLATE ? pmt : mt;
+}
+
+/* rmqueue_bulk: refill a per-CPU list with @count blocks of @order. */
 static noinline int rmqueue_bulk(struct zone *zone, unsigned order, unsigned long count,
 				 struct page_list *list, int mt, bool cold, int alloc_flags)
 {
@@ -846,14 +863,10 @@ static noinline int rmqueue_bulk(struct zone *zone, unsigned order, unsigned lon
 	spin_lock(&zone->lock);
 	for (i = 0; i < count; i++) {
 		struct cma_page *page = __rmqueue(zone, order, mt, alloc_flags);
-		int pmt;
 
 		if (!page)
 			break;
-		pmt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
-		if (!is_migrate_cma(pmt) && pmt != MIGRATE_ISOLATE && !mm->kernel.highatomic)
-			pmt = mt;
-		page->private = pmt;
+		page->private = pcp_freepage_mt(mm, page, mt);
 		page_flags_store(page, page_flags(page) | PG_pcp | (order << PG_ORDER_SHIFT));
 		/* the list is empty: either way the first page taken is the first pulled */
 		if (cold)

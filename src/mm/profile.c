@@ -135,13 +135,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(kswapd_balance_nowait, 3, 9),
 	SWITCH(compact_skip_buddy, 3, 18),
 	SWITCH(cma_fallback_smallest, 4, 1),
+	SWITCH(freepage_mt_from_list, 3, 16),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * cma_fallback_smallest the last.
+ * freepage_mt_from_list the last.
  */
-_Static_assert(offsetof(struct kernel_profile, cma_fallback_smallest) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, freepage_mt_from_list) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1551,6 +1551,23 @@ struct kernel_profile {
 	 * Commit: dc67647b78b9.
 	 */
 	bool cma_fallback_smallest;
+	/*
+	 * A page rmqueue_bulk puts on a per-CPU list records the type of the
+	 * free list it came from (the fallback's, after the steal decision),
+	 * so that one freed back unused returns to that list. Before, it
+	 * recorded the requested type, unless its block was CMA or
+	 * ISOLATE: a RESERVE page taken as the last resort and drained
+	 * unused went to the requester's list, where a later fallback could
+	 * steal it and retype the whole RESERVE block. "mm/page_alloc:
+	 * prevent MIGRATE_RESERVE pages from being misplaced" (Vlastimil
+	 * Babka; on linux-mm 2014-04-03,
+	 * <1396539618-31362-1-git-send-email-vbabka@suse.cz>): 3.16, in the
+	 * shortlog of the mm tree's since-3.15 branch (Michal Hocko,
+	 * 2014-06-20, on the v3.15 tag and mmotm 2014-06-19).
+	 * Commit: none: its id is in none of the stored sources (the posting
+	 * and the shortlog give its subject only).
+	 */
+	bool freepage_mt_from_list;
 };
 
 /*
