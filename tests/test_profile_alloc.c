@@ -457,6 +457,63 @@ static void rmqueue_cma_fallback_smallest_from_41(void **state)
 	}
 }
 
+/*
+ * Expect (0cbef29a7821, 3.13; 3a1086f, 4.0): with every page in use but
+ * an order-3 block freed into a pageblock retyped UNMOVABLE, an order-1
+ * movable request falls back to it without claiming the block (order 3
+ * is under half a pageblock); the split remainder (orders 2 and 1) goes
+ * to the requester's MOVABLE lists under 3.12 and 4.0, and stays on the
+ * UNMOVABLE lists from 3.13 to 3.19.
+ */
+static void rmqueue_fallback_remainder_keeps_type_313_to_319(void **state)
+{
+	static const char *const releases[] = { "3.12", "3.13", "3.19", "4.0" };
+
+	for (unsigned r = 0; r < 4; r++) {
+		struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
+
+		assert_non_null(pages);
+		struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true,
+					    .kernel = releases[r]);
+		unsigned long nr, block = 0, pfn;
+		int expected = r == 1 || r == 2 ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE;
+		struct cma_page *p;
+
+		test_zero_watermarks(mm);
+		nr = test_alloc_all(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, pages, MAX_PAGES);
+		for (pfn = mm->base_pfn; pfn < mm->end_pfn && !block; pfn += mm->pageblock_nr_pages)
+			if (get_pageblock_migratetype(mm, pfn) == MIGRATE_MOVABLE)
+				block = pfn;
+		assert_true(block != 0);
+		set_pageblock_migratetype(mm, block, MIGRATE_UNMOVABLE);
+		for (unsigned long i = 0; i < nr; i++)
+			if (cma_page_to_pfn(mm, pages[i]) - block < 8) {
+				cma_free_pages(mm, pages[i], 0);
+				pages[i] = NULL;
+			}
+		cma_drain_all_pages(mm);
+		p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, 1);
+		assert_non_null(p);
+		assert_int_equal(cma_page_to_pfn(mm, p), block);
+		assert_int_equal(get_pageblock_migratetype(mm, block), MIGRATE_UNMOVABLE);
+		for (unsigned long b = block + 2; b < block + 8; b += b - block) {
+			struct cma_page *buddy = pfn_to_page(mm, b);
+
+			assert_true(page_flags(buddy) & PG_buddy);
+			if ((int)buddy->private != expected)
+				fail_msg("%s: the remainder at +%lu on type %d's list, expected %d",
+					 releases[r], b - block, (int)buddy->private, expected);
+		}
+		assert_verify(mm);
+		cma_free_pages(mm, p, 1);
+		for (unsigned long i = 0; i < nr; i++)
+			if (pages[i])
+				cma_free_pages(mm, pages[i], 0);
+		cma_mm_destroy(mm);
+		free(pages);
+	}
+}
+
 /* ---- item 3: MIGRATE_HIGHATOMIC, the 6.12 stealing rules, watermark boosting ---- */
 
 /*
@@ -806,6 +863,7 @@ int main(void)
 		cmocka_unit_test(cma_mm_create_refuses_release_out_of_range),
 		cmocka_unit_test(alloc_pages_movable_cma_first_from_58),
 		cmocka_unit_test(rmqueue_cma_fallback_smallest_from_41),
+		cmocka_unit_test(rmqueue_fallback_remainder_keeps_type_313_to_319),
 	};
 
 	const struct test_kernel_case kernel_cases[] = {

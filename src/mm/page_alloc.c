@@ -512,6 +512,21 @@ static void trace_extfrag(struct zone *zone, struct cma_page *page, unsigned ord
 }
 
 /*
+ * The type a fallback's split remainder goes to: CMA's own; else the
+ * requester's, except that from 3.13 to 3.19 a block not claimed keeps
+ * it (kernel.fallback_respects_type, undone by 4.0's
+ * kernel.fallback_steals_split).
+ */
+static int fallback_remainder_type(struct cma_mm *mm, int fallback_mt, int start_mt, bool claimed)
+{
+	if (is_migrate_cma(fallback_mt))
+		return fallback_mt;
+	if (claimed || !mm->kernel.fallback_respects_type || mm->kernel.fallback_steals_split)
+		return start_mt;
+	return fallback_mt;
+}
+
+/*
  * __rmqueue_fallback: steal the largest block of another type, so that
  * fragmentation is kept to few pageblocks. Large steals (or any for
  * RECLAIMABLE) move the whole pageblock's free pages, and claim the
@@ -524,7 +539,8 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 
 	for (int o = mm->max_order - 1; o >= (int)order; o--) {
 		for (int i = 0;; i++) {
-			int mt = fallbacks[start_mt][i];
+			int fallback_mt = fallbacks[start_mt][i], mt = fallback_mt;
+			bool claimed = false;
 			struct cma_page *page;
 			unsigned long pfn;
 
@@ -541,17 +557,20 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 				int pages = move_freepages_block(zone, page, start_mt);
 
 				if (pages >= (1 << (mm->pageblock_order - 1)) ||
-				    mm->page_group_by_mobility_disabled)
+				    mm->page_group_by_mobility_disabled) {
 					set_pageblock_migratetype(mm, pfn, start_mt);
+					claimed = true;
+				}
 				mt = start_mt;
 			}
 			del_from_free_area(zone, page, o);
-			if ((unsigned)o >= mm->pageblock_order && !is_migrate_cma(mt))
+			if ((unsigned)o >= mm->pageblock_order && !is_migrate_cma(mt)) {
 				change_pageblock_range(mm, pfn, o, start_mt);
-			mt = is_migrate_cma(mt) ? mt : start_mt;
-			expand(zone, page, order, o, mt);
+				claimed = true;
+			}
 			/* the page's list is its remainder's (rmqueue_bulk may record it) */
-			page->private = mt;
+			page->private = fallback_remainder_type(mm, fallback_mt, start_mt, claimed);
+			expand(zone, page, order, o, (int)page->private);
 			trace_extfrag(zone, page, order, o, start_mt, mt);
 			VM_VERIFY_ZONE(zone, "__rmqueue_fallback");
 			return page;

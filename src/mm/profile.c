@@ -136,13 +136,15 @@ static const struct profile_switch switches[] = {
 	SWITCH(compact_skip_buddy, 3, 18),
 	SWITCH(cma_fallback_smallest, 4, 1),
 	SWITCH(freepage_mt_from_list, 3, 16),
+	SWITCH(fallback_respects_type, 3, 13),
+	SWITCH(fallback_steals_split, 4, 0),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * freepage_mt_from_list the last.
+ * fallback_steals_split the last.
  */
-_Static_assert(offsetof(struct kernel_profile, freepage_mt_from_list) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, fallback_steals_split) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1568,6 +1568,33 @@ struct kernel_profile {
 	 * and the shortlog give its subject only).
 	 */
 	bool freepage_mt_from_list;
+	/*
+	 * A fallback that does not claim the block it splits leaves the
+	 * split remainder on the fallback type's lists, where 3.5 put it on
+	 * the requester's: a movable request falling back into an unmovable
+	 * block no longer hands that block's free pieces to movable
+	 * requests. 0cbef29a7821 "mm: __rmqueue_fallback() should respect
+	 * pageblock type" (KOSAKI Motohiro; linux-mm 2013-10-31,
+	 * <1383193489-27331-1-git-send-email-kosaki.motohiro@gmail.com>):
+	 * 3.13, in the shortlog of the mm tree's since-3.12 branch (beside
+	 * cgroups/for-3.13). Undone by fallback_steals_split (4.0).
+	 * Commit: 0cbef29a7821.
+	 */
+	bool fallback_respects_type;
+	/*
+	 * The split remainder of any fallback goes to the requester's lists
+	 * again ("By stealing all pages that we have split, we can avoid
+	 * further stealing"), ending fallback_respects_type. "mm: always
+	 * steal split buddies in fallback allocations" (Vlastimil Babka; v3
+	 * on linux-mm 2015-01-23,
+	 * <1422018906-8880-3-git-send-email-vbabka@suse.cz>): 4.0, in the
+	 * shortlog of the mm tree's since-3.19 branch (Michal Hocko,
+	 * 2015-02-26, on the v3.19 tag).
+	 * Commit: 3a1086f, its first seven digits only (Vlastimil Babka's
+	 * linux-mm reply of 2016-09-28 cites it so), "mm: always steal split
+	 * buddies in fallback allocations".
+	 */
+	bool fallback_steals_split;
 };
 
 /*
