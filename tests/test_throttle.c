@@ -139,6 +139,16 @@ static void uncongest_put_back(struct fake_clock *c)
 	put_back(c);
 }
 
+/* The host's event: every write of the owner in @c->event_arg ends. */
+static void end_all_writes(struct fake_clock *c)
+{
+	struct fake_owner *o = c->event_arg;
+
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		if (o->slots[i].page && page_test(o->slots[i].page, PG_writeback))
+			cma_page_end_writeback(c->mm, o->slots[i].page);
+}
+
 /*
  * 64 file pages of a new owner on @c's machine, @nr_held of them isolated
  * onto @held by another reclaimer, whose pages go back @event_us into the
@@ -487,7 +497,9 @@ static void kswapd_under_min_skips_the_wait(void **state)
  * flags the node (PGDAT_WRITEBACK, LRUVEC_NODE_CONGESTED), then sleeps on
  * WRITEBACK (HZ/10) as the pages come round again; direct reclaim then
  * sleeps a jiffy on CONGESTED, the writes pending being more than half
- * the reclaimable pages. 3.5-5.15 have neither queue.
+ * the reclaimable pages. 3.5-5.15 have neither queue; 3.5-4.8's kswapd
+ * waits instead in throttle_vm_writeout (congestion_wait), the writes
+ * over the dirty limit of a machine this full, until they end.
  */
 static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
 {
@@ -495,9 +507,17 @@ static void kswapd_throttles_on_pages_cycling_under_writeback(void **state)
 		struct fake_clock c;
 		struct page_list taken;
 		struct fake_owner *o = kswapd_in_trouble(&c, *k, false, true, &taken);
+		bool vm_writeout = cma_kernel_has(*k, "vm_writeout_unthrottled") == 0;
 		struct cma_page *page;
 
+		/* 3.5-4.8: kswapd's throttle_vm_writeout waits for these writes; they end 30 ms in */
+		if (vm_writeout) {
+			c.event = end_all_writes;
+			c.event_arg = o;
+			c.event_us = 30000;
+		}
 		cma_kswapd_step(c.mm);
+		assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION] > 0, vm_writeout);
 		assert_int_equal(c.sleeps[CMA_SLEEP_THROTTLE_WRITEBACK] > 0, throttles(*k));
 		if (throttles(*k))
 			assert_int_equal(c.timeout_us, 100000);
@@ -583,6 +603,108 @@ static void writeback_throttle_ends_when_enough_is_written(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* 3000 file pages of a new owner on @c's machine, all under writeback. */
+static struct fake_owner *writeback_flood(struct fake_clock *c)
+{
+	struct fake_owner *o = owner_create(c->mm, false, 3000);
+
+	owner_fault_range(o, 0, 3000, CMA_GFP_HIGHUSER_MOVABLE);
+	for (uint64_t i = 0; i < 3000; i++) {
+		owner_set_dirty(o, i, true);
+		assert_true(cma_page_start_writeback(c->mm, o->slots[i].page));
+	}
+	return o;
+}
+
+/*
+ * Expect (throttle_vm_writeout, 3.5-4.8; "mm, vmscan: get rid of
+ * throttle_vm_writeout", 4.9): with 3000 of a 32 MiB machine's pages
+ * under writeback, over the dirty threshold (20% of the free and
+ * reclaimable pages) and a tenth, direct reclaim sleeps in
+ * congestion_wait(HZ/10) at the end of the zone's shrink, once: the
+ * writes end 30 ms into the sleep, which the device's congestion queue
+ * does not hear of, so it lasts its 100 ms. 4.9 on: no such sleep. A
+ * GFP_NOIO caller sleeps once and goes on though the writes never end;
+ * a GFP_KERNEL one under the threshold does not sleep.
+ */
+static void reclaim_waits_while_writeback_over_the_limit_until_48(void **state)
+{
+	for_each_kernel(k, kernels) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct fake_owner *o = writeback_flood(&c);
+		bool throttled = cma_kernel_has(*k, "vm_writeout_unthrottled") == 0;
+		unsigned long thresh = global_dirty_thresh(mm);
+
+		assert_true(3000 > thresh + thresh / 10);
+		c.event = end_all_writes;
+		c.event_arg = o;
+		c.event_us = 30000;
+		cma_try_to_free_pages(mm, 16, CMA_GFP_KERNEL);
+		if (c.sleeps[CMA_SLEEP_CONGESTION] != (throttled ? 1u : 0u))
+			fail_msg("%s: %u congestion waits, expected %u", *k,
+				 c.sleeps[CMA_SLEEP_CONGESTION], throttled ? 1u : 0u);
+		assert_int_equal(strstr(c.trace, "writeback_congestion_wait: usec_timeout=100000 "
+					"usec_delayed=100000\n") != NULL, throttled);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+	for (unsigned noio = 0; noio < 2; noio++) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, "3.5", false);
+		struct fake_owner *o = owner_create(mm, false, 3000);
+
+		owner_fault_range(o, 0, 3000, CMA_GFP_HIGHUSER_MOVABLE);
+		for (uint64_t i = 0; i < (noio ? 3000u : 100u); i++) {
+			owner_set_dirty(o, i, true);
+			assert_true(cma_page_start_writeback(mm, o->slots[i].page));
+		}
+		throttle_vm_writeout(mm, noio ? CMA_GFP_NOIO : CMA_GFP_KERNEL);
+		assert_int_equal(c.sleeps[CMA_SLEEP_CONGESTION], noio);
+		c.event_arg = o;
+		end_all_writes(&c);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
+/* The dirty threshold with the per-CPU lists and pagevecs emptied. */
+static unsigned long drained_dirty_thresh(struct cma_mm *mm)
+{
+	lru_add_drain_all(mm);
+	cma_drain_all_pages(mm);
+	return global_dirty_thresh(mm);
+}
+
+/*
+ * Expect (global_dirtyable_memory; 3.14's "do not count anon pages as
+ * dirtyable memory"): 2000 anonymous pages faulted in on a machine with
+ * swap leave the dirty threshold as it was under 3.13 (free pages became
+ * anonymous ones, both dirtyable) and lower it by a fifth of them from
+ * 3.14.
+ */
+static void dirty_threshold_counts_anon_until_313(void **state)
+{
+	static const char *const eras[] = { "3.13", "3.14", NULL };
+
+	for_each_kernel(k, eras) {
+		struct fake_clock c;
+		struct cma_mm *mm = clock_mm(&c, *k, false);
+		struct fake_owner *o = owner_create(mm, true, 2000);
+		unsigned long before = drained_dirty_thresh(mm), after;
+		long drop;
+
+		owner_fault_range(o, 0, 2000, CMA_GFP_HIGHUSER_MOVABLE);
+		after = drained_dirty_thresh(mm);
+		drop = (long)before - (long)after;
+		if (strcmp(*k, "3.13") ? drop != 2000 * 20 / 100 : drop != 0)
+			fail_msg("%s: the threshold fell by %ld pages, from %lu", *k, drop, before);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 /*
  * Expect (cond_resched(), 3.5 and 6.12): the host is given a scheduling
  * point at each shrink_page_list batch, each migrate_pages pass and after
@@ -636,6 +758,8 @@ int main(void)
 		cmocka_unit_test(slow_path_waits_iff_congested_before_retrying),
 		cmocka_unit_test(writeback_throttle_ends_when_enough_is_written),
 		cmocka_unit_test(reclaim_and_migration_give_way_to_the_clock),
+		cmocka_unit_test(reclaim_waits_while_writeback_over_the_limit_until_48),
+		cmocka_unit_test(dirty_threshold_counts_anon_until_313),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

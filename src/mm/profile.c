@@ -138,13 +138,15 @@ static const struct profile_switch switches[] = {
 	SWITCH(freepage_mt_from_list, 3, 16),
 	SWITCH(fallback_respects_type, 3, 13),
 	SWITCH(fallback_steals_split, 4, 0),
+	SWITCH(vm_writeout_unthrottled, 4, 9),
+	SWITCH(dirtyable_file_only, 3, 14),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * fallback_steals_split the last.
+ * dirtyable_file_only the last.
  */
-_Static_assert(offsetof(struct kernel_profile, fallback_steals_split) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, dirtyable_file_only) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

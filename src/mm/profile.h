@@ -1595,6 +1595,33 @@ struct kernel_profile {
 	 * buddies in fallback allocations".
 	 */
 	bool fallback_steals_split;
+	/*
+	 * Reclaim no longer waits for the device at the end of each zone's
+	 * shrink while the pages under writeback exceed the dirty limit and
+	 * a tenth (throttle_vm_writeout, from 2005; "the LRU scanning will
+	 * throttle on writeback anyway" by then). "mm, vmscan: get rid of
+	 * throttle_vm_writeout" (Michal Hocko; linux-mm 2016-08-14,
+	 * <1471171473-21418-1-git-send-email-mhocko@kernel.org>): 4.9, in
+	 * the shortlog of the mm tree's since-4.8 branch (Michal Hocko,
+	 * 2016-10-12, on the v4.8 tag and mmotm 2016-10-11).
+	 * Commit: bf48438354a7 "mm, vmscan: get rid of throttle_vm_writeout".
+	 */
+	bool vm_writeout_unthrottled;
+	/*
+	 * The dirtyable memory the dirty limits are shares of counts no
+	 * anonymous page (they are not dirtyable), and the zones' reserve
+	 * comes off the free pages alone ("at least the already allocated
+	 * cache should be considered dirtyable"). Johannes Weiner's "mm:
+	 * page-writeback: fix dirty_balance_reserve subtraction from
+	 * dirtyable memory" and a1c3bfb2f67e "mm/page-writeback.c: do not
+	 * count anon pages as dirtyable memory" (linux-mm 2014-01-24,
+	 * <1390600984-13925-2-git-send-email-hannes@cmpxchg.org> and -3-;
+	 * the latter committed 2014-01-29): 3.14, as kernel bugzilla 75101
+	 * says ("Since v3.14", bisected to a1c3bfb2f67e; Andrew Morton's
+	 * reply on linux-mm, 2014-04-29).
+	 * Commit: a1c3bfb2f67e.
+	 */
+	bool dirtyable_file_only;
 };
 
 /*

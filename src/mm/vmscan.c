@@ -47,7 +47,7 @@
  *   sleeps, the slow path's wait runs a polled kswapd's pending pass, and
  *   direct reclaim does not look at too_many_isolated. Not modelled:
  *   lumpy reclaim, compaction_ready, should_continue_reclaim, slab
- *   shrinking, throttle_vm_writeout;
+ *   shrinking;
  * - direct reclaim counts a zone kswapd would give up on at its next look
  *   as all_unreclaimable when it reports progress.
  */
@@ -791,6 +791,71 @@ static bool zone_all_unreclaimable(struct zone *zone)
 	return atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
 }
 
+/* The kernel's default vm.dirty_ratio (percent); the library has no sysctl for it. */
+static const unsigned long vm_dirty_ratio = 20;
+
+/*
+ * global_dirtyable_memory: the free pages and the LRU pages reclaim could
+ * free (anonymous ones only with swap room), highmem left out
+ * (vm_highmem_is_dirtyable 0), less dirty_balance_reserve (the zones'
+ * reserves, totalreserve_pages) as far as they go; never 0. From 3.14
+ * (kernel.dirtyable_file_only) the reserve comes off the free pages only
+ * and no anonymous page counts.
+ */
+static unsigned long dirtyable_memory(struct cma_mm *mm)
+{
+	bool file_only = mm->kernel.dirtyable_file_only;
+	unsigned long free = 0, lru = 0, reserve = mm->totalreserve_pages;
+	struct zone *zone;
+
+	for_each_populated_zone(mm, zone) {
+		if (is_highmem(zone))
+			continue;
+		free += zone_page_state(zone, NR_FREE_PAGES);
+		lru += file_only ? zone_nr_lru_pages(zone, LRU_INACTIVE_FILE) +
+				   zone_nr_lru_pages(zone, LRU_ACTIVE_FILE) :
+				   zone_reclaimable_pages(zone);
+	}
+	if (file_only)
+		return free - (free < reserve ? free : reserve) + lru + 1;
+	free += lru;
+	return free - (free < reserve ? free : reserve) + 1;
+}
+
+unsigned long global_dirty_thresh(struct cma_mm *mm)
+{
+	return dirtyable_memory(mm) * vm_dirty_ratio / 100;
+}
+
+/*
+ * throttle_vm_writeout (3.5-4.8, at the end of each zone's shrink; the
+ * kernel's is in mm/page-writeback.c, here beside its only caller):
+ * while the pages under writeback are more than the dirty threshold and
+ * a tenth (page allocators are not to be held up by heavy writers),
+ * congestion_wait(HZ/10); a caller that may not start I/O or enter the
+ * file system waits once, as it may hold what the writes need. Only on a
+ * host's clock: without one nothing sleeps, and nothing would end a
+ * write meanwhile. Departure: hard_dirty_limit's global_dirty_limit,
+ * which follows a falling threshold down slowly, is the threshold itself.
+ */
+void throttle_vm_writeout(struct cma_mm *mm, cma_gfp_t gfp)
+{
+	if (!mm_may_sleep(mm))
+		return;
+	for (;;) {
+		unsigned long thresh = global_dirty_thresh(mm);
+
+		if (global_page_state(mm, NR_WRITEBACK) <= thresh + thresh / 10)
+			break;
+		congestion_wait(mm, HZ / 10);
+		/* a polled kswapd's pass ends at its nap; the next one looks again */
+		if (mm->kswapd_napping)
+			break;
+		if ((gfp & (CMA_GFP_FS | CMA_GFP_IO)) != (CMA_GFP_FS | CMA_GFP_IO))
+			break;
+	}
+}
+
 /* shrink_zone (shrink_mem_cgroup_zone): one pass over @zone's lists at @priority. */
 static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority)
 {
@@ -821,6 +886,8 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 	/* 5.16+: kswapd met pages cycling faster than they are written */
 	if (sc->nr_immediate)
 		reclaim_throttle(zone->mm, CMA_SLEEP_THROTTLE_WRITEBACK);
+	if (!zone->mm->kernel.vm_writeout_unthrottled)
+		throttle_vm_writeout(zone->mm, sc->gfp_mask);
 }
 
 /* ---- direct reclaim ---- */
