@@ -457,6 +457,60 @@ static void rmqueue_cma_fallback_smallest_from_41(void **state)
 	}
 }
 
+/* A 64 MiB machine of @kernel with no watermark and every page in use (@f->pages). */
+struct full_machine {
+	struct cma_mm *mm;
+	struct cma_page **pages;
+	unsigned long nr, block;	/* pages held; the first MOVABLE pageblock */
+};
+
+static void full_machine(struct full_machine *f, const char *kernel)
+{
+	f->pages = calloc(MAX_PAGES, sizeof(*f->pages));
+	assert_non_null(f->pages);
+	f->mm = test_mm(.size = 64 * MiB, .metadata_only = true, .kernel = kernel);
+	test_zero_watermarks(f->mm);
+	f->nr = test_alloc_all(f->mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, f->pages, MAX_PAGES);
+	f->block = 0;
+	for (unsigned long pfn = f->mm->base_pfn; pfn < f->mm->end_pfn && !f->block;
+	     pfn += f->mm->pageblock_nr_pages)
+		if (get_pageblock_migratetype(f->mm, pfn) == MIGRATE_MOVABLE)
+			f->block = pfn;
+	assert_true(f->block != 0);
+}
+
+/* Free the held pages at offsets @off of the block for which @keep is false, and drain. */
+static void full_machine_free(struct full_machine *f, bool (*keep)(unsigned long off))
+{
+	for (unsigned long i = 0; i < f->nr; i++) {
+		unsigned long off;
+
+		if (!f->pages[i])
+			continue;
+		off = cma_page_to_pfn(f->mm, f->pages[i]) - f->block;
+		if (off < f->mm->pageblock_nr_pages && !keep(off)) {
+			cma_free_pages(f->mm, f->pages[i], 0);
+			f->pages[i] = NULL;
+		}
+	}
+	cma_drain_all_pages(f->mm);
+}
+
+static void full_machine_destroy(struct full_machine *f)
+{
+	assert_verify(f->mm);
+	for (unsigned long i = 0; i < f->nr; i++)
+		if (f->pages[i])
+			cma_free_pages(f->mm, f->pages[i], 0);
+	cma_mm_destroy(f->mm);
+	free(f->pages);
+}
+
+static bool keep_past_8(unsigned long off)
+{
+	return off >= 8;
+}
+
 /*
  * Expect (0cbef29a7821, 3.13; 3a1086f, 4.0): with every page in use but
  * an order-3 block freed into a pageblock retyped UNMOVABLE, an order-1
@@ -470,47 +524,62 @@ static void rmqueue_fallback_remainder_keeps_type_313_to_319(void **state)
 	static const char *const releases[] = { "3.12", "3.13", "3.19", "4.0" };
 
 	for (unsigned r = 0; r < 4; r++) {
-		struct cma_page **pages = calloc(MAX_PAGES, sizeof(*pages));
-
-		assert_non_null(pages);
-		struct cma_mm *mm = test_mm(.size = 64 * MiB, .metadata_only = true,
-					    .kernel = releases[r]);
-		unsigned long nr, block = 0, pfn;
 		int expected = r == 1 || r == 2 ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE;
+		struct full_machine f;
 		struct cma_page *p;
 
-		test_zero_watermarks(mm);
-		nr = test_alloc_all(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, pages, MAX_PAGES);
-		for (pfn = mm->base_pfn; pfn < mm->end_pfn && !block; pfn += mm->pageblock_nr_pages)
-			if (get_pageblock_migratetype(mm, pfn) == MIGRATE_MOVABLE)
-				block = pfn;
-		assert_true(block != 0);
-		set_pageblock_migratetype(mm, block, MIGRATE_UNMOVABLE);
-		for (unsigned long i = 0; i < nr; i++)
-			if (cma_page_to_pfn(mm, pages[i]) - block < 8) {
-				cma_free_pages(mm, pages[i], 0);
-				pages[i] = NULL;
-			}
-		cma_drain_all_pages(mm);
-		p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, 1);
+		full_machine(&f, releases[r]);
+		set_pageblock_migratetype(f.mm, f.block, MIGRATE_UNMOVABLE);
+		full_machine_free(&f, keep_past_8);
+		p = cma_alloc_pages(f.mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, 1);
 		assert_non_null(p);
-		assert_int_equal(cma_page_to_pfn(mm, p), block);
-		assert_int_equal(get_pageblock_migratetype(mm, block), MIGRATE_UNMOVABLE);
-		for (unsigned long b = block + 2; b < block + 8; b += b - block) {
-			struct cma_page *buddy = pfn_to_page(mm, b);
+		assert_int_equal(cma_page_to_pfn(f.mm, p), f.block);
+		assert_int_equal(get_pageblock_migratetype(f.mm, f.block), MIGRATE_UNMOVABLE);
+		for (unsigned long b = 2; b < 8; b *= 2) {
+			struct cma_page *buddy = pfn_to_page(f.mm, f.block + b);
 
 			assert_true(page_flags(buddy) & PG_buddy);
 			if ((int)buddy->private != expected)
 				fail_msg("%s: the remainder at +%lu on type %d's list, expected %d",
-					 releases[r], b - block, (int)buddy->private, expected);
+					 releases[r], b, (int)buddy->private, expected);
 		}
-		assert_verify(mm);
-		cma_free_pages(mm, p, 1);
-		for (unsigned long i = 0; i < nr; i++)
-			if (pages[i])
-				cma_free_pages(mm, pages[i], 0);
-		cma_mm_destroy(mm);
-		free(pages);
+		cma_free_pages(f.mm, p, 1);
+		full_machine_destroy(&f);
+	}
+}
+
+static bool keep_every_eighth(unsigned long off)
+{
+	return off % 8 == 7;
+}
+
+/*
+ * Expect (9c0415e, 4.0): with every page in use but seven of every eight
+ * of a MOVABLE block (free pieces of order 2 at most, under half a
+ * pageblock), unmovable requests fall back into it; 3.19 leaves the
+ * block MOVABLE (no move for so small a split), 4.0 moves its free pages
+ * and claims it, 7/8 of it being free.
+ */
+static void rmqueue_fallback_unmovable_claims_block_from_40(void **state)
+{
+	static const char *const releases[] = { "3.19", "4.0" };
+
+	for (unsigned r = 0; r < 2; r++) {
+		struct full_machine f;
+		struct cma_page *p;
+
+		full_machine(&f, releases[r]);
+		assert_true(f.mm->pageblock_order / 2 > 2);
+		full_machine_free(&f, keep_every_eighth);
+		p = cma_alloc_pages(f.mm, CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+		assert_non_null(p);
+		assert_true(cma_page_to_pfn(f.mm, p) - f.block < f.mm->pageblock_nr_pages);
+		if (get_pageblock_migratetype(f.mm, f.block) !=
+		    (r ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE))
+			fail_msg("%s: the block is of type %d after the unmovable fallback",
+				 releases[r], get_pageblock_migratetype(f.mm, f.block));
+		cma_free_pages(f.mm, p, 0);
+		full_machine_destroy(&f);
 	}
 }
 
@@ -864,6 +933,7 @@ int main(void)
 		cmocka_unit_test(alloc_pages_movable_cma_first_from_58),
 		cmocka_unit_test(rmqueue_cma_fallback_smallest_from_41),
 		cmocka_unit_test(rmqueue_fallback_remainder_keeps_type_313_to_319),
+		cmocka_unit_test(rmqueue_fallback_unmovable_claims_block_from_40),
 	};
 
 	const struct test_kernel_case kernel_cases[] = {

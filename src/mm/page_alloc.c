@@ -529,9 +529,10 @@ static int fallback_remainder_type(struct cma_mm *mm, int fallback_mt, int start
 /*
  * __rmqueue_fallback: steal the largest block of another type, so that
  * fragmentation is kept to few pageblocks. Large steals (or any for
- * RECLAIMABLE) move the whole pageblock's free pages, and claim the
- * block if that was at least half of it; never for MIGRATE_CMA, whose
- * pages keep their type so that only movable allocations hold them.
+ * RECLAIMABLE, and from 4.0 for UNMOVABLE: kernel.unmovable_steals_block)
+ * move the whole pageblock's free pages, and claim the block if that was
+ * at least half of it; never for MIGRATE_CMA, whose pages keep their type
+ * so that only movable allocations hold them.
  */
 static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, int start_mt)
 {
@@ -553,6 +554,7 @@ static struct cma_page *__rmqueue_fallback(struct zone *zone, unsigned order, in
 			if (!is_migrate_cma(mt) &&
 			    ((unsigned)o >= mm->pageblock_order / 2 ||
 			     start_mt == MIGRATE_RECLAIMABLE ||
+			     (start_mt == MIGRATE_UNMOVABLE && mm->kernel.unmovable_steals_block) ||
 			     mm->page_group_by_mobility_disabled)) {
 				int pages = move_freepages_block(zone, page, start_mt);
 

@@ -1589,7 +1589,8 @@ struct kernel_profile {
 	 * on linux-mm 2015-01-23,
 	 * <1422018906-8880-3-git-send-email-vbabka@suse.cz>): 4.0, in the
 	 * shortlog of the mm tree's since-3.19 branch (Michal Hocko,
-	 * 2015-02-26, on the v3.19 tag).
+	 * 2015-02-26, on the v3.19 tag) and not in its since-4.0 one
+	 * (2015-04-23).
 	 * Commit: 3a1086f, its first seven digits only (Vlastimil Babka's
 	 * linux-mm reply of 2016-09-28 cites it so), "mm: always steal split
 	 * buddies in fallback allocations".
@@ -1622,6 +1623,21 @@ struct kernel_profile {
 	 * Commit: a1c3bfb2f67e.
 	 */
 	bool dirtyable_file_only;
+	/*
+	 * An unmovable request falling back into another type's block moves
+	 * that block's free pages to its own lists and claims the block when
+	 * they are half of it, whatever the order it splits, as a
+	 * reclaimable request always did; before, only for a split of at
+	 * least half a pageblock ("mm: more aggressive page stealing for
+	 * UNMOVABLE allocations", Vlastimil Babka, the third patch of the
+	 * v3 series of fallback_steals_split's, linux-mm 2015-01-23): 4.0, in the
+	 * shortlog of the mm tree's since-3.19 branch (Michal Hocko,
+	 * 2015-02-26) and not in its since-4.0 one (2015-04-23).
+	 * Commit: 9c0415e, its first seven digits only (Vlastimil Babka's
+	 * linux-mm reply of 2016-09-28 cites it so), "mm: more aggressive page
+	 * stealing for UNMOVABLE allocations".
+	 */
+	bool unmovable_steals_block;
 };
 
 /*
