@@ -421,6 +421,9 @@ static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
 {
 	struct zone *locked = NULL;
 
+	/* the pages lie anywhere: their lines load together, not one miss after another */
+	for (unsigned i = 0; i < pv->nr; i++)
+		prefetchw(mm->mem_map + pv->pages[i]);
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct cma_page *page = mm->mem_map + pv->pages[i];
 
@@ -599,8 +602,7 @@ int __isolate_lru_page(struct cma_mm *mm, struct cma_page *page, isolate_mode_t 
 		ret = -EINVAL;
 	else if (page_test(page, PG_lru) && get_page_unless_zero(page)) {
 		del_page_from_lru_list(zone, page, page_lru(page));
-		page_flags_clear(page, PG_lru);
-		page_flags_set(page, PG_isolated);
+		page_flags_update(page, PG_lru, PG_isolated);
 		mod_zone_page_state(zone, page_test(page, PG_swapbacked) ? NR_ISOLATED_ANON :
 				    NR_ISOLATED_FILE, 1);
 		ret = 0;

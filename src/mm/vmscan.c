@@ -271,17 +271,15 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	return free_written_page(mm, page, ops);
 }
 
-/* page_referenced: were the PTEs mapping @page used since the last look? Clears the young bit. */
-static bool page_referenced(struct cma_page *page)
+/*
+ * page_referenced (were the PTEs mapping @page used since the last look?
+ * PG_young) and TestClearPageReferenced in one atomic: the flags before,
+ * both bits cleared.
+ */
+static uint32_t page_referenced(struct cma_page *page)
 {
-	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_young,
-					 memory_order_relaxed) & PG_young;
-}
-
-static bool test_clear_page_referenced(struct cma_page *page)
-{
-	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_referenced,
-					 memory_order_relaxed) & PG_referenced;
+	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_young | PG_referenced),
+					 memory_order_relaxed);
 }
 
 /*
@@ -294,8 +292,9 @@ static bool test_clear_page_referenced(struct cma_page *page)
  */
 static enum page_references page_check_references(struct cma_mm *mm, struct cma_page *page)
 {
-	bool referenced_ptes = page_referenced(page);
-	bool referenced_page = test_clear_page_referenced(page);
+	uint32_t old = page_referenced(page);
+	bool referenced_ptes = old & PG_young;
+	bool referenced_page = old & PG_referenced;
 
 	if (referenced_ptes) {
 		if (!page_is_file_cache(page) && !mm->kernel.anon_inactive)
@@ -505,8 +504,7 @@ static unsigned long isolate_lru_pages(struct zone *zone, enum lru_list lru,
 			continue;
 		}
 		del_page_from_lru_list(zone, page, lru);
-		page_flags_clear(page, PG_lru);
-		page_flags_set(page, PG_isolated);
+		page_flags_update(page, PG_lru, PG_isolated);
 		page_list_add_tail(mm, dst, page);
 		taken++;
 	}
@@ -641,8 +639,8 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 			break;
 		prefetchw_prev_lru_page(mm, page);
 		del_page_from_lru_list(zone, page, lru);
-		page_referenced(page);
-		page_flags_clear(page, PG_active);
+		/* page_referenced, its answer unused, and the deactivation: one atomic */
+		page_flags_clear(page, PG_young | PG_active);
 		add_page_to_lru_list(zone, page, lru - 1);	/* the inactive list of its kind */
 		nr_deactivated++;
 	}
