@@ -373,6 +373,21 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 }
 
 /*
+ * The owners' data for a batch, asked for at once before the batch is
+ * decided page by page (cma_owner_ops prefetch): the pages, just
+ * isolated, are in the cache, their owners' lines mostly not, and their
+ * misses overlap.
+ */
+static void prefetch_owners(struct cma_mm *mm, const struct page_list *list)
+{
+	const struct cma_owner_ops *ops;
+
+	for (struct cma_page *page = page_list_first(mm, list); page; page = page_list_next(mm, page))
+		if (page_count(page) > 1 && (ops = page_owner_ops(mm, page))->prefetch)
+			ops->prefetch(page->owner, page->private, page);
+}
+
+/*
  * shrink_page_list: decide each isolated page of @list. The kept ones go
  * onto @ret when given (reclaim_clean_pages_from_list migrates them), else
  * back to the LRU (activated ones to the active list). Returns the pages
@@ -385,16 +400,12 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 	unsigned long nr_reclaimed = 0;
 	struct cma_page *page;
 
+	prefetch_owners(mm, list);
 	/* a scheduling point per batch (the kernel's also gives way per page) */
 	cond_resched(mm);
 	while ((page = page_list_first(mm, list))) {
 		unsigned long nr = 1ul << page_order(page);
-		struct cma_page *next = page_list_next(mm, page);
-		const struct cma_owner_ops *ops;
 
-		/* the owner's data for the next page loads while this one is decided */
-		if (next && page_count(next) > 1 && (ops = page_owner_ops(mm, next))->prefetch)
-			ops->prefetch(next->owner, next->private, next);
 		page_list_del(mm, list, page);
 		if (page_count(page) == 1) {
 			/* the owner freed it while it was isolated: let it go */

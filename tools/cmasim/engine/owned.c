@@ -213,7 +213,7 @@ static bool owned_locked(void *owner, uint64_t idx, const struct cma_page *page)
 	       read_in_flight(o, idx, storage_wait_from(&o->s->storage, o->s->now));
 }
 
-/* Reclaim asks about slot @idx's page next: its slot loads meanwhile. */
+/* Reclaim asks about slot @idx's page soon: its slot loads meanwhile. */
 static void owned_prefetch(void *owner, uint64_t idx, const struct cma_page *page)
 {
 	struct owned_pages *o = owner;
