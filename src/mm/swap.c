@@ -398,6 +398,23 @@ void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page)
 	}
 }
 
+void cma_page_prefetch_accessed(struct cma_mm *mm, const struct cma_page *page)
+{
+	uint32_t flags = page_flags(page);
+
+	/* cma_mark_page_accessed's test: the activation unlinks it, writing its neighbours */
+	if (!(flags & (PG_active | PG_mlocked | PG_hugetlb)) &&
+	    (flags & (PG_movable | PG_referenced | PG_lru)) == (PG_movable | PG_referenced | PG_lru)) {
+		/* read without lru_lock: a link changing meanwhile only asks for a line in vain */
+		uint32_t prev = page->prev, next = page->next;
+
+		if (prev != PAGE_NIL)
+			prefetchw(mm->mem_map + prev);
+		if (next != PAGE_NIL)
+			prefetchw(mm->mem_map + next);
+	}
+}
+
 /* ---- the LRU and its pagevecs ---- */
 
 /*
