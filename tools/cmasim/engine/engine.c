@@ -104,6 +104,11 @@ static bool peek_valid(const struct sim *s, uint64_t n)
 	return n && s->nr_peek && s->peek_rng == s->rng && s->peek_n == n;
 }
 
+bool sim_rand_peeked(const struct sim *s, uint64_t n)
+{
+	return peek_valid(s, n);
+}
+
 uint64_t sim_rand_below(struct sim *s, uint64_t n)
 {
 	if (!peek_valid(s, n))
