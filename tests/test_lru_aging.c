@@ -237,6 +237,7 @@ static void mark_page_accessed_twice_activates(void **state)
 		struct cma_mm *mm = machine(*k, 32 * MiB, 0, false);
 		struct lru_owner *o = owner_new(mm, 2);
 		struct cma_page *hot, *once;
+		uint32_t flags;
 
 		owner_read_range(o, false, 0, 2);
 		hot = o->slots[0].page;
@@ -245,6 +246,10 @@ static void mark_page_accessed_twice_activates(void **state)
 		cma_mark_page_accessed(mm, once);
 		expect_kernel(*k, "first access: PG_referenced", 1, page_test(hot, PG_referenced));
 		expect_kernel(*k, "first access: inactive", 0, page_test(hot, PG_active));
+		/* the hint of a coming access changes nothing */
+		flags = page_flags(hot);
+		cma_page_prefetch_accessed(mm, hot);
+		expect_kernel(*k, "prefetch hint: flags kept", flags, page_flags(hot));
 		cma_mark_page_accessed(mm, hot);
 		expect_kernel(*k, "second access: active", 1, page_test(hot, PG_active));
 		expect_kernel(*k, "second access: PG_referenced cleared", 0,

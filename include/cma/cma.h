@@ -538,6 +538,13 @@ void cma_page_mkyoung(struct cma_mm *mm, struct cma_page *page);
  */
 void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page);
 /**
+ * cma_page_prefetch_accessed() - a hint, no kernel's: cma_mark_page_accessed()
+ * will soon be called on @page. The library may start loading the
+ * lines that call will touch (those of its LRU neighbours, if it would
+ * activate the page). Changes nothing; @page must be a page of @mm.
+ */
+void cma_page_prefetch_accessed(struct cma_mm *mm, const struct cma_page *page);
+/**
  * cma_workingset_eviction() - workingset_eviction(): from kernel "3.15"
  * on, the shadow entry of a file page being reclaimed, for its owner to
  * keep in place of the page. Call it from the owner's reclaim callback.

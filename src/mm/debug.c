@@ -408,27 +408,45 @@ static void verify_pfns(struct verifier *v)
 	}
 }
 
-/* NR_INACTIVE_ANON + l == the pages on lru[l], each PG_lru of the kind l names. */
+/*
+ * NR_INACTIVE_ANON + l == the pages on lru[l], each PG_lru of the kind l
+ * names. Each list is a chain of cache misses (its pages lie anywhere):
+ * the lists are walked side by side, a page of each in turn, the next
+ * one of each asked for meanwhile, so that their misses overlap.
+ */
 static void check_lru(struct verifier *v, struct zone *zone)
 {
 	struct cma_mm *mm = v->mm;
+	struct cma_page *page[NR_LRU_LISTS];
+	unsigned long n[NR_LRU_LISTS] = { 0 };
+	bool more = true;
 
-	for (int l = 0; l < NR_LRU_LISTS; l++) {
-		unsigned long n = 0;
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		page[l] = page_list_first(mm, &zone->lru[l]);
+	while (more) {
+		more = false;
+		for (int l = 0; l < NR_LRU_LISTS; l++) {
+			struct cma_page *p = page[l];
 
-		for (struct cma_page *page = page_list_first(mm, &zone->lru[l]); page;
-		     page = page_list_next(mm, page)) {
-			if (++n > mm->end_pfn - mm->base_pfn)
-				break;
-			if (!page_test(page, PG_lru) || !page_test(page, PG_head) ||
-			    page_zonenum(page) != (unsigned)zone->idx || (int)page_lru(page) != l)
+			if (!p || ++n[l] > mm->end_pfn - mm->base_pfn) {
+				page[l] = NULL;
+				continue;
+			}
+			page[l] = page_list_next(mm, p);
+			if (page[l])
+				prefetch(page[l]);
+			more = true;
+			if (!page_test(p, PG_lru) || !page_test(p, PG_head) ||
+			    page_zonenum(p) != (unsigned)zone->idx || (int)page_lru(p) != l)
 				report(v, "pfn %#lx on zone %s LRU list %d: flags %#x",
-				       page_to_pfn(mm, page), zone->name, l, page_flags(page));
+				       page_to_pfn(mm, p), zone->name, l, page_flags(p));
 		}
-		if ((long)n != atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]))
+	}
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		if ((long)n[l] != atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]))
 			report(v, "zone %s: LRU list %d holds %lu pages, counter says %ld", zone->name,
-			       l, n, atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]));
-		v->on_lru += n;
+			       l, n[l], atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]));
+		v->on_lru += n[l];
 	}
 	/* raw values: zone_page_state() would hide a negative count */
 	v->isolated[0] += atomic_load(&zone->vm_stat[NR_ISOLATED_ANON]);

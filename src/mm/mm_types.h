@@ -117,6 +117,16 @@ static inline void page_flags_clear(struct cma_page *page, uint32_t bits)
 	atomic_fetch_and_explicit(&page->flags, ~bits, memory_order_relaxed);
 }
 
+/* Clear @clear and set @set in one atomic step: one locked instruction where two would be. */
+static inline void page_flags_update(struct cma_page *page, uint32_t clear, uint32_t set)
+{
+	uint32_t old = page_flags(page);
+
+	while (!atomic_compare_exchange_weak_explicit(&page->flags, &old, (old & ~clear) | set,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
 static inline bool page_test(const struct cma_page *page, uint32_t bit)
 {
 	return page_flags(page) & bit;

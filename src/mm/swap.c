@@ -398,6 +398,23 @@ void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page)
 	}
 }
 
+void cma_page_prefetch_accessed(struct cma_mm *mm, const struct cma_page *page)
+{
+	uint32_t flags = page_flags(page);
+
+	/* cma_mark_page_accessed's test: the activation unlinks it, writing its neighbours */
+	if (!(flags & (PG_active | PG_mlocked | PG_hugetlb)) &&
+	    (flags & (PG_movable | PG_referenced | PG_lru)) == (PG_movable | PG_referenced | PG_lru)) {
+		/* read without lru_lock: a link changing meanwhile only asks for a line in vain */
+		uint32_t prev = page->prev, next = page->next;
+
+		if (prev != PAGE_NIL)
+			prefetchw(mm->mem_map + prev);
+		if (next != PAGE_NIL)
+			prefetchw(mm->mem_map + next);
+	}
+}
+
 /* ---- the LRU and its pagevecs ---- */
 
 /*
@@ -421,6 +438,9 @@ static void pagevec_lru_add(struct cma_mm *mm, const struct pagevec *pv)
 {
 	struct zone *locked = NULL;
 
+	/* the pages lie anywhere: their lines load together, not one miss after another */
+	for (unsigned i = 0; i < pv->nr; i++)
+		prefetchw(mm->mem_map + pv->pages[i]);
 	for (unsigned i = 0; i < pv->nr; i++) {
 		struct cma_page *page = mm->mem_map + pv->pages[i];
 
@@ -599,8 +619,7 @@ int __isolate_lru_page(struct cma_mm *mm, struct cma_page *page, isolate_mode_t 
 		ret = -EINVAL;
 	else if (page_test(page, PG_lru) && get_page_unless_zero(page)) {
 		del_page_from_lru_list(zone, page, page_lru(page));
-		page_flags_clear(page, PG_lru);
-		page_flags_set(page, PG_isolated);
+		page_flags_update(page, PG_lru, PG_isolated);
 		mod_zone_page_state(zone, page_test(page, PG_swapbacked) ? NR_ISOLATED_ANON :
 				    NR_ISOLATED_FILE, 1);
 		ret = 0;

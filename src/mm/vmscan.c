@@ -271,17 +271,15 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	return free_written_page(mm, page, ops);
 }
 
-/* page_referenced: were the PTEs mapping @page used since the last look? Clears the young bit. */
-static bool page_referenced(struct cma_page *page)
+/*
+ * page_referenced (were the PTEs mapping @page used since the last look?
+ * PG_young) and TestClearPageReferenced in one atomic: the flags before,
+ * both bits cleared.
+ */
+static uint32_t page_referenced(struct cma_page *page)
 {
-	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_young,
-					 memory_order_relaxed) & PG_young;
-}
-
-static bool test_clear_page_referenced(struct cma_page *page)
-{
-	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)PG_referenced,
-					 memory_order_relaxed) & PG_referenced;
+	return atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_young | PG_referenced),
+					 memory_order_relaxed);
 }
 
 /*
@@ -294,8 +292,9 @@ static bool test_clear_page_referenced(struct cma_page *page)
  */
 static enum page_references page_check_references(struct cma_mm *mm, struct cma_page *page)
 {
-	bool referenced_ptes = page_referenced(page);
-	bool referenced_page = test_clear_page_referenced(page);
+	uint32_t old = page_referenced(page);
+	bool referenced_ptes = old & PG_young;
+	bool referenced_page = old & PG_referenced;
 
 	if (referenced_ptes) {
 		if (!page_is_file_cache(page) && !mm->kernel.anon_inactive)
@@ -374,6 +373,21 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 }
 
 /*
+ * The owners' data for a batch, asked for at once before the batch is
+ * decided page by page (cma_owner_ops prefetch): the pages, just
+ * isolated, are in the cache, their owners' lines mostly not, and their
+ * misses overlap.
+ */
+static void prefetch_owners(struct cma_mm *mm, const struct page_list *list)
+{
+	const struct cma_owner_ops *ops;
+
+	for (struct cma_page *page = page_list_first(mm, list); page; page = page_list_next(mm, page))
+		if (page_count(page) > 1 && (ops = page_owner_ops(mm, page))->prefetch)
+			ops->prefetch(page->owner, page->private, page);
+}
+
+/*
  * shrink_page_list: decide each isolated page of @list. The kept ones go
  * onto @ret when given (reclaim_clean_pages_from_list migrates them), else
  * back to the LRU (activated ones to the active list). Returns the pages
@@ -386,16 +400,12 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 	unsigned long nr_reclaimed = 0;
 	struct cma_page *page;
 
+	prefetch_owners(mm, list);
 	/* a scheduling point per batch (the kernel's also gives way per page) */
 	cond_resched(mm);
 	while ((page = page_list_first(mm, list))) {
 		unsigned long nr = 1ul << page_order(page);
-		struct cma_page *next = page_list_next(mm, page);
-		const struct cma_owner_ops *ops;
 
-		/* the owner's data for the next page loads while this one is decided */
-		if (next && page_count(next) > 1 && (ops = page_owner_ops(mm, next))->prefetch)
-			ops->prefetch(next->owner, next->private, next);
 		page_list_del(mm, list, page);
 		if (page_count(page) == 1) {
 			/* the owner freed it while it was isolated: let it go */
@@ -505,8 +515,7 @@ static unsigned long isolate_lru_pages(struct zone *zone, enum lru_list lru,
 			continue;
 		}
 		del_page_from_lru_list(zone, page, lru);
-		page_flags_clear(page, PG_lru);
-		page_flags_set(page, PG_isolated);
+		page_flags_update(page, PG_lru, PG_isolated);
 		page_list_add_tail(mm, dst, page);
 		taken++;
 	}
@@ -641,8 +650,8 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 			break;
 		prefetchw_prev_lru_page(mm, page);
 		del_page_from_lru_list(zone, page, lru);
-		page_referenced(page);
-		page_flags_clear(page, PG_active);
+		/* page_referenced, its answer unused, and the deactivation: one atomic */
+		page_flags_clear(page, PG_young | PG_active);
 		add_page_to_lru_list(zone, page, lru - 1);	/* the inactive list of its kind */
 		nr_deactivated++;
 	}

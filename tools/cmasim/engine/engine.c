@@ -104,6 +104,11 @@ static bool peek_valid(const struct sim *s, uint64_t n)
 	return n && s->nr_peek && s->peek_rng == s->rng && s->peek_n == n;
 }
 
+bool sim_rand_peeked(const struct sim *s, uint64_t n)
+{
+	return peek_valid(s, n);
+}
+
 uint64_t sim_rand_below(struct sim *s, uint64_t n)
 {
 	if (!peek_valid(s, n))
@@ -159,6 +164,9 @@ static void run_due(struct sim *s, uint64_t end_ns, const bool *wake)
 	while (!s->error && !s->stop && s->nr_events && s->heap[0].at <= end_ns && !(wake && *wake)) {
 		struct sim_event e = pop_event(s);
 
+		/* the next event's argument (a slab object, say, untouched for seconds) loads meanwhile */
+		if (s->nr_events)
+			__builtin_prefetch(s->heap[0].arg);
 		s->now = e.at;
 		if (e.cpu != s->cpu)
 			sim_set_cpu(s, e.cpu);

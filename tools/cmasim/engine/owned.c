@@ -213,7 +213,7 @@ static bool owned_locked(void *owner, uint64_t idx, const struct cma_page *page)
 	       read_in_flight(o, idx, storage_wait_from(&o->s->storage, o->s->now));
 }
 
-/* Reclaim asks about slot @idx's page next: its slot loads meanwhile. */
+/* Reclaim asks about slot @idx's page soon: its slot loads meanwhile. */
 static void owned_prefetch(void *owner, uint64_t idx, const struct cma_page *page)
 {
 	struct owned_pages *o = owner;
@@ -336,19 +336,30 @@ bool owned_reads(struct owned_pages *o, uint64_t idx)
  * A slot is fetched OWNED_AHEAD touches before its page, the page
  * OWNED_AHEAD touches before its own: a touch that faults runs reclaim,
  * and a shorter lead leaves the next touches' lines (and their page
- * walks) still on their way when it returns.
+ * walks) still on their way when it returns. Half-way, with the page
+ * in, a page read through the cache has what marking it accessed will
+ * write asked for too (its LRU neighbours, if that activates it). A
+ * look ahead begun afresh (another draw came between) asks for all its
+ * slots at once, not one a touch.
  */
 #define OWNED_AHEAD	(SIM_MAX_PEEK / 2)
 
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n)
 {
 	uint64_t idx = sim_rand_below(o->s, n);
+	bool fresh = !sim_rand_peeked(o->s, n);
 	const uint64_t *ahead = sim_rand_peek_below(o->s, n, SIM_MAX_PEEK);
-	struct cma_page *next = owned_page(o, ahead[OWNED_AHEAD - 1]);
+	uint64_t soon_idx = ahead[OWNED_AHEAD / 2 - 1];
+	struct cma_page *next, *soon;
 
-	__builtin_prefetch(&o->slot[ahead[SIM_MAX_PEEK - 1]]);
+	for (unsigned i = fresh ? 0 : SIM_MAX_PEEK - 1; i < SIM_MAX_PEEK; i++)
+		__builtin_prefetch(&o->slot[ahead[i]]);
+	next = owned_page(o, ahead[OWNED_AHEAD - 1]);
+	soon = owned_page(o, soon_idx);
 	if (next)
 		__builtin_prefetch(next);
+	if (soon && !owned_mapcount(o, soon_idx, soon))
+		cma_page_prefetch_accessed(o->s->mm, soon);
 	return idx;
 }
 

@@ -115,10 +115,11 @@ bool owned_copy_kept(struct owned_pages *o, uint64_t idx, bool take);
  */
 bool owned_reads(struct owned_pages *o, uint64_t idx);
 /*
- * The index of a random touch, sim_rand_below(s, @n); with the page of
- * the fourth touch after it and the slot of the eighth (as the next draws
- * would pick them) already on their way, so that a loop of random touches
- * rarely waits for memory.
+ * The index of a random touch, sim_rand_below(s, @n); with the LRU
+ * neighbours of the fourth touch's page after it (if marking it accessed
+ * will activate it), the page of the eighth and the slot of the
+ * sixteenth (as the next draws would pick them) already on their way,
+ * so that a loop of random touches rarely waits for memory.
  */
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n);
 /*

@@ -105,8 +105,10 @@ uint64_t sim_rand_below(struct sim *s, uint64_t n);
  * else draws first; draws nothing. They stay there until the next draw
  * or peek.
  */
-#define SIM_MAX_PEEK 8
+#define SIM_MAX_PEEK 16
 const uint64_t *sim_rand_peek_below(struct sim *s, uint64_t n, unsigned nr);
+/* Do draws peeked at below @n still foretell the next (no other draw came between)? */
+bool sim_rand_peeked(const struct sim *s, uint64_t n);
 /* Exponential with mean @mean_ns, at least 1. */
 uint64_t sim_rand_exp(struct sim *s, uint64_t mean_ns);
 /* Workloads act every tick; @rate per second comes to this many this tick. */
