@@ -1629,9 +1629,9 @@ struct kernel_profile {
 	 * they are half of it, whatever the order it splits, as a
 	 * reclaimable request always did; before, only for a split of at
 	 * least half a pageblock ("mm: more aggressive page stealing for
-	 * UNMOVABLE allocations", Vlastimil Babka, the third patch of the
-	 * v3 series of fallback_steals_split's, linux-mm 2015-01-23): 4.0, in the
-	 * shortlog of the mm tree's since-3.19 branch (Michal Hocko,
+	 * UNMOVABLE allocations", Vlastimil Babka, the third patch of
+	 * fallback_steals_split's v3 series, linux-mm 2015-01-23): 4.0, in
+	 * the shortlog of the mm tree's since-3.19 branch (Michal Hocko,
 	 * 2015-02-26) and not in its since-4.0 one (2015-04-23).
 	 * Commit: 9c0415e, its first seven digits only (Vlastimil Babka's
 	 * linux-mm reply of 2016-09-28 cites it so), "mm: more aggressive page
