@@ -497,6 +497,36 @@ static void meminfo_highmem_lines_only_with_highmem(void **state)
 
 /* ---- vmstat ---- */
 
+/*
+ * v3.5's global_dirty_limits at the default vm.dirty_ratio (20): a fifth
+ * of the lowmem zones' free pages and LRU pages (anonymous ones only with
+ * swap room), less the zones' reserves as far as they go, plus one; from
+ * 3.14 the reserves come off the free pages and only file pages count.
+ * The background threshold is half of it (dirty_background_ratio 10).
+ */
+static unsigned long expected_dirty_threshold(struct cma_mm *mm)
+{
+	bool file_only = cma_kernel_has(cma_mm_kernel(mm), "dirtyable_file_only") == 1;
+	bool anon = !file_only && swap_room(mm, mm->page_size);
+	unsigned long free = 0, lru = 0, reserve = mm->totalreserve_pages;
+	struct zone *z;
+
+	for_each_populated_zone(mm, z) {
+		if (is_highmem(z))
+			continue;
+		free += zone_page_state(z, NR_FREE_PAGES);
+		lru += zone_page_state(z, NR_INACTIVE_FILE) + zone_page_state(z, NR_ACTIVE_FILE);
+		if (anon)
+			lru += zone_page_state(z, NR_INACTIVE_ANON) + zone_page_state(z, NR_ACTIVE_ANON);
+	}
+	if (!file_only) {
+		free += lru;
+		lru = 0;
+	}
+	free -= free < reserve ? free : reserve;
+	return (free + lru + 1) * 20 / 100;
+}
+
 static void check_vmstat(struct cma_mm *mm, const char *s)
 {
 	enum vm_event_item items[NR_VM_EVENT_ITEMS];
@@ -519,12 +549,15 @@ static void check_vmstat(struct cma_mm *mm, const char *s)
 		assert_string_equal(line, want);
 	}
 	{
-		char line[128];
+		char line[128], want[128];
+		unsigned long dirty = expected_dirty_threshold(mm);
 
 		assert_true(nth_line(s, n++, line, sizeof(line)));
-		assert_string_equal(line, "nr_dirty_threshold 0");
+		snprintf(want, sizeof(want), "nr_dirty_threshold %lu", dirty);
+		assert_string_equal(line, want);
 		assert_true(nth_line(s, n++, line, sizeof(line)));
-		assert_string_equal(line, "nr_dirty_background_threshold 0");
+		snprintf(want, sizeof(want), "nr_dirty_background_threshold %lu", dirty / 2);
+		assert_string_equal(line, want);
 	}
 	for (unsigned i = 0; i < nr_events; i++, n++) {
 		char line[128], want[128];
@@ -1309,6 +1342,10 @@ static void proc_v6_vmstat_and_meminfo_values(void **state)
 			 counter(v6, "pgrefill_normal") + counter(v6, "pgrefill_high") +
 			 counter(v6, "pgrefill_movable"));
 	assert_int_equal(vmstat_value(vm6, "pgalloc_normal"), counter(v6, "pgalloc_normal"));
+	assert_int_equal(vmstat_value(vm6, "nr_dirty_threshold"), expected_dirty_threshold(v6));
+	assert_int_equal(vmstat_value(vm6, "nr_dirty_background_threshold"),
+			 expected_dirty_threshold(v6) / 2);
+	assert_true(expected_dirty_threshold(v6) > 0);
 	assert_non_null(find_line(vm6, "pgalloc_movable "));
 	assert_null(find_line(vm6, "pgalloc_high "));
 	assert_null(find_line(vm6, "compact_blocks_moved "));

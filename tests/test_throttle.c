@@ -634,8 +634,9 @@ static void reclaim_waits_while_writeback_over_the_limit_until_48(void **state)
 		struct cma_mm *mm = clock_mm(&c, *k, false);
 		struct fake_owner *o = writeback_flood(&c);
 		bool throttled = cma_kernel_has(*k, "vm_writeout_unthrottled") == 0;
-		unsigned long thresh = global_dirty_thresh(mm);
+		unsigned long background, thresh;
 
+		global_dirty_limits(mm, &background, &thresh);
 		assert_true(3000 > thresh + thresh / 10);
 		c.event = end_all_writes;
 		c.event_arg = o;
@@ -672,9 +673,12 @@ static void reclaim_waits_while_writeback_over_the_limit_until_48(void **state)
 /* The dirty threshold with the per-CPU lists and pagevecs emptied. */
 static unsigned long drained_dirty_thresh(struct cma_mm *mm)
 {
+	unsigned long background, thresh;
+
 	lru_add_drain_all(mm);
 	cma_drain_all_pages(mm);
-	return global_dirty_thresh(mm);
+	global_dirty_limits(mm, &background, &thresh);
+	return thresh;
 }
 
 /*

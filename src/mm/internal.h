@@ -586,8 +586,8 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 void kswapd_run_meanwhile(struct cma_mm *mm);
 /* The polled kswapd's pass runs in this thread on @mm (NULL: it ended): its sleeps are naps. */
 void kswapd_pass_set(struct cma_mm *mm);
-/* global_dirty_limits' dirty threshold: vm_dirty_ratio percent of the dirtyable pages. */
-unsigned long global_dirty_thresh(struct cma_mm *mm);
+/* global_dirty_limits: the dirty background and dirty thresholds, shares of the dirtyable pages. */
+void global_dirty_limits(struct cma_mm *mm, unsigned long *background, unsigned long *dirty);
 /* 3.5-4.8: reclaim waits while the pages under writeback are over the dirty limit. */
 void throttle_vm_writeout(struct cma_mm *mm, cma_gfp_t gfp);
 /* 5.16's reclaim_throttle(): sleep on @reason's queue, if the host has a clock. */

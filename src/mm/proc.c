@@ -195,6 +195,8 @@ static int show_pagetypeinfo(struct cma_mm *mm, FILE *out)
 
 static int show_vmstat(struct cma_mm *mm, FILE *out)
 {
+	unsigned long background, dirty;
+
 	if (mm->kernel.proc_v6)
 		return show_vmstat_v6(mm, out);
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
@@ -205,9 +207,10 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 					(unsigned long long)vm_event_sum(mm, e));
 		fprintf(out, "%s %lu\n", vmstat_zone_item_names[i], global_page_state(mm, i));
 	}
-	/* enum writeback_stat_item: there is no writeback model, so no dirty limits */
-	fprintf(out, "%s %lu\n", "nr_dirty_threshold", 0ul);
-	fprintf(out, "%s %lu\n", "nr_dirty_background_threshold", 0ul);
+	/* enum writeback_stat_item: global_dirty_limits at the time of reading */
+	global_dirty_limits(mm, &background, &dirty);
+	fprintf(out, "%s %lu\n", "nr_dirty_threshold", dirty);
+	fprintf(out, "%s %lu\n", "nr_dirty_background_threshold", background);
 	enum vm_event_item items[NR_VM_EVENT_ITEMS];
 	unsigned n = vmstat_shown_events(mm, items);
 

@@ -20,7 +20,7 @@ enum v6_source {
 	V6_STAT,		/* one zone_stat_item */
 	V6_WRITE_PENDING,	/* NR_FILE_DIRTY + NR_WRITEBACK (nr_zone_write_pending) */
 	V6_STACK_KB,		/* NR_KERNEL_STACK in kB, as 6.x counts it */
-	V6_ZERO,		/* kept by 6.12 but not modelled: the dirty limits */
+	V6_DIRTY_LIMIT,		/* global_dirty_limits: @idx 0 the dirty, 1 the background one */
 	V6_EVENT,		/* one vm_event_item */
 	V6_EVENT_SUM,		/* v3.5's five per-zone events of @idx summed */
 	V6_EVENT_PER_ZONE,	/* one line per zone of the machine: @name "_dma" ... */
@@ -79,8 +79,8 @@ static const struct v6_item node_items[] = {
 
 /* enum vm_stat_item, then enum vm_event_item of 6.12. */
 static const struct v6_item global_items[] = {
-	{ "nr_dirty_threshold", V6_ZERO, 0 },
-	{ "nr_dirty_background_threshold", V6_ZERO, 0 },
+	{ "nr_dirty_threshold", V6_DIRTY_LIMIT, 0 },
+	{ "nr_dirty_background_threshold", V6_DIRTY_LIMIT, 1 },
 	{ "pgpgin", V6_EVENT, PGPGIN },
 	{ "pgpgout", V6_EVENT, PGPGOUT },
 	{ "pswpin", V6_EVENT, PSWPIN },
@@ -151,6 +151,12 @@ static unsigned long item_value(struct cma_mm *mm, struct zone *zone, const stru
 		return stat_value(mm, zone, NR_FILE_DIRTY) + stat_value(mm, zone, NR_WRITEBACK);
 	case V6_STACK_KB:
 		return stat_value(mm, zone, NR_KERNEL_STACK) * thread_size_kb(mm);
+	case V6_DIRTY_LIMIT: {
+		unsigned long background, dirty;
+
+		global_dirty_limits(mm, &background, &dirty);
+		return it->idx ? background : dirty;
+	}
 	case V6_EVENT:
 		return (unsigned long)vm_event_sum(mm, it->idx);
 	case V6_EVENT_SUM: {

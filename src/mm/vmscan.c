@@ -800,7 +800,7 @@ static bool zone_all_unreclaimable(struct zone *zone)
 	return atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
 }
 
-/* The kernel's default vm.dirty_ratio (percent); the library has no sysctl for it. */
+/* The kernel's default vm.dirty_ratio (percent); the library has no sysctl for these. */
 static const unsigned long vm_dirty_ratio = 20;
 
 /*
@@ -831,9 +831,17 @@ static unsigned long dirtyable_memory(struct cma_mm *mm)
 	return free - (free < reserve ? free : reserve) + 1;
 }
 
-unsigned long global_dirty_thresh(struct cma_mm *mm)
+/* The kernel's default vm.dirty_background_ratio (percent). */
+static const unsigned long dirty_background_ratio = 10;
+
+void global_dirty_limits(struct cma_mm *mm, unsigned long *background, unsigned long *dirty)
 {
-	return dirtyable_memory(mm) * vm_dirty_ratio / 100;
+	unsigned long available = dirtyable_memory(mm);
+
+	*dirty = available * vm_dirty_ratio / 100;
+	*background = available * dirty_background_ratio / 100;
+	if (*background >= *dirty)
+		*background = *dirty / 2;
 }
 
 /*
@@ -852,8 +860,9 @@ void throttle_vm_writeout(struct cma_mm *mm, cma_gfp_t gfp)
 	if (!mm_may_sleep(mm))
 		return;
 	for (;;) {
-		unsigned long thresh = global_dirty_thresh(mm);
+		unsigned long background, thresh;
 
+		global_dirty_limits(mm, &background, &thresh);
 		if (global_page_state(mm, NR_WRITEBACK) <= thresh + thresh / 10)
 			break;
 		congestion_wait(mm, HZ / 10);
