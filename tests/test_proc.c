@@ -1346,6 +1346,13 @@ static void proc_v6_vmstat_and_meminfo_values(void **state)
 	assert_int_equal(vmstat_value(vm6, "nr_dirty_background_threshold"),
 			 expected_dirty_threshold(v6) / 2);
 	assert_true(expected_dirty_threshold(v6) > 0);
+	{
+		uint64_t background, dirty;
+
+		cma_mm_dirty_limits(v6, &background, &dirty);
+		assert_int_equal(dirty, vmstat_value(vm6, "nr_dirty_threshold"));
+		assert_int_equal(background, vmstat_value(vm6, "nr_dirty_background_threshold"));
+	}
 	assert_non_null(find_line(vm6, "pgalloc_movable "));
 	assert_null(find_line(vm6, "pgalloc_high "));
 	assert_null(find_line(vm6, "compact_blocks_moved "));

@@ -904,6 +904,14 @@ int cma_mm_set_trace_events(struct cma_mm *mm, const char *events);
 
 /** cma_mm_counter() - a /proc/vmstat counter by name; -ENOENT if unknown. */
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value);
+/**
+ * cma_mm_dirty_limits() - global_dirty_limits(): the dirty background and
+ * dirty thresholds in pages, shares (vm.dirty_background_ratio 10 and
+ * vm.dirty_ratio 20) of the dirtyable memory as the machine's release
+ * counts it now (/proc/vmstat's nr_dirty_background_threshold and
+ * nr_dirty_threshold).
+ */
+void cma_mm_dirty_limits(struct cma_mm *mm, uint64_t *background, uint64_t *dirty);
 
 /*
  * The counters a cost model reads, typed: a request's work, and the

@@ -844,6 +844,15 @@ void global_dirty_limits(struct cma_mm *mm, unsigned long *background, unsigned 
 		*background = *dirty / 2;
 }
 
+void cma_mm_dirty_limits(struct cma_mm *mm, uint64_t *background, uint64_t *dirty)
+{
+	unsigned long bg, thresh;
+
+	global_dirty_limits(mm, &bg, &thresh);
+	*background = bg;
+	*dirty = thresh;
+}
+
 /*
  * throttle_vm_writeout (3.5-4.8, at the end of each zone's shrink; the
  * kernel's is in mm/page-writeback.c, here beside its only caller):

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's global dirty limits (mm/page-writeback.c, the same since
- * before 3.5): a share of the dirtyable memory, the free pages and the
- * file LRU pages together (global_dirtyable_memory). Above the background
+ * The kernel's global dirty limits (mm/page-writeback.c): shares of the
+ * dirtyable memory as each release counts it (the library's
+ * cma_mm_dirty_limits). Above the background
  * threshold the flusher writes back whatever is dirty; a task that would
  * dirty more while the dirty and writeback pages reach the dirty limit
  * waits in balance_dirty_pages for writes to complete.
