@@ -6,8 +6,9 @@
  * The reader takes a path, so the input is handed over as a memfd.
  * Expect: 0 with a platform whose counts and names are within their
  * arrays, or -1 with a one-line, NUL-terminated message; a platform of at
- * most 256 MiB of RAM within a 4 GiB span is then booted: platform_boot
- * returns 0 (the machine passes cma_mm_verify), -EIO (a failed boot, the
+ * most 256 MiB of RAM within a 4 GiB span and at most 1 GiB of swap is
+ * then booted: platform_boot returns 0 (the machine passes
+ * cma_mm_verify), -EIO (a failed boot, the
  * machine kept) or -EINVAL / -ENOMEM (refused, no machine), and
  * everything is freed (LeakSanitizer checks).
  */
@@ -29,6 +30,8 @@
 
 #define MAX_BOOT_RAM	(256ull << 20)
 #define MAX_BOOT_SPAN	(4ull << 30)
+/* as fuzz_import's: a swap slot's maps cost 17 bytes, past the fuzzer's memory limit at 8 TiB */
+#define MAX_BOOT_SWAP	(1ull << 30)
 
 static void check_platform(const struct platform *p)
 {
@@ -52,6 +55,8 @@ static bool bootable(const struct platform *p)
 
 	if (!p->nr_banks)
 		return true;	/* cma_mm_create must refuse it */
+	if (p->cfg.swap_bytes > MAX_BOOT_SWAP)
+		return false;
 	for (unsigned i = 0; i < p->nr_banks; i++) {
 		if (p->banks[i].size > MAX_BOOT_RAM)
 			return false;
