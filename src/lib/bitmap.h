@@ -41,6 +41,20 @@ static inline void clear_bit(unsigned long nr, unsigned long *addr)
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
 }
 
+/* test_bit() of a map changed under a lock the reader does not hold: READ_ONCE of its word. */
+static inline bool test_bit_once(unsigned long nr, const unsigned long *addr)
+{
+	return (__atomic_load_n(&addr[BIT_WORD(nr)], __ATOMIC_RELAXED) & BIT_MASK(nr)) != 0;
+}
+
+/* set or clear a bit under the map's lock for such readers: WRITE_ONCE of its word. */
+static inline void assign_bit_once(unsigned long nr, unsigned long *addr, bool on)
+{
+	unsigned long *w = &addr[BIT_WORD(nr)];
+
+	__atomic_store_n(w, on ? *w | BIT_MASK(nr) : *w & ~BIT_MASK(nr), __ATOMIC_RELAXED);
+}
+
 void bitmap_set(unsigned long *map, unsigned long start, unsigned long nr);
 void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nr);
 

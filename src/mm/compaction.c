@@ -494,7 +494,7 @@ static inline bool suitable_migration_target(const struct compact_control *cc, u
 	 */
 	if (cc->ignore_block_suitable || migrate_async_suitable(mt))
 		return true;
-	return test_bit(pfn - zone->zone_start_pfn, zone->free_heads) &&
+	return test_bit_once(pfn - zone->zone_start_pfn, zone->free_heads) &&
 	       page_order(pfn_to_page(mm, pfn)) >= mm->pageblock_order;
 }
 

@@ -112,7 +112,8 @@ static void set_page_order(struct zone *zone, struct cma_page *page, unsigned or
 
 	page_flags_store(page, (page_flags(page) & (PG_ZONE_MASK)) | PG_buddy |
 			       (order << PG_ORDER_SHIFT));
-	set_bit(pfn - zone->zone_start_pfn, zone->free_heads);
+	/* read without zone->lock by the free scanner (suitable_migration_target) */
+	assign_bit_once(pfn - zone->zone_start_pfn, zone->free_heads, true);
 	block_heads_add(zone, pfn, 1);
 }
 
@@ -121,7 +122,7 @@ static void rmv_page_order(struct zone *zone, struct cma_page *page)
 	unsigned long pfn = page_to_pfn(zone->mm, page);
 
 	page_flags_store(page, page_flags(page) & PG_ZONE_MASK);
-	clear_bit(pfn - zone->zone_start_pfn, zone->free_heads);
+	assign_bit_once(pfn - zone->zone_start_pfn, zone->free_heads, false);
 	block_heads_add(zone, pfn, -1);
 }
 
