@@ -866,12 +866,13 @@ static struct cma_page *__rmqueue(struct zone *zone, unsigned order, int mt, int
  */
 static int pcp_freepage_mt(struct cma_mm *mm, struct cma_page *page, int mt)
 {
-	int pmt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
+	int pmt;
 
+	if (mm->kernel.freepage_mt_from_list && !mm->kernel.highatomic)
+		return (int)page->private;
+	pmt = get_pageblock_migratetype(mm, page_to_pfn(mm, page));
 	if (mm->kernel.highatomic)
 		return pmt;
-	if (mm->kernel.freepage_mt_from_list)
-		return (int)page->private;
 	return is_migrate_cma(pmt) || pmt == MIGRATE_ISOLATE ? pmt : mt;
 }
 

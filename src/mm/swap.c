@@ -375,6 +375,13 @@ static void activate_page(struct cma_mm *mm, struct cma_page *page)
 		count_vm_events(mm, PGACTIVATE, 1ul << page_order(page));
 }
 
+/* A page whose next mark_page_accessed activates it: referenced once already, inactive on an LRU. */
+static inline bool accessed_activates(uint32_t flags)
+{
+	return !(flags & (PG_active | PG_mlocked | PG_hugetlb)) &&
+	       (flags & (PG_referenced | PG_lru)) == (PG_referenced | PG_lru);
+}
+
 /*
  * mark_page_accessed (v3.5): the first access sets PG_referenced, the
  * second activates an inactive page on the LRU and clears it; from 3.15
@@ -388,8 +395,7 @@ void cma_mark_page_accessed(struct cma_mm *mm, struct cma_page *page)
 	if (!page_reportable(mm, page, "cma_mark_page_accessed"))
 		return;
 	flags = page_flags(page);
-	if (!(flags & (PG_active | PG_mlocked | PG_hugetlb)) &&
-	    (flags & (PG_referenced | PG_lru)) == (PG_referenced | PG_lru)) {
+	if (accessed_activates(flags)) {
 		activate_page(mm, page);
 		page_flags_clear(page, PG_referenced);
 		workingset_activation(mm, page);
@@ -402,9 +408,8 @@ void cma_page_prefetch_accessed(struct cma_mm *mm, const struct cma_page *page)
 {
 	uint32_t flags = page_flags(page);
 
-	/* cma_mark_page_accessed's test: the activation unlinks it, writing its neighbours */
-	if (!(flags & (PG_active | PG_mlocked | PG_hugetlb)) &&
-	    (flags & (PG_movable | PG_referenced | PG_lru)) == (PG_movable | PG_referenced | PG_lru)) {
+	/* a movable page that activation would unlink, writing its neighbours */
+	if ((flags & PG_movable) && accessed_activates(flags)) {
 		/* read without lru_lock: a link changing meanwhile only asks for a line in vain */
 		uint32_t prev = page->prev, next = page->next;
 
