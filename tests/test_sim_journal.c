@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A journaling file system's metadata pages (wl_file.c's journal = N,
- * owned.h's OP_HELD): the block device's pages whose buffers the journal
- * holds neither migrate nor reclaim, so cma_alloc finds their ranges
- * busy, until a checkpoint lets them go.
+ * A file system's pages under a writer: its write dirties the page it
+ * faults in before anything else may run (owned_write); a journaling
+ * file system's metadata pages (wl_file.c's journal = N, owned.h's
+ * OP_HELD), the block device's pages whose buffers the journal holds,
+ * neither migrate nor reclaim, so cma_alloc finds their ranges busy,
+ * until a checkpoint lets them go.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,6 +48,47 @@ static void engine_destroy(struct sim *s)
 	free(s);
 }
 
+/* Whoever preempts the writer at its scheduling point reclaims all it can. */
+static void reclaim_all(struct sim *s, uint64_t t)
+{
+	lru_add_drain_all(s->mm);
+	for (int i = 0; i < 4; i++)
+		cma_try_to_free_pages(s->mm, 1u << 16, CMA_GFP_KERNEL);
+}
+
+/*
+ * Expect (generic_perform_write: the page stays locked from
+ * write_begin's lookup to write_end's set_page_dirty): a write dirties
+ * the page it faults in before its task may be rescheduled, so reclaim
+ * run there by another task keeps the page, and the write. A page only
+ * read, clean at that point, is reclaimed by the same preemption.
+ */
+static void write_dirties_its_page_before_the_reschedule(void **state)
+{
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct workload_result res = { 0 };
+		struct workload w = { .res = &res };
+		struct owned_pages o;
+		struct sim *s = engine_init(kernels[k]);
+		struct cma_page *page;
+		bool dirtied;
+
+		assert_int_equal(owned_init(&o, s, &w, 2, false), 0);
+		s->preempt = reclaim_all;
+		assert_int_equal(owned_touch(&o, 1), 1);
+		if (owned_page(&o, 1))
+			fail_msg("%s: expected the page only read to be reclaimed at the reschedule", kernels[k]);
+		assert_int_equal(owned_write(&o, 0, false, &dirtied), 1);
+		page = owned_page(&o, 0);
+		if (!dirtied || !page || !page_test(page, PG_dirty))
+			fail_msg("%s: expected the written page resident and dirty after the reschedule; "
+				 "dirtied %d, %s", kernels[k], dirtied, page ? "clean" : "reclaimed");
+		s->preempt = NULL;
+		owned_destroy(&o);
+		engine_destroy(s);
+	}
+}
+
 /*
  * Expect (6.12's buffer_migrate_folio_norefs; 3.x's fallback_migrate_page,
  * whose try_to_release_page fails on buffers the journal holds): a
@@ -64,8 +107,10 @@ static void held_page_neither_migrates_nor_reclaims(void **state)
 		unsigned long pfn;
 
 		assert_int_equal(owned_init(&o, s, &w, 1, false), 0);
-		assert_int_equal(owned_touch(&o, 0), 1);
-		assert_true(owned_dirty(&o, 0, true));
+		bool dirtied;
+
+		assert_int_equal(owned_write(&o, 0, true, &dirtied), 1);
+		assert_true(dirtied);
 		lru_add_drain_all(s->mm);
 		page = owned_page(&o, 0);
 		pfn = cma_page_to_pfn(s->mm, page);
@@ -109,14 +154,14 @@ static void kswapd_writes_no_held_page(void **state)
 		struct owned_pages o;
 		struct sim *s = engine_init(kernels[k]);
 		uint64_t n = 0;
+		bool dirtied;
 
 		assert_int_equal(owned_init(&o, s, &w, 1u << 16, false), 0);
 		while (normal_above_high(s->mm) || (cma_drain_all_pages(s->mm), normal_above_high(s->mm))) {
 			if (n == o.nr)
 				fail_msg("%s: %" PRIu64 " pages faulted, Normal still above its high mark",
 					 kernels[k], n);
-			assert_int_equal(owned_touch(&o, n), 1);
-			owned_dirty(&o, n++, true);
+			assert_int_equal(owned_write(&o, n++, true, &dirtied), 1);
 		}
 		lru_add_drain_all(s->mm);
 		for (int i = 0; i < 4; i++)
@@ -322,6 +367,7 @@ static void metadata_pages_stay_out_of_highmem(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(write_dirties_its_page_before_the_reschedule),
 		cmocka_unit_test(held_page_neither_migrates_nor_reclaims),
 		cmocka_unit_test(kswapd_writes_no_held_page),
 		cmocka_unit_test(held_metadata_makes_cma_alloc_retry),

@@ -295,27 +295,6 @@ static const struct cma_owner_ops anon_ops = {
 	.locked = owned_locked, .wait_locked = owned_wait_locked, .prefetch = owned_prefetch,
 };
 
-bool owned_dirty(struct owned_pages *o, uint64_t idx, bool held)
-{
-	struct owned_slot *sl = &o->slot[idx];
-	struct cma_page *page = owned_page(o, idx);
-
-	if (held)
-		sl->state |= OP_HELD;
-	/*
-	 * Departure: a writer's page faulted in may be reclaimed while its
-	 * task is rescheduled after the fault (owned_touch), before this
-	 * write dirties it, where the kernel's write holds it locked from
-	 * lookup to set_page_dirty; the write is then lost here.
-	 */
-	if (!page || (sl->state & OP_DIRTY))
-		return false;
-	cma_page_set_dirty(o->s->mm, page, true);
-	sl->state |= OP_DIRTY;
-	sl->dirtied_ms = (uint32_t)(o->s->now / 1000000);
-	return true;
-}
-
 void owned_unhold(struct owned_pages *o, uint64_t idx)
 {
 	o->slot[idx].state &= (uint8_t)~OP_HELD;
@@ -504,6 +483,27 @@ int owned_touch(struct owned_pages *o, uint64_t idx)
 {
 	int ret = touch(o, idx);
 
+	if (ret)
+		storage_resched(o->s);
+	return ret;
+}
+
+int owned_write(struct owned_pages *o, uint64_t idx, bool held, bool *dirtied)
+{
+	struct owned_slot *sl = &o->slot[idx];
+	int ret = touch(o, idx);
+
+	*dirtied = false;
+	if (ret >= 0) {
+		if (held)
+			sl->state |= OP_HELD;
+		if (!(sl->state & OP_DIRTY)) {
+			cma_page_set_dirty(o->s->mm, owned_page(o, idx), true);
+			sl->state |= OP_DIRTY;
+			sl->dirtied_ms = (uint32_t)(o->s->now / 1000000);
+			*dirtied = true;
+		}
+	}
 	if (ret)
 		storage_resched(o->s);
 	return ret;

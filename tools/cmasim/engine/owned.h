@@ -123,11 +123,15 @@ bool owned_reads(struct owned_pages *o, uint64_t idx);
  */
 uint64_t owned_rand_below(struct owned_pages *o, uint64_t n);
 /*
- * Dirty page @idx (set_page_dirty, or mark_buffer_dirty of its buffers):
- * true if it was clean. With @held its buffers stay referenced until
- * owned_unhold(): the page neither migrates nor is reclaimed.
+ * Write page @idx: use it as owned_touch() does, and dirty it
+ * (set_page_dirty, or mark_buffer_dirty of its buffers) before its task
+ * may be rescheduled, as the kernel's write holds the page locked from
+ * lookup to set_page_dirty. Returns owned_touch()'s value; @*dirtied
+ * says whether the page was clean. With @held its buffers stay
+ * referenced until owned_unhold(): the page neither migrates nor is
+ * reclaimed.
  */
-bool owned_dirty(struct owned_pages *o, uint64_t idx, bool held);
+int owned_write(struct owned_pages *o, uint64_t idx, bool held, bool *dirtied);
 /* Slot @idx's buffers are let go: its page migrates and reclaims as any other. */
 void owned_unhold(struct owned_pages *o, uint64_t idx);
 /* Start writing dirty page @idx back (a flusher): true if a write went to the storage queue. */

@@ -88,16 +88,14 @@ static uint64_t read_miss(struct sim *s, struct file_wl *f, bool sequential, uin
 static uint64_t journal_dirty(struct sim *s, struct file_wl *f, uint64_t idx, uint64_t t)
 {
 	struct owned_pages *m = &f->meta;
-	bool miss = owned_reads(m, idx);
-	int ret = owned_touch(m, idx);
+	bool miss = owned_reads(m, idx), dirtied;
+	int ret = owned_write(m, idx, true, &dirtied);
 
-	if (ret < 0)
-		return t;	/* no memory, or parked in a migration: not dirtied this time */
+	/* no memory, or parked in a migration (ret < 0): not dirtied this time */
 	if (ret > 0 && miss) {
 		t = storage_submit(sim_storage(s), sim_cost(s), t, STORAGE_RAND_READ, sim_page_bytes(s));
 		owned_read_until(m, idx, t);
 	}
-	owned_dirty(m, idx, true);
 	return t;
 }
 
@@ -134,7 +132,7 @@ static void file_tick(struct sim *s, void *arg)
 	n = sim_tick_ops(&f->carry, spec->rate);
 	for (uint64_t i = 0; i < n && t < sim_now(s) + SIM_TICK_NS && !file_done(w, f); i++) {
 		uint64_t idx = spec->sequential ? f->pos % f->o.nr : owned_rand_below(&f->o, f->o.nr);
-		bool miss = owned_reads(&f->o, idx);
+		bool miss = owned_reads(&f->o, idx), dirtied = false;
 		int ret;
 
 		/* a page it would newly dirty at the limit: it waits for writeback */
@@ -143,13 +141,13 @@ static void file_tick(struct sim *s, void *arg)
 			break;
 		}
 		f->pos++;
-		ret = owned_touch(&f->o, idx);
+		ret = writer ? owned_write(&f->o, idx, false, &dirtied) : owned_touch(&f->o, idx);
 		if (ret > 0 && miss) {
 			t = read_miss(s, f, spec->sequential, t);
 			owned_read_until(&f->o, idx, t);
 		}
 		w->res->ops++;
-		if (ret >= 0 && writer && owned_dirty(&f->o, idx, false))
+		if (dirtied)
 			room--;
 		if (f->meta.slot && (f->pos - 1) % f->file_pages == 0)
 			t = journal_dirty(s, f, journal_page(w, f), t);
