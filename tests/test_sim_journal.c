@@ -48,6 +48,30 @@ static void engine_destroy(struct sim *s)
 	free(s);
 }
 
+/* One kernel's engine and a workload's @nr owned file pages, driven by hand. */
+struct by_hand {
+	struct workload_result res;
+	struct workload w;
+	struct owned_pages o;
+	struct sim *s;
+};
+
+/* The engine, h->s. */
+static struct sim *by_hand_init(struct by_hand *h, const char *kernel, uint64_t nr)
+{
+	h->res = (struct workload_result){ 0 };
+	h->w = (struct workload){ .res = &h->res };
+	h->s = engine_init(kernel);
+	assert_int_equal(owned_init(&h->o, h->s, &h->w, nr, false), 0);
+	return h->s;
+}
+
+static void by_hand_destroy(struct by_hand *h)
+{
+	owned_destroy(&h->o);
+	engine_destroy(h->s);
+}
+
 /* Whoever preempts the writer at its scheduling point reclaims all it can. */
 static void reclaim_all(struct sim *s, uint64_t t)
 {
@@ -66,26 +90,23 @@ static void reclaim_all(struct sim *s, uint64_t t)
 static void write_dirties_its_page_before_the_reschedule(void **state)
 {
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
-		struct owned_pages o;
-		struct sim *s = engine_init(kernels[k]);
+		struct by_hand h;
+		struct owned_pages *o = &h.o;
+		struct sim *s = by_hand_init(&h, kernels[k], 2);
 		struct cma_page *page;
 		bool dirtied;
 
-		assert_int_equal(owned_init(&o, s, &w, 2, false), 0);
 		s->preempt = reclaim_all;
-		assert_int_equal(owned_touch(&o, 1), 1);
-		if (owned_page(&o, 1))
+		assert_int_equal(owned_touch(o, 1), 1);
+		if (owned_page(o, 1))
 			fail_msg("%s: expected the page only read to be reclaimed at the reschedule", kernels[k]);
-		assert_int_equal(owned_write(&o, 0, false, &dirtied), 1);
-		page = owned_page(&o, 0);
+		assert_int_equal(owned_write(o, 0, false, &dirtied), 1);
+		page = owned_page(o, 0);
 		if (!dirtied || !page || !page_test(page, PG_dirty))
 			fail_msg("%s: expected the written page resident and dirty after the reschedule; "
 				 "dirtied %d, %s", kernels[k], dirtied, page ? "clean" : "reclaimed");
 		s->preempt = NULL;
-		owned_destroy(&o);
-		engine_destroy(s);
+		by_hand_destroy(&h);
 	}
 }
 
@@ -99,36 +120,32 @@ static void write_dirties_its_page_before_the_reschedule(void **state)
 static void held_page_neither_migrates_nor_reclaims(void **state)
 {
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
-		struct owned_pages o;
-		struct sim *s = engine_init(kernels[k]);
+		struct by_hand h;
+		struct owned_pages *o = &h.o;
+		struct sim *s = by_hand_init(&h, kernels[k], 1);
 		struct cma_page *page;
 		unsigned long pfn;
-
-		assert_int_equal(owned_init(&o, s, &w, 1, false), 0);
 		bool dirtied;
 
-		assert_int_equal(owned_write(&o, 0, true, &dirtied), 1);
+		assert_int_equal(owned_write(o, 0, true, &dirtied), 1);
 		assert_true(dirtied);
 		lru_add_drain_all(s->mm);
-		page = owned_page(&o, 0);
+		page = owned_page(o, 0);
 		pfn = cma_page_to_pfn(s->mm, page);
 		if (cma_alloc_contig_range(s->mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE) != -EBUSY ||
-		    owned_page(&o, 0) != page)
+		    owned_page(o, 0) != page)
 			fail_msg("%s: expected -EBUSY and the held page left at pfn %#lx", kernels[k], pfn);
 		for (int i = 0; i < 8; i++)
 			cma_try_to_free_pages(s->mm, 32, CMA_GFP_KERNEL);
-		if (owned_page(&o, 0) != page || !page_test(page, PG_dirty))
+		if (owned_page(o, 0) != page || !page_test(page, PG_dirty))
 			fail_msg("%s: expected reclaim to keep the held page, dirty", kernels[k]);
-		owned_unhold(&o, 0);
+		owned_unhold(o, 0);
 		assert_int_equal(cma_alloc_contig_range(s->mm, pfn, pfn + 1, CMA_MIGRATE_MOVABLE), 0);
-		if (!owned_page(&o, 0) || owned_page(&o, 0) == page)
+		if (!owned_page(o, 0) || owned_page(o, 0) == page)
 			fail_msg("%s: expected the page let go to migrate out of pfn %#lx", kernels[k], pfn);
 		assert_verify(s->mm);
 		cma_free_contig_range(s->mm, pfn, 1);
-		owned_destroy(&o);
-		engine_destroy(s);
+		by_hand_destroy(&h);
 	}
 }
 
@@ -149,29 +166,27 @@ static bool normal_above_high(struct cma_mm *mm)
 static void kswapd_writes_no_held_page(void **state)
 {
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
-		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
-		struct owned_pages o;
-		struct sim *s = engine_init(kernels[k]);
+		struct by_hand h;
+		struct owned_pages *o = &h.o;
+		struct sim *s = by_hand_init(&h, kernels[k], 1u << 16);
 		uint64_t n = 0;
 		bool dirtied;
 
-		assert_int_equal(owned_init(&o, s, &w, 1u << 16, false), 0);
 		while (normal_above_high(s->mm) || (cma_drain_all_pages(s->mm), normal_above_high(s->mm))) {
-			if (n == o.nr)
+			if (n == o->nr)
 				fail_msg("%s: %" PRIu64 " pages faulted, Normal still above its high mark",
 					 kernels[k], n);
-			assert_int_equal(owned_write(&o, n++, true, &dirtied), 1);
+			assert_int_equal(owned_write(o, n++, true, &dirtied), 1);
 		}
 		lru_add_drain_all(s->mm);
 		for (int i = 0; i < 4; i++)
 			cma_kswapd_step(s->mm);
-		if (test_counter(s->mm, "nr_vmscan_write") || o.resident != n)
+		if (test_counter(s->mm, "nr_vmscan_write") || o->resident != n)
 			fail_msg("%s: expected kswapd to write and free none of %" PRIu64 " held pages; "
 				 "it wrote %" PRIu64 ", %" PRIu64 " left", kernels[k], n,
-				 test_counter(s->mm, "nr_vmscan_write"), o.resident);
+				 test_counter(s->mm, "nr_vmscan_write"), o->resident);
 		for (uint64_t i = 0; i < n; i++)
-			owned_unhold(&o, i);
+			owned_unhold(o, i);
 		/* a page freed clears 3.x's all_unreclaimable (6.12's kswapd_failures) */
 		cma_free_pages(s->mm, cma_alloc_pages(s->mm, CMA_GFP_KERNEL, 0), 0);
 		cma_drain_all_pages(s->mm);
@@ -180,8 +195,7 @@ static void kswapd_writes_no_held_page(void **state)
 		if (!test_counter(s->mm, "nr_vmscan_write"))
 			fail_msg("%s: expected kswapd to write the pages let go", kernels[k]);
 		assert_verify(s->mm);
-		owned_destroy(&o);
-		engine_destroy(s);
+		by_hand_destroy(&h);
 	}
 }
 

@@ -411,7 +411,8 @@ void cma_page_prefetch_accessed(struct cma_mm *mm, const struct cma_page *page)
 	/* a movable page that activation would unlink, writing its neighbours */
 	if ((flags & PG_movable) && accessed_activates(flags)) {
 		/* read without lru_lock: a link changing meanwhile only asks for a line in vain */
-		uint32_t prev = page->prev, next = page->next;
+		uint32_t prev = __atomic_load_n(&page->prev, __ATOMIC_RELAXED);
+		uint32_t next = __atomic_load_n(&page->next, __ATOMIC_RELAXED);
 
 		if (prev != PAGE_NIL)
 			prefetchw(mm->mem_map + prev);

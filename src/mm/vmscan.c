@@ -800,8 +800,8 @@ static bool zone_all_unreclaimable(struct zone *zone)
 	return atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
 }
 
-/* The kernel's default vm.dirty_ratio (percent); the library has no sysctl for these. */
-static const unsigned long vm_dirty_ratio = 20;
+/* The kernel's defaults of vm.dirty_ratio and vm.dirty_background_ratio (percent): no sysctl here. */
+static const unsigned long vm_dirty_ratio = 20, dirty_background_ratio = 10;
 
 /*
  * global_dirtyable_memory: the free pages and the LRU pages reclaim could
@@ -825,14 +825,12 @@ static unsigned long dirtyable_memory(struct cma_mm *mm)
 				   zone_nr_lru_pages(zone, LRU_ACTIVE_FILE) :
 				   zone_reclaimable_pages(zone);
 	}
-	if (file_only)
-		return free - (free < reserve ? free : reserve) + lru + 1;
-	free += lru;
-	return free - (free < reserve ? free : reserve) + 1;
+	if (!file_only) {
+		free += lru;
+		lru = 0;
+	}
+	return free - (free < reserve ? free : reserve) + lru + 1;
 }
-
-/* The kernel's default vm.dirty_background_ratio (percent). */
-static const unsigned long dirty_background_ratio = 10;
 
 void global_dirty_limits(struct cma_mm *mm, unsigned long *background, unsigned long *dirty)
 {
