@@ -2030,6 +2030,241 @@ static void alloc_pages_compaction_success_keeps_skip_bits(const char *kernel, u
 	cma_mm_destroy(mm);
 }
 
+/* ---- kcompactd's proactive compaction (5.9, kcompactd.c) ---- */
+
+static const char *const proactive_kernels[] = { "5.8", "5.9", "6.12" };
+static const char *const proactive_only_kernels[] = { "5.9", "6.12" };
+
+/* extfrag_for_order(zone, 9): the percentage of @z's free pages outside free blocks of order 9 or more. */
+static unsigned long score_order9(struct cma_mm *mm, struct zone *z)
+{
+	unsigned long free = 0, suitable = 0;
+
+	spin_lock(&z->lock);
+	for (unsigned o = 0; o < mm->max_order; o++) {
+		free += z->free_area[o].nr_free << o;
+		if (o >= 9)
+			suitable += z->free_area[o].nr_free << o;
+	}
+	spin_unlock(&z->lock);
+	return free ? (free - suitable) * 100 / free : 0;
+}
+
+static void set_kswapd_woken(struct cma_mm *mm, bool woken, bool napping)
+{
+	spin_lock(&mm->kswapd_lock);
+	mm->kswapd_woken = woken;
+	mm->kswapd_napping = napping;
+	spin_unlock(&mm->kswapd_lock);
+}
+
+/*
+ * Expect (kcompactd() and compact_node() of 6.12, "mm: proactive
+ * compaction", 5.9): a quiet node is only looked at (500 ms to the next
+ * look); a node whose free memory lies outside order-9 blocks (score
+ * above 90) is compacted whole until its score is at most 80, which stops
+ * it before the scanners meet: it migrates fewer pages than
+ * compact_memory on the same machine. Its scanning counts in
+ * compact_daemon_*_scanned as well as compact_*_scanned; no stall is
+ * counted and no data is lost. 5.8 has no proactive compaction: the call
+ * does nothing and asks for no other.
+ */
+static void kcompactd_proactive_compacts_fragmented_node(const char *kernel, unsigned k)
+{
+	bool has = k > 0;
+	uint64_t rnd = test_seed(__func__), rnd_again = rnd;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct cma_mm *full = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o, *o_full;
+	uint64_t migrated, scanned, free_scanned;
+	long resident;
+
+	assert_int_equal(cma_kcompactd_poll(mm), has ? 500 : 0);
+	assert_int_equal(counter(mm, "pgmigrate_success"), 0);
+	o = fragment(mm, &rnd);
+	o_full = fragment(full, &rnd_again);
+	resident = (long)owner_resident(o);
+	assert_true(score_order9(mm, z) > 90);
+	migrated = counter(mm, "pgmigrate_success");
+	scanned = counter(mm, "compact_migrate_scanned");
+	free_scanned = counter(mm, "compact_free_scanned");
+
+	assert_int_equal(cma_kcompactd_poll(mm), has ? 500 : 0);
+	if (!has) {
+		assert_int_equal(counter(mm, "pgmigrate_success"), migrated);
+		assert_int_equal(counter(mm, "compact_daemon_migrate_scanned"), 0);
+		assert_true(score_order9(mm, z) > 90);
+	} else {
+		assert_true(counter(mm, "pgmigrate_success") > migrated);
+		assert_true(counter(mm, "compact_daemon_migrate_scanned") > 0);
+		assert_int_equal(counter(mm, "compact_daemon_migrate_scanned"),
+				 counter(mm, "compact_migrate_scanned") - scanned);
+		assert_int_equal(counter(mm, "compact_daemon_free_scanned"),
+				 counter(mm, "compact_free_scanned") - free_scanned);
+		assert_true(score_order9(mm, z) <= 80);
+		assert_int_equal(cma_compact_memory(full), 0);
+		assert_true(counter(mm, "pgmigrate_success") - migrated < counter(full, "pgmigrate_success"));
+	}
+	assert_int_equal(counter(mm, "compact_stall"), 0);
+	assert_int_equal(owner_check(o), resident);
+	assert_verify(mm);
+	owner_destroy(o_full);
+	owner_destroy(o);
+	cma_mm_destroy(full);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (should_proactive_compact_node and __compact_finished of 6.12,
+ * kswapd_is_running): a woken kswapd that has not run yet keeps the look
+ * from compacting, and a proactive run it finds running stops before
+ * migrating anything; a kswapd asleep in its nap (congestion_wait,
+ * reclaim_throttle) is not running, and the look compacts.
+ */
+static void kcompactd_proactive_yields_to_running_kswapd(const char *kernel, unsigned k)
+{
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	struct compact_control cc;
+	uint64_t migrated = counter(mm, "pgmigrate_success");
+
+	assert_int_equal(cma_kswapd_start_polled(mm), 0);
+	set_kswapd_woken(mm, true, false);
+	assert_int_equal(cma_kcompactd_poll(mm), 500);
+	assert_int_equal(counter(mm, "pgmigrate_success"), migrated);
+
+	compact_control_init(&cc, z, -1, true);
+	cc.whole_zone = cc.ignore_skip_hint = true;
+	cc.proactive_wmark = 80;
+	assert_int_equal(compact_zone(z, &cc), COMPACT_PARTIAL);
+	assert_int_equal(counter(mm, "pgmigrate_success"), migrated);
+
+	set_kswapd_woken(mm, true, true);
+	assert_int_equal(cma_kcompactd_poll(mm), 500);
+	assert_true(counter(mm, "pgmigrate_success") > migrated);
+	assert_true(score_order9(mm, z) <= 80);
+	set_kswapd_woken(mm, false, false);
+	cma_kswapd_stop(mm);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (kcompactd() of 6.12): a node fragmented by unmovable pages,
+ * which compaction cannot move, keeps its score; the run that did not
+ * lower it puts the next look 64 intervals away (32 s).
+ */
+static void kcompactd_proactive_defers_without_progress(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	unsigned long nr = mm->end_pfn - mm->base_pfn, stop = low_wmark_pages(z) + 64, n = 0;
+	struct cma_page **pages = calloc(nr, sizeof(*pages));
+	unsigned long score;
+
+	assert_non_null(pages);
+	while (n < nr && zone_page_state(z, NR_FREE_PAGES) > stop)
+		assert_non_null(pages[n++] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0));
+	for (unsigned long i = 0; i < n; i++)
+		if (page_to_pfn(mm, pages[i]) & 1) {
+			cma_free_pages(mm, pages[i], 0);
+			pages[i] = NULL;
+		}
+	cma_drain_all_pages(mm);
+	score = score_order9(mm, z);
+	assert_true(score > 90);
+	assert_int_equal(cma_kcompactd_poll(mm), 500 << 6);
+	assert_int_equal(score_order9(mm, z), score);
+	assert_int_equal(counter(mm, "pgmigrate_success"), 0);
+	for (unsigned long i = 0; i < n; i++)
+		if (pages[i])
+			cma_free_pages(mm, pages[i], 0);
+	free(pages);
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
+ * Expect (the sysctl boot parameters, 5.8, and compaction_proactiveness's
+ * range, 0 to 100): sysctl.vm.compaction_proactiveness=N and its
+ * sysctl/vm/ spelling set the tunable; 0 turns the looks off (the poll
+ * compacts nothing and asks for no other); a value out of range or not
+ * a number is refused with the kernel's message and the default, 20,
+ * stays. 5.8 has no such tunable: the default stands, unreported.
+ */
+static void kcompactd_proactiveness_from_the_command_line(const char *kernel, unsigned k)
+{
+	static const struct {
+		const char *cmdline;
+		unsigned value;
+		const char *refused;
+	} cases[] = {
+		{ "cma=0 sysctl.vm.compaction_proactiveness=0", 0, NULL },
+		{ "cma=0 sysctl/vm/compaction_proactiveness=50", 50, NULL },
+		{ "cma=0 sysctl.vm.compaction_proactiveness=100", 100, NULL },
+		{ "cma=0 sysctl.vm.compaction_proactiveness=101", 20, "101" },
+		{ "cma=0 sysctl.vm.compaction_proactiveness=2x", 20, "2x" },
+		{ "cma=0 sysctl.vm.compaction_proactiveness=", 20, "" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel, .cmdline = cases[i].cmdline);
+		char *log = test_dmesg(mm), want[128];
+
+		snprintf(want, sizeof(want), "Failed to set sysctl parameter 'vm.compaction_proactiveness=%s': invalid value",
+			 cases[i].refused ? cases[i].refused : "");
+		if (k == 0) {
+			assert_int_equal(mm->compaction_proactiveness, 20);
+			assert_null(strstr(log, "compaction_proactiveness"));
+		} else {
+			assert_int_equal(mm->compaction_proactiveness, cases[i].value);
+			if (cases[i].refused)
+				assert_non_null(strstr(log, want));
+			else
+				assert_null(strstr(log, "compaction_proactiveness"));
+		}
+		free(log);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
+ * Expect (kcompactd() of 6.12): with vm.compaction_proactiveness 0 a
+ * fragmented node is left as it is and no look follows; at 100 the run
+ * aims at a score of 5, and goes further than the default's (80): more
+ * pages migrated, a lower score.
+ */
+static void kcompactd_proactiveness_sets_the_marks(const char *kernel, unsigned k)
+{
+	uint64_t rnd = test_seed(__func__), rnd2 = rnd, rnd3 = rnd;
+	struct cma_mm *off = test_mm(.pageblock_order = 9, .kernel = kernel,
+				     .cmdline = "cma=0 sysctl.vm.compaction_proactiveness=0");
+	struct cma_mm *dflt = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct cma_mm *eager = test_mm(.pageblock_order = 9, .kernel = kernel,
+				       .cmdline = "cma=0 sysctl.vm.compaction_proactiveness=100");
+	struct fake_owner *o_off = fragment(off, &rnd), *o_dflt = fragment(dflt, &rnd2);
+	struct fake_owner *o_eager = fragment(eager, &rnd3);
+
+	assert_int_equal(cma_kcompactd_poll(off), 0);
+	assert_int_equal(counter(off, "pgmigrate_success"), 0);
+	assert_true(score_order9(off, normal(off)) > 90);
+	assert_int_equal(cma_kcompactd_poll(dflt), 500);
+	assert_int_equal(cma_kcompactd_poll(eager), 500);
+	assert_true(counter(eager, "pgmigrate_success") > counter(dflt, "pgmigrate_success"));
+	assert_true(score_order9(eager, normal(eager)) < score_order9(dflt, normal(dflt)));
+	assert_verify(eager);
+	owner_destroy(o_eager);
+	owner_destroy(o_dflt);
+	owner_destroy(o_off);
+	cma_mm_destroy(eager);
+	cma_mm_destroy(dflt);
+	cma_mm_destroy(off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2071,6 +2306,11 @@ int main(void)
 		test_kernel_case(isolate_migratepages_steps_over_free_blocks, skip_buddy_kernels),
 		test_kernel_case(compact_zone_fast_search_finds_source_block, kernels),
 		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
+		test_kernel_case(kcompactd_proactive_compacts_fragmented_node, proactive_kernels),
+		test_kernel_case(kcompactd_proactive_yields_to_running_kswapd, proactive_only_kernels),
+		test_kernel_case(kcompactd_proactive_defers_without_progress, proactive_only_kernels),
+		test_kernel_case(kcompactd_proactiveness_from_the_command_line, proactive_kernels),
+		test_kernel_case(kcompactd_proactiveness_sets_the_marks, proactive_only_kernels),
 	};
 
 	return cmocka_run_group_tests_name("compaction", tests, NULL, NULL) +

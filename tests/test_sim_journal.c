@@ -223,7 +223,9 @@ static void run_board(const char *kernel, const char *journal, const char *camer
 	assert_non_null(sc);
 	assert_non_null(o.trace);
 	snprintf(ini, sizeof(ini),
-		 "[scenario]\nplatform = arm\nmemory = 256M\ncmdline = cma=64M\nkernel = %s\n"
+		 /* the camera's migrations only: no proactive compaction (5.9) */
+		 "[scenario]\nplatform = arm\nmemory = 256M\n"
+		 "cmdline = cma=64M sysctl.vm.compaction_proactiveness=0\nkernel = %s\n"
 		 "duration = %s\nseed = 1\n"
 		 "[anon fill]\nrss = 165M\nrate = 200000\nhold = yes\n"
 		 "[writer objects]\nfile = 32M\nrate = 20000\npattern = sequential\n%sstart = 1s\n"

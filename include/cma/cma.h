@@ -714,6 +714,17 @@ void cma_drain_all_pages(struct cma_mm *mm);
  * of a simulation's time; before 6.7 it does nothing.
  */
 void cma_vmstat_update(struct cma_mm *mm);
+/**
+ * cma_kcompactd_poll() - kcompactd's timeout is over: from 5.9, while
+ * kswapd is not running, a node whose free memory lies mostly outside
+ * free blocks of the huge page order (fragmentation score above 90 at
+ * vm.compaction_proactiveness 20, which the command line's
+ * sysctl.vm.compaction_proactiveness=N sets) is compacted proactively.
+ * Returns the milliseconds to sleep before the next call: 500, or 32000
+ * after a run that left the score no lower; 0 before 5.9, with the
+ * sysctl 0, or before boot (no more calls are needed).
+ */
+unsigned cma_kcompactd_poll(struct cma_mm *mm);
 
 typedef unsigned long (*cma_oom_fn)(void *ctx, struct cma_mm *mm, unsigned order);
 void cma_mm_set_oom_handler(struct cma_mm *mm, cma_oom_fn fn, void *ctx);

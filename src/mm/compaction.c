@@ -33,8 +33,6 @@
 
 /* sysctl_extfrag_threshold: an index above this blames fragmentation, not lack of memory */
 #define EXTFRAG_THRESHOLD	500
-/* At most 64 considerations are skipped after a run of failures. */
-#define COMPACT_MAX_DEFER_SHIFT	6
 
 static unsigned long min_ul(unsigned long a, unsigned long b)
 {
@@ -1578,8 +1576,41 @@ static int compact_zone_complete(struct zone *zone, struct compact_control *cc)
 }
 
 /*
+ * extfrag_for_order() at the huge page order (COMPACTION_HPAGE_ORDER,
+ * which is the pageblock order of every configuration modelled): the
+ * percentage of @zone's free pages not in a free block of that order.
+ */
+unsigned fragmentation_score_zone(struct zone *zone)
+{
+	unsigned order = zone->mm->pageblock_order;
+	unsigned long free = 0, suitable = 0;
+
+	for (unsigned o = 0; o < zone->mm->max_order; o++) {
+		unsigned long blocks = __atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED);
+
+		free += blocks << o;
+		if (o >= order)
+			suitable += blocks << o;
+	}
+	return free ? (unsigned)((free - suitable) * 100 / free) : 0;
+}
+
+/*
+ * __compact_finished() of kcompactd's proactive run (5.9) whose scanners
+ * have not met: it yields to a running kswapd, and ends once @zone's own
+ * score is at the run's low mark.
+ */
+static int proactive_compact_finished(struct zone *zone, const struct compact_control *cc)
+{
+	if (kswapd_is_running(zone->mm))
+		return COMPACT_PARTIAL;
+	return fragmentation_score_zone(zone) > cc->proactive_wmark ? COMPACT_CONTINUE : COMPACT_PARTIAL;
+}
+
+/*
  * compact_finished: COMPLETE when the scanners met; a whole-zone run
- * (order -1) goes on until then. A direct compactor is done (PARTIAL)
+ * (order -1) goes on until then, a proactive one until its zone's score
+ * is low enough (proactive_compact_finished). A direct compactor is done (PARTIAL)
  * once the watermark holds at its order and a block of that order or
  * more is ready for it (compact_block_ready). From 5.1
  * (kernel.compact_finish_pageblock) it first finishes the pageblock the
@@ -1593,6 +1624,8 @@ static int compact_finished(struct zone *zone, struct compact_control *cc)
 
 	if (cc->free_pfn <= cc->migrate_pfn)
 		return compact_zone_complete(zone, cc);
+	if (cc->proactive_wmark)
+		return proactive_compact_finished(zone, cc);
 	if (cc->order < 0)
 		return COMPACT_CONTINUE;
 	if (mm->kernel.compact_finish_pageblock && (cc->migrate_pfn & (mm->pageblock_nr_pages - 1)))

@@ -480,6 +480,7 @@ struct compact_control {
 	bool whole_zone;
 	bool ignore_block_suitable;
 	bool direct;			/* try_to_compact_pages' run: its meeting scanners flush skip bits */
+	unsigned proactive_wmark;	/* kcompactd's run (kcompactd.c): ends at this score; 0: not one */
 	bool compacting;		/* inside compact_zone, not alloc_contig_range */
 	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
 	/* kernel.compact_fast_free: the order the free-list search starts at, its failures */
@@ -508,6 +509,12 @@ unsigned long isolate_freepages_range(struct cma_mm *mm, unsigned long start_pfn
 unsigned long isolate_migratepages_range(struct zone *zone, struct compact_control *cc,
 					 unsigned long low_pfn, unsigned long end_pfn);
 int compact_zone(struct zone *zone, struct compact_control *cc);
+/* At most 64 considerations are skipped after a run of failures. */
+#define COMPACT_MAX_DEFER_SHIFT	6
+/* extfrag_for_order() at the huge page order: the % of @zone's free pages outside such blocks */
+unsigned fragmentation_score_zone(struct zone *zone);
+/* kcompactd.c: vm.compaction_proactiveness from the command line, at boot */
+void setup_compaction_proactiveness(struct cma_mm *mm);
 /* Empty lists of free blocks and of pages to migrate, before a first use of @cc */
 void compact_control_init_lists(struct compact_control *cc);
 /* SKIPPED: too little free memory for @order; PARTIAL: it would succeed now; else CONTINUE. */
@@ -586,6 +593,29 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 void kswapd_run_meanwhile(struct cma_mm *mm);
 /* The polled kswapd's pass runs in this thread on @mm (NULL: it ended): its sleeps are naps. */
 void kswapd_pass_set(struct cma_mm *mm);
+/* mm->kswapd_state; 0 is what cma_mm_create leaves */
+/* POLLED: no thread; wakeups are recorded for cma_kswapd_poll() (vmscan.c). */
+enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING, KSWAPD_POLLED };
+
+/*
+ * kswapd_is_running() (5.9): the kswapd task runnable, as proactive
+ * compaction asks before it starts and at each step: in its pass, or
+ * (polled) woken and not yet at it. One asleep in congestion_wait or
+ * reclaim_throttle is not running.
+ */
+static inline bool kswapd_is_running(struct cma_mm *mm)
+{
+	bool woken;
+
+	if (atomic_load_explicit(&mm->kswapd_balancing, memory_order_relaxed))
+		return true;
+	if (atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) != KSWAPD_POLLED)
+		return false;
+	spin_lock(&mm->kswapd_lock);
+	woken = mm->kswapd_woken && !mm->kswapd_napping;
+	spin_unlock(&mm->kswapd_lock);
+	return woken;
+}
 /* global_dirty_limits: the dirty background and dirty thresholds, shares of the dirtyable pages. */
 void global_dirty_limits(struct cma_mm *mm, unsigned long *background, unsigned long *dirty);
 /* 3.5-4.8: reclaim waits while the pages under writeback are over the dirty limit. */

@@ -399,6 +399,7 @@ struct cma_mm {
 	bool page_group_by_mobility_disabled;
 	int min_free_kbytes;
 	enum thp_mode transparent_hugepage;	/* khugepaged.c: the enabled mode after boot */
+	unsigned compaction_proactiveness;	/* kcompactd.c: vm.compaction_proactiveness, 0 to 100 */
 	int watermark_scale_factor;	/* the sysctl, in 1/10000 of a zone; read under kernel.watermark_scale */
 	unsigned long totalram_pages;
 	unsigned long totalcma_pages;	/* pages given to the allocator as MIGRATE_CMA */
@@ -525,6 +526,7 @@ struct cma_mm {
 	 */
 	bool kswapd_napping;
 	int kswapd_nap_priority;
+	atomic_bool kswapd_balancing;	/* in balance_pgdat: task_is_running(kswapd), near enough */
 	bool kswapd_should_stop;
 	unsigned kswapd_max_order;	/* largest order asked for since then */
 	int kswapd_classzone_idx;	/* lowest classzone of those requests */

@@ -1638,6 +1638,22 @@ struct kernel_profile {
 	 * stealing for UNMOVABLE allocations".
 	 */
 	bool unmovable_steals_block;
+	/*
+	 * kcompactd compacts proactively: every 500 ms
+	 * (HPAGE_FRAG_CHECK_INTERVAL_MSEC), while kswapd is not running, a
+	 * node whose fragmentation score (the share of free memory outside
+	 * free blocks of the huge page order, zones weighted by size) is
+	 * above 100 - vm.compaction_proactiveness (20) + 10 is compacted
+	 * whole, MIGRATE_SYNC_LIGHT, until each zone's score is at most
+	 * 100 - 20; a run that lowers nothing defers the next check 64
+	 * intervals. 5.9: the first bad commit of a v5.8..v5.9 bisect
+	 * (Merlijn Wajer, linux-omap, 2021-12-10, "first bad commit:
+	 * [facdaa917c4d5a376d09d25865f5a863f906234a] mm: proactive
+	 * compaction"; Nitin Gupta, committed 2020-08-11). 6.12's (the
+	 * defer as a timeout, the zone weights) throughout.
+	 * Commit: facdaa917c4d "mm: proactive compaction".
+	 */
+	bool compact_proactive;
 };
 
 /*

@@ -1076,10 +1076,6 @@ unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp
 
 /* ---- kswapd ---- */
 
-/* mm->kswapd_state; 0 is what cma_mm_create leaves */
-/* POLLED: no thread; wakeups are recorded for cma_kswapd_poll() (vmscan.c). */
-enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING, KSWAPD_POLLED };
-
 /* The gap above the high mark a zone must clear before kswapd leaves it alone. */
 #define KSWAPD_ZONE_BALANCE_GAP_RATIO	100
 /*
@@ -1465,7 +1461,9 @@ static void *kswapd(void *arg)
 		trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = order);
 		b = (struct balance_state){ .order = order, .classzone_idx = classzone_idx,
 					     .priority = DEF_PRIORITY };
+		atomic_store_explicit(&mm->kswapd_balancing, true, memory_order_relaxed);
 		balanced_order = balance_pgdat(mm, &b);
+		atomic_store_explicit(&mm->kswapd_balancing, false, memory_order_relaxed);
 		balanced_classzone_idx = b.classzone_idx;
 	}
 }
@@ -1667,7 +1665,9 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 	if (!woken)
 		return 0;
 	kswapd_pass_set(mm);
+	atomic_store_explicit(&mm->kswapd_balancing, true, memory_order_relaxed);
 	freed = kswapd_balance(mm, order, classzone_idx, priority);
+	atomic_store_explicit(&mm->kswapd_balancing, false, memory_order_relaxed);
 	kswapd_pass_set(NULL);
 	/* napping: still woken, for the same request, when the host polls it again */
 	spin_lock(&mm->kswapd_lock);

@@ -47,6 +47,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"contig_reclaim_clean", "contig_reclaim_unmapped_ptes",
 	"compact_scan_stepped",
 	"compact_blocks_passed",
+	"compact_daemon_migrate_scanned", "compact_daemon_free_scanned",
 	"workingset_refault", "workingset_activate",
 	"workingset_refault_anon", "workingset_activate_anon",
 	"swap_ra", "swap_ra_hit",

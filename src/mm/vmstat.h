@@ -124,6 +124,8 @@ enum vm_event_item {
 	 * which the cost model prices per block.
 	 */
 	COMPACT_BLOCKS_PASSED,
+	/* 4.11's compact_daemon_migrate_scanned and _free_scanned: kcompactd's scanning (kcompactd.c) */
+	KCOMPACTD_MIGRATE_SCANNED, KCOMPACTD_FREE_SCANNED,
 	/*
 	 * kernel.workingset (3.15): refaults of evicted page cache pages, and
 	 * those activated for a short refault distance. Zone items in 3.15,

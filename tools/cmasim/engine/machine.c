@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "engine/dirty.h"
+#include "engine/kcompactd.h"
 #include "engine/kswapd.h"
 #include "engine/sim.h"
 
@@ -430,6 +431,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
 	storage_attach_clock(s, s->mm, policy_tlb_cpus(s));
 	ret = sim_kswapd_start(s);
+	sim_kcompactd_start(s);
 	/* the result's total is the boot's: a policy's attach may take memory for good (gcma) */
 	if (!ret)
 		ret = init_result(s, o);
