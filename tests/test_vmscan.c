@@ -1564,6 +1564,38 @@ static void allocstall_by_the_requests_zone(void **state)
 	}
 }
 
+/*
+ * Expect (v3.5's putback_inactive_pages, 6.12's move_folios_to_lru): a
+ * page reclaim isolated and kept (its fault's young PTE: looked at
+ * twice) is back on its LRU list when the call returns, holding no
+ * reference of a pagevec, under both ends.
+ */
+static void try_to_free_pages_puts_kept_pages_straight_back(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB);
+		struct fake_owner *o = owner_create(mm, false, 1);
+		struct cma_page *page;
+
+		assert_non_null(o);
+		page = owner_fault(o, 0, GFP_FILE, 7);
+		assert_non_null(page);
+		lru_add_drain_all(mm);
+		cma_page_mkyoung(mm, page);
+		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
+		if (owner_resident(o) != 1 || !page_test(page, PG_lru) || page_count(page) != 1)
+			fail_msg("%s: expected the kept page on the LRU with its owner's reference alone; "
+				 "resident %lu, PG_lru %d, count %d", kernels[k], owner_resident(o),
+				 page_test(page, PG_lru) != 0, page_count(page));
+		assert_int_equal(counter(mm, "pgscan_direct_normal") > 0, 1);
+		assert_verify(mm);
+		owner_destroy(o);
+		cma_mm_destroy(mm);
+	}
+}
+
 /* Expect: the /proc/vmstat names of the reclaim counters all answer and move. */
 static void reclaim_counters_move(void **state)
 {
@@ -1630,6 +1662,7 @@ int main(void)
 		cmocka_unit_test_teardown(out_of_memory_calls_handler, vm_teardown),
 		cmocka_unit_test_teardown(reclaim_counters_move, vm_teardown),
 		cmocka_unit_test(allocstall_by_the_requests_zone),
+		cmocka_unit_test(try_to_free_pages_puts_kept_pages_straight_back),
 		cmocka_unit_test_teardown(swap_free_returns_slots_to_swap, vm_teardown),
 	};
 

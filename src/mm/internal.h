@@ -401,6 +401,7 @@ static inline void hugetlb_set_to_pool(struct cma_page *page, bool to_pool)
 }
 enum lru_list page_lru(const struct cma_page *page);
 void putback_lru_page(struct cma_mm *mm, struct cma_page *page);
+void putback_inactive_page(struct cma_mm *mm, struct cma_page *page);
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list);
 
 /* ---- workingset.c: refault detection (kernel.workingset) ---- */

@@ -673,6 +673,24 @@ void putback_lru_page(struct cma_mm *mm, struct cma_page *page)
 	put_page(mm, page);
 }
 
+/*
+ * putback_inactive_pages (v3.5; 6.12's move_folios_to_lru): a page
+ * reclaim kept goes straight back onto its LRU list under lru_lock (the
+ * active one if activated), not through a pagevec; the isolation's
+ * reference goes after, freeing it if its owner let go meanwhile.
+ */
+void putback_inactive_page(struct cma_mm *mm, struct cma_page *page)
+{
+	struct zone *zone = page_zone(mm, page);
+
+	isolated_dec(mm, page);
+	spin_lock(&zone->lru_lock);
+	page_flags_set(page, PG_lru);
+	add_page_to_lru_list(zone, page, page_lru(page));
+	spin_unlock(&zone->lru_lock);
+	put_page(mm, page);
+}
+
 void putback_lru_pages(struct cma_mm *mm, struct page_list *list)
 {
 	struct cma_page *page;

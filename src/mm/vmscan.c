@@ -427,7 +427,7 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 		if (ret)
 			page_list_add_tail(mm, ret, page);
 		else
-			putback_lru_page(mm, page);
+			putback_inactive_page(mm, page);
 	}
 	return nr_reclaimed;
 }
