@@ -444,7 +444,7 @@ static void try_to_free_pages_honours_gfp_zone(void **state)
  * Expect: seed 007's __perform_reclaim frees at least a batch and reports
  * it as progress (v3.5 checks the target after each priority, whose scan
  * of lru_size >> priority pages can overshoot it); on a machine with
- * nothing to reclaim, 0.
+ * nothing to reclaim, 0 (from 6.11 after two walks, two stalls).
  */
 static void perform_reclaim_reports_progress(void **state)
 {
@@ -459,7 +459,7 @@ static void perform_reclaim_reports_progress(void **state)
 	got = __perform_reclaim(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
 	assert_true(got >= (int)SWAP_CLUSTER_MAX);
 	assert_int_equal(owner_resident(o), 100 - got);
-	assert_int_equal(counter(mm, "allocstall"), 2);
+	assert_int_equal(counter(mm, "allocstall"), mm->kernel.reclaim_full_walk ? 3 : 2);
 	check_phase(t, "one batch");
 }
 
@@ -592,16 +592,18 @@ static void try_to_free_pages_frees_a_page_written_synchronously(void **state)
  * more trip (PG_referenced, no pgactivate); the next scan, with no new
  * reference, swaps it out. Before 5.9 it starts on the active list,
  * where aging it to the inactive list consumes that reference, and the
- * same call swaps it out. 5.8 and 5.9 are the boundary.
+ * same call swaps it out. 5.8 and 5.9 are the boundary. From 6.11 the
+ * call whose walk freed nothing walks again (reclaim_full_walk), and
+ * that second look swaps the page out: one call, two scans.
  */
 static void anon_page_starts_inactive_and_is_looked_at_twice(void **state)
 {
-	static const char *const kernels[] = { "3.5", "5.8", "5.9", "6.12" };
+	static const char *const kernels[] = { "3.5", "5.8", "5.9", "6.10", "6.11", "6.12" };
 
 	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB, .swap = 8 * 4096);
 		struct fake_owner *o = owner_create(mm, true, 1);
-		bool v59 = k >= 2;
+		bool v59 = k >= 2, walks_again = k >= 4;
 		struct cma_page *page;
 		uint64_t activated;
 
@@ -614,8 +616,15 @@ static void anon_page_starts_inactive_and_is_looked_at_twice(void **state)
 		assert_int_equal(page_test(page, PG_active) != 0, !v59);
 		assert_int_equal(counter(mm, "nr_inactive_anon"), v59);
 		activated = counter(mm, "pgactivate");
-		/* one page: a call scans it once, at priority 0 */
-		if (v59) {
+		/* one page: a walk scans it once, at priority 0 */
+		if (walks_again) {
+			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 1);
+			assert_int_equal(owner_resident(o), 0);
+			assert_int_equal(counter(mm, "pswpout"), 1);
+			assert_int_equal(counter(mm, "pgscan_direct_normal"), 2);
+			assert_int_equal(counter(mm, "pgactivate"), activated);
+			assert_int_equal(counter(mm, "pgdeactivate"), 0);
+		} else if (v59) {
 			assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 0);
 			assert_int_equal(owner_resident(o), 1);
 			assert_int_equal(counter(mm, "pswpout"), 0);
@@ -1536,6 +1545,8 @@ static long vmstat_line(const char *vmstat, const char *name)
 static void allocstall_by_the_requests_zone(void **state)
 {
 	static const char *const kernels[] = { "3.5", "6.0", "6.12" };
+	/* each stall frees nothing: from 6.11 it walks twice, counted twice */
+	static const int stalls[] = { 1, 1, 2 };
 	static const cma_gfp_t gfps[] = { CMA_GFP_KERNEL, CMA_GFP_KERNEL | CMA_GFP_DMA,
 					  CMA_GFP_HIGHUSER_MOVABLE };
 
@@ -1548,14 +1559,14 @@ static void allocstall_by_the_requests_zone(void **state)
 			cma_try_to_free_pages(mm, 1, gfps[i]);
 		s = test_proc_read(mm, "vmstat");
 		if (v6) {
-			assert_int_equal(vmstat_line(s, "allocstall_dma"), 1);
-			assert_int_equal(vmstat_line(s, "allocstall_normal"), 1);
-			assert_int_equal(vmstat_line(s, "allocstall_movable"), 1);
+			assert_int_equal(vmstat_line(s, "allocstall_dma"), stalls[k]);
+			assert_int_equal(vmstat_line(s, "allocstall_normal"), stalls[k]);
+			assert_int_equal(vmstat_line(s, "allocstall_movable"), stalls[k]);
 			assert_int_equal(vmstat_line(s, "allocstall_dma32"), -1);
 			assert_int_equal(vmstat_line(s, "allocstall"), -1);
-			assert_non_null(strstr(s, "\npgalloc_movable 0\nallocstall_dma 1\n"));
+			assert_non_null(strstr(s, "\npgalloc_movable 0\nallocstall_dma "));
 		} else {
-			assert_int_equal(vmstat_line(s, "allocstall"), 3);
+			assert_int_equal(vmstat_line(s, "allocstall"), 3 * stalls[k]);
 			assert_null(strstr(s, "\nallocstall_"));
 		}
 		assert_int_equal(v6, strcmp(kernels[k], "3.5") != 0);
@@ -1565,14 +1576,59 @@ static void allocstall_by_the_requests_zone(void **state)
 }
 
 /*
+ * Expect (6.12's do_try_to_free_pages, "mm: vmscan: restore incremental
+ * cgroup iteration", 6.11): a direct reclaim that frees nothing (an
+ * empty LRU) walks once more from DEF_PRIORITY and counts its stall
+ * again, under one direct_reclaim_begin; one that frees something counts
+ * once. 6.10 counts every stall once.
+ */
+static void count_reclaim_begins(void *ctx, const char *event, const char *line)
+{
+	*(unsigned *)ctx += !strcmp(event, "mm_vmscan_direct_reclaim_begin");
+}
+
+static void try_to_free_pages_fruitless_walks_again(void **state)
+{
+	static const char *const kernels[] = { "6.10", "6.11", "6.12" };
+
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB);
+		struct fake_owner *file = owner_create(mm, false, 64);
+		uint64_t fruitless = k > 0 ? 2 : 1;
+		unsigned begins = 0;
+
+		assert_non_null(file);
+		cma_mm_set_trace(mm, count_reclaim_begins, &begins);
+		assert_int_equal(cma_try_to_free_pages(mm, 32, CMA_GFP_HIGHUSER_MOVABLE), 0);
+		assert_int_equal(begins, 1);
+		if (counter(mm, "allocstall_movable") != fruitless)
+			fail_msg("%s: a fruitless stall counted %llu, expected %llu", kernels[k],
+				 (unsigned long long)counter(mm, "allocstall_movable"),
+				 (unsigned long long)fruitless);
+		owner_fault_range(file, 0, 64, GFP_FILE);
+		lru_add_drain_all(mm);
+		assert_true(cma_try_to_free_pages(mm, 32, CMA_GFP_HIGHUSER_MOVABLE) > 0);
+		assert_int_equal(begins, 2);
+		cma_mm_set_trace(mm, NULL, NULL);
+		if (counter(mm, "allocstall_movable") != fruitless + 1)
+			fail_msg("%s: a stall that freed pages counted %llu, expected 1", kernels[k],
+				 (unsigned long long)(counter(mm, "allocstall_movable") - fruitless));
+		assert_verify(mm);
+		owner_destroy(file);
+		cma_mm_destroy(mm);
+	}
+}
+
+/*
  * Expect (v3.5's putback_inactive_pages, 6.12's move_folios_to_lru): a
  * page reclaim isolated and kept (its fault's young PTE: looked at
  * twice) is back on its LRU list when the call returns, holding no
- * reference of a pagevec, under both ends.
+ * reference of a pagevec. 6.10 stands for 6.x: from 6.11 the fruitless
+ * call walks again and frees the page at its second look.
  */
 static void try_to_free_pages_puts_kept_pages_straight_back(void **state)
 {
-	static const char *const kernels[] = { "3.5", "6.12" };
+	static const char *const kernels[] = { "3.5", "6.10" };
 
 	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct cma_mm *mm = test_mm(.kernel = kernels[k], .size = 32 * MiB);
@@ -1584,12 +1640,12 @@ static void try_to_free_pages_puts_kept_pages_straight_back(void **state)
 		assert_non_null(page);
 		lru_add_drain_all(mm);
 		cma_page_mkyoung(mm, page);
-		cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL);
+		assert_int_equal(cma_try_to_free_pages(mm, 1, CMA_GFP_KERNEL), 0);
+		assert_int_equal(counter(mm, "pgscan_direct_normal"), 1);
 		if (owner_resident(o) != 1 || !page_test(page, PG_lru) || page_count(page) != 1)
 			fail_msg("%s: expected the kept page on the LRU with its owner's reference alone; "
 				 "resident %lu, PG_lru %d, count %d", kernels[k], owner_resident(o),
 				 page_test(page, PG_lru) != 0, page_count(page));
-		assert_int_equal(counter(mm, "pgscan_direct_normal") > 0, 1);
 		assert_verify(mm);
 		owner_destroy(o);
 		cma_mm_destroy(mm);
@@ -1662,6 +1718,7 @@ int main(void)
 		cmocka_unit_test_teardown(out_of_memory_calls_handler, vm_teardown),
 		cmocka_unit_test_teardown(reclaim_counters_move, vm_teardown),
 		cmocka_unit_test(allocstall_by_the_requests_zone),
+		cmocka_unit_test(try_to_free_pages_fruitless_walks_again),
 		cmocka_unit_test(try_to_free_pages_puts_kept_pages_straight_back),
 		cmocka_unit_test_teardown(swap_free_returns_slots_to_swap, vm_teardown),
 	};

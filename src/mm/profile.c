@@ -142,13 +142,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(dirtyable_file_only, 3, 14),
 	SWITCH(unmovable_steals_block, 4, 0),
 	SWITCH(compact_proactive, 5, 9),
+	SWITCH(reclaim_full_walk, 6, 11),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * compact_proactive the last.
+ * reclaim_full_walk the last.
  */
-_Static_assert(offsetof(struct kernel_profile, compact_proactive) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, reclaim_full_walk) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1654,6 +1654,20 @@ struct kernel_profile {
 	 * Commit: facdaa917c4d "mm: proactive compaction".
 	 */
 	bool compact_proactive;
+	/*
+	 * Direct reclaim that freed nothing walks once more from
+	 * DEF_PRIORITY (memcg_full_walk: the first walk may have covered
+	 * only part of the cgroup tree), counting its allocstall again: a
+	 * fruitless stall counts two. 6.11, bracketed: the commit is in
+	 * linux-next's pushes of 28 May 2024 (beside the v6.10-rc1 tag)
+	 * through June under changing ids, akpm's rebased mm-unstable
+	 * queue, so after 6.10's merge window; 6.12's do_try_to_free_pages
+	 * has it. Its fix, "mm: vmscan: reset sc->priority on retry"
+	 * (Shakeel Butt, linux-kernel 2024-05-29), made the walk start at
+	 * DEF_PRIORITY again, in the same queue.
+	 * Commit: "mm: vmscan: restore incremental cgroup iteration", "mm: vmscan: reset sc->priority on retry".
+	 */
+	bool reclaim_full_walk;
 };
 
 /*

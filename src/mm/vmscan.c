@@ -1014,17 +1014,22 @@ static enum zone_type stall_zone(struct cma_mm *mm, cma_gfp_t gfp)
  * freed but some zone is still worth scanning: only a machine whose zones
  * are all_unreclaimable lets the caller go on to the OOM handler. From
  * 4.9 (kernel.reclaim_retry) only the pages freed: should_reclaim_retry
- * judges what is left.
+ * judges what is left. From 6.11 (kernel.reclaim_full_walk) a run that
+ * freed nothing goes round once more, its stall counted again.
  */
 static unsigned long do_try_to_free_pages(struct cma_mm *mm, struct scan_control *sc)
 {
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, reclaim,
 		    .order = sc->order, .gfp_flags = sc->gfp_mask);
-	count_vm_event(mm, ALLOCSTALL);
-	count_vm_event(mm, ALLOCSTALL_DMA + stall_zone(mm, sc->gfp_mask));
-	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
-		shrink_zones(mm, sc, priority);
-		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+	for (bool full_walk = false;; full_walk = true) {
+		count_vm_event(mm, ALLOCSTALL);
+		count_vm_event(mm, ALLOCSTALL_DMA + stall_zone(mm, sc->gfp_mask));
+		for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+			shrink_zones(mm, sc, priority);
+			if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+				break;
+		}
+		if (sc->nr_reclaimed || full_walk || !mm->kernel.reclaim_full_walk)
 			break;
 	}
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_DIRECT_RECLAIM_END, reclaim, .nr_reclaimed = sc->nr_reclaimed);
