@@ -77,6 +77,7 @@ pc_board() {
 # started STEP seconds after the one before; prints the sections and, last,
 # "next START" (the first free step)
 workloads() {
+	run=$results/$name	# the guest's run of the experiment (scenario() names it)
 	set -- $1
 	t=0 i=0
 	while [ $# -gt 0 ]; do
@@ -95,10 +96,22 @@ workloads() {
 			printf '\n# helper: %s %s\n[anon %s]\nrss = %sM\nrate = %s\nhold = yes\nstart = %ss\n' \
 				"$op" "$mib" "$name" "$mib" "$rate" "$t"
 			;;
-		dirty | cache)
+		cache)
 			# the loop device's file on tmpfs holds the written blocks
 			printf '\n# helper: %s %s %s: the tmpfs file under the loop device\n[anon disk%s]\nrss = %sM\nrate = %s\nhold = yes\nstart = %ss\n' \
 				"$op" "$file" "$mib" "$i" "$mib" "$rate" "$t"
+			;;
+		dirty)
+			# only the blocks written back by the allocation are in the
+			# tmpfs file: the guest's Shmem before it (the dirty rest
+			# reaches the file later)
+			shmem=$(awk '$1 == "Shmem:" { print $2 }' "$run/before/meminfo")
+			printf '\n# helper: %s %s %s: the tmpfs file under the loop device, the guest'\''s\n# Shmem before the allocation\n[anon disk%s]\nrss = %sK\nrate = %s\nhold = yes\nstart = %ss\n' \
+				"$op" "$file" "$mib" "$i" "$shmem" "$rate" "$t"
+			;;
+		esac
+		case $op in
+		dirty | cache)
 			t=$((t + STEP))
 			kind=pagecache
 			[ "$op" = dirty ] && kind=writer
