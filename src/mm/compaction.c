@@ -1576,26 +1576,6 @@ static int compact_zone_complete(struct zone *zone, struct compact_control *cc)
 }
 
 /*
- * extfrag_for_order() at the huge page order (COMPACTION_HPAGE_ORDER,
- * which is the pageblock order of every configuration modelled): the
- * percentage of @zone's free pages not in a free block of that order.
- */
-unsigned fragmentation_score_zone(struct zone *zone)
-{
-	unsigned order = zone->mm->pageblock_order;
-	unsigned long free = 0, suitable = 0;
-
-	for (unsigned o = 0; o < zone->mm->max_order; o++) {
-		unsigned long blocks = __atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED);
-
-		free += blocks << o;
-		if (o >= order)
-			suitable += blocks << o;
-	}
-	return free ? (unsigned)((free - suitable) * 100 / free) : 0;
-}
-
-/*
  * __compact_finished() of kcompactd's proactive run (5.9) whose scanners
  * have not met: it yields to a running kswapd, and ends once @zone's own
  * score is at the run's low mark.
@@ -1864,6 +1844,22 @@ static int frag_index(const struct frag_counts *c, unsigned order)
 	if (c->blocks_suitable)
 		return -1000;
 	return 1000 - (int)((1000 + c->free_pages * 1000ull / (1ul << order)) / c->blocks_total);
+}
+
+/*
+ * extfrag_for_order() at the huge page order (COMPACTION_HPAGE_ORDER,
+ * which is the pageblock order of every configuration modelled): the
+ * percentage of @zone's free pages not in a free block of that order.
+ */
+unsigned fragmentation_score_zone(struct zone *zone)
+{
+	unsigned order = zone->mm->pageblock_order;
+	struct frag_counts c = { 0 };
+
+	frag_count_zone(zone, order, &c);
+	if (!c.free_pages)
+		return 0;
+	return (unsigned)((c.free_pages - (c.blocks_suitable << order)) * 100 / c.free_pages);
 }
 
 /* fragmentation_index() - why would an allocation of 2^@order fail in @zone? */

@@ -104,7 +104,7 @@ unsigned cma_kcompactd_poll(struct cma_mm *mm)
  * sysctl.vm.compaction_proactiveness=N (or sysctl/vm/...) on the command
  * line, as the sysctl boot parameters write it (3db978d480e2 "kernel/
  * sysctl: support setting sysctl parameters from kernel command line",
- * Vlastimil Babka, committed 2020-06-08: "available as a bootparam since
+ * Vlastimil Babka, dated 2020-06-08: "available as a bootparam since
  * v5.8", Kees Cook, linux-hardening, 2021): 0 to 100, else refused with
  * the kernel's message and the default kept. Departure: before 5.9 the
  * kernel says the parameter is not found; here it is ignored.

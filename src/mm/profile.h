@@ -1649,7 +1649,7 @@ struct kernel_profile {
 	 * intervals. 5.9: the first bad commit of a v5.8..v5.9 bisect
 	 * (Merlijn Wajer, linux-omap, 2021-12-10, "first bad commit:
 	 * [facdaa917c4d5a376d09d25865f5a863f906234a] mm: proactive
-	 * compaction"; Nitin Gupta, committed 2020-08-11). 6.12's (the
+	 * compaction"; Nitin Gupta, dated 2020-08-11). 6.12's (the
 	 * defer as a timeout, the zone weights) throughout.
 	 * Commit: facdaa917c4d "mm: proactive compaction".
 	 */

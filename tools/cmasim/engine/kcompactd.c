@@ -4,6 +4,8 @@
 #include "engine/sim.h"
 
 #define MS	1000000ull
+/* kcompactd's first timeout from its start at boot (HPAGE_FRAG_CHECK_INTERVAL_MSEC) */
+#define FIRST_TIMEOUT_MS	500u
 
 static void kcompactd(struct sim *s, void *arg)
 {
@@ -16,5 +18,5 @@ static void kcompactd(struct sim *s, void *arg)
 void sim_kcompactd_start(struct sim *s)
 {
 	if (cma_kernel_has(cma_mm_kernel(s->mm), "compact_proactive") == 1)
-		sim_schedule_on(s, s->now + 500 * MS, kcompactd, NULL, s->kswapd_cpu);
+		sim_schedule_on(s, s->now + FIRST_TIMEOUT_MS * MS, kcompactd, NULL, s->kswapd_cpu);
 }
