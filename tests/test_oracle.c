@@ -208,20 +208,26 @@ static void compare_answers_x86_through_the_importer(void **state)
 /* The committed scenarios are scenario.sh's output from the committed results, unedited. */
 static void scenarios_are_what_scenario_sh_writes(void **state)
 {
-	/* arm64-dirty-1g: its tmpfs image is the guest's Shmem (before/meminfo) */
+	/*
+	 * arm64-dirty-1g: its tmpfs image is the guest's Shmem (before/meminfo);
+	 * arm64-cache-1g: its disk is memory (storage_memory)
+	 */
 	static const char *const exps[] = { "amd64-idle-1g", "arm64-anon-1g", "arm64-vmsplice-32m",
-					    "arm64-dirty-1g" };
+					    "arm64-dirty-1g", "arm64-cache-1g" };
 	char dir[] = "/tmp/test_oracle_gen.XXXXXX", sh[PATH_MAX], cmd[3 * PATH_MAX + 64];
 
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(test_source_path("bench/oracle/scenario.sh", sh, sizeof(sh)), 0);
-	snprintf(cmd, sizeof(cmd), "%s -o %s %s %s %s %s", sh, dir, exps[0], exps[1], exps[2], exps[3]);
+	snprintf(cmd, sizeof(cmd), "%s -o %s %s %s %s %s %s", sh, dir, exps[0], exps[1], exps[2], exps[3],
+		 exps[4]);
 	assert_int_equal(system(cmd), 0);
 	for (unsigned i = 0; i < sizeof(exps) / sizeof(exps[0]); i++) {
 		snprintf(cmd, sizeof(cmd), "cmp %s/%s.ini %s/%s.ini", scenarios, exps[i], dir, exps[i]);
 		assert_int_equal(system(cmd), 0);
 	}
 	snprintf(cmd, sizeof(cmd), "grep -q '^\\[slab boot\\]$' %s/%s.ini", dir, exps[0]);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "grep -q '^storage_memory = yes$' %s/%s.ini", dir, exps[4]);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -2,7 +2,8 @@
 /*
  * cmasim's storage device (engine/storage.c): its command queue's depth,
  * the block layer's merging of writes that continue one another, and the
- * flash's garbage collection stalls drawn from a published distribution;
+ * flash's garbage collection stalls drawn from a published distribution,
+ * and storage that is memory (storage_memory, a loop device over tmpfs);
  * and the other cost the held-back figures pointed at, GCMA's own work
  * per page of a request (policies/policy_gcma.c).
  */
@@ -276,6 +277,87 @@ static void storage_gc_stalls_occupy_the_device(void **state)
 }
 
 /*
+ * Expect (storage_memory: a loop device over tmpfs): the arm profile's
+ * storage priced as memory, a 4 KiB random read its copy at copy_mbps
+ * (700 MB/s) and its latency the loop device's work item woken
+ * (wakeup_us, 20.6 us); 128 commands in flight, so a second read
+ * queued with it waits only for the first's transfer; 64 MiB written
+ * without a garbage collection stall. A field the scenario set stays.
+ */
+static void storage_memory_is_a_copy_a_request(void **state)
+{
+	bool set[NR_COST_FIELDS] = { [COST_STORAGE_RAND_WRITE_IOPS] = true };
+	uint64_t copy_ns = (uint64_t)(1e9 / (700e6 / 4096));
+	struct storage st = { 0 };
+	struct cost_model m;
+
+	cost_profile(CMA_ARCH_ARM, &m);
+	cost_storage_memory(&m, set);
+	assert_int_equal(m.v[COST_STORAGE_RAND_WRITE_IOPS], 150);
+	assert_int_equal(m.v[COST_STORAGE_DEPTH], 128);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), copy_ns + 20600);
+	assert_int_equal(storage_submit(&st, &m, 0, STORAGE_RAND_READ, PAGE), 2 * copy_ns + 20600);
+	for (int i = 0; i < 64; i++)
+		storage_submit(&st, &m, 0, STORAGE_SEQ_WRITE, 1ull << 20);
+	assert_int_equal(st.gc_ns, 0);
+	storage_destroy(&st);
+}
+
+/* @ini run under @policy into @r; a scenario that does not parse fails the test. */
+static void run_ini(const char *ini, const char *policy, struct sim_result *r)
+{
+	struct sim_options o = { .policy = sim_policy_find(policy) };
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	char err[512];
+
+	assert_non_null(sc);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the scenario does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, r), 0);
+	free(sc);
+}
+
+/* A reader's pages read in during a second on the arm board, with @extra in [scenario] and @cost. */
+static uint64_t reader_misses(const char *extra, const char *cost)
+{
+	char ini[512];
+	struct sim_result r;
+	uint64_t misses;
+
+	snprintf(ini, sizeof(ini),
+		 "[scenario]\nplatform = arm\nmemory = 256M\nduration = 1s\n%s"
+		 "[pagecache src]\nfile = 64M\nrate = 100000\npattern = sequential\npasses = 1\n%s",
+		 extra, cost);
+	run_ini(ini, "cma", &r);
+	misses = r.workloads[0].misses;
+	sim_result_free(&r);
+	return misses;
+}
+
+/*
+ * Expect: on the arm board's eMMC (40 MB/s) a reader of a 64 MiB file
+ * reads at most 40 MB in a second; with storage_memory it reads all of
+ * its 16384 pages; and with storage_memory but the scenario's own
+ * storage_read_mbps of 10, at most 10 MB: the [cost] key is kept.
+ * storage_gc_mib and host_fault_us may be 0.
+ */
+static void storage_memory_reads_at_memory_speed(void **state)
+{
+	uint64_t emmc = reader_misses("", "");
+	uint64_t memory = reader_misses("storage_memory = yes\n", "");
+	uint64_t kept = reader_misses("storage_memory = yes\n", "[cost]\nstorage_read_mbps = 10\n");
+	/* 0 is "none" for these two: accepted; a reader writes nothing, so nothing moves */
+	uint64_t no_gc = reader_misses("", "[cost]\nstorage_gc_mib = 0\nhost_fault_us = 0\n");
+
+	printf("a second's misses: eMMC %llu, memory %llu, memory at 10 MB/s %llu\n",
+	       (unsigned long long)emmc, (unsigned long long)memory, (unsigned long long)kept);
+	assert_true(emmc > 0 && emmc <= 40000000 / PAGE);
+	assert_int_equal(memory, 16384);
+	assert_true(kept > 0 && kept <= 10000000 / PAGE);
+	assert_int_equal(no_gc, emmc);
+}
+
+/*
  * Expect (bench/kernel/micro-gcma.c's measurement, scaled to arm as
  * migrate_us is): gcma_alloc_contig's walk is priced per page, 22.96 ns a
  * page that held nothing and 3325.1 ns a copy dropped, not as page
@@ -318,22 +400,16 @@ static void gcma_walk_priced_from_its_measurement(void **state)
 /* The gcma board's request of @size with @cost ([cost] or ""): its time, and the copies dropped. */
 static uint64_t gcma_request_ns(const char *size, const char *cost, uint64_t *dropped)
 {
-	struct sim_options o = { .policy = sim_policy_find("gcma") };
-	struct scenario *sc = calloc(1, sizeof(*sc));
-	char ini[1024], err[512];
+	char ini[1024];
 	struct sim_result r;
 	uint64_t ns;
 
-	assert_non_null(sc);
 	snprintf(ini, sizeof(ini), GCMA_BOARD, size, cost);
-	if (scenario_parse("gcma.ini", ini, sc, err, sizeof(err)))
-		fail_msg("the gcma board does not parse: %s", err);
-	assert_int_equal(sim_run(sc, &o, &r), 0);
+	run_ini(ini, "gcma", &r);
 	assert_int_equal(r.devices[0].successes, 1);
 	ns = r.devices[0].lat.max;
 	*dropped = r.gcma.dropped_for_requests;
 	sim_result_free(&r);
-	free(sc);
 	return ns;
 }
 
@@ -380,6 +456,8 @@ int main(void)
 		cmocka_unit_test(storage_slot_is_the_scan_s_choice),
 		cmocka_unit_test(storage_gc_stalls_follow_published_percentiles),
 		cmocka_unit_test(storage_gc_stalls_occupy_the_device),
+		cmocka_unit_test(storage_memory_is_a_copy_a_request),
+		cmocka_unit_test(storage_memory_reads_at_memory_speed),
 		cmocka_unit_test(gcma_walk_priced_from_its_measurement),
 		cmocka_unit_test(gcma_request_pays_its_pages_constants),
 		cmocka_unit_test(gcma_copies_take_the_lowest_slots),

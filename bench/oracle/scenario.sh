@@ -227,6 +227,9 @@ scenario() {
 		# swap=MIB: the experiment's swap device, zram (calib/'s), whose
 		# writes are done before swap_writepage returns (SWP_SYNCHRONOUS_IO)
 		[ -n "$swap" ] && printf 'swap = %sM\nswap_synchronous = yes\n' "$swap"
+		# disk=MIB, ext4=MIB: the file system is on a loop device over tmpfs,
+		# its reads and writes copies at memory speed
+		[ -n "$disk$ext4" ] && printf 'storage_memory = yes\n'
 		[ -n "$use" ] && printf '\n# the guest kernel'\''s pages in use at the helper'\''s start, unmovable and\n# held (scenario.sh: its idle run'\''s zoneinfo, managed less free and per-CPU)\n[slab boot]\nrate = 10000000\nmax = %sK\nlifetime = 1000000s\nstart = 0s\n' "$use"
 		printf '%s\n' "${body%next *}" | sed '$d'
 		[ -n "$wr" ] && printf '%s\n' "$wr"

@@ -179,6 +179,43 @@ void cost_profile(enum cma_arch arch, struct cost_model *m)
 	*m = profiles[arch == CMA_ARCH_ARM ? CMA_ARCH_ARM : CMA_ARCH_X86];
 }
 
+/* drivers/block/loop.c's LOOP_DEFAULT_HW_Q_DEPTH (6.12): a loop device's tags */
+#define LOOP_QUEUE_DEPTH	128
+
+/*
+ * The storage is memory: a loop device over tmpfs, as the oracle's guests
+ * have. Each request is a copy between the page cache and tmpfs's page,
+ * done by the loop device's work item (woken per request: wakeup_us),
+ * and memory has no flash to collect. Fields @set by the scenario stay.
+ */
+void cost_storage_memory(struct cost_model *m, const bool set[NR_COST_FIELDS])
+{
+	double copy = m->v[COST_COPY_MBPS];
+	const double v[NR_COST_FIELDS] = {
+		[COST_STORAGE_WRITE_MBPS] = copy,
+		[COST_STORAGE_READ_MBPS] = copy,
+		[COST_STORAGE_RAND_READ_IOPS] = copy * 1e6 / 4096,
+		[COST_STORAGE_RAND_WRITE_IOPS] = copy * 1e6 / 4096,
+		[COST_STORAGE_LAT_US] = m->v[COST_WAKEUP_US],
+		[COST_STORAGE_DEPTH] = LOOP_QUEUE_DEPTH,
+		[COST_STORAGE_GC_MIB] = 0,
+	};
+	static const enum cost_field storage[] = {
+		COST_STORAGE_WRITE_MBPS, COST_STORAGE_READ_MBPS, COST_STORAGE_RAND_READ_IOPS,
+		COST_STORAGE_RAND_WRITE_IOPS, COST_STORAGE_LAT_US, COST_STORAGE_DEPTH, COST_STORAGE_GC_MIB,
+	};
+
+	for (size_t i = 0; i < sizeof(storage) / sizeof(storage[0]); i++)
+		if (!set[storage[i]])
+			m->v[storage[i]] = v[storage[i]];
+}
+
+/* A [cost] field whose 0 means "none" rather than a price that cannot be. */
+bool cost_field_may_be_zero(enum cost_field f)
+{
+	return f == COST_HOST_FAULT_US || f == COST_STORAGE_GC_MIB;
+}
+
 uint64_t cost_transfer_ns(double mbps, uint64_t bytes)
 {
 	/* MB/s is 10^6 bytes per 10^9 ns */

@@ -164,6 +164,8 @@ struct cost_counters {
 extern const char *const cost_field_names[NR_COST_FIELDS];
 /* The profile of @arch. */
 void cost_profile(enum cma_arch arch, struct cost_model *m);
+void cost_storage_memory(struct cost_model *m, const bool set[NR_COST_FIELDS]);
+bool cost_field_may_be_zero(enum cost_field f);
 /* Device time of @w under @m, in ns, for pages of @page_bytes; w->sched, if any, is moved on to the request's end. */
 uint64_t cost_ns(const struct cost_model *m, const struct cost_work *w, uint64_t page_bytes);
 /*

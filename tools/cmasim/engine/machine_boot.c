@@ -94,6 +94,8 @@ static int machine_prepare(struct sim *s)
 	for (int i = 0; i < NR_COST_FIELDS; i++)
 		if (sc->cost_set[i])
 			s->cost.v[i] = sc->cost.v[i];
+	if (sc->storage_memory)
+		cost_storage_memory(&s->cost, sc->cost_set);
 	for (unsigned i = 0; i < sc->nr_wl; i++) {
 		int d = sc->wl[i].kind->device ? platform_device_of(s, &sc->wl[i]) : 0;
 

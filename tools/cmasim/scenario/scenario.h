@@ -222,6 +222,7 @@ struct scenario {
 	enum cost_fgraph ftrace_filter;	/* what it hooks: 0 (no ftrace_filter key) every function */
 	uint64_t swap_bytes;
 	bool swap_synchronous;		/* swap_synchronous = yes: zram's SWP_SYNCHRONOUS_IO, each write done at once */
+	bool storage_memory;		/* storage_memory = yes: a loop device over tmpfs (cost_storage_memory) */
 	uint64_t duration_ns;
 	uint64_t seed;
 	uint64_t sample_ns;		/* timeline resolution; 0: duration / 200 */

@@ -133,6 +133,7 @@ static const struct scenario_key scenario_keys[] = {
 	{ .name = "cpus", .type = KEY_U32, .offset = SC(nr_cpus), .max = 256 },
 	{ .name = "swap", .type = KEY_SIZE, .offset = SC(swap_bytes), .max = SIM_MAX_BYTES },
 	{ .name = "swap_synchronous", .type = KEY_BOOL, .offset = SC(swap_synchronous) },
+	{ .name = "storage_memory", .type = KEY_BOOL, .offset = SC(storage_memory) },
 	{ .name = "duration", .type = KEY_DURATION, .offset = SC(duration_ns) },
 	{ .name = "seed", .type = KEY_UINT, .offset = SC(seed) },
 	{ .name = "sample", .type = KEY_DURATION, .offset = SC(sample_ns) },
@@ -317,8 +318,9 @@ static int cost_key(struct reader *r, const char *name, const char *value)
 			return fail(r, "%s is given twice in [cost]: give it once", name);
 		errno = 0;
 		v = strtod(value, &end);
-		if (end == value || *end || errno || !isfinite(v) || v <= 0)
-			return fail(r, "%s = %s: expected a number above 0 (e.g. %s = 700)", name, value, name);
+		if (end == value || *end || errno || !isfinite(v) || v < 0 || (!v && !cost_field_may_be_zero(i)))
+			return fail(r, "%s = %s: expected a number %s 0 (e.g. %s = 700)", name, value,
+				    cost_field_may_be_zero(i) ? "of at least" : "above", name);
 		r->sc->cost.v[i] = v;
 		r->sc->cost_set[i] = true;
 		return 1;
