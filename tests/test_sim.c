@@ -1251,20 +1251,22 @@ static void wl_anon_swap_in_stalls(void **state)
 }
 
 /*
- * Expect: touching 20% of its 40 MiB hot, a process keeps that part
+ * Expect: touching 20% of its 56 MiB hot, a process keeps that part
  * resident while a reader streams a 256 MiB file through the 64 MiB
  * board (its young bits activate it at reclaim's every look; the
  * stream's pages and its cold ones go) and swaps in less than a fifth of
- * what it does touching all 40 MiB uniformly, the same pressure, under
- * 3.5 and 6.12. With no access reported the LRU is first in, first out
- * and the hot part is swapped out in its turn: about 3400 swap-ins
- * against 12900, not a fifth.
+ * what it does touching all 56 MiB uniformly, the same pressure, under
+ * 3.5 and 6.12: about 400 and 1100 swap-ins against 17300 and 13200.
+ * 56 MiB is more than fits beside the stream, so anonymous pages are
+ * reclaimed however get_scan_count favours the stream's (40 MiB were
+ * not swapped at all once it did). With no access reported the LRU is
+ * first in, first out and the hot part is swapped out in its turn.
  */
 static void wl_anon_hot_set_swaps_far_less(void **state)
 {
 #define HOT_SET(kernel, hot) BOARD_64M "kernel = " kernel "\nswap = 64M\nduration = 30s\nseed = 3\n" \
 	"[pagecache stream]\nfile = 256M\nrate = 5000\npattern = sequential\n" \
-	"[anon big]\nrss = 40M\nrate = 20000\n" hot
+	"[anon big]\nrss = 56M\nrate = 20000\n" hot
 	static const char *const inis[][2] = {
 		{ HOT_SET("3.5", "hot = 20\n"), HOT_SET("3.5", "") },
 		{ HOT_SET("6.12", "hot = 20\n"), HOT_SET("6.12", "") },
@@ -1554,6 +1556,21 @@ static void run_watched(const char *ini, const char *name, struct sim_result *re
 }
 
 /*
+ * PRESSURE_INI with a process that does not fit beside the rest (100 MiB
+ * on the 128 MiB board) and a random reader of 32 MiB, so that both
+ * swapped-out pages and dropped file pages are read back: reclaim
+ * prefers a plentiful or cheap file list (get_scan_count), and
+ * PRESSURE_INI's 64 MiB process is not swapped enough for that. Under
+ * 3.5: 4.9's balance, whose 3.8 rule takes this reader's inactive pages
+ * first, swaps too little of the process for any of it to be read back.
+ */
+#define SWAPPING_INI BOARD_128M "kernel = 3.5\nswap = 64M\nduration = 8s\nseed = 5\n" \
+	"[anon cc]\nrss = 100M\nrate = 20000\n" \
+	"[pagecache src]\nfile = 32M\nrate = 4000\npattern = random\n" \
+	"[writer obj]\nfile = 32M\nrate = 1000\ndirty_expire = 1s\n" \
+	"[device dev]\nsize = 8M\nperiod = 10ms\nstart = 2s\nsession = 500ms\ngap = 1s\n"
+
+/*
  * GCMA's promise (Park, Kim, Yeom): a device request never migrates,
  * and nothing kept in the area is the only copy of its data. Expect:
  * every request served with pgmigrate_success unchanged across each;
@@ -1567,7 +1584,7 @@ static void policy_gcma_drops_copies_never_migrates(void **state)
 	const struct device_result *dev;
 	struct sim_result r;
 
-	run_watched(PRESSURE_INI, "gcma", &r);
+	run_watched(SWAPPING_INI, "gcma", &r);
 	dev = the_device(&r);
 	assert_true(dev->requests > 3);
 	assert_int_equal(dev->successes, dev->requests);

@@ -508,9 +508,14 @@ static void try_to_free_pages_anon_swapped_up_to_swap_size(void **state)
 	assert_int_equal(counter(mm, "pswpout"), 32);
 	assert_int_equal(counter(mm, "pgsteal_direct_normal"), got);
 	assert_int_equal(counter(mm, "pgrotated"), 0);
-	/* aged from the active list first, unless they started inactive (5.9) */
+	/*
+	 * aged from the active list first, unless they started inactive
+	 * (5.9): then only pages this reclaim activated (no swap left for
+	 * them) can be aged back, as 6.12's balance scans part of the
+	 * anon list a pass and fills the swap midway
+	 */
 	if (mm->kernel.anon_inactive)
-		assert_int_equal(counter(mm, "pgdeactivate"), 0);
+		assert_true(counter(mm, "pgdeactivate") <= counter(mm, "pgactivate"));
 	else
 		assert_true(counter(mm, "pgdeactivate") >= 32);
 	assert_int_equal(__atomic_load_n(&mm->swap_used, __ATOMIC_RELAXED), 32 * 4096);

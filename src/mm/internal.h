@@ -585,9 +585,21 @@ unsigned long try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp_t g
 int __perform_reclaim(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 /* The LRU pages reclaim could free in @zone (anonymous ones only with swap room). */
 unsigned long zone_reclaimable_pages(struct zone *zone);
+unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list *list);
+
+/* ---- scan_balance.c: how much of each LRU list a reclaim pass scans, under no lock ---- */
+
 /* The active:inactive anon ratio v3.5 keeps @zone at (zone->inactive_ratio). */
 unsigned long zone_inactive_ratio(const struct zone *zone);
-unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list *list);
+/* Is @zone's inactive @file (or anon) list short of its ratio to the active one? */
+bool inactive_list_is_low(struct zone *zone, bool file);
+
+/* get_scan_count: @nr[lru], the pages of each list a pass at @priority scans. */
+void get_scan_count(struct zone *zone, int priority, bool force_scan, unsigned long nr[NR_LRU_LISTS]);
+/* v3.5's history: @scanned pages isolated from @file's lists, @rotated of them referenced and kept. */
+void lru_note_scan(struct zone *zone, bool file, unsigned long scanned, unsigned long rotated);
+/* 5.8's cost of reclaiming @file's kind: pages written or refaulted, pages kept. */
+void lru_note_cost(struct zone *zone, bool file, unsigned long nr_io, unsigned long nr_rotated);
 /* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx);
 /* The slow path's pause before a retry: a polled kswapd's pending pass runs here. */

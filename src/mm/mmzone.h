@@ -249,6 +249,15 @@ struct zone {
 	atomic_ulong inactive_age;
 	atomic_ulong refaults;
 	/*
+	 * get_scan_count's history (scan_balance.c), under lru_lock, [0]
+	 * anon and [1] file: v3.5's reclaim_stat (pages scanned, and those
+	 * found referenced and rotated) and 5.8's lruvec anon_cost and
+	 * file_cost (kernel.lru_cost_balance).
+	 */
+	unsigned long recent_scanned[2];
+	unsigned long recent_rotated[2];
+	unsigned long lru_cost[2];
+	/*
 	 * ZONE_CONGESTED (3.5-5.15): reclaim found every dirty page it met
 	 * refused by a congested device; wait_iff_congested() sleeps only
 	 * then. Set by reclaim, cleared by kswapd once the zone is balanced.

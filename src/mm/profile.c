@@ -143,13 +143,17 @@ static const struct profile_switch switches[] = {
 	SWITCH(unmovable_steals_block, 4, 0),
 	SWITCH(compact_proactive, 5, 9),
 	SWITCH(reclaim_full_walk, 6, 11),
+	SWITCH(scan_plenty_file, 3, 8),
+	SWITCH(lru_cost_balance, 5, 8),
+	SWITCH(vmstat_lru_type, 5, 8),
+	SWITCH(lru_cost_rotations, 6, 2),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * reclaim_full_walk the last.
+ * lru_cost_rotations the last.
  */
-_Static_assert(offsetof(struct kernel_profile, reclaim_full_walk) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, lru_cost_rotations) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1668,6 +1668,54 @@ struct kernel_profile {
 	 * Commit: "mm: vmscan: restore incremental cgroup iteration", "mm: vmscan: reset sc->priority on retry".
 	 */
 	bool reclaim_full_walk;
+	/*
+	 * get_scan_count leaves the anonymous lists alone while the zone's
+	 * inactive file list is not low (scan_balance.c): the single-use
+	 * cache goes before any of the anonymous working set is swapped.
+	 * 3.8, bracketed: Rik van Riel posted it as an RFC to linux-mm on
+	 * 2012-10-30 (after v3.7-rc3); on 2012-12-12, two days after v3.7,
+	 * Johannes Weiner's memcg follow-up ("mm: memcg: only evict file
+	 * pages when we have plenty", 7c5bd705d8f9) still names it by its
+	 * -mm id dc0422c, so it went to Linus in 3.8's merge window.
+	 * Commit: e9868505987a "mm,vmscan: only evict file pages when we have plenty".
+	 */
+	bool scan_plenty_file;
+	/*
+	 * get_scan_count balances anon against file by the cost of
+	 * reclaiming each (scan_balance.c): the pages a list's reclaim
+	 * wrote (pageout) and refaulted back (IO) accumulate per list and
+	 * decay, replacing v3.5's recently scanned/rotated ratios; a zone
+	 * whose inactive file list is plentiful and not thrashing is trimmed
+	 * first (cache_trim_mode), one with almost no file pages reclaims
+	 * anon (file_is_tiny), and priority 0 scans both alike (SCAN_EQUAL).
+	 * 5.8, bracketed: the series "mm: balance LRU lists based on
+	 * relative thrashing" v2 was posted to linux-mm on 2020-05-20
+	 * (Johannes Weiner, <20200520232525.798933-1-hannes@cmpxchg.org>),
+	 * before v5.7's release, and a stored table of the series' commits
+	 * gives 5.8-rc1; 6.12's mm/vmscan.c has its prepare_scan_control.
+	 * Commit: "mm: base LRU balancing on an explicit cost model", "mm: balance LRU lists based on relative thrashing", "mm: vmscan: determine anon/file pressure balance at the reclaim root".
+	 */
+	bool lru_cost_balance;
+	/*
+	 * /proc/vmstat's pgscan_anon, pgscan_file, pgsteal_anon and
+	 * pgsteal_file: what reclaim scanned and freed of each LRU type,
+	 * beside the by-reclaimer counts. 5.8: patch 02/14 of the series
+	 * above (2020-05-20, <20200520232525.798933-3-hannes@cmpxchg.org>).
+	 * Commit: "mm: keep separate anon and file statistics on page reclaim activity".
+	 */
+	bool vmstat_lru_type;
+	/*
+	 * The cost of a list also counts its pages reclaim looked at and
+	 * kept (rotations, nr_scanned - nr_reclaimed), each write or
+	 * refault weighing SWAP_CLUSTER_MAX: a hot anonymous set that only
+	 * rotates pushes the scanning back to the file list. 6.2,
+	 * bracketed: Johannes Weiner posted it to Andrew Morton on
+	 * 2022-10-13 (<20221013193113.726425-1-hannes@cmpxchg.org>), three
+	 * days before v6.1-rc1, so for the next merge window; 6.12's
+	 * mm/swap.c has its lru_note_cost(lruvec, file, nr_io, nr_rotated).
+	 * Commit: "mm: vmscan: make rotations a secondary factor in balancing anon vs file".
+	 */
+	bool lru_cost_rotations;
 };
 
 /*

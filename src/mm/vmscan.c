@@ -31,8 +31,6 @@
  * - the LRU lists stay per zone under every profile, where 4.8 moved them
  *   to the node: 4.7's inactive ratio is taken of each zone's pair, and
  *   4.12's refault snapshot is the machine's (one node);
- * - get_scan_count has no swappiness or rotation balance: with swap room
- *   anon and file lists are scanned alike, without it anon is not scanned;
  * - an owner's ->writeback that completes in the callback is a synchronous
  *   device's (a ramdisk, zram): the page is freed in the same pass, as the
  *   kernel frees a page whose write ended before pageout returned. A write
@@ -54,7 +52,6 @@
 #include <limits.h>
 #include <sched.h>
 
-#include "lib/int_sqrt.h"
 #include "mm/internal.h"
 #include "mm/mm_inline.h"
 
@@ -77,6 +74,8 @@ struct reclaim_stat {
 	unsigned long nr_dirty;		/* dirty pages it would write (5.16: or under writeback) */
 	unsigned long nr_congested;	/* of those, refused by the congested device (5.16: cycling) */
 	unsigned long nr_writeback;	/* pages already under writeback */
+	unsigned long nr_pageout;	/* pages it started writing (file writeback, swap-out) */
+	unsigned long nr_activate[2];	/* pages it put back active, anon [0] and file [1] */
 };
 
 /* What shrink_page_list decided for one page. */
@@ -176,7 +175,7 @@ static enum page_verdict free_written_page(struct cma_mm *mm, struct cma_page *p
  * keeps the page under writeback on the LRU until the owner ends it.
  */
 static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
-				 const struct cma_owner_ops *ops)
+				 const struct cma_owner_ops *ops, struct reclaim_stat *stat)
 {
 	struct zone *zone = page_zone(mm, page);
 	int ret;
@@ -196,6 +195,7 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 		return PAGE_KEEP;
 	}
 	mod_zone_page_state(zone, NR_VMSCAN_WRITE, 1);
+	stat->nr_pageout++;
 	return ret ? PAGE_KEEP : free_written_page(mm, page, ops);
 }
 
@@ -206,7 +206,8 @@ static enum page_verdict pageout(struct cma_mm *mm, struct cma_page *page,
 static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_page *page,
 						const struct cma_owner_ops *ops,
 						struct scan_control *sc, int priority,
-						enum page_references references)
+						enum page_references references,
+						struct reclaim_stat *stat)
 {
 	if (!sc->kswapd || priority >= DEF_PRIORITY - 2) {
 		/* direct reclaim would overflow the stack in ->writepage: free it once the flusher has */
@@ -220,7 +221,7 @@ static enum page_verdict shrink_dirty_file_page(struct cma_mm *mm, struct cma_pa
 		return PAGE_ACTIVATE;	/* no ->writepage */
 	if (!(sc->gfp_mask & CMA_GFP_FS))
 		return PAGE_KEEP;	/* !may_enter_fs */
-	return pageout(mm, page, ops);
+	return pageout(mm, page, ops, stat);
 }
 
 /*
@@ -266,6 +267,7 @@ static enum page_verdict shrink_anon_page(struct cma_mm *mm, struct cma_page *pa
 	set_page_writeback(mm, page, false);
 	count_vm_events(mm, PSWPOUT, nr);
 	mod_zone_page_state(page_zone(mm, page), NR_VMSCAN_WRITE, 1);
+	stat->nr_pageout += nr;
 	if (ops->writeback && ops->writeback(page->owner, page->private, page) == -EINPROGRESS)
 		return PAGE_KEEP;
 	return free_written_page(mm, page, ops);
@@ -364,7 +366,7 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 		return shrink_anon_page(mm, page, ops, sc, stat);
 	if (page_test(page, PG_dirty)) {
 		stat->nr_dirty++;
-		return shrink_dirty_file_page(mm, page, ops, sc, priority, references);
+		return shrink_dirty_file_page(mm, page, ops, sc, priority, references, stat);
 	}
 	/* try_to_unmap: the owner's reverse map, read before it may let go of the page */
 	if (ops->mapcount)
@@ -420,6 +422,7 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 		case PAGE_ACTIVATE:
 			page_flags_set(page, PG_active);
 			count_vm_events(mm, PGACTIVATE, nr);
+			stat->nr_activate[page_is_file_cache(page)] += nr;
 			break;
 		case PAGE_KEEP:
 			break;
@@ -604,8 +607,9 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 	struct reclaim_stat stat = { 0 };
 	struct page_list list;
 	unsigned long nr_scanned, nr_taken, nr_reclaimed = 0;
+	bool file = is_file_lru(lru);
 
-	if (isolation_throttled(zone, is_file_lru(lru), sc))
+	if (isolation_throttled(zone, file, sc))
 		return 0;
 	page_list_init(&list);
 	lru_add_drain(mm);
@@ -613,6 +617,12 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 	if (nr_taken) {
 		nr_reclaimed = shrink_page_list(mm, &list, sc, priority, NULL, &stat);
 		throttle_after_batch(zone, sc, priority, nr_taken, &stat);
+	}
+	lru_note_scan(zone, file, nr_taken, stat.nr_activate[file]);
+	lru_note_cost(zone, file, stat.nr_pageout, nr_scanned - nr_reclaimed);
+	if (mm->kernel.vmstat_lru_type) {
+		count_vm_events(mm, PGSCAN_ANON + file, nr_scanned);
+		count_vm_events(mm, PGSTEAL_ANON + file, nr_reclaimed);
 	}
 	sc->nr_scanned += nr_scanned;
 	atomic_fetch_add_explicit(&zone->pages_scanned, nr_scanned, memory_order_relaxed);
@@ -624,7 +634,7 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 				nr_reclaimed);
 	trace_event(mm, CMA_TRACE_MM_VMSCAN_LRU_SHRINK_INACTIVE, shrink,
 		    .zid = (int)zone->idx, .nr_scanned = (long)nr_scanned,
-		    .nr_reclaimed = (long)nr_reclaimed, .priority = priority, .file = is_file_lru(lru));
+		    .nr_reclaimed = (long)nr_reclaimed, .priority = priority, .file = file);
 	return nr_reclaimed;
 }
 
@@ -632,14 +642,15 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
  * shrink_active_list (v3.5): age up to @nr_to_scan pages from the tail of
  * the active list @lru to the inactive one, clearing their young bits
  * (page_referenced), so that only a use after this counts when they
- * reach the inactive tail. Without the VM_EXEC rule no page stays. No
+ * reach the inactive tail; the referenced ones count as rotated for
+ * get_scan_count's v3.5 balance. Without the VM_EXEC rule no page stays. No
  * rmap walk means no reason to drop the lock, so the pages move in place
  * under lru_lock instead of through an isolated list.
  */
 static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned long nr_to_scan)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long scan, nr_deactivated = 0;
+	unsigned long scan, nr_deactivated = 0, nr_rotated = 0;
 
 	lru_add_drain(mm);
 	spin_lock(&zone->lru_lock);
@@ -650,77 +661,21 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 			break;
 		prefetchw_prev_lru_page(mm, page);
 		del_page_from_lru_list(zone, page, lru);
-		/* page_referenced, its answer unused, and the deactivation: one atomic */
-		page_flags_clear(page, PG_young | PG_active);
+		/* page_referenced and the deactivation: one atomic */
+		if (atomic_fetch_and_explicit(&page->flags, ~(uint32_t)(PG_young | PG_active),
+					      memory_order_relaxed) & PG_young)
+			nr_rotated++;
 		add_page_to_lru_list(zone, page, lru - 1);	/* the inactive list of its kind */
 		nr_deactivated++;
 	}
 	spin_unlock(&zone->lru_lock);
+	/* v3.5 counts a referenced page rotated even though (no VM_EXEC here) it goes inactive */
+	lru_note_scan(zone, is_file_lru(lru), scan, nr_rotated);
 	atomic_fetch_add_explicit(&zone->pages_scanned, scan, memory_order_relaxed);
 	if (scan)
 		count_vm_events(mm, PGREFILL_DMA + zone->idx, scan);
 	if (nr_deactivated)
 		count_vm_events(mm, PGDEACTIVATE, nr_deactivated);
-}
-
-/* int_sqrt(10 * GB of @pages), at least 1: the inactive ratio of that much memory */
-static unsigned long inactive_ratio_of(const struct cma_mm *mm, unsigned long pages)
-{
-	unsigned long gb = pages >> (30 - mm->page_shift);
-
-	return gb ? int_sqrt(10 * gb) : 1;
-}
-
-/*
- * calculate_zone_inactive_ratio: the anon ratio of the zone's size,
- * present pages in v3.5, managed ones from 3.9 (zone_sizing_pages).
- */
-unsigned long zone_inactive_ratio(const struct zone *zone)
-{
-	return inactive_ratio_of(zone->mm, zone_sizing_pages(zone));
-}
-
-/*
- * The active:inactive ratio a list pair is kept at. v3.5: anon by the
- * zone's size (zone_inactive_ratio), file 1:1; 4.7
- * (kernel.inactive_ratio_lru): both by the pair's own size.
- */
-static unsigned long inactive_ratio(struct zone *zone, bool file, unsigned long pages)
-{
-	const struct cma_mm *mm = zone->mm;
-
-	if (mm->kernel.inactive_ratio_lru)
-		return inactive_ratio_of(mm, pages);
-	return file ? 1 : zone_inactive_ratio(zone);
-}
-
-/*
- * 4.12 (kernel.inactive_low_refaults): pages activated on refault since
- * reclaim last looked (snapshot_refaults) mean a new workingset: the
- * file list's active pages lose their protection.
- */
-static bool workingset_transition(struct zone *zone)
-{
-	return zone->mm->kernel.inactive_low_refaults &&
-	       atomic_load_explicit(&zone->refaults, memory_order_relaxed) !=
-	       vm_event_sum(zone->mm, WORKINGSET_ACTIVATE);
-}
-
-/*
- * inactive_list_is_low: the inactive list times the ratio is shorter
- * than the active one. Deactivating anon pages is pointless without swap.
- */
-static bool inactive_list_is_low(struct zone *zone, bool file)
-{
-	enum lru_list base = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
-	unsigned long inactive = zone_nr_lru_pages(zone, base);
-	unsigned long active = zone_nr_lru_pages(zone, base + 1);
-
-	if (!file && !zone->mm->swap_bytes)
-		return false;
-	if (file && workingset_transition(zone))
-		return active > 0;
-	return inactive * inactive_ratio(zone, file, inactive + active) < active;
 }
 
 static bool inactive_anon_is_low(struct zone *zone)
@@ -750,30 +705,6 @@ static unsigned long shrink_list(struct zone *zone, enum lru_list lru, unsigned 
 		return 0;
 	}
 	return shrink_inactive_list(zone, lru, nr_to_scan, sc, priority);
-}
-
-/*
- * get_scan_count (v3.5): lru_size >> priority pages of each list, so a
- * small list is not scanned at all at the first priorities; only kswapd
- * on an all_unreclaimable zone scans at least a batch (force_scan). No
- * anon pages when swap is full or absent.
- */
-static void get_scan_count(struct zone *zone, struct scan_control *sc, int priority,
-			   unsigned long nr[NR_LRU_LISTS])
-{
-	bool noswap = !swap_room(zone->mm, zone->mm->page_size);
-	bool force_scan = sc->kswapd &&
-			  atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
-	int lru;
-
-	nr[LRU_UNEVICTABLE] = 0;
-	for_each_evictable_lru(lru) {
-		unsigned long scan = zone_nr_lru_pages(zone, lru) >> priority;
-
-		if (!scan && force_scan)
-			scan = SWAP_CLUSTER_MAX;
-		nr[lru] = noswap && !is_file_lru(lru) ? 0 : scan;
-	}
 }
 
 /* zone_reclaimable_pages: the LRU pages reclaim could free; anon ones only with swap room. */
@@ -887,7 +818,9 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 	unsigned long nr[NR_LRU_LISTS], nr_reclaimed = 0;
 
 	sc->nr_immediate = 0;
-	get_scan_count(zone, sc, priority, nr);
+	get_scan_count(zone, priority,
+		       sc->kswapd && atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
+		       nr);
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
 		int lru;
 

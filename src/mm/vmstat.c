@@ -51,6 +51,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"workingset_refault", "workingset_activate",
 	"workingset_refault_anon", "workingset_activate_anon",
 	"swap_ra", "swap_ra_hit",
+	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
 	ZONE_EVENTS("allocstall"),
 };
 

@@ -140,6 +140,8 @@ enum vm_event_item {
 	WORKINGSET_REFAULT_ANON, WORKINGSET_ACTIVATE_ANON,
 	/* swap read-ahead: pages read ahead, and those used (6.12's swap_ra, swap_ra_hit) */
 	SWAP_RA_EVENT, SWAP_RA_HIT,
+	/* kernel.vmstat_lru_type (5.8): reclaim's pages scanned and freed by LRU type */
+	PGSCAN_ANON, PGSCAN_FILE, PGSTEAL_ANON, PGSTEAL_FILE,
 	/*
 	 * 6.x's allocstall_<zone>: each ALLOCSTALL again under the highest
 	 * zone its reclaim may use (6.12's sc->reclaim_idx, gfp_zone of the

@@ -8,7 +8,8 @@
  * the refault distance: the pages that were activated or evicted in
  * between. A page whose distance is no more than the active file list
  * would have stayed resident had the inactive list been that much
- * longer, so it goes straight onto the active list.
+ * longer, so it goes straight onto the active list, and from 5.8 its
+ * read counts as a cost of reclaiming its kind (lru_note_cost).
  *
  * Shadows: bit 0 set (0 is "no shadow"), the zone index above it, the
  * eviction clock in the rest; the distance is taken modulo the clock's
@@ -121,6 +122,7 @@ int cma_workingset_refault(struct cma_mm *mm, struct cma_page *page, uint64_t sh
 		return 0;
 	count_vm_event(mm, WORKINGSET_ACTIVATE);
 	activate_refault(mm, page);
+	lru_note_cost(page_zone(mm, page), true, 1, 0);
 	return 1;
 }
 
@@ -149,4 +151,5 @@ void workingset_refault_anon(struct cma_mm *mm, struct cma_page *page, uint64_t 
 		return;
 	count_vm_event(mm, WORKINGSET_ACTIVATE_ANON);
 	activate_refault(mm, page);
+	lru_note_cost(page_zone(mm, page), false, 1, 0);
 }
