@@ -6,7 +6,8 @@
  * file (kernel.scan_plenty_file); 5.8's cost model, cache_trim_mode and
  * file_is_tiny (kernel.lru_cost_balance) and its pgscan_anon/file
  * counters (kernel.vmstat_lru_type); 6.2's rotations in the cost
- * (kernel.lru_cost_rotations). The tests read the counts of a zone set
+ * (kernel.lru_cost_rotations); vm.swappiness from the command line
+ * (kernel.sysctl_cmdline, 5.8). The tests read the counts of a zone set
  * up by hand, each expected from the kernel's formula, and each under
  * releases on both sides of the switch it covers (test_kernel_since, not
  * the library's table).
@@ -334,6 +335,75 @@ static void scanned_and_freed_by_type(void **state)
 	}
 }
 
+/*
+ * Expect (the sysctl boot parameters, 5.8, and swappiness's 5.8 range,
+ * 0 to 200): sysctl.vm.swappiness=N and its sysctl/vm/ spelling set it;
+ * a value out of range or not a number is refused with the kernel's
+ * message and 60 stays; 5.7's command line cannot set it. At 100, with
+ * no cost yet, anon and file weigh the same: each list half its size
+ * >> priority; at 200 file is not scanned, at 0 anon is not.
+ */
+static void swappiness_from_the_command_line(void **state)
+{
+	static const struct {
+		const char *cmdline;
+		unsigned value;
+		const char *refused;
+	} cases[] = {
+		{ "cma=0 sysctl.vm.swappiness=100", 100, NULL },
+		{ "cma=0 sysctl/vm/swappiness=200", 200, NULL },
+		{ "cma=0 sysctl.vm.swappiness=0", 0, NULL },
+		{ "cma=0 sysctl.vm.swappiness=201", 60, "201" },
+		{ "cma=0 sysctl.vm.swappiness=6o", 60, "6o" },
+	};
+	static const char *const kernels[] = { "5.7", "5.8", "6.12", NULL };
+
+	for_each_kernel(k, kernels) {
+		bool settable = test_kernel_since(*k, 5, 8);
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct cma_mm *mm = test_mm(.kernel = *k, .cmdline = cases[i].cmdline);
+			char *log = test_dmesg(mm), want[96];
+
+			snprintf(want, sizeof(want), "Failed to set sysctl parameter 'vm.swappiness=%s': invalid value",
+				 cases[i].refused ? cases[i].refused : "");
+			expect_kernel(*k, cases[i].cmdline, settable ? (long)cases[i].value : 60,
+				      (long)mm->vm_swappiness);
+			expect_kernel(*k, "refusal said", settable && cases[i].refused,
+				      strstr(log, want) != NULL);
+			free(log);
+			cma_mm_destroy(mm);
+		}
+	}
+}
+
+/* Expect: the weights vm.swappiness gives anon and file (6.12, no cost recorded). */
+static void swappiness_weighs_the_kinds(void **state)
+{
+	static const struct {
+		unsigned swappiness;
+		uint64_t ap, fp;
+	} cases[] = { { 100, 100, 100 }, { 200, 200, 0 }, { 0, 0, 200 }, { 60, 60, 140 } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lru_machine m;
+		unsigned long nr[NR_LRU_LISTS];
+		int prio = 4;
+
+		lru_machine_up(&m, "6.12", true, 4096, 4096);
+		set_lists(&m, m.file, true);
+		m.mm->vm_swappiness = cases[i].swappiness;
+		get_scan_count(m.zone, prio, false, nr);
+		expect_kernel("6.12", "anon inactive",
+			      (long)((lru_size(&m, LRU_INACTIVE_ANON) >> prio) * cases[i].ap / 200),
+			      (long)nr[LRU_INACTIVE_ANON]);
+		expect_kernel("6.12", "file active",
+			      (long)((lru_size(&m, LRU_ACTIVE_FILE) >> prio) * cases[i].fp / 200),
+			      (long)nr[LRU_ACTIVE_FILE]);
+		lru_machine_down(&m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +415,8 @@ int main(void)
 		cmocka_unit_test(cost_of_io_and_rotations),
 		cmocka_unit_test(cache_trim_mode_spares_anon),
 		cmocka_unit_test(scanned_and_freed_by_type),
+		cmocka_unit_test(swappiness_from_the_command_line),
+		cmocka_unit_test(swappiness_weighs_the_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,8 @@ int cma_mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	setup_transparent_hugepage(mm);
 	/* sysctl.vm.compaction_proactiveness= */
 	setup_compaction_proactiveness(mm);
+	/* sysctl.vm.swappiness= */
+	setup_swappiness(mm);
 	/* MAX_CMA_AREAS: 1 + CONFIG_CMA_AREAS in v3.5 (the default area's slot), CONFIG_CMA_AREAS since 5.x */
 	mm->cma->max_areas = (mm->kernel.cma_generic ? 0 : 1) + (unsigned)mm->cma->params.areas;
 	mm->cma->reserved = calloc(mm->cma->max_areas, sizeof(*mm->cma->reserved));

@@ -514,6 +514,8 @@ int compact_zone(struct zone *zone, struct compact_control *cc);
 #define COMPACT_MAX_DEFER_SHIFT	6
 /* extfrag_for_order() at the huge page order: the % of @zone's free pages outside such blocks */
 unsigned fragmentation_score_zone(struct zone *zone);
+/* sysctl.c: vm.@name from the command line (from 5.8) into *@value if at most @max, else refused */
+void sysctl_vm_from_cmdline(struct cma_mm *mm, const char *name, unsigned max, unsigned *value);
 /* kcompactd.c: vm.compaction_proactiveness from the command line, at boot */
 void setup_compaction_proactiveness(struct cma_mm *mm);
 /* Empty lists of free blocks and of pages to migrate, before a first use of @cc */
@@ -598,6 +600,8 @@ bool inactive_list_is_low(struct zone *zone, bool file);
 void get_scan_count(struct zone *zone, int priority, bool force_scan, unsigned long nr[NR_LRU_LISTS]);
 /* v3.5's history: @scanned pages isolated from @file's lists, @rotated of them referenced and kept. */
 void lru_note_scan(struct zone *zone, bool file, unsigned long scanned, unsigned long rotated);
+/* vm.swappiness from the command line (5.8's sysctl boot parameters), at boot */
+void setup_swappiness(struct cma_mm *mm);
 /* 5.8's cost of reclaiming @file's kind: pages written or refaulted, pages kept. */
 void lru_note_cost(struct zone *zone, bool file, unsigned long nr_io, unsigned long nr_rotated);
 /* A request of @order (classzone @classzone_idx) may use @zone: raise kswapd's order, wake it below low. */

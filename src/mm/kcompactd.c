@@ -10,7 +10,6 @@
  * The host calls cma_kcompactd_poll() when kcompactd's timeout ends and
  * sleeps it for as long as the call returns.
  */
-#include "lib/cmdline.h"
 #include "mm/internal.h"
 
 /* HPAGE_FRAG_CHECK_INTERVAL_MSEC: kcompactd's timeout between checks */
@@ -101,34 +100,14 @@ unsigned cma_kcompactd_poll(struct cma_mm *mm)
 }
 
 /*
- * sysctl.vm.compaction_proactiveness=N (or sysctl/vm/...) on the command
- * line, as the sysctl boot parameters write it (3db978d480e2 "kernel/
- * sysctl: support setting sysctl parameters from kernel command line",
- * Vlastimil Babka, dated 2020-06-08: "available as a bootparam since
- * v5.8", Kees Cook, linux-hardening, 2021): 0 to 100, else refused with
- * the kernel's message and the default kept. Departure: before 5.9 the
- * kernel says the parameter is not found; here it is ignored.
+ * sysctl.vm.compaction_proactiveness=N on the command line (sysctl.c):
+ * 0 to 100. Departure: between 5.8 and 5.9 the kernel says the
+ * parameter is not found; here it is ignored.
  */
 void setup_compaction_proactiveness(struct cma_mm *mm)
 {
-	static const char *const keys[] = { "sysctl.vm.compaction_proactiveness",
-					     "sysctl/vm/compaction_proactiveness" };
-	const char *val;
-	size_t len, n;
-	uint64_t v;
-	bool overflow = false;
-
 	mm->compaction_proactiveness = COMPACTION_PROACTIVENESS;
-	if (!mm->kernel.compact_proactive)
-		return;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (!cmdline_find_option(mm->cmdline, keys[i], &val, &len))
-			continue;
-		n = parse_integer(val, len, 10, &v, &overflow);
-		if (n && n == len && !overflow && v <= COMPACTION_PROACTIVENESS_MAX)
-			mm->compaction_proactiveness = (unsigned)v;
-		else
-			cma_mm_printk(mm, KERN_ERR "Failed to set sysctl parameter 'vm.compaction_proactiveness=%.*s': invalid value\n",
-				      (int)len, val);
-	}
+	if (mm->kernel.compact_proactive)
+		sysctl_vm_from_cmdline(mm, "compaction_proactiveness", COMPACTION_PROACTIVENESS_MAX,
+				       &mm->compaction_proactiveness);
 }

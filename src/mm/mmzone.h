@@ -409,6 +409,7 @@ struct cma_mm {
 	int min_free_kbytes;
 	enum thp_mode transparent_hugepage;	/* khugepaged.c: the enabled mode after boot */
 	unsigned compaction_proactiveness;	/* kcompactd.c: vm.compaction_proactiveness, 0 to 100 */
+	unsigned vm_swappiness;			/* scan_balance.c: vm.swappiness, 0 to 200 */
 	int watermark_scale_factor;	/* the sysctl, in 1/10000 of a zone; read under kernel.watermark_scale */
 	unsigned long totalram_pages;
 	unsigned long totalcma_pages;	/* pages given to the allocator as MIGRATE_CMA */

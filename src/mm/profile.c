@@ -147,13 +147,14 @@ static const struct profile_switch switches[] = {
 	SWITCH(lru_cost_balance, 5, 8),
 	SWITCH(vmstat_lru_type, 5, 8),
 	SWITCH(lru_cost_rotations, 6, 2),
+	SWITCH(sysctl_cmdline, 5, 8),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))
 /*
  * One switch per bool of struct kernel_profile, alloc_cma the first and
- * lru_cost_rotations the last.
+ * sysctl_cmdline the last.
  */
-_Static_assert(offsetof(struct kernel_profile, lru_cost_rotations) + sizeof(bool) -
+_Static_assert(offsetof(struct kernel_profile, sysctl_cmdline) + sizeof(bool) -
 	       offsetof(struct kernel_profile, alloc_cma) == NR_SWITCHES * sizeof(bool),
 	       "a bool of struct kernel_profile without its switch, or a switch without its bool");
 

@@ -1716,6 +1716,15 @@ struct kernel_profile {
 	 * Commit: "mm: vmscan: make rotations a secondary factor in balancing anon vs file".
 	 */
 	bool lru_cost_rotations;
+	/*
+	 * sysctl.<name>=<value> on the kernel command line writes a sysctl
+	 * at boot (the library reads vm.swappiness so; 5.9's
+	 * vm.compaction_proactiveness comes with its own switch). 5.8:
+	 * Vlastimil Babka's commit, dated 2020-06-08, is "available as a
+	 * bootparam since v5.8" (Kees Cook, linux-hardening, 2021).
+	 * Commit: 3db978d480e2 "kernel/sysctl: support setting sysctl parameters from kernel command line".
+	 */
+	bool sysctl_cmdline;
 };
 
 /*

@@ -23,7 +23,8 @@
  * - priority 0 with swap: both kinds whole (v3.5's unfractioned pass,
  *   5.8's SCAN_EQUAL).
  *
- * Departures: vm.swappiness is its default, 60; the history is the
+ * vm.swappiness is 60 unless the command line sets it (from 5.8,
+ * setup_swappiness). Departures: the history is the
  * zone's where 4.8 keeps it per node (the lists are per zone, vmscan.c);
  * 5.8's cost counts every refault that activates a page, where 6.12
  * counts one of a page that was active before eviction (PG_workingset,
@@ -33,7 +34,7 @@
 #include "lib/int_sqrt.h"
 #include "mm/internal.h"
 
-/* vm_swappiness: the kernel's default (anon_prio; file_prio is 200 less it) */
+/* vm.swappiness: the kernel's default (anon_prio; file_prio is 200 less it), and 5.8's largest */
 #define VM_SWAPPINESS	60
 #define MAX_SWAPPINESS	200
 
@@ -109,6 +110,17 @@ bool inactive_list_is_low(struct zone *zone, bool file)
 	return inactive * inactive_ratio(zone, file, inactive + active) < active;
 }
 
+/*
+ * sysctl.vm.swappiness=N on the command line (sysctl.c, from 5.8): 0 to
+ * 200, 5.8's range (82a1c34bf83d "mm: allow swappiness that prefers
+ * reclaiming anon over the file workingset"). Before 5.8 it stays 60.
+ */
+void setup_swappiness(struct cma_mm *mm)
+{
+	mm->vm_swappiness = VM_SWAPPINESS;
+	sysctl_vm_from_cmdline(mm, "swappiness", MAX_SWAPPINESS, &mm->vm_swappiness);
+}
+
 /* v3.5's history: @scanned pages isolated from @file's lists, @rotated of them referenced and kept. */
 void lru_note_scan(struct zone *zone, bool file, unsigned long scanned, unsigned long rotated)
 {
@@ -153,7 +165,7 @@ void lru_note_cost(struct zone *zone, bool file, unsigned long nr_io, unsigned l
  */
 static enum scan_balance balance_v35(struct zone *zone, int priority, uint64_t fraction[2])
 {
-	const unsigned long prio[2] = { VM_SWAPPINESS, MAX_SWAPPINESS - VM_SWAPPINESS };
+	const unsigned long prio[2] = { zone->mm->vm_swappiness, MAX_SWAPPINESS - zone->mm->vm_swappiness };
 	unsigned long size[2] = {
 		lru_pages(zone, LRU_INACTIVE_ANON) + lru_pages(zone, LRU_ACTIVE_ANON),
 		lru_pages(zone, LRU_INACTIVE_FILE) + lru_pages(zone, LRU_ACTIVE_FILE),
@@ -200,8 +212,8 @@ static enum scan_balance balance_cost(struct zone *zone, int priority, uint64_t 
 	file_cost = total + zone->lru_cost[1];
 	spin_unlock(&zone->lru_lock);
 	total = anon_cost + file_cost;
-	fraction[0] = VM_SWAPPINESS * (total + 1) / (anon_cost + 1);
-	fraction[1] = (MAX_SWAPPINESS - VM_SWAPPINESS) * (total + 1) / (file_cost + 1);
+	fraction[0] = zone->mm->vm_swappiness * (total + 1) / (anon_cost + 1);
+	fraction[1] = (MAX_SWAPPINESS - zone->mm->vm_swappiness) * (total + 1) / (file_cost + 1);
 	return SCAN_FRACT;
 }
 
@@ -214,7 +226,7 @@ void get_scan_count(struct zone *zone, int priority, bool force_scan, unsigned l
 
 	if (!swap_room(mm, mm->page_size))
 		balance = SCAN_FILE;
-	else if (priority)
+	else if (priority || !mm->vm_swappiness)
 		balance = mm->kernel.lru_cost_balance ? balance_cost(zone, priority, fraction) :
 							 balance_v35(zone, priority, fraction);
 	/* v3.5's denominator has the 1 that 5.8's division without rounding dropped */
