@@ -7,10 +7,10 @@
  *
  * - no swap room: file only;
  * - v3.5: anon only while the zone's file and free pages are at most
- *   its high mark; else each kind by swappiness (60:
- *   anon 60, file 140) times pages recently scanned over pages recently
- *   found referenced and kept (zone->recent_scanned, recent_rotated,
- *   halved once past a quarter of the kind's pages);
+ *   its high mark; else each kind by swappiness (anon 60, file 140)
+ *   times pages recently scanned over pages recently found referenced
+ *   and kept (zone->recent_scanned, recent_rotated, halved once past a
+ *   quarter of the kind's pages);
  * - 3.8 (kernel.scan_plenty_file): file only while the inactive file
  *   list is not low;
  * - 5.8 (kernel.lru_cost_balance): the rotations give way to a cost per
@@ -24,8 +24,8 @@
  *   5.8's SCAN_EQUAL).
  *
  * vm.swappiness is 60 unless the command line sets it (from 5.8,
- * setup_swappiness). Departures: the history is the
- * zone's where 4.8 keeps it per node (the lists are per zone, vmscan.c);
+ * setup_swappiness). Departures: the history is the zone's where 4.8
+ * keeps it per node (the lists are per zone, vmscan.c);
  * 5.8's cost counts every refault that activates a page, where 6.12
  * counts one of a page that was active before eviction (PG_workingset,
  * which pages here do not carry); the 3.8 rule also asks for an inactive
