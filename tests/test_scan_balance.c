@@ -38,7 +38,7 @@ static void lru_machine_up(struct lru_machine *m, const char *kernel, bool swap,
 	owner_fault_range(m->anon, 0, nr_anon, GFP_USER_PAGE);
 	owner_fault_range(m->file, 0, nr_file, GFP_USER_PAGE);
 	lru_add_drain_all(m->mm);
-	m->zone = page_zone(m->mm, m->file->slots[0].page);
+	m->zone = page_zone(m->mm, (nr_file ? m->file : m->anon)->slots[0].page);
 }
 
 static void lru_machine_down(struct lru_machine *m)
@@ -292,6 +292,79 @@ static void cache_trim_mode_spares_anon(void **state)
 }
 
 /*
+ * Expect: reclaim keeps the history get_scan_count balances on. v3.5
+ * (3.5, 5.7): the anon pages shrink_active_list finds young count as
+ * rotated beside the pages scanned, and no cost. From 5.8, no such
+ * history: the cost of anon is its pages swapped out, one each; from
+ * 6.2 SWAP_CLUSTER_MAX each plus the anon pages scanned and kept
+ * (pgscan_anon less pgsteal_anon). 8192 anonymous pages on the LRU keep
+ * the costs below a quarter of it, so nothing halves them.
+ */
+static void reclaim_notes_rotations_and_cost(void **state)
+{
+	static const char *const kernels[] = { "3.5", "5.7", "5.8", "6.1", "6.2", "6.12", NULL };
+
+	for_each_kernel(k, kernels) {
+		bool cost = test_kernel_since(*k, 5, 8), rot = test_kernel_since(*k, 6, 2);
+		struct lru_machine m;
+		uint64_t out;
+
+		lru_machine_up(&m, *k, true, 8192, 0);
+		set_lists(&m, m.anon, true);
+		/* the process touches half its pages: young for shrink_active_list */
+		for (uint64_t i = 0; i < 8192; i += 2)
+			cma_page_mkyoung(m.mm, m.anon->slots[i].page);
+		expect_kernel(*k, "reclaimed", 1, cma_try_to_free_pages(m.mm, 32, CMA_GFP_KERNEL) > 0);
+		out = test_counter(m.mm, "pswpout");
+		expect_kernel(*k, "swapped", 1, out > 0);
+		expect_kernel(*k, "v3.5's rotations", !cost, m.zone->recent_rotated[0] > 0);
+		expect_kernel(*k, "rotated of the scanned", 1,
+			      m.zone->recent_rotated[0] <= m.zone->recent_scanned[0]);
+		if (rot)
+			expect_kernel(*k, "anon cost: IO and kept pages",
+				      (long)(out * 32 + test_counter(m.mm, "pgscan_anon") -
+					     test_counter(m.mm, "pgsteal_anon")),
+				      (long)m.zone->lru_cost[0]);
+		else
+			expect_kernel(*k, "anon cost: pages written", cost ? (long)out : 0,
+				      (long)m.zone->lru_cost[0]);
+		expect_kernel(*k, "file cost", 0, (long)m.zone->lru_cost[1]);
+		lru_machine_down(&m);
+	}
+}
+
+/*
+ * Expect: from 5.8 a refault that activates a file page adds its read
+ * to file's cost (one page; SWAP_CLUSTER_MAX from 6.2); 5.7 notes none.
+ * The shadow is taken with the active file list not empty, so the
+ * distance (0: nothing evicted or activated since) fits in it; 512 file
+ * pages keep the cost below a quarter of the LRU, so it does not halve.
+ */
+static void refault_costs_its_kind(void **state)
+{
+	static const char *const kernels[] = { "5.7", "5.8", "6.12", NULL };
+
+	for_each_kernel(k, kernels) {
+		struct lru_machine m;
+		struct cma_page *page;
+		uint64_t shadow;
+
+		lru_machine_up(&m, *k, false, 0, 512);
+		set_lists(&m, m.file, true);
+		/* the page evicted: its shadow, the clock's tick (workingset_eviction), its slot empty */
+		shadow = cma_workingset_eviction(m.mm, m.file->slots[0].page);
+		workingset_eviction(m.zone);
+		owner_release(m.file, 0);
+		page = owner_fault(m.file, 0, GFP_USER_PAGE, 7);
+		expect_kernel(*k, "activated", 1, cma_workingset_refault(m.mm, page, shadow));
+		expect_kernel(*k, "file cost",
+			      !test_kernel_since(*k, 5, 8) ? 0 : test_kernel_since(*k, 6, 2) ? 32 : 1,
+			      (long)page_zone(m.mm, page)->lru_cost[1]);
+		lru_machine_down(&m);
+	}
+}
+
+/*
  * Expect: from 5.8 reclaim counts what it scanned and freed of each LRU
  * type (pgscan_anon + pgscan_file = pgscan_kswapd + pgscan_direct, the
  * same of pgsteal), and 6.12's /proc/vmstat prints them; 5.7 counts
@@ -415,6 +488,8 @@ int main(void)
 		cmocka_unit_test(cost_of_io_and_rotations),
 		cmocka_unit_test(cache_trim_mode_spares_anon),
 		cmocka_unit_test(scanned_and_freed_by_type),
+		cmocka_unit_test(reclaim_notes_rotations_and_cost),
+		cmocka_unit_test(refault_costs_its_kind),
 		cmocka_unit_test(swappiness_from_the_command_line),
 		cmocka_unit_test(swappiness_weighs_the_kinds),
 	};

@@ -1688,19 +1688,25 @@ struct kernel_profile {
 	 * whose inactive file list is plentiful and not thrashing is trimmed
 	 * first (cache_trim_mode), one with almost no file pages reclaims
 	 * anon (file_is_tiny), and priority 0 scans both alike (SCAN_EQUAL).
-	 * 5.8, bracketed: the series "mm: balance LRU lists based on
-	 * relative thrashing" v2 was posted to linux-mm on 2020-05-20
-	 * (Johannes Weiner, <20200520232525.798933-1-hannes@cmpxchg.org>),
-	 * before v5.7's release, and a stored table of the series' commits
-	 * gives 5.8-rc1; 6.12's mm/vmscan.c has its prepare_scan_control.
-	 * Commit: "mm: base LRU balancing on an explicit cost model", "mm: balance LRU lists based on relative thrashing", "mm: vmscan: determine anon/file pressure balance at the reclaim root".
+	 * 5.8: the series "mm: balance LRU lists based on relative
+	 * thrashing" v2 was posted to linux-mm on 2020-05-20 (Johannes
+	 * Weiner, <20200520232525.798933-1-hannes@cmpxchg.org>), and on
+	 * 2020-06-16 the kernel test robot reported its 1431d4d11abb in
+	 * torvalds/linux.git master (<20200616075750.GM5653@shao2-debian>,
+	 * Johannes Weiner's reply <20200616144529.GA616830@cmpxchg.org>),
+	 * so between the 5.7 the series followed and 5.8; a stored table
+	 * of the series' commits gives 5.8-rc1. 6.12's mm/vmscan.c has its
+	 * prepare_scan_control.
+	 * Commit: 1431d4d11abb "mm: base LRU balancing on an explicit cost model", "mm: balance LRU lists based on relative thrashing", "mm: vmscan: determine anon/file pressure balance at the reclaim root".
 	 */
 	bool lru_cost_balance;
 	/*
 	 * /proc/vmstat's pgscan_anon, pgscan_file, pgsteal_anon and
 	 * pgsteal_file: what reclaim scanned and freed of each LRU type,
 	 * beside the by-reclaimer counts. 5.8: patch 02/14 of the series
-	 * above (2020-05-20, <20200520232525.798933-3-hannes@cmpxchg.org>).
+	 * above (2020-05-20, <20200520232525.798933-3-hannes@cmpxchg.org>),
+	 * in master with it: the reply of 2020-06-16 above asks the robot
+	 * for "the new pgscan_anon & pgscan_file vmstat counters".
 	 * Commit: "mm: keep separate anon and file statistics on page reclaim activity".
 	 */
 	bool vmstat_lru_type;

@@ -33,6 +33,7 @@
  */
 #include "lib/int_sqrt.h"
 #include "mm/internal.h"
+#include "mm/mm_inline.h"
 
 /* vm.swappiness: the kernel's default (anon_prio; file_prio is 200 less it), and 5.8's largest */
 #define VM_SWAPPINESS	60
@@ -45,9 +46,12 @@ enum scan_balance {
 	SCAN_FILE,
 };
 
-static unsigned long lru_pages(struct zone *zone, enum lru_list lru)
+/* The pages on @file's (or anon's) two lists. */
+static unsigned long kind_pages(struct zone *zone, bool file)
 {
-	return zone_page_state(zone, NR_INACTIVE_ANON + lru);
+	enum lru_list base = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+
+	return zone_nr_lru_pages(zone, base) + zone_nr_lru_pages(zone, base + 1);
 }
 
 /* int_sqrt(10 * GB of @pages), at least 1: the inactive ratio of that much memory */
@@ -100,8 +104,8 @@ static bool workingset_transition(struct zone *zone)
 bool inactive_list_is_low(struct zone *zone, bool file)
 {
 	enum lru_list base = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
-	unsigned long inactive = lru_pages(zone, base);
-	unsigned long active = lru_pages(zone, base + 1);
+	unsigned long inactive = zone_nr_lru_pages(zone, base);
+	unsigned long active = zone_nr_lru_pages(zone, base + 1);
 
 	if (!file && !zone->mm->swap_bytes)
 		return false;
@@ -121,7 +125,7 @@ void setup_swappiness(struct cma_mm *mm)
 	sysctl_vm_from_cmdline(mm, "swappiness", MAX_SWAPPINESS, &mm->vm_swappiness);
 }
 
-/* v3.5's history: @scanned pages isolated from @file's lists, @rotated of them referenced and kept. */
+/* v3.5's history: @scanned pages isolated from @file's lists, @rotated found referenced and kept. */
 void lru_note_scan(struct zone *zone, bool file, unsigned long scanned, unsigned long rotated)
 {
 	if (zone->mm->kernel.lru_cost_balance || !(scanned | rotated))
@@ -150,8 +154,7 @@ void lru_note_cost(struct zone *zone, bool file, unsigned long nr_io, unsigned l
 		return;
 	spin_lock(&zone->lru_lock);
 	zone->lru_cost[file] += cost;
-	lrusize = lru_pages(zone, LRU_INACTIVE_ANON) + lru_pages(zone, LRU_ACTIVE_ANON) +
-		  lru_pages(zone, LRU_INACTIVE_FILE) + lru_pages(zone, LRU_ACTIVE_FILE);
+	lrusize = kind_pages(zone, false) + kind_pages(zone, true);
 	if (zone->lru_cost[0] + zone->lru_cost[1] > lrusize / 4) {
 		zone->lru_cost[0] /= 2;
 		zone->lru_cost[1] /= 2;
@@ -165,17 +168,15 @@ void lru_note_cost(struct zone *zone, bool file, unsigned long nr_io, unsigned l
  */
 static enum scan_balance balance_v35(struct zone *zone, int priority, uint64_t fraction[2])
 {
-	const unsigned long prio[2] = { zone->mm->vm_swappiness, MAX_SWAPPINESS - zone->mm->vm_swappiness };
-	unsigned long size[2] = {
-		lru_pages(zone, LRU_INACTIVE_ANON) + lru_pages(zone, LRU_ACTIVE_ANON),
-		lru_pages(zone, LRU_INACTIVE_FILE) + lru_pages(zone, LRU_ACTIVE_FILE),
-	};
+	unsigned swappiness = zone->mm->vm_swappiness;
+	const unsigned long prio[2] = { swappiness, MAX_SWAPPINESS - swappiness };
+	unsigned long size[2] = { kind_pages(zone, false), kind_pages(zone, true) };
 	unsigned long *scanned = zone->recent_scanned, *rotated = zone->recent_rotated;
 
 	if (size[1] + zone_page_state(zone, NR_FREE_PAGES) <= high_wmark_pages(zone))
 		return SCAN_ANON;
 	if (zone->mm->kernel.scan_plenty_file && !inactive_list_is_low(zone, true) &&
-	    lru_pages(zone, LRU_INACTIVE_FILE) >> priority)
+	    zone_nr_lru_pages(zone, LRU_INACTIVE_FILE) >> priority)
 		return SCAN_FILE;
 	spin_lock(&zone->lru_lock);
 	for (int file = 0; file < 2; file++) {
@@ -198,13 +199,15 @@ static enum scan_balance balance_v35(struct zone *zone, int priority, uint64_t f
  */
 static enum scan_balance balance_cost(struct zone *zone, int priority, uint64_t fraction[2])
 {
-	unsigned long file = lru_pages(zone, LRU_INACTIVE_FILE) + lru_pages(zone, LRU_ACTIVE_FILE);
+	unsigned long file = kind_pages(zone, true);
 	uint64_t anon_cost, file_cost, total;
 
 	if (file + zone_page_state(zone, NR_FREE_PAGES) <= high_wmark_pages(zone) &&
-	    !inactive_list_is_low(zone, false) && lru_pages(zone, LRU_INACTIVE_ANON) >> priority)
+	    !inactive_list_is_low(zone, false) &&
+	    zone_nr_lru_pages(zone, LRU_INACTIVE_ANON) >> priority)
 		return SCAN_ANON;
-	if (lru_pages(zone, LRU_INACTIVE_FILE) >> priority && !inactive_list_is_low(zone, true))
+	if (zone_nr_lru_pages(zone, LRU_INACTIVE_FILE) >> priority &&
+	    !inactive_list_is_low(zone, true))
 		return SCAN_FILE;
 	spin_lock(&zone->lru_lock);
 	total = (uint64_t)zone->lru_cost[0] + zone->lru_cost[1];
@@ -234,7 +237,7 @@ void get_scan_count(struct zone *zone, int priority, bool force_scan, unsigned l
 	nr[LRU_UNEVICTABLE] = 0;
 	for_each_evictable_lru(lru) {
 		bool file = lru == LRU_INACTIVE_FILE || lru == LRU_ACTIVE_FILE;
-		unsigned long scan = lru_pages(zone, lru) >> priority;
+		unsigned long scan = zone_nr_lru_pages(zone, lru) >> priority;
 
 		if (!scan && force_scan)
 			scan = SWAP_CLUSTER_MAX;

@@ -100,11 +100,6 @@ static bool is_active_lru(enum lru_list lru)
 	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
 }
 
-static unsigned long zone_nr_lru_pages(struct zone *zone, enum lru_list lru)
-{
-	return zone_page_state(zone, NR_INACTIVE_ANON + lru);
-}
-
 static bool page_is_file_cache(const struct cma_page *page)
 {
 	return !page_test(page, PG_swapbacked);
