@@ -19,8 +19,8 @@ enum cost_field {
 	COST_CPU_MHZ,		/* CPU clock, MHz: turns the cycle counts below into time */
 	COST_COPY_MBPS,		/* page copy bandwidth, MB/s (migration) */
 	COST_ZERO_MBPS,		/* clearing bandwidth, MB/s (buffers handed out zeroed) */
-	COST_SCAN_CYCLES,	/* per page a scanner looks at (compaction, reclaim) */
-	COST_PAGE_CYCLES,	/* bookkeeping per page allocated, isolated or reclaimed */
+	COST_SCAN_CYCLES,	/* per page a pfn scanner looks at (compaction, alloc_contig_range) */
+	COST_PAGE_CYCLES,	/* bookkeeping per page allocated or isolated */
 	COST_STORAGE_WRITE_MBPS,	/* writeback of dirty file pages */
 	COST_STORAGE_READ_MBPS,	/* page-cache misses and refaults (workloads' time) */
 	COST_LOCK_US,		/* one round of the CMA mutex and zone locks */
@@ -50,6 +50,8 @@ enum cost_field {
 	/* gcma: gcma_alloc_contig's own work per page (bench/kernel/micro-gcma.c) */
 	COST_GCMA_FREE_NS,	/* a page of the range that held nothing: its bit under the area's lock */
 	COST_GCMA_DROP_NS,	/* a page that held a copy: off the LRU, out of its tree, freed */
+	/* reclaim: shrink_inactive_list's work per page (bench/oracle, kswapd's batches) */
+	COST_RECLAIM_CYCLES,	/* a page reclaim looks at: isolated, referenced?, freed or put back */
 	NR_COST_FIELDS
 };
 
@@ -75,6 +77,7 @@ enum cost_fgraph {
 struct cost_work {
 	uint64_t migrated;		/* pages copied */
 	uint64_t scanned;		/* pages scanned */
+	uint64_t reclaim_scanned;	/* of those, pages reclaim's LRU scan looked at (reclaim_cycles each) */
 	uint64_t kswapd_scanned;	/* pages kswapd scanned meanwhile: the engine clock's work only (storage.c) */
 	uint64_t blocks_passed;		/* pageblocks compaction's scanners passed unscanned */
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */

@@ -473,8 +473,10 @@ static uint64_t task_cpu_ns(struct sim *s, const struct storage_clock *c)
 	 * the device completes the writes it started (a request's clock is
 	 * its own work only).
 	 */
-	if (!s->in_task)
+	if (!s->in_task) {
 		w.scanned += w.kswapd_scanned;
+		w.reclaim_scanned += w.kswapd_scanned;
+	}
 	w.tlb_cpus = s->storage.tlb_cpus;
 	return cost_cpu_ns(&s->cost, &w, s->page_bytes);
 }
