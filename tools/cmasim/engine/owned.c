@@ -126,8 +126,9 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
  * keeps the page, as lookup_swap_cache would find it: no read). A
  * synchronous swap device (swap_synchronous: zram, SWP_SYNCHRONOUS_IO)
  * has each write done before swap_writepage returns, at no storage time
- * (its compression's CPU time is not modelled), and reclaim frees the
- * page in the same pass.
+ * (its compression's CPU time is not modelled: 6,400 to 15,500
+ * instructions a page in the oracle's guests, doc/cmasim.1), and reclaim
+ * frees the page in the same pass.
  */
 static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 {
