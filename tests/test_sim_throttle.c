@@ -605,6 +605,60 @@ static void kswapd_scanning_moves_the_engine_clock(void **state)
 	clocked_destroy(&c);
 }
 
+/*
+ * The storage clock's CPU work after direct reclaim of @o's anonymous
+ * pages until 32 went to a synchronous swap device (zram), each store's
+ * compression priced at @cycles; *@stores: how many it stored.
+ */
+static uint64_t reclaim_to_zram(double cycles, uint64_t *stores)
+{
+	static const struct scenario sc = { .swap_synchronous = true };
+	struct workload_result res = { 0 };
+	struct workload w = { .res = &res };
+	struct owned_pages o;
+	struct clocked c;
+	uint64_t cpu, pswpout;
+
+	swapping_init(&c, "3.5", CMA_ARCH_X86);
+	c.s->sc = &sc;
+	c.s->cost.v[COST_ZRAM_STORE_CYCLES] = cycles;
+	assert_int_equal(owned_init(&o, c.s, &w, 256, true), 0);
+	for (uint64_t i = 0; i < o.nr; i++)
+		assert_int_equal(owned_touch(&o, i), 1);
+	lru_add_drain_all(c.mm);
+	for (int i = 0; i < 64 && c.s->zram_stores < 32; i++)
+		cma_try_to_free_pages(c.mm, 32, CMA_GFP_KERNEL);
+	pswpout = test_counter(c.mm, "pswpout");
+	cond_resched(c.mm);
+	cpu = c.s->storage.clock[0].cpu_ns;
+	*stores = c.s->zram_stores;
+	assert_int_equal(*stores, pswpout);
+	assert_verify(c.mm);
+	owned_destroy(&o);
+	clocked_destroy(&c);
+	return cpu;
+}
+
+/*
+ * Expect (swap_synchronous, zram_store_cycles): a page direct reclaim
+ * swaps out to zram is counted once, when swap_writepage stores it, and
+ * its compression moves the reclaiming task's clock: 15,469 cycles at
+ * x86's 3300 MHz a store, to the nanosecond of the cost model's rounding,
+ * the same reclaim otherwise.
+ */
+static void zram_store_moves_the_reclaimers_clock(void **state)
+{
+	uint64_t stores, stores0, priced = reclaim_to_zram(15469, &stores),
+		 unpriced = reclaim_to_zram(0, &stores0);
+	uint64_t want = stores * 15469 * 1000 / 3300;
+
+	assert_true(stores >= 32);
+	assert_int_equal(stores, stores0);
+	if (priced < unpriced + want - 1 || priced > unpriced + want + 1)
+		fail_msg("expected %" PRIu64 " zram stores to add %" PRIu64 " ns of CPU work, found %" PRIu64
+			 " (%" PRIu64 " against %" PRIu64 ")", stores, want, priced - unpriced, priced, unpriced);
+}
+
 /* Another task's work: 16 pages reclaimed and a 100 ms congestion_wait. */
 static void reclaim_and_sleep(struct sim *s)
 {
@@ -736,6 +790,7 @@ int main(void)
 		cmocka_unit_test(reads_end_each_at_its_own_time),
 		cmocka_unit_test(a_read_waited_out_stays_in_flight_for_the_others),
 		cmocka_unit_test(kswapd_scanning_moves_the_engine_clock),
+		cmocka_unit_test(zram_store_moves_the_reclaimers_clock),
 		cmocka_unit_test(run_apart_leaves_the_task_s_clock),
 		cmocka_unit_test(kswapd_woken_runs_at_the_next_scheduling_point),
 		cmocka_unit_test(kswapd_preempts_its_waker_without_an_idle_cpu),

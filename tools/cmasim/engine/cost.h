@@ -52,6 +52,7 @@ enum cost_field {
 	COST_GCMA_DROP_NS,	/* a page that held a copy: off the LRU, out of its tree, freed */
 	/* reclaim: shrink_inactive_list's work per page (bench/oracle, kswapd's batches) */
 	COST_RECLAIM_CYCLES,	/* a page reclaim looks at: isolated, referenced?, freed or put back */
+	COST_ZRAM_STORE_CYCLES,	/* more for one it swaps out to zram: unmapped, swap cache, compressed */
 	NR_COST_FIELDS
 };
 
@@ -78,6 +79,7 @@ struct cost_work {
 	uint64_t migrated;		/* pages copied */
 	uint64_t scanned;		/* pages scanned */
 	uint64_t reclaim_scanned;	/* of those, pages reclaim's LRU scan looked at (reclaim_cycles each) */
+	uint64_t zram_stores;		/* pages reclaim swapped out to a synchronous device (zram) */
 	uint64_t kswapd_scanned;	/* pages kswapd scanned meanwhile: the engine clock's work only (storage.c) */
 	uint64_t blocks_passed;		/* pageblocks compaction's scanners passed unscanned */
 	uint64_t handled;		/* pages allocated, isolated or reclaimed */
@@ -162,6 +164,7 @@ extern const char *const cost_part_names[NR_COST_PARTS];
 /* Counter values a request's work is the difference of. */
 struct cost_counters {
 	struct cma_mm_stats stats;
+	uint64_t zram_stores;		/* the host's: pages a synchronous swap device stored (owned.c) */
 };
 
 extern const char *const cost_field_names[NR_COST_FIELDS];
@@ -196,6 +199,9 @@ struct sim;
  * parked (task.c).
  */
 void cost_counters_read(struct sim *s, struct cost_counters *c);
+/* @acc += @after - @before, counter by counter. */
+void cost_counters_add_growth(struct cost_counters *acc, const struct cost_counters *after,
+			      const struct cost_counters *before);
 /* Add what the counters say was done since @before to @w. */
 void cost_work_since(struct sim *s, const struct cost_counters *before, struct cost_work *w);
 /* Add what they say was done from @before to @after to @w. */

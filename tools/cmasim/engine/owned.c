@@ -126,9 +126,8 @@ static int queue_write(struct owned_pages *o, uint64_t idx, enum storage_op op)
  * keeps the page, as lookup_swap_cache would find it: no read). A
  * synchronous swap device (swap_synchronous: zram, SWP_SYNCHRONOUS_IO)
  * has each write done before swap_writepage returns, at no storage time
- * (its compression's CPU time is not modelled: 6,400 to 15,500
- * instructions a page in the oracle's guests, doc/cmasim.1), and reclaim
- * frees the page in the same pass.
+ * but its compression's CPU time (zram_store_cycles, on the clock of the
+ * task that reclaims), and reclaim frees the page in the same pass.
  */
 static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 {
@@ -143,8 +142,10 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 		return -EBUSY;
 	o->slot[idx].state &= (uint8_t)~OP_DIRTY;
 	if (o->anon) {
-		if (s->sc && s->sc->swap_synchronous)
+		if (s->sc && s->sc->swap_synchronous) {
+			s->zram_stores++;
 			return 0;
+		}
 		done = storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);
 		if (track_write(o, idx, done))
 			return 0;	/* no room to track it: written at once */

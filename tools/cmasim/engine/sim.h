@@ -52,6 +52,7 @@ struct sim {
 	uint64_t class_pages[NR_MEM_CLASSES];
 	uint64_t pinned_pages;		/* pins held now */
 	uint64_t written_back;		/* by writers' flushing */
+	uint64_t zram_stores;		/* pages stored by a synchronous swap device (swap_synchronous) */
 	struct storage storage;		/* the board's storage queue and its writes in flight */
 	uint64_t kswapd_at;		/* the woken kswapd's pending run; UINT64_MAX: asleep */
 	unsigned kswapd_cpu;		/* the CPU it runs on */

@@ -532,8 +532,7 @@ void storage_run_apart(struct sim *s, uint64_t t, void (*fn)(struct sim *s), boo
 	fn(s);
 	cpu = task_cpu_ns(s, c);
 	cost_counters_read(s, &after);
-	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
-		saved.base.stats.v[i] += after.stats.v[i] - before.stats.v[i];
+	cost_counters_add_growth(&saved.base, &after, &before);
 	if (preempts)
 		saved.waited_to = (saved.waited_to > t ? saved.waited_to : t) + cpu;
 	*c = saved;

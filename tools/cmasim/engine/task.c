@@ -123,8 +123,7 @@ static void run_meanwhile(struct sim *s, struct sim_task *t)
 	cost_counters_read(s, &before);
 	sim_loop_until_woken(s, t->until, t->wake);
 	cost_counters_read(s, &after);
-	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
-		s->foreign.stats.v[i] += after.stats.v[i] - before.stats.v[i];
+	cost_counters_add_growth(&s->foreign, &after, &before);
 }
 
 /* What waited for the request's end runs now, in the order it came, on its CPU. */
