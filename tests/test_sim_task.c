@@ -187,8 +187,8 @@ static void parked_request_keeps_its_clock(void **state)
 	assert_true(c.s->storage.clock[0].cpu_ns > 0);
 	assert_int_equal(c.s->storage.clock[1].at, 0);
 	assert_int_equal(c.s->storage.clock[1].waited_to, c.s->storage.clock[1].cpu_ns);
-	for (int i = 0; i < NR_CMA_STAT_ITEMS; i++)
-		own.stats.v[i] = start.stats.v[i] + f.after.stats.v[i] - f.before.stats.v[i];
+	own = start;
+	cost_counters_add_growth(&own, &f.after, &f.before);
 	cost_work_since(c.s, &own, &w);
 	w.tlb_cpus = c.s->storage.tlb_cpus;
 	assert_true(f.after.stats.v[CMA_STAT_PGSCAN_DIRECT] > f.before.stats.v[CMA_STAT_PGSCAN_DIRECT]);
