@@ -614,7 +614,12 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 		throttle_after_batch(zone, sc, priority, nr_taken, &stat);
 	}
 	lru_note_scan(zone, file, nr_taken, stat.nr_activate[file]);
-	lru_note_cost(zone, file, stat.nr_pageout, nr_scanned - nr_reclaimed);
+	/*
+	 * The pages reclaim kept. Departure: the scan counts list entries
+	 * where 5.8's counts a folio's pages, so a large page freed can
+	 * outnumber it: none were kept then (the difference must not wrap).
+	 */
+	lru_note_cost(zone, file, stat.nr_pageout, nr_scanned > nr_reclaimed ? nr_scanned - nr_reclaimed : 0);
 	if (mm->kernel.vmstat_lru_type) {
 		count_vm_events(mm, PGSCAN_ANON + file, nr_scanned);
 		count_vm_events(mm, PGSTEAL_ANON + file, nr_reclaimed);
