@@ -541,6 +541,9 @@ static int read_rmem_node(struct dt_reader *r, struct platform *p, int node)
 
 	if (p->nr_rmem == PLATFORM_MAX_RMEM)
 		return dt_fail(r, "more than %d /reserved-memory nodes", PLATFORM_MAX_RMEM);
+	/* a region is known by its node's name (the devices' memory-region, the boot log) */
+	if (!name || !*name)
+		return dt_fail(r, "a /reserved-memory node has no name: a region is known by it");
 	m = &p->rmem[p->nr_rmem];
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
