@@ -619,7 +619,8 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 	 * where 5.8's counts a folio's pages, so a large page freed can
 	 * outnumber it: none were kept then (the difference must not wrap).
 	 */
-	lru_note_cost(zone, file, stat.nr_pageout, nr_scanned > nr_reclaimed ? nr_scanned - nr_reclaimed : 0);
+	lru_note_cost(zone, file, stat.nr_pageout,
+		      nr_scanned > nr_reclaimed ? nr_scanned - nr_reclaimed : 0);
 	if (mm->kernel.vmstat_lru_type) {
 		count_vm_events(mm, PGSCAN_ANON + file, nr_scanned);
 		count_vm_events(mm, PGSTEAL_ANON + file, nr_reclaimed);
