@@ -13,11 +13,13 @@
 #include <cmocka.h>
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "owners.h"
-#include "engine/sim.h"
+#include "sim_helpers.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -196,12 +198,97 @@ static void parked_request_keeps_its_clock(void **state)
 	tasked_destroy(&c);
 }
 
+/*
+ * A busy board (four CPU-bound threads) where a camera's raw 8 MiB
+ * requests (nothing cleared after) migrate a full area's pages, wait
+ * for writes and retry past a journal's held metadata: run under
+ * @kernel with its trace, each request's span on the engine's clock
+ * (cma_alloc_start to cma_alloc_finish) and its latency.
+ */
+static unsigned run_busy_camera(const char *kernel, double span_ms[8], double latency_ms[8])
+{
+	char ini[1024], line[512];
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct sim_options o = { .policy = sim_policy_find("cma"), .trace = tmpfile() };
+	struct sim_result r;
+	double start = 0, finish = 0, t;
+	unsigned n = 0;
+	char err[768];
+
+	assert_non_null(sc);
+	assert_non_null(o.trace);
+	snprintf(ini, sizeof(ini),
+		 "[scenario]\nplatform = arm\nmemory = 256M\ncmdline = cma=64M\nkernel = %s\n"
+		 "duration = 4s\nseed = 1\n"
+		 "[anon fill]\nrss = 165M\nrate = 200000\nhold = yes\n"
+		 "[anon busy]\nrss = 1M\nrate = 1\nthreads = 4\n"
+		 "[writer objects]\nfile = 32M\nrate = 20000\npattern = sequential\njournal = 12\n"
+		 "dirty_expire = 30s\nstart = 1s\n"
+		 "[device cam]\nsize = 8M\nalign = 16M\nring = 7\nperiod = 1s\nstart = 3s\n",
+		 kernel);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the test's scenario does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	rewind(o.trace);
+	while (fgets(line, sizeof(line), o.trace) && n < 8) {
+		const char *ev = strstr(line, "] .... ");
+		const char *lat = strstr(line, " latency_ns=");
+
+		if (!ev || sscanf(ev + 7, "%lf:", &t) != 1)
+			continue;
+		if (strstr(line, " cma_alloc_start: "))
+			start = t;
+		else if (strstr(line, " cma_alloc_finish: "))
+			finish = t;
+		else if (lat && strstr(line, " cmasim_device_request: ") && strstr(line, " result=ok")) {
+			span_ms[n] = (finish - start) * 1e3;
+			latency_ms[n++] = strtod(lat + strlen(" latency_ns="), NULL) / 1e6;
+		}
+	}
+	fclose(o.trace);
+	sim_result_free(&r);
+	free(sc);
+	return n;
+}
+
+/*
+ * Expect: while a request runs, the others run for as long as it takes.
+ * Its clock moves on at each scheduling point by the price of its work
+ * so far, drains and waits to run included, as its latency prices all
+ * of it; so a slow request spans on the engine's clock what its latency
+ * says, within the work after its last scheduling point (its pages
+ * taken off the free lists). A clock that moved by the CPU work alone
+ * spans a third to a half of it here, where waits to run are most of a
+ * request.
+ */
+static void request_spans_its_latency_on_the_engine_clock(void **state)
+{
+	static const char *const kernels[] = { "3.5", "6.12" };
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		double span[8], lat[8];
+		unsigned n = run_busy_camera(kernels[k], span, lat), slow = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			if (lat[i] < 20)
+				continue;
+			slow++;
+			if (span[i] < 0.85 * lat[i] || span[i] > 1.1 * lat[i])
+				fail_msg("%s: request %u of latency %.3f ms spans %.3f ms of the engine's clock",
+					 kernels[k], i, lat[i], span[i]);
+		}
+		if (slow < 3)
+			fail_msg("%s: expected 3 requests over 20 ms, found %u of %u", kernels[k], slow, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(task_runs_events_due_while_parked),
 		cmocka_unit_test(cma_mutex_event_waits_for_the_request),
 		cmocka_unit_test(parked_request_keeps_its_clock),
+		cmocka_unit_test(request_spans_its_latency_on_the_engine_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,9 +159,9 @@ static unsigned lru_batch(const char *kernel)
  * others ran; one that follows another at once runs on. The CMA mutex
  * another device holds is a sleep too.
  */
-static void sched_fill(struct sim *s, const struct workload *w, uint64_t start_ns, struct cost_work *work)
+static void sched_fill(struct sim *s, const struct workload *w, uint64_t start_ns, struct cost_work *work,
+		       struct sched_task *k)
 {
-	struct sched_task *k = &s->sched_req;
 	uint64_t end = s->sched_end[w->idx];
 	bool woke = start_ns > end || !end;
 
@@ -182,36 +182,76 @@ static void sched_fill(struct sim *s, const struct workload *w, uint64_t start_n
  * How drain_all_pages reaches the other CPUs is the profile's: IPIs, work
  * items (4.11) or the caller itself (6.0).
  */
-void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
-			 struct cost_work *work)
+/*
+ * What the request in flight shares: the CPUs, the tracer, and the
+ * background's threads and lock traffic as they were when it started
+ * (its clock and its end price its work alike).
+ */
+static void contention_env(struct sim *s, bool cma, struct cost_work *work)
 {
 	work->nr_cpus = s->plat.cfg.nr_cpus;
 	work->no_preempt = s->no_preempt;
-	work->runnable = sim_runnable(s);
+	work->runnable = s->req.runnable;
 	work->remote_drain = s->drain_remote;
 	work->drain_wq = s->drain_wq;
 	work->fgraph = request_fgraph(s->sc, cma);
 	work->lru_batch = lru_batch(cma_mm_kernel(s->mm));
-	work->zone_page_rate = s->bg_zone_rate;
-	work->lru_page_rate = s->bg_lru_rate;
+	work->zone_page_rate = s->req.zone_rate;
+	work->lru_page_rate = s->req.lru_rate;
 	/*
 	 * The request's own drain_all_pages (each naming its zone) wait for
 	 * a background one in progress; they are no background's traffic.
 	 */
 	work->drain_mutex = s->drain_mutex;
-	work->bg_drain_rate = s->bg_drain_rate;
+	work->bg_drain_rate = s->req.drain_rate;
+}
+
+void sim_contention_begin(struct sim *s, const struct workload *w, uint64_t start_ns)
+{
+	s->req.wl = w;
+	s->req.start = start_ns;
+	s->req.runnable = sim_runnable(s);
+	s->req.zone_rate = s->bg_zone_rate;
+	s->req.lru_rate = s->bg_lru_rate;
+	s->req.drain_rate = s->bg_drain_rate;
+}
+
+void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
+			 struct cost_work *work)
+{
+	contention_env(s, cma, work);
 	s->dev_drains += work->drains - work->lru_drains;
 	/* a device's own requests follow one another: only another device's keeps it waiting */
 	if (cma && s->cma_mutex_holder >= 0 && (unsigned)s->cma_mutex_holder != w->idx &&
 	    s->cma_mutex_free_at > start_ns)
 		work->cma_mutex_wait_ns = s->cma_mutex_free_at - start_ns;
-	sched_fill(s, w, start_ns, work);
+	sched_fill(s, w, start_ns, work, &s->sched_req);
+}
+
+/*
+ * The request's clock moves on by this at its scheduling points, so the
+ * others run for as long as it takes, drains and waits to run included:
+ * the price its end gives all its work, less its waits for I/O and its
+ * sleeps (the clock took them as they came) and the CMA mutex's wait
+ * (before its first step).
+ */
+uint64_t sim_contention_price(struct sim *s, const struct cost_work *work)
+{
+	unsigned attempts = sim_cma_attempts(s);
+	struct cost_work w = *work;
+	struct sched_task k;
+
+	w.cma_attempts = attempts ? attempts + sim_busy_retries(s) : 0;
+	contention_env(s, attempts != 0, &w);
+	sched_fill(s, s->req.wl, s->req.start, &w, &k);
+	return cost_ns(&s->cost, &w, s->page_bytes) - w.io_wait_ns - w.throttle_ns;
 }
 
 void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma)
 {
 	s->sched_lag[w->idx] = s->sched_req.lag_ns;
 	s->sched_end[w->idx] = start_ns + ns;
+	s->req.wl = NULL;
 	if (!cma)
 		return;
 	s->cma_mutex_holder = (int)w->idx;

@@ -27,14 +27,13 @@ static int alloc_task(struct sim *s, void *arg)
 {
 	struct alloc_call *a = arg;
 	struct storage_clock *c = &s->storage.clock[s->storage.cur];
-	uint64_t waited = c->wait_ns, slept = c->throttle_ns, blocks = c->waits + c->sleeps;
 	int ret;
 
 	storage_request_start(s, s->now);
 	ret = s->policy->alloc(s, a->w, a->b, a->work, a->cause);
-	a->work->io_wait_ns += c->wait_ns - waited;
-	a->work->throttle_ns += c->throttle_ns - slept;
-	a->work->blocks += (unsigned)(c->waits + c->sleeps - blocks);
+	a->work->io_wait_ns += c->wait_ns - c->wait0;
+	a->work->throttle_ns += c->throttle_ns - c->throttle0;
+	a->work->blocks += (unsigned)(c->waits + c->sleeps - c->blocks0);
 	return ret;
 }
 
@@ -50,7 +49,10 @@ int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct
 int policy_request(struct sim *s, struct workload *w, struct dev_buffer *b, uint64_t start_ns,
 		   struct cost_work *work, struct cost_parts *parts, enum fail_cause *cause, uint64_t *ns)
 {
-	int ret = policy_alloc(s, w, b, work, cause);
+	int ret;
+
+	sim_contention_begin(s, w, start_ns);
+	ret = policy_alloc(s, w, b, work, cause);
 
 	work->tlb_cpus = policy_tlb_cpus(s);
 	sim_contention_fill(s, w, start_ns, work->cma_attempts, work);

@@ -84,6 +84,13 @@ struct sim {
 	/* sched.c: each device's task on the run queue its requests share with the background */
 	struct sched_tunables sched_tun;
 	struct sched_task sched_req;		/* the request being priced */
+	/* the request in flight (sim_contention_begin) and what it shares, as they were when it started */
+	struct {
+		const struct workload *wl;	/* NULL: none in flight */
+		uint64_t start;
+		unsigned runnable;
+		double zone_rate, lru_rate, drain_rate;
+	} req;
 	int64_t sched_lag[SIM_MAX_WORKLOADS];	/* its vruntime less its queue's min_vruntime, at ... */
 	uint64_t sched_end[SIM_MAX_WORKLOADS];	/* ... the end of its last request */
 

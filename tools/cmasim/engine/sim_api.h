@@ -233,14 +233,28 @@ void sim_areas_finish(struct sim *s);
 /* After boot: start measuring the background's lock rates. */
 void sim_contention_start(struct sim *s);
 /*
- * Before pricing @work, a request of device workload @w issued at
- * @start_ns: the board's CPUs, the background's runnable threads and
- * lock rates, the device's task on its run queue (woken if its last
- * request ended before @start_ns), and how long the CMA mutex keeps it
- * waiting when the request went through alloc_contig_range (@cma).
+ * A request of device workload @w issued at @start_ns starts on its own
+ * task: the background's runnable threads and lock rates are taken now,
+ * for its clock (sim_contention_price) and its price, until
+ * sim_contention_done().
+ */
+void sim_contention_begin(struct sim *s, const struct workload *w, uint64_t start_ns);
+/*
+ * Before pricing @work, the request of sim_contention_begin(): the
+ * board's CPUs, the background as it was at the start, the device's task
+ * on its run queue (woken if its last request ended before @start_ns),
+ * and how long the CMA mutex keeps it waiting when the request went
+ * through alloc_contig_range (@cma).
  */
 void sim_contention_fill(struct sim *s, const struct workload *w, uint64_t start_ns, bool cma,
 			 struct cost_work *work);
+/*
+ * The wall time the request in flight has taken for @work so far (its
+ * waits for I/O and sleeps among it): its CPU work, its drains, its lock
+ * waits and its waits to run; the waits and sleeps themselves left out
+ * (its clock has them already).
+ */
+uint64_t sim_contention_price(struct sim *s, const struct cost_work *work);
 /* The request took @ns from @start_ns: it held the CMA mutex (@cma) until its end; its task's vruntime kept. */
 void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma);
 /* The background's threads wanting a CPU now (workloads' runnable hooks). */

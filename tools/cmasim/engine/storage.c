@@ -304,6 +304,9 @@ void storage_request_start(struct sim *s, uint64_t now)
 	c->waited_to = now;
 	c->at = now;
 	c->cpu_ns = 0;
+	c->wait0 = c->wait_ns;
+	c->throttle0 = c->throttle_ns;
+	c->blocks0 = c->waits + c->sleeps;
 	if (s->storage.mm)
 		cost_counters_read(s, &c->base);
 }
@@ -478,6 +481,12 @@ static uint64_t task_cpu_ns(struct sim *s, const struct storage_clock *c)
 		w.reclaim_scanned += w.kswapd_scanned;
 	}
 	w.tlb_cpus = s->storage.tlb_cpus;
+	if (s->in_task && s->req.wl) {
+		w.io_wait_ns = c->wait_ns - c->wait0;
+		w.throttle_ns = c->throttle_ns - c->throttle0;
+		w.blocks = (unsigned)(c->waits + c->sleeps - c->blocks0);
+		return sim_contention_price(s, &w);
+	}
 	return cost_cpu_ns(&s->cost, &w, s->page_bytes);
 }
 

@@ -90,6 +90,7 @@ struct storage_clock {
 	uint64_t waits;			/* how many of those waits took time */
 	uint64_t throttle_ns;		/* time slept in reclaim and compaction, summed */
 	uint64_t sleeps;		/* how many sleeps */
+	uint64_t wait0, throttle0, blocks0;	/* wait_ns, throttle_ns and waits + sleeps when it started */
 	bool asleep;			/* in a sleep of the library's */
 	bool woken;			/* and the library woke it */
 };
