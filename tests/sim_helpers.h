@@ -12,11 +12,15 @@
 #include "engine/sim.h"
 #include "policies/registry.h"
 
-/* @ini under @policy into @res: the test fails if it does not parse or run. */
-static inline void sim_test_run_ini(const char *ini, const char *policy, struct sim_result *res)
+/*
+ * @ini under @policy into @res, keeping the /proc files @dumps (NULL:
+ * none) at its end: the test fails if it does not parse or run.
+ */
+static inline void sim_test_run_ini_dumps(const char *ini, const char *policy, const char *const *dumps,
+					  unsigned nr_dumps, struct sim_result *res)
 {
 	struct scenario *sc = calloc(1, sizeof(*sc));
-	struct sim_options o = { .policy = sim_policy_find(policy) };
+	struct sim_options o = { .policy = sim_policy_find(policy), .dumps = dumps, .nr_dumps = nr_dumps };
 	char err[768];
 
 	assert_non_null(sc);
@@ -25,6 +29,30 @@ static inline void sim_test_run_ini(const char *ini, const char *policy, struct 
 		fail_msg("the test's scenario does not parse: %s", err);
 	assert_int_equal(sim_run(sc, &o, res), 0);
 	free(sc);
+}
+
+/* @ini under @policy into @res: the test fails if it does not parse or run. */
+static inline void sim_test_run_ini(const char *ini, const char *policy, struct sim_result *res)
+{
+	sim_test_run_ini_dumps(ini, policy, NULL, 0, res);
+}
+
+/* The value of line @name in the dump of /proc/@file kept by @r, or the test fails. */
+static inline uint64_t sim_test_dumped(const struct sim_result *r, const char *file, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (unsigned i = 0; i < r->nr_procs; i++) {
+		const char *at = r->procs[i].text;
+
+		if (strcmp(r->procs[i].name, file))
+			continue;
+		for (; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+			if (!strncmp(at, name, n) && (at[n] == ' ' || at[n] == ':'))
+				return strtoull(at + n + 1 + strspn(at + n + 1, " "), NULL, 10);
+	}
+	fail_msg("no %s in the run's /proc/%s", name, file);
+	return 0;
 }
 
 /* Device @name of @r, or the test fails. */

@@ -328,6 +328,25 @@ static void calib_scenarios_parse(void **state)
 	assert_true(rows >= 15);
 }
 
+/*
+ * Expect: a job's page tables count as page tables (pgtable_page_ctor's
+ * NR_PAGETABLE). Four processes that never finish (100 s of CPU on two
+ * CPUs in a 30 s run) have each faulted its 4 MiB in, a page table per 2 MiB:
+ * /proc/vmstat's nr_page_table_pages is 8 at the end (it was 0 when the
+ * job's page tables were plain kernel pages).
+ */
+static void wl_job_page_tables_are_counted(void **state)
+{
+	static const char *const dumps[] = { "vmstat" };
+	struct sim_result r;
+
+	sim_test_run_ini_dumps(BOARD("128M")
+			       "[job build]\nprocs = 4\ncpu = 100s\nunits = 4\nrss = 4M\nrate = 20000\n",
+			       "cma", dumps, 1, &r);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "nr_page_table_pages"), 8);
+	sim_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +358,7 @@ int main(void)
 		cmocka_unit_test(wl_job_swapin_readahead_by_release),
 		cmocka_unit_test(wl_job_shares_cpus_with_runnable_workloads),
 		cmocka_unit_test(wl_job_unfinished_has_no_completion),
+		cmocka_unit_test(wl_job_page_tables_are_counted),
 		cmocka_unit_test(wl_job_keys_are_checked),
 		cmocka_unit_test(calib_scenarios_parse),
 	};

@@ -513,6 +513,29 @@ static void wl_slab_rate_times_lifetime_and_max(void **state)
 }
 
 /*
+ * Expect: a slab's pages count as slab (kmem_getpages' NR_SLAB_*): with
+ * half its allocations reclaimable, /proc/vmstat's nr_slab_reclaimable
+ * and nr_slab_unreclaimable add up to the pages it holds at the end,
+ * both of them some, and meminfo's Slab is their sum in kB.
+ */
+static void wl_slab_pages_count_as_slab(void **state)
+{
+	static const char *const dumps[] = { "vmstat", "meminfo" };
+	struct sim_result r;
+	uint64_t rec, unrec;
+
+	sim_test_run_ini_dumps(BOARD_64M "duration = 2s\n"
+			       "[slab dentries]\nrate = 1000\norders = 0:1 2:1\nlifetime = 10s\nreclaimable = 50\n",
+			       "cma", dumps, 2, &r);
+	rec = sim_test_dumped(&r, "vmstat", "nr_slab_reclaimable");
+	unrec = sim_test_dumped(&r, "vmstat", "nr_slab_unreclaimable");
+	assert_true(rec > 100 && unrec > 100);
+	assert_int_equal(rec + unrec, workload(&r, "dentries")->resident_pages);
+	assert_int_equal(sim_test_dumped(&r, "meminfo", "Slab"), (rec + unrec) * 4);
+	sim_result_free(&r);
+}
+
+/*
  * Expect: a 46 MiB process fills the 64 MiB board past its movable
  * blocks and into the 16 MiB CMA area (40 MiB fit outside it from 4.4,
  * which has no RESERVE blocks, to 5.7, before CMA is taken first: the
@@ -2473,6 +2496,7 @@ int main(void)
 		cmocka_unit_test(wl_device_gfp_atomic_refused),
 		cmocka_unit_test(wl_on_cpu_keeps_a_freed_page_on_its_cpu),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
+		cmocka_unit_test(wl_slab_pages_count_as_slab),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(kcompactd_proactive_compacts_in_the_background),
 		cmocka_unit_test(platform_file_kernel_key),

@@ -219,6 +219,30 @@ enum cma_migratetype {
 struct cma_page *cma_alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order);
 /** cma_free_pages() - __free_pages(); a page not allocated is reported, not freed. */
 void cma_free_pages(struct cma_mm *mm, struct cma_page *page, unsigned order);
+/* What pages the kernel keeps for itself are for: the counter that has them. */
+enum cma_kmem_kind {
+	CMA_KMEM_SLAB_RECLAIMABLE,	/* NR_SLAB_RECLAIMABLE: a reclaimable cache's slab */
+	CMA_KMEM_SLAB_UNRECLAIMABLE,	/* NR_SLAB_UNRECLAIMABLE: any other cache's */
+	CMA_KMEM_PAGETABLE,		/* NR_PAGETABLE: a page table */
+	CMA_NR_KMEM_KINDS,
+};
+/**
+ * cma_alloc_kmem_pages() - cma_alloc_pages() for the kernel's own use,
+ * counted as the kernel counts it: a slab's pages in NR_SLAB_RECLAIMABLE
+ * or NR_SLAB_UNRECLAIMABLE (kmem_getpages), a page table's in
+ * NR_PAGETABLE (pgtable_page_ctor), which /proc/meminfo (Slab,
+ * SReclaimable, SUnreclaim, PageTables, MemAvailable) and /proc/vmstat
+ * show. NULL on failure, with errno EINVAL for an unknown @kind.
+ */
+struct cma_page *cma_alloc_kmem_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+				      enum cma_kmem_kind kind);
+/**
+ * cma_free_kmem_pages() - the pages cma_alloc_kmem_pages() gave for @kind
+ * back, and out of its counter; a page not allocated is reported, and
+ * neither freed nor uncounted.
+ */
+void cma_free_kmem_pages(struct cma_mm *mm, struct cma_page *page, unsigned order,
+			 enum cma_kmem_kind kind);
 /**
  * cma_alloc_huge_page() - a huge page pool's page of 2^@order pages from
  * the buddy allocator, as growing nr_hugepages asks for it (6.12's

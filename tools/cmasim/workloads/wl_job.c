@@ -82,7 +82,7 @@ static uint64_t end_proc(struct sim *s, struct job_proc *p)
 	uint64_t freed = owned_release_all(&p->anon) + p->nr_ptes;
 
 	while (p->nr_ptes)
-		cma_free_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0);
+		cma_free_kmem_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0, CMA_KMEM_PAGETABLE);
 	p->faulted = 0;
 	p->done_ns = 0;
 	return freed;
@@ -131,7 +131,8 @@ static void touch_pages(struct sim *s, struct workload *w, struct job_proc *p, u
 
 		/* the first touch of each 2 MiB maps a page table: __pte_alloc, GFP_KERNEL */
 		if (idx % PTE_SPAN == 0 && idx + 1 == p->faulted) {
-			struct cma_page *pte = cma_alloc_pages(sim_mm(s), CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0);
+			struct cma_page *pte = cma_alloc_kmem_pages(sim_mm(s), CMA_GFP_KERNEL | CMA_GFP_NOWARN, 0,
+								    CMA_KMEM_PAGETABLE);
 
 			if (pte)
 				p->ptes[p->nr_ptes++] = pte;
@@ -277,7 +278,7 @@ static void job_stop(struct sim *s, struct workload *w)
 		struct job_proc *p = &j->proc[i];
 
 		while (p->nr_ptes)
-			cma_free_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0);
+			cma_free_kmem_pages(sim_mm(s), p->ptes[--p->nr_ptes], 0, CMA_KMEM_PAGETABLE);
 		free(p->ptes);
 		owned_destroy(&p->anon);
 	}

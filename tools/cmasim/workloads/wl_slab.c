@@ -2,8 +2,9 @@
 /*
  * Slab users: kernel allocations that cannot move, of an order mix, each
  * freed after an exponentially distributed lifetime. A share is
- * __GFP_RECLAIMABLE (dentries, inodes): grouped apart by mobility, though
- * nothing shrinks them here.
+ * __GFP_RECLAIMABLE (dentries, inodes): grouped apart by mobility, and
+ * counted as reclaimable slab (SReclaimable), though nothing shrinks them
+ * here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct slab_obj {
 	struct workload *w;
 	struct cma_page *page;
 	unsigned order;
+	enum cma_kmem_kind kind;
 	struct slab_obj *prev, *next;
 };
 
@@ -52,7 +54,7 @@ static void obj_unlink(struct slab_wl *sl, struct slab_obj *o)
 
 static void release(struct sim *s, struct slab_wl *sl, struct slab_obj *o)
 {
-	cma_free_pages(sim_mm(s), o->page, o->order);
+	cma_free_kmem_pages(sim_mm(s), o->page, o->order, o->kind);
 	sl->live_pages -= 1ull << o->order;
 	sim_account_class(s, MC_SLAB, -(1l << o->order));
 	obj_unlink(sl, o);
@@ -70,18 +72,21 @@ static void slab_alloc_one(struct sim *s, struct workload *w, struct slab_wl *sl
 {
 	const struct wl_slab *spec = &w->spec->slab;
 	unsigned order = pick_order(s, spec);
+	enum cma_kmem_kind kind = CMA_KMEM_SLAB_UNRECLAIMABLE;
 	cma_gfp_t gfp = CMA_GFP_KERNEL;
 	struct slab_obj *o;
 
 	if (spec->max_bytes && (sl->live_pages + (1ull << order)) * sim_page_bytes(s) > spec->max_bytes)
 		return;
-	if (sim_rand_below(s, 100) < spec->reclaimable)
+	if (sim_rand_below(s, 100) < spec->reclaimable) {
 		gfp |= CMA_GFP_RECLAIMABLE;
+		kind = CMA_KMEM_SLAB_RECLAIMABLE;
+	}
 	w->res->ops++;
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return;
-	o->page = cma_alloc_pages(sim_mm(s), gfp | CMA_GFP_NOWARN, order);
+	o->page = cma_alloc_kmem_pages(sim_mm(s), gfp | CMA_GFP_NOWARN, order, kind);
 	if (!o->page) {
 		w->res->alloc_failures++;
 		free(o);
@@ -89,6 +94,7 @@ static void slab_alloc_one(struct sim *s, struct workload *w, struct slab_wl *sl
 	}
 	o->w = w;
 	o->order = order;
+	o->kind = kind;
 	o->next = sl->objs;
 	if (sl->objs)
 		sl->objs->prev = o;
