@@ -377,6 +377,21 @@ char *test_proc_read(struct cma_mm *mm, const char *name)
 	return buf;
 }
 
+unsigned long test_meminfo_kb(struct cma_mm *mm, const char *field)
+{
+	char *buf = test_proc_read(mm, "meminfo"), *at;
+	size_t n = strlen(field);
+	unsigned long kb = 0;
+
+	for (at = buf; *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : at + strlen(at))
+		if (!strncmp(at, field, n) && at[n] == ':')
+			break;
+	if (!*at || sscanf(at + n + 1, "%lu", &kb) != 1)
+		fail_msg("no %s line in /proc/meminfo", field);
+	free(buf);
+	return kb;
+}
+
 /* BUILD/@rel into @path (BUILD/tests/test_X -> BUILD), then @mode's access(): 0 or -1. */
 static int build_relative(const char *rel, char *path, size_t len, int mode)
 {

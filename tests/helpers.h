@@ -202,6 +202,8 @@ int test_build_program(const char *name, char *path, size_t len);
 int test_cmasim_program(const char *test, char *path, size_t len);
 /* The machine's /proc file @name (cma_write_proc) as a string; free() it. */
 char *test_proc_read(struct cma_mm *mm, const char *name);
+/* /proc/meminfo's @field ("SwapCached") in kB, failing the test if it has no such line. */
+unsigned long test_meminfo_kb(struct cma_mm *mm, const char *field);
 /*
  * Fail unless @text is the golden file @name byte for byte, saying from
  * which line on it differs. The files are tests/golden/ of the source

@@ -13,7 +13,6 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,27 +26,6 @@ static uint64_t counter(struct cma_mm *mm, const char *name)
 
 	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
 	return v;
-}
-
-/* /proc/meminfo's @field in kB, or the test fails. */
-static unsigned long meminfo_kb(struct cma_mm *mm, const char *field)
-{
-	char *buf = NULL, *at;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	unsigned long kb = 0;
-	size_t n = strlen(field);
-
-	assert_non_null(f);
-	assert_int_equal(cma_write_proc(mm, "meminfo", f), 0);
-	fclose(f);
-	for (at = buf; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
-		if (!strncmp(at, field, n) && at[n] == ':')
-			break;
-	if (!at || !*at || sscanf(at + n + 1, "%lu", &kb) != 1)
-		fail_msg("no %s line in /proc/meminfo", field);
-	free(buf);
-	return kb;
 }
 
 /*
@@ -69,10 +47,10 @@ static void kmem_pages_count_by_kind(const char *kernel, unsigned k)
 	assert_int_equal(counter(mm, "nr_slab_reclaimable"), 8);
 	assert_int_equal(counter(mm, "nr_slab_unreclaimable"), 1);
 	assert_int_equal(counter(mm, "nr_page_table_pages"), 2);
-	assert_int_equal(meminfo_kb(mm, "SReclaimable"), 32);
-	assert_int_equal(meminfo_kb(mm, "SUnreclaim"), 4);
-	assert_int_equal(meminfo_kb(mm, "Slab"), 36);
-	assert_int_equal(meminfo_kb(mm, "PageTables"), 8);
+	assert_int_equal(test_meminfo_kb(mm, "SReclaimable"), 32);
+	assert_int_equal(test_meminfo_kb(mm, "SUnreclaim"), 4);
+	assert_int_equal(test_meminfo_kb(mm, "Slab"), 36);
+	assert_int_equal(test_meminfo_kb(mm, "PageTables"), 8);
 	cma_free_kmem_pages(mm, sr, 3, CMA_KMEM_SLAB_RECLAIMABLE);
 	cma_free_kmem_pages(mm, su, 0, CMA_KMEM_SLAB_UNRECLAIMABLE);
 	cma_free_kmem_pages(mm, pt[0], 0, CMA_KMEM_PAGETABLE);
@@ -80,7 +58,7 @@ static void kmem_pages_count_by_kind(const char *kernel, unsigned k)
 	assert_int_equal(counter(mm, "nr_slab_reclaimable"), 0);
 	assert_int_equal(counter(mm, "nr_slab_unreclaimable"), 0);
 	assert_int_equal(counter(mm, "nr_page_table_pages"), 0);
-	assert_int_equal(meminfo_kb(mm, "Slab"), 0);
+	assert_int_equal(test_meminfo_kb(mm, "Slab"), 0);
 	test_verify_kernel(mm, kernel, "after the frees");
 	cma_mm_destroy(mm);
 }

@@ -215,9 +215,14 @@ static void swapin_reads_the_page_cluster(void **state)
 		lru_add_drain_all(mm);
 		expect_kernel(*k, "read-ahead pages on the inactive anon list", adaptive ? 1 : 8,
 			      (long)counter(mm, "nr_inactive_anon"));
+		/* the faulted page leaves the swap cache as it is mapped (swapin.c's departure) */
+		expect_kernel(*k, "SwapCached kB: the read-ahead pages", adaptive ? 0 : 28,
+			      (long)test_meminfo_kb(mm, "SwapCached"));
 		swap_in(o, 6, &st);
 		expect_kernel(*k, "slot 6: pages read", adaptive ? 2 : 0, (long)st.nr_read);
 		expect_kernel(*k, "slot 6: a hit", !adaptive, st.ra_hit);
+		expect_kernel(*k, "SwapCached kB after slot 6", adaptive ? 4 : 24,
+			      (long)test_meminfo_kb(mm, "SwapCached"));
 		if (adaptive) {
 			swap_in(o, 7, &st);
 			expect_kernel(*k, "slot 7: a hit", 1, st.ra_hit);

@@ -128,6 +128,17 @@ static void verify_catches_free_pages_counter_off(void **state)
 	expect_verify_clean(mm, "restoring NR_FREE_PAGES");
 }
 
+/* Expect: SwapCached's count of swap cache pages off by one is caught (none is cached here). */
+static void verify_catches_swapcache_counter_off(void **state)
+{
+	struct cma_mm *mm = *state = test_mm(.metadata_only = true, .swap = 1 * MiB);
+
+	atomic_store(&mm->swapcache_pages, 1);
+	expect_verify_fails(mm, "swapcache_pages + 1");
+	atomic_store(&mm->swapcache_pages, 0);
+	expect_verify_clean(mm, "restoring swapcache_pages");
+}
+
 static void verify_catches_free_cma_counter_off(void **state)
 {
 	struct cma_mm *mm = *state = test_mm(.metadata_only = true);
@@ -848,6 +859,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(verify_clean_busy_machine_passes, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_pages_counter_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_catches_swapcache_counter_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_free_cma_counter_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_nr_free_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_catches_pcp_count_off, destroy_machine),

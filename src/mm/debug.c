@@ -712,12 +712,12 @@ static void check_cma_pages(struct verifier *v)
 /*
  * swap_map against its holders: a slot is in use when the swap cache or
  * an owner holds it (swap_used), the cache bits are the swap cache pages
- * (PG_swapcache), the counts the owners' entries.
+ * (PG_swapcache) and swapcache_pages, the counts the owners' entries.
  */
 static void check_swap_map(struct verifier *v)
 {
 	struct cma_mm *mm = v->mm;
-	unsigned long used = 0, cached = 0, entries = 0;
+	unsigned long used = 0, cached = 0, entries = 0, counted;
 
 	spin_lock(&mm->swap_lock);
 	for (unsigned long i = 0; i < mm->swap_max; i++) {
@@ -725,6 +725,7 @@ static void check_swap_map(struct verifier *v)
 		cached += (mm->swap_map[i] & SWAP_HAS_CACHE) != 0;
 		entries += mm->swap_map[i] & SWAP_COUNT_MASK;
 	}
+	counted = atomic_load_explicit(&mm->swapcache_pages, memory_order_relaxed);
 	spin_unlock(&mm->swap_lock);
 	if (mm->swap_used != (uint64_t)used << mm->page_shift || cached != (unsigned long)v->swapcache ||
 	    entries != mm->swap_entries)
@@ -732,6 +733,9 @@ static void check_swap_map(struct verifier *v)
 		       "swap_map has %lu slots in use, %lu counted, %lu cached",
 		       (unsigned long long)mm->swap_used, (unsigned long long)mm->swap_entries,
 		       v->swapcache, used, entries, cached);
+	if (counted != cached)
+		report(v, "swapcache_pages (SwapCached) is %lu but swap_map has %lu cached slots",
+		       counted, cached);
 }
 
 static void check_totals(struct verifier *v)

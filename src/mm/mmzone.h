@@ -443,10 +443,13 @@ struct cma_mm {
 	 * a slot is free when it is 0. swap_cache[slot] is the pfn + 1 of the
 	 * cache page, swap_shadow[slot] the shadow a page reclaimed from it
 	 * left (5.9), swap_slot_of[pfn] the slot of a page with PG_swapcache.
-	 * Equations: swap_used == slots with swap_map != 0, times page_size;
-	 * swap_entries == the owners' counts.
+	 * swapcache_pages counts the cache's pages (3.5's swapper_space
+	 * nrpages, meminfo's SwapCached). Equations: swap_used == slots with
+	 * swap_map != 0, times page_size; swap_entries == the owners' counts;
+	 * swapcache_pages == slots with SWAP_HAS_CACHE.
 	 */
 	spinlock_t swap_lock;
+	_Atomic unsigned long swapcache_pages;
 	uint8_t *swap_map;
 	uint32_t *swap_cache;
 	uint64_t *swap_shadow;

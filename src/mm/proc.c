@@ -283,7 +283,7 @@ static unsigned long si_mem_available(struct cma_mm *mm)
 
 /*
  * What the model has no counterpart for prints 0, as on a kernel where it
- * is idle: buffers, the swap cache, Committed_AS, the vmalloc area, and
+ * is idle: buffers, Committed_AS, the vmalloc area, and
  * 6.x's secondary page tables and per-CPU chunks. 6.x's lines of options
  * the model lacks (zswap, THP, hugetlb, DirectMap) are left out. Swap
  * slots in use are mm->swap_used; NR_KERNEL_STACK counts stacks.
@@ -309,7 +309,7 @@ static int show_meminfo(struct cma_mm *mm, FILE *out)
 		  !mm->kernel.meminfo_available },
 		{ "Buffers", 0, false },
 		{ "Cached", K(mm, global_page_state(mm, NR_FILE_PAGES)), false },
-		{ "SwapCached", 0, false },
+		{ "SwapCached", K(mm, atomic_load_explicit(&mm->swapcache_pages, memory_order_relaxed)), false },
 		{ "Active", K(mm, active_anon + active_file), false },
 		{ "Inactive", K(mm, inactive_anon + inactive_file), false },
 		{ "Active(anon)", K(mm, active_anon), false },

@@ -57,6 +57,7 @@ void add_to_swap_cache_locked(struct cma_mm *mm, struct cma_page *page, unsigned
 		mm->swap_cache[slot + i] = (uint32_t)page_idx(mm, page) + 1;
 	mm->swap_slot_of[page_idx(mm, page)] = (uint32_t)slot;
 	page_flags_set(page, PG_swapcache);
+	atomic_fetch_add_explicit(&mm->swapcache_pages, nr, memory_order_relaxed);
 }
 
 bool add_to_swap(struct cma_mm *mm, struct cma_page *page)
@@ -92,6 +93,7 @@ static void __delete_from_swap_cache_locked(struct cma_mm *mm, struct cma_page *
 		swapcache_free_locked(mm, slot + i);
 	}
 	page_flags_clear(page, PG_swapcache);
+	atomic_fetch_sub_explicit(&mm->swapcache_pages, nr, memory_order_relaxed);
 }
 
 void delete_from_swap_cache_reclaim(struct cma_mm *mm, struct cma_page *page, bool unmapped)
