@@ -43,8 +43,9 @@ struct cma_page *cma_alloc_kmem_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned
 void cma_free_kmem_pages(struct cma_mm *mm, struct cma_page *page, unsigned order,
 			 enum cma_kmem_kind kind)
 {
-	/* a page the free would refuse keeps its count: the check reports it */
-	if (!kmem_kind_valid(mm, "cma_free_kmem_pages", kind) || !__free_page_check(mm, page, order))
+	/* a page the free would refuse keeps its count: the full check reports it */
+	if (!kmem_kind_valid(mm, "cma_free_kmem_pages", kind) ||
+	    (!free_page_usual(mm, page, order) && !__free_page_check(mm, page, order)))
 		return;
 	mod_zone_page_state(page_zone(mm, page), kmem_item[kind], -(1l << order));
 	cma_free_pages(mm, page, order);
