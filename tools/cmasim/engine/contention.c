@@ -179,13 +179,11 @@ static void sched_fill(struct sim *s, const struct workload *w, uint64_t start_n
 }
 
 /*
- * How drain_all_pages reaches the other CPUs is the profile's: IPIs, work
- * items (4.11) or the caller itself (6.0).
- */
-/*
- * What the request in flight shares: the CPUs, the tracer, and the
- * background's threads and lock traffic as they were when it started
- * (its clock and its end price its work alike).
+ * What the request in flight shares: the CPUs (how drain_all_pages
+ * reaches the others is the profile's: IPIs, work items (4.11) or the
+ * caller itself (6.0)), the tracer, and the background's threads and
+ * lock traffic as they were when it started (its clock and its end price
+ * its work alike).
  */
 static void contention_env(struct sim *s, bool cma, struct cost_work *work)
 {
