@@ -377,19 +377,30 @@ char *test_proc_read(struct cma_mm *mm, const char *name)
 	return buf;
 }
 
-unsigned long test_meminfo_kb(struct cma_mm *mm, const char *field)
+/* The number after @name and @sep on a line of /proc/@file, or the test fails. */
+static unsigned long proc_line_value(struct cma_mm *mm, const char *file, const char *name, char sep)
 {
-	char *buf = test_proc_read(mm, "meminfo"), *at;
-	size_t n = strlen(field);
-	unsigned long kb = 0;
+	char *buf = test_proc_read(mm, file), *at;
+	size_t n = strlen(name);
+	unsigned long v = 0;
 
 	for (at = buf; *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : at + strlen(at))
-		if (!strncmp(at, field, n) && at[n] == ':')
+		if (!strncmp(at, name, n) && at[n] == sep)
 			break;
-	if (!*at || sscanf(at + n + 1, "%lu", &kb) != 1)
-		fail_msg("no %s line in /proc/meminfo", field);
+	if (!*at || sscanf(at + n + 1, "%lu", &v) != 1)
+		fail_msg("no %s line in /proc/%s", name, file);
 	free(buf);
-	return kb;
+	return v;
+}
+
+unsigned long test_meminfo_kb(struct cma_mm *mm, const char *field)
+{
+	return proc_line_value(mm, "meminfo", field, ':');
+}
+
+unsigned long test_vmstat_line(struct cma_mm *mm, const char *name)
+{
+	return proc_line_value(mm, "vmstat", name, ' ');
 }
 
 /* BUILD/@rel into @path (BUILD/tests/test_X -> BUILD), then @mode's access(): 0 or -1. */

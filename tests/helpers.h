@@ -204,6 +204,8 @@ int test_cmasim_program(const char *test, char *path, size_t len);
 char *test_proc_read(struct cma_mm *mm, const char *name);
 /* /proc/meminfo's @field ("SwapCached") in kB, failing the test if it has no such line. */
 unsigned long test_meminfo_kb(struct cma_mm *mm, const char *field);
+/* /proc/vmstat's line @name ("nr_swapcached"), failing the test if it has no such line. */
+unsigned long test_vmstat_line(struct cma_mm *mm, const char *name);
 /*
  * Fail unless @text is the golden file @name byte for byte, saying from
  * which line on it differs. The files are tests/golden/ of the source

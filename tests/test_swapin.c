@@ -223,6 +223,9 @@ static void swapin_reads_the_page_cluster(void **state)
 		expect_kernel(*k, "slot 6: a hit", !adaptive, st.ra_hit);
 		expect_kernel(*k, "SwapCached kB after slot 6", adaptive ? 4 : 24,
 			      (long)test_meminfo_kb(mm, "SwapCached"));
+		if (test_kernel_since(*k, 6, 0))
+			expect_kernel(*k, "6.x's nr_swapcached after slot 6", 1,
+				      (long)test_vmstat_line(mm, "nr_swapcached"));
 		if (adaptive) {
 			swap_in(o, 7, &st);
 			expect_kernel(*k, "slot 7: a hit", 1, st.ra_hit);

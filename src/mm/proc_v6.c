@@ -20,6 +20,7 @@ enum v6_source {
 	V6_STAT,		/* one zone_stat_item */
 	V6_WRITE_PENDING,	/* NR_FILE_DIRTY + NR_WRITEBACK (nr_zone_write_pending) */
 	V6_STACK_KB,		/* NR_KERNEL_STACK in kB, as 6.x counts it */
+	V6_SWAPCACHE,		/* the swap cache's pages (NR_SWAPCACHE) */
 	V6_DIRTY_LIMIT,		/* global_dirty_limits: @idx 0 the dirty, 1 the background one */
 	V6_EVENT,		/* one vm_event_item */
 	V6_EVENT_SUM,		/* v3.5's five per-zone events of @idx summed */
@@ -75,6 +76,7 @@ static const struct v6_item node_items[] = {
 	{ "nr_written", V6_STAT, NR_WRITTEN },
 	{ "nr_kernel_stack", V6_STACK_KB, 0 },
 	{ "nr_page_table_pages", V6_STAT, NR_PAGETABLE },
+	{ "nr_swapcached", V6_SWAPCACHE, 0 },
 };
 
 /* enum vm_stat_item, then enum vm_event_item of 6.12. */
@@ -116,6 +118,9 @@ static const struct v6_item global_items[] = {
 	{ "compact_stall", V6_EVENT, COMPACTSTALL },
 	{ "compact_fail", V6_EVENT, COMPACTFAIL },
 	{ "compact_success", V6_EVENT, COMPACTSUCCESS },
+	/* kcompactd's proactive scanning; its wakeups (compact_daemon_wake) are not modelled */
+	{ "compact_daemon_migrate_scanned", V6_EVENT, KCOMPACTD_MIGRATE_SCANNED },
+	{ "compact_daemon_free_scanned", V6_EVENT, KCOMPACTD_FREE_SCANNED },
 	{ "cma_alloc_success", V6_EVENT, CMA_ALLOC_SUCCESS },
 	{ "cma_alloc_fail", V6_EVENT, CMA_ALLOC_FAIL },
 	{ "swap_ra", V6_EVENT, SWAP_RA_EVENT },
@@ -155,6 +160,8 @@ static unsigned long item_value(struct cma_mm *mm, struct zone *zone, const stru
 		return stat_value(mm, zone, NR_FILE_DIRTY) + stat_value(mm, zone, NR_WRITEBACK);
 	case V6_STACK_KB:
 		return stat_value(mm, zone, NR_KERNEL_STACK) * thread_size_kb(mm);
+	case V6_SWAPCACHE:
+		return atomic_load_explicit(&mm->swapcache_pages, memory_order_relaxed);
 	case V6_DIRTY_LIMIT: {
 		unsigned long background, dirty;
 
