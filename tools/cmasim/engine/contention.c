@@ -83,6 +83,14 @@ static void kconfig_sched(const char *text, bool *no_preempt, unsigned *hz)
 	kconfig_free(kc);
 }
 
+/* Pages per LRU-lock round, PAGEVEC_SIZE: v3.5's 14, 15 from 4.16, 31 from 6.9. */
+static unsigned lru_batch(const char *kernel)
+{
+	if (cma_kernel_has(kernel, "lru_batch_31") == 1)
+		return 31;
+	return cma_kernel_has(kernel, "lru_batch_15") == 1 ? 15 : 14;
+}
+
 void sim_contention_start(struct sim *s)
 {
 	struct bg_traffic t;
@@ -96,6 +104,7 @@ void sim_contention_start(struct sim *s)
 	s->drain_remote = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_remote") == 1;
 	s->drain_wq = !s->drain_remote && cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_wq") == 1;
 	s->drain_mutex = cma_kernel_has(cma_mm_kernel(s->mm), "drain_pcp_mutex") == 1;
+	s->lru_batch = lru_batch(cma_mm_kernel(s->mm));
 	s->cma_mutex_holder = -1;
 	t = bg_traffic(s);
 	bg_window_start(s, &t);
@@ -142,14 +151,6 @@ static enum cost_fgraph request_fgraph(const struct scenario *sc, bool cma)
 	return sc->ftrace_filter;
 }
 
-/* Pages per LRU-lock round, PAGEVEC_SIZE: v3.5's 14, 15 from 4.16, 31 from 6.9. */
-static unsigned lru_batch(const char *kernel)
-{
-	if (cma_kernel_has(kernel, "lru_batch_31") == 1)
-		return 31;
-	return cma_kernel_has(kernel, "lru_batch_15") == 1 ? 15 : 14;
-}
-
 /*
  * The device's task on a run queue: the load balancer has spread the
  * background's runnable threads evenly, and a waking task goes to the
@@ -193,7 +194,7 @@ static void contention_env(struct sim *s, bool cma, struct cost_work *work)
 	work->remote_drain = s->drain_remote;
 	work->drain_wq = s->drain_wq;
 	work->fgraph = request_fgraph(s->sc, cma);
-	work->lru_batch = lru_batch(cma_mm_kernel(s->mm));
+	work->lru_batch = s->lru_batch;
 	work->zone_page_rate = s->req.zone_rate;
 	work->lru_page_rate = s->req.lru_rate;
 	/*

@@ -31,9 +31,7 @@ static int alloc_task(struct sim *s, void *arg)
 
 	storage_request_start(s, s->now);
 	ret = s->policy->alloc(s, a->w, a->b, a->work, a->cause);
-	a->work->io_wait_ns += c->wait_ns - c->wait0;
-	a->work->throttle_ns += c->throttle_ns - c->throttle0;
-	a->work->blocks += (unsigned)(c->waits + c->sleeps - c->blocks0);
+	storage_clock_waits(c, a->work);
 	return ret;
 }
 

@@ -77,6 +77,7 @@ struct sim {
 	int cma_mutex_holder;		/* by this workload (-1: none yet) */
 	bool no_preempt;		/* the kernel's .config chose PREEMPT_NONE or PREEMPT_VOLUNTARY */
 	bool drain_remote, drain_wq;	/* how the profile's drain_all_pages reaches the other CPUs */
+	unsigned lru_batch;		/* the profile's pages per LRU-lock round (contention.c) */
 	/* misc2: drains take turns under pcpu_drain_mutex (4.11 on); the background's drains per second */
 	bool drain_mutex;
 	uint64_t bg_drains, dev_drains;	/* drain_all_pages at the window's start; the devices' own so far */

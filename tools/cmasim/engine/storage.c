@@ -311,6 +311,13 @@ void storage_request_start(struct sim *s, uint64_t now)
 		cost_counters_read(s, &c->base);
 }
 
+void storage_clock_waits(const struct storage_clock *c, struct cost_work *w)
+{
+	w->io_wait_ns += c->wait_ns - c->wait0;
+	w->throttle_ns += c->throttle_ns - c->throttle0;
+	w->blocks += (unsigned)(c->waits + c->sleeps - c->blocks0);
+}
+
 /* end_page_writeback for every tracked write due by @t, in order; stops early when the running task is woken. */
 static void end_writes_due(struct storage *st, uint64_t t)
 {
@@ -482,9 +489,7 @@ static uint64_t task_cpu_ns(struct sim *s, const struct storage_clock *c)
 	}
 	w.tlb_cpus = s->storage.tlb_cpus;
 	if (s->in_task && s->req.wl) {
-		w.io_wait_ns = c->wait_ns - c->wait0;
-		w.throttle_ns = c->throttle_ns - c->throttle0;
-		w.blocks = (unsigned)(c->waits + c->sleeps - c->blocks0);
+		storage_clock_waits(c, &w);
 		return sim_contention_price(s, &w);
 	}
 	return cost_cpu_ns(&s->cost, &w, s->page_bytes);

@@ -178,6 +178,8 @@ void storage_resched(struct sim *s);
 void storage_run_apart(struct sim *s, uint64_t t, void (*fn)(struct sim *s), bool preempts);
 /* The running task starts a request at @now: its waits and its CPU work count from there. */
 void storage_request_start(struct sim *s, uint64_t now);
+/* Add what @c's task waited for writes and slept since it started, and how often, to @w. */
+void storage_clock_waits(const struct storage_clock *c, struct cost_work *w);
 /*
  * Make @st the backing device of @mm's reclaim sleeps: @mm sleeps on the
  * request's clock, which its CPU work moves too, a TLB flush interrupting
