@@ -352,7 +352,11 @@ static void migrate_pages_writeback_not_waited(void **state)
 	cma_mm_destroy(mm);
 }
 
-/* Expect: dirty pages migrate and stay dirty; NR_FILE_DIRTY is unchanged. */
+/*
+ * Expect: dirty pages migrate and stay dirty; NR_FILE_DIRTY is unchanged,
+ * and NR_DIRTIED (account_page_dirtied) counted each page once, a page
+ * dirtied again while dirty not at all, and the migration none.
+ */
 static void migrate_pages_keeps_dirty(void **state)
 {
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
@@ -362,12 +366,15 @@ static void migrate_pages_keeps_dirty(void **state)
 	owner_fault_range(o, 0, 8, CMA_GFP_HIGHUSER_MOVABLE);
 	for (int i = 0; i < 8; i += 2)
 		owner_set_dirty(o, i, true);
+	owner_set_dirty(o, 0, true);
 	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 4);
+	assert_int_equal(global_page_state(mm, NR_DIRTIED), 4);
 	isolate_owner(mm, o, &list);
 	assert_int_equal(migrate_pages(mm, &list, alloc_target, 0, MIGRATE_SYNC_LIGHT), 0);
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(page_test(o->slots[i].page, PG_dirty), i % 2 == 0);
 	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 4);
+	assert_int_equal(global_page_state(mm, NR_DIRTIED), 4);
 	owner_destroy(o);
 	lru_add_drain_all(mm);	/* the new pages' pagevec references go last */
 	assert_int_equal(global_page_state(mm, NR_FILE_DIRTY), 0);

@@ -240,6 +240,8 @@ static void try_to_free_pages_skips_dirty_file_pages(void **state)
 	/* cleaned by their owner, they go: the inactive ones first, from 4.11 the active ones once aged */
 	for (uint64_t i = 0; i < 64; i++)
 		owner_set_dirty(o, i, false);
+	/* nr_dirtied counts pages made dirty: cleaning takes none back */
+	assert_int_equal(counter(mm, "nr_dirtied"), 64);
 	active = counter(mm, "nr_active_file");
 	assert_true(mm->kernel.dirty_activate ? active > 0 : active == 0);
 	got = cma_try_to_free_pages(mm, 64, CMA_GFP_KERNEL);

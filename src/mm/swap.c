@@ -313,8 +313,12 @@ void cma_page_set_dirty(struct cma_mm *mm, struct cma_page *page, bool dirty)
 	} else {
 		was = atomic_fetch_and_explicit(&page->flags, ~PG_dirty, memory_order_relaxed) & PG_dirty;
 	}
-	if (was != dirty && !page_test(page, PG_swapbacked | PG_hugetlb))
-		mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, dirty ? 1 : -1);
+	if (was == dirty || page_test(page, PG_swapbacked | PG_hugetlb))
+		return;
+	mod_zone_page_state(page_zone(mm, page), NR_FILE_DIRTY, dirty ? 1 : -1);
+	/* account_page_dirtied: nr_dirtied counts every page made dirty, never taken back */
+	if (dirty)
+		mod_zone_page_state(page_zone(mm, page), NR_DIRTIED, 1);
 }
 
 /*
