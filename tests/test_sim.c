@@ -536,6 +536,65 @@ static void wl_slab_pages_count_as_slab(void **state)
 }
 
 /*
+ * Expect: /proc/vmstat counts the board's faults and block I/O where the
+ * kernel's fault handler and block layer do: pgfault is the process's
+ * faults and those on the file's mapped half, each of the latter a major
+ * one (filemap_fault reads every page not cached; no swap, so none of the
+ * process's is); pgpgin a page's kB for each page the reader and the
+ * writer missed (random reads, one page each); pgpgout a page's kB for
+ * each page written back.
+ */
+static void vmstat_counts_faults_and_block_io(void **state)
+{
+	static const char *const dumps[] = { "vmstat" };
+	const struct workload_result *proc, *files, *logs;
+	struct sim_result r;
+	uint64_t major, kb;
+
+	sim_test_run_ini_dumps(BOARD_64M "duration = 8s\n"
+			       "[anon proc]\nrss = 24M\nrate = 50000\n"
+			       "[pagecache files]\nfile = 32M\nrate = 3000\nmapped = 50\n"
+			       "[writer logs]\nfile = 8M\nrate = 1000\ndirty_expire = 1s\n",
+			       "cma", dumps, 1, &r);
+	proc = workload(&r, "proc");
+	files = workload(&r, "files");
+	logs = workload(&r, "logs");
+	kb = r.page_bytes / 1024;
+	major = sim_test_dumped(&r, "vmstat", "pgmajfault");
+	if (major < files->misses / 3 || major > files->misses * 2 / 3)
+		fail_msg("pgmajfault %llu: expected the mapped half of the file's %llu misses",
+			 (unsigned long long)major, (unsigned long long)files->misses);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "pgfault"), proc->misses + major);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "pgpgin"), (files->misses + logs->misses) * kb);
+	assert_true(r.pages_written_back > 0);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "pgpgout"), r.pages_written_back * kb);
+	sim_result_free(&r);
+}
+
+/*
+ * Expect: under gcma a swapped page its frontswap kept comes back in a
+ * fault that reads nothing from storage (not a miss) and is still a major
+ * one, as do_swap_page counts it; only swap's reads are block I/O (pgpgin
+ * a page's kB for each page swapped in), and swap's writes pgpgout's.
+ */
+static void vmstat_frontswap_load_is_a_major_fault(void **state)
+{
+	static const char *const dumps[] = { "vmstat" };
+	struct sim_result r;
+	uint64_t faults, kb;
+
+	sim_test_run_ini_dumps(BOARD_64M "swap = 32M\nduration = 4s\n[anon proc]\nrss = 56M\nrate = 50000\n",
+			       "gcma", dumps, 1, &r);
+	kb = r.page_bytes / 1024;
+	faults = sim_test_dumped(&r, "vmstat", "pgfault");
+	assert_true(faults > workload(&r, "proc")->misses);
+	assert_true(sim_test_dumped(&r, "vmstat", "pgmajfault") >= faults - workload(&r, "proc")->misses);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "pgpgin"), sim_test_dumped(&r, "vmstat", "pswpin") * kb);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "pgpgout"), sim_test_dumped(&r, "vmstat", "pswpout") * kb);
+	sim_result_free(&r);
+}
+
+/*
  * Expect: a 46 MiB process fills the 64 MiB board past its movable
  * blocks and into the 16 MiB CMA area (40 MiB fit outside it from 4.4,
  * which has no RESERVE blocks, to 5.7, before CMA is taken first: the
@@ -2497,6 +2556,8 @@ int main(void)
 		cmocka_unit_test(wl_on_cpu_keeps_a_freed_page_on_its_cpu),
 		cmocka_unit_test(wl_slab_rate_times_lifetime_and_max),
 		cmocka_unit_test(wl_slab_pages_count_as_slab),
+		cmocka_unit_test(vmstat_counts_faults_and_block_io),
+		cmocka_unit_test(vmstat_frontswap_load_is_a_major_fault),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(kcompactd_proactive_compacts_in_the_background),
 		cmocka_unit_test(platform_file_kernel_key),

@@ -194,7 +194,8 @@ static void swap_slots_follow_reclaim_order(void **state)
  * (a read-ahead hit). With page-cluster 0 a fault reads its page only.
  * 3.14 on: the window adapts: the first fault, next to no earlier one,
  * reads 1 page; slot 6 next to it reads 2 (6-7); slot 7 is then a hit,
- * and the fault on slot 12 after that hit reads 4 (12-15).
+ * and the fault on slot 12 after that hit reads 4 (12-15). A fault that
+ * read is a major one (pgmajfault), a hit is not.
  */
 static void swapin_reads_the_page_cluster(void **state)
 {
@@ -212,6 +213,7 @@ static void swapin_reads_the_page_cluster(void **state)
 		expect_kernel(*k, "slot 5: requests", 1, st.nr_io);
 		expect_kernel(*k, "pswpin", adaptive ? 1 : 8, (long)counter(mm, "pswpin"));
 		expect_kernel(*k, "swap_ra", adaptive ? 0 : 7, (long)counter(mm, "swap_ra"));
+		expect_kernel(*k, "pgmajfault: slot 5 was read", 1, (long)counter(mm, "pgmajfault"));
 		lru_add_drain_all(mm);
 		expect_kernel(*k, "read-ahead pages on the inactive anon list", adaptive ? 1 : 8,
 			      (long)counter(mm, "nr_inactive_anon"));
@@ -221,6 +223,8 @@ static void swapin_reads_the_page_cluster(void **state)
 		swap_in(o, 6, &st);
 		expect_kernel(*k, "slot 6: pages read", adaptive ? 2 : 0, (long)st.nr_read);
 		expect_kernel(*k, "slot 6: a hit", !adaptive, st.ra_hit);
+		expect_kernel(*k, "pgmajfault after slot 6", adaptive ? 2 : 1,
+			      (long)counter(mm, "pgmajfault"));
 		expect_kernel(*k, "SwapCached kB after slot 6", adaptive ? 4 : 24,
 			      (long)test_meminfo_kb(mm, "SwapCached"));
 		if (test_kernel_since(*k, 6, 0))
@@ -231,6 +235,8 @@ static void swapin_reads_the_page_cluster(void **state)
 			expect_kernel(*k, "slot 7: a hit", 1, st.ra_hit);
 			swap_in(o, 12, &st);
 			expect_kernel(*k, "slot 12 after a hit: pages read", 4, (long)st.nr_read);
+			expect_kernel(*k, "pgmajfault: slot 7 a hit, slot 12 read", 3,
+				      (long)counter(mm, "pgmajfault"));
 		}
 		expect_kernel(*k, "swap_ra_hit", 1, (long)counter(mm, "swap_ra_hit"));
 		test_verify_kernel(mm, *k, "read ahead");

@@ -497,7 +497,9 @@ struct cma_swapin_stat {
  * entry's slot with the slots around it (vm.page-cluster, the window of
  * the kernel profile), each into a page of the swap cache on the
  * inactive anon list; from "5.9" a slot's shadow makes its read a
- * refault (workingset_refault_anon). The page becomes @ops' (anonymous)
+ * refault (workingset_refault_anon), and the fault counts as a major one
+ * (pgmajfault; the host counts pgfault, cma_count_vm_events()). The
+ * page becomes @ops' (anonymous)
  * owner @owner's at @index, and the entry is consumed: its slot is free
  * (do not cma_swap_free() it). 0 with *@pagep, -ENOMEM, -EAGAIN if the
  * cached page is being reclaimed or migrated this instant (retry), or
@@ -939,6 +941,28 @@ int cma_mm_set_trace_events(struct cma_mm *mm, const char *events);
 
 /** cma_mm_counter() - a /proc/vmstat counter by name; -ENOENT if unknown. */
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value);
+
+/*
+ * The /proc/vmstat events counted where the host's own code stands for
+ * the kernel's: its processes' faults (handle_mm_fault) and its storage
+ * (submit_bio). The library sees neither a fault's entry nor a bio;
+ * cma_swapin() counts its own major fault (do_swap_page's).
+ */
+enum cma_vm_event {
+	CMA_PGFAULT,		/* pgfault: a fault on a page the owner maps */
+	CMA_PGMAJFAULT,		/* pgmajfault: a fault that read its page, outside cma_swapin() */
+	CMA_PGPGIN,		/* pgpgin: 512-byte sectors submitted to be read */
+	CMA_PGPGOUT,		/* pgpgout: 512-byte sectors submitted to be written */
+	NR_CMA_VM_EVENTS
+};
+
+/**
+ * cma_count_vm_events() - count_vm_events(): @delta of @item on this
+ * thread's CPU. /proc/vmstat prints pgpgin and pgpgout in kB, half the
+ * sectors (vmstat_start()), as cma_mm_counter() reads them. -EINVAL for
+ * an unknown @item or before boot, with nothing counted.
+ */
+int cma_count_vm_events(struct cma_mm *mm, enum cma_vm_event item, unsigned long delta);
 /**
  * cma_mm_dirty_limits() - global_dirty_limits(): the dirty background and
  * dirty thresholds in pages, shares (vm.dirty_background_ratio 10 and

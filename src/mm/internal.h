@@ -717,6 +717,7 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len);
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item);
 uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item);
+uint64_t vm_event_shown(struct cma_mm *mm, enum vm_event_item item);
 
 /* The kernel's stack size in kB, for NR_KERNEL_STACK (which counts stacks). */
 unsigned long thread_size_kb(const struct cma_mm *mm);

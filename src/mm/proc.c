@@ -216,7 +216,7 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 
 	for (unsigned i = 0; i < n; i++)
 		fprintf(out, "%s %llu\n", vmstat_event_names[items[i]],
-			(unsigned long long)vm_event_sum(mm, items[i]));
+			(unsigned long long)vm_event_shown(mm, items[i]));
 	return 0;
 }
 

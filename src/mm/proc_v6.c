@@ -169,7 +169,7 @@ static unsigned long item_value(struct cma_mm *mm, struct zone *zone, const stru
 		return it->idx ? background : dirty;
 	}
 	case V6_EVENT:
-		return (unsigned long)vm_event_sum(mm, it->idx);
+		return (unsigned long)vm_event_shown(mm, it->idx);
 	case V6_EVENT_SUM: {
 		unsigned long sum = 0;
 

@@ -6,10 +6,11 @@
  * around the entry's are read with it, in one plugged batch: each slot
  * in use and not cached gets a page in the swap cache and on the
  * inactive anon list (pswpin counts each), the slots read in a row
- * merging into one request. The window is 2^page-cluster slots aligned
- * on that size; from 3.14 (kernel.swapin_ra_adaptive) it grows with the
- * read-ahead pages used since the last swap-in and shrinks to one page
- * when none were and the fault is not next to the last one.
+ * merging into one request; such a fault is a major one (pgmajfault).
+ * The window is 2^page-cluster slots aligned on that size; from 3.14
+ * (kernel.swapin_ra_adaptive) it grows with the read-ahead pages used
+ * since the last swap-in and shrinks to one page when none were and the
+ * fault is not next to the last one.
  *
  * It allocates, so it sits above the slow path with memory.c.
  */
@@ -195,6 +196,9 @@ int cma_swapin(struct cma_mm *mm, uint64_t entry, cma_gfp_t gfp, const struct cm
 	if (ret == -ENOENT) {
 		st->nr_io = swapin_readahead(mm, gfp, slot, st);
 		ret = take_swap_cache(mm, slot, ops, owner, index, id, pagep, st);
+		/* had to read the page from the swap area: a major fault */
+		if (!ret)
+			count_vm_event(mm, PGMAJFAULT);
 	}
 	if (ret)
 		return ret == -EAGAIN ? ret : -ENOMEM;

@@ -92,6 +92,33 @@ uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item)
 	return sum;
 }
 
+/* vmstat_start(): pgpgin and pgpgout are counted in sectors and shown in kB. */
+uint64_t vm_event_shown(struct cma_mm *mm, enum vm_event_item item)
+{
+	uint64_t sum = vm_event_sum(mm, item);
+
+	return item == PGPGIN || item == PGPGOUT ? sum / 2 : sum;
+}
+
+int cma_count_vm_events(struct cma_mm *mm, enum cma_vm_event item, unsigned long delta)
+{
+	static const enum vm_event_item events[NR_CMA_VM_EVENTS] = {
+		[CMA_PGFAULT] = PGFAULT, [CMA_PGMAJFAULT] = PGMAJFAULT,
+		[CMA_PGPGIN] = PGPGIN, [CMA_PGPGOUT] = PGPGOUT,
+	};
+	int ret = mm_require_phase(mm, MM_BOOTED, "cma_count_vm_events");
+
+	if (ret)
+		return ret;
+	if ((unsigned)item >= NR_CMA_VM_EVENTS) {
+		cma_mm_pr_err(mm, "cma_count_vm_events: no event %d: pgfault, pgmajfault, pgpgin "
+			      "and pgpgout are the host's to count\n", (int)item);
+		return -EINVAL;
+	}
+	count_vm_events(mm, events[item], delta);
+	return 0;
+}
+
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value)
 {
 	if (!mm || !name || !value)
@@ -103,7 +130,7 @@ int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value)
 		}
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		if (!strcmp(name, vmstat_event_names[i])) {
-			*value = mm->phase == MM_BOOTED ? vm_event_sum(mm, i) : 0;
+			*value = mm->phase == MM_BOOTED ? vm_event_shown(mm, i) : 0;
 			return 0;
 		}
 	return -ENOENT;

@@ -426,6 +426,21 @@ static struct cma_page *fault_in(struct owned_pages *o, uint64_t idx, uint8_t st
 	return page ? page : cma_alloc_movable(o->s->mm, o->gfp, 0, ops, o, idx);
 }
 
+/*
+ * handle_mm_fault's count, for a page the process maps. A major fault
+ * when the page is read in where cma_swapin() does not count it: a file
+ * page's (filemap_fault reads every page not cached), or a swapped page
+ * the policy kept (frontswap's load is do_swap_page's read).
+ */
+static void count_fault(struct owned_pages *o, uint64_t idx, uint8_t state)
+{
+	struct cma_mm *mm = o->s->mm;
+
+	cma_count_vm_events(mm, CMA_PGFAULT, 1);
+	if (!o->anon || ((state & OP_SWAPPED) && owned_copy_kept(o, idx, false)))
+		cma_count_vm_events(mm, CMA_PGMAJFAULT, 1);
+}
+
 static int touch(struct owned_pages *o, uint64_t idx)
 {
 	struct sim *s = o->s;
@@ -440,6 +455,8 @@ static int touch(struct owned_pages *o, uint64_t idx)
 		report_access(o, idx, (struct cma_page *)(uintptr_t)entry);
 		return 0;
 	}
+	if (o->anon || owned_mapcount(o, idx, NULL))
+		count_fault(o, idx, state);
 	if (o->anon && (state & OP_SWAPPED))
 		page = swap_in(o, idx, value_to_swp(entry), &ret);
 	else
