@@ -595,6 +595,25 @@ static void vmstat_frontswap_load_is_a_major_fault(void **state)
 }
 
 /*
+ * Expect: a synchronous swap device's store (zram) is a bio all the same
+ * (swap_writepage_bdev_sync submits one): pgpgout counts a page's kB for
+ * each page swapped out, though no write goes through the queue.
+ */
+static void vmstat_zram_store_counts_as_written(void **state)
+{
+	static const char *const dumps[] = { "vmstat" };
+	struct sim_result r;
+	uint64_t out;
+
+	sim_test_run_ini_dumps(BOARD_64M "swap = 32M\nswap_synchronous = yes\nduration = 4s\n"
+			       "[anon proc]\nrss = 56M\nrate = 50000\n", "cma", dumps, 1, &r);
+	out = sim_test_dumped(&r, "vmstat", "pswpout");
+	assert_true(out > 0);
+	assert_int_equal(sim_test_dumped(&r, "vmstat", "pgpgout"), out * (r.page_bytes / 1024));
+	sim_result_free(&r);
+}
+
+/*
  * Expect: a 46 MiB process fills the 64 MiB board past its movable
  * blocks and into the 16 MiB CMA area (40 MiB fit outside it from 4.4,
  * which has no RESERVE blocks, to 5.7, before CMA is taken first: the
@@ -2558,6 +2577,7 @@ int main(void)
 		cmocka_unit_test(wl_slab_pages_count_as_slab),
 		cmocka_unit_test(vmstat_counts_faults_and_block_io),
 		cmocka_unit_test(vmstat_frontswap_load_is_a_major_fault),
+		cmocka_unit_test(vmstat_zram_store_counts_as_written),
 		cmocka_unit_test(wl_pinner_fails_cma_requests),
 		cmocka_unit_test(kcompactd_proactive_compacts_in_the_background),
 		cmocka_unit_test(platform_file_kernel_key),

@@ -18,7 +18,7 @@ BEGIN {
 	nitems = split("pgmigrate_success pgmigrate_fail compact_stall compact_fail " \
 		"compact_success compact_migrate_scanned compact_free_scanned " \
 		"allocstall pgscan_direct pgscan_kswapd pgscan_anon pgscan_file pgsteal_ pswpin pswpout " \
-		"pgmajfault workingset_refault_ thp_ nr_free_pages nr_free_cma", item, " ")
+		"pgmajfault pgpgin pgpgout nr_dirtied nr_written workingset_refault_ thp_ nr_free_pages nr_free_cma", item, " ")
 }
 NF == 3 && $3 ~ /^-?[0-9]+$/ {
 	v[$1, $2] = $3

@@ -144,6 +144,7 @@ static int owned_writeback(void *owner, uint64_t idx, struct cma_page *page)
 	if (o->anon) {
 		if (s->sc && s->sc->swap_synchronous) {
 			s->zram_stores++;
+			storage_count_bio(&s->storage, STORAGE_SEQ_WRITE, s->page_bytes);
 			return 0;
 		}
 		done = storage_swap_write(&s->storage, &s->cost, s->now, s->page_bytes);

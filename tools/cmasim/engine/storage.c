@@ -205,8 +205,7 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* submit_bio's count of the sectors read and written (pgpgin, pgpgout), merged or not. */
-static void count_bio(const struct storage *st, enum storage_op op, uint64_t bytes)
+void storage_count_bio(const struct storage *st, enum storage_op op, uint64_t bytes)
 {
 	if (st->mm)
 		cma_count_vm_events(st->mm, is_write(op) ? CMA_PGPGOUT : CMA_PGPGIN, bytes / 512);
@@ -217,7 +216,7 @@ uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t
 {
 	unsigned slot = free_slot(st, m);
 
-	count_bio(st, op, bytes);
+	storage_count_bio(st, op, bytes);
 	uint64_t start = max_u64(max_u64(st->busy_until, now), st->slot_done[slot]);
 	uint64_t done;
 
@@ -258,7 +257,7 @@ uint64_t storage_submit_at(struct storage *st, const struct cost_model *m, uint6
 		st->last.end = offset + bytes;
 		return done;
 	}
-	count_bio(st, op, bytes);
+	storage_count_bio(st, op, bytes);
 	more = service_ns(m, op, bytes) + gc_ns(st, m, op, bytes);
 	st->busy_until += more;
 	st->slot_done[st->last.slot] += more;

@@ -136,6 +136,12 @@ uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t
  */
 uint64_t storage_submit_at(struct storage *st, const struct cost_model *m, uint64_t now,
 			   enum storage_op op, uint64_t bytes, const void *file, uint64_t offset);
+/*
+ * submit_bio's count of @bytes read or written (pgpgin, pgpgout); every
+ * submit counts its own, so a caller counts only a bio that does not go
+ * through the queue (a synchronous device's, zram's).
+ */
+void storage_count_bio(const struct storage *st, enum storage_op op, uint64_t bytes);
 /* Swap out @bytes at @now to the next swap slots, handed out in order as a cluster's are. */
 uint64_t storage_swap_write(struct storage *st, const struct cost_model *m, uint64_t now,
 			    uint64_t bytes);
