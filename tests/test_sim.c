@@ -309,6 +309,51 @@ static void wl_writer_writeback_at_storage_speed(void **state)
 #undef WRITER
 }
 
+/* nr_written and whether nr_dirty is over the background threshold, @ini run for @duration. */
+static uint64_t written_by(const char *ini, const char *duration, bool *over)
+{
+	static const char *const dumps[] = { "vmstat" };
+	char buf[1024];
+	struct sim_result r;
+	uint64_t written;
+
+	snprintf(buf, sizeof(buf), "%sduration = %s\n%s", BOARD_128M, duration, ini);
+	sim_test_run_ini_dumps(buf, "cma", dumps, 1, &r);
+	written = sim_test_dumped(&r, "vmstat", "nr_written");
+	*over = sim_test_dumped(&r, "vmstat", "nr_dirty") >
+		sim_test_dumped(&r, "vmstat", "nr_dirty_background_threshold");
+	sim_result_free(&r);
+	return written;
+}
+
+/*
+ * Expect: the flusher sleeps while it has nothing to write (wb_workfn).
+ * A writer done dirtying leaves its pages under the background
+ * threshold; a process taking 80 MiB at 2 s lowers the threshold under
+ * them, and nothing is written until the flusher's periodic wakeup
+ * (dirty_writeback_interval, 5 s after the writer began), which brings
+ * the dirty pages back to the threshold. A writer still dirtying wakes
+ * it at once (balance_dirty_pages): pages are written within 100 ms.
+ */
+static void wl_writer_flusher_sleeps_until_woken(void **state)
+{
+	static const char done[] = "[writer logs]\nfile = 8M\nrate = 100000\npasses = 1\ndirty_expire = 1000s\n"
+				   "[anon hog]\nrss = 80M\nrate = 200000\nstart = 2s\n";
+	static const char dirtying[] = "[writer logs]\nfile = 8M\nrate = 800\ndirty_expire = 1000s\n"
+				       "[anon hog]\nrss = 80M\nrate = 200000\nstart = 2s\n";
+	bool over;
+
+	assert_int_equal(written_by(done, "1900ms", &over), 0);
+	assert_false(over);
+	assert_int_equal(written_by(done, "4900ms", &over), 0);
+	assert_true(over);
+	assert_true(written_by(done, "6s", &over) > 0);
+	assert_false(over);
+
+	assert_int_equal(written_by(dirtying, "1900ms", &over), 0);
+	assert_true(written_by(dirtying, "2100ms", &over) > 0);
+}
+
 /*
  * Expect: with the default 30 s expiry, a 64 MiB file dirtied at 2000
  * pages a second passes the background threshold (dirty_background_ratio,
@@ -2560,6 +2605,7 @@ int main(void)
 		cmocka_unit_test(wl_pagecache_misses_and_refaults),
 		cmocka_unit_test(wl_writer_writeback_at_storage_speed),
 		cmocka_unit_test(wl_writer_background_writeback_before_expire),
+		cmocka_unit_test(wl_writer_flusher_sleeps_until_woken),
 		cmocka_unit_test(wl_writer_held_at_dirty_limit),
 		cmocka_unit_test(wl_writer_held_wants_no_cpu),
 		cmocka_unit_test(wl_file_passes_stop),

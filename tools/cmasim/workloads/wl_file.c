@@ -13,6 +13,11 @@
  * it writes the file in order from where it last stopped (the mapping's
  * writeback_index), no faster than the storage takes the writes, and the
  * pages stay under writeback until the storage queue completes them.
+ * With nothing left to write it sleeps, as wb_workfn does, until the
+ * writer dirties over the background threshold (balance_dirty_pages
+ * wakes it) or dirty_writeback_interval has passed (wb_wakeup_delayed):
+ * a threshold that falls under the dirty pages because memory was taken
+ * meanwhile is not seen before then.
  * With pfns, its pages first come in where a device had them (pfns.h).
  *
  * A writer on a journaling file system (journal = N) also dirties the
@@ -54,6 +59,7 @@ struct file_wl {
 	uint64_t wb_index;		/* writer: where the flusher goes on (writeback_index) */
 	uint64_t kupdate_at;		/* writer: the next periodic writeback */
 	bool kupdate;			/* writer: a periodic writeback not yet through the file */
+	uint64_t flush_at;		/* writer: the flusher's next run; an event at another time is stale */
 	struct owned_pages meta;	/* writer: the block device's metadata pages */
 	uint64_t file_pages;		/* writer: the pages of each of its files */
 	bool norefs;			/* writer: the kernel's blkdev_migrate_norefs */
@@ -112,13 +118,25 @@ static uint64_t journal_page(const struct workload *w, const struct file_wl *f)
 	return j * spec->journal / spec->files;
 }
 
+static void flusher_wake(struct sim *s, struct workload *w, uint64_t at);
+
+/* balance_dirty_pages: a writer past the background threshold wakes its flusher. */
+static void balance_dirty_pages(struct sim *s, struct workload *w)
+{
+	struct dirty_state d;
+
+	dirty_state(s, &d);
+	if (dirty_over_background(&d))
+		flusher_wake(s, w, sim_now(s));
+}
+
 static void file_tick(struct sim *s, void *arg)
 {
 	struct workload *w = arg;
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
 	bool writer = w->spec->kind == &wl_kind_writer;
-	uint64_t n, room = UINT64_MAX, t = f->busy_until > sim_now(s) ? f->busy_until : sim_now(s);
+	uint64_t n, room = UINT64_MAX, dirtied_n = 0, t = f->busy_until > sim_now(s) ? f->busy_until : sim_now(s);
 
 	if (sim_wl_over(s, w) || file_done(w, f))
 		return;
@@ -148,10 +166,12 @@ static void file_tick(struct sim *s, void *arg)
 		}
 		w->res->ops++;
 		if (dirtied)
-			room--;
+			room--, dirtied_n++;
 		if (f->meta.slot && (f->pos - 1) % f->file_pages == 0)
 			t = journal_dirty(s, f, journal_page(w, f), t);
 	}
+	if (dirtied_n || f->throttled)
+		balance_dirty_pages(s, w);
 	f->busy_until = t;
 	sim_schedule(s, sim_now(s) + SIM_TICK_NS, file_tick, w);
 }
@@ -171,8 +191,9 @@ static bool storage_full(struct sim *s)
 
 /*
  * wb_writeback: in background, any dirty page until the machine is back
- * under the background threshold; periodically, the expired ones, until
- * a pass through the file finds none left to write.
+ * under the background threshold; periodically (wb_check_old_data_flush,
+ * dirty_writeback_interval after the last), the expired ones, until a
+ * pass through the file finds none left to write. Then it sleeps.
  */
 static void flush(struct sim *s, void *arg)
 {
@@ -180,14 +201,14 @@ static void flush(struct sim *s, void *arg)
 	struct file_wl *f = w->priv;
 	struct owned_pages *o = &f->o;
 	uint64_t now_ms = sim_now(s) / 1000000, expire_ms = w->spec->file.dirty_expire_ns / 1000000;
-	uint64_t scanned = 0, background;
+	uint64_t scanned = 0, written = 0, background;
 	struct dirty_state d;
 
-	if (sim_wl_over(s, w))
+	if (sim_wl_over(s, w) || sim_now(s) != f->flush_at)
 		return;
 	if (sim_now(s) >= f->kupdate_at) {
 		f->kupdate = true;
-		f->kupdate_at += WRITEBACK_INTERVAL;
+		f->kupdate_at = sim_now(s) + WRITEBACK_INTERVAL;
 	}
 	dirty_state(s, &d);
 	background = dirty_over_background(&d);
@@ -200,12 +221,26 @@ static void flush(struct sim *s, void *arg)
 		    !owned_start_write(o, i))
 			continue;
 		sim_account_written_back(s, 1);
+		written++;
 		if (background)
 			background--;
 	}
 	if (scanned == o->nr)
 		f->kupdate = false;
-	sim_schedule(s, sim_now(s) + SIM_TICK_NS, flush, w);
+	f->flush_at = UINT64_MAX;
+	flusher_wake(s, w, sim_now(s) + (written || f->kupdate || storage_full(s) ?
+					  SIM_TICK_NS : WRITEBACK_INTERVAL));
+}
+
+/* wb_wakeup: the flusher runs at @at, or earlier if it is due then already. */
+static void flusher_wake(struct sim *s, struct workload *w, uint64_t at)
+{
+	struct file_wl *f = w->priv;
+
+	if (at >= f->flush_at)
+		return;
+	f->flush_at = at;
+	sim_schedule(s, at, flush, w);
 }
 
 #define JBD2_COMMIT_INTERVAL	(5 * 1000000000ull)	/* JBD2_DEFAULT_MAX_COMMIT_AGE */
@@ -276,8 +311,10 @@ static int file_start(struct sim *s, struct workload *w)
 		return ret;
 	sim_schedule(s, w->spec->start_ns, file_tick, w);
 	if (w->spec->kind == &wl_kind_writer) {
+		/* the first inode dirtied arms the periodic wakeup (wb_wakeup_delayed) */
 		f->kupdate_at = w->spec->start_ns + WRITEBACK_INTERVAL;
-		sim_schedule(s, w->spec->start_ns + SIM_TICK_NS, flush, w);
+		f->flush_at = UINT64_MAX;
+		flusher_wake(s, w, w->spec->start_ns + WRITEBACK_INTERVAL);
 		if (w->spec->file.journal)
 			return journal_start(s, w, f);
 	}
