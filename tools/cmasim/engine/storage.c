@@ -215,11 +215,10 @@ uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t
 			enum storage_op op, uint64_t bytes)
 {
 	unsigned slot = free_slot(st, m);
-
-	storage_count_bio(st, op, bytes);
 	uint64_t start = max_u64(max_u64(st->busy_until, now), st->slot_done[slot]);
 	uint64_t done;
 
+	storage_count_bio(st, op, bytes);
 	st->busy_until = start + service_ns(m, op, bytes) + gc_ns(st, m, op, bytes);
 	done = st->busy_until + (uint64_t)(m->v[COST_STORAGE_LAT_US] * 1000.0);
 	st->slot_done[slot] = done;
