@@ -621,6 +621,7 @@ static void vmstat_counts_faults_and_block_io(void **state)
  * fault that reads nothing from storage (not a miss) and is still a major
  * one, as do_swap_page counts it; only swap's reads are block I/O (pgpgin
  * a page's kB for each page swapped in), and swap's writes pgpgout's.
+ * Under 3.17, GCMA's kernel (frontswap left the kernel in 6.x).
  */
 static void vmstat_frontswap_load_is_a_major_fault(void **state)
 {
@@ -628,8 +629,8 @@ static void vmstat_frontswap_load_is_a_major_fault(void **state)
 	struct sim_result r;
 	uint64_t faults, kb;
 
-	sim_test_run_ini_dumps(BOARD_64M "swap = 32M\nduration = 4s\n[anon proc]\nrss = 56M\nrate = 50000\n",
-			       "gcma", dumps, 1, &r);
+	sim_test_run_ini_dumps(BOARD_64M "kernel = 3.17\nswap = 32M\nduration = 10s\n"
+			       "[anon proc]\nrss = 56M\nrate = 50000\n", "gcma", dumps, 1, &r);
 	kb = r.page_bytes / 1024;
 	faults = sim_test_dumped(&r, "vmstat", "pgfault");
 	assert_true(faults > workload(&r, "proc")->misses);
