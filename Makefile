@@ -161,7 +161,7 @@ TEST_WRAP := -Wl,--wrap=cma_mm_create
 # test_dt_corpus boots the kernel's device trees through its platform code;
 # test_import reads the snapshot fixture with its importer, and runs cmasim
 SIM_LIB_OBJ := $(filter-out %/main.o,$(SIM_OBJ))
-SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_matrix test_sim_cost test_sim_rand test_sim_throttle test_sim_journal test_sim_task test_latency_breakdown test_sim_storage test_sim_sched test_job test_dt_pool test_dt_corpus test_import test_escape test_hugetlb_cma test_replay)
+SIM_TESTS   := $(addprefix $(BUILD)/tests/,test_sim test_sim_matrix test_sim_cost test_sim_rand test_sim_events test_sim_throttle test_sim_journal test_sim_task test_latency_breakdown test_sim_storage test_sim_sched test_job test_dt_pool test_dt_corpus test_import test_escape test_hugetlb_cma test_replay)
 $(SIM_TESTS): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/%.d $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itools/cmasim -Itests -o $@ $< $(TEST_LIB_OBJ) $(SIM_LIB_OBJ) $(BUILD)/libcma.a $(LDFLAGS) $(TEST_WRAP) -lcmocka $(SIM_LIBS)

@@ -44,7 +44,7 @@ static void engine_destroy(struct sim *s)
 {
 	storage_destroy(&s->storage);
 	cma_mm_destroy(s->mm);
-	free(s->heap);
+	sim_events_destroy(s);
 	free(s);
 }
 

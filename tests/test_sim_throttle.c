@@ -52,7 +52,7 @@ static void clocked_destroy(struct clocked *c)
 {
 	storage_destroy(&c->s->storage);
 	cma_mm_destroy(c->mm);
-	free(c->s->heap);	/* the tracked writes' completion events */
+	sim_events_destroy(c->s);	/* the tracked writes' completion events */
 	free(c->s);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The discrete-event engine: a binary heap of events ordered by virtual
- * time and then by scheduling order, the virtual clock, one splitmix64
+ * time and then by scheduling order (the later ones waiting apart, a
+ * bucket a window of virtual time), the virtual clock, one splitmix64
  * generator, and the loop. It knows only time, callbacks and the CPU an
  * event runs on (the one that scheduled it, so a workload's events stay
  * on its CPU; the library's per-CPU lists follow it): what a run
@@ -23,9 +24,79 @@
 
 /* ---- events ---- */
 
+/*
+ * A slab workload's frees, seconds ahead, would make the heap tens of
+ * thousands deep, each step of a pop a cache miss. So the heap holds
+ * only the events of the clock's window of virtual time; a later one
+ * waits in its window's bucket and joins the heap when the window comes.
+ * The order is the heap's still: each event of a window is in the heap
+ * before the first of them runs, and none of a later window is.
+ */
+
 static bool event_before(const struct sim_event *a, const struct sim_event *b)
 {
 	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+static uint64_t event_window(const struct sim_event *e)
+{
+	return e->at >> SIM_WINDOW_SHIFT;
+}
+
+/* Room for one more in @v: 0, or -ENOMEM (the run fails, said once). */
+static int events_grow(struct sim *s, struct sim_events *v)
+{
+	size_t cap = v->cap ? 2 * v->cap : 256;
+	struct sim_event *ev;
+
+	if (v->nr < v->cap)
+		return 0;
+	ev = realloc(v->ev, cap * sizeof(*ev));
+	if (!ev) {
+		/* the event is lost: the loop stops and the run fails */
+		if (!s->error)
+			fprintf(stderr, "cmasim: out of memory for the event queue\n");
+		s->error = -ENOMEM;
+		return -ENOMEM;
+	}
+	v->ev = ev;
+	v->cap = cap;
+	return 0;
+}
+
+static void heap_push(struct sim *s, const struct sim_event *e)
+{
+	struct sim_event *h;
+	size_t i;
+
+	if (events_grow(s, &s->heap))
+		return;
+	h = s->heap.ev;
+	for (i = s->heap.nr++; i && event_before(e, &h[(i - 1) / 2]); i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = *e;
+}
+
+/* Event @e waits apart: in its window's bucket, or past the buckets' reach in the last one. */
+static void far_push(struct sim *s, const struct sim_event *e)
+{
+	uint64_t w = event_window(e);
+	struct sim_events *v = &s->far[w - s->window <= SIM_FAR_WINDOWS ? w % SIM_FAR_WINDOWS :
+									    SIM_FAR_WINDOWS];
+
+	if (events_grow(s, v))
+		return;
+	v->ev[v->nr++] = *e;
+	s->nr_far++;
+}
+
+/* The event goes where its window says: the heap, or a bucket ahead. */
+static void queue_event(struct sim *s, const struct sim_event *e)
+{
+	if (event_window(e) <= s->window)
+		heap_push(s, e);
+	else
+		far_push(s, e);
 }
 
 void sim_schedule(struct sim *s, uint64_t at, sim_event_fn fn, void *arg)
@@ -37,25 +108,8 @@ void sim_schedule_on(struct sim *s, uint64_t at, sim_event_fn fn, void *arg, uns
 {
 	struct sim_event e = { .at = at < s->now ? s->now : at, .seq = s->seq++, .fn = fn, .arg = arg,
 			       .cpu = cpu };
-	size_t i;
 
-	if (s->nr_events == s->heap_cap) {
-		size_t cap = s->heap_cap ? 2 * s->heap_cap : 256;
-		struct sim_event *h = realloc(s->heap, cap * sizeof(*h));
-
-		if (!h) {
-			/* the event is lost: the loop stops and the run fails */
-			if (!s->error)
-				fprintf(stderr, "cmasim: out of memory for the event queue\n");
-			s->error = -ENOMEM;
-			return;
-		}
-		s->heap = h;
-		s->heap_cap = cap;
-	}
-	for (i = s->nr_events++; i && event_before(&e, &s->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		s->heap[i] = s->heap[(i - 1) / 2];
-	s->heap[i] = e;
+	queue_event(s, &e);
 }
 
 void sim_set_cpu(struct sim *s, unsigned cpu)
@@ -65,26 +119,92 @@ void sim_set_cpu(struct sim *s, unsigned cpu)
 		cma_mm_bind_cpu(s->mm, cpu);
 }
 
+/*
+ * Bucket @v's events queued again, from the clock's window now. Those
+ * that go back into @v itself are written at or before the one read.
+ */
+static void requeue(struct sim *s, struct sim_events *v)
+{
+	size_t n = v->nr;
+
+	v->nr = 0;
+	s->nr_far -= n;
+	for (size_t i = 0; i < n; i++)
+		queue_event(s, &v->ev[i]);
+}
+
+/* The first window an event beyond the buckets waits for. */
+static uint64_t first_far_window(const struct sim *s)
+{
+	const struct sim_events *v = &s->far[SIM_FAR_WINDOWS];
+	uint64_t w = UINT64_MAX;
+
+	for (size_t i = 0; i < v->nr; i++)
+		if (event_window(&v->ev[i]) < w)
+			w = event_window(&v->ev[i]);
+	return w;
+}
+
+/*
+ * The heap ran dry: on to the next window with an event. Those beyond
+ * the buckets come nearer each time the buckets have gone round (or
+ * at once, when only they are left).
+ */
+static void next_window(struct sim *s)
+{
+	struct sim_events *beyond = &s->far[SIM_FAR_WINDOWS];
+
+	if (s->nr_far == beyond->nr) {
+		s->window = first_far_window(s);
+		requeue(s, beyond);
+		return;
+	}
+	s->window++;
+	if (!(s->window % SIM_FAR_WINDOWS))
+		requeue(s, beyond);
+	requeue(s, &s->far[s->window % SIM_FAR_WINDOWS]);
+}
+
+/* The first event queued, or NULL. */
+static const struct sim_event *first_event(struct sim *s)
+{
+	while (!s->heap.nr && s->nr_far)
+		next_window(s);
+	return s->heap.nr ? &s->heap.ev[0] : NULL;
+}
+
 static struct sim_event pop_event(struct sim *s)
 {
-	struct sim_event top = s->heap[0], last = s->heap[--s->nr_events];
-	size_t i = 0, n = s->nr_events;
+	struct sim_event *h = s->heap.ev;
+	struct sim_event top = h[0], last = h[--s->heap.nr];
+	size_t i = 0, n = s->heap.nr;
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && event_before(&s->heap[c + 1], &s->heap[c]))
+		if (c + 1 < n && event_before(&h[c + 1], &h[c]))
 			c++;
-		if (!event_before(&s->heap[c], &last))
+		if (!event_before(&h[c], &last))
 			break;
-		s->heap[i] = s->heap[c];
+		h[i] = h[c];
 		i = c;
 	}
 	if (n)
-		s->heap[i] = last;
+		h[i] = last;
 	return top;
+}
+
+void sim_events_destroy(struct sim *s)
+{
+	free(s->heap.ev);
+	s->heap = (struct sim_events){ 0 };
+	for (unsigned i = 0; i <= SIM_FAR_WINDOWS; i++) {
+		free(s->far[i].ev);
+		s->far[i] = (struct sim_events){ 0 };
+	}
+	s->nr_far = 0;
 }
 
 /* ---- randomness ---- */
@@ -161,12 +281,15 @@ uint64_t sim_tick_ops(double *carry, uint64_t rate)
  */
 static void run_due(struct sim *s, uint64_t end_ns, const bool *wake)
 {
-	while (!s->error && !s->stop && s->nr_events && s->heap[0].at <= end_ns && !(wake && *wake)) {
+	const struct sim_event *first;
+
+	while (!s->error && !s->stop && (first = first_event(s)) && first->at <= end_ns &&
+	       !(wake && *wake)) {
 		struct sim_event e = pop_event(s);
 
 		/* the next event's argument (a slab object, say, untouched for seconds) loads meanwhile */
-		if (s->nr_events)
-			__builtin_prefetch(s->heap[0].arg);
+		if (s->heap.nr)
+			__builtin_prefetch(s->heap.ev[0].arg);
 		s->now = e.at;
 		if (e.cpu != s->cpu)
 			sim_set_cpu(s, e.cpu);
@@ -189,9 +312,11 @@ uint64_t sim_loop(struct sim *s, uint64_t end_ns, void (*poll)(struct sim *s, ui
 	return s->events - from;
 }
 
-bool sim_event_due(const struct sim *s, uint64_t t)
+bool sim_event_due(struct sim *s, uint64_t t)
 {
-	return s->nr_events && s->heap[0].at <= t;
+	const struct sim_event *first = first_event(s);
+
+	return first && first->at <= t;
 }
 
 void sim_loop_until_woken(struct sim *s, uint64_t end_ns, const bool *wake)

@@ -204,7 +204,7 @@ int machine_teardown(struct sim *s)
 			s->wl[i].ops->stop(s, &s->wl[i]);
 	if (s->policy->destroy)
 		s->policy->destroy(s);
-	free(s->heap);
+	sim_events_destroy(s);
 	storage_destroy(&s->storage);
 	if (s->mm) {
 		bad = verify_end(s);

@@ -8,6 +8,15 @@
 
 #include "engine/sim_api.h"
 
+#define SIM_WINDOW_SHIFT	30	/* a window of the event queue: 2^30 ns, about a second */
+#define SIM_FAR_WINDOWS		64	/* windows ahead with a bucket of their own */
+
+/* An array of events, grown as needed. */
+struct sim_events {
+	struct sim_event *ev;
+	size_t nr, cap;
+};
+
 struct sim {
 	const struct scenario *sc;
 	const struct sim_policy_ops *policy;
@@ -33,8 +42,16 @@ struct sim {
 	int error;			/* the engine's: -ENOMEM when an event could not be queued */
 	bool stop;			/* the loop ends after this event: the run is stopped early */
 	bool drop_pages;		/* machine_teardown, untraced: the mm goes with every page still held */
-	struct sim_event *heap;
-	size_t nr_events, heap_cap;
+	/*
+	 * The events queued (engine.c): those of the clock's window of
+	 * virtual time (and before) in a heap, the later ones apart, a
+	 * bucket a window ahead (far[window % SIM_FAR_WINDOWS]) and those
+	 * further still in far[SIM_FAR_WINDOWS].
+	 */
+	struct sim_events heap;
+	struct sim_events far[SIM_FAR_WINDOWS + 1];
+	size_t nr_far;
+	uint64_t window;		/* the heap's: its events' times >> SIM_WINDOW_SHIFT are at most this */
 	uint64_t rng;
 	/*
 	 * sim_rand_peek_below's draws below @peek_n, kept for the draws
@@ -129,7 +146,9 @@ struct sim_deferred {
 /* ---- engine.c: the loop, from inside a request ---- */
 
 /* Is an event due by @t? */
-bool sim_event_due(const struct sim *s, uint64_t t);
+bool sim_event_due(struct sim *s, uint64_t t);
+/* The events still queued go, never run (the end of the run). */
+void sim_events_destroy(struct sim *s);
 /*
  * sim_loop()'s events from inside one of them, stopping after the one
  * that sets *@wake: the clock is then that event's time, and @end_ns
