@@ -57,6 +57,21 @@
 
 /* ---- scan control and small helpers ---- */
 
+/*
+ * The walks ahead of reclaim's batches. A batch takes its pages from an
+ * LRU tail one link at a time, a cache miss a page (the tail's pages are
+ * the least recently used), and each miss waits for the one before. So
+ * while a batch is decided, the pages the next batch of each list will
+ * take are asked for, a link of each list a page: the lists' misses
+ * overlap each other and the deciding. Prefetches only, read under
+ * lru_lock: what reclaim decides does not change.
+ */
+struct lru_ahead {
+	struct zone *zone;		/* the zone walked; NULL: none */
+	uint32_t pfn[NR_LRU_LISTS];	/* each list's next page, asked for */
+	unsigned left[NR_LRU_LISTS];	/* links its walk has left; 0: none */
+};
+
 struct scan_control {
 	unsigned long nr_to_reclaim;	/* stop once this many pages are freed */
 	unsigned long nr_reclaimed;
@@ -67,6 +82,7 @@ struct scan_control {
 	bool ignore_references;		/* reclaim_clean_pages_from_list: no page_check_references */
 	unsigned long nr_unmapped_ptes;	/* page table entries try_to_unmap cleared */
 	unsigned long nr_immediate;	/* 5.16+ kswapd: under writeback once the node was flagged */
+	struct lru_ahead ahead;		/* the walks ahead of this reclaim's next batches */
 };
 
 /* What shrink_page_list met (3.5's nr_dirty, nr_congested, nr_writeback; 5.16's reclaim_stat). */
@@ -384,6 +400,48 @@ static void prefetch_owners(struct cma_mm *mm, const struct page_list *list)
 			ops->prefetch(page->owner, page->private, page);
 }
 
+/* One link further on each list walked ahead, the zone's lru_lock held. */
+static void lru_ahead_step_locked(struct lru_ahead *a)
+{
+	struct cma_page *mem_map = a->zone->mm->mem_map;
+	int lru;
+
+	lockdep_assert_held(&a->zone->lru_lock);
+	for_each_evictable_lru(lru) {
+		if (!a->left[lru])
+			continue;
+		a->pfn[lru] = mem_map[a->pfn[lru]].prev;
+		if (a->pfn[lru] == PAGE_NIL || !--a->left[lru])
+			a->left[lru] = 0;
+		else
+			prefetchw(mem_map + a->pfn[lru]);
+	}
+}
+
+/* The walk ahead of @lru's next batch begins at its tail, @zone's lru_lock held. */
+static void lru_ahead_start_locked(struct lru_ahead *a, struct zone *zone, enum lru_list lru)
+{
+	uint32_t tail = zone->lru[lru].tail;
+
+	lockdep_assert_held(&zone->lru_lock);
+	if (a->zone != zone)
+		*a = (struct lru_ahead){ .zone = zone };
+	a->pfn[lru] = tail;
+	a->left[lru] = tail == PAGE_NIL ? 0 : SWAP_CLUSTER_MAX;
+	if (a->left[lru])
+		prefetchw(zone->mm->mem_map + tail);
+}
+
+/* While a page is decided: the walks ahead take a link. */
+static void lru_ahead_step(struct lru_ahead *a)
+{
+	if (!a->zone)
+		return;
+	spin_lock(&a->zone->lru_lock);
+	lru_ahead_step_locked(a);
+	spin_unlock(&a->zone->lru_lock);
+}
+
 /*
  * shrink_page_list: decide each isolated page of @list. The kept ones go
  * onto @ret when given (reclaim_clean_pages_from_list migrates them), else
@@ -403,6 +461,7 @@ static unsigned long shrink_page_list(struct cma_mm *mm, struct page_list *list,
 	while ((page = page_list_first(mm, list))) {
 		unsigned long nr = 1ul << page_order(page);
 
+		lru_ahead_step(&sc->ahead);
 		page_list_del(mm, list, page);
 		if (page_count(page) == 1) {
 			/* the owner freed it while it was isolated: let it go */
@@ -493,11 +552,12 @@ static void prefetchw_prev_lru_page(struct cma_mm *mm, const struct cma_page *pa
  * onto @dst, each with a reference. A page whose count is zero is being
  * freed (its last put waits for lru_lock; freezes happen only off the
  * LRU): it is rotated to the head, as the kernel's -EBUSY from
- * __isolate_lru_page does. Returns the pages taken.
+ * __isolate_lru_page does. @lru's walk @ahead starts where this one
+ * ends. Returns the pages taken.
  */
 static unsigned long isolate_lru_pages(struct zone *zone, enum lru_list lru,
 				       unsigned long nr_to_scan, struct page_list *dst,
-				       unsigned long *nr_scanned)
+				       unsigned long *nr_scanned, struct lru_ahead *ahead)
 {
 	struct cma_mm *mm = zone->mm;
 	struct page_list *src = &zone->lru[lru];
@@ -520,6 +580,7 @@ static unsigned long isolate_lru_pages(struct zone *zone, enum lru_list lru,
 	if (taken)
 		mod_zone_page_state(zone, is_file_lru(lru) ? NR_ISOLATED_FILE : NR_ISOLATED_ANON,
 				    (long)taken);
+	lru_ahead_start_locked(ahead, zone, lru);
 	spin_unlock(&zone->lru_lock);
 	*nr_scanned = scan;
 	return taken;
@@ -608,7 +669,7 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
 		return 0;
 	page_list_init(&list);
 	lru_add_drain(mm);
-	nr_taken = isolate_lru_pages(zone, lru, nr_to_scan, &list, &nr_scanned);
+	nr_taken = isolate_lru_pages(zone, lru, nr_to_scan, &list, &nr_scanned, &sc->ahead);
 	if (nr_taken) {
 		nr_reclaimed = shrink_page_list(mm, &list, sc, priority, NULL, &stat);
 		throttle_after_batch(zone, sc, priority, nr_taken, &stat);
@@ -648,7 +709,8 @@ static unsigned long shrink_inactive_list(struct zone *zone, enum lru_list lru,
  * rmap walk means no reason to drop the lock, so the pages move in place
  * under lru_lock instead of through an isolated list.
  */
-static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned long nr_to_scan)
+static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned long nr_to_scan,
+			       struct scan_control *sc)
 {
 	struct cma_mm *mm = zone->mm;
 	unsigned long scan, nr_deactivated = 0, nr_rotated = 0;
@@ -669,6 +731,7 @@ static void shrink_active_list(struct zone *zone, enum lru_list lru, unsigned lo
 		add_page_to_lru_list(zone, page, lru - 1);	/* the inactive list of its kind */
 		nr_deactivated++;
 	}
+	lru_ahead_start_locked(&sc->ahead, zone, lru);
 	spin_unlock(&zone->lru_lock);
 	/* v3.5 counts a referenced page rotated even though (no VM_EXEC here) it goes inactive */
 	lru_note_scan(zone, is_file_lru(lru), scan, nr_rotated);
@@ -702,7 +765,7 @@ static unsigned long shrink_list(struct zone *zone, enum lru_list lru, unsigned 
 {
 	if (is_active_lru(lru)) {
 		if (inactive_list_is_low(zone, is_file_lru(lru)))
-			shrink_active_list(zone, lru, nr_to_scan);
+			shrink_active_list(zone, lru, nr_to_scan, sc);
 		return 0;
 	}
 	return shrink_inactive_list(zone, lru, nr_to_scan, sc, priority);
@@ -813,6 +876,18 @@ void throttle_vm_writeout(struct cma_mm *mm, cma_gfp_t gfp)
 	}
 }
 
+/* The lists a pass will scan are walked ahead from their tails. */
+static void lru_ahead_begin(struct zone *zone, struct scan_control *sc, const unsigned long *nr)
+{
+	int lru;
+
+	spin_lock(&zone->lru_lock);
+	for_each_evictable_lru(lru)
+		if (nr[lru])
+			lru_ahead_start_locked(&sc->ahead, zone, lru);
+	spin_unlock(&zone->lru_lock);
+}
+
 /* shrink_zone (shrink_mem_cgroup_zone): one pass over @zone's lists at @priority. */
 static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority)
 {
@@ -822,6 +897,7 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 	get_scan_count(zone, priority,
 		       sc->kswapd && atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
 		       nr);
+	lru_ahead_begin(zone, sc, nr);
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
 		int lru;
 
@@ -841,7 +917,7 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 	sc->nr_reclaimed += nr_reclaimed;
 	/* rebalance the anon lists even when they were not scanned */
 	if (inactive_anon_is_low(zone))
-		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
+		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, sc);
 	/* 5.16+: kswapd met pages cycling faster than they are written */
 	if (sc->nr_immediate)
 		reclaim_throttle(zone->mm, CMA_SLEEP_THROTTLE_WRITEBACK);
@@ -1026,10 +1102,10 @@ unsigned long cma_try_to_free_pages(struct cma_mm *mm, unsigned long nr, cma_gfp
 #define MAX_BALANCE_LOOPS		256
 
 /* age_active_anon: with swap, keep some anon pages inactive, where they can be referenced. */
-static void age_active_anon(struct zone *zone)
+static void age_active_anon(struct zone *zone, struct scan_control *sc)
 {
 	if (inactive_anon_is_low(zone))
-		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX);
+		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, sc);
 }
 
 /* min(low mark, 1% of the zone: present pages in v3.5, managed from 3.9) */
@@ -1150,7 +1226,7 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 			if (!zone->present_pages ||
 			    (zone_all_unreclaimable(zone) && *priority != DEF_PRIORITY))
 				continue;
-			age_active_anon(zone);
+			age_active_anon(zone, sc);
 			if (!zone_watermark_ok(zone, order, wmark(zone, WMARK_HIGH), 0, 0)) {
 				*end_zone = i;
 				break;
