@@ -400,7 +400,12 @@ static void prefetch_owners(struct cma_mm *mm, const struct page_list *list)
 			ops->prefetch(page->owner, page->private, page);
 }
 
-/* One link further on each list walked ahead, the zone's lru_lock held. */
+/*
+ * One link further on each list walked ahead, the zone's lru_lock held.
+ * A page the walk reached may have left the LRU since (the lock was let
+ * go between steps): its links are then another list's, under another
+ * lock, so the walk stops there. PG_lru changes only under lru_lock.
+ */
 static void lru_ahead_step_locked(struct lru_ahead *a)
 {
 	struct cma_page *mem_map = a->zone->mm->mem_map;
@@ -410,6 +415,10 @@ static void lru_ahead_step_locked(struct lru_ahead *a)
 	for_each_evictable_lru(lru) {
 		if (!a->left[lru])
 			continue;
+		if (!page_test(mem_map + a->pfn[lru], PG_lru)) {
+			a->left[lru] = 0;
+			continue;
+		}
 		a->pfn[lru] = mem_map[a->pfn[lru]].prev;
 		if (a->pfn[lru] == PAGE_NIL || !--a->left[lru])
 			a->left[lru] = 0;
