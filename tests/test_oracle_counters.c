@@ -163,7 +163,8 @@ static long guest_delta(const char *exp, const char *counter)
 static void script_sets_cmasim_beside_the_guest(void **state)
 {
 	static const char *const listed[] = { "pgmigrate_success", "pgmigrate_fail", "compact_stall",
-					      "pgscan_direct", "pgscan_kswapd", "pswpin", "pgmajfault" };
+					      "pgscan_direct", "pgscan_kswapd", "pswpin", "pgmajfault",
+					      "pgpgin", "pgpgout", "nr_dirtied", "nr_written" };
 	char dir[] = "/tmp/test_oracle_counters.XXXXXX", cmd[3 * PATH_MAX];
 	int agree = 0, disagree = 0, absent = 0;
 	struct table t;
