@@ -136,7 +136,8 @@ static void file_tick(struct sim *s, void *arg)
 	struct file_wl *f = w->priv;
 	const struct wl_file *spec = &w->spec->file;
 	bool writer = w->spec->kind == &wl_kind_writer;
-	uint64_t n, room = UINT64_MAX, dirtied_n = 0, t = f->busy_until > sim_now(s) ? f->busy_until : sim_now(s);
+	uint64_t n, room = UINT64_MAX, dirtied_n = 0;
+	uint64_t t = f->busy_until > sim_now(s) ? f->busy_until : sim_now(s);
 
 	if (sim_wl_over(s, w) || file_done(w, f))
 		return;
