@@ -397,8 +397,11 @@ static struct cma_page *swap_in(struct owned_pages *o, uint64_t idx, uint64_t en
 	*ret = 0;
 	if (owned_copy_kept(o, idx, false)) {
 		page = cma_alloc_movable(mm, CMA_GFP_HIGHUSER_MOVABLE, 0, &anon_ops, o, idx);
-		if (page)
+		if (page) {
 			cma_swap_free(mm, entry, 1);
+			/* frontswap's load is do_swap_page's read: a major fault */
+			cma_count_vm_events(mm, CMA_PGMAJFAULT, 1);
+		}
 		return page;
 	}
 	/*
@@ -428,18 +431,16 @@ static struct cma_page *fault_in(struct owned_pages *o, uint64_t idx, uint8_t st
 }
 
 /*
- * handle_mm_fault's count, for a page the process maps. A major fault
- * when the page is read in where cma_swapin() does not count it: a file
- * page's (filemap_fault reads every page not cached), or a swapped page
- * the policy kept (frontswap's load is do_swap_page's read).
+ * handle_mm_fault's count, for a page the process maps; a file page's is
+ * a major fault too (filemap_fault reads every page not cached). A
+ * swap-in's major fault is counted where it reads: cma_swapin(), or
+ * swap_in() for a copy the policy kept.
  */
-static void count_fault(struct owned_pages *o, uint64_t idx, uint8_t state)
+static void count_fault(struct owned_pages *o)
 {
-	struct cma_mm *mm = o->s->mm;
-
-	cma_count_vm_events(mm, CMA_PGFAULT, 1);
-	if (!o->anon || ((state & OP_SWAPPED) && owned_copy_kept(o, idx, false)))
-		cma_count_vm_events(mm, CMA_PGMAJFAULT, 1);
+	cma_count_vm_events(o->s->mm, CMA_PGFAULT, 1);
+	if (!o->anon)
+		cma_count_vm_events(o->s->mm, CMA_PGMAJFAULT, 1);
 }
 
 static int touch(struct owned_pages *o, uint64_t idx)
@@ -457,7 +458,7 @@ static int touch(struct owned_pages *o, uint64_t idx)
 		return 0;
 	}
 	if (o->anon || owned_mapcount(o, idx, NULL))
-		count_fault(o, idx, state);
+		count_fault(o);
 	if (o->anon && (state & OP_SWAPPED))
 		page = swap_in(o, idx, value_to_swp(entry), &ret);
 	else

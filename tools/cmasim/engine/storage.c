@@ -205,10 +205,12 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+#define SECTOR_SHIFT	9	/* bio_sectors()' unit: 512 bytes */
+
 void storage_count_bio(const struct storage *st, enum storage_op op, uint64_t bytes)
 {
 	if (st->mm)
-		cma_count_vm_events(st->mm, is_write(op) ? CMA_PGPGOUT : CMA_PGPGIN, bytes / 512);
+		cma_count_vm_events(st->mm, is_write(op) ? CMA_PGPGOUT : CMA_PGPGIN, bytes >> SECTOR_SHIFT);
 }
 
 uint64_t storage_submit(struct storage *st, const struct cost_model *m, uint64_t now,
