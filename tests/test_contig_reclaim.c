@@ -53,11 +53,18 @@ static unsigned one_mapped(void *owner, uint64_t idx, const struct cma_page *pag
 	return idx == 1;
 }
 
+/* The reader mapping them runs on three other CPUs. */
+static unsigned three_cpus(void *owner)
+{
+	return 3;
+}
+
 static struct cma_owner_ops file_ops_mapped(void)
 {
 	struct cma_owner_ops ops = fake_file_ops;
 
 	ops.mapcount = one_mapped;
+	ops.mm_cpus = three_cpus;
 	return ops;
 }
 
@@ -83,7 +90,8 @@ static unsigned long fault_on_lru(struct fake_owner *o, uint64_t idx, uint64_t s
  * Expect (reclaim_clean_pages_from_list, 3.7 on): alloc_contig_range over
  * a clean unmapped file page and over a clean mapped one frees both, with
  * nothing copied: the owner forgets them (dropped, not migrated), the
- * mapped one's entry is unmapped, NR_ISOLATED_FILE is back to 0 and no
+ * mapped one's entry is unmapped, its flush an IPI to each of the three
+ * other CPUs its reader runs on, NR_ISOLATED_FILE is back to 0 and no
  * pgscan or pgsteal event counts them. The owner reads them back from
  * the file with the same bytes. Before 3.7 both are migrated, their bytes
  * with them.
@@ -115,6 +123,7 @@ static void alloc_contig_range_drops_clean_file_pages(const char *kernel, unsign
 	assert_int_equal(counter(mm, "pgmigrate_success") - migrated, drop ? 0 : 2);
 	assert_int_equal(counter(mm, "contig_reclaim_clean"), drop ? 2 : 0);
 	assert_int_equal(counter(mm, "contig_reclaim_unmapped_ptes"), drop ? 1 : 0);
+	assert_int_equal(counter(mm, "nr_tlb_remote_flush_received"), 3);
 	assert_int_equal(owner_check(o), drop ? 0 : 2);
 	/* a refault reads the file: the bytes the page held */
 	for (int i = 0; i < 2 && drop; i++) {

@@ -78,7 +78,7 @@ static void cost_ns_parts_each_kind_in_its_part(void **state)
 	} cases[] = {
 		{ { .scanned = 3300 }, COST_PART_SCAN, 60000 },
 		{ { .mapped_ptes = 10 }, COST_PART_UNMAP, 13000 },
-		{ { .tlb_flushes = 2, .tlb_cpus = 3 }, COST_PART_TLB, 60600 },
+		{ { .tlb_ipis = 6 }, COST_PART_TLB, 60600 },
 		{ { .zeroed_bytes = 8000000 }, COST_PART_ZERO, 1000000 },
 		{ { .handled = 33 }, COST_PART_OTHER, 4000 },
 		{ { .io_wait_ns = 12345 }, COST_PART_IO_WAIT, 12345 },

@@ -265,11 +265,54 @@ static void migrate_pages_counts_mapped_pages(void **state)
 	assert_int_equal(counter(mm, "pgmigrate_mapped"), 16);
 	assert_int_equal(counter(mm, "pgmigrate_mapped_ptes"), 24);
 	assert_int_equal(counter(mm, "pgmigrate_tlb_flush"), batched ? 13 : 24);
+	assert_int_equal(counter(mm, "nr_tlb_remote_flush_received"), 0);
 	assert_int_equal(owner_check(anon), 8);
 	lru_add_drain_all(mm);
 	assert_verify(mm);
 	owner_destroy(anon);
 	owner_destroy(file);
+	cma_mm_destroy(mm);
+}
+
+/* The other CPUs the fake owner's address space is on. */
+static unsigned owner_cpus;
+
+static unsigned fake_mm_cpus(void *owner)
+{
+	return owner_cpus;
+}
+
+/*
+ * Expect (flush_tlb_mm_range): each flush interrupts the other CPUs the
+ * owner's address space is on: 8 pages mapped by 12 entries of an owner
+ * on 2 other CPUs take 24 IPIs in a synchronous migration; in
+ * MIGRATE_ASYNC 6.12 flushes the batch once, to those 2, where v3.5
+ * still flushes each entry (24 more); an owner asleep (no CPU) none.
+ */
+static void migrate_pages_flush_ipis_follow_the_owner(void **state)
+{
+	struct cma_mm *mm = test_mm(.pageblock_order = 9);
+	struct fake_owner *anon = owner_create(mm, true, 8);
+	struct cma_owner_ops mapped_ops = fake_anon_ops;
+	bool batched = test_kernel_since(cma_mm_kernel(mm), 6, 3);	/* batched_unmap_flush */
+
+	mapped_ops.mapcount = two_way_mapcount;
+	mapped_ops.mm_cpus = fake_mm_cpus;
+	for (uint64_t i = 0; i < 8; i++)
+		assert_non_null(owner_fault_ops(anon, i, CMA_GFP_HIGHUSER_MOVABLE, i + 1, &mapped_ops));
+	owner_cpus = 2;
+	assert_int_equal(migrate_owner(mm, anon, MIGRATE_SYNC_LIGHT), 8);
+	assert_int_equal(counter(mm, "nr_tlb_remote_flush_received"), 24);
+	assert_int_equal(migrate_owner(mm, anon, MIGRATE_ASYNC), 8);
+	assert_int_equal(counter(mm, "nr_tlb_remote_flush_received"), batched ? 26 : 48);
+	owner_cpus = 0;
+	assert_int_equal(migrate_owner(mm, anon, MIGRATE_SYNC_LIGHT), 8);
+	assert_int_equal(counter(mm, "nr_tlb_remote_flush_received"), batched ? 26 : 48);
+	assert_int_equal(counter(mm, "pgmigrate_tlb_flush"), batched ? 25 : 36);
+	assert_int_equal(owner_check(anon), 8);
+	lru_add_drain_all(mm);
+	assert_verify(mm);
+	owner_destroy(anon);
 	cma_mm_destroy(mm);
 }
 
@@ -1109,6 +1152,7 @@ int main(void)
 		cmocka_unit_test(page_tryget_fails_while_frozen),
 		cmocka_unit_test(migrate_pages_moves_bytes_and_owner),
 		cmocka_unit_test(migrate_pages_counts_mapped_pages),
+		cmocka_unit_test(migrate_pages_flush_ipis_follow_the_owner),
 		cmocka_unit_test(migrate_pages_pinned_page_stays),
 		cmocka_unit_test(migrate_pages_owner_refusals),
 		cmocka_unit_test(migrate_pages_writeback_not_waited),

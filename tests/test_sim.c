@@ -1278,8 +1278,8 @@ static void cost_ns_adds_up_per_profile(void **state)
 static void cost_ns_mapped_pages_pay_unmap_and_shootdown(void **state)
 {
 	const struct cost_work cache = { .migrated = 100 };
-	const struct cost_work anon = { .migrated = 100, .mapped_ptes = 100, .tlb_flushes = 100, .tlb_cpus = 1 };
-	const struct cost_work asleep = { .migrated = 100, .mapped_ptes = 100, .tlb_flushes = 100 };
+	const struct cost_work anon = { .migrated = 100, .mapped_ptes = 100, .tlb_ipis = 100 };
+	const struct cost_work asleep = { .migrated = 100, .mapped_ptes = 100 };
 	struct cost_model m;
 
 	cost_profile(CMA_ARCH_X86, &m);
@@ -1287,6 +1287,41 @@ static void cost_ns_mapped_pages_pay_unmap_and_shootdown(void **state)
 	assert_int_equal(cost_ns(&m, &asleep, 4096) - cost_ns(&m, &cache, 4096), 130000);
 	cost_profile(CMA_ARCH_ARM, &m);
 	assert_int_equal(cost_ns(&m, &anon, 4096) - cost_ns(&m, &cache, 4096), 533000 + 30000);
+}
+
+/*
+ * Expect (flush_tlb_mm_range, cma_owner_ops.mm_cpus): a camera's request
+ * migrating a process's pages sends each entry's flush to the other CPU
+ * while the process runs, and to none once it sleeps holding what it
+ * faulted in (mm_cpumask: no CPU has its address space): the same pages
+ * unmapped (unmap part), no shootdown (tlb part 0).
+ */
+static const char *const request_shootdowns_follow_the_owner_kernels[] = { "3.5", "6.12" };
+
+static void request_shootdowns_follow_the_owner(const char *kernel, unsigned k)
+{
+	static const char *const hold[2] = { "no", "yes" };
+	uint64_t unmap[2], tlb[2];
+
+	for (int h = 0; h < 2; h++) {
+		char ini[512];
+		struct sim_result r;
+		const struct device_result *cam;
+
+		snprintf(ini, sizeof(ini), "[scenario]\nplatform = x86\nkernel = %s\nmemory = 64M\n"
+			 "cmdline = cma=32M\nduration = 300ms\n"
+			 "[anon app]\nrss = 30M\nrate = 100000000\nhold = %s\n"
+			 "[device cam]\nsize = 16M\nperiod = 1s\nstart = 200ms\n", kernel, hold[h]);
+		run_ini(ini, "cma", &r);
+		cam = the_device(&r);
+		assert_int_equal(cam->successes, 1);
+		unmap[h] = cam->breakdown.total.ns[COST_PART_UNMAP];
+		tlb[h] = cam->breakdown.total.ns[COST_PART_TLB];
+		sim_result_free(&r);
+	}
+	if (!unmap[0] || !unmap[1] || !tlb[0] || tlb[1])
+		fail_msg("unmap %" PRIu64 " and %" PRIu64 " ns, tlb %" PRIu64 " ns running and %" PRIu64
+			 " ns asleep", unmap[0], unmap[1], tlb[0], tlb[1]);
 }
 
 /*
@@ -2673,6 +2708,7 @@ int main(void)
 	const struct test_kernel_case kernel_cases[] = {
 		test_kernel_case(wl_pinner_longterm_moves_pages_out_of_cma, wl_pinner_longterm_moves_pages_out_of_cma_kernels),
 		test_kernel_case(wl_hugetlb_gigantic_page_skips_the_cma_area, wl_hugetlb_gigantic_page_skips_the_cma_area_kernels),
+		test_kernel_case(request_shootdowns_follow_the_owner, request_shootdowns_follow_the_owner_kernels),
 		test_kernel_case(wl_compact_leaves_skip_bits_direct_compaction_honours, wl_compact_leaves_skip_bits_direct_compaction_honours_kernels),
 		test_kernel_case(wl_device_gfp_noio_leaves_page_cache_under_414, wl_device_gfp_noio_leaves_page_cache_under_414_kernels),
 	};

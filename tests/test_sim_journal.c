@@ -35,7 +35,7 @@ static struct sim *engine_init(const char *kernel)
 	s->page_bytes = 4096;
 	s->policy = sim_policy_find("cma");
 	cost_profile(CMA_ARCH_X86, &s->cost);
-	storage_attach_clock(s, s->mm, 1);
+	storage_attach_clock(s, s->mm);
 	storage_request_start(s, 0);
 	return s;
 }

@@ -37,7 +37,7 @@ static void tasked_init(struct tasked *c)
 	c->s->page_bytes = 4096;
 	c->s->end_ns = 10 * NS_PER_S;
 	cost_profile(CMA_ARCH_X86, &c->s->cost);
-	storage_attach_clock(c->s, c->s->mm, 1);
+	storage_attach_clock(c->s, c->s->mm);
 	c->o = owner_create(c->s->mm, false, 64);
 	owner_fault_range(c->o, 0, 64, CMA_GFP_HIGHUSER_MOVABLE);
 }
@@ -192,7 +192,6 @@ static void parked_request_keeps_its_clock(void **state)
 	own = start;
 	cost_counters_add_growth(&own, &f.after, &f.before);
 	cost_work_since(c.s, &own, &w);
-	w.tlb_cpus = c.s->storage.tlb_cpus;
 	assert_true(f.after.stats.v[CMA_STAT_PGSCAN_DIRECT] > f.before.stats.v[CMA_STAT_PGSCAN_DIRECT]);
 	assert_int_equal(c.s->storage.clock[1].cpu_ns, cost_cpu_ns(&c.s->cost, &w, c.s->page_bytes));
 	tasked_destroy(&c);

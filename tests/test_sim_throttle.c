@@ -43,7 +43,7 @@ static void clocked_init(struct clocked *c)
 	c->mm = test_mm(.kernel = "3.5");
 	c->s->mm = c->mm;
 	cost_profile(CMA_ARCH_X86, &c->s->cost);
-	storage_attach_clock(c->s, c->mm, 1);
+	storage_attach_clock(c->s, c->mm);
 	storage_request_start(c->s, 0);
 	cma_mm_set_trace(c->mm, trace_keep, c);
 }
@@ -153,7 +153,6 @@ static uint64_t work_so_far(struct clocked *c)
 	struct cost_work w = { 0 };
 
 	cost_work_since(c->s, &c->s->storage.clock[0].base, &w);
-	w.tlb_cpus = c->s->storage.tlb_cpus;
 	return cost_cpu_ns(&c->s->cost, &w, c->s->page_bytes);
 }
 
@@ -273,7 +272,7 @@ static void swapping_init(struct clocked *c, const char *kernel, enum cma_arch a
 	c->s->page_bytes = 4096;
 	c->s->policy = sim_policy_find("cma");
 	cost_profile(arch, &c->s->cost);
-	storage_attach_clock(c->s, c->mm, 1);
+	storage_attach_clock(c->s, c->mm);
 	storage_request_start(c->s, 0);
 }
 

@@ -44,6 +44,7 @@ static const struct {
 	STAT(CMA_STAT_PGFREE, "pgfree"),
 	STAT(CMA_STAT_LRU_ADD, "lru_add"),
 	ZONED(CMA_STAT_PGSCAN_KSWAPD, "pgscan_kswapd"),
+	STAT(CMA_STAT_NR_TLB_REMOTE_FLUSH_RECEIVED, "nr_tlb_remote_flush_received"),
 };
 #define NR_STAT_NAMES (sizeof(stat_names) / sizeof(stat_names[0]))
 _Static_assert(NR_STAT_NAMES == NR_CMA_STAT_ITEMS, "a typed counter without its names here");

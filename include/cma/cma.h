@@ -432,6 +432,15 @@ struct cma_owner_ops {
 	 * prefetch), and must change nothing. NULL: no hint wanted.
 	 */
 	void (*prefetch)(void *owner, uint64_t index, const struct cma_page *page);
+	/*
+	 * Optional, for owners of mapped pages: the CPUs other than the
+	 * caller's that have the owner's address space loaded now (the
+	 * weight of mm_cpumask less the flushing CPU; a process asleep has
+	 * none). Each TLB flush of one of its entries sends each an IPI,
+	 * counted in nr_tlb_remote_flush_received (cma_mm_counter). NULL:
+	 * none.
+	 */
+	unsigned (*mm_cpus)(void *owner);
 };
 
 struct cma_page *cma_alloc_movable(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
@@ -1002,6 +1011,7 @@ enum cma_stat_item {
 	CMA_STAT_PGFREE,			/* pgfree */
 	CMA_STAT_LRU_ADD,			/* lru_add */
 	CMA_STAT_PGSCAN_KSWAPD,			/* pgscan_kswapd_dma .. _movable */
+	CMA_STAT_NR_TLB_REMOTE_FLUSH_RECEIVED,	/* nr_tlb_remote_flush_received */
 	NR_CMA_STAT_ITEMS
 };
 

@@ -63,6 +63,8 @@ static void undo_new_page(struct cma_page *newpage)
 struct unmap_count {
 	unsigned long mapped;		/* migrated pages that were mapped */
 	unsigned long ptes;		/* their page table entries */
+	unsigned long ipis;		/* each entry's flush times the other CPUs its owner runs on */
+	unsigned cpus;			/* the most other CPUs one of those owners ran on */
 };
 
 /* migrate_pages' callbacks and their argument (the kernel's get_new_folio, put_new_folio, private). */
@@ -86,7 +88,7 @@ static int unmap_and_move(struct cma_mm *mm, const struct migration_target *targ
 {
 	const struct cma_owner_ops *ops = page_owner_ops(mm, page);
 	struct cma_page *newpage;
-	unsigned ptes;
+	unsigned ptes, cpus;
 	int rc;
 
 	migration_alloc_begin();
@@ -127,6 +129,7 @@ static int unmap_and_move(struct cma_mm *mm, const struct migration_target *targ
 	}
 	/* try_to_unmap: the owner's reverse map, read before it lets go of the page */
 	ptes = ops->mapcount ? ops->mapcount(page->owner, page->private, page) : 0;
+	cpus = ptes && ops->mm_cpus ? ops->mm_cpus(page->owner) : 0;
 	if (!page_freeze_refs(page, 2)) {
 		rc = -EAGAIN;
 		goto free_new;
@@ -168,6 +171,9 @@ static int unmap_and_move(struct cma_mm *mm, const struct migration_target *targ
 	put_page(mm, newpage);
 	unmapped->mapped += ptes != 0;
 	unmapped->ptes += ptes;
+	unmapped->ipis += (unsigned long)ptes * cpus;
+	if (cpus > unmapped->cpus)
+		unmapped->cpus = cpus;
 	return 0;
 putback:
 	page_list_del(mm, from, page);
@@ -230,22 +236,27 @@ int split_folio_to_list(struct cma_mm *mm, struct page_list *list, struct cma_pa
  * The TLB flushes for what migrate_pages unmapped: v3.5's try_to_unmap_one
  * flushes each entry as it clears it (ptep_clear_flush), as 6.12's
  * try_to_migrate_one does outside MIGRATE_ASYNC; 6.12's MIGRATE_ASYNC
- * defers them to one flush per batch of folios (try_to_unmap_flush).
- * Batches here are counted on the pages migrated, the lists migrated
- * being short (COMPACT_CLUSTER_MAX) next to a batch.
+ * defers them to one flush per batch of folios (try_to_unmap_flush),
+ * sent to every CPU any of the batch's owners ran on. Batches here are
+ * counted on the pages migrated, the lists migrated being short
+ * (COMPACT_CLUSTER_MAX) next to a batch. A flush interrupts the other
+ * CPUs its owner runs on (flush_tlb_mm_range): none for an owner asleep.
  */
 static void count_unmapped(struct cma_mm *mm, const struct unmap_count *unmapped,
 			   unsigned long nr_succeeded, enum migrate_mode mode)
 {
-	unsigned long flushes = unmapped->ptes;
+	unsigned long flushes = unmapped->ptes, ipis = unmapped->ipis;
 
 	if (!unmapped->mapped)
 		return;
-	if (mm->kernel.batched_unmap_flush && mode == MIGRATE_ASYNC)
+	if (mm->kernel.batched_unmap_flush && mode == MIGRATE_ASYNC) {
 		flushes = (nr_succeeded + NR_MAX_BATCHED_MIGRATION - 1) / NR_MAX_BATCHED_MIGRATION;
+		ipis = flushes * unmapped->cpus;
+	}
 	count_vm_events(mm, PGMIGRATE_MAPPED, unmapped->mapped);
 	count_vm_events(mm, PGMIGRATE_MAPPED_PTES, unmapped->ptes);
 	count_vm_events(mm, PGMIGRATE_TLB_FLUSH, flushes);
+	count_vm_events(mm, NR_TLB_REMOTE_FLUSH_RECEIVED, ipis);
 }
 
 /* What a migrate_pages call did, for its events and its result. */

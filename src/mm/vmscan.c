@@ -81,6 +81,7 @@ struct scan_control {
 	bool kswapd;			/* current_is_kswapd() */
 	bool ignore_references;		/* reclaim_clean_pages_from_list: no page_check_references */
 	unsigned long nr_unmapped_ptes;	/* page table entries try_to_unmap cleared */
+	unsigned long nr_tlb_ipis;	/* their flushes' IPIs to the other CPUs their owners ran on */
 	unsigned long nr_immediate;	/* 5.16+ kswapd: under writeback once the node was flagged */
 	struct lru_ahead ahead;		/* the walks ahead of this reclaim's next batches */
 };
@@ -380,8 +381,13 @@ static enum page_verdict shrink_page(struct cma_mm *mm, struct cma_page *page,
 		return shrink_dirty_file_page(mm, page, ops, sc, priority, references, stat);
 	}
 	/* try_to_unmap: the owner's reverse map, read before it may let go of the page */
-	if (ops->mapcount)
-		sc->nr_unmapped_ptes += ops->mapcount(page->owner, page->private, page);
+	if (ops->mapcount) {
+		unsigned ptes = ops->mapcount(page->owner, page->private, page);
+
+		sc->nr_unmapped_ptes += ptes;
+		if (ptes && ops->mm_cpus)
+			sc->nr_tlb_ipis += (unsigned long)ptes * ops->mm_cpus(page->owner);
+	}
 	return remove_mapping(mm, page, ops);
 }
 
@@ -540,6 +546,7 @@ unsigned long reclaim_clean_pages_from_list(struct zone *zone, struct page_list 
 	}
 	count_vm_events(mm, CONTIG_RECLAIM_CLEAN, nr_reclaimed);
 	count_vm_events(mm, CONTIG_RECLAIM_UNMAPPED_PTES, sc.nr_unmapped_ptes);
+	count_vm_events(mm, NR_TLB_REMOTE_FLUSH_RECEIVED, sc.nr_tlb_ipis);
 	return nr_reclaimed;
 }
 

@@ -53,6 +53,7 @@ const char *const vmstat_event_names[NR_VM_EVENT_ITEMS] = {
 	"swap_ra", "swap_ra_hit",
 	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
 	ZONE_EVENTS("allocstall"),
+	"nr_tlb_remote_flush_received",
 };
 
 unsigned vmstat_shown_events(const struct cma_mm *mm, enum vm_event_item *items)
@@ -213,6 +214,7 @@ static const struct {
 	[CMA_STAT_PGFREE] = { PGFREE, 1 },
 	[CMA_STAT_LRU_ADD] = { LRU_ADD, 1 },
 	[CMA_STAT_PGSCAN_KSWAPD] = { PGSCAN_KSWAPD_DMA, MAX_NR_ZONES },
+	[CMA_STAT_NR_TLB_REMOTE_FLUSH_RECEIVED] = { NR_TLB_REMOTE_FLUSH_RECEIVED, 1 },
 };
 
 int cma_mm_stats(struct cma_mm *mm, struct cma_mm_stats *stats)

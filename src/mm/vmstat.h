@@ -149,6 +149,13 @@ enum vm_event_item {
 	 * allocstall_normal on a machine whose memory is all DMA.
 	 */
 	ALLOCSTALL_DMA, ALLOCSTALL_DMA32, ALLOCSTALL_NORMAL, ALLOCSTALL_HIGH, ALLOCSTALL_MOVABLE,
+	/*
+	 * CONFIG_DEBUG_TLBFLUSH's (x86, 3.12): the TLB flush IPIs the other
+	 * CPUs took (cma_owner_ops.mm_cpus) for migration's entries and
+	 * those of the clean pages alloc_contig_range frees; counted, read
+	 * by name, not shown.
+	 */
+	NR_TLB_REMOTE_FLUSH_RECEIVED,
 	NR_VM_EVENT_ITEMS
 };
 

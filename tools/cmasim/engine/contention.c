@@ -111,17 +111,29 @@ void sim_contention_start(struct sim *s)
 	sim_schedule(s, s->now + BG_WINDOW_NS, bg_window, NULL);
 }
 
+static bool wl_running(const struct sim *s, const struct workload *w)
+{
+	return !w->stopped && w->ops->runnable && w->spec->start_ns <= s->now && !sim_wl_over(s, w);
+}
+
 unsigned sim_runnable(const struct sim *s)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < s->nr_wl; i++) {
-		const struct workload *w = &s->wl[i];
-
-		if (!w->stopped && w->ops->runnable && w->spec->start_ns <= s->now && !sim_wl_over(s, w))
-			n += w->ops->runnable(s, w);
-	}
+	for (unsigned i = 0; i < s->nr_wl; i++)
+		if (wl_running(s, &s->wl[i]))
+			n += s->wl[i].ops->runnable(s, &s->wl[i]);
 	return n;
+}
+
+unsigned sim_mm_cpus(const struct sim *s, const struct workload *w, const void *owner)
+{
+	unsigned threads, others = s->plat.cfg.nr_cpus - 1;
+
+	if (!w->ops || !wl_running(s, w))	/* a bare owner's (tests): no process */
+		return 0;
+	threads = w->ops->mm_runnable ? w->ops->mm_runnable(s, w, owner) : w->ops->runnable(s, w);
+	return threads < others ? threads : others;
 }
 
 /*

@@ -260,7 +260,7 @@ static void migration_overhead_ns(const struct cost_model *m, const struct cost_
 {
 	ns[COST_PART_OTHER] += us_ns((double)w->migrated, m->v[COST_MIGRATE_US]);
 	ns[COST_PART_UNMAP] += us_ns((double)w->mapped_ptes, m->v[COST_UNMAP_US]);
-	ns[COST_PART_TLB] += us_ns((double)w->tlb_flushes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
+	ns[COST_PART_TLB] += us_ns((double)w->tlb_ipis, m->v[COST_TLB_IPI_US]);
 }
 
 /* Pages a CPU's lists give back when drained, and a pcp batch under the zone lock (v3.5's zone_batchsize for a large zone). */
@@ -451,14 +451,13 @@ static void nosched_ns(const struct cost_model *m, const struct cost_work *w, ui
  * A clean file page alloc_contig_range frees instead of migrating
  * (kernel.contig_reclaim_clean): no copy, no target, no remap; its free,
  * the bookkeeping of any page reclaimed (page_cycles), and for each entry
- * that mapped it the unmap (unmap_us) and the TLB flush that goes with it
- * to every other CPU running the address space (tlb_ipi_us).
+ * that mapped it the unmap (unmap_us); the TLB flush IPIs that go with
+ * them are counted with migration's (tlb_ipis).
  */
 static void dropped_ns(const struct cost_model *m, const struct cost_work *w, uint64_t *ns)
 {
 	ns[COST_PART_OTHER] += (uint64_t)cycles_ns(m, (double)w->dropped * m->v[COST_PAGE_CYCLES]);
 	ns[COST_PART_UNMAP] += us_ns((double)w->dropped_ptes, m->v[COST_UNMAP_US]);
-	ns[COST_PART_TLB] += us_ns((double)w->dropped_ptes * (double)w->tlb_cpus, m->v[COST_TLB_IPI_US]);
 }
 
 /*
@@ -626,7 +625,7 @@ void cost_work_between(struct sim *s, const struct cost_counters *before, const 
 	w->drains += d[CMA_STAT_DRAIN_ALL_PAGES] + d[CMA_STAT_LRU_ADD_DRAIN_ALL];
 	w->reclaimed += d[CMA_STAT_PGSTEAL_DIRECT];	/* what reclaim takes from the workloads */
 	w->mapped_ptes += d[CMA_STAT_PGMIGRATE_MAPPED_PTES];
-	w->tlb_flushes += d[CMA_STAT_PGMIGRATE_TLB_FLUSH];
+	w->tlb_ipis += d[CMA_STAT_NR_TLB_REMOTE_FLUSH_RECEIVED];
 	w->lru_drains += d[CMA_STAT_LRU_ADD_DRAIN_ALL];
 	w->fresh_frames += d[CMA_STAT_PGALLOC_FRESH];
 	w->blocks_passed += d[CMA_STAT_COMPACT_BLOCKS_PASSED];

@@ -89,8 +89,7 @@ struct cost_work {
 	uint64_t locks;
 	/* c-mig: migration beyond the copy */
 	uint64_t mapped_ptes;		/* page table entries of migrated pages unmapped and remapped */
-	uint64_t tlb_flushes;		/* TLB flushes migration made for them */
-	uint64_t tlb_cpus;		/* other CPUs each flush interrupts */
+	uint64_t tlb_ipis;		/* their TLB flushes' IPIs, and the dropped pages': nr_tlb_remote_flush_received */
 	/* c-cpu: where the request ran (doc/cost-model.md, "CPU contention and drains", "Lock waits") */
 	uint64_t lru_drains;		/* of drains, the lru_add_drain_all calls */
 	unsigned cma_attempts;		/* alloc_contig_range calls: the request held the CMA mutex */

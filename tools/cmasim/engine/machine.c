@@ -429,7 +429,7 @@ int sim_run(const struct scenario *sc, const struct sim_options *o, struct sim_r
 		cma_mm_set_trace(s->mm, trace_sink, s);
 	}
 	cma_mm_set_oom_handler(s->mm, sim_oom, s);
-	storage_attach_clock(s, s->mm, policy_tlb_cpus(s));
+	storage_attach_clock(s, s->mm);
 	ret = sim_kswapd_start(s);
 	sim_kcompactd_start(s);
 	/* the result's total is the boot's: a policy's attach may take memory for good (gcma) */

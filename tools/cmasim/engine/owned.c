@@ -285,9 +285,17 @@ static unsigned owned_mapcount(void *owner, uint64_t idx, const struct cma_page 
 	return idx % 100 < o->mapped;
 }
 
+/* mm_cpumask: the other CPUs the owner's process runs on now, none while it sleeps. */
+static unsigned owned_mm_cpus(void *owner)
+{
+	struct owned_pages *o = owner;
+
+	return sim_mm_cpus(o->s, o->w, o);
+}
+
 static const struct cma_owner_ops file_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
-	.mapcount = owned_mapcount,
+	.mapcount = owned_mapcount, .mm_cpus = owned_mm_cpus,
 	.wait_writeback = owned_wait_writeback,
 	.locked = owned_locked, .wait_locked = owned_wait_locked, .prefetch = owned_prefetch,
 };
@@ -295,6 +303,7 @@ static const struct cma_owner_ops file_ops = {
 static const struct cma_owner_ops anon_ops = {
 	.migrate = owned_migrate, .reclaim = owned_reclaim, .writeback = owned_writeback,
 	.wait_writeback = owned_wait_writeback, .anon = true, .mapcount = owned_mapcount,
+	.mm_cpus = owned_mm_cpus,
 	.locked = owned_locked, .wait_locked = owned_wait_locked, .prefetch = owned_prefetch,
 };
 

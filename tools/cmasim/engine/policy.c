@@ -52,7 +52,6 @@ int policy_request(struct sim *s, struct workload *w, struct dev_buffer *b, uint
 	sim_contention_begin(s, w, start_ns);
 	ret = policy_alloc(s, w, b, work, cause);
 
-	work->tlb_cpus = policy_tlb_cpus(s);
 	sim_contention_fill(s, w, start_ns, work->cma_attempts, work);
 	*ns = cost_ns_parts(&s->cost, work, s->page_bytes, parts);
 	sim_contention_done(s, w, start_ns, *ns, work->cma_attempts);
@@ -146,14 +145,3 @@ unsigned policy_order_of(uint64_t pages)
 	return order;
 }
 
-/*
- * The owners of mapped pages are the workloads' processes, each one
- * thread that keeps running (touching its memory, reading its mapped
- * file): while the allocating thread flushes on one CPU, the owner runs
- * on another, which the shootdown must interrupt. One CPU, then, on a
- * machine with more than one.
- */
-uint64_t policy_tlb_cpus(const struct sim *s)
-{
-	return s->plat.cfg.nr_cpus > 1;
-}

@@ -49,6 +49,8 @@ struct workload_ops {
 	uint64_t (*resident)(const struct workload *w);
 	/* Threads of it that want a CPU now (NULL: 0): the run queue the devices' requests share. */
 	unsigned (*runnable)(const struct sim *s, const struct workload *w);
+	/* Of those, the process's whose pages @owner holds (NULL: all of them, one process). */
+	unsigned (*mm_runnable)(const struct sim *s, const struct workload *w, const void *owner);
 	/* Does it hold a page pinned in [@start_pfn, @end_pfn)? (NULL: it pins nothing) */
 	bool (*pinned_in)(struct sim *s, struct workload *w, unsigned long start_pfn,
 			  unsigned long end_pfn);
@@ -259,6 +261,11 @@ uint64_t sim_contention_price(struct sim *s, const struct cost_work *work);
 void sim_contention_done(struct sim *s, const struct workload *w, uint64_t start_ns, uint64_t ns, bool cma);
 /* The background's threads wanting a CPU now (workloads' runnable hooks). */
 unsigned sim_runnable(const struct sim *s);
+/*
+ * The CPUs besides the running task's that @w's process holding
+ * @owner's pages runs on now: its mm_cpumask less the flushing CPU.
+ */
+unsigned sim_mm_cpus(const struct sim *s, const struct workload *w, const void *owner);
 /* The runnable hook's rule for a workload touching @rate pages a second: whole CPUs its work fills. */
 unsigned sim_rate_threads(const struct sim *s, uint64_t rate);
 
@@ -323,8 +330,6 @@ bool policy_driver_asks_cma(const struct sim *s, const struct wl_device *spec);
 cma_gfp_t policy_gfp(const struct wl_device *spec);
 /* The order of the smallest block of at least @pages. */
 unsigned policy_order_of(uint64_t pages);
-/* The other CPUs a TLB flush for a migrated page interrupts. */
-uint64_t policy_tlb_cpus(const struct sim *s);
 
 /* ---- what the workloads say of themselves (their ops) ---- */
 

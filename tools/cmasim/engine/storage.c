@@ -497,7 +497,6 @@ static uint64_t task_cpu_ns(struct sim *s, const struct storage_clock *c)
 		w.scanned += w.kswapd_scanned;
 		w.reclaim_scanned += w.kswapd_scanned;
 	}
-	w.tlb_cpus = s->storage.tlb_cpus;
 	if (s->in_task && s->req.wl) {
 		storage_clock_waits(c, &w);
 		return sim_contention_price(s, &w);
@@ -578,12 +577,11 @@ static void storage_wake(void *ctx, enum cma_sleep_reason why)
 			s->storage.clock[i].woken = true;
 }
 
-void storage_attach_clock(struct sim *s, struct cma_mm *mm, uint64_t tlb_cpus)
+void storage_attach_clock(struct sim *s, struct cma_mm *mm)
 {
 	static const struct cma_mm_sleep_ops ops = { storage_sleep, storage_wake, storage_checkpoint };
 
 	s->storage.mm = mm;
-	s->storage.tlb_cpus = tlb_cpus;
 	cma_mm_set_sleep_ops(mm, &ops, s);
 }
 

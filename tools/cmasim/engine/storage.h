@@ -108,7 +108,6 @@ struct storage {
 	/* the tasks' clocks: [0] the engine's events' (a fault, kswapd), [1] a request's in flight (task.c) */
 	struct storage_clock clock[2];
 	unsigned cur;			/* the running task's */
-	uint64_t tlb_cpus;		/* other CPUs a TLB flush interrupts, as the requests' price says */
 	/* the device (storage_depth, storage_gc_mib) */
 	uint64_t slot_done[STORAGE_MAX_DEPTH];	/* when each command slot is free again */
 	/*
@@ -188,10 +187,9 @@ void storage_request_start(struct sim *s, uint64_t now);
 void storage_clock_waits(const struct storage_clock *c, struct cost_work *w);
 /*
  * Make @st the backing device of @mm's reclaim sleeps: @mm sleeps on the
- * request's clock, which its CPU work moves too, a TLB flush interrupting
- * @tlb_cpus other CPUs (policy_tlb_cpus).
+ * request's clock, which its CPU work moves too.
  */
-void storage_attach_clock(struct sim *s, struct cma_mm *mm, uint64_t tlb_cpus);
+void storage_attach_clock(struct sim *s, struct cma_mm *mm);
 /* Forget @owner's writes (it goes away). */
 void storage_forget(struct storage *st, const void *owner);
 void storage_destroy(struct storage *st);

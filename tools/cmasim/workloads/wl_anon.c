@@ -140,18 +140,30 @@ static uint64_t anon_resident(const struct workload *w)
 	return a ? a->o.resident : 0;
 }
 
-/*
- * Its threads while alive: as given, or the CPUs its touch rate keeps
- * busy (sim_rate_threads); none once a holding process sleeps.
- */
-static unsigned anon_runnable(const struct sim *s, const struct workload *w)
+/* Alive and not a holding process asleep on what it faulted in. */
+static bool anon_awake(const struct workload *w)
 {
 	const struct anon_wl *a = w->priv;
+
+	return a && a->alive && !(w->spec->anon.hold && a->faulted == a->o.nr);
+}
+
+/* Its threads while awake: as given, or the CPUs its touch rate keeps busy (sim_rate_threads). */
+static unsigned anon_runnable(const struct sim *s, const struct workload *w)
+{
 	const struct wl_anon *spec = &w->spec->anon;
 
-	if (!a || !a->alive || (spec->hold && a->faulted == a->o.nr))
+	if (!anon_awake(w))
 		return 0;
 	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
+}
+
+/* Its address space is on a CPU while it is awake, one at least however little it touches. */
+static unsigned anon_mm_runnable(const struct sim *s, const struct workload *w, const void *owner)
+{
+	unsigned threads = anon_runnable(s, w);
+
+	return threads ? threads : anon_awake(w);
 }
 
 static const struct workload_ops anon_ops = {
@@ -160,6 +172,7 @@ static const struct workload_ops anon_ops = {
 	.kill = anon_kill,
 	.resident = anon_resident,
 	.runnable = anon_runnable,
+	.mm_runnable = anon_mm_runnable,
 };
 
 static const struct scenario_key anon_keys[] = {

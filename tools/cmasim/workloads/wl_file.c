@@ -338,16 +338,30 @@ static uint64_t file_resident(const struct workload *w)
 	return f ? f->o.resident + f->meta.resident : 0;
 }
 
+/* Not gone, done, or asleep in balance_dirty_pages. */
+static bool file_awake(const struct workload *w)
+{
+	const struct file_wl *f = w->priv;
+
+	return f && !file_done(w, f) && !f->throttled;
+}
+
 /* Its threads: as given, or the CPUs its read rate keeps busy (sim_rate_threads). */
 static unsigned file_runnable(const struct sim *s, const struct workload *w)
 {
 	const struct wl_file *spec = &w->spec->file;
-	const struct file_wl *f = w->priv;
 
-	/* gone, done, or asleep in balance_dirty_pages */
-	if (!f || file_done(w, f) || f->throttled)
+	if (!file_awake(w))
 		return 0;
 	return spec->threads_given ? spec->threads : sim_rate_threads(s, spec->rate);
+}
+
+/* Its address space is on a CPU while it is awake, one at least however little it reads. */
+static unsigned file_mm_runnable(const struct sim *s, const struct workload *w, const void *owner)
+{
+	unsigned threads = file_runnable(s, w);
+
+	return threads ? threads : file_awake(w);
 }
 
 static const struct workload_ops file_ops = {
@@ -355,6 +369,7 @@ static const struct workload_ops file_ops = {
 	.stop = file_stop,
 	.resident = file_resident,
 	.runnable = file_runnable,
+	.mm_runnable = file_mm_runnable,
 };
 
 /* pattern = random|sequential: into the bool sequential. */

@@ -330,12 +330,26 @@ static unsigned job_runnable(const struct sim *s, const struct workload *w)
 	return live - j->waiting;
 }
 
+/* A process's own (@owner its anon, the first member): one thread, on a CPU while live and not waiting. */
+static unsigned job_mm_runnable(const struct sim *s, const struct workload *w, const void *owner)
+{
+	const struct job_wl *j = w->priv;
+	uintptr_t at = (uintptr_t)owner, base = j ? (uintptr_t)j->proc : 0;
+	const struct job_proc *p;
+
+	if (!j || w->res->job_done_ns || at < base || at >= base + w->spec->job.procs * sizeof(*p))
+		return 0;
+	p = &j->proc[(at - base) / sizeof(*p)];
+	return p->live && p->owed_ns <= 0;
+}
+
 static const struct workload_ops job_ops = {
 	.start = job_start,
 	.stop = job_stop,
 	.kill = job_kill,
 	.resident = job_resident,
 	.runnable = job_runnable,
+	.mm_runnable = job_mm_runnable,
 };
 
 #define JOB_MAX_PROCS	1024
