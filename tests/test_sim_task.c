@@ -279,6 +279,55 @@ static void request_spans_its_latency_on_the_engine_clock(const char *kernel, un
 		fail_msg("expected 3 requests over 20 ms, found %u of %u", slow, n);
 }
 
+/*
+ * Expect: a huge page pool's write runs on its own task as a request
+ * does: while it compacts and waits to run among four busy threads, the
+ * others run on, so it ends on the engine's clock when its latency says
+ * (its trace line, written at its end, 0.85-1.1 of its latency after its
+ * start at 100 ms), where a write done at one instant ends where it began.
+ */
+static const char *const hugetlb_write_spans_its_latency_kernels[] = { "3.5", "6.12" };
+
+static void hugetlb_write_spans_its_latency(const char *kernel, unsigned k)
+{
+	char ini[768], line[512];
+	struct scenario *sc = calloc(1, sizeof(*sc));
+	struct sim_options o = { .policy = sim_policy_find("cma"), .trace = tmpfile() };
+	struct sim_result r;
+	double t = 0, end = -1, latency_ms = 0;
+	char err[768];
+
+	assert_non_null(sc);
+	assert_non_null(o.trace);
+	snprintf(ini, sizeof(ini),
+		 "[scenario]\nplatform = x86\nmemory = 64M\ncmdline = cma=0\nkernel = %s\n"
+		 "duration = 300ms\n"
+		 "[anon bg]\nrss = 40M\nrate = 100000000\nhold = yes\nfragment = yes\n"
+		 "[anon busy]\nrss = 1M\nrate = 1\nthreads = 4\n"
+		 "[hugetlb huge]\nsize = 2M\ncount = 32\nstart = 100ms\n", kernel);
+	if (scenario_parse("test.ini", ini, sc, err, sizeof(err)))
+		fail_msg("the test's scenario does not parse: %s", err);
+	assert_int_equal(sim_run(sc, &o, &r), 0);
+	rewind(o.trace);
+	while (fgets(line, sizeof(line), o.trace)) {
+		const char *ev = strstr(line, "] .... "), *lat = strstr(line, " latency_ns=");
+
+		if (ev && lat && strstr(line, " cmasim_hugetlb_write: ") && sscanf(ev + 7, "%lf:", &t) == 1) {
+			end = t;
+			latency_ms = strtod(lat + strlen(" latency_ns="), NULL) / 1e6;
+		}
+	}
+	fclose(o.trace);
+	sim_result_free(&r);
+	free(sc);
+	if (end < 0 || latency_ms < 5)
+		fail_msg("expected a write of 5 ms or more, found %s%.3f ms", end < 0 ? "none, " : "",
+			 latency_ms);
+	if ((end - 0.1) * 1e3 < 0.85 * latency_ms || (end - 0.1) * 1e3 > 1.1 * latency_ms)
+		fail_msg("the write of latency %.3f ms spans %.3f ms of the engine's clock", latency_ms,
+			 (end - 0.1) * 1e3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +338,7 @@ int main(void)
 	const struct test_kernel_case kernel_cases[] = {
 		test_kernel_case(request_spans_its_latency_on_the_engine_clock,
 				 request_spans_its_latency_on_the_engine_clock_kernels),
+		test_kernel_case(hugetlb_write_spans_its_latency, hugetlb_write_spans_its_latency_kernels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) +

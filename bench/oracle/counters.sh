@@ -47,6 +47,17 @@ alloc_starts_ms() {
 	END { if (min != "") printf "%d %d\n", min, max }' "$1"
 }
 
+# write_ms SCENARIO: how long cmasim's last [hugetlb] write takes, in
+# whole ms rounded up (0 if none): the guest's after/ snapshot follows it
+write_ms() {
+	"$cmasim" run --scenario "$1" --report json --output "$2" > /dev/null 2>&1 || { echo 0; return; }
+	python3 -c '
+import json, math, sys
+ms = [w["hugetlb"]["write_ms"] for r in json.load(open(sys.argv[1]))["runs"][:1]
+      for w in r["workloads"] if "hugetlb" in w]
+print(math.ceil(ms[-1]) if ms else 0)' "$2"
+}
+
 # sim_vmstat SCENARIO FILE [--duration T]: cmasim's /proc/vmstat at the
 # end of its run into FILE
 sim_vmstat() {
@@ -79,7 +90,7 @@ for name in "$@"; do
 		[ -n "$starts" ] || { echo "$0: $s has no [hugetlb] or [device] section" >&2; exit 2; }
 		first=${starts% *} last=${starts#* }
 		[ "$first" -gt 1 ] && sim_vmstat "$s" "$d/before" --duration "$((first - 1))ms"
-		sim_vmstat "$s" "$d/after" --duration "$((last + 1))ms"
+		sim_vmstat "$s" "$d/after" --duration "$((last + $(write_ms "$s" "$d/run.json") + 1))ms"
 	else
 		span=boot gb=/nonexistent
 		sim_vmstat "$s" "$d/after"

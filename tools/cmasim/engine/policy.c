@@ -10,6 +10,37 @@
 
 #include "engine/sim.h"
 
+struct task_call {
+	int (*fn)(struct sim *s, void *arg);
+	void *arg;
+	struct cost_work *work;
+};
+
+/*
+ * The call on the task: its clock starts with it. What it waited for
+ * writes in flight (migration's wait_on_page_writeback) and slept in
+ * reclaim and compaction is its time too; each such wait takes it off
+ * its run queue.
+ */
+static int task_call(struct sim *s, void *arg)
+{
+	struct task_call *a = arg;
+	struct storage_clock *c = &s->storage.clock[s->storage.cur];
+	int ret;
+
+	storage_request_start(s, s->now);
+	ret = a->fn(s, a->arg);
+	storage_clock_waits(c, a->work);
+	return ret;
+}
+
+int sim_task_call(struct sim *s, int (*fn)(struct sim *s, void *arg), void *arg, struct cost_work *work)
+{
+	struct task_call call = { fn, arg, work };
+
+	return sim_task_run(s, s->cpu, task_call, &call);
+}
+
 struct alloc_call {
 	struct workload *w;
 	struct dev_buffer *b;
@@ -17,22 +48,11 @@ struct alloc_call {
 	enum fail_cause *cause;
 };
 
-/*
- * The request's task: its clock starts with it. What it waited for
- * writes in flight (migration's wait_on_page_writeback) and slept in
- * reclaim and compaction is its time too; each such wait takes it off
- * its run queue.
- */
-static int alloc_task(struct sim *s, void *arg)
+static int alloc_call(struct sim *s, void *arg)
 {
 	struct alloc_call *a = arg;
-	struct storage_clock *c = &s->storage.clock[s->storage.cur];
-	int ret;
 
-	storage_request_start(s, s->now);
-	ret = s->policy->alloc(s, a->w, a->b, a->work, a->cause);
-	storage_clock_waits(c, a->work);
-	return ret;
+	return s->policy->alloc(s, a->w, a->b, a->work, a->cause);
 }
 
 /* The policy's alloc on the request's own task (task.c), so the others run while it waits. */
@@ -41,7 +61,7 @@ int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct
 {
 	struct alloc_call call = { w, b, work, cause };
 
-	return sim_task_run(s, s->cpu, alloc_task, &call);
+	return sim_task_call(s, alloc_call, &call, work);
 }
 
 int policy_request(struct sim *s, struct workload *w, struct dev_buffer *b, uint64_t start_ns,

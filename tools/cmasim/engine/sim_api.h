@@ -306,6 +306,15 @@ struct sim_policy_ops {
 	void (*invalidate)(struct sim *s, const void *o);
 };
 
+/*
+ * @fn(@s, @arg) on the request's own task (task.c), as a device request
+ * or a huge page pool's write runs: the others run while it waits, its
+ * clock priced as sim_contention_price() says (between
+ * sim_contention_begin() and _done()). Its waits for writes, sleeps and
+ * their count are added to @work. @fn's result, or -EAGAIN with no
+ * thread for it (the run ends with the error).
+ */
+int sim_task_call(struct sim *s, int (*fn)(struct sim *s, void *arg), void *arg, struct cost_work *work);
 /* Through s->policy, with what every policy shares around it. */
 int policy_alloc(struct sim *s, struct workload *w, struct dev_buffer *b, struct cost_work *work,
 		 enum fail_cause *cause);

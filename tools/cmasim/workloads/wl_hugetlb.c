@@ -81,28 +81,11 @@ static void free_huge_page(struct sim *s, struct workload *w, struct cma_page *p
 		cma_free_pages(sim_mm(s), page, order);
 }
 
-/* set_max_huge_pages: the write, timed and counted. */
-static void hugetlb_write(struct sim *s, void *arg)
+/* The pages the write asks for, one after the other. */
+static void hugetlb_alloc_pages(struct sim *s, struct workload *w)
 {
-	struct workload *w = arg;
 	struct hugetlb_wl *h = w->priv;
-	struct hugetlb_result *r = &w->res->hugetlb;
-	uint64_t before[NR_HUGETLB_VMSTAT];
-	struct cost_counters c;
-	struct cost_work work = { 0 };
-	uint64_t held0;
 
-	if (sim_wl_over(s, w))
-		return;
-	/* a gigantic page is a contiguous range: cma_mutex, which a device's request may hold */
-	if (gigantic(s, w) && sim_defer_while_request(s, hugetlb_write, w))
-		return;
-	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
-		before[i] = vmstat_read(sim_mm(s), hugetlb_vmstat_names[i]);
-	cost_counters_read(s, &c);
-	sim_usable_update(s);
-	h->noretry = false;	/* set_max_huge_pages allocates node_alloc_noretry cleared */
-	held0 = h->held;
 	while (h->held < w->spec->hugetlb.count) {
 		struct cma_page *page = alloc_huge_page(s, w);
 
@@ -114,12 +97,57 @@ static void hugetlb_write(struct sim *s, void *arg)
 		sim_trace_printf(s, "cmasim_hugetlb_page: name=%s pfn=0x%lx pages=%llu", w->spec->name,
 				 cma_page_to_pfn(sim_mm(s), page), (unsigned long long)h->page_pages);
 	}
-	cost_work_since(s, &c, &work);
+}
+
+/* The write on its own task, its work read from the counters there (the others' kept apart). */
+struct hugetlb_call {
+	struct workload *w;
+	struct cost_work *work;
+};
+
+static int hugetlb_call(struct sim *s, void *arg)
+{
+	struct hugetlb_call *a = arg;
+	struct cost_counters c;
+
+	cost_counters_read(s, &c);
+	hugetlb_alloc_pages(s, a->w);
+	cost_work_since(s, &c, a->work);
+	return 0;
+}
+
+/*
+ * set_max_huge_pages: the write, timed and counted. It runs on its own
+ * task, as a device request does (the others run while it works, its
+ * clock priced as its end prices it), and so waits for a request in
+ * flight, whose task it would need; the vmstat deltas are the whole
+ * machine's over it, as contig.sh reads them.
+ */
+static void hugetlb_write(struct sim *s, void *arg)
+{
+	struct workload *w = arg;
+	struct hugetlb_wl *h = w->priv;
+	struct hugetlb_result *r = &w->res->hugetlb;
+	uint64_t before[NR_HUGETLB_VMSTAT], start = sim_now(s), held0;
+	struct cost_work work = { 0 };
+	struct hugetlb_call call = { w, &work };
+
+	if (sim_wl_over(s, w) || sim_defer_while_request(s, hugetlb_write, w))
+		return;
+	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
+		before[i] = vmstat_read(sim_mm(s), hugetlb_vmstat_names[i]);
+	sim_usable_update(s);
+	h->noretry = false;	/* set_max_huge_pages allocates node_alloc_noretry cleared */
+	held0 = h->held;
+	sim_contention_begin(s, w, start);
+	sim_task_call(s, hugetlb_call, &call, &work);
 	work.hugetlb_pages = (h->held - held0) * h->page_pages;
+	sim_contention_fill(s, w, start, false, &work);
 	r->requested = w->spec->hugetlb.count;
 	r->got = h->held;
 	r->page_bytes = w->spec->hugetlb.page_bytes;
 	r->write_ns = cost_ns(sim_cost(s), &work, sim_page_bytes(s));
+	sim_contention_done(s, w, start, r->write_ns, false);
 	for (unsigned i = 0; i < NR_HUGETLB_VMSTAT; i++)
 		r->vmstat[i] = vmstat_read(sim_mm(s), hugetlb_vmstat_names[i]) - before[i];
 	sim_trace_printf(s, "cmasim_hugetlb_write: name=%s size_kb=%llu requested=%llu got=%llu latency_ns=%llu",
