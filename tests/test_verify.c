@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "owners.h"
 #include "lib/bitmap.h"
 
 /* Teardown: destroy the machine the test left in *state, even after a failure. */
@@ -710,6 +711,67 @@ static void verify_lru_locked_catches_counter_off(void **state)
 	expect_logged(mm, "after an LRU move: zone Normal: LRU list 2 holds 0 pages, counter says 1");
 }
 
+/* Three file pages on the inactive file list of the Normal zone: @o's, its list returned. */
+static struct page_list *three_on_lru(struct cma_mm *mm, struct fake_owner *o)
+{
+	for (uint64_t i = 0; i < 3; i++)
+		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE, 80 + i));
+	lru_add_drain_all(mm);
+	assert_int_equal(atomic_load(&normal(mm)->vm_stat[NR_INACTIVE_FILE]), 3);
+	return &normal(mm)->lru[LRU_INACTIVE_FILE];
+}
+
+/*
+ * Expect: a page in the middle of an LRU list with the flags of another
+ * list is named, by its pfn, as the walk from the list's head names it
+ * (the walk from both ends doubts, and leaves the saying to that one).
+ */
+static void verify_lru_locked_names_a_page_of_another_list(void **state)
+{
+	struct cma_mm *mm = *state = test_mm();
+	struct fake_owner *o = owner_create(mm, false, 3);
+	struct page_list *list = three_on_lru(mm, o);
+	struct cma_page *mid = page_list_next(mm, page_list_first(mm, list));
+	char text[96];
+
+	spin_lock(&normal(mm)->lru_lock);
+	assert_int_equal(verify_lru_locked(normal(mm), "an LRU move"), 0);
+	page_flags_set(mid, PG_active);
+	assert_int_equal(verify_lru_locked(normal(mm), "an LRU move"), -EUCLEAN);
+	page_flags_clear(mid, PG_active);
+	assert_int_equal(verify_lru_locked(normal(mm), "an LRU move"), 0);
+	spin_unlock(&normal(mm)->lru_lock);
+	snprintf(text, sizeof(text), "after an LRU move: pfn %#lx on zone Normal LRU list %d: flags",
+		 page_to_pfn(mm, mid), LRU_INACTIVE_FILE);
+	expect_logged(mm, text);
+	owner_destroy(o);
+}
+
+/*
+ * Expect: an LRU list whose tail links back to its head is walked, from
+ * the head, until it has seen more pages than the machine has, and that
+ * count is set against the counter.
+ */
+static void verify_lru_locked_catches_a_list_that_loops(void **state)
+{
+	struct cma_mm *mm = *state = test_mm();
+	struct fake_owner *o = owner_create(mm, false, 3);
+	struct page_list *list = three_on_lru(mm, o);
+	struct cma_page *tail = page_list_last(mm, list);
+	char text[96];
+
+	spin_lock(&normal(mm)->lru_lock);
+	tail->next = list->head;
+	assert_int_equal(verify_lru_locked(normal(mm), "an LRU move"), -EUCLEAN);
+	tail->next = PAGE_NIL;
+	assert_int_equal(verify_lru_locked(normal(mm), "an LRU move"), 0);
+	spin_unlock(&normal(mm)->lru_lock);
+	snprintf(text, sizeof(text), "zone Normal: LRU list %d holds %lu pages, counter says 3",
+		 LRU_INACTIVE_FILE, mm->end_pfn - mm->base_pfn + 1);
+	expect_logged(mm, text);
+	owner_destroy(o);
+}
+
 /*
  * Expect: the pageblock validator holds a range to the type its caller
  * expects (all ISOLATE after isolation, none after undo), and the
@@ -887,6 +949,8 @@ int main(void)
 		cmocka_unit_test_teardown(verify_zone_locked_names_the_transition, destroy_machine),
 		cmocka_unit_test_teardown(verify_pcp_locked_catches_count_off, destroy_machine),
 		cmocka_unit_test_teardown(verify_lru_locked_catches_counter_off, destroy_machine),
+		cmocka_unit_test_teardown(verify_lru_locked_names_a_page_of_another_list, destroy_machine),
+		cmocka_unit_test_teardown(verify_lru_locked_catches_a_list_that_loops, destroy_machine),
 		cmocka_unit_test_teardown(verify_pageblocks_expects_the_isolation_state, destroy_machine),
 		cmocka_unit_test_teardown(lockdep_assert_held_catches_a_missing_lock, destroy_machine),
 		cmocka_unit_test_teardown(move_freepages_block_isolate_demands_zone_lock, destroy_machine),

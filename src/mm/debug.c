@@ -408,21 +408,29 @@ static void verify_pfns(struct verifier *v)
 	}
 }
 
+/* A page as check_lru wants it on zone @zone's list @l. */
+static bool lru_page_ok(const struct cma_page *p, const struct zone *zone, int l)
+{
+	return page_test(p, PG_lru) && page_test(p, PG_head) &&
+	       page_zonenum(p) == (unsigned)zone->idx && (int)page_lru(p) == l;
+}
+
 /*
- * NR_INACTIVE_ANON + l == the pages on lru[l], each PG_lru of the kind l
- * names. Each list is a chain of cache misses (its pages lie anywhere):
- * the lists are walked side by side, a page of each in turn, the next
- * one of each asked for meanwhile, so that their misses overlap.
+ * The walk of one list from the head, reporting each page out of place;
+ * *n the pages seen. The lists are chains of cache misses (their pages
+ * lie anywhere): they are walked side by side, a page of each in turn,
+ * the next one of each asked for meanwhile, so that their misses overlap.
  */
-static void check_lru(struct verifier *v, struct zone *zone)
+static void lru_walk_from_heads(struct verifier *v, struct zone *zone, unsigned long n[NR_LRU_LISTS])
 {
 	struct cma_mm *mm = v->mm;
 	struct cma_page *page[NR_LRU_LISTS];
-	unsigned long n[NR_LRU_LISTS] = { 0 };
 	bool more = true;
 
-	for (int l = 0; l < NR_LRU_LISTS; l++)
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
 		page[l] = page_list_first(mm, &zone->lru[l]);
+		n[l] = 0;
+	}
 	while (more) {
 		more = false;
 		for (int l = 0; l < NR_LRU_LISTS; l++) {
@@ -436,12 +444,104 @@ static void check_lru(struct verifier *v, struct zone *zone)
 			if (page[l])
 				prefetch(page[l]);
 			more = true;
-			if (!page_test(p, PG_lru) || !page_test(p, PG_head) ||
-			    page_zonenum(p) != (unsigned)zone->idx || (int)page_lru(p) != l)
+			if (!lru_page_ok(p, zone, l))
 				report(v, "pfn %#lx on zone %s LRU list %d: flags %#x",
 				       page_to_pfn(mm, p), zone->name, l, page_flags(p));
 		}
 	}
+}
+
+enum lru_walk_state { LRU_WALKING, LRU_MET, LRU_DOUBT };
+
+/*
+ * A list walked from both ends at once, next from the head and prev from
+ * the tail, twice the misses in flight. Each back step is the mirror of
+ * a forward one (the page reached links forward to the one left, the
+ * tail to none), so the ends meet having seen the pages the walk from
+ * the head sees, and as many. Anything else is LRU_DOUBT: that walk
+ * then runs and says what it finds.
+ */
+struct lru_walk {
+	struct cma_page *head, *tail;	/* the ends reached, checked at the next step */
+	uint32_t tail_from;		/* the tail's next must be this: where it came from */
+	unsigned long seen;		/* the pages reached from both ends */
+	enum lru_walk_state state;
+};
+
+static void lru_walk_start(struct cma_mm *mm, const struct page_list *list, struct lru_walk *w)
+{
+	w->head = page_list_first(mm, list);
+	w->tail = page_list_last(mm, list);
+	w->tail_from = PAGE_NIL;
+	w->seen = 2;
+	if (!w->head || !w->tail) {
+		w->state = w->head == w->tail ? LRU_MET : LRU_DOUBT;
+		w->seen = 0;
+	} else {
+		w->state = LRU_WALKING;
+	}
+}
+
+/* One step of each end of list @l; the ends' pages were asked for a step ago. */
+static void lru_walk_step(struct cma_mm *mm, const struct zone *zone, int l, struct lru_walk *w)
+{
+	struct cma_page *head = w->head, *tail = w->tail;
+	uint32_t tail_idx = page_idx(mm, tail);
+
+	if (tail->next != w->tail_from || !lru_page_ok(head, zone, l) || !lru_page_ok(tail, zone, l)) {
+		w->state = LRU_DOUBT;
+		return;
+	}
+	if (head == tail || head->next == tail_idx) {
+		w->seen -= head == tail;
+		w->state = LRU_MET;
+		return;
+	}
+	w->head = page_list_next(mm, head);
+	w->tail = tail->prev == PAGE_NIL ? NULL : mm->mem_map + tail->prev;
+	w->tail_from = tail_idx;
+	w->seen += 2;
+	if (!w->head || !w->tail || w->seen > mm->end_pfn - mm->base_pfn) {
+		w->state = LRU_DOUBT;
+		return;
+	}
+	prefetch(w->head);
+	prefetch(w->tail);
+}
+
+/* The zone's lists walked from both ends, side by side: false at any doubt; *n their lengths. */
+static bool lru_walk_both_ends(struct cma_mm *mm, const struct zone *zone, unsigned long n[NR_LRU_LISTS])
+{
+	struct lru_walk w[NR_LRU_LISTS];
+	bool more = true;
+
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		lru_walk_start(mm, &zone->lru[l], &w[l]);
+	while (more) {
+		more = false;
+		for (int l = 0; l < NR_LRU_LISTS; l++) {
+			if (w[l].state == LRU_WALKING)
+				lru_walk_step(mm, zone, l, &w[l]);
+			if (w[l].state == LRU_DOUBT)
+				return false;
+			more |= w[l].state == LRU_WALKING;
+		}
+	}
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		n[l] = w[l].seen;
+	return true;
+}
+
+/*
+ * NR_INACTIVE_ANON + l == the pages on lru[l], each PG_lru of the kind l
+ * names: the walk from both ends, or at a doubt the walk from the heads.
+ */
+static void check_lru(struct verifier *v, struct zone *zone)
+{
+	unsigned long n[NR_LRU_LISTS];
+
+	if (!lru_walk_both_ends(v->mm, zone, n))
+		lru_walk_from_heads(v, zone, n);
 	for (int l = 0; l < NR_LRU_LISTS; l++) {
 		if ((long)n[l] != atomic_load(&zone->vm_stat[NR_INACTIVE_ANON + l]))
 			report(v, "zone %s: LRU list %d holds %lu pages, counter says %ld", zone->name,
