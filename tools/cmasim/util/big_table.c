@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Huge-page tables (big_table.h): each table a mapping of its own; one
- * of a huge page or more aligned to the huge page and advised
+ * of half a huge page or more rounded up to whole ones, aligned and advised
  * MADV_HUGEPAGE, which is all a host whose THP mode is "madvise" needs.
  * A fresh anonymous mapping reads as zeroes, so each of its pages is
  * written once, to fault it in allocated (rather than mapping the zero
@@ -16,11 +16,15 @@
 #define HPAGE_SIZE	(2ul << 20)	/* x86-64's and arm64's (4 KiB granule) PMD size */
 #define FAULT_STRIDE	4096ul		/* the smallest base page: one write faults each in */
 
-/* The mapping's length: whole huge pages from one on, else whole base pages. */
+/*
+ * The mapping's length: whole huge pages from half one on (one fault
+ * and one clear_page run cost less than a fault for each of its 256 or
+ * more base pages), else whole base pages.
+ */
 static size_t mapping_len(size_t nr, size_t size)
 {
 	size_t bytes = (nr ? nr : 1) * size;
-	size_t align = bytes < HPAGE_SIZE ? FAULT_STRIDE : HPAGE_SIZE;
+	size_t align = bytes < HPAGE_SIZE / 2 ? FAULT_STRIDE : HPAGE_SIZE;
 
 	return (bytes + align - 1) & ~(align - 1);
 }

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-/* calloc(@nr, @size) faulted in, on huge pages if it spans one. NULL: no memory. */
+/* calloc(@nr, @size) faulted in, on huge pages if it spans half of one. NULL: no memory. */
 void *big_table_alloc(size_t nr, size_t size);
 /* Free a table big_table_alloc(@nr, @size) returned (NULL: nothing). */
 void big_table_free(void *table, size_t nr, size_t size);
