@@ -133,6 +133,21 @@ static void requeue(struct sim *s, struct sim_events *v)
 		queue_event(s, &v->ev[i]);
 }
 
+/*
+ * Bucket @v's window has come: its events to the heap, and its room, if
+ * nothing went back into it, to malloc, where the buckets filling next
+ * find it (a bucket fills once in SIM_FAR_WINDOWS windows; fresh memory
+ * costs a page fault a page).
+ */
+static void release_bucket(struct sim *s, struct sim_events *v)
+{
+	requeue(s, v);
+	if (!v->nr) {
+		free(v->ev);
+		*v = (struct sim_events){ 0 };
+	}
+}
+
 /* The first window an event beyond the buckets waits for. */
 static uint64_t first_far_window(const struct sim *s)
 {
@@ -162,7 +177,7 @@ static void next_window(struct sim *s)
 	s->window++;
 	if (!(s->window % SIM_FAR_WINDOWS))
 		requeue(s, beyond);
-	requeue(s, &s->far[s->window % SIM_FAR_WINDOWS]);
+	release_bucket(s, &s->far[s->window % SIM_FAR_WINDOWS]);
 }
 
 /* The first event queued, or NULL. */
