@@ -319,9 +319,15 @@ void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int
 	spin_unlock(&zone->lock);
 }
 
-/* Split a 2^high block down to 2^low, putting the upper halves on @mt's lists. */
+/*
+ * Split a 2^high block down to 2^low, putting the upper halves on @mt's
+ * lists. The halves' pages lie far apart in mem_map: all are asked for
+ * first, so that their misses overlap rather than come one by one.
+ */
 static void expand(struct zone *zone, struct cma_page *page, unsigned low, unsigned high, int mt)
 {
+	for (unsigned o = low; o < high; o++)
+		prefetchw(page + (1ul << o));
 	while (high > low) {
 		high--;
 		add_to_free_area(zone, page + (1ul << high), high, mt, false);
