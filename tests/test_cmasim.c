@@ -2497,6 +2497,74 @@ static void docs_link_inside_the_repository(void **state)
 
 /* ---- the command line, make test and make install ---- */
 
+/* @line (up to its newline) as a whole line of @out from @from on: where it starts, or NULL. */
+static const char *find_line(const char *out, const char *from, const char *line, size_t len)
+{
+	for (const char *at = from; *at; at++)
+		if ((at == out || at[-1] == '\n') && !strncmp(at, line, len) && (at[len] == '\n' || !at[len]))
+			return at;
+	return NULL;
+}
+
+/*
+ * Expect: each example the README shows ("$ ./build/cmasim ..." in a
+ * code block, a command continued by backslashes) prints what the README
+ * says it prints: every line shown but "..." (where lines are left out)
+ * is a line of its output, in the order shown. A change that moves a
+ * figure the README quotes fails here until the README is brought up to
+ * date.
+ */
+static void readme_examples_print_what_cmasim_prints(void **state)
+{
+	char path[sizeof(source_dir) + 16], args[1024], cmd[2 * PATH_MAX + 1100];
+	char *text, *p;
+	unsigned examples = 0;
+
+	snprintf(path, sizeof(path), "%s/README.md", source_dir);
+	text = read_file(path);
+	assert_non_null(text);
+	for (p = text; (p = strstr(p, "\n$ ./build/cmasim ")); examples++) {
+		const char *at, *line;
+		size_t n = 0;
+		FILE *pipe;
+		char *out;
+
+		p += strlen("\n$ ./build/cmasim ");
+		/* the command's arguments, its backslash continuations joined */
+		while (*p && *p != '\n') {
+			if (p[0] == '\\' && p[1] == '\n') {
+				p += 2;
+				continue;
+			}
+			assert_true(n + 1 < sizeof(args));
+			args[n++] = *p++;
+		}
+		args[n] = '\0';
+		snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s 2>&1", source_dir, cmasim, args);
+		pipe = popen(cmd, "r");
+		assert_non_null(pipe);
+		out = read_all(pipe);
+		pclose(pipe);
+		at = out;
+		for (line = p + 1; *line && strncmp(line, "```", 3); line += strcspn(line, "\n") + 1) {
+			size_t len = strcspn(line, "\n");
+			const char *found;
+
+			if (len == 3 && !strncmp(line, "...", 3))
+				continue;
+			found = find_line(out, at, line, len);
+			if (!found)
+				fail_msg("README.md's example `cmasim %s` shows the line\n%.*s\nwhich its output has not "
+					 "(in that place); the output:\n%s", args, (int)len, line, out);
+			at = found + len;
+		}
+		free(out);
+	}
+	free(text);
+	printf("README.md: %u examples print what it shows\n", examples);
+	assert_true(examples >= 3);
+}
+
 /*
  * Expect: scripts/run-tests.sh (make test) shows a test's output, keeps
  * its standard error (the error lines negative tests provoke) in
@@ -3380,6 +3448,7 @@ int main(void)
 		cmocka_unit_test(make_coverage_builds_the_corpus_first),
 		cmocka_unit_test(touched_header_rebuilds_only_its_includers),
 		cmocka_unit_test(run_tests_prints_errors_only_of_failures),
+		cmocka_unit_test(readme_examples_print_what_cmasim_prints),
 		cmocka_unit_test(user_text_names_the_kernel_not_the_seeds),
 		cmocka_unit_test(replay_kernel_is_the_baseline_or_a_what_if),
 		cmocka_unit_test(replay_snapshot_starts_with_the_devices_free_pages),
