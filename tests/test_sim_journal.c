@@ -48,6 +48,9 @@ static void engine_destroy(struct sim *s)
 	free(s);
 }
 
+/* A workload driven by hand: no process of its own runs (no runnable hook). */
+static const struct workload_ops by_hand_ops;
+
 /* One kernel's engine and a workload's @nr owned file pages, driven by hand. */
 struct by_hand {
 	struct workload_result res;
@@ -60,7 +63,7 @@ struct by_hand {
 static struct sim *by_hand_init(struct by_hand *h, const char *kernel, uint64_t nr)
 {
 	h->res = (struct workload_result){ 0 };
-	h->w = (struct workload){ .res = &h->res };
+	h->w = (struct workload){ .res = &h->res, .ops = &by_hand_ops };
 	h->s = engine_init(kernel);
 	assert_int_equal(owned_init(&h->o, h->s, &h->w, nr, false), 0);
 	return h->s;

@@ -22,6 +22,9 @@
 #include "engine/sim.h"
 #include "policies/registry.h"
 
+/* A workload driven by hand: no process of its own runs (no runnable hook). */
+static const struct workload_ops by_hand_ops;
+
 struct clocked {
 	struct sim *s;
 	struct cma_mm *mm;
@@ -242,7 +245,7 @@ static void checkpoint_at_a_new_time_starts_a_new_clock(void **state)
 static void owned_release_all_ends_anon_write_in_flight(void **state)
 {
 	struct workload_result res = { 0 };
-	struct workload w = { .res = &res };
+	struct workload w = { .res = &res, .ops = &by_hand_ops };
 	struct owned_pages o;
 	struct clocked c;
 
@@ -320,7 +323,7 @@ static void contig_range_waits_for_swap_out_in_flight(void **state)
 
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
+		struct workload w = { .res = &res, .ops = &by_hand_ops };
 		struct owned_pages o;
 		const struct storage_clock *clock;
 		struct clocked c;
@@ -354,7 +357,7 @@ static void fault_finds_swap_out_in_flight_in_swap_cache(void **state)
 
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
+		struct workload w = { .res = &res, .ops = &by_hand_ops };
 		struct owned_pages o;
 		struct clocked c;
 		struct cma_page *page;
@@ -390,7 +393,7 @@ static void contig_range_waits_for_read_in_flight(void **state)
 
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
+		struct workload w = { .res = &res, .ops = &by_hand_ops };
 		struct owned_pages o;
 		const struct storage_clock *clock;
 		struct clocked c;
@@ -425,7 +428,7 @@ static void reclaim_frees_a_read_page_once_its_read_ends(void **state)
 
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
+		struct workload w = { .res = &res, .ops = &by_hand_ops };
 		struct owned_pages o;
 		struct clocked c;
 
@@ -460,7 +463,7 @@ static void reclaim_frees_a_read_page_once_its_read_ends(void **state)
 static void reads_end_each_at_its_own_time(void **state)
 {
 	struct workload_result res = { 0 };
-	struct workload w = { .res = &res };
+	struct workload w = { .res = &res, .ops = &by_hand_ops };
 	struct owned_pages o;
 	struct clocked c;
 	unsigned long pfn;
@@ -516,7 +519,7 @@ static void a_read_waited_out_stays_in_flight_for_the_others(void **state)
 
 	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
+		struct workload w = { .res = &res, .ops = &by_hand_ops };
 		const struct storage_clock *clock;
 		struct owned_pages o;
 		struct clocked c;
@@ -577,7 +580,7 @@ static void a_read_waited_out_stays_in_flight_for_the_others(void **state)
 static void kswapd_scanning_moves_the_engine_clock(void **state)
 {
 	struct workload_result res = { 0 };
-	struct workload w = { .res = &res };
+	struct workload w = { .res = &res, .ops = &by_hand_ops };
 	struct owned_pages o;
 	struct clocked c;
 	uint64_t scanned, floor_ns;
@@ -613,7 +616,7 @@ static uint64_t reclaim_to_zram(double cycles, uint64_t *stores)
 {
 	static const struct scenario sc = { .swap_synchronous = true };
 	struct workload_result res = { 0 };
-	struct workload w = { .res = &res };
+	struct workload w = { .res = &res, .ops = &by_hand_ops };
 	struct owned_pages o;
 	struct clocked c;
 	uint64_t cpu, pswpout;
@@ -715,7 +718,7 @@ static void run_apart_leaves_the_task_s_clock(void **state)
 static void kswapd_woken_runs_at_the_next_scheduling_point(void **state)
 {
 	struct workload_result res = { 0 };
-	struct workload w = { .res = &res };
+	struct workload w = { .res = &res, .ops = &by_hand_ops };
 	struct owned_pages o;
 	struct clocked c;
 	uint64_t i;
@@ -757,7 +760,7 @@ static void kswapd_preempts_its_waker_without_an_idle_cpu(void **state)
 
 	for (unsigned cpus = 1; cpus <= 2; cpus++) {
 		struct workload_result res = { 0 };
-		struct workload w = { .res = &res };
+		struct workload w = { .res = &res, .ops = &by_hand_ops };
 		struct owned_pages o;
 		struct clocked c;
 

@@ -150,7 +150,8 @@ enum vm_event_item {
 	 */
 	ALLOCSTALL_DMA, ALLOCSTALL_DMA32, ALLOCSTALL_NORMAL, ALLOCSTALL_HIGH, ALLOCSTALL_MOVABLE,
 	/*
-	 * CONFIG_DEBUG_TLBFLUSH's (x86, 3.12): the TLB flush IPIs the other
+	 * x86's CONFIG_DEBUG_TLBFLUSH (Dave Hansen's vmstats, linux-mm, July
+	 * 2013): the TLB flush IPIs the other
 	 * CPUs took (cma_owner_ops.mm_cpus) for migration's entries and
 	 * those of the clean pages alloc_contig_range frees; counted, read
 	 * by name, not shown.

@@ -130,7 +130,7 @@ unsigned sim_mm_cpus(const struct sim *s, const struct workload *w, const void *
 {
 	unsigned threads, others = s->plat.cfg.nr_cpus - 1;
 
-	if (!w->ops || !wl_running(s, w))	/* a bare owner's (tests): no process */
+	if (!wl_running(s, w))
 		return 0;
 	threads = w->ops->mm_runnable ? w->ops->mm_runnable(s, w, owner) : w->ops->runnable(s, w);
 	return threads < others ? threads : others;

@@ -330,7 +330,7 @@ static unsigned job_runnable(const struct sim *s, const struct workload *w)
 	return live - j->waiting;
 }
 
-/* A process's own (@owner its anon, the first member): one thread, on a CPU while live and not waiting. */
+/* A process's own (@owner its anon): one thread, on a CPU while live and not waiting. */
 static unsigned job_mm_runnable(const struct sim *s, const struct workload *w, const void *owner)
 {
 	const struct job_wl *j = w->priv;
@@ -340,7 +340,7 @@ static unsigned job_mm_runnable(const struct sim *s, const struct workload *w, c
 	if (!j || w->res->job_done_ns || at < base || at >= base + w->spec->job.procs * sizeof(*p))
 		return 0;
 	p = &j->proc[(at - base) / sizeof(*p)];
-	return p->live && p->owed_ns <= 0;
+	return owner == &p->anon && p->live && p->owed_ns <= 0;
 }
 
 static const struct workload_ops job_ops = {
