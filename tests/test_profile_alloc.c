@@ -18,6 +18,7 @@
 
 static const char *const profiles[] = { "3.5", "6.12" };
 static const char *const only_612[] = { "6.12" };
+static const char *const around_44[] = { "4.3", "4.4", "6.12" };
 
 static bool is_612(const char *k)
 {
@@ -920,6 +921,38 @@ static void verify_checks_profile_reserves(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (split_large_buddy in free_one_page, 6.12; the library's from
+ * 4.4, with the rest of its freelist hygiene): an unmovable block of two
+ * pageblocks whose upper one was retyped MOVABLE meanwhile (a failed
+ * isolation rolls back to the caller's type) is freed as its two
+ * pageblocks, each to its own type's list; merging them retypes the
+ * lower one as the upper, so both end MOVABLE. Before 4.4 the block goes
+ * whole to the lower one's UNMOVABLE list and the types stay as they were.
+ */
+static void free_pages_splits_block_by_pageblock_from_44(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .pageblock_order = 6 });
+	unsigned order = mm->pageblock_order + 1;
+	struct cma_page *p = cma_alloc_pages(mm, CMA_GFP_KERNEL, order);
+	unsigned long lo, hi;
+	bool split = test_kernel_since(kernel, 4, 4);
+
+	assert_non_null(p);
+	lo = cma_page_to_pfn(mm, p);
+	hi = lo + mm->pageblock_nr_pages;
+	expect_kernel(kernel, "the lower pageblock's type", MIGRATE_UNMOVABLE,
+		      get_pageblock_migratetype(mm, lo));
+	set_pageblock_migratetype(mm, hi, MIGRATE_MOVABLE);
+	cma_free_pages(mm, p, order);
+	test_verify_kernel(mm, kernel, "after the free");
+	expect_kernel(kernel, "the lower pageblock's type after the free",
+		      split ? MIGRATE_MOVABLE : MIGRATE_UNMOVABLE, get_pageblock_migratetype(mm, lo));
+	expect_kernel(kernel, "the upper pageblock's type after the free", MIGRATE_MOVABLE,
+		      get_pageblock_migratetype(mm, hi));
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -949,6 +982,7 @@ int main(void)
 		test_kernel_case(steal_keeps_block_short_of_half_612, only_612),
 		test_kernel_case(rmqueue_fallback_steal_boosts_watermarks, profiles),
 		test_kernel_case(verify_checks_profile_reserves, profiles),
+		test_kernel_case(free_pages_splits_block_by_pageblock_from_44, around_44),
 	};
 
 	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL) +

@@ -310,9 +310,17 @@ void free_one_page(struct zone *zone, struct cma_page *page, unsigned order, int
 
 	spin_lock(&zone->lock);
 	zone_reclaim_reset(zone);
-	/* Departure from v3.5: see merge_crosses_isolation() */
+	/*
+	 * kernel.highatomic: each pageblock to its own list, as 6.12's
+	 * split_large_buddy, so that no free block lies on another type's
+	 * list (the hygiene the library keeps from 4.4; a departure before
+	 * 6.12, which freed the block whole to its first pageblock's list).
+	 * Before 4.4, a departure only while isolating: see
+	 * merge_crosses_isolation().
+	 */
 	if (order > mm->pageblock_order &&
-	    atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed))
+	    (mm->kernel.highatomic ||
+	     atomic_load_explicit(&mm->isolated_pageblocks, memory_order_relaxed)))
 		free_pageblocks_of(zone, page_to_pfn(mm, page), order, false);
 	else
 		__free_one_page(zone, page, order, mt);
