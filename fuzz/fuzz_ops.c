@@ -6,7 +6,9 @@
  *
  * The first byte picks a machine shape (memory layout, orders, CMA areas)
  * with its low 7 bits and the kernel profile with its top bit (0: 3.5,
- * 1: 6.12, so that older inputs keep their meaning), the next few an
+ * 1: 6.12, so that older inputs keep their meaning; fuzz_ops_releases,
+ * this harness built with FUZZ_OPS_RELEASES, picks one of the releases
+ * between them with the rest of the byte), the next few an
  * optional early memblock reservation; every later group
  * of bytes is one call: allocations and frees of every kind, pins, movable
  * pages with an owner whose table the migrate callback switches,
@@ -106,6 +108,16 @@ static const struct shape shapes[] = {
 };
 
 #define NR_SHAPES (sizeof(shapes) / sizeof(shapes[0]))
+
+#ifdef FUZZ_OPS_RELEASES
+/* fuzz_ops_releases: a release where profile.h's switches change, between the two ends */
+static const char *const releases[] = {
+	"3.7", "3.8", "3.10", "3.13", "3.15", "3.16", "3.17", "3.18", "4.0", "4.1", "4.4", "4.9",
+	"4.11", "4.14", "4.19", "5.0", "5.4", "5.8", "5.10", "5.15", "5.19", "6.1", "6.3", "6.6",
+	"6.10",
+};
+#define NR_RELEASES (sizeof(releases) / sizeof(releases[0]))
+#endif
 
 /* ---- the harness's view of the machine ---- */
 
@@ -855,6 +867,35 @@ static void op_contig(struct fuzz *fz)
 	write_tags(fz, o);
 }
 
+/* The machine's release as major * 100 + minor ("4.14": 414). */
+static unsigned machine_release(struct fuzz *fz)
+{
+	unsigned major = 0, minor = 0;
+
+	sscanf(cma_mm_kernel(fz->mm), "%u.%u", &major, &minor);
+	return major * 100 + minor;
+}
+
+/*
+ * What cma_alloc adds to the area's index before aligning it with @mask:
+ * nothing up to 3.18 (the index is aligned); from 3.19 the base's
+ * distance up to the next boundary ("mm: cma: align to physical
+ * address, not CMA region position"), which misaligns the pfn when the
+ * base is aligned to less than half of @mask + 1; from 4.13 its distance
+ * from the one below ("cma: fix calculation of aligned offset"), which
+ * aligns the pfn itself. The areas here have one page a bit.
+ */
+static unsigned long aligned_offset(struct fuzz *fz, unsigned long base, unsigned long mask)
+{
+	unsigned release = machine_release(fz);
+
+	if (release < 319)
+		return 0;
+	if (release < 413)
+		return ((base + mask) & ~mask) - base;
+	return base & mask;
+}
+
 static void op_dma_alloc(struct fuzz *fz)
 {
 	unsigned d = in8(fz) % NR_DEVS, b = in8(fz), align = in8(fz) % 13;
@@ -887,8 +928,7 @@ static void op_dma_alloc(struct fuzz *fz)
 	if (o->pfn < base || o->pfn + o->nr > base + count)
 		fail(fz, "dma_alloc_from_contiguous(dev %u) gave pfn %#lx + %lu, outside its area [%#lx, %#lx)",
 		     d, o->pfn, o->nr, base, base + count);
-	/* v3.5 aligns within the area's bitmap; 6.12's cma_bitmap_aligned_offset aligns the pfn itself */
-	if ((strcmp(cma_mm_kernel(fz->mm), "6.12") ? o->pfn - base : o->pfn) & mask)
+	if ((o->pfn - base + aligned_offset(fz, base, mask)) & mask)
 		fail(fz, "dma_alloc_from_contiguous(dev %u, align %u) gave pfn %#lx, off the alignment (area base %#lx)",
 		     d, align, o->pfn, base);
 	write_tags(fz, o);
@@ -1587,7 +1627,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t first = in8(fz);
 
 		fz->shape = &shapes[(first & 0x7f) % NR_SHAPES];
+#ifdef FUZZ_OPS_RELEASES
+		fz->kernel = releases[first / NR_SHAPES % NR_RELEASES];
+#else
 		fz->kernel = first & 0x80 ? "6.12" : "3.5";
+#endif
 	}
 	fz->null = fopen("/dev/null", "w");
 	if (!fz->null)

@@ -15,6 +15,7 @@
 #include "owners.h"
 
 static const char *const kernels[] = { "3.5", "6.12" };
+static const char *const around_cma_align[] = { "3.18", "3.19", "4.12", "4.13", "6.12" };
 
 static bool is_v6(struct cma_mm *mm)
 {
@@ -423,6 +424,34 @@ static void cma_declare_rules_by_profile(const char *kernel, unsigned k)
 }
 
 /*
+ * Expect: with the default area at pfn 0x1c0 (aligned to its 64 pages of
+ * MAX_ORDER - 1, not to 256), a one-page request aligned to order 8 gets
+ * the area's first page up to 3.18 (the bitmap index is aligned); from
+ * 3.19 the index is offset by the base's distance up to the next
+ * boundary, 0x40, which gives pfn 0x280, off the alignment (the request
+ * is four times as aligned as the base); from 4.13 by its distance from
+ * the boundary below, 0xc0, which gives 0x200.
+ */
+static void cma_alloc_alignment_by_release(const char *kernel, unsigned k)
+{
+	static const unsigned long want[] = { 0x1c0, 0x280, 0x280, 0x200, 0x200 };
+	struct cma_mm *mm = test_mm_early(.size = 16 * MiB, .max_order = 7, .pageblock_order = 5,
+					  .kernel = kernel, .cmdline = "cma=0");
+	struct cma_page *p;
+
+	assert_int_equal(cma_dma_declare_contiguous(mm, NULL, 2 * MiB, 0x1c0ull << 12, 0), 0);
+	assert_int_equal(cma_mm_boot(mm), 0);
+	assert_int_equal(cma_area_base_pfn(cma_dev_get_cma_area(mm, NULL)), 0x1c0);
+	p = cma_dma_alloc_from_contiguous(mm, NULL, 1, 8);
+	assert_non_null(p);
+	expect_kernel(kernel, "the pfn of an order-8 aligned page", (long)want[k],
+		      (long)cma_page_to_pfn(mm, p));
+	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 1));
+	assert_verify(mm);
+	cma_mm_destroy(mm);
+}
+
+/*
  * Expect (3.17 mm/cma.c): cma_declare_contiguous_nid makes a named area
  * with one bitmap bit per 2^order_per_bit pages, so 3 pages take 4; no
  * device uses it. v3.5 has no such call (-ENOSYS).
@@ -794,6 +823,7 @@ int main(void)
 		test_kernel_case(cma_alloc_failure_message_by_profile, kernels),
 		test_kernel_case(cma_cmdline_base_limit_by_profile, kernels),
 		test_kernel_case(cma_declare_rules_by_profile, kernels),
+		test_kernel_case(cma_alloc_alignment_by_release, around_cma_align),
 		test_kernel_case(cma_declare_contiguous_nid_by_profile, kernels),
 		test_kernel_case(cma_init_reserved_mem_by_profile, kernels),
 		test_kernel_case(dev_set_cma_area_default_by_profile, kernels),

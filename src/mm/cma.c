@@ -618,10 +618,24 @@ static unsigned long cma_bitmap_aligned_mask(const struct cma *cma, unsigned ali
 	return align <= cma->order_per_bit ? 0 : (1ul << (align - cma->order_per_bit)) - 1;
 }
 
-/* How far (in bits) the area's base is from a 2^@align boundary. */
-static unsigned long cma_bitmap_aligned_offset(const struct cma *cma, unsigned align)
+/*
+ * The offset (in bits) of the bitmap's index that aligns the pfn: none
+ * before kernel.cma_align_phys (the index is aligned); then the distance
+ * from the base up to the next 2^@align boundary, which misaligns a
+ * request more than twice as aligned as the base; from
+ * kernel.cma_align_offset_down the base's distance from the one below.
+ */
+static unsigned long cma_bitmap_aligned_offset(const struct cma_mm *mm, const struct cma *cma,
+					       unsigned align)
 {
-	return (cma->base_pfn & ((1ul << align) - 1)) >> cma->order_per_bit;
+	unsigned long mask = (1ul << align) - 1;
+
+	if (!mm->kernel.cma_align_phys)
+		return 0;
+	if (!mm->kernel.cma_align_offset_down)
+		return align <= cma->order_per_bit ? 0 :
+		       (((cma->base_pfn + mask) & ~mask) - cma->base_pfn) >> cma->order_per_bit;
+	return (cma->base_pfn & mask) >> cma->order_per_bit;
 }
 
 static unsigned long cma_bitmap_pages_to_bits(const struct cma *cma, unsigned long pages)
@@ -822,7 +836,7 @@ struct cma_page *cma_alloc(struct cma_mm *mm, struct cma *cma, unsigned long cou
 		.count = count,
 		.bits = cma_bitmap_pages_to_bits(cma, count),
 		.mask = cma_bitmap_aligned_mask(cma, align),
-		.offset = cma_bitmap_aligned_offset(cma, align),
+		.offset = cma_bitmap_aligned_offset(mm, cma, align),
 		.maxno = cma_bitmap_maxno(cma),
 		.gfp = cma_alloc_gfp(mm, gfp),
 	};

@@ -147,6 +147,8 @@ static const struct profile_switch switches[] = {
 	SWITCH(lru_cost_balance, 5, 8),
 	SWITCH(vmstat_lru_type, 5, 8),
 	SWITCH(lru_cost_rotations, 6, 2),
+	SWITCH(cma_align_phys, 3, 19),
+	SWITCH(cma_align_offset_down, 4, 13),
 	SWITCH(sysctl_cmdline, 5, 8),
 };
 #define NR_SWITCHES	(sizeof(switches) / sizeof(switches[0]))

@@ -1723,6 +1723,29 @@ struct kernel_profile {
 	 */
 	bool lru_cost_rotations;
 	/*
+	 * cma_alloc aligns the pfn to the requested order, not the area's
+	 * bitmap index: the search is shifted by an offset of the base
+	 * (bitmap_find_next_zero_area_off). b5be83e308f7 "mm: cma: align to
+	 * physical address, not CMA region position" (Gregory Fong, posted
+	 * to linux-mm 2014-11-05): 3.19, in Michal Hocko's since-3.18
+	 * shortlog of the mm tree (2014-12-16, on the v3.18 tag). Until
+	 * cma_align_offset_down the offset is the distance from the base up
+	 * to the next boundary, right only when the base is aligned to half
+	 * the request's alignment at least.
+	 * Commit: b5be83e308f7.
+	 */
+	bool cma_align_phys;
+	/*
+	 * The offset is the base's distance from the boundary below, so
+	 * every alignment holds. Doug Berger's "cma: fix calculation of
+	 * aligned offset" (posted to linux-mm 2017-06-28,
+	 * <20170628170742.2895-1-opendmb@gmail.com>, Fixes: b5be83e308f7):
+	 * 4.13, in Michal Hocko's since-4.12 shortlog of the mm tree
+	 * (2017-07-07, on the v4.12 tag).
+	 * Commit: "cma: fix calculation of aligned offset".
+	 */
+	bool cma_align_offset_down;
+	/*
 	 * sysctl.<name>=<value> on the kernel command line writes a sysctl
 	 * at boot (the library reads vm.swappiness so; 5.9's
 	 * vm.compaction_proactiveness comes with its own switch). 5.8:
