@@ -121,6 +121,39 @@ static bool isolation_suitable(const struct compact_control *cc, unsigned long p
 	return !mm->kernel.compact_skip_hint || cc->ignore_skip_hint || !get_pageblock_skip(mm, pfn);
 }
 
+/*
+ * test_and_set_skip (kernel.compact_fast_migrate): a compactor that is
+ * about to take a page from a block it scans from the start marks the
+ * block skip, so that no free-list search names it again (and no other
+ * compactor scans it) until the bits are reset; true if it was marked
+ * already, and the scan leaves the block. Without it a search could
+ * name the same block batch after batch while its pages fail to move.
+ * e380bebe4771 "mm, compaction: keep migration source private to a
+ * single compaction instance", in the 5.1 series of fast_find_migrateblock.
+ */
+static bool test_and_set_skip(const struct compact_control *cc, unsigned long pfn)
+{
+	struct cma_mm *mm = cc->zone->mm;
+	bool skip;
+
+	if (cc->ignore_skip_hint)
+		return false;
+	skip = get_pageblock_skip(mm, pfn);
+	if (!skip)
+		set_pageblock_skip(mm, pfn);
+	return skip;
+}
+
+/* A compactor's scan from its block's start marks the block as it takes a page (5.1). */
+static bool scan_marks_skip(const struct zone *zone, const struct compact_control *cc,
+			    unsigned long low_pfn)
+{
+	const struct cma_mm *mm = zone->mm;
+
+	return cc->compacting && mm->kernel.compact_fast_migrate &&
+	       (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn);
+}
+
 static unsigned long zone_end_pfn(const struct zone *zone)
 {
 	return zone->zone_start_pfn + zone->spanned_pages;
@@ -1251,6 +1284,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 	struct cma_mm *mm = zone->mm;
 	unsigned long nr_scanned = 0, nr_stepped = 0, nr_isolated = 0;
 	isolate_mode_t mode = migrate_isolate_mode(mm, cc);
+	bool mark_skip = scan_marks_skip(zone, cc, low_pfn);
 
 	if (throttle_isolation(zone, cc->sync))
 		return 0;
@@ -1299,7 +1333,17 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			/* async does not wait for writeback, so a page under it would only fail */
 			if (!(flags & PG_lru) || (!cc->sync && (flags & PG_writeback)) ||
 			    (mm->kernel.compact_skip_pinned && anon_page_pinned(page, flags)) ||
-			    nofs_leaves(mm, cc, flags) || __isolate_lru_page(mm, page, mode))
+			    nofs_leaves(mm, cc, flags))
+				continue;
+			/* the first page it would take: another compactor's block is left to it */
+			if (mark_skip) {
+				mark_skip = false;
+				if (test_and_set_skip(cc, low_pfn)) {
+					low_pfn = end_pfn;
+					break;
+				}
+			}
+			if (__isolate_lru_page(mm, page, mode))
 				continue;
 			/* at the head, as the kernel's list_add: the batch migrates highest pfn first */
 			page_list_add(mm, &cc->migratepages, page);
@@ -1457,7 +1501,8 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	 * 6.12's isolate_migratepages_block: a block scanned to its end with
 	 * nothing isolated is marked skip, and the mode's next run resumes
 	 * past it. Departure: 6.12 also does so for a block rescanned right
-	 * after its pages were migrated (cc->finish_pageblock).
+	 * after its pages were migrated (cc->finish_pageblock, 5.1's
+	 * cc->rescan), which it scans whole.
 	 */
 	if (low_pfn >= end_pfn && !cc->block_isolated) {
 		set_pageblock_skip(mm, end_pfn - 1);
