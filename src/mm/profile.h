@@ -472,11 +472,15 @@ struct kernel_profile {
 	 * lists of PAGE_ALLOC_COSTLY_ORDER and up for a block with free pages
 	 * in the first half (at the run's start) or eighth of the space
 	 * between the scanners, and migrates from there; its failures, with
-	 * the free side's, shorten both searches. "mm, compaction: use free
-	 * lists to quickly locate a migration source": 5.1 (the same series,
-	 * committed 2019-03-05).
+	 * the free side's, shorten both searches; a compactor scanning a
+	 * block from its start marks it skip as it takes its first page
+	 * (test_and_set_skip), so that no search names it again. "mm,
+	 * compaction: use free lists to quickly locate a migration source"
+	 * and e380bebe4771 "mm, compaction: keep migration source private to
+	 * a single compaction instance": 5.1 (the same series, committed
+	 * 2019-03-05; the latter posted as 10/22 of its v3, 2019-01-18).
 	 * Commit: "mm, compaction: use free lists to quickly locate a
-	 * migration source".
+	 * migration source", e380bebe4771.
 	 */
 	bool compact_fast_migrate;
 	/*
