@@ -17,6 +17,14 @@
 #include "helpers.h"
 #include "owners.h"
 
+/*
+ * A zone away from pageblock 0, as most are: from 5.1 a run's first
+ * iteration in a zone that starts in pageblock 0 finishes that block
+ * (the kernel's last_migrated_pfn starts at 0;
+ * compact_zone_finishes_pageblock_0_first).
+ */
+#define ABOVE_BLOCK0	(1ull << 30)
+
 static struct zone *normal(struct cma_mm *mm)
 {
 	return &mm->zones[ZONE_NORMAL];
@@ -1564,7 +1572,7 @@ static void alloc_pages_deferred_consideration_counts_stall(const char *kernel, 
 }
 
 struct taken {
-	unsigned long max_free, free, migrate;
+	unsigned long max_free, free, max_migrate, migrate;
 };
 
 static void count_taken(void *ctx, const char *event_name, const char *line)
@@ -1579,6 +1587,8 @@ static void count_taken(void *ctx, const char *event_name, const char *line)
 			t->max_free = n;
 	} else if (!strcmp(event_name, "mm_compaction_isolate_migratepages")) {
 		t->migrate += n;
+		if (n > t->max_migrate)
+			t->max_migrate = n;
 	}
 }
 
@@ -1653,8 +1663,9 @@ static const char *const enough_kernels[] = { "3.5", "3.19", "4.0", "6.12" };
 /*
  * Expect (isolate_freepages_block and isolate_freepages of 6.12,
  * kernel.free_scan_enough, 4.0): a direct sync order-9 run on a fragmented
- * zone takes no more free pages at a time than the batch it must place
- * (COMPACT_CLUSTER_MAX), stopping inside the pageblock and resuming there,
+ * zone takes no more free pages at a time than the largest batch it must
+ * place (COMPACT_CLUSTER_MAX, or from 5.1 a pageblock's rest taken at
+ * once to finish it), stopping inside the pageblock and resuming there,
  * and in all no more than it migrates; v3.5 takes each block's every free
  * page (half a block here) and gives the rest back at the end, and so
  * does 3.19, the release before. Only order-0 pages are left free, so no
@@ -1676,9 +1687,10 @@ static void compact_zone_free_scanner_stops_when_enough(const char *kernel, unsi
 	cma_mm_set_trace(mm, NULL, NULL);
 	assert_true(t.migrate > 0);
 	if (v6) {
-		assert_true(t.max_free <= COMPACT_CLUSTER_MAX);
+		assert_true(t.max_free <= t.max_migrate);
 		assert_true(t.free <= t.migrate);
 	} else {
+		assert_true(t.max_migrate <= COMPACT_CLUSTER_MAX);
 		assert_true(t.max_free > COMPACT_CLUSTER_MAX);
 		assert_true(t.free > t.migrate);
 	}
@@ -1807,7 +1819,7 @@ static void compact_zone_fast_search_moves_free_scanner_halfway(const char *kern
 {
 	bool v6 = k == 1;
 	uint64_t rnd = test_seed(__func__);
-	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = ABOVE_BLOCK0, .kernel = kernel);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = fragment(mm, &rnd);
 	unsigned long empty_blocks = (top_block(mm, z) - top_half_start(mm, z)) /
@@ -1972,7 +1984,7 @@ static void compact_zone_fast_search_finds_source_block(const char *kernel, unsi
 {
 	bool v6 = k == 1;
 	uint64_t rnd = test_seed(__func__);
-	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = ABOVE_BLOCK0, .kernel = kernel);
 	struct zone *z = normal(mm);
 	struct fake_owner *o = fragment(mm, &rnd);
 	unsigned long nb = mm->pageblock_nr_pages, low = z->zone_start_pfn;
@@ -2036,6 +2048,244 @@ static void alloc_pages_compaction_success_keeps_skip_bits(const char *kernel, u
 }
 
 /* ---- kcompactd's proactive compaction (5.9, kcompactd.c) ---- */
+
+struct batches {
+	long first;			/* the run's first batch (pages), -1 before it */
+	unsigned long max;
+};
+
+static void count_batches(void *ctx, const char *event_name, const char *line)
+{
+	struct batches *b = ctx;
+	const char *p = strstr(line, "nr_taken=");
+	unsigned long n;
+
+	if (!p || strcmp(event_name, "mm_compaction_isolate_migratepages"))
+		return;
+	n = strtoul(p + 9, NULL, 10);
+	if (!n)
+		return;
+	if (b->first < 0)
+		b->first = (long)n;
+	if (n > b->max)
+		b->max = n;
+}
+
+/*
+ * An async direct order-9 run on a fragmented zone at @base whose only
+ * free block above order 0 is an order-4 one at @quarter + 64, its
+ * batches in @b; the pfn the page first at the zone's lowest movable
+ * pfn (*@low) and the one first at @quarter's lowest (*@low_q) are at
+ * after it, in @moved[0] and @moved[1].
+ */
+static void run_fast_search_case(const char *kernel, cma_phys_t base, struct batches *b,
+				 unsigned long *low, unsigned long *low_q, unsigned long moved[2],
+				 bool *quarter_skip)
+{
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = base, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	unsigned long nb = mm->pageblock_nr_pages;
+	unsigned long quarter = (z->zone_start_pfn + z->spanned_pages / 4) & ~(nb - 1);
+	struct cma_page *blocks[256];
+	unsigned orders[256];
+	unsigned long nr_blocks = take_free_blocks(mm, blocks, orders, 256);
+	long first, first_q;
+
+	release_range(o, quarter + 64, 16);
+	assert_true(page_test(pfn_to_page(mm, quarter + 64), PG_buddy));
+	for (*low = z->zone_start_pfn; (first = slot_at_pfn(o, *low)) < 0; (*low)++)
+		;
+	for (*low_q = quarter; (first_q = slot_at_pfn(o, *low_q)) < 0; (*low_q)++)
+		;
+	assert_true(*low_q < quarter + 64);
+	*b = (struct batches){ .first = -1 };
+	cma_mm_set_trace(mm, count_batches, b);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	moved[0] = page_to_pfn(mm, o->slots[first].page);
+	moved[1] = page_to_pfn(mm, o->slots[first_q].page);
+	*quarter_skip = get_pageblock_skip(mm, quarter);
+	while (nr_blocks--)
+		cma_free_pages(mm, blocks[nr_blocks], orders[nr_blocks]);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+static const char *const rescan_kernels[] = { "5.0", "5.1", "6.2", "6.3", "6.4", "6.5", "6.12" };
+
+/*
+ * Expect (compact_zone, isolate_migratepages and fast_find_migrateblock
+ * by release; kernel.compact_rescan, compact_rescan_failed,
+ * compact_fast_block_scanned): in a zone starting at pfn 0, a run's
+ * first iteration starts in the pageblock of last_migrated_pfn's 0, so
+ * from 5.1 it is to finish that block. 5.0 scans it COMPACT_CLUSTER_MAX
+ * pages at a time; 5.1 and 6.2 still search the free lists, name the
+ * block a quarter up, mark it skip and pass over it (the block 0 page
+ * stays where it is); from 6.3 the block to finish is scanned, its
+ * movable pages taken in one batch. In a zone above pageblock 0 the
+ * search's block is passed over, its lowest movable page left, until
+ * 6.5, which scans it from its start; either way the block the search
+ * named ends marked skip, and the batch after one that stopped inside a
+ * block takes the block's rest, past COMPACT_CLUSTER_MAX.
+ */
+static void compact_zone_finishes_pageblock_0_first(const char *kernel, unsigned k)
+{
+	bool rescan = k >= 1, finish_first = k >= 3, fast_scanned = k >= 5;
+	unsigned long low, low_q, moved[2];
+	struct batches b;
+	bool skip;
+
+	run_fast_search_case(kernel, 0, &b, &low, &low_q, moved, &skip);
+	assert_true(b.first > 0);
+	if (!rescan) {
+		assert_int_equal(b.first, COMPACT_CLUSTER_MAX);
+		assert_int_equal(b.max, COMPACT_CLUSTER_MAX);
+		assert_int_not_equal(moved[0], low);
+	} else if (!finish_first) {
+		assert_int_equal(moved[0], low);
+		assert_int_equal(moved[1], low_q);
+		assert_true(skip);
+	} else {
+		assert_true(b.first > COMPACT_CLUSTER_MAX);
+		assert_int_not_equal(moved[0], low);
+	}
+	if (!rescan)
+		return;
+	run_fast_search_case(kernel, ABOVE_BLOCK0, &b, &low, &low_q, moved, &skip);
+	assert_true(skip);
+	assert_int_equal(moved[0], low);
+	assert_true(b.max > COMPACT_CLUSTER_MAX);
+	if (fast_scanned) {
+		assert_int_not_equal(moved[1], low_q);
+	} else {
+		assert_int_equal(moved[1], low_q);
+	}
+}
+
+struct two_batches {
+	unsigned long n[2];
+	unsigned nr;
+};
+
+static void first_two_batches(void *ctx, const char *event_name, const char *line)
+{
+	struct two_batches *b = ctx;
+	const char *p = strstr(line, "nr_taken=");
+	unsigned long n = p ? strtoul(p + 9, NULL, 10) : 0;
+
+	if (n && b->nr < 2 && !strcmp(event_name, "mm_compaction_isolate_migratepages"))
+		b->n[b->nr++] = n;
+}
+
+static const char *const failed_rescan_kernels[] = { "5.0", "6.2", "6.3", "6.5", "6.12" };
+
+/*
+ * Expect (compact_zone's "goto rescan" of 6.3, kernel.compact_rescan_failed):
+ * an async direct order-9 run whose first block is marked skip passes
+ * it and takes its first batch, COMPACT_CLUSTER_MAX pages, from the
+ * next; none migrates (their owner refuses), the scanner stopped inside
+ * the block, so from 6.3 the block's rest is taken at once. Before, the
+ * next iteration starts in that block, but 5.1's last_migrated_pfn is
+ * where the iteration that isolated began, the passed block, so 6.2
+ * takes another COMPACT_CLUSTER_MAX (as 5.0 does, without the rule);
+ * from 6.5 the record is the block the scan stopped in, which the next
+ * iteration finishes anyway.
+ */
+static void compact_zone_finishes_block_after_failed_batch(const char *kernel, unsigned k)
+{
+	bool finish = k >= 2;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = ABOVE_BLOCK0, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	struct two_batches b = { 0 };
+
+	set_pageblock_skip(mm, z->zone_start_pfn);
+	o->refuse_migrate = -EBUSY;
+	cma_mm_set_trace(mm, first_two_batches, &b);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_MOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_int_equal(b.nr, 2);
+	assert_int_equal(b.n[0], COMPACT_CLUSTER_MAX);
+	if (finish)
+		assert_true(b.n[1] > COMPACT_CLUSTER_MAX);
+	else
+		assert_int_equal(b.n[1], COMPACT_CLUSTER_MAX);
+	o->refuse_migrate = 0;
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+/* An owner whose movable pages fill @mm down to its low mark, all on the LRU. */
+static struct fake_owner *fill_zone(struct cma_mm *mm)
+{
+	unsigned long nr = mm->end_pfn - mm->base_pfn, stop = low_wmark_pages(normal(mm)) + 64;
+	struct fake_owner *o = owner_create(mm, false, nr);
+	uint64_t n;
+
+	assert_non_null(o);
+	for (n = 0; n < nr && zone_page_state(normal(mm), NR_FREE_PAGES) > stop; n++)
+		assert_non_null(owner_fault(o, n, CMA_GFP_HIGHUSER_MOVABLE, n + 1));
+	lru_add_drain_all(mm);
+	return o;
+}
+
+static const char *const first_take_kernels[] = { "5.0", "5.1", "6.4", "6.5", "6.12" };
+
+/*
+ * Expect (isolate_migratepages_block's test_and_set_skip by release,
+ * kernel.compact_fast_migrate and compact_fast_block_scanned): a
+ * compactor's scan of a pageblock already marked skip leaves it at the
+ * first page it would take, from 5.1 when that page is the block's
+ * first; from 6.5 a scan to finish the block (cc->finish_pageblock)
+ * takes its pages though. A scan whose first page to take is not the
+ * block's first marks the block from 6.5 only (valid_page: the scan
+ * began at the block's start), not before; 5.0 has no such mark.
+ */
+static void isolate_migratepages_range_marks_block_at_first_take(const char *kernel, unsigned k)
+{
+	bool marks = k >= 1, v65 = k >= 3;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .base = ABOVE_BLOCK0, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fill_zone(mm);
+	unsigned long nb = mm->pageblock_nr_pages, b = z->zone_start_pfn + nb;
+	struct compact_control cc;
+
+	assert_true(slot_at_pfn(o, b) >= 0);
+	for (int finish = 0; finish < 2; finish++) {
+		bool takes = !marks || (v65 && finish);
+
+		set_pageblock_skip(mm, b);
+		compact_control_init(&cc, z, 9, true);
+		cc.compacting = true;
+		cc.finish_pageblock = finish;
+		isolate_migratepages_range(z, &cc, b, b + nb);
+		if (takes)
+			assert_true(cc.nr_migratepages > 0);
+		else
+			assert_int_equal(cc.nr_migratepages, 0);
+		put_back(mm, &cc);
+	}
+	release_range(o, b, 1);
+	/* as when a run's scanners met: the skip bits go */
+	z->compact_blockskip_flush = true;
+	reset_isolation_suitable(mm);
+	assert_false(get_pageblock_skip(mm, b));
+	compact_control_init(&cc, z, 9, true);
+	cc.compacting = true;
+	isolate_migratepages_range(z, &cc, b, b + nb);
+	assert_true(cc.nr_migratepages > 0);
+	assert_int_equal(get_pageblock_skip(mm, b), v65);
+	put_back(mm, &cc);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
 
 static const char *const proactive_kernels[] = { "5.8", "5.9", "6.12" };
 static const char *const proactive_only_kernels[] = { "5.9", "6.12" };
@@ -2314,6 +2564,9 @@ int main(void)
 		test_kernel_case(isolate_scanners_count_compound_pages_whole, kernels),
 		test_kernel_case(isolate_migratepages_steps_over_free_blocks, skip_buddy_kernels),
 		test_kernel_case(compact_zone_fast_search_finds_source_block, kernels),
+		test_kernel_case(compact_zone_finishes_pageblock_0_first, rescan_kernels),
+		test_kernel_case(compact_zone_finishes_block_after_failed_batch, failed_rescan_kernels),
+		test_kernel_case(isolate_migratepages_range_marks_block_at_first_take, first_take_kernels),
 		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
 		test_kernel_case(kcompactd_proactive_compacts_fragmented_node, proactive_kernels),
 		test_kernel_case(kcompactd_proactive_yields_to_running_kswapd, proactive_only_kernels),

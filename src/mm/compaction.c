@@ -107,7 +107,7 @@ bool get_pageblock_skip(const struct cma_mm *mm, unsigned long pfn)
 }
 
 /* A hint, as the kernel's PB_migrate_skip: set without zone->lock, racy by design. */
-static void set_pageblock_skip(struct cma_mm *mm, unsigned long pfn)
+void set_pageblock_skip(struct cma_mm *mm, unsigned long pfn)
 {
 	if (mm->kernel.compact_skip_hint)
 		__atomic_store_n(&mm->pageblock_skip[pageblock_index(mm, pfn)], 1, __ATOMIC_RELAXED);
@@ -123,13 +123,13 @@ static bool isolation_suitable(const struct compact_control *cc, unsigned long p
 
 /*
  * test_and_set_skip (kernel.compact_fast_migrate): a compactor that is
- * about to take a page from a block it scans from the start marks the
- * block skip, so that no free-list search names it again (and no other
- * compactor scans it) until the bits are reset; true if it was marked
- * already, and the scan leaves the block. Without it a search could
- * name the same block batch after batch while its pages fail to move.
- * e380bebe4771 "mm, compaction: keep migration source private to a
- * single compaction instance", in the 5.1 series of fast_find_migrateblock.
+ * about to take a page from a block marks the block skip, so that no
+ * free-list search names it again (and no other compactor scans it)
+ * until the bits are reset; true if it was marked already, and the scan
+ * leaves the block. Without it a search could name the same block batch
+ * after batch while its pages fail to move. e380bebe4771 "mm,
+ * compaction: keep migration source private to a single compaction
+ * instance", in the 5.1 series of fast_find_migrateblock.
  */
 static bool test_and_set_skip(const struct compact_control *cc, unsigned long pfn)
 {
@@ -144,14 +144,38 @@ static bool test_and_set_skip(const struct compact_control *cc, unsigned long pf
 	return skip;
 }
 
-/* A compactor's scan from its block's start marks the block as it takes a page (5.1). */
-static bool scan_marks_skip(const struct zone *zone, const struct compact_control *cc,
-			    unsigned long low_pfn)
+/*
+ * valid_page: a scan that begins at its pageblock's start (from 6.5,
+ * kernel.compact_fast_block_scanned, or at the zone's) is the one that
+ * may mark the block.
+ */
+static bool scan_starts_block(const struct zone *zone, unsigned long pfn)
 {
 	const struct cma_mm *mm = zone->mm;
 
-	return cc->compacting && mm->kernel.compact_fast_migrate &&
-	       (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn);
+	return !(pfn & (mm->pageblock_nr_pages - 1)) ||
+	       (mm->kernel.compact_fast_block_scanned && pfn == zone->zone_start_pfn);
+}
+
+/*
+ * The first page a compactor's scan would take at @pfn (cc->skip_updated
+ * says it came): test_and_set_skip, from 5.1 when that page is its
+ * block's first, from 6.5 (kernel.compact_fast_block_scanned) whenever
+ * the scan began at the block's start (@valid_page). True to leave the
+ * block another compactor has, which from 6.5 a block to be finished
+ * (cc->finish_pageblock) is not.
+ */
+static bool first_take_leaves(const struct zone *zone, struct compact_control *cc, bool valid_page,
+			      unsigned long pfn)
+{
+	const struct cma_mm *mm = zone->mm;
+
+	cc->skip_updated = true;
+	if (!cc->compacting || !mm->kernel.compact_fast_migrate)
+		return false;
+	if (!mm->kernel.compact_fast_block_scanned)
+		return !(pfn & (mm->pageblock_nr_pages - 1)) && test_and_set_skip(cc, pfn);
+	return valid_page && test_and_set_skip(cc, pfn) && !cc->finish_pageblock;
 }
 
 static unsigned long zone_end_pfn(const struct zone *zone)
@@ -1272,7 +1296,10 @@ static void account_migrate_scan(struct cma_mm *mm, const struct compact_control
  * and its -ENOMEM ends the scan with cc->contig_err set. In async mode
  * (!cc->sync) whole pageblocks other than MOVABLE and CMA are skipped,
  * and so are pages under writeback. Stops once cc->nr_migratepages (in
- * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX.
+ * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX,
+ * unless the block is to be finished (cc->finish_pageblock). A
+ * compactor's first page to take marks its block (first_take_leaves;
+ * cc->skip_updated says whether one came).
  *
  * Returns the pfn to continue from, or 0 when too many pages are already
  * isolated in @zone (async at once, sync after waiting a bounded time).
@@ -1284,8 +1311,9 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 	struct cma_mm *mm = zone->mm;
 	unsigned long nr_scanned = 0, nr_stepped = 0, nr_isolated = 0;
 	isolate_mode_t mode = migrate_isolate_mode(mm, cc);
-	bool mark_skip = scan_marks_skip(zone, cc, low_pfn);
+	bool valid_page = scan_starts_block(zone, low_pfn);
 
+	cc->skip_updated = false;
 	if (throttle_isolation(zone, cc->sync))
 		return 0;
 	low_pfn = huge_page_scan_start(mm, cc, low_pfn);
@@ -1336,12 +1364,9 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			    nofs_leaves(mm, cc, flags))
 				continue;
 			/* the first page it would take: another compactor's block is left to it */
-			if (mark_skip) {
-				mark_skip = false;
-				if (test_and_set_skip(cc, low_pfn)) {
-					low_pfn = end_pfn;
-					break;
-				}
+			if (!cc->skip_updated && first_take_leaves(zone, cc, valid_page, low_pfn)) {
+				low_pfn = end_pfn;
+				break;
 			}
 			if (__isolate_lru_page(mm, page, mode))
 				continue;
@@ -1353,7 +1378,8 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 		/* a large folio taken: its tails go with it */
 		if (order)
 			step_over_compound(mm, order, &low_pfn, &nr_stepped);
-		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX) {
+		/* a block to be finished is taken whole (kernel.compact_rescan) */
+		if (cc->nr_migratepages >= COMPACT_CLUSTER_MAX && !cc->finish_pageblock) {
 			low_pfn++;
 			break;
 		}
@@ -1425,6 +1451,7 @@ static unsigned long fast_find_migrateblock(struct zone *zone, struct compact_co
 	unsigned limit = freelist_scan_limit(cc), nr_scanned = 0;
 
 	if (cc->ignore_skip_hint || cc->order <= PAGE_ALLOC_COSTLY_ORDER ||
+	    (cc->finish_pageblock && mm->kernel.compact_rescan_failed) ||
 	    (cc->direct && cc->migratetype != MIGRATE_MOVABLE) ||
 	    (pfn != zone->zone_start_pfn && (pfn & (mm->pageblock_nr_pages - 1))))
 		return pfn;
@@ -1442,6 +1469,9 @@ static unsigned long fast_find_migrateblock(struct zone *zone, struct compact_co
 	}
 	count_vm_events(mm, COMPACTMIGRATE_SCANNED, nr_scanned);
 	if (found) {
+		/* until 6.5 the search marks what it names, and the scan then passes over it */
+		if (!mm->kernel.compact_fast_block_scanned)
+			set_pageblock_skip(mm, found);
 		if (cc->fast_start_pfn != ULONG_MAX)
 			cc->fast_start_pfn = cc->fast_start_pfn ? min_ul(cc->fast_start_pfn, found) : found;
 		cc->fast_search_fail = 0;
@@ -1475,8 +1505,9 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 
 	if (mm->kernel.compact_fast_migrate) {
 		low_pfn = fast_find_migrateblock(zone, cc);
-		/* a block the search named was checked for its skip bit there */
-		fast_found = low_pfn != cc->migrate_pfn && !cc->fast_search_fail;
+		/* a block the search named was checked for its skip bit there (and until 6.5 marked) */
+		fast_found = mm->kernel.compact_fast_block_scanned && low_pfn != cc->migrate_pfn &&
+			     !cc->fast_search_fail;
 	}
 	end_pfn = next_pageblock_pfn(mm, low_pfn);
 	if (end_pfn > cc->free_pfn || !pfn_valid(mm, low_pfn)) {
@@ -1500,14 +1531,13 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	/*
 	 * 6.12's isolate_migratepages_block: a block scanned to its end with
 	 * nothing isolated is marked skip, and the mode's next run resumes
-	 * past it. Departure: 6.12 also does so for a block rescanned right
-	 * after its pages were migrated (cc->finish_pageblock, 5.1's
-	 * cc->rescan), which it scans whole.
+	 * past it; so it does past a block finished (cc->finish_pageblock),
+	 * whose first page taken marked it.
 	 */
-	if (low_pfn >= end_pfn && !cc->block_isolated) {
+	if (low_pfn >= end_pfn && !cc->block_isolated)
 		set_pageblock_skip(mm, end_pfn - 1);
+	if (low_pfn >= end_pfn && (!cc->block_isolated || cc->finish_pageblock))
 		update_cached_migrate(cc, end_pfn);
-	}
 	/* v3.5: a scanned chunk is a batch even when it took nothing; it counts as a block */
 	return ISOLATE_SUCCESS;
 }
@@ -1728,32 +1758,118 @@ static void keep_released_in_reach(struct zone *zone, struct compact_control *cc
 }
 
 /*
+ * The pageblock the migrate scanner last isolated from, as the run's
+ * finish test and its drain (3.19) know it: from 5.1 to 6.4
+ * (kernel.compact_rescan) where the iteration that isolated began
+ * (@iteration_start_pfn), else the block its scan stopped in (6.5's;
+ * 3.19 to 5.0 kept the first iteration's start until a drain, a
+ * departure).
+ */
+static unsigned long last_migrated_at(const struct zone *zone, const struct compact_control *cc,
+				      unsigned long iteration_start_pfn)
+{
+	const struct cma_mm *mm = zone->mm;
+
+	if (mm->kernel.compact_rescan && !mm->kernel.compact_fast_block_scanned)
+		return iteration_start_pfn;
+	return max_ul(zone->zone_start_pfn, (cc->migrate_pfn - 1) & ~(mm->pageblock_nr_pages - 1));
+}
+
+/*
+ * cc->finish_pageblock at an iteration's start (kernel.compact_rescan):
+ * it starts in the pageblock last isolated from; 0, where the run's
+ * record starts and a drain leaves it, stands for pageblock 0 as in the
+ * kernel.
+ */
+static bool rescan_due(const struct zone *zone, unsigned long last_migrated_pfn,
+		       unsigned long iteration_start_pfn)
+{
+	unsigned long mask = ~(zone->mm->pageblock_nr_pages - 1);
+
+	return zone->mm->kernel.compact_rescan &&
+	       (last_migrated_pfn & mask) == (iteration_start_pfn & mask);
+}
+
+/*
+ * 6.3 (kernel.compact_rescan_failed): a batch that failed to migrate
+ * with the scanner inside a pageblock has the block's rest scanned at
+ * once, unless it is being finished already or the run is a
+ * MIGRATE_SYNC one (compact_memory's, order -1 and not proactive); from
+ * 6.5 (kernel.compact_fast_block_scanned) not in a run that ignores skip
+ * hints either.
+ */
+static bool finish_after_failure(const struct zone *zone, const struct compact_control *cc)
+{
+	const struct cma_mm *mm = zone->mm;
+
+	if (!mm->kernel.compact_rescan_failed || cc->finish_pageblock ||
+	    !(cc->migrate_pfn & (mm->pageblock_nr_pages - 1)))
+		return false;
+	if (cc->order < 0 && !cc->proactive_wmark)
+		return false;
+	return !cc->ignore_skip_hint || !mm->kernel.compact_fast_block_scanned;
+}
+
+/*
+ * One iteration of the run's scan: a batch isolated and migrated, and a
+ * failed one's block finished at once (finish_after_failure), the
+ * kernel's "goto rescan"; *@last_migrated_pfn follows each batch taken
+ * (from 5.1 a batch of pages; before, an empty one too). The result of
+ * the last isolation, or ISOLATE_ABORT when a batch found no targets.
+ */
+static enum isolate_migrate compact_iteration(struct zone *zone, struct compact_control *cc,
+					      unsigned long iteration_start_pfn,
+					      unsigned long *last_migrated_pfn)
+{
+	struct cma_mm *mm = zone->mm;
+
+	for (;;) {
+		enum isolate_migrate isolated = isolate_migratepages(zone, cc);
+		int err;
+
+		if (isolated != ISOLATE_SUCCESS)
+			return isolated;
+		if (cc->nr_migratepages || !mm->kernel.compact_rescan)
+			*last_migrated_pfn = last_migrated_at(zone, cc, iteration_start_pfn);
+		err = migrate_batch(zone, cc);
+		if (err == -ENOMEM)
+			return ISOLATE_ABORT;
+		if (!err || !finish_after_failure(zone, cc))
+			return ISOLATE_SUCCESS;
+		cc->finish_pageblock = true;
+		/* a huge page's block keeps a page that failed: draining would not free it */
+		if (cc->order == (int)mm->pageblock_order)
+			*last_migrated_pfn = 0;
+	}
+}
+
+/*
  * The run's scan: the migrate scanner isolates a batch, the free scanner
  * (through migrate_batch's targets) takes free pages for it, until
  * compact_finished says the run is done or a batch fails with -ENOMEM
  * (@stopped: the era's result for a run cut short). 3.19
  * (kernel.compact_drain_pcp) gives back this CPU's freed pages as the
- * migrate scanner leaves a block.
+ * migrate scanner leaves a block. A kernel iteration passes over blocks
+ * until one is scanned; the library's passes one block a call, so an
+ * iteration's start is where the first of those began.
  */
 static int compact_zone_scan(struct zone *zone, struct compact_control *cc, int stopped)
 {
 	struct cma_mm *mm = zone->mm;
-	unsigned long last_migrated_pfn = 0;
+	unsigned long last_migrated_pfn = 0, iteration_start_pfn = 0;
+	enum isolate_migrate isolated = ISOLATE_SUCCESS;
 	int ret;
 
 	/* migrate_prep_local: pages in this CPU's pagevec could not be isolated */
 	lru_add_drain(mm);
 	while ((ret = compact_finished(zone, cc)) == COMPACT_CONTINUE) {
-		enum isolate_migrate isolated = isolate_migratepages(zone, cc);
-
+		if (isolated == ISOLATE_SUCCESS) {
+			iteration_start_pfn = cc->migrate_pfn;
+			cc->finish_pageblock = rescan_due(zone, last_migrated_pfn, iteration_start_pfn);
+		}
+		isolated = compact_iteration(zone, cc, iteration_start_pfn, &last_migrated_pfn);
 		if (isolated == ISOLATE_ABORT)
 			return stopped;
-		if (isolated == ISOLATE_SUCCESS) {
-			last_migrated_pfn = max_ul(zone->zone_start_pfn,
-						   (cc->migrate_pfn - 1) & ~(mm->pageblock_nr_pages - 1));
-			if (migrate_batch(zone, cc) == -ENOMEM)
-				return stopped;
-		}
 		if (mm->kernel.compact_drain_pcp)
 			compact_drain_freed(zone, cc, &last_migrated_pfn);
 	}

@@ -484,6 +484,9 @@ struct compact_control {
 	unsigned proactive_wmark;	/* kcompactd's run (kcompactd.c): ends at this score; 0: not one */
 	bool compacting;		/* inside compact_zone, not alloc_contig_range */
 	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
+	/* kernel.compact_rescan: the migrate scanner's pageblock is scanned to its end in one batch */
+	bool finish_pageblock;
+	bool skip_updated;		/* the last scan met a page to take (test_and_set_skip's place) */
 	/* kernel.compact_fast_free: the order the free-list search starts at, its failures */
 	int search_order;
 	unsigned fast_search_fail;
@@ -544,6 +547,7 @@ void compaction_defer_reset(struct zone *zone, int order, bool alloc_success);
 void reset_cached_positions(struct zone *zone);
 void reset_isolation_suitable(struct cma_mm *mm);
 bool get_pageblock_skip(const struct cma_mm *mm, unsigned long pfn);
+void set_pageblock_skip(struct cma_mm *mm, unsigned long pfn);
 
 /* ---- migrate.c ---- */
 

@@ -474,15 +474,72 @@ struct kernel_profile {
 	 * between the scanners, and migrates from there; its failures, with
 	 * the free side's, shorten both searches; a compactor scanning a
 	 * block from its start marks it skip as it takes its first page
-	 * (test_and_set_skip), so that no search names it again. "mm,
-	 * compaction: use free lists to quickly locate a migration source"
-	 * and e380bebe4771 "mm, compaction: keep migration source private to
+	 * (test_and_set_skip), so that no search names it again.
+	 * 70b44595eafe "mm, compaction: use free lists to quickly locate a
+	 * migration source" (the id as Mel Gorman's reply to Andrew Morton
+	 * on "Fix excessive CPU usage during compaction", January 2023,
+	 * gives it) and
+	 * e380bebe4771 "mm, compaction: keep migration source private to
 	 * a single compaction instance": 5.1 (the same series, committed
 	 * 2019-03-05; the latter posted as 10/22 of its v3, 2019-01-18).
-	 * Commit: "mm, compaction: use free lists to quickly locate a
-	 * migration source", e380bebe4771.
+	 * Before 6.5 (kernel.compact_fast_block_scanned) the search marks
+	 * the block it names skip, and the scan then passes over it; the
+	 * mark at the first page taken is made only when that page is the
+	 * block's first.
+	 * Commit: 70b44595eafe, e380bebe4771.
 	 */
 	bool compact_fast_migrate;
+	/*
+	 * A run whose migrate scanner starts an iteration in the pageblock
+	 * it last isolated from (or, as the kernel's last_migrated_pfn starts
+	 * at 0, in pageblock 0 at its first) finishes that block: its scan
+	 * takes the block's remaining pages at once, not COMPACT_CLUSTER_MAX
+	 * at a time, and updates the cached migrate pfn at the block's end
+	 * (marking it skip when its scan began at the block's start) even
+	 * though it isolated pages (cc->rescan, 6.3's finish_pageblock).
+	 * Until 6.5 the block last isolated from is where the iteration that
+	 * isolated began. 804d3121ba5f "mm, compaction: avoid rescanning
+	 * the same pageblock multiple times": 5.1 (posted as 12/22 of the
+	 * series' v3, 2019-01-18; committed 2019-03-05).
+	 * Commit: 804d3121ba5f.
+	 */
+	bool compact_rescan;
+	/*
+	 * An async or sync-light batch that failed to migrate a page, its
+	 * scanner stopped inside a pageblock, rescans that block's rest at
+	 * once (finish_pageblock), before the run's finish check and its
+	 * drain; for an order of a pageblock the drain waits until pages
+	 * migrate again. While a block is to be finished the free-list search
+	 * for a source names no other. cfccd2e63e7e "mm, compaction: finish
+	 * pageblocks on complete migration failure" and f9d7fc1ae334 "mm,
+	 * compaction: finish scanning the current pageblock if requested":
+	 * 6.3 (Mel Gorman's "Fix excessive CPU usage during compaction", in
+	 * Andrew Morton's "[GIT PULL] MM updates for 6.3-rc1", 2023-02-20).
+	 * Not in a MIGRATE_SYNC run (/proc/sys/vm/compact_memory's), and
+	 * from 6.5 (its "only force pageblock scan completion when skip
+	 * hints are obeyed", kernel.compact_fast_block_scanned) not in a run
+	 * that ignores skip hints.
+	 * Commit: cfccd2e63e7e, f9d7fc1ae334.
+	 */
+	bool compact_rescan_failed;
+	/*
+	 * The pageblock the free-list search names is scanned, not marked
+	 * skip and passed over: 90ed667c03fe, the revert of the revert of
+	 * 7efc3b726103 "mm/compaction: fix set skip in fast_find_migrateblock"
+	 * (that fix was in 6.1 and reverted for 6.2, its CPU-hog reports
+	 * answered by 6.3's compact_rescan_failed; v6.1 is the departure,
+	 * run as 6.0). With it in the same pull: a compactor marks the block
+	 * as it takes its first page whenever its scan began at the block's
+	 * start or the zone's ("mm: compaction: update pageblock skip when
+	 * first migration candidate is not at the start"), and a block to be
+	 * finished is scanned though marked; the block last isolated from is
+	 * the one the scanner stopped in ("mm: compaction: ensure rescanning
+	 * only happens on partially scanned pageblocks"). 6.5 (Mel Gorman's
+	 * series in Andrew Morton's "[GIT PULL] MM updates for 6.5-rc1",
+	 * 2023-06-26).
+	 * Commit: 90ed667c03fe.
+	 */
+	bool compact_fast_block_scanned;
 	/*
 	 * The scanners count a compound page they step over, and the free
 	 * scanner a free block it takes, as all its pages scanned
