@@ -1434,15 +1434,15 @@ static void free_all(struct cma_mm *mm, struct cma_page **pages, unsigned long n
  * order-9 __GFP_NORETRY | __GFP_THISNODE request compacts once, async,
  * and gives up without direct reclaim; then GFP_KERNEL requests compact
  * async, reclaim and compact at SYNC_LIGHT: 1, 2, 2 stalls, each a
- * failure. The async runs end with no free page left for their targets
- * (COMPACT_CONTENDED), which does not defer the zone; the second
- * request's SYNC_LIGHT run, its free scanner moved halfway down by the
- * failed free-list search at a scan's start (fast_isolate_freepages,
- * kernel.compact_fast_free), meets the migrate scanner and defers the
- * zone once; the third request's async consideration is then deferred
- * (a stall, a failure) and its SYNC_LIGHT run meets the migrate scanner
- * too, past the blocks the runs before took pages from, which they
- * marked skip (5.1's test_and_set_skip), deferring the zone again.
+ * failure. Every pageblock is UNMOVABLE (the pinned pages' fallbacks), so
+ * the free scanner finds no target and marks the blocks it passes skip;
+ * an unmovable request's async run scans UNMOVABLE blocks (4.12's
+ * suitable_migration_source), so the first two async runs and the
+ * second request's SYNC_LIGHT run meet the file pages with nowhere to
+ * put them and end COMPACT_CONTENDED, which does not defer the zone; by
+ * the third request every block below the free scanner's is marked, its
+ * async run meets the migrate scanner (an async run does not defer) and
+ * its SYNC_LIGHT run meets it too, deferring the zone once.
  * v3.5: the NORETRY
  * request reclaims and compacts sync too, a sync failure defers the
  * zone, and the deferral turns later considerations away: 2, 1, 0.
@@ -1478,8 +1478,11 @@ static void alloc_pages_costly_order_compaction_priorities(const char *kernel, u
 		else if (!i)
 			assert_true(event(mm, "pgscan_direct") > scanned);
 	}
-	/* 6.12: both SYNC_LIGHT runs met the migrate scanner; the async ones ran out of targets */
-	assert_int_equal(normal(mm)->compact_defer_shift, 2);
+	/*
+	 * 6.12: only the last SYNC_LIGHT run met the migrate scanner, the
+	 * others ran out of targets; v3.5's sync failures deferred twice
+	 */
+	assert_int_equal(normal(mm)->compact_defer_shift, v6 ? 1 : 2);
 	assert_verify(mm);
 	owner_destroy(o);
 	free_all(mm, pinned, nr_pinned);
@@ -2287,6 +2290,144 @@ static void isolate_migratepages_range_marks_block_at_first_take(const char *ker
 	cma_mm_destroy(mm);
 }
 
+/* Where each resident slot's page is now (0 for the others); freed by the caller. */
+static unsigned long *record_pfns(struct fake_owner *o)
+{
+	unsigned long *was = calloc(o->nr_slots, sizeof(*was));
+
+	assert_non_null(was);
+	for (uint64_t i = 0; i < o->nr_slots; i++)
+		if (owner_slot_resident(o, i))
+			was[i] = page_to_pfn(o->mm, o->slots[i].page);
+	return was;
+}
+
+/* The owner's pages now elsewhere than @was says, counted by where they were: in @block or not. */
+static void count_moved(struct fake_owner *o, const unsigned long *was, unsigned long block,
+			unsigned long nb, unsigned long moved[2])
+{
+	moved[0] = moved[1] = 0;
+	for (uint64_t i = 0; i < o->nr_slots; i++) {
+		if (!was[i] || !owner_slot_resident(o, i) ||
+		    page_to_pfn(o->mm, o->slots[i].page) == was[i])
+			continue;
+		moved[was[i] >= block && was[i] < block + nb]++;
+	}
+}
+
+/*
+ * Expect (suitable_migration_source of 4.12, kernel.compact_async_same_type):
+ * kswapd's async run (compact_pgdat, kcompactd's work here, for order 9)
+ * is no direct one, so from 4.12 it scans every pageblock: a MOVABLE
+ * block held by an unmovable page, which it cannot empty, and the
+ * UNMOVABLE one above it, whose movable pages it moves; 4.11 scans
+ * MOVABLE and CMA blocks only and leaves the UNMOVABLE one's.
+ */
+static void compact_pgdat_scans_every_block_from_412(const char *kernel, unsigned k)
+{
+	bool every = k >= 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = ABOVE_BLOCK0, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	unsigned long nb = mm->pageblock_nr_pages, block = z->zone_start_pfn + nb, pfn;
+	unsigned long *was, moved[2];
+	struct cma_page *pin;
+
+	for (pfn = z->zone_start_pfn; !page_test(pfn_to_page(mm, pfn), PG_buddy); pfn++)
+		assert_true(pfn < block);
+	pin = cma_alloc_pages_at(mm, pfn, 0, CMA_GFP_KERNEL);
+	assert_non_null(pin);
+	assert_int_equal(cma_set_pageblock_migratetype(mm, block, CMA_MIGRATE_UNMOVABLE), 0);
+	was = record_pfns(o);
+	compact_pgdat(mm, 9);
+	count_moved(o, was, block, nb, moved);
+	assert_true(moved[0] > 0);
+	if (every)
+		assert_true(moved[1] > 0);
+	else
+		assert_int_equal(moved[1], 0);
+	cma_free_pages(mm, pin, 0);
+	free(was);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+static const char *const pass_kernels[] = { "3.17", "3.18", "6.12" };
+
+/*
+ * Expect (isolate_migratepages of 3.18, kernel.compact_pass_unsuitable):
+ * an async direct order-9 run for a movable request on a fragmented zone
+ * whose two lowest pageblocks are UNMOVABLE (or 3.x's MIGRATE_RESERVE)
+ * passes them without a scan and leaves them unmarked, so a later sync
+ * run may take from them; 3.17's scan of each takes nothing and marks
+ * it skip.
+ */
+static void compact_zone_async_passes_other_blocks_unmarked(const char *kernel, unsigned k)
+{
+	bool unmarked = k >= 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = ABOVE_BLOCK0, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	unsigned long nb = mm->pageblock_nr_pages, start = z->zone_start_pfn;
+	uint64_t passed = counter(mm, "compact_migrate_scanned");
+
+	/* a 3.x zone's lowest block is its MIGRATE_RESERVE one, no async source either */
+	for (unsigned b = 0; b < 2; b++) {
+		int err = cma_set_pageblock_migratetype(mm, start + b * nb, CMA_MIGRATE_UNMOVABLE);
+
+		assert_true(!err || (err == -EBUSY && mm->kernel.release < 404));
+		assert_int_not_equal(cma_pageblock_migratetype(mm, start + b * nb), CMA_MIGRATE_MOVABLE);
+	}
+	try_to_compact_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL,
+			     MIGRATE_MOVABLE);
+	/* the run went past them: it scanned the movable block above */
+	assert_true(counter(mm, "compact_migrate_scanned") - passed > 2);
+	for (unsigned b = 0; b < 2; b++)
+		assert_int_equal(get_pageblock_skip(mm, start + b * nb), !unmarked);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
+static const char *const same_type_kernels[] = { "4.11", "4.12", "6.12" };
+
+/*
+ * Expect (suitable_migration_source of 4.12, kernel.compact_async_same_type):
+ * an async direct run for an unmovable order-9 request on a fragmented
+ * zone, one of whose pageblocks is UNMOVABLE with movable pages in it,
+ * migrates from that block only; 4.11's async run scans MOVABLE (and
+ * CMA) blocks only and leaves that block's pages where they are.
+ */
+static void compact_zone_async_scans_request_type_blocks(const char *kernel, unsigned k)
+{
+	bool same_type = k >= 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .base = ABOVE_BLOCK0, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	unsigned long nb = mm->pageblock_nr_pages, block = z->zone_start_pfn + 4 * nb;
+	unsigned long *was, moved[2];
+
+	assert_int_equal(cma_set_pageblock_migratetype(mm, block, CMA_MIGRATE_UNMOVABLE), 0);
+	was = record_pfns(o);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_ASYNC, ZONE_NORMAL, MIGRATE_UNMOVABLE);
+	count_moved(o, was, block, nb, moved);
+	if (same_type) {
+		assert_true(moved[1] > 0);
+		assert_int_equal(moved[0], 0);
+	} else {
+		assert_int_equal(moved[1], 0);
+		assert_true(moved[0] > 0);
+	}
+	free(was);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 static const char *const proactive_kernels[] = { "5.8", "5.9", "6.12" };
 static const char *const proactive_only_kernels[] = { "5.9", "6.12" };
 
@@ -2567,6 +2708,9 @@ int main(void)
 		test_kernel_case(compact_zone_finishes_pageblock_0_first, rescan_kernels),
 		test_kernel_case(compact_zone_finishes_block_after_failed_batch, failed_rescan_kernels),
 		test_kernel_case(isolate_migratepages_range_marks_block_at_first_take, first_take_kernels),
+		test_kernel_case(compact_zone_async_scans_request_type_blocks, same_type_kernels),
+		test_kernel_case(compact_zone_async_passes_other_blocks_unmarked, pass_kernels),
+		test_kernel_case(compact_pgdat_scans_every_block_from_412, same_type_kernels),
 		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
 		test_kernel_case(kcompactd_proactive_compacts_fragmented_node, proactive_kernels),
 		test_kernel_case(kcompactd_proactive_yields_to_running_kswapd, proactive_only_kernels),

@@ -145,6 +145,25 @@ static bool test_and_set_skip(const struct compact_control *cc, unsigned long pf
 }
 
 /*
+ * suitable_migration_source: whether the migrate scanner takes from a
+ * pageblock of type @mt. An async run scans MOVABLE and CMA blocks only;
+ * from 4.12 (kernel.compact_async_same_type) only a direct async run is
+ * restricted, to its request's blocks: movable ones for a movable
+ * request, its own type's for another. kswapd's async run
+ * (compact_pgdat, standing for kcompactd's) scans every block then.
+ */
+static bool suitable_migration_source(const struct compact_control *cc, int mt)
+{
+	if (cc->sync)
+		return true;
+	if (!cc->zone->mm->kernel.compact_async_same_type)
+		return migrate_async_suitable(mt);
+	if (!cc->direct)
+		return true;
+	return cc->migratetype == MIGRATE_MOVABLE ? migrate_async_suitable(mt) : mt == cc->migratetype;
+}
+
+/*
  * valid_page: a scan that begins at its pageblock's start (from 6.5,
  * kernel.compact_fast_block_scanned, or at the zone's) is the one that
  * may mark the block.
@@ -1294,8 +1313,8 @@ static void account_migrate_scan(struct cma_mm *mm, const struct compact_control
  * it skips) unless migrate_large_folio() takes them, stay; from 5.13 a
  * hugetlb page is isolate_huge_page()'s to take, dissolve or step over,
  * and its -ENOMEM ends the scan with cc->contig_err set. In async mode
- * (!cc->sync) whole pageblocks other than MOVABLE and CMA are skipped,
- * and so are pages under writeback. Stops once cc->nr_migratepages (in
+ * (!cc->sync) whole pageblocks suitable_migration_source() refuses are
+ * skipped, and so are pages under writeback. Stops once cc->nr_migratepages (in
  * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX,
  * unless the block is to be finished (cc->finish_pageblock). A
  * compactor's first page to take marks its block (first_take_leaves;
@@ -1334,7 +1353,7 @@ unsigned long isolate_migratepages_range(struct zone *zone, struct compact_contr
 			step_over_free_block(mm, order, &low_pfn, &nr_stepped);
 			continue;
 		}
-		if (!cc->sync && !migrate_async_suitable(get_pageblock_migratetype(mm, low_pfn))) {
+		if (!suitable_migration_source(cc, get_pageblock_migratetype(mm, low_pfn))) {
 			low_pfn = next_pageblock_pfn(mm, low_pfn) - 1;
 			continue;
 		}
@@ -1486,6 +1505,26 @@ static unsigned long fast_find_migrateblock(struct zone *zone, struct compact_co
 	return cc->migrate_pfn;
 }
 
+/*
+ * 3.18 (kernel.compact_pass_unsuitable): a pageblock that is no source for
+ * the run is passed without a scan, and so unmarked; from 5.1
+ * (kernel.compact_fast_migrate's series) its end is the cached position.
+ */
+static bool passes_unsuitable_block(struct zone *zone, struct compact_control *cc,
+				    unsigned long low_pfn, unsigned long end_pfn)
+{
+	struct cma_mm *mm = zone->mm;
+
+	if (!mm->kernel.compact_pass_unsuitable ||
+	    suitable_migration_source(cc, get_pageblock_migratetype(mm, low_pfn)))
+		return false;
+	if (mm->kernel.compact_fast_migrate)
+		update_cached_migrate(cc, end_pfn);
+	count_vm_event(mm, COMPACT_BLOCKS_PASSED);
+	cc->migrate_pfn = end_pfn;
+	return true;
+}
+
 enum isolate_migrate {
 	ISOLATE_ABORT,		/* too many isolated: end the run */
 	ISOLATE_NONE,		/* nothing scanned (a hole, the free scanner): scan on */
@@ -1523,6 +1562,8 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 			return ISOLATE_NONE;
 		}
 	}
+	if (passes_unsuitable_block(zone, cc, low_pfn, end_pfn))
+		return ISOLATE_NONE;
 	low_pfn = isolate_migratepages_range(zone, cc, low_pfn, end_pfn);
 	if (!low_pfn)
 		return ISOLATE_ABORT;

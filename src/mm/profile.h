@@ -790,6 +790,20 @@ struct kernel_profile {
 	 */
 	bool compact_finish_fallback;
 	/*
+	 * Async compaction's migrate scanner is restricted only in a direct
+	 * run (suitable_migration_source), and there to the request's own
+	 * pageblocks: MOVABLE and CMA ones for a movable request, those of
+	 * its type for another, so that an unmovable request empties an
+	 * unmovable block rather than fall back into a movable one; before,
+	 * every async run scanned MOVABLE and CMA blocks only. 282722b0d258
+	 * "mm, compaction: restrict async compaction to pageblocks of same
+	 * migratetype": 4.12 (posted as 7/8 of Vlastimil Babka's "try to
+	 * reduce fragmenting fallbacks" v3, 2017-03-07; in the mm tree's
+	 * since-4.11 shortlog, 2017-05-04).
+	 * Commit: 282722b0d258.
+	 */
+	bool compact_async_same_type;
+	/*
 	 * A direct compactor finishes the pageblock its migrate scanner is in
 	 * before it stops. d3a528a25601 "mm, compaction: always finish
 	 * scanning of a full pageblock": 5.1 (the series of free_scan_stride,
@@ -1596,6 +1610,22 @@ struct kernel_profile {
 	 * Commit: 99c0fd5e51c4.
 	 */
 	bool compact_skip_buddy;
+	/*
+	 * The migrate scanner passes a pageblock that is no source for its
+	 * run (suitable_migration_source: an async run's block of another
+	 * type) without scanning it, so it neither counts its first pfn nor
+	 * marks it skip; before, the scan looked at it, took nothing and
+	 * marked it, and a later sync run passed it too. edc2ca612496 "mm,
+	 * compaction: move pageblock checks up from
+	 * isolate_migratepages_range()": 3.18 (posted as 05/13 of Vlastimil
+	 * Babka's v6, 2014-08-04, with compact_skip_buddy's 12/13; Hugh
+	 * Dickins's fix of it is "Cc: stable@vger.kernel.org # v3.18+").
+	 * From 5.1 the passed block's end becomes the cached position (that
+	 * series' "keep cached migration PFNs synced for unusable
+	 * pageblocks", under kernel.compact_fast_migrate).
+	 * Commit: edc2ca612496.
+	 */
+	bool compact_pass_unsuitable;
 	/*
 	 * A movable request whose own lists are empty takes the smallest
 	 * free CMA block that fits (__rmqueue_cma_fallback, before any
