@@ -2354,14 +2354,14 @@ static void compact_pgdat_scans_every_block_from_412(const char *kernel, unsigne
 	cma_mm_destroy(mm);
 }
 
-static const char *const pass_kernels[] = { "3.17", "3.18", "6.12" };
+static const char *const pass_kernels[] = { "3.13", "3.14", "6.12" };
 
 /*
- * Expect (isolate_migratepages of 3.18, kernel.compact_pass_unsuitable):
+ * Expect (isolate_migratepages_range of 3.14, kernel.compact_pass_unsuitable):
  * an async direct order-9 run for a movable request on a fragmented zone
  * whose two lowest pageblocks are UNMOVABLE (or 3.x's MIGRATE_RESERVE)
  * passes them without a scan and leaves them unmarked, so a later sync
- * run may take from them; 3.17's scan of each takes nothing and marks
+ * run may take from them; 3.13's scan of each takes nothing and marks
  * it skip.
  */
 static void compact_zone_async_passes_other_blocks_unmarked(const char *kernel, unsigned k)

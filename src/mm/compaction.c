@@ -1506,8 +1506,8 @@ static unsigned long fast_find_migrateblock(struct zone *zone, struct compact_co
 }
 
 /*
- * 3.18 (kernel.compact_pass_unsuitable): a pageblock that is no source for
- * the run is passed without a scan, and so unmarked; from 5.1
+ * 3.14 (kernel.compact_pass_unsuitable): a pageblock that is no source for
+ * the run is passed unmarked, without a scan (3.18's); from 5.1
  * (kernel.compact_fast_migrate's series) its end is the cached position.
  */
 static bool passes_unsuitable_block(struct zone *zone, struct compact_control *cc,

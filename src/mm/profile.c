@@ -138,7 +138,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(kswapd_reclaim_target, 3, 11),
 	SWITCH(kswapd_balance_nowait, 3, 9),
 	SWITCH(compact_skip_buddy, 3, 18),
-	SWITCH(compact_pass_unsuitable, 3, 18),
+	SWITCH(compact_pass_unsuitable, 3, 14),
 	SWITCH(cma_fallback_smallest, 4, 1),
 	SWITCH(freepage_mt_from_list, 3, 16),
 	SWITCH(fallback_respects_type, 3, 13),

@@ -1613,17 +1613,21 @@ struct kernel_profile {
 	/*
 	 * The migrate scanner passes a pageblock that is no source for its
 	 * run (suitable_migration_source: an async run's block of another
-	 * type) without scanning it, so it neither counts its first pfn nor
-	 * marks it skip; before, the scan looked at it, took nothing and
-	 * marked it, and a later sync run passed it too. edc2ca612496 "mm,
-	 * compaction: move pageblock checks up from
-	 * isolate_migratepages_range()": 3.18 (posted as 05/13 of Vlastimil
-	 * Babka's v6, 2014-08-04, with compact_skip_buddy's 12/13; Hugh
-	 * Dickins's fix of it is "Cc: stable@vger.kernel.org # v3.18+").
-	 * From 5.1 the passed block's end becomes the cached position (that
+	 * type) without marking it skip; before, its scan took nothing and
+	 * marked it, and a later sync run passed it too. "mm: compaction: do
+	 * not mark unmovable pageblocks as skipped in async compaction"
+	 * (Vlastimil Babka, V2 5/6, 2013-12-11): 3.14, in the mm tree's
+	 * since-3.13 shortlog (Michal Hocko, 2014-02-06) beside 3.14's
+	 * "/proc/meminfo: provide estimated available memory"
+	 * (kernel.meminfo_available). 3.18's edc2ca612496 "mm, compaction:
+	 * move pageblock checks up from isolate_migratepages_range()" passes
+	 * the block unscanned, as here from 3.14 (3.14 to 3.17 look at its
+	 * first pfn and keep its end as the cached position: a departure);
+	 * from 5.1 the passed block's end is the cached position again (that
 	 * series' "keep cached migration PFNs synced for unusable
 	 * pageblocks", under kernel.compact_fast_migrate).
-	 * Commit: edc2ca612496.
+	 * Commit: "mm: compaction: do not mark unmovable pageblocks as
+	 * skipped in async compaction".
 	 */
 	bool compact_pass_unsuitable;
 	/*
