@@ -1314,11 +1314,11 @@ static void account_migrate_scan(struct cma_mm *mm, const struct compact_control
  * hugetlb page is isolate_huge_page()'s to take, dissolve or step over,
  * and its -ENOMEM ends the scan with cc->contig_err set. In async mode
  * (!cc->sync) whole pageblocks suitable_migration_source() refuses are
- * skipped, and so are pages under writeback. Stops once cc->nr_migratepages (in
- * base pages, as 6.12 counts a folio's) reaches COMPACT_CLUSTER_MAX,
- * unless the block is to be finished (cc->finish_pageblock). A
- * compactor's first page to take marks its block (first_take_leaves;
- * cc->skip_updated says whether one came).
+ * skipped, and so are pages under writeback. Stops once
+ * cc->nr_migratepages (in base pages, as 6.12 counts a folio's) reaches
+ * COMPACT_CLUSTER_MAX, unless the block is to be finished
+ * (cc->finish_pageblock). A compactor's first page to take marks its
+ * block (first_take_leaves; cc->skip_updated says whether one came).
  *
  * Returns the pfn to continue from, or 0 when too many pages are already
  * isolated in @zone (async at once, sync after waiting a bounded time).
