@@ -921,6 +921,93 @@ static void verify_checks_profile_reserves(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+static const char *const around_51[] = { "5.0", "5.1", "6.12" };
+
+/*
+ * Unmovable pages taken until one comes from ZONE_DMA32, at most @max;
+ * the pages in @pages. Returns how many were taken.
+ */
+static unsigned long unmovable_until_dma32(struct cma_mm *mm, struct cma_page **pages,
+					   unsigned long max)
+{
+	unsigned long n = 0;
+
+	while (n < max) {
+		struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+
+		assert_non_null(page);
+		pages[n++] = page;
+		if (page_zone(mm, page)->idx == ZONE_DMA32)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Expect (get_page_from_freelist and __rmqueue_claim of 6.12,
+ * kernel.alloc_nofragment, 5.1): on a machine with ZONE_DMA32 whose
+ * ZONE_NORMAL holds only half-free MOVABLE pageblocks (and the unmovable
+ * free pages boot left), unmovable order-0 requests take no fallback
+ * below a pageblock in Normal: once its unmovable pages are gone they
+ * claim a free block in DMA32; with a whole free pageblock in Normal, the
+ * next one claims that. 5.0, whose flag was never set, claims Normal's
+ * half-free blocks and never reaches DMA32.
+ */
+static void alloc_pages_nofragment_spreads_into_dma32_from_51(const char *kernel, unsigned k)
+{
+	bool nofrag = k >= 1;
+	struct cma_mm *mm = boot_profile(kernel, (struct test_shape){ .size = 128 * MiB,
+								       .dma32_end = 64 * MiB });
+	struct zone *normal = &mm->zones[ZONE_NORMAL];
+	unsigned long nb = mm->pageblock_nr_pages, nr = mm->end_pfn - mm->base_pfn;
+	unsigned long block = normal->zone_start_pfn + 2 * nb;
+	struct fake_owner *o = owner_create(mm, false, nr);
+	struct cma_page **pages = calloc(4 * nb, sizeof(*pages));
+	unsigned long taken;
+	uint64_t n = 0;
+
+	assert_non_null(o);
+	assert_non_null(pages);
+	assert_true(mm->zones[ZONE_DMA32].present_pages > 0 && normal->present_pages > 0);
+	while (zone_page_state(normal, NR_FREE_PAGES) > low_wmark_pages(normal) + 2 * nb) {
+		assert_non_null(owner_fault(o, n, CMA_GFP_HIGHUSER_MOVABLE, n + 1));
+		n++;
+	}
+	lru_add_drain_all(mm);
+	/* every other page of Normal's: half-free blocks, no free block above order 0 */
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned long pfn = cma_page_to_pfn(mm, o->slots[i].page);
+
+		if (pfn >= normal->zone_start_pfn && (pfn & 1))
+			owner_release(o, i);
+	}
+	cma_drain_all_pages(mm);
+	taken = unmovable_until_dma32(mm, pages, 4 * nb);
+	assert_int_equal(page_zone(mm, pages[taken - 1])->idx, nofrag ? ZONE_DMA32 : ZONE_NORMAL);
+	if (nofrag) {
+		/* a whole free pageblock in Normal: claimed, not passed over */
+		for (uint64_t i = 0; i < n; i++) {
+			unsigned long pfn;
+
+			if (!owner_slot_resident(o, i))
+				continue;
+			pfn = cma_page_to_pfn(mm, o->slots[i].page);
+			if (pfn >= block && pfn < block + nb)
+				owner_release(o, i);
+		}
+		cma_drain_all_pages(mm);
+		pages[taken] = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
+		assert_non_null(pages[taken]);
+		assert_int_equal(page_zone(mm, pages[taken++])->idx, ZONE_NORMAL);
+		assert_int_equal(get_pageblock_migratetype(mm, block), MIGRATE_UNMOVABLE);
+	}
+	free_all(mm, pages, taken);
+	free(pages);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 /*
  * Expect (split_large_buddy in free_one_page, 6.12; the library's from
  * 4.4, with the rest of its freelist hygiene): an unmovable block of two
@@ -983,6 +1070,7 @@ int main(void)
 		test_kernel_case(rmqueue_fallback_steal_boosts_watermarks, profiles),
 		test_kernel_case(verify_checks_profile_reserves, profiles),
 		test_kernel_case(free_pages_splits_block_by_pageblock_from_44, around_44),
+		test_kernel_case(alloc_pages_nofragment_spreads_into_dma32_from_51, around_51),
 	};
 
 	return cmocka_run_group_tests_name("profile_alloc", tests, NULL, NULL) +

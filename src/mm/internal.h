@@ -196,6 +196,8 @@ static inline enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp)
 #define ALLOC_CMA		0x80
 /* kernel.highatomic: a high-order atomic request, which may use and reserve HIGHATOMIC blocks */
 #define ALLOC_HIGHATOMIC	0x200
+/* kernel.alloc_nofragment: no fallback below a pageblock, until every zone has failed */
+#define ALLOC_NOFRAGMENT	0x400
 #define ALLOC_RESERVES		(ALLOC_HARDER | ALLOC_HIGH | ALLOC_HIGHATOMIC)
 
 /* gfp_to_alloc_flags_cma: only movable requests may use CMA pages. */
@@ -207,6 +209,8 @@ static inline int alloc_flags_cma(int migratetype)
 struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					enum zone_type high_zoneidx, int alloc_flags,
 					int migratetype);
+/* ALLOC_NOFRAGMENT for a first try whose preferred zone is ZONE_NORMAL (5.1), else 0 */
+int alloc_flags_nofragment(struct cma_mm *mm, enum zone_type high_zoneidx);
 bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
 
 /*

@@ -751,15 +751,18 @@ static struct cma_page *try_to_steal_block(struct zone *zone, struct cma_page *p
 
 /*
  * __rmqueue_claim: the largest fallback block whose pageblock can be
- * claimed. Departure: 6.12's ALLOC_NOFRAGMENT (5.0), which first tries
- * the other zones before stealing below a pageblock in ZONE_NORMAL, is
- * not modelled: every zone is tried with stealing allowed.
+ * claimed; under ALLOC_NOFRAGMENT (kernel.alloc_nofragment) a whole
+ * pageblock or more only.
  */
-static struct cma_page *__rmqueue_claim(struct zone *zone, unsigned order, int start_mt)
+static struct cma_page *__rmqueue_claim(struct zone *zone, unsigned order, int start_mt,
+					int alloc_flags)
 {
 	struct cma_mm *mm = zone->mm;
+	int min_order = (int)order;
 
-	for (int o = mm->max_order - 1; o >= (int)order; o--) {
+	if (order < mm->pageblock_order && (alloc_flags & ALLOC_NOFRAGMENT))
+		min_order = (int)mm->pageblock_order;
+	for (int o = mm->max_order - 1; o >= min_order; o--) {
 		bool can_steal = false;
 		int mt = find_suitable_fallback(zone, o, start_mt, &can_steal);
 		struct cma_page *page;
@@ -831,9 +834,10 @@ static struct cma_page *__rmqueue_v35(struct zone *zone, unsigned order, int mt,
 /*
  * __rmqueue_v6 (kernel.highatomic, 4.4; 6.12's shape): @mt's own lists,
  * CMA for a movable request (6.12's fallback table has none), then claim
- * a block and at last steal, with no reserve. kernel.cma_balance (5.8):
- * CMA first of all while it holds more than half of the zone's free
- * pages, so that CMA is used before the rest runs out.
+ * a block and at last steal (not under ALLOC_NOFRAGMENT), with no
+ * reserve. kernel.cma_balance (5.8): CMA first of all while it holds
+ * more than half of the zone's free pages, so that CMA is used before
+ * the rest runs out.
  */
 static struct cma_page *__rmqueue_v6(struct zone *zone, unsigned order, int mt, int alloc_flags)
 {
@@ -853,8 +857,10 @@ static struct cma_page *__rmqueue_v6(struct zone *zone, unsigned order, int mt, 
 		if (page)
 			return page;
 	}
-	page = __rmqueue_claim(zone, order, mt);
-	return page ? page : __rmqueue_steal(zone, order, mt);
+	page = __rmqueue_claim(zone, order, mt, alloc_flags);
+	if (page || (alloc_flags & ALLOC_NOFRAGMENT))
+		return page;
+	return __rmqueue_steal(zone, order, mt);
 }
 
 /*
@@ -1551,14 +1557,37 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 					enum zone_type high_zoneidx, int alloc_flags,
 					int migratetype)
 {
-	if (order == 0 && (alloc_flags & ~ALLOC_CMA) == ALLOC_WMARK_LOW) {
-		struct cma_page *page = get_page_from_freelist_fast(mm, gfp, high_zoneidx,
-								    alloc_flags, migratetype);
+	struct cma_page *page;
 
+	if (order == 0 && (alloc_flags & ~(ALLOC_CMA | ALLOC_NOFRAGMENT)) == ALLOC_WMARK_LOW) {
+		page = get_page_from_freelist_fast(mm, gfp, high_zoneidx, alloc_flags, migratetype);
 		if (likely(page))
 			return page;
 	}
-	return get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
+	page = get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
+	/* every zone fragmented: avoiding it failed, so go on without */
+	if (!page && (alloc_flags & ALLOC_NOFRAGMENT))
+		page = get_page_from_freelist_slow(mm, gfp, order, high_zoneidx,
+						   alloc_flags & ~ALLOC_NOFRAGMENT, migratetype);
+	return page;
+}
+
+/*
+ * alloc_flags_nofragment (kernel.alloc_nofragment, 5.1): ALLOC_NOFRAGMENT
+ * for a request whose preferred zone, the first populated one at or below
+ * @high_zoneidx, is ZONE_NORMAL on a machine that has ZONE_DMA32 (the
+ * kernel's CONFIG_ZONE_DMA32; on one node it does not ask whether DMA32
+ * is populated).
+ */
+int alloc_flags_nofragment(struct cma_mm *mm, enum zone_type high_zoneidx)
+{
+	int z = (int)high_zoneidx;
+
+	if (!mm->kernel.alloc_nofragment || !mm->zones[ZONE_DMA32].configured)
+		return 0;
+	while (z > 0 && !mm->zones[z].present_pages)
+		z--;
+	return z == ZONE_NORMAL ? ALLOC_NOFRAGMENT : 0;
 }
 
 /* ---- freeing ---- */

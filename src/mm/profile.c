@@ -30,6 +30,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(cma_balance, 5, 8),
 	SWITCH(highatomic, 4, 4),
 	SWITCH(watermark_boost, 5, 0),
+	SWITCH(alloc_nofragment, 5, 1),
 	SWITCH(contig_v6, 5, 19),
 	SWITCH(contig_pages, 5, 5),
 	SWITCH(boot_free_to_tail, 5, 10),

@@ -77,6 +77,27 @@ struct kernel_profile {
 	 */
 	bool watermark_boost;
 	/*
+	 * ALLOC_NOFRAGMENT: a request whose preferred zone is ZONE_NORMAL,
+	 * on a machine with ZONE_DMA32, first takes no fallback smaller than
+	 * a pageblock in any zone (a whole block may still be claimed), so
+	 * that it spreads into DMA32 before it mixes types in Normal's
+	 * blocks; only when every zone failed so does it retry with
+	 * fallbacks as before. The slow path never sets it. 6bb154504f8b
+	 * "mm, page_alloc: spread allocations across zones before
+	 * introducing fragmentation" (committed 2018-12-28, the 5.0 merge
+	 * window), whose flag 0a79cdad5eb2 "mm: use alloc_flags to record if
+	 * kswapd can wake", the same series, stopped setting (Andrey
+	 * Ryabinin: "removed setting of the ALLOC_NOFRAGMENT flag"): 5.0 has
+	 * none. "mm/page_alloc.c: fix never set ALLOC_NOFRAGMENT flag"
+	 * (posted 2019-04-23) is among the fixes ahead of mm.patch in akpm's
+	 * mmotm 2019-04-25-16-30 against 5.1-rc6, the queue for that -rc,
+	 * beside "mm, page_alloc: always use a captured page regardless of
+	 * compaction result", a fix of 5.1's capture: 5.1 (bracketed).
+	 * Commit: 6bb154504f8b, "mm/page_alloc.c: fix never set
+	 * ALLOC_NOFRAGMENT flag".
+	 */
+	bool alloc_nofragment;
+	/*
 	 * __alloc_contig_migrate_range under lru_cache_disable, migrate_pages
 	 * with MR_CONTIG_RANGE, -ENOMEM ending it, isolation at pageblock
 	 * granularity: alloc_contig_range_v6 in place of the v3.5 one. An era

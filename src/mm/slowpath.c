@@ -545,7 +545,8 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 	    alloc_pages_refused(mm, gfp, order))
 		return NULL;
 	page = get_page_from_freelist(mm, gfp, order, gfp_zone(mm, gfp),
-				      ALLOC_WMARK_LOW | alloc_flags_cma(migratetype), migratetype);
+				      ALLOC_WMARK_LOW | alloc_flags_cma(migratetype) |
+				      alloc_flags_nofragment(mm, gfp_zone(mm, gfp)), migratetype);
 	/* a steal that boosted the page's zone left it a flag to wake kswapd by */
 	if (likely(page && !trace_event_enabled(mm, CMA_TRACE_MM_PAGE_ALLOC) &&
 		   !atomic_load_explicit(&page_zone(mm, page)->boosted_watermark, memory_order_relaxed)))
