@@ -2392,6 +2392,58 @@ static void compact_zone_async_passes_other_blocks_unmarked(const char *kernel, 
 	cma_mm_destroy(mm);
 }
 
+static const char *const batch_mark_kernels[] = { "4.19", "5.1", "6.12" };
+
+/*
+ * Expect (isolate_migratepages_block's end by release): a sync direct
+ * run for an unmovable order-9 request (no free-list search) whose first
+ * pageblock holds 32 movable pages from its second pfn on, and after
+ * them only free pages and, at its end, an unmovable one: its first scan
+ * takes the 32, the next one from there takes nothing and reaches the
+ * block's end. Until 5.0 that scan marks the block skip (its first page
+ * is valid_page); 5.1's marks only from the block's start, and its
+ * test_and_set_skip only when the first page taken is the block's
+ * first, so the block stays unmarked; 6.5's test_and_set_skip marks it
+ * as the first scan takes its first page.
+ */
+static void compact_zone_marks_block_by_last_batch(const char *kernel, unsigned k)
+{
+	bool marked = k != 1;
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .metadata_only = true,
+				    .base = ABOVE_BLOCK0, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fill_zone(mm);
+	unsigned long nb = mm->pageblock_nr_pages, b = z->zone_start_pfn, kept = 0;
+	struct cma_page *pin;
+
+	for (uint64_t i = 0; i < o->nr_slots; i++) {
+		unsigned long pfn;
+
+		if (!owner_slot_resident(o, i))
+			continue;
+		pfn = page_to_pfn(mm, o->slots[i].page);
+		if (pfn >= b && pfn < b + nb) {
+			if (pfn > b && pfn <= b + COMPACT_CLUSTER_MAX)
+				kept++;
+			else
+				owner_release(o, i);
+		} else if (pfn & 1) {
+			owner_release(o, i);
+		}
+	}
+	cma_drain_all_pages(mm);
+	assert_int_equal(kept, COMPACT_CLUSTER_MAX);
+	pin = cma_alloc_pages_at(mm, b + nb - 1, 0, CMA_GFP_KERNEL);
+	assert_non_null(pin);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
+			     MIGRATE_UNMOVABLE);
+	assert_int_equal(get_pageblock_skip(mm, b), marked);
+	cma_free_pages(mm, pin, 0);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 static const char *const same_type_kernels[] = { "4.11", "4.12", "6.12" };
 
 /*
@@ -2711,6 +2763,7 @@ int main(void)
 		test_kernel_case(compact_zone_async_scans_request_type_blocks, same_type_kernels),
 		test_kernel_case(compact_zone_async_passes_other_blocks_unmarked, pass_kernels),
 		test_kernel_case(compact_pgdat_scans_every_block_from_412, same_type_kernels),
+		test_kernel_case(compact_zone_marks_block_by_last_batch, batch_mark_kernels),
 		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
 		test_kernel_case(kcompactd_proactive_compacts_fragmented_node, proactive_kernels),
 		test_kernel_case(kcompactd_proactive_yields_to_running_kswapd, proactive_only_kernels),

@@ -1525,6 +1525,28 @@ static bool passes_unsuitable_block(struct zone *zone, struct compact_control *c
 	return true;
 }
 
+/*
+ * A scan of the migrate scanner's that reached its block's end, having
+ * isolated @nr_isolated pages (isolate_migratepages_block's end): one
+ * that took nothing marks the block skip, and the mode's next run
+ * resumes past it. Before 5.1 (kernel.compact_rescan) any such scan
+ * marks it, its first page being valid_page; from 5.1 one that began at
+ * the block's start (@valid_page) and met no page to take, whose
+ * test_and_set_skip would have marked it; one finishing the block
+ * (cc->finish_pageblock) moves the cached position on though it took.
+ */
+static void migrate_block_scanned(struct zone *zone, struct compact_control *cc, bool valid_page,
+				  unsigned long nr_isolated, unsigned long end_pfn)
+{
+	bool mark = zone->mm->kernel.compact_rescan ? valid_page && !cc->skip_updated : !nr_isolated;
+
+	if (nr_isolated && !cc->finish_pageblock)
+		return;
+	if (mark)
+		set_pageblock_skip(zone->mm, end_pfn - 1);
+	update_cached_migrate(cc, end_pfn);
+}
+
 enum isolate_migrate {
 	ISOLATE_ABORT,		/* too many isolated: end the run */
 	ISOLATE_NONE,		/* nothing scanned (a hole, the free scanner): scan on */
@@ -1540,7 +1562,7 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 	struct cma_mm *mm = zone->mm;
 	unsigned long low_pfn = max_ul(cc->migrate_pfn, zone->zone_start_pfn), end_pfn;
 	unsigned long nr_before = cc->nr_migratepages;
-	bool fast_found = false;
+	bool fast_found = false, valid_page;
 
 	if (mm->kernel.compact_fast_migrate) {
 		low_pfn = fast_find_migrateblock(zone, cc);
@@ -1554,31 +1576,21 @@ static enum isolate_migrate isolate_migratepages(struct zone *zone, struct compa
 		return ISOLATE_NONE;
 	}
 	/* a block is checked once, at its start: later batches of it were let in */
-	if (!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn) {
-		cc->block_isolated = 0;
-		if (!fast_found && !isolation_suitable(cc, low_pfn)) {
-			count_vm_event(mm, COMPACT_BLOCKS_PASSED);
-			cc->migrate_pfn = end_pfn;
-			return ISOLATE_NONE;
-		}
+	if ((!(low_pfn & (mm->pageblock_nr_pages - 1)) || low_pfn == zone->zone_start_pfn) &&
+	    !fast_found && !isolation_suitable(cc, low_pfn)) {
+		count_vm_event(mm, COMPACT_BLOCKS_PASSED);
+		cc->migrate_pfn = end_pfn;
+		return ISOLATE_NONE;
 	}
 	if (passes_unsuitable_block(zone, cc, low_pfn, end_pfn))
 		return ISOLATE_NONE;
+	valid_page = scan_starts_block(zone, low_pfn);
 	low_pfn = isolate_migratepages_range(zone, cc, low_pfn, end_pfn);
 	if (!low_pfn)
 		return ISOLATE_ABORT;
 	cc->migrate_pfn = low_pfn;
-	cc->block_isolated += cc->nr_migratepages - nr_before;
-	/*
-	 * 6.12's isolate_migratepages_block: a block scanned to its end with
-	 * nothing isolated is marked skip, and the mode's next run resumes
-	 * past it; so it does past a block finished (cc->finish_pageblock),
-	 * whose first page taken marked it.
-	 */
-	if (low_pfn >= end_pfn && !cc->block_isolated)
-		set_pageblock_skip(mm, end_pfn - 1);
-	if (low_pfn >= end_pfn && (!cc->block_isolated || cc->finish_pageblock))
-		update_cached_migrate(cc, end_pfn);
+	if (low_pfn >= end_pfn)
+		migrate_block_scanned(zone, cc, valid_page, cc->nr_migratepages - nr_before, end_pfn);
 	/* v3.5: a scanned chunk is a batch even when it took nothing; it counts as a block */
 	return ISOLATE_SUCCESS;
 }

@@ -487,7 +487,6 @@ struct compact_control {
 	bool direct;			/* try_to_compact_pages' run: its meeting scanners flush skip bits */
 	unsigned proactive_wmark;	/* kcompactd's run (kcompactd.c): ends at this score; 0: not one */
 	bool compacting;		/* inside compact_zone, not alloc_contig_range */
-	unsigned long block_isolated;	/* pages the migrate scanner took from its current pageblock */
 	/* kernel.compact_rescan: the migrate scanner's pageblock is scanned to its end in one batch */
 	bool finish_pageblock;
 	bool skip_updated;		/* the last scan met a page to take (test_and_set_skip's place) */
