@@ -939,8 +939,10 @@ static void isolate_migratepages_range_nofs_anon_only(const char *kernel, unsign
 }
 
 /*
- * Expect: async mode passes over whole pageblocks that are neither
- * MOVABLE nor CMA, and over pages under writeback; sync mode takes them.
+ * Expect: a direct async scan for a movable request passes over whole
+ * pageblocks that are neither MOVABLE nor CMA (every async scan before
+ * 4.12, kernel.compact_async_same_type), and over pages under writeback;
+ * sync mode takes them.
  */
 static void isolate_migratepages_range_async_skips(void **state)
 {
@@ -962,6 +964,7 @@ static void isolate_migratepages_range_async_skips(void **state)
 
 	set_block_type(mm, z, block, MIGRATE_UNMOVABLE);
 	compact_control_init(&cc, z, -1, false);
+	cc.direct = true;
 	assert_int_equal(isolate_migratepages_range(z, &cc, block, block + nr), block + nr);
 	assert_int_equal(cc.nr_migratepages, 0);
 	cc.sync = true;
