@@ -2447,6 +2447,44 @@ static void compact_zone_marks_block_by_last_batch(const char *kernel, unsigned 
 	cma_mm_destroy(mm);
 }
 
+static const char *const block0_mark_kernels[] = { "5.1", "6.12" };
+
+/*
+ * Expect (isolate_migratepages_block's end from 5.1): a sync direct
+ * run for an unmovable request (no free-list search) in a zone starting
+ * at pfn 0 finishes pageblock 0 in one batch at its first iteration; its
+ * pfn 0 free, the first page taken is not the block's first.
+ * 5.1's test_and_set_skip looks only at a first page at the block's
+ * start and so leaves the block unmarked, and the scan's end does not
+ * mark it either, as it met pages to take; 6.5's test_and_set_skip
+ * marks it as the scan began at the block's start.
+ */
+static void compact_zone_block0_finish_marks_by_release(const char *kernel, unsigned k)
+{
+	bool v65 = k == 1;
+	uint64_t rnd = test_seed(__func__);
+	struct cma_mm *mm = test_mm(.pageblock_order = 9, .kernel = kernel);
+	struct zone *z = normal(mm);
+	struct fake_owner *o = fragment(mm, &rnd);
+	long slot = slot_at_pfn(o, z->zone_start_pfn);
+	struct batches b = { .first = -1 };
+
+	assert_int_equal(z->zone_start_pfn, 0);
+	if (slot >= 0)
+		owner_release(o, (uint64_t)slot);
+	cma_drain_all_pages(mm);
+	assert_true(page_test(pfn_to_page(mm, 0), PG_buddy));
+	cma_mm_set_trace(mm, count_batches, &b);
+	try_to_compact_pages(mm, CMA_GFP_KERNEL, 9, COMPACT_PRIO_SYNC_LIGHT, ZONE_NORMAL,
+			     MIGRATE_UNMOVABLE);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_true(b.first > COMPACT_CLUSTER_MAX);
+	assert_int_equal(get_pageblock_skip(mm, 0), v65);
+	assert_verify(mm);
+	owner_destroy(o);
+	cma_mm_destroy(mm);
+}
+
 static const char *const same_type_kernels[] = { "4.11", "4.12", "6.12" };
 
 /*
@@ -2767,6 +2805,7 @@ int main(void)
 		test_kernel_case(compact_zone_async_passes_other_blocks_unmarked, pass_kernels),
 		test_kernel_case(compact_pgdat_scans_every_block_from_412, same_type_kernels),
 		test_kernel_case(compact_zone_marks_block_by_last_batch, batch_mark_kernels),
+		test_kernel_case(compact_zone_block0_finish_marks_by_release, block0_mark_kernels),
 		test_kernel_case(alloc_pages_compaction_success_keeps_skip_bits, kernels),
 		test_kernel_case(kcompactd_proactive_compacts_fragmented_node, proactive_kernels),
 		test_kernel_case(kcompactd_proactive_yields_to_running_kswapd, proactive_only_kernels),
