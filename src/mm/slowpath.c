@@ -538,15 +538,16 @@ static noinline struct cma_page *__alloc_pages_finish(struct cma_mm *mm, cma_gfp
 struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 {
 	int migratetype = allocflags_to_migratetype(mm, gfp);
+	enum zone_type high_zoneidx = gfp_zone(mm, gfp);
 	struct cma_page *page;
 
 	if (unlikely(order >= mm->max_order || gfp_invalid(gfp) ||
 		     atomic_load_explicit(&mm->fail.enabled, memory_order_relaxed)) &&
 	    alloc_pages_refused(mm, gfp, order))
 		return NULL;
-	page = get_page_from_freelist(mm, gfp, order, gfp_zone(mm, gfp),
+	page = get_page_from_freelist(mm, gfp, order, high_zoneidx,
 				      ALLOC_WMARK_LOW | alloc_flags_cma(migratetype) |
-				      alloc_flags_nofragment(mm, gfp_zone(mm, gfp)), migratetype);
+				      alloc_flags_nofragment(mm, high_zoneidx), migratetype);
 	/* a steal that boosted the page's zone left it a flag to wake kswapd by */
 	if (likely(page && !trace_event_enabled(mm, CMA_TRACE_MM_PAGE_ALLOC) &&
 		   !atomic_load_explicit(&page_zone(mm, page)->boosted_watermark, memory_order_relaxed)))
