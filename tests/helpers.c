@@ -291,6 +291,8 @@ void test_zero_watermarks(struct cma_mm *mm)
 			__atomic_store_n(&z->watermark[w], 0, __ATOMIC_RELAXED);
 		for (int j = 0; j < MAX_NR_ZONES; j++)
 			__atomic_store_n(&z->lowmem_reserve[j], 0, __ATOMIC_RELAXED);
+		/* as setup_per_zone_wmarks would: the fair policy's batch follows the marks */
+		zone_refill_alloc_batch(z);
 		spin_unlock(&z->lock);
 	}
 	mm->min_free_kbytes = 0;

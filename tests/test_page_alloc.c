@@ -11,16 +11,6 @@
 #include "helpers.h"
 
 /* Let the lists run dry: no watermark holds pages back. */
-static void zero_watermarks(struct cma_mm *mm)
-{
-	struct zone *z;
-
-	for_each_zone(mm, z) {
-		memset(z->watermark, 0, sizeof(z->watermark));
-		memset(z->lowmem_reserve, 0, sizeof(z->lowmem_reserve));
-	}
-}
-
 struct live {
 	struct cma_page **pages;
 	unsigned *orders;
@@ -104,7 +94,7 @@ static void alloc_pages_unmovable_never_from_cma(const struct test_shape *mode)
 	struct live l = { 0 };
 	struct cma_page *p;
 
-	zero_watermarks(mm);
+	test_zero_watermarks(mm);
 	exhaust(mm, &l, CMA_GFP_KERNEL, 0);
 	exhaust(mm, &l, CMA_GFP_KERNEL | CMA_GFP_RECLAIMABLE, 0);
 	exhaust(mm, &l, CMA_GFP_ATOMIC, 0);
@@ -137,7 +127,7 @@ static void alloc_pages_movable_falls_back_to_cma_first(const struct test_shape 
 	struct cma_page *p;
 	bool reached_cma = false;
 
-	zero_watermarks(mm);
+	test_zero_watermarks(mm);
 	/* an unmovable allocation claims a pageblock, leaving it mostly free */
 	p = cma_alloc_pages(mm, CMA_GFP_KERNEL, 0);
 	assert_non_null(p);
@@ -172,7 +162,7 @@ static void alloc_pages_reserve_is_last_resort(void **state)
 	struct cma_page *p;
 	bool reached = false;
 
-	zero_watermarks(mm);
+	test_zero_watermarks(mm);
 	assert_true(z->nr_migrate_reserve_block > 0);
 	while ((p = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, 1))) {
 		live_add(&l, p, 1);
@@ -217,7 +207,7 @@ static void alloc_pages_random_mix_keeps_cma_pageblocks(const struct test_shape 
 	struct cma_page *pages[512] = { 0 };
 	unsigned orders[512];
 
-	zero_watermarks(mm);
+	test_zero_watermarks(mm);
 	for (int step = 0; step < 20000; step++) {
 		unsigned i = prandom_u64_state(&rnd) % 512;
 
@@ -257,7 +247,7 @@ static void alloc_pages_expand_keeps_cma_type(const struct test_shape *mode)
 	unsigned long cma_before, movable_before;
 	struct cma_page *p;
 
-	zero_watermarks(mm);
+	test_zero_watermarks(mm);
 	exhaust(mm, &l, CMA_GFP_KERNEL, 0);
 	exhaust(mm, &l, CMA_GFP_ATOMIC, 0);
 	cma_drain_all_pages(mm);
@@ -288,7 +278,7 @@ static struct cma_mm *fragmented(struct live *l, unsigned long *block_pfn, const
 	struct cma_mm *mm = test_mm(.pageblock_order = 9);
 	unsigned long base;
 
-	zero_watermarks(mm);
+	test_zero_watermarks(mm);
 	/*
 	 * Until a round takes nothing: the last batch taken to the per-CPU
 	 * list can strand pages there, as NR_FREE_PAGES (buddy only) already

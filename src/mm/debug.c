@@ -608,12 +608,24 @@ static void check_reserves(struct verifier *v, struct zone *zone)
 	check_highatomic(v, zone);
 }
 
+/*
+ * The marks ascend; the fair zone policy's batch (3.12-4.7) is never over
+ * its refill, high less low, and without the policy there is none.
+ */
 static void check_watermarks(struct verifier *v, struct zone *zone)
 {
+	long batch = atomic_load_explicit(&zone->alloc_batch, memory_order_relaxed);
+	long refill = alloc_flags_fair(v->mm) ?
+		      (long)(high_wmark_pages(zone) - low_wmark_pages(zone)) : 0;
+
 	if (!(min_wmark_pages(zone) <= low_wmark_pages(zone) &&
 	      low_wmark_pages(zone) <= high_wmark_pages(zone)))
 		report(v, "zone %s: watermarks min %lu low %lu high %lu do not ascend", zone->name,
 		       min_wmark_pages(zone), low_wmark_pages(zone), high_wmark_pages(zone));
+	if (batch > refill || (!alloc_flags_fair(v->mm) &&
+			       (batch || atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed))))
+		report(v, "zone %s: alloc_batch %ld over its refill %ld (high - low%s)", zone->name,
+		       batch, refill, alloc_flags_fair(v->mm) ? "" : ": no fair zone policy");
 }
 
 /*

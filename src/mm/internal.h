@@ -194,6 +194,8 @@ static inline enum zone_type gfp_zone(struct cma_mm *mm, cma_gfp_t gfp)
  * tells CMA pages apart by the fallback table alone.
  */
 #define ALLOC_CMA		0x80
+/* kernel.fair_zone_alloc: the first try, fair among the zones (3.15's flag; 3.12's WMARK_LOW) */
+#define ALLOC_FAIR		0x100
 /* kernel.highatomic: a high-order atomic request, which may use and reserve HIGHATOMIC blocks */
 #define ALLOC_HIGHATOMIC	0x200
 /* kernel.alloc_nofragment: no fallback below a pageblock, until every zone has failed */
@@ -211,6 +213,12 @@ struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsign
 					int migratetype);
 /* ALLOC_NOFRAGMENT for a first try whose preferred zone is ZONE_NORMAL (5.1), else 0 */
 int alloc_flags_nofragment(struct cma_mm *mm, enum zone_type high_zoneidx);
+/* ALLOC_FAIR for the first try while the fair zone policy lasts (3.12-4.7), else 0 */
+int alloc_flags_fair(const struct cma_mm *mm);
+/* Every batch of the zones up to the preferred one of @high_zoneidx refilled, unmarked. */
+void reset_alloc_batches(struct cma_mm *mm, enum zone_type high_zoneidx);
+/* @zone's batch set to its high mark less its low mark (the watermarks' setup; zone->lock held). */
+void zone_refill_alloc_batch(struct zone *zone);
 bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
 
 /*

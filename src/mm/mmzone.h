@@ -165,6 +165,8 @@ struct cpu_slot {
  *   a block on free_list[MIGRATE_CMA] lies in CMA or ISOLATE pageblocks, and
  *   a free page of a CMA pageblock is on a CMA, ISOLATE or per-CPU list
  *   min <= low <= high                    (all under lock: verify_zone_locked)
+ *   alloc_batch <= high - low with the fair zone policy, else 0 and never
+ *                             fair_depleted
  *   vm_stat[NR_INACTIVE_ANON + l] == len(lru[l])   (lru_lock: verify_lru_locked)
  */
 struct zone {
@@ -184,6 +186,15 @@ struct zone {
 	 * bulk free leaves the zone above it again.
 	 */
 	atomic_bool below_high;
+	/*
+	 * The fair zone allocation policy (3.12-4.7, kernel.fair_zone_alloc):
+	 * NR_ALLOC_BATCH, what the zone may still give the fair pass (its
+	 * high mark less its low mark when refilled, below 0 after a high
+	 * order), and ZONE_FAIR_DEPLETED (3.17), set by the allocation that
+	 * spent it. Changed by allocations under either lock, read without.
+	 */
+	atomic_long alloc_batch;
+	atomic_bool fair_depleted;
 	/* 4.4's on-demand reserve (kernel.highatomic): pages of the HIGHATOMIC pageblocks */
 	unsigned long nr_reserved_highatomic;
 	/*

@@ -1210,6 +1210,59 @@ static inline void prep_new_page(struct cma_mm *mm, struct cma_page *page, unsig
 		memset(cma_page_address(mm, page), 0, (size_t)mm->page_size << order);
 }
 
+/* ---- the fair zone allocation policy (3.12-4.7) ---- */
+
+static inline bool fair_zone_policy(const struct cma_mm *mm)
+{
+	return mm->kernel.fair_zone_alloc && !mm->kernel.fair_zone_removed;
+}
+
+int alloc_flags_fair(const struct cma_mm *mm)
+{
+	return fair_zone_policy(mm) ? ALLOC_FAIR : 0;
+}
+
+void zone_refill_alloc_batch(struct zone *zone)
+{
+	long batch = (long)(high_wmark_pages(zone) - low_wmark_pages(zone));
+
+	atomic_store_explicit(&zone->alloc_batch, fair_zone_policy(zone->mm) ? batch : 0,
+			      memory_order_relaxed);
+}
+
+/* reset_alloc_batches: on one node, the zones up to the preferred one are the zonelist's. */
+void reset_alloc_batches(struct cma_mm *mm, enum zone_type high_zoneidx)
+{
+	for (int i = 0; i <= (int)high_zoneidx; i++) {
+		struct zone *zone = &mm->zones[i];
+
+		if (!zone->present_pages)
+			continue;
+		zone_refill_alloc_batch(zone);
+		atomic_store_explicit(&zone->fair_depleted, false, memory_order_relaxed);
+	}
+}
+
+/* Has @zone spent its batch? From 3.17 the mark its last allocation set says; before, the count. */
+static inline bool zone_fair_depleted(struct zone *zone)
+{
+	if (zone->mm->kernel.fair_zone_depleted)
+		return atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed);
+	return atomic_load_explicit(&zone->alloc_batch, memory_order_relaxed) <= 0;
+}
+
+/* buffered_rmqueue's NR_ALLOC_BATCH: a block handed out spends its pages of the zone's batch. */
+static __always_inline void zone_spend_alloc_batch(struct zone *zone, unsigned order)
+{
+	long pages = 1l << order;
+
+	if (likely(!fair_zone_policy(zone->mm)))
+		return;
+	if (atomic_fetch_sub_explicit(&zone->alloc_batch, pages, memory_order_relaxed) <= pages &&
+	    zone->mm->kernel.fair_zone_depleted)
+		atomic_store_explicit(&zone->fair_depleted, true, memory_order_relaxed);
+}
+
 /* A block of @order off a non-empty pcp list of @slot; slot->lock held. */
 static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct cpu_slot *slot,
 						      enum zone_type zid, struct page_list *list,
@@ -1225,6 +1278,7 @@ static __always_inline struct cma_page *pcp_take_page(struct cma_mm *mm, struct 
 	slot->pcp[zid].free_factor >>= 1;
 	slot->pcp[zid].free_count >>= 1;
 	__count_vm_events(slot, PGALLOC_DMA + zid, 1ul << order);
+	zone_spend_alloc_batch(&mm->zones[zid], order);
 	return page;
 }
 
@@ -1321,8 +1375,10 @@ static noinline struct cma_page *rmqueue_buddy(struct zone *zone, unsigned order
 	if (!page && highatomic_last_resort(zone, alloc_flags))
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	spin_unlock(&zone->lock);
-	if (page)
+	if (page) {
 		count_vm_events(zone->mm, PGALLOC_DMA + zone->idx, 1ul << order);
+		zone_spend_alloc_batch(zone, order);
+	}
 	return page;
 }
 
@@ -1469,11 +1525,16 @@ static inline void zone_check_below_high(struct zone *zone, unsigned order, int 
 		atomic_store_explicit(&zone->below_high, true, memory_order_relaxed);
 }
 
-/* The zonelist walk of get_page_from_freelist: each zone above its mark, in turn. */
+/*
+ * The zonelist walk of get_page_from_freelist: each zone above its mark, in
+ * turn; a fair pass passes over the zones whose batch is spent, and says
+ * in *@fair_skipped that it did.
+ */
 static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, cma_gfp_t gfp,
 							     unsigned order,
 							     enum zone_type high_zoneidx,
-							     int alloc_flags, int migratetype)
+							     int alloc_flags, int migratetype,
+							     bool *fair_skipped)
 {
 	int classzone_idx = -1;
 
@@ -1485,6 +1546,10 @@ static noinline struct cma_page *get_page_from_freelist_slow(struct cma_mm *mm, 
 			continue;
 		if (classzone_idx < 0)
 			classzone_idx = i;
+		if ((alloc_flags & ALLOC_FAIR) && zone_fair_depleted(zone)) {
+			*fair_skipped = true;
+			continue;
+		}
 		zone_check_below_high(zone, order, classzone_idx, alloc_flags);
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
 		    !zone_watermark_fast(zone, order, alloc_flags, classzone_idx))
@@ -1527,10 +1592,12 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 			return NULL;
 	classzone_idx = zone->idx;
 	for (;;) {
-		zone_check_below_high(zone, 0, classzone_idx, alloc_flags);
-		if (__zone_watermark_ok(zone, 0, low_wmark_pages(zone), classzone_idx, alloc_flags,
-					zone_page_state(zone, NR_FREE_PAGES)))
-			break;
+		if (!((alloc_flags & ALLOC_FAIR) && zone_fair_depleted(zone))) {
+			zone_check_below_high(zone, 0, classzone_idx, alloc_flags);
+			if (__zone_watermark_ok(zone, 0, low_wmark_pages(zone), classzone_idx,
+						alloc_flags, zone_page_state(zone, NR_FREE_PAGES)))
+				break;
+		}
 		do
 			if (zone-- == mm->zones)
 				return NULL;
@@ -1553,22 +1620,48 @@ static __always_inline struct cma_page *get_page_from_freelist_fast(struct cma_m
 	return page;
 }
 
+/*
+ * A fair pass that found nothing: from 3.15 (kernel.fair_zone_retry) the
+ * batches are refilled and the zones tried once more without fairness,
+ * before the slow path would wake kswapd; from 3.17
+ * (kernel.fair_zone_depleted) only if the pass passed a zone over, as one
+ * that failed on the marks alone would fail again. Before 3.15 the slow
+ * path's start refills them (slowpath.c's prepare_slowpath).
+ */
+static noinline struct cma_page *fair_pass_failed(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
+						  enum zone_type high_zoneidx, int alloc_flags,
+						  int migratetype, bool skipped)
+{
+	if (!mm->kernel.fair_zone_retry || (mm->kernel.fair_zone_depleted && !skipped))
+		return NULL;
+	reset_alloc_batches(mm, high_zoneidx);
+	return get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags & ~ALLOC_FAIR,
+					   migratetype, &skipped);
+}
+
 struct cma_page *get_page_from_freelist(struct cma_mm *mm, cma_gfp_t gfp, unsigned order,
 					enum zone_type high_zoneidx, int alloc_flags,
 					int migratetype)
 {
+	bool fair_skipped = false;
 	struct cma_page *page;
 
-	if (order == 0 && (alloc_flags & ~(ALLOC_CMA | ALLOC_NOFRAGMENT)) == ALLOC_WMARK_LOW) {
+	if (order == 0 &&
+	    (alloc_flags & ~(ALLOC_CMA | ALLOC_NOFRAGMENT | ALLOC_FAIR)) == ALLOC_WMARK_LOW) {
 		page = get_page_from_freelist_fast(mm, gfp, high_zoneidx, alloc_flags, migratetype);
 		if (likely(page))
 			return page;
 	}
-	page = get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags, migratetype);
+	page = get_page_from_freelist_slow(mm, gfp, order, high_zoneidx, alloc_flags, migratetype,
+					   &fair_skipped);
+	if (!page && (alloc_flags & ALLOC_FAIR))
+		page = fair_pass_failed(mm, gfp, order, high_zoneidx, alloc_flags, migratetype,
+					fair_skipped);
 	/* every zone fragmented: avoiding it failed, so go on without */
 	if (!page && (alloc_flags & ALLOC_NOFRAGMENT))
 		page = get_page_from_freelist_slow(mm, gfp, order, high_zoneidx,
-						   alloc_flags & ~ALLOC_NOFRAGMENT, migratetype);
+						   alloc_flags & ~ALLOC_NOFRAGMENT, migratetype,
+						   &fair_skipped);
 	return page;
 }
 

@@ -98,6 +98,58 @@ struct kernel_profile {
 	 */
 	bool alloc_nofragment;
 	/*
+	 * The fair zone allocation policy: the first try of every allocation
+	 * takes pages from the zones it may use in proportion to their size,
+	 * each zone giving at most its batch (high mark less low mark) before
+	 * it is passed over until every batch is spent, so that the pages of
+	 * all zones age alike. 81c0a2bb515f "mm: page_alloc: fair zone
+	 * allocator policy" (Johannes Weiner, v2 posted 2013-08-02): 3.12
+	 * (its fixes ask stable to take them into 3.12 and later).
+	 * Before 3.13 fff4068cba48 "mm: page_alloc: revert NUMA aspect of
+	 * fair allocation policy" (signed off by Linus, 2013-12-20) kept it
+	 * to the local node, and Mel Gorman's series of the same day reverted
+	 * the exemption of unreclaimable requests ("exclude unreclaimable
+	 * allocations from zone fairness policy"): on one node every release
+	 * applies it to every first try. Until 4.8 (fair_zone_removed).
+	 * Before 3.15 (fair_zone_retry) a first try that found every batch
+	 * spent enters the slow path, whose start (prepare_slowpath) refills
+	 * the batches.
+	 * Commit: 81c0a2bb515f, fff4068cba48.
+	 */
+	bool fair_zone_alloc;
+	/*
+	 * A fair first try that fails refills the batches and tries once
+	 * more without fairness before the slow path wakes kswapd.
+	 * 3a025760fc15 "mm: page_alloc: spill to remote nodes before waking
+	 * kswapd" (posted 2014-03-20): 3.15 (the -mm tree's since-3.14
+	 * shortlog, Michal Hocko, linux-mm 2014-04-16).
+	 * Commit: 3a025760fc15.
+	 */
+	bool fair_zone_retry;
+	/*
+	 * A zone whose batch the allocation spent is marked
+	 * ZONE_FAIR_DEPLETED there, the fair pass passes over marked zones,
+	 * and a failed fair pass refills the batches (of the zones up to the
+	 * preferred one, clearing the marks) and retries only if it passed
+	 * one over: a pass that failed on the watermarks alone refills
+	 * nothing. 4ffeaf3560a5 "mm: page_alloc: reduce cost of the fair
+	 * zone allocation policy" (Mel Gorman, v5 6/6 posted 2014-07-09,
+	 * after 3.16-rc4; cited by that id in his "mm: page_alloc: Fix
+	 * setting of ZONE_FAIR_DEPLETED on UP", linux-mm 2014-09-05): 3.17
+	 * (bracketed).
+	 * Commit: 4ffeaf3560a5.
+	 */
+	bool fair_zone_depleted;
+	/*
+	 * The fair zone allocation policy is gone: reclaim is per node, so
+	 * zones no longer age apart. e6cbd7f2efb4 "mm, page_alloc: remove
+	 * fair zone allocation policy" (Mel Gorman's node-LRU series): 4.8
+	 * (the -mm tree's since-4.7 shortlog, Michal Hocko, linux-mm
+	 * 2016-07-29).
+	 * Commit: e6cbd7f2efb4.
+	 */
+	bool fair_zone_removed;
+	/*
 	 * __alloc_contig_migrate_range under lru_cache_disable, migrate_pages
 	 * with MR_CONTIG_RANGE, -ENOMEM ending it, isolation at pageblock
 	 * granularity: alloc_contig_range_v6 in place of the v3.5 one. An era

@@ -68,6 +68,18 @@ static void wake_all_kswapd(struct cma_mm *mm, unsigned order, enum zone_type hi
 	}
 }
 
+/*
+ * prepare_slowpath (3.12-3.14): the slow path's start wakes kswapd and,
+ * under the fair zone policy before its retry (kernel.fair_zone_retry,
+ * 3.15), refills the batches the fair first try found spent.
+ */
+static void prepare_slowpath(struct cma_mm *mm, unsigned order, enum zone_type high_zoneidx)
+{
+	wake_all_kswapd(mm, order, high_zoneidx);
+	if (alloc_flags_fair(mm) && !mm->kernel.fair_zone_retry)
+		reset_alloc_batches(mm, high_zoneidx);
+}
+
 struct alloc_context {
 	cma_gfp_t gfp;
 	unsigned order;
@@ -402,7 +414,7 @@ static struct cma_page *__alloc_pages_slowpath_v35(struct cma_mm *mm, struct all
 	int rounds = 0, result;
 
 restart:
-	wake_all_kswapd(mm, order, ac->high_zoneidx);
+	prepare_slowpath(mm, order, ac->high_zoneidx);
 rebalance:
 	page = try_freelist(mm, ac, ac->alloc_flags);
 	if (page || !(gfp & CMA_GFP_WAIT))
@@ -547,7 +559,8 @@ struct cma_page *__alloc_pages(struct cma_mm *mm, cma_gfp_t gfp, unsigned order)
 		return NULL;
 	page = get_page_from_freelist(mm, gfp, order, high_zoneidx,
 				      ALLOC_WMARK_LOW | alloc_flags_cma(migratetype) |
-				      alloc_flags_nofragment(mm, high_zoneidx), migratetype);
+				      alloc_flags_fair(mm) | alloc_flags_nofragment(mm, high_zoneidx),
+				      migratetype);
 	/* a steal that boosted the page's zone left it a flag to wake kswapd by */
 	if (likely(page && !trace_event_enabled(mm, CMA_TRACE_MM_PAGE_ALLOC) &&
 		   !atomic_load_explicit(&page_zone(mm, page)->boosted_watermark, memory_order_relaxed)))

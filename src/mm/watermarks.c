@@ -180,6 +180,8 @@ void setup_per_zone_wmarks(struct cma_mm *mm)
 		wmark_store(&z->watermark[WMARK_HIGH], min + high + z->min_cma_pages);
 		/* 5.0: new marks start unboosted */
 		wmark_store(&z->watermark_boost, 0);
+		/* 3.12-4.7: the fair policy's batch follows the new marks (its mark stays) */
+		zone_refill_alloc_batch(z);
 		/* 4.4: no RESERVE blocks; HIGHATOMIC ones are reserved on demand */
 		if (!mm->kernel.highatomic)
 			setup_zone_migrate_reserve(z);
