@@ -247,6 +247,17 @@ struct cma_page *owner_fault_at(struct fake_owner *o, uint64_t idx, unsigned lon
 	return owner_fault_where(o, idx, 0, pfn, seed, NULL);
 }
 
+uint64_t owner_take_free_range(struct fake_owner *o, unsigned long start, unsigned long nr)
+{
+	uint64_t idx = 0;
+
+	cma_drain_all_pages(o->mm);
+	for (unsigned long pfn = start; pfn < start + nr && idx < o->nr_slots; pfn++)
+		if (owner_fault_at(o, idx, pfn, idx * 7919 + 1))
+			idx++;
+	return idx;
+}
+
 struct cma_page *owner_fault(struct fake_owner *o, uint64_t idx, cma_gfp_t gfp, uint64_t seed)
 {
 	return owner_fault_ops(o, idx, gfp, seed, NULL);

@@ -74,6 +74,12 @@ struct cma_page *owner_fault_ops(struct fake_owner *o, uint64_t idx, cma_gfp_t g
 /* owner_fault() of the free page at @pfn (cma_alloc_movable_at), with the owner's default ops. */
 struct cma_page *owner_fault_at(struct fake_owner *o, uint64_t idx, unsigned long pfn, uint64_t seed);
 /*
+ * Every free page of [@start, @start + @nr) into @o's slots from 0 on: a
+ * range a test needs taken whatever order the profile's allocator fills
+ * memory in (3.12-4.7's fair zones, the CMA fallback's end). The slots used.
+ */
+uint64_t owner_take_free_range(struct fake_owner *o, unsigned long start, unsigned long nr);
+/*
  * A pin that may race migration: a tryget on slot @idx's page under the
  * owner's lock, so that the page is the slot's own. NULL when the slot is
  * not resident or its page is frozen. Drop it with cma_page_put().

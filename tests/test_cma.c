@@ -81,13 +81,16 @@ static void alloc_from_contiguous_full_area(void **state)
 {
 	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
 	struct cma *cma = default_area(mm);
-	struct fake_owner *o[4];
+	struct fake_owner *o[5];
 	struct cma_page *p;
 	unsigned long pfn, in_area = 0;
 
 	assert_non_null(cma);
 	fill_with_owners(mm, o, 4, 3000);
-	for (int k = 0; k < 4; k++)
+	/* the area's low end taken too where the profile filled it from the top */
+	o[4] = owner_create(mm, false, 1024);
+	owner_take_free_range(o[4], cma_area_base_pfn(cma), 1024);
+	for (int k = 0; k < 5; k++)
 		for (uint64_t i = 0; i < o[k]->nr_slots; i++)
 			if (o[k]->slots[i].page) {
 				unsigned long q = cma_page_to_pfn(mm, o[k]->slots[i].page);
@@ -101,7 +104,7 @@ static void alloc_from_contiguous_full_area(void **state)
 	assert_non_null(p);
 	pfn = cma_page_to_pfn(mm, p);
 	assert_true(pfn >= cma_area_base_pfn(cma) && pfn + 1024 <= cma_area_base_pfn(cma) + cma_area_count(cma));
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		assert_true(owner_check(o[k]) >= 0);
 		for (uint64_t i = 0; i < o[k]->nr_slots; i++)
 			if (o[k]->slots[i].page) {
@@ -113,7 +116,7 @@ static void alloc_from_contiguous_full_area(void **state)
 	assert_true(range_is_cma(mm, cma));
 	assert_clean(mm);
 	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 1024));
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 5; k++)
 		owner_destroy(o[k]);
 	lru_add_drain_all(mm);
 	assert_clean(mm);
@@ -135,16 +138,23 @@ static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 {
 	struct cma_mm *mm = test_mm(CMA_MACHINE, .cmdline = "cma=16M");
 	struct cma *cma = default_area(mm);
-	struct fake_owner *o;
+	struct fake_owner *o, *top;
 	struct cma_page *pinned = NULL, *p;
 	unsigned long base = cma_area_base_pfn(cma);
 
 	fill_with_owners(mm, &o, 1, 14000);
-	for (uint64_t i = 0; i < o->nr_slots && !pinned; i++) {
-		struct cma_page *q = o->slots[i].page;
+	/* the first range taken too where the profile filled the area from its top */
+	top = owner_create(mm, false, 256);
+	owner_take_free_range(top, base, 256);
+	for (int k = 0; k < 2; k++) {
+		struct fake_owner *in = k ? top : o;
 
-		if (q && cma_page_to_pfn(mm, q) >= base && cma_page_to_pfn(mm, q) < base + 256)
-			pinned = q;
+		for (uint64_t i = 0; i < in->nr_slots && !pinned; i++) {
+			struct cma_page *q = in->slots[i].page;
+
+			if (q && cma_page_to_pfn(mm, q) >= base && cma_page_to_pfn(mm, q) < base + 256)
+				pinned = q;
+		}
 	}
 	assert_non_null(pinned);
 	cma_page_get(mm, pinned);
@@ -155,10 +165,12 @@ static void alloc_from_contiguous_pinned_page_skips_range(void **state)
 	assert_int_equal(busy_retries, 1);
 	assert_int_equal(cma_pageblock_migratetype(mm, cma_page_to_pfn(mm, pinned)), CMA_MIGRATE_CMA);
 	assert_true(owner_check(o) >= 0);
+	assert_true(owner_check(top) >= 0);
 	assert_clean(mm);
 	cma_mm_set_trace(mm, NULL, NULL);
 	cma_page_put(mm, pinned);
 	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 256));
+	owner_destroy(top);
 	owner_destroy(o);
 	cma_mm_destroy(mm);
 }

@@ -181,7 +181,7 @@ static void contig_with_knob(bool knob, unsigned *passes, unsigned *overall, uin
 		.cmdline = "cma=8M console=ttyS0,115200n8" }, &bank);
 	struct cma_mm *mm;
 	unsigned long base, nr;
-	struct fake_owner *o;
+	struct fake_owner *o, *top;
 	uint64_t before;
 	char *log;
 
@@ -192,6 +192,9 @@ static void contig_with_knob(bool knob, unsigned *passes, unsigned *overall, uin
 	o = owner_create(mm, false, nr);
 	for (uint64_t i = 0; i < nr - 2048; i++)
 		assert_non_null(owner_fault(o, i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, i + 1));
+	/* the range taken too where the profile filled the area from its other end */
+	top = owner_create(mm, false, 512);
+	owner_take_free_range(top, base, 512);
 	lru_add_drain_all(mm);
 	before = console_chars(mm);
 	assert_int_equal(cma_alloc_contig_range(mm, base, base + 512, CMA_MIGRATE_CMA), 0);
@@ -201,6 +204,7 @@ static void contig_with_knob(bool knob, unsigned *passes, unsigned *overall, uin
 	*overall = count_of(log, "OVERALL overall=");
 	free(log);
 	cma_free_contig_range(mm, base, 512);
+	owner_destroy(top);
 	owner_destroy(o);
 	cma_mm_destroy(mm);
 }

@@ -235,7 +235,8 @@ static void record_field(const struct cma_trace_event *ev, char *buf, size_t len
 /* The machine full of two owners' movable pages, then a CMA allocation through them. */
 static void cma_alloc_through_owners(struct cma_mm *mm)
 {
-	struct fake_owner *o[2];
+	struct cma *cma = cma_dev_get_cma_area(mm, NULL);
+	struct fake_owner *o[3];
 	struct cma_page *p;
 
 	for (int k = 0; k < 2; k++) {
@@ -244,10 +245,13 @@ static void cma_alloc_through_owners(struct cma_mm *mm)
 			if (!owner_fault(o[k], i, CMA_GFP_HIGHUSER_MOVABLE | CMA_GFP_NOWARN, k * 100000 + i))
 				break;
 	}
+	/* the first range taken too if the area filled from its top (anon: moved, not dropped) */
+	o[2] = owner_create(mm, true, 256);
+	owner_take_free_range(o[2], cma_area_base_pfn(cma), 256);
 	p = cma_dma_alloc_from_contiguous(mm, NULL, 1024, 8);
 	assert_non_null(p);
 	assert_true(cma_dma_release_from_contiguous(mm, NULL, p, 1024));
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 3; k++)
 		owner_destroy(o[k]);
 }
 
