@@ -6,11 +6,14 @@
  * fair pass that found nothing does, by release. Each case runs under the
  * releases around every switch; the machine has DMA32 below Normal.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "helpers.h"
@@ -193,6 +196,40 @@ static void new_marks_leave_spent_zone_marked_from_317(const char *kernel, unsig
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (3.12-4.7's enum zone_stat_item): NR_ALLOC_BATCH follows
+ * NR_FREE_PAGES in /proc/vmstat, the zones' sum, and in each zone of
+ * /proc/zoneinfo, the zone's; no line without the policy.
+ */
+static void proc_shows_nr_alloc_batch_3_12_to_4_7(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = two_zones(kernel);
+	struct zone *normal = &mm->zones[ZONE_NORMAL], *dma32 = &mm->zones[ZONE_DMA32];
+	char *vmstat, *zoneinfo, want[96];
+	uint64_t counted;
+
+	if (fair[k]) {
+		set_batch(normal, 7, false);
+		set_batch(dma32, 5, false);
+	}
+	vmstat = test_proc_read(mm, "vmstat");
+	zoneinfo = test_proc_read(mm, "zoneinfo");
+	snprintf(want, sizeof(want), "nr_free_pages %lu\nnr_alloc_batch 12\n",
+		 global_page_state(mm, NR_FREE_PAGES));
+	assert_true((strstr(vmstat, want) != NULL) == fair[k]);
+	snprintf(want, sizeof(want), "    nr_free_pages %lu\n    nr_alloc_batch 7\n",
+		 zone_page_state(normal, NR_FREE_PAGES));
+	assert_true((strstr(zoneinfo, want) != NULL) == fair[k]);
+	assert_true((strstr(vmstat, "nr_alloc_batch") != NULL) == fair[k]);
+	assert_true((strstr(zoneinfo, "nr_alloc_batch") != NULL) == fair[k]);
+	assert_int_equal(cma_mm_counter(mm, "nr_alloc_batch", &counted), fair[k] ? 0 : -ENOENT);
+	if (fair[k])
+		assert_int_equal(counted, 12);
+	free(vmstat);
+	free(zoneinfo);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	static const struct test_kernel_case cases[] = {
@@ -200,6 +237,7 @@ int main(void)
 		test_kernel_case(spent_batches_leave_first_try_to_slowpath_before_315, releases),
 		test_kernel_case(failed_fair_pass_refills_only_a_passed_zone_from_317, releases),
 		test_kernel_case(new_marks_leave_spent_zone_marked_from_317, releases),
+		test_kernel_case(proc_shows_nr_alloc_batch_3_12_to_4_7, releases),
 	};
 
 	return test_run_kernel_cases("fair_zone", cases);

@@ -731,6 +731,8 @@ void show_gfp_flags(cma_gfp_t gfp, char *buf, size_t len);
 /* ---- vmstat.c ---- */
 
 unsigned long global_page_state(struct cma_mm *mm, enum zone_stat_item item);
+/* NR_ALLOC_BATCH of @zone, or of every zone (NULL), as /proc shows it (3.12-4.7) */
+unsigned long nr_alloc_batch(struct cma_mm *mm, struct zone *zone);
 uint64_t vm_event_sum(struct cma_mm *mm, enum vm_event_item item);
 uint64_t vm_event_shown(struct cma_mm *mm, enum vm_event_item item);
 

@@ -206,6 +206,9 @@ static int show_vmstat(struct cma_mm *mm, FILE *out)
 				fprintf(out, "%s %llu\n", vmstat_event_names[e],
 					(unsigned long long)vm_event_sum(mm, e));
 		fprintf(out, "%s %lu\n", vmstat_zone_item_names[i], global_page_state(mm, i));
+		/* 3.12-4.7's NR_ALLOC_BATCH follows NR_FREE_PAGES */
+		if (i == NR_FREE_PAGES && alloc_flags_fair(mm))
+			fprintf(out, "nr_alloc_batch %lu\n", nr_alloc_batch(mm, NULL));
 	}
 	/* enum writeback_stat_item: global_dirty_limits at the time of reading */
 	global_dirty_limits(mm, &background, &dirty);
@@ -390,8 +393,11 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 		zone_page_state(zone, NR_FREE_PAGES), zm.min, zm.low, zm.high,
 		atomic_load_explicit(&zone->pages_scanned, memory_order_relaxed),
 		zone->spanned_pages, zone->present_pages, zone->managed_pages);
-	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 		fprintf(out, "\n    %-12s %lu", vmstat_zone_item_names[i], zone_page_state(zone, i));
+		if (i == NR_FREE_PAGES && alloc_flags_fair(mm))
+			fprintf(out, "\n    %-12s %lu", "nr_alloc_batch", nr_alloc_batch(mm, zone));
+	}
 	fprintf(out, "\n        protection: (%lu", zm.lowmem_reserve[0]);
 	for (int i = 1; i < MAX_NR_ZONES; i++)
 		fprintf(out, ", %lu", zm.lowmem_reserve[i]);

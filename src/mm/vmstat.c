@@ -120,10 +120,31 @@ int cma_count_vm_events(struct cma_mm *mm, enum cma_vm_event item, unsigned long
 	return 0;
 }
 
+/*
+ * NR_ALLOC_BATCH (3.12-4.7) as zone_page_state and global_page_state read
+ * it: @zone's, or the sum over the zones (NULL), a negative sum as 0.
+ */
+unsigned long nr_alloc_batch(struct cma_mm *mm, struct zone *zone)
+{
+	long sum = 0;
+	struct zone *z;
+
+	if (zone)
+		sum = atomic_load_explicit(&zone->alloc_batch, memory_order_relaxed);
+	else
+		for_each_zone(mm, z)
+			sum += atomic_load_explicit(&z->alloc_batch, memory_order_relaxed);
+	return sum < 0 ? 0 : (unsigned long)sum;
+}
+
 int cma_mm_counter(struct cma_mm *mm, const char *name, uint64_t *value)
 {
 	if (!mm || !name || !value)
 		return -EINVAL;
+	if (!strcmp(name, "nr_alloc_batch") && alloc_flags_fair(mm)) {
+		*value = mm->phase == MM_BOOTED ? nr_alloc_batch(mm, NULL) : 0;
+		return 0;
+	}
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		if (!strcmp(name, vmstat_zone_item_names[i])) {
 			*value = mm->phase == MM_BOOTED ? global_page_state(mm, i) : 0;
