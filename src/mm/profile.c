@@ -35,6 +35,8 @@ static const struct profile_switch switches[] = {
 	SWITCH(fair_zone_retry, 3, 15),
 	SWITCH(fair_zone_depleted, 3, 17),
 	SWITCH(fair_zone_removed, 4, 8),
+	SWITCH(kswapd_wake_high, 3, 12),
+	SWITCH(kswapd_wake_node, 4, 8),
 	SWITCH(contig_v6, 5, 19),
 	SWITCH(contig_pages, 5, 5),
 	SWITCH(boot_free_to_tail, 5, 10),

@@ -150,6 +150,29 @@ struct kernel_profile {
 	 */
 	bool fair_zone_removed;
 	/*
+	 * wakeup_kswapd wakes kswapd for a zone below its high mark, the
+	 * mark kswapd balances to (zone_balanced: with a high order, that
+	 * order's free blocks too), where v3.5 waited for the low mark.
+	 * "mm: vmscan: fix numa reclaim balance problem in kswapd" (Johannes
+	 * Weiner, v2 1/3 of the fair zone allocator series, posted
+	 * 2013-08-02): 3.12 (akpm's mmotm 2013-08-27-16-51 against
+	 * 3.11-rc7 queues it after mm.patch, beside
+	 * mm-page_alloc-fair-zone-allocator-policy.patch).
+	 * Commit: "mm: vmscan: fix numa reclaim balance problem in kswapd".
+	 */
+	bool kswapd_wake_high;
+	/*
+	 * kswapd is woken once for the node, and only if no zone up to the
+	 * request's classzone meets its high mark with that classzone's
+	 * lowmem reserve (one balanced zone is enough). "mm, vmscan: only
+	 * wakeup kswapd once per node for the requested classzone" (Mel
+	 * Gorman's node-LRU series): 4.8 (the -mm tree's since-4.7
+	 * shortlog, Michal Hocko, linux-mm 2016-07-29).
+	 * Commit: "mm, vmscan: only wakeup kswapd once per node for the
+	 * requested classzone".
+	 */
+	bool kswapd_wake_node;
+	/*
 	 * __alloc_contig_migrate_range under lru_cache_disable, migrate_pages
 	 * with MR_CONTIG_RANGE, -ENOMEM ending it, isolation at pageblock
 	 * granularity: alloc_contig_range_v6 in place of the v3.5 one. An era

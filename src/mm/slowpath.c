@@ -50,8 +50,9 @@ static int gfp_to_alloc_flags(struct cma_mm *mm, cma_gfp_t gfp, unsigned order, 
 
 /*
  * wake_all_kswapd: tell kswapd about the request through every zone it may
- * use; wakeup_kswapd raises kswapd_max_order and wakes it for a zone
- * below its low mark. The classzone is the first zone the request tries.
+ * use; wakeup_kswapd raises kswapd_max_order and wakes it for a zone that
+ * wants it. The classzone is the first zone the request tries. From 4.8
+ * (kernel.kswapd_wake_node) the node is asked once, through that zone.
  */
 static void wake_all_kswapd(struct cma_mm *mm, unsigned order, enum zone_type high_zoneidx)
 {
@@ -65,6 +66,8 @@ static void wake_all_kswapd(struct cma_mm *mm, unsigned order, enum zone_type hi
 		if (classzone_idx < 0)
 			classzone_idx = i;
 		wakeup_kswapd(mm, z, order, classzone_idx);
+		if (mm->kernel.kswapd_wake_node)
+			break;
 	}
 }
 

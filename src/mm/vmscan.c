@@ -1602,11 +1602,47 @@ static void drop_watermark_boost(struct zone *zone)
 	spin_unlock(&zone->lock);
 }
 
+static bool zone_boosted(struct zone *zone)
+{
+	return __atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED);
+}
+
+/*
+ * Does a request of @order, first zone @classzone_idx, want kswapd for
+ * @zone? v3.5: @zone is below its low mark; from 3.12
+ * (kernel.kswapd_wake_high) below its high mark, the one kswapd
+ * balances to; from 4.8 (kernel.kswapd_wake_node) no zone up to the
+ * classzone meets its high mark with the classzone's lowmem reserve. A
+ * boosted zone (kernel.watermark_boost, 5.0) wants it too: @zone, or
+ * under the node's rule any zone up to the classzone
+ * (pgdat_watermark_boosted).
+ */
+static bool kswapd_wanted(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx)
+{
+	bool balanced = false;
+
+	if (!mm->kernel.kswapd_wake_node)
+		return zone_boosted(zone) ||
+		       !zone_watermark_ok(zone, order,
+					  wmark(zone, mm->kernel.kswapd_wake_high ? WMARK_HIGH : WMARK_LOW),
+					  0, 0);
+	for (int i = 0; i <= classzone_idx; i++) {
+		struct zone *z = &mm->zones[i];
+
+		if (!z->present_pages)
+			continue;
+		if (zone_boosted(z))
+			return true;
+		balanced |= zone_watermark_ok(z, order, wmark(z, WMARK_HIGH), classzone_idx, 0);
+	}
+	return !balanced;
+}
+
 /**
  * wakeup_kswapd() - a request of @order, whose first zone is
  * @classzone_idx, may use @zone: as v3.5, raise kswapd_max_order (and
  * lower the classzone with it) whatever the zone's state, and wake
- * kswapd if @zone is below its low mark. Nothing happens when no kswapd
+ * kswapd if kswapd_wanted() says so. Nothing happens when no kswapd
  * runs.
  */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx)
@@ -1621,8 +1657,7 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 		return;
 	}
 	/* kernel.watermark_boost: a boosted zone wakes kswapd too (pgdat_watermark_boosted) */
-	low = !zone_watermark_ok(zone, order, wmark(zone, WMARK_LOW), 0, 0) ||
-	      __atomic_load_n(&zone->watermark_boost, __ATOMIC_RELAXED);
+	low = kswapd_wanted(mm, zone, order, classzone_idx);
 	/* kswapd_lock keeps the mutex alive: stop destroys it only after leaving RUNNING */
 	spin_lock(&mm->kswapd_lock);
 	state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
