@@ -298,6 +298,18 @@ void test_zero_watermarks(struct cma_mm *mm)
 	mm->min_free_kbytes = 0;
 }
 
+void test_marks_from_free(struct zone *zone, long min, long low, long high)
+{
+	long free = (long)zone_page_state(zone, NR_FREE_PAGES);
+
+	spin_lock(&zone->lock);
+	__atomic_store_n(&zone->watermark[WMARK_MIN], (unsigned long)(free + min), __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->watermark[WMARK_LOW], (unsigned long)(free + low), __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->watermark[WMARK_HIGH], (unsigned long)(free + high), __ATOMIC_RELAXED);
+	zone_refill_alloc_batch(zone);
+	spin_unlock(&zone->lock);
+}
+
 unsigned long test_count_pageblocks(struct cma_mm *mm, int mt)
 {
 	unsigned long n = 0;

@@ -172,6 +172,12 @@ unsigned long pcp_count(struct cma_mm *mm, unsigned cpu, enum zone_type z);
  * min mark does not follow min_free_kbytes, so it is zeroed directly.
  */
 void test_zero_watermarks(struct cma_mm *mm);
+/*
+ * @zone's marks at its free pages plus @min, @low and @high (which may be
+ * negative), as a min_free_kbytes write sets marks: the fair zone policy's
+ * batch (3.12-4.7) refilled to the new high less low.
+ */
+void test_marks_from_free(struct zone *zone, long min, long low, long high);
 /* The valid pageblocks of @mm of type @mt. */
 unsigned long test_count_pageblocks(struct cma_mm *mm, int mt);
 /*

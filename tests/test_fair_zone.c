@@ -52,18 +52,6 @@ static void set_batch(struct zone *zone, long pages, bool spent)
 	atomic_store_explicit(&zone->fair_depleted, spent, memory_order_relaxed);
 }
 
-/* @zone's marks around its free pages: min @below them, low and high @above. */
-static void marks_around_free(struct zone *zone, unsigned long below, unsigned long above)
-{
-	unsigned long free = zone_page_state(zone, NR_FREE_PAGES);
-
-	spin_lock(&zone->lock);
-	__atomic_store_n(&zone->watermark[WMARK_MIN], free - below, __ATOMIC_RELAXED);
-	__atomic_store_n(&zone->watermark[WMARK_LOW], free + above, __ATOMIC_RELAXED);
-	__atomic_store_n(&zone->watermark[WMARK_HIGH], free + 2 * above, __ATOMIC_RELAXED);
-	spin_unlock(&zone->lock);
-}
-
 static struct cma_page *alloc_movable(struct cma_mm *mm)
 {
 	struct cma_page *page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
@@ -120,7 +108,7 @@ static void spent_batches_leave_first_try_to_slowpath_before_315(const char *ker
 	struct cma_page *page;
 
 	cma_drain_all_pages(mm);
-	marks_around_free(normal, 16, 16);
+	test_marks_from_free(normal, -16, 16, 32);
 	if (fair[k]) {
 		set_batch(normal, 0, true);
 		set_batch(dma32, 0, true);
@@ -152,8 +140,8 @@ static void failed_fair_pass_refills_only_a_passed_zone_from_317(const char *ker
 	struct cma_page *page;
 
 	cma_drain_all_pages(mm);
-	marks_around_free(normal, 16, 16);
-	marks_around_free(dma32, 16, 16);
+	test_marks_from_free(normal, -16, 16, 32);
+	test_marks_from_free(dma32, -16, 16, 32);
 	if (fair[k]) {
 		set_batch(normal, 1, false);
 		set_batch(dma32, 1, false);
@@ -230,6 +218,33 @@ static void proc_shows_nr_alloc_batch_3_12_to_4_7(const char *kernel, unsigned k
 	cma_mm_destroy(mm);
 }
 
+static void note_batch_problem(void *ctx, const char *problem)
+{
+	if (strstr(problem, "zone Normal: alloc_batch"))
+		(*(unsigned *)ctx)++;
+}
+
+/*
+ * Expect (cma_mm_verify; the kernel's invariant that only new marks and
+ * refills raise NR_ALLOC_BATCH, to high less low): a batch over its
+ * refill is named, and so is any batch where no release has the policy.
+ */
+static void verify_names_a_batch_over_its_refill(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = two_zones(kernel);
+	struct zone *normal = &mm->zones[ZONE_NORMAL];
+	unsigned named = 0;
+
+	assert_int_equal(cma_mm_verify_report(mm, note_batch_problem, &named), 0);
+	assert_int_equal(named, 0);
+	set_batch(normal, fair[k] ? refill(normal) + 1 : 1, false);
+	assert_int_equal(cma_mm_verify_report(mm, note_batch_problem, &named), -EUCLEAN);
+	assert_int_equal(named, 1);
+	set_batch(normal, fair[k] ? refill(normal) : 0, false);
+	assert_int_equal(cma_mm_verify_report(mm, note_batch_problem, &named), 0);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	static const struct test_kernel_case cases[] = {
@@ -238,6 +253,7 @@ int main(void)
 		test_kernel_case(failed_fair_pass_refills_only_a_passed_zone_from_317, releases),
 		test_kernel_case(new_marks_leave_spent_zone_marked_from_317, releases),
 		test_kernel_case(proc_shows_nr_alloc_batch_3_12_to_4_7, releases),
+		test_kernel_case(verify_names_a_batch_over_its_refill, releases),
 	};
 
 	return test_run_kernel_cases("fair_zone", cases);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "helpers.h"
@@ -28,19 +29,6 @@ static struct cma_mm *two_zones(const char *kernel)
 	assert_true(mm->zones[ZONE_DMA32].present_pages && mm->zones[ZONE_NORMAL].present_pages);
 	assert_int_equal(cma_kswapd_start_polled(mm), 0);
 	return mm;
-}
-
-/* @zone's marks at its free pages plus @min, @low and @high, as a min_free_kbytes write sets them. */
-static void marks_from_free(struct zone *zone, long min, long low, long high)
-{
-	long free = (long)zone_page_state(zone, NR_FREE_PAGES);
-
-	spin_lock(&zone->lock);
-	__atomic_store_n(&zone->watermark[WMARK_MIN], (unsigned long)(free + min), __ATOMIC_RELAXED);
-	__atomic_store_n(&zone->watermark[WMARK_LOW], (unsigned long)(free + low), __ATOMIC_RELAXED);
-	__atomic_store_n(&zone->watermark[WMARK_HIGH], (unsigned long)(free + high), __ATOMIC_RELAXED);
-	zone_refill_alloc_batch(zone);
-	spin_unlock(&zone->lock);
 }
 
 static void finish(struct cma_mm *mm)
@@ -62,8 +50,8 @@ static void wakeup_between_low_and_high_from_312(const char *kernel, unsigned k)
 	struct zone *normal = &mm->zones[ZONE_NORMAL];
 
 	cma_drain_all_pages(mm);
-	marks_from_free(normal, -32, -16, 16);
-	marks_from_free(&mm->zones[ZONE_DMA32], -32, -16, 16);
+	test_marks_from_free(normal, -32, -16, 16);
+	test_marks_from_free(&mm->zones[ZONE_DMA32], -32, -16, 16);
 	wakeup_kswapd(mm, normal, 0, ZONE_NORMAL);
 	assert_int_equal(mm->kswapd_woken, wake_high[k]);
 	finish(mm);
@@ -81,11 +69,47 @@ static void balanced_lower_zone_keeps_kswapd_asleep_from_48(const char *kernel, 
 	struct zone *normal = &mm->zones[ZONE_NORMAL], *dma32 = &mm->zones[ZONE_DMA32];
 
 	cma_drain_all_pages(mm);
-	marks_from_free(normal, -16, 16, 32);
+	test_marks_from_free(normal, -16, 16, 32);
 	assert_true(zone_watermark_ok(dma32, 0, high_wmark_pages(dma32), ZONE_NORMAL, 0));
 	wakeup_kswapd(mm, normal, 0, ZONE_NORMAL);
 	assert_int_equal(mm->kswapd_woken, !wake_node[k]);
 	finish(mm);
+}
+
+static void count_wakeup(void *ctx, const char *event, const char *line)
+{
+	if (!strcmp(event, "mm_vmscan_wakeup_kswapd"))
+		(*(unsigned *)ctx)++;
+}
+
+/*
+ * Expect (wake_all_kswapds; 4.8's "once per node"): both zones below
+ * their low marks, so an allocation's first try fails and the slow path
+ * tells kswapd, which runs as a thread with nothing it could reclaim.
+ * Until 4.7 each zone wakes it, one trace event each; from 4.8 the node
+ * is asked once, through the classzone.
+ */
+static void slowpath_wakes_once_per_node_from_48(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = test_mm(.size = 128 * MiB, .dma32_end = 64 * MiB, .kernel = kernel,
+				    .metadata_only = true);
+	unsigned events = 0;
+	struct cma_page *page;
+
+	/* the consumer is set before kswapd starts and cleared after it stops */
+	cma_mm_set_trace(mm, count_wakeup, &events);
+	assert_int_equal(cma_kswapd_start(mm), 0);
+	cma_drain_all_pages(mm);
+	test_marks_from_free(&mm->zones[ZONE_NORMAL], -16, 16, 32);
+	test_marks_from_free(&mm->zones[ZONE_DMA32], -16, 16, 32);
+	page = cma_alloc_pages(mm, CMA_GFP_HIGHUSER_MOVABLE, 0);
+	assert_non_null(page);
+	cma_kswapd_stop(mm);
+	cma_mm_set_trace(mm, NULL, NULL);
+	assert_int_equal(events, wake_node[k] ? 1 : 2);
+	cma_free_pages(mm, page, 0);
+	assert_int_equal(cma_mm_verify(mm), 0);
+	cma_mm_destroy(mm);
 }
 
 int main(void)
@@ -93,6 +117,7 @@ int main(void)
 	static const struct test_kernel_case cases[] = {
 		test_kernel_case(wakeup_between_low_and_high_from_312, releases),
 		test_kernel_case(balanced_lower_zone_keeps_kswapd_asleep_from_48, releases),
+		test_kernel_case(slowpath_wakes_once_per_node_from_48, releases),
 	};
 
 	return test_run_kernel_cases("kswapd_wake", cases);

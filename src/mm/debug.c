@@ -615,17 +615,21 @@ static void check_reserves(struct verifier *v, struct zone *zone)
 static void check_watermarks(struct verifier *v, struct zone *zone)
 {
 	long batch = atomic_load_explicit(&zone->alloc_batch, memory_order_relaxed);
-	long refill = alloc_flags_fair(v->mm) ?
-		      (long)(high_wmark_pages(zone) - low_wmark_pages(zone)) : 0;
+	long refill = (long)(high_wmark_pages(zone) - low_wmark_pages(zone));
+	bool depleted = atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed);
 
 	if (!(min_wmark_pages(zone) <= low_wmark_pages(zone) &&
 	      low_wmark_pages(zone) <= high_wmark_pages(zone)))
 		report(v, "zone %s: watermarks min %lu low %lu high %lu do not ascend", zone->name,
 		       min_wmark_pages(zone), low_wmark_pages(zone), high_wmark_pages(zone));
-	if (batch > refill || (!alloc_flags_fair(v->mm) &&
-			       (batch || atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed))))
-		report(v, "zone %s: alloc_batch %ld over its refill %ld (high - low%s)", zone->name,
-		       batch, refill, alloc_flags_fair(v->mm) ? "" : ": no fair zone policy");
+	if (!alloc_flags_fair(v->mm)) {
+		if (batch || depleted)
+			report(v, "zone %s: alloc_batch %ld%s without the fair zone policy", zone->name,
+			       batch, depleted ? ", marked depleted," : "");
+	} else if (batch > refill) {
+		report(v, "zone %s: alloc_batch %ld over its refill %ld (high - low)", zone->name,
+		       batch, refill);
+	}
 }
 
 /*

@@ -217,7 +217,7 @@ int alloc_flags_nofragment(struct cma_mm *mm, enum zone_type high_zoneidx);
 int alloc_flags_fair(const struct cma_mm *mm);
 /* Every batch of the zones up to the preferred one of @high_zoneidx refilled, unmarked. */
 void reset_alloc_batches(struct cma_mm *mm, enum zone_type high_zoneidx);
-/* @zone's batch set to its high mark less its low mark (the watermarks' setup; zone->lock held). */
+/* @zone's batch set to its high mark less its low mark, as new marks and a refill set it. */
 void zone_refill_alloc_batch(struct zone *zone);
 bool __free_page_check(struct cma_mm *mm, struct cma_page *page, unsigned order);
 

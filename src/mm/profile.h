@@ -104,7 +104,9 @@ struct kernel_profile {
 	 * it is passed over until every batch is spent, so that the pages of
 	 * all zones age alike. 81c0a2bb515f "mm: page_alloc: fair zone
 	 * allocator policy" (Johannes Weiner, v2 posted 2013-08-02): 3.12
-	 * (its fixes ask stable to take them into 3.12 and later).
+	 * (akpm's mmotm 2013-08-27-16-51 against 3.11-rc7 queues it after
+	 * mm.patch, for the 3.12 merge window; its fixes ask stable to take
+	 * them into 3.12 and later).
 	 * Before 3.13 fff4068cba48 "mm: page_alloc: revert NUMA aspect of
 	 * fair allocation policy" (signed off by Linus, 2013-12-20) kept it
 	 * to the local node, and Mel Gorman's series of the same day reverted

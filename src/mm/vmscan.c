@@ -1656,7 +1656,6 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 		drop_watermark_boost(zone);
 		return;
 	}
-	/* kernel.watermark_boost: a boosted zone wakes kswapd too (pgdat_watermark_boosted) */
 	low = kswapd_wanted(mm, zone, order, classzone_idx);
 	/* kswapd_lock keeps the mutex alive: stop destroys it only after leaving RUNNING */
 	spin_lock(&mm->kswapd_lock);
