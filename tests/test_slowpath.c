@@ -214,8 +214,10 @@ static void count_wakeups(void *ctx, const char *event, const char *line)
  * on entry only, not on each retry (goto rebalance). From 4.9
  * (kernel.reclaim_retry) the OOM path tells such a request to retry
  * without killing, and each retry wakes kswapd again: one wakeup more
- * than rounds of direct reclaim. Each round frees nothing: from 6.11 it
- * walks twice, counting two stalls.
+ * than rounds of direct reclaim, until kswapd, failing as often as the
+ * slow path retries, gives the node up (4.12, kernel.kswapd_failures):
+ * when its thread gets there is the host's timing. Each round frees
+ * nothing: from 6.11 it walks twice, counting two stalls.
  */
 static void alloc_pages_nofs_retries_waking_kswapd_once(void **state)
 {
@@ -238,7 +240,11 @@ static void alloc_pages_nofs_retries_waking_kswapd_once(void **state)
 	assert_int_equal(rounds % walks, 0);
 	rounds /= walks;
 	assert_true(rounds > 1);
-	assert_int_equal(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), v6 ? rounds + 1 : 1);
+	if (t->mm->kernel.kswapd_failures) {
+		assert_in_range(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), 1, rounds + 1);
+	} else {
+		assert_int_equal(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), v6 ? rounds + 1 : 1);
+	}
 	assert_verify(t->mm);
 }
 

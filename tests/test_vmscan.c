@@ -814,7 +814,10 @@ static void wb_trace_fn(void *ctx, const char *event, const char *line)
  * zone is balanced. A failing ->writepage leaves the pages dirty, and
  * kswapd loops (balance_pgdat's loop_again) until it gives the zone up as
  * all_unreclaimable; then it scans it only at DEF_PRIORITY, where it does
- * not write, until a page freed to the zone clears the verdict.
+ * not write, until a page freed to the zone clears the verdict. From 4.12
+ * (kernel.kswapd_failures) it gives the node up instead, after
+ * MAX_RECLAIM_RETRIES loops, still scanning the zone at every priority
+ * when run again, and the pages it then frees revive the node.
  */
 static void kswapd_step_writes_back_dirty_pages(void **state)
 {
@@ -823,6 +826,7 @@ static void kswapd_step_writes_back_dirty_pages(void **state)
 	struct fake_owner *o = new_owner(t, false, 8192);
 	struct wb_trace w = { .highest_prio_written = -1 };
 	uint64_t n = fill_below(mm, o, WMARK_HIGH), pageoutrun;
+	bool node_rule = mm->kernel.kswapd_failures;
 	unsigned long got;
 
 	for (uint64_t i = 0; i < n; i++)
@@ -842,16 +846,19 @@ static void kswapd_step_writes_back_dirty_pages(void **state)
 	assert_int_equal(counter(mm, "nr_vmscan_write"), 0);
 	assert_true(counter(mm, "pageoutrun") >= 1);
 	assert_int_equal(owner_resident(o), n);
-	assert_true(normal(mm)->all_unreclaimable);
+	assert_int_equal(normal(mm)->all_unreclaimable, !node_rule);
+	assert_int_equal(kswapd_hopeless(mm), node_rule);
 	check_phase(t, "writeback failed");
 
 	o->fail_writeback = 0;
-	assert_int_equal(cma_kswapd_step(mm), 0);
-	assert_int_equal(o->written_back, 0);
-	cma_free_pages(mm, cma_alloc_pages(mm, CMA_GFP_KERNEL, 0), 0);
-	cma_drain_all_pages(mm);
-	assert_false(normal(mm)->all_unreclaimable);
-	assert_int_equal(normal(mm)->pages_scanned, 0);
+	if (!node_rule) {
+		assert_int_equal(cma_kswapd_step(mm), 0);
+		assert_int_equal(o->written_back, 0);
+		cma_free_pages(mm, cma_alloc_pages(mm, CMA_GFP_KERNEL, 0), 0);
+		cma_drain_all_pages(mm);
+		assert_false(normal(mm)->all_unreclaimable);
+		assert_int_equal(normal(mm)->pages_scanned, 0);
+	}
 	pageoutrun = counter(mm, "pageoutrun");
 	cma_mm_set_trace(mm, wb_trace_fn, &w);
 	got = cma_kswapd_step(mm);
@@ -870,6 +877,7 @@ static void kswapd_step_writes_back_dirty_pages(void **state)
 	/* each write was done in the owner's callback: its page went in the same pass, unrotated */
 	assert_int_equal(counter(mm, "pgrotated"), 0);
 	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_false(kswapd_hopeless(mm));
 	check_phase(t, "kswapd wrote back and reclaimed");
 }
 
@@ -1341,14 +1349,18 @@ static void try_to_free_pages_scans_size_shifted_by_priority(void **state)
  * /proc/zoneinfo) once it scanned six times its reclaimable pages, here
  * pinned ones (balance_pgdat, zone_reclaimable); direct reclaim then
  * reports no progress; a page freed to the zone clears both the verdict
- * and pages_scanned (free_pcppages_bulk).
+ * and pages_scanned (free_pcppages_bulk). From 4.12
+ * (kernel.kswapd_failures) kswapd gives the node up, no zone marked; a
+ * freed page is no reclaim progress and leaves it so, the pages direct
+ * reclaim frees once the pins are gone revive it.
  */
-static void kswapd_marks_zone_all_unreclaimable(void **state)
+static void kswapd_gives_up_on_unreclaimable(void **state)
 {
 	struct vm_test *t = vm_test(state, 0, 1);
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, false, 8192);
 	uint64_t n = fill_below(mm, o, WMARK_LOW);
+	bool node_rule = mm->kernel.kswapd_failures;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -1356,8 +1368,10 @@ static void kswapd_marks_zone_all_unreclaimable(void **state)
 	for (uint64_t i = 0; i < n; i++)
 		cma_page_get(mm, o->slots[i].page);
 	assert_int_equal(cma_kswapd_step(mm), 0);
-	assert_true(normal(mm)->all_unreclaimable);
-	assert_true(normal(mm)->pages_scanned >= 6 * n);
+	assert_int_equal(normal(mm)->all_unreclaimable, !node_rule);
+	assert_int_equal(kswapd_hopeless(mm), node_rule);
+	if (!node_rule)
+		assert_true(normal(mm)->pages_scanned >= 6 * n);
 	assert_int_equal(__perform_reclaim(mm, CMA_GFP_KERNEL, 0), 0);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
@@ -1371,10 +1385,16 @@ static void kswapd_marks_zone_all_unreclaimable(void **state)
 	cma_free_pages(mm, cma_alloc_pages(mm, CMA_GFP_KERNEL, 0), 0);
 	cma_drain_all_pages(mm);
 	assert_false(normal(mm)->all_unreclaimable);
-	assert_int_equal(normal(mm)->pages_scanned, 0);
+	assert_int_equal(kswapd_hopeless(mm), node_rule);
+	if (!node_rule)
+		assert_int_equal(normal(mm)->pages_scanned, 0);
 	for (uint64_t i = 0; i < n; i++)
 		cma_page_put(mm, o->slots[i].page);
-	check_phase(t, "all_unreclaimable cleared");
+	if (node_rule) {
+		assert_true(cma_try_to_free_pages(mm, SWAP_CLUSTER_MAX, CMA_GFP_KERNEL) > 0);
+		assert_false(kswapd_hopeless(mm));
+	}
+	check_phase(t, "reclaim given up, then hopeful again");
 }
 
 /*
@@ -1723,7 +1743,7 @@ int main(void)
 		cmocka_unit_test_teardown(kswapd_thread_lifecycle, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_thread_balances_under_allocation, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_scans_size_shifted_by_priority, vm_teardown),
-		cmocka_unit_test_teardown(kswapd_marks_zone_all_unreclaimable, vm_teardown),
+		cmocka_unit_test_teardown(kswapd_gives_up_on_unreclaimable, vm_teardown),
 		cmocka_unit_test_teardown(wakeup_kswapd_raises_max_order, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_step_balances_lower_zone_for_classzone, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_compacts_for_high_order, vm_teardown),

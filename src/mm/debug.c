@@ -633,6 +633,26 @@ static void check_watermarks(struct verifier *v, struct zone *zone)
 }
 
 /*
+ * Who gave reclaim up: before 4.12 (kernel.kswapd_failures) a zone, and
+ * the node counts no failures; from 4.12 the node, and no zone is marked.
+ */
+static void check_given_up(struct verifier *v)
+{
+	int failures = atomic_load_explicit(&v->mm->kswapd_failures, memory_order_relaxed);
+	struct zone *zone;
+
+	if (failures < 0 || (failures && !v->mm->kernel.kswapd_failures))
+		report(v, "kswapd_failures %d %s", failures,
+		       failures < 0 ? "below 0" : "without the 4.12 rule");
+	if (!v->mm->kernel.kswapd_failures)
+		return;
+	for_each_populated_zone(v->mm, zone)
+		if (atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed))
+			report(v, "zone %s: all_unreclaimable under the 4.12 rule (kswapd_failures)",
+			       zone->name);
+}
+
+/*
  * Every pageblock of [start, end) has a valid type (@expect, unless it is
  * -1), and the machine's ISOLATE pageblocks are those isolation counts.
  */
@@ -989,6 +1009,7 @@ int cma_mm_verify_report(struct cma_mm *mm, cma_verify_fn fn, void *ctx)
 	check_pageblocks(&v, mm->base_pfn, mm->end_pfn, -1);
 	check_cma_areas(&v);
 	check_hugetlb_pool(&v);
+	check_given_up(&v);
 
 	for_each_zone(mm, zone) {
 		spin_unlock(&zone->lru_lock);

@@ -648,6 +648,27 @@ static inline bool kswapd_is_running(struct cma_mm *mm)
 	spin_unlock(&mm->kswapd_lock);
 	return woken;
 }
+
+/* 6.12's MAX_RECLAIM_RETRIES: the slow path's rounds without progress, kswapd's runs */
+#define MAX_RECLAIM_RETRIES	16
+
+/*
+ * kswapd gave the node up (4.12, kernel.kswapd_failures): as many
+ * balance_pgdat runs in a row freed nothing as the slow path retries.
+ */
+static inline bool kswapd_hopeless(struct cma_mm *mm)
+{
+	return mm->kernel.kswapd_failures &&
+	       atomic_load_explicit(&mm->kswapd_failures, memory_order_relaxed) >= MAX_RECLAIM_RETRIES;
+}
+
+/* kswapd gave @zone up: v3.5's all_unreclaimable, or from 4.12 its node's state. */
+static inline bool zone_given_up(struct zone *zone)
+{
+	if (zone->mm->kernel.kswapd_failures)
+		return kswapd_hopeless(zone->mm);
+	return atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed);
+}
 /* global_dirty_limits: the dirty background and dirty thresholds, shares of the dirtyable pages. */
 void global_dirty_limits(struct cma_mm *mm, unsigned long *background, unsigned long *dirty);
 /* 3.5-4.8: reclaim waits while the pages under writeback are over the dirty limit. */

@@ -554,6 +554,11 @@ struct cma_mm {
 	bool kswapd_should_stop;
 	unsigned kswapd_max_order;	/* largest order asked for since then */
 	int kswapd_classzone_idx;	/* lowest classzone of those requests */
+	/*
+	 * 4.12 (kernel.kswapd_failures): balance_pgdat runs in a row that
+	 * freed nothing; any reclaim that frees a page resets it
+	 */
+	atomic_int kswapd_failures;
 };
 
 #define for_each_zone(mm, z) \

@@ -406,7 +406,7 @@ static void zoneinfo_show_print(struct cma_mm *mm, struct zone *zone, FILE *out)
 	fprintf(out,
 		"\n  all_unreclaimable: %u"
 		"\n  start_pfn:         %lu",
-		(unsigned)atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
+		(unsigned)zone_given_up(zone),
 		zone->zone_start_pfn);
 	zoneinfo_inactive_ratio(mm, zone, out);
 	fputc('\n', out);

@@ -272,11 +272,10 @@ static void zoneinfo_show_print_v6(struct cma_mm *mm, struct zone *zone, FILE *o
 	}
 	zoneinfo_items(mm, zone, out, zone_items, ARRAY_LEN(zone_items));
 	zoneinfo_pagesets(mm, zone, out);
-	/* one node: the zone's all_unreclaimable stands for the node's kswapd_failures */
 	fprintf(out,
 		"\n  node_unreclaimable:  %u"
 		"\n  start_pfn:           %lu\n",
-		(unsigned)atomic_load_explicit(&zone->all_unreclaimable, memory_order_relaxed),
+		(unsigned)zone_given_up(zone),
 		zone->zone_start_pfn);
 }
 

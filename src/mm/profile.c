@@ -141,6 +141,7 @@ static const struct profile_switch switches[] = {
 	SWITCH(highmem_memmap_lowmem, 3, 19),
 	SWITCH(zoneinfo_node_lru, 4, 8),
 	SWITCH(reclaim_retry_no_backoff, 4, 12),
+	SWITCH(kswapd_failures, 4, 12),
 	SWITCH(anon_inactive, 5, 9),
 	SWITCH(kswapd_reclaim_target, 3, 11),
 	SWITCH(kswapd_balance_nowait, 3, 9),

@@ -1625,6 +1625,25 @@ struct kernel_profile {
 	 */
 	bool zoneinfo_node_lru;
 	/*
+	 * kswapd gives a node up after MAX_RECLAIM_RETRIES (16) balance_pgdat
+	 * runs in a row that reclaimed nothing (pgdat->kswapd_failures): a
+	 * hopeless node is not woken, and kswapd sleeps on it; any reclaim
+	 * that frees a page there, kswapd's or a direct reclaimer's, makes it
+	 * hopeful again. It replaces v3.5's per-zone all_unreclaimable (set
+	 * after six times the reclaimable pages scanned, cleared by any page
+	 * freed), so kswapd and direct reclaim no longer pass over a zone
+	 * given up on. c73322d098e4 "mm: fix 100% CPU kswapd busyloop on
+	 * unreclaimable nodes", with "mm: don't avoid high-priority reclaim on
+	 * unreclaimable nodes" and "mm: delete NR_PAGES_SCANNED and
+	 * pgdat_reclaimable()" ([PATCH 1/9], 5/9 and 7/9 of Johannes Weiner's
+	 * "mm: kswapd spinning on unreclaimable nodes", linux-mm 2017-02-28;
+	 * committed 2017-05-03): 4.12, all three in Michal Hocko's since-4.11
+	 * shortlog of the mm tree (linux-mm 2017-05-04, on the v4.11 tag and
+	 * mmotm-2017-05-03-15-16).
+	 * Commit: c73322d098e4.
+	 */
+	bool kswapd_failures;
+	/*
 	 * should_reclaim_retry no longer shrinks its estimate of what a zone
 	 * could reclaim by no_progress_loops / MAX_RECLAIM_RETRIES with each
 	 * round that freed nothing: every reclaimable page counts at every

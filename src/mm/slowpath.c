@@ -223,9 +223,8 @@ static struct cma_page *__alloc_pages_may_oom(struct cma_mm *mm, const struct al
  */
 #define MAX_RECLAIM_ROUNDS 64
 
-/* 6.12's MAX_COMPACT_RETRIES and MAX_RECLAIM_RETRIES */
+/* 6.12's MAX_COMPACT_RETRIES (MAX_RECLAIM_RETRIES: internal.h) */
 #define MAX_COMPACT_RETRIES	16
-#define MAX_RECLAIM_RETRIES	16
 
 /*
  * What a zone could still reclaim, as should_reclaim_retry counts it:

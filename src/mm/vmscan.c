@@ -13,7 +13,10 @@
  * zone's low mark, or one step at a time under the caller's control. Each
  * zone counts the pages scanned since one was last freed to it; kswapd
  * gives a zone up (all_unreclaimable) after six times its reclaimable
- * pages, and only then does direct reclaim report no progress.
+ * pages, and only then does direct reclaim report no progress. From 4.12
+ * (kernel.kswapd_failures) kswapd gives the node up instead, after
+ * MAX_RECLAIM_RETRIES runs in a row that freed nothing, until some
+ * reclaim frees a page.
  *
  * The one idea: a page is reclaimed by freezing its references at exactly
  * owner + isolation (page_freeze_refs(page, 2)), as __remove_mapping does;
@@ -931,6 +934,9 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 			break;
 	}
 	sc->nr_reclaimed += nr_reclaimed;
+	/* 4.12's shrink_node: progress, kswapd's or not, revives a node kswapd gave up on */
+	if (nr_reclaimed)
+		atomic_store_explicit(&zone->mm->kswapd_failures, 0, memory_order_relaxed);
 	/* rebalance the anon lists even when they were not scanned */
 	if (inactive_anon_is_low(zone))
 		shrink_active_list(zone, LRU_ACTIVE_ANON, SWAP_CLUSTER_MAX, sc);
@@ -944,22 +950,22 @@ static void shrink_zone(struct zone *zone, struct scan_control *sc, int priority
 /* ---- direct reclaim ---- */
 
 /*
- * skip_throttle_noprogress: no use sleeping when kswapd gave up on every
- * zone (near OOM), or when writes pending are at most half the
- * reclaimable pages: those throttle as they reach the LRU's tail.
+ * skip_throttle_noprogress: no use sleeping when kswapd gave the node up
+ * (near OOM), or when writes pending are at most half the reclaimable
+ * pages: those throttle as they reach the LRU's tail.
  */
 static bool skip_throttle_noprogress(struct cma_mm *mm)
 {
 	unsigned long reclaimable = 0, write_pending = 0;
-	bool all_given_up = true;
 	struct zone *zone;
 
+	if (kswapd_hopeless(mm))
+		return true;
 	for_each_populated_zone(mm, zone) {
-		all_given_up &= zone_all_unreclaimable(zone);
 		reclaimable += zone_reclaimable_pages(zone);
 		write_pending += zone_write_pending(zone);
 	}
-	return all_given_up || 2 * write_pending <= reclaimable;
+	return 2 * write_pending <= reclaimable;
 }
 
 /*
@@ -1146,12 +1152,18 @@ static bool pgdat_balanced(struct cma_mm *mm, unsigned long balanced_pages, int 
 	return balanced_pages >= pages >> 2;
 }
 
-/* sleeping_prematurely: would kswapd go to sleep with a zone up to @classzone_idx unbalanced? */
+/*
+ * sleeping_prematurely: would kswapd go to sleep with a zone up to
+ * @classzone_idx unbalanced? Not on a node it gave up on (4.12): direct
+ * reclaim has it.
+ */
 static bool sleeping_prematurely(struct cma_mm *mm, unsigned order, int classzone_idx)
 {
 	unsigned long balanced = 0;
 	bool all_zones_ok = true;
 
+	if (kswapd_hopeless(mm))
+		return false;
 	for (int i = 0; i <= classzone_idx; i++) {
 		struct zone *zone = &mm->zones[i];
 
@@ -1180,8 +1192,9 @@ struct balance_state {
  * the lowest, that is below high + balance gap with end_zone's
  * lowmem_reserve (for a high order that compaction could serve, at order
  * 0). kswapd marks a zone all_unreclaimable once it scanned six times its
- * reclaimable pages. Returns whether the machine is balanced; *@end_zone
- * and *@priority are where the loop stopped.
+ * reclaimable pages (until 4.12, kernel.kswapd_failures). Returns whether
+ * the machine is balanced; *@end_zone and *@priority are where the loop
+ * stopped.
  */
 /*
  * clear_pgdat_congested (5.16): a node whose zones up to @classzone_idx
@@ -1270,7 +1283,7 @@ static bool balance_pgdat_loop(struct cma_mm *mm, struct balance_state *b, struc
 				shrink_zone(zone, sc, *priority);
 				if (mm->kswapd_napping)
 					return kswapd_nap_at(mm, *priority);
-				if (!zone_reclaimable(zone))
+				if (!mm->kernel.kswapd_failures && !zone_reclaimable(zone))
 					atomic_store_explicit(&zone->all_unreclaimable, true,
 							      memory_order_relaxed);
 			}
@@ -1335,6 +1348,19 @@ static bool balance_pgdat_high_order(struct cma_mm *mm, struct balance_state *b,
 }
 
 /*
+ * 4.12 (kernel.kswapd_failures): a run over the priorities that ended
+ * unbalanced having freed nothing (@freed 0) counts against the node.
+ * Returns true once that gave the node up: kswapd stops.
+ */
+static bool kswapd_run_failed(struct cma_mm *mm, unsigned long freed)
+{
+	if (!mm->kernel.kswapd_failures || freed)
+		return false;
+	atomic_fetch_add_explicit(&mm->kswapd_failures, 1, memory_order_relaxed);
+	return kswapd_hopeless(mm);
+}
+
+/*
  * kernel.watermark_boost: the boosts seen when kswapd started, reclaimed
  * by its pass as part of the high marks, are taken back (6.12's
  * balance_pgdat; a boost raised meanwhile stays for the next pass).
@@ -1364,7 +1390,14 @@ static void reset_watermark_boosts(struct cma_mm *mm, const unsigned long *boost
  * zone is all_unreclaimable. A high order that stays unbalanced after a
  * loop that freed less than a batch falls back to order 0. kswapd may
  * write dirty file pages back at priorities below DEF_PRIORITY - 2.
- * Returns the order it balanced at; b->classzone_idx becomes end_zone.
+ * From 4.12 (kernel.kswapd_failures) each loop stands for one of
+ * kswapd's runs (3.11 made each loop a balance_pgdat of its own, the
+ * kswapd thread looping while unbalanced) and counts against the node
+ * when it freed nothing (departure: a polled pass's loop cut by a nap
+ * counts each part alone, so a part after the nap that freed nothing
+ * counts, one failure early at most: what the part before it freed had
+ * reset the count); the node given up ends the pass. Returns the
+ * order it balanced at; b->classzone_idx becomes end_zone.
  */
 static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 {
@@ -1391,6 +1424,8 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 		if (!balanced) {
 			if (sc.nr_reclaimed < SWAP_CLUSTER_MAX)
 				b->order = 0;
+			if (kswapd_run_failed(mm, sc.nr_reclaimed))
+				break;
 			continue;
 		}
 		if (!b->order || !balance_pgdat_high_order(mm, b, end_zone, priority))
@@ -1609,7 +1644,8 @@ static bool zone_boosted(struct zone *zone)
 
 /*
  * Does a request of @order, first zone @classzone_idx, want kswapd for
- * @zone? v3.5: @zone is below its low mark; from 3.12
+ * @zone? Never once kswapd gave the node up (4.12,
+ * kernel.kswapd_failures). v3.5: @zone is below its low mark; from 3.12
  * (kernel.kswapd_wake_high) below its high mark, the one kswapd
  * balances to; from 4.8 (kernel.kswapd_wake_node) no zone up to the
  * classzone meets its high mark with the classzone's lowmem reserve. A
@@ -1621,6 +1657,8 @@ static bool kswapd_wanted(struct cma_mm *mm, struct zone *zone, unsigned order, 
 {
 	bool balanced = false;
 
+	if (kswapd_hopeless(mm))
+		return false;
 	if (!mm->kernel.kswapd_wake_node)
 		return zone_boosted(zone) ||
 		       !zone_watermark_ok(zone, order,
