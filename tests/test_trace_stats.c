@@ -5,9 +5,12 @@
  * probes' records against the text lines formatted from them, and
  * cma_mm_verify_report()'s lines against the log's.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "helpers.h"
 #include "owners.h"
@@ -370,6 +373,88 @@ static void verify_report_hands_each_logged_line(void **state)
 	cma_mm_destroy(mm);
 }
 
+/* A text consumer that must not run once it was replaced. */
+struct consumer {
+	unsigned long calls;
+	bool retired;		/* set once cma_mm_set_trace() replaced it and returned */
+	unsigned long late;	/* calls after that */
+};
+
+static void consume(void *ctx, const char *event, const char *line)
+{
+	struct consumer *c = ctx;
+
+	__atomic_fetch_add(&c->calls, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&c->retired, __ATOMIC_ACQUIRE))
+		__atomic_fetch_add(&c->late, 1, __ATOMIC_RELAXED);
+}
+
+struct emitter {
+	struct cma_mm *mm;
+	bool stop;
+	unsigned long rounds;
+};
+
+/* Pages allocated and freed on CPU 1: mm_page_alloc and mm_page_free events. */
+static void *emit(void *arg)
+{
+	struct emitter *e = arg;
+
+	cma_mm_bind_cpu(e->mm, 1);
+	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE)) {
+		struct cma_page *page = cma_alloc_pages(e->mm, CMA_GFP_KERNEL, 0);
+
+		assert_non_null(page);
+		cma_free_pages(e->mm, page, 0);
+		e->rounds++;
+	}
+	return NULL;
+}
+
+#define SWAPS 2000
+
+/*
+ * Expect (tracepoint_synchronize_unregister): once cma_mm_set_trace()
+ * returns, the consumer it replaced is never called, though another
+ * thread emits events all along; each consumer saw events while it was
+ * the one set. Clean under ThreadSanitizer.
+ */
+static void trace_consumer_replaced_under_a_running_emitter(void **state)
+{
+	struct cma_mm *mm = test_mm(.metadata_only = true, .cpus = 2);
+	struct consumer c[SWAPS];
+	struct emitter e = { .mm = mm };
+	unsigned long seen = 0;
+	pthread_t t;
+
+	memset(c, 0, sizeof(c));
+	cma_mm_bind_cpu(mm, 0);
+	assert_int_equal(cma_mm_set_trace_events(mm, "mm_page_alloc mm_page_free"), 0);
+	assert_int_equal(pthread_create(&t, NULL, emit, &e), 0);
+	for (unsigned i = 0; i < SWAPS; i++) {
+		const struct timespec tick = { .tv_nsec = 20000 };
+
+		cma_mm_set_trace(mm, consume, &c[i]);
+		if (i)
+			__atomic_store_n(&c[i - 1].retired, true, __ATOMIC_RELEASE);
+		nanosleep(&tick, NULL);
+	}
+	cma_mm_set_trace(mm, NULL, NULL);
+	__atomic_store_n(&c[SWAPS - 1].retired, true, __ATOMIC_RELEASE);
+	for (int i = 0; i < 1000; i++)
+		sched_yield();
+	__atomic_store_n(&e.stop, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	for (unsigned i = 0; i < SWAPS; i++) {
+		assert_int_equal(__atomic_load_n(&c[i].late, __ATOMIC_RELAXED), 0);
+		seen += __atomic_load_n(&c[i].calls, __ATOMIC_RELAXED) > 0;
+	}
+	assert_true(e.rounds > 0);
+	assert_true(seen > 0);
+	assert_int_equal(cma_mm_verify(mm), 0);
+	cma_mm_destroy(mm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +465,7 @@ int main(void)
 		cmocka_unit_test(probe_ignores_the_text_choice),
 		cmocka_unit_test(probe_bad_id),
 		cmocka_unit_test(verify_report_hands_each_logged_line),
+		cmocka_unit_test(trace_consumer_replaced_under_a_running_emitter),
 	};
 
 	return cmocka_run_group_tests_name("trace_stats", tests, NULL, NULL);

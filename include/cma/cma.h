@@ -819,6 +819,10 @@ typedef void (*cma_trace_fn)(void *ctx, const char *event, const char *line);
 /**
  * cma_mm_set_trace() - the ftrace text consumer: each event set_trace_events
  * lets through is formatted as its TP_printk line and handed to @fn.
+ * Safe while other threads cause events: once it returns, the consumer
+ * it replaced is not running and is not called again. Not from a trace
+ * function or probe (as for the other trace setters): it would wait for
+ * itself.
  */
 void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx);
 

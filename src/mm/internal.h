@@ -723,13 +723,15 @@ static inline bool should_fail_alloc_page(struct cma_mm *mm, unsigned order)
 /* The text consumer takes @id: set_trace_events chose it, or chose none. */
 static inline bool trace_text_wanted(const struct cma_mm *mm, enum cma_trace_id id)
 {
-	return mm->trace_fn && (!mm->trace_events || (mm->trace_events & (1u << id)));
+	uint32_t events = __atomic_load_n(&mm->trace_events, __ATOMIC_RELAXED);
+
+	return __atomic_load_n(&mm->trace_fn, __ATOMIC_RELAXED) && (!events || (events & (1u << id)));
 }
 
 /* Someone reads event @id: a probe, or the text. Two loads when no one does. */
 static inline bool trace_event_enabled(const struct cma_mm *mm, enum cma_trace_id id)
 {
-	return mm->trace_probes[id].fn || trace_text_wanted(mm, id);
+	return __atomic_load_n(&mm->trace_probes[id].fn, __ATOMIC_RELAXED) || trace_text_wanted(mm, id);
 }
 
 /*
@@ -744,6 +746,8 @@ static inline bool trace_event_enabled(const struct cma_mm *mm, enum cma_trace_i
 				.id = (ID), .member = { __VA_ARGS__ } });		\
 	} while (0)
 void __trace_event(struct cma_mm *mm, const struct cma_trace_event *ev);
+/* mm->trace_lock, at cma_mm_create (trace.c). */
+void trace_lock_init(struct cma_mm *mm);
 const char *migratetype_name(int mt);
 /* The profile's name of @mt: "HighAtomic" for the RESERVE slot under kernel.highatomic. */
 const char *migratetype_name_of(const struct cma_mm *mm, int mt);

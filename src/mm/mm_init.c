@@ -147,6 +147,7 @@ int mm_create(const struct cma_mm_config *cfg, struct cma_mm **mmp)
 	pthread_mutex_init(&mm->pcpu_drain_mutex, NULL);
 	pthread_mutex_init(&mm->ops_lock, NULL);
 	pthread_mutex_init(&mm->fail.lock, NULL);
+	trace_lock_init(mm);
 	spin_lock_init(&mm->hugetlb_lock);
 	for (unsigned o = 0; o < MAX_ORDER_LIMIT; o++)
 		page_list_init(&mm->hugetlb_free[o]);
@@ -797,5 +798,6 @@ void mm_destroy(struct cma_mm *mm)
 	pthread_mutex_destroy(&mm->pcpu_drain_mutex);
 	pthread_mutex_destroy(&mm->ops_lock);
 	pthread_mutex_destroy(&mm->fail.lock);
+	pthread_rwlock_destroy(&mm->trace_lock);
 	mm_free(mm);
 }

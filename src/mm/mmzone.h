@@ -495,6 +495,14 @@ struct cma_mm {
 	int (*replace_free_huge_pages)(struct cma_mm *mm, unsigned long start, unsigned long end);
 	struct fail_page_alloc fail;
 
+	/*
+	 * The trace's consumers (trace.c). An emitter reads them with relaxed
+	 * loads to decide whether to build its event at all, then calls them
+	 * holding trace_lock for reading; the setters change them holding it
+	 * for writing, so that once a setter returns nothing runs what it
+	 * replaced (tracepoint_synchronize_unregister).
+	 */
+	pthread_rwlock_t trace_lock;
 	cma_trace_fn trace_fn;
 	void *trace_ctx;
 	uint32_t trace_events;		/* bit per enum cma_trace_id for trace_fn; 0: all */

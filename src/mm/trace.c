@@ -328,29 +328,52 @@ static void trace_event_text(struct cma_mm *mm, const struct cma_trace_event *ev
 	mm->trace_fn(mm->trace_ctx, name, line);
 }
 
+/* The consumers, read again under trace_lock: a setter may have changed them since the check. */
 void __trace_event(struct cma_mm *mm, const struct cma_trace_event *ev)
 {
-	cma_trace_probe_fn probe = mm->trace_probes[ev->id].fn;
+	cma_trace_probe_fn probe;
 
+	pthread_rwlock_rdlock(&mm->trace_lock);
+	probe = mm->trace_probes[ev->id].fn;
 	if (probe)
 		probe(mm->trace_probes[ev->id].ctx, ev);
 	if (trace_text_wanted(mm, ev->id))
 		trace_event_text(mm, ev);
+	pthread_rwlock_unlock(&mm->trace_lock);
+}
+
+/*
+ * Reader-preferring, as a consumer that frees pages emits events of its
+ * own, taking trace_lock for reading again: a setter waiting meanwhile
+ * must not hold that up.
+ */
+void trace_lock_init(struct cma_mm *mm)
+{
+	pthread_rwlockattr_t attr;
+
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_READER_NP);
+	pthread_rwlock_init(&mm->trace_lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
 }
 
 int cma_mm_set_trace_probe(struct cma_mm *mm, enum cma_trace_id id, cma_trace_probe_fn fn, void *ctx)
 {
 	if (!mm || (unsigned)id >= NR_CMA_TRACE_EVENTS)
 		return -EINVAL;
+	pthread_rwlock_wrlock(&mm->trace_lock);
 	mm->trace_probes[id].ctx = ctx;
-	mm->trace_probes[id].fn = fn;
+	__atomic_store_n(&mm->trace_probes[id].fn, fn, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&mm->trace_lock);
 	return 0;
 }
 
 void cma_mm_set_trace(struct cma_mm *mm, cma_trace_fn fn, void *ctx)
 {
+	pthread_rwlock_wrlock(&mm->trace_lock);
 	mm->trace_ctx = ctx;
-	mm->trace_fn = fn;
+	__atomic_store_n(&mm->trace_fn, fn, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&mm->trace_lock);
 }
 
 /*
@@ -380,6 +403,8 @@ int cma_mm_set_trace_events(struct cma_mm *mm, const char *events)
 		mask |= 1u << id;
 		p += len;
 	}
-	mm->trace_events = mask;
+	pthread_rwlock_wrlock(&mm->trace_lock);
+	__atomic_store_n(&mm->trace_events, mask, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&mm->trace_lock);
 	return 0;
 }
