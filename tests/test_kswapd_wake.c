@@ -112,12 +112,79 @@ static void slowpath_wakes_once_per_node_from_48(const char *kernel, unsigned k)
 	cma_mm_destroy(mm);
 }
 
+/*
+ * Expect (wakeup_kswapd's trace, as waitqueue_active() gates it): the
+ * polled kswapd traces mm_vmscan_wakeup_kswapd when a wakeup finds it
+ * asleep, and not again while it is woken; after its pass it sleeps
+ * again, and the next wakeup is traced, unless the pass, which could free
+ * nothing on this machine, gave the node up (4.12, kswapd_failures).
+ */
+static void polled_wakeup_traced_while_asleep(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = two_zones(kernel);
+	struct zone *normal = &mm->zones[ZONE_NORMAL];
+	unsigned events = 0;
+	bool gives_up = cma_kernel_has(kernel, "kswapd_failures") == 1;
+
+	cma_mm_set_trace(mm, count_wakeup, &events);
+	cma_drain_all_pages(mm);
+	test_marks_from_free(normal, 16, 32, 48);
+	test_marks_from_free(&mm->zones[ZONE_DMA32], 16, 32, 48);
+	wakeup_kswapd(mm, normal, 0, ZONE_NORMAL);
+	assert_int_equal(events, 1);
+	wakeup_kswapd(mm, normal, 0, ZONE_NORMAL);
+	assert_int_equal(events, 1);
+	assert_int_equal(cma_kswapd_poll(mm), 0);
+	assert_false(mm->kswapd_woken);
+	wakeup_kswapd(mm, normal, 0, ZONE_NORMAL);
+	assert_int_equal(events, gives_up ? 1 : 2);
+	cma_mm_set_trace(mm, NULL, NULL);
+	finish(mm);
+}
+
+/* A probe on kswapd's own wake event: an allocation's wakeup while its pass runs. */
+static void wake_during_pass(void *ctx, const struct cma_trace_event *ev)
+{
+	struct cma_mm *mm = ctx;
+
+	wakeup_kswapd(mm, &mm->zones[ZONE_NORMAL], 0, ZONE_NORMAL);
+}
+
+/*
+ * Expect (waitqueue_active() again): a wakeup that comes while the polled
+ * kswapd is in its pass is not traced, kswapd not being asleep, though it
+ * asks for another pass.
+ */
+static void polled_wakeup_in_pass_not_traced(const char *kernel, unsigned k)
+{
+	struct cma_mm *mm = two_zones(kernel);
+	struct zone *normal = &mm->zones[ZONE_NORMAL];
+	unsigned events = 0;
+
+	cma_mm_set_trace(mm, count_wakeup, &events);
+	assert_int_equal(cma_mm_set_trace_probe(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, wake_during_pass, mm),
+			 0);
+	cma_drain_all_pages(mm);
+	test_marks_from_free(normal, 16, 32, 48);
+	test_marks_from_free(&mm->zones[ZONE_DMA32], 16, 32, 48);
+	wakeup_kswapd(mm, normal, 0, ZONE_NORMAL);
+	assert_int_equal(events, 1);
+	assert_int_equal(cma_kswapd_poll(mm), 0);
+	assert_int_equal(events, 1);
+	assert_true(mm->kswapd_woken);
+	assert_int_equal(cma_mm_set_trace_probe(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, NULL, NULL), 0);
+	cma_mm_set_trace(mm, NULL, NULL);
+	finish(mm);
+}
+
 int main(void)
 {
 	static const struct test_kernel_case cases[] = {
 		test_kernel_case(wakeup_between_low_and_high_from_312, releases),
 		test_kernel_case(balanced_lower_zone_keeps_kswapd_asleep_from_48, releases),
 		test_kernel_case(slowpath_wakes_once_per_node_from_48, releases),
+		test_kernel_case(polled_wakeup_traced_while_asleep, releases),
+		test_kernel_case(polled_wakeup_in_pass_not_traced, releases),
 	};
 
 	return test_run_kernel_cases("kswapd_wake", cases);

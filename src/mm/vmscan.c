@@ -1681,12 +1681,15 @@ static bool kswapd_wanted(struct cma_mm *mm, struct zone *zone, unsigned order, 
  * @classzone_idx, may use @zone: as v3.5, raise kswapd_max_order (and
  * lower the classzone with it) whatever the zone's state, and wake
  * kswapd if kswapd_wanted() says so. Nothing happens when no kswapd
- * runs.
+ * runs. mm_vmscan_wakeup_kswapd is traced, as the kernel traces it only
+ * for a kswapd asleep on its waitqueue, when a polled kswapd was neither
+ * woken already nor in its pass; departure: a kswapd thread's every
+ * wakeup is traced, asleep or not.
  */
 void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int classzone_idx)
 {
 	int state = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed);
-	bool low, woke = false;
+	bool low, woke = false, traced = false;
 
 	if (!zone->present_pages)
 		return;
@@ -1702,6 +1705,8 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 		kswapd_raise_request(mm, order, classzone_idx);
 		woke = low && !mm->kswapd_woken;
 		mm->kswapd_woken |= low;
+		/* asleep, as on its waitqueue: not woken yet, and not in its pass */
+		traced = woke && !atomic_load_explicit(&mm->kswapd_balancing, memory_order_relaxed);
 	} else if (state == KSWAPD_RUNNING) {
 		pthread_mutex_lock(&mm->kswapd_mutex);
 		kswapd_raise_request(mm, order, classzone_idx);
@@ -1710,11 +1715,12 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 			pthread_cond_signal(&mm->kswapd_wait);
 		}
 		pthread_mutex_unlock(&mm->kswapd_mutex);
-		if (low)
-			trace_event(mm, CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD, reclaim,
-				    .zid = (int)zone->idx, .order = order);
+		traced = low;
 	}
 	spin_unlock(&mm->kswapd_lock);
+	if (traced)
+		trace_event(mm, CMA_TRACE_MM_VMSCAN_WAKEUP_KSWAPD, reclaim, .zid = (int)zone->idx,
+			    .order = order);
 	/* the polled kswapd sleeps in its host: the wake_up_interruptible that runs it */
 	if (woke && mm->sleep_ops.wake)
 		mm->sleep_ops.wake(mm->sleep_ctx, CMA_SLEEP_KSWAPD);
