@@ -115,8 +115,10 @@ static void assert_given_up(struct pinned *p, unsigned k)
  * Expect (balance_pgdat; 4.12's kswapd_failures): the first pass frees
  * nothing. v3.5's loops until every zone is all_unreclaimable, and the
  * next wakeup runs another pass. From 4.12 each loop is a failed run:
- * the pass stops at the MAX_RECLAIM_RETRIES-th (one pageoutrun each),
- * and kswapd is not woken again.
+ * the pass stops at the MAX_RECLAIM_RETRIES-th (one pageoutrun each, a
+ * premature sleep between each two: 16 and 15, as the 6.12 guests of
+ * bench/oracle/results/arm64-vmsplice-32m and arm64-anon2000-1g counted
+ * in /proc/vmstat), and kswapd is not woken again.
  */
 static void kswapd_gives_node_up_after_max_retries_from_412(const char *kernel, unsigned k)
 {
@@ -128,10 +130,13 @@ static void kswapd_gives_node_up_after_max_retries_from_412(const char *kernel, 
 	assert_int_equal(wake_and_poll(&p), 0);
 	runs = counter_of(p.mm, "pageoutrun") - runs;
 	assert_given_up(&p, k);
-	if (node_rule[k])
+	if (node_rule[k]) {
+		/* as the oracle's 6.12 guests counted (arm64-vmsplice-32m, arm64-anon2000-1g) */
 		assert_int_equal(runs, MAX_RECLAIM_RETRIES);
-	else
+		assert_int_equal(counter_of(p.mm, "kswapd_high_wmark_hit_quickly"), MAX_RECLAIM_RETRIES - 1);
+	} else {
 		assert_true(runs >= 1);
+	}
 
 	runs = counter_of(p.mm, "pageoutrun");
 	wakeup_kswapd(p.mm, p.zone, 0, (int)p.zone->idx);

@@ -216,7 +216,8 @@ static void count_wakeups(void *ctx, const char *event, const char *line)
  * without killing, and each retry wakes kswapd again: one wakeup more
  * than rounds of direct reclaim, until kswapd, failing as often as the
  * slow path retries, gives the node up (4.12, kernel.kswapd_failures):
- * when its thread gets there is the host's timing. Each round frees
+ * when its thread gets there, before the first wakeup or later, is the
+ * host's timing. Each round frees
  * nothing: from 6.11 it walks twice, counting two stalls.
  */
 static void alloc_pages_nofs_retries_waking_kswapd_once(void **state)
@@ -241,7 +242,8 @@ static void alloc_pages_nofs_retries_waking_kswapd_once(void **state)
 	rounds /= walks;
 	assert_true(rounds > 1);
 	if (t->mm->kernel.kswapd_failures) {
-		assert_in_range(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), 1, rounds + 1);
+		/* kswapd may give up before the first wakeup: it starts on an unbalanced node */
+		assert_in_range(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), 0, rounds + 1);
 	} else {
 		assert_int_equal(__atomic_load_n(&wakeups, __ATOMIC_RELAXED), v6 ? rounds + 1 : 1);
 	}

@@ -1396,8 +1396,10 @@ static void reset_watermark_boosts(struct cma_mm *mm, const unsigned long *boost
  * when it freed nothing (departure: a polled pass's loop cut by a nap
  * counts each part alone, so a part after the nap that freed nothing
  * counts, one failure early at most: what the part before it freed had
- * reset the count); the node given up ends the pass. Returns the
- * order it balanced at; b->classzone_idx becomes end_zone.
+ * reset the count), and a loop that went through every priority and
+ * another follows counts kswapd_high_wmark_hit_quickly, as the thread's
+ * try to sleep between runs does; the node given up ends the pass.
+ * Returns the order it balanced at; b->classzone_idx becomes end_zone.
  */
 static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 {
@@ -1426,6 +1428,9 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 				b->order = 0;
 			if (kswapd_run_failed(mm, sc.nr_reclaimed))
 				break;
+			/* 4.12: a whole run left it unbalanced, so kswapd's try to sleep was premature */
+			if (mm->kernel.kswapd_failures && priority < 0)
+				count_vm_event(mm, KSWAPD_HIGH_WMARK_HIT_QUICKLY);
 			continue;
 		}
 		if (!b->order || !balance_pgdat_high_order(mm, b, end_zone, priority))
