@@ -35,10 +35,12 @@ static void kswapd_preempt(struct sim *s, uint64_t t)
 	storage_run_apart(s, t, kswapd_run, !idle_cpu);
 }
 
+/* The scheduled pass; an event whose pass ran already, or was put off to a later wake, runs none. */
 static void kswapd(struct sim *s, void *arg)
 {
-	if (s->kswapd_at == s->now)
-		s->kswapd_at = UINT64_MAX;
+	if (s->kswapd_at != s->now)
+		return;
+	s->kswapd_at = UINT64_MAX;
 	kswapd_run(s);
 }
 
@@ -46,7 +48,7 @@ static void kswapd(struct sim *s, void *arg)
  * Woken at @at, the waker's time: a wakeup while it is awake (a pass
  * pending) is that pass's; one after the pass began finds it asleep
  * again and runs it again. A pending event whose pass ran early finds
- * nothing to do.
+ * nothing to do: a pass never runs before the wake's time.
  */
 static void kswapd_woken(struct sim *s, uint64_t at)
 {
