@@ -1163,11 +1163,104 @@ static void kswapd_polled_naps_where_the_thread_sleeps(void **state)
 	check_phase(t, "balanced after its naps");
 }
 
+static uint64_t vm_counter(struct cma_mm *mm, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(cma_mm_counter(mm, name, &v), 0);
+	return v;
+}
+
+/* Poll the polled kswapd until a pass ends without a nap in it (v3.5's congestion_wait naps). */
+static void poll_past_naps(struct cma_mm *mm)
+{
+	unsigned polls = 0;
+
+	do
+		cma_kswapd_poll(mm);
+	while (mm->kswapd_napping && ++polls < 64);
+	assert_false(mm->kswapd_napping);
+}
+
+static void count_kswapd_sleep(void *ctx, const char *event, const char *line)
+{
+	if (!strcmp(event, "mm_vmscan_kswapd_sleep"))
+		(*(unsigned *)ctx)++;
+}
+
+/*
+ * Expect (kswapd_try_to_sleep, v3.5 and 6.12 alike): on a clock, the
+ * polled kswapd's pass that balanced the zone is followed by a HZ/10
+ * sleep on its waitqueue (a 100 ms nap the host polls it after). A
+ * wakeup during it counts kswapd_low_wmark_hit_quickly and runs a pass;
+ * a zone below its high mark when it ends counts
+ * kswapd_high_wmark_hit_quickly and runs one, though nothing woke
+ * kswapd; a balanced zone then sends it to sleep until woken
+ * (mm_vmscan_kswapd_sleep), and a poll finds nothing to do.
+ */
+static void kswapd_polled_short_sleep_after_a_pass(void **state)
+{
+	static const struct cma_mm_sleep_ops ops = { .sleep = count_sleep };
+	struct vm_test *t = vm_test(state, 0, 1);
+	struct cma_mm *mm = t->mm;
+	struct fake_owner *o = new_owner(t, false, 8192);
+	struct nap_count c = { 0 };
+	unsigned sleeps = 0;
+
+	cma_mm_set_sleep_ops(mm, &ops, &c);
+	cma_mm_set_trace(mm, count_kswapd_sleep, &sleeps);
+	assert_int_equal(cma_kswapd_start_polled(mm), 0);
+	fill_below(mm, o, WMARK_LOW);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	poll_past_naps(mm);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_true(mm->kswapd_short_nap);
+	assert_int_equal(c.timeout_us, 100000);
+
+	/* a slow path's pause does not end the nap before its time */
+	kswapd_run_meanwhile(mm);
+	assert_true(mm->kswapd_short_nap);
+	assert_int_equal(vm_counter(mm, "kswapd_high_wmark_hit_quickly"), 0);
+	assert_int_equal(sleeps, 0);
+
+	/* woken during the nap */
+	fill_below(mm, o, WMARK_LOW);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	poll_past_naps(mm);
+	assert_int_equal(vm_counter(mm, "kswapd_low_wmark_hit_quickly"), 1);
+	assert_int_equal(vm_counter(mm, "kswapd_high_wmark_hit_quickly"), 0);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_true(mm->kswapd_short_nap);
+
+	/* below the high mark at its end, nobody having woken it */
+	fill_below(mm, o, WMARK_HIGH);
+	assert_false(mm->kswapd_woken);
+	poll_past_naps(mm);
+	assert_int_equal(vm_counter(mm, "kswapd_high_wmark_hit_quickly"), 1);
+	assert_true(zone_above(normal(mm), WMARK_HIGH));
+	assert_true(mm->kswapd_short_nap);
+
+	/* balanced at its end: asleep until woken */
+	assert_int_equal(sleeps, 0);
+	assert_int_equal(cma_kswapd_poll(mm), 0);
+	assert_false(mm->kswapd_short_nap);
+	assert_int_equal(sleeps, 1);
+	assert_int_equal(cma_kswapd_poll(mm), 0);
+	assert_int_equal(vm_counter(mm, "kswapd_low_wmark_hit_quickly"), 1);
+	assert_int_equal(vm_counter(mm, "kswapd_high_wmark_hit_quickly"), 1);
+	assert_int_equal(c.sleeps, 0);
+	cma_kswapd_stop(mm);
+	cma_mm_set_trace(mm, NULL, NULL);
+	cma_mm_set_sleep_ops(mm, NULL, NULL);
+	check_phase(t, "short sleeps after three passes");
+}
+
 /*
  * Expect (kernel.kswapd_balance_nowait, 3.9): kswapd in trouble (a round
  * below DEF_PRIORITY - 2 that scanned) sleeps for the device up to 3.8,
  * and goes straight on from 3.9: on a clock the 3.5 and 3.8 passes nap,
- * the 3.9 and 6.12 ones balance the zone in one pass without a sleep.
+ * the 3.9 and 6.12 ones balance the zone in one pass without a sleep,
+ * then take kswapd_try_to_sleep's HZ/10 (a nap too, after the pass).
  * 3.8 and 3.9 are the boundary.
  */
 static void kswapd_in_trouble_waits_until_3_9(void **state)
@@ -1188,10 +1281,14 @@ static void kswapd_in_trouble_waits_until_3_9(void **state)
 		fill_young_mapped_below(mm, o, WMARK_LOW);
 		wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
 		cma_kswapd_poll(mm);
-		if (c.naps != waits || zone_above(normal(mm), WMARK_HIGH) == waits)
-			fail_msg("%s: expected %s, found %u naps, the zone %s its high mark", kernels[k],
-				 waits ? "a nap" : "no nap and a balanced zone", c.naps,
+		/* one sleep either way: in the pass, or kswapd_try_to_sleep's HZ/10 after it */
+		if (c.naps != 1 || mm->kswapd_napping != waits || mm->kswapd_short_nap == waits ||
+		    zone_above(normal(mm), WMARK_HIGH) == waits)
+			fail_msg("%s: expected %s, found %u naps (%s), the zone %s its high mark", kernels[k],
+				 waits ? "a nap in the pass" : "a balanced zone and the short sleep after",
+				 c.naps, mm->kswapd_napping ? "in the pass" : "after it",
 				 zone_above(normal(mm), WMARK_HIGH) ? "above" : "below");
+		assert_int_equal(c.timeout_us, 100000);
 		assert_int_equal(c.sleeps, 0);
 		cma_kswapd_stop(mm);
 		cma_mm_set_sleep_ops(mm, NULL, NULL);
@@ -1722,6 +1819,7 @@ int main(void)
 		cmocka_unit_test_teardown(kswapd_polled_wakeup_tells_the_host, vm_teardown),
 		cmocka_unit_test_teardown(kswapd_polled_naps_where_the_thread_sleeps, vm_teardown),
 		cmocka_unit_test(kswapd_in_trouble_waits_until_3_9),
+		cmocka_unit_test_teardown(kswapd_polled_short_sleep_after_a_pass, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_skips_dirty_file_pages, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_keeps_pinned_pages, vm_teardown),
 		cmocka_unit_test_teardown(try_to_free_pages_skips_writeback_pages, vm_teardown),

@@ -733,7 +733,9 @@ unsigned long cma_kswapd_step(struct cma_mm *mm);
  * reclaim_throttle) calls sleep(CMA_SLEEP_KSWAPD, timeout) instead and
  * ends the pass: the host polls it again when the timeout is over (its
  * return value is not used), and the slow path's pause does not run it
- * meanwhile. cma_kswapd_stop() ends it. -EBUSY if kswapd already runs.
+ * meanwhile. So does kswapd_try_to_sleep's HZ/10 after a pass that left
+ * the zones balanced, which a wakeup ends early. cma_kswapd_stop() ends
+ * it. -EBUSY if kswapd already runs.
  */
 int cma_kswapd_start_polled(struct cma_mm *mm);
 /** cma_kswapd_poll() - the balancing a wakeup asked for since the last poll; pages freed, or 0. */

@@ -50,6 +50,14 @@ void kswapd_pass_set(struct cma_mm *mm)
 	kswapd_pass = mm;
 }
 
+bool kswapd_schedule_timeout(struct cma_mm *mm, long timeout)
+{
+	if (!mm->sleep_ops.sleep)
+		return false;
+	mm->sleep_ops.sleep(mm->sleep_ctx, CMA_SLEEP_KSWAPD, jiffies_to_usecs(timeout));
+	return true;
+}
+
 uint64_t sleep_on_timeout(struct cma_mm *mm, enum cma_sleep_reason q, long timeout)
 {
 	uint64_t timeout_us = jiffies_to_usecs(timeout), slept;

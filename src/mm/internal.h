@@ -625,6 +625,11 @@ void wakeup_kswapd(struct cma_mm *mm, struct zone *zone, unsigned order, int cla
 void kswapd_run_meanwhile(struct cma_mm *mm);
 /* The polled kswapd's pass runs in this thread on @mm (NULL: it ended): its sleeps are naps. */
 void kswapd_pass_set(struct cma_mm *mm);
+/*
+ * The polled kswapd asleep on its waitqueue for @timeout jiffies: the
+ * host polls it at the timeout, or at a wakeup. false without a host clock.
+ */
+bool kswapd_schedule_timeout(struct cma_mm *mm, long timeout);
 /* mm->kswapd_state; 0 is what cma_mm_create leaves */
 /* POLLED: no thread; wakeups are recorded for cma_kswapd_poll() (vmscan.c). */
 enum { KSWAPD_STOPPED, KSWAPD_STARTING, KSWAPD_RUNNING, KSWAPD_STOPPING, KSWAPD_POLLED };

@@ -558,6 +558,14 @@ struct cma_mm {
 	 */
 	bool kswapd_napping;
 	int kswapd_nap_priority;
+	/*
+	 * polled, under kswapd_lock: in kswapd_try_to_sleep's HZ/10 sleep
+	 * after a pass that balanced kswapd_nap_order for
+	 * kswapd_nap_classzone; the host polls it at the timeout or a wakeup
+	 */
+	bool kswapd_short_nap;
+	unsigned kswapd_nap_order;
+	int kswapd_nap_classzone;
 	atomic_bool kswapd_balancing;	/* in balance_pgdat: task_is_running(kswapd), near enough */
 	bool kswapd_should_stop;
 	unsigned kswapd_max_order;	/* largest order asked for since then */

@@ -1444,14 +1444,12 @@ static unsigned balance_pgdat(struct cma_mm *mm, struct balance_state *b)
 	return b->order;
 }
 
-/* One wakeup's work: balance at @order for @classzone_idx; the pages freed. */
-static unsigned long kswapd_balance(struct cma_mm *mm, unsigned order, int classzone_idx, int priority)
+/* One wakeup's work, as @b asks; the pages freed. */
+static unsigned long kswapd_balance(struct cma_mm *mm, struct balance_state *b)
 {
-	struct balance_state b = { .order = order, .classzone_idx = classzone_idx, .priority = priority };
-
-	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = order);
-	balance_pgdat(mm, &b);
-	return b.nr_reclaimed;
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_WAKE, reclaim, .order = b->order);
+	balance_pgdat(mm, b);
+	return b->nr_reclaimed;
 }
 
 /**
@@ -1463,7 +1461,9 @@ unsigned long cma_kswapd_step(struct cma_mm *mm)
 {
 	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_step"))
 		return 0;
-	return kswapd_balance(mm, 0, MAX_NR_ZONES - 1, DEF_PRIORITY);
+	struct balance_state b = { .order = 0, .classzone_idx = MAX_NR_ZONES - 1, .priority = DEF_PRIORITY };
+
+	return kswapd_balance(mm, &b);
 }
 
 /* Take the order and classzone asked for since kswapd last looked. Under kswapd's lock. */
@@ -1748,6 +1748,7 @@ int cma_kswapd_start_polled(struct cma_mm *mm)
 	      0 : -EBUSY;
 	if (!ret) {
 		mm->kswapd_woken = false;
+		mm->kswapd_short_nap = false;
 		mm->kswapd_max_order = 0;
 		mm->kswapd_classzone_idx = MAX_NR_ZONES - 1;
 		atomic_store_explicit(&mm->kswapd_state, KSWAPD_POLLED, memory_order_relaxed);
@@ -1756,40 +1757,87 @@ int cma_kswapd_start_polled(struct cma_mm *mm)
 	return ret;
 }
 
-/* The polled kswapd's pass, if a wakeup asked for one: the pages freed. */
+/*
+ * kswapd_try_to_sleep's first step for the polled kswapd, after a pass
+ * that left the node balanced: on a host's clock it sleeps HZ/10 on its
+ * waitqueue (kswapd_short_nap), where a wakeup finds it; without a clock
+ * nothing sleeps, and it waits for a wakeup as before.
+ */
+static void kswapd_short_nap_start(struct cma_mm *mm, const struct balance_state *b)
+{
+	if (!mm_may_sleep(mm) || sleeping_prematurely(mm, b->order, b->classzone_idx))
+		return;
+	spin_lock(&mm->kswapd_lock);
+	mm->kswapd_short_nap = true;
+	mm->kswapd_nap_order = b->order;
+	mm->kswapd_nap_classzone = b->classzone_idx;
+	spin_unlock(&mm->kswapd_lock);
+	kswapd_schedule_timeout(mm, HZ / 10);
+}
+
+/*
+ * The polled kswapd's HZ/10 sleep is over: a wakeup during it counts
+ * kswapd_low_wmark_hit_quickly, a node unbalanced again at its end
+ * kswapd_high_wmark_hit_quickly, and either sends kswapd back to work
+ * (true); else it goes to sleep until woken (the thread's
+ * kswapd_try_to_sleep).
+ */
+static bool kswapd_short_nap_end(struct cma_mm *mm, bool woken)
+{
+	if (woken) {
+		count_vm_event(mm, KSWAPD_LOW_WMARK_HIT_QUICKLY);
+		return true;
+	}
+	if (sleeping_prematurely(mm, mm->kswapd_nap_order, mm->kswapd_nap_classzone)) {
+		count_vm_event(mm, KSWAPD_HIGH_WMARK_HIT_QUICKLY);
+		return true;
+	}
+	reset_isolation_suitable(mm);
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP, reclaim, .zid = 0);
+	return false;
+}
+
+/* The polled kswapd's pass, if a wakeup or the end of its short sleep asks for one: the pages freed. */
 static unsigned long kswapd_poll(struct cma_mm *mm)
 {
-	unsigned order = 0;
-	int classzone_idx = MAX_NR_ZONES - 1;
-	int priority = DEF_PRIORITY;
+	struct balance_state b = { .order = 0, .classzone_idx = MAX_NR_ZONES - 1, .priority = DEF_PRIORITY };
+	struct balance_state asked;
 	unsigned long freed = 0;
-	bool woken;
+	bool woken, short_nap;
 
 	spin_lock(&mm->kswapd_lock);
 	woken = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_POLLED &&
 		mm->kswapd_woken;
+	short_nap = mm->kswapd_short_nap;
+	mm->kswapd_short_nap = false;
 	if (woken) {
-		kswapd_take_request(mm, &order, &classzone_idx);
+		kswapd_take_request(mm, &b.order, &b.classzone_idx);
 		mm->kswapd_woken = false;
 		if (mm->kswapd_napping)
-			priority = mm->kswapd_nap_priority;
+			b.priority = mm->kswapd_nap_priority;
 		mm->kswapd_napping = false;
 	}
 	spin_unlock(&mm->kswapd_lock);
+	if (short_nap)
+		woken = kswapd_short_nap_end(mm, woken);
 	if (!woken)
 		return 0;
+	asked = b;
 	kswapd_pass_set(mm);
 	atomic_store_explicit(&mm->kswapd_balancing, true, memory_order_relaxed);
-	freed = kswapd_balance(mm, order, classzone_idx, priority);
+	freed = kswapd_balance(mm, &b);
 	atomic_store_explicit(&mm->kswapd_balancing, false, memory_order_relaxed);
 	kswapd_pass_set(NULL);
 	/* napping: still woken, for the same request, when the host polls it again */
 	spin_lock(&mm->kswapd_lock);
 	if (mm->kswapd_napping) {
-		kswapd_raise_request(mm, order, classzone_idx);
+		kswapd_raise_request(mm, asked.order, asked.classzone_idx);
 		mm->kswapd_woken = true;
 	}
+	short_nap = !mm->kswapd_napping;
 	spin_unlock(&mm->kswapd_lock);
+	if (short_nap)
+		kswapd_short_nap_start(mm, &b);
 	return freed;
 }
 
@@ -1820,7 +1868,8 @@ void kswapd_run_meanwhile(struct cma_mm *mm)
 	bool napping;
 
 	spin_lock(&mm->kswapd_lock);
-	napping = mm->kswapd_napping;
+	/* its short sleep is not over before the timeout, unless a wakeup ended it */
+	napping = mm->kswapd_napping || (mm->kswapd_short_nap && !mm->kswapd_woken);
 	spin_unlock(&mm->kswapd_lock);
 	if (state == KSWAPD_POLLED && !napping)
 		kswapd_poll(mm);
