@@ -1069,7 +1069,9 @@ static void count_wake(void *ctx, enum cma_sleep_reason why)
  * mark, no pass pending) tells the host, once: wake(CMA_SLEEP_KSWAPD),
  * as wake_up_interruptible(&pgdat->kswapd_wait) runs the thread. A
  * wakeup while the pass is pending, or one above the low mark, does
- * not; after the pass, the next wakeup below the mark does again.
+ * not; after the pass, the next wakeup below the mark does again. Under
+ * 3.12-3.14 the fill's own slow path, entered when a fair batch ran dry
+ * (fair_zone_alloc before fair_zone_retry), may be that wakeup.
  */
 static void kswapd_polled_wakeup_tells_the_host(void **state)
 {
@@ -1078,13 +1080,18 @@ static void kswapd_polled_wakeup_tells_the_host(void **state)
 	struct cma_mm *mm = t->mm;
 	struct fake_owner *o = new_owner(t, false, 8192);
 	struct wake_count c = { 0 };
+	/* 3.12-3.14: a fault whose fair batch ran dry enters the slow path, which may wake it */
+	bool batch_wakes = mm->kernel.fair_zone_alloc && !mm->kernel.fair_zone_retry;
 	uint64_t n;
 
 	cma_mm_set_sleep_ops(mm, &ops, &c);
 	assert_int_equal(cma_kswapd_start_polled(mm), 0);
 	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
 	n = fill_below(mm, o, WMARK_LOW);
-	assert_int_equal(c.kswapd, 0);				/* each fault found the zone above it */
+	if (batch_wakes)
+		assert_true(c.kswapd <= 1);
+	else
+		assert_int_equal(c.kswapd, 0);			/* each fault found the zone above it */
 	assert_non_null(owner_fault(o, n, GFP_FILE, 5));	/* the slow path's wakeup */
 	assert_int_equal(c.kswapd, 1);
 	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
