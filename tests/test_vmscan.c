@@ -1256,6 +1256,16 @@ static void kswapd_polled_short_sleep_after_a_pass(void **state)
 	assert_int_equal(vm_counter(mm, "kswapd_low_wmark_hit_quickly"), 1);
 	assert_int_equal(vm_counter(mm, "kswapd_high_wmark_hit_quickly"), 1);
 	assert_int_equal(c.sleeps, 0);
+
+	/* stopped in its short sleep: a poll then finds no kswapd to run */
+	fill_below(mm, o, WMARK_LOW);
+	wakeup_kswapd(mm, normal(mm), 0, ZONE_NORMAL);
+	poll_past_naps(mm);
+	assert_true(mm->kswapd_short_nap);
+	cma_kswapd_stop(mm);
+	assert_int_equal(cma_kswapd_poll(mm), 0);
+	assert_int_equal(sleeps, 1);
+	assert_int_equal(vm_counter(mm, "kswapd_high_wmark_hit_quickly"), 1);
 	cma_kswapd_stop(mm);
 	cma_mm_set_trace(mm, NULL, NULL);
 	cma_mm_set_sleep_ops(mm, NULL, NULL);

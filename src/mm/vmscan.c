@@ -1803,12 +1803,13 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 	struct balance_state b = { .order = 0, .classzone_idx = MAX_NR_ZONES - 1, .priority = DEF_PRIORITY };
 	struct balance_state asked;
 	unsigned long freed = 0;
-	bool woken, short_nap;
+	bool polled, woken, short_nap;
 
 	spin_lock(&mm->kswapd_lock);
-	woken = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_POLLED &&
-		mm->kswapd_woken;
-	short_nap = mm->kswapd_short_nap;
+	polled = atomic_load_explicit(&mm->kswapd_state, memory_order_relaxed) == KSWAPD_POLLED;
+	woken = polled && mm->kswapd_woken;
+	/* a short sleep cma_kswapd_stop() cut off is over */
+	short_nap = polled && mm->kswapd_short_nap;
 	mm->kswapd_short_nap = false;
 	if (woken) {
 		kswapd_take_request(mm, &b.order, &b.classzone_idx);
