@@ -1459,10 +1459,10 @@ static unsigned long kswapd_balance(struct cma_mm *mm, struct balance_state *b)
  */
 unsigned long cma_kswapd_step(struct cma_mm *mm)
 {
-	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_step"))
-		return 0;
 	struct balance_state b = { .order = 0, .classzone_idx = MAX_NR_ZONES - 1, .priority = DEF_PRIORITY };
 
+	if (mm_require_phase(mm, MM_BOOTED, "cma_kswapd_step"))
+		return 0;
 	return kswapd_balance(mm, &b);
 }
 
@@ -1473,6 +1473,13 @@ static void kswapd_take_request(struct cma_mm *mm, unsigned *order, int *classzo
 	*classzone_idx = mm->kswapd_classzone_idx;
 	mm->kswapd_max_order = 0;
 	mm->kswapd_classzone_idx = MAX_NR_ZONES - 1;
+}
+
+/* kswapd sleeps until woken: what compaction found unusable may be usable after the reclaim (6.12). */
+static void kswapd_going_to_sleep(struct cma_mm *mm)
+{
+	reset_isolation_suitable(mm);
+	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP, reclaim, .zid = 0);
 }
 
 /*
@@ -1488,9 +1495,7 @@ static void kswapd_try_to_sleep(struct cma_mm *mm, unsigned order, int classzone
 		count_vm_event(mm, KSWAPD_HIGH_WMARK_HIT_QUICKLY);
 		return;
 	}
-	/* 6.12: what compaction found unusable may be usable after the reclaim */
-	reset_isolation_suitable(mm);
-	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP, reclaim, .zid = 0);
+	kswapd_going_to_sleep(mm);
 	while (!mm->kswapd_woken && !mm->kswapd_should_stop)
 		pthread_cond_wait(&mm->kswapd_wait, &mm->kswapd_mutex);
 }
@@ -1776,24 +1781,24 @@ static void kswapd_short_nap_start(struct cma_mm *mm, const struct balance_state
 }
 
 /*
- * The polled kswapd's HZ/10 sleep is over: a wakeup during it counts
+ * The polled kswapd's HZ/10 sleep after balancing @order for
+ * @classzone_idx is over: a wakeup during it counts
  * kswapd_low_wmark_hit_quickly, a node unbalanced again at its end
  * kswapd_high_wmark_hit_quickly, and either sends kswapd back to work
  * (true); else it goes to sleep until woken (the thread's
  * kswapd_try_to_sleep).
  */
-static bool kswapd_short_nap_end(struct cma_mm *mm, bool woken)
+static bool kswapd_short_nap_end(struct cma_mm *mm, bool woken, unsigned order, int classzone_idx)
 {
 	if (woken) {
 		count_vm_event(mm, KSWAPD_LOW_WMARK_HIT_QUICKLY);
 		return true;
 	}
-	if (sleeping_prematurely(mm, mm->kswapd_nap_order, mm->kswapd_nap_classzone)) {
+	if (sleeping_prematurely(mm, order, classzone_idx)) {
 		count_vm_event(mm, KSWAPD_HIGH_WMARK_HIT_QUICKLY);
 		return true;
 	}
-	reset_isolation_suitable(mm);
-	trace_event(mm, CMA_TRACE_MM_VMSCAN_KSWAPD_SLEEP, reclaim, .zid = 0);
+	kswapd_going_to_sleep(mm);
 	return false;
 }
 
@@ -1803,6 +1808,8 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 	struct balance_state b = { .order = 0, .classzone_idx = MAX_NR_ZONES - 1, .priority = DEF_PRIORITY };
 	struct balance_state asked;
 	unsigned long freed = 0;
+	unsigned nap_order;
+	int nap_classzone;
 	bool polled, woken, short_nap;
 
 	spin_lock(&mm->kswapd_lock);
@@ -1811,6 +1818,8 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 	/* a short sleep cma_kswapd_stop() cut off is over */
 	short_nap = polled && mm->kswapd_short_nap;
 	mm->kswapd_short_nap = false;
+	nap_order = mm->kswapd_nap_order;
+	nap_classzone = mm->kswapd_nap_classzone;
 	if (woken) {
 		kswapd_take_request(mm, &b.order, &b.classzone_idx);
 		mm->kswapd_woken = false;
@@ -1820,7 +1829,7 @@ static unsigned long kswapd_poll(struct cma_mm *mm)
 	}
 	spin_unlock(&mm->kswapd_lock);
 	if (short_nap)
-		woken = kswapd_short_nap_end(mm, woken);
+		woken = kswapd_short_nap_end(mm, woken, nap_order, nap_classzone);
 	if (!woken)
 		return 0;
 	asked = b;
